@@ -1,0 +1,203 @@
+//! The abstract syntax tree of the arrayc language, with byte spans into the source.
+//!
+//! The parser (`parser.lalrpop`) builds it; the checker (`check`) resolves names and computes a
+//! [`Ty`](crate::types::Ty) for every expression; the lowering in `arrayc-passes` turns the checked
+//! tree into the `arr` dialect.
+//!
+//! Every expression carries an [`ExprId`], dense from 0 within one [`Program`], so later phases keep
+//! side tables (`Vec<T>` indexed by id) instead of mutating the tree.
+
+use std::ops::Range;
+
+/// A half-open byte range `start..end` into the source text.
+pub type Span = Range<usize>;
+
+/// Dense index of an expression within one [`Program`] (`0..Program::num_exprs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ExprId(pub u32);
+
+/// A name with the span where it was written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+/// A whole source file: a list of functions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    pub functions: Vec<Function>,
+    /// Number of expressions; every [`ExprId`] in the tree is below this.
+    pub num_exprs: u32,
+}
+
+/// `fn name(params) -> results { body }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    pub name: Ident,
+    pub params: Vec<Param>,
+    /// Declared result types (`-> T` or `-> (T, U)`); empty for no result.
+    pub results: Vec<TypeExpr>,
+    pub body: Block,
+    pub span: Span,
+}
+
+/// `name: type` or `name: type = default`. Defaults make the parameter optional for `arrayc run`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub name: Ident,
+    pub ty: TypeExpr,
+    pub default: Option<Expr>,
+    pub span: Span,
+}
+
+/// Element types of arrays and scalars.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DType {
+    F64,
+    F32,
+    I64,
+    Bool,
+}
+
+impl DType {
+    /// The spelling in source (`f64`, `f32`, `i64`, `bool`).
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::F64 => "f64",
+            DType::F32 => "f32",
+            DType::I64 => "i64",
+            DType::Bool => "bool",
+        }
+    }
+    /// Size of one element in bytes (NumPy's itemsize; bool is one byte).
+    pub fn size_bytes(self) -> usize {
+        match self {
+            DType::F64 | DType::I64 => 8,
+            DType::F32 => 4,
+            DType::Bool => 1,
+        }
+    }
+    pub fn is_float(self) -> bool {
+        matches!(self, DType::F64 | DType::F32)
+    }
+}
+
+/// A type as written: `f64`, `i64[N]`, `f64[N, M]`, `f32[3, N-2]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeExpr {
+    pub dtype: DType,
+    /// `None` for a scalar; `Some(dims)` for an array (dims may be empty only for a 0-d array `f64[]`).
+    pub dims: Option<Vec<DimExpr>>,
+    pub span: Span,
+}
+
+/// One dimension in a type: a literal, a size symbol, or an affine combination (`N-2`, `2*N+1`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum DimExpr {
+    Lit(i64, Span),
+    Sym(Ident),
+    Add(Box<DimExpr>, Box<DimExpr>, Span),
+    Sub(Box<DimExpr>, Box<DimExpr>, Span),
+    Mul(Box<DimExpr>, Box<DimExpr>, Span),
+}
+
+/// `{ stmt* }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    /// `let x = e;` and `let (x, y) = f(...);`
+    Let { names: Vec<Ident>, value: Expr, span: Span },
+    /// `x = e;` rebinds a variable (no copy; for arrays the name now refers to the new value).
+    Assign { name: Ident, value: Expr, span: Span },
+    /// `x[idx] = e;` writes into the view `x[idx]` in place (NumPy `__setitem__`).
+    /// `x[...] = e` has `index == [Index::Ellipsis]`.
+    SetItem { target: Ident, index: Vec<Index>, value: Expr, span: Span },
+    /// `x += e;`, `x[idx] -= e;` (NumPy in-place operators; `index` empty for the whole variable).
+    /// For a scalar variable this is `x = x op e`.
+    AugAssign { target: Ident, index: Vec<Index>, op: BinOp, value: Expr, span: Span },
+    /// `for i in a..b { }` with `i` an `i64` taking `a, a+1, ..., b-1`.
+    For { var: Ident, start: Expr, end: Expr, body: Block, span: Span },
+    /// `while cond { }`
+    While { cond: Expr, body: Block, span: Span },
+    /// `if cond { } else { }` (`else if` nests another `If` in the else block).
+    If { cond: Expr, then_block: Block, else_block: Option<Block>, span: Span },
+    /// `return e;`, `return (a, b);`, `return;`
+    Return { values: Vec<Expr>, span: Span },
+    /// `print(e, ...);`
+    Print { args: Vec<Expr>, span: Span },
+    /// An expression evaluated for effect (a call), `f(x);`
+    Expr(Expr),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    /// `**`
+    Pow,
+    /// `%` (NumPy remainder: sign of the divisor)
+    Rem,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    /// `&` (bool arrays and scalars)
+    And,
+    /// `|`
+    Or,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    /// `-x`
+    Neg,
+    /// `~x` on bool
+    Not,
+}
+
+/// One entry of a subscript `x[...]`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Index {
+    /// `i` — an integer that selects one position and drops the dimension (negative counts from the end).
+    At(Expr),
+    /// `a:b:c` with each part optional (NumPy slice semantics, bounds clipped, negative steps allowed).
+    Slice { start: Option<Expr>, stop: Option<Expr>, step: Option<Expr>, span: Span },
+    /// `newaxis` — inserts a dimension of size 1.
+    NewAxis(Span),
+    /// `...` — as many full slices as needed.
+    Ellipsis(Span),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub id: ExprId,
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Var(Ident),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Unary(UnOp, Box<Expr>),
+    /// `f(args, key=value)` — builtins (`zeros`, `sum`, `sqrt`, ...) and user functions.
+    Call { func: Ident, args: Vec<Expr>, kwargs: Vec<(Ident, Expr)> },
+    /// `x[i, a:b, newaxis]` — a view of `x`.
+    Subscript { base: Box<Expr>, index: Vec<Index> },
+    /// `x.T` style attribute access is not in the language yet; `(a, b)` tuples only in `return`/`let`.
+    /// A type name used as a value, only valid as a `dtype=` argument or a cast function: `f32(x)`.
+    DTypeName(DType),
+}

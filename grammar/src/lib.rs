@@ -1,0 +1,2 @@
+pub mod ast;
+pub mod types;

@@ -1,0 +1,173 @@
+//! Checked types: element type plus a symbolic shape.
+//!
+//! Sizes are affine expressions over size symbols (`N`, `M`, fresh unknowns), in the spirit of
+//! Robinson et al. 2014, Sec. 3 (size inference): `N-2` equals `N-2`, `N-1` and `N` provably differ,
+//! and sizes that cannot be decided are checked at run time by the lowering.
+
+use crate::ast::DType;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A size symbol: a named size from a signature (`N`), an immutable `i64` parameter, or a fresh
+/// unknown (`?3`) standing for a size only known at run time.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SizeSym {
+    Named(String),
+    Unknown(u32),
+}
+
+/// An affine size expression `c + sum(k_i * s_i)` in elements.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Size {
+    pub constant: i64,
+    pub terms: BTreeMap<SizeSym, i64>,
+}
+
+impl Size {
+    pub fn lit(c: i64) -> Size {
+        Size { constant: c, terms: BTreeMap::new() }
+    }
+    pub fn sym(s: SizeSym) -> Size {
+        let mut terms = BTreeMap::new();
+        terms.insert(s, 1);
+        Size { constant: 0, terms }
+    }
+    /// The value if the size is a known constant.
+    pub fn as_const(&self) -> Option<i64> {
+        self.terms.is_empty().then_some(self.constant)
+    }
+    pub fn add(&self, o: &Size) -> Size {
+        let mut r = self.clone();
+        r.constant += o.constant;
+        for (s, k) in &o.terms {
+            *r.terms.entry(s.clone()).or_insert(0) += k;
+        }
+        r.terms.retain(|_, k| *k != 0);
+        r
+    }
+    pub fn neg(&self) -> Size {
+        Size { constant: -self.constant, terms: self.terms.iter().map(|(s, k)| (s.clone(), -k)).collect() }
+    }
+    pub fn sub(&self, o: &Size) -> Size {
+        self.add(&o.neg())
+    }
+    /// Product, defined when one side is constant (affine sizes only); `None` otherwise.
+    pub fn mul(&self, o: &Size) -> Option<Size> {
+        let (c, e) = match (self.as_const(), o.as_const()) {
+            (Some(c), _) => (c, o),
+            (_, Some(c)) => (c, self),
+            _ => return None,
+        };
+        let mut r = Size { constant: e.constant * c, terms: e.terms.iter().map(|(s, k)| (s.clone(), k * c)).collect() };
+        r.terms.retain(|_, k| *k != 0);
+        Some(r)
+    }
+    /// `Some(true)` if provably equal, `Some(false)` if provably different, `None` if unknown.
+    /// Two affine expressions differ provably only when their difference is a non-zero constant.
+    pub fn provably_eq(&self, o: &Size) -> Option<bool> {
+        let d = self.sub(o);
+        match d.as_const() {
+            Some(0) => Some(true),
+            Some(_) => Some(false),
+            None => None,
+        }
+    }
+}
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for (s, k) in &self.terms {
+            let name = match s {
+                SizeSym::Named(n) => n.clone(),
+                SizeSym::Unknown(i) => format!("?{i}"),
+            };
+            let (sign, mag) = if *k < 0 { ("-", -k) } else { ("+", *k) };
+            if first {
+                if sign == "-" {
+                    write!(f, "-")?;
+                }
+            } else {
+                write!(f, "{sign}")?;
+            }
+            if mag == 1 {
+                write!(f, "{name}")?;
+            } else {
+                write!(f, "{mag}*{name}")?;
+            }
+            first = false;
+        }
+        if first {
+            write!(f, "{}", self.constant)
+        } else if self.constant > 0 {
+            write!(f, "+{}", self.constant)
+        } else if self.constant < 0 {
+            write!(f, "{}", self.constant)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// The checked type of an expression or variable.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ty {
+    Scalar(DType),
+    /// An n-d array (rank = `shape.len()`, may be 0) with a symbolic shape in elements.
+    Array(DType, Vec<Size>),
+    /// Result of a call with several results, only valid on the right of `let (a, b) = ...`.
+    Tuple(Vec<Ty>),
+    /// Expressions with no value (calls of functions without results).
+    Unit,
+    /// Produced after an error so checking can go on without cascading diagnostics.
+    Error,
+}
+
+impl Ty {
+    pub fn dtype(&self) -> Option<DType> {
+        match self {
+            Ty::Scalar(d) | Ty::Array(d, _) => Some(*d),
+            _ => None,
+        }
+    }
+    pub fn rank(&self) -> Option<usize> {
+        match self {
+            Ty::Array(_, s) => Some(s.len()),
+            Ty::Scalar(_) => Some(0),
+            _ => None,
+        }
+    }
+    pub fn is_array(&self) -> bool {
+        matches!(self, Ty::Array(..))
+    }
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ty::Scalar(d) => write!(f, "{}", d.name()),
+            Ty::Array(d, shape) => {
+                write!(f, "{}[", d.name())?;
+                for (i, s) in shape.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{s}")?;
+                }
+                write!(f, "]")
+            }
+            Ty::Tuple(ts) => {
+                write!(f, "(")?;
+                for (i, t) in ts.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{t}")?;
+                }
+                write!(f, ")")
+            }
+            Ty::Unit => write!(f, "()"),
+            Ty::Error => write!(f, "<error>"),
+        }
+    }
+}

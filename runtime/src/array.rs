@@ -1,0 +1,211 @@
+//! Run-time arrays: reference-counted base arrays and strided views onto them (NumPy's model).
+//!
+//! A [`Buffer`] is a base array's storage (64-byte aligned, zero-initialised, freed when the last view
+//! of it is dropped). A [`View`] is `(base, dtype, offset, shape, strides)` with offset and strides in
+//! elements, so `x[i0, .., ik]` lives at element `offset + sum(i_j * strides_j)` of the base. Strides may
+//! be negative (reversed slices) or zero (broadcasts).
+
+use arrayc_grammar::ast::DType;
+use std::alloc::{alloc_zeroed, dealloc, Layout};
+use std::sync::Arc;
+
+/// Storage of one base array. Kernels write through raw pointers from several threads at once on
+/// disjoint elements; all other access goes through [`View`] methods on the host thread.
+pub struct Buffer {
+    ptr: *mut u8,
+    bytes: usize,
+}
+
+// SAFETY: the buffer is plain memory; concurrent kernel chunks write disjoint elements, and the host
+// only reads or writes between kernel launches.
+unsafe impl Send for Buffer {}
+unsafe impl Sync for Buffer {}
+
+const ALIGN: usize = 64;
+
+impl Buffer {
+    /// A zeroed buffer of `bytes` bytes (at least one byte is allocated so the pointer is valid).
+    pub fn zeroed(bytes: usize) -> Arc<Buffer> {
+        let layout = Layout::from_size_align(bytes.max(1), ALIGN).expect("array size overflows the address space");
+        // SAFETY: layout has non-zero size.
+        let ptr = unsafe { alloc_zeroed(layout) };
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Arc::new(Buffer { ptr, bytes })
+    }
+    /// Base address of the storage.
+    pub fn as_ptr(&self) -> *mut u8 {
+        self.ptr
+    }
+    /// Size in bytes.
+    pub fn len_bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        let layout = Layout::from_size_align(self.bytes.max(1), ALIGN).unwrap();
+        // SAFETY: allocated in `zeroed` with the same layout.
+        unsafe { dealloc(self.ptr, layout) }
+    }
+}
+
+/// A scalar value on the host.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scalar {
+    F64(f64),
+    F32(f32),
+    I64(i64),
+    Bool(bool),
+}
+
+impl Scalar {
+    pub fn dtype(self) -> DType {
+        match self {
+            Scalar::F64(_) => DType::F64,
+            Scalar::F32(_) => DType::F32,
+            Scalar::I64(_) => DType::I64,
+            Scalar::Bool(_) => DType::Bool,
+        }
+    }
+    /// Value as f64 (bool as 0/1).
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Scalar::F64(v) => v,
+            Scalar::F32(v) => v as f64,
+            Scalar::I64(v) => v as f64,
+            Scalar::Bool(v) => v as i64 as f64,
+        }
+    }
+    /// Value as i64 (floats truncate toward zero, bool as 0/1).
+    pub fn as_i64(self) -> i64 {
+        match self {
+            Scalar::F64(v) => v as i64,
+            Scalar::F32(v) => v as i64,
+            Scalar::I64(v) => v,
+            Scalar::Bool(v) => v as i64,
+        }
+    }
+    /// Converts to `dtype` with NumPy's `astype` semantics (float to int truncates, nonzero is true).
+    pub fn cast(self, dtype: DType) -> Scalar {
+        match dtype {
+            DType::F64 => Scalar::F64(self.as_f64()),
+            DType::F32 => Scalar::F32(self.as_f64() as f32),
+            DType::I64 => Scalar::I64(self.as_i64()),
+            DType::Bool => Scalar::Bool(match self {
+                Scalar::Bool(b) => b,
+                Scalar::I64(v) => v != 0,
+                s => s.as_f64() != 0.0,
+            }),
+        }
+    }
+}
+
+/// A strided view onto a base array. Shapes and strides are in elements.
+#[derive(Clone)]
+pub struct View {
+    pub base: Arc<Buffer>,
+    pub dtype: DType,
+    pub offset: i64,
+    pub shape: Vec<i64>,
+    pub strides: Vec<i64>,
+}
+
+impl View {
+    /// A new contiguous row-major base array of `shape`, zero-filled.
+    pub fn zeros(dtype: DType, shape: &[i64]) -> View {
+        let n: i64 = shape.iter().product();
+        let base = Buffer::zeroed(n.max(0) as usize * dtype.size_bytes());
+        View { base, dtype, offset: 0, strides: row_major_strides(shape), shape: shape.to_vec() }
+    }
+    pub fn rank(&self) -> usize {
+        self.shape.len()
+    }
+    /// Number of elements.
+    pub fn len(&self) -> i64 {
+        self.shape.iter().product()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// True if `self` views the same base array as `other`.
+    pub fn same_base(&self, other: &View) -> bool {
+        Arc::ptr_eq(&self.base, &other.base)
+    }
+    /// Element offset (within the base) of the element at multi-index `idx`.
+    pub fn element_offset(&self, idx: &[i64]) -> i64 {
+        self.offset + idx.iter().zip(&self.strides).map(|(i, s)| i * s).sum::<i64>()
+    }
+    /// Reads the element at element offset `off` of the base.
+    pub fn read_at(&self, off: i64) -> Scalar {
+        let p = self.base.as_ptr();
+        // SAFETY: views are validated against their base's size when created (see `views::check_in_bounds`).
+        unsafe {
+            match self.dtype {
+                DType::F64 => Scalar::F64(*(p as *const f64).offset(off as isize)),
+                DType::F32 => Scalar::F32(*(p as *const f32).offset(off as isize)),
+                DType::I64 => Scalar::I64(*(p as *const i64).offset(off as isize)),
+                DType::Bool => Scalar::Bool(*p.offset(off as isize) != 0),
+            }
+        }
+    }
+    /// Writes `v` (cast to the view's dtype) at element offset `off` of the base.
+    pub fn write_at(&self, off: i64, v: Scalar) {
+        let p = self.base.as_ptr();
+        // SAFETY: as in `read_at`.
+        unsafe {
+            match v.cast(self.dtype) {
+                Scalar::F64(x) => *(p as *mut f64).offset(off as isize) = x,
+                Scalar::F32(x) => *(p as *mut f32).offset(off as isize) = x,
+                Scalar::I64(x) => *(p as *mut i64).offset(off as isize) = x,
+                Scalar::Bool(x) => *p.offset(off as isize) = x as u8,
+            }
+        }
+    }
+    /// Calls `f` with every element in row-major order of the view.
+    pub fn for_each(&self, mut f: impl FnMut(Scalar)) {
+        self.for_each_offset(|off| f(self.read_at(off)));
+    }
+    /// Calls `f` with the base element offset of every element, in row-major order of the view.
+    pub fn for_each_offset(&self, mut f: impl FnMut(i64)) {
+        if self.is_empty() {
+            return;
+        }
+        let r = self.rank();
+        let mut idx = vec![0i64; r];
+        loop {
+            f(self.element_offset(&idx));
+            let mut d = r;
+            loop {
+                if d == 0 {
+                    return;
+                }
+                d -= 1;
+                idx[d] += 1;
+                if idx[d] < self.shape[d] {
+                    break;
+                }
+                idx[d] = 0;
+            }
+        }
+    }
+    /// The elements in row-major order, as f64.
+    pub fn to_f64_vec(&self) -> Vec<f64> {
+        let mut v = Vec::with_capacity(self.len() as usize);
+        self.for_each(|s| v.push(s.as_f64()));
+        v
+    }
+}
+
+/// Row-major (C order) strides in elements for `shape`.
+pub fn row_major_strides(shape: &[i64]) -> Vec<i64> {
+    let mut strides = vec![0; shape.len()];
+    let mut acc = 1;
+    for d in (0..shape.len()).rev() {
+        strides[d] = acc;
+        acc *= shape[d].max(1);
+    }
+    strides
+}

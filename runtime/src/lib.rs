@@ -1,0 +1,2 @@
+//! arrayc run-time library.
+pub mod array;
