@@ -52,56 +52,7 @@ impl Drop for Buffer {
     }
 }
 
-/// A scalar value on the host.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Scalar {
-    F64(f64),
-    F32(f32),
-    I64(i64),
-    Bool(bool),
-}
-
-impl Scalar {
-    pub fn dtype(self) -> DType {
-        match self {
-            Scalar::F64(_) => DType::F64,
-            Scalar::F32(_) => DType::F32,
-            Scalar::I64(_) => DType::I64,
-            Scalar::Bool(_) => DType::Bool,
-        }
-    }
-    /// Value as f64 (bool as 0/1).
-    pub fn as_f64(self) -> f64 {
-        match self {
-            Scalar::F64(v) => v,
-            Scalar::F32(v) => v as f64,
-            Scalar::I64(v) => v as f64,
-            Scalar::Bool(v) => v as i64 as f64,
-        }
-    }
-    /// Value as i64 (floats truncate toward zero, bool as 0/1).
-    pub fn as_i64(self) -> i64 {
-        match self {
-            Scalar::F64(v) => v as i64,
-            Scalar::F32(v) => v as i64,
-            Scalar::I64(v) => v,
-            Scalar::Bool(v) => v as i64,
-        }
-    }
-    /// Converts to `dtype` with NumPy's `astype` semantics (float to int truncates, nonzero is true).
-    pub fn cast(self, dtype: DType) -> Scalar {
-        match dtype {
-            DType::F64 => Scalar::F64(self.as_f64()),
-            DType::F32 => Scalar::F32(self.as_f64() as f32),
-            DType::I64 => Scalar::I64(self.as_i64()),
-            DType::Bool => Scalar::Bool(match self {
-                Scalar::Bool(b) => b,
-                Scalar::I64(v) => v != 0,
-                s => s.as_f64() != 0.0,
-            }),
-        }
-    }
-}
+pub use arrayc_dialect::ir::Scalar;
 
 /// A strided view onto a base array. Shapes and strides are in elements.
 #[derive(Clone)]

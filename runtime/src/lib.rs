@@ -1,2 +1,3 @@
-//! arrayc run-time library.
+//! arrayc run-time library: arrays and views, host values, kernel launch, .npy I/O, RNG, printing.
 pub mod array;
+pub mod value;

@@ -1,0 +1,164 @@
+// The `arr` dialect, declared in IRDL and loaded into every MLIR context by arrayc-dialect.
+// Operation semantics are documented in dialect/README.md. Constraint variables bind one type each
+// (an MLIR 22 IRDL rule), so operations whose operands have different types list them one by one.
+irdl.dialect @arr {
+  // %b = arr.new(sizes...) : allocate a base array (row-major, uninitialised in principle; zeroed by the runtime).
+  irdl.operation @new {
+    %i = irdl.is i64
+    %v = irdl.any
+    irdl.operands(sizes: variadic %i)
+    irdl.results(result: %v)
+  }
+  // %v = arr.view(source, index operands...) {index = array<i64: ...>} : a view aliasing source's base array.
+  irdl.operation @view {
+    %s = irdl.any
+    %i = irdl.is i64
+    %v = irdl.any
+    irdl.operands(source: %s, operands: variadic %i)
+    irdl.results(result: %v)
+  }
+  // %v = arr.broadcast(source, sizes...) : a read-only view of source broadcast to sizes (NumPy rules).
+  irdl.operation @broadcast {
+    %s = irdl.any
+    %i = irdl.is i64
+    %v = irdl.any
+    irdl.operands(source: %s, sizes: variadic %i)
+    irdl.results(result: %v)
+  }
+  // %n = arr.dim(view) {axis} : size of one dimension, in elements.
+  irdl.operation @dim {
+    %s = irdl.any
+    %i = irdl.is i64
+    irdl.operands(source: %s)
+    irdl.results(result: %i)
+  }
+  // %x = arr.load(view) : the host reads the single element of a 0-d view (after arr.sync).
+  irdl.operation @load {
+    %s = irdl.any
+    %x = irdl.any
+    irdl.operands(source: %s)
+    irdl.results(result: %x)
+  }
+  irdl.operation @del { %b = irdl.any
+    irdl.operands(base: %b) }
+  irdl.operation @sync { %b = irdl.any
+    irdl.operands(base: %b) }
+  irdl.operation @print { %x = irdl.any
+    irdl.operands(value: %x) }
+
+  // Destination-passing computations: the first operand is the output view.
+  irdl.operation @fill { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, value: %a) }
+  irdl.operation @copy { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @arange { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, start: %a, step: %b) }
+  irdl.operation @random { %o = irdl.any
+    %s = irdl.is i64
+    irdl.operands(out: %o, seed: %s) }
+  irdl.operation @reduce { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @where { %o = irdl.any
+    %c = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, cond: %c, lhs: %a, rhs: %b) }
+  // Elementwise binary: out = lhs OP rhs (each a view of out's shape or a scalar).
+  irdl.operation @add { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, lhs: %a, rhs: %b) }
+  irdl.operation @sub { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, lhs: %a, rhs: %b) }
+  irdl.operation @mul { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, lhs: %a, rhs: %b) }
+  irdl.operation @div { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, lhs: %a, rhs: %b) }
+  irdl.operation @rem { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, lhs: %a, rhs: %b) }
+  irdl.operation @pow { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, lhs: %a, rhs: %b) }
+  irdl.operation @minimum { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, lhs: %a, rhs: %b) }
+  irdl.operation @maximum { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, lhs: %a, rhs: %b) }
+  irdl.operation @eq { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, lhs: %a, rhs: %b) }
+  irdl.operation @ne { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, lhs: %a, rhs: %b) }
+  irdl.operation @lt { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, lhs: %a, rhs: %b) }
+  irdl.operation @le { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, lhs: %a, rhs: %b) }
+  irdl.operation @gt { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, lhs: %a, rhs: %b) }
+  irdl.operation @ge { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, lhs: %a, rhs: %b) }
+  irdl.operation @and { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, lhs: %a, rhs: %b) }
+  irdl.operation @or { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, lhs: %a, rhs: %b) }
+  // Elementwise unary: out = OP(in).
+  irdl.operation @neg { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @not { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @abs { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @sqrt { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @exp { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @log { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @sin { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @cos { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @tanh { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+}

@@ -1,0 +1,222 @@
+//! Reading and writing NumPy `.npy` files (format versions 1.0 to 3.0) through the `npyz` crate.
+//!
+//! Supported element types: `float64` (`<f8`), `float32` (`<f4`), `int64` (`<i8`) and `bool` (`|b1`).
+//! Big-endian files of those types are byte-swapped on reading; files are always written
+//! little-endian, C order. Fortran-order files are converted to row-major on reading.
+
+use crate::array::{Scalar, View};
+use arrayc_grammar::ast::DType;
+use npyz::{NpyFile, WriteOptions, WriterBuilder};
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Errors from `.npy` I/O. Each message names the file and says how to fix the problem.
+#[derive(Debug, thiserror::Error)]
+pub enum NpyError {
+    /// The file to read does not exist.
+    #[error("cannot read '{}': no such file; check the path (relative paths are resolved against the current directory)", path.display())]
+    NotFound { path: PathBuf },
+    /// The file exists but is not a valid `.npy` file (bad magic, bad header, truncated data).
+    #[error("'{}' is not a valid .npy file ({reason}); create it with numpy.save(path, array)", path.display())]
+    NotNpy { path: PathBuf, reason: String },
+    /// The file's element type is not one arrayc supports.
+    #[error("'{}' has dtype {dtype}, which arrayc does not support; supported dtypes are float64, float32, int64 and bool: convert it, e.g. numpy.save(path, numpy.load(path).astype(numpy.float64))", path.display())]
+    UnsupportedDType { path: PathBuf, dtype: String },
+    /// Any other I/O failure (permissions, missing directory, disk full, ...).
+    #[error("cannot {action} '{}': {source}; check that the directory exists and is accessible", path.display())]
+    Io {
+        path: PathBuf,
+        /// "read" or "write".
+        action: &'static str,
+        #[source]
+        source: io::Error,
+    },
+}
+
+fn io_err(path: &Path, action: &'static str, source: io::Error) -> NpyError {
+    if source.kind() == io::ErrorKind::NotFound && action == "read" {
+        NpyError::NotFound { path: path.to_path_buf() }
+    } else {
+        NpyError::Io { path: path.to_path_buf(), action, source }
+    }
+}
+
+fn not_npy(path: &Path, e: impl std::fmt::Display) -> NpyError {
+    NpyError::NotNpy { path: path.to_path_buf(), reason: e.to_string() }
+}
+
+/// Maps a file's dtype to ours, or `None` if unsupported.
+fn dtype_of(d: &npyz::DType) -> Option<DType> {
+    use npyz::TypeChar;
+    let npyz::DType::Plain(ts) = d else { return None };
+    match (ts.type_char(), ts.size_field()) {
+        (TypeChar::Float, 8) => Some(DType::F64),
+        (TypeChar::Float, 4) => Some(DType::F32),
+        (TypeChar::Int, 8) => Some(DType::I64),
+        (TypeChar::Bool, 1) => Some(DType::Bool),
+        _ => None,
+    }
+}
+
+fn describe_dtype(d: &npyz::DType) -> String {
+    match d {
+        npyz::DType::Plain(ts) => format!("'{ts}'"),
+        other => format!("{} (a structured or sub-array dtype)", other.descr()),
+    }
+}
+
+/// Reads a `.npy` file into a new contiguous row-major array.
+///
+/// Errors: [`NpyError::NotFound`] if `path` does not exist, [`NpyError::NotNpy`] if it is not a valid
+/// `.npy` file (including truncated data), [`NpyError::UnsupportedDType`] for element types other
+/// than float64, float32, int64 and bool, [`NpyError::Io`] for other read failures.
+pub fn read_npy(path: &Path) -> Result<View, NpyError> {
+    let file = File::open(path).map_err(|e| io_err(path, "read", e))?;
+    if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
+        return Err(not_npy(path, "it is a directory"));
+    }
+    let npy = NpyFile::new(BufReader::new(file)).map_err(|e| match e.kind() {
+        io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof => not_npy(path, e),
+        _ => io_err(path, "read", e),
+    })?;
+    let dtype = dtype_of(&npy.dtype())
+        .ok_or_else(|| NpyError::UnsupportedDType { path: path.to_path_buf(), dtype: describe_dtype(&npy.dtype()) })?;
+    let shape: Vec<i64> = npy
+        .shape()
+        .iter()
+        .map(|&d| i64::try_from(d).map_err(|_| not_npy(path, format!("dimension {d} is too large"))))
+        .collect::<Result<_, _>>()?;
+    let n = shape.iter().try_fold(1i64, |a, &d| a.checked_mul(d));
+    if n.is_none_or(|n| n.checked_mul(dtype.size_bytes() as i64).is_none()) {
+        return Err(not_npy(path, format!("shape {shape:?} is too large")));
+    }
+    let fortran = npy.order() == npyz::Order::Fortran;
+    let out = View::zeros(dtype, &shape);
+    // The order in which file elements are stored: row-major for C order; for Fortran order, the
+    // row-major order of the transposed view (first axis fastest).
+    let target = if fortran {
+        View {
+            shape: out.shape.iter().rev().copied().collect(),
+            strides: out.strides.iter().rev().copied().collect(),
+            ..out.clone()
+        }
+    } else {
+        out.clone()
+    };
+    let bad_data = |e: io::Error| match e.kind() {
+        io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof => {
+            not_npy(path, format!("data ends early or is invalid: {e}"))
+        }
+        _ => io_err(path, "read", e),
+    };
+    macro_rules! fill {
+        ($t:ty, $wrap:expr) => {{
+            let reader = npy.data::<$t>().map_err(|e| not_npy(path, e))?;
+            let mut it = reader.into_iter();
+            let mut err = None;
+            target.for_each_offset(|off| {
+                if err.is_some() {
+                    return;
+                }
+                match it.next() {
+                    Some(Ok(v)) => out.write_at(off, $wrap(v)),
+                    Some(Err(e)) => err = Some(bad_data(e)),
+                    None => err = Some(not_npy(path, "data ends early")),
+                }
+            });
+            if let Some(e) = err {
+                return Err(e);
+            }
+        }};
+    }
+    match dtype {
+        DType::F64 => fill!(f64, Scalar::F64),
+        DType::F32 => fill!(f32, Scalar::F32),
+        DType::I64 => fill!(i64, Scalar::I64),
+        DType::Bool => fill!(bool, Scalar::Bool),
+    }
+    Ok(out)
+}
+
+static TMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// A temporary path next to `path` (same directory, so the final rename is atomic).
+fn temp_path(path: &Path) -> PathBuf {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out.npy".into());
+    let unique = format!(
+        ".{name}.tmp-{}-{}",
+        std::process::id(),
+        TMP_COUNTER.fetch_add(1, Ordering::Relaxed)
+    );
+    path.with_file_name(unique)
+}
+
+fn npy_dtype(dtype: DType) -> npyz::DType {
+    let s = match dtype {
+        DType::F64 => "<f8",
+        DType::F32 => "<f4",
+        DType::I64 => "<i8",
+        DType::Bool => "|b1",
+    };
+    npyz::DType::Plain(s.parse().expect("valid type string"))
+}
+
+fn write_elements<W: Write>(w: W, view: &View) -> io::Result<()> {
+    let shape: Vec<u64> = view.shape.iter().map(|&d| d.max(0) as u64).collect();
+    macro_rules! emit {
+        ($t:ty, $pat:pat => $v:expr) => {{
+            let mut wr = WriteOptions::<$t>::new().dtype(npy_dtype(view.dtype)).shape(&shape).writer(w).begin_nd()?;
+            let mut res = Ok(());
+            view.for_each(|s| {
+                if res.is_ok() {
+                    let v: $t = match s {
+                        $pat => $v,
+                        _ => unreachable!("view element of the wrong dtype"),
+                    };
+                    res = wr.push(&v);
+                }
+            });
+            res?;
+            wr.finish()
+        }};
+    }
+    match view.dtype {
+        DType::F64 => emit!(f64, Scalar::F64(x) => x),
+        DType::F32 => emit!(f32, Scalar::F32(x) => x),
+        DType::I64 => emit!(i64, Scalar::I64(x) => x),
+        DType::Bool => emit!(bool, Scalar::Bool(x) => x),
+    }
+}
+
+/// Writes `view` (any strides, including negative and zero; any rank including 0-d) to `path` as a
+/// little-endian C-order `.npy` file with the view's dtype; elements go in row-major order of the view.
+///
+/// The data is written to a temporary file in the same directory, synced and renamed over `path`, so
+/// an error never leaves a partial file at `path`. Errors: [`NpyError::Io`] (e.g. the directory does
+/// not exist or is not writable, disk full).
+pub fn write_npy(path: &Path, view: &View) -> Result<(), NpyError> {
+    let tmp = temp_path(path);
+    let result = (|| -> io::Result<()> {
+        let file = File::create(&tmp)?;
+        let mut bw = BufWriter::new(file);
+        write_elements(&mut bw, view)?;
+        let file = bw.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&tmp, path)
+    })();
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io_err(path, "write", e)
+    })
+}
+
+/// Writes the scalar `s` to `path` as a 0-d `.npy` array of its dtype (`numpy.load` gives a 0-d
+/// array). Same guarantees and errors as [`write_npy`].
+pub fn write_scalar_npy(path: &Path, s: Scalar) -> Result<(), NpyError> {
+    let v = View::zeros(s.dtype(), &[]);
+    v.write_at(0, s);
+    write_npy(path, &v)
+}
