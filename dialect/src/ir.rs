@@ -151,6 +151,8 @@ pub enum UnFn {
     Sin,
     Cos,
     Tanh,
+    /// Rounds up to an integral value (same dtype); used for `arange` sizes.
+    Ceil,
 }
 
 impl UnFn {
@@ -166,6 +168,7 @@ impl UnFn {
             Sin => "sin",
             Cos => "cos",
             Tanh => "tanh",
+            Ceil => "ceil",
         }
     }
 }
@@ -344,8 +347,8 @@ pub enum OpKind {
     Del { base: ValueId },
     /// `arr.sync`: the host is about to read the base array (Bohrium's SYNC).
     Sync { base: ValueId },
-    /// `arr.print` of a scalar or a view.
-    Print { value: ValueId },
+    /// `arr.print` of a scalar or a view, followed by a newline (`newline`) or a space.
+    Print { value: ValueId, newline: bool },
     /// An array computation writing `out` (destination-passing).
     Compute { func: ComputeFn, out: ValueId, ins: Vec<ValueId> },
 }
@@ -391,7 +394,7 @@ impl OpKind {
             Broadcast { src, sizes, .. } => [vec![*src], sizes.clone()].concat(),
             Dim { src, .. } | Load { src, .. } => vec![*src],
             Del { base } | Sync { base } => vec![*base],
-            Print { value } => vec![*value],
+            Print { value, .. } => vec![*value],
             Compute { out, ins, .. } => [vec![*out], ins.clone()].concat(),
         }
     }

@@ -12,7 +12,7 @@ def cnd(d):
     l = np.abs(d)
     k = 1.0 / (1.0 + 0.2316419 * l)
     poly = k * (a1 + k * (a2 + k * (a3 + k * (a4 + k * a5))))
-    w = 1.0 - 0.3989422804014327 * np.exp(-l * l / 2.0) * poly
+    w = 1.0 - 0.3989422804014327 * np.exp(-l * l / 2.0) * poly  # 1/sqrt(2 pi)
     return np.where(d < 0.0, 1.0 - w, w)
 
 

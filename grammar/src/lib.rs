@@ -1,2 +1,73 @@
+//! arrayc front end: `logos` lexer, `lalrpop` grammar, AST with byte spans, name resolution, type and
+//! symbolic shape checking, and `ariadne` diagnostics.
+//!
+//! Entry points: [`parse`], [`check`], [`frontend`] (= parse then check), [`dump_ast`].
+//! See `docs/language.md` for the language and `grammar/ERRORS.md` for the error codes.
+
 pub mod ast;
+pub mod check;
+pub mod diag;
+pub mod dump;
+pub mod lexer;
+mod parse;
+#[doc(hidden)]
+pub mod syntax;
 pub mod types;
+
+pub use diag::{line_col, Diagnostic, Label, Severity};
+
+#[allow(clippy::all, unused_parens, dead_code, unused_imports)]
+mod parser {
+    include!(concat!(env!("OUT_DIR"), "/parser.rs"));
+}
+
+/// A type-checked program with side tables for the lowering.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    pub program: ast::Program,
+    /// Checked type of every expression, indexed by `ExprId.0` (length `program.num_exprs`).
+    /// Shapes are symbolic sizes in elements. Literals passed where another dtype is expected (a
+    /// user-function argument or a default) carry the expected type; in binary operations operands
+    /// keep their own type and the operation's type is the promoted one.
+    pub types: Vec<types::Ty>,
+    /// Signatures, in the same order as `program.functions`.
+    pub signatures: Vec<FnSig>,
+}
+
+/// A function's checked signature. Shapes use [`types::SizeSym::Named`] for size symbols (`N`) and for
+/// scalar `i64` parameters used as sizes (`n` in `-> f64[n+2, n+2]`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FnSig {
+    pub name: String,
+    pub params: Vec<(String, types::Ty)>,
+    pub results: Vec<types::Ty>,
+}
+
+/// Parses a source file. Returns the program when there is no syntax error, and all diagnostics.
+pub fn parse(src: &str) -> (Option<ast::Program>, Vec<Diagnostic>) {
+    parse::parse_program(src)
+}
+
+/// Resolves names and checks types and symbolic shapes. `Some` only when no error was reported
+/// (warnings may be present).
+pub fn check(program: ast::Program) -> (Option<Checked>, Vec<Diagnostic>) {
+    check::check_program(program)
+}
+
+/// [`parse`] then [`check`].
+pub fn frontend(src: &str) -> (Option<Checked>, Vec<Diagnostic>) {
+    let (prog, mut diags) = parse(src);
+    match prog {
+        Some(p) if !diags.iter().any(|d| d.is_error()) => {
+            let (c, d2) = check(p);
+            diags.extend(d2);
+            (c, diags)
+        }
+        _ => (None, diags),
+    }
+}
+
+/// A readable indented dump of the AST (for `arrayc emit --stage=ast`).
+pub fn dump_ast(program: &ast::Program) -> String {
+    dump::dump_program(program)
+}

@@ -38,15 +38,16 @@ impl Size {
     }
     pub fn add(&self, o: &Size) -> Size {
         let mut r = self.clone();
-        r.constant += o.constant;
+        r.constant = r.constant.wrapping_add(o.constant);
         for (s, k) in &o.terms {
-            *r.terms.entry(s.clone()).or_insert(0) += k;
+            let e = r.terms.entry(s.clone()).or_insert(0);
+            *e = e.wrapping_add(*k);
         }
         r.terms.retain(|_, k| *k != 0);
         r
     }
     pub fn neg(&self) -> Size {
-        Size { constant: -self.constant, terms: self.terms.iter().map(|(s, k)| (s.clone(), -k)).collect() }
+        Size { constant: self.constant.wrapping_neg(), terms: self.terms.iter().map(|(s, k)| (s.clone(), k.wrapping_neg())).collect() }
     }
     pub fn sub(&self, o: &Size) -> Size {
         self.add(&o.neg())
@@ -58,7 +59,10 @@ impl Size {
             (_, Some(c)) => (c, self),
             _ => return None,
         };
-        let mut r = Size { constant: e.constant * c, terms: e.terms.iter().map(|(s, k)| (s.clone(), k * c)).collect() };
+        let mut r = Size {
+            constant: e.constant.wrapping_mul(c),
+            terms: e.terms.iter().map(|(s, k)| (s.clone(), k.wrapping_mul(c))).collect(),
+        };
         r.terms.retain(|_, k| *k != 0);
         Some(r)
     }
@@ -82,7 +86,7 @@ impl fmt::Display for Size {
                 SizeSym::Named(n) => n.clone(),
                 SizeSym::Unknown(i) => format!("?{i}"),
             };
-            let (sign, mag) = if *k < 0 { ("-", -k) } else { ("+", *k) };
+            let (sign, mag) = if *k < 0 { ("-", k.unsigned_abs()) } else { ("+", k.unsigned_abs()) };
             if first {
                 if sign == "-" {
                     write!(f, "-")?;

@@ -1,1 +1,10 @@
-
+//! Every arrayc transformation, one module per pass:
+//! `lower-ast` ([`lower_ast`]) -> `insert-del-sync` ([`insert_del_sync`]) -> `fusion` ([`fusion`])
+//! -> `outline-kernels` ([`outline`]) -> kernel code generation ([`kernel_codegen`]) -> JIT ([`jit`]).
+pub mod fusion;
+pub mod insert_del_sync;
+pub mod lower_ast;
+pub mod outline;
+pub mod roots;
+pub mod jit;
+pub mod kernel_codegen;

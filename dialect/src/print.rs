@@ -1,0 +1,312 @@
+//! Prints an [`ir::Module`](crate::ir::Module) as MLIR text: `func`, `arith`, `math`, `scf`, `cf`
+//! in their custom forms and `arr` operations in the generic form (IRDL operations have no custom
+//! syntax). The output parses and verifies with the `arr` dialect loaded (see [`crate::mlir`]).
+
+use crate::ir::*;
+use arrayc_grammar::ast::DType;
+use std::fmt::Write;
+
+/// MLIR element type of a dtype (`bool` is `i1`).
+pub fn elem_type(d: DType) -> &'static str {
+    match d {
+        DType::F64 => "f64",
+        DType::F32 => "f32",
+        DType::I64 => "i64",
+        DType::Bool => "i1",
+    }
+}
+
+/// MLIR type of a value: scalars as their element type, views as fully dynamic strided memrefs.
+pub fn mlir_type(t: Type) -> String {
+    match t {
+        Type::Scalar(d) => elem_type(d).to_string(),
+        Type::Array(d, 0) => format!("memref<{}, strided<[], offset: ?>>", elem_type(d)),
+        Type::Array(d, r) => {
+            format!("memref<{}x{}, strided<[{}], offset: ?>>", "?x".repeat(r).trim_end_matches('x'), elem_type(d), vec!["?"; r].join(", "))
+        }
+    }
+}
+
+/// An MLIR literal for a scalar constant (floats exactly, as hex bits when decimal would round).
+pub fn literal(s: Scalar) -> String {
+    match s {
+        Scalar::F64(v) => float_lit(v, v.to_bits() as u64, 16),
+        Scalar::F32(v) => float_lit(v as f64, v.to_bits() as u64, 8),
+        Scalar::I64(v) => v.to_string(),
+        Scalar::Bool(b) => b.to_string(),
+    }
+}
+
+fn float_lit(v: f64, bits: u64, hex_digits: usize) -> String {
+    let dec = format!("{v:?}");
+    if v.is_finite() && dec.contains('.') && !dec.contains('e') {
+        dec
+    } else {
+        format!("0x{bits:0hex_digits$X}")
+    }
+}
+
+struct Printer<'a> {
+    f: &'a Func,
+    file: &'a str,
+    out: String,
+}
+
+impl Printer<'_> {
+    fn v(&self, v: ValueId) -> String {
+        match &self.f.value_names[v as usize] {
+            Some(n) => format!("%{n}_{v}"),
+            None => format!("%{v}"),
+        }
+    }
+    fn vs(&self, vs: &[ValueId]) -> String {
+        vs.iter().map(|v| self.v(*v)).collect::<Vec<_>>().join(", ")
+    }
+    fn t(&self, v: ValueId) -> String {
+        mlir_type(self.f.ty(v))
+    }
+    fn ts(&self, vs: &[ValueId]) -> String {
+        vs.iter().map(|v| self.t(*v)).collect::<Vec<_>>().join(", ")
+    }
+    fn loc(&self, op: &Op) -> String {
+        match op.loc {
+            Some(l) => format!(" loc(\"{}\":{}:{})", self.file, l.line, l.col),
+            None => String::new(),
+        }
+    }
+    fn results(&self, rs: &[ValueId]) -> String {
+        if rs.is_empty() {
+            String::new()
+        } else {
+            format!("{} = ", self.vs(rs))
+        }
+    }
+    fn line(&mut self, depth: usize, s: &str) {
+        let _ = writeln!(self.out, "{}{}", "  ".repeat(depth), s);
+    }
+    fn generic(&self, name: &str, res: &[ValueId], operands: &[ValueId], attrs: &str) -> String {
+        format!(
+            "{}\"arr.{name}\"({}){attrs} : ({}) -> ({})",
+            self.results(res),
+            self.vs(operands),
+            self.ts(operands),
+            self.ts(res)
+        )
+    }
+    fn body(&mut self, depth: usize, body: &Body) {
+        for op in body {
+            self.op(depth, op);
+        }
+    }
+    fn block_header(&mut self, depth: usize, args: &[ValueId]) {
+        let a: Vec<String> = args.iter().map(|v| format!("{}: {}", self.v(*v), self.t(*v))).collect();
+        self.line(depth, &format!("^bb0({}):", a.join(", ")));
+    }
+    fn yield_(&mut self, depth: usize, name: &str, vals: &[ValueId], extra: Option<ValueId>) {
+        let mut all: Vec<ValueId> = extra.into_iter().collect();
+        all.extend_from_slice(vals);
+        self.line(depth, &format!("\"{name}\"({}) : ({}) -> ()", self.vs(&all), self.ts(&all)));
+    }
+    fn op(&mut self, d: usize, op: &Op) {
+        use OpKind::*;
+        let loc = self.loc(op);
+        let text = match &op.kind {
+            Const { res, value } => format!("{} = arith.constant {} : {}", self.v(*res), literal(*value), self.t(*res)),
+            Binary { res, op: b, lhs, rhs } => {
+                let dt = self.f.ty(*lhs).dtype();
+                format!("{} = {} {}, {} : {}", self.v(*res), scalar_binary_name(*b, dt), self.v(*lhs), self.v(*rhs), elem_type(dt))
+            }
+            Unary { res, op: u, arg } => {
+                let dt = self.f.ty(*arg).dtype();
+                format!("{} = {} {} : {}", self.v(*res), scalar_unary_name(*u, dt), self.v(*arg), elem_type(dt))
+            }
+            Cast { res, arg } => {
+                let (from, to) = (self.f.ty(*arg).dtype(), self.f.ty(*res).dtype());
+                format!("{} = {} {} : {} to {}", self.v(*res), cast_name(from, to), self.v(*arg), elem_type(from), elem_type(to))
+            }
+            Select { res, cond, lhs, rhs } => {
+                format!("{} = arith.select {}, {}, {} : {}", self.v(*res), self.v(*cond), self.v(*lhs), self.v(*rhs), self.t(*res))
+            }
+            For { iv, lo, hi, step, inits, carried, body, yields, results } => {
+                self.line(
+                    d,
+                    &format!(
+                        "{}\"scf.for\"({}, {}, {}{}{}) ({{",
+                        self.results(results),
+                        self.v(*lo),
+                        self.v(*hi),
+                        self.v(*step),
+                        if inits.is_empty() { "" } else { ", " },
+                        self.vs(inits)
+                    ),
+                );
+                let mut args = vec![*iv];
+                args.extend(carried);
+                self.block_header(d + 1, &args);
+                self.body(d + 2, body);
+                self.yield_(d + 2, "scf.yield", yields, None);
+                let mut tys = vec![self.t(*lo), self.t(*hi), self.t(*step)];
+                tys.extend(inits.iter().map(|v| self.t(*v)));
+                format!("}}) : ({}) -> ({}){loc}", tys.join(", "), self.ts(results))
+            }
+            While { inits, before_args, before, cond, after_args, after, yields, results } => {
+                self.line(d, &format!("{}\"scf.while\"({}) ({{", self.results(results), self.vs(inits)));
+                self.block_header(d + 1, before_args);
+                self.body(d + 2, before);
+                self.yield_(d + 2, "scf.condition", before_args, Some(*cond));
+                self.line(d, "}, {");
+                self.block_header(d + 1, after_args);
+                self.body(d + 2, after);
+                self.yield_(d + 2, "scf.yield", yields, None);
+                format!("}}) : ({}) -> ({}){loc}", self.ts(inits), self.ts(results))
+            }
+            If { cond, then_body, then_yields, else_body, else_yields, results } => {
+                self.line(d, &format!("{}\"scf.if\"({}) ({{", self.results(results), self.v(*cond)));
+                self.body(d + 1, then_body);
+                self.yield_(d + 1, "scf.yield", then_yields, None);
+                self.line(d, "}, {");
+                self.body(d + 1, else_body);
+                self.yield_(d + 1, "scf.yield", else_yields, None);
+                format!("}}) : (i1) -> ({}){loc}", self.ts(results))
+            }
+            Call { callee, args, results } => {
+                format!("{}func.call @{callee}({}) : ({}) -> ({})", self.results(results), self.vs(args), self.ts(args), self.ts(results))
+            }
+            Return { values } => {
+                if values.is_empty() {
+                    "func.return".to_string()
+                } else {
+                    format!("func.return {} : {}", self.vs(values), self.ts(values))
+                }
+            }
+            Assert { cond, msg } => format!("cf.assert {}, {:?}", self.v(*cond), msg),
+            New { res, sizes } => self.generic("new", &[*res], sizes, ""),
+            View { res, src, index, operands } => {
+                let codes: Vec<String> = index.iter().map(|e| e.code().to_string()).collect();
+                let mut ops = vec![*src];
+                ops.extend(operands);
+                self.generic("view", &[*res], &ops, &format!(" {{index = array<i64: {}>}}", codes.join(", ")))
+            }
+            Broadcast { res, src, sizes } => {
+                let mut ops = vec![*src];
+                ops.extend(sizes);
+                self.generic("broadcast", &[*res], &ops, "")
+            }
+            Dim { res, src, axis } => self.generic("dim", &[*res], &[*src], &format!(" {{axis = {axis} : i64}}")),
+            Load { res, src } => self.generic("load", &[*res], &[*src], ""),
+            Del { base } => self.generic("del", &[], &[*base], ""),
+            Sync { base } => self.generic("sync", &[], &[*base], ""),
+            Print { value, newline } => self.generic("print", &[], &[*value], &format!(" {{newline = {newline}}}")),
+            Compute { func, out, ins } => {
+                let mut ops = vec![*out];
+                ops.extend(ins);
+                let attrs = match func {
+                    ComputeFn::Reduce(k, None) => format!(" {{kind = \"{}\"}}", k.name()),
+                    ComputeFn::Reduce(k, Some(a)) => format!(" {{kind = \"{}\", axis = {a} : i64}}", k.name()),
+                    _ => String::new(),
+                };
+                self.generic(func.name(), &[], &ops, &attrs)
+            }
+        };
+        self.line(d, &format!("{text}{}", if matches!(op.kind, For { .. } | While { .. } | If { .. }) { "" } else { &loc }));
+    }
+}
+
+/// Scalar arithmetic operation name for dtype `dt` (the operands' dtype).
+pub fn scalar_binary_name(b: BinFn, dt: DType) -> String {
+    let f = dt.is_float();
+    let s = match (b, f) {
+        (BinFn::Add, true) => "arith.addf",
+        (BinFn::Add, false) => "arith.addi",
+        (BinFn::Sub, true) => "arith.subf",
+        (BinFn::Sub, false) => "arith.subi",
+        (BinFn::Mul, true) => "arith.mulf",
+        (BinFn::Mul, false) => "arith.muli",
+        (BinFn::Div, _) => "arith.divf",
+        (BinFn::Rem, true) => "arith.remf",
+        (BinFn::Rem, false) => "arith.remsi",
+        (BinFn::Pow, true) => "math.powf",
+        (BinFn::Pow, false) => "math.ipowi",
+        (BinFn::Minimum, true) => "arith.minimumf",
+        (BinFn::Minimum, false) => "arith.minsi",
+        (BinFn::Maximum, true) => "arith.maximumf",
+        (BinFn::Maximum, false) => "arith.maxsi",
+        (BinFn::And, _) => "arith.andi",
+        (BinFn::Or, _) => "arith.ori",
+        (c, true) => return format!("arith.cmpf {},", cmp_predicate(c, true)),
+        (c, false) => return format!("arith.cmpi {},", cmp_predicate(c, false)),
+    };
+    s.to_string()
+}
+
+/// `arith.cmpf`/`arith.cmpi` predicate of a comparison.
+pub fn cmp_predicate(c: BinFn, float: bool) -> &'static str {
+    match (c, float) {
+        (BinFn::Eq, true) => "oeq",
+        (BinFn::Ne, true) => "une",
+        (BinFn::Lt, true) => "olt",
+        (BinFn::Le, true) => "ole",
+        (BinFn::Gt, true) => "ogt",
+        (BinFn::Ge, true) => "oge",
+        (BinFn::Eq, false) => "eq",
+        (BinFn::Ne, false) => "ne",
+        (BinFn::Lt, false) => "slt",
+        (BinFn::Le, false) => "sle",
+        (BinFn::Gt, false) => "sgt",
+        _ => "sge",
+    }
+}
+
+/// Scalar unary operation name for dtype `dt`.
+pub fn scalar_unary_name(u: UnFn, dt: DType) -> &'static str {
+    match (u, dt.is_float()) {
+        (UnFn::Neg, true) => "arith.negf",
+        (UnFn::Neg, false) => "math.absi", // never emitted: integer negation is lowered as 0 - x
+        (UnFn::Not, _) => "arith.xori",
+        (UnFn::Abs, true) => "math.absf",
+        (UnFn::Abs, false) => "math.absi",
+        (UnFn::Sqrt, _) => "math.sqrt",
+        (UnFn::Exp, _) => "math.exp",
+        (UnFn::Log, _) => "math.log",
+        (UnFn::Sin, _) => "math.sin",
+        (UnFn::Cos, _) => "math.cos",
+        (UnFn::Tanh, _) => "math.tanh",
+        (UnFn::Ceil, _) => "math.ceil",
+    }
+}
+
+/// Conversion operation between two dtypes.
+pub fn cast_name(from: DType, to: DType) -> &'static str {
+    use DType::*;
+    match (from, to) {
+        (Bool, I64) => "arith.extui",
+        (Bool, F64 | F32) => "arith.uitofp",
+        (I64, F64 | F32) => "arith.sitofp",
+        (F64 | F32, I64) => "arith.fptosi",
+        (F32, F64) => "arith.extf",
+        (F64, F32) => "arith.truncf",
+        _ => "arith.bitcast",
+    }
+}
+
+/// The module as MLIR text.
+pub fn print_module(m: &Module) -> String {
+    let mut out = String::from("module {\n");
+    for f in &m.funcs {
+        out.push_str(&print_func(f, &m.source_name));
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// One function as MLIR text (indented for a module body).
+pub fn print_func(f: &Func, file: &str) -> String {
+    let mut p = Printer { f, file, out: String::new() };
+    let params: Vec<String> = f.params.iter().map(|v| format!("{}: {}", p.v(*v), p.t(*v))).collect();
+    let results: Vec<String> = f.results.iter().map(|t| mlir_type(*t)).collect();
+    let attrs = if f.kernel { " attributes {arr.kernel}" } else { "" };
+    p.line(1, &format!("func.func @{}({}) -> ({}){attrs} {{", f.name, params.join(", "), results.join(", ")));
+    p.body(2, &f.body);
+    p.line(1, "}");
+    p.out
+}

@@ -1,0 +1,397 @@
+//! The builtin functions of `docs/language.md` and their signatures.
+
+use super::promote::{promote, weak_of};
+use super::shape::shape_str;
+use super::Checker;
+use crate::ast::{DType, Expr, ExprKind, Ident, UnOp};
+use crate::diag::Diagnostic;
+use crate::types::{Size, Ty};
+
+/// Signature lines shown in arity notes.
+fn usage(name: &str) -> &'static str {
+    match name {
+        "zeros" | "ones" | "empty" => "zeros(d0, d1, ..., dtype=f64)",
+        "full" => "full(d0, ..., value, dtype=...)",
+        "arange" => "arange(stop) | arange(start, stop) | arange(start, stop, step)",
+        "linspace" => "linspace(start, stop, num)",
+        "random" => "random(d0, ..., seed=0)",
+        "copy" => "copy(x)",
+        "minimum" | "maximum" => "minimum(a, b) / maximum(a, b)",
+        "where" => "where(cond, a, b)",
+        "sum" | "prod" | "min" | "max" | "mean" => "sum(x) | sum(x, axis=k)",
+        "f64" | "f32" | "i64" | "bool" => "f64(x) (a cast)",
+        _ => "abs(x) / sqrt(x) / exp(x) / log(x) / sin(x) / cos(x) / tanh(x)",
+    }
+}
+
+fn dtype_of_name(n: &str) -> Option<DType> {
+    Some(match n {
+        "f64" => DType::F64,
+        "f32" => DType::F32,
+        "i64" => DType::I64,
+        "bool" => DType::Bool,
+        _ => return None,
+    })
+}
+
+impl Checker {
+    /// Checks a builtin call; `None` when `func` is not a builtin.
+    pub fn builtin(&mut self, func: &Ident, args: &[Expr], kwargs: &[(Ident, Expr)], e: &Expr) -> Option<Ty> {
+        let name = func.name.as_str();
+        let allowed: &[&str] = match name {
+            "zeros" | "ones" | "empty" | "full" => &["dtype"],
+            "random" => &["seed"],
+            "sum" | "prod" | "min" | "max" | "mean" => &["axis"],
+            "arange" | "linspace" | "copy" | "abs" | "sqrt" | "exp" | "log" | "sin" | "cos" | "tanh" | "minimum"
+            | "maximum" | "where" | "f64" | "f32" | "i64" | "bool" => &[],
+            _ => return None,
+        };
+        // Keyword arguments.
+        let mut dtype_kw: Option<DType> = None;
+        let mut axis_kw: Option<(i64, &Expr)> = None;
+        let mut bad = false;
+        for (k, v) in kwargs {
+            if !allowed.contains(&k.name.as_str()) {
+                self.err(
+                    Diagnostic::error("E0502", format!("`{name}` has no keyword argument `{}`", k.name), k.span.clone(), "unknown keyword argument")
+                        .with_note(format!("usage: {}", usage(name))),
+                );
+                self.expr(v);
+                bad = true;
+                continue;
+            }
+            match k.name.as_str() {
+                "dtype" => match &v.kind {
+                    ExprKind::DTypeName(d) => {
+                        self.set_ty(v.id, Ty::Unit);
+                        dtype_kw = Some(*d);
+                    }
+                    _ => {
+                        self.expr(v);
+                        self.error("E0503", "`dtype=` needs a type name (`f64`, `f32`, `i64`, `bool`)", v.span.clone(), "not a type name");
+                        bad = true;
+                    }
+                },
+                "axis" => {
+                    self.expr(v);
+                    match literal_int(v) {
+                        Some(a) => {
+                            self.retype_literal(v, Ty::Scalar(DType::I64));
+                            axis_kw = Some((a, v));
+                        }
+                        None => {
+                            self.error("E0503", "`axis=` must be an integer literal", v.span.clone(), "not an integer literal");
+                            bad = true;
+                        }
+                    }
+                }
+                _ => {
+                    // seed
+                    if self.int_operand(v, "`seed`").is_err() {
+                        bad = true;
+                    }
+                }
+            }
+        }
+        let arity = |c: &mut Checker, lo: usize, hi: usize| -> bool {
+            if args.len() < lo || args.len() > hi {
+                let want = if lo == hi { format!("{lo}") } else if hi == usize::MAX { format!("at least {lo}") } else { format!("{lo} to {hi}") };
+                c.err(
+                    Diagnostic::error(
+                        "E0501",
+                        format!("`{name}` takes {want} argument{} but {} were given", if hi == 1 { "" } else { "s" }, args.len()),
+                        e.span.clone(),
+                        "wrong number of arguments",
+                    )
+                    .with_note(format!("usage: {}", usage(name))),
+                );
+                for a in args {
+                    c.expr(a);
+                }
+                false
+            } else {
+                true
+            }
+        };
+        let t = match name {
+            "zeros" | "ones" | "empty" | "random" => {
+                let shape = self.dims(args);
+                match shape {
+                    Some(s) if !bad => Ty::Array(if name == "random" { DType::F64 } else { dtype_kw.unwrap_or(DType::F64) }, s),
+                    _ => Ty::Error,
+                }
+            }
+            "full" => {
+                if !arity(self, 1, usize::MAX) {
+                    return Some(Ty::Error);
+                }
+                let (dims, value) = args.split_at(args.len() - 1);
+                let shape = self.dims(dims);
+                let vt = self.value(&value[0]);
+                let vd = match vt {
+                    Ty::Scalar(d) => Some(d),
+                    Ty::Error => None,
+                    other => {
+                        self.error("E0503", format!("`full` needs a scalar fill value, found {other}"), value[0].span.clone(), "not a scalar");
+                        None
+                    }
+                };
+                match (shape, vd) {
+                    (Some(s), Some(d)) if !bad => Ty::Array(dtype_kw.unwrap_or(d), s),
+                    _ => Ty::Error,
+                }
+            }
+            "arange" => {
+                if !arity(self, 1, 3) {
+                    return Some(Ty::Error);
+                }
+                let mut all_int = true;
+                let mut ok = true;
+                for a in args {
+                    match self.value(a) {
+                        Ty::Scalar(DType::I64) => {}
+                        Ty::Scalar(DType::F64 | DType::F32) => all_int = false,
+                        Ty::Error => ok = false,
+                        other => {
+                            self.error("E0503", format!("`arange` needs numeric scalars, found {other}"), a.span.clone(), "not a numeric scalar");
+                            ok = false;
+                        }
+                    }
+                }
+                if !ok {
+                    return Some(Ty::Error);
+                }
+                if all_int {
+                    let len = self.arange_len(args);
+                    Ty::Array(DType::I64, vec![len])
+                } else {
+                    let f = self.fresh();
+                    Ty::Array(DType::F64, vec![f])
+                }
+            }
+            "linspace" => {
+                if !arity(self, 3, 3) {
+                    return Some(Ty::Error);
+                }
+                let mut ok = true;
+                for a in &args[..2] {
+                    match self.value(a) {
+                        Ty::Scalar(DType::I64 | DType::F64 | DType::F32) => {}
+                        Ty::Error => ok = false,
+                        other => {
+                            self.error("E0503", format!("`linspace` needs numeric scalar bounds, found {other}"), a.span.clone(), "not a numeric scalar");
+                            ok = false;
+                        }
+                    }
+                }
+                let n = match self.int_operand(&args[2], "`num`") {
+                    Ok(v) => v.unwrap_or_else(|| self.fresh()),
+                    Err(()) => return Some(Ty::Error),
+                };
+                if !ok {
+                    return Some(Ty::Error);
+                }
+                Ty::Array(DType::F64, vec![n])
+            }
+            "copy" => {
+                if !arity(self, 1, 1) {
+                    return Some(Ty::Error);
+                }
+                self.value(&args[0])
+            }
+            "abs" | "sqrt" | "exp" | "log" | "sin" | "cos" | "tanh" => {
+                if !arity(self, 1, 1) {
+                    return Some(Ty::Error);
+                }
+                let t = self.value(&args[0]);
+                let d = match t.dtype() {
+                    Some(d) => d,
+                    None => return Some(Ty::Error),
+                };
+                let rd = if name == "abs" || d.is_float() { d } else { DType::F64 };
+                with_dtype(&t, rd)
+            }
+            "minimum" | "maximum" => {
+                if !arity(self, 2, 2) {
+                    return Some(Ty::Error);
+                }
+                let ta = self.value(&args[0]);
+                let tb = self.value(&args[1]);
+                let (Some(da), Some(db)) = (ta.dtype(), tb.dtype()) else { return Some(Ty::Error) };
+                let d = promote(da, weak_of(&args[0]), db, weak_of(&args[1]));
+                self.broadcast_all(&[&ta, &tb], d, e)
+            }
+            "where" => {
+                if !arity(self, 3, 3) {
+                    return Some(Ty::Error);
+                }
+                let tc = self.value(&args[0]);
+                let ta = self.value(&args[1]);
+                let tb = self.value(&args[2]);
+                if let Some(dc) = tc.dtype() {
+                    if dc != DType::Bool {
+                        self.error("E0503", format!("`where` needs a bool condition, found {tc}"), args[0].span.clone(), "not bool");
+                        return Some(Ty::Error);
+                    }
+                }
+                let (Some(_), Some(da), Some(db)) = (tc.dtype(), ta.dtype(), tb.dtype()) else { return Some(Ty::Error) };
+                let d = promote(da, weak_of(&args[1]), db, weak_of(&args[2]));
+                self.broadcast_all(&[&tc, &ta, &tb], d, e)
+            }
+            "sum" | "prod" | "min" | "max" | "mean" => {
+                if !arity(self, 1, 1) {
+                    return Some(Ty::Error);
+                }
+                let t = self.value(&args[0]);
+                let Some(d) = t.dtype() else { return Some(Ty::Error) };
+                if bad {
+                    return Some(Ty::Error);
+                }
+                let rd = match name {
+                    "sum" | "prod" => match d {
+                        DType::Bool | DType::I64 => DType::I64,
+                        f => f,
+                    },
+                    "mean" => {
+                        if d == DType::F32 {
+                            DType::F32
+                        } else {
+                            DType::F64
+                        }
+                    }
+                    _ => d,
+                };
+                match axis_kw {
+                    None => Ty::Scalar(rd),
+                    Some((a, ae)) => {
+                        let shape = match &t {
+                            Ty::Array(_, s) => s.clone(),
+                            _ => Vec::new(),
+                        };
+                        let r = shape.len() as i64;
+                        let k = if a < 0 { a.saturating_add(r) } else { a };
+                        if k < 0 || k >= r {
+                            self.err(
+                                Diagnostic::error("E0405", format!("axis {a} is out of range for an array of rank {r}"), ae.span.clone(), "bad axis")
+                                    .with_note(format!("the argument has shape {}; valid axes are -{r} ..= {}", shape_str(&shape), r - 1)),
+                            );
+                            return Some(Ty::Error);
+                        }
+                        let mut s = shape;
+                        s.remove(k as usize);
+                        if s.is_empty() {
+                            Ty::Scalar(rd)
+                        } else {
+                            Ty::Array(rd, s)
+                        }
+                    }
+                }
+            }
+            _ => {
+                // casts
+                if !arity(self, 1, 1) {
+                    return Some(Ty::Error);
+                }
+                let t = self.value(&args[0]);
+                match dtype_of_name(name) {
+                    Some(d) if t.dtype().is_some() => with_dtype(&t, d),
+                    _ => Ty::Error,
+                }
+            }
+        };
+        Some(if bad { Ty::Error } else { t })
+    }
+
+    /// Checks dimension arguments (`i64` scalars) and returns their sizes.
+    fn dims(&mut self, args: &[Expr]) -> Option<Vec<Size>> {
+        let mut out = Vec::new();
+        let mut ok = true;
+        for a in args {
+            match self.int_operand(a, "an array size") {
+                Ok(v) => {
+                    if let Some(c) = v.as_ref().and_then(|v| v.as_const()) {
+                        if c < 0 {
+                            self.error("E0503", format!("negative array size {c}"), a.span.clone(), "negative size");
+                            ok = false;
+                        }
+                    }
+                    let s = v.unwrap_or_else(|| self.fresh());
+                    out.push(s);
+                }
+                Err(()) => ok = false,
+            }
+        }
+        ok.then_some(out)
+    }
+
+    fn arange_len(&mut self, args: &[Expr]) -> Size {
+        let vals: Vec<Option<Size>> = args.iter().map(|a| self.affine(a)).collect();
+        let (start, stop, step) = match vals.as_slice() {
+            [b] => (Some(Size::lit(0)), b.clone(), Some(1)),
+            [a, b] => (a.clone(), b.clone(), Some(1)),
+            [a, b, c] => (a.clone(), b.clone(), c.as_ref().and_then(|c| c.as_const())),
+            _ => (None, None, None),
+        };
+        let (Some(a), Some(b), Some(st)) = (start, stop, step) else { return self.fresh() };
+        if st == 0 {
+            return self.fresh();
+        }
+        let len = b.sub(&a);
+        match len.as_const() {
+            Some(l) => {
+                let n = if st > 0 { (l + st - 1).div_euclid(st) } else { (l + st + 1).div_euclid(st) };
+                Size::lit(n.max(0))
+            }
+            None if st == 1 => len,
+            None => self.fresh(),
+        }
+    }
+
+    /// Broadcasts several operand types to one result of dtype `d`.
+    fn broadcast_all(&mut self, ts: &[&Ty], d: DType, e: &Expr) -> Ty {
+        let mut shape: Option<Vec<Size>> = None;
+        for t in ts {
+            if let Ty::Array(_, s) = t {
+                shape = Some(match shape {
+                    None => s.clone(),
+                    Some(prev) => match self.broadcast(&prev, s) {
+                        Ok(r) => r,
+                        Err(be) => {
+                            self.err(
+                                Diagnostic::error(
+                                    "E0401",
+                                    format!("shapes {} and {} cannot be broadcast together", shape_str(&prev), shape_str(s)),
+                                    e.span.clone(),
+                                    format!("size {} vs {}", be.left, be.right),
+                                )
+                                .with_note("broadcasting needs equal sizes or a size of 1 in each right-aligned dimension"),
+                            );
+                            return Ty::Error;
+                        }
+                    },
+                });
+            }
+        }
+        match shape {
+            Some(s) => Ty::Array(d, s),
+            None => Ty::Scalar(d),
+        }
+    }
+}
+
+fn with_dtype(t: &Ty, d: DType) -> Ty {
+    match t {
+        Ty::Scalar(_) => Ty::Scalar(d),
+        Ty::Array(_, s) => Ty::Array(d, s.clone()),
+        _ => Ty::Error,
+    }
+}
+
+/// The value of an integer literal, optionally negated.
+fn literal_int(e: &Expr) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Int(v) => Some(*v),
+        ExprKind::Unary(UnOp::Neg, a) => literal_int(a).map(|v| v.wrapping_neg()),
+        _ => None,
+    }
+}

@@ -1,0 +1,402 @@
+//! Expressions: literals, variables, operators, subscripts, user-function calls.
+
+use super::names::suggest;
+use super::promote::{binop_result, promote, weak_fits, weak_of};
+use super::shape::shape_str;
+use super::sig::{bind_dim, subst, BUILTINS};
+use super::Checker;
+use crate::ast::{BinOp, DType, Expr, ExprKind, Ident, Span, UnOp};
+use crate::diag::Diagnostic;
+use crate::types::{Size, Ty};
+use std::collections::HashMap;
+
+impl Checker {
+    /// Checks an expression, records and returns its type.
+    pub fn expr(&mut self, e: &Expr) -> Ty {
+        let t = self.expr_inner(e);
+        self.set_ty(e.id, t.clone());
+        t
+    }
+
+    /// Checks an expression that must produce a value (scalar or array).
+    pub fn value(&mut self, e: &Expr) -> Ty {
+        let t = self.expr(e);
+        self.require_value(t, &e.span)
+    }
+
+    /// Reports tuple / unit types where a single value is needed; returns `Ty::Error` for them.
+    pub fn require_value(&mut self, t: Ty, span: &Span) -> Ty {
+        match t {
+            Ty::Tuple(ts) => {
+                self.err(
+                    Diagnostic::error("E0309", format!("a call with {} results used as a single value", ts.len()), span.clone(), "several results")
+                        .with_help("destructure the results: `let (a, b) = f(...);`"),
+                );
+                Ty::Error
+            }
+            Ty::Unit => {
+                self.error("E0310", "this expression has no value", span.clone(), "function without results");
+                Ty::Error
+            }
+            t => t,
+        }
+    }
+
+    /// The value of an `i64` expression as an affine size over size symbols, if it is one.
+    pub fn affine(&self, e: &Expr) -> Option<Size> {
+        let bounded = |s: Size| (s.constant.unsigned_abs() < (1 << 40) && s.terms.values().all(|k| k.unsigned_abs() < (1 << 20))).then_some(s);
+        match &e.kind {
+            ExprKind::Int(v) => bounded(Size::lit(*v)),
+            ExprKind::Var(i) => self.lookup(&i.name)?.size.clone(),
+            ExprKind::Unary(UnOp::Neg, a) => bounded(self.affine(a)?.neg()),
+            ExprKind::Binary(BinOp::Add, a, b) => bounded(self.affine(a)?.add(&self.affine(b)?)),
+            ExprKind::Binary(BinOp::Sub, a, b) => bounded(self.affine(a)?.sub(&self.affine(b)?)),
+            ExprKind::Binary(BinOp::Mul, a, b) => bounded(self.affine(a)?.mul(&self.affine(b)?)?),
+            _ => None,
+        }
+    }
+
+    fn expr_inner(&mut self, e: &Expr) -> Ty {
+        match &e.kind {
+            ExprKind::Int(_) => Ty::Scalar(DType::I64),
+            ExprKind::Float(_) => Ty::Scalar(DType::F64),
+            ExprKind::Bool(_) => Ty::Scalar(DType::Bool),
+            ExprKind::Var(i) => self.var(i),
+            ExprKind::DTypeName(d) => {
+                self.err(
+                    Diagnostic::error("E0311", format!("type name `{}` used as a value", d.name()), e.span.clone(), "not a value")
+                        .with_help(format!("use it as `dtype={}` or as a cast `{}(x)`", d.name(), d.name())),
+                );
+                Ty::Error
+            }
+            ExprKind::Unary(op, a) => {
+                let t = self.value(a);
+                self.unary(*op, t, &e.span)
+            }
+            ExprKind::Binary(op, a, b) => {
+                let ta = self.value(a);
+                let tb = self.value(b);
+                self.binary(*op, (&ta, weak_of(a)), (&tb, weak_of(b)), &e.span)
+            }
+            ExprKind::Subscript { base, index } => {
+                let t = self.value(base);
+                self.index_ty(&t, index, &e.span)
+            }
+            ExprKind::Call { func, args, kwargs } => self.call(func, args, kwargs, e),
+        }
+    }
+
+    fn var(&mut self, i: &Ident) -> Ty {
+        if let Some(v) = self.lookup(&i.name) {
+            return v.ty.clone();
+        }
+        let mut d = Diagnostic::error("E0201", format!("undefined variable `{}`", i.name), i.span.clone(), "not found in this scope");
+        let names = self.names_in_scope();
+        if let Some(s) = suggest(&i.name, names.iter().map(|s| s.as_str())) {
+            d = d.with_help(format!("did you mean `{s}`?"));
+        } else if self.fn_index.contains_key(&i.name) || BUILTINS.contains(&i.name.as_str()) {
+            d = d.with_note(format!("`{}` is a function; call it with `{}(...)`", i.name, i.name));
+        }
+        self.err(d);
+        Ty::Error
+    }
+
+    fn unary(&mut self, op: UnOp, t: Ty, span: &Span) -> Ty {
+        let d = match t.dtype() {
+            Some(d) => d,
+            None => return Ty::Error,
+        };
+        let ok = match op {
+            UnOp::Neg => d != DType::Bool,
+            UnOp::Not => d == DType::Bool,
+        };
+        if !ok {
+            let (what, help) = match op {
+                UnOp::Neg => ("`-` cannot negate a bool value", "use `~` for logical not"),
+                UnOp::Not => ("`~` needs a bool operand", "compare first, e.g. `~(x > 0)`"),
+            };
+            self.err(Diagnostic::error("E0301", format!("{what}, found {t}"), span.clone(), format!("operand has type {t}")).with_help(help));
+            return Ty::Error;
+        }
+        t
+    }
+
+    /// Type of `a op b` with promotion and broadcasting.
+    pub fn binary(&mut self, op: BinOp, a: (&Ty, Option<super::promote::Weak>), b: (&Ty, Option<super::promote::Weak>), span: &Span) -> Ty {
+        let (Some(da), Some(db)) = (a.0.dtype(), b.0.dtype()) else { return Ty::Error };
+        let p = promote(da, a.1, db, b.1);
+        let Some(rd) = binop_result(op, p) else {
+            self.err(
+                Diagnostic::error("E0301", format!("operator `{}` needs bool operands, found {} and {}", op_str(op), a.0, b.0), span.clone(), "non-bool operand")
+                    .with_help("compare first, e.g. `(x > 0) & (y < 1)`"),
+            );
+            return Ty::Error;
+        };
+        match (a.0, b.0) {
+            (Ty::Array(_, sa), Ty::Array(_, sb)) => match self.broadcast(sa, sb) {
+                Ok(s) => Ty::Array(rd, s),
+                Err(be) => {
+                    self.err(
+                        Diagnostic::error(
+                            "E0401",
+                            format!("shapes {} and {} cannot be broadcast together", shape_str(sa), shape_str(sb)),
+                            span.clone(),
+                            format!("size {} vs {}", be.left, be.right),
+                        )
+                        .with_note("broadcasting needs equal sizes or a size of 1 in each right-aligned dimension"),
+                    );
+                    Ty::Error
+                }
+            },
+            (Ty::Array(_, s), _) | (_, Ty::Array(_, s)) => Ty::Array(rd, s.clone()),
+            _ => Ty::Scalar(rd),
+        }
+    }
+
+    fn call(&mut self, func: &Ident, args: &[Expr], kwargs: &[(Ident, Expr)], e: &Expr) -> Ty {
+        if let Some(&fi) = self.fn_index.get(&func.name) {
+            return self.user_call(fi, func, args, kwargs, &e.span);
+        }
+        if let Some(t) = self.builtin(func, args, kwargs, e) {
+            return t;
+        }
+        // Unknown: still check the arguments for errors.
+        for a in args {
+            self.expr(a);
+        }
+        for (_, a) in kwargs {
+            self.expr(a);
+        }
+        let mut d = Diagnostic::error("E0202", format!("unknown function `{}`", func.name), func.span.clone(), "not a builtin or a function of this file");
+        let user: Vec<String> = self.fn_index.keys().cloned().collect();
+        let cands = BUILTINS.iter().copied().chain(user.iter().map(|s| s.as_str()));
+        if let Some(s) = suggest(&func.name, cands) {
+            d = d.with_help(format!("did you mean `{s}`?"));
+        }
+        self.err(d);
+        Ty::Error
+    }
+
+    /// A call of a user function: arity, argument dtype/rank, size-symbol binding, result types.
+    fn user_call(&mut self, fi: usize, func: &Ident, args: &[Expr], kwargs: &[(Ident, Expr)], span: &Span) -> Ty {
+        let sig = self.sigs[fi].clone();
+        let required = self.infos[fi].required.clone();
+        let size_params = self.infos[fi].size_params.clone();
+        let mut slots: Vec<Option<&Expr>> = vec![None; sig.params.len()];
+        let mut ok = true;
+        for (k, a) in args.iter().enumerate() {
+            if k < slots.len() {
+                slots[k] = Some(a);
+            } else {
+                self.expr(a);
+            }
+        }
+        if args.len() > sig.params.len() {
+            self.err(
+                Diagnostic::error(
+                    "E0501",
+                    format!("function `{}` takes {} arguments but {} were given", sig.name, sig.params.len(), args.len()),
+                    span.clone(),
+                    "wrong number of arguments",
+                )
+                .with_note(sig_str(&sig)),
+            );
+            ok = false;
+        }
+        for (k, v) in kwargs {
+            match sig.params.iter().position(|(n, _)| *n == k.name) {
+                Some(p) if slots[p].is_none() => slots[p] = Some(v),
+                Some(_) => {
+                    self.error("E0502", format!("argument `{}` given twice", k.name), k.span.clone(), "duplicate argument");
+                    self.expr(v);
+                    ok = false;
+                }
+                None => {
+                    self.err(
+                        Diagnostic::error("E0502", format!("function `{}` has no parameter `{}`", sig.name, k.name), k.span.clone(), "unknown keyword argument")
+                            .with_note(sig_str(&sig)),
+                    );
+                    self.expr(v);
+                    ok = false;
+                }
+            }
+        }
+        let missing: Vec<&str> = slots
+            .iter()
+            .zip(&sig.params)
+            .zip(&required)
+            .filter(|((s, _), r)| s.is_none() && **r)
+            .map(|((_, (n, _)), _)| n.as_str())
+            .collect();
+        if !missing.is_empty() {
+            self.err(
+                Diagnostic::error(
+                    "E0501",
+                    format!("missing argument{} {} in call of `{}`", if missing.len() > 1 { "s" } else { "" }, missing.join(", "), sig.name),
+                    span.clone(),
+                    "wrong number of arguments",
+                )
+                .with_note(sig_str(&sig)),
+            );
+            ok = false;
+        }
+        let mut binding: HashMap<String, Size> = HashMap::new();
+        for (k, ((pname, pty), slot)) in sig.params.iter().zip(&slots).enumerate() {
+            let Some(a) = slot else {
+                if size_params.contains(pname) {
+                    let f = self.fresh();
+                    binding.insert(pname.clone(), f);
+                }
+                continue;
+            };
+            let at = self.value(a);
+            if at == Ty::Error || *pty == Ty::Error {
+                if size_params.contains(pname) {
+                    let f = self.fresh();
+                    binding.insert(pname.clone(), f);
+                }
+                continue;
+            }
+            if !self.arg_fits(&sig, k, pty, &at, a, &mut binding) {
+                ok = false;
+            }
+            if size_params.contains(pname) {
+                let v = self.affine(a).unwrap_or_else(|| self.fresh());
+                binding.insert(pname.clone(), v);
+            }
+        }
+        let _ = func;
+        if !ok {
+            return Ty::Error;
+        }
+        let mut results = Vec::new();
+        for r in &sig.results {
+            results.push(self.subst_ty(r, &mut binding));
+        }
+        match results.len() {
+            0 => Ty::Unit,
+            1 => results.pop().unwrap_or(Ty::Error),
+            _ => Ty::Tuple(results),
+        }
+    }
+
+    fn subst_ty(&mut self, t: &Ty, binding: &mut HashMap<String, Size>) -> Ty {
+        match t {
+            Ty::Array(d, shape) => {
+                let mut out = Vec::new();
+                for s in shape {
+                    for sym in s.terms.keys() {
+                        if let crate::types::SizeSym::Named(n) = sym {
+                            if !binding.contains_key(n) {
+                                let f = self.fresh();
+                                binding.insert(n.clone(), f);
+                            }
+                        }
+                    }
+                    let v = subst(s, binding).unwrap_or_else(|| self.fresh());
+                    out.push(v);
+                }
+                Ty::Array(*d, out)
+            }
+            t => t.clone(),
+        }
+    }
+
+    /// Checks one argument against its parameter type; binds size symbols.
+    fn arg_fits(&mut self, sig: &crate::FnSig, k: usize, pty: &Ty, at: &Ty, a: &Expr, binding: &mut HashMap<String, Size>) -> bool {
+        let pname = &sig.params[k].0;
+        let mismatch = |c: &mut Checker, extra: Option<String>| {
+            let mut d = Diagnostic::error(
+                "E0312",
+                format!("argument `{pname}` of `{}` has type {at}, expected {pty}", sig.name),
+                a.span.clone(),
+                format!("expected {pty}"),
+            );
+            if let Some(x) = extra {
+                d = d.with_help(x);
+            }
+            c.err(d);
+            false
+        };
+        match (pty, at) {
+            (Ty::Scalar(pd), Ty::Scalar(ad)) => {
+                if pd == ad {
+                    return true;
+                }
+                if let Some(w) = weak_of(a) {
+                    if weak_fits(w, *pd) {
+                        self.retype_literal(a, Ty::Scalar(*pd));
+                        return true;
+                    }
+                }
+                mismatch(self, Some(format!("cast it: `{}(...)`", pd.name())))
+            }
+            (Ty::Array(pd, ps), Ty::Array(ad, as_)) => {
+                if pd != ad {
+                    return mismatch(self, Some(format!("cast it: `{}(...)`", pd.name())));
+                }
+                if ps.len() != as_.len() {
+                    return mismatch(self, None);
+                }
+                for (dim, (e, act)) in ps.iter().zip(as_).enumerate() {
+                    if bind_dim(e, act, binding) == Some(false) {
+                        let expected = subst(e, binding).map(|s| s.to_string()).unwrap_or_else(|| e.to_string());
+                        self.err(
+                            Diagnostic::error(
+                                "E0402",
+                                format!("argument `{pname}` of `{}` has size {act} in dimension {dim}, but the call needs {expected}", sig.name),
+                                a.span.clone(),
+                                format!("shape {}", shape_str(as_)),
+                            )
+                            .with_note(format!("parameter type is {pty}; size symbols are bound by the first argument that mentions them")),
+                        );
+                        return false;
+                    }
+                }
+                true
+            }
+            _ => mismatch(self, None),
+        }
+    }
+
+    /// Gives a (possibly negated) literal the type expected by its context.
+    pub fn retype_literal(&mut self, e: &Expr, t: Ty) {
+        self.set_ty(e.id, t.clone());
+        if let ExprKind::Unary(UnOp::Neg, inner) = &e.kind {
+            self.retype_literal(inner, t);
+        }
+    }
+}
+
+/// Spelling of a binary operator.
+pub fn op_str(op: BinOp) -> &'static str {
+    use BinOp::*;
+    match op {
+        Add => "+",
+        Sub => "-",
+        Mul => "*",
+        Div => "/",
+        Pow => "**",
+        Rem => "%",
+        Eq => "==",
+        Ne => "!=",
+        Lt => "<",
+        Le => "<=",
+        Gt => ">",
+        Ge => ">=",
+        And => "&",
+        Or => "|",
+    }
+}
+
+/// `fn f(a: T, b: U) -> R` for notes.
+pub fn sig_str(s: &crate::FnSig) -> String {
+    let ps: Vec<String> = s.params.iter().map(|(n, t)| format!("{n}: {t}")).collect();
+    let rs: Vec<String> = s.results.iter().map(|t| t.to_string()).collect();
+    let r = match rs.len() {
+        0 => String::new(),
+        1 => format!(" -> {}", rs[0]),
+        _ => format!(" -> ({})", rs.join(", ")),
+    };
+    format!("signature: fn {}({}){r}", s.name, ps.join(", "))
+}

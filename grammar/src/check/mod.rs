@@ -1,0 +1,150 @@
+//! Name resolution and type / symbolic-shape checking (see `docs/language.md`).
+//!
+//! Submodules, one concern each:
+//! - [`sig`]: signatures from declared types, size symbols, call-site binding;
+//! - [`promote`]: dtype promotion (NumPy 2, weak literals) and casting rules;
+//! - [`shape`]: broadcasting, slice sizes, subscripts (views);
+//! - [`expr`]: expressions and user-function calls; [`builtins`]: the builtin table;
+//! - [`stmt`]: statements, assignments, control flow, returns;
+//! - [`names`]: "did you mean" suggestions.
+//!
+//! The checker reports as many errors as it can: after an error the offending expression gets
+//! [`Ty::Error`], which silently propagates.
+
+mod builtins;
+mod expr;
+mod names;
+pub mod promote;
+pub mod shape;
+mod sig;
+mod stmt;
+
+use crate::ast::{Program, Span};
+use crate::diag::Diagnostic;
+use crate::types::{Size, SizeSym, Ty};
+use crate::{Checked, FnSig};
+use std::collections::{HashMap, HashSet};
+
+/// A variable in scope.
+#[derive(Clone, Debug)]
+pub(crate) struct Var {
+    pub ty: Ty,
+    /// For immutable `i64` scalars: their value as an affine size (size symbols, size parameters).
+    pub size: Option<Size>,
+}
+
+/// Per-function information gathered before bodies are checked.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct FnInfo {
+    /// Per parameter: `true` when it has no default (must be passed).
+    pub required: Vec<bool>,
+    /// Scalar `i64` parameters acting as size symbols (never reassigned in the body).
+    pub size_params: HashSet<String>,
+    /// Names reassigned (`x = ..`, `x += ..`) somewhere in the body.
+    pub mutated: HashSet<String>,
+    /// False for a duplicate definition (its calls resolve to the first one).
+    pub primary: bool,
+}
+
+/// The checker state.
+pub(crate) struct Checker {
+    pub types: Vec<Ty>,
+    pub diags: Vec<Diagnostic>,
+    next_unknown: u32,
+    pub sigs: Vec<FnSig>,
+    pub infos: Vec<FnInfo>,
+    pub fn_index: HashMap<String, usize>,
+    pub scopes: Vec<HashMap<String, Var>>,
+    /// Index of the function whose body is being checked.
+    pub cur_fn: usize,
+}
+
+/// Checks a parsed program; `Some` only without errors.
+pub fn check_program(program: Program) -> (Option<Checked>, Vec<Diagnostic>) {
+    let mut c = Checker {
+        types: vec![Ty::Error; program.num_exprs as usize],
+        diags: Vec::new(),
+        next_unknown: 0,
+        sigs: Vec::new(),
+        infos: Vec::new(),
+        fn_index: HashMap::new(),
+        scopes: Vec::new(),
+        cur_fn: 0,
+    };
+    c.collect_signatures(&program);
+    for (i, f) in program.functions.iter().enumerate() {
+        c.cur_fn = i;
+        c.check_function(f);
+    }
+    let Checker { mut types, diags, sigs, .. } = c;
+    types.truncate(program.num_exprs as usize);
+    types.resize(program.num_exprs as usize, Ty::Error);
+    if diags.iter().any(|d| d.is_error()) {
+        (None, diags)
+    } else {
+        (Some(Checked { program, types, signatures: sigs }), diags)
+    }
+}
+
+impl Checker {
+    /// A fresh unknown size (known only at run time).
+    pub fn fresh(&mut self) -> Size {
+        self.next_unknown += 1;
+        Size::sym(SizeSym::Unknown(self.next_unknown - 1))
+    }
+
+    pub fn err(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    /// Shortcut for an error with a primary label.
+    pub fn error(&mut self, code: &'static str, msg: impl Into<String>, span: Span, label: impl Into<String>) {
+        self.diags.push(Diagnostic::error(code, msg, span, label));
+    }
+
+    pub fn set_ty(&mut self, id: crate::ast::ExprId, ty: Ty) {
+        let i = id.0 as usize;
+        if i >= self.types.len() {
+            self.types.resize(i + 1, Ty::Error);
+        }
+        self.types[i] = ty;
+    }
+
+    pub fn push_scope(&mut self) {
+        self.scopes.push(HashMap::new());
+    }
+
+    pub fn pop_scope(&mut self) {
+        self.scopes.pop();
+    }
+
+    pub fn declare(&mut self, name: &str, var: Var) {
+        if self.scopes.is_empty() {
+            self.push_scope();
+        }
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(name.to_string(), var);
+        }
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<&Var> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    pub fn lookup_mut(&mut self, name: &str) -> Option<&mut Var> {
+        self.scopes.iter_mut().rev().find_map(|s| s.get_mut(name))
+    }
+
+    /// All variable names in scope (for suggestions).
+    pub fn names_in_scope(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.scopes.iter().flat_map(|s| s.keys().cloned()).collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    /// Whether `name` is reassigned somewhere in the current function.
+    pub fn is_mutated(&self, name: &str) -> bool {
+        self.infos.get(self.cur_fn).is_some_and(|i| i.mutated.contains(name))
+    }
+}

@@ -1,0 +1,96 @@
+//! Dtype promotion (NumPy 2 with "weak" Python literals) and casting rules.
+
+use crate::ast::{BinOp, DType, Expr, ExprKind, UnOp};
+
+/// A literal operand whose dtype adapts to the other operand (NumPy 2 "weak" scalars).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Weak {
+    Int,
+    Float,
+}
+
+/// `Some` if `e` is an integer or float literal, optionally negated (or parenthesised).
+pub fn weak_of(e: &Expr) -> Option<Weak> {
+    match &e.kind {
+        ExprKind::Int(_) => Some(Weak::Int),
+        ExprKind::Float(_) => Some(Weak::Float),
+        ExprKind::Unary(UnOp::Neg, inner) => weak_of(inner),
+        _ => None,
+    }
+}
+
+fn rank(d: DType) -> u8 {
+    match d {
+        DType::Bool => 0,
+        DType::I64 => 1,
+        DType::F32 => 2,
+        DType::F64 => 3,
+    }
+}
+
+/// Common dtype of two operands: `f64 > f32 > i64 > bool`, except `f32` with `i64` gives `f64`;
+/// an integer literal takes the other operand's dtype (bool becomes `i64`), a float literal with
+/// an integer or bool operand gives `f64`.
+pub fn promote(a: DType, aw: Option<Weak>, b: DType, bw: Option<Weak>) -> DType {
+    match (aw, bw) {
+        (Some(x), Some(y)) => {
+            if x == Weak::Float || y == Weak::Float {
+                DType::F64
+            } else {
+                DType::I64
+            }
+        }
+        (Some(w), None) => weak_with(w, b),
+        (None, Some(w)) => weak_with(w, a),
+        (None, None) => {
+            if a == b {
+                a
+            } else if matches!((a, b), (DType::F32, DType::I64) | (DType::I64, DType::F32)) {
+                DType::F64
+            } else if rank(a) >= rank(b) {
+                a
+            } else {
+                b
+            }
+        }
+    }
+}
+
+fn weak_with(w: Weak, strong: DType) -> DType {
+    match (w, strong) {
+        (Weak::Int, DType::Bool) => DType::I64,
+        (Weak::Int, d) => d,
+        (Weak::Float, d) if d.is_float() => d,
+        (Weak::Float, _) => DType::F64,
+    }
+}
+
+/// Result dtype of a binary operator given the promoted operand dtype; `None` when the operator
+/// does not apply (`&`/`|` need `bool`).
+pub fn binop_result(op: BinOp, promoted: DType) -> Option<DType> {
+    use BinOp::*;
+    match op {
+        Eq | Ne | Lt | Le | Gt | Ge => Some(DType::Bool),
+        And | Or => (promoted == DType::Bool).then_some(DType::Bool),
+        Div => Some(if promoted.is_float() { promoted } else { DType::F64 }),
+        Add | Sub | Mul | Rem | Pow => Some(if promoted == DType::Bool { DType::I64 } else { promoted }),
+    }
+}
+
+/// NumPy `same_kind` casting: safe casts plus casts within a kind (`f64 -> f32`).
+pub fn same_kind(from: DType, to: DType) -> bool {
+    use DType::*;
+    match from {
+        Bool => true,
+        I64 => matches!(to, I64 | F32 | F64),
+        F32 | F64 => to.is_float(),
+    }
+}
+
+/// Whether a weak literal of kind `w` may stand for a value of dtype `to` (argument, default, result).
+pub fn weak_fits(w: Weak, to: DType) -> bool {
+    match w {
+        Weak::Int => to != DType::Bool,
+        Weak::Float => to.is_float(),
+    }
+}

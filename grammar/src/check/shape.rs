@@ -1,0 +1,304 @@
+//! Symbolic shapes: broadcasting, slice sizes, subscripts (views).
+
+use super::Checker;
+use crate::ast::{DType, Expr, Index, Span};
+use crate::diag::Diagnostic;
+use crate::types::{Size, Ty};
+
+/// Broadcasting failure: the right-aligned dimension pair that provably differs.
+#[derive(Clone, Debug)]
+pub struct BroadcastError {
+    pub left: Size,
+    pub right: Size,
+}
+
+/// Outcome of broadcasting one pair of sizes.
+enum Pair {
+    Take(Size),
+    Undecided,
+    Incompatible,
+}
+
+fn pair(a: &Size, b: &Size) -> Pair {
+    if a.as_const() == Some(1) {
+        return Pair::Take(b.clone());
+    }
+    if b.as_const() == Some(1) {
+        return Pair::Take(a.clone());
+    }
+    match a.provably_eq(b) {
+        Some(true) => Pair::Take(a.clone()),
+        Some(false) => Pair::Incompatible,
+        None => Pair::Undecided,
+    }
+}
+
+/// Formats a shape as `[a, b]`.
+pub fn shape_str(s: &[Size]) -> String {
+    let v: Vec<String> = s.iter().map(|x| x.to_string()).collect();
+    format!("[{}]", v.join(", "))
+}
+
+impl Checker {
+    /// NumPy broadcasting of two shapes (right-aligned). Undecidable pairs get a fresh size (checked at
+    /// run time); provably different pairs (neither a literal 1) are an error.
+    pub fn broadcast(&mut self, a: &[Size], b: &[Size]) -> Result<Vec<Size>, BroadcastError> {
+        let n = a.len().max(b.len());
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            let x = (i + a.len()).checked_sub(n).map(|k| a[k].clone());
+            let y = (i + b.len()).checked_sub(n).map(|k| b[k].clone());
+            let s = match (x, y) {
+                (Some(x), Some(y)) => match pair(&x, &y) {
+                    Pair::Take(s) => s,
+                    Pair::Undecided => self.fresh(),
+                    Pair::Incompatible => return Err(BroadcastError { left: x, right: y }),
+                },
+                (Some(x), None) | (None, Some(x)) => x,
+                (None, None) => Size::lit(1),
+            };
+            out.push(s);
+        }
+        Ok(out)
+    }
+
+    /// Checks that a value of shape `value` can be written into a view of shape `target`
+    /// (broadcast to exactly `target`). Returns the offending pair when provably not.
+    pub fn fits_into(&self, value: &[Size], target: &[Size]) -> Result<(), BroadcastError> {
+        let extra = value.len().saturating_sub(target.len());
+        for v in &value[..extra] {
+            if v.provably_eq(&Size::lit(1)) == Some(false) {
+                return Err(BroadcastError { left: v.clone(), right: Size::lit(1) });
+            }
+        }
+        for (i, v) in value[extra..].iter().enumerate() {
+            let t = &target[target.len() - (value.len() - extra) + i];
+            if v.as_const() == Some(1) {
+                continue;
+            }
+            if v.provably_eq(t) == Some(false) {
+                return Err(BroadcastError { left: v.clone(), right: t.clone() });
+            }
+        }
+        Ok(())
+    }
+
+    /// Size of `x[start:stop:step]` on a dimension of size `dim` (NumPy semantics).
+    /// Exact for constant bounds on a constant dimension; for unit steps with affine bounds it is
+    /// `stop - start` (negative bounds count from the end), assuming the bounds lie within the
+    /// dimension; a reversed full slice keeps the size; anything else is a fresh unknown.
+    pub fn slice_size(&mut self, dim: &Size, start: Option<Option<Size>>, stop: Option<Option<Size>>, step: Option<Option<i64>>) -> Size {
+        // Outer Option: bound present; inner Option: its affine value if known.
+        let step = match step {
+            None => 1,
+            Some(Some(s)) => s,
+            Some(None) => return self.fresh(),
+        };
+        let known = |b: &Option<Option<Size>>| !matches!(b, Some(None));
+        if !known(&start) || !known(&stop) || step == 0 {
+            return self.fresh();
+        }
+        let start = start.flatten();
+        let stop = stop.flatten();
+        if let Some(d) = dim.as_const() {
+            let sc = start.as_ref().map(|s| s.as_const());
+            let ec = stop.as_ref().map(|s| s.as_const());
+            if sc != Some(None) && ec != Some(None) {
+                return Size::lit(const_slice_len(d, sc.flatten(), ec.flatten(), step));
+            }
+        }
+        if step == 1 {
+            let resolve = |b: Option<Size>, default: Size| match b {
+                None => default,
+                Some(s) => match s.as_const() {
+                    Some(c) if c < 0 => dim.add(&s),
+                    _ => s,
+                },
+            };
+            let a = resolve(start, Size::lit(0));
+            let b = resolve(stop, dim.clone());
+            let len = b.sub(&a);
+            return match len.as_const() {
+                Some(c) if c < 0 => Size::lit(0),
+                _ => len,
+            };
+        }
+        if step == -1 && start.is_none() && stop.is_none() {
+            return dim.clone();
+        }
+        self.fresh()
+    }
+
+    /// Type of the view `base[index]`. Reports too many indices, bad index types, provably
+    /// out-of-range integer indices. All integers on all dimensions give a scalar.
+    pub fn index_ty(&mut self, base: &Ty, index: &[Index], span: &Span) -> Ty {
+        // Check the index expressions first so they all get types.
+        let mut parts = Vec::with_capacity(index.len());
+        for ix in index {
+            parts.push(self.index_part(ix));
+        }
+        let (dtype, shape) = match base {
+            Ty::Array(d, s) => (*d, s.clone()),
+            Ty::Error => return Ty::Error,
+            Ty::Scalar(_) => {
+                self.error("E0408", format!("cannot subscript a scalar of type {base}"), span.clone(), "not an array");
+                return Ty::Error;
+            }
+            other => {
+                self.error("E0408", format!("cannot subscript a value of type {other}"), span.clone(), "not an array");
+                return Ty::Error;
+            }
+        };
+        let consuming = index.iter().filter(|i| matches!(i, Index::At(_) | Index::Slice { .. })).count();
+        let ellipses: Vec<&Index> = index.iter().filter(|i| matches!(i, Index::Ellipsis(_))).collect();
+        if ellipses.len() > 1 {
+            if let Some(Index::Ellipsis(s)) = ellipses.get(1) {
+                self.error("E0403", "an index can only have a single ellipsis (`...`)", s.clone(), "second ellipsis");
+            }
+            return Ty::Error;
+        }
+        if consuming > shape.len() {
+            self.err(
+                Diagnostic::error(
+                    "E0403",
+                    format!("too many indices: {consuming} for an array of rank {}", shape.len()),
+                    span.clone(),
+                    format!("array has shape {}", shape_str(&shape)),
+                )
+                .with_help("use at most one index or slice per dimension"),
+            );
+            return Ty::Error;
+        }
+        let mut out = Vec::new();
+        let mut dim = 0usize;
+        let mut any_error = false;
+        let mut all_ints = true;
+        for (ix, part) in index.iter().zip(parts) {
+            match (ix, part) {
+                (Index::NewAxis(_), _) => {
+                    out.push(Size::lit(1));
+                    all_ints = false;
+                }
+                (Index::Ellipsis(_), _) => {
+                    let n = shape.len() - consuming;
+                    out.extend(shape[dim..dim + n].iter().cloned());
+                    dim += n;
+                    all_ints = false;
+                }
+                (Index::At(e), Part::At(v)) => {
+                    if let Some(v) = v {
+                        self.check_in_range(&v, &shape[dim], e);
+                    }
+                    dim += 1;
+                }
+                (Index::Slice { .. }, Part::Slice(a, b, c)) => {
+                    let s = self.slice_size(&shape[dim], a, b, c);
+                    out.push(s);
+                    dim += 1;
+                    all_ints = false;
+                }
+                (_, Part::Bad) => {
+                    any_error = true;
+                    dim += 1;
+                }
+                _ => {}
+            }
+        }
+        out.extend(shape[dim.min(shape.len())..].iter().cloned());
+        if any_error {
+            return Ty::Error;
+        }
+        if all_ints && out.is_empty() && !index.is_empty() {
+            Ty::Scalar(dtype)
+        } else {
+            Ty::Array(dtype, out)
+        }
+    }
+
+    fn check_in_range(&mut self, idx: &Size, dim: &Size, e: &Expr) {
+        let out = match idx.as_const() {
+            Some(k) if k < 0 => dim.add(idx).as_const().is_some_and(|v| v < 0),
+            _ => idx.sub(dim).as_const().is_some_and(|v| v >= 0),
+        };
+        if out {
+            self.err(
+                Diagnostic::error("E0404", format!("index {idx} is out of range for a dimension of size {dim}"), e.span.clone(), "out of range")
+                    .with_note(format!("valid indices are -{dim} ..= {dim}-1")),
+            );
+        }
+    }
+
+    /// Checks one index entry; returns the affine values of its parts.
+    fn index_part(&mut self, ix: &Index) -> Part {
+        match ix {
+            Index::At(e) => match self.int_operand(e, "an index") {
+                Ok(v) => Part::At(v),
+                Err(()) => Part::Bad,
+            },
+            Index::Slice { start, stop, step, .. } => {
+                let mut bad = false;
+                let mut bound = |c: &mut Checker, b: &Option<Expr>| -> Option<Option<Size>> {
+                    let e = b.as_ref()?;
+                    match c.int_operand(e, "a slice bound") {
+                        Ok(v) => Some(v),
+                        Err(()) => {
+                            bad = true;
+                            Some(None)
+                        }
+                    }
+                };
+                let a = bound(self, start);
+                let b = bound(self, stop);
+                let c = bound(self, step);
+                if let (Some(Some(s)), Some(e)) = (&c, step) {
+                    if s.as_const() == Some(0) {
+                        self.error("E0407", "slice step cannot be zero", e.span.clone(), "zero step");
+                        bad = true;
+                    }
+                }
+                if bad {
+                    return Part::Bad;
+                }
+                let c = c.map(|s| s.and_then(|s| s.as_const()));
+                Part::Slice(a, b, c)
+            }
+            Index::NewAxis(_) | Index::Ellipsis(_) => Part::Other,
+        }
+    }
+
+    /// Checks that `e` is an `i64` scalar; returns its affine value if known.
+    pub fn int_operand(&mut self, e: &Expr, what: &str) -> Result<Option<Size>, ()> {
+        let t = self.expr(e);
+        match t {
+            Ty::Scalar(DType::I64) => Ok(self.affine(e)),
+            Ty::Error => Err(()),
+            other => {
+                self.error("E0406", format!("{what} must be an i64 scalar, found {other}"), e.span.clone(), format!("has type {other}"));
+                Err(())
+            }
+        }
+    }
+}
+
+/// The checked parts of one index entry.
+enum Part {
+    At(Option<Size>),
+    Slice(Option<Option<Size>>, Option<Option<Size>>, Option<Option<i64>>),
+    Other,
+    Bad,
+}
+
+/// NumPy `PySlice_AdjustIndices` length for constant bounds.
+pub fn const_slice_len(d: i64, start: Option<i64>, stop: Option<i64>, step: i64) -> i64 {
+    if step > 0 {
+        let clip = |v: i64| if v < 0 { (v.saturating_add(d)).max(0) } else { v.min(d) };
+        let a = start.map(clip).unwrap_or(0);
+        let b = stop.map(clip).unwrap_or(d);
+        if b > a { (b - a - 1) / step + 1 } else { 0 }
+    } else {
+        let clip = |v: i64| if v < 0 { (v.saturating_add(d)).max(-1) } else { v.min(d.saturating_sub(1)) };
+        let a = start.map(clip).unwrap_or(d.saturating_sub(1));
+        let b = stop.map(clip).unwrap_or(-1);
+        if b < a { (a - b - 1) / step.saturating_neg().max(1) + 1 } else { 0 }
+    }
+}

@@ -1,0 +1,385 @@
+//! Function bodies: parameters and defaults, statements, control flow, returns.
+
+use super::names::suggest;
+use super::promote::{same_kind, weak_fits, weak_of};
+use super::shape::shape_str;
+use super::sig::dim_symbols;
+use super::{Checker, Var};
+use crate::ast::{BinOp, Block, DType, Expr, ExprKind, Function, Ident, Index, Span, Stmt, UnOp};
+use crate::diag::Diagnostic;
+use crate::types::{Size, SizeSym, Ty};
+use std::collections::BTreeSet;
+
+/// Whether a block always ends in `return` (last statement returns, or an `if`/`else` whose
+/// branches both always return).
+pub fn always_returns(b: &Block) -> bool {
+    match b.stmts.last() {
+        Some(Stmt::Return { .. }) => true,
+        Some(Stmt::If { then_block, else_block: Some(e), .. }) => always_returns(then_block) && always_returns(e),
+        _ => false,
+    }
+}
+
+impl Checker {
+    /// Checks one function's parameters, defaults and body.
+    pub fn check_function(&mut self, f: &Function) {
+        self.scopes.clear();
+        self.push_scope();
+        let sig = self.sigs[self.cur_fn].clone();
+        // Size symbols from parameter array types are i64 values in the body.
+        let mut syms = BTreeSet::new();
+        for p in &f.params {
+            if let Some(dims) = &p.ty.dims {
+                for d in dims {
+                    dim_symbols(d, &mut syms);
+                }
+            }
+        }
+        for s in syms {
+            let size = (!self.is_mutated(&s)).then(|| Size::sym(SizeSym::Named(s.clone())));
+            self.declare(&s, Var { ty: Ty::Scalar(DType::I64), size });
+        }
+        for (p, (_, ty)) in f.params.iter().zip(&sig.params) {
+            if let Some(d) = &p.default {
+                self.check_default(d, ty);
+            }
+            let size = (*ty == Ty::Scalar(DType::I64) && !self.is_mutated(&p.name.name))
+                .then(|| Size::sym(SizeSym::Named(p.name.name.clone())));
+            self.declare(&p.name.name, Var { ty: ty.clone(), size });
+        }
+        self.block_stmts(&f.body);
+        if !sig.results.is_empty() && !always_returns(&f.body) {
+            let end = f.body.span.end;
+            self.err(
+                Diagnostic::error(
+                    "E0313",
+                    format!("function `{}` may end without returning a value", f.name.name),
+                    end.saturating_sub(1)..end,
+                    "the body can reach its end here",
+                )
+                .with_label(f.name.span.clone(), format!("declared to return {}", results_str(&sig.results)))
+                .with_help("end the body with a `return` (or make every `if`/`else` branch return)"),
+            );
+        }
+        self.scopes.clear();
+    }
+
+    fn check_default(&mut self, d: &Expr, ty: &Ty) {
+        let lit = match &d.kind {
+            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) => true,
+            ExprKind::Unary(UnOp::Neg, a) => matches!(a.kind, ExprKind::Int(_) | ExprKind::Float(_)),
+            _ => false,
+        };
+        if !lit {
+            self.expr(d);
+            self.err(
+                Diagnostic::error("E0308", "a parameter default must be a literal", d.span.clone(), "not a literal")
+                    .with_note("defaults are literals, optionally negated: `1`, `-0.5`, `true`"),
+            );
+            return;
+        }
+        let t = self.expr(d);
+        let fits = match (ty, weak_of(d), &t) {
+            (Ty::Scalar(pd), Some(w), _) => weak_fits(w, *pd),
+            (Ty::Scalar(pd), None, Ty::Scalar(ld)) => pd == ld,
+            (Ty::Error, ..) => true,
+            _ => false,
+        };
+        if fits {
+            if let Ty::Scalar(_) = ty {
+                self.retype_literal(d, ty.clone());
+            }
+        } else {
+            let msg = if ty.is_array() {
+                format!("array parameters cannot have defaults (parameter type {ty})")
+            } else {
+                format!("default value of type {t} does not fit the parameter type {ty}")
+            };
+            self.error("E0308", msg, d.span.clone(), format!("expected {ty}"));
+        }
+    }
+
+    /// Checks the statements of a block in a new scope.
+    pub fn block(&mut self, b: &Block) {
+        self.push_scope();
+        self.block_stmts(b);
+        self.pop_scope();
+    }
+
+    fn block_stmts(&mut self, b: &Block) {
+        for s in &b.stmts {
+            self.stmt(s);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Let { names, value, .. } => self.let_stmt(names, value),
+            Stmt::Assign { name, value, .. } => self.assign(name, value),
+            Stmt::SetItem { target, index, value, span } => {
+                let view = self.target_view(target, index, span);
+                let vt = self.value(value);
+                if let (Some(view), Ty::Scalar(_) | Ty::Array(..)) = (view, &vt) {
+                    self.check_fits(&vt, &view, value);
+                }
+            }
+            Stmt::AugAssign { target, index, op, value, span } => self.aug_assign(target, index, *op, value, span),
+            Stmt::For { var, start, end, body, .. } => {
+                for e in [start, end] {
+                    match self.value(e) {
+                        Ty::Scalar(DType::I64) | Ty::Error => {}
+                        other => self.error("E0305", format!("loop bounds must be i64 scalars, found {other}"), e.span.clone(), format!("has type {other}")),
+                    }
+                }
+                self.push_scope();
+                self.declare(&var.name, Var { ty: Ty::Scalar(DType::I64), size: None });
+                self.block(body);
+                self.pop_scope();
+            }
+            Stmt::While { cond, body, .. } => {
+                self.condition(cond);
+                self.block(body);
+            }
+            Stmt::If { cond, then_block, else_block, .. } => {
+                self.condition(cond);
+                self.block(then_block);
+                if let Some(e) = else_block {
+                    self.block(e);
+                }
+            }
+            Stmt::Return { values, span } => self.ret(values, span),
+            Stmt::Print { args, .. } => {
+                for a in args {
+                    self.value(a);
+                }
+            }
+            Stmt::Expr(e) => {
+                if let Ty::Tuple(_) | Ty::Unit | Ty::Error = self.expr(e) {}
+            }
+        }
+    }
+
+    fn condition(&mut self, c: &Expr) {
+        match self.value(c) {
+            Ty::Scalar(DType::Bool) | Ty::Error => {}
+            other => {
+                let mut d = Diagnostic::error("E0302", format!("a condition must be a bool scalar, found {other}"), c.span.clone(), format!("has type {other}"));
+                d = if other.is_array() {
+                    d.with_help("reduce the array first, e.g. `max(x) > 0` or `sum(mask) > 0`")
+                } else {
+                    d.with_help("compare the value, e.g. `x != 0`")
+                };
+                self.err(d);
+            }
+        }
+    }
+
+    fn let_stmt(&mut self, names: &[Ident], value: &Expr) {
+        let t = self.expr(value);
+        if names.len() == 1 {
+            let t = self.require_value(t, &value.span);
+            let n = &names[0].name;
+            let size = if t == Ty::Scalar(DType::I64) && !self.is_mutated(n) { self.affine(value) } else { None };
+            self.declare(n, Var { ty: t, size });
+            return;
+        }
+        let tys = match t {
+            Ty::Tuple(ts) if ts.len() == names.len() => ts,
+            Ty::Error => vec![Ty::Error; names.len()],
+            other => {
+                let found = match &other {
+                    Ty::Tuple(ts) => format!("{} values", ts.len()),
+                    Ty::Unit => "no value".to_string(),
+                    _ => "a single value".to_string(),
+                };
+                self.error("E0309", format!("cannot destructure {found} into {} names", names.len()), value.span.clone(), format!("this is {other}"));
+                vec![Ty::Error; names.len()]
+            }
+        };
+        for (n, t) in names.iter().zip(tys) {
+            self.declare(&n.name, Var { ty: t, size: None });
+        }
+    }
+
+    fn undefined(&mut self, name: &Ident) {
+        let mut d = Diagnostic::error("E0201", format!("undefined variable `{}`", name.name), name.span.clone(), "not found in this scope");
+        let names = self.names_in_scope();
+        if let Some(s) = suggest(&name.name, names.iter().map(|s| s.as_str())) {
+            d = d.with_help(format!("did you mean `{s}`?"));
+        } else {
+            d = d.with_help(format!("declare it first: `let {} = ...;`", name.name));
+        }
+        self.err(d);
+    }
+
+    fn assign(&mut self, name: &Ident, value: &Expr) {
+        let t = self.value(value);
+        let Some(var) = self.lookup(&name.name).cloned() else {
+            self.undefined(name);
+            return;
+        };
+        if t == Ty::Error || var.ty == Ty::Error {
+            return;
+        }
+        let same = var.ty.dtype() == t.dtype() && var.ty.is_array() == t.is_array() && var.ty.rank() == t.rank();
+        let literal_ok = matches!((&var.ty, weak_of(value)), (Ty::Scalar(d), Some(w)) if weak_fits(w, *d));
+        if literal_ok {
+            self.retype_literal(value, var.ty.clone());
+            return;
+        }
+        if !same {
+            self.err(
+                Diagnostic::error("E0303", format!("cannot assign a value of type {t} to `{}` of type {}", name.name, var.ty), value.span.clone(), format!("has type {t}"))
+                    .with_note("`x = e` rebinds a variable and keeps its dtype and rank")
+                    .with_help(format!("declare a new variable with `let {} = ...;` or cast the value", name.name)),
+            );
+            return;
+        }
+        if let (Ty::Array(d, old), Ty::Array(_, new)) = (&var.ty, &t) {
+            let mut widened = Vec::new();
+            for (o, n) in old.iter().zip(new) {
+                widened.push(if o.provably_eq(n) == Some(true) { o.clone() } else { self.fresh() });
+            }
+            if let Some(v) = self.lookup_mut(&name.name) {
+                v.ty = Ty::Array(*d, widened);
+            }
+        }
+    }
+
+    /// The view type written by `target[index] = ...` (or the whole variable without index).
+    fn target_view(&mut self, target: &Ident, index: &[Index], span: &Span) -> Option<Ty> {
+        let Some(var) = self.lookup(&target.name).cloned() else {
+            self.undefined(target);
+            for ix in index {
+                self.index_exprs(ix);
+            }
+            return None;
+        };
+        if let Ty::Scalar(_) = var.ty {
+            if !index.is_empty() {
+                self.error("E0408", format!("cannot write through an index into the scalar `{}`", target.name), target.span.clone(), format!("`{}` has type {}", target.name, var.ty));
+                for ix in index {
+                    self.index_exprs(ix);
+                }
+                return None;
+            }
+        }
+        if index.is_empty() {
+            return Some(var.ty);
+        }
+        match self.index_ty(&var.ty, index, span) {
+            Ty::Error => None,
+            t => Some(t),
+        }
+    }
+
+    fn index_exprs(&mut self, ix: &Index) {
+        match ix {
+            Index::At(e) => {
+                self.expr(e);
+            }
+            Index::Slice { start, stop, step, .. } => {
+                for e in [start, stop, step].into_iter().flatten() {
+                    self.expr(e);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Checks that `value` (type `vt`) can be written into a view of type `view`.
+    fn check_fits(&mut self, vt: &Ty, view: &Ty, value: &Expr) {
+        let empty = Vec::new();
+        let vs = match vt {
+            Ty::Array(_, s) => s,
+            _ => &empty,
+        };
+        let ts = match view {
+            Ty::Array(_, s) => s,
+            _ => &empty,
+        };
+        if let Err(be) = self.fits_into(vs, ts) {
+            self.err(
+                Diagnostic::error(
+                    "E0401",
+                    format!("a value of shape {} cannot be broadcast into a view of shape {}", shape_str(vs), shape_str(ts)),
+                    value.span.clone(),
+                    format!("size {} vs {}", be.left, be.right),
+                )
+                .with_note("the value must broadcast to exactly the shape of the target view"),
+            );
+        }
+    }
+
+    fn aug_assign(&mut self, target: &Ident, index: &[Index], op: BinOp, value: &Expr, span: &Span) {
+        let view = self.target_view(target, index, span);
+        let vt = self.value(value);
+        let Some(view) = view else { return };
+        if vt == Ty::Error || view == Ty::Error {
+            return;
+        }
+        let r = self.binary(op, (&view, None), (&vt, weak_of(value)), span);
+        let (Some(td), Some(rd)) = (view.dtype(), r.dtype()) else { return };
+        if !same_kind(rd, td) {
+            self.err(
+                Diagnostic::error(
+                    "E0304",
+                    format!("cannot store the {} result of `{}` into `{}` of type {} in place", rd.name(), super::expr::op_str(op), target.name, view),
+                    span.clone(),
+                    format!("result is {}", rd.name()),
+                )
+                .with_note(format!("in-place operators need NumPy's same_kind cast from {} to {}", rd.name(), td.name()))
+                .with_help(format!("give `{}` a {} dtype, or cast the value to {}", target.name, rd.name(), td.name())),
+            );
+            return;
+        }
+        match (&view, &vt) {
+            (Ty::Scalar(_), Ty::Array(..)) if index.is_empty() => {
+                self.error("E0303", format!("cannot update the scalar `{}` with an array of type {vt}", target.name), value.span.clone(), format!("has type {vt}"));
+            }
+            _ => self.check_fits(&vt, &view, value),
+        }
+    }
+
+    fn ret(&mut self, values: &[Expr], span: &Span) {
+        let expected = self.sigs[self.cur_fn].results.clone();
+        let tys: Vec<Ty> = values.iter().map(|v| self.value(v)).collect();
+        if values.len() != expected.len() {
+            self.err(Diagnostic::error(
+                "E0307",
+                format!("this function returns {} value{} but the `return` has {}", expected.len(), if expected.len() == 1 { "" } else { "s" }, values.len()),
+                span.clone(),
+                format!("expected {}", results_str(&expected)),
+            ));
+            return;
+        }
+        for ((v, t), e) in values.iter().zip(&tys).zip(&expected) {
+            if *t == Ty::Error || *e == Ty::Error {
+                continue;
+            }
+            let ok = match (e, t) {
+                (Ty::Scalar(a), Ty::Scalar(b)) => a == b || weak_of(v).is_some_and(|w| weak_fits(w, *a)),
+                (Ty::Array(da, sa), Ty::Array(db, sb)) => {
+                    da == db && sa.len() == sb.len() && sa.iter().zip(sb).all(|(x, y)| x.provably_eq(y) != Some(false))
+                }
+                _ => false,
+            };
+            if ok {
+                if let (Ty::Scalar(_), Some(_)) = (e, weak_of(v)) {
+                    self.retype_literal(v, e.clone());
+                }
+            } else {
+                self.error("E0306", format!("returned value has type {t}, but the function declares {e}"), v.span.clone(), format!("expected {e}"));
+            }
+        }
+    }
+}
+
+fn results_str(r: &[Ty]) -> String {
+    let v: Vec<String> = r.iter().map(|t| t.to_string()).collect();
+    match v.len() {
+        0 => "nothing".to_string(),
+        1 => v[0].clone(),
+        _ => format!("({})", v.join(", ")),
+    }
+}

@@ -1,0 +1,241 @@
+//! The `logos` lexer, adapted as an external lexer for the lalrpop parser.
+//!
+//! [`Lexer`] yields `Result<(start, Tok, end), LexError>` with byte offsets; invalid characters and
+//! out-of-range integer literals become [`LexError`]s (turned into diagnostics by [`crate::parse`]),
+//! never panics.
+
+use crate::ast::Span;
+use logos::Logos;
+use std::fmt;
+
+/// One token of the arrayc language.
+#[derive(Logos, Clone, Debug, PartialEq)]
+#[logos(skip r"[ \t\r\n\f]+")]
+#[logos(skip r"#[^\n]*")]
+pub enum Tok {
+    #[token("fn")]
+    Fn,
+    #[token("let")]
+    Let,
+    #[token("return")]
+    Return,
+    #[token("for")]
+    For,
+    #[token("in")]
+    In,
+    #[token("while")]
+    While,
+    #[token("if")]
+    If,
+    #[token("else")]
+    Else,
+    #[token("print")]
+    Print,
+    #[token("true")]
+    True,
+    #[token("false")]
+    False,
+    #[token("newaxis")]
+    NewAxis,
+    #[token("f64")]
+    TF64,
+    #[token("f32")]
+    TF32,
+    #[token("i64")]
+    TI64,
+    #[token("bool")]
+    TBool,
+
+    #[regex(r"[A-Za-z_][A-Za-z0-9_]*", |lex| lex.slice().to_string())]
+    Ident(String),
+    /// Integer literal; `None` when it does not fit an `i64` (reported by the parser front).
+    #[regex(r"[0-9]+", |lex| lex.slice().parse::<i64>().ok())]
+    Int(Option<i64>),
+    #[regex(r"[0-9]+\.[0-9]+([eE][+-]?[0-9]+)?", |lex| lex.slice().parse::<f64>().ok())]
+    #[regex(r"\.[0-9]+([eE][+-]?[0-9]+)?", |lex| lex.slice().parse::<f64>().ok())]
+    #[regex(r"[0-9]+[eE][+-]?[0-9]+", |lex| lex.slice().parse::<f64>().ok())]
+    Float(f64),
+
+    #[token("(")]
+    LParen,
+    #[token(")")]
+    RParen,
+    #[token("[")]
+    LBracket,
+    #[token("]")]
+    RBracket,
+    #[token("{")]
+    LBrace,
+    #[token("}")]
+    RBrace,
+    #[token(",")]
+    Comma,
+    #[token(";")]
+    Semi,
+    #[token(":")]
+    Colon,
+    #[token("=")]
+    Assign,
+    #[token("==")]
+    EqEq,
+    #[token("!=")]
+    Ne,
+    #[token("<")]
+    Lt,
+    #[token("<=")]
+    Le,
+    #[token(">")]
+    Gt,
+    #[token(">=")]
+    Ge,
+    #[token("+")]
+    Plus,
+    #[token("-")]
+    Minus,
+    #[token("*")]
+    Star,
+    #[token("**")]
+    StarStar,
+    #[token("/")]
+    Slash,
+    #[token("%")]
+    Percent,
+    #[token("~")]
+    Tilde,
+    #[token("&")]
+    Amp,
+    #[token("|")]
+    Pipe,
+    #[token("+=")]
+    PlusEq,
+    #[token("-=")]
+    MinusEq,
+    #[token("*=")]
+    StarEq,
+    #[token("/=")]
+    SlashEq,
+    #[token("->")]
+    Arrow,
+    #[token("..")]
+    DotDot,
+    #[token("...")]
+    Ellipsis,
+}
+
+impl fmt::Display for Tok {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Tok::Ident(s) => write!(f, "identifier `{s}`"),
+            Tok::Int(Some(v)) => write!(f, "integer `{v}`"),
+            Tok::Int(None) => write!(f, "integer literal"),
+            Tok::Float(v) => write!(f, "float `{v}`"),
+            other => write!(f, "`{}`", other.spelling()),
+        }
+    }
+}
+
+impl Tok {
+    /// The source spelling of a fixed token (empty for identifiers and literals).
+    pub fn spelling(&self) -> &'static str {
+        use Tok::*;
+        match self {
+            Fn => "fn",
+            Let => "let",
+            Return => "return",
+            For => "for",
+            In => "in",
+            While => "while",
+            If => "if",
+            Else => "else",
+            Print => "print",
+            True => "true",
+            False => "false",
+            NewAxis => "newaxis",
+            TF64 => "f64",
+            TF32 => "f32",
+            TI64 => "i64",
+            TBool => "bool",
+            Ident(_) | Int(_) | Float(_) => "",
+            LParen => "(",
+            RParen => ")",
+            LBracket => "[",
+            RBracket => "]",
+            LBrace => "{",
+            RBrace => "}",
+            Comma => ",",
+            Semi => ";",
+            Colon => ":",
+            Assign => "=",
+            EqEq => "==",
+            Ne => "!=",
+            Lt => "<",
+            Le => "<=",
+            Gt => ">",
+            Ge => ">=",
+            Plus => "+",
+            Minus => "-",
+            Star => "*",
+            StarStar => "**",
+            Slash => "/",
+            Percent => "%",
+            Tilde => "~",
+            Amp => "&",
+            Pipe => "|",
+            PlusEq => "+=",
+            MinusEq => "-=",
+            StarEq => "*=",
+            SlashEq => "/=",
+            Arrow => "->",
+            DotDot => "..",
+            Ellipsis => "...",
+        }
+    }
+}
+
+/// A lexical error: the offending text and where it is.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LexError {
+    /// A character (or sequence) that starts no token.
+    #[error("invalid token `{text}`")]
+    Invalid { text: String, span: Span },
+    /// An integer literal that does not fit in an `i64`.
+    #[error("integer literal `{text}` does not fit in i64")]
+    IntOverflow { text: String, span: Span },
+}
+
+impl LexError {
+    /// Where the error is in the source (bytes).
+    pub fn span(&self) -> Span {
+        match self {
+            LexError::Invalid { span, .. } | LexError::IntOverflow { span, .. } => span.clone(),
+        }
+    }
+}
+
+/// lalrpop-compatible token stream over a source string.
+pub struct Lexer<'s> {
+    inner: logos::Lexer<'s, Tok>,
+}
+
+impl<'s> Lexer<'s> {
+    pub fn new(src: &'s str) -> Self {
+        Lexer { inner: Tok::lexer(src) }
+    }
+}
+
+/// A token with its byte span, as lalrpop expects: `(start, token, end)`.
+pub type Spanned = Result<(usize, Tok, usize), LexError>;
+
+impl Iterator for Lexer<'_> {
+    type Item = Spanned;
+    fn next(&mut self) -> Option<Spanned> {
+        let tok = self.inner.next()?;
+        let span = self.inner.span();
+        let text = self.inner.slice().to_string();
+        Some(match tok {
+            Ok(Tok::Int(None)) => Err(LexError::IntOverflow { text, span }),
+            Ok(t) => Ok((span.start, t, span.end)),
+            Err(()) => Err(LexError::Invalid { text, span }),
+        })
+    }
+}

@@ -1,0 +1,98 @@
+//! Runs the generated parser and turns its errors into [`Diagnostic`]s.
+
+use crate::ast::Program;
+use crate::diag::Diagnostic;
+use crate::lexer::{LexError, Lexer, Tok};
+use crate::parser::ProgramParser;
+use lalrpop_util::ParseError;
+use std::cell::Cell;
+
+/// Parses `src`; on a syntax error returns `None` and the diagnostic(s).
+pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
+    let ids = Cell::new(0u32);
+    let parser = ProgramParser::new();
+    match parser.parse(&ids, Lexer::new(src)) {
+        Ok(p) => (Some(p), Vec::new()),
+        Err(e) => (None, vec![to_diag(e, src)]),
+    }
+}
+
+/// Pretty list of the expected terminals (`)`, `;`, identifier, ...).
+fn expected_list(expected: &[String]) -> String {
+    let mut names: Vec<String> = expected
+        .iter()
+        .map(|e| {
+            let t = e.trim_matches('"');
+            match t {
+                "identifier" | "integer" | "float" => t.to_string(),
+                _ => format!("`{}`", t.replace("\\\"", "\"")),
+            }
+        })
+        .collect();
+    names.dedup();
+    match names.len() {
+        0 => "nothing".to_string(),
+        1 => names.remove(0),
+        n if n > 12 => format!("one of {}, ...", names[..12].join(", ")),
+        _ => {
+            let last = names.pop().unwrap_or_default();
+            format!("one of {} or {}", names.join(", "), last)
+        }
+    }
+}
+
+fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
+    match e {
+        ParseError::InvalidToken { location } => {
+            Diagnostic::error("E0001", "invalid token", location..location + 1, "not a token")
+        }
+        ParseError::UnrecognizedEof { location, expected } => {
+            let loc = location.min(src.len());
+            let mut d = Diagnostic::error(
+                "E0102",
+                format!("unexpected end of file, expected {}", expected_list(&expected)),
+                loc..loc,
+                "the file ends here",
+            );
+            if expected.iter().any(|e| e == "\"}\"") {
+                d = d.with_help("a block `{ ... }` is not closed: add the missing `}`");
+            }
+            d
+        }
+        ParseError::UnrecognizedToken { token: (l, t, r), expected } => {
+            let mut d = Diagnostic::error(
+                "E0101",
+                format!("unexpected {t}, expected {}", expected_list(&expected)),
+                l..r,
+                format!("expected {}", expected_list(&expected)),
+            );
+            // A `;` missing at the end of a line: point at where it belongs.
+            let prev_end = src.get(..l.min(src.len())).map(|b| b.trim_end().len()).unwrap_or(0);
+            let newline_between = src.get(prev_end..l.min(src.len())).is_some_and(|g| g.contains('\n'));
+            if expected.iter().any(|e| e == "\";\"") && newline_between && prev_end > 0 {
+                d = d
+                    .with_label(prev_end..prev_end, "`;` missing here?")
+                    .with_help("statements end with `;`");
+            }
+            d
+        }
+        ParseError::ExtraToken { token: (l, t, r) } => {
+            Diagnostic::error("E0103", format!("unexpected {t} after the end of the program"), l..r, "extra token")
+        }
+        ParseError::User { error } => match error {
+            LexError::Invalid { text, span } => Diagnostic::error(
+                "E0001",
+                format!("invalid character `{}`", text.escape_debug()),
+                span,
+                "not part of any token",
+            ),
+            LexError::IntOverflow { text, span } => Diagnostic::error(
+                "E0002",
+                format!("integer literal `{text}` is too large for i64"),
+                span,
+                "out of range",
+            )
+            .with_help("use a float literal (`1e19`) or a smaller value"),
+        },
+    }
+}

@@ -1,0 +1,432 @@
+//! Front-end tests: positive programs with expected shapes, precedence, malformed inputs (from
+//! `tests/malformed/*.arr`, each with a `# expect: E0xxx` first line), and a no-panic proptest.
+
+use arrayc_grammar::ast::*;
+use arrayc_grammar::types::Ty;
+use arrayc_grammar::{frontend, parse, Checked, Diagnostic};
+
+const HEAT: &str = r#"
+# Jacobi heat equation (comments start with '#')
+fn heat(n: i64 = 100, epsilon: f64 = 0.005, max_iter: i64 = 1000) -> (f64[n+2, n+2], i64) {
+    let grid = zeros(n + 2, n + 2);
+    grid[0, :] = 40.0;
+    let center = grid[1:-1, 1:-1];
+    let delta = epsilon + 1.0;
+    let it = 0;
+    while delta > epsilon & it < max_iter {
+        let work = 0.2 * (center + grid[:-2, 1:-1] + grid[2:, 1:-1] + grid[1:-1, :-2] + grid[1:-1, 2:]);
+        delta = sum(abs(work - center));
+        center[:] = work;
+        it += 1;
+    }
+    return (grid, it);
+}
+"#;
+
+const SYNTHETIC: &str = r#"
+fn synthetic() -> f64[5] {
+    let a = zeros(4);  let b = zeros(4);  let d = zeros(5);  let e = zeros(5);
+    a += d[:-1];   a[:] = d[:-1];
+    b += e[:-1];   b[:] = e[:-1];
+    let t = a * b;
+    d[1:] = maximum(t, e[1:]);
+    e[1:] = minimum(t, d[1:]);
+    return d;
+}
+"#;
+
+fn ok(src: &str) -> Checked {
+    let (c, diags) = frontend(src);
+    let rendered: Vec<String> = diags.iter().map(|d| d.render("test.arr", src, false)).collect();
+    assert!(c.is_some(), "expected success, got:\n{}", rendered.join("\n"));
+    c.unwrap()
+}
+
+/// Types of all expressions whose source text is exactly `text`.
+fn types_of(c: &Checked, src: &str, text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut visit = |e: &Expr| {
+        if &src[e.span.clone()] == text {
+            out.push(c.types[e.id.0 as usize].to_string());
+        }
+    };
+    for f in &c.program.functions {
+        walk_block(&f.body, &mut visit);
+    }
+    out
+}
+
+fn walk_block(b: &Block, f: &mut dyn FnMut(&Expr)) {
+    for s in &b.stmts {
+        match s {
+            Stmt::Let { value, .. } | Stmt::Assign { value, .. } => walk_expr(value, f),
+            Stmt::SetItem { index, value, .. } | Stmt::AugAssign { index, value, .. } => {
+                for i in index {
+                    walk_index(i, f);
+                }
+                walk_expr(value, f)
+            }
+            Stmt::For { start, end, body, .. } => {
+                walk_expr(start, f);
+                walk_expr(end, f);
+                walk_block(body, f)
+            }
+            Stmt::While { cond, body, .. } => {
+                walk_expr(cond, f);
+                walk_block(body, f)
+            }
+            Stmt::If { cond, then_block, else_block, .. } => {
+                walk_expr(cond, f);
+                walk_block(then_block, f);
+                if let Some(e) = else_block {
+                    walk_block(e, f)
+                }
+            }
+            Stmt::Return { values, .. } | Stmt::Print { args: values, .. } => values.iter().for_each(|v| walk_expr(v, f)),
+            Stmt::Expr(e) => walk_expr(e, f),
+        }
+    }
+}
+
+fn walk_index(i: &Index, f: &mut dyn FnMut(&Expr)) {
+    match i {
+        Index::At(e) => walk_expr(e, f),
+        Index::Slice { start, stop, step, .. } => [start, stop, step].into_iter().flatten().for_each(|e| walk_expr(e, f)),
+        _ => {}
+    }
+}
+
+fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    match &e.kind {
+        ExprKind::Binary(_, a, b) => {
+            walk_expr(a, f);
+            walk_expr(b, f)
+        }
+        ExprKind::Unary(_, a) => walk_expr(a, f),
+        ExprKind::Call { args, kwargs, .. } => {
+            args.iter().for_each(|a| walk_expr(a, f));
+            kwargs.iter().for_each(|(_, a)| walk_expr(a, f))
+        }
+        ExprKind::Subscript { base, index } => {
+            walk_expr(base, f);
+            index.iter().for_each(|i| walk_index(i, f))
+        }
+        _ => {}
+    }
+}
+
+fn ty1(c: &Checked, src: &str, text: &str) -> String {
+    let v = types_of(c, src, text);
+    assert!(!v.is_empty(), "no expression `{text}`");
+    v[0].clone()
+}
+
+#[test]
+fn heat_checks_with_shapes() {
+    let c = ok(HEAT);
+    assert_eq!(ty1(&c, HEAT, "zeros(n + 2, n + 2)"), "f64[n+2, n+2]");
+    assert_eq!(ty1(&c, HEAT, "grid[1:-1, 1:-1]"), "f64[n, n]");
+    assert_eq!(ty1(&c, HEAT, "grid[:-2, 1:-1]"), "f64[n, n]");
+    assert_eq!(ty1(&c, HEAT, "sum(abs(work - center))"), "f64");
+    assert_eq!(ty1(&c, HEAT, "delta > epsilon & it < max_iter"), "bool");
+    let sig = &c.signatures[0];
+    assert_eq!(sig.name, "heat");
+    assert_eq!(sig.results[0].to_string(), "f64[n+2, n+2]");
+    assert_eq!(sig.results[1], Ty::Scalar(DType::I64));
+    assert_eq!(c.types.len(), c.program.num_exprs as usize);
+}
+
+#[test]
+fn synthetic_checks_with_shapes() {
+    let c = ok(SYNTHETIC);
+    assert_eq!(ty1(&c, SYNTHETIC, "d[:-1]"), "f64[4]");
+    assert_eq!(ty1(&c, SYNTHETIC, "e[1:]"), "f64[4]");
+    assert_eq!(ty1(&c, SYNTHETIC, "maximum(t, e[1:])"), "f64[4]");
+    assert_eq!(ty1(&c, SYNTHETIC, "a * b"), "f64[4]");
+}
+
+#[test]
+fn slice_shapes_symbolic() {
+    let src = "fn f(x: f64[N], m: f64[N, M]) -> f64[N-2] {
+        let a = x[:-1]; let b = x[1:]; let c = x[1:-1]; let d = x[::-1]; let e = x[::2];
+        let g = x[newaxis, :]; let h = m[..., 0]; let k = m[0]; let s = m[1, 2];
+        let q = x[2:5]; let r = zeros(7)[::2]; let z = m[:, newaxis, 1:];
+        let n1 = N - 1; let y = zeros(n1);
+        let u = sum(m, axis=0); let v = sum(m, axis=-1); let w = arange(N);
+        return c;
+    }";
+    let c = ok(src);
+    let t = |s: &str| ty1(&c, src, s);
+    assert_eq!(t("x[:-1]"), "f64[N-1]");
+    assert_eq!(t("x[1:]"), "f64[N-1]");
+    assert_eq!(t("x[1:-1]"), "f64[N-2]");
+    assert_eq!(t("x[::-1]"), "f64[N]");
+    assert!(t("x[::2]").starts_with("f64[?"));
+    assert_eq!(t("x[newaxis, :]"), "f64[1, N]");
+    assert_eq!(t("m[..., 0]"), "f64[N]");
+    assert_eq!(t("m[0]"), "f64[M]");
+    assert_eq!(t("m[1, 2]"), "f64");
+    assert_eq!(t("x[2:5]"), "f64[3]");
+    assert_eq!(t("zeros(7)[::2]"), "f64[4]");
+    assert_eq!(t("m[:, newaxis, 1:]"), "f64[N, 1, M-1]");
+    assert_eq!(t("zeros(n1)"), "f64[N-1]");
+    assert_eq!(t("sum(m, axis=0)"), "f64[M]");
+    assert_eq!(t("sum(m, axis=-1)"), "f64[N]");
+    assert_eq!(t("arange(N)"), "i64[N]");
+}
+
+#[test]
+fn promotion_rules() {
+    let src = "fn f(a: f32[N], b: i64[N], c: bool[N], x: i64, y: f32) {
+        let p1 = a + 1; let p2 = a + 1.5; let p3 = b + 1.5; let p4 = a + b; let p5 = b / b;
+        let p6 = b ** 2; let p7 = c + c; let p8 = a * y; let p9 = x + y; let p10 = a < 1.0;
+        let p11 = sqrt(b); let p12 = abs(b); let p13 = sum(c); let p14 = mean(b); let p15 = f64(a);
+        let p16 = where(c, a, 0.0); let p17 = x / 2;
+    }";
+    let c = ok(src);
+    let t = |s: &str| ty1(&c, src, s);
+    assert_eq!(t("a + 1"), "f32[N]");
+    assert_eq!(t("a + 1.5"), "f32[N]");
+    assert_eq!(t("b + 1.5"), "f64[N]");
+    assert_eq!(t("a + b"), "f64[N]");
+    assert_eq!(t("b / b"), "f64[N]");
+    assert_eq!(t("b ** 2"), "i64[N]");
+    assert_eq!(t("c + c"), "i64[N]");
+    assert_eq!(t("a * y"), "f32[N]");
+    assert_eq!(t("x + y"), "f64");
+    assert_eq!(t("a < 1.0"), "bool[N]");
+    assert_eq!(t("sqrt(b)"), "f64[N]");
+    assert_eq!(t("abs(b)"), "i64[N]");
+    assert_eq!(t("sum(c)"), "i64");
+    assert_eq!(t("mean(b)"), "f64");
+    assert_eq!(t("f64(a)"), "f64[N]");
+    assert_eq!(t("where(c, a, 0.0)"), "f32[N]");
+    assert_eq!(t("x / 2"), "f64");
+}
+
+#[test]
+fn user_calls_bind_sizes() {
+    let src = "fn inner(x: f64[N], k: i64) -> (f64[N-1], f64[k]) { return (x[1:], zeros(k)); }
+    fn outer(y: f64[M]) -> f64[M-1] {
+        let (a, b) = inner(y, 3);
+        let (p, q) = inner(y[2:], k=M);
+        return a;
+    }
+    fn main() { let z = outer(zeros(6)); print(z); }";
+    let c = ok(src);
+    let t = |s: &str| ty1(&c, src, s);
+    assert_eq!(t("inner(y, 3)"), "(f64[M-1], f64[3])");
+    assert_eq!(t("inner(y[2:], k=M)"), "(f64[M-3], f64[M])");
+    assert_eq!(t("outer(zeros(6))"), "f64[5]");
+    assert_eq!(c.signatures[0].params[0].1.to_string(), "f64[N]");
+    let (_, d) = frontend(src);
+    assert!(d.is_empty());
+}
+
+#[test]
+fn defaults_and_literals_get_param_types() {
+    let src = "fn f(a: f64 = 1, b: i64 = -3, c: bool = true, d: f32 = -0.5) -> f64 { return 0; }
+    fn g() -> f64 { return f(2, c=false); }";
+    let c = ok(src);
+    let f = &c.program.functions[0];
+    let d0 = f.params[0].default.as_ref().unwrap();
+    assert_eq!(c.types[d0.id.0 as usize], Ty::Scalar(DType::F64));
+}
+
+fn expr_of(src: &str) -> Expr {
+    let prog = format!("fn f(a: f64, b: f64, c: f64, x: f64, p: bool, q: bool) {{ let r = {src}; }}");
+    let (p, d) = parse(&prog);
+    assert!(d.is_empty(), "{d:?}");
+    match &p.unwrap().functions[0].body.stmts[0] {
+        Stmt::Let { value, .. } => value.clone(),
+        _ => unreachable!(),
+    }
+}
+
+/// S-expression of an expression for precedence tests.
+fn sx(e: &Expr) -> String {
+    match &e.kind {
+        ExprKind::Int(v) => v.to_string(),
+        ExprKind::Float(v) => format!("{v:?}"),
+        ExprKind::Bool(b) => b.to_string(),
+        ExprKind::Var(i) => i.name.clone(),
+        ExprKind::Binary(op, a, b) => format!("({op:?} {} {})", sx(a), sx(b)),
+        ExprKind::Unary(op, a) => format!("({op:?} {})", sx(a)),
+        ExprKind::Call { func, args, kwargs } => {
+            let mut v: Vec<String> = args.iter().map(sx).collect();
+            v.extend(kwargs.iter().map(|(k, e)| format!("{}={}", k.name, sx(e))));
+            format!("{}({})", func.name, v.join(", "))
+        }
+        ExprKind::Subscript { base, index } => format!("{}[{}]", sx(base), index.len()),
+        ExprKind::DTypeName(d) => d.name().to_string(),
+    }
+}
+
+#[test]
+fn precedence() {
+    let cases = [
+        ("-x**2", "(Neg (Pow x 2))"),
+        ("x**2**3", "(Pow x (Pow 2 3))"),
+        ("2**-x", "(Pow 2 (Neg x))"),
+        ("a + b * c", "(Add a (Mul b c))"),
+        ("a - b - c", "(Sub (Sub a b) c)"),
+        ("a * b / c % x", "(Rem (Div (Mul a b) c) x)"),
+        ("a > 0 & b < 1", "(And (Gt a 0) (Lt b 1))"),
+        ("p | q & p", "(Or p (And q p))"),
+        ("~p & q", "(And (Not p) q)"),
+        ("a + b == c * 2", "(Eq (Add a b) (Mul c 2))"),
+        ("(a + b) * c", "(Mul (Add a b) c)"),
+        ("-a[0]**2", "(Neg (Pow a[1] 2))"),
+        ("sum(a, axis=1) + f64(x)", "(Add sum(a, axis=1) f64(x))"),
+        ("zeros(3, dtype=f32)", "zeros(3, dtype=f32)"),
+        (".5 + 1e-9 + 2.5e3", "(Add (Add 0.5 1e-9) 2500.0)"),
+    ];
+    for (src, want) in cases {
+        assert_eq!(sx(&expr_of(src)), want, "for `{src}`");
+    }
+    // Comparisons are non-associative.
+    let (p, d) = parse("fn f() { let r = 1 < 2 < 3; }");
+    assert!(p.is_none() && d[0].code == "E0101");
+}
+
+#[test]
+fn expr_ids_are_dense() {
+    let (p, _) = parse(HEAT);
+    let p = p.unwrap();
+    let mut seen = vec![false; p.num_exprs as usize];
+    let mut mark = |e: &Expr| seen[e.id.0 as usize] = true;
+    for f in &p.functions {
+        walk_block(&f.body, &mut mark);
+    }
+    for f in &p.functions {
+        for prm in &f.params {
+            if let Some(d) = &prm.default {
+                seen[d.id.0 as usize] = true;
+            }
+        }
+    }
+    assert!(seen.iter().all(|s| *s));
+}
+
+#[test]
+fn statements_parse() {
+    let src = "fn f(x: f64[N]) -> (f64[N], i64) {
+        let (a, b) = g(x); x[...] = 1.0; x[1:3] += 2.0; x[0] -= 1.0;
+        for i in 0..N { x[i] *= 2.0; }
+        if b > 0 { print(a, b); } else if b < 0 { return (x, 1); } else { }
+        return (x, b);
+    }
+    fn g(y: f64[N]) -> (f64[N], i64) { return (y, 0); }";
+    let c = ok(src);
+    assert_eq!(c.signatures.len(), 2);
+    assert!(arrayc_grammar::dump_ast(&c.program).contains("SetItem"));
+}
+
+#[test]
+fn render_and_line_col() {
+    let src = "fn f() {\n    let x = y;\n}\n";
+    let (c, d) = frontend(src);
+    assert!(c.is_none());
+    assert_eq!(d[0].code, "E0201");
+    assert_eq!(d[0].line_col(src), (2, 13));
+    assert_eq!(arrayc_grammar::line_col(src, 0), (1, 1));
+    let r = d[0].render("t.arr", src, false);
+    assert!(r.contains("E0201") && r.contains("undefined variable `y`") && r.contains("t.arr:2:13"), "{r}");
+    assert!(!r.contains('\u{1b}'), "no ANSI escapes without color");
+    let rc = d[0].render("t.arr", src, true);
+    assert!(rc.contains('\u{1b}'));
+}
+
+#[test]
+fn did_you_mean() {
+    let src = "fn f() { let delta = 1.0; let y = dleta + 1.0; let z = sqr(y); }";
+    let (_, d) = frontend(src);
+    assert_eq!(d.len(), 2, "{d:?}");
+    assert_eq!(d[0].help.as_deref(), Some("did you mean `delta`?"));
+    assert_eq!(d[1].code, "E0202");
+    assert_eq!(d[1].help.as_deref(), Some("did you mean `sqrt`?"));
+}
+
+#[test]
+fn many_errors_reported() {
+    let src = "fn f(a: f64[3], b: f64[4]) {
+        let x = a + b; let y = x * 2.0; let z = undefined1; let w = z + q;
+        if a { } while 1 { }
+    }";
+    let (_, d) = frontend(src);
+    let codes: Vec<&str> = d.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["E0401", "E0201", "E0201", "E0302", "E0302"], "{d:?}");
+}
+
+/// Reads `tests/malformed/*.arr`: first line `# expect: E0xxx`, and optionally `# at: TEXT` naming
+/// the source text the primary span must start at.
+#[test]
+fn malformed_inputs() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/malformed");
+    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "arr")).collect();
+    files.sort();
+    assert!(files.len() >= 20, "only {} malformed inputs", files.len());
+    let mut failures = Vec::new();
+    for f in &files {
+        let src = std::fs::read_to_string(f).unwrap();
+        let code = src.lines().next().and_then(|l| l.strip_prefix("# expect: ")).expect("first line `# expect: E0xxx`").trim();
+        let at = src.lines().nth(1).and_then(|l| l.strip_prefix("# at: ")).map(|s| s.to_string());
+        let (c, d) = frontend(&src);
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        if c.is_some() {
+            failures.push(format!("{name}: accepted"));
+            continue;
+        }
+        let Some(diag): Option<&Diagnostic> = d.iter().find(|x| x.code == code) else {
+            failures.push(format!("{name}: expected {code}, got {:?}", d.iter().map(|x| (x.code, &x.message)).collect::<Vec<_>>()));
+            continue;
+        };
+        if let Some(at) = at {
+            let got = src.get(diag.primary.span.start..).unwrap_or("");
+            if !got.starts_with(at.trim_end()) {
+                failures.push(format!("{name}: span starts at {:?}, expected {at:?}", &got[..got.len().min(20)]));
+            }
+        }
+        let r = diag.render(&name, &src, false);
+        assert!(r.contains(code));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    const TOKENS: &[&str] = &[
+        "fn", "let", "return", "for", "in", "while", "if", "else", "print", "true", "false", "newaxis", "f64", "f32",
+        "i64", "bool", "x", "y", "N", "zeros", "sum", "f", "(", ")", "[", "]", "{", "}", ",", ";", ":", "=", "==",
+        "<", "+", "-", "*", "**", "/", "%", "~", "&", "|", "+=", "->", "..", "...", "0", "1", "2.5", "-1", "axis",
+        "dtype", "99999999999999999999", "@", "\n", "#c\n",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        #[test]
+        fn random_strings_never_panic(s in "\\PC{0,80}") {
+            let (_, d) = frontend(&s);
+            for x in &d { let _ = x.render("f.arr", &s, false); }
+        }
+
+        #[test]
+        fn token_soup_never_panics(toks in proptest::collection::vec(proptest::sample::select(TOKENS), 0..60)) {
+            let s = toks.join(" ");
+            let (_, d) = frontend(&s);
+            for x in &d { let _ = x.render("f.arr", &s, false); }
+        }
+
+        #[test]
+        fn mutated_programs_never_panic(cut in 0usize..600, ins in proptest::sample::select(TOKENS)) {
+            let mut s = HEAT.to_string();
+            let k = cut.min(s.len());
+            if s.is_char_boundary(k) { s.insert_str(k, ins); }
+            let (_, d) = frontend(&s);
+            for x in &d { let _ = x.render("f.arr", &s, false); }
+        }
+    }
+}

@@ -1,0 +1,3 @@
+# expect: E0001
+# at: $
+fn f() { let x = 1 $ 2; }

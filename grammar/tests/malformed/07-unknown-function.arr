@@ -1,0 +1,3 @@
+# expect: E0202
+# at: zeroes
+fn f() { let a = zeroes(3); }

@@ -1,0 +1,4 @@
+# expect: E0203
+# at: f()
+fn f() { }
+fn f() { }

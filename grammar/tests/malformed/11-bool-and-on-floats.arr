@@ -1,0 +1,3 @@
+# expect: E0301
+# at: a & b
+fn f(a: f64, b: f64) { let c = a & b; }

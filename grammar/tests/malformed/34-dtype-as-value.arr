@@ -1,0 +1,3 @@
+# expect: E0311
+# at: f32
+fn f() { let t = f32; }

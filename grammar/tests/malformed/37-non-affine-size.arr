@@ -1,0 +1,3 @@
+# expect: E0206
+# at: N*M
+fn f(x: f64[N*M]) { }

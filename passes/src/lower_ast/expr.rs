@@ -1,0 +1,589 @@
+//! Expressions: scalar host arithmetic, array operations (one `arr` op each), views, builtins.
+
+use super::{LResult, Lowerer, Root};
+use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
+use arrayc_grammar::ast::{self, BinOp, DType, Expr, ExprKind, Index};
+use arrayc_grammar::types::Ty;
+
+/// The elementwise function of a binary operator.
+pub(crate) fn bin_fn(op: BinOp) -> BinFn {
+    match op {
+        BinOp::Add => BinFn::Add,
+        BinOp::Sub => BinFn::Sub,
+        BinOp::Mul => BinFn::Mul,
+        BinOp::Div => BinFn::Div,
+        BinOp::Pow => BinFn::Pow,
+        BinOp::Rem => BinFn::Rem,
+        BinOp::Eq => BinFn::Eq,
+        BinOp::Ne => BinFn::Ne,
+        BinOp::Lt => BinFn::Lt,
+        BinOp::Le => BinFn::Le,
+        BinOp::Gt => BinFn::Gt,
+        BinOp::Ge => BinFn::Ge,
+        BinOp::And => BinFn::And,
+        BinOp::Or => BinFn::Or,
+    }
+}
+
+/// NumPy promotion of two dtypes (f64 > f32 > i64 > bool; f32 with i64 gives f64).
+pub(crate) fn promote(a: DType, b: DType) -> DType {
+    use DType::*;
+    match (a, b) {
+        (F64, _) | (_, F64) | (F32, I64) | (I64, F32) => F64,
+        (F32, _) | (_, F32) => F32,
+        (I64, _) | (_, I64) => I64,
+        _ => Bool,
+    }
+}
+
+fn unary_builtin(name: &str) -> Option<UnFn> {
+    Some(match name {
+        "abs" => UnFn::Abs,
+        "sqrt" => UnFn::Sqrt,
+        "exp" => UnFn::Exp,
+        "log" => UnFn::Log,
+        "sin" => UnFn::Sin,
+        "cos" => UnFn::Cos,
+        "tanh" => UnFn::Tanh,
+        _ => return None,
+    })
+}
+
+fn reduce_builtin(name: &str) -> Option<ReduceKind> {
+    Some(match name {
+        "sum" | "mean" => ReduceKind::Sum,
+        "prod" => ReduceKind::Prod,
+        "min" => ReduceKind::Min,
+        "max" => ReduceKind::Max,
+        _ => return None,
+    })
+}
+
+fn cast_builtin(name: &str) -> Option<DType> {
+    Some(match name {
+        "f64" => DType::F64,
+        "f32" => DType::F32,
+        "i64" => DType::I64,
+        "bool" => DType::Bool,
+        _ => return None,
+    })
+}
+
+impl Lowerer<'_> {
+    /// Lowers an expression with one value.
+    pub(crate) fn expr(&mut self, e: &Expr) -> LResult<ValueId> {
+        let vs = self.expr_multi(e)?;
+        match vs.as_slice() {
+            [v] => Ok(*v),
+            _ => Err(self.error("E0907", &e.span, "expected one value", "")),
+        }
+    }
+
+    /// Lowers an expression with any number of values (calls may have several results).
+    pub(crate) fn expr_multi(&mut self, e: &Expr) -> LResult<Vec<ValueId>> {
+        let ty = self.ty_of(e).clone();
+        Ok(vec![match &e.kind {
+            ExprKind::Int(i) => {
+                let v = self.constant(Scalar::I64(*i));
+                self.cast_scalar(v, ty.dtype().unwrap_or(DType::I64))
+            }
+            ExprKind::Float(x) => {
+                let v = self.constant(Scalar::F64(*x));
+                self.cast_scalar(v, ty.dtype().unwrap_or(DType::F64))
+            }
+            ExprKind::Bool(b) => self.constant(Scalar::Bool(*b)),
+            ExprKind::Var(id) => self.var(id)?,
+            ExprKind::DTypeName(_) => return Err(self.error("E0908", &e.span, "a type name is not a value here", "")),
+            ExprKind::Binary(op, a, b) => {
+                let (x, y) = (self.expr(a)?, self.expr(b)?);
+                self.binary(bin_fn(*op), x, y, &ty)?
+            }
+            ExprKind::Unary(op, a) => {
+                let x = self.expr(a)?;
+                match (op, self.f.ty(x)) {
+                    (ast::UnOp::Neg, Type::Scalar(d)) if d.is_float() => self.scalar_unary(UnFn::Neg, x),
+                    (ast::UnOp::Neg, Type::Scalar(d)) => {
+                        let z = self.constant(Scalar::I64(0).cast(d));
+                        self.scalar_binary(BinFn::Sub, z, x, d)
+                    }
+                    (ast::UnOp::Not, Type::Scalar(_)) => self.not_bool(x),
+                    (ast::UnOp::Neg, _) => self.array_op(ComputeFn::Unary(UnFn::Neg), vec![x], &ty)?,
+                    (ast::UnOp::Not, _) => self.array_op(ComputeFn::Unary(UnFn::Not), vec![x], &ty)?,
+                }
+            }
+            ExprKind::Subscript { base, index } => {
+                let b = self.expr(base)?;
+                let v = self.view(b, index)?;
+                if ty.is_array() {
+                    v
+                } else {
+                    self.load_element(v)
+                }
+            }
+            ExprKind::Call { func, args, kwargs } => return self.call(&func.name, args, kwargs, &ty, e),
+        }])
+    }
+
+    /// Reads the single element of a 0-d view on the host (`arr.load`; `insert-del-sync` adds the `arr.sync`).
+    pub(crate) fn load_element(&mut self, view: ValueId) -> ValueId {
+        let r = self.value(Type::Scalar(self.f.ty(view).dtype()), None);
+        self.emit(OpKind::Load { res: r, src: view });
+        r
+    }
+
+    pub(crate) fn scalar_unary(&mut self, op: UnFn, x: ValueId) -> ValueId {
+        let r = self.value(self.f.ty(x), None);
+        self.emit(OpKind::Unary { res: r, op, arg: x });
+        r
+    }
+
+    /// Scalar binary op computed in `dt` (both operands cast to `dt`; `/` in a float dtype).
+    pub(crate) fn scalar_bin_promoted(&mut self, f: BinFn, a: ValueId, b: ValueId, dt: DType) -> ValueId {
+        let dt = match f {
+            BinFn::Div if !dt.is_float() => DType::F64,
+            BinFn::And | BinFn::Or if dt != DType::Bool => dt,
+            _ => dt,
+        };
+        let (a, b) = (self.cast_scalar(a, dt), self.cast_scalar(b, dt));
+        if f == BinFn::Rem {
+            return self.numpy_rem(a, b, dt);
+        }
+        self.scalar_binary(f, a, b, dt)
+    }
+
+    /// NumPy's remainder on scalars: C remainder, then `+ b` when the signs of result and divisor differ.
+    fn numpy_rem(&mut self, a: ValueId, b: ValueId, dt: DType) -> ValueId {
+        let r = self.scalar_binary(BinFn::Rem, a, b, dt);
+        let zero = self.constant(Scalar::I64(0).cast(dt));
+        let nz = self.scalar_binary(BinFn::Ne, r, zero, dt);
+        let rneg = self.scalar_binary(BinFn::Lt, r, zero, dt);
+        let bneg = self.scalar_binary(BinFn::Lt, b, zero, dt);
+        let differ = self.scalar_binary(BinFn::Ne, rneg, bneg, DType::Bool);
+        let fix = self.scalar_binary(BinFn::And, nz, differ, DType::Bool);
+        let adj = self.scalar_binary(BinFn::Add, r, b, dt);
+        let res = self.value(Type::Scalar(dt), None);
+        self.emit(OpKind::Select { res, cond: fix, lhs: adj, rhs: r });
+        res
+    }
+
+    fn binary(&mut self, f: BinFn, x: ValueId, y: ValueId, ty: &Ty) -> LResult<ValueId> {
+        let (tx, ty_) = (self.f.ty(x), self.f.ty(y));
+        if !tx.is_array() && !ty_.is_array() {
+            let dt = if f.is_comparison() { promote(tx.dtype(), ty_.dtype()) } else { ty.dtype().unwrap_or(tx.dtype()) };
+            return Ok(self.scalar_bin_promoted(f, x, y, dt));
+        }
+        self.array_op(ComputeFn::Binary(f), vec![x, y], ty)
+    }
+
+    /// A fresh result array of checked type `ty` computed by `func` from `ins` (broadcast to the result).
+    pub(crate) fn array_op(&mut self, func: ComputeFn, ins: Vec<ValueId>, ty: &Ty) -> LResult<ValueId> {
+        let Ty::Array(dt, shape) = ty else { unreachable!("array_op on a non-array type") };
+        let sizes = self.broadcast_sizes(&ins, shape.len());
+        let out = self.new_array(*dt, sizes.clone());
+        let ins = ins.into_iter().map(|v| self.broadcast_to_sizes(v, &sizes)).collect();
+        self.emit(OpKind::Compute { func, out, ins });
+        Ok(out)
+    }
+
+    /// `arr.new` of a base array.
+    pub(crate) fn new_array(&mut self, dt: DType, sizes: Vec<ValueId>) -> ValueId {
+        let out = self.value(Type::Array(dt, sizes.len()), None);
+        self.emit(OpKind::New { res: out, sizes });
+        self.roots.insert(out, Root::New(out));
+        out
+    }
+
+    pub(crate) fn dim(&mut self, v: ValueId, axis: usize) -> ValueId {
+        let r = self.value(Type::Scalar(DType::I64), None);
+        self.emit(OpKind::Dim { res: r, src: v, axis });
+        r
+    }
+
+    /// Run-time sizes of the broadcast of `ins` (NumPy rules; arrays right-aligned, a size 1 yields
+    /// to the other). Incompatible sizes are caught by `arr.broadcast` at run time.
+    fn broadcast_sizes(&mut self, ins: &[ValueId], rank: usize) -> Vec<ValueId> {
+        let mut sizes: Vec<Option<ValueId>> = vec![None; rank];
+        for &v in ins {
+            let Type::Array(_, r) = self.f.ty(v) else { continue };
+            for a in 0..r {
+                let d = self.dim(v, a);
+                let slot = rank - r + a;
+                sizes[slot] = Some(match sizes[slot] {
+                    None => d,
+                    Some(prev) => {
+                        let one = self.i64_const(1);
+                        let is_one = self.scalar_binary(BinFn::Eq, prev, one, DType::I64);
+                        let s = self.value(Type::Scalar(DType::I64), None);
+                        self.emit(OpKind::Select { res: s, cond: is_one, lhs: d, rhs: prev });
+                        s
+                    }
+                });
+            }
+        }
+        sizes.into_iter().map(|s| s.unwrap_or_else(|| self.i64_const(1))).collect()
+    }
+
+    /// `v` as a view of `sizes` (an `arr.broadcast` unless it is a scalar).
+    fn broadcast_to_sizes(&mut self, v: ValueId, sizes: &[ValueId]) -> ValueId {
+        let Type::Array(d, r) = self.f.ty(v) else { return v };
+        if r == sizes.len() && (0..r).all(|a| self.is_dim_of(sizes[a], v, a)) {
+            return v;
+        }
+        let res = self.value(Type::Array(d, sizes.len()), None);
+        self.emit(OpKind::Broadcast { res, src: v, sizes: sizes.to_vec() });
+        let root = self.root(v);
+        self.roots.insert(res, root);
+        res
+    }
+
+    /// Broadcasts array `v` to the shape of view `dest`.
+    pub(crate) fn broadcast_to(&mut self, v: ValueId, dest: ValueId) -> ValueId {
+        let Type::Array(_, r) = self.f.ty(dest) else { return v };
+        let sizes: Vec<ValueId> = (0..r).map(|a| self.dim(dest, a)).collect();
+        self.broadcast_to_sizes(v, &sizes)
+    }
+
+    /// Was `s` made by `arr.dim(v, axis)` in the current body?
+    fn is_dim_of(&self, s: ValueId, v: ValueId, axis: usize) -> bool {
+        self.bodies.last().unwrap().iter().rev().any(|op| matches!(op.kind, OpKind::Dim { res, src, axis: a } if res == s && src == v && a == axis))
+    }
+
+    /// A fresh base array holding a copy of `v`.
+    pub(crate) fn fresh_copy(&mut self, v: ValueId) -> ValueId {
+        let Type::Array(d, r) = self.f.ty(v) else { return v };
+        let sizes = (0..r).map(|a| self.dim(v, a)).collect();
+        let out = self.new_array(d, sizes);
+        self.emit(OpKind::Compute { func: ComputeFn::Copy, out, ins: vec![v] });
+        out
+    }
+
+    /// May two array values share elements? Distinct `arr.new` bases never do; anything from outside
+    /// (parameters, call results, loop-carried arrays) may alias anything, since a loop-carried array
+    /// may start out as a local base array.
+    pub(crate) fn may_overlap(&self, a: ValueId, b: ValueId) -> bool {
+        match (self.root(a), self.root(b)) {
+            (Root::New(x), Root::New(y)) => x == y,
+            _ => true,
+        }
+    }
+
+    /// Are `a` and `b` provably the same view (same value, or the same indexing of the same source
+    /// with the same operands or equal constants)?
+    pub(crate) fn identical_views(&self, a: ValueId, b: ValueId) -> bool {
+        if a == b {
+            return true;
+        }
+        match (self.view_defs.get(&a), self.view_defs.get(&b)) {
+            (Some((sa, ia, oa)), Some((sb, ib, ob))) => {
+                self.identical_views(*sa, *sb)
+                    && ia == ib
+                    && oa.len() == ob.len()
+                    && oa.iter().zip(ob).all(|(x, y)| x == y || matches!((self.consts.get(x), self.consts.get(y)), (Some(p), Some(q)) if p == q))
+            }
+            _ => false,
+        }
+    }
+
+    /// Lowers `value` directly into `dest` when it is an elementwise operation with dest's dtype
+    /// and no rank above dest's, and no input overlaps dest except as the identical view (Fig. 3's
+    /// `MAX D[1:], T, E[1:]`). Each input is broadcast to dest's shape: elementwise operations commute
+    /// with broadcasting, so this equals NumPy's "compute, then broadcast into the view", and the
+    /// run-time broadcast check rejects exactly what NumPy rejects. Returns false (emitting nothing)
+    /// when the fast path does not apply.
+    pub(crate) fn try_compute_into(&mut self, dest: ValueId, value: &Expr) -> LResult<bool> {
+        let Ty::Array(dt, shape) = self.ty_of(value).clone() else { return Ok(false) };
+        let Type::Array(ddt, drank) = self.f.ty(dest) else { return Ok(false) };
+        if dt != ddt || shape.len() > drank {
+            return Ok(false);
+        }
+        let (func, operands): (ComputeFn, Vec<&Expr>) = match &value.kind {
+            ExprKind::Binary(op, a, b) => (ComputeFn::Binary(bin_fn(*op)), vec![a, b]),
+            ExprKind::Call { func, args, kwargs } if kwargs.is_empty() => match (func.name.as_str(), args.len()) {
+                ("minimum", 2) => (ComputeFn::Binary(BinFn::Minimum), args.iter().collect()),
+                ("maximum", 2) => (ComputeFn::Binary(BinFn::Maximum), args.iter().collect()),
+                ("where", 3) => (ComputeFn::Where, args.iter().collect()),
+                (n, 1) => match unary_builtin(n) {
+                    Some(u) => (ComputeFn::Unary(u), args.iter().collect()),
+                    None => return Ok(false),
+                },
+                _ => return Ok(false),
+            },
+            _ => return Ok(false),
+        };
+        let mut ins = vec![];
+        for o in operands {
+            let v = self.expr(o)?;
+            ins.push(if self.f.ty(v).is_array() {
+                let v = self.unaliased(v, dest);
+                self.broadcast_to(v, dest)
+            } else {
+                v
+            });
+        }
+        self.emit(OpKind::Compute { func, out: dest, ins });
+        Ok(true)
+    }
+
+    /// `src[index]` as an `arr.view` (NumPy basic indexing; ellipsis expanded here).
+    pub(crate) fn view(&mut self, src: ValueId, index: &[Index]) -> LResult<ValueId> {
+        let Type::Array(d, rank) = self.f.ty(src) else {
+            return Err(self.error("E0909", &(0..0), "subscript of a scalar", ""));
+        };
+        let consumed = index.iter().filter(|i| matches!(i, Index::At(_) | Index::Slice { .. })).count();
+        let mut entries = vec![];
+        let mut operands = vec![];
+        let mut out_rank = 0;
+        for i in index {
+            match i {
+                Index::At(e) => {
+                    let v = self.expr(e)?;
+                    operands.push(self.cast_scalar(v, DType::I64));
+                    entries.push(IndexEntry::At);
+                }
+                Index::Slice { start, stop, step, .. } => {
+                    for part in [start, stop, step].into_iter().flatten() {
+                        let v = self.expr(part)?;
+                        operands.push(self.cast_scalar(v, DType::I64));
+                    }
+                    entries.push(IndexEntry::Slice { start: start.is_some(), stop: stop.is_some(), step: step.is_some() });
+                    out_rank += 1;
+                }
+                Index::NewAxis(_) => {
+                    entries.push(IndexEntry::NewAxis);
+                    out_rank += 1;
+                }
+                Index::Ellipsis(_) => {
+                    for _ in 0..rank.saturating_sub(consumed) {
+                        entries.push(IndexEntry::Full);
+                        out_rank += 1;
+                    }
+                }
+            }
+        }
+        let explicit = entries.iter().filter(|e| !matches!(e, IndexEntry::NewAxis)).count();
+        for _ in explicit..rank {
+            entries.push(IndexEntry::Full);
+            out_rank += 1;
+        }
+        let res = self.value(Type::Array(d, out_rank), None);
+        self.emit(OpKind::View { res, src, index: entries.clone(), operands: operands.clone() });
+        let root = self.root(src);
+        self.roots.insert(res, root);
+        self.view_defs.insert(res, (src, entries, operands));
+        Ok(res)
+    }
+
+    fn kwarg<'e>(kwargs: &'e [(ast::Ident, Expr)], name: &str) -> Option<&'e Expr> {
+        kwargs.iter().find(|(k, _)| k.name == name).map(|(_, e)| e)
+    }
+
+    fn call(&mut self, name: &str, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty, e: &Expr) -> LResult<Vec<ValueId>> {
+        let mut vals = vec![];
+        let creation = matches!(name, "zeros" | "ones" | "empty" | "full" | "random");
+        for a in args {
+            vals.push(self.expr(a)?);
+        }
+        let one = |vals: &[ValueId]| vals[0];
+        let v = match name {
+            _ if creation => {
+                let Ty::Array(dt, shape) = ty else { unreachable!() };
+                let ndims = shape.len();
+                let sizes: Vec<ValueId> = vals[..ndims].iter().map(|v| self.cast_scalar(*v, DType::I64)).collect();
+                let out = self.new_array(*dt, sizes);
+                let fill = match name {
+                    "zeros" => Some(self.constant(Scalar::I64(0).cast(*dt))),
+                    "ones" => Some(self.constant(Scalar::I64(1).cast(*dt))),
+                    "full" => Some(vals[ndims]),
+                    _ => None,
+                };
+                if let Some(f) = fill {
+                    self.emit(OpKind::Compute { func: ComputeFn::Fill, out, ins: vec![f] });
+                }
+                if name == "random" {
+                    let seed = match Self::kwarg(kwargs, "seed") {
+                        Some(s) => self.expr(s)?,
+                        None => self.i64_const(0),
+                    };
+                    let seed = self.cast_scalar(seed, DType::I64);
+                    self.emit(OpKind::Compute { func: ComputeFn::Random, out, ins: vec![seed] });
+                }
+                out
+            }
+            "arange" => self.arange(&vals, ty),
+            "linspace" => self.linspace(&vals),
+            "copy" => self.fresh_copy(one(&vals)),
+            "minimum" | "maximum" | "where" => {
+                let f = match name {
+                    "minimum" => ComputeFn::Binary(BinFn::Minimum),
+                    "maximum" => ComputeFn::Binary(BinFn::Maximum),
+                    _ => ComputeFn::Where,
+                };
+                if ty.is_array() {
+                    self.array_op(f, vals, ty)?
+                } else if name == "where" {
+                    let dt = ty.dtype().unwrap();
+                    let (a, b) = (self.cast_scalar(vals[1], dt), self.cast_scalar(vals[2], dt));
+                    let c = self.cast_scalar(vals[0], DType::Bool);
+                    let r = self.value(Type::Scalar(dt), None);
+                    self.emit(OpKind::Select { res: r, cond: c, lhs: a, rhs: b });
+                    r
+                } else {
+                    let ComputeFn::Binary(b) = f else { unreachable!() };
+                    self.scalar_bin_promoted(b, vals[0], vals[1], ty.dtype().unwrap())
+                }
+            }
+            n if unary_builtin(n).is_some() => {
+                let u = unary_builtin(n).unwrap();
+                if ty.is_array() {
+                    self.array_op(ComputeFn::Unary(u), vals, ty)?
+                } else {
+                    let x = self.cast_scalar(vals[0], ty.dtype().unwrap());
+                    self.scalar_unary(u, x)
+                }
+            }
+            n if cast_builtin(n).is_some() => {
+                let d = cast_builtin(n).unwrap();
+                if ty.is_array() {
+                    self.array_op(ComputeFn::Copy, vals, ty)?
+                } else {
+                    self.cast_scalar(vals[0], d)
+                }
+            }
+            n if reduce_builtin(n).is_some() => {
+                let axis = match Self::kwarg(kwargs, "axis") {
+                    Some(a) => Some(self.const_int(a)?),
+                    None => None,
+                };
+                self.reduction(n, reduce_builtin(n).unwrap(), vals[0], axis, ty, e)?
+            }
+            _ => return self.user_call(name, vals, ty, e),
+        };
+        Ok(vec![v])
+    }
+
+    fn const_int(&self, e: &Expr) -> LResult<i64> {
+        match &e.kind {
+            ExprKind::Int(i) => Ok(*i),
+            ExprKind::Unary(ast::UnOp::Neg, inner) => Ok(-self.const_int(inner)?),
+            _ => Err(self.error("E0910", &e.span, "`axis` must be an integer literal", "")),
+        }
+    }
+
+    fn reduction(&mut self, name: &str, kind: ReduceKind, x: ValueId, axis: Option<i64>, ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        let Type::Array(_, rank) = self.f.ty(x) else {
+            return Err(self.error("E0911", &e.span, "reduction of a scalar", "reductions take an array"));
+        };
+        let dt = ty.dtype().unwrap();
+        let axis = axis.map(|a| if a < 0 { (a + rank as i64) as usize } else { a as usize });
+        let sizes: Vec<ValueId> = match axis {
+            Some(a) => (0..rank).filter(|&d| d != a).map(|d| self.dim(x, d)).collect(),
+            None => vec![],
+        };
+        let out = self.new_array(dt, sizes);
+        self.emit(OpKind::Compute { func: ComputeFn::Reduce(kind, axis), out, ins: vec![x] });
+        let count = if name == "mean" {
+            let n = match axis {
+                Some(a) => self.dim(x, a),
+                None => {
+                    let mut n = self.i64_const(1);
+                    for d in 0..rank {
+                        let s = self.dim(x, d);
+                        n = self.scalar_binary(BinFn::Mul, n, s, DType::I64);
+                    }
+                    n
+                }
+            };
+            Some(self.cast_scalar(n, dt))
+        } else {
+            None
+        };
+        if ty.is_array() {
+            if let Some(n) = count {
+                self.emit(OpKind::Compute { func: ComputeFn::Binary(BinFn::Div), out, ins: vec![out, n] });
+            }
+            return Ok(out);
+        }
+        let s = self.load_element(out);
+        Ok(match count {
+            Some(n) => self.scalar_binary(BinFn::Div, s, n, dt),
+            None => s,
+        })
+    }
+
+    /// `arange`: size `max(0, ceil((stop - start) / step))` computed on the host in f64, like NumPy.
+    fn arange(&mut self, vals: &[ValueId], ty: &Ty) -> ValueId {
+        let dt = ty.dtype().unwrap();
+        let (start, stop, step) = match vals {
+            [stop] => (self.constant(Scalar::I64(0)), *stop, self.constant(Scalar::I64(1))),
+            [start, stop] => (*start, *stop, self.constant(Scalar::I64(1))),
+            _ => (vals[0], vals[1], vals[2]),
+        };
+        let f = |l: &mut Self, v| l.cast_scalar(v, DType::F64);
+        let (a, b, s) = (f(self, start), f(self, stop), f(self, step));
+        let span = self.scalar_binary(BinFn::Sub, b, a, DType::F64);
+        let q = self.scalar_binary(BinFn::Div, span, s, DType::F64);
+        let c = self.scalar_unary(UnFn::Ceil, q);
+        let zero = self.constant(Scalar::F64(0.0));
+        let c = self.scalar_binary(BinFn::Maximum, c, zero, DType::F64);
+        let n = self.cast_scalar(c, DType::I64);
+        let out = self.new_array(dt, vec![n]);
+        let (start, step) = (self.cast_scalar(start, dt), self.cast_scalar(step, dt));
+        self.emit(OpKind::Compute { func: ComputeFn::Arange, out, ins: vec![start, step] });
+        out
+    }
+
+    /// `linspace(start, stop, num)`: `start + i * step` with `step = (stop - start) / (num - 1)`, and
+    /// the last element set to `stop` exactly, as NumPy does.
+    fn linspace(&mut self, vals: &[ValueId]) -> ValueId {
+        let start = self.cast_scalar(vals[0], DType::F64);
+        let stop = self.cast_scalar(vals[1], DType::F64);
+        let num = self.cast_scalar(vals[2], DType::I64);
+        let one = self.i64_const(1);
+        let div = self.scalar_binary(BinFn::Sub, num, one, DType::I64);
+        let divf = self.cast_scalar(div, DType::F64);
+        let span = self.scalar_binary(BinFn::Sub, stop, start, DType::F64);
+        let step = self.scalar_binary(BinFn::Div, span, divf, DType::F64);
+        let out = self.new_array(DType::F64, vec![num]);
+        self.emit(OpKind::Compute { func: ComputeFn::Arange, out, ins: vec![start, step] });
+        // out[num-1:] = stop (empty when num == 1 would make it overwrite start; NumPy keeps start then).
+        let last = self.value(Type::Array(DType::F64, 1), None);
+        let from = self.scalar_binary(BinFn::Maximum, div, one, DType::I64);
+        self.emit(OpKind::View { res: last, src: out, index: vec![IndexEntry::Slice { start: true, stop: false, step: false }], operands: vec![from] });
+        self.roots.insert(last, Root::New(out));
+        self.emit(OpKind::Compute { func: ComputeFn::Fill, out: last, ins: vec![stop] });
+        out
+    }
+
+    fn user_call(&mut self, name: &str, vals: Vec<ValueId>, ty: &Ty, e: &Expr) -> LResult<Vec<ValueId>> {
+        let Some(sig) = self.checked.signatures.iter().find(|s| s.name == name) else {
+            return Err(self.error("E0912", &e.span, &format!("unknown function `{name}`"), ""));
+        };
+        let params: Vec<Ty> = sig.params.iter().map(|(_, t)| t.clone()).collect();
+        let args: Vec<ValueId> = vals
+            .into_iter()
+            .zip(&params)
+            .map(|(v, p)| match p {
+                Ty::Scalar(d) => self.cast_scalar(v, *d),
+                _ => v,
+            })
+            .collect();
+        let result_tys: Vec<Ty> = match ty {
+            Ty::Tuple(ts) => ts.clone(),
+            Ty::Unit => vec![],
+            t => vec![t.clone()],
+        };
+        let results: Vec<ValueId> = result_tys
+            .iter()
+            .filter_map(super::ir_type)
+            .map(|t| {
+                let r = self.value(t, None);
+                if t.is_array() {
+                    self.roots.insert(r, Root::Outside(r));
+                }
+                r
+            })
+            .collect();
+        self.emit(OpKind::Call { callee: name.to_string(), args, results: results.clone() });
+        Ok(results)
+    }
+}

@@ -1,0 +1,276 @@
+//! Pass `lower-ast`: the checked AST to the `arr` dialect ([`ir::Module`]).
+//!
+//! Every array operation of the source becomes one destination-passing `arr` operation, in the style
+//! of Bohrium's bytecode (Kristensen et al. 2016, Sec. IV, Fig. 3b): an expression allocates its
+//! result with `arr.new`; `x[...] = f(...)` and `x op= e` compute straight into the view (Fig. 3's
+//! `MAX D[1:], T, E[1:]`) when that is safe, i.e. when no input overlaps the destination other than
+//! as the identical view; otherwise the right-hand side goes through a temporary, as NumPy's
+//! semantics require. `del` and `sync` are added later by the `insert-del-sync` pass.
+//!
+//! Mutable variables become SSA values: variables rebound inside `for`, `while` and `if` are carried
+//! through `scf` iteration arguments and results.
+
+mod expr;
+mod stmt;
+
+use arrayc_dialect::ir::{self, Body, Loc, Op, OpKind, Scalar, Type, ValueId};
+use arrayc_grammar::ast::{self, DType, Span};
+use arrayc_grammar::types::Ty;
+use arrayc_grammar::{Checked, Diagnostic};
+use std::collections::HashMap;
+
+/// Lowers a checked program. Errors are constructs the checker accepts but the lowering does not
+/// support yet (for example `return` inside a loop); each names the place and the work-around.
+pub fn lower_program(checked: &Checked, source: &str, file_name: &str) -> Result<ir::Module, Vec<Diagnostic>> {
+    let mut module = ir::Module { source_name: file_name.to_string(), funcs: vec![] };
+    let mut errors = vec![];
+    for (i, f) in checked.program.functions.iter().enumerate() {
+        let mut l = Lowerer::new(checked, source, &f.name.name);
+        match l.function(f, &checked.signatures[i]) {
+            Ok(()) => module.funcs.push(l.f),
+            Err(d) => errors.push(d),
+        }
+    }
+    if errors.is_empty() {
+        Ok(module)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Where a view's elements live, as far as the lowering can tell: a base array made by `arr.new`
+/// in this function, or something from outside (a parameter or a call result) that may alias any
+/// other outside array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Root {
+    New(ValueId),
+    Outside(ValueId),
+}
+
+pub(crate) struct Lowerer<'a> {
+    pub(crate) checked: &'a Checked,
+    source: &'a str,
+    pub(crate) f: ir::Func,
+    /// Lexical scopes, innermost last: name -> current SSA value.
+    scopes: Vec<HashMap<String, ValueId>>,
+    /// Bodies being built, innermost last.
+    bodies: Vec<Body>,
+    /// Base array of every array value.
+    pub(crate) roots: HashMap<ValueId, Root>,
+    /// How each view value was made (for the identical-view test).
+    pub(crate) view_defs: HashMap<ValueId, (ValueId, Vec<ir::IndexEntry>, Vec<ValueId>)>,
+    pub(crate) consts: HashMap<ValueId, Scalar>,
+    pub(crate) loc: Option<Loc>,
+}
+
+pub(crate) type LResult<T> = Result<T, Diagnostic>;
+
+impl<'a> Lowerer<'a> {
+    fn new(checked: &'a Checked, source: &'a str, name: &str) -> Self {
+        Lowerer {
+            checked,
+            source,
+            f: ir::Func::new(name, false),
+            scopes: vec![HashMap::new()],
+            bodies: vec![vec![]],
+            roots: HashMap::new(),
+            view_defs: HashMap::new(),
+            consts: HashMap::new(),
+            loc: None,
+        }
+    }
+
+    pub(crate) fn set_loc(&mut self, span: &Span) {
+        let (line, col) = arrayc_grammar::line_col(self.source, span.start);
+        self.loc = Some(Loc { line: line as u32, col: col as u32 });
+    }
+
+    pub(crate) fn emit(&mut self, kind: OpKind) {
+        let loc = self.loc;
+        self.bodies.last_mut().unwrap().push(Op { kind, loc });
+    }
+
+    pub(crate) fn value(&mut self, ty: Type, name: Option<&str>) -> ValueId {
+        self.f.new_value(ty, name)
+    }
+
+    pub(crate) fn lookup(&self, name: &str) -> Option<ValueId> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+    }
+
+    pub(crate) fn declare(&mut self, name: &str, v: ValueId) {
+        self.scopes.last_mut().unwrap().insert(name.to_string(), v);
+    }
+
+    /// Rebinds an existing variable in the scope that declared it.
+    pub(crate) fn rebind(&mut self, name: &str, v: ValueId) {
+        for s in self.scopes.iter_mut().rev() {
+            if let Some(slot) = s.get_mut(name) {
+                *slot = v;
+                return;
+            }
+        }
+        self.declare(name, v);
+    }
+
+    pub(crate) fn ty_of(&self, e: &ast::Expr) -> &Ty {
+        &self.checked.types[e.id.0 as usize]
+    }
+
+    pub(crate) fn error(&self, code: &'static str, span: &Span, msg: &str, help: &str) -> Diagnostic {
+        let mut d = Diagnostic::error(code, msg.to_string(), span.clone(), msg.to_string());
+        if !help.is_empty() {
+            d = d.with_help(help.to_string());
+        }
+        d
+    }
+
+    pub(crate) fn constant(&mut self, s: Scalar) -> ValueId {
+        let v = self.value(Type::Scalar(s.dtype()), None);
+        self.emit(OpKind::Const { res: v, value: s });
+        self.consts.insert(v, s);
+        v
+    }
+
+    pub(crate) fn i64_const(&mut self, x: i64) -> ValueId {
+        self.constant(Scalar::I64(x))
+    }
+
+    /// The base array a value views (itself for non-views).
+    pub(crate) fn root(&self, v: ValueId) -> Root {
+        self.roots.get(&v).copied().unwrap_or(Root::Outside(v))
+    }
+
+    fn function(&mut self, f: &ast::Function, sig: &arrayc_grammar::FnSig) -> LResult<()> {
+        self.set_loc(&f.span);
+        for (p, (_, ty)) in f.params.iter().zip(&sig.params) {
+            let t = ir_type(ty).ok_or_else(|| self.error("E0901", &p.span, "parameter type not supported", ""))?;
+            let v = self.value(t, Some(&p.name.name));
+            self.f.params.push(v);
+            self.f.param_names.push(p.name.name.clone());
+            self.f.param_defaults.push(p.default.as_ref().and_then(|d| literal_value(d, t.dtype())));
+            if t.is_array() {
+                self.roots.insert(v, Root::Outside(v));
+            }
+            self.declare(&p.name.name, v);
+        }
+        self.f.results = sig.results.iter().filter_map(ir_type).collect();
+        self.bind_size_symbols(f)?;
+        self.block_stmts(&f.body.stmts)?;
+        self.f.body = self.bodies.pop().unwrap();
+        if !matches!(self.f.body.last().map(|o| &o.kind), Some(OpKind::Return { .. })) {
+            if !self.f.results.is_empty() {
+                return Err(self.error("E0902", &f.span, "function with results must end with `return`", "add a `return` as the last statement"));
+            }
+            self.f.body.push(Op { kind: OpKind::Return { values: vec![] }, loc: None });
+        }
+        Ok(())
+    }
+
+    /// Binds each size symbol of the signature (`N` in `x: f64[N]`) to `arr.dim` of the first
+    /// parameter that mentions it, and checks every other declared size at run time.
+    fn bind_size_symbols(&mut self, f: &ast::Function) -> LResult<()> {
+        for (pi, p) in f.params.iter().enumerate() {
+            let Some(dims) = &p.ty.dims else { continue };
+            let pv = self.f.params[pi];
+            for (axis, d) in dims.iter().enumerate() {
+                let dim = self.value(Type::Scalar(DType::I64), None);
+                self.emit(OpKind::Dim { res: dim, src: pv, axis });
+                if let ast::DimExpr::Sym(id) = d {
+                    if self.lookup(&id.name).is_none() {
+                        self.f.value_names[dim as usize] = Some(id.name.clone());
+                        self.declare(&id.name, dim);
+                        continue;
+                    }
+                }
+                let expected = self.dim_expr(d)?;
+                let ok = self.value(Type::Scalar(DType::Bool), None);
+                self.emit(OpKind::Binary { res: ok, op: ir::BinFn::Eq, lhs: dim, rhs: expected });
+                let (line, _) = arrayc_grammar::line_col(self.source, p.span.start);
+                let msg = format!(
+                    "line {line}: argument `{}` has the wrong size in dimension {axis}: the signature of `{}` says {}",
+                    p.name.name,
+                    f.name.name,
+                    dim_text(d)
+                );
+                self.emit(OpKind::Assert { cond: ok, msg });
+            }
+        }
+        Ok(())
+    }
+
+    fn dim_expr(&mut self, d: &ast::DimExpr) -> LResult<ValueId> {
+        use ast::DimExpr::*;
+        Ok(match d {
+            Lit(x, _) => self.i64_const(*x),
+            Sym(id) => self.lookup(&id.name).ok_or_else(|| self.error("E0903", &id.span, "unknown size symbol", ""))?,
+            Add(a, b, _) | Sub(a, b, _) | Mul(a, b, _) => {
+                let (x, y) = (self.dim_expr(a)?, self.dim_expr(b)?);
+                let op = match d {
+                    Add(..) => ir::BinFn::Add,
+                    Sub(..) => ir::BinFn::Sub,
+                    _ => ir::BinFn::Mul,
+                };
+                self.scalar_binary(op, x, y, DType::I64)
+            }
+        })
+    }
+
+    /// Lowers statements into the current body, in a new scope.
+    pub(crate) fn block_stmts(&mut self, stmts: &[ast::Stmt]) -> LResult<()> {
+        self.scopes.push(HashMap::new());
+        let r = stmts.iter().try_for_each(|s| self.stmt(s));
+        self.scopes.pop();
+        r
+    }
+
+    /// Runs `f` in a fresh body and returns what it emitted.
+    pub(crate) fn in_body<T>(&mut self, f: impl FnOnce(&mut Self) -> LResult<T>) -> LResult<(Body, T)> {
+        self.bodies.push(vec![]);
+        let r = f(self);
+        let body = self.bodies.pop().unwrap();
+        r.map(|t| (body, t))
+    }
+
+    pub(crate) fn scalar_binary(&mut self, op: ir::BinFn, a: ValueId, b: ValueId, dt: DType) -> ValueId {
+        let rt = if op.is_comparison() { DType::Bool } else { dt };
+        let r = self.value(Type::Scalar(rt), None);
+        self.emit(OpKind::Binary { res: r, op, lhs: a, rhs: b });
+        r
+    }
+}
+
+/// The IR type of a checked type (`None` for tuples, unit and errors).
+pub(crate) fn ir_type(t: &Ty) -> Option<Type> {
+    match t {
+        Ty::Scalar(d) => Some(Type::Scalar(*d)),
+        Ty::Array(d, shape) => Some(Type::Array(*d, shape.len())),
+        _ => None,
+    }
+}
+
+/// The value of a literal default (optionally negated), converted to `dtype`.
+fn literal_value(e: &ast::Expr, dtype: DType) -> Option<Scalar> {
+    let s = match &e.kind {
+        ast::ExprKind::Int(i) => Scalar::I64(*i),
+        ast::ExprKind::Float(x) => Scalar::F64(*x),
+        ast::ExprKind::Bool(b) => Scalar::Bool(*b),
+        ast::ExprKind::Unary(ast::UnOp::Neg, inner) => match literal_value(inner, dtype)? {
+            Scalar::I64(i) => Scalar::I64(-i),
+            s => Scalar::F64(-s.as_f64()),
+        },
+        _ => return None,
+    };
+    Some(s.cast(dtype))
+}
+
+fn dim_text(d: &ast::DimExpr) -> String {
+    use ast::DimExpr::*;
+    match d {
+        Lit(x, _) => x.to_string(),
+        Sym(id) => id.name.clone(),
+        Add(a, b, _) => format!("{}+{}", dim_text(a), dim_text(b)),
+        Sub(a, b, _) => format!("{}-{}", dim_text(a), dim_text(b)),
+        Mul(a, b, _) => format!("{}*{}", dim_text(a), dim_text(b)),
+    }
+}

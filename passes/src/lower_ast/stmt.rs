@@ -1,0 +1,362 @@
+//! Statements: bindings, in-place writes, control flow with SSA carried variables.
+
+use super::{LResult, Lowerer};
+use arrayc_dialect::ir::{BinFn, ComputeFn, OpKind, Scalar, Type, ValueId};
+use arrayc_grammar::ast::{self, DType, Stmt};
+use std::collections::BTreeSet;
+
+impl Lowerer<'_> {
+    pub(crate) fn stmt(&mut self, s: &Stmt) -> LResult<()> {
+        match s {
+            Stmt::Let { names, value, span } => {
+                self.set_loc(span);
+                let vals = self.expr_multi(value)?;
+                if vals.len() != names.len() {
+                    return Err(self.error("E0904", span, "wrong number of names for the values", ""));
+                }
+                for (n, v) in names.iter().zip(vals) {
+                    self.name_value(v, &n.name);
+                    self.declare(&n.name, v);
+                }
+            }
+            Stmt::Assign { name, value, span } => {
+                self.set_loc(span);
+                let v = self.expr(value)?;
+                let v = self.coerce_scalar_to_var(&name.name, v);
+                self.name_value(v, &name.name);
+                self.rebind(&name.name, v);
+            }
+            Stmt::SetItem { target, index, value, span } => {
+                self.set_loc(span);
+                let dest = self.target_view(target, index)?;
+                self.assign_into(dest, value)?;
+            }
+            Stmt::AugAssign { target, index, op, value, span } => {
+                self.set_loc(span);
+                let var = self.var(target)?;
+                if !self.f.ty(var).is_array() {
+                    // Scalar: `x op= e` rebinds `x = x op e`.
+                    let rhs = self.expr(value)?;
+                    let dt = self.f.ty(var).dtype();
+                    let r = self.scalar_op(*op, var, rhs, dt)?;
+                    let r = self.coerce_scalar_to_var(&target.name, r);
+                    self.name_value(r, &target.name);
+                    self.rebind(&target.name, r);
+                } else {
+                    let dest = self.target_view(target, index)?;
+                    self.aug_assign(dest, *op, value)?;
+                }
+            }
+            Stmt::For { var, start, end, body, span } => {
+                self.set_loc(span);
+                self.lower_for(var, start, end, body)?;
+            }
+            Stmt::While { cond, body, span } => {
+                self.set_loc(span);
+                self.lower_while(cond, body)?;
+            }
+            Stmt::If { cond, then_block, else_block, span } => {
+                self.set_loc(span);
+                self.lower_if(cond, then_block, else_block.as_ref())?;
+            }
+            Stmt::Return { values, span } => {
+                self.set_loc(span);
+                if self.bodies.len() > 1 {
+                    return Err(self.error(
+                        "E0905",
+                        span,
+                        "`return` inside a loop or branch is not supported yet",
+                        "assign the value to a variable and return it at the end of the function",
+                    ));
+                }
+                let mut vals = vec![];
+                for (i, e) in values.iter().enumerate() {
+                    let v = self.expr(e)?;
+                    let want = self.f.results.get(i).copied();
+                    vals.push(match want {
+                        Some(Type::Scalar(d)) if self.f.ty(v) != Type::Scalar(d) => self.cast_scalar(v, d),
+                        _ => v,
+                    });
+                }
+                self.emit(OpKind::Return { values: vals });
+            }
+            Stmt::Print { args, span } => {
+                self.set_loc(span);
+                let n = args.len();
+                for (i, a) in args.iter().enumerate() {
+                    let v = self.expr(a)?;
+                    self.emit(OpKind::Print { value: v, newline: i + 1 == n });
+                }
+            }
+            Stmt::Expr(e) => {
+                self.set_loc(&e.span);
+                self.expr_multi(e)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Gives an unnamed value the variable's name for readable IR.
+    fn name_value(&mut self, v: ValueId, name: &str) {
+        if self.f.value_names[v as usize].is_none() {
+            self.f.value_names[v as usize] = Some(name.to_string());
+        }
+    }
+
+    pub(crate) fn var(&self, id: &ast::Ident) -> LResult<ValueId> {
+        self.lookup(&id.name).ok_or_else(|| self.error("E0906", &id.span, &format!("unknown variable `{}`", id.name), ""))
+    }
+
+    /// A rebinding keeps the variable's scalar dtype (`x = 1` for an f64 `x` stores 1.0).
+    fn coerce_scalar_to_var(&mut self, name: &str, v: ValueId) -> ValueId {
+        match (self.lookup(name).map(|old| self.f.ty(old)), self.f.ty(v)) {
+            (Some(Type::Scalar(d)), Type::Scalar(e)) if d != e => self.cast_scalar(v, d),
+            _ => v,
+        }
+    }
+
+    /// The view written by `x[index] = ...` (the array itself for no index or `[...]`).
+    fn target_view(&mut self, target: &ast::Ident, index: &[ast::Index]) -> LResult<ValueId> {
+        let base = self.var(target)?;
+        if index.is_empty() || matches!(index, [ast::Index::Ellipsis(_)]) {
+            return Ok(base);
+        }
+        self.view(base, index)
+    }
+
+    /// `dest[...] = value`: broadcast and cast into the view. Computes straight into `dest` when
+    /// the value is an elementwise operation whose inputs do not overlap `dest` (other than as the
+    /// identical view) and whose result has dest's shape and dtype; else via the value's array.
+    fn assign_into(&mut self, dest: ValueId, value: &ast::Expr) -> LResult<()> {
+        if self.try_compute_into(dest, value)? {
+            return Ok(());
+        }
+        let v = self.expr(value)?;
+        if !self.f.ty(v).is_array() {
+            self.emit(OpKind::Compute { func: ComputeFn::Fill, out: dest, ins: vec![v] });
+            return Ok(());
+        }
+        let v = self.unaliased(v, dest);
+        let v = self.broadcast_to(v, dest);
+        self.emit(OpKind::Compute { func: ComputeFn::Copy, out: dest, ins: vec![v] });
+        Ok(())
+    }
+
+    /// `dest op= value` in place (NumPy `out=` semantics: inputs that overlap `dest` non-identically
+    /// are copied first).
+    fn aug_assign(&mut self, dest: ValueId, op: ast::BinOp, value: &ast::Expr) -> LResult<()> {
+        let rhs = self.expr(value)?;
+        let rhs = if self.f.ty(rhs).is_array() {
+            let r = self.unaliased(rhs, dest);
+            self.broadcast_to(r, dest)
+        } else {
+            rhs
+        };
+        let func = ComputeFn::Binary(super::expr::bin_fn(op));
+        self.emit(OpKind::Compute { func, out: dest, ins: vec![dest, rhs] });
+        Ok(())
+    }
+
+    /// `v` itself, or a fresh copy of it when it may overlap `dest` without being the identical view.
+    pub(crate) fn unaliased(&mut self, v: ValueId, dest: ValueId) -> ValueId {
+        if !self.may_overlap(v, dest) || self.identical_views(v, dest) {
+            return v;
+        }
+        self.fresh_copy(v)
+    }
+
+    /// Variables assigned (rebound) in `stmts` that are visible from outside, in source order.
+    fn assigned_outer(&self, stmts: &[Stmt], shadowed: &BTreeSet<String>, out: &mut Vec<String>) {
+        let mut shadowed = shadowed.clone();
+        for s in stmts {
+            match s {
+                Stmt::Let { names, .. } => {
+                    for n in names {
+                        shadowed.insert(n.name.clone());
+                    }
+                }
+                Stmt::Assign { name, .. } | Stmt::AugAssign { target: name, .. } => {
+                    let scalar_aug = matches!(s, Stmt::AugAssign { index, .. } if index.is_empty());
+                    if (matches!(s, Stmt::Assign { .. }) || scalar_aug)
+                        && !shadowed.contains(&name.name)
+                        && self.lookup(&name.name).is_some()
+                        && !out.contains(&name.name)
+                    {
+                        out.push(name.name.clone());
+                    }
+                }
+                Stmt::For { var, body, .. } => {
+                    let mut sh = shadowed.clone();
+                    sh.insert(var.name.clone());
+                    self.assigned_outer(&body.stmts, &sh, out);
+                }
+                Stmt::While { body, .. } => self.assigned_outer(&body.stmts, &shadowed, out),
+                Stmt::If { then_block, else_block, .. } => {
+                    self.assigned_outer(&then_block.stmts, &shadowed, out);
+                    if let Some(b) = else_block {
+                        self.assigned_outer(&b.stmts, &shadowed, out);
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Array variables updated in place are not rebound.
+        out.retain(|n| self.lookup(n).is_some_and(|v| !self.f.ty(v).is_array() || assigned_by_rebinding(stmts, n)));
+    }
+
+    /// Block arguments standing for `names` inside a region (same types and names as now).
+    fn carried_args(&mut self, names: &[String]) -> Vec<ValueId> {
+        names
+            .iter()
+            .map(|n| {
+                let cur = self.lookup(n).unwrap();
+                let v = self.value(self.f.ty(cur), Some(n));
+                if self.f.ty(cur).is_array() {
+                    // A carried array may be rebound to another base each iteration.
+                    self.roots.insert(v, super::Root::Outside(v));
+                }
+                v
+            })
+            .collect()
+    }
+
+    fn current(&self, names: &[String]) -> Vec<ValueId> {
+        names.iter().map(|n| self.lookup(n).unwrap()).collect()
+    }
+
+    fn bind_all(&mut self, names: &[String], vals: &[ValueId]) {
+        for (n, v) in names.iter().zip(vals) {
+            self.rebind(n, *v);
+        }
+    }
+
+    fn lower_for(&mut self, var: &ast::Ident, start: &ast::Expr, end: &ast::Expr, body: &ast::Block) -> LResult<()> {
+        let lo = self.expr(start)?;
+        let lo = self.cast_scalar(lo, DType::I64);
+        let hi = self.expr(end)?;
+        let hi = self.cast_scalar(hi, DType::I64);
+        let step = self.i64_const(1);
+        let mut names = vec![];
+        let mut sh = BTreeSet::new();
+        sh.insert(var.name.clone());
+        self.assigned_outer(&body.stmts, &sh, &mut names);
+        let inits = self.current(&names);
+        let iv = self.value(Type::Scalar(DType::I64), Some(&var.name));
+        let carried = self.carried_args(&names);
+        let saved = inits.clone();
+        self.bind_all(&names, &carried);
+        let (b, yields) = self.in_body(|l| {
+            l.scopes.push(Default::default());
+            l.declare(&var.name, iv);
+            let r = l.block_stmts(&body.stmts);
+            l.scopes.pop();
+            r?;
+            Ok(l.current(&names))
+        })?;
+        self.bind_all(&names, &saved);
+        let results = self.results_like(&carried, &names);
+        self.emit(OpKind::For { iv, lo, hi, step, inits, carried, body: b, yields, results: results.clone() });
+        self.bind_all(&names, &results);
+        Ok(())
+    }
+
+    fn lower_while(&mut self, cond: &ast::Expr, body: &ast::Block) -> LResult<()> {
+        let mut names = vec![];
+        self.assigned_outer(&body.stmts, &BTreeSet::new(), &mut names);
+        let inits = self.current(&names);
+        let before_args = self.carried_args(&names);
+        self.bind_all(&names, &before_args);
+        let (before, c) = self.in_body(|l| {
+            let c = l.expr(cond)?;
+            Ok(l.cast_scalar(c, DType::Bool))
+        })?;
+        let after_args = self.carried_args(&names);
+        self.bind_all(&names, &after_args);
+        let (after, yields) = self.in_body(|l| {
+            l.block_stmts(&body.stmts)?;
+            Ok(l.current(&names))
+        })?;
+        let results = self.results_like(&after_args, &names);
+        self.emit(OpKind::While { inits, before_args, before, cond: c, after_args, after, yields, results: results.clone() });
+        self.bind_all(&names, &results);
+        Ok(())
+    }
+
+    fn lower_if(&mut self, cond: &ast::Expr, then_block: &ast::Block, else_block: Option<&ast::Block>) -> LResult<()> {
+        let c = self.expr(cond)?;
+        let c = self.cast_scalar(c, DType::Bool);
+        let mut names = vec![];
+        self.assigned_outer(&then_block.stmts, &BTreeSet::new(), &mut names);
+        if let Some(b) = else_block {
+            self.assigned_outer(&b.stmts, &BTreeSet::new(), &mut names);
+        }
+        let before = self.current(&names);
+        let (then_body, then_yields) = self.in_body(|l| {
+            l.block_stmts(&then_block.stmts)?;
+            Ok(l.current(&names))
+        })?;
+        self.bind_all(&names, &before);
+        let (else_body, else_yields) = self.in_body(|l| {
+            if let Some(b) = else_block {
+                l.block_stmts(&b.stmts)?;
+            }
+            Ok(l.current(&names))
+        })?;
+        self.bind_all(&names, &before);
+        let results = self.results_like(&before, &names);
+        self.emit(OpKind::If { cond: c, then_body, then_yields, else_body, else_yields, results: results.clone() });
+        self.bind_all(&names, &results);
+        Ok(())
+    }
+
+    fn results_like(&mut self, like: &[ValueId], names: &[String]) -> Vec<ValueId> {
+        like.iter()
+            .zip(names)
+            .map(|(v, n)| {
+                let r = self.value(self.f.ty(*v), Some(n));
+                if self.f.ty(r).is_array() {
+                    self.roots.insert(r, super::Root::Outside(r));
+                }
+                r
+            })
+            .collect()
+    }
+
+    /// Scalar `a op b` with NumPy promotion to `dt` (the variable's dtype for `op=`).
+    pub(crate) fn scalar_op(&mut self, op: ast::BinOp, a: ValueId, b: ValueId, dt: DType) -> LResult<ValueId> {
+        let bdt = self.f.ty(b).dtype();
+        let dt = super::expr::promote(dt, bdt);
+        let f = super::expr::bin_fn(op);
+        Ok(self.scalar_bin_promoted(f, a, b, dt))
+    }
+
+    pub(crate) fn cast_scalar(&mut self, v: ValueId, d: DType) -> ValueId {
+        if self.f.ty(v) == Type::Scalar(d) {
+            return v;
+        }
+        if let Some(s) = self.consts.get(&v).copied() {
+            return self.constant(s.cast(d));
+        }
+        let r = self.value(Type::Scalar(d), None);
+        self.emit(OpKind::Cast { res: r, arg: v });
+        r
+    }
+
+    /// `1` for NumPy's boolean negation helper: `~b == (b != true)`.
+    pub(crate) fn not_bool(&mut self, v: ValueId) -> ValueId {
+        let t = self.constant(Scalar::Bool(true));
+        self.scalar_binary(BinFn::Ne, v, t, DType::Bool)
+    }
+}
+
+/// Is `name` rebound (`name = ...`) anywhere in `stmts` (as opposed to written in place)?
+fn assigned_by_rebinding(stmts: &[Stmt], name: &str) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Assign { name: n, .. } => n.name == name,
+        Stmt::For { body, .. } | Stmt::While { body, .. } => assigned_by_rebinding(&body.stmts, name),
+        Stmt::If { then_block, else_block, .. } => {
+            assigned_by_rebinding(&then_block.stmts, name) || else_block.as_ref().is_some_and(|b| assigned_by_rebinding(&b.stmts, name))
+        }
+        _ => false,
+    })
+}

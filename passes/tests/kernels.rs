@@ -1,0 +1,752 @@
+//! Kernel back end: hand-built kernels compiled with the JIT and launched on views, checked against
+//! plain Rust reference loops.
+
+use arrayc_dialect::ir::{self, BinFn, ComputeFn, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
+use arrayc_grammar::ast::DType;
+use arrayc_passes::{jit, kernel_codegen};
+use arrayc_runtime::array::{Buffer, View};
+use arrayc_runtime::value::{KernelLauncher, RtValue};
+
+type OpSpec = (ComputeFn, usize, Vec<usize>);
+
+/// A kernel with parameters of `params` types and body ops referring to parameters by position.
+fn kernel(name: &str, params: &[Type], ops: &[OpSpec]) -> ir::Func {
+    let mut f = ir::Func::new(name, true);
+    for (i, &t) in params.iter().enumerate() {
+        let v = f.new_value(t, None);
+        f.params.push(v);
+        f.param_names.push(format!("p{i}"));
+        f.param_defaults.push(None);
+    }
+    for (func, out, ins) in ops {
+        let p = |i: usize| f.params[i] as ValueId;
+        let kind = OpKind::Compute { func: *func, out: p(*out), ins: ins.iter().map(|&i| p(i)).collect() };
+        f.body.push(ir::Op { kind, loc: None });
+    }
+    f.body.push(ir::Op { kind: OpKind::Return { values: vec![] }, loc: None });
+    f
+}
+
+fn module(funcs: Vec<ir::Func>) -> ir::Module {
+    ir::Module { source_name: "test.arr".into(), funcs }
+}
+
+fn compile1(f: ir::Func) -> jit::JitKernels {
+    let m = module(vec![f]);
+    match jit::compile(&m) {
+        Ok(k) => k,
+        Err(e) => panic!("{e}\n--- MLIR ---\n{}", kernel_codegen::kernels_module_mlir(&m).unwrap()),
+    }
+}
+
+fn arr(d: DType, r: usize) -> Type {
+    Type::Array(d, r)
+}
+fn sc(d: DType) -> Type {
+    Type::Scalar(d)
+}
+
+/// A contiguous view of `shape` with elements `data` (row-major, cast to `d`).
+fn view(d: DType, shape: &[i64], data: &[Scalar]) -> View {
+    let v = View::zeros(d, shape);
+    assert_eq!(v.len() as usize, data.len());
+    let mut i = 0;
+    v.for_each_offset(|off| {
+        v.write_at(off, data[i]);
+        i += 1;
+    });
+    v
+}
+fn fview(shape: &[i64], data: &[f64]) -> View {
+    view(DType::F64, shape, &data.iter().map(|&x| Scalar::F64(x)).collect::<Vec<_>>())
+}
+fn elems(v: &View) -> Vec<Scalar> {
+    let mut out = vec![];
+    v.for_each(|s| out.push(s));
+    out
+}
+fn vals(n: usize, seed: u64) -> Vec<f64> {
+    // Deterministic pseudo-random values in [-5, 5) with a few special ones.
+    let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    (0..n)
+        .map(|_| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((x >> 11) as f64 / (1u64 << 53) as f64) * 10.0 - 5.0
+        })
+        .collect()
+}
+fn ivals(n: usize, seed: u64) -> Vec<i64> {
+    vals(n, seed).into_iter().map(|x| (x * 3.0).round() as i64).collect()
+}
+fn rv(v: &View) -> RtValue {
+    RtValue::View(v.clone())
+}
+fn rs(s: Scalar) -> RtValue {
+    RtValue::Scalar(s)
+}
+
+fn same_f64(a: f64, b: f64) -> bool {
+    (a.is_nan() && b.is_nan()) || a == b || (a - b).abs() <= 1e-12 * a.abs().max(b.abs())
+}
+fn assert_close(got: &[Scalar], want: &[Scalar], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: length");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        let ok = match (g, w) {
+            (Scalar::F64(a), Scalar::F64(b)) => same_f64(*a, *b),
+            (Scalar::F32(a), Scalar::F32(b)) => same_f64(*a as f64, *b as f64) || (a - b).abs() <= 1e-6 * a.abs().max(b.abs()),
+            _ => g == w,
+        };
+        assert!(ok, "{what}: element {i}: got {g:?}, want {w:?}");
+    }
+}
+
+// ---------------------------------------------------------------- reference semantics
+
+fn np_rem_i(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        return 0;
+    }
+    let r = a.wrapping_rem(b);
+    if r != 0 && ((r < 0) != (b < 0)) {
+        r + b
+    } else {
+        r
+    }
+}
+fn np_rem_f(a: f64, b: f64) -> f64 {
+    let r = a % b;
+    if r != 0.0 && ((r < 0.0) != (b < 0.0)) {
+        r + b
+    } else {
+        r
+    }
+}
+fn ipow(a: i64, b: i64) -> i64 {
+    if b < 0 {
+        return match a {
+            1 => 1,
+            -1 => if b % 2 != 0 { -1 } else { 1 },
+            _ => 0,
+        };
+    }
+    let mut r = 1i64;
+    for _ in 0..b {
+        r = r.wrapping_mul(a);
+    }
+    r
+}
+fn fmin_nan(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() { f64::NAN } else { a.min(b) }
+}
+fn fmax_nan(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() { f64::NAN } else { a.max(b) }
+}
+
+fn ref_bin_f64(op: BinFn, a: f64, b: f64) -> Scalar {
+    use BinFn::*;
+    match op {
+        Add => Scalar::F64(a + b),
+        Sub => Scalar::F64(a - b),
+        Mul => Scalar::F64(a * b),
+        Div => Scalar::F64(a / b),
+        Rem => Scalar::F64(np_rem_f(a, b)),
+        Pow => Scalar::F64(a.powf(b)),
+        Minimum => Scalar::F64(fmin_nan(a, b)),
+        Maximum => Scalar::F64(fmax_nan(a, b)),
+        Eq => Scalar::Bool(a == b),
+        Ne => Scalar::Bool(a != b),
+        Lt => Scalar::Bool(a < b),
+        Le => Scalar::Bool(a <= b),
+        Gt => Scalar::Bool(a > b),
+        Ge => Scalar::Bool(a >= b),
+        And | Or => unreachable!(),
+    }
+}
+fn ref_bin_i64(op: BinFn, a: i64, b: i64) -> Scalar {
+    use BinFn::*;
+    match op {
+        Add => Scalar::I64(a.wrapping_add(b)),
+        Sub => Scalar::I64(a.wrapping_sub(b)),
+        Mul => Scalar::I64(a.wrapping_mul(b)),
+        Rem => Scalar::I64(np_rem_i(a, b)),
+        Pow => Scalar::I64(ipow(a, b)),
+        Minimum => Scalar::I64(a.min(b)),
+        Maximum => Scalar::I64(a.max(b)),
+        Eq => Scalar::Bool(a == b),
+        Ne => Scalar::Bool(a != b),
+        Lt => Scalar::Bool(a < b),
+        Le => Scalar::Bool(a <= b),
+        Gt => Scalar::Bool(a > b),
+        Ge => Scalar::Bool(a >= b),
+        Div | And | Or => unreachable!(),
+    }
+}
+
+const FBIN: [BinFn; 14] = [
+    BinFn::Add, BinFn::Sub, BinFn::Mul, BinFn::Div, BinFn::Rem, BinFn::Pow, BinFn::Minimum, BinFn::Maximum,
+    BinFn::Eq, BinFn::Ne, BinFn::Lt, BinFn::Le, BinFn::Gt, BinFn::Ge,
+];
+
+// ---------------------------------------------------------------- tests
+
+#[test]
+fn f64_binary_all_ops_2d() {
+    let shape = [7i64, 9];
+    let n = 63;
+    let mut a = vals(n, 1);
+    let mut b = vals(n, 2);
+    a[3] = f64::NAN;
+    b[5] = 0.0;
+    a[6] = -0.0;
+    b[7] = 2.0;
+    a[7] = -3.0;
+    let (va, vb) = (fview(&shape, &a), fview(&shape, &b));
+    let funcs: Vec<ir::Func> = FBIN
+        .iter()
+        .map(|&op| {
+            let od = if op.is_comparison() { DType::Bool } else { DType::F64 };
+            kernel(&format!("k_{}", op.name()), &[arr(od, 2), arr(DType::F64, 2), arr(DType::F64, 2)], &[(ComputeFn::Binary(op), 0, vec![1, 2])])
+        })
+        .collect();
+    let jk = jit::compile(&module(funcs)).unwrap();
+    for &op in &FBIN {
+        let od = if op.is_comparison() { DType::Bool } else { DType::F64 };
+        let out = View::zeros(od, &shape);
+        jk.launch(&format!("k_{}", op.name()), &[rv(&out), rv(&va), rv(&vb)]).unwrap();
+        let want: Vec<Scalar> = a.iter().zip(&b).map(|(&x, &y)| ref_bin_f64(op, x, y)).collect();
+        assert_close(&elems(&out), &want, op.name());
+    }
+}
+
+#[test]
+fn i64_binary_ops_with_edge_cases() {
+    let ops = [
+        BinFn::Add, BinFn::Sub, BinFn::Mul, BinFn::Rem, BinFn::Pow, BinFn::Minimum, BinFn::Maximum,
+        BinFn::Eq, BinFn::Ne, BinFn::Lt, BinFn::Le, BinFn::Gt, BinFn::Ge,
+    ];
+    let mut a = ivals(40, 3);
+    let mut b: Vec<i64> = ivals(40, 4).into_iter().map(|x| x % 7).collect();
+    // Edge cases: zero divisor, i64::MIN % -1, negative exponents of 1, -1, 0, 2.
+    let edges = [(7, 0), (-7, 0), (i64::MIN, -1), (1, -3), (-1, -3), (-1, -4), (0, -1), (2, -2), (-7, 3), (7, -3), (-7, -3), (3, 0), (0, 0)];
+    for (i, &(x, y)) in edges.iter().enumerate() {
+        a[i] = x;
+        b[i] = y;
+    }
+    let sh = [40i64];
+    let va = view(DType::I64, &sh, &a.iter().map(|&x| Scalar::I64(x)).collect::<Vec<_>>());
+    let vb = view(DType::I64, &sh, &b.iter().map(|&x| Scalar::I64(x)).collect::<Vec<_>>());
+    for op in ops {
+        let od = if op.is_comparison() { DType::Bool } else { DType::I64 };
+        let jk = compile1(kernel("k", &[arr(od, 1), arr(DType::I64, 1), arr(DType::I64, 1)], &[(ComputeFn::Binary(op), 0, vec![1, 2])]));
+        let out = View::zeros(od, &sh);
+        jk.launch("k", &[rv(&out), rv(&va), rv(&vb)]).unwrap();
+        let want: Vec<Scalar> = a.iter().zip(&b).map(|(&x, &y)| ref_bin_i64(op, x, y)).collect();
+        assert_close(&elems(&out), &want, op.name());
+    }
+}
+
+#[test]
+fn mixed_dtypes_promote() {
+    // f32 + i64 -> f64 out; bool + bool -> i64 out; f32 < i64 compares in f64; i64 / i64 -> f64.
+    let n = 10;
+    let fa: Vec<f64> = vals(n, 5).into_iter().map(|x| x as f32 as f64).collect();
+    let ib = ivals(n, 6);
+    let bb: Vec<bool> = ib.iter().map(|x| x % 2 == 0).collect();
+    let vf32 = view(DType::F32, &[n as i64], &fa.iter().map(|&x| Scalar::F32(x as f32)).collect::<Vec<_>>());
+    let vi = view(DType::I64, &[n as i64], &ib.iter().map(|&x| Scalar::I64(x)).collect::<Vec<_>>());
+    let vb = view(DType::Bool, &[n as i64], &bb.iter().map(|&x| Scalar::Bool(x)).collect::<Vec<_>>());
+    let f = |name: &str, od: DType, a: DType, b: DType, op: BinFn| kernel(name, &[arr(od, 1), arr(a, 1), arr(b, 1)], &[(ComputeFn::Binary(op), 0, vec![1, 2])]);
+    let jk = jit::compile(&module(vec![
+        f("add_f32_i64", DType::F64, DType::F32, DType::I64, BinFn::Add),
+        f("add_bool", DType::I64, DType::Bool, DType::Bool, BinFn::Add),
+        f("lt_f32_i64", DType::Bool, DType::F32, DType::I64, BinFn::Lt),
+        f("div_i64", DType::F64, DType::I64, DType::I64, BinFn::Div),
+        f("and_bool", DType::Bool, DType::Bool, DType::Bool, BinFn::And),
+        f("or_bool", DType::Bool, DType::Bool, DType::Bool, BinFn::Or),
+        f("max_bool", DType::Bool, DType::Bool, DType::Bool, BinFn::Maximum),
+        f("gt_bool", DType::Bool, DType::Bool, DType::Bool, BinFn::Gt),
+    ]))
+    .unwrap();
+    let run = |k: &str, od: DType, a: &View, b: &View| {
+        let out = View::zeros(od, &[n as i64]);
+        jk.launch(k, &[rv(&out), rv(a), rv(b)]).unwrap();
+        elems(&out)
+    };
+    let bb2: Vec<bool> = bb.iter().rev().copied().collect();
+    let vb2 = view(DType::Bool, &[n as i64], &bb2.iter().map(|&x| Scalar::Bool(x)).collect::<Vec<_>>());
+    assert_close(&run("add_f32_i64", DType::F64, &vf32, &vi), &(0..n).map(|i| Scalar::F64(fa[i] + ib[i] as f64)).collect::<Vec<_>>(), "f32+i64");
+    assert_close(&run("add_bool", DType::I64, &vb, &vb2), &(0..n).map(|i| Scalar::I64(bb[i] as i64 + bb2[i] as i64)).collect::<Vec<_>>(), "bool+bool");
+    assert_close(&run("lt_f32_i64", DType::Bool, &vf32, &vi), &(0..n).map(|i| Scalar::Bool(fa[i] < ib[i] as f64)).collect::<Vec<_>>(), "f32<i64");
+    let vi2 = view(DType::I64, &[n as i64], &(0..n).map(|i| Scalar::I64(i as i64 - 4)).collect::<Vec<_>>());
+    assert_close(&run("div_i64", DType::F64, &vi, &vi2), &(0..n).map(|i| Scalar::F64(ib[i] as f64 / (i as f64 - 4.0))).collect::<Vec<_>>(), "i64/i64");
+    assert_close(&run("and_bool", DType::Bool, &vb, &vb2), &(0..n).map(|i| Scalar::Bool(bb[i] & bb2[i])).collect::<Vec<_>>(), "and");
+    assert_close(&run("or_bool", DType::Bool, &vb, &vb2), &(0..n).map(|i| Scalar::Bool(bb[i] | bb2[i])).collect::<Vec<_>>(), "or");
+    assert_close(&run("max_bool", DType::Bool, &vb, &vb2), &(0..n).map(|i| Scalar::Bool(bb[i] | bb2[i])).collect::<Vec<_>>(), "max bool");
+    assert_close(&run("gt_bool", DType::Bool, &vb, &vb2), &(0..n).map(|i| Scalar::Bool(bb[i] & !bb2[i])).collect::<Vec<_>>(), "gt bool");
+}
+
+#[test]
+fn unary_functions() {
+    let n = 30usize;
+    let mut a = vals(n, 7);
+    a[0] = f64::NAN;
+    a[1] = -0.0;
+    let va = fview(&[n as i64], &a);
+    let va32 = view(DType::F32, &[n as i64], &a.iter().map(|&x| Scalar::F32(x as f32)).collect::<Vec<_>>());
+    let fs: [(UnFn, fn(f64) -> f64); 8] = [
+        (UnFn::Neg, |x| -x),
+        (UnFn::Abs, f64::abs),
+        (UnFn::Sqrt, f64::sqrt),
+        (UnFn::Exp, f64::exp),
+        (UnFn::Log, f64::ln),
+        (UnFn::Sin, f64::sin),
+        (UnFn::Cos, f64::cos),
+        (UnFn::Tanh, f64::tanh),
+    ];
+    for (op, r) in fs {
+        for d in [DType::F64, DType::F32] {
+            let jk = compile1(kernel("u", &[arr(d, 1), arr(d, 1)], &[(ComputeFn::Unary(op), 0, vec![1])]));
+            let out = View::zeros(d, &[n as i64]);
+            jk.launch("u", &[rv(&out), rv(if d == DType::F64 { &va } else { &va32 })]).unwrap();
+            let want: Vec<Scalar> = a
+                .iter()
+                .map(|&x| if d == DType::F64 { Scalar::F64(r(x)) } else { Scalar::F32(r(x as f32 as f64) as f32) })
+                .collect();
+            assert_close(&elems(&out), &want, &format!("{} {:?}", op.name(), d));
+        }
+    }
+    // Integer neg/abs, bool not.
+    let ia = vec![-3i64, 0, 5, i64::MAX, -7];
+    let vi = view(DType::I64, &[5], &ia.iter().map(|&x| Scalar::I64(x)).collect::<Vec<_>>());
+    for (op, r) in [(UnFn::Neg, (|x: i64| x.wrapping_neg()) as fn(i64) -> i64), (UnFn::Abs, |x: i64| x.wrapping_abs())] {
+        let jk = compile1(kernel("u", &[arr(DType::I64, 1), arr(DType::I64, 1)], &[(ComputeFn::Unary(op), 0, vec![1])]));
+        let out = View::zeros(DType::I64, &[5]);
+        jk.launch("u", &[rv(&out), rv(&vi)]).unwrap();
+        assert_close(&elems(&out), &ia.iter().map(|&x| Scalar::I64(r(x))).collect::<Vec<_>>(), op.name());
+    }
+    let vb = view(DType::Bool, &[3], &[Scalar::Bool(true), Scalar::Bool(false), Scalar::Bool(true)]);
+    let jk = compile1(kernel("u", &[arr(DType::Bool, 1), arr(DType::Bool, 1)], &[(ComputeFn::Unary(UnFn::Not), 0, vec![1])]));
+    let out = View::zeros(DType::Bool, &[3]);
+    jk.launch("u", &[rv(&out), rv(&vb)]).unwrap();
+    assert_eq!(elems(&out), vec![Scalar::Bool(false), Scalar::Bool(true), Scalar::Bool(false)]);
+}
+
+#[test]
+fn fill_copy_where_arange() {
+    // Fill from a scalar and from a 0-d view, over 3-d.
+    let jk = jit::compile(&module(vec![
+        kernel("fill_s", &[arr(DType::I64, 3), sc(DType::F64)], &[(ComputeFn::Fill, 0, vec![1])]),
+        kernel("fill_v", &[arr(DType::F32, 3), arr(DType::F64, 0)], &[(ComputeFn::Fill, 0, vec![1])]),
+        kernel("copy_fb", &[arr(DType::Bool, 2), arr(DType::F64, 2)], &[(ComputeFn::Copy, 0, vec![1])]),
+        kernel("copy_fi", &[arr(DType::I64, 2), arr(DType::F64, 2)], &[(ComputeFn::Copy, 0, vec![1])]),
+        kernel("copy_bf", &[arr(DType::F64, 2), arr(DType::Bool, 2)], &[(ComputeFn::Copy, 0, vec![1])]),
+        kernel("where", &[arr(DType::F64, 2), arr(DType::Bool, 2), arr(DType::I64, 2), sc(DType::F64)], &[(ComputeFn::Where, 0, vec![1, 2, 3])]),
+        kernel("arange_f", &[arr(DType::F64, 1), sc(DType::F64), sc(DType::F64)], &[(ComputeFn::Arange, 0, vec![1, 2])]),
+        kernel("arange_i", &[arr(DType::I64, 1), sc(DType::I64), sc(DType::I64)], &[(ComputeFn::Arange, 0, vec![1, 2])]),
+    ]))
+    .unwrap();
+    let o = View::zeros(DType::I64, &[2, 3, 4]);
+    jk.launch("fill_s", &[rv(&o), rs(Scalar::F64(-2.7))]).unwrap();
+    assert!(elems(&o).iter().all(|&s| s == Scalar::I64(-2)));
+    let o = View::zeros(DType::F32, &[2, 3, 4]);
+    let z = fview(&[], &[1.5]);
+    jk.launch("fill_v", &[rv(&o), rv(&z)]).unwrap();
+    assert!(elems(&o).iter().all(|&s| s == Scalar::F32(1.5)));
+
+    let a = vec![0.0, -0.0, 2.5, -2.5, f64::NAN, 1e-300];
+    let va = fview(&[2, 3], &a);
+    let o = View::zeros(DType::Bool, &[2, 3]);
+    jk.launch("copy_fb", &[rv(&o), rv(&va)]).unwrap();
+    assert_eq!(elems(&o), a.iter().map(|&x| Scalar::Bool(x != 0.0)).collect::<Vec<_>>());
+    let a2 = vec![0.0, -0.9, 2.5, -2.5, 7.99, -1e3];
+    let va2 = fview(&[2, 3], &a2);
+    let o = View::zeros(DType::I64, &[2, 3]);
+    jk.launch("copy_fi", &[rv(&o), rv(&va2)]).unwrap();
+    assert_eq!(elems(&o), a2.iter().map(|&x| Scalar::I64(x as i64)).collect::<Vec<_>>());
+    let bools: Vec<Scalar> = [true, false, true, true, false, false].iter().map(|&b| Scalar::Bool(b)).collect();
+    let vb = view(DType::Bool, &[2, 3], &bools);
+    let o = View::zeros(DType::F64, &[2, 3]);
+    jk.launch("copy_bf", &[rv(&o), rv(&vb)]).unwrap();
+    assert_eq!(elems(&o), bools.iter().map(|s| Scalar::F64(s.as_f64())).collect::<Vec<_>>());
+
+    let vi = view(DType::I64, &[2, 3], &(0..6).map(|i| Scalar::I64(i * 10)).collect::<Vec<_>>());
+    let o = View::zeros(DType::F64, &[2, 3]);
+    jk.launch("where", &[rv(&o), rv(&vb), rv(&vi), rs(Scalar::F64(-1.0))]).unwrap();
+    let want: Vec<Scalar> = (0..6).map(|i| Scalar::F64(if bools[i].as_i64() != 0 { i as f64 * 10.0 } else { -1.0 })).collect();
+    assert_eq!(elems(&o), want);
+
+    let o = View::zeros(DType::F64, &[5]);
+    jk.launch("arange_f", &[rv(&o), rs(Scalar::F64(0.5)), rs(Scalar::F64(0.25))]).unwrap();
+    assert_eq!(elems(&o), (0..5).map(|i| Scalar::F64(0.5 + i as f64 * 0.25)).collect::<Vec<_>>());
+    let o = View::zeros(DType::I64, &[4]);
+    jk.launch("arange_i", &[rv(&o), rs(Scalar::I64(10)), rs(Scalar::I64(-3))]).unwrap();
+    assert_eq!(elems(&o), (0..4).map(|i| Scalar::I64(10 - 3 * i)).collect::<Vec<_>>());
+}
+
+#[test]
+fn random_matches_runtime_philox() {
+    let jk = compile1(kernel("rnd", &[arr(DType::F64, 2), sc(DType::I64)], &[(ComputeFn::Random, 0, vec![1])]));
+    for seed in [0i64, 42, -1, 1 << 40] {
+        let o = View::zeros(DType::F64, &[300, 301]);
+        jk.launch("rnd", &[rv(&o), rs(Scalar::I64(seed))]).unwrap();
+        let got = elems(&o);
+        for (k, g) in got.iter().enumerate() {
+            assert_eq!(*g, Scalar::F64(arrayc_runtime::rng::uniform_f64(seed as u64, k as u64)), "seed {seed} k {k}");
+        }
+    }
+    // Into a transposed view: k is the position in the view's row-major order.
+    let base = View::zeros(DType::F64, &[4, 3]);
+    let t = View { shape: vec![3, 4], strides: vec![1, 3], ..base.clone() };
+    jk.launch("rnd", &[rv(&t), rs(Scalar::I64(7))]).unwrap();
+    let got = elems(&t);
+    for (k, g) in got.iter().enumerate() {
+        assert_eq!(*g, Scalar::F64(arrayc_runtime::rng::uniform_f64(7, k as u64)));
+    }
+}
+
+#[test]
+fn strided_views_negative_zero_strides_0d_3d() {
+    let jk = jit::compile(&module(vec![
+        kernel("add2", &[arr(DType::F64, 2), arr(DType::F64, 2), arr(DType::F64, 2)], &[(ComputeFn::Binary(BinFn::Add), 0, vec![1, 2])]),
+        kernel("mul0", &[arr(DType::F64, 0), arr(DType::F64, 0), sc(DType::F64)], &[(ComputeFn::Binary(BinFn::Mul), 0, vec![1, 2])]),
+        kernel("sub3", &[arr(DType::I64, 3), arr(DType::I64, 3), arr(DType::I64, 3)], &[(ComputeFn::Binary(BinFn::Sub), 0, vec![1, 2])]),
+    ]))
+    .unwrap();
+    // a: 2-d reversed in both dims (negative strides) of a 4x5 base; b: a row broadcast (stride 0).
+    let base: Vec<f64> = (0..20).map(|i| i as f64).collect();
+    let vb = fview(&[4, 5], &base);
+    let a = View { offset: 19, strides: vec![-5, -1], ..vb.clone() };
+    let row = fview(&[5], &[100.0, 200.0, 300.0, 400.0, 500.0]);
+    let b = View { shape: vec![4, 5], strides: vec![0, 1], ..row.clone() };
+    // Output: a transposed strided view into a bigger base (every other column of an 5x8 base).
+    let obase = View::zeros(DType::F64, &[5, 8]);
+    let o = View { shape: vec![4, 5], strides: vec![2, 8], offset: 1, ..obase.clone() };
+    jk.launch("add2", &[rv(&o), rv(&a), rv(&b)]).unwrap();
+    for i in 0..4 {
+        for j in 0..5 {
+            let want = base[(19 - 5 * i - j) as usize] + 100.0 * (j + 1) as f64;
+            assert_eq!(o.read_at(o.element_offset(&[i, j])), Scalar::F64(want), "({i},{j})");
+        }
+    }
+    // Elements of obase not in o stay zero.
+    let touched: std::collections::HashSet<i64> = (0..4).flat_map(|i| (0..5).map(move |j| 1 + 2 * i + 8 * j)).collect();
+    for off in 0..40 {
+        if !touched.contains(&off) {
+            assert_eq!(obase.read_at(off), Scalar::F64(0.0));
+        }
+    }
+    // 0-d with an offset.
+    let zb = fview(&[3], &[1.0, 2.0, 3.0]);
+    let z_in = View { shape: vec![], strides: vec![], offset: 2, ..zb.clone() };
+    let z_out = View { shape: vec![], strides: vec![], offset: 0, ..zb.clone() };
+    jk.launch("mul0", &[rv(&z_out), rv(&z_in), rs(Scalar::F64(4.0))]).unwrap();
+    assert_eq!(zb.to_f64_vec(), vec![12.0, 2.0, 3.0]);
+    // 3-d with a permuted input.
+    let sh = [3i64, 4, 5];
+    let x: Vec<i64> = ivals(60, 9);
+    let vx = view(DType::I64, &sh, &x.iter().map(|&v| Scalar::I64(v)).collect::<Vec<_>>());
+    let ybase = view(DType::I64, &[5, 4, 3], &(0..60).map(Scalar::I64).collect::<Vec<_>>());
+    let y = View { shape: sh.to_vec(), strides: vec![1, 3, 12], ..ybase.clone() };
+    let o = View::zeros(DType::I64, &sh);
+    jk.launch("sub3", &[rv(&o), rv(&vx), rv(&y)]).unwrap();
+    let mut want = vec![];
+    for i in 0..3 {
+        for j in 0..4 {
+            for k in 0..5 {
+                want.push(Scalar::I64(x[(i * 20 + j * 5 + k) as usize] - (i + 3 * j + 12 * k)));
+            }
+        }
+    }
+    assert_eq!(elems(&o), want);
+}
+
+#[test]
+fn fused_elementwise_body() {
+    // t = a * b; out = t + c (c scalar); mask = out > 0 — one loop nest.
+    let f = kernel(
+        "fused",
+        &[arr(DType::F64, 2), arr(DType::F64, 2), arr(DType::F64, 2), sc(DType::F64), arr(DType::F64, 2), arr(DType::Bool, 2)],
+        &[
+            (ComputeFn::Binary(BinFn::Mul), 0, vec![1, 2]),
+            (ComputeFn::Binary(BinFn::Add), 4, vec![0, 3]),
+            (ComputeFn::Binary(BinFn::Gt), 5, vec![4, 3]),
+        ],
+    );
+    let text = kernel_codegen::kernel_to_mlir(&f).unwrap();
+    assert_eq!(text.matches("scf.for").count(), 2, "{text}");
+    let jk = compile1(f);
+    let sh = [300i64, 500]; // > 64K elements: several chunks
+    let n = 150000;
+    let (a, b) = (vals(n, 11), vals(n, 12));
+    let (va, vb) = (fview(&sh, &a), fview(&sh, &b));
+    let (t, o, m) = (View::zeros(DType::F64, &sh), View::zeros(DType::F64, &sh), View::zeros(DType::Bool, &sh));
+    jk.launch("fused", &[rv(&t), rv(&va), rv(&vb), rs(Scalar::F64(0.5)), rv(&o), rv(&m)]).unwrap();
+    let (got_o, got_m) = (o.to_f64_vec(), elems(&m));
+    for i in 0..n {
+        let w = a[i] * b[i] + 0.5;
+        assert_eq!(got_o[i], w);
+        assert_eq!(got_m[i], Scalar::Bool(w > 0.5));
+    }
+}
+
+fn ref_reduce(kind: ReduceKind, xs: &[f64]) -> f64 {
+    let mut acc = match kind {
+        ReduceKind::Sum => 0.0,
+        ReduceKind::Prod => 1.0,
+        ReduceKind::Min => f64::INFINITY,
+        ReduceKind::Max => f64::NEG_INFINITY,
+    };
+    for &x in xs {
+        acc = match kind {
+            ReduceKind::Sum => acc + x,
+            ReduceKind::Prod => acc * x,
+            ReduceKind::Min => fmin_nan(acc, x),
+            ReduceKind::Max => fmax_nan(acc, x),
+        };
+    }
+    acc
+}
+
+const KINDS: [ReduceKind; 4] = [ReduceKind::Sum, ReduceKind::Prod, ReduceKind::Min, ReduceKind::Max];
+
+#[test]
+fn reductions_3d_all_and_each_axis() {
+    let sh = [6i64, 7, 8];
+    let n = 336;
+    // Values near 1 so products stay finite.
+    let x: Vec<f64> = vals(n, 21).into_iter().map(|v| 1.0 + v / 50.0).collect();
+    let vx = fview(&sh, &x);
+    for kind in KINDS {
+        let jk = compile1(kernel("r", &[arr(DType::F64, 0), arr(DType::F64, 3)], &[(ComputeFn::Reduce(kind, None), 0, vec![1])]));
+        let o = View::zeros(DType::F64, &[]);
+        jk.launch("r", &[rv(&o), rv(&vx)]).unwrap();
+        let got = o.to_f64_vec()[0];
+        let want = ref_reduce(kind, &x);
+        assert!(same_f64(got, want), "{kind:?} all: {got} vs {want}");
+        for axis in 0..3 {
+            let jk = compile1(kernel("r", &[arr(DType::F64, 2), arr(DType::F64, 3)], &[(ComputeFn::Reduce(kind, Some(axis)), 0, vec![1])]));
+            let mut osh = sh.to_vec();
+            osh.remove(axis);
+            let o = View::zeros(DType::F64, &osh);
+            jk.launch("r", &[rv(&o), rv(&vx)]).unwrap();
+            let got = o.to_f64_vec();
+            let mut want = vec![];
+            for p in 0..osh[0] {
+                for q in 0..osh[1] {
+                    let xs: Vec<f64> = (0..sh[axis])
+                        .map(|k| {
+                            let mut idx = vec![p, q];
+                            idx.insert(axis, k);
+                            x[(idx[0] * 56 + idx[1] * 8 + idx[2]) as usize]
+                        })
+                        .collect();
+                    want.push(ref_reduce(kind, &xs));
+                }
+            }
+            for (g, w) in got.iter().zip(&want) {
+                assert!(same_f64(*g, *w), "{kind:?} axis {axis}: {g} vs {w}");
+            }
+        }
+    }
+}
+
+#[test]
+fn reductions_int_bool_nan_empty() {
+    // i64 sum/min/max, bool sum -> i64, bool max, NaN propagation, empty input identity.
+    let xi: Vec<i64> = ivals(1000, 31);
+    let vi = view(DType::I64, &[10, 100], &xi.iter().map(|&v| Scalar::I64(v)).collect::<Vec<_>>());
+    let vbool = view(DType::Bool, &[10, 100], &xi.iter().map(|&v| Scalar::Bool(v > 0)).collect::<Vec<_>>());
+    let jk = jit::compile(&module(vec![
+        kernel("isum", &[arr(DType::I64, 0), arr(DType::I64, 2)], &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])]),
+        kernel("imin1", &[arr(DType::I64, 1), arr(DType::I64, 2)], &[(ComputeFn::Reduce(ReduceKind::Min, Some(1)), 0, vec![1])]),
+        kernel("imax0", &[arr(DType::I64, 1), arr(DType::I64, 2)], &[(ComputeFn::Reduce(ReduceKind::Max, Some(0)), 0, vec![1])]),
+        kernel("bsum", &[arr(DType::I64, 0), arr(DType::Bool, 2)], &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])]),
+        kernel("bmax1", &[arr(DType::Bool, 1), arr(DType::Bool, 2)], &[(ComputeFn::Reduce(ReduceKind::Max, Some(1)), 0, vec![1])]),
+        kernel("fmin", &[arr(DType::F64, 0), arr(DType::F64, 1)], &[(ComputeFn::Reduce(ReduceKind::Min, None), 0, vec![1])]),
+        kernel("fmax1", &[arr(DType::F64, 1), arr(DType::F64, 2)], &[(ComputeFn::Reduce(ReduceKind::Max, Some(1)), 0, vec![1])]),
+        kernel("fprod", &[arr(DType::F64, 0), arr(DType::F64, 1)], &[(ComputeFn::Reduce(ReduceKind::Prod, None), 0, vec![1])]),
+        kernel("f32sum0d", &[arr(DType::F32, 0), arr(DType::F32, 0)], &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])]),
+    ]))
+    .unwrap();
+    let o = View::zeros(DType::I64, &[]);
+    jk.launch("isum", &[rv(&o), rv(&vi)]).unwrap();
+    assert_eq!(elems(&o)[0], Scalar::I64(xi.iter().sum()));
+    let o = View::zeros(DType::I64, &[10]);
+    jk.launch("imin1", &[rv(&o), rv(&vi)]).unwrap();
+    assert_eq!(elems(&o), (0..10).map(|r| Scalar::I64(*xi[r * 100..r * 100 + 100].iter().min().unwrap())).collect::<Vec<_>>());
+    let o = View::zeros(DType::I64, &[100]);
+    jk.launch("imax0", &[rv(&o), rv(&vi)]).unwrap();
+    assert_eq!(elems(&o), (0..100).map(|c| Scalar::I64((0..10).map(|r| xi[r * 100 + c]).max().unwrap())).collect::<Vec<_>>());
+    let o = View::zeros(DType::I64, &[]);
+    jk.launch("bsum", &[rv(&o), rv(&vbool)]).unwrap();
+    assert_eq!(elems(&o)[0], Scalar::I64(xi.iter().filter(|&&v| v > 0).count() as i64));
+    let o = View::zeros(DType::Bool, &[10]);
+    jk.launch("bmax1", &[rv(&o), rv(&vbool)]).unwrap();
+    assert_eq!(elems(&o), (0..10).map(|r| Scalar::Bool(xi[r * 100..r * 100 + 100].iter().any(|&v| v > 0))).collect::<Vec<_>>());
+
+    let mut big = vals(200_000, 41);
+    big[123_456] = f64::NAN;
+    let o = View::zeros(DType::F64, &[]);
+    jk.launch("fmin", &[rv(&o), rv(&fview(&[200_000], &big))]).unwrap();
+    assert!(o.to_f64_vec()[0].is_nan());
+    let o = View::zeros(DType::F64, &[2]);
+    jk.launch("fmax1", &[rv(&o), rv(&fview(&[2, 3], &[1.0, f64::NAN, 2.0, 1.0, 5.0, 2.0]))]).unwrap();
+    let g = o.to_f64_vec();
+    assert!(g[0].is_nan() && g[1] == 5.0);
+    // Empty inputs give the identity.
+    let o = fview(&[], &[7.0]);
+    jk.launch("fprod", &[rv(&o), rv(&View::zeros(DType::F64, &[0]))]).unwrap();
+    assert_eq!(o.to_f64_vec(), vec![1.0]);
+    let o = fview(&[], &[7.0]);
+    jk.launch("fmin", &[rv(&o), rv(&View::zeros(DType::F64, &[0]))]).unwrap();
+    assert_eq!(o.to_f64_vec(), vec![f64::INFINITY]);
+    let o = View::zeros(DType::F64, &[0]);
+    jk.launch("fmax1", &[rv(&o), rv(&View::zeros(DType::F64, &[0, 3]))]).unwrap();
+    let o = fview(&[2], &[3.0, 3.0]);
+    jk.launch("fmax1", &[rv(&o), rv(&View::zeros(DType::F64, &[2, 0]))]).unwrap();
+    assert_eq!(o.to_f64_vec(), vec![f64::NEG_INFINITY; 2]);
+    // 0-d input.
+    let o = View::zeros(DType::F32, &[]);
+    let x = view(DType::F32, &[], &[Scalar::F32(2.5)]);
+    jk.launch("f32sum0d", &[rv(&o), rv(&x)]).unwrap();
+    assert_eq!(elems(&o), vec![Scalar::F32(2.5)]);
+}
+
+#[test]
+fn chunked_reductions_are_accurate_and_deterministic() {
+    let sh = [130i64, 40, 30]; // 156000 elements: several chunks
+    let n = 156_000usize;
+    let x = vals(n, 51);
+    let vx = fview(&sh, &x);
+    let jk = jit::compile(&module(vec![
+        kernel("sum_all", &[arr(DType::F64, 0), arr(DType::F64, 3)], &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])]),
+        kernel("sum_ax2", &[arr(DType::F64, 2), arr(DType::F64, 3)], &[(ComputeFn::Reduce(ReduceKind::Sum, Some(2)), 0, vec![1])]),
+        kernel("sum_ax0", &[arr(DType::F64, 2), arr(DType::F64, 3)], &[(ComputeFn::Reduce(ReduceKind::Sum, Some(0)), 0, vec![1])]),
+    ]))
+    .unwrap();
+    let seq: f64 = x.iter().sum();
+    let run_all = |jk: &jit::JitKernels| {
+        let o = View::zeros(DType::F64, &[]);
+        jk.launch("sum_all", &[rv(&o), rv(&vx)]).unwrap();
+        o.to_f64_vec()[0]
+    };
+    let got = run_all(&jk);
+    assert!((got - seq).abs() <= 1e-12 * x.iter().map(|v| v.abs()).sum::<f64>(), "{got} vs {seq}");
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let four = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+    let g1 = one.install(|| run_all(&jk));
+    let g4 = four.install(|| run_all(&jk));
+    assert_eq!(g1.to_bits(), g4.to_bits());
+    assert_eq!(g1.to_bits(), got.to_bits());
+    for (k, axis) in [("sum_ax2", 2usize), ("sum_ax0", 0)] {
+        let mut osh = sh.to_vec();
+        osh.remove(axis);
+        let run = |jk: &jit::JitKernels| {
+            let o = View::zeros(DType::F64, &osh);
+            jk.launch(k, &[rv(&o), rv(&vx)]).unwrap();
+            o.to_f64_vec()
+        };
+        let g1 = one.install(|| run(&jk));
+        let g4 = four.install(|| run(&jk));
+        assert_eq!(g1, g4);
+        let mut want = vec![];
+        for p in 0..osh[0] {
+            for q in 0..osh[1] {
+                let mut s = 0.0;
+                for r in 0..sh[axis] {
+                    let mut idx = vec![p, q];
+                    idx.insert(axis, r);
+                    s += x[(idx[0] * 1200 + idx[1] * 30 + idx[2]) as usize];
+                }
+                want.push(s);
+            }
+        }
+        for (g, w) in g1.iter().zip(&want) {
+            assert!(same_f64(*g, *w), "{k}: {g} vs {w}");
+        }
+    }
+}
+
+#[test]
+fn shape_mismatch_and_out_of_bounds_are_errors() {
+    let jk = compile1(kernel("add", &[arr(DType::F64, 2), arr(DType::F64, 2), arr(DType::F64, 2)], &[(ComputeFn::Binary(BinFn::Add), 0, vec![1, 2])]));
+    let (o, a) = (View::zeros(DType::F64, &[3, 5]), View::zeros(DType::F64, &[3, 5]));
+    let b = View::zeros(DType::F64, &[3, 4]);
+    let e = jk.launch("add", &[rv(&o), rv(&a), rv(&b)]).unwrap_err();
+    assert_eq!(e, "shape mismatch: operand 2 has shape (3, 4) but the kernel iterates over (3, 5)");
+    // A view running past the end of its base, and one before its start.
+    let bad = View { shape: vec![3, 5], strides: vec![6, 1], ..View::zeros(DType::F64, &[3, 5]) };
+    let e = jk.launch("add", &[rv(&o), rv(&a), rv(&bad)]).unwrap_err();
+    assert!(e.contains("out of bounds"), "{e}");
+    let bad = View { offset: 2, strides: vec![5, -1], ..View::zeros(DType::F64, &[3, 5]) };
+    let e = jk.launch("add", &[rv(&bad), rv(&a), rv(&a)]).unwrap_err();
+    assert!(e.contains("out of bounds"), "{e}");
+    let huge = View { base: Buffer::zeroed(8), dtype: DType::F64, offset: 0, shape: vec![1 << 40, 1 << 40], strides: vec![1 << 40, 1] };
+    assert!(jk.launch("add", &[rv(&o), rv(&a), rv(&huge)]).is_err());
+    // Wrong dtype, rank, kind, count, unknown kernel.
+    assert!(jk.launch("add", &[rv(&o), rv(&a), rv(&View::zeros(DType::F32, &[3, 5]))]).is_err());
+    assert!(jk.launch("add", &[rv(&o), rv(&a), rv(&View::zeros(DType::F64, &[15]))]).is_err());
+    assert!(jk.launch("add", &[rv(&o), rv(&a), rs(Scalar::F64(1.0))]).is_err());
+    assert!(jk.launch("add", &[rv(&o), rv(&a)]).is_err());
+    assert!(jk.launch("nope", &[]).is_err());
+    // Reduction output of the wrong shape.
+    let jk = compile1(kernel("r", &[arr(DType::F64, 1), arr(DType::F64, 2)], &[(ComputeFn::Reduce(ReduceKind::Sum, Some(1)), 0, vec![1])]));
+    let e = jk.launch("r", &[rv(&View::zeros(DType::F64, &[4])), rv(&View::zeros(DType::F64, &[3, 4]))]).unwrap_err();
+    assert!(e.contains("shape mismatch"), "{e}");
+}
+
+#[test]
+fn emit_stages_and_empty_module() {
+    let m = module(vec![
+        ir::Func::new("main", false),
+        kernel("k0", &[arr(DType::F64, 1), arr(DType::F64, 1)], &[(ComputeFn::Unary(UnFn::Sqrt), 0, vec![1])]),
+        kernel("k1", &[arr(DType::I64, 0), arr(DType::I64, 2)], &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])]),
+    ]);
+    let text = kernel_codegen::kernels_module_mlir(&m).unwrap();
+    assert!(text.contains("func.func @k0(") && text.contains("func.func @k1(") && !text.contains("@main"), "{text}");
+    assert!(text.contains("memref<?xf64, strided<[?], offset: ?>>"));
+    assert!(text.contains("memref<i64, strided<[], offset: ?>>"));
+    let mlir = jit::lowered_mlir(&m).unwrap();
+    assert!(mlir.contains("scf.for") && mlir.contains("math.sqrt"), "{mlir}");
+    let ll = jit::llvm_ir(&m).unwrap();
+    assert!(ll.contains("define void @k0(") && ll.contains("define void @k1("), "{ll}");
+    let empty = jit::compile(&module(vec![ir::Func::new("main", false)])).unwrap();
+    assert!(empty.launch("k", &[]).is_err());
+    // Not a kernel / bad body: codegen errors, not panics.
+    assert!(kernel_codegen::kernel_to_mlir(&ir::Func::new("main", false)).is_err());
+    assert!(jit::compile(&module(vec![kernel("bad", &[arr(DType::F64, 1)], &[(ComputeFn::Copy, 0, vec![])])])).is_err());
+}
+
+#[test]
+fn kernels_launch_from_rayon_workers() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<jit::JitKernels>();
+    let jk = compile1(kernel("fill", &[arr(DType::F64, 1), sc(DType::F64)], &[(ComputeFn::Fill, 0, vec![1])]));
+    use rayon::prelude::*;
+    let outs: Vec<View> = (0..16).map(|_| View::zeros(DType::F64, &[1000])).collect();
+    outs.par_iter().enumerate().for_each(|(i, o)| jk.launch("fill", &[rv(o), rs(Scalar::F64(i as f64))]).unwrap());
+    for (i, o) in outs.iter().enumerate() {
+        assert!(o.to_f64_vec().iter().all(|&v| v == i as f64));
+    }
+}
+
+#[test]
+fn packed_abi_layout() {
+    // `_mlir_<name>(void **args)`: args[i] points to the i-th LLVM-level argument; a rank-r memref is
+    // (allocated ptr, aligned ptr, offset, r sizes, r strides), then the trailing lo/hi indices.
+    let jk = compile1(kernel("cp", &[arr(DType::F64, 1), arr(DType::I64, 1), sc(DType::F64)], &[(ComputeFn::Binary(BinFn::Add), 0, vec![1, 2])]));
+    let (entry, f) = jk.get("cp").unwrap();
+    assert_eq!(f.params.len(), 3);
+    let mut out = vec![0.0f64; 8];
+    let src: Vec<i64> = (0..8).collect();
+    // out[1 + 2*i] = src[7 - i] + 0.5 for i in [1, 3).
+    let mut w: Vec<u64> = vec![
+        out.as_mut_ptr() as u64, out.as_mut_ptr() as u64, 1, 4, 2, // out: offset 1, size 4, stride 2
+        src.as_ptr() as u64, src.as_ptr() as u64, 7, 4, (-1i64) as u64, // src: offset 7, size 4, stride -1
+        0.5f64.to_bits(),
+        1, 3, // lo, hi
+    ];
+    let mut ptrs: Vec<*mut ()> = w.iter_mut().map(|x| x as *mut u64 as *mut ()).collect();
+    unsafe { (entry.0)(ptrs.as_mut_ptr()) };
+    assert_eq!(out, vec![0.0, 0.0, 0.0, 6.5, 0.0, 5.5, 0.0, 0.0]);
+}

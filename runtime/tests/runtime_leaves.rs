@@ -1,0 +1,506 @@
+//! Tests for the leaf modules of the runtime: `rng`, `npy` and `print`.
+//!
+//! Tests that compare against NumPy run `python3` (or `$ARRAYC_TEST_PYTHON`) and skip with a note
+//! when `import numpy` fails.
+
+use arrayc_grammar::ast::DType;
+use arrayc_runtime::array::{Scalar, View};
+use arrayc_runtime::npy::{read_npy, write_npy, write_scalar_npy, NpyError};
+use arrayc_runtime::print::{format_scalar, format_view};
+use arrayc_runtime::rng::{fill_uniform, fill_uniform_chunked, philox4x32_10, uniform_f64};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+// ---------------------------------------------------------------- helpers
+
+fn tmp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("arrayc-rt-{}-{}", std::process::id(), name));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn from_scalars(dtype: DType, shape: &[i64], vals: &[Scalar]) -> View {
+    let v = View::zeros(dtype, shape);
+    assert_eq!(v.len() as usize, vals.len());
+    for (i, s) in vals.iter().enumerate() {
+        v.write_at(i as i64, *s);
+    }
+    v
+}
+
+fn f64s(shape: &[i64], vals: &[f64]) -> View {
+    from_scalars(DType::F64, shape, &vals.iter().map(|&x| Scalar::F64(x)).collect::<Vec<_>>())
+}
+fn f32s(shape: &[i64], vals: &[f32]) -> View {
+    from_scalars(DType::F32, shape, &vals.iter().map(|&x| Scalar::F32(x)).collect::<Vec<_>>())
+}
+fn i64s(shape: &[i64], vals: &[i64]) -> View {
+    from_scalars(DType::I64, shape, &vals.iter().map(|&x| Scalar::I64(x)).collect::<Vec<_>>())
+}
+fn bools(shape: &[i64], vals: &[bool]) -> View {
+    from_scalars(DType::Bool, shape, &vals.iter().map(|&x| Scalar::Bool(x)).collect::<Vec<_>>())
+}
+
+fn elements(v: &View) -> Vec<Scalar> {
+    let mut out = Vec::new();
+    v.for_each(|s| out.push(s));
+    out
+}
+
+/// Bitwise element equality (so NaN == NaN and -0.0 != 0.0).
+fn same(a: &[Scalar], b: &[Scalar]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| match (x, y) {
+            (Scalar::F64(x), Scalar::F64(y)) => x.to_bits() == y.to_bits(),
+            (Scalar::F32(x), Scalar::F32(y)) => x.to_bits() == y.to_bits(),
+            _ => x == y,
+        })
+}
+
+fn read_err(p: &Path) -> NpyError {
+    match read_npy(p) {
+        Ok(_) => panic!("reading {} should fail", p.display()),
+        Err(e) => e,
+    }
+}
+
+fn python() -> String {
+    std::env::var("ARRAYC_TEST_PYTHON").unwrap_or_else(|_| "python3".to_string())
+}
+
+/// True if python with numpy can be run; prints a skip note otherwise.
+fn have_numpy(test: &str) -> bool {
+    let ok = Command::new(python())
+        .args(["-c", "import numpy"])
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !ok {
+        eprintln!("note: {test} skipped: `{} -c 'import numpy'` failed", python());
+    }
+    ok
+}
+
+fn run_python(script: &str, args: &[&Path]) -> String {
+    let out = Command::new(python())
+        .arg("-c")
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("run python");
+    assert!(out.status.success(), "python failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+// ---------------------------------------------------------------- rng
+
+#[test]
+fn philox_known_answers() {
+    // Random123 kat_vectors for philox4x32_10.
+    assert_eq!(philox4x32_10([0; 4], [0; 2]), [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8]);
+    assert_eq!(
+        philox4x32_10([0xffffffff; 4], [0xffffffff; 2]),
+        [0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd]
+    );
+    assert_eq!(
+        philox4x32_10([0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344], [0xa4093822, 0x299f31d0]),
+        [0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1]
+    );
+}
+
+#[test]
+fn uniform_matches_recipe() {
+    for &(seed, k) in &[(0u64, 0u64), (42, 7), (u64::MAX, u64::MAX), (0x1234_5678_9abc_def0, 1 << 40)] {
+        let out = philox4x32_10([k as u32, (k >> 32) as u32, 0, 0], [seed as u32, (seed >> 32) as u32]);
+        let bits = (((out[0] as u64) << 32) | out[1] as u64) >> 11;
+        assert_eq!(uniform_f64(seed, k), bits as f64 / 9007199254740992.0);
+    }
+    // counter=0, key=0: out[0..2] = 6627e8d5 e169c58d.
+    assert_eq!(uniform_f64(0, 0), (0x6627e8d5e169c58du64 >> 11) as f64 * 2f64.powi(-53));
+}
+
+#[test]
+fn fill_uniform_independent_of_threads_and_chunks() {
+    let n = 100_003;
+    let fill = |threads: usize, chunk: usize| {
+        let v = View::zeros(DType::F64, &[n]);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| fill_uniform_chunked(&v, 9, chunk));
+        v.to_f64_vec()
+    };
+    let reference: Vec<f64> = (0..n as u64).map(|k| uniform_f64(9, k)).collect();
+    assert_eq!(fill(1, 1 << 14), reference);
+    assert_eq!(fill(8, 1 << 14), reference);
+    assert_eq!(fill(8, 1), reference[..].to_vec());
+    assert_eq!(fill(3, 777), reference);
+    let v = View::zeros(DType::F64, &[n]);
+    fill_uniform(&v, 9);
+    assert_eq!(v.to_f64_vec(), reference);
+}
+
+#[test]
+fn fill_uniform_strided_views_use_row_major_positions() {
+    // A reversed, transposed 2-d view of a 3x4 base: element k of the view gets uniform(seed, k).
+    let base = View::zeros(DType::F64, &[3, 4]);
+    let view = View { offset: 11, shape: vec![4, 3], strides: vec![-1, -4], ..base.clone() };
+    fill_uniform_chunked(&view, 5, 5);
+    let got = view.to_f64_vec();
+    let want: Vec<f64> = (0..12).map(|k| uniform_f64(5, k)).collect();
+    assert_eq!(got, want);
+    // 0-d.
+    let z = View::zeros(DType::F64, &[]);
+    fill_uniform(&z, 3);
+    assert_eq!(z.to_f64_vec(), vec![uniform_f64(3, 0)]);
+}
+
+#[test]
+fn uniform_statistics() {
+    let n = 1_000_000;
+    let v = View::zeros(DType::F64, &[1000, 1000]);
+    fill_uniform(&v, 0);
+    let xs = v.to_f64_vec();
+    assert_eq!(xs.len(), n);
+    assert!(xs.iter().all(|&x| (0.0..1.0).contains(&x)));
+    let mean = xs.iter().sum::<f64>() / n as f64;
+    assert!((mean - 0.5).abs() < 0.002, "mean {mean}");
+    // Different seeds give different streams.
+    assert_ne!(uniform_f64(0, 0), uniform_f64(1, 0));
+}
+
+// ---------------------------------------------------------------- npy
+
+fn sample_views() -> Vec<(&'static str, View)> {
+    let f: Vec<f64> = (0..24).map(|i| i as f64 * 0.25 - 3.0).collect();
+    let base = f64s(&[5], &[1.0, 2.0, 3.0, 4.0, 5.0]);
+    let reversed = View { offset: 4, strides: vec![-2], shape: vec![3], ..base };
+    vec![
+        ("f64_0d", f64s(&[], &[2.5])),
+        ("f64_1d", f64s(&[4], &[0.1, -0.0, f64::NAN, f64::INFINITY])),
+        ("f64_3d", f64s(&[2, 3, 4], &f)),
+        ("f64_rev", reversed),
+        ("f64_empty", f64s(&[2, 0], &[])),
+        ("f32_1d", f32s(&[3], &[0.1, -1.5, f32::MAX])),
+        ("f32_0d", f32s(&[], &[7.0])),
+        ("i64_2d", i64s(&[2, 3], &[1, -2, 3, i64::MAX, i64::MIN, 0])),
+        ("i64_0d", i64s(&[], &[-9])),
+        ("bool_3d", bools(&[2, 1, 2], &[true, false, false, true])),
+        ("bool_0d", bools(&[], &[true])),
+    ]
+}
+
+#[test]
+fn npy_round_trip() {
+    let dir = tmp_dir("roundtrip");
+    for (name, v) in sample_views() {
+        let p = dir.join(format!("{name}.npy"));
+        write_npy(&p, &v).unwrap();
+        let r = read_npy(&p).unwrap();
+        assert_eq!(r.dtype, v.dtype, "{name}");
+        assert_eq!(r.shape, v.shape, "{name}");
+        assert_eq!(r.strides, arrayc_runtime::array::row_major_strides(&v.shape), "{name}");
+        assert!(same(&elements(&r), &elements(&v)), "{name}");
+    }
+    // A broadcast (zero-stride) view.
+    let one = f64s(&[3], &[1.0, 2.0, 3.0]);
+    let bc = View { shape: vec![2, 3], strides: vec![0, 1], ..one };
+    let p = dir.join("bc.npy");
+    write_npy(&p, &bc).unwrap();
+    assert_eq!(read_npy(&p).unwrap().to_f64_vec(), vec![1.0, 2.0, 3.0, 1.0, 2.0, 3.0]);
+    // Scalars.
+    for s in [Scalar::F64(-0.5), Scalar::F32(3.25), Scalar::I64(42), Scalar::Bool(false)] {
+        let p = dir.join("scalar.npy");
+        write_scalar_npy(&p, s).unwrap();
+        let r = read_npy(&p).unwrap();
+        assert_eq!(r.shape, Vec::<i64>::new());
+        assert_eq!(r.read_at(0), s);
+    }
+    // No temporary files left behind.
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn npy_errors() {
+    let dir = tmp_dir("errors");
+    let missing = dir.join("missing.npy");
+    let e = read_err(&missing);
+    assert!(matches!(e, NpyError::NotFound { .. }), "{e:?}");
+    let msg = e.to_string();
+    assert!(msg.contains("missing.npy") && msg.contains("no such file"), "{msg}");
+
+    let garbage = dir.join("garbage.npy");
+    std::fs::write(&garbage, b"this is not an npy file at all, just some text\n").unwrap();
+    let e = read_err(&garbage);
+    assert!(matches!(e, NpyError::NotNpy { .. }), "{e:?}");
+    let msg = e.to_string();
+    assert!(msg.contains("garbage.npy") && msg.contains("not a valid .npy file") && msg.contains("numpy.save"), "{msg}");
+
+    let empty = dir.join("empty.npy");
+    std::fs::write(&empty, b"").unwrap();
+    assert!(matches!(read_err(&empty), NpyError::NotNpy { .. }));
+
+    // Truncated data.
+    let good = dir.join("good.npy");
+    write_npy(&good, &f64s(&[100], &[1.5; 100])).unwrap();
+    let bytes = std::fs::read(&good).unwrap();
+    let trunc = dir.join("trunc.npy");
+    std::fs::write(&trunc, &bytes[..bytes.len() - 12]).unwrap();
+    let e = read_err(&trunc);
+    assert!(matches!(e, NpyError::NotNpy { .. }), "{e:?}");
+
+    // Unsupported dtype: patch '<f8' into '<i4' (same header length) with matching data size.
+    let small = dir.join("small.npy");
+    write_npy(&small, &f64s(&[2], &[1.0, 2.0])).unwrap();
+    let b = std::fs::read(&small).unwrap();
+    let at = b.windows(3).position(|w| w == b"<f8").unwrap();
+    let mut patched = b[..b.len() - 16].to_vec();
+    patched[at + 1..at + 3].copy_from_slice(b"i4");
+    patched.extend_from_slice(&[1, 0, 0, 0, 2, 0, 0, 0]);
+    let i4 = dir.join("i4.npy");
+    std::fs::write(&i4, &patched).unwrap();
+    let e = read_err(&i4);
+    assert!(matches!(e, NpyError::UnsupportedDType { .. }), "{e:?}");
+    let msg = e.to_string();
+    assert!(msg.contains("i4.npy") && msg.contains("<i4") && msg.contains("astype"), "{msg}");
+
+    // Writing into a missing directory fails cleanly and leaves nothing behind.
+    let bad = dir.join("no/such/dir/out.npy");
+    let e = write_npy(&bad, &f64s(&[1], &[1.0])).unwrap_err();
+    assert!(e.to_string().contains("out.npy"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn npy_interop_with_numpy() {
+    if !have_numpy("npy_interop_with_numpy") {
+        return;
+    }
+    let dir = tmp_dir("numpy");
+    // numpy writes, we read.
+    let script = r#"
+import numpy as np, sys, os
+d = sys.argv[1]
+np.save(os.path.join(d, 'a.npy'), np.arange(24, dtype=np.float64).reshape(2, 3, 4) / 8)
+np.save(os.path.join(d, 'b.npy'), np.array([1.5, -2.25], dtype=np.float32))
+np.save(os.path.join(d, 'c.npy'), np.array([[1, -2], [3, 4]], dtype=np.int64))
+np.save(os.path.join(d, 'd.npy'), np.array([True, False, True]))
+np.save(os.path.join(d, 'e.npy'), np.asfortranarray(np.arange(6, dtype=np.float64).reshape(2, 3)))
+np.save(os.path.join(d, 'f.npy'), np.array(3.5))
+np.save(os.path.join(d, 'g.npy'), np.arange(4, dtype='>f8'))
+np.save(os.path.join(d, 'h.npy'), np.arange(4, dtype=np.int32))
+"#;
+    run_python(script, &[&dir]);
+    let a = read_npy(&dir.join("a.npy")).unwrap();
+    assert_eq!(a.shape, vec![2, 3, 4]);
+    assert_eq!(a.to_f64_vec(), (0..24).map(|i| i as f64 / 8.0).collect::<Vec<_>>());
+    let b = read_npy(&dir.join("b.npy")).unwrap();
+    assert_eq!((b.dtype, elements(&b)), (DType::F32, vec![Scalar::F32(1.5), Scalar::F32(-2.25)]));
+    let c = read_npy(&dir.join("c.npy")).unwrap();
+    assert_eq!((c.dtype, c.shape.clone()), (DType::I64, vec![2, 2]));
+    assert_eq!(elements(&c), vec![Scalar::I64(1), Scalar::I64(-2), Scalar::I64(3), Scalar::I64(4)]);
+    let d = read_npy(&dir.join("d.npy")).unwrap();
+    assert_eq!(elements(&d), vec![Scalar::Bool(true), Scalar::Bool(false), Scalar::Bool(true)]);
+    let e = read_npy(&dir.join("e.npy")).unwrap();
+    assert_eq!(e.shape, vec![2, 3]);
+    assert_eq!(e.to_f64_vec(), vec![0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+    let f = read_npy(&dir.join("f.npy")).unwrap();
+    assert_eq!((f.shape.len(), f.to_f64_vec()), (0, vec![3.5]));
+    let g = read_npy(&dir.join("g.npy")).unwrap();
+    assert_eq!(g.to_f64_vec(), vec![0.0, 1.0, 2.0, 3.0]);
+    assert!(matches!(read_npy(&dir.join("h.npy")), Err(NpyError::UnsupportedDType { .. })));
+
+    // We write, numpy reads.
+    let mut paths = Vec::new();
+    for (name, v) in sample_views() {
+        let p = dir.join(format!("w_{name}.npy"));
+        write_npy(&p, &v).unwrap();
+        paths.push(p);
+    }
+    let script = r#"
+import numpy as np, sys
+for p in sys.argv[1:]:
+    a = np.load(p)
+    print(a.dtype.str, a.shape, a.flags['C_CONTIGUOUS'], repr(a.ravel().tolist()))
+"#;
+    let refs: Vec<&Path> = paths.iter().map(|p| p.as_path()).collect();
+    let out = run_python(script, &refs);
+    let lines: Vec<&str> = out.lines().collect();
+    let expect = [
+        "<f8 () True [2.5]",
+        "<f8 (4,) True [0.1, -0.0, nan, inf]",
+        "<f8 (2, 3, 4) True [-3.0, -2.75, -2.5, -2.25, -2.0, -1.75, -1.5, -1.25, -1.0, -0.75, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, 2.25, 2.5, 2.75]",
+        "<f8 (3,) True [5.0, 3.0, 1.0]",
+        "<f8 (2, 0) True []",
+        "<f4 (3,) True [0.10000000149011612, -1.5, 3.4028234663852886e+38]",
+        "<f4 () True [7.0]",
+        "<i8 (2, 3) True [1, -2, 3, 9223372036854775807, -9223372036854775808, 0]",
+        "<i8 () True [-9]",
+        "|b1 (2, 1, 2) True [True, False, False, True]",
+        "|b1 () True [True]",
+    ];
+    assert_eq!(lines, expect);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---------------------------------------------------------------- print
+
+#[test]
+fn print_scalars() {
+    let cases: &[(Scalar, &str)] = &[
+        (Scalar::F64(0.1), "0.1"),
+        (Scalar::F64(1.0), "1.0"),
+        (Scalar::F64(-2.5), "-2.5"),
+        (Scalar::F64(1e-10), "1e-10"),
+        (Scalar::F64(1.5e-5), "1.5e-05"),
+        (Scalar::F64(0.0001), "0.0001"),
+        (Scalar::F64(1e16), "1e+16"),
+        (Scalar::F64(1e15), "1000000000000000.0"),
+        (Scalar::F64(123456.789), "123456.789"),
+        (Scalar::F64(1.0 / 3.0), "0.3333333333333333"),
+        (Scalar::F64(0.0), "0.0"),
+        (Scalar::F64(-0.0), "-0.0"),
+        (Scalar::F64(f64::NAN), "nan"),
+        (Scalar::F64(f64::NEG_INFINITY), "-inf"),
+        (Scalar::F64(1.7976931348623157e308), "1.7976931348623157e+308"),
+        (Scalar::F32(0.1), "0.1"),
+        (Scalar::F32(1.0 / 3.0), "0.33333334"),
+        (Scalar::I64(-42), "-42"),
+        (Scalar::Bool(true), "True"),
+        (Scalar::Bool(false), "False"),
+    ];
+    for (s, want) in cases {
+        assert_eq!(format_scalar(*s), *want, "{s:?}");
+    }
+}
+
+#[test]
+fn print_arrays_basic() {
+    assert_eq!(format_view(&f64s(&[3], &[1.0, 2.0, 3.0])), "[1. 2. 3.]");
+    assert_eq!(format_view(&f64s(&[3], &[0.0, 0.5, 1.0])), "[0.  0.5 1. ]");
+    assert_eq!(format_view(&f64s(&[2], &[1e-5, 1.0])), "[1.e-05 1.e+00]");
+    assert_eq!(format_view(&f64s(&[3], &[1.5e-5, 1.0, f64::NAN])), "[1.5e-05 1.0e+00     nan]");
+    assert_eq!(format_view(&f64s(&[3], &[1.0 / 3.0, 2.0, -1.0])), "[ 0.33333333  2.         -1.        ]");
+    assert_eq!(format_view(&i64s(&[3], &[1, -20, 300])), "[  1 -20 300]");
+    assert_eq!(format_view(&bools(&[2], &[true, false])), "[ True False]");
+    assert_eq!(format_view(&i64s(&[2, 2], &[1, 2, 3, 4])), "[[1 2]\n [3 4]]");
+    assert_eq!(format_view(&i64s(&[2, 1, 2], &[1, 2, 3, 4])), "[[[1 2]]\n\n [[3 4]]]");
+    assert_eq!(format_view(&f64s(&[0], &[])), "[]");
+    assert_eq!(format_view(&f64s(&[], &[2.0])), "2.0");
+    assert_eq!(format_view(&bools(&[], &[true])), "True");
+    let long: Vec<i64> = (0..2000).collect();
+    assert_eq!(format_view(&i64s(&[2000], &long)), "[   0    1    2 ... 1997 1998 1999]");
+}
+
+/// Arrays whose numpy `str()` the print test compares against.
+fn print_cases() -> Vec<View> {
+    let mut v = Vec::new();
+    let lin = |n: usize, a: f64, b: f64| -> Vec<f64> { (0..n).map(|i| a + (b - a) * i as f64 / (n - 1) as f64).collect() };
+    let uni = |n: usize, seed: u64| -> Vec<f64> { (0..n as u64).map(|k| uniform_f64(seed, k)).collect() };
+    v.push(f64s(&[3], &[1.0, 2.0, 3.0]));
+    v.push(f64s(&[3], &[0.0, 0.5, 1.0]));
+    v.push(f64s(&[3], &[0.1, 0.2, 0.3]));
+    v.push(f64s(&[4], &[0.1 + 0.2, 1.0 / 3.0, 2.0 / 3.0, 10.0]));
+    v.push(f64s(&[2], &[1e-5, 1.0]));
+    v.push(f64s(&[3], &[1.5e-5, 1.0, 2.0]));
+    v.push(f64s(&[2], &[1e8, 1.0]));
+    v.push(f64s(&[2], &[99999999.0, 1.0]));
+    v.push(f64s(&[2], &[-1.5, 2.25]));
+    v.push(f64s(&[4], &[f64::NAN, 1.0, f64::INFINITY, -f64::INFINITY]));
+    v.push(f64s(&[2], &[f64::NAN, f64::INFINITY]));
+    v.push(f64s(&[3], &[-f64::INFINITY, 1e-7, 2.0]));
+    v.push(f64s(&[1], &[0.0]));
+    v.push(f64s(&[2], &[-0.0, 1.0]));
+    v.push(f64s(&[2], &[1e20, 1e-20]));
+    v.push(f64s(&[3], &[1e100, -1e-100, 1.0]));
+    v.push(f64s(&[2], &[123456.789, 1.0]));
+    v.push(f64s(&[2], &[0.001953125, 0.5]));
+    v.push(f64s(&[3], &[0.123456785, 0.5, 100.0]));
+    v.push(f64s(&[2], &[999.9999999999, 1.0]));
+    v.push(f64s(&[2], &[9.9999999999e-5, 1.0]));
+    v.push(f64s(&[3, 4], &(0..12).map(|i| i as f64 / 7.0).collect::<Vec<_>>()));
+    v.push(f64s(&[2, 3, 4], &(0..24).map(|i| i as f64 - 12.0).collect::<Vec<_>>()));
+    v.push(f64s(&[100], &lin(100, 0.0, 9.9)));
+    v.push(f64s(&[30], &uni(30, 1)));
+    v.push(f64s(&[5, 7], &uni(35, 2)));
+    v.push(f64s(&[2000], &lin(2000, 0.0, 1.0)));
+    v.push(f64s(&[50, 50], &(0..2500).map(|i| i as f64).collect::<Vec<_>>()));
+    v.push(f64s(&[20, 20, 20], &uni(8000, 3)));
+    v.push(f64s(&[2, 1000], &uni(2000, 4)));
+    v.push(f64s(&[1001, 1], &uni(1001, 5)));
+    v.push(f64s(&[4], &[1e-3, 2e-3, 1.0, 0.5]));
+    v.push(f64s(&[3], &[1e7, 1.5, 2e6]));
+    v.push(f64s(&[3], &[5e-5, 1e-3, 0.1]));
+    v.push(f64s(&[3, 20], &uni(60, 7).iter().map(|x| x * 2000.0 - 1000.0).collect::<Vec<_>>()));
+    v.push(f64s(&[4, 30], &uni(120, 8).iter().map(|x| (x - 0.5) * 1e-6).collect::<Vec<_>>()));
+    v.push(f64s(&[3], &[-1e-300, 1e300, f64::NAN]));
+    v.push(f64s(&[3], &[2.5e-4, 0.05, 0.2]));
+    v.push(f64s(&[3], &[1.0, 1.0 + 1e-12, 3.0]));
+    v.push(f64s(&[2, 2, 2, 2], &(0..16).map(|i| i as f64 * 1.5).collect::<Vec<_>>()));
+    v.push(f32s(&[3], &[3.4e38, 1.0, -2.0]));
+    v.push(f32s(&[3], &[0.1, 0.2, 1.0 / 3.0]));
+    v.push(f32s(&[4], &uni(4, 6).iter().map(|&x| x as f32).collect::<Vec<_>>()));
+    v.push(f32s(&[2], &[1e-5, 3.0]));
+    v.push(i64s(&[3], &[1, 2, 3]));
+    v.push(i64s(&[3], &[-100, 5, 12345]));
+    v.push(i64s(&[3, 3], &[1, -2, 3, 40, 5, 6, 7, 8, 900]));
+    v.push(i64s(&[100], &(0..100).collect::<Vec<_>>()));
+    v.push(i64s(&[2000], &(0..2000).map(|i| i * 7 - 500).collect::<Vec<_>>()));
+    v.push(i64s(&[10, 10, 11], &(0..1100).collect::<Vec<_>>()));
+    v.push(i64s(&[2], &[i64::MIN, i64::MAX]));
+    v.push(bools(&[2], &[true, false]));
+    v.push(bools(&[2], &[true, true]));
+    v.push(bools(&[2, 3], &[true, false, true, false, false, true]));
+    v.push(bools(&[40], &(0..40).map(|i| i % 3 == 0).collect::<Vec<_>>()));
+    v.push(f64s(&[], &[1.0]));
+    v.push(f64s(&[], &[0.1]));
+    v.push(f64s(&[], &[1e-10]));
+    v.push(f64s(&[], &[1e16]));
+    v.push(f32s(&[], &[0.1]));
+    v.push(i64s(&[], &[5]));
+    v.push(bools(&[], &[false]));
+    v.push(f64s(&[0], &[]));
+    v.push(f64s(&[2, 0], &[]));
+    // A reversed view.
+    let base = f64s(&[6], &[0.5, 1.0, 1.5, 2.0, 2.5, 3.0]);
+    v.push(View { offset: 5, strides: vec![-2], shape: vec![3], ..base });
+    v
+}
+
+#[test]
+fn print_matches_numpy() {
+    if !have_numpy("print_matches_numpy") {
+        return;
+    }
+    let dir = tmp_dir("print");
+    let cases = print_cases();
+    let mut paths = Vec::new();
+    for (i, v) in cases.iter().enumerate() {
+        let p = dir.join(format!("p{i:03}.npy"));
+        write_npy(&p, v).unwrap();
+        paths.push(p);
+    }
+    let script = r#"
+import numpy as np, sys
+for p in sys.argv[1:]:
+    sys.stdout.write(str(np.load(p)) + "\x00")
+"#;
+    let refs: Vec<&Path> = paths.iter().map(|p| p.as_path()).collect();
+    let out = run_python(script, &refs);
+    let want: Vec<&str> = out.split('\0').collect();
+    let mut failures = Vec::new();
+    for (i, v) in cases.iter().enumerate() {
+        let got = format_view(v);
+        if got != want[i] {
+            failures.push(format!("case {i} (shape {:?}):\n--- numpy\n{}\n--- ours\n{}", v.shape, want[i], got));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+}
+

@@ -1,0 +1,164 @@
+"""Helpers for tests/examples: locating the compiler, parsing entry signatures of
+`.arr` files, loading the NumPy references and comparing results."""
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "examples"
+REFERENCE = EXAMPLES / "reference"
+DEFAULT_ARRAYC = REPO / "target" / "release" / "arrayc"
+RUN_TIMEOUT_S = 300
+
+if str(REFERENCE) not in sys.path:  # references import `arrayc_random`
+    sys.path.insert(0, str(REFERENCE))
+
+
+def arrayc_binary():
+    """Path of the compiler driver; fails the test (never skips) when it is missing,
+    because the build is supposed to have run before these tests."""
+    path = Path(os.environ.get("ARRAYC", str(DEFAULT_ARRAYC)))
+    if not path.is_file() or not os.access(path, os.X_OK):
+        pytest.fail(
+            f"arrayc binary not found or not executable at {path}; build it first "
+            f"(cargo build --release) or point the ARRAYC environment variable at it",
+            pytrace=False,
+        )
+    return path
+
+
+def format_arg(value):
+    """A parameter value as written on the `--arg NAME=VALUE` command line."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def run_arrayc(arr_file, entry=None, args=None, out_dir=None):
+    """`arrayc run FILE [--entry E] [--arg k=v ...] [--out DIR]` from the repository root."""
+    cmd = [str(arrayc_binary()), "run", str(arr_file)]
+    if entry is not None:
+        cmd += ["--entry", entry]
+    for name, value in (args or {}).items():
+        cmd += ["--arg", f"{name}={format_arg(value)}"]
+    if out_dir is not None:
+        cmd += ["--out", str(out_dir)]
+    try:
+        return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"timed out after {RUN_TIMEOUT_S}s: {' '.join(cmd)}", pytrace=False)
+
+
+def load_results(out_dir):
+    """result_0.npy, result_1.npy, ... in order (scalars are 0-d arrays)."""
+    out_dir = Path(out_dir)
+    results = []
+    while (out_dir / f"result_{len(results)}.npy").is_file():
+        results.append(np.load(out_dir / f"result_{len(results)}.npy", allow_pickle=False))
+    extra = sorted(p.name for p in out_dir.glob("result_*.npy"))[len(results):]
+    assert not extra, f"result files out of sequence: {extra}"
+    return results
+
+
+def reference_function(arr_file, entry):
+    """examples/reference/<path of the .arr under examples, without suffix>.py, function `entry`."""
+    rel = Path(arr_file).relative_to(EXAMPLES).with_suffix(".py")
+    path = REFERENCE / rel
+    assert path.is_file(), f"missing NumPy reference {path}"
+    mod_name = "ref_" + "_".join(rel.with_suffix("").parts)
+    module = sys.modules.get(mod_name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(mod_name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[mod_name] = module
+        spec.loader.exec_module(module)
+    return getattr(module, entry)
+
+
+def call_reference(arr_file, entry, args):
+    out = reference_function(arr_file, entry)(**args)
+    return out if isinstance(out, tuple) else (out,)
+
+
+# ---------------------------------------------------------------------------------------
+# A small parser for entry signatures, enough for the examples (not a language parser).
+
+_DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "bool": np.bool_}
+
+
+def _strip_comments(src):
+    return "\n".join(line.split("#", 1)[0] for line in src.splitlines())
+
+
+def _split_top(text):
+    """Split at commas outside brackets and parentheses."""
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
+
+
+def function_names(arr_file):
+    return re.findall(r"\bfn\s+([A-Za-z_]\w*)\s*\(", _strip_comments(Path(arr_file).read_text()))
+
+
+def parse_signature(arr_file, entry):
+    """Returns (params, results): params a list of (name, type, default or None) with the
+    default as a Python value; results a list of type strings."""
+    src = _strip_comments(Path(arr_file).read_text())
+    m = re.search(r"\bfn\s+" + re.escape(entry) + r"\s*\(", src)
+    assert m, f"no function {entry} in {arr_file}"
+    i, depth = m.end(), 1
+    while depth:
+        depth += {"(": 1, ")": -1}.get(src[i], 0)
+        i += 1
+    params_text = src[m.end():i - 1]
+    rest = src[i:src.index("{", i)].strip()
+    params = []
+    for p in _split_top(params_text):
+        name, rest_p = p.split(":", 1)
+        ty, _, default = rest_p.partition("=")
+        params.append((name.strip(), ty.strip(), _literal(default.strip()) if default else None))
+    results = []
+    if rest.startswith("->"):
+        r = rest[2:].strip()
+        results = _split_top(r[1:-1]) if r.startswith("(") else [r]
+    return params, results
+
+
+def _literal(text):
+    if text in ("true", "false"):
+        return text == "true"
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    return float(text)
+
+
+def result_shape_dtype(type_text, params):
+    """`f64[n+2, n+2]` with params {'n': 3} -> ((5, 5), float64); `i64` -> ((), int64)."""
+    m = re.fullmatch(r"(f64|f32|i64|bool)\s*(?:\[(.*)\])?", type_text.strip(), re.S)
+    assert m, f"unparsed type {type_text!r}"
+    dims = m.group(2)
+    if dims is None or not dims.strip():
+        shape = ()
+    else:
+        shape = tuple(int(eval(d, {"__builtins__": {}}, dict(params))) for d in _split_top(dims))
+    return shape, np.dtype(_DTYPES[m.group(1)])

@@ -1,0 +1,9 @@
+"""pytest setup for tests/examples: make the helper module `arrayc_examples` and the
+NumPy references (examples/reference, for `arrayc_random`) importable in any import mode."""
+import sys
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+for _p in (_HERE, _HERE.parents[1] / "examples" / "reference"):
+    if str(_p) not in sys.path:
+        sys.path.insert(0, str(_p))
