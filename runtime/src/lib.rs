@@ -5,3 +5,4 @@ pub mod rng;
 pub mod npy;
 pub mod print;
 pub mod launch;
+pub mod exec;
