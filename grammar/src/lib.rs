@@ -32,6 +32,9 @@ pub struct Checked {
     pub types: Vec<types::Ty>,
     /// Signatures, in the same order as `program.functions`.
     pub signatures: Vec<FnSig>,
+    /// Type of the view written by each `x[...] = e` and `x[...] op= e`, keyed by the statement's
+    /// span start (byte offset).
+    pub target_types: std::collections::HashMap<usize, types::Ty>,
 }
 
 /// A function's checked signature. Shapes use [`types::SizeSym::Named`] for size symbols (`N`) and for

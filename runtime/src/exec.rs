@@ -139,7 +139,7 @@ impl Executor<'_> {
                 if let Some(n) = shape.iter().find(|n| **n < 0) {
                     return Err(OpError::Msg(format!("negative dimension {n} in array size {shape:?}")));
                 }
-                set(fr, *res, RtValue::View(View::zeros(f.ty(*res).dtype(), &shape)))
+                set(fr, *res, RtValue::View(crate::array::View::zeros(f.ty(*res).dtype(), &shape)))
             }
             View { res, src, index, operands } => {
                 let ops: Vec<i64> = operands.iter().map(|s| sc(fr, *s).map(|x| x.as_i64())).collect::<Result<_, _>>()?;
@@ -160,7 +160,14 @@ impl Executor<'_> {
                 let s = v.read_at(v.element_offset(&[]));
                 set(fr, *res, RtValue::Scalar(s))
             }
-            Del { base } => fr[*base as usize] = None,
+            Del { base } => {
+                // The region is done with the base array; free it now unless the function returns it
+                // (Fig. 3b's `SYNC D; DEL D` before returning D: the caller's reference keeps it).
+                let returned = matches!(f.body.last().map(|o| &o.kind), Some(Return { values }) if values.contains(base));
+                if !returned {
+                    fr[*base as usize] = None;
+                }
+            }
             Sync { .. } => {}
             Print { value, newline } => {
                 let text = match get(fr, *value)? {

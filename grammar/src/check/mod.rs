@@ -57,6 +57,8 @@ pub(crate) struct Checker {
     pub scopes: Vec<HashMap<String, Var>>,
     /// Index of the function whose body is being checked.
     pub cur_fn: usize,
+    /// Type of the view written by each `x[...] = e` / `x[...] op= e`, by statement span start.
+    pub target_types: HashMap<usize, Ty>,
 }
 
 /// Checks a parsed program; `Some` only without errors.
@@ -70,19 +72,20 @@ pub fn check_program(program: Program) -> (Option<Checked>, Vec<Diagnostic>) {
         fn_index: HashMap::new(),
         scopes: Vec::new(),
         cur_fn: 0,
+        target_types: HashMap::new(),
     };
     c.collect_signatures(&program);
     for (i, f) in program.functions.iter().enumerate() {
         c.cur_fn = i;
         c.check_function(f);
     }
-    let Checker { mut types, diags, sigs, .. } = c;
+    let Checker { mut types, diags, sigs, target_types, .. } = c;
     types.truncate(program.num_exprs as usize);
     types.resize(program.num_exprs as usize, Ty::Error);
     if diags.iter().any(|d| d.is_error()) {
         (None, diags)
     } else {
-        (Some(Checked { program, types, signatures: sigs }), diags)
+        (Some(Checked { program, types, signatures: sigs, target_types }), diags)
     }
 }
 

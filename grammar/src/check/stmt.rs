@@ -264,13 +264,12 @@ impl Checker {
                 return None;
             }
         }
-        if index.is_empty() {
-            return Some(var.ty);
+        let t = if index.is_empty() { var.ty } else { self.index_ty(&var.ty, index, span) };
+        if t == Ty::Error {
+            return None;
         }
-        match self.index_ty(&var.ty, index, span) {
-            Ty::Error => None,
-            t => Some(t),
-        }
+        self.target_types.insert(span.start, t.clone());
+        Some(t)
     }
 
     fn index_exprs(&mut self, ix: &Index) {

@@ -3,7 +3,7 @@
 use super::{LResult, Lowerer, Root};
 use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
 use arrayc_grammar::ast::{self, BinOp, DType, Expr, ExprKind, Index};
-use arrayc_grammar::types::Ty;
+use arrayc_grammar::types::{Size, Ty};
 
 /// The elementwise function of a binary operator.
 pub(crate) fn bin_fn(op: BinOp) -> BinFn {
@@ -74,7 +74,13 @@ impl Lowerer<'_> {
     pub(crate) fn expr(&mut self, e: &Expr) -> LResult<ValueId> {
         let vs = self.expr_multi(e)?;
         match vs.as_slice() {
-            [v] => Ok(*v),
+            [v] => {
+                if let Ty::Array(_, shape) = self.ty_of(e) {
+                    let shape = shape.clone();
+                    self.shapes.entry(*v).or_insert(shape);
+                }
+                Ok(*v)
+            }
             _ => Err(self.error("E0907", &e.span, "expected one value", "")),
         }
     }
@@ -100,6 +106,17 @@ impl Lowerer<'_> {
             }
             ExprKind::Unary(op, a) => {
                 let x = self.expr(a)?;
+                if let (ast::UnOp::Neg, Some(c)) = (op, self.consts.get(&x).copied()) {
+                    let folded = match c {
+                        Scalar::F64(v) => Some(Scalar::F64(-v)),
+                        Scalar::F32(v) => Some(Scalar::F32(-v)),
+                        Scalar::I64(v) => Some(Scalar::I64(v.wrapping_neg())),
+                        Scalar::Bool(_) => None,
+                    };
+                    if let Some(f) = folded {
+                        return Ok(vec![self.constant(f)]);
+                    }
+                }
                 match (op, self.f.ty(x)) {
                     (ast::UnOp::Neg, Type::Scalar(d)) if d.is_float() => self.scalar_unary(UnFn::Neg, x),
                     (ast::UnOp::Neg, Type::Scalar(d)) => {
@@ -178,9 +195,10 @@ impl Lowerer<'_> {
     /// A fresh result array of checked type `ty` computed by `func` from `ins` (broadcast to the result).
     pub(crate) fn array_op(&mut self, func: ComputeFn, ins: Vec<ValueId>, ty: &Ty) -> LResult<ValueId> {
         let Ty::Array(dt, shape) = ty else { unreachable!("array_op on a non-array type") };
-        let sizes = self.broadcast_sizes(&ins, shape.len());
+        let sizes = self.broadcast_sizes(&ins, shape);
         let out = self.new_array(*dt, sizes.clone());
-        let ins = ins.into_iter().map(|v| self.broadcast_to_sizes(v, &sizes)).collect();
+        self.shapes.insert(out, shape.clone());
+        let ins = ins.into_iter().map(|v| if self.same_static_shape(v, shape) { v } else { self.broadcast_to_sizes(v, &sizes) }).collect();
         self.emit(OpKind::Compute { func, out, ins });
         Ok(out)
     }
@@ -201,7 +219,12 @@ impl Lowerer<'_> {
 
     /// Run-time sizes of the broadcast of `ins` (NumPy rules; arrays right-aligned, a size 1 yields
     /// to the other). Incompatible sizes are caught by `arr.broadcast` at run time.
-    fn broadcast_sizes(&mut self, ins: &[ValueId], rank: usize) -> Vec<ValueId> {
+    fn broadcast_sizes(&mut self, ins: &[ValueId], shape: &[Size]) -> Vec<ValueId> {
+        // An input with the result's static shape gives every size directly.
+        if let Some(&v) = ins.iter().find(|v| self.same_static_shape(**v, shape)) {
+            return (0..shape.len()).map(|a| self.dim(v, a)).collect();
+        }
+        let rank = shape.len();
         let mut sizes: Vec<Option<ValueId>> = vec![None; rank];
         for &v in ins {
             let Type::Array(_, r) = self.f.ty(v) else { continue };
@@ -239,6 +262,11 @@ impl Lowerer<'_> {
     /// Broadcasts array `v` to the shape of view `dest`.
     pub(crate) fn broadcast_to(&mut self, v: ValueId, dest: ValueId) -> ValueId {
         let Type::Array(_, r) = self.f.ty(dest) else { return v };
+        if let Some(ds) = self.shapes.get(&dest).cloned() {
+            if self.same_static_shape(v, &ds) {
+                return v;
+            }
+        }
         let sizes: Vec<ValueId> = (0..r).map(|a| self.dim(dest, a)).collect();
         self.broadcast_to_sizes(v, &sizes)
     }

@@ -15,7 +15,7 @@ mod stmt;
 
 use arrayc_dialect::ir::{self, Body, Loc, Op, OpKind, Scalar, Type, ValueId};
 use arrayc_grammar::ast::{self, DType, Span};
-use arrayc_grammar::types::Ty;
+use arrayc_grammar::types::{Size, Ty};
 use arrayc_grammar::{Checked, Diagnostic};
 use std::collections::HashMap;
 
@@ -60,6 +60,8 @@ pub(crate) struct Lowerer<'a> {
     /// How each view value was made (for the identical-view test).
     pub(crate) view_defs: HashMap<ValueId, (ValueId, Vec<ir::IndexEntry>, Vec<ValueId>)>,
     pub(crate) consts: HashMap<ValueId, Scalar>,
+    /// Static (symbolic) shape of array values, from the checker, where known.
+    pub(crate) shapes: HashMap<ValueId, Vec<Size>>,
     pub(crate) loc: Option<Loc>,
 }
 
@@ -76,6 +78,7 @@ impl<'a> Lowerer<'a> {
             roots: HashMap::new(),
             view_defs: HashMap::new(),
             consts: HashMap::new(),
+            shapes: HashMap::new(),
             loc: None,
         }
     }
@@ -136,6 +139,11 @@ impl<'a> Lowerer<'a> {
         self.constant(Scalar::I64(x))
     }
 
+    /// Are the static shapes of `a` and `b` known and provably equal?
+    pub(crate) fn same_static_shape(&self, a: ValueId, b: &[Size]) -> bool {
+        self.shapes.get(&a).is_some_and(|s| s.len() == b.len() && s.iter().zip(b).all(|(x, y)| x.provably_eq(y) == Some(true)))
+    }
+
     /// The base array a value views (itself for non-views).
     pub(crate) fn root(&self, v: ValueId) -> Root {
         self.roots.get(&v).copied().unwrap_or(Root::Outside(v))
@@ -149,8 +157,9 @@ impl<'a> Lowerer<'a> {
             self.f.params.push(v);
             self.f.param_names.push(p.name.name.clone());
             self.f.param_defaults.push(p.default.as_ref().and_then(|d| literal_value(d, t.dtype())));
-            if t.is_array() {
+            if let Ty::Array(_, shape) = ty {
                 self.roots.insert(v, Root::Outside(v));
+                self.shapes.insert(v, shape.clone());
             }
             self.declare(&p.name.name, v);
         }

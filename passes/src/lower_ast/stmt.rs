@@ -28,7 +28,7 @@ impl Lowerer<'_> {
             }
             Stmt::SetItem { target, index, value, span } => {
                 self.set_loc(span);
-                let dest = self.target_view(target, index)?;
+                let dest = self.target_view(target, index, span.start)?;
                 self.assign_into(dest, value)?;
             }
             Stmt::AugAssign { target, index, op, value, span } => {
@@ -43,7 +43,7 @@ impl Lowerer<'_> {
                     self.name_value(r, &target.name);
                     self.rebind(&target.name, r);
                 } else {
-                    let dest = self.target_view(target, index)?;
+                    let dest = self.target_view(target, index, span.start)?;
                     self.aug_assign(dest, *op, value)?;
                 }
             }
@@ -116,12 +116,16 @@ impl Lowerer<'_> {
     }
 
     /// The view written by `x[index] = ...` (the array itself for no index or `[...]`).
-    fn target_view(&mut self, target: &ast::Ident, index: &[ast::Index]) -> LResult<ValueId> {
+    fn target_view(&mut self, target: &ast::Ident, index: &[ast::Index], span_start: usize) -> LResult<ValueId> {
         let base = self.var(target)?;
         if index.is_empty() || matches!(index, [ast::Index::Ellipsis(_)]) {
             return Ok(base);
         }
-        self.view(base, index)
+        let v = self.view(base, index)?;
+        if let Some(arrayc_grammar::types::Ty::Array(_, shape)) = self.checked.target_types.get(&span_start).cloned() {
+            self.shapes.insert(v, shape);
+        }
+        Ok(v)
     }
 
     /// `dest[...] = value`: broadcast and cast into the view. Computes straight into `dest` when

@@ -1,1 +1,177 @@
-fn main(){}
+//! `arrayc`: compile and run array programs (see `arrayc --help`).
+
+use arrayc_passes::jit;
+use arrayc_runtime::{exec::Executor, npy, print, value::RtValue};
+use arrayc_tools::{choose_entry, entry_arguments, pipeline, read_source, UserError};
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// arrayc compiles NumPy-style array programs (`.arr` files) into kernels through MLIR and runs
+/// them on the CPU. Every array operation becomes its own kernel for now (the singleton partition).
+#[derive(Parser)]
+#[command(name = "arrayc", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Compile FILE and run its entry function; print the results and optionally write them as .npy.
+    Run {
+        /// The source file (`.arr`).
+        file: PathBuf,
+        /// Function to run (default: `main`, or the only function in the file).
+        #[arg(long)]
+        entry: Option<String>,
+        /// An argument of the entry function: NAME=VALUE for scalars, NAME=@file.npy for arrays.
+        /// Parameters not given take their defaults.
+        #[arg(long = "arg", value_name = "NAME=VALUE")]
+        args: Vec<String>,
+        /// Write each result to DIR/result_<i>.npy (scalars as 0-d arrays); DIR is created if needed.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Print the time of each phase to stderr.
+        #[arg(long)]
+        time: bool,
+    },
+    /// Parse and check FILE; print diagnostics only.
+    Check {
+        /// The source file (`.arr`).
+        file: PathBuf,
+    },
+    /// Print FILE at a stage of the pipeline.
+    Emit {
+        /// ast: the syntax tree; arr: the arr dialect after insert-del-sync (verified by MLIR);
+        /// mlir: host functions calling outlined kernels, and the kernels lowered to scf/memref/arith/math;
+        /// llvm: the kernels' LLVM IR after the MLIR pipeline.
+        #[arg(long, value_enum)]
+        stage: Stage,
+        /// The source file (`.arr`).
+        file: PathBuf,
+        /// Entry function, whose results the host reads (decides where arr.sync goes).
+        #[arg(long)]
+        entry: Option<String>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Stage {
+    Ast,
+    Arr,
+    Mlir,
+    Llvm,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let r = match cli.command {
+        Command::Run { file, entry, args, out, time } => run(&file, entry.as_deref(), &args, out.as_deref(), time),
+        Command::Check { file } => check(&file),
+        Command::Emit { stage, file, entry } => emit(stage, &file, entry.as_deref()),
+    };
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{}", e.0.trim_end());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn file_name(p: &Path) -> String {
+    p.display().to_string()
+}
+
+fn check(file: &Path) -> Result<(), UserError> {
+    let src = read_source(file)?;
+    pipeline::lower_source(&src, &file_name(file))?;
+    Ok(())
+}
+
+fn emit(stage: Stage, file: &Path, entry: Option<&str>) -> Result<(), UserError> {
+    let src = read_source(file)?;
+    let name = file_name(file);
+    if let Stage::Ast = stage {
+        let (prog, diags) = arrayc_grammar::parse(&src);
+        let prog = prog.ok_or_else(|| UserError(arrayc_tools::render_diagnostics(&diags, &name, &src)))?;
+        print!("{}", arrayc_grammar::dump_ast(&prog));
+        return Ok(());
+    }
+    let mut m = pipeline::lower_source(&src, &name)?;
+    let entry = choose_entry(&m, entry)?;
+    pipeline::run_pass(&mut m, "insert-del-sync", &entry)?;
+    if let Stage::Arr = stage {
+        print!("{}", pipeline::verified_text(&m)?);
+        return Ok(());
+    }
+    pipeline::run_pass(&mut m, "outline-kernels", &entry)?;
+    match stage {
+        Stage::Mlir => {
+            let host = arrayc_dialect::print::print_module(&arrayc_dialect::ir::Module {
+                source_name: m.source_name.clone(),
+                funcs: m.funcs.iter().filter(|f| !f.kernel).cloned().collect(),
+            });
+            println!("// Host functions (run by the arrayc executor; func.call of a kernel is a launch):");
+            print!("{host}");
+            println!("// Kernels, lowered to scf/memref/arith/math:");
+            print!("{}", jit::lowered_mlir(&m).map_err(|e| UserError(format!("internal error: {e}")))?);
+        }
+        _ => print!("{}", jit::llvm_ir(&m).map_err(|e| UserError(format!("internal error: {e}")))?),
+    }
+    Ok(())
+}
+
+fn run(file: &Path, entry: Option<&str>, args: &[String], out: Option<&Path>, time: bool) -> Result<(), UserError> {
+    let mut clock = Instant::now();
+    let mut times: Vec<(&str, f64)> = vec![];
+    let mut lap = |name: &'static str, clock: &mut Instant| {
+        times.push((name, clock.elapsed().as_secs_f64() * 1e3));
+        *clock = Instant::now();
+    };
+    let src = read_source(file)?;
+    let name = file_name(file);
+    let mut m = pipeline::lower_source(&src, &name)?;
+    lap("front end + lower-ast", &mut clock);
+    let entry = choose_entry(&m, entry)?;
+    let argv = entry_arguments(&m, &entry, args)?;
+    pipeline::run_pass(&mut m, "insert-del-sync", &entry)?;
+    pipeline::run_pass(&mut m, "outline-kernels", &entry)?;
+    lap("passes", &mut clock);
+    let kernels = jit::compile(&m).map_err(|e| UserError(format!("internal error: {e}")))?;
+    lap("kernel JIT (MLIR -> LLVM, O3)", &mut clock);
+    let mut stdout = std::io::stdout();
+    let results = Executor { module: &m, kernels: &kernels, out: &mut stdout }.call(&entry, argv).map_err(|e| UserError(e.to_string()))?;
+    lap("run", &mut clock);
+    for (i, r) in results.iter().enumerate() {
+        let text = match r {
+            RtValue::Scalar(s) => print::format_scalar(*s),
+            RtValue::View(v) => print::format_view(v),
+        };
+        if results.len() == 1 {
+            println!("{text}");
+        } else {
+            println!("result {i}: {text}");
+        }
+    }
+    if let Some(dir) = out {
+        std::fs::create_dir_all(dir).map_err(|e| UserError(format!("error: cannot create output directory `{}`: {e}", dir.display())))?;
+        for (i, r) in results.iter().enumerate() {
+            let path = dir.join(format!("result_{i}.npy"));
+            let w = match r {
+                RtValue::Scalar(s) => npy::write_scalar_npy(&path, *s),
+                RtValue::View(v) => npy::write_npy(&path, v),
+            };
+            w.map_err(|e| UserError(format!("error: {e}")))?;
+        }
+        lap("write .npy", &mut clock);
+    }
+    if time {
+        for (n, ms) in &times {
+            eprintln!("time: {n:<32} {ms:>10.3} ms");
+        }
+    }
+    Ok(())
+}

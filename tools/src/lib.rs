@@ -1,0 +1,139 @@
+//! The compilation pipeline shared by the `arrayc` driver and `arrayc-opt`: front end, lowering,
+//! the named passes, and entry-function argument handling.
+
+use arrayc_dialect::ir::{Module, Scalar, Type};
+use arrayc_grammar::{ast::DType, Checked, Diagnostic};
+use arrayc_runtime::{npy, value::RtValue};
+use std::io::IsTerminal;
+use std::path::Path;
+
+pub mod pipeline;
+
+/// A user-facing error: already rendered text (diagnostics or a message naming the fix).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UserError(pub String);
+
+/// Renders diagnostics for the terminal (colour only when stderr is a terminal).
+pub fn render_diagnostics(diags: &[Diagnostic], file: &str, src: &str) -> String {
+    let color = std::io::stderr().is_terminal();
+    diags.iter().map(|d| d.render(file, src, color)).collect::<Vec<_>>().join("")
+}
+
+/// Reads a source file, with an error that names it.
+pub fn read_source(path: &Path) -> Result<String, UserError> {
+    std::fs::read_to_string(path).map_err(|e| UserError(format!("error: cannot read `{}`: {e}", path.display())))
+}
+
+/// Parses and checks `src`; on errors returns them rendered.
+pub fn check_source(src: &str, file: &str) -> Result<Checked, UserError> {
+    let (checked, diags) = arrayc_grammar::frontend(src);
+    match checked {
+        Some(c) => {
+            if !diags.is_empty() {
+                eprint!("{}", render_diagnostics(&diags, file, src));
+            }
+            Ok(c)
+        }
+        None => {
+            let n = diags.iter().filter(|d| d.is_error()).count();
+            Err(UserError(format!(
+                "{}error: could not compile `{file}` due to {n} previous error{}",
+                render_diagnostics(&diags, file, src),
+                if n == 1 { "" } else { "s" }
+            )))
+        }
+    }
+}
+
+/// The entry function: `requested`, else `main`, else the only function.
+pub fn choose_entry(m: &Module, requested: Option<&str>) -> Result<String, UserError> {
+    let names: Vec<&str> = m.funcs.iter().filter(|f| !f.kernel).map(|f| f.name.as_str()).collect();
+    match requested {
+        Some(r) if names.contains(&r) => Ok(r.to_string()),
+        Some(r) => Err(UserError(format!("error: no function `{r}` in this file; functions: {}", names.join(", ")))),
+        None if names.contains(&"main") => Ok("main".into()),
+        None if names.len() == 1 => Ok(names[0].to_string()),
+        None => Err(UserError(format!(
+            "error: this file has several functions ({}) and none is called `main`; choose one with --entry NAME",
+            names.join(", ")
+        ))),
+    }
+}
+
+/// Builds the entry function's arguments from `--arg NAME=VALUE` / `--arg NAME=@file.npy` and the
+/// parameters' defaults. Errors name the parameter and the fix.
+pub fn entry_arguments(m: &Module, entry: &str, args: &[String]) -> Result<Vec<RtValue>, UserError> {
+    let f = m.func(entry).expect("entry exists");
+    let mut given: Vec<Option<RtValue>> = vec![None; f.params.len()];
+    for a in args {
+        let Some((name, value)) = a.split_once('=') else {
+            return Err(UserError(format!("error: --arg `{a}` must look like NAME=VALUE or NAME=@file.npy")));
+        };
+        let Some(i) = f.param_names.iter().position(|p| p == name) else {
+            return Err(UserError(format!(
+                "error: `{entry}` has no parameter `{name}`; its parameters are: {}",
+                if f.param_names.is_empty() { "(none)".to_string() } else { f.param_names.join(", ") }
+            )));
+        };
+        given[i] = Some(parse_arg(name, value, f.ty(f.params[i]))?);
+    }
+    given
+        .into_iter()
+        .enumerate()
+        .map(|(i, g)| match (g, f.param_defaults[i]) {
+            (Some(v), _) => Ok(v),
+            (None, Some(d)) => Ok(RtValue::Scalar(d)),
+            (None, None) => Err(UserError(format!(
+                "error: parameter `{}` of `{entry}` has no default; pass it with --arg {}=VALUE{}",
+                f.param_names[i],
+                f.param_names[i],
+                if f.ty(f.params[i]).is_array() { " (an array: --arg NAME=@file.npy)" } else { "" }
+            ))),
+        })
+        .collect()
+}
+
+fn parse_arg(name: &str, value: &str, ty: Type) -> Result<RtValue, UserError> {
+    match ty {
+        Type::Array(d, rank) => {
+            let Some(path) = value.strip_prefix('@') else {
+                return Err(UserError(format!("error: parameter `{name}` is an array; pass a file: --arg {name}=@file.npy")));
+            };
+            let v = npy::read_npy(Path::new(path)).map_err(|e| UserError(format!("error: --arg {name}: {e}")))?;
+            if v.dtype != d || v.rank() != rank {
+                return Err(UserError(format!(
+                    "error: --arg {name}: `{path}` holds a {}-d {} array but `{name}` is a {rank}-d {} array; convert it with numpy (`x.astype(numpy.{})`, reshape)",
+                    v.rank(),
+                    v.dtype.name(),
+                    d.name(),
+                    numpy_name(d)
+                )));
+            }
+            Ok(RtValue::View(v))
+        }
+        Type::Scalar(d) => {
+            let bad = || UserError(format!("error: --arg {name}={value}: `{value}` is not a valid {} value", d.name()));
+            let s = match d {
+                DType::I64 => Scalar::I64(value.trim().parse().map_err(|_| bad())?),
+                DType::F64 => Scalar::F64(value.trim().parse().map_err(|_| bad())?),
+                DType::F32 => Scalar::F32(value.trim().parse().map_err(|_| bad())?),
+                DType::Bool => Scalar::Bool(match value.trim() {
+                    "true" | "True" | "1" => true,
+                    "false" | "False" | "0" => false,
+                    _ => return Err(bad()),
+                }),
+            };
+            Ok(RtValue::Scalar(s))
+        }
+    }
+}
+
+fn numpy_name(d: DType) -> &'static str {
+    match d {
+        DType::F64 => "float64",
+        DType::F32 => "float32",
+        DType::I64 => "int64",
+        DType::Bool => "bool_",
+    }
+}
