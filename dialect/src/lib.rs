@@ -3,3 +3,4 @@
 pub mod ir;
 pub mod mlir;
 pub mod print;
+pub mod import;

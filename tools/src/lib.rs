@@ -46,16 +46,19 @@ pub fn check_source(src: &str, file: &str) -> Result<Checked, UserError> {
     }
 }
 
-/// The entry function: `requested`, else `main`, else the only function.
+/// The entry function: `requested`, else `main`, else the only function, else the function named
+/// like the file (`synthetic` in `synthetic.arr`).
 pub fn choose_entry(m: &Module, requested: Option<&str>) -> Result<String, UserError> {
     let names: Vec<&str> = m.funcs.iter().filter(|f| !f.kernel).map(|f| f.name.as_str()).collect();
+    let stem = Path::new(&m.source_name).file_stem().and_then(|s| s.to_str()).unwrap_or("");
     match requested {
         Some(r) if names.contains(&r) => Ok(r.to_string()),
         Some(r) => Err(UserError(format!("error: no function `{r}` in this file; functions: {}", names.join(", ")))),
         None if names.contains(&"main") => Ok("main".into()),
         None if names.len() == 1 => Ok(names[0].to_string()),
+        None if names.contains(&stem) => Ok(stem.to_string()),
         None => Err(UserError(format!(
-            "error: this file has several functions ({}) and none is called `main`; choose one with --entry NAME",
+            "error: this file has several functions ({}) and none is called `main` or `{stem}`; choose one with --entry NAME",
             names.join(", ")
         ))),
     }

@@ -23,7 +23,7 @@ enum Command {
     Run {
         /// The source file (`.arr`).
         file: PathBuf,
-        /// Function to run (default: `main`, or the only function in the file).
+        /// Function to run (default: `main`, else the only function, else the one named like the file).
         #[arg(long)]
         entry: Option<String>,
         /// An argument of the entry function: NAME=VALUE for scalars, NAME=@file.npy for arrays.

@@ -1,0 +1,57 @@
+# arrayc: set-up, build, demo and tests. On a fresh Debian 12 machine:
+#   make demo    set up, build, run one example with timing
+#   make test    set up, build, then every test: cargo unit/integration tests, lit, example pytest
+# One build profile (release) for everything, so the test binaries and the `arrayc` the lit and
+# pytest suites run share one build. Parallelism is cargo's default (CARGO_BUILD_JOBS if set).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+# rustup installs cargo into ~/.cargo/bin, which a fresh (non-login) shell may not have on PATH.
+export PATH := $(or $(CARGO_HOME),$(HOME)/.cargo)/bin:$(PATH)
+
+CARGO    ?= cargo
+PYTHON   ?= python3
+LLVM_BIN ?= /usr/lib/llvm-22/bin
+LIT      ?= $(LLVM_BIN)/lit
+ARRAYC     := target/release/arrayc
+# The demo: the Leibniz series for pi over 10^6 terms (its default input), well under a second.
+DEMO       ?= examples/leibnitz_pi.arr
+DEMO_ARGS  ?=
+
+.PHONY: all setup build demo test unit lit pytest clean
+
+all: build
+
+setup:
+	@PYTHON=$(PYTHON) bash scripts/setup.sh
+
+build: setup
+	$(CARGO) build --release -p arrayc-tools
+
+demo: build
+	@echo
+	@echo "== $(ARRAYC) run $(DEMO) $(DEMO_ARGS) --time"
+	@TIMEFORMAT='== wall time (compile + JIT + run): %3R s'; time $(ARRAYC) run $(DEMO) $(DEMO_ARGS) --time
+
+# Everything, in order; stops at the first failing suite.
+test: build
+	$(CARGO) test --workspace --release
+	$(LIT) -v lit-tests
+	ARRAYC=$(abspath $(ARRAYC)) $(PYTHON) -m pytest -q tests/examples
+
+# The suites one by one (each builds first).
+unit: setup
+	$(CARGO) test --workspace --release
+
+lit: build
+	$(LIT) -v lit-tests
+
+pytest: build
+	ARRAYC=$(abspath $(ARRAYC)) $(PYTHON) -m pytest -q tests/examples
+
+clean:
+	$(CARGO) clean
+	rm -rf .pytest_cache out
+	find lit-tests -type d -name Output -prune -exec rm -rf {} +
+	find . -path ./target -prune -o -type d -name __pycache__ -prune -exec rm -rf {} +

@@ -1,0 +1,521 @@
+//! Reads MLIR text back into arrayc's typed [`ir::Module`](crate::ir::Module): the inverse of
+//! [`crate::print`]. The text is parsed and verified by MLIR (with the `arr` dialect loaded, see
+//! [`crate::mlir`]); the resulting module is then walked with melior and every operation the printer
+//! writes is rebuilt (`func`, `arith`, `math`, `scf`, `cf.assert` and all `arr` operations).
+//!
+//! Values get fresh dense [`ValueId`]s per function in order of definition; value names are not
+//! kept (MLIR drops SSA names when it parses). Source locations `loc("file":line:col)` become
+//! [`Loc`]s; locations MLIR invents for operations written without one are ignored.
+
+use crate::ir::*;
+use crate::mlir::{self, MlirError};
+use arrayc_grammar::ast::DType;
+use melior::{
+    ir::{
+        attribute::{BoolAttribute, DenseI64ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
+        operation::OperationLike,
+        r#type::{FunctionType, MemRefType},
+        Attribute, BlockLike, BlockRef, Location, OperationRef, RegionLike, ShapedTypeLike, Type as MType, ValueLike,
+    },
+    Context,
+};
+use std::collections::HashMap;
+
+/// Why a module could not be imported.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    /// MLIR itself rejected the text (its diagnostics are in the message).
+    #[error(transparent)]
+    Mlir(#[from] MlirError),
+    /// An operation arrayc's IR has no counterpart for.
+    #[error("{at}unsupported operation `{op}`: {why}")]
+    Unsupported {
+        /// The operation's name, e.g. `memref.load`.
+        op: String,
+        /// What is missing or different.
+        why: String,
+        /// The operation's location (`file:line:col: `), or empty.
+        at: String,
+    },
+    /// A value whose MLIR type has no arrayc type.
+    #[error("{at}unsupported type `{ty}` in `{op}` (arrayc supports f64, f32, i64, i1 and memrefs of them)")]
+    Type {
+        /// The MLIR type as text.
+        ty: String,
+        /// The operation that defines or uses the value.
+        op: String,
+        /// The operation's location (`file:line:col: `), or empty.
+        at: String,
+    },
+}
+
+/// Parses and verifies `text` with MLIR, then rebuilds the typed module. `source_name` becomes
+/// [`Module::source_name`]; when it is empty, the file name of the first location found is used.
+pub fn import_module(ctx: &Context, text: &str, source_name: &str) -> Result<Module, ImportError> {
+    let module = mlir::parse_and_verify(ctx, text)?;
+    let mut m = Module { source_name: source_name.to_string(), funcs: vec![] };
+    let body = module.body();
+    let mut op = body.first_operation();
+    while let Some(o) = op {
+        let name = op_name(&o);
+        if name != "func.func" {
+            return Err(unsupported(&o, "only func.func is supported at module level"));
+        }
+        let mut imp = FuncImporter { values: HashMap::new(), func: Func::new("", false), file: &mut m.source_name };
+        imp.func(&o)?;
+        m.funcs.push(imp.func);
+        op = o.next_in_block();
+    }
+    Ok(m)
+}
+
+fn op_name<'c, 'a>(o: &OperationRef<'c, 'a>) -> String {
+    o.name().as_string_ref().as_str().unwrap_or("?").to_string()
+}
+
+fn loc_text(l: Location) -> String {
+    if l.is_file_line_col_range() {
+        let file = l.file_line_col_range_filename();
+        let file = file.as_string_ref().as_str().unwrap_or("").to_string();
+        if !file.is_empty() && file != "-" {
+            return format!("{}:{}:{}: ", file, l.file_line_col_range_start_line(), l.file_line_col_range_start_column());
+        }
+    }
+    String::new()
+}
+
+fn unsupported<'c, 'a>(o: &OperationRef<'c, 'a>, why: &str) -> ImportError {
+    ImportError::Unsupported { op: op_name(o), why: why.to_string(), at: loc_text(o.location()) }
+}
+
+/// The arr computation named `name` (without `arr.`), apart from `reduce`.
+fn compute_fn(name: &str) -> Option<ComputeFn> {
+    use BinFn::*;
+    use UnFn::*;
+    let simple = [ComputeFn::Fill, ComputeFn::Copy, ComputeFn::Arange, ComputeFn::Random, ComputeFn::Where];
+    let bins = [Add, Sub, Mul, Div, Rem, Pow, Minimum, Maximum, Eq, Ne, Lt, Le, Gt, Ge, And, Or].map(ComputeFn::Binary);
+    let uns = [Neg, Not, Abs, Sqrt, Exp, Log, Sin, Cos, Tanh, Ceil].map(ComputeFn::Unary);
+    simple.into_iter().chain(bins).chain(uns).find(|f| f.name() == name)
+}
+
+fn reduce_kind(name: &str) -> Option<ReduceKind> {
+    [ReduceKind::Sum, ReduceKind::Prod, ReduceKind::Min, ReduceKind::Max].into_iter().find(|k| k.name() == name)
+}
+
+/// Scalar binary ops that do not depend on an attribute.
+fn scalar_binary(name: &str) -> Option<BinFn> {
+    use BinFn::*;
+    Some(match name {
+        "arith.addf" | "arith.addi" => Add,
+        "arith.subf" | "arith.subi" => Sub,
+        "arith.mulf" | "arith.muli" => Mul,
+        "arith.divf" => Div,
+        "arith.remf" | "arith.remsi" => Rem,
+        "math.powf" | "math.ipowi" => Pow,
+        "arith.minimumf" | "arith.minsi" => Minimum,
+        "arith.maximumf" | "arith.maxsi" => Maximum,
+        "arith.andi" => And,
+        "arith.ori" => Or,
+        _ => return None,
+    })
+}
+
+fn scalar_unary(name: &str) -> Option<UnFn> {
+    use UnFn::*;
+    Some(match name {
+        "arith.negf" => Neg,
+        "math.absf" | "math.absi" => Abs,
+        "math.sqrt" => Sqrt,
+        "math.exp" => Exp,
+        "math.log" => Log,
+        "math.sin" => Sin,
+        "math.cos" => Cos,
+        "math.tanh" => Tanh,
+        "math.ceil" => Ceil,
+        _ => return None,
+    })
+}
+
+/// `arith.cmpf` predicate codes (MLIR's `CmpFPredicate`) that the printer uses.
+fn cmpf_predicate(p: i64) -> Option<BinFn> {
+    use BinFn::*;
+    Some(match p {
+        1 => Eq,
+        2 => Gt,
+        3 => Ge,
+        4 => Lt,
+        5 => Le,
+        13 => Ne,
+        _ => return None,
+    })
+}
+
+/// `arith.cmpi` predicate codes (MLIR's `CmpIPredicate`) that the printer uses.
+fn cmpi_predicate(p: i64) -> Option<BinFn> {
+    use BinFn::*;
+    Some(match p {
+        0 => Eq,
+        1 => Ne,
+        2 => Lt,
+        3 => Le,
+        4 => Gt,
+        5 => Ge,
+        _ => return None,
+    })
+}
+
+fn scalar_dtype(s: &str) -> Option<DType> {
+    Some(match s {
+        "f64" => DType::F64,
+        "f32" => DType::F32,
+        "i64" => DType::I64,
+        "i1" => DType::Bool,
+        _ => return None,
+    })
+}
+
+/// arrayc type of an MLIR type: `f64`/`f32`/`i64`/`i1` scalars and memrefs of them (any layout).
+fn ir_type(t: MType) -> Option<Type> {
+    if let Ok(mr) = MemRefType::try_from(t) {
+        return scalar_dtype(&mr.element().to_string()).map(|d| Type::Array(d, mr.rank()));
+    }
+    scalar_dtype(&t.to_string()).map(Type::Scalar)
+}
+
+struct FuncImporter<'f> {
+    /// MLIR value (raw pointer) to its id.
+    values: HashMap<usize, ValueId>,
+    func: Func,
+    file: &'f mut String,
+}
+
+impl FuncImporter<'_> {
+    fn ty<'c, 'a>(&self, t: MType<'c>, o: &OperationRef<'c, 'a>) -> Result<Type, ImportError> {
+        ir_type(t).ok_or_else(|| ImportError::Type { ty: t.to_string(), op: op_name(o), at: loc_text(o.location()) })
+    }
+
+    /// Defines a new value for an MLIR value.
+    fn def<'c, 'a, V: ValueLike<'c>>(&mut self, v: &V, o: &OperationRef<'c, 'a>) -> Result<ValueId, ImportError> {
+        let ty = self.ty(v.r#type(), o)?;
+        let id = self.func.new_value(ty, None);
+        self.values.insert(v.to_raw().ptr as usize, id);
+        Ok(id)
+    }
+
+    fn results<'c, 'a>(&mut self, o: &OperationRef<'c, 'a>) -> Result<Vec<ValueId>, ImportError> {
+        let rs: Vec<_> = o.results().collect();
+        rs.iter().map(|r| self.def(r, o)).collect()
+    }
+
+    fn result<'c, 'a>(&mut self, o: &OperationRef<'c, 'a>) -> Result<ValueId, ImportError> {
+        let rs = self.results(o)?;
+        match rs.as_slice() {
+            [r] => Ok(*r),
+            _ => Err(unsupported(o, "expected exactly one result")),
+        }
+    }
+
+    fn operands<'c, 'a>(&self, o: &OperationRef<'c, 'a>) -> Result<Vec<ValueId>, ImportError> {
+        o.operands()
+            .map(|v| self.values.get(&(v.to_raw().ptr as usize)).copied().ok_or_else(|| unsupported(o, "an operand is defined outside this function")))
+            .collect()
+    }
+
+    fn block_args<'c, 'a>(&mut self, b: &BlockRef<'c, 'a>, o: &OperationRef<'c, 'a>) -> Result<Vec<ValueId>, ImportError> {
+        (0..b.argument_count())
+            .map(|i| {
+                let a = b.argument(i).map_err(|_| unsupported(o, "bad block argument"))?;
+                self.def(&a, o)
+            })
+            .collect()
+    }
+
+    fn loc(&mut self, l: Location) -> Option<Loc> {
+        if !l.is_file_line_col_range() {
+            return None;
+        }
+        let file = l.file_line_col_range_filename();
+        let file = file.as_string_ref().as_str().ok()?.to_string();
+        if file.is_empty() || file == "-" {
+            return None;
+        }
+        if self.file.is_empty() {
+            *self.file = file;
+        }
+        Some(Loc { line: l.file_line_col_range_start_line() as u32, col: l.file_line_col_range_start_column() as u32 })
+    }
+
+    fn func<'c, 'a>(&mut self, o: &OperationRef<'c, 'a>) -> Result<(), ImportError> {
+        let name = o
+            .attribute("sym_name")
+            .ok()
+            .and_then(|a| StringAttribute::try_from(a).ok())
+            .map(|s| s.value().to_string())
+            .ok_or_else(|| unsupported(o, "func.func without sym_name"))?;
+        self.func.name = name;
+        self.func.kernel = o.has_attribute("arr.kernel");
+        let fty = o
+            .attribute("function_type")
+            .ok()
+            .and_then(|a| TypeAttribute::try_from(a).ok())
+            .and_then(|t| FunctionType::try_from(t.value()).ok())
+            .ok_or_else(|| unsupported(o, "func.func without function_type"))?;
+        for i in 0..fty.result_count() {
+            let t = fty.result(i).map_err(|_| unsupported(o, "bad function type"))?;
+            let t = self.ty(t, o)?;
+            self.func.results.push(t);
+        }
+        let region = o.region(0).map_err(|_| unsupported(o, "no body"))?;
+        let block = region.first_block().ok_or_else(|| unsupported(o, "function declarations (no body) are not supported"))?;
+        if block.next_in_region().is_some() {
+            return Err(unsupported(o, "functions with several blocks are not supported"));
+        }
+        let params = self.block_args(&block, o)?;
+        self.func.param_names = (0..params.len()).map(|i| format!("arg{i}")).collect();
+        self.func.param_defaults = vec![None; params.len()];
+        self.func.params = params;
+        let (body, term) = self.block(&block, o)?;
+        if let Some(t) = term {
+            return Err(unsupported(&t, "unexpected terminator in a function body"));
+        }
+        self.func.body = body;
+        Ok(())
+    }
+
+    /// The single block of region `index` of `o`: its arguments, body and terminator (which is
+    /// returned instead of being imported, unless it is `func.return`).
+    fn region<'c, 'a>(
+        &mut self,
+        o: &OperationRef<'c, 'a>,
+        index: usize,
+    ) -> Result<Option<(Vec<ValueId>, Body, Option<OperationRef<'c, 'a>>)>, ImportError> {
+        let region = o.region(index).map_err(|_| unsupported(o, "missing region"))?;
+        let Some(block) = region.first_block() else { return Ok(None) };
+        if block.next_in_region().is_some() {
+            return Err(unsupported(o, "regions with several blocks are not supported"));
+        }
+        let args = self.block_args(&block, o)?;
+        let (body, term) = self.block(&block, o)?;
+        Ok(Some((args, body, term)))
+    }
+
+    /// Imports the operations of a block; an `scf.yield`/`scf.condition` terminator is returned.
+    fn block<'c, 'a>(&mut self, b: &BlockRef<'c, 'a>, _parent: &OperationRef<'c, 'a>) -> Result<(Body, Option<OperationRef<'c, 'a>>), ImportError> {
+        let mut body = vec![];
+        let mut op = b.first_operation();
+        while let Some(o) = op {
+            let name = op_name(&o);
+            if name == "scf.yield" || name == "scf.condition" {
+                if o.next_in_block().is_some() {
+                    return Err(unsupported(&o, "terminator in the middle of a block"));
+                }
+                return Ok((body, Some(o)));
+            }
+            let kind = self.op(&o, &name)?;
+            let loc = self.loc(o.location());
+            body.push(Op { kind, loc });
+            op = o.next_in_block();
+        }
+        Ok((body, None))
+    }
+
+    fn yield_operands<'c, 'a>(&self, t: Option<OperationRef<'c, 'a>>, want: &str, o: &OperationRef<'c, 'a>) -> Result<Vec<ValueId>, ImportError> {
+        match t {
+            Some(t) if op_name(&t) == want => self.operands(&t),
+            Some(t) => Err(unsupported(&t, &format!("expected {want} here"))),
+            None => Err(unsupported(o, &format!("region without {want}"))),
+        }
+    }
+
+    fn int_attr<'c, 'a>(&self, o: &OperationRef<'c, 'a>, name: &str) -> Result<i64, ImportError> {
+        o.attribute(name)
+            .ok()
+            .and_then(|a| IntegerAttribute::try_from(a).ok())
+            .map(|i| i.value())
+            .ok_or_else(|| unsupported(o, &format!("missing integer attribute `{name}`")))
+    }
+
+    fn op<'c, 'a>(&mut self, o: &OperationRef<'c, 'a>, name: &str) -> Result<OpKind, ImportError> {
+        let ops = self.operands(o)?;
+        let n = ops.len();
+        let want = |k: usize| if n == k { Ok(()) } else { Err(unsupported(o, &format!("expected {k} operands, found {n}"))) };
+        if let Some(arr) = name.strip_prefix("arr.") {
+            return self.arr_op(o, arr, ops);
+        }
+        if let Some(b) = scalar_binary(name) {
+            want(2)?;
+            return Ok(OpKind::Binary { res: self.result(o)?, op: b, lhs: ops[0], rhs: ops[1] });
+        }
+        if let Some(u) = scalar_unary(name) {
+            want(1)?;
+            return Ok(OpKind::Unary { res: self.result(o)?, op: u, arg: ops[0] });
+        }
+        Ok(match name {
+            "arith.constant" => {
+                want(0)?;
+                let res = self.result(o)?;
+                let attr: Attribute = o.attribute("value").map_err(|_| unsupported(o, "no value"))?;
+                let value = match self.func.ty(res) {
+                    Type::Scalar(DType::F64) => Scalar::F64(FloatAttribute::try_from(attr).map_err(|_| unsupported(o, "bad f64"))?.value()),
+                    Type::Scalar(DType::F32) => Scalar::F32(FloatAttribute::try_from(attr).map_err(|_| unsupported(o, "bad f32"))?.value() as f32),
+                    Type::Scalar(DType::I64) => Scalar::I64(IntegerAttribute::try_from(attr).map_err(|_| unsupported(o, "bad i64"))?.value()),
+                    Type::Scalar(DType::Bool) => Scalar::Bool(IntegerAttribute::try_from(attr).map_err(|_| unsupported(o, "bad i1"))?.value() != 0),
+                    Type::Array(..) => return Err(unsupported(o, "array constants are not supported")),
+                };
+                OpKind::Const { res, value }
+            }
+            "arith.cmpf" | "arith.cmpi" => {
+                want(2)?;
+                let p = self.int_attr(o, "predicate")?;
+                let b = if name == "arith.cmpf" { cmpf_predicate(p) } else { cmpi_predicate(p) }
+                    .ok_or_else(|| unsupported(o, &format!("predicate {p} is not supported")))?;
+                OpKind::Binary { res: self.result(o)?, op: b, lhs: ops[0], rhs: ops[1] }
+            }
+            "arith.select" => {
+                want(3)?;
+                OpKind::Select { res: self.result(o)?, cond: ops[0], lhs: ops[1], rhs: ops[2] }
+            }
+            "arith.extui" | "arith.uitofp" | "arith.sitofp" | "arith.fptosi" | "arith.extf" | "arith.truncf" | "arith.bitcast" => {
+                want(1)?;
+                OpKind::Cast { res: self.result(o)?, arg: ops[0] }
+            }
+            "func.call" => {
+                let callee = o
+                    .attribute("callee")
+                    .ok()
+                    .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
+                    .map(|s| s.value().to_string())
+                    .ok_or_else(|| unsupported(o, "no callee"))?;
+                OpKind::Call { callee, args: ops, results: self.results(o)? }
+            }
+            "func.return" => OpKind::Return { values: ops },
+            "cf.assert" => {
+                want(1)?;
+                let msg = o
+                    .attribute("msg")
+                    .ok()
+                    .and_then(|a| StringAttribute::try_from(a).ok())
+                    .map(|s| s.value().to_string())
+                    .ok_or_else(|| unsupported(o, "no msg"))?;
+                OpKind::Assert { cond: ops[0], msg }
+            }
+            "scf.for" => {
+                if n < 3 {
+                    return Err(unsupported(o, "expected lower bound, upper bound and step"));
+                }
+                let (args, body, term) = self.region(o, 0)?.ok_or_else(|| unsupported(o, "empty body"))?;
+                let yields = self.yield_operands(term, "scf.yield", o)?;
+                let (iv, carried) = args.split_first().ok_or_else(|| unsupported(o, "no induction variable"))?;
+                OpKind::For {
+                    iv: *iv,
+                    lo: ops[0],
+                    hi: ops[1],
+                    step: ops[2],
+                    inits: ops[3..].to_vec(),
+                    carried: carried.to_vec(),
+                    body,
+                    yields,
+                    results: self.results(o)?,
+                }
+            }
+            "scf.while" => {
+                let (before_args, before, term) = self.region(o, 0)?.ok_or_else(|| unsupported(o, "empty before region"))?;
+                let cond_ops = self.yield_operands(term, "scf.condition", o)?;
+                let (cond, forwarded) = cond_ops.split_first().ok_or_else(|| unsupported(o, "scf.condition without a condition"))?;
+                if forwarded != before_args.as_slice() {
+                    return Err(unsupported(o, "scf.condition must forward the before region's arguments unchanged"));
+                }
+                let (after_args, after, term) = self.region(o, 1)?.ok_or_else(|| unsupported(o, "empty after region"))?;
+                let yields = self.yield_operands(term, "scf.yield", o)?;
+                OpKind::While { inits: ops, before_args, before, cond: *cond, after_args, after, yields, results: self.results(o)? }
+            }
+            "scf.if" => {
+                want(1)?;
+                let (_, then_body, term) = self.region(o, 0)?.ok_or_else(|| unsupported(o, "empty then region"))?;
+                let then_yields = self.yield_operands(term, "scf.yield", o)?;
+                let (else_body, else_yields) = match self.region(o, 1)? {
+                    Some((_, b, term)) => (b, self.yield_operands(term, "scf.yield", o)?),
+                    None => (vec![], vec![]),
+                };
+                OpKind::If { cond: ops[0], then_body, then_yields, else_body, else_yields, results: self.results(o)? }
+            }
+            _ => return Err(unsupported(o, "arrayc's IR has no such operation")),
+        })
+    }
+
+    fn arr_op<'c, 'a>(&mut self, o: &OperationRef<'c, 'a>, name: &str, ops: Vec<ValueId>) -> Result<OpKind, ImportError> {
+        let n = ops.len();
+        let want = |k: usize| if n == k { Ok(()) } else { Err(unsupported(o, &format!("expected {k} operands, found {n}"))) };
+        let at_least = |k: usize| if n >= k { Ok(()) } else { Err(unsupported(o, &format!("expected at least {k} operands, found {n}"))) };
+        let no_results = || if o.result_count() == 0 { Ok(()) } else { Err(unsupported(o, "expected no results")) };
+        Ok(match name {
+            "new" => OpKind::New { res: self.result(o)?, sizes: ops },
+            "view" => {
+                at_least(1)?;
+                let attr = o.attribute("index").map_err(|_| unsupported(o, "no `index` attribute"))?;
+                let arr = DenseI64ArrayAttribute::try_from(attr).map_err(|_| unsupported(o, "`index` must be array<i64: ...>"))?;
+                let index = (0..arr.len())
+                    .map(|i| {
+                        let c = arr.element(i).unwrap_or(-1);
+                        IndexEntry::from_code(c).ok_or_else(|| unsupported(o, &format!("bad index code {c}")))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                let k: usize = index.iter().map(|e| e.num_operands()).sum();
+                if k != n - 1 {
+                    return Err(unsupported(o, &format!("the index codes take {k} operands but {} are given", n - 1)));
+                }
+                OpKind::View { res: self.result(o)?, src: ops[0], index, operands: ops[1..].to_vec() }
+            }
+            "broadcast" => {
+                at_least(1)?;
+                OpKind::Broadcast { res: self.result(o)?, src: ops[0], sizes: ops[1..].to_vec() }
+            }
+            "dim" => {
+                want(1)?;
+                let axis = self.int_attr(o, "axis")?;
+                OpKind::Dim { res: self.result(o)?, src: ops[0], axis: axis as usize }
+            }
+            "load" => {
+                want(1)?;
+                OpKind::Load { res: self.result(o)?, src: ops[0] }
+            }
+            "del" => {
+                want(1)?;
+                no_results()?;
+                OpKind::Del { base: ops[0] }
+            }
+            "sync" => {
+                want(1)?;
+                no_results()?;
+                OpKind::Sync { base: ops[0] }
+            }
+            "print" => {
+                want(1)?;
+                no_results()?;
+                let newline = match o.attribute("newline") {
+                    Ok(a) => BoolAttribute::try_from(a).map_err(|_| unsupported(o, "`newline` must be a bool"))?.value(),
+                    Err(_) => true,
+                };
+                OpKind::Print { value: ops[0], newline }
+            }
+            "reduce" => {
+                want(2)?;
+                no_results()?;
+                let kind = o
+                    .attribute("kind")
+                    .ok()
+                    .and_then(|a| StringAttribute::try_from(a).ok())
+                    .and_then(|s| reduce_kind(s.value()))
+                    .ok_or_else(|| unsupported(o, "`kind` must be \"sum\", \"prod\", \"min\" or \"max\""))?;
+                let axis = if o.has_attribute("axis") { Some(self.int_attr(o, "axis")? as usize) } else { None };
+                OpKind::Compute { func: ComputeFn::Reduce(kind, axis), out: ops[0], ins: ops[1..].to_vec() }
+            }
+            other => {
+                let func = compute_fn(other).ok_or_else(|| unsupported(o, "unknown arr operation"))?;
+                at_least(1)?;
+                no_results()?;
+                OpKind::Compute { func, out: ops[0], ins: ops[1..].to_vec() }
+            }
+        })
+    }
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Idempotent set-up of everything arrayc needs on Debian 12 (bookworm), run as root (or through sudo):
+#   * LLVM/MLIR 22 and the libraries they link against (apt),
+#   * a C toolchain, pkg-config and pip (apt),
+#   * numpy and pytest for the example tests (pip),
+#   * a check that the Rust toolchain (cargo) is installed.
+# When everything is present it only checks (no `apt-get update`, no network) and prints one line.
+#
+# Usage: bash scripts/setup.sh        (`make demo` and `make test` run it first)
+# Environment: PYTHON (default python3) is the interpreter the example tests run with.
+set -euo pipefail
+
+PYTHON="${PYTHON:-python3}"
+LLVM_PREFIX=/usr/lib/llvm-22
+APT_PACKAGES=(
+    llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
+    libzstd-dev libz3-dev libxml2-dev zlib1g-dev
+    build-essential pkg-config python3-pip
+)
+
+say() { printf 'setup: %s\n' "$*"; }
+die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
+
+# Run a command as root: directly when we are root, else through sudo when it exists.
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then
+        "$@"
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo "$@"
+    else
+        die "need root to run '$*' (run this script as root, or install sudo)"
+    fi
+}
+
+installed() {
+    [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
+}
+
+# --- Debian packages -------------------------------------------------------------------------
+command -v dpkg-query >/dev/null 2>&1 || die "this script expects a Debian-based system (dpkg/apt not found)"
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+    installed "$p" || missing+=("$p")
+done
+
+if [ "${#missing[@]}" -gt 0 ]; then
+    say "installing missing packages: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    as_root apt-get update -q
+    # The LLVM 22 packages come from bookworm-security here; say so clearly if apt cannot see them.
+    for p in "${missing[@]}"; do
+        case "$p" in
+            *-22-*|*-22)
+                cand="$(apt-cache policy "$p" 2>/dev/null | awk '/Candidate:/ {print $2}')"
+                if [ -z "$cand" ] || [ "$cand" = "(none)" ]; then
+                    die "apt has no candidate for $p. arrayc needs LLVM/MLIR 22 packages
+  (llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools). Enable an apt source that provides them,
+  e.g. bookworm-security, or apt.llvm.org:
+    deb http://apt.llvm.org/bookworm/ llvm-toolchain-bookworm-22 main
+  then run this script again. ('apt-cache policy llvm-22-dev' shows where apt looks.)"
+                fi
+                ;;
+        esac
+    done
+    as_root apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+for tool in "$LLVM_PREFIX/bin/lit" "$LLVM_PREFIX/bin/FileCheck" "$LLVM_PREFIX/bin/mlir-opt"; do
+    [ -x "$tool" ] || die "$tool is missing although the LLVM 22 packages are installed"
+done
+
+# --- Python packages for tests/examples --------------------------------------------------------
+command -v "$PYTHON" >/dev/null 2>&1 || die "$PYTHON not found (install python3)"
+if ! "$PYTHON" -c 'import numpy, pytest' >/dev/null 2>&1; then
+    say "installing numpy and pytest for $PYTHON"
+    # Debian's system Python is "externally managed" (PEP 668): plain pip refuses, then we retry
+    # with --break-system-packages (these two packages do not conflict with Debian's own).
+    if ! "$PYTHON" -m pip install -q numpy pytest; then
+        say "plain pip refused; retrying with --break-system-packages"
+        "$PYTHON" -m pip install -q --break-system-packages numpy pytest
+    fi
+    "$PYTHON" -c 'import numpy, pytest' || die "numpy/pytest still not importable by $PYTHON"
+fi
+
+# --- Rust ---------------------------------------------------------------------------------------
+if ! command -v cargo >/dev/null 2>&1 && [ ! -x "${CARGO_HOME:-$HOME/.cargo}/bin/cargo" ]; then
+    die "cargo (the Rust toolchain) was not found. Install it with rustup:
+    curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y
+    . \"\$HOME/.cargo/env\"
+  (a recent stable Rust is enough), then run this again."
+fi
+
+if [ "${#missing[@]}" -gt 0 ]; then
+    say "done: LLVM/MLIR 22, numpy, pytest and cargo are ready"
+else
+    say "all prerequisites present (LLVM/MLIR 22 in $LLVM_PREFIX, numpy, pytest, cargo)"
+fi

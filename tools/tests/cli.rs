@@ -1,0 +1,181 @@
+//! End-to-end tests of the `arrayc` binary on bad input: every malformed program and every bad
+//! invocation gives a clear message (error code or the fix), a non-zero exit, no panic and no
+//! partial output file.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn arrayc() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_arrayc"))
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Asserts a clean failure: exit code 1, no panic text, and `needle` in stderr.
+fn assert_fails_with(o: &Output, needle: &str, what: &str) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(1), "{what}: expected exit 1, got {:?}\nstderr:\n{err}", o.status.code());
+    assert!(!err.contains("panicked"), "{what}: panicked:\n{err}");
+    assert!(err.contains(needle), "{what}: stderr lacks `{needle}`:\n{err}");
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("arrayc-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The front end's malformed inputs (grammar/tests/malformed, each with `# expect: CODE`), through
+/// the driver: `arrayc check` and `arrayc run` both report the code and exit 1.
+#[test]
+fn malformed_programs_give_their_diagnostic() {
+    let dir = repo().join("grammar/tests/malformed");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    assert!(files.len() >= 20, "expected at least 20 malformed inputs, found {}", files.len());
+    for f in files {
+        let src = std::fs::read_to_string(&f).unwrap();
+        let code = src.lines().next().and_then(|l| l.strip_prefix("# expect: ")).expect("first line `# expect: CODE`").trim().to_string();
+        for sub in ["check", "run"] {
+            let o = arrayc().arg(sub).arg(&f).output().unwrap();
+            assert_fails_with(&o, &code, &format!("{sub} {}", f.display()));
+            assert!(stderr(&o).contains(&f.display().to_string()), "diagnostic names the file");
+        }
+    }
+}
+
+fn write_program(dir: &Path, name: &str, src: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, src).unwrap();
+    p
+}
+
+#[test]
+fn runtime_errors_name_the_source_line() {
+    let d = temp_dir("runtime");
+    let p = write_program(&d, "idx.arr", "fn main(i: i64 = 0) -> f64 {\n    let x = zeros(4);\n    return x[i];\n}\n");
+    let o = arrayc().args(["run"]).arg(&p).args(["--arg", "i=7"]).output().unwrap();
+    assert_fails_with(&o, "idx.arr:3:5: error: index 7 is out of bounds for axis 0 with size 4", "index out of bounds");
+    let ok = arrayc().args(["run"]).arg(&p).args(["--arg", "i=-1"]).output().unwrap();
+    assert!(ok.status.success(), "negative index counts from the end: {}", stderr(&ok));
+
+    let p = write_program(&d, "bc.arr", "fn main(n: i64 = 3, m: i64 = 4) -> f64[n] {\n    let a = zeros(n);\n    let b = ones(m);\n    return a + b;\n}\n");
+    let o = arrayc().args(["run"]).arg(&p).output().unwrap();
+    assert_fails_with(&o, "bc.arr:4:", "broadcast mismatch");
+    assert_fails_with(&o, "could not be broadcast", "broadcast mismatch message");
+    let ok = arrayc().args(["run"]).arg(&p).args(["--arg", "m=1"]).output().unwrap();
+    assert!(ok.status.success(), "size 1 broadcasts: {}", stderr(&ok));
+
+    let p = write_program(&d, "neg.arr", "fn main(n: i64 = -2) -> f64[n] {\n    return zeros(n);\n}\n");
+    let o = arrayc().args(["run"]).arg(&p).output().unwrap();
+    assert_fails_with(&o, "negative dimension", "negative size");
+}
+
+#[test]
+fn bad_arguments_and_files() {
+    let d = temp_dir("args");
+    let p = write_program(&d, "sum.arr", "fn total(x: f64[N], scale: f64 = 1.0) -> f64 {\n    return sum(x) * scale;\n}\n");
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec![], "parameter `x` of `total` has no default"),
+        (vec!["--arg".into(), "x=1.0".into()], "pass a file: --arg x=@file.npy"),
+        (vec!["--arg".into(), format!("x=@{}", d.join("missing.npy").display())], "missing.npy"),
+        (vec!["--arg".into(), "nope=3".into()], "has no parameter `nope`"),
+        (vec!["--arg".into(), "scale=abc".into()], "not a valid f64 value"),
+        (vec!["--arg".into(), "scale".into()], "NAME=VALUE"),
+        (vec!["--entry".into(), "other".into()], "no function `other`"),
+    ];
+    for (args, needle) in cases {
+        let o = arrayc().arg("run").arg(&p).args(&args).output().unwrap();
+        assert_fails_with(&o, needle, &format!("run {args:?}"));
+    }
+    // A file that is not .npy, and one with the wrong dtype (i64 bytes written as a valid .npy by us).
+    let garbage = d.join("garbage.npy");
+    std::fs::write(&garbage, b"definitely not numpy").unwrap();
+    let o = arrayc().arg("run").arg(&p).args(["--arg", &format!("x=@{}", garbage.display())]).output().unwrap();
+    assert_fails_with(&o, "not a valid .npy file", "garbage npy");
+    let ints = write_program(&d, "ints.arr", "fn main() -> i64[3] {\n    return arange(3);\n}\n");
+    let out = d.join("ints-out");
+    let o = arrayc().arg("run").arg(&ints).arg("--out").arg(&out).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = arrayc().arg("run").arg(&p).args(["--arg", &format!("x=@{}", out.join("result_0.npy").display())]).output().unwrap();
+    assert_fails_with(&o, "holds a 1-d i64 array but `x` is a 1-d f64 array", "wrong dtype npy");
+    // Missing source file.
+    let o = arrayc().args(["run", "/nonexistent/prog.arr"]).output().unwrap();
+    assert_fails_with(&o, "cannot read `/nonexistent/prog.arr`", "missing source");
+}
+
+#[test]
+fn failed_runs_write_no_output_files() {
+    let d = temp_dir("partial");
+    let p = write_program(&d, "late.arr", "fn main(i: i64 = 9) -> (f64[3], f64) {\n    let x = ones(3);\n    return (x, x[i]);\n}\n");
+    let out = d.join("out");
+    let o = arrayc().arg("run").arg(&p).arg("--out").arg(&out).output().unwrap();
+    assert_fails_with(&o, "out of bounds", "late failure");
+    assert!(!out.exists() || std::fs::read_dir(&out).unwrap().next().is_none(), "no partial output after a failed run");
+    let o = arrayc().arg("run").arg(&p).args(["--arg", "i=1"]).arg("--out").arg(&out).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(out.join("result_0.npy").exists() && out.join("result_1.npy").exists());
+}
+
+#[test]
+fn help_lists_the_subcommands_and_flags() {
+    let o = arrayc().arg("--help").output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    for word in ["run", "check", "emit"] {
+        assert!(text.contains(word), "--help mentions {word}:\n{text}");
+    }
+    let o = arrayc().args(["run", "--help"]).output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    for flag in ["--entry", "--arg", "--out", "--time"] {
+        assert!(text.contains(flag), "run --help mentions {flag}:\n{text}");
+    }
+}
+
+/// `arrayc emit --stage=arr examples/synthetic.arr` shows Kristensen et al.'s Fig. 3b: 4 fills
+/// creating a, b, d, e (each after its `arr.new`), the 7 computations in order, `del` of a and b
+/// after the multiplication, of e and t after the minimum, and `sync d; del d` before the return.
+#[test]
+fn synthetic_matches_fig3_bytecode() {
+    let o = arrayc().args(["emit", "--stage=arr"]).arg(repo().join("examples/synthetic.arr")).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    // Only the entry function `synthetic` (the first func in the file).
+    let body = text.split("func.func @synthetic_nonzero").next().unwrap();
+    let ops: Vec<String> = body
+        .lines()
+        .filter_map(|l| l.split('"').nth(1).filter(|n| n.starts_with("arr.")).map(|n| {
+            let operands = l.split("\"(").nth(1).and_then(|r| r.split(')').next()).unwrap_or("");
+            let bases: Vec<&str> = operands.split(", ").map(|v| v.trim_start_matches('%').split('_').next().unwrap_or("")).collect();
+            format!("{} {}", &n[4..], bases.join(","))
+        }))
+        .filter(|s| !s.starts_with("view") && !s.starts_with("dim") && !s.starts_with("broadcast"))
+        .collect();
+    let expected = [
+        "new 0", "fill a,2", "new 3", "fill b,5", "new 6", "fill d,8", "new 9", "fill e,11",
+        "add a,a,15", "copy 18,22", "add b,b,28", "copy 31,35",
+        "new 42", "mul t,a,b", "del a", "del b",
+        "maximum 47,t,51", "minimum 55,t,59", "del e", "del t",
+        "sync d", "del d",
+    ];
+    let simplified: Vec<String> = ops.iter().map(|s| s.to_string()).collect();
+    let kinds: Vec<&str> = simplified.iter().map(|s| s.split(' ').next().unwrap()).collect();
+    let exp_kinds: Vec<&str> = expected.iter().map(|s| s.split(' ').next().unwrap()).collect();
+    assert_eq!(kinds, exp_kinds, "operation sequence:\n{}", simplified.join("\n"));
+    let count = |k: &str| kinds.iter().filter(|x| **x == k).count();
+    assert_eq!(count("fill"), 4);
+    assert_eq!(count("del"), 5);
+    assert_eq!(count("sync"), 1);
+    assert_eq!(count("add") + count("copy") + count("mul") + count("maximum") + count("minimum"), 7);
+    // The named arrays each op touches (views print as numbered values; a/b/d/e/t are named).
+    for (got, want) in simplified.iter().zip(expected) {
+        let named = |s: &str| s.split(' ').nth(1).unwrap_or("").split(',').filter(|x| ["a", "b", "d", "e", "t"].contains(x)).map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(named(got), named(want), "{got} vs {want}");
+    }
+}
