@@ -81,6 +81,17 @@ impl DType {
     pub fn is_float(self) -> bool {
         matches!(self, DType::F64 | DType::F32)
     }
+    /// NumPy's promotion of two (non-literal) dtypes: `f64 > f32 > i64 > bool`, except that `f32`
+    /// with `i64` gives `f64`.
+    pub fn promote(self, other: DType) -> DType {
+        use DType::*;
+        match (self, other) {
+            (F64, _) | (_, F64) | (F32, I64) | (I64, F32) => F64,
+            (F32, _) | (_, F32) => F32,
+            (I64, _) | (_, I64) => I64,
+            _ => Bool,
+        }
+    }
 }
 
 /// A type as written: `f64`, `i64[N]`, `f64[N, M]`, `f32[3, N-2]`.

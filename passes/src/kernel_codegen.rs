@@ -49,29 +49,7 @@ pub struct CodegenError {
     pub msg: String,
 }
 
-/// MLIR element type of a dtype (`bool` is `i1`).
-pub fn elem_type(d: DType) -> &'static str {
-    match d {
-        DType::F64 => "f64",
-        DType::F32 => "f32",
-        DType::I64 => "i64",
-        DType::Bool => "i1",
-    }
-}
-
-/// MLIR type of a kernel parameter: a fully dynamic strided memref for a view, the element type for
-/// a scalar.
-pub fn param_type(t: Type) -> String {
-    match t {
-        Type::Scalar(d) => elem_type(d).to_string(),
-        Type::Array(d, 0) => format!("memref<{}, strided<[], offset: ?>>", elem_type(d)),
-        Type::Array(d, r) => {
-            let dims = vec!["?"; r].join("x");
-            let strides = vec!["?"; r].join(", ");
-            format!("memref<{dims}x{}, strided<[{strides}], offset: ?>>", elem_type(d))
-        }
-    }
-}
+pub use arrayc_dialect::print::{elem_type, mlir_type as param_type};
 
 /// The dtype a reduction accumulates in: the out dtype, except that a bool sum/product accumulates
 /// in i64.
@@ -79,17 +57,6 @@ fn acc_dtype(kind: ReduceKind, out: DType) -> DType {
     match (kind, out) {
         (ReduceKind::Sum | ReduceKind::Prod, DType::Bool) => DType::I64,
         _ => out,
-    }
-}
-
-/// NumPy promotion of two dtypes (f64 > f32 > i64 > bool, f32 with i64 gives f64).
-pub fn promote(a: DType, b: DType) -> DType {
-    use DType::*;
-    match (a, b) {
-        (F64, _) | (_, F64) | (F32, I64) | (I64, F32) => F64,
-        (F32, _) | (_, F32) => F32,
-        (I64, _) | (_, I64) => I64,
-        _ => Bool,
     }
 }
 
@@ -504,7 +471,7 @@ impl<'f> Gen<'f> {
                 let a = self.read(ins[0], idx)?;
                 let b = self.read(ins[1], idx)?;
                 let ct = match op {
-                    _ if op.is_comparison() => promote(a.d, b.d),
+                    _ if op.is_comparison() => a.d.promote(b.d),
                     BinFn::And | BinFn::Or => DType::Bool,
                     BinFn::Div => float_dt,
                     BinFn::Minimum | BinFn::Maximum => od,

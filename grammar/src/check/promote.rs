@@ -19,14 +19,6 @@ pub fn weak_of(e: &Expr) -> Option<Weak> {
     }
 }
 
-fn rank(d: DType) -> u8 {
-    match d {
-        DType::Bool => 0,
-        DType::I64 => 1,
-        DType::F32 => 2,
-        DType::F64 => 3,
-    }
-}
 
 /// Common dtype of two operands: `f64 > f32 > i64 > bool`, except `f32` with `i64` gives `f64`;
 /// an integer literal takes the other operand's dtype (bool becomes `i64`), a float literal with
@@ -42,17 +34,7 @@ pub fn promote(a: DType, aw: Option<Weak>, b: DType, bw: Option<Weak>) -> DType 
         }
         (Some(w), None) => weak_with(w, b),
         (None, Some(w)) => weak_with(w, a),
-        (None, None) => {
-            if a == b {
-                a
-            } else if matches!((a, b), (DType::F32, DType::I64) | (DType::I64, DType::F32)) {
-                DType::F64
-            } else if rank(a) >= rank(b) {
-                a
-            } else {
-                b
-            }
-        }
+        (None, None) => a.promote(b),
     }
 }
 

@@ -25,17 +25,6 @@ pub(crate) fn bin_fn(op: BinOp) -> BinFn {
     }
 }
 
-/// NumPy promotion of two dtypes (f64 > f32 > i64 > bool; f32 with i64 gives f64).
-pub(crate) fn promote(a: DType, b: DType) -> DType {
-    use DType::*;
-    match (a, b) {
-        (F64, _) | (_, F64) | (F32, I64) | (I64, F32) => F64,
-        (F32, _) | (_, F32) => F32,
-        (I64, _) | (_, I64) => I64,
-        _ => Bool,
-    }
-}
-
 fn unary_builtin(name: &str) -> Option<UnFn> {
     Some(match name {
         "abs" => UnFn::Abs,
@@ -74,19 +63,22 @@ impl Lowerer<'_> {
     pub(crate) fn expr(&mut self, e: &Expr) -> LResult<ValueId> {
         let vs = self.expr_multi(e)?;
         match vs.as_slice() {
-            [v] => {
-                if let Ty::Array(_, shape) = self.ty_of(e) {
-                    let shape = shape.clone();
-                    self.shapes.entry(*v).or_insert(shape);
-                }
-                Ok(*v)
-            }
+            [v] => Ok(*v),
             _ => Err(self.error("E0907", &e.span, "expected one value", "")),
         }
     }
 
     /// Lowers an expression with any number of values (calls may have several results).
     pub(crate) fn expr_multi(&mut self, e: &Expr) -> LResult<Vec<ValueId>> {
+        let vs = self.expr_values(e)?;
+        if let (Ty::Array(_, shape), [v]) = (self.ty_of(e), vs.as_slice()) {
+            let shape = shape.clone();
+            self.shapes.entry(*v).or_insert(shape);
+        }
+        Ok(vs)
+    }
+
+    fn expr_values(&mut self, e: &Expr) -> LResult<Vec<ValueId>> {
         let ty = self.ty_of(e).clone();
         Ok(vec![match &e.kind {
             ExprKind::Int(i) => {
@@ -186,7 +178,7 @@ impl Lowerer<'_> {
     fn binary(&mut self, f: BinFn, x: ValueId, y: ValueId, ty: &Ty) -> LResult<ValueId> {
         let (tx, ty_) = (self.f.ty(x), self.f.ty(y));
         if !tx.is_array() && !ty_.is_array() {
-            let dt = if f.is_comparison() { promote(tx.dtype(), ty_.dtype()) } else { ty.dtype().unwrap_or(tx.dtype()) };
+            let dt = if f.is_comparison() { tx.dtype().promote(ty_.dtype()) } else { ty.dtype().unwrap_or(tx.dtype()) };
             return Ok(self.scalar_bin_promoted(f, x, y, dt));
         }
         self.array_op(ComputeFn::Binary(f), vec![x, y], ty)

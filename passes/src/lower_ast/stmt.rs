@@ -329,7 +329,7 @@ impl Lowerer<'_> {
     /// Scalar `a op b` with NumPy promotion to `dt` (the variable's dtype for `op=`).
     pub(crate) fn scalar_op(&mut self, op: ast::BinOp, a: ValueId, b: ValueId, dt: DType) -> LResult<ValueId> {
         let bdt = self.f.ty(b).dtype();
-        let dt = super::expr::promote(dt, bdt);
+        let dt = dt.promote(bdt);
         let f = super::expr::bin_fn(op);
         Ok(self.scalar_bin_promoted(f, a, b, dt))
     }

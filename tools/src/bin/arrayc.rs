@@ -4,6 +4,7 @@ use arrayc_passes::jit;
 use arrayc_runtime::{exec::Executor, npy, print, value::RtValue};
 use arrayc_tools::{choose_entry, entry_arguments, pipeline, read_source, UserError};
 use clap::{Parser, Subcommand, ValueEnum};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -81,6 +82,11 @@ fn main() -> ExitCode {
     }
 }
 
+/// Writes `text` to stdout; a closed pipe (`arrayc emit ... | head`) is not an error.
+fn emit_text(text: &str) {
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
 fn file_name(p: &Path) -> String {
     p.display().to_string()
 }
@@ -97,14 +103,14 @@ fn emit(stage: Stage, file: &Path, entry: Option<&str>) -> Result<(), UserError>
     if let Stage::Ast = stage {
         let (prog, diags) = arrayc_grammar::parse(&src);
         let prog = prog.ok_or_else(|| UserError(arrayc_tools::render_diagnostics(&diags, &name, &src)))?;
-        print!("{}", arrayc_grammar::dump_ast(&prog));
+        emit_text(&arrayc_grammar::dump_ast(&prog));
         return Ok(());
     }
     let mut m = pipeline::lower_source(&src, &name)?;
     let entry = choose_entry(&m, entry)?;
     pipeline::run_pass(&mut m, "insert-del-sync", &entry)?;
     if let Stage::Arr = stage {
-        print!("{}", pipeline::verified_text(&m)?);
+        emit_text(&pipeline::verified_text(&m)?);
         return Ok(());
     }
     pipeline::run_pass(&mut m, "outline-kernels", &entry)?;
@@ -114,12 +120,12 @@ fn emit(stage: Stage, file: &Path, entry: Option<&str>) -> Result<(), UserError>
                 source_name: m.source_name.clone(),
                 funcs: m.funcs.iter().filter(|f| !f.kernel).cloned().collect(),
             });
-            println!("// Host functions (run by the arrayc executor; func.call of a kernel is a launch):");
-            print!("{host}");
-            println!("// Kernels, lowered to scf/memref/arith/math:");
-            print!("{}", jit::lowered_mlir(&m).map_err(|e| UserError(format!("internal error: {e}")))?);
+            let kernels = jit::lowered_mlir(&m).map_err(|e| UserError(format!("internal error: {e}")))?;
+            emit_text(&format!(
+                "// Host functions (run by the arrayc executor; func.call of a kernel is a launch):\n{host}// Kernels, lowered to scf/memref/arith/math:\n{kernels}"
+            ));
         }
-        _ => print!("{}", jit::llvm_ir(&m).map_err(|e| UserError(format!("internal error: {e}")))?),
+        _ => emit_text(&jit::llvm_ir(&m).map_err(|e| UserError(format!("internal error: {e}")))?),
     }
     Ok(())
 }
@@ -142,20 +148,22 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], out: Option<&Path>, ti
     lap("passes", &mut clock);
     let kernels = jit::compile(&m).map_err(|e| UserError(format!("internal error: {e}")))?;
     lap("kernel JIT (MLIR -> LLVM, O3)", &mut clock);
-    let mut stdout = std::io::stdout();
-    let results = Executor { module: &m, kernels: &kernels, out: &mut stdout }.call(&entry, argv).map_err(|e| UserError(e.to_string()))?;
+    let mut program_out = std::io::stdout();
+    let results = Executor { module: &m, kernels: &kernels, out: &mut program_out }.call(&entry, argv).map_err(|e| UserError(e.to_string()))?;
     lap("run", &mut clock);
+    // A closed stdout (`arrayc run ... | head`) is not an error of the program: stop printing.
+    let mut stdout = std::io::stdout().lock();
     for (i, r) in results.iter().enumerate() {
         let text = match r {
             RtValue::Scalar(s) => print::format_scalar(*s),
             RtValue::View(v) => print::format_view(v),
         };
-        if results.len() == 1 {
-            println!("{text}");
-        } else {
-            println!("result {i}: {text}");
+        let line = if results.len() == 1 { format!("{text}\n") } else { format!("result {i}: {text}\n") };
+        if stdout.write_all(line.as_bytes()).is_err() {
+            break;
         }
     }
+    drop(stdout);
     if let Some(dir) = out {
         std::fs::create_dir_all(dir).map_err(|e| UserError(format!("error: cannot create output directory `{}`: {e}", dir.display())))?;
         for (i, r) in results.iter().enumerate() {
