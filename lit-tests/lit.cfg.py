@@ -10,7 +10,6 @@ config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".arr", ".mlir"]
 config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
-config.test_exec_root = os.path.join(config.test_source_root, "Output")
 
 repo = os.path.dirname(config.test_source_root)
 bin_dir = os.environ.get("ARRAYC_BIN_DIR", os.path.join(repo, "target", "release"))

@@ -4,3 +4,17 @@ fn axpy(n: i64 = 8, alpha: f64 = 2.0) -> f64[n] {
     let y = arange(n) * 1.0;
     return alpha * x + y;
 }
+
+# Kernels after the MLIR pipeline: memrefs become (allocated ptr, aligned ptr, offset, sizes,
+# strides), scalars become doubles, and the chunk bounds are the last two i64 parameters.
+# CHECK: define void @kernel0_fill(ptr %0, ptr %1, i64 %2, i64 %3, i64 %4, double %5, i64 %6, i64 %7)
+# CHECK: store double %5
+# CHECK: define void @kernel1_arange(
+# CHECK: define void @kernel2_mul(
+# CHECK: sitofp i64 %{{[0-9]+}} to double
+# CHECK: fmul double
+# CHECK: define void @kernel3_mul(
+# CHECK: fmul double %5,
+# CHECK: define void @kernel4_add(
+# CHECK: fadd double
+# CHECK-NOT: define

@@ -4,3 +4,33 @@ fn axpy(n: i64 = 8, alpha: f64 = 2.0) -> f64[n] {
     let y = arange(n) * 1.0;
     return alpha * x + y;
 }
+
+# The host function launches one outlined kernel per array operation (func.call).
+# CHECK-LABEL: // Host functions
+# CHECK:       func.func @axpy(%{{n_[0-9]+}}: i64, %[[ALPHA:alpha_[0-9]+]]: f64)
+# CHECK:       func.call @kernel0_fill(%[[X:x_[0-9]+]], %{{[0-9]+}}) : (memref<?xf64, strided<[?], offset: ?>>, f64) -> ()
+# CHECK:       func.call @kernel1_arange(
+# CHECK:       func.call @kernel2_mul(
+# CHECK:       func.call @kernel3_mul(%{{[0-9]+}}, %[[ALPHA]], %[[X]])
+# CHECK:       func.call @kernel4_add(
+# CHECK:       func.return
+# Each kernel is a loop over its chunk [lo, hi) of the iteration space: the last two (index)
+# parameters; it loads the inputs, computes with arith and stores into the output view.
+# CHECK-LABEL: // Kernels, lowered to scf/memref/arith/math:
+# CHECK:       func.func @kernel0_fill(%[[OUT:arg[0-9]+]]: memref<?xf64, strided<[?], offset: ?>>, %[[V:arg[0-9]+]]: f64, %[[LO:arg[0-9]+]]: index, %[[HI:arg[0-9]+]]: index)
+# CHECK:       scf.for %[[I:arg[0-9]+]] = %[[LO]] to %[[HI]] step %c1 {
+# CHECK-NEXT:  memref.store %[[V]], %[[OUT]][%[[I]]] : memref<?xf64, strided<[?], offset: ?>>
+# CHECK:       func.func @kernel1_arange(
+# CHECK:       arith.index_cast
+# CHECK:       func.func @kernel2_mul(%{{arg[0-9]+}}: memref<?xf64, strided<[?], offset: ?>>, %{{arg[0-9]+}}: memref<?xi64, strided<[?], offset: ?>>, %{{arg[0-9]+}}: f64, %[[LO2:arg[0-9]+]]: index, %[[HI2:arg[0-9]+]]: index)
+# CHECK:       scf.for %[[J:arg[0-9]+]] = %[[LO2]] to %[[HI2]] step %c1 {
+# CHECK-NEXT:  %[[L:[0-9]+]] = memref.load %{{arg[0-9]+}}[%[[J]]] : memref<?xi64, strided<[?], offset: ?>>
+# CHECK-NEXT:  %[[F:[0-9]+]] = arith.sitofp %[[L]] : i64 to f64
+# CHECK-NEXT:  %[[P:[0-9]+]] = arith.mulf %[[F]], %{{arg[0-9]+}} : f64
+# CHECK-NEXT:  memref.store %[[P]], %{{arg[0-9]+}}[%[[J]]]
+# CHECK:       func.func @kernel4_add(
+# CHECK:       memref.load
+# CHECK-NEXT:  memref.load
+# CHECK-NEXT:  arith.addf %{{[0-9]+}}, %{{[0-9]+}} : f64
+# CHECK-NEXT:  memref.store
+# CHECK-NOT:   arr.

@@ -11,3 +11,11 @@ module {
     func.return %x : f64
   }
 }
+
+// PASS: error: unknown pass `no-such-pass`; available passes:
+// PASS-NEXT: insert-del-sync
+// PASS-NEXT: outline-kernels
+// FILE: error: cannot read `{{.*}}opt-errors.mlir.missing`: No such file or directory
+// PARSE: error: `<stdin>`: MLIR could not parse the module:
+// PARSE-NEXT: loc("-":1:23) expected non-function type
+// UNSUP: error: `{{.*}}opt-errors.mlir`: unsupported type `index` in `arith.constant`

@@ -49,6 +49,12 @@ pub enum ImportError {
     },
 }
 
+/// Adds the `func.return` that MLIR requires at the end of every kernel function lacking one.
+///
+/// Outlined kernels (`arr.kernel` functions made by `outline-kernels`) hold only their array
+/// computations, so [`crate::print::print_module`] writes them without a terminator; call this before
+/// printing a module with kernels as MLIR text that must parse. [`import_module`] drops that return
+
 /// Parses and verifies `text` with MLIR, then rebuilds the typed module. `source_name` becomes
 /// [`Module::source_name`]; when it is empty, the file name of the first location found is used.
 pub fn import_module(ctx: &Context, text: &str, source_name: &str) -> Result<Module, ImportError> {
@@ -274,9 +280,13 @@ impl FuncImporter<'_> {
         self.func.param_names = (0..params.len()).map(|i| format!("arg{i}")).collect();
         self.func.param_defaults = vec![None; params.len()];
         self.func.params = params;
-        let (body, term) = self.block(&block, o)?;
+        let (mut body, term) = self.block(&block, o)?;
         if let Some(t) = term {
             return Err(unsupported(&t, "unexpected terminator in a function body"));
+        }
+        // arrayc's kernels end without a return; the printer adds one (see `print::print_func`).
+        if self.func.kernel && matches!(body.last(), Some(Op { kind: OpKind::Return { values }, .. }) if values.is_empty()) {
+            body.pop();
         }
         self.func.body = body;
         Ok(())

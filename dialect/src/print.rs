@@ -111,6 +111,8 @@ impl Printer<'_> {
         use OpKind::*;
         let loc = self.loc(op);
         let text = match &op.kind {
+            // `i1` constants print as `true`/`false`, whose type MLIR infers.
+            Const { res, value: Scalar::Bool(b) } => format!("{} = arith.constant {b}", self.v(*res)),
             Const { res, value } => format!("{} = arith.constant {} : {}", self.v(*res), literal(*value), self.t(*res)),
             Binary { res, op: b, lhs, rhs } => {
                 let dt = self.f.ty(*lhs).dtype();
@@ -307,6 +309,10 @@ pub fn print_func(f: &Func, file: &str) -> String {
     let attrs = if f.kernel { " attributes {arr.kernel}" } else { "" };
     p.line(1, &format!("func.func @{}({}) -> ({}){attrs} {{", f.name, params.join(", "), results.join(", ")));
     p.body(2, &f.body);
+    // Kernels hold only their computations; MLIR needs the terminator.
+    if !matches!(f.body.last().map(|o| &o.kind), Some(OpKind::Return { .. })) {
+        p.line(2, "func.return");
+    }
     p.line(1, "}");
     p.out
 }

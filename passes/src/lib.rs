@@ -8,3 +8,4 @@ pub mod outline;
 pub mod roots;
 pub mod jit;
 pub mod kernel_codegen;
+pub mod wsp;

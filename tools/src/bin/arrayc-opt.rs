@@ -1,7 +1,10 @@
 //! `arrayc-opt`: reads an `arr` module as MLIR text, runs named arrayc passes on it and prints the
 //! result (see `arrayc-opt --help`).
 
-use arrayc_dialect::{import::import_module, mlir};
+use arrayc_dialect::{
+    import::import_module,
+    mlir,
+};
 use arrayc_tools::{choose_entry, pipeline, UserError};
 use clap::Parser;
 use std::io::Read;
@@ -43,8 +46,7 @@ fn pass_list() -> String {
 
 fn run(cli: &Cli) -> Result<(), UserError> {
     if cli.list_passes {
-        print!("{}", pass_list());
-        return Ok(());
+        return write_stdout(&pass_list());
     }
     // Reject unknown pass names before doing any work.
     for p in &cli.passes {
@@ -72,6 +74,15 @@ fn run(cli: &Cli) -> Result<(), UserError> {
             pipeline::run_pass(&mut m, p, &entry)?;
         }
     }
-    print!("{}", pipeline::verified_text(&m)?);
-    Ok(())
+    write_stdout(&pipeline::verified_text(&m)?)
+}
+
+/// Writes to stdout; a closed pipe (`arrayc-opt x.mlir | head`) is not an error.
+fn write_stdout(text: &str) -> Result<(), UserError> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(UserError(format!("error: cannot write output: {e}"))),
+        _ => Ok(()),
+    }
 }

@@ -1,0 +1,113 @@
+//! The WSP graph `G = (V, E_d, E_f)` of Def. 1, built from a [`Region`] as in Sec. IV-A3:
+//! one vertex per op, dependency edges `E_d` (a DAG in region order) and fuse-preventing
+//! edges `E_f` (Def. 12 plus iteration-space and reduction rules).
+use super::bitset::BitSet;
+use super::region::{OpKind, Region};
+use super::view::{relation, same_space, Relation};
+use petgraph::graph::{DiGraph, NodeIndex};
+
+/// Why a dependency edge exists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DepKind {
+    /// Read/write conflict on overlapping views (RAW, WAR or WAW).
+    Data,
+    /// `new`/`del`/`sync` ordering on a base.
+    Lifetime,
+}
+
+/// The WSP graph. `dag` is the petgraph view of `E_d`; `succ`/`pred`/`reach` are bitset rows for
+/// fast partition-graph queries; `fp[i]` is the set of ops fuse-preventing with op `i`.
+pub struct WspGraph {
+    pub n: usize,
+    pub dag: DiGraph<usize, DepKind>,
+    pub succ: Vec<BitSet>,
+    pub pred: Vec<BitSet>,
+    /// Transitive closure: `reach[i]` = ops reachable from `i` by a non-empty path.
+    pub reach: Vec<BitSet>,
+    pub fp: Vec<BitSet>,
+}
+
+impl WspGraph {
+    /// Build the graph (Sec. IV-A3, steps 1-4).
+    pub fn build(region: &Region) -> WspGraph {
+        let n = region.ops.len();
+        let b = &region.bindings;
+        let mut dag = DiGraph::new();
+        let nodes: Vec<NodeIndex> = (0..n).map(|i| dag.add_node(i)).collect();
+        let mut succ = vec![BitSet::new(n); n];
+        let mut pred = vec![BitSet::new(n); n];
+        let mut fp = vec![BitSet::new(n); n];
+        let ops = &region.ops;
+        for j in 0..n {
+            for i in 0..j {
+                let (a, c) = (&ops[i], &ops[j]);
+                let ov = |xs: &[super::View], ys: &[super::View]| xs.iter().any(|x| ys.iter().any(|y| relation(x, y, b) != Relation::Disjoint));
+                // Data dependencies: RAW, WAR, WAW.
+                let data = ov(&a.outs, &c.ins) || ov(&a.ins, &c.outs) || ov(&a.outs, &c.outs);
+                // Lifetime ordering: new before every use, del after every use, sync after writers
+                // and before later writers.
+                let ta = a.touched_bases();
+                let tc = c.touched_bases();
+                let writes = |o: &super::Op, base| o.outs.iter().any(|v| v.base == base);
+                let life = ta.iter().any(|base| {
+                    tc.contains(base)
+                        && (a.new.contains(base) || a.del.contains(base) || c.new.contains(base) || c.del.contains(base)
+                            || (a.sync.contains(base) && writes(c, *base))
+                            || (c.sync.contains(base) && writes(a, *base)))
+                });
+                if data || life {
+                    dag.add_edge(nodes[i], nodes[j], if data { DepKind::Data } else { DepKind::Lifetime });
+                    succ[i].insert(j);
+                    pred[j].insert(i);
+                }
+                if !fusible(region, i, j) {
+                    fp[i].insert(j);
+                    fp[j].insert(i);
+                }
+            }
+        }
+        // Transitive closure in reverse topological (= reverse region) order.
+        let mut reach = vec![BitSet::new(n); n];
+        for i in (0..n).rev() {
+            let mut r = succ[i].clone();
+            for s in succ[i].iter() {
+                r.union_with(&reach[s]);
+            }
+            reach[i] = r;
+        }
+        WspGraph { n, dag, succ, pred, reach, fp }
+    }
+
+    /// Is there a dependency path (length >= 1) from `i` to `j`?
+    pub fn path(&self, i: usize, j: usize) -> bool {
+        self.reach[i].contains(j)
+    }
+}
+
+/// Fusibility of ops `i < j`: Def. 12 (1)-(3), equal iteration spaces (Sec. IV-A1, compared
+/// symbolically) and "a reduction's output is fuse-preventing for its consumers".
+pub fn fusible(region: &Region, i: usize, j: usize) -> bool {
+    let b = &region.bindings;
+    let (f, g) = (&region.ops[i], &region.ops[j]);
+    let bad = |o: &super::View, x: &super::View| relation(o, x, b) == Relation::Overlap;
+    // Def. 12: a written view may only meet an identical view in the other op.
+    for o in &f.outs {
+        if g.ins.iter().chain(&g.outs).any(|x| bad(o, x)) {
+            return false;
+        }
+    }
+    for o in &g.outs {
+        if f.ins.iter().any(|x| bad(o, x)) {
+            return false;
+        }
+    }
+    if let (Some(sa), Some(sb)) = (f.iteration_space(), g.iteration_space()) {
+        if !same_space(sa, sb, b) {
+            return false;
+        }
+    }
+    let consumes = |r: &super::Op, c: &super::Op| {
+        matches!(r.kind, OpKind::Reduction { .. }) && r.outs.iter().any(|o| c.ins.iter().any(|x| relation(o, x, b) != Relation::Disjoint))
+    };
+    !(consumes(f, g) || consumes(g, f))
+}

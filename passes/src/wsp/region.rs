@@ -1,0 +1,143 @@
+//! The input of the fusion pass: a [`Region`] of array operations ([`Op`]) over views ([`View`])
+//! of base arrays ([`BaseId`]) -- the Bohrium bytecode model of Sec. IV-A (Fig. 3b, Def. 10).
+use super::sym::SymExpr;
+use std::collections::HashMap;
+
+/// A base array: contiguous and one-dimensional (Sec. IV-A).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BaseId(pub u32);
+
+/// A strided view of a base array; `offset`, `shape` and `strides` are in ELEMENTS.
+/// Two views are *identical* (Def. 11/12) when base, offset, shape and strides are equal
+/// (symbolically); they *overlap* when they share an element of the base.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct View {
+    pub base: BaseId,
+    pub offset: SymExpr,
+    pub shape: Vec<SymExpr>,
+    pub strides: Vec<SymExpr>,
+}
+
+impl View {
+    /// Contiguous 1-d view `base[offset .. offset+len]`.
+    pub fn range(base: BaseId, offset: impl Into<SymExpr>, len: impl Into<SymExpr>) -> View {
+        View { base, offset: offset.into(), shape: vec![len.into()], strides: vec![SymExpr::constant(1)] }
+    }
+    /// Row-major contiguous view of a whole base of the given shape.
+    pub fn full(base: BaseId, shape: Vec<SymExpr>) -> View {
+        let mut strides = vec![SymExpr::constant(1); shape.len()];
+        for d in (0..shape.len().saturating_sub(1)).rev() {
+            strides[d] = &strides[d + 1] * &shape[d + 1];
+        }
+        View { base, offset: SymExpr::constant(0), shape, strides }
+    }
+    /// Number of elements (product of the shape).
+    pub fn elems(&self) -> SymExpr {
+        self.shape.iter().fold(SymExpr::constant(1), |a, s| &a * s)
+    }
+}
+
+/// What an operation iterates over.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum OpKind {
+    /// Iteration space = shape of its (first) output view.
+    Elementwise,
+    /// Iteration space = shape of its (first) input view; its output is fuse-preventing for
+    /// every later op that reads it.
+    Reduction { axis: Option<usize> },
+    /// `new`/`del`/`sync`: no iteration space, fuses with anything, costs nothing by itself
+    /// (Def. 10: "DEL and SYNC are counted as having no input or output").
+    System,
+}
+
+/// One array operation (a vertex of the WSP graph, Sec. IV-A3). `new`, `del`, `sync` are the
+/// sets of Def. 10 (`sync` = the front end reads the base after this op, so it stays
+/// materialized).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Op {
+    pub name: String,
+    pub line: Option<u32>,
+    pub kind: OpKind,
+    pub ins: Vec<View>,
+    pub outs: Vec<View>,
+    pub new: Vec<BaseId>,
+    pub del: Vec<BaseId>,
+    pub sync: Vec<BaseId>,
+}
+
+impl Op {
+    /// Elementwise op `outs = f(ins)`.
+    pub fn elementwise(name: &str, outs: Vec<View>, ins: Vec<View>) -> Op {
+        Op { name: name.into(), line: None, kind: OpKind::Elementwise, ins, outs, new: vec![], del: vec![], sync: vec![] }
+    }
+    /// Reduction `out = reduce(in, axis)`.
+    pub fn reduction(name: &str, out: View, input: View, axis: Option<usize>) -> Op {
+        Op { name: name.into(), line: None, kind: OpKind::Reduction { axis }, ins: vec![input], outs: vec![out], new: vec![], del: vec![], sync: vec![] }
+    }
+    /// System op `DEL base`.
+    pub fn del(base: BaseId) -> Op {
+        Op { name: "del".into(), line: None, kind: OpKind::System, ins: vec![], outs: vec![], new: vec![], del: vec![base], sync: vec![] }
+    }
+    /// System op `SYNC base`.
+    pub fn sync(base: BaseId) -> Op {
+        Op { name: "sync".into(), line: None, kind: OpKind::System, ins: vec![], outs: vec![], new: vec![], del: vec![], sync: vec![base] }
+    }
+    /// System op `NEW base` (when allocation is not folded into the first writer).
+    pub fn new_base(base: BaseId) -> Op {
+        Op { name: "new".into(), line: None, kind: OpKind::System, ins: vec![], outs: vec![], new: vec![base], del: vec![], sync: vec![] }
+    }
+    /// Builder: mark bases as allocated by this op.
+    pub fn with_new(mut self, b: &[BaseId]) -> Op {
+        self.new.extend_from_slice(b);
+        self
+    }
+    pub fn with_line(mut self, l: u32) -> Op {
+        self.line = Some(l);
+        self
+    }
+    /// The iteration space: output shape (elementwise), input shape (reduction), none (system).
+    pub fn iteration_space(&self) -> Option<&[SymExpr]> {
+        match self.kind {
+            OpKind::Elementwise => self.outs.first().or(self.ins.first()).map(|v| v.shape.as_slice()),
+            OpKind::Reduction { .. } => self.ins.first().or(self.outs.first()).map(|v| v.shape.as_slice()),
+            OpKind::System => None,
+        }
+    }
+    /// Every base the op mentions (views, new, del, sync).
+    pub fn touched_bases(&self) -> Vec<BaseId> {
+        let mut v: Vec<BaseId> = self.ins.iter().chain(&self.outs).map(|v| v.base).chain(self.new.iter().copied()).chain(self.del.iter().copied()).chain(self.sync.iter().copied()).collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+}
+
+/// A straight-line list of operations plus base metadata. `base_sizes` are in ELEMENTS;
+/// `bindings` optionally give concrete values for symbols.
+#[derive(Clone, Debug, Default)]
+pub struct Region {
+    pub ops: Vec<Op>,
+    pub base_sizes: HashMap<BaseId, SymExpr>,
+    pub base_names: HashMap<BaseId, String>,
+    pub bindings: HashMap<String, i64>,
+}
+
+impl Region {
+    /// Register a base of `size` elements named `name`; returns its id.
+    pub fn add_base(&mut self, name: &str, size: impl Into<SymExpr>) -> BaseId {
+        let id = BaseId(self.base_sizes.len() as u32);
+        self.base_sizes.insert(id, size.into());
+        self.base_names.insert(id, name.into());
+        id
+    }
+    pub fn push(&mut self, op: Op) -> usize {
+        self.ops.push(op);
+        self.ops.len() - 1
+    }
+    pub fn len(&self) -> usize {
+        self.ops.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.ops.is_empty()
+    }
+}
