@@ -354,10 +354,6 @@ pub enum OpKind {
 }
 
 impl OpKind {
-    /// Is this an array operation in the sense of the WSP graph (Kristensen et al. Def. 9)?
-    pub fn is_array_op(&self) -> bool {
-        matches!(self, OpKind::Compute { .. } | OpKind::New { .. } | OpKind::Del { .. } | OpKind::Sync { .. })
-    }
     /// Nested bodies of control-flow operations.
     pub fn bodies(&self) -> Vec<&Body> {
         match self {
@@ -396,18 +392,6 @@ impl OpKind {
             Del { base } | Sync { base } => vec![*base],
             Print { value, .. } => vec![*value],
             Compute { out, ins, .. } => [vec![*out], ins.clone()].concat(),
-        }
-    }
-    /// Values this operation defines at its own level (results and block arguments of its bodies).
-    pub fn defs(&self) -> Vec<ValueId> {
-        use OpKind::*;
-        match self {
-            Const { res, .. } | Binary { res, .. } | Unary { res, .. } | Cast { res, .. } | Select { res, .. } => vec![*res],
-            New { res, .. } | View { res, .. } | Broadcast { res, .. } | Dim { res, .. } | Load { res, .. } => vec![*res],
-            For { iv, carried, results, .. } => [vec![*iv], carried.clone(), results.clone()].concat(),
-            While { before_args, after_args, results, .. } => [before_args.clone(), after_args.clone(), results.clone()].concat(),
-            If { results, .. } | Call { results, .. } => results.clone(),
-            _ => vec![],
         }
     }
 }

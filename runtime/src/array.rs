@@ -81,10 +81,6 @@ impl View {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    /// True if `self` views the same base array as `other`.
-    pub fn same_base(&self, other: &View) -> bool {
-        Arc::ptr_eq(&self.base, &other.base)
-    }
     /// Element offset (within the base) of the element at multi-index `idx`.
     pub fn element_offset(&self, idx: &[i64]) -> i64 {
         self.offset + idx.iter().zip(&self.strides).map(|(i, s)| i * s).sum::<i64>()
