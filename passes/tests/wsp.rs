@@ -1,1 +1,545 @@
-#[test] fn t(){}
+//! Tests of the WSP fusion pass (Kristensen et al. 2016): the Fig. 3 running example, Darte's
+//! fragment of Fig. 21, and property tests against an independent legality verifier and an
+//! exhaustive search.
+use arrayc_passes::wsp::*;
+use proptest::prelude::*;
+use std::collections::{HashMap, HashSet};
+
+/// Fig. 3b, built by hand. `new` of A, B, D, E, T is folded into the first writer (Bohrium
+/// constructs arrays "on first encounter"); DEL and SYNC are System vertices.
+/// Ops (0-based): 0-3 COPY A,B,D,E; 4 ADD A,A,D[:-1]; 5 COPY A,D[:-1]; 6 ADD B,B,E[:-1];
+/// 7 COPY B,E[:-1]; 8 MUL T,A,B; 9 MAX D[1:],T,E[1:]; 10 MIN E[1:],T,D[1:];
+/// 11-14 DEL A,B,E,T; 15 SYNC D; 16 DEL D.
+pub fn fig3() -> Region {
+    let mut r = Region::default();
+    let a = r.add_base("A", 4);
+    let b = r.add_base("B", 4);
+    let d = r.add_base("D", 5);
+    let e = r.add_base("E", 5);
+    let t = r.add_base("T", 4);
+    let full = |x: BaseId, n: i64| View::range(x, 0, n);
+    let lo = |x: BaseId| View::range(x, 0, 4); // X[:-1]
+    let hi = |x: BaseId| View::range(x, 1, 4); // X[1:]
+    r.push(Op::elementwise("COPY", vec![full(a, 4)], vec![]).with_new(&[a]).with_line(1));
+    r.push(Op::elementwise("COPY", vec![full(b, 4)], vec![]).with_new(&[b]).with_line(2));
+    r.push(Op::elementwise("COPY", vec![full(d, 5)], vec![]).with_new(&[d]).with_line(3));
+    r.push(Op::elementwise("COPY", vec![full(e, 5)], vec![]).with_new(&[e]).with_line(4));
+    r.push(Op::elementwise("ADD", vec![full(a, 4)], vec![full(a, 4), lo(d)]).with_line(5));
+    r.push(Op::elementwise("COPY", vec![full(a, 4)], vec![lo(d)]).with_line(6));
+    r.push(Op::elementwise("ADD", vec![full(b, 4)], vec![full(b, 4), lo(e)]).with_line(7));
+    r.push(Op::elementwise("COPY", vec![full(b, 4)], vec![lo(e)]).with_line(8));
+    r.push(Op::elementwise("MUL", vec![full(t, 4)], vec![full(a, 4), full(b, 4)]).with_new(&[t]).with_line(9));
+    r.push(Op::elementwise("MAX", vec![hi(d)], vec![full(t, 4), hi(e)]).with_line(10));
+    r.push(Op::elementwise("MIN", vec![hi(e)], vec![full(t, 4), hi(d)]).with_line(11));
+    for (x, l) in [(a, 12), (b, 13), (e, 14), (t, 15)] {
+        r.push(Op::del(x).with_line(l));
+    }
+    r.push(Op::sync(d).with_line(16));
+    r.push(Op::del(d).with_line(17));
+    r
+}
+
+fn run(r: &Region, m: &dyn CostModel, a: Algorithm) -> Solution {
+    solve(r, m, a, Budget::default())
+}
+
+/// Fig. 3 under the Bohrium cost (Def. 13), sizes in elements.
+///
+/// Paper: singleton 94, linear 58, greedy 58, unintrusive 70, optimal 38. We get 94 / 62 / 38 /
+/// 74 / 38:
+/// * linear 62: with the SYNC rule the last linear block {MAX, MIN, DEL A,B,E,T, SYNC D, DEL D}
+///   keeps `D[1:]` materialized (+4). Without the SYNC op the same algorithm gives the paper's
+///   58 (checked in `fig3_without_sync`), so the paper's linear number predates the SYNC rule.
+/// * greedy 38: our FIND-HEAVIEST breaks ties by region order, which happens to follow the
+///   optimal merge chain; the paper's greedy got stuck at 58 (Fig. 8).
+/// * unintrusive 74: we merge only when the pendant vertex's forbidden set is covered and its
+///   single legal weight edge is the merge edge (the conditions Theorem 3's proof needs, which
+///   keep `optimal` exact -- see the proptests); that merges {COPY A, ADD A}, {COPY B, ADD B} and
+///   {MIN, DEL E} (94 - 8 - 8 - 4 = 74). The paper's Fig. 9 merges one more 4-element pair that
+///   these conditions do not certify.
+#[test]
+fn fig3_numbers() {
+    let r = fig3();
+    let m = Bohrium::default();
+    let mut got = HashMap::new();
+    for a in Algorithm::ALL {
+        let s = run(&r, &m, a);
+        eprintln!("fig3 {:>16}: cost {:>3} blocks {:?} nodes {}", a.name(), s.cost, s.partition, s.stats.search_nodes);
+        assert!(verify::legal(&r, &s.partition), "{} illegal", a.name());
+        got.insert(a.name(), s.cost);
+    }
+    assert_eq!(got["singleton"], 94);
+    assert_eq!(got["optimal"], 38);
+    assert_eq!(got["optimal-baseline"], 38);
+    assert_eq!(got["linear"], 62);
+    assert_eq!(got["greedy"], 38);
+    assert_eq!(got["unintrusive"], 74);
+    let opt = run(&r, &m, Algorithm::Optimal);
+    assert!(opt.stats.optimal_proven);
+}
+
+/// Fig. 3 without `SYNC D`: `D` can then be contracted too, the linear partition costs the
+/// paper's 58 and the optimum drops to 34 -- the SYNC rule is what makes 38 optimal.
+#[test]
+fn fig3_without_sync() {
+    let mut r = fig3();
+    r.ops.remove(15);
+    let m = Bohrium::default();
+    assert_eq!(run(&r, &m, Algorithm::Singleton).cost, 94);
+    assert_eq!(run(&r, &m, Algorithm::Linear).cost, 58);
+    assert_eq!(run(&r, &m, Algorithm::Optimal).cost, 34);
+}
+
+/// Darte and Huard's fragment (Fig. 21a) as array operations over a symbolic `N` (no binding:
+/// sizes default to 1024 and the cost says so). `E` has index range 0..N+1 (size N+2), so
+/// `E(0:N-1)`, `E(1:N)`, `E(2:N+1)` are the views at offsets 0, 1, 2; `A(N:1:-1)` is offset N-1,
+/// stride -1. B, C, D, F, G are temporaries (new in their writer, DEL at the end); A, E, H live.
+/// Ops: 0 A=E(0:N-1); 1 B=A*2+3; 2 C=B+99; 3 D=A(N:1:-1)+A; 4 E=B+C*D; 5 F=E*4+2; 6 G=E*8-3;
+/// 7 H=F+G*E(2:N+1); 8-12 DEL B,C,D,F,G.
+pub fn darte() -> Region {
+    let mut r = Region::default();
+    let n = SymExpr::sym("N");
+    let one = SymExpr::constant(1);
+    let names = ["A", "B", "C", "D", "E", "F", "G", "H"];
+    let mut ids = HashMap::new();
+    for nm in names {
+        let size = if nm == "E" { &n + &SymExpr::constant(2) } else { n.clone() };
+        ids.insert(nm, r.add_base(nm, size));
+    }
+    let v = |nm: &str| View::range(ids[nm], 0, n.clone());
+    let e = |off: i64| View::range(ids["E"], off, n.clone());
+    let arev = View { base: ids["A"], offset: &n - &one, shape: vec![n.clone()], strides: vec![SymExpr::constant(-1)] };
+    r.push(Op::elementwise("A=E(0:N-1)", vec![v("A")], vec![e(0)]));
+    r.push(Op::elementwise("B=A*2+3", vec![v("B")], vec![v("A")]).with_new(&[ids["B"]]));
+    r.push(Op::elementwise("C=B+99", vec![v("C")], vec![v("B")]).with_new(&[ids["C"]]));
+    r.push(Op::elementwise("D=Arev+A", vec![v("D")], vec![arev, v("A")]).with_new(&[ids["D"]]));
+    r.push(Op::elementwise("E=B+C*D", vec![e(1)], vec![v("B"), v("C"), v("D")]));
+    r.push(Op::elementwise("F=E*4+2", vec![v("F")], vec![e(1)]).with_new(&[ids["F"]]));
+    r.push(Op::elementwise("G=E*8-3", vec![v("G")], vec![e(1)]).with_new(&[ids["G"]]));
+    r.push(Op::elementwise("H=F+G*E(2:N+1)", vec![v("H")], vec![v("F"), v("G"), e(2)]));
+    for nm in ["B", "C", "D", "F", "G"] {
+        r.push(Op::del(ids[nm]));
+    }
+    r
+}
+
+/// Blocks restricted to the 8 computations of Fig. 21 (DEL vertices dropped).
+fn compute_blocks(p: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let mut v: Vec<Vec<usize>> = p.iter().map(|b| b.iter().copied().filter(|&i| i < 8).collect::<Vec<_>>()).filter(|b: &Vec<usize>| !b.is_empty()).collect();
+    v.sort();
+    v
+}
+
+/// Fig. 21: Bohrium, Max Contract and Robinson give (c) = {A=..}{b,c,d,E}{f,g,H}, contracting
+/// F and G. Max Locality (Def. 20, pairs of identical view accesses) rates (b) =
+/// {A=..}{b,c,d,E,F,G}{H} and (c) alike: each cuts 4 sharing pairs (A: op0-op1, op0-op3; (b)
+/// F and G: op5-op7, op6-op7; (c) E(1:N): op4-op5, op4-op6), so at operation level it has no
+/// reason to prefer (b). We assert that (b) is *an* optimum of Max Locality (same cost as what
+/// `optimal` returns). Robinson's search does not finish in budget (see below).
+#[test]
+fn fig21_darte() {
+    let r = darte();
+    let c = vec![vec![0], vec![1, 2, 3, 4], vec![5, 6, 7]];
+    let b = vec![vec![0], vec![1, 2, 3, 4, 5, 6], vec![7]];
+    for name in ["bohrium", "max-contract", "robinson", "max-locality"] {
+        let m = model_by_name(name).unwrap();
+        let s = run(&r, m.as_ref(), Algorithm::Optimal);
+        let sb = run(&r, m.as_ref(), Algorithm::OptimalBaseline);
+        eprintln!("fig21 {name}: optimal {:?} baseline {:?} {:?}", s.stats, sb.stats, sb.partition);
+        let cb = compute_blocks(&s.partition);
+        eprintln!("fig21 {name:>13}: cost {} {:?} defaulted {:?}", s.cost, cb, m.cost(&r, &s.partition).defaulted_symbols);
+        assert!(verify::legal(&r, &s.partition));
+        // Robinson's |P| term gives every legal pair a positive weight: 35 search edges, and the
+        // mask search does not finish within the default budget (it returns greedy's (c)).
+        assert_eq!(s.stats.optimal_proven, name != "robinson", "{name}");
+        if name == "robinson" {
+            // Unproven: both return (c) on the computations, with different DEL placements.
+            assert_eq!(compute_blocks(&sb.partition), c);
+        } else {
+            assert_eq!(s.cost, sb.cost, "{name}");
+        }
+        if name == "max-locality" {
+            // (b) with the DELs as their own blocks is legal and optimal too.
+            let mut pb = b.clone();
+            pb.extend((8..13).map(|i| vec![i]));
+            assert!(verify::legal(&r, &pb));
+            assert_eq!(m.cost(&r, &pb).value, s.cost);
+        } else {
+            assert_eq!(cb, c, "{name}");
+        }
+    }
+    assert_eq!(Bohrium::default().cost(&r, &[vec![0]]).defaulted_symbols, vec!["N".to_string()]);
+}
+
+fn all_partitions(n: usize) -> Vec<Vec<Vec<usize>>> {
+    fn rec(i: usize, n: usize, cur: &mut Vec<Vec<usize>>, out: &mut Vec<Vec<Vec<usize>>>) {
+        if i == n {
+            out.push(cur.clone());
+            return;
+        }
+        for k in 0..cur.len() {
+            cur[k].push(i);
+            rec(i + 1, n, cur, out);
+            cur[k].pop();
+        }
+        cur.push(vec![i]);
+        rec(i + 1, n, cur, out);
+        cur.pop();
+    }
+    let mut out = vec![];
+    rec(0, n, &mut vec![], &mut out);
+    out
+}
+
+/// Independent legality verifier: recomputes dependencies and forbidden pairs from the
+/// definitions (Defs. 5, 10-12) on concrete element sets, without using the library's graph.
+mod verify {
+    use super::*;
+
+    fn elems(r: &Region, v: &View) -> HashSet<(u32, i64)> {
+        let b = &r.bindings;
+        let off = v.offset.eval(b).expect("concrete");
+        let sh: Vec<i64> = v.shape.iter().map(|s| s.eval(b).expect("concrete")).collect();
+        let st: Vec<i64> = v.strides.iter().map(|s| s.eval(b).expect("concrete")).collect();
+        let mut out = HashSet::new();
+        let total: i64 = sh.iter().product();
+        for lin in 0..total.max(0) {
+            let mut rem = lin;
+            let mut idx = off;
+            for d in (0..sh.len()).rev() {
+                idx += (rem % sh[d]) * st[d];
+                rem /= sh[d];
+            }
+            out.insert((v.base.0, idx));
+        }
+        out
+    }
+    fn is_concrete(r: &Region, v: &View) -> bool {
+        v.offset.eval(&r.bindings).is_some() && v.shape.iter().chain(&v.strides).all(|s| s.eval(&r.bindings).is_some())
+    }
+    /// Overlap: shared element (symbolic views of one base: assumed).
+    fn overlap(r: &Region, a: &View, b: &View) -> bool {
+        if a.base != b.base {
+            return false;
+        }
+        if !is_concrete(r, a) || !is_concrete(r, b) {
+            return true;
+        }
+        !elems(r, a).is_disjoint(&elems(r, b))
+    }
+    fn same(r: &Region, a: &View, b: &View) -> bool {
+        let s = |x: &SymExpr| x.substitute(&r.bindings);
+        a.base == b.base && s(&a.offset) == s(&b.offset) && a.shape.len() == b.shape.len() && a.shape.iter().zip(&b.shape).all(|(x, y)| s(x) == s(y)) && a.strides.iter().zip(&b.strides).all(|(x, y)| s(x) == s(y))
+    }
+    fn space(o: &Op) -> Option<Vec<SymExpr>> {
+        match o.kind {
+            OpKind::Elementwise => o.outs.first().map(|v| v.shape.clone()),
+            OpKind::Reduction { .. } => o.ins.first().map(|v| v.shape.clone()),
+            OpKind::System => None,
+        }
+    }
+    fn bases(o: &Op) -> HashSet<BaseId> {
+        o.ins.iter().chain(&o.outs).map(|v| v.base).chain(o.new.iter().copied()).chain(o.del.iter().copied()).chain(o.sync.iter().copied()).collect()
+    }
+    /// `i` (earlier) must execute before `j`.
+    pub fn depends(r: &Region, i: usize, j: usize) -> bool {
+        let (a, c) = (&r.ops[i], &r.ops[j]);
+        let any = |xs: &[View], ys: &[View]| xs.iter().any(|x| ys.iter().any(|y| overlap(r, x, y)));
+        if any(&a.outs, &c.ins) || any(&a.ins, &c.outs) || any(&a.outs, &c.outs) {
+            return true;
+        }
+        let (ba, bc) = (bases(a), bases(c));
+        ba.intersection(&bc).any(|x| {
+            a.new.contains(x) || a.del.contains(x) || c.new.contains(x) || c.del.contains(x)
+                || (a.sync.contains(x) && c.outs.iter().any(|v| v.base == *x))
+                || (c.sync.contains(x) && a.outs.iter().any(|v| v.base == *x))
+        })
+    }
+    pub fn forbidden(r: &Region, i: usize, j: usize) -> bool {
+        let (f, g) = (&r.ops[i], &r.ops[j]);
+        let bad = |o: &View, x: &View| overlap(r, o, x) && !same(r, o, x);
+        if f.outs.iter().any(|o| g.ins.iter().chain(&g.outs).any(|x| bad(o, x))) || g.outs.iter().any(|o| f.ins.iter().chain(&f.outs).any(|x| bad(o, x))) {
+            return true;
+        }
+        if let (Some(a), Some(b)) = (space(f), space(g)) {
+            let s = |x: &SymExpr| x.substitute(&r.bindings);
+            if a.len() != b.len() || a.iter().zip(&b).any(|(x, y)| s(x) != s(y)) {
+                return true;
+            }
+        }
+        let red = |x: &Op, y: &Op| matches!(x.kind, OpKind::Reduction { .. }) && x.outs.iter().any(|o| y.ins.iter().any(|v| overlap(r, o, v)));
+        red(f, g) || red(g, f)
+    }
+    /// Def. 5: a partition of all ops; no forbidden pair inside a block; acyclic quotient.
+    pub fn legal(r: &Region, p: &[Vec<usize>]) -> bool {
+        let n = r.ops.len();
+        let mut owner = vec![usize::MAX; n];
+        for (k, b) in p.iter().enumerate() {
+            for &i in b {
+                if i >= n || owner[i] != usize::MAX {
+                    return false;
+                }
+                owner[i] = k;
+            }
+        }
+        if owner.contains(&usize::MAX) {
+            return false;
+        }
+        for b in p {
+            for (x, &i) in b.iter().enumerate() {
+                for &j in &b[x + 1..] {
+                    if forbidden(r, i.min(j), i.max(j)) {
+                        return false;
+                    }
+                }
+            }
+        }
+        // Quotient graph acyclic: repeated removal of blocks without incoming edges.
+        let k = p.len();
+        let mut edges = HashSet::new();
+        for i in 0..n {
+            for j in i + 1..n {
+                if owner[i] != owner[j] && depends(r, i, j) {
+                    edges.insert((owner[i], owner[j]));
+                }
+            }
+        }
+        let mut alive: HashSet<usize> = (0..k).collect();
+        loop {
+            let src = alive.iter().copied().find(|&b| !edges.iter().any(|&(x, y)| y == b && alive.contains(&x)));
+            match src {
+                Some(b) => {
+                    alive.remove(&b);
+                }
+                None => return alive.is_empty(),
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Property tests on random regions.
+
+#[derive(Clone, Debug)]
+enum GenOp {
+    /// out (base, off), ins [(base, off)], length, new-on-out
+    Elem(usize, usize, Vec<(usize, usize)>, usize, bool),
+    /// out (base, off), in (base, off, len)
+    Red(usize, usize, usize, usize, usize),
+    /// 0 new, 1 del, 2 sync
+    Sys(u8, usize),
+}
+
+/// Builds a well-formed region: per base at most one `new` (before any other use), a `del` is
+/// the base's last touch, nothing touches a deleted base (ops that would are dropped).
+fn gen_region(sizes: Vec<i64>, ops: Vec<GenOp>) -> Region {
+    let mut r = Region::default();
+    let ids: Vec<BaseId> = sizes.iter().enumerate().map(|(i, &s)| r.add_base(&format!("b{i}"), s)).collect();
+    let nb = ids.len();
+    let clip = |b: usize, off: usize, len: usize| -> View {
+        let size = sizes[b % nb] as usize;
+        let len = len.clamp(1, size);
+        let off = off % (size - len + 1);
+        View::range(ids[b % nb], off as i64, len as i64)
+    };
+    let mut touched: HashSet<BaseId> = HashSet::new();
+    let mut deleted: HashSet<BaseId> = HashSet::new();
+    for op in ops {
+        let o = match op {
+            GenOp::Elem(ob, oo, ins, len, new) => {
+                let len = len.clamp(1, 2);
+                let out = clip(ob, oo, len);
+                let l = out.shape[0].as_const().unwrap() as usize;
+                let ins: Vec<View> = ins.into_iter().map(|(b, o)| clip(b, o, l)).filter(|v| v.shape == out.shape).collect();
+                let base = out.base;
+                let op = Op::elementwise("ew", vec![out], ins);
+                if new && !touched.contains(&base) && op.ins.iter().all(|v| v.base != base) { op.with_new(&[base]) } else { op }
+            }
+            GenOp::Red(ob, oo, ib, io, il) => Op::reduction("sum", clip(ob, oo, 1), clip(ib, io, il), Some(0)),
+            GenOp::Sys(k, b) => match k {
+                0 if !touched.contains(&ids[b % nb]) => Op::new_base(ids[b % nb]),
+                0 => continue,
+                1 => Op::del(ids[b % nb]),
+                _ => Op::sync(ids[b % nb]),
+            },
+        };
+        let tb = o.touched_bases();
+        if tb.iter().any(|b| deleted.contains(b)) {
+            continue;
+        }
+        touched.extend(tb.iter().copied());
+        deleted.extend(o.del.iter().copied());
+        r.push(o);
+    }
+    if r.ops.is_empty() {
+        r.push(Op::sync(ids[0]));
+    }
+    r
+}
+
+fn arb_op() -> impl Strategy<Value = GenOp> {
+    prop_oneof![
+        6 => (0..4usize, 0..4usize, prop::collection::vec((0..4usize, 0..4usize), 0..3), 1..3usize, prop::bool::weighted(0.3))
+            .prop_map(|(a, b, c, d, e)| GenOp::Elem(a, b, c, d, e)),
+        1 => (0..4usize, 0..4usize, 0..4usize, 0..4usize, 1..3usize).prop_map(|(a, b, c, d, e)| GenOp::Red(a, b, c, d, e)),
+        3 => (0..3u8, 0..4usize).prop_map(|(k, b)| GenOp::Sys(k, b)),
+    ]
+}
+
+fn arb_region(max_ops: usize) -> impl Strategy<Value = Region> {
+    (prop::collection::vec(2..5i64, 1..4), prop::collection::vec(arb_op(), 1..=max_ops)).prop_map(|(s, o)| gen_region(s, o))
+}
+
+fn models() -> Vec<Box<dyn CostModel>> {
+    ["bohrium", "max-contract", "max-locality", "robinson"].iter().map(|n| model_by_name(n).unwrap()).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 160, .. ProptestConfig::default() })]
+
+    /// Every algorithm yields a legal partition (independent verifier); singleton >= linear,
+    /// greedy >= optimal; optimal == optimal-baseline == exhaustive optimum, for every model.
+    #[test]
+    fn algorithms_legal_and_optimal(r in arb_region(8)) {
+        let ex_all = all_partitions(r.ops.len());
+        let legal: Vec<&Vec<Vec<usize>>> = ex_all.iter().filter(|p| verify::legal(&r, p)).collect();
+        for m in models() {
+            let mut cost = HashMap::new();
+            for a in Algorithm::ALL {
+                let s = run(&r, m.as_ref(), a);
+                prop_assert!(verify::legal(&r, &s.partition), "{} / {}: illegal {:?}", m.name(), a.name(), s.partition);
+                prop_assert_eq!(s.cost, m.cost(&r, &s.partition).value);
+                cost.insert(a.name(), s.cost);
+                if matches!(a, Algorithm::Optimal | Algorithm::OptimalBaseline) {
+                    prop_assert!(s.stats.optimal_proven);
+                }
+            }
+            let ex = legal.iter().map(|p| m.cost(&r, p).value).min().unwrap();
+            prop_assert!(cost["singleton"] >= cost["linear"]);
+            prop_assert!(cost["greedy"] >= cost["optimal"]);
+            prop_assert!(cost["unintrusive"] >= cost["optimal"]);
+            prop_assert_eq!(cost["optimal"], cost["optimal-baseline"], "{}", m.name());
+            prop_assert_eq!(cost["optimal"], ex, "{}: optimal vs exhaustive", m.name());
+        }
+    }
+
+    /// Def. 6: costs are non-negative, and merging two blocks of a legal partition into a legal
+    /// partition never increases the cost.
+    #[test]
+    fn cost_models_monotone(r in arb_region(7)) {
+        let all = all_partitions(r.ops.len());
+        let legal: Vec<&Vec<Vec<usize>>> = all.iter().filter(|p| verify::legal(&r, p)).collect();
+        for m in models() {
+            let prob = Problem::new(&r, m.as_ref());
+            for p in &legal {
+                let c = prob.prep.cost(p);
+                prop_assert!(c >= 0, "{} negative", m.name());
+                for i in 0..p.len() {
+                    for j in i + 1..p.len() {
+                        let mut q: Vec<Vec<usize>> = p.iter().enumerate().filter(|(k, _)| *k != i && *k != j).map(|(_, b)| b.clone()).collect();
+                        let mut merged = p[i].clone();
+                        merged.extend(&p[j]);
+                        merged.sort();
+                        q.push(merged);
+                        if verify::legal(&r, &q) {
+                            prop_assert!(prob.prep.cost(&q) <= c, "{}: merge increased cost", m.name());
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Merge cache (Sec. V-F): a renamed copy of a region hits the cache.
+#[test]
+fn merge_cache_hits() {
+    let mut cache = PartitionCache::new();
+    let m = Bohrium::default();
+    let r1 = fig3();
+    let mut r2 = fig3();
+    for (_, n) in r2.base_names.iter_mut() {
+        n.push('_');
+    }
+    for o in &mut r2.ops {
+        o.name = "x".into();
+    }
+    let a = cache.solve(&r1, &m, Algorithm::Optimal, Budget::default());
+    let b = cache.solve(&r2, &m, Algorithm::Optimal, Budget::default());
+    assert_eq!(a.partition, b.partition);
+    assert_eq!((cache.hits, cache.misses), (1, 1));
+    let _ = cache.solve(&darte(), &m, Algorithm::Optimal, Budget::default());
+    assert_eq!((cache.hits, cache.misses), (1, 2));
+}
+
+/// SymExpr basics: normal form, products, display.
+#[test]
+fn symexpr() {
+    let n = SymExpr::sym("N");
+    let m = SymExpr::sym("M");
+    assert_eq!(&n - &SymExpr::constant(2), &n - &SymExpr::constant(2));
+    assert_eq!(&n * &m, &m * &n);
+    assert_eq!((&n + &n) - n.clone() - n.clone(), SymExpr::constant(0));
+    assert!(SymExpr::constant(3).is_const());
+    assert_eq!(format!("{}", &(&n * &m) - &SymExpr::constant(2)), "M*N - 2");
+    let b: HashMap<String, i64> = [("N".to_string(), 5)].into();
+    assert_eq!((&n * &n).eval(&b), Some(25));
+}
+
+/// Measurement (run with `--ignored --nocapture`): optimal vs optimal-baseline on random
+/// well-formed regions of 50-300 ops under a 200k-node / 3 s budget.
+#[test]
+#[ignore]
+fn measure_optimal_vs_baseline() {
+    let m = Bohrium::default();
+    let budget = Budget { max_nodes: Some(200_000), max_ms: Some(3_000) };
+    let mut seed = 0x2545F4914F6CDD1Du64;
+    let mut rnd = move |k: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % k) as usize
+    };
+    for &n in &[50usize, 100, 200, 300] {
+        // n/6 bases of 4 elements; elementwise ops on random 2- or 3-element views, temporaries
+        // created by their first writer, deleted after their last use, a few syncs.
+        let mut r = Region::default();
+        let nb = n / 6;
+        let ids: Vec<BaseId> = (0..nb).map(|i| r.add_base(&format!("x{i}"), 4)).collect();
+        let mut seen = HashSet::new();
+        let mut last = HashMap::new();
+        for _ in 0..(n - nb) {
+            let len = 2 + rnd(2) as i64;
+            let v = |b: usize, o: usize| View::range(ids[b], o as i64 % (5 - len), len);
+            let ob = rnd(nb as u64);
+            let out = v(ob, rnd(2));
+            let ins: Vec<View> = (0..1 + rnd(2)).map(|_| v(rnd(nb as u64), rnd(2))).collect();
+            let mut op = Op::elementwise("ew", vec![out], ins);
+            if seen.insert(ob) {
+                op = op.with_new(&[ids[ob]]);
+            }
+            for b in op.touched_bases() {
+                last.insert(b, r.ops.len());
+            }
+            r.push(op);
+        }
+        // DEL every base after its last use (in order of last use), SYNC a third of them first.
+        let mut ends: Vec<(usize, BaseId)> = last.into_iter().map(|(b, i)| (i, b)).collect();
+        ends.sort();
+        for (k, (_, b)) in ends.into_iter().enumerate() {
+            if k % 3 == 0 {
+                r.push(Op::sync(b));
+            }
+            r.push(Op::del(b));
+        }
+        for a in [Algorithm::Greedy, Algorithm::Optimal, Algorithm::OptimalBaseline] {
+            let s = run_b(&r, &m, a, budget);
+            eprintln!("ops {:>3} {:>16}: cost {:>5} nodes {:>7} proven {:>5} comps {:>3} edges {:>4} ms {:>8.1}", r.ops.len(), a.name(), s.cost, s.stats.search_nodes, s.stats.optimal_proven, s.stats.components, s.stats.search_edges, s.stats.solve_ms);
+            assert!(verify::legal(&r, &s.partition));
+        }
+    }
+}
+
+fn run_b(r: &Region, m: &dyn CostModel, a: Algorithm, b: Budget) -> Solution {
+    solve(r, m, a, b)
+}

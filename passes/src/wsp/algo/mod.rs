@@ -1,0 +1,282 @@
+//! Partition algorithms of Sec. V over partition graphs (Def. 14) and WSP states (Def. 15).
+//! Every algorithm returns a legal partition (Def. 5) as sorted blocks of op indices.
+pub mod greedy;
+pub mod linear;
+pub mod optimal;
+pub mod singleton;
+pub mod unintrusive;
+
+use super::bitset::BitSet;
+use super::cost::{CostModel, Prepared};
+use super::graph::WspGraph;
+use super::region::Region;
+use std::time::Instant;
+
+/// Which partition algorithm to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    Singleton,
+    Linear,
+    Greedy,
+    Unintrusive,
+    /// Branch and bound with the improvements (components, weight order, memo, parallel).
+    Optimal,
+    /// The paper's plain mask search of Fig. 11 (sequential, no memo, no components).
+    OptimalBaseline,
+}
+
+impl Algorithm {
+    pub const ALL: [Algorithm; 6] = [Algorithm::Singleton, Algorithm::Linear, Algorithm::Greedy, Algorithm::Unintrusive, Algorithm::Optimal, Algorithm::OptimalBaseline];
+    pub fn name(&self) -> &'static str {
+        match self {
+            Algorithm::Singleton => "singleton",
+            Algorithm::Linear => "linear",
+            Algorithm::Greedy => "greedy",
+            Algorithm::Unintrusive => "unintrusive",
+            Algorithm::Optimal => "optimal",
+            Algorithm::OptimalBaseline => "optimal-baseline",
+        }
+    }
+    pub fn by_name(s: &str) -> Option<Algorithm> {
+        Algorithm::ALL.into_iter().find(|a| a.name() == s)
+    }
+}
+
+/// Search limits for `optimal`/`optimal-baseline`; when hit, the best partition found so far is
+/// returned with `optimal_proven = false`.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    pub max_nodes: Option<u64>,
+    pub max_ms: Option<u64>,
+}
+impl Default for Budget {
+    fn default() -> Self {
+        Budget { max_nodes: Some(2_000_000), max_ms: Some(10_000) }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Branch-and-bound nodes (partitions) evaluated; 0 for the non-search algorithms.
+    pub search_nodes: u64,
+    /// True when the partition is known to be optimal (always false for heuristics, except
+    /// when the search finished within budget).
+    pub optimal_proven: bool,
+    pub solve_ms: f64,
+    /// Independent components searched separately (optimal only).
+    pub components: usize,
+    /// Weight edges left after unintrusive preconditioning (optimal only).
+    pub search_edges: usize,
+}
+
+/// A partition with its cost and statistics.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    pub partition: Vec<Vec<usize>>,
+    pub cost: u64,
+    pub stats: Stats,
+}
+
+/// A region prepared for partitioning: WSP graph plus block-local cost model.
+pub struct Problem<'a> {
+    pub region: &'a Region,
+    pub graph: WspGraph,
+    pub prep: Prepared,
+}
+
+impl<'a> Problem<'a> {
+    pub fn new(region: &'a Region, model: &dyn CostModel) -> Self {
+        Problem { region, graph: WspGraph::build(region), prep: model.prepare(region) }
+    }
+    pub fn n(&self) -> usize {
+        self.graph.n
+    }
+    pub fn block_cost(&self, b: &BitSet) -> i64 {
+        let v: Vec<usize> = b.iter().collect();
+        self.prep.block(&v)
+    }
+    /// `w(B1,B2) = cost(P) - cost(P/(B1,B2))` (Def. 15), computed block-locally.
+    pub fn weight(&self, a: &BitSet, b: &BitSet) -> i64 {
+        self.block_cost(a) + self.block_cost(b) - self.block_cost(&a.union(b))
+    }
+    pub fn cost_of(&self, blocks: &[Vec<usize>]) -> u64 {
+        self.prep.cost(blocks).max(0) as u64
+    }
+    /// Def. 5 legality of a whole partition: no forbidden edge in a block, acyclic quotient.
+    pub fn is_legal(&self, blocks: &[BitSet]) -> bool {
+        let n = self.n();
+        let mut owner = vec![usize::MAX; n];
+        for (k, b) in blocks.iter().enumerate() {
+            for i in b.iter() {
+                owner[i] = k;
+            }
+            for i in b.iter() {
+                if self.graph.fp[i].intersects(b) {
+                    return false;
+                }
+            }
+        }
+        acyclic(&self.graph, blocks, &owner)
+    }
+}
+
+/// Kahn's algorithm on the quotient (partition) graph of `E_d` (Def. 14).
+pub fn acyclic(g: &WspGraph, blocks: &[BitSet], owner: &[usize]) -> bool {
+    let k = blocks.len();
+    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); k];
+    let mut indeg = vec![0usize; k];
+    for (a, b) in blocks.iter().enumerate() {
+        let mut seen = BitSet::new(k);
+        for i in b.iter() {
+            for j in g.succ[i].iter() {
+                let c = owner[j];
+                if c != a && c != usize::MAX && !seen.contains(c) {
+                    seen.insert(c);
+                    succ[a].push(c);
+                    indeg[c] += 1;
+                }
+            }
+        }
+    }
+    let mut stack: Vec<usize> = (0..k).filter(|&a| indeg[a] == 0).collect();
+    let mut done = 0;
+    while let Some(a) = stack.pop() {
+        done += 1;
+        for &c in &succ[a] {
+            indeg[c] -= 1;
+            if indeg[c] == 0 {
+                stack.push(c);
+            }
+        }
+    }
+    done == k
+}
+
+/// A partition graph state with stable block slots (slot = smallest op index of the block
+/// when started from singletons). Merging keeps the lower slot (Def. 16 vertex contraction).
+#[derive(Clone)]
+pub struct PState {
+    pub n: usize,
+    pub blocks: Vec<Option<BitSet>>,
+    pub owner: Vec<usize>,
+    /// Union of the forbidden-edge rows of the block's members (`theta`-like, Def. 18).
+    pub fpu: Vec<BitSet>,
+}
+
+impl PState {
+    pub fn singletons(g: &WspGraph) -> PState {
+        let n = g.n;
+        PState { n, blocks: (0..n).map(|i| Some(BitSet::singleton(n, i))).collect(), owner: (0..n).collect(), fpu: g.fp.clone() }
+    }
+    pub fn from_blocks(g: &WspGraph, blocks: &[BitSet]) -> PState {
+        let mut s = PState::singletons(g);
+        for b in blocks {
+            let ops: Vec<usize> = b.iter().collect();
+            for &o in &ops[1..] {
+                let (x, y) = (s.owner[ops[0]], s.owner[o]);
+                if x != y {
+                    s.merge(x, y);
+                }
+            }
+        }
+        s
+    }
+    pub fn live(&self) -> Vec<usize> {
+        (0..self.n).filter(|&s| self.blocks[s].is_some()).collect()
+    }
+    pub fn block(&self, s: usize) -> &BitSet {
+        self.blocks[s].as_ref().expect("live slot")
+    }
+    /// Merge slots `a` and `b`; returns the surviving slot.
+    pub fn merge(&mut self, a: usize, b: usize) -> usize {
+        let (keep, gone) = if a < b { (a, b) } else { (b, a) };
+        let bb = self.blocks[gone].take().expect("live slot");
+        for i in bb.iter() {
+            self.owner[i] = keep;
+        }
+        self.blocks[keep].as_mut().unwrap().union_with(&bb);
+        let f = self.fpu[gone].clone();
+        self.fpu[keep].union_with(&f);
+        keep
+    }
+    /// Successor slots of `a` in the partition graph `E_d(P)`.
+    pub fn bsucc(&self, g: &WspGraph, a: usize) -> BitSet {
+        let mut r = BitSet::new(self.n);
+        for i in self.block(a).iter() {
+            for j in g.succ[i].iter() {
+                r.insert(self.owner[j]);
+            }
+        }
+        r.remove(a);
+        r
+    }
+    pub fn bpred(&self, g: &WspGraph, a: usize) -> BitSet {
+        let mut r = BitSet::new(self.n);
+        for i in self.block(a).iter() {
+            for j in g.pred[i].iter() {
+                r.insert(self.owner[j]);
+            }
+        }
+        r.remove(a);
+        r
+    }
+    /// Is there a path of length >= 2 from `a` to `b` in `E_d(P)`?
+    pub fn indirect(&self, g: &WspGraph, a: usize, b: usize) -> bool {
+        let mut seen = BitSet::new(self.n);
+        let mut stack: Vec<usize> = self.bsucc(g, a).iter().filter(|&c| c != b).collect();
+        for &c in &stack {
+            seen.insert(c);
+        }
+        while let Some(c) = stack.pop() {
+            for d in self.bsucc(g, c).iter() {
+                if d == b {
+                    return true;
+                }
+                if d != a && !seen.contains(d) {
+                    seen.insert(d);
+                    stack.push(d);
+                }
+            }
+        }
+        false
+    }
+    /// Lemma 1: merging `a` and `b` keeps a legal partition legal.
+    pub fn legal_merge(&self, g: &WspGraph, a: usize, b: usize) -> bool {
+        !self.fpu[a].intersects(self.block(b)) && !self.indirect(g, a, b) && !self.indirect(g, b, a)
+    }
+    /// Are `a` and `b` adjacent in `E_d(P)` (either direction)?
+    pub fn adjacent(&self, g: &WspGraph, a: usize, b: usize) -> bool {
+        self.bsucc(g, a).contains(b) || self.bsucc(g, b).contains(a)
+    }
+    pub fn to_blocks(&self) -> Vec<BitSet> {
+        self.blocks.iter().flatten().cloned().collect()
+    }
+    pub fn to_partition(&self) -> Vec<Vec<usize>> {
+        to_partition(&self.to_blocks())
+    }
+}
+
+/// Sorted blocks of sorted op indices.
+pub fn to_partition(blocks: &[BitSet]) -> Vec<Vec<usize>> {
+    let mut p: Vec<Vec<usize>> = blocks.iter().map(|b| b.iter().collect::<Vec<_>>()).filter(|b| !b.is_empty()).collect();
+    p.sort();
+    p
+}
+
+/// Run `algo` on `region` under `model`.
+pub fn solve(region: &Region, model: &dyn CostModel, algo: Algorithm, budget: Budget) -> Solution {
+    let t0 = Instant::now();
+    let prob = Problem::new(region, model);
+    let mut stats = Stats::default();
+    let partition = match algo {
+        Algorithm::Singleton => singleton::singleton(&prob),
+        Algorithm::Linear => linear::linear(&prob),
+        Algorithm::Greedy => greedy::greedy(&prob, PState::singletons(&prob.graph), None).to_partition(),
+        Algorithm::Unintrusive => unintrusive::unintrusive(&prob, PState::singletons(&prob.graph)).to_partition(),
+        Algorithm::Optimal => optimal::optimal(&prob, budget, true, &mut stats),
+        Algorithm::OptimalBaseline => optimal::optimal(&prob, budget, false, &mut stats),
+    };
+    stats.solve_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let cost = prob.cost_of(&partition);
+    Solution { partition, cost, stats }
+}

@@ -1,0 +1,280 @@
+//! Optimal partition by branch and bound (Sec. V-D, Figs. 10-11).
+//!
+//! Both variants start from the unintrusive partition `P0` (Fig. 6), take as search edges the
+//! pairs of `P0` blocks that are legal to merge (Lemma 1) and have positive weight -- plus
+//! zero-weight pairs adjacent in `E_d` (e.g. a `del`/`sync` vertex and its user), without which
+//! some legal optima are unreachable -- and use GREEDY's cost as the initial bound. A search
+//! node is a mask `M` over the edges with an offset `o`: the partition is the connected
+//! components of the kept edges (MERGEBYMASK), children cut one more edge at index `>= o`.
+//! Descendants are finer, so by monotonicity (Def. 6(2)) `cost(node)` bounds the subtree; a
+//! legal node is a leaf.
+//!
+//! `optimal-baseline` is exactly that (sequential DFS, edges in slot order). `optimal` adds:
+//! * independent components (no edge of any kind between them) solved separately;
+//! * edges sorted by weight, lightest first, so that cheap cuts (good partitions) come early;
+//! * a feasibility bound: the *finest* partition of a subtree is given by the kept edges before
+//!   the offset; if one of its blocks holds a forbidden pair, the whole subtree is illegal;
+//! * memoisation of `(offset, partition of the kept prefix)`, which determines the subtree
+//!   exactly, so equal keys are never searched twice;
+//! * rayon over the top-level children with a shared atomic bound.
+//!
+//! A [`Budget`] stops the search; the best partition so far is returned unproven.
+use super::{acyclic, greedy::greedy, to_partition, unintrusive::unintrusive, Budget, PState, Problem, Stats};
+use crate::wsp::bitset::BitSet;
+use rayon::prelude::*;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+struct Comp<'p, 'a> {
+    p: &'p Problem<'a>,
+    /// P0 blocks of this component (op bitsets).
+    blocks: Vec<BitSet>,
+    /// Search edges `(i, j)` over local block indices.
+    edges: Vec<(usize, usize)>,
+    improved: bool,
+}
+
+struct Shared {
+    best: AtomicI64,
+    best_part: Mutex<Vec<BitSet>>,
+    nodes: AtomicU64,
+    stop: AtomicBool,
+    max_nodes: u64,
+    deadline: Option<Instant>,
+}
+
+struct Task {
+    memo: HashSet<u128>,
+    cost_memo: HashMap<BitSet, i64>,
+}
+
+fn find(uf: &mut [usize], x: usize) -> usize {
+    let mut r = x;
+    while uf[r] != r {
+        r = uf[r];
+    }
+    let mut y = x;
+    while uf[y] != r {
+        let nx = uf[y];
+        uf[y] = r;
+        y = nx;
+    }
+    r
+}
+
+impl Comp<'_, '_> {
+    fn groups(&self, kept: &[bool], upto: usize) -> Vec<usize> {
+        let k = self.blocks.len();
+        let mut uf: Vec<usize> = (0..k).collect();
+        for (e, &(a, b)) in self.edges.iter().enumerate().take(upto) {
+            if kept[e] {
+                let (x, y) = (find(&mut uf, a), find(&mut uf, b));
+                if x != y {
+                    uf[x.max(y)] = x.min(y);
+                }
+            }
+        }
+        (0..k).map(|i| find(&mut uf, i)).collect()
+    }
+    fn merged(&self, labels: &[usize]) -> Vec<BitSet> {
+        let mut m: HashMap<usize, BitSet> = HashMap::new();
+        for (i, &l) in labels.iter().enumerate() {
+            m.entry(l).or_insert_with(|| BitSet::new(self.p.n())).union_with(&self.blocks[i]);
+        }
+        let mut v: Vec<(usize, BitSet)> = m.into_iter().collect();
+        v.sort_by_key(|x| x.0);
+        v.into_iter().map(|x| x.1).collect()
+    }
+    fn has_fp(&self, groups: &[BitSet]) -> bool {
+        groups.iter().any(|b| b.iter().any(|i| self.p.graph.fp[i].intersects(b)))
+    }
+    fn eval(&self, groups: &[BitSet], t: &mut Task) -> i64 {
+        groups
+            .iter()
+            .map(|b| match t.cost_memo.get(b) {
+                Some(&c) => c,
+                None => {
+                    let c = self.p.block_cost(b);
+                    t.cost_memo.insert(b.clone(), c);
+                    c
+                }
+            })
+            .sum()
+    }
+    fn legal(&self, groups: &[BitSet]) -> bool {
+        if self.has_fp(groups) {
+            return false;
+        }
+        let mut owner = vec![usize::MAX; self.p.n()];
+        for (k, b) in groups.iter().enumerate() {
+            for i in b.iter() {
+                owner[i] = k;
+            }
+        }
+        acyclic(&self.p.graph, groups, &owner)
+    }
+
+    fn dfs(&self, kept: &mut Vec<bool>, o: usize, sh: &Shared, t: &mut Task) {
+        if sh.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let nodes = sh.nodes.fetch_add(1, Ordering::Relaxed) + 1;
+        if nodes >= sh.max_nodes || (nodes % 256 == 0 && sh.deadline.is_some_and(|d| Instant::now() > d)) {
+            sh.stop.store(true, Ordering::Relaxed);
+            return;
+        }
+        if self.improved && o > 0 {
+            let prefix = self.groups(kept, o);
+            let mut h1 = std::collections::hash_map::DefaultHasher::new();
+            (o, &prefix).hash(&mut h1);
+            let mut h2 = std::collections::hash_map::DefaultHasher::new();
+            (&prefix, o, 0x9e37u32).hash(&mut h2);
+            if !t.memo.insert(((h1.finish() as u128) << 64) | h2.finish() as u128) {
+                return;
+            }
+            if self.has_fp(&self.merged(&prefix)) {
+                return;
+            }
+        }
+        let groups = self.merged(&self.groups(kept, kept.len()));
+        let c = self.eval(&groups, t);
+        if c >= sh.best.load(Ordering::Relaxed) {
+            return;
+        }
+        if self.legal(&groups) {
+            let mut bp = sh.best_part.lock().unwrap();
+            if c < sh.best.load(Ordering::Relaxed) {
+                sh.best.store(c, Ordering::Relaxed);
+                *bp = groups;
+            }
+            return;
+        }
+        for i in o..kept.len() {
+            kept[i] = false;
+            self.dfs(kept, i + 1, sh, t);
+            kept[i] = true;
+        }
+    }
+}
+
+/// Run the branch and bound; `improved = false` gives `optimal-baseline`.
+pub fn optimal(p: &Problem, budget: Budget, improved: bool, stats: &mut Stats) -> Vec<Vec<usize>> {
+    let g = &p.graph;
+    let start = Instant::now();
+    let p0 = unintrusive(p, PState::singletons(g));
+    let slots = p0.live();
+    // Search edges over P0 slots.
+    let mut edges: Vec<(usize, usize, i64)> = Vec::new();
+    for (i, &a) in slots.iter().enumerate() {
+        for &b in &slots[i + 1..] {
+            if p0.fpu[a].intersects(p0.block(b)) || !p0.legal_merge(g, a, b) {
+                continue;
+            }
+            let w = p.weight(p0.block(a), p0.block(b));
+            if w > 0 || p0.adjacent(g, a, b) {
+                edges.push((a, b, w));
+            }
+        }
+    }
+    stats.search_edges = edges.len();
+    // Components over slots: search edges plus dependency adjacency.
+    let mut uf: Vec<usize> = (0..p.n()).collect();
+    let join = |uf: &mut Vec<usize>, a: usize, b: usize| {
+        let (x, y) = (find(uf, a), find(uf, b));
+        if x != y {
+            uf[x.max(y)] = x.min(y);
+        }
+    };
+    if improved {
+        for &(a, b, _) in &edges {
+            join(&mut uf, a, b);
+        }
+        for &a in &slots {
+            for c in p0.bsucc(g, a).iter() {
+                join(&mut uf, a, c);
+            }
+        }
+    } else {
+        for &a in &slots {
+            join(&mut uf, slots[0], a);
+        }
+    }
+    let mut comp_of = vec![0usize; p.n()];
+    for &a in &slots {
+        comp_of[a] = find(&mut uf, a);
+    }
+    // Incumbent: GREEDY on the preconditioned graph (per component when improved).
+    let gr = greedy(p, p0.clone(), if improved { Some(&comp_of) } else { None });
+    let whole_greedy = greedy(p, p0.clone(), None);
+    let mut comps: Vec<usize> = slots.iter().map(|&a| comp_of[a]).collect();
+    comps.sort();
+    comps.dedup();
+    stats.components = comps.len();
+    let deadline = budget.max_ms.map(|ms| start + Duration::from_millis(ms));
+    let nodes = AtomicU64::new(0);
+    let mut stopped = false;
+    let mut result: Vec<BitSet> = Vec::new();
+    for &c in &comps {
+        let local: Vec<usize> = slots.iter().copied().filter(|&a| comp_of[a] == c).collect();
+        let idx = |s: usize| local.iter().position(|&x| x == s).unwrap();
+        let mut ce: Vec<(usize, usize, i64)> = edges.iter().filter(|e| comp_of[e.0] == c).map(|&(a, b, w)| (idx(a), idx(b), w)).collect();
+        if improved {
+            ce.sort_by_key(|e| e.2);
+        }
+        let comp = Comp { p, blocks: local.iter().map(|&s| p0.block(s).clone()).collect(), edges: ce.iter().map(|e| (e.0, e.1)).collect(), improved };
+        // Incumbent restricted to this component.
+        let inc: Vec<BitSet> = gr.live().into_iter().filter(|&s| comp_of[s] == c).map(|s| gr.block(s).clone()).collect();
+        let inc_cost: i64 = inc.iter().map(|b| p.block_cost(b)).sum();
+        let sh = Shared {
+            best: AtomicI64::new(inc_cost),
+            best_part: Mutex::new(inc),
+            nodes: AtomicU64::new(nodes.load(Ordering::Relaxed)),
+            stop: AtomicBool::new(false),
+            max_nodes: budget.max_nodes.unwrap_or(u64::MAX),
+            deadline,
+        };
+        let m = comp.edges.len();
+        let new_task = || Task { memo: HashSet::new(), cost_memo: HashMap::new() };
+        if improved && m > 1 {
+            // Root, then its children in parallel (top level of the search tree).
+            sh.nodes.fetch_add(1, Ordering::Relaxed);
+            let all = vec![true; m];
+            let mut t = new_task();
+            let groups = comp.merged(&comp.groups(&all, m));
+            let cost = comp.eval(&groups, &mut t);
+            let root_legal = comp.legal(&groups);
+            if cost < sh.best.load(Ordering::Relaxed) && root_legal {
+                sh.best.store(cost, Ordering::Relaxed);
+                *sh.best_part.lock().unwrap() = groups;
+            } else if cost < sh.best.load(Ordering::Relaxed) {
+                (0..m).into_par_iter().for_each(|i| {
+                    let mut kept = vec![true; m];
+                    kept[i] = false;
+                    let mut t = new_task();
+                    comp.dfs(&mut kept, i + 1, &sh, &mut t);
+                });
+            }
+        } else {
+            let mut kept = vec![true; m];
+            comp.dfs(&mut kept, 0, &sh, &mut new_task());
+        }
+        nodes.store(sh.nodes.load(Ordering::Relaxed), Ordering::Relaxed);
+        stopped |= sh.stop.load(Ordering::Relaxed);
+        result.extend(sh.best_part.into_inner().unwrap());
+    }
+    stats.search_nodes = nodes.load(Ordering::Relaxed);
+    stats.optimal_proven = !stopped;
+    // Keep whichever is cheaper: the searched partition or the plain greedy one (greedy may
+    // merge across components through multi-block savings the edge set does not list).
+    let wg = whole_greedy.to_blocks();
+    let rc: i64 = result.iter().map(|b| p.block_cost(b)).sum();
+    let gc: i64 = wg.iter().map(|b| p.block_cost(b)).sum();
+    if gc < rc {
+        to_partition(&wg)
+    } else {
+        to_partition(&result)
+    }
+}
