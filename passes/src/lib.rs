@@ -1,6 +1,7 @@
 //! Every arrayc transformation, one module per pass:
 //! `lower-ast` ([`lower_ast`]) -> `insert-del-sync` ([`insert_del_sync`]) -> `fusion` ([`fusion`])
 //! -> `outline-kernels` ([`outline`]) -> kernel code generation ([`kernel_codegen`]) -> JIT ([`jit`]).
+pub mod dce;
 pub mod fusion;
 pub mod insert_del_sync;
 pub mod lower_ast;

@@ -1,80 +1,178 @@
 //! Pass `outline-kernels`: turns every block of the fusion partition into an outlined kernel
 //! `func.func` (marked `arr.kernel`) called from the host function, in the way IREE outlines
-//! dispatch regions. Kernel parameters are the distinct values the block's operations use, in first
-//! use order. Structurally identical kernels (same operations on the same parameter types) are
-//! shared, so a program compiles each distinct kernel once.
+//! dispatch regions; one loop nest per block (Kristensen et al. 2016, Sec. IV-A).
+//!
+//! Each segment (see [`crate::fusion`]) is re-emitted as: its pure host operations and `arr.new`s in
+//! their original order, then its blocks in a topological order of the partition, each block as one
+//! kernel call followed by the block's `arr.sync`s and `arr.del`s. Base arrays contracted in a block
+//! become kernel-local scalars (no parameter, no load or store); [`crate::dce`] then removes their
+//! `arr.new`/`arr.del` and the views nothing uses any more. Kernel parameters are the distinct
+//! values the block uses, in first-use order. Structurally identical kernels are shared.
 
-use crate::fusion;
+use crate::fusion::{plan_segment, region::Symbols, segments, FusionOptions, RegionReport};
+use crate::kernel_codegen;
+use crate::roots::{base_arrays, base_of};
+use crate::wsp::PartitionCache;
 use arrayc_dialect::ir::{Body, Func, Module, Op, OpKind, ValueId};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-/// Outlines the blocks of every host body of `m`.
-pub fn run(m: &mut Module) {
-    let mut kernels: Vec<Func> = vec![];
-    let mut by_key: HashMap<String, String> = HashMap::new();
+/// Outlines the blocks of every host body of `m`; returns one report per fused region.
+pub fn run(m: &mut Module, opts: &FusionOptions) -> Vec<RegionReport> {
+    let mut st = State { kernels: vec![], by_key: HashMap::new(), reports: vec![], cache: PartitionCache::default(), opts: opts.clone() };
     for f in m.funcs.iter_mut().filter(|f| !f.kernel) {
         let mut body = std::mem::take(&mut f.body);
-        outline_body(&mut body, f, &mut kernels, &mut by_key);
+        let bases = base_arrays(&Func { body: body.clone(), ..f.clone() });
+        let mut syms = Symbols::default();
+        outline_body(&mut body, f, &bases, &mut syms, &mut st);
         f.body = body;
     }
-    m.funcs.extend(kernels);
+    m.funcs.extend(st.kernels);
+    st.reports
 }
 
-fn outline_body(body: &mut Body, host: &Func, kernels: &mut Vec<Func>, by_key: &mut HashMap<String, String>) {
-    for op in body.iter_mut() {
-        for b in op.kind.bodies_mut() {
-            outline_body(b, host, kernels, by_key);
-        }
-    }
-    let blocks = fusion::partition(body);
-    let mut replacement: HashMap<usize, Op> = HashMap::new();
-    let mut removed = vec![false; body.len()];
-    for block in blocks {
-        let ops: Vec<&Op> = block.iter().map(|&i| &body[i]).collect();
-        let (kernel, args) = make_kernel(&ops, host);
-        let key = format!("{:?}|{:?}", kernel.body.iter().map(|o| &o.kind).collect::<Vec<_>>(), kernel.value_types);
-        let name = by_key
-            .entry(key)
-            .or_insert_with(|| {
-                let name = format!("kernel{}_{}", kernels.len(), kernel_label(&kernel));
-                let mut k = kernel;
-                k.name = name.clone();
-                kernels.push(k);
-                name
-            })
-            .clone();
-        let loc = ops[0].loc;
-        for &i in &block[1..] {
-            removed[i] = true;
-        }
-        replacement.insert(block[0], Op { kind: OpKind::Call { callee: name, args, results: vec![] }, loc });
-    }
+struct State {
+    kernels: Vec<Func>,
+    by_key: HashMap<String, String>,
+    reports: Vec<RegionReport>,
+    cache: PartitionCache,
+    opts: FusionOptions,
+}
+
+fn outline_body(body: &mut Body, host: &Func, bases: &HashMap<ValueId, ValueId>, syms: &mut Symbols, st: &mut State) {
+    let segs = segments(body);
     let old = std::mem::take(body);
-    for (i, op) in old.into_iter().enumerate() {
-        if let Some(r) = replacement.remove(&i) {
-            body.push(r);
-        } else if !removed[i] {
-            body.push(op);
+    let mut out = Vec::with_capacity(old.len());
+    let mut i = 0;
+    let mut seg_iter = segs.into_iter().peekable();
+    while i < old.len() {
+        if let Some(seg) = seg_iter.peek().cloned() {
+            if seg.start == i {
+                seg_iter.next();
+                let region_no = st.reports.len();
+                let (plan, report) = plan_segment(host, &old, seg.clone(), syms, &st.opts, &mut st.cache, region_no);
+                st.reports.push(report);
+                let in_blocks: HashSet<usize> = plan.blocks.iter().flatten().copied().collect();
+                // Pure host operations and allocations keep their order, ahead of the blocks.
+                for j in seg.clone() {
+                    if !in_blocks.contains(&j) || matches!(old[j].kind, OpKind::New { .. }) {
+                        out.push(old[j].clone());
+                    }
+                }
+                for (block, contracted) in plan.blocks.iter().zip(&plan.contracted) {
+                    emit_block(&old, block, contracted, host, bases, syms, st, &mut out);
+                }
+                i = seg.end;
+                continue;
+            }
+        }
+        let mut op = old[i].clone();
+        syms.learn(host, &op.kind);
+        for b in op.kind.bodies_mut() {
+            outline_body(b, host, bases, syms, st);
+        }
+        out.push(op);
+        i += 1;
+    }
+    *body = out;
+}
+
+/// Emits one block: a kernel call for its computations (or one per computation when the kernel
+/// back end cannot fuse the block), then its syncs and the dels of materialized bases.
+#[allow(clippy::too_many_arguments)]
+fn emit_block(old: &Body, block: &[usize], contracted: &[ValueId], host: &Func, bases: &HashMap<ValueId, ValueId>, syms: &mut Symbols, st: &mut State, out: &mut Body) {
+    let computes: Vec<&Op> = block.iter().map(|&j| &old[j]).filter(|o| matches!(o.kind, OpKind::Compute { .. })).collect();
+    if !computes.is_empty() {
+        let contracted_set: HashSet<ValueId> = contracted.iter().copied().collect();
+        let canon = canonical_views(&computes, host, syms);
+        let (kernel, args) = make_kernel(&computes, host, bases, &contracted_set, &canon);
+        if computes.len() == 1 || kernel_codegen::fusible_block(&kernel) {
+            out.push(call(kernel, args, computes[0], st));
+        } else {
+            // The back end cannot run this block as one loop nest: keep its order, one kernel each.
+            for c in &computes {
+                let (k, a) = make_kernel(&[c], host, bases, &HashSet::new(), &HashMap::new());
+                out.push(call(k, a, c, st));
+            }
         }
     }
+    for &j in block {
+        match &old[j].kind {
+            OpKind::Sync { .. } => out.push(old[j].clone()),
+            OpKind::Del { base } if !contracted.contains(base) => out.push(old[j].clone()),
+            _ => {}
+        }
+    }
+}
+
+/// The host call of `kernel` (shared with an identical earlier kernel when there is one).
+fn call(kernel: Func, args: Vec<ValueId>, first: &Op, st: &mut State) -> Op {
+    let key = format!("{:?}|{:?}|{:?}", kernel.body.iter().map(|o| &o.kind).collect::<Vec<_>>(), kernel.value_types, kernel.params);
+    let n = st.kernels.len();
+    let name = st
+        .by_key
+        .entry(key)
+        .or_insert_with(|| {
+            let name = format!("kernel{n}_{}", kernel_label(&kernel));
+            let mut k = kernel;
+            k.name = name.clone();
+            st.kernels.push(k);
+            name
+        })
+        .clone();
+    Op { kind: OpKind::Call { callee: name, args, results: vec![] }, loc: first.loc }
 }
 
 fn kernel_label(k: &Func) -> String {
-    k.body
-        .iter()
-        .filter_map(|o| if let OpKind::Compute { func, .. } = &o.kind { Some(func.name()) } else { None })
-        .collect::<Vec<_>>()
-        .join("_")
+    let names: Vec<&str> = k.body.iter().filter_map(|o| if let OpKind::Compute { func, .. } = &o.kind { Some(func.name()) } else { None }).collect();
+    if names.len() > 4 {
+        format!("{}_{}ops", names[..3].join("_"), names.len())
+    } else {
+        names.join("_")
+    }
 }
 
-/// A kernel function for `ops` and the host values to pass to it.
-fn make_kernel(ops: &[&Op], host: &Func) -> (Func, Vec<ValueId>) {
+/// For each array operand of `ops`, the first operand with the identical view (same base, offset,
+/// shape and strides, Def. 11): identical views must be one kernel parameter, so that a value
+/// written through one is what a later operation reads through the other in the same iteration.
+fn canonical_views(ops: &[&Op], host: &Func, syms: &mut Symbols) -> HashMap<ValueId, ValueId> {
+    let mut seen: Vec<(crate::wsp::View, ValueId)> = vec![];
+    let mut canon = HashMap::new();
+    for op in ops {
+        let OpKind::Compute { out, ins, .. } = &op.kind else { continue };
+        for &v in std::iter::once(out).chain(ins) {
+            if !host.ty(v).is_array() || canon.contains_key(&v) {
+                continue;
+            }
+            let w = syms.view(host, v);
+            let rep = match seen.iter().find(|(x, _)| *x == w) {
+                Some((_, r)) => *r,
+                None => {
+                    seen.push((w, v));
+                    v
+                }
+            };
+            canon.insert(v, rep);
+        }
+    }
+    canon
+}
+
+/// A kernel function for `ops` and the host values to pass to it. Array operands whose base is in
+/// `contracted` become one kernel-local value per base (no parameter); identical views (`canon`)
+/// become one parameter.
+fn make_kernel(ops: &[&Op], host: &Func, bases: &HashMap<ValueId, ValueId>, contracted: &HashSet<ValueId>, canon: &HashMap<ValueId, ValueId>) -> (Func, Vec<ValueId>) {
     let mut k = Func::new("", true);
     let mut map: HashMap<ValueId, ValueId> = HashMap::new();
+    let mut local: HashMap<ValueId, ValueId> = HashMap::new();
     let mut args = vec![];
     for op in ops {
         let OpKind::Compute { func, out, ins } = &op.kind else { continue };
-        let mut param = |v: ValueId, k: &mut Func| -> ValueId {
+        let mut value = |v: ValueId, k: &mut Func| -> ValueId {
+            let v = canon.get(&v).copied().unwrap_or(v);
+            let base = base_of(bases, v);
+            if host.ty(v).is_array() && contracted.contains(&base) {
+                return *local.entry(base).or_insert_with(|| k.new_value(host.ty(v), None));
+            }
             *map.entry(v).or_insert_with(|| {
                 let p = k.new_value(host.ty(v), None);
                 k.params.push(p);
@@ -82,8 +180,8 @@ fn make_kernel(ops: &[&Op], host: &Func) -> (Func, Vec<ValueId>) {
                 p
             })
         };
-        let out = param(*out, &mut k);
-        let ins = ins.iter().map(|v| param(*v, &mut k)).collect();
+        let out = value(*out, &mut k);
+        let ins = ins.iter().map(|v| value(*v, &mut k)).collect();
         k.body.push(Op { kind: OpKind::Compute { func: *func, out, ins }, loc: op.loc });
     }
     k.param_names = k.params.iter().map(|p| format!("p{p}")).collect();

@@ -257,21 +257,12 @@ pub fn apply_index(src: &View, index: &[IndexEntry], ops: &[i64]) -> Result<View
                 d += 1;
             }
             IndexEntry::Slice { start, stop, step } => {
-                let n = src.shape[d];
                 let (a, b) = (if start { Some(next()) } else { None }, if stop { Some(next()) } else { None });
                 let s = if step { next() } else { 1 };
                 if s == 0 {
                     return Err(format!("slice step cannot be zero (axis {d})"));
                 }
-                let (lower, upper) = if s > 0 { (0, n) } else { (-1, n - 1) };
-                let clamp = |x: Option<i64>, default: i64| match x {
-                    None => default,
-                    Some(x) if x < 0 => (x + n).max(lower),
-                    Some(x) => x.min(upper),
-                };
-                let first = clamp(a, if s > 0 { lower } else { upper });
-                let end = clamp(b, if s > 0 { upper } else { lower });
-                let len = if s > 0 { (end - first + s - 1).div_euclid(s).max(0) } else { (first - end - s - 1).div_euclid(-s).max(0) };
+                let (first, len) = slice_indices(src.shape[d], a, b, s);
                 if len > 0 {
                     v.offset += first * src.strides[d];
                 }
@@ -282,6 +273,22 @@ pub fn apply_index(src: &View, index: &[IndexEntry], ops: &[i64]) -> Result<View
         }
     }
     Ok(v)
+}
+
+/// Python's `slice(start, stop, step).indices(n)` for a dimension of `n` elements: the first index
+/// and the number of elements selected (bounds clipped, negative values count from the end).
+/// `step` must not be 0.
+pub fn slice_indices(n: i64, start: Option<i64>, stop: Option<i64>, step: i64) -> (i64, i64) {
+    let (lower, upper) = if step > 0 { (0, n) } else { (-1, n - 1) };
+    let clamp = |x: Option<i64>, default: i64| match x {
+        None => default,
+        Some(x) if x < 0 => (x + n).max(lower),
+        Some(x) => x.min(upper),
+    };
+    let first = clamp(start, if step > 0 { lower } else { upper });
+    let end = clamp(stop, if step > 0 { upper } else { lower });
+    let len = if step > 0 { (end - first + step - 1).div_euclid(step) } else { (first - end - step - 1).div_euclid(-step) };
+    (first, len.max(0))
 }
 
 /// `src` broadcast to `shape` (NumPy rules; broadcast dimensions get stride 0).

@@ -8,6 +8,7 @@ use std::io::IsTerminal;
 use std::path::Path;
 
 pub mod pipeline;
+pub mod report;
 
 /// A user-facing error: already rendered text (diagnostics or a message naming the fix).
 #[derive(Debug, thiserror::Error)]

@@ -3,12 +3,14 @@
 
 use crate::{check_source, render_diagnostics, UserError};
 use arrayc_dialect::{ir::Module, mlir, print};
-use arrayc_passes::{insert_del_sync, lower_ast, outline};
+use arrayc_passes::fusion::{FusionOptions, RegionReport};
+use arrayc_passes::{dce, insert_del_sync, lower_ast, outline};
 
 /// The passes `arrayc-opt --pass` accepts, with a one-line description each.
 pub const PASSES: &[(&str, &str)] = &[
     ("insert-del-sync", "add arr.sync before host reads and arr.del after each base array's last use"),
-    ("outline-kernels", "partition computations (singleton partition) and outline each block into an arr.kernel function"),
+    ("outline-kernels", "partition each region with the WSP fusion pass (optimal, bohrium) and outline each block into an arr.kernel function"),
+    ("dce", "remove unused views and sizes, and the allocations of arrays contracted into kernels"),
 ];
 
 /// Front end and `lower-ast`: source text to an `arr` module.
@@ -19,17 +21,33 @@ pub fn lower_source(src: &str, file: &str) -> Result<Module, UserError> {
     })
 }
 
-/// Runs one named pass. `entry` is the function whose results the host reads.
+/// Runs one named pass with the default fusion options. `entry` is the function whose results the
+/// host reads.
 pub fn run_pass(m: &mut Module, name: &str, entry: &str) -> Result<(), UserError> {
+    run_pass_with(m, name, entry, &FusionOptions::default()).map(|_| ())
+}
+
+/// Runs one named pass; `outline-kernels` partitions with `opts` and returns its region reports.
+pub fn run_pass_with(m: &mut Module, name: &str, entry: &str, opts: &FusionOptions) -> Result<Vec<RegionReport>, UserError> {
     match name {
         "insert-del-sync" => insert_del_sync::run(m, entry),
-        "outline-kernels" => outline::run(m),
+        "outline-kernels" => return Ok(outline::run(m, opts)),
+        "dce" => dce::run(m),
         _ => {
             let names: Vec<&str> = PASSES.iter().map(|(n, _)| *n).collect();
             return Err(UserError(format!("error: unknown pass `{name}`; passes: {}", names.join(", "))));
         }
     }
-    Ok(())
+    Ok(vec![])
+}
+
+/// The passes from an `arr` module to kernels: `insert-del-sync`, `outline-kernels` (with the
+/// fusion pass) and `dce`. Returns the fusion reports.
+pub fn to_kernels(m: &mut Module, entry: &str, opts: &FusionOptions) -> Result<Vec<RegionReport>, UserError> {
+    run_pass_with(m, "insert-del-sync", entry, opts)?;
+    let reports = run_pass_with(m, "outline-kernels", entry, opts)?;
+    run_pass_with(m, "dce", entry, opts)?;
+    Ok(reports)
 }
 
 /// The `arr` module as MLIR text, after MLIR has parsed and verified it against the IRDL dialect.

@@ -2,15 +2,19 @@
 
 use arrayc_passes::jit;
 use arrayc_runtime::{exec::Executor, npy, print, value::RtValue};
-use arrayc_tools::{choose_entry, entry_arguments, pipeline, read_source, UserError};
+use arrayc_passes::fusion::FusionOptions;
+use arrayc_passes::wsp::{Algorithm, Budget};
+use arrayc_tools::{choose_entry, entry_arguments, pipeline, read_source, report, UserError};
+use std::collections::HashMap;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// arrayc compiles NumPy-style array programs (`.arr` files) into kernels through MLIR and runs
-/// them on the CPU. Every array operation becomes its own kernel for now (the singleton partition).
+/// arrayc compiles NumPy-style array programs (`.arr` files) into fused kernels through MLIR and
+/// runs them on the CPU. Array operations are partitioned into kernels by the WSP fusion pass
+/// (Kristensen et al. 2016); `arrayc fuse-report` shows what it decided and why.
 #[derive(Parser)]
 #[command(name = "arrayc", version, about, long_about = None)]
 struct Cli {
@@ -37,6 +41,8 @@ enum Command {
         /// Print the time of each phase to stderr.
         #[arg(long)]
         time: bool,
+        #[command(flatten)]
+        fuse: FuseArgs,
     },
     /// Parse and check FILE; print diagnostics only.
     Check {
@@ -55,7 +61,91 @@ enum Command {
         /// Entry function, whose results the host reads (decides where arr.sync goes).
         #[arg(long)]
         entry: Option<String>,
+        #[command(flatten)]
+        fuse: FuseArgs,
     },
+    /// Show the fusion pass's partition of every region: blocks with their source lines, contracted
+    /// arrays, cost before and after, search statistics.
+    FuseReport {
+        /// The source file (`.arr`).
+        file: PathBuf,
+        /// Entry function (as for `run`).
+        #[arg(long)]
+        entry: Option<String>,
+        /// Scalar arguments of the entry (NAME=VALUE); with sizes bound, views print as integers.
+        #[arg(long = "arg", value_name = "NAME=VALUE")]
+        args: Vec<String>,
+        /// text: readable summary; json: the stable `{"regions": [...]}` document (docs/fuse-report.md);
+        /// dot: Graphviz, blocks as clusters, dependency edges solid, fuse-preventing edges dashed red.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        #[command(flatten)]
+        fuse: FuseArgs,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+    Dot,
+}
+
+/// Fusion options shared by `run`, `emit` and `fuse-report`.
+#[derive(clap::Args)]
+struct FuseArgs {
+    /// Partition algorithm of the WSP fusion pass (Kristensen et al. 2016, Sec. V).
+    #[arg(long, value_enum, default_value = "optimal")]
+    fuse: FuseAlgo,
+    /// Cost model the partition minimises (bohrium: Def. 13, bytes moved; the others: Defs. 19-21).
+    #[arg(long, value_enum, default_value = "bohrium")]
+    cost: CostArg,
+    /// Search budget of `optimal` per region, in milliseconds; past it the best partition found is
+    /// used and the report says optimality was not proven.
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    fuse_budget_ms: u64,
+    /// Search budget of `optimal` per region, in branch-and-bound nodes.
+    #[arg(long, default_value_t = 200_000, value_name = "NODES")]
+    fuse_budget_nodes: u64,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum FuseAlgo {
+    Singleton,
+    Linear,
+    Greedy,
+    Unintrusive,
+    Optimal,
+    /// The paper's plain mask search (Fig. 11), for comparison.
+    OptimalBaseline,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum CostArg {
+    Bohrium,
+    MaxContract,
+    MaxLocality,
+    Robinson,
+}
+
+impl FuseArgs {
+    fn options(&self) -> FusionOptions {
+        let algorithm = match self.fuse {
+            FuseAlgo::Singleton => Algorithm::Singleton,
+            FuseAlgo::Linear => Algorithm::Linear,
+            FuseAlgo::Greedy => Algorithm::Greedy,
+            FuseAlgo::Unintrusive => Algorithm::Unintrusive,
+            FuseAlgo::Optimal => Algorithm::Optimal,
+            FuseAlgo::OptimalBaseline => Algorithm::OptimalBaseline,
+        };
+        let cost_model = match self.cost {
+            CostArg::Bohrium => "bohrium",
+            CostArg::MaxContract => "max-contract",
+            CostArg::MaxLocality => "max-locality",
+            CostArg::Robinson => "robinson",
+        };
+        FusionOptions { algorithm, cost_model: cost_model.into(), budget: Budget { max_nodes: Some(self.fuse_budget_nodes), max_ms: Some(self.fuse_budget_ms) } }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -69,9 +159,10 @@ enum Stage {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.command {
-        Command::Run { file, entry, args, out, time } => run(&file, entry.as_deref(), &args, out.as_deref(), time),
+        Command::Run { file, entry, args, out, time, fuse } => run(&file, entry.as_deref(), &args, out.as_deref(), time, &fuse.options()),
         Command::Check { file } => check(&file),
-        Command::Emit { stage, file, entry } => emit(stage, &file, entry.as_deref()),
+        Command::Emit { stage, file, entry, fuse } => emit(stage, &file, entry.as_deref(), &fuse.options()),
+        Command::FuseReport { file, entry, args, format, fuse } => fuse_report(&file, entry.as_deref(), &args, format, &fuse.options()),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,
@@ -97,7 +188,34 @@ fn check(file: &Path) -> Result<(), UserError> {
     Ok(())
 }
 
-fn emit(stage: Stage, file: &Path, entry: Option<&str>) -> Result<(), UserError> {
+fn fuse_report(file: &Path, entry: Option<&str>, args: &[String], format: Format, opts: &FusionOptions) -> Result<(), UserError> {
+    let src = read_source(file)?;
+    let mut m = pipeline::lower_source(&src, &file_name(file))?;
+    let entry = choose_entry(&m, entry)?;
+    let argv = entry_arguments(&m, &entry, args)?;
+    // Bind the entry's scalar i64 parameters (symbols are named `<name>_<value id>`).
+    let f = m.func(&entry).expect("entry exists");
+    let bindings: HashMap<String, i64> = f
+        .params
+        .iter()
+        .zip(&f.param_names)
+        .zip(&argv)
+        .filter_map(|((p, n), a)| match a {
+            RtValue::Scalar(arrayc_dialect::ir::Scalar::I64(x)) => Some((format!("{n}_{p}"), *x)),
+            _ => None,
+        })
+        .collect();
+    let reports = pipeline::to_kernels(&mut m, &entry, opts)?;
+    let text = match format {
+        Format::Text => report::to_text(&reports),
+        Format::Json => format!("{:#}\n", report::to_json(&reports, &bindings)),
+        Format::Dot => report::to_dot(&reports),
+    };
+    emit_text(&text);
+    Ok(())
+}
+
+fn emit(stage: Stage, file: &Path, entry: Option<&str>, opts: &FusionOptions) -> Result<(), UserError> {
     let src = read_source(file)?;
     let name = file_name(file);
     if let Stage::Ast = stage {
@@ -113,7 +231,8 @@ fn emit(stage: Stage, file: &Path, entry: Option<&str>) -> Result<(), UserError>
         emit_text(&pipeline::verified_text(&m)?);
         return Ok(());
     }
-    pipeline::run_pass(&mut m, "outline-kernels", &entry)?;
+    pipeline::run_pass_with(&mut m, "outline-kernels", &entry, opts)?;
+    pipeline::run_pass(&mut m, "dce", &entry)?;
     match stage {
         Stage::Mlir => {
             let host = arrayc_dialect::print::print_module(&arrayc_dialect::ir::Module {
@@ -130,7 +249,7 @@ fn emit(stage: Stage, file: &Path, entry: Option<&str>) -> Result<(), UserError>
     Ok(())
 }
 
-fn run(file: &Path, entry: Option<&str>, args: &[String], out: Option<&Path>, time: bool) -> Result<(), UserError> {
+fn run(file: &Path, entry: Option<&str>, args: &[String], out: Option<&Path>, time: bool, opts: &FusionOptions) -> Result<(), UserError> {
     let mut clock = Instant::now();
     let mut times: Vec<(&str, f64)> = vec![];
     let mut lap = |name: &'static str, clock: &mut Instant| {
@@ -143,9 +262,8 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], out: Option<&Path>, ti
     lap("front end + lower-ast", &mut clock);
     let entry = choose_entry(&m, entry)?;
     let argv = entry_arguments(&m, &entry, args)?;
-    pipeline::run_pass(&mut m, "insert-del-sync", &entry)?;
-    pipeline::run_pass(&mut m, "outline-kernels", &entry)?;
-    lap("passes", &mut clock);
+    pipeline::to_kernels(&mut m, &entry, opts)?;
+    lap("passes (fusion included)", &mut clock);
     let kernels = jit::compile(&m).map_err(|e| UserError(format!("internal error: {e}")))?;
     lap("kernel JIT (MLIR -> LLVM, O3)", &mut clock);
     let mut program_out = std::io::stdout();

@@ -1,0 +1,230 @@
+//! Pass `fusion`: partitions the array operations of every straight-line region of a host function
+//! into blocks, one kernel per block, by solving the WSP problem (Kristensen et al. 2016, Secs.
+//! III-V) with the chosen algorithm and cost model.
+//!
+//! A region (a *segment* here) is a maximal run of array operations (`new`, computations, `del`,
+//! `sync`) and pure host operations (constants, scalar arithmetic, views, sizes) inside one body;
+//! control flow, calls, host reads (`arr.load`, `arr.print`), checks and `return` end it, as the
+//! paper's fusion works on the straight-line bytecode between front-end interactions. Bases that
+//! are created and deleted inside one block, and not synced there, are contracted (Sec. IV-A2).
+
+pub mod region;
+
+use crate::wsp::{self, Algorithm, Budget, PartitionCache};
+use arrayc_dialect::ir::{Body, Func, OpKind, ValueId};
+use region::{build_region, is_pure_host_op, is_wsp_op, Symbols};
+use std::collections::{BTreeSet, BinaryHeap, HashSet};
+use std::ops::Range;
+
+/// How to partition: algorithm, cost model (`bohrium`, `max-contract`, `max-locality`,
+/// `robinson`) and the search budget of `optimal`.
+#[derive(Clone, Debug)]
+pub struct FusionOptions {
+    pub algorithm: Algorithm,
+    pub cost_model: String,
+    pub budget: Budget,
+}
+
+impl Default for FusionOptions {
+    /// `optimal` under `bohrium`, at most 200 000 search nodes or 1 s per region.
+    fn default() -> Self {
+        FusionOptions { algorithm: Algorithm::Optimal, cost_model: "bohrium".into(), budget: Budget { max_nodes: Some(200_000), max_ms: Some(1000) } }
+    }
+}
+
+/// One operation of a region, for reports: views as `(base, offset, shape, strides)` in elements.
+#[derive(Clone, Debug)]
+pub struct OpReport {
+    pub index: usize,
+    pub name: String,
+    pub line: Option<u32>,
+    pub ins: Vec<(String, wsp::View)>,
+    pub outs: Vec<(String, wsp::View)>,
+    pub new: Vec<String>,
+    pub del: Vec<String>,
+    pub sync: Vec<String>,
+}
+
+/// What the fusion pass decided for one region, with the search statistics (the `fuse-report`).
+#[derive(Clone, Debug)]
+pub struct RegionReport {
+    pub function: String,
+    pub region: usize,
+    pub algorithm: String,
+    pub cost_model: String,
+    pub cost: u64,
+    pub cost_singleton: u64,
+    pub cost_unit: String,
+    pub optimal_proven: bool,
+    pub search_nodes: u64,
+    pub solve_ms: f64,
+    /// Blocks as lists of region operation indices (into `ops`).
+    pub blocks: Vec<Vec<usize>>,
+    /// Names of the contracted base arrays.
+    pub contracted: Vec<String>,
+    pub ops: Vec<OpReport>,
+    /// Symbols whose value was unknown and got the cost model's default.
+    pub defaulted_symbols: Vec<String>,
+    /// Dependency edges `(from, to)` of the WSP graph (Def. 1's E_d), region op indices.
+    pub dep_edges: Vec<(usize, usize)>,
+    /// Fuse-preventing edges `(a, b)`, `a < b` (Def. 1's E_f).
+    pub fp_edges: Vec<(usize, usize)>,
+}
+
+/// The partition of one segment, in body indices.
+pub struct SegmentPlan {
+    /// Blocks of body operation indices, in an order that respects every dependency (the region
+    /// order of the quotient graph, earliest first).
+    pub blocks: Vec<Vec<usize>>,
+    /// Base arrays (values of `arr.new`) contracted in each block, parallel to `blocks`.
+    pub contracted: Vec<Vec<ValueId>>,
+}
+
+/// Maximal runs of WSP and pure host operations in `body` that contain at least one computation.
+pub fn segments(body: &Body) -> Vec<Range<usize>> {
+    let mut out = vec![];
+    let mut i = 0;
+    while i < body.len() {
+        if !(is_wsp_op(&body[i].kind) || is_pure_host_op(&body[i].kind)) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < body.len() && (is_wsp_op(&body[i].kind) || is_pure_host_op(&body[i].kind)) {
+            i += 1;
+        }
+        if body[start..i].iter().any(|o| matches!(o.kind, OpKind::Compute { .. })) {
+            out.push(start..i);
+        }
+    }
+    out
+}
+
+/// Solves the WSP problem of `body[range]` and returns the plan and the report.
+pub fn plan_segment(
+    f: &Func,
+    body: &Body,
+    range: Range<usize>,
+    syms: &mut Symbols,
+    opts: &FusionOptions,
+    cache: &mut PartitionCache,
+    region_no: usize,
+) -> (SegmentPlan, RegionReport) {
+    let (region, index) = build_region(f, body, range, syms);
+    let model = wsp::model_by_name(&opts.cost_model).expect("cost model names are checked by the driver");
+    let sol = cache.solve(&region, model.as_ref(), opts.algorithm, opts.budget);
+    let singleton = wsp::solve(&region, model.as_ref(), Algorithm::Singleton, opts.budget);
+    let graph = wsp::WspGraph::build(&region);
+    // A cycle would mean an illegal partition (a bug); fall back to the singleton partition then.
+    let (sol, order) = match topological_blocks(&sol.partition, &graph) {
+        Some(order) => (sol, order),
+        None => {
+            let order = (0..singleton.partition.len()).collect();
+            (singleton.clone(), order)
+        }
+    };
+    let blocks_r: Vec<Vec<usize>> = order.iter().map(|&b| sol.partition[b].clone()).collect();
+    let mut contracted = vec![];
+    let mut contracted_names = vec![];
+    for b in &blocks_r {
+        let mut news = HashSet::new();
+        let mut dels = HashSet::new();
+        let mut syncs = HashSet::new();
+        for &r in b {
+            let op = &region.ops[r];
+            news.extend(op.new.iter().copied());
+            dels.extend(op.del.iter().copied());
+            syncs.extend(op.sync.iter().copied());
+        }
+        let mut c = vec![];
+        for &r in b {
+            if let OpKind::New { res, .. } = body[index[r]].kind {
+                let base = syms.base(f, res);
+                if dels.contains(&base) && !syncs.contains(&base) && b.iter().any(|&x| matches!(body[index[x]].kind, OpKind::Compute { .. })) {
+                    c.push(res);
+                    contracted_names.push(region.base_names.get(&base).cloned().unwrap_or_default());
+                }
+            }
+        }
+        contracted.push(c);
+    }
+    let cost = model.cost(&region, &sol.partition);
+    let report = RegionReport {
+        function: f.name.clone(),
+        region: region_no,
+        algorithm: opts.algorithm.name().to_string(),
+        cost_model: opts.cost_model.clone(),
+        cost: sol.cost,
+        cost_singleton: singleton.cost,
+        cost_unit: cost.unit.to_string(),
+        optimal_proven: sol.stats.optimal_proven,
+        search_nodes: sol.stats.search_nodes,
+        solve_ms: sol.stats.solve_ms,
+        blocks: blocks_r.clone(),
+        contracted: contracted_names,
+        ops: region
+            .ops
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let name = |b: &wsp::BaseId| region.base_names.get(b).cloned().unwrap_or_default();
+                OpReport {
+                    index: i,
+                    name: o.name.clone(),
+                    line: o.line,
+                    ins: o.ins.iter().map(|v| (name(&v.base), v.clone())).collect(),
+                    outs: o.outs.iter().map(|v| (name(&v.base), v.clone())).collect(),
+                    new: o.new.iter().map(name).collect(),
+                    del: o.del.iter().map(name).collect(),
+                    sync: o.sync.iter().map(name).collect(),
+                }
+            })
+            .collect(),
+        defaulted_symbols: cost.defaulted_symbols.clone(),
+        dep_edges: (0..graph.n).flat_map(|u| graph.succ[u].iter().map(move |v| (u, v))).collect(),
+        fp_edges: (0..graph.n).flat_map(|u| graph.fp[u].iter().filter(move |v| *v > u).map(move |v| (u, v))).collect(),
+    };
+    let blocks = blocks_r.iter().map(|b| b.iter().map(|&r| index[r]).collect()).collect();
+    (SegmentPlan { blocks, contracted }, report)
+}
+
+/// Block indices of `partition` in a topological order of its quotient graph, preferring the
+/// block whose first operation comes first (Def. 5: a legal partition's quotient graph is acyclic;
+/// `None` if it is not).
+fn topological_blocks(partition: &[Vec<usize>], g: &wsp::WspGraph) -> Option<Vec<usize>> {
+    let mut block_of = vec![0; g.n];
+    for (b, ops) in partition.iter().enumerate() {
+        for &o in ops {
+            block_of[o] = b;
+        }
+    }
+    let mut preds: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); partition.len()];
+    for u in 0..g.n {
+        for v in g.succ[u].iter() {
+            if block_of[u] != block_of[v] {
+                preds[block_of[v]].insert(block_of[u]);
+            }
+        }
+    }
+    let first = |b: usize| partition[b].iter().min().copied().unwrap_or(usize::MAX);
+    let mut ready: BinaryHeap<std::cmp::Reverse<(usize, usize)>> = BinaryHeap::new();
+    let mut indeg: Vec<usize> = preds.iter().map(|p| p.len()).collect();
+    for b in 0..partition.len() {
+        if indeg[b] == 0 {
+            ready.push(std::cmp::Reverse((first(b), b)));
+        }
+    }
+    let mut order = vec![];
+    while let Some(std::cmp::Reverse((_, b))) = ready.pop() {
+        order.push(b);
+        for c in 0..partition.len() {
+            if preds[c].contains(&b) {
+                indeg[c] -= 1;
+                if indeg[c] == 0 {
+                    ready.push(std::cmp::Reverse((first(c), c)));
+                }
+            }
+        }
+    }
+    (order.len() == partition.len()).then_some(order)
+}

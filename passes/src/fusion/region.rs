@@ -1,0 +1,289 @@
+//! Builds the WSP region ([`wsp::Region`]) of a straight-line segment of an `arr` body: one WSP
+//! operation per `arr.new`, computation, `arr.del` and `arr.sync` (Kristensen et al. 2016,
+//! Sec. IV-A3), with every view resolved to `(base, offset, shape, strides)` as symbolic
+//! expressions in elements.
+//!
+//! Symbols are the function's own i64 values (`n`, `%12`): sizes from `arr.dim` resolve to the
+//! shape of the view they measure, and `+ - *` of sizes stay symbolic, so `N-2` equals `N-2`.
+//! Resolution is exact for constant indices and unit-step slices (assuming in-range bounds, which
+//! only makes two views *identical* when they really are the same view); anything else becomes an
+//! opaque view with fresh symbols, which the WSP graph treats as overlapping everything on its base
+//! (conservative, never wrong).
+
+use crate::wsp::{self, BaseId, SymExpr};
+use arrayc_dialect::ir::{BinFn, Body, ComputeFn, Func, IndexEntry, OpKind, Type, ValueId};
+use arrayc_grammar::ast::DType;
+use std::collections::HashMap;
+
+/// Symbolic knowledge about the values of one function, accumulated over its bodies.
+#[derive(Default)]
+pub struct Symbols {
+    views: HashMap<ValueId, wsp::View>,
+    ints: HashMap<ValueId, SymExpr>,
+    bases: HashMap<ValueId, BaseId>,
+    base_sizes: HashMap<BaseId, SymExpr>,
+    base_names: HashMap<BaseId, String>,
+    fresh: u32,
+}
+
+impl Symbols {
+    fn name(f: &Func, v: ValueId) -> String {
+        match &f.value_names[v as usize] {
+            Some(n) => format!("{n}_{v}"),
+            None => format!("%{v}"),
+        }
+    }
+
+    fn fresh_sym(&mut self, what: &str) -> SymExpr {
+        self.fresh += 1;
+        SymExpr::sym(&format!("?{what}{}", self.fresh))
+    }
+
+    /// The symbolic value of an i64 value.
+    pub fn int(&mut self, f: &Func, v: ValueId) -> SymExpr {
+        if let Some(e) = self.ints.get(&v) {
+            return e.clone();
+        }
+        SymExpr::sym(&Self::name(f, v))
+    }
+
+    /// The base array of an array value (a fresh base for arrays from outside the function's
+    /// allocations: parameters, call results, loop-carried values).
+    pub fn base(&mut self, f: &Func, v: ValueId) -> BaseId {
+        if let Some(b) = self.bases.get(&v) {
+            return *b;
+        }
+        let b = BaseId(self.base_sizes.len() as u32);
+        self.bases.insert(v, b);
+        self.base_sizes.insert(b, SymExpr::sym(&format!("size({})", Self::name(f, v))));
+        self.base_names.insert(b, Self::name(f, v));
+        b
+    }
+
+    /// The view of an array value.
+    pub fn view(&mut self, f: &Func, v: ValueId) -> wsp::View {
+        if let Some(w) = self.views.get(&v) {
+            return w.clone();
+        }
+        // From outside: an opaque layout over its own base.
+        let base = self.base(f, v);
+        let Type::Array(_, rank) = f.ty(v) else { unreachable!("view of a scalar") };
+        let n = Self::name(f, v);
+        let w = wsp::View {
+            base,
+            offset: SymExpr::sym(&format!("off({n})")),
+            shape: (0..rank).map(|k| SymExpr::sym(&format!("dim({n},{k})"))).collect(),
+            strides: (0..rank).map(|k| SymExpr::sym(&format!("stride({n},{k})"))).collect(),
+        };
+        self.views.insert(v, w.clone());
+        w
+    }
+
+    fn opaque_view(&mut self, base: BaseId, rank: usize) -> wsp::View {
+        wsp::View {
+            base,
+            offset: self.fresh_sym("off"),
+            shape: (0..rank).map(|_| self.fresh_sym("dim")).collect(),
+            strides: (0..rank).map(|_| self.fresh_sym("stride")).collect(),
+        }
+    }
+
+    /// Records what a pure host operation means symbolically (sizes, views).
+    pub fn learn(&mut self, f: &Func, k: &OpKind) {
+        if let OpKind::New { res, .. } | OpKind::View { res, .. } | OpKind::Broadcast { res, .. } = k {
+            if self.views.contains_key(res) {
+                return;
+            }
+        }
+        match k {
+            OpKind::Const { res, value } if f.ty(*res) == Type::Scalar(DType::I64) => {
+                self.ints.insert(*res, SymExpr::constant(value.as_i64()));
+            }
+            OpKind::Binary { res, op, lhs, rhs } if f.ty(*res) == Type::Scalar(DType::I64) => {
+                let (a, b) = (self.int(f, *lhs), self.int(f, *rhs));
+                let e = match op {
+                    BinFn::Add => Some(a + b),
+                    BinFn::Sub => Some(a - b),
+                    BinFn::Mul => Some(a * b),
+                    _ => None,
+                };
+                if let Some(e) = e {
+                    self.ints.insert(*res, e);
+                }
+            }
+            OpKind::Dim { res, src, axis } => {
+                let w = self.view(f, *src);
+                self.ints.insert(*res, w.shape[*axis].clone());
+            }
+            OpKind::New { res, sizes } => {
+                let shape: Vec<SymExpr> = sizes.iter().map(|s| self.int(f, *s)).collect();
+                let b = BaseId(self.base_sizes.len() as u32);
+                self.bases.insert(*res, b);
+                let total = shape.iter().fold(SymExpr::constant(1), |acc, s| acc * s.clone());
+                self.base_sizes.insert(b, total);
+                self.base_names.insert(b, f.value_names[*res as usize].clone().unwrap_or_else(|| format!("%{res}")));
+                let mut strides = vec![SymExpr::constant(1); shape.len()];
+                for d in (0..shape.len().saturating_sub(1)).rev() {
+                    strides[d] = strides[d + 1].clone() * shape[d + 1].clone();
+                }
+                self.views.insert(*res, wsp::View { base: b, offset: SymExpr::constant(0), shape, strides });
+            }
+            OpKind::View { res, src, index, operands } => {
+                let w = self.index_view(f, *src, index, operands);
+                let b = w.base;
+                self.bases.insert(*res, b);
+                self.views.insert(*res, w);
+            }
+            OpKind::Broadcast { res, src, sizes } => {
+                let w = self.view(f, *src);
+                self.bases.insert(*res, w.base);
+                let target: Vec<SymExpr> = sizes.iter().map(|s| self.int(f, *s)).collect();
+                let (r, k) = (w.shape.len(), target.len());
+                let mut strides = vec![SymExpr::constant(0); k];
+                let mut ok = r <= k;
+                for j in (k - r.min(k))..k {
+                    let i = j + r - k;
+                    if w.shape[i] == target[j] {
+                        strides[j] = w.strides[i].clone();
+                    } else if w.shape[i].as_const() != Some(1) {
+                        ok = false;
+                    }
+                }
+                let v = if ok { wsp::View { base: w.base, offset: w.offset, shape: target, strides } } else { self.opaque_view(w.base, k) };
+                self.views.insert(*res, v);
+            }
+            _ => {}
+        }
+    }
+
+    fn index_view(&mut self, f: &Func, src: ValueId, index: &[IndexEntry], operands: &[ValueId]) -> wsp::View {
+        let w = self.view(f, src);
+        let mut out = wsp::View { base: w.base, offset: w.offset.clone(), shape: vec![], strides: vec![] };
+        let mut ops = operands.iter();
+        let mut d = 0;
+        for e in index {
+            match *e {
+                IndexEntry::Full => {
+                    out.shape.push(w.shape[d].clone());
+                    out.strides.push(w.strides[d].clone());
+                    d += 1;
+                }
+                IndexEntry::NewAxis => {
+                    out.shape.push(SymExpr::constant(1));
+                    out.strides.push(SymExpr::constant(0));
+                }
+                IndexEntry::At => {
+                    let i = self.int(f, *ops.next().unwrap());
+                    let i = match i.as_const() {
+                        Some(c) if c < 0 => w.shape[d].clone() + SymExpr::constant(c),
+                        _ => i,
+                    };
+                    out.offset = out.offset + i * w.strides[d].clone();
+                    d += 1;
+                }
+                IndexEntry::Slice { start, stop, step } => {
+                    let n = w.shape[d].clone();
+                    let a = if start { Some(self.int(f, *ops.next().unwrap())) } else { None };
+                    let b = if stop { Some(self.int(f, *ops.next().unwrap())) } else { None };
+                    let s = if step { Some(self.int(f, *ops.next().unwrap())) } else { None };
+                    let step_c = match &s {
+                        None => Some(1),
+                        Some(e) => e.as_const(),
+                    };
+                    let bounds = match (n.as_const(), step_c) {
+                        // Everything known: NumPy's exact clipping.
+                        (Some(nc), Some(sc)) if a.as_ref().is_none_or(|x| x.is_const()) && b.as_ref().is_none_or(|x| x.is_const()) && sc != 0 => {
+                            let (first, len) = arrayc_runtime::exec::slice_indices(nc, a.and_then(|x| x.as_const()), b.and_then(|x| x.as_const()), sc);
+                            Some((SymExpr::constant(first), SymExpr::constant(len), sc))
+                        }
+                        // Unit step over a symbolic size: bounds assumed in range.
+                        (_, Some(1)) => {
+                            let norm = |x: Option<SymExpr>, default: SymExpr| match x {
+                                None => default,
+                                Some(e) => match e.as_const() {
+                                    Some(c) if c < 0 => n.clone() + SymExpr::constant(c),
+                                    _ => e,
+                                },
+                            };
+                            let first = norm(a, SymExpr::constant(0));
+                            let end = norm(b, n.clone());
+                            Some((first.clone(), end - first, 1))
+                        }
+                        _ => None,
+                    };
+                    match bounds {
+                        Some((first, len, sc)) => {
+                            out.offset = out.offset + first * w.strides[d].clone();
+                            out.shape.push(len);
+                            out.strides.push(w.strides[d].clone() * SymExpr::constant(sc));
+                        }
+                        None => return self.opaque_view(w.base, count_rank(index, w.shape.len())),
+                    }
+                    d += 1;
+                }
+            }
+        }
+        for k in d..w.shape.len() {
+            out.shape.push(w.shape[k].clone());
+            out.strides.push(w.strides[k].clone());
+        }
+        out
+    }
+}
+
+/// Rank of the result of indexing a `rank`-d array with `index`.
+fn count_rank(index: &[IndexEntry], rank: usize) -> usize {
+    let dropped = index.iter().filter(|e| matches!(e, IndexEntry::At)).count();
+    let added = index.iter().filter(|e| matches!(e, IndexEntry::NewAxis)).count();
+    rank - dropped + added
+}
+
+/// Is `k` an operation the WSP region contains (an array operation of Def. 9/10)?
+pub fn is_wsp_op(k: &OpKind) -> bool {
+    matches!(k, OpKind::New { .. } | OpKind::Compute { .. } | OpKind::Del { .. } | OpKind::Sync { .. })
+}
+
+/// Is `k` a pure host operation that can move freely inside a segment (no effects, no reads of
+/// array contents)?
+pub fn is_pure_host_op(k: &OpKind) -> bool {
+    matches!(
+        k,
+        OpKind::Const { .. } | OpKind::Binary { .. } | OpKind::Unary { .. } | OpKind::Cast { .. } | OpKind::Select { .. } | OpKind::View { .. } | OpKind::Broadcast { .. } | OpKind::Dim { .. }
+    )
+}
+
+/// The WSP region of `body[range]` (a segment of WSP and pure host operations) and, for each region
+/// operation, its index in `body`.
+pub fn build_region(f: &Func, body: &Body, range: std::ops::Range<usize>, syms: &mut Symbols) -> (wsp::Region, Vec<usize>) {
+    let mut ops = vec![];
+    let mut index = vec![];
+    for i in range {
+        let op = &body[i];
+        let line = op.loc.map(|l| l.line);
+        syms.learn(f, &op.kind);
+        let w = match &op.kind {
+            OpKind::New { res, .. } => {
+                let b = syms.base(f, *res);
+                wsp::Op::new_base(b)
+            }
+            OpKind::Del { base } => wsp::Op::del(syms.base(f, *base)),
+            OpKind::Sync { base } => wsp::Op::sync(syms.base(f, *base)),
+            OpKind::Compute { func, out, ins } => {
+                let outs = vec![syms.view(f, *out)];
+                let arrays: Vec<wsp::View> = ins.iter().filter(|v| f.ty(**v).is_array()).map(|v| syms.view(f, *v)).collect();
+                match func {
+                    ComputeFn::Reduce(_, axis) => wsp::Op::reduction(func.name(), outs[0].clone(), arrays[0].clone(), *axis),
+                    _ => wsp::Op::elementwise(func.name(), outs, arrays),
+                }
+            }
+            _ => continue,
+        };
+        ops.push(match line {
+            Some(l) => w.with_line(l),
+            None => w,
+        });
+        index.push(i);
+    }
+    let region = wsp::Region { ops, base_sizes: syms.base_sizes.clone(), base_names: syms.base_names.clone(), bindings: HashMap::new() };
+    (region, index)
+}
