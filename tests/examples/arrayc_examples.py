@@ -42,9 +42,9 @@ def format_arg(value):
     return str(value)
 
 
-def run_arrayc(arr_file, entry=None, args=None, out_dir=None):
-    """`arrayc run FILE [--entry E] [--arg k=v ...] [--out DIR]` from the repository root."""
-    cmd = [str(arrayc_binary()), "run", str(arr_file)]
+def run_arrayc(arr_file, entry=None, args=None, out_dir=None, flags=()):
+    """`arrayc run FILE [--entry E] [--arg k=v ...] [--out DIR] [flags...]` from the repository root."""
+    cmd = [str(arrayc_binary()), "run", str(arr_file), *flags]
     if entry is not None:
         cmd += ["--entry", entry]
     for name, value in (args or {}).items():

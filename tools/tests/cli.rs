@@ -179,3 +179,70 @@ fn synthetic_matches_fig3_bytecode() {
         assert_eq!(named(got), named(want), "{got} vs {want}");
     }
 }
+
+fn fuse_report_json(file: &Path, extra: &[&str]) -> serde_json::Value {
+    let o = arrayc().args(["fuse-report", "--format", "json"]).arg(file).args(extra).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    serde_json::from_slice(&o.stdout).expect("fuse-report --format json prints JSON")
+}
+
+/// Kristensen et al. Fig. 3 through the real pipeline: singleton cost 94 and optimal cost 38
+/// elements (the paper's numbers), optimality proven; the JSON interface has every documented field.
+#[test]
+fn fuse_report_reproduces_fig3_costs() {
+    let file = repo().join("examples/synthetic.arr");
+    let doc = fuse_report_json(&file, &[]);
+    let region = &doc["regions"][0];
+    assert_eq!(region["function"], "synthetic");
+    assert_eq!(region["cost_singleton"], 94);
+    assert_eq!(region["cost"], 38);
+    assert_eq!(region["cost_unit"], "elements");
+    assert_eq!(region["optimal_proven"], true);
+    for key in ["region", "algorithm", "cost_model", "search_nodes", "solve_ms", "blocks", "contracted", "ops"] {
+        assert!(!region[key].is_null(), "field {key} missing");
+    }
+    let ops = region["ops"].as_array().unwrap();
+    // 5 new + 4 fill + 7 computations + 5 del + 1 sync, in region order.
+    assert_eq!(ops.len(), 22);
+    let names: Vec<&str> = ops.iter().map(|o| o["name"].as_str().unwrap()).collect();
+    assert_eq!(names.iter().filter(|n| **n == "del").count(), 5);
+    assert_eq!(names.iter().filter(|n| **n == "sync").count(), 1);
+    // D[1:] as written by the maximum (line 16): base d, offset 1, shape [4], stride 1, all integers.
+    let max = ops.iter().find(|o| o["name"] == "maximum").unwrap();
+    assert_eq!(max["line"], 16);
+    assert_eq!(max["out"][0], serde_json::json!({"base": "d", "offset": 1, "shape": [4], "strides": [1]}));
+    // Every op index appears in exactly one block.
+    let mut seen: Vec<u64> = region["blocks"].as_array().unwrap().iter().flat_map(|b| b.as_array().unwrap().iter().map(|x| x.as_u64().unwrap())).collect();
+    seen.sort();
+    assert_eq!(seen, (0..22).collect::<Vec<u64>>());
+    // The other algorithms: never below the optimum, never above singleton.
+    for alg in ["singleton", "linear", "greedy", "unintrusive", "optimal-baseline"] {
+        let r = &fuse_report_json(&file, &["--fuse", alg])["regions"][0];
+        let c = r["cost"].as_u64().unwrap();
+        assert!((38..=94).contains(&c), "{alg}: cost {c}");
+        if alg == "singleton" {
+            assert_eq!(c, 94);
+        }
+        if alg == "optimal-baseline" {
+            assert_eq!(c, 38);
+        }
+    }
+}
+
+/// With sizes bound by --arg, views print as integers; without, as symbolic expressions.
+#[test]
+fn fuse_report_binds_sizes_from_arguments() {
+    let d = temp_dir("report");
+    let p = write_program(&d, "sym.arr", "fn main(n: i64 = 8) -> f64 {\n    let x = ones(n);\n    let y = x[1:] * 2.0;\n    return sum(y);\n}\n");
+    let bound = fuse_report_json(&p, &["--arg", "n=8"]);
+    let ops = bound["regions"][0]["ops"].as_array().unwrap().clone();
+    let mul = ops.iter().find(|o| o["name"] == "mul").unwrap();
+    assert_eq!(mul["in"][0]["shape"], serde_json::json!([7]));
+    assert_eq!(mul["in"][0]["offset"], serde_json::json!(1));
+    let text = arrayc().args(["fuse-report"]).arg(&p).output().unwrap();
+    assert!(text.status.success());
+    assert!(String::from_utf8_lossy(&text.stdout).contains("block 0"));
+    let dot = arrayc().args(["fuse-report", "--format", "dot"]).arg(&p).output().unwrap();
+    let dot = String::from_utf8_lossy(&dot.stdout);
+    assert!(dot.starts_with("digraph fusion {") && dot.contains("subgraph cluster_r0_b0"), "{dot}");
+}
