@@ -39,6 +39,12 @@ irdl.dialect @arr {
     irdl.operands(source: %s)
     irdl.results(result: %x)
   }
+  // %t = arr.contracted : inside an arr.kernel function, an array contracted to one scalar per
+  // iteration (Kristensen et al. 2016, Sec. IV-A2): no memory, never loaded or stored.
+  irdl.operation @contracted {
+    %v = irdl.any
+    irdl.results(result: %v)
+  }
   irdl.operation @del { %b = irdl.any
     irdl.operands(base: %b) }
   irdl.operation @sync { %b = irdl.any

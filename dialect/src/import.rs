@@ -321,6 +321,12 @@ impl FuncImporter<'_> {
                 }
                 return Ok((body, Some(o)));
             }
+            if name == "arr.contracted" {
+                // A kernel-local temporary: a value of the kernel with no operation of its own.
+                self.result(&o)?;
+                op = o.next_in_block();
+                continue;
+            }
             let kind = self.op(&o, &name)?;
             let loc = self.loc(o.location());
             body.push(Op { kind, loc });

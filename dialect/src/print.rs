@@ -308,6 +308,14 @@ pub fn print_func(f: &Func, file: &str) -> String {
     let results: Vec<String> = f.results.iter().map(|t| mlir_type(*t)).collect();
     let attrs = if f.kernel { " attributes {arr.kernel}" } else { "" };
     p.line(1, &format!("func.func @{}({}) -> ({}){attrs} {{", f.name, params.join(", "), results.join(", ")));
+    if f.kernel {
+        // Kernel-local temporaries (contracted arrays) are the array values that are not parameters.
+        for v in 0..f.value_types.len() as ValueId {
+            if f.ty(v).is_array() && !f.params.contains(&v) {
+                p.line(2, &format!("{} = \"arr.contracted\"() : () -> ({})", p.v(v), p.t(v)));
+            }
+        }
+    }
     p.body(2, &f.body);
     // Kernels hold only their computations; MLIR needs the terminator.
     if !matches!(f.body.last().map(|o| &o.kind), Some(OpKind::Return { .. })) {

@@ -14,18 +14,50 @@
 //! with `T` one of `f64`, `f32`, `i64`, `i1` (a bool is stored in one byte per element, as in NumPy);
 //! a scalar is passed as its element type. Offsets, sizes and strides are in elements.
 //!
-//! The outermost dimension of the iteration space runs over `[%lo, %hi)` (the chunk the runtime
-//! assigned, see `arrayc_runtime::launch`); inner dimensions run over their full size. A rank-0
-//! iteration space runs the body once when `%lo < %hi`.
+//! Parameters are the kernel's parameters in order (as the outline pass builds them: views and
+//! scalars), then the chunk bounds `%lo, %hi`: dimension 0 of the chunked space runs over
+//! `[%lo, %hi)` (the chunk the runtime assigned, see `arrayc_runtime::launch`), inner dimensions over
+//! their full size; a rank-0 iteration space runs the body once when `%lo < %hi`.
 //!
-//! * Elementwise kernels (any number of non-reduction `Compute` ops): the iteration space is the shape
-//!   of the first op's `out`; every op, in order, loads its view inputs at the loop indices (0-d views
-//!   are loaded at `[]`, scalars are used directly), computes and stores to its `out`.
-//! * Reductions (`ComputeFn::Reduce(kind, axis)`, always alone): with `axis = None` (or a 0-d `out`)
-//!   the iteration space is the input's shape, chunked over its dimension 0, and the kernel stores the
-//!   reduction of its chunk into the 0-d `out` (the runtime gives each chunk its own partial slot and
-//!   combines the partials in chunk order). With `axis = Some(a)` the iteration space is `out`'s
-//!   shape and the innermost loop runs over the input's axis `a`.
+//! # Fused blocks and array contraction (Kristensen et al. 2016, Sec. IV-A, Fig. 1)
+//!
+//! A kernel body is one fused block of the WSP partition: `Compute` ops in execution order, analysed
+//! by [`kernel_layout`] (shared with the launcher, so both agree on the iteration space). Supported
+//! forms (anything else is a [`CodegenError`]; [`fusible_block`] tells the outline pass beforehand):
+//!
+//! * **Elementwise block**: any number of non-reduction ops over one iteration space, the shape of
+//!   the first view parameter of the iteration-space rank among the ops' operands (all such views and
+//!   all contracted temporaries have that shape; 0-d views may be read-only broadcast inputs). A
+//!   block with no view parameter at all does nothing (its function body is empty and the launcher
+//!   returns `Ok`).
+//! * **Fused reduction**: an elementwise block (possibly empty) followed by exactly ONE
+//!   `Reduce(kind, axis)` as the LAST op, whose output is a parameter used by no other op of the
+//!   block and whose input `x` is a parameter or a contracted temporary. The iteration space is `x`'s
+//!   shape (taken from `x`, or from the first elementwise view parameter of its rank when `x` is
+//!   contracted; without such a view the block is rejected). `axis = None` (or a 0-d output): one loop
+//!   nest over `x`'s shape, dimension 0 chunked, carrying the accumulator; the chunk's result goes to
+//!   the 0-d `out` (the runtime gives each chunk its own partial slot and combines the partials in
+//!   chunk order). `axis = Some(a)`: loops over `out`'s dimensions (the first one chunked), then the
+//!   input's axis `a` innermost carrying the accumulator; the elementwise ops run inside the innermost
+//!   loop at the full input index.
+//!
+//! Not supported (errors): an op after the reduction (so also two reductions), a reduction output
+//! that is not a parameter or is an operand of the block's elementwise ops, a temporary read before
+//! it is written, a non-parameter scalar, ranks that do not fit one iteration space, a 0-d view
+//! written in a higher-rank space.
+//!
+//! Within one iteration, following Sec. IV-A2 (every array "loaded and stored once per element"):
+//!
+//! * a **contracted temporary** (an array-typed value that is not a parameter: created and deleted
+//!   inside the block) is one SSA scalar, updated in op order (e.g. `fill t 0; add t t a; mul o t b`
+//!   of Fig. 1) — never allocated, loaded or stored;
+//! * a **view parameter** is loaded at most once (the first time an op reads it; 0-d views at `[]`),
+//!   a parameter written by an op and read by a later op gets the written scalar forwarded (converted
+//!   to its dtype, as a store and re-load would), and every written parameter is stored once, with its
+//!   final value, at the end of the iteration.
+//!
+//! Consequently two *different* parameters must not alias the same elements (the fusion pass only
+//! fuses ops whose views are identical or disjoint; the same host array is the same parameter).
 //!
 //! # Semantics (NumPy)
 //!
@@ -37,8 +69,10 @@
 //! we pick a total, trap-free definition. Random is Philox4x32-10 in MLIR, bit-identical to
 //! `arrayc_runtime::rng::uniform_f64`.
 
-use arrayc_dialect::ir::{self, BinFn, ComputeFn, OpKind, ReduceKind, Type, UnFn, ValueId};
+use arrayc_dialect::ir::{self, BinFn, ComputeFn, ReduceKind, Type, UnFn, ValueId};
 use arrayc_grammar::ast::DType;
+pub use arrayc_runtime::launch::{kernel_layout, KernelLayout, Reduction};
+use std::collections::HashMap;
 use std::fmt::Write;
 
 /// A kernel that this back end cannot compile (malformed kernel IR: a compiler bug upstream).
@@ -65,6 +99,12 @@ struct Gen<'f> {
     s: String,
     next: usize,
     indent: usize,
+    /// Per iteration: the current scalar of every parameter view loaded or written so far and of
+    /// every contracted temporary written so far (array contraction, Sec. IV-A).
+    cur: HashMap<ValueId, V>,
+    /// Per iteration: parameter views written so far, in order of first write (stored once, with
+    /// their final value, at the end of the iteration).
+    dirty: Vec<ValueId>,
 }
 
 /// A generated SSA value and its dtype.
@@ -148,43 +188,81 @@ impl<'f> Gen<'f> {
         V { name, d: to }
     }
 
-    /// Reads operand `v` at `idx` (a view of the iteration-space rank), at `[]` (a 0-d view), or
-    /// directly (a scalar).
+    fn is_param(&self, v: ValueId) -> bool {
+        self.f.params.contains(&v)
+    }
+
+    /// Index list for a view of rank `r` at iteration index `idx` (0-d views at `[]`).
+    fn index_of(&self, v: ValueId, r: usize, idx: &[String]) -> Result<String, CodegenError> {
+        if r == 0 {
+            Ok(String::new())
+        } else if r == idx.len() {
+            Ok(idx.join(", "))
+        } else {
+            self.err(format!("operand %v{v} has rank {r} but the iteration space has rank {}", idx.len()))
+        }
+    }
+
+    /// Value of operand `v` in the current iteration: a scalar parameter directly; a view parameter
+    /// loaded at `idx` (`[]` for 0-d) the first time the iteration needs it, its cached or last
+    /// written scalar afterwards; a contracted temporary's current scalar (never loaded).
     fn read(&mut self, v: ValueId, idx: &[String]) -> Result<V, CodegenError> {
         match self.ty(v) {
-            Type::Scalar(d) => Ok(V { name: self.var(v), d }),
+            Type::Scalar(d) if self.is_param(v) => Ok(V { name: self.var(v), d }),
+            Type::Scalar(_) => self.err(format!("scalar %v{v} is not a kernel parameter")),
             Type::Array(d, r) => {
-                let ix = if r == 0 {
-                    String::new()
-                } else if r == idx.len() {
-                    idx.join(", ")
-                } else {
-                    return self.err(format!(
-                        "operand %v{v} has rank {r} but the iteration space has rank {}",
-                        idx.len()
-                    ));
-                };
+                if let Some(x) = self.cur.get(&v) {
+                    return Ok(x.clone());
+                }
+                if !self.is_param(v) {
+                    return self.err(format!("contracted temporary %v{v} is read before it is written"));
+                }
+                let ix = self.index_of(v, r, idx)?;
                 let t = param_type(self.ty(v));
                 let name = self.op(&format!("memref.load {}[{ix}] : {t}", self.var(v)));
-                Ok(V { name, d })
+                let x = V { name, d };
+                self.cur.insert(v, x.clone());
+                Ok(x)
             }
         }
     }
 
+    /// Sets `out` (converted to its dtype) for the rest of the iteration; a parameter is stored by
+    /// [`flush`](Self::flush), a contracted temporary never.
     fn write(&mut self, out: ValueId, idx: &[String], val: &V) -> Result<(), CodegenError> {
         let Type::Array(d, r) = self.ty(out) else {
             return self.err(format!("output %v{out} is not a view"));
         };
-        let ix = if r == 0 {
-            String::new()
-        } else if r == idx.len() {
-            idx.join(", ")
-        } else {
+        if r != idx.len() {
             return self.err(format!("output %v{out} has rank {r} but the iteration space has rank {}", idx.len()));
+        }
+        let val = self.convert(val, d);
+        self.cur.insert(out, val);
+        if self.is_param(out) && !self.dirty.contains(&out) {
+            self.dirty.push(out);
+        }
+        Ok(())
+    }
+
+    /// Stores `val` (converted to the dtype of view `out`) at `idx`.
+    fn store(&mut self, out: ValueId, idx: &[String], val: &V) -> Result<(), CodegenError> {
+        let Type::Array(d, r) = self.ty(out) else {
+            return self.err(format!("output %v{out} is not a view"));
         };
+        let ix = self.index_of(out, r, idx)?;
         let val = self.convert(val, d);
         let t = param_type(self.ty(out));
         self.line(&format!("memref.store {}, {}[{ix}] : {t}", val.name, self.var(out)));
+        Ok(())
+    }
+
+    /// End of an iteration: stores every written parameter once, with its final value.
+    fn flush(&mut self, idx: &[String]) -> Result<(), CodegenError> {
+        for p in std::mem::take(&mut self.dirty) {
+            let v = self.cur[&p].clone();
+            self.store(p, idx, &v)?;
+        }
+        self.cur.clear();
         Ok(())
     }
 
@@ -492,7 +570,7 @@ impl<'f> Gen<'f> {
                 let a = self.convert(&a, ct);
                 self.unary(op, &a)?
             }
-            ComputeFn::Reduce(..) => return self.err("a reduction must be alone in its kernel"),
+            ComputeFn::Reduce(..) => return self.err("a reduction must be the last op of its block"),
         };
         self.write(out, idx, &val)
     }
@@ -501,61 +579,6 @@ impl<'f> Gen<'f> {
         let c = self.idx_const(axis as i64);
         let t = param_type(self.ty(v));
         self.op(&format!("memref.dim {}, {c} : {t}", self.var(v)))
-    }
-
-    fn view_rank(&self, v: ValueId) -> Result<usize, CodegenError> {
-        match self.ty(v) {
-            Type::Array(_, r) => Ok(r),
-            Type::Scalar(_) => self.err(format!("%v{v} must be a view")),
-        }
-    }
-
-    /// The elementwise loop nest over the shape of the first op's out.
-    fn gen_elementwise(&mut self, ops: &[(ComputeFn, ValueId, Vec<ValueId>)]) -> Result<(), CodegenError> {
-        let out0 = ops[0].1;
-        let r = self.view_rank(out0)?;
-        for (_, out, _) in ops {
-            if self.view_rank(*out)? != r {
-                return self.err("fused ops have outputs of different ranks");
-            }
-        }
-        if r == 0 {
-            let go = self.op("arith.cmpi slt, %lo, %hi : index");
-            self.line(&format!("scf.if {go} {{"));
-            self.indent += 1;
-            for (func, out, ins) in ops {
-                self.elementwise(*func, *out, ins, &[], &[])?;
-            }
-            self.indent -= 1;
-            self.line("}");
-            return Ok(());
-        }
-        let c0 = self.idx_const(0);
-        let c1 = self.idx_const(1);
-        let mut dims = vec![String::new()];
-        for d in 1..r {
-            let x = self.dim(out0, d);
-            dims.push(x);
-        }
-        let mut idx = vec![];
-        for d in 0..r {
-            let i = format!("%i{d}");
-            if d == 0 {
-                self.line(&format!("scf.for {i} = %lo to %hi step {c1} {{"));
-            } else {
-                self.line(&format!("scf.for {i} = {c0} to {} step {c1} {{", dims[d]));
-            }
-            self.indent += 1;
-            idx.push(i);
-        }
-        for (func, out, ins) in ops {
-            self.elementwise(*func, *out, ins, &idx, &dims)?;
-        }
-        for _ in 0..r {
-            self.indent -= 1;
-            self.line("}");
-        }
-        Ok(())
     }
 
     fn identity(&mut self, kind: ReduceKind, d: DType) -> V {
@@ -581,147 +604,147 @@ impl<'f> Gen<'f> {
         self.binary(op, acc, x)
     }
 
-    fn gen_reduce(&mut self, kind: ReduceKind, axis: Option<usize>, out: ValueId, input: ValueId) -> Result<(), CodegenError> {
-        let rin = self.view_rank(input)?;
-        let rout = self.view_rank(out)?;
-        let od = self.ty(out).dtype();
-        let ad = acc_dtype(kind, od);
-        let at = elem_type(ad);
-        let all = axis.is_none() || rout == 0;
-        if let Some(a) = axis {
-            if a >= rin || rout + 1 != rin {
-                return self.err(format!("reduce axis {a} of a rank-{rin} input into a rank-{rout} output"));
-            }
-        } else if rout != 0 {
-            return self.err("reduction over all axes into a non-0-d output");
+    /// One iteration of the block at full iteration index `idx`: every elementwise op in order (on
+    /// loaded/cached parameter scalars and contracted scalars), then the reduction input's value (in
+    /// accumulator dtype `ad`) if the block ends in a reduction, then one store per written parameter.
+    fn iteration(&mut self, l: &KernelLayout, idx: &[String], dims: &[String], ad: DType) -> Result<Option<V>, CodegenError> {
+        self.cur.clear();
+        self.dirty.clear();
+        for (func, out, ins) in &l.ops {
+            self.elementwise(*func, *out, ins, idx, dims)?;
         }
+        let x = match &l.reduce {
+            Some(r) => {
+                let x = self.read(r.input, idx)?;
+                Some(self.convert(&x, ad))
+            }
+            None => None,
+        };
+        self.flush(idx)?;
+        Ok(x)
+    }
+
+    /// The block's loop nest (see the module docs).
+    fn gen_block(&mut self, l: &KernelLayout) -> Result<(), CodegenError> {
+        let Some(sp) = l.space else {
+            // No view parameter: nothing to iterate over (the launcher returns at once, too).
+            return Ok(());
+        };
+        let r = l.rank;
+        let (kind, ad, at) = match &l.reduce {
+            Some(red) => {
+                let ad = acc_dtype(red.kind, self.ty(red.out).dtype());
+                (red.kind, ad, elem_type(ad))
+            }
+            None => (ReduceKind::Sum, DType::F64, "f64"),
+        };
+        let all = l.reduces_all(self.f);
+        let axis = if l.reduce.is_some() && !all { l.reduce.and_then(|x| x.axis) } else { None };
         let c0 = self.idx_const(0);
         let c1 = self.idx_const(1);
-        if all {
-            if rin == 0 {
-                let go = self.op("arith.cmpi slt, %lo, %hi : index");
-                self.line(&format!("scf.if {go} {{"));
-                self.indent += 1;
-                let x = self.read(input, &[])?;
-                let x = self.convert(&x, ad);
-                let init = self.identity(kind, ad);
-                let r = self.combine(kind, &init, &x)?;
-                self.write(out, &[], &r)?;
-                self.indent -= 1;
-                self.line("}");
-                return Ok(());
+        // Sizes of the iteration space (dimension 0 only when a reduction axis moves it inward).
+        let mut dims = vec![String::new(); r];
+        for (d, dim) in dims.iter_mut().enumerate() {
+            if d > 0 || axis.is_some() {
+                *dim = self.dim(sp, d);
             }
-            let mut dims = vec![String::new()];
-            for d in 1..rin {
-                let x = self.dim(input, d);
-                dims.push(x);
-            }
-            let init = self.identity(kind, ad);
-            // Nested loops carrying the accumulator.
-            let mut results = vec![];
-            let mut acc = init.name.clone();
-            let mut idx = vec![];
-            for d in 0..rin {
-                let res = self.fresh();
-                let a = format!("%acc{d}");
-                let (lo, hi) = if d == 0 { ("%lo".to_string(), "%hi".to_string()) } else { (c0.clone(), dims[d].clone()) };
-                self.line(&format!("{res} = scf.for %i{d} = {lo} to {hi} step {c1} iter_args({a} = {acc}) -> ({at}) {{"));
-                self.indent += 1;
-                idx.push(format!("%i{d}"));
-                results.push(res);
-                acc = a;
-            }
-            let x = self.read(input, &idx)?;
-            let x = self.convert(&x, ad);
-            let n = self.combine(kind, &V { name: acc, d: ad }, &x)?;
-            let mut y = n.name;
-            for d in (0..rin).rev() {
-                self.line(&format!("scf.yield {y} : {at}"));
-                self.indent -= 1;
-                self.line("}");
-                y = results[d].clone();
-            }
-            self.write(out, &[], &V { name: y, d: ad })?;
-            return Ok(());
         }
-        let a = axis.unwrap();
-        let mut dims = vec![String::new()];
-        for d in 1..rout {
-            let x = self.dim(out, d);
-            dims.push(x);
-        }
-        let klen = self.dim(input, a);
-        let mut oidx = vec![];
-        for d in 0..rout {
-            let i = format!("%i{d}");
-            if d == 0 {
-                self.line(&format!("scf.for {i} = %lo to %hi step {c1} {{"));
-            } else {
-                self.line(&format!("scf.for {i} = {c0} to {} step {c1} {{", dims[d]));
-            }
+        if r == 0 {
+            let go = self.op("arith.cmpi slt, %lo, %hi : index");
+            self.line(&format!("scf.if {go} {{"));
             self.indent += 1;
-            oidx.push(i);
-        }
-        let init = self.identity(kind, ad);
-        let res = self.fresh();
-        self.line(&format!("{res} = scf.for %k = {c0} to {klen} step {c1} iter_args(%acc = {}) -> ({at}) {{", init.name));
-        self.indent += 1;
-        let mut iidx = oidx.clone();
-        iidx.insert(a, "%k".to_string());
-        let x = self.read(input, &iidx)?;
-        let x = self.convert(&x, ad);
-        let n = self.combine(kind, &V { name: "%acc".into(), d: ad }, &x)?;
-        self.line(&format!("scf.yield {} : {at}", n.name));
-        self.indent -= 1;
-        self.line("}");
-        self.write(out, &oidx, &V { name: res, d: ad })?;
-        for _ in 0..rout {
+            let x = self.iteration(l, &[], &[], ad)?;
+            if let (Some(red), Some(x)) = (&l.reduce, x) {
+                let init = self.identity(kind, ad);
+                let v = self.combine(kind, &init, &x)?;
+                self.store(red.out, &[], &v)?;
+            }
             self.indent -= 1;
             self.line("}");
+            return Ok(());
+        }
+        let idx: Vec<String> = (0..r).map(|d| format!("%i{d}")).collect();
+        match (&l.reduce, axis) {
+            (None, _) => {
+                for d in 0..r {
+                    let (lo, hi) = if d == 0 { ("%lo".to_string(), "%hi".to_string()) } else { (c0.clone(), dims[d].clone()) };
+                    self.line(&format!("scf.for {} = {lo} to {hi} step {c1} {{", idx[d]));
+                    self.indent += 1;
+                }
+                self.iteration(l, &idx, &dims, ad)?;
+                for _ in 0..r {
+                    self.indent -= 1;
+                    self.line("}");
+                }
+            }
+            (Some(red), None) => {
+                // Reduction over everything: nested loops carrying the accumulator.
+                let init = self.identity(kind, ad);
+                let mut results = vec![];
+                let mut acc = init.name.clone();
+                for d in 0..r {
+                    let res = self.fresh();
+                    let a = format!("%acc{d}");
+                    let (lo, hi) = if d == 0 { ("%lo".to_string(), "%hi".to_string()) } else { (c0.clone(), dims[d].clone()) };
+                    self.line(&format!("{res} = scf.for {} = {lo} to {hi} step {c1} iter_args({a} = {acc}) -> ({at}) {{", idx[d]));
+                    self.indent += 1;
+                    results.push(res);
+                    acc = a;
+                }
+                let x = self.iteration(l, &idx, &dims, ad)?.expect("reduction value");
+                let n = self.combine(kind, &V { name: acc, d: ad }, &x)?;
+                let mut y = n.name;
+                for d in (0..r).rev() {
+                    self.line(&format!("scf.yield {y} : {at}"));
+                    self.indent -= 1;
+                    self.line("}");
+                    y = results[d].clone();
+                }
+                self.store(red.out, &[], &V { name: y, d: ad })?;
+            }
+            (Some(red), Some(a)) => {
+                // Reduction along axis `a`: out's dimensions outside (the first one chunked), axis `a`
+                // innermost, the elementwise ops at the full input index inside.
+                let odims: Vec<usize> = (0..r).filter(|&d| d != a).collect();
+                for (j, &d) in odims.iter().enumerate() {
+                    let (lo, hi) = if j == 0 { ("%lo".to_string(), "%hi".to_string()) } else { (c0.clone(), dims[d].clone()) };
+                    self.line(&format!("scf.for {} = {lo} to {hi} step {c1} {{", idx[d]));
+                    self.indent += 1;
+                }
+                let init = self.identity(kind, ad);
+                let res = self.fresh();
+                self.line(&format!("{res} = scf.for {} = {c0} to {} step {c1} iter_args(%acc = {}) -> ({at}) {{", idx[a], dims[a], init.name));
+                self.indent += 1;
+                let x = self.iteration(l, &idx, &dims, ad)?.expect("reduction value");
+                let n = self.combine(kind, &V { name: "%acc".into(), d: ad }, &x)?;
+                self.line(&format!("scf.yield {} : {at}", n.name));
+                self.indent -= 1;
+                self.line("}");
+                let oidx: Vec<String> = odims.iter().map(|&d| idx[d].clone()).collect();
+                self.store(red.out, &oidx, &V { name: res, d: ad })?;
+                for _ in 0..odims.len() {
+                    self.indent -= 1;
+                    self.line("}");
+                }
+            }
         }
         Ok(())
     }
 }
 
-/// Is this kernel a reduction (its single op is `Reduce`)? Returns the op's parts.
-pub fn kernel_ops(f: &ir::Func) -> Result<Vec<(ComputeFn, ValueId, Vec<ValueId>)>, CodegenError> {
-    let err = |msg: String| Err(CodegenError { kernel: f.name.clone(), msg });
-    let mut ops = vec![];
-    for op in &f.body {
-        match &op.kind {
-            OpKind::Compute { func, out, ins } => {
-                for v in std::iter::once(out).chain(ins) {
-                    if !f.params.contains(v) {
-                        return err(format!("operand %v{v} of `{}` is not a kernel parameter", func.name()));
-                    }
-                }
-                ops.push((*func, *out, ins.clone()))
-            }
-            OpKind::Return { values } if values.is_empty() => {}
-            other => return err(format!("unexpected operation in a kernel body: {other:?}")),
-        }
-    }
-    if ops.is_empty() {
-        return err("kernel has no array computation".into());
-    }
-    if ops.len() > 1 && ops.iter().any(|o| matches!(o.0, ComputeFn::Reduce(..))) {
-        return err("a reduction must be alone in its kernel".into());
-    }
-    Ok(ops)
-}
-
 /// MLIR text (a `func.func`, no enclosing module) of kernel `f`: see the module docs for the calling
 /// convention (views as strided memrefs, scalars as element types, then the chunk `%lo, %hi: index`
-/// over the outermost dimension of the iteration space) and the semantics.
+/// over the outermost dimension of the chunked space), the supported block forms and the semantics.
 ///
-/// Errors: `f` is not a kernel, its body holds something other than `Compute` ops on its parameters,
-/// an op has the wrong number of inputs or ranks that do not fit its iteration space.
+/// Errors: `f` is not a kernel, its block is not of a supported form ([`kernel_layout`]), an op has
+/// the wrong number of inputs, dtypes it does not accept, or ranks that do not fit its iteration
+/// space.
 pub fn kernel_to_mlir(f: &ir::Func) -> Result<String, CodegenError> {
     if !f.kernel {
         return Err(CodegenError { kernel: f.name.clone(), msg: "not a kernel function".into() });
     }
-    let ops = kernel_ops(f)?;
-    let mut g = Gen { f, s: String::new(), next: 0, indent: 0 };
+    let layout = kernel_layout(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?;
+    let mut g = Gen { f, s: String::new(), next: 0, indent: 0, cur: HashMap::new(), dirty: vec![] };
     let mut sig = vec![];
     for &p in &f.params {
         sig.push(format!("%v{p}: {}", param_type(f.ty(p))));
@@ -730,19 +753,19 @@ pub fn kernel_to_mlir(f: &ir::Func) -> Result<String, CodegenError> {
     sig.push("%hi: index".into());
     let _ = writeln!(g.s, "func.func @{}({}) {{", f.name, sig.join(", "));
     g.indent = 1;
-    match &ops[0] {
-        (ComputeFn::Reduce(kind, axis), out, ins) => {
-            if ins.len() != 1 {
-                return g.err("a reduction takes one input");
-            }
-            g.gen_reduce(*kind, *axis, *out, ins[0])?
-        }
-        _ => g.gen_elementwise(&ops)?,
-    }
+    g.gen_block(&layout)?;
     g.line("return");
     g.indent = 0;
     g.line("}");
     Ok(g.s)
+}
+
+/// Whether this back end can compile kernel `f` as one fused loop nest (the forms of
+/// [`kernel_layout`], with every op valid for its dtypes and ranks). The outline pass calls it before
+/// committing to a fused block (Kristensen et al. 2016, Sec. IV-A) and falls back to singleton blocks
+/// when it is `false`, so an unsupported block never reaches the JIT.
+pub fn fusible_block(f: &ir::Func) -> bool {
+    kernel_to_mlir(f).is_ok()
 }
 
 /// One `module { ... }` with the MLIR function of every kernel of `m` (non-kernel functions are

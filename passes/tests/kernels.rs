@@ -750,3 +750,256 @@ fn packed_abi_layout() {
     unsafe { (entry.0)(ptrs.as_mut_ptr()) };
     assert_eq!(out, vec![0.0, 0.0, 0.0, 6.5, 0.0, 5.5, 0.0, 0.0]);
 }
+
+// ------------------------------------------------ fused blocks with array contraction (Sec. IV-A)
+
+/// A kernel whose operands are `params` (positions `0..params.len()`) and contracted temporaries
+/// `temps` (positions `params.len()..`): non-parameter array values created inside the block.
+fn kernel_t(name: &str, params: &[Type], temps: &[Type], ops: &[OpSpec]) -> ir::Func {
+    let mut f = kernel(name, params, &[]);
+    f.body.clear();
+    let mut ids: Vec<ValueId> = f.params.clone();
+    for &t in temps {
+        ids.push(f.new_value(t, None));
+    }
+    for (func, out, ins) in ops {
+        let kind = OpKind::Compute { func: *func, out: ids[*out], ins: ins.iter().map(|&i| ids[i]).collect() };
+        f.body.push(ir::Op { kind, loc: None });
+    }
+    f.body.push(ir::Op { kind: OpKind::Return { values: vec![] }, loc: None });
+    f
+}
+
+#[test]
+fn fused_chain_contracts_temporaries() {
+    // t = a * b; u = t + c; out = sqrt(u) with t, u contracted (positions 4, 5).
+    let f2 = arr(DType::F64, 2);
+    let f = kernel_t(
+        "chain",
+        &[f2, f2, f2, f2],
+        &[f2, f2],
+        &[
+            (ComputeFn::Binary(BinFn::Mul), 4, vec![0, 1]),
+            (ComputeFn::Binary(BinFn::Add), 5, vec![4, 2]),
+            (ComputeFn::Unary(UnFn::Sqrt), 3, vec![5]),
+        ],
+    );
+    assert!(kernel_codegen::fusible_block(&f));
+    let text = kernel_codegen::kernel_to_mlir(&f).unwrap();
+    // Only the parameters are touched in memory: 3 loads (a, b, c), 1 store (out); no allocation.
+    assert_eq!(text.matches("memref.store").count(), 1, "{text}");
+    assert_eq!(text.matches("memref.load").count(), 3, "{text}");
+    assert!(!text.contains("alloc") && !text.contains("%v4") && !text.contains("%v5"), "{text}");
+    let jk = compile1(f);
+    let sh = [300i64, 250]; // 75000 elements: several chunks
+    let n = 75_000;
+    let (a, b, c) = (vals(n, 61), vals(n, 62), vals(n, 63));
+    let (va, vb, vc) = (fview(&sh, &a), fview(&sh, &b), fview(&sh, &c));
+    let o = View::zeros(DType::F64, &sh);
+    jk.launch("chain", &[rv(&va), rv(&vb), rv(&vc), rv(&o)]).unwrap();
+    let want: Vec<Scalar> = (0..n).map(|i| Scalar::F64((a[i] * b[i] + c[i]).sqrt())).collect();
+    assert_close(&elems(&o), &want, "chain");
+    // Shape checks still apply to every view parameter.
+    let bad = View::zeros(DType::F64, &[300, 249]);
+    let e = jk.launch("chain", &[rv(&va), rv(&vb), rv(&bad), rv(&o)]).unwrap_err();
+    assert_eq!(e, "shape mismatch: operand 2 has shape (300, 249) but the kernel iterates over (300, 250)");
+}
+
+#[test]
+fn fig1_in_place_temporary() {
+    // Fig. 1 style: fill t 0; add t t a; mul out t b — t (position 4) updated in place, never stored.
+    let f1 = arr(DType::F64, 1);
+    let f = kernel_t(
+        "fig1",
+        &[f1, f1, f1, sc(DType::F64)],
+        &[f1],
+        &[
+            (ComputeFn::Fill, 4, vec![3]),
+            (ComputeFn::Binary(BinFn::Add), 4, vec![4, 0]),
+            (ComputeFn::Binary(BinFn::Mul), 2, vec![4, 1]),
+        ],
+    );
+    let text = kernel_codegen::kernel_to_mlir(&f).unwrap();
+    assert_eq!(text.matches("memref.store").count(), 1, "{text}");
+    assert_eq!(text.matches("memref.load").count(), 2, "{text}");
+    let jk = compile1(f);
+    let n = 100_000;
+    let (a, b) = (vals(n, 71), vals(n, 72));
+    let o = View::zeros(DType::F64, &[n as i64]);
+    jk.launch("fig1", &[rv(&fview(&[n as i64], &a)), rv(&fview(&[n as i64], &b)), rv(&o), rs(Scalar::F64(0.25))]).unwrap();
+    let got = o.to_f64_vec();
+    for i in 0..n {
+        assert_eq!(got[i], (0.25 + a[i]) * b[i], "element {i}");
+    }
+}
+
+#[test]
+fn fused_reduce_all_of_contracted_product() {
+    // o = sum(a * b + one) with t = a * b and u = t + one contracted (positions 4, 5).
+    let f2 = arr(DType::F64, 2);
+    let f = kernel_t(
+        "sum_ab1",
+        &[arr(DType::F64, 0), f2, f2, sc(DType::F64)],
+        &[f2, f2],
+        &[
+            (ComputeFn::Binary(BinFn::Mul), 4, vec![1, 2]),
+            (ComputeFn::Binary(BinFn::Add), 5, vec![4, 3]),
+            (ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![5]),
+        ],
+    );
+    assert!(kernel_codegen::fusible_block(&f));
+    let text = kernel_codegen::kernel_to_mlir(&f).unwrap();
+    assert_eq!(text.matches("memref.store").count(), 1, "{text}");
+    assert_eq!(text.matches("memref.load").count(), 2, "{text}");
+    let jk = compile1(f);
+    let sh = [1000i64, 200]; // 200K elements: several chunks
+    let n = 200_000;
+    let (a, b) = (vals(n, 81), vals(n, 82));
+    let (va, vb) = (fview(&sh, &a), fview(&sh, &b));
+    let run = |jk: &jit::JitKernels| {
+        let o = View::zeros(DType::F64, &[]);
+        jk.launch("sum_ab1", &[rv(&o), rv(&va), rv(&vb), rs(Scalar::F64(1.0))]).unwrap();
+        o.to_f64_vec()[0]
+    };
+    let seq: f64 = (0..n).map(|i| a[i] * b[i] + 1.0).sum();
+    let mag: f64 = (0..n).map(|i| (a[i] * b[i]).abs() + 1.0).sum();
+    let got = run(&jk);
+    assert!((got - seq).abs() <= 1e-12 * mag, "{got} vs {seq}");
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let three = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    let eight = rayon::ThreadPoolBuilder::new().num_threads(8).build().unwrap();
+    assert_eq!(one.install(|| run(&jk)).to_bits(), got.to_bits());
+    assert_eq!(three.install(|| run(&jk)).to_bits(), got.to_bits());
+    assert_eq!(eight.install(|| run(&jk)).to_bits(), got.to_bits());
+    // Empty input: the identity.
+    let o = fview(&[], &[5.0]);
+    let e = View::zeros(DType::F64, &[0, 200]);
+    jk.launch("sum_ab1", &[rv(&o), rv(&e), rv(&e), rs(Scalar::F64(1.0))]).unwrap();
+    assert_eq!(o.to_f64_vec(), vec![0.0]);
+    // The reduction output must be 0-d.
+    assert!(jk.launch("sum_ab1", &[rv(&View::zeros(DType::F64, &[1])), rv(&va), rv(&vb), rs(Scalar::F64(1.0))]).is_err());
+}
+
+#[test]
+fn fused_axis_reductions_with_contracted_producer() {
+    // t = a * b (contracted, position 4); p = t (a materialized copy); o = max/sum(t, axis).
+    let f2 = arr(DType::F64, 2);
+    let mk = |name: &str, kind: ReduceKind, axis: usize| {
+        kernel_t(
+            name,
+            &[arr(DType::F64, 1), f2, f2, f2],
+            &[f2],
+            &[
+                (ComputeFn::Binary(BinFn::Mul), 4, vec![1, 2]),
+                (ComputeFn::Copy, 3, vec![4]),
+                (ComputeFn::Reduce(kind, Some(axis)), 0, vec![4]),
+            ],
+        )
+    };
+    let ks = [("sum0", ReduceKind::Sum, 0usize), ("sum1", ReduceKind::Sum, 1), ("max0", ReduceKind::Max, 0), ("max1", ReduceKind::Max, 1)];
+    let funcs: Vec<ir::Func> = ks.iter().map(|&(n, k, a)| mk(n, k, a)).collect();
+    for f in &funcs {
+        let text = kernel_codegen::kernel_to_mlir(f).unwrap();
+        assert_eq!(text.matches("memref.store").count(), 2, "{text}"); // p and o
+        assert_eq!(text.matches("memref.load").count(), 2, "{text}"); // a and b
+    }
+    let m = module(funcs);
+    let jk = jit::compile(&m).unwrap();
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    for sh in [[7i64, 5], [400, 300]] {
+        let (r, c) = (sh[0] as usize, sh[1] as usize);
+        let (a, b) = (vals(r * c, 91), vals(r * c, 92));
+        let (va, vb) = (fview(&sh, &a), fview(&sh, &b));
+        for &(name, kind, axis) in &ks {
+            let osh = [sh[1 - axis]];
+            let run = || {
+                let (o, p) = (View::zeros(DType::F64, &osh), View::zeros(DType::F64, &sh));
+                jk.launch(name, &[rv(&o), rv(&va), rv(&vb), rv(&p)]).unwrap();
+                (o.to_f64_vec(), p.to_f64_vec())
+            };
+            let (got, gp) = run();
+            assert_eq!(one.install(run).0, got);
+            for i in 0..r * c {
+                assert_eq!(gp[i], a[i] * b[i], "{name}: p[{i}]");
+            }
+            for (j, g) in got.iter().enumerate() {
+                let xs: Vec<f64> = (0..sh[axis] as usize)
+                    .map(|k| if axis == 0 { a[k * c + j] * b[k * c + j] } else { a[j * c + k] * b[j * c + k] })
+                    .collect();
+                assert_eq!(*g, ref_reduce(kind, &xs), "{name} {sh:?}: out[{j}]");
+            }
+            // Wrong output shape.
+            let bad = View::zeros(DType::F64, &[sh[axis] + 1]);
+            let e = jk.launch(name, &[rv(&bad), rv(&va), rv(&vb), rv(&View::zeros(DType::F64, &sh))]).unwrap_err();
+            assert!(e.contains("shape mismatch"), "{e}");
+        }
+    }
+}
+
+#[test]
+fn param_written_then_read_is_forwarded() {
+    // add a, a, x; mul y, a, two — y uses the new a; a is loaded once and stored once.
+    let f1 = arr(DType::F64, 1);
+    let f = kernel(
+        "fwd",
+        &[f1, f1, f1, sc(DType::F64)],
+        &[(ComputeFn::Binary(BinFn::Add), 0, vec![0, 1]), (ComputeFn::Binary(BinFn::Mul), 2, vec![0, 3])],
+    );
+    let text = kernel_codegen::kernel_to_mlir(&f).unwrap();
+    assert_eq!(text.matches("memref.load").count(), 2, "{text}"); // a, x
+    assert_eq!(text.matches("memref.store").count(), 2, "{text}"); // a, y
+    let jk = compile1(f);
+    let n = 70_000;
+    let (a, x) = (vals(n, 101), vals(n, 102));
+    let (va, vx, vy) = (fview(&[n as i64], &a), fview(&[n as i64], &x), View::zeros(DType::F64, &[n as i64]));
+    jk.launch("fwd", &[rv(&va), rv(&vx), rv(&vy), rs(Scalar::F64(2.0))]).unwrap();
+    let (ga, gy) = (va.to_f64_vec(), vy.to_f64_vec());
+    for i in 0..n {
+        assert_eq!(ga[i], a[i] + x[i]);
+        assert_eq!(gy[i], (a[i] + x[i]) * 2.0);
+    }
+    // A written parameter is forwarded in its own dtype: an i64 out read back by a float op.
+    let f = kernel(
+        "fwd_i",
+        &[arr(DType::I64, 1), f1, f1],
+        &[(ComputeFn::Copy, 0, vec![1]), (ComputeFn::Binary(BinFn::Add), 2, vec![0, 1])],
+    );
+    let jk = compile1(f);
+    let (vi, vz) = (View::zeros(DType::I64, &[3]), View::zeros(DType::F64, &[3]));
+    jk.launch("fwd_i", &[rv(&vi), rv(&fview(&[3], &[1.5, -2.5, 3.25])), rv(&vz)]).unwrap();
+    assert_eq!(elems(&vi), vec![Scalar::I64(1), Scalar::I64(-2), Scalar::I64(3)]);
+    assert_eq!(vz.to_f64_vec(), vec![2.5, -4.5, 6.25]);
+}
+
+#[test]
+fn unsupported_blocks_are_rejected_before_the_jit() {
+    let (f0, f1) = (arr(DType::F64, 0), arr(DType::F64, 1));
+    let sum = ComputeFn::Reduce(ReduceKind::Sum, None);
+    let add = ComputeFn::Binary(BinFn::Add);
+    let rejected = [
+        // An op after the reduction.
+        kernel("after", &[f0, f1, f1], &[(sum, 0, vec![1]), (add, 2, vec![1, 1])]),
+        // Two reductions.
+        kernel("two", &[f0, f0, f1], &[(sum, 0, vec![2]), (sum, 1, vec![2])]),
+        // The reduction output used by the elementwise part.
+        kernel("outused", &[f0, f1], &[(ComputeFn::Fill, 0, vec![1]), (sum, 0, vec![1])]),
+        // A temporary read before it is written.
+        kernel_t("early", &[f1, f1], &[f1], &[(add, 0, vec![2, 1]), (ComputeFn::Copy, 2, vec![1])]),
+        // A contracted temporary of another rank than the iteration space.
+        kernel_t("rank", &[f1, f1], &[arr(DType::F64, 2)], &[(ComputeFn::Copy, 2, vec![1]), (add, 0, vec![2, 1])]),
+        // A reduction of a contracted temporary without a view to take its shape from.
+        kernel_t("noshape", &[f0, sc(DType::F64)], &[f1], &[(ComputeFn::Fill, 2, vec![1]), (sum, 0, vec![2])]),
+        // A contracted reduction output.
+        kernel_t("tmpout", &[f1], &[f0], &[(sum, 1, vec![0])]),
+    ];
+    for f in &rejected {
+        assert!(!kernel_codegen::fusible_block(f), "@{} accepted", f.name);
+        assert!(kernel_codegen::kernel_to_mlir(f).is_err(), "@{}", f.name);
+        assert!(jit::compile(&module(vec![f.clone()])).is_err(), "@{}", f.name);
+    }
+    // No view parameter at all: the kernel does nothing and launches fine.
+    let f = kernel_t("noview", &[sc(DType::F64)], &[f1], &[(ComputeFn::Fill, 1, vec![0])]);
+    assert!(kernel_codegen::fusible_block(&f));
+    let jk = compile1(f);
+    jk.launch("noview", &[rs(Scalar::F64(1.0))]).unwrap();
+}

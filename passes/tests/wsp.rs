@@ -543,3 +543,29 @@ fn measure_optimal_vs_baseline() {
 fn run_b(r: &Region, m: &dyn CostModel, a: Algorithm, b: Budget) -> Solution {
     solve(r, m, a, b)
 }
+
+/// Regression (found by `cost_models_monotone`): a write, a SYNC, a dead write after the SYNC,
+/// then DEL. Only writes followed by a SYNC in their block are materialized, so merging the dead
+/// write's block with the SYNC's block never raises the cost.
+#[test]
+fn dead_write_after_sync_keeps_costs_monotone() {
+    let mut r = Region::default();
+    let b = r.add_base("b0", 3);
+    r.push(Op::elementwise("W2", vec![View::range(b, 2, 1)], vec![]).with_new(&[b]));
+    r.push(Op::sync(b));
+    r.push(Op::elementwise("W0", vec![View::range(b, 0, 1)], vec![]));
+    r.push(Op::del(b));
+    let all = all_partitions(r.ops.len());
+    let legal: Vec<&Vec<Vec<usize>>> = all.iter().filter(|p| verify::legal(&r, p)).collect();
+    for m in models() {
+        let prob = Problem::new(&r, m.as_ref());
+        for p in &legal {
+            for q in &legal {
+                let coarser = p.iter().all(|bp| q.iter().any(|bq| bp.iter().all(|x| bq.contains(x))));
+                if coarser {
+                    assert!(prob.prep.cost(q) <= prob.prep.cost(p), "{}: {p:?} -> {q:?}", m.name());
+                }
+            }
+        }
+    }
+}

@@ -120,31 +120,205 @@ pub fn reduce_combine(kind: ReduceKind, a: Scalar, b: Scalar) -> Scalar {
     }
 }
 
+/// A reduction that ends a kernel's block: `out = reduce(kind, axis)(input)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reduction {
+    pub kind: ReduceKind,
+    pub axis: Option<usize>,
+    /// Always a parameter (a 0-d view for a reduction over everything).
+    pub out: ValueId,
+    /// A parameter, or a contracted temporary computed by the block's elementwise ops.
+    pub input: ValueId,
+}
+
+/// The structure of a kernel's block, shared by the code generator (`arrayc_passes::kernel_codegen`)
+/// and [`launch`] so that both agree on the iteration space.
+///
+/// A kernel body is a fused block (Kristensen et al. 2016, Sec. IV-A, Fig. 1): `Compute` ops in
+/// execution order, every operand either a parameter (a view or a scalar) or a *contracted
+/// temporary* — a non-parameter array value that an earlier op of the block writes (possibly several
+/// times, in place) and later ops read. Array contraction (Sec. IV-A) turns each contracted temporary
+/// into one scalar per iteration: it is never allocated, loaded or stored.
+///
+/// Supported forms:
+/// * any number of elementwise ops (no `Reduce`), optionally followed by
+/// * exactly one `Reduce` as the block's LAST op, whose output is a parameter that no elementwise op
+///   of the block uses, and whose input is a parameter or a contracted temporary.
+///
+/// Iteration space: the reduction input's shape when there is a reduction, else the shape of the
+/// elementwise views. Its rank is the reduction input's rank, or the largest rank of an elementwise
+/// operand (parameter or contracted). Every contracted temporary has that rank (and, by construction
+/// upstream, that shape); every elementwise view parameter has that rank, except 0-d views that are
+/// only read (broadcast). The shape comes from [`KernelLayout::space`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelLayout {
+    /// The elementwise ops `(func, out, ins)`, in execution order.
+    pub ops: Vec<(ComputeFn, ValueId, Vec<ValueId>)>,
+    /// The block's final reduction, if any.
+    pub reduce: Option<Reduction>,
+    /// Rank of the iteration space.
+    pub rank: usize,
+    /// The parameter whose shape is the iteration space: the reduction's input if it is a parameter,
+    /// else the first view parameter (in parameter order) of rank [`rank`](Self::rank) that is an
+    /// elementwise operand. `None` only for an elementwise block without view parameters, which does
+    /// nothing (there is no shape to iterate over).
+    pub space: Option<ValueId>,
+    /// Contracted temporaries, in order of first write.
+    pub contracted: Vec<ValueId>,
+}
+
+impl KernelLayout {
+    /// Whether the reduction (if any) combines everything into a 0-d output (`axis = None`, or an
+    /// axis of a 1-d input into a 0-d output).
+    pub fn reduces_all(&self, kernel: &ir::Func) -> bool {
+        self.reduce.is_some_and(|r| r.axis.is_none() || matches!(kernel.ty(r.out), Type::Array(_, 0)))
+    }
+}
+
+/// Analyses the block of `kernel` (see [`KernelLayout`] for the supported forms); `Err` with a reason
+/// for anything else (an op after the reduction, two reductions, a temporary read before it is
+/// written, a non-parameter scalar, ranks that do not fit one iteration space, ...).
+pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
+    let f = kernel;
+    let is_param = |v: ValueId| f.params.contains(&v);
+    let rank_of = |v: ValueId| match f.ty(v) {
+        Type::Array(_, r) => Some(r),
+        Type::Scalar(_) => None,
+    };
+    let mut ops = vec![];
+    let mut reduce: Option<Reduction> = None;
+    for op in &f.body {
+        match &op.kind {
+            OpKind::Compute { func, out, ins } => {
+                if reduce.is_some() {
+                    return Err(format!("`{}` after the block's reduction (a reduction must be the last op of its block)", func.name()));
+                }
+                for &v in std::iter::once(out).chain(ins) {
+                    if !is_param(v) && rank_of(v).is_none() {
+                        return Err(format!("operand %v{v} of `{}` is a scalar but not a kernel parameter", func.name()));
+                    }
+                }
+                if let ComputeFn::Reduce(kind, axis) = *func {
+                    if ins.len() != 1 {
+                        return Err("a reduction takes one input".into());
+                    }
+                    if !is_param(*out) {
+                        return Err(format!("the output %v{out} of a reduction must be a kernel parameter"));
+                    }
+                    reduce = Some(Reduction { kind, axis, out: *out, input: ins[0] });
+                } else {
+                    ops.push((*func, *out, ins.clone()));
+                }
+            }
+            OpKind::Return { values } if values.is_empty() => {}
+            other => return Err(format!("unexpected operation in a kernel body: {other:?}")),
+        }
+    }
+    if ops.is_empty() && reduce.is_none() {
+        return Err("kernel has no array computation".into());
+    }
+    // Contracted temporaries: written before they are read.
+    let mut contracted: Vec<ValueId> = vec![];
+    for (func, out, ins) in &ops {
+        for &v in ins {
+            if !is_param(v) && !contracted.contains(&v) {
+                return Err(format!("temporary %v{v} is read by `{}` before the block writes it", func.name()));
+            }
+        }
+        if !is_param(*out) && !contracted.contains(out) {
+            contracted.push(*out);
+        }
+    }
+    let elem_operand = |v: ValueId| ops.iter().any(|(_, o, ins)| *o == v || ins.contains(&v));
+    let elem_out = |v: ValueId| ops.iter().any(|(_, o, _)| *o == v);
+    if let Some(r) = &reduce {
+        if !is_param(r.input) && !contracted.contains(&r.input) {
+            return Err(format!("reduction input %v{} is neither a parameter nor written by the block", r.input));
+        }
+        if r.input == r.out || elem_operand(r.out) {
+            return Err(format!("reduction output %v{} is also an operand of the block", r.out));
+        }
+    }
+    let rank = match &reduce {
+        Some(r) => rank_of(r.input).ok_or_else(|| format!("reduction input %v{} is not an array", r.input))?,
+        None => ops
+            .iter()
+            .flat_map(|(_, o, ins)| std::iter::once(o).chain(ins))
+            .filter_map(|&v| rank_of(v))
+            .max()
+            .unwrap_or(0),
+    };
+    for &c in &contracted {
+        let rc = rank_of(c).unwrap_or(0);
+        if rc != rank {
+            return Err(format!("contracted temporary %v{c} has rank {rc} but the iteration space has rank {rank}"));
+        }
+    }
+    for (func, out, ins) in &ops {
+        for &v in std::iter::once(out).chain(ins) {
+            if let (true, Some(rv)) = (is_param(v), rank_of(v)) {
+                if rv != rank && !(rv == 0 && !elem_out(v)) {
+                    return Err(format!(
+                        "view %v{v} of `{}` has rank {rv} but the iteration space has rank {rank}",
+                        func.name()
+                    ));
+                }
+            }
+        }
+    }
+    if let Some(r) = &reduce {
+        let ro = rank_of(r.out).ok_or_else(|| format!("reduction output %v{} is not an array", r.out))?;
+        match r.axis {
+            None if ro != 0 => return Err("a reduction over everything needs a 0-d output".into()),
+            Some(a) if a >= rank || ro + 1 != rank => {
+                return Err(format!("reduce axis {a} of a rank-{rank} input into a rank-{ro} output"))
+            }
+            _ => {}
+        }
+    }
+    let space = match &reduce {
+        Some(r) if is_param(r.input) => Some(r.input),
+        _ => f.params.iter().copied().find(|&p| rank_of(p) == Some(rank) && elem_operand(p)),
+    };
+    if space.is_none() && reduce.is_some() {
+        return Err("a reduction of a contracted temporary needs a view parameter of the iteration-space shape among the block's operands".into());
+    }
+    Ok(KernelLayout { ops, reduce, rank, space, contracted })
+}
+
 /// What the launcher must know about a kernel's body.
 enum Plan {
-    /// Elementwise ops over the shape of the first op's `out`.
+    /// Elementwise ops (no reduction).
     Elementwise,
-    /// Reduction over everything: per-chunk partials into the 0-d out (parameter position given).
+    /// Ends in a reduction over everything: per-chunk partials into the 0-d out (parameter position).
     ReduceAll { kind: ReduceKind, out_pos: usize },
-    /// Reduction along an axis: iteration space is out's shape.
+    /// Ends in a reduction along an axis: the chunked space is out's shape.
     ReduceAxis,
 }
 
 /// Launches `kernel` (compiled to `entry`) on `args` (its parameters in order: views and scalars).
 ///
+/// The kernel's block is analysed by [`kernel_layout`] (elementwise ops with contracted temporaries,
+/// optionally ending in one reduction; Kristensen et al. 2016, Sec. IV-A). The iteration space is the
+/// shape of [`KernelLayout::space`]: the reduction input when it is a parameter, else the first view
+/// parameter of the iteration-space rank among the elementwise operands (which has the shape of every
+/// contracted temporary, the reduction's input included). A block without view parameters does
+/// nothing (`Ok`).
+///
 /// Checks, each an `Err` with a message for the user (never a memory error): argument count, kinds,
 /// dtypes and ranks against the kernel's parameter types (scalars are cast to the parameter dtype);
-/// every view lies inside its base buffer; elementwise views have the iteration-space shape (the shape
-/// of the first op's `out`; 0-d inputs broadcast), e.g. `shape mismatch: operand 2 has shape (3, 4)
-/// but the kernel iterates over (3, 5)` (operands numbered from 0 in parameter order); a reduction's
-/// output has the input's shape without the reduced axis.
+/// every view lies inside its base buffer; every elementwise view parameter has the iteration-space
+/// shape (0-d inputs broadcast), e.g. `shape mismatch: operand 2 has shape (3, 4) but the kernel
+/// iterates over (3, 5)` (operands numbered from 0 in parameter order); a reduction's output has the
+/// input's shape without the reduced axis (0-d for a reduction over everything).
 ///
-/// Dimension 0 of the iteration space is split into chunks of about [`CHUNK_ELEMS`] elements (the
-/// count depends only on the sizes), run in parallel on rayon's current pool, or inline when there is
-/// one chunk (or sequentially in chunk order when an output has a zero stride, i.e. writes one element
-/// many times). A reduction over everything gives every chunk its own partial slot and combines them
-/// on the host in chunk order, so its result does not depend on the thread count; an empty input
-/// gives the identity (0, 1, +inf/-inf, i64 max/min).
+/// Dimension 0 of the chunked space (the iteration space, or the output's shape for a reduction
+/// along an axis) is split into chunks of about [`CHUNK_ELEMS`] elements (the count depends only on
+/// the sizes), run in parallel on rayon's current pool, or inline when there is one chunk (or
+/// sequentially in chunk order when an output has a zero stride, i.e. writes one element many times).
+/// A reduction over everything gives every chunk its own partial slot and combines them on the host
+/// in chunk order, so its result does not depend on the thread count; an empty input gives the
+/// identity (0, 1, +inf/-inf, i64 max/min).
 pub fn launch(entry: PackedKernel, kernel: &ir::Func, args: &[RtValue]) -> Result<(), String> {
     let name = &kernel.name;
     if args.len() != kernel.params.len() {
@@ -183,76 +357,63 @@ pub fn launch(entry: PackedKernel, kernel: &ir::Func, args: &[RtValue]) -> Resul
     let lo_word = words.len();
     words.extend([0, 0]);
 
-    // The body: Compute ops on parameters.
-    let mut ops = vec![];
-    for op in &kernel.body {
-        match &op.kind {
-            OpKind::Compute { func, out, ins } => {
-                let mut ps = vec![];
-                for &v in std::iter::once(out).chain(ins) {
-                    ps.push(pos(v).ok_or_else(|| format!("kernel @{name}: operand %v{v} is not a parameter"))?);
-                }
-                ops.push((*func, ps));
-            }
-            OpKind::Return { .. } => {}
-            k => return Err(format!("kernel @{name}: unexpected operation {k:?}")),
-        }
-    }
-    if ops.is_empty() {
-        return Err(format!("kernel @{name} has no array computation"));
-    }
+    let layout = kernel_layout(kernel).map_err(|e| format!("kernel @{name}: {e}"))?;
+    let Some(space_param) = layout.space else {
+        // No view parameter: nothing to iterate over.
+        return Ok(());
+    };
+    let ppos = |v: ValueId| pos(v).ok_or_else(|| format!("kernel @{name}: %v{v} is not a parameter"));
     let view = |p: usize| args[p].view().ok_or_else(|| format!("kernel @{name}: operand {p} must be an array"));
     let mismatch = |p: usize, s: &[i64], space: &[i64]| {
         format!("shape mismatch: operand {p} has shape {} but the kernel iterates over {}", shape_str(s), shape_str(space))
     };
-    let (plan, space, work_per_elem): (Plan, Vec<i64>, i64) = match &ops[0] {
-        (ComputeFn::Reduce(kind, axis), ps) => {
-            if ops.len() != 1 || ps.len() != 2 {
-                return Err(format!("kernel @{name}: a reduction must be alone and take one input"));
-            }
-            let (o, x) = (view(ps[0])?, view(ps[1])?);
-            match axis {
-                Some(a) if o.rank() > 0 => {
-                    let mut expect = x.shape.clone();
-                    if *a >= expect.len() {
-                        return Err(format!("kernel @{name}: reduction axis {a} out of range for rank {}", x.rank()));
-                    }
-                    expect.remove(*a);
-                    if o.shape != expect {
-                        return Err(mismatch(ps[0], &o.shape, &expect));
-                    }
-                    (Plan::ReduceAxis, o.shape.clone(), x.shape[*a].max(1))
-                }
-                _ => {
-                    if o.rank() != 0 {
-                        return Err(format!("kernel @{name}: reduction over everything needs a 0-d output"));
-                    }
-                    (Plan::ReduceAll { kind: *kind, out_pos: ps[0] }, x.shape.clone(), 1)
+    let space = view(ppos(space_param)?)?.shape.clone();
+    // Elementwise view parameters: the iteration-space shape (0-d read-only views broadcast).
+    let mut written: Vec<usize> = vec![];
+    for (func, out, ins) in &layout.ops {
+        if *func == ComputeFn::Arange && space.len() != 1 {
+            return Err(format!("kernel @{name}: arange output must be 1-d"));
+        }
+        for &v in std::iter::once(out).chain(ins) {
+            let Some(p) = pos(v) else { continue };
+            if let RtValue::View(vw) = &args[p] {
+                if vw.rank() == space.len() && vw.shape != space {
+                    return Err(mismatch(p, &vw.shape, &space));
                 }
             }
         }
-        (_, ps) => {
-            let space = view(ps[0])?.shape.clone();
-            for (func, ps) in &ops {
-                if matches!(func, ComputeFn::Reduce(..)) {
-                    return Err(format!("kernel @{name}: a reduction must be alone in its kernel"));
-                }
-                if *func == ComputeFn::Arange && space.len() != 1 {
-                    return Err(format!("kernel @{name}: arange output must be 1-d"));
-                }
-                for (j, &p) in ps.iter().enumerate() {
-                    if let RtValue::View(v) = &args[p] {
-                        let ok = v.shape == space || (j > 0 && v.rank() == 0);
-                        if !ok {
-                            return Err(mismatch(p, &v.shape, &space));
-                        }
-                    }
-                }
+        if let Some(p) = pos(*out) {
+            if !written.contains(&p) {
+                written.push(p);
             }
-            (Plan::Elementwise, space, 1)
+        }
+    }
+    let (plan, chunk_space, work_per_elem): (Plan, Vec<i64>, i64) = match layout.reduce {
+        None => (Plan::Elementwise, space, 1),
+        Some(r) => {
+            let op = ppos(r.out)?;
+            let o = view(op)?;
+            if layout.reduces_all(kernel) {
+                if o.rank() != 0 {
+                    return Err(format!("kernel @{name}: reduction over everything needs a 0-d output"));
+                }
+                (Plan::ReduceAll { kind: r.kind, out_pos: op }, space, 1)
+            } else {
+                let a = r.axis.unwrap_or(0);
+                if a >= space.len() {
+                    return Err(format!("kernel @{name}: reduction axis {a} out of range for rank {}", space.len()));
+                }
+                let mut expect = space.clone();
+                expect.remove(a);
+                if o.shape != expect {
+                    return Err(mismatch(op, &o.shape, &expect));
+                }
+                written.push(op);
+                (Plan::ReduceAxis, expect, space[a].max(1))
+            }
         }
     };
-
+    let space = chunk_space;
     let rows = space.first().copied().unwrap_or(1);
     let inner: i64 = space.iter().skip(1).product();
     let total = rows * inner;
@@ -268,8 +429,8 @@ pub fn launch(entry: PackedKernel, kernel: &ir::Func, args: &[RtValue]) -> Resul
     let nchunks = (rows + rows_per_chunk - 1) / rows_per_chunk;
 
     // Outputs that write one element many times (zero strides) run sequentially in chunk order.
-    let aliased_out = ops.iter().any(|(_, ps)| {
-        args[ps[0]].view().is_some_and(|v| v.shape.iter().zip(&v.strides).any(|(&d, &s)| d > 1 && s == 0))
+    let aliased_out = written.iter().any(|&p| {
+        args[p].view().is_some_and(|v| v.shape.iter().zip(&v.strides).any(|(&d, &s)| d > 1 && s == 0))
     });
 
     // Partial slots for a reduction over everything: one 8-byte word per chunk.

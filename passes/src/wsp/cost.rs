@@ -116,22 +116,23 @@ impl CostCtx {
                 out.push(v);
             }
         }
-        for v in self.union(&self.outs, block) {
-            let base = self.view_base[v];
-            if delb.binary_search(&base).is_err() || (syncb.binary_search(&base).is_ok() && self.synced_after_write(block, base)) {
-                out.push(v);
+        // A write is external unless its base is deleted in the block, and also when a SYNC of
+        // its base follows it in the block (the front end reads that value). Per write, so a dead
+        // write after the sync stays free and merging never makes a cost grow (Def. 6).
+        let mut writes: Vec<usize> = vec![];
+        for &f in block {
+            for &v in &self.outs[f] {
+                let base = self.view_base[v];
+                let synced_later = syncb.binary_search(&base).is_ok() && block.iter().any(|&s| s > f && self.sync[s].contains(&base));
+                if delb.binary_search(&base).is_err() || synced_later {
+                    writes.push(v);
+                }
             }
         }
+        writes.sort_unstable();
+        writes.dedup();
+        out.extend(writes);
         out
-    }
-    /// SYNC rule: `base` is synced in `block` after a write of it in `block` (region order), so
-    /// the front end reads the value computed there and it must be materialized.
-    pub fn synced_after_write(&self, block: &[usize], base: usize) -> bool {
-        let first_write = block.iter().copied().filter(|&f| self.outs[f].iter().any(|&v| self.view_base[v] == base)).min();
-        match first_write {
-            Some(w) => block.iter().any(|&s| s > w && self.sync[s].contains(&base)),
-            None => false,
-        }
     }
     /// Number of bases contracted in `block`: new and del inside, not synced inside.
     pub fn contracted(&self, block: &[usize]) -> usize {
