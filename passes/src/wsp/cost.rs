@@ -303,6 +303,9 @@ impl CostModel for Robinson {
 }
 
 /// Look a model up by name: `bohrium`, `max-contract`, `max-locality`, `robinson`.
+/// Names of the cost models, as [`model_by_name`] accepts them.
+pub const MODEL_NAMES: [&str; 4] = ["bohrium", "max-contract", "max-locality", "robinson"];
+
 pub fn model_by_name(name: &str) -> Option<Box<dyn CostModel>> {
     Some(match name {
         "bohrium" => Box::new(Bohrium::default()),

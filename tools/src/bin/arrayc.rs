@@ -3,7 +3,8 @@
 use arrayc_passes::jit;
 use arrayc_runtime::{exec::Executor, npy, print, value::RtValue};
 use arrayc_passes::fusion::FusionOptions;
-use arrayc_passes::wsp::{Algorithm, Budget};
+use arrayc_passes::wsp::{Algorithm, Budget, MODEL_NAMES};
+use clap::builder::PossibleValuesParser;
 use arrayc_tools::{choose_entry, entry_arguments, pipeline, read_source, report, UserError};
 use std::collections::HashMap;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -91,15 +92,24 @@ enum Format {
     Dot,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum Stage {
+    Ast,
+    Arr,
+    Mlir,
+    Llvm,
+}
+
 /// Fusion options shared by `run`, `emit` and `fuse-report`.
 #[derive(clap::Args)]
 struct FuseArgs {
-    /// Partition algorithm of the WSP fusion pass (Kristensen et al. 2016, Sec. V).
-    #[arg(long, value_enum, default_value = "optimal")]
-    fuse: FuseAlgo,
-    /// Cost model the partition minimises (bohrium: Def. 13, bytes moved; the others: Defs. 19-21).
-    #[arg(long, value_enum, default_value = "bohrium")]
-    cost: CostArg,
+    /// Partition algorithm of the WSP fusion pass (Kristensen et al. 2016, Sec. V);
+    /// `optimal-baseline` is the paper's plain mask search, for comparison.
+    #[arg(long, default_value = "optimal", value_parser = PossibleValuesParser::new(Algorithm::ALL.map(|a| a.name())))]
+    fuse: String,
+    /// Cost model the partition minimises (bohrium: Def. 13, elements moved; the others: Defs. 19-21).
+    #[arg(long, default_value = "bohrium", value_parser = PossibleValuesParser::new(MODEL_NAMES))]
+    cost: String,
     /// Search budget of `optimal` per region, in milliseconds; past it the best partition found is
     /// used and the report says optimality was not proven.
     #[arg(long, default_value_t = 1000, value_name = "MS")]
@@ -109,51 +119,14 @@ struct FuseArgs {
     fuse_budget_nodes: u64,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum FuseAlgo {
-    Singleton,
-    Linear,
-    Greedy,
-    Unintrusive,
-    Optimal,
-    /// The paper's plain mask search (Fig. 11), for comparison.
-    OptimalBaseline,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum CostArg {
-    Bohrium,
-    MaxContract,
-    MaxLocality,
-    Robinson,
-}
-
 impl FuseArgs {
     fn options(&self) -> FusionOptions {
-        let algorithm = match self.fuse {
-            FuseAlgo::Singleton => Algorithm::Singleton,
-            FuseAlgo::Linear => Algorithm::Linear,
-            FuseAlgo::Greedy => Algorithm::Greedy,
-            FuseAlgo::Unintrusive => Algorithm::Unintrusive,
-            FuseAlgo::Optimal => Algorithm::Optimal,
-            FuseAlgo::OptimalBaseline => Algorithm::OptimalBaseline,
-        };
-        let cost_model = match self.cost {
-            CostArg::Bohrium => "bohrium",
-            CostArg::MaxContract => "max-contract",
-            CostArg::MaxLocality => "max-locality",
-            CostArg::Robinson => "robinson",
-        };
-        FusionOptions { algorithm, cost_model: cost_model.into(), budget: Budget { max_nodes: Some(self.fuse_budget_nodes), max_ms: Some(self.fuse_budget_ms) } }
+        FusionOptions {
+            algorithm: Algorithm::by_name(&self.fuse).expect("clap checked the name"),
+            cost_model: self.cost.clone(),
+            budget: Budget { max_nodes: Some(self.fuse_budget_nodes), max_ms: Some(self.fuse_budget_ms) },
+        }
     }
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum Stage {
-    Ast,
-    Arr,
-    Mlir,
-    Llvm,
 }
 
 fn main() -> ExitCode {
