@@ -1,4 +1,4 @@
-# RUN: %arrayc emit --stage=llvm %s | FileCheck %s
+# RUN: %arrayc emit --stage=llvm --fuse singleton %s | FileCheck %s
 fn axpy(n: i64 = 8, alpha: f64 = 2.0) -> f64[n] {
     let x = ones(n);
     let y = arange(n) * 1.0;

@@ -1,11 +1,11 @@
-# RUN: %arrayc emit --stage=mlir %s | FileCheck %s
+# RUN: %arrayc emit --stage=mlir --fuse singleton %s | FileCheck %s
 fn axpy(n: i64 = 8, alpha: f64 = 2.0) -> f64[n] {
     let x = ones(n);
     let y = arange(n) * 1.0;
     return alpha * x + y;
 }
 
-# The host function launches one outlined kernel per array operation (func.call).
+# With the singleton partition the host launches one outlined kernel per array operation.
 # CHECK-LABEL: // Host functions
 # CHECK:       func.func @axpy(%{{n_[0-9]+}}: i64, %[[ALPHA:alpha_[0-9]+]]: f64)
 # CHECK:       func.call @kernel0_fill(%[[X:x_[0-9]+]], %{{[0-9]+}}) : (memref<?xf64, strided<[?], offset: ?>>, f64) -> ()

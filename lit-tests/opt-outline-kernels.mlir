@@ -1,5 +1,6 @@
-// outline-kernels turns every array computation into a call of an arr.kernel function.
+// outline-kernels turns every block of the fusion partition into a call of an arr.kernel function.
 // RUN: %arrayc-opt %s --pass insert-del-sync --pass outline-kernels | FileCheck %s
+// RUN: %arrayc-opt %s --pass insert-del-sync --pass outline-kernels --pass dce | FileCheck %s --check-prefix=DCE
 module {
   func.func @main(%n: i64) -> (memref<?xf64, strided<[?], offset: ?>>) {
     %one = arith.constant 1.0 : f64
@@ -11,26 +12,30 @@ module {
   }
 }
 
-// The host keeps arr.new/del/sync and calls one kernel per computation.
+// The optimal partition fuses the fill and the multiplication into one kernel; `a` is created and
+// deleted inside that block and never synced, so it is contracted: an arr.contracted value in the
+// kernel (one scalar per iteration), no parameter, no memory.
 // CHECK: func.func @main(%[[N:[0-9]+]]: i64)
-// CHECK:      %[[A:[0-9]+]] = "arr.new"(%[[N]])
-// CHECK-NEXT: func.call @[[FILL:kernel[0-9]+_fill]](%[[A]], %{{[0-9]+}}) : (memref<?xf64, strided<[?], offset: ?>>, f64) -> ()
+// Without dce the contracted array's arr.new is still in the host, unused.
+// CHECK:      "arr.new"(%[[N]])
 // CHECK-NEXT: %[[B:[0-9]+]] = "arr.new"(%[[N]])
-// CHECK-NEXT: func.call @[[MUL:kernel[0-9]+_mul]](%[[B]], %[[A]])
-// CHECK-NEXT: "arr.del"(%[[A]])
+// CHECK-NEXT: func.call @[[K:kernel[0-9]+_fill_mul]](%{{[0-9]+}}, %[[B]]) : (f64, memref<?xf64, strided<[?], offset: ?>>) -> ()
 // CHECK-NEXT: "arr.sync"(%[[B]])
 // CHECK-NEXT: "arr.del"(%[[B]])
 // CHECK-NEXT: func.return %[[B]]
-// CHECK-NEXT: }
-// Kernels: arr.kernel functions holding the computation on their parameters.
-// CHECK:      func.func @[[FILL]](%[[O:[0-9]+]]: memref<?xf64, strided<[?], offset: ?>>, %[[V:[0-9]+]]: f64) -> () attributes {arr.kernel} {
-// CHECK-NEXT: "arr.fill"(%[[O]], %[[V]])
+// CHECK:      func.func @[[K]](%[[V:[0-9]+]]: f64, %[[O:[0-9]+]]: memref<?xf64, strided<[?], offset: ?>>) -> () attributes {arr.kernel} {
+// CHECK-NEXT: %[[T:[0-9]+]] = "arr.contracted"() : () -> (memref<?xf64, strided<[?], offset: ?>>)
+// CHECK-NEXT: "arr.fill"(%[[T]], %[[V]])
+// CHECK-NEXT: "arr.mul"(%[[O]], %[[T]], %[[T]])
 // CHECK-NEXT: func.return
-// CHECK:      func.func @[[MUL]](%[[O2:[0-9]+]]: memref<?xf64, strided<[?], offset: ?>>, %[[I:[0-9]+]]: memref<?xf64, strided<[?], offset: ?>>) -> () attributes {arr.kernel} {
-// CHECK-NEXT: "arr.mul"(%[[O2]], %[[I]], %[[I]])
-// CHECK-NEXT: func.return
+// dce removes it.
+// DCE-LABEL: func.func @main(
+// DCE-NEXT:  arith.constant 1.0
+// DCE-NEXT:  "arr.new"
+// DCE-NEXT:  func.call
+// DCE-NOT:   "arr.new"
+// DCE:       func.return
 
-// --list-passes names both passes.
 // RUN: %arrayc-opt --list-passes | FileCheck %s --check-prefix=LIST
 // LIST: insert-del-sync
 // LIST: outline-kernels

@@ -65,11 +65,11 @@ pub fn choose_entry(m: &Module, requested: Option<&str>) -> Result<String, UserE
     }
 }
 
-/// Builds the entry function's arguments from `--arg NAME=VALUE` / `--arg NAME=@file.npy` and the
-/// parameters' defaults. Errors name the parameter and the fix.
-pub fn entry_arguments(m: &Module, entry: &str, args: &[String]) -> Result<Vec<RtValue>, UserError> {
+/// The entry function's arguments given with `--arg NAME=VALUE` / `--arg NAME=@file.npy`, else the
+/// parameters' defaults; `None` for a parameter with neither. Errors name the parameter and the fix.
+pub fn given_arguments(m: &Module, entry: &str, args: &[String]) -> Result<Vec<Option<RtValue>>, UserError> {
     let f = m.func(entry).expect("entry exists");
-    let mut given: Vec<Option<RtValue>> = vec![None; f.params.len()];
+    let mut given: Vec<Option<RtValue>> = f.param_defaults.iter().map(|d| d.map(RtValue::Scalar)).collect();
     for a in args {
         let Some((name, value)) = a.split_once('=') else {
             return Err(UserError(format!("error: --arg `{a}` must look like NAME=VALUE or NAME=@file.npy")));
@@ -82,18 +82,25 @@ pub fn entry_arguments(m: &Module, entry: &str, args: &[String]) -> Result<Vec<R
         };
         given[i] = Some(parse_arg(name, value, f.ty(f.params[i]))?);
     }
-    given
+    Ok(given)
+}
+
+/// Every argument of the entry function ([`given_arguments`]); a parameter with no `--arg` and no
+/// default is an error that says how to pass it.
+pub fn entry_arguments(m: &Module, entry: &str, args: &[String]) -> Result<Vec<RtValue>, UserError> {
+    let f = m.func(entry).expect("entry exists");
+    given_arguments(m, entry, args)?
         .into_iter()
         .enumerate()
-        .map(|(i, g)| match (g, f.param_defaults[i]) {
-            (Some(v), _) => Ok(v),
-            (None, Some(d)) => Ok(RtValue::Scalar(d)),
-            (None, None) => Err(UserError(format!(
-                "error: parameter `{}` of `{entry}` has no default; pass it with --arg {}=VALUE{}",
-                f.param_names[i],
-                f.param_names[i],
-                if f.ty(f.params[i]).is_array() { " (an array: --arg NAME=@file.npy)" } else { "" }
-            ))),
+        .map(|(i, g)| {
+            g.ok_or_else(|| {
+                UserError(format!(
+                    "error: parameter `{}` of `{entry}` has no default; pass it with --arg {}=VALUE{}",
+                    f.param_names[i],
+                    f.param_names[i],
+                    if f.ty(f.params[i]).is_array() { " (an array: --arg NAME=@file.npy)" } else { "" }
+                ))
+            })
         })
         .collect()
 }

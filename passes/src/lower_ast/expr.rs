@@ -198,12 +198,18 @@ impl Lowerer<'_> {
     /// `arr.new` of a base array.
     pub(crate) fn new_array(&mut self, dt: DType, sizes: Vec<ValueId>) -> ValueId {
         let out = self.value(Type::Array(dt, sizes.len()), None);
+        self.new_sizes.insert(out, sizes.clone());
         self.emit(OpKind::New { res: out, sizes });
         self.roots.insert(out, Root::New(out));
         out
     }
 
+    /// Size of dimension `axis` of `v`: the size operand when `v` is an array allocated here (so a
+    /// contracted array's size never keeps its allocation alive), else an `arr.dim`.
     pub(crate) fn dim(&mut self, v: ValueId, axis: usize) -> ValueId {
+        if let Some(sizes) = self.new_sizes.get(&v) {
+            return sizes[axis];
+        }
         let r = self.value(Type::Scalar(DType::I64), None);
         self.emit(OpKind::Dim { res: r, src: v, axis });
         r
@@ -263,8 +269,12 @@ impl Lowerer<'_> {
         self.broadcast_to_sizes(v, &sizes)
     }
 
-    /// Was `s` made by `arr.dim(v, axis)` in the current body?
+    /// Is `s` the size of dimension `axis` of `v` (its `arr.new` size operand or an `arr.dim` of it in
+/// the current body)?
     fn is_dim_of(&self, s: ValueId, v: ValueId, axis: usize) -> bool {
+        if self.new_sizes.get(&v).is_some_and(|sizes| sizes[axis] == s) {
+            return true;
+        }
         self.bodies.last().unwrap().iter().rev().any(|op| matches!(op.kind, OpKind::Dim { res, src, axis: a } if res == s && src == v && a == axis))
     }
 

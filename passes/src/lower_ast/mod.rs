@@ -60,6 +60,8 @@ pub(crate) struct Lowerer<'a> {
     /// How each view value was made (for the identical-view test).
     pub(crate) view_defs: HashMap<ValueId, (ValueId, Vec<ir::IndexEntry>, Vec<ValueId>)>,
     pub(crate) consts: HashMap<ValueId, Scalar>,
+    /// Size operands of the arrays allocated with `arr.new` in this function.
+    pub(crate) new_sizes: HashMap<ValueId, Vec<ValueId>>,
     /// Static (symbolic) shape of array values, from the checker, where known.
     pub(crate) shapes: HashMap<ValueId, Vec<Size>>,
     pub(crate) loc: Option<Loc>,
@@ -79,6 +81,7 @@ impl<'a> Lowerer<'a> {
             view_defs: HashMap::new(),
             consts: HashMap::new(),
             shapes: HashMap::new(),
+            new_sizes: HashMap::new(),
             loc: None,
         }
     }

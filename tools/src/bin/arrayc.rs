@@ -5,7 +5,7 @@ use arrayc_runtime::{exec::Executor, npy, print, value::RtValue};
 use arrayc_passes::fusion::FusionOptions;
 use arrayc_passes::wsp::{Algorithm, Budget, MODEL_NAMES};
 use clap::builder::PossibleValuesParser;
-use arrayc_tools::{choose_entry, entry_arguments, pipeline, read_source, report, UserError};
+use arrayc_tools::{choose_entry, entry_arguments, given_arguments, pipeline, read_source, report, UserError};
 use std::collections::HashMap;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Write;
@@ -165,8 +165,8 @@ fn fuse_report(file: &Path, entry: Option<&str>, args: &[String], format: Format
     let src = read_source(file)?;
     let mut m = pipeline::lower_source(&src, &file_name(file))?;
     let entry = choose_entry(&m, entry)?;
-    let argv = entry_arguments(&m, &entry, args)?;
-    // Bind the entry's scalar i64 parameters (symbols are named `<name>_<value id>`).
+    let argv = given_arguments(&m, &entry, args)?;
+    // Bind the entry's scalar i64 parameters that have a value (symbols are named `<name>_<value id>`).
     let f = m.func(&entry).expect("entry exists");
     let bindings: HashMap<String, i64> = f
         .params
@@ -174,7 +174,7 @@ fn fuse_report(file: &Path, entry: Option<&str>, args: &[String], format: Format
         .zip(&f.param_names)
         .zip(&argv)
         .filter_map(|((p, n), a)| match a {
-            RtValue::Scalar(arrayc_dialect::ir::Scalar::I64(x)) => Some((format!("{n}_{p}"), *x)),
+            Some(RtValue::Scalar(arrayc_dialect::ir::Scalar::I64(x))) => Some((format!("{n}_{p}"), *x)),
             _ => None,
         })
         .collect();
