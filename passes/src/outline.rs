@@ -20,8 +20,8 @@ use std::collections::{HashMap, HashSet};
 pub fn run(m: &mut Module, opts: &FusionOptions) -> Vec<RegionReport> {
     let mut st = State { kernels: vec![], by_key: HashMap::new(), reports: vec![], cache: PartitionCache::default(), opts: opts.clone() };
     for f in m.funcs.iter_mut().filter(|f| !f.kernel) {
+        let bases = base_arrays(f);
         let mut body = std::mem::take(&mut f.body);
-        let bases = base_arrays(&Func { body: body.clone(), ..f.clone() });
         let mut syms = Symbols::default();
         outline_body(&mut body, f, &bases, &mut syms, &mut st);
         f.body = body;

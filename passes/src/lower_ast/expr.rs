@@ -148,11 +148,7 @@ impl Lowerer<'_> {
 
     /// Scalar binary op computed in `dt` (both operands cast to `dt`; `/` in a float dtype).
     pub(crate) fn scalar_bin_promoted(&mut self, f: BinFn, a: ValueId, b: ValueId, dt: DType) -> ValueId {
-        let dt = match f {
-            BinFn::Div if !dt.is_float() => DType::F64,
-            BinFn::And | BinFn::Or if dt != DType::Bool => dt,
-            _ => dt,
-        };
+        let dt = if f == BinFn::Div && !dt.is_float() { DType::F64 } else { dt };
         let (a, b) = (self.cast_scalar(a, dt), self.cast_scalar(b, dt));
         if f == BinFn::Rem {
             return self.numpy_rem(a, b, dt);
