@@ -23,6 +23,9 @@ pub fn run(m: &mut Module, opts: &FusionOptions) -> Vec<RegionReport> {
         let bases = base_arrays(f);
         let mut body = std::mem::take(&mut f.body);
         let mut syms = Symbols::default();
+        if let Some(spec) = opts.specialize.as_ref().filter(|s| s.func == f.name) {
+            syms.specialize(f, &spec.args);
+        }
         outline_body(&mut body, f, &bases, &mut syms, &mut st);
         f.body = body;
     }

@@ -135,7 +135,9 @@ fn compute_blocks(p: &[Vec<usize>]) -> Vec<Vec<usize>> {
 /// {A=..}{b,c,d,E,F,G}{H} and (c) alike: each cuts 4 sharing pairs (A: op0-op1, op0-op3; (b)
 /// F and G: op5-op7, op6-op7; (c) E(1:N): op4-op5, op4-op6), so at operation level it has no
 /// reason to prefer (b). We assert that (b) is *an* optimum of Max Locality (same cost as what
-/// `optimal` returns). Robinson's search does not finish in budget (see below).
+/// `optimal` returns). Robinson's |P| term gives every legal pair a positive weight, so the paper's
+/// plain mask search (`optimal-baseline`, 35 search edges) does not finish within the default
+/// budget; `optimal` proves it after lifetime attachment (11 edges, a few hundred nodes).
 #[test]
 fn fig21_darte() {
     let r = darte();
@@ -149,12 +151,12 @@ fn fig21_darte() {
         let cb = compute_blocks(&s.partition);
         eprintln!("fig21 {name:>13}: cost {} {:?} defaulted {:?}", s.cost, cb, m.cost(&r, &s.partition).defaulted_symbols);
         assert!(verify::legal(&r, &s.partition));
-        // Robinson's |P| term gives every legal pair a positive weight: 35 search edges, and the
-        // mask search does not finish within the default budget (it returns greedy's (c)).
-        assert_eq!(s.stats.optimal_proven, name != "robinson", "{name}");
+        assert!(s.stats.optimal_proven, "{name}");
+        assert_eq!(sb.stats.optimal_proven, name != "robinson", "{name}");
         if name == "robinson" {
-            // Unproven: both return (c) on the computations, with different DEL placements.
+            // The unproven baseline returns (c) on the computations too, at no lower cost.
             assert_eq!(compute_blocks(&sb.partition), c);
+            assert!(s.cost <= sb.cost);
         } else {
             assert_eq!(s.cost, sb.cost, "{name}");
         }
@@ -398,27 +400,36 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 160, .. ProptestConfig::default() })]
 
     /// Every algorithm yields a legal partition (independent verifier); singleton >= linear,
-    /// greedy >= optimal; optimal == optimal-baseline == exhaustive optimum, for every model.
+    /// greedy >= optimal; optimal (always proven) == exhaustive optimum == optimal-baseline
+    /// (where it finishes), for every model.
     #[test]
     fn algorithms_legal_and_optimal(r in arb_region(8)) {
         let ex_all = all_partitions(r.ops.len());
         let legal: Vec<&Vec<Vec<usize>>> = ex_all.iter().filter(|p| verify::legal(&r, p)).collect();
         for m in models() {
             let mut cost = HashMap::new();
+            let mut baseline_proven = false;
             for a in Algorithm::ALL {
                 let s = run(&r, m.as_ref(), a);
                 prop_assert!(verify::legal(&r, &s.partition), "{} / {}: illegal {:?}", m.name(), a.name(), s.partition);
                 prop_assert_eq!(s.cost, m.cost(&r, &s.partition).value);
                 cost.insert(a.name(), s.cost);
-                if matches!(a, Algorithm::Optimal | Algorithm::OptimalBaseline) {
+                if a == Algorithm::Optimal {
                     prop_assert!(s.stats.optimal_proven);
+                }
+                if a == Algorithm::OptimalBaseline {
+                    baseline_proven = s.stats.optimal_proven;
                 }
             }
             let ex = legal.iter().map(|p| m.cost(&r, p).value).min().unwrap();
             prop_assert!(cost["singleton"] >= cost["linear"]);
             prop_assert!(cost["greedy"] >= cost["optimal"]);
             prop_assert!(cost["unintrusive"] >= cost["optimal"]);
-            prop_assert_eq!(cost["optimal"], cost["optimal-baseline"], "{}", m.name());
+            // The plain mask search can run out of budget under Robinson (every legal pair has
+            // a positive weight: about 2^22 masks on 8 ops); when it finishes it must agree.
+            if baseline_proven {
+                prop_assert_eq!(cost["optimal"], cost["optimal-baseline"], "{}", m.name());
+            }
             prop_assert_eq!(cost["optimal"], ex, "{}: optimal vs exhaustive", m.name());
         }
     }
@@ -446,6 +457,28 @@ proptest! {
                         }
                     }
                 }
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
+
+    /// The parallel search is deterministic: on 1, 2 and 4 threads, repeated, `optimal` returns
+    /// the same partition (not only the same cost), so compilation never depends on timing
+    /// when optimality is proven. Small bases make equal-cost partitions common.
+    #[test]
+    fn optimal_partition_independent_of_threads(r in arb_region(16)) {
+        let m = Bohrium::default();
+        let mut seen: Option<Vec<Vec<usize>>> = None;
+        for threads in [1, 2, 4, 4, 4] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let s = pool.install(|| solve(&r, &m, Algorithm::Optimal, Budget { max_nodes: None, max_ms: None }));
+            prop_assert!(s.stats.optimal_proven);
+            match &seen {
+                None => seen = Some(s.partition),
+                Some(p) => prop_assert_eq!(p, &s.partition, "{} threads", threads),
             }
         }
     }

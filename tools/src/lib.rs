@@ -2,8 +2,9 @@
 //! the named passes, and entry-function argument handling.
 
 use arrayc_dialect::ir::{Module, Scalar, Type};
+use arrayc_passes::fusion::{KnownArg, Specialization};
 use arrayc_grammar::{ast::DType, Checked, Diagnostic};
-use arrayc_runtime::{npy, value::RtValue};
+use arrayc_runtime::{array::row_major_strides, npy, value::RtValue};
 use std::io::IsTerminal;
 use std::path::Path;
 
@@ -83,6 +84,22 @@ pub fn given_arguments(m: &Module, entry: &str, args: &[String]) -> Result<Vec<O
         given[i] = Some(parse_arg(name, value, f.ty(f.params[i]))?);
     }
     Ok(given)
+}
+
+/// What the fusion pass may assume about the entry's arguments ([`given_arguments`]): scalar
+/// values and array shapes (arrays from `.npy` files are contiguous base arrays of their own).
+pub fn specialization(entry: &str, given: &[Option<RtValue>]) -> Specialization {
+    let args = given
+        .iter()
+        .map(|g| match g {
+            Some(RtValue::Scalar(s)) => Some(KnownArg::Scalar(*s)),
+            Some(RtValue::View(v)) if v.offset == 0 && v.strides == row_major_strides(&v.shape) && v.len() as usize * v.dtype.size_bytes() == v.base.len_bytes() => {
+                Some(KnownArg::Shape(v.shape.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    Specialization { func: entry.to_string(), args }
 }
 
 /// Every argument of the entry function ([`given_arguments`]); a parameter with no `--arg` and no

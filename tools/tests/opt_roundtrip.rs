@@ -8,7 +8,8 @@ use arrayc_dialect::{
     mlir,
     print,
 };
-use arrayc_tools::{choose_entry, pipeline};
+use arrayc_passes::fusion::FusionOptions;
+use arrayc_tools::{choose_entry, given_arguments, pipeline, specialization};
 use std::path::{Path, PathBuf};
 
 /// Renames every `%name` to `%v<k>`, k counting first appearances within each function.
@@ -71,8 +72,14 @@ fn examples() -> Vec<PathBuf> {
 
 /// The module as MLIR text that parses (kernels get their `func.return`).
 fn print_module(m: &Module) -> String {
-    let mut m = m.clone();
-    print::print_module(&m)
+    print::print_module(m)
+}
+
+/// The options `arrayc run` uses without `--arg`: the default search, specialized to the entry's
+/// default arguments.
+fn run_options(m: &Module, entry: &str) -> FusionOptions {
+    let given = given_arguments(m, entry, &[]).unwrap();
+    FusionOptions { specialize: Some(specialization(entry, &given)), ..Default::default() }
 }
 
 fn round_trip(m: &Module, what: &str) {
@@ -125,7 +132,8 @@ fn examples_print_as_valid_mlir() {
 
 #[test]
 fn passes_after_import_match_passes_before_print() {
-    // Running the passes on an imported module gives the same text as running them directly.
+    // Running the passes on an imported module gives the same text as running them directly
+    // (the partitions are proven optimal, hence deterministic; see the next test).
     for path in examples() {
         let src = std::fs::read_to_string(&path).unwrap();
         let name = path.display().to_string();
@@ -135,9 +143,10 @@ fn passes_after_import_match_passes_before_print() {
         let ctx = mlir::new_context().unwrap();
         let mut direct = m.clone();
         let mut imported = import_module(&ctx, &print_module(&m), &m.source_name).unwrap();
+        let opts = run_options(&m, &entry);
         for pass in ["insert-del-sync", "outline-kernels"] {
-            pipeline::run_pass(&mut direct, pass, &entry).unwrap();
-            pipeline::run_pass(&mut imported, pass, &entry).unwrap();
+            pipeline::run_pass_with(&mut direct, pass, &entry, &opts).unwrap();
+            pipeline::run_pass_with(&mut imported, pass, &entry, &opts).unwrap();
         }
         assert_same(&normalize(&print_module(&direct)), &normalize(&print_module(&imported)), &name);
     }
@@ -151,4 +160,34 @@ fn import_reports_unsupported_ops_and_parse_errors() {
     assert!(e.contains("arith.constant") || e.contains("memref.load") || e.contains("index"), "{e}");
     let e = import_module(&ctx, "module { func.func @f( }", "t.mlir").unwrap_err().to_string();
     assert!(e.contains("could not parse"), "{e}");
+}
+
+#[test]
+fn fused_modules_independent_of_thread_count() {
+    // The optimal search runs on rayon; the partition it proves optimal must not depend on how
+    // many threads raced for it (equal-cost partitions are common in these programs). Every
+    // region of every example is proven under the options `arrayc run` uses.
+    for path in examples() {
+        let src = std::fs::read_to_string(&path).unwrap();
+        let name = path.display().to_string();
+        let m = pipeline::lower_source(&src, &name).unwrap();
+        let entry = choose_entry(&m, None)
+            .unwrap_or_else(|_| m.funcs.iter().find(|f| !f.kernel).map(|f| f.name.clone()).unwrap());
+        let mut seen: Option<String> = None;
+        for threads in [1, 2, 3, 4, 8, 8, 8, 8] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let mut m = m.clone();
+            let reports = pool.install(|| {
+                pipeline::run_pass(&mut m, "insert-del-sync", &entry).unwrap();
+                let opts = run_options(&m, &entry);
+                pipeline::run_pass_with(&mut m, "outline-kernels", &entry, &opts).unwrap()
+            });
+            assert!(reports.iter().all(|r| r.optimal_proven), "{name}: search not proven");
+            let text = print_module(&m);
+            match &seen {
+                None => seen = Some(text),
+                Some(t) => assert_same(t, &text, &format!("{name} on {threads} threads")),
+            }
+        }
+    }
 }

@@ -23,13 +23,41 @@ pub struct FusionOptions {
     pub algorithm: Algorithm,
     pub cost_model: String,
     pub budget: Budget,
+    /// What is known of the entry function's arguments, if anything (see [`Specialization`]).
+    pub specialize: Option<Specialization>,
 }
 
 impl Default for FusionOptions {
-    /// `optimal` under `bohrium`, at most 200 000 search nodes or 1 s per region.
+    /// `optimal` under `bohrium`, at most 200 000 search nodes or 1 s per region, no
+    /// specialization.
     fn default() -> Self {
-        FusionOptions { algorithm: Algorithm::Optimal, cost_model: "bohrium".into(), budget: Budget { max_nodes: Some(200_000), max_ms: Some(1000) } }
+        FusionOptions { algorithm: Algorithm::Optimal, cost_model: "bohrium".into(), budget: Budget { max_nodes: Some(200_000), max_ms: Some(1000) }, specialize: None }
     }
+}
+
+/// The argument values one function will be called with, for partitioning with concrete sizes.
+///
+/// Bohrium fuses at run time, when every shape is known (Kristensen et al. 2016, Sec. IV); `arrayc
+/// run` knows its entry's arguments before it compiles, so the fusion pass of that function sees
+/// the same: scalar parameters become constants, which fold through the host arithmetic that
+/// computes sizes (including `select`s of broadcasting and the float arithmetic of `arange`), and
+/// array parameters get their concrete shapes. Views are then compared and costed exactly instead
+/// of conservatively. The IR itself stays generic (kernels take dynamic shapes); only the
+/// partition depends on the values, and the host computes the same values when it runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Specialization {
+    /// The function whose parameters these are.
+    pub func: String,
+    /// One entry per parameter, `None` where nothing is known.
+    pub args: Vec<Option<KnownArg>>,
+}
+
+/// A known argument: a scalar's value, or a (contiguous, freshly allocated) array's shape in
+/// elements per dimension.
+#[derive(Clone, Debug, PartialEq)]
+pub enum KnownArg {
+    Scalar(arrayc_dialect::ir::Scalar),
+    Shape(Vec<i64>),
 }
 
 /// One operation of a region, for reports: views as `(base, offset, shape, strides)` in elements.

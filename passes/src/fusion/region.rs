@@ -9,10 +9,17 @@
 //! only makes two views *identical* when they really are the same view); anything else becomes an
 //! opaque view with fresh symbols, which the WSP graph treats as overlapping everything on its base
 //! (conservative, never wrong).
+//!
+//! Scalar values that are known (constants, and the entry's arguments under a
+//! [`super::Specialization`]) are folded through the host arithmetic with the runtime's own scalar
+//! semantics, so sizes computed by comparisons, `select`s, casts and float arithmetic become
+//! constants too.
 
 use crate::wsp::{self, BaseId, SymExpr};
-use arrayc_dialect::ir::{BinFn, Body, ComputeFn, Func, IndexEntry, OpKind, Type, ValueId};
+use super::KnownArg;
+use arrayc_dialect::ir::{BinFn, Body, ComputeFn, Func, IndexEntry, OpKind, Scalar, Type, ValueId};
 use arrayc_grammar::ast::DType;
+use arrayc_runtime::exec::{scalar_binary, scalar_unary};
 use std::collections::HashMap;
 
 /// Symbolic knowledge about the values of one function, accumulated over its bodies.
@@ -23,7 +30,18 @@ pub struct Symbols {
     bases: HashMap<ValueId, BaseId>,
     base_sizes: HashMap<BaseId, SymExpr>,
     base_names: HashMap<BaseId, String>,
+    /// Scalar values known at compile time.
+    consts: HashMap<ValueId, Scalar>,
     fresh: u32,
+}
+
+/// The row-major view of a whole base of shape `shape` (elements).
+fn contiguous(base: BaseId, shape: Vec<SymExpr>) -> wsp::View {
+    let mut strides = vec![SymExpr::constant(1); shape.len()];
+    for d in (0..shape.len().saturating_sub(1)).rev() {
+        strides[d] = strides[d + 1].clone() * shape[d + 1].clone();
+    }
+    wsp::View { base, offset: SymExpr::constant(0), shape, strides }
 }
 
 impl Symbols {
@@ -37,6 +55,35 @@ impl Symbols {
     fn fresh_sym(&mut self, what: &str) -> SymExpr {
         self.fresh += 1;
         SymExpr::sym(&format!("?{what}{}", self.fresh))
+    }
+
+    /// Binds the parameters of `f` to what is known of its arguments (one entry per parameter).
+    pub fn specialize(&mut self, f: &Func, args: &[Option<KnownArg>]) {
+        for (&p, a) in f.params.iter().zip(args) {
+            match a {
+                Some(KnownArg::Scalar(s)) if f.ty(p) == Type::Scalar(s.dtype()) => self.record(f, p, *s),
+                Some(KnownArg::Shape(shape)) if matches!(f.ty(p), Type::Array(_, r) if r == shape.len()) => {
+                    let b = self.base(f, p);
+                    let shape: Vec<SymExpr> = shape.iter().map(|&d| SymExpr::constant(d)).collect();
+                    let total = shape.iter().fold(SymExpr::constant(1), |acc, s| acc * s.clone());
+                    self.base_sizes.insert(b, total);
+                    self.views.insert(p, contiguous(b, shape));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn record(&mut self, f: &Func, v: ValueId, s: Scalar) {
+        if f.ty(v) == Type::Scalar(DType::I64) {
+            self.ints.insert(v, SymExpr::constant(s.as_i64()));
+        }
+        self.consts.insert(v, s);
+    }
+
+    /// The value of a scalar, if known.
+    fn known(&self, v: ValueId) -> Option<Scalar> {
+        self.consts.get(&v).copied().or_else(|| self.ints.get(&v).and_then(|e| e.as_const()).map(Scalar::I64))
     }
 
     /// The symbolic value of an i64 value.
@@ -96,8 +143,22 @@ impl Symbols {
             }
         }
         match k {
-            OpKind::Const { res, value } if f.ty(*res) == Type::Scalar(DType::I64) => {
-                self.ints.insert(*res, SymExpr::constant(value.as_i64()));
+            OpKind::Const { res, value } => self.record(f, *res, *value),
+            OpKind::Binary { res, op, lhs, rhs } if let (Some(a), Some(b)) = (self.known(*lhs), self.known(*rhs)) => {
+                if let Ok(v) = scalar_binary(*op, a, b) {
+                    self.record(f, *res, v);
+                }
+            }
+            OpKind::Unary { res, op, arg } if let Some(a) = self.known(*arg) => self.record(f, *res, scalar_unary(*op, a)),
+            OpKind::Cast { res, arg } if let Some(a) = self.known(*arg) => self.record(f, *res, a.cast(f.ty(*res).dtype())),
+            OpKind::Select { res, cond, lhs, rhs } if let Some(c) = self.known(*cond) => {
+                let pick = if matches!(c.cast(DType::Bool), Scalar::Bool(true)) { *lhs } else { *rhs };
+                if let Some(v) = self.known(pick) {
+                    self.record(f, *res, v);
+                } else if f.ty(*res) == Type::Scalar(DType::I64) {
+                    let e = self.int(f, pick);
+                    self.ints.insert(*res, e);
+                }
             }
             OpKind::Binary { res, op, lhs, rhs } if f.ty(*res) == Type::Scalar(DType::I64) => {
                 let (a, b) = (self.int(f, *lhs), self.int(f, *rhs));
@@ -122,11 +183,7 @@ impl Symbols {
                 let total = shape.iter().fold(SymExpr::constant(1), |acc, s| acc * s.clone());
                 self.base_sizes.insert(b, total);
                 self.base_names.insert(b, f.value_names[*res as usize].clone().unwrap_or_else(|| format!("%{res}")));
-                let mut strides = vec![SymExpr::constant(1); shape.len()];
-                for d in (0..shape.len().saturating_sub(1)).rev() {
-                    strides[d] = strides[d + 1].clone() * shape[d + 1].clone();
-                }
-                self.views.insert(*res, wsp::View { base: b, offset: SymExpr::constant(0), shape, strides });
+                self.views.insert(*res, contiguous(b, shape));
             }
             OpKind::View { res, src, index, operands } => {
                 let w = self.index_view(f, *src, index, operands);

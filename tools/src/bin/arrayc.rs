@@ -5,7 +5,7 @@ use arrayc_runtime::{exec::Executor, npy, print, value::RtValue};
 use arrayc_passes::fusion::FusionOptions;
 use arrayc_passes::wsp::{Algorithm, Budget, MODEL_NAMES};
 use clap::builder::PossibleValuesParser;
-use arrayc_tools::{choose_entry, entry_arguments, given_arguments, pipeline, read_source, report, UserError};
+use arrayc_tools::{choose_entry, entry_arguments, given_arguments, pipeline, read_source, report, specialization, UserError};
 use std::collections::HashMap;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Write;
@@ -62,6 +62,9 @@ enum Command {
         /// Entry function, whose results the host reads (decides where arr.sync goes).
         #[arg(long)]
         entry: Option<String>,
+        /// An argument of the entry (as for `run`); the partition is chosen for these values.
+        #[arg(long = "arg", value_name = "NAME=VALUE")]
+        args: Vec<String>,
         #[command(flatten)]
         fuse: FuseArgs,
     },
@@ -73,7 +76,7 @@ enum Command {
         /// Entry function (as for `run`).
         #[arg(long)]
         entry: Option<String>,
-        /// Scalar arguments of the entry (NAME=VALUE); with sizes bound, views print as integers.
+        /// Arguments of the entry (as for `run`); with sizes bound, views print as integers.
         #[arg(long = "arg", value_name = "NAME=VALUE")]
         args: Vec<String>,
         /// text: readable summary; json: the stable `{"regions": [...]}` document (docs/fuse-report.md);
@@ -117,14 +120,21 @@ struct FuseArgs {
     /// Search budget of `optimal` per region, in branch-and-bound nodes.
     #[arg(long, default_value_t = 200_000, value_name = "NODES")]
     fuse_budget_nodes: u64,
+    /// Partition without the entry's argument values: sizes stay symbolic and views that cannot be
+    /// proven identical or disjoint are assumed to overlap. By default the partition is chosen for
+    /// the argument values (`--arg`, else the defaults), as Bohrium fuses with concrete shapes.
+    #[arg(long)]
+    generic: bool,
 }
 
 impl FuseArgs {
-    fn options(&self) -> FusionOptions {
+    /// The options for partitioning `entry` of `m`, given its arguments as far as they are known.
+    fn options(&self, entry: &str, given: &[Option<RtValue>]) -> FusionOptions {
         FusionOptions {
             algorithm: Algorithm::by_name(&self.fuse).expect("clap checked the name"),
             cost_model: self.cost.clone(),
             budget: Budget { max_nodes: Some(self.fuse_budget_nodes), max_ms: Some(self.fuse_budget_ms) },
+            specialize: (!self.generic).then(|| specialization(entry, given)),
         }
     }
 }
@@ -132,10 +142,10 @@ impl FuseArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.command {
-        Command::Run { file, entry, args, out, time, fuse } => run(&file, entry.as_deref(), &args, out.as_deref(), time, &fuse.options()),
+        Command::Run { file, entry, args, out, time, fuse } => run(&file, entry.as_deref(), &args, out.as_deref(), time, &fuse),
         Command::Check { file } => check(&file),
-        Command::Emit { stage, file, entry, fuse } => emit(stage, &file, entry.as_deref(), &fuse.options()),
-        Command::FuseReport { file, entry, args, format, fuse } => fuse_report(&file, entry.as_deref(), &args, format, &fuse.options()),
+        Command::Emit { stage, file, entry, args, fuse } => emit(stage, &file, entry.as_deref(), &args, &fuse),
+        Command::FuseReport { file, entry, args, format, fuse } => fuse_report(&file, entry.as_deref(), &args, format, &fuse),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,
@@ -161,7 +171,7 @@ fn check(file: &Path) -> Result<(), UserError> {
     Ok(())
 }
 
-fn fuse_report(file: &Path, entry: Option<&str>, args: &[String], format: Format, opts: &FusionOptions) -> Result<(), UserError> {
+fn fuse_report(file: &Path, entry: Option<&str>, args: &[String], format: Format, fuse: &FuseArgs) -> Result<(), UserError> {
     let src = read_source(file)?;
     let mut m = pipeline::lower_source(&src, &file_name(file))?;
     let entry = choose_entry(&m, entry)?;
@@ -178,7 +188,7 @@ fn fuse_report(file: &Path, entry: Option<&str>, args: &[String], format: Format
             _ => None,
         })
         .collect();
-    let reports = pipeline::to_kernels(&mut m, &entry, opts)?;
+    let reports = pipeline::to_kernels(&mut m, &entry, &fuse.options(&entry, &argv))?;
     let text = match format {
         Format::Text => report::to_text(&reports),
         Format::Json => format!("{:#}\n", report::to_json(&reports, &bindings)),
@@ -188,7 +198,7 @@ fn fuse_report(file: &Path, entry: Option<&str>, args: &[String], format: Format
     Ok(())
 }
 
-fn emit(stage: Stage, file: &Path, entry: Option<&str>, opts: &FusionOptions) -> Result<(), UserError> {
+fn emit(stage: Stage, file: &Path, entry: Option<&str>, args: &[String], fuse: &FuseArgs) -> Result<(), UserError> {
     let src = read_source(file)?;
     let name = file_name(file);
     if let Stage::Ast = stage {
@@ -199,12 +209,13 @@ fn emit(stage: Stage, file: &Path, entry: Option<&str>, opts: &FusionOptions) ->
     }
     let mut m = pipeline::lower_source(&src, &name)?;
     let entry = choose_entry(&m, entry)?;
+    let opts = fuse.options(&entry, &given_arguments(&m, &entry, args)?);
     pipeline::run_pass(&mut m, "insert-del-sync", &entry)?;
     if let Stage::Arr = stage {
         emit_text(&pipeline::verified_text(&m)?);
         return Ok(());
     }
-    pipeline::run_pass_with(&mut m, "outline-kernels", &entry, opts)?;
+    pipeline::run_pass_with(&mut m, "outline-kernels", &entry, &opts)?;
     pipeline::run_pass(&mut m, "dce", &entry)?;
     match stage {
         Stage::Mlir => {
@@ -222,7 +233,7 @@ fn emit(stage: Stage, file: &Path, entry: Option<&str>, opts: &FusionOptions) ->
     Ok(())
 }
 
-fn run(file: &Path, entry: Option<&str>, args: &[String], out: Option<&Path>, time: bool, opts: &FusionOptions) -> Result<(), UserError> {
+fn run(file: &Path, entry: Option<&str>, args: &[String], out: Option<&Path>, time: bool, fuse: &FuseArgs) -> Result<(), UserError> {
     let mut clock = Instant::now();
     let mut times: Vec<(&str, f64)> = vec![];
     let mut lap = |name: &'static str, clock: &mut Instant| {
@@ -235,7 +246,8 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], out: Option<&Path>, ti
     lap("front end + lower-ast", &mut clock);
     let entry = choose_entry(&m, entry)?;
     let argv = entry_arguments(&m, &entry, args)?;
-    pipeline::to_kernels(&mut m, &entry, opts)?;
+    let given: Vec<Option<RtValue>> = argv.iter().cloned().map(Some).collect();
+    pipeline::to_kernels(&mut m, &entry, &fuse.options(&entry, &given))?;
     lap("passes (fusion included)", &mut clock);
     let kernels = jit::compile(&m).map_err(|e| UserError(format!("internal error: {e}")))?;
     lap("kernel JIT (MLIR -> LLVM, O3)", &mut clock);

@@ -1,6 +1,7 @@
 //! Partition algorithms of Sec. V over partition graphs (Def. 14) and WSP states (Def. 15).
 //! Every algorithm returns a legal partition (Def. 5) as sorted blocks of op indices.
 pub mod greedy;
+pub mod lifetime;
 pub mod linear;
 pub mod optimal;
 pub mod singleton;

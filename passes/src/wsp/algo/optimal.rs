@@ -10,6 +10,7 @@
 //! legal node is a leaf.
 //!
 //! `optimal-baseline` is exactly that (sequential DFS, edges in slot order). `optimal` adds:
+//! * lifetime attachment before the unintrusive merges ([`super::lifetime`]);
 //! * independent components (no edge of any kind between them) solved separately;
 //! * edges sorted by weight, lightest first, so that cheap cuts (good partitions) come early;
 //! * a feasibility bound: the *finest* partition of a subtree is given by the kept edges before
@@ -18,8 +19,12 @@
 //!   exactly, so equal keys are never searched twice;
 //! * rayon over the top-level children with a shared atomic bound.
 //!
-//! A [`Budget`] stops the search; the best partition so far is returned unproven.
-use super::{acyclic, greedy::greedy, to_partition, unintrusive::unintrusive, Budget, PState, Problem, Stats};
+//! The parallel search returns the same partition as the sequential one, whatever the thread
+//! count or timing: candidates are ordered by `(cost, top-level child)`, the greedy incumbent
+//! first, so among partitions of equal cost the earliest in DFS order wins (see
+//! [`Shared::prunes`]). A [`Budget`] stops the search; the best partition so far is returned
+//! unproven, and only then may the result depend on timing.
+use super::{acyclic, greedy::greedy, lifetime::attach_lifetime_ops, to_partition, unintrusive::unintrusive, Budget, PState, Problem, Stats};
 use crate::wsp::bitset::BitSet;
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
@@ -37,16 +42,50 @@ struct Comp<'p, 'a> {
     improved: bool,
 }
 
+/// The incumbent: the best legal partition found so far and the top-level child that found it
+/// (`-1` for the greedy bound, `0` in sequential searches).
+struct Incumbent {
+    cost: i64,
+    task: i64,
+    part: Vec<BitSet>,
+}
+
 struct Shared {
+    /// The incumbent's cost, readable without the lock; it only decreases.
     best: AtomicI64,
-    best_part: Mutex<Vec<BitSet>>,
+    incumbent: Mutex<Incumbent>,
     nodes: AtomicU64,
     stop: AtomicBool,
     max_nodes: u64,
     deadline: Option<Instant>,
 }
 
+impl Shared {
+    /// Whether a node of cost `c` in top-level child `task` cannot beat the incumbent in the
+    /// order `(cost, task)`. Costs only decrease down the tree (Def. 6), so pruning at `c ==
+    /// best` is exact unless the incumbent came from a later child: then this subtree may hold
+    /// an equal-cost partition that comes first in DFS order, and it is searched.
+    fn prunes(&self, c: i64, task: i64) -> bool {
+        let b = self.best.load(Ordering::Relaxed);
+        if c != b {
+            return c > b;
+        }
+        let inc = self.incumbent.lock().unwrap();
+        (c, task) >= (inc.cost, inc.task)
+    }
+    /// Makes `part` the incumbent if `(c, task)` comes before the incumbent's.
+    fn offer(&self, c: i64, task: i64, part: Vec<BitSet>) {
+        let mut inc = self.incumbent.lock().unwrap();
+        if (c, task) < (inc.cost, inc.task) {
+            *inc = Incumbent { cost: c, task, part };
+            self.best.store(c, Ordering::Relaxed);
+        }
+    }
+}
+
 struct Task {
+    /// The top-level child this task searches (`0` for a sequential search).
+    index: i64,
     memo: HashSet<u128>,
     cost_memo: HashMap<BitSet, i64>,
 }
@@ -141,15 +180,11 @@ impl Comp<'_, '_> {
         }
         let groups = self.merged(&self.groups(kept, kept.len()));
         let c = self.eval(&groups, t);
-        if c >= sh.best.load(Ordering::Relaxed) {
+        if sh.prunes(c, t.index) {
             return;
         }
         if self.legal(&groups) {
-            let mut bp = sh.best_part.lock().unwrap();
-            if c < sh.best.load(Ordering::Relaxed) {
-                sh.best.store(c, Ordering::Relaxed);
-                *bp = groups;
-            }
+            sh.offer(c, t.index, groups);
             return;
         }
         for i in o..kept.len() {
@@ -164,7 +199,8 @@ impl Comp<'_, '_> {
 pub fn optimal(p: &Problem, budget: Budget, improved: bool, stats: &mut Stats) -> Vec<Vec<usize>> {
     let g = &p.graph;
     let start = Instant::now();
-    let p0 = unintrusive(p, PState::singletons(g));
+    let first = if improved { attach_lifetime_ops(p, PState::singletons(g)) } else { PState::singletons(g) };
+    let p0 = unintrusive(p, first);
     let slots = p0.live();
     // Search edges over P0 slots.
     let mut edges: Vec<(usize, usize, i64)> = Vec::new();
@@ -230,40 +266,39 @@ pub fn optimal(p: &Problem, budget: Budget, improved: bool, stats: &mut Stats) -
         let inc_cost: i64 = inc.iter().map(|b| p.block_cost(b)).sum();
         let sh = Shared {
             best: AtomicI64::new(inc_cost),
-            best_part: Mutex::new(inc),
+            incumbent: Mutex::new(Incumbent { cost: inc_cost, task: -1, part: inc }),
             nodes: AtomicU64::new(nodes.load(Ordering::Relaxed)),
             stop: AtomicBool::new(false),
             max_nodes: budget.max_nodes.unwrap_or(u64::MAX),
             deadline,
         };
         let m = comp.edges.len();
-        let new_task = || Task { memo: HashSet::new(), cost_memo: HashMap::new() };
+        let new_task = |index: usize| Task { index: index as i64, memo: HashSet::new(), cost_memo: HashMap::new() };
         if improved && m > 1 {
             // Root, then its children in parallel (top level of the search tree).
             sh.nodes.fetch_add(1, Ordering::Relaxed);
             let all = vec![true; m];
-            let mut t = new_task();
+            let mut t = new_task(0);
             let groups = comp.merged(&comp.groups(&all, m));
             let cost = comp.eval(&groups, &mut t);
-            let root_legal = comp.legal(&groups);
-            if cost < sh.best.load(Ordering::Relaxed) && root_legal {
-                sh.best.store(cost, Ordering::Relaxed);
-                *sh.best_part.lock().unwrap() = groups;
-            } else if cost < sh.best.load(Ordering::Relaxed) {
-                (0..m).into_par_iter().for_each(|i| {
-                    let mut kept = vec![true; m];
-                    kept[i] = false;
-                    let mut t = new_task();
-                    comp.dfs(&mut kept, i + 1, &sh, &mut t);
-                });
+            if !sh.prunes(cost, 0) {
+                if comp.legal(&groups) {
+                    sh.offer(cost, 0, groups);
+                } else {
+                    (0..m).into_par_iter().for_each(|i| {
+                        let mut kept = vec![true; m];
+                        kept[i] = false;
+                        comp.dfs(&mut kept, i + 1, &sh, &mut new_task(i));
+                    });
+                }
             }
         } else {
             let mut kept = vec![true; m];
-            comp.dfs(&mut kept, 0, &sh, &mut new_task());
+            comp.dfs(&mut kept, 0, &sh, &mut new_task(0));
         }
         nodes.store(sh.nodes.load(Ordering::Relaxed), Ordering::Relaxed);
         stopped |= sh.stop.load(Ordering::Relaxed);
-        result.extend(sh.best_part.into_inner().unwrap());
+        result.extend(sh.incumbent.into_inner().unwrap().part);
     }
     stats.search_nodes = nodes.load(Ordering::Relaxed);
     stats.optimal_proven = !stopped;
