@@ -19,11 +19,17 @@ use std::collections::{HashMap, HashSet};
 /// Outlines the blocks of every host body of `m`; returns one report per fused region.
 pub fn run(m: &mut Module, opts: &FusionOptions) -> Vec<RegionReport> {
     let mut st = State { kernels: vec![], by_key: HashMap::new(), reports: vec![], cache: PartitionCache::default(), opts: opts.clone() };
+    // A function that is also called from the program runs with other arguments too: it is never
+    // specialized.
+    let mut called = HashSet::new();
+    for f in &m.funcs {
+        callees(&f.body, &mut called);
+    }
     for f in m.funcs.iter_mut().filter(|f| !f.kernel) {
         let bases = base_arrays(f);
         let mut body = std::mem::take(&mut f.body);
         let mut syms = Symbols::default();
-        if let Some(spec) = opts.specialize.as_ref().filter(|s| s.func == f.name) {
+        if let Some(spec) = opts.specialize.as_ref().filter(|s| s.func == f.name && !called.contains(&f.name)) {
             syms.specialize(f, &spec.args);
         }
         outline_body(&mut body, f, &bases, &mut syms, &mut st);
@@ -31,6 +37,17 @@ pub fn run(m: &mut Module, opts: &FusionOptions) -> Vec<RegionReport> {
     }
     m.funcs.extend(st.kernels);
     st.reports
+}
+
+fn callees(body: &Body, out: &mut HashSet<String>) {
+    for op in body {
+        if let OpKind::Call { callee, .. } = &op.kind {
+            out.insert(callee.clone());
+        }
+        for b in op.kind.bodies() {
+            callees(b, out);
+        }
+    }
 }
 
 struct State {

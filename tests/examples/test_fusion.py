@@ -13,30 +13,33 @@ import pytest
 from arrayc_examples import EXAMPLES, load_results, run_arrayc
 from test_examples import CASES, case_id
 
-# optimal + bohrium is the default and is covered against NumPy by test_examples.py.
+# optimal + bohrium, specialized to the arguments, is the default and is covered against NumPy by
+# test_examples.py. `--generic` partitions with symbolic sizes (conservative overlap).
 CONFIGS = [
-    ("linear", "bohrium"),
-    ("greedy", "bohrium"),
-    ("unintrusive", "bohrium"),
-    ("optimal-baseline", "bohrium"),
-    ("optimal", "max-contract"),
-    ("optimal", "max-locality"),
-    ("optimal", "robinson"),
+    ("linear", "bohrium", False),
+    ("greedy", "bohrium", False),
+    ("unintrusive", "bohrium", False),
+    ("optimal-baseline", "bohrium", False),
+    ("optimal", "max-contract", False),
+    ("optimal", "max-locality", False),
+    ("optimal", "robinson", False),
+    ("optimal", "bohrium", True),
+    ("greedy", "bohrium", True),
 ]
 
 
-def run(case, out_dir, fuse, cost):
-    proc = run_arrayc(EXAMPLES / case["file"], entry=case["entry"], args=case["args"], out_dir=out_dir,
-                      flags=["--fuse", fuse, "--cost", cost])
-    assert proc.returncode == 0, f"arrayc --fuse {fuse} --cost {cost} failed:\n{proc.stdout}\n{proc.stderr}"
+def run(case, out_dir, fuse, cost, generic=False):
+    flags = ["--fuse", fuse, "--cost", cost] + (["--generic"] if generic else [])
+    proc = run_arrayc(EXAMPLES / case["file"], entry=case["entry"], args=case["args"], out_dir=out_dir, flags=flags)
+    assert proc.returncode == 0, f"arrayc {' '.join(flags)} failed:\n{proc.stdout}\n{proc.stderr}"
     return load_results(out_dir)
 
 
-@pytest.mark.parametrize("fuse,cost", CONFIGS, ids=[f"{f}-{c}" for f, c in CONFIGS])
+@pytest.mark.parametrize("fuse,cost,generic", CONFIGS, ids=[f"{f}-{c}" + ("-generic" if g else "") for f, c, g in CONFIGS])
 @pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_fused_equals_singleton(case, fuse, cost, tmp_path):
+def test_fused_equals_singleton(case, fuse, cost, generic, tmp_path):
     reference = run(case, tmp_path / "singleton", "singleton", "bohrium")
-    fused = run(case, tmp_path / "fused", fuse, cost)
+    fused = run(case, tmp_path / "fused", fuse, cost, generic)
     assert len(fused) == len(reference)
     for i, (a, b) in enumerate(zip(fused, reference)):
         assert a.dtype == b.dtype and a.shape == b.shape, f"result {i}"

@@ -246,3 +246,54 @@ fn fuse_report_binds_sizes_from_arguments() {
     let dot = String::from_utf8_lossy(&dot.stdout);
     assert!(dot.starts_with("digraph fusion {") && dot.contains("subgraph cluster_r0_b0"), "{dot}");
 }
+
+/// Shapes of every view of every region of a fuse-report JSON document, as JSON values.
+fn view_shapes(doc: &serde_json::Value) -> Vec<serde_json::Value> {
+    let mut out = vec![];
+    for r in doc["regions"].as_array().unwrap() {
+        for op in r["ops"].as_array().unwrap() {
+            for key in ["in", "out"] {
+                for v in op[key].as_array().unwrap() {
+                    out.extend(v["shape"].as_array().unwrap().iter().cloned());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The partition is chosen for the entry's argument values (defaults or --arg), as Bohrium fuses
+/// with concrete shapes: sizes computed through casts, `select`s and float arithmetic (arange,
+/// broadcasting) fold to integers, and every region of the broadcasting example is proven
+/// optimal. `--generic` keeps them symbolic; a function that the program also calls (here
+/// recursively, with other sizes) is never specialized.
+#[test]
+fn partitions_are_specialized_to_the_arguments() {
+    let file = repo().join("examples/features/broadcast.arr");
+    let special = fuse_report_json(&file, &["--arg", "n=5", "--arg", "m=2"]);
+    let shapes = view_shapes(&special);
+    assert!(!shapes.is_empty() && shapes.iter().all(|s| s.is_i64()), "{shapes:?}");
+    assert!(shapes.contains(&serde_json::json!(5)) && shapes.contains(&serde_json::json!(2)));
+    for r in special["regions"].as_array().unwrap() {
+        assert_eq!(r["optimal_proven"], true, "{}", r["region"]);
+        assert!(r["cost"].as_u64() < r["cost_singleton"].as_u64());
+    }
+    let generic = fuse_report_json(&file, &["--arg", "n=5", "--arg", "m=2", "--generic"]);
+    assert!(view_shapes(&generic).iter().any(|s| s.is_string()), "--generic keeps symbolic sizes");
+
+    let d = temp_dir("specialize");
+    let rec = "fn main(n: i64 = 6) -> f64 {\n    let a = ones(n);\n    let b = a[1:] * 2.0 + a[:-1];\n    let s = sum(b);\n    if n > 2 {\n        s = s + main(n - 1);\n    }\n    return s;\n}\n";
+    let p = write_program(&d, "rec.arr", rec);
+    let unknown = |p: &Path| {
+        let o = arrayc().args(["fuse-report"]).arg(p).output().unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        String::from_utf8_lossy(&o.stdout).contains("sizes unknown at compile time")
+    };
+    assert!(unknown(&p), "a called entry is not specialized");
+    let o = arrayc().args(["run"]).arg(&p).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    // NumPy: sum over n = 6..3 of (3 * (n - 1)) = 15 + 12 + 9 + 6 + 3 = 45.
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "45.0");
+    let flat = write_program(&d, "flat.arr", &rec.replace("main(n - 1)", "0.0"));
+    assert!(!unknown(&flat));
+}
