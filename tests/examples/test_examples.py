@@ -51,6 +51,8 @@ CASES = [
     dict(file="rosenbrock.arr", entry="rosenbrock", args=dict(n=100000, seed=1)),
     dict(file="rosenbrock.arr", entry="rosenbrock", args=dict(n=2, seed=7)),
     dict(file="synthetic.arr", entry="synthetic", args={}),
+    dict(file="darte.arr", entry="darte", args={}),
+    dict(file="darte.arr", entry="darte", args=dict(n=1000)),
     dict(file="synthetic.arr", entry="synthetic_nonzero", args={}),
     dict(file="synthetic.arr", entry="synthetic_nonzero", args=dict(scale=-0.3)),
     dict(file="features/views.arr", entry="views", args={}),

@@ -297,3 +297,38 @@ fn partitions_are_specialized_to_the_arguments() {
     let flat = write_program(&d, "flat.arr", &rec.replace("main(n - 1)", "0.0"));
     assert!(!unknown(&flat));
 }
+
+/// Kristensen et al. 2016, Fig. 21, as a program (`examples/darte.arr`, lines 9-16 are the eight
+/// statements of Fig. 21(a)): bohrium, max-contract and robinson give the loops of Fig. 21(c),
+/// `{A} {B, C, D, E} {F, G, H}`, with the temporaries f and g contracted. (Max-locality rates (b)
+/// and (c) alike at operation level; `passes/tests/wsp.rs::fig21_darte` shows the tie.)
+#[test]
+fn fig21_program_gives_the_papers_partition() {
+    let file = repo().join("examples/darte.arr");
+    for model in ["bohrium", "max-contract", "robinson"] {
+        let doc = fuse_report_json(&file, &["--cost", model]);
+        let r = &doc["regions"][0];
+        let ops = r["ops"].as_array().unwrap();
+        let mut groups: Vec<Vec<u64>> = vec![];
+        for b in r["blocks"].as_array().unwrap() {
+            let mut lines: Vec<u64> = b
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|i| &ops[i.as_u64().unwrap() as usize])
+                .filter(|o| !o["out"].as_array().unwrap().is_empty())
+                .map(|o| o["line"].as_u64().unwrap())
+                .filter(|l| (9..=16).contains(l))
+                .collect();
+            lines.sort();
+            lines.dedup();
+            if !lines.is_empty() {
+                groups.push(lines);
+            }
+        }
+        groups.sort();
+        assert_eq!(groups, vec![vec![9], vec![10, 11, 12, 13], vec![14, 15, 16]], "{model}");
+        let contracted: Vec<&str> = r["contracted"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+        assert!(contracted.contains(&"f") && contracted.contains(&"g"), "{model}: {contracted:?}");
+    }
+}
