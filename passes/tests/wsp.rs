@@ -173,6 +173,11 @@ fn fig21_darte() {
     assert_eq!(Bohrium::default().cost(&r, &[vec![0]]).defaulted_symbols, vec!["N".to_string()]);
 }
 
+/// Every legal partition of `r` (by the independent verifier), found by enumerating all of them.
+fn legal_partitions(r: &Region) -> Vec<Vec<Vec<usize>>> {
+    all_partitions(r.ops.len()).into_iter().filter(|p| verify::legal(r, p)).collect()
+}
+
 fn all_partitions(n: usize) -> Vec<Vec<Vec<usize>>> {
     fn rec(i: usize, n: usize, cur: &mut Vec<Vec<usize>>, out: &mut Vec<Vec<Vec<usize>>>) {
         if i == n {
@@ -414,8 +419,7 @@ proptest! {
     /// (where it finishes), for every model.
     #[test]
     fn algorithms_legal_and_optimal(r in arb_region(8)) {
-        let ex_all = all_partitions(r.ops.len());
-        let legal: Vec<&Vec<Vec<usize>>> = ex_all.iter().filter(|p| verify::legal(&r, p)).collect();
+        let legal = legal_partitions(&r);
         for m in models() {
             let mut cost = HashMap::new();
             let mut baseline_proven = false;
@@ -448,8 +452,7 @@ proptest! {
     /// partition never increases the cost.
     #[test]
     fn cost_models_monotone(r in arb_region(7)) {
-        let all = all_partitions(r.ops.len());
-        let legal: Vec<&Vec<Vec<usize>>> = all.iter().filter(|p| verify::legal(&r, p)).collect();
+        let legal = legal_partitions(&r);
         for m in models() {
             let prob = Problem::new(&r, m.as_ref());
             for p in &legal {
@@ -479,8 +482,7 @@ proptest! {
     /// regions of 10 operations, for every model (fewer cases than above: each takes about 0.25 s).
     #[test]
     fn optimal_matches_exhaustive_on_10_ops(r in arb_region_exactly(10)) {
-        let ex_all = all_partitions(r.ops.len());
-        let legal: Vec<&Vec<Vec<usize>>> = ex_all.iter().filter(|p| verify::legal(&r, p)).collect();
+        let legal = legal_partitions(&r);
         for m in models() {
             let s = run(&r, m.as_ref(), Algorithm::Optimal);
             prop_assert!(s.stats.optimal_proven);
@@ -617,8 +619,7 @@ fn dead_write_after_sync_keeps_costs_monotone() {
     r.push(Op::sync(b));
     r.push(Op::elementwise("W0", vec![View::range(b, 0, 1)], vec![]));
     r.push(Op::del(b));
-    let all = all_partitions(r.ops.len());
-    let legal: Vec<&Vec<Vec<usize>>> = all.iter().filter(|p| verify::legal(&r, p)).collect();
+    let legal = legal_partitions(&r);
     for m in models() {
         let prob = Problem::new(&r, m.as_ref());
         for p in &legal {

@@ -70,6 +70,22 @@ fn examples() -> Vec<PathBuf> {
     files
 }
 
+/// Every example lowered to `arr`, with its name and its entry function (the one `arrayc run`
+/// picks, else the first host function).
+fn lowered_examples() -> Vec<(String, Module, String)> {
+    examples()
+        .into_iter()
+        .map(|path| {
+            let src = std::fs::read_to_string(&path).unwrap();
+            let name = path.display().to_string();
+            let m = pipeline::lower_source(&src, &name).unwrap_or_else(|e| panic!("{name}: {}", e.0));
+            let entry = choose_entry(&m, None)
+                .unwrap_or_else(|_| m.funcs.iter().find(|f| !f.kernel).map(|f| f.name.clone()).unwrap());
+            (name, m, entry)
+        })
+        .collect()
+}
+
 /// The module as MLIR text that parses (kernels get their `func.return`).
 fn print_module(m: &Module) -> String {
     print::print_module(m)
@@ -101,13 +117,8 @@ fn round_trip(m: &Module, what: &str) {
 
 #[test]
 fn examples_round_trip_at_every_stage() {
-    for path in examples() {
-        let src = std::fs::read_to_string(&path).unwrap();
-        let name = path.display().to_string();
-        let mut m = pipeline::lower_source(&src, &name).unwrap_or_else(|e| panic!("{name}: {}", e.0));
+    for (name, mut m, entry) in lowered_examples() {
         round_trip(&m, &format!("{name} after lower-ast"));
-        let entry = choose_entry(&m, None)
-            .unwrap_or_else(|_| m.funcs.iter().find(|f| !f.kernel).map(|f| f.name.clone()).unwrap());
         for pass in ["insert-del-sync", "outline-kernels"] {
             pipeline::run_pass(&mut m, pass, &entry).unwrap();
             round_trip(&m, &format!("{name} after {pass}"));
@@ -118,10 +129,7 @@ fn examples_round_trip_at_every_stage() {
 #[test]
 fn examples_print_as_valid_mlir() {
     let mut bad = vec![];
-    for path in examples() {
-        let src = std::fs::read_to_string(&path).unwrap();
-        let name = path.display().to_string();
-        let m = pipeline::lower_source(&src, &name).unwrap();
+    for (name, m, _) in lowered_examples() {
         let ctx = mlir::new_context().unwrap();
         if let Err(e) = mlir::parse_and_verify(&ctx, &print_module(&m)) {
             bad.push(format!("{name}: {e}"));
@@ -134,12 +142,7 @@ fn examples_print_as_valid_mlir() {
 fn passes_after_import_match_passes_before_print() {
     // Running the passes on an imported module gives the same text as running them directly
     // (the partitions are proven optimal, hence deterministic; see the next test).
-    for path in examples() {
-        let src = std::fs::read_to_string(&path).unwrap();
-        let name = path.display().to_string();
-        let m = pipeline::lower_source(&src, &name).unwrap();
-        let entry = choose_entry(&m, None)
-            .unwrap_or_else(|_| m.funcs.iter().find(|f| !f.kernel).map(|f| f.name.clone()).unwrap());
+    for (name, m, entry) in lowered_examples() {
         let ctx = mlir::new_context().unwrap();
         let mut direct = m.clone();
         let mut imported = import_module(&ctx, &print_module(&m), &m.source_name).unwrap();
@@ -167,19 +170,14 @@ fn fused_modules_independent_of_thread_count() {
     // The optimal search runs on rayon; the partition it proves optimal must not depend on how
     // many threads raced for it (equal-cost partitions are common in these programs). Every
     // region of every example is proven under the options `arrayc run` uses.
-    for path in examples() {
-        let src = std::fs::read_to_string(&path).unwrap();
-        let name = path.display().to_string();
-        let m = pipeline::lower_source(&src, &name).unwrap();
-        let entry = choose_entry(&m, None)
-            .unwrap_or_else(|_| m.funcs.iter().find(|f| !f.kernel).map(|f| f.name.clone()).unwrap());
+    for (name, m, entry) in lowered_examples() {
+        let opts = run_options(&m, &entry);
         let mut seen: Option<String> = None;
         for threads in [1, 2, 3, 4, 8, 8, 8, 8] {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
             let mut m = m.clone();
             let reports = pool.install(|| {
                 pipeline::run_pass(&mut m, "insert-del-sync", &entry).unwrap();
-                let opts = run_options(&m, &entry);
                 pipeline::run_pass_with(&mut m, "outline-kernels", &entry, &opts).unwrap()
             });
             assert!(reports.iter().all(|r| r.optimal_proven), "{name}: search not proven");

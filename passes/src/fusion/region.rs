@@ -35,15 +35,6 @@ pub struct Symbols {
     fresh: u32,
 }
 
-/// The row-major view of a whole base of shape `shape` (elements).
-fn contiguous(base: BaseId, shape: Vec<SymExpr>) -> wsp::View {
-    let mut strides = vec![SymExpr::constant(1); shape.len()];
-    for d in (0..shape.len().saturating_sub(1)).rev() {
-        strides[d] = strides[d + 1].clone() * shape[d + 1].clone();
-    }
-    wsp::View { base, offset: SymExpr::constant(0), shape, strides }
-}
-
 impl Symbols {
     fn name(f: &Func, v: ValueId) -> String {
         match &f.value_names[v as usize] {
@@ -64,14 +55,22 @@ impl Symbols {
                 Some(KnownArg::Scalar(s)) if f.ty(p) == Type::Scalar(s.dtype()) => self.record(f, p, *s),
                 Some(KnownArg::Shape(shape)) if matches!(f.ty(p), Type::Array(_, r) if r == shape.len()) => {
                     let b = self.base(f, p);
-                    let shape: Vec<SymExpr> = shape.iter().map(|&d| SymExpr::constant(d)).collect();
-                    let total = shape.iter().fold(SymExpr::constant(1), |acc, s| acc * s.clone());
-                    self.base_sizes.insert(b, total);
-                    self.views.insert(p, contiguous(b, shape));
+                    self.set_whole_base(p, b, shape.iter().map(|&d| SymExpr::constant(d)).collect());
                 }
                 _ => {}
             }
         }
+    }
+
+    /// Makes `v` the row-major view of the whole base `base`, of shape `shape` (elements).
+    fn set_whole_base(&mut self, v: ValueId, base: BaseId, shape: Vec<SymExpr>) {
+        let total = shape.iter().fold(SymExpr::constant(1), |acc, s| acc * s.clone());
+        self.base_sizes.insert(base, total);
+        let mut strides = vec![SymExpr::constant(1); shape.len()];
+        for d in (0..shape.len().saturating_sub(1)).rev() {
+            strides[d] = strides[d + 1].clone() * shape[d + 1].clone();
+        }
+        self.views.insert(v, wsp::View { base, offset: SymExpr::constant(0), shape, strides });
     }
 
     fn record(&mut self, f: &Func, v: ValueId, s: Scalar) {
@@ -180,10 +179,8 @@ impl Symbols {
                 let shape: Vec<SymExpr> = sizes.iter().map(|s| self.int(f, *s)).collect();
                 let b = BaseId(self.base_sizes.len() as u32);
                 self.bases.insert(*res, b);
-                let total = shape.iter().fold(SymExpr::constant(1), |acc, s| acc * s.clone());
-                self.base_sizes.insert(b, total);
                 self.base_names.insert(b, f.value_names[*res as usize].clone().unwrap_or_else(|| format!("%{res}")));
-                self.views.insert(*res, contiguous(b, shape));
+                self.set_whole_base(*res, b, shape);
             }
             OpKind::View { res, src, index, operands } => {
                 let w = self.index_view(f, *src, index, operands);
