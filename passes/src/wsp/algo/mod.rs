@@ -200,26 +200,24 @@ impl PState {
         self.fpu[keep].union_with(&f);
         keep
     }
-    /// Successor slots of `a` in the partition graph `E_d(P)`.
-    pub fn bsucc(&self, g: &WspGraph, a: usize) -> BitSet {
+    /// Slots other than `a` that hold a neighbour (by the op-level rows `adj`) of an op of `a`.
+    fn neighbour_slots(&self, adj: &[BitSet], a: usize) -> BitSet {
         let mut r = BitSet::new(self.n);
         for i in self.block(a).iter() {
-            for j in g.succ[i].iter() {
+            for j in adj[i].iter() {
                 r.insert(self.owner[j]);
             }
         }
         r.remove(a);
         r
     }
+    /// Successor slots of `a` in the partition graph `E_d(P)`.
+    pub fn bsucc(&self, g: &WspGraph, a: usize) -> BitSet {
+        self.neighbour_slots(&g.succ, a)
+    }
+    /// Predecessor slots of `a` in the partition graph `E_d(P)`.
     pub fn bpred(&self, g: &WspGraph, a: usize) -> BitSet {
-        let mut r = BitSet::new(self.n);
-        for i in self.block(a).iter() {
-            for j in g.pred[i].iter() {
-                r.insert(self.owner[j]);
-            }
-        }
-        r.remove(a);
-        r
+        self.neighbour_slots(&g.pred, a)
     }
     /// Is there a path of length >= 2 from `a` to `b` in `E_d(P)`?
     pub fn indirect(&self, g: &WspGraph, a: usize, b: usize) -> bool {
