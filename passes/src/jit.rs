@@ -9,6 +9,7 @@
 
 use crate::kernel_codegen::{self, CodegenError};
 use arrayc_dialect::ir;
+use arrayc_runtime::array::launch_traffic;
 use arrayc_runtime::launch::{launch, PackedFn, PackedKernel};
 use arrayc_runtime::value::{KernelLauncher, RtValue};
 use melior::{
@@ -19,6 +20,7 @@ use melior::{
     Context,
 };
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The lowering pipeline from `func`/`scf`/`memref`/`arith`/`math` to the LLVM dialect (MLIR 22).
@@ -67,6 +69,7 @@ impl Drop for Engine {
 /// lives, and safe to call from any thread (rayon workers).
 pub struct JitKernels {
     kernels: HashMap<String, (PackedKernel, ir::Func)>,
+    traffic: Traffic,
     // Field order matters: the engine is dropped before the context.
     _engine: Option<Engine>,
     _context: Option<Context>,
@@ -90,6 +93,10 @@ impl JitKernels {
     pub fn get(&self, name: &str) -> Option<(PackedKernel, &ir::Func)> {
         self.kernels.get(name).map(|(k, f)| (*k, f))
     }
+    /// `(bytes, launches)` of the kernels launched so far (see [`Traffic`]).
+    pub fn traffic(&self) -> (u64, u64) {
+        (self.traffic.bytes.load(Ordering::Relaxed), self.traffic.launches.load(Ordering::Relaxed))
+    }
     /// Names of the compiled kernels.
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.kernels.keys().map(String::as_str)
@@ -98,12 +105,28 @@ impl JitKernels {
 
 impl KernelLauncher for JitKernels {
     /// Runs kernel `kernel` on `args` with [`arrayc_runtime::launch::launch`] (argument and shape
-    /// checks, chunked parallel execution on rayon's current pool).
+    /// checks, chunked parallel execution on rayon's current pool), and adds its array arguments
+    /// to [`JitKernels::traffic`].
     fn launch(&self, kernel: &str, args: &[RtValue]) -> Result<(), String> {
         let (entry, f) = self.get(kernel).ok_or_else(|| format!("no compiled kernel @{kernel}"))?;
+        let bytes = launch_traffic(args.iter().filter_map(|a| if let RtValue::View(v) = a { Some(v) } else { None }));
+        self.traffic.bytes.fetch_add(bytes, Ordering::Relaxed);
+        self.traffic.launches.fetch_add(1, Ordering::Relaxed);
         launch(entry, f, args)
     }
 }
+
+/// Memory traffic of the kernels launched so far: the sum over launches of
+/// [`arrayc_runtime::array::launch_traffic`] of the array arguments (an array both read and written
+/// counts once, as STREAM counts it). Contracted temporaries never reach memory and are not
+/// counted, so this is the cost of the executed partition in bytes: the data a roofline model
+/// says the program must move.
+#[derive(Debug, Default)]
+pub struct Traffic {
+    bytes: AtomicU64,
+    launches: AtomicU64,
+}
+
 
 /// A context with every dialect, pass and LLVM translation registered, and a diagnostics sink.
 fn context() -> (Context, Arc<Mutex<String>>) {
@@ -186,7 +209,7 @@ pub fn llvm_ir(m: &ir::Module) -> Result<String, JitError> {
 pub fn compile(m: &ir::Module) -> Result<JitKernels, JitError> {
     let kernels: Vec<&ir::Func> = m.funcs.iter().filter(|f| f.kernel).collect();
     if kernels.is_empty() {
-        return Ok(JitKernels { kernels: HashMap::new(), _engine: None, _context: None });
+        return Ok(JitKernels { kernels: HashMap::new(), traffic: Traffic::default(), _engine: None, _context: None });
     }
     let text = kernel_codegen::kernels_module_mlir(m)?;
     let (context, diags) = context();
@@ -216,5 +239,5 @@ pub fn compile(m: &ir::Module) -> Result<JitKernels, JitError> {
         let entry: PackedFn = unsafe { std::mem::transmute::<*mut std::ffi::c_void, PackedFn>(p) };
         map.insert(f.name.clone(), (PackedKernel(entry), f.clone()));
     }
-    Ok(JitKernels { kernels: map, _engine: Some(engine), _context: Some(context) })
+    Ok(JitKernels { kernels: map, traffic: Traffic::default(), _engine: Some(engine), _context: Some(context) })
 }

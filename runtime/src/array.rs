@@ -71,6 +71,26 @@ impl View {
         let base = Buffer::zeroed(n.max(0) as usize * dtype.size_bytes());
         View { base, dtype, offset: 0, strides: row_major_strides(shape), shape: shape.to_vec() }
     }
+    /// Bytes of the distinct elements the view addresses: the product of the sizes of the
+    /// dimensions with a non-zero stride, times the element size (a broadcast dimension,
+    /// stride 0, reads the same elements again).
+    pub fn distinct_bytes(&self) -> u64 {
+        let n: i64 = self.shape.iter().zip(&self.strides).map(|(&s, &st)| if st == 0 { s.min(1) } else { s }).product();
+        n.max(0) as u64 * self.dtype.size_bytes() as u64
+    }
+    /// The element range `[lo, hi)` of the base array that holds every element of the view
+    /// (in elements from the base's start); `None` for an empty view.
+    pub fn span(&self) -> Option<(i64, i64)> {
+        if self.shape.iter().any(|&s| s == 0) {
+            return None;
+        }
+        let (mut lo, mut hi) = (self.offset, self.offset);
+        for (&s, &st) in self.shape.iter().zip(&self.strides) {
+            let reach = (s - 1) * st;
+            if reach < 0 { lo += reach } else { hi += reach }
+        }
+        Some((lo, hi + 1))
+    }
     pub fn rank(&self) -> usize {
         self.shape.len()
     }
@@ -155,4 +175,41 @@ pub fn row_major_strides(shape: &[i64]) -> Vec<i64> {
         acc *= shape[d].max(1);
     }
     strides
+}
+
+/// The memory traffic, in bytes, of one kernel launch on `views`: for each base array, the bytes
+/// of the union of the views' spans ([`View::span`]), but no more than the sum of their distinct
+/// elements ([`View::distinct_bytes`]). Overlapping views of one base (a stencil's shifted
+/// neighbours) count once, as the caches make them cost once; a sparse view (a diagonal) counts
+/// its elements, not its span. This is the Bohrium cost model's count of a block's external
+/// arrays (Kristensen et al. 2016, Sec. V-A) made exact for overlapping views, in bytes.
+pub fn launch_traffic<'v>(views: impl IntoIterator<Item = &'v View>) -> u64 {
+    let mut by_base: Vec<(*const Buffer, usize, Vec<(i64, i64)>, u64)> = vec![];
+    for v in views {
+        let key = Arc::as_ptr(&v.base);
+        let i = match by_base.iter().position(|b| b.0 == key) {
+            Some(i) => i,
+            None => {
+                by_base.push((key, v.dtype.size_bytes(), vec![], 0));
+                by_base.len() - 1
+            }
+        };
+        by_base[i].3 += v.distinct_bytes();
+        by_base[i].2.extend(v.span());
+    }
+    by_base
+        .into_iter()
+        .map(|(_, elem, mut spans, distinct)| {
+            spans.sort_unstable();
+            let (mut total, mut end) = (0i64, i64::MIN);
+            for (lo, hi) in spans {
+                let lo = lo.max(end);
+                if hi > lo {
+                    total += hi - lo;
+                }
+                end = end.max(hi);
+            }
+            (total as u64 * elem as u64).min(distinct)
+        })
+        .sum()
 }

@@ -1,10 +1,10 @@
-//! Tests for the leaf modules of the runtime: `rng`, `npy` and `print`.
+//! Tests for the leaf modules of the runtime: `rng`, `npy`, `print`, and the traffic count of `array`.
 //!
 //! Tests that compare against NumPy run `python3` (or `$ARRAYC_TEST_PYTHON`) and skip with a note
 //! when `import numpy` fails.
 
 use arrayc_grammar::ast::DType;
-use arrayc_runtime::array::{Scalar, View};
+use arrayc_runtime::array::{launch_traffic, Scalar, View};
 use arrayc_runtime::npy::{read_npy, write_npy, write_scalar_npy, NpyError};
 use arrayc_runtime::print::{format_scalar, format_view};
 use arrayc_runtime::rng::{fill_uniform, fill_uniform_chunked, philox4x32_10, uniform_f64};
@@ -504,3 +504,36 @@ for p in sys.argv[1:]:
     assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
 }
 
+
+// ---------------------------------------------------------------- traffic
+
+/// A view of `base` with the given offset, shape and strides (elements).
+fn sub(base: &View, offset: i64, shape: &[i64], strides: &[i64]) -> View {
+    View { base: base.base.clone(), dtype: base.dtype, offset, shape: shape.to_vec(), strides: strides.to_vec() }
+}
+
+#[test]
+fn traffic_counts_overlapping_views_of_a_base_once() {
+    // A 10x10 f64 grid: the interior and its north neighbour span rows 0..9, columns 1..9.
+    let g = View::zeros(DType::F64, &[10, 10]);
+    let center = sub(&g, 11, &[8, 8], &[10, 1]);
+    let north = sub(&g, 1, &[8, 8], &[10, 1]);
+    // Span of the union: elements 1 ..= 88 (north starts at 1, center ends at 11 + 7*10 + 7 = 88).
+    assert_eq!(launch_traffic([&center, &north]), 88 * 8);
+    // A separate base adds its own bytes.
+    let other = View::zeros(DType::F32, &[5]);
+    assert_eq!(launch_traffic([&center, &north, &other]), 88 * 8 + 5 * 4);
+}
+
+#[test]
+fn traffic_of_sparse_and_broadcast_views_counts_elements() {
+    let g = View::zeros(DType::F64, &[100, 100]);
+    // The diagonal: 100 elements spread over a span of 9901.
+    let diag = sub(&g, 0, &[100], &[101]);
+    assert_eq!(launch_traffic([&diag]), 100 * 8);
+    // A row broadcast to 50 rows (stride 0) reads one row.
+    let row = sub(&g, 0, &[50, 100], &[0, 1]);
+    assert_eq!(launch_traffic([&row]), 100 * 8);
+    // Empty views move nothing.
+    assert_eq!(launch_traffic([&sub(&g, 0, &[0, 100], &[100, 1])]), 0);
+}

@@ -283,6 +283,8 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], out: Option<&Path>, ti
         for (n, ms) in &times {
             eprintln!("time: {n:<32} {ms:>10.3} ms");
         }
+        let (bytes, launches) = kernels.traffic();
+        eprintln!("traffic: {bytes} bytes in {launches} kernel launches");
     }
     Ok(())
 }

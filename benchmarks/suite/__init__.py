@@ -1,0 +1,57 @@
+"""The benchmark suite of issue 4: the 15 Benchpress programs of Kristensen et al. (2016),
+Table I, each described by one module in this package.
+
+A benchmark module `benchmarks/suite/<name>.py` defines:
+
+* `PROGRAM`: the `.arr` file, relative to the repository root (`benchmarks/programs/<name>.arr`,
+  or `examples/<name>.arr` for the four programs that are also examples);
+* `ENTRY`: the entry function of `PROGRAM`; the NumPy reference function has the same name;
+* `REFERENCE`: the NumPy reference file (relative to the repository root), written from the
+  same description as the program, returning a tuple with one item per program result;
+* `SMALL`, `LARGE`: the entry's arguments for the tests and for the harness (the large size
+  is sized for a 2-core, 24 GiB machine: a NumPy run takes about a second or a few);
+* `MEMORY_BOUND`: whether the benchmark is bound by memory traffic (the roofline target applies);
+* `RTOL`, `ATOL`: tolerances of the comparison with NumPy, with `WHY` when they are not the
+  defaults (1e-9, 0);
+* `numexpr(**LARGE)`: the benchmark written as a numexpr user would (NumPy plus
+  `numexpr.evaluate` for the element-wise expressions), or `numexpr = None` with `NUMEXPR_WHY`;
+* `jax(**LARGE)`: the benchmark written as a JAX user would (`jax.jit`, float64), returning a
+  tuple of JAX or NumPy arrays.
+
+Random inputs come from `arrayc_random.random` (examples/reference), the NumPy model of arrayc's
+`random`, so every implementation sees the same numbers.
+"""
+import importlib
+import importlib.util
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+for _p in (REPO / "examples" / "reference", REPO / "benchmarks"):
+    if str(_p) not in sys.path:
+        sys.path.insert(0, str(_p))
+
+NAMES = [
+    "black_scholes", "gameoflife", "heat", "leibnitz_pi", "gauss", "lu", "montecarlo_pi",
+    "stencil27", "shallow_water", "rosenbrock", "sor", "nbody", "nbody_nice", "lbm_d3q19",
+    "water_ice",
+]
+
+
+def load(name):
+    """The module of benchmark `name`."""
+    return importlib.import_module(f"suite.{name}")
+
+
+def available():
+    """Names of the benchmarks whose module exists, in Table I order."""
+    return [n for n in NAMES if (Path(__file__).parent / f"{n}.py").is_file()]
+
+
+def reference(bench):
+    """The NumPy reference function of a benchmark module."""
+    path = REPO / bench.REFERENCE
+    spec = importlib.util.spec_from_file_location(f"ref_bench_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return getattr(module, bench.ENTRY)
