@@ -25,6 +25,20 @@ irdl.dialect @arr {
     irdl.operands(source: %s, sizes: variadic %i)
     irdl.results(result: %v)
   }
+  // %v = arr.transpose(source) {perm = array<i64: ...>} : source with permuted axes (a view).
+  irdl.operation @transpose {
+    %s = irdl.any
+    %v = irdl.any
+    irdl.operands(source: %s)
+    irdl.results(result: %v)
+  }
+  // %v = arr.diagonal(source) : the main diagonal of a 2-d source (a 1-d view).
+  irdl.operation @diagonal {
+    %s = irdl.any
+    %v = irdl.any
+    irdl.operands(source: %s)
+    irdl.results(result: %v)
+  }
   // %n = arr.dim(view) {axis} : size of one dimension, in elements.
   irdl.operation @dim {
     %s = irdl.any

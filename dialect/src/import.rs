@@ -486,6 +486,22 @@ impl FuncImporter<'_> {
                 at_least(1)?;
                 OpKind::Broadcast { res: self.result(o)?, src: ops[0], sizes: ops[1..].to_vec() }
             }
+            "transpose" => {
+                want(1)?;
+                let attr = o.attribute("perm").map_err(|_| unsupported(o, "no `perm` attribute"))?;
+                let arr = DenseI64ArrayAttribute::try_from(attr).map_err(|_| unsupported(o, "`perm` must be array<i64: ...>"))?;
+                let perm: Vec<usize> = (0..arr.len()).map(|i| arr.element(i).unwrap_or(-1).max(-1) as usize).collect();
+                let mut seen = perm.clone();
+                seen.sort_unstable();
+                if seen != (0..perm.len()).collect::<Vec<_>>() {
+                    return Err(unsupported(o, &format!("`perm` must be a permutation of 0..{}", perm.len())));
+                }
+                OpKind::Transpose { res: self.result(o)?, src: ops[0], perm }
+            }
+            "diagonal" => {
+                want(1)?;
+                OpKind::Diagonal { res: self.result(o)?, src: ops[0] }
+            }
             "dim" => {
                 want(1)?;
                 let axis = self.int_attr(o, "axis")?;

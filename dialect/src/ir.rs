@@ -339,6 +339,12 @@ pub enum OpKind {
     View { res: ValueId, src: ValueId, index: Vec<IndexEntry>, operands: Vec<ValueId> },
     /// `arr.broadcast`: `src` broadcast to `sizes` (NumPy rules; checked at run time).
     Broadcast { res: ValueId, src: ValueId, sizes: Vec<ValueId> },
+    /// `arr.transpose`: `src` with its axes permuted: result axis `i` is source axis `perm[i]`
+    /// (NumPy `x.transpose(perm)`; `x.T` reverses the axes). Aliases `src`'s base array.
+    Transpose { res: ValueId, src: ValueId, perm: Vec<usize> },
+    /// `arr.diagonal`: the main diagonal of a 2-d `src`, a 1-d view of `min(d0, d1)` elements with
+    /// stride `s0 + s1` (NumPy `x.diagonal()`, but writable). Aliases `src`'s base array.
+    Diagonal { res: ValueId, src: ValueId },
     /// `arr.dim`: size of dimension `axis` of a view.
     Dim { res: ValueId, src: ValueId, axis: usize },
     /// `arr.load`: the host reads the element of a 0-d view.
@@ -371,6 +377,17 @@ impl OpKind {
             _ => vec![],
         }
     }
+    /// `(result, source)` of an operation that makes a view of an existing array without moving data
+    /// (`arr.view`, `arr.broadcast`, `arr.transpose`, `arr.diagonal`): the result aliases the
+    /// source's base array.
+    pub fn view_of(&self) -> Option<(ValueId, ValueId)> {
+        match self {
+            OpKind::View { res, src, .. } | OpKind::Broadcast { res, src, .. } | OpKind::Transpose { res, src, .. } | OpKind::Diagonal { res, src } => {
+                Some((*res, *src))
+            }
+            _ => None,
+        }
+    }
     /// Values this operation reads, not counting those read inside nested bodies.
     pub fn operands(&self) -> Vec<ValueId> {
         use OpKind::*;
@@ -388,6 +405,7 @@ impl OpKind {
             New { sizes, .. } => sizes.clone(),
             View { src, operands, .. } => [vec![*src], operands.clone()].concat(),
             Broadcast { src, sizes, .. } => [vec![*src], sizes.clone()].concat(),
+            Transpose { src, .. } | Diagonal { src, .. } => vec![*src],
             Dim { src, .. } | Load { src, .. } => vec![*src],
             Del { base } | Sync { base } => vec![*base],
             Print { value, .. } => vec![*value],

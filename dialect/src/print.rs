@@ -194,6 +194,11 @@ impl Printer<'_> {
                 ops.extend(sizes);
                 self.generic("broadcast", &[*res], &ops, "")
             }
+            Transpose { res, src, perm } => {
+                let p: Vec<String> = perm.iter().map(|a| a.to_string()).collect();
+                self.generic("transpose", &[*res], &[*src], &format!(" {{perm = array<i64: {}>}}", p.join(", ")))
+            }
+            Diagonal { res, src } => self.generic("diagonal", &[*res], &[*src], ""),
             Dim { res, src, axis } => self.generic("dim", &[*res], &[*src], &format!(" {{axis = {axis} : i64}}")),
             Load { res, src } => self.generic("load", &[*res], &[*src], ""),
             Del { base } => self.generic("del", &[], &[*base], ""),

@@ -120,6 +120,9 @@ pub enum Tok {
     DotDot,
     #[token("...")]
     Ellipsis,
+    /// `.T`, the transpose suffix (`x.T` is `transpose(x)`).
+    #[token(".T")]
+    DotT,
 }
 
 impl fmt::Display for Tok {
@@ -188,6 +191,7 @@ impl Tok {
             Arrow => "->",
             DotDot => "..",
             Ellipsis => "...",
+            DotT => ".T",
         }
     }
 }

@@ -177,6 +177,29 @@ fn slice_shapes_symbolic() {
 }
 
 #[test]
+fn transpose_and_diagonal_shapes() {
+    let src = "fn f(x: f64[N], m: f64[N, M], q: f64[N, N]) -> f64[M, N] {
+        let a = m.T; let b = transpose(m); let c = x[newaxis, :].T; let d = diagonal(q);
+        let e = diagonal(m); let g = diagonal(zeros(3, 5)); let h = m.T[0]; let k = zeros(2, 3, 4).T;
+        return a;
+    }";
+    let c = ok(src);
+    let t = |s: &str| ty1(&c, src, s);
+    assert_eq!(t("m.T"), "f64[M, N]");
+    assert_eq!(t("transpose(m)"), "f64[M, N]");
+    assert_eq!(t("x[newaxis, :].T"), "f64[N, 1]");
+    assert_eq!(t("diagonal(q)"), "f64[N]");
+    assert!(t("diagonal(m)").starts_with("f64[?"), "min(N, M) is not affine: a fresh size");
+    assert_eq!(t("diagonal(zeros(3, 5))"), "f64[3]");
+    assert_eq!(t("m.T[0]"), "f64[N]");
+    assert_eq!(t("zeros(2, 3, 4).T"), "f64[4, 3, 2]");
+    // `.T` is the builtin even where a user function is called `transpose`.
+    ok("fn transpose(x: f64[N]) -> f64[N] { return x; } fn g(m: f64[2, 3]) -> f64[3, 2] { return m.T; }");
+    let (c, diags) = frontend("fn g(x: f64[4]) -> f64[4] { return diagonal(x); }");
+    assert!(c.is_none() && diags.iter().any(|d| d.code == "E0503"), "diagonal of a 1-d array is an error");
+}
+
+#[test]
 fn promotion_rules() {
     let src = "fn f(a: f32[N], b: i64[N], c: bool[N], x: i64, y: f32) {
         let p1 = a + 1; let p2 = a + 1.5; let p3 = b + 1.5; let p4 = a + b; let p5 = b / b;

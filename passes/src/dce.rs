@@ -45,7 +45,8 @@ fn remove_dead(body: &mut Body, uses: &HashMap<ValueId, usize>, del_uses: &HashM
         k if is_pure_host_op(k) => {
             let res = match k {
                 OpKind::Const { res, .. } | OpKind::Binary { res, .. } | OpKind::Unary { res, .. } | OpKind::Cast { res, .. } => *res,
-                OpKind::Select { res, .. } | OpKind::View { res, .. } | OpKind::Broadcast { res, .. } | OpKind::Dim { res, .. } => *res,
+                OpKind::Select { res, .. } | OpKind::Dim { res, .. } => *res,
+                k if let Some((res, _)) = k.view_of() => res,
                 _ => return true,
             };
             used(&res) > 0

@@ -22,9 +22,9 @@ fn walk(body: &Body, m: &mut HashMap<ValueId, ValueId>) {
             OpKind::New { res, .. } => {
                 m.insert(*res, *res);
             }
-            OpKind::View { res, src, .. } | OpKind::Broadcast { res, src, .. } => {
-                let b = base_of(m, *src);
-                m.insert(*res, b);
+            k if let Some((res, src)) = k.view_of() => {
+                let b = base_of(m, src);
+                m.insert(res, b);
             }
             k => k.bodies().into_iter().for_each(|b| walk(b, m)),
         }

@@ -151,6 +151,14 @@ impl Executor<'_> {
                 let v = broadcast(vw(fr, *src)?, &shape)?;
                 set(fr, *res, RtValue::View(v))
             }
+            Transpose { res, src, perm } => {
+                let v = transpose(vw(fr, *src)?, perm);
+                set(fr, *res, RtValue::View(v))
+            }
+            Diagonal { res, src } => {
+                let v = diagonal(vw(fr, *src)?)?;
+                set(fr, *res, RtValue::View(v))
+            }
             Dim { res, src, axis } => {
                 let n = vw(fr, *src)?.shape[*axis];
                 set(fr, *res, RtValue::Scalar(Scalar::I64(n)))
@@ -289,6 +297,21 @@ pub fn slice_indices(n: i64, start: Option<i64>, stop: Option<i64>, step: i64) -
     let end = clamp(stop, if step > 0 { upper } else { lower });
     let len = if step > 0 { (end - first + step - 1).div_euclid(step) } else { (first - end - step - 1).div_euclid(-step) };
     (first, len.max(0))
+}
+
+/// `src` with permuted axes: axis `i` of the result is axis `perm[i]` of `src` (same elements).
+pub fn transpose(src: &View, perm: &[usize]) -> View {
+    let shape = perm.iter().map(|&a| src.shape[a]).collect();
+    let strides = perm.iter().map(|&a| src.strides[a]).collect();
+    View { base: src.base.clone(), dtype: src.dtype, offset: src.offset, shape, strides }
+}
+
+/// The main diagonal of a 2-d `src`: `min(d0, d1)` elements `src[i, i]` (stride `s0 + s1`).
+pub fn diagonal(src: &View) -> Result<View, String> {
+    let [d0, d1] = src.shape[..] else {
+        return Err(format!("diagonal needs a 2-d array, got shape {}", shape_str(&src.shape)));
+    };
+    Ok(View { base: src.base.clone(), dtype: src.dtype, offset: src.offset, shape: vec![d0.min(d1)], strides: vec![src.strides[0] + src.strides[1]] })
 }
 
 /// `src` broadcast to `shape` (NumPy rules; broadcast dimensions get stride 0).

@@ -16,6 +16,8 @@ fn usage(name: &str) -> &'static str {
         "linspace" => "linspace(start, stop, num)",
         "random" => "random(d0, ..., seed=0)",
         "copy" => "copy(x)",
+        "transpose" | ".T" => "transpose(x) (or x.T)",
+        "diagonal" => "diagonal(x)",
         "minimum" | "maximum" => "minimum(a, b) / maximum(a, b)",
         "where" => "where(cond, a, b)",
         "sum" | "prod" | "min" | "max" | "mean" => "sum(x) | sum(x, axis=k)",
@@ -42,7 +44,7 @@ impl Checker {
             "zeros" | "ones" | "empty" | "full" => &["dtype"],
             "random" => &["seed"],
             "sum" | "prod" | "min" | "max" | "mean" => &["axis"],
-            "arange" | "linspace" | "copy" | "abs" | "sqrt" | "exp" | "log" | "sin" | "cos" | "tanh" | "minimum"
+            "arange" | "linspace" | "copy" | "transpose" | ".T" | "diagonal" | "abs" | "sqrt" | "exp" | "log" | "sin" | "cos" | "tanh" | "minimum"
             | "maximum" | "where" | "f64" | "f32" | "i64" | "bool" => &[],
             _ => return None,
         };
@@ -198,6 +200,39 @@ impl Checker {
                     return Some(Ty::Error);
                 }
                 self.value(&args[0])
+            }
+            "transpose" | ".T" => {
+                if !arity(self, 1, 1) {
+                    return Some(Ty::Error);
+                }
+                match self.value(&args[0]) {
+                    Ty::Array(d, s) => Ty::Array(d, s.into_iter().rev().collect()),
+                    Ty::Error => Ty::Error,
+                    other => {
+                        self.error("E0503", format!("`transpose` needs an array, found {other}"), args[0].span.clone(), "not an array");
+                        Ty::Error
+                    }
+                }
+            }
+            "diagonal" => {
+                if !arity(self, 1, 1) {
+                    return Some(Ty::Error);
+                }
+                match self.value(&args[0]) {
+                    Ty::Array(d, s) if s.len() == 2 => {
+                        let n = match (s[0].as_const(), s[1].as_const()) {
+                            (Some(a), Some(b)) => Size::lit(a.min(b)),
+                            _ if s[0].provably_eq(&s[1]) == Some(true) => s[0].clone(),
+                            _ => self.fresh(),
+                        };
+                        Ty::Array(d, vec![n])
+                    }
+                    Ty::Error => Ty::Error,
+                    other => {
+                        self.error("E0503", format!("`diagonal` needs a 2-d array, found {other}"), args[0].span.clone(), "not a 2-d array");
+                        Ty::Error
+                    }
+                }
             }
             "abs" | "sqrt" | "exp" | "log" | "sin" | "cos" | "tanh" => {
                 if !arity(self, 1, 1) {

@@ -136,8 +136,8 @@ impl Symbols {
 
     /// Records what a pure host operation means symbolically (sizes, views).
     pub fn learn(&mut self, f: &Func, k: &OpKind) {
-        if let OpKind::New { res, .. } | OpKind::View { res, .. } | OpKind::Broadcast { res, .. } = k {
-            if self.views.contains_key(res) {
+        if let Some(res) = k.view_of().map(|(res, _)| res).or(if let OpKind::New { res, .. } = k { Some(*res) } else { None }) {
+            if self.views.contains_key(&res) {
                 return;
             }
         }
@@ -204,6 +204,28 @@ impl Symbols {
                     }
                 }
                 let v = if ok { wsp::View { base: w.base, offset: w.offset, shape: target, strides } } else { self.opaque_view(w.base, k) };
+                self.views.insert(*res, v);
+            }
+            OpKind::Transpose { res, src, perm } => {
+                let w = self.view(f, *src);
+                self.bases.insert(*res, w.base);
+                let shape = perm.iter().map(|&a| w.shape[a].clone()).collect();
+                let strides = perm.iter().map(|&a| w.strides[a].clone()).collect();
+                self.views.insert(*res, wsp::View { base: w.base, offset: w.offset, shape, strides });
+            }
+            OpKind::Diagonal { res, src } => {
+                let w = self.view(f, *src);
+                self.bases.insert(*res, w.base);
+                let (d0, d1) = (&w.shape[0], &w.shape[1]);
+                let n = match (d0.as_const(), d1.as_const()) {
+                    (Some(a), Some(b)) => Some(SymExpr::constant(a.min(b))),
+                    _ if d0 == d1 => Some(d0.clone()),
+                    _ => None,
+                };
+                let v = match n {
+                    Some(n) => wsp::View { base: w.base, offset: w.offset, shape: vec![n], strides: vec![w.strides[0].clone() + w.strides[1].clone()] },
+                    None => self.opaque_view(w.base, 1),
+                };
                 self.views.insert(*res, v);
             }
             _ => {}
@@ -302,8 +324,8 @@ pub fn is_wsp_op(k: &OpKind) -> bool {
 pub fn is_pure_host_op(k: &OpKind) -> bool {
     matches!(
         k,
-        OpKind::Const { .. } | OpKind::Binary { .. } | OpKind::Unary { .. } | OpKind::Cast { .. } | OpKind::Select { .. } | OpKind::View { .. } | OpKind::Broadcast { .. } | OpKind::Dim { .. }
-    )
+        OpKind::Const { .. } | OpKind::Binary { .. } | OpKind::Unary { .. } | OpKind::Cast { .. } | OpKind::Select { .. } | OpKind::Dim { .. }
+    ) || k.view_of().is_some()
 }
 
 /// The WSP region of `body[range]` (a segment of WSP and pure host operations) and, for each region

@@ -438,6 +438,21 @@ impl Lowerer<'_> {
             "arange" => self.arange(&vals, ty),
             "linspace" => self.linspace(&vals),
             "copy" => self.fresh_copy(one(&vals)),
+            "transpose" | ".T" | "diagonal" => {
+                let src = one(&vals);
+                let Type::Array(d, rank) = self.f.ty(src) else { unreachable!("checked: an array") };
+                let (res, op) = if name != "diagonal" {
+                    let res = self.value(Type::Array(d, rank), None);
+                    (res, OpKind::Transpose { res, src, perm: (0..rank).rev().collect() })
+                } else {
+                    let res = self.value(Type::Array(d, 1), None);
+                    (res, OpKind::Diagonal { res, src })
+                };
+                self.emit(op);
+                let root = self.root(src);
+                self.roots.insert(res, root);
+                res
+            }
             "minimum" | "maximum" | "where" => {
                 let f = match name {
                     "minimum" => ComputeFn::Binary(BinFn::Minimum),
