@@ -2,7 +2,7 @@
 // Operation semantics are documented in dialect/README.md. Constraint variables bind one type each
 // (an MLIR 22 IRDL rule), so operations whose operands have different types list them one by one.
 irdl.dialect @arr {
-  // %b = arr.new(sizes...) : allocate a base array (row-major, uninitialised in principle; zeroed by the runtime).
+  // %b = arr.new(sizes...) : allocate a base array (row-major, uninitialised: contents unspecified).
   irdl.operation @new {
     %i = irdl.is i64
     %v = irdl.any

@@ -260,6 +260,10 @@ impl FuncImporter<'_> {
             .ok_or_else(|| unsupported(o, "func.func without sym_name"))?;
         self.func.name = name;
         self.func.kernel = o.has_attribute("arr.kernel");
+        if let Ok(a) = o.attribute("arr.inner_strides") {
+            let arr = DenseI64ArrayAttribute::try_from(a).map_err(|_| unsupported(o, "`arr.inner_strides` must be array<i64: ...>"))?;
+            self.func.inner_strides = (0..arr.len()).map(|i| arr.element(i).ok().filter(|s| *s == 0 || *s == 1)).collect();
+        }
         let fty = o
             .attribute("function_type")
             .ok()
@@ -279,6 +283,9 @@ impl FuncImporter<'_> {
         let params = self.block_args(&block, o)?;
         self.func.param_names = (0..params.len()).map(|i| format!("arg{i}")).collect();
         self.func.param_defaults = vec![None; params.len()];
+        if !self.func.inner_strides.is_empty() && self.func.inner_strides.len() != params.len() {
+            return Err(unsupported(o, "`arr.inner_strides` needs one entry per parameter"));
+        }
         self.func.params = params;
         let (mut body, term) = self.block(&block, o)?;
         if let Some(t) = term {

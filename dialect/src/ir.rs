@@ -431,6 +431,11 @@ pub struct Func {
     /// Optional readable names (source variable names) for printing.
     pub value_names: Vec<Option<String>>,
     pub kernel: bool,
+    /// Kernels only: per parameter, the stride (in elements) that the last dimension of the view
+    /// passed for it is expected to have, `0` (broadcast) or `1` (contiguous), or `None`; empty when
+    /// nothing is expected. Kernel code generation adds a loop nest specialised to these strides, which
+    /// LLVM can vectorise, and takes it when a launch's views have them (`arr.inner_strides`).
+    pub inner_strides: Vec<Option<i64>>,
 }
 
 impl Func {
@@ -445,6 +450,7 @@ impl Func {
             value_types: vec![],
             value_names: vec![],
             kernel,
+            inner_strides: vec![],
         }
     }
     /// Allocates a new value of type `ty`.

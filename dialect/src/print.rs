@@ -311,7 +311,14 @@ pub fn print_func(f: &Func, file: &str) -> String {
     let mut p = Printer { f, file, out: String::new() };
     let params: Vec<String> = f.params.iter().map(|v| format!("{}: {}", p.v(*v), p.t(*v))).collect();
     let results: Vec<String> = f.results.iter().map(|t| mlir_type(*t)).collect();
-    let attrs = if f.kernel { " attributes {arr.kernel}" } else { "" };
+    let attrs = match (f.kernel, f.inner_strides.is_empty()) {
+        (false, _) => String::new(),
+        (true, true) => " attributes {arr.kernel}".to_string(),
+        (true, false) => {
+            let s: Vec<String> = f.inner_strides.iter().map(|s| s.unwrap_or(-1).to_string()).collect();
+            format!(" attributes {{arr.inner_strides = array<i64: {}>, arr.kernel}}", s.join(", "))
+        }
+    };
     p.line(1, &format!("func.func @{}({}) -> ({}){attrs} {{", f.name, params.join(", "), results.join(", ")));
     if f.kernel {
         // Kernel-local temporaries (contracted arrays) are the array values that are not parameters.

@@ -105,6 +105,9 @@ struct Gen<'f> {
     /// Per iteration: parameter views written so far, in order of first write (stored once, with
     /// their final value, at the end of the iteration).
     dirty: Vec<ValueId>,
+    /// Inside the loop nest specialised to [`ir::Func::inner_strides`]: per hinted parameter, the
+    /// name and type of its `memref.cast` to a static last-dimension stride.
+    fast: HashMap<ValueId, (String, String)>,
 }
 
 /// A generated SSA value and its dtype.
@@ -156,6 +159,10 @@ impl<'f> Gen<'f> {
     }
     fn var(&self, v: ValueId) -> String {
         format!("%v{v}")
+    }
+    /// Name and memref type through which the loop nest accesses view parameter `v`.
+    fn view_ref(&self, v: ValueId) -> (String, String) {
+        self.fast.get(&v).cloned().unwrap_or_else(|| (self.var(v), param_type(self.ty(v))))
     }
     fn ty(&self, v: ValueId) -> Type {
         self.f.ty(v)
@@ -218,8 +225,8 @@ impl<'f> Gen<'f> {
                     return self.err(format!("contracted temporary %v{v} is read before it is written"));
                 }
                 let ix = self.index_of(v, r, idx)?;
-                let t = param_type(self.ty(v));
-                let name = self.op(&format!("memref.load {}[{ix}] : {t}", self.var(v)));
+                let (m, t) = self.view_ref(v);
+                let name = self.op(&format!("memref.load {m}[{ix}] : {t}"));
                 let x = V { name, d };
                 self.cur.insert(v, x.clone());
                 Ok(x)
@@ -251,8 +258,8 @@ impl<'f> Gen<'f> {
         };
         let ix = self.index_of(out, r, idx)?;
         let val = self.convert(val, d);
-        let t = param_type(self.ty(out));
-        self.line(&format!("memref.store {}, {}[{ix}] : {t}", val.name, self.var(out)));
+        let (m, t) = self.view_ref(out);
+        self.line(&format!("memref.store {}, {m}[{ix}] : {t}", val.name));
         Ok(())
     }
 
@@ -631,17 +638,12 @@ impl<'f> Gen<'f> {
             return Ok(());
         };
         let r = l.rank;
-        let (kind, ad, at) = match &l.reduce {
-            Some(red) => {
-                let ad = acc_dtype(red.kind, self.ty(red.out).dtype());
-                (red.kind, ad, elem_type(ad))
-            }
-            None => (ReduceKind::Sum, DType::F64, "f64"),
+        let (kind, ad) = match &l.reduce {
+            Some(red) => (red.kind, acc_dtype(red.kind, self.ty(red.out).dtype())),
+            None => (ReduceKind::Sum, DType::F64),
         };
         let all = l.reduces_all(self.f);
         let axis = if l.reduce.is_some() && !all { l.reduce.and_then(|x| x.axis) } else { None };
-        let c0 = self.idx_const(0);
-        let c1 = self.idx_const(1);
         // Sizes of the iteration space (dimension 0 only when a reduction axis moves it inward).
         let mut dims = vec![String::new(); r];
         for (d, dim) in dims.iter_mut().enumerate() {
@@ -664,6 +666,63 @@ impl<'f> Gen<'f> {
             return Ok(());
         }
         let idx: Vec<String> = (0..r).map(|d| format!("%i{d}")).collect();
+        let hinted: Vec<(ValueId, i64)> = self.f.params.iter().zip(&self.f.inner_strides).filter_map(|(&p, s)| s.map(|s| (p, s))).collect();
+        if hinted.is_empty() {
+            return self.loops(l, &idx, &dims, axis);
+        }
+        // Loop versioning: when every hinted view has its expected last-dimension stride, run a copy
+        // of the loop nest on views cast to that static stride, which LLVM vectorises (a dynamic
+        // stride makes every access a gather); otherwise the generic nest.
+        let mut ok: Option<String> = None;
+        for &(p, s) in &hinted {
+            let Type::Array(_, pr) = self.ty(p) else { continue };
+            let m = self.fresh();
+            self.line(&format!(
+                "{m}_base, {m}_off, {m}_sz:{pr}, {m}_st:{pr} = memref.extract_strided_metadata {} : {} -> memref<{}>, index{}",
+                self.var(p),
+                param_type(self.ty(p)),
+                elem_type(self.ty(p).dtype()),
+                ", index".repeat(2 * pr)
+            ));
+            let want = self.idx_const(s);
+            let eq = self.op(&format!("arith.cmpi eq, {m}_st#{}, {want} : index", pr - 1));
+            ok = Some(match ok {
+                None => eq,
+                Some(prev) => self.op(&format!("arith.andi {prev}, {eq} : i1")),
+            });
+        }
+        let ok = ok.expect("a hinted parameter");
+        self.line(&format!("scf.if {ok} {{"));
+        self.indent += 1;
+        for &(p, s) in &hinted {
+            let from = param_type(self.ty(p));
+            let to = static_last_stride(&from, s);
+            let c = self.op(&format!("memref.cast {} : {from} to {to}", self.var(p)));
+            self.fast.insert(p, (c, to));
+        }
+        self.loops(l, &idx, &dims, axis)?;
+        self.fast.clear();
+        self.indent -= 1;
+        self.line("} else {");
+        self.indent += 1;
+        self.loops(l, &idx, &dims, axis)?;
+        self.indent -= 1;
+        self.line("}");
+        Ok(())
+    }
+
+    /// The loop nest of a block of rank >= 1 at indices `idx` over sizes `dims` (see the module docs).
+    fn loops(&mut self, l: &KernelLayout, idx: &[String], dims: &[String], axis: Option<usize>) -> Result<(), CodegenError> {
+        let r = l.rank;
+        let (kind, ad, at) = match &l.reduce {
+            Some(red) => {
+                let ad = acc_dtype(red.kind, self.ty(red.out).dtype());
+                (red.kind, ad, elem_type(ad))
+            }
+            None => (ReduceKind::Sum, DType::F64, "f64"),
+        };
+        let c0 = self.idx_const(0);
+        let c1 = self.idx_const(1);
         match (&l.reduce, axis) {
             (None, _) => {
                 for d in 0..r {
@@ -702,9 +761,46 @@ impl<'f> Gen<'f> {
                 }
                 self.store(red.out, &[], &V { name: y, d: ad })?;
             }
+            (Some(red), Some(a)) if a + 1 < r && ad == self.ty(red.out).dtype() => {
+                // Reduction along an axis that is not the last: accumulate in `out` itself, with the
+                // axis loop just outside the last dimension's loop, so the innermost loop walks the
+                // input's rows contiguously (vectorisable, where an innermost axis loop would stride
+                // through memory) and the out row it updates stays in cache. Each out element still
+                // sums the axis in order 0, 1, ... (NumPy's order for a C-contiguous input).
+                let odims: Vec<usize> = (0..r).filter(|&d| d != a).collect();
+                let range = |d: usize| if d == odims[0] { ("%lo".to_string(), "%hi".to_string()) } else { (c0.clone(), dims[d].clone()) };
+                for &d in &odims {
+                    let (lo, hi) = range(d);
+                    self.line(&format!("scf.for {} = {lo} to {hi} step {c1} {{", idx[d]));
+                    self.indent += 1;
+                }
+                let oidx: Vec<String> = odims.iter().map(|&d| idx[d].clone()).collect();
+                let init = self.identity(kind, ad);
+                self.store(red.out, &oidx, &init)?;
+                for _ in &odims {
+                    self.indent -= 1;
+                    self.line("}");
+                }
+                let order: Vec<usize> = odims[..odims.len() - 1].iter().copied().chain([a, r - 1]).collect();
+                for &d in &order {
+                    let (lo, hi) = range(d);
+                    self.line(&format!("scf.for {} = {lo} to {hi} step {c1} {{", idx[d]));
+                    self.indent += 1;
+                }
+                let x = self.iteration(l, idx, dims, ad)?.expect("reduction value");
+                let (m, t) = self.view_ref(red.out);
+                let acc = self.op(&format!("memref.load {m}[{}] : {t}", oidx.join(", ")));
+                let n = self.combine(kind, &V { name: acc, d: ad }, &x)?;
+                self.store(red.out, &oidx, &n)?;
+                for _ in &order {
+                    self.indent -= 1;
+                    self.line("}");
+                }
+            }
             (Some(red), Some(a)) => {
-                // Reduction along axis `a`: out's dimensions outside (the first one chunked), axis `a`
-                // innermost, the elementwise ops at the full input index inside.
+                // Reduction along the last axis `a` (or accumulating in another dtype): out's
+                // dimensions outside (the first one chunked), axis `a` innermost carrying the
+                // accumulator, the elementwise ops at the full input index inside.
                 let odims: Vec<usize> = (0..r).filter(|&d| d != a).collect();
                 for (j, &d) in odims.iter().enumerate() {
                     let (lo, hi) = if j == 0 { ("%lo".to_string(), "%hi".to_string()) } else { (c0.clone(), dims[d].clone()) };
@@ -744,7 +840,7 @@ pub fn kernel_to_mlir(f: &ir::Func) -> Result<String, CodegenError> {
         return Err(CodegenError { kernel: f.name.clone(), msg: "not a kernel function".into() });
     }
     let layout = kernel_layout(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?;
-    let mut g = Gen { f, s: String::new(), next: 0, indent: 0, cur: HashMap::new(), dirty: vec![] };
+    let mut g = Gen { f, s: String::new(), next: 0, indent: 0, cur: HashMap::new(), dirty: vec![], fast: HashMap::new() };
     let mut sig = vec![];
     for &p in &f.params {
         sig.push(format!("%v{p}: {}", param_type(f.ty(p))));
@@ -781,4 +877,17 @@ pub fn kernels_module_mlir(m: &ir::Module) -> Result<String, CodegenError> {
     }
     s.push_str("}\n");
     Ok(s)
+}
+
+/// `ty` (a strided memref type as [`param_type`] prints it, every stride `?`) with the last stride
+/// replaced by the constant `stride`.
+fn static_last_stride(ty: &str, stride: i64) -> String {
+    let open = ty.find("strided<[").expect("a strided memref type") + "strided<[".len();
+    let close = open + ty[open..].find(']').expect("a closed stride list");
+    let mut strides: Vec<&str> = ty[open..close].split(", ").collect();
+    let last = stride.to_string();
+    if let Some(s) = strides.last_mut() {
+        *s = &last;
+    }
+    format!("{}{}{}", &ty[..open], strides.join(", "), &ty[close..])
 }

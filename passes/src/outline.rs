@@ -13,7 +13,7 @@ use crate::fusion::{plan_segment, region::Symbols, segments, FusionOptions, Regi
 use crate::kernel_codegen;
 use crate::roots::{base_arrays, base_of};
 use crate::wsp::PartitionCache;
-use arrayc_dialect::ir::{Body, Func, Module, Op, OpKind, ValueId};
+use arrayc_dialect::ir::{Body, Func, Module, Op, OpKind, Type, ValueId};
 use std::collections::{HashMap, HashSet};
 
 /// Outlines the blocks of every host body of `m`; returns one report per fused region.
@@ -104,13 +104,15 @@ fn emit_block(old: &Body, block: &[usize], contracted: &[ValueId], host: &Func, 
     if !computes.is_empty() {
         let contracted_set: HashSet<ValueId> = contracted.iter().copied().collect();
         let canon = canonical_views(&computes, host, syms);
-        let (kernel, args) = make_kernel(&computes, host, bases, &contracted_set, &canon);
+        let (mut kernel, args) = make_kernel(&computes, host, bases, &contracted_set, &canon);
         if computes.len() == 1 || kernel_codegen::fusible_block(&kernel) {
+            kernel.inner_strides = inner_strides(&args, host, syms);
             out.push(call(kernel, args, computes[0], st));
         } else {
             // The back end cannot run this block as one loop nest: keep its order, one kernel each.
             for c in &computes {
-                let (k, a) = make_kernel(&[c], host, bases, &HashSet::new(), &HashMap::new());
+                let (mut k, a) = make_kernel(&[c], host, bases, &HashSet::new(), &HashMap::new());
+                k.inner_strides = inner_strides(&a, host, syms);
                 out.push(call(k, a, c, st));
             }
         }
@@ -124,9 +126,23 @@ fn emit_block(old: &Body, block: &[usize], contracted: &[ValueId], host: &Func, 
     }
 }
 
+/// The expected last-dimension stride of each kernel argument ([`Func::inner_strides`]): `0` or `1`
+/// when the fusion symbols know it as that constant (a row-major base and the slices, broadcasts
+/// and transposes of it), else `None`; empty when no argument has one.
+fn inner_strides(args: &[ValueId], host: &Func, syms: &mut Symbols) -> Vec<Option<i64>> {
+    let s: Vec<Option<i64>> = args
+        .iter()
+        .map(|&v| match host.ty(v) {
+            Type::Array(_, r) if r > 0 => syms.view(host, v).strides[r - 1].as_const().filter(|c| *c == 0 || *c == 1),
+            _ => None,
+        })
+        .collect();
+    if s.iter().any(Option::is_some) { s } else { vec![] }
+}
+
 /// The host call of `kernel` (shared with an identical earlier kernel when there is one).
 fn call(kernel: Func, args: Vec<ValueId>, first: &Op, st: &mut State) -> Op {
-    let key = format!("{:?}|{:?}|{:?}", kernel.body.iter().map(|o| &o.kind).collect::<Vec<_>>(), kernel.value_types, kernel.params);
+    let key = format!("{:?}|{:?}|{:?}|{:?}", kernel.body.iter().map(|o| &o.kind).collect::<Vec<_>>(), kernel.value_types, kernel.params, kernel.inner_strides);
     let n = st.kernels.len();
     let name = st
         .by_key

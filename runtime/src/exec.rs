@@ -139,7 +139,7 @@ impl Executor<'_> {
                 if let Some(n) = shape.iter().find(|n| **n < 0) {
                     return Err(OpError::Msg(format!("negative dimension {n} in array size {shape:?}")));
                 }
-                set(fr, *res, RtValue::View(crate::array::View::zeros(f.ty(*res).dtype(), &shape)))
+                set(fr, *res, RtValue::View(crate::array::View::uninitialised(f.ty(*res).dtype(), &shape)))
             }
             View { res, src, index, operands } => {
                 let ops: Vec<i64> = operands.iter().map(|s| sc(fr, *s).map(|x| x.as_i64())).collect::<Result<_, _>>()?;
