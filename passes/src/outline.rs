@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 
 /// Outlines the blocks of every host body of `m`; returns one report per fused region.
 pub fn run(m: &mut Module, opts: &FusionOptions) -> Vec<RegionReport> {
-    let mut st = State { kernels: vec![], by_key: HashMap::new(), reports: vec![], cache: PartitionCache::default(), opts: opts.clone() };
+    let mut st = State { kernels: vec![], by_key: HashMap::new(), reports: vec![], cache: PartitionCache::default(), opts: opts.clone(), new_values: vec![] };
     // A function that is also called from the program runs with other arguments too: it is never
     // specialized.
     let mut called = HashSet::new();
@@ -34,6 +34,9 @@ pub fn run(m: &mut Module, opts: &FusionOptions) -> Vec<RegionReport> {
         }
         outline_body(&mut body, f, &bases, &mut syms, &mut st);
         f.body = body;
+        for ty in std::mem::take(&mut st.new_values) {
+            f.new_value(ty, None);
+        }
     }
     m.funcs.extend(st.kernels);
     st.reports
@@ -56,6 +59,17 @@ struct State {
     reports: Vec<RegionReport>,
     cache: PartitionCache,
     opts: FusionOptions,
+    /// Types of the host values this pass creates in the current function (numbered after its
+    /// existing values; added to it when the function is done).
+    new_values: Vec<Type>,
+}
+
+impl State {
+    /// A new value of type `ty` in host function `host`.
+    fn host_value(&mut self, host: &Func, ty: Type) -> ValueId {
+        self.new_values.push(ty);
+        (host.value_types.len() + self.new_values.len() - 1) as ValueId
+    }
 }
 
 fn outline_body(body: &mut Body, host: &Func, bases: &HashMap<ValueId, ValueId>, syms: &mut Symbols, st: &mut State) {
@@ -104,9 +118,10 @@ fn emit_block(old: &Body, block: &[usize], contracted: &[ValueId], host: &Func, 
     if !computes.is_empty() {
         let contracted_set: HashSet<ValueId> = contracted.iter().copied().collect();
         let canon = canonical_views(&computes, host, syms);
-        let (mut kernel, args) = make_kernel(&computes, host, bases, &contracted_set, &canon);
-        if computes.len() == 1 || kernel_codegen::fusible_block(&kernel) {
-            kernel.inner_strides = inner_strides(&args, host, syms);
+        let (mut kernel, mut args) = make_kernel(&computes, host, bases, &contracted_set, &canon);
+        kernel.inner_strides = inner_strides(&args, host, syms);
+        let fusible = computes.len() == 1 || kernel_codegen::fusible_block(&kernel) || add_shape_param(&mut kernel, &mut args, old, block, contracted, host, st, out);
+        if fusible {
             out.push(call(kernel, args, computes[0], st));
         } else {
             // The back end cannot run this block as one loop nest: keep its order, one kernel each.
@@ -124,6 +139,41 @@ fn emit_block(old: &Body, block: &[usize], contracted: &[ValueId], host: &Func, 
             _ => {}
         }
     }
+}
+
+/// When every array of a block is contracted, no operand gives the kernel its iteration space: pass
+/// a shape parameter, a zero-stride broadcast of a fresh 0-d array to the sizes of a contracted
+/// array (host operations appended to `out`; no data moves). Returns whether the block is then
+/// fusible; on `false` nothing is changed. Example: `sum(sqrt(random(n)) < 0.5)` is one kernel.
+#[allow(clippy::too_many_arguments)]
+fn add_shape_param(kernel: &mut Func, args: &mut Vec<ValueId>, old: &Body, block: &[usize], contracted: &[ValueId], host: &Func, st: &mut State, out: &mut Body) -> bool {
+    for &j in block {
+        let OpKind::New { res, sizes } = &old[j].kind else { continue };
+        if !contracted.contains(res) {
+            continue;
+        }
+        let Type::Array(d, r) = host.ty(*res) else { continue };
+        let mut k = kernel.clone();
+        let p = k.new_value(Type::Array(d, r), None);
+        k.params.push(p);
+        k.param_names.push(format!("p{p}"));
+        k.param_defaults.push(None);
+        if !k.inner_strides.is_empty() {
+            k.inner_strides.push(None);
+        }
+        if !kernel_codegen::fusible_block(&k) {
+            continue;
+        }
+        let zero = st.host_value(host, Type::Array(d, 0));
+        let shape = st.host_value(host, Type::Array(d, r));
+        let loc = old[j].loc;
+        out.push(Op { kind: OpKind::New { res: zero, sizes: vec![] }, loc });
+        out.push(Op { kind: OpKind::Broadcast { res: shape, src: zero, sizes: sizes.clone() }, loc });
+        *kernel = k;
+        args.push(shape);
+        return true;
+    }
+    false
 }
 
 /// The expected last-dimension stride of each kernel argument ([`Func::inner_strides`]): `0` or `1`

@@ -632,3 +632,74 @@ fn dead_write_after_sync_keeps_costs_monotone() {
         }
     }
 }
+
+// ---------------------------------------------------------------- view relations
+
+/// A constant view of base 0.
+fn cview(offset: i64, shape: &[i64], strides: &[i64]) -> region::View {
+    let c = |x: &i64| sym::SymExpr::constant(*x);
+    region::View { base: region::BaseId(0), offset: c(&offset), shape: shape.iter().map(c).collect(), strides: strides.iter().map(c).collect() }
+}
+
+/// Every element index of a constant view (brute force, the reference).
+fn element_set(offset: i64, shape: &[i64], strides: &[i64]) -> HashSet<i64> {
+    let mut out = HashSet::from([offset]);
+    for (&n, &s) in shape.iter().zip(strides) {
+        if n == 0 {
+            return HashSet::new();
+        }
+        out = out.iter().flat_map(|&e| (0..n).map(move |i| e + i * s)).collect();
+    }
+    out
+}
+
+#[test]
+fn red_and_black_points_of_a_large_grid_are_disjoint() {
+    // Red-black SOR on a 1002 x 1002 padded grid: the four step-2 interleaved interior grids have
+    // 500 x 500 = 250000 elements each (beyond element enumeration).
+    let w = 1002;
+    let grid = |r0: i64, c0: i64| cview(r0 * w + c0, &[500, 500], &[2 * w, 2]);
+    let (r11, r22, b12, b21) = (grid(1, 1), grid(2, 2), grid(1, 2), grid(2, 1));
+    let none = HashMap::new();
+    for (a, b) in [(&r11, &r22), (&r11, &b12), (&r11, &b21), (&r22, &b12), (&b12, &b21)] {
+        assert_eq!(view::relation(a, b, &none), view::Relation::Disjoint);
+    }
+    // A neighbour view of the red points (one row up) is a black grid: disjoint from the red ones it
+    // does not include, overlapping the black grid it is part of.
+    let north = grid(0, 1);
+    assert_eq!(view::relation(&north, &r11, &none), view::Relation::Disjoint);
+    assert_eq!(view::relation(&north, &b21, &none), view::Relation::Overlap);
+}
+
+proptest! {
+    /// `relation` never calls two views disjoint that share an element, and calls views with the
+    /// same element set at the same layout identical.
+    #[test]
+    fn relation_is_sound_against_enumeration(
+        oa in 0i64..40, ob in 0i64..40,
+        sa in prop::collection::vec((1i64..6, -6i64..7), 1..3),
+        sb in prop::collection::vec((1i64..6, -6i64..7), 1..3),
+    ) {
+        let (sha, sta): (Vec<i64>, Vec<i64>) = sa.into_iter().unzip();
+        let (shb, stb): (Vec<i64>, Vec<i64>) = sb.into_iter().unzip();
+        let shared = !element_set(oa, &sha, &sta).is_disjoint(&element_set(ob, &shb, &stb));
+        let rel = view::relation(&cview(oa, &sha, &sta), &cview(ob, &shb, &stb), &HashMap::new());
+        prop_assert!(!(shared && rel == view::Relation::Disjoint), "shared elements called disjoint");
+    }
+
+    /// The same with equal strides (the exact search of `relation`), where it must also be complete:
+    /// views with no common element are called disjoint.
+    #[test]
+    fn relation_is_exact_for_equal_strides(
+        oa in 0i64..60, ob in 0i64..60,
+        dims in prop::collection::vec((1i64..6, 1i64..6, -9i64..10), 1..4),
+    ) {
+        let sha: Vec<i64> = dims.iter().map(|d| d.0).collect();
+        let shb: Vec<i64> = dims.iter().map(|d| d.1).collect();
+        let st: Vec<i64> = dims.iter().map(|d| d.2).collect();
+        let (a, b) = (cview(oa, &sha, &st), cview(ob, &shb, &st));
+        let shared = !element_set(oa, &sha, &st).is_disjoint(&element_set(ob, &shb, &st));
+        let rel = view::relation(&a, &b, &HashMap::new());
+        prop_assert_eq!(rel == view::Relation::Disjoint, !shared);
+    }
+}

@@ -146,7 +146,8 @@ pub struct Reduction {
 ///   of the block uses, and whose input is a parameter or a contracted temporary.
 ///
 /// Iteration space: the reduction input's shape when there is a reduction, else the shape of the
-/// elementwise views. Its rank is the reduction input's rank, or the largest rank of an elementwise
+/// elementwise views; when no operand gives it (every array of the block is contracted), the shape of
+/// a *shape parameter*, a view parameter of the iteration-space rank that no op uses. Its rank is the reduction input's rank, or the largest rank of an elementwise
 /// operand (parameter or contracted). Every contracted temporary has that rank (and, by construction
 /// upstream, that shape); every elementwise view parameter has that rank, except 0-d views that are
 /// only read (broadcast). The shape comes from [`KernelLayout::space`].
@@ -160,7 +161,7 @@ pub struct KernelLayout {
     pub rank: usize,
     /// The parameter whose shape is the iteration space: the reduction's input if it is a parameter,
     /// else the first view parameter (in parameter order) of rank [`rank`](Self::rank) that is an
-    /// elementwise operand. `None` only for an elementwise block without view parameters, which does
+    /// elementwise operand, else a shape parameter of that rank. `None` only for an elementwise block without view parameters, which does
     /// nothing (there is no shape to iterate over).
     pub space: Option<ValueId>,
     /// Contracted temporaries, in order of first write.
@@ -276,9 +277,12 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
             _ => {}
         }
     }
+    // A view parameter of the iteration-space rank that no op uses is a *shape parameter*: it only
+    // gives the shape (the outline pass passes one when every array of a block is contracted).
+    let shape_param = |p: ValueId| rank_of(p) == Some(rank) && !elem_operand(p) && reduce.is_none_or(|r| r.out != p && r.input != p);
     let space = match &reduce {
         Some(r) if is_param(r.input) => Some(r.input),
-        _ => f.params.iter().copied().find(|&p| rank_of(p) == Some(rank) && elem_operand(p)),
+        _ => f.params.iter().copied().find(|&p| rank_of(p) == Some(rank) && elem_operand(p)).or_else(|| f.params.iter().copied().find(|&p| shape_param(p))),
     };
     if space.is_none() && reduce.is_some() {
         return Err("a reduction of a contracted temporary needs a view parameter of the iteration-space shape among the block's operands".into());

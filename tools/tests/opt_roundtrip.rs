@@ -9,6 +9,7 @@ use arrayc_dialect::{
     print,
 };
 use arrayc_passes::fusion::FusionOptions;
+use arrayc_passes::wsp::Budget;
 use arrayc_tools::{choose_entry, given_arguments, pipeline, specialization};
 use std::path::{Path, PathBuf};
 
@@ -93,9 +94,13 @@ fn print_module(m: &Module) -> String {
 
 /// The options `arrayc run` uses without `--arg`: the default search, specialized to the entry's
 /// default arguments.
+/// The fusion options of `arrayc run` for `entry` with its default arguments, except that the
+/// search budget counts only nodes (the driver's 200000), not milliseconds: a loaded machine must
+/// not change which partition these tests see.
 fn run_options(m: &Module, entry: &str) -> FusionOptions {
     let given = given_arguments(m, entry, &[]).unwrap();
-    FusionOptions { specialize: Some(specialization(entry, &given)), ..Default::default() }
+    let d = FusionOptions::default();
+    FusionOptions { specialize: Some(specialization(entry, &given)), budget: Budget { max_ms: None, ..d.budget }, ..d }
 }
 
 fn round_trip(m: &Module, what: &str) {

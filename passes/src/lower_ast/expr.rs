@@ -177,7 +177,51 @@ impl Lowerer<'_> {
             let dt = if f.is_comparison() { tx.dtype().promote(ty_.dtype()) } else { ty.dtype().unwrap_or(tx.dtype()) };
             return Ok(self.scalar_bin_promoted(f, x, y, dt));
         }
+        if f == BinFn::Pow {
+            if let Some(v) = self.power_by_constant(x, y, ty)? {
+                return Ok(v);
+            }
+        }
         self.array_op(ComputeFn::Binary(f), vec![x, y], ty)
+    }
+
+    /// `x ** y` with a constant exponent or base, as cheaper operations (NumPy's `fast_scalar_power`
+    /// does the same for 2 and 0.5): `x ** 2 = x * x`, `x ** 3 = x * x * x`, `x ** 0.5 = sqrt(x)`,
+    /// `x ** 1.5 = x * sqrt(x)` (float results only, within an ulp or two of `pow`), and for an
+    /// integer exponent array `(-1.0) ** k = where(k % 2 == 0, 1.0, -1.0)` (exact). `None` when no
+    /// rewrite applies. Vectorised multiplications and square roots instead of calls to `pow`.
+    fn power_by_constant(&mut self, x: ValueId, y: ValueId, ty: &Ty) -> LResult<Option<ValueId>> {
+        let Ty::Array(dt, shape) = ty else { return Ok(None) };
+        let float = dt.is_float();
+        let (tx, tyy) = (self.f.ty(x), self.f.ty(y));
+        let mul = |s: &mut Self, a: ValueId, b: ValueId| s.array_op(ComputeFn::Binary(BinFn::Mul), vec![a, b], ty);
+        if tx.is_array() && !tyy.is_array() {
+            let Some(e) = self.consts.get(&y).map(|c| c.as_f64()) else { return Ok(None) };
+            return Ok(Some(match e {
+                2.0 => mul(self, x, x)?,
+                3.0 => {
+                    let sq = mul(self, x, x)?;
+                    mul(self, sq, x)?
+                }
+                0.5 if float => self.array_op(ComputeFn::Unary(UnFn::Sqrt), vec![x], ty)?,
+                1.5 if float => {
+                    let r = self.array_op(ComputeFn::Unary(UnFn::Sqrt), vec![x], ty)?;
+                    mul(self, x, r)?
+                }
+                _ => return Ok(None),
+            }));
+        }
+        let minus_one = self.consts.get(&x).is_some_and(|c| c.as_f64() == -1.0);
+        if minus_one && !tx.is_array() && float && tyy == Type::Array(DType::I64, shape.len()) {
+            let ity = Ty::Array(DType::I64, shape.clone());
+            let two = self.i64_const(2);
+            let parity = self.array_op(ComputeFn::Binary(BinFn::Rem), vec![y, two], &ity)?;
+            let zero = self.i64_const(0);
+            let even = self.array_op(ComputeFn::Binary(BinFn::Eq), vec![parity, zero], &Ty::Array(DType::Bool, shape.clone()))?;
+            let (p, m) = (self.constant(Scalar::F64(1.0).cast(*dt)), self.constant(Scalar::F64(-1.0).cast(*dt)));
+            return Ok(Some(self.array_op(ComputeFn::Where, vec![even, p, m], ty)?));
+        }
+        Ok(None)
     }
 
     /// A fresh result array of checked type `ty` computed by `func` from `ins` (broadcast to the result).

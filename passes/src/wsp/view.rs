@@ -65,6 +65,71 @@ fn interval(off: i64, sh: &[i64], st: &[i64]) -> Option<(i64, i64)> {
     Some((lo, hi))
 }
 
+/// Do two views lie on disjoint residue classes? Every element of a view is its offset plus a
+/// combination of its strides, so with `g` the gcd of all strides of both views (of dimensions with
+/// more than one element), the views are disjoint when their offsets differ modulo `g`: the red and
+/// black points of a red-black sweep (step-2 slices one element apart), at any size.
+fn lattice_disjoint(a: (i64, &[i64], &[i64]), b: (i64, &[i64], &[i64])) -> bool {
+    let gcd = |mut x: i64, mut y: i64| {
+        while y != 0 {
+            (x, y) = (y, x % y);
+        }
+        x.abs()
+    };
+    let g = [a, b].iter().flat_map(|(_, sh, st)| sh.iter().zip(st.iter()).filter(|(n, _)| **n > 1).map(|(_, s)| *s)).fold(0, gcd);
+    g > 1 && (a.0 - b.0).rem_euclid(g) != 0
+}
+
+/// Are two views with the same `strides` (shapes `sa`, `sb`) disjoint when the second starts `diff`
+/// elements after the first? They share an element exactly when `diff = sum_i k_i * strides_i` for
+/// index differences `-(sb_i - 1) <= k_i <= sa_i - 1`. A depth-first search over the dimensions,
+/// largest stride first, keeps only the `k_i` that leave a remainder the remaining dimensions can
+/// still reach; for views whose strides nest (row-major slices with steps) that is at most a few
+/// candidates per dimension. `false` (maybe overlapping) when the search exceeds its node limit.
+fn same_strides_disjoint(diff: i64, sa: &[i64], sb: &[i64], strides: &[i64]) -> bool {
+    const NODE_LIMIT: usize = 10_000;
+    let mut dims: Vec<(i64, i64, i64)> = (0..strides.len())
+        .filter(|&i| sa[i] > 1 || sb[i] > 1)
+        .map(|i| (strides[i], -(sb[i] - 1), sa[i] - 1))
+        .collect();
+    if sa.iter().chain(sb).any(|&n| n <= 0) {
+        return true; // an empty view touches nothing
+    }
+    dims.sort_by_key(|d| std::cmp::Reverse(d.0.abs()));
+    // reach[i]: the largest |sum| the dimensions from i on can make.
+    let mut reach = vec![0i64; dims.len() + 1];
+    for i in (0..dims.len()).rev() {
+        let (s, lo, hi) = dims[i];
+        reach[i] = reach[i + 1].saturating_add(s.abs().saturating_mul(lo.abs().max(hi.abs())));
+    }
+    let mut nodes = 0usize;
+    // Some(true): a solution exists; Some(false): none; None: node limit reached.
+    fn solve(i: usize, r: i64, dims: &[(i64, i64, i64)], reach: &[i64], nodes: &mut usize, limit: usize) -> Option<bool> {
+        *nodes += 1;
+        if *nodes > limit {
+            return None;
+        }
+        if i == dims.len() {
+            return Some(r == 0);
+        }
+        let (s, lo, hi) = dims[i];
+        if s == 0 {
+            return solve(i + 1, r, dims, reach, nodes, limit);
+        }
+        // k with |r - k s| <= reach[i + 1]: k in [(r - reach) / s, (r + reach) / s] (s may be negative).
+        let (a, b) = ((r - reach[i + 1]) as f64 / s as f64, (r + reach[i + 1]) as f64 / s as f64);
+        let (kmin, kmax) = ((a.min(b).ceil() as i64).max(lo), (a.max(b).floor() as i64).min(hi));
+        for k in kmin..=kmax {
+            match solve(i + 1, r - k * s, dims, reach, nodes, limit) {
+                Some(false) => {}
+                other => return other,
+            }
+        }
+        Some(false)
+    }
+    solve(0, diff, &dims, &reach, &mut nodes, NODE_LIMIT) == Some(false)
+}
+
 /// Symbolic identity: same base and equal offset/shape/strides after substitution.
 pub fn identical(a: &View, b: &View, bindings: &HashMap<String, i64>) -> bool {
     if a.base != b.base || a.shape.len() != b.shape.len() {
@@ -89,6 +154,9 @@ pub fn relation(a: &View, b: &View, bindings: &HashMap<String, i64>) -> Relation
         return Relation::Disjoint; // an empty view touches nothing
     };
     if ia.1 < ib.0 || ib.1 < ia.0 {
+        return Relation::Disjoint;
+    }
+    if lattice_disjoint((ca.0, &ca.1, &ca.2), (cb.0, &cb.1, &cb.2)) || (ca.2 == cb.2 && same_strides_disjoint(cb.0 - ca.0, &ca.1, &cb.1, &ca.2)) {
         return Relation::Disjoint;
     }
     let na: i64 = ca.1.iter().product();
