@@ -332,3 +332,27 @@ fn fig21_program_gives_the_papers_partition() {
         assert!(contracted.contains(&"f") && contracted.contains(&"g"), "{model}: {contracted:?}");
     }
 }
+
+/// `(bytes, launches)` from the `traffic:` line that `arrayc run --time` prints.
+fn traffic(file: &Path, flags: &[&str]) -> (u64, u64) {
+    let o = arrayc().arg("run").arg(file).arg("--time").args(flags).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let line = stderr(&o).lines().find(|l| l.starts_with("traffic: ")).map(str::to_string).expect("a traffic line");
+    let w: Vec<&str> = line.split_whitespace().collect();
+    (w[1].parse().unwrap(), w[4].parse().unwrap())
+}
+
+#[test]
+fn traffic_counts_the_fused_kernels() {
+    let dir = temp_dir("traffic");
+    // Leibniz pi: arange, the sign, the division and the sum are one kernel whose arrays are all
+    // contracted (it gets a shape parameter): one launch, almost no traffic.
+    let (bytes, launches) = traffic(&repo().join("examples/leibnitz_pi.arr"), &["--arg", "n=100000"]);
+    assert_eq!(launches, 1);
+    assert!(bytes < 64, "{bytes} bytes");
+    // A triad on n = 1000 f64 whose inputs are random: fused, only `a` (8000 bytes) is written.
+    // Unfused: random b, random c (8000 each), 3 * c (16000), b + (3 * c) (24000).
+    let p = write_program(&dir, "triad.arr", "fn triad(n: i64) -> f64 {\n    let b = random(n, seed=1);\n    let c = random(n, seed=2);\n    let a = b + 3.0 * c;\n    return a[0];\n}\n");
+    assert_eq!(traffic(&p, &["--arg", "n=1000"]), (8000, 1));
+    assert_eq!(traffic(&p, &["--arg", "n=1000", "--fuse", "singleton"]), (56000, 4));
+}

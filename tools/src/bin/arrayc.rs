@@ -39,7 +39,8 @@ enum Command {
         /// Write each result to DIR/result_<i>.npy (scalars as 0-d arrays); DIR is created if needed.
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
-        /// Print the time of each phase to stderr.
+        /// Print the time of each phase to stderr, then the memory traffic of the run: the bytes of
+        /// the arrays every launched kernel reads or writes (overlapping views counted once).
         #[arg(long)]
         time: bool,
         #[command(flatten)]
