@@ -612,23 +612,22 @@ impl<'f> Gen<'f> {
     }
 
     /// One iteration of the block at full iteration index `idx`: every elementwise op in order (on
-    /// loaded/cached parameter scalars and contracted scalars), then the reduction input's value (in
-    /// accumulator dtype `ad`) if the block ends in a reduction, then one store per written parameter.
-    fn iteration(&mut self, l: &KernelLayout, idx: &[String], dims: &[String], ad: DType) -> Result<Option<V>, CodegenError> {
+    /// loaded/cached parameter scalars and contracted scalars), then the input value of each of the
+    /// block's reductions (in its accumulator dtype), then one store per written parameter.
+    fn iteration(&mut self, l: &KernelLayout, idx: &[String], dims: &[String]) -> Result<Vec<V>, CodegenError> {
         self.cur.clear();
         self.dirty.clear();
         for (func, out, ins) in &l.ops {
             self.elementwise(*func, *out, ins, idx, dims)?;
         }
-        let x = match &l.reduce {
-            Some(r) => {
-                let x = self.read(r.input, idx)?;
-                Some(self.convert(&x, ad))
-            }
-            None => None,
-        };
+        let mut xs = vec![];
+        for r in reductions(l) {
+            let x = self.read(r.input, idx)?;
+            let ad = acc_dtype(r.kind, self.ty(r.out).dtype());
+            xs.push(self.convert(&x, ad));
+        }
         self.flush(idx)?;
-        Ok(x)
+        Ok(xs)
     }
 
     /// The block's loop nest (see the module docs).
@@ -655,7 +654,7 @@ impl<'f> Gen<'f> {
             let go = self.op("arith.cmpi slt, %lo, %hi : index");
             self.line(&format!("scf.if {go} {{"));
             self.indent += 1;
-            let x = self.iteration(l, &[], &[], ad)?;
+            let x = self.iteration(l, &[], &[])?.into_iter().next();
             if let (Some(red), Some(x)) = (&l.reduce, x) {
                 let init = self.identity(kind, ad);
                 let v = self.combine(kind, &init, &x)?;
@@ -730,7 +729,7 @@ impl<'f> Gen<'f> {
                     self.line(&format!("scf.for {} = {lo} to {hi} step {c1} {{", idx[d]));
                     self.indent += 1;
                 }
-                self.iteration(l, &idx, &dims, ad)?;
+                self.iteration(l, idx, dims)?;
                 for _ in 0..r {
                     self.indent -= 1;
                     self.line("}");
@@ -750,7 +749,7 @@ impl<'f> Gen<'f> {
                     results.push(res);
                     acc = a;
                 }
-                let x = self.iteration(l, &idx, &dims, ad)?.expect("reduction value");
+                let x = self.iteration(l, idx, dims)?.swap_remove(0);
                 let n = self.combine(kind, &V { name: acc, d: ad }, &x)?;
                 let mut y = n.name;
                 for d in (0..r).rev() {
@@ -761,12 +760,13 @@ impl<'f> Gen<'f> {
                 }
                 self.store(red.out, &[], &V { name: y, d: ad })?;
             }
-            (Some(red), Some(a)) if a + 1 < r && ad == self.ty(red.out).dtype() => {
-                // Reduction along an axis that is not the last: accumulate in `out` itself, with the
-                // axis loop just outside the last dimension's loop, so the innermost loop walks the
-                // input's rows contiguously (vectorisable, where an innermost axis loop would stride
-                // through memory) and the out row it updates stays in cache. Each out element still
-                // sums the axis in order 0, 1, ... (NumPy's order for a C-contiguous input).
+            (Some(_), Some(a)) if a + 1 < r && reductions(l).all(|red| acc_dtype(red.kind, self.ty(red.out).dtype()) == self.ty(red.out).dtype()) => {
+                // Reductions along an axis that is not the last: accumulate in each `out` itself,
+                // with the axis loop just outside the last dimension's loop, so the innermost loop
+                // walks the input's rows contiguously (vectorisable, where an innermost axis loop
+                // would stride through memory) and the out rows it updates stay in cache. Each out
+                // element still sums the axis in order 0, 1, ... (NumPy's order for C-contiguous input).
+                let reds: Vec<Reduction> = reductions(l).copied().collect();
                 let odims: Vec<usize> = (0..r).filter(|&d| d != a).collect();
                 let range = |d: usize| if d == odims[0] { ("%lo".to_string(), "%hi".to_string()) } else { (c0.clone(), dims[d].clone()) };
                 for &d in &odims {
@@ -775,8 +775,10 @@ impl<'f> Gen<'f> {
                     self.indent += 1;
                 }
                 let oidx: Vec<String> = odims.iter().map(|&d| idx[d].clone()).collect();
-                let init = self.identity(kind, ad);
-                self.store(red.out, &oidx, &init)?;
+                for red in &reds {
+                    let init = self.identity(red.kind, self.ty(red.out).dtype());
+                    self.store(red.out, &oidx, &init)?;
+                }
                 for _ in &odims {
                     self.indent -= 1;
                     self.line("}");
@@ -787,37 +789,59 @@ impl<'f> Gen<'f> {
                     self.line(&format!("scf.for {} = {lo} to {hi} step {c1} {{", idx[d]));
                     self.indent += 1;
                 }
-                let x = self.iteration(l, idx, dims, ad)?.expect("reduction value");
-                let (m, t) = self.view_ref(red.out);
-                let acc = self.op(&format!("memref.load {m}[{}] : {t}", oidx.join(", ")));
-                let n = self.combine(kind, &V { name: acc, d: ad }, &x)?;
-                self.store(red.out, &oidx, &n)?;
+                let xs = self.iteration(l, idx, dims)?;
+                for (red, x) in reds.iter().zip(xs) {
+                    let (m, t) = self.view_ref(red.out);
+                    let acc = self.op(&format!("memref.load {m}[{}] : {t}", oidx.join(", ")));
+                    let n = self.combine(red.kind, &V { name: acc, d: x.d }, &x)?;
+                    self.store(red.out, &oidx, &n)?;
+                }
                 for _ in &order {
                     self.indent -= 1;
                     self.line("}");
                 }
             }
-            (Some(red), Some(a)) => {
-                // Reduction along the last axis `a` (or accumulating in another dtype): out's
-                // dimensions outside (the first one chunked), axis `a` innermost carrying the
-                // accumulator, the elementwise ops at the full input index inside.
+            (Some(_), Some(a)) => {
+                // Reductions along the last axis `a` (or accumulating in another dtype): out's
+                // dimensions outside (the first one chunked), axis `a` innermost carrying one
+                // accumulator per reduction, the elementwise ops at the full input index inside.
+                let reds: Vec<Reduction> = reductions(l).copied().collect();
                 let odims: Vec<usize> = (0..r).filter(|&d| d != a).collect();
                 for (j, &d) in odims.iter().enumerate() {
                     let (lo, hi) = if j == 0 { ("%lo".to_string(), "%hi".to_string()) } else { (c0.clone(), dims[d].clone()) };
                     self.line(&format!("scf.for {} = {lo} to {hi} step {c1} {{", idx[d]));
                     self.indent += 1;
                 }
-                let init = self.identity(kind, ad);
+                let ads: Vec<DType> = reds.iter().map(|red| acc_dtype(red.kind, self.ty(red.out).dtype())).collect();
+                let mut args = vec![];
+                for (k, (red, &ad)) in reds.iter().zip(&ads).enumerate() {
+                    let init = self.identity(red.kind, ad);
+                    args.push(format!("%acc{k} = {}", init.name));
+                }
+                let types: Vec<&str> = ads.iter().map(|&d| elem_type(d)).collect();
                 let res = self.fresh();
-                self.line(&format!("{res} = scf.for {} = {c0} to {} step {c1} iter_args(%acc = {}) -> ({at}) {{", idx[a], dims[a], init.name));
+                self.line(&format!(
+                    "{res}:{} = scf.for {} = {c0} to {} step {c1} iter_args({}) -> ({}) {{",
+                    reds.len(),
+                    idx[a],
+                    dims[a],
+                    args.join(", "),
+                    types.join(", ")
+                ));
                 self.indent += 1;
-                let x = self.iteration(l, &idx, &dims, ad)?.expect("reduction value");
-                let n = self.combine(kind, &V { name: "%acc".into(), d: ad }, &x)?;
-                self.line(&format!("scf.yield {} : {at}", n.name));
+                let xs = self.iteration(l, idx, dims)?;
+                let mut ys = vec![];
+                for (k, (red, x)) in reds.iter().zip(xs).enumerate() {
+                    let n = self.combine(red.kind, &V { name: format!("%acc{k}"), d: x.d }, &x)?;
+                    ys.push(n.name);
+                }
+                self.line(&format!("scf.yield {} : {}", ys.join(", "), types.join(", ")));
                 self.indent -= 1;
                 self.line("}");
                 let oidx: Vec<String> = odims.iter().map(|&d| idx[d].clone()).collect();
-                self.store(red.out, &oidx, &V { name: res, d: ad })?;
+                for (k, (red, &ad)) in reds.iter().zip(&ads).enumerate() {
+                    self.store(red.out, &oidx, &V { name: format!("{res}#{k}"), d: ad })?;
+                }
                 for _ in 0..odims.len() {
                     self.indent -= 1;
                     self.line("}");
@@ -877,6 +901,11 @@ pub fn kernels_module_mlir(m: &ir::Module) -> Result<String, CodegenError> {
     }
     s.push_str("}\n");
     Ok(s)
+}
+
+/// The block's reductions in order: the first, then the further ones along the same axis.
+fn reductions(l: &KernelLayout) -> impl Iterator<Item = &Reduction> {
+    l.reduce.iter().chain(&l.extra)
 }
 
 /// `ty` (a strided memref type as [`param_type`] prints it, every stride `?`) with the last stride

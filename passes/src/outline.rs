@@ -13,7 +13,7 @@ use crate::fusion::{plan_segment, region::Symbols, segments, FusionOptions, Regi
 use crate::kernel_codegen;
 use crate::roots::{base_arrays, base_of};
 use crate::wsp::PartitionCache;
-use arrayc_dialect::ir::{Body, Func, Module, Op, OpKind, Type, ValueId};
+use arrayc_dialect::ir::{Body, ComputeFn, Func, Module, Op, OpKind, Type, ValueId};
 use std::collections::{HashMap, HashSet};
 
 /// Outlines the blocks of every host body of `m`; returns one report per fused region.
@@ -272,5 +272,26 @@ fn make_kernel(ops: &[&Op], host: &Func, bases: &HashMap<ValueId, ValueId>, cont
     }
     k.param_names = k.params.iter().map(|p| format!("p{p}")).collect();
     k.param_defaults = vec![None; k.params.len()];
+    reductions_last(&mut k);
     (k, args)
+}
+
+/// Moves a kernel's reductions after its elementwise operations (a kernel's loop nest computes its
+/// reductions last), when that changes no value: no elementwise operation after a reduction writes
+/// the reduction's input or reads its output. Otherwise the body stays as it is (and the back end
+/// then runs the block one kernel per operation).
+fn reductions_last(k: &mut Func) {
+    let is_reduce = |o: &Op| matches!(o.kind, OpKind::Compute { func: ComputeFn::Reduce(..), .. });
+    for (i, r) in k.body.iter().enumerate().filter(|(_, o)| is_reduce(o)) {
+        let OpKind::Compute { out: rout, ins: rins, .. } = &r.kind else { continue };
+        for e in k.body[i + 1..].iter().filter(|o| !is_reduce(o)) {
+            let OpKind::Compute { out, ins, .. } = &e.kind else { continue };
+            if rins.contains(out) || ins.contains(rout) || out == rout {
+                return;
+            }
+        }
+    }
+    let (mut body, reds): (Vec<Op>, Vec<Op>) = std::mem::take(&mut k.body).into_iter().partition(|o| !is_reduce(o));
+    body.extend(reds);
+    k.body = body;
 }

@@ -941,6 +941,56 @@ fn fused_axis_reductions_with_contracted_producer() {
 }
 
 #[test]
+fn several_reductions_along_one_axis_share_a_loop_nest() {
+    // t = a * b (contracted, position 3); o1 = sum(t, axis); o2 = max(a, axis) — one kernel with two
+    // reductions, along the first axis (accumulated in the outputs) and the last (loop values).
+    let f2 = arr(DType::F64, 2);
+    let mk = |name: &str, axis: usize| {
+        kernel_t(
+            name,
+            &[arr(DType::F64, 1), arr(DType::F64, 1), f2, f2],
+            &[f2],
+            &[
+                (ComputeFn::Binary(BinFn::Mul), 4, vec![2, 3]),
+                (ComputeFn::Reduce(ReduceKind::Sum, Some(axis)), 0, vec![4]),
+                (ComputeFn::Reduce(ReduceKind::Max, Some(axis)), 1, vec![2]),
+            ],
+        )
+    };
+    let m = module(vec![mk("two0", 0), mk("two1", 1)]);
+    let jk = jit::compile(&m).unwrap();
+    for sh in [[7i64, 5], [300, 200]] {
+        let (r, c) = (sh[0] as usize, sh[1] as usize);
+        let (a, b) = (vals(r * c, 93), vals(r * c, 94));
+        let (va, vb) = (fview(&sh, &a), fview(&sh, &b));
+        for (name, axis) in [("two0", 0usize), ("two1", 1)] {
+            let osh = [sh[1 - axis]];
+            let (o1, o2) = (View::zeros(DType::F64, &osh), View::zeros(DType::F64, &osh));
+            jk.launch(name, &[rv(&o1), rv(&o2), rv(&va), rv(&vb)]).unwrap();
+            let at = |k: usize, j: usize| if axis == 0 { k * c + j } else { j * c + k };
+            for j in 0..osh[0] as usize {
+                let prods: Vec<f64> = (0..sh[axis] as usize).map(|k| a[at(k, j)] * b[at(k, j)]).collect();
+                let xs: Vec<f64> = (0..sh[axis] as usize).map(|k| a[at(k, j)]).collect();
+                assert_eq!(o1.to_f64_vec()[j], ref_reduce(ReduceKind::Sum, &prods), "{name} {sh:?}: o1[{j}]");
+                assert_eq!(o2.to_f64_vec()[j], ref_reduce(ReduceKind::Max, &xs), "{name} {sh:?}: o2[{j}]");
+            }
+            // The second output's shape is checked too.
+            let bad = View::zeros(DType::F64, &[osh[0] + 1]);
+            let e = jk.launch(name, &[rv(&o1), rv(&bad), rv(&va), rv(&vb)]).unwrap_err();
+            assert!(e.contains("shape mismatch"), "{e}");
+        }
+    }
+    // Reductions over everything, or along different axes, do not share a kernel.
+    let all = kernel_t(
+        "bad",
+        &[arr(DType::F64, 0), arr(DType::F64, 0), f2],
+        &[],
+        &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![2]), (ComputeFn::Reduce(ReduceKind::Max, None), 1, vec![2])],
+    );
+    assert!(!kernel_codegen::fusible_block(&all));
+}
+
+#[test]
 fn param_written_then_read_is_forwarded() {
     // add a, a, x; mul y, a, two — y uses the new a; a is loaded once and stored once.
     let f1 = arr(DType::F64, 1);

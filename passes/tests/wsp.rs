@@ -275,7 +275,12 @@ mod verify {
             }
         }
         let red = |x: &Op, y: &Op| matches!(x.kind, OpKind::Reduction { .. }) && x.outs.iter().any(|o| y.ins.iter().any(|v| overlap(r, o, v)));
-        red(f, g) || red(g, f)
+        // Two reductions share a kernel only along the same axis of a space of rank >= 2.
+        let two = match (&f.kind, &g.kind) {
+            (OpKind::Reduction { axis: a }, OpKind::Reduction { axis: b }) => a.is_none() || a != b || space(f).map_or(0, |s| s.len()) < 2,
+            _ => false,
+        };
+        red(f, g) || red(g, f) || two
     }
     /// Def. 5: a partition of all ops; no forbidden pair inside a block; acyclic quotient.
     pub fn legal(r: &Region, p: &[Vec<usize>]) -> bool {

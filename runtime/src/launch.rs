@@ -157,6 +157,10 @@ pub struct KernelLayout {
     pub ops: Vec<(ComputeFn, ValueId, Vec<ValueId>)>,
     /// The block's final reduction, if any.
     pub reduce: Option<Reduction>,
+    /// Further reductions after it, along the same axis of inputs of the same shape (a block may end
+    /// in several reductions along an axis that is not its input's only one; the generated loop nest
+    /// computes them together).
+    pub extra: Vec<Reduction>,
     /// Rank of the iteration space.
     pub rank: usize,
     /// The parameter whose shape is the iteration space: the reduction's input if it is a parameter,
@@ -188,11 +192,12 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
     };
     let mut ops = vec![];
     let mut reduce: Option<Reduction> = None;
+    let mut extra: Vec<Reduction> = vec![];
     for op in &f.body {
         match &op.kind {
             OpKind::Compute { func, out, ins } => {
-                if reduce.is_some() {
-                    return Err(format!("`{}` after the block's reduction (a reduction must be the last op of its block)", func.name()));
+                if reduce.is_some() && !matches!(func, ComputeFn::Reduce(..)) {
+                    return Err(format!("`{}` after the block's reduction (reductions must be the last ops of their block)", func.name()));
                 }
                 for &v in std::iter::once(out).chain(ins) {
                     if !is_param(v) && rank_of(v).is_none() {
@@ -206,7 +211,16 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
                     if !is_param(*out) {
                         return Err(format!("the output %v{out} of a reduction must be a kernel parameter"));
                     }
-                    reduce = Some(Reduction { kind, axis, out: *out, input: ins[0] });
+                    let r = Reduction { kind, axis, out: *out, input: ins[0] };
+                    match &reduce {
+                        None => reduce = Some(r),
+                        Some(first) => {
+                            if axis.is_none() || axis != first.axis {
+                                return Err("several reductions in one block must all be along the same axis".into());
+                            }
+                            extra.push(r);
+                        }
+                    }
                 } else {
                     ops.push((*func, *out, ins.clone()));
                 }
@@ -233,11 +247,17 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
     let elem_operand = |v: ValueId| ops.iter().any(|(_, o, ins)| *o == v || ins.contains(&v));
     let elem_out = |v: ValueId| ops.iter().any(|(_, o, _)| *o == v);
     if let Some(r) = &reduce {
-        if !is_param(r.input) && !contracted.contains(&r.input) {
-            return Err(format!("reduction input %v{} is neither a parameter nor written by the block", r.input));
-        }
-        if r.input == r.out || elem_operand(r.out) {
-            return Err(format!("reduction output %v{} is also an operand of the block", r.out));
+        for r in std::iter::once(r).chain(&extra) {
+            if !is_param(r.input) && !contracted.contains(&r.input) {
+                return Err(format!("reduction input %v{} is neither a parameter nor written by the block", r.input));
+            }
+            let other_use = extra.iter().chain(reduce.iter()).any(|o| o.out != r.out && (o.out == r.input || o.input == r.out || o.out == r.out));
+            if r.input == r.out || elem_operand(r.out) || other_use {
+                return Err(format!("reduction output %v{} is also an operand of the block", r.out));
+            }
+            if rank_of(r.input) != rank_of(reduce.as_ref().map_or(r.input, |f| f.input)) {
+                return Err("several reductions in one block must reduce inputs of one rank".into());
+            }
         }
     }
     let rank = match &reduce {
@@ -267,7 +287,7 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
             }
         }
     }
-    if let Some(r) = &reduce {
+    for r in reduce.iter().chain(&extra) {
         let ro = rank_of(r.out).ok_or_else(|| format!("reduction output %v{} is not an array", r.out))?;
         match r.axis {
             None if ro != 0 => return Err("a reduction over everything needs a 0-d output".into()),
@@ -279,15 +299,21 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
     }
     // A view parameter of the iteration-space rank that no op uses is a *shape parameter*: it only
     // gives the shape (the outline pass passes one when every array of a block is contracted).
-    let shape_param = |p: ValueId| rank_of(p) == Some(rank) && !elem_operand(p) && reduce.is_none_or(|r| r.out != p && r.input != p);
-    let space = match &reduce {
-        Some(r) if is_param(r.input) => Some(r.input),
-        _ => f.params.iter().copied().find(|&p| rank_of(p) == Some(rank) && elem_operand(p)).or_else(|| f.params.iter().copied().find(|&p| shape_param(p))),
-    };
+    let shape_param = |p: ValueId| rank_of(p) == Some(rank) && !elem_operand(p) && reduce.iter().chain(&extra).all(|r| r.out != p && r.input != p);
+    let space = reduce
+        .iter()
+        .chain(&extra)
+        .map(|r| r.input)
+        .find(|&i| is_param(i))
+        .or_else(|| f.params.iter().copied().find(|&p| rank_of(p) == Some(rank) && elem_operand(p)))
+        .or_else(|| f.params.iter().copied().find(|&p| shape_param(p)));
     if space.is_none() && reduce.is_some() {
         return Err("a reduction of a contracted temporary needs a view parameter of the iteration-space shape among the block's operands".into());
     }
-    Ok(KernelLayout { ops, reduce, rank, space, contracted })
+    if !extra.is_empty() && rank < 2 {
+        return Err("several reductions in one block need an input of rank 2 or more".into());
+    }
+    Ok(KernelLayout { ops, reduce, extra, rank, space, contracted })
 }
 
 /// What the launcher must know about a kernel's body.
@@ -413,6 +439,20 @@ pub fn launch(entry: PackedKernel, kernel: &ir::Func, args: &[RtValue]) -> Resul
                     return Err(mismatch(op, &o.shape, &expect));
                 }
                 written.push(op);
+                for (k, e) in std::iter::once(&r).chain(&layout.extra).enumerate() {
+                    let ep = ppos(e.out)?;
+                    if k > 0 {
+                        if view(ep)?.shape != expect {
+                            return Err(mismatch(ep, &view(ep)?.shape, &expect));
+                        }
+                        written.push(ep);
+                    }
+                    if let Some(ip) = pos(e.input) {
+                        if view(ip)?.shape != space {
+                            return Err(mismatch(ip, &view(ip)?.shape, &space));
+                        }
+                    }
+                }
                 (Plan::ReduceAxis, expect, space[a].max(1))
             }
         }

@@ -86,13 +86,17 @@ impl WspGraph {
 
 /// Fusibility of ops `i < j`: Def. 12 (1)-(3), equal iteration spaces (Sec. IV-A1, compared
 /// symbolically), "a reduction's output is fuse-preventing for its consumers", and two reductions
-/// never share a block (a kernel ends in at most one reduction: `arrayc_runtime::launch::kernel_layout`;
-/// the paper's Sec. IV-A leaves what is fusible to the back end).
+/// share a block only when both reduce the same axis of a space of rank 2 or more (what the kernel
+/// back end runs as one loop nest: `arrayc_runtime::launch::kernel_layout`; the paper's Sec. IV-A
+/// leaves what is fusible to the back end).
 pub fn fusible(region: &Region, i: usize, j: usize) -> bool {
     let b = &region.bindings;
     let (f, g) = (&region.ops[i], &region.ops[j]);
-    if matches!(f.kind, OpKind::Reduction { .. }) && matches!(g.kind, OpKind::Reduction { .. }) {
-        return false;
+    if let (OpKind::Reduction { axis: af }, OpKind::Reduction { axis: ag }) = (&f.kind, &g.kind) {
+        let rank = f.iteration_space().map_or(0, <[_]>::len);
+        if af.is_none() || af != ag || rank < 2 {
+            return false;
+        }
     }
     let bad = |o: &super::View, x: &super::View| relation(o, x, b) == Relation::Overlap;
     // Def. 12: a written view may only meet an identical view in the other op.
