@@ -1,6 +1,8 @@
 # arrayc: set-up, build, demo and tests. On a fresh Debian 12 machine:
 #   make demo    set up, build, run one example with timing
 #   make test    set up, build, then every test: cargo unit/integration tests, lit, example pytest
+#   make bench   set up (plus numexpr, JAX, matplotlib), build, run the benchmark suite (about
+#                10-15 minutes on 2 cores): benchmarks/REPORT.md, report.png, fig14.png
 # One build profile (release) for everything, so the test binaries and the `arrayc` the lit and
 # pytest suites run share one build. Parallelism is cargo's default (CARGO_BUILD_JOBS if set).
 
@@ -19,7 +21,7 @@ ARRAYC     := target/release/arrayc
 DEMO       ?= examples/heat.arr
 DEMO_ARGS  ?=
 
-.PHONY: all setup build demo test unit lit pytest clean
+.PHONY: all setup build demo test unit lit pytest bench bench-setup clean
 
 all: build
 
@@ -49,6 +51,16 @@ lit: build
 
 pytest: build
 	ARRAYC=$(abspath $(ARRAYC)) $(PYTHON) -m pytest -q tests/examples
+
+# The benchmark suite of issue 4 against NumPy, numexpr and JAX. BENCH_ARGS is passed on, e.g.
+# make bench BENCH_ARGS="--repeats 5" or BENCH_ARGS="--only heat,sor --quick".
+BENCH_ARGS ?=
+
+bench-setup: setup
+	@PYTHON=$(PYTHON) bash scripts/bench-setup.sh
+
+bench: bench-setup build
+	ARRAYC=$(abspath $(ARRAYC)) $(PYTHON) benchmarks/harness.py $(BENCH_ARGS)
 
 clean:
 	$(CARGO) clean
