@@ -1,4 +1,6 @@
 """Game of Life (Benchpress; Kristensen et al. 2016, Table I: 10^8 cells, 20 iterations)."""
+import functools
+
 import numpy as np
 
 from arrayc_random import random
@@ -43,13 +45,14 @@ def numexpr(n, iterations, seed):
     return grid, np.int64(ne.evaluate("sum(c)"))
 
 
-def jax(n, iterations, seed):
+@functools.lru_cache(maxsize=None)
+def _jitted():
     import jax
     import jax.numpy as jnp
 
     jax.config.update("jax_enable_x64", True)
 
-    @jax.jit
+    @functools.partial(jax.jit, static_argnames=("iterations",))
     def play(grid, iterations):
         def generation(_, g):
             c = g[1:-1, 1:-1]
@@ -62,5 +65,9 @@ def jax(n, iterations, seed):
         g = jax.lax.fori_loop(0, iterations, generation, grid)
         return g, jnp.sum(g[1:-1, 1:-1]).astype(jnp.int64)
 
-    grid, live = play(jnp.asarray(_initial(n, seed)), iterations)
+    return play
+
+
+def jax(n, iterations, seed):
+    grid, live = _jitted()(_initial(n, seed), iterations)
     return np.asarray(grid), np.int64(live)

@@ -1,4 +1,6 @@
 """Monte Carlo pi (Benchpress; Kristensen et al. 2016, Table I: 10^8 samples, 20 iterations)."""
+import functools
+
 import numpy as np
 
 from arrayc_random import random
@@ -32,19 +34,24 @@ def numexpr(n, iterations, seed):
     return np.float64(np.sum(estimates) / iterations), estimates
 
 
-def jax(n, iterations, seed):
+@functools.lru_cache(maxsize=None)
+def _jitted():
     import jax
     import jax.numpy as jnp
 
     jax.config.update("jax_enable_x64", True)
 
-    @jax.jit
-    def estimate(xs, ys):
+    @functools.partial(jax.jit, static_argnames=("n",))
+    def estimate(xs, ys, n):
         # one estimate per row (iteration)
         inside = jnp.sqrt(xs * xs + ys * ys) <= 1.0
         return 4 * jnp.sum(inside, axis=1) / n
 
+    return estimate
+
+
+def jax(n, iterations, seed):
     xs = np.stack([random(n, seed=seed + 2 * i) for i in range(iterations)])
     ys = np.stack([random(n, seed=seed + 2 * i + 1) for i in range(iterations)])
-    estimates = np.asarray(estimate(jnp.asarray(xs), jnp.asarray(ys)))
+    estimates = np.asarray(_jitted()(xs, ys, n))
     return np.float64(np.sum(estimates) / iterations), estimates

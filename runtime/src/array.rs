@@ -1,8 +1,9 @@
 //! Run-time arrays: reference-counted base arrays and strided views onto them (NumPy's model).
 //!
 //! A [`Buffer`] is a base array's storage (64-byte aligned, released when the last view of it is
-//! dropped). Large buffers are kept in a pool and reused by the next allocation of the same size, so
-//! a loop that creates and deletes a temporary each iteration allocates (and page-faults) once. A [`View`] is `(base, dtype, offset, shape, strides)` with offset and strides in
+//! dropped). Large buffers are huge-page mappings kept in a pool when freed and reused by a later
+//! allocation of about the same size, so a loop that creates and deletes a temporary each
+//! iteration (even one that shrinks, as in Gauss elimination) maps and page-faults it once. A [`View`] is `(base, dtype, offset, shape, strides)` with offset and strides in
 //! elements, so `x[i0, .., ik]` lives at element `offset + sum(i_j * strides_j)` of the base. Strides may
 //! be negative (reversed slices) or zero (broadcasts).
 
@@ -15,6 +16,9 @@ use std::sync::Arc;
 pub struct Buffer {
     ptr: *mut u8,
     bytes: usize,
+    /// For a large buffer: its memory mapping `(address, length)`, which may be longer than `bytes`
+    /// (a reused pooled mapping, or the rounding to whole huge pages).
+    map: Option<(usize, usize)>,
 }
 
 // SAFETY: the buffer is plain memory; concurrent kernel chunks write disjoint elements, and the host
@@ -24,13 +28,15 @@ unsafe impl Sync for Buffer {}
 
 const ALIGN: usize = 64;
 
-/// Buffers of at least this many bytes are pooled when dropped and get transparent huge pages
-/// (`madvise(MADV_HUGEPAGE)`: 512 times fewer page faults when first touched).
-const POOL_MIN_BYTES: usize = 1 << 20;
-/// At most this many bytes are kept in the pool; beyond it dropped buffers are freed.
+/// Buffers of at least this many bytes are memory-mapped on 2 MiB boundaries with transparent huge
+/// pages (`madvise(MADV_HUGEPAGE)`: 512 times fewer page faults when first touched), and pooled
+/// when dropped.
+const LARGE_BYTES: usize = 1 << 20;
+const HUGE_PAGE: usize = 2 << 20;
+/// At most this many bytes are kept in the pool; beyond it dropped buffers are unmapped.
 const POOL_MAX_BYTES: usize = 8 << 30;
 
-/// Freed large buffers by size: `(bytes, address)`, and their total size.
+/// Freed large mappings `(address, length)`, and their total length.
 struct Pool {
     free: Vec<(usize, usize)>,
     bytes: usize,
@@ -42,30 +48,62 @@ fn layout(bytes: usize) -> Layout {
     Layout::from_size_align(bytes.max(1), ALIGN).expect("array size overflows the address space")
 }
 
+/// A fresh anonymous mapping of at least `bytes` bytes (zeroed by the kernel on first touch), 2 MiB
+/// aligned and advised to use huge pages: `(address, length)`.
+fn map_large(bytes: usize) -> (usize, usize) {
+    let len = bytes.div_ceil(HUGE_PAGE) * HUGE_PAGE;
+    // Map one huge page more, then unmap the unaligned head and the tail.
+    let over = len + HUGE_PAGE;
+    // SAFETY: an anonymous private mapping; no file, no fixed address.
+    let raw = unsafe { libc::mmap(std::ptr::null_mut(), over, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0) };
+    if raw == libc::MAP_FAILED {
+        std::alloc::handle_alloc_error(layout(bytes));
+    }
+    let start = raw as usize;
+    let aligned = start.div_ceil(HUGE_PAGE) * HUGE_PAGE;
+    // SAFETY: both ranges lie inside the mapping just made and are page-aligned.
+    unsafe {
+        if aligned > start {
+            libc::munmap(raw, aligned - start);
+        }
+        let tail = start + over - (aligned + len);
+        if tail > 0 {
+            libc::munmap((aligned + len) as *mut libc::c_void, tail);
+        }
+        // Only advice: a failure means 4 KiB pages, nothing worse.
+        libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
+    }
+    (aligned, len)
+}
+
 impl Buffer {
     /// A zeroed buffer of `bytes` bytes (at least one byte is allocated so the pointer is valid).
     pub fn zeroed(bytes: usize) -> Arc<Buffer> {
-        let b = Buffer::uninit(bytes);
-        if b.1 {
+        let (b, stale) = Buffer::uninit(bytes);
+        if stale {
             // SAFETY: the buffer holds `bytes` writable bytes and nothing else refers to it yet.
-            unsafe { std::ptr::write_bytes(b.0.ptr, 0, bytes) };
+            unsafe { std::ptr::write_bytes(b.ptr, 0, bytes) };
         }
-        Arc::new(b.0)
+        Arc::new(b)
     }
-    /// A buffer of `bytes` bytes with unspecified contents (NumPy `empty`): a pooled buffer of the
-    /// same size when there is one, else fresh zeroed memory.
+    /// A buffer of `bytes` bytes with unspecified contents (NumPy `empty`): for a large buffer, the
+    /// smallest pooled mapping that holds it and is at most twice its size, else fresh zeroed memory.
     pub fn uninitialised(bytes: usize) -> Arc<Buffer> {
         Arc::new(Buffer::uninit(bytes).0)
     }
     /// The buffer, and whether it came from the pool (its contents are stale).
     fn uninit(bytes: usize) -> (Buffer, bool) {
-        if bytes >= POOL_MIN_BYTES {
+        if bytes >= LARGE_BYTES {
             let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(i) = pool.free.iter().position(|&(b, _)| b == bytes) {
-                let (_, addr) = pool.free.swap_remove(i);
-                pool.bytes -= bytes;
-                return (Buffer { ptr: addr as *mut u8, bytes }, true);
+            let best = pool.free.iter().enumerate().filter(|(_, &(_, len))| len >= bytes && len <= 2 * bytes).min_by_key(|(_, &(_, len))| len).map(|(i, _)| i);
+            if let Some(i) = best {
+                let (addr, len) = pool.free.swap_remove(i);
+                pool.bytes -= len;
+                return (Buffer { ptr: addr as *mut u8, bytes, map: Some((addr, len)) }, true);
             }
+            drop(pool);
+            let (addr, len) = map_large(bytes);
+            return (Buffer { ptr: addr as *mut u8, bytes, map: Some((addr, len)) }, false);
         }
         let layout = layout(bytes);
         // SAFETY: layout has non-zero size.
@@ -73,11 +111,7 @@ impl Buffer {
         if ptr.is_null() {
             std::alloc::handle_alloc_error(layout);
         }
-        if bytes >= POOL_MIN_BYTES {
-            // SAFETY: advice on memory this buffer owns; a failure only means no huge pages.
-            unsafe { libc::madvise(ptr.cast(), bytes, libc::MADV_HUGEPAGE) };
-        }
-        (Buffer { ptr, bytes }, false)
+        (Buffer { ptr, bytes, map: None }, false)
     }
     /// Base address of the storage.
     pub fn as_ptr(&self) -> *mut u8 {
@@ -91,16 +125,20 @@ impl Buffer {
 
 impl Drop for Buffer {
     fn drop(&mut self) {
-        if self.bytes >= POOL_MIN_BYTES {
-            let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
-            if pool.bytes + self.bytes <= POOL_MAX_BYTES {
-                pool.bytes += self.bytes;
-                pool.free.push((self.bytes, self.ptr as usize));
-                return;
+        match self.map {
+            Some((addr, len)) => {
+                let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+                if pool.bytes + len <= POOL_MAX_BYTES {
+                    pool.bytes += len;
+                    pool.free.push((addr, len));
+                } else {
+                    // SAFETY: the mapping was made by `map_large` and nothing refers to it any more.
+                    unsafe { libc::munmap(addr as *mut libc::c_void, len) };
+                }
             }
+            // SAFETY: allocated in `uninit` with the same layout.
+            None => unsafe { dealloc(self.ptr, layout(self.bytes)) },
         }
-        // SAFETY: allocated in `uninit` with the same layout.
-        unsafe { dealloc(self.ptr, layout(self.bytes)) }
     }
 }
 
