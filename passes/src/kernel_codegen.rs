@@ -433,6 +433,8 @@ impl<'f> Gen<'f> {
                 DType::F64 | DType::F32 => self.op(&format!("math.ceil {x} : {t}")),
                 _ => return Ok(a.clone()),
             },
+            Exp if d == DType::F64 => self.exp_f64(&x),
+            Log if d == DType::F64 => self.log_f64(&x),
             Sqrt | Exp | Log | Sin | Cos | Tanh => {
                 if !d.is_float() {
                     return self.err("float function on a non-float value");
@@ -449,6 +451,129 @@ impl<'f> Gen<'f> {
             }
         };
         Ok(V { name, d })
+    }
+
+    /// `c0 + z (c1 + z (c2 + ...))` in f64 with fused multiply-adds.
+    fn horner_f64(&mut self, z: &str, coeffs: &[f64]) -> String {
+        let mut acc = self.constf(DType::F64, *coeffs.last().expect("a coefficient")).name;
+        for &c in coeffs.iter().rev().skip(1) {
+            let c = self.constf(DType::F64, c).name;
+            acc = self.op(&format!("math.fma {acc}, {z}, {c} : f64"));
+        }
+        acc
+    }
+    fn f64_op(&mut self, op: &str, a: &str, b: &str) -> String {
+        self.op(&format!("arith.{op} {a}, {b} : f64"))
+    }
+    fn i64_op(&mut self, op: &str, a: &str, b: &str) -> String {
+        self.op(&format!("arith.{op} {a}, {b} : i64"))
+    }
+    fn select_f64(&mut self, c: &str, a: &str, b: &str) -> String {
+        self.op(&format!("arith.select {c}, {a}, {b} : f64"))
+    }
+
+    /// `exp(x)` for f64 as straight-line arithmetic that LLVM vectorises (a call to libm's `exp`
+    /// does not): `x = k ln2 + r` with `k = roundeven(x / ln2)` and `ln2` split in two (Cody-Waite),
+    /// `exp(r)` by its Taylor polynomial of degree 13 (truncation below 1e-17 for `|r| <= ln2 / 2`),
+    /// times `2^k` built from exponent bits in two halves (so subnormal results come out right).
+    /// Overflow gives `inf`, underflow `0`, NaN stays NaN. Within a few ulp of libm.
+    fn exp_f64(&mut self, x: &str) -> String {
+        let nan = self.op(&format!("arith.cmpf uno, {x}, {x} : f64"));
+        let zero = self.constf(DType::F64, 0.0).name;
+        let xn = self.select_f64(&nan, &zero, x);
+        let (lo, hi) = (self.constf(DType::F64, -746.0).name, self.constf(DType::F64, 710.0).name);
+        let xc = self.f64_op("maximumf", &xn, &lo);
+        let xc = self.f64_op("minimumf", &xc, &hi);
+        let log2e = self.constf(DType::F64, std::f64::consts::LOG2_E).name;
+        let t = self.f64_op("mulf", &xc, &log2e);
+        let kf = self.op(&format!("math.roundeven {t} : f64"));
+        let (ln2_hi, ln2_lo) = (self.constf(DType::F64, -6.931_471_803_691_238e-1).name, self.constf(DType::F64, -1.908_214_929_270_587_7e-10).name);
+        let r = self.op(&format!("math.fma {kf}, {ln2_hi}, {xc} : f64"));
+        let r = self.op(&format!("math.fma {kf}, {ln2_lo}, {r} : f64"));
+        let mut coeffs = vec![1.0f64];
+        for n in 1..=13 {
+            let prev = coeffs[n - 1];
+            coeffs.push(prev / n as f64);
+        }
+        let p = self.horner_f64(&r, &coeffs);
+        let k = self.op(&format!("arith.fptosi {kf} : f64 to i64"));
+        let one = self.consti(DType::I64, 1).name;
+        let k1 = self.i64_op("shrsi", &k, &one);
+        let k2 = self.i64_op("subi", &k, &k1);
+        let (bias, shift) = (self.consti(DType::I64, 1023).name, self.consti(DType::I64, 52).name);
+        let scale = |s: &mut Self, k: &str| {
+            let b = s.i64_op("addi", k, &bias);
+            let b = s.i64_op("shli", &b, &shift);
+            s.op(&format!("arith.bitcast {b} : i64 to f64"))
+        };
+        let (s1, s2) = (scale(self, &k1), scale(self, &k2));
+        let y = self.f64_op("mulf", &p, &s1);
+        let y = self.f64_op("mulf", &y, &s2);
+        let (big, small) = (self.constf(DType::F64, 709.782_712_893_384).name, self.constf(DType::F64, -745.133_219_101_941_2).name);
+        let inf = self.constf(DType::F64, f64::INFINITY).name;
+        let over = self.op(&format!("arith.cmpf ogt, {x}, {big} : f64"));
+        let y = self.select_f64(&over, &inf, &y);
+        let under = self.op(&format!("arith.cmpf olt, {x}, {small} : f64"));
+        let y = self.select_f64(&under, &zero, &y);
+        self.select_f64(&nan, x, &y)
+    }
+
+    /// `log(x)` for f64 as straight-line arithmetic that LLVM vectorises: `x = m 2^e` from the bits
+    /// (subnormals scaled by 2^54 first) with `m` in `[sqrt(1/2), sqrt(2))`, `log(m) = 2 atanh(s)`
+    /// with `s = (m - 1) / (m + 1)` by its odd series to `s^23` (`|s| <= 0.172`: truncation below
+    /// 1e-18), plus `e ln2` in two parts. `log(0) = -inf`, negative gives NaN, `log(inf) = inf`,
+    /// NaN stays NaN. Within a few ulp of libm.
+    fn log_f64(&mut self, x: &str) -> String {
+        let tiny_c = self.constf(DType::F64, f64::MIN_POSITIVE).name;
+        let tiny = self.op(&format!("arith.cmpf olt, {x}, {tiny_c} : f64"));
+        let two54 = self.constf(DType::F64, 2f64.powi(54)).name;
+        let xs = self.f64_op("mulf", x, &two54);
+        let xs = self.select_f64(&tiny, &xs, x);
+        let (m54, z0) = (self.consti(DType::I64, -54).name, self.consti(DType::I64, 0).name);
+        let eadj = self.op(&format!("arith.select {tiny}, {m54}, {z0} : i64"));
+        let bits = self.op(&format!("arith.bitcast {xs} : f64 to i64"));
+        let (shift, emask) = (self.consti(DType::I64, 52).name, self.consti(DType::I64, 0x7ff).name);
+        let e = self.i64_op("shrui", &bits, &shift);
+        let e = self.i64_op("andi", &e, &emask);
+        let bias = self.consti(DType::I64, 1023).name;
+        let e = self.i64_op("subi", &e, &bias);
+        let e = self.i64_op("addi", &e, &eadj);
+        let (mmask, one_bits) = (self.consti(DType::I64, 0x000f_ffff_ffff_ffff).name, self.consti(DType::I64, 0x3ff0_0000_0000_0000).name);
+        let mb = self.i64_op("andi", &bits, &mmask);
+        let mb = self.i64_op("ori", &mb, &one_bits);
+        let m = self.op(&format!("arith.bitcast {mb} : i64 to f64"));
+        let sqrt2 = self.constf(DType::F64, std::f64::consts::SQRT_2).name;
+        let big = self.op(&format!("arith.cmpf ogt, {m}, {sqrt2} : f64"));
+        let half = self.constf(DType::F64, 0.5).name;
+        let mh = self.f64_op("mulf", &m, &half);
+        let m = self.select_f64(&big, &mh, &m);
+        let i1 = self.consti(DType::I64, 1).name;
+        let e1 = self.i64_op("addi", &e, &i1);
+        let e = self.op(&format!("arith.select {big}, {e1}, {e} : i64"));
+        let one = self.constf(DType::F64, 1.0).name;
+        let two = self.constf(DType::F64, 2.0).name;
+        let f = self.f64_op("subf", &m, &one);
+        let den = self.f64_op("addf", &f, &two);
+        let s = self.f64_op("divf", &f, &den);
+        let z = self.f64_op("mulf", &s, &s);
+        let coeffs: Vec<f64> = (0..12).map(|k| 1.0 / (2 * k + 1) as f64).collect();
+        let p = self.horner_f64(&z, &coeffs);
+        let s2 = self.f64_op("addf", &s, &s);
+        let lm = self.f64_op("mulf", &s2, &p);
+        let ef = self.op(&format!("arith.sitofp {e} : i64 to f64"));
+        let (ln2_hi, ln2_lo) = (self.constf(DType::F64, 6.931_471_803_691_238e-1).name, self.constf(DType::F64, 1.908_214_929_270_587_7e-10).name);
+        let y = self.op(&format!("math.fma {ef}, {ln2_lo}, {lm} : f64"));
+        let y = self.op(&format!("math.fma {ef}, {ln2_hi}, {y} : f64"));
+        let zero = self.constf(DType::F64, 0.0).name;
+        let (ninf, inf, qnan) = (self.constf(DType::F64, f64::NEG_INFINITY).name, self.constf(DType::F64, f64::INFINITY).name, self.constf(DType::F64, f64::NAN).name);
+        let is0 = self.op(&format!("arith.cmpf oeq, {x}, {zero} : f64"));
+        let y = self.select_f64(&is0, &ninf, &y);
+        let neg = self.op(&format!("arith.cmpf olt, {x}, {zero} : f64"));
+        let y = self.select_f64(&neg, &qnan, &y);
+        let isinf = self.op(&format!("arith.cmpf oeq, {x}, {inf} : f64"));
+        let y = self.select_f64(&isinf, &inf, &y);
+        let nan = self.op(&format!("arith.cmpf uno, {x}, {x} : f64"));
+        self.select_f64(&nan, x, &y)
     }
 
     /// Philox4x32-10 uniform double for linear position `k` (i64) under `seed` (i64); matches
@@ -601,7 +726,15 @@ impl<'f> Gen<'f> {
         }
     }
 
+    /// `acc (+ or * or min or max) x`. A float sum or product may be reassociated
+    /// (`fastmath<reassoc>`), so LLVM vectorises the accumulation into several partial sums; the
+    /// order is fixed at compile time, so results stay independent of the thread count.
     fn combine(&mut self, kind: ReduceKind, acc: &V, x: &V) -> Result<V, CodegenError> {
+        if acc.d.is_float() && matches!(kind, ReduceKind::Sum | ReduceKind::Prod) {
+            let op = if kind == ReduceKind::Sum { "addf" } else { "mulf" };
+            let name = self.op(&format!("arith.{op} {}, {} fastmath<reassoc> : {}", acc.name, x.name, elem_type(acc.d)));
+            return Ok(V { name, d: acc.d });
+        }
         let op = match kind {
             ReduceKind::Sum => BinFn::Add,
             ReduceKind::Prod => BinFn::Mul,
