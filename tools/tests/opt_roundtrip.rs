@@ -95,7 +95,7 @@ fn print_module(m: &Module) -> String {
 /// The options `arrayc run` uses without `--arg`: the default search, specialized to the entry's
 /// default arguments.
 /// The fusion options of `arrayc run` for `entry` with its default arguments, except that the
-/// search budget counts only nodes (the driver's 200000), not milliseconds: a loaded machine must
+/// search budget counts only nodes (the driver's 1000000), not milliseconds: a loaded machine must
 /// not change which partition these tests see.
 fn run_options(m: &Module, entry: &str) -> FusionOptions {
     let given = given_arguments(m, entry, &[]).unwrap();

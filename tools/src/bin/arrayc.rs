@@ -119,7 +119,7 @@ struct FuseArgs {
     #[arg(long, default_value_t = 1000, value_name = "MS")]
     fuse_budget_ms: u64,
     /// Search budget of `optimal` per region, in branch-and-bound nodes.
-    #[arg(long, default_value_t = 200_000, value_name = "NODES")]
+    #[arg(long, default_value_t = 1_000_000, value_name = "NODES")]
     fuse_budget_nodes: u64,
     /// Partition without the entry's argument values: sizes stay symbolic and views that cannot be
     /// proven identical or disjoint are assumed to overlap. By default the partition is chosen for
