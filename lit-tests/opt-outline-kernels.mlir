@@ -23,7 +23,9 @@ module {
 // CHECK-NEXT: "arr.sync"(%[[B]])
 // CHECK-NEXT: "arr.del"(%[[B]])
 // CHECK-NEXT: func.return %[[B]]
-// CHECK:      func.func @[[K]](%[[V:[0-9]+]]: f64, %[[O:[0-9]+]]: memref<?xf64, strided<[?], offset: ?>>) -> () attributes {arr.kernel} {
+// The kernel records the inner stride the fusion symbols know for each argument (-1: a scalar or
+// unknown; 1: the fresh row-major array b), for the code generator's vectorisable loop version.
+// CHECK:      func.func @[[K]](%[[V:[0-9]+]]: f64, %[[O:[0-9]+]]: memref<?xf64, strided<[?], offset: ?>>) -> () attributes {arr.inner_strides = array<i64: -1, 1>, arr.kernel} {
 // CHECK-NEXT: %[[T:[0-9]+]] = "arr.contracted"() : () -> (memref<?xf64, strided<[?], offset: ?>>)
 // CHECK-NEXT: "arr.fill"(%[[T]], %[[V]])
 // CHECK-NEXT: "arr.mul"(%[[O]], %[[T]], %[[T]])
