@@ -21,7 +21,8 @@ WHY = ("eliminated entries are a - (a / p) * p: zero up to rounding, and the JAX
        "whole-matrix updates) rounds them differently (1e-18 instead of 0); the matrix is O(1) to O(n)")
 
 
-def _matrix(n, seed):
+def dominant_matrix(n, seed):
+    """The benchmark's input (also LU's): random n x n plus n on the diagonal."""
     a = random(n, n, seed=seed)
     a[np.diag_indices(n)] += float(n)
     return a
@@ -31,7 +32,7 @@ def numexpr(n, seed):
     """The rank-1 update of each step as one numexpr expression written into the view."""
     import numexpr as ne
 
-    a = _matrix(n, seed)
+    a = dominant_matrix(n, seed)
     for c in range(1, n):
         f = (a[c:, c - 1] / a[c - 1, c - 1:c])[:, np.newaxis]
         rows, pivot = a[c:, c - 1:], a[c - 1, c - 1:]
@@ -67,4 +68,4 @@ def _jitted():
 
 
 def jax(n, seed):
-    return (_jitted()(_matrix(n, seed)),)
+    return (_jitted()(dominant_matrix(n, seed)),)

@@ -22,16 +22,9 @@ WHY = ("ux, uy, uz are sums of +-populations (about 0.03 each) divided by rho, a
        "parallel reduction) moves such a value by about 1e-17, above rtol 1e-9 of it; "
        "atol 1e-14 is still 2e-13 of the flow speed 0.05")
 
-# lattice velocities (q and q+1 opposite for odd q), weights, opposite directions
-C = np.array([
-    (0, 0, 0),
-    (1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1),
-    (1, 1, 0), (-1, -1, 0), (1, -1, 0), (-1, 1, 0),
-    (1, 0, 1), (-1, 0, -1), (1, 0, -1), (-1, 0, 1),
-    (0, 1, 1), (0, -1, -1), (0, 1, -1), (0, -1, 1),
-])
-W = np.array([1.0 / 3.0] + [1.0 / 18.0] * 6 + [1.0 / 36.0] * 12)
-OPP = np.array([0] + [q + 1 if q % 2 else q - 1 for q in range(1, 19)])
+# Lattice velocities, weights and opposite directions: the reference's.
+from reference.lbm_d3q19 import C, OPP, W  # noqa: E402
+
 CF = C.astype(np.float64)[:, :, None, None, None]   # [19, 3, 1, 1, 1]
 
 

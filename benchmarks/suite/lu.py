@@ -5,7 +5,7 @@ import functools
 
 import numpy as np
 
-from arrayc_random import random
+from suite.gauss import dominant_matrix as _matrix
 
 PROGRAM = "benchmarks/programs/lu.arr"
 ENTRY = "lu"
@@ -19,12 +19,6 @@ RTOL = 1e-9
 ATOL = 1e-12
 WHY = ("eliminated entries are a - (a / p) * p: zero up to rounding, and the JAX version (masked "
        "whole-matrix updates) rounds them differently (1e-18 instead of 0); the matrix is O(1) to O(n)")
-
-
-def _matrix(n, seed):
-    a = random(n, n, seed=seed)
-    a[np.diag_indices(n)] += float(n)
-    return a
 
 
 def numexpr(n, seed):

@@ -21,16 +21,8 @@ WHY = ("U and V are differences of momentum fluxes of size g/2*H^2 ~ 5, so a rou
        "error of ~1e-15 in velocities that are themselves ~1e-8..1e-12 far from the droplet: a large "
        "relative error on tiny values. ATOL 1e-12 covers it; arrayc matches NumPy at ATOL 0.")
 
-G = 9.8
-DT = 0.02
-DX = 1.0
-DY = 1.0
-
-
-def _droplet(n):
-    x = np.linspace(-1.0, 1.0, n + 2) - 0.2
-    y = np.linspace(-1.0, 1.0, n + 2) + 0.1
-    return 1.0 + 0.5 * np.exp(-25.0 * (x[np.newaxis, :] * x[np.newaxis, :] + y[:, np.newaxis] * y[:, np.newaxis]))
+# The constants, the droplet and the (plain NumPy) reflective boundaries are the reference's.
+from reference.shallow_water import DT, DX, DY, G, droplet_height as _droplet, reflect
 
 
 def numexpr(n, iterations):
@@ -41,19 +33,7 @@ def numexpr(n, iterations):
     U = np.zeros((n + 2, n + 2))
     V = np.zeros((n + 2, n + 2))
     for _ in range(iterations):
-        # reflective boundaries (copies of single rows/columns: plain NumPy)
-        H[:, 0] = H[:, 1]
-        U[:, 0] = U[:, 1]
-        V[:, 0] = -V[:, 1]
-        H[:, -1] = H[:, -2]
-        U[:, -1] = U[:, -2]
-        V[:, -1] = -V[:, -2]
-        H[0, :] = H[1, :]
-        U[0, :] = -U[1, :]
-        V[0, :] = V[1, :]
-        H[-1, :] = H[-2, :]
-        U[-1, :] = -U[-2, :]
-        V[-1, :] = V[-2, :]
+        reflect(H, U, V)  # copies of single rows/columns: plain NumPy
 
         c = dt / (2.0 * dx)
         d = dict(h1=H[1:, 1:-1], h0=H[:-1, 1:-1], u1=U[1:, 1:-1], u0=U[:-1, 1:-1],
