@@ -726,15 +726,9 @@ impl<'f> Gen<'f> {
         }
     }
 
-    /// `acc (+ or * or min or max) x`. A float sum or product may be reassociated
-    /// (`fastmath<reassoc>`), so LLVM vectorises the accumulation into several partial sums; the
-    /// order is fixed at compile time, so results stay independent of the thread count.
+    /// `acc (+ or * or min or max) x`, in order: no reassociation, so a sum comes out the same
+    /// whichever partition computed its input (`tests/examples/test_fusion.py` checks bit equality).
     fn combine(&mut self, kind: ReduceKind, acc: &V, x: &V) -> Result<V, CodegenError> {
-        if acc.d.is_float() && matches!(kind, ReduceKind::Sum | ReduceKind::Prod) {
-            let op = if kind == ReduceKind::Sum { "addf" } else { "mulf" };
-            let name = self.op(&format!("arith.{op} {}, {} fastmath<reassoc> : {}", acc.name, x.name, elem_type(acc.d)));
-            return Ok(V { name, d: acc.d });
-        }
         let op = match kind {
             ReduceKind::Sum => BinFn::Add,
             ReduceKind::Prod => BinFn::Mul,

@@ -970,7 +970,7 @@ fn fused_axis_reductions_with_contracted_producer() {
                 let xs: Vec<f64> = (0..sh[axis] as usize)
                     .map(|k| if axis == 0 { a[k * c + j] * b[k * c + j] } else { a[j * c + k] * b[j * c + k] })
                     .collect();
-                assert!(same_f64(*g, ref_reduce(kind, &xs)), "{name} {sh:?}: out[{j}] = {g}");
+                assert_eq!(*g, ref_reduce(kind, &xs), "{name} {sh:?}: out[{j}]");
             }
             // Wrong output shape.
             let bad = View::zeros(DType::F64, &[sh[axis] + 1]);
@@ -1011,7 +1011,7 @@ fn several_reductions_along_one_axis_share_a_loop_nest() {
             for j in 0..osh[0] as usize {
                 let prods: Vec<f64> = (0..sh[axis] as usize).map(|k| a[at(k, j)] * b[at(k, j)]).collect();
                 let xs: Vec<f64> = (0..sh[axis] as usize).map(|k| a[at(k, j)]).collect();
-                assert!(same_f64(o1.to_f64_vec()[j], ref_reduce(ReduceKind::Sum, &prods)), "{name} {sh:?}: o1[{j}]");
+                assert_eq!(o1.to_f64_vec()[j], ref_reduce(ReduceKind::Sum, &prods), "{name} {sh:?}: o1[{j}]");
                 assert_eq!(o2.to_f64_vec()[j], ref_reduce(ReduceKind::Max, &xs), "{name} {sh:?}: o2[{j}]");
             }
             // The second output's shape is checked too.
