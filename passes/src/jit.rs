@@ -105,14 +105,16 @@ impl JitKernels {
 
 impl KernelLauncher for JitKernels {
     /// Runs kernel `kernel` on `args` with [`arrayc_runtime::launch::launch`] (argument and shape
-    /// checks, chunked parallel execution on rayon's current pool), and adds its array arguments
-    /// to [`JitKernels::traffic`].
+    /// checks, chunked parallel execution on rayon's current pool); when it succeeds, adds its
+    /// array arguments to [`JitKernels::traffic`].
     fn launch(&self, kernel: &str, args: &[RtValue]) -> Result<(), String> {
         let (entry, f) = self.get(kernel).ok_or_else(|| format!("no compiled kernel @{kernel}"))?;
+        launch(entry, f, args)?;
+        // Counted after the launch's checks: only in-bounds views of a launch that ran.
         let bytes = launch_traffic(args.iter().filter_map(|a| if let RtValue::View(v) = a { Some(v) } else { None }));
         self.traffic.bytes.fetch_add(bytes, Ordering::Relaxed);
         self.traffic.launches.fetch_add(1, Ordering::Relaxed);
-        launch(entry, f, args)
+        Ok(())
     }
 }
 

@@ -174,19 +174,6 @@ impl View {
         let n: i64 = self.shape.iter().zip(&self.strides).map(|(&s, &st)| if st == 0 { s.min(1) } else { s }).product();
         n.max(0) as u64 * self.dtype.size_bytes() as u64
     }
-    /// The element range `[lo, hi)` of the base array that holds every element of the view
-    /// (in elements from the base's start); `None` for an empty view.
-    pub fn span(&self) -> Option<(i64, i64)> {
-        if self.shape.iter().any(|&s| s == 0) {
-            return None;
-        }
-        let (mut lo, mut hi) = (self.offset, self.offset);
-        for (&s, &st) in self.shape.iter().zip(&self.strides) {
-            let reach = (s - 1) * st;
-            if reach < 0 { lo += reach } else { hi += reach }
-        }
-        Some((lo, hi + 1))
-    }
     pub fn rank(&self) -> usize {
         self.shape.len()
     }
@@ -273,14 +260,29 @@ pub fn row_major_strides(shape: &[i64]) -> Vec<i64> {
     strides
 }
 
+/// The elements `lo ..= hi` of a base array (counted from its start) between which every element of
+/// a view with this `offset`, `shape` and `strides` (in elements) lies; `None` when a size is 0 or
+/// negative (the view has no element). In `i128`, so no size or stride overflows it.
+pub fn element_range(offset: i64, shape: &[i64], strides: &[i64]) -> Option<(i128, i128)> {
+    let (mut lo, mut hi) = (offset as i128, offset as i128);
+    for (&n, &s) in shape.iter().zip(strides) {
+        if n <= 0 {
+            return None;
+        }
+        let reach = (n as i128 - 1) * s as i128;
+        if reach < 0 { lo += reach } else { hi += reach }
+    }
+    Some((lo, hi))
+}
+
 /// The memory traffic, in bytes, of one kernel launch on `views`: for each base array, the bytes
-/// of the union of the views' spans ([`View::span`]), but no more than the sum of their distinct
+/// of the union of the views' element ranges ([`element_range`]), but no more than the sum of their distinct
 /// elements ([`View::distinct_bytes`]). Overlapping views of one base (a stencil's shifted
 /// neighbours) count once, as the caches make them cost once; a sparse view (a diagonal) counts
 /// its elements, not its span. This is the Bohrium cost model's count of a block's external
 /// arrays (Kristensen et al. 2016, Sec. V-A) made exact for overlapping views, in bytes.
 pub fn launch_traffic<'v>(views: impl IntoIterator<Item = &'v View>) -> u64 {
-    let mut by_base: Vec<(*const Buffer, usize, Vec<(i64, i64)>, u64)> = vec![];
+    let mut by_base: Vec<(*const Buffer, usize, Vec<(i128, i128)>, u64)> = vec![];
     for v in views {
         let key = Arc::as_ptr(&v.base);
         let i = match by_base.iter().position(|b| b.0 == key) {
@@ -291,13 +293,13 @@ pub fn launch_traffic<'v>(views: impl IntoIterator<Item = &'v View>) -> u64 {
             }
         };
         by_base[i].3 += v.distinct_bytes();
-        by_base[i].2.extend(v.span());
+        by_base[i].2.extend(element_range(v.offset, &v.shape, &v.strides).map(|(lo, hi)| (lo, hi + 1)));
     }
     by_base
         .into_iter()
         .map(|(_, elem, mut spans, distinct)| {
             spans.sort_unstable();
-            let (mut total, mut end) = (0i64, i64::MIN);
+            let (mut total, mut end) = (0i128, i128::MIN);
             for (lo, hi) in spans {
                 let lo = lo.max(end);
                 if hi > lo {

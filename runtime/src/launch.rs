@@ -9,7 +9,7 @@
 //! never on the number of threads, and reductions over everything combine per-chunk partial results
 //! on the host in chunk order: a launch gives bit-identical results for any thread count.
 
-use crate::array::{Scalar, View};
+use crate::array::{element_range, Scalar, View};
 use crate::value::RtValue;
 use arrayc_dialect::ir::{self, ComputeFn, OpKind, ReduceKind, Type, ValueId};
 use arrayc_grammar::ast::DType;
@@ -44,18 +44,9 @@ fn check_in_bounds(v: &View, what: &str) -> Result<(), String> {
     if v.shape.iter().any(|&d| d < 0) {
         return Err(format!("{what}: negative size in shape {}", shape_str(&v.shape)));
     }
-    if v.shape.contains(&0) {
-        return Ok(());
-    }
-    let (mut lo, mut hi) = (v.offset as i128, v.offset as i128);
-    for (&d, &s) in v.shape.iter().zip(&v.strides) {
-        let ext = (d as i128 - 1) * s as i128;
-        if ext < 0 {
-            lo += ext
-        } else {
-            hi += ext
-        }
-    }
+    let Some((lo, hi)) = element_range(v.offset, &v.shape, &v.strides) else {
+        return Ok(()); // no element
+    };
     let n = (v.base.len_bytes() / v.dtype.size_bytes()) as i128;
     if lo < 0 || hi >= n {
         return Err(format!(

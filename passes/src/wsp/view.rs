@@ -6,6 +6,7 @@
 //! (overlap assumed) when symbolic and not provably identical.
 use super::region::View;
 use super::sym::SymExpr;
+use arrayc_runtime::array::element_range;
 use std::collections::{HashMap, HashSet};
 
 /// Views with at most this many elements are compared by enumerating their element sets.
@@ -50,19 +51,6 @@ fn elems(off: i64, sh: &[i64], st: &[i64]) -> HashSet<i64> {
             idx[d] = 0;
         }
     }
-}
-
-fn interval(off: i64, sh: &[i64], st: &[i64]) -> Option<(i64, i64)> {
-    let mut lo = off;
-    let mut hi = off;
-    for (n, s) in sh.iter().zip(st) {
-        if *n <= 0 {
-            return None;
-        }
-        let ext = (n - 1) * s;
-        if ext < 0 { lo += ext } else { hi += ext }
-    }
-    Some((lo, hi))
 }
 
 /// Do two views lie on disjoint residue classes? Every element of a view is its offset plus a
@@ -150,7 +138,7 @@ pub fn relation(a: &View, b: &View, bindings: &HashMap<String, i64>) -> Relation
     let (Some(ca), Some(cb)) = (concrete(a, bindings), concrete(b, bindings)) else {
         return Relation::Overlap; // conservative
     };
-    let (Some(ia), Some(ib)) = (interval(ca.0, &ca.1, &ca.2), interval(cb.0, &cb.1, &cb.2)) else {
+    let (Some(ia), Some(ib)) = (element_range(ca.0, &ca.1, &ca.2), element_range(cb.0, &cb.1, &cb.2)) else {
         return Relation::Disjoint; // an empty view touches nothing
     };
     if ia.1 < ib.0 || ib.1 < ia.0 {
