@@ -837,6 +837,24 @@ impl<'f> Gen<'f> {
         Ok(())
     }
 
+    /// Opens one `scf.for` per dimension in `ds`, in order, with index `idx[d]`: dimension `chunked`
+    /// over the launch's chunk `[%lo, %hi)`, the others over `[0, dims[d])`.
+    fn open_loops(&mut self, ds: &[usize], chunked: usize, idx: &[String], dims: &[String]) {
+        let (c0, c1) = (self.idx_const(0), self.idx_const(1));
+        for &d in ds {
+            let (lo, hi) = if d == chunked { ("%lo", "%hi") } else { (c0.as_str(), dims[d].as_str()) };
+            self.line(&format!("scf.for {} = {lo} to {hi} step {c1} {{", idx[d]));
+            self.indent += 1;
+        }
+    }
+    /// Closes `n` loops opened by [`open_loops`](Self::open_loops).
+    fn close_loops(&mut self, n: usize) {
+        for _ in 0..n {
+            self.indent -= 1;
+            self.line("}");
+        }
+    }
+
     /// The loop nest of a block of rank >= 1 at indices `idx` over sizes `dims` (see the module docs).
     fn loops(&mut self, l: &KernelLayout, idx: &[String], dims: &[String], axis: Option<usize>) -> Result<(), CodegenError> {
         let r = l.rank;
@@ -851,16 +869,10 @@ impl<'f> Gen<'f> {
         let c1 = self.idx_const(1);
         match (&l.reduce, axis) {
             (None, _) => {
-                for d in 0..r {
-                    let (lo, hi) = if d == 0 { ("%lo".to_string(), "%hi".to_string()) } else { (c0.clone(), dims[d].clone()) };
-                    self.line(&format!("scf.for {} = {lo} to {hi} step {c1} {{", idx[d]));
-                    self.indent += 1;
-                }
+                let all: Vec<usize> = (0..r).collect();
+                self.open_loops(&all, 0, idx, dims);
                 self.iteration(l, idx, dims)?;
-                for _ in 0..r {
-                    self.indent -= 1;
-                    self.line("}");
-                }
+                self.close_loops(r);
             }
             (Some(red), None) => {
                 // Reduction over everything: nested loops carrying the accumulator.
@@ -895,27 +907,15 @@ impl<'f> Gen<'f> {
                 // element still sums the axis in order 0, 1, ... (NumPy's order for C-contiguous input).
                 let reds: Vec<Reduction> = reductions(l).copied().collect();
                 let odims: Vec<usize> = (0..r).filter(|&d| d != a).collect();
-                let range = |d: usize| if d == odims[0] { ("%lo".to_string(), "%hi".to_string()) } else { (c0.clone(), dims[d].clone()) };
-                for &d in &odims {
-                    let (lo, hi) = range(d);
-                    self.line(&format!("scf.for {} = {lo} to {hi} step {c1} {{", idx[d]));
-                    self.indent += 1;
-                }
+                self.open_loops(&odims, odims[0], idx, dims);
                 let oidx: Vec<String> = odims.iter().map(|&d| idx[d].clone()).collect();
                 for red in &reds {
                     let init = self.identity(red.kind, self.ty(red.out).dtype());
                     self.store(red.out, &oidx, &init)?;
                 }
-                for _ in &odims {
-                    self.indent -= 1;
-                    self.line("}");
-                }
+                self.close_loops(odims.len());
                 let order: Vec<usize> = odims[..odims.len() - 1].iter().copied().chain([a, r - 1]).collect();
-                for &d in &order {
-                    let (lo, hi) = range(d);
-                    self.line(&format!("scf.for {} = {lo} to {hi} step {c1} {{", idx[d]));
-                    self.indent += 1;
-                }
+                self.open_loops(&order, odims[0], idx, dims);
                 let xs = self.iteration(l, idx, dims)?;
                 for (red, x) in reds.iter().zip(xs) {
                     let (m, t) = self.view_ref(red.out);
@@ -923,10 +923,7 @@ impl<'f> Gen<'f> {
                     let n = self.combine(red.kind, &V { name: acc, d: x.d }, &x)?;
                     self.store(red.out, &oidx, &n)?;
                 }
-                for _ in &order {
-                    self.indent -= 1;
-                    self.line("}");
-                }
+                self.close_loops(order.len());
             }
             (Some(_), Some(a)) => {
                 // Reductions along the last axis `a` (or accumulating in another dtype): out's
@@ -934,11 +931,7 @@ impl<'f> Gen<'f> {
                 // accumulator per reduction, the elementwise ops at the full input index inside.
                 let reds: Vec<Reduction> = reductions(l).copied().collect();
                 let odims: Vec<usize> = (0..r).filter(|&d| d != a).collect();
-                for (j, &d) in odims.iter().enumerate() {
-                    let (lo, hi) = if j == 0 { ("%lo".to_string(), "%hi".to_string()) } else { (c0.clone(), dims[d].clone()) };
-                    self.line(&format!("scf.for {} = {lo} to {hi} step {c1} {{", idx[d]));
-                    self.indent += 1;
-                }
+                self.open_loops(&odims, odims[0], idx, dims);
                 let ads: Vec<DType> = reds.iter().map(|red| acc_dtype(red.kind, self.ty(red.out).dtype())).collect();
                 let mut args = vec![];
                 for (k, (red, &ad)) in reds.iter().zip(&ads).enumerate() {
@@ -969,10 +962,7 @@ impl<'f> Gen<'f> {
                 for (k, (red, &ad)) in reds.iter().zip(&ads).enumerate() {
                     self.store(red.out, &oidx, &V { name: format!("{res}#{k}"), d: ad })?;
                 }
-                for _ in 0..odims.len() {
-                    self.indent -= 1;
-                    self.line("}");
-                }
+                self.close_loops(odims.len());
             }
         }
         Ok(())

@@ -157,14 +157,16 @@ pub struct View {
 impl View {
     /// A new contiguous row-major base array of `shape`, zero-filled.
     pub fn zeros(dtype: DType, shape: &[i64]) -> View {
-        let n: i64 = shape.iter().product();
-        let base = Buffer::zeroed(n.max(0) as usize * dtype.size_bytes());
-        View { base, dtype, offset: 0, strides: row_major_strides(shape), shape: shape.to_vec() }
+        View::whole(dtype, shape, Buffer::zeroed)
     }
     /// A new contiguous row-major base array of `shape` with unspecified contents (`arr.new`).
     pub fn uninitialised(dtype: DType, shape: &[i64]) -> View {
+        View::whole(dtype, shape, Buffer::uninitialised)
+    }
+    /// The whole of a new row-major base array of `shape`, its storage from `alloc(bytes)`.
+    fn whole(dtype: DType, shape: &[i64], alloc: fn(usize) -> Arc<Buffer>) -> View {
         let n: i64 = shape.iter().product();
-        let base = Buffer::uninitialised(n.max(0) as usize * dtype.size_bytes());
+        let base = alloc(n.max(0) as usize * dtype.size_bytes());
         View { base, dtype, offset: 0, strides: row_major_strides(shape), shape: shape.to_vec() }
     }
     /// Bytes of the distinct elements the view addresses: the product of the sizes of the
