@@ -8,16 +8,11 @@ reported; only the `run` phase that `arrayc run --time` prints is timed (JIT com
 Writes benchmarks/REPORT-fusion.md. Usage: python3 benchmarks/fusion_bench.py [--repeats N]
 """
 import argparse
-import json
 import os
-import re
 import statistics
-import subprocess
 import sys
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-ARRAYC = Path(os.environ.get("ARRAYC", REPO / "target/release/arrayc"))
+from harness import ARRAYC, REPO, fuse_regions, run_arrayc, write_keeping
 
 # (file, entry, args): sizes for a 2-core machine, each run well under a few seconds.
 WORKLOADS = [
@@ -37,22 +32,8 @@ SEARCH_ONLY = [
 KEEP_FROM = "\n## Search on random regions"
 
 
-def cmd(sub, file, entry, args, *extra):
-    c = [str(ARRAYC), sub, str(REPO / file), "--entry", entry]
-    for k, v in args.items():
-        c += ["--arg", f"{k}={v}"]
-    return c + list(extra)
-
-
 def run_ms(file, entry, args, fuse):
-    p = subprocess.run(cmd("run", file, entry, args, "--time", "--fuse", fuse), capture_output=True, text=True, check=True)
-    m = re.search(r"time: run\s+([\d.]+) ms", p.stderr)
-    return float(m.group(1))
-
-
-def report(file, entry, args, fuse):
-    p = subprocess.run(cmd("fuse-report", file, entry, args, "--format", "json", "--fuse", fuse), capture_output=True, text=True, check=True)
-    return json.loads(p.stdout)["regions"]
+    return run_arrayc(file, entry, args, fuse)["time_s"] * 1e3
 
 
 def main():
@@ -73,7 +54,7 @@ def main():
                 print(f"  {entry} {fuse} run {i + 1}/{opts.repeats}", file=sys.stderr, flush=True)
                 times[fuse].append(run_ms(file, entry, args, fuse))
         s, o = statistics.median(times["singleton"]), statistics.median(times["optimal"])
-        regions = report(file, entry, args, "optimal")
+        regions = fuse_regions(file, entry, args, "optimal")
         cs = sum(r["cost_singleton"] for r in regions)
         co = sum(r["cost"] for r in regions)
         argtext = ", ".join(f"{k}={v}" for k, v in args.items())
@@ -82,16 +63,14 @@ def main():
               "| program | regions | nodes optimal | nodes baseline | ms optimal | ms baseline | proven optimal / baseline | equal cost |",
               "|---|---|---|---|---|---|---|---|"]
     for file, entry, args in WORKLOADS + SEARCH_ONLY:
-        a, b = report(file, entry, args, "optimal"), report(file, entry, args, "optimal-baseline")
+        a, b = fuse_regions(file, entry, args, "optimal"), fuse_regions(file, entry, args, "optimal-baseline")
         na, nb = sum(r["search_nodes"] for r in a), sum(r["search_nodes"] for r in b)
         ta, tb = sum(r["solve_ms"] for r in a), sum(r["solve_ms"] for r in b)
         pa, pb = sum(r["optimal_proven"] for r in a), sum(r["optimal_proven"] for r in b)
         eq = all(x["cost"] == y["cost"] for x, y in zip(a, b))
         lines.append(f"| {entry} | {len(a)} | {na} | {nb} | {ta:.2f} | {tb:.2f} | {pa}/{len(a)} vs {pb}/{len(b)} | {eq} |")
     out = REPO / "benchmarks/REPORT-fusion.md"
-    old = out.read_text() if out.exists() else ""
-    kept = old[old.index(KEEP_FROM):] if KEEP_FROM in old else ""
-    out.write_text("\n".join(lines) + "\n" + kept)
+    write_keeping(out, "\n".join(lines), keep_from=KEEP_FROM)
     print("\n".join(lines))
     print(f"\nwritten to {out}", file=sys.stderr)
 
