@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# Idempotent set-up of everything arrayc needs on Debian 12 (bookworm), run as root (or through sudo):
-#   * LLVM/MLIR 22 and the libraries they link against (apt),
-#   * a C toolchain, pkg-config and pip (apt),
-#   * numpy and pytest for the example tests (pip),
-#   * a check that the Rust toolchain (cargo) is installed.
+# Idempotent set-up of everything arrayc's build and tests need on Debian 12 (bookworm), run as root
+# (or through sudo): the Debian packages below (apt), numpy and pytest for the example tests (pip),
+# and a check that the Rust toolchain (cargo, from rustup) is installed.
 # When everything is present it only checks (no `apt-get update`, no network) and prints one line.
+# `scripts/check-fresh.sh` proves this list complete on a fresh Debian 12 root file system.
 #
 # Usage: bash scripts/setup.sh        (`make demo` and `make test` run it first)
 # Environment: PYTHON (default python3) is the interpreter the example tests run with.
@@ -12,10 +11,25 @@ set -euo pipefail
 
 PYTHON="${PYTHON:-python3}"
 LLVM_PREFIX=/usr/lib/llvm-22
+
+# Every Debian package the build and the tests need, each with the reason. The LLVM/MLIR 22
+# packages come from bookworm-security (a stock Debian 12 apt source).
 APT_PACKAGES=(
-    llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
-    libzstd-dev libz3-dev libxml2-dev zlib1g-dev
-    build-essential pkg-config python3-pip
+    llvm-22-dev         # llvm-config, LLVM headers and libraries: llvm-sys, mlir-sys, the JIT
+    libmlir-22-dev      # MLIR headers and the MLIR C API libraries: melior, mlir-sys
+    mlir-22-tools       # mlir-tblgen and mlir-opt: melior's dialect bindings (tblgen crate)
+    llvm-22-tools       # lit, FileCheck and not: the lit suite (lit-tests/)
+    libclang-22-dev     # libclang-22.so: bindgen, which mlir-sys and tblgen run at build time
+    libpolly-22-dev     # libPolly.a: `llvm-config --libs` names Polly, so every MLIR link needs it
+    libzstd-dev         # LLVM's link dependencies (`llvm-config --system-libs`) ...
+    libz3-dev           #   ... z3,
+    libxml2-dev         #   ... libxml2,
+    zlib1g-dev          #   ... and zlib
+    build-essential     # cc, c++ and ar: C++ parts of the tblgen crate and other -sys crates
+    pkg-config          # how -sys crates find system libraries
+    ca-certificates     # HTTPS to crates.io (cargo) and PyPI (pip)
+    python3             # lit, the example tests (pytest) and the NumPy references
+    python3-pip         # installs numpy and pytest for $PYTHON (below)
 )
 
 say() { printf 'setup: %s\n' "$*"; }
@@ -54,8 +68,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
             *-22-*|*-22)
                 cand="$(apt-cache policy "$p" 2>/dev/null | awk '/Candidate:/ {print $2}')"
                 if [ -z "$cand" ] || [ "$cand" = "(none)" ]; then
-                    die "apt has no candidate for $p. arrayc needs LLVM/MLIR 22 packages
-  (llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools). Enable an apt source that provides them,
+                    die "apt has no candidate for $p. arrayc needs the LLVM/MLIR 22
+  packages of APT_PACKAGES in scripts/setup.sh. Enable an apt source that provides them,
   e.g. bookworm-security, or apt.llvm.org:
     deb http://apt.llvm.org/bookworm/ llvm-toolchain-bookworm-22 main
   then run this script again. ('apt-cache policy llvm-22-dev' shows where apt looks.)"
@@ -66,8 +80,11 @@ if [ "${#missing[@]}" -gt 0 ]; then
     as_root apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-for tool in "$LLVM_PREFIX/bin/lit" "$LLVM_PREFIX/bin/FileCheck" "$LLVM_PREFIX/bin/mlir-opt"; do
-    [ -x "$tool" ] || die "$tool is missing although the LLVM 22 packages are installed"
+for tool in lit FileCheck not mlir-opt mlir-tblgen llvm-config; do
+    [ -x "$LLVM_PREFIX/bin/$tool" ] || die "$LLVM_PREFIX/bin/$tool is missing although the LLVM 22 packages are installed"
+done
+for lib in libclang-22.so libPolly.a libMLIR.so; do
+    [ -e "$LLVM_PREFIX/lib/$lib" ] || die "$LLVM_PREFIX/lib/$lib is missing although the LLVM 22 packages are installed"
 done
 
 # --- Python packages for tests/examples --------------------------------------------------------
@@ -92,7 +109,7 @@ if ! command -v cargo >/dev/null 2>&1 && [ ! -x "${CARGO_HOME:-$HOME/.cargo}/bin
 fi
 
 if [ "${#missing[@]}" -gt 0 ]; then
-    say "done: LLVM/MLIR 22, numpy, pytest and cargo are ready"
+    say "done: LLVM/MLIR 22, libclang, Polly, numpy, pytest and cargo are ready"
 else
     say "all prerequisites present (LLVM/MLIR 22 in $LLVM_PREFIX, numpy, pytest, cargo)"
 fi
