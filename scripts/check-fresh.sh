@@ -6,7 +6,8 @@
 #      the README names besides the Rust toolchain; the pristine result is kept as a tarball and
 #      unpacked anew for every run (--rebuild-base makes it again);
 #   2. give it the apt sources of a stock Debian 12 install (bookworm, bookworm-updates,
-#      bookworm-security: the LLVM/MLIR 22 packages come from the last);
+#      bookworm-security: the LLVM/MLIR 22 packages come from the last), and this machine's
+#      network settings (name server, local certificate authorities);
 #   3. bind-mount only the Rust toolchain (rustup's toolchains read-only, cargo's proxies read-only;
 #      the crate registry inside is empty) and put a clean clone of the repository's HEAD inside;
 #   4. run the README's two commands in it with chroot, as root, with a clean environment;
@@ -119,7 +120,14 @@ deb http://deb.debian.org/debian-security $SUITE-security main
 EOF
 printf '#!/bin/sh\nexit 101\n' >"$ROOT/usr/sbin/policy-rc.d"
 chmod +x "$ROOT/usr/sbin/policy-rc.d"
+# The network settings of this machine, as any machine on its network would have them: the name
+# server, and local certificate authorities (an HTTPS proxy's, say), which the ca-certificates
+# package that the set-up installs adds to the root's trust store.
 cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf"
+if compgen -G '/usr/local/share/ca-certificates/*' >/dev/null; then
+    mkdir -p "$ROOT/usr/local/share/ca-certificates"
+    cp -rL /usr/local/share/ca-certificates/. "$ROOT/usr/local/share/ca-certificates/"
+fi
 
 # --- 3. the toolchain and the repository --------------------------------------------------------
 mount -t proc proc "$ROOT/proc"

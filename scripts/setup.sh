@@ -91,12 +91,13 @@ done
 command -v "$PYTHON" >/dev/null 2>&1 || die "$PYTHON not found (install python3)"
 if ! "$PYTHON" -c 'import numpy, pytest' >/dev/null 2>&1; then
     say "installing numpy and pytest for $PYTHON"
-    # Debian's system Python is "externally managed" (PEP 668): plain pip refuses, then we retry
-    # with --break-system-packages (these two packages do not conflict with Debian's own).
-    if ! "$PYTHON" -m pip install -q numpy pytest; then
-        say "plain pip refused; retrying with --break-system-packages"
-        "$PYTHON" -m pip install -q --break-system-packages numpy pytest
+    # Debian's system Python is "externally managed" (PEP 668): pip refuses it unless told
+    # --break-system-packages (these two packages do not conflict with Debian's own).
+    pip_flags=(-q)
+    if "$PYTHON" -c 'import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))'; then
+        pip_flags+=(--break-system-packages)
     fi
+    "$PYTHON" -m pip install "${pip_flags[@]}" numpy pytest || die "pip could not install numpy and pytest for $PYTHON"
     "$PYTHON" -c 'import numpy, pytest' || die "numpy/pytest still not importable by $PYTHON"
 fi
 

@@ -1,7 +1,8 @@
 //! Tests for the leaf modules of the runtime: `rng`, `npy`, `print`, and the traffic count of `array`.
 //!
-//! Tests that compare against NumPy run `python3` (or `$ARRAYC_TEST_PYTHON`) and skip with a note
-//! when `import numpy` fails.
+//! Tests that compare against NumPy run `python3` (or `$ARRAYC_TEST_PYTHON`). NumPy is part of the
+//! set-up (`scripts/setup.sh`), so they fail, naming what to install, when `import numpy` fails:
+//! a comparison that did not run must not pass.
 
 use arrayc_grammar::ast::DType;
 use arrayc_runtime::array::{launch_traffic, Scalar, View};
@@ -69,17 +70,19 @@ fn python() -> String {
     std::env::var("ARRAYC_TEST_PYTHON").unwrap_or_else(|_| "python3".to_string())
 }
 
-/// True if python with numpy can be run; prints a skip note otherwise.
-fn have_numpy(test: &str) -> bool {
+/// Panics, naming what to install, unless python with numpy can be run.
+fn require_numpy(test: &str) {
     let ok = Command::new(python())
         .args(["-c", "import numpy"])
         .output()
         .map(|o| o.status.success())
         .unwrap_or(false);
-    if !ok {
-        eprintln!("note: {test} skipped: `{} -c 'import numpy'` failed", python());
-    }
-    ok
+    assert!(
+        ok,
+        "{test} compares with NumPy, but `{} -c 'import numpy'` failed: run `bash scripts/setup.sh` \
+         (or `pip install numpy`), or point ARRAYC_TEST_PYTHON at a python3 with numpy",
+        python()
+    );
 }
 
 fn run_python(script: &str, args: &[&Path]) -> String {
@@ -278,9 +281,7 @@ fn npy_errors() {
 
 #[test]
 fn npy_interop_with_numpy() {
-    if !have_numpy("npy_interop_with_numpy") {
-        return;
-    }
+    require_numpy("npy_interop_with_numpy");
     let dir = tmp_dir("numpy");
     // numpy writes, we read.
     let script = r#"
@@ -474,9 +475,7 @@ fn print_cases() -> Vec<View> {
 
 #[test]
 fn print_matches_numpy() {
-    if !have_numpy("print_matches_numpy") {
-        return;
-    }
+    require_numpy("print_matches_numpy");
     let dir = tmp_dir("print");
     let cases = print_cases();
     let mut paths = Vec::new();
