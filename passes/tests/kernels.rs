@@ -4,8 +4,14 @@
 use arrayc_dialect::ir::{self, BinFn, ComputeFn, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
 use arrayc_grammar::ast::DType;
 use arrayc_passes::{jit, kernel_codegen};
-use arrayc_runtime::array::{Buffer, View};
+use arrayc_runtime::array::View;
 use arrayc_runtime::value::{KernelLauncher, RtValue};
+
+
+/// A new zero-filled array (`View::zeros`); the tests' sizes always fit in memory.
+fn zeros(dtype: DType, shape: &[i64]) -> View {
+    View::zeros(dtype, shape).expect("a test array fits in memory")
+}
 
 type OpSpec = (ComputeFn, usize, Vec<usize>);
 
@@ -48,7 +54,7 @@ fn sc(d: DType) -> Type {
 
 /// A contiguous view of `shape` with elements `data` (row-major, cast to `d`).
 fn view(d: DType, shape: &[i64], data: &[Scalar]) -> View {
-    let v = View::zeros(d, shape);
+    let v = zeros(d, shape);
     assert_eq!(v.len() as usize, data.len());
     let mut i = 0;
     v.for_each_offset(|off| {
@@ -211,7 +217,7 @@ fn f64_binary_all_ops_2d() {
     let jk = jit::compile(&module(funcs)).unwrap();
     for &op in &FBIN {
         let od = if op.is_comparison() { DType::Bool } else { DType::F64 };
-        let out = View::zeros(od, &shape);
+        let out = zeros(od, &shape);
         jk.launch(&format!("k_{}", op.name()), &[rv(&out), rv(&va), rv(&vb)]).unwrap();
         let want: Vec<Scalar> = a.iter().zip(&b).map(|(&x, &y)| ref_bin_f64(op, x, y)).collect();
         assert_close(&elems(&out), &want, op.name());
@@ -238,7 +244,7 @@ fn i64_binary_ops_with_edge_cases() {
     for op in ops {
         let od = if op.is_comparison() { DType::Bool } else { DType::I64 };
         let jk = compile1(kernel("k", &[arr(od, 1), arr(DType::I64, 1), arr(DType::I64, 1)], &[(ComputeFn::Binary(op), 0, vec![1, 2])]));
-        let out = View::zeros(od, &sh);
+        let out = zeros(od, &sh);
         jk.launch("k", &[rv(&out), rv(&va), rv(&vb)]).unwrap();
         let want: Vec<Scalar> = a.iter().zip(&b).map(|(&x, &y)| ref_bin_i64(op, x, y)).collect();
         assert_close(&elems(&out), &want, op.name());
@@ -268,7 +274,7 @@ fn mixed_dtypes_promote() {
     ]))
     .unwrap();
     let run = |k: &str, od: DType, a: &View, b: &View| {
-        let out = View::zeros(od, &[n as i64]);
+        let out = zeros(od, &[n as i64]);
         jk.launch(k, &[rv(&out), rv(a), rv(b)]).unwrap();
         elems(&out)
     };
@@ -307,7 +313,7 @@ fn exp_and_log_f64_are_within_a_few_ulp_of_libm() {
     let vx = fview(&[n], &xs);
     for (op, r, tol) in [(UnFn::Exp, f64::exp as fn(f64) -> f64, 4u64), (UnFn::Log, f64::ln, 4)] {
         let jk = compile1(kernel("u", &[arr(DType::F64, 1), arr(DType::F64, 1)], &[(ComputeFn::Unary(op), 0, vec![1])]));
-        let out = View::zeros(DType::F64, &[n]);
+        let out = zeros(DType::F64, &[n]);
         jk.launch("u", &[rv(&out), rv(&vx)]).unwrap();
         for (x, g) in xs.iter().zip(out.to_f64_vec()) {
             let want = r(*x);
@@ -346,7 +352,7 @@ fn unary_functions() {
     for (op, r) in fs {
         for d in [DType::F64, DType::F32] {
             let jk = compile1(kernel("u", &[arr(d, 1), arr(d, 1)], &[(ComputeFn::Unary(op), 0, vec![1])]));
-            let out = View::zeros(d, &[n as i64]);
+            let out = zeros(d, &[n as i64]);
             jk.launch("u", &[rv(&out), rv(if d == DType::F64 { &va } else { &va32 })]).unwrap();
             let want: Vec<Scalar> = a
                 .iter()
@@ -360,13 +366,13 @@ fn unary_functions() {
     let vi = view(DType::I64, &[5], &ia.iter().map(|&x| Scalar::I64(x)).collect::<Vec<_>>());
     for (op, r) in [(UnFn::Neg, (|x: i64| x.wrapping_neg()) as fn(i64) -> i64), (UnFn::Abs, |x: i64| x.wrapping_abs())] {
         let jk = compile1(kernel("u", &[arr(DType::I64, 1), arr(DType::I64, 1)], &[(ComputeFn::Unary(op), 0, vec![1])]));
-        let out = View::zeros(DType::I64, &[5]);
+        let out = zeros(DType::I64, &[5]);
         jk.launch("u", &[rv(&out), rv(&vi)]).unwrap();
         assert_close(&elems(&out), &ia.iter().map(|&x| Scalar::I64(r(x))).collect::<Vec<_>>(), op.name());
     }
     let vb = view(DType::Bool, &[3], &[Scalar::Bool(true), Scalar::Bool(false), Scalar::Bool(true)]);
     let jk = compile1(kernel("u", &[arr(DType::Bool, 1), arr(DType::Bool, 1)], &[(ComputeFn::Unary(UnFn::Not), 0, vec![1])]));
-    let out = View::zeros(DType::Bool, &[3]);
+    let out = zeros(DType::Bool, &[3]);
     jk.launch("u", &[rv(&out), rv(&vb)]).unwrap();
     assert_eq!(elems(&out), vec![Scalar::Bool(false), Scalar::Bool(true), Scalar::Bool(false)]);
 }
@@ -385,40 +391,40 @@ fn fill_copy_where_arange() {
         kernel("arange_i", &[arr(DType::I64, 1), sc(DType::I64), sc(DType::I64)], &[(ComputeFn::Arange, 0, vec![1, 2])]),
     ]))
     .unwrap();
-    let o = View::zeros(DType::I64, &[2, 3, 4]);
+    let o = zeros(DType::I64, &[2, 3, 4]);
     jk.launch("fill_s", &[rv(&o), rs(Scalar::F64(-2.7))]).unwrap();
     assert!(elems(&o).iter().all(|&s| s == Scalar::I64(-2)));
-    let o = View::zeros(DType::F32, &[2, 3, 4]);
+    let o = zeros(DType::F32, &[2, 3, 4]);
     let z = fview(&[], &[1.5]);
     jk.launch("fill_v", &[rv(&o), rv(&z)]).unwrap();
     assert!(elems(&o).iter().all(|&s| s == Scalar::F32(1.5)));
 
     let a = vec![0.0, -0.0, 2.5, -2.5, f64::NAN, 1e-300];
     let va = fview(&[2, 3], &a);
-    let o = View::zeros(DType::Bool, &[2, 3]);
+    let o = zeros(DType::Bool, &[2, 3]);
     jk.launch("copy_fb", &[rv(&o), rv(&va)]).unwrap();
     assert_eq!(elems(&o), a.iter().map(|&x| Scalar::Bool(x != 0.0)).collect::<Vec<_>>());
     let a2 = vec![0.0, -0.9, 2.5, -2.5, 7.99, -1e3];
     let va2 = fview(&[2, 3], &a2);
-    let o = View::zeros(DType::I64, &[2, 3]);
+    let o = zeros(DType::I64, &[2, 3]);
     jk.launch("copy_fi", &[rv(&o), rv(&va2)]).unwrap();
     assert_eq!(elems(&o), a2.iter().map(|&x| Scalar::I64(x as i64)).collect::<Vec<_>>());
     let bools: Vec<Scalar> = [true, false, true, true, false, false].iter().map(|&b| Scalar::Bool(b)).collect();
     let vb = view(DType::Bool, &[2, 3], &bools);
-    let o = View::zeros(DType::F64, &[2, 3]);
+    let o = zeros(DType::F64, &[2, 3]);
     jk.launch("copy_bf", &[rv(&o), rv(&vb)]).unwrap();
     assert_eq!(elems(&o), bools.iter().map(|s| Scalar::F64(s.as_f64())).collect::<Vec<_>>());
 
     let vi = view(DType::I64, &[2, 3], &(0..6).map(|i| Scalar::I64(i * 10)).collect::<Vec<_>>());
-    let o = View::zeros(DType::F64, &[2, 3]);
+    let o = zeros(DType::F64, &[2, 3]);
     jk.launch("where", &[rv(&o), rv(&vb), rv(&vi), rs(Scalar::F64(-1.0))]).unwrap();
     let want: Vec<Scalar> = (0..6).map(|i| Scalar::F64(if bools[i].as_i64() != 0 { i as f64 * 10.0 } else { -1.0 })).collect();
     assert_eq!(elems(&o), want);
 
-    let o = View::zeros(DType::F64, &[5]);
+    let o = zeros(DType::F64, &[5]);
     jk.launch("arange_f", &[rv(&o), rs(Scalar::F64(0.5)), rs(Scalar::F64(0.25))]).unwrap();
     assert_eq!(elems(&o), (0..5).map(|i| Scalar::F64(0.5 + i as f64 * 0.25)).collect::<Vec<_>>());
-    let o = View::zeros(DType::I64, &[4]);
+    let o = zeros(DType::I64, &[4]);
     jk.launch("arange_i", &[rv(&o), rs(Scalar::I64(10)), rs(Scalar::I64(-3))]).unwrap();
     assert_eq!(elems(&o), (0..4).map(|i| Scalar::I64(10 - 3 * i)).collect::<Vec<_>>());
 }
@@ -427,7 +433,7 @@ fn fill_copy_where_arange() {
 fn random_matches_runtime_philox() {
     let jk = compile1(kernel("rnd", &[arr(DType::F64, 2), sc(DType::I64)], &[(ComputeFn::Random, 0, vec![1])]));
     for seed in [0i64, 42, -1, 1 << 40] {
-        let o = View::zeros(DType::F64, &[300, 301]);
+        let o = zeros(DType::F64, &[300, 301]);
         jk.launch("rnd", &[rv(&o), rs(Scalar::I64(seed))]).unwrap();
         let got = elems(&o);
         for (k, g) in got.iter().enumerate() {
@@ -435,7 +441,7 @@ fn random_matches_runtime_philox() {
         }
     }
     // Into a transposed view: k is the position in the view's row-major order.
-    let base = View::zeros(DType::F64, &[4, 3]);
+    let base = zeros(DType::F64, &[4, 3]);
     let t = View { shape: vec![3, 4], strides: vec![1, 3], ..base.clone() };
     jk.launch("rnd", &[rv(&t), rs(Scalar::I64(7))]).unwrap();
     let got = elems(&t);
@@ -459,7 +465,7 @@ fn strided_views_negative_zero_strides_0d_3d() {
     let row = fview(&[5], &[100.0, 200.0, 300.0, 400.0, 500.0]);
     let b = View { shape: vec![4, 5], strides: vec![0, 1], ..row.clone() };
     // Output: a transposed strided view into a bigger base (every other column of an 5x8 base).
-    let obase = View::zeros(DType::F64, &[5, 8]);
+    let obase = zeros(DType::F64, &[5, 8]);
     let o = View { shape: vec![4, 5], strides: vec![2, 8], offset: 1, ..obase.clone() };
     jk.launch("add2", &[rv(&o), rv(&a), rv(&b)]).unwrap();
     for i in 0..4 {
@@ -487,7 +493,7 @@ fn strided_views_negative_zero_strides_0d_3d() {
     let vx = view(DType::I64, &sh, &x.iter().map(|&v| Scalar::I64(v)).collect::<Vec<_>>());
     let ybase = view(DType::I64, &[5, 4, 3], &(0..60).map(Scalar::I64).collect::<Vec<_>>());
     let y = View { shape: sh.to_vec(), strides: vec![1, 3, 12], ..ybase.clone() };
-    let o = View::zeros(DType::I64, &sh);
+    let o = zeros(DType::I64, &sh);
     jk.launch("sub3", &[rv(&o), rv(&vx), rv(&y)]).unwrap();
     let mut want = vec![];
     for i in 0..3 {
@@ -519,7 +525,7 @@ fn fused_elementwise_body() {
     let n = 150000;
     let (a, b) = (vals(n, 11), vals(n, 12));
     let (va, vb) = (fview(&sh, &a), fview(&sh, &b));
-    let (t, o, m) = (View::zeros(DType::F64, &sh), View::zeros(DType::F64, &sh), View::zeros(DType::Bool, &sh));
+    let (t, o, m) = (zeros(DType::F64, &sh), zeros(DType::F64, &sh), zeros(DType::Bool, &sh));
     jk.launch("fused", &[rv(&t), rv(&va), rv(&vb), rs(Scalar::F64(0.5)), rv(&o), rv(&m)]).unwrap();
     let (got_o, got_m) = (o.to_f64_vec(), elems(&m));
     for i in 0..n {
@@ -558,7 +564,7 @@ fn reductions_3d_all_and_each_axis() {
     let vx = fview(&sh, &x);
     for kind in KINDS {
         let jk = compile1(kernel("r", &[arr(DType::F64, 0), arr(DType::F64, 3)], &[(ComputeFn::Reduce(kind, None), 0, vec![1])]));
-        let o = View::zeros(DType::F64, &[]);
+        let o = zeros(DType::F64, &[]);
         jk.launch("r", &[rv(&o), rv(&vx)]).unwrap();
         let got = o.to_f64_vec()[0];
         let want = ref_reduce(kind, &x);
@@ -567,7 +573,7 @@ fn reductions_3d_all_and_each_axis() {
             let jk = compile1(kernel("r", &[arr(DType::F64, 2), arr(DType::F64, 3)], &[(ComputeFn::Reduce(kind, Some(axis)), 0, vec![1])]));
             let mut osh = sh.to_vec();
             osh.remove(axis);
-            let o = View::zeros(DType::F64, &osh);
+            let o = zeros(DType::F64, &osh);
             jk.launch("r", &[rv(&o), rv(&vx)]).unwrap();
             let got = o.to_f64_vec();
             let mut want = vec![];
@@ -608,45 +614,45 @@ fn reductions_int_bool_nan_empty() {
         kernel("f32sum0d", &[arr(DType::F32, 0), arr(DType::F32, 0)], &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])]),
     ]))
     .unwrap();
-    let o = View::zeros(DType::I64, &[]);
+    let o = zeros(DType::I64, &[]);
     jk.launch("isum", &[rv(&o), rv(&vi)]).unwrap();
     assert_eq!(elems(&o)[0], Scalar::I64(xi.iter().sum()));
-    let o = View::zeros(DType::I64, &[10]);
+    let o = zeros(DType::I64, &[10]);
     jk.launch("imin1", &[rv(&o), rv(&vi)]).unwrap();
     assert_eq!(elems(&o), (0..10).map(|r| Scalar::I64(*xi[r * 100..r * 100 + 100].iter().min().unwrap())).collect::<Vec<_>>());
-    let o = View::zeros(DType::I64, &[100]);
+    let o = zeros(DType::I64, &[100]);
     jk.launch("imax0", &[rv(&o), rv(&vi)]).unwrap();
     assert_eq!(elems(&o), (0..100).map(|c| Scalar::I64((0..10).map(|r| xi[r * 100 + c]).max().unwrap())).collect::<Vec<_>>());
-    let o = View::zeros(DType::I64, &[]);
+    let o = zeros(DType::I64, &[]);
     jk.launch("bsum", &[rv(&o), rv(&vbool)]).unwrap();
     assert_eq!(elems(&o)[0], Scalar::I64(xi.iter().filter(|&&v| v > 0).count() as i64));
-    let o = View::zeros(DType::Bool, &[10]);
+    let o = zeros(DType::Bool, &[10]);
     jk.launch("bmax1", &[rv(&o), rv(&vbool)]).unwrap();
     assert_eq!(elems(&o), (0..10).map(|r| Scalar::Bool(xi[r * 100..r * 100 + 100].iter().any(|&v| v > 0))).collect::<Vec<_>>());
 
     let mut big = vals(200_000, 41);
     big[123_456] = f64::NAN;
-    let o = View::zeros(DType::F64, &[]);
+    let o = zeros(DType::F64, &[]);
     jk.launch("fmin", &[rv(&o), rv(&fview(&[200_000], &big))]).unwrap();
     assert!(o.to_f64_vec()[0].is_nan());
-    let o = View::zeros(DType::F64, &[2]);
+    let o = zeros(DType::F64, &[2]);
     jk.launch("fmax1", &[rv(&o), rv(&fview(&[2, 3], &[1.0, f64::NAN, 2.0, 1.0, 5.0, 2.0]))]).unwrap();
     let g = o.to_f64_vec();
     assert!(g[0].is_nan() && g[1] == 5.0);
     // Empty inputs give the identity.
     let o = fview(&[], &[7.0]);
-    jk.launch("fprod", &[rv(&o), rv(&View::zeros(DType::F64, &[0]))]).unwrap();
+    jk.launch("fprod", &[rv(&o), rv(&zeros(DType::F64, &[0]))]).unwrap();
     assert_eq!(o.to_f64_vec(), vec![1.0]);
     let o = fview(&[], &[7.0]);
-    jk.launch("fmin", &[rv(&o), rv(&View::zeros(DType::F64, &[0]))]).unwrap();
+    jk.launch("fmin", &[rv(&o), rv(&zeros(DType::F64, &[0]))]).unwrap();
     assert_eq!(o.to_f64_vec(), vec![f64::INFINITY]);
-    let o = View::zeros(DType::F64, &[0]);
-    jk.launch("fmax1", &[rv(&o), rv(&View::zeros(DType::F64, &[0, 3]))]).unwrap();
+    let o = zeros(DType::F64, &[0]);
+    jk.launch("fmax1", &[rv(&o), rv(&zeros(DType::F64, &[0, 3]))]).unwrap();
     let o = fview(&[2], &[3.0, 3.0]);
-    jk.launch("fmax1", &[rv(&o), rv(&View::zeros(DType::F64, &[2, 0]))]).unwrap();
+    jk.launch("fmax1", &[rv(&o), rv(&zeros(DType::F64, &[2, 0]))]).unwrap();
     assert_eq!(o.to_f64_vec(), vec![f64::NEG_INFINITY; 2]);
     // 0-d input.
-    let o = View::zeros(DType::F32, &[]);
+    let o = zeros(DType::F32, &[]);
     let x = view(DType::F32, &[], &[Scalar::F32(2.5)]);
     jk.launch("f32sum0d", &[rv(&o), rv(&x)]).unwrap();
     assert_eq!(elems(&o), vec![Scalar::F32(2.5)]);
@@ -666,7 +672,7 @@ fn chunked_reductions_are_accurate_and_deterministic() {
     .unwrap();
     let seq: f64 = x.iter().sum();
     let run_all = |jk: &jit::JitKernels| {
-        let o = View::zeros(DType::F64, &[]);
+        let o = zeros(DType::F64, &[]);
         jk.launch("sum_all", &[rv(&o), rv(&vx)]).unwrap();
         o.to_f64_vec()[0]
     };
@@ -682,7 +688,7 @@ fn chunked_reductions_are_accurate_and_deterministic() {
         let mut osh = sh.to_vec();
         osh.remove(axis);
         let run = |jk: &jit::JitKernels| {
-            let o = View::zeros(DType::F64, &osh);
+            let o = zeros(DType::F64, &osh);
             jk.launch(k, &[rv(&o), rv(&vx)]).unwrap();
             o.to_f64_vec()
         };
@@ -710,28 +716,28 @@ fn chunked_reductions_are_accurate_and_deterministic() {
 #[test]
 fn shape_mismatch_and_out_of_bounds_are_errors() {
     let jk = compile1(kernel("add", &[arr(DType::F64, 2), arr(DType::F64, 2), arr(DType::F64, 2)], &[(ComputeFn::Binary(BinFn::Add), 0, vec![1, 2])]));
-    let (o, a) = (View::zeros(DType::F64, &[3, 5]), View::zeros(DType::F64, &[3, 5]));
-    let b = View::zeros(DType::F64, &[3, 4]);
+    let (o, a) = (zeros(DType::F64, &[3, 5]), zeros(DType::F64, &[3, 5]));
+    let b = zeros(DType::F64, &[3, 4]);
     let e = jk.launch("add", &[rv(&o), rv(&a), rv(&b)]).unwrap_err();
     assert_eq!(e, "shape mismatch: operand 2 has shape (3, 4) but the kernel iterates over (3, 5)");
     // A view running past the end of its base, and one before its start.
-    let bad = View { shape: vec![3, 5], strides: vec![6, 1], ..View::zeros(DType::F64, &[3, 5]) };
+    let bad = View { shape: vec![3, 5], strides: vec![6, 1], ..zeros(DType::F64, &[3, 5]) };
     let e = jk.launch("add", &[rv(&o), rv(&a), rv(&bad)]).unwrap_err();
     assert!(e.contains("out of bounds"), "{e}");
-    let bad = View { offset: 2, strides: vec![5, -1], ..View::zeros(DType::F64, &[3, 5]) };
+    let bad = View { offset: 2, strides: vec![5, -1], ..zeros(DType::F64, &[3, 5]) };
     let e = jk.launch("add", &[rv(&bad), rv(&a), rv(&a)]).unwrap_err();
     assert!(e.contains("out of bounds"), "{e}");
-    let huge = View { base: Buffer::zeroed(8), dtype: DType::F64, offset: 0, shape: vec![1 << 40, 1 << 40], strides: vec![1 << 40, 1] };
+    let huge = View { base: zeros(DType::F64, &[1]).base, dtype: DType::F64, offset: 0, shape: vec![1 << 40, 1 << 40], strides: vec![1 << 40, 1] };
     assert!(jk.launch("add", &[rv(&o), rv(&a), rv(&huge)]).is_err());
     // Wrong dtype, rank, kind, count, unknown kernel.
-    assert!(jk.launch("add", &[rv(&o), rv(&a), rv(&View::zeros(DType::F32, &[3, 5]))]).is_err());
-    assert!(jk.launch("add", &[rv(&o), rv(&a), rv(&View::zeros(DType::F64, &[15]))]).is_err());
+    assert!(jk.launch("add", &[rv(&o), rv(&a), rv(&zeros(DType::F32, &[3, 5]))]).is_err());
+    assert!(jk.launch("add", &[rv(&o), rv(&a), rv(&zeros(DType::F64, &[15]))]).is_err());
     assert!(jk.launch("add", &[rv(&o), rv(&a), rs(Scalar::F64(1.0))]).is_err());
     assert!(jk.launch("add", &[rv(&o), rv(&a)]).is_err());
     assert!(jk.launch("nope", &[]).is_err());
     // Reduction output of the wrong shape.
     let jk = compile1(kernel("r", &[arr(DType::F64, 1), arr(DType::F64, 2)], &[(ComputeFn::Reduce(ReduceKind::Sum, Some(1)), 0, vec![1])]));
-    let e = jk.launch("r", &[rv(&View::zeros(DType::F64, &[4])), rv(&View::zeros(DType::F64, &[3, 4]))]).unwrap_err();
+    let e = jk.launch("r", &[rv(&zeros(DType::F64, &[4])), rv(&zeros(DType::F64, &[3, 4]))]).unwrap_err();
     assert!(e.contains("shape mismatch"), "{e}");
 }
 
@@ -763,7 +769,7 @@ fn kernels_launch_from_rayon_workers() {
     assert_send_sync::<jit::JitKernels>();
     let jk = compile1(kernel("fill", &[arr(DType::F64, 1), sc(DType::F64)], &[(ComputeFn::Fill, 0, vec![1])]));
     use rayon::prelude::*;
-    let outs: Vec<View> = (0..16).map(|_| View::zeros(DType::F64, &[1000])).collect();
+    let outs: Vec<View> = (0..16).map(|_| zeros(DType::F64, &[1000])).collect();
     outs.par_iter().enumerate().for_each(|(i, o)| jk.launch("fill", &[rv(o), rs(Scalar::F64(i as f64))]).unwrap());
     for (i, o) in outs.iter().enumerate() {
         assert!(o.to_f64_vec().iter().all(|&v| v == i as f64));
@@ -835,12 +841,12 @@ fn fused_chain_contracts_temporaries() {
     let n = 75_000;
     let (a, b, c) = (vals(n, 61), vals(n, 62), vals(n, 63));
     let (va, vb, vc) = (fview(&sh, &a), fview(&sh, &b), fview(&sh, &c));
-    let o = View::zeros(DType::F64, &sh);
+    let o = zeros(DType::F64, &sh);
     jk.launch("chain", &[rv(&va), rv(&vb), rv(&vc), rv(&o)]).unwrap();
     let want: Vec<Scalar> = (0..n).map(|i| Scalar::F64((a[i] * b[i] + c[i]).sqrt())).collect();
     assert_close(&elems(&o), &want, "chain");
     // Shape checks still apply to every view parameter.
-    let bad = View::zeros(DType::F64, &[300, 249]);
+    let bad = zeros(DType::F64, &[300, 249]);
     let e = jk.launch("chain", &[rv(&va), rv(&vb), rv(&bad), rv(&o)]).unwrap_err();
     assert_eq!(e, "shape mismatch: operand 2 has shape (300, 249) but the kernel iterates over (300, 250)");
 }
@@ -865,7 +871,7 @@ fn fig1_in_place_temporary() {
     let jk = compile1(f);
     let n = 100_000;
     let (a, b) = (vals(n, 71), vals(n, 72));
-    let o = View::zeros(DType::F64, &[n as i64]);
+    let o = zeros(DType::F64, &[n as i64]);
     jk.launch("fig1", &[rv(&fview(&[n as i64], &a)), rv(&fview(&[n as i64], &b)), rv(&o), rs(Scalar::F64(0.25))]).unwrap();
     let got = o.to_f64_vec();
     for i in 0..n {
@@ -897,7 +903,7 @@ fn fused_reduce_all_of_contracted_product() {
     let (a, b) = (vals(n, 81), vals(n, 82));
     let (va, vb) = (fview(&sh, &a), fview(&sh, &b));
     let run = |jk: &jit::JitKernels| {
-        let o = View::zeros(DType::F64, &[]);
+        let o = zeros(DType::F64, &[]);
         jk.launch("sum_ab1", &[rv(&o), rv(&va), rv(&vb), rs(Scalar::F64(1.0))]).unwrap();
         o.to_f64_vec()[0]
     };
@@ -913,11 +919,11 @@ fn fused_reduce_all_of_contracted_product() {
     assert_eq!(eight.install(|| run(&jk)).to_bits(), got.to_bits());
     // Empty input: the identity.
     let o = fview(&[], &[5.0]);
-    let e = View::zeros(DType::F64, &[0, 200]);
+    let e = zeros(DType::F64, &[0, 200]);
     jk.launch("sum_ab1", &[rv(&o), rv(&e), rv(&e), rs(Scalar::F64(1.0))]).unwrap();
     assert_eq!(o.to_f64_vec(), vec![0.0]);
     // The reduction output must be 0-d.
-    assert!(jk.launch("sum_ab1", &[rv(&View::zeros(DType::F64, &[1])), rv(&va), rv(&vb), rs(Scalar::F64(1.0))]).is_err());
+    assert!(jk.launch("sum_ab1", &[rv(&zeros(DType::F64, &[1])), rv(&va), rv(&vb), rs(Scalar::F64(1.0))]).is_err());
 }
 
 #[test]
@@ -957,7 +963,7 @@ fn fused_axis_reductions_with_contracted_producer() {
         for &(name, kind, axis) in &ks {
             let osh = [sh[1 - axis]];
             let run = || {
-                let (o, p) = (View::zeros(DType::F64, &osh), View::zeros(DType::F64, &sh));
+                let (o, p) = (zeros(DType::F64, &osh), zeros(DType::F64, &sh));
                 jk.launch(name, &[rv(&o), rv(&va), rv(&vb), rv(&p)]).unwrap();
                 (o.to_f64_vec(), p.to_f64_vec())
             };
@@ -973,8 +979,8 @@ fn fused_axis_reductions_with_contracted_producer() {
                 assert_eq!(*g, ref_reduce(kind, &xs), "{name} {sh:?}: out[{j}]");
             }
             // Wrong output shape.
-            let bad = View::zeros(DType::F64, &[sh[axis] + 1]);
-            let e = jk.launch(name, &[rv(&bad), rv(&va), rv(&vb), rv(&View::zeros(DType::F64, &sh))]).unwrap_err();
+            let bad = zeros(DType::F64, &[sh[axis] + 1]);
+            let e = jk.launch(name, &[rv(&bad), rv(&va), rv(&vb), rv(&zeros(DType::F64, &sh))]).unwrap_err();
             assert!(e.contains("shape mismatch"), "{e}");
         }
     }
@@ -1005,7 +1011,7 @@ fn several_reductions_along_one_axis_share_a_loop_nest() {
         let (va, vb) = (fview(&sh, &a), fview(&sh, &b));
         for (name, axis) in [("two0", 0usize), ("two1", 1)] {
             let osh = [sh[1 - axis]];
-            let (o1, o2) = (View::zeros(DType::F64, &osh), View::zeros(DType::F64, &osh));
+            let (o1, o2) = (zeros(DType::F64, &osh), zeros(DType::F64, &osh));
             jk.launch(name, &[rv(&o1), rv(&o2), rv(&va), rv(&vb)]).unwrap();
             let at = |k: usize, j: usize| if axis == 0 { k * c + j } else { j * c + k };
             for j in 0..osh[0] as usize {
@@ -1015,7 +1021,7 @@ fn several_reductions_along_one_axis_share_a_loop_nest() {
                 assert_eq!(o2.to_f64_vec()[j], ref_reduce(ReduceKind::Max, &xs), "{name} {sh:?}: o2[{j}]");
             }
             // The second output's shape is checked too.
-            let bad = View::zeros(DType::F64, &[osh[0] + 1]);
+            let bad = zeros(DType::F64, &[osh[0] + 1]);
             let e = jk.launch(name, &[rv(&o1), rv(&bad), rv(&va), rv(&vb)]).unwrap_err();
             assert!(e.contains("shape mismatch"), "{e}");
         }
@@ -1045,7 +1051,7 @@ fn param_written_then_read_is_forwarded() {
     let jk = compile1(f);
     let n = 70_000;
     let (a, x) = (vals(n, 101), vals(n, 102));
-    let (va, vx, vy) = (fview(&[n as i64], &a), fview(&[n as i64], &x), View::zeros(DType::F64, &[n as i64]));
+    let (va, vx, vy) = (fview(&[n as i64], &a), fview(&[n as i64], &x), zeros(DType::F64, &[n as i64]));
     jk.launch("fwd", &[rv(&va), rv(&vx), rv(&vy), rs(Scalar::F64(2.0))]).unwrap();
     let (ga, gy) = (va.to_f64_vec(), vy.to_f64_vec());
     for i in 0..n {
@@ -1059,7 +1065,7 @@ fn param_written_then_read_is_forwarded() {
         &[(ComputeFn::Copy, 0, vec![1]), (ComputeFn::Binary(BinFn::Add), 2, vec![0, 1])],
     );
     let jk = compile1(f);
-    let (vi, vz) = (View::zeros(DType::I64, &[3]), View::zeros(DType::F64, &[3]));
+    let (vi, vz) = (zeros(DType::I64, &[3]), zeros(DType::F64, &[3]));
     jk.launch("fwd_i", &[rv(&vi), rv(&fview(&[3], &[1.5, -2.5, 3.25])), rv(&vz)]).unwrap();
     assert_eq!(elems(&vi), vec![Scalar::I64(1), Scalar::I64(-2), Scalar::I64(3)]);
     assert_eq!(vz.to_f64_vec(), vec![2.5, -4.5, 6.25]);

@@ -9,7 +9,70 @@
 
 use arrayc_grammar::ast::DType;
 use std::alloc::{alloc_zeroed, dealloc, Layout};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+
+/// Why a new base array could not be allocated. The executor adds the source line of the
+/// allocating operation, the `.npy` reader the file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AllocError {
+    /// The element count or the byte size of the shape does not fit in 63 bits.
+    #[error("an array of shape {shape} has more elements than a 64-bit size can count")]
+    SizeOverflow {
+        /// The shape, as NumPy prints it.
+        shape: String,
+    },
+    /// The array would take the live arrays beyond the memory limit ([`set_memory_limit`]).
+    #[error("an array of shape {shape} needs {bytes} bytes, which with the {live} bytes of the arrays already live exceeds the memory limit of {limit} bytes; pass a larger --max-memory, or use smaller arrays")]
+    OverLimit { shape: String, bytes: u64, live: u64, limit: u64 },
+    /// The operating system refused the memory.
+    #[error("the system could not provide {bytes} bytes for an array of shape {shape}")]
+    Failed { shape: String, bytes: u64 },
+}
+
+/// The memory limit in bytes: 0 until [`set_memory_limit`] is called, then the machine's memory.
+static MEMORY_LIMIT: AtomicU64 = AtomicU64::new(0);
+/// Bytes of the base arrays alive now (pooled mappings not counted).
+static LIVE_BYTES: AtomicU64 = AtomicU64::new(0);
+
+/// The machine's physical memory in bytes (`sysconf`), or `u64::MAX` when it cannot be read.
+pub fn physical_memory() -> u64 {
+    // SAFETY: sysconf only reads system configuration.
+    let (pages, size) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGE_SIZE)) };
+    if pages <= 0 || size <= 0 {
+        return u64::MAX;
+    }
+    (pages as u64).saturating_mul(size as u64)
+}
+
+/// Sets the most bytes that the live base arrays of this process may take together; an allocation
+/// beyond it fails with [`AllocError::OverLimit`] instead of exhausting the machine.
+pub fn set_memory_limit(bytes: u64) {
+    MEMORY_LIMIT.store(bytes, Ordering::Relaxed);
+}
+
+/// The memory limit in bytes ([`set_memory_limit`]; by default the machine's physical memory).
+pub fn memory_limit() -> u64 {
+    match MEMORY_LIMIT.load(Ordering::Relaxed) {
+        0 => physical_memory(),
+        n => n,
+    }
+}
+
+/// The number of elements of `shape`, or `None` when a size is negative or the count overflows
+/// `i64`. Every shape that makes a new array or a broadcast view passes this check, so `View::len`
+/// and the products of sizes and strides over a view never overflow.
+pub fn checked_len(shape: &[i64]) -> Option<i64> {
+    shape.iter().try_fold(1i64, |n, &d| if d < 0 { None } else { n.checked_mul(d) })
+}
+
+/// `(3, 4)` style, like NumPy's shape tuples.
+pub fn shape_str(s: &[i64]) -> String {
+    match s {
+        [x] => format!("({x},)"),
+        _ => format!("({})", s.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")),
+    }
+}
 
 /// Storage of one base array. Kernels write through raw pointers from several threads at once on
 /// disjoint elements; all other access goes through [`View`] methods on the host thread.
@@ -44,20 +107,21 @@ struct Pool {
 
 static POOL: std::sync::Mutex<Pool> = std::sync::Mutex::new(Pool { free: vec![], bytes: 0 });
 
-fn layout(bytes: usize) -> Layout {
-    Layout::from_size_align(bytes.max(1), ALIGN).expect("array size overflows the address space")
+/// The heap layout of a small buffer; `bytes` is at most `isize::MAX` ([`View::whole`] checks it).
+fn layout(bytes: usize) -> Option<Layout> {
+    Layout::from_size_align(bytes.max(1), ALIGN).ok()
 }
 
 /// A fresh anonymous mapping of at least `bytes` bytes (zeroed by the kernel on first touch), 2 MiB
-/// aligned and advised to use huge pages: `(address, length)`.
-fn map_large(bytes: usize) -> (usize, usize) {
-    let len = bytes.div_ceil(HUGE_PAGE) * HUGE_PAGE;
+/// aligned and advised to use huge pages: `(address, length)`; `None` when the system refuses it.
+fn map_large(bytes: usize) -> Option<(usize, usize)> {
+    let len = bytes.checked_next_multiple_of(HUGE_PAGE)?;
     // Map one huge page more, then unmap the unaligned head and the tail.
-    let over = len + HUGE_PAGE;
+    let over = len.checked_add(HUGE_PAGE)?;
     // SAFETY: an anonymous private mapping; no file, no fixed address.
     let raw = unsafe { libc::mmap(std::ptr::null_mut(), over, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0) };
     if raw == libc::MAP_FAILED {
-        std::alloc::handle_alloc_error(layout(bytes));
+        return None;
     }
     let start = raw as usize;
     let aligned = start.div_ceil(HUGE_PAGE) * HUGE_PAGE;
@@ -73,45 +137,47 @@ fn map_large(bytes: usize) -> (usize, usize) {
         // Only advice: a failure means 4 KiB pages, nothing worse.
         libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
     }
-    (aligned, len)
+    Some((aligned, len))
 }
 
 impl Buffer {
     /// A zeroed buffer of `bytes` bytes (at least one byte is allocated so the pointer is valid).
-    pub fn zeroed(bytes: usize) -> Arc<Buffer> {
-        let (b, stale) = Buffer::uninit(bytes);
+    /// Errors: `None` when the system refuses the memory.
+    fn zeroed(bytes: usize) -> Option<Buffer> {
+        let (b, stale) = Buffer::uninit(bytes)?;
         if stale {
             // SAFETY: the buffer holds `bytes` writable bytes and nothing else refers to it yet.
             unsafe { std::ptr::write_bytes(b.ptr, 0, bytes) };
         }
-        Arc::new(b)
+        Some(b)
     }
     /// A buffer of `bytes` bytes with unspecified contents (NumPy `empty`): for a large buffer, the
     /// smallest pooled mapping that holds it and is at most twice its size, else fresh zeroed memory.
-    pub fn uninitialised(bytes: usize) -> Arc<Buffer> {
-        Arc::new(Buffer::uninit(bytes).0)
+    fn uninitialised(bytes: usize) -> Option<Buffer> {
+        Buffer::uninit(bytes).map(|(b, _)| b)
     }
-    /// The buffer, and whether it came from the pool (its contents are stale).
-    fn uninit(bytes: usize) -> (Buffer, bool) {
+    /// The buffer, and whether it came from the pool (its contents are stale); `None` when the
+    /// system refuses the memory.
+    fn uninit(bytes: usize) -> Option<(Buffer, bool)> {
         if bytes >= LARGE_BYTES {
             let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
             let best = pool.free.iter().enumerate().filter(|(_, &(_, len))| len >= bytes && len <= 2 * bytes).min_by_key(|(_, &(_, len))| len).map(|(i, _)| i);
             if let Some(i) = best {
                 let (addr, len) = pool.free.swap_remove(i);
                 pool.bytes -= len;
-                return (Buffer { ptr: addr as *mut u8, bytes, map: Some((addr, len)) }, true);
+                return Some((Buffer { ptr: addr as *mut u8, bytes, map: Some((addr, len)) }, true));
             }
             drop(pool);
-            let (addr, len) = map_large(bytes);
-            return (Buffer { ptr: addr as *mut u8, bytes, map: Some((addr, len)) }, false);
+            let (addr, len) = map_large(bytes)?;
+            return Some((Buffer { ptr: addr as *mut u8, bytes, map: Some((addr, len)) }, false));
         }
-        let layout = layout(bytes);
+        let layout = layout(bytes)?;
         // SAFETY: layout has non-zero size.
         let ptr = unsafe { alloc_zeroed(layout) };
         if ptr.is_null() {
-            std::alloc::handle_alloc_error(layout);
+            return None;
         }
-        (Buffer { ptr, bytes, map: None }, false)
+        Some((Buffer { ptr, bytes, map: None }, false))
     }
     /// Base address of the storage.
     pub fn as_ptr(&self) -> *mut u8 {
@@ -125,6 +191,7 @@ impl Buffer {
 
 impl Drop for Buffer {
     fn drop(&mut self) {
+        LIVE_BYTES.fetch_sub(self.bytes as u64, Ordering::Relaxed);
         match self.map {
             Some((addr, len)) => {
                 let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
@@ -136,8 +203,8 @@ impl Drop for Buffer {
                     unsafe { libc::munmap(addr as *mut libc::c_void, len) };
                 }
             }
-            // SAFETY: allocated in `uninit` with the same layout.
-            None => unsafe { dealloc(self.ptr, layout(self.bytes)) },
+            // SAFETY: allocated in `uninit` with the same layout, which was valid then.
+            None => unsafe { dealloc(self.ptr, layout(self.bytes).expect("the layout the buffer was allocated with")) },
         }
     }
 }
@@ -155,19 +222,35 @@ pub struct View {
 }
 
 impl View {
-    /// A new contiguous row-major base array of `shape`, zero-filled.
-    pub fn zeros(dtype: DType, shape: &[i64]) -> View {
+    /// A new contiguous row-major base array of `shape` (sizes in elements), zero-filled.
+    /// Errors: [`AllocError`] when the shape's size overflows, passes the memory limit, or the
+    /// system refuses the memory.
+    pub fn zeros(dtype: DType, shape: &[i64]) -> Result<View, AllocError> {
         View::whole(dtype, shape, Buffer::zeroed)
     }
     /// A new contiguous row-major base array of `shape` with unspecified contents (`arr.new`).
-    pub fn uninitialised(dtype: DType, shape: &[i64]) -> View {
+    /// Errors: as [`View::zeros`].
+    pub fn uninitialised(dtype: DType, shape: &[i64]) -> Result<View, AllocError> {
         View::whole(dtype, shape, Buffer::uninitialised)
     }
-    /// The whole of a new row-major base array of `shape`, its storage from `alloc(bytes)`.
-    fn whole(dtype: DType, shape: &[i64], alloc: fn(usize) -> Arc<Buffer>) -> View {
-        let n: i64 = shape.iter().product();
-        let base = alloc(n.max(0) as usize * dtype.size_bytes());
-        View { base, dtype, offset: 0, strides: row_major_strides(shape), shape: shape.to_vec() }
+    /// The whole of a new row-major base array of `shape`, its storage from `alloc(bytes)`. Every
+    /// size is checked: the bytes fit in `isize`, and the live arrays stay within the memory limit.
+    fn whole(dtype: DType, shape: &[i64], alloc: fn(usize) -> Option<Buffer>) -> Result<View, AllocError> {
+        let bytes = checked_len(shape)
+            .and_then(|n| n.checked_mul(dtype.size_bytes() as i64))
+            .ok_or_else(|| AllocError::SizeOverflow { shape: shape_str(shape) })?;
+        let bytes = bytes as u64;
+        let limit = memory_limit();
+        let live = LIVE_BYTES.fetch_add(bytes, Ordering::Relaxed);
+        if live.saturating_add(bytes) > limit {
+            LIVE_BYTES.fetch_sub(bytes, Ordering::Relaxed);
+            return Err(AllocError::OverLimit { shape: shape_str(shape), bytes, live, limit });
+        }
+        let Some(buffer) = alloc(bytes as usize) else {
+            LIVE_BYTES.fetch_sub(bytes, Ordering::Relaxed);
+            return Err(AllocError::Failed { shape: shape_str(shape), bytes });
+        };
+        Ok(View { base: Arc::new(buffer), dtype, offset: 0, strides: row_major_strides(shape), shape: shape.to_vec() })
     }
     /// Bytes of the distinct elements the view addresses: the product of the sizes of the
     /// dimensions with a non-zero stride, times the element size (a broadcast dimension,
@@ -251,7 +334,8 @@ impl View {
     }
 }
 
-/// Row-major (C order) strides in elements for `shape`.
+/// Row-major (C order) strides in elements for `shape`, whose element count fits in `i64`
+/// ([`checked_len`]).
 pub fn row_major_strides(shape: &[i64]) -> Vec<i64> {
     let mut strides = vec![0; shape.len()];
     let mut acc = 1;

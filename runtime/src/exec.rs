@@ -5,7 +5,7 @@
 //! program runs on the CPU thread and hands array operations, fused into kernels, to the back end.
 //! Every error names the source location of the operation that failed.
 
-use crate::array::{Scalar, View};
+use crate::array::{checked_len, shape_str, Scalar, View};
 use crate::print::{format_scalar, format_view};
 use crate::value::{KernelLauncher, RtValue};
 use arrayc_dialect::ir::{BinFn, Body, Func, IndexEntry, Loc, Module, OpKind, UnFn, ValueId};
@@ -21,6 +21,14 @@ pub struct ExecError {
     pub col: u32,
     pub message: String,
 }
+
+/// The deepest chain of host function calls a program may make (Python's default recursion limit
+/// is 1000): deeper is a run-time error, not a stack overflow.
+pub const MAX_CALL_DEPTH: usize = 10_000;
+/// When less than this much stack (bytes) is left, the executor continues on a new stack segment
+/// of [`STACK_GROWTH`] bytes (`stacker`).
+const STACK_RED_ZONE: usize = 256 << 10;
+const STACK_GROWTH: usize = 8 << 20;
 
 /// Runs host functions of `module`, printing to `out`.
 pub struct Executor<'a> {
@@ -38,14 +46,21 @@ type Frame = Vec<Option<RtValue>>;
 
 impl Executor<'_> {
     /// Calls host function `name` with `args` (one per parameter) and returns its results.
+    /// Errors: any run-time error of the program, with its source location; a call chain deeper
+    /// than [`MAX_CALL_DEPTH`] is one.
     pub fn call(&mut self, name: &str, args: Vec<RtValue>) -> Result<Vec<RtValue>, ExecError> {
+        self.call_at(name, args, 0)
+    }
+
+    /// [`Executor::call`] at call depth `depth` (0 for the entry function).
+    fn call_at(&mut self, name: &str, args: Vec<RtValue>, depth: usize) -> Result<Vec<RtValue>, ExecError> {
         let module = self.module;
         let f = module.func(name).ok_or_else(|| self.err(None, format!("no function `{name}`")))?;
         let mut frame: Frame = vec![None; f.value_types.len()];
         for (p, a) in f.params.iter().zip(args) {
             frame[*p as usize] = Some(a);
         }
-        match self.body(f, &f.body, &mut frame)? {
+        match self.body(f, &f.body, &mut frame, depth)? {
             Flow::Return(v) => Ok(v),
             Flow::Next => Ok(vec![]),
         }
@@ -56,9 +71,14 @@ impl Executor<'_> {
         ExecError { file: self.module.source_name.clone(), line: l.line, col: l.col, message }
     }
 
-    fn body(&mut self, f: &Func, body: &Body, fr: &mut Frame) -> Result<Flow, ExecError> {
+    fn body(&mut self, f: &Func, body: &Body, fr: &mut Frame, depth: usize) -> Result<Flow, ExecError> {
+        // Nested bodies and calls recurse: grow the stack on demand rather than overflow it.
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || self.body_ops(f, body, fr, depth))
+    }
+
+    fn body_ops(&mut self, f: &Func, body: &Body, fr: &mut Frame, depth: usize) -> Result<Flow, ExecError> {
         for op in body {
-            let r = self.op(f, &op.kind, fr).map_err(|m| match m {
+            let r = self.op(f, &op.kind, fr, depth).map_err(|m| match m {
                 OpError::Msg(m) => self.err(op.loc, m),
                 OpError::Exec(e) => e,
             })?;
@@ -69,7 +89,7 @@ impl Executor<'_> {
         Ok(Flow::Next)
     }
 
-    fn op(&mut self, f: &Func, k: &OpKind, fr: &mut Frame) -> Result<Flow, OpError> {
+    fn op(&mut self, f: &Func, k: &OpKind, fr: &mut Frame, depth: usize) -> Result<Flow, OpError> {
         use OpKind::*;
         match k {
             Const { res, value } => set(fr, *res, RtValue::Scalar(*value)),
@@ -90,7 +110,7 @@ impl Executor<'_> {
                 while i < hi {
                     set(fr, *iv, RtValue::Scalar(Scalar::I64(i)));
                     bind(fr, carried, &vals);
-                    if let Flow::Return(v) = self.body(f, body, fr).map_err(OpError::Exec)? {
+                    if let Flow::Return(v) = self.body(f, body, fr, depth).map_err(OpError::Exec)? {
                         return Ok(Flow::Return(v));
                     }
                     vals = gets(fr, yields)?;
@@ -102,19 +122,19 @@ impl Executor<'_> {
                 let mut vals = gets(fr, inits)?;
                 loop {
                     bind(fr, before_args, &vals);
-                    self.body(f, before, fr).map_err(OpError::Exec)?;
+                    self.body(f, before, fr, depth).map_err(OpError::Exec)?;
                     if !truth(sc(fr, *cond)?) {
                         break;
                     }
                     bind(fr, after_args, &vals);
-                    self.body(f, after, fr).map_err(OpError::Exec)?;
+                    self.body(f, after, fr, depth).map_err(OpError::Exec)?;
                     vals = gets(fr, yields)?;
                 }
                 bind(fr, results, &vals);
             }
             If { cond, then_body, then_yields, else_body, else_yields, results } => {
                 let (b, y) = if truth(sc(fr, *cond)?) { (then_body, then_yields) } else { (else_body, else_yields) };
-                self.body(f, b, fr).map_err(OpError::Exec)?;
+                self.body(f, b, fr, depth).map_err(OpError::Exec)?;
                 let vals = gets(fr, y)?;
                 bind(fr, results, &vals);
             }
@@ -124,7 +144,12 @@ impl Executor<'_> {
                 if callee_f.kernel {
                     self.kernels.launch(callee, &argv).map_err(OpError::Msg)?;
                 } else {
-                    let r = self.call(callee, argv).map_err(OpError::Exec)?;
+                    if depth + 1 >= MAX_CALL_DEPTH {
+                        return Err(OpError::Msg(format!(
+                            "calls nested deeper than {MAX_CALL_DEPTH} (in `{callee}`): is the recursion missing a base case?"
+                        )));
+                    }
+                    let r = self.call_at(callee, argv, depth + 1).map_err(OpError::Exec)?;
                     bind(fr, results, &r);
                 }
             }
@@ -139,7 +164,8 @@ impl Executor<'_> {
                 if let Some(n) = shape.iter().find(|n| **n < 0) {
                     return Err(OpError::Msg(format!("negative dimension {n} in array size {shape:?}")));
                 }
-                set(fr, *res, RtValue::View(crate::array::View::uninitialised(f.ty(*res).dtype(), &shape)))
+                let v = crate::array::View::uninitialised(f.ty(*res).dtype(), &shape).map_err(|e| OpError::Msg(e.to_string()))?;
+                set(fr, *res, RtValue::View(v))
             }
             View { res, src, index, operands } => {
                 let ops: Vec<i64> = operands.iter().map(|s| sc(fr, *s).map(|x| x.as_i64())).collect::<Result<_, _>>()?;
@@ -275,7 +301,9 @@ pub fn apply_index(src: &View, index: &[IndexEntry], ops: &[i64]) -> Result<View
                     v.offset += first * src.strides[d];
                 }
                 v.shape.push(len);
-                v.strides.push(src.strides[d] * s);
+                // Saturating: the product only overflows when at most one element is selected,
+                // and then the stride is never multiplied by a non-zero index.
+                v.strides.push(src.strides[d].saturating_mul(s));
                 d += 1;
             }
         }
@@ -287,8 +315,10 @@ pub fn apply_index(src: &View, index: &[IndexEntry], ops: &[i64]) -> Result<View
 /// and the number of elements selected (bounds clipped, negative values count from the end).
 /// `step` must not be 0.
 pub fn slice_indices(n: i64, start: Option<i64>, stop: Option<i64>, step: i64) -> (i64, i64) {
+    // In i128: `x + n`, `end - first + step` and `-step` may leave i64 for extreme values.
+    let (n, step) = (n as i128, step as i128);
     let (lower, upper) = if step > 0 { (0, n) } else { (-1, n - 1) };
-    let clamp = |x: Option<i64>, default: i64| match x {
+    let clamp = |x: Option<i64>, default: i128| match x.map(i128::from) {
         None => default,
         Some(x) if x < 0 => (x + n).max(lower),
         Some(x) => x.min(upper),
@@ -296,7 +326,8 @@ pub fn slice_indices(n: i64, start: Option<i64>, stop: Option<i64>, step: i64) -
     let first = clamp(start, if step > 0 { lower } else { upper });
     let end = clamp(stop, if step > 0 { upper } else { lower });
     let len = if step > 0 { (end - first + step - 1).div_euclid(step) } else { (first - end - step - 1).div_euclid(-step) };
-    (first, len.max(0))
+    // Both lie in -1 ..= n, so they fit in i64 again.
+    (first as i64, len.max(0) as i64)
 }
 
 /// `src` with permuted axes: axis `i` of the result is axis `perm[i]` of `src` (same elements).
@@ -321,6 +352,9 @@ pub fn broadcast(src: &View, shape: &[i64]) -> Result<View, String> {
     if r > k {
         return Err(fail());
     }
+    if checked_len(shape).is_none() {
+        return Err(format!("cannot broadcast to shape {}: its element count overflows a 64-bit size", shape_str(shape)));
+    }
     let mut strides = vec![0; k];
     for j in 0..k {
         if j < k - r {
@@ -334,14 +368,6 @@ pub fn broadcast(src: &View, shape: &[i64]) -> Result<View, String> {
         }
     }
     Ok(View { base: src.base.clone(), dtype: src.dtype, offset: src.offset, shape: shape.to_vec(), strides })
-}
-
-/// `(3, 4)` style, like NumPy's shape tuples.
-pub fn shape_str(s: &[i64]) -> String {
-    match s {
-        [x] => format!("({x},)"),
-        _ => format!("({})", s.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")),
-    }
 }
 
 fn float_bin(op: BinFn, x: f64, y: f64) -> Result<f64, Scalar> {

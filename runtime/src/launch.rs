@@ -9,7 +9,7 @@
 //! never on the number of threads, and reductions over everything combine per-chunk partial results
 //! on the host in chunk order: a launch gives bit-identical results for any thread count.
 
-use crate::array::{element_range, Scalar, View};
+use crate::array::{element_range, shape_str, Scalar, View};
 use crate::value::RtValue;
 use arrayc_dialect::ir::{self, ComputeFn, OpKind, ReduceKind, Type, ValueId};
 use arrayc_grammar::ast::DType;
@@ -28,13 +28,6 @@ pub struct PackedKernel(pub PackedFn);
 
 /// Target number of iteration-space elements per chunk.
 pub const CHUNK_ELEMS: i64 = 1 << 16;
-
-fn shape_str(s: &[i64]) -> String {
-    match s.len() {
-        1 => format!("({},)", s[0]),
-        _ => format!("({})", s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")),
-    }
-}
 
 /// Checks that every element of `v` lies inside its base buffer.
 fn check_in_bounds(v: &View, what: &str) -> Result<(), String> {

@@ -4,7 +4,7 @@
 //! Big-endian files of those types are byte-swapped on reading; files are always written
 //! little-endian, C order. Fortran-order files are converted to row-major on reading.
 
-use crate::array::{Scalar, View};
+use crate::array::{AllocError, Scalar, View};
 use arrayc_grammar::ast::DType;
 use npyz::{NpyFile, WriteOptions, WriterBuilder};
 use std::fs::File;
@@ -24,6 +24,13 @@ pub enum NpyError {
     /// The file's element type is not one arrayc supports.
     #[error("'{}' has dtype {dtype}, which arrayc does not support; supported dtypes are float64, float32, int64 and bool: convert it, e.g. numpy.save(path, numpy.load(path).astype(numpy.float64))", path.display())]
     UnsupportedDType { path: PathBuf, dtype: String },
+    /// The array the file holds cannot be allocated (too large for the memory limit or the system).
+    #[error("cannot load '{}': {source}", path.display())]
+    Alloc {
+        path: PathBuf,
+        #[source]
+        source: AllocError,
+    },
     /// Any other I/O failure (permissions, missing directory, disk full, ...).
     #[error("cannot {action} '{}': {source}; check that the directory exists and is accessible", path.display())]
     Io {
@@ -70,11 +77,14 @@ fn describe_dtype(d: &npyz::DType) -> String {
 /// Reads a `.npy` file into a new contiguous row-major array.
 ///
 /// Errors: [`NpyError::NotFound`] if `path` does not exist, [`NpyError::NotNpy`] if it is not a valid
-/// `.npy` file (including truncated data), [`NpyError::UnsupportedDType`] for element types other
-/// than float64, float32, int64 and bool, [`NpyError::Io`] for other read failures.
+/// `.npy` file (including truncated data, and a header whose shape needs more bytes than the file
+/// has, found before anything is allocated), [`NpyError::UnsupportedDType`] for element types other
+/// than float64, float32, int64 and bool, [`NpyError::Alloc`] when the array passes the memory
+/// limit or the system refuses the memory, [`NpyError::Io`] for other read failures.
 pub fn read_npy(path: &Path) -> Result<View, NpyError> {
     let file = File::open(path).map_err(|e| io_err(path, "read", e))?;
-    if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
+    let meta = file.metadata().map_err(|e| io_err(path, "read", e))?;
+    if meta.is_dir() {
         return Err(not_npy(path, "it is a directory"));
     }
     let npy = NpyFile::new(BufReader::new(file)).map_err(|e| match e.kind() {
@@ -88,12 +98,18 @@ pub fn read_npy(path: &Path) -> Result<View, NpyError> {
         .iter()
         .map(|&d| i64::try_from(d).map_err(|_| not_npy(path, format!("dimension {d} is too large"))))
         .collect::<Result<_, _>>()?;
-    let n = shape.iter().try_fold(1i64, |a, &d| a.checked_mul(d));
-    if n.is_none_or(|n| n.checked_mul(dtype.size_bytes() as i64).is_none()) {
-        return Err(not_npy(path, format!("shape {shape:?} is too large")));
+    // The header's shape is checked against the file's length before anything is allocated: the
+    // data cannot be longer than the file.
+    let bytes = crate::array::checked_len(&shape).and_then(|n| n.checked_mul(dtype.size_bytes() as i64));
+    match bytes {
+        None => return Err(not_npy(path, format!("its header's shape {shape:?} is too large"))),
+        Some(b) if b as u64 > meta.len() => {
+            return Err(not_npy(path, format!("its header's shape {shape:?} needs {b} bytes of data but the file has {} bytes in all", meta.len())))
+        }
+        Some(_) => {}
     }
     let fortran = npy.order() == npyz::Order::Fortran;
-    let out = View::zeros(dtype, &shape);
+    let out = View::zeros(dtype, &shape).map_err(|source| NpyError::Alloc { path: path.to_path_buf(), source })?;
     // The order in which file elements are stored: row-major for C order; for Fortran order, the
     // row-major order of the transposed view (first axis fastest).
     let target = if fortran {
@@ -214,9 +230,10 @@ pub fn write_npy(path: &Path, view: &View) -> Result<(), NpyError> {
 }
 
 /// Writes the scalar `s` to `path` as a 0-d `.npy` array of its dtype (`numpy.load` gives a 0-d
-/// array). Same guarantees and errors as [`write_npy`].
+/// array). Same guarantees and errors as [`write_npy`], and [`NpyError::Alloc`] if even one
+/// element cannot be allocated.
 pub fn write_scalar_npy(path: &Path, s: Scalar) -> Result<(), NpyError> {
-    let v = View::zeros(s.dtype(), &[]);
+    let v = View::zeros(s.dtype(), &[]).map_err(|source| NpyError::Alloc { path: path.to_path_buf(), source })?;
     v.write_at(0, s);
     write_npy(path, &v)
 }

@@ -12,6 +12,12 @@ use arrayc_runtime::rng::{fill_uniform, fill_uniform_chunked, philox4x32_10, uni
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+
+/// A new zero-filled array (`View::zeros`); the tests' sizes always fit in memory.
+fn zeros(dtype: DType, shape: &[i64]) -> View {
+    View::zeros(dtype, shape).expect("a test array fits in memory")
+}
+
 // ---------------------------------------------------------------- helpers
 
 fn tmp_dir(name: &str) -> PathBuf {
@@ -22,7 +28,7 @@ fn tmp_dir(name: &str) -> PathBuf {
 }
 
 fn from_scalars(dtype: DType, shape: &[i64], vals: &[Scalar]) -> View {
-    let v = View::zeros(dtype, shape);
+    let v = zeros(dtype, shape);
     assert_eq!(v.len() as usize, vals.len());
     for (i, s) in vals.iter().enumerate() {
         v.write_at(i as i64, *s);
@@ -127,7 +133,7 @@ fn uniform_matches_recipe() {
 fn fill_uniform_independent_of_threads_and_chunks() {
     let n = 100_003;
     let fill = |threads: usize, chunk: usize| {
-        let v = View::zeros(DType::F64, &[n]);
+        let v = zeros(DType::F64, &[n]);
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| fill_uniform_chunked(&v, 9, chunk));
         v.to_f64_vec()
@@ -137,7 +143,7 @@ fn fill_uniform_independent_of_threads_and_chunks() {
     assert_eq!(fill(8, 1 << 14), reference);
     assert_eq!(fill(8, 1), reference[..].to_vec());
     assert_eq!(fill(3, 777), reference);
-    let v = View::zeros(DType::F64, &[n]);
+    let v = zeros(DType::F64, &[n]);
     fill_uniform(&v, 9);
     assert_eq!(v.to_f64_vec(), reference);
 }
@@ -145,14 +151,14 @@ fn fill_uniform_independent_of_threads_and_chunks() {
 #[test]
 fn fill_uniform_strided_views_use_row_major_positions() {
     // A reversed, transposed 2-d view of a 3x4 base: element k of the view gets uniform(seed, k).
-    let base = View::zeros(DType::F64, &[3, 4]);
+    let base = zeros(DType::F64, &[3, 4]);
     let view = View { offset: 11, shape: vec![4, 3], strides: vec![-1, -4], ..base.clone() };
     fill_uniform_chunked(&view, 5, 5);
     let got = view.to_f64_vec();
     let want: Vec<f64> = (0..12).map(|k| uniform_f64(5, k)).collect();
     assert_eq!(got, want);
     // 0-d.
-    let z = View::zeros(DType::F64, &[]);
+    let z = zeros(DType::F64, &[]);
     fill_uniform(&z, 3);
     assert_eq!(z.to_f64_vec(), vec![uniform_f64(3, 0)]);
 }
@@ -160,7 +166,7 @@ fn fill_uniform_strided_views_use_row_major_positions() {
 #[test]
 fn uniform_statistics() {
     let n = 1_000_000;
-    let v = View::zeros(DType::F64, &[1000, 1000]);
+    let v = zeros(DType::F64, &[1000, 1000]);
     fill_uniform(&v, 0);
     let xs = v.to_f64_vec();
     assert_eq!(xs.len(), n);
@@ -514,19 +520,19 @@ fn sub(base: &View, offset: i64, shape: &[i64], strides: &[i64]) -> View {
 #[test]
 fn traffic_counts_overlapping_views_of_a_base_once() {
     // A 10x10 f64 grid: the interior and its north neighbour span rows 0..9, columns 1..9.
-    let g = View::zeros(DType::F64, &[10, 10]);
+    let g = zeros(DType::F64, &[10, 10]);
     let center = sub(&g, 11, &[8, 8], &[10, 1]);
     let north = sub(&g, 1, &[8, 8], &[10, 1]);
     // Span of the union: elements 1 ..= 88 (north starts at 1, center ends at 11 + 7*10 + 7 = 88).
     assert_eq!(launch_traffic([&center, &north]), 88 * 8);
     // A separate base adds its own bytes.
-    let other = View::zeros(DType::F32, &[5]);
+    let other = zeros(DType::F32, &[5]);
     assert_eq!(launch_traffic([&center, &north, &other]), 88 * 8 + 5 * 4);
 }
 
 #[test]
 fn traffic_of_sparse_and_broadcast_views_counts_elements() {
-    let g = View::zeros(DType::F64, &[100, 100]);
+    let g = zeros(DType::F64, &[100, 100]);
     // The diagonal: 100 elements spread over a span of 9901.
     let diag = sub(&g, 0, &[100], &[101]);
     assert_eq!(launch_traffic([&diag]), 100 * 8);
@@ -535,4 +541,31 @@ fn traffic_of_sparse_and_broadcast_views_counts_elements() {
     assert_eq!(launch_traffic([&row]), 100 * 8);
     // Empty views move nothing.
     assert_eq!(launch_traffic([&sub(&g, 0, &[0, 100], &[100, 1])]), 0);
+}
+
+// ---------------------------------------------------------------- checked sizes (issue 10)
+
+#[test]
+fn sizes_that_overflow_are_allocation_errors() {
+    use arrayc_runtime::array::{checked_len, AllocError};
+    assert_eq!(checked_len(&[1 << 62, 4]), None);
+    assert_eq!(checked_len(&[3, -1]), None);
+    assert_eq!(checked_len(&[0, i64::MAX, i64::MAX]), Some(0), "a zero size makes the count 0, as in NumPy");
+    assert_eq!(checked_len(&[]), Some(1));
+    // Fits in i64 as elements but not as bytes.
+    assert!(matches!(View::zeros(DType::F64, &[1 << 61]), Err(AllocError::SizeOverflow { .. })));
+    assert!(matches!(View::uninitialised(DType::I64, &[1 << 32, 1 << 32]), Err(AllocError::SizeOverflow { .. })));
+    let v = zeros(DType::Bool, &[0, i64::MAX]);
+    assert_eq!(v.len(), 0);
+}
+
+#[test]
+fn slice_indices_of_extreme_steps_match_python() {
+    use arrayc_runtime::exec::slice_indices;
+    // Python: slice(None, None, -2**63).indices(5) -> (4, -1, ...): one element.
+    assert_eq!(slice_indices(5, None, None, i64::MIN), (4, 1));
+    assert_eq!(slice_indices(5, None, None, i64::MAX), (0, 1));
+    assert_eq!(slice_indices(5, Some(i64::MIN), Some(i64::MAX), 1), (0, 5));
+    assert_eq!(slice_indices(5, Some(i64::MAX), Some(i64::MIN), -1), (4, 5));
+    assert_eq!(slice_indices(0, None, None, -1), (-1, 0));
 }

@@ -356,3 +356,80 @@ fn traffic_counts_the_fused_kernels() {
     assert_eq!(traffic(&p, &["--arg", "n=1000"]), (8000, 1));
     assert_eq!(traffic(&p, &["--arg", "n=1000", "--fuse", "singleton"]), (56000, 4));
 }
+
+// ---------------------------------------------------------------- memory safety (issue 10)
+
+/// Sizes whose element count wraps 64 bits (`n * m` in `View::whole` once wrapped to a 4-element
+/// buffer, and reads went past it): a run-time error naming the line, exit 1, never heap contents.
+#[test]
+fn wrapping_sizes_are_errors_naming_the_line() {
+    let dir = temp_dir("wrap");
+    let cases = [
+        // 2^62 x 4 = 2^64 elements: wrapped to 0.
+        ("rows.arr", "fn main(n: i64 = 4611686018427387904) -> f64 {\n    let a = zeros(n, 4);\n    return a[1, 2];\n}\n", ":2:", "(4611686018427387904, 4)"),
+        // A broadcast to 2^62 x 4 x 4 elements.
+        ("bcast.arr", "fn main(n: i64 = 4611686018427387904) {\n    let a = zeros(4);\n    print(zeros(n, 4, 1) + a);\n}\n", ":3:", "elements"),
+    ];
+    for (name, src, line, needle) in cases {
+        let f = write_program(&dir, name, src);
+        let o = arrayc().arg("run").arg(&f).output().unwrap();
+        assert_fails_with(&o, needle, name);
+        assert!(stderr(&o).contains(line), "{name}: the error names the line {line}:\n{}", stderr(&o));
+        assert!(o.stdout.is_empty(), "{name}: printed {}", String::from_utf8_lossy(&o.stdout));
+    }
+}
+
+/// An allocation beyond `--max-memory` (default: the machine's memory) is an error naming the
+/// line and the flag, not an abort; an 800 GB `zeros` fails the same way under the default.
+#[test]
+fn allocations_beyond_the_memory_limit_are_errors() {
+    let dir = temp_dir("maxmem");
+    let f = write_program(&dir, "big.arr", "fn main(n: i64 = 1000) -> f64[n] {\n    let a = zeros(n);\n    return a;\n}\n");
+    let o = arrayc().args(["run", "--max-memory", "4KiB"]).arg(&f).arg("--arg").arg("n=1000").output().unwrap();
+    assert_fails_with(&o, "exceeds the memory limit of 4096 bytes", "8000 bytes under 4KiB");
+    assert!(stderr(&o).contains("big.arr:2:") && stderr(&o).contains("--max-memory"), "{}", stderr(&o));
+    let o = arrayc().args(["run", "--max-memory", "4KiB"]).arg(&f).arg("--arg").arg("n=100").output().unwrap();
+    assert!(o.status.success(), "800 bytes fit in 4KiB: {}", stderr(&o));
+    let o = arrayc().arg("run").arg(&f).arg("--arg").arg("n=100000000000").output().unwrap();
+    assert_fails_with(&o, "needs 800000000000 bytes", "800 GB under the default limit");
+    let o = arrayc().args(["run", "--max-memory", "lots"]).arg(&f).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "a bad --max-memory is a usage error: {}", stderr(&o));
+    assert!(stderr(&o).contains("4GiB"), "the message shows the syntax: {}", stderr(&o));
+}
+
+/// A 128-byte `.npy` whose header claims shape (10^12,): rejected from the header and the file's
+/// length before anything is allocated.
+#[test]
+fn npy_header_shape_is_checked_against_the_file_length() {
+    let dir = temp_dir("npyhuge");
+    let header = "{'descr': '<f8', 'fortran_order': False, 'shape': (1000000000000,), }";
+    let header = format!("{header}{}\n", " ".repeat(128 - 10 - header.len() - 1));
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    bytes.extend_from_slice(header.as_bytes());
+    assert_eq!(bytes.len(), 128);
+    let npy = dir.join("huge.npy");
+    std::fs::write(&npy, bytes).unwrap();
+    let f = write_program(&dir, "s.arr", "fn main(x: f64[N]) -> f64 {\n    return sum(x);\n}\n");
+    let o = arrayc().arg("run").arg(&f).arg("--arg").arg(format!("x=@{}", npy.display())).output().unwrap();
+    assert_fails_with(&o, "needs 8000000000000 bytes of data but the file has 128 bytes", "huge header");
+    assert!(stderr(&o).contains("--arg x"), "the error names the argument: {}", stderr(&o));
+}
+
+/// Unbounded recursion is a run-time error at a depth limit, not a stack overflow; deep but
+/// bounded recursion (9,000 calls, about twice what the main thread's stack held) runs.
+#[test]
+fn unbounded_recursion_is_an_error() {
+    let dir = temp_dir("recursion");
+    let f = write_program(
+        &dir,
+        "rec.arr",
+        "fn f(n: i64) -> i64 {\n    let r = 0;\n    if n > 0 {\n        r = f(n - 1) + 1;\n    }\n    return r;\n}\nfn main(n: i64 = 100000000) -> i64 {\n    return f(n);\n}\n",
+    );
+    let o = arrayc().arg("run").arg(&f).output().unwrap();
+    assert_fails_with(&o, "calls nested deeper than 10000", "unbounded recursion");
+    assert!(stderr(&o).contains("rec.arr:4:"), "{}", stderr(&o));
+    let o = arrayc().arg("run").arg(&f).args(["--arg", "n=9000"]).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "9000");
+}

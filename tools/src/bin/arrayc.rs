@@ -21,6 +21,20 @@ use std::time::Instant;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The most memory the program's arrays may take together, e.g. `4GiB`, `500MB` or a number of
+    /// bytes (default: the machine's physical memory). An allocation beyond it is an error naming
+    /// the source line, not an abort.
+    #[arg(long, global = true, value_name = "SIZE", value_parser = parse_memory_size)]
+    max_memory: Option<u64>,
+}
+
+/// `--max-memory`'s value: a size with an optional unit (`bytesize`'s syntax: `4GiB`, `4GB`, `4096`).
+fn parse_memory_size(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<bytesize::ByteSize>() {
+        Ok(b) if b.as_u64() > 0 => Ok(b.as_u64()),
+        Ok(_) => Err("the memory limit must be more than 0 bytes".into()),
+        Err(e) => Err(format!("{e}; write a size such as 4GiB, 500MB or 1000000 (bytes)")),
+    }
 }
 
 #[derive(Subcommand)]
@@ -142,6 +156,9 @@ impl FuseArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(bytes) = cli.max_memory {
+        arrayc_runtime::array::set_memory_limit(bytes);
+    }
     let r = match cli.command {
         Command::Run { file, entry, args, out, time, fuse } => run(&file, entry.as_deref(), &args, out.as_deref(), time, &fuse),
         Command::Check { file } => check(&file),
