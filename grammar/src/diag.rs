@@ -85,7 +85,18 @@ impl Diagnostic {
 
     /// Renders the diagnostic as text with source excerpts (ariadne). `color = false` gives plain
     /// text without ANSI escapes (used by tests and lit). Spans outside `source` are clamped.
+    /// When a labelled line is longer than [`MAX_EXCERPT_LINE`] bytes (generated code), the
+    /// excerpt would be that long too: the diagnostic is rendered without excerpts instead.
     pub fn render(&self, file_name: &str, source: &str, color: bool) -> String {
+        let long_line = |off: usize| {
+            let off = off.min(source.len());
+            let start = source[..off].rfind('\n').map_or(0, |i| i + 1);
+            let end = source[off..].find('\n').map_or(source.len(), |i| off + i);
+            end - start > MAX_EXCERPT_LINE
+        };
+        if std::iter::once(&self.primary).chain(&self.secondary).any(|l| long_line(l.span.start)) {
+            return self.render_without_excerpts(file_name, source);
+        }
         let clamp = |s: &Span| -> Span {
             let mut a = s.start.min(source.len());
             let mut b = s.end.min(source.len()).max(a);
@@ -131,6 +142,60 @@ impl Diagnostic {
             s = format!("error[{}]: {} at {file_name}:{l}:{c}\n", self.code, self.message);
         }
         s
+    }
+}
+
+/// Lines longer than this many bytes are not quoted in rendered diagnostics.
+pub const MAX_EXCERPT_LINE: usize = 400;
+
+impl Diagnostic {
+    /// The diagnostic as plain lines with `file:line:col` positions and no source excerpts.
+    fn render_without_excerpts(&self, file_name: &str, source: &str) -> String {
+        let kind = match self.severity {
+            Severity::Error => "Error",
+            Severity::Warning => "Warning",
+        };
+        let (l, c) = self.line_col(source);
+        let mut s = format!("[{}] {kind}: {}\n  at {file_name}:{l}:{c}: {}\n", self.code, self.message, self.primary.message);
+        for lab in &self.secondary {
+            let (l, c) = line_col(source, lab.span.start);
+            s += &format!("  at {file_name}:{l}:{c}: {}\n", lab.message);
+        }
+        for n in &self.notes {
+            s += &format!("  Note: {n}\n");
+        }
+        if let Some(h) = &self.help {
+            s += &format!("  Help: {h}\n");
+        }
+        s
+    }
+}
+
+/// The start offsets of the lines of one source, for [`line_col`] lookups in `O(log lines)` plus the
+/// length of the line, where [`line_col`] scans from the start of the file (the lowering asks once
+/// per operation: a scan each time made it quadratic in the file's length).
+#[derive(Clone, Debug)]
+pub struct LineIndex<'s> {
+    source: &'s str,
+    /// Byte offset of the first character of each line.
+    starts: Vec<usize>,
+}
+
+impl<'s> LineIndex<'s> {
+    /// Indexes the lines of `source`.
+    pub fn new(source: &'s str) -> Self {
+        let starts = std::iter::once(0).chain(source.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        LineIndex { source, starts }
+    }
+    /// The same as [`line_col`]`(source, byte_offset)`.
+    pub fn line_col(&self, byte_offset: usize) -> (usize, usize) {
+        let mut off = byte_offset.min(self.source.len());
+        while off > 0 && !self.source.is_char_boundary(off) {
+            off -= 1;
+        }
+        let line = self.starts.partition_point(|&s| s <= off);
+        let col = self.source[self.starts[line - 1]..off].chars().count() + 1;
+        (line, col)
     }
 }
 

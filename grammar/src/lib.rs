@@ -9,12 +9,13 @@ pub mod check;
 pub mod diag;
 pub mod dump;
 pub mod lexer;
+pub mod nesting;
 mod parse;
 #[doc(hidden)]
 pub mod syntax;
 pub mod types;
 
-pub use diag::{line_col, Diagnostic, Label, Severity};
+pub use diag::{line_col, Diagnostic, Label, LineIndex, Severity};
 
 #[allow(clippy::all, unused_parens, dead_code, unused_imports)]
 mod parser {
@@ -46,7 +47,8 @@ pub struct FnSig {
     pub results: Vec<types::Ty>,
 }
 
-/// Parses a source file. Returns the program when there is no syntax error, and all diagnostics.
+/// Parses a source file. Returns the program when there is no syntax error and it nests at most
+/// [`nesting::MAX_NESTING`] deep, and all diagnostics.
 pub fn parse(src: &str) -> (Option<ast::Program>, Vec<Diagnostic>) {
     parse::parse_program(src)
 }

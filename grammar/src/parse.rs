@@ -7,12 +7,19 @@ use crate::parser::ProgramParser;
 use lalrpop_util::ParseError;
 use std::cell::Cell;
 
-/// Parses `src`; on a syntax error returns `None` and the diagnostic(s).
+/// Parses `src`; on a syntax error, or nesting deeper than [`MAX_NESTING`](crate::nesting::MAX_NESTING)
+/// (E0104), returns `None` and the diagnostic(s).
 pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
     let ids = Cell::new(0u32);
     let parser = ProgramParser::new();
     match parser.parse(&ids, Lexer::new(src)) {
-        Ok(p) => (Some(p), Vec::new()),
+        Ok(p) => match crate::nesting::check_nesting(&p) {
+            None => (Some(p), Vec::new()),
+            Some(d) => {
+                crate::nesting::dismantle(p);
+                (None, vec![d])
+            }
+        },
         Err(e) => (None, vec![to_diag(e, src)]),
     }
 }

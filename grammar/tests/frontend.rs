@@ -361,6 +361,54 @@ fn render_and_line_col() {
     assert!(rc.contains('\u{1b}'));
 }
 
+/// The line index answers exactly as the scan from the file's start, at every byte offset
+/// (multi-byte characters, empty lines, a last line without newline, offsets past the end).
+#[test]
+fn line_index_agrees_with_line_col() {
+    let src = "fn f() {\n\n    let é = 1; # ü→\n}\r\nlast";
+    let index = arrayc_grammar::LineIndex::new(src);
+    for off in 0..src.len() + 3 {
+        assert_eq!(index.line_col(off), arrayc_grammar::line_col(src, off), "offset {off}");
+    }
+    assert_eq!(arrayc_grammar::LineIndex::new("").line_col(0), (1, 1));
+}
+
+/// Nesting beyond the limit is E0104 from the parser, before any recursive phase: a long sum, deep
+/// calls and deep blocks (each once overflowed the stack of `arrayc check`). The rejection itself
+/// needs little stack (it runs on the test thread's 2 MiB); a program at the limit parses and
+/// checks on a thread with the drivers' larger stack, as `arrayc` runs the front end.
+#[test]
+fn nesting_too_deep_is_e0104() {
+    use arrayc_grammar::nesting::MAX_NESTING;
+    let n = 20_000;
+    let sum = format!("fn main(x: f64 = 1.0) -> f64 {{\n    return {};\n}}\n", vec!["x"; n].join(" + "));
+    let calls = |k: usize| format!("fn main(x: f64 = 1.0) -> f64 {{\n    return {}x{};\n}}\n", "abs(".repeat(k), ")".repeat(k));
+    let ifs = format!("fn main(x: f64 = 1.0) {{\n{}print(x);\n{}}}\n", "if x > 0.0 {\n".repeat(n), "}\n".repeat(n));
+    for (what, src) in [("sum", &sum), ("calls", &calls(n)), ("ifs", &ifs)] {
+        let (p, d) = arrayc_grammar::parse(src);
+        assert!(p.is_none(), "{what}");
+        assert_eq!(d.len(), 1, "{what}");
+        assert_eq!(d[0].code, "E0104", "{what}");
+        assert!(d[0].message.contains(&format!("limit {MAX_NESTING}")), "{what}: {}", d[0].message);
+        // The rendering quotes no 100 KB line.
+        assert!(d[0].render("t.arr", src, false).len() < 1000, "{what}");
+    }
+    // The function body is level 1 and `return`'s value level 2: `MAX_NESTING - 2` calls put the
+    // innermost `x` at level MAX_NESTING.
+    let k = MAX_NESTING - 2;
+    let (at_limit, over) = (calls(k), calls(k + 1));
+    let big_stack = std::thread::Builder::new().stack_size(64 << 20);
+    big_stack
+        .spawn(move || {
+            let (c, d) = frontend(&at_limit);
+            assert!(c.is_some(), "{:?}", d.first().map(|d| &d.message));
+            assert_eq!(arrayc_grammar::parse(&over).1.first().map(|d| d.code), Some("E0104"));
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
 #[test]
 fn did_you_mean() {
     let src = "fn f() { let delta = 1.0; let y = dleta + 1.0; let z = sqr(y); }";

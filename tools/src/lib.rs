@@ -165,3 +165,19 @@ fn numpy_name(d: DType) -> &'static str {
         DType::Bool => "bool_",
     }
 }
+
+/// Stack size, in bytes, of the thread the drivers compile and run on. The front end bounds the
+/// syntax tree's depth (`nesting::MAX_NESTING`), but the phases after it (the checker, the
+/// lowering, MLIR's verifier and printer, dropping the tree) recurse at several frames per level:
+/// this leaves a wide margin at the limit. Only the touched part of the stack is ever committed.
+pub const DRIVER_STACK_BYTES: usize = 512 << 20;
+
+/// Runs `f` on a thread with a [`DRIVER_STACK_BYTES`] stack and returns its result; a panic in `f`
+/// is resumed on the calling thread. Errors: the thread could not be created (memory or thread
+/// limits).
+pub fn on_driver_stack<T: Send>(f: impl FnOnce() -> T + Send) -> std::io::Result<T> {
+    std::thread::scope(|s| {
+        let handle = std::thread::Builder::new().name("arrayc".into()).stack_size(DRIVER_STACK_BYTES).spawn_scoped(s, f)?;
+        Ok(handle.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+    })
+}

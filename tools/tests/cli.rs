@@ -433,3 +433,21 @@ fn unbounded_recursion_is_an_error() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "9000");
 }
+
+/// Deep nesting through the driver: beyond the limit a clean E0104 from `check`, `emit` and `run`
+/// (once a stack overflow abort); just below it, the whole pipeline runs (the driver's stack).
+#[test]
+fn deep_nesting_is_a_diagnostic_and_the_limit_runs() {
+    let dir = temp_dir("nesting");
+    let calls = |k: usize| format!("fn main(x: f64 = -1.0) -> f64 {{\n    return {}x{};\n}}\n", "abs(".repeat(k), ")".repeat(k));
+    let deep = write_program(&dir, "deep.arr", &calls(20_000));
+    for sub in [&["check"][..], &["emit", "--stage=ast"], &["run"]] {
+        let o = arrayc().args(sub).arg(&deep).output().unwrap();
+        assert_fails_with(&o, "E0104", &format!("{sub:?}"));
+        assert!(stderr(&o).contains("nesting too deep (limit 1000)"), "{}", stderr(&o));
+    }
+    let at_limit = write_program(&dir, "limit.arr", &calls(998));
+    let o = arrayc().arg("run").arg(&at_limit).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "1.0");
+}

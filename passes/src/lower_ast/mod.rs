@@ -24,8 +24,9 @@ use std::collections::HashMap;
 pub fn lower_program(checked: &Checked, source: &str, file_name: &str) -> Result<ir::Module, Vec<Diagnostic>> {
     let mut module = ir::Module { source_name: file_name.to_string(), funcs: vec![] };
     let mut errors = vec![];
+    let lines = arrayc_grammar::LineIndex::new(source);
     for (i, f) in checked.program.functions.iter().enumerate() {
-        let mut l = Lowerer::new(checked, source, &f.name.name);
+        let mut l = Lowerer::new(checked, &lines, &f.name.name);
         match l.function(f, &checked.signatures[i]) {
             Ok(()) => module.funcs.push(l.f),
             Err(d) => errors.push(d),
@@ -49,7 +50,8 @@ pub(crate) enum Root {
 
 pub(crate) struct Lowerer<'a> {
     pub(crate) checked: &'a Checked,
-    source: &'a str,
+    /// The source's lines, for the source location of every operation.
+    lines: &'a arrayc_grammar::LineIndex<'a>,
     pub(crate) f: ir::Func,
     /// Lexical scopes, innermost last: name -> current SSA value.
     scopes: Vec<HashMap<String, ValueId>>,
@@ -70,10 +72,10 @@ pub(crate) struct Lowerer<'a> {
 pub(crate) type LResult<T> = Result<T, Diagnostic>;
 
 impl<'a> Lowerer<'a> {
-    fn new(checked: &'a Checked, source: &'a str, name: &str) -> Self {
+    fn new(checked: &'a Checked, lines: &'a arrayc_grammar::LineIndex<'a>, name: &str) -> Self {
         Lowerer {
             checked,
-            source,
+            lines,
             f: ir::Func::new(name, false),
             scopes: vec![HashMap::new()],
             bodies: vec![vec![]],
@@ -87,7 +89,7 @@ impl<'a> Lowerer<'a> {
     }
 
     pub(crate) fn set_loc(&mut self, span: &Span) {
-        let (line, col) = arrayc_grammar::line_col(self.source, span.start);
+        let (line, col) = self.lines.line_col(span.start);
         self.loc = Some(Loc { line: line as u32, col: col as u32 });
     }
 
@@ -198,7 +200,7 @@ impl<'a> Lowerer<'a> {
                 let expected = self.dim_expr(d)?;
                 let ok = self.value(Type::Scalar(DType::Bool), None);
                 self.emit(OpKind::Binary { res: ok, op: ir::BinFn::Eq, lhs: dim, rhs: expected });
-                let (line, _) = arrayc_grammar::line_col(self.source, p.span.start);
+                let (line, _) = self.lines.line_col(p.span.start);
                 let msg = format!(
                     "line {line}: argument `{}` has the wrong size in dimension {axis}: the signature of `{}` says {}",
                     p.name.name,

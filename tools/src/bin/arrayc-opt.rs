@@ -31,7 +31,9 @@ struct Cli {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(&cli) {
+    let result = arrayc_tools::on_driver_stack(|| run(&cli))
+        .unwrap_or_else(|e| Err(arrayc_tools::UserError(format!("error: cannot start the compiler thread: {e}"))));
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("{}", e.0.trim_end());

@@ -159,12 +159,13 @@ fn main() -> ExitCode {
     if let Some(bytes) = cli.max_memory {
         arrayc_runtime::array::set_memory_limit(bytes);
     }
-    let r = match cli.command {
+    let r = arrayc_tools::on_driver_stack(|| match cli.command {
         Command::Run { file, entry, args, out, time, fuse } => run(&file, entry.as_deref(), &args, out.as_deref(), time, &fuse),
         Command::Check { file } => check(&file),
         Command::Emit { stage, file, entry, args, fuse } => emit(stage, &file, entry.as_deref(), &args, &fuse),
         Command::FuseReport { file, entry, args, format, fuse } => fuse_report(&file, entry.as_deref(), &args, format, &fuse),
-    };
+    })
+    .unwrap_or_else(|e| Err(UserError(format!("error: cannot start the compiler thread: {e}"))));
     match r {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

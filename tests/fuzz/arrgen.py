@@ -1,0 +1,1718 @@
+"""arrgen: a seeded generator of random, well-typed arrayc programs with their NumPy translations.
+
+`generate(seed)` returns a `Program`: the source of an arrayc program (`fn main(...)`, sizes given as
+entry parameters with defaults) and the source of a Python function `main` using NumPy that
+computes the same results, plus the declared result types. The same seed always gives the same
+program (`random.Random(seed)`; nothing else is random).
+
+What the programs exercise: views with offsets, negative steps and strides (`x[::-1]`,
+`x[1:-1:2]`, `x[-2:0:-3]`, 2-d and 3-d slices, integer indices, `...`, `newaxis`), transposes
+(`x.T`, `transpose(x)`), `diagonal(x)`, views of views and names aliasing one array, broadcasting
+(newaxis, size-1 dimensions, missing leading dimensions, outer products, size parameters whose
+default is 1), in-place writes and in-place operators whose right-hand side reads the array being
+written through overlapping views (`a[1:] = a[:-1] + ...`, `v[...] += x[::-1]` with `v` a view of
+`x`), reductions (sum, prod, min, max, mean; whole array and `axis=k`, negative axes too), the
+elementwise builtins (abs sqrt exp log sin cos tanh minimum maximum where), casts, `%` and `**`,
+dtype mixing (f64, f32, i64, bool; weak literals, strong scalar variables), scalar control flow
+(for, while, if / else if / else, nested) around array statements, element reads and writes, array
+rebinding, and several results (arrays and scalars).
+
+How a program is kept fair (NumPy and arrayc must agree up to rtol 1e-9 / atol 1e-12 for f64,
+exactly for i64 and bool): the generator runs the program while it writes it. Every candidate
+statement is executed by an *instrumented* NumPy translation (helpers `_v`, `_cmp`, `_trunc`, ...
+in `Helpers`) that rejects the statement when a value is not finite or too large (|x| > 1e4 for
+floats, > 2**31 for integers: no overflow anywhere), when an integer is divided by zero or raised
+to a negative power, when a comparison, a float->int/bool cast or a float `%` of values that are not
+computed exactly (sums, transcendental functions, linspace, ...) comes within a small margin of
+its decision point, or when NumPy raises anything. Finally the whole program is run a second time
+with every inexact operation perturbed by more than its rounding error can differ between
+implementations (summation order, libm ulps); the program is kept only when both runs agree to
+well within the comparison tolerance (integers and bools exactly), and when the clean translation
+gives bit-identical results to the instrumented one. Otherwise the next attempt (`seed`, attempt
+k) is generated.
+
+Operations avoided on purpose (semantics known to differ from NumPy, tracked separately, or
+documented deviations): float->int casts of NaN/inf/huge values, `%` with negative or zero float
+divisors, `minimum`/`maximum` on signed zeros (only reachable through division, which is guarded),
+integer `**` with negative exponents, min/max of empty arrays (no size is ever 0), integer division
+by zero, integer overflow, arithmetic between two bools (arrayc promotes to i64, NumPy keeps bool or
+raises: documented in docs/language.md), math functions of bool arrays (NumPy gives float16).
+
+Language features the generator does NOT use because `arrayc check` rejects valid NumPy-like
+programs with them (found while writing the generator; see the report of issue 10):
+  * slices whose bounds are clipped (`x[0:n+5]`, `x[-100:3]` with symbolic `n`): the checker types
+    `x[0:n+5]` as `f64[n+5]` (NumPy: n elements) and `x[-100:3]` as `f64[-n+103]`, so using the
+    view with an array of size n fails with E0401 "shapes [n+5] and [n] cannot be broadcast
+    together". Only in-range bounds are generated.
+  * assigning to an entry parameter that is a size symbol (`n = 3;`) gives E0205 "size symbol `n`
+    in the result type is not bound by any parameter": parameters are never assigned.
+Not used because NumPy has no single meaning for them or they are errors in both: bool - bool,
+unary minus of bool, `~`/`&`/`|` on integers (E0301), `i64_array += 1.5` (E0304).
+
+Reproducing a failure: `python3 tests/fuzz/arrgen.py SEED` prints the program and its NumPy
+translation; `python3 tests/fuzz/differential.py --count 1 --seed SEED` runs it under every
+configuration (see differential.py).
+"""
+import copy
+import math
+import operator
+import random
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[2]
+REFERENCE = REPO / "examples" / "reference"  # arrayc_random.py, the NumPy model of `random`
+if str(REFERENCE) not in sys.path:
+    sys.path.insert(0, str(REFERENCE))
+
+NP = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "bool": np.bool_}
+NPN = {"f64": "np.float64", "f32": "np.float32", "i64": "np.int64", "bool": "np.bool_"}
+DT_OF = {np.dtype(np.float64): "f64", np.dtype(np.float32): "f32", np.dtype(np.int64): "i64",
+         np.dtype(np.bool_): "bool"}
+NUM = ("f64", "f32", "i64")
+FLOAT = ("f64", "f32")
+
+# Comparison tolerances of the differential test (differential.py and the pytest use these).
+TOL = {"f64": (1e-9, 1e-12), "f32": (1e-4, 1e-5)}
+# The agreement the generator demands between the plain and the perturbed run of a program.
+SELF_TOL = {"f64": (1e-10, 1e-13), "f32": (1e-5, 1e-6)}
+
+FLOAT_LIMIT = 1e4
+INT_LIMIT = 2 ** 31
+
+
+class Reject(Exception):
+    """A candidate statement (or program) is not well-conditioned; generate another one."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Sizes: concrete value plus the affine form the checker infers (None when it cannot).
+
+class Aff:
+    """An affine size expression: const + sum(coeff * symbol)."""
+
+    __slots__ = ("const", "terms")
+
+    def __init__(self, const=0, terms=()):
+        self.const = int(const)
+        self.terms = tuple(sorted((n, c) for n, c in terms if c != 0))
+
+    @staticmethod
+    def sym(name):
+        return Aff(0, ((name, 1),))
+
+    def _combine(self, other, sign):
+        if other is None:
+            return None
+        if isinstance(other, int):
+            other = Aff(other)
+        d = dict(self.terms)
+        for n, c in other.terms:
+            d[n] = d.get(n, 0) + sign * c
+        return Aff(self.const + sign * other.const, d.items())
+
+    def __add__(self, other):
+        return self._combine(other, 1)
+
+    def __sub__(self, other):
+        return self._combine(other, -1)
+
+    def __eq__(self, other):
+        return isinstance(other, Aff) and (self.const, self.terms) == (other.const, other.terms)
+
+    def __hash__(self):
+        return hash((self.const, self.terms))
+
+    def render(self):
+        parts = []
+        for n, c in self.terms:
+            if c == 1:
+                parts.append(("+", n))
+            elif c == -1:
+                parts.append(("-", n))
+            else:
+                parts.append(("+" if c > 0 else "-", f"{abs(c)}*{n}"))
+        if self.const or not parts:
+            parts.append(("+" if self.const >= 0 else "-", str(abs(self.const))))
+        text = ""
+        for i, (s, t) in enumerate(parts):
+            if i == 0:
+                text = t if s == "+" else "-" + t
+            else:
+                text += s + t
+        return text
+
+
+class Dim:
+    __slots__ = ("n", "s")
+
+    def __init__(self, n, s):
+        self.n = int(n)
+        self.s = s
+
+    def __repr__(self):
+        return f"Dim({self.n}, {self.s.render() if self.s else None})"
+
+
+def lit_dim(n):
+    return Dim(n, Aff(n))
+
+
+def dim_text(d):
+    return d.s.render() if d.s is not None else str(d.n)
+
+
+def conc(shape):
+    return tuple(d.n for d in shape)
+
+
+# ---------------------------------------------------------------------------------------------
+# Expressions: each node carries its arrayc text, its clean NumPy text and its instrumented
+# NumPy text, and its static type.
+
+class E:
+    __slots__ = ("arr", "py", "pyi", "dt", "shape", "exact", "lit", "view_of")
+
+    def __init__(self, arr, py, pyi, dt, shape, exact, lit=False, view_of=None):
+        self.arr, self.py, self.pyi = arr, py, pyi
+        self.dt = dt
+        self.shape = shape  # tuple of Dim, or None for a scalar
+        self.exact = exact or dt in ("i64", "bool")
+        self.lit = lit  # a (weak) literal
+        self.view_of = view_of  # storage id when the expression is a pure view of a variable
+
+    @property
+    def scalar(self):
+        return self.shape is None
+
+
+class Var:
+    __slots__ = ("name", "dt", "shape", "storage", "exact", "param", "loopvar")
+
+    def __init__(self, name, dt, shape, storage=None, exact=True, param=False, loopvar=None):
+        self.name, self.dt, self.shape = name, dt, shape
+        self.storage = storage
+        self.exact = exact
+        self.param = param
+        self.loopvar = loopvar  # (lo, hi) for a loop variable
+
+    @property
+    def scalar(self):
+        return self.shape is None
+
+
+class Env:
+    def __init__(self):
+        self.vars = {}  # name -> Var
+        self.storages = {}  # id -> dict(exact=bool, written=bool)
+        self.counter = 0
+        self.next_storage = 0
+
+    def fresh(self, prefix):
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def new_storage(self, exact):
+        self.next_storage += 1
+        self.storages[self.next_storage] = dict(exact=exact, written=False)
+        return self.next_storage
+
+    def arrays(self):
+        return [v for v in self.vars.values() if not v.scalar]
+
+    def scalars(self):
+        return [v for v in self.vars.values() if v.scalar]
+
+
+def dummy(e):
+    if e.lit:
+        return {"i64": 1, "f64": 1.0, "bool": True, "f32": 1.0}[e.dt]
+    if e.scalar:
+        return NP[e.dt](1)
+    return np.ones(1, NP[e.dt])
+
+
+def infer_dt(fn, *operands):
+    """The NumPy result dtype of fn applied to operands of these types (None if NumPy refuses,
+    or gives a dtype outside the language)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = fn(*[dummy(o) for o in operands])
+    except Exception:
+        return None
+    if isinstance(r, (bool, int, float)):  # only literals: Python's own type
+        return {bool: "bool", int: "i64", float: "f64"}[type(r)]
+    return DT_OF.get(np.asarray(r).dtype)
+
+
+def bshape(a, b):
+    """Broadcast shape of two shapes (tuples of Dim; None = scalar); None when incompatible."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    out = []
+    for i in range(1, max(len(a), len(b)) + 1):
+        da = a[-i] if i <= len(a) else None
+        db = b[-i] if i <= len(b) else None
+        if da is None or db is None:
+            out.append(da or db)
+        elif da.n == db.n:
+            out.append(Dim(da.n, da.s if da.s == db.s else (da.s if db.s == Aff(1) else (db.s if da.s == Aff(1) else None))))
+        elif da.n == 1:
+            out.append(Dim(db.n, db.s if da.s == Aff(1) else None))
+        elif db.n == 1:
+            out.append(Dim(da.n, da.s if db.s == Aff(1) else None))
+        else:
+            return False
+    return tuple(reversed(out))
+
+
+# ---------------------------------------------------------------------------------------------
+# Instrumented evaluation helpers (namespace of the instrumented translation).
+
+class Helpers:
+    """`check` mode: plain NumPy values plus the rejection checks. `perturb` mode: in addition every
+    inexact operation is perturbed by about the difference another correct implementation may have."""
+
+    def __init__(self, mode="check", seed=0):
+        self.perturb = mode == "perturb"
+        self.rng = np.random.default_rng(seed)
+
+    def namespace(self):
+        ns = {"np": np}
+        for name in ("_v", "_cmp", "_trunc", "_tobool", "_dz", "_fmod", "_red", "_fn", "_pow", "_ipow", "_lin"):
+            ns[name] = getattr(self, name)
+        from arrayc_random import random as _random
+
+        ns["_random"] = _random
+        ns["_diag"] = diag_view
+        return ns
+
+    # --- checks
+    @staticmethod
+    def _v(x):
+        a = np.asarray(x)
+        if a.dtype.kind == "f":
+            if not np.all(np.isfinite(a)) or (a.size and np.max(np.abs(a)) > FLOAT_LIMIT):
+                raise Reject("float out of range")
+        elif a.dtype.kind == "i":
+            if a.size and np.max(np.abs(a)) > INT_LIMIT:
+                raise Reject("int out of range")
+        return x
+
+    @staticmethod
+    def _margin(*xs):
+        return 1e-3 if any(np.asarray(x).dtype == np.float32 for x in xs) else 1e-9
+
+    def _cmp(self, a, b, op, exact):
+        r = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+             "==": operator.eq, "!=": operator.ne}[op](a, b)
+        if not exact:
+            fa, fb = np.asarray(a, np.float64), np.asarray(b, np.float64)
+            scale = np.maximum(1.0, np.maximum(np.abs(fa), np.abs(fb)))
+            if np.any(np.abs(fa - fb) <= self._margin(a, b) * scale):
+                raise Reject("near tie in a comparison")
+        return r
+
+    def _trunc(self, x, exact):
+        a = np.asarray(x, np.float64)
+        if not np.all(np.isfinite(a)) or np.any(np.abs(a) >= INT_LIMIT):
+            raise Reject("cast out of range")
+        if not exact:
+            r = np.round(a)
+            if np.any((r != 0) & (np.abs(a - r) <= self._margin(x) * np.maximum(1.0, np.abs(a)))):
+                raise Reject("float->int cast near an integer")
+        return x
+
+    def _tobool(self, x, exact):
+        a = np.asarray(x)
+        if a.dtype.kind == "f" and not exact:
+            if np.any(np.abs(a) <= self._margin(x)):
+                raise Reject("float->bool cast near zero")
+        return x
+
+    @staticmethod
+    def _dz(x):
+        a = np.asarray(x)
+        if np.any(np.abs(a.astype(np.float64)) < (1e-2 if a.dtype.kind == "f" else 1)):
+            raise Reject("division by (nearly) zero")
+        return x
+
+    def _noise(self, r, scale):
+        """r plus a uniform perturbation of magnitude `scale` (elementwise), same dtype/kind."""
+        a = np.asarray(r)
+        p = a + np.asarray(scale) * self.rng.uniform(-1.0, 1.0, a.shape)
+        p = p.astype(a.dtype)
+        return p if isinstance(r, np.ndarray) else p[()]
+
+    @staticmethod
+    def _eps(x):
+        return np.finfo(np.asarray(x).dtype).eps
+
+    def _fmod(self, a, c):
+        q = np.asarray(a, np.float64) / float(c)
+        if np.any(np.abs(q - np.round(q)) <= self._margin(a) * np.maximum(1.0, np.abs(q))):
+            raise Reject("float % near a multiple of the divisor")
+        r = self._v(a % c)
+        if self.perturb:
+            r = self._noise(r, 2 * self._eps(r) * np.abs(np.asarray(a, np.float64)))
+        return r
+
+    def _red(self, kind, x, axis, exact):
+        fn = getattr(np, kind)
+        if kind == "prod" and np.asarray(x).dtype.kind in "ib":
+            est = np.prod(np.abs(np.asarray(x, np.float64)), axis=axis)
+            if np.any(est > INT_LIMIT):
+                raise Reject("integer product overflows")
+        r = fn(x) if axis is None else fn(x, axis=axis)
+        r = self._v(r)
+        a = np.asarray(r)
+        if self.perturb and a.dtype.kind == "f" and kind in ("sum", "mean", "prod"):
+            xa = np.asarray(x, np.float64)
+            n = xa.size if axis is None else xa.shape[axis]
+            eps = self._eps(r)
+            if kind == "prod":
+                r = self._noise(r, eps * (n + 2) * 0.5 * np.abs(a))
+            else:
+                s = np.sum(np.abs(xa)) if axis is None else np.sum(np.abs(xa), axis=axis)
+                if kind == "mean":
+                    s = s / n
+                r = self._noise(r, eps * (n + 2) * 0.5 * s)
+        return r
+
+    def _fn(self, name, x):
+        r = self._v(getattr(np, name)(x))
+        if self.perturb:
+            r = self._noise(r, 4 * self._eps(r) * np.abs(np.asarray(r, np.float64)))
+        return r
+
+    def _pow(self, a, b):
+        r = self._v(a ** b)
+        if self.perturb and np.asarray(r).dtype.kind == "f":
+            r = self._noise(r, 4 * self._eps(r) * np.abs(np.asarray(r, np.float64)))
+        return r
+
+    def _ipow(self, a, b):
+        fb = np.asarray(b, np.float64)
+        if np.any(fb < 0):
+            raise Reject("negative integer exponent")
+        if np.any(np.abs(np.asarray(a, np.float64)) ** fb > INT_LIMIT):
+            raise Reject("integer power overflows")
+        return self._v(a ** b)
+
+    def _lin(self, a, b, n):
+        r = np.linspace(a, b, n)
+        if self.perturb:
+            r = self._noise(r, 2 * self._eps(r) * max(abs(a), abs(b)))
+        return r
+
+
+def diag_view(x):
+    """A writable view of the main diagonal of a 2-d array (arrayc's `diagonal`; NumPy's own
+    `np.diagonal` is read-only)."""
+    return np.lib.stride_tricks.as_strided(x, shape=(min(x.shape),), strides=(x.strides[0] + x.strides[1],))
+
+
+# ---------------------------------------------------------------------------------------------
+# Statements: lines of the three renderings (indentation added by blocks).
+
+class Stmt:
+    def __init__(self, arr, py, pyi):
+        self.arr, self.py, self.pyi = list(arr), list(py), list(pyi)
+
+
+def indent(lines, n=1):
+    return ["    " * n + l for l in lines]
+
+
+class Program:
+    """A generated program: `arr` (arrayc source), `py` (NumPy translation, function `main`),
+    `result_types` (declared types, e.g. `f64[n0, 3]`), `params` (name, type, default)."""
+
+    def __init__(self, seed, arr, py, pyi, params, result_types, attempt):
+        self.seed, self.arr, self.py, self.pyi = seed, arr, py, pyi
+        self.params, self.result_types, self.attempt = params, result_types, attempt
+
+    def numpy_results(self):
+        """Runs the NumPy translation; a tuple of NumPy arrays/scalars."""
+        ns = {"__name__": f"arrgen_prog_{self.seed}"}
+        exec(compile(self.py, f"<numpy translation of seed {self.seed}>", "exec"), ns)
+        with np.errstate(all="ignore"):
+            out = ns["main"]()
+        return out if isinstance(out, tuple) else (out,)
+
+
+def run_instrumented(pyi, mode, seed=0):
+    h = Helpers(mode, seed)
+    ns = h.namespace()
+    with warnings.catch_warnings(), np.errstate(all="raise"):
+        warnings.simplefilter("error")
+        exec(pyi, ns)
+    return ns
+
+
+RECOVERABLE = (Reject, FloatingPointError, ValueError, IndexError, TypeError, OverflowError,
+               ZeroDivisionError, RuntimeWarning, np.exceptions.AxisError)
+
+
+# ---------------------------------------------------------------------------------------------
+
+FLOAT_LITS = [0.5, 1.5, 2.0, 0.25, 0.75, 1.25, 3.0, 0.1, 0.3, 1.7, 2.5, 0.125]
+INT_LITS = [1, 2, 3, 4, 5]
+OPS_CMP = ["<", "<=", ">", ">=", "==", "!="]
+
+
+class Generator:
+    def __init__(self, seed, max_stmts=None):
+        self.seed = seed
+        self.r = random.Random(seed)
+        self.max_stmts = max_stmts
+        self.loop_depth = 0
+        self.block_depth = 0
+        self.loopvars = []  # Var of enclosing loops
+
+    # ---- random helpers
+    def chance(self, p):
+        return self.r.random() < p
+
+    def pick(self, options):
+        """options: list of (weight, value)."""
+        total = sum(w for w, _ in options if w > 0)
+        x = self.r.random() * total
+        for w, v in options:
+            if w <= 0:
+                continue
+            x -= w
+            if x <= 0:
+                return v
+        return options[-1][1]
+
+    # ---- literals
+    def float_lit(self, neg=True):
+        v = self.r.choice(FLOAT_LITS)
+        if neg and self.chance(0.3):
+            v = -v
+        return v
+
+    def lit(self, dt, neg=True):
+        if dt == "bool":
+            v = self.chance(0.5)
+            return E("true" if v else "false", f"np.{v}_", f"np.{v}_", "bool", None, True, lit=False)
+        if dt == "i64":
+            v = self.r.choice(INT_LITS)
+            if neg and self.chance(0.3):
+                v = -v
+        else:
+            v = self.float_lit(neg)
+        t = repr(v) if v >= 0 else f"({v!r})"
+        return E(t, t, t, "i64" if dt == "i64" else "f64", None, True, lit=True)
+
+    def threshold(self):
+        v = round(self.r.uniform(-1.5, 1.5), 3)
+        if v == 0 or abs(v) in (0.5, 1.0, 1.5):
+            v += 0.0371
+        t = repr(v) if v >= 0 else f"({v!r})"
+        return E(t, t, t, "f64", None, True, lit=True)
+
+    # ---- shapes
+    def new_shape(self, env):
+        rank = self.pick([(0.35, 1), (0.45, 2), (0.2, 3)])
+        dims = []
+        for _ in range(rank):
+            dims.append(self.pick([(0.7, "param"), (0.15, "lit"), (0.15, "paramoff")]))
+        out = []
+        for kind in dims:
+            p = self.r.choice(self.sizes)
+            if kind == "param":
+                out.append(Dim(p[1], Aff.sym(p[0])))
+            elif kind == "paramoff" and p[1] >= 2:
+                off = self.r.choice([-1, 1]) if p[1] >= 2 else 1
+                out.append(Dim(p[1] + off, Aff.sym(p[0]) + off))
+            else:
+                out.append(lit_dim(self.r.choice([1, 2, 3, 4])))
+        return tuple(out)
+
+    def some_shape(self, env):
+        arrs = env.arrays()
+        if arrs and self.chance(0.6):
+            return self.r.choice(arrs).shape
+        return self.new_shape(env)
+
+    def sub_shape(self, S, allow_scalar=True):
+        """A shape that broadcasts to S (leading dims dropped, some dims 1), or None (scalar)."""
+        if allow_scalar and self.chance(0.15):
+            return None
+        k = 0 if (len(S) <= 1 or self.chance(0.6)) else self.r.randint(1, len(S) - 1)
+        out = []
+        for d in S[k:]:
+            out.append(lit_dim(1) if (d.n != 1 and self.chance(0.2)) else d)
+        return tuple(out)
+
+    # ---- slices and views
+    def make_slice(self, d, t, dsym):
+        """Subscript text giving t elements of a dimension of size d (no clipping), and its size as
+        the checker infers it."""
+        r = self.r
+        opts = [(0.4, 1), (0.25, -1)]
+        for k in (2, 3):
+            if (t - 1) * k <= d - 1:
+                opts += [(0.1, k), (0.08, -k)]
+        if t == d:
+            opts += [(0.5, 0)]
+        step = self.pick(opts)
+        if step == 0:
+            return ":", dsym
+        if step == -1 and t == d and self.chance(0.5):
+            return "::-1", dsym
+
+        def pos(i):  # a position as a nonnegative or a negative literal
+            return str(i) if (self.chance(0.55)) else str(i - d)
+
+        if step > 0:
+            a = r.randint(0, d - 1 - (t - 1) * step)
+            last = a + (t - 1) * step
+            b = r.randint(last + 1, min(d, last + step))
+            st = "" if (a == 0 and self.chance(0.5)) else pos(a)
+            if b == d and self.chance(0.6):
+                en = ""
+            elif b == d:
+                en = str(d)
+            else:
+                en = pos(b)
+            text = f"{st}:{en}" + (f":{step}" if step != 1 or self.chance(0.1) else "")
+            if step == 1:
+                def sym_of(txt, dflt):
+                    if txt == "":
+                        return dflt
+                    v = int(txt)
+                    return Aff(v) if v >= 0 else (dsym + v if dsym is not None else None)
+                s0 = sym_of(st, Aff(0))
+                s1 = sym_of(en, dsym)
+                sym = (s1 - s0) if (s0 is not None and s1 is not None) else None
+            else:
+                sym = None
+            return text, sym
+        k = -step
+        i0 = r.randint((t - 1) * k, d - 1)
+        last = i0 - (t - 1) * k
+        stop = r.randint(max(-1, last - k), last - 1)
+        st = "" if (i0 == d - 1 and self.chance(0.5)) else pos(i0)
+        en = "" if stop == -1 else pos(stop)
+        return f"{st}:{en}:{step}", None
+
+    def base_forms(self, var, plain=False):
+        """(text_arr, text_py, shape) of the variable, possibly transposed or its diagonal."""
+        forms = [(1.0, (var.name, var.name, var.shape))]
+        if len(var.shape) >= 2 and not plain:
+            rs = tuple(reversed(var.shape))
+            forms.append((0.25, (f"{var.name}.T", f"{var.name}.T", rs)))
+            forms.append((0.1, (f"transpose({var.name})", f"np.transpose({var.name})", rs)))
+        if len(var.shape) == 2:
+            m = min(var.shape[0].n, var.shape[1].n)
+            forms.append((0.08, (f"diagonal({var.name})", f"_diag({var.name})", (Dim(m, None),))))
+        return self.pick(forms)
+
+    def render_subscript(self, items):
+        """items: list of ('slice', text) / ('int', text) / ('new',); may use `...` and drop
+        trailing full slices."""
+        items = list(items)
+        # trailing ':' may be left out
+        while items and items[-1] == ("slice", ":") and len(items) > 1 and self.chance(0.4):
+            items.pop()
+        texts_arr, texts_py = [], []
+        # a run of leading or trailing ':' may become '...'
+        ell = None
+        if len(items) >= 2 and self.chance(0.25):
+            if items[0] == ("slice", ":"):
+                j = 0
+                while j < len(items) and items[j] == ("slice", ":"):
+                    j += 1
+                ell = (0, j)
+            elif items[-1] == ("slice", ":"):
+                j = len(items)
+                while j > 0 and items[j - 1] == ("slice", ":"):
+                    j -= 1
+                ell = (j, len(items))
+        i = 0
+        while i < len(items):
+            if ell and i == ell[0]:
+                texts_arr.append("...")
+                texts_py.append("...")
+                i = ell[1]
+                continue
+            it = items[i]
+            if it[0] == "new":
+                texts_arr.append("newaxis")
+                texts_py.append("np.newaxis")
+            else:
+                texts_arr.append(it[1])
+                texts_py.append(it[1])
+            i += 1
+        return ", ".join(texts_arr), ", ".join(texts_py)
+
+    def view_to_shape(self, var, S):
+        """A view expression of var with concrete shape S (tuple of Dim) or None."""
+        ba, bp, V = self.base_forms(var)
+        items, out = [], []
+        j = 0  # source dim pointer
+        for tdim in S:
+            t = tdim.n
+            if t == 1 and self.chance(0.35):
+                items.append(("new",))
+                out.append(lit_dim(1))
+                continue
+            # find a source dim (skipping some, which become integer indices)
+            cands = [k for k in range(j, len(V)) if V[k].n >= t]
+            if not cands:
+                if t == 1:
+                    items.append(("new",))
+                    out.append(lit_dim(1))
+                    continue
+                return None
+            k = cands[0] if self.chance(0.7) else self.r.choice(cands)
+            for kk in range(j, k):
+                items.append(("int", self.int_index(V[kk].n)))
+            text, sym = self.make_slice(V[k].n, t, V[k].s)
+            items.append(("slice", text))
+            out.append(Dim(t, sym))
+            j = k + 1
+        for kk in range(j, len(V)):
+            items.append(("int", self.int_index(V[kk].n)))
+        return self.finish_view(var, ba, bp, items, tuple(out))
+
+    def int_index(self, d):
+        # loop variables as indices when they are in range
+        for lv in self.loopvars:
+            lo, hi = lv.loopvar
+            if hi <= d and lo >= 0 and self.chance(0.5):
+                return lv.name
+            if lo >= 1 and hi - 1 <= d and self.chance(0.2):
+                return f"{lv.name} - 1"
+        i = self.r.randint(0, d - 1)
+        return str(i) if self.chance(0.6) else str(i - d)
+
+    def finish_view(self, var, ba, bp, items, shape):
+        if all(it == ("slice", ":") for it in items) and self.chance(0.6):
+            return E(ba, bp, bp, var.dt, shape, self.var_exact(var), view_of=var.storage)
+        sa, sp = self.render_subscript(items)
+        if not shape:  # all integers: an element read, a scalar
+            return E(f"{ba}[{sa}]", f"{bp}[{sp}]", f"{bp}[{sp}]", var.dt, None, self.var_exact(var))
+        return E(f"{ba}[{sa}]", f"{bp}[{sp}]", f"{bp}[{sp}]", var.dt, shape, self.var_exact(var),
+                 view_of=var.storage)
+
+    def random_view(self, var, allow_elem=False, plain=False):
+        """A random view of var (any shape)."""
+        ba, bp, V = self.base_forms(var, plain)
+        items, out = [], []
+        for d in V:
+            if self.chance(0.15):
+                items.append(("new",))
+                out.append(lit_dim(1))
+            act = self.pick([(0.45, "slice"), (0.35, "full"), (0.2, "int")])
+            if act == "int" and (len(out) or allow_elem or d is not V[-1]):
+                items.append(("int", self.int_index(d.n)))
+            elif act == "full":
+                items.append(("slice", ":"))
+                out.append(d)
+            else:
+                t = self.r.randint(1, d.n)
+                text, sym = self.make_slice(d.n, t, d.s)
+                items.append(("slice", text))
+                out.append(Dim(t, sym))
+        if not out and not allow_elem:
+            items.append(("new",))
+            out.append(lit_dim(1))
+        return self.finish_view(var, ba, bp, items, tuple(out))
+
+    def var_exact(self, var):
+        if var.dt in ("i64", "bool"):
+            return True
+        if self.loop_depth > 0:
+            return False
+        if var.scalar:
+            return var.exact
+        return self.env.storages[var.storage]["exact"]
+
+    # ---- array expressions
+    def kind_ok(self, dt, kind):
+        return (kind == "any" or (kind == "num" and dt in NUM) or (kind == "float" and dt in FLOAT)
+                or (kind == "bool" and dt == "bool") or kind == dt)
+
+    def creation(self, S, kind):
+        dims = ", ".join(dim_text(d) for d in S)
+        pyd = "(" + ", ".join(dim_text(d) for d in S) + ("," if len(S) == 1 else "") + ")"
+        if kind == "bool":
+            c = self.pick([(1, "ones"), (1, "zeros"), (1, "full")])
+            if c == "full":
+                v = self.chance(0.5)
+                return E(f"full({dims}, {'true' if v else 'false'})", f"np.full({pyd}, np.{v}_)",
+                         f"np.full({pyd}, np.{v}_)", "bool", S, True)
+            return E(f"{c}({dims}, dtype=bool)", f"np.{c}({pyd}, dtype=np.bool_)",
+                     f"np.{c}({pyd}, dtype=np.bool_)", "bool", S, True)
+        opts = [(3, "random"), (1, "full"), (0.6, "ones"), (0.4, "zeros")]
+        if len(S) == 1:
+            opts += [(2, "arange"), (1, "linspace"), (0.5, "farange")]
+        c = self.pick(opts)
+        if kind == "i64" and c in ("random", "linspace", "farange"):
+            c = "arange" if len(S) == 1 else "full"
+        if c == "random":
+            seed = self.r.randint(0, 99)
+            a, b = self.pick([(1, (4.0, 2.0)), (1, (2.0, 1.0)), (1, (3.0, 0.5)), (0.5, (1.0, 0.0))])
+            arr = f"random({dims}, seed={seed})"
+            py = f"_random({dims}, seed={seed})"
+            if b:
+                arr, py = f"({arr} * {a} - {b})", f"({py} * {a} - {b})"
+            return E(arr, py, py, "f64", S, True)
+        if c == "full":
+            dt = self.pick([(2, "f64"), (1, "i64"), (0.5, "f32")]) if kind in ("num", "any") else kind
+            if dt == "f32":
+                v = self.float_lit()
+                return E(f"full({dims}, {v!r}, dtype=f32)" if v >= 0 else f"full({dims}, ({v!r}), dtype=f32)",
+                         f"np.full({pyd}, {v!r}, dtype=np.float32)", f"np.full({pyd}, {v!r}, dtype=np.float32)",
+                         "f32", S, True)
+            l = self.lit(dt)
+            return E(f"full({dims}, {l.arr})", f"np.full({pyd}, {l.py})", f"np.full({pyd}, {l.py})", l.dt, S, True)
+        if c in ("ones", "zeros"):
+            dt = self.pick([(2, "f64"), (1, "i64"), (0.5, "f32")]) if kind in ("num", "any") else kind
+            if dt == "f64" and self.chance(0.5):
+                return E(f"{c}({dims})", f"np.{c}({pyd})", f"np.{c}({pyd})", "f64", S, True)
+            return E(f"{c}({dims}, dtype={dt})", f"np.{c}({pyd}, dtype={NPN[dt]})",
+                     f"np.{c}({pyd}, dtype={NPN[dt]})", dt, S, True)
+        d = S[0]
+        if c == "arange":
+            off = self.r.randint(0, 3)
+            if self.chance(0.3) and d.s is not None and d.s.terms:
+                lo = self.r.randint(0, 2)
+                hi = d.s + lo
+                arr, py = f"arange({lo}, {hi.render()})", f"np.arange({lo}, {hi.render()})"
+            else:
+                arr, py = f"arange({dim_text(d)})", f"np.arange({dim_text(d)})"
+            if off:
+                arr, py = f"({arr} - {off})", f"({py} - {off})"
+            if kind in ("float",):
+                arr, py = f"({arr} * 0.5)", f"({py} * 0.5)"
+                return E(arr, py, py, "f64", S, True)
+            return E(arr, py, py, "i64", S, True)
+        if c == "farange":
+            start = self.r.choice([-1.0, -0.5, 0.0, 0.25, 0.5])
+            step = self.r.choice([0.25, 0.5, -0.25, -0.5])
+            stop = start + step * d.n - step / 2
+            t = f"arange({start!r}, {stop!r}, {step!r})"
+            return E(t, f"np.{t}", f"np.{t}", "f64", (Dim(d.n, None),), True)
+        a, b = self.float_lit(), self.float_lit()
+        if a == b:
+            b = a + 1.0
+        return E(f"linspace({a!r}, {b!r}, {dim_text(d)})", f"np.linspace({a!r}, {b!r}, {dim_text(d)})",
+                 f"_lin({a!r}, {b!r}, {dim_text(d)})", "f64", S, False)
+
+    def leaf_arr(self, S, kind, focus=None):
+        env = self.env
+        arrs = [v for v in env.arrays() if self.kind_ok(v.dt, kind)]
+        if focus is not None and self.chance(0.6):
+            fa = [v for v in arrs if v.storage == focus]
+            if fa:
+                arrs = fa
+        choice = self.pick([(0.35, "var"), (0.4, "view"), (0.25, "new")]) if arrs else "new"
+        if choice == "var":
+            m = [v for v in arrs if conc(v.shape) == conc(S)]
+            if m:
+                v = self.r.choice(m)
+                return E(v.name, v.name, v.name, v.dt, v.shape, self.var_exact(v), view_of=v.storage)
+            choice = "view"
+        if choice == "view":
+            for _ in range(4):
+                v = self.r.choice(arrs)
+                e = self.view_to_shape(v, S)
+                if e is not None and not e.scalar:
+                    return e
+        return self.creation(S, kind if kind != "any" else "num")
+
+    def gen_arr(self, S, depth, kind="num", focus=None):
+        """An array expression of shape S (tuple of Dim) whose dtype fits kind."""
+        if kind == "any":
+            kind = "bool" if self.chance(0.15) else "num"
+        if depth <= 0 or self.chance(0.2):
+            return self.leaf_arr(S, kind, focus)
+        for _ in range(4):
+            e = (self.gen_bool_arr(S, depth, focus) if kind == "bool" else self.gen_num_arr(S, depth, kind, focus))
+            if e is not None and self.kind_ok(e.dt, kind):
+                return e
+        return self.leaf_arr(S, kind, focus)
+
+    def operand(self, S, depth, kind="num", focus=None, allow_scalar=True):
+        sub = self.sub_shape(S, allow_scalar)
+        if sub is None:
+            return self.gen_scal(depth - 1, kind, allow_lit=True)
+        return self.gen_arr(sub, depth - 1, kind, focus)
+
+    def split_operands(self, S, depth, kind="num", focus=None):
+        """Two operands whose broadcast is exactly S."""
+        if len(S) >= 2 and self.chance(0.25):  # outer-product style: complementary size-1 dims
+            la, ra = [], []
+            for d in S:
+                c = self.pick([(1, "l"), (1, "r"), (1, "b")]) if d.n != 1 else "b"
+                la.append(d if c in ("l", "b") else lit_dim(1))
+                ra.append(d if c in ("r", "b") else lit_dim(1))
+            while len(ra) > 1 and ra[0].n == 1 and self.chance(0.5):
+                ra.pop(0)
+            a = self.gen_arr(tuple(la), depth - 1, kind, focus)
+            b = self.gen_arr(tuple(ra), depth - 1, kind, focus)
+        else:
+            a = self.gen_arr(S, depth - 1, kind, focus)
+            b = self.operand(S, depth, kind, focus)
+        if self.chance(0.5):
+            a, b = b, a
+        return a, b
+
+    def binop(self, op, a, b, shape=None):
+        fn = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+              "%": operator.mod, "**": operator.pow}[op]
+        dt = infer_dt(fn, a, b)
+        if dt is None:
+            return None
+        sh = bshape(a.shape, b.shape) if shape is None else shape
+        if sh is False:
+            return None
+        arr = f"({a.arr} {op} {b.arr})"
+        py = f"({a.py} {op} {b.py})"
+        exact = a.exact and b.exact
+        if op in "+-*":
+            pyi = f"_v(({a.pyi} {op} {b.pyi}))"
+        elif op == "/":
+            pyi = f"_v(({a.pyi} / _dz({b.pyi})))"
+        elif op == "%":
+            if dt in FLOAT:
+                pyi = f"_fmod({a.pyi}, {b.pyi})"
+                exact = False
+            else:
+                pyi = f"_v(({a.pyi} % _dz({b.pyi})))"
+        else:  # **
+            if dt in FLOAT:
+                pyi = f"_pow({a.pyi}, {b.pyi})"
+                exact = False
+            else:
+                pyi = f"_ipow({a.pyi}, {b.pyi})"
+        return E(arr, py, pyi, dt, sh, exact)
+
+    def compare(self, a, b, op=None):
+        op = op or self.r.choice(OPS_CMP)
+        fn = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+              "==": operator.eq, "!=": operator.ne}[op]
+        dt = infer_dt(fn, a, b)
+        sh = bshape(a.shape, b.shape)
+        if dt != "bool" or sh is False:
+            return None
+        ex = a.exact and b.exact
+        return E(f"({a.arr} {op} {b.arr})", f"({a.py} {op} {b.py})",
+                 f"_cmp({a.pyi}, {b.pyi}, '{op}', {ex})", "bool", sh, True)
+
+    def func(self, name, a):
+        fn = getattr(np, name)
+        dt = infer_dt(fn, a)
+        if dt is None:
+            return None
+        if name in ("abs", "sqrt"):
+            pyi = f"_v(np.{name}({a.pyi}))"
+            exact = a.exact
+        else:
+            pyi = f"_fn('{name}', {a.pyi})"
+            exact = False
+        return E(f"{name}({a.arr})", f"np.{name}({a.py})", pyi, dt, a.shape, exact)
+
+    def safe_func(self, name, a):
+        """A math function applied so that its argument is in its domain (for most values)."""
+        if name == "sqrt":
+            a = self.func("abs", a) if self.chance(0.7) else a
+            return self.func("sqrt", a)
+        if name == "log":
+            inner = self.func("abs", a)
+            if inner is None:
+                return None
+            one = E("1.0", "1.0", "1.0", "f64", None, True, lit=True)
+            return self.func("log", self.binop("+", inner, one))
+        if name == "exp" and self.chance(0.5):
+            return self.func("exp", self.func("tanh", a) or a)
+        return self.func(name, a)
+
+    def cast(self, dt, a):
+        if a.scalar:
+            py = f"{NPN[dt]}({a.py})"
+            inner = a.pyi
+            if dt in ("i64",) and a.dt in FLOAT:
+                inner = f"_trunc({a.pyi}, {a.exact})"
+            elif dt == "bool" and a.dt in FLOAT:
+                inner = f"_tobool({a.pyi}, {a.exact})"
+            pyi = f"{NPN[dt]}({inner})"
+        else:
+            py = f"({a.py}).astype({NPN[dt]})"
+            inner = a.pyi
+            if dt in ("i64",) and a.dt in FLOAT:
+                inner = f"_trunc({a.pyi}, {a.exact})"
+            elif dt == "bool" and a.dt in FLOAT:
+                inner = f"_tobool({a.pyi}, {a.exact})"
+            pyi = f"({inner}).astype({NPN[dt]})"
+        exact = a.exact
+        return E(f"{dt}({a.arr})", py, pyi, dt, a.shape, exact)
+
+    def where(self, c, a, b):
+        dt = infer_dt(np.where, c, a, b)
+        if dt is None:
+            return None
+        sh = bshape(bshape(c.shape, a.shape), b.shape)
+        if sh is False or sh is None:
+            return None
+        return E(f"where({c.arr}, {a.arr}, {b.arr})", f"np.where({c.py}, {a.py}, {b.py})",
+                 f"_v(np.where({c.pyi}, {a.pyi}, {b.pyi}))", dt, sh, a.exact and b.exact)
+
+    def minmax(self, name, a, b):
+        dt = infer_dt(getattr(np, name), a, b)
+        sh = bshape(a.shape, b.shape)
+        if dt is None or sh is False:
+            return None
+        return E(f"{name}({a.arr}, {b.arr})", f"np.{name}({a.py}, {b.py})",
+                 f"_v(np.{name}({a.pyi}, {b.pyi}))", dt, sh, a.exact and b.exact)
+
+    def reduce(self, kind, a, axis, out_shape):
+        dt = infer_dt(lambda x: getattr(np, kind)(x, axis=0), a)
+        if dt is None:
+            return None
+        exact = a.exact and (kind in ("min", "max") or a.dt in ("i64", "bool") and kind != "mean")
+        if axis is None:
+            arr, py = f"{kind}({a.arr})", f"np.{kind}({a.py})"
+        else:
+            arr, py = f"{kind}({a.arr}, axis={axis})", f"np.{kind}({a.py}, axis={axis})"
+        pyi = f"_red('{kind}', {a.pyi}, {axis}, {exact})"
+        return E(arr, py, pyi, dt, out_shape, exact)
+
+    def reduce_axis(self, S, depth, kind, focus):
+        k = self.r.randint(0, len(S))
+        extra = self.pick([(2, "param"), (1, "lit")])
+        p = self.r.choice(self.sizes)
+        d = Dim(p[1], Aff.sym(p[0])) if extra == "param" else lit_dim(self.r.randint(1, 4))
+        inner_shape = S[:k] + (d,) + S[k:]
+        red = self.pick([(3, "sum"), (1, "prod"), (1.5, "min"), (1.5, "max"), (1.5, "mean")])
+        a = self.gen_arr(inner_shape, depth - 1, "bool" if self.chance(0.1) else "num", focus)
+        if red == "prod" and a.dt in FLOAT:
+            a = self.binop("+", self.binop("*", a, E("0.25", "0.25", "0.25", "f64", None, True, lit=True)),
+                           E("1.0", "1.0", "1.0", "f64", None, True, lit=True))
+        if a is None:
+            return None
+        rank = len(inner_shape)
+        axis = k if self.chance(0.6) else k - rank
+        e = self.reduce(red, a, axis, S)
+        if e is None or not self.kind_ok(e.dt, kind):
+            return None
+        return e
+
+    def gen_num_arr(self, S, depth, kind, focus):
+        op = self.pick([(4, "arith"), (1, "div"), (1.5, "func"), (1, "minmax"), (1, "where"),
+                        (0.8, "cast"), (0.6, "mod"), (0.6, "pow"), (1.2, "reduce"), (0.4, "neg")])
+        sub = "float" if kind == "float" else "num"
+        if op == "arith":
+            a, b = self.split_operands(S, depth, sub, focus)
+            return self.binop(self.r.choice("+-*"), a, b, S)
+        if op == "div":
+            a, b = self.split_operands(S, depth, "num", focus)
+            if self.chance(0.5):  # keep the divisor away from zero
+                ab = self.func("abs", b)
+                b = self.binop("+", ab, self.lit("f64", neg=False)) if ab is not None else b
+            return self.binop("/", a, b, S)
+        if op == "func":
+            a = self.gen_arr(S, depth - 1, "num", focus)
+            return self.safe_func(self.r.choice(["abs", "sqrt", "exp", "log", "sin", "cos", "tanh"]), a)
+        if op == "minmax":
+            a, b = self.split_operands(S, depth, sub, focus)
+            return self.minmax(self.r.choice(["minimum", "maximum"]), a, b)
+        if op == "where":
+            c = self.gen_arr(self.sub_shape(S, False), depth - 1, "bool", focus)
+            a, b = self.split_operands(S, depth, sub, focus)
+            return self.where(c, a, b)
+        if op == "cast":
+            dt = kind if kind in NUM else self.pick([(2, "f64"), (1, "i64"), (1, "f32")])
+            a = self.gen_arr(S, depth - 1, "any", focus)
+            if dt == "i64" and a.dt in FLOAT and self.chance(0.5):
+                a = self.binop("*", a, self.lit("f64", neg=False))
+            return self.cast(dt, a) if a is not None else None
+        if op == "mod":
+            a = self.gen_arr(S, depth - 1, "num", focus)
+            if a.dt in FLOAT:
+                b = self.lit("f64", neg=False)
+            else:
+                b = self.lit("i64")
+            return self.binop("%", a, b, S)
+        if op == "pow":
+            a = self.gen_arr(S, depth - 1, "num", focus)
+            form = self.pick([(2, "sq"), (1, "real"), (0.6, "litbase"), (0.6, "arrexp")])
+            if form == "sq":
+                return self.binop("**", a, E(str(e := self.r.choice([2, 3, 0, 1])), str(e), str(e), "i64", None, True, lit=True), S)
+            if form == "real" and a.dt in FLOAT:
+                base = self.binop("+", self.func("abs", a), self.lit("f64", neg=False))
+                return self.binop("**", base, self.lit("f64"), S)
+            if form == "litbase":
+                e = self.gen_arr(S, depth - 1, "i64", focus)
+                base = self.r.choice([2, 3]) if self.chance(0.5) else self.r.choice([0.5, 1.5])
+                be = E(repr(base), repr(base), repr(base), "i64" if isinstance(base, int) else "f64", None, True, lit=True)
+                return self.binop("**", be, e, S)
+            e = self.operand(S, depth - 1, "i64", focus)
+            if a.dt in FLOAT:
+                a = self.binop("+", self.func("abs", a), E("0.5", "0.5", "0.5", "f64", None, True, lit=True))
+            return self.binop("**", a, e, S)
+        if op == "reduce":
+            return self.reduce_axis(S, depth, kind, focus)
+        a = self.gen_arr(S, depth - 1, kind, focus)
+        if a.dt == "bool":
+            return None
+        return E(f"(-{a.arr})", f"(-{a.py})", f"(-{a.pyi})", a.dt, a.shape, a.exact)
+
+    def gen_bool_arr(self, S, depth, focus):
+        op = self.pick([(4, "cmp"), (1.5, "logic"), (0.7, "not"), (0.5, "cast"), (0.6, "where"), (0.4, "reduce")])
+        if op == "cmp":
+            a, b = self.split_operands(S, depth, "num", focus)
+            if self.chance(0.3):
+                b = self.threshold()
+                a = self.gen_arr(S, depth - 1, "num", focus)
+            return self.compare(a, b)
+        if op == "logic":
+            a, b = self.split_operands(S, depth, "bool", focus)
+            o = self.r.choice("&|")
+            sh = bshape(a.shape, b.shape)
+            if sh is False:
+                return None
+            return E(f"({a.arr} {o} {b.arr})", f"({a.py} {o} {b.py})", f"({a.pyi} {o} {b.pyi})", "bool", sh, True)
+        if op == "not":
+            a = self.gen_arr(S, depth - 1, "bool", focus)
+            return E(f"(~{a.arr})", f"(~{a.py})", f"(~{a.pyi})", "bool", a.shape, True)
+        if op == "cast":
+            a = self.gen_arr(S, depth - 1, "num", focus)
+            return self.cast("bool", a)
+        if op == "where":
+            c = self.gen_arr(self.sub_shape(S, False), depth - 1, "bool", focus)
+            a, b = self.split_operands(S, depth, "bool", focus)
+            return self.where(c, a, b)
+        return self.reduce_axis(S, depth, "bool", focus)
+
+    # ---- scalar expressions
+    def scalar_leaf(self, kind, allow_lit=True):
+        cands = [v for v in self.env.scalars() if self.kind_ok(v.dt, kind)]
+        opts = []
+        if allow_lit and kind != "bool":
+            opts.append((1.5, "lit"))
+        if cands:
+            opts.append((2, "var"))
+        if kind in ("num", "i64", "any"):
+            opts.append((0.5, "size"))
+        arrs = [v for v in self.env.arrays() if self.kind_ok(v.dt, kind)]
+        if arrs:
+            opts.append((1.5, "elem"))
+        if not opts:
+            return None
+        c = self.pick(opts)
+        if c == "lit":
+            return self.lit("i64" if kind == "i64" else ("f64" if kind in ("f64", "float") else self.r.choice(["i64", "f64"])))
+        if c == "var":
+            v = self.r.choice(cands)
+            return E(v.name, v.name, v.name, v.dt, None, self.var_exact(v))
+        if c == "size":
+            p = self.r.choice(self.sizes)
+            if self.chance(0.5):
+                return E(p[0], p[0], p[0], "i64", None, True)
+            t = f"({p[0]} - 1)"
+            return E(t, t, t, "i64", None, True)
+        v = self.r.choice(arrs)
+        items = [("int", self.int_index(d.n)) for d in v.shape]
+        sa, sp = self.render_subscript(items)
+        return E(f"{v.name}[{sa}]", f"{v.name}[{sp}]", f"{v.name}[{sp}]", v.dt, None, self.var_exact(v))
+
+    def gen_scal(self, depth, kind="num", allow_lit=True):
+        """A scalar expression."""
+        if kind == "any":
+            kind = "bool" if self.chance(0.15) else "num"
+        if kind == "bool":
+            return self.gen_bool_scal(depth)
+        for _ in range(4):
+            e = self._gen_num_scal(depth, kind, allow_lit)
+            if e is not None and self.kind_ok(e.dt, kind):
+                return e
+        e = self.scalar_leaf(kind, allow_lit)
+        if e is None or not self.kind_ok(e.dt, kind):
+            e = self.lit("i64" if kind == "i64" else "f64")
+        return e
+
+    def _gen_num_scal(self, depth, kind, allow_lit):
+        if depth <= 0:
+            return self.scalar_leaf(kind, allow_lit)
+        op = self.pick([(2, "leaf"), (2, "reduce"), (2, "arith"), (0.8, "func"), (0.5, "cast"), (0.4, "minmax")])
+        if op == "leaf":
+            return self.scalar_leaf(kind, allow_lit)
+        if op == "reduce":
+            arrs = self.env.arrays()
+            S = self.some_shape(self.env)
+            red = self.pick([(3, "sum"), (0.7, "prod"), (1.5, "min"), (1.5, "max"), (1.5, "mean")])
+            a = self.gen_arr(S, depth - 1, "bool" if self.chance(0.1) else "num")
+            if red == "prod" and a.dt in FLOAT:
+                a = self.binop("+", self.binop("*", a, E("0.25", "0.25", "0.25", "f64", None, True, lit=True)),
+                               E("1.0", "1.0", "1.0", "f64", None, True, lit=True))
+            if self.chance(0.25) and len(S) == 1:
+                return self.reduce(red, a, self.r.choice([0, -1]), None)
+            return self.reduce(red, a, None, None)
+        if op == "arith":
+            a = self.gen_scal(depth - 1, "num", allow_lit=False)
+            b = self.gen_scal(depth - 1, "num", allow_lit=True)
+            if self.chance(0.5):
+                a, b = b, a
+            o = self.pick([(3, "+"), (3, "-"), (3, "*"), (1, "/")])
+            if o == "/":
+                ab = self.func("abs", b)
+                b = self.binop("+", ab, self.lit("f64", neg=False)) if ab is not None else b
+            return self.binop(o, a, b)
+        if op == "func":
+            a = self.gen_scal(depth - 1, "num", allow_lit=False)
+            return self.safe_func(self.r.choice(["abs", "sqrt", "exp", "log", "sin", "cos", "tanh"]), a)
+        if op == "cast":
+            a = self.gen_scal(depth - 1, "any", allow_lit=False)
+            dt = kind if kind in NUM else self.pick([(2, "f64"), (1, "i64"), (0.5, "f32")])
+            return self.cast(dt, a)
+        a = self.gen_scal(depth - 1, "num", allow_lit=False)
+        b = self.gen_scal(depth - 1, "num", allow_lit=True)
+        return self.minmax(self.r.choice(["minimum", "maximum"]), a, b)
+
+    def gen_bool_scal(self, depth):
+        op = self.pick([(4, "cmp"), (1, "logic"), (0.4, "not"), (0.6, "leaf"), (0.4, "reduce")])
+        if op == "cmp" or depth <= 0:
+            a = self.gen_scal(depth - 1, "num", allow_lit=False)
+            b = self.threshold() if (a.dt in FLOAT and self.chance(0.6)) else self.gen_scal(depth - 1, "num")
+            if a.dt in FLOAT and b.lit and b.dt == "i64" and not a.exact:
+                b = self.threshold()
+            e = self.compare(a, b)
+            return e if e is not None else self.compare(a, self.threshold())
+        if op == "logic":
+            a, b = self.gen_bool_scal(depth - 1), self.gen_bool_scal(depth - 1)
+            o = self.r.choice("&|")
+            return E(f"({a.arr} {o} {b.arr})", f"({a.py} {o} {b.py})", f"({a.pyi} {o} {b.pyi})", "bool", None, True)
+        if op == "not":
+            a = self.gen_bool_scal(depth - 1)
+            return E(f"(~{a.arr})", f"(~{a.py})", f"(~{a.pyi})", "bool", None, True)
+        if op == "leaf":
+            e = self.scalar_leaf("bool")
+            if e is not None:
+                return e
+            return self.gen_bool_scal(0)
+        S = self.some_shape(self.env)
+        a = self.gen_arr(S, depth - 1, "bool")
+        return self.reduce(self.r.choice(["min", "max"]), a, None, None)
+
+    # ---- statements
+    def declare(self, name, e, top):
+        env = self.env
+        if e.scalar:
+            env.vars[name] = Var(name, e.dt, None, exact=e.exact)
+        else:
+            st = e.view_of if e.view_of is not None else env.new_storage(e.exact)
+            env.vars[name] = Var(name, e.dt, e.shape, storage=st)
+
+    def new_name(self, prefix, top):
+        env = self.env
+        if top and self.block_depth == 0 and self.chance(0.08):
+            cands = [v.name for v in env.vars.values() if v.name[0] == prefix[0] and not v.param and not v.loopvar]
+            if cands:
+                return self.r.choice(cands)  # shadowing
+        return env.fresh(prefix)
+
+    def st_let_arr(self):
+        S = self.some_shape(self.env)
+        focus = None
+        if self.env.arrays() and self.chance(0.3):
+            focus = self.r.choice(self.env.arrays()).storage
+        e = self.gen_arr(S, self.r.randint(1, 3), "any", focus)
+        name = self.new_name("a", True)
+        self.declare(name, e, True)
+        return Stmt([f"let {name} = {e.arr};"], [f"{name} = {e.py}"], [f"{name} = {e.pyi}"])
+
+    def st_let_view(self):
+        arrs = self.env.arrays()
+        if not arrs:
+            return self.st_let_arr()
+        v = self.r.choice(arrs)
+        e = self.random_view(v)
+        name = self.new_name("v", True)
+        self.declare(name, e, True)
+        return Stmt([f"let {name} = {e.arr};"], [f"{name} = {e.py}"], [f"{name} = {e.pyi}"])
+
+    def st_let_scal(self):
+        e = self.gen_scal(self.r.randint(1, 3), "any", allow_lit=True)
+        name = self.new_name("s", True)
+        self.declare(name, e, True)
+        py, pyi = e.py, e.pyi
+        if e.lit or e.arr in ("true", "false"):
+            py, pyi = f"{NPN[e.dt]}({py})", f"{NPN[e.dt]}({pyi})"
+        return Stmt([f"let {name} = {e.arr};"], [f"{name} = {py}"], [f"{name} = {pyi}"])
+
+    def write_target(self, arrs, bare_ok=False):
+        """A view of one of arrs to write into (an E whose texts are `name[subscript]`, or the bare
+        name when bare_ok, for in-place operators) and the variable; (None, v) when the view
+        would need a transpose or diagonal (assignment targets are subscripted names)."""
+        v = self.r.choice(arrs)
+        how = self.pick([(1, "whole"), (3, "view"), (0.7, "elem"), (0.8, "loop")])
+        if how == "loop" and self.loopvars:
+            e = self.loop_view(v)
+            if e is not None:
+                return e, v
+        if how == "whole" or how == "loop":
+            t = self.r.choice(["...", ":"])
+            if bare_ok and self.chance(0.4):
+                return E(v.name, v.name, v.name, v.dt, v.shape, True, view_of=v.storage), v
+            return E(f"{v.name}[{t}]", f"{v.name}[{t}]", f"{v.name}[{t}]", v.dt, v.shape, True), v
+        if how == "elem":
+            items = [("int", self.int_index(d.n)) for d in v.shape]
+            sa, sp = self.render_subscript(items)
+            return E(f"{v.name}[{sa}]", f"{v.name}[{sp}]", f"{v.name}[{sp}]", v.dt, None, True), v
+        e = self.random_view(v, allow_elem=True, plain=True)
+        if "[" not in e.arr:
+            return E(f"{e.arr}[...]", f"{e.py}[...]", f"{e.pyi}[...]", v.dt, e.shape, True), v
+        return e, v
+
+    def loop_view(self, v):
+        """A view of v indexed by an enclosing loop variable (x[i], x[i, 1:], x[:, i:i+2], ...)."""
+        lv = self.r.choice(self.loopvars)
+        lo, hi = lv.loopvar
+        dims = [k for k, d in enumerate(v.shape) if d.n >= hi + 1 and lo >= 0]
+        if not dims:
+            return None
+        k = self.r.choice(dims)
+        items, out = [], []
+        for kk, d in enumerate(v.shape):
+            if kk == k:
+                if self.chance(0.5):
+                    items.append(("int", lv.name))
+                else:
+                    c = self.r.randint(1, max(1, min(3, d.n - (hi - 1))))
+                    items.append(("slice", f"{lv.name}:{lv.name} + {c}"))
+                    out.append(lit_dim(c))
+            elif self.chance(0.3):
+                items.append(("int", self.int_index(d.n)))
+            else:
+                items.append(("slice", ":"))
+                out.append(d)
+        sa, sp = self.render_subscript(items)
+        return E(f"{v.name}[{sa}]", f"{v.name}[{sp}]", f"{v.name}[{sp}]", v.dt, tuple(out) if out else None, True)
+
+    def value_for(self, T, dt_target, focus, inplace_op=None):
+        depth = self.r.randint(1, 3)
+        if T is None:
+            return self.gen_scal(depth, "num" if dt_target != "bool" else "any")
+        if self.chance(0.15):
+            return self.gen_scal(depth - 1, "num" if dt_target != "bool" else "any")
+        sub = self.sub_shape(T, allow_scalar=False)
+        kind = "bool" if (dt_target == "bool" and self.chance(0.6)) else "num"
+        return self.gen_arr(sub, depth, kind, focus)
+
+    def setcast(self, val, dt_target):
+        if dt_target == "i64" and val.dt in FLOAT:
+            return f"_trunc({val.pyi}, {val.exact})"
+        if dt_target == "bool" and val.dt in FLOAT:
+            return f"_tobool({val.pyi}, {val.exact})"
+        return val.pyi
+
+    def mark_written(self, storage, exact):
+        st = self.env.storages[storage]
+        st["written"] = True
+        st["exact"] = st["exact"] and exact
+
+    def st_setitem(self):
+        arrs = [v for v in self.env.arrays()]
+        if not arrs:
+            return self.st_let_arr()
+        tgt, v = self.write_target(arrs)
+        val = self.value_for(tgt.shape, v.dt, v.storage)
+        if tgt.scalar and not val.scalar:
+            return None
+        exact = val.exact or v.dt in ("i64", "bool")
+        self.mark_written(v.storage, exact)
+        return Stmt([f"{tgt.arr} = {val.arr};"], [f"{tgt.py} = {val.py}"],
+                    [f"{tgt.pyi} = {self.setcast(val, v.dt)}"])
+
+    def st_inplace(self):
+        arrs = [v for v in self.env.arrays() if v.dt in NUM]
+        if not arrs:
+            return self.st_let_arr()
+        tgt, v = self.write_target(arrs, bare_ok=True)
+        op = self.pick([(3, "+"), (2, "-"), (2, "*"), (1, "/")] if v.dt in FLOAT else [(3, "+"), (2, "-"), (2, "*")])
+        for _ in range(4):
+            val = self.value_for(tgt.shape, v.dt, v.storage, op)
+            if tgt.scalar and not val.scalar:
+                continue
+            if val.dt == "bool":
+                continue
+            if op == "/" and self.chance(0.7):
+                ab = self.func("abs", val)
+                val = self.binop("+", ab, self.lit("f64", neg=False)) if ab is not None else val
+            if self.same_kind_ok(v.dt, val, op, tgt.scalar):
+                break
+        else:
+            return None
+        self.mark_written(v.storage, val.exact and tgt.exact)
+        vpyi = f"_dz({val.pyi})" if op == "/" else val.pyi
+        if tgt.scalar:
+            # an element: x[i, j] op= e rebinds nothing; NumPy reads, combines and writes back
+            return Stmt([f"{tgt.arr} {op}= {val.arr};"], [f"{tgt.py} {op}= {val.py}"],
+                        [f"{tgt.pyi} = _v({tgt.pyi} {op} {vpyi})"])
+        return Stmt([f"{tgt.arr} {op}= {val.arr};"], [f"{tgt.py} {op}= {val.py}"],
+                    [f"{tgt.pyi} {op}= {vpyi}", f"_v({tgt.pyi})"])
+
+    @staticmethod
+    def same_kind_ok(dt, val, op, elem):
+        fn = {"+": np.add, "-": np.subtract, "*": np.multiply, "/": np.true_divide}[op]
+        t = np.ones(1, NP[dt])
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                fn(t, dummy(val), out=t, casting="same_kind")
+        except Exception:
+            return False
+        if elem:  # x[i] op= e on an element: the result must also keep the dtype
+            r = infer_dt({"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}[op],
+                         E("", "", "", dt, None, True), val)
+            return r is not None and np.can_cast(NP[r], NP[dt], "same_kind")
+        return True
+
+    def st_scal_update(self):
+        cands = [v for v in self.env.scalars() if not v.param and not v.loopvar and v.dt in NUM]
+        if not cands:
+            return self.st_let_scal()
+        v = self.r.choice(cands)
+        for _ in range(4):
+            op = self.pick([(1, "="), (2, "+"), (1, "-"), (1, "*")])
+            e = self.gen_scal(self.r.randint(1, 2), "num")
+            if op == "=":
+                if e.dt != v.dt:
+                    continue
+                if e.lit:
+                    py, pyi = f"{NPN[e.dt]}({e.py})", f"{NPN[e.dt]}({e.pyi})"
+                else:
+                    py, pyi = e.py, e.pyi
+                v.exact = e.exact and (self.block_depth == 0 or v.exact)
+                return Stmt([f"{v.name} = {e.arr};"], [f"{v.name} = {py}"], [f"{v.name} = {pyi}"])
+            tmp = E(v.name, v.name, v.name, v.dt, None, True)
+            r = self.binop(op, tmp, e)
+            if r is None or r.dt != v.dt:
+                continue
+            v.exact = v.exact and e.exact
+            return Stmt([f"{v.name} {op}= {e.arr};"], [f"{v.name} {op}= {e.py}"],
+                        [f"{v.name} = _v({v.name} {op} {e.pyi})"])
+        return None
+
+    def st_rebind_arr(self):
+        arrs = [v for v in self.env.arrays() if not v.param]
+        if not arrs:
+            return self.st_let_arr()
+        v = self.r.choice(arrs)
+        kind = v.dt
+        e = self.gen_arr(v.shape, self.r.randint(1, 3), kind if kind != "f32" else "num", v.storage)
+        if e.dt != v.dt:
+            e = self.cast(v.dt, e)
+        if conc(e.shape) != conc(v.shape):
+            return None
+        old = self.env.storages[v.storage]
+        if e.view_of is not None:
+            v.storage = e.view_of
+            if self.block_depth:
+                self.env.storages[v.storage]["exact"] &= old["exact"]
+        else:
+            v.storage = self.env.new_storage(e.exact and (self.block_depth == 0 or old["exact"]))
+        return Stmt([f"{v.name} = {e.arr};"], [f"{v.name} = {e.py}"], [f"{v.name} = {e.pyi}"])
+
+    def gen_block(self, n):
+        """n statements inside a block: fresh names, removed from scope after the block."""
+        before = set(self.env.vars)
+        self.block_depth += 1
+        out = []
+        for _ in range(n):
+            for _ in range(6):
+                s = self.gen_stmt(top=False)
+                if s is not None:
+                    out.append(s)
+                    break
+        self.block_depth -= 1
+        for name in list(self.env.vars):
+            if name not in before:
+                del self.env.vars[name]
+        return out
+
+    @staticmethod
+    def join(stmts, attr):
+        lines = []
+        for s in stmts:
+            lines += getattr(s, attr)
+        return lines
+
+    def st_for(self):
+        name = self.env.fresh("i")
+        lo = self.pick([(3, 0), (1, 1)])
+        form = self.pick([(2, "lit"), (2, "param"), (0.7, "paramm1")])
+        p = self.r.choice(self.sizes)
+        if form == "lit":
+            hi = lo + self.r.randint(0, 4)
+            hi_t = str(hi)
+        elif form == "param":
+            hi, hi_t = p[1], p[0]
+        else:
+            hi, hi_t = p[1] - 1, f"{p[0]} - 1"
+        lv = Var(name, "i64", None, loopvar=(lo, max(hi, lo)))
+        self.env.vars[name] = lv
+        self.loopvars.append(lv)
+        self.loop_depth += 1
+        body = self.gen_block(self.r.randint(1, 3))
+        self.loop_depth -= 1
+        self.loopvars.pop()
+        del self.env.vars[name]
+        if not body:
+            return None
+        arr = [f"for {name} in {lo}..{hi_t} {{"] + indent(self.join(body, "arr")) + ["}"]
+        py = [f"for {name} in range({lo}, {hi_t}):", f"    {name} = np.int64({name})"] + indent(self.join(body, "py"))
+        pyi = [f"for {name} in range({lo}, {hi_t}):", f"    {name} = np.int64({name})"] + indent(self.join(body, "pyi"))
+        return Stmt(arr, py, pyi)
+
+    def st_while(self):
+        w = self.env.fresh("w")
+        limit = self.r.randint(1, 4)
+        self.env.vars[w] = Var(w, "i64", None, loopvar=(0, limit))
+        self.loop_depth += 1
+        self.block_depth += 1
+        cond = self.gen_bool_scal(self.r.randint(1, 2)) if self.chance(0.8) else None
+        self.block_depth -= 1
+        body = self.gen_block(self.r.randint(1, 3))
+        self.loop_depth -= 1
+        if not body:
+            del self.env.vars[w]
+            return None
+        self.env.vars[w].loopvar = None  # a plain i64 scalar afterwards (not updated by generator)
+        self.env.vars[w].exact = True
+        ca = f"{w} < {limit}" + (f" & {cond.arr}" if cond else "")
+        cp = f"({w} < {limit})" + (f" & {cond.py}" if cond else "")
+        ci = f"({w} < {limit})" + (f" & {cond.pyi}" if cond else "")
+        arr = [f"let {w} = 0;", f"while {ca} {{"] + indent(self.join(body, "arr") + [f"{w} += 1;"]) + ["}"]
+        py = [f"{w} = np.int64(0)", f"while {cp}:"] + indent(self.join(body, "py") + [f"{w} += 1"])
+        pyi = [f"{w} = np.int64(0)", f"while {ci}:"] + indent(self.join(body, "pyi") + [f"{w} += 1"])
+        return Stmt(arr, py, pyi)
+
+    def st_if(self):
+        arms = [("if", self.gen_bool_scal(self.r.randint(1, 2)))]
+        if self.chance(0.3):
+            arms.append(("elif", self.gen_bool_scal(self.r.randint(1, 2))))
+        if self.chance(0.6):
+            arms.append(("else", None))
+        arr, py, pyi = [], [], []
+        for k, c in arms:
+            body = self.gen_block(self.r.randint(1, 2))
+            if not body:
+                return None
+            if k == "if":
+                arr.append(f"if {c.arr} {{")
+                py.append(f"if {c.py}:")
+                pyi.append(f"if {c.pyi}:")
+            elif k == "elif":
+                arr.append(f"}} else if {c.arr} {{")
+                py.append(f"elif {c.py}:")
+                pyi.append(f"elif {c.pyi}:")
+            else:
+                arr.append("} else {")
+                py.append("else:")
+                pyi.append("else:")
+            arr += indent(self.join(body, "arr"))
+            py += indent(self.join(body, "py"))
+            pyi += indent(self.join(body, "pyi"))
+        arr.append("}")
+        return Stmt(arr, py, pyi)
+
+    def gen_stmt(self, top=True):
+        depth_ok = self.block_depth < 2
+        opts = [(3, self.st_let_arr), (3, self.st_setitem), (3, self.st_inplace), (1.2, self.st_let_scal),
+                (1, self.st_scal_update), (0.6, self.st_rebind_arr)]
+        if top:
+            opts += [(2, self.st_let_view)]
+        if depth_ok:
+            opts += [(1.3 if top else 0.4, self.st_for), (0.6 if top else 0.15, self.st_while),
+                     (1 if top else 0.4, self.st_if)]
+        return self.pick(opts)()
+
+    # ---- the program
+    def build(self):
+        r = self.r
+        self.env = Env()
+        nsizes = r.randint(2, 3)
+        self.sizes = []
+        params = []
+        for k in range(nsizes):
+            n = self.pick([(0.12, 1), (1, 2), (1, 3), (1, 4), (1, 5), (0.6, 6), (0.4, 7)])
+            name = f"n{k}"
+            self.sizes.append((name, n))
+            params.append((name, "i64", n))
+            self.env.vars[name] = Var(name, "i64", None, param=True)
+        if self.chance(0.7):
+            v = self.float_lit()
+            params.append(("p0", "f64", v))
+            self.env.vars["p0"] = Var("p0", "f64", None, param=True)
+        if self.chance(0.4):
+            params.append(("k0", "i64", r.randint(-3, 5)))
+            self.env.vars["k0"] = Var("k0", "i64", None, param=True)
+        if self.chance(0.25):
+            params.append(("f0", "f32", 0.5))
+            self.env.vars["f0"] = Var("f0", "f32", None, param=True)
+        self.params = params
+        header_i = [f"{n} = {NPN[t]}({d!r})" for n, t, d in params]
+
+        stmts = []
+        n_init = r.randint(2, 3)
+        n_stmts = self.max_stmts or r.randint(6, 14)
+
+        def prefix_code(extra=None):
+            lines = header_i + self.join(stmts + ([extra] if extra else []), "pyi")
+            return "\n".join(lines) + "\n"
+
+        ns = run_instrumented(prefix_code(), "check")
+        self.rejects = 0
+        for k in range(n_init + n_stmts):
+            for attempt in range(12):
+                saved = copy.deepcopy(self.env)
+                self.loop_depth = self.block_depth = 0
+                self.loopvars = []
+                s = self.st_let_arr() if k < n_init else self.gen_stmt(top=True)
+                if s is None:
+                    self.env = saved
+                    continue
+                try:
+                    h = Helpers("check")
+                    ns.update(h.namespace())
+                    with warnings.catch_warnings(), np.errstate(all="raise"):
+                        warnings.simplefilter("error")
+                        exec("\n".join(s.pyi) + "\n", ns)
+                    stmts.append(s)
+                    break
+                except RECOVERABLE:
+                    self.rejects += 1
+                    self.env = saved
+                    ns = run_instrumented(prefix_code(), "check")
+        self.stmts = stmts
+        return self.finish(stmts, header_i)
+
+    def finish(self, stmts, header_i):
+        env = self.env
+        arrs = env.arrays()
+        chosen = []
+        seen_storage = set()
+        written = [v for v in arrs if env.storages[v.storage]["written"]]
+        self.r.shuffle(written)
+        for v in written:
+            if v.storage not in seen_storage and len(chosen) < 4:
+                chosen.append(v)
+                seen_storage.add(v.storage)
+        others = [v for v in env.vars.values() if v not in chosen and not v.param]
+        self.r.shuffle(others)
+        for v in others[: self.r.randint(1, 3)]:
+            chosen.append(v)
+        if not chosen:
+            chosen = arrs[:1] or list(env.vars.values())[:1]
+        types = []
+        for v in chosen:
+            if v.scalar:
+                types.append(v.dt)
+            else:
+                types.append(f"{v.dt}[{', '.join(dim_text(d) for d in v.shape)}]")
+        names = [v.name for v in chosen]
+        ret_t = types[0] if len(types) == 1 else "(" + ", ".join(types) + ")"
+        ret_e = names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
+        sig = ", ".join(f"{n}: {t} = {self.lit_text(d)}" for n, t, d in self.params)
+        arr_lines = [f"# generated by tests/fuzz/arrgen.py, seed {self.seed}",
+                     f"fn main({sig}) -> {ret_t} {{"]
+        arr_lines += indent(self.join(stmts, "arr") + [f"return {ret_e};"])
+        arr_lines.append("}")
+        arr = "\n".join(arr_lines) + "\n"
+
+        pysig = ", ".join(f"{n}={d!r}" for n, t, d in self.params)
+        py_lines = [
+            f'"""NumPy translation of the arrayc program generated by tests/fuzz/arrgen.py, seed {self.seed}."""',
+            "import numpy as np",
+            "",
+            "from arrayc_random import random as _random  # examples/reference/arrayc_random.py",
+            "",
+            "",
+            "def _diag(x):",
+            '    """A writable view of the main diagonal of a 2-d array, like arrayc\'s diagonal()."""',
+            "    return np.lib.stride_tricks.as_strided(x, shape=(min(x.shape),), strides=(x.strides[0] + x.strides[1],))",
+            "",
+            "",
+            f"def main({pysig}):",
+        ]
+        body = [f"{n} = {NPN[t]}({n})" for n, t, d in self.params]
+        body += self.join(stmts, "py")
+        body.append(f"return {ret_e}")
+        py_lines += indent(body)
+        py = "\n".join(py_lines) + "\n"
+        pyi = "\n".join(header_i + self.join(stmts, "pyi") + [f"_results = {ret_e}" if len(names) > 1 else f"_results = ({ret_e},)"]) + "\n"
+        return arr, py, pyi, types
+
+    @staticmethod
+    def lit_text(d):
+        if isinstance(d, bool):
+            return "true" if d else "false"
+        return repr(d)
+
+
+def _same(a, b, tol):
+    a, b = np.asarray(a), np.asarray(b)
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if a.dtype.kind == "f":
+        rtol, atol = tol[DT_OF[a.dtype]]
+        return bool(np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=False))
+    return bool(np.array_equal(a, b))
+
+
+def validate(arr, py, pyi, seed):
+    """Raises Reject unless the plain run, the perturbed run and the clean translation agree."""
+    plain = run_instrumented(pyi, "check")["_results"]
+    for k in range(2):
+        pert = run_instrumented(pyi, "perturb", seed=1000 + k)["_results"]
+        for a, b in zip(plain, pert):
+            if not _same(a, b, SELF_TOL):
+                raise Reject("ill-conditioned: perturbed run differs")
+    prog = Program(seed, arr, py, pyi, [], [], 0)
+    clean = prog.numpy_results()
+    if len(clean) != len(plain):
+        raise AssertionError("generator bug: result count of the clean translation")
+    for i, (a, b) in enumerate(zip(clean, plain)):
+        a, b = np.asarray(a), np.asarray(b)
+        if a.dtype != b.dtype or a.shape != b.shape or not np.array_equal(a, b):
+            raise AssertionError(f"generator bug: clean and instrumented translations differ in result {i}")
+
+
+def generate(seed, max_stmts=None):
+    """The program for this seed (deterministic)."""
+    for attempt in range(50):
+        g = Generator(seed * 1000 + attempt, max_stmts)
+        arr, py, pyi, types = g.build()
+        try:
+            validate(arr, py, pyi, seed)
+        except RECOVERABLE:
+            continue
+        p = Program(seed, arr, py, pyi, g.params, types, attempt)
+        p.arr = p.arr.replace(f"seed {seed * 1000 + attempt}", f"seed {seed} (attempt {attempt})")
+        return p
+    raise RuntimeError(f"no well-conditioned program for seed {seed} in 50 attempts")
+
+
+def main(argv):
+    seeds = [int(a) for a in argv[1:]] or [0]
+    for s in seeds:
+        p = generate(s)
+        print(p.arr)
+        print(p.py)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
