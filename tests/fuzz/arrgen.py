@@ -127,23 +127,22 @@ class Aff:
         return hash((self.const, self.terms))
 
     def render(self):
-        parts = []
-        for n, c in self.terms:
-            if c == 1:
-                parts.append(("+", n))
-            elif c == -1:
-                parts.append(("-", n))
-            else:
-                parts.append(("+" if c > 0 else "-", f"{abs(c)}*{n}"))
-        if self.const or not parts:
-            parts.append(("+" if self.const >= 0 else "-", str(abs(self.const))))
+        """Positive terms first (the type grammar has no leading unary minus): `n0+n1-2`, `7-n1`."""
+        pos = [(n, c) for n, c in self.terms if c > 0]
+        neg = [(n, c) for n, c in self.terms if c < 0]
         text = ""
-        for i, (s, t) in enumerate(parts):
-            if i == 0:
-                text = t if s == "+" else "-" + t
-            else:
-                text += s + t
+        for n, c in pos:
+            text += ("+" if text else "") + (n if c == 1 else f"{c}*{n}")
+        if self.const > 0 or not text:
+            text += ("+" if text else "") + str(self.const) if self.const >= 0 else ""
+        if self.const < 0:
+            text = (text + "-" + str(-self.const)) if text else str(self.const)
+        for n, c in neg:
+            text += "-" + (n if c == -1 else f"{-c}*{n}")
         return text
+
+    def pure_symbol(self):
+        return self.const == 0 and len(self.terms) == 1 and self.terms[0][1] == 1
 
 
 class Dim:
@@ -238,19 +237,37 @@ def dummy(e):
 def infer_dt(fn, *operands):
     """The NumPy result dtype of fn applied to operands of these types (None if NumPy refuses,
     or gives a dtype outside the language)."""
+    if any(o is None for o in operands):
+        return None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             r = fn(*[dummy(o) for o in operands])
     except Exception:
         return None
-    if isinstance(r, (bool, int, float)):  # only literals: Python's own type
+    if type(r) in (bool, int, float):  # only literals: Python's own type
         return {bool: "bool", int: "i64", float: "f64"}[type(r)]
     return DT_OF.get(np.asarray(r).dtype)
 
 
+def one_broadcasts(one, other):
+    """Whether `arrayc check` accepts broadcasting dimension `one` (concrete size 1) against
+    `other` (concrete size != 1). The checker treats sizes with the same symbols and different
+    constants (`n-6` vs `n`, `?4-1` vs `?4`) as provably incompatible even when the first is 1 at
+    run time (see the report), so such pairs are avoided: the size-1 side must be a literal 1 or a
+    plain size symbol (a parameter whose value is 1), and not the same symbol as the other side."""
+    if one.s is None:
+        return False
+    if one.s == Aff(1):
+        return True
+    if not one.s.pure_symbol():
+        return False
+    return other.s is None or one.s.terms != other.s.terms
+
+
 def bshape(a, b):
-    """Broadcast shape of two shapes (tuples of Dim; None = scalar); None when incompatible."""
+    """Broadcast shape of two shapes (tuples of Dim; None = scalar); False when incompatible
+    (or when the checker would wrongly reject it, see one_broadcasts)."""
     if a is None:
         return b
     if b is None:
@@ -262,14 +279,47 @@ def bshape(a, b):
         if da is None or db is None:
             out.append(da or db)
         elif da.n == db.n:
-            out.append(Dim(da.n, da.s if da.s == db.s else (da.s if db.s == Aff(1) else (db.s if da.s == Aff(1) else None))))
-        elif da.n == 1:
+            if da.s == db.s:
+                s = da.s
+            elif db.s == Aff(1) and da.n == 1:
+                s = da.s
+            elif da.s == Aff(1) and da.n == 1:
+                s = db.s
+            else:
+                s = None
+            out.append(Dim(da.n, s))
+        elif da.n == 1 and one_broadcasts(da, db):
             out.append(Dim(db.n, db.s if da.s == Aff(1) else None))
-        elif db.n == 1:
+        elif db.n == 1 and one_broadcasts(db, da):
             out.append(Dim(da.n, da.s if db.s == Aff(1) else None))
         else:
             return False
     return tuple(reversed(out))
+
+
+def safe_one(d):
+    """A size-1 dimension the checker lets broadcast against any other size."""
+    return d.s is not None and (d.s == Aff(1) or d.s.pure_symbol())
+
+
+def matches(shape, S):
+    """shape has the concrete sizes of S, and its size-1 dimensions where S asks for a
+    broadcastable 1 are ones the checker accepts as such."""
+    if shape is None or conc(shape) != conc(S):
+        return False
+    return all(safe_one(d) for d, t in zip(shape, S) if t.s == Aff(1))
+
+
+def fits(value_shape, target_shape):
+    """Whether a value of value_shape can be written into a view of target_shape."""
+    if value_shape is None:
+        return True
+    if target_shape is None:
+        return False
+    if len(value_shape) > len(target_shape):
+        return False
+    b = bshape(target_shape, value_shape)
+    return b is not False and conc(b) == conc(target_shape)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -612,7 +662,7 @@ class Generator:
             rs = tuple(reversed(var.shape))
             forms.append((0.25, (f"{var.name}.T", f"{var.name}.T", rs)))
             forms.append((0.1, (f"transpose({var.name})", f"np.transpose({var.name})", rs)))
-        if len(var.shape) == 2:
+        if len(var.shape) == 2 and not plain:
             m = min(var.shape[0].n, var.shape[1].n)
             forms.append((0.08, (f"diagonal({var.name})", f"_diag({var.name})", (Dim(m, None),))))
         return self.pick(forms)
@@ -621,11 +671,8 @@ class Generator:
         """items: list of ('slice', text) / ('int', text) / ('new',); may use `...` and drop
         trailing full slices."""
         items = list(items)
-        # trailing ':' may be left out
-        while items and items[-1] == ("slice", ":") and len(items) > 1 and self.chance(0.4):
-            items.pop()
         texts_arr, texts_py = [], []
-        # a run of leading or trailing ':' may become '...'
+        # a run of leading or trailing ':' may become '...' (items cover every dimension here)
         ell = None
         if len(items) >= 2 and self.chance(0.25):
             if items[0] == ("slice", ":"):
@@ -638,6 +685,10 @@ class Generator:
                 while j > 0 and items[j - 1] == ("slice", ":"):
                     j -= 1
                 ell = (j, len(items))
+        if ell is None:
+            # otherwise trailing ':' may be left out
+            while items and items[-1] == ("slice", ":") and len(items) > 1 and self.chance(0.4):
+                items.pop()
         i = 0
         while i < len(items):
             if ell and i == ell[0]:
@@ -819,7 +870,7 @@ class Generator:
                 arrs = fa
         choice = self.pick([(0.35, "var"), (0.4, "view"), (0.25, "new")]) if arrs else "new"
         if choice == "var":
-            m = [v for v in arrs if conc(v.shape) == conc(S)]
+            m = [v for v in arrs if matches(v.shape, S)]
             if m:
                 v = self.r.choice(m)
                 return E(v.name, v.name, v.name, v.dt, v.shape, self.var_exact(v), view_of=v.storage)
@@ -828,7 +879,7 @@ class Generator:
             for _ in range(4):
                 v = self.r.choice(arrs)
                 e = self.view_to_shape(v, S)
-                if e is not None and not e.scalar:
+                if e is not None and not e.scalar and matches(e.shape, S):
                     return e
         return self.creation(S, kind if kind != "any" else "num")
 
@@ -875,8 +926,10 @@ class Generator:
         dt = infer_dt(fn, a, b)
         if dt is None:
             return None
-        sh = bshape(a.shape, b.shape) if shape is None else shape
+        sh = bshape(a.shape, b.shape)
         if sh is False:
+            return None
+        if shape is not None and conc(sh) != conc(shape):
             return None
         arr = f"({a.arr} {op} {b.arr})"
         py = f"({a.py} {op} {b.py})"
@@ -940,6 +993,8 @@ class Generator:
         return self.func(name, a)
 
     def cast(self, dt, a):
+        if a is None:
+            return None
         if a.scalar:
             py = f"{NPN[dt]}({a.py})"
             inner = a.pyi
@@ -963,7 +1018,8 @@ class Generator:
         dt = infer_dt(np.where, c, a, b)
         if dt is None:
             return None
-        sh = bshape(bshape(c.shape, a.shape), b.shape)
+        sh = bshape(c.shape, a.shape)
+        sh = False if sh is False else bshape(sh, b.shape)
         if sh is False or sh is None:
             return None
         return E(f"where({c.arr}, {a.arr}, {b.arr})", f"np.where({c.py}, {a.py}, {b.py})",
@@ -1182,6 +1238,14 @@ class Generator:
         return self.minmax(self.r.choice(["minimum", "maximum"]), a, b)
 
     def gen_bool_scal(self, depth):
+        for _ in range(4):
+            e = self._gen_bool_scal(depth)
+            if e is not None and e.scalar and e.dt == "bool":
+                return e
+        p = self.r.choice(self.sizes)[0]
+        return E(f"({p} > 1)", f"({p} > 1)", f"({p} > 1)", "bool", None, True)
+
+    def _gen_bool_scal(self, depth):
         op = self.pick([(4, "cmp"), (1, "logic"), (0.4, "not"), (0.6, "leaf"), (0.4, "reduce")])
         if op == "cmp" or depth <= 0:
             a = self.gen_scal(depth - 1, "num", allow_lit=False)
@@ -1329,7 +1393,7 @@ class Generator:
             return self.st_let_arr()
         tgt, v = self.write_target(arrs)
         val = self.value_for(tgt.shape, v.dt, v.storage)
-        if tgt.scalar and not val.scalar:
+        if not fits(val.shape, tgt.shape):
             return None
         exact = val.exact or v.dt in ("i64", "bool")
         self.mark_written(v.storage, exact)
@@ -1344,7 +1408,7 @@ class Generator:
         op = self.pick([(3, "+"), (2, "-"), (2, "*"), (1, "/")] if v.dt in FLOAT else [(3, "+"), (2, "-"), (2, "*")])
         for _ in range(4):
             val = self.value_for(tgt.shape, v.dt, v.storage, op)
-            if tgt.scalar and not val.scalar:
+            if not fits(val.shape, tgt.shape):
                 continue
             if val.dt == "bool":
                 continue

@@ -28,10 +28,9 @@ pub struct FusionOptions {
 }
 
 impl Default for FusionOptions {
-    /// `optimal` under `bohrium`, at most 200 000 search nodes or 1 s per region, no
-    /// specialization.
+    /// `optimal` under `bohrium`, the default [`Budget`] per region, no specialization.
     fn default() -> Self {
-        FusionOptions { algorithm: Algorithm::Optimal, cost_model: "bohrium".into(), budget: Budget { max_nodes: Some(1_000_000), max_ms: Some(1000) }, specialize: None }
+        FusionOptions { algorithm: Algorithm::Optimal, cost_model: "bohrium".into(), budget: Budget::default(), specialize: None }
     }
 }
 

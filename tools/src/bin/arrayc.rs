@@ -128,12 +128,13 @@ struct FuseArgs {
     /// Cost model the partition minimises (bohrium: Def. 13, elements moved; the others: Defs. 19-21).
     #[arg(long, default_value = "bohrium", value_parser = PossibleValuesParser::new(MODEL_NAMES))]
     cost: String,
-    /// Search budget of `optimal` per region, in milliseconds; past it the best partition found is
-    /// used and the report says optimality was not proven.
-    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    /// Time budget per region, in milliseconds, for the whole partitioning (graph, cost model,
+    /// preconditioning, greedy, search) under every algorithm; past it the best legal partition
+    /// found is used and the report says optimality was not proven.
+    #[arg(long, default_value_t = Budget::DEFAULT_MS, value_name = "MS")]
     fuse_budget_ms: u64,
     /// Search budget of `optimal` per region, in branch-and-bound nodes.
-    #[arg(long, default_value_t = 1_000_000, value_name = "NODES")]
+    #[arg(long, default_value_t = Budget::DEFAULT_NODES, value_name = "NODES")]
     fuse_budget_nodes: u64,
     /// Partition without the entry's argument values: sizes stay symbolic and views that cannot be
     /// proven identical or disjoint are assumed to overlap. By default the partition is chosen for

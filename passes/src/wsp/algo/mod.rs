@@ -43,16 +43,45 @@ impl Algorithm {
     }
 }
 
-/// Search limits for `optimal`/`optimal-baseline`; when hit, the best partition found so far is
-/// returned with `optimal_proven = false`.
+/// Limits of one region's partitioning. `max_nodes` bounds the search of `optimal` and
+/// `optimal-baseline`; `max_ms` bounds the whole of [`solve`] for every algorithm: the WSP graph,
+/// the cost model's preparation, the preconditioning, greedy and the search. When a limit is hit
+/// the best legal partition found so far is returned (`optimal_proven = false`): every phase keeps
+/// a legal partition at each step, so stopping early only costs quality.
 #[derive(Clone, Copy, Debug)]
 pub struct Budget {
     pub max_nodes: Option<u64>,
     pub max_ms: Option<u64>,
 }
+
+impl Budget {
+    /// The default node limit of `--fuse-budget-nodes`.
+    pub const DEFAULT_NODES: u64 = 1_000_000;
+    /// The default time limit of `--fuse-budget-ms`, in milliseconds.
+    pub const DEFAULT_MS: u64 = 1000;
+}
+
 impl Default for Budget {
+    /// [`Budget::DEFAULT_NODES`] search nodes and [`Budget::DEFAULT_MS`] per region.
     fn default() -> Self {
-        Budget { max_nodes: Some(2_000_000), max_ms: Some(10_000) }
+        Budget { max_nodes: Some(Budget::DEFAULT_NODES), max_ms: Some(Budget::DEFAULT_MS) }
+    }
+}
+
+/// The instant by which a [`solve`] stops working ([`Budget::max_ms`] after it started), if any.
+#[derive(Clone, Copy, Debug)]
+pub struct Deadline(Option<Instant>);
+
+impl Deadline {
+    /// No deadline.
+    pub const NONE: Deadline = Deadline(None);
+    /// `ms` milliseconds after `start`, or none.
+    pub fn after(start: Instant, ms: Option<u64>) -> Deadline {
+        Deadline(ms.map(|ms| start + std::time::Duration::from_millis(ms)))
+    }
+    /// Has the deadline passed?
+    pub fn passed(&self) -> bool {
+        self.0.is_some_and(|d| Instant::now() > d)
     }
 }
 
@@ -243,6 +272,44 @@ impl PState {
     pub fn legal_merge(&self, g: &WspGraph, a: usize, b: usize) -> bool {
         !self.fpu[a].intersects(self.block(b)) && !self.indirect(g, a, b) && !self.indirect(g, b, a)
     }
+    /// The quotient graph `E_d(P)` over live slots (Def. 14) with its transitive closure, for
+    /// answering many [`Quotient::legal_merge`] questions about one state: one closure for all
+    /// pairs instead of a graph search per pair.
+    pub fn quotient(&self, g: &WspGraph) -> Quotient {
+        let n = self.n;
+        let live = self.live();
+        let mut succ = vec![BitSet::new(n); n];
+        for &a in &live {
+            succ[a] = self.bsucc(g, a);
+        }
+        // Topological order by DFS (the partition is legal, so the quotient is a DAG).
+        let mut order = Vec::new();
+        let mut mark = vec![false; n];
+        for &s in &live {
+            let mut stack = vec![(s, false)];
+            while let Some((v, done)) = stack.pop() {
+                if done {
+                    order.push(v);
+                    continue;
+                }
+                if mark[v] {
+                    continue;
+                }
+                mark[v] = true;
+                stack.push((v, true));
+                stack.extend(succ[v].iter().filter(|&c| !mark[c]).map(|c| (c, false)));
+            }
+        }
+        let mut reach = vec![BitSet::new(n); n];
+        for &v in &order {
+            let mut r = succ[v].clone();
+            for c in succ[v].iter() {
+                r.union_with(&reach[c]);
+            }
+            reach[v] = r;
+        }
+        Quotient { succ, reach }
+    }
     /// Are `a` and `b` adjacent in `E_d(P)` (either direction)?
     pub fn adjacent(&self, g: &WspGraph, a: usize, b: usize) -> bool {
         self.bsucc(g, a).contains(b) || self.bsucc(g, b).contains(a)
@@ -255,6 +322,25 @@ impl PState {
     }
 }
 
+/// The partition graph of one [`PState`] and its transitive closure, indexed by slot.
+pub struct Quotient {
+    /// Successor slots of each live slot in `E_d(P)`.
+    pub succ: Vec<BitSet>,
+    /// Slots reachable from each live slot by a path of length >= 1.
+    pub reach: Vec<BitSet>,
+}
+
+impl Quotient {
+    /// Is there a path of length >= 2 from `a` to `b`? ([`PState::indirect`], from the closure.)
+    pub fn indirect(&self, a: usize, b: usize) -> bool {
+        self.succ[a].iter().any(|c| c != b && self.reach[c].contains(b))
+    }
+    /// [`PState::legal_merge`] of `st`, the state this quotient was computed from.
+    pub fn legal_merge(&self, st: &PState, a: usize, b: usize) -> bool {
+        !st.fpu[a].intersects(st.block(b)) && !self.indirect(a, b) && !self.indirect(b, a)
+    }
+}
+
 /// Sorted blocks of sorted op indices.
 pub fn to_partition(blocks: &[BitSet]) -> Vec<Vec<usize>> {
     let mut p: Vec<Vec<usize>> = blocks.iter().map(|b| b.iter().collect::<Vec<_>>()).filter(|b| !b.is_empty()).collect();
@@ -262,18 +348,20 @@ pub fn to_partition(blocks: &[BitSet]) -> Vec<Vec<usize>> {
     p
 }
 
-/// Run `algo` on `region` under `model`.
+/// Run `algo` on `region` under `model`;
+/// `budget.max_ms` bounds the whole call (see [`Budget`]).
 pub fn solve(region: &Region, model: &dyn CostModel, algo: Algorithm, budget: Budget) -> Solution {
     let t0 = Instant::now();
+    let deadline = Deadline::after(t0, budget.max_ms);
     let prob = Problem::new(region, model);
     let mut stats = Stats::default();
     let partition = match algo {
         Algorithm::Singleton => singleton::singleton(&prob),
         Algorithm::Linear => linear::linear(&prob),
-        Algorithm::Greedy => greedy::greedy(&prob, PState::singletons(&prob.graph), None).to_partition(),
-        Algorithm::Unintrusive => unintrusive::unintrusive(&prob, PState::singletons(&prob.graph)).to_partition(),
-        Algorithm::Optimal => optimal::optimal(&prob, budget, true, &mut stats),
-        Algorithm::OptimalBaseline => optimal::optimal(&prob, budget, false, &mut stats),
+        Algorithm::Greedy => greedy::greedy(&prob, PState::singletons(&prob.graph), None, deadline).to_partition(),
+        Algorithm::Unintrusive => unintrusive::unintrusive(&prob, PState::singletons(&prob.graph), deadline).to_partition(),
+        Algorithm::Optimal => optimal::optimal(&prob, budget, deadline, true, &mut stats),
+        Algorithm::OptimalBaseline => optimal::optimal(&prob, budget, deadline, false, &mut stats),
     };
     stats.solve_ms = t0.elapsed().as_secs_f64() * 1e3;
     let cost = prob.cost_of(&partition);

@@ -24,14 +24,13 @@
 //! first, so among partitions of equal cost the earliest in DFS order wins (see
 //! [`Shared::prunes`]). A [`Budget`] stops the search; the best partition so far is returned
 //! unproven, and only then may the result depend on timing.
-use super::{acyclic, greedy::greedy, lifetime::attach_lifetime_ops, to_partition, unintrusive::unintrusive, Budget, PState, Problem, Stats};
+use super::{acyclic, greedy::greedy, lifetime::attach_lifetime_ops, to_partition, unintrusive::unintrusive, Budget, Deadline, PState, Problem, Stats};
 use crate::wsp::bitset::BitSet;
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
 struct Comp<'p, 'a> {
     p: &'p Problem<'a>,
@@ -57,7 +56,7 @@ struct Shared {
     nodes: AtomicU64,
     stop: AtomicBool,
     max_nodes: u64,
-    deadline: Option<Instant>,
+    deadline: Deadline,
 }
 
 impl Shared {
@@ -161,7 +160,7 @@ impl Comp<'_, '_> {
             return;
         }
         let nodes = sh.nodes.fetch_add(1, Ordering::Relaxed) + 1;
-        if nodes >= sh.max_nodes || (nodes % 256 == 0 && sh.deadline.is_some_and(|d| Instant::now() > d)) {
+        if nodes >= sh.max_nodes || (nodes % 256 == 0 && sh.deadline.passed()) {
             sh.stop.store(true, Ordering::Relaxed);
             return;
         }
@@ -195,18 +194,26 @@ impl Comp<'_, '_> {
     }
 }
 
-/// Run the branch and bound; `improved = false` gives `optimal-baseline`.
-pub fn optimal(p: &Problem, budget: Budget, improved: bool, stats: &mut Stats) -> Vec<Vec<usize>> {
+/// Run the branch and bound; `improved = false` gives `optimal-baseline`. `budget.max_nodes`
+/// bounds the search; `deadline` every phase: past it, the preconditioning and the incumbent stop
+/// where they are, the search edges found so far are kept, and the search stops at once, so the
+/// result is the (legal) incumbent.
+pub fn optimal(p: &Problem, budget: Budget, deadline: Deadline, improved: bool, stats: &mut Stats) -> Vec<Vec<usize>> {
     let g = &p.graph;
-    let start = Instant::now();
     let first = if improved { attach_lifetime_ops(p, PState::singletons(g)) } else { PState::singletons(g) };
-    let p0 = unintrusive(p, first);
+    let p0 = unintrusive(p, first, deadline);
     let slots = p0.live();
+    let q0 = p0.quotient(g);
     // Search edges over P0 slots.
     let mut edges: Vec<(usize, usize, i64)> = Vec::new();
+    let mut edges_cut = false;
     for (i, &a) in slots.iter().enumerate() {
+        if deadline.passed() {
+            edges_cut = true;
+            break;
+        }
         for &b in &slots[i + 1..] {
-            if p0.fpu[a].intersects(p0.block(b)) || !p0.legal_merge(g, a, b) {
+            if !q0.legal_merge(&p0, a, b) {
                 continue;
             }
             let w = p.weight(p0.block(a), p0.block(b));
@@ -243,15 +250,14 @@ pub fn optimal(p: &Problem, budget: Budget, improved: bool, stats: &mut Stats) -
         comp_of[a] = find(&mut uf, a);
     }
     // Incumbent: GREEDY on the preconditioned graph (per component when improved).
-    let gr = greedy(p, p0.clone(), if improved { Some(&comp_of) } else { None });
-    let whole_greedy = greedy(p, p0.clone(), None);
+    let gr = greedy(p, p0.clone(), if improved { Some(&comp_of) } else { None }, deadline);
+    let whole_greedy = greedy(p, p0.clone(), None, deadline);
     let mut comps: Vec<usize> = slots.iter().map(|&a| comp_of[a]).collect();
     comps.sort();
     comps.dedup();
     stats.components = comps.len();
-    let deadline = budget.max_ms.map(|ms| start + Duration::from_millis(ms));
     let nodes = AtomicU64::new(0);
-    let mut stopped = false;
+    let mut stopped = edges_cut || deadline.passed();
     let mut result: Vec<BitSet> = Vec::new();
     for &c in &comps {
         let local: Vec<usize> = slots.iter().copied().filter(|&a| comp_of[a] == c).collect();

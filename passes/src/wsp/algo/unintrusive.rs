@@ -8,52 +8,9 @@
 //! what the proof uses (merging adds no new forbidden edge to anyone) and lets Fig. 4's `a`,`e`
 //! merge as the text says. Such a merge never excludes an optimal partition: any partition
 //! keeping `x` apart can move `x` into `y`'s block at no cost increase.
-use super::{PState, Problem};
+use super::{Deadline, PState, Problem};
 use crate::wsp::bitset::BitSet;
-
-/// Quotient successors and transitive closure of `E_d(P)` over live slots.
-fn closure(p: &Problem, st: &PState) -> (Vec<BitSet>, Vec<BitSet>) {
-    let n = st.n;
-    let live = st.live();
-    let mut succ = vec![BitSet::new(n); n];
-    for &a in &live {
-        succ[a] = st.bsucc(&p.graph, a);
-    }
-    // Topological order by DFS (the partition is legal, so the quotient is a DAG).
-    let mut order = Vec::new();
-    let mut mark = vec![0u8; n];
-    for &s in &live {
-        if mark[s] != 0 {
-            continue;
-        }
-        let mut stack = vec![(s, false)];
-        while let Some((v, done)) = stack.pop() {
-            if done {
-                order.push(v);
-                continue;
-            }
-            if mark[v] != 0 {
-                continue;
-            }
-            mark[v] = 1;
-            stack.push((v, true));
-            for c in succ[v].iter() {
-                if mark[c] == 0 {
-                    stack.push((c, false));
-                }
-            }
-        }
-    }
-    let mut reach = vec![BitSet::new(n); n];
-    for &v in &order {
-        let mut r = succ[v].clone();
-        for c in succ[v].iter() {
-            r.union_with(&reach[c]);
-        }
-        reach[v] = r;
-    }
-    (succ, reach)
-}
+use std::collections::HashMap;
 
 /// Neighbours of `x` in the transitive reduction of the quotient DAG.
 fn reduced_neighbours(succ: &[BitSet], reach: &[BitSet], live: &[usize], x: usize) -> Vec<usize> {
@@ -71,15 +28,27 @@ fn reduced_neighbours(succ: &[BitSet], reach: &[BitSet], live: &[usize], x: usiz
     out
 }
 
-pub fn unintrusive(p: &Problem, mut st: PState) -> PState {
-    let g = &p.graph;
+/// Unintrusive merges from `st` until none is left or the deadline passes (each merge keeps the
+/// partition legal, so the state is legal whenever it stops).
+pub fn unintrusive(p: &Problem, mut st: PState, deadline: Deadline) -> PState {
+    // Weights are block-local (Def. 15), so a merge changes only the weights of pairs with the
+    // merged blocks: the others are kept from one round to the next.
+    let mut weights: HashMap<(usize, usize), i64> = HashMap::new();
     loop {
+        if deadline.passed() {
+            return st;
+        }
         let live = st.live();
+        let q = st.quotient(&p.graph);
         // Legal positive-weight edges (FINDCANDIDATE lines 1-6).
         let mut ew: Vec<(usize, usize)> = Vec::new();
         for (i, &a) in live.iter().enumerate() {
             for &b in &live[i + 1..] {
-                if !st.fpu[a].intersects(st.block(b)) && p.weight(st.block(a), st.block(b)) > 0 && st.legal_merge(g, a, b) {
+                if st.fpu[a].intersects(st.block(b)) {
+                    continue;
+                }
+                let w = *weights.entry((a, b)).or_insert_with(|| p.weight(st.block(a), st.block(b)));
+                if w > 0 && q.legal_merge(&st, a, b) {
                     ew.push((a, b));
                 }
             }
@@ -89,7 +58,7 @@ pub fn unintrusive(p: &Problem, mut st: PState) -> PState {
             deg[a] += 1;
             deg[b] += 1;
         }
-        let (succ, reach) = closure(p, &st);
+        let (succ, reach) = (&q.succ, &q.reach);
         let theta = |s: usize| -> BitSet {
             let mut t = st.fpu[s].clone();
             t.difference_with(st.block(s));
@@ -99,13 +68,14 @@ pub fn unintrusive(p: &Problem, mut st: PState) -> PState {
             if deg[x] != 1 {
                 return false;
             }
-            let nb = reduced_neighbours(&succ, &reach, &live, x);
+            let nb = reduced_neighbours(succ, reach, &live, x);
             (nb.is_empty() || nb == [y]) && theta(x).is_subset(&theta(y))
         };
         let cand = ew.iter().find(|&&(a, b)| ok(a, b) || ok(b, a)).copied();
         match cand {
             Some((a, b)) => {
                 st.merge(a, b);
+                weights.retain(|&(x, y), _| x != a && x != b && y != a && y != b);
             }
             None => return st,
         }
