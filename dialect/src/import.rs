@@ -19,6 +19,7 @@ use melior::{
     },
     Context,
 };
+use melior::{ir::attribute::AttributeLike, StringRef};
 use std::collections::HashMap;
 
 /// Why a module could not be imported.
@@ -47,6 +48,13 @@ pub enum ImportError {
         /// The operation's location (`file:line:col: `), or empty.
         at: String,
     },
+    /// The module breaks a rule of the `arr` dialect that MLIR's verifier does not check (a rank,
+    /// an axis, a permutation, an operand count: `verify::verify_module`).
+    #[error("invalid arr module: {why}")]
+    Invalid {
+        /// The function, operation, line and rule.
+        why: String,
+    },
 }
 
 /// Adds the `func.return` that MLIR requires at the end of every kernel function lacking one.
@@ -72,7 +80,25 @@ pub fn import_module(ctx: &Context, text: &str, source_name: &str) -> Result<Mod
         m.funcs.push(imp.func);
         op = o.next_in_block();
     }
+    crate::verify::verify_module(&m).map_err(|why| ImportError::Invalid { why })?;
     Ok(m)
+}
+
+/// The text of a string attribute; `None` when the attribute is not a string or not UTF-8
+/// (melior's `StringAttribute::value` panics on the latter, and MLIR text may escape any byte).
+fn string_attr(a: Attribute) -> Option<String> {
+    let s = StringAttribute::try_from(a).ok()?;
+    // SAFETY: `s` is a live string attribute; the returned reference lives as long as the context.
+    let text = unsafe { StringRef::from_raw(mlir_sys::mlirStringAttrGetValue(s.to_raw())) };
+    text.as_str().ok().map(str::to_string)
+}
+
+/// The name of a flat symbol reference attribute; `None` as for [`string_attr`].
+fn symbol_attr(a: Attribute) -> Option<String> {
+    let s = FlatSymbolRefAttribute::try_from(a).ok()?;
+    // SAFETY: as in `string_attr`.
+    let text = unsafe { StringRef::from_raw(mlir_sys::mlirFlatSymbolRefAttrGetValue(s.to_raw())) };
+    text.as_str().ok().map(str::to_string)
 }
 
 fn op_name<'c, 'a>(o: &OperationRef<'c, 'a>) -> String {
@@ -255,9 +281,8 @@ impl FuncImporter<'_> {
         let name = o
             .attribute("sym_name")
             .ok()
-            .and_then(|a| StringAttribute::try_from(a).ok())
-            .map(|s| s.value().to_string())
-            .ok_or_else(|| unsupported(o, "func.func without sym_name"))?;
+            .and_then(string_attr)
+            .ok_or_else(|| unsupported(o, "func.func without a UTF-8 sym_name"))?;
         self.func.name = name;
         self.func.kernel = o.has_attribute("arr.kernel");
         if let Ok(a) = o.attribute("arr.inner_strides") {
@@ -406,9 +431,8 @@ impl FuncImporter<'_> {
                 let callee = o
                     .attribute("callee")
                     .ok()
-                    .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
-                    .map(|s| s.value().to_string())
-                    .ok_or_else(|| unsupported(o, "no callee"))?;
+                    .and_then(symbol_attr)
+                    .ok_or_else(|| unsupported(o, "no UTF-8 callee"))?;
                 OpKind::Call { callee, args: ops, results: self.results(o)? }
             }
             "func.return" => OpKind::Return { values: ops },
@@ -417,9 +441,8 @@ impl FuncImporter<'_> {
                 let msg = o
                     .attribute("msg")
                     .ok()
-                    .and_then(|a| StringAttribute::try_from(a).ok())
-                    .map(|s| s.value().to_string())
-                    .ok_or_else(|| unsupported(o, "no msg"))?;
+                    .and_then(string_attr)
+                    .ok_or_else(|| unsupported(o, "no UTF-8 msg"))?;
                 OpKind::Assert { cond: ops[0], msg }
             }
             "scf.for" => {
@@ -543,8 +566,8 @@ impl FuncImporter<'_> {
                 let kind = o
                     .attribute("kind")
                     .ok()
-                    .and_then(|a| StringAttribute::try_from(a).ok())
-                    .and_then(|s| reduce_kind(s.value()))
+                    .and_then(string_attr)
+                    .and_then(|s| reduce_kind(&s))
                     .ok_or_else(|| unsupported(o, "`kind` must be \"sum\", \"prod\", \"min\" or \"max\""))?;
                 let axis = if o.has_attribute("axis") { Some(self.int_attr(o, "axis")? as usize) } else { None };
                 OpKind::Compute { func: ComputeFn::Reduce(kind, axis), out: ops[0], ins: ops[1..].to_vec() }

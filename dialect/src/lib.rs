@@ -4,3 +4,4 @@ pub mod ir;
 pub mod mlir;
 pub mod print;
 pub mod import;
+pub mod verify;

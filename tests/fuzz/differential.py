@@ -189,7 +189,10 @@ def main(argv=None):
     ap.add_argument("--keep-failures", default=str(Path(tempfile.gettempdir()) / "arrayc-differential-failures"))
     ap.add_argument("--jobs", type=int, default=2, choices=[1, 2])
     ap.add_argument("--timeout", type=float, default=RUN_TIMEOUT_S)
+    ap.add_argument("--avoid-known", action="store_true",
+                    help="leave out the triggers of the bugs listed in arrgen.KNOWN_BUGS (other programs!)")
     args = ap.parse_args(argv)
+    avoid = tuple(arrgen.KNOWN_BUGS) if args.avoid_known else ()
 
     binary = arrayc_path()
     if not binary.is_file():
@@ -228,7 +231,7 @@ def main(argv=None):
 
         for seed in range(args.seed, args.seed + args.count):
             t0 = time.monotonic()
-            prog = arrgen.generate(seed)
+            prog = arrgen.generate(seed, avoid=avoid)
             expected = prog.numpy_results()
             gen_time += time.monotonic() - t0
             counts["programs"] += 1
@@ -249,7 +252,8 @@ def main(argv=None):
         shutil.rmtree(work, ignore_errors=True)
     wall = time.monotonic() - t_start
     print()
-    print(f"programs generated: {counts['programs']} (seeds {args.seed}..{args.seed + args.count - 1})")
+    print(f"programs generated: {counts['programs']} (seeds {args.seed}..{args.seed + args.count - 1})"
+          + (f", avoiding {', '.join(avoid)}" if avoid else ""))
     print(f"configurations:     {len(configs)} ({', '.join(n for n, _ in configs)})")
     print(f"runs:               {counts['runs']}")
     print(f"mismatches:         {counts['mismatch']}")

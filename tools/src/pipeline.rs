@@ -2,7 +2,7 @@
 //! then kernel code generation and the JIT. Each stage can be stopped after for `arrayc emit`.
 
 use crate::{check_source, render_diagnostics, UserError};
-use arrayc_dialect::{ir::Module, mlir, print};
+use arrayc_dialect::{ir::Module, mlir, print, verify};
 use arrayc_passes::fusion::{FusionOptions, RegionReport};
 use arrayc_passes::{dce, insert_del_sync, lower_ast, outline};
 
@@ -16,9 +16,11 @@ pub const PASSES: &[(&str, &str)] = &[
 /// Front end and `lower-ast`: source text to an `arr` module.
 pub fn lower_source(src: &str, file: &str) -> Result<Module, UserError> {
     let checked = check_source(src, file)?;
-    lower_ast::lower_program(&checked, src, file).map_err(|diags| {
+    let m = lower_ast::lower_program(&checked, src, file).map_err(|diags| {
         UserError(format!("{}error: could not compile `{file}`", render_diagnostics(&diags, file, src)))
-    })
+    })?;
+    verify::verify_module(&m).map_err(|e| UserError(format!("internal error: after `lower-ast`: {e}")))?;
+    Ok(m)
 }
 
 /// Runs one named pass with the default fusion options. `entry` is the function whose results the
@@ -28,17 +30,26 @@ pub fn run_pass(m: &mut Module, name: &str, entry: &str) -> Result<(), UserError
 }
 
 /// Runs one named pass; `outline-kernels` partitions with `opts` and returns its region reports.
+/// The typed IR is verified after the pass (`verify::verify_module`): a violation is a compiler
+/// bug, reported as an internal error naming the pass.
 pub fn run_pass_with(m: &mut Module, name: &str, entry: &str, opts: &FusionOptions) -> Result<Vec<RegionReport>, UserError> {
-    match name {
-        "insert-del-sync" => insert_del_sync::run(m, entry),
-        "outline-kernels" => return Ok(outline::run(m, opts)),
-        "dce" => dce::run(m),
+    let reports = match name {
+        "insert-del-sync" => {
+            insert_del_sync::run(m, entry);
+            vec![]
+        }
+        "outline-kernels" => outline::run(m, opts),
+        "dce" => {
+            dce::run(m);
+            vec![]
+        }
         _ => {
             let names: Vec<&str> = PASSES.iter().map(|(n, _)| *n).collect();
             return Err(UserError(format!("error: unknown pass `{name}`; passes: {}", names.join(", "))));
         }
-    }
-    Ok(vec![])
+    };
+    verify::verify_module(m).map_err(|e| UserError(format!("internal error: after pass `{name}`: {e}")))?;
+    Ok(reports)
 }
 
 /// The passes from an `arr` module to kernels: `insert-del-sync`, `outline-kernels` (with the

@@ -1,0 +1,282 @@
+//! The typed IR's verifier: every fact about an operation's operands that a pass or the executor
+//! relies on (ranks, axes, permutations, operand counts and kinds, value ids, callees), checked
+//! once, so that no pass indexes past a shape or a frame.
+//!
+//! MLIR's own verifier checks what the IRDL definition (`arr.irdl.mlir`) states: operand and
+//! result *kinds* (memref, i64, ...). The ranks that relate operands to each other (an
+//! `arr.transpose`'s permutation against its source's rank, an `arr.dim`'s axis, an `arr.view`'s
+//! index entries) are stated in `dialect/README.md` and checked here. The importer runs it on every
+//! module it reads (`arrayc-opt`), and the lowering's output satisfies it by construction.
+
+use crate::ir::{Body, ComputeFn, Func, IndexEntry, Module, Op, OpKind, Type, ValueId};
+use arrayc_grammar::ast::DType;
+
+/// Checks every function of `m`. Errors: the first violation, as `@func: arr.op: what is wrong`
+/// with the operation's source line when it has one.
+pub fn verify_module(m: &Module) -> Result<(), String> {
+    for f in &m.funcs {
+        let v = Verifier { m, f };
+        v.check_values(&f.params, "parameter")?;
+        if f.param_defaults.len() > f.params.len() || f.param_names.len() > f.params.len() {
+            return Err(format!("@{}: more parameter defaults or names than parameters", f.name));
+        }
+        v.body(&f.body)?;
+    }
+    Ok(())
+}
+
+struct Verifier<'a> {
+    m: &'a Module,
+    f: &'a Func,
+}
+
+impl Verifier<'_> {
+    fn ty(&self, v: ValueId) -> Result<Type, String> {
+        self.f.value_types.get(v as usize).copied().ok_or_else(|| format!("value %{v} is not defined in @{}", self.f.name))
+    }
+    fn check_values(&self, vs: &[ValueId], what: &str) -> Result<(), String> {
+        for &v in vs {
+            self.ty(v).map_err(|e| format!("{what}: {e}"))?;
+        }
+        Ok(())
+    }
+    fn rank(&self, v: ValueId) -> Result<Option<usize>, String> {
+        Ok(match self.ty(v)? {
+            Type::Array(_, r) => Some(r),
+            Type::Scalar(_) => None,
+        })
+    }
+    /// The rank of `v`, which must be an array.
+    fn array(&self, v: ValueId, what: &str) -> Result<usize, String> {
+        self.rank(v)?.ok_or_else(|| format!("{what} %{v} must be an array"))
+    }
+    fn scalar(&self, v: ValueId, what: &str) -> Result<DType, String> {
+        match self.ty(v)? {
+            Type::Scalar(d) => Ok(d),
+            Type::Array(..) => Err(format!("{what} %{v} must be a scalar")),
+        }
+    }
+    fn i64s(&self, vs: &[ValueId], what: &str) -> Result<(), String> {
+        for &v in vs {
+            if self.scalar(v, what)? != DType::I64 {
+                return Err(format!("{what} %{v} must be an i64"));
+            }
+        }
+        Ok(())
+    }
+    fn same_types(&self, groups: &[&[ValueId]], what: &str) -> Result<(), String> {
+        let n = groups[0].len();
+        if groups.iter().any(|g| g.len() != n) {
+            return Err(format!("{what}: the lists of carried values differ in length"));
+        }
+        for i in 0..n {
+            let t = self.ty(groups[0][i])?;
+            for g in &groups[1..] {
+                if self.ty(g[i])? != t {
+                    return Err(format!("{what}: carried value {i} changes type"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn body(&self, body: &Body) -> Result<(), String> {
+        for op in body {
+            self.op(op).map_err(|e| {
+                let at = op.loc.map(|l| format!(" (line {})", l.line)).unwrap_or_default();
+                format!("@{}: {}{at}: {e}", self.f.name, op_name(&op.kind))
+            })?;
+            for b in op.kind.bodies() {
+                self.body(b)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn op(&self, op: &Op) -> Result<(), String> {
+        use OpKind::*;
+        let k = &op.kind;
+        self.check_values(&k.operands(), "operand")?;
+        match k {
+            Const { res, value } => {
+                if self.scalar(*res, "result")? != value.dtype() {
+                    return Err("the constant's type differs from its result's".into());
+                }
+            }
+            Binary { res, lhs, rhs, .. } => {
+                self.scalar(*res, "result")?;
+                if self.scalar(*lhs, "lhs")? != self.scalar(*rhs, "rhs")? {
+                    return Err("operands of different dtypes".into());
+                }
+            }
+            Unary { res, arg, .. } | Cast { res, arg } => {
+                self.scalar(*res, "result")?;
+                self.scalar(*arg, "operand")?;
+            }
+            Select { res, cond, lhs, rhs } => {
+                self.scalar(*cond, "condition")?;
+                if self.ty(*lhs)? != self.ty(*res)? || self.ty(*rhs)? != self.ty(*res)? {
+                    return Err("both branches must have the result's type".into());
+                }
+            }
+            For { iv, lo, hi, step, inits, carried, yields, results, .. } => {
+                self.i64s(&[*iv, *lo, *hi, *step], "loop bound or induction variable")?;
+                self.same_types(&[inits, carried, yields, results], "scf.for")?;
+            }
+            While { inits, before_args, cond, after_args, yields, results, .. } => {
+                self.scalar(*cond, "condition")?;
+                self.same_types(&[inits, before_args, after_args, yields, results], "scf.while")?;
+            }
+            If { cond, then_yields, else_yields, results, .. } => {
+                self.scalar(*cond, "condition")?;
+                self.same_types(&[then_yields, else_yields, results], "scf.if")?;
+            }
+            Call { callee, args, results } => {
+                let g = self.m.func(callee).ok_or_else(|| format!("no function @{callee}"))?;
+                if args.len() != g.params.len() {
+                    return Err(format!("@{callee} takes {} arguments, {} given", g.params.len(), args.len()));
+                }
+                for (a, p) in args.iter().zip(&g.params) {
+                    if g.value_types.get(*p as usize) != Some(&self.ty(*a)?) {
+                        return Err(format!("argument %{a} does not have the type of @{callee}'s parameter"));
+                    }
+                }
+                if !g.kernel && results.len() != g.results.len() {
+                    return Err(format!("@{callee} has {} results, {} taken", g.results.len(), results.len()));
+                }
+                self.check_values(results, "result")?;
+            }
+            Return { values } => {
+                if values.len() != self.f.results.len() {
+                    return Err(format!("returns {} values, the function has {} results", values.len(), self.f.results.len()));
+                }
+            }
+            Assert { cond, .. } => {
+                self.scalar(*cond, "condition")?;
+            }
+            New { res, sizes } => {
+                if self.array(*res, "result")? != sizes.len() {
+                    return Err("one size per dimension of the result".into());
+                }
+                self.i64s(sizes, "size")?;
+            }
+            View { res, src, index, operands } => {
+                let r = self.array(*src, "source")?;
+                let consumed = index.iter().filter(|e| !matches!(e, IndexEntry::NewAxis)).count();
+                let produced = index.iter().filter(|e| !matches!(e, IndexEntry::At)).count();
+                if consumed != r {
+                    return Err(format!("{consumed} index entries cover the dimensions of a {r}-d source"));
+                }
+                if self.array(*res, "result")? != produced {
+                    return Err(format!("the index makes a {produced}-d view, the result type says otherwise"));
+                }
+                if operands.len() != index.iter().map(|e| e.num_operands()).sum::<usize>() {
+                    return Err("the index entries take a different number of operands".into());
+                }
+                self.i64s(operands, "index operand")?;
+            }
+            Broadcast { res, src, sizes } => {
+                let (r, rr) = (self.array(*src, "source")?, self.array(*res, "result")?);
+                if rr != sizes.len() || rr < r {
+                    return Err(format!("broadcasts a {r}-d source to {} sizes into a {rr}-d result", sizes.len()));
+                }
+                self.i64s(sizes, "size")?;
+            }
+            Transpose { res, src, perm } => {
+                let r = self.array(*src, "source")?;
+                let mut sorted = perm.clone();
+                sorted.sort_unstable();
+                if sorted != (0..r).collect::<Vec<_>>() || self.array(*res, "result")? != r {
+                    return Err(format!("`perm` must be a permutation of 0..{r}, the source's dimensions"));
+                }
+            }
+            Diagonal { res, src } => {
+                if self.array(*src, "source")? != 2 || self.array(*res, "result")? != 1 {
+                    return Err("takes a 2-d source to a 1-d result".into());
+                }
+            }
+            Dim { res, src, axis } => {
+                let r = self.array(*src, "source")?;
+                if *axis >= r {
+                    return Err(format!("axis {axis} of a {r}-d source"));
+                }
+                self.i64s(&[*res], "result")?;
+            }
+            Load { res, src } => {
+                if self.array(*src, "source")? != 0 {
+                    return Err("reads a 0-d view only".into());
+                }
+                self.scalar(*res, "result")?;
+            }
+            Del { base } | Sync { base } => {
+                self.array(*base, "base")?;
+            }
+            Print { .. } => {}
+            Compute { func, out, ins } => self.compute(*func, *out, ins)?,
+        }
+        Ok(())
+    }
+
+    /// `arr.OP(out, ins..)`: the operand counts of the table in `dialect/README.md`, and each array
+    /// input of `out`'s rank or 0-d (a reduction's input one rank more, or any rank).
+    fn compute(&self, func: ComputeFn, out: ValueId, ins: &[ValueId]) -> Result<(), String> {
+        let r = self.array(out, "out")?;
+        let arity = match func {
+            ComputeFn::Fill | ComputeFn::Copy | ComputeFn::Random | ComputeFn::Unary(_) | ComputeFn::Reduce(..) => 1,
+            ComputeFn::Arange | ComputeFn::Binary(_) => 2,
+            ComputeFn::Where => 3,
+        };
+        if ins.len() != arity {
+            return Err(format!("takes {arity} inputs, {} given", ins.len()));
+        }
+        if let ComputeFn::Reduce(_, axis) = func {
+            let ri = self.array(ins[0], "input")?;
+            return match axis {
+                Some(a) if a < ri && r + 1 == ri => Ok(()),
+                None if r == 0 => Ok(()),
+                Some(a) => Err(format!("reduces axis {a} of a {ri}-d input into a {r}-d out")),
+                None => Err("a reduction over all elements writes a 0-d out".into()),
+            };
+        }
+        if matches!(func, ComputeFn::Arange) && r != 1 {
+            return Err("writes a 1-d out".into());
+        }
+        for &i in ins {
+            if let Some(ri) = self.rank(i)? {
+                if ri != r && ri != 0 {
+                    return Err(format!("input %{i} is {ri}-d, out is {r}-d"));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The MLIR name of an operation, for messages.
+fn op_name(k: &OpKind) -> String {
+    use OpKind::*;
+    match k {
+        Const { .. } => "arith.constant".into(),
+        Binary { op, .. } => format!("binary {}", op.name()),
+        Unary { op, .. } => format!("unary {}", op.name()),
+        Cast { .. } => "cast".into(),
+        Select { .. } => "arith.select".into(),
+        For { .. } => "scf.for".into(),
+        While { .. } => "scf.while".into(),
+        If { .. } => "scf.if".into(),
+        Call { callee, .. } => format!("func.call @{callee}"),
+        Return { .. } => "func.return".into(),
+        Assert { .. } => "cf.assert".into(),
+        New { .. } => "arr.new".into(),
+        View { .. } => "arr.view".into(),
+        Broadcast { .. } => "arr.broadcast".into(),
+        Transpose { .. } => "arr.transpose".into(),
+        Diagonal { .. } => "arr.diagonal".into(),
+        Dim { .. } => "arr.dim".into(),
+        Load { .. } => "arr.load".into(),
+        Del { .. } => "arr.del".into(),
+        Sync { .. } => "arr.sync".into(),
+        Print { .. } => "arr.print".into(),
+        Compute { func, .. } => format!("arr.{}", func.name()),
+    }
+}
