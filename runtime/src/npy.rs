@@ -206,34 +206,97 @@ fn write_elements<W: Write>(w: W, view: &View) -> io::Result<()> {
     }
 }
 
-/// Writes `view` (any strides, including negative and zero; any rank including 0-d) to `path` as a
-/// little-endian C-order `.npy` file with the view's dtype; elements go in row-major order of the view.
-///
-/// The data is written to a temporary file in the same directory, synced and renamed over `path`, so
-/// an error never leaves a partial file at `path`. Errors: [`NpyError::Io`] (e.g. the directory does
-/// not exist or is not writable, disk full).
-pub fn write_npy(path: &Path, view: &View) -> Result<(), NpyError> {
-    let tmp = temp_path(path);
-    let result = (|| -> io::Result<()> {
-        let file = File::create(&tmp)?;
-        let mut bw = BufWriter::new(file);
-        write_elements(&mut bw, view)?;
-        let file = bw.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&tmp, path)
-    })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        io_err(path, "write", e)
-    })
+/// Files the write in progress ([`write_npy_all`]) has created: its temporary files, and the final
+/// files it has already renamed into place. [`abandon_writes_and_exit`] removes them.
+static IN_PROGRESS: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+fn in_progress() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    IN_PROGRESS.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Writes the scalar `s` to `path` as a 0-d `.npy` array of its dtype (`numpy.load` gives a 0-d
-/// array). Same guarantees and errors as [`write_npy`], and [`NpyError::Alloc`] if even one
-/// element cannot be allocated.
-pub fn write_scalar_npy(path: &Path, s: Scalar) -> Result<(), NpyError> {
+/// Removes every file of the write in progress (after an error).
+fn abandon() {
+    for p in in_progress().drain(..) {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+/// Removes every file of the write in progress, so that an interrupted run leaves no temporary
+/// and no partial set of outputs, then exits the process with `code`. For a signal handler
+/// (SIGINT: 130). The lock on the list of files is held until the exit, so no write can create or
+/// rename a file after the removal.
+pub fn abandon_writes_and_exit(code: i32) -> ! {
+    let mut files = in_progress();
+    for p in files.drain(..) {
+        let _ = std::fs::remove_file(p);
+    }
+    std::process::exit(code)
+}
+
+/// Creates `path` and records it as part of the write in progress, under one lock.
+fn create_recorded(path: &Path) -> io::Result<File> {
+    let mut files = in_progress();
+    let f = File::create(path)?;
+    files.push(path.to_path_buf());
+    Ok(f)
+}
+
+/// Renames `tmp` to `path` and records `path` as part of the write in progress, under one lock.
+fn rename_recorded(tmp: &Path, path: &Path) -> io::Result<()> {
+    let mut files = in_progress();
+    std::fs::rename(tmp, path)?;
+    files.retain(|p| p != tmp);
+    files.push(path.to_path_buf());
+    Ok(())
+}
+
+fn write_file(tmp: &Path, view: &View) -> io::Result<()> {
+    let mut bw = BufWriter::new(create_recorded(tmp)?);
+    write_elements(&mut bw, view)?;
+    let file = bw.into_inner().map_err(|e| e.into_error())?;
+    file.sync_all()
+}
+
+/// Writes each `(path, view)` as a little-endian C-order `.npy` file with the view's dtype (any
+/// strides, including negative and zero; any rank including 0-d; elements in row-major order of
+/// the view), all or nothing: every view goes to a temporary file in its target's directory (so
+/// the renames are atomic), and only when all are written are they renamed into place. On an error,
+/// or through [`abandon_writes_and_exit`] on an interrupt, the temporary files and any target
+/// already renamed are removed. Errors: [`NpyError::Io`] naming the target (e.g. the directory does
+/// not exist or is not writable, disk full).
+pub fn write_npy_all(items: &[(PathBuf, &View)]) -> Result<(), NpyError> {
+    let fail = |path: &Path, e: io::Error| {
+        abandon();
+        io_err(path, "write", e)
+    };
+    let mut temps = Vec::with_capacity(items.len());
+    for (path, view) in items {
+        let tmp = temp_path(path);
+        write_file(&tmp, view).map_err(|e| fail(path, e))?;
+        temps.push(tmp);
+    }
+    for ((path, _), tmp) in items.iter().zip(&temps) {
+        rename_recorded(tmp, path).map_err(|e| fail(path, e))?;
+    }
+    in_progress().clear();
+    Ok(())
+}
+
+/// Writes `view` to `path` as [`write_npy_all`] does: an error never leaves a partial file at
+/// `path`. Errors: [`NpyError::Io`].
+pub fn write_npy(path: &Path, view: &View) -> Result<(), NpyError> {
+    write_npy_all(&[(path.to_path_buf(), view)])
+}
+
+/// The scalar `s` as a 0-d array of its dtype, to write as `.npy` (`numpy.load` gives a 0-d array).
+/// Errors: [`NpyError::Alloc`], naming `path`, if even one element cannot be allocated.
+pub fn scalar_view(path: &Path, s: Scalar) -> Result<View, NpyError> {
     let v = View::zeros(s.dtype(), &[]).map_err(|source| NpyError::Alloc { path: path.to_path_buf(), source })?;
     v.write_at(0, s);
-    write_npy(path, &v)
+    Ok(v)
+}
+
+/// Writes the scalar `s` to `path` as a 0-d `.npy` array ([`scalar_view`], [`write_npy`]).
+pub fn write_scalar_npy(path: &Path, s: Scalar) -> Result<(), NpyError> {
+    write_npy(path, &scalar_view(path, s)?)
 }

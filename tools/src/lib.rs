@@ -71,6 +71,7 @@ pub fn choose_entry(m: &Module, requested: Option<&str>) -> Result<String, UserE
 pub fn given_arguments(m: &Module, entry: &str, args: &[String]) -> Result<Vec<Option<RtValue>>, UserError> {
     let f = m.func(entry).expect("entry exists");
     let mut given: Vec<Option<RtValue>> = f.param_defaults.iter().map(|d| d.map(RtValue::Scalar)).collect();
+    let mut seen: Vec<&str> = vec![];
     for a in args {
         let Some((name, value)) = a.split_once('=') else {
             return Err(UserError(format!("error: --arg `{a}` must look like NAME=VALUE or NAME=@file.npy")));
@@ -81,6 +82,10 @@ pub fn given_arguments(m: &Module, entry: &str, args: &[String]) -> Result<Vec<O
                 if f.param_names.is_empty() { "(none)".to_string() } else { f.param_names.join(", ") }
             )));
         };
+        if seen.contains(&name) {
+            return Err(UserError(format!("error: --arg {name} is given twice; pass each parameter once")));
+        }
+        seen.push(name);
         given[i] = Some(parse_arg(name, value, f.ty(f.params[i]))?);
     }
     Ok(given)
@@ -180,4 +185,20 @@ pub fn on_driver_stack<T: Send>(f: impl FnOnce() -> T + Send) -> std::io::Result
         let handle = std::thread::Builder::new().name("arrayc".into()).stack_size(DRIVER_STACK_BYTES).spawn_scoped(s, f)?;
         Ok(handle.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
     })
+}
+
+/// Removes the result files `DIR/result_<k>.npy` with `k >= keep` that an earlier run left, so
+/// that `DIR` holds exactly this run's results (`keep` of them; 0 after a failed run). Other files
+/// are not touched. Errors: a result file that cannot be removed.
+pub fn remove_stale_results(dir: &Path, keep: usize) -> Result<(), UserError> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Ok(()) };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let index = name.to_str().and_then(|n| n.strip_prefix("result_")).and_then(|n| n.strip_suffix(".npy")).and_then(|k| k.parse::<usize>().ok());
+        if index.is_some_and(|k| k >= keep) {
+            std::fs::remove_file(e.path())
+                .map_err(|err| UserError(format!("error: cannot remove the stale result `{}`: {err}", e.path().display())))?;
+        }
+    }
+    Ok(())
 }

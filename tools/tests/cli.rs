@@ -451,3 +451,69 @@ fn deep_nesting_is_a_diagnostic_and_the_limit_runs() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "1.0");
 }
+
+// ---------------------------------------------------------------- outputs (issue 10)
+
+fn dir_names(d: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(d).map(|r| r.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect()).unwrap_or_default();
+    v.sort();
+    v
+}
+
+/// `--out` is all or nothing: when `result_1` cannot be written, `result_0` is not left behind; a
+/// run's directory holds exactly its own results (an earlier run's extra results are removed), and
+/// a failed run leaves none.
+#[test]
+fn outputs_are_all_or_nothing_and_never_stale() {
+    let d = temp_dir("allornothing");
+    let three = write_program(&d, "three.arr", "fn main(i: i64 = 1) -> (f64[3], f64, i64) {\n    let x = ones(3);\n    return (x, x[i], i);\n}\n");
+    let one = write_program(&d, "one.arr", "fn main() -> f64 {\n    return 2.5;\n}\n");
+    let out = d.join("out");
+    // result_1.npy is a directory: its rename fails after result_0 was renamed into place.
+    std::fs::create_dir_all(out.join("result_1.npy")).unwrap();
+    let o = arrayc().arg("run").arg(&three).arg("--out").arg(&out).output().unwrap();
+    assert_fails_with(&o, "result_1.npy", "unwritable result_1");
+    let left = dir_names(&out);
+    assert!(!left.iter().any(|n| n == "result_0.npy" || n == "result_2.npy" || n.contains(".tmp")), "partial outputs: {left:?}");
+    std::fs::remove_dir(out.join("result_1.npy")).unwrap();
+    let o = arrayc().arg("run").arg(&three).arg("--out").arg(&out).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(dir_names(&out), ["result_0.npy", "result_1.npy", "result_2.npy"]);
+    std::fs::write(out.join("notes.txt"), "mine").unwrap();
+    let o = arrayc().arg("run").arg(&one).arg("--out").arg(&out).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(dir_names(&out), ["notes.txt", "result_0.npy"], "the earlier run's result_1 and result_2 are gone, other files stay");
+    let o = arrayc().arg("run").arg(&three).args(["--arg", "i=7"]).arg("--out").arg(&out).output().unwrap();
+    assert_fails_with(&o, "out of bounds", "failed run");
+    assert_eq!(dir_names(&out), ["notes.txt"], "a failed run leaves no results, not even an earlier run's");
+}
+
+#[test]
+fn a_parameter_given_twice_is_an_error() {
+    let d = temp_dir("dupearg");
+    let p = write_program(&d, "p.arr", "fn main(n: i64 = 1) -> i64 {\n    return n;\n}\n");
+    let o = arrayc().arg("run").arg(&p).args(["--arg", "n=2", "--arg", "n=3"]).output().unwrap();
+    assert_fails_with(&o, "--arg n is given twice", "duplicate --arg");
+}
+
+/// SIGINT while a 200 MB result is being written: exit code 130, and neither the temporary file
+/// nor any result is left in the directory.
+#[test]
+fn sigint_while_writing_leaves_no_files() {
+    let d = temp_dir("sigint");
+    let p = write_program(&d, "big.arr", "fn main(n: i64 = 25000000) -> f64[n] {\n    let x = ones(n);\n    return x;\n}\n");
+    let out = d.join("out");
+    let mut child = arrayc().arg("run").arg(&p).arg("--out").arg(&out).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let start = std::time::Instant::now();
+    // Wait until the temporary file exists, i.e. the write has begun.
+    while !dir_names(&out).iter().any(|n| n.contains(".tmp")) {
+        assert!(child.try_wait().unwrap().is_none(), "arrayc finished before the write could be interrupted");
+        assert!(start.elapsed().as_secs() < 120, "the write never began");
+        std::thread::sleep(std::time::Duration::from_micros(200));
+    }
+    // SAFETY: sending a signal to our own child process.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    assert_eq!(dir_names(&out), Vec::<String>::new(), "files left after SIGINT");
+}

@@ -1,11 +1,11 @@
 //! `arrayc`: compile and run array programs (see `arrayc --help`).
 
 use arrayc_passes::jit;
-use arrayc_runtime::{exec::Executor, npy, print, value::RtValue};
+use arrayc_runtime::{array::View, exec::Executor, npy, print, value::RtValue};
 use arrayc_passes::fusion::FusionOptions;
 use arrayc_passes::wsp::{Algorithm, Budget, MODEL_NAMES};
 use clap::builder::PossibleValuesParser;
-use arrayc_tools::{choose_entry, entry_arguments, given_arguments, pipeline, read_source, report, specialization, UserError};
+use arrayc_tools::{choose_entry, entry_arguments, given_arguments, pipeline, read_source, remove_stale_results, report, specialization, UserError};
 use std::collections::HashMap;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::Write;
@@ -51,6 +51,8 @@ enum Command {
         #[arg(long = "arg", value_name = "NAME=VALUE")]
         args: Vec<String>,
         /// Write each result to DIR/result_<i>.npy (scalars as 0-d arrays); DIR is created if needed.
+        /// All or nothing: a failed or interrupted run leaves no result files in DIR, and result
+        /// files of an earlier run are removed.
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
         /// Print the time of each phase to stderr, then the memory traffic of the run: the bytes of
@@ -160,8 +162,20 @@ fn main() -> ExitCode {
     if let Some(bytes) = cli.max_memory {
         arrayc_runtime::array::set_memory_limit(bytes);
     }
+    // Ctrl-C: remove the .npy files being written, then exit with the shell's code for SIGINT.
+    let _ = ctrlc::set_handler(|| npy::abandon_writes_and_exit(130));
     let r = arrayc_tools::on_driver_stack(|| match cli.command {
-        Command::Run { file, entry, args, out, time, fuse } => run(&file, entry.as_deref(), &args, out.as_deref(), time, &fuse),
+        Command::Run { file, entry, args, out, time, fuse } => {
+            let r = run(&file, entry.as_deref(), &args, out.as_deref(), time, &fuse);
+            // A failed run leaves no results in --out DIR, not even an earlier run's.
+            match (r, &out) {
+                (Err(e), Some(dir)) => Err(match remove_stale_results(dir, 0) {
+                    Ok(()) => e,
+                    Err(also) => UserError(format!("{}\n{}", e.0.trim_end(), also.0)),
+                }),
+                (r, _) => r,
+            }
+        }
         Command::Check { file } => check(&file),
         Command::Emit { stage, file, entry, args, fuse } => emit(stage, &file, entry.as_deref(), &args, &fuse),
         Command::FuseReport { file, entry, args, format, fuse } => fuse_report(&file, entry.as_deref(), &args, format, &fuse),
@@ -289,14 +303,18 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], out: Option<&Path>, ti
     drop(stdout);
     if let Some(dir) = out {
         std::fs::create_dir_all(dir).map_err(|e| UserError(format!("error: cannot create output directory `{}`: {e}", dir.display())))?;
+        let mut views = Vec::with_capacity(results.len());
         for (i, r) in results.iter().enumerate() {
             let path = dir.join(format!("result_{i}.npy"));
-            let w = match r {
-                RtValue::Scalar(s) => npy::write_scalar_npy(&path, *s),
-                RtValue::View(v) => npy::write_npy(&path, v),
+            let v = match r {
+                RtValue::Scalar(s) => npy::scalar_view(&path, *s),
+                RtValue::View(v) => Ok(v.clone()),
             };
-            w.map_err(|e| UserError(format!("error: {e}")))?;
+            views.push((path, v.map_err(|e| UserError(format!("error: {e}")))?));
         }
+        let items: Vec<(PathBuf, &View)> = views.iter().map(|(p, v)| (p.clone(), v)).collect();
+        npy::write_npy_all(&items).map_err(|e| UserError(format!("error: {e}")))?;
+        remove_stale_results(dir, results.len())?;
         lap("write .npy", &mut clock);
     }
     if time {
