@@ -1,9 +1,11 @@
 // arrayc-opt's errors: an unknown pass (with the list of passes), a missing file, MLIR's own
-// diagnostics for text that does not parse, and an operation arrayc's IR does not have.
+// diagnostics for text that does not parse, an operation arrayc's IR does not have, and a NUL byte
+// (once a panic in melior).
 // RUN: not %arrayc-opt %s --pass no-such-pass 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not %arrayc-opt %s.missing 2>&1 | FileCheck %s --check-prefix=FILE
 // RUN: echo 'module { func.func @f( }' | not %arrayc-opt - 2>&1 | FileCheck %s --check-prefix=PARSE
 // RUN: not %arrayc-opt %s 2>&1 | FileCheck %s --check-prefix=UNSUP
+// RUN: printf 'module {}\0' | not %arrayc-opt - 2>&1 | FileCheck %s --check-prefix=NUL
 module {
   func.func @main(%m: memref<?xf64>) -> (f64) {
     %c = arith.constant 0 : index
@@ -19,3 +21,5 @@ module {
 // PARSE: error: `<stdin>`: MLIR could not parse the module:
 // PARSE-NEXT: loc("-":1:23) expected non-function type
 // UNSUP: error: `{{.*}}opt-errors.mlir`: unsupported type `index` in `arith.constant`
+// NUL: error: `<stdin>`: MLIR could not parse the module:
+// NUL-NEXT: line 1: a NUL byte (byte offset 9); MLIR text cannot contain one

@@ -40,18 +40,26 @@ pub fn new_context() -> Result<Context, MlirError> {
     Ok(context)
 }
 
-/// Parses and verifies `text`, returning the module or MLIR's diagnostics.
+/// Parses and verifies `text`, returning the module or MLIR's diagnostics. Errors:
+/// [`MlirError::Parse`] (also for a NUL byte, which MLIR's C API cannot take), [`MlirError::Verify`].
 pub fn parse_and_verify<'c>(context: &'c Context, text: &str) -> Result<Module<'c>, MlirError> {
+    if let Some(at) = text.find('\0') {
+        let line = text[..at].matches('\n').count() + 1;
+        return Err(MlirError::Parse(format!("line {line}: a NUL byte (byte offset {at}); MLIR text cannot contain one")));
+    }
     let messages = Arc::new(Mutex::new(Vec::<String>::new()));
     let sink = messages.clone();
     let id = context.attach_diagnostic_handler(move |d| {
-        sink.lock().unwrap().push(format!("{} {}", d.location(), d));
+        sink.lock().unwrap_or_else(|e| e.into_inner()).push(format!("{} {}", d.location(), d));
         true
     });
     let module = Module::parse(context, text);
     let verified = module.as_ref().map(|m| m.as_operation().verify());
     context.detach_diagnostic_handler(id);
-    let msgs = messages.lock().unwrap().join("\n");
+    let mut msgs = messages.lock().unwrap_or_else(|e| e.into_inner()).join("\n");
+    if msgs.is_empty() {
+        msgs = "(MLIR gave no diagnostic)".into();
+    }
     match (module, verified) {
         (Some(m), Some(true)) => Ok(m),
         (Some(_), _) => Err(MlirError::Verify(msgs)),

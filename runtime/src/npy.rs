@@ -74,6 +74,18 @@ fn describe_dtype(d: &npyz::DType) -> String {
     }
 }
 
+/// The `'descr'` value of a `.npy` file's header (`'<f8'`, `'|O'`, ...), read as text from the
+/// start of the file; `None` when there is none. Only for error messages.
+fn header_descr(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    File::open(path).ok()?.take(4096).read_to_end(&mut head).ok()?;
+    let text = String::from_utf8_lossy(&head);
+    let rest = &text[text.find("'descr'")? + "'descr'".len()..];
+    let rest = rest.trim_start().strip_prefix(':')?.trim_start().strip_prefix('\'')?;
+    Some(rest[..rest.find('\'')?].to_string())
+}
+
 /// Reads a `.npy` file into a new contiguous row-major array.
 ///
 /// Errors: [`NpyError::NotFound`] if `path` does not exist, [`NpyError::NotNpy`] if it is not a valid
@@ -88,6 +100,12 @@ pub fn read_npy(path: &Path) -> Result<View, NpyError> {
         return Err(not_npy(path, "it is a directory"));
     }
     let npy = NpyFile::new(BufReader::new(file)).map_err(|e| match e.kind() {
+        // npyz rejects type strings it cannot represent (`|O`, Python objects) as invalid: name the
+        // dtype from the header instead, as for the supported-but-unhandled ones.
+        io::ErrorKind::InvalidData if e.to_string().contains("type string") => match header_descr(path) {
+            Some(dtype) => NpyError::UnsupportedDType { path: path.to_path_buf(), dtype: format!("'{dtype}'") },
+            None => not_npy(path, e),
+        },
         io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof => not_npy(path, e),
         _ => io_err(path, "read", e),
     })?;

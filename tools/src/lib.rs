@@ -22,9 +22,25 @@ pub fn render_diagnostics(diags: &[Diagnostic], file: &str, src: &str) -> String
     diags.iter().map(|d| d.render(file, src, color)).collect::<Vec<_>>().join("")
 }
 
-/// Reads a source file, with an error that names it.
+/// Reads a source file, with an error that names it. A leading UTF-8 byte order mark is dropped
+/// (editors on Windows write one). Text that is not UTF-8 is an error naming the line, column and
+/// byte offset of the first invalid byte.
 pub fn read_source(path: &Path) -> Result<String, UserError> {
-    std::fs::read_to_string(path).map_err(|e| UserError(format!("error: cannot read `{}`: {e}", path.display())))
+    let bytes = std::fs::read(path).map_err(|e| UserError(format!("error: cannot read `{}`: {e}", path.display())))?;
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Ok(text.to_string()),
+        Err(e) => {
+            let at = e.valid_up_to();
+            let valid = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
+            let (line, col) = arrayc_grammar::line_col(valid, at);
+            Err(UserError(format!(
+                "error: `{}`:{line}:{col}: the file is not UTF-8 text (invalid byte 0x{:02x} at byte offset {at}); save it as UTF-8",
+                path.display(),
+                bytes[at]
+            )))
+        }
+    }
 }
 
 /// Parses and checks `src`; on errors returns them rendered.
@@ -59,6 +75,7 @@ pub fn choose_entry(m: &Module, requested: Option<&str>) -> Result<String, UserE
         None if names.contains(&"main") => Ok("main".into()),
         None if names.len() == 1 => Ok(names[0].to_string()),
         None if names.contains(&stem) => Ok(stem.to_string()),
+        None if names.is_empty() => Err(UserError(format!("error: `{}` defines no function; write `fn main() {{ ... }}`", m.source_name))),
         None => Err(UserError(format!(
             "error: this file has several functions ({}) and none is called `main` or `{stem}`; choose one with --entry NAME",
             names.join(", ")

@@ -517,3 +517,43 @@ fn sigint_while_writing_leaves_no_files() {
     assert_eq!(status.code(), Some(130), "{status:?}");
     assert_eq!(dir_names(&out), Vec::<String>::new(), "files left after SIGINT");
 }
+
+// ---------------------------------------------------------------- messages with a place (issue 10)
+
+/// Each message names the place and the fix: a byte order mark is accepted; text that is not
+/// UTF-8 names line, column and byte offset; a file without functions says so; `arange` with a
+/// zero step or a NaN bound is an error (NumPy raises), not an enormous or empty array; an
+/// object-dtype `.npy` names its dtype.
+#[test]
+fn messages_name_the_place_and_the_fix() {
+    let d = temp_dir("messages");
+    let bom = d.join("bom.arr");
+    std::fs::write(&bom, b"\xEF\xBB\xBFfn main() -> f64 {\n    return 1.5;\n}\n").unwrap();
+    let o = arrayc().arg("run").arg(&bom).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "1.5");
+    let latin = d.join("latin.arr");
+    std::fs::write(&latin, b"fn main() -> f64 {\n    return 1.0; # caf\xE9\n}\n").unwrap();
+    let o = arrayc().arg("check").arg(&latin).output().unwrap();
+    assert_fails_with(&o, "latin.arr`:2:22: the file is not UTF-8 text (invalid byte 0xe9 at byte offset 40)", "latin-1");
+    let empty = write_program(&d, "empty.arr", "# nothing yet\n");
+    let o = arrayc().arg("run").arg(&empty).output().unwrap();
+    assert_fails_with(&o, "defines no function", "no functions");
+    let ar = write_program(&d, "ar.arr", "fn main(s: f64 = 0.0, stop: f64 = 10.0) -> i64 {\n    let a = arange(0.0, stop, s);\n    return 1;\n}\n");
+    let o = arrayc().arg("run").arg(&ar).output().unwrap();
+    assert_fails_with(&o, "ar.arr:2:5: error: arange: the step must not be zero", "zero step");
+    let o = arrayc().arg("run").arg(&ar).args(["--arg", "s=1.0", "--arg", "stop=nan"]).output().unwrap();
+    assert_fails_with(&o, "arange: cannot compute the length", "NaN stop");
+    // The header of `numpy.save(p, numpy.array([None], dtype=object), allow_pickle=True)`.
+    let header = "{'descr': '|O', 'fortran_order': False, 'shape': (1,), }";
+    let header = format!("{header}{}\n", " ".repeat(128 - 10 - header.len() - 1));
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    bytes.extend_from_slice(header.as_bytes());
+    bytes.extend_from_slice(b"\x80\x04N.");
+    let obj = d.join("obj.npy");
+    std::fs::write(&obj, bytes).unwrap();
+    let f = write_program(&d, "s.arr", "fn main(x: f64[N]) -> f64 {\n    return sum(x);\n}\n");
+    let o = arrayc().arg("run").arg(&f).arg("--arg").arg(format!("x=@{}", obj.display())).output().unwrap();
+    assert_fails_with(&o, "has dtype '|O', which arrayc does not support", "object dtype");
+}

@@ -595,7 +595,8 @@ impl Lowerer<'_> {
         })
     }
 
-    /// `arange`: size `max(0, ceil((stop - start) / step))` computed on the host in f64, like NumPy.
+    /// `arange`: size `max(0, ceil((stop - start) / step))` computed on the host in f64, like NumPy;
+    /// a zero step or a length that is not finite is a run-time error, as NumPy raises.
     fn arange(&mut self, vals: &[ValueId], ty: &Ty) -> ValueId {
         let dt = ty.dtype().unwrap();
         let (start, stop, step) = match vals {
@@ -605,10 +606,16 @@ impl Lowerer<'_> {
         };
         let f = |l: &mut Self, v| l.cast_scalar(v, DType::F64);
         let (a, b, s) = (f(self, start), f(self, stop), f(self, step));
+        // NumPy raises for a zero step and for a length that is not finite (a NaN or infinite bound).
+        let zero = self.constant(Scalar::F64(0.0));
+        let nonzero = self.scalar_binary(BinFn::Ne, s, zero, DType::F64);
+        self.emit(OpKind::Assert { cond: nonzero, msg: "arange: the step must not be zero".into() });
         let span = self.scalar_binary(BinFn::Sub, b, a, DType::F64);
         let q = self.scalar_binary(BinFn::Div, span, s, DType::F64);
+        let q_minus_q = self.scalar_binary(BinFn::Sub, q, q, DType::F64);
+        let finite = self.scalar_binary(BinFn::Eq, q_minus_q, zero, DType::F64);
+        self.emit(OpKind::Assert { cond: finite, msg: "arange: cannot compute the length: start, stop or step is NaN or infinite".into() });
         let c = self.scalar_unary(UnFn::Ceil, q);
-        let zero = self.constant(Scalar::F64(0.0));
         let c = self.scalar_binary(BinFn::Maximum, c, zero, DType::F64);
         let n = self.cast_scalar(c, DType::I64);
         let out = self.new_array(dt, vec![n]);
