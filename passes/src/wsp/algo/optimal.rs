@@ -188,7 +188,9 @@ impl Comp<'_, '_> {
         }
         for i in o..kept.len() {
             kept[i] = false;
-            self.dfs(kept, i + 1, sh, t);
+            // One level per removed edge: with thousands of search edges (`robinson` finds many)
+            // the recursion outgrows a rayon worker's stack, so it continues on a new segment.
+            stacker::maybe_grow(64 << 10, 4 << 20, || self.dfs(kept, i + 1, sh, t));
             kept[i] = true;
         }
     }
