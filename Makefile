@@ -1,6 +1,7 @@
 # arrayc: set-up, build, demo and tests. On a fresh Debian 12 machine:
 #   make demo    set up, build, run one example with timing
 #   make test    set up, build, then every test: cargo unit/integration tests, lit, example pytest
+#   make fuzz    set up, build, fuzz every entry point for a long run (FUZZ_ITERS inputs each)
 #   make bench   set up (plus numexpr, JAX, matplotlib), build, run the benchmark suite (about
 #                10-15 minutes on 2 cores): benchmarks/REPORT.md, report.png, fig14.png
 # One build profile (release) for everything, so the test binaries and the `arrayc` the lit and
@@ -21,7 +22,7 @@ ARRAYC     := target/release/arrayc
 DEMO       ?= examples/heat.arr
 DEMO_ARGS  ?=
 
-.PHONY: all setup build demo test unit lit pytest bench bench-setup clean
+.PHONY: all setup build demo test unit lit pytest fuzz bench bench-setup clean
 
 all: build
 
@@ -51,6 +52,14 @@ lit: build
 
 pytest: build
 	ARRAYC=$(abspath $(ARRAYC)) $(PYTHON) -m pytest -q tests/examples
+
+# Long fuzzing runs (make test runs a short one): FUZZ_ITERS mutated inputs per entry point of
+# tools/tests/fuzz.rs (front end, pipeline, MLIR importer, .npy reader), with their figures.
+FUZZ_ITERS ?= 10000
+FUZZ_SEED  ?= 1
+
+fuzz: build
+	ARRAYC_FUZZ_ITERS=$(FUZZ_ITERS) ARRAYC_FUZZ_SEED=$(FUZZ_SEED) $(CARGO) test --release -p arrayc-tools --test fuzz -- --nocapture
 
 # The benchmark suite of issue 4 against NumPy, numexpr and JAX. BENCH_ARGS is passed on, e.g.
 # make bench BENCH_ARGS="--repeats 5" or BENCH_ARGS="--only heat,sor --quick".
