@@ -57,11 +57,14 @@ impl Scalar {
             Scalar::Bool(v) => v as i64 as f64,
         }
     }
-    /// Value as i64 (floats truncate toward zero and saturate, bool as 0/1).
+    /// Value as i64: floats truncate toward zero, bool is 0/1. A float that is NaN or outside
+    /// the i64 range gives `i64::MIN`, as the kernels' `arith.fptosi` does on x86-64 (the
+    /// "integer indefinite" of `cvttsd2si`) and as NumPy's `astype(int64)` does there.
     pub fn as_i64(self) -> i64 {
+        let float = |v: f64| if v.is_nan() || v >= 9.223_372_036_854_775_808e18 || v < -9.223_372_036_854_775_808e18 { i64::MIN } else { v as i64 };
         match self {
-            Scalar::F64(v) => v as i64,
-            Scalar::F32(v) => v as i64,
+            Scalar::F64(v) => float(v),
+            Scalar::F32(v) => float(v as f64),
             Scalar::I64(v) => v,
             Scalar::Bool(v) => v as i64,
         }

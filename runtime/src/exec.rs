@@ -390,7 +390,8 @@ fn float_bin(op: BinFn, x: f64, y: f64) -> Result<f64, Scalar> {
     })
 }
 
-/// Integer power with wrapping; a negative exponent gives 0 except for bases 1 and -1 (NumPy raises).
+/// Integer power with wrapping (exponentiation by squaring over the whole i64 exponent, as the
+/// kernels' `ipowi`); a negative exponent gives 0 except for bases 1 and -1 (NumPy raises).
 fn ipow(x: i64, y: i64) -> i64 {
     if y < 0 {
         return match x {
@@ -399,7 +400,15 @@ fn ipow(x: i64, y: i64) -> i64 {
             _ => 0,
         };
     }
-    x.wrapping_pow(y.min(u32::MAX as i64) as u32)
+    let (mut base, mut e, mut acc) = (x, y as u64, 1i64);
+    while e > 0 {
+        if e & 1 == 1 {
+            acc = acc.wrapping_mul(base);
+        }
+        base = base.wrapping_mul(base);
+        e >>= 1;
+    }
+    acc
 }
 
 /// Scalar binary operation on two scalars of the same dtype (the lowering inserts the casts).

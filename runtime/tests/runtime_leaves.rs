@@ -569,3 +569,25 @@ fn slice_indices_of_extreme_steps_match_python() {
     assert_eq!(slice_indices(5, Some(i64::MAX), Some(i64::MIN), -1), (4, 5));
     assert_eq!(slice_indices(0, None, None, -1), (-1, 0));
 }
+
+/// Host scalar semantics that once disagreed with the kernels and NumPy (issue 10): a float to
+/// i64 cast of NaN or of a value outside the range gives i64::MIN (NumPy and `fptosi` on x86-64),
+/// and integer powers use the whole exponent, not one clamped to 32 bits.
+#[test]
+fn host_scalars_agree_with_the_kernels() {
+    use arrayc_dialect::ir::BinFn;
+    use arrayc_runtime::exec::scalar_binary;
+    for v in [f64::NAN, 1e300, -1e300, f64::INFINITY, 9.3e18] {
+        assert_eq!(Scalar::F64(v).cast(DType::I64), Scalar::I64(i64::MIN), "{v}");
+    }
+    assert_eq!(Scalar::F64(-9.223372036854775808e18).cast(DType::I64), Scalar::I64(i64::MIN));
+    assert_eq!(Scalar::F64(-2.9).cast(DType::I64), Scalar::I64(-2));
+    assert_eq!(Scalar::F32(f32::NAN).cast(DType::I64), Scalar::I64(i64::MIN));
+    let pow = |x: i64, y: i64| scalar_binary(BinFn::Pow, Scalar::I64(x), Scalar::I64(y)).unwrap();
+    assert_eq!(pow(-1, 1 << 62), Scalar::I64(1));
+    assert_eq!(pow(-1, (1 << 62) + 1), Scalar::I64(-1));
+    assert_eq!(pow(3, 5), Scalar::I64(243));
+    assert_eq!(pow(2, 64), Scalar::I64(0), "wraps like NumPy's int64");
+    assert_eq!(pow(3, 40), Scalar::I64(3i64.wrapping_pow(40)));
+    assert_eq!(pow(0, 0), Scalar::I64(1));
+}
