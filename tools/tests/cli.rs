@@ -557,3 +557,17 @@ fn messages_name_the_place_and_the_fix() {
     let o = arrayc().arg("run").arg(&f).arg("--arg").arg(format!("x=@{}", obj.display())).output().unwrap();
     assert_fails_with(&o, "has dtype '|O', which arrayc does not support", "object dtype");
 }
+
+/// `min`/`max` of an empty array, or along an empty axis, is an error as in NumPy (once ±inf);
+/// along a non-empty axis of an array with no rows it gives an empty result, as NumPy does.
+#[test]
+fn min_and_max_of_nothing_are_errors() {
+    let d = temp_dir("emptyminmax");
+    let p = write_program(&d, "e.arr", "fn main(n: i64 = 0, m: i64 = 3) -> (f64[n], f64) {\n    let x = ones(n, m);\n    let a = min(x, axis=1);\n    let b = max(x);\n    return (a, b);\n}\n");
+    let o = arrayc().arg("run").arg(&p).output().unwrap();
+    assert_fails_with(&o, "e.arr:4:5: error: zero-size array to reduction operation maximum which has no identity", "max of (0, 3)");
+    let o = arrayc().arg("run").arg(&p).args(["--arg", "n=2", "--arg", "m=0"]).output().unwrap();
+    assert_fails_with(&o, "e.arr:3:5: error: zero-size array to reduction operation minimum which has no identity", "min along an empty axis");
+    let o = arrayc().arg("run").arg(&p).args(["--arg", "n=2"]).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+}

@@ -564,20 +564,30 @@ impl Lowerer<'_> {
             Some(a) => (0..rank).filter(|&d| d != a).map(|d| self.dim(x, d)).collect(),
             None => vec![],
         };
+        // The number of elements each output element reduces.
+        let extent = |l: &mut Self| match axis {
+            Some(a) => l.dim(x, a),
+            None => {
+                let mut n = l.i64_const(1);
+                for d in 0..rank {
+                    let s = l.dim(x, d);
+                    n = l.scalar_binary(BinFn::Mul, n, s, DType::I64);
+                }
+                n
+            }
+        };
+        if matches!(kind, ReduceKind::Min | ReduceKind::Max) {
+            // NumPy raises when `min`/`max` (no identity) reduce an empty axis or array.
+            let n = extent(self);
+            let zero = self.i64_const(0);
+            let nonempty = self.scalar_binary(BinFn::Gt, n, zero, DType::I64);
+            let op = if kind == ReduceKind::Min { "minimum" } else { "maximum" };
+            self.emit(OpKind::Assert { cond: nonempty, msg: format!("zero-size array to reduction operation {op} which has no identity") });
+        }
         let out = self.new_array(dt, sizes);
         self.emit(OpKind::Compute { func: ComputeFn::Reduce(kind, axis), out, ins: vec![x] });
         let count = if name == "mean" {
-            let n = match axis {
-                Some(a) => self.dim(x, a),
-                None => {
-                    let mut n = self.i64_const(1);
-                    for d in 0..rank {
-                        let s = self.dim(x, d);
-                        n = self.scalar_binary(BinFn::Mul, n, s, DType::I64);
-                    }
-                    n
-                }
-            };
+            let n = extent(self);
             Some(self.cast_scalar(n, dt))
         } else {
             None
