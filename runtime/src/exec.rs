@@ -156,7 +156,7 @@ impl Executor<'_> {
             Return { values } => return Ok(Flow::Return(gets(fr, values)?)),
             Assert { cond, msg } => {
                 if !truth(sc(fr, *cond)?) {
-                    return Err(OpError::Msg(msg.clone()));
+                    return Err(OpError::Msg(assert_message(f, *cond, msg, fr)));
                 }
             }
             New { res, sizes } => {
@@ -216,6 +216,27 @@ impl Executor<'_> {
         }
         Ok(Flow::Next)
     }
+}
+
+/// The message of a failed `cf.assert`: `{lhs}` and `{rhs}` in `msg` become the values of the
+/// operands of the comparison that computed `cond` (so a size check can say which sizes differ),
+/// `?` when `cond` is not such a comparison.
+fn assert_message(f: &Func, cond: ValueId, msg: &str, fr: &Frame) -> String {
+    if !msg.contains("{lhs}") && !msg.contains("{rhs}") {
+        return msg.to_string();
+    }
+    fn find(body: &Body, cond: ValueId) -> Option<(ValueId, ValueId)> {
+        body.iter().find_map(|op| match &op.kind {
+            OpKind::Binary { res, lhs, rhs, .. } if *res == cond => Some((*lhs, *rhs)),
+            k => k.bodies().into_iter().find_map(|b| find(b, cond)),
+        })
+    }
+    let text = |v: Option<ValueId>| match v.and_then(|v| fr.get(v as usize).cloned().flatten()) {
+        Some(RtValue::Scalar(s)) => format_scalar(s),
+        _ => "?".to_string(),
+    };
+    let operands = find(&f.body, cond);
+    msg.replace("{lhs}", &text(operands.map(|o| o.0))).replace("{rhs}", &text(operands.map(|o| o.1)))
 }
 
 enum OpError {

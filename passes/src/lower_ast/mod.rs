@@ -201,8 +201,9 @@ impl<'a> Lowerer<'a> {
                 let ok = self.value(Type::Scalar(DType::Bool), None);
                 self.emit(OpKind::Binary { res: ok, op: ir::BinFn::Eq, lhs: dim, rhs: expected });
                 let (line, _) = self.lines.line_col(p.span.start);
+                // `{lhs}` and `{rhs}`: the executor puts in the compared sizes (see `cf.assert`).
                 let msg = format!(
-                    "line {line}: argument `{}` has the wrong size in dimension {axis}: the signature of `{}` says {}",
+                    "line {line}: argument `{}` has size {{lhs}} in dimension {axis}, but the signature of `{}` says {} = {{rhs}}",
                     p.name.name,
                     f.name.name,
                     dim_text(d)
