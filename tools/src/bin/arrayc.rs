@@ -280,6 +280,7 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], out: Option<&Path>, ti
     lap("front end + lower-ast", &mut clock);
     let entry = choose_entry(&m, entry)?;
     let argv = entry_arguments(&m, &entry, args)?;
+    lap("load arguments", &mut clock);
     let given: Vec<Option<RtValue>> = argv.iter().cloned().map(Some).collect();
     pipeline::to_kernels(&mut m, &entry, &fuse.options(&entry, &given))?;
     lap("passes (fusion included)", &mut clock);
@@ -301,6 +302,7 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], out: Option<&Path>, ti
         }
     }
     drop(stdout);
+    lap("print results", &mut clock);
     if let Some(dir) = out {
         std::fs::create_dir_all(dir).map_err(|e| UserError(format!("error: cannot create output directory `{}`: {e}", dir.display())))?;
         let mut views = Vec::with_capacity(results.len());
