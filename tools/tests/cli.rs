@@ -583,3 +583,15 @@ fn size_mismatch_names_both_sizes() {
     let o = arrayc().arg("run").arg(&p).arg("--arg").arg(format!("a=@{}", npy.display())).output().unwrap();
     assert_fails_with(&o, "argument `a` has size 3 in dimension 1, but the signature of `main` says N = 2", "2x3 for NxN");
 }
+
+/// The one lowering diagnostic a checked program can reach (grammar/ERRORS.md, "Lowering").
+#[test]
+fn return_inside_a_branch_is_e0905() {
+    let d = temp_dir("e0905");
+    let p = write_program(&d, "r.arr", "fn main(x: f64 = 1.0) -> f64 {\n    if x > 0.0 {\n        return x;\n    }\n    return 0.0;\n}\n");
+    for sub in ["check", "run"] {
+        let o = arrayc().arg(sub).arg(&p).output().unwrap();
+        assert_fails_with(&o, "E0905", sub);
+        assert!(stderr(&o).contains("r.arr:3:9"), "{}", stderr(&o));
+    }
+}
