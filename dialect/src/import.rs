@@ -57,14 +57,10 @@ pub enum ImportError {
     },
 }
 
-/// Adds the `func.return` that MLIR requires at the end of every kernel function lacking one.
-///
-/// Outlined kernels (`arr.kernel` functions made by `outline-kernels`) hold only their array
-/// computations, so [`crate::print::print_module`] writes them without a terminator; call this before
-/// printing a module with kernels as MLIR text that must parse. [`import_module`] drops that return
-
-/// Parses and verifies `text` with MLIR, then rebuilds the typed module. `source_name` becomes
-/// [`Module::source_name`]; when it is empty, the file name of the first location found is used.
+/// Parses and verifies `text` with MLIR, then rebuilds the typed module and checks it with
+/// [`crate::verify::verify_module`]. `source_name` becomes [`Module::source_name`]; when it is
+/// empty, the file name of the first location found is used. Errors: MLIR's
+/// diagnostics, an operation or type arrayc's IR has no counterpart for, or an invalid module.
 pub fn import_module(ctx: &Context, text: &str, source_name: &str) -> Result<Module, ImportError> {
     let module = mlir::parse_and_verify(ctx, text)?;
     let mut m = Module { source_name: source_name.to_string(), funcs: vec![] };

@@ -30,9 +30,10 @@
 //!   all contracted temporaries have that shape; 0-d views may be read-only broadcast inputs). A
 //!   block with no view parameter at all does nothing (its function body is empty and the launcher
 //!   returns `Ok`).
-//! * **Fused reduction**: an elementwise block (possibly empty) followed by exactly ONE
-//!   `Reduce(kind, axis)` as the LAST op, whose output is a parameter used by no other op of the
-//!   block and whose input `x` is a parameter or a contracted temporary. The iteration space is `x`'s
+//! * **Fused reduction**: an elementwise block (possibly empty) followed by one or more
+//!   `Reduce(kind, axis)` ops at the END (several only along one common axis, over inputs of one
+//!   rank), each output a parameter used by no other op of the block, each input `x` a parameter or
+//!   a contracted temporary. The iteration space is `x`'s
 //!   shape (taken from `x`, or from the first elementwise view parameter of its rank when `x` is
 //!   contracted; without such a view the block is rejected). `axis = None` (or a 0-d output): one loop
 //!   nest over `x`'s shape, dimension 0 chunked, carrying the accumulator; the chunk's result goes to
@@ -41,7 +42,8 @@
 //!   input's axis `a` innermost carrying the accumulator; the elementwise ops run inside the innermost
 //!   loop at the full input index.
 //!
-//! Not supported (errors): an op after the reduction (so also two reductions), a reduction output
+//! Not supported (errors): an op after the reductions, two whole-array reductions or reductions
+//! along different axes, a reduction output
 //! that is not a parameter or is an operand of the block's elementwise ops, a temporary read before
 //! it is written, a non-parameter scalar, ranks that do not fit one iteration space, a 0-d view
 //! written in a higher-rank space.

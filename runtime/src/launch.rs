@@ -126,8 +126,9 @@ pub struct Reduction {
 ///
 /// Supported forms:
 /// * any number of elementwise ops (no `Reduce`), optionally followed by
-/// * exactly one `Reduce` as the block's LAST op, whose output is a parameter that no elementwise op
-///   of the block uses, and whose input is a parameter or a contracted temporary.
+/// * one or more `Reduce` ops as the block's last ops (several only along one common axis, over
+///   inputs of one rank), each output a parameter that no other op of the block uses, each input a
+///   parameter or a contracted temporary.
 ///
 /// Iteration space: the reduction input's shape when there is a reduction, else the shape of the
 /// elementwise views; when no operand gives it (every array of the block is contracted), the shape of
