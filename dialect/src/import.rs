@@ -9,7 +9,7 @@
 
 use crate::ir::*;
 use crate::mlir::{self, MlirError};
-use arrayc_grammar::ast::DType;
+use arrayc_core::DType;
 use melior::{
     ir::{
         attribute::{BoolAttribute, DenseI64ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute, IntegerAttribute, StringAttribute, TypeAttribute},

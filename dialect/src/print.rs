@@ -3,7 +3,7 @@
 //! syntax). The output parses and verifies with the `arr` dialect loaded (see [`crate::mlir`]).
 
 use crate::ir::*;
-use arrayc_grammar::ast::DType;
+use arrayc_core::DType;
 use std::fmt::Write;
 
 /// MLIR element type of a dtype (`bool` is `i1`).

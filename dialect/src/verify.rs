@@ -9,7 +9,7 @@
 //! module it reads (`arrayc-opt`), and the lowering's output satisfies it by construction.
 
 use crate::ir::{Body, ComputeFn, Func, IndexEntry, Module, Op, OpKind, Type, ValueId};
-use arrayc_grammar::ast::DType;
+use arrayc_core::DType;
 
 /// Checks every function of `m`. Errors: the first violation, as `@func: arr.op: what is wrong`
 /// with the operation's source line when it has one.

@@ -10,6 +10,7 @@
 use crate::kernel_codegen::{self, CodegenError};
 use arrayc_dialect::ir;
 use arrayc_runtime::array::launch_traffic;
+use crate::kernel_layout::{launch_plan, LaunchPlan};
 use arrayc_runtime::launch::{launch, PackedFn, PackedKernel};
 use arrayc_runtime::value::{KernelLauncher, RtValue};
 use melior::{
@@ -62,13 +63,14 @@ impl Drop for Engine {
 }
 
 /// A module's JIT-compiled kernels: the engine that owns their code, and per kernel name its packed
-/// entry and its `ir::Func` (parameter types and body, which `launch` checks arguments against).
+/// entry and its launch plan (parameter types and block structure, computed once here, which `launch`
+/// checks arguments against).
 ///
 /// `Send + Sync`: after [`compile`] returns, neither the MLIR context nor the engine is touched
 /// again; launches only call the packed entries, which are plain code pointers, valid while `self`
 /// lives, and safe to call from any thread (rayon workers).
 pub struct JitKernels {
-    kernels: HashMap<String, (PackedKernel, ir::Func)>,
+    kernels: HashMap<String, (PackedKernel, LaunchPlan)>,
     traffic: Traffic,
     // Field order matters: the engine is dropped before the context.
     _engine: Option<Engine>,
@@ -89,9 +91,9 @@ impl std::fmt::Debug for JitKernels {
 }
 
 impl JitKernels {
-    /// The packed entry of kernel `name` and its function, if the module had such a kernel.
-    pub fn get(&self, name: &str) -> Option<(PackedKernel, &ir::Func)> {
-        self.kernels.get(name).map(|(k, f)| (*k, f))
+    /// The packed entry of kernel `name` and its launch plan, if the module had such a kernel.
+    pub fn get(&self, name: &str) -> Option<(PackedKernel, &LaunchPlan)> {
+        self.kernels.get(name).map(|(k, p)| (*k, p))
     }
     /// `(bytes, launches)` of the kernels launched so far (see [`Traffic`]).
     pub fn traffic(&self) -> (u64, u64) {
@@ -108,8 +110,8 @@ impl KernelLauncher for JitKernels {
     /// checks, chunked parallel execution on rayon's current pool); when it succeeds, adds its
     /// array arguments to [`JitKernels::traffic`].
     fn launch(&self, kernel: &str, args: &[RtValue]) -> Result<(), String> {
-        let (entry, f) = self.get(kernel).ok_or_else(|| format!("no compiled kernel @{kernel}"))?;
-        launch(entry, f, args)?;
+        let (entry, plan) = self.get(kernel).ok_or_else(|| format!("no compiled kernel @{kernel}"))?;
+        launch(entry, plan, args)?;
         // Counted after the launch's checks: only in-bounds views of a launch that ran.
         let bytes = launch_traffic(args.iter().filter_map(|a| if let RtValue::View(v) = a { Some(v) } else { None }));
         self.traffic.bytes.fetch_add(bytes, Ordering::Relaxed);
@@ -239,7 +241,8 @@ pub fn compile(m: &ir::Module) -> Result<JitKernels, JitError> {
         }
         // SAFETY: `_mlir_<name>` is the packed wrapper `void(void**)` that the engine generated.
         let entry: PackedFn = unsafe { std::mem::transmute::<*mut std::ffi::c_void, PackedFn>(p) };
-        map.insert(f.name.clone(), (PackedKernel(entry), f.clone()));
+        let plan = launch_plan(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?;
+        map.insert(f.name.clone(), (PackedKernel(entry), plan));
     }
     Ok(JitKernels { kernels: map, traffic: Traffic::default(), _engine: Some(engine), _context: Some(context) })
 }

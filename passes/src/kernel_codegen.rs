@@ -72,8 +72,8 @@
 //! `arrayc_runtime::rng::uniform_f64`.
 
 use arrayc_dialect::ir::{self, BinFn, ComputeFn, ReduceKind, Type, UnFn, ValueId};
-use arrayc_grammar::ast::DType;
-pub use arrayc_runtime::launch::{kernel_layout, KernelLayout, Reduction};
+use arrayc_core::DType;
+use crate::kernel_layout::{kernel_layout, KernelLayout, Reduction};
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -770,7 +770,7 @@ impl<'f> Gen<'f> {
             Some(red) => (red.kind, acc_dtype(red.kind, self.ty(red.out).dtype())),
             None => (ReduceKind::Sum, DType::F64),
         };
-        let all = l.reduces_all(self.f);
+        let all = l.reduces_all;
         let axis = if l.reduce.is_some() && !all { l.reduce.and_then(|x| x.axis) } else { None };
         // Sizes of the iteration space (dimension 0 only when a reduction axis moves it inward).
         let mut dims = vec![String::new(); r];

@@ -9,4 +9,5 @@ pub mod outline;
 pub mod roots;
 pub mod jit;
 pub mod kernel_codegen;
+pub mod kernel_layout;
 pub mod wsp;

@@ -2,7 +2,7 @@
 //! plain Rust reference loops.
 
 use arrayc_dialect::ir::{self, BinFn, ComputeFn, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
-use arrayc_grammar::ast::DType;
+use arrayc_core::DType;
 use arrayc_passes::{jit, kernel_codegen};
 use arrayc_runtime::array::View;
 use arrayc_runtime::value::{KernelLauncher, RtValue};

@@ -7,7 +7,8 @@
 //! elements, so `x[i0, .., ik]` lives at element `offset + sum(i_j * strides_j)` of the base. Strides may
 //! be negative (reversed slices) or zero (broadcasts).
 
-use arrayc_grammar::ast::DType;
+use arrayc_core::shape::{checked_len, element_range, row_major_strides, shape_str};
+use arrayc_core::DType;
 use std::alloc::{alloc_zeroed, dealloc, Layout};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -59,20 +60,7 @@ pub fn memory_limit() -> u64 {
     }
 }
 
-/// The number of elements of `shape`, or `None` when a size is negative or the count overflows
-/// `i64`. Every shape that makes a new array or a broadcast view passes this check, so `View::len`
-/// and the products of sizes and strides over a view never overflow.
-pub fn checked_len(shape: &[i64]) -> Option<i64> {
-    shape.iter().try_fold(1i64, |n, &d| if d < 0 { None } else { n.checked_mul(d) })
-}
 
-/// `(3, 4)` style, like NumPy's shape tuples.
-pub fn shape_str(s: &[i64]) -> String {
-    match s {
-        [x] => format!("({x},)"),
-        _ => format!("({})", s.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")),
-    }
-}
 
 /// Storage of one base array. Kernels write through raw pointers from several threads at once on
 /// disjoint elements; all other access goes through [`View`] methods on the host thread.
@@ -209,7 +197,7 @@ impl Drop for Buffer {
     }
 }
 
-pub use arrayc_dialect::ir::Scalar;
+pub use arrayc_core::Scalar;
 
 /// A strided view onto a base array. Shapes and strides are in elements.
 #[derive(Clone)]
@@ -334,32 +322,7 @@ impl View {
     }
 }
 
-/// Row-major (C order) strides in elements for `shape`, whose element count fits in `i64`
-/// ([`checked_len`]).
-pub fn row_major_strides(shape: &[i64]) -> Vec<i64> {
-    let mut strides = vec![0; shape.len()];
-    let mut acc = 1;
-    for d in (0..shape.len()).rev() {
-        strides[d] = acc;
-        acc *= shape[d].max(1);
-    }
-    strides
-}
 
-/// The elements `lo ..= hi` of a base array (counted from its start) between which every element of
-/// a view with this `offset`, `shape` and `strides` (in elements) lies; `None` when a size is 0 or
-/// negative (the view has no element). In `i128`, so no size or stride overflows it.
-pub fn element_range(offset: i64, shape: &[i64], strides: &[i64]) -> Option<(i128, i128)> {
-    let (mut lo, mut hi) = (offset as i128, offset as i128);
-    for (&n, &s) in shape.iter().zip(strides) {
-        if n <= 0 {
-            return None;
-        }
-        let reach = (n as i128 - 1) * s as i128;
-        if reach < 0 { lo += reach } else { hi += reach }
-    }
-    Some((lo, hi))
-}
 
 /// The memory traffic, in bytes, of one kernel launch on `views`: for each base array, the bytes
 /// of the union of the views' element ranges ([`element_range`]), but no more than the sum of their distinct

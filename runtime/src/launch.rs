@@ -1,6 +1,6 @@
 //! Chunked parallel launch of a JIT-compiled kernel.
 //!
-//! A kernel (an outlined [`ir::Func`] with `kernel == true`, one per block of fused array operations
+//! A kernel (an outlined `arr.kernel` function, one per block of fused array operations
 //! as in Bohrium, Kristensen et al. 2016, Sec. IV) is compiled to a function that runs over rows
 //! `[lo, hi)` of dimension 0 of its iteration space (see `arrayc_passes::kernel_codegen`). [`launch`]
 //! checks the arguments, splits dimension 0 into chunks and runs the chunks on rayon's pool.
@@ -9,10 +9,11 @@
 //! never on the number of threads, and reductions over everything combine per-chunk partial results
 //! on the host in chunk order: a launch gives bit-identical results for any thread count.
 
-use crate::array::{element_range, shape_str, Scalar, View};
+use crate::array::{Scalar, View};
 use crate::value::RtValue;
-use arrayc_dialect::ir::{self, ComputeFn, OpKind, ReduceKind, Type, ValueId};
-use arrayc_grammar::ast::DType;
+use arrayc_core::semantics::{reduce_combine, reduce_identity};
+use arrayc_core::shape::{element_range, shape_str};
+use arrayc_core::{ComputeFn, DType, ReduceKind, Type, ValueId};
 use rayon::prelude::*;
 
 /// The packed entry of a compiled kernel, as MLIR's `ExecutionEngine` creates it
@@ -49,60 +50,7 @@ fn check_in_bounds(v: &View, what: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Identity of a reduction in dtype `d`.
-pub fn reduce_identity(kind: ReduceKind, d: DType) -> Scalar {
-    let s = match kind {
-        ReduceKind::Sum => Scalar::I64(0),
-        ReduceKind::Prod => Scalar::I64(1),
-        ReduceKind::Min => match d {
-            DType::I64 => Scalar::I64(i64::MAX),
-            DType::Bool => Scalar::Bool(true),
-            _ => Scalar::F64(f64::INFINITY),
-        },
-        ReduceKind::Max => match d {
-            DType::I64 => Scalar::I64(i64::MIN),
-            DType::Bool => Scalar::Bool(false),
-            _ => Scalar::F64(f64::NEG_INFINITY),
-        },
-    };
-    s.cast(d)
-}
 
-/// Combines two partial results of a reduction (same dtype); min/max of floats propagate NaN.
-pub fn reduce_combine(kind: ReduceKind, a: Scalar, b: Scalar) -> Scalar {
-    use ReduceKind::*;
-    fn fmin<T: PartialOrd + Copy>(a: T, b: T, nan: bool, want_min: bool) -> Option<T> {
-        if nan {
-            return None;
-        }
-        Some(if (b < a) == want_min { b } else { a })
-    }
-    match (a, b) {
-        (Scalar::F64(x), Scalar::F64(y)) => Scalar::F64(match kind {
-            Sum => x + y,
-            Prod => x * y,
-            Min => fmin(x, y, x.is_nan() || y.is_nan(), true).unwrap_or(f64::NAN),
-            Max => fmin(x, y, x.is_nan() || y.is_nan(), false).unwrap_or(f64::NAN),
-        }),
-        (Scalar::F32(x), Scalar::F32(y)) => Scalar::F32(match kind {
-            Sum => x + y,
-            Prod => x * y,
-            Min => fmin(x, y, x.is_nan() || y.is_nan(), true).unwrap_or(f32::NAN),
-            Max => fmin(x, y, x.is_nan() || y.is_nan(), false).unwrap_or(f32::NAN),
-        }),
-        (Scalar::I64(x), Scalar::I64(y)) => Scalar::I64(match kind {
-            Sum => x.wrapping_add(y),
-            Prod => x.wrapping_mul(y),
-            Min => x.min(y),
-            Max => x.max(y),
-        }),
-        (Scalar::Bool(x), Scalar::Bool(y)) => Scalar::Bool(match kind {
-            Sum | Max => x | y,
-            Prod | Min => x & y,
-        }),
-        (a, b) => reduce_combine(kind, a, b.cast(a.dtype())),
-    }
-}
 
 /// A reduction that ends a kernel's block: `out = reduce(kind, axis)(input)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -155,150 +103,24 @@ pub struct KernelLayout {
     pub space: Option<ValueId>,
     /// Contracted temporaries, in order of first write.
     pub contracted: Vec<ValueId>,
-}
-
-impl KernelLayout {
     /// Whether the reduction (if any) combines everything into a 0-d output (`axis = None`, or an
     /// axis of a 1-d input into a 0-d output).
-    pub fn reduces_all(&self, kernel: &ir::Func) -> bool {
-        self.reduce.is_some_and(|r| r.axis.is_none() || matches!(kernel.ty(r.out), Type::Array(_, 0)))
-    }
+    pub reduces_all: bool,
 }
 
-/// Analyses the block of `kernel` (see [`KernelLayout`] for the supported forms); `Err` with a reason
-/// for anything else (an op after the reduction, two reductions, a temporary read before it is
-/// written, a non-parameter scalar, ranks that do not fit one iteration space, ...).
-pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
-    let f = kernel;
-    let is_param = |v: ValueId| f.params.contains(&v);
-    let rank_of = |v: ValueId| match f.ty(v) {
-        Type::Array(_, r) => Some(r),
-        Type::Scalar(_) => None,
-    };
-    let mut ops = vec![];
-    let mut reduce: Option<Reduction> = None;
-    let mut extra: Vec<Reduction> = vec![];
-    for op in &f.body {
-        match &op.kind {
-            OpKind::Compute { func, out, ins } => {
-                if reduce.is_some() && !matches!(func, ComputeFn::Reduce(..)) {
-                    return Err(format!("`{}` after the block's reduction (reductions must be the last ops of their block)", func.name()));
-                }
-                for &v in std::iter::once(out).chain(ins) {
-                    if !is_param(v) && rank_of(v).is_none() {
-                        return Err(format!("operand %v{v} of `{}` is a scalar but not a kernel parameter", func.name()));
-                    }
-                }
-                if let ComputeFn::Reduce(kind, axis) = *func {
-                    if ins.len() != 1 {
-                        return Err("a reduction takes one input".into());
-                    }
-                    if !is_param(*out) {
-                        return Err(format!("the output %v{out} of a reduction must be a kernel parameter"));
-                    }
-                    let r = Reduction { kind, axis, out: *out, input: ins[0] };
-                    match &reduce {
-                        None => reduce = Some(r),
-                        Some(first) => {
-                            if axis.is_none() || axis != first.axis {
-                                return Err("several reductions in one block must all be along the same axis".into());
-                            }
-                            extra.push(r);
-                        }
-                    }
-                } else {
-                    ops.push((*func, *out, ins.clone()));
-                }
-            }
-            OpKind::Return { values } if values.is_empty() => {}
-            other => return Err(format!("unexpected operation in a kernel body: {other:?}")),
-        }
-    }
-    if ops.is_empty() && reduce.is_none() {
-        return Err("kernel has no array computation".into());
-    }
-    // Contracted temporaries: written before they are read.
-    let mut contracted: Vec<ValueId> = vec![];
-    for (func, out, ins) in &ops {
-        for &v in ins {
-            if !is_param(v) && !contracted.contains(&v) {
-                return Err(format!("temporary %v{v} is read by `{}` before the block writes it", func.name()));
-            }
-        }
-        if !is_param(*out) && !contracted.contains(out) {
-            contracted.push(*out);
-        }
-    }
-    let elem_operand = |v: ValueId| ops.iter().any(|(_, o, ins)| *o == v || ins.contains(&v));
-    let elem_out = |v: ValueId| ops.iter().any(|(_, o, _)| *o == v);
-    if let Some(r) = &reduce {
-        for r in std::iter::once(r).chain(&extra) {
-            if !is_param(r.input) && !contracted.contains(&r.input) {
-                return Err(format!("reduction input %v{} is neither a parameter nor written by the block", r.input));
-            }
-            let other_use = extra.iter().chain(reduce.iter()).any(|o| o.out != r.out && (o.out == r.input || o.input == r.out || o.out == r.out));
-            if r.input == r.out || elem_operand(r.out) || other_use {
-                return Err(format!("reduction output %v{} is also an operand of the block", r.out));
-            }
-            if rank_of(r.input) != rank_of(reduce.as_ref().map_or(r.input, |f| f.input)) {
-                return Err("several reductions in one block must reduce inputs of one rank".into());
-            }
-        }
-    }
-    let rank = match &reduce {
-        Some(r) => rank_of(r.input).ok_or_else(|| format!("reduction input %v{} is not an array", r.input))?,
-        None => ops
-            .iter()
-            .flat_map(|(_, o, ins)| std::iter::once(o).chain(ins))
-            .filter_map(|&v| rank_of(v))
-            .max()
-            .unwrap_or(0),
-    };
-    for &c in &contracted {
-        let rc = rank_of(c).unwrap_or(0);
-        if rc != rank {
-            return Err(format!("contracted temporary %v{c} has rank {rc} but the iteration space has rank {rank}"));
-        }
-    }
-    for (func, out, ins) in &ops {
-        for &v in std::iter::once(out).chain(ins) {
-            if let (true, Some(rv)) = (is_param(v), rank_of(v)) {
-                if rv != rank && !(rv == 0 && !elem_out(v)) {
-                    return Err(format!(
-                        "view %v{v} of `{}` has rank {rv} but the iteration space has rank {rank}",
-                        func.name()
-                    ));
-                }
-            }
-        }
-    }
-    for r in reduce.iter().chain(&extra) {
-        let ro = rank_of(r.out).ok_or_else(|| format!("reduction output %v{} is not an array", r.out))?;
-        match r.axis {
-            None if ro != 0 => return Err("a reduction over everything needs a 0-d output".into()),
-            Some(a) if a >= rank || ro + 1 != rank => {
-                return Err(format!("reduce axis {a} of a rank-{rank} input into a rank-{ro} output"))
-            }
-            _ => {}
-        }
-    }
-    // A view parameter of the iteration-space rank that no op uses is a *shape parameter*: it only
-    // gives the shape (the outline pass passes one when every array of a block is contracted).
-    let shape_param = |p: ValueId| rank_of(p) == Some(rank) && !elem_operand(p) && reduce.iter().chain(&extra).all(|r| r.out != p && r.input != p);
-    let space = reduce
-        .iter()
-        .chain(&extra)
-        .map(|r| r.input)
-        .find(|&i| is_param(i))
-        .or_else(|| f.params.iter().copied().find(|&p| rank_of(p) == Some(rank) && elem_operand(p)))
-        .or_else(|| f.params.iter().copied().find(|&p| shape_param(p)));
-    if space.is_none() && reduce.is_some() {
-        return Err("a reduction of a contracted temporary needs a view parameter of the iteration-space shape among the block's operands".into());
-    }
-    if !extra.is_empty() && rank < 2 {
-        return Err("several reductions in one block need an input of rank 2 or more".into());
-    }
-    Ok(KernelLayout { ops, reduce, extra, rank, space, contracted })
+/// Everything the launcher needs to know about one compiled kernel, computed once when it is
+/// compiled (`arrayc_passes::kernel_layout::launch_plan`): its name, its parameters and their types,
+/// and the structure of its block. The runtime never sees the kernel's IR.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaunchPlan {
+    /// The kernel's name, for messages.
+    pub name: String,
+    /// The kernel's parameters (value ids of its function), in order.
+    pub params: Vec<ValueId>,
+    /// The type of each parameter: scalars are passed by value, arrays as strided views.
+    pub param_types: Vec<Type>,
+    /// The block's structure.
+    pub layout: KernelLayout,
 }
 
 /// What the launcher must know about a kernel's body.
@@ -311,10 +133,11 @@ enum Plan {
     ReduceAxis,
 }
 
-/// Launches `kernel` (compiled to `entry`) on `args` (its parameters in order: views and scalars).
+/// Launches the kernel `plan` describes (compiled to `entry`) on `args` (its parameters in order:
+/// views and scalars).
 ///
-/// The kernel's block is analysed by [`kernel_layout`] (elementwise ops with contracted temporaries,
-/// optionally ending in one reduction; Kristensen et al. 2016, Sec. IV-A). The iteration space is the
+/// The plan's [`KernelLayout`] (elementwise ops with contracted temporaries, optionally ending in
+/// reductions; Kristensen et al. 2016, Sec. IV-A) was computed when the kernel was compiled. The iteration space is the
 /// shape of [`KernelLayout::space`]: the reduction input when it is a parameter, else the first view
 /// parameter of the iteration-space rank among the elementwise operands (which has the shape of every
 /// contracted temporary, the reduction's input included). A block without view parameters does
@@ -334,18 +157,18 @@ enum Plan {
 /// A reduction over everything gives every chunk its own partial slot and combines them on the host
 /// in chunk order, so its result does not depend on the thread count; an empty input gives the
 /// identity (0, 1, +inf/-inf, i64 max/min).
-pub fn launch(entry: PackedKernel, kernel: &ir::Func, args: &[RtValue]) -> Result<(), String> {
-    let name = &kernel.name;
-    if args.len() != kernel.params.len() {
-        return Err(format!("kernel @{name} takes {} arguments, got {}", kernel.params.len(), args.len()));
+pub fn launch(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue]) -> Result<(), String> {
+    let name = &plan.name;
+    if args.len() != plan.params.len() {
+        return Err(format!("kernel @{name} takes {} arguments, got {}", plan.params.len(), args.len()));
     }
-    let pos = |v: ValueId| kernel.params.iter().position(|&p| p == v);
+    let pos = |v: ValueId| plan.params.iter().position(|&p| p == v);
     // Argument checks and descriptor words (one u64 per LLVM-level argument, before lo/hi).
     let mut words: Vec<u64> = vec![];
     let mut word_start: Vec<usize> = vec![];
-    for (i, (&p, a)) in kernel.params.iter().zip(args).enumerate() {
+    for (i, (&t, a)) in plan.param_types.iter().zip(args).enumerate() {
         word_start.push(words.len());
-        match (kernel.ty(p), a) {
+        match (t, a) {
             (Type::Scalar(d), RtValue::Scalar(s)) => words.push(match s.cast(d) {
                 Scalar::F64(x) => x.to_bits(),
                 Scalar::F32(x) => x.to_bits() as u64,
@@ -372,7 +195,7 @@ pub fn launch(entry: PackedKernel, kernel: &ir::Func, args: &[RtValue]) -> Resul
     let lo_word = words.len();
     words.extend([0, 0]);
 
-    let layout = kernel_layout(kernel).map_err(|e| format!("kernel @{name}: {e}"))?;
+    let layout = &plan.layout;
     let Some(space_param) = layout.space else {
         // No view parameter: nothing to iterate over.
         return Ok(());
@@ -408,7 +231,7 @@ pub fn launch(entry: PackedKernel, kernel: &ir::Func, args: &[RtValue]) -> Resul
         Some(r) => {
             let op = ppos(r.out)?;
             let o = view(op)?;
-            if layout.reduces_all(kernel) {
+            if layout.reduces_all {
                 if o.rank() != 0 {
                     return Err(format!("kernel @{name}: reduction over everything needs a 0-d output"));
                 }

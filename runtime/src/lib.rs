@@ -1,8 +1,10 @@
 //! arrayc run-time library: arrays and views, host values, kernel launch, .npy I/O, RNG, printing.
+//! It holds no IR and links no MLIR: kernels arrive compiled, with a [`launch::LaunchPlan`]
+//! computed once at compile time; what it shares with the compiler is in `arrayc-core`.
 pub mod array;
-pub mod value;
-pub mod rng;
+pub mod launch;
 pub mod npy;
 pub mod print;
-pub mod launch;
-pub mod exec;
+pub mod rng;
+pub mod value;
+pub mod views;

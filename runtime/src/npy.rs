@@ -5,7 +5,7 @@
 //! little-endian, C order. Fortran-order files are converted to row-major on reading.
 
 use crate::array::{AllocError, Scalar, View};
-use arrayc_grammar::ast::DType;
+use arrayc_core::DType;
 use npyz::{NpyFile, WriteOptions, WriterBuilder};
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Write};
@@ -118,7 +118,7 @@ pub fn read_npy(path: &Path) -> Result<View, NpyError> {
         .collect::<Result<_, _>>()?;
     // The header's shape is checked against the file's length before anything is allocated: the
     // data cannot be longer than the file.
-    let bytes = crate::array::checked_len(&shape).and_then(|n| n.checked_mul(dtype.size_bytes() as i64));
+    let bytes = arrayc_core::shape::checked_len(&shape).and_then(|n| n.checked_mul(dtype.size_bytes() as i64));
     match bytes {
         None => return Err(not_npy(path, format!("its header's shape {shape:?} is too large"))),
         Some(b) if b as u64 > meta.len() => {

@@ -19,7 +19,7 @@
 //! `False` for booleans and plain decimal integers.
 
 use crate::array::{Scalar, View};
-use arrayc_grammar::ast::DType;
+use arrayc_core::DType;
 
 const LINE_WIDTH: usize = 75;
 const THRESHOLD: i64 = 1000;

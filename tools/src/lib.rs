@@ -4,10 +4,12 @@
 use arrayc_dialect::ir::{Module, Scalar, Type};
 use arrayc_passes::fusion::{KnownArg, Specialization};
 use arrayc_grammar::{ast::DType, Checked, Diagnostic};
-use arrayc_runtime::{array::row_major_strides, npy, value::RtValue};
+use arrayc_core::shape::row_major_strides;
+use arrayc_runtime::{npy, value::RtValue};
 use std::io::IsTerminal;
 use std::path::Path;
 
+pub mod exec;
 pub mod pipeline;
 pub mod report;
 

@@ -578,7 +578,7 @@ fn size_mismatch_names_both_sizes() {
     let d = temp_dir("sizemismatch");
     let p = write_program(&d, "sq.arr", "fn main(a: f64[N, N]) -> f64 {\n    return sum(a);\n}\n");
     let npy = d.join("m23.npy");
-    let v = arrayc_runtime::array::View::zeros(arrayc_grammar::ast::DType::F64, &[2, 3]).unwrap();
+    let v = arrayc_runtime::array::View::zeros(arrayc_core::DType::F64, &[2, 3]).unwrap();
     arrayc_runtime::npy::write_npy(&npy, &v).unwrap();
     let o = arrayc().arg("run").arg(&p).arg("--arg").arg(format!("a=@{}", npy.display())).output().unwrap();
     assert_fails_with(&o, "argument `a` has size 3 in dimension 1, but the signature of `main` says N = 2", "2x3 for NxN");

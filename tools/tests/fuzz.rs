@@ -147,7 +147,7 @@ fn mlir_seeds(programs: &[Vec<u8>]) -> Vec<Vec<u8>> {
 }
 
 fn npy_seeds(dir: &Path) -> Vec<Vec<u8>> {
-    use arrayc_grammar::ast::DType;
+    use arrayc_core::DType;
     use arrayc_runtime::array::View;
     let mut out = vec![];
     for (i, (d, shape)) in [(DType::F64, vec![3]), (DType::I64, vec![2, 3]), (DType::Bool, vec![4]), (DType::F32, vec![]), (DType::F64, vec![0, 2])].into_iter().enumerate() {

@@ -3,8 +3,9 @@
 //! III-V) with the chosen algorithm and cost model.
 //!
 //! A region (a *segment* here) is a maximal run of array operations (`new`, computations, `del`,
-//! `sync`) and pure host operations (constants, scalar arithmetic, views, sizes) inside one body;
-//! control flow, calls, host reads (`arr.load`, `arr.print`), checks and `return` end it, as the
+//! `sync`), pure host operations (constants, scalar arithmetic, views, sizes) and host checks
+//! (`cf.assert`, run ahead of the region's kernels) inside one body; control flow, calls, host reads
+//! (`arr.load`, `arr.print`) and `return` end it, as the
 //! paper's fusion works on the straight-line bytecode between front-end interactions. Bases that
 //! are created and deleted inside one block, and not synced there, are contracted (Sec. IV-A2).
 
@@ -12,7 +13,7 @@ pub mod region;
 
 use crate::wsp::{self, Algorithm, Budget, PartitionCache};
 use arrayc_dialect::ir::{Body, Func, OpKind, ValueId};
-use region::{build_region, is_pure_host_op, is_wsp_op, Symbols};
+use region::{build_region, is_host_check, is_pure_host_op, is_wsp_op, Symbols};
 use std::collections::{BTreeSet, BinaryHeap, HashSet};
 use std::ops::Range;
 
@@ -107,17 +108,23 @@ pub struct SegmentPlan {
     pub contracted: Vec<Vec<ValueId>>,
 }
 
-/// Maximal runs of WSP and pure host operations in `body` that contain at least one computation.
+/// Can `k` be part of a segment: a WSP operation, a pure host operation or a host check?
+fn in_segment(k: &OpKind) -> bool {
+    is_wsp_op(k) || is_pure_host_op(k) || is_host_check(k)
+}
+
+/// Maximal runs of WSP operations, pure host operations and host checks in `body` that contain at
+/// least one computation.
 pub fn segments(body: &Body) -> Vec<Range<usize>> {
     let mut out = vec![];
     let mut i = 0;
     while i < body.len() {
-        if !(is_wsp_op(&body[i].kind) || is_pure_host_op(&body[i].kind)) {
+        if !in_segment(&body[i].kind) {
             i += 1;
             continue;
         }
         let start = i;
-        while i < body.len() && (is_wsp_op(&body[i].kind) || is_pure_host_op(&body[i].kind)) {
+        while i < body.len() && in_segment(&body[i].kind) {
             i += 1;
         }
         if body[start..i].iter().any(|o| matches!(o.kind, OpKind::Compute { .. })) {

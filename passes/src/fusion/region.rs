@@ -19,7 +19,7 @@ use crate::wsp::{self, BaseId, SymExpr};
 use super::KnownArg;
 use arrayc_dialect::ir::{BinFn, Body, ComputeFn, Func, IndexEntry, OpKind, Scalar, Type, ValueId};
 use arrayc_grammar::ast::DType;
-use arrayc_runtime::exec::{scalar_binary, scalar_unary};
+use arrayc_core::semantics::{scalar_binary, scalar_unary};
 use std::collections::HashMap;
 
 /// Symbolic knowledge about the values of one function, accumulated over its bodies.
@@ -269,7 +269,7 @@ impl Symbols {
                     let bounds = match (n.as_const(), step_c) {
                         // Everything known: NumPy's exact clipping.
                         (Some(nc), Some(sc)) if a.as_ref().is_none_or(|x| x.is_const()) && b.as_ref().is_none_or(|x| x.is_const()) && sc != 0 => {
-                            let (first, len) = arrayc_runtime::exec::slice_indices(nc, a.and_then(|x| x.as_const()), b.and_then(|x| x.as_const()), sc);
+                            let (first, len) = arrayc_core::shape::slice_indices(nc, a.and_then(|x| x.as_const()), b.and_then(|x| x.as_const()), sc);
                             Some((SymExpr::constant(first), SymExpr::constant(len), sc))
                         }
                         // Unit step over a symbolic size: bounds assumed in range.
@@ -326,6 +326,14 @@ pub fn is_pure_host_op(k: &OpKind) -> bool {
         k,
         OpKind::Const { .. } | OpKind::Binary { .. } | OpKind::Unary { .. } | OpKind::Cast { .. } | OpKind::Select { .. } | OpKind::Dim { .. }
     ) || k.view_of().is_some()
+}
+
+/// Is `k` a host check (`cf.assert`) of host values only? Such a check stays inside a segment: the
+/// outline pass emits it with the segment's pure host operations, ahead of the segment's kernels,
+/// which is unobservable (a segment has no host-visible effect, and a failed check ends the
+/// program). Checks must not split regions: `arange`'s, or a size check, would cut fusion apart.
+pub fn is_host_check(k: &OpKind) -> bool {
+    matches!(k, OpKind::Assert { .. })
 }
 
 /// The WSP region of `body[range]` (a segment of WSP and pure host operations) and, for each region

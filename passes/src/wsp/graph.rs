@@ -87,7 +87,7 @@ impl WspGraph {
 /// Fusibility of ops `i < j`: Def. 12 (1)-(3), equal iteration spaces (Sec. IV-A1, compared
 /// symbolically), "a reduction's output is fuse-preventing for its consumers", and two reductions
 /// share a block only when both reduce the same axis of a space of rank 2 or more (what the kernel
-/// back end runs as one loop nest: `arrayc_runtime::launch::kernel_layout`; the paper's Sec. IV-A
+/// back end runs as one loop nest: `crate::kernel_layout::kernel_layout`; the paper's Sec. IV-A
 /// leaves what is fusible to the back end).
 pub fn fusible(region: &Region, i: usize, j: usize) -> bool {
     let b = &region.bindings;

@@ -6,7 +6,7 @@
 //! (overlap assumed) when symbolic and not provably identical.
 use super::region::View;
 use super::sym::SymExpr;
-use arrayc_runtime::array::element_range;
+use arrayc_core::shape::element_range;
 use std::collections::{HashMap, HashSet};
 
 /// Views with at most this many elements are compared by enumerating their element sets.

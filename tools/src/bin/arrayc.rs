@@ -1,7 +1,8 @@
 //! `arrayc`: compile and run array programs (see `arrayc --help`).
 
 use arrayc_passes::jit;
-use arrayc_runtime::{array::View, exec::Executor, npy, print, value::RtValue};
+use arrayc_runtime::{array::View, npy, print, value::RtValue};
+use arrayc_tools::exec::Executor;
 use arrayc_passes::fusion::FusionOptions;
 use arrayc_passes::wsp::{Algorithm, Budget, MODEL_NAMES};
 use clap::builder::PossibleValuesParser;

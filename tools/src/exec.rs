@@ -5,11 +5,13 @@
 //! program runs on the CPU thread and hands array operations, fused into kernels, to the back end.
 //! Every error names the source location of the operation that failed.
 
-use crate::array::{checked_len, shape_str, Scalar, View};
-use crate::print::{format_scalar, format_view};
-use crate::value::{KernelLauncher, RtValue};
-use arrayc_dialect::ir::{BinFn, Body, Func, IndexEntry, Loc, Module, OpKind, UnFn, ValueId};
-use arrayc_grammar::ast::DType;
+use arrayc_core::semantics::{scalar_binary, scalar_unary};
+use arrayc_core::{DType, Scalar};
+use arrayc_dialect::ir::{Body, Func, Loc, Module, OpKind, ValueId};
+use arrayc_runtime::array::View;
+use arrayc_runtime::print::{format_scalar, format_view};
+use arrayc_runtime::value::{KernelLauncher, RtValue};
+use arrayc_runtime::views::{apply_index, broadcast, diagonal, transpose};
 use std::io::Write;
 
 /// A run-time error with the source location of the failing operation.
@@ -164,7 +166,7 @@ impl Executor<'_> {
                 if let Some(n) = shape.iter().find(|n| **n < 0) {
                     return Err(OpError::Msg(format!("negative dimension {n} in array size {shape:?}")));
                 }
-                let v = crate::array::View::uninitialised(f.ty(*res).dtype(), &shape).map_err(|e| OpError::Msg(e.to_string()))?;
+                let v = arrayc_runtime::array::View::uninitialised(f.ty(*res).dtype(), &shape).map_err(|e| OpError::Msg(e.to_string()))?;
                 set(fr, *res, RtValue::View(v))
             }
             View { res, src, index, operands } => {
@@ -280,225 +282,3 @@ fn truth(s: Scalar) -> bool {
     matches!(s.cast(DType::Bool), Scalar::Bool(true))
 }
 
-/// NumPy basic indexing (`slice.indices` semantics: bounds clipped, negative values count from the
-/// end; an integer out of range is an error). Offsets and strides in elements.
-pub fn apply_index(src: &View, index: &[IndexEntry], ops: &[i64]) -> Result<View, String> {
-    let mut v = View { base: src.base.clone(), dtype: src.dtype, offset: src.offset, shape: vec![], strides: vec![] };
-    let mut d = 0;
-    let mut k = 0;
-    let mut next = || {
-        k += 1;
-        ops[k - 1]
-    };
-    for e in index {
-        match *e {
-            IndexEntry::Full => {
-                v.shape.push(src.shape[d]);
-                v.strides.push(src.strides[d]);
-                d += 1;
-            }
-            IndexEntry::NewAxis => {
-                v.shape.push(1);
-                v.strides.push(0);
-            }
-            IndexEntry::At => {
-                let n = src.shape[d];
-                let i0 = next();
-                let i = if i0 < 0 { i0 + n } else { i0 };
-                if i < 0 || i >= n {
-                    return Err(format!("index {i0} is out of bounds for axis {d} with size {n}"));
-                }
-                v.offset += i * src.strides[d];
-                d += 1;
-            }
-            IndexEntry::Slice { start, stop, step } => {
-                let (a, b) = (if start { Some(next()) } else { None }, if stop { Some(next()) } else { None });
-                let s = if step { next() } else { 1 };
-                if s == 0 {
-                    return Err(format!("slice step cannot be zero (axis {d})"));
-                }
-                let (first, len) = slice_indices(src.shape[d], a, b, s);
-                if len > 0 {
-                    v.offset += first * src.strides[d];
-                }
-                v.shape.push(len);
-                // Saturating: the product only overflows when at most one element is selected,
-                // and then the stride is never multiplied by a non-zero index.
-                v.strides.push(src.strides[d].saturating_mul(s));
-                d += 1;
-            }
-        }
-    }
-    Ok(v)
-}
-
-/// Python's `slice(start, stop, step).indices(n)` for a dimension of `n` elements: the first index
-/// and the number of elements selected (bounds clipped, negative values count from the end).
-/// `step` must not be 0.
-pub fn slice_indices(n: i64, start: Option<i64>, stop: Option<i64>, step: i64) -> (i64, i64) {
-    // In i128: `x + n`, `end - first + step` and `-step` may leave i64 for extreme values.
-    let (n, step) = (n as i128, step as i128);
-    let (lower, upper) = if step > 0 { (0, n) } else { (-1, n - 1) };
-    let clamp = |x: Option<i64>, default: i128| match x.map(i128::from) {
-        None => default,
-        Some(x) if x < 0 => (x + n).max(lower),
-        Some(x) => x.min(upper),
-    };
-    let first = clamp(start, if step > 0 { lower } else { upper });
-    let end = clamp(stop, if step > 0 { upper } else { lower });
-    let len = if step > 0 { (end - first + step - 1).div_euclid(step) } else { (first - end - step - 1).div_euclid(-step) };
-    // Both lie in -1 ..= n, so they fit in i64 again.
-    (first as i64, len.max(0) as i64)
-}
-
-/// `src` with permuted axes: axis `i` of the result is axis `perm[i]` of `src` (same elements).
-pub fn transpose(src: &View, perm: &[usize]) -> View {
-    let shape = perm.iter().map(|&a| src.shape[a]).collect();
-    let strides = perm.iter().map(|&a| src.strides[a]).collect();
-    View { base: src.base.clone(), dtype: src.dtype, offset: src.offset, shape, strides }
-}
-
-/// The main diagonal of a 2-d `src`: `min(d0, d1)` elements `src[i, i]` (stride `s0 + s1`).
-pub fn diagonal(src: &View) -> Result<View, String> {
-    let [d0, d1] = src.shape[..] else {
-        return Err(format!("diagonal needs a 2-d array, got shape {}", shape_str(&src.shape)));
-    };
-    Ok(View { base: src.base.clone(), dtype: src.dtype, offset: src.offset, shape: vec![d0.min(d1)], strides: vec![src.strides[0] + src.strides[1]] })
-}
-
-/// `src` broadcast to `shape` (NumPy rules; broadcast dimensions get stride 0).
-pub fn broadcast(src: &View, shape: &[i64]) -> Result<View, String> {
-    let (r, k) = (src.rank(), shape.len());
-    let fail = || format!("operands could not be broadcast together: shape {} does not broadcast to {}", shape_str(&src.shape), shape_str(shape));
-    if r > k {
-        return Err(fail());
-    }
-    if checked_len(shape).is_none() {
-        return Err(format!("cannot broadcast to shape {}: its element count overflows a 64-bit size", shape_str(shape)));
-    }
-    let mut strides = vec![0; k];
-    for j in 0..k {
-        if j < k - r {
-            continue;
-        }
-        let i = j - (k - r);
-        if src.shape[i] == shape[j] {
-            strides[j] = src.strides[i];
-        } else if src.shape[i] != 1 {
-            return Err(fail());
-        }
-    }
-    Ok(View { base: src.base.clone(), dtype: src.dtype, offset: src.offset, shape: shape.to_vec(), strides })
-}
-
-fn float_bin(op: BinFn, x: f64, y: f64) -> Result<f64, Scalar> {
-    Ok(match op {
-        BinFn::Add => x + y,
-        BinFn::Sub => x - y,
-        BinFn::Mul => x * y,
-        BinFn::Div => x / y,
-        BinFn::Rem => x % y,
-        BinFn::Pow => x.powf(y),
-        BinFn::Minimum => if x.is_nan() || y.is_nan() { f64::NAN } else { x.min(y) },
-        BinFn::Maximum => if x.is_nan() || y.is_nan() { f64::NAN } else { x.max(y) },
-        BinFn::Eq => return Err(Scalar::Bool(x == y)),
-        BinFn::Ne => return Err(Scalar::Bool(x != y)),
-        BinFn::Lt => return Err(Scalar::Bool(x < y)),
-        BinFn::Le => return Err(Scalar::Bool(x <= y)),
-        BinFn::Gt => return Err(Scalar::Bool(x > y)),
-        BinFn::Ge => return Err(Scalar::Bool(x >= y)),
-        BinFn::And | BinFn::Or => return Err(Scalar::Bool(false)),
-    })
-}
-
-/// Integer power with wrapping (exponentiation by squaring over the whole i64 exponent, as the
-/// kernels' `ipowi`); a negative exponent gives 0 except for bases 1 and -1 (NumPy raises).
-fn ipow(x: i64, y: i64) -> i64 {
-    if y < 0 {
-        return match x {
-            1 => 1,
-            -1 => if y % 2 == 0 { 1 } else { -1 },
-            _ => 0,
-        };
-    }
-    let (mut base, mut e, mut acc) = (x, y as u64, 1i64);
-    while e > 0 {
-        if e & 1 == 1 {
-            acc = acc.wrapping_mul(base);
-        }
-        base = base.wrapping_mul(base);
-        e >>= 1;
-    }
-    acc
-}
-
-/// Scalar binary operation on two scalars of the same dtype (the lowering inserts the casts).
-pub fn scalar_binary(op: BinFn, a: Scalar, b: Scalar) -> Result<Scalar, String> {
-    use Scalar::*;
-    Ok(match (a, b) {
-        (F64(x), F64(y)) => float_bin(op, x, y).map(F64).unwrap_or_else(|s| s),
-        (F32(x), F32(y)) => float_bin(op, x as f64, y as f64).map(|v| F32(v as f32)).unwrap_or_else(|s| s),
-        (I64(x), I64(y)) => match op {
-            BinFn::Add => I64(x.wrapping_add(y)),
-            BinFn::Sub => I64(x.wrapping_sub(y)),
-            BinFn::Mul => I64(x.wrapping_mul(y)),
-            BinFn::Div => F64(x as f64 / y as f64),
-            BinFn::Rem => I64(if y == 0 { 0 } else { x.wrapping_rem(y) }),
-            BinFn::Pow => I64(ipow(x, y)),
-            BinFn::Minimum => I64(x.min(y)),
-            BinFn::Maximum => I64(x.max(y)),
-            BinFn::Eq => Bool(x == y),
-            BinFn::Ne => Bool(x != y),
-            BinFn::Lt => Bool(x < y),
-            BinFn::Le => Bool(x <= y),
-            BinFn::Gt => Bool(x > y),
-            BinFn::Ge => Bool(x >= y),
-            BinFn::And => I64(x & y),
-            BinFn::Or => I64(x | y),
-        },
-        (Bool(x), Bool(y)) => match op {
-            BinFn::And => Bool(x & y),
-            BinFn::Or => Bool(x | y),
-            BinFn::Eq => Bool(x == y),
-            BinFn::Ne => Bool(x != y),
-            BinFn::Lt => Bool(!x & y),
-            BinFn::Le => Bool(x <= y),
-            BinFn::Gt => Bool(x & !y),
-            BinFn::Ge => Bool(x >= y),
-            _ => return scalar_binary(op, I64(x as i64), I64(y as i64)),
-        },
-        (a, b) => return Err(format!("internal error: scalar operands of different dtypes ({:?}, {:?})", a.dtype(), b.dtype())),
-    })
-}
-
-/// Scalar unary function (`Neg` on floats; integer negation is lowered as `0 - x`).
-pub fn scalar_unary(op: UnFn, a: Scalar) -> Scalar {
-    let f = |x: f64| -> f64 {
-        match op {
-            UnFn::Neg => -x,
-            UnFn::Abs => x.abs(),
-            UnFn::Sqrt => x.sqrt(),
-            UnFn::Exp => x.exp(),
-            UnFn::Log => x.ln(),
-            UnFn::Sin => x.sin(),
-            UnFn::Cos => x.cos(),
-            UnFn::Tanh => x.tanh(),
-            UnFn::Ceil => x.ceil(),
-            UnFn::Not => x,
-        }
-    };
-    match a {
-        Scalar::F64(x) => Scalar::F64(f(x)),
-        Scalar::F32(x) => Scalar::F32(f(x as f64) as f32),
-        Scalar::I64(x) => match op {
-            UnFn::Abs => Scalar::I64(x.wrapping_abs()),
-            UnFn::Neg => Scalar::I64(x.wrapping_neg()),
-            UnFn::Ceil => a,
-            _ => Scalar::F64(f(x as f64)),
-        },
-        Scalar::Bool(b) => match op {
-            UnFn::Not => Scalar::Bool(!b),
-            _ => a,
-        },
-    }
-}

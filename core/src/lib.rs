@@ -1,0 +1,17 @@
+//! `arrayc-core`: the facts the compiler and the runtime share, in one small crate that links no
+//! MLIR, so that the runtime does not depend on the front end or the dialect:
+//!
+//! * [`DType`]: element types;
+//! * [`ops`]: value types, host scalars, and the operation enums of the `arr` dialect (their MLIR
+//!   form lives in `arrayc-dialect`, their semantics in `dialect/README.md`);
+//! * [`semantics`]: NumPy's scalar semantics (the host executor, constant folding in fusion, the
+//!   combination of reduction partials);
+//! * [`shape`]: element counts, strides, element ranges and NumPy slicing.
+
+pub mod dtype;
+pub mod ops;
+pub mod semantics;
+pub mod shape;
+
+pub use dtype::DType;
+pub use ops::{BinFn, ComputeFn, IndexEntry, ReduceKind, Scalar, Type, UnFn, ValueId};

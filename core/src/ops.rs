@@ -1,0 +1,263 @@
+//! The values and operations the compiler and the runtime share: value types, host scalars, and the
+//! operation enums of the `arr` dialect (`dialect/README.md` gives their semantics).
+
+use crate::DType;
+
+/// An SSA value, dense per function (`0..Func::value_types.len()`).
+pub type ValueId = u32;
+
+/// Type of an SSA value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    Scalar(DType),
+    /// A view of `rank` dimensions (a strided memref in MLIR).
+    Array(DType, usize),
+}
+
+impl Type {
+    pub fn dtype(self) -> DType {
+        match self {
+            Type::Scalar(d) | Type::Array(d, _) => d,
+        }
+    }
+    pub fn is_array(self) -> bool {
+        matches!(self, Type::Array(..))
+    }
+}
+
+/// A host scalar value (also a literal in [`OpKind::Const`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scalar {
+    F64(f64),
+    F32(f32),
+    I64(i64),
+    Bool(bool),
+}
+
+impl Scalar {
+    pub fn dtype(self) -> DType {
+        match self {
+            Scalar::F64(_) => DType::F64,
+            Scalar::F32(_) => DType::F32,
+            Scalar::I64(_) => DType::I64,
+            Scalar::Bool(_) => DType::Bool,
+        }
+    }
+    /// Value as f64 (bool as 0/1).
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Scalar::F64(v) => v,
+            Scalar::F32(v) => v as f64,
+            Scalar::I64(v) => v as f64,
+            Scalar::Bool(v) => v as i64 as f64,
+        }
+    }
+    /// Value as i64: floats truncate toward zero, bool is 0/1. A float that is NaN or outside
+    /// the i64 range gives `i64::MIN`, as the kernels' `arith.fptosi` does on x86-64 (the
+    /// "integer indefinite" of `cvttsd2si`) and as NumPy's `astype(int64)` does there.
+    pub fn as_i64(self) -> i64 {
+        let float = |v: f64| if v.is_nan() || v >= 9.223_372_036_854_775_808e18 || v < -9.223_372_036_854_775_808e18 { i64::MIN } else { v as i64 };
+        match self {
+            Scalar::F64(v) => float(v),
+            Scalar::F32(v) => float(v as f64),
+            Scalar::I64(v) => v,
+            Scalar::Bool(v) => v as i64,
+        }
+    }
+    /// Converts to `dtype` with NumPy's `astype` semantics (float to int truncates, nonzero is true).
+    pub fn cast(self, dtype: DType) -> Scalar {
+        match dtype {
+            DType::F64 => Scalar::F64(self.as_f64()),
+            DType::F32 => Scalar::F32(self.as_f64() as f32),
+            DType::I64 => Scalar::I64(self.as_i64()),
+            DType::Bool => Scalar::Bool(match self {
+                Scalar::Bool(b) => b,
+                Scalar::I64(v) => v != 0,
+                s => s.as_f64() != 0.0,
+            }),
+        }
+    }
+}
+
+/// Elementwise functions, shared by host scalar arithmetic and array computations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinFn {
+    Add,
+    Sub,
+    Mul,
+    /// True division (operands are floats).
+    Div,
+    /// NumPy remainder: the result has the sign of the divisor; `x % 0` is 0 for integers.
+    Rem,
+    Pow,
+    Minimum,
+    Maximum,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+}
+
+impl BinFn {
+    /// The `arr` operation name (without the `arr.` prefix).
+    pub fn name(self) -> &'static str {
+        use BinFn::*;
+        match self {
+            Add => "add",
+            Sub => "sub",
+            Mul => "mul",
+            Div => "div",
+            Rem => "rem",
+            Pow => "pow",
+            Minimum => "minimum",
+            Maximum => "maximum",
+            Eq => "eq",
+            Ne => "ne",
+            Lt => "lt",
+            Le => "le",
+            Gt => "gt",
+            Ge => "ge",
+            And => "and",
+            Or => "or",
+        }
+    }
+    pub fn is_comparison(self) -> bool {
+        use BinFn::*;
+        matches!(self, Eq | Ne | Lt | Le | Gt | Ge)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnFn {
+    Neg,
+    Not,
+    Abs,
+    Sqrt,
+    Exp,
+    Log,
+    Sin,
+    Cos,
+    Tanh,
+    /// Rounds up to an integral value (same dtype); used for `arange` sizes.
+    Ceil,
+}
+
+impl UnFn {
+    pub fn name(self) -> &'static str {
+        use UnFn::*;
+        match self {
+            Neg => "neg",
+            Not => "not",
+            Abs => "abs",
+            Sqrt => "sqrt",
+            Exp => "exp",
+            Log => "log",
+            Sin => "sin",
+            Cos => "cos",
+            Tanh => "tanh",
+            Ceil => "ceil",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduceKind {
+    Sum,
+    Prod,
+    Min,
+    Max,
+}
+
+impl ReduceKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ReduceKind::Sum => "sum",
+            ReduceKind::Prod => "prod",
+            ReduceKind::Min => "min",
+            ReduceKind::Max => "max",
+        }
+    }
+}
+
+/// What an array computation does; the output view is always the first operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ComputeFn {
+    /// `out = value` (broadcast scalar).
+    Fill,
+    /// `out = in` (in has out's shape; converts dtype).
+    Copy,
+    /// 1-d `out[i] = start + i * step`.
+    Arange,
+    /// `out[k] = uniform(seed, k)`, k the row-major position (see `runtime/src/rng.rs`).
+    Random,
+    /// `out = where(cond, lhs, rhs)`.
+    Where,
+    Binary(BinFn),
+    Unary(UnFn),
+    /// Reduction of `in` along `axis` (out has rank-1 dims) or over everything (`None`, out is 0-d).
+    Reduce(ReduceKind, Option<usize>),
+}
+
+impl ComputeFn {
+    /// The `arr` operation name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ComputeFn::Fill => "fill",
+            ComputeFn::Copy => "copy",
+            ComputeFn::Arange => "arange",
+            ComputeFn::Random => "random",
+            ComputeFn::Where => "where",
+            ComputeFn::Binary(b) => b.name(),
+            ComputeFn::Unary(u) => u.name(),
+            ComputeFn::Reduce(..) => "reduce",
+        }
+    }
+}
+
+/// One entry of a view's index (NumPy basic indexing), in [`OpKind::View`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IndexEntry {
+    /// `:` (keeps the dimension whole).
+    Full,
+    /// An integer (one operand) that drops the dimension.
+    At,
+    /// `newaxis` (no operand, inserts a size-1 dimension with stride 0).
+    NewAxis,
+    /// `start:stop:step`, each part present (one operand each, in that order) or absent.
+    Slice { start: bool, stop: bool, step: bool },
+}
+
+impl IndexEntry {
+    /// Code in the `index = array<i64: ...>` attribute: 0 full, 1 integer, 2 newaxis,
+    /// `8 + start + 2*stop + 4*step` for a slice.
+    pub fn code(self) -> i64 {
+        match self {
+            IndexEntry::Full => 0,
+            IndexEntry::At => 1,
+            IndexEntry::NewAxis => 2,
+            IndexEntry::Slice { start, stop, step } => 8 + start as i64 + 2 * stop as i64 + 4 * step as i64,
+        }
+    }
+    pub fn from_code(c: i64) -> Option<IndexEntry> {
+        Some(match c {
+            0 => IndexEntry::Full,
+            1 => IndexEntry::At,
+            2 => IndexEntry::NewAxis,
+            8..=15 => IndexEntry::Slice { start: c & 1 != 0, stop: c & 2 != 0, step: c & 4 != 0 },
+            _ => return None,
+        })
+    }
+    /// How many i64 operands this entry takes.
+    pub fn num_operands(self) -> usize {
+        match self {
+            IndexEntry::At => 1,
+            IndexEntry::Slice { start, stop, step } => start as usize + stop as usize + step as usize,
+            _ => 0,
+        }
+    }
+}
+

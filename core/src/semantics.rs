@@ -1,0 +1,197 @@
+//! NumPy's scalar semantics, as the host executor computes them and the fusion pass folds constants
+//! with: binary and unary operations on [`Scalar`]s, and the identities and combination of
+//! reductions (the runtime combines per-chunk partials with them).
+
+use crate::{BinFn, DType, ReduceKind, Scalar, UnFn};
+
+fn float_bin(op: BinFn, x: f64, y: f64) -> Result<f64, Scalar> {
+    Ok(match op {
+        BinFn::Add => x + y,
+        BinFn::Sub => x - y,
+        BinFn::Mul => x * y,
+        BinFn::Div => x / y,
+        BinFn::Rem => x % y,
+        BinFn::Pow => x.powf(y),
+        BinFn::Minimum => if x.is_nan() || y.is_nan() { f64::NAN } else { x.min(y) },
+        BinFn::Maximum => if x.is_nan() || y.is_nan() { f64::NAN } else { x.max(y) },
+        BinFn::Eq => return Err(Scalar::Bool(x == y)),
+        BinFn::Ne => return Err(Scalar::Bool(x != y)),
+        BinFn::Lt => return Err(Scalar::Bool(x < y)),
+        BinFn::Le => return Err(Scalar::Bool(x <= y)),
+        BinFn::Gt => return Err(Scalar::Bool(x > y)),
+        BinFn::Ge => return Err(Scalar::Bool(x >= y)),
+        BinFn::And | BinFn::Or => return Err(Scalar::Bool(false)),
+    })
+}
+
+/// Integer power with wrapping (exponentiation by squaring over the whole i64 exponent, as the
+/// kernels' `ipowi`); a negative exponent gives 0 except for bases 1 and -1 (NumPy raises).
+fn ipow(x: i64, y: i64) -> i64 {
+    if y < 0 {
+        return match x {
+            1 => 1,
+            -1 => if y % 2 == 0 { 1 } else { -1 },
+            _ => 0,
+        };
+    }
+    let (mut base, mut e, mut acc) = (x, y as u64, 1i64);
+    while e > 0 {
+        if e & 1 == 1 {
+            acc = acc.wrapping_mul(base);
+        }
+        base = base.wrapping_mul(base);
+        e >>= 1;
+    }
+    acc
+}
+
+/// Scalar binary operation on two scalars of the same dtype (the lowering inserts the casts).
+pub fn scalar_binary(op: BinFn, a: Scalar, b: Scalar) -> Result<Scalar, String> {
+    use Scalar::*;
+    Ok(match (a, b) {
+        (F64(x), F64(y)) => float_bin(op, x, y).map(F64).unwrap_or_else(|s| s),
+        (F32(x), F32(y)) => float_bin(op, x as f64, y as f64).map(|v| F32(v as f32)).unwrap_or_else(|s| s),
+        (I64(x), I64(y)) => match op {
+            BinFn::Add => I64(x.wrapping_add(y)),
+            BinFn::Sub => I64(x.wrapping_sub(y)),
+            BinFn::Mul => I64(x.wrapping_mul(y)),
+            BinFn::Div => F64(x as f64 / y as f64),
+            BinFn::Rem => I64(if y == 0 { 0 } else { x.wrapping_rem(y) }),
+            BinFn::Pow => I64(ipow(x, y)),
+            BinFn::Minimum => I64(x.min(y)),
+            BinFn::Maximum => I64(x.max(y)),
+            BinFn::Eq => Bool(x == y),
+            BinFn::Ne => Bool(x != y),
+            BinFn::Lt => Bool(x < y),
+            BinFn::Le => Bool(x <= y),
+            BinFn::Gt => Bool(x > y),
+            BinFn::Ge => Bool(x >= y),
+            BinFn::And => I64(x & y),
+            BinFn::Or => I64(x | y),
+        },
+        (Bool(x), Bool(y)) => match op {
+            BinFn::And => Bool(x & y),
+            BinFn::Or => Bool(x | y),
+            BinFn::Eq => Bool(x == y),
+            BinFn::Ne => Bool(x != y),
+            BinFn::Lt => Bool(!x & y),
+            BinFn::Le => Bool(x <= y),
+            BinFn::Gt => Bool(x & !y),
+            BinFn::Ge => Bool(x >= y),
+            _ => return scalar_binary(op, I64(x as i64), I64(y as i64)),
+        },
+        (a, b) => return Err(format!("internal error: scalar operands of different dtypes ({:?}, {:?})", a.dtype(), b.dtype())),
+    })
+}
+
+/// Scalar unary function (`Neg` on floats; integer negation is lowered as `0 - x`).
+pub fn scalar_unary(op: UnFn, a: Scalar) -> Scalar {
+    let f = |x: f64| -> f64 {
+        match op {
+            UnFn::Neg => -x,
+            UnFn::Abs => x.abs(),
+            UnFn::Sqrt => x.sqrt(),
+            UnFn::Exp => x.exp(),
+            UnFn::Log => x.ln(),
+            UnFn::Sin => x.sin(),
+            UnFn::Cos => x.cos(),
+            UnFn::Tanh => x.tanh(),
+            UnFn::Ceil => x.ceil(),
+            UnFn::Not => x,
+        }
+    };
+    match a {
+        Scalar::F64(x) => Scalar::F64(f(x)),
+        Scalar::F32(x) => Scalar::F32(f(x as f64) as f32),
+        Scalar::I64(x) => match op {
+            UnFn::Abs => Scalar::I64(x.wrapping_abs()),
+            UnFn::Neg => Scalar::I64(x.wrapping_neg()),
+            UnFn::Ceil => a,
+            _ => Scalar::F64(f(x as f64)),
+        },
+        Scalar::Bool(b) => match op {
+            UnFn::Not => Scalar::Bool(!b),
+            _ => a,
+        },
+    }
+}
+
+/// Identity of a reduction in dtype `d`.
+pub fn reduce_identity(kind: ReduceKind, d: DType) -> Scalar {
+    let s = match kind {
+        ReduceKind::Sum => Scalar::I64(0),
+        ReduceKind::Prod => Scalar::I64(1),
+        ReduceKind::Min => match d {
+            DType::I64 => Scalar::I64(i64::MAX),
+            DType::Bool => Scalar::Bool(true),
+            _ => Scalar::F64(f64::INFINITY),
+        },
+        ReduceKind::Max => match d {
+            DType::I64 => Scalar::I64(i64::MIN),
+            DType::Bool => Scalar::Bool(false),
+            _ => Scalar::F64(f64::NEG_INFINITY),
+        },
+    };
+    s.cast(d)
+}
+
+/// Combines two partial results of a reduction (same dtype); min/max of floats propagate NaN.
+pub fn reduce_combine(kind: ReduceKind, a: Scalar, b: Scalar) -> Scalar {
+    use ReduceKind::*;
+    fn fmin<T: PartialOrd + Copy>(a: T, b: T, nan: bool, want_min: bool) -> Option<T> {
+        if nan {
+            return None;
+        }
+        Some(if (b < a) == want_min { b } else { a })
+    }
+    match (a, b) {
+        (Scalar::F64(x), Scalar::F64(y)) => Scalar::F64(match kind {
+            Sum => x + y,
+            Prod => x * y,
+            Min => fmin(x, y, x.is_nan() || y.is_nan(), true).unwrap_or(f64::NAN),
+            Max => fmin(x, y, x.is_nan() || y.is_nan(), false).unwrap_or(f64::NAN),
+        }),
+        (Scalar::F32(x), Scalar::F32(y)) => Scalar::F32(match kind {
+            Sum => x + y,
+            Prod => x * y,
+            Min => fmin(x, y, x.is_nan() || y.is_nan(), true).unwrap_or(f32::NAN),
+            Max => fmin(x, y, x.is_nan() || y.is_nan(), false).unwrap_or(f32::NAN),
+        }),
+        (Scalar::I64(x), Scalar::I64(y)) => Scalar::I64(match kind {
+            Sum => x.wrapping_add(y),
+            Prod => x.wrapping_mul(y),
+            Min => x.min(y),
+            Max => x.max(y),
+        }),
+        (Scalar::Bool(x), Scalar::Bool(y)) => Scalar::Bool(match kind {
+            Sum | Max => x | y,
+            Prod | Min => x & y,
+        }),
+        (a, b) => reduce_combine(kind, a, b.cast(a.dtype())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Host scalar semantics that once disagreed with the kernels and NumPy (issue 10): a float to
+    /// i64 cast of NaN or of a value outside the range gives i64::MIN (NumPy and `fptosi` on x86-64),
+    /// and integer powers use the whole exponent, not one clamped to 32 bits.
+    #[test]
+    fn host_scalars_agree_with_the_kernels() {
+        for v in [f64::NAN, 1e300, -1e300, f64::INFINITY, 9.3e18] {
+            assert_eq!(Scalar::F64(v).cast(DType::I64), Scalar::I64(i64::MIN), "{v}");
+        }
+        assert_eq!(Scalar::F64(-9.223372036854775808e18).cast(DType::I64), Scalar::I64(i64::MIN));
+        assert_eq!(Scalar::F64(-2.9).cast(DType::I64), Scalar::I64(-2));
+        assert_eq!(Scalar::F32(f32::NAN).cast(DType::I64), Scalar::I64(i64::MIN));
+        let pow = |x: i64, y: i64| scalar_binary(BinFn::Pow, Scalar::I64(x), Scalar::I64(y)).unwrap();
+        assert_eq!(pow(-1, 1 << 62), Scalar::I64(1));
+        assert_eq!(pow(-1, (1 << 62) + 1), Scalar::I64(-1));
+        assert_eq!(pow(3, 5), Scalar::I64(243));
+        assert_eq!(pow(2, 64), Scalar::I64(0), "wraps like NumPy's int64");
+        assert_eq!(pow(3, 40), Scalar::I64(3i64.wrapping_pow(40)));
+        assert_eq!(pow(0, 0), Scalar::I64(1));
+    }
+}

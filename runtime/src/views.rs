@@ -1,0 +1,105 @@
+//! View arithmetic of NumPy's basic indexing: indexing with integers, slices and `newaxis`,
+//! transposes, diagonals and broadcasts. Each makes a new [`View`] of the same base array (no data
+//! moves); offsets and strides are in elements. The host executor applies them for `arr.view`,
+//! `arr.transpose`, `arr.diagonal` and `arr.broadcast`.
+
+use crate::array::View;
+use arrayc_core::shape::{checked_len, shape_str, slice_indices};
+use arrayc_core::IndexEntry;
+
+/// NumPy basic indexing (`slice.indices` semantics: bounds clipped, negative values count from the
+/// end; an integer out of range is an error). Offsets and strides in elements.
+pub fn apply_index(src: &View, index: &[IndexEntry], ops: &[i64]) -> Result<View, String> {
+    let mut v = View { base: src.base.clone(), dtype: src.dtype, offset: src.offset, shape: vec![], strides: vec![] };
+    let mut d = 0;
+    let mut k = 0;
+    let mut next = || {
+        k += 1;
+        ops[k - 1]
+    };
+    for e in index {
+        match *e {
+            IndexEntry::Full => {
+                v.shape.push(src.shape[d]);
+                v.strides.push(src.strides[d]);
+                d += 1;
+            }
+            IndexEntry::NewAxis => {
+                v.shape.push(1);
+                v.strides.push(0);
+            }
+            IndexEntry::At => {
+                let n = src.shape[d];
+                let i0 = next();
+                let i = if i0 < 0 { i0 + n } else { i0 };
+                if i < 0 || i >= n {
+                    return Err(format!("index {i0} is out of bounds for axis {d} with size {n}"));
+                }
+                v.offset += i * src.strides[d];
+                d += 1;
+            }
+            IndexEntry::Slice { start, stop, step } => {
+                let (a, b) = (if start { Some(next()) } else { None }, if stop { Some(next()) } else { None });
+                let s = if step { next() } else { 1 };
+                if s == 0 {
+                    return Err(format!("slice step cannot be zero (axis {d})"));
+                }
+                let (first, len) = slice_indices(src.shape[d], a, b, s);
+                if len > 0 {
+                    v.offset += first * src.strides[d];
+                }
+                v.shape.push(len);
+                // Saturating: the product only overflows when at most one element is selected,
+                // and then the stride is never multiplied by a non-zero index.
+                v.strides.push(src.strides[d].saturating_mul(s));
+                d += 1;
+            }
+        }
+    }
+    Ok(v)
+}
+
+
+/// `src` with permuted axes: axis `i` of the result is axis `perm[i]` of `src` (same elements).
+pub fn transpose(src: &View, perm: &[usize]) -> View {
+    let shape = perm.iter().map(|&a| src.shape[a]).collect();
+    let strides = perm.iter().map(|&a| src.strides[a]).collect();
+    View { base: src.base.clone(), dtype: src.dtype, offset: src.offset, shape, strides }
+}
+
+/// The main diagonal of a 2-d `src`: `min(d0, d1)` elements `src[i, i]` (stride `s0 + s1`).
+pub fn diagonal(src: &View) -> Result<View, String> {
+    let [d0, d1] = src.shape[..] else {
+        return Err(format!("diagonal needs a 2-d array, got shape {}", shape_str(&src.shape)));
+    };
+    Ok(View { base: src.base.clone(), dtype: src.dtype, offset: src.offset, shape: vec![d0.min(d1)], strides: vec![src.strides[0] + src.strides[1]] })
+}
+
+/// `src` broadcast to `shape` (NumPy rules; broadcast dimensions get stride 0).
+pub fn broadcast(src: &View, shape: &[i64]) -> Result<View, String> {
+    let (r, k) = (src.rank(), shape.len());
+    let fail = || format!("operands could not be broadcast together: shape {} does not broadcast to {}", shape_str(&src.shape), shape_str(shape));
+    if r > k {
+        return Err(fail());
+    }
+    if checked_len(shape).is_none() {
+        return Err(format!("cannot broadcast to shape {}: its element count overflows a 64-bit size", shape_str(shape)));
+    }
+    let mut strides = vec![0; k];
+    for j in 0..k {
+        if j < k - r {
+            continue;
+        }
+        let i = j - (k - r);
+        if src.shape[i] == shape[j] {
+            strides[j] = src.strides[i];
+        } else if src.shape[i] != 1 {
+            return Err(fail());
+        }
+    }
+    Ok(View { base: src.base.clone(), dtype: src.dtype, offset: src.offset, shape: shape.to_vec(), strides })
+}
+
+
+
+
