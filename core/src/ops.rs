@@ -25,7 +25,7 @@ impl Type {
     }
 }
 
-/// A host scalar value (also a literal in [`OpKind::Const`]).
+/// A host scalar value (also the literal of an `arith.constant`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Scalar {
     F64(f64),
@@ -218,7 +218,7 @@ impl ComputeFn {
     }
 }
 
-/// One entry of a view's index (NumPy basic indexing), in [`OpKind::View`].
+/// One entry of a view's index (NumPy basic indexing), in an `arr.view`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IndexEntry {
     /// `:` (keeps the dimension whole).
