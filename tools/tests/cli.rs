@@ -595,3 +595,33 @@ fn return_inside_a_branch_is_e0905() {
         assert!(stderr(&o).contains("r.arr:3:9"), "{}", stderr(&o));
     }
 }
+
+// ---------------------------------------------------------------- found by the differential generator
+
+/// A call's result may be its argument: `r = h(a)` aliases `a`, so `r[2:4] += a[3:1:-1]` must read
+/// the right-hand side before writing (NumPy: [0, 1, 5, 5, 4, 5]). Fusion once took `r` and `a` for
+/// different arrays and contracted the temporary, giving [0, 1, 5, 8, 4, 5].
+#[test]
+fn a_call_result_aliasing_its_argument_is_not_fused_apart() {
+    let d = temp_dir("callalias");
+    let p = write_program(
+        &d,
+        "ca.arr",
+        "fn h(x: f64[N]) -> f64[N] {\n    return x;\n}\nfn main(n: i64 = 6) -> f64[n] {\n    let a = arange(n) * 1.0;\n    let r = h(a);\n    r[2:4] += a[3:1:-1];\n    return a;\n}\n",
+    );
+    for flags in [&[][..], &["--fuse", "linear"], &["--fuse", "greedy"], &["--fuse", "optimal-baseline"], &["--generic"]] {
+        let o = arrayc().arg("run").arg(&p).args(flags).output().unwrap();
+        assert!(o.status.success(), "{flags:?}: {}", stderr(&o));
+        assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "[0. 1. 5. 5. 4. 5.]", "{flags:?}");
+    }
+}
+
+/// `linspace(a, b, 1)` is `[a]` as in NumPy (once `[nan]`: the step was 0/0 and 0 * inf is NaN).
+#[test]
+fn linspace_of_one_point_is_its_start() {
+    let d = temp_dir("linspace1");
+    let p = write_program(&d, "ls.arr", "fn main(a: f64 = 2.0, b: f64 = 5.0) -> (f64[1], f64[3], f64[1]) {\n    return (linspace(a, b, 1), linspace(a, b, 3), linspace(a, a, 1));\n}\n");
+    let o = arrayc().arg("run").arg(&p).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "result 0: [2.]\nresult 1: [2.  3.5 5. ]\nresult 2: [2.]\n");
+}

@@ -33,6 +33,11 @@ pub struct Symbols {
     /// Scalar values known at compile time.
     consts: HashMap<ValueId, Scalar>,
     fresh: u32,
+    /// The one base of every array from outside the function's own allocations (see [`Symbols::base`]).
+    outside: Option<BaseId>,
+    /// Arrays with a base of their own: the function's `arr.new` results that never escape (see
+    /// [`Symbols::for_function`]) and the entry's specialized array parameters.
+    own: std::collections::HashSet<ValueId>,
 }
 
 impl Symbols {
@@ -48,12 +53,55 @@ impl Symbols {
         SymExpr::sym(&format!("?{what}{}", self.fresh))
     }
 
+    /// Does `v` (an `arr.new` result or a parameter) have a base of its own, rather than the
+    /// shared base of everything from outside?
+    pub fn has_own_base(&self, v: ValueId) -> bool {
+        self.own.contains(&v)
+    }
+
+    /// The symbols of function `f`. Every `arr.new` of `f` gets a base of its own unless it
+    /// *escapes*: it (or a view of it) is passed to a call, or flows into a loop-carried value or
+    /// the result of a branch, from where it may come back under another name (a call may return
+    /// its argument, a carried value aliases what was yielded). Everything else from outside the
+    /// function's own allocations (parameters, call results, loop-carried values, branch results)
+    /// and every escaping array share one base with opaque layouts, so the overlap test treats
+    /// them as possibly overlapping: two names of one array never look disjoint.
+    pub fn for_function(f: &Func) -> Symbols {
+        let bases = crate::roots::base_arrays(f);
+        let mut news = std::collections::HashSet::new();
+        let mut escaped = std::collections::HashSet::new();
+        fn walk(body: &arrayc_dialect::ir::Body, bases: &HashMap<ValueId, ValueId>, news: &mut std::collections::HashSet<ValueId>, escaped: &mut std::collections::HashSet<ValueId>) {
+            for op in body {
+                let flows: Vec<ValueId> = match &op.kind {
+                    OpKind::New { res, .. } => {
+                        news.insert(*res);
+                        vec![]
+                    }
+                    OpKind::Call { args, .. } => args.clone(),
+                    OpKind::For { inits, yields, .. } => [inits.clone(), yields.clone()].concat(),
+                    OpKind::While { inits, yields, .. } => [inits.clone(), yields.clone()].concat(),
+                    OpKind::If { then_yields, else_yields, .. } => [then_yields.clone(), else_yields.clone()].concat(),
+                    _ => vec![],
+                };
+                escaped.extend(flows.into_iter().map(|v| crate::roots::base_of(bases, v)));
+                for b in op.kind.bodies() {
+                    walk(b, bases, news, escaped);
+                }
+            }
+        }
+        walk(&f.body, &bases, &mut news, &mut escaped);
+        Symbols { own: news.difference(&escaped).copied().collect(), ..Symbols::default() }
+    }
+
     /// Binds the parameters of `f` to what is known of its arguments (one entry per parameter).
+    /// A specialized array parameter is a fresh array of its own (`.npy` arguments and defaults
+    /// are), so it gets a base of its own.
     pub fn specialize(&mut self, f: &Func, args: &[Option<KnownArg>]) {
         for (&p, a) in f.params.iter().zip(args) {
             match a {
                 Some(KnownArg::Scalar(s)) if f.ty(p) == Type::Scalar(s.dtype()) => self.record(f, p, *s),
                 Some(KnownArg::Shape(shape)) if matches!(f.ty(p), Type::Array(_, r) if r == shape.len()) => {
+                    self.own.insert(p);
                     let b = self.base(f, p);
                     self.set_whole_base(p, b, shape.iter().map(|&d| SymExpr::constant(d)).collect());
                 }
@@ -93,11 +141,26 @@ impl Symbols {
         SymExpr::sym(&Self::name(f, v))
     }
 
-    /// The base array of an array value (a fresh base for arrays from outside the function's
-    /// allocations: parameters, call results, loop-carried values).
+    /// The base array of an array value: a base of its own for a non-escaping `arr.new` and a
+    /// specialized parameter, else the one shared base of everything from outside
+    /// ([`Symbols::for_function`]).
     pub fn base(&mut self, f: &Func, v: ValueId) -> BaseId {
         if let Some(b) = self.bases.get(&v) {
             return *b;
+        }
+        if !self.own.contains(&v) {
+            let b = match self.outside {
+                Some(b) => b,
+                None => {
+                    let b = BaseId(self.base_sizes.len() as u32);
+                    self.base_sizes.insert(b, SymExpr::sym("size(outside)"));
+                    self.base_names.insert(b, "outside".into());
+                    self.outside = Some(b);
+                    b
+                }
+            };
+            self.bases.insert(v, b);
+            return b;
         }
         let b = BaseId(self.base_sizes.len() as u32);
         self.bases.insert(v, b);
@@ -177,10 +240,18 @@ impl Symbols {
             }
             OpKind::New { res, sizes } => {
                 let shape: Vec<SymExpr> = sizes.iter().map(|s| self.int(f, *s)).collect();
-                let b = BaseId(self.base_sizes.len() as u32);
-                self.bases.insert(*res, b);
-                self.base_names.insert(b, f.value_names[*res as usize].clone().unwrap_or_else(|| format!("%{res}")));
-                self.set_whole_base(*res, b, shape);
+                if self.own.contains(res) {
+                    let b = BaseId(self.base_sizes.len() as u32);
+                    self.bases.insert(*res, b);
+                    self.base_names.insert(b, f.value_names[*res as usize].clone().unwrap_or_else(|| format!("%{res}")));
+                    self.set_whole_base(*res, b, shape);
+                } else {
+                    // An escaping array: on the shared base, with an opaque layout of its shape.
+                    let b = self.base(f, *res);
+                    let n = Self::name(f, *res);
+                    let strides = (0..shape.len()).map(|k| SymExpr::sym(&format!("stride({n},{k})"))).collect();
+                    self.views.insert(*res, wsp::View { base: b, offset: SymExpr::sym(&format!("off({n})")), shape, strides });
+                }
             }
             OpKind::View { res, src, index, operands } => {
                 let w = self.index_view(f, *src, index, operands);
@@ -346,6 +417,12 @@ pub fn build_region(f: &Func, body: &Body, range: std::ops::Range<usize>, syms: 
         let line = op.loc.map(|l| l.line);
         syms.learn(f, &op.kind);
         let w = match &op.kind {
+            // An escaping array lives on the shared base of everything from outside: its `new` is
+            // not a region operation (the outline pass emits allocations ahead of the blocks
+            // anyway), and its `del` orders like a `sync` of the shared base, after every use, so
+            // that the shared base is never contracted (Sec. IV-A2 applies to a whole base).
+            OpKind::New { res, .. } if !syms.has_own_base(*res) => continue,
+            OpKind::Del { base } if !syms.has_own_base(*base) => wsp::Op::sync(syms.base(f, *base)),
             OpKind::New { res, .. } => {
                 let b = syms.base(f, *res);
                 wsp::Op::new_base(b)

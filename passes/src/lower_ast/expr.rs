@@ -645,6 +645,12 @@ impl Lowerer<'_> {
         let divf = self.cast_scalar(div, DType::F64);
         let span = self.scalar_binary(BinFn::Sub, stop, start, DType::F64);
         let step = self.scalar_binary(BinFn::Div, span, divf, DType::F64);
+        // num == 1: the step is 0/0 or x/0; NumPy gives [start], so the step must be 0 (0 * inf is NaN).
+        let several = self.scalar_binary(BinFn::Gt, num, one, DType::I64);
+        let zero = self.constant(Scalar::F64(0.0));
+        let step_or_zero = self.value(Type::Scalar(DType::F64), None);
+        self.emit(OpKind::Select { res: step_or_zero, cond: several, lhs: step, rhs: zero });
+        let step = step_or_zero;
         let out = self.new_array(DType::F64, vec![num]);
         self.emit(OpKind::Compute { func: ComputeFn::Arange, out, ins: vec![start, step] });
         // out[num-1:] = stop (empty when num == 1 would make it overwrite start; NumPy keeps start then).
