@@ -625,3 +625,40 @@ fn linspace_of_one_point_is_its_start() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(String::from_utf8_lossy(&o.stdout), "result 0: [2.]\nresult 1: [2.  3.5 5. ]\nresult 2: [2.]\n");
 }
+
+/// An array variable rebound in one arm of an `if`/`else` is a result of the branch (NumPy:
+/// [5, 5, 5, 5] when the then-arm runs, [8, 3, 3, 3] when the else-arm does). The then-arm's
+/// rebinding was dropped when the else-arm did not rebind too: a wrong result, or "used after
+/// `arr.del`".
+#[test]
+fn an_array_rebound_in_one_branch_arm_is_a_branch_result() {
+    let d = temp_dir("rebindif");
+    let p = write_program(
+        &d,
+        "ri.arr",
+        "fn main(c: i64 = 1) -> f64[4] {\n    let a = ones(4);\n    let b = a * 2.0;\n    if c > 0 {\n        a = b + 1.0;\n    } else {\n        b[0] = 7.0;\n    }\n    return a + b;\n}\n",
+    );
+    for (c, want) in [("c=1", "[5. 5. 5. 5.]"), ("c=0", "[8. 3. 3. 3.]")] {
+        for flags in [&[][..], &["--fuse", "singleton"], &["--fuse", "greedy"]] {
+            let o = arrayc().arg("run").arg(&p).args(["--arg", c]).args(flags).output().unwrap();
+            assert!(o.status.success(), "{c} {flags:?}: {}", stderr(&o));
+            assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), want, "{c} {flags:?}");
+        }
+    }
+}
+
+/// A reduction whose result nothing reads is still computed into an array, not contracted (once
+/// "internal error: ... the output %v0 of a reduction must be a kernel parameter").
+#[test]
+fn a_dead_axis_reduction_compiles() {
+    let d = temp_dir("deadreduce");
+    let loops = write_program(&d, "l.arr", "fn main(n: i64 = 4) -> f64 {\n    let a = ones(n, n);\n    let r = 0.0;\n    for i in 0..2 {\n        let b = sum(a, axis=0);\n        r += 1.0;\n    }\n    return r;\n}\n");
+    let nested = write_program(&d, "n.arr", "fn main(n: i64 = 4) -> f64 {\n    let a = ones(n, n, n);\n    let c = sum(sum(a, axis=0), axis=0);\n    return 1.0;\n}\n");
+    for (p, want) in [(&loops, "2.0"), (&nested, "1.0")] {
+        for flags in [&[][..], &["--cost", "robinson"], &["--fuse", "greedy"]] {
+            let o = arrayc().arg("run").arg(p).args(flags).output().unwrap();
+            assert!(o.status.success(), "{} {flags:?}: {}", p.display(), stderr(&o));
+            assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), want);
+        }
+    }
+}

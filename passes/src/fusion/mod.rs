@@ -12,7 +12,7 @@
 pub mod region;
 
 use crate::wsp::{self, Algorithm, Budget, PartitionCache};
-use arrayc_dialect::ir::{Body, Func, OpKind, ValueId};
+use arrayc_dialect::ir::{Body, ComputeFn, Func, OpKind, ValueId};
 use region::{build_region, is_host_check, is_pure_host_op, is_wsp_op, Symbols};
 use std::collections::{BTreeSet, BinaryHeap, HashSet};
 use std::ops::Range;
@@ -170,11 +170,19 @@ pub fn plan_segment(
             dels.extend(op.del.iter().copied());
             syncs.extend(op.sync.iter().copied());
         }
+        // A reduction's output is never contracted, even when nothing reads it afterwards (a dead
+        // `let s = sum(x, axis=0);`): the kernel writes it through a parameter.
+        let mut reduced = HashSet::new();
+        for &r in b {
+            if let OpKind::Compute { func: ComputeFn::Reduce(..), out, .. } = &body[index[r]].kind {
+                reduced.insert(syms.base(f, *out));
+            }
+        }
         let mut c = vec![];
         for &r in b {
             if let OpKind::New { res, .. } = body[index[r]].kind {
                 let base = syms.base(f, res);
-                if dels.contains(&base) && !syncs.contains(&base) && b.iter().any(|&x| matches!(body[index[x]].kind, OpKind::Compute { .. })) {
+                if dels.contains(&base) && !syncs.contains(&base) && !reduced.contains(&base) && b.iter().any(|&x| matches!(body[index[x]].kind, OpKind::Compute { .. })) {
                     c.push(res);
                     contracted_names.push(region.base_names.get(&base).cloned().unwrap_or_default());
                 }

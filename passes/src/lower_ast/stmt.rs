@@ -171,6 +171,7 @@ impl Lowerer<'_> {
 
     /// Variables assigned (rebound) in `stmts` that are visible from outside, in source order.
     fn assigned_outer(&self, stmts: &[Stmt], shadowed: &BTreeSet<String>, out: &mut Vec<String>) {
+        let start = out.len();
         let mut shadowed = shadowed.clone();
         for s in stmts {
             match s {
@@ -204,8 +205,10 @@ impl Lowerer<'_> {
                 _ => {}
             }
         }
-        // Array variables updated in place are not rebound.
-        out.retain(|n| self.lookup(n).is_some_and(|v| !self.f.ty(v).is_array() || assigned_by_rebinding(stmts, n)));
+        // Array variables updated in place are not rebound. Only the names this call added are
+        // filtered: a name found in an `if`'s then-block stays when the else-block leaves it alone.
+        let added: Vec<String> = out.drain(start..).collect();
+        out.extend(added.into_iter().filter(|n| self.lookup(n).is_some_and(|v| !self.f.ty(v).is_array() || assigned_by_rebinding(stmts, n))));
     }
 
     /// Block arguments standing for `names` inside a region (same types and names as now).
