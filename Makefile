@@ -53,13 +53,17 @@ lit: build
 pytest: build
 	ARRAYC=$(abspath $(ARRAYC)) $(PYTHON) -m pytest -q tests/examples
 
-# Long fuzzing runs (make test runs a short one): FUZZ_ITERS mutated inputs per entry point of
-# tools/tests/fuzz.rs (front end, pipeline, MLIR importer, .npy reader), with their figures.
+# Long fuzzing runs (make test runs short ones): FUZZ_ITERS mutated inputs per entry point of
+# tools/tests/fuzz.rs (front end, pipeline, MLIR importer, .npy reader), then DIFF_COUNT generated
+# programs of tests/fuzz/differential.py under every fusion configuration against NumPy (about
+# 30 s per program on 2 cores), each with its figures.
 FUZZ_ITERS ?= 10000
 FUZZ_SEED  ?= 1
+DIFF_COUNT ?= 100
 
 fuzz: build
 	ARRAYC_FUZZ_ITERS=$(FUZZ_ITERS) ARRAYC_FUZZ_SEED=$(FUZZ_SEED) $(CARGO) test --release -p arrayc-tools --test fuzz -- --nocapture
+	ARRAYC=$(abspath $(ARRAYC)) $(PYTHON) tests/fuzz/differential.py --count $(DIFF_COUNT) --seed $(FUZZ_SEED)
 
 # The benchmark suite of issue 4 against NumPy, numexpr and JAX. BENCH_ARGS is passed on, e.g.
 # make bench BENCH_ARGS="--repeats 5" or BENCH_ARGS="--only heat,sor --quick".
