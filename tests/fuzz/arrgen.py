@@ -1,21 +1,25 @@
 """arrgen: a seeded generator of random, well-typed arrayc programs with their NumPy translations.
 
-`generate(seed)` returns a `Program`: the source of an arrayc program (`fn main(...)`, sizes given as
-entry parameters with defaults) and the source of a Python function `main` using NumPy that
-computes the same results, plus the declared result types. The same seed always gives the same
-program (`random.Random(seed)`; nothing else is random).
+`generate(seed)` returns a `Program`: the source of an arrayc program (`fn main(...)` with sizes
+given as entry parameters with defaults, and up to three helper functions) and the source of a
+Python module whose function `main` computes the same results with NumPy, plus the declared result
+types. The same seed always gives the same program (`random.Random`; nothing else is random).
 
 What the programs exercise: views with offsets, negative steps and strides (`x[::-1]`,
 `x[1:-1:2]`, `x[-2:0:-3]`, 2-d and 3-d slices, integer indices, `...`, `newaxis`), transposes
-(`x.T`, `transpose(x)`), `diagonal(x)`, views of views and names aliasing one array, broadcasting
-(newaxis, size-1 dimensions, missing leading dimensions, outer products, size parameters whose
-default is 1), in-place writes and in-place operators whose right-hand side reads the array being
-written through overlapping views (`a[1:] = a[:-1] + ...`, `v[...] += x[::-1]` with `v` a view of
-`x`), reductions (sum, prod, min, max, mean; whole array and `axis=k`, negative axes too), the
-elementwise builtins (abs sqrt exp log sin cos tanh minimum maximum where), casts, `%` and `**`,
-dtype mixing (f64, f32, i64, bool; weak literals, strong scalar variables), scalar control flow
-(for, while, if / else if / else, nested) around array statements, element reads and writes, array
-rebinding, and several results (arrays and scalars).
+(`x.T`, `transpose(x)`), `diagonal(x)`, views of views and several names for one array;
+broadcasting (newaxis, size-1 dimensions, missing leading dimensions, outer products, size
+parameters whose default is 1); in-place writes and in-place operators whose right-hand side reads
+the array being written through overlapping views (`a[1:] = a[:-1] + ...`, `x[::-1] += x`,
+`v[...] -= w` with v and w views of one base, element writes in loops reading neighbours);
+reductions (sum, prod, min, max, mean; whole array and `axis=k`, negative axes too); the
+elementwise builtins (abs sqrt exp log sin cos tanh minimum maximum where), casts, `%` and `**`;
+dtype mixing (f64, f32, i64, bool; weak literals, strong scalar variables and parameters); scalar
+control flow (for, while, if / else if / else, nested, zero-trip loops) around array statements;
+element reads and writes; array rebinding and shadowing; helper functions with array parameters
+bound to size symbols, arguments that are views of one array, writes through parameters, results
+that are views of parameters, several results (`let (r1, r2) = h1(a, a[::-1], 0.5);`); several
+results of the entry function (arrays and scalars).
 
 How a program is kept fair (NumPy and arrayc must agree up to rtol 1e-9 / atol 1e-12 for f64,
 exactly for i64 and bool): the generator runs the program while it writes it. Every candidate
@@ -24,34 +28,44 @@ in `Helpers`) that rejects the statement when a value is not finite or too large
 floats, > 2**31 for integers: no overflow anywhere), when an integer is divided by zero or raised
 to a negative power, when a comparison, a float->int/bool cast or a float `%` of values that are not
 computed exactly (sums, transcendental functions, linspace, ...) comes within a small margin of
-its decision point, or when NumPy raises anything. Finally the whole program is run a second time
+its decision point, or when NumPy raises anything. Finally the whole program is run twice more
 with every inexact operation perturbed by more than its rounding error can differ between
-implementations (summation order, libm ulps); the program is kept only when both runs agree to
-well within the comparison tolerance (integers and bools exactly), and when the clean translation
-gives bit-identical results to the instrumented one. Otherwise the next attempt (`seed`, attempt
-k) is generated.
+implementations (summation order, libm ulps); the program is kept only when these runs agree with
+the plain one to well within the comparison tolerance (integers and bools exactly), and when the
+clean translation gives bit-identical results to the instrumented one. Otherwise the next attempt
+(`seed`, attempt k) is generated.
 
 Operations avoided on purpose (semantics known to differ from NumPy, tracked separately, or
 documented deviations): float->int casts of NaN/inf/huge values, `%` with negative or zero float
-divisors, `minimum`/`maximum` on signed zeros (only reachable through division, which is guarded),
+divisors, `minimum`/`maximum` on signed zeros (only observable through division, which is guarded),
 integer `**` with negative exponents, min/max of empty arrays (no size is ever 0), integer division
 by zero, integer overflow, arithmetic between two bools (arrayc promotes to i64, NumPy keeps bool or
 raises: documented in docs/language.md), math functions of bool arrays (NumPy gives float16).
 
-Language features the generator does NOT use because `arrayc check` rejects valid NumPy-like
-programs with them (found while writing the generator; see the report of issue 10):
-  * slices whose bounds are clipped (`x[0:n+5]`, `x[-100:3]` with symbolic `n`): the checker types
-    `x[0:n+5]` as `f64[n+5]` (NumPy: n elements) and `x[-100:3]` as `f64[-n+103]`, so using the
+Language features the generator does NOT use because `arrayc check` rejects programs that are
+valid (and mean something) in NumPy; found while writing the generator:
+  * slice bounds that clip (`x[0:n+5]`, `x[-100:3]` with a symbolic size n): the checker types
+    `x[0:n+5]` as `f64[n+5]` (NumPy: n elements) and `x[-100:3]` as `f64[-n+103]`, so combining the
     view with an array of size n fails with E0401 "shapes [n+5] and [n] cannot be broadcast
     together". Only in-range bounds are generated.
-  * assigning to an entry parameter that is a size symbol (`n = 3;`) gives E0205 "size symbol `n`
-    in the result type is not bound by any parameter": parameters are never assigned.
-Not used because NumPy has no single meaning for them or they are errors in both: bool - bool,
-unary minus of bool, `~`/`&`/`|` on integers (E0301), `i64_array += 1.5` (E0304).
+  * broadcasting a dimension that is 1 at run time against a larger one when both sizes have the
+    same symbols (`x[:-6] + x` with `x: f64[n]`, n = 7: sizes n-6 and n; `a[:-1]` of a strided
+    view, sizes ?4-1 and ?4): E0401 "shapes [n-6] and [n] cannot be broadcast together", although
+    the sizes are not provably incompatible (n-6 may be 1). The size-1 side of a broadcast is
+    always a literal 1 (newaxis, `x[2:3]`) or a plain size parameter (see `one_broadcasts`).
+  * assigning to a size parameter (`n = 3;` in `fn f(n: i64) -> f64[n]`): E0205 "size symbol `n`
+    in the result type is not bound by any parameter". Parameters are never assigned.
+  * a size with a leading minus in a type (`f64[-n+7]`, the form the checker itself prints in its
+    messages): E0101 "unexpected `-`". Sizes are written `7-n`.
+Not used because they are errors in NumPy too or have no single NumPy meaning: bool - bool, unary
+minus of bool, `~`/`&`/`|` on integers (E0301), `i64_array += 1.5` (E0304).
 
-Reproducing a failure: `python3 tests/fuzz/arrgen.py SEED` prints the program and its NumPy
-translation; `python3 tests/fuzz/differential.py --count 1 --seed SEED` runs it under every
-configuration (see differential.py).
+KNOWN_BUGS lists the compiler bugs this generator found; `generate(seed, avoid=tags)` leaves
+their triggers out, to look for other bugs while those are open.
+
+Reproducing a failure: `python3 tests/fuzz/arrgen.py SEED [--max-stmts K] [--avoid-known]`
+prints the program and its NumPy translation; `python3 tests/fuzz/differential.py --count 1 --seed
+SEED` runs it under every configuration and saves it (see differential.py).
 """
 import copy
 import math
@@ -86,7 +100,8 @@ INT_LIMIT = 2 ** 31
 
 # Compiler bugs found with this generator (issue 10 report), by tag. `generate(seed, avoid=...)`
 # and `differential.py --avoid-known` leave their triggers out, so that other bugs stay visible
-# while these are open. The tags change the programs generated for a seed.
+# while these are open (the tags change the programs generated for a seed). All four were fixed
+# in commits 56560d5 and ac2e703; a bug found later gets a tag and a guard here while it is open.
 KNOWN_BUGS = {
     "linspace-1": "linspace(a, b, 1) gives [nan] (NumPy: [a])",
     "rebind-in-if": "an array variable rebound in one arm of an if/else: wrong result when that arm "
@@ -94,6 +109,9 @@ KNOWN_BUGS = {
     "dead-axis-reduce": "an unused `let b = sum(a, axis=0);` inside a for/if body, or an unused axis reduction "
                         "of an axis reduction: internal error 'the output %v0 of a reduction must be a kernel "
                         "parameter'",
+    "call-alias": "a function result that aliases an argument (`fn h(x: f64[N]) -> f64[N] { return x; }`, "
+                  "`let r = h(a); r[2:4] += a[3:1:-1];`): the overlap between r and a is ignored when fusing "
+                  "(optimal, linear, optimal-baseline)",
 }
 
 
@@ -153,6 +171,20 @@ class Aff:
         for n, c in neg:
             text += "-" + (n if c == -1 else f"{-c}*{n}")
         return text
+
+    def subst(self, mapping):
+        """Replace symbols by affine forms (mapping name -> Aff or None); None if any is None."""
+        out = Aff(self.const)
+        for n, c in self.terms:
+            if n not in mapping:
+                out = out + Aff(0, ((n, c),))
+                continue
+            m = mapping[n]
+            if m is None:
+                return None
+            for _ in range(abs(c)):
+                out = (out + m) if c > 0 else (out - m)
+        return out
 
     def pure_symbol(self):
         return self.const == 0 and len(self.terms) == 1 and self.terms[0][1] == 1
@@ -217,15 +249,16 @@ class Var:
 
 
 class Env:
-    def __init__(self):
+    def __init__(self, tag=""):
         self.vars = {}  # name -> Var
         self.storages = {}  # id -> dict(exact=bool, written=bool)
         self.counter = 0
         self.next_storage = 0
+        self.tag = tag  # prefix of local names (helper functions: `h1_`)
 
     def fresh(self, prefix):
         self.counter += 1
-        return f"{prefix}{self.counter}"
+        return f"{self.tag}{prefix}{self.counter}"
 
     def new_storage(self, exact):
         self.next_storage += 1
@@ -540,6 +573,8 @@ class Generator:
         if unknown:
             raise ValueError(f"unknown bug tags {sorted(unknown)}; known: {sorted(KNOWN_BUGS)}")
         self.in_if = 0
+        self.in_helper = False
+        self.functions = []  # (arr lines, py lines) of helper functions
         self.loop_depth = 0
         self.block_depth = 0
         self.loopvars = []  # Var of enclosing loops
@@ -1629,10 +1664,192 @@ class Generator:
         arr.append("}")
         return Stmt(arr, py, pyi)
 
+    def st_overlap(self):
+        """A write into a view of an array whose value reads the same array through another view
+        of the same shape (shifted, reversed, strided, transposed): `a[1:] = a[:-1] + ...`,
+        `x[::-1] += x`, `x[...] = x.T`, `v[:] -= w` with v, w views of one base."""
+        arrs = [v for v in self.env.arrays() if v.dt in NUM]
+        if not arrs:
+            return None
+        v = self.r.choice(arrs)
+        tgt = self.random_view(v, plain=True)
+        if tgt.scalar:
+            return None
+        if "[" not in tgt.arr:
+            tgt = E(f"{tgt.arr}[...]", f"{tgt.py}[...]", f"{tgt.pyi}[...]", v.dt, tgt.shape, True)
+        same = [w for w in self.env.arrays() if w.storage == v.storage]
+        src = None
+        for _ in range(6):
+            w = self.r.choice(same)
+            e = self.view_to_shape(w, tgt.shape)
+            if e is not None and not e.scalar and fits(e.shape, tgt.shape):
+                src = e
+                break
+        if src is None:
+            return None
+        if self.chance(0.5):
+            other = self.operand(tgt.shape, 2, "num", v.storage)
+            comb = self.binop(self.r.choice("+-*"), src, other)
+            if comb is not None and fits(comb.shape, tgt.shape):
+                src = comb
+        if self.chance(0.5):
+            if src.dt in FLOAT and v.dt == "i64":
+                return None
+            ok = self.same_kind_ok(v.dt, src, "+", False)
+            if not ok:
+                return None
+            op = self.r.choice("+-*")
+            self.mark_written(v.storage, src.exact)
+            return Stmt([f"{tgt.arr} {op}= {src.arr};"], [f"{tgt.py} {op}= {src.py}"],
+                        [f"{tgt.pyi} {op}= {src.pyi}", f"_v({tgt.pyi})"])
+        self.mark_written(v.storage, src.exact or v.dt in ("i64", "bool"))
+        return Stmt([f"{tgt.arr} = {src.arr};"], [f"{tgt.py} = {src.py}"],
+                    [f"{tgt.pyi} = {self.setcast(src, v.dt)}"])
+
+    def st_call(self):
+        """Defines a helper function for this call site and calls it: array parameters with size
+        symbols (arguments are variables or views, possibly of one base), a scalar parameter,
+        statements that may write through the parameters (visible to the caller, as in NumPy),
+        and one to three results (`let (r1, r2) = h1(a2, a2[::-1], 0.5);`), or none."""
+        if self.in_helper or len(self.functions) >= 3:
+            return None
+        arrs = self.env.arrays()
+        if not arrs:
+            return None
+        caller_env, caller_sizes, caller_loopvars = self.env, self.sizes, self.loopvars
+        caller_ld, caller_bd, caller_in_if = self.loop_depth, self.block_depth, self.in_if
+        hname = f"h{len(self.functions) + 1}"
+        henv = Env(tag=f"{hname}_")
+        args = []  # (param name, param type text, arg E, caller storage)
+        sizes = []  # (symbol, concrete)
+        sym_map = {}  # helper symbol -> caller Aff or None
+        nargs = self.r.randint(1, 2)
+        for j in range(nargs):
+            v = self.r.choice(arrs)
+            e = self.random_view(v) if self.chance(0.4) else E(v.name, v.name, v.name, v.dt, v.shape,
+                                                                 self.var_exact(v), view_of=v.storage)
+            if e.scalar or e.view_of is None:
+                e = E(v.name, v.name, v.name, v.dt, v.shape, self.var_exact(v), view_of=v.storage)
+            dims = []
+            for d in e.shape:
+                reuse = [s for s, c in sizes if c == d.n]
+                if reuse and self.chance(0.6):
+                    sname = self.r.choice(reuse)
+                else:
+                    sname = f"N{len(sizes) + 1}"
+                    sizes.append((sname, d.n))
+                    sym_map[sname] = d.s
+                dims.append(Dim(d.n, Aff.sym(sname)))
+            pname = f"x{j + 1}"
+            st = henv.new_storage(e.exact)
+            henv.storages[st]["caller"] = e.view_of
+            henv.vars[pname] = Var(pname, e.dt, tuple(dims), storage=st, param=True)
+            args.append((pname, f"{e.dt}[{', '.join(s.s.render() for s in dims)}]", e, e.view_of))
+        scal = None
+        if self.chance(0.6):
+            se = self.gen_scal(1, "num")
+            scal = ("y1", se.dt, se)
+            henv.vars["y1"] = Var("y1", se.dt, None, exact=se.exact, param=True)
+        # the body, in the helper's own scope
+        self.env, self.sizes, self.loopvars = henv, sizes, []
+        self.loop_depth = self.block_depth = self.in_if = 0
+        self.in_helper = True
+        body = []
+        for _ in range(self.r.randint(2, 5)):
+            for _ in range(6):
+                s = self.gen_stmt(top=True)
+                if s is not None:
+                    body.append(s)
+                    break
+        # results
+        cands = [v for v in henv.vars.values() if not (v.param and v.scalar)]
+        if "call-alias" in self.avoid:  # no result may alias a parameter
+            cands = [v for v in cands if v.scalar or henv.storages[v.storage].get("caller") is None]
+        self.r.shuffle(cands)
+        nres = self.pick([(0.15, 0), (1, 1), (1, 2), (0.5, 3)])
+        results = cands[:nres]
+        self.in_helper = False
+        self.env, self.sizes, self.loopvars = caller_env, caller_sizes, caller_loopvars
+        self.loop_depth, self.block_depth, self.in_if = caller_ld, caller_bd, caller_in_if
+        if not body:
+            return None
+        # caller bookkeeping: writes through parameters, results
+        for st, info in henv.storages.items():
+            if info.get("caller") is not None and info["written"]:
+                self.mark_written(info["caller"], info["exact"])
+        out_names = []
+        storage_map = {st: info["caller"] for st, info in henv.storages.items() if info.get("caller") is not None}
+        for rv in results:
+            name = self.env.fresh("r")
+            out_names.append(name)
+            if rv.scalar:
+                self.env.vars[name] = Var(name, rv.dt, None, exact=rv.exact and not self.loop_depth)
+            else:
+                shape = tuple(Dim(d.n, d.s.subst(sym_map) if d.s is not None else None) for d in rv.shape)
+                if rv.storage in storage_map:
+                    cst = storage_map[rv.storage]
+                else:
+                    cst = self.env.new_storage(henv.storages[rv.storage]["exact"])
+                self.env.vars[name] = Var(name, rv.dt, shape, storage=cst)
+        # texts
+        params_arr = [f"{p}: {t}" for p, t, _, _ in args] + ([f"y1: {scal[1]}"] if scal else [])
+        rtypes = []
+        for rv in results:
+            if rv.scalar:
+                rtypes.append(rv.dt)
+            else:
+                rtypes.append(f"{rv.dt}[{', '.join(dim_text(d) for d in rv.shape)}]")
+        sig = f"fn {hname}({', '.join(params_arr)})"
+        if len(rtypes) == 1:
+            sig += f" -> {rtypes[0]}"
+        elif rtypes:
+            sig += f" -> ({', '.join(rtypes)})"
+        rnames = [rv.name for rv in results]
+        ret = [] if not rnames else [f"return {rnames[0]};" if len(rnames) == 1 else f"return ({', '.join(rnames)});"]
+        fn_arr = [sig + " {"] + indent(self.join(body, "arr") + ret) + ["}"]
+        pargs = [p for p, _, _, _ in args] + (["y1"] if scal else [])
+        fn_py = [f"def {hname}({', '.join(pargs)}):"]
+        pre = []
+        if scal:
+            pre.append(f"y1 = {NPN[scal[1]]}(y1)")
+        bound = set()
+        for pname, _, e, _ in args:
+            for k, d in enumerate(henv.vars[pname].shape):
+                sname = d.s.render()
+                if sname not in bound:
+                    bound.add(sname)
+                    pre.append(f"{sname} = np.int64({pname}.shape[{k}])")
+        py_ret = [] if not rnames else [f"return {rnames[0]}" if len(rnames) == 1 else f"return ({', '.join(rnames)})"]
+        fn_py += indent(pre + self.join(body, "py") + (py_ret or ["return None"]))
+        self.functions.append((fn_arr, fn_py))
+        call_args_arr = [e.arr for _, _, e, _ in args] + ([scal[2].arr] if scal else [])
+        call_args_py = [e.py for _, _, e, _ in args] + ([scal[2].py] if scal else [])
+        call_arr = f"{hname}({', '.join(call_args_arr)})"
+        call_py = f"{hname}({', '.join(call_args_py)})"
+        if not out_names:
+            arr = [f"{call_arr};"]
+            py = [call_py]
+        elif len(out_names) == 1:
+            arr = [f"let {out_names[0]} = {call_arr};"]
+            py = [f"{out_names[0]} = {call_py}"]
+        else:
+            arr = [f"let ({', '.join(out_names)}) = {call_arr};"]
+            py = [f"{', '.join(out_names)} = {call_py}"]
+        # instrumented: the body inlined (helper locals have their own names)
+        pyi = [f"{p} = {e.pyi}" for p, _, e, _ in args]
+        if scal:
+            pyi.append(f"y1 = {NPN[scal[1]]}({scal[2].pyi})")
+        pyi += pre[1:] if scal else pre
+        pyi += self.join(body, "pyi")
+        if out_names:
+            pyi.append(f"{', '.join(out_names)}{',' if len(out_names) == 1 else ''} = ({', '.join(rnames)}{',' if len(rnames) == 1 else ''})")
+        return Stmt(arr, py, pyi)
+
     def gen_stmt(self, top=True):
         depth_ok = self.block_depth < 2
         opts = [(3, self.st_let_arr), (3, self.st_setitem), (3, self.st_inplace), (1.2, self.st_let_scal),
-                (1, self.st_scal_update), (0.6, self.st_rebind_arr)]
+                (1, self.st_scal_update), (0.6, self.st_rebind_arr), (2, self.st_overlap),
+                (0.8 if top else 0.3, self.st_call)]
         if top:
             opts += [(2, self.st_let_view)]
         if depth_ok:
@@ -1679,11 +1896,13 @@ class Generator:
         for k in range(n_init + n_stmts):
             for attempt in range(12):
                 saved = copy.deepcopy(self.env)
+                nfun = len(self.functions)
                 self.loop_depth = self.block_depth = 0
                 self.loopvars = []
                 s = self.st_let_arr() if k < n_init else self.gen_stmt(top=True)
                 if s is None:
                     self.env = saved
+                    del self.functions[nfun:]
                     continue
                 try:
                     h = Helpers("check")
@@ -1696,6 +1915,7 @@ class Generator:
                 except RECOVERABLE:
                     self.rejects += 1
                     self.env = saved
+                    del self.functions[nfun:]
                     ns = run_instrumented(prefix_code(), "check")
         self.stmts = stmts
         return self.finish(stmts, header_i)
@@ -1727,8 +1947,10 @@ class Generator:
         ret_t = types[0] if len(types) == 1 else "(" + ", ".join(types) + ")"
         ret_e = names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
         sig = ", ".join(f"{n}: {t} = {self.lit_text(d)}" for n, t, d in self.params)
-        arr_lines = [f"# generated by tests/fuzz/arrgen.py, seed {self.seed}",
-                     f"fn main({sig}) -> {ret_t} {{"]
+        arr_lines = [f"# generated by tests/fuzz/arrgen.py, seed {self.seed}"]
+        for fa, _ in self.functions:
+            arr_lines += fa + [""]
+        arr_lines += [f"fn main({sig}) -> {ret_t} {{"]
         arr_lines += indent(self.join(stmts, "arr") + [f"return {ret_e};"])
         arr_lines.append("}")
         arr = "\n".join(arr_lines) + "\n"
@@ -1746,8 +1968,10 @@ class Generator:
             "    return np.lib.stride_tricks.as_strided(x, shape=(min(x.shape),), strides=(x.strides[0] + x.strides[1],))",
             "",
             "",
-            f"def main({pysig}):",
         ]
+        for _, fp in self.functions:
+            py_lines += fp + ["", ""]
+        py_lines += [f"def main({pysig}):"]
         body = [f"{n} = {NPN[t]}({n})" for n, t, d in self.params]
         body += self.join(stmts, "py")
         body.append(f"return {ret_e}")
@@ -1808,9 +2032,18 @@ def generate(seed, max_stmts=None, avoid=()):
 
 
 def main(argv):
-    seeds = [int(a) for a in argv[1:]] or [0]
-    for s in seeds:
-        p = generate(s)
+    """python3 tests/fuzz/arrgen.py SEED... [--max-stmts K] [--avoid-known]"""
+    args = list(argv[1:])
+    max_stmts, avoid = None, ()
+    if "--max-stmts" in args:
+        i = args.index("--max-stmts")
+        max_stmts = int(args[i + 1])
+        del args[i:i + 2]
+    if "--avoid-known" in args:
+        args.remove("--avoid-known")
+        avoid = tuple(KNOWN_BUGS)
+    for s in [int(a) for a in args] or [0]:
+        p = generate(s, max_stmts=max_stmts, avoid=avoid)
         print(p.arr)
         print(p.py)
 

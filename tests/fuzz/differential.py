@@ -2,6 +2,7 @@
 
     python3 tests/fuzz/differential.py --count N --seed S [--configs all|default]
                                        [--keep-failures DIR] [--jobs 1|2] [--timeout SECONDS]
+                                       [--max-stmts K] [--avoid-known] [--time-budget SECONDS]
 
 generates the programs of seeds S, S+1, ..., S+N-1 with tests/fuzz/arrgen.py, runs each with
 `arrayc run PROGRAM --out DIR FLAGS` under every fusion configuration (`--configs all`, the default:
@@ -14,6 +15,8 @@ exactly, f64 with rtol 1e-9 / atol 1e-12, f32 with rtol 1e-4 / atol 1e-5, i64 an
 It prints one line per failing run and, at the end, the figures: programs generated, runs,
 mismatches, arrayc errors (non-zero exit), timeouts (per run, `--timeout`, default 60 s) and the
 wall time. The exit status is 1 if any run mismatched, failed or timed out, else 0.
+`--time-budget SECONDS` stops generating programs once that much time has passed (the figures
+then cover the programs generated so far).
 
 For every failing program it writes DIR/seed<S>/ (DIR from `--keep-failures`, default
 $TMPDIR/arrayc-differential-failures): `program.arr`, `numpy_translation.py` (function `main`;
@@ -24,7 +27,10 @@ with `python3 tests/fuzz/arrgen.py S` (same program: generation is deterministic
 `python3 tests/fuzz/differential.py --count 1 --seed S`.
 
 The arrayc binary is $ARRAYC, else target/release/arrayc. At most 2 arrayc processes run at once
-(`--jobs`, default 2).
+(`--jobs`, default 2). `--max-stmts K` generates smaller programs (tests/examples/test_differential.py
+uses it; pass the same K to reproduce one of its programs). `--avoid-known` leaves out the triggers
+of the compiler bugs listed in arrgen.KNOWN_BUGS, to look for other bugs while those are open (the
+programs of a seed differ then).
 """
 import argparse
 import os
@@ -65,6 +71,14 @@ RUN_TIMEOUT_S = 60
 
 def arrayc_path():
     return Path(os.environ.get("ARRAYC", str(REPO / "target" / "release" / "arrayc")))
+
+
+def binary_stamp(binary):
+    try:
+        st = Path(binary).stat()
+    except OSError:
+        return "missing"
+    return f"{st.st_size} bytes, modified {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(st.st_mtime))}"
 
 
 def arrayc_command(binary, arr_file, out_dir, flags):
@@ -137,10 +151,17 @@ def run_one(binary, seed, arr_file, expected, config, work, timeout):
     out_dir = Path(tempfile.mkdtemp(prefix="out-", dir=work))
     cmd = arrayc_command(binary, arr_file, out_dir, flags)
     t0 = time.monotonic()
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=REPO)
-    except subprocess.TimeoutExpired:
-        return Outcome(seed, name, "timeout", f"no result after {timeout} s", cmd, seconds=time.monotonic() - t0)
+    for attempt in range(24):
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=REPO)
+            break
+        except subprocess.TimeoutExpired:
+            return Outcome(seed, name, "timeout", f"no result after {timeout} s", cmd, seconds=time.monotonic() - t0)
+        except OSError:  # the binary is being rebuilt (missing, or "text file busy"): wait, retry
+            time.sleep(5)
+            t0 = time.monotonic()
+    else:
+        return Outcome(seed, name, "error", f"could not start {binary} for two minutes", cmd)
     secs = time.monotonic() - t0
     try:
         if proc.returncode != 0:
@@ -157,13 +178,13 @@ def run_one(binary, seed, arr_file, expected, config, work, timeout):
         shutil.rmtree(out_dir, ignore_errors=True)
 
 
-def save_failure(fail_dir, prog, outcomes):
+def save_failure(fail_dir, prog, outcomes, gen_flags=""):
     d = Path(fail_dir) / f"seed{prog.seed}"
     d.mkdir(parents=True, exist_ok=True)
     (d / "program.arr").write_text(prog.arr)
     (d / "numpy_translation.py").write_text(prog.py)
     cmds = ["# from the repository root; --out DIR writes result_<i>.npy",
-            f"# regenerate: python3 tests/fuzz/arrgen.py {prog.seed}"]
+            f"# regenerate: python3 tests/fuzz/arrgen.py {prog.seed}{gen_flags}"]
     report = [f"seed {prog.seed}: program.arr vs numpy_translation.py (main())", ""]
     for o in outcomes:
         cmd = [c if not c.endswith("program.arr") else str(d / "program.arr") for c in o.cmd]
@@ -189,16 +210,24 @@ def main(argv=None):
     ap.add_argument("--keep-failures", default=str(Path(tempfile.gettempdir()) / "arrayc-differential-failures"))
     ap.add_argument("--jobs", type=int, default=2, choices=[1, 2])
     ap.add_argument("--timeout", type=float, default=RUN_TIMEOUT_S)
+    ap.add_argument("--time-budget", type=float, default=None, metavar="SECONDS",
+                    help="generate no further program after this much wall time (the runs under way finish)")
+    ap.add_argument("--max-stmts", type=int, default=None,
+                    help="top-level statements per program (default: 6 to 14, chosen per seed)")
     ap.add_argument("--avoid-known", action="store_true",
                     help="leave out the triggers of the bugs listed in arrgen.KNOWN_BUGS (other programs!)")
     args = ap.parse_args(argv)
     avoid = tuple(arrgen.KNOWN_BUGS) if args.avoid_known else ()
+    gen_flags = ((f" --max-stmts {args.max_stmts}" if args.max_stmts is not None else "")
+                 + (" --avoid-known" if args.avoid_known else ""))
 
     binary = arrayc_path()
     if not binary.is_file():
         print(f"arrayc binary not found at {binary} (set ARRAYC or build it)", file=sys.stderr)
         return 2
     configs = ALL_CONFIGS if args.configs == "all" else DEFAULT_CONFIGS
+    stamp = binary_stamp(binary)
+    print(f"arrayc: {binary} ({stamp})", flush=True)
     t_start = time.monotonic()
     work = Path(tempfile.mkdtemp(prefix="arrayc-differential-"))
     counts = dict(programs=0, runs=0, ok=0, mismatch=0, error=0, timeout=0)
@@ -226,12 +255,16 @@ def main(argv=None):
                         print(f"{o.kind.upper()} seed={o.seed} [{o.config}] {o.detail}", flush=True)
                 if bad:
                     failing[prog.seed] = bad
-                    d = save_failure(args.keep_failures, prog, bad)
+                    d = save_failure(args.keep_failures, prog, bad, gen_flags)
                     print(f"    saved to {d}", flush=True)
 
         for seed in range(args.seed, args.seed + args.count):
+            if args.time_budget is not None and time.monotonic() - t_start > args.time_budget:
+                print(f"time budget of {args.time_budget:.0f} s spent: stopping after {counts['programs']} programs",
+                      flush=True)
+                break
             t0 = time.monotonic()
-            prog = arrgen.generate(seed, avoid=avoid)
+            prog = arrgen.generate(seed, max_stmts=args.max_stmts, avoid=avoid)
             expected = prog.numpy_results()
             gen_time += time.monotonic() - t0
             counts["programs"] += 1
@@ -252,7 +285,9 @@ def main(argv=None):
         shutil.rmtree(work, ignore_errors=True)
     wall = time.monotonic() - t_start
     print()
-    print(f"programs generated: {counts['programs']} (seeds {args.seed}..{args.seed + args.count - 1})"
+    if binary_stamp(binary) != stamp:
+        print(f"note: {binary} changed during the run (now {binary_stamp(binary)})")
+    print(f"programs generated: {counts['programs']} (seeds {args.seed}..{args.seed + counts['programs'] - 1})"
           + (f", avoiding {', '.join(avoid)}" if avoid else ""))
     print(f"configurations:     {len(configs)} ({', '.join(n for n, _ in configs)})")
     print(f"runs:               {counts['runs']}")
