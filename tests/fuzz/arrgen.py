@@ -2027,6 +2027,7 @@ def generate(seed, max_stmts=None, avoid=()):
             continue
         p = Program(seed, arr, py, pyi, g.params, types, attempt)
         p.arr = p.arr.replace(f"seed {seed * 1000 + attempt}", f"seed {seed} (attempt {attempt})")
+        p.py = p.py.replace(f"seed {seed * 1000 + attempt}.", f"seed {seed} (attempt {attempt}).")
         return p
     raise RuntimeError(f"no well-conditioned program for seed {seed} in 50 attempts")
 
