@@ -27,7 +27,7 @@ pub fn run(m: &mut Module, opts: &FusionOptions) -> Vec<RegionReport> {
     }
     for f in m.funcs.iter_mut().filter(|f| !f.kernel) {
         let bases = base_arrays(f);
-        let mut syms = Symbols::for_function(f);
+        let mut syms = Symbols::for_function(f, &bases);
         let mut body = std::mem::take(&mut f.body);
         if let Some(spec) = opts.specialize.as_ref().filter(|s| s.func == f.name && !called.contains(&f.name)) {
             syms.specialize(f, &spec.args);

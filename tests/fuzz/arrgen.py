@@ -1050,21 +1050,16 @@ class Generator:
     def cast(self, dt, a):
         if a is None:
             return None
+        inner = a.pyi
+        if dt in ("i64",) and a.dt in FLOAT:
+            inner = f"_trunc({a.pyi}, {a.exact})"
+        elif dt == "bool" and a.dt in FLOAT:
+            inner = f"_tobool({a.pyi}, {a.exact})"
         if a.scalar:
             py = f"{NPN[dt]}({a.py})"
-            inner = a.pyi
-            if dt in ("i64",) and a.dt in FLOAT:
-                inner = f"_trunc({a.pyi}, {a.exact})"
-            elif dt == "bool" and a.dt in FLOAT:
-                inner = f"_tobool({a.pyi}, {a.exact})"
             pyi = f"{NPN[dt]}({inner})"
         else:
             py = f"({a.py}).astype({NPN[dt]})"
-            inner = a.pyi
-            if dt in ("i64",) and a.dt in FLOAT:
-                inner = f"_trunc({a.pyi}, {a.exact})"
-            elif dt == "bool" and a.dt in FLOAT:
-                inner = f"_tobool({a.pyi}, {a.exact})"
             pyi = f"({inner}).astype({NPN[dt]})"
         exact = a.exact
         return E(f"{dt}({a.arr})", py, pyi, dt, a.shape, exact)

@@ -397,16 +397,22 @@ fn allocations_beyond_the_memory_limit_are_errors() {
     assert!(stderr(&o).contains("4GiB"), "the message shows the syntax: {}", stderr(&o));
 }
 
+/// The first 128 bytes of a version 1.0 `.npy` file with header dictionary `dict` (magic, version,
+/// length, the dictionary padded with spaces and ended by a newline), and no data.
+fn npy_header(dict: &str) -> Vec<u8> {
+    let header = format!("{dict}{}\n", " ".repeat(128 - 10 - dict.len() - 1));
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    bytes.extend_from_slice(header.as_bytes());
+    bytes
+}
+
 /// A 128-byte `.npy` whose header claims shape (10^12,): rejected from the header and the file's
 /// length before anything is allocated.
 #[test]
 fn npy_header_shape_is_checked_against_the_file_length() {
     let dir = temp_dir("npyhuge");
-    let header = "{'descr': '<f8', 'fortran_order': False, 'shape': (1000000000000,), }";
-    let header = format!("{header}{}\n", " ".repeat(128 - 10 - header.len() - 1));
-    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
-    bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
-    bytes.extend_from_slice(header.as_bytes());
+    let bytes = npy_header("{'descr': '<f8', 'fortran_order': False, 'shape': (1000000000000,), }");
     assert_eq!(bytes.len(), 128);
     let npy = dir.join("huge.npy");
     std::fs::write(&npy, bytes).unwrap();
@@ -545,11 +551,7 @@ fn messages_name_the_place_and_the_fix() {
     let o = arrayc().arg("run").arg(&ar).args(["--arg", "s=1.0", "--arg", "stop=nan"]).output().unwrap();
     assert_fails_with(&o, "arange: cannot compute the length", "NaN stop");
     // The header of `numpy.save(p, numpy.array([None], dtype=object), allow_pickle=True)`.
-    let header = "{'descr': '|O', 'fortran_order': False, 'shape': (1,), }";
-    let header = format!("{header}{}\n", " ".repeat(128 - 10 - header.len() - 1));
-    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
-    bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
-    bytes.extend_from_slice(header.as_bytes());
+    let mut bytes = npy_header("{'descr': '|O', 'fortran_order': False, 'shape': (1,), }");
     bytes.extend_from_slice(b"\x80\x04N.");
     let obj = d.join("obj.npy");
     std::fs::write(&obj, bytes).unwrap();

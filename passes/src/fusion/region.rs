@@ -66,8 +66,8 @@ impl Symbols {
     /// function's own allocations (parameters, call results, loop-carried values, branch results)
     /// and every escaping array share one base with opaque layouts, so the overlap test treats
     /// them as possibly overlapping: two names of one array never look disjoint.
-    pub fn for_function(f: &Func) -> Symbols {
-        let bases = crate::roots::base_arrays(f);
+    /// `bases` is [`crate::roots::base_arrays`] of `f`.
+    pub fn for_function(f: &Func, bases: &HashMap<ValueId, ValueId>) -> Symbols {
         let mut news = std::collections::HashSet::new();
         let mut escaped = std::collections::HashSet::new();
         fn walk(body: &arrayc_dialect::ir::Body, bases: &HashMap<ValueId, ValueId>, news: &mut std::collections::HashSet<ValueId>, escaped: &mut std::collections::HashSet<ValueId>) {
@@ -89,7 +89,7 @@ impl Symbols {
                 }
             }
         }
-        walk(&f.body, &bases, &mut news, &mut escaped);
+        walk(&f.body, bases, &mut news, &mut escaped);
         Symbols { own: news.difference(&escaped).copied().collect(), ..Symbols::default() }
     }
 
