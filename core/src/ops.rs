@@ -56,7 +56,13 @@ impl Scalar {
     /// the i64 range gives `i64::MIN`, as the kernels' `arith.fptosi` does on x86-64 (the
     /// "integer indefinite" of `cvttsd2si`) and as NumPy's `astype(int64)` does there.
     pub fn as_i64(self) -> i64 {
-        let float = |v: f64| if v.is_nan() || v >= 9.223_372_036_854_775_808e18 || v < -9.223_372_036_854_775_808e18 { i64::MIN } else { v as i64 };
+        let float = |v: f64| {
+            if v.is_nan() || v >= 9.223_372_036_854_775_808e18 || v < -9.223_372_036_854_775_808e18 {
+                i64::MIN
+            } else {
+                v as i64
+            }
+        };
         match self {
             Scalar::F64(v) => float(v),
             Scalar::F32(v) => float(v as f64),
@@ -260,4 +266,3 @@ impl IndexEntry {
         }
     }
 }
-

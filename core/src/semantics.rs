@@ -12,8 +12,20 @@ fn float_bin(op: BinFn, x: f64, y: f64) -> Result<f64, Scalar> {
         BinFn::Div => x / y,
         BinFn::Rem => x % y,
         BinFn::Pow => x.powf(y),
-        BinFn::Minimum => if x.is_nan() || y.is_nan() { f64::NAN } else { x.min(y) },
-        BinFn::Maximum => if x.is_nan() || y.is_nan() { f64::NAN } else { x.max(y) },
+        BinFn::Minimum => {
+            if x.is_nan() || y.is_nan() {
+                f64::NAN
+            } else {
+                x.min(y)
+            }
+        }
+        BinFn::Maximum => {
+            if x.is_nan() || y.is_nan() {
+                f64::NAN
+            } else {
+                x.max(y)
+            }
+        }
         BinFn::Eq => return Err(Scalar::Bool(x == y)),
         BinFn::Ne => return Err(Scalar::Bool(x != y)),
         BinFn::Lt => return Err(Scalar::Bool(x < y)),
@@ -30,7 +42,13 @@ fn ipow(x: i64, y: i64) -> i64 {
     if y < 0 {
         return match x {
             1 => 1,
-            -1 => if y % 2 == 0 { 1 } else { -1 },
+            -1 => {
+                if y % 2 == 0 {
+                    1
+                } else {
+                    -1
+                }
+            }
             _ => 0,
         };
     }
@@ -80,7 +98,13 @@ pub fn scalar_binary(op: BinFn, a: Scalar, b: Scalar) -> Result<Scalar, String> 
             BinFn::Ge => Bool(x >= y),
             _ => return scalar_binary(op, I64(x as i64), I64(y as i64)),
         },
-        (a, b) => return Err(format!("internal error: scalar operands of different dtypes ({:?}, {:?})", a.dtype(), b.dtype())),
+        (a, b) => {
+            return Err(format!(
+                "internal error: scalar operands of different dtypes ({:?}, {:?})",
+                a.dtype(),
+                b.dtype()
+            ))
+        }
     })
 }
 

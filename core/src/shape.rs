@@ -39,7 +39,11 @@ pub fn element_range(offset: i64, shape: &[i64], strides: &[i64]) -> Option<(i12
             return None;
         }
         let reach = (n as i128 - 1) * s as i128;
-        if reach < 0 { lo += reach } else { hi += reach }
+        if reach < 0 {
+            lo += reach
+        } else {
+            hi += reach
+        }
     }
     Some((lo, hi))
 }
@@ -58,7 +62,8 @@ pub fn slice_indices(n: i64, start: Option<i64>, stop: Option<i64>, step: i64) -
     };
     let first = clamp(start, if step > 0 { lower } else { upper });
     let end = clamp(stop, if step > 0 { upper } else { lower });
-    let len = if step > 0 { (end - first + step - 1).div_euclid(step) } else { (first - end - step - 1).div_euclid(-step) };
+    let len =
+        if step > 0 { (end - first + step - 1).div_euclid(step) } else { (first - end - step - 1).div_euclid(-step) };
     // Both lie in -1 ..= n, so they fit in i64 again.
     (first as i64, len.max(0) as i64)
 }

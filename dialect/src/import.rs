@@ -10,16 +10,19 @@
 use crate::ir::*;
 use crate::mlir::{self, MlirError};
 use arrayc_core::DType;
+use melior::{ir::attribute::AttributeLike, StringRef};
 use melior::{
     ir::{
-        attribute::{BoolAttribute, DenseI64ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
+        attribute::{
+            BoolAttribute, DenseI64ArrayAttribute, FlatSymbolRefAttribute, FloatAttribute, IntegerAttribute,
+            StringAttribute, TypeAttribute,
+        },
         operation::OperationLike,
         r#type::{FunctionType, MemRefType},
         Attribute, BlockLike, BlockRef, Location, OperationRef, RegionLike, ShapedTypeLike, Type as MType, ValueLike,
     },
     Context,
 };
-use melior::{ir::attribute::AttributeLike, StringRef};
 use std::collections::HashMap;
 
 /// Why a module could not be imported.
@@ -106,7 +109,12 @@ fn loc_text(l: Location) -> String {
         let file = l.file_line_col_range_filename();
         let file = file.as_string_ref().as_str().unwrap_or("").to_string();
         if !file.is_empty() && file != "-" {
-            return format!("{}:{}:{}: ", file, l.file_line_col_range_start_line(), l.file_line_col_range_start_column());
+            return format!(
+                "{}:{}:{}: ",
+                file,
+                l.file_line_col_range_start_line(),
+                l.file_line_col_range_start_column()
+            );
         }
     }
     String::new()
@@ -245,11 +253,20 @@ impl FuncImporter<'_> {
 
     fn operands<'c, 'a>(&self, o: &OperationRef<'c, 'a>) -> Result<Vec<ValueId>, ImportError> {
         o.operands()
-            .map(|v| self.values.get(&(v.to_raw().ptr as usize)).copied().ok_or_else(|| unsupported(o, "an operand is defined outside this function")))
+            .map(|v| {
+                self.values
+                    .get(&(v.to_raw().ptr as usize))
+                    .copied()
+                    .ok_or_else(|| unsupported(o, "an operand is defined outside this function"))
+            })
             .collect()
     }
 
-    fn block_args<'c, 'a>(&mut self, b: &BlockRef<'c, 'a>, o: &OperationRef<'c, 'a>) -> Result<Vec<ValueId>, ImportError> {
+    fn block_args<'c, 'a>(
+        &mut self,
+        b: &BlockRef<'c, 'a>,
+        o: &OperationRef<'c, 'a>,
+    ) -> Result<Vec<ValueId>, ImportError> {
         (0..b.argument_count())
             .map(|i| {
                 let a = b.argument(i).map_err(|_| unsupported(o, "bad block argument"))?;
@@ -282,8 +299,10 @@ impl FuncImporter<'_> {
         self.func.name = name;
         self.func.kernel = o.has_attribute("arr.kernel");
         if let Ok(a) = o.attribute("arr.inner_strides") {
-            let arr = DenseI64ArrayAttribute::try_from(a).map_err(|_| unsupported(o, "`arr.inner_strides` must be array<i64: ...>"))?;
-            self.func.inner_strides = (0..arr.len()).map(|i| arr.element(i).ok().filter(|s| *s == 0 || *s == 1)).collect();
+            let arr = DenseI64ArrayAttribute::try_from(a)
+                .map_err(|_| unsupported(o, "`arr.inner_strides` must be array<i64: ...>"))?;
+            self.func.inner_strides =
+                (0..arr.len()).map(|i| arr.element(i).ok().filter(|s| *s == 0 || *s == 1)).collect();
         }
         let fty = o
             .attribute("function_type")
@@ -297,7 +316,8 @@ impl FuncImporter<'_> {
             self.func.results.push(t);
         }
         let region = o.region(0).map_err(|_| unsupported(o, "no body"))?;
-        let block = region.first_block().ok_or_else(|| unsupported(o, "function declarations (no body) are not supported"))?;
+        let block =
+            region.first_block().ok_or_else(|| unsupported(o, "function declarations (no body) are not supported"))?;
         if block.next_in_region().is_some() {
             return Err(unsupported(o, "functions with several blocks are not supported"));
         }
@@ -313,7 +333,9 @@ impl FuncImporter<'_> {
             return Err(unsupported(&t, "unexpected terminator in a function body"));
         }
         // arrayc's kernels end without a return; the printer adds one (see `print::print_func`).
-        if self.func.kernel && matches!(body.last(), Some(Op { kind: OpKind::Return { values }, .. }) if values.is_empty()) {
+        if self.func.kernel
+            && matches!(body.last(), Some(Op { kind: OpKind::Return { values }, .. }) if values.is_empty())
+        {
             body.pop();
         }
         self.func.body = body;
@@ -338,7 +360,11 @@ impl FuncImporter<'_> {
     }
 
     /// Imports the operations of a block; an `scf.yield`/`scf.condition` terminator is returned.
-    fn block<'c, 'a>(&mut self, b: &BlockRef<'c, 'a>, _parent: &OperationRef<'c, 'a>) -> Result<(Body, Option<OperationRef<'c, 'a>>), ImportError> {
+    fn block<'c, 'a>(
+        &mut self,
+        b: &BlockRef<'c, 'a>,
+        _parent: &OperationRef<'c, 'a>,
+    ) -> Result<(Body, Option<OperationRef<'c, 'a>>), ImportError> {
         let mut body = vec![];
         let mut op = b.first_operation();
         while let Some(o) = op {
@@ -363,7 +389,12 @@ impl FuncImporter<'_> {
         Ok((body, None))
     }
 
-    fn yield_operands<'c, 'a>(&self, t: Option<OperationRef<'c, 'a>>, want: &str, o: &OperationRef<'c, 'a>) -> Result<Vec<ValueId>, ImportError> {
+    fn yield_operands<'c, 'a>(
+        &self,
+        t: Option<OperationRef<'c, 'a>>,
+        want: &str,
+        o: &OperationRef<'c, 'a>,
+    ) -> Result<Vec<ValueId>, ImportError> {
         match t {
             Some(t) if op_name(&t) == want => self.operands(&t),
             Some(t) => Err(unsupported(&t, &format!("expected {want} here"))),
@@ -382,7 +413,8 @@ impl FuncImporter<'_> {
     fn op<'c, 'a>(&mut self, o: &OperationRef<'c, 'a>, name: &str) -> Result<OpKind, ImportError> {
         let ops = self.operands(o)?;
         let n = ops.len();
-        let want = |k: usize| if n == k { Ok(()) } else { Err(unsupported(o, &format!("expected {k} operands, found {n}"))) };
+        let want =
+            |k: usize| if n == k { Ok(()) } else { Err(unsupported(o, &format!("expected {k} operands, found {n}"))) };
         if let Some(arr) = name.strip_prefix("arr.") {
             return self.arr_op(o, arr, ops);
         }
@@ -400,10 +432,18 @@ impl FuncImporter<'_> {
                 let res = self.result(o)?;
                 let attr: Attribute = o.attribute("value").map_err(|_| unsupported(o, "no value"))?;
                 let value = match self.func.ty(res) {
-                    Type::Scalar(DType::F64) => Scalar::F64(FloatAttribute::try_from(attr).map_err(|_| unsupported(o, "bad f64"))?.value()),
-                    Type::Scalar(DType::F32) => Scalar::F32(FloatAttribute::try_from(attr).map_err(|_| unsupported(o, "bad f32"))?.value() as f32),
-                    Type::Scalar(DType::I64) => Scalar::I64(IntegerAttribute::try_from(attr).map_err(|_| unsupported(o, "bad i64"))?.value()),
-                    Type::Scalar(DType::Bool) => Scalar::Bool(IntegerAttribute::try_from(attr).map_err(|_| unsupported(o, "bad i1"))?.value() != 0),
+                    Type::Scalar(DType::F64) => {
+                        Scalar::F64(FloatAttribute::try_from(attr).map_err(|_| unsupported(o, "bad f64"))?.value())
+                    }
+                    Type::Scalar(DType::F32) => Scalar::F32(
+                        FloatAttribute::try_from(attr).map_err(|_| unsupported(o, "bad f32"))?.value() as f32,
+                    ),
+                    Type::Scalar(DType::I64) => {
+                        Scalar::I64(IntegerAttribute::try_from(attr).map_err(|_| unsupported(o, "bad i64"))?.value())
+                    }
+                    Type::Scalar(DType::Bool) => Scalar::Bool(
+                        IntegerAttribute::try_from(attr).map_err(|_| unsupported(o, "bad i1"))?.value() != 0,
+                    ),
                     Type::Array(..) => return Err(unsupported(o, "array constants are not supported")),
                 };
                 OpKind::Const { res, value }
@@ -419,7 +459,8 @@ impl FuncImporter<'_> {
                 want(3)?;
                 OpKind::Select { res: self.result(o)?, cond: ops[0], lhs: ops[1], rhs: ops[2] }
             }
-            "arith.extui" | "arith.uitofp" | "arith.sitofp" | "arith.fptosi" | "arith.extf" | "arith.truncf" | "arith.bitcast" => {
+            "arith.extui" | "arith.uitofp" | "arith.sitofp" | "arith.fptosi" | "arith.extf" | "arith.truncf"
+            | "arith.bitcast" => {
                 want(1)?;
                 OpKind::Cast { res: self.result(o)?, arg: ops[0] }
             }
@@ -434,11 +475,8 @@ impl FuncImporter<'_> {
             "func.return" => OpKind::Return { values: ops },
             "cf.assert" => {
                 want(1)?;
-                let msg = o
-                    .attribute("msg")
-                    .ok()
-                    .and_then(string_attr)
-                    .ok_or_else(|| unsupported(o, "no UTF-8 msg"))?;
+                let msg =
+                    o.attribute("msg").ok().and_then(string_attr).ok_or_else(|| unsupported(o, "no UTF-8 msg"))?;
                 OpKind::Assert { cond: ops[0], msg }
             }
             "scf.for" => {
@@ -461,15 +499,27 @@ impl FuncImporter<'_> {
                 }
             }
             "scf.while" => {
-                let (before_args, before, term) = self.region(o, 0)?.ok_or_else(|| unsupported(o, "empty before region"))?;
+                let (before_args, before, term) =
+                    self.region(o, 0)?.ok_or_else(|| unsupported(o, "empty before region"))?;
                 let cond_ops = self.yield_operands(term, "scf.condition", o)?;
-                let (cond, forwarded) = cond_ops.split_first().ok_or_else(|| unsupported(o, "scf.condition without a condition"))?;
+                let (cond, forwarded) =
+                    cond_ops.split_first().ok_or_else(|| unsupported(o, "scf.condition without a condition"))?;
                 if forwarded != before_args.as_slice() {
                     return Err(unsupported(o, "scf.condition must forward the before region's arguments unchanged"));
                 }
-                let (after_args, after, term) = self.region(o, 1)?.ok_or_else(|| unsupported(o, "empty after region"))?;
+                let (after_args, after, term) =
+                    self.region(o, 1)?.ok_or_else(|| unsupported(o, "empty after region"))?;
                 let yields = self.yield_operands(term, "scf.yield", o)?;
-                OpKind::While { inits: ops, before_args, before, cond: *cond, after_args, after, yields, results: self.results(o)? }
+                OpKind::While {
+                    inits: ops,
+                    before_args,
+                    before,
+                    cond: *cond,
+                    after_args,
+                    after,
+                    yields,
+                    results: self.results(o)?,
+                }
             }
             "scf.if" => {
                 want(1)?;
@@ -485,17 +535,30 @@ impl FuncImporter<'_> {
         })
     }
 
-    fn arr_op<'c, 'a>(&mut self, o: &OperationRef<'c, 'a>, name: &str, ops: Vec<ValueId>) -> Result<OpKind, ImportError> {
+    fn arr_op<'c, 'a>(
+        &mut self,
+        o: &OperationRef<'c, 'a>,
+        name: &str,
+        ops: Vec<ValueId>,
+    ) -> Result<OpKind, ImportError> {
         let n = ops.len();
-        let want = |k: usize| if n == k { Ok(()) } else { Err(unsupported(o, &format!("expected {k} operands, found {n}"))) };
-        let at_least = |k: usize| if n >= k { Ok(()) } else { Err(unsupported(o, &format!("expected at least {k} operands, found {n}"))) };
+        let want =
+            |k: usize| if n == k { Ok(()) } else { Err(unsupported(o, &format!("expected {k} operands, found {n}"))) };
+        let at_least = |k: usize| {
+            if n >= k {
+                Ok(())
+            } else {
+                Err(unsupported(o, &format!("expected at least {k} operands, found {n}")))
+            }
+        };
         let no_results = || if o.result_count() == 0 { Ok(()) } else { Err(unsupported(o, "expected no results")) };
         Ok(match name {
             "new" => OpKind::New { res: self.result(o)?, sizes: ops },
             "view" => {
                 at_least(1)?;
                 let attr = o.attribute("index").map_err(|_| unsupported(o, "no `index` attribute"))?;
-                let arr = DenseI64ArrayAttribute::try_from(attr).map_err(|_| unsupported(o, "`index` must be array<i64: ...>"))?;
+                let arr = DenseI64ArrayAttribute::try_from(attr)
+                    .map_err(|_| unsupported(o, "`index` must be array<i64: ...>"))?;
                 let index = (0..arr.len())
                     .map(|i| {
                         let c = arr.element(i).unwrap_or(-1);
@@ -515,7 +578,8 @@ impl FuncImporter<'_> {
             "transpose" => {
                 want(1)?;
                 let attr = o.attribute("perm").map_err(|_| unsupported(o, "no `perm` attribute"))?;
-                let arr = DenseI64ArrayAttribute::try_from(attr).map_err(|_| unsupported(o, "`perm` must be array<i64: ...>"))?;
+                let arr = DenseI64ArrayAttribute::try_from(attr)
+                    .map_err(|_| unsupported(o, "`perm` must be array<i64: ...>"))?;
                 let perm: Vec<usize> = (0..arr.len()).map(|i| arr.element(i).unwrap_or(-1).max(-1) as usize).collect();
                 let mut seen = perm.clone();
                 seen.sort_unstable();
@@ -551,7 +615,9 @@ impl FuncImporter<'_> {
                 want(1)?;
                 no_results()?;
                 let newline = match o.attribute("newline") {
-                    Ok(a) => BoolAttribute::try_from(a).map_err(|_| unsupported(o, "`newline` must be a bool"))?.value(),
+                    Ok(a) => {
+                        BoolAttribute::try_from(a).map_err(|_| unsupported(o, "`newline` must be a bool"))?.value()
+                    }
                     Err(_) => true,
                 };
                 OpKind::Print { value: ops[0], newline }

@@ -6,7 +6,6 @@
 //! in `dialect/README.md`. Array operations follow Bohrium's bytecode (Kristensen et al. 2016,
 //! Sec. IV, Fig. 3): destination-passing on views, with explicit `new`, `del` and `sync`.
 
-
 pub use arrayc_core::{BinFn, ComputeFn, IndexEntry, ReduceKind, Scalar, Type, UnFn, ValueId};
 
 /// Source position of an operation (1-based), printed as an MLIR `loc("file":line:col)`.
@@ -128,9 +127,10 @@ impl OpKind {
     /// source's base array.
     pub fn view_of(&self) -> Option<(ValueId, ValueId)> {
         match self {
-            OpKind::View { res, src, .. } | OpKind::Broadcast { res, src, .. } | OpKind::Transpose { res, src, .. } | OpKind::Diagonal { res, src } => {
-                Some((*res, *src))
-            }
+            OpKind::View { res, src, .. }
+            | OpKind::Broadcast { res, src, .. }
+            | OpKind::Transpose { res, src, .. }
+            | OpKind::Diagonal { res, src } => Some((*res, *src)),
             _ => None,
         }
     }
@@ -144,7 +144,9 @@ impl OpKind {
             Select { cond, lhs, rhs, .. } => vec![*cond, *lhs, *rhs],
             For { lo, hi, step, inits, yields, .. } => [vec![*lo, *hi, *step], inits.clone(), yields.clone()].concat(),
             While { inits, cond, yields, .. } => [inits.clone(), vec![*cond], yields.clone()].concat(),
-            If { cond, then_yields, else_yields, .. } => [vec![*cond], then_yields.clone(), else_yields.clone()].concat(),
+            If { cond, then_yields, else_yields, .. } => {
+                [vec![*cond], then_yields.clone(), else_yields.clone()].concat()
+            }
             Call { args, .. } => args.clone(),
             Return { values } => values.clone(),
             Assert { cond, .. } => vec![*cond],

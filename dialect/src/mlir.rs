@@ -3,7 +3,7 @@
 
 use melior::{
     dialect::DialectRegistry,
-    ir::{Module, operation::OperationLike},
+    ir::{operation::OperationLike, Module},
     utility::{load_irdl_dialects, register_all_dialects, register_all_llvm_translations, register_all_passes},
     Context,
 };
@@ -45,7 +45,9 @@ pub fn new_context() -> Result<Context, MlirError> {
 pub fn parse_and_verify<'c>(context: &'c Context, text: &str) -> Result<Module<'c>, MlirError> {
     if let Some(at) = text.find('\0') {
         let line = text[..at].matches('\n').count() + 1;
-        return Err(MlirError::Parse(format!("line {line}: a NUL byte (byte offset {at}); MLIR text cannot contain one")));
+        return Err(MlirError::Parse(format!(
+            "line {line}: a NUL byte (byte offset {at}); MLIR text cannot contain one"
+        )));
     }
     let messages = Arc::new(Mutex::new(Vec::<String>::new()));
     let sink = messages.clone();

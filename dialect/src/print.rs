@@ -22,7 +22,12 @@ pub fn mlir_type(t: Type) -> String {
         Type::Scalar(d) => elem_type(d).to_string(),
         Type::Array(d, 0) => format!("memref<{}, strided<[], offset: ?>>", elem_type(d)),
         Type::Array(d, r) => {
-            format!("memref<{}x{}, strided<[{}], offset: ?>>", "?x".repeat(r).trim_end_matches('x'), elem_type(d), vec!["?"; r].join(", "))
+            format!(
+                "memref<{}x{}, strided<[{}], offset: ?>>",
+                "?x".repeat(r).trim_end_matches('x'),
+                elem_type(d),
+                vec!["?"; r].join(", ")
+            )
         }
     }
 }
@@ -116,7 +121,14 @@ impl Printer<'_> {
             Const { res, value } => format!("{} = arith.constant {} : {}", self.v(*res), literal(*value), self.t(*res)),
             Binary { res, op: b, lhs, rhs } => {
                 let dt = self.f.ty(*lhs).dtype();
-                format!("{} = {} {}, {} : {}", self.v(*res), scalar_binary_name(*b, dt), self.v(*lhs), self.v(*rhs), elem_type(dt))
+                format!(
+                    "{} = {} {}, {} : {}",
+                    self.v(*res),
+                    scalar_binary_name(*b, dt),
+                    self.v(*lhs),
+                    self.v(*rhs),
+                    elem_type(dt)
+                )
             }
             Unary { res, op: u, arg } => {
                 let dt = self.f.ty(*arg).dtype();
@@ -124,10 +136,24 @@ impl Printer<'_> {
             }
             Cast { res, arg } => {
                 let (from, to) = (self.f.ty(*arg).dtype(), self.f.ty(*res).dtype());
-                format!("{} = {} {} : {} to {}", self.v(*res), cast_name(from, to), self.v(*arg), elem_type(from), elem_type(to))
+                format!(
+                    "{} = {} {} : {} to {}",
+                    self.v(*res),
+                    cast_name(from, to),
+                    self.v(*arg),
+                    elem_type(from),
+                    elem_type(to)
+                )
             }
             Select { res, cond, lhs, rhs } => {
-                format!("{} = arith.select {}, {}, {} : {}", self.v(*res), self.v(*cond), self.v(*lhs), self.v(*rhs), self.t(*res))
+                format!(
+                    "{} = arith.select {}, {}, {} : {}",
+                    self.v(*res),
+                    self.v(*cond),
+                    self.v(*lhs),
+                    self.v(*rhs),
+                    self.t(*res)
+                )
             }
             For { iv, lo, hi, step, inits, carried, body, yields, results } => {
                 self.line(
@@ -172,7 +198,13 @@ impl Printer<'_> {
                 format!("}}) : (i1) -> ({}){loc}", self.ts(results))
             }
             Call { callee, args, results } => {
-                format!("{}func.call @{callee}({}) : ({}) -> ({})", self.results(results), self.vs(args), self.ts(args), self.ts(results))
+                format!(
+                    "{}func.call @{callee}({}) : ({}) -> ({})",
+                    self.results(results),
+                    self.vs(args),
+                    self.ts(args),
+                    self.ts(results)
+                )
             }
             Return { values } => {
                 if values.is_empty() {
@@ -215,7 +247,10 @@ impl Printer<'_> {
                 self.generic(func.name(), &[], &ops, &attrs)
             }
         };
-        self.line(d, &format!("{text}{}", if matches!(op.kind, For { .. } | While { .. } | If { .. }) { "" } else { &loc }));
+        self.line(
+            d,
+            &format!("{text}{}", if matches!(op.kind, For { .. } | While { .. } | If { .. }) { "" } else { &loc }),
+        );
     }
 }
 

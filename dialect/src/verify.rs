@@ -32,7 +32,11 @@ struct Verifier<'a> {
 
 impl Verifier<'_> {
     fn ty(&self, v: ValueId) -> Result<Type, String> {
-        self.f.value_types.get(v as usize).copied().ok_or_else(|| format!("value %{v} is not defined in @{}", self.f.name))
+        self.f
+            .value_types
+            .get(v as usize)
+            .copied()
+            .ok_or_else(|| format!("value %{v} is not defined in @{}", self.f.name))
     }
     fn check_values(&self, vs: &[ValueId], what: &str) -> Result<(), String> {
         for &v in vs {
@@ -148,7 +152,11 @@ impl Verifier<'_> {
             }
             Return { values } => {
                 if values.len() != self.f.results.len() {
-                    return Err(format!("returns {} values, the function has {} results", values.len(), self.f.results.len()));
+                    return Err(format!(
+                        "returns {} values, the function has {} results",
+                        values.len(),
+                        self.f.results.len()
+                    ));
                 }
             }
             Assert { cond, .. } => {

@@ -165,9 +165,16 @@ pub enum ExprKind {
     Binary(BinOp, Box<Expr>, Box<Expr>),
     Unary(UnOp, Box<Expr>),
     /// `f(args, key=value)` — builtins (`zeros`, `sum`, `sqrt`, ...) and user functions.
-    Call { func: Ident, args: Vec<Expr>, kwargs: Vec<(Ident, Expr)> },
+    Call {
+        func: Ident,
+        args: Vec<Expr>,
+        kwargs: Vec<(Ident, Expr)>,
+    },
     /// `x[i, a:b, newaxis]` — a view of `x`.
-    Subscript { base: Box<Expr>, index: Vec<Index> },
+    Subscript {
+        base: Box<Expr>,
+        index: Vec<Index>,
+    },
     /// `x.T` style attribute access is not in the language yet; `(a, b)` tuples only in `return`/`let`.
     /// A type name used as a value, only valid as a `dtype=` argument or a cast function: `f32(x)`.
     DTypeName(DType),

@@ -112,10 +112,11 @@ impl Diagnostic {
             Severity::Error => ReportKind::Error,
             Severity::Warning => ReportKind::Warning,
         };
-        let config = Config::default()
-            .with_color(color)
-            .with_index_type(IndexType::Byte)
-            .with_char_set(if color { CharSet::Unicode } else { CharSet::Ascii });
+        let config = Config::default().with_color(color).with_index_type(IndexType::Byte).with_char_set(if color {
+            CharSet::Unicode
+        } else {
+            CharSet::Ascii
+        });
         let id = file_name.to_string();
         let primary = clamp(&self.primary.span);
         let mut b = Report::build(kind, (id.clone(), primary.clone()))
@@ -156,7 +157,8 @@ impl Diagnostic {
             Severity::Warning => "Warning",
         };
         let (l, c) = self.line_col(source);
-        let mut s = format!("[{}] {kind}: {}\n  at {file_name}:{l}:{c}: {}\n", self.code, self.message, self.primary.message);
+        let mut s =
+            format!("[{}] {kind}: {}\n  at {file_name}:{l}:{c}: {}\n", self.code, self.message, self.primary.message);
         for lab in &self.secondary {
             let (l, c) = line_col(source, lab.span.start);
             s += &format!("  at {file_name}:{l}:{c}: {}\n", lab.message);

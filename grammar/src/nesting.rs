@@ -61,7 +61,11 @@ pub fn check_nesting(program: &Program) -> Option<Diagnostic> {
                 }
             },
             Node::Expr(e) => match &e.kind {
-                ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Var(_) | ExprKind::DTypeName(_) => {}
+                ExprKind::Int(_)
+                | ExprKind::Float(_)
+                | ExprKind::Bool(_)
+                | ExprKind::Var(_)
+                | ExprKind::DTypeName(_) => {}
                 ExprKind::Binary(_, a, b) => {
                     stack.push((Node::Expr(a), d));
                     stack.push((Node::Expr(b), d));
@@ -111,18 +115,24 @@ pub fn dismantle(program: Program) {
             Owned::Block(b) => {
                 for s in b.stmts {
                     match s {
-                        Stmt::Let { value, .. } | Stmt::Assign { value, .. } | Stmt::Expr(value) => work.push(Owned::Expr(value)),
+                        Stmt::Let { value, .. } | Stmt::Assign { value, .. } | Stmt::Expr(value) => {
+                            work.push(Owned::Expr(value))
+                        }
                         Stmt::SetItem { index, value, .. } | Stmt::AugAssign { index, value, .. } => {
                             work.extend(index_exprs(index).map(Owned::Expr));
                             work.push(Owned::Expr(value));
                         }
-                        Stmt::For { start, end, body, .. } => work.extend([Owned::Expr(start), Owned::Expr(end), Owned::Block(body)]),
+                        Stmt::For { start, end, body, .. } => {
+                            work.extend([Owned::Expr(start), Owned::Expr(end), Owned::Block(body)])
+                        }
                         Stmt::While { cond, body, .. } => work.extend([Owned::Expr(cond), Owned::Block(body)]),
                         Stmt::If { cond, then_block, else_block, .. } => {
                             work.extend([Owned::Expr(cond), Owned::Block(then_block)]);
                             work.extend(else_block.map(Owned::Block));
                         }
-                        Stmt::Return { values, .. } | Stmt::Print { args: values, .. } => work.extend(values.into_iter().map(Owned::Expr)),
+                        Stmt::Return { values, .. } | Stmt::Print { args: values, .. } => {
+                            work.extend(values.into_iter().map(Owned::Expr))
+                        }
                     }
                 }
             }
@@ -141,7 +151,11 @@ pub fn dismantle(program: Program) {
                     work.push(Owned::Expr(*base));
                     work.extend(index_exprs(index).map(Owned::Expr));
                 }
-                ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Var(_) | ExprKind::DTypeName(_) => {}
+                ExprKind::Int(_)
+                | ExprKind::Float(_)
+                | ExprKind::Bool(_)
+                | ExprKind::Var(_)
+                | ExprKind::DTypeName(_) => {}
             },
         }
     }
@@ -166,7 +180,9 @@ fn push_index<'a>(stack: &mut Vec<(Node<'a>, usize)>, index: &'a [Index], depth:
 /// A statement's expressions and blocks, at `depth` (the statement itself is not a level).
 fn push_stmt<'a>(stack: &mut Vec<(Node<'a>, usize)>, s: &'a Stmt, depth: usize) {
     match s {
-        Stmt::Let { value, .. } | Stmt::Assign { value, .. } | Stmt::Expr(value) => stack.push((Node::Expr(value), depth)),
+        Stmt::Let { value, .. } | Stmt::Assign { value, .. } | Stmt::Expr(value) => {
+            stack.push((Node::Expr(value), depth))
+        }
         Stmt::SetItem { index, value, .. } | Stmt::AugAssign { index, value, .. } => {
             push_index(stack, index, depth);
             stack.push((Node::Expr(value), depth));
@@ -206,6 +222,11 @@ fn span_of(n: &Node) -> Span {
 fn too_deep(span: Span) -> Diagnostic {
     // Point at the start of the too-deep node only: its span may cover most of the file.
     let at = span.start..span.start + 1.min(span.len());
-    Diagnostic::error("E0104", format!("nesting too deep (limit {MAX_NESTING})"), at, format!("nested more than {MAX_NESTING} levels deep here"))
-        .with_help("split long expressions with `let` bindings, and move deeply nested blocks into functions")
+    Diagnostic::error(
+        "E0104",
+        format!("nesting too deep (limit {MAX_NESTING})"),
+        at,
+        format!("nested more than {MAX_NESTING} levels deep here"),
+    )
+    .with_help("split long expressions with `let` bindings, and move deeply nested blocks into functions")
 }

@@ -77,9 +77,7 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
             let prev_end = src.get(..l.min(src.len())).map(|b| b.trim_end().len()).unwrap_or(0);
             let newline_between = src.get(prev_end..l.min(src.len())).is_some_and(|g| g.contains('\n'));
             if expected.iter().any(|e| e == "\";\"") && newline_between && prev_end > 0 {
-                d = d
-                    .with_label(prev_end..prev_end, "`;` missing here?")
-                    .with_help("statements end with `;`");
+                d = d.with_label(prev_end..prev_end, "`;` missing here?").with_help("statements end with `;`");
             }
             d
         }

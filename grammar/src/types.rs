@@ -47,7 +47,10 @@ impl Size {
         r
     }
     pub fn neg(&self) -> Size {
-        Size { constant: self.constant.wrapping_neg(), terms: self.terms.iter().map(|(s, k)| (s.clone(), k.wrapping_neg())).collect() }
+        Size {
+            constant: self.constant.wrapping_neg(),
+            terms: self.terms.iter().map(|(s, k)| (s.clone(), k.wrapping_neg())).collect(),
+        }
     }
     pub fn sub(&self, o: &Size) -> Size {
         self.add(&o.neg())

@@ -82,7 +82,9 @@ fn walk_block(b: &Block, f: &mut dyn FnMut(&Expr)) {
                     walk_block(e, f)
                 }
             }
-            Stmt::Return { values, .. } | Stmt::Print { args: values, .. } => values.iter().for_each(|v| walk_expr(v, f)),
+            Stmt::Return { values, .. } | Stmt::Print { args: values, .. } => {
+                values.iter().for_each(|v| walk_expr(v, f))
+            }
             Stmt::Expr(e) => walk_expr(e, f),
         }
     }
@@ -91,7 +93,9 @@ fn walk_block(b: &Block, f: &mut dyn FnMut(&Expr)) {
 fn walk_index(i: &Index, f: &mut dyn FnMut(&Expr)) {
     match i {
         Index::At(e) => walk_expr(e, f),
-        Index::Slice { start, stop, step, .. } => [start, stop, step].into_iter().flatten().for_each(|e| walk_expr(e, f)),
+        Index::Slice { start, stop, step, .. } => {
+            [start, stop, step].into_iter().flatten().for_each(|e| walk_expr(e, f))
+        }
         _ => {}
     }
 }
@@ -382,7 +386,8 @@ fn nesting_too_deep_is_e0104() {
     use arrayc_grammar::nesting::MAX_NESTING;
     let n = 20_000;
     let sum = format!("fn main(x: f64 = 1.0) -> f64 {{\n    return {};\n}}\n", vec!["x"; n].join(" + "));
-    let calls = |k: usize| format!("fn main(x: f64 = 1.0) -> f64 {{\n    return {}x{};\n}}\n", "abs(".repeat(k), ")".repeat(k));
+    let calls =
+        |k: usize| format!("fn main(x: f64 = 1.0) -> f64 {{\n    return {}x{};\n}}\n", "abs(".repeat(k), ")".repeat(k));
     let ifs = format!("fn main(x: f64 = 1.0) {{\n{}print(x);\n{}}}\n", "if x > 0.0 {\n".repeat(n), "}\n".repeat(n));
     for (what, src) in [("sum", &sum), ("calls", &calls(n)), ("ifs", &ifs)] {
         let (p, d) = arrayc_grammar::parse(src);
@@ -435,13 +440,18 @@ fn many_errors_reported() {
 #[test]
 fn malformed_inputs() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/malformed");
-    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "arr")).collect();
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "arr"))
+        .collect();
     files.sort();
     assert!(files.len() >= 20, "only {} malformed inputs", files.len());
     let mut failures = Vec::new();
     for f in &files {
         let src = std::fs::read_to_string(f).unwrap();
-        let code = src.lines().next().and_then(|l| l.strip_prefix("# expect: ")).expect("first line `# expect: E0xxx`").trim();
+        let code =
+            src.lines().next().and_then(|l| l.strip_prefix("# expect: ")).expect("first line `# expect: E0xxx`").trim();
         let at = src.lines().nth(1).and_then(|l| l.strip_prefix("# at: ")).map(|s| s.to_string());
         let (c, d) = frontend(&src);
         let name = f.file_name().unwrap().to_string_lossy().to_string();
@@ -450,7 +460,10 @@ fn malformed_inputs() {
             continue;
         }
         let Some(diag): Option<&Diagnostic> = d.iter().find(|x| x.code == code) else {
-            failures.push(format!("{name}: expected {code}, got {:?}", d.iter().map(|x| (x.code, &x.message)).collect::<Vec<_>>()));
+            failures.push(format!(
+                "{name}: expected {code}, got {:?}",
+                d.iter().map(|x| (x.code, &x.message)).collect::<Vec<_>>()
+            ));
             continue;
         };
         if let Some(at) = at {
@@ -470,10 +483,63 @@ mod fuzz {
     use proptest::prelude::*;
 
     const TOKENS: &[&str] = &[
-        "fn", "let", "return", "for", "in", "while", "if", "else", "print", "true", "false", "newaxis", "f64", "f32",
-        "i64", "bool", "x", "y", "N", "zeros", "sum", "f", "(", ")", "[", "]", "{", "}", ",", ";", ":", "=", "==",
-        "<", "+", "-", "*", "**", "/", "%", "~", "&", "|", "+=", "->", "..", "...", "0", "1", "2.5", "-1", "axis",
-        "dtype", "99999999999999999999", "@", "\n", "#c\n",
+        "fn",
+        "let",
+        "return",
+        "for",
+        "in",
+        "while",
+        "if",
+        "else",
+        "print",
+        "true",
+        "false",
+        "newaxis",
+        "f64",
+        "f32",
+        "i64",
+        "bool",
+        "x",
+        "y",
+        "N",
+        "zeros",
+        "sum",
+        "f",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        ",",
+        ";",
+        ":",
+        "=",
+        "==",
+        "<",
+        "+",
+        "-",
+        "*",
+        "**",
+        "/",
+        "%",
+        "~",
+        "&",
+        "|",
+        "+=",
+        "->",
+        "..",
+        "...",
+        "0",
+        "1",
+        "2.5",
+        "-1",
+        "axis",
+        "dtype",
+        "99999999999999999999",
+        "@",
+        "\n",
+        "#c\n",
     ];
 
     proptest! {

@@ -44,7 +44,10 @@ fn remove_dead(body: &mut Body, uses: &HashMap<ValueId, usize>, del_uses: &HashM
     body.retain(|op| match &op.kind {
         k if is_pure_host_op(k) => {
             let res = match k {
-                OpKind::Const { res, .. } | OpKind::Binary { res, .. } | OpKind::Unary { res, .. } | OpKind::Cast { res, .. } => *res,
+                OpKind::Const { res, .. }
+                | OpKind::Binary { res, .. }
+                | OpKind::Unary { res, .. }
+                | OpKind::Cast { res, .. } => *res,
                 OpKind::Select { res, .. } | OpKind::Dim { res, .. } => *res,
                 k if let Some((res, _)) = k.view_of() => res,
                 _ => return true,

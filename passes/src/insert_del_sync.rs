@@ -67,8 +67,12 @@ fn insert_dels(body: &mut Body, bases: &HashMap<ValueId, ValueId>, escaping: &Ha
     // Recurse first: each nested body handles its own allocations.
     for op in body.iter_mut() {
         let yielded: HashSet<ValueId> = match &op.kind {
-            OpKind::For { yields, .. } | OpKind::While { yields, .. } => yields.iter().map(|v| base_of(bases, *v)).collect(),
-            OpKind::If { then_yields, else_yields, .. } => then_yields.iter().chain(else_yields).map(|v| base_of(bases, *v)).collect(),
+            OpKind::For { yields, .. } | OpKind::While { yields, .. } => {
+                yields.iter().map(|v| base_of(bases, *v)).collect()
+            }
+            OpKind::If { then_yields, else_yields, .. } => {
+                then_yields.iter().chain(else_yields).map(|v| base_of(bases, *v)).collect()
+            }
             _ => HashSet::new(),
         };
         let mut nested_escaping = yielded;
@@ -77,7 +81,8 @@ fn insert_dels(body: &mut Body, bases: &HashMap<ValueId, ValueId>, escaping: &Ha
             insert_dels(b, bases, &nested_escaping, is_entry);
         }
     }
-    let allocated: Vec<ValueId> = body.iter().filter_map(|o| if let OpKind::New { res, .. } = o.kind { Some(res) } else { None }).collect();
+    let allocated: Vec<ValueId> =
+        body.iter().filter_map(|o| if let OpKind::New { res, .. } = o.kind { Some(res) } else { None }).collect();
     let mut last_use: HashMap<ValueId, usize> = HashMap::new();
     let mut returned: HashSet<ValueId> = HashSet::new();
     for (i, op) in body.iter().enumerate() {

@@ -8,9 +8,9 @@
 //! Sec. IV).
 
 use crate::kernel_codegen::{self, CodegenError};
+use crate::kernel_layout::{launch_plan, LaunchPlan};
 use arrayc_dialect::ir;
 use arrayc_runtime::array::launch_traffic;
-use crate::kernel_layout::{launch_plan, LaunchPlan};
 use arrayc_runtime::launch::{launch, PackedFn, PackedKernel};
 use arrayc_runtime::value::{KernelLauncher, RtValue};
 use melior::{
@@ -131,7 +131,6 @@ pub struct Traffic {
     launches: AtomicU64,
 }
 
-
 /// A context with every dialect, pass and LLVM translation registered, and a diagnostics sink.
 fn context() -> (Context, Arc<Mutex<String>>) {
     let registry = DialectRegistry::new();
@@ -155,7 +154,12 @@ fn take(d: &Arc<Mutex<String>>) -> String {
 }
 
 /// Parses and verifies `text`, then (if `lower`) runs [`PIPELINE`] on it.
-fn parse_and_lower<'c>(context: &'c Context, diags: &Arc<Mutex<String>>, text: &str, lower: bool) -> Result<Module<'c>, JitError> {
+fn parse_and_lower<'c>(
+    context: &'c Context,
+    diags: &Arc<Mutex<String>>,
+    text: &str,
+    lower: bool,
+) -> Result<Module<'c>, JitError> {
     let mut module = Module::parse(context, text).ok_or_else(|| JitError::Parse { diagnostics: take(diags) })?;
     if !module.as_operation().verify() {
         return Err(JitError::Verify { diagnostics: take(diags) });
@@ -164,8 +168,7 @@ fn parse_and_lower<'c>(context: &'c Context, diags: &Arc<Mutex<String>>, text: &
         let pm = PassManager::new(context);
         parse_pass_pipeline(pm.as_operation_pass_manager(), PIPELINE)
             .map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })?;
-        pm.run(&mut module)
-            .map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })?;
+        pm.run(&mut module).map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })?;
     }
     Ok(module)
 }

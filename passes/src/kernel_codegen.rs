@@ -71,9 +71,9 @@
 //! we pick a total, trap-free definition. Random is Philox4x32-10 in MLIR, bit-identical to
 //! `arrayc_runtime::rng::uniform_f64`.
 
-use arrayc_dialect::ir::{self, BinFn, ComputeFn, ReduceKind, Type, UnFn, ValueId};
-use arrayc_core::DType;
 use crate::kernel_layout::{kernel_layout, KernelLayout, Reduction};
+use arrayc_core::DType;
+use arrayc_dialect::ir::{self, BinFn, ComputeFn, ReduceKind, Type, UnFn, ValueId};
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -282,7 +282,8 @@ impl<'f> Gen<'f> {
         let t = elem_type(d);
         let fl = d.is_float();
         let (x, y) = (a.name.clone(), b.name.clone());
-        let simple = |fop: &str, iop: &str| if fl { format!("{fop} {x}, {y} : {t}") } else { format!("{iop} {x}, {y} : {t}") };
+        let simple =
+            |fop: &str, iop: &str| if fl { format!("{fop} {x}, {y} : {t}") } else { format!("{iop} {x}, {y} : {t}") };
         let name = match op {
             Add => self.op(&simple("arith.addf", "arith.addi")),
             Sub => self.op(&simple("arith.subf", "arith.subi")),
@@ -489,7 +490,10 @@ impl<'f> Gen<'f> {
         let log2e = self.constf(DType::F64, std::f64::consts::LOG2_E).name;
         let t = self.f64_op("mulf", &xc, &log2e);
         let kf = self.op(&format!("math.roundeven {t} : f64"));
-        let (ln2_hi, ln2_lo) = (self.constf(DType::F64, -6.931_471_803_691_238e-1).name, self.constf(DType::F64, -1.908_214_929_270_587_7e-10).name);
+        let (ln2_hi, ln2_lo) = (
+            self.constf(DType::F64, -6.931_471_803_691_238e-1).name,
+            self.constf(DType::F64, -1.908_214_929_270_587_7e-10).name,
+        );
         let r = self.op(&format!("math.fma {kf}, {ln2_hi}, {xc} : f64"));
         let r = self.op(&format!("math.fma {kf}, {ln2_lo}, {r} : f64"));
         let mut coeffs = vec![1.0f64];
@@ -511,7 +515,8 @@ impl<'f> Gen<'f> {
         let (s1, s2) = (scale(self, &k1), scale(self, &k2));
         let y = self.f64_op("mulf", &p, &s1);
         let y = self.f64_op("mulf", &y, &s2);
-        let (big, small) = (self.constf(DType::F64, 709.782_712_893_384).name, self.constf(DType::F64, -745.133_219_101_941_2).name);
+        let (big, small) =
+            (self.constf(DType::F64, 709.782_712_893_384).name, self.constf(DType::F64, -745.133_219_101_941_2).name);
         let inf = self.constf(DType::F64, f64::INFINITY).name;
         let over = self.op(&format!("arith.cmpf ogt, {x}, {big} : f64"));
         let y = self.select_f64(&over, &inf, &y);
@@ -540,7 +545,8 @@ impl<'f> Gen<'f> {
         let bias = self.consti(DType::I64, 1023).name;
         let e = self.i64_op("subi", &e, &bias);
         let e = self.i64_op("addi", &e, &eadj);
-        let (mmask, one_bits) = (self.consti(DType::I64, 0x000f_ffff_ffff_ffff).name, self.consti(DType::I64, 0x3ff0_0000_0000_0000).name);
+        let (mmask, one_bits) =
+            (self.consti(DType::I64, 0x000f_ffff_ffff_ffff).name, self.consti(DType::I64, 0x3ff0_0000_0000_0000).name);
         let mb = self.i64_op("andi", &bits, &mmask);
         let mb = self.i64_op("ori", &mb, &one_bits);
         let m = self.op(&format!("arith.bitcast {mb} : i64 to f64"));
@@ -563,11 +569,18 @@ impl<'f> Gen<'f> {
         let s2 = self.f64_op("addf", &s, &s);
         let lm = self.f64_op("mulf", &s2, &p);
         let ef = self.op(&format!("arith.sitofp {e} : i64 to f64"));
-        let (ln2_hi, ln2_lo) = (self.constf(DType::F64, 6.931_471_803_691_238e-1).name, self.constf(DType::F64, 1.908_214_929_270_587_7e-10).name);
+        let (ln2_hi, ln2_lo) = (
+            self.constf(DType::F64, 6.931_471_803_691_238e-1).name,
+            self.constf(DType::F64, 1.908_214_929_270_587_7e-10).name,
+        );
         let y = self.op(&format!("math.fma {ef}, {ln2_lo}, {lm} : f64"));
         let y = self.op(&format!("math.fma {ef}, {ln2_hi}, {y} : f64"));
         let zero = self.constf(DType::F64, 0.0).name;
-        let (ninf, inf, qnan) = (self.constf(DType::F64, f64::NEG_INFINITY).name, self.constf(DType::F64, f64::INFINITY).name, self.constf(DType::F64, f64::NAN).name);
+        let (ninf, inf, qnan) = (
+            self.constf(DType::F64, f64::NEG_INFINITY).name,
+            self.constf(DType::F64, f64::INFINITY).name,
+            self.constf(DType::F64, f64::NAN).name,
+        );
         let is0 = self.op(&format!("arith.cmpf oeq, {x}, {zero} : f64"));
         let y = self.select_f64(&is0, &ninf, &y);
         let neg = self.op(&format!("arith.cmpf olt, {x}, {zero} : f64"));
@@ -624,7 +637,14 @@ impl<'f> Gen<'f> {
 
     /// One elementwise op at loop indices `idx` (with the iteration-space sizes `dims`, `dims[0]`
     /// unused except for the linear position of Random).
-    fn elementwise(&mut self, func: ComputeFn, out: ValueId, ins: &[ValueId], idx: &[String], dims: &[String]) -> Result<(), CodegenError> {
+    fn elementwise(
+        &mut self,
+        func: ComputeFn,
+        out: ValueId,
+        ins: &[ValueId],
+        idx: &[String],
+        dims: &[String],
+    ) -> Result<(), CodegenError> {
         let od = self.ty(out).dtype();
         let nins = |n: usize, g: &Self| -> Result<(), CodegenError> {
             if ins.len() != n {
@@ -794,7 +814,8 @@ impl<'f> Gen<'f> {
             return Ok(());
         }
         let idx: Vec<String> = (0..r).map(|d| format!("%i{d}")).collect();
-        let hinted: Vec<(ValueId, i64)> = self.f.params.iter().zip(&self.f.inner_strides).filter_map(|(&p, s)| s.map(|s| (p, s))).collect();
+        let hinted: Vec<(ValueId, i64)> =
+            self.f.params.iter().zip(&self.f.inner_strides).filter_map(|(&p, s)| s.map(|s| (p, s))).collect();
         if hinted.is_empty() {
             return self.loops(l, &idx, &dims, axis);
         }
@@ -858,7 +879,13 @@ impl<'f> Gen<'f> {
     }
 
     /// The loop nest of a block of rank >= 1 at indices `idx` over sizes `dims` (see the module docs).
-    fn loops(&mut self, l: &KernelLayout, idx: &[String], dims: &[String], axis: Option<usize>) -> Result<(), CodegenError> {
+    fn loops(
+        &mut self,
+        l: &KernelLayout,
+        idx: &[String],
+        dims: &[String],
+        axis: Option<usize>,
+    ) -> Result<(), CodegenError> {
         let r = l.rank;
         let (kind, ad, at) = match &l.reduce {
             Some(red) => {
@@ -884,8 +911,12 @@ impl<'f> Gen<'f> {
                 for d in 0..r {
                     let res = self.fresh();
                     let a = format!("%acc{d}");
-                    let (lo, hi) = if d == 0 { ("%lo".to_string(), "%hi".to_string()) } else { (c0.clone(), dims[d].clone()) };
-                    self.line(&format!("{res} = scf.for {} = {lo} to {hi} step {c1} iter_args({a} = {acc}) -> ({at}) {{", idx[d]));
+                    let (lo, hi) =
+                        if d == 0 { ("%lo".to_string(), "%hi".to_string()) } else { (c0.clone(), dims[d].clone()) };
+                    self.line(&format!(
+                        "{res} = scf.for {} = {lo} to {hi} step {c1} iter_args({a} = {acc}) -> ({at}) {{",
+                        idx[d]
+                    ));
                     self.indent += 1;
                     results.push(res);
                     acc = a;
@@ -901,7 +932,11 @@ impl<'f> Gen<'f> {
                 }
                 self.store(red.out, &[], &V { name: y, d: ad })?;
             }
-            (Some(_), Some(a)) if a + 1 < r && reductions(l).all(|red| acc_dtype(red.kind, self.ty(red.out).dtype()) == self.ty(red.out).dtype()) => {
+            (Some(_), Some(a))
+                if a + 1 < r
+                    && reductions(l)
+                        .all(|red| acc_dtype(red.kind, self.ty(red.out).dtype()) == self.ty(red.out).dtype()) =>
+            {
                 // Reductions along an axis that is not the last: accumulate in each `out` itself,
                 // with the axis loop just outside the last dimension's loop, so the innermost loop
                 // walks the input's rows contiguously (vectorisable, where an innermost axis loop
@@ -983,7 +1018,8 @@ pub fn kernel_to_mlir(f: &ir::Func) -> Result<String, CodegenError> {
         return Err(CodegenError { kernel: f.name.clone(), msg: "not a kernel function".into() });
     }
     let layout = kernel_layout(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?;
-    let mut g = Gen { f, s: String::new(), next: 0, indent: 0, cur: HashMap::new(), dirty: vec![], fast: HashMap::new() };
+    let mut g =
+        Gen { f, s: String::new(), next: 0, indent: 0, cur: HashMap::new(), dirty: vec![], fast: HashMap::new() };
     let mut sig = vec![];
     for &p in &f.params {
         sig.push(format!("%v{p}: {}", param_type(f.ty(p))));

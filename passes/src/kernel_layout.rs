@@ -23,11 +23,17 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
         match &op.kind {
             OpKind::Compute { func, out, ins } => {
                 if reduce.is_some() && !matches!(func, ComputeFn::Reduce(..)) {
-                    return Err(format!("`{}` after the block's reduction (reductions must be the last ops of their block)", func.name()));
+                    return Err(format!(
+                        "`{}` after the block's reduction (reductions must be the last ops of their block)",
+                        func.name()
+                    ));
                 }
                 for &v in std::iter::once(out).chain(ins) {
                     if !is_param(v) && rank_of(v).is_none() {
-                        return Err(format!("operand %v{v} of `{}` is a scalar but not a kernel parameter", func.name()));
+                        return Err(format!(
+                            "operand %v{v} of `{}` is a scalar but not a kernel parameter",
+                            func.name()
+                        ));
                     }
                 }
                 if let ComputeFn::Reduce(kind, axis) = *func {
@@ -77,7 +83,10 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
             if !is_param(r.input) && !contracted.contains(&r.input) {
                 return Err(format!("reduction input %v{} is neither a parameter nor written by the block", r.input));
             }
-            let other_use = extra.iter().chain(reduce.iter()).any(|o| o.out != r.out && (o.out == r.input || o.input == r.out || o.out == r.out));
+            let other_use = extra
+                .iter()
+                .chain(reduce.iter())
+                .any(|o| o.out != r.out && (o.out == r.input || o.input == r.out || o.out == r.out));
             if r.input == r.out || elem_operand(r.out) || other_use {
                 return Err(format!("reduction output %v{} is also an operand of the block", r.out));
             }
@@ -125,7 +134,9 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
     }
     // A view parameter of the iteration-space rank that no op uses is a *shape parameter*: it only
     // gives the shape (the outline pass passes one when every array of a block is contracted).
-    let shape_param = |p: ValueId| rank_of(p) == Some(rank) && !elem_operand(p) && reduce.iter().chain(&extra).all(|r| r.out != p && r.input != p);
+    let shape_param = |p: ValueId| {
+        rank_of(p) == Some(rank) && !elem_operand(p) && reduce.iter().chain(&extra).all(|r| r.out != p && r.input != p)
+    };
     let space = reduce
         .iter()
         .chain(&extra)
@@ -142,7 +153,6 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
     let reduces_all = reduce.is_some_and(|r| r.axis.is_none() || rank_of(r.out) == Some(0));
     Ok(KernelLayout { ops, reduce, extra, rank, space, contracted, reduces_all })
 }
-
 
 /// The launch plan of `kernel`: its name, parameters, parameter types and [`kernel_layout`].
 /// Errors: as [`kernel_layout`], prefixed with the kernel's name.

@@ -4,10 +4,10 @@
 pub mod dce;
 pub mod fusion;
 pub mod insert_del_sync;
-pub mod lower_ast;
-pub mod outline;
-pub mod roots;
 pub mod jit;
 pub mod kernel_codegen;
 pub mod kernel_layout;
+pub mod lower_ast;
+pub mod outline;
+pub mod roots;
 pub mod wsp;

@@ -18,7 +18,14 @@ use std::collections::{HashMap, HashSet};
 
 /// Outlines the blocks of every host body of `m`; returns one report per fused region.
 pub fn run(m: &mut Module, opts: &FusionOptions) -> Vec<RegionReport> {
-    let mut st = State { kernels: vec![], by_key: HashMap::new(), reports: vec![], cache: PartitionCache::default(), opts: opts.clone(), new_values: vec![] };
+    let mut st = State {
+        kernels: vec![],
+        by_key: HashMap::new(),
+        reports: vec![],
+        cache: PartitionCache::default(),
+        opts: opts.clone(),
+        new_values: vec![],
+    };
     // A function that is also called from the program runs with other arguments too: it is never
     // specialized.
     let mut called = HashSet::new();
@@ -113,14 +120,26 @@ fn outline_body(body: &mut Body, host: &Func, bases: &HashMap<ValueId, ValueId>,
 /// Emits one block: a kernel call for its computations (or one per computation when the kernel
 /// back end cannot fuse the block), then its syncs and the dels of materialized bases.
 #[allow(clippy::too_many_arguments)]
-fn emit_block(old: &Body, block: &[usize], contracted: &[ValueId], host: &Func, bases: &HashMap<ValueId, ValueId>, syms: &mut Symbols, st: &mut State, out: &mut Body) {
-    let computes: Vec<&Op> = block.iter().map(|&j| &old[j]).filter(|o| matches!(o.kind, OpKind::Compute { .. })).collect();
+fn emit_block(
+    old: &Body,
+    block: &[usize],
+    contracted: &[ValueId],
+    host: &Func,
+    bases: &HashMap<ValueId, ValueId>,
+    syms: &mut Symbols,
+    st: &mut State,
+    out: &mut Body,
+) {
+    let computes: Vec<&Op> =
+        block.iter().map(|&j| &old[j]).filter(|o| matches!(o.kind, OpKind::Compute { .. })).collect();
     if !computes.is_empty() {
         let contracted_set: HashSet<ValueId> = contracted.iter().copied().collect();
         let canon = canonical_views(&computes, host, syms);
         let (mut kernel, mut args) = make_kernel(&computes, host, bases, &contracted_set, &canon);
         kernel.inner_strides = inner_strides(&args, host, syms);
-        let fusible = computes.len() == 1 || kernel_codegen::fusible_block(&kernel) || add_shape_param(&mut kernel, &mut args, old, block, contracted, host, st, out);
+        let fusible = computes.len() == 1
+            || kernel_codegen::fusible_block(&kernel)
+            || add_shape_param(&mut kernel, &mut args, old, block, contracted, host, st, out);
         if fusible {
             out.push(call(kernel, args, computes[0], st));
         } else {
@@ -146,7 +165,16 @@ fn emit_block(old: &Body, block: &[usize], contracted: &[ValueId], host: &Func, 
 /// array (host operations appended to `out`; no data moves). Returns whether the block is then
 /// fusible; on `false` nothing is changed. Example: `sum(sqrt(random(n)) < 0.5)` is one kernel.
 #[allow(clippy::too_many_arguments)]
-fn add_shape_param(kernel: &mut Func, args: &mut Vec<ValueId>, old: &Body, block: &[usize], contracted: &[ValueId], host: &Func, st: &mut State, out: &mut Body) -> bool {
+fn add_shape_param(
+    kernel: &mut Func,
+    args: &mut Vec<ValueId>,
+    old: &Body,
+    block: &[usize],
+    contracted: &[ValueId],
+    host: &Func,
+    st: &mut State,
+    out: &mut Body,
+) -> bool {
     for &j in block {
         let OpKind::New { res, sizes } = &old[j].kind else { continue };
         if !contracted.contains(res) {
@@ -187,12 +215,22 @@ fn inner_strides(args: &[ValueId], host: &Func, syms: &mut Symbols) -> Vec<Optio
             _ => None,
         })
         .collect();
-    if s.iter().any(Option::is_some) { s } else { vec![] }
+    if s.iter().any(Option::is_some) {
+        s
+    } else {
+        vec![]
+    }
 }
 
 /// The host call of `kernel` (shared with an identical earlier kernel when there is one).
 fn call(kernel: Func, args: Vec<ValueId>, first: &Op, st: &mut State) -> Op {
-    let key = format!("{:?}|{:?}|{:?}|{:?}", kernel.body.iter().map(|o| &o.kind).collect::<Vec<_>>(), kernel.value_types, kernel.params, kernel.inner_strides);
+    let key = format!(
+        "{:?}|{:?}|{:?}|{:?}",
+        kernel.body.iter().map(|o| &o.kind).collect::<Vec<_>>(),
+        kernel.value_types,
+        kernel.params,
+        kernel.inner_strides
+    );
     let n = st.kernels.len();
     let name = st
         .by_key
@@ -209,7 +247,11 @@ fn call(kernel: Func, args: Vec<ValueId>, first: &Op, st: &mut State) -> Op {
 }
 
 fn kernel_label(k: &Func) -> String {
-    let names: Vec<&str> = k.body.iter().filter_map(|o| if let OpKind::Compute { func, .. } = &o.kind { Some(func.name()) } else { None }).collect();
+    let names: Vec<&str> = k
+        .body
+        .iter()
+        .filter_map(|o| if let OpKind::Compute { func, .. } = &o.kind { Some(func.name()) } else { None })
+        .collect();
     if names.len() > 4 {
         format!("{}_{}ops", names[..3].join("_"), names.len())
     } else {
@@ -246,7 +288,13 @@ fn canonical_views(ops: &[&Op], host: &Func, syms: &mut Symbols) -> HashMap<Valu
 /// A kernel function for `ops` and the host values to pass to it. Array operands whose base is in
 /// `contracted` become one kernel-local value per base (no parameter); identical views (`canon`)
 /// become one parameter.
-fn make_kernel(ops: &[&Op], host: &Func, bases: &HashMap<ValueId, ValueId>, contracted: &HashSet<ValueId>, canon: &HashMap<ValueId, ValueId>) -> (Func, Vec<ValueId>) {
+fn make_kernel(
+    ops: &[&Op],
+    host: &Func,
+    bases: &HashMap<ValueId, ValueId>,
+    contracted: &HashSet<ValueId>,
+    canon: &HashMap<ValueId, ValueId>,
+) -> (Func, Vec<ValueId>) {
     let mut k = Func::new("", true);
     let mut map: HashMap<ValueId, ValueId> = HashMap::new();
     let mut local: HashMap<ValueId, ValueId> = HashMap::new();

@@ -1,12 +1,11 @@
 //! Kernel back end: hand-built kernels compiled with the JIT and launched on views, checked against
 //! plain Rust reference loops.
 
-use arrayc_dialect::ir::{self, BinFn, ComputeFn, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
 use arrayc_core::DType;
+use arrayc_dialect::ir::{self, BinFn, ComputeFn, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
 use arrayc_passes::{jit, kernel_codegen};
 use arrayc_runtime::array::View;
 use arrayc_runtime::value::{KernelLauncher, RtValue};
-
 
 /// A new zero-filled array (`View::zeros`); the tests' sizes always fit in memory.
 fn zeros(dtype: DType, shape: &[i64]) -> View {
@@ -99,7 +98,9 @@ fn assert_close(got: &[Scalar], want: &[Scalar], what: &str) {
     for (i, (g, w)) in got.iter().zip(want).enumerate() {
         let ok = match (g, w) {
             (Scalar::F64(a), Scalar::F64(b)) => same_f64(*a, *b),
-            (Scalar::F32(a), Scalar::F32(b)) => same_f64(*a as f64, *b as f64) || (a - b).abs() <= 1e-6 * a.abs().max(b.abs()),
+            (Scalar::F32(a), Scalar::F32(b)) => {
+                same_f64(*a as f64, *b as f64) || (a - b).abs() <= 1e-6 * a.abs().max(b.abs())
+            }
             _ => g == w,
         };
         assert!(ok, "{what}: element {i}: got {g:?}, want {w:?}");
@@ -131,7 +132,13 @@ fn ipow(a: i64, b: i64) -> i64 {
     if b < 0 {
         return match a {
             1 => 1,
-            -1 => if b % 2 != 0 { -1 } else { 1 },
+            -1 => {
+                if b % 2 != 0 {
+                    -1
+                } else {
+                    1
+                }
+            }
             _ => 0,
         };
     }
@@ -142,10 +149,18 @@ fn ipow(a: i64, b: i64) -> i64 {
     r
 }
 fn fmin_nan(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() { f64::NAN } else { a.min(b) }
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.min(b)
+    }
 }
 fn fmax_nan(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() { f64::NAN } else { a.max(b) }
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.max(b)
+    }
 }
 
 fn ref_bin_f64(op: BinFn, a: f64, b: f64) -> Scalar {
@@ -189,8 +204,20 @@ fn ref_bin_i64(op: BinFn, a: i64, b: i64) -> Scalar {
 }
 
 const FBIN: [BinFn; 14] = [
-    BinFn::Add, BinFn::Sub, BinFn::Mul, BinFn::Div, BinFn::Rem, BinFn::Pow, BinFn::Minimum, BinFn::Maximum,
-    BinFn::Eq, BinFn::Ne, BinFn::Lt, BinFn::Le, BinFn::Gt, BinFn::Ge,
+    BinFn::Add,
+    BinFn::Sub,
+    BinFn::Mul,
+    BinFn::Div,
+    BinFn::Rem,
+    BinFn::Pow,
+    BinFn::Minimum,
+    BinFn::Maximum,
+    BinFn::Eq,
+    BinFn::Ne,
+    BinFn::Lt,
+    BinFn::Le,
+    BinFn::Gt,
+    BinFn::Ge,
 ];
 
 // ---------------------------------------------------------------- tests
@@ -211,7 +238,11 @@ fn f64_binary_all_ops_2d() {
         .iter()
         .map(|&op| {
             let od = if op.is_comparison() { DType::Bool } else { DType::F64 };
-            kernel(&format!("k_{}", op.name()), &[arr(od, 2), arr(DType::F64, 2), arr(DType::F64, 2)], &[(ComputeFn::Binary(op), 0, vec![1, 2])])
+            kernel(
+                &format!("k_{}", op.name()),
+                &[arr(od, 2), arr(DType::F64, 2), arr(DType::F64, 2)],
+                &[(ComputeFn::Binary(op), 0, vec![1, 2])],
+            )
         })
         .collect();
     let jk = jit::compile(&module(funcs)).unwrap();
@@ -227,13 +258,38 @@ fn f64_binary_all_ops_2d() {
 #[test]
 fn i64_binary_ops_with_edge_cases() {
     let ops = [
-        BinFn::Add, BinFn::Sub, BinFn::Mul, BinFn::Rem, BinFn::Pow, BinFn::Minimum, BinFn::Maximum,
-        BinFn::Eq, BinFn::Ne, BinFn::Lt, BinFn::Le, BinFn::Gt, BinFn::Ge,
+        BinFn::Add,
+        BinFn::Sub,
+        BinFn::Mul,
+        BinFn::Rem,
+        BinFn::Pow,
+        BinFn::Minimum,
+        BinFn::Maximum,
+        BinFn::Eq,
+        BinFn::Ne,
+        BinFn::Lt,
+        BinFn::Le,
+        BinFn::Gt,
+        BinFn::Ge,
     ];
     let mut a = ivals(40, 3);
     let mut b: Vec<i64> = ivals(40, 4).into_iter().map(|x| x % 7).collect();
     // Edge cases: zero divisor, i64::MIN % -1, negative exponents of 1, -1, 0, 2.
-    let edges = [(7, 0), (-7, 0), (i64::MIN, -1), (1, -3), (-1, -3), (-1, -4), (0, -1), (2, -2), (-7, 3), (7, -3), (-7, -3), (3, 0), (0, 0)];
+    let edges = [
+        (7, 0),
+        (-7, 0),
+        (i64::MIN, -1),
+        (1, -3),
+        (-1, -3),
+        (-1, -4),
+        (0, -1),
+        (2, -2),
+        (-7, 3),
+        (7, -3),
+        (-7, -3),
+        (3, 0),
+        (0, 0),
+    ];
     for (i, &(x, y)) in edges.iter().enumerate() {
         a[i] = x;
         b[i] = y;
@@ -243,7 +299,11 @@ fn i64_binary_ops_with_edge_cases() {
     let vb = view(DType::I64, &sh, &b.iter().map(|&x| Scalar::I64(x)).collect::<Vec<_>>());
     for op in ops {
         let od = if op.is_comparison() { DType::Bool } else { DType::I64 };
-        let jk = compile1(kernel("k", &[arr(od, 1), arr(DType::I64, 1), arr(DType::I64, 1)], &[(ComputeFn::Binary(op), 0, vec![1, 2])]));
+        let jk = compile1(kernel(
+            "k",
+            &[arr(od, 1), arr(DType::I64, 1), arr(DType::I64, 1)],
+            &[(ComputeFn::Binary(op), 0, vec![1, 2])],
+        ));
         let out = zeros(od, &sh);
         jk.launch("k", &[rv(&out), rv(&va), rv(&vb)]).unwrap();
         let want: Vec<Scalar> = a.iter().zip(&b).map(|(&x, &y)| ref_bin_i64(op, x, y)).collect();
@@ -261,7 +321,9 @@ fn mixed_dtypes_promote() {
     let vf32 = view(DType::F32, &[n as i64], &fa.iter().map(|&x| Scalar::F32(x as f32)).collect::<Vec<_>>());
     let vi = view(DType::I64, &[n as i64], &ib.iter().map(|&x| Scalar::I64(x)).collect::<Vec<_>>());
     let vb = view(DType::Bool, &[n as i64], &bb.iter().map(|&x| Scalar::Bool(x)).collect::<Vec<_>>());
-    let f = |name: &str, od: DType, a: DType, b: DType, op: BinFn| kernel(name, &[arr(od, 1), arr(a, 1), arr(b, 1)], &[(ComputeFn::Binary(op), 0, vec![1, 2])]);
+    let f = |name: &str, od: DType, a: DType, b: DType, op: BinFn| {
+        kernel(name, &[arr(od, 1), arr(a, 1), arr(b, 1)], &[(ComputeFn::Binary(op), 0, vec![1, 2])])
+    };
     let jk = jit::compile(&module(vec![
         f("add_f32_i64", DType::F64, DType::F32, DType::I64, BinFn::Add),
         f("add_bool", DType::I64, DType::Bool, DType::Bool, BinFn::Add),
@@ -280,15 +342,47 @@ fn mixed_dtypes_promote() {
     };
     let bb2: Vec<bool> = bb.iter().rev().copied().collect();
     let vb2 = view(DType::Bool, &[n as i64], &bb2.iter().map(|&x| Scalar::Bool(x)).collect::<Vec<_>>());
-    assert_close(&run("add_f32_i64", DType::F64, &vf32, &vi), &(0..n).map(|i| Scalar::F64(fa[i] + ib[i] as f64)).collect::<Vec<_>>(), "f32+i64");
-    assert_close(&run("add_bool", DType::I64, &vb, &vb2), &(0..n).map(|i| Scalar::I64(bb[i] as i64 + bb2[i] as i64)).collect::<Vec<_>>(), "bool+bool");
-    assert_close(&run("lt_f32_i64", DType::Bool, &vf32, &vi), &(0..n).map(|i| Scalar::Bool(fa[i] < ib[i] as f64)).collect::<Vec<_>>(), "f32<i64");
+    assert_close(
+        &run("add_f32_i64", DType::F64, &vf32, &vi),
+        &(0..n).map(|i| Scalar::F64(fa[i] + ib[i] as f64)).collect::<Vec<_>>(),
+        "f32+i64",
+    );
+    assert_close(
+        &run("add_bool", DType::I64, &vb, &vb2),
+        &(0..n).map(|i| Scalar::I64(bb[i] as i64 + bb2[i] as i64)).collect::<Vec<_>>(),
+        "bool+bool",
+    );
+    assert_close(
+        &run("lt_f32_i64", DType::Bool, &vf32, &vi),
+        &(0..n).map(|i| Scalar::Bool(fa[i] < ib[i] as f64)).collect::<Vec<_>>(),
+        "f32<i64",
+    );
     let vi2 = view(DType::I64, &[n as i64], &(0..n).map(|i| Scalar::I64(i as i64 - 4)).collect::<Vec<_>>());
-    assert_close(&run("div_i64", DType::F64, &vi, &vi2), &(0..n).map(|i| Scalar::F64(ib[i] as f64 / (i as f64 - 4.0))).collect::<Vec<_>>(), "i64/i64");
-    assert_close(&run("and_bool", DType::Bool, &vb, &vb2), &(0..n).map(|i| Scalar::Bool(bb[i] & bb2[i])).collect::<Vec<_>>(), "and");
-    assert_close(&run("or_bool", DType::Bool, &vb, &vb2), &(0..n).map(|i| Scalar::Bool(bb[i] | bb2[i])).collect::<Vec<_>>(), "or");
-    assert_close(&run("max_bool", DType::Bool, &vb, &vb2), &(0..n).map(|i| Scalar::Bool(bb[i] | bb2[i])).collect::<Vec<_>>(), "max bool");
-    assert_close(&run("gt_bool", DType::Bool, &vb, &vb2), &(0..n).map(|i| Scalar::Bool(bb[i] & !bb2[i])).collect::<Vec<_>>(), "gt bool");
+    assert_close(
+        &run("div_i64", DType::F64, &vi, &vi2),
+        &(0..n).map(|i| Scalar::F64(ib[i] as f64 / (i as f64 - 4.0))).collect::<Vec<_>>(),
+        "i64/i64",
+    );
+    assert_close(
+        &run("and_bool", DType::Bool, &vb, &vb2),
+        &(0..n).map(|i| Scalar::Bool(bb[i] & bb2[i])).collect::<Vec<_>>(),
+        "and",
+    );
+    assert_close(
+        &run("or_bool", DType::Bool, &vb, &vb2),
+        &(0..n).map(|i| Scalar::Bool(bb[i] | bb2[i])).collect::<Vec<_>>(),
+        "or",
+    );
+    assert_close(
+        &run("max_bool", DType::Bool, &vb, &vb2),
+        &(0..n).map(|i| Scalar::Bool(bb[i] | bb2[i])).collect::<Vec<_>>(),
+        "max bool",
+    );
+    assert_close(
+        &run("gt_bool", DType::Bool, &vb, &vb2),
+        &(0..n).map(|i| Scalar::Bool(bb[i] & !bb2[i])).collect::<Vec<_>>(),
+        "gt bool",
+    );
 }
 
 /// Distance in units in the last place between two finite f64 of the same sign.
@@ -300,7 +394,32 @@ fn ulps(a: f64, b: f64) -> u64 {
 fn exp_and_log_f64_are_within_a_few_ulp_of_libm() {
     // The kernels compute f64 exp and log inline (vectorisable), not through libm: compare with the
     // Rust standard library (libm) over a wide range, and the special values exactly.
-    let mut xs: Vec<f64> = vec![0.0, -0.0, 1.0, -1.0, 0.5, 1e-300, 5e-324, 2.2e-308, 1e300, f64::MAX, f64::MIN_POSITIVE, 709.7, 709.79, -745.0, -745.2, 710.0, -800.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 1.0 + 1e-15, 1.0 - 1e-15, std::f64::consts::SQRT_2, 0.7071067811865476];
+    let mut xs: Vec<f64> = vec![
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        0.5,
+        1e-300,
+        5e-324,
+        2.2e-308,
+        1e300,
+        f64::MAX,
+        f64::MIN_POSITIVE,
+        709.7,
+        709.79,
+        -745.0,
+        -745.2,
+        710.0,
+        -800.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        1.0 + 1e-15,
+        1.0 - 1e-15,
+        std::f64::consts::SQRT_2,
+        0.7071067811865476,
+    ];
     let mut state = 12345u64;
     for _ in 0..20000 {
         state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -312,7 +431,8 @@ fn exp_and_log_f64_are_within_a_few_ulp_of_libm() {
     let n = xs.len() as i64;
     let vx = fview(&[n], &xs);
     for (op, r, tol) in [(UnFn::Exp, f64::exp as fn(f64) -> f64, 4u64), (UnFn::Log, f64::ln, 4)] {
-        let jk = compile1(kernel("u", &[arr(DType::F64, 1), arr(DType::F64, 1)], &[(ComputeFn::Unary(op), 0, vec![1])]));
+        let jk =
+            compile1(kernel("u", &[arr(DType::F64, 1), arr(DType::F64, 1)], &[(ComputeFn::Unary(op), 0, vec![1])]));
         let out = zeros(DType::F64, &[n]);
         jk.launch("u", &[rv(&out), rv(&vx)]).unwrap();
         for (x, g) in xs.iter().zip(out.to_f64_vec()) {
@@ -364,14 +484,20 @@ fn unary_functions() {
     // Integer neg/abs, bool not.
     let ia = vec![-3i64, 0, 5, i64::MAX, -7];
     let vi = view(DType::I64, &[5], &ia.iter().map(|&x| Scalar::I64(x)).collect::<Vec<_>>());
-    for (op, r) in [(UnFn::Neg, (|x: i64| x.wrapping_neg()) as fn(i64) -> i64), (UnFn::Abs, |x: i64| x.wrapping_abs())] {
-        let jk = compile1(kernel("u", &[arr(DType::I64, 1), arr(DType::I64, 1)], &[(ComputeFn::Unary(op), 0, vec![1])]));
+    for (op, r) in [(UnFn::Neg, (|x: i64| x.wrapping_neg()) as fn(i64) -> i64), (UnFn::Abs, |x: i64| x.wrapping_abs())]
+    {
+        let jk =
+            compile1(kernel("u", &[arr(DType::I64, 1), arr(DType::I64, 1)], &[(ComputeFn::Unary(op), 0, vec![1])]));
         let out = zeros(DType::I64, &[5]);
         jk.launch("u", &[rv(&out), rv(&vi)]).unwrap();
         assert_close(&elems(&out), &ia.iter().map(|&x| Scalar::I64(r(x))).collect::<Vec<_>>(), op.name());
     }
     let vb = view(DType::Bool, &[3], &[Scalar::Bool(true), Scalar::Bool(false), Scalar::Bool(true)]);
-    let jk = compile1(kernel("u", &[arr(DType::Bool, 1), arr(DType::Bool, 1)], &[(ComputeFn::Unary(UnFn::Not), 0, vec![1])]));
+    let jk = compile1(kernel(
+        "u",
+        &[arr(DType::Bool, 1), arr(DType::Bool, 1)],
+        &[(ComputeFn::Unary(UnFn::Not), 0, vec![1])],
+    ));
     let out = zeros(DType::Bool, &[3]);
     jk.launch("u", &[rv(&out), rv(&vb)]).unwrap();
     assert_eq!(elems(&out), vec![Scalar::Bool(false), Scalar::Bool(true), Scalar::Bool(false)]);
@@ -386,9 +512,21 @@ fn fill_copy_where_arange() {
         kernel("copy_fb", &[arr(DType::Bool, 2), arr(DType::F64, 2)], &[(ComputeFn::Copy, 0, vec![1])]),
         kernel("copy_fi", &[arr(DType::I64, 2), arr(DType::F64, 2)], &[(ComputeFn::Copy, 0, vec![1])]),
         kernel("copy_bf", &[arr(DType::F64, 2), arr(DType::Bool, 2)], &[(ComputeFn::Copy, 0, vec![1])]),
-        kernel("where", &[arr(DType::F64, 2), arr(DType::Bool, 2), arr(DType::I64, 2), sc(DType::F64)], &[(ComputeFn::Where, 0, vec![1, 2, 3])]),
-        kernel("arange_f", &[arr(DType::F64, 1), sc(DType::F64), sc(DType::F64)], &[(ComputeFn::Arange, 0, vec![1, 2])]),
-        kernel("arange_i", &[arr(DType::I64, 1), sc(DType::I64), sc(DType::I64)], &[(ComputeFn::Arange, 0, vec![1, 2])]),
+        kernel(
+            "where",
+            &[arr(DType::F64, 2), arr(DType::Bool, 2), arr(DType::I64, 2), sc(DType::F64)],
+            &[(ComputeFn::Where, 0, vec![1, 2, 3])],
+        ),
+        kernel(
+            "arange_f",
+            &[arr(DType::F64, 1), sc(DType::F64), sc(DType::F64)],
+            &[(ComputeFn::Arange, 0, vec![1, 2])],
+        ),
+        kernel(
+            "arange_i",
+            &[arr(DType::I64, 1), sc(DType::I64), sc(DType::I64)],
+            &[(ComputeFn::Arange, 0, vec![1, 2])],
+        ),
     ]))
     .unwrap();
     let o = zeros(DType::I64, &[2, 3, 4]);
@@ -418,7 +556,8 @@ fn fill_copy_where_arange() {
     let vi = view(DType::I64, &[2, 3], &(0..6).map(|i| Scalar::I64(i * 10)).collect::<Vec<_>>());
     let o = zeros(DType::F64, &[2, 3]);
     jk.launch("where", &[rv(&o), rv(&vb), rv(&vi), rs(Scalar::F64(-1.0))]).unwrap();
-    let want: Vec<Scalar> = (0..6).map(|i| Scalar::F64(if bools[i].as_i64() != 0 { i as f64 * 10.0 } else { -1.0 })).collect();
+    let want: Vec<Scalar> =
+        (0..6).map(|i| Scalar::F64(if bools[i].as_i64() != 0 { i as f64 * 10.0 } else { -1.0 })).collect();
     assert_eq!(elems(&o), want);
 
     let o = zeros(DType::F64, &[5]);
@@ -453,9 +592,21 @@ fn random_matches_runtime_philox() {
 #[test]
 fn strided_views_negative_zero_strides_0d_3d() {
     let jk = jit::compile(&module(vec![
-        kernel("add2", &[arr(DType::F64, 2), arr(DType::F64, 2), arr(DType::F64, 2)], &[(ComputeFn::Binary(BinFn::Add), 0, vec![1, 2])]),
-        kernel("mul0", &[arr(DType::F64, 0), arr(DType::F64, 0), sc(DType::F64)], &[(ComputeFn::Binary(BinFn::Mul), 0, vec![1, 2])]),
-        kernel("sub3", &[arr(DType::I64, 3), arr(DType::I64, 3), arr(DType::I64, 3)], &[(ComputeFn::Binary(BinFn::Sub), 0, vec![1, 2])]),
+        kernel(
+            "add2",
+            &[arr(DType::F64, 2), arr(DType::F64, 2), arr(DType::F64, 2)],
+            &[(ComputeFn::Binary(BinFn::Add), 0, vec![1, 2])],
+        ),
+        kernel(
+            "mul0",
+            &[arr(DType::F64, 0), arr(DType::F64, 0), sc(DType::F64)],
+            &[(ComputeFn::Binary(BinFn::Mul), 0, vec![1, 2])],
+        ),
+        kernel(
+            "sub3",
+            &[arr(DType::I64, 3), arr(DType::I64, 3), arr(DType::I64, 3)],
+            &[(ComputeFn::Binary(BinFn::Sub), 0, vec![1, 2])],
+        ),
     ]))
     .unwrap();
     // a: 2-d reversed in both dims (negative strides) of a 4x5 base; b: a row broadcast (stride 0).
@@ -511,7 +662,14 @@ fn fused_elementwise_body() {
     // t = a * b; out = t + c (c scalar); mask = out > 0 — one loop nest.
     let f = kernel(
         "fused",
-        &[arr(DType::F64, 2), arr(DType::F64, 2), arr(DType::F64, 2), sc(DType::F64), arr(DType::F64, 2), arr(DType::Bool, 2)],
+        &[
+            arr(DType::F64, 2),
+            arr(DType::F64, 2),
+            arr(DType::F64, 2),
+            sc(DType::F64),
+            arr(DType::F64, 2),
+            arr(DType::Bool, 2),
+        ],
         &[
             (ComputeFn::Binary(BinFn::Mul), 0, vec![1, 2]),
             (ComputeFn::Binary(BinFn::Add), 4, vec![0, 3]),
@@ -563,14 +721,22 @@ fn reductions_3d_all_and_each_axis() {
     let x: Vec<f64> = vals(n, 21).into_iter().map(|v| 1.0 + v / 50.0).collect();
     let vx = fview(&sh, &x);
     for kind in KINDS {
-        let jk = compile1(kernel("r", &[arr(DType::F64, 0), arr(DType::F64, 3)], &[(ComputeFn::Reduce(kind, None), 0, vec![1])]));
+        let jk = compile1(kernel(
+            "r",
+            &[arr(DType::F64, 0), arr(DType::F64, 3)],
+            &[(ComputeFn::Reduce(kind, None), 0, vec![1])],
+        ));
         let o = zeros(DType::F64, &[]);
         jk.launch("r", &[rv(&o), rv(&vx)]).unwrap();
         let got = o.to_f64_vec()[0];
         let want = ref_reduce(kind, &x);
         assert!(same_f64(got, want), "{kind:?} all: {got} vs {want}");
         for axis in 0..3 {
-            let jk = compile1(kernel("r", &[arr(DType::F64, 2), arr(DType::F64, 3)], &[(ComputeFn::Reduce(kind, Some(axis)), 0, vec![1])]));
+            let jk = compile1(kernel(
+                "r",
+                &[arr(DType::F64, 2), arr(DType::F64, 3)],
+                &[(ComputeFn::Reduce(kind, Some(axis)), 0, vec![1])],
+            ));
             let mut osh = sh.to_vec();
             osh.remove(axis);
             let o = zeros(DType::F64, &osh);
@@ -603,15 +769,51 @@ fn reductions_int_bool_nan_empty() {
     let vi = view(DType::I64, &[10, 100], &xi.iter().map(|&v| Scalar::I64(v)).collect::<Vec<_>>());
     let vbool = view(DType::Bool, &[10, 100], &xi.iter().map(|&v| Scalar::Bool(v > 0)).collect::<Vec<_>>());
     let jk = jit::compile(&module(vec![
-        kernel("isum", &[arr(DType::I64, 0), arr(DType::I64, 2)], &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])]),
-        kernel("imin1", &[arr(DType::I64, 1), arr(DType::I64, 2)], &[(ComputeFn::Reduce(ReduceKind::Min, Some(1)), 0, vec![1])]),
-        kernel("imax0", &[arr(DType::I64, 1), arr(DType::I64, 2)], &[(ComputeFn::Reduce(ReduceKind::Max, Some(0)), 0, vec![1])]),
-        kernel("bsum", &[arr(DType::I64, 0), arr(DType::Bool, 2)], &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])]),
-        kernel("bmax1", &[arr(DType::Bool, 1), arr(DType::Bool, 2)], &[(ComputeFn::Reduce(ReduceKind::Max, Some(1)), 0, vec![1])]),
-        kernel("fmin", &[arr(DType::F64, 0), arr(DType::F64, 1)], &[(ComputeFn::Reduce(ReduceKind::Min, None), 0, vec![1])]),
-        kernel("fmax1", &[arr(DType::F64, 1), arr(DType::F64, 2)], &[(ComputeFn::Reduce(ReduceKind::Max, Some(1)), 0, vec![1])]),
-        kernel("fprod", &[arr(DType::F64, 0), arr(DType::F64, 1)], &[(ComputeFn::Reduce(ReduceKind::Prod, None), 0, vec![1])]),
-        kernel("f32sum0d", &[arr(DType::F32, 0), arr(DType::F32, 0)], &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])]),
+        kernel(
+            "isum",
+            &[arr(DType::I64, 0), arr(DType::I64, 2)],
+            &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])],
+        ),
+        kernel(
+            "imin1",
+            &[arr(DType::I64, 1), arr(DType::I64, 2)],
+            &[(ComputeFn::Reduce(ReduceKind::Min, Some(1)), 0, vec![1])],
+        ),
+        kernel(
+            "imax0",
+            &[arr(DType::I64, 1), arr(DType::I64, 2)],
+            &[(ComputeFn::Reduce(ReduceKind::Max, Some(0)), 0, vec![1])],
+        ),
+        kernel(
+            "bsum",
+            &[arr(DType::I64, 0), arr(DType::Bool, 2)],
+            &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])],
+        ),
+        kernel(
+            "bmax1",
+            &[arr(DType::Bool, 1), arr(DType::Bool, 2)],
+            &[(ComputeFn::Reduce(ReduceKind::Max, Some(1)), 0, vec![1])],
+        ),
+        kernel(
+            "fmin",
+            &[arr(DType::F64, 0), arr(DType::F64, 1)],
+            &[(ComputeFn::Reduce(ReduceKind::Min, None), 0, vec![1])],
+        ),
+        kernel(
+            "fmax1",
+            &[arr(DType::F64, 1), arr(DType::F64, 2)],
+            &[(ComputeFn::Reduce(ReduceKind::Max, Some(1)), 0, vec![1])],
+        ),
+        kernel(
+            "fprod",
+            &[arr(DType::F64, 0), arr(DType::F64, 1)],
+            &[(ComputeFn::Reduce(ReduceKind::Prod, None), 0, vec![1])],
+        ),
+        kernel(
+            "f32sum0d",
+            &[arr(DType::F32, 0), arr(DType::F32, 0)],
+            &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])],
+        ),
     ]))
     .unwrap();
     let o = zeros(DType::I64, &[]);
@@ -619,16 +821,25 @@ fn reductions_int_bool_nan_empty() {
     assert_eq!(elems(&o)[0], Scalar::I64(xi.iter().sum()));
     let o = zeros(DType::I64, &[10]);
     jk.launch("imin1", &[rv(&o), rv(&vi)]).unwrap();
-    assert_eq!(elems(&o), (0..10).map(|r| Scalar::I64(*xi[r * 100..r * 100 + 100].iter().min().unwrap())).collect::<Vec<_>>());
+    assert_eq!(
+        elems(&o),
+        (0..10).map(|r| Scalar::I64(*xi[r * 100..r * 100 + 100].iter().min().unwrap())).collect::<Vec<_>>()
+    );
     let o = zeros(DType::I64, &[100]);
     jk.launch("imax0", &[rv(&o), rv(&vi)]).unwrap();
-    assert_eq!(elems(&o), (0..100).map(|c| Scalar::I64((0..10).map(|r| xi[r * 100 + c]).max().unwrap())).collect::<Vec<_>>());
+    assert_eq!(
+        elems(&o),
+        (0..100).map(|c| Scalar::I64((0..10).map(|r| xi[r * 100 + c]).max().unwrap())).collect::<Vec<_>>()
+    );
     let o = zeros(DType::I64, &[]);
     jk.launch("bsum", &[rv(&o), rv(&vbool)]).unwrap();
     assert_eq!(elems(&o)[0], Scalar::I64(xi.iter().filter(|&&v| v > 0).count() as i64));
     let o = zeros(DType::Bool, &[10]);
     jk.launch("bmax1", &[rv(&o), rv(&vbool)]).unwrap();
-    assert_eq!(elems(&o), (0..10).map(|r| Scalar::Bool(xi[r * 100..r * 100 + 100].iter().any(|&v| v > 0))).collect::<Vec<_>>());
+    assert_eq!(
+        elems(&o),
+        (0..10).map(|r| Scalar::Bool(xi[r * 100..r * 100 + 100].iter().any(|&v| v > 0))).collect::<Vec<_>>()
+    );
 
     let mut big = vals(200_000, 41);
     big[123_456] = f64::NAN;
@@ -665,9 +876,21 @@ fn chunked_reductions_are_accurate_and_deterministic() {
     let x = vals(n, 51);
     let vx = fview(&sh, &x);
     let jk = jit::compile(&module(vec![
-        kernel("sum_all", &[arr(DType::F64, 0), arr(DType::F64, 3)], &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])]),
-        kernel("sum_ax2", &[arr(DType::F64, 2), arr(DType::F64, 3)], &[(ComputeFn::Reduce(ReduceKind::Sum, Some(2)), 0, vec![1])]),
-        kernel("sum_ax0", &[arr(DType::F64, 2), arr(DType::F64, 3)], &[(ComputeFn::Reduce(ReduceKind::Sum, Some(0)), 0, vec![1])]),
+        kernel(
+            "sum_all",
+            &[arr(DType::F64, 0), arr(DType::F64, 3)],
+            &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])],
+        ),
+        kernel(
+            "sum_ax2",
+            &[arr(DType::F64, 2), arr(DType::F64, 3)],
+            &[(ComputeFn::Reduce(ReduceKind::Sum, Some(2)), 0, vec![1])],
+        ),
+        kernel(
+            "sum_ax0",
+            &[arr(DType::F64, 2), arr(DType::F64, 3)],
+            &[(ComputeFn::Reduce(ReduceKind::Sum, Some(0)), 0, vec![1])],
+        ),
     ]))
     .unwrap();
     let seq: f64 = x.iter().sum();
@@ -715,7 +938,11 @@ fn chunked_reductions_are_accurate_and_deterministic() {
 
 #[test]
 fn shape_mismatch_and_out_of_bounds_are_errors() {
-    let jk = compile1(kernel("add", &[arr(DType::F64, 2), arr(DType::F64, 2), arr(DType::F64, 2)], &[(ComputeFn::Binary(BinFn::Add), 0, vec![1, 2])]));
+    let jk = compile1(kernel(
+        "add",
+        &[arr(DType::F64, 2), arr(DType::F64, 2), arr(DType::F64, 2)],
+        &[(ComputeFn::Binary(BinFn::Add), 0, vec![1, 2])],
+    ));
     let (o, a) = (zeros(DType::F64, &[3, 5]), zeros(DType::F64, &[3, 5]));
     let b = zeros(DType::F64, &[3, 4]);
     let e = jk.launch("add", &[rv(&o), rv(&a), rv(&b)]).unwrap_err();
@@ -727,7 +954,13 @@ fn shape_mismatch_and_out_of_bounds_are_errors() {
     let bad = View { offset: 2, strides: vec![5, -1], ..zeros(DType::F64, &[3, 5]) };
     let e = jk.launch("add", &[rv(&bad), rv(&a), rv(&a)]).unwrap_err();
     assert!(e.contains("out of bounds"), "{e}");
-    let huge = View { base: zeros(DType::F64, &[1]).base, dtype: DType::F64, offset: 0, shape: vec![1 << 40, 1 << 40], strides: vec![1 << 40, 1] };
+    let huge = View {
+        base: zeros(DType::F64, &[1]).base,
+        dtype: DType::F64,
+        offset: 0,
+        shape: vec![1 << 40, 1 << 40],
+        strides: vec![1 << 40, 1],
+    };
     assert!(jk.launch("add", &[rv(&o), rv(&a), rv(&huge)]).is_err());
     // Wrong dtype, rank, kind, count, unknown kernel.
     assert!(jk.launch("add", &[rv(&o), rv(&a), rv(&zeros(DType::F32, &[3, 5]))]).is_err());
@@ -736,7 +969,11 @@ fn shape_mismatch_and_out_of_bounds_are_errors() {
     assert!(jk.launch("add", &[rv(&o), rv(&a)]).is_err());
     assert!(jk.launch("nope", &[]).is_err());
     // Reduction output of the wrong shape.
-    let jk = compile1(kernel("r", &[arr(DType::F64, 1), arr(DType::F64, 2)], &[(ComputeFn::Reduce(ReduceKind::Sum, Some(1)), 0, vec![1])]));
+    let jk = compile1(kernel(
+        "r",
+        &[arr(DType::F64, 1), arr(DType::F64, 2)],
+        &[(ComputeFn::Reduce(ReduceKind::Sum, Some(1)), 0, vec![1])],
+    ));
     let e = jk.launch("r", &[rv(&zeros(DType::F64, &[4])), rv(&zeros(DType::F64, &[3, 4]))]).unwrap_err();
     assert!(e.contains("shape mismatch"), "{e}");
 }
@@ -746,7 +983,11 @@ fn emit_stages_and_empty_module() {
     let m = module(vec![
         ir::Func::new("main", false),
         kernel("k0", &[arr(DType::F64, 1), arr(DType::F64, 1)], &[(ComputeFn::Unary(UnFn::Sqrt), 0, vec![1])]),
-        kernel("k1", &[arr(DType::I64, 0), arr(DType::I64, 2)], &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])]),
+        kernel(
+            "k1",
+            &[arr(DType::I64, 0), arr(DType::I64, 2)],
+            &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])],
+        ),
     ]);
     let text = kernel_codegen::kernels_module_mlir(&m).unwrap();
     assert!(text.contains("func.func @k0(") && text.contains("func.func @k1(") && !text.contains("@main"), "{text}");
@@ -780,17 +1021,30 @@ fn kernels_launch_from_rayon_workers() {
 fn packed_abi_layout() {
     // `_mlir_<name>(void **args)`: args[i] points to the i-th LLVM-level argument; a rank-r memref is
     // (allocated ptr, aligned ptr, offset, r sizes, r strides), then the trailing lo/hi indices.
-    let jk = compile1(kernel("cp", &[arr(DType::F64, 1), arr(DType::I64, 1), sc(DType::F64)], &[(ComputeFn::Binary(BinFn::Add), 0, vec![1, 2])]));
+    let jk = compile1(kernel(
+        "cp",
+        &[arr(DType::F64, 1), arr(DType::I64, 1), sc(DType::F64)],
+        &[(ComputeFn::Binary(BinFn::Add), 0, vec![1, 2])],
+    ));
     let (entry, f) = jk.get("cp").unwrap();
     assert_eq!(f.params.len(), 3);
     let mut out = vec![0.0f64; 8];
     let src: Vec<i64> = (0..8).collect();
     // out[1 + 2*i] = src[7 - i] + 0.5 for i in [1, 3).
     let mut w: Vec<u64> = vec![
-        out.as_mut_ptr() as u64, out.as_mut_ptr() as u64, 1, 4, 2, // out: offset 1, size 4, stride 2
-        src.as_ptr() as u64, src.as_ptr() as u64, 7, 4, (-1i64) as u64, // src: offset 7, size 4, stride -1
+        out.as_mut_ptr() as u64,
+        out.as_mut_ptr() as u64,
+        1,
+        4,
+        2, // out: offset 1, size 4, stride 2
+        src.as_ptr() as u64,
+        src.as_ptr() as u64,
+        7,
+        4,
+        (-1i64) as u64, // src: offset 7, size 4, stride -1
         0.5f64.to_bits(),
-        1, 3, // lo, hi
+        1,
+        3, // lo, hi
     ];
     let mut ptrs: Vec<*mut ()> = w.iter_mut().map(|x| x as *mut u64 as *mut ()).collect();
     unsafe { (entry.0)(ptrs.as_mut_ptr()) };
@@ -872,7 +1126,8 @@ fn fig1_in_place_temporary() {
     let n = 100_000;
     let (a, b) = (vals(n, 71), vals(n, 72));
     let o = zeros(DType::F64, &[n as i64]);
-    jk.launch("fig1", &[rv(&fview(&[n as i64], &a)), rv(&fview(&[n as i64], &b)), rv(&o), rs(Scalar::F64(0.25))]).unwrap();
+    jk.launch("fig1", &[rv(&fview(&[n as i64], &a)), rv(&fview(&[n as i64], &b)), rv(&o), rs(Scalar::F64(0.25))])
+        .unwrap();
     let got = o.to_f64_vec();
     for i in 0..n {
         assert_eq!(got[i], (0.25 + a[i]) * b[i], "element {i}");
@@ -942,7 +1197,12 @@ fn fused_axis_reductions_with_contracted_producer() {
             ],
         )
     };
-    let ks = [("sum0", ReduceKind::Sum, 0usize), ("sum1", ReduceKind::Sum, 1), ("max0", ReduceKind::Max, 0), ("max1", ReduceKind::Max, 1)];
+    let ks = [
+        ("sum0", ReduceKind::Sum, 0usize),
+        ("sum1", ReduceKind::Sum, 1),
+        ("max0", ReduceKind::Max, 0),
+        ("max1", ReduceKind::Max, 1),
+    ];
     let funcs: Vec<ir::Func> = ks.iter().map(|&(n, k, a)| mk(n, k, a)).collect();
     for (f, &(_, _, axis)) in funcs.iter().zip(&ks) {
         let text = kernel_codegen::kernel_to_mlir(f).unwrap();
@@ -1031,7 +1291,10 @@ fn several_reductions_along_one_axis_share_a_loop_nest() {
         "bad",
         &[arr(DType::F64, 0), arr(DType::F64, 0), f2],
         &[],
-        &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![2]), (ComputeFn::Reduce(ReduceKind::Max, None), 1, vec![2])],
+        &[
+            (ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![2]),
+            (ComputeFn::Reduce(ReduceKind::Max, None), 1, vec![2]),
+        ],
     );
     assert!(!kernel_codegen::fusible_block(&all));
 }

@@ -127,7 +127,11 @@ pub fn darte() -> Region {
 
 /// Blocks restricted to the 8 computations of Fig. 21 (DEL vertices dropped).
 fn compute_blocks(p: &[Vec<usize>]) -> Vec<Vec<usize>> {
-    let mut v: Vec<Vec<usize>> = p.iter().map(|b| b.iter().copied().filter(|&i| i < 8).collect::<Vec<_>>()).filter(|b: &Vec<usize>| !b.is_empty()).collect();
+    let mut v: Vec<Vec<usize>> = p
+        .iter()
+        .map(|b| b.iter().copied().filter(|&i| i < 8).collect::<Vec<_>>())
+        .filter(|b: &Vec<usize>| !b.is_empty())
+        .collect();
     v.sort();
     v
 }
@@ -151,7 +155,12 @@ fn fig21_darte() {
         let sb = run(&r, m.as_ref(), Algorithm::OptimalBaseline);
         eprintln!("fig21 {name}: optimal {:?} baseline {:?} {:?}", s.stats, sb.stats, sb.partition);
         let cb = compute_blocks(&s.partition);
-        eprintln!("fig21 {name:>13}: cost {} {:?} defaulted {:?}", s.cost, cb, m.cost(&r, &s.partition).defaulted_symbols);
+        eprintln!(
+            "fig21 {name:>13}: cost {} {:?} defaulted {:?}",
+            s.cost,
+            cb,
+            m.cost(&r, &s.partition).defaulted_symbols
+        );
         assert!(verify::legal(&r, &s.partition));
         assert!(s.stats.optimal_proven, "{name}");
         assert_eq!(sb.stats.optimal_proven, name != "robinson", "{name}");
@@ -238,7 +247,11 @@ mod verify {
     }
     fn same(r: &Region, a: &View, b: &View) -> bool {
         let s = |x: &SymExpr| x.substitute(&r.bindings);
-        a.base == b.base && s(&a.offset) == s(&b.offset) && a.shape.len() == b.shape.len() && a.shape.iter().zip(&b.shape).all(|(x, y)| s(x) == s(y)) && a.strides.iter().zip(&b.strides).all(|(x, y)| s(x) == s(y))
+        a.base == b.base
+            && s(&a.offset) == s(&b.offset)
+            && a.shape.len() == b.shape.len()
+            && a.shape.iter().zip(&b.shape).all(|(x, y)| s(x) == s(y))
+            && a.strides.iter().zip(&b.strides).all(|(x, y)| s(x) == s(y))
     }
     fn space(o: &Op) -> Option<Vec<SymExpr>> {
         match o.kind {
@@ -248,7 +261,14 @@ mod verify {
         }
     }
     fn bases(o: &Op) -> HashSet<BaseId> {
-        o.ins.iter().chain(&o.outs).map(|v| v.base).chain(o.new.iter().copied()).chain(o.del.iter().copied()).chain(o.sync.iter().copied()).collect()
+        o.ins
+            .iter()
+            .chain(&o.outs)
+            .map(|v| v.base)
+            .chain(o.new.iter().copied())
+            .chain(o.del.iter().copied())
+            .chain(o.sync.iter().copied())
+            .collect()
     }
     /// `i` (earlier) must execute before `j`.
     pub fn depends(r: &Region, i: usize, j: usize) -> bool {
@@ -259,7 +279,10 @@ mod verify {
         }
         let (ba, bc) = (bases(a), bases(c));
         ba.intersection(&bc).any(|x| {
-            a.new.contains(x) || a.del.contains(x) || c.new.contains(x) || c.del.contains(x)
+            a.new.contains(x)
+                || a.del.contains(x)
+                || c.new.contains(x)
+                || c.del.contains(x)
                 || (a.sync.contains(x) && c.outs.iter().any(|v| v.base == *x))
                 || (c.sync.contains(x) && a.outs.iter().any(|v| v.base == *x))
         })
@@ -267,7 +290,9 @@ mod verify {
     pub fn forbidden(r: &Region, i: usize, j: usize) -> bool {
         let (f, g) = (&r.ops[i], &r.ops[j]);
         let bad = |o: &View, x: &View| overlap(r, o, x) && !same(r, o, x);
-        if f.outs.iter().any(|o| g.ins.iter().chain(&g.outs).any(|x| bad(o, x))) || g.outs.iter().any(|o| f.ins.iter().chain(&f.outs).any(|x| bad(o, x))) {
+        if f.outs.iter().any(|o| g.ins.iter().chain(&g.outs).any(|x| bad(o, x)))
+            || g.outs.iter().any(|o| f.ins.iter().chain(&f.outs).any(|x| bad(o, x)))
+        {
             return true;
         }
         if let (Some(a), Some(b)) = (space(f), space(g)) {
@@ -276,10 +301,14 @@ mod verify {
                 return true;
             }
         }
-        let red = |x: &Op, y: &Op| matches!(x.kind, OpKind::Reduction { .. }) && x.outs.iter().any(|o| y.ins.iter().any(|v| overlap(r, o, v)));
+        let red = |x: &Op, y: &Op| {
+            matches!(x.kind, OpKind::Reduction { .. }) && x.outs.iter().any(|o| y.ins.iter().any(|v| overlap(r, o, v)))
+        };
         // Two reductions share a kernel only along the same axis of a space of rank >= 2.
         let two = match (&f.kind, &g.kind) {
-            (OpKind::Reduction { axis: a }, OpKind::Reduction { axis: b }) => a.is_none() || a != b || space(f).map_or(0, |s| s.len()) < 2,
+            (OpKind::Reduction { axis: a }, OpKind::Reduction { axis: b }) => {
+                a.is_none() || a != b || space(f).map_or(0, |s| s.len()) < 2
+            }
             _ => false,
         };
         red(f, g) || red(g, f) || two
@@ -364,10 +393,15 @@ fn gen_region(sizes: Vec<i64>, ops: Vec<GenOp>) -> Region {
                 let len = len.clamp(1, 2);
                 let out = clip(ob, oo, len);
                 let l = out.shape[0].as_const().unwrap() as usize;
-                let ins: Vec<View> = ins.into_iter().map(|(b, o)| clip(b, o, l)).filter(|v| v.shape == out.shape).collect();
+                let ins: Vec<View> =
+                    ins.into_iter().map(|(b, o)| clip(b, o, l)).filter(|v| v.shape == out.shape).collect();
                 let base = out.base;
                 let op = Op::elementwise("ew", vec![out], ins);
-                if new && !touched.contains(&base) && op.ins.iter().all(|v| v.base != base) { op.with_new(&[base]) } else { op }
+                if new && !touched.contains(&base) && op.ins.iter().all(|v| v.base != base) {
+                    op.with_new(&[base])
+                } else {
+                    op
+                }
             }
             GenOp::Red(ob, oo, ib, io, il) => Op::reduction("sum", clip(ob, oo, 1), clip(ib, io, il), Some(0)),
             GenOp::Sys(k, b) => match k {
@@ -401,7 +435,8 @@ fn arb_op() -> impl Strategy<Value = GenOp> {
 }
 
 fn arb_region(max_ops: usize) -> impl Strategy<Value = Region> {
-    (prop::collection::vec(2..5i64, 1..4), prop::collection::vec(arb_op(), 1..=max_ops)).prop_map(|(s, o)| gen_region(s, o))
+    (prop::collection::vec(2..5i64, 1..4), prop::collection::vec(arb_op(), 1..=max_ops))
+        .prop_map(|(s, o)| gen_region(s, o))
 }
 
 /// Regions of exactly `n` operations (generated with spare operations, cut to `n`; cutting the
@@ -605,7 +640,17 @@ fn measure_optimal_vs_baseline() {
         }
         for a in [Algorithm::Greedy, Algorithm::Optimal, Algorithm::OptimalBaseline] {
             let s = run_b(&r, &m, a, budget);
-            eprintln!("ops {:>3} {:>16}: cost {:>5} nodes {:>7} proven {:>5} comps {:>3} edges {:>4} ms {:>8.1}", r.ops.len(), a.name(), s.cost, s.stats.search_nodes, s.stats.optimal_proven, s.stats.components, s.stats.search_edges, s.stats.solve_ms);
+            eprintln!(
+                "ops {:>3} {:>16}: cost {:>5} nodes {:>7} proven {:>5} comps {:>3} edges {:>4} ms {:>8.1}",
+                r.ops.len(),
+                a.name(),
+                s.cost,
+                s.stats.search_nodes,
+                s.stats.optimal_proven,
+                s.stats.components,
+                s.stats.search_edges,
+                s.stats.solve_ms
+            );
             assert!(verify::legal(&r, &s.partition));
         }
     }
@@ -645,7 +690,12 @@ fn dead_write_after_sync_keeps_costs_monotone() {
 /// A constant view of base 0.
 fn cview(offset: i64, shape: &[i64], strides: &[i64]) -> region::View {
     let c = |x: &i64| sym::SymExpr::constant(*x);
-    region::View { base: region::BaseId(0), offset: c(&offset), shape: shape.iter().map(c).collect(), strides: strides.iter().map(c).collect() }
+    region::View {
+        base: region::BaseId(0),
+        offset: c(&offset),
+        shape: shape.iter().map(c).collect(),
+        strides: strides.iter().map(c).collect(),
+    }
 }
 
 /// Every element index of a constant view (brute force, the reference).
@@ -719,7 +769,11 @@ fn long_sum(n: usize) -> Region {
     let mut prev = x;
     for k in 0..n {
         let t = r.add_base(&format!("t{k}"), 10);
-        r.push(Op::elementwise("ADD", vec![View::range(t, 0, 10)], vec![View::range(prev, 0, 10), View::range(x, 0, 10)]).with_new(&[t]).with_line(k as u32 + 1));
+        r.push(
+            Op::elementwise("ADD", vec![View::range(t, 0, 10)], vec![View::range(prev, 0, 10), View::range(x, 0, 10)])
+                .with_new(&[t])
+                .with_line(k as u32 + 1),
+        );
         if prev != x {
             r.push(Op::del(prev));
         }
@@ -757,4 +811,3 @@ fn a_zero_time_budget_stops_every_phase() {
     assert!(s.cost <= solve(&long_sum(60), &m, Algorithm::Greedy, unlimited).cost);
     assert!(s.cost < solve(&long_sum(60), &m, Algorithm::Singleton, unlimited).cost);
 }
-

@@ -60,8 +60,6 @@ pub fn memory_limit() -> u64 {
     }
 }
 
-
-
 /// Storage of one base array. Kernels write through raw pointers from several threads at once on
 /// disjoint elements; all other access goes through [`View`] methods on the host thread.
 pub struct Buffer {
@@ -107,7 +105,16 @@ fn map_large(bytes: usize) -> Option<(usize, usize)> {
     // Map one huge page more, then unmap the unaligned head and the tail.
     let over = len.checked_add(HUGE_PAGE)?;
     // SAFETY: an anonymous private mapping; no file, no fixed address.
-    let raw = unsafe { libc::mmap(std::ptr::null_mut(), over, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0) };
+    let raw = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            over,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
     if raw == libc::MAP_FAILED {
         return None;
     }
@@ -149,7 +156,13 @@ impl Buffer {
     fn uninit(bytes: usize) -> Option<(Buffer, bool)> {
         if bytes >= LARGE_BYTES {
             let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
-            let best = pool.free.iter().enumerate().filter(|(_, &(_, len))| len >= bytes && len <= 2 * bytes).min_by_key(|(_, &(_, len))| len).map(|(i, _)| i);
+            let best = pool
+                .free
+                .iter()
+                .enumerate()
+                .filter(|(_, &(_, len))| len >= bytes && len <= 2 * bytes)
+                .min_by_key(|(_, &(_, len))| len)
+                .map(|(i, _)| i);
             if let Some(i) = best {
                 let (addr, len) = pool.free.swap_remove(i);
                 pool.bytes -= len;
@@ -321,8 +334,6 @@ impl View {
         v
     }
 }
-
-
 
 /// The memory traffic, in bytes, of one kernel launch on `views`: for each base array, the bytes
 /// of the union of the views' element ranges ([`element_range`]), but no more than the sum of their distinct

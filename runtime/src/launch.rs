@@ -43,14 +43,10 @@ fn check_in_bounds(v: &View, what: &str) -> Result<(), String> {
     };
     let n = (v.base.len_bytes() / v.dtype.size_bytes()) as i128;
     if lo < 0 || hi >= n {
-        return Err(format!(
-            "{what}: view out of bounds (elements {lo}..={hi} of a base array of {n} elements)"
-        ));
+        return Err(format!("{what}: view out of bounds (elements {lo}..={hi} of a base array of {n} elements)"));
     }
     Ok(())
 }
-
-
 
 /// A reduction that ends a kernel's block: `out = reduce(kind, axis)(input)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -177,10 +173,17 @@ pub fn launch(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue]) -> Resul
             }),
             (Type::Array(d, r), RtValue::View(v)) => {
                 if v.dtype != d {
-                    return Err(format!("kernel @{name}: operand {i} has dtype {} but the kernel expects {}", v.dtype.name(), d.name()));
+                    return Err(format!(
+                        "kernel @{name}: operand {i} has dtype {} but the kernel expects {}",
+                        v.dtype.name(),
+                        d.name()
+                    ));
                 }
                 if v.rank() != r {
-                    return Err(format!("kernel @{name}: operand {i} has rank {} but the kernel expects rank {r}", v.rank()));
+                    return Err(format!(
+                        "kernel @{name}: operand {i} has rank {} but the kernel expects rank {r}",
+                        v.rank()
+                    ));
                 }
                 check_in_bounds(v, &format!("kernel @{name}: operand {i}"))?;
                 let ptr = v.base.as_ptr() as u64;
@@ -188,8 +191,12 @@ pub fn launch(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue]) -> Resul
                 words.extend(v.shape.iter().map(|&x| x as u64));
                 words.extend(v.strides.iter().map(|&x| x as u64));
             }
-            (Type::Scalar(_), RtValue::View(_)) => return Err(format!("kernel @{name}: operand {i} is an array but the kernel expects a scalar")),
-            (Type::Array(..), RtValue::Scalar(_)) => return Err(format!("kernel @{name}: operand {i} is a scalar but the kernel expects an array")),
+            (Type::Scalar(_), RtValue::View(_)) => {
+                return Err(format!("kernel @{name}: operand {i} is an array but the kernel expects a scalar"))
+            }
+            (Type::Array(..), RtValue::Scalar(_)) => {
+                return Err(format!("kernel @{name}: operand {i} is a scalar but the kernel expects an array"))
+            }
         }
     }
     let lo_word = words.len();
@@ -203,7 +210,11 @@ pub fn launch(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue]) -> Resul
     let ppos = |v: ValueId| pos(v).ok_or_else(|| format!("kernel @{name}: %v{v} is not a parameter"));
     let view = |p: usize| args[p].view().ok_or_else(|| format!("kernel @{name}: operand {p} must be an array"));
     let mismatch = |p: usize, s: &[i64], space: &[i64]| {
-        format!("shape mismatch: operand {p} has shape {} but the kernel iterates over {}", shape_str(s), shape_str(space))
+        format!(
+            "shape mismatch: operand {p} has shape {} but the kernel iterates over {}",
+            shape_str(s),
+            shape_str(space)
+        )
     };
     let space = view(ppos(space_param)?)?.shape.clone();
     // Elementwise view parameters: the iteration-space shape (0-d read-only views broadcast).
@@ -281,9 +292,9 @@ pub fn launch(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue]) -> Resul
     let nchunks = (rows + rows_per_chunk - 1) / rows_per_chunk;
 
     // Outputs that write one element many times (zero strides) run sequentially in chunk order.
-    let aliased_out = written.iter().any(|&p| {
-        args[p].view().is_some_and(|v| v.shape.iter().zip(&v.strides).any(|(&d, &s)| d > 1 && s == 0))
-    });
+    let aliased_out = written
+        .iter()
+        .any(|&p| args[p].view().is_some_and(|v| v.shape.iter().zip(&v.strides).any(|(&d, &s)| d > 1 && s == 0)));
 
     // Partial slots for a reduction over everything: one 8-byte word per chunk.
     let mut partials: Vec<u64> = vec![];

@@ -122,7 +122,13 @@ pub fn read_npy(path: &Path) -> Result<View, NpyError> {
     match bytes {
         None => return Err(not_npy(path, format!("its header's shape {shape:?} is too large"))),
         Some(b) if b as u64 > meta.len() => {
-            return Err(not_npy(path, format!("its header's shape {shape:?} needs {b} bytes of data but the file has {} bytes in all", meta.len())))
+            return Err(not_npy(
+                path,
+                format!(
+                    "its header's shape {shape:?} needs {b} bytes of data but the file has {} bytes in all",
+                    meta.len()
+                ),
+            ))
         }
         Some(_) => {}
     }
@@ -179,11 +185,7 @@ static TMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 /// A temporary path next to `path` (same directory, so the final rename is atomic).
 fn temp_path(path: &Path) -> PathBuf {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out.npy".into());
-    let unique = format!(
-        ".{name}.tmp-{}-{}",
-        std::process::id(),
-        TMP_COUNTER.fetch_add(1, Ordering::Relaxed)
-    );
+    let unique = format!(".{name}.tmp-{}-{}", std::process::id(), TMP_COUNTER.fetch_add(1, Ordering::Relaxed));
     path.with_file_name(unique)
 }
 

@@ -59,7 +59,6 @@ pub fn apply_index(src: &View, index: &[IndexEntry], ops: &[i64]) -> Result<View
     Ok(v)
 }
 
-
 /// `src` with permuted axes: axis `i` of the result is axis `perm[i]` of `src` (same elements).
 pub fn transpose(src: &View, perm: &[usize]) -> View {
     let shape = perm.iter().map(|&a| src.shape[a]).collect();
@@ -72,18 +71,33 @@ pub fn diagonal(src: &View) -> Result<View, String> {
     let [d0, d1] = src.shape[..] else {
         return Err(format!("diagonal needs a 2-d array, got shape {}", shape_str(&src.shape)));
     };
-    Ok(View { base: src.base.clone(), dtype: src.dtype, offset: src.offset, shape: vec![d0.min(d1)], strides: vec![src.strides[0] + src.strides[1]] })
+    Ok(View {
+        base: src.base.clone(),
+        dtype: src.dtype,
+        offset: src.offset,
+        shape: vec![d0.min(d1)],
+        strides: vec![src.strides[0] + src.strides[1]],
+    })
 }
 
 /// `src` broadcast to `shape` (NumPy rules; broadcast dimensions get stride 0).
 pub fn broadcast(src: &View, shape: &[i64]) -> Result<View, String> {
     let (r, k) = (src.rank(), shape.len());
-    let fail = || format!("operands could not be broadcast together: shape {} does not broadcast to {}", shape_str(&src.shape), shape_str(shape));
+    let fail = || {
+        format!(
+            "operands could not be broadcast together: shape {} does not broadcast to {}",
+            shape_str(&src.shape),
+            shape_str(shape)
+        )
+    };
     if r > k {
         return Err(fail());
     }
     if checked_len(shape).is_none() {
-        return Err(format!("cannot broadcast to shape {}: its element count overflows a 64-bit size", shape_str(shape)));
+        return Err(format!(
+            "cannot broadcast to shape {}: its element count overflows a 64-bit size",
+            shape_str(shape)
+        ));
     }
     let mut strides = vec![0; k];
     for j in 0..k {
@@ -99,7 +113,3 @@ pub fn broadcast(src: &View, shape: &[i64]) -> Result<View, String> {
     }
     Ok(View { base: src.base.clone(), dtype: src.dtype, offset: src.offset, shape: shape.to_vec(), strides })
 }
-
-
-
-

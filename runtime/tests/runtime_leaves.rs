@@ -12,7 +12,6 @@ use arrayc_runtime::rng::{fill_uniform, fill_uniform_chunked, philox4x32_10, uni
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-
 /// A new zero-filled array (`View::zeros`); the tests' sizes always fit in memory.
 fn zeros(dtype: DType, shape: &[i64]) -> View {
     View::zeros(dtype, shape).expect("a test array fits in memory")
@@ -78,11 +77,7 @@ fn python() -> String {
 
 /// Panics, naming what to install, unless python with numpy can be run.
 fn require_numpy(test: &str) {
-    let ok = Command::new(python())
-        .args(["-c", "import numpy"])
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
+    let ok = Command::new(python()).args(["-c", "import numpy"]).output().map(|o| o.status.success()).unwrap_or(false);
     assert!(
         ok,
         "{test} compares with NumPy, but `{} -c 'import numpy'` failed: run `bash scripts/setup.sh` \
@@ -92,12 +87,7 @@ fn require_numpy(test: &str) {
 }
 
 fn run_python(script: &str, args: &[&Path]) -> String {
-    let out = Command::new(python())
-        .arg("-c")
-        .arg(script)
-        .args(args)
-        .output()
-        .expect("run python");
+    let out = Command::new(python()).arg("-c").arg(script).args(args).output().expect("run python");
     assert!(out.status.success(), "python failed: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
 }
@@ -108,10 +98,7 @@ fn run_python(script: &str, args: &[&Path]) -> String {
 fn philox_known_answers() {
     // Random123 kat_vectors for philox4x32_10.
     assert_eq!(philox4x32_10([0; 4], [0; 2]), [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8]);
-    assert_eq!(
-        philox4x32_10([0xffffffff; 4], [0xffffffff; 2]),
-        [0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd]
-    );
+    assert_eq!(philox4x32_10([0xffffffff; 4], [0xffffffff; 2]), [0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd]);
     assert_eq!(
         philox4x32_10([0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344], [0xa4093822, 0x299f31d0]),
         [0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1]
@@ -248,7 +235,10 @@ fn npy_errors() {
     let e = read_err(&garbage);
     assert!(matches!(e, NpyError::NotNpy { .. }), "{e:?}");
     let msg = e.to_string();
-    assert!(msg.contains("garbage.npy") && msg.contains("not a valid .npy file") && msg.contains("numpy.save"), "{msg}");
+    assert!(
+        msg.contains("garbage.npy") && msg.contains("not a valid .npy file") && msg.contains("numpy.save"),
+        "{msg}"
+    );
 
     let empty = dir.join("empty.npy");
     std::fs::write(&empty, b"").unwrap();
@@ -407,7 +397,8 @@ fn print_arrays_basic() {
 /// Arrays whose numpy `str()` the print test compares against.
 fn print_cases() -> Vec<View> {
     let mut v = Vec::new();
-    let lin = |n: usize, a: f64, b: f64| -> Vec<f64> { (0..n).map(|i| a + (b - a) * i as f64 / (n - 1) as f64).collect() };
+    let lin =
+        |n: usize, a: f64, b: f64| -> Vec<f64> { (0..n).map(|i| a + (b - a) * i as f64 / (n - 1) as f64).collect() };
     let uni = |n: usize, seed: u64| -> Vec<f64> { (0..n as u64).map(|k| uniform_f64(seed, k)).collect() };
     v.push(f64s(&[3], &[1.0, 2.0, 3.0]));
     v.push(f64s(&[3], &[0.0, 0.5, 1.0]));
@@ -509,7 +500,6 @@ for p in sys.argv[1:]:
     assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
 }
 
-
 // ---------------------------------------------------------------- traffic
 
 /// A view of `base` with the given offset, shape and strides (elements).
@@ -559,5 +549,3 @@ fn sizes_that_overflow_are_allocation_errors() {
     let v = zeros(DType::Bool, &[0, i64::MAX]);
     assert_eq!(v.len(), 0);
 }
-
-

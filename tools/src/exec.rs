@@ -142,7 +142,8 @@ impl Executor<'_> {
             }
             Call { callee, args, results } => {
                 let argv = gets(fr, args)?;
-                let callee_f = self.module.func(callee).ok_or_else(|| OpError::Msg(format!("no function `{callee}`")))?;
+                let callee_f =
+                    self.module.func(callee).ok_or_else(|| OpError::Msg(format!("no function `{callee}`")))?;
                 if callee_f.kernel {
                     self.kernels.launch(callee, &argv).map_err(OpError::Msg)?;
                 } else {
@@ -166,11 +167,13 @@ impl Executor<'_> {
                 if let Some(n) = shape.iter().find(|n| **n < 0) {
                     return Err(OpError::Msg(format!("negative dimension {n} in array size {shape:?}")));
                 }
-                let v = arrayc_runtime::array::View::uninitialised(f.ty(*res).dtype(), &shape).map_err(|e| OpError::Msg(e.to_string()))?;
+                let v = arrayc_runtime::array::View::uninitialised(f.ty(*res).dtype(), &shape)
+                    .map_err(|e| OpError::Msg(e.to_string()))?;
                 set(fr, *res, RtValue::View(v))
             }
             View { res, src, index, operands } => {
-                let ops: Vec<i64> = operands.iter().map(|s| sc(fr, *s).map(|x| x.as_i64())).collect::<Result<_, _>>()?;
+                let ops: Vec<i64> =
+                    operands.iter().map(|s| sc(fr, *s).map(|x| x.as_i64())).collect::<Result<_, _>>()?;
                 let v = apply_index(vw(fr, *src)?, index, &ops)?;
                 set(fr, *res, RtValue::View(v))
             }
@@ -199,7 +202,8 @@ impl Executor<'_> {
             Del { base } => {
                 // The region is done with the base array; free it now unless the function returns it
                 // (Fig. 3b's `SYNC D; DEL D` before returning D: the caller's reference keeps it).
-                let returned = matches!(f.body.last().map(|o| &o.kind), Some(Return { values }) if values.contains(base));
+                let returned =
+                    matches!(f.body.last().map(|o| &o.kind), Some(Return { values }) if values.contains(base));
                 if !returned {
                     fr[*base as usize] = None;
                 }
@@ -213,7 +217,10 @@ impl Executor<'_> {
                 let _ = write!(self.out, "{text}{}", if *newline { "\n" } else { " " });
             }
             Compute { func, .. } => {
-                return Err(OpError::Msg(format!("internal error: `arr.{}` was not outlined into a kernel", func.name())));
+                return Err(OpError::Msg(format!(
+                    "internal error: `arr.{}` was not outlined into a kernel",
+                    func.name()
+                )));
             }
         }
         Ok(Flow::Next)
@@ -257,7 +264,9 @@ fn set(fr: &mut Frame, v: ValueId, x: RtValue) {
 }
 
 fn get(fr: &Frame, v: ValueId) -> Result<RtValue, OpError> {
-    fr[v as usize].clone().ok_or_else(|| OpError::Msg(format!("internal error: value %{v} used after `arr.del` or before definition")))
+    fr[v as usize]
+        .clone()
+        .ok_or_else(|| OpError::Msg(format!("internal error: value %{v} used after `arr.del` or before definition")))
 }
 
 fn gets(fr: &Frame, vs: &[ValueId]) -> Result<Vec<RtValue>, OpError> {
@@ -275,10 +284,12 @@ fn sc(fr: &Frame, v: ValueId) -> Result<Scalar, OpError> {
 }
 
 fn vw(fr: &Frame, v: ValueId) -> Result<&View, OpError> {
-    fr[v as usize].as_ref().and_then(|x| x.view()).ok_or_else(|| OpError::Msg(format!("internal error: %{v} is not a live view")))
+    fr[v as usize]
+        .as_ref()
+        .and_then(|x| x.view())
+        .ok_or_else(|| OpError::Msg(format!("internal error: %{v} is not a live view")))
 }
 
 fn truth(s: Scalar) -> bool {
     matches!(s.cast(DType::Bool), Scalar::Bool(true))
 }
-

@@ -1,10 +1,10 @@
 //! The compilation pipeline shared by the `arrayc` driver and `arrayc-opt`: front end, lowering,
 //! the named passes, and entry-function argument handling.
 
-use arrayc_dialect::ir::{Module, Scalar, Type};
-use arrayc_passes::fusion::{KnownArg, Specialization};
-use arrayc_grammar::{ast::DType, Checked, Diagnostic};
 use arrayc_core::shape::row_major_strides;
+use arrayc_dialect::ir::{Module, Scalar, Type};
+use arrayc_grammar::{ast::DType, Checked, Diagnostic};
+use arrayc_passes::fusion::{KnownArg, Specialization};
 use arrayc_runtime::{npy, value::RtValue};
 use std::io::IsTerminal;
 use std::path::Path;
@@ -117,7 +117,11 @@ pub fn specialization(entry: &str, given: &[Option<RtValue>]) -> Specialization 
         .iter()
         .map(|g| match g {
             Some(RtValue::Scalar(s)) => Some(KnownArg::Scalar(*s)),
-            Some(RtValue::View(v)) if v.offset == 0 && v.strides == row_major_strides(&v.shape) && v.len() as usize * v.dtype.size_bytes() == v.base.len_bytes() => {
+            Some(RtValue::View(v))
+                if v.offset == 0
+                    && v.strides == row_major_strides(&v.shape)
+                    && v.len() as usize * v.dtype.size_bytes() == v.base.len_bytes() =>
+            {
                 Some(KnownArg::Shape(v.shape.clone()))
             }
             _ => None,
@@ -150,7 +154,9 @@ fn parse_arg(name: &str, value: &str, ty: Type) -> Result<RtValue, UserError> {
     match ty {
         Type::Array(d, rank) => {
             let Some(path) = value.strip_prefix('@') else {
-                return Err(UserError(format!("error: parameter `{name}` is an array; pass a file: --arg {name}=@file.npy")));
+                return Err(UserError(format!(
+                    "error: parameter `{name}` is an array; pass a file: --arg {name}=@file.npy"
+                )));
             };
             let v = npy::read_npy(Path::new(path)).map_err(|e| UserError(format!("error: --arg {name}: {e}")))?;
             if v.dtype != d || v.rank() != rank {
@@ -201,7 +207,8 @@ pub const DRIVER_STACK_BYTES: usize = 512 << 20;
 /// limits).
 pub fn on_driver_stack<T: Send>(f: impl FnOnce() -> T + Send) -> std::io::Result<T> {
     std::thread::scope(|s| {
-        let handle = std::thread::Builder::new().name("arrayc".into()).stack_size(DRIVER_STACK_BYTES).spawn_scoped(s, f)?;
+        let handle =
+            std::thread::Builder::new().name("arrayc".into()).stack_size(DRIVER_STACK_BYTES).spawn_scoped(s, f)?;
         Ok(handle.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
     })
 }
@@ -213,10 +220,15 @@ pub fn remove_stale_results(dir: &Path, keep: usize) -> Result<(), UserError> {
     let Ok(entries) = std::fs::read_dir(dir) else { return Ok(()) };
     for e in entries.flatten() {
         let name = e.file_name();
-        let index = name.to_str().and_then(|n| n.strip_prefix("result_")).and_then(|n| n.strip_suffix(".npy")).and_then(|k| k.parse::<usize>().ok());
+        let index = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("result_"))
+            .and_then(|n| n.strip_suffix(".npy"))
+            .and_then(|k| k.parse::<usize>().ok());
         if index.is_some_and(|k| k >= keep) {
-            std::fs::remove_file(e.path())
-                .map_err(|err| UserError(format!("error: cannot remove the stale result `{}`: {err}", e.path().display())))?;
+            std::fs::remove_file(e.path()).map_err(|err| {
+                UserError(format!("error: cannot remove the stale result `{}`: {err}", e.path().display()))
+            })?;
         }
     }
     Ok(())

@@ -32,7 +32,12 @@ pub fn run_pass(m: &mut Module, name: &str, entry: &str) -> Result<(), UserError
 /// Runs one named pass; `outline-kernels` partitions with `opts` and returns its region reports.
 /// The typed IR is verified after the pass (`verify::verify_module`): a violation is a compiler
 /// bug, reported as an internal error naming the pass.
-pub fn run_pass_with(m: &mut Module, name: &str, entry: &str, opts: &FusionOptions) -> Result<Vec<RegionReport>, UserError> {
+pub fn run_pass_with(
+    m: &mut Module,
+    name: &str,
+    entry: &str,
+    opts: &FusionOptions,
+) -> Result<Vec<RegionReport>, UserError> {
     let reports = match name {
         "insert-del-sync" => {
             insert_del_sync::run(m, entry);
@@ -66,6 +71,7 @@ pub fn to_kernels(m: &mut Module, entry: &str, opts: &FusionOptions) -> Result<V
 pub fn verified_text(m: &Module) -> Result<String, UserError> {
     let text = print::print_module(m);
     let ctx = mlir::new_context().map_err(|e| UserError(format!("internal error: {e}")))?;
-    mlir::parse_and_verify(&ctx, &text).map_err(|e| UserError(format!("internal error: the arr module does not verify: {e}\n{text}")))?;
+    mlir::parse_and_verify(&ctx, &text)
+        .map_err(|e| UserError(format!("internal error: the arr module does not verify: {e}\n{text}")))?;
     Ok(text)
 }

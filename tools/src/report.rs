@@ -66,7 +66,13 @@ pub fn to_json(reports: &[RegionReport], bindings: &HashMap<String, i64>) -> Val
 
 fn op_label(r: &RegionReport, i: usize) -> String {
     let o = &r.ops[i];
-    let arrays: Vec<String> = o.outs.iter().chain(&o.ins).map(|(b, _)| b.clone()).chain(o.new.iter().chain(&o.del).chain(&o.sync).cloned()).collect();
+    let arrays: Vec<String> = o
+        .outs
+        .iter()
+        .chain(&o.ins)
+        .map(|(b, _)| b.clone())
+        .chain(o.new.iter().chain(&o.del).chain(&o.sync).cloned())
+        .collect();
     let line = o.line.map(|l| format!(" (line {l})")).unwrap_or_default();
     format!("{} {}{line}", o.name, arrays.join(", "))
 }
@@ -109,7 +115,10 @@ pub fn to_dot(reports: &[RegionReport]) -> String {
     let mut s = String::from("digraph fusion {\n  compound=true;\n  node [shape=box, fontname=\"monospace\"];\n");
     for r in reports {
         let id = |i: usize| format!("r{}_{}", r.region, i);
-        s += &format!("  subgraph cluster_region{} {{\n    label=\"{} region {} ({} / {}, cost {})\";\n", r.region, r.function, r.region, r.algorithm, r.cost_model, r.cost);
+        s += &format!(
+            "  subgraph cluster_region{} {{\n    label=\"{} region {} ({} / {}, cost {})\";\n",
+            r.region, r.function, r.region, r.algorithm, r.cost_model, r.cost
+        );
         for (k, b) in r.blocks.iter().enumerate() {
             s += &format!("    subgraph cluster_r{}_b{k} {{\n      label=\"block {k}\"; style=rounded;\n", r.region);
             for &i in b {

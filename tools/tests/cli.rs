@@ -42,7 +42,13 @@ fn malformed_programs_give_their_diagnostic() {
     assert!(files.len() >= 20, "expected at least 20 malformed inputs, found {}", files.len());
     for f in files {
         let src = std::fs::read_to_string(&f).unwrap();
-        let code = src.lines().next().and_then(|l| l.strip_prefix("# expect: ")).expect("first line `# expect: CODE`").trim().to_string();
+        let code = src
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("# expect: "))
+            .expect("first line `# expect: CODE`")
+            .trim()
+            .to_string();
         for sub in ["check", "run"] {
             let o = arrayc().arg(sub).arg(&f).output().unwrap();
             assert_fails_with(&o, &code, &format!("{sub} {}", f.display()));
@@ -81,7 +87,8 @@ fn runtime_errors_name_the_source_line() {
 #[test]
 fn bad_arguments_and_files() {
     let d = temp_dir("args");
-    let p = write_program(&d, "sum.arr", "fn total(x: f64[N], scale: f64 = 1.0) -> f64 {\n    return sum(x) * scale;\n}\n");
+    let p =
+        write_program(&d, "sum.arr", "fn total(x: f64[N], scale: f64 = 1.0) -> f64 {\n    return sum(x) * scale;\n}\n");
     let cases: Vec<(Vec<String>, &str)> = vec![
         (vec![], "parameter `x` of `total` has no default"),
         (vec!["--arg".into(), "x=1.0".into()], "pass a file: --arg x=@file.npy"),
@@ -104,7 +111,12 @@ fn bad_arguments_and_files() {
     let out = d.join("ints-out");
     let o = arrayc().arg("run").arg(&ints).arg("--out").arg(&out).output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
-    let o = arrayc().arg("run").arg(&p).args(["--arg", &format!("x=@{}", out.join("result_0.npy").display())]).output().unwrap();
+    let o = arrayc()
+        .arg("run")
+        .arg(&p)
+        .args(["--arg", &format!("x=@{}", out.join("result_0.npy").display())])
+        .output()
+        .unwrap();
     assert_fails_with(&o, "holds a 1-d i64 array but `x` is a 1-d f64 array", "wrong dtype npy");
     // Missing source file.
     let o = arrayc().args(["run", "/nonexistent/prog.arr"]).output().unwrap();
@@ -114,7 +126,11 @@ fn bad_arguments_and_files() {
 #[test]
 fn failed_runs_write_no_output_files() {
     let d = temp_dir("partial");
-    let p = write_program(&d, "late.arr", "fn main(i: i64 = 9) -> (f64[3], f64) {\n    let x = ones(3);\n    return (x, x[i]);\n}\n");
+    let p = write_program(
+        &d,
+        "late.arr",
+        "fn main(i: i64 = 9) -> (f64[3], f64) {\n    let x = ones(3);\n    return (x, x[i]);\n}\n",
+    );
     let out = d.join("out");
     let o = arrayc().arg("run").arg(&p).arg("--out").arg(&out).output().unwrap();
     assert_fails_with(&o, "out of bounds", "late failure");
@@ -150,19 +166,39 @@ fn synthetic_matches_fig3_bytecode() {
     let body = text.split("func.func @synthetic_nonzero").next().unwrap();
     let ops: Vec<String> = body
         .lines()
-        .filter_map(|l| l.split('"').nth(1).filter(|n| n.starts_with("arr.")).map(|n| {
-            let operands = l.split("\"(").nth(1).and_then(|r| r.split(')').next()).unwrap_or("");
-            let bases: Vec<&str> = operands.split(", ").map(|v| v.trim_start_matches('%').split('_').next().unwrap_or("")).collect();
-            format!("{} {}", &n[4..], bases.join(","))
-        }))
+        .filter_map(|l| {
+            l.split('"').nth(1).filter(|n| n.starts_with("arr.")).map(|n| {
+                let operands = l.split("\"(").nth(1).and_then(|r| r.split(')').next()).unwrap_or("");
+                let bases: Vec<&str> =
+                    operands.split(", ").map(|v| v.trim_start_matches('%').split('_').next().unwrap_or("")).collect();
+                format!("{} {}", &n[4..], bases.join(","))
+            })
+        })
         .filter(|s| !s.starts_with("view") && !s.starts_with("dim") && !s.starts_with("broadcast"))
         .collect();
     let expected = [
-        "new 0", "fill a,2", "new 3", "fill b,5", "new 6", "fill d,8", "new 9", "fill e,11",
-        "add a,a,15", "copy 18,22", "add b,b,28", "copy 31,35",
-        "new 42", "mul t,a,b", "del a", "del b",
-        "maximum 47,t,51", "minimum 55,t,59", "del e", "del t",
-        "sync d", "del d",
+        "new 0",
+        "fill a,2",
+        "new 3",
+        "fill b,5",
+        "new 6",
+        "fill d,8",
+        "new 9",
+        "fill e,11",
+        "add a,a,15",
+        "copy 18,22",
+        "add b,b,28",
+        "copy 31,35",
+        "new 42",
+        "mul t,a,b",
+        "del a",
+        "del b",
+        "maximum 47,t,51",
+        "minimum 55,t,59",
+        "del e",
+        "del t",
+        "sync d",
+        "del d",
     ];
     let simplified: Vec<String> = ops.iter().map(|s| s.to_string()).collect();
     let kinds: Vec<&str> = simplified.iter().map(|s| s.split(' ').next().unwrap()).collect();
@@ -175,7 +211,15 @@ fn synthetic_matches_fig3_bytecode() {
     assert_eq!(count("add") + count("copy") + count("mul") + count("maximum") + count("minimum"), 7);
     // The named arrays each op touches (views print as numbered values; a/b/d/e/t are named).
     for (got, want) in simplified.iter().zip(expected) {
-        let named = |s: &str| s.split(' ').nth(1).unwrap_or("").split(',').filter(|x| ["a", "b", "d", "e", "t"].contains(x)).map(str::to_string).collect::<Vec<_>>();
+        let named = |s: &str| {
+            s.split(' ')
+                .nth(1)
+                .unwrap_or("")
+                .split(',')
+                .filter(|x| ["a", "b", "d", "e", "t"].contains(x))
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        };
         assert_eq!(named(got), named(want), "{got} vs {want}");
     }
 }
@@ -212,7 +256,12 @@ fn fuse_report_reproduces_fig3_costs() {
     assert_eq!(max["line"], 16);
     assert_eq!(max["out"][0], serde_json::json!({"base": "d", "offset": 1, "shape": [4], "strides": [1]}));
     // Every op index appears in exactly one block.
-    let mut seen: Vec<u64> = region["blocks"].as_array().unwrap().iter().flat_map(|b| b.as_array().unwrap().iter().map(|x| x.as_u64().unwrap())).collect();
+    let mut seen: Vec<u64> = region["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|b| b.as_array().unwrap().iter().map(|x| x.as_u64().unwrap()))
+        .collect();
     seen.sort();
     assert_eq!(seen, (0..22).collect::<Vec<u64>>());
     // The other algorithms: never below the optimum, never above singleton.
@@ -233,7 +282,11 @@ fn fuse_report_reproduces_fig3_costs() {
 #[test]
 fn fuse_report_binds_sizes_from_arguments() {
     let d = temp_dir("report");
-    let p = write_program(&d, "sym.arr", "fn main(n: i64 = 8) -> f64 {\n    let x = ones(n);\n    let y = x[1:] * 2.0;\n    return sum(y);\n}\n");
+    let p = write_program(
+        &d,
+        "sym.arr",
+        "fn main(n: i64 = 8) -> f64 {\n    let x = ones(n);\n    let y = x[1:] * 2.0;\n    return sum(y);\n}\n",
+    );
     let bound = fuse_report_json(&p, &["--arg", "n=8"]);
     let ops = bound["regions"][0]["ops"].as_array().unwrap().clone();
     let mul = ops.iter().find(|o| o["name"] == "mul").unwrap();
@@ -366,9 +419,19 @@ fn wrapping_sizes_are_errors_naming_the_line() {
     let dir = temp_dir("wrap");
     let cases = [
         // 2^62 x 4 = 2^64 elements: wrapped to 0.
-        ("rows.arr", "fn main(n: i64 = 4611686018427387904) -> f64 {\n    let a = zeros(n, 4);\n    return a[1, 2];\n}\n", ":2:", "(4611686018427387904, 4)"),
+        (
+            "rows.arr",
+            "fn main(n: i64 = 4611686018427387904) -> f64 {\n    let a = zeros(n, 4);\n    return a[1, 2];\n}\n",
+            ":2:",
+            "(4611686018427387904, 4)",
+        ),
         // A broadcast to 2^62 x 4 x 4 elements.
-        ("bcast.arr", "fn main(n: i64 = 4611686018427387904) {\n    let a = zeros(4);\n    print(zeros(n, 4, 1) + a);\n}\n", ":3:", "elements"),
+        (
+            "bcast.arr",
+            "fn main(n: i64 = 4611686018427387904) {\n    let a = zeros(4);\n    print(zeros(n, 4, 1) + a);\n}\n",
+            ":3:",
+            "elements",
+        ),
     ];
     for (name, src, line, needle) in cases {
         let f = write_program(&dir, name, src);
@@ -384,7 +447,8 @@ fn wrapping_sizes_are_errors_naming_the_line() {
 #[test]
 fn allocations_beyond_the_memory_limit_are_errors() {
     let dir = temp_dir("maxmem");
-    let f = write_program(&dir, "big.arr", "fn main(n: i64 = 1000) -> f64[n] {\n    let a = zeros(n);\n    return a;\n}\n");
+    let f =
+        write_program(&dir, "big.arr", "fn main(n: i64 = 1000) -> f64[n] {\n    let a = zeros(n);\n    return a;\n}\n");
     let o = arrayc().args(["run", "--max-memory", "4KiB"]).arg(&f).arg("--arg").arg("n=1000").output().unwrap();
     assert_fails_with(&o, "exceeds the memory limit of 4096 bytes", "8000 bytes under 4KiB");
     assert!(stderr(&o).contains("big.arr:2:") && stderr(&o).contains("--max-memory"), "{}", stderr(&o));
@@ -445,7 +509,9 @@ fn unbounded_recursion_is_an_error() {
 #[test]
 fn deep_nesting_is_a_diagnostic_and_the_limit_runs() {
     let dir = temp_dir("nesting");
-    let calls = |k: usize| format!("fn main(x: f64 = -1.0) -> f64 {{\n    return {}x{};\n}}\n", "abs(".repeat(k), ")".repeat(k));
+    let calls = |k: usize| {
+        format!("fn main(x: f64 = -1.0) -> f64 {{\n    return {}x{};\n}}\n", "abs(".repeat(k), ")".repeat(k))
+    };
     let deep = write_program(&dir, "deep.arr", &calls(20_000));
     for sub in [&["check"][..], &["emit", "--stage=ast"], &["run"]] {
         let o = arrayc().args(sub).arg(&deep).output().unwrap();
@@ -461,7 +527,9 @@ fn deep_nesting_is_a_diagnostic_and_the_limit_runs() {
 // ---------------------------------------------------------------- outputs (issue 10)
 
 fn dir_names(d: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(d).map(|r| r.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect()).unwrap_or_default();
+    let mut v: Vec<String> = std::fs::read_dir(d)
+        .map(|r| r.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default();
     v.sort();
     v
 }
@@ -472,7 +540,11 @@ fn dir_names(d: &Path) -> Vec<String> {
 #[test]
 fn outputs_are_all_or_nothing_and_never_stale() {
     let d = temp_dir("allornothing");
-    let three = write_program(&d, "three.arr", "fn main(i: i64 = 1) -> (f64[3], f64, i64) {\n    let x = ones(3);\n    return (x, x[i], i);\n}\n");
+    let three = write_program(
+        &d,
+        "three.arr",
+        "fn main(i: i64 = 1) -> (f64[3], f64, i64) {\n    let x = ones(3);\n    return (x, x[i], i);\n}\n",
+    );
     let one = write_program(&d, "one.arr", "fn main() -> f64 {\n    return 2.5;\n}\n");
     let out = d.join("out");
     // result_1.npy is a directory: its rename fails after result_0 was renamed into place.
@@ -480,7 +552,10 @@ fn outputs_are_all_or_nothing_and_never_stale() {
     let o = arrayc().arg("run").arg(&three).arg("--out").arg(&out).output().unwrap();
     assert_fails_with(&o, "result_1.npy", "unwritable result_1");
     let left = dir_names(&out);
-    assert!(!left.iter().any(|n| n == "result_0.npy" || n == "result_2.npy" || n.contains(".tmp")), "partial outputs: {left:?}");
+    assert!(
+        !left.iter().any(|n| n == "result_0.npy" || n == "result_2.npy" || n.contains(".tmp")),
+        "partial outputs: {left:?}"
+    );
     std::fs::remove_dir(out.join("result_1.npy")).unwrap();
     let o = arrayc().arg("run").arg(&three).arg("--out").arg(&out).output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
@@ -488,7 +563,11 @@ fn outputs_are_all_or_nothing_and_never_stale() {
     std::fs::write(out.join("notes.txt"), "mine").unwrap();
     let o = arrayc().arg("run").arg(&one).arg("--out").arg(&out).output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(dir_names(&out), ["notes.txt", "result_0.npy"], "the earlier run's result_1 and result_2 are gone, other files stay");
+    assert_eq!(
+        dir_names(&out),
+        ["notes.txt", "result_0.npy"],
+        "the earlier run's result_1 and result_2 are gone, other files stay"
+    );
     let o = arrayc().arg("run").arg(&three).args(["--arg", "i=7"]).arg("--out").arg(&out).output().unwrap();
     assert_fails_with(&o, "out of bounds", "failed run");
     assert_eq!(dir_names(&out), ["notes.txt"], "a failed run leaves no results, not even an earlier run's");
@@ -507,9 +586,21 @@ fn a_parameter_given_twice_is_an_error() {
 #[test]
 fn sigint_while_writing_leaves_no_files() {
     let d = temp_dir("sigint");
-    let p = write_program(&d, "big.arr", "fn main(n: i64 = 25000000) -> f64[n] {\n    let x = ones(n);\n    return x;\n}\n");
+    let p = write_program(
+        &d,
+        "big.arr",
+        "fn main(n: i64 = 25000000) -> f64[n] {\n    let x = ones(n);\n    return x;\n}\n",
+    );
     let out = d.join("out");
-    let mut child = arrayc().arg("run").arg(&p).arg("--out").arg(&out).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let mut child = arrayc()
+        .arg("run")
+        .arg(&p)
+        .arg("--out")
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     let start = std::time::Instant::now();
     // Wait until the temporary file exists, i.e. the write has begun.
     while !dir_names(&out).iter().any(|n| n.contains(".tmp")) {
@@ -541,11 +632,19 @@ fn messages_name_the_place_and_the_fix() {
     let latin = d.join("latin.arr");
     std::fs::write(&latin, b"fn main() -> f64 {\n    return 1.0; # caf\xE9\n}\n").unwrap();
     let o = arrayc().arg("check").arg(&latin).output().unwrap();
-    assert_fails_with(&o, "latin.arr`:2:22: the file is not UTF-8 text (invalid byte 0xe9 at byte offset 40)", "latin-1");
+    assert_fails_with(
+        &o,
+        "latin.arr`:2:22: the file is not UTF-8 text (invalid byte 0xe9 at byte offset 40)",
+        "latin-1",
+    );
     let empty = write_program(&d, "empty.arr", "# nothing yet\n");
     let o = arrayc().arg("run").arg(&empty).output().unwrap();
     assert_fails_with(&o, "defines no function", "no functions");
-    let ar = write_program(&d, "ar.arr", "fn main(s: f64 = 0.0, stop: f64 = 10.0) -> i64 {\n    let a = arange(0.0, stop, s);\n    return 1;\n}\n");
+    let ar = write_program(
+        &d,
+        "ar.arr",
+        "fn main(s: f64 = 0.0, stop: f64 = 10.0) -> i64 {\n    let a = arange(0.0, stop, s);\n    return 1;\n}\n",
+    );
     let o = arrayc().arg("run").arg(&ar).output().unwrap();
     assert_fails_with(&o, "ar.arr:2:5: error: arange: the step must not be zero", "zero step");
     let o = arrayc().arg("run").arg(&ar).args(["--arg", "s=1.0", "--arg", "stop=nan"]).output().unwrap();
@@ -567,9 +666,17 @@ fn min_and_max_of_nothing_are_errors() {
     let d = temp_dir("emptyminmax");
     let p = write_program(&d, "e.arr", "fn main(n: i64 = 0, m: i64 = 3) -> (f64[n], f64) {\n    let x = ones(n, m);\n    let a = min(x, axis=1);\n    let b = max(x);\n    return (a, b);\n}\n");
     let o = arrayc().arg("run").arg(&p).output().unwrap();
-    assert_fails_with(&o, "e.arr:4:5: error: zero-size array to reduction operation maximum which has no identity", "max of (0, 3)");
+    assert_fails_with(
+        &o,
+        "e.arr:4:5: error: zero-size array to reduction operation maximum which has no identity",
+        "max of (0, 3)",
+    );
     let o = arrayc().arg("run").arg(&p).args(["--arg", "n=2", "--arg", "m=0"]).output().unwrap();
-    assert_fails_with(&o, "e.arr:3:5: error: zero-size array to reduction operation minimum which has no identity", "min along an empty axis");
+    assert_fails_with(
+        &o,
+        "e.arr:3:5: error: zero-size array to reduction operation minimum which has no identity",
+        "min along an empty axis",
+    );
     let o = arrayc().arg("run").arg(&p).args(["--arg", "n=2"]).output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
 }
@@ -583,14 +690,22 @@ fn size_mismatch_names_both_sizes() {
     let v = arrayc_runtime::array::View::zeros(arrayc_core::DType::F64, &[2, 3]).unwrap();
     arrayc_runtime::npy::write_npy(&npy, &v).unwrap();
     let o = arrayc().arg("run").arg(&p).arg("--arg").arg(format!("a=@{}", npy.display())).output().unwrap();
-    assert_fails_with(&o, "argument `a` has size 3 in dimension 1, but the signature of `main` says N = 2", "2x3 for NxN");
+    assert_fails_with(
+        &o,
+        "argument `a` has size 3 in dimension 1, but the signature of `main` says N = 2",
+        "2x3 for NxN",
+    );
 }
 
 /// The one lowering diagnostic a checked program can reach (grammar/ERRORS.md, "Lowering").
 #[test]
 fn return_inside_a_branch_is_e0905() {
     let d = temp_dir("e0905");
-    let p = write_program(&d, "r.arr", "fn main(x: f64 = 1.0) -> f64 {\n    if x > 0.0 {\n        return x;\n    }\n    return 0.0;\n}\n");
+    let p = write_program(
+        &d,
+        "r.arr",
+        "fn main(x: f64 = 1.0) -> f64 {\n    if x > 0.0 {\n        return x;\n    }\n    return 0.0;\n}\n",
+    );
     for sub in ["check", "run"] {
         let o = arrayc().arg(sub).arg(&p).output().unwrap();
         assert_fails_with(&o, "E0905", sub);
@@ -611,7 +726,9 @@ fn a_call_result_aliasing_its_argument_is_not_fused_apart() {
         "ca.arr",
         "fn h(x: f64[N]) -> f64[N] {\n    return x;\n}\nfn main(n: i64 = 6) -> f64[n] {\n    let a = arange(n) * 1.0;\n    let r = h(a);\n    r[2:4] += a[3:1:-1];\n    return a;\n}\n",
     );
-    for flags in [&[][..], &["--fuse", "linear"], &["--fuse", "greedy"], &["--fuse", "optimal-baseline"], &["--generic"]] {
+    for flags in
+        [&[][..], &["--fuse", "linear"], &["--fuse", "greedy"], &["--fuse", "optimal-baseline"], &["--generic"]]
+    {
         let o = arrayc().arg("run").arg(&p).args(flags).output().unwrap();
         assert!(o.status.success(), "{flags:?}: {}", stderr(&o));
         assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "[0. 1. 5. 5. 4. 5.]", "{flags:?}");

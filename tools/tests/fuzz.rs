@@ -50,11 +50,75 @@ impl Rng {
 
 /// Bytes that matter to the language and to MLIR text, for insertions.
 const TOKENS: &[&str] = &[
-    "(", ")", "[", "]", "{", "}", ",", ";", ":", "=", "+", "-", "*", "/", "**", "%", "<", ">=", "==", "!=", "&", "|", "~", "..", "...",
-    "::", "::-1", "newaxis", "fn ", "let ", "return ", "for ", "while ", "if ", "else ", "in ", "print(", "sum(", "axis=", "dtype=",
-    "zeros(", "ones(", "arange(", "0", "1", "-1", "2", "1e308", "nan", "inf", "9223372036854775807", "-9223372036854775808", "f64",
-    "i64", "bool", "f32", "[N]", "[N, M]", "%", "\"arr.", "memref<?x", "?x", "strided<[?], offset: ?>", "i1", "index", "\n", "\u{e9}",
-    "\0", "\u{feff}",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    ";",
+    ":",
+    "=",
+    "+",
+    "-",
+    "*",
+    "/",
+    "**",
+    "%",
+    "<",
+    ">=",
+    "==",
+    "!=",
+    "&",
+    "|",
+    "~",
+    "..",
+    "...",
+    "::",
+    "::-1",
+    "newaxis",
+    "fn ",
+    "let ",
+    "return ",
+    "for ",
+    "while ",
+    "if ",
+    "else ",
+    "in ",
+    "print(",
+    "sum(",
+    "axis=",
+    "dtype=",
+    "zeros(",
+    "ones(",
+    "arange(",
+    "0",
+    "1",
+    "-1",
+    "2",
+    "1e308",
+    "nan",
+    "inf",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "f64",
+    "i64",
+    "bool",
+    "f32",
+    "[N]",
+    "[N, M]",
+    "%",
+    "\"arr.",
+    "memref<?x",
+    "?x",
+    "strided<[?], offset: ?>",
+    "i1",
+    "index",
+    "\n",
+    "\u{e9}",
+    "\0",
+    "\u{feff}",
 ];
 
 fn mutate(rng: &mut Rng, input: &[u8], seeds: &[Vec<u8>]) -> Vec<u8> {
@@ -124,7 +188,8 @@ fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
 fn program_seeds() -> Vec<Vec<u8>> {
     let r = repo();
     let dirs = ["examples", "examples/features", "benchmarks/programs", "grammar/tests/malformed", "lit-tests"];
-    let seeds: Vec<Vec<u8>> = dirs.iter().flat_map(|d| files(&r.join(d), "arr")).map(|p| std::fs::read(p).unwrap()).collect();
+    let seeds: Vec<Vec<u8>> =
+        dirs.iter().flat_map(|d| files(&r.join(d), "arr")).map(|p| std::fs::read(p).unwrap()).collect();
     assert!(seeds.len() >= 40, "expected the repository's programs as seeds, found {}", seeds.len());
     seeds
 }
@@ -150,7 +215,16 @@ fn npy_seeds(dir: &Path) -> Vec<Vec<u8>> {
     use arrayc_core::DType;
     use arrayc_runtime::array::View;
     let mut out = vec![];
-    for (i, (d, shape)) in [(DType::F64, vec![3]), (DType::I64, vec![2, 3]), (DType::Bool, vec![4]), (DType::F32, vec![]), (DType::F64, vec![0, 2])].into_iter().enumerate() {
+    for (i, (d, shape)) in [
+        (DType::F64, vec![3]),
+        (DType::I64, vec![2, 3]),
+        (DType::Bool, vec![4]),
+        (DType::F32, vec![]),
+        (DType::F64, vec![0, 2]),
+    ]
+    .into_iter()
+    .enumerate()
+    {
         let p = dir.join(format!("seed{i}.npy"));
         npy::write_npy(&p, &View::zeros(d, &shape).unwrap()).unwrap();
         out.push(std::fs::read(&p).unwrap());
@@ -181,7 +255,11 @@ fn pipeline_target() -> Target<'static> {
         let Ok(mut m) = pipeline::lower_source(src, "fuzz.arr") else { return false };
         let Ok(entry) = choose_entry(&m, None) else { return false };
         let Ok(given) = given_arguments(&m, &entry, &[]) else { return false };
-        let opts = FusionOptions { budget: Budget { max_nodes: Some(20_000), max_ms: Some(200) }, specialize: Some(specialization(&entry, &given)), ..FusionOptions::default() };
+        let opts = FusionOptions {
+            budget: Budget { max_nodes: Some(20_000), max_ms: Some(200) },
+            specialize: Some(specialization(&entry, &given)),
+            ..FusionOptions::default()
+        };
         if pipeline::to_kernels(&mut m, &entry, &opts).is_err() {
             return false;
         }
@@ -283,8 +361,13 @@ fn run_all_targets() {
         ("npy", fuzz("npy", npy_target(&tmp), &npys, iters, seed)),
     ];
     let _ = std::fs::remove_dir_all(&tmp);
-    let panics: Vec<String> = results.iter().flat_map(|(n, f)| f.panics.iter().map(move |p| format!("{n}: {}", p.display()))).collect();
-    assert!(panics.is_empty(), "inputs that panicked (replay one by copying it into tests/fuzz/crashers/<target>/):\n{}", panics.join("\n"));
+    let panics: Vec<String> =
+        results.iter().flat_map(|(n, f)| f.panics.iter().map(move |p| format!("{n}: {}", p.display()))).collect();
+    assert!(
+        panics.is_empty(),
+        "inputs that panicked (replay one by copying it into tests/fuzz/crashers/<target>/):\n{}",
+        panics.join("\n")
+    );
     // The mutations must leave enough inputs valid to reach the later phases.
     for (n, f) in &results {
         assert!(f.accepted > 0, "{n}: no mutated input was accepted; the fuzzer only exercises error paths");

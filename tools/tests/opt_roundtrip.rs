@@ -2,12 +2,7 @@
 //! each pass, prints to text that imports back into a module printing to the same text (up to SSA
 //! value names, which MLIR does not keep).
 
-use arrayc_dialect::{
-    import::import_module,
-    ir::Module,
-    mlir,
-    print,
-};
+use arrayc_dialect::{import::import_module, ir::Module, mlir, print};
 use arrayc_passes::fusion::FusionOptions;
 use arrayc_passes::wsp::Budget;
 use arrayc_tools::{choose_entry, given_arguments, pipeline, specialization};
@@ -52,7 +47,12 @@ fn assert_same(a: &str, b: &str, what: &str) {
     }
     let (la, lb): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
     let i = (0..la.len().max(lb.len())).find(|&i| la.get(i) != lb.get(i)).unwrap_or(0);
-    panic!("{what}: line {}:\n  before: {}\n  after:  {}", i + 1, la.get(i).unwrap_or(&"<end>"), lb.get(i).unwrap_or(&"<end>"));
+    panic!(
+        "{what}: line {}:\n  before: {}\n  after:  {}",
+        i + 1,
+        la.get(i).unwrap_or(&"<end>"),
+        lb.get(i).unwrap_or(&"<end>")
+    );
 }
 
 fn examples() -> Vec<PathBuf> {
@@ -106,7 +106,8 @@ fn run_options(m: &Module, entry: &str) -> FusionOptions {
 fn round_trip(m: &Module, what: &str) {
     let ctx = mlir::new_context().unwrap();
     let text = print_module(m);
-    let back = import_module(&ctx, &text, &m.source_name).unwrap_or_else(|e| panic!("{what}: import failed: {e}\n{text}"));
+    let back =
+        import_module(&ctx, &text, &m.source_name).unwrap_or_else(|e| panic!("{what}: import failed: {e}\n{text}"));
     assert_eq!(back.funcs.len(), m.funcs.len());
     for (a, b) in m.funcs.iter().zip(&back.funcs) {
         assert_eq!(a.kernel, b.kernel, "{what}: kernel flag of {}", a.name);

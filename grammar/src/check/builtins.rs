@@ -44,8 +44,8 @@ impl Checker {
             "zeros" | "ones" | "empty" | "full" => &["dtype"],
             "random" => &["seed"],
             "sum" | "prod" | "min" | "max" | "mean" => &["axis"],
-            "arange" | "linspace" | "copy" | "transpose" | ".T" | "diagonal" | "abs" | "sqrt" | "exp" | "log" | "sin" | "cos" | "tanh" | "minimum"
-            | "maximum" | "where" | "f64" | "f32" | "i64" | "bool" => &[],
+            "arange" | "linspace" | "copy" | "transpose" | ".T" | "diagonal" | "abs" | "sqrt" | "exp" | "log"
+            | "sin" | "cos" | "tanh" | "minimum" | "maximum" | "where" | "f64" | "f32" | "i64" | "bool" => &[],
             _ => return None,
         };
         // Keyword arguments.
@@ -55,8 +55,13 @@ impl Checker {
         for (k, v) in kwargs {
             if !allowed.contains(&k.name.as_str()) {
                 self.err(
-                    Diagnostic::error("E0502", format!("`{name}` has no keyword argument `{}`", k.name), k.span.clone(), "unknown keyword argument")
-                        .with_note(format!("usage: {}", usage(name))),
+                    Diagnostic::error(
+                        "E0502",
+                        format!("`{name}` has no keyword argument `{}`", k.name),
+                        k.span.clone(),
+                        "unknown keyword argument",
+                    )
+                    .with_note(format!("usage: {}", usage(name))),
                 );
                 self.expr(v);
                 bad = true;
@@ -70,7 +75,12 @@ impl Checker {
                     }
                     _ => {
                         self.expr(v);
-                        self.error("E0503", "`dtype=` needs a type name (`f64`, `f32`, `i64`, `bool`)", v.span.clone(), "not a type name");
+                        self.error(
+                            "E0503",
+                            "`dtype=` needs a type name (`f64`, `f32`, `i64`, `bool`)",
+                            v.span.clone(),
+                            "not a type name",
+                        );
                         bad = true;
                     }
                 },
@@ -82,7 +92,12 @@ impl Checker {
                             axis_kw = Some((a, v));
                         }
                         None => {
-                            self.error("E0503", "`axis=` must be an integer literal", v.span.clone(), "not an integer literal");
+                            self.error(
+                                "E0503",
+                                "`axis=` must be an integer literal",
+                                v.span.clone(),
+                                "not an integer literal",
+                            );
                             bad = true;
                         }
                     }
@@ -97,11 +112,21 @@ impl Checker {
         }
         let arity = |c: &mut Checker, lo: usize, hi: usize| -> bool {
             if args.len() < lo || args.len() > hi {
-                let want = if lo == hi { format!("{lo}") } else if hi == usize::MAX { format!("at least {lo}") } else { format!("{lo} to {hi}") };
+                let want = if lo == hi {
+                    format!("{lo}")
+                } else if hi == usize::MAX {
+                    format!("at least {lo}")
+                } else {
+                    format!("{lo} to {hi}")
+                };
                 c.err(
                     Diagnostic::error(
                         "E0501",
-                        format!("`{name}` takes {want} argument{} but {} were given", if hi == 1 { "" } else { "s" }, args.len()),
+                        format!(
+                            "`{name}` takes {want} argument{} but {} were given",
+                            if hi == 1 { "" } else { "s" },
+                            args.len()
+                        ),
                         e.span.clone(),
                         "wrong number of arguments",
                     )
@@ -119,7 +144,9 @@ impl Checker {
             "zeros" | "ones" | "empty" | "random" => {
                 let shape = self.dims(args);
                 match shape {
-                    Some(s) if !bad => Ty::Array(if name == "random" { DType::F64 } else { dtype_kw.unwrap_or(DType::F64) }, s),
+                    Some(s) if !bad => {
+                        Ty::Array(if name == "random" { DType::F64 } else { dtype_kw.unwrap_or(DType::F64) }, s)
+                    }
                     _ => Ty::Error,
                 }
             }
@@ -134,7 +161,12 @@ impl Checker {
                     Ty::Scalar(d) => Some(d),
                     Ty::Error => None,
                     other => {
-                        self.error("E0503", format!("`full` needs a scalar fill value, found {other}"), value[0].span.clone(), "not a scalar");
+                        self.error(
+                            "E0503",
+                            format!("`full` needs a scalar fill value, found {other}"),
+                            value[0].span.clone(),
+                            "not a scalar",
+                        );
                         None
                     }
                 };
@@ -155,7 +187,12 @@ impl Checker {
                         Ty::Scalar(DType::F64 | DType::F32) => all_int = false,
                         Ty::Error => ok = false,
                         other => {
-                            self.error("E0503", format!("`arange` needs numeric scalars, found {other}"), a.span.clone(), "not a numeric scalar");
+                            self.error(
+                                "E0503",
+                                format!("`arange` needs numeric scalars, found {other}"),
+                                a.span.clone(),
+                                "not a numeric scalar",
+                            );
                             ok = false;
                         }
                     }
@@ -181,7 +218,12 @@ impl Checker {
                         Ty::Scalar(DType::I64 | DType::F64 | DType::F32) => {}
                         Ty::Error => ok = false,
                         other => {
-                            self.error("E0503", format!("`linspace` needs numeric scalar bounds, found {other}"), a.span.clone(), "not a numeric scalar");
+                            self.error(
+                                "E0503",
+                                format!("`linspace` needs numeric scalar bounds, found {other}"),
+                                a.span.clone(),
+                                "not a numeric scalar",
+                            );
                             ok = false;
                         }
                     }
@@ -209,7 +251,12 @@ impl Checker {
                     Ty::Array(d, s) => Ty::Array(d, s.into_iter().rev().collect()),
                     Ty::Error => Ty::Error,
                     other => {
-                        self.error("E0503", format!("`transpose` needs an array, found {other}"), args[0].span.clone(), "not an array");
+                        self.error(
+                            "E0503",
+                            format!("`transpose` needs an array, found {other}"),
+                            args[0].span.clone(),
+                            "not an array",
+                        );
                         Ty::Error
                     }
                 }
@@ -229,7 +276,12 @@ impl Checker {
                     }
                     Ty::Error => Ty::Error,
                     other => {
-                        self.error("E0503", format!("`diagonal` needs a 2-d array, found {other}"), args[0].span.clone(), "not a 2-d array");
+                        self.error(
+                            "E0503",
+                            format!("`diagonal` needs a 2-d array, found {other}"),
+                            args[0].span.clone(),
+                            "not a 2-d array",
+                        );
                         Ty::Error
                     }
                 }
@@ -265,11 +317,18 @@ impl Checker {
                 let tb = self.value(&args[2]);
                 if let Some(dc) = tc.dtype() {
                     if dc != DType::Bool {
-                        self.error("E0503", format!("`where` needs a bool condition, found {tc}"), args[0].span.clone(), "not bool");
+                        self.error(
+                            "E0503",
+                            format!("`where` needs a bool condition, found {tc}"),
+                            args[0].span.clone(),
+                            "not bool",
+                        );
                         return Some(Ty::Error);
                     }
                 }
-                let (Some(_), Some(da), Some(db)) = (tc.dtype(), ta.dtype(), tb.dtype()) else { return Some(Ty::Error) };
+                let (Some(_), Some(da), Some(db)) = (tc.dtype(), ta.dtype(), tb.dtype()) else {
+                    return Some(Ty::Error);
+                };
                 let d = promote(da, weak_of(&args[1]), db, weak_of(&args[2]));
                 self.broadcast_all(&[&tc, &ta, &tb], d, e)
             }
@@ -307,8 +366,17 @@ impl Checker {
                         let k = if a < 0 { a.saturating_add(r) } else { a };
                         if k < 0 || k >= r {
                             self.err(
-                                Diagnostic::error("E0405", format!("axis {a} is out of range for an array of rank {r}"), ae.span.clone(), "bad axis")
-                                    .with_note(format!("the argument has shape {}; valid axes are -{r} ..= {}", shape_str(&shape), r - 1)),
+                                Diagnostic::error(
+                                    "E0405",
+                                    format!("axis {a} is out of range for an array of rank {r}"),
+                                    ae.span.clone(),
+                                    "bad axis",
+                                )
+                                .with_note(format!(
+                                    "the argument has shape {}; valid axes are -{r} ..= {}",
+                                    shape_str(&shape),
+                                    r - 1
+                                )),
                             );
                             return Some(Ty::Error);
                         }
@@ -395,11 +463,17 @@ impl Checker {
                             self.err(
                                 Diagnostic::error(
                                     "E0401",
-                                    format!("shapes {} and {} cannot be broadcast together", shape_str(&prev), shape_str(s)),
+                                    format!(
+                                        "shapes {} and {} cannot be broadcast together",
+                                        shape_str(&prev),
+                                        shape_str(s)
+                                    ),
                                     e.span.clone(),
                                     format!("size {} vs {}", be.left, be.right),
                                 )
-                                .with_note("broadcasting needs equal sizes or a size of 1 in each right-aligned dimension"),
+                                .with_note(
+                                    "broadcasting needs equal sizes or a size of 1 in each right-aligned dimension",
+                                ),
                             );
                             return Ty::Error;
                         }

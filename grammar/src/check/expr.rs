@@ -29,8 +29,13 @@ impl Checker {
         match t {
             Ty::Tuple(ts) => {
                 self.err(
-                    Diagnostic::error("E0309", format!("a call with {} results used as a single value", ts.len()), span.clone(), "several results")
-                        .with_help("destructure the results: `let (a, b) = f(...);`"),
+                    Diagnostic::error(
+                        "E0309",
+                        format!("a call with {} results used as a single value", ts.len()),
+                        span.clone(),
+                        "several results",
+                    )
+                    .with_help("destructure the results: `let (a, b) = f(...);`"),
                 );
                 Ty::Error
             }
@@ -44,7 +49,10 @@ impl Checker {
 
     /// The value of an `i64` expression as an affine size over size symbols, if it is one.
     pub fn affine(&self, e: &Expr) -> Option<Size> {
-        let bounded = |s: Size| (s.constant.unsigned_abs() < (1 << 40) && s.terms.values().all(|k| k.unsigned_abs() < (1 << 20))).then_some(s);
+        let bounded = |s: Size| {
+            (s.constant.unsigned_abs() < (1 << 40) && s.terms.values().all(|k| k.unsigned_abs() < (1 << 20)))
+                .then_some(s)
+        };
         match &e.kind {
             ExprKind::Int(v) => bounded(Size::lit(*v)),
             ExprKind::Var(i) => self.lookup(&i.name)?.size.clone(),
@@ -64,8 +72,17 @@ impl Checker {
             ExprKind::Var(i) => self.var(i),
             ExprKind::DTypeName(d) => {
                 self.err(
-                    Diagnostic::error("E0311", format!("type name `{}` used as a value", d.name()), e.span.clone(), "not a value")
-                        .with_help(format!("use it as `dtype={}` or as a cast `{}(x)`", d.name(), d.name())),
+                    Diagnostic::error(
+                        "E0311",
+                        format!("type name `{}` used as a value", d.name()),
+                        e.span.clone(),
+                        "not a value",
+                    )
+                    .with_help(format!(
+                        "use it as `dtype={}` or as a cast `{}(x)`",
+                        d.name(),
+                        d.name()
+                    )),
                 );
                 Ty::Error
             }
@@ -90,7 +107,12 @@ impl Checker {
         if let Some(v) = self.lookup(&i.name) {
             return v.ty.clone();
         }
-        let mut d = Diagnostic::error("E0201", format!("undefined variable `{}`", i.name), i.span.clone(), "not found in this scope");
+        let mut d = Diagnostic::error(
+            "E0201",
+            format!("undefined variable `{}`", i.name),
+            i.span.clone(),
+            "not found in this scope",
+        );
         let names = self.names_in_scope();
         if let Some(s) = suggest(&i.name, names.iter().map(|s| s.as_str())) {
             d = d.with_help(format!("did you mean `{s}`?"));
@@ -115,20 +137,34 @@ impl Checker {
                 UnOp::Neg => ("`-` cannot negate a bool value", "use `~` for logical not"),
                 UnOp::Not => ("`~` needs a bool operand", "compare first, e.g. `~(x > 0)`"),
             };
-            self.err(Diagnostic::error("E0301", format!("{what}, found {t}"), span.clone(), format!("operand has type {t}")).with_help(help));
+            self.err(
+                Diagnostic::error("E0301", format!("{what}, found {t}"), span.clone(), format!("operand has type {t}"))
+                    .with_help(help),
+            );
             return Ty::Error;
         }
         t
     }
 
     /// Type of `a op b` with promotion and broadcasting.
-    pub fn binary(&mut self, op: BinOp, a: (&Ty, Option<super::promote::Weak>), b: (&Ty, Option<super::promote::Weak>), span: &Span) -> Ty {
+    pub fn binary(
+        &mut self,
+        op: BinOp,
+        a: (&Ty, Option<super::promote::Weak>),
+        b: (&Ty, Option<super::promote::Weak>),
+        span: &Span,
+    ) -> Ty {
         let (Some(da), Some(db)) = (a.0.dtype(), b.0.dtype()) else { return Ty::Error };
         let p = promote(da, a.1, db, b.1);
         let Some(rd) = binop_result(op, p) else {
             self.err(
-                Diagnostic::error("E0301", format!("operator `{}` needs bool operands, found {} and {}", op_str(op), a.0, b.0), span.clone(), "non-bool operand")
-                    .with_help("compare first, e.g. `(x > 0) & (y < 1)`"),
+                Diagnostic::error(
+                    "E0301",
+                    format!("operator `{}` needs bool operands, found {} and {}", op_str(op), a.0, b.0),
+                    span.clone(),
+                    "non-bool operand",
+                )
+                .with_help("compare first, e.g. `(x > 0) & (y < 1)`"),
             );
             return Ty::Error;
         };
@@ -167,7 +203,12 @@ impl Checker {
         for (_, a) in kwargs {
             self.expr(a);
         }
-        let mut d = Diagnostic::error("E0202", format!("unknown function `{}`", func.name), func.span.clone(), "not a builtin or a function of this file");
+        let mut d = Diagnostic::error(
+            "E0202",
+            format!("unknown function `{}`", func.name),
+            func.span.clone(),
+            "not a builtin or a function of this file",
+        );
         let user: Vec<String> = self.fn_index.keys().cloned().collect();
         let cands = BUILTINS.iter().copied().chain(user.iter().map(|s| s.as_str()));
         if let Some(s) = suggest(&func.name, cands) {
@@ -195,7 +236,12 @@ impl Checker {
             self.err(
                 Diagnostic::error(
                     "E0501",
-                    format!("function `{}` takes {} arguments but {} were given", sig.name, sig.params.len(), args.len()),
+                    format!(
+                        "function `{}` takes {} arguments but {} were given",
+                        sig.name,
+                        sig.params.len(),
+                        args.len()
+                    ),
                     span.clone(),
                     "wrong number of arguments",
                 )
@@ -207,14 +253,24 @@ impl Checker {
             match sig.params.iter().position(|(n, _)| *n == k.name) {
                 Some(p) if slots[p].is_none() => slots[p] = Some(v),
                 Some(_) => {
-                    self.error("E0502", format!("argument `{}` given twice", k.name), k.span.clone(), "duplicate argument");
+                    self.error(
+                        "E0502",
+                        format!("argument `{}` given twice", k.name),
+                        k.span.clone(),
+                        "duplicate argument",
+                    );
                     self.expr(v);
                     ok = false;
                 }
                 None => {
                     self.err(
-                        Diagnostic::error("E0502", format!("function `{}` has no parameter `{}`", sig.name, k.name), k.span.clone(), "unknown keyword argument")
-                            .with_note(sig_str(&sig)),
+                        Diagnostic::error(
+                            "E0502",
+                            format!("function `{}` has no parameter `{}`", sig.name, k.name),
+                            k.span.clone(),
+                            "unknown keyword argument",
+                        )
+                        .with_note(sig_str(&sig)),
                     );
                     self.expr(v);
                     ok = false;
@@ -232,7 +288,12 @@ impl Checker {
             self.err(
                 Diagnostic::error(
                     "E0501",
-                    format!("missing argument{} {} in call of `{}`", if missing.len() > 1 { "s" } else { "" }, missing.join(", "), sig.name),
+                    format!(
+                        "missing argument{} {} in call of `{}`",
+                        if missing.len() > 1 { "s" } else { "" },
+                        missing.join(", "),
+                        sig.name
+                    ),
                     span.clone(),
                     "wrong number of arguments",
                 )
@@ -303,7 +364,15 @@ impl Checker {
     }
 
     /// Checks one argument against its parameter type; binds size symbols.
-    fn arg_fits(&mut self, sig: &crate::FnSig, k: usize, pty: &Ty, at: &Ty, a: &Expr, binding: &mut HashMap<String, Size>) -> bool {
+    fn arg_fits(
+        &mut self,
+        sig: &crate::FnSig,
+        k: usize,
+        pty: &Ty,
+        at: &Ty,
+        a: &Expr,
+        binding: &mut HashMap<String, Size>,
+    ) -> bool {
         let pname = &sig.params[k].0;
         let mismatch = |c: &mut Checker, extra: Option<String>| {
             let mut d = Diagnostic::error(

@@ -19,7 +19,6 @@ pub fn weak_of(e: &Expr) -> Option<Weak> {
     }
 }
 
-
 /// Common dtype of two operands: `f64 > f32 > i64 > bool`, except `f32` with `i64` gives `f64`;
 /// an integer literal takes the other operand's dtype (bool becomes `i64`), a float literal with
 /// an integer or bool operand gives `f64`.

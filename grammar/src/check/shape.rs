@@ -87,7 +87,13 @@ impl Checker {
     /// Exact for constant bounds on a constant dimension; for unit steps with affine bounds it is
     /// `stop - start` (negative bounds count from the end), assuming the bounds lie within the
     /// dimension; a reversed full slice keeps the size; anything else is a fresh unknown.
-    pub fn slice_size(&mut self, dim: &Size, start: Option<Option<Size>>, stop: Option<Option<Size>>, step: Option<Option<i64>>) -> Size {
+    pub fn slice_size(
+        &mut self,
+        dim: &Size,
+        start: Option<Option<Size>>,
+        stop: Option<Option<Size>>,
+        step: Option<Option<i64>>,
+    ) -> Size {
         // Outer Option: bound present; inner Option: its affine value if known.
         let step = match step {
             None => 1,
@@ -222,8 +228,13 @@ impl Checker {
         };
         if out {
             self.err(
-                Diagnostic::error("E0404", format!("index {idx} is out of range for a dimension of size {dim}"), e.span.clone(), "out of range")
-                    .with_note(format!("valid indices are -{dim} ..= {dim}-1")),
+                Diagnostic::error(
+                    "E0404",
+                    format!("index {idx} is out of range for a dimension of size {dim}"),
+                    e.span.clone(),
+                    "out of range",
+                )
+                .with_note(format!("valid indices are -{dim} ..= {dim}-1")),
             );
         }
     }
@@ -273,7 +284,12 @@ impl Checker {
             Ty::Scalar(DType::I64) => Ok(self.affine(e)),
             Ty::Error => Err(()),
             other => {
-                self.error("E0406", format!("{what} must be an i64 scalar, found {other}"), e.span.clone(), format!("has type {other}"));
+                self.error(
+                    "E0406",
+                    format!("{what} must be an i64 scalar, found {other}"),
+                    e.span.clone(),
+                    format!("has type {other}"),
+                );
                 Err(())
             }
         }
@@ -294,11 +310,19 @@ pub fn const_slice_len(d: i64, start: Option<i64>, stop: Option<i64>, step: i64)
         let clip = |v: i64| if v < 0 { (v.saturating_add(d)).max(0) } else { v.min(d) };
         let a = start.map(clip).unwrap_or(0);
         let b = stop.map(clip).unwrap_or(d);
-        if b > a { (b - a - 1) / step + 1 } else { 0 }
+        if b > a {
+            (b - a - 1) / step + 1
+        } else {
+            0
+        }
     } else {
         let clip = |v: i64| if v < 0 { (v.saturating_add(d)).max(-1) } else { v.min(d.saturating_sub(1)) };
         let a = start.map(clip).unwrap_or(d.saturating_sub(1));
         let b = stop.map(clip).unwrap_or(-1);
-        if b < a { (a - b - 1) / step.saturating_neg().max(1) + 1 } else { 0 }
+        if b < a {
+            (a - b - 1) / step.saturating_neg().max(1) + 1
+        } else {
+            0
+        }
     }
 }

@@ -61,7 +61,12 @@ impl Checker {
                 let (x, y) = (self.dim_size(a)?, self.dim_size(b)?);
                 let r = x.mul(&y);
                 if r.is_none() {
-                    self.error("E0206", "array sizes must be affine: one factor of `*` must be a literal", sp.clone(), "product of two symbols");
+                    self.error(
+                        "E0206",
+                        "array sizes must be affine: one factor of `*` must be a literal",
+                        sp.clone(),
+                        "product of two symbols",
+                    );
                 }
                 r
             }
@@ -93,15 +98,25 @@ impl Checker {
             let name = f.name.name.as_str();
             if BUILTINS.contains(&name) {
                 self.err(
-                    Diagnostic::error("E0203", format!("function `{name}` redefines a builtin"), f.name.span.clone(), "builtin name")
-                        .with_help("rename the function"),
+                    Diagnostic::error(
+                        "E0203",
+                        format!("function `{name}` redefines a builtin"),
+                        f.name.span.clone(),
+                        "builtin name",
+                    )
+                    .with_help("rename the function"),
                 );
                 info.primary = false;
             } else if let Some(&j) = self.fn_index.get(name) {
                 let first = p.functions[j].name.span.clone();
                 self.err(
-                    Diagnostic::error("E0203", format!("function `{name}` is defined more than once"), f.name.span.clone(), "redefined here")
-                        .with_label(first, "first defined here"),
+                    Diagnostic::error(
+                        "E0203",
+                        format!("function `{name}` is defined more than once"),
+                        f.name.span.clone(),
+                        "redefined here",
+                    )
+                    .with_label(first, "first defined here"),
                 );
                 info.primary = false;
             } else {
@@ -120,8 +135,13 @@ impl Checker {
         for p in &f.params {
             if let Some(prev) = seen.get(p.name.name.as_str()) {
                 self.err(
-                    Diagnostic::error("E0204", format!("parameter `{}` is declared twice", p.name.name), p.name.span.clone(), "duplicate parameter")
-                        .with_label(prev.span.clone(), "first declared here"),
+                    Diagnostic::error(
+                        "E0204",
+                        format!("parameter `{}` is declared twice", p.name.name),
+                        p.name.span.clone(),
+                        "duplicate parameter",
+                    )
+                    .with_label(prev.span.clone(), "first declared here"),
                 );
             }
             seen.insert(&p.name.name, &p.name);
@@ -156,7 +176,9 @@ impl Checker {
                     if info.mutated.contains(s) {
                         d = d.with_note(format!("`{s}` is reassigned in the body, so it cannot be used as a size"));
                     } else {
-                        d = d.with_help(format!("add a parameter `{s}: i64` or mention `{s}` in a parameter's array type"));
+                        d = d.with_help(format!(
+                            "add a parameter `{s}: i64` or mention `{s}` in a parameter's array type"
+                        ));
                     }
                     self.err(d);
                 }

@@ -128,7 +128,12 @@ impl Checker {
                 for e in [start, end] {
                     match self.value(e) {
                         Ty::Scalar(DType::I64) | Ty::Error => {}
-                        other => self.error("E0305", format!("loop bounds must be i64 scalars, found {other}"), e.span.clone(), format!("has type {other}")),
+                        other => self.error(
+                            "E0305",
+                            format!("loop bounds must be i64 scalars, found {other}"),
+                            e.span.clone(),
+                            format!("has type {other}"),
+                        ),
                     }
                 }
                 self.push_scope();
@@ -153,9 +158,7 @@ impl Checker {
                     self.value(a);
                 }
             }
-            Stmt::Expr(e) => {
-                if let Ty::Tuple(_) | Ty::Unit | Ty::Error = self.expr(e) {}
-            }
+            Stmt::Expr(e) => if let Ty::Tuple(_) | Ty::Unit | Ty::Error = self.expr(e) {},
         }
     }
 
@@ -163,7 +166,12 @@ impl Checker {
         match self.value(c) {
             Ty::Scalar(DType::Bool) | Ty::Error => {}
             other => {
-                let mut d = Diagnostic::error("E0302", format!("a condition must be a bool scalar, found {other}"), c.span.clone(), format!("has type {other}"));
+                let mut d = Diagnostic::error(
+                    "E0302",
+                    format!("a condition must be a bool scalar, found {other}"),
+                    c.span.clone(),
+                    format!("has type {other}"),
+                );
                 d = if other.is_array() {
                     d.with_help("reduce the array first, e.g. `max(x) > 0` or `sum(mask) > 0`")
                 } else {
@@ -192,7 +200,12 @@ impl Checker {
                     Ty::Unit => "no value".to_string(),
                     _ => "a single value".to_string(),
                 };
-                self.error("E0309", format!("cannot destructure {found} into {} names", names.len()), value.span.clone(), format!("this is {other}"));
+                self.error(
+                    "E0309",
+                    format!("cannot destructure {found} into {} names", names.len()),
+                    value.span.clone(),
+                    format!("this is {other}"),
+                );
                 vec![Ty::Error; names.len()]
             }
         };
@@ -202,7 +215,12 @@ impl Checker {
     }
 
     fn undefined(&mut self, name: &Ident) {
-        let mut d = Diagnostic::error("E0201", format!("undefined variable `{}`", name.name), name.span.clone(), "not found in this scope");
+        let mut d = Diagnostic::error(
+            "E0201",
+            format!("undefined variable `{}`", name.name),
+            name.span.clone(),
+            "not found in this scope",
+        );
         let names = self.names_in_scope();
         if let Some(s) = suggest(&name.name, names.iter().map(|s| s.as_str())) {
             d = d.with_help(format!("did you mean `{s}`?"));
@@ -229,9 +247,14 @@ impl Checker {
         }
         if !same {
             self.err(
-                Diagnostic::error("E0303", format!("cannot assign a value of type {t} to `{}` of type {}", name.name, var.ty), value.span.clone(), format!("has type {t}"))
-                    .with_note("`x = e` rebinds a variable and keeps its dtype and rank")
-                    .with_help(format!("declare a new variable with `let {} = ...;` or cast the value", name.name)),
+                Diagnostic::error(
+                    "E0303",
+                    format!("cannot assign a value of type {t} to `{}` of type {}", name.name, var.ty),
+                    value.span.clone(),
+                    format!("has type {t}"),
+                )
+                .with_note("`x = e` rebinds a variable and keeps its dtype and rank")
+                .with_help(format!("declare a new variable with `let {} = ...;` or cast the value", name.name)),
             );
             return;
         }
@@ -257,7 +280,12 @@ impl Checker {
         };
         if let Ty::Scalar(_) = var.ty {
             if !index.is_empty() {
-                self.error("E0408", format!("cannot write through an index into the scalar `{}`", target.name), target.span.clone(), format!("`{}` has type {}", target.name, var.ty));
+                self.error(
+                    "E0408",
+                    format!("cannot write through an index into the scalar `{}`", target.name),
+                    target.span.clone(),
+                    format!("`{}` has type {}", target.name, var.ty),
+                );
                 for ix in index {
                     self.index_exprs(ix);
                 }
@@ -301,7 +329,11 @@ impl Checker {
             self.err(
                 Diagnostic::error(
                     "E0401",
-                    format!("a value of shape {} cannot be broadcast into a view of shape {}", shape_str(vs), shape_str(ts)),
+                    format!(
+                        "a value of shape {} cannot be broadcast into a view of shape {}",
+                        shape_str(vs),
+                        shape_str(ts)
+                    ),
                     value.span.clone(),
                     format!("size {} vs {}", be.left, be.right),
                 )
@@ -323,18 +355,38 @@ impl Checker {
             self.err(
                 Diagnostic::error(
                     "E0304",
-                    format!("cannot store the {} result of `{}` into `{}` of type {} in place", rd.name(), super::expr::op_str(op), target.name, view),
+                    format!(
+                        "cannot store the {} result of `{}` into `{}` of type {} in place",
+                        rd.name(),
+                        super::expr::op_str(op),
+                        target.name,
+                        view
+                    ),
                     span.clone(),
                     format!("result is {}", rd.name()),
                 )
-                .with_note(format!("in-place operators need NumPy's same_kind cast from {} to {}", rd.name(), td.name()))
-                .with_help(format!("give `{}` a {} dtype, or cast the value to {}", target.name, rd.name(), td.name())),
+                .with_note(format!(
+                    "in-place operators need NumPy's same_kind cast from {} to {}",
+                    rd.name(),
+                    td.name()
+                ))
+                .with_help(format!(
+                    "give `{}` a {} dtype, or cast the value to {}",
+                    target.name,
+                    rd.name(),
+                    td.name()
+                )),
             );
             return;
         }
         match (&view, &vt) {
             (Ty::Scalar(_), Ty::Array(..)) if index.is_empty() => {
-                self.error("E0303", format!("cannot update the scalar `{}` with an array of type {vt}", target.name), value.span.clone(), format!("has type {vt}"));
+                self.error(
+                    "E0303",
+                    format!("cannot update the scalar `{}` with an array of type {vt}", target.name),
+                    value.span.clone(),
+                    format!("has type {vt}"),
+                );
             }
             _ => self.check_fits(&vt, &view, value),
         }
@@ -346,7 +398,12 @@ impl Checker {
         if values.len() != expected.len() {
             self.err(Diagnostic::error(
                 "E0307",
-                format!("this function returns {} value{} but the `return` has {}", expected.len(), if expected.len() == 1 { "" } else { "s" }, values.len()),
+                format!(
+                    "this function returns {} value{} but the `return` has {}",
+                    expected.len(),
+                    if expected.len() == 1 { "" } else { "s" },
+                    values.len()
+                ),
                 span.clone(),
                 format!("expected {}", results_str(&expected)),
             ));
@@ -368,7 +425,12 @@ impl Checker {
                     self.retype_literal(v, e.clone());
                 }
             } else {
-                self.error("E0306", format!("returned value has type {t}, but the function declares {e}"), v.span.clone(), format!("expected {e}"));
+                self.error(
+                    "E0306",
+                    format!("returned value has type {t}, but the function declares {e}"),
+                    v.span.clone(),
+                    format!("expected {e}"),
+                );
             }
         }
     }

@@ -31,7 +31,12 @@ pub struct FusionOptions {
 impl Default for FusionOptions {
     /// `optimal` under `bohrium`, the default [`Budget`] per region, no specialization.
     fn default() -> Self {
-        FusionOptions { algorithm: Algorithm::Optimal, cost_model: "bohrium".into(), budget: Budget::default(), specialize: None }
+        FusionOptions {
+            algorithm: Algorithm::Optimal,
+            cost_model: "bohrium".into(),
+            budget: Budget::default(),
+            specialize: None,
+        }
     }
 }
 
@@ -182,7 +187,11 @@ pub fn plan_segment(
         for &r in b {
             if let OpKind::New { res, .. } = body[index[r]].kind {
                 let base = syms.base(f, res);
-                if dels.contains(&base) && !syncs.contains(&base) && !reduced.contains(&base) && b.iter().any(|&x| matches!(body[index[x]].kind, OpKind::Compute { .. })) {
+                if dels.contains(&base)
+                    && !syncs.contains(&base)
+                    && !reduced.contains(&base)
+                    && b.iter().any(|&x| matches!(body[index[x]].kind, OpKind::Compute { .. }))
+                {
                     c.push(res);
                     contracted_names.push(region.base_names.get(&base).cloned().unwrap_or_default());
                 }

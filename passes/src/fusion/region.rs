@@ -15,11 +15,11 @@
 //! semantics, so sizes computed by comparisons, `select`s, casts and float arithmetic become
 //! constants too.
 
-use crate::wsp::{self, BaseId, SymExpr};
 use super::KnownArg;
+use crate::wsp::{self, BaseId, SymExpr};
+use arrayc_core::semantics::{scalar_binary, scalar_unary};
 use arrayc_dialect::ir::{BinFn, Body, ComputeFn, Func, IndexEntry, OpKind, Scalar, Type, ValueId};
 use arrayc_grammar::ast::DType;
-use arrayc_core::semantics::{scalar_binary, scalar_unary};
 use std::collections::HashMap;
 
 /// Symbolic knowledge about the values of one function, accumulated over its bodies.
@@ -70,7 +70,12 @@ impl Symbols {
     pub fn for_function(f: &Func, bases: &HashMap<ValueId, ValueId>) -> Symbols {
         let mut news = std::collections::HashSet::new();
         let mut escaped = std::collections::HashSet::new();
-        fn walk(body: &arrayc_dialect::ir::Body, bases: &HashMap<ValueId, ValueId>, news: &mut std::collections::HashSet<ValueId>, escaped: &mut std::collections::HashSet<ValueId>) {
+        fn walk(
+            body: &arrayc_dialect::ir::Body,
+            bases: &HashMap<ValueId, ValueId>,
+            news: &mut std::collections::HashSet<ValueId>,
+            escaped: &mut std::collections::HashSet<ValueId>,
+        ) {
             for op in body {
                 let flows: Vec<ValueId> = match &op.kind {
                     OpKind::New { res, .. } => {
@@ -199,7 +204,9 @@ impl Symbols {
 
     /// Records what a pure host operation means symbolically (sizes, views).
     pub fn learn(&mut self, f: &Func, k: &OpKind) {
-        if let Some(res) = k.view_of().map(|(res, _)| res).or(if let OpKind::New { res, .. } = k { Some(*res) } else { None }) {
+        if let Some(res) =
+            k.view_of().map(|(res, _)| res).or(if let OpKind::New { res, .. } = k { Some(*res) } else { None })
+        {
             if self.views.contains_key(&res) {
                 return;
             }
@@ -211,8 +218,12 @@ impl Symbols {
                     self.record(f, *res, v);
                 }
             }
-            OpKind::Unary { res, op, arg } if let Some(a) = self.known(*arg) => self.record(f, *res, scalar_unary(*op, a)),
-            OpKind::Cast { res, arg } if let Some(a) = self.known(*arg) => self.record(f, *res, a.cast(f.ty(*res).dtype())),
+            OpKind::Unary { res, op, arg } if let Some(a) = self.known(*arg) => {
+                self.record(f, *res, scalar_unary(*op, a))
+            }
+            OpKind::Cast { res, arg } if let Some(a) = self.known(*arg) => {
+                self.record(f, *res, a.cast(f.ty(*res).dtype()))
+            }
             OpKind::Select { res, cond, lhs, rhs } if let Some(c) = self.known(*cond) => {
                 let pick = if matches!(c.cast(DType::Bool), Scalar::Bool(true)) { *lhs } else { *rhs };
                 if let Some(v) = self.known(pick) {
@@ -243,14 +254,18 @@ impl Symbols {
                 if self.own.contains(res) {
                     let b = BaseId(self.base_sizes.len() as u32);
                     self.bases.insert(*res, b);
-                    self.base_names.insert(b, f.value_names[*res as usize].clone().unwrap_or_else(|| format!("%{res}")));
+                    self.base_names
+                        .insert(b, f.value_names[*res as usize].clone().unwrap_or_else(|| format!("%{res}")));
                     self.set_whole_base(*res, b, shape);
                 } else {
                     // An escaping array: on the shared base, with an opaque layout of its shape.
                     let b = self.base(f, *res);
                     let n = Self::name(f, *res);
                     let strides = (0..shape.len()).map(|k| SymExpr::sym(&format!("stride({n},{k})"))).collect();
-                    self.views.insert(*res, wsp::View { base: b, offset: SymExpr::sym(&format!("off({n})")), shape, strides });
+                    self.views.insert(
+                        *res,
+                        wsp::View { base: b, offset: SymExpr::sym(&format!("off({n})")), shape, strides },
+                    );
                 }
             }
             OpKind::View { res, src, index, operands } => {
@@ -274,7 +289,11 @@ impl Symbols {
                         ok = false;
                     }
                 }
-                let v = if ok { wsp::View { base: w.base, offset: w.offset, shape: target, strides } } else { self.opaque_view(w.base, k) };
+                let v = if ok {
+                    wsp::View { base: w.base, offset: w.offset, shape: target, strides }
+                } else {
+                    self.opaque_view(w.base, k)
+                };
                 self.views.insert(*res, v);
             }
             OpKind::Transpose { res, src, perm } => {
@@ -294,7 +313,12 @@ impl Symbols {
                     _ => None,
                 };
                 let v = match n {
-                    Some(n) => wsp::View { base: w.base, offset: w.offset, shape: vec![n], strides: vec![w.strides[0].clone() + w.strides[1].clone()] },
+                    Some(n) => wsp::View {
+                        base: w.base,
+                        offset: w.offset,
+                        shape: vec![n],
+                        strides: vec![w.strides[0].clone() + w.strides[1].clone()],
+                    },
                     None => self.opaque_view(w.base, 1),
                 };
                 self.views.insert(*res, v);
@@ -339,8 +363,17 @@ impl Symbols {
                     };
                     let bounds = match (n.as_const(), step_c) {
                         // Everything known: NumPy's exact clipping.
-                        (Some(nc), Some(sc)) if a.as_ref().is_none_or(|x| x.is_const()) && b.as_ref().is_none_or(|x| x.is_const()) && sc != 0 => {
-                            let (first, len) = arrayc_core::shape::slice_indices(nc, a.and_then(|x| x.as_const()), b.and_then(|x| x.as_const()), sc);
+                        (Some(nc), Some(sc))
+                            if a.as_ref().is_none_or(|x| x.is_const())
+                                && b.as_ref().is_none_or(|x| x.is_const())
+                                && sc != 0 =>
+                        {
+                            let (first, len) = arrayc_core::shape::slice_indices(
+                                nc,
+                                a.and_then(|x| x.as_const()),
+                                b.and_then(|x| x.as_const()),
+                                sc,
+                            );
                             Some((SymExpr::constant(first), SymExpr::constant(len), sc))
                         }
                         // Unit step over a symbolic size: bounds assumed in range.
@@ -395,7 +428,12 @@ pub fn is_wsp_op(k: &OpKind) -> bool {
 pub fn is_pure_host_op(k: &OpKind) -> bool {
     matches!(
         k,
-        OpKind::Const { .. } | OpKind::Binary { .. } | OpKind::Unary { .. } | OpKind::Cast { .. } | OpKind::Select { .. } | OpKind::Dim { .. }
+        OpKind::Const { .. }
+            | OpKind::Binary { .. }
+            | OpKind::Unary { .. }
+            | OpKind::Cast { .. }
+            | OpKind::Select { .. }
+            | OpKind::Dim { .. }
     ) || k.view_of().is_some()
 }
 
@@ -409,7 +447,12 @@ pub fn is_host_check(k: &OpKind) -> bool {
 
 /// The WSP region of `body[range]` (a segment of WSP and pure host operations) and, for each region
 /// operation, its index in `body`.
-pub fn build_region(f: &Func, body: &Body, range: std::ops::Range<usize>, syms: &mut Symbols) -> (wsp::Region, Vec<usize>) {
+pub fn build_region(
+    f: &Func,
+    body: &Body,
+    range: std::ops::Range<usize>,
+    syms: &mut Symbols,
+) -> (wsp::Region, Vec<usize>) {
     let mut ops = vec![];
     let mut index = vec![];
     for i in range {
@@ -431,9 +474,12 @@ pub fn build_region(f: &Func, body: &Body, range: std::ops::Range<usize>, syms: 
             OpKind::Sync { base } => wsp::Op::sync(syms.base(f, *base)),
             OpKind::Compute { func, out, ins } => {
                 let outs = vec![syms.view(f, *out)];
-                let arrays: Vec<wsp::View> = ins.iter().filter(|v| f.ty(**v).is_array()).map(|v| syms.view(f, *v)).collect();
+                let arrays: Vec<wsp::View> =
+                    ins.iter().filter(|v| f.ty(**v).is_array()).map(|v| syms.view(f, *v)).collect();
                 match func {
-                    ComputeFn::Reduce(_, axis) => wsp::Op::reduction(func.name(), outs[0].clone(), arrays[0].clone(), *axis),
+                    ComputeFn::Reduce(_, axis) => {
+                        wsp::Op::reduction(func.name(), outs[0].clone(), arrays[0].clone(), *axis)
+                    }
                     _ => wsp::Op::elementwise(func.name(), outs, arrays),
                 }
             }
@@ -445,6 +491,11 @@ pub fn build_region(f: &Func, body: &Body, range: std::ops::Range<usize>, syms: 
         });
         index.push(i);
     }
-    let region = wsp::Region { ops, base_sizes: syms.base_sizes.clone(), base_names: syms.base_names.clone(), bindings: HashMap::new() };
+    let region = wsp::Region {
+        ops,
+        base_sizes: syms.base_sizes.clone(),
+        base_names: syms.base_names.clone(),
+        bindings: HashMap::new(),
+    };
     (region, index)
 }

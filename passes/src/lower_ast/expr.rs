@@ -217,7 +217,11 @@ impl Lowerer<'_> {
             let two = self.i64_const(2);
             let parity = self.array_op(ComputeFn::Binary(BinFn::Rem), vec![y, two], &ity)?;
             let zero = self.i64_const(0);
-            let even = self.array_op(ComputeFn::Binary(BinFn::Eq), vec![parity, zero], &Ty::Array(DType::Bool, shape.clone()))?;
+            let even = self.array_op(
+                ComputeFn::Binary(BinFn::Eq),
+                vec![parity, zero],
+                &Ty::Array(DType::Bool, shape.clone()),
+            )?;
             let (p, m) = (self.constant(Scalar::F64(1.0).cast(*dt)), self.constant(Scalar::F64(-1.0).cast(*dt)));
             return Ok(Some(self.array_op(ComputeFn::Where, vec![even, p, m], ty)?));
         }
@@ -230,7 +234,10 @@ impl Lowerer<'_> {
         let sizes = self.broadcast_sizes(&ins, shape);
         let out = self.new_array(*dt, sizes.clone());
         self.shapes.insert(out, shape.clone());
-        let ins = ins.into_iter().map(|v| if self.same_static_shape(v, shape) { v } else { self.broadcast_to_sizes(v, &sizes) }).collect();
+        let ins = ins
+            .into_iter()
+            .map(|v| if self.same_static_shape(v, shape) { v } else { self.broadcast_to_sizes(v, &sizes) })
+            .collect();
         self.emit(OpKind::Compute { func, out, ins });
         Ok(out)
     }
@@ -310,12 +317,17 @@ impl Lowerer<'_> {
     }
 
     /// Is `s` the size of dimension `axis` of `v` (its `arr.new` size operand or an `arr.dim` of it in
-/// the current body)?
+    /// the current body)?
     fn is_dim_of(&self, s: ValueId, v: ValueId, axis: usize) -> bool {
         if self.new_sizes.get(&v).is_some_and(|sizes| sizes[axis] == s) {
             return true;
         }
-        self.bodies.last().unwrap().iter().rev().any(|op| matches!(op.kind, OpKind::Dim { res, src, axis: a } if res == s && src == v && a == axis))
+        self.bodies
+            .last()
+            .unwrap()
+            .iter()
+            .rev()
+            .any(|op| matches!(op.kind, OpKind::Dim { res, src, axis: a } if res == s && src == v && a == axis))
     }
 
     /// A fresh base array holding a copy of `v`.
@@ -348,7 +360,9 @@ impl Lowerer<'_> {
                 self.identical_views(*sa, *sb)
                     && ia == ib
                     && oa.len() == ob.len()
-                    && oa.iter().zip(ob).all(|(x, y)| x == y || matches!((self.consts.get(x), self.consts.get(y)), (Some(p), Some(q)) if p == q))
+                    && oa.iter().zip(ob).all(|(x, y)| {
+                        x == y || matches!((self.consts.get(x), self.consts.get(y)), (Some(p), Some(q)) if p == q)
+                    })
             }
             _ => false,
         }
@@ -415,7 +429,11 @@ impl Lowerer<'_> {
                         let v = self.expr(part)?;
                         operands.push(self.cast_scalar(v, DType::I64));
                     }
-                    entries.push(IndexEntry::Slice { start: start.is_some(), stop: stop.is_some(), step: step.is_some() });
+                    entries.push(IndexEntry::Slice {
+                        start: start.is_some(),
+                        stop: stop.is_some(),
+                        step: step.is_some(),
+                    });
                     out_rank += 1;
                 }
                 Index::NewAxis(_) => {
@@ -447,7 +465,14 @@ impl Lowerer<'_> {
         kwargs.iter().find(|(k, _)| k.name == name).map(|(_, e)| e)
     }
 
-    fn call(&mut self, name: &str, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty, e: &Expr) -> LResult<Vec<ValueId>> {
+    fn call(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        kwargs: &[(ast::Ident, Expr)],
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<Vec<ValueId>> {
         let mut vals = vec![];
         let creation = matches!(name, "zeros" | "ones" | "empty" | "full" | "random");
         for a in args {
@@ -554,7 +579,15 @@ impl Lowerer<'_> {
         }
     }
 
-    fn reduction(&mut self, name: &str, kind: ReduceKind, x: ValueId, axis: Option<i64>, ty: &Ty, e: &Expr) -> LResult<ValueId> {
+    fn reduction(
+        &mut self,
+        name: &str,
+        kind: ReduceKind,
+        x: ValueId,
+        axis: Option<i64>,
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<ValueId> {
         let Type::Array(_, rank) = self.f.ty(x) else {
             return Err(self.error("E0911", &e.span, "reduction of a scalar", "reductions take an array"));
         };
@@ -582,7 +615,10 @@ impl Lowerer<'_> {
             let zero = self.i64_const(0);
             let nonempty = self.scalar_binary(BinFn::Gt, n, zero, DType::I64);
             let op = if kind == ReduceKind::Min { "minimum" } else { "maximum" };
-            self.emit(OpKind::Assert { cond: nonempty, msg: format!("zero-size array to reduction operation {op} which has no identity") });
+            self.emit(OpKind::Assert {
+                cond: nonempty,
+                msg: format!("zero-size array to reduction operation {op} which has no identity"),
+            });
         }
         let out = self.new_array(dt, sizes);
         self.emit(OpKind::Compute { func: ComputeFn::Reduce(kind, axis), out, ins: vec![x] });
@@ -624,7 +660,10 @@ impl Lowerer<'_> {
         let q = self.scalar_binary(BinFn::Div, span, s, DType::F64);
         let q_minus_q = self.scalar_binary(BinFn::Sub, q, q, DType::F64);
         let finite = self.scalar_binary(BinFn::Eq, q_minus_q, zero, DType::F64);
-        self.emit(OpKind::Assert { cond: finite, msg: "arange: cannot compute the length: start, stop or step is NaN or infinite".into() });
+        self.emit(OpKind::Assert {
+            cond: finite,
+            msg: "arange: cannot compute the length: start, stop or step is NaN or infinite".into(),
+        });
         let c = self.scalar_unary(UnFn::Ceil, q);
         let c = self.scalar_binary(BinFn::Maximum, c, zero, DType::F64);
         let n = self.cast_scalar(c, DType::I64);
@@ -656,7 +695,12 @@ impl Lowerer<'_> {
         // out[num-1:] = stop (empty when num == 1 would make it overwrite start; NumPy keeps start then).
         let last = self.value(Type::Array(DType::F64, 1), None);
         let from = self.scalar_binary(BinFn::Maximum, div, one, DType::I64);
-        self.emit(OpKind::View { res: last, src: out, index: vec![IndexEntry::Slice { start: true, stop: false, step: false }], operands: vec![from] });
+        self.emit(OpKind::View {
+            res: last,
+            src: out,
+            index: vec![IndexEntry::Slice { start: true, stop: false, step: false }],
+            operands: vec![from],
+        });
         self.roots.insert(last, Root::New(out));
         self.emit(OpKind::Compute { func: ComputeFn::Fill, out: last, ins: vec![stop] });
         out

@@ -146,7 +146,9 @@ impl<'a> Lowerer<'a> {
 
     /// Are the static shapes of `a` and `b` known and provably equal?
     pub(crate) fn same_static_shape(&self, a: ValueId, b: &[Size]) -> bool {
-        self.shapes.get(&a).is_some_and(|s| s.len() == b.len() && s.iter().zip(b).all(|(x, y)| x.provably_eq(y) == Some(true)))
+        self.shapes
+            .get(&a)
+            .is_some_and(|s| s.len() == b.len() && s.iter().zip(b).all(|(x, y)| x.provably_eq(y) == Some(true)))
     }
 
     /// The base array a value views (itself for non-views).
@@ -174,7 +176,12 @@ impl<'a> Lowerer<'a> {
         self.f.body = self.bodies.pop().unwrap();
         if !matches!(self.f.body.last().map(|o| &o.kind), Some(OpKind::Return { .. })) {
             if !self.f.results.is_empty() {
-                return Err(self.error("E0902", &f.span, "function with results must end with `return`", "add a `return` as the last statement"));
+                return Err(self.error(
+                    "E0902",
+                    &f.span,
+                    "function with results must end with `return`",
+                    "add a `return` as the last statement",
+                ));
             }
             self.f.body.push(Op { kind: OpKind::Return { values: vec![] }, loc: None });
         }

@@ -104,7 +104,8 @@ impl Lowerer<'_> {
     }
 
     pub(crate) fn var(&self, id: &ast::Ident) -> LResult<ValueId> {
-        self.lookup(&id.name).ok_or_else(|| self.error("E0906", &id.span, &format!("unknown variable `{}`", id.name), ""))
+        self.lookup(&id.name)
+            .ok_or_else(|| self.error("E0906", &id.span, &format!("unknown variable `{}`", id.name), ""))
     }
 
     /// A rebinding keeps the variable's scalar dtype (`x = 1` for an f64 `x` stores 1.0).
@@ -208,7 +209,11 @@ impl Lowerer<'_> {
         // Array variables updated in place are not rebound. Only the names this call added are
         // filtered: a name found in an `if`'s then-block stays when the else-block leaves it alone.
         let added: Vec<String> = out.drain(start..).collect();
-        out.extend(added.into_iter().filter(|n| self.lookup(n).is_some_and(|v| !self.f.ty(v).is_array() || assigned_by_rebinding(stmts, n))));
+        out.extend(
+            added.into_iter().filter(|n| {
+                self.lookup(n).is_some_and(|v| !self.f.ty(v).is_array() || assigned_by_rebinding(stmts, n))
+            }),
+        );
     }
 
     /// Block arguments standing for `names` inside a region (same types and names as now).
@@ -284,7 +289,16 @@ impl Lowerer<'_> {
             Ok(l.current(&names))
         })?;
         let results = self.results_like(&after_args, &names);
-        self.emit(OpKind::While { inits, before_args, before, cond: c, after_args, after, yields, results: results.clone() });
+        self.emit(OpKind::While {
+            inits,
+            before_args,
+            before,
+            cond: c,
+            after_args,
+            after,
+            yields,
+            results: results.clone(),
+        });
         self.bind_all(&names, &results);
         Ok(())
     }
@@ -362,7 +376,8 @@ fn assigned_by_rebinding(stmts: &[Stmt], name: &str) -> bool {
         Stmt::Assign { name: n, .. } => n.name == name,
         Stmt::For { body, .. } | Stmt::While { body, .. } => assigned_by_rebinding(&body.stmts, name),
         Stmt::If { then_block, else_block, .. } => {
-            assigned_by_rebinding(&then_block.stmts, name) || else_block.as_ref().is_some_and(|b| assigned_by_rebinding(&b.stmts, name))
+            assigned_by_rebinding(&then_block.stmts, name)
+                || else_block.as_ref().is_some_and(|b| assigned_by_rebinding(&b.stmts, name))
         }
         _ => false,
     })

@@ -57,7 +57,12 @@ impl CostCtx {
                 base_ids.len() - 1
             }
         };
-        let intern = |v: &View, views: &mut Vec<View>, base_ids: &mut Vec<BaseId>, defaulted: &mut Vec<String>, view_elems: &mut Vec<u64>, view_base: &mut Vec<usize>| {
+        let intern = |v: &View,
+                      views: &mut Vec<View>,
+                      base_ids: &mut Vec<BaseId>,
+                      defaulted: &mut Vec<String>,
+                      view_elems: &mut Vec<u64>,
+                      view_base: &mut Vec<usize>| {
             if let Some(p) = views.iter().position(|w| super::view::identical(v, w, b)) {
                 return p;
             }
@@ -70,8 +75,16 @@ impl CostCtx {
         };
         let (mut ins, mut outs, mut new, mut del, mut sync) = (vec![], vec![], vec![], vec![], vec![]);
         for op in &region.ops {
-            let mut i: Vec<usize> = op.ins.iter().map(|v| intern(v, &mut views, &mut base_ids, &mut defaulted, &mut view_elems, &mut view_base)).collect();
-            let mut o: Vec<usize> = op.outs.iter().map(|v| intern(v, &mut views, &mut base_ids, &mut defaulted, &mut view_elems, &mut view_base)).collect();
+            let mut i: Vec<usize> = op
+                .ins
+                .iter()
+                .map(|v| intern(v, &mut views, &mut base_ids, &mut defaulted, &mut view_elems, &mut view_base))
+                .collect();
+            let mut o: Vec<usize> = op
+                .outs
+                .iter()
+                .map(|v| intern(v, &mut views, &mut base_ids, &mut defaulted, &mut view_elems, &mut view_base))
+                .collect();
             i.sort();
             i.dedup();
             o.sort();
@@ -90,7 +103,18 @@ impl CostCtx {
         }
         defaulted.sort();
         defaulted.dedup();
-        CostCtx { n: region.ops.len(), ins, outs, new, del, sync, view_base, view_elems, base_ids, defaulted_symbols: defaulted }
+        CostCtx {
+            n: region.ops.len(),
+            ins,
+            outs,
+            new,
+            del,
+            sync,
+            view_base,
+            view_elems,
+            base_ids,
+            defaulted_symbols: defaulted,
+        }
     }
     pub fn nviews(&self) -> usize {
         self.view_base.len()
@@ -123,7 +147,8 @@ impl CostCtx {
         for &f in block {
             for &v in &self.outs[f] {
                 let base = self.view_base[v];
-                let synced_later = syncb.binary_search(&base).is_ok() && block.iter().any(|&s| s > f && self.sync[s].contains(&base));
+                let synced_later =
+                    syncb.binary_search(&base).is_ok() && block.iter().any(|&s| s > f && self.sync[s].contains(&base));
                 if delb.binary_search(&base).is_err() || synced_later {
                     writes.push(v);
                 }
@@ -163,7 +188,11 @@ pub trait CostModel: Send + Sync {
     fn cost(&self, region: &Region, partition: &[Vec<usize>]) -> Cost {
         let p = self.prepare(region);
         let v = p.constant + partition.iter().map(|b| p.block(b)).sum::<i64>();
-        Cost { value: v.max(0) as u64, unit: self.unit().to_string(), defaulted_symbols: p.ctx.defaulted_symbols.clone() }
+        Cost {
+            value: v.max(0) as u64,
+            unit: self.unit().to_string(),
+            defaulted_symbols: p.ctx.defaulted_symbols.clone(),
+        }
     }
 }
 
@@ -221,7 +250,10 @@ fn pair_table(ctx: &CostCtx) -> (Vec<Vec<u64>>, i64) {
         }
         for g in 0..n {
             if f != g {
-                let w = e.iter().filter(|v| ctx.ins[g].binary_search(v).is_ok() || ctx.outs[g].binary_search(v).is_ok()).count() as u64;
+                let w = e
+                    .iter()
+                    .filter(|v| ctx.ins[g].binary_search(v).is_ok() || ctx.outs[g].binary_search(v).is_ok())
+                    .count() as u64;
                 t[f][g] = w;
                 total += w as i64;
             }
@@ -241,11 +273,17 @@ impl CostModel for Bohrium {
         "bohrium"
     }
     fn unit(&self) -> &str {
-        if self.dtype_bytes.is_empty() { "elements" } else { "bytes" }
+        if self.dtype_bytes.is_empty() {
+            "elements"
+        } else {
+            "bytes"
+        }
     }
     fn prepare(&self, region: &Region) -> Prepared {
         let ctx = CostCtx::new(region);
-        let view_weight = (0..ctx.nviews()).map(|v| ctx.view_elems[v] * self.dtype_bytes.get(&ctx.base_ids[ctx.view_base[v]]).copied().unwrap_or(1)).collect();
+        let view_weight = (0..ctx.nviews())
+            .map(|v| ctx.view_elems[v] * self.dtype_bytes.get(&ctx.base_ids[ctx.view_base[v]]).copied().unwrap_or(1))
+            .collect();
         Prepared { ctx, constant: 0, kind: Kind::Bohrium { view_weight } }
     }
 }

@@ -41,7 +41,9 @@ impl WspGraph {
         for j in 0..n {
             for i in 0..j {
                 let (a, c) = (&ops[i], &ops[j]);
-                let ov = |xs: &[super::View], ys: &[super::View]| xs.iter().any(|x| ys.iter().any(|y| relation(x, y, b) != Relation::Disjoint));
+                let ov = |xs: &[super::View], ys: &[super::View]| {
+                    xs.iter().any(|x| ys.iter().any(|y| relation(x, y, b) != Relation::Disjoint))
+                };
                 // Data dependencies: RAW, WAR, WAW.
                 let data = ov(&a.outs, &c.ins) || ov(&a.ins, &c.outs) || ov(&a.outs, &c.outs);
                 // Lifetime ordering: new before every use, del after every use, sync after writers
@@ -51,7 +53,10 @@ impl WspGraph {
                 let writes = |o: &super::Op, base| o.outs.iter().any(|v| v.base == base);
                 let life = ta.iter().any(|base| {
                     tc.contains(base)
-                        && (a.new.contains(base) || a.del.contains(base) || c.new.contains(base) || c.del.contains(base)
+                        && (a.new.contains(base)
+                            || a.del.contains(base)
+                            || c.new.contains(base)
+                            || c.del.contains(base)
                             || (a.sync.contains(base) && writes(c, *base))
                             || (c.sync.contains(base) && writes(a, *base)))
                 });
@@ -116,7 +121,8 @@ pub fn fusible(region: &Region, i: usize, j: usize) -> bool {
         }
     }
     let consumes = |r: &super::Op, c: &super::Op| {
-        matches!(r.kind, OpKind::Reduction { .. }) && r.outs.iter().any(|o| c.ins.iter().any(|x| relation(o, x, b) != Relation::Disjoint))
+        matches!(r.kind, OpKind::Reduction { .. })
+            && r.outs.iter().any(|o| c.ins.iter().any(|x| relation(o, x, b) != Relation::Disjoint))
     };
     !(consumes(f, g) || consumes(g, f))
 }

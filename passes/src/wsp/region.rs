@@ -68,23 +68,68 @@ pub struct Op {
 impl Op {
     /// Elementwise op `outs = f(ins)`.
     pub fn elementwise(name: &str, outs: Vec<View>, ins: Vec<View>) -> Op {
-        Op { name: name.into(), line: None, kind: OpKind::Elementwise, ins, outs, new: vec![], del: vec![], sync: vec![] }
+        Op {
+            name: name.into(),
+            line: None,
+            kind: OpKind::Elementwise,
+            ins,
+            outs,
+            new: vec![],
+            del: vec![],
+            sync: vec![],
+        }
     }
     /// Reduction `out = reduce(in, axis)`.
     pub fn reduction(name: &str, out: View, input: View, axis: Option<usize>) -> Op {
-        Op { name: name.into(), line: None, kind: OpKind::Reduction { axis }, ins: vec![input], outs: vec![out], new: vec![], del: vec![], sync: vec![] }
+        Op {
+            name: name.into(),
+            line: None,
+            kind: OpKind::Reduction { axis },
+            ins: vec![input],
+            outs: vec![out],
+            new: vec![],
+            del: vec![],
+            sync: vec![],
+        }
     }
     /// System op `DEL base`.
     pub fn del(base: BaseId) -> Op {
-        Op { name: "del".into(), line: None, kind: OpKind::System, ins: vec![], outs: vec![], new: vec![], del: vec![base], sync: vec![] }
+        Op {
+            name: "del".into(),
+            line: None,
+            kind: OpKind::System,
+            ins: vec![],
+            outs: vec![],
+            new: vec![],
+            del: vec![base],
+            sync: vec![],
+        }
     }
     /// System op `SYNC base`.
     pub fn sync(base: BaseId) -> Op {
-        Op { name: "sync".into(), line: None, kind: OpKind::System, ins: vec![], outs: vec![], new: vec![], del: vec![], sync: vec![base] }
+        Op {
+            name: "sync".into(),
+            line: None,
+            kind: OpKind::System,
+            ins: vec![],
+            outs: vec![],
+            new: vec![],
+            del: vec![],
+            sync: vec![base],
+        }
     }
     /// System op `NEW base` (when allocation is not folded into the first writer).
     pub fn new_base(base: BaseId) -> Op {
-        Op { name: "new".into(), line: None, kind: OpKind::System, ins: vec![], outs: vec![], new: vec![base], del: vec![], sync: vec![] }
+        Op {
+            name: "new".into(),
+            line: None,
+            kind: OpKind::System,
+            ins: vec![],
+            outs: vec![],
+            new: vec![base],
+            del: vec![],
+            sync: vec![],
+        }
     }
     /// Builder: mark bases as allocated by this op.
     pub fn with_new(mut self, b: &[BaseId]) -> Op {
@@ -105,7 +150,15 @@ impl Op {
     }
     /// Every base the op mentions (views, new, del, sync).
     pub fn touched_bases(&self) -> Vec<BaseId> {
-        let mut v: Vec<BaseId> = self.ins.iter().chain(&self.outs).map(|v| v.base).chain(self.new.iter().copied()).chain(self.del.iter().copied()).chain(self.sync.iter().copied()).collect();
+        let mut v: Vec<BaseId> = self
+            .ins
+            .iter()
+            .chain(&self.outs)
+            .map(|v| v.base)
+            .chain(self.new.iter().copied())
+            .chain(self.del.iter().copied())
+            .chain(self.sync.iter().copied())
+            .collect();
         v.sort();
         v.dedup();
         v

@@ -64,7 +64,10 @@ fn lattice_disjoint(a: (i64, &[i64], &[i64]), b: (i64, &[i64], &[i64])) -> bool 
         }
         x.abs()
     };
-    let g = [a, b].iter().flat_map(|(_, sh, st)| sh.iter().zip(st.iter()).filter(|(n, _)| **n > 1).map(|(_, s)| *s)).fold(0, gcd);
+    let g = [a, b]
+        .iter()
+        .flat_map(|(_, sh, st)| sh.iter().zip(st.iter()).filter(|(n, _)| **n > 1).map(|(_, s)| *s))
+        .fold(0, gcd);
     g > 1 && (a.0 - b.0).rem_euclid(g) != 0
 }
 
@@ -76,10 +79,8 @@ fn lattice_disjoint(a: (i64, &[i64], &[i64]), b: (i64, &[i64], &[i64])) -> bool 
 /// candidates per dimension. `false` (maybe overlapping) when the search exceeds its node limit.
 fn same_strides_disjoint(diff: i64, sa: &[i64], sb: &[i64], strides: &[i64]) -> bool {
     const NODE_LIMIT: usize = 10_000;
-    let mut dims: Vec<(i64, i64, i64)> = (0..strides.len())
-        .filter(|&i| sa[i] > 1 || sb[i] > 1)
-        .map(|i| (strides[i], -(sb[i] - 1), sa[i] - 1))
-        .collect();
+    let mut dims: Vec<(i64, i64, i64)> =
+        (0..strides.len()).filter(|&i| sa[i] > 1 || sb[i] > 1).map(|i| (strides[i], -(sb[i] - 1), sa[i] - 1)).collect();
     if sa.iter().chain(sb).any(|&n| n <= 0) {
         return true; // an empty view touches nothing
     }
@@ -92,7 +93,14 @@ fn same_strides_disjoint(diff: i64, sa: &[i64], sb: &[i64], strides: &[i64]) -> 
     }
     let mut nodes = 0usize;
     // Some(true): a solution exists; Some(false): none; None: node limit reached.
-    fn solve(i: usize, r: i64, dims: &[(i64, i64, i64)], reach: &[i64], nodes: &mut usize, limit: usize) -> Option<bool> {
+    fn solve(
+        i: usize,
+        r: i64,
+        dims: &[(i64, i64, i64)],
+        reach: &[i64],
+        nodes: &mut usize,
+        limit: usize,
+    ) -> Option<bool> {
         *nodes += 1;
         if *nodes > limit {
             return None;
@@ -124,7 +132,9 @@ pub fn identical(a: &View, b: &View, bindings: &HashMap<String, i64>) -> bool {
         return false;
     }
     let eq = |x: &SymExpr, y: &SymExpr| x == y || x.substitute(bindings) == y.substitute(bindings);
-    eq(&a.offset, &b.offset) && a.shape.iter().zip(&b.shape).all(|(x, y)| eq(x, y)) && a.strides.iter().zip(&b.strides).all(|(x, y)| eq(x, y))
+    eq(&a.offset, &b.offset)
+        && a.shape.iter().zip(&b.shape).all(|(x, y)| eq(x, y))
+        && a.strides.iter().zip(&b.strides).all(|(x, y)| eq(x, y))
 }
 
 /// Classify two views (Def. 11: "overlapping arrays ... point to some of the same elements").
@@ -144,7 +154,9 @@ pub fn relation(a: &View, b: &View, bindings: &HashMap<String, i64>) -> Relation
     if ia.1 < ib.0 || ib.1 < ia.0 {
         return Relation::Disjoint;
     }
-    if lattice_disjoint((ca.0, &ca.1, &ca.2), (cb.0, &cb.1, &cb.2)) || (ca.2 == cb.2 && same_strides_disjoint(cb.0 - ca.0, &ca.1, &cb.1, &ca.2)) {
+    if lattice_disjoint((ca.0, &ca.1, &ca.2), (cb.0, &cb.1, &cb.2))
+        || (ca.2 == cb.2 && same_strides_disjoint(cb.0 - ca.0, &ca.1, &cb.1, &ca.2))
+    {
         return Relation::Disjoint;
     }
     let na: i64 = ca.1.iter().product();

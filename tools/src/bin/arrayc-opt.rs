@@ -1,10 +1,7 @@
 //! `arrayc-opt`: reads an `arr` module as MLIR text, runs named arrayc passes on it and prints the
 //! result (see `arrayc-opt --help`).
 
-use arrayc_dialect::{
-    import::import_module,
-    mlir,
-};
+use arrayc_dialect::{import::import_module, mlir};
 use arrayc_tools::{choose_entry, pipeline, UserError};
 use clap::Parser;
 use std::io::Read;
@@ -59,7 +56,9 @@ fn run(cli: &Cli) -> Result<(), UserError> {
     let file = cli.file.as_deref().unwrap_or("-");
     let text = if file == "-" {
         let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).map_err(|e| UserError(format!("error: cannot read standard input: {e}")))?;
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| UserError(format!("error: cannot read standard input: {e}")))?;
         s
     } else {
         std::fs::read_to_string(file).map_err(|e| UserError(format!("error: cannot read `{file}`: {e}")))?
@@ -84,7 +83,9 @@ fn write_stdout(text: &str) -> Result<(), UserError> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(UserError(format!("error: cannot write output: {e}"))),
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(UserError(format!("error: cannot write output: {e}")))
+        }
         _ => Ok(()),
     }
 }

@@ -1,14 +1,17 @@
 //! `arrayc`: compile and run array programs (see `arrayc --help`).
 
+use arrayc_passes::fusion::FusionOptions;
 use arrayc_passes::jit;
+use arrayc_passes::wsp::{Algorithm, Budget, MODEL_NAMES};
 use arrayc_runtime::{array::View, npy, print, value::RtValue};
 use arrayc_tools::exec::Executor;
-use arrayc_passes::fusion::FusionOptions;
-use arrayc_passes::wsp::{Algorithm, Budget, MODEL_NAMES};
+use arrayc_tools::{
+    choose_entry, entry_arguments, given_arguments, pipeline, read_source, remove_stale_results, report,
+    specialization, UserError,
+};
 use clap::builder::PossibleValuesParser;
-use arrayc_tools::{choose_entry, entry_arguments, given_arguments, pipeline, read_source, remove_stale_results, report, specialization, UserError};
-use std::collections::HashMap;
 use clap::{Parser, Subcommand, ValueEnum};
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -179,7 +182,9 @@ fn main() -> ExitCode {
         }
         Command::Check { file } => check(&file),
         Command::Emit { stage, file, entry, args, fuse } => emit(stage, &file, entry.as_deref(), &args, &fuse),
-        Command::FuseReport { file, entry, args, format, fuse } => fuse_report(&file, entry.as_deref(), &args, format, &fuse),
+        Command::FuseReport { file, entry, args, format, fuse } => {
+            fuse_report(&file, entry.as_deref(), &args, format, &fuse)
+        }
     })
     .unwrap_or_else(|e| Err(UserError(format!("error: cannot start the compiler thread: {e}"))));
     match r {
@@ -206,7 +211,13 @@ fn check(file: &Path) -> Result<(), UserError> {
     Ok(())
 }
 
-fn fuse_report(file: &Path, entry: Option<&str>, args: &[String], format: Format, fuse: &FuseArgs) -> Result<(), UserError> {
+fn fuse_report(
+    file: &Path,
+    entry: Option<&str>,
+    args: &[String],
+    format: Format,
+    fuse: &FuseArgs,
+) -> Result<(), UserError> {
     let src = read_source(file)?;
     let mut m = pipeline::lower_source(&src, &file_name(file))?;
     let entry = choose_entry(&m, entry)?;
@@ -268,7 +279,14 @@ fn emit(stage: Stage, file: &Path, entry: Option<&str>, args: &[String], fuse: &
     Ok(())
 }
 
-fn run(file: &Path, entry: Option<&str>, args: &[String], out: Option<&Path>, time: bool, fuse: &FuseArgs) -> Result<(), UserError> {
+fn run(
+    file: &Path,
+    entry: Option<&str>,
+    args: &[String],
+    out: Option<&Path>,
+    time: bool,
+    fuse: &FuseArgs,
+) -> Result<(), UserError> {
     let mut clock = Instant::now();
     let mut times: Vec<(&str, f64)> = vec![];
     let mut lap = |name: &'static str, clock: &mut Instant| {
@@ -288,7 +306,9 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], out: Option<&Path>, ti
     let kernels = jit::compile(&m).map_err(|e| UserError(format!("internal error: {e}")))?;
     lap("kernel JIT (MLIR -> LLVM, O3)", &mut clock);
     let mut program_out = std::io::stdout();
-    let results = Executor { module: &m, kernels: &kernels, out: &mut program_out }.call(&entry, argv).map_err(|e| UserError(e.to_string()))?;
+    let results = Executor { module: &m, kernels: &kernels, out: &mut program_out }
+        .call(&entry, argv)
+        .map_err(|e| UserError(e.to_string()))?;
     lap("run", &mut clock);
     // A closed stdout (`arrayc run ... | head`) is not an error of the program: stop printing.
     let mut stdout = std::io::stdout().lock();
@@ -305,7 +325,8 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], out: Option<&Path>, ti
     drop(stdout);
     lap("print results", &mut clock);
     if let Some(dir) = out {
-        std::fs::create_dir_all(dir).map_err(|e| UserError(format!("error: cannot create output directory `{}`: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| UserError(format!("error: cannot create output directory `{}`: {e}", dir.display())))?;
         let mut views = Vec::with_capacity(results.len());
         for (i, r) in results.iter().enumerate() {
             let path = dir.join(format!("result_{i}.npy"));

@@ -27,7 +27,14 @@ pub enum Algorithm {
 }
 
 impl Algorithm {
-    pub const ALL: [Algorithm; 6] = [Algorithm::Singleton, Algorithm::Linear, Algorithm::Greedy, Algorithm::Unintrusive, Algorithm::Optimal, Algorithm::OptimalBaseline];
+    pub const ALL: [Algorithm; 6] = [
+        Algorithm::Singleton,
+        Algorithm::Linear,
+        Algorithm::Greedy,
+        Algorithm::Unintrusive,
+        Algorithm::Optimal,
+        Algorithm::OptimalBaseline,
+    ];
     pub fn name(&self) -> &'static str {
         match self {
             Algorithm::Singleton => "singleton",
@@ -196,7 +203,12 @@ pub struct PState {
 impl PState {
     pub fn singletons(g: &WspGraph) -> PState {
         let n = g.n;
-        PState { n, blocks: (0..n).map(|i| Some(BitSet::singleton(n, i))).collect(), owner: (0..n).collect(), fpu: g.fp.clone() }
+        PState {
+            n,
+            blocks: (0..n).map(|i| Some(BitSet::singleton(n, i))).collect(),
+            owner: (0..n).collect(),
+            fpu: g.fp.clone(),
+        }
     }
     pub fn from_blocks(g: &WspGraph, blocks: &[BitSet]) -> PState {
         let mut s = PState::singletons(g);
@@ -343,7 +355,8 @@ impl Quotient {
 
 /// Sorted blocks of sorted op indices.
 pub fn to_partition(blocks: &[BitSet]) -> Vec<Vec<usize>> {
-    let mut p: Vec<Vec<usize>> = blocks.iter().map(|b| b.iter().collect::<Vec<_>>()).filter(|b| !b.is_empty()).collect();
+    let mut p: Vec<Vec<usize>> =
+        blocks.iter().map(|b| b.iter().collect::<Vec<_>>()).filter(|b| !b.is_empty()).collect();
     p.sort();
     p
 }
@@ -359,7 +372,9 @@ pub fn solve(region: &Region, model: &dyn CostModel, algo: Algorithm, budget: Bu
         Algorithm::Singleton => singleton::singleton(&prob),
         Algorithm::Linear => linear::linear(&prob),
         Algorithm::Greedy => greedy::greedy(&prob, PState::singletons(&prob.graph), None, deadline).to_partition(),
-        Algorithm::Unintrusive => unintrusive::unintrusive(&prob, PState::singletons(&prob.graph), deadline).to_partition(),
+        Algorithm::Unintrusive => {
+            unintrusive::unintrusive(&prob, PState::singletons(&prob.graph), deadline).to_partition()
+        }
         Algorithm::Optimal => optimal::optimal(&prob, budget, deadline, true, &mut stats),
         Algorithm::OptimalBaseline => optimal::optimal(&prob, budget, deadline, false, &mut stats),
     };

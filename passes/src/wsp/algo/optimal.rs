@@ -24,7 +24,10 @@
 //! first, so among partitions of equal cost the earliest in DFS order wins (see
 //! [`Shared::prunes`]). A [`Budget`] stops the search; the best partition so far is returned
 //! unproven, and only then may the result depend on timing.
-use super::{acyclic, greedy::greedy, lifetime::attach_lifetime_ops, to_partition, unintrusive::unintrusive, Budget, Deadline, PState, Problem, Stats};
+use super::{
+    acyclic, greedy::greedy, lifetime::attach_lifetime_ops, to_partition, unintrusive::unintrusive, Budget, Deadline,
+    PState, Problem, Stats,
+};
 use crate::wsp::bitset::BitSet;
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
@@ -264,13 +267,20 @@ pub fn optimal(p: &Problem, budget: Budget, deadline: Deadline, improved: bool, 
     for &c in &comps {
         let local: Vec<usize> = slots.iter().copied().filter(|&a| comp_of[a] == c).collect();
         let idx = |s: usize| local.iter().position(|&x| x == s).unwrap();
-        let mut ce: Vec<(usize, usize, i64)> = edges.iter().filter(|e| comp_of[e.0] == c).map(|&(a, b, w)| (idx(a), idx(b), w)).collect();
+        let mut ce: Vec<(usize, usize, i64)> =
+            edges.iter().filter(|e| comp_of[e.0] == c).map(|&(a, b, w)| (idx(a), idx(b), w)).collect();
         if improved {
             ce.sort_by_key(|e| e.2);
         }
-        let comp = Comp { p, blocks: local.iter().map(|&s| p0.block(s).clone()).collect(), edges: ce.iter().map(|e| (e.0, e.1)).collect(), improved };
+        let comp = Comp {
+            p,
+            blocks: local.iter().map(|&s| p0.block(s).clone()).collect(),
+            edges: ce.iter().map(|e| (e.0, e.1)).collect(),
+            improved,
+        };
         // Incumbent restricted to this component.
-        let inc: Vec<BitSet> = gr.live().into_iter().filter(|&s| comp_of[s] == c).map(|s| gr.block(s).clone()).collect();
+        let inc: Vec<BitSet> =
+            gr.live().into_iter().filter(|&s| comp_of[s] == c).map(|s| gr.block(s).clone()).collect();
         let inc_cost: i64 = inc.iter().map(|b| p.block_cost(b)).sum();
         let sh = Shared {
             best: AtomicI64::new(inc_cost),
