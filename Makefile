@@ -1,6 +1,7 @@
 # arrayc: set-up, build, demo and tests. On a fresh Debian 12 machine:
 #   make demo    set up, build, run one example with timing
-#   make test    set up, build, then every test: cargo unit/integration tests, lit, example pytest
+#   make test    set up, build, then every check: rustfmt and clippy (warnings are errors), cargo
+#                unit/integration tests, lit, example pytest
 #   make fuzz    set up, build, fuzz every entry point for a long run (FUZZ_ITERS inputs each)
 #   make bench   set up (plus numexpr, JAX, matplotlib), build, run the benchmark suite (about
 #                10-15 minutes on 2 cores): benchmarks/REPORT.md, report.png, fig14.png
@@ -22,7 +23,7 @@ ARRAYC     := target/release/arrayc
 DEMO       ?= examples/heat.arr
 DEMO_ARGS  ?=
 
-.PHONY: all setup build demo test unit lit pytest fuzz bench bench-setup clean
+.PHONY: all setup build demo test lint unit lit pytest fuzz bench bench-setup clean
 
 all: build
 
@@ -38,10 +39,15 @@ demo: build
 	@TIMEFORMAT='== wall time (compile + JIT + run): %3R s'; time $(strip $(ARRAYC) run $(DEMO) $(DEMO_ARGS)) --time
 
 # Everything, in order; stops at the first failing suite.
-test: build
+test: build lint
 	$(CARGO) test --workspace --release
 	$(LIT) -v lit-tests
 	ARRAYC=$(abspath $(ARRAYC)) $(PYTHON) -m pytest -q tests/examples
+
+# Formatting and lints, warnings as errors (rustfmt.toml holds the style).
+lint: setup
+	$(CARGO) fmt --check
+	$(CARGO) clippy --workspace --release --all-targets -- -D warnings
 
 # The suites one by one (each builds first).
 unit: setup

@@ -108,6 +108,17 @@ if ! command -v cargo >/dev/null 2>&1 && [ ! -x "${CARGO_HOME:-$HOME/.cargo}/bin
     . \"\$HOME/.cargo/env\"
   (a recent stable Rust is enough), then run this again."
 fi
+# `make test` checks formatting and lints: rustup's default profile has both components, its
+# minimal profile has neither.
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+for component in rustfmt clippy; do
+    sub=${component/rustfmt/fmt}
+    if ! cargo "$sub" --version >/dev/null 2>&1; then
+        command -v rustup >/dev/null 2>&1 || die "cargo $sub is missing and rustup was not found; install the $component component of your Rust toolchain"
+        say "installing the $component component (rustup component add $component)"
+        rustup component add "$component" || die "rustup could not add the $component component"
+    fi
+done
 
 if [ "${#missing[@]}" -gt 0 ]; then
     say "done: LLVM/MLIR 22, libclang, Polly, numpy, pytest and cargo are ready"

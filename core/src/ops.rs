@@ -57,7 +57,7 @@ impl Scalar {
     /// "integer indefinite" of `cvttsd2si`) and as NumPy's `astype(int64)` does there.
     pub fn as_i64(self) -> i64 {
         let float = |v: f64| {
-            if v.is_nan() || v >= 9.223_372_036_854_775_808e18 || v < -9.223_372_036_854_775_808e18 {
+            if v.is_nan() || !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&v) {
                 i64::MIN
             } else {
                 v as i64

@@ -207,7 +207,7 @@ mod tests {
         for v in [f64::NAN, 1e300, -1e300, f64::INFINITY, 9.3e18] {
             assert_eq!(Scalar::F64(v).cast(DType::I64), Scalar::I64(i64::MIN), "{v}");
         }
-        assert_eq!(Scalar::F64(-9.223372036854775808e18).cast(DType::I64), Scalar::I64(i64::MIN));
+        assert_eq!(Scalar::F64(-9.223_372_036_854_776e18).cast(DType::I64), Scalar::I64(i64::MIN));
         assert_eq!(Scalar::F64(-2.9).cast(DType::I64), Scalar::I64(-2));
         assert_eq!(Scalar::F32(f32::NAN).cast(DType::I64), Scalar::I64(i64::MIN));
         let pow = |x: i64, y: i64| scalar_binary(BinFn::Pow, Scalar::I64(x), Scalar::I64(y)).unwrap();

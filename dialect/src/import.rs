@@ -218,6 +218,10 @@ fn ir_type(t: MType) -> Option<Type> {
     scalar_dtype(&t.to_string()).map(Type::Scalar)
 }
 
+/// An imported single-block region: its block arguments, its body, and its terminator unless that
+/// is `func.return`.
+type ImportedBlock<'c, 'a> = (Vec<ValueId>, Body, Option<OperationRef<'c, 'a>>);
+
 struct FuncImporter<'f> {
     /// MLIR value (raw pointer) to its id.
     values: HashMap<usize, ValueId>,
@@ -348,7 +352,7 @@ impl FuncImporter<'_> {
         &mut self,
         o: &OperationRef<'c, 'a>,
         index: usize,
-    ) -> Result<Option<(Vec<ValueId>, Body, Option<OperationRef<'c, 'a>>)>, ImportError> {
+    ) -> Result<Option<ImportedBlock<'c, 'a>>, ImportError> {
         let region = o.region(index).map_err(|_| unsupported(o, "missing region"))?;
         let Some(block) = region.first_block() else { return Ok(None) };
         if block.next_in_region().is_some() {

@@ -35,7 +35,7 @@ pub fn mlir_type(t: Type) -> String {
 /// An MLIR literal for a scalar constant (floats exactly, as hex bits when decimal would round).
 pub fn literal(s: Scalar) -> String {
     match s {
-        Scalar::F64(v) => float_lit(v, v.to_bits() as u64, 16),
+        Scalar::F64(v) => float_lit(v, v.to_bits(), 16),
         Scalar::F32(v) => float_lit(v as f64, v.to_bits() as u64, 8),
         Scalar::I64(v) => v.to_string(),
         Scalar::Bool(b) => b.to_string(),

@@ -137,6 +137,9 @@ pub enum UnOp {
 }
 
 /// One entry of a subscript `x[...]`.
+// A slice holds three optional expressions inline: subscripts are few, and boxing them would cost
+// an allocation per slice for no gain.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Index {
     /// `i` — an integer that selects one position and drops the dimension (negative counts from the end).

@@ -83,10 +83,8 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
             if !is_param(r.input) && !contracted.contains(&r.input) {
                 return Err(format!("reduction input %v{} is neither a parameter nor written by the block", r.input));
             }
-            let other_use = extra
-                .iter()
-                .chain(reduce.iter())
-                .any(|o| o.out != r.out && (o.out == r.input || o.input == r.out || o.out == r.out));
+            let other_use =
+                extra.iter().chain(reduce.iter()).any(|o| o.out != r.out && (o.out == r.input || o.input == r.out));
             if r.input == r.out || elem_operand(r.out) || other_use {
                 return Err(format!("reduction output %v{} is also an operand of the block", r.out));
             }
@@ -113,7 +111,8 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
     for (func, out, ins) in &ops {
         for &v in std::iter::once(out).chain(ins) {
             if let (true, Some(rv)) = (is_param(v), rank_of(v)) {
-                if rv != rank && !(rv == 0 && !elem_out(v)) {
+                let broadcast_input = rv == 0 && !elem_out(v);
+                if rv != rank && !broadcast_input {
                     return Err(format!(
                         "view %v{v} of `{}` has rank {rv} but the iteration space has rank {rank}",
                         func.name()

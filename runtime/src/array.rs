@@ -342,7 +342,9 @@ impl View {
 /// its elements, not its span. This is the Bohrium cost model's count of a block's external
 /// arrays (Kristensen et al. 2016, Sec. V-A) made exact for overlapping views, in bytes.
 pub fn launch_traffic<'v>(views: impl IntoIterator<Item = &'v View>) -> u64 {
-    let mut by_base: Vec<(*const Buffer, usize, Vec<(i128, i128)>, u64)> = vec![];
+    /// Per base array: its buffer, its size in bytes, the element intervals seen, the bytes counted.
+    type BaseTraffic = (*const Buffer, usize, Vec<(i128, i128)>, u64);
+    let mut by_base: Vec<BaseTraffic> = vec![];
     for v in views {
         let key = Arc::as_ptr(&v.base);
         let i = match by_base.iter().position(|b| b.0 == key) {

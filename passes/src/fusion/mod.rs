@@ -260,10 +260,8 @@ fn topological_blocks(partition: &[Vec<usize>], g: &wsp::WspGraph) -> Option<Vec
     let first = |b: usize| partition[b].iter().min().copied().unwrap_or(usize::MAX);
     let mut ready: BinaryHeap<std::cmp::Reverse<(usize, usize)>> = BinaryHeap::new();
     let mut indeg: Vec<usize> = preds.iter().map(|p| p.len()).collect();
-    for b in 0..partition.len() {
-        if indeg[b] == 0 {
-            ready.push(std::cmp::Reverse((first(b), b)));
-        }
+    for (b, _) in indeg.iter().enumerate().filter(|(_, &d)| d == 0) {
+        ready.push(std::cmp::Reverse((first(b), b)));
     }
     let mut order = vec![];
     while let Some(std::cmp::Reverse((_, b))) = ready.pop() {

@@ -29,7 +29,7 @@ pub fn lower_program(checked: &Checked, source: &str, file_name: &str) -> Result
         let mut l = Lowerer::new(checked, &lines, &f.name.name);
         match l.function(f, &checked.signatures[i]) {
             Ok(()) => module.funcs.push(l.f),
-            Err(d) => errors.push(d),
+            Err(d) => errors.push(*d),
         }
     }
     if errors.is_empty() {
@@ -69,7 +69,7 @@ pub(crate) struct Lowerer<'a> {
     pub(crate) loc: Option<Loc>,
 }
 
-pub(crate) type LResult<T> = Result<T, Diagnostic>;
+pub(crate) type LResult<T> = Result<T, Box<Diagnostic>>;
 
 impl<'a> Lowerer<'a> {
     fn new(checked: &'a Checked, lines: &'a arrayc_grammar::LineIndex<'a>, name: &str) -> Self {
@@ -125,12 +125,13 @@ impl<'a> Lowerer<'a> {
         &self.checked.types[e.id.0 as usize]
     }
 
-    pub(crate) fn error(&self, code: &'static str, span: &Span, msg: &str, help: &str) -> Diagnostic {
+    /// A lowering diagnostic (codes E0901-E0912), boxed: [`LResult`]'s error stays one pointer wide.
+    pub(crate) fn error(&self, code: &'static str, span: &Span, msg: &str, help: &str) -> Box<Diagnostic> {
         let mut d = Diagnostic::error(code, msg.to_string(), span.clone(), msg.to_string());
         if !help.is_empty() {
             d = d.with_help(help.to_string());
         }
-        d
+        Box::new(d)
     }
 
     pub(crate) fn constant(&mut self, s: Scalar) -> ValueId {

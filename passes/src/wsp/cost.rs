@@ -243,18 +243,18 @@ fn pair_table(ctx: &CostCtx) -> (Vec<Vec<u64>>, i64) {
     let n = ctx.n;
     let mut t = vec![vec![0u64; n]; n];
     let mut total = 0i64;
-    for f in 0..n {
+    for (f, row) in t.iter_mut().enumerate() {
         let e = ctx.ext(&[f]);
         if e.is_empty() {
             continue;
         }
-        for g in 0..n {
+        for (g, cell) in row.iter_mut().enumerate() {
             if f != g {
                 let w = e
                     .iter()
                     .filter(|v| ctx.ins[g].binary_search(v).is_ok() || ctx.outs[g].binary_search(v).is_ok())
                     .count() as u64;
-                t[f][g] = w;
+                *cell = w;
                 total += w as i64;
             }
         }

@@ -28,11 +28,11 @@ pub fn attach_lifetime_ops(p: &Problem, mut st: PState) -> PState {
         let o = &ops[i];
         o.ins.is_empty() && o.outs.is_empty() && o.sync.is_empty() && o.new.len() + o.del.len() == 1
     };
-    for v in 0..g.n {
+    for (v, op) in ops.iter().enumerate().take(g.n) {
         if !standalone(v) || !g.fp[v].is_empty() {
             continue;
         }
-        let is_new = ops[v].new.len() == 1;
+        let is_new = op.new.len() == 1;
         let (before, after) = if is_new { (&g.pred[v], &g.succ[v]) } else { (&g.succ[v], &g.pred[v]) };
         if !before.is_empty() {
             continue;

@@ -163,7 +163,7 @@ impl Comp<'_, '_> {
             return;
         }
         let nodes = sh.nodes.fetch_add(1, Ordering::Relaxed) + 1;
-        if nodes >= sh.max_nodes || (nodes % 256 == 0 && sh.deadline.passed()) {
+        if nodes >= sh.max_nodes || (nodes.is_multiple_of(256) && sh.deadline.passed()) {
             sh.stop.store(true, Ordering::Relaxed);
             return;
         }
