@@ -138,68 +138,6 @@ fn reduce_kind(name: &str) -> Option<ReduceKind> {
     [ReduceKind::Sum, ReduceKind::Prod, ReduceKind::Min, ReduceKind::Max].into_iter().find(|k| k.name() == name)
 }
 
-/// Scalar binary ops that do not depend on an attribute.
-fn scalar_binary(name: &str) -> Option<BinFn> {
-    use BinFn::*;
-    Some(match name {
-        "arith.addf" | "arith.addi" => Add,
-        "arith.subf" | "arith.subi" => Sub,
-        "arith.mulf" | "arith.muli" => Mul,
-        "arith.divf" => Div,
-        "arith.remf" | "arith.remsi" => Rem,
-        "math.powf" | "math.ipowi" => Pow,
-        "arith.minimumf" | "arith.minsi" => Minimum,
-        "arith.maximumf" | "arith.maxsi" => Maximum,
-        "arith.andi" => And,
-        "arith.ori" => Or,
-        _ => return None,
-    })
-}
-
-fn scalar_unary(name: &str) -> Option<UnFn> {
-    use UnFn::*;
-    Some(match name {
-        "arith.negf" => Neg,
-        "math.absf" | "math.absi" => Abs,
-        "math.sqrt" => Sqrt,
-        "math.exp" => Exp,
-        "math.log" => Log,
-        "math.sin" => Sin,
-        "math.cos" => Cos,
-        "math.tanh" => Tanh,
-        "math.ceil" => Ceil,
-        _ => return None,
-    })
-}
-
-/// `arith.cmpf` predicate codes (MLIR's `CmpFPredicate`) that the printer uses.
-fn cmpf_predicate(p: i64) -> Option<BinFn> {
-    use BinFn::*;
-    Some(match p {
-        1 => Eq,
-        2 => Gt,
-        3 => Ge,
-        4 => Lt,
-        5 => Le,
-        13 => Ne,
-        _ => return None,
-    })
-}
-
-/// `arith.cmpi` predicate codes (MLIR's `CmpIPredicate`) that the printer uses.
-fn cmpi_predicate(p: i64) -> Option<BinFn> {
-    use BinFn::*;
-    Some(match p {
-        0 => Eq,
-        1 => Ne,
-        2 => Lt,
-        3 => Le,
-        4 => Gt,
-        5 => Ge,
-        _ => return None,
-    })
-}
-
 fn scalar_dtype(s: &str) -> Option<DType> {
     Some(match s {
         "f64" => DType::F64,
@@ -422,11 +360,11 @@ impl FuncImporter<'_> {
         if let Some(arr) = name.strip_prefix("arr.") {
             return self.arr_op(o, arr, ops);
         }
-        if let Some(b) = scalar_binary(name) {
+        if let Some(b) = crate::ops::binary_of_mlir(name, None) {
             want(2)?;
             return Ok(OpKind::Binary { res: self.result(o)?, op: b, lhs: ops[0], rhs: ops[1] });
         }
-        if let Some(u) = scalar_unary(name) {
+        if let Some(u) = crate::ops::unary_of_mlir(name) {
             want(1)?;
             return Ok(OpKind::Unary { res: self.result(o)?, op: u, arg: ops[0] });
         }
@@ -455,7 +393,7 @@ impl FuncImporter<'_> {
             "arith.cmpf" | "arith.cmpi" => {
                 want(2)?;
                 let p = self.int_attr(o, "predicate")?;
-                let b = if name == "arith.cmpf" { cmpf_predicate(p) } else { cmpi_predicate(p) }
+                let b = crate::ops::binary_of_mlir(name, Some(p))
                     .ok_or_else(|| unsupported(o, &format!("predicate {p} is not supported")))?;
                 OpKind::Binary { res: self.result(o)?, op: b, lhs: ops[0], rhs: ops[1] }
             }
@@ -463,8 +401,7 @@ impl FuncImporter<'_> {
                 want(3)?;
                 OpKind::Select { res: self.result(o)?, cond: ops[0], lhs: ops[1], rhs: ops[2] }
             }
-            "arith.extui" | "arith.uitofp" | "arith.sitofp" | "arith.fptosi" | "arith.extf" | "arith.truncf"
-            | "arith.bitcast" => {
+            cast if crate::ops::CAST_OPS.contains(&cast) => {
                 want(1)?;
                 OpKind::Cast { res: self.result(o)?, arg: ops[0] }
             }

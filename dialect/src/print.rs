@@ -3,6 +3,7 @@
 //! syntax). The output parses and verifies with the `arr` dialect loaded (see [`crate::mlir`]).
 
 use crate::ir::*;
+use crate::ops::{self, Spelling};
 use arrayc_core::DType;
 use std::fmt::Write;
 
@@ -124,7 +125,7 @@ impl Printer<'_> {
                 format!(
                     "{} = {} {}, {} : {}",
                     self.v(*res),
-                    scalar_binary_name(*b, dt),
+                    scalar_binary_text(*b, dt),
                     self.v(*lhs),
                     self.v(*rhs),
                     elem_type(dt)
@@ -132,14 +133,23 @@ impl Printer<'_> {
             }
             Unary { res, op: u, arg } => {
                 let dt = self.f.ty(*arg).dtype();
-                format!("{} = {} {} : {}", self.v(*res), scalar_unary_name(*u, dt), self.v(*arg), elem_type(dt))
+                format!(
+                    "{} = {} {} : {}",
+                    self.v(*res),
+                    ops::unary(*u)
+                        .spelling(dt)
+                        .op_name()
+                        .unwrap_or_else(|| panic!("host code applies `{}` to {dt:?}", u.name())),
+                    self.v(*arg),
+                    elem_type(dt)
+                )
             }
             Cast { res, arg } => {
                 let (from, to) = (self.f.ty(*arg).dtype(), self.f.ty(*res).dtype());
                 format!(
                     "{} = {} {} : {} to {}",
                     self.v(*res),
-                    cast_name(from, to),
+                    ops::cast(from, to),
                     self.v(*arg),
                     elem_type(from),
                     elem_type(to)
@@ -254,80 +264,13 @@ impl Printer<'_> {
     }
 }
 
-/// Scalar arithmetic operation name for dtype `dt` (the operands' dtype).
-pub fn scalar_binary_name(b: BinFn, dt: DType) -> String {
-    let f = dt.is_float();
-    let s = match (b, f) {
-        (BinFn::Add, true) => "arith.addf",
-        (BinFn::Add, false) => "arith.addi",
-        (BinFn::Sub, true) => "arith.subf",
-        (BinFn::Sub, false) => "arith.subi",
-        (BinFn::Mul, true) => "arith.mulf",
-        (BinFn::Mul, false) => "arith.muli",
-        (BinFn::Div, _) => "arith.divf",
-        (BinFn::Rem, true) => "arith.remf",
-        (BinFn::Rem, false) => "arith.remsi",
-        (BinFn::Pow, true) => "math.powf",
-        (BinFn::Pow, false) => "math.ipowi",
-        (BinFn::Minimum, true) => "arith.minimumf",
-        (BinFn::Minimum, false) => "arith.minsi",
-        (BinFn::Maximum, true) => "arith.maximumf",
-        (BinFn::Maximum, false) => "arith.maxsi",
-        (BinFn::And, _) => "arith.andi",
-        (BinFn::Or, _) => "arith.ori",
-        (c, true) => return format!("arith.cmpf {},", cmp_predicate(c, true)),
-        (c, false) => return format!("arith.cmpi {},", cmp_predicate(c, false)),
-    };
-    s.to_string()
-}
-
-/// `arith.cmpf`/`arith.cmpi` predicate of a comparison.
-pub fn cmp_predicate(c: BinFn, float: bool) -> &'static str {
-    match (c, float) {
-        (BinFn::Eq, true) => "oeq",
-        (BinFn::Ne, true) => "une",
-        (BinFn::Lt, true) => "olt",
-        (BinFn::Le, true) => "ole",
-        (BinFn::Gt, true) => "ogt",
-        (BinFn::Ge, true) => "oge",
-        (BinFn::Eq, false) => "eq",
-        (BinFn::Ne, false) => "ne",
-        (BinFn::Lt, false) => "slt",
-        (BinFn::Le, false) => "sle",
-        (BinFn::Gt, false) => "sgt",
-        _ => "sge",
-    }
-}
-
-/// Scalar unary operation name for dtype `dt`.
-pub fn scalar_unary_name(u: UnFn, dt: DType) -> &'static str {
-    match (u, dt.is_float()) {
-        (UnFn::Neg, true) => "arith.negf",
-        (UnFn::Neg, false) => "math.absi", // never emitted: integer negation is lowered as 0 - x
-        (UnFn::Not, _) => "arith.xori",
-        (UnFn::Abs, true) => "math.absf",
-        (UnFn::Abs, false) => "math.absi",
-        (UnFn::Sqrt, _) => "math.sqrt",
-        (UnFn::Exp, _) => "math.exp",
-        (UnFn::Log, _) => "math.log",
-        (UnFn::Sin, _) => "math.sin",
-        (UnFn::Cos, _) => "math.cos",
-        (UnFn::Tanh, _) => "math.tanh",
-        (UnFn::Ceil, _) => "math.ceil",
-    }
-}
-
-/// Conversion operation between two dtypes.
-pub fn cast_name(from: DType, to: DType) -> &'static str {
-    use DType::*;
-    match (from, to) {
-        (Bool, I64) => "arith.extui",
-        (Bool, F64 | F32) => "arith.uitofp",
-        (I64, F64 | F32) => "arith.sitofp",
-        (F64 | F32, I64) => "arith.fptosi",
-        (F32, F64) => "arith.extf",
-        (F64, F32) => "arith.truncf",
-        _ => "arith.bitcast",
+/// The host scalar operation `b` on operands of dtype `dt`, as written before its operands: an
+/// operation name, or `arith.cmpf <predicate>,` for a comparison (from the op table, [`ops::binary`]).
+fn scalar_binary_text(b: BinFn, dt: DType) -> String {
+    match ops::binary(b).spelling(dt) {
+        Spelling::CmpF(p, _) => format!("arith.cmpf {p},"),
+        Spelling::CmpI(p, _) => format!("arith.cmpi {p},"),
+        s => s.op_name().unwrap_or_else(|| panic!("host code applies `{}` to {dt:?}", b.name())).to_string(),
     }
 }
 

@@ -9,6 +9,7 @@
 //! module it reads (`arrayc-opt`), and the lowering's output satisfies it by construction.
 
 use crate::ir::{Body, ComputeFn, Func, IndexEntry, Module, Op, OpKind, Type, ValueId};
+use crate::ops::{self, Spelling};
 use arrayc_core::DType;
 
 /// Checks every function of `m`. Errors: the first violation, as `@func: arr.op: what is wrong`
@@ -107,13 +108,26 @@ impl Verifier<'_> {
                     return Err("the constant's type differs from its result's".into());
                 }
             }
-            Binary { res, lhs, rhs, .. } => {
+            Binary { res, op: f, lhs, rhs } => {
                 self.scalar(*res, "result")?;
-                if self.scalar(*lhs, "lhs")? != self.scalar(*rhs, "rhs")? {
+                let dt = self.scalar(*lhs, "lhs")?;
+                if dt != self.scalar(*rhs, "rhs")? {
                     return Err("operands of different dtypes".into());
                 }
+                if ops::binary(*f).spelling(dt) == Spelling::Undefined {
+                    return Err(format!("`{}` is not defined on {} operands", f.name(), dt.name()));
+                }
             }
-            Unary { res, arg, .. } | Cast { res, arg } => {
+            Unary { res, op: f, arg } => {
+                self.scalar(*res, "result")?;
+                let dt = self.scalar(*arg, "operand")?;
+                // Host code has one MLIR operation per unary function (integer negation and `~` are
+                // lowered to binary operations).
+                if !matches!(ops::unary(*f).spelling(dt), Spelling::Op(_)) {
+                    return Err(format!("`{}` on {} is not a host scalar operation", f.name(), dt.name()));
+                }
+            }
+            Cast { res, arg } => {
                 self.scalar(*res, "result")?;
                 self.scalar(*arg, "operand")?;
             }

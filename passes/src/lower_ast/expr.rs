@@ -141,6 +141,10 @@ impl Lowerer<'_> {
     }
 
     pub(crate) fn scalar_unary(&mut self, op: UnFn, x: ValueId) -> ValueId {
+        // `abs` of a bool is the bool itself (NumPy); the op table has no bool `abs` operation.
+        if op == UnFn::Abs && self.f.ty(x) == Type::Scalar(DType::Bool) {
+            return x;
+        }
         let r = self.value(self.f.ty(x), None);
         self.emit(OpKind::Unary { res: r, op, arg: x });
         r

@@ -1,0 +1,218 @@
+//! The op table: the one place that says, for every elementwise function of the `arr` dialect
+//! ([`BinFn`], [`UnFn`]) and every dtype conversion, how it is written in MLIR's `arith` and `math`
+//! dialects for each operand dtype, and which NumPy function gives its semantics.
+//!
+//! Readers: the printer (host scalar code as `arith`/`math` operations), the importer (the reverse
+//! mapping, [`binary_of_mlir`], [`unary_of_mlir`]), and kernel code generation (the operation to build
+//! for one dtype, where a function is a single MLIR operation). The `arr` operation name of each
+//! function is the enum's own `name()` (`arrayc_core::ops`), and the scalar semantics the host runs is
+//! `arrayc_core::semantics` (NumPy's, with the exceptions documented there); the end-to-end test
+//! `tests/examples/test_ops.py` runs every function on every dtype through the host and the kernel path
+//! and compares both with NumPy.
+//!
+//! A [`Spelling::Lowered`] entry is a function with no single MLIR operation of the same semantics
+//! (NumPy's `%` takes the sign of the divisor and `x % 0 == 0` for integers; `arith.remsi` does
+//! neither): the printer still writes the nearest operation so that the text round-trips through the
+//! importer, and code generation emits the documented sequence instead.
+
+use arrayc_core::{BinFn, DType, UnFn};
+
+/// How one function is written in MLIR for one operand dtype.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spelling {
+    /// One operation with these semantics, e.g. `arith.addf`.
+    Op(&'static str),
+    /// `arith.cmpf` with a predicate: its keyword and MLIR's `CmpFPredicate` code.
+    CmpF(&'static str, i64),
+    /// `arith.cmpi` with a predicate: its keyword and MLIR's `CmpIPredicate` code.
+    CmpI(&'static str, i64),
+    /// No single operation has the semantics: code generation emits a sequence; the printer writes
+    /// the named operation, which the importer maps back to the function.
+    Lowered(&'static str),
+    /// The function is not defined on this dtype: the front end converts first (bool arithmetic is
+    /// computed in `i64`, float functions of an integer in `f64`, `~` only exists on bool).
+    Undefined,
+}
+
+impl Spelling {
+    /// The MLIR operation name (`arith.cmpf` for a float comparison), if any.
+    pub fn op_name(self) -> Option<&'static str> {
+        match self {
+            Spelling::Op(n) | Spelling::Lowered(n) => Some(n),
+            Spelling::CmpF(..) => Some("arith.cmpf"),
+            Spelling::CmpI(..) => Some("arith.cmpi"),
+            Spelling::Undefined => None,
+        }
+    }
+}
+
+/// One row of the table: a function, the NumPy function it follows, and its spelling for float
+/// (`f64`, `f32`), signed integer (`i64`) and bool (`i1`, compared as unsigned) operands.
+#[derive(Clone, Copy, Debug)]
+pub struct OpRow<F> {
+    pub func: F,
+    /// The NumPy ufunc with the same semantics, e.g. `"remainder"` (`numpy.remainder`).
+    pub numpy: &'static str,
+    pub float: Spelling,
+    pub int: Spelling,
+    pub bool: Spelling,
+}
+
+impl<F> OpRow<F> {
+    /// The spelling for operands of dtype `dt`.
+    pub fn spelling(&self, dt: DType) -> Spelling {
+        match dt {
+            DType::F64 | DType::F32 => self.float,
+            DType::I64 => self.int,
+            DType::Bool => self.bool,
+        }
+    }
+}
+
+use Spelling::{CmpF, CmpI, Lowered, Op, Undefined};
+
+const fn row<F>(func: F, numpy: &'static str, float: Spelling, int: Spelling, bool: Spelling) -> OpRow<F> {
+    OpRow { func, numpy, float, int, bool }
+}
+
+/// Every binary function (arity 2). Comparison predicates are MLIR's `CmpFPredicate` (ordered, except
+/// `!=`, which is unordered: NaN != NaN is true as in NumPy) and `CmpIPredicate` (signed for `i64`,
+/// unsigned for bool, where `true` is 1).
+pub const BINARY: [OpRow<BinFn>; 16] = [
+    row(BinFn::Add, "add", Op("arith.addf"), Op("arith.addi"), Undefined),
+    row(BinFn::Sub, "subtract", Op("arith.subf"), Op("arith.subi"), Undefined),
+    row(BinFn::Mul, "multiply", Op("arith.mulf"), Op("arith.muli"), Undefined),
+    row(BinFn::Div, "divide", Op("arith.divf"), Undefined, Undefined),
+    row(BinFn::Rem, "remainder", Lowered("arith.remf"), Lowered("arith.remsi"), Undefined),
+    row(BinFn::Pow, "power", Op("math.powf"), Lowered("math.ipowi"), Undefined),
+    row(BinFn::Minimum, "minimum", Op("arith.minimumf"), Op("arith.minsi"), Op("arith.minui")),
+    row(BinFn::Maximum, "maximum", Op("arith.maximumf"), Op("arith.maxsi"), Op("arith.maxui")),
+    row(BinFn::Eq, "equal", CmpF("oeq", 1), CmpI("eq", 0), CmpI("eq", 0)),
+    row(BinFn::Ne, "not_equal", CmpF("une", 13), CmpI("ne", 1), CmpI("ne", 1)),
+    row(BinFn::Lt, "less", CmpF("olt", 4), CmpI("slt", 2), CmpI("ult", 6)),
+    row(BinFn::Le, "less_equal", CmpF("ole", 5), CmpI("sle", 3), CmpI("ule", 7)),
+    row(BinFn::Gt, "greater", CmpF("ogt", 2), CmpI("sgt", 4), CmpI("ugt", 8)),
+    row(BinFn::Ge, "greater_equal", CmpF("oge", 3), CmpI("sge", 5), CmpI("uge", 9)),
+    row(BinFn::And, "logical_and", Undefined, Undefined, Op("arith.andi")),
+    row(BinFn::Or, "logical_or", Undefined, Undefined, Op("arith.ori")),
+];
+
+/// Every unary function (arity 1). Integer negation is `0 - x` and `~` is `x xor true` in host code;
+/// float functions of an integer are computed in `f64`.
+pub const UNARY: [OpRow<UnFn>; 10] = [
+    row(UnFn::Neg, "negative", Op("arith.negf"), Lowered("arith.subi"), Undefined),
+    row(UnFn::Not, "logical_not", Undefined, Undefined, Lowered("arith.xori")),
+    row(UnFn::Abs, "absolute", Op("math.absf"), Op("math.absi"), Undefined),
+    row(UnFn::Sqrt, "sqrt", Op("math.sqrt"), Undefined, Undefined),
+    row(UnFn::Exp, "exp", Op("math.exp"), Undefined, Undefined),
+    row(UnFn::Log, "log", Op("math.log"), Undefined, Undefined),
+    row(UnFn::Sin, "sin", Op("math.sin"), Undefined, Undefined),
+    row(UnFn::Cos, "cos", Op("math.cos"), Undefined, Undefined),
+    row(UnFn::Tanh, "tanh", Op("math.tanh"), Undefined, Undefined),
+    row(UnFn::Ceil, "ceil", Op("math.ceil"), Undefined, Undefined),
+];
+
+/// The row of a binary function.
+pub fn binary(f: BinFn) -> &'static OpRow<BinFn> {
+    BINARY.iter().find(|r| r.func == f).expect("every BinFn has a row in the op table")
+}
+
+/// The row of a unary function.
+pub fn unary(f: UnFn) -> &'static OpRow<UnFn> {
+    UNARY.iter().find(|r| r.func == f).expect("every UnFn has a row in the op table")
+}
+
+/// The binary function an MLIR operation spells: `name` is the operation, `predicate` the `predicate`
+/// attribute of `arith.cmpf`/`arith.cmpi`. `None` for anything else.
+pub fn binary_of_mlir(name: &str, predicate: Option<i64>) -> Option<BinFn> {
+    BINARY.iter().find_map(|r| {
+        let spells = |s: Spelling| match (s, predicate) {
+            (CmpF(_, p), Some(q)) => name == "arith.cmpf" && p == q,
+            (CmpI(_, p), Some(q)) => name == "arith.cmpi" && p == q,
+            (Op(n) | Lowered(n), None) => n == name,
+            _ => false,
+        };
+        [r.float, r.int, r.bool].into_iter().any(spells).then_some(r.func)
+    })
+}
+
+/// The unary function an MLIR operation spells, among those the printer writes as one unary
+/// operation (`Lowered` rows are written as binary operations and are not matched here).
+pub fn unary_of_mlir(name: &str) -> Option<UnFn> {
+    UNARY
+        .iter()
+        .find_map(|r| [r.float, r.int, r.bool].iter().any(|s| matches!(s, Op(n) if *n == name)).then_some(r.func))
+}
+
+/// The conversion operation between two dtypes (NumPy's `astype`: float to int truncates toward
+/// zero; a value to bool is `!= 0`, which code generation builds as a comparison).
+pub fn cast(from: DType, to: DType) -> &'static str {
+    use DType::*;
+    match (from, to) {
+        (Bool, I64) => "arith.extui",
+        (Bool, F64 | F32) => "arith.uitofp",
+        (I64, F64 | F32) => "arith.sitofp",
+        (F64 | F32, I64) => "arith.fptosi",
+        (F32, F64) => "arith.extf",
+        (F64, F32) => "arith.truncf",
+        _ => "arith.bitcast",
+    }
+}
+
+/// The conversion operations [`cast`] writes, for the importer.
+pub const CAST_OPS: [&str; 7] =
+    ["arith.extui", "arith.uitofp", "arith.sitofp", "arith.fptosi", "arith.extf", "arith.truncf", "arith.bitcast"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The predicate codes the importer reads must be the ones MLIR gives the keywords: parse each
+    /// comparison the table spells with MLIR and read its `predicate` attribute back.
+    #[test]
+    fn predicate_codes_match_mlir() {
+        use melior::ir::{attribute::IntegerAttribute, operation::OperationLike, BlockLike, RegionLike};
+        let ctx = crate::mlir::new_context().unwrap();
+        for r in BINARY {
+            for (s, ty) in [(r.float, "f64"), (r.int, "i64"), (r.bool, "i1")] {
+                let (op, key, code) = match s {
+                    CmpF(k, p) => ("arith.cmpf", k, p),
+                    CmpI(k, p) => ("arith.cmpi", k, p),
+                    _ => continue,
+                };
+                let text = format!(
+                    "func.func @f(%a: {ty}, %b: {ty}) -> i1 {{\n  %c = {op} {key}, %a, %b : {ty}\n  return %c : i1\n}}"
+                );
+                let m = crate::mlir::parse_and_verify(&ctx, &text).unwrap();
+                let f = m.body().first_operation().unwrap();
+                let cmp = f.region(0).unwrap().first_block().unwrap().first_operation().unwrap();
+                let attr = IntegerAttribute::try_from(cmp.attribute("predicate").unwrap()).unwrap();
+                assert_eq!(attr.value(), code, "{op} {key}");
+            }
+        }
+    }
+
+    /// Every spelling maps back to its function for every dtype it is defined on, so printed host
+    /// code round-trips through the importer.
+    #[test]
+    fn spellings_round_trip() {
+        for r in BINARY {
+            for dt in [DType::F64, DType::F32, DType::I64, DType::Bool] {
+                let back = match r.spelling(dt) {
+                    CmpF(_, p) => binary_of_mlir("arith.cmpf", Some(p)),
+                    CmpI(_, p) => binary_of_mlir("arith.cmpi", Some(p)),
+                    Op(n) | Lowered(n) => binary_of_mlir(n, None),
+                    Undefined => continue,
+                };
+                assert_eq!(back, Some(r.func), "{:?} on {dt:?}", r.func);
+            }
+        }
+        for r in UNARY {
+            for s in [r.float, r.int, r.bool] {
+                if let Op(n) = s {
+                    assert_eq!(unary_of_mlir(n), Some(r.func), "{n}");
+                }
+            }
+        }
+    }
+}
