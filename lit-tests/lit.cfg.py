@@ -27,6 +27,9 @@ config.substitutions.append(("%examples", os.path.join(repo, "examples")))
 # FileCheck and `not` from LLVM 22 come first on PATH.
 config.environment["PATH"] = os.pathsep.join([llvm_bin, os.environ.get("PATH", "")])
 
+# MLIR verifies the module after every pass (arrayc/arrayc-opt --verify-each).
+config.environment["ARRAYC_VERIFY_EACH"] = "1"
+
 # Plain, uncoloured output.
 config.environment["NO_COLOR"] = "1"
 config.environment["TERM"] = "dumb"

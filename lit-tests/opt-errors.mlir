@@ -15,8 +15,11 @@ module {
 }
 
 // PASS: error: unknown pass `no-such-pass`; available passes:
+// PASS-NEXT: lower-ast
 // PASS-NEXT: insert-del-sync
+// PASS-NEXT: wsp-fusion
 // PASS-NEXT: outline-kernels
+// PASS-NEXT: dce
 // FILE: error: cannot read `{{.*}}opt-errors.mlir.missing`: No such file or directory
 // PARSE: error: `<stdin>`: MLIR could not parse the module:
 // PARSE-NEXT: loc("-":1:23) expected non-function type

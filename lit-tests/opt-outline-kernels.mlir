@@ -1,6 +1,6 @@
 // outline-kernels turns every block of the fusion partition into a call of an arr.kernel function.
-// RUN: %arrayc-opt %s --pass insert-del-sync --pass outline-kernels | FileCheck %s
-// RUN: %arrayc-opt %s --pass insert-del-sync --pass outline-kernels --pass dce | FileCheck %s --check-prefix=DCE
+// RUN: %arrayc-opt %s --pass insert-del-sync --pass wsp-fusion --pass outline-kernels | FileCheck %s
+// RUN: %arrayc-opt %s --pass insert-del-sync --pass wsp-fusion --pass outline-kernels --pass dce | FileCheck %s --check-prefix=DCE
 module {
   func.func @main(%n: i64) -> (memref<?xf64, strided<[?], offset: ?>>) {
     %one = arith.constant 1.0 : f64

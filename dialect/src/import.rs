@@ -325,7 +325,23 @@ impl FuncImporter<'_> {
             }
             let kind = self.op(&o, &name)?;
             let loc = self.loc(o.location());
-            body.push(Op { kind, loc });
+            let block = match o.attribute("arr.block") {
+                Err(_) => None,
+                Ok(_) => {
+                    let b = self.int_attr(&o, "arr.block")?;
+                    let ok = matches!(
+                        kind,
+                        OpKind::New { .. } | OpKind::Compute { .. } | OpKind::Sync { .. } | OpKind::Del { .. }
+                    );
+                    Some(u32::try_from(b).ok().filter(|_| ok).ok_or_else(|| {
+                        unsupported(
+                            &o,
+                            "`arr.block` must be a non-negative i64 on arr.new, a computation, arr.sync or arr.del",
+                        )
+                    })?)
+                }
+            };
+            body.push(Op { kind, loc, block });
             op = o.next_in_block();
         }
         Ok((body, None))

@@ -20,6 +20,19 @@ pub struct Loc {
 pub struct Op {
     pub kind: OpKind,
     pub loc: Option<Loc>,
+    /// The block of the WSP partition this operation belongs to, as the `wsp-fusion` pass decided
+    /// it (printed as the discardable attribute `arr.block`), for `outline-kernels` to outline: on a
+    /// computation, `arr.sync` or `arr.del`, the block (numbered within its function) it runs in; on
+    /// an `arr.new`, the block its base array is contracted in (Kristensen et al. 2016, Sec. IV-A2).
+    /// `None` before fusion, after outlining, and on an `arr.new` whose array is materialised.
+    pub block: Option<u32>,
+}
+
+impl Op {
+    /// An operation outside any block.
+    pub fn new(kind: OpKind, loc: Option<Loc>) -> Op {
+        Op { kind, loc, block: None }
+    }
 }
 
 /// A sequence of operations (the body of a function, loop or branch) — a straight-line region

@@ -56,6 +56,8 @@ struct Printer<'a> {
     f: &'a Func,
     file: &'a str,
     out: String,
+    /// The `arr.block` of the operation being printed ([`Op::block`]).
+    block: Option<u32>,
 }
 
 impl Printer<'_> {
@@ -90,7 +92,14 @@ impl Printer<'_> {
     fn line(&mut self, depth: usize, s: &str) {
         let _ = writeln!(self.out, "{}{}", "  ".repeat(depth), s);
     }
+    /// A generic-form `arr` operation; `attrs` is its attribute dictionary (` {..}`) or empty, to
+    /// which the operation's `arr.block` is added.
     fn generic(&self, name: &str, res: &[ValueId], operands: &[ValueId], attrs: &str) -> String {
+        let attrs = match (self.block, attrs.strip_suffix('}')) {
+            (None, _) => attrs.to_string(),
+            (Some(b), None) => format!(" {{arr.block = {b} : i64}}"),
+            (Some(b), Some(open)) => format!("{open}, arr.block = {b} : i64}}"),
+        };
         format!(
             "{}\"arr.{name}\"({}){attrs} : ({}) -> ({})",
             self.results(res),
@@ -116,6 +125,7 @@ impl Printer<'_> {
     fn op(&mut self, d: usize, op: &Op) {
         use OpKind::*;
         let loc = self.loc(op);
+        self.block = op.block;
         let text = match &op.kind {
             // `i1` constants print as `true`/`false`, whose type MLIR infers.
             Const { res, value: Scalar::Bool(b) } => format!("{} = arith.constant {b}", self.v(*res)),
@@ -286,7 +296,7 @@ pub fn print_module(m: &Module) -> String {
 
 /// One function as MLIR text (indented for a module body).
 pub fn print_func(f: &Func, file: &str) -> String {
-    let mut p = Printer { f, file, out: String::new() };
+    let mut p = Printer { f, file, out: String::new(), block: None };
     let params: Vec<String> = f.params.iter().map(|v| format!("{}: {}", p.v(*v), p.t(*v))).collect();
     let results: Vec<String> = f.results.iter().map(|t| mlir_type(*t)).collect();
     let attrs = match (f.kernel, f.inner_strides.is_empty()) {

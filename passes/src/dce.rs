@@ -3,7 +3,10 @@
 //! arrays contracted into kernels by `outline-kernels` (Kristensen et al. 2016, Sec. IV-A2:
 //! a contracted array is never allocated).
 
-use crate::fusion::region::is_pure_host_op;
+/// The pass's name: its `arrayc-opt --pass` flag.
+pub const NAME: &str = "dce";
+
+use crate::wsp_fusion::region::is_pure_host_op;
 use arrayc_dialect::ir::{Body, Module, OpKind, ValueId};
 use std::collections::HashMap;
 

@@ -9,6 +9,9 @@
 //! `func.return`, as Fig. 3b's `SYNC D; DEL D` (the returned value keeps its storage alive; `del` ends
 //! the region's own use, which is what the WSP cost model needs).
 
+/// The pass's name: its `arrayc-opt --pass` flag.
+pub const NAME: &str = "insert-del-sync";
+
 use crate::roots::{base_arrays, base_of};
 use arrayc_dialect::ir::{Body, Func, Module, Op, OpKind, ValueId};
 use std::collections::{HashMap, HashSet};
@@ -41,7 +44,7 @@ fn insert_syncs(body: &mut Body, f: &Func, bases: &HashMap<ValueId, ValueId>, is
         for v in reads {
             let base = base_of(bases, v);
             if seen.insert(base) {
-                out.push(Op { kind: OpKind::Sync { base }, loc: op.loc });
+                out.push(Op { kind: OpKind::Sync { base }, loc: op.loc, block: None });
             }
         }
         out.push(op);
@@ -114,13 +117,13 @@ fn insert_dels(body: &mut Body, bases: &HashMap<ValueId, ValueId>, escaping: &Ha
     }
     let mut out = Vec::with_capacity(body.len() + after.len());
     if let Some(ds) = after.get(&usize::MAX) {
-        out.extend(ds.iter().map(|b| Op { kind: OpKind::Del { base: *b }, loc: None }));
+        out.extend(ds.iter().map(|b| Op { kind: OpKind::Del { base: *b }, loc: None, block: None }));
     }
     for (i, op) in std::mem::take(body).into_iter().enumerate() {
         let loc = op.loc;
         out.push(op);
         if let Some(ds) = after.get(&i) {
-            out.extend(ds.iter().map(|b| Op { kind: OpKind::Del { base: *b }, loc }));
+            out.extend(ds.iter().map(|b| Op { kind: OpKind::Del { base: *b }, loc, block: None }));
         }
     }
     *body = out;

@@ -1,8 +1,7 @@
 //! Every arrayc transformation, one module per pass:
-//! `lower-ast` ([`lower_ast`]) -> `insert-del-sync` ([`insert_del_sync`]) -> `fusion` ([`fusion`])
+//! `lower-ast` ([`lower_ast`]) -> `insert-del-sync` ([`insert_del_sync`]) -> `wsp-fusion` ([`wsp_fusion`])
 //! -> `outline-kernels` ([`outline`]) -> kernel code generation ([`kernel_codegen`]) -> JIT ([`jit`]).
 pub mod dce;
-pub mod fusion;
 pub mod insert_del_sync;
 pub mod jit;
 pub mod kernel_codegen;
@@ -11,3 +10,4 @@ pub mod lower_ast;
 pub mod outline;
 pub mod roots;
 pub mod wsp;
+pub mod wsp_fusion;

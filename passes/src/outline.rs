@@ -2,43 +2,33 @@
 //! `func.func` (marked `arr.kernel`) called from the host function, in the way IREE outlines
 //! dispatch regions; one loop nest per block (Kristensen et al. 2016, Sec. IV-A).
 //!
-//! Each segment (see [`crate::fusion`]) is re-emitted as: its pure host operations and `arr.new`s in
-//! their original order, then its blocks in a topological order of the partition, each block as one
-//! kernel call followed by the block's `arr.sync`s and `arr.del`s. Base arrays contracted in a block
-//! become kernel-local scalars (no parameter, no load or store); [`crate::dce`] then removes their
-//! `arr.new`/`arr.del` and the views nothing uses any more. Kernel parameters are the distinct
-//! values the block uses, in first-use order. Structurally identical kernels are shared.
+//! The partition is the one `wsp-fusion` ([`crate::wsp_fusion`]) recorded in [`Op::block`]: a block
+//! is emitted where its first operation is, as one kernel call followed by the block's `arr.sync`s
+//! and the `arr.del`s of its materialised base arrays. Base arrays contracted in a block (their
+//! `arr.new` carries the block's number) become kernel-local scalars (no parameter, no load or
+//! store); [`crate::dce`] then removes their `arr.new`/`arr.del` and the views nothing uses any more.
+//! A computation in no block (the module was not fused) becomes a kernel of its own. Kernel
+//! parameters are the distinct values the block uses, in first-use order. Structurally identical
+//! kernels are shared. No operation keeps a block number afterwards.
 
-use crate::fusion::{plan_segment, region::Symbols, segments, FusionOptions, RegionReport};
 use crate::kernel_codegen;
 use crate::roots::{base_arrays, base_of};
-use crate::wsp::PartitionCache;
+use crate::wsp_fusion::{called_functions, function_symbols, region::Symbols, FusionOptions};
 use arrayc_dialect::ir::{Body, ComputeFn, Func, Module, Op, OpKind, Type, ValueId};
 use std::collections::{HashMap, HashSet};
 
-/// Outlines the blocks of every host body of `m`; returns one report per fused region.
-pub fn run(m: &mut Module, opts: &FusionOptions) -> Vec<RegionReport> {
-    let mut st = State {
-        kernels: vec![],
-        by_key: HashMap::new(),
-        reports: vec![],
-        cache: PartitionCache::default(),
-        opts: opts.clone(),
-        new_values: vec![],
-    };
-    // A function that is also called from the program runs with other arguments too: it is never
-    // specialized.
-    let mut called = HashSet::new();
-    for f in &m.funcs {
-        callees(&f.body, &mut called);
-    }
+/// The pass's name: its `arrayc-opt --pass` flag.
+pub const NAME: &str = "outline-kernels";
+
+/// Outlines the blocks of every host body of `m`. `opts.specialize` gives the known argument
+/// shapes the kernels' static inner strides are derived from (as in `wsp-fusion`).
+pub fn run(m: &mut Module, opts: &FusionOptions) {
+    let mut st = State { kernels: vec![], by_key: HashMap::new(), new_values: vec![] };
+    let called = called_functions(m);
     for f in m.funcs.iter_mut().filter(|f| !f.kernel) {
         let bases = base_arrays(f);
-        let mut syms = Symbols::for_function(f, &bases);
+        let mut syms = function_symbols(f, &bases, opts, &called);
         let mut body = std::mem::take(&mut f.body);
-        if let Some(spec) = opts.specialize.as_ref().filter(|s| s.func == f.name && !called.contains(&f.name)) {
-            syms.specialize(f, &spec.args);
-        }
         outline_body(&mut body, f, &bases, &mut syms, &mut st);
         f.body = body;
         for ty in std::mem::take(&mut st.new_values) {
@@ -46,26 +36,11 @@ pub fn run(m: &mut Module, opts: &FusionOptions) -> Vec<RegionReport> {
         }
     }
     m.funcs.extend(st.kernels);
-    st.reports
-}
-
-fn callees(body: &Body, out: &mut HashSet<String>) {
-    for op in body {
-        if let OpKind::Call { callee, .. } = &op.kind {
-            out.insert(callee.clone());
-        }
-        for b in op.kind.bodies() {
-            callees(b, out);
-        }
-    }
 }
 
 struct State {
     kernels: Vec<Func>,
     by_key: HashMap<String, String>,
-    reports: Vec<RegionReport>,
-    cache: PartitionCache,
-    opts: FusionOptions,
     /// Types of the host values this pass creates in the current function (numbered after its
     /// existing values; added to it when the function is done).
     new_values: Vec<Type>,
@@ -80,39 +55,45 @@ impl State {
 }
 
 fn outline_body(body: &mut Body, host: &Func, bases: &HashMap<ValueId, ValueId>, syms: &mut Symbols, st: &mut State) {
-    let segs = segments(body);
     let old = std::mem::take(body);
+    // Per block of this body: its computations, syncs and dels (body indices, in order), and the
+    // `arr.new`s of the base arrays contracted in it.
+    let mut members: HashMap<u32, Vec<usize>> = HashMap::new();
+    let mut news: HashMap<u32, Vec<usize>> = HashMap::new();
+    for (j, op) in old.iter().enumerate() {
+        if let Some(b) = op.block {
+            let list = if matches!(op.kind, OpKind::New { .. }) { &mut news } else { &mut members };
+            list.entry(b).or_default().push(j);
+        }
+    }
     let mut out = Vec::with_capacity(old.len());
-    let mut i = 0;
-    let mut seg_iter = segs.into_iter().peekable();
-    while i < old.len() {
-        if let Some(seg) = seg_iter.peek().cloned() {
-            if seg.start == i {
-                seg_iter.next();
-                let region_no = st.reports.len();
-                let (plan, report) = plan_segment(host, &old, seg.clone(), syms, &st.opts, &mut st.cache, region_no);
-                st.reports.push(report);
-                let in_blocks: HashSet<usize> = plan.blocks.iter().flatten().copied().collect();
-                // Pure host operations and allocations keep their order, ahead of the blocks.
-                for j in seg.clone() {
-                    if !in_blocks.contains(&j) || matches!(old[j].kind, OpKind::New { .. }) {
-                        out.push(old[j].clone());
-                    }
+    for (j, op) in old.iter().enumerate() {
+        syms.learn(host, &op.kind);
+        let is_new = matches!(op.kind, OpKind::New { .. });
+        match op.block {
+            // A block is emitted where its first computation, sync or del is.
+            Some(b) if !is_new => {
+                if members[&b][0] == j {
+                    let new_ops = news.get(&b).map(Vec::as_slice).unwrap_or(&[]);
+                    let contracted: Vec<ValueId> = new_ops
+                        .iter()
+                        .filter_map(|&n| if let OpKind::New { res, .. } = old[n].kind { Some(res) } else { None })
+                        .collect();
+                    let all: Vec<usize> = new_ops.iter().chain(&members[&b]).copied().collect();
+                    emit_block(&old, &all, &contracted, host, bases, syms, st, &mut out);
                 }
-                for (block, contracted) in plan.blocks.iter().zip(&plan.contracted) {
-                    emit_block(&old, block, contracted, host, bases, syms, st, &mut out);
+            }
+            None if matches!(op.kind, OpKind::Compute { .. }) => {
+                emit_block(&old, &[j], &[], host, bases, syms, st, &mut out)
+            }
+            _ => {
+                let mut op = Op { block: None, ..op.clone() };
+                for b in op.kind.bodies_mut() {
+                    outline_body(b, host, bases, syms, st);
                 }
-                i = seg.end;
-                continue;
+                out.push(op);
             }
         }
-        let mut op = old[i].clone();
-        syms.learn(host, &op.kind);
-        for b in op.kind.bodies_mut() {
-            outline_body(b, host, bases, syms, st);
-        }
-        out.push(op);
-        i += 1;
     }
     *body = out;
 }
@@ -132,7 +113,10 @@ fn emit_block(
 ) {
     let computes: Vec<&Op> =
         block.iter().map(|&j| &old[j]).filter(|o| matches!(o.kind, OpKind::Compute { .. })).collect();
-    if !computes.is_empty() {
+    let on_host = matches!(computes.as_slice(), [c] if contracted.is_empty() && is_element_write(&c.kind, host));
+    if on_host {
+        out.push(Op { block: None, ..computes[0].clone() });
+    } else if !computes.is_empty() {
         let contracted_set: HashSet<ValueId> = contracted.iter().copied().collect();
         let canon = canonical_views(&computes, host, syms);
         let (mut kernel, mut args) = make_kernel(&computes, host, bases, &contracted_set, &canon);
@@ -157,6 +141,18 @@ fn emit_block(
             OpKind::Del { base } if !contracted.contains(base) => out.push(old[j].clone()),
             _ => {}
         }
+    }
+}
+
+/// Whether `k` is a write of one element, `fill` or `copy` whose array operands are all 0-d views,
+/// which the host executor runs itself (`arrayc_tools::exec`) instead of launching a kernel: a host
+/// loop writing one element per iteration would otherwise pay a launch (about 1.5 µs) per element.
+pub fn is_element_write(k: &OpKind, host: &Func) -> bool {
+    match k {
+        OpKind::Compute { func: ComputeFn::Fill | ComputeFn::Copy, out, ins } => {
+            std::iter::once(out).chain(ins).all(|&v| matches!(host.ty(v), Type::Array(_, 0) | Type::Scalar(_)))
+        }
+        _ => false,
     }
 }
 
@@ -195,8 +191,8 @@ fn add_shape_param(
         let zero = st.host_value(host, Type::Array(d, 0));
         let shape = st.host_value(host, Type::Array(d, r));
         let loc = old[j].loc;
-        out.push(Op { kind: OpKind::New { res: zero, sizes: vec![] }, loc });
-        out.push(Op { kind: OpKind::Broadcast { res: shape, src: zero, sizes: sizes.clone() }, loc });
+        out.push(Op { kind: OpKind::New { res: zero, sizes: vec![] }, loc, block: None });
+        out.push(Op { kind: OpKind::Broadcast { res: shape, src: zero, sizes: sizes.clone() }, loc, block: None });
         *kernel = k;
         args.push(shape);
         return true;
@@ -243,7 +239,7 @@ fn call(kernel: Func, args: Vec<ValueId>, first: &Op, st: &mut State) -> Op {
             name
         })
         .clone();
-    Op { kind: OpKind::Call { callee: name, args, results: vec![] }, loc: first.loc }
+    Op { kind: OpKind::Call { callee: name, args, results: vec![] }, loc: first.loc, block: None }
 }
 
 fn kernel_label(k: &Func) -> String {
@@ -316,7 +312,7 @@ fn make_kernel(
         };
         let out = value(*out, &mut k);
         let ins = ins.iter().map(|v| value(*v, &mut k)).collect();
-        k.body.push(Op { kind: OpKind::Compute { func: *func, out, ins }, loc: op.loc });
+        k.body.push(Op { kind: OpKind::Compute { func: *func, out, ins }, loc: op.loc, block: None });
     }
     k.param_names = k.params.iter().map(|p| format!("p{p}")).collect();
     k.param_defaults = vec![None; k.params.len()];

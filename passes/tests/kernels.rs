@@ -26,9 +26,9 @@ fn kernel(name: &str, params: &[Type], ops: &[OpSpec]) -> ir::Func {
     for (func, out, ins) in ops {
         let p = |i: usize| f.params[i] as ValueId;
         let kind = OpKind::Compute { func: *func, out: p(*out), ins: ins.iter().map(|&i| p(i)).collect() };
-        f.body.push(ir::Op { kind, loc: None });
+        f.body.push(ir::Op { kind, loc: None, block: None });
     }
-    f.body.push(ir::Op { kind: OpKind::Return { values: vec![] }, loc: None });
+    f.body.push(ir::Op { kind: OpKind::Return { values: vec![] }, loc: None, block: None });
     f
 }
 
@@ -1065,9 +1065,9 @@ fn kernel_t(name: &str, params: &[Type], temps: &[Type], ops: &[OpSpec]) -> ir::
     }
     for (func, out, ins) in ops {
         let kind = OpKind::Compute { func: *func, out: ids[*out], ins: ins.iter().map(|&i| ids[i]).collect() };
-        f.body.push(ir::Op { kind, loc: None });
+        f.body.push(ir::Op { kind, loc: None, block: None });
     }
-    f.body.push(ir::Op { kind: OpKind::Return { values: vec![] }, loc: None });
+    f.body.push(ir::Op { kind: OpKind::Return { values: vec![] }, loc: None, block: None });
     f
 }
 

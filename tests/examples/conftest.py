@@ -1,7 +1,11 @@
 """pytest setup for tests/examples: make the helper module `arrayc_examples` and the
 NumPy references (examples/reference, for `arrayc_random`) importable in any import mode."""
+import os
 import sys
 from pathlib import Path
+
+# Every compiler run of these suites verifies the module with MLIR after every pass (--verify-each).
+os.environ.setdefault("ARRAYC_VERIFY_EACH", "1")
 
 _HERE = Path(__file__).resolve().parent
 for _p in (_HERE, _HERE.parents[1] / "examples" / "reference"):

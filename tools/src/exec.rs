@@ -7,7 +7,7 @@
 
 use arrayc_core::semantics::{scalar_binary, scalar_unary};
 use arrayc_core::{DType, Scalar};
-use arrayc_dialect::ir::{Body, Func, Loc, Module, OpKind, ValueId};
+use arrayc_dialect::ir::{Body, ComputeFn, Func, Loc, Module, OpKind, ValueId};
 use arrayc_runtime::array::View;
 use arrayc_runtime::print::{format_scalar, format_view};
 use arrayc_runtime::value::{KernelLauncher, RtValue};
@@ -172,9 +172,19 @@ impl Executor<'_> {
                 set(fr, *res, RtValue::View(v))
             }
             View { res, src, index, operands } => {
-                let ops: Vec<i64> =
-                    operands.iter().map(|s| sc(fr, *s).map(|x| x.as_i64())).collect::<Result<_, _>>()?;
-                let v = apply_index(vw(fr, *src)?, index, &ops)?;
+                // Index operands on the stack: a host loop creates one view per element it touches.
+                let mut ops = [0i64; 16];
+                let mut heap = vec![];
+                let ops: &mut [i64] = if operands.len() <= ops.len() {
+                    &mut ops[..operands.len()]
+                } else {
+                    heap.resize(operands.len(), 0);
+                    &mut heap
+                };
+                for (o, s) in ops.iter_mut().zip(operands) {
+                    *o = sc(fr, *s)?.as_i64();
+                }
+                let v = apply_index(vw(fr, *src)?, index, ops)?;
                 set(fr, *res, RtValue::View(v))
             }
             Broadcast { res, src, sizes } => {
@@ -215,6 +225,20 @@ impl Executor<'_> {
                     RtValue::View(v) => format_view(&v),
                 };
                 let _ = write!(self.out, "{text}{}", if *newline { "\n" } else { " " });
+            }
+            // One element written by the host (`outline::is_element_write`): NumPy's cast to the
+            // destination's dtype, as the kernel would do it.
+            Compute { func: ComputeFn::Fill | ComputeFn::Copy, out, ins } if ins.len() == 1 => {
+                let v = match fr[ins[0] as usize].as_ref() {
+                    Some(RtValue::Scalar(s)) => *s,
+                    Some(RtValue::View(v)) if v.shape.is_empty() => v.read_at(v.offset),
+                    _ => return Err(OpError::Msg("internal error: host element copy from an array".into())),
+                };
+                let o = vw(fr, *out)?;
+                if !o.shape.is_empty() {
+                    return Err(OpError::Msg("internal error: host element write to an array".into()));
+                }
+                o.write_at(o.offset, v);
             }
             Compute { func, .. } => {
                 return Err(OpError::Msg(format!(
@@ -280,7 +304,10 @@ fn bind(fr: &mut Frame, vs: &[ValueId], vals: &[RtValue]) {
 }
 
 fn sc(fr: &Frame, v: ValueId) -> Result<Scalar, OpError> {
-    get(fr, v)?.scalar().ok_or_else(|| OpError::Msg(format!("internal error: %{v} is not a scalar")))
+    match fr[v as usize].as_ref() {
+        Some(RtValue::Scalar(s)) => Ok(*s),
+        _ => Err(OpError::Msg(format!("internal error: %{v} is not a live scalar"))),
+    }
 }
 
 fn vw(fr: &Frame, v: ValueId) -> Result<&View, OpError> {

@@ -4,10 +4,15 @@
 use arrayc_core::shape::row_major_strides;
 use arrayc_dialect::ir::{Module, Scalar, Type};
 use arrayc_grammar::{ast::DType, Checked, Diagnostic};
-use arrayc_passes::fusion::{KnownArg, Specialization};
+use arrayc_passes::wsp_fusion::{KnownArg, Specialization};
 use arrayc_runtime::{npy, value::RtValue};
 use std::io::IsTerminal;
 use std::path::Path;
+
+use arrayc_passes::wsp::{Algorithm, Budget, MODEL_NAMES};
+use arrayc_passes::wsp_fusion::FusionOptions;
+use clap::builder::PossibleValuesParser;
+use pipeline::PassOptions;
 
 pub mod exec;
 pub mod pipeline;
@@ -232,4 +237,47 @@ pub fn remove_stale_results(dir: &Path, keep: usize) -> Result<(), UserError> {
         }
     }
     Ok(())
+}
+
+/// The fusion and verification options of `arrayc run`, `emit`, `fuse-report` and `arrayc-opt`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct FuseArgs {
+    /// Partition algorithm of the WSP fusion pass (Kristensen et al. 2016, Sec. V);
+    /// `optimal-baseline` is the paper's plain mask search, for comparison.
+    #[arg(long, default_value = "optimal", value_parser = PossibleValuesParser::new(Algorithm::ALL.map(|a| a.name())))]
+    pub fuse: String,
+    /// Cost model the partition minimises (bohrium: Def. 13, elements moved; the others: Defs. 19-21).
+    #[arg(long, default_value = "bohrium", value_parser = PossibleValuesParser::new(MODEL_NAMES))]
+    pub cost: String,
+    /// Time budget per region, in milliseconds, for the whole partitioning (graph, cost model,
+    /// preconditioning, greedy, search) under every algorithm; past it the best legal partition
+    /// found is used and the report says optimality was not proven.
+    #[arg(long, default_value_t = Budget::DEFAULT_MS, value_name = "MS")]
+    pub fuse_budget_ms: u64,
+    /// Search budget of `optimal` per region, in branch-and-bound nodes.
+    #[arg(long, default_value_t = Budget::DEFAULT_NODES, value_name = "NODES")]
+    pub fuse_budget_nodes: u64,
+    /// Partition without the entry's argument values: sizes stay symbolic and views that cannot be
+    /// proven identical or disjoint are assumed to overlap. By default the partition is chosen for
+    /// the argument values (`--arg`, else the defaults), as Bohrium fuses with concrete shapes.
+    #[arg(long)]
+    pub generic: bool,
+    /// Verify the module with MLIR's verifier after every pass, naming the pass that broke it (the
+    /// project's own IR invariants are checked after every pass regardless). On in debug builds and
+    /// when the environment variable ARRAYC_VERIFY_EACH is set (the test suites set it).
+    #[arg(long, env = "ARRAYC_VERIFY_EACH", value_parser = clap::builder::FalseyValueParser::new())]
+    pub verify_each: bool,
+}
+
+impl FuseArgs {
+    /// The options for partitioning `entry`, given its arguments as far as they are known.
+    pub fn options(&self, entry: &str, given: &[Option<RtValue>]) -> PassOptions {
+        let fusion = FusionOptions {
+            algorithm: Algorithm::by_name(&self.fuse).expect("clap checked the name"),
+            cost_model: self.cost.clone(),
+            budget: Budget { max_nodes: Some(self.fuse_budget_nodes), max_ms: Some(self.fuse_budget_ms) },
+            specialize: (!self.generic).then(|| specialization(entry, given)),
+        };
+        PassOptions { fusion, verify_each: self.verify_each || cfg!(debug_assertions) }
+    }
 }

@@ -1,52 +1,84 @@
-//! The pass pipeline, by name: `lower-ast`, then `insert-del-sync`, `fusion` + `outline-kernels`,
-//! then kernel code generation and the JIT. Each stage can be stopped after for `arrayc emit`.
+//! The pass registry and the pipeline: every arrayc pass by its name (each pass module's `NAME`,
+//! which is also its `arrayc-opt --pass` flag), run in order with the project's IR invariants
+//! checked after each (`verify::verify_module`) and, with `--verify-each`, MLIR's verifier too.
+//!
+//! `lower-ast` -> `insert-del-sync` -> `wsp-fusion` -> `outline-kernels` -> `dce`, then kernel code
+//! generation and the JIT (`arrayc_passes::jit`, not run through this registry: their input is the
+//! outlined kernels, their output machine code).
 
 use crate::{check_source, render_diagnostics, UserError};
 use arrayc_dialect::{ir::Module, mlir, print, verify};
-use arrayc_passes::fusion::{FusionOptions, RegionReport};
+use arrayc_passes::wsp_fusion::{self, FusionOptions, RegionReport};
 use arrayc_passes::{dce, insert_del_sync, lower_ast, outline};
 
-/// The passes `arrayc-opt --pass` accepts, with a one-line description each.
+/// Every pass of the pipeline, in pipeline order, with a one-line description. `lower-ast` reads
+/// source text (`arrayc-opt` accepts it only as the first pass, on a `.arr` file); every other pass
+/// rewrites an `arr` module.
 pub const PASSES: &[(&str, &str)] = &[
-    ("insert-del-sync", "add arr.sync before host reads and arr.del after each base array's last use"),
-    ("outline-kernels", "partition each region with the WSP fusion pass (optimal, bohrium) and outline each block into an arr.kernel function"),
-    ("dce", "remove unused views and sizes, and the allocations of arrays contracted into kernels"),
+    (lower_ast::NAME, "the checked program (.arr source) to an arr module; only as the first pass"),
+    (insert_del_sync::NAME, "add arr.sync before host reads and arr.del after each base array's last use"),
+    (
+        wsp_fusion::NAME,
+        "partition each region into blocks (WSP, --fuse/--cost) and record them as arr.block attributes",
+    ),
+    (outline::NAME, "outline each arr.block (or each unfused computation) into an arr.kernel function and a call"),
+    (dce::NAME, "remove unused views and sizes, and the allocations of arrays contracted into kernels"),
 ];
 
-/// Front end and `lower-ast`: source text to an `arr` module.
+/// How to run passes: the fusion options `wsp-fusion` and `outline-kernels` use, and whether MLIR
+/// verifies the module after every pass (`--verify-each`; the project's own invariants are always
+/// checked).
+#[derive(Clone, Debug, Default)]
+pub struct PassOptions {
+    pub fusion: FusionOptions,
+    pub verify_each: bool,
+}
+
+/// Front end and `lower-ast`: source text to an `arr` module, verified.
 pub fn lower_source(src: &str, file: &str) -> Result<Module, UserError> {
     let checked = check_source(src, file)?;
     let m = lower_ast::lower_program(&checked, src, file).map_err(|diags| {
         UserError(format!("{}error: could not compile `{file}`", render_diagnostics(&diags, file, src)))
     })?;
-    verify::verify_module(&m).map_err(|e| UserError(format!("internal error: after `lower-ast`: {e}")))?;
+    verify::verify_module(&m).map_err(|e| UserError(format!("internal error: after `{}`: {e}", lower_ast::NAME)))?;
     Ok(m)
 }
 
-/// Runs one named pass with the default fusion options. `entry` is the function whose results the
-/// host reads.
+/// Runs one named pass with the default options. `entry` is the function whose results the host
+/// reads.
 pub fn run_pass(m: &mut Module, name: &str, entry: &str) -> Result<(), UserError> {
-    run_pass_with(m, name, entry, &FusionOptions::default()).map(|_| ())
+    run_pass_with(m, name, entry, &PassOptions::default()).map(|_| ())
 }
 
-/// Runs one named pass; `outline-kernels` partitions with `opts` and returns its region reports.
-/// The typed IR is verified after the pass (`verify::verify_module`): a violation is a compiler
-/// bug, reported as an internal error naming the pass.
+/// Runs one named pass of the registry on `m` (not `lower-ast`, whose input is source text); returns
+/// `wsp-fusion`'s region reports (empty for the other passes). The module is verified after the pass
+/// (`verify::verify_module`, plus MLIR's verifier under `opts.verify_each`): a violation is a
+/// compiler bug, reported as an internal error naming the pass. Errors: an unknown pass name; a
+/// partition that cannot be scheduled.
 pub fn run_pass_with(
     m: &mut Module,
     name: &str,
     entry: &str,
-    opts: &FusionOptions,
+    opts: &PassOptions,
 ) -> Result<Vec<RegionReport>, UserError> {
     let reports = match name {
-        "insert-del-sync" => {
+        insert_del_sync::NAME => {
             insert_del_sync::run(m, entry);
             vec![]
         }
-        "outline-kernels" => outline::run(m, opts),
-        "dce" => {
+        wsp_fusion::NAME => wsp_fusion::run(m, &opts.fusion).map_err(|e| UserError(format!("internal error: {e}")))?,
+        outline::NAME => {
+            outline::run(m, &opts.fusion);
+            vec![]
+        }
+        dce::NAME => {
             dce::run(m);
             vec![]
+        }
+        lower_ast::NAME => {
+            return Err(UserError(format!(
+                "error: `{name}` reads source text, not an arr module: run it first, on a .arr file"
+            )))
         }
         _ => {
             let names: Vec<&str> = PASSES.iter().map(|(n, _)| *n).collect();
@@ -54,15 +86,19 @@ pub fn run_pass_with(
         }
     };
     verify::verify_module(m).map_err(|e| UserError(format!("internal error: after pass `{name}`: {e}")))?;
+    if opts.verify_each {
+        verified_text(m).map_err(|e| UserError(format!("{} (after pass `{name}`)", e.0)))?;
+    }
     Ok(reports)
 }
 
-/// The passes from an `arr` module to kernels: `insert-del-sync`, `outline-kernels` (with the
-/// fusion pass) and `dce`. Returns the fusion reports.
-pub fn to_kernels(m: &mut Module, entry: &str, opts: &FusionOptions) -> Result<Vec<RegionReport>, UserError> {
-    run_pass_with(m, "insert-del-sync", entry, opts)?;
-    let reports = run_pass_with(m, "outline-kernels", entry, opts)?;
-    run_pass_with(m, "dce", entry, opts)?;
+/// The passes from an `arr` module to kernels: `insert-del-sync`, `wsp-fusion`, `outline-kernels`
+/// and `dce`. Returns the fusion reports.
+pub fn to_kernels(m: &mut Module, entry: &str, opts: &PassOptions) -> Result<Vec<RegionReport>, UserError> {
+    run_pass_with(m, insert_del_sync::NAME, entry, opts)?;
+    let reports = run_pass_with(m, wsp_fusion::NAME, entry, opts)?;
+    run_pass_with(m, outline::NAME, entry, opts)?;
+    run_pass_with(m, dce::NAME, entry, opts)?;
     Ok(reports)
 }
 

@@ -7,8 +7,8 @@
 //! view `{"base", "offset", "shape", "strides"}` in elements: integers where known (after binding
 //! the entry's scalar parameters), strings for symbolic expressions.
 
-use arrayc_passes::fusion::RegionReport;
 use arrayc_passes::wsp::{SymExpr, View};
+use arrayc_passes::wsp_fusion::RegionReport;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 

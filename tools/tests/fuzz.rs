@@ -19,10 +19,11 @@
 //! move it to `tests/fuzz/crashers/<target>/` so that it is replayed on every run.
 
 use arrayc_dialect::{import, mlir, print};
-use arrayc_passes::fusion::FusionOptions;
 use arrayc_passes::kernel_codegen;
 use arrayc_passes::wsp::Budget;
+use arrayc_passes::wsp_fusion::FusionOptions;
 use arrayc_runtime::npy;
+use arrayc_tools::pipeline::PassOptions;
 use arrayc_tools::{choose_entry, given_arguments, pipeline, specialization};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -255,11 +256,12 @@ fn pipeline_target() -> Target<'static> {
         let Ok(mut m) = pipeline::lower_source(src, "fuzz.arr") else { return false };
         let Ok(entry) = choose_entry(&m, None) else { return false };
         let Ok(given) = given_arguments(&m, &entry, &[]) else { return false };
-        let opts = FusionOptions {
+        let fusion = FusionOptions {
             budget: Budget { max_nodes: Some(20_000), max_ms: Some(200) },
             specialize: Some(specialization(&entry, &given)),
             ..FusionOptions::default()
         };
+        let opts = PassOptions { fusion, verify_each: false };
         if pipeline::to_kernels(&mut m, &entry, &opts).is_err() {
             return false;
         }
@@ -272,7 +274,9 @@ fn mlir_target(ctx: &melior::Context) -> Target<'_> {
         let Ok(text) = std::str::from_utf8(input) else { return false };
         let Ok(mut m) = import::import_module(ctx, text, "fuzz.mlir") else { return false };
         let Ok(entry) = choose_entry(&m, None) else { return false };
-        ["insert-del-sync", "outline-kernels", "dce"].iter().all(|p| pipeline::run_pass(&mut m, p, &entry).is_ok())
+        ["insert-del-sync", "wsp-fusion", "outline-kernels", "dce"]
+            .iter()
+            .all(|p| pipeline::run_pass(&mut m, p, &entry).is_ok())
     })
 }
 

@@ -3,8 +3,9 @@
 //! value names, which MLIR does not keep).
 
 use arrayc_dialect::{import::import_module, ir::Module, mlir, print};
-use arrayc_passes::fusion::FusionOptions;
 use arrayc_passes::wsp::Budget;
+use arrayc_passes::wsp_fusion::FusionOptions;
+use arrayc_tools::pipeline::PassOptions;
 use arrayc_tools::{choose_entry, given_arguments, pipeline, specialization};
 use std::path::{Path, PathBuf};
 
@@ -97,10 +98,15 @@ fn print_module(m: &Module) -> String {
 /// The fusion options of `arrayc run` for `entry` with its default arguments, except that the
 /// search budget counts only nodes (the driver's 1000000), not milliseconds: a loaded machine must
 /// not change which partition these tests see.
-fn run_options(m: &Module, entry: &str) -> FusionOptions {
+fn run_options(m: &Module, entry: &str) -> PassOptions {
     let given = given_arguments(m, entry, &[]).unwrap();
     let d = FusionOptions::default();
-    FusionOptions { specialize: Some(specialization(entry, &given)), budget: Budget { max_ms: None, ..d.budget }, ..d }
+    let fusion = FusionOptions {
+        specialize: Some(specialization(entry, &given)),
+        budget: Budget { max_ms: None, ..d.budget },
+        ..d
+    };
+    PassOptions { fusion, verify_each: true }
 }
 
 fn round_trip(m: &Module, what: &str) {
@@ -125,7 +131,7 @@ fn round_trip(m: &Module, what: &str) {
 fn examples_round_trip_at_every_stage() {
     for (name, mut m, entry) in lowered_examples() {
         round_trip(&m, &format!("{name} after lower-ast"));
-        for pass in ["insert-del-sync", "outline-kernels"] {
+        for pass in ["insert-del-sync", "wsp-fusion", "outline-kernels"] {
             pipeline::run_pass(&mut m, pass, &entry).unwrap();
             round_trip(&m, &format!("{name} after {pass}"));
         }
@@ -153,7 +159,7 @@ fn passes_after_import_match_passes_before_print() {
         let mut direct = m.clone();
         let mut imported = import_module(&ctx, &print_module(&m), &m.source_name).unwrap();
         let opts = run_options(&m, &entry);
-        for pass in ["insert-del-sync", "outline-kernels"] {
+        for pass in ["insert-del-sync", "wsp-fusion", "outline-kernels"] {
             pipeline::run_pass_with(&mut direct, pass, &entry, &opts).unwrap();
             pipeline::run_pass_with(&mut imported, pass, &entry, &opts).unwrap();
         }
@@ -184,7 +190,9 @@ fn fused_modules_independent_of_thread_count() {
             let mut m = m.clone();
             let reports = pool.install(|| {
                 pipeline::run_pass(&mut m, "insert-del-sync", &entry).unwrap();
-                pipeline::run_pass_with(&mut m, "outline-kernels", &entry, &opts).unwrap()
+                let reports = pipeline::run_pass_with(&mut m, "wsp-fusion", &entry, &opts).unwrap();
+                pipeline::run_pass_with(&mut m, "outline-kernels", &entry, &opts).unwrap();
+                reports
             });
             assert!(reports.iter().all(|r| r.optimal_proven), "{name}: search not proven");
             let text = print_module(&m);

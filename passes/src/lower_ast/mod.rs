@@ -10,6 +10,9 @@
 //! Mutable variables become SSA values: variables rebound inside `for`, `while` and `if` are carried
 //! through `scf` iteration arguments and results.
 
+/// The pass's name: its `arrayc-opt --pass` flag.
+pub const NAME: &str = "lower-ast";
+
 mod expr;
 mod stmt;
 
@@ -95,7 +98,7 @@ impl<'a> Lowerer<'a> {
 
     pub(crate) fn emit(&mut self, kind: OpKind) {
         let loc = self.loc;
-        self.bodies.last_mut().unwrap().push(Op { kind, loc });
+        self.bodies.last_mut().unwrap().push(Op { kind, loc, block: None });
     }
 
     pub(crate) fn value(&mut self, ty: Type, name: Option<&str>) -> ValueId {
@@ -184,7 +187,7 @@ impl<'a> Lowerer<'a> {
                     "add a `return` as the last statement",
                 ));
             }
-            self.f.body.push(Op { kind: OpKind::Return { values: vec![] }, loc: None });
+            self.f.body.push(Op { kind: OpKind::Return { values: vec![] }, loc: None, block: None });
         }
         Ok(())
     }

@@ -1,18 +1,20 @@
-//! `arrayc-opt`: reads an `arr` module as MLIR text, runs named arrayc passes on it and prints the
-//! result (see `arrayc-opt --help`).
+//! `arrayc-opt`: reads an `arr` module as MLIR text (or a `.arr` program, when the first pass is
+//! `lower-ast`), runs named arrayc passes of the registry (`arrayc_tools::pipeline::PASSES`) on it and
+//! prints the result (see `arrayc-opt --help`).
 
 use arrayc_dialect::{import::import_module, mlir};
-use arrayc_tools::{choose_entry, pipeline, UserError};
+use arrayc_tools::{choose_entry, given_arguments, pipeline, FuseArgs, UserError};
 use clap::Parser;
 use std::io::Read;
 use std::process::ExitCode;
 
 /// arrayc-opt reads MLIR text with `arr` operations (as `arrayc emit --stage=arr` writes it), runs
-/// arrayc's passes on it in the order given and prints the resulting module, verified by MLIR.
+/// arrayc's passes on it in the order given and prints the resulting module, verified by MLIR. With
+/// `--pass lower-ast` first, the input is a `.arr` program instead.
 #[derive(Parser)]
 #[command(name = "arrayc-opt", version, about, long_about = None)]
 struct Cli {
-    /// The input file (`.mlir`), or `-` for standard input.
+    /// The input file (`.mlir`; `.arr` when the first pass is `lower-ast`), or `-` for standard input.
     #[arg(required_unless_present = "list_passes")]
     file: Option<String>,
     /// A pass to run (repeatable; passes run in the order given). See --list-passes.
@@ -24,6 +26,10 @@ struct Cli {
     /// List the available passes and exit.
     #[arg(long)]
     list_passes: bool,
+    /// Options of `wsp-fusion` (the entry's parameter defaults give the sizes it partitions for,
+    /// unless --generic) and of the verification after each pass.
+    #[command(flatten)]
+    fuse: FuseArgs,
 }
 
 fn main() -> ExitCode {
@@ -53,6 +59,11 @@ fn run(cli: &Cli) -> Result<(), UserError> {
             return Err(UserError(format!("error: unknown pass `{p}`; available passes:\n{}", pass_list())));
         }
     }
+    if cli.passes.iter().skip(1).any(|p| p == "lower-ast") {
+        return Err(UserError(
+            "error: `lower-ast` reads a .arr program, so it can only be the first --pass".to_string(),
+        ));
+    }
     let file = cli.file.as_deref().unwrap_or("-");
     let text = if file == "-" {
         let mut s = String::new();
@@ -63,16 +74,23 @@ fn run(cli: &Cli) -> Result<(), UserError> {
     } else {
         std::fs::read_to_string(file).map_err(|e| UserError(format!("error: cannot read `{file}`: {e}")))?
     };
-    let ctx = mlir::new_context().map_err(|e| UserError(format!("internal error: {e}")))?;
     let display = if file == "-" { "<stdin>" } else { file };
-    let mut m = import_module(&ctx, &text, "").map_err(|e| UserError(format!("error: `{display}`: {e}")))?;
+    let mut passes = cli.passes.as_slice();
+    let mut m = if passes.first().map(String::as_str) == Some("lower-ast") {
+        passes = &passes[1..];
+        pipeline::lower_source(&text, display)?
+    } else {
+        let ctx = mlir::new_context().map_err(|e| UserError(format!("internal error: {e}")))?;
+        import_module(&ctx, &text, "").map_err(|e| UserError(format!("error: `{display}`: {e}")))?
+    };
     if m.source_name.is_empty() {
         m.source_name = display.to_string();
     }
-    if !cli.passes.is_empty() {
+    if !passes.is_empty() {
         let entry = choose_entry(&m, cli.entry.as_deref())?;
-        for p in &cli.passes {
-            pipeline::run_pass(&mut m, p, &entry)?;
+        let opts = cli.fuse.options(&entry, &given_arguments(&m, &entry, &[])?);
+        for p in passes {
+            pipeline::run_pass_with(&mut m, p, &entry, &opts)?;
         }
     }
     write_stdout(&pipeline::verified_text(&m)?)

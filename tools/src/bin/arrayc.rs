@@ -1,15 +1,12 @@
 //! `arrayc`: compile and run array programs (see `arrayc --help`).
 
-use arrayc_passes::fusion::FusionOptions;
 use arrayc_passes::jit;
-use arrayc_passes::wsp::{Algorithm, Budget, MODEL_NAMES};
 use arrayc_runtime::{array::View, npy, print, value::RtValue};
 use arrayc_tools::exec::Executor;
 use arrayc_tools::{
-    choose_entry, entry_arguments, given_arguments, pipeline, read_source, remove_stale_results, report,
-    specialization, UserError,
+    choose_entry, entry_arguments, given_arguments, pipeline, read_source, remove_stale_results, report, FuseArgs,
+    UserError,
 };
-use clap::builder::PossibleValuesParser;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::collections::HashMap;
 use std::io::Write;
@@ -124,43 +121,6 @@ enum Stage {
     Llvm,
 }
 
-/// Fusion options shared by `run`, `emit` and `fuse-report`.
-#[derive(clap::Args)]
-struct FuseArgs {
-    /// Partition algorithm of the WSP fusion pass (Kristensen et al. 2016, Sec. V);
-    /// `optimal-baseline` is the paper's plain mask search, for comparison.
-    #[arg(long, default_value = "optimal", value_parser = PossibleValuesParser::new(Algorithm::ALL.map(|a| a.name())))]
-    fuse: String,
-    /// Cost model the partition minimises (bohrium: Def. 13, elements moved; the others: Defs. 19-21).
-    #[arg(long, default_value = "bohrium", value_parser = PossibleValuesParser::new(MODEL_NAMES))]
-    cost: String,
-    /// Time budget per region, in milliseconds, for the whole partitioning (graph, cost model,
-    /// preconditioning, greedy, search) under every algorithm; past it the best legal partition
-    /// found is used and the report says optimality was not proven.
-    #[arg(long, default_value_t = Budget::DEFAULT_MS, value_name = "MS")]
-    fuse_budget_ms: u64,
-    /// Search budget of `optimal` per region, in branch-and-bound nodes.
-    #[arg(long, default_value_t = Budget::DEFAULT_NODES, value_name = "NODES")]
-    fuse_budget_nodes: u64,
-    /// Partition without the entry's argument values: sizes stay symbolic and views that cannot be
-    /// proven identical or disjoint are assumed to overlap. By default the partition is chosen for
-    /// the argument values (`--arg`, else the defaults), as Bohrium fuses with concrete shapes.
-    #[arg(long)]
-    generic: bool,
-}
-
-impl FuseArgs {
-    /// The options for partitioning `entry` of `m`, given its arguments as far as they are known.
-    fn options(&self, entry: &str, given: &[Option<RtValue>]) -> FusionOptions {
-        FusionOptions {
-            algorithm: Algorithm::by_name(&self.fuse).expect("clap checked the name"),
-            cost_model: self.cost.clone(),
-            budget: Budget { max_nodes: Some(self.fuse_budget_nodes), max_ms: Some(self.fuse_budget_ms) },
-            specialize: (!self.generic).then(|| specialization(entry, given)),
-        }
-    }
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(bytes) = cli.max_memory {
@@ -256,13 +216,14 @@ fn emit(stage: Stage, file: &Path, entry: Option<&str>, args: &[String], fuse: &
     let mut m = pipeline::lower_source(&src, &name)?;
     let entry = choose_entry(&m, entry)?;
     let opts = fuse.options(&entry, &given_arguments(&m, &entry, args)?);
-    pipeline::run_pass(&mut m, "insert-del-sync", &entry)?;
+    pipeline::run_pass_with(&mut m, "insert-del-sync", &entry, &opts)?;
     if let Stage::Arr = stage {
         emit_text(&pipeline::verified_text(&m)?);
         return Ok(());
     }
-    pipeline::run_pass_with(&mut m, "outline-kernels", &entry, &opts)?;
-    pipeline::run_pass(&mut m, "dce", &entry)?;
+    for pass in ["wsp-fusion", "outline-kernels", "dce"] {
+        pipeline::run_pass_with(&mut m, pass, &entry, &opts)?;
+    }
     match stage {
         Stage::Mlir => {
             let host = arrayc_dialect::print::print_module(&arrayc_dialect::ir::Module {

@@ -1,6 +1,12 @@
-//! Pass `fusion`: partitions the array operations of every straight-line region of a host function
-//! into blocks, one kernel per block, by solving the WSP problem (Kristensen et al. 2016, Secs.
-//! III-V) with the chosen algorithm and cost model.
+//! Pass `wsp-fusion`: partitions the array operations of every straight-line region of a host
+//! function into blocks, one kernel per block, by solving the WSP problem (Kristensen et al. 2016,
+//! Secs. III-V) with the chosen algorithm and cost model.
+//!
+//! The partition is recorded in the IR for `outline-kernels` ([`crate::outline`]): each region is
+//! reordered into its pure host operations and `arr.new`s (original order), then its blocks in a
+//! topological order of the quotient graph, each block's computations, `arr.sync`s and `arr.del`s
+//! contiguous and marked with the block's number ([`Op::block`], printed `arr.block`); an `arr.new`
+//! whose base array is contracted in a block carries that block's number.
 //!
 //! A region (a *segment* here) is a maximal run of array operations (`new`, computations, `del`,
 //! `sync`), pure host operations (constants, scalar arithmetic, views, sizes) and host checks
@@ -11,11 +17,143 @@
 
 pub mod region;
 
+use crate::roots::base_arrays;
 use crate::wsp::{self, Algorithm, Budget, PartitionCache};
-use arrayc_dialect::ir::{Body, ComputeFn, Func, OpKind, ValueId};
+use arrayc_dialect::ir::{Body, ComputeFn, Func, Module, Op, OpKind, ValueId};
 use region::{build_region, is_host_check, is_pure_host_op, is_wsp_op, Symbols};
-use std::collections::{BTreeSet, BinaryHeap, HashSet};
+use std::collections::{BTreeSet, BinaryHeap, HashMap, HashSet};
 use std::ops::Range;
+
+/// The pass's name: its `arrayc-opt --pass` flag.
+pub const NAME: &str = "wsp-fusion";
+
+/// The partition the algorithm returned for a region is not legal: its quotient graph has a cycle
+/// (Def. 5), so no order of its blocks respects every dependency edge. This is a bug in the
+/// algorithm, reported instead of running a wrong program.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error(
+    "{NAME}: the `{algorithm}` partition of region {region} of @{function} cannot be scheduled (its blocks depend on each other in a cycle); this is a compiler bug: try another --fuse algorithm"
+)]
+pub struct UnschedulablePartition {
+    pub function: String,
+    pub region: usize,
+    pub algorithm: String,
+}
+
+/// Runs the pass on every host function of `m` with `opts`; returns one report per region.
+/// Errors: a region whose partition cannot be scheduled ([`UnschedulablePartition`]).
+pub fn run(m: &mut Module, opts: &FusionOptions) -> Result<Vec<RegionReport>, UnschedulablePartition> {
+    let called = called_functions(m);
+    let mut reports = vec![];
+    let mut cache = PartitionCache::default();
+    for f in m.funcs.iter_mut().filter(|f| !f.kernel) {
+        let bases = base_arrays(f);
+        let mut syms = function_symbols(f, &bases, opts, &called);
+        let mut body = std::mem::take(&mut f.body);
+        let mut next_block = 0;
+        let r = fuse_body(&mut body, f, &mut syms, opts, &mut cache, &mut reports, &mut next_block);
+        f.body = body;
+        r?;
+    }
+    Ok(reports)
+}
+
+/// Functions called from the program: they run with other arguments too, so they are never
+/// specialized ([`Specialization`]).
+pub(crate) fn called_functions(m: &Module) -> HashSet<String> {
+    fn walk(body: &Body, out: &mut HashSet<String>) {
+        for op in body {
+            if let OpKind::Call { callee, .. } = &op.kind {
+                out.insert(callee.clone());
+            }
+            for b in op.kind.bodies() {
+                walk(b, out);
+            }
+        }
+    }
+    let mut out = HashSet::new();
+    for f in &m.funcs {
+        walk(&f.body, &mut out);
+    }
+    out
+}
+
+/// The symbolic sizes and views of host function `f`, specialized to `opts.specialize` when that
+/// names `f` and nothing calls `f`.
+pub(crate) fn function_symbols(
+    f: &Func,
+    bases: &HashMap<ValueId, ValueId>,
+    opts: &FusionOptions,
+    called: &HashSet<String>,
+) -> Symbols {
+    let mut syms = Symbols::for_function(f, bases);
+    if let Some(spec) = opts.specialize.as_ref().filter(|s| s.func == f.name && !called.contains(&f.name)) {
+        syms.specialize(f, &spec.args);
+    }
+    syms
+}
+
+/// Partitions every segment of `body` (and of the bodies nested in it) and records the partition.
+fn fuse_body(
+    body: &mut Body,
+    host: &Func,
+    syms: &mut Symbols,
+    opts: &FusionOptions,
+    cache: &mut PartitionCache,
+    reports: &mut Vec<RegionReport>,
+    next_block: &mut u32,
+) -> Result<(), UnschedulablePartition> {
+    let segs = segments(body);
+    let old = std::mem::take(body);
+    let mut out: Body = Vec::with_capacity(old.len());
+    let mut i = 0;
+    let mut seg_iter = segs.into_iter().peekable();
+    while i < old.len() {
+        if let Some(seg) = seg_iter.next_if(|s| s.start == i) {
+            let region_no = reports.len();
+            let (plan, report) = plan_segment(host, &old, seg.clone(), syms, opts, cache, region_no)?;
+            reports.push(report);
+            let first = *next_block;
+            *next_block += plan.blocks.len() as u32;
+            let mut block_of: HashMap<usize, u32> = HashMap::new();
+            for (b, ops) in plan.blocks.iter().enumerate() {
+                block_of.extend(ops.iter().map(|&j| (j, first + b as u32)));
+            }
+            let contracted_in: HashMap<ValueId, u32> = plan
+                .contracted
+                .iter()
+                .enumerate()
+                .flat_map(|(b, vs)| vs.iter().map(move |&v| (v, first + b as u32)))
+                .collect();
+            // Pure host operations and allocations keep their order, ahead of the blocks.
+            for j in seg.clone() {
+                match &old[j].kind {
+                    OpKind::New { res, .. } => {
+                        out.push(Op { block: contracted_in.get(res).copied(), ..old[j].clone() })
+                    }
+                    _ if !block_of.contains_key(&j) => out.push(old[j].clone()),
+                    _ => {}
+                }
+            }
+            for (b, ops) in plan.blocks.iter().enumerate() {
+                for &j in ops.iter().filter(|&&j| !matches!(old[j].kind, OpKind::New { .. })) {
+                    out.push(Op { block: Some(first + b as u32), ..old[j].clone() });
+                }
+            }
+            i = seg.end;
+            continue;
+        }
+        let mut op = old[i].clone();
+        syms.learn(host, &op.kind);
+        for b in op.kind.bodies_mut() {
+            fuse_body(b, host, syms, opts, cache, reports, next_block)?;
+        }
+        out.push(op);
+        i += 1;
+    }
+    *body = out;
+    Ok(())
+}
 
 /// How to partition: algorithm, cost model (`bohrium`, `max-contract`, `max-locality`,
 /// `robinson`) and the search budget of `optimal`.
@@ -148,20 +286,17 @@ pub fn plan_segment(
     opts: &FusionOptions,
     cache: &mut PartitionCache,
     region_no: usize,
-) -> (SegmentPlan, RegionReport) {
+) -> Result<(SegmentPlan, RegionReport), UnschedulablePartition> {
     let (region, index) = build_region(f, body, range, syms);
     let model = wsp::model_by_name(&opts.cost_model).expect("cost model names are checked by the driver");
     let sol = cache.solve(&region, model.as_ref(), opts.algorithm, opts.budget);
     let singleton = wsp::solve(&region, model.as_ref(), Algorithm::Singleton, opts.budget);
     let graph = wsp::WspGraph::build(&region);
-    // A cycle would mean an illegal partition (a bug); fall back to the singleton partition then.
-    let (sol, order) = match topological_blocks(&sol.partition, &graph) {
-        Some(order) => (sol, order),
-        None => {
-            let order = (0..singleton.partition.len()).collect();
-            (singleton.clone(), order)
-        }
-    };
+    let order = topological_blocks(&sol.partition, &graph).ok_or_else(|| UnschedulablePartition {
+        function: f.name.clone(),
+        region: region_no,
+        algorithm: opts.algorithm.name().to_string(),
+    })?;
     let blocks_r: Vec<Vec<usize>> = order.iter().map(|&b| sol.partition[b].clone()).collect();
     let mut contracted = vec![];
     let mut contracted_names = vec![];
@@ -236,7 +371,7 @@ pub fn plan_segment(
         fp_edges: (0..graph.n).flat_map(|u| graph.fp[u].iter().filter(move |v| *v > u).map(move |v| (u, v))).collect(),
     };
     let blocks = blocks_r.iter().map(|b| b.iter().map(|&r| index[r]).collect()).collect();
-    (SegmentPlan { blocks, contracted }, report)
+    Ok((SegmentPlan { blocks, contracted }, report))
 }
 
 /// Block indices of `partition` in a topological order of its quotient graph, preferring the
