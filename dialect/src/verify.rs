@@ -22,8 +22,52 @@ pub fn verify_module(m: &Module) -> Result<(), String> {
             return Err(format!("@{}: more parameter defaults or names than parameters", f.name));
         }
         v.body(&f.body)?;
+        if !f.kernel {
+            let mut scope = Scope { defined: vec![false; f.value_types.len()], log: vec![] };
+            scope.define_all(&f.params).map_err(|e| format!("@{}: {e}", f.name))?;
+            v.dominance(&f.body, &mut scope)?;
+        }
     }
     Ok(())
+}
+
+/// The values visible at a point of a host function (SSA dominance in structured control flow):
+/// a value defined in a nested body is visible in that body only, and the results of the operation
+/// that holds it outside. `log` records definitions, so that leaving a body can undo its own.
+struct Scope {
+    defined: Vec<bool>,
+    log: Vec<ValueId>,
+}
+
+impl Scope {
+    fn define_all(&mut self, vs: &[ValueId]) -> Result<(), String> {
+        for &v in vs {
+            let slot = self.defined.get_mut(v as usize).ok_or_else(|| format!("value %{v} is not defined"))?;
+            if *slot {
+                return Err(format!("value %{v} is defined twice"));
+            }
+            *slot = true;
+            self.log.push(v);
+        }
+        Ok(())
+    }
+    fn require(&self, vs: &[ValueId]) -> Result<(), String> {
+        match vs.iter().find(|&&v| !self.defined.get(v as usize).copied().unwrap_or(false)) {
+            Some(v) => Err(format!(
+                "%{v} is used where it is not defined (before its definition, or outside the body that defines it)"
+            )),
+            None => Ok(()),
+        }
+    }
+    /// Runs `f` in a nested body: the values defined inside go out of scope afterwards.
+    fn nested(&mut self, f: impl FnOnce(&mut Scope) -> Result<(), String>) -> Result<(), String> {
+        let mark = self.log.len();
+        let r = f(self);
+        for v in self.log.drain(mark..) {
+            self.defined[v as usize] = false;
+        }
+        r
+    }
 }
 
 struct Verifier<'a> {
@@ -93,6 +137,57 @@ impl Verifier<'_> {
             })?;
             for b in op.kind.bodies() {
                 self.body(b)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that every operand of `body` is defined where it is read (SSA dominance).
+    fn dominance(&self, body: &Body, scope: &mut Scope) -> Result<(), String> {
+        use OpKind::*;
+        for op in body {
+            let at = |e: String| {
+                let line = op.loc.map(|l| format!(" (line {})", l.line)).unwrap_or_default();
+                format!("@{}: {}{line}: {e}", self.f.name, op_name(&op.kind))
+            };
+            match &op.kind {
+                For { iv, lo, hi, step, inits, carried, body, yields, results } => {
+                    scope.require(&[*lo, *hi, *step]).and_then(|()| scope.require(inits)).map_err(at)?;
+                    scope.nested(|s| {
+                        s.define_all(&[*iv]).and_then(|()| s.define_all(carried)).map_err(at)?;
+                        self.dominance(body, s)?;
+                        s.require(yields).map_err(at)
+                    })?;
+                    scope.define_all(results).map_err(at)?;
+                }
+                While { inits, before_args, before, cond, after_args, after, yields, results } => {
+                    scope.require(inits).map_err(at)?;
+                    scope.nested(|s| {
+                        s.define_all(before_args).map_err(at)?;
+                        self.dominance(before, s)?;
+                        s.require(&[*cond]).map_err(at)
+                    })?;
+                    scope.nested(|s| {
+                        s.define_all(after_args).map_err(at)?;
+                        self.dominance(after, s)?;
+                        s.require(yields).map_err(at)
+                    })?;
+                    scope.define_all(results).map_err(at)?;
+                }
+                If { cond, then_body, then_yields, else_body, else_yields, results } => {
+                    scope.require(&[*cond]).map_err(at)?;
+                    for (b, y) in [(then_body, then_yields), (else_body, else_yields)] {
+                        scope.nested(|s| {
+                            self.dominance(b, s)?;
+                            s.require(y).map_err(at)
+                        })?;
+                    }
+                    scope.define_all(results).map_err(at)?;
+                }
+                k => {
+                    scope.require(&k.operands()).map_err(at)?;
+                    scope.define_all(&results_of(k)).map_err(at)?;
+                }
             }
         }
         Ok(())
@@ -275,6 +370,27 @@ impl Verifier<'_> {
 }
 
 /// The MLIR name of an operation, for messages.
+/// The values an operation without nested bodies defines.
+fn results_of(k: &OpKind) -> Vec<ValueId> {
+    use OpKind::*;
+    match k {
+        Const { res, .. }
+        | Binary { res, .. }
+        | Unary { res, .. }
+        | Cast { res, .. }
+        | Select { res, .. }
+        | New { res, .. }
+        | View { res, .. }
+        | Broadcast { res, .. }
+        | Transpose { res, .. }
+        | Diagonal { res, .. }
+        | Dim { res, .. }
+        | Load { res, .. } => vec![*res],
+        Call { results, .. } | For { results, .. } | While { results, .. } | If { results, .. } => results.clone(),
+        Return { .. } | Assert { .. } | Del { .. } | Sync { .. } | Print { .. } | Compute { .. } => vec![],
+    }
+}
+
 fn op_name(k: &OpKind) -> String {
     use OpKind::*;
     match k {
@@ -300,5 +416,59 @@ fn op_name(k: &OpKind) -> String {
         Sync { .. } => "arr.sync".into(),
         Print { .. } => "arr.print".into(),
         Compute { func, .. } => format!("arr.{}", func.name()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{BinFn, Scalar};
+
+    fn module(f: Func) -> Module {
+        Module { source_name: "t".into(), funcs: vec![f] }
+    }
+
+    /// A use before the definition, a value of a loop body used after the loop, and a value
+    /// defined twice are rejected; the same operations in order are accepted.
+    #[test]
+    fn values_are_used_where_they_are_defined() {
+        let mut f = Func::new("main", false);
+        let (a, b, c) = (
+            f.new_value(Type::Scalar(DType::I64), None),
+            f.new_value(Type::Scalar(DType::I64), None),
+            f.new_value(Type::Scalar(DType::I64), None),
+        );
+        let konst = |res| Op::new(OpKind::Const { res, value: Scalar::I64(1) }, None);
+        let add = Op::new(OpKind::Binary { res: c, op: BinFn::Add, lhs: a, rhs: b }, None);
+        f.body = vec![konst(a), konst(b), add.clone(), Op::new(OpKind::Return { values: vec![] }, None)];
+        verify_module(&module(f.clone())).unwrap();
+
+        let mut g = f.clone();
+        g.body = vec![konst(a), add.clone(), konst(b)];
+        let e = verify_module(&module(g)).unwrap_err();
+        assert!(e.contains(&format!("%{b} is used where it is not defined")), "{e}");
+
+        let mut g = f.clone();
+        g.body = vec![konst(a), konst(b), konst(a)];
+        assert!(verify_module(&module(g)).unwrap_err().contains("defined twice"));
+
+        let iv = f.new_value(Type::Scalar(DType::I64), None);
+        let inner = f.new_value(Type::Scalar(DType::I64), None);
+        let mut g = f.clone();
+        let lp = OpKind::For {
+            iv,
+            lo: a,
+            hi: b,
+            step: a,
+            inits: vec![],
+            carried: vec![],
+            body: vec![konst(inner)],
+            yields: vec![],
+            results: vec![],
+        };
+        let use_inner = Op::new(OpKind::Binary { res: c, op: BinFn::Add, lhs: inner, rhs: a }, None);
+        g.body = vec![konst(a), konst(b), Op::new(lp, None), use_inner];
+        let e = verify_module(&module(g)).unwrap_err();
+        assert!(e.contains(&format!("%{inner} is used where it is not defined")), "{e}");
     }
 }

@@ -698,6 +698,30 @@ fn size_mismatch_names_both_sizes() {
     );
 }
 
+/// A function never returns an array of another size than its signature declares: where the checker
+/// cannot decide it (`-> f64[m]` returning an `f64[N]`), `return` checks at run time, in the entry
+/// and in a called function; matching sizes run.
+#[test]
+fn result_sizes_are_checked_against_the_signature() {
+    let d = temp_dir("resultsize");
+    let p = write_program(&d, "r.arr", "fn main(n: i64 = 3, m: i64 = 4) -> f64[m] {\n    return zeros(n);\n}\n");
+    let o = arrayc().arg("run").arg(&p).output().unwrap();
+    assert_fails_with(&o, "result 0 of `main` has size 3 in dimension 0, but the signature says m = 4", "entry");
+    let o = arrayc().arg("run").arg(&p).args(["--arg", "m=3"]).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let p = write_program(
+        &d,
+        "c.arr",
+        "fn f(a: f64[N], m: i64) -> f64[m, 1] {\n    return a[:, newaxis];\n}\nfn main() -> f64 {\n    let n = 5;\n    return sum(f(zeros(3), n));\n}\n",
+    );
+    let o = arrayc().arg("run").arg(&p).output().unwrap();
+    assert_fails_with(
+        &o,
+        "c.arr:2:5: error: line 2: result 0 of `f` has size 3 in dimension 0, but the signature says m = 5",
+        "callee",
+    );
+}
+
 /// The one lowering diagnostic a checked program can reach (grammar/ERRORS.md, "Lowering").
 #[test]
 fn return_inside_a_branch_is_e0905() {

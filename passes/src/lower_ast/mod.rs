@@ -54,7 +54,7 @@ pub(crate) enum Root {
 pub(crate) struct Lowerer<'a> {
     pub(crate) checked: &'a Checked,
     /// The source's lines, for the source location of every operation.
-    lines: &'a arrayc_grammar::LineIndex<'a>,
+    pub(crate) lines: &'a arrayc_grammar::LineIndex<'a>,
     pub(crate) f: ir::Func,
     /// Lexical scopes, innermost last: name -> current SSA value.
     scopes: Vec<HashMap<String, ValueId>>,
@@ -70,6 +70,16 @@ pub(crate) struct Lowerer<'a> {
     /// Static (symbolic) shape of array values, from the checker, where known.
     pub(crate) shapes: HashMap<ValueId, Vec<Size>>,
     pub(crate) loc: Option<Loc>,
+    /// Per result of the function: for an array, its declared shape and, per dimension, the value
+    /// computed at entry and its text (`n+2`), against which `return` checks what it returns.
+    pub(crate) result_sizes: Vec<Option<DeclaredShape>>,
+}
+
+/// A result's declared shape: symbolic (for the static comparison) and as values computed at the
+/// function's entry (with each dimension's source text, for the run-time message).
+pub(crate) struct DeclaredShape {
+    pub(crate) shape: Vec<Size>,
+    pub(crate) dims: Vec<(ValueId, String)>,
 }
 
 pub(crate) type LResult<T> = Result<T, Box<Diagnostic>>;
@@ -88,6 +98,7 @@ impl<'a> Lowerer<'a> {
             shapes: HashMap::new(),
             new_sizes: HashMap::new(),
             loc: None,
+            result_sizes: vec![],
         }
     }
 
@@ -176,6 +187,18 @@ impl<'a> Lowerer<'a> {
         }
         self.f.results = sig.results.iter().filter_map(ir_type).collect();
         self.bind_size_symbols(f)?;
+        // The declared result sizes, computed here where the signature's names are in scope (a
+        // `let` in the body may shadow them).
+        for (rt, ty) in f.results.iter().zip(&sig.results) {
+            let declared = match (ty, &rt.dims) {
+                (Ty::Array(_, shape), Some(dims)) => Some(DeclaredShape {
+                    shape: shape.clone(),
+                    dims: dims.iter().map(|d| Ok((self.dim_expr(d)?, dim_text(d)))).collect::<LResult<_>>()?,
+                }),
+                _ => None,
+            };
+            self.result_sizes.push(declared);
+        }
         self.block_stmts(&f.body.stmts)?;
         self.f.body = self.bodies.pop().unwrap();
         if !matches!(self.f.body.last().map(|o| &o.kind), Some(OpKind::Return { .. })) {

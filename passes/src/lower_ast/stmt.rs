@@ -2,7 +2,7 @@
 
 use super::{LResult, Lowerer};
 use arrayc_dialect::ir::{BinFn, ComputeFn, OpKind, Scalar, Type, ValueId};
-use arrayc_grammar::ast::{self, DType, Stmt};
+use arrayc_grammar::ast::{self, DType, Span, Stmt};
 use std::collections::BTreeSet;
 
 impl Lowerer<'_> {
@@ -77,6 +77,9 @@ impl Lowerer<'_> {
                         Some(Type::Scalar(d)) if self.f.ty(v) != Type::Scalar(d) => self.cast_scalar(v, d),
                         _ => v,
                     });
+                }
+                for (i, &v) in vals.iter().enumerate() {
+                    self.check_result_shape(i, v, span);
                 }
                 self.emit(OpKind::Return { values: vals });
             }
@@ -364,6 +367,29 @@ impl Lowerer<'_> {
     }
 
     /// `1` for NumPy's boolean negation helper: `~b == (b != true)`.
+    /// Checks at run time that result `i`, array `v`, has the shape the signature declares, where
+    /// the checker could not prove it (`-> f64[m]` returning an `f64[N]`): a function never returns
+    /// an array whose size differs from its signature's.
+    fn check_result_shape(&mut self, i: usize, v: ValueId, span: &Span) {
+        let Some(Some(declared)) = self.result_sizes.get(i) else { return };
+        if self.same_static_shape(v, &declared.shape) {
+            return;
+        }
+        let dims = declared.dims.clone();
+        let (line, _) = self.lines.line_col(span.start);
+        for (axis, (expected, text)) in dims.into_iter().enumerate() {
+            let dim = self.value(Type::Scalar(DType::I64), None);
+            self.emit(OpKind::Dim { res: dim, src: v, axis });
+            let ok = self.scalar_binary(BinFn::Eq, dim, expected, DType::I64);
+            // `{lhs}` and `{rhs}`: the executor puts in the compared sizes (see `cf.assert`).
+            let msg = format!(
+                "line {line}: result {i} of `{}` has size {{lhs}} in dimension {axis}, but the signature says {text} = {{rhs}}",
+                self.f.name
+            );
+            self.emit(OpKind::Assert { cond: ok, msg });
+        }
+    }
+
     pub(crate) fn not_bool(&mut self, v: ValueId) -> ValueId {
         let t = self.constant(Scalar::Bool(true));
         self.scalar_binary(BinFn::Ne, v, t, DType::Bool)
