@@ -307,10 +307,10 @@ impl<'c> Gen<'c, '_> {
                 let ad = acc_dtype(red.kind, self.ir_ty(red.out).dtype());
                 let c0 = self.idx_const(0);
                 let mut acc = self.identity(red.kind, ad);
-                for d in 0..r {
+                for (d, i) in idx.iter_mut().enumerate() {
                     let (lo, hi) = if d == 0 { (self.lo, self.hi) } else { (c0, self.dims[d].expect("a size")) };
-                    let (i, accs) = self.open_for(lo, hi, &[acc]);
-                    idx[d] = Some(i);
+                    let (iv, accs) = self.open_for(lo, hi, &[acc]);
+                    *i = Some(iv);
                     acc = accs[0];
                 }
                 let x = self.iteration(l, &at(&idx, 0..r))[0];
