@@ -146,15 +146,15 @@ fn take(d: &Arc<Mutex<String>>) -> String {
     std::mem::take(&mut *d.lock().unwrap())
 }
 
-/// Builds the kernels of `m` ([`kernel_codegen::kernels_module`]) and verifies them, then (if
-/// `lower`) runs [`PIPELINE`] on them.
+/// Builds the kernels of `m` for the CPU ([`kernel_codegen::cpu_kernels_module`]) and verifies
+/// them, then (if `lower`) runs [`PIPELINE`] on them.
 fn build_and_lower<'c>(
     context: &'c Context,
     diags: &Arc<Mutex<String>>,
     m: &ir::Module,
     lower: bool,
 ) -> Result<Module<'c>, JitError> {
-    let mut module = kernel_codegen::kernels_module(context, m)?;
+    let mut module = kernel_codegen::cpu_kernels_module(context, m)?;
     if !module.as_operation().verify() {
         return Err(JitError::Verify { diagnostics: take(diags) });
     }

@@ -678,7 +678,9 @@ fn fused_elementwise_body() {
         ],
     );
     let text = kernel_codegen::kernel_to_mlir(&f).unwrap();
-    assert_eq!(text.matches("scf.for").count(), 2, "{text}");
+    // One parallel loop over both dimensions of the iteration space, no sequential loop.
+    assert_eq!(text.matches("scf.parallel (%arg6, %arg7) = ").count(), 1, "{text}");
+    assert!(!text.contains("scf.for"), "{text}");
     let jk = compile1(f);
     let sh = [300i64, 500]; // > 64K elements: several chunks
     let n = 150000;
@@ -995,7 +997,9 @@ fn emit_stages_and_empty_module() {
     assert!(text.contains("memref<?xf64, strided<[?], offset: ?>>"));
     assert!(text.contains("memref<i64, strided<[], offset: ?>>"));
     let mlir = jit::lowered_mlir(&m).unwrap();
-    assert!(mlir.contains("scf.for") && mlir.contains("math.sqrt"), "{mlir}");
+    assert!(mlir.contains("scf.parallel") && mlir.contains("math.sqrt"), "{mlir}");
+    // The CPU target's chunk bounds: two more index arguments, dimension 0 over [lo, hi).
+    assert!(mlir.contains("%arg2: index, %arg3: index)") && mlir.contains("= (%arg2) to (%arg3)"), "{mlir}");
     let ll = jit::llvm_ir(&m).unwrap();
     assert!(ll.contains("define void @k0(") && ll.contains("define void @k1("), "{ll}");
     let empty = jit::compile(&module(vec![ir::Func::new("main", false)])).unwrap();

@@ -1,8 +1,8 @@
 //! The kernels' calling convention as MLIR types (see the parent module's docs): a view of dtype `T`
 //! and rank `r` is a `memref<?x..x?xT, strided<[?, .., ?], offset: ?>>` (sizes, strides and offset in
-//! elements, all dynamic), a scalar its element type, and every kernel ends with the chunk bounds
-//! `%lo, %hi: index` of dimension 0 (Kristensen et al. 2016, Sec. IV: one launch per block, here split
-//! into chunks by `arrayc_runtime::launch`).
+//! elements, all dynamic), a scalar its element type. On the CPU every kernel then ends with the
+//! chunk bounds `%lo, %hi: index` of dimension 0 (Kristensen et al. 2016, Sec. IV: one launch per
+//! block, here split into chunks by `arrayc_runtime::launch`; added by `cpu`).
 
 use arrayc_core::DType;
 use arrayc_dialect::ir::{self, Type as IrType};
@@ -50,9 +50,9 @@ pub fn param_type(context: &Context, t: IrType) -> Type<'_> {
     }
 }
 
-/// The signature of kernel `f`: its parameters' types, then `lo, hi: index`; no results.
+/// The target-neutral signature of kernel `f`: its parameters' types; no results. (The CPU target
+/// appends the chunk bounds, see `cpu`.)
 pub fn signature<'c>(context: &'c Context, f: &ir::Func) -> FunctionType<'c> {
-    let mut inputs: Vec<Type> = f.params.iter().map(|&p| param_type(context, f.ty(p))).collect();
-    inputs.extend([Type::index(context), Type::index(context)]);
+    let inputs: Vec<Type> = f.params.iter().map(|&p| param_type(context, f.ty(p))).collect();
     FunctionType::new(context, &inputs, &[])
 }

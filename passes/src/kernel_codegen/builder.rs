@@ -12,15 +12,19 @@ use melior::{
         memref, scf,
     },
     ir::{
-        attribute::{FloatAttribute, IntegerAttribute},
+        attribute::{DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute},
         block::BlockLike,
         operation::{OperationBuilder, OperationRef},
         r#type::IntegerType,
-        Block, Location, Operation, Region, RegionLike, Type, Value, ValueLike,
+        Block, Identifier, Location, Operation, Region, RegionLike, Type, Value, ValueLike,
     },
     Context,
 };
 use std::collections::HashMap;
+
+/// The discardable attribute (an index) that marks an `scf.parallel` whose induction variable at
+/// that position the CPU target splits into the launch's chunks (see `cpu`).
+pub(super) const CHUNK_ATTR: &str = "arrayc.chunk";
 
 /// A built scalar SSA value and its dtype.
 #[derive(Clone, Copy)]
@@ -38,6 +42,17 @@ enum Frame<'c> {
     Entry,
     /// The body of an `scf.for` from `lo` to `hi` by `step`, carrying `inits` (iteration arguments).
     For { lo: Value<'c, 'c>, hi: Value<'c, 'c>, step: Value<'c, 'c>, inits: Vec<V<'c>> },
+    /// The body of an `scf.parallel` over `[lbs[k], ubs[k])` by `step`, reducing from `inits`, with
+    /// the dimension the CPU target chunks at position `chunk`.
+    Parallel {
+        lbs: Vec<Value<'c, 'c>>,
+        ubs: Vec<Value<'c, 'c>>,
+        step: Value<'c, 'c>,
+        inits: Vec<V<'c>>,
+        chunk: Option<usize>,
+    },
+    /// The region of one reduction of an `scf.reduce`.
+    Reduce,
     /// The then-region of an `scf.if` on `cond`.
     Then { cond: Value<'c, 'c> },
     /// The else-region of an `scf.if` on `cond`, whose then-region is `then`.
@@ -51,13 +66,10 @@ pub(super) struct Gen<'c, 'f> {
     pub f: &'f ir::Func,
     /// Open blocks, innermost last, with what closing each builds.
     blocks: Vec<(Block<'c>, Frame<'c>)>,
-    /// The function's arguments: every kernel parameter, then `lo` and `hi`.
+    /// The function's arguments: every kernel parameter.
     pub params: HashMap<ValueId, Value<'c, 'c>>,
-    pub lo: Value<'c, 'c>,
-    pub hi: Value<'c, 'c>,
-    /// Sizes of the iteration space (see `loops::gen_block`): `None` for dimension 0 unless a
-    /// reduction axis moves it inward.
-    pub dims: Vec<Option<Value<'c, 'c>>>,
+    /// Sizes of the iteration space (elements per dimension, see `loops::gen_block`).
+    pub dims: Vec<Value<'c, 'c>>,
     /// Per iteration: the current scalar of every parameter view loaded or written so far and of
     /// every contracted temporary written so far (array contraction, Sec. IV-A).
     pub cur: HashMap<ValueId, V<'c>>,
@@ -75,15 +87,12 @@ impl<'c, 'f> Gen<'c, 'f> {
     pub fn new(ctx: &'c Context, f: &'f ir::Func, entry: Block<'c>) -> Self {
         let arg = |i: usize| -> Value<'c, 'c> { entry.argument(i).expect("an argument of the signature").into() };
         let params = f.params.iter().enumerate().map(|(i, &p)| (p, arg(i))).collect();
-        let (lo, hi) = (arg(f.params.len()), arg(f.params.len() + 1));
         Gen {
             ctx,
             loc: Location::unknown(ctx),
             f,
             blocks: vec![(entry, Frame::Entry)],
             params,
-            lo,
-            hi,
             dims: vec![],
             cur: HashMap::new(),
             dirty: vec![],
@@ -269,6 +278,93 @@ impl<'c, 'f> Gen<'c, 'f> {
             .expect("a valid scf.for");
         let op = self.push(op);
         inits.iter().enumerate().map(|(k, x)| V { v: op.result(k).expect("a loop result").into(), d: x.d }).collect()
+    }
+
+    /// Opens an `scf.parallel` over `[lbs[k], ubs[k])` by 1 whose reductions start from `inits`;
+    /// returns its induction variables. `chunk`: the position of the dimension that the CPU target
+    /// splits into the launch's chunks (marked with [`CHUNK_ATTR`]). Closed by
+    /// [`close_parallel`](Self::close_parallel).
+    pub fn open_parallel(
+        &mut self,
+        lbs: &[Value<'c, 'c>],
+        ubs: &[Value<'c, 'c>],
+        inits: &[V<'c>],
+        chunk: Option<usize>,
+    ) -> Vec<Value<'c, 'c>> {
+        let step = self.idx_const(1);
+        let body = Block::new(&vec![(Type::index(self.ctx), self.loc); lbs.len()]);
+        let ivs = (0..lbs.len()).map(|k| body.argument(k).expect("an induction variable").into()).collect();
+        self.blocks
+            .push((body, Frame::Parallel { lbs: lbs.to_vec(), ubs: ubs.to_vec(), step, inits: inits.to_vec(), chunk }));
+        ivs
+    }
+
+    /// Closes the innermost `scf.parallel`, reducing each `xs[k]` into its result with
+    /// `combine(self, acc, x, k)` (the region of `scf.reduce`: `acc` the partial result so far, `x`
+    /// the iteration's value); returns the results.
+    pub fn close_parallel(
+        &mut self,
+        xs: &[V<'c>],
+        combine: impl Fn(&Self, V<'c>, V<'c>, usize) -> V<'c>,
+    ) -> Vec<V<'c>> {
+        let mut regions = vec![];
+        for (k, x) in xs.iter().enumerate() {
+            let t = x.v.r#type();
+            let b = Block::new(&[(t, self.loc), (t, self.loc)]);
+            let arg = |i: usize| V { v: b.argument(i).expect("a reduction operand").into(), d: x.d };
+            let (acc, y) = (arg(0), arg(1));
+            self.blocks.push((b, Frame::Reduce));
+            let r = combine(self, acc, y, k);
+            let (b, _) = self.blocks.pop().expect("the reduction region");
+            b.append_operation(
+                OperationBuilder::new("scf.reduce.return", self.loc)
+                    .add_operands(&[r.v])
+                    .build()
+                    .expect("a valid scf.reduce.return"),
+            );
+            let region = Region::new();
+            region.append_block(b);
+            regions.push(region);
+        }
+        let vals: Vec<Value> = xs.iter().map(|x| x.v).collect();
+        let reduce = regions
+            .into_iter()
+            .fold(OperationBuilder::new("scf.reduce", self.loc).add_operands(&vals), |b, r| b.add_regions([r]));
+        self.push(reduce.build().expect("a valid scf.reduce"));
+        let (body, frame) = self.blocks.pop().expect("an open parallel loop");
+        let Frame::Parallel { lbs, ubs, step, inits, chunk } = frame else {
+            panic!("closing a parallel loop that is not open")
+        };
+        let region = Region::new();
+        region.append_block(body);
+        let n = lbs.len();
+        let init_vals: Vec<Value> = inits.iter().map(|x| x.v).collect();
+        let types: Vec<Type> = init_vals.iter().map(|x| x.r#type()).collect();
+        let sizes = [n as i32, n as i32, n as i32, inits.len() as i32];
+        let mut attrs = vec![(
+            Identifier::new(self.ctx, "operandSegmentSizes"),
+            DenseI32ArrayAttribute::new(self.ctx, &sizes).into(),
+        )];
+        if let Some(k) = chunk {
+            let attr = IntegerAttribute::new(Type::index(self.ctx), k as i64);
+            attrs.push((Identifier::new(self.ctx, CHUNK_ATTR), attr.into()));
+        }
+        let op = OperationBuilder::new("scf.parallel", self.loc)
+            .add_operands(&lbs)
+            .add_operands(&ubs)
+            .add_operands(&vec![step; n])
+            .add_operands(&init_vals)
+            .add_attributes(&attrs)
+            .add_results(&types)
+            .add_regions([region])
+            .build()
+            .expect("a valid scf.parallel");
+        let op = self.push(op);
+        inits
+            .iter()
+            .enumerate()
+            .map(|(k, x)| V { v: op.result(k).expect("a reduction result").into(), d: x.d })
+            .collect()
     }
 
     /// Opens the then-region of an `scf.if` on `cond` (i1) without results.

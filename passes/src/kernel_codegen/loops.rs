@@ -9,10 +9,7 @@ use crate::kernel_layout::{KernelLayout, Reduction};
 use arrayc_core::DType;
 use arrayc_dialect::ir::{BinFn, ComputeFn, ReduceKind, Type, UnFn, ValueId};
 use melior::{
-    dialect::{
-        arith::{self, CmpiPredicate},
-        memref,
-    },
+    dialect::{arith, memref},
     ir::Value,
 };
 
@@ -125,7 +122,7 @@ impl<'c> Gen<'c, '_> {
                 // Row-major linear position of the element in the iteration space.
                 let mut k = idx.first().copied().unwrap_or_else(|| self.idx_const(0));
                 for (j, &i) in idx.iter().enumerate().skip(1) {
-                    let n = self.dims[j].expect("the size of an inner dimension");
+                    let n = self.dims[j];
                     k = self.val(arith::addi(self.val(arith::muli(k, n, self.loc)), i, self.loc));
                 }
                 self.philox(self.index_to_i64(k), seed)
@@ -222,22 +219,8 @@ impl<'c> Gen<'c, '_> {
             // No view parameter: nothing to iterate over (the launcher returns at once, too).
             return;
         };
-        let r = l.rank;
         let axis = if l.reduce.is_some() && !l.reduces_all { l.reduce.and_then(|x| x.axis) } else { None };
-        // Sizes of the iteration space (dimension 0 only when a reduction axis moves it inward).
-        self.dims = (0..r).map(|d| (d > 0 || axis.is_some()).then(|| self.dim(sp, d))).collect();
-        if r == 0 {
-            let go = self.cmpi(CmpiPredicate::Slt, self.index_v(self.lo), self.index_v(self.hi));
-            self.open_if(go);
-            let x = self.iteration(l, &[]).into_iter().next();
-            if let (Some(red), Some(x)) = (&l.reduce, x) {
-                let init = self.identity(red.kind, x.d);
-                let v = self.combine(red.kind, init, x);
-                self.store(red.out, &[], v);
-            }
-            self.close_if();
-            return;
-        }
+        self.dims = (0..l.rank).map(|d| self.dim(sp, d)).collect();
         let hinted: Vec<(ValueId, i64)> = self
             .f
             .params
@@ -246,7 +229,7 @@ impl<'c> Gen<'c, '_> {
             .filter_map(|(&p, s)| s.map(|s| (p, s)))
             .filter(|&(p, _)| matches!(self.ir_ty(p), Type::Array(_, pr) if pr > 0))
             .collect();
-        if hinted.is_empty() {
+        if l.rank == 0 || hinted.is_empty() {
             return self.loops(l, axis);
         }
         let mut ok: Option<V<'c>> = None;
@@ -269,55 +252,55 @@ impl<'c> Gen<'c, '_> {
         self.close_if();
     }
 
-    /// An `index` value as a [`V`] (compared with `cmpi`; the dtype is not used).
-    fn index_v(&self, v: Value<'c, 'c>) -> V<'c> {
-        V { v, d: DType::I64 }
-    }
-
-    /// Opens one `scf.for` per dimension in `ds`, in order, setting `idx[d]`: dimension `chunked`
-    /// over the launch's chunk `[lo, hi)`, the others over `[0, dims[d])`.
-    fn open_loops(&mut self, ds: &[usize], chunked: usize, idx: &mut Idx<'c>) {
+    /// Opens one `scf.parallel` over dimensions `ds` (each over `[0, dims[d])`), setting `idx[d]`;
+    /// `chunked`: whether the CPU target chunks the first of them.
+    fn open_space(&mut self, ds: &[usize], chunked: bool, idx: &mut Idx<'c>, inits: &[V<'c>]) {
         let c0 = self.idx_const(0);
-        for &d in ds {
-            let (lo, hi) =
-                if d == chunked { (self.lo, self.hi) } else { (c0, self.dims[d].expect("an inner dimension's size")) };
-            idx[d] = Some(self.open_for(lo, hi, &[]).0);
-        }
-    }
-    /// Closes `n` loops opened by [`open_loops`](Self::open_loops).
-    fn close_loops(&mut self, n: usize) {
-        for _ in 0..n {
-            self.close_for(&[]);
+        let ubs: Vec<Value<'c, 'c>> = ds.iter().map(|&d| self.dims[d]).collect();
+        let ivs = self.open_parallel(&vec![c0; ds.len()], &ubs, inits, chunked.then_some(0));
+        for (&d, iv) in ds.iter().zip(ivs) {
+            idx[d] = Some(iv);
         }
     }
 
-    /// The loop nest of a block of rank >= 1 (see the module docs).
+    /// Closes the innermost `scf.parallel` (one without reductions).
+    fn close_space(&mut self) {
+        self.close_parallel(&[], |_, _, _, _| unreachable!("a parallel loop without reductions"));
+    }
+
+    /// The loop nest of a block (see the module docs): `scf.parallel` over the iteration space (or,
+    /// for reductions along an axis, over the output's dimensions), dimension 0 of the chunked space
+    /// marked for the CPU target; a rank-0 space is a one-iteration parallel loop.
     fn loops(&mut self, l: &KernelLayout, axis: Option<usize>) {
         let r = l.rank;
         let mut idx: Idx<'c> = vec![None; r];
         match (&l.reduce, axis) {
+            (None, _) if r == 0 => {
+                let (c0, c1) = (self.idx_const(0), self.idx_const(1));
+                self.open_parallel(&[c0], &[c1], &[], Some(0));
+                self.iteration(l, &[]);
+                self.close_space();
+            }
             (None, _) => {
                 let all: Vec<usize> = (0..r).collect();
-                self.open_loops(&all, 0, &mut idx);
+                self.open_space(&all, true, &mut idx, &[]);
                 self.iteration(l, &at(&idx, 0..r));
-                self.close_loops(r);
+                self.close_space();
             }
             (Some(red), None) => {
-                // Reduction over everything: nested loops carrying the accumulator.
+                // Reduction over everything: one parallel loop reducing into the accumulator (the
+                // CPU target's chunk gives its partial; the launcher combines them in chunk order).
                 let ad = acc_dtype(red.kind, self.ir_ty(red.out).dtype());
-                let c0 = self.idx_const(0);
-                let mut acc = self.identity(red.kind, ad);
-                for (d, i) in idx.iter_mut().enumerate() {
-                    let (lo, hi) = if d == 0 { (self.lo, self.hi) } else { (c0, self.dims[d].expect("a size")) };
-                    let (iv, accs) = self.open_for(lo, hi, &[acc]);
-                    *i = Some(iv);
-                    acc = accs[0];
+                let init = self.identity(red.kind, ad);
+                if r == 0 {
+                    let (c0, c1) = (self.idx_const(0), self.idx_const(1));
+                    self.open_parallel(&[c0], &[c1], &[init], Some(0));
+                } else {
+                    let all: Vec<usize> = (0..r).collect();
+                    self.open_space(&all, true, &mut idx, &[init]);
                 }
                 let x = self.iteration(l, &at(&idx, 0..r))[0];
-                let mut y = self.combine(red.kind, acc, x);
-                for _ in 0..r {
-                    y = self.close_for(&[y])[0];
-                }
+                let y = self.close_parallel(&[x], |g, acc, x, _| g.combine(red.kind, acc, x))[0];
                 self.store(red.out, &[], y);
             }
             (Some(_), Some(a))
@@ -334,15 +317,22 @@ impl<'c> Gen<'c, '_> {
                 // element still sums the axis in order 0, 1, ... (NumPy's order for C-contiguous input).
                 let reds: Vec<Reduction> = reductions(l).copied().collect();
                 let odims: Vec<usize> = (0..r).filter(|&d| d != a).collect();
-                self.open_loops(&odims, odims[0], &mut idx);
+                self.open_space(&odims, true, &mut idx, &[]);
                 let oidx = at(&idx, odims.iter().copied());
                 for red in &reds {
                     let init = self.identity(red.kind, self.ir_ty(red.out).dtype());
                     self.store(red.out, &oidx, init);
                 }
-                self.close_loops(odims.len());
-                let order: Vec<usize> = odims[..odims.len() - 1].iter().copied().chain([a, r - 1]).collect();
-                self.open_loops(&order, odims[0], &mut idx);
+                self.close_space();
+                // Outer output dimensions in parallel (the first chunked), the axis in order, the
+                // last dimension in parallel (chunked when it is the only output dimension).
+                let outer = &odims[..odims.len() - 1];
+                if !outer.is_empty() {
+                    self.open_space(outer, true, &mut idx, &[]);
+                }
+                let c0 = self.idx_const(0);
+                idx[a] = Some(self.open_for(c0, self.dims[a], &[]).0);
+                self.open_space(&[r - 1], outer.is_empty(), &mut idx, &[]);
                 let xs = self.iteration(l, &at(&idx, 0..r));
                 let oidx = at(&idx, odims.iter().copied());
                 for (red, x) in reds.iter().zip(xs) {
@@ -350,21 +340,25 @@ impl<'c> Gen<'c, '_> {
                     let n = self.combine(red.kind, acc, x);
                     self.store(red.out, &oidx, n);
                 }
-                self.close_loops(order.len());
+                self.close_space();
+                self.close_for(&[]);
+                if !outer.is_empty() {
+                    self.close_space();
+                }
             }
             (Some(_), Some(a)) => {
                 // Reductions along the last axis `a` (or accumulating in another dtype): out's
-                // dimensions outside (the first one chunked), axis `a` innermost carrying one
-                // accumulator per reduction, the elementwise ops at the full input index inside.
+                // dimensions in parallel (the first one chunked), axis `a` inside in order carrying
+                // one accumulator per reduction, the elementwise ops at the full input index.
                 let reds: Vec<Reduction> = reductions(l).copied().collect();
                 let odims: Vec<usize> = (0..r).filter(|&d| d != a).collect();
-                self.open_loops(&odims, odims[0], &mut idx);
+                self.open_space(&odims, true, &mut idx, &[]);
                 let inits: Vec<V<'c>> = reds
                     .iter()
                     .map(|red| self.identity(red.kind, acc_dtype(red.kind, self.ir_ty(red.out).dtype())))
                     .collect();
                 let c0 = self.idx_const(0);
-                let (i, accs) = self.open_for(c0, self.dims[a].expect("the axis size"), &inits);
+                let (i, accs) = self.open_for(c0, self.dims[a], &inits);
                 idx[a] = Some(i);
                 let xs = self.iteration(l, &at(&idx, 0..r));
                 let ys: Vec<V<'c>> =
@@ -374,7 +368,7 @@ impl<'c> Gen<'c, '_> {
                 for (red, y) in reds.iter().zip(res) {
                     self.store(red.out, &oidx, y);
                 }
-                self.close_loops(odims.len());
+                self.close_space();
             }
         }
     }

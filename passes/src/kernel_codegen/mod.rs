@@ -1,9 +1,9 @@
 //! Kernel code generation: an outlined kernel function ([`ir::Func`] with `kernel == true`) becomes
-//! one MLIR `func.func` of `scf`/`memref`/`arith`/`math` operations that runs over one chunk of the
-//! kernel's iteration space. Every operation is built with melior's operation builders
-//! (`melior::dialect::{arith, func, memref, scf}` helpers, `OperationBuilder` with types and
-//! attributes from melior's type and attribute APIs) into a melior [`Module`]; no MLIR text is
-//! assembled. [`kernels_module_mlir`] prints the built module (for the tests and `emit`).
+//! one MLIR `func.func` of `scf`/`memref`/`arith`/`math` operations: a parallel loop over the
+//! kernel's iteration space, which a target then lowers (the CPU: to one chunk of it per call).
+//! Every operation is built with melior's operation builders (`melior::dialect::{arith, func,
+//! memref, scf}` helpers, `OperationBuilder` with types and attributes from melior's type and
+//! attribute APIs) into a melior [`Module`]; no MLIR text is assembled. [`kernels_module_mlir`] prints the built module (for the tests and `emit`).
 //!
 //! One kernel per block of fused array operations, launched once over its whole iteration space, is
 //! Bohrium's execution model (Kristensen et al. 2016, Sec. IV): the fusion pass decides which array
@@ -16,32 +16,37 @@
 //! * `scalar`: per-op scalar code with NumPy semantics;
 //! * `mathlib`: vectorisable `exp` and `log` for f64;
 //! * `philox`: the Philox4x32-10 random generator;
-//! * `loops`: array contraction within one iteration and the loop nests of each block form.
+//! * `loops`: array contraction within one iteration and the parallel loops of each block form;
+//! * [`cpu`]: the CPU target's lowering to the chunk calling convention.
 //!
-//! # Calling convention
+//! # Calling convention and loop form
 //!
-//! `func.func @<name>(%p0: <ty0>, ..., %lo: index, %hi: index)`, one parameter per kernel parameter in
-//! order, then the chunk bounds. A view of dtype `T` and rank `r` is
+//! The built kernel is target-neutral: `func.func @<name>(%p0: <ty0>, ...)`, one argument per kernel
+//! parameter in order. A view of dtype `T` and rank `r` is
 //! `memref<?x..x?xT, strided<[?, .., ?], offset: ?>>` (rank 0: `memref<T, strided<[], offset: ?>>`),
 //! with `T` one of `f64`, `f32`, `i64`, `i1` (a bool is stored in one byte per element, as in NumPy);
-//! a scalar is passed as its element type. Offsets, sizes and strides are in elements.
+//! a scalar is passed as its element type. Offsets, sizes and strides are in elements. The body is an
+//! `scf.parallel` over the whole iteration space (sizes from `memref.dim` of the view that gives the
+//! space; a rank-0 space is a one-iteration loop), with `scf.reduce` for a reduction over
+//! everything; one parallel dimension carries the `arrayc.chunk` marker.
 //!
-//! Dimension 0 of the chunked space runs over `[%lo, %hi)` (the chunk the runtime assigned, see
-//! `arrayc_runtime::launch`), inner dimensions over their full size; a rank-0 iteration space runs
-//! the body once when `%lo < %hi`.
+//! The CPU target ([`cpu::lower_to_chunks`]) appends `%lo, %hi: index` and runs the marked dimension
+//! (dimension 0 of the chunked space) over `[%lo, %hi)`, the chunk the runtime assigned (see
+//! `arrayc_runtime::launch`); the MLIR pipeline then lowers each parallel loop to sequential loops
+//! whose innermost one LLVM vectorises. A reduction over everything yields the chunk's partial.
 //!
-//! # Loop form
-//!
-//! The loop nests are `scf.for` loops over the chunk (dimension 0 from `%lo` to `%hi`), the form the
-//! CPU launcher calls; the target-neutral `scf.parallel` form of issue 9 is not built yet. When it
-//! is, `scf.parallel` (with `scf.reduce`) rather than `linalg.generic` is the intended form: kernel
-//! operands are views with arbitrary (also zero and negative) strides and offsets, which
-//! `scf.parallel` indexes through the strided memrefs as they are, where `linalg.generic` wants
-//! indexing maps over tensors or identity-layout buffers; array contraction keeps temporaries as SSA
-//! scalars inside one loop body, which `linalg.generic` would express as separate generics fused
-//! back by a later pass; and reductions over everything are combined per chunk in chunk order on
-//! the host (bit-identical results for every thread count), which `scf.reduce` over the chunk
-//! dimension expresses directly.
+//! Why `scf.parallel` rather than `linalg.generic`: kernel operands are views with arbitrary (also
+//! zero and negative) strides and offsets, which `scf.parallel` indexes through the strided memrefs
+//! as they are, where `linalg.generic` wants indexing maps over tensors or buffers whose layout its
+//! transformations understand; array contraction keeps temporaries as SSA scalars inside one loop
+//! body in op order (with forwarding and one load and store per parameter), where `linalg.generic`
+//! would express each op as a generic of its own, fused back and scalarised by later passes we would
+//! have to trust to do the same; reductions over everything must combine per-chunk partials in
+//! chunk order on the host (bit-identical results for any thread count), which the per-chunk
+//! `scf.reduce` gives directly, and reductions along an axis that is not the last accumulate in the
+//! output with a sequential `scf.for` over the axis between parallel loops (cache-friendly and
+//! vectorisable), a loop order `linalg.generic` leaves to its own tiling. A GPU target can map the
+//! same parallel loops to a grid (`gpu.launch` via MLIR's `scf.parallel` mapping).
 //!
 //! # Fused blocks and array contraction (Kristensen et al. 2016, Sec. IV-A, Fig. 1)
 //!
@@ -93,6 +98,7 @@
 
 pub mod abi;
 mod builder;
+pub mod cpu;
 pub mod legality;
 mod loops;
 mod mathlib;
@@ -171,7 +177,8 @@ pub fn kernels_module<'c>(context: &'c Context, m: &ir::Module) -> Result<Module
     Ok(module)
 }
 
-/// The printed `func.func` of kernel `f` (no enclosing module), as [`build_kernel`] builds it.
+/// The printed `func.func` of kernel `f` (no enclosing module), as [`build_kernel`] builds it
+/// (target-neutral).
 pub fn kernel_to_mlir(f: &ir::Func) -> Result<String, CodegenError> {
     let context = context();
     let module = Module::new(Location::unknown(&context));
@@ -179,7 +186,14 @@ pub fn kernel_to_mlir(f: &ir::Func) -> Result<String, CodegenError> {
     Ok(module.body().first_operation().expect("the kernel's function").to_string())
 }
 
-/// The printed module of [`kernels_module`].
+/// [`kernels_module`] lowered to the CPU target's chunk calling convention ([`cpu::lower_to_chunks`]).
+pub fn cpu_kernels_module<'c>(context: &'c Context, m: &ir::Module) -> Result<Module<'c>, CodegenError> {
+    let module = kernels_module(context, m)?;
+    cpu::lower_to_chunks(context, &module);
+    Ok(module)
+}
+
+/// The printed module of [`kernels_module`] (target-neutral).
 pub fn kernels_module_mlir(m: &ir::Module) -> Result<String, CodegenError> {
     let context = context();
     let module = kernels_module(&context, m)?;
