@@ -2,6 +2,10 @@
 //! the function's entry block, then one per open `scf.for` or `scf.if` region), constants of each
 //! dtype, and NumPy's dtype conversions (`astype`). Every value is a scalar SSA value with its dtype
 //! ([`V`]); views are only indexed (`memref.load`/`memref.store`, see `loops`).
+//!
+//! A region's block is built while it is open and moved into its region when closed (melior's
+//! owned [`Block`]s do not tie the values they define to a borrow of the block), so every value is
+//! a `Value<'c, 'c>`: valid as long as the context, used only while the module being built lives.
 
 use super::abi::{elem_type, view_type};
 use arrayc_core::DType;
@@ -29,7 +33,9 @@ pub(super) const CHUNK_ATTR: &str = "arrayc.chunk";
 /// A built scalar SSA value and its dtype.
 #[derive(Clone, Copy)]
 pub(super) struct V<'c> {
+    /// The SSA value.
     pub v: Value<'c, 'c>,
+    /// Its dtype (bool is `i1`).
     pub d: DType,
 }
 
@@ -61,8 +67,11 @@ enum Frame<'c> {
 
 /// The state of building one kernel function.
 pub(super) struct Gen<'c, 'f> {
+    /// The context the kernel is built in.
     pub ctx: &'c Context,
+    /// The location of every built operation (unknown: kernels carry no source positions).
     pub loc: Location<'c>,
+    /// The kernel being built.
     pub f: &'f ir::Func,
     /// Open blocks, innermost last, with what closing each builds.
     blocks: Vec<(Block<'c>, Frame<'c>)>,
