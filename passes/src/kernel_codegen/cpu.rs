@@ -1,6 +1,6 @@
 //! The CPU target: lowers target-neutral kernels (an `scf.parallel` over the whole iteration space)
 //! to the chunk calling convention of `arrayc_runtime::launch`: each kernel function gets two more
-//! arguments `%lo, %hi: index`, and every `scf.parallel` marked with [`CHUNK_ATTR`] runs its marked
+//! arguments `%lo, %hi: index`, and every `scf.parallel` marked with `arrayc.chunk` runs its marked
 //! dimension over `[%lo, %hi)` instead of its full extent (in elements of that dimension). The
 //! launcher splits dimension 0 of the chunked space into chunks of about 64K elements and runs them
 //! on rayon's pool; a reduction over everything then yields one partial per chunk, which the launcher
