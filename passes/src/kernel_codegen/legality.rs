@@ -3,9 +3,10 @@
 //! a block becomes one loop nest) and by the code generator, which builds only legal kernels.
 //!
 //! A kernel is legal when its block has one of the forms of [`kernel_layout`] (elementwise ops over
-//! one iteration space, then optionally reductions along one axis; contracted temporaries written before they are read;
-//! ranks that fit the space) and each elementwise op is one this back end can compute: the right
-//! number of inputs, a view as output, no `~` of a float, `arange` only over a 1-d space.
+//! one iteration space, then optionally reductions along one axis; contracted temporaries written
+//! before they are read; ranks that fit the space) and each elementwise op is one this back end can
+//! compute: the right number of inputs, a view as output, no `~` of a float, `arange` only over a
+//! 1-d space.
 
 use crate::kernel_layout::{kernel_layout, KernelLayout};
 use arrayc_dialect::ir::{self, ComputeFn, Type, UnFn, ValueId};
