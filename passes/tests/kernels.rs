@@ -1000,6 +1000,11 @@ fn emit_stages_and_empty_module() {
     assert!(mlir.contains("scf.parallel") && mlir.contains("math.sqrt"), "{mlir}");
     // The CPU target's chunk bounds: two more index arguments, dimension 0 over [lo, hi).
     assert!(mlir.contains("%arg2: index, %arg3: index)") && mlir.contains("= (%arg2) to (%arg3)"), "{mlir}");
+    assert!(!mlir.contains("arrayc.chunk"), "{mlir}");
+    // The target-neutral form: no chunk bounds, the full extent, the chunked dimension marked.
+    let neutral =
+        "func.func @k0(%arg0: memref<?xf64, strided<[?], offset: ?>>, %arg1: memref<?xf64, strided<[?], offset: ?>>) {";
+    assert!(text.contains(neutral) && text.contains("{arrayc.chunk = 0 : index}"), "{text}");
     let ll = jit::llvm_ir(&m).unwrap();
     assert!(ll.contains("define void @k0(") && ll.contains("define void @k1("), "{ll}");
     let empty = jit::compile(&module(vec![ir::Func::new("main", false)])).unwrap();
