@@ -16,10 +16,10 @@ fn chain(a: f64[N], b: f64[N], c: f64[N]) -> f64[N] {
 # CHECK:       func.call @kernel0_mul_add_sqrt(
 # CHECK-NOT:   func.call @kernel
 # CHECK:       func.return
-# (The loop nest comes twice: specialised to unit inner strides, and generic; see mlir-kernels.arr.)
+# (The parallel loop comes twice: specialised to unit inner strides, and generic; see mlir-kernels.arr.)
 # CHECK-LABEL: // Kernels, lowered to scf/memref/arith/math:
 # CHECK:       func.func @kernel0_mul_add_sqrt(
-# CHECK-COUNT-2: scf.for
+# CHECK-COUNT-2: scf.parallel
 # CHECK-NEXT:  memref.load
 # CHECK-NEXT:  memref.load
 # CHECK-NEXT:  arith.mulf

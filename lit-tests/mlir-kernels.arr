@@ -14,8 +14,9 @@ fn axpy(n: i64 = 8, alpha: f64 = 2.0) -> f64[n] {
 # CHECK:       func.call @kernel3_mul(%{{[0-9]+}}, %[[ALPHA]], %[[X]])
 # CHECK:       func.call @kernel4_add(
 # CHECK:       func.return
-# Each kernel is a loop over its chunk [lo, hi) of the iteration space: the last two (index)
-# parameters; it loads the inputs, computes with arith and stores into the output view. The loop
+# Each kernel is a parallel loop over the iteration space, which the CPU target runs over its chunk
+# [lo, hi): the last two (index) parameters; it loads the inputs, computes with arith and stores into
+# the output view. The loop
 # nest is versioned on the views' last-dimension strides (`arr.inner_strides`): when they are the
 # expected 1, a copy on views cast to the static stride runs (LLVM vectorises it), else the generic one.
 # CHECK-LABEL: // Kernels, lowered to scf/memref/arith/math:
@@ -24,16 +25,16 @@ fn axpy(n: i64 = 8, alpha: f64 = 2.0) -> f64[n] {
 # CHECK:       %[[OK:[0-9]+]] = arith.cmpi eq, %[[ST]], %c1 : index
 # CHECK:       scf.if %[[OK]] {
 # CHECK:       %[[C:cast[_0-9]*]] = memref.cast %[[OUT]] : memref<?xf64, strided<[?], offset: ?>> to memref<?xf64, strided<[1], offset: ?>>
-# CHECK:       scf.for %[[I:arg[0-9]+]] = %[[LO]] to %[[HI]] step %{{c1[_0-9]*}} {
+# CHECK:       scf.parallel (%[[I:arg[0-9]+]]) = (%[[LO]]) to (%[[HI]]) step (%{{c1[_0-9]*}}) {
 # CHECK-NEXT:  memref.store %[[V]], %[[C]][%[[I]]] : memref<?xf64, strided<[1], offset: ?>>
 # CHECK:       } else {
-# CHECK:       scf.for %[[I2:arg[0-9]+]] = %[[LO]] to %[[HI]] step %{{c1[_0-9]*}} {
+# CHECK:       scf.parallel (%[[I2:arg[0-9]+]]) = (%[[LO]]) to (%[[HI]]) step (%{{c1[_0-9]*}}) {
 # CHECK-NEXT:  memref.store %[[V]], %[[OUT]][%[[I2]]] : memref<?xf64, strided<[?], offset: ?>>
 # CHECK:       func.func @kernel1_arange(
 # CHECK:       arith.index_cast
 # CHECK:       func.func @kernel2_mul(%{{arg[0-9]+}}: memref<?xf64, strided<[?], offset: ?>>, %{{arg[0-9]+}}: memref<?xi64, strided<[?], offset: ?>>, %{{arg[0-9]+}}: f64, %[[LO2:arg[0-9]+]]: index, %[[HI2:arg[0-9]+]]: index)
 # CHECK:       scf.if
-# CHECK:       scf.for %[[J:arg[0-9]+]] = %[[LO2]] to %[[HI2]] step %{{c1[_0-9]*}} {
+# CHECK:       scf.parallel (%[[J:arg[0-9]+]]) = (%[[LO2]]) to (%[[HI2]]) step (%{{c1[_0-9]*}}) {
 # CHECK-NEXT:  %[[L:[0-9]+]] = memref.load %{{cast[_0-9]*}}[%[[J]]] : memref<?xi64, strided<[1], offset: ?>>
 # CHECK-NEXT:  %[[F:[0-9]+]] = arith.sitofp %[[L]] : i64 to f64
 # CHECK-NEXT:  %[[P:[0-9]+]] = arith.mulf %[[F]], %{{arg[0-9]+}} : f64

@@ -12,20 +12,8 @@ fn float_bin(op: BinFn, x: f64, y: f64) -> Result<f64, Scalar> {
         BinFn::Div => x / y,
         BinFn::Rem => x % y,
         BinFn::Pow => x.powf(y),
-        BinFn::Minimum => {
-            if x.is_nan() || y.is_nan() {
-                f64::NAN
-            } else {
-                x.min(y)
-            }
-        }
-        BinFn::Maximum => {
-            if x.is_nan() || y.is_nan() {
-                f64::NAN
-            } else {
-                x.max(y)
-            }
-        }
+        BinFn::Minimum => float_min_max(x, y, true),
+        BinFn::Maximum => float_min_max(x, y, false),
         BinFn::Eq => return Err(Scalar::Bool(x == y)),
         BinFn::Ne => return Err(Scalar::Bool(x != y)),
         BinFn::Lt => return Err(Scalar::Bool(x < y)),
@@ -34,6 +22,18 @@ fn float_bin(op: BinFn, x: f64, y: f64) -> Result<f64, Scalar> {
         BinFn::Ge => return Err(Scalar::Bool(x >= y)),
         BinFn::And | BinFn::Or => return Err(Scalar::Bool(false)),
     })
+}
+
+/// NumPy's `minimum` (`min`) or `maximum` of two floats: NaN if either is NaN (the first NaN), else
+/// `x < y ? x : y` (`>` for maximum), so of two equal values the second: `minimum(-0.0, 0.0)` is
+/// `0.0` and `minimum(0.0, -0.0)` is `-0.0`, as in NumPy. The kernels compute the same.
+/// (f32 values are computed through f64, exactly.)
+fn float_min_max(x: f64, y: f64, min: bool) -> f64 {
+    if x.is_nan() || (if min { x < y } else { x > y }) {
+        x
+    } else {
+        y
+    }
 }
 
 /// Integer power with wrapping (exponentiation by squaring over the whole i64 exponent, as the
@@ -159,27 +159,22 @@ pub fn reduce_identity(kind: ReduceKind, d: DType) -> Scalar {
     s.cast(d)
 }
 
-/// Combines two partial results of a reduction (same dtype); min/max of floats propagate NaN.
+/// Combines two partial results of a reduction (same dtype), `a` from the elements before `b`'s;
+/// min/max of floats as NumPy's `minimum`/`maximum` (NaN propagates; of equal values, `b`).
 pub fn reduce_combine(kind: ReduceKind, a: Scalar, b: Scalar) -> Scalar {
     use ReduceKind::*;
-    fn fmin<T: PartialOrd + Copy>(a: T, b: T, nan: bool, want_min: bool) -> Option<T> {
-        if nan {
-            return None;
-        }
-        Some(if (b < a) == want_min { b } else { a })
-    }
     match (a, b) {
         (Scalar::F64(x), Scalar::F64(y)) => Scalar::F64(match kind {
             Sum => x + y,
             Prod => x * y,
-            Min => fmin(x, y, x.is_nan() || y.is_nan(), true).unwrap_or(f64::NAN),
-            Max => fmin(x, y, x.is_nan() || y.is_nan(), false).unwrap_or(f64::NAN),
+            Min => float_min_max(x, y, true),
+            Max => float_min_max(x, y, false),
         }),
         (Scalar::F32(x), Scalar::F32(y)) => Scalar::F32(match kind {
             Sum => x + y,
             Prod => x * y,
-            Min => fmin(x, y, x.is_nan() || y.is_nan(), true).unwrap_or(f32::NAN),
-            Max => fmin(x, y, x.is_nan() || y.is_nan(), false).unwrap_or(f32::NAN),
+            Min => float_min_max(x as f64, y as f64, true) as f32,
+            Max => float_min_max(x as f64, y as f64, false) as f32,
         }),
         (Scalar::I64(x), Scalar::I64(y)) => Scalar::I64(match kind {
             Sum => x.wrapping_add(y),
@@ -217,5 +212,39 @@ mod tests {
         assert_eq!(pow(2, 64), Scalar::I64(0), "wraps like NumPy's int64");
         assert_eq!(pow(3, 40), Scalar::I64(3i64.wrapping_pow(40)));
         assert_eq!(pow(0, 0), Scalar::I64(1));
+    }
+
+    /// `minimum`/`maximum` of signed zeros and NaN, and reductions combining them, as NumPy 2.4 gives
+    /// them (`np.minimum(-0.0, 0.0) == 0.0`, `np.minimum(0.0, -0.0) == -0.0`, NaN propagates).
+    #[test]
+    fn min_max_of_signed_zeros_and_nan_follow_numpy() {
+        let bits = |s: Scalar| match s {
+            Scalar::F64(x) => x.to_bits(),
+            Scalar::F32(x) => (x as f64).to_bits(),
+            _ => unreachable!(),
+        };
+        let nan = f64::NAN;
+        for (op, x, y, want) in [
+            (BinFn::Minimum, -0.0, 0.0, 0.0),
+            (BinFn::Minimum, 0.0, -0.0, -0.0),
+            (BinFn::Maximum, -0.0, 0.0, 0.0),
+            (BinFn::Maximum, 0.0, -0.0, -0.0),
+            (BinFn::Minimum, 1.0, 2.0, 1.0),
+            (BinFn::Maximum, 1.0, 2.0, 2.0),
+        ] {
+            for d in [DType::F64, DType::F32] {
+                let got = scalar_binary(op, Scalar::F64(x).cast(d), Scalar::F64(y).cast(d)).unwrap();
+                assert_eq!(bits(got), bits(Scalar::F64(want).cast(d)), "{op:?}({x}, {y}) in {d:?}");
+                let kind = if op == BinFn::Minimum { ReduceKind::Min } else { ReduceKind::Max };
+                let got = reduce_combine(kind, Scalar::F64(x).cast(d), Scalar::F64(y).cast(d));
+                assert_eq!(bits(got), bits(Scalar::F64(want).cast(d)), "{kind:?} of ({x}, {y}) in {d:?}");
+            }
+        }
+        for (x, y) in [(nan, 1.0), (1.0, nan), (nan, nan)] {
+            for op in [BinFn::Minimum, BinFn::Maximum] {
+                assert!(scalar_binary(op, Scalar::F64(x), Scalar::F64(y)).unwrap().as_f64().is_nan());
+            }
+            assert!(reduce_combine(ReduceKind::Min, Scalar::F64(x), Scalar::F64(y)).as_f64().is_nan());
+        }
     }
 }

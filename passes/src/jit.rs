@@ -1,7 +1,6 @@
 //! JIT compilation of a module's kernels with MLIR's `ExecutionEngine`.
 //!
-//! [`compile`] writes every kernel of a module as MLIR (`kernel_codegen`), parses and verifies it,
-//! lowers it to the LLVM dialect with [`PIPELINE`], and JIT-compiles it at optimisation level 3. Each
+//! [`compile`] builds every kernel of a module as MLIR (`kernel_codegen`), verifies it, lowers it to the LLVM dialect with [`PIPELINE`], and JIT-compiles it at optimisation level 3. Each
 //! kernel is then called through its packed wrapper `_mlir_<name>(void **args)` (which MLIR's
 //! `ExecutionEngine` creates for every function) by `arrayc_runtime::launch`, once per chunk of its
 //! iteration space — one compiled kernel per fused block, as in Bohrium (Kristensen et al. 2016,
@@ -14,10 +13,9 @@ use arrayc_runtime::array::launch_traffic;
 use arrayc_runtime::launch::{launch, PackedFn, PackedKernel};
 use arrayc_runtime::value::{KernelLauncher, RtValue};
 use melior::{
-    dialect::DialectRegistry,
     ir::{operation::OperationLike, Module},
     pass::PassManager,
-    utility::{parse_pass_pipeline, register_all_dialects, register_all_llvm_translations, register_all_passes},
+    utility::{parse_pass_pipeline, register_all_llvm_translations, register_all_passes},
     Context,
 };
 use std::collections::HashMap;
@@ -38,8 +36,6 @@ pub const PIPELINE: &str = "builtin.module(\
 pub enum JitError {
     #[error(transparent)]
     Codegen(#[from] CodegenError),
-    #[error("MLIR parse of the kernel module failed:\n{diagnostics}")]
-    Parse { diagnostics: String },
     #[error("MLIR verification of the kernel module failed:\n{diagnostics}")]
     Verify { diagnostics: String },
     #[error("MLIR lowering pipeline failed: {message}\n{diagnostics}")]
@@ -133,11 +129,8 @@ pub struct Traffic {
 
 /// A context with every dialect, pass and LLVM translation registered, and a diagnostics sink.
 fn context() -> (Context, Arc<Mutex<String>>) {
-    let registry = DialectRegistry::new();
-    register_all_dialects(&registry);
     register_all_passes();
-    let context = Context::new_with_registry(&registry, false);
-    context.load_all_available_dialects();
+    let context = kernel_codegen::context();
     register_all_llvm_translations(&context);
     let diags = Arc::new(Mutex::new(String::new()));
     let sink = diags.clone();
@@ -153,14 +146,15 @@ fn take(d: &Arc<Mutex<String>>) -> String {
     std::mem::take(&mut *d.lock().unwrap())
 }
 
-/// Parses and verifies `text`, then (if `lower`) runs [`PIPELINE`] on it.
-fn parse_and_lower<'c>(
+/// Builds the kernels of `m` for the CPU ([`kernel_codegen::cpu_kernels_module`]) and verifies
+/// them, then (if `lower`) runs [`PIPELINE`] on them.
+fn build_and_lower<'c>(
     context: &'c Context,
     diags: &Arc<Mutex<String>>,
-    text: &str,
+    m: &ir::Module,
     lower: bool,
 ) -> Result<Module<'c>, JitError> {
-    let mut module = Module::parse(context, text).ok_or_else(|| JitError::Parse { diagnostics: take(diags) })?;
+    let mut module = kernel_codegen::cpu_kernels_module(context, m)?;
     if !module.as_operation().verify() {
         return Err(JitError::Verify { diagnostics: take(diags) });
     }
@@ -173,14 +167,13 @@ fn parse_and_lower<'c>(
     Ok(module)
 }
 
-/// The kernels of `m` as MLIR text before lowering (`func`/`scf`/`memref`/`arith`/`math`), as the
-/// MLIR parser prints it back after verification (for `arrayc emit --stage=mlir`).
+/// The kernels of `m` as MLIR text before lowering (`func`/`scf`/`memref`/`arith`/`math`), printed
+/// after verification (for `arrayc emit --stage=mlir`).
 ///
-/// Errors: a kernel the code generator rejects, or MLIR that does not parse or verify.
+/// Errors: a kernel the code generator rejects, or MLIR that does not verify.
 pub fn lowered_mlir(m: &ir::Module) -> Result<String, JitError> {
-    let text = kernel_codegen::kernels_module_mlir(m)?;
     let (context, diags) = context();
-    let module = parse_and_lower(&context, &diags, &text, false)?;
+    let module = build_and_lower(&context, &diags, m, false)?;
     Ok(module.as_operation().to_string())
 }
 
@@ -188,9 +181,8 @@ pub fn lowered_mlir(m: &ir::Module) -> Result<String, JitError> {
 ///
 /// Errors: as [`lowered_mlir`], a pipeline failure, or a failed translation to LLVM IR.
 pub fn llvm_ir(m: &ir::Module) -> Result<String, JitError> {
-    let text = kernel_codegen::kernels_module_mlir(m)?;
     let (context, diags) = context();
-    let module = parse_and_lower(&context, &diags, &text, true)?;
+    let module = build_and_lower(&context, &diags, m, true)?;
     // SAFETY: plain C API calls; the LLVM module and context are disposed before returning and the
     // string is copied before `LLVMDisposeMessage`.
     unsafe {
@@ -218,10 +210,9 @@ pub fn compile(m: &ir::Module) -> Result<JitKernels, JitError> {
     if kernels.is_empty() {
         return Ok(JitKernels { kernels: HashMap::new(), traffic: Traffic::default(), _engine: None, _context: None });
     }
-    let text = kernel_codegen::kernels_module_mlir(m)?;
     let (context, diags) = context();
     let engine = {
-        let module = parse_and_lower(&context, &diags, &text, true)?;
+        let module = build_and_lower(&context, &diags, m, true)?;
         // SAFETY: the module is a valid LLVM-dialect module; no shared libraries are passed.
         let raw = unsafe { mlir_sys::mlirExecutionEngineCreate(module.to_raw(), 3, 0, std::ptr::null(), false, false) };
         if raw.ptr.is_null() {

@@ -1,0 +1,407 @@
+//! The kernel builder's state and its primitives: the insertion point (a stack of open blocks:
+//! the function's entry block, then one per open `scf.for` or `scf.if` region), constants of each
+//! dtype, and NumPy's dtype conversions (`astype`). Every value is a scalar SSA value with its dtype
+//! ([`V`]); views are only indexed (`memref.load`/`memref.store`, see `loops`).
+//!
+//! A region's block is built while it is open and moved into its region when closed (melior's
+//! owned [`Block`]s do not tie the values they define to a borrow of the block), so every value is
+//! a `Value<'c, 'c>`: valid as long as the context, used only while the module being built lives.
+
+use super::abi::{elem_type, view_type};
+use arrayc_core::DType;
+use arrayc_dialect::ir::{self, Type as IrType, ValueId};
+use melior::{
+    dialect::{
+        arith::{self, CmpfPredicate, CmpiPredicate},
+        memref, scf,
+    },
+    ir::{
+        attribute::{DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute},
+        block::BlockLike,
+        operation::{OperationBuilder, OperationRef},
+        r#type::IntegerType,
+        Block, Identifier, Location, Operation, Region, RegionLike, Type, Value, ValueLike,
+    },
+    Context,
+};
+use std::collections::HashMap;
+
+/// The discardable attribute (an index) that marks an `scf.parallel` whose induction variable at
+/// that position the CPU target splits into the launch's chunks (see `cpu`).
+pub(super) const CHUNK_ATTR: &str = "arrayc.chunk";
+
+/// A built scalar SSA value and its dtype.
+#[derive(Clone, Copy)]
+pub(super) struct V<'c> {
+    /// The SSA value.
+    pub v: Value<'c, 'c>,
+    /// Its dtype (bool is `i1`).
+    pub d: DType,
+}
+
+/// A binary `arith` op builder (`arith::addf`, ...), its result of its operands' type.
+pub(super) type Arith2<'c> = fn(Value<'c, 'c>, Value<'c, 'c>, Location<'c>) -> Operation<'c>;
+
+/// What closing the innermost open block builds around it.
+enum Frame<'c> {
+    /// The function's entry block (never closed by the builder).
+    Entry,
+    /// The body of an `scf.for` from `lo` to `hi` by `step`, carrying `inits` (iteration arguments).
+    For { lo: Value<'c, 'c>, hi: Value<'c, 'c>, step: Value<'c, 'c>, inits: Vec<V<'c>> },
+    /// The body of an `scf.parallel` over `[lbs[k], ubs[k])` by `step`, reducing from `inits`, with
+    /// the dimension the CPU target chunks at position `chunk`.
+    Parallel {
+        lbs: Vec<Value<'c, 'c>>,
+        ubs: Vec<Value<'c, 'c>>,
+        step: Value<'c, 'c>,
+        inits: Vec<V<'c>>,
+        chunk: Option<usize>,
+    },
+    /// The region of one reduction of an `scf.reduce`.
+    Reduce,
+    /// The then-region of an `scf.if` on `cond`.
+    Then { cond: Value<'c, 'c> },
+    /// The else-region of an `scf.if` on `cond`, whose then-region is `then`.
+    Else { cond: Value<'c, 'c>, then: Block<'c> },
+}
+
+/// The state of building one kernel function.
+pub(super) struct Gen<'c, 'f> {
+    /// The context the kernel is built in.
+    pub ctx: &'c Context,
+    /// The location of every built operation (unknown: kernels carry no source positions).
+    pub loc: Location<'c>,
+    /// The kernel being built.
+    pub f: &'f ir::Func,
+    /// Open blocks, innermost last, with what closing each builds.
+    blocks: Vec<(Block<'c>, Frame<'c>)>,
+    /// The function's arguments: every kernel parameter.
+    pub params: HashMap<ValueId, Value<'c, 'c>>,
+    /// Sizes of the iteration space (elements per dimension, see `loops::gen_block`).
+    pub dims: Vec<Value<'c, 'c>>,
+    /// Per iteration: the current scalar of every parameter view loaded or written so far and of
+    /// every contracted temporary written so far (array contraction, Sec. IV-A).
+    pub cur: HashMap<ValueId, V<'c>>,
+    /// Per iteration: parameter views written so far, in order of first write (stored once, with
+    /// their final value, at the end of the iteration).
+    pub dirty: Vec<ValueId>,
+    /// Inside the loop nest specialised to [`ir::Func::inner_strides`]: per hinted parameter, its
+    /// `memref.cast` to a static last-dimension stride.
+    pub fast: HashMap<ValueId, Value<'c, 'c>>,
+}
+
+impl<'c, 'f> Gen<'c, 'f> {
+    /// A builder of kernel `f` whose function body is `entry` (with the arguments of
+    /// [`super::abi::signature`]).
+    pub fn new(ctx: &'c Context, f: &'f ir::Func, entry: Block<'c>) -> Self {
+        let arg = |i: usize| -> Value<'c, 'c> { entry.argument(i).expect("an argument of the signature").into() };
+        let params = f.params.iter().enumerate().map(|(i, &p)| (p, arg(i))).collect();
+        Gen {
+            ctx,
+            loc: Location::unknown(ctx),
+            f,
+            blocks: vec![(entry, Frame::Entry)],
+            params,
+            dims: vec![],
+            cur: HashMap::new(),
+            dirty: vec![],
+            fast: HashMap::new(),
+        }
+    }
+
+    /// The entry block, once every other block is closed.
+    pub fn finish(mut self) -> Block<'c> {
+        let (b, frame) = self.blocks.pop().expect("the entry block");
+        assert!(matches!(frame, Frame::Entry) && self.blocks.is_empty(), "unclosed region");
+        b
+    }
+
+    /// Appends `op` at the insertion point.
+    pub fn push(&self, op: Operation<'c>) -> OperationRef<'c, 'c> {
+        self.blocks.last().expect("an open block").0.append_operation(op)
+    }
+    /// Appends `op` and returns its (only or first) result.
+    pub fn val(&self, op: Operation<'c>) -> Value<'c, 'c> {
+        self.push(op).result(0).expect("an operation with a result").into()
+    }
+    /// Appends `op` (result of dtype `d`).
+    pub fn typed(&self, op: Operation<'c>, d: DType) -> V<'c> {
+        V { v: self.val(op), d }
+    }
+    /// `name(operands)` with one result of `operands[0]`'s type (the `math` functions).
+    pub fn same_type(&self, name: &str, operands: &[V<'c>]) -> V<'c> {
+        let vals: Vec<Value> = operands.iter().map(|x| x.v).collect();
+        let op = OperationBuilder::new(name, self.loc)
+            .add_operands(&vals)
+            .add_results(&[vals[0].r#type()])
+            .build()
+            .expect("a valid operation");
+        V { v: self.val(op), d: operands[0].d }
+    }
+
+    /// The MLIR type of dtype `d`.
+    pub fn ty(&self, d: DType) -> Type<'c> {
+        elem_type(self.ctx, d)
+    }
+    /// The kernel-IR type of value `v`.
+    pub fn ir_ty(&self, v: ValueId) -> IrType {
+        self.f.ty(v)
+    }
+
+    /// An `index` constant.
+    pub fn idx_const(&self, c: i64) -> Value<'c, 'c> {
+        let attr = IntegerAttribute::new(Type::index(self.ctx), c);
+        self.val(arith::constant(self.ctx, attr.into(), self.loc))
+    }
+    /// An `i32` constant with the bits of `c`.
+    pub fn i32_const(&self, c: u32) -> Value<'c, 'c> {
+        let attr = IntegerAttribute::new(IntegerType::new(self.ctx, 32).into(), c as i64);
+        self.val(arith::constant(self.ctx, attr.into(), self.loc))
+    }
+    /// A constant of dtype `d` from an f64 (floats) or the integer it truncates to (ints, bool: `!= 0`).
+    pub fn constf(&self, d: DType, x: f64) -> V<'c> {
+        match d {
+            DType::F64 | DType::F32 => {
+                // An f32 constant is the f32 nearest to `x`, exactly representable in the attribute.
+                let x = if d == DType::F32 { x as f32 as f64 } else { x };
+                let attr = FloatAttribute::new(self.ctx, self.ty(d), x);
+                self.typed(arith::constant(self.ctx, attr.into(), self.loc), d)
+            }
+            _ => self.consti(d, x as i64),
+        }
+    }
+    /// A constant of dtype `d` from an i64 (bool: `!= 0`; floats: converted).
+    pub fn consti(&self, d: DType, x: i64) -> V<'c> {
+        let x = match d {
+            DType::I64 => x,
+            DType::Bool => (x != 0) as i64,
+            _ => return self.constf(d, x as f64),
+        };
+        let attr = IntegerAttribute::new(self.ty(d), x);
+        self.typed(arith::constant(self.ctx, attr.into(), self.loc), d)
+    }
+
+    /// `arith.cmpf pred` (result i1).
+    pub fn cmpf(&self, pred: CmpfPredicate, a: V<'c>, b: V<'c>) -> V<'c> {
+        self.typed(arith::cmpf(self.ctx, pred, a.v, b.v, self.loc), DType::Bool)
+    }
+    /// `arith.cmpi pred` (result i1).
+    pub fn cmpi(&self, pred: CmpiPredicate, a: V<'c>, b: V<'c>) -> V<'c> {
+        self.typed(arith::cmpi(self.ctx, pred, a.v, b.v, self.loc), DType::Bool)
+    }
+    /// `c ? a : b`.
+    pub fn select(&self, c: V<'c>, a: V<'c>, b: V<'c>) -> V<'c> {
+        self.typed(arith::select(c.v, a.v, b.v, self.loc), a.d)
+    }
+    /// A binary `arith` op whose result has `a`'s type.
+    pub fn arith2(&self, op: Arith2<'c>, a: V<'c>, b: V<'c>) -> V<'c> {
+        self.typed(op(a.v, b.v, self.loc), a.d)
+    }
+
+    /// Converts `v` to dtype `to` (NumPy `astype`: float to int truncates, anything to bool is `!= 0`).
+    pub fn convert(&self, v: V<'c>, to: DType) -> V<'c> {
+        use DType::*;
+        if v.d == to {
+            return v;
+        }
+        let t = self.ty(to);
+        let op = match (v.d, to) {
+            (I64, Bool) => return self.cmpi(CmpiPredicate::Ne, v, self.consti(I64, 0)),
+            (F64 | F32, Bool) => return self.cmpf(CmpfPredicate::Une, v, self.constf(v.d, 0.0)),
+            (Bool, I64) => arith::extui(v.v, t, self.loc),
+            (Bool, _) => arith::uitofp(v.v, t, self.loc),
+            (I64, _) => arith::sitofp(v.v, t, self.loc),
+            (_, I64) => arith::fptosi(v.v, t, self.loc),
+            (F32, F64) => arith::extf(v.v, t, self.loc),
+            (F64, F32) => arith::truncf(v.v, t, self.loc),
+            _ => unreachable!("conversions between equal dtypes return early"),
+        };
+        self.typed(op, to)
+    }
+
+    /// `i64` value of an index.
+    pub fn index_to_i64(&self, i: Value<'c, 'c>) -> V<'c> {
+        self.typed(arith::index_cast(i, self.ty(DType::I64), self.loc), DType::I64)
+    }
+
+    /// Size of dimension `axis` of view parameter `v`.
+    pub fn dim(&self, v: ValueId, axis: usize) -> Value<'c, 'c> {
+        let c = self.idx_const(axis as i64);
+        self.val(memref::dim(self.params[&v], c, self.loc))
+    }
+    /// View parameter `v` cast to the static last-dimension stride `stride`.
+    pub fn cast_last_stride(&self, v: ValueId, stride: i64) -> Value<'c, 'c> {
+        let IrType::Array(d, r) = self.ir_ty(v) else { unreachable!("only views are cast") };
+        self.val(memref::cast(self.params[&v], view_type(self.ctx, d, r, Some(stride)), self.loc))
+    }
+    /// Whether the last-dimension stride of view parameter `v` (rank >= 1) is `stride` (i1).
+    pub fn has_last_stride(&self, v: ValueId, stride: i64) -> V<'c> {
+        let IrType::Array(_, r) = self.ir_ty(v) else { unreachable!("only views have strides") };
+        // Results: base, offset, `r` sizes, `r` strides.
+        let meta = self.push(
+            OperationBuilder::new("memref.extract_strided_metadata", self.loc)
+                .add_operands(&[self.params[&v]])
+                .enable_result_type_inference()
+                .build()
+                .expect("a valid memref.extract_strided_metadata"),
+        );
+        let last: Value = meta.result(1 + 2 * r).expect("the last stride").into();
+        let want = self.idx_const(stride);
+        self.typed(arith::cmpi(self.ctx, CmpiPredicate::Eq, last, want, self.loc), DType::Bool)
+    }
+
+    /// Opens an `scf.for` from `lo` to `hi` by 1 carrying `inits`; returns its induction variable and
+    /// iteration arguments. Closed by [`close_for`](Self::close_for).
+    pub fn open_for(&mut self, lo: Value<'c, 'c>, hi: Value<'c, 'c>, inits: &[V<'c>]) -> (Value<'c, 'c>, Vec<V<'c>>) {
+        let step = self.idx_const(1);
+        let mut args = vec![(Type::index(self.ctx), self.loc)];
+        args.extend(inits.iter().map(|x| (x.v.r#type(), self.loc)));
+        let body = Block::new(&args);
+        let i = body.argument(0).expect("the induction variable").into();
+        let accs = inits
+            .iter()
+            .enumerate()
+            .map(|(k, x)| V { v: body.argument(k + 1).expect("an iteration argument").into(), d: x.d })
+            .collect();
+        self.blocks.push((body, Frame::For { lo, hi, step, inits: inits.to_vec() }));
+        (i, accs)
+    }
+
+    /// Closes the innermost `scf.for`, yielding `yields` (one per iteration argument); returns its
+    /// results.
+    pub fn close_for(&mut self, yields: &[V<'c>]) -> Vec<V<'c>> {
+        let (body, frame) = self.blocks.pop().expect("an open loop");
+        let Frame::For { lo, hi, step, inits } = frame else { panic!("closing a loop that is not open") };
+        let ys: Vec<Value> = yields.iter().map(|y| y.v).collect();
+        body.append_operation(scf::r#yield(&ys, self.loc));
+        let region = Region::new();
+        region.append_block(body);
+        let init_vals: Vec<Value> = inits.iter().map(|x| x.v).collect();
+        let types: Vec<Type> = init_vals.iter().map(|x| x.r#type()).collect();
+        let op = OperationBuilder::new("scf.for", self.loc)
+            .add_operands(&[lo, hi, step])
+            .add_operands(&init_vals)
+            .add_results(&types)
+            .add_regions([region])
+            .build()
+            .expect("a valid scf.for");
+        let op = self.push(op);
+        inits.iter().enumerate().map(|(k, x)| V { v: op.result(k).expect("a loop result").into(), d: x.d }).collect()
+    }
+
+    /// Opens an `scf.parallel` over `[lbs[k], ubs[k])` by 1 whose reductions start from `inits`;
+    /// returns its induction variables. `chunk`: the position of the dimension that the CPU target
+    /// splits into the launch's chunks (marked with [`CHUNK_ATTR`]). Closed by
+    /// [`close_parallel`](Self::close_parallel).
+    pub fn open_parallel(
+        &mut self,
+        lbs: &[Value<'c, 'c>],
+        ubs: &[Value<'c, 'c>],
+        inits: &[V<'c>],
+        chunk: Option<usize>,
+    ) -> Vec<Value<'c, 'c>> {
+        let step = self.idx_const(1);
+        let body = Block::new(&vec![(Type::index(self.ctx), self.loc); lbs.len()]);
+        let ivs = (0..lbs.len()).map(|k| body.argument(k).expect("an induction variable").into()).collect();
+        self.blocks
+            .push((body, Frame::Parallel { lbs: lbs.to_vec(), ubs: ubs.to_vec(), step, inits: inits.to_vec(), chunk }));
+        ivs
+    }
+
+    /// Closes the innermost `scf.parallel`, reducing each `xs[k]` into its result with
+    /// `combine(self, acc, x, k)` (the region of `scf.reduce`: `acc` the partial result so far, `x`
+    /// the iteration's value); returns the results.
+    pub fn close_parallel(
+        &mut self,
+        xs: &[V<'c>],
+        combine: impl Fn(&Self, V<'c>, V<'c>, usize) -> V<'c>,
+    ) -> Vec<V<'c>> {
+        let mut regions = vec![];
+        for (k, x) in xs.iter().enumerate() {
+            let t = x.v.r#type();
+            let b = Block::new(&[(t, self.loc), (t, self.loc)]);
+            let arg = |i: usize| V { v: b.argument(i).expect("a reduction operand").into(), d: x.d };
+            let (acc, y) = (arg(0), arg(1));
+            self.blocks.push((b, Frame::Reduce));
+            let r = combine(self, acc, y, k);
+            let (b, _) = self.blocks.pop().expect("the reduction region");
+            b.append_operation(
+                OperationBuilder::new("scf.reduce.return", self.loc)
+                    .add_operands(&[r.v])
+                    .build()
+                    .expect("a valid scf.reduce.return"),
+            );
+            let region = Region::new();
+            region.append_block(b);
+            regions.push(region);
+        }
+        let vals: Vec<Value> = xs.iter().map(|x| x.v).collect();
+        let reduce = regions
+            .into_iter()
+            .fold(OperationBuilder::new("scf.reduce", self.loc).add_operands(&vals), |b, r| b.add_regions([r]));
+        self.push(reduce.build().expect("a valid scf.reduce"));
+        let (body, frame) = self.blocks.pop().expect("an open parallel loop");
+        let Frame::Parallel { lbs, ubs, step, inits, chunk } = frame else {
+            panic!("closing a parallel loop that is not open")
+        };
+        let region = Region::new();
+        region.append_block(body);
+        let n = lbs.len();
+        let init_vals: Vec<Value> = inits.iter().map(|x| x.v).collect();
+        let types: Vec<Type> = init_vals.iter().map(|x| x.r#type()).collect();
+        let sizes = [n as i32, n as i32, n as i32, inits.len() as i32];
+        let mut attrs = vec![(
+            Identifier::new(self.ctx, "operandSegmentSizes"),
+            DenseI32ArrayAttribute::new(self.ctx, &sizes).into(),
+        )];
+        if let Some(k) = chunk {
+            let attr = IntegerAttribute::new(Type::index(self.ctx), k as i64);
+            attrs.push((Identifier::new(self.ctx, CHUNK_ATTR), attr.into()));
+        }
+        let op = OperationBuilder::new("scf.parallel", self.loc)
+            .add_operands(&lbs)
+            .add_operands(&ubs)
+            .add_operands(&vec![step; n])
+            .add_operands(&init_vals)
+            .add_attributes(&attrs)
+            .add_results(&types)
+            .add_regions([region])
+            .build()
+            .expect("a valid scf.parallel");
+        let op = self.push(op);
+        inits
+            .iter()
+            .enumerate()
+            .map(|(k, x)| V { v: op.result(k).expect("a reduction result").into(), d: x.d })
+            .collect()
+    }
+
+    /// Opens the then-region of an `scf.if` on `cond` (i1) without results.
+    pub fn open_if(&mut self, cond: V<'c>) {
+        self.blocks.push((Block::new(&[]), Frame::Then { cond: cond.v }));
+    }
+    /// Closes the then-region of the innermost `scf.if` and opens its else-region.
+    pub fn open_else(&mut self) {
+        let (then, frame) = self.blocks.pop().expect("an open then-region");
+        let Frame::Then { cond } = frame else { panic!("`else` without an open then-region") };
+        self.blocks.push((Block::new(&[]), Frame::Else { cond, then }));
+    }
+    /// Closes the innermost `scf.if` (an empty else-region when none was opened).
+    pub fn close_if(&mut self) {
+        let (last, frame) = self.blocks.pop().expect("an open if");
+        let region = |b: Option<Block<'c>>| {
+            let r = Region::new();
+            if let Some(b) = b {
+                b.append_operation(scf::r#yield(&[], self.loc));
+                r.append_block(b);
+            }
+            r
+        };
+        let (cond, then, els) = match frame {
+            Frame::Then { cond } => (cond, last, None),
+            Frame::Else { cond, then } => (cond, then, Some(last)),
+            _ => panic!("closing an if that is not open"),
+        };
+        self.push(scf::r#if(cond, &[], region(Some(then)), region(els), self.loc));
+    }
+}

@@ -1,0 +1,62 @@
+//! What a kernel may contain: the back end's one description of a compilable block, used by the
+//! outline pass to decide whether a fused block fits one kernel (Kristensen et al. 2016, Sec. IV-A:
+//! a block becomes one loop nest) and by the code generator, which builds only legal kernels.
+//!
+//! A kernel is legal when its block has one of the forms of [`kernel_layout`] (elementwise ops over
+//! one iteration space, then optionally reductions along one axis; contracted temporaries written
+//! before they are read; ranks that fit the space) and each elementwise op is one this back end can
+//! compute: the right number of inputs, a view as output, no `~` of a float, `arange` only over a
+//! 1-d space.
+
+use crate::kernel_layout::{kernel_layout, KernelLayout};
+use arrayc_dialect::ir::{self, ComputeFn, Type, UnFn, ValueId};
+
+/// The number of inputs of elementwise function `func` (`None` for a reduction, which
+/// [`kernel_layout`] checks).
+fn arity(func: ComputeFn) -> Option<usize> {
+    Some(match func {
+        ComputeFn::Fill | ComputeFn::Copy | ComputeFn::Random | ComputeFn::Unary(_) => 1,
+        ComputeFn::Arange | ComputeFn::Binary(_) => 2,
+        ComputeFn::Where => 3,
+        ComputeFn::Reduce(..) => return None,
+    })
+}
+
+/// Whether elementwise op `func(ins) -> out` of kernel `f` can be computed in an iteration space of
+/// rank `rank`; `Err` with the reason.
+fn op_legality(f: &ir::Func, rank: usize, func: ComputeFn, out: ValueId, ins: &[ValueId]) -> Result<(), String> {
+    if let Some(n) = arity(func) {
+        if ins.len() != n {
+            return Err(format!("`{}` takes {n} inputs, got {}", func.name(), ins.len()));
+        }
+    }
+    let Type::Array(od, _) = f.ty(out) else {
+        return Err(format!("output %v{out} of `{}` is not a view", func.name()));
+    };
+    match func {
+        ComputeFn::Unary(UnFn::Not) if od.is_float() => Err("`~` of a float".into()),
+        ComputeFn::Arange if rank != 1 => Err("arange over a non-1-d iteration space".into()),
+        _ => Ok(()),
+    }
+}
+
+/// The layout of kernel `f` if this back end can compile it as one fused loop nest; `Err` with the
+/// reason otherwise (not a kernel, a block form [`kernel_layout`] rejects, or an op it cannot
+/// compute, see the module docs).
+pub fn kernel_legality(f: &ir::Func) -> Result<KernelLayout, String> {
+    if !f.kernel {
+        return Err("not a kernel function".into());
+    }
+    let layout = kernel_layout(f)?;
+    for (func, out, ins) in &layout.ops {
+        op_legality(f, layout.rank, *func, *out, ins)?;
+    }
+    Ok(layout)
+}
+
+/// Whether this back end can compile kernel `f` as one fused loop nest ([`kernel_legality`]). The
+/// outline pass asks before committing to a fused block and falls back to singleton blocks when it
+/// is `false`, so an unsupported block never reaches the code generator.
+pub fn fusible_block(f: &ir::Func) -> bool {
+    kernel_legality(f).is_ok()
+}

@@ -1,0 +1,375 @@
+//! The loop nest of a fused block and what runs in one iteration of it (Kristensen et al. 2016,
+//! Sec. IV: one loop nest per block; Sec. IV-A2: array contraction, every array loaded and stored
+//! once per element). See the parent module's docs for the block forms; the iteration space has
+//! rank `l.rank`, sizes from the view parameter `l.space` (in elements), dimension 0 chunked to
+//! `[lo, hi)` except where a reduction axis moves it inward.
+
+use super::builder::{Gen, V};
+use crate::kernel_layout::{KernelLayout, Reduction};
+use arrayc_core::DType;
+use arrayc_dialect::ir::{BinFn, ComputeFn, ReduceKind, Type, UnFn, ValueId};
+use melior::{
+    dialect::{arith, memref},
+    ir::Value,
+};
+
+/// The dtype a reduction accumulates in: the out dtype, except that a bool sum/product accumulates
+/// in i64.
+fn acc_dtype(kind: ReduceKind, out: DType) -> DType {
+    match (kind, out) {
+        (ReduceKind::Sum | ReduceKind::Prod, DType::Bool) => DType::I64,
+        _ => out,
+    }
+}
+
+/// The block's reductions in order: the first, then the further ones along the same axis.
+fn reductions(l: &KernelLayout) -> impl Iterator<Item = &Reduction> {
+    l.reduce.iter().chain(&l.extra)
+}
+
+/// Loop indices, one per dimension of the iteration space, set as the loops are opened.
+type Idx<'c> = Vec<Option<Value<'c, 'c>>>;
+
+/// The indices of `idx` at dimensions `ds` (all open).
+fn at<'c>(idx: &Idx<'c>, ds: impl IntoIterator<Item = usize>) -> Vec<Value<'c, 'c>> {
+    ds.into_iter().map(|d| idx[d].expect("an open loop's index")).collect()
+}
+
+impl<'c> Gen<'c, '_> {
+    /// The memref through which the loop nest accesses view parameter `v` (its cast to a static
+    /// last stride inside the specialised nest).
+    fn view_ref(&self, v: ValueId) -> Value<'c, 'c> {
+        self.fast.get(&v).copied().unwrap_or(self.params[&v])
+    }
+
+    /// The indices of a view of rank `r` at iteration index `idx` (0-d views at `[]`; legality
+    /// guarantees every other view has the iteration space's rank).
+    fn index_of<'a>(r: usize, idx: &'a [Value<'c, 'c>]) -> &'a [Value<'c, 'c>] {
+        if r == 0 {
+            &[]
+        } else {
+            idx
+        }
+    }
+
+    /// `memref.load` of view parameter `v` at `idx`.
+    fn load(&self, v: ValueId, idx: &[Value<'c, 'c>]) -> V<'c> {
+        let Type::Array(d, r) = self.ir_ty(v) else { unreachable!("loads are from views") };
+        self.typed(memref::load(self.view_ref(v), Self::index_of(r, idx), self.loc), d)
+    }
+
+    /// Value of operand `v` in the current iteration: a scalar parameter directly; a view parameter
+    /// loaded at `idx` the first time the iteration needs it, its cached or last written scalar
+    /// afterwards; a contracted temporary's current scalar (never loaded).
+    fn read(&mut self, v: ValueId, idx: &[Value<'c, 'c>]) -> V<'c> {
+        match self.ir_ty(v) {
+            Type::Scalar(d) => V { v: self.params[&v], d },
+            Type::Array(..) => {
+                if let Some(x) = self.cur.get(&v) {
+                    return *x;
+                }
+                let x = self.load(v, idx);
+                self.cur.insert(v, x);
+                x
+            }
+        }
+    }
+
+    /// Sets `out` (converted to its dtype) for the rest of the iteration; a parameter is stored by
+    /// [`flush`](Self::flush), a contracted temporary never.
+    fn write(&mut self, out: ValueId, val: V<'c>) {
+        let val = self.convert(val, self.ir_ty(out).dtype());
+        self.cur.insert(out, val);
+        if self.params.contains_key(&out) && !self.dirty.contains(&out) {
+            self.dirty.push(out);
+        }
+    }
+
+    /// Stores `val` (converted to the dtype of view `out`) at `idx`.
+    fn store(&self, out: ValueId, idx: &[Value<'c, 'c>], val: V<'c>) {
+        let Type::Array(d, r) = self.ir_ty(out) else { unreachable!("stores are to views") };
+        let val = self.convert(val, d);
+        self.push(memref::store(val.v, self.view_ref(out), Self::index_of(r, idx), self.loc));
+    }
+
+    /// End of an iteration: stores every written parameter once, with its final value.
+    fn flush(&mut self, idx: &[Value<'c, 'c>]) {
+        for p in std::mem::take(&mut self.dirty) {
+            self.store(p, idx, self.cur[&p]);
+        }
+        self.cur.clear();
+    }
+
+    /// One elementwise op at full iteration index `idx`.
+    fn elementwise(&mut self, func: ComputeFn, out: ValueId, ins: &[ValueId], idx: &[Value<'c, 'c>]) {
+        let od = self.ir_ty(out).dtype();
+        // Compute dtype for arithmetic: out dtype, bool computed in i64.
+        let arith_dt = if od == DType::Bool { DType::I64 } else { od };
+        let float_dt = if od.is_float() { od } else { DType::F64 };
+        let val = match func {
+            ComputeFn::Fill | ComputeFn::Copy => self.read(ins[0], idx),
+            ComputeFn::Arange => {
+                let start = self.read(ins[0], idx);
+                let step = self.read(ins[1], idx);
+                let (start, step) = (self.convert(start, arith_dt), self.convert(step, arith_dt));
+                let i = self.convert(self.index_to_i64(idx[0]), arith_dt);
+                let m = self.binary(BinFn::Mul, i, step);
+                self.binary(BinFn::Add, start, m)
+            }
+            ComputeFn::Random => {
+                let seed = self.read(ins[0], idx);
+                let seed = self.convert(seed, DType::I64);
+                // Row-major linear position of the element in the iteration space.
+                let mut k = idx.first().copied().unwrap_or_else(|| self.idx_const(0));
+                for (j, &i) in idx.iter().enumerate().skip(1) {
+                    let n = self.dims[j];
+                    k = self.val(arith::addi(self.val(arith::muli(k, n, self.loc)), i, self.loc));
+                }
+                self.philox(self.index_to_i64(k), seed)
+            }
+            ComputeFn::Where => {
+                let c = self.read(ins[0], idx);
+                let c = self.convert(c, DType::Bool);
+                let a = self.read(ins[1], idx);
+                let a = self.convert(a, od);
+                let b = self.read(ins[2], idx);
+                let b = self.convert(b, od);
+                self.select(c, a, b)
+            }
+            ComputeFn::Binary(op) => {
+                let a = self.read(ins[0], idx);
+                let b = self.read(ins[1], idx);
+                let ct = match op {
+                    _ if op.is_comparison() => a.d.promote(b.d),
+                    BinFn::And | BinFn::Or => DType::Bool,
+                    BinFn::Div => float_dt,
+                    BinFn::Minimum | BinFn::Maximum => od,
+                    _ => arith_dt,
+                };
+                let (a, b) = (self.convert(a, ct), self.convert(b, ct));
+                self.binary(op, a, b)
+            }
+            ComputeFn::Unary(op) => {
+                let a = self.read(ins[0], idx);
+                let ct = match op {
+                    UnFn::Not | UnFn::Abs | UnFn::Ceil => od,
+                    UnFn::Neg => arith_dt,
+                    _ => float_dt,
+                };
+                let a = self.convert(a, ct);
+                self.unary(op, a)
+            }
+            ComputeFn::Reduce(..) => unreachable!("reductions end the block (kernel_layout)"),
+        };
+        self.write(out, val)
+    }
+
+    /// The identity of reduction `kind` in dtype `d`.
+    fn identity(&self, kind: ReduceKind, d: DType) -> V<'c> {
+        match (kind, d) {
+            (ReduceKind::Sum, _) => self.consti(d, 0),
+            (ReduceKind::Prod, _) => self.consti(d, 1),
+            (ReduceKind::Min, DType::I64) => self.consti(d, i64::MAX),
+            (ReduceKind::Max, DType::I64) => self.consti(d, i64::MIN),
+            (ReduceKind::Min, DType::Bool) => self.consti(d, 1),
+            (ReduceKind::Max, DType::Bool) => self.consti(d, 0),
+            (ReduceKind::Min, _) => self.constf(d, f64::INFINITY),
+            (ReduceKind::Max, _) => self.constf(d, f64::NEG_INFINITY),
+        }
+    }
+
+    /// `acc (+ or * or min or max) x`, in order: no reassociation, so a sum comes out the same
+    /// whichever partition computed its input (`tests/examples/test_fusion.py` checks bit equality).
+    fn combine(&self, kind: ReduceKind, acc: V<'c>, x: V<'c>) -> V<'c> {
+        let op = match kind {
+            ReduceKind::Sum => BinFn::Add,
+            ReduceKind::Prod => BinFn::Mul,
+            ReduceKind::Min => BinFn::Minimum,
+            ReduceKind::Max => BinFn::Maximum,
+        };
+        self.binary(op, acc, x)
+    }
+
+    /// One iteration of the block at full iteration index `idx`: every elementwise op in order (on
+    /// loaded/cached parameter scalars and contracted scalars), then the input value of each of the
+    /// block's reductions (in its accumulator dtype), then one store per written parameter.
+    fn iteration(&mut self, l: &KernelLayout, idx: &[Value<'c, 'c>]) -> Vec<V<'c>> {
+        self.cur.clear();
+        self.dirty.clear();
+        for (func, out, ins) in &l.ops {
+            self.elementwise(*func, *out, ins, idx);
+        }
+        let mut xs = vec![];
+        for r in reductions(l) {
+            let x = self.read(r.input, idx);
+            xs.push(self.convert(x, acc_dtype(r.kind, self.ir_ty(r.out).dtype())));
+        }
+        self.flush(idx);
+        xs
+    }
+
+    /// The block's loop nest (see the module docs), versioned on [`ir::Func::inner_strides`]:
+    /// when every hinted view has its expected last-dimension stride, a copy of the nest runs on
+    /// views cast to that static stride, which LLVM vectorises (a dynamic stride makes every access a
+    /// gather); otherwise the generic nest.
+    ///
+    /// [`ir::Func::inner_strides`]: arrayc_dialect::ir::Func::inner_strides
+    pub fn gen_block(&mut self, l: &KernelLayout) {
+        let Some(sp) = l.space else {
+            // No view parameter: nothing to iterate over (the launcher returns at once, too).
+            return;
+        };
+        let axis = if l.reduce.is_some() && !l.reduces_all { l.reduce.and_then(|x| x.axis) } else { None };
+        self.dims = (0..l.rank).map(|d| self.dim(sp, d)).collect();
+        let hinted: Vec<(ValueId, i64)> = self
+            .f
+            .params
+            .iter()
+            .zip(&self.f.inner_strides)
+            .filter_map(|(&p, s)| s.map(|s| (p, s)))
+            .filter(|&(p, _)| matches!(self.ir_ty(p), Type::Array(_, pr) if pr > 0))
+            .collect();
+        if l.rank == 0 || hinted.is_empty() {
+            return self.loops(l, axis);
+        }
+        let mut ok: Option<V<'c>> = None;
+        for &(p, s) in &hinted {
+            let eq = self.has_last_stride(p, s);
+            ok = Some(match ok {
+                None => eq,
+                Some(prev) => self.arith2(arith::andi, prev, eq),
+            });
+        }
+        self.open_if(ok.expect("a hinted parameter"));
+        for &(p, s) in &hinted {
+            let c = self.cast_last_stride(p, s);
+            self.fast.insert(p, c);
+        }
+        self.loops(l, axis);
+        self.fast.clear();
+        self.open_else();
+        self.loops(l, axis);
+        self.close_if();
+    }
+
+    /// Opens one `scf.parallel` over dimensions `ds` (each over `[0, dims[d])`), setting `idx[d]`;
+    /// `chunked`: whether the CPU target chunks the first of them.
+    fn open_space(&mut self, ds: &[usize], chunked: bool, idx: &mut Idx<'c>, inits: &[V<'c>]) {
+        let c0 = self.idx_const(0);
+        let ubs: Vec<Value<'c, 'c>> = ds.iter().map(|&d| self.dims[d]).collect();
+        let ivs = self.open_parallel(&vec![c0; ds.len()], &ubs, inits, chunked.then_some(0));
+        for (&d, iv) in ds.iter().zip(ivs) {
+            idx[d] = Some(iv);
+        }
+    }
+
+    /// Closes the innermost `scf.parallel` (one without reductions).
+    fn close_space(&mut self) {
+        self.close_parallel(&[], |_, _, _, _| unreachable!("a parallel loop without reductions"));
+    }
+
+    /// The loop nest of a block (see the module docs): `scf.parallel` over the iteration space (or,
+    /// for reductions along an axis, over the output's dimensions), dimension 0 of the chunked space
+    /// marked for the CPU target; a rank-0 space is a one-iteration parallel loop.
+    fn loops(&mut self, l: &KernelLayout, axis: Option<usize>) {
+        let r = l.rank;
+        let mut idx: Idx<'c> = vec![None; r];
+        match (&l.reduce, axis) {
+            (None, _) if r == 0 => {
+                let (c0, c1) = (self.idx_const(0), self.idx_const(1));
+                self.open_parallel(&[c0], &[c1], &[], Some(0));
+                self.iteration(l, &[]);
+                self.close_space();
+            }
+            (None, _) => {
+                let all: Vec<usize> = (0..r).collect();
+                self.open_space(&all, true, &mut idx, &[]);
+                self.iteration(l, &at(&idx, 0..r));
+                self.close_space();
+            }
+            (Some(red), None) => {
+                // Reduction over everything: one parallel loop reducing into the accumulator (the
+                // CPU target's chunk gives its partial; the launcher combines them in chunk order).
+                let ad = acc_dtype(red.kind, self.ir_ty(red.out).dtype());
+                let init = self.identity(red.kind, ad);
+                if r == 0 {
+                    let (c0, c1) = (self.idx_const(0), self.idx_const(1));
+                    self.open_parallel(&[c0], &[c1], &[init], Some(0));
+                } else {
+                    let all: Vec<usize> = (0..r).collect();
+                    self.open_space(&all, true, &mut idx, &[init]);
+                }
+                let x = self.iteration(l, &at(&idx, 0..r))[0];
+                let y = self.close_parallel(&[x], |g, acc, x, _| g.combine(red.kind, acc, x))[0];
+                self.store(red.out, &[], y);
+            }
+            (Some(_), Some(a))
+                if a + 1 < r
+                    && reductions(l).all(|red| {
+                        let od = self.ir_ty(red.out).dtype();
+                        acc_dtype(red.kind, od) == od
+                    }) =>
+            {
+                // Reductions along an axis that is not the last: accumulate in each `out` itself,
+                // with the axis loop just outside the last dimension's loop, so the innermost loop
+                // walks the input's rows contiguously (vectorisable, where an innermost axis loop
+                // would stride through memory) and the out rows it updates stay in cache. Each out
+                // element still sums the axis in order 0, 1, ... (NumPy's order for C-contiguous input).
+                let reds: Vec<Reduction> = reductions(l).copied().collect();
+                let odims: Vec<usize> = (0..r).filter(|&d| d != a).collect();
+                self.open_space(&odims, true, &mut idx, &[]);
+                let oidx = at(&idx, odims.iter().copied());
+                for red in &reds {
+                    let init = self.identity(red.kind, self.ir_ty(red.out).dtype());
+                    self.store(red.out, &oidx, init);
+                }
+                self.close_space();
+                // Outer output dimensions in parallel (the first chunked), the axis in order, the
+                // last dimension in parallel (chunked when it is the only output dimension).
+                let outer = &odims[..odims.len() - 1];
+                if !outer.is_empty() {
+                    self.open_space(outer, true, &mut idx, &[]);
+                }
+                let c0 = self.idx_const(0);
+                idx[a] = Some(self.open_for(c0, self.dims[a], &[]).0);
+                self.open_space(&[r - 1], outer.is_empty(), &mut idx, &[]);
+                let xs = self.iteration(l, &at(&idx, 0..r));
+                let oidx = at(&idx, odims.iter().copied());
+                for (red, x) in reds.iter().zip(xs) {
+                    let acc = self.load(red.out, &oidx);
+                    let n = self.combine(red.kind, acc, x);
+                    self.store(red.out, &oidx, n);
+                }
+                self.close_space();
+                self.close_for(&[]);
+                if !outer.is_empty() {
+                    self.close_space();
+                }
+            }
+            (Some(_), Some(a)) => {
+                // Reductions along the last axis `a` (or accumulating in another dtype): out's
+                // dimensions in parallel (the first one chunked), axis `a` inside in order carrying
+                // one accumulator per reduction, the elementwise ops at the full input index.
+                let reds: Vec<Reduction> = reductions(l).copied().collect();
+                let odims: Vec<usize> = (0..r).filter(|&d| d != a).collect();
+                self.open_space(&odims, true, &mut idx, &[]);
+                let inits: Vec<V<'c>> = reds
+                    .iter()
+                    .map(|red| self.identity(red.kind, acc_dtype(red.kind, self.ir_ty(red.out).dtype())))
+                    .collect();
+                let c0 = self.idx_const(0);
+                let (i, accs) = self.open_for(c0, self.dims[a], &inits);
+                idx[a] = Some(i);
+                let xs = self.iteration(l, &at(&idx, 0..r));
+                let ys: Vec<V<'c>> =
+                    reds.iter().zip(accs).zip(xs).map(|((red, acc), x)| self.combine(red.kind, acc, x)).collect();
+                let res = self.close_for(&ys);
+                let oidx = at(&idx, odims.iter().copied());
+                for (red, y) in reds.iter().zip(res) {
+                    self.store(red.out, &oidx, y);
+                }
+                self.close_space();
+            }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! Per-op scalar code: one element of a binary or unary array operation, on values already
+//! converted to the op's compute dtype, with NumPy's semantics (see the parent module's docs; the
+//! host computes the same with `arrayc_core::semantics`).
+
+use super::builder::{Arith2, Gen, V};
+use arrayc_core::DType;
+use arrayc_dialect::ir::{BinFn, UnFn};
+use melior::dialect::arith::{self, CmpfPredicate as F, CmpiPredicate as I};
+
+impl<'c> Gen<'c, '_> {
+    /// Binary function on two values of one compute dtype (for comparisons the result is i1).
+    /// Legality ([`super::legality`]) guarantees a float dtype for `/` and a non-bool one for `%`
+    /// and `**`.
+    pub fn binary(&self, op: BinFn, a: V<'c>, b: V<'c>) -> V<'c> {
+        use BinFn::*;
+        let fl = a.d.is_float();
+        let pick = |f: Arith2<'c>, i: Arith2<'c>| if fl { f } else { i };
+        match op {
+            Add => self.arith2(pick(arith::addf, arith::addi), a, b),
+            Sub => self.arith2(pick(arith::subf, arith::subi), a, b),
+            Mul => self.arith2(pick(arith::mulf, arith::muli), a, b),
+            Div => {
+                assert!(fl, "integer true division (operands must be converted to a float)");
+                self.arith2(arith::divf, a, b)
+            }
+            Minimum | Maximum => self.min_max(op == Minimum, a, b),
+            Rem => self.rem(a, b),
+            Pow => self.pow(a, b),
+            And => self.arith2(arith::andi, a, b),
+            Or => self.arith2(arith::ori, a, b),
+            Eq | Ne | Lt | Le | Gt | Ge if fl => {
+                let p = match op {
+                    Eq => F::Oeq,
+                    Ne => F::Une,
+                    Lt => F::Olt,
+                    Le => F::Ole,
+                    Gt => F::Ogt,
+                    _ => F::Oge,
+                };
+                self.cmpf(p, a, b)
+            }
+            Eq | Ne | Lt | Le | Gt | Ge => {
+                // Bools compare as unsigned (false < true), integers as signed.
+                let u = a.d == DType::Bool;
+                let p = match op {
+                    Eq => I::Eq,
+                    Ne => I::Ne,
+                    Lt if u => I::Ult,
+                    Le if u => I::Ule,
+                    Gt if u => I::Ugt,
+                    Ge if u => I::Uge,
+                    Lt => I::Slt,
+                    Le => I::Sle,
+                    Gt => I::Sgt,
+                    _ => I::Sge,
+                };
+                self.cmpi(p, a, b)
+            }
+        }
+    }
+
+    /// NumPy's `minimum` (`min`) or `maximum`: for floats NaN if either input is NaN, else
+    /// `a < b ? a : b` (`>` for maximum), so of two equal values (`-0.0`, `0.0`) the second; bools
+    /// as unsigned, integers as signed.
+    pub fn min_max(&self, min: bool, a: V<'c>, b: V<'c>) -> V<'c> {
+        match a.d {
+            DType::Bool => self.arith2(if min { arith::minui } else { arith::maxui }, a, b),
+            DType::I64 => self.arith2(if min { arith::minsi } else { arith::maxsi }, a, b),
+            _ => {
+                let first = self.cmpf(if min { F::Olt } else { F::Ogt }, a, b);
+                let r = self.select(first, a, b);
+                let a_nan = self.cmpf(F::Uno, a, a);
+                self.select(a_nan, a, r)
+            }
+        }
+    }
+
+    /// NumPy remainder (sign of the divisor): `r = fmod/srem(a, b)`, then `r += b` when `r != 0` and
+    /// its sign differs from `b`'s; a float zero result takes the sign of `b` (`0.0 % -1.0 == -0.0`).
+    /// Integer `b == 0` gives 0 and `b == -1` is routed through `b = 1` (no trap).
+    fn rem(&self, a: V<'c>, b: V<'c>) -> V<'c> {
+        let d = a.d;
+        if d.is_float() {
+            let r = self.arith2(arith::remf, a, b);
+            let z = self.constf(d, 0.0);
+            let nz = self.cmpf(F::One, r, z);
+            let diff = self.arith2(arith::xori, self.cmpf(F::Olt, r, z), self.cmpf(F::Olt, b, z));
+            let fix = self.arith2(arith::andi, nz, diff);
+            let r = self.select(fix, self.arith2(arith::addf, r, b), r);
+            let signed_zero = self.same_type("math.copysign", &[z, b]);
+            self.select(self.cmpf(F::Oeq, r, z), signed_zero, r)
+        } else {
+            assert_eq!(d, DType::I64, "remainder on bool (should have been promoted to i64)");
+            let (z, one, m1) = (self.consti(d, 0), self.consti(d, 1), self.consti(d, -1));
+            let bad = self.arith2(arith::ori, self.cmpi(I::Eq, b, z), self.cmpi(I::Eq, b, m1));
+            let sb = self.select(bad, one, b);
+            let r = self.arith2(arith::remsi, a, sb);
+            let nz = self.cmpi(I::Ne, r, z);
+            let diff = self.arith2(arith::xori, self.cmpi(I::Slt, r, z), self.cmpi(I::Slt, sb, z));
+            let fix = self.arith2(arith::andi, nz, diff);
+            self.select(fix, self.arith2(arith::addi, r, sb), r)
+        }
+    }
+
+    /// `a ** b`: `math.powf` for floats; `math.ipowi` for integers with a non-negative exponent,
+    /// and for `b < 0`: 1 if `a == 1`, ±1 by parity if `a == -1`, else 0.
+    fn pow(&self, a: V<'c>, b: V<'c>) -> V<'c> {
+        let d = a.d;
+        if d.is_float() {
+            return self.same_type("math.powf", &[a, b]);
+        }
+        assert_eq!(d, DType::I64, "power on bool (should have been promoted to i64)");
+        let (z, one, m1) = (self.consti(d, 0), self.consti(d, 1), self.consti(d, -1));
+        let neg = self.cmpi(I::Slt, b, z);
+        let se = self.select(neg, z, b);
+        let p = self.same_type("math.ipowi", &[a, se]);
+        // Negative exponent: a == 1 -> 1; a == -1 -> (b odd ? -1 : 1); else 0.
+        let is1 = self.cmpi(I::Eq, a, one);
+        let ism1 = self.cmpi(I::Eq, a, m1);
+        let odd = self.cmpi(I::Ne, self.arith2(arith::andi, b, one), z);
+        let sgn = self.select(odd, m1, one);
+        let r1 = self.select(ism1, sgn, z);
+        let r2 = self.select(is1, one, r1);
+        self.select(neg, r2, p)
+    }
+
+    /// Unary function on a value in its compute dtype. Legality guarantees a non-float `~` and a
+    /// non-bool negation; the float functions get a float.
+    pub fn unary(&self, op: UnFn, a: V<'c>) -> V<'c> {
+        use UnFn::*;
+        let d = a.d;
+        match op {
+            Neg => match d {
+                DType::F64 | DType::F32 => self.typed(arith::negf(a.v, self.loc), d),
+                DType::I64 => self.arith2(arith::subi, self.consti(d, 0), a),
+                DType::Bool => unreachable!("negation of bool (computed in i64)"),
+            },
+            Not => {
+                assert!(!d.is_float(), "`~` of a float");
+                // All bits set: `true` for bool, -1 for i64.
+                self.arith2(arith::xori, a, self.consti(d, -1))
+            }
+            Abs => match d {
+                DType::F64 | DType::F32 => self.same_type("math.absf", &[a]),
+                DType::I64 => self.same_type("math.absi", &[a]),
+                DType::Bool => a,
+            },
+            Ceil if d.is_float() => self.same_type("math.ceil", &[a]),
+            Ceil => a,
+            Exp if d == DType::F64 => self.exp_f64(a),
+            Log if d == DType::F64 => self.log_f64(a),
+            Sqrt | Exp | Log | Sin | Cos | Tanh => {
+                assert!(d.is_float(), "float function on a non-float value");
+                let name = match op {
+                    Sqrt => "math.sqrt",
+                    Exp => "math.exp",
+                    Log => "math.log",
+                    Sin => "math.sin",
+                    Cos => "math.cos",
+                    _ => "math.tanh",
+                };
+                self.same_type(name, &[a])
+            }
+        }
+    }
+}
