@@ -160,7 +160,8 @@ impl Lowerer<'_> {
         self.scalar_binary(f, a, b, dt)
     }
 
-    /// NumPy's remainder on scalars: C remainder, then `+ b` when the signs of result and divisor differ.
+    /// NumPy's remainder on scalars: C remainder, then `+ b` when the signs of result and divisor differ;
+    /// a float zero remainder takes the divisor's sign.
     fn numpy_rem(&mut self, a: ValueId, b: ValueId, dt: DType) -> ValueId {
         let r = self.scalar_binary(BinFn::Rem, a, b, dt);
         let zero = self.constant(Scalar::I64(0).cast(dt));
@@ -172,7 +173,17 @@ impl Lowerer<'_> {
         let adj = self.scalar_binary(BinFn::Add, r, b, dt);
         let res = self.value(Type::Scalar(dt), None);
         self.emit(OpKind::Select { res, cond: fix, lhs: adj, rhs: r });
-        res
+        if !dt.is_float() {
+            return res;
+        }
+        // A zero remainder takes the divisor's sign (NumPy: `0.0 % -1.0 == -0.0`).
+        let is_zero = self.scalar_binary(BinFn::Eq, res, zero, dt);
+        let neg_zero = self.constant(Scalar::F64(-0.0).cast(dt));
+        let signed_zero = self.value(Type::Scalar(dt), None);
+        self.emit(OpKind::Select { res: signed_zero, cond: bneg, lhs: neg_zero, rhs: zero });
+        let out = self.value(Type::Scalar(dt), None);
+        self.emit(OpKind::Select { res: out, cond: is_zero, lhs: signed_zero, rhs: res });
+        out
     }
 
     fn binary(&mut self, f: BinFn, x: ValueId, y: ValueId, ty: &Ty) -> LResult<ValueId> {
