@@ -9,6 +9,7 @@ use arrayc_runtime::{npy, value::RtValue};
 use std::io::IsTerminal;
 use std::path::Path;
 
+pub mod editor;
 pub mod exec;
 pub mod pipeline;
 pub mod report;

@@ -107,6 +107,10 @@ enum Command {
         #[command(flatten)]
         fuse: FuseArgs,
     },
+    /// Run the language server: LSP over stdin/stdout, for editors (docs/editors.md). Diagnostics as
+    /// you type, hover with dtypes and shapes, go to definition, references, document symbols,
+    /// shape and fusion inlay hints, fuse-report and run code lenses.
+    Lsp,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -163,6 +167,9 @@ impl FuseArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Command::Lsp = cli.command {
+        return lsp();
+    }
     if let Some(bytes) = cli.max_memory {
         arrayc_runtime::array::set_memory_limit(bytes);
     }
@@ -185,12 +192,30 @@ fn main() -> ExitCode {
         Command::FuseReport { file, entry, args, format, fuse } => {
             fuse_report(&file, entry.as_deref(), &args, format, &fuse)
         }
+        Command::Lsp => unreachable!("served above"),
     })
     .unwrap_or_else(|e| Err(UserError(format!("error: cannot start the compiler thread: {e}"))));
     match r {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("{}", e.0.trim_end());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `arrayc lsp`: serves one editor on stdin/stdout until it exits. Code-lens runs are this
+/// executable's `run` and `fuse-report`, in subprocesses.
+fn lsp() -> ExitCode {
+    let options = arrayc_lsp::Options {
+        compiler: Some(std::sync::Arc::new(arrayc_tools::editor::Driver)),
+        driver: std::env::current_exe().ok(),
+        stack_bytes: arrayc_tools::DRIVER_STACK_BYTES,
+    };
+    match arrayc_lsp::serve_stdio(options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: the language server stopped: {e}");
             ExitCode::FAILURE
         }
     }
