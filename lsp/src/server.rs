@@ -256,12 +256,14 @@ fn frontend_worker(shared: &Shared, jobs: Receiver<Job>, to_fusion: Sender<Fusio
                     continue;
                 }
                 let file = file_name(&uri);
-                let compiler = shared.compiler.clone();
-                let outcome = catch_unwind(AssertUnwindSafe(|| {
-                    Analysis::new(version, text, |c, src| {
-                        compiler.as_ref().map(|k| k.lowering_diagnostics(c, src, &file)).unwrap_or_default()
+                let lowering = |c: &_, src: &str| {
+                    let Some(k) = &shared.compiler else { return vec![] };
+                    catch_unwind(AssertUnwindSafe(|| k.lowering_diagnostics(c, src, &file))).unwrap_or_else(|p| {
+                        log(&format!("internal error in the lowering of {}: {}", uri.as_str(), panic_text(&p)));
+                        vec![]
                     })
-                }));
+                };
+                let outcome = catch_unwind(AssertUnwindSafe(|| Analysis::new(version, text, lowering)));
                 let a = match outcome {
                     Ok(a) => Arc::new(a),
                     Err(p) => {
@@ -298,17 +300,20 @@ fn frontend_worker(shared: &Shared, jobs: Receiver<Job>, to_fusion: Sender<Fusio
                 }
             }
             Job::Request(r) => {
-                let id = r.id.clone();
-                let method = r.method.clone();
-                let response = catch_unwind(AssertUnwindSafe(|| request(shared, &analyses, r))).unwrap_or_else(|p| {
-                    let msg = format!("internal error in `{method}`: {}", panic_text(&p));
-                    log(&msg);
-                    Response::new_err(id, ErrorCode::InternalError as i32, msg)
-                });
-                shared.send(response);
+                let (id, method) = (r.id.clone(), r.method.clone());
+                shared.send(guarded(id, &method, || request(shared, &analyses, r)));
             }
         }
     }
+}
+
+/// The response `answer` computes for request `id`, or, when it panics, an internal error (logged).
+fn guarded(id: RequestId, method: &str, answer: impl FnOnce() -> Response) -> Response {
+    catch_unwind(AssertUnwindSafe(answer)).unwrap_or_else(|p| {
+        let msg = format!("internal error in `{method}`: {}", panic_text(&p));
+        log(&msg);
+        Response::new_err(id, ErrorCode::InternalError as i32, msg)
+    })
 }
 
 /// Answers one request from the analyses.
@@ -505,4 +510,87 @@ fn file_name(uri: &Uri) -> String {
 /// The message of a caught panic.
 fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
     p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A compiler whose every pass panics: the server logs it and goes on with the front end.
+    struct Panicking;
+
+    impl Compiler for Panicking {
+        fn lowering_diagnostics(
+            &self,
+            _: &arrayc_grammar::Checked,
+            _: &str,
+            _: &str,
+        ) -> Vec<arrayc_grammar::Diagnostic> {
+            panic!("lowering exploded")
+        }
+        fn fusion(
+            &self,
+            _: &arrayc_grammar::Checked,
+            _: &str,
+            _: &str,
+            _: &crate::FusionSettings,
+            _: &dyn Fn() -> bool,
+        ) -> Result<Vec<FusionRegion>, String> {
+            panic!("fusion exploded")
+        }
+    }
+
+    /// A panic while answering a request is answered with an internal error naming the request.
+    #[test]
+    fn a_panicking_request_is_answered_with_an_error() {
+        let r = guarded(RequestId::from(7), "textDocument/hover", || panic!("boom"));
+        let e = r.response_result.expect_err("an error response");
+        assert_eq!((r.id, e.code), (RequestId::from(7), ErrorCode::InternalError as i32));
+        assert!(e.message.contains("textDocument/hover") && e.message.contains("boom"), "{}", e.message);
+    }
+
+    /// Panics in the compiler behind the server (lowering, fusion pass) leave the server up: the
+    /// front end's diagnostics are published and requests are answered.
+    #[test]
+    fn the_server_survives_a_panicking_compiler() {
+        let (server, client) = Connection::memory();
+        let options = Options { compiler: Some(Arc::new(Panicking)), driver: None, stack_bytes: 64 << 20 };
+        let handle = std::thread::spawn(move || run(server, options));
+        let send = |m: Message| client.sender.send(m).unwrap();
+        let recv = || client.receiver.recv_timeout(Duration::from_secs(10)).expect("a message from the server");
+        let recv_response = |id: i32| loop {
+            if let Message::Response(r) = recv() {
+                if r.id == RequestId::from(id) {
+                    return r;
+                }
+            }
+        };
+        send(Request::new(1.into(), "initialize".into(), serde_json::json!({"capabilities": {}})).into());
+        assert!(recv_response(1).response_result.is_ok());
+        send(Notification::new("initialized".into(), serde_json::json!({})).into());
+        let uri = "file:///t/p.arr";
+        let text = "fn f(a: f64[4]) -> f64[4] { let b = a * 2.0; return c; }\n";
+        let doc = serde_json::json!({"uri": uri, "languageId": "arrayc", "version": 1, "text": text});
+        send(Notification::new("textDocument/didOpen".into(), serde_json::json!({"textDocument": doc})).into());
+        // The checker's error comes through (the lowering never runs on a rejected program) ...
+        let published = loop {
+            if let Message::Notification(n) = recv() {
+                break n.params;
+            }
+        };
+        assert!(published.to_string().contains("E0201"), "{published}");
+        // ... and after the fix the lowering and the fusion pass panic, and the server goes on.
+        let fixed = serde_json::json!({"textDocument": {"uri": uri, "version": 2},
+            "contentChanges": [{"text": text.replace("return c", "return b")}]});
+        send(Notification::new("textDocument/didChange".into(), fixed).into());
+        let at = serde_json::json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 33}});
+        send(Request::new(2.into(), "textDocument/hover".into(), at).into());
+        let hover = recv_response(2).response_result.expect("a hover");
+        assert!(hover.to_string().contains("let b: f64[4]"), "{hover}");
+        std::thread::sleep(FUSION_DEBOUNCE * 3);
+        send(Request::new(3.into(), "shutdown".into(), ()).into());
+        recv_response(3);
+        send(Notification::new("exit".into(), ()).into());
+        handle.join().unwrap().unwrap();
+    }
 }

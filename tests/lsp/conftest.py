@@ -11,6 +11,8 @@ import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+from pygls.protocol import default_converter
 
 ROOT = Path(__file__).resolve().parents[2]
 ARRAYC = os.environ.get("ARRAYC", str(ROOT / "target" / "release" / "arrayc"))
@@ -19,13 +21,29 @@ if not os.access(ARRAYC, os.X_OK):
     raise pytest.UsageError(f"{ARRAYC} not found: build it with `cargo build --release -p arrayc-tools` (or `make build`)")
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[ARRAYC, "lsp"]))
+def make_client() -> LanguageClient:
+    """pytest-lsp's test client, which also records every publishDiagnostics by (uri, version) in
+    `published` (waiting for the next notification can miss one that arrives first) and accepts
+    inlay-hint refresh requests."""
+    client = LanguageClient(converter_factory=default_converter)
+    client.published = {}
+
+    def publish(client: LanguageClient, params: types.PublishDiagnosticsParams):
+        client.diagnostics[params.uri] = params.diagnostics
+        client.published[(params.uri, params.version)] = list(params.diagnostics)
+
+    def refresh(client: LanguageClient, params):
+        return None
+
+    features = {**DEFAULT_CLIENT_FEATURES, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: publish,
+                types.WORKSPACE_INLAY_HINT_REFRESH: refresh}
+    register_lsp_features(client, features)
+    return client
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[ARRAYC, "lsp"], client_factory=make_client))
 async def client(lsp_client: LanguageClient):
     """A session with inlay-hint refresh support and the default settings."""
-    @lsp_client.feature(types.WORKSPACE_INLAY_HINT_REFRESH)
-    def _refresh(params):
-        lsp_client.inlay_hint_refreshes = getattr(lsp_client, "inlay_hint_refreshes", 0) + 1
-
     result = await lsp_client.initialize_session(
         types.InitializeParams(
             capabilities=types.ClientCapabilities(
@@ -48,7 +66,7 @@ def uri_of(path: Path) -> str:
 
 async def open_doc(client: LanguageClient, uri: str, text: str, version: int = 1):
     """Opens a document and returns the diagnostics the server publishes for it."""
-    client.diagnostics.pop(uri, None)
+    client.published.pop((uri, version), None)
     client.text_document_did_open(types.DidOpenTextDocumentParams(
         text_document=types.TextDocumentItem(uri=uri, language_id="arrayc", version=version, text=text)))
     return await diagnostics_of(client, uri, version)
@@ -57,10 +75,9 @@ async def open_doc(client: LanguageClient, uri: str, text: str, version: int = 1
 async def diagnostics_of(client: LanguageClient, uri: str, version: int, timeout: float = 10.0):
     """Waits for the diagnostics of `version` of `uri`."""
     async def wait():
-        while True:
-            params = await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-            if params.uri == uri and params.version == version:
-                return list(params.diagnostics)
+        while (uri, version) not in client.published:
+            await asyncio.sleep(0.002)
+        return client.published[(uri, version)]
     return await asyncio.wait_for(wait(), timeout)
 
 

@@ -123,8 +123,7 @@ async def test_documents_are_independent(client: LanguageClient):
     assert [d.code for d in client.diagnostics["file:///tmp/a/bad.arr"]] == ["E0201"]
     client.text_document_did_close(types.DidCloseTextDocumentParams(
         text_document=types.TextDocumentIdentifier(uri="file:///tmp/a/bad.arr")))
-    params = await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 10)
-    assert params.uri == "file:///tmp/a/bad.arr" and list(params.diagnostics) == []
+    assert await diagnostics_of(client, "file:///tmp/a/bad.arr", None) == []
     assert list(client.diagnostics["file:///tmp/b/good.arr"]) == []
 
 
