@@ -29,7 +29,8 @@ APT_PACKAGES=(
     pkg-config          # how -sys crates find system libraries
     ca-certificates     # HTTPS to crates.io (cargo) and PyPI (pip)
     python3             # lit, the example tests (pytest) and the NumPy references
-    python3-pip         # installs numpy and pytest for $PYTHON (below)
+    python3-pip         # installs the Python packages below for $PYTHON
+    neovim              # a real editor for the language server's test (tests/lsp/test_neovim.py; 27 MB)
 )
 
 say() { printf 'setup: %s\n' "$*"; }
