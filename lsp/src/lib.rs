@@ -13,8 +13,8 @@
 //! waits for slow work. Explicit threads and channels say that directly; an async framework
 //! (`tower-lsp-server` with tokio) would add a runtime whose executor threads must not run the
 //! front end's deep recursions or the fusion pass anyway. We use `lsp-server`'s message types and
-//! handshake but our own stdio framing ([`transport`]), which survives malformed input where
-//! `lsp-server`'s ends the connection.
+//! `Connection` but our own stdio framing ([`transport`]) and handshake, which survive malformed
+//! input and out-of-order messages where `lsp-server`'s end the connection.
 //!
 //! **Threads.** The main loop ([`server`]) owns the documents and applies edits; a front-end
 //! worker (on a large stack) analyses each new version, publishes its diagnostics and answers
@@ -145,7 +145,7 @@ pub struct Options {
     pub stack_bytes: usize,
 }
 
-/// Serves one client on stdin/stdout until it exits. Errors: the handshake failed.
+/// Serves one client on stdin/stdout until it exits. Errors: a thread could not be started.
 pub fn serve_stdio(options: Options) -> Result<(), String> {
     let (to_server, from_client) = crossbeam_channel::unbounded();
     let (to_client, from_server) = crossbeam_channel::unbounded();

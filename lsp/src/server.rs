@@ -94,7 +94,7 @@ struct FusionJob {
 }
 
 /// Runs the server on `connection` until the client sends `exit` or the connection closes.
-/// Errors: the initialize handshake failed.
+/// Errors: the worker threads could not be started.
 pub fn run(connection: Connection, options: Options) -> Result<(), String> {
     let capabilities = ServerCapabilities {
         text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::INCREMENTAL)),
@@ -114,8 +114,8 @@ pub fn run(connection: Connection, options: Options) -> Result<(), String> {
         "capabilities": capabilities,
         "serverInfo": ServerInfo { name: "arrayc-lsp".into(), version: Some(env!("CARGO_PKG_VERSION").into()) },
     });
-    let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
-    connection.initialize_finish(id, init).map_err(|e| e.to_string())?;
+    let Some((id, params)) = wait_for_initialize(&connection) else { return Ok(()) };
+    let _ = connection.sender.send(Response::new_ok(id, init).into());
     let params: InitializeParams = serde_json::from_value(params).unwrap_or_else(|e| {
         log(&format!("unreadable initialize parameters ({e}); assuming a minimal client"));
         InitializeParams::default()
@@ -180,6 +180,25 @@ pub fn run(connection: Connection, options: Options) -> Result<(), String> {
     let _ = frontend.join();
     let _ = fusion.join();
     Ok(())
+}
+
+/// Waits for the `initialize` request: earlier requests are answered with "server not initialized",
+/// anything else is ignored. `None` when the client exits or the connection closes first.
+/// (`lsp-server`'s own handshake also requires `initialized` as the very next message and gives up
+/// otherwise; here `initialized` is an ordinary notification.)
+fn wait_for_initialize(connection: &Connection) -> Option<(RequestId, serde_json::Value)> {
+    for msg in &connection.receiver {
+        match msg {
+            Message::Request(r) if r.method == req::Initialize::METHOD => return Some((r.id, r.params)),
+            Message::Request(r) => {
+                let e = Response::new_err(r.id, ErrorCode::ServerNotInitialized as i32, "not initialized yet".into());
+                let _ = connection.sender.send(e.into());
+            }
+            Message::Notification(n) if n.method == note::Exit::METHOD => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Applies a notification: document changes go to the front-end worker as new versions.

@@ -63,12 +63,16 @@ class RawServer:
 
 def test_garbage_json_rpc_and_invalid_utf8():
     s = RawServer()
-    # Garbage before the handshake, then the handshake.
+    # Garbage before the handshake: a header without a body, a body that is not JSON, a response
+    # to nothing, a request before `initialize` (answered: not initialized).
     s.send_bytes(b"this is not a header\r\n\r\n", header=b"")
     s.send_bytes(b"{not json")
+    s.send({"id": 40, "result": None})
+    s.send({"id": 41, "method": "textDocument/hover", "params": {}})
+    assert s.response(41)["error"]["code"] == -32002
+    # The handshake, and requests before the `initialized` notification (which comes later).
     s.send({"id": 1, "method": "initialize", "params": {"capabilities": {}}})
     assert "capabilities" in s.response(1)["result"]
-    s.send({"method": "initialized", "params": {}})
     # Not JSON; JSON but not JSON-RPC; a request whose method is not a string (answered: it has an
     # id); a header without a length; a length past the end of the message; a truncated body.
     s.send_bytes(b"\x00\xff{{{")
@@ -86,6 +90,7 @@ def test_garbage_json_rpc_and_invalid_utf8():
     assert s.response(5)["result"] is None
     s.send({"method": "textDocument/didChange", "params": {"textDocument": {"uri": "file:///nowhere.arr", "version": 2},
                                                             "contentChanges": [{"text": "x"}]}})
+    s.send({"method": "initialized", "params": {}})
     # A document that is not UTF-8: decoded lossily, the lexer reports the replacement character.
     doc = b'{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///bad.arr",' \
           b'"languageId":"arrayc","version":1,"text":"fn f() { let x = 1 \xff\xfe 2; }"}}}'
