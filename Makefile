@@ -62,7 +62,7 @@ pytest: build
 	ARRAYC=$(abspath $(ARRAYC)) $(PYTHON) -m pytest -q -rs tests/lsp
 
 # Long fuzzing runs (make test runs short ones): FUZZ_ITERS mutated inputs per entry point of
-# tools/tests/fuzz.rs (front end, pipeline, MLIR importer, .npy reader), then DIFF_COUNT generated
+# tools/tests/fuzz.rs (front end, pipeline, MLIR importer, .npy reader, language server), then DIFF_COUNT generated
 # programs of tests/fuzz/differential.py under every fusion configuration against NumPy (about
 # 30 s per program on 2 cores), each with its figures.
 FUZZ_ITERS ?= 10000
