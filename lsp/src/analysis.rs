@@ -1,5 +1,5 @@
 //! What the server knows about one version of a document: the front end's diagnostics, its tree
-//! (checked when the program checks), and an index of every name: where each function, parameter,
+//! with the types the checker found, and an index of every name: where each function, parameter,
 //! size symbol, `let` binding and loop variable is defined and where it is used.
 //!
 //! The index resolves names with the checker's scoping rules (`grammar/src/check/stmt.rs`):
@@ -35,7 +35,7 @@ pub struct Def {
     pub full_span: Span,
     /// Index of the function it belongs to (its own index for a function).
     pub function: usize,
-    /// The checked type, when the program checks.
+    /// The checked type, when the checker found one.
     pub ty: Option<Ty>,
     /// For a `let` bound to a view (subscript, `transpose`, `diagonal`): the variable it views,
     /// followed back through other views to the base array.
@@ -59,10 +59,11 @@ pub struct Analysis {
     pub lines: LineMap,
     /// Every front-end diagnostic, as `arrayc check` reports them.
     pub diagnostics: Vec<Diagnostic>,
-    /// The parsed tree (also when the checker rejected it).
-    pub program: Option<Program>,
-    /// The checked program, when there is no error.
+    /// The parsed and checked program, when it parses. When the checker reported errors, the
+    /// expressions it could not type have `Ty::Error`; the rest keep their types.
     pub checked: Option<Checked>,
+    /// Whether the front end reported no error: only then the lowering and the fusion pass run.
+    pub clean: bool,
     pub defs: Vec<Def>,
     /// Sorted by span start.
     pub occurrences: Vec<Occurrence>,
@@ -77,33 +78,25 @@ impl Analysis {
     /// Runs the front end on `text` and indexes the result. `lowering` gives the diagnostics of the
     /// stages after the checker that `arrayc check` also runs (the lowering), for a checked program.
     pub fn new(version: i32, text: Arc<str>, lowering: impl FnOnce(&Checked, &str) -> Vec<Diagnostic>) -> Self {
-        // The two steps of `arrayc_grammar::frontend`, keeping the parsed tree for navigation when
-        // the checker rejects the program.
+        // The two steps of `arrayc_grammar::frontend`, keeping the checker's results when it
+        // reports errors (for navigation and the types it found).
         let (program, mut diagnostics) = arrayc_grammar::parse(&text);
-        let mut checked = None;
-        let mut parsed = None;
-        if let Some(p) = program {
-            if diagnostics.iter().any(Diagnostic::is_error) {
-                parsed = Some(p);
-            } else {
-                let (c, d) = arrayc_grammar::check(p.clone());
-                diagnostics.extend(d);
-                match c {
-                    Some(c) => {
-                        diagnostics.extend(lowering(&c, &text));
-                        checked = Some(c);
-                    }
-                    None => parsed = Some(p),
-                }
-            }
+        let checked = program.filter(|_| !diagnostics.iter().any(Diagnostic::is_error)).map(|p| {
+            let (c, d) = arrayc_grammar::check_keeping_errors(p);
+            diagnostics.extend(d);
+            c
+        });
+        let clean = checked.is_some() && !diagnostics.iter().any(Diagnostic::is_error);
+        if let Some(c) = checked.as_ref().filter(|_| clean) {
+            diagnostics.extend(lowering(c, &text));
         }
         let mut a = Analysis {
             version,
             lines: LineMap::new(&text),
             text,
             diagnostics,
-            program: parsed,
             checked,
+            clean,
             defs: vec![],
             occurrences: vec![],
             expr_spans: vec![],
@@ -112,9 +105,9 @@ impl Analysis {
         a
     }
 
-    /// The program's tree, checked or not.
+    /// The program's tree.
     pub fn tree(&self) -> Option<&Program> {
-        self.checked.as_ref().map(|c| &c.program).or(self.program.as_ref())
+        self.checked.as_ref().map(|c| &c.program)
     }
 
     /// The checked type of expression `id`.
@@ -235,7 +228,7 @@ impl Indexer<'_> {
             if let Some(d) = &p.default {
                 self.expr(d);
             }
-            let ty = sig.and_then(|s| s.params.get(k)).map(|(_, t)| t.clone());
+            let ty = sig.and_then(|s| s.params.get(k)).map(|(_, t)| t.clone()).filter(|t| !matches!(t, Ty::Error));
             self.declare(&p.name, DefKind::Param, p.span.clone(), ty);
         }
         for r in &f.results {
@@ -288,7 +281,7 @@ impl Indexer<'_> {
                 let view_of = self.view_base(value);
                 for (k, n) in names.iter().enumerate() {
                     let ty = match (&value_ty, names.len()) {
-                        (Some(Ty::Tuple(ts)), _) => ts.get(k).cloned(),
+                        (Some(Ty::Tuple(ts)), _) => ts.get(k).filter(|t| !matches!(t, Ty::Error)).cloned(),
                         (t, 1) => t.clone(),
                         _ => None,
                     };

@@ -298,7 +298,7 @@ fn frontend_worker(shared: &Shared, jobs: Receiver<Job>, to_fusion: Sender<Fusio
                         version: Some(version),
                     },
                 ));
-                if a.checked.is_some() && shared.compiler.is_some() {
+                if a.clean && shared.compiler.is_some() {
                     let _ = to_fusion.send(FusionJob { uri: uri.clone(), analysis: a.clone() });
                 }
                 analyses.insert(uri, a);
@@ -313,7 +313,7 @@ fn frontend_worker(shared: &Shared, jobs: Receiver<Job>, to_fusion: Sender<Fusio
             }
             Job::Refuse => {
                 for (uri, a) in &analyses {
-                    if a.checked.is_some() && shared.compiler.is_some() {
+                    if a.clean && shared.compiler.is_some() {
                         let _ = to_fusion.send(FusionJob { uri: uri.clone(), analysis: a.clone() });
                     }
                 }
@@ -421,7 +421,9 @@ fn fusion_worker(shared: &Shared, jobs: Receiver<FusionJob>) {
             let stale = || {
                 !shared.versions.is_current(&uri, a.version) || shared.generation.load(Ordering::SeqCst) != generation
             };
-            let (Some(compiler), Some(checked)) = (&shared.compiler, &a.checked) else { continue };
+            let (Some(compiler), Some(checked)) = (&shared.compiler, a.checked.as_ref().filter(|_| a.clean)) else {
+                continue;
+            };
             if stale() {
                 continue;
             }

@@ -310,3 +310,19 @@ async def test_runs_are_bounded_and_cancelled(client: LanguageClient):
     await open_doc(client, "file:///tmp/big.arr", big)
     run = await execute(client, "file:///tmp/big.arr", "arrayc.run", "big")
     assert not run["ok"] and "exceeds the memory limit of 1024 bytes" in run["output"]
+
+
+async def test_types_while_the_file_has_errors(client: LanguageClient):
+    """A type error leaves the rest typed: hover and shape hints go on, fusion hints stop (the
+    fusion pass runs on programs without errors only)."""
+    clean = (ROOT / "examples" / "heat.arr").read_text()
+    text = clean.replace("center[:] = work", "center[:] = wrok")
+    uri = "file:///tmp/errors/heat.arr"
+    assert await open_doc(client, uri, clean) == []
+    assert await fusion_hints(client, uri, clean)
+    [d] = await change(client, uri, 2, [(None, text)])
+    assert d.code == "E0201"
+    assert "let center: f64[n, n]" in await hover_at(client, uri, position_of(text, "center[:]"))
+    hints = await inlay_hints(client, uri, text)
+    assert ": f64[n+2, n+2]" in [h.label for h in hints]
+    assert not any(h.label.startswith("▸") for h in hints)

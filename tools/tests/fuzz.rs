@@ -307,7 +307,7 @@ fn lsp_target() -> Target<'static> {
             let _ = features::definition(&a, &uri, p);
             let _ = features::references(&a, &uri, p, true);
         }
-        a.checked.is_some()
+        a.clean
     })
 }
 
