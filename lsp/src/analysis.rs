@@ -118,8 +118,9 @@ impl Analysis {
     /// The occurrence of a name at byte offset `off` (a name's end counts, as editors put the
     /// cursor after a word).
     pub fn occurrence_at(&self, off: usize) -> Option<&Occurrence> {
+        // Names do not overlap: only the last occurrence starting at or before `off` can contain it.
         let i = self.occurrences.partition_point(|o| o.span.start <= off);
-        self.occurrences[..i].iter().rev().take(4).find(|o| o.span.start <= off && off <= o.span.end)
+        self.occurrences[..i].last().filter(|o| off <= o.span.end)
     }
 
     /// The smallest expression whose span contains `off`.

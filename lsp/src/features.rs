@@ -84,7 +84,7 @@ fn describe(a: &Analysis, d: &Def, ty: Option<String>) -> String {
     let ty = ty.or_else(|| d.ty.as_ref().map(|t| t.to_string()));
     let typed = |kw: &str| match &ty {
         Some(t) => format!("{kw}{}: {t}", d.name),
-        None => format!("{kw}{} (type known once the file has no errors)", d.name),
+        None => format!("{kw}{} (no type: the checker could not type it)", d.name),
     };
     let mut s = match d.kind {
         DefKind::Function => signature(a, d),
@@ -121,8 +121,20 @@ pub fn hover(a: &Analysis, pos: Position) -> Option<Hover> {
             _ => {
                 let text = a.text.get(span.clone()).unwrap_or("");
                 let view = match expr {
-                    Some(ExprKind::Subscript { .. }) => "\n\na view: writes through it change its base",
-                    _ => "",
+                    Some(ExprKind::Subscript { base, .. }) => {
+                        let base = match &base.kind {
+                            ExprKind::Var(id) => a.occurrence_at(id.span.start).map(|o| &a.defs[o.def]),
+                            _ => None,
+                        };
+                        match base {
+                            Some(d) => {
+                                let b = d.view_of.as_ref().unwrap_or(&d.name);
+                                format!("\n\nview of `{b}`: writes through it change `{b}`")
+                            }
+                            None => "\n\na view: writes through it change its base".to_string(),
+                        }
+                    }
+                    _ => String::new(),
                 };
                 (format!("```arrayc\n{}: {}\n```{view}", short(text), ty?), span)
             }

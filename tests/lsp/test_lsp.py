@@ -151,7 +151,7 @@ async def test_hover(client: LanguageClient):
     assert "fn heat(n: i64 = 100, epsilon: f64 = 0.005, max_iter: i64 = 1000) -> (f64[n+2, n+2], i64, f64)" in func
     # An expression: the subscript's type and that it is a view.
     sub = await hover_at(client, uri, position_of(text, ":-2, 1:-1]"))
-    assert "f64[n, n]" in sub and "view" in sub
+    assert "f64[n, n]" in sub and "view of `grid`" in sub
 
 
 async def test_definition_references_symbols(client: LanguageClient):
