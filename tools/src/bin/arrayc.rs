@@ -167,9 +167,6 @@ impl FuseArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Command::Lsp = cli.command {
-        return lsp();
-    }
     if let Some(bytes) = cli.max_memory {
         arrayc_runtime::array::set_memory_limit(bytes);
     }
@@ -192,7 +189,7 @@ fn main() -> ExitCode {
         Command::FuseReport { file, entry, args, format, fuse } => {
             fuse_report(&file, entry.as_deref(), &args, format, &fuse)
         }
-        Command::Lsp => unreachable!("served above"),
+        Command::Lsp => lsp(),
     })
     .unwrap_or_else(|e| Err(UserError(format!("error: cannot start the compiler thread: {e}"))));
     match r {
@@ -206,19 +203,13 @@ fn main() -> ExitCode {
 
 /// `arrayc lsp`: serves one editor on stdin/stdout until it exits. Code-lens runs are this
 /// executable's `run` and `fuse-report`, in subprocesses.
-fn lsp() -> ExitCode {
+fn lsp() -> Result<(), UserError> {
     let options = arrayc_lsp::Options {
         compiler: Some(std::sync::Arc::new(arrayc_tools::editor::Driver)),
         driver: std::env::current_exe().ok(),
         stack_bytes: arrayc_tools::DRIVER_STACK_BYTES,
     };
-    match arrayc_lsp::serve_stdio(options) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: the language server stopped: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    arrayc_lsp::serve_stdio(options).map_err(|e| UserError(format!("error: the language server stopped: {e}")))
 }
 
 /// Writes `text` to stdout; a closed pipe (`arrayc emit ... | head`) is not an error.
