@@ -153,12 +153,14 @@ pub fn serve_stdio(options: Options) -> Result<(), String> {
         .name("lsp-reader".into())
         .spawn(move || transport::read_loop(std::io::stdin().lock(), to_server))
         .map_err(|e| e.to_string())?;
+    let (stop, stopped) = crossbeam_channel::bounded(1);
     let writer = std::thread::Builder::new()
         .name("lsp-writer".into())
-        .spawn(move || transport::write_loop(std::io::stdout().lock(), from_server))
+        .spawn(move || transport::write_loop(std::io::stdout().lock(), from_server, stopped))
         .map_err(|e| e.to_string())?;
     let result = server::run(lsp_server::Connection { sender: to_client, receiver: from_client }, options);
-    // The writer ends when every sender is gone: after the last answers are written.
+    // Write the answers queued so far, then end (a fusion pass still running is abandoned).
+    let _ = stop.send(());
     let _ = writer.join();
     result
 }

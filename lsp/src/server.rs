@@ -148,7 +148,8 @@ pub fn run(connection: Connection, options: Options) -> Result<(), String> {
     let s = shared.clone();
     let frontend = spawn("lsp-frontend", Box::new(move || frontend_worker(&s, frontend_jobs, to_fusion)))?;
     let s = shared.clone();
-    let fusion = spawn("lsp-fusion", Box::new(move || fusion_worker(&s, fusion_jobs)))?;
+    // Detached: the fusion worker is not waited for at exit (see below).
+    spawn("lsp-fusion", Box::new(move || fusion_worker(&s, fusion_jobs)))?;
     let stopping = Arc::new(AtomicBool::new(false));
     let mut docs: HashMap<Uri, (String, i32)> = HashMap::new();
     let mut run_id = 0u64;
@@ -177,8 +178,9 @@ pub fn run(connection: Connection, options: Options) -> Result<(), String> {
     }
     stopping.store(true, Ordering::SeqCst);
     drop(to_frontend);
+    // The front-end worker answers what is queued and ends. The fusion worker is not waited for:
+    // the fusion pass of a huge region can take long, and its result is no longer wanted.
     let _ = frontend.join();
-    let _ = fusion.join();
     Ok(())
 }
 

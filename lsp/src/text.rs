@@ -10,12 +10,18 @@ use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
 pub struct LineMap {
     /// Byte offset of the first character of each line.
     starts: Vec<usize>,
+    /// Whether each line is ASCII, where UTF-16 columns are byte columns (so that positions on
+    /// long lines, such as a whole program on one line, take constant time).
+    ascii: Vec<bool>,
 }
 
 impl LineMap {
     /// Indexes the lines of `text`.
     pub fn new(text: &str) -> Self {
-        LineMap { starts: std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect() }
+        let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        let ends = starts.iter().skip(1).copied().chain(std::iter::once(text.len()));
+        let ascii = starts.iter().zip(ends).map(|(&a, b)| text.as_bytes()[a..b].is_ascii()).collect();
+        LineMap { starts, ascii }
     }
 
     /// The LSP position of byte offset `offset` of `text` (clamped to the text and moved back to a
@@ -26,7 +32,11 @@ impl LineMap {
             off -= 1;
         }
         let line = self.starts.partition_point(|&s| s <= off) - 1;
-        let col: usize = text[self.starts[line]..off].chars().map(char::len_utf16).sum();
+        let col: usize = if self.ascii[line] {
+            off - self.starts[line]
+        } else {
+            text[self.starts[line]..off].chars().map(char::len_utf16).sum()
+        };
         Position::new(line as u32, col as u32)
     }
 
@@ -36,6 +46,9 @@ impl LineMap {
     pub fn offset(&self, text: &str, p: Position) -> usize {
         let Some(&start) = self.starts.get(p.line as usize) else { return text.len() };
         let end = self.starts.get(p.line as usize + 1).map_or(text.len(), |&next| next - 1);
+        if self.ascii[p.line as usize] {
+            return (start + p.character as usize).min(end);
+        }
         let mut units = 0usize;
         for (i, c) in text[start..end].char_indices() {
             units += c.len_utf16();

@@ -84,11 +84,25 @@ pub fn read_loop(mut input: impl BufRead, to_server: Sender<Message>) {
     }
 }
 
-/// Writes every message of `from_server` to `output` until the channel closes or writing fails.
-pub fn write_loop(mut output: impl Write, from_server: Receiver<Message>) {
-    for msg in from_server {
-        if msg.write(&mut output).and_then(|()| output.flush()).is_err() {
-            return;
+/// Writes every message of `from_server` to `output` until the channel closes, writing fails, or
+/// `stop` fires; then the messages already queued are written and the loop returns. (Background
+/// work may still hold a sender when the client exits: `stop` ends the loop without waiting for it.)
+pub fn write_loop(mut output: impl Write, from_server: Receiver<Message>, stop: Receiver<()>) {
+    let mut write = |msg: &Message| msg.write(&mut output).and_then(|()| output.flush()).is_ok();
+    loop {
+        crossbeam_channel::select! {
+            recv(from_server) -> msg => match msg {
+                Ok(msg) if write(&msg) => {}
+                _ => return,
+            },
+            recv(stop) -> _ => {
+                for msg in from_server.try_iter() {
+                    if !write(&msg) {
+                        return;
+                    }
+                }
+                return;
+            }
         }
     }
 }

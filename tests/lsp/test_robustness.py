@@ -149,3 +149,18 @@ async def test_huge_file(client: LanguageClient):
     end = types.Position(line=pos.line, character=pos.character + len("x99999"))
     [d] = await asyncio.wait_for(change(client, uri, 2, [(types.Range(start=pos, end=end), "zzz")]), 60)
     assert d.code == "E0201" and d.range.start == pos
+
+
+async def test_one_huge_line(client: LanguageClient):
+    """A 20,000-statement program on one line (about 500 KB): diagnostics, and a shape hint for
+    every binding, come back in time."""
+    text = "fn line(a: f64[N]) -> f64[N] { let x0 = a; " + "".join(
+        f"let x{i} = x{i - 1} + a; " for i in range(1, 20_000)) + "return x19999; }"
+    uri = "file:///tmp/line.arr"
+    assert await asyncio.wait_for(open_doc(client, uri, text), 60) == []
+    hints = await asyncio.wait_for(client.text_document_inlay_hint_async(types.InlayHintParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=1, character=0)))), 60)
+    shapes = [h for h in hints if h.kind == types.InlayHintKind.Type]
+    assert len(shapes) == 20_000 and shapes[-1].label == ": f64[N]"
+    assert shapes[-1].position.character == text.index("x19999 =") + len("x19999")
