@@ -16,18 +16,24 @@ use std::sync::Arc;
 /// What kind of name a definition introduces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DefKind {
+    /// `fn name(...)`.
     Function,
+    /// A function parameter.
     Param,
     /// A size symbol of a parameter's array type (`N` in `a: f64[N]`), an `i64` in the body.
     SizeSymbol,
+    /// A name bound by `let` (one of several in `let (a, b) = ...`).
     Let,
+    /// The variable of a `for` loop.
     LoopVar,
 }
 
 /// One definition of a name.
 #[derive(Clone, Debug)]
 pub struct Def {
+    /// The name.
     pub name: String,
+    /// What it names.
     pub kind: DefKind,
     /// The name where it is defined.
     pub span: Span,
@@ -45,6 +51,7 @@ pub struct Def {
 /// One written occurrence of a name: a definition or a use of one.
 #[derive(Clone, Debug)]
 pub struct Occurrence {
+    /// Where the name is written.
     pub span: Span,
     /// Index into [`Analysis::defs`].
     pub def: usize,
@@ -54,8 +61,11 @@ pub struct Occurrence {
 
 /// One analysed version of a document.
 pub struct Analysis {
+    /// The document version (from the client) this analysis is of.
     pub version: i32,
+    /// The document's text.
     pub text: Arc<str>,
+    /// Its lines, for LSP positions.
     pub lines: LineMap,
     /// Every front-end diagnostic, as `arrayc check` reports them.
     pub diagnostics: Vec<Diagnostic>,
@@ -64,8 +74,9 @@ pub struct Analysis {
     pub checked: Option<Checked>,
     /// Whether the front end reported no error: only then the lowering and the fusion pass run.
     pub clean: bool,
+    /// Every definition: the functions, then each function's parameters and bindings in order.
     pub defs: Vec<Def>,
-    /// Sorted by span start.
+    /// Every occurrence of a defined name (definitions included), sorted by position.
     pub occurrences: Vec<Occurrence>,
     /// Every expression's span by id, for hover on expressions.
     pub expr_spans: Vec<(Span, u32)>,
