@@ -1,7 +1,7 @@
 # arrayc: set-up, build, demo and tests. On a fresh Debian 12 machine:
 #   make demo    set up, build, run one example with timing
 #   make test    set up, build, then every check: rustfmt and clippy (warnings are errors), cargo
-#                unit/integration tests, lit, example pytest
+#                unit/integration tests, lit, example pytest, language server pytest (pytest-lsp)
 #   make fuzz    set up, build, fuzz every entry point for a long run (FUZZ_ITERS inputs each)
 #   make bench   set up (plus numexpr, JAX, matplotlib), build, run the benchmark suite (about
 #                10-15 minutes on 2 cores): benchmarks/REPORT.md, report.png, fig14.png
@@ -43,6 +43,7 @@ test: build lint
 	$(CARGO) test --workspace --release
 	$(LIT) -v lit-tests
 	ARRAYC=$(abspath $(ARRAYC)) $(PYTHON) -m pytest -q tests/examples
+	ARRAYC=$(abspath $(ARRAYC)) $(PYTHON) -m pytest -q -rs tests/lsp
 
 # Formatting and lints, warnings as errors (rustfmt.toml holds the style).
 lint: setup
@@ -58,9 +59,10 @@ lit: build
 
 pytest: build
 	ARRAYC=$(abspath $(ARRAYC)) $(PYTHON) -m pytest -q tests/examples
+	ARRAYC=$(abspath $(ARRAYC)) $(PYTHON) -m pytest -q -rs tests/lsp
 
 # Long fuzzing runs (make test runs short ones): FUZZ_ITERS mutated inputs per entry point of
-# tools/tests/fuzz.rs (front end, pipeline, MLIR importer, .npy reader), then DIFF_COUNT generated
+# tools/tests/fuzz.rs (front end, pipeline, MLIR importer, .npy reader, language server), then DIFF_COUNT generated
 # programs of tests/fuzz/differential.py under every fusion configuration against NumPy (about
 # 30 s per program on 2 cores), each with its figures.
 FUZZ_ITERS ?= 10000

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Idempotent set-up of everything arrayc's build and tests need on Debian 12 (bookworm), run as root
-# (or through sudo): the Debian packages below (apt), numpy and pytest for the example tests (pip),
+# (or through sudo): the Debian packages below (apt), the Python packages below (pip),
 # and a check that the Rust toolchain (cargo, from rustup) is installed.
 # When everything is present it only checks (no `apt-get update`, no network) and prints one line.
 # `scripts/check-fresh.sh` proves this list complete on a fresh Debian 12 root file system.
@@ -29,7 +29,8 @@ APT_PACKAGES=(
     pkg-config          # how -sys crates find system libraries
     ca-certificates     # HTTPS to crates.io (cargo) and PyPI (pip)
     python3             # lit, the example tests (pytest) and the NumPy references
-    python3-pip         # installs numpy and pytest for $PYTHON (below)
+    python3-pip         # installs the Python packages below for $PYTHON
+    neovim              # a real editor for the language server's test (tests/lsp/test_neovim.py; 27 MB)
 )
 
 say() { printf 'setup: %s\n' "$*"; }
@@ -87,18 +88,25 @@ for lib in libclang-22.so libPolly.a libMLIR.so; do
     [ -e "$LLVM_PREFIX/lib/$lib" ] || die "$LLVM_PREFIX/lib/$lib is missing although the LLVM 22 packages are installed"
 done
 
-# --- Python packages for tests/examples --------------------------------------------------------
+# --- Python packages for the tests ----------------------------------------------------------------
+# Every Python package the tests need, each with the reason, and the modules that prove them present.
+PIP_PACKAGES=(
+    numpy               # the NumPy references of tests/examples and the benchmarks
+    pytest              # runs tests/examples and tests/lsp
+    pytest-lsp          # a real LSP client over stdio for the language server's tests (tests/lsp)
+)
+PIP_MODULES="numpy, pytest, pytest_lsp"
 command -v "$PYTHON" >/dev/null 2>&1 || die "$PYTHON not found (install python3)"
-if ! "$PYTHON" -c 'import numpy, pytest' >/dev/null 2>&1; then
-    say "installing numpy and pytest for $PYTHON"
+if ! "$PYTHON" -c "import $PIP_MODULES" >/dev/null 2>&1; then
+    say "installing ${PIP_PACKAGES[*]} for $PYTHON"
     # Debian's system Python is "externally managed" (PEP 668): pip refuses it unless told
-    # --break-system-packages (these two packages do not conflict with Debian's own).
+    # --break-system-packages (these packages do not conflict with Debian's own).
     pip_flags=(-q)
     if "$PYTHON" -c 'import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))'; then
         pip_flags+=(--break-system-packages)
     fi
-    "$PYTHON" -m pip install "${pip_flags[@]}" numpy pytest || die "pip could not install numpy and pytest for $PYTHON"
-    "$PYTHON" -c 'import numpy, pytest' || die "numpy/pytest still not importable by $PYTHON"
+    "$PYTHON" -m pip install "${pip_flags[@]}" "${PIP_PACKAGES[@]}" || die "pip could not install ${PIP_PACKAGES[*]} for $PYTHON"
+    "$PYTHON" -c "import $PIP_MODULES" || die "$PIP_MODULES still not importable by $PYTHON"
 fi
 
 # --- Rust ---------------------------------------------------------------------------------------
@@ -121,7 +129,7 @@ for component in rustfmt clippy; do
 done
 
 if [ "${#missing[@]}" -gt 0 ]; then
-    say "done: LLVM/MLIR 22, libclang, Polly, numpy, pytest and cargo are ready"
+    say "done: LLVM/MLIR 22, libclang, Polly, ${PIP_PACKAGES[*]} and cargo are ready"
 else
-    say "all prerequisites present (LLVM/MLIR 22 in $LLVM_PREFIX, numpy, pytest, cargo)"
+    say "all prerequisites present (LLVM/MLIR 22 in $LLVM_PREFIX, ${PIP_PACKAGES[*]}, cargo)"
 fi

@@ -1,7 +1,8 @@
 //! arrayc front end: `logos` lexer, `lalrpop` grammar, AST with byte spans, name resolution, type and
 //! symbolic shape checking, and `ariadne` diagnostics.
 //!
-//! Entry points: [`parse`], [`check`], [`frontend`] (= parse then check), [`dump_ast`].
+//! Entry points: [`parse`], [`check`], [`frontend`] (= parse then check), [`check_keeping_errors`]
+//! (for the language server), [`dump_ast`].
 //! See `docs/language.md` for the language and `grammar/ERRORS.md` for the error codes.
 
 pub mod ast;
@@ -57,6 +58,12 @@ pub fn parse(src: &str) -> (Option<ast::Program>, Vec<Diagnostic>) {
 /// (warnings may be present).
 pub fn check(program: ast::Program) -> (Option<Checked>, Vec<Diagnostic>) {
     check::check_program(program)
+}
+
+/// [`check`], returning the checked program also when the checker reports errors: the expressions
+/// it could not type have [`types::Ty::Error`] (the language server shows the types it has).
+pub fn check_keeping_errors(program: ast::Program) -> (Checked, Vec<Diagnostic>) {
+    check::check_program_all(program)
 }
 
 /// [`parse`] then [`check`].

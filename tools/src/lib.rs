@@ -14,6 +14,7 @@ use arrayc_passes::wsp_fusion::FusionOptions;
 use clap::builder::PossibleValuesParser;
 use pipeline::PassOptions;
 
+pub mod editor;
 pub mod exec;
 pub mod pipeline;
 pub mod report;

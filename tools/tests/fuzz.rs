@@ -1,6 +1,7 @@
 //! Mutation fuzzing of every entry point that reads user input, in process: the front end, the
 //! lowering + fusion + kernel code generation of programs that pass the checker, the MLIR importer
-//! with the passes after it, and the `.npy` reader. (`cargo fuzz` needs a nightly toolchain; this
+//! with the passes after it, the `.npy` reader, and the language server's document analysis with
+//! every request on it and its message framing. (`cargo fuzz` needs a nightly toolchain; this
 //! runs on stable, seeded, so every failure replays.)
 //!
 //! Each input is a seed (the repository's programs, their `arr` MLIR, `.npy` files written here)
@@ -19,6 +20,7 @@
 //! move it to `tests/fuzz/crashers/<target>/` so that it is replayed on every run.
 
 use arrayc_dialect::{import, mlir, print};
+use arrayc_lsp::{analysis::Analysis, features, transport};
 use arrayc_passes::kernel_codegen;
 use arrayc_passes::wsp::Budget;
 use arrayc_passes::wsp_fusion::FusionOptions;
@@ -288,6 +290,63 @@ fn npy_target(dir: &Path) -> Target<'_> {
     })
 }
 
+/// What the language server does with a document (`arrayc lsp`): the analysis, with the
+/// lowering's diagnostics, as the front-end worker runs it on each version (text decoded lossily,
+/// as the transport decodes it), then every request on it at positions spread over the text.
+fn lsp_target() -> Target<'static> {
+    Box::new(|input: &[u8]| {
+        use arrayc_lsp::Compiler;
+        let text: std::sync::Arc<str> = String::from_utf8_lossy(input).into();
+        let a =
+            Analysis::new(1, text.clone(), |c, src| arrayc_tools::editor::Driver.lowering_diagnostics(c, src, "f.arr"));
+        let uri: lsp_types::Uri = "file:///fuzz/f.arr".parse().unwrap();
+        let _ = features::diagnostics(&a, &uri);
+        let _ = features::document_symbols(&a);
+        let _ = features::code_lenses(&a, &uri);
+        let end = a.lines.position(&text, text.len() + 1);
+        let _ = features::inlay_hints(&a, lsp_types::Range::new(lsp_types::Position::new(0, 0), end), None);
+        for k in 0..=16 {
+            let p = a.lines.position(&text, text.len() * k / 16);
+            let _ = features::hover(&a, p);
+            let _ = features::definition(&a, &uri, p);
+            let _ = features::references(&a, &uri, p, true);
+        }
+        a.clean
+    })
+}
+
+/// The server's stdio framing on a byte stream; accepted when a message came through.
+fn lsp_wire_target() -> Target<'static> {
+    Box::new(|input: &[u8]| {
+        let (to_server, from_client) = crossbeam_channel::unbounded();
+        transport::read_loop(input, to_server);
+        from_client.try_iter().count() > 0
+    })
+}
+
+/// Byte streams of LSP messages (initialize, didOpen of a seed program, a hover, a change).
+fn lsp_wire_seeds(programs: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    let frame = |v: serde_json::Value| {
+        let body = v.to_string();
+        format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
+    };
+    programs
+        .iter()
+        .take(8)
+        .map(|p| {
+            let text = String::from_utf8_lossy(p);
+            let doc = serde_json::json!({"uri": "file:///f.arr", "languageId": "arrayc", "version": 1, "text": text});
+            let at = serde_json::json!({"textDocument": {"uri": "file:///f.arr"}, "position": {"line": 1, "character": 2}});
+            [
+                frame(serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}})),
+                frame(serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": doc}})),
+                frame(serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params": at})),
+            ]
+            .concat()
+        })
+        .collect()
+}
+
 /// Figures of one target's run.
 #[derive(Default, Debug)]
 struct Figures {
@@ -342,7 +401,7 @@ fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
-/// All four entry points, one after another (one MLIR context; the figures go to stderr), on a
+/// All the entry points, one after another (one MLIR context; the figures go to stderr), on a
 /// thread with the drivers' stack, as `arrayc` runs them.
 #[test]
 fn no_input_panics_any_entry_point() {
@@ -363,6 +422,8 @@ fn run_all_targets() {
         ("pipeline", fuzz("pipeline", pipeline_target(), &programs, iters, seed)),
         ("mlir", fuzz("mlir", mlir_target(&ctx), &mlir_in, iters, seed)),
         ("npy", fuzz("npy", npy_target(&tmp), &npys, iters, seed)),
+        ("lsp", fuzz("lsp", lsp_target(), &programs, iters, seed)),
+        ("lsp-wire", fuzz("lsp-wire", lsp_wire_target(), &lsp_wire_seeds(&programs), iters, seed)),
     ];
     let _ = std::fs::remove_dir_all(&tmp);
     let panics: Vec<String> =

@@ -63,6 +63,17 @@ pub(crate) struct Checker {
 
 /// Checks a parsed program; `Some` only without errors.
 pub fn check_program(program: Program) -> (Option<Checked>, Vec<Diagnostic>) {
+    let (checked, diags) = check_program_all(program);
+    if diags.iter().any(|d| d.is_error()) {
+        (None, diags)
+    } else {
+        (Some(checked), diags)
+    }
+}
+
+/// Checks a parsed program and returns what it found also when there are errors (then the
+/// expressions that could not be typed have [`Ty::Error`]).
+pub fn check_program_all(program: Program) -> (Checked, Vec<Diagnostic>) {
     let mut c = Checker {
         types: vec![Ty::Error; program.num_exprs as usize],
         diags: Vec::new(),
@@ -82,11 +93,7 @@ pub fn check_program(program: Program) -> (Option<Checked>, Vec<Diagnostic>) {
     let Checker { mut types, diags, sigs, target_types, .. } = c;
     types.truncate(program.num_exprs as usize);
     types.resize(program.num_exprs as usize, Ty::Error);
-    if diags.iter().any(|d| d.is_error()) {
-        (None, diags)
-    } else {
-        (Some(Checked { program, types, signatures: sigs, target_types }), diags)
-    }
+    (Checked { program, types, signatures: sigs, target_types }, diags)
 }
 
 impl Checker {

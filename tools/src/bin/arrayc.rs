@@ -104,6 +104,10 @@ enum Command {
         #[command(flatten)]
         fuse: FuseArgs,
     },
+    /// Run the language server: LSP over stdin/stdout, for editors (docs/editors.md). Diagnostics as
+    /// you type, hover with dtypes and shapes, go to definition, references, document symbols,
+    /// shape and fusion inlay hints, fuse-report and run code lenses.
+    Lsp,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -145,6 +149,7 @@ fn main() -> ExitCode {
         Command::FuseReport { file, entry, args, format, fuse } => {
             fuse_report(&file, entry.as_deref(), &args, format, &fuse)
         }
+        Command::Lsp => lsp(),
     })
     .unwrap_or_else(|e| Err(UserError(format!("error: cannot start the compiler thread: {e}"))));
     match r {
@@ -154,6 +159,17 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `arrayc lsp`: serves one editor on stdin/stdout until it exits. Code-lens runs are this
+/// executable's `run` and `fuse-report`, in subprocesses.
+fn lsp() -> Result<(), UserError> {
+    let options = arrayc_lsp::Options {
+        compiler: Some(std::sync::Arc::new(arrayc_tools::editor::Driver)),
+        driver: std::env::current_exe().ok(),
+        stack_bytes: arrayc_tools::DRIVER_STACK_BYTES,
+    };
+    arrayc_lsp::serve_stdio(options).map_err(|e| UserError(format!("error: the language server stopped: {e}")))
 }
 
 /// Writes `text` to stdout; a closed pipe (`arrayc emit ... | head`) is not an error.
