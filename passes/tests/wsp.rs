@@ -526,7 +526,9 @@ proptest! {
     fn optimal_matches_exhaustive_on_10_ops(r in arb_region_exactly(10)) {
         let legal = legal_partitions(&r);
         for m in models() {
-            let s = run(&r, m.as_ref(), Algorithm::Optimal);
+            // No node budget: the persisted case needs 3.2 million nodes under robinson, whose
+            // lower bound is weak (more nodes than the 115 975 partitions it searches among).
+            let s = solve(&r, m.as_ref(), Algorithm::Optimal, Budget { max_nodes: None, max_ms: None });
             prop_assert!(s.stats.optimal_proven);
             prop_assert!(verify::legal(&r, &s.partition));
             let ex = legal.iter().map(|p| m.cost(&r, p).value).min().unwrap();
