@@ -417,7 +417,7 @@ impl FuncImporter<'_> {
                 want(3)?;
                 OpKind::Select { res: self.result(o)?, cond: ops[0], lhs: ops[1], rhs: ops[2] }
             }
-            cast if crate::ops::CAST_OPS.contains(&cast) => {
+            cast if crate::ops::is_cast(cast) => {
                 want(1)?;
                 OpKind::Cast { res: self.result(o)?, arg: ops[0] }
             }

@@ -147,6 +147,27 @@ impl OpKind {
             _ => None,
         }
     }
+    /// Values this operation defines in the body that holds it (a control-flow operation's results,
+    /// not the values defined inside its nested bodies).
+    pub fn results(&self) -> Vec<ValueId> {
+        use OpKind::*;
+        match self {
+            Const { res, .. }
+            | Binary { res, .. }
+            | Unary { res, .. }
+            | Cast { res, .. }
+            | Select { res, .. }
+            | New { res, .. }
+            | View { res, .. }
+            | Broadcast { res, .. }
+            | Transpose { res, .. }
+            | Diagonal { res, .. }
+            | Dim { res, .. }
+            | Load { res, .. } => vec![*res],
+            Call { results, .. } | For { results, .. } | While { results, .. } | If { results, .. } => results.clone(),
+            Return { .. } | Assert { .. } | Del { .. } | Sync { .. } | Print { .. } | Compute { .. } => vec![],
+        }
+    }
     /// Values this operation reads, not counting those read inside nested bodies.
     pub fn operands(&self) -> Vec<ValueId> {
         use OpKind::*;

@@ -159,9 +159,11 @@ pub fn cast(from: DType, to: DType) -> &'static str {
     }
 }
 
-/// The conversion operations [`cast`] writes, for the importer.
-pub const CAST_OPS: [&str; 7] =
-    ["arith.extui", "arith.uitofp", "arith.sitofp", "arith.fptosi", "arith.extf", "arith.truncf", "arith.bitcast"];
+/// Whether `name` is a conversion operation [`cast`] writes (for the importer).
+pub fn is_cast(name: &str) -> bool {
+    const DTYPES: [DType; 4] = [DType::F64, DType::F32, DType::I64, DType::Bool];
+    DTYPES.iter().any(|&from| DTYPES.iter().any(|&to| cast(from, to) == name))
+}
 
 #[cfg(test)]
 mod tests {

@@ -186,7 +186,7 @@ impl Verifier<'_> {
                 }
                 k => {
                     scope.require(&k.operands()).map_err(at)?;
-                    scope.define_all(&results_of(k)).map_err(at)?;
+                    scope.define_all(&k.results()).map_err(at)?;
                 }
             }
         }
@@ -370,27 +370,6 @@ impl Verifier<'_> {
 }
 
 /// The MLIR name of an operation, for messages.
-/// The values an operation without nested bodies defines.
-fn results_of(k: &OpKind) -> Vec<ValueId> {
-    use OpKind::*;
-    match k {
-        Const { res, .. }
-        | Binary { res, .. }
-        | Unary { res, .. }
-        | Cast { res, .. }
-        | Select { res, .. }
-        | New { res, .. }
-        | View { res, .. }
-        | Broadcast { res, .. }
-        | Transpose { res, .. }
-        | Diagonal { res, .. }
-        | Dim { res, .. }
-        | Load { res, .. } => vec![*res],
-        Call { results, .. } | For { results, .. } | While { results, .. } | If { results, .. } => results.clone(),
-        Return { .. } | Assert { .. } | Del { .. } | Sync { .. } | Print { .. } | Compute { .. } => vec![],
-    }
-}
-
 fn op_name(k: &OpKind) -> String {
     use OpKind::*;
     match k {

@@ -45,18 +45,10 @@ fn remove_dead(body: &mut Body, uses: &HashMap<ValueId, usize>, del_uses: &HashM
     let before = body.len();
     let mut changed = false;
     body.retain(|op| match &op.kind {
-        k if is_pure_host_op(k) => {
-            let res = match k {
-                OpKind::Const { res, .. }
-                | OpKind::Binary { res, .. }
-                | OpKind::Unary { res, .. }
-                | OpKind::Cast { res, .. } => *res,
-                OpKind::Select { res, .. } | OpKind::Dim { res, .. } => *res,
-                k if let Some((res, _)) = k.view_of() => res,
-                _ => return true,
-            };
-            used(&res) > 0
-        }
+        k if is_pure_host_op(k) => match k.results()[..] {
+            [res] => used(&res) > 0,
+            _ => true,
+        },
         OpKind::New { res, .. } => !only_deleted(res),
         // A base that only `arr.del`s mention: its `arr.new` goes too (parameters never get a `del`).
         OpKind::Del { base } => !only_deleted(base),
