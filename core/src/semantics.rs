@@ -36,21 +36,15 @@ fn float_min_max(x: f64, y: f64, min: bool) -> f64 {
     }
 }
 
+/// NumPy's error for an integer power with a negative exponent (`ValueError` in NumPy), on the host
+/// ([`scalar_binary`]) and in kernels (a kernel fault, see `arrayc_runtime::launch::KernelFault`).
+pub const NEGATIVE_INT_POWER: &str = "integers to negative integer powers are not allowed";
+
 /// Integer power with wrapping (exponentiation by squaring over the whole i64 exponent, as the
-/// kernels' `ipowi`); a negative exponent gives 0 except for bases 1 and -1 (NumPy raises).
-fn ipow(x: i64, y: i64) -> i64 {
+/// kernels' `ipowi`); `None` for a negative exponent, where NumPy raises [`NEGATIVE_INT_POWER`].
+fn ipow(x: i64, y: i64) -> Option<i64> {
     if y < 0 {
-        return match x {
-            1 => 1,
-            -1 => {
-                if y % 2 == 0 {
-                    1
-                } else {
-                    -1
-                }
-            }
-            _ => 0,
-        };
+        return None;
     }
     let (mut base, mut e, mut acc) = (x, y as u64, 1i64);
     while e > 0 {
@@ -60,7 +54,7 @@ fn ipow(x: i64, y: i64) -> i64 {
         base = base.wrapping_mul(base);
         e >>= 1;
     }
-    acc
+    Some(acc)
 }
 
 /// Scalar binary operation on two scalars of the same dtype (the lowering inserts the casts).
@@ -75,7 +69,7 @@ pub fn scalar_binary(op: BinFn, a: Scalar, b: Scalar) -> Result<Scalar, String> 
             BinFn::Mul => I64(x.wrapping_mul(y)),
             BinFn::Div => F64(x as f64 / y as f64),
             BinFn::Rem => I64(if y == 0 { 0 } else { x.wrapping_rem(y) }),
-            BinFn::Pow => I64(ipow(x, y)),
+            BinFn::Pow => I64(ipow(x, y).ok_or(NEGATIVE_INT_POWER)?),
             BinFn::Minimum => I64(x.min(y)),
             BinFn::Maximum => I64(x.max(y)),
             BinFn::Eq => Bool(x == y),
@@ -196,7 +190,8 @@ mod tests {
 
     /// Host scalar semantics that once disagreed with the kernels and NumPy (issue 10): a float to
     /// i64 cast of NaN or of a value outside the range gives i64::MIN (NumPy and `fptosi` on x86-64),
-    /// and integer powers use the whole exponent, not one clamped to 32 bits.
+    /// integer powers use the whole exponent, not one clamped to 32 bits, and a negative exponent is
+    /// NumPy's error.
     #[test]
     fn host_scalars_agree_with_the_kernels() {
         for v in [f64::NAN, 1e300, -1e300, f64::INFINITY, 9.3e18] {
@@ -212,6 +207,11 @@ mod tests {
         assert_eq!(pow(2, 64), Scalar::I64(0), "wraps like NumPy's int64");
         assert_eq!(pow(3, 40), Scalar::I64(3i64.wrapping_pow(40)));
         assert_eq!(pow(0, 0), Scalar::I64(1));
+        // NumPy raises for every base, 1 and -1 included (`np.int64(1) ** -1`).
+        for x in [2, 1, -1, 0] {
+            let got = scalar_binary(BinFn::Pow, Scalar::I64(x), Scalar::I64(-1));
+            assert_eq!(got, Err(NEGATIVE_INT_POWER.to_string()), "{x} ** -1");
+        }
     }
 
     /// `minimum`/`maximum` of signed zeros and NaN, and reductions combining them, as NumPy 2.4 gives

@@ -10,7 +10,7 @@ use crate::kernel_codegen::{self, CodegenError};
 use crate::kernel_layout::{launch_plan, LaunchPlan};
 use arrayc_dialect::ir;
 use arrayc_runtime::array::launch_traffic;
-use arrayc_runtime::launch::{launch, PackedFn, PackedKernel};
+use arrayc_runtime::launch::{launch, LaunchError, PackedFn, PackedKernel};
 use arrayc_runtime::value::{KernelLauncher, RtValue};
 use melior::{
     ir::{operation::OperationLike, Module},
@@ -105,7 +105,7 @@ impl KernelLauncher for JitKernels {
     /// Runs kernel `kernel` on `args` with [`arrayc_runtime::launch::launch`] (argument and shape
     /// checks, chunked parallel execution on rayon's current pool); when it succeeds, adds its
     /// array arguments to [`JitKernels::traffic`].
-    fn launch(&self, kernel: &str, args: &[RtValue]) -> Result<(), String> {
+    fn launch(&self, kernel: &str, args: &[RtValue]) -> Result<(), LaunchError> {
         let (entry, plan) = self.get(kernel).ok_or_else(|| format!("no compiled kernel @{kernel}"))?;
         launch(entry, plan, args)?;
         // Counted after the launch's checks: only in-bounds views of a launch that ran.
@@ -171,7 +171,7 @@ fn build_and_lower<'c>(
 /// after verification (for `arrayc emit --stage=mlir`).
 ///
 /// Errors: a kernel the code generator rejects, or MLIR that does not verify.
-pub fn lowered_mlir(m: &ir::Module) -> Result<String, JitError> {
+pub fn kernels_mlir(m: &ir::Module) -> Result<String, JitError> {
     let (context, diags) = context();
     let module = build_and_lower(&context, &diags, m, false)?;
     Ok(module.as_operation().to_string())
@@ -179,7 +179,7 @@ pub fn lowered_mlir(m: &ir::Module) -> Result<String, JitError> {
 
 /// LLVM IR text of the kernels of `m` after the lowering pipeline (for `arrayc emit --stage=llvm`).
 ///
-/// Errors: as [`lowered_mlir`], a pipeline failure, or a failed translation to LLVM IR.
+/// Errors: as [`kernels_mlir`], a pipeline failure, or a failed translation to LLVM IR.
 pub fn llvm_ir(m: &ir::Module) -> Result<String, JitError> {
     let (context, diags) = context();
     let module = build_and_lower(&context, &diags, m, true)?;

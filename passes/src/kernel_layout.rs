@@ -3,8 +3,17 @@
 //! each compiled kernel. The code generator and the launcher both work from this one analysis, so
 //! they agree on the iteration space; it is computed once per kernel, at compile time.
 
+use arrayc_core::semantics::NEGATIVE_INT_POWER;
+use arrayc_core::BinFn;
 use arrayc_dialect::ir::{self, ComputeFn, OpKind, Type, ValueId};
-pub use arrayc_runtime::launch::{KernelLayout, LaunchPlan, Reduction};
+pub use arrayc_runtime::launch::{KernelFault, KernelLayout, LaunchPlan, Reduction};
+
+/// The error an elementwise op `func` with output dtype `out` raises on some inputs where NumPy
+/// raises (a [`KernelFault`]): an integer power (computed in i64 for an integer or bool output) with
+/// a negative exponent. The code generator checks for it where this says so.
+pub fn fault_of(func: ComputeFn, out: arrayc_core::DType) -> Option<&'static str> {
+    (func == ComputeFn::Binary(BinFn::Pow) && !out.is_float()).then_some(NEGATIVE_INT_POWER)
+}
 
 /// Analyses the block of `kernel` (see [`KernelLayout`] for the supported forms); `Err` with a reason
 /// for anything else (an op after the reduction, two reductions, a temporary read before it is
@@ -19,6 +28,7 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
     let mut ops = vec![];
     let mut reduce: Option<Reduction> = None;
     let mut extra: Vec<Reduction> = vec![];
+    let mut faults: Vec<KernelFault> = vec![];
     for op in &f.body {
         match &op.kind {
             OpKind::Compute { func, out, ins } => {
@@ -54,6 +64,10 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
                         }
                     }
                 } else {
+                    if let Some(message) = fault_of(*func, f.ty(*out).dtype()) {
+                        let (line, col) = op.loc.map_or((0, 0), |l| (l.line, l.col));
+                        faults.push(KernelFault { op: ops.len(), message: message.into(), line, col });
+                    }
                     ops.push((*func, *out, ins.clone()));
                 }
             }
@@ -150,7 +164,7 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
         return Err("several reductions in one block need an input of rank 2 or more".into());
     }
     let reduces_all = reduce.is_some_and(|r| r.axis.is_none() || rank_of(r.out) == Some(0));
-    Ok(KernelLayout { ops, reduce, extra, rank, space, contracted, reduces_all })
+    Ok(KernelLayout { ops, reduce, extra, rank, space, contracted, reduces_all, faults })
 }
 
 /// The launch plan of `kernel`: its name, parameters, parameter types and [`kernel_layout`].

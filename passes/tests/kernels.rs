@@ -1,10 +1,12 @@
 //! Kernel back end: hand-built kernels compiled with the JIT and launched on views, checked against
 //! plain Rust reference loops.
 
+use arrayc_core::semantics::NEGATIVE_INT_POWER;
 use arrayc_core::DType;
 use arrayc_dialect::ir::{self, BinFn, ComputeFn, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
 use arrayc_passes::{jit, kernel_codegen};
 use arrayc_runtime::array::View;
+use arrayc_runtime::launch::LaunchError;
 use arrayc_runtime::value::{KernelLauncher, RtValue};
 
 /// A new zero-filled array (`View::zeros`); the tests' sizes always fit in memory.
@@ -129,19 +131,7 @@ fn np_rem_f(a: f64, b: f64) -> f64 {
     }
 }
 fn ipow(a: i64, b: i64) -> i64 {
-    if b < 0 {
-        return match a {
-            1 => 1,
-            -1 => {
-                if b % 2 != 0 {
-                    -1
-                } else {
-                    1
-                }
-            }
-            _ => 0,
-        };
-    }
+    assert!(b >= 0, "NumPy raises for a negative integer exponent");
     let mut r = 1i64;
     for _ in 0..b {
         r = r.wrapping_mul(a);
@@ -305,10 +295,55 @@ fn i64_binary_ops_with_edge_cases() {
             &[(ComputeFn::Binary(op), 0, vec![1, 2])],
         ));
         let out = zeros(od, &sh);
+        let (vb, b) = if op == BinFn::Pow {
+            // Negative exponents are NumPy's error: the launch fails with the op's kernel fault.
+            match jk.launch("k", &[rv(&out), rv(&va), rv(&vb)]) {
+                Err(LaunchError::Fault(f)) => assert_eq!((f.op, f.message.as_str()), (0, NEGATIVE_INT_POWER)),
+                other => panic!("a negative integer exponent gave {other:?}"),
+            }
+            let b: Vec<i64> = b.iter().map(|y| y.abs()).collect();
+            (view(DType::I64, &sh, &b.iter().map(|&x| Scalar::I64(x)).collect::<Vec<_>>()), b)
+        } else {
+            (vb.clone(), b.clone())
+        };
         jk.launch("k", &[rv(&out), rv(&va), rv(&vb)]).unwrap();
         let want: Vec<Scalar> = a.iter().zip(&b).map(|(&x, &y)| ref_bin_i64(op, x, y)).collect();
         assert_close(&elems(&out), &want, op.name());
     }
+}
+
+/// A kernel fault is reported for the faulting op of smallest index, with its source position,
+/// whatever the thread count and however many iterations fault; the kernel lowers its fault cell
+/// with `memref.atomic_rmw mins` (MLIR's spelling checks the attribute the builder sets).
+#[test]
+fn fault_cell_is_lowered_atomically() {
+    let mut f = kernel(
+        "k",
+        &[arr(DType::I64, 1), arr(DType::I64, 1), arr(DType::I64, 1), arr(DType::I64, 1)],
+        &[(ComputeFn::Binary(BinFn::Pow), 0, vec![2, 3]), (ComputeFn::Binary(BinFn::Pow), 1, vec![2, 3])],
+    );
+    f.body[0].loc = Some(ir::Loc { line: 7, col: 3 });
+    f.body[1].loc = Some(ir::Loc { line: 8, col: 5 });
+    let text = kernel_codegen::kernel_to_mlir(&f).unwrap();
+    assert_eq!(text.matches("memref.atomic_rmw mins").count(), 2, "{text}");
+    let jk = compile1(f);
+    let n = 300_000i64; // several chunks
+    let base = view(DType::I64, &[n], &vec![Scalar::I64(3); n as usize]);
+    let exps: Vec<Scalar> = (0..n).map(|i| Scalar::I64(if i % 1000 == 999 { -1 } else { 2 })).collect();
+    let exp = view(DType::I64, &[n], &exps);
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let (o0, o1) = (zeros(DType::I64, &[n]), zeros(DType::I64, &[n]));
+        let r = pool.install(|| jk.launch("k", &[rv(&o0), rv(&o1), rv(&base), rv(&exp)]));
+        match r {
+            Err(LaunchError::Fault(f)) => assert_eq!((f.op, f.line, f.col), (0, 7, 3), "{threads} threads"),
+            other => panic!("{threads} threads: {other:?}"),
+        }
+    }
+    let ok = view(DType::I64, &[n], &vec![Scalar::I64(2); n as usize]);
+    let (o0, o1) = (zeros(DType::I64, &[n]), zeros(DType::I64, &[n]));
+    jk.launch("k", &[rv(&o0), rv(&o1), rv(&base), rv(&ok)]).unwrap();
+    assert!(elems(&o1).iter().all(|&x| x == Scalar::I64(9)));
 }
 
 #[test]
@@ -948,14 +983,14 @@ fn shape_mismatch_and_out_of_bounds_are_errors() {
     ));
     let (o, a) = (zeros(DType::F64, &[3, 5]), zeros(DType::F64, &[3, 5]));
     let b = zeros(DType::F64, &[3, 4]);
-    let e = jk.launch("add", &[rv(&o), rv(&a), rv(&b)]).unwrap_err();
+    let e = jk.launch("add", &[rv(&o), rv(&a), rv(&b)]).unwrap_err().to_string();
     assert_eq!(e, "shape mismatch: operand 2 has shape (3, 4) but the kernel iterates over (3, 5)");
     // A view running past the end of its base, and one before its start.
     let bad = View { shape: vec![3, 5], strides: vec![6, 1], ..zeros(DType::F64, &[3, 5]) };
-    let e = jk.launch("add", &[rv(&o), rv(&a), rv(&bad)]).unwrap_err();
+    let e = jk.launch("add", &[rv(&o), rv(&a), rv(&bad)]).unwrap_err().to_string();
     assert!(e.contains("out of bounds"), "{e}");
     let bad = View { offset: 2, strides: vec![5, -1], ..zeros(DType::F64, &[3, 5]) };
-    let e = jk.launch("add", &[rv(&bad), rv(&a), rv(&a)]).unwrap_err();
+    let e = jk.launch("add", &[rv(&bad), rv(&a), rv(&a)]).unwrap_err().to_string();
     assert!(e.contains("out of bounds"), "{e}");
     let huge = View {
         base: zeros(DType::F64, &[1]).base,
@@ -977,7 +1012,7 @@ fn shape_mismatch_and_out_of_bounds_are_errors() {
         &[arr(DType::F64, 1), arr(DType::F64, 2)],
         &[(ComputeFn::Reduce(ReduceKind::Sum, Some(1)), 0, vec![1])],
     ));
-    let e = jk.launch("r", &[rv(&zeros(DType::F64, &[4])), rv(&zeros(DType::F64, &[3, 4]))]).unwrap_err();
+    let e = jk.launch("r", &[rv(&zeros(DType::F64, &[4])), rv(&zeros(DType::F64, &[3, 4]))]).unwrap_err().to_string();
     assert!(e.contains("shape mismatch"), "{e}");
 }
 
@@ -996,7 +1031,7 @@ fn emit_stages_and_empty_module() {
     assert!(text.contains("func.func @k0(") && text.contains("func.func @k1(") && !text.contains("@main"), "{text}");
     assert!(text.contains("memref<?xf64, strided<[?], offset: ?>>"));
     assert!(text.contains("memref<i64, strided<[], offset: ?>>"));
-    let mlir = jit::lowered_mlir(&m).unwrap();
+    let mlir = jit::kernels_mlir(&m).unwrap();
     assert!(mlir.contains("scf.parallel") && mlir.contains("math.sqrt"), "{mlir}");
     // The CPU target's chunk bounds: two more index arguments, dimension 0 over [lo, hi).
     assert!(mlir.contains("%arg2: index, %arg3: index)") && mlir.contains("= (%arg2) to (%arg3)"), "{mlir}");
@@ -1111,7 +1146,7 @@ fn fused_chain_contracts_temporaries() {
     assert_close(&elems(&o), &want, "chain");
     // Shape checks still apply to every view parameter.
     let bad = zeros(DType::F64, &[300, 249]);
-    let e = jk.launch("chain", &[rv(&va), rv(&vb), rv(&bad), rv(&o)]).unwrap_err();
+    let e = jk.launch("chain", &[rv(&va), rv(&vb), rv(&bad), rv(&o)]).unwrap_err().to_string();
     assert_eq!(e, "shape mismatch: operand 2 has shape (300, 249) but the kernel iterates over (300, 250)");
 }
 
@@ -1250,7 +1285,8 @@ fn fused_axis_reductions_with_contracted_producer() {
             }
             // Wrong output shape.
             let bad = zeros(DType::F64, &[sh[axis] + 1]);
-            let e = jk.launch(name, &[rv(&bad), rv(&va), rv(&vb), rv(&zeros(DType::F64, &sh))]).unwrap_err();
+            let e =
+                jk.launch(name, &[rv(&bad), rv(&va), rv(&vb), rv(&zeros(DType::F64, &sh))]).unwrap_err().to_string();
             assert!(e.contains("shape mismatch"), "{e}");
         }
     }
@@ -1292,7 +1328,7 @@ fn several_reductions_along_one_axis_share_a_loop_nest() {
             }
             // The second output's shape is checked too.
             let bad = zeros(DType::F64, &[osh[0] + 1]);
-            let e = jk.launch(name, &[rv(&o1), rv(&bad), rv(&va), rv(&vb)]).unwrap_err();
+            let e = jk.launch(name, &[rv(&o1), rv(&bad), rv(&va), rv(&vb)]).unwrap_err().to_string();
             assert!(e.contains("shape mismatch"), "{e}");
         }
     }

@@ -8,6 +8,12 @@
 //! The number of chunks depends only on the sizes involved (about [`CHUNK_ELEMS`] elements each),
 //! never on the number of threads, and reductions over everything combine per-chunk partial results
 //! on the host in chunk order: a launch gives bit-identical results for any thread count.
+//!
+//! A kernel that can fault (see [`KernelFault`]) takes one more argument after its parameters, the
+//! *fault cell*: a 0-d `i64` memref holding [`NO_FAULT`] until an iteration that faults lowers it
+//! atomically to its fault's index (`memref.atomic_rmw mins`). The launch then fails with the fault
+//! of the smallest index, whichever chunks ran first: the error, too, does not depend on the thread
+//! count.
 
 use crate::array::{Scalar, View};
 use crate::value::RtValue;
@@ -15,6 +21,7 @@ use arrayc_core::semantics::{reduce_combine, reduce_identity};
 use arrayc_core::shape::{element_range, shape_str};
 use arrayc_core::{ComputeFn, DType, ReduceKind, Type, ValueId};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicI64, Ordering};
 
 /// The packed entry of a compiled kernel, as MLIR's `ExecutionEngine` creates it
 /// (`_mlir_<name>(void **args)`): `args[i]` points to the `i`-th LLVM-level argument, where a memref
@@ -46,6 +53,42 @@ fn check_in_bounds(v: &View, what: &str) -> Result<(), String> {
         return Err(format!("{what}: view out of bounds (elements {lo}..={hi} of a base array of {n} elements)"));
     }
     Ok(())
+}
+
+/// A run-time error an elementwise op of a kernel can detect where NumPy raises instead of computing
+/// a value (today: an integer `**` with a negative exponent,
+/// [`NEGATIVE_INT_POWER`](arrayc_core::semantics::NEGATIVE_INT_POWER)). The launch fails with it
+/// ([`LaunchError::Fault`]), naming the source position of the op.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelFault {
+    /// The faulting op: an index into [`KernelLayout::ops`].
+    pub op: usize,
+    /// The error message for the user.
+    pub message: String,
+    /// The op's source line and column (1-based; 0 when unknown).
+    pub line: u32,
+    pub col: u32,
+}
+
+/// The fault cell's value while no iteration has faulted (see the module docs).
+pub const NO_FAULT: i64 = i64::MAX;
+
+/// Why a launch failed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LaunchError {
+    /// The arguments do not fit the kernel (a shape mismatch between its views, for example): the
+    /// executor names the source position of the launching operation.
+    #[error("{0}")]
+    Invalid(String),
+    /// An iteration faulted; the fault names its own source position.
+    #[error("{}", .0.message)]
+    Fault(KernelFault),
+}
+
+impl From<String> for LaunchError {
+    fn from(message: String) -> Self {
+        LaunchError::Invalid(message)
+    }
 }
 
 /// A reduction that ends a kernel's block: `out = reduce(kind, axis)(input)`.
@@ -99,6 +142,9 @@ pub struct KernelLayout {
     pub space: Option<ValueId>,
     /// Contracted temporaries, in order of first write.
     pub contracted: Vec<ValueId>,
+    /// The ops that can fault, in op order; when there are any, the kernel takes the fault cell
+    /// after its parameters (see the module docs).
+    pub faults: Vec<KernelFault>,
     /// Whether the reduction (if any) combines everything into a 0-d output (`axis = None`, or an
     /// axis of a 1-d input into a 0-d output).
     pub reduces_all: bool,
@@ -153,7 +199,20 @@ enum Plan {
 /// A reduction over everything gives every chunk its own partial slot and combines them on the host
 /// in chunk order, so its result does not depend on the thread count; an empty input gives the
 /// identity (0, 1, +inf/-inf, i64 max/min).
-pub fn launch(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue]) -> Result<(), String> {
+///
+/// Errors: [`LaunchError::Invalid`] for the checks above; [`LaunchError::Fault`] when an iteration
+/// faulted (the fault of the smallest index; outputs are then partly written).
+pub fn launch(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue]) -> Result<(), LaunchError> {
+    let fault_cell = AtomicI64::new(NO_FAULT);
+    run(entry, plan, args, &fault_cell)?;
+    match fault_cell.load(Ordering::Acquire) {
+        NO_FAULT => Ok(()),
+        k => Err(LaunchError::Fault(plan.layout.faults[k as usize].clone())),
+    }
+}
+
+/// [`launch`] with the fault cell `fault_cell` (passed to the kernel when it can fault).
+fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &AtomicI64) -> Result<(), String> {
     let name = &plan.name;
     if args.len() != plan.params.len() {
         return Err(format!("kernel @{name} takes {} arguments, got {}", plan.params.len(), args.len()));
@@ -198,6 +257,11 @@ pub fn launch(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue]) -> Resul
                 return Err(format!("kernel @{name}: operand {i} is a scalar but the kernel expects an array"))
             }
         }
+    }
+    if !plan.layout.faults.is_empty() {
+        // 0-d memref: allocated, aligned, offset.
+        let cell = fault_cell.as_ptr() as u64;
+        words.extend([cell, cell, 0]);
     }
     let lo_word = words.len();
     words.extend([0, 0]);

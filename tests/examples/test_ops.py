@@ -13,7 +13,8 @@ NaN, infinity and zero positions. The result dtype must be NumPy's as well.
 Where the language deliberately differs from NumPy, the reference applies the language's rule
 (docs/language.md): arithmetic on bool promotes to i64 (NumPy keeps bool), float functions of a bool
 compute in f64 (NumPy uses f16), and integer `**` is tested with non-negative exponents only (NumPy
-raises for negative ones). `ceil` is internal (only `arange` sizes use it) and has no spelling in the
+raises for negative ones: `test_integer_power_with_a_negative_exponent_raises_like_numpy`
+checks that arrayc raises too). `ceil` is internal (only `arange` sizes use it) and has no spelling in the
 language.
 """
 import subprocess
@@ -215,3 +216,37 @@ def test_element_writes_cast_like_numpy(dt, tmp_path):
             ok = np.isfinite(vals) & (np.abs(vals.astype(np.float64)) < 2.0**63)
             got, want = got[ok], want[ok]
         check(got, want, True, f"{src} written into {dt}")
+
+
+@pytest.mark.parametrize("path", ["kernel", "host"])
+@pytest.mark.parametrize(
+    "base, exp",
+    [([2, 3], [1, -1]), ([1, 5], [-1, 0]), ([-1, 7], [-3, 2]), ([0, 0], [-2, 1]), ([], [])],
+)
+def test_integer_power_with_a_negative_exponent_raises_like_numpy(path, base, exp, tmp_path):
+    """An integer `**` with any negative exponent is NumPy's `ValueError`, for every base (1 and -1
+    included); on the kernel path a kernel fault, on the host path the scalar semantics. The error
+    names the line of the `**`, and an empty array raises nothing, as in NumPy."""
+    a, e = np.array(base, dtype=np.int64), np.array(exp, dtype=np.int64)
+    try:
+        want, numpy_error = a**e, None
+    except ValueError as err:
+        want, numpy_error = None, str(err)
+    expr = "a ** e" if path == "kernel" else "zeros(N, dtype=i64);\n    for i in 0..N { r[i] = a[i] ** e[i]; }"
+    body = f"    let r = {expr};\n" if path == "kernel" else f"    let r = {expr}\n"
+    src = tmp_path / "pow.arr"
+    src.write_text(f"fn main(a: i64[N], e: i64[N]) -> i64[N] {{\n{body}    return r;\n}}\n")
+    cmd = [str(arrayc_binary()), "run", str(src), "--out", str(tmp_path / "out")]
+    for name, arr in (("a", a), ("e", e)):
+        np.save(tmp_path / f"{name}.npy", arr)
+        cmd += ["--arg", f"{name}=@{tmp_path / f'{name}.npy'}"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+    if numpy_error is None:
+        assert proc.returncode == 0, proc.stderr
+        np.testing.assert_array_equal(np.load(tmp_path / "out" / "result_0.npy"), want)
+        return
+    line = 2 if path == "kernel" else 3
+    assert proc.returncode == 1, f"NumPy raises {numpy_error!r}; arrayc exited {proc.returncode}: {proc.stdout}"
+    assert f"pow.arr:{line}:" in proc.stderr, proc.stderr
+    assert numpy_error.rstrip(".").lower() in proc.stderr.lower(), f"NumPy: {numpy_error}\narrayc: {proc.stderr}"
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir()), "a failed run left outputs"

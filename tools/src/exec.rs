@@ -9,6 +9,7 @@ use arrayc_core::semantics::{scalar_binary, scalar_unary};
 use arrayc_core::{DType, Scalar};
 use arrayc_dialect::ir::{Body, ComputeFn, Func, Loc, Module, OpKind, ValueId};
 use arrayc_runtime::array::View;
+use arrayc_runtime::launch::LaunchError;
 use arrayc_runtime::print::{format_scalar, format_view};
 use arrayc_runtime::value::{KernelLauncher, RtValue};
 use arrayc_runtime::views::{apply_index, broadcast, diagonal, transpose};
@@ -145,7 +146,12 @@ impl Executor<'_> {
                 let callee_f =
                     self.module.func(callee).ok_or_else(|| OpError::Msg(format!("no function `{callee}`")))?;
                 if callee_f.kernel {
-                    self.kernels.launch(callee, &argv).map_err(OpError::Msg)?;
+                    self.kernels.launch(callee, &argv).map_err(|e| match e {
+                        LaunchError::Invalid(m) => OpError::Msg(m),
+                        LaunchError::Fault(f) => {
+                            OpError::Exec(self.err(Some(Loc { line: f.line, col: f.col }), f.message))
+                        }
+                    })?;
                 } else {
                     if depth + 1 >= MAX_CALL_DEPTH {
                         return Err(OpError::Msg(format!(

@@ -1,6 +1,7 @@
 //! The kernels' calling convention as MLIR types (see the parent module's docs): a view of dtype `T`
 //! and rank `r` is a `memref<?x..x?xT, strided<[?, .., ?], offset: ?>>` (sizes, strides and offset in
-//! elements, all dynamic), a scalar its element type. On the CPU every kernel then ends with the
+//! elements, all dynamic), a scalar its element type. A kernel that can fault takes the fault cell
+//! after its parameters. On the CPU every kernel then ends with the
 //! chunk bounds `%lo, %hi: index` of dimension 0 (Kristensen et al. 2016, Sec. IV: one launch per
 //! block, here split into chunks by `arrayc_runtime::launch`; added by `cpu`).
 
@@ -50,9 +51,13 @@ pub fn param_type(context: &Context, t: IrType) -> Type<'_> {
     }
 }
 
-/// The target-neutral signature of kernel `f`: its parameters' types; no results. (The CPU target
-/// appends the chunk bounds, see `cpu`.)
-pub fn signature<'c>(context: &'c Context, f: &ir::Func) -> FunctionType<'c> {
-    let inputs: Vec<Type> = f.params.iter().map(|&p| param_type(context, f.ty(p))).collect();
+/// The target-neutral signature of kernel `f`: its parameters' types, then, when the kernel can
+/// fault (`faults`), the fault cell: a 0-d `i64` view (see `arrayc_runtime::launch::KernelFault`);
+/// no results. (The CPU target appends the chunk bounds, see `cpu`.)
+pub fn signature<'c>(context: &'c Context, f: &ir::Func, faults: bool) -> FunctionType<'c> {
+    let mut inputs: Vec<Type> = f.params.iter().map(|&p| param_type(context, f.ty(p))).collect();
+    if faults {
+        inputs.push(view_type(context, DType::I64, 0, None).into());
+    }
     FunctionType::new(context, &inputs, &[])
 }

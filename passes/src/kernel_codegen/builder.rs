@@ -88,12 +88,20 @@ pub(super) struct Gen<'c, 'f> {
     /// Inside the loop nest specialised to [`ir::Func::inner_strides`]: per hinted parameter, its
     /// `memref.cast` to a static last-dimension stride.
     pub fast: HashMap<ValueId, Value<'c, 'c>>,
+    /// The fault cell argument, when the kernel can fault (see [`Gen::fault_if`]).
+    fault_cell: Option<Value<'c, 'c>>,
 }
+
+/// `memref.atomic_rmw`'s `kind` for a signed minimum: `arith::AtomicRMWKind::mins`, an
+/// `I64EnumAttr` case of MLIR 22's `ArithBase.td` (cases in alphabetical order; the test `fault_cell_is_lowered_atomically` checks
+/// that MLIR prints it as `mins`).
+const ATOMIC_RMW_MINS: i64 = 10;
 
 impl<'c, 'f> Gen<'c, 'f> {
     /// A builder of kernel `f` whose function body is `entry` (with the arguments of
-    /// [`super::abi::signature`]).
-    pub fn new(ctx: &'c Context, f: &'f ir::Func, entry: Block<'c>) -> Self {
+    /// [`super::abi::signature`], `faults` as given there).
+    pub fn new(ctx: &'c Context, f: &'f ir::Func, entry: Block<'c>, faults: bool) -> Self {
+        let fault_cell = faults.then(|| entry.argument(f.params.len()).expect("the fault cell argument").into());
         let arg = |i: usize| -> Value<'c, 'c> { entry.argument(i).expect("an argument of the signature").into() };
         let params = f.params.iter().enumerate().map(|(i, &p)| (p, arg(i))).collect();
         Gen {
@@ -106,7 +114,27 @@ impl<'c, 'f> Gen<'c, 'f> {
             cur: HashMap::new(),
             dirty: vec![],
             fast: HashMap::new(),
+            fault_cell,
         }
+    }
+
+    /// Raises fault `k` (an index into the layout's faults) where `cond` holds: lowers the fault cell
+    /// to `k` with `memref.atomic_rmw mins`, so the launch reports the fault of the smallest index
+    /// whatever the order of the iterations (`arrayc_runtime::launch`).
+    pub fn fault_if(&mut self, cond: V<'c>, k: usize) {
+        let cell = self.fault_cell.expect("a kernel with faults takes the fault cell");
+        self.open_if(cond);
+        let code = self.consti(DType::I64, k as i64);
+        let i64_ty: Type = IntegerType::new(self.ctx, 64).into();
+        let kind = IntegerAttribute::new(i64_ty, ATOMIC_RMW_MINS);
+        let op = OperationBuilder::new("memref.atomic_rmw", self.loc)
+            .add_operands(&[code.v, cell])
+            .add_attributes(&[(Identifier::new(self.ctx, "kind"), kind.into())])
+            .add_results(&[i64_ty])
+            .build()
+            .expect("a valid memref.atomic_rmw");
+        self.push(op);
+        self.close_if();
     }
 
     /// The entry block, once every other block is closed.

@@ -9,7 +9,10 @@ use crate::kernel_layout::{KernelLayout, Reduction};
 use arrayc_core::DType;
 use arrayc_dialect::ir::{BinFn, ComputeFn, ReduceKind, Type, UnFn, ValueId};
 use melior::{
-    dialect::{arith, memref},
+    dialect::{
+        arith::{self, CmpiPredicate},
+        memref,
+    },
     ir::Value,
 };
 
@@ -101,7 +104,16 @@ impl<'c> Gen<'c, '_> {
     }
 
     /// One elementwise op at full iteration index `idx`.
-    fn elementwise(&mut self, func: ComputeFn, out: ValueId, ins: &[ValueId], idx: &[Value<'c, 'c>]) {
+    /// `fault`: the index of the op's [`KernelFault`](crate::kernel_layout::KernelFault) when it can
+    /// fault (`kernel_layout::fault_of`).
+    fn elementwise(
+        &mut self,
+        func: ComputeFn,
+        out: ValueId,
+        ins: &[ValueId],
+        idx: &[Value<'c, 'c>],
+        fault: Option<usize>,
+    ) {
         let od = self.ir_ty(out).dtype();
         // Compute dtype for arithmetic: out dtype, bool computed in i64.
         let arith_dt = if od == DType::Bool { DType::I64 } else { od };
@@ -147,6 +159,12 @@ impl<'c> Gen<'c, '_> {
                     _ => arith_dt,
                 };
                 let (a, b) = (self.convert(a, ct), self.convert(b, ct));
+                if let Some(k) = fault {
+                    // The only fault (`kernel_layout::fault_of`): an integer power, negative exponent.
+                    assert_eq!(op, BinFn::Pow, "a fault of an op other than `**`");
+                    let neg = self.cmpi(CmpiPredicate::Slt, b, self.consti(b.d, 0));
+                    self.fault_if(neg, k);
+                }
                 self.binary(op, a, b)
             }
             ComputeFn::Unary(op) => {
@@ -196,8 +214,9 @@ impl<'c> Gen<'c, '_> {
     fn iteration(&mut self, l: &KernelLayout, idx: &[Value<'c, 'c>]) -> Vec<V<'c>> {
         self.cur.clear();
         self.dirty.clear();
-        for (func, out, ins) in &l.ops {
-            self.elementwise(*func, *out, ins, idx);
+        for (i, (func, out, ins)) in l.ops.iter().enumerate() {
+            let fault = l.faults.iter().position(|f| f.op == i);
+            self.elementwise(*func, *out, ins, idx, fault);
         }
         let mut xs = vec![];
         for r in reductions(l) {

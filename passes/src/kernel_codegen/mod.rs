@@ -92,8 +92,8 @@
 //! 0`, no trap). `minimum`/`maximum` of floats follow NumPy: NaN if either input is NaN, else
 //! `a < b ? a : b` (resp. `>`), so equal inputs (`-0.0`, `0.0`) give the second one; reductions
 //! combine `acc` and the next element with the same rule. Integer `**` with a negative exponent
-//! gives 0, except base 1 (gives 1) and base -1 (gives ±1 by parity) — NumPy raises instead; we pick
-//! a total, trap-free definition. Random is Philox4x32-10 in MLIR, bit-identical to
+//! raises NumPy's error as a kernel fault: the kernel lowers the fault cell it then takes after its
+//! parameters, and the launch fails with the op's source position (`arrayc_runtime::launch`). Random is Philox4x32-10 in MLIR, bit-identical to
 //! `arrayc_runtime::rng::uniform_f64`.
 
 pub mod abi;
@@ -145,12 +145,12 @@ pub fn context() -> Context {
 pub fn build_kernel<'c>(context: &'c Context, module: &Module<'c>, f: &ir::Func) -> Result<(), CodegenError> {
     let layout = kernel_legality(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?;
     let location = Location::unknown(context);
-    let signature = abi::signature(context, f);
+    let signature = abi::signature(context, f, !layout.faults.is_empty());
     let arg_types: Vec<_> = (0..signature.input_count())
         .map(|i| (signature.input(i).expect("an input of the signature"), location))
         .collect();
     let entry = Block::new(&arg_types);
-    let mut g = builder::Gen::new(context, f, entry);
+    let mut g = builder::Gen::new(context, f, entry, !layout.faults.is_empty());
     g.gen_block(&layout);
     let entry = g.finish();
     entry.append_operation(func::r#return(&[], location));

@@ -246,7 +246,7 @@ fn emit(stage: Stage, file: &Path, entry: Option<&str>, args: &[String], fuse: &
                 source_name: m.source_name.clone(),
                 funcs: m.funcs.iter().filter(|f| !f.kernel).cloned().collect(),
             });
-            let kernels = jit::lowered_mlir(&m).map_err(|e| UserError(format!("internal error: {e}")))?;
+            let kernels = jit::kernels_mlir(&m).map_err(|e| UserError(format!("internal error: {e}")))?;
             emit_text(&format!(
                 "// Host functions (run by the arrayc executor; func.call of a kernel is a launch):\n{host}// Kernels, lowered to scf/memref/arith/math:\n{kernels}"
             ));
