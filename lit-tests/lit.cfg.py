@@ -2,6 +2,7 @@
 # Binaries come from <repo>/target/release/ unless ARRAYC_BIN_DIR names another directory;
 # FileCheck and `not` come from LLVM 22 (override with LLVM_BIN_DIR).
 import os
+import tempfile
 
 import lit.formats
 
@@ -29,6 +30,9 @@ config.environment["PATH"] = os.pathsep.join([llvm_bin, os.environ.get("PATH", "
 
 # MLIR verifies the module after every pass (arrayc/arrayc-opt --verify-each).
 config.environment["ARRAYC_VERIFY_EACH"] = "1"
+
+# A kernel cache of the suite's own, under the temporary directory: the user's is never touched.
+config.environment["ARRAYC_CACHE_DIR"] = os.path.join(tempfile.gettempdir(), "arrayc-lit-kernel-cache")
 
 # Plain, uncoloured output.
 config.environment["NO_COLOR"] = "1"

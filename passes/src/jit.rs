@@ -1,13 +1,20 @@
-//! JIT compilation of a module's kernels with MLIR's `ExecutionEngine`.
+//! JIT compilation of a module's kernels with MLIR's `ExecutionEngine`, and loading of cached
+//! object code with LLVM's ORC `LLJIT`.
 //!
-//! [`compile`] builds every kernel of a module as MLIR (`kernel_codegen`), verifies it, lowers it to the LLVM dialect with [`PIPELINE`], and JIT-compiles it at optimisation level 3. Each
-//! kernel is then called through its packed wrapper `_mlir_<name>(void **args)` (which MLIR's
-//! `ExecutionEngine` creates for every function) by `arrayc_runtime::launch`, once per chunk of its
-//! iteration space — one compiled kernel per fused block, as in Bohrium (Kristensen et al. 2016,
-//! Sec. IV).
+//! [`compile`] builds every kernel of a module as MLIR (`kernel_codegen`) and verifies it. With a
+//! kernel cache ([`ObjectCache`]), it looks the kernels up by the hash of that MLIR and of the
+//! compilation's settings ([`cache_key`]); a hit loads the stored object file into an `LLJIT`
+//! (no MLIR lowering, no LLVM optimisation). Otherwise it lowers the module to the LLVM dialect with
+//! [`PIPELINE`], JIT-compiles it at optimisation level [`OPT_LEVEL`] (position-independent, so that
+//! its object file can be loaded at any address later) and stores the object file in the cache.
+//! Each kernel is then called through its packed wrapper `_mlir_<name>(void **args)` (which MLIR's
+//! `ExecutionEngine` creates for every function, and which the object file keeps) by
+//! `arrayc_runtime::launch`, once per chunk of its iteration space — one compiled kernel per fused
+//! block, as in Bohrium (Kristensen et al. 2016, Sec. IV).
 
 use crate::kernel_codegen::{self, CodegenError};
 use crate::kernel_layout::{launch_plan, LaunchPlan};
+use crate::object_cache::{Key, Lookup, ObjectCache};
 use arrayc_dialect::ir;
 use arrayc_runtime::array::launch_traffic;
 use arrayc_runtime::launch::{launch, LaunchError, PackedFn, PackedKernel};
@@ -30,6 +37,9 @@ pub const PIPELINE: &str = "builtin.module(\
     finalize-memref-to-llvm, convert-arith-to-llvm, convert-index-to-llvm, \
     convert-cf-to-llvm, convert-func-to-llvm, convert-arith-to-llvm, reconcile-unrealized-casts)";
 
+/// The LLVM optimisation level of compiled kernels.
+pub const OPT_LEVEL: i32 = 3;
+
 /// Why kernels could not be compiled. All of these are compiler bugs (the generated MLIR should
 /// always be valid), reported with MLIR's diagnostics rather than a panic.
 #[derive(Debug, thiserror::Error)]
@@ -48,14 +58,42 @@ pub enum JitError {
     Lookup(String),
 }
 
-/// Owned `MlirExecutionEngine` (melior's wrapper cannot report a failed creation).
-struct Engine(mlir_sys::MlirExecutionEngine);
+/// The owner of compiled kernel code: an `MlirExecutionEngine` (melior's wrapper cannot report a
+/// failed creation) or an ORC `LLJIT` holding a cached object file.
+enum Code {
+    Engine(mlir_sys::MlirExecutionEngine),
+    Orc(llvm_sys::orc2::lljit::LLVMOrcLLJITRef),
+}
 
-impl Drop for Engine {
+impl Drop for Code {
     fn drop(&mut self) {
-        // SAFETY: created non-null by `mlirExecutionEngineCreate`, destroyed once.
-        unsafe { mlir_sys::mlirExecutionEngineDestroy(self.0) }
+        match *self {
+            // SAFETY: created non-null by `mlirExecutionEngineCreate`, destroyed once.
+            Code::Engine(e) => unsafe { mlir_sys::mlirExecutionEngineDestroy(e) },
+            // SAFETY: created by `LLVMOrcCreateLLJIT`, disposed once; a disposal error is dropped.
+            Code::Orc(j) => unsafe {
+                let err = llvm_sys::orc2::lljit::LLVMOrcDisposeLLJIT(j);
+                if !err.is_null() {
+                    llvm_sys::error::LLVMConsumeError(err);
+                }
+            },
+        }
     }
+}
+
+/// What [`compile`] did with the kernel cache (shown by `arrayc run --time`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum CacheOutcome {
+    /// No cache was given, or the module has no kernels.
+    Off,
+    /// The object code came from the cache: nothing was compiled.
+    Hit,
+    /// Compiled and stored.
+    Miss,
+    /// The entry was corrupt (the reason) or could not be loaded: removed, compiled and stored again.
+    Replaced(String),
+    /// Compiled, but storing failed (the reason); the run goes on.
+    NotStored(String),
 }
 
 /// A module's JIT-compiled kernels: the engine that owns their code, and per kernel name its packed
@@ -68,8 +106,10 @@ impl Drop for Engine {
 pub struct JitKernels {
     kernels: HashMap<String, (PackedKernel, LaunchPlan)>,
     traffic: Traffic,
+    /// What the kernel cache gave.
+    pub cache: CacheOutcome,
     // Field order matters: the engine is dropped before the context.
-    _engine: Option<Engine>,
+    _code: Option<Code>,
     _context: Option<Context>,
 }
 
@@ -159,12 +199,17 @@ fn build_and_lower<'c>(
         return Err(JitError::Verify { diagnostics: take(diags) });
     }
     if lower {
-        let pm = PassManager::new(context);
-        parse_pass_pipeline(pm.as_operation_pass_manager(), PIPELINE)
-            .map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })?;
-        pm.run(&mut module).map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })?;
+        lower_to_llvm(context, diags, &mut module)?;
     }
     Ok(module)
+}
+
+/// Runs [`PIPELINE`] on `module`.
+fn lower_to_llvm(context: &Context, diags: &Arc<Mutex<String>>, module: &mut Module) -> Result<(), JitError> {
+    let pm = PassManager::new(context);
+    parse_pass_pipeline(pm.as_operation_pass_manager(), PIPELINE)
+        .map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })?;
+    pm.run(module).map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })
 }
 
 /// The kernels of `m` as MLIR text before lowering (`func`/`scf`/`memref`/`arith`/`math`), printed
@@ -201,42 +246,214 @@ pub fn llvm_ir(m: &ir::Module) -> Result<String, JitError> {
     }
 }
 
-/// JIT-compiles every kernel of `m` (functions with `kernel == true`; host functions are ignored).
-/// A module without kernels gives an empty [`JitKernels`] (no engine is created).
+/// JIT-compiles every kernel of `m` (functions with `kernel == true`; host functions are ignored),
+/// or loads their object code from `cache` (see the module docs). A module without kernels gives
+/// an empty [`JitKernels`] (no engine is created).
 ///
-/// Errors: see [`JitError`]; MLIR diagnostics are included in the message.
-pub fn compile(m: &ir::Module) -> Result<JitKernels, JitError> {
+/// Errors: see [`JitError`]; MLIR diagnostics are included in the message. A cache entry that is
+/// corrupt or cannot be loaded, or a cache that cannot be written, is not an error (it is reported
+/// in [`JitKernels::cache`]).
+pub fn compile(m: &ir::Module, cache: Option<&ObjectCache>) -> Result<JitKernels, JitError> {
     let kernels: Vec<&ir::Func> = m.funcs.iter().filter(|f| f.kernel).collect();
     if kernels.is_empty() {
-        return Ok(JitKernels { kernels: HashMap::new(), traffic: Traffic::default(), _engine: None, _context: None });
+        return Ok(JitKernels {
+            kernels: HashMap::new(),
+            traffic: Traffic::default(),
+            cache: CacheOutcome::Off,
+            _code: None,
+            _context: None,
+        });
     }
     let (context, diags) = context();
-    let engine = {
-        let module = build_and_lower(&context, &diags, m, true)?;
-        // SAFETY: the module is a valid LLVM-dialect module; no shared libraries are passed.
-        let raw = unsafe { mlir_sys::mlirExecutionEngineCreate(module.to_raw(), 3, 0, std::ptr::null(), false, false) };
+    // The module borrows the context: it is dropped (after the engine is made) before the context moves.
+    let (raw, key, mut outcome) = {
+        let mut module = build_and_lower(&context, &diags, m, false)?;
+        let key = cache.map(|_| cache_key(&module.as_operation().to_string()));
+        let mut outcome = CacheOutcome::Off;
+        if let (Some(c), Some(k)) = (cache, &key) {
+            outcome = match c.get(k) {
+                Lookup::Hit(object) => match load_object(&object, &kernels) {
+                    Ok((code, entries)) => {
+                        return finish(&kernels, entries, code, None, CacheOutcome::Hit);
+                    }
+                    Err(e) => CacheOutcome::Replaced(format!("cached object code could not be loaded ({e})")),
+                },
+                Lookup::Miss => CacheOutcome::Miss,
+                Lookup::Corrupt(why) => CacheOutcome::Replaced(why),
+            };
+        }
+        lower_to_llvm(&context, &diags, &mut module)?;
+        // SAFETY: the module is a valid LLVM-dialect module; no shared libraries are passed. Object dump
+        // (for the cache) and position-independent code are enabled.
+        let raw =
+            unsafe { mlir_sys::mlirExecutionEngineCreate(module.to_raw(), OPT_LEVEL, 0, std::ptr::null(), true, true) };
         if raw.ptr.is_null() {
             return Err(JitError::Engine { diagnostics: take(&diags) });
         }
-        Engine(raw)
+        (raw, key, outcome)
     };
-    let mut map = HashMap::new();
-    for f in kernels {
+    let code = Code::Engine(raw);
+    let mut entries = vec![];
+    for f in &kernels {
         let name = format!("_mlir_{}", f.name);
         // SAFETY: valid engine; the string ref points into `name`, alive for the call.
         let p = unsafe {
             mlir_sys::mlirExecutionEngineLookup(
-                engine.0,
+                raw,
                 mlir_sys::MlirStringRef { data: name.as_ptr() as *const _, length: name.len() },
             )
         };
-        if p.is_null() {
+        entries.push(p as usize);
+    }
+    if let (Some(c), Some(k)) = (cache, &key) {
+        if let Err(e) = store_object(raw, c, k) {
+            outcome = CacheOutcome::NotStored(e);
+        }
+    }
+    finish(&kernels, entries, code, Some(context), outcome)
+}
+
+/// The [`JitKernels`] of `kernels` whose packed entries are at `entries` (0: not found).
+fn finish(
+    kernels: &[&ir::Func],
+    entries: Vec<usize>,
+    code: Code,
+    context: Option<Context>,
+    cache: CacheOutcome,
+) -> Result<JitKernels, JitError> {
+    let mut map = HashMap::new();
+    for (f, p) in kernels.iter().zip(entries) {
+        if p == 0 {
             return Err(JitError::Lookup(f.name.clone()));
         }
-        // SAFETY: `_mlir_<name>` is the packed wrapper `void(void**)` that the engine generated.
-        let entry: PackedFn = unsafe { std::mem::transmute::<*mut std::ffi::c_void, PackedFn>(p) };
+        // SAFETY: `_mlir_<name>` is the packed wrapper `void(void**)` that the engine generated
+        // (possibly compiled in an earlier process and loaded from its object file).
+        let entry: PackedFn = unsafe { std::mem::transmute::<usize, PackedFn>(p) };
         let plan = launch_plan(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?;
         map.insert(f.name.clone(), (PackedKernel(entry), plan));
     }
-    Ok(JitKernels { kernels: map, traffic: Traffic::default(), _engine: Some(engine), _context: Some(context) })
+    Ok(JitKernels { kernels: map, traffic: Traffic::default(), cache, _code: Some(code), _context: context })
+}
+
+/// The cache key of kernels whose CPU MLIR before lowering is `kernels_mlir`: that text, the
+/// settings that shape the object code ([`PIPELINE`], [`OPT_LEVEL`], position independence), the
+/// target triple, host CPU and features, LLVM's version, and this compiler's identity (its
+/// version, and its executable's path, size and modification time).
+pub fn cache_key(kernels_mlir: &str) -> Key {
+    let exe = std::env::current_exe()
+        .ok()
+        .and_then(|p| {
+            let m = std::fs::metadata(&p).ok()?;
+            Some(format!("{} {} {:?}", p.display(), m.len(), m.modified().ok()?))
+        })
+        .unwrap_or_default();
+    let owned = |p: *mut std::ffi::c_char| {
+        // SAFETY: `p` is a message LLVM allocated (or null); copied, then disposed once.
+        unsafe {
+            if p.is_null() {
+                return String::new();
+            }
+            let s = std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned();
+            llvm_sys::core::LLVMDisposeMessage(p);
+            s
+        }
+    };
+    use llvm_sys::target_machine::{LLVMGetDefaultTargetTriple, LLVMGetHostCPUFeatures, LLVMGetHostCPUName};
+    // SAFETY: plain queries of LLVM's host description.
+    let (triple, cpu, features) =
+        unsafe { (owned(LLVMGetDefaultTargetTriple()), owned(LLVMGetHostCPUName()), owned(LLVMGetHostCPUFeatures())) };
+    let (mut major, mut minor, mut patch) = (0, 0, 0);
+    // SAFETY: writes three integers.
+    unsafe { llvm_sys::core::LLVMGetVersion(&mut major, &mut minor, &mut patch) };
+    let llvm = format!("{major}.{minor}.{patch}");
+    let settings = format!("O{OPT_LEVEL} pic");
+    Key::of(&[
+        b"arrayc kernel object v1",
+        env!("CARGO_PKG_VERSION").as_bytes(),
+        exe.as_bytes(),
+        llvm.as_bytes(),
+        triple.as_bytes(),
+        cpu.as_bytes(),
+        features.as_bytes(),
+        settings.as_bytes(),
+        PIPELINE.as_bytes(),
+        kernels_mlir.as_bytes(),
+    ])
+}
+
+/// Writes the object code of `engine` (all its kernels, compiled) into `cache` under `key`.
+fn store_object(engine: mlir_sys::MlirExecutionEngine, cache: &ObjectCache, key: &Key) -> Result<(), String> {
+    let dir = tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    let path = dir.path().join("kernels.o");
+    let p = path.to_string_lossy().into_owned();
+    // SAFETY: valid engine created with object dump enabled; the string ref points into `p`.
+    unsafe {
+        mlir_sys::mlirExecutionEngineDumpToObjectFile(
+            engine,
+            mlir_sys::MlirStringRef { data: p.as_ptr() as *const _, length: p.len() },
+        )
+    };
+    let object = std::fs::read(&path).map_err(|e| format!("the JIT wrote no object file: {e}"))?;
+    cache.put(key, &object)
+}
+
+/// The message of an LLVM error (consumed), or `None` for success.
+fn llvm_error(err: llvm_sys::error::LLVMErrorRef) -> Option<String> {
+    if err.is_null() {
+        return None;
+    }
+    // SAFETY: a non-null error, consumed by `LLVMGetErrorMessage`; the message is copied, then
+    // disposed once.
+    unsafe {
+        let m = llvm_sys::error::LLVMGetErrorMessage(err);
+        let s = std::ffi::CStr::from_ptr(m).to_string_lossy().into_owned();
+        llvm_sys::error::LLVMDisposeErrorMessage(m);
+        Some(s)
+    }
+}
+
+/// Loads the object file `object` into a new ORC `LLJIT` (with the process's symbols, for the math
+/// library) and looks up the packed entry `_mlir_<name>` of every kernel (0 where missing).
+fn load_object(object: &[u8], kernels: &[&ir::Func]) -> Result<(Code, Vec<usize>), String> {
+    use llvm_sys::orc2::{lljit::*, *};
+    // SAFETY: LLVM C API calls in their documented order: the builder is consumed by
+    // `LLVMOrcCreateLLJIT`, the generator by `LLVMOrcJITDylibAddGenerator` and the memory buffer
+    // (a copy of `object`) by `LLVMOrcLLJITAddObjectFile`; the LLJIT is owned by the returned
+    // `Code` (disposed on every error path here by dropping it).
+    unsafe {
+        llvm_sys::target::LLVM_InitializeNativeTarget();
+        llvm_sys::target::LLVM_InitializeNativeAsmPrinter();
+        let mut jit: LLVMOrcLLJITRef = std::ptr::null_mut();
+        if let Some(e) = llvm_error(LLVMOrcCreateLLJIT(&mut jit, LLVMOrcCreateLLJITBuilder())) {
+            return Err(format!("creating the JIT: {e}"));
+        }
+        let code = Code::Orc(jit);
+        let dylib = LLVMOrcLLJITGetMainJITDylib(jit);
+        let mut generator: LLVMOrcDefinitionGeneratorRef = std::ptr::null_mut();
+        let prefix = LLVMOrcLLJITGetGlobalPrefix(jit);
+        let err =
+            LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&mut generator, prefix, None, std::ptr::null_mut());
+        if let Some(e) = llvm_error(err) {
+            return Err(format!("resolving the process's symbols: {e}"));
+        }
+        LLVMOrcJITDylibAddGenerator(dylib, generator);
+        let buffer = llvm_sys::core::LLVMCreateMemoryBufferWithMemoryRangeCopy(
+            object.as_ptr() as *const _,
+            object.len(),
+            c"arrayc-kernels.o".as_ptr(),
+        );
+        if let Some(e) = llvm_error(LLVMOrcLLJITAddObjectFile(jit, dylib, buffer)) {
+            return Err(format!("adding the object file: {e}"));
+        }
+        let mut entries = vec![];
+        for f in kernels {
+            let name = std::ffi::CString::new(format!("_mlir_{}", f.name)).map_err(|e| e.to_string())?;
+            let mut addr: LLVMOrcExecutorAddress = 0;
+            if let Some(e) = llvm_error(LLVMOrcLLJITLookup(jit, &mut addr, name.as_ptr())) {
+                return Err(format!("looking up @{}: {e}", f.name));
+            }
+            entries.push(addr as usize);
+        }
+        Ok((code, entries))
+    }
 }

@@ -7,6 +7,7 @@ pub mod jit;
 pub mod kernel_codegen;
 pub mod kernel_layout;
 pub mod lower_ast;
+pub mod object_cache;
 pub mod outline;
 pub mod roots;
 pub mod wsp;

@@ -40,7 +40,7 @@ fn module(funcs: Vec<ir::Func>) -> ir::Module {
 
 fn compile1(f: ir::Func) -> jit::JitKernels {
     let m = module(vec![f]);
-    match jit::compile(&m) {
+    match jit::compile(&m, None) {
         Ok(k) => k,
         Err(e) => panic!("{e}\n--- MLIR ---\n{}", kernel_codegen::kernels_module_mlir(&m).unwrap()),
     }
@@ -235,7 +235,7 @@ fn f64_binary_all_ops_2d() {
             )
         })
         .collect();
-    let jk = jit::compile(&module(funcs)).unwrap();
+    let jk = jit::compile(&module(funcs), None).unwrap();
     for &op in &FBIN {
         let od = if op.is_comparison() { DType::Bool } else { DType::F64 };
         let out = zeros(od, &shape);
@@ -359,16 +359,19 @@ fn mixed_dtypes_promote() {
     let f = |name: &str, od: DType, a: DType, b: DType, op: BinFn| {
         kernel(name, &[arr(od, 1), arr(a, 1), arr(b, 1)], &[(ComputeFn::Binary(op), 0, vec![1, 2])])
     };
-    let jk = jit::compile(&module(vec![
-        f("add_f32_i64", DType::F64, DType::F32, DType::I64, BinFn::Add),
-        f("add_bool", DType::I64, DType::Bool, DType::Bool, BinFn::Add),
-        f("lt_f32_i64", DType::Bool, DType::F32, DType::I64, BinFn::Lt),
-        f("div_i64", DType::F64, DType::I64, DType::I64, BinFn::Div),
-        f("and_bool", DType::Bool, DType::Bool, DType::Bool, BinFn::And),
-        f("or_bool", DType::Bool, DType::Bool, DType::Bool, BinFn::Or),
-        f("max_bool", DType::Bool, DType::Bool, DType::Bool, BinFn::Maximum),
-        f("gt_bool", DType::Bool, DType::Bool, DType::Bool, BinFn::Gt),
-    ]))
+    let jk = jit::compile(
+        &module(vec![
+            f("add_f32_i64", DType::F64, DType::F32, DType::I64, BinFn::Add),
+            f("add_bool", DType::I64, DType::Bool, DType::Bool, BinFn::Add),
+            f("lt_f32_i64", DType::Bool, DType::F32, DType::I64, BinFn::Lt),
+            f("div_i64", DType::F64, DType::I64, DType::I64, BinFn::Div),
+            f("and_bool", DType::Bool, DType::Bool, DType::Bool, BinFn::And),
+            f("or_bool", DType::Bool, DType::Bool, DType::Bool, BinFn::Or),
+            f("max_bool", DType::Bool, DType::Bool, DType::Bool, BinFn::Maximum),
+            f("gt_bool", DType::Bool, DType::Bool, DType::Bool, BinFn::Gt),
+        ]),
+        None,
+    )
     .unwrap();
     let run = |k: &str, od: DType, a: &View, b: &View| {
         let out = zeros(od, &[n as i64]);
@@ -542,28 +545,31 @@ fn unary_functions() {
 #[test]
 fn fill_copy_where_arange() {
     // Fill from a scalar and from a 0-d view, over 3-d.
-    let jk = jit::compile(&module(vec![
-        kernel("fill_s", &[arr(DType::I64, 3), sc(DType::F64)], &[(ComputeFn::Fill, 0, vec![1])]),
-        kernel("fill_v", &[arr(DType::F32, 3), arr(DType::F64, 0)], &[(ComputeFn::Fill, 0, vec![1])]),
-        kernel("copy_fb", &[arr(DType::Bool, 2), arr(DType::F64, 2)], &[(ComputeFn::Copy, 0, vec![1])]),
-        kernel("copy_fi", &[arr(DType::I64, 2), arr(DType::F64, 2)], &[(ComputeFn::Copy, 0, vec![1])]),
-        kernel("copy_bf", &[arr(DType::F64, 2), arr(DType::Bool, 2)], &[(ComputeFn::Copy, 0, vec![1])]),
-        kernel(
-            "where",
-            &[arr(DType::F64, 2), arr(DType::Bool, 2), arr(DType::I64, 2), sc(DType::F64)],
-            &[(ComputeFn::Where, 0, vec![1, 2, 3])],
-        ),
-        kernel(
-            "arange_f",
-            &[arr(DType::F64, 1), sc(DType::F64), sc(DType::F64)],
-            &[(ComputeFn::Arange, 0, vec![1, 2])],
-        ),
-        kernel(
-            "arange_i",
-            &[arr(DType::I64, 1), sc(DType::I64), sc(DType::I64)],
-            &[(ComputeFn::Arange, 0, vec![1, 2])],
-        ),
-    ]))
+    let jk = jit::compile(
+        &module(vec![
+            kernel("fill_s", &[arr(DType::I64, 3), sc(DType::F64)], &[(ComputeFn::Fill, 0, vec![1])]),
+            kernel("fill_v", &[arr(DType::F32, 3), arr(DType::F64, 0)], &[(ComputeFn::Fill, 0, vec![1])]),
+            kernel("copy_fb", &[arr(DType::Bool, 2), arr(DType::F64, 2)], &[(ComputeFn::Copy, 0, vec![1])]),
+            kernel("copy_fi", &[arr(DType::I64, 2), arr(DType::F64, 2)], &[(ComputeFn::Copy, 0, vec![1])]),
+            kernel("copy_bf", &[arr(DType::F64, 2), arr(DType::Bool, 2)], &[(ComputeFn::Copy, 0, vec![1])]),
+            kernel(
+                "where",
+                &[arr(DType::F64, 2), arr(DType::Bool, 2), arr(DType::I64, 2), sc(DType::F64)],
+                &[(ComputeFn::Where, 0, vec![1, 2, 3])],
+            ),
+            kernel(
+                "arange_f",
+                &[arr(DType::F64, 1), sc(DType::F64), sc(DType::F64)],
+                &[(ComputeFn::Arange, 0, vec![1, 2])],
+            ),
+            kernel(
+                "arange_i",
+                &[arr(DType::I64, 1), sc(DType::I64), sc(DType::I64)],
+                &[(ComputeFn::Arange, 0, vec![1, 2])],
+            ),
+        ]),
+        None,
+    )
     .unwrap();
     let o = zeros(DType::I64, &[2, 3, 4]);
     jk.launch("fill_s", &[rv(&o), rs(Scalar::F64(-2.7))]).unwrap();
@@ -627,23 +633,26 @@ fn random_matches_runtime_philox() {
 
 #[test]
 fn strided_views_negative_zero_strides_0d_3d() {
-    let jk = jit::compile(&module(vec![
-        kernel(
-            "add2",
-            &[arr(DType::F64, 2), arr(DType::F64, 2), arr(DType::F64, 2)],
-            &[(ComputeFn::Binary(BinFn::Add), 0, vec![1, 2])],
-        ),
-        kernel(
-            "mul0",
-            &[arr(DType::F64, 0), arr(DType::F64, 0), sc(DType::F64)],
-            &[(ComputeFn::Binary(BinFn::Mul), 0, vec![1, 2])],
-        ),
-        kernel(
-            "sub3",
-            &[arr(DType::I64, 3), arr(DType::I64, 3), arr(DType::I64, 3)],
-            &[(ComputeFn::Binary(BinFn::Sub), 0, vec![1, 2])],
-        ),
-    ]))
+    let jk = jit::compile(
+        &module(vec![
+            kernel(
+                "add2",
+                &[arr(DType::F64, 2), arr(DType::F64, 2), arr(DType::F64, 2)],
+                &[(ComputeFn::Binary(BinFn::Add), 0, vec![1, 2])],
+            ),
+            kernel(
+                "mul0",
+                &[arr(DType::F64, 0), arr(DType::F64, 0), sc(DType::F64)],
+                &[(ComputeFn::Binary(BinFn::Mul), 0, vec![1, 2])],
+            ),
+            kernel(
+                "sub3",
+                &[arr(DType::I64, 3), arr(DType::I64, 3), arr(DType::I64, 3)],
+                &[(ComputeFn::Binary(BinFn::Sub), 0, vec![1, 2])],
+            ),
+        ]),
+        None,
+    )
     .unwrap();
     // a: 2-d reversed in both dims (negative strides) of a 4x5 base; b: a row broadcast (stride 0).
     let base: Vec<f64> = (0..20).map(|i| i as f64).collect();
@@ -806,53 +815,56 @@ fn reductions_int_bool_nan_empty() {
     let xi: Vec<i64> = ivals(1000, 31);
     let vi = view(DType::I64, &[10, 100], &xi.iter().map(|&v| Scalar::I64(v)).collect::<Vec<_>>());
     let vbool = view(DType::Bool, &[10, 100], &xi.iter().map(|&v| Scalar::Bool(v > 0)).collect::<Vec<_>>());
-    let jk = jit::compile(&module(vec![
-        kernel(
-            "isum",
-            &[arr(DType::I64, 0), arr(DType::I64, 2)],
-            &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])],
-        ),
-        kernel(
-            "imin1",
-            &[arr(DType::I64, 1), arr(DType::I64, 2)],
-            &[(ComputeFn::Reduce(ReduceKind::Min, Some(1)), 0, vec![1])],
-        ),
-        kernel(
-            "imax0",
-            &[arr(DType::I64, 1), arr(DType::I64, 2)],
-            &[(ComputeFn::Reduce(ReduceKind::Max, Some(0)), 0, vec![1])],
-        ),
-        kernel(
-            "bsum",
-            &[arr(DType::I64, 0), arr(DType::Bool, 2)],
-            &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])],
-        ),
-        kernel(
-            "bmax1",
-            &[arr(DType::Bool, 1), arr(DType::Bool, 2)],
-            &[(ComputeFn::Reduce(ReduceKind::Max, Some(1)), 0, vec![1])],
-        ),
-        kernel(
-            "fmin",
-            &[arr(DType::F64, 0), arr(DType::F64, 1)],
-            &[(ComputeFn::Reduce(ReduceKind::Min, None), 0, vec![1])],
-        ),
-        kernel(
-            "fmax1",
-            &[arr(DType::F64, 1), arr(DType::F64, 2)],
-            &[(ComputeFn::Reduce(ReduceKind::Max, Some(1)), 0, vec![1])],
-        ),
-        kernel(
-            "fprod",
-            &[arr(DType::F64, 0), arr(DType::F64, 1)],
-            &[(ComputeFn::Reduce(ReduceKind::Prod, None), 0, vec![1])],
-        ),
-        kernel(
-            "f32sum0d",
-            &[arr(DType::F32, 0), arr(DType::F32, 0)],
-            &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])],
-        ),
-    ]))
+    let jk = jit::compile(
+        &module(vec![
+            kernel(
+                "isum",
+                &[arr(DType::I64, 0), arr(DType::I64, 2)],
+                &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])],
+            ),
+            kernel(
+                "imin1",
+                &[arr(DType::I64, 1), arr(DType::I64, 2)],
+                &[(ComputeFn::Reduce(ReduceKind::Min, Some(1)), 0, vec![1])],
+            ),
+            kernel(
+                "imax0",
+                &[arr(DType::I64, 1), arr(DType::I64, 2)],
+                &[(ComputeFn::Reduce(ReduceKind::Max, Some(0)), 0, vec![1])],
+            ),
+            kernel(
+                "bsum",
+                &[arr(DType::I64, 0), arr(DType::Bool, 2)],
+                &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])],
+            ),
+            kernel(
+                "bmax1",
+                &[arr(DType::Bool, 1), arr(DType::Bool, 2)],
+                &[(ComputeFn::Reduce(ReduceKind::Max, Some(1)), 0, vec![1])],
+            ),
+            kernel(
+                "fmin",
+                &[arr(DType::F64, 0), arr(DType::F64, 1)],
+                &[(ComputeFn::Reduce(ReduceKind::Min, None), 0, vec![1])],
+            ),
+            kernel(
+                "fmax1",
+                &[arr(DType::F64, 1), arr(DType::F64, 2)],
+                &[(ComputeFn::Reduce(ReduceKind::Max, Some(1)), 0, vec![1])],
+            ),
+            kernel(
+                "fprod",
+                &[arr(DType::F64, 0), arr(DType::F64, 1)],
+                &[(ComputeFn::Reduce(ReduceKind::Prod, None), 0, vec![1])],
+            ),
+            kernel(
+                "f32sum0d",
+                &[arr(DType::F32, 0), arr(DType::F32, 0)],
+                &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])],
+            ),
+        ]),
+        None,
+    )
     .unwrap();
     let o = zeros(DType::I64, &[]);
     jk.launch("isum", &[rv(&o), rv(&vi)]).unwrap();
@@ -913,23 +925,26 @@ fn chunked_reductions_are_accurate_and_deterministic() {
     let n = 156_000usize;
     let x = vals(n, 51);
     let vx = fview(&sh, &x);
-    let jk = jit::compile(&module(vec![
-        kernel(
-            "sum_all",
-            &[arr(DType::F64, 0), arr(DType::F64, 3)],
-            &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])],
-        ),
-        kernel(
-            "sum_ax2",
-            &[arr(DType::F64, 2), arr(DType::F64, 3)],
-            &[(ComputeFn::Reduce(ReduceKind::Sum, Some(2)), 0, vec![1])],
-        ),
-        kernel(
-            "sum_ax0",
-            &[arr(DType::F64, 2), arr(DType::F64, 3)],
-            &[(ComputeFn::Reduce(ReduceKind::Sum, Some(0)), 0, vec![1])],
-        ),
-    ]))
+    let jk = jit::compile(
+        &module(vec![
+            kernel(
+                "sum_all",
+                &[arr(DType::F64, 0), arr(DType::F64, 3)],
+                &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])],
+            ),
+            kernel(
+                "sum_ax2",
+                &[arr(DType::F64, 2), arr(DType::F64, 3)],
+                &[(ComputeFn::Reduce(ReduceKind::Sum, Some(2)), 0, vec![1])],
+            ),
+            kernel(
+                "sum_ax0",
+                &[arr(DType::F64, 2), arr(DType::F64, 3)],
+                &[(ComputeFn::Reduce(ReduceKind::Sum, Some(0)), 0, vec![1])],
+            ),
+        ]),
+        None,
+    )
     .unwrap();
     let seq: f64 = x.iter().sum();
     let run_all = |jk: &jit::JitKernels| {
@@ -1042,11 +1057,12 @@ fn emit_stages_and_empty_module() {
     assert!(text.contains(neutral) && text.contains("{arrayc.chunk = 0 : index}"), "{text}");
     let ll = jit::llvm_ir(&m).unwrap();
     assert!(ll.contains("define void @k0(") && ll.contains("define void @k1("), "{ll}");
-    let empty = jit::compile(&module(vec![ir::Func::new("main", false)])).unwrap();
+    let empty = jit::compile(&module(vec![ir::Func::new("main", false)]), None).unwrap();
     assert!(empty.launch("k", &[]).is_err());
     // Not a kernel / bad body: codegen errors, not panics.
     assert!(kernel_codegen::kernel_to_mlir(&ir::Func::new("main", false)).is_err());
-    assert!(jit::compile(&module(vec![kernel("bad", &[arr(DType::F64, 1)], &[(ComputeFn::Copy, 0, vec![])])])).is_err());
+    assert!(jit::compile(&module(vec![kernel("bad", &[arr(DType::F64, 1)], &[(ComputeFn::Copy, 0, vec![])])]), None)
+        .is_err());
 }
 
 #[test]
@@ -1259,7 +1275,7 @@ fn fused_axis_reductions_with_contracted_producer() {
         assert_eq!(text.matches("memref.load").count(), loads, "{text}");
     }
     let m = module(funcs);
-    let jk = jit::compile(&m).unwrap();
+    let jk = jit::compile(&m, None).unwrap();
     let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
     for sh in [[7i64, 5], [400, 300]] {
         let (r, c) = (sh[0] as usize, sh[1] as usize);
@@ -1310,7 +1326,7 @@ fn several_reductions_along_one_axis_share_a_loop_nest() {
         )
     };
     let m = module(vec![mk("two0", 0), mk("two1", 1)]);
-    let jk = jit::compile(&m).unwrap();
+    let jk = jit::compile(&m, None).unwrap();
     for sh in [[7i64, 5], [300, 200]] {
         let (r, c) = (sh[0] as usize, sh[1] as usize);
         let (a, b) = (vals(r * c, 93), vals(r * c, 94));
@@ -1404,7 +1420,7 @@ fn unsupported_blocks_are_rejected_before_the_jit() {
     for f in &rejected {
         assert!(!kernel_codegen::fusible_block(f), "@{} accepted", f.name);
         assert!(kernel_codegen::kernel_to_mlir(f).is_err(), "@{}", f.name);
-        assert!(jit::compile(&module(vec![f.clone()])).is_err(), "@{}", f.name);
+        assert!(jit::compile(&module(vec![f.clone()]), None).is_err(), "@{}", f.name);
     }
     // No view parameter at all: the kernel does nothing and launches fine.
     let f = kernel_t("noview", &[sc(DType::F64)], &[f1], &[(ComputeFn::Fill, 1, vec![0])]);
@@ -1438,7 +1454,7 @@ fn numpy_signed_zeros_nan_min_max_remainder() {
                 kernel("rmax", &[arr(d, 0), arr(d, 1)], &[(ComputeFn::Reduce(ReduceKind::Max, None), 0, vec![1])]),
             ])
             .collect();
-        let jk = jit::compile(&module(funcs)).unwrap();
+        let jk = jit::compile(&module(funcs), None).unwrap();
         let cast =
             |xs: &[f64]| view(d, &[xs.len() as i64], &xs.iter().map(|&x| Scalar::F64(x).cast(d)).collect::<Vec<_>>());
         let f64s = |v: &View| elems(v).iter().map(|s| s.cast(DType::F64).as_f64()).collect::<Vec<f64>>();

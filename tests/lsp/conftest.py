@@ -2,9 +2,12 @@
 $ARRAYC, else target/release/arrayc) and initializes a session; helpers open documents and wait
 for what the server sends."""
 import asyncio
+import atexit
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,6 +19,10 @@ from pygls.protocol import default_converter
 
 ROOT = Path(__file__).resolve().parents[2]
 ARRAYC = os.environ.get("ARRAYC", str(ROOT / "target" / "release" / "arrayc"))
+# Code-lens runs use a kernel cache of the suite's own (removed at exit), not the user's.
+_CACHE = tempfile.mkdtemp(prefix="arrayc-lsp-test-cache-")
+os.environ.setdefault("ARRAYC_CACHE_DIR", _CACHE)
+atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 
 if not os.access(ARRAYC, os.X_OK):
     raise pytest.UsageError(f"{ARRAYC} not found: build it with `cargo build --release -p arrayc-tools` (or `make build`)")

@@ -5,8 +5,12 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// The binary, with a kernel cache of its own (under the system's temporary directory, per test
+/// process) so that tests never read or fill the user's cache.
 fn arrayc() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_arrayc"))
+    let mut c = Command::new(env!("CARGO_BIN_EXE_arrayc"));
+    c.env("ARRAYC_CACHE_DIR", std::env::temp_dir().join(format!("arrayc-cli-cache-{}", std::process::id())));
+    c
 }
 
 fn repo() -> PathBuf {
@@ -805,4 +809,101 @@ fn a_dead_axis_reduction_compiles() {
             assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), want);
         }
     }
+}
+
+/// `arrayc run` with the kernel cache in `cache`, `--time`, the results in `out`: (stdout, stderr).
+fn run_cached(file: &Path, cache: &Path, extra: &[&str]) -> (String, String) {
+    let o = arrayc().env("ARRAYC_CACHE_DIR", cache).arg("run").arg(file).arg("--time").args(extra).output().unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{}: {err}", file.display());
+    (String::from_utf8_lossy(&o.stdout).into_owned(), err)
+}
+
+/// Issue 14: a second run compiles nothing (the object code comes from the cache), gives the same
+/// results, and `--no-cache` neither reads nor writes the cache. A truncated, damaged or foreign
+/// entry is detected by its checksum, removed and replaced, never loaded. `arrayc cache stats` and
+/// `clear` report and empty it.
+#[test]
+fn the_kernel_cache_serves_a_second_run_and_replaces_corrupt_entries() {
+    let dir = temp_dir("cache");
+    let cache = dir.join("cache");
+    let heat = repo().join("examples/heat.arr");
+    let (want, err) = run_cached(&heat, &cache, &["--no-cache"]);
+    assert!(err.contains("cache: not used (--no-cache)"), "{err}");
+    assert!(!cache.exists(), "--no-cache created the cache");
+    let (got, err) = run_cached(&heat, &cache, &[]);
+    assert!(err.contains("cache: miss") && err.contains("kernel JIT"), "{err}");
+    assert_eq!(got, want);
+    let (got, err) = run_cached(&heat, &cache, &[]);
+    assert!(err.contains("cache: hit") && err.contains("kernels (from the cache)"), "{err}");
+    assert!(!err.contains("kernel JIT"), "a hit compiled kernels: {err}");
+    assert_eq!(got, want);
+    let entries: Vec<PathBuf> = std::fs::read_dir(&cache).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    let entry = &entries[0];
+    let good = std::fs::read(entry).unwrap();
+    let damaged: [(&str, Vec<u8>); 3] = [
+        ("truncated", good[..good.len() / 2].to_vec()),
+        ("a flipped bit", {
+            let mut b = good.clone();
+            let mid = b.len() * 3 / 4;
+            b[mid] ^= 0x10;
+            b
+        }),
+        ("foreign", b"\x7fELF not an arrayc entry".to_vec()),
+    ];
+    for (what, bytes) in damaged {
+        std::fs::write(entry, &bytes).unwrap();
+        let (got, err) = run_cached(&heat, &cache, &[]);
+        assert!(err.contains("cache: a bad entry was removed and replaced"), "{what}: {err}");
+        assert_eq!(got, want, "{what}");
+        assert_eq!(std::fs::read(entry).unwrap(), good, "{what}: the entry is stored again");
+    }
+    let o = arrayc().env("ARRAYC_CACHE_DIR", &cache).args(["cache", "stats"]).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("entries: 1") && out.contains(&cache.display().to_string()), "{out}");
+    let o = arrayc().env("ARRAYC_CACHE_DIR", &cache).args(["cache", "clear"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout).contains("removed 1 entries"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_dir(&cache).unwrap().count(), 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Concurrent processes compiling the same program into one empty cache all succeed with the same
+/// results and leave one whole entry (written to a temporary file, renamed into place); a cache
+/// that cannot be written is not an error.
+#[test]
+fn the_kernel_cache_is_safe_for_concurrent_runs_and_optional() {
+    let dir = temp_dir("cache-concurrent");
+    let cache = dir.join("cache");
+    let prog = repo().join("examples/black_scholes.arr");
+    let children: Vec<_> = (0..4)
+        .map(|_| {
+            arrayc()
+                .env("ARRAYC_CACHE_DIR", &cache)
+                .arg("run")
+                .arg(&prog)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let outs: Vec<Output> = children.into_iter().map(|c| c.wait_with_output().unwrap()).collect();
+    for o in &outs {
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
+        assert_eq!(o.stdout, outs[0].stdout);
+    }
+    let names: Vec<String> =
+        std::fs::read_dir(&cache).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(names.len(), 1, "one entry, no temporary files left: {names:?}");
+    let (got, err) = run_cached(&prog, &cache, &[]);
+    assert!(err.contains("cache: hit"), "{err}");
+    assert_eq!(got.as_bytes(), outs[0].stdout);
+    // A cache "directory" that is a file: the run compiles, says so under --time, and succeeds.
+    let file = dir.join("not-a-dir");
+    std::fs::write(&file, "x").unwrap();
+    let (got, err) = run_cached(&prog, &file, &[]);
+    assert!(err.contains("could not be stored"), "{err}");
+    assert_eq!(got.as_bytes(), outs[0].stdout);
+    let _ = std::fs::remove_dir_all(&dir);
 }

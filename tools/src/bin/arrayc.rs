@@ -1,6 +1,7 @@
 //! `arrayc`: compile and run array programs (see `arrayc --help`).
 
 use arrayc_passes::jit;
+use arrayc_passes::object_cache::ObjectCache;
 use arrayc_runtime::{array::View, npy, print, value::RtValue};
 use arrayc_tools::exec::Executor;
 use arrayc_tools::{
@@ -60,6 +61,9 @@ enum Command {
         /// the arrays every launched kernel reads or writes (overlapping views counted once).
         #[arg(long)]
         time: bool,
+        /// Compile every kernel, neither reading nor writing the kernel cache (`arrayc cache`).
+        #[arg(long)]
+        no_cache: bool,
         #[command(flatten)]
         fuse: FuseArgs,
     },
@@ -108,6 +112,22 @@ enum Command {
     /// you type, hover with dtypes and shapes, go to definition, references, document symbols,
     /// shape and fusion inlay hints, fuse-report and run code lenses.
     Lsp,
+    /// The kernel cache: compiled kernels (object code) that `run` stores and reuses, so a second
+    /// run of a program compiles nothing. Directory: $ARRAYC_CACHE_DIR, else $XDG_CACHE_HOME/arrayc,
+    /// else ~/.cache/arrayc; size bound: $ARRAYC_CACHE_MAX_MB MiB (default 1024), least recently
+    /// used entries removed first.
+    Cache {
+        #[command(subcommand)]
+        action: CacheAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum CacheAction {
+    /// Print the cache's directory, number of entries and size.
+    Stats,
+    /// Remove every entry.
+    Clear,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -133,8 +153,8 @@ fn main() -> ExitCode {
     // Ctrl-C: remove the .npy files being written, then exit with the shell's code for SIGINT.
     let _ = ctrlc::set_handler(|| npy::abandon_writes_and_exit(130));
     let r = arrayc_tools::on_driver_stack(|| match cli.command {
-        Command::Run { file, entry, args, out, time, fuse } => {
-            let r = run(&file, entry.as_deref(), &args, out.as_deref(), time, &fuse);
+        Command::Run { file, entry, args, out, time, no_cache, fuse } => {
+            let r = run(&file, entry.as_deref(), &args, out.as_deref(), time, !no_cache, &fuse);
             // A failed run leaves no results in --out DIR, not even an earlier run's.
             match (r, &out) {
                 (Err(e), Some(dir)) => Err(match remove_stale_results(dir, 0) {
@@ -150,6 +170,7 @@ fn main() -> ExitCode {
             fuse_report(&file, entry.as_deref(), &args, format, &fuse)
         }
         Command::Lsp => lsp(),
+        Command::Cache { action } => cache(action),
     })
     .unwrap_or_else(|e| Err(UserError(format!("error: cannot start the compiler thread: {e}"))));
     match r {
@@ -170,6 +191,28 @@ fn lsp() -> Result<(), UserError> {
         stack_bytes: arrayc_tools::DRIVER_STACK_BYTES,
     };
     arrayc_lsp::serve_stdio(options).map_err(|e| UserError(format!("error: the language server stopped: {e}")))
+}
+
+/// `arrayc cache stats|clear`.
+fn cache(action: CacheAction) -> Result<(), UserError> {
+    let c = ObjectCache::from_env().map_err(|e| UserError(format!("error: {e}")))?;
+    match action {
+        CacheAction::Stats => {
+            let s = c.stats();
+            let size = bytesize::ByteSize::b(s.bytes).display().iec();
+            emit_text(&format!(
+                "kernel cache: {}\nentries: {}\nsize: {size} ({} bytes)\n",
+                c.dir().display(),
+                s.entries,
+                s.bytes
+            ));
+        }
+        CacheAction::Clear => {
+            let n = c.clear().map_err(|e| UserError(format!("error: {e}")))?;
+            emit_text(&format!("removed {n} entries from {}\n", c.dir().display()));
+        }
+    }
+    Ok(())
 }
 
 /// Writes `text` to stdout; a closed pipe (`arrayc emit ... | head`) is not an error.
@@ -262,6 +305,7 @@ fn run(
     args: &[String],
     out: Option<&Path>,
     time: bool,
+    use_cache: bool,
     fuse: &FuseArgs,
 ) -> Result<(), UserError> {
     let mut clock = Instant::now();
@@ -280,8 +324,16 @@ fn run(
     let given: Vec<Option<RtValue>> = argv.iter().cloned().map(Some).collect();
     pipeline::to_kernels(&mut m, &entry, &fuse.options(&entry, &given))?;
     lap("passes (fusion included)", &mut clock);
-    let kernels = jit::compile(&m).map_err(|e| UserError(format!("internal error: {e}")))?;
-    lap("kernel JIT (MLIR -> LLVM, O3)", &mut clock);
+    let cache =
+        if use_cache { Some(ObjectCache::from_env().map_err(|e| UserError(format!("error: {e}")))?) } else { None };
+    let kernels = jit::compile(&m, cache.as_ref()).map_err(|e| UserError(format!("internal error: {e}")))?;
+    lap(
+        match kernels.cache {
+            jit::CacheOutcome::Hit => "kernels (from the cache)",
+            _ => "kernel JIT (MLIR -> LLVM, O3)",
+        },
+        &mut clock,
+    );
     let mut program_out = std::io::stdout();
     let results = Executor { module: &m, kernels: &kernels, out: &mut program_out }
         .call(&entry, argv)
@@ -321,6 +373,15 @@ fn run(
     if time {
         for (n, ms) in &times {
             eprintln!("time: {n:<32} {ms:>10.3} ms");
+        }
+        let dir = cache.as_ref().map(|c| c.dir().display().to_string()).unwrap_or_default();
+        match &kernels.cache {
+            jit::CacheOutcome::Off if use_cache => eprintln!("cache: no kernels to compile"),
+            jit::CacheOutcome::Off => eprintln!("cache: not used (--no-cache)"),
+            jit::CacheOutcome::Hit => eprintln!("cache: hit ({dir}): no kernel compiled"),
+            jit::CacheOutcome::Miss => eprintln!("cache: miss: kernels compiled and stored in {dir}"),
+            jit::CacheOutcome::Replaced(why) => eprintln!("cache: a bad entry was removed and replaced: {why}"),
+            jit::CacheOutcome::NotStored(why) => eprintln!("cache: miss, and the kernels could not be stored: {why}"),
         }
         let (bytes, launches) = kernels.traffic();
         eprintln!("traffic: {bytes} bytes in {launches} kernel launches");

@@ -1,0 +1,315 @@
+//! The persistent kernel cache: the object code of a module's compiled kernels, on disk, so that a
+//! second `arrayc run` of the same program compiles nothing (Bohrium kept its kernels on disk too,
+//! Kristensen et al. 2016, Sec. V-F; JAX has a persistent compilation cache).
+//!
+//! * **Where:** `$ARRAYC_CACHE_DIR` if set, else `$XDG_CACHE_HOME/arrayc`, else `~/.cache/arrayc`
+//!   ([`ObjectCache::default_dir`]).
+//! * **Key:** a BLAKE3 hash ([`Key`]) of everything the object code depends on: the kernels' MLIR
+//!   before lowering, the lowering pipeline and optimisation level, the target triple, the host
+//!   CPU and its features, LLVM's version and the compiler's identity (version, and the size and
+//!   modification time of its executable, so a rebuilt compiler never reuses an older one's code).
+//! * **Entry:** one file `<key>.kobj`: a header (magic, the key again, the payload's length and its
+//!   BLAKE3 hash), then the object file. An entry whose header, length or hash does not match is
+//!   *corrupt* (truncated, damaged or foreign): it is removed and the kernels are compiled again,
+//!   never loaded ([`Lookup::Corrupt`]).
+//! * **Concurrency:** an entry is written to a temporary file in the cache directory and renamed
+//!   into place (atomic on one file system), so concurrent processes see either no entry or a whole
+//!   one; two processes compiling the same module both write it, the last rename wins.
+//! * **Size bound:** after a store, the least recently used entries (by modification time, which a
+//!   hit refreshes) are removed until the cache holds at most its bound in bytes
+//!   (`$ARRAYC_CACHE_MAX_MB`, default [`DEFAULT_MAX_BYTES`]).
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// The default size bound of the cache directory: 1 GiB.
+pub const DEFAULT_MAX_BYTES: u64 = 1 << 30;
+
+/// An entry file's first bytes (the format's version is its last byte).
+const MAGIC: &[u8; 12] = b"arrayc-kobj\x01";
+/// An entry file's name ends with this.
+const EXT: &str = "kobj";
+/// Header: magic, key (32 bytes), payload length (u64 little-endian), payload hash (32 bytes).
+const HEADER: usize = MAGIC.len() + 32 + 8 + 32;
+
+/// The cache key of a module's object code: a BLAKE3 hash of its parts (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Key([u8; 32]);
+
+impl Key {
+    /// The hash of `parts`, each length-prefixed (so no two different lists of parts collide by
+    /// concatenation).
+    pub fn of(parts: &[&[u8]]) -> Key {
+        let mut h = blake3::Hasher::new();
+        for p in parts {
+            h.update(&(p.len() as u64).to_le_bytes());
+            h.update(p);
+        }
+        Key(*h.finalize().as_bytes())
+    }
+    /// The key as 64 hexadecimal digits (the entry's file name).
+    pub fn hex(&self) -> String {
+        blake3::Hash::from_bytes(self.0).to_hex().to_string()
+    }
+}
+
+/// What the cache holds for a key.
+#[derive(Debug, PartialEq)]
+pub enum Lookup {
+    /// The object code stored for the key (its hash checked).
+    Hit(Vec<u8>),
+    /// No entry.
+    Miss,
+    /// An entry that failed its checks, now removed; the reason, for `--time`.
+    Corrupt(String),
+}
+
+/// Entries and bytes of a cache directory ([`ObjectCache::stats`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Stats {
+    /// Number of entry files.
+    pub entries: u64,
+    /// Their total size in bytes.
+    pub bytes: u64,
+}
+
+/// A cache directory of compiled kernel objects (see the module docs). The directory is created on
+/// the first store.
+#[derive(Clone, Debug)]
+pub struct ObjectCache {
+    dir: PathBuf,
+    max_bytes: u64,
+}
+
+impl ObjectCache {
+    /// A cache in `dir` bounded to `max_bytes` bytes.
+    pub fn new(dir: PathBuf, max_bytes: u64) -> ObjectCache {
+        ObjectCache { dir, max_bytes }
+    }
+
+    /// The cache the environment configures: [`ObjectCache::default_dir`] bounded by
+    /// `$ARRAYC_CACHE_MAX_MB` (MiB; default [`DEFAULT_MAX_BYTES`]).
+    ///
+    /// Errors: no directory can be named (neither variable nor `HOME` is set), or
+    /// `$ARRAYC_CACHE_MAX_MB` is not a whole number.
+    pub fn from_env() -> Result<ObjectCache, String> {
+        let dir = Self::default_dir().ok_or(
+            "the kernel cache has no directory: set ARRAYC_CACHE_DIR, XDG_CACHE_HOME or HOME (or pass --no-cache)",
+        )?;
+        let max_bytes = match std::env::var("ARRAYC_CACHE_MAX_MB") {
+            Ok(s) => s
+                .trim()
+                .parse::<u64>()
+                .map(|mb| mb.saturating_mul(1 << 20))
+                .map_err(|_| format!("ARRAYC_CACHE_MAX_MB must be a whole number of MiB, not `{s}`"))?,
+            Err(_) => DEFAULT_MAX_BYTES,
+        };
+        Ok(ObjectCache::new(dir, max_bytes))
+    }
+
+    /// `$ARRAYC_CACHE_DIR`, else `$XDG_CACHE_HOME/arrayc`, else `$HOME/.cache/arrayc` (empty
+    /// variables count as unset, as the XDG specification says).
+    pub fn default_dir() -> Option<PathBuf> {
+        let var = |n: &str| std::env::var_os(n).filter(|v| !v.is_empty()).map(PathBuf::from);
+        var("ARRAYC_CACHE_DIR")
+            .or_else(|| var("XDG_CACHE_HOME").map(|d| d.join("arrayc")))
+            .or_else(|| var("HOME").map(|h| h.join(".cache").join("arrayc")))
+    }
+
+    /// The cache directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn path(&self, key: &Key) -> PathBuf {
+        self.dir.join(format!("{}.{EXT}", key.hex()))
+    }
+
+    /// The object code stored for `key`, checked against the entry's header and hash. A hit
+    /// refreshes the entry's modification time (its place in the LRU order). A corrupt entry is
+    /// removed. An unreadable directory or entry is a miss.
+    pub fn get(&self, key: &Key) -> Lookup {
+        let path = self.path(key);
+        let Ok(bytes) = fs::read(&path) else { return Lookup::Miss };
+        match check_entry(key, &bytes) {
+            Ok(()) => {
+                if let Ok(f) = fs::File::options().append(true).open(&path) {
+                    let _ = f.set_modified(SystemTime::now());
+                }
+                Lookup::Hit(bytes[HEADER..].to_vec())
+            }
+            Err(why) => {
+                let _ = fs::remove_file(&path);
+                Lookup::Corrupt(format!("{}: {why}", path.display()))
+            }
+        }
+    }
+
+    /// Stores `object` for `key` (atomically: a temporary file renamed into place), then evicts the
+    /// least recently used entries beyond the size bound.
+    ///
+    /// Errors: the directory cannot be created or written (a message naming it).
+    pub fn put(&self, key: &Key, object: &[u8]) -> Result<(), String> {
+        let fail = |e: std::io::Error| format!("cannot write the kernel cache `{}`: {e}", self.dir.display());
+        fs::create_dir_all(&self.dir).map_err(fail)?;
+        let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(&self.dir).map_err(fail)?;
+        tmp.write_all(MAGIC).map_err(fail)?;
+        tmp.write_all(&key.0).map_err(fail)?;
+        tmp.write_all(&(object.len() as u64).to_le_bytes()).map_err(fail)?;
+        tmp.write_all(blake3::hash(object).as_bytes()).map_err(fail)?;
+        tmp.write_all(object).map_err(fail)?;
+        tmp.persist(self.path(key)).map_err(|e| fail(e.error))?;
+        self.evict(self.max_bytes);
+        Ok(())
+    }
+
+    /// Entry files with their size and modification time.
+    fn entries(&self) -> Vec<(PathBuf, u64, SystemTime)> {
+        let Ok(rd) = fs::read_dir(&self.dir) else { return vec![] };
+        rd.filter_map(Result::ok)
+            .filter(|e| e.path().extension().is_some_and(|x| x == EXT))
+            .filter_map(|e| {
+                let m = e.metadata().ok()?;
+                Some((e.path(), m.len(), m.modified().unwrap_or(SystemTime::UNIX_EPOCH)))
+            })
+            .collect()
+    }
+
+    /// Removes the least recently used entries until at most `max_bytes` remain; returns how many
+    /// were removed.
+    fn evict(&self, max_bytes: u64) -> usize {
+        let mut entries = self.entries();
+        let mut total: u64 = entries.iter().map(|e| e.1).sum();
+        entries.sort_by_key(|e| e.2);
+        let mut removed = 0;
+        for (path, size, _) in entries {
+            if total <= max_bytes {
+                break;
+            }
+            if fs::remove_file(&path).is_ok() {
+                removed += 1;
+            }
+            total = total.saturating_sub(size);
+        }
+        removed
+    }
+
+    /// The number of entries and their total size.
+    pub fn stats(&self) -> Stats {
+        let e = self.entries();
+        Stats { entries: e.len() as u64, bytes: e.iter().map(|e| e.1).sum() }
+    }
+
+    /// Removes every entry (and stale temporary files); returns the number of entries removed.
+    ///
+    /// Errors: an entry that exists but cannot be removed.
+    pub fn clear(&self) -> Result<u64, String> {
+        let n = self.entries().len() as u64;
+        if let Ok(rd) = fs::read_dir(&self.dir) {
+            for e in rd.filter_map(Result::ok) {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                if name.ends_with(&format!(".{EXT}")) || name.starts_with(".tmp-") {
+                    fs::remove_file(e.path())
+                        .map_err(|err| format!("cannot remove `{}`: {err}", e.path().display()))?;
+                }
+            }
+        }
+        Ok(n)
+    }
+}
+
+/// Checks an entry file's bytes against `key`: magic, key, length and payload hash.
+fn check_entry(key: &Key, bytes: &[u8]) -> Result<(), String> {
+    if bytes.len() < HEADER {
+        return Err(format!("truncated ({} bytes, shorter than the {HEADER}-byte header)", bytes.len()));
+    }
+    if &bytes[..MAGIC.len()] != MAGIC {
+        return Err("not an arrayc kernel cache entry (or another version of the format)".into());
+    }
+    let mut at = MAGIC.len();
+    if bytes[at..at + 32] != key.0 {
+        return Err("the entry belongs to another key".into());
+    }
+    at += 32;
+    let len = u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+    at += 8;
+    let payload = &bytes[HEADER..];
+    if payload.len() as u64 != len {
+        return Err(format!("truncated or extended: {} bytes of object code, the header says {len}", payload.len()));
+    }
+    if blake3::hash(payload).as_bytes() != &bytes[at..at + 32] {
+        return Err("checksum mismatch: the object code is damaged".into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cache(max: u64) -> (tempfile::TempDir, ObjectCache) {
+        let d = tempfile::tempdir().unwrap();
+        let c = ObjectCache::new(d.path().join("c"), max);
+        (d, c)
+    }
+
+    #[test]
+    fn stored_objects_come_back_and_corrupt_entries_are_removed() {
+        let (_d, c) = cache(1 << 20);
+        let k = Key::of(&[b"module", b"x86_64"]);
+        assert_eq!(c.get(&k), Lookup::Miss);
+        c.put(&k, b"object code").unwrap();
+        assert_eq!(c.get(&k), Lookup::Hit(b"object code".to_vec()));
+        assert_eq!(c.stats(), Stats { entries: 1, bytes: (HEADER + 11) as u64 });
+        // Parts are length-prefixed: ["ab", "c"] and ["a", "bc"] are different keys.
+        assert_ne!(Key::of(&[b"ab", b"c"]), Key::of(&[b"a", b"bc"]));
+        let path = c.path(&k);
+        let good = fs::read(&path).unwrap();
+        let damaged = |f: fn(&mut Vec<u8>)| {
+            let mut b = good.clone();
+            f(&mut b);
+            b
+        };
+        let cases = [
+            ("truncated", damaged(|b| b.truncate(b.len() - 3))),
+            ("a flipped bit", damaged(|b| *b.last_mut().unwrap() ^= 1)),
+            ("foreign", damaged(|b| b[0] = b'X')),
+            ("short", damaged(|b| b.truncate(10))),
+        ];
+        for (what, b) in cases {
+            fs::write(&path, &b).unwrap();
+            assert!(matches!(c.get(&k), Lookup::Corrupt(_)), "{what}");
+            assert!(!path.exists(), "{what}: the corrupt entry is removed");
+        }
+        // An entry stored under another key's name is not trusted either.
+        let other = Key::of(&[b"other"]);
+        fs::write(c.path(&other), &good).unwrap();
+        assert!(matches!(c.get(&other), Lookup::Corrupt(m) if m.contains("another key")));
+        c.put(&k, b"object code").unwrap();
+        assert_eq!(c.clear().unwrap(), 1);
+        assert_eq!(c.stats(), Stats::default());
+    }
+
+    #[test]
+    fn the_least_recently_used_entries_go_first() {
+        let entry = (HEADER + 100) as u64;
+        let (_d, c) = cache(2 * entry);
+        let keys: Vec<Key> = (0..3u8).map(|i| Key::of(&[&[i]])).collect();
+        let old = SystemTime::now() - std::time::Duration::from_secs(100);
+        c.put(&keys[0], &[0; 100]).unwrap();
+        c.put(&keys[1], &[1; 100]).unwrap();
+        for (i, k) in keys[..2].iter().enumerate() {
+            let f = fs::File::options().append(true).open(c.path(k)).unwrap();
+            f.set_modified(old + std::time::Duration::from_secs(i as u64)).unwrap();
+        }
+        // A hit makes entry 0 the most recently used; storing a third evicts entry 1.
+        assert!(matches!(c.get(&keys[0]), Lookup::Hit(_)));
+        c.put(&keys[2], &[2; 100]).unwrap();
+        assert!(matches!(c.get(&keys[0]), Lookup::Hit(_)));
+        assert_eq!(c.get(&keys[1]), Lookup::Miss);
+        assert!(matches!(c.get(&keys[2]), Lookup::Hit(_)));
+    }
+}
