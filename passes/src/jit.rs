@@ -84,7 +84,7 @@ impl Drop for Code {
 /// What [`compile`] did with the kernel cache (shown by `arrayc run --time`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum CacheOutcome {
-    /// No cache was given, or the module has no kernels.
+    /// No cache was given.
     Off,
     /// The object code came from the cache: nothing was compiled.
     Hit,
@@ -100,17 +100,17 @@ pub enum CacheOutcome {
 /// entry and its launch plan (parameter types and block structure, computed once here, which `launch`
 /// checks arguments against).
 ///
-/// `Send + Sync`: after [`compile`] returns, neither the MLIR context nor the engine is touched
+/// `Send + Sync`: after [`compile`] returns, neither the MLIR contexts nor the engines are touched
 /// again; launches only call the packed entries, which are plain code pointers, valid while `self`
 /// lives, and safe to call from any thread (rayon workers).
 pub struct JitKernels {
     kernels: HashMap<String, (PackedKernel, LaunchPlan)>,
     traffic: Traffic,
-    /// What the kernel cache gave.
-    pub cache: CacheOutcome,
-    // Field order matters: the engine is dropped before the context.
-    _code: Option<Code>,
-    _context: Option<Context>,
+    /// What the kernel cache gave, per compiled group (empty without kernels).
+    pub cache: Vec<CacheOutcome>,
+    // Field order matters: the engines are dropped before the contexts.
+    _code: Vec<Code>,
+    _contexts: Vec<Context>,
 }
 
 // SAFETY: see the type's docs — the context and engine are only used during `compile` (on one
@@ -167,9 +167,23 @@ pub struct Traffic {
     launches: AtomicU64,
 }
 
+/// The process-wide registrations, once, before any JIT thread needs them (MLIR's pass registry
+/// and LLVM's native target are global and not safe to fill from several threads at once).
+fn register_once() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        register_all_passes();
+        // SAFETY: LLVM's native target initialisation, on one thread.
+        unsafe {
+            llvm_sys::target::LLVM_InitializeNativeTarget();
+            llvm_sys::target::LLVM_InitializeNativeAsmPrinter();
+        }
+    });
+}
+
 /// A context with every dialect, pass and LLVM translation registered, and a diagnostics sink.
 fn context() -> (Context, Arc<Mutex<String>>) {
-    register_all_passes();
+    register_once();
     let context = kernel_codegen::context();
     register_all_llvm_translations(&context);
     let diags = Arc::new(Mutex::new(String::new()));
@@ -186,15 +200,15 @@ fn take(d: &Arc<Mutex<String>>) -> String {
     std::mem::take(&mut *d.lock().unwrap())
 }
 
-/// Builds the kernels of `m` for the CPU ([`kernel_codegen::cpu_kernels_module`]) and verifies
-/// them, then (if `lower`) runs [`PIPELINE`] on them.
+/// Builds `kernels` for the CPU ([`kernel_codegen::cpu_kernels_module`]) and verifies them, then
+/// (if `lower`) runs [`PIPELINE`] on them.
 fn build_and_lower<'c>(
     context: &'c Context,
     diags: &Arc<Mutex<String>>,
-    m: &ir::Module,
+    kernels: &[&ir::Func],
     lower: bool,
 ) -> Result<Module<'c>, JitError> {
-    let mut module = kernel_codegen::cpu_kernels_module(context, m)?;
+    let mut module = kernel_codegen::cpu_kernels_module(context, kernels)?;
     if !module.as_operation().verify() {
         return Err(JitError::Verify { diagnostics: take(diags) });
     }
@@ -218,7 +232,7 @@ fn lower_to_llvm(context: &Context, diags: &Arc<Mutex<String>>, module: &mut Mod
 /// Errors: a kernel the code generator rejects, or MLIR that does not verify.
 pub fn kernels_mlir(m: &ir::Module) -> Result<String, JitError> {
     let (context, diags) = context();
-    let module = build_and_lower(&context, &diags, m, false)?;
+    let module = build_and_lower(&context, &diags, &kernel_codegen::kernels_of(m), false)?;
     Ok(module.as_operation().to_string())
 }
 
@@ -227,7 +241,7 @@ pub fn kernels_mlir(m: &ir::Module) -> Result<String, JitError> {
 /// Errors: as [`kernels_mlir`], a pipeline failure, or a failed translation to LLVM IR.
 pub fn llvm_ir(m: &ir::Module) -> Result<String, JitError> {
     let (context, diags) = context();
-    let module = build_and_lower(&context, &diags, m, true)?;
+    let module = build_and_lower(&context, &diags, &kernel_codegen::kernels_of(m), true)?;
     // SAFETY: plain C API calls; the LLVM module and context are disposed before returning and the
     // string is copied before `LLVMDisposeMessage`.
     unsafe {
@@ -250,31 +264,117 @@ pub fn llvm_ir(m: &ir::Module) -> Result<String, JitError> {
 /// or loads their object code from `cache` (see the module docs). A module without kernels gives
 /// an empty [`JitKernels`] (no engine is created).
 ///
+/// The kernels are split into [`compile_groups`], one per core at most, each compiled (or loaded)
+/// on its own thread in its own MLIR context and engine, and cached as its own entry.
+///
 /// Errors: see [`JitError`]; MLIR diagnostics are included in the message. A cache entry that is
 /// corrupt or cannot be loaded, or a cache that cannot be written, is not an error (it is reported
 /// in [`JitKernels::cache`]).
 pub fn compile(m: &ir::Module, cache: Option<&ObjectCache>) -> Result<JitKernels, JitError> {
-    let kernels: Vec<&ir::Func> = m.funcs.iter().filter(|f| f.kernel).collect();
-    if kernels.is_empty() {
-        return Ok(JitKernels {
-            kernels: HashMap::new(),
-            traffic: Traffic::default(),
-            cache: CacheOutcome::Off,
-            _code: None,
-            _context: None,
-        });
+    let kernels = kernel_codegen::kernels_of(m);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let groups = compile_groups(&kernels, threads);
+    register_once();
+    let parts: Vec<Result<Part, JitError>> = std::thread::scope(|s| {
+        let handles: Vec<_> = groups
+            .iter()
+            .map(|g| {
+                std::thread::Builder::new()
+                    .name("arrayc-jit".into())
+                    .stack_size(JIT_STACK_BYTES)
+                    .spawn_scoped(s, move || compile_group(g, cache))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| match h {
+                Ok(h) => {
+                    h.join().unwrap_or_else(|_| Err(JitError::Engine { diagnostics: "a JIT thread panicked".into() }))
+                }
+                Err(e) => Err(JitError::Engine { diagnostics: format!("cannot start a JIT thread: {e}") }),
+            })
+            .collect()
+    });
+    let mut jk = JitKernels {
+        kernels: HashMap::new(),
+        traffic: Traffic::default(),
+        cache: vec![],
+        _code: vec![],
+        _contexts: vec![],
+    };
+    for part in parts {
+        let part = part?;
+        for (f, p) in part.kernels.iter().zip(part.entries) {
+            if p == 0 {
+                return Err(JitError::Lookup(f.name.clone()));
+            }
+            // SAFETY: `_mlir_<name>` is the packed wrapper `void(void**)` that the engine generated
+            // (possibly compiled in an earlier process and loaded from its object file).
+            let entry: PackedFn = unsafe { std::mem::transmute::<usize, PackedFn>(p) };
+            let plan = launch_plan(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?;
+            jk.kernels.insert(f.name.clone(), (PackedKernel(entry), plan));
+        }
+        jk.cache.push(part.cache);
+        jk._code.push(part.code);
+        jk._contexts.extend(part.context);
     }
+    Ok(jk)
+}
+
+/// The stack of a JIT thread (bytes): MLIR's passes recurse over large kernels.
+const JIT_STACK_BYTES: usize = 64 << 20;
+
+/// Splits `kernels` into at most `n` groups of about equal work (longest processing time first,
+/// work counted in kernel body ops), each group in module order. Deterministic for given `n`.
+pub fn compile_groups<'m>(kernels: &[&'m ir::Func], n: usize) -> Vec<Vec<&'m ir::Func>> {
+    let n = n.clamp(1, kernels.len().max(1));
+    let mut order: Vec<usize> = (0..kernels.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(kernels[i].body.len()));
+    let mut load = vec![0usize; n];
+    let mut member: Vec<Vec<usize>> = vec![vec![]; n];
+    for i in order {
+        let g = (0..n).min_by_key(|&g| (load[g], g)).expect("at least one group");
+        load[g] += kernels[i].body.len() + 1;
+        member[g].push(i);
+    }
+    member
+        .into_iter()
+        .filter(|g| !g.is_empty())
+        .map(|mut g| {
+            g.sort_unstable();
+            g.into_iter().map(|i| kernels[i]).collect()
+        })
+        .collect()
+}
+
+/// One compiled group of kernels: its code, the context that built it (none when loaded from the
+/// cache), the packed entry of each kernel (0: not found) and what the cache gave.
+struct Part<'m> {
+    kernels: Vec<&'m ir::Func>,
+    entries: Vec<usize>,
+    code: Code,
+    context: Option<Context>,
+    cache: CacheOutcome,
+}
+
+// SAFETY: a part moves from its JIT thread to the caller once; its context and engine are not used
+// again until they are dropped (see [`JitKernels`]).
+unsafe impl Send for Part<'_> {}
+
+/// Compiles (or loads from `cache`) one group of kernels; see [`compile`].
+fn compile_group<'m>(kernels: &[&'m ir::Func], cache: Option<&ObjectCache>) -> Result<Part<'m>, JitError> {
     let (context, diags) = context();
     // The module borrows the context: it is dropped (after the engine is made) before the context moves.
     let (raw, key, mut outcome) = {
-        let mut module = build_and_lower(&context, &diags, m, false)?;
+        let mut module = build_and_lower(&context, &diags, kernels, false)?;
         let key = cache.map(|_| cache_key(&module.as_operation().to_string()));
         let mut outcome = CacheOutcome::Off;
         if let (Some(c), Some(k)) = (cache, &key) {
             outcome = match c.get(k) {
-                Lookup::Hit(object) => match load_object(&object, &kernels) {
+                Lookup::Hit(object) => match load_object(&object, kernels) {
                     Ok((code, entries)) => {
-                        return finish(&kernels, entries, code, None, CacheOutcome::Hit);
+                        let kernels = kernels.to_vec();
+                        return Ok(Part { kernels, entries, code, context: None, cache: CacheOutcome::Hit });
                     }
                     Err(e) => CacheOutcome::Replaced(format!("cached object code could not be loaded ({e})")),
                 },
@@ -294,7 +394,7 @@ pub fn compile(m: &ir::Module, cache: Option<&ObjectCache>) -> Result<JitKernels
     };
     let code = Code::Engine(raw);
     let mut entries = vec![];
-    for f in &kernels {
+    for f in kernels {
         let name = format!("_mlir_{}", f.name);
         // SAFETY: valid engine; the string ref points into `name`, alive for the call.
         let p = unsafe {
@@ -310,29 +410,7 @@ pub fn compile(m: &ir::Module, cache: Option<&ObjectCache>) -> Result<JitKernels
             outcome = CacheOutcome::NotStored(e);
         }
     }
-    finish(&kernels, entries, code, Some(context), outcome)
-}
-
-/// The [`JitKernels`] of `kernels` whose packed entries are at `entries` (0: not found).
-fn finish(
-    kernels: &[&ir::Func],
-    entries: Vec<usize>,
-    code: Code,
-    context: Option<Context>,
-    cache: CacheOutcome,
-) -> Result<JitKernels, JitError> {
-    let mut map = HashMap::new();
-    for (f, p) in kernels.iter().zip(entries) {
-        if p == 0 {
-            return Err(JitError::Lookup(f.name.clone()));
-        }
-        // SAFETY: `_mlir_<name>` is the packed wrapper `void(void**)` that the engine generated
-        // (possibly compiled in an earlier process and loaded from its object file).
-        let entry: PackedFn = unsafe { std::mem::transmute::<usize, PackedFn>(p) };
-        let plan = launch_plan(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?;
-        map.insert(f.name.clone(), (PackedKernel(entry), plan));
-    }
-    Ok(JitKernels { kernels: map, traffic: Traffic::default(), cache, _code: Some(code), _context: context })
+    Ok(Part { kernels: kernels.to_vec(), entries, code, context: Some(context), cache: outcome })
 }
 
 /// The cache key of kernels whose CPU MLIR before lowering is `kernels_mlir`: that text, the
@@ -421,8 +499,6 @@ fn load_object(object: &[u8], kernels: &[&ir::Func]) -> Result<(Code, Vec<usize>
     // (a copy of `object`) by `LLVMOrcLLJITAddObjectFile`; the LLJIT is owned by the returned
     // `Code` (disposed on every error path here by dropping it).
     unsafe {
-        llvm_sys::target::LLVM_InitializeNativeTarget();
-        llvm_sys::target::LLVM_InitializeNativeAsmPrinter();
         let mut jit: LLVMOrcLLJITRef = std::ptr::null_mut();
         if let Some(e) = llvm_error(LLVMOrcCreateLLJIT(&mut jit, LLVMOrcCreateLLJITBuilder())) {
             return Err(format!("creating the JIT: {e}"));

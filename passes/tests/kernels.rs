@@ -1482,3 +1482,36 @@ fn numpy_signed_zeros_nan_min_max_remainder() {
         }
     }
 }
+
+/// The JIT's compile groups: every kernel in exactly one group, in module order within a group, at
+/// most `n` groups, the work (body ops) balanced: the largest group is within one kernel of the
+/// ideal (longest processing time first).
+#[test]
+fn compile_groups_cover_every_kernel_once_and_balance_work() {
+    let funcs: Vec<ir::Func> = (0..9)
+        .map(|i| {
+            let ops: Vec<OpSpec> = (0..1 + (i * 7) % 5).map(|_| (ComputeFn::Copy, 0, vec![1])).collect();
+            kernel(&format!("k{i}"), &[arr(DType::F64, 1), arr(DType::F64, 1)], &ops)
+        })
+        .collect();
+    let refs: Vec<&ir::Func> = funcs.iter().collect();
+    for n in [1, 2, 3, 4, 16] {
+        let groups = jit::compile_groups(&refs, n);
+        assert!(!groups.is_empty() && groups.len() <= n.min(refs.len()), "n = {n}");
+        let mut seen: Vec<&str> = groups.iter().flatten().map(|f| f.name.as_str()).collect();
+        for g in &groups {
+            let pos: Vec<usize> = g.iter().map(|f| refs.iter().position(|r| r.name == f.name).unwrap()).collect();
+            assert!(pos.windows(2).all(|w| w[0] < w[1]), "module order within a group: {pos:?}");
+        }
+        seen.sort();
+        let mut all: Vec<&str> = refs.iter().map(|f| f.name.as_str()).collect();
+        all.sort();
+        assert_eq!(seen, all, "n = {n}");
+        let work = |g: &Vec<&ir::Func>| g.iter().map(|f| f.body.len() + 1).sum::<usize>();
+        let total: usize = refs.iter().map(|f| f.body.len() + 1).sum();
+        let biggest = refs.iter().map(|f| f.body.len() + 1).max().unwrap();
+        let max = groups.iter().map(work).max().unwrap();
+        assert!(max <= total / groups.len() + biggest, "n = {n}: max group work {max} of {total}");
+    }
+    assert!(jit::compile_groups(&[], 4).is_empty());
+}

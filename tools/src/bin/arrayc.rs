@@ -327,13 +327,8 @@ fn run(
     let cache =
         if use_cache { Some(ObjectCache::from_env().map_err(|e| UserError(format!("error: {e}")))?) } else { None };
     let kernels = jit::compile(&m, cache.as_ref()).map_err(|e| UserError(format!("internal error: {e}")))?;
-    lap(
-        match kernels.cache {
-            jit::CacheOutcome::Hit => "kernels (from the cache)",
-            _ => "kernel JIT (MLIR -> LLVM, O3)",
-        },
-        &mut clock,
-    );
+    let all_hits = !kernels.cache.is_empty() && kernels.cache.iter().all(|c| *c == jit::CacheOutcome::Hit);
+    lap(if all_hits { "kernels (from the cache)" } else { "kernel JIT (MLIR -> LLVM, O3)" }, &mut clock);
     let mut program_out = std::io::stdout();
     let results = Executor { module: &m, kernels: &kernels, out: &mut program_out }
         .call(&entry, argv)
@@ -375,13 +370,26 @@ fn run(
             eprintln!("time: {n:<32} {ms:>10.3} ms");
         }
         let dir = cache.as_ref().map(|c| c.dir().display().to_string()).unwrap_or_default();
-        match &kernels.cache {
-            jit::CacheOutcome::Off if use_cache => eprintln!("cache: no kernels to compile"),
-            jit::CacheOutcome::Off => eprintln!("cache: not used (--no-cache)"),
-            jit::CacheOutcome::Hit => eprintln!("cache: hit ({dir}): no kernel compiled"),
-            jit::CacheOutcome::Miss => eprintln!("cache: miss: kernels compiled and stored in {dir}"),
-            jit::CacheOutcome::Replaced(why) => eprintln!("cache: a bad entry was removed and replaced: {why}"),
-            jit::CacheOutcome::NotStored(why) => eprintln!("cache: miss, and the kernels could not be stored: {why}"),
+        let groups = kernels.cache.len();
+        let hits = kernels.cache.iter().filter(|c| **c == jit::CacheOutcome::Hit).count();
+        if groups == 0 {
+            eprintln!("cache: no kernels to compile");
+        } else if !use_cache {
+            eprintln!("cache: not used (--no-cache); {groups} kernel groups compiled in parallel");
+        } else if hits == groups {
+            eprintln!("cache: hit ({dir}): no kernel compiled");
+        } else {
+            eprintln!(
+                "cache: miss: {} of {groups} kernel groups compiled in parallel and stored in {dir}",
+                groups - hits
+            );
+        }
+        for c in &kernels.cache {
+            match c {
+                jit::CacheOutcome::Replaced(why) => eprintln!("cache: a bad entry was removed and replaced: {why}"),
+                jit::CacheOutcome::NotStored(why) => eprintln!("cache: a kernel group could not be stored: {why}"),
+                _ => {}
+            }
         }
         let (bytes, launches) = kernels.traffic();
         eprintln!("traffic: {bytes} bytes in {launches} kernel launches");
