@@ -2,7 +2,7 @@
 //! object code with LLVM's ORC `LLJIT`.
 //!
 //! [`compile`] builds every kernel of a module as MLIR (`kernel_codegen`) and verifies it. With a
-//! kernel cache ([`ObjectCache`]), it looks the kernels up by the hash of that MLIR and of the
+//! kernel cache ([`DiskCache`]), it looks the kernels up by the hash of that MLIR and of the
 //! compilation's settings ([`cache_key`]); a hit loads the stored object file into an `LLJIT`
 //! (no MLIR lowering, no LLVM optimisation). Otherwise it lowers the module to the LLVM dialect with
 //! [`PIPELINE`], JIT-compiles it at optimisation level [`OPT_LEVEL`] (position-independent, so that
@@ -12,9 +12,9 @@
 //! `arrayc_runtime::launch`, once per chunk of its iteration space — one compiled kernel per fused
 //! block, as in Bohrium (Kristensen et al. 2016, Sec. IV).
 
+use crate::disk_cache::{compiler_identity, DiskCache, Key, Lookup};
 use crate::kernel_codegen::{self, CodegenError};
 use crate::kernel_layout::{launch_plan, LaunchPlan};
-use crate::object_cache::{Key, Lookup, ObjectCache};
 use arrayc_dialect::ir;
 use arrayc_runtime::array::launch_traffic;
 use arrayc_runtime::launch::{launch, LaunchError, PackedFn, PackedKernel};
@@ -270,7 +270,7 @@ pub fn llvm_ir(m: &ir::Module) -> Result<String, JitError> {
 /// Errors: see [`JitError`]; MLIR diagnostics are included in the message. A cache entry that is
 /// corrupt or cannot be loaded, or a cache that cannot be written, is not an error (it is reported
 /// in [`JitKernels::cache`]).
-pub fn compile(m: &ir::Module, cache: Option<&ObjectCache>) -> Result<JitKernels, JitError> {
+pub fn compile(m: &ir::Module, cache: Option<&DiskCache>) -> Result<JitKernels, JitError> {
     let kernels = kernel_codegen::kernels_of(m);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let groups = compile_groups(&kernels, threads);
@@ -362,7 +362,7 @@ struct Part<'m> {
 unsafe impl Send for Part<'_> {}
 
 /// Compiles (or loads from `cache`) one group of kernels; see [`compile`].
-fn compile_group<'m>(kernels: &[&'m ir::Func], cache: Option<&ObjectCache>) -> Result<Part<'m>, JitError> {
+fn compile_group<'m>(kernels: &[&'m ir::Func], cache: Option<&DiskCache>) -> Result<Part<'m>, JitError> {
     let (context, diags) = context();
     // The module borrows the context: it is dropped (after the engine is made) before the context moves.
     let (raw, key, mut outcome) = {
@@ -415,16 +415,8 @@ fn compile_group<'m>(kernels: &[&'m ir::Func], cache: Option<&ObjectCache>) -> R
 
 /// The cache key of kernels whose CPU MLIR before lowering is `kernels_mlir`: that text, the
 /// settings that shape the object code ([`PIPELINE`], [`OPT_LEVEL`], position independence), the
-/// target triple, host CPU and features, LLVM's version, and this compiler's identity (its
-/// version, and its executable's path, size and modification time).
+/// target triple, host CPU and features, LLVM's version, and [`compiler_identity`].
 pub fn cache_key(kernels_mlir: &str) -> Key {
-    let exe = std::env::current_exe()
-        .ok()
-        .and_then(|p| {
-            let m = std::fs::metadata(&p).ok()?;
-            Some(format!("{} {} {:?}", p.display(), m.len(), m.modified().ok()?))
-        })
-        .unwrap_or_default();
     let owned = |p: *mut std::ffi::c_char| {
         // SAFETY: `p` is a message LLVM allocated (or null); copied, then disposed once.
         unsafe {
@@ -447,8 +439,7 @@ pub fn cache_key(kernels_mlir: &str) -> Key {
     let settings = format!("O{OPT_LEVEL} pic");
     Key::of(&[
         b"arrayc kernel object v1",
-        env!("CARGO_PKG_VERSION").as_bytes(),
-        exe.as_bytes(),
+        compiler_identity().as_bytes(),
         llvm.as_bytes(),
         triple.as_bytes(),
         cpu.as_bytes(),
@@ -460,7 +451,7 @@ pub fn cache_key(kernels_mlir: &str) -> Key {
 }
 
 /// Writes the object code of `engine` (all its kernels, compiled) into `cache` under `key`.
-fn store_object(engine: mlir_sys::MlirExecutionEngine, cache: &ObjectCache, key: &Key) -> Result<(), String> {
+fn store_object(engine: mlir_sys::MlirExecutionEngine, cache: &DiskCache, key: &Key) -> Result<(), String> {
     let dir = tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let path = dir.path().join("kernels.o");
     let p = path.to_string_lossy().into_owned();

@@ -2,12 +2,12 @@
 //! `lower-ast` ([`lower_ast`]) -> `insert-del-sync` ([`insert_del_sync`]) -> `wsp-fusion` ([`wsp_fusion`])
 //! -> `outline-kernels` ([`outline`]) -> kernel code generation ([`kernel_codegen`]) -> JIT ([`jit`]).
 pub mod dce;
+pub mod disk_cache;
 pub mod insert_del_sync;
 pub mod jit;
 pub mod kernel_codegen;
 pub mod kernel_layout;
 pub mod lower_ast;
-pub mod object_cache;
 pub mod outline;
 pub mod roots;
 pub mod wsp;

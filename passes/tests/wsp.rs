@@ -580,6 +580,34 @@ fn merge_cache_hits() {
     assert_eq!((cache.hits, cache.misses), (1, 2));
 }
 
+/// The merge cache on disk: a second compilation (a new `PartitionCache` on the same directory)
+/// reads the partition instead of searching; an entry that is not a legal partition of the region
+/// (edited to fuse ops joined by a fuse-preventing edge, or to drop an op) is not used.
+#[test]
+fn merge_cache_persists_on_disk_and_checks_what_it_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let disk = arrayc_passes::disk_cache::DiskCache::new(dir.path().to_path_buf(), 1 << 20);
+    let m = Bohrium::default();
+    let first = PartitionCache::with_disk(disk.clone()).solve(&fig3(), &m, Algorithm::Optimal, Budget::default());
+    let mut second = PartitionCache::with_disk(disk.clone());
+    let again = second.solve(&fig3(), &m, Algorithm::Optimal, Budget::default());
+    assert_eq!((second.disk_hits, again.partition.clone(), again.cost), (1, first.partition.clone(), first.cost));
+    assert_eq!(again.stats.search_nodes, first.stats.search_nodes, "the original search's statistics");
+    // Entries rewritten through the cache's own API (valid header and checksum), so that only the
+    // partition check can reject them: every op in one block (illegal: fig. 3 has fuse-preventing
+    // edges), then one op missing.
+    let key = disk_key(&fig3(), &m, Algorithm::Optimal, Budget::default());
+    let n = fig3().ops.len();
+    let all: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+    let most: Vec<String> = (1..n).map(|i| i.to_string()).collect();
+    for blocks in [all.join(" "), most.join(" ")] {
+        disk.put(&key, format!("nodes 1\nproven 1\nms 0\n{blocks}\n").as_bytes()).unwrap();
+        let mut third = PartitionCache::with_disk(disk.clone());
+        let sol = third.solve(&fig3(), &m, Algorithm::Optimal, Budget::default());
+        assert_eq!((third.disk_hits, sol.partition), (0, first.partition.clone()), "{blocks}");
+    }
+}
+
 /// SymExpr basics: normal form, products, display.
 #[test]
 fn symexpr() {

@@ -49,6 +49,7 @@ impl arrayc_lsp::Compiler for Driver {
             cost_model: settings.cost_model.clone(),
             budget: Budget { max_nodes: Some(Budget::DEFAULT_NODES), max_ms: Some(settings.budget_ms) },
             specialize: Some(specialization(&entry, &given)),
+            decisions: None,
         };
         let options = PassOptions { fusion, ..PassOptions::default() };
         let reports = pipeline::to_kernels(&mut m, &entry, &options).map_err(|e| e.0)?;

@@ -278,6 +278,7 @@ impl FuseArgs {
             cost_model: self.cost.clone(),
             budget: Budget { max_nodes: Some(self.fuse_budget_nodes), max_ms: Some(self.fuse_budget_ms) },
             specialize: (!self.generic).then(|| specialization(entry, given)),
+            decisions: None,
         };
         PassOptions { fusion, verify_each: self.verify_each || cfg!(debug_assertions) }
     }

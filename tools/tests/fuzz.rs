@@ -261,6 +261,7 @@ fn pipeline_target() -> Target<'static> {
         let fusion = FusionOptions {
             budget: Budget { max_nodes: Some(20_000), max_ms: Some(200) },
             specialize: Some(specialization(&entry, &given)),
+            decisions: None,
             ..FusionOptions::default()
         };
         let opts = PassOptions { fusion, verify_each: false };

@@ -103,6 +103,7 @@ fn run_options(m: &Module, entry: &str) -> PassOptions {
     let d = FusionOptions::default();
     let fusion = FusionOptions {
         specialize: Some(specialization(entry, &given)),
+        decisions: None,
         budget: Budget { max_ms: None, ..d.budget },
         ..d
     };

@@ -20,7 +20,7 @@ pub mod sym;
 pub mod view;
 
 pub use algo::{solve, Algorithm, Budget, Problem, Solution, Stats};
-pub use cache::{structural_hash, PartitionCache};
+pub use cache::{disk_key, structural_hash, PartitionCache};
 pub use cost::{model_by_name, Bohrium, Cost, CostModel, MaxContract, MaxLocality, Robinson, MODEL_NAMES};
 pub use graph::WspGraph;
 pub use region::{BaseId, Op, OpKind, Region, View};

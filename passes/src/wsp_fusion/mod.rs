@@ -45,7 +45,7 @@ pub struct UnschedulablePartition {
 pub fn run(m: &mut Module, opts: &FusionOptions) -> Result<Vec<RegionReport>, UnschedulablePartition> {
     let called = called_functions(m);
     let mut reports = vec![];
-    let mut cache = PartitionCache::default();
+    let mut cache = opts.decisions.clone().map_or_else(PartitionCache::default, PartitionCache::with_disk);
     for f in m.funcs.iter_mut().filter(|f| !f.kernel) {
         let bases = base_arrays(f);
         let mut syms = function_symbols(f, &bases, opts, &called);
@@ -164,6 +164,9 @@ pub struct FusionOptions {
     pub budget: Budget,
     /// What is known of the entry function's arguments, if anything (see [`Specialization`]).
     pub specialize: Option<Specialization>,
+    /// Where partitions persist across compilations (the merge cache on disk, `wsp::cache`); `None`:
+    /// only within this compilation.
+    pub decisions: Option<crate::disk_cache::DiskCache>,
 }
 
 impl Default for FusionOptions {
@@ -174,6 +177,7 @@ impl Default for FusionOptions {
             cost_model: "bohrium".into(),
             budget: Budget::default(),
             specialize: None,
+            decisions: None,
         }
     }
 }

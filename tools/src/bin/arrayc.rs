@@ -1,7 +1,7 @@
 //! `arrayc`: compile and run array programs (see `arrayc --help`).
 
+use arrayc_passes::disk_cache::DiskCache;
 use arrayc_passes::jit;
-use arrayc_passes::object_cache::ObjectCache;
 use arrayc_runtime::{array::View, npy, print, value::RtValue};
 use arrayc_tools::exec::Executor;
 use arrayc_tools::{
@@ -61,7 +61,8 @@ enum Command {
         /// the arrays every launched kernel reads or writes (overlapping views counted once).
         #[arg(long)]
         time: bool,
-        /// Compile every kernel, neither reading nor writing the kernel cache (`arrayc cache`).
+        /// Search every partition and compile every kernel, neither reading nor writing the compile
+        /// cache (`arrayc cache`).
         #[arg(long)]
         no_cache: bool,
         #[command(flatten)]
@@ -112,8 +113,8 @@ enum Command {
     /// you type, hover with dtypes and shapes, go to definition, references, document symbols,
     /// shape and fusion inlay hints, fuse-report and run code lenses.
     Lsp,
-    /// The kernel cache: compiled kernels (object code) that `run` stores and reuses, so a second
-    /// run of a program compiles nothing. Directory: $ARRAYC_CACHE_DIR, else $XDG_CACHE_HOME/arrayc,
+    /// The compile cache: compiled kernels (object code) and fusion decisions (partitions) that
+    /// `run` stores and reuses, so a second run of a program neither searches nor compiles. Directory: $ARRAYC_CACHE_DIR, else $XDG_CACHE_HOME/arrayc,
     /// else ~/.cache/arrayc; size bound: $ARRAYC_CACHE_MAX_MB MiB (default 1024), least recently
     /// used entries removed first.
     Cache {
@@ -195,7 +196,7 @@ fn lsp() -> Result<(), UserError> {
 
 /// `arrayc cache stats|clear`.
 fn cache(action: CacheAction) -> Result<(), UserError> {
-    let c = ObjectCache::from_env().map_err(|e| UserError(format!("error: {e}")))?;
+    let c = DiskCache::from_env().map_err(|e| UserError(format!("error: {e}")))?;
     match action {
         CacheAction::Stats => {
             let s = c.stats();
@@ -322,10 +323,12 @@ fn run(
     let argv = entry_arguments(&m, &entry, args)?;
     lap("load arguments", &mut clock);
     let given: Vec<Option<RtValue>> = argv.iter().cloned().map(Some).collect();
-    pipeline::to_kernels(&mut m, &entry, &fuse.options(&entry, &given))?;
-    lap("passes (fusion included)", &mut clock);
     let cache =
-        if use_cache { Some(ObjectCache::from_env().map_err(|e| UserError(format!("error: {e}")))?) } else { None };
+        if use_cache { Some(DiskCache::from_env().map_err(|e| UserError(format!("error: {e}")))?) } else { None };
+    let mut options = fuse.options(&entry, &given);
+    options.fusion.decisions = cache.clone();
+    pipeline::to_kernels(&mut m, &entry, &options)?;
+    lap("passes (fusion included)", &mut clock);
     let kernels = jit::compile(&m, cache.as_ref()).map_err(|e| UserError(format!("internal error: {e}")))?;
     let all_hits = !kernels.cache.is_empty() && kernels.cache.iter().all(|c| *c == jit::CacheOutcome::Hit);
     lap(if all_hits { "kernels (from the cache)" } else { "kernel JIT (MLIR -> LLVM, O3)" }, &mut clock);

@@ -1,15 +1,19 @@
-//! The persistent kernel cache: the object code of a module's compiled kernels, on disk, so that a
-//! second `arrayc run` of the same program compiles nothing (Bohrium kept its kernels on disk too,
-//! Kristensen et al. 2016, Sec. V-F; JAX has a persistent compilation cache).
+//! The persistent compile cache: the object code of compiled kernel groups (`jit`) and the fusion
+//! decisions of regions (the merge cache of Kristensen et al. 2016, Sec. V-F, `wsp::cache`), on
+//! disk, so that a second `arrayc run` of the same program neither searches partitions nor compiles
+//! kernels (Bohrium kept its fuse cache and kernels on disk too; JAX has a persistent compilation
+//! cache).
 //!
 //! * **Where:** `$ARRAYC_CACHE_DIR` if set, else `$XDG_CACHE_HOME/arrayc`, else `~/.cache/arrayc`
-//!   ([`ObjectCache::default_dir`]).
-//! * **Key:** a BLAKE3 hash ([`Key`]) of everything the object code depends on: the kernels' MLIR
-//!   before lowering, the lowering pipeline and optimisation level, the target triple, the host
-//!   CPU and its features, LLVM's version and the compiler's identity (version, and the size and
-//!   modification time of its executable, so a rebuilt compiler never reuses an older one's code).
-//! * **Entry:** one file `<key>.kobj`: a header (magic, the key again, the payload's length and its
-//!   BLAKE3 hash), then the object file. An entry whose header, length or hash does not match is
+//!   ([`DiskCache::default_dir`]).
+//! * **Key:** a BLAKE3 hash ([`Key`]) of everything the entry depends on, [`compiler_identity`]
+//!   included (version, and the path, size and modification time of the compiler's executable, so a
+//!   rebuilt compiler never reuses an older one's entries). Object code: the kernels' MLIR before
+//!   lowering, the lowering pipeline and optimisation level, the target triple, the host CPU and its
+//!   features, LLVM's version (`jit::cache_key`). Fusion decisions: the region's structure, the
+//!   algorithm, cost model and budget (`wsp::cache`).
+//! * **Entry:** one file `<key>.entry`: a header (magic, the key again, the payload's length and its
+//!   BLAKE3 hash), then the payload (an object file, or a partition). An entry whose header, length or hash does not match is
 //!   *corrupt* (truncated, damaged or foreign): it is removed and the kernels are compiled again,
 //!   never loaded ([`Lookup::Corrupt`]).
 //! * **Concurrency:** an entry is written to a temporary file in the cache directory and renamed
@@ -28,13 +32,26 @@ use std::time::SystemTime;
 pub const DEFAULT_MAX_BYTES: u64 = 1 << 30;
 
 /// An entry file's first bytes (the format's version is its last byte).
-const MAGIC: &[u8; 12] = b"arrayc-kobj\x01";
+const MAGIC: &[u8; 13] = b"arrayc-entry\x01";
 /// An entry file's name ends with this.
-const EXT: &str = "kobj";
+const EXT: &str = "entry";
 /// Header: magic, key (32 bytes), payload length (u64 little-endian), payload hash (32 bytes).
 const HEADER: usize = MAGIC.len() + 32 + 8 + 32;
 
-/// The cache key of a module's object code: a BLAKE3 hash of its parts (see the module docs).
+/// This compiler's identity for cache keys: its version, and its executable's path, size and
+/// modification time (empty when they cannot be read).
+pub fn compiler_identity() -> String {
+    let exe = std::env::current_exe()
+        .ok()
+        .and_then(|p| {
+            let m = fs::metadata(&p).ok()?;
+            Some(format!("{} {} {:?}", p.display(), m.len(), m.modified().ok()?))
+        })
+        .unwrap_or_default();
+    format!("arrayc {} {exe}", env!("CARGO_PKG_VERSION"))
+}
+
+/// The cache key of an entry: a BLAKE3 hash of its parts (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Key([u8; 32]);
 
@@ -66,7 +83,7 @@ pub enum Lookup {
     Corrupt(String),
 }
 
-/// Entries and bytes of a cache directory ([`ObjectCache::stats`]).
+/// Entries and bytes of a cache directory ([`DiskCache::stats`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Stats {
     /// Number of entry files.
@@ -75,26 +92,26 @@ pub struct Stats {
     pub bytes: u64,
 }
 
-/// A cache directory of compiled kernel objects (see the module docs). The directory is created on
+/// A cache directory of compiled kernel objects and fusion decisions (see the module docs). The directory is created on
 /// the first store.
 #[derive(Clone, Debug)]
-pub struct ObjectCache {
+pub struct DiskCache {
     dir: PathBuf,
     max_bytes: u64,
 }
 
-impl ObjectCache {
+impl DiskCache {
     /// A cache in `dir` bounded to `max_bytes` bytes.
-    pub fn new(dir: PathBuf, max_bytes: u64) -> ObjectCache {
-        ObjectCache { dir, max_bytes }
+    pub fn new(dir: PathBuf, max_bytes: u64) -> DiskCache {
+        DiskCache { dir, max_bytes }
     }
 
-    /// The cache the environment configures: [`ObjectCache::default_dir`] bounded by
+    /// The cache the environment configures: [`DiskCache::default_dir`] bounded by
     /// `$ARRAYC_CACHE_MAX_MB` (MiB; default [`DEFAULT_MAX_BYTES`]).
     ///
     /// Errors: no directory can be named (neither variable nor `HOME` is set), or
     /// `$ARRAYC_CACHE_MAX_MB` is not a whole number.
-    pub fn from_env() -> Result<ObjectCache, String> {
+    pub fn from_env() -> Result<DiskCache, String> {
         let dir = Self::default_dir().ok_or(
             "the kernel cache has no directory: set ARRAYC_CACHE_DIR, XDG_CACHE_HOME or HOME (or pass --no-cache)",
         )?;
@@ -106,7 +123,7 @@ impl ObjectCache {
                 .map_err(|_| format!("ARRAYC_CACHE_MAX_MB must be a whole number of MiB, not `{s}`"))?,
             Err(_) => DEFAULT_MAX_BYTES,
         };
-        Ok(ObjectCache::new(dir, max_bytes))
+        Ok(DiskCache::new(dir, max_bytes))
     }
 
     /// `$ARRAYC_CACHE_DIR`, else `$XDG_CACHE_HOME/arrayc`, else `$HOME/.cache/arrayc` (empty
@@ -147,7 +164,7 @@ impl ObjectCache {
         }
     }
 
-    /// Stores `object` for `key` (atomically: a temporary file renamed into place), then evicts the
+    /// Stores `object` (any payload) for `key` (atomically: a temporary file renamed into place), then evicts the
     /// least recently used entries beyond the size bound.
     ///
     /// Errors: the directory cannot be created or written (a message naming it).
@@ -250,9 +267,9 @@ fn check_entry(key: &Key, bytes: &[u8]) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    fn cache(max: u64) -> (tempfile::TempDir, ObjectCache) {
+    fn cache(max: u64) -> (tempfile::TempDir, DiskCache) {
         let d = tempfile::tempdir().unwrap();
-        let c = ObjectCache::new(d.path().join("c"), max);
+        let c = DiskCache::new(d.path().join("c"), max);
         (d, c)
     }
 
