@@ -843,7 +843,8 @@ fn the_compile_cache_serves_a_second_run_and_replaces_corrupt_entries() {
     let entries: Vec<PathBuf> = std::fs::read_dir(&cache).unwrap().map(|e| e.unwrap().path()).collect();
     assert!(entries.len() >= 2, "{entries:?}");
     let good: Vec<Vec<u8>> = entries.iter().map(|e| std::fs::read(e).unwrap()).collect();
-    let damage: [(&str, fn(&[u8]) -> Vec<u8>); 3] = [
+    type Damage = fn(&[u8]) -> Vec<u8>;
+    let damage: [(&str, Damage); 3] = [
         ("truncated", |g| g[..g.len() / 2].to_vec()),
         ("a flipped bit", |g| {
             let mut b = g.to_vec();
