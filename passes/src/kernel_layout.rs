@@ -3,8 +3,18 @@
 //! each compiled kernel. The code generator and the launcher both work from this one analysis, so
 //! they agree on the iteration space; it is computed once per kernel, at compile time.
 
-use arrayc_dialect::ir::{self, ComputeFn, OpKind, Type, ValueId};
+use arrayc_core::DType;
+use arrayc_dialect::ir::{self, ComputeFn, OpKind, ReduceKind, Type, ValueId};
 pub use arrayc_runtime::launch::{KernelLayout, LaunchPlan, Reduction};
+
+/// The dtype a reduction accumulates in: the out dtype, except that a bool sum/product accumulates
+/// in i64.
+pub fn acc_dtype(kind: ReduceKind, out: DType) -> DType {
+    match (kind, out) {
+        (ReduceKind::Sum | ReduceKind::Prod, DType::Bool) => DType::I64,
+        _ => out,
+    }
+}
 
 /// Analyses the block of `kernel` (see [`KernelLayout`] for the supported forms); `Err` with a reason
 /// for anything else (an op after the reduction, two reductions, a temporary read before it is
@@ -150,7 +160,13 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
         return Err("several reductions in one block need an input of rank 2 or more".into());
     }
     let reduces_all = reduce.is_some_and(|r| r.axis.is_none() || rank_of(r.out) == Some(0));
-    Ok(KernelLayout { ops, reduce, extra, rank, space, contracted, reduces_all })
+    let axis_split = !reduces_all
+        && reduce.is_some_and(|r| r.axis.is_some())
+        && reduce.iter().chain(&extra).all(|r| {
+            let od = f.ty(r.out).dtype();
+            acc_dtype(r.kind, od) == od
+        });
+    Ok(KernelLayout { ops, reduce, extra, rank, space, contracted, reduces_all, axis_split })
 }
 
 /// The launch plan of `kernel`: its name, parameters, parameter types and [`kernel_layout`].
