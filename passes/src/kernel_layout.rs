@@ -4,15 +4,24 @@
 //! they agree on the iteration space; it is computed once per kernel, at compile time.
 
 use arrayc_core::semantics::NEGATIVE_INT_POWER;
-use arrayc_core::BinFn;
-use arrayc_dialect::ir::{self, ComputeFn, OpKind, Type, ValueId};
+use arrayc_core::{BinFn, DType};
+use arrayc_dialect::ir::{self, ComputeFn, OpKind, ReduceKind, Type, ValueId};
 pub use arrayc_runtime::launch::{KernelFault, KernelLayout, LaunchPlan, Reduction};
 
 /// The error an elementwise op `func` with output dtype `out` raises on some inputs where NumPy
 /// raises (a [`KernelFault`]): an integer power (computed in i64 for an integer or bool output) with
 /// a negative exponent. The code generator checks for it where this says so.
-pub fn fault_of(func: ComputeFn, out: arrayc_core::DType) -> Option<&'static str> {
+pub fn fault_of(func: ComputeFn, out: DType) -> Option<&'static str> {
     (func == ComputeFn::Binary(BinFn::Pow) && !out.is_float()).then_some(NEGATIVE_INT_POWER)
+}
+
+/// The dtype a reduction accumulates in: the out dtype, except that a bool sum/product accumulates
+/// in i64.
+pub fn acc_dtype(kind: ReduceKind, out: DType) -> DType {
+    match (kind, out) {
+        (ReduceKind::Sum | ReduceKind::Prod, DType::Bool) => DType::I64,
+        _ => out,
+    }
 }
 
 /// Analyses the block of `kernel` (see [`KernelLayout`] for the supported forms); `Err` with a reason
@@ -164,7 +173,13 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
         return Err("several reductions in one block need an input of rank 2 or more".into());
     }
     let reduces_all = reduce.is_some_and(|r| r.axis.is_none() || rank_of(r.out) == Some(0));
-    Ok(KernelLayout { ops, reduce, extra, rank, space, contracted, reduces_all, faults })
+    let axis_split = !reduces_all
+        && reduce.is_some_and(|r| r.axis.is_some())
+        && reduce.iter().chain(&extra).all(|r| {
+            let od = f.ty(r.out).dtype();
+            acc_dtype(r.kind, od) == od
+        });
+    Ok(KernelLayout { ops, reduce, extra, rank, space, contracted, reduces_all, axis_split, faults })
 }
 
 /// The launch plan of `kernel`: its name, parameters, parameter types and [`kernel_layout`].

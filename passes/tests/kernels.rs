@@ -6,7 +6,7 @@ use arrayc_core::DType;
 use arrayc_dialect::ir::{self, BinFn, ComputeFn, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
 use arrayc_passes::{jit, kernel_codegen};
 use arrayc_runtime::array::View;
-use arrayc_runtime::launch::LaunchError;
+use arrayc_runtime::launch::{LaunchError, CHUNK_ELEMS, SPLIT_MAX_OUT};
 use arrayc_runtime::value::{KernelLauncher, RtValue};
 
 /// A new zero-filled array (`View::zeros`); the tests' sizes always fit in memory.
@@ -760,6 +760,18 @@ fn ref_reduce(kind: ReduceKind, xs: &[f64]) -> f64 {
 
 const KINDS: [ReduceKind; 4] = [ReduceKind::Sum, ReduceKind::Prod, ReduceKind::Min, ReduceKind::Max];
 
+/// One output element of a reduction along an axis into `out_elems` outputs, reduced over `xs` (the
+/// axis) in the order of `launch`: when it splits the axis, each chunk in order from the identity,
+/// then the partials combined in chunk order.
+fn in_launch_order(kind: ReduceKind, xs: &[f64], out_elems: i64) -> f64 {
+    let rows_per_chunk = CHUNK_ELEMS / out_elems;
+    if out_elems > SPLIT_MAX_OUT || xs.len() as i64 <= rows_per_chunk {
+        return ref_reduce(kind, xs);
+    }
+    let partials = xs.chunks(rows_per_chunk as usize).map(|c| ref_reduce(kind, c));
+    partials.reduce(|acc, p| ref_reduce(kind, &[acc, p])).expect("a non-empty axis")
+}
+
 #[test]
 fn reductions_3d_all_and_each_axis() {
     let sh = [6i64, 7, 8];
@@ -1297,13 +1309,66 @@ fn fused_axis_reductions_with_contracted_producer() {
                 let xs: Vec<f64> = (0..sh[axis] as usize)
                     .map(|k| if axis == 0 { a[k * c + j] * b[k * c + j] } else { a[j * c + k] * b[j * c + k] })
                     .collect();
-                assert_eq!(*g, ref_reduce(kind, &xs), "{name} {sh:?}: out[{j}]");
+                // [400, 300]: the axis split into chunks.
+                assert_eq!(*g, in_launch_order(kind, &xs, osh[0]), "{name} {sh:?}: out[{j}]");
             }
             // Wrong output shape.
             let bad = zeros(DType::F64, &[sh[axis] + 1]);
             let e =
                 jk.launch(name, &[rv(&bad), rv(&va), rv(&vb), rv(&zeros(DType::F64, &sh))]).unwrap_err().to_string();
             assert!(e.contains("shape mismatch"), "{e}");
+        }
+    }
+}
+
+#[test]
+fn small_outputs_split_the_axis_among_chunks() {
+    // A long axis into few outputs (a tall narrow sum(x, axis=0), a middle axis of a 3-d input, the
+    // last axis): the launcher splits the axis, each chunk writes partial outputs (accumulated in
+    // them, or stored from loop values along the last axis), combined in chunk order.
+    for (sh, axis) in [(vec![50_001i64, 3], 0usize), (vec![3, 30_001, 4], 1), (vec![3, 70_001], 1)] {
+        let n: i64 = sh.iter().product();
+        // Values near 1 so that products stay finite.
+        let x: Vec<f64> = vals(n as usize, 61).into_iter().map(|v| 1.0 + v / 1000.0).collect();
+        let vx = fview(&sh, &x);
+        let mut osh = sh.clone();
+        osh.remove(axis);
+        let out_elems: i64 = osh.iter().product();
+        for kind in KINDS {
+            let f = kernel(
+                "r",
+                &[arr(DType::F64, osh.len()), arr(DType::F64, sh.len())],
+                &[(ComputeFn::Reduce(kind, Some(axis)), 0, vec![1])],
+            );
+            // The axis loop is marked for the CPU target, which gives it bounds of its own.
+            let text = kernel_codegen::kernel_to_mlir(&f).unwrap();
+            assert!(text.contains("arrayc.axis_chunk"), "{text}");
+            let m = module(vec![f]);
+            let mlir = jit::kernels_mlir(&m).unwrap();
+            assert!(!mlir.contains("arrayc.axis_chunk") && mlir.contains("index, %arg5: index)"), "{mlir}");
+            let jk = jit::compile(&m, None).unwrap();
+            let run = || {
+                let o = zeros(DType::F64, &osh);
+                jk.launch("r", &[rv(&o), rv(&vx)]).unwrap();
+                o.to_f64_vec()
+            };
+            let got = run();
+            let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+            let four = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+            assert_eq!(one.install(run), got, "{kind:?} {sh:?}: 1 thread");
+            assert_eq!(four.install(run), got, "{kind:?} {sh:?}: 4 threads");
+            let strides: Vec<i64> = (0..sh.len()).map(|d| sh[d + 1..].iter().product()).collect();
+            for (j, g) in got.iter().enumerate() {
+                // The input offset of out[j] (row-major) at index 0 of the axis.
+                let mut rest = j as i64;
+                let mut base = 0;
+                for d in (0..sh.len()).rev().filter(|&d| d != axis) {
+                    base += rest % sh[d] * strides[d];
+                    rest /= sh[d];
+                }
+                let xs: Vec<f64> = (0..sh[axis]).map(|k| x[(base + k * strides[axis]) as usize]).collect();
+                assert!(same_f64(*g, in_launch_order(kind, &xs, out_elems)), "{kind:?} {sh:?}: out[{j}]");
+            }
         }
     }
 }

@@ -2,12 +2,15 @@
 //!
 //! A kernel (an outlined `arr.kernel` function, one per block of fused array operations
 //! as in Bohrium, Kristensen et al. 2016, Sec. IV) is compiled to a function that runs over rows
-//! `[lo, hi)` of dimension 0 of its iteration space (see `arrayc_passes::kernel_codegen`). [`launch`]
-//! checks the arguments, splits dimension 0 into chunks and runs the chunks on rayon's pool.
+//! `[lo, hi)` of dimension 0 of its iteration space (see `arrayc_passes::kernel_codegen`), and, when
+//! it ends in reductions along an axis, over `[axis_lo, axis_hi)` of that axis. [`launch`] checks the arguments, splits one dimension into chunks and runs the chunks
+//! on rayon's pool.
 //!
 //! The number of chunks depends only on the sizes involved (about [`CHUNK_ELEMS`] elements each),
-//! never on the number of threads, and reductions over everything combine per-chunk partial results
-//! on the host in chunk order: a launch gives bit-identical results for any thread count.
+//! never on the number of threads, and a reduction whose chunks share outputs (a reduction over
+//! everything, or a long axis split among chunks) gives every chunk partial outputs of its own and
+//! combines them on the host in chunk order: a launch gives bit-identical results for any thread
+//! count.
 //!
 //! A kernel that can fault (see [`KernelFault`]) takes one more argument after its parameters, the
 //! *fault cell*: a 0-d `i64` memref holding [`NO_FAULT`] until an iteration that faults lowers it
@@ -19,14 +22,15 @@ use crate::array::{Scalar, View};
 use crate::value::RtValue;
 use arrayc_core::semantics::{reduce_combine, reduce_identity};
 use arrayc_core::shape::{element_range, shape_str};
-use arrayc_core::{ComputeFn, DType, ReduceKind, Type, ValueId};
+use arrayc_core::{ComputeFn, ReduceKind, Type, ValueId};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicI64, Ordering};
 
 /// The packed entry of a compiled kernel, as MLIR's `ExecutionEngine` creates it
 /// (`_mlir_<name>(void **args)`): `args[i]` points to the `i`-th LLVM-level argument, where a memref
 /// of rank `r` expands to `allocated ptr, aligned ptr, offset, r sizes, r strides` and the kernel's
-/// trailing `lo, hi: index` are i64.
+/// trailing `lo, hi: index` (and `axis_lo, axis_hi: index` when [`KernelLayout::axis_split`]) are
+/// i64.
 pub type PackedFn = unsafe extern "C" fn(*mut *mut ());
 
 /// A compiled kernel's packed entry point: a plain code pointer, `Copy`, `Send` and `Sync`, callable
@@ -36,6 +40,19 @@ pub struct PackedKernel(pub PackedFn);
 
 /// Target number of iteration-space elements per chunk.
 pub const CHUNK_ELEMS: i64 = 1 << 16;
+
+/// The largest output (in elements) for which a reduction along an axis ([`KernelLayout::axis_split`])
+/// is split along its axis when the axis spans more than one chunk. Chunked along the outputs
+/// instead, a small output gives few chunks, each walking the whole axis (a 500000x32
+/// `sum(x, axis=0)`: 32 chunks of one strided column each; `sum(x.T, axis=1)` the same); split, every
+/// chunk reads a slab of at least `CHUNK_ELEMS / SPLIT_MAX_OUT` = 64 indices of the axis and writes
+/// partial outputs, which take at most 1/64 of the input's size and which the host combines.
+pub const SPLIT_MAX_OUT: i64 = CHUNK_ELEMS / 64;
+
+/// The fewest output elements per chunk of a reduction along a non-last axis that is chunked along
+/// its outputs: the loop nest's innermost loop runs over at most the chunk's output elements (a 2-d
+/// `sum(x, axis=0)`: exactly those), and a shorter loop does not vectorise.
+pub const MIN_CHUNK_OUT: i64 = 64;
 
 /// Checks that every element of `v` lies inside its base buffer.
 fn check_in_bounds(v: &View, what: &str) -> Result<(), String> {
@@ -148,6 +165,12 @@ pub struct KernelLayout {
     /// Whether the reduction (if any) combines everything into a 0-d output (`axis = None`, or an
     /// axis of a 1-d input into a 0-d output).
     pub reduces_all: bool,
+    /// Whether the block ends in reductions along an axis whose outputs have the reductions'
+    /// accumulator dtypes, so that partial outputs combine like the inputs: the kernel then takes
+    /// a second chunk range `axis_lo, axis_hi` over the axis, and [`launch`] chunks either the
+    /// outputs or the axis (see [`SPLIT_MAX_OUT`]). Along a non-last axis the loop nest then
+    /// accumulates in the outputs, row by row (`arrayc_passes::kernel_codegen`).
+    pub axis_split: bool,
 }
 
 /// Everything the launcher needs to know about one compiled kernel, computed once when it is
@@ -163,16 +186,6 @@ pub struct LaunchPlan {
     pub param_types: Vec<Type>,
     /// The block's structure.
     pub layout: KernelLayout,
-}
-
-/// What the launcher must know about a kernel's body.
-enum Plan {
-    /// Elementwise ops (no reduction).
-    Elementwise,
-    /// Ends in a reduction over everything: per-chunk partials into the 0-d out (parameter position).
-    ReduceAll { kind: ReduceKind, out_pos: usize },
-    /// Ends in a reduction along an axis: the chunked space is out's shape.
-    ReduceAxis,
 }
 
 /// Launches the kernel `plan` describes (compiled to `entry`) on `args` (its parameters in order:
@@ -192,13 +205,18 @@ enum Plan {
 /// iterates over (3, 5)` (operands numbered from 0 in parameter order); a reduction's output has the
 /// input's shape without the reduced axis (0-d for a reduction over everything).
 ///
-/// Dimension 0 of the chunked space (the iteration space, or the output's shape for a reduction
-/// along an axis) is split into chunks of about [`CHUNK_ELEMS`] elements (the count depends only on
-/// the sizes), run in parallel on rayon's current pool, or inline when there is one chunk (or
+/// One dimension is split into chunks of about [`CHUNK_ELEMS`] elements of the iteration space (the
+/// count depends only on the sizes): dimension 0 of the iteration space, or, for a reduction along
+/// an axis, dimension 0 of the outputs (at least [`MIN_CHUNK_OUT`] output elements per chunk along
+/// a non-last axis of a [`KernelLayout::axis_split`] kernel), or the reduced axis itself when the
+/// kernel can split it, the outputs have at most [`SPLIT_MAX_OUT`] elements and the axis spans more
+/// than one chunk.
+/// The chunks run in parallel on rayon's current pool, or inline when there is one chunk (or
 /// sequentially in chunk order when an output has a zero stride, i.e. writes one element many times).
-/// A reduction over everything gives every chunk its own partial slot and combines them on the host
-/// in chunk order, so its result does not depend on the thread count; an empty input gives the
-/// identity (0, 1, +inf/-inf, i64 max/min).
+/// A reduction over everything, and a reduction split along its axis, gives every chunk its own
+/// partial outputs (a slot of a contiguous array, in place of the output) and combines them on the
+/// host, each output element over the chunks in chunk order, so its result does not depend on the
+/// thread count; an empty input gives the identity (0, 1, +inf/-inf, i64 max/min).
 ///
 /// Errors: [`LaunchError::Invalid`] for the checks above; [`LaunchError::Fault`] when an iteration
 /// faulted (the fault of the smallest index; outputs are then partly written).
@@ -263,8 +281,6 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
         let cell = fault_cell.as_ptr() as u64;
         words.extend([cell, cell, 0]);
     }
-    let lo_word = words.len();
-    words.extend([0, 0]);
 
     let layout = &plan.layout;
     let Some(space_param) = layout.space else {
@@ -301,93 +317,120 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
             }
         }
     }
-    let (plan, chunk_space, work_per_elem): (Plan, Vec<i64>, i64) = match layout.reduce {
-        None => (Plan::Elementwise, space, 1),
+    // The chunked dimension has `rows` rows of `per_row` iteration-space elements each: dimension 0
+    // of the iteration space, dimension 0 of the outputs (a reduction along an axis), or the reduced
+    // axis (`split`). `partial`: every chunk writes its own partial outputs of the reductions.
+    let mut split = false;
+    let mut min_rows = 1;
+    let mut axis_len = 0;
+    let mut out_rows = 0;
+    let (rows, per_row, partial) = match layout.reduce {
+        None => (space.first().copied().unwrap_or(1), space.iter().skip(1).product::<i64>(), false),
+        Some(r) if layout.reduces_all => {
+            if view(ppos(r.out)?)?.rank() != 0 {
+                return Err(format!("kernel @{name}: reduction over everything needs a 0-d output"));
+            }
+            (space.first().copied().unwrap_or(1), space.iter().skip(1).product::<i64>(), true)
+        }
         Some(r) => {
-            let op = ppos(r.out)?;
-            let o = view(op)?;
-            if layout.reduces_all {
-                if o.rank() != 0 {
-                    return Err(format!("kernel @{name}: reduction over everything needs a 0-d output"));
+            let a = r.axis.unwrap_or(0);
+            if a >= space.len() {
+                return Err(format!("kernel @{name}: reduction axis {a} out of range for rank {}", space.len()));
+            }
+            let mut expect = space.clone();
+            expect.remove(a);
+            for e in std::iter::once(&r).chain(&layout.extra) {
+                let ep = ppos(e.out)?;
+                if view(ep)?.shape != expect {
+                    return Err(mismatch(ep, &view(ep)?.shape, &expect));
                 }
-                (Plan::ReduceAll { kind: r.kind, out_pos: op }, space, 1)
+                if let Some(ip) = pos(e.input) {
+                    if view(ip)?.shape != space {
+                        return Err(mismatch(ip, &view(ip)?.shape, &space));
+                    }
+                }
+            }
+            axis_len = space[a];
+            out_rows = expect[0];
+            let out_elems: i64 = expect.iter().product();
+            split = layout.axis_split && (1..=SPLIT_MAX_OUT).contains(&out_elems) && axis_len > CHUNK_ELEMS / out_elems;
+            if split {
+                (axis_len, out_elems, true)
             } else {
-                let a = r.axis.unwrap_or(0);
-                if a >= space.len() {
-                    return Err(format!("kernel @{name}: reduction axis {a} out of range for rank {}", space.len()));
+                let inner: i64 = expect[1..].iter().product();
+                if layout.axis_split && a + 1 < space.len() {
+                    min_rows = (MIN_CHUNK_OUT + inner - 1) / inner.max(1);
                 }
-                let mut expect = space.clone();
-                expect.remove(a);
-                if o.shape != expect {
-                    return Err(mismatch(op, &o.shape, &expect));
-                }
-                written.push(op);
-                for (k, e) in std::iter::once(&r).chain(&layout.extra).enumerate() {
-                    let ep = ppos(e.out)?;
-                    if k > 0 {
-                        if view(ep)?.shape != expect {
-                            return Err(mismatch(ep, &view(ep)?.shape, &expect));
-                        }
-                        written.push(ep);
-                    }
-                    if let Some(ip) = pos(e.input) {
-                        if view(ip)?.shape != space {
-                            return Err(mismatch(ip, &view(ip)?.shape, &space));
-                        }
-                    }
-                }
-                (Plan::ReduceAxis, expect, space[a].max(1))
+                (expect[0], inner * axis_len.max(1), false)
             }
         }
     };
-    let space = chunk_space;
-    let rows = space.first().copied().unwrap_or(1);
-    let inner: i64 = space.iter().skip(1).product();
-    let total = rows * inner;
-    if total == 0 {
-        if let Plan::ReduceAll { kind, out_pos } = plan {
-            let o = view(out_pos)?;
-            o.write_at(o.offset, reduce_identity(kind, o.dtype));
+    if !partial {
+        for r in layout.reduce.iter().chain(&layout.extra) {
+            written.push(ppos(r.out)?);
+        }
+    }
+    if rows * per_row == 0 {
+        if let (Some(r), true) = (layout.reduce, layout.reduces_all) {
+            let o = view(ppos(r.out)?)?;
+            o.write_at(o.offset, reduce_identity(r.kind, o.dtype));
         }
         return Ok(());
     }
-    let per_row = (inner * work_per_elem).max(1);
-    let rows_per_chunk = (CHUNK_ELEMS / per_row).max(1);
+    let rows_per_chunk = (CHUNK_ELEMS / per_row.max(1)).max(min_rows);
     let nchunks = (rows + rows_per_chunk - 1) / rows_per_chunk;
+
+    // The chunk bounds: `lo, hi` (dimension 0 of the chunked space; all of dimension 0 of the
+    // outputs when the launch is split), then, for a kernel that can split its reduced axis, the
+    // bounds along that axis (all of it unless the launch is split).
+    let lo_word = words.len();
+    let bounds_at = if split { lo_word + 2 } else { lo_word };
+    words.extend([0, out_rows as u64]);
+    if layout.axis_split {
+        words.extend([0, axis_len as u64]);
+    }
+
+    // Partial outputs: per reduction, a contiguous array of one output per chunk; chunk `c` gets
+    // slot `c` in place of the output (its descriptor's offset set per chunk).
+    let mut partials: Vec<(ReduceKind, usize, View)> = vec![];
+    if partial {
+        for r in layout.reduce.iter().chain(&layout.extra) {
+            let op = ppos(r.out)?;
+            let o = view(op)?;
+            let shape: Vec<i64> = std::iter::once(nchunks).chain(o.shape.iter().copied()).collect();
+            let buf = View::uninitialised(o.dtype, &shape)
+                .map_err(|e| format!("kernel @{name}: partial results of a reduction: {e}"))?;
+            let ws = word_start[op];
+            let ptr = buf.base.as_ptr() as u64;
+            words[ws] = ptr;
+            words[ws + 1] = ptr;
+            for (k, &s) in buf.strides[1..].iter().enumerate() {
+                words[ws + 3 + o.rank() + k] = s as u64;
+            }
+            partials.push((r.kind, op, buf));
+        }
+    }
+    let slot = partials.first().map_or(0, |(_, _, b)| b.strides.first().copied().unwrap_or(1));
 
     // Outputs that write one element many times (zero strides) run sequentially in chunk order.
     let aliased_out = written
         .iter()
         .any(|&p| args[p].view().is_some_and(|v| v.shape.iter().zip(&v.strides).any(|(&d, &s)| d > 1 && s == 0)));
 
-    // Partial slots for a reduction over everything: one 8-byte word per chunk.
-    let mut partials: Vec<u64> = vec![];
-    let partial_info = if let Plan::ReduceAll { kind, out_pos } = plan {
-        partials = vec![0u64; nchunks as usize];
-        let d = view(out_pos)?.dtype;
-        Some((kind, out_pos, d, word_start[out_pos]))
-    } else {
-        None
-    };
-    let partials_ptr = partials.as_mut_ptr() as u64;
-
     let run_chunk = |c: i64| {
         let mut w = words.clone();
         let lo = c * rows_per_chunk;
         let hi = (lo + rows_per_chunk).min(rows);
-        w[lo_word] = lo as u64;
-        w[lo_word + 1] = hi as u64;
-        if let Some((_, _, d, ws)) = partial_info {
-            // 0-d memref: allocated, aligned, offset (elements) -> slot c of the partials.
-            w[ws] = partials_ptr;
-            w[ws + 1] = partials_ptr;
-            w[ws + 2] = (c as usize * (8 / d.size_bytes())) as u64;
+        w[bounds_at] = lo as u64;
+        w[bounds_at + 1] = hi as u64;
+        for &(_, op, _) in &partials {
+            w[word_start[op] + 2] = (c * slot) as u64;
         }
         let mut ptrs: Vec<*mut ()> = w.iter_mut().map(|x| x as *mut u64 as *mut ()).collect();
         // SAFETY: the descriptors match the kernel's signature (checked above: count, kinds, dtypes,
-        // ranks), every view lies inside its live base buffer, chunks write disjoint rows of the
-        // outputs (or run sequentially when an output aliases itself), and partial slots are
-        // per-chunk words of `partials`, alive for the whole launch.
+        // ranks), every view lies inside its live base buffer, chunks write disjoint parts of the
+        // outputs (or run sequentially when an output aliases itself), and partial outputs are
+        // per-chunk slots of buffers alive for the whole launch.
         unsafe { (entry.0)(ptrs.as_mut_ptr()) }
     };
     if nchunks == 1 || aliased_out {
@@ -396,20 +439,17 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
         (0..nchunks).into_par_iter().for_each(run_chunk);
     }
 
-    if let Some((kind, out_pos, d, _)) = partial_info {
-        let mut acc = reduce_identity(kind, d);
-        for word in &partials {
-            let b = word.to_le_bytes();
-            let s = match d {
-                DType::F64 => Scalar::F64(f64::from_le_bytes(b)),
-                DType::F32 => Scalar::F32(f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-                DType::I64 => Scalar::I64(i64::from_le_bytes(b)),
-                DType::Bool => Scalar::Bool(b[0] != 0),
-            };
-            acc = reduce_combine(kind, acc, s);
+    // Each output element combines its partials in chunk order.
+    for (kind, op, buf) in &partials {
+        let mut acc: Vec<Scalar> = (0..slot).map(|j| buf.read_at(j)).collect();
+        for c in 1..nchunks {
+            for (j, a) in acc.iter_mut().enumerate() {
+                *a = reduce_combine(*kind, *a, buf.read_at(c * slot + j as i64));
+            }
         }
-        let o = view(out_pos)?;
-        o.write_at(o.offset, acc);
+        let o = view(*op)?;
+        let mut acc = acc.into_iter();
+        o.for_each_offset(|off| o.write_at(off, acc.next().expect("one partial per output element")));
     }
     Ok(())
 }

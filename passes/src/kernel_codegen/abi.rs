@@ -2,8 +2,9 @@
 //! and rank `r` is a `memref<?x..x?xT, strided<[?, .., ?], offset: ?>>` (sizes, strides and offset in
 //! elements, all dynamic), a scalar its element type. A kernel that can fault takes the fault cell
 //! after its parameters. On the CPU every kernel then ends with the
-//! chunk bounds `%lo, %hi: index` of dimension 0 (Kristensen et al. 2016, Sec. IV: one launch per
-//! block, here split into chunks by `arrayc_runtime::launch`; added by `cpu`).
+//! chunk bounds `%lo, %hi: index` of dimension 0, and a kernel ending in reductions along an axis
+//! with `%axis_lo, %axis_hi: index`, the bounds along that axis (Kristensen et al. 2016, Sec. IV: one
+//! launch per block, here split into chunks by `arrayc_runtime::launch`; added by `cpu`).
 
 use arrayc_core::DType;
 use arrayc_dialect::ir::{self, Type as IrType};

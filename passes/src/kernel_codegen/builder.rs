@@ -16,7 +16,7 @@ use melior::{
         memref, scf,
     },
     ir::{
-        attribute::{DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute},
+        attribute::{Attribute, DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute},
         block::BlockLike,
         operation::{OperationBuilder, OperationRef},
         r#type::IntegerType,
@@ -29,6 +29,10 @@ use std::collections::HashMap;
 /// The discardable attribute (an index) that marks an `scf.parallel` whose induction variable at
 /// that position the CPU target splits into the launch's chunks (see `cpu`).
 pub(super) const CHUNK_ATTR: &str = "arrayc.chunk";
+
+/// The discardable unit attribute that marks an `scf.for` over a reduced axis whose range the CPU
+/// target may split into the launch's chunks instead (see `cpu`).
+pub(super) const AXIS_CHUNK_ATTR: &str = "arrayc.axis_chunk";
 
 /// A built scalar SSA value and its dtype.
 #[derive(Clone, Copy)]
@@ -46,8 +50,9 @@ pub(super) type Arith2<'c> = fn(Value<'c, 'c>, Value<'c, 'c>, Location<'c>) -> O
 enum Frame<'c> {
     /// The function's entry block (never closed by the builder).
     Entry,
-    /// The body of an `scf.for` from `lo` to `hi` by `step`, carrying `inits` (iteration arguments).
-    For { lo: Value<'c, 'c>, hi: Value<'c, 'c>, step: Value<'c, 'c>, inits: Vec<V<'c>> },
+    /// The body of an `scf.for` from `lo` to `hi` by `step`, carrying `inits` (iteration arguments),
+    /// marked with [`AXIS_CHUNK_ATTR`] when `chunk`.
+    For { lo: Value<'c, 'c>, hi: Value<'c, 'c>, step: Value<'c, 'c>, inits: Vec<V<'c>>, chunk: bool },
     /// The body of an `scf.parallel` over `[lbs[k], ubs[k])` by `step`, reducing from `inits`, with
     /// the dimension the CPU target chunks at position `chunk`.
     Parallel {
@@ -279,8 +284,15 @@ impl<'c, 'f> Gen<'c, 'f> {
     }
 
     /// Opens an `scf.for` from `lo` to `hi` by 1 carrying `inits`; returns its induction variable and
-    /// iteration arguments. Closed by [`close_for`](Self::close_for).
-    pub fn open_for(&mut self, lo: Value<'c, 'c>, hi: Value<'c, 'c>, inits: &[V<'c>]) -> (Value<'c, 'c>, Vec<V<'c>>) {
+    /// iteration arguments. `chunk`: whether the CPU target may split its range into the launch's
+    /// chunks (marked with [`AXIS_CHUNK_ATTR`]). Closed by [`close_for`](Self::close_for).
+    pub fn open_for(
+        &mut self,
+        lo: Value<'c, 'c>,
+        hi: Value<'c, 'c>,
+        inits: &[V<'c>],
+        chunk: bool,
+    ) -> (Value<'c, 'c>, Vec<V<'c>>) {
         let step = self.idx_const(1);
         let mut args = vec![(Type::index(self.ctx), self.loc)];
         args.extend(inits.iter().map(|x| (x.v.r#type(), self.loc)));
@@ -291,7 +303,7 @@ impl<'c, 'f> Gen<'c, 'f> {
             .enumerate()
             .map(|(k, x)| V { v: body.argument(k + 1).expect("an iteration argument").into(), d: x.d })
             .collect();
-        self.blocks.push((body, Frame::For { lo, hi, step, inits: inits.to_vec() }));
+        self.blocks.push((body, Frame::For { lo, hi, step, inits: inits.to_vec(), chunk }));
         (i, accs)
     }
 
@@ -299,16 +311,18 @@ impl<'c, 'f> Gen<'c, 'f> {
     /// results.
     pub fn close_for(&mut self, yields: &[V<'c>]) -> Vec<V<'c>> {
         let (body, frame) = self.blocks.pop().expect("an open loop");
-        let Frame::For { lo, hi, step, inits } = frame else { panic!("closing a loop that is not open") };
+        let Frame::For { lo, hi, step, inits, chunk } = frame else { panic!("closing a loop that is not open") };
         let ys: Vec<Value> = yields.iter().map(|y| y.v).collect();
         body.append_operation(scf::r#yield(&ys, self.loc));
         let region = Region::new();
         region.append_block(body);
         let init_vals: Vec<Value> = inits.iter().map(|x| x.v).collect();
         let types: Vec<Type> = init_vals.iter().map(|x| x.r#type()).collect();
+        let marker = chunk.then(|| (Identifier::new(self.ctx, AXIS_CHUNK_ATTR), Attribute::unit(self.ctx)));
         let op = OperationBuilder::new("scf.for", self.loc)
             .add_operands(&[lo, hi, step])
             .add_operands(&init_vals)
+            .add_attributes(marker.as_slice())
             .add_results(&types)
             .add_regions([region])
             .build()

@@ -1,13 +1,16 @@
 //! The CPU target: lowers target-neutral kernels (an `scf.parallel` over the whole iteration space)
 //! to the chunk calling convention of `arrayc_runtime::launch`: each kernel function gets two more
 //! arguments `%lo, %hi: index`, and every `scf.parallel` marked with `arrayc.chunk` runs its marked
-//! dimension over `[%lo, %hi)` instead of its full extent (in elements of that dimension). The
-//! launcher splits dimension 0 of the chunked space into chunks of about 64K elements and runs them
-//! on rayon's pool; a reduction over everything then yields one partial per chunk, which the launcher
-//! combines in chunk order. The MLIR pipeline lowers the parallel loops to sequential loops per chunk
-//! (`convert-scf-to-cf`), whose innermost loop LLVM vectorises.
+//! dimension over `[%lo, %hi)` instead of its full extent (in elements of that dimension). A kernel
+//! with an `scf.for` marked `arrayc.axis_chunk` (the axis loop of reductions that accumulate in their
+//! outputs) gets two more, `%axis_lo, %axis_hi: index`, the range of that loop. The launcher splits
+//! one of the two ranges into chunks of about 64K elements and passes the other whole, and runs the
+//! chunks on rayon's pool; a reduction over everything, or one split along its axis, then yields
+//! partial outputs per chunk, which the launcher combines in chunk order. The MLIR pipeline lowers
+//! the parallel loops to sequential loops per chunk (`convert-scf-to-cf`), whose innermost loop LLVM
+//! vectorises.
 
-use super::builder::CHUNK_ATTR;
+use super::builder::{AXIS_CHUNK_ATTR, CHUNK_ATTR};
 use melior::{
     ir::{
         attribute::{IntegerAttribute, TypeAttribute},
@@ -27,21 +30,27 @@ pub fn lower_to_chunks(context: &Context, module: &Module) {
     let mut func = module.body().first_operation();
     while let Some(f) = func {
         func = f.next_in_block();
-        let entry = f.region(0).expect("a function body").first_block().expect("an entry block");
-        let lo = entry.add_argument(index, location);
-        let hi = entry.add_argument(index, location);
-        let inputs: Vec<Type> =
-            (0..entry.argument_count()).map(|i| entry.argument(i).expect("an argument").r#type()).collect();
-        let chunked_ty = FunctionType::new(context, &inputs, &[]);
         // Collected first: the walk does not allow changing the operations it visits.
         let mut marked = vec![];
+        let mut axis_marked = vec![];
         f.walk(WalkOrder::PreOrder, |op| {
             if let Ok(dim) = op.attribute(CHUNK_ATTR) {
                 let dim = IntegerAttribute::try_from(dim).expect("an index attribute").value() as usize;
                 marked.push((op.to_raw(), dim));
             }
+            if op.has_attribute(AXIS_CHUNK_ATTR) {
+                axis_marked.push(op.to_raw());
+            }
             WalkResult::Advance
         });
+        let entry = f.region(0).expect("a function body").first_block().expect("an entry block");
+        let lo = entry.add_argument(index, location);
+        let hi = entry.add_argument(index, location);
+        let axis_bounds = (!axis_marked.is_empty())
+            .then(|| (entry.add_argument(index, location), entry.add_argument(index, location)));
+        let inputs: Vec<Type> =
+            (0..entry.argument_count()).map(|i| entry.argument(i).expect("an argument").r#type()).collect();
+        let chunked_ty = FunctionType::new(context, &inputs, &[]);
         // SAFETY: `f` is an operation of `module`, alive for this call; nothing else refers to it.
         let mut fm = unsafe { OperationRefMut::from_raw(f.to_raw()) };
         fm.set_attribute("function_type", TypeAttribute::new(chunked_ty.into()).into());
@@ -53,6 +62,16 @@ pub fn lower_to_chunks(context: &Context, module: &Module) {
             op.set_operand(dim, lo);
             op.set_operand(n + dim, hi);
             op.remove_attribute(CHUNK_ATTR).expect("the chunk marker");
+        }
+        if let Some((axis_lo, axis_hi)) = axis_bounds {
+            for raw in axis_marked {
+                // SAFETY: as above.
+                let mut op = unsafe { OperationRefMut::from_raw(raw) };
+                // Operands of `scf.for`: lower bound, upper bound, step, then the iteration arguments.
+                op.set_operand(0, axis_lo);
+                op.set_operand(1, axis_hi);
+                op.remove_attribute(AXIS_CHUNK_ATTR).expect("the axis chunk marker");
+            }
         }
     }
 }

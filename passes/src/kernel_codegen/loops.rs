@@ -2,10 +2,11 @@
 //! Sec. IV: one loop nest per block; Sec. IV-A2: array contraction, every array loaded and stored
 //! once per element). See the parent module's docs for the block forms; the iteration space has
 //! rank `l.rank`, sizes from the view parameter `l.space` (in elements), dimension 0 chunked to
-//! `[lo, hi)` except where a reduction axis moves it inward.
+//! `[lo, hi)` except where a reduction axis moves it inward; a reduction along an axis
+//! ([`KernelLayout::axis_split`]) also marks its axis loop, which the launcher may chunk instead.
 
 use super::builder::{Gen, V};
-use crate::kernel_layout::{KernelLayout, Reduction};
+use crate::kernel_layout::{acc_dtype, KernelLayout, Reduction};
 use arrayc_core::DType;
 use arrayc_dialect::ir::{BinFn, ComputeFn, ReduceKind, Type, UnFn, ValueId};
 use melior::{
@@ -15,15 +16,6 @@ use melior::{
     },
     ir::Value,
 };
-
-/// The dtype a reduction accumulates in: the out dtype, except that a bool sum/product accumulates
-/// in i64.
-fn acc_dtype(kind: ReduceKind, out: DType) -> DType {
-    match (kind, out) {
-        (ReduceKind::Sum | ReduceKind::Prod, DType::Bool) => DType::I64,
-        _ => out,
-    }
-}
 
 /// The block's reductions in order: the first, then the further ones along the same axis.
 fn reductions(l: &KernelLayout) -> impl Iterator<Item = &Reduction> {
@@ -322,18 +314,16 @@ impl<'c> Gen<'c, '_> {
                 let y = self.close_parallel(&[x], |g, acc, x, _| g.combine(red.kind, acc, x))[0];
                 self.store(red.out, &[], y);
             }
-            (Some(_), Some(a))
-                if a + 1 < r
-                    && reductions(l).all(|red| {
-                        let od = self.ir_ty(red.out).dtype();
-                        acc_dtype(red.kind, od) == od
-                    }) =>
-            {
+            (Some(_), Some(a)) if l.axis_split && a + 1 < r => {
                 // Reductions along an axis that is not the last: accumulate in each `out` itself,
                 // with the axis loop just outside the last dimension's loop, so the innermost loop
                 // walks the input's rows contiguously (vectorisable, where an innermost axis loop
                 // would stride through memory) and the out rows it updates stay in cache. Each out
-                // element still sums the axis in order 0, 1, ... (NumPy's order for C-contiguous input).
+                // element sums the axis in order 0, 1, ... (NumPy's order for C-contiguous input)
+                // within the launch's chunk of the axis: the launcher chunks either dimension 0 of
+                // the outputs (the loops marked `chunked`; the axis loop then runs over all of the
+                // axis) or the axis loop (marked too; each chunk then accumulates into partial
+                // outputs of its own, combined in chunk order).
                 let reds: Vec<Reduction> = reductions(l).copied().collect();
                 let odims: Vec<usize> = (0..r).filter(|&d| d != a).collect();
                 self.open_space(&odims, true, &mut idx, &[]);
@@ -350,7 +340,7 @@ impl<'c> Gen<'c, '_> {
                     self.open_space(outer, true, &mut idx, &[]);
                 }
                 let c0 = self.idx_const(0);
-                idx[a] = Some(self.open_for(c0, self.dims[a], &[]).0);
+                idx[a] = Some(self.open_for(c0, self.dims[a], &[], true).0);
                 self.open_space(&[r - 1], outer.is_empty(), &mut idx, &[]);
                 let xs = self.iteration(l, &at(&idx, 0..r));
                 let oidx = at(&idx, odims.iter().copied());
@@ -368,7 +358,9 @@ impl<'c> Gen<'c, '_> {
             (Some(_), Some(a)) => {
                 // Reductions along the last axis `a` (or accumulating in another dtype): out's
                 // dimensions in parallel (the first one chunked), axis `a` inside in order carrying
-                // one accumulator per reduction, the elementwise ops at the full input index.
+                // one accumulator per reduction, the elementwise ops at the full input index. The
+                // axis loop is marked when the launcher may chunk it instead (`axis_split`: each chunk
+                // then stores partial outputs, combined in chunk order).
                 let reds: Vec<Reduction> = reductions(l).copied().collect();
                 let odims: Vec<usize> = (0..r).filter(|&d| d != a).collect();
                 self.open_space(&odims, true, &mut idx, &[]);
@@ -377,7 +369,7 @@ impl<'c> Gen<'c, '_> {
                     .map(|red| self.identity(red.kind, acc_dtype(red.kind, self.ir_ty(red.out).dtype())))
                     .collect();
                 let c0 = self.idx_const(0);
-                let (i, accs) = self.open_for(c0, self.dims[a], &inits);
+                let (i, accs) = self.open_for(c0, self.dims[a], &inits, l.axis_split);
                 idx[a] = Some(i);
                 let xs = self.iteration(l, &at(&idx, 0..r));
                 let ys: Vec<V<'c>> =

@@ -28,12 +28,17 @@
 //! a scalar is passed as its element type. Offsets, sizes and strides are in elements. The body is an
 //! `scf.parallel` over the whole iteration space (sizes from `memref.dim` of the view that gives the
 //! space; a rank-0 space is a one-iteration loop), with `scf.reduce` for a reduction over
-//! everything; one parallel dimension carries the `arrayc.chunk` marker.
+//! everything; one parallel dimension carries the `arrayc.chunk` marker, and the `scf.for` over the
+//! axis of a reduction along an axis the `arrayc.axis_chunk` marker
+//! ([`KernelLayout::axis_split`](crate::kernel_layout::KernelLayout::axis_split)).
 //!
 //! The CPU target ([`cpu::lower_to_chunks`]) appends `%lo, %hi: index` and runs the marked dimension
 //! (dimension 0 of the chunked space) over `[%lo, %hi)`, the chunk the runtime assigned (see
-//! `arrayc_runtime::launch`); the MLIR pipeline then lowers each parallel loop to sequential loops
-//! whose innermost one LLVM vectorises. A reduction over everything yields the chunk's partial.
+//! `arrayc_runtime::launch`), and, with an axis marker, `%axis_lo, %axis_hi: index`, the range of the
+//! axis loop: the runtime chunks one of the two ranges and passes the other whole. The MLIR pipeline
+//! then lowers each parallel loop to sequential loops whose innermost one LLVM vectorises. A
+//! reduction over everything, or one whose axis the runtime chunks, yields the chunk's partial
+//! outputs.
 //!
 //! Why `scf.parallel` rather than `linalg.generic`: kernel operands are views with arbitrary (also
 //! zero and negative) strides and offsets, which `scf.parallel` indexes through the strided memrefs
@@ -68,7 +73,9 @@
 //!   output): one loop nest over `x`'s shape, dimension 0 chunked, carrying the accumulator; the
 //!   chunk's result goes to the 0-d `out` (the runtime gives each chunk its own partial slot and
 //!   combines the partials in chunk order). `axis = Some(a)`: loops over `out`'s dimensions (the
-//!   first one chunked) and the input's axis `a`, the elementwise ops at the full input index.
+//!   first one chunked) and the input's axis `a` (also marked), the elementwise ops at the full input
+//!   index; the runtime chunks either `out`'s first dimension or, for a small `out` and a long axis,
+//!   the axis, giving each chunk partial outputs that it combines in chunk order.
 //!
 //! Within one iteration, following Sec. IV-A2 (every array "loaded and stored once per element"):
 //!

@@ -1,0 +1,182 @@
+"""Reductions along every axis against NumPy: every reduce kind (`sum`, `prod`, `min`, `max`,
+`mean`) on every dtype (f64, f32, i64, bool), on ranks 1 to 4, on tall and narrow, wide and small
+shapes, and on sizes 0 and 1 along each axis. The shapes cover each way the launcher chunks a
+reduction (`runtime/src/launch.rs`): along the outputs, along the reduced axis with per-chunk
+partial outputs (small outputs, long axis: `sum(x, axis=0)` of a tall narrow matrix), and with sizes
+that are not multiples of a chunk. Each program also reduces views (reversed with a negative step,
+transposed, offset), elementwise producers (a contracted temporary), several reductions of one
+input, and feeds a reduction to an elementwise consumer.
+
+Inputs are small multiples of 1/4 (and, for `prod`, mostly +-1 with rare 2 and 1/2), so every sum
+and product is exact in f32 and f64 whatever the order of summation: results must equal NumPy's
+exactly (`mean` within a few ulps, NaN where NumPy has NaN). Floating-point sums of general values
+depend on the order, which may differ from NumPy's; `test_thread_count_does_not_change_results`
+checks that they are within tolerance of NumPy and identical for 1 and 2 threads.
+"""
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+from arrayc_examples import RUN_TIMEOUT_S, arrayc_binary, load_results
+
+DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "bool": np.bool_}
+DTYPES_NAME = {v: k for k, v in DTYPES.items()}
+KINDS = ["sum", "prod", "min", "max", "mean"]
+
+SHAPES = [
+    (100_003,),
+    (0,),
+    (1,),
+    (100_003, 3),  # tall and narrow: split along axis 0
+    (70_001, 1),
+    (1, 70_001),
+    (4, 50_001),  # split along the last axis
+    (700, 1_000),  # the largest outputs that are split along axis 0
+    (1_100, 1_100),  # chunked along the outputs, at least 64 of them per chunk
+    (0, 5),
+    (5, 0),
+    (1, 5),
+    (5, 1),
+    (1, 1),
+    (20_000, 3, 5),
+    (3, 40_001, 4),  # split along a middle axis
+    (7, 0, 3),
+    (2, 1, 3),
+    (2, 30_001, 2, 3),
+    (3, 4, 5, 6),
+]
+
+
+def result_dtype(kind, dt):
+    """The dtype of `kind` on `dt` (docs/language.md: sum/prod of bool or i64 give i64, mean f64)."""
+    if kind in ("sum", "prod") and dt in ("bool", "i64"):
+        return "i64"
+    if kind == "mean":
+        return "f32" if dt == "f32" else "f64"
+    return dt
+
+
+def type_str(dt, shape_syms):
+    return f"{dt}[{', '.join(shape_syms)}]" if shape_syms else dt
+
+
+def cases(shape, dt):
+    """(expression on `{x}` and `{p}`, NumPy function of (x, p), result dtype, result shape) for every
+    reduction of the program."""
+    r = len(shape)
+    out = []
+    for kind in KINDS:
+        src = "{p}" if kind == "prod" else "{x}"
+        for axis in range(r):
+            if kind in ("min", "max") and shape[axis] == 0:
+                continue  # NumPy raises, so does arrayc
+            fn = getattr(np, kind)
+            out.append((f"{kind}({src}, axis={axis})", lambda x, p, fn=fn, a=axis, s=src: fn(p if s == "{p}" else x, axis=a), kind, axis))
+    if r >= 2 and shape[0] > 0:
+        # Views: reversed along axis 0, transposed (negative axis), offset by one row.
+        out.append(("sum({x}[::-1], axis=0)", lambda x, p: np.sum(x[::-1], axis=0), "sum", 0))
+        out.append(("max({x}.T, axis=-1)", lambda x, p: np.max(x.T, axis=-1), "max", "T"))
+        if dt != "bool":
+            # An elementwise producer (contracted) and two reductions of it; a consumer.
+            out.append(("sum({x} * {x}, axis=0)", lambda x, p: np.sum(x * x, axis=0), "sum", 0))
+            out.append(("min({x} * {x}, axis=0)", lambda x, p: np.min(x * x, axis=0), "min", 0))
+            out.append(("sum({x}, axis=0) + {x}[0]", lambda x, p: np.sum(x, axis=0) + x[0], "sum", 0))
+    return out
+
+
+def out_syms(syms, axis):
+    if axis == "T":
+        return list(reversed(syms))[:-1]
+    return [s for k, s in enumerate(syms) if k != axis]
+
+
+def inputs(shape, dt, rng):
+    """`x`: multiples of 1/4 in [-2, 2] (one NaN for floats), `p`: +-1 with rare 2 and 1/2."""
+    n = int(np.prod(shape))
+    if dt == "bool":
+        x = rng.random(n) < 0.5
+        p = rng.random(n) < 0.9999
+        return x.reshape(shape), p.reshape(shape)
+    if dt == "i64":
+        x = rng.integers(-8, 9, n)
+        p = rng.choice([-1, 1, 2, 3], n, p=[0.4995, 0.4995, 0.0005, 0.0005])
+        return x.reshape(shape).astype(np.int64), p.reshape(shape).astype(np.int64)
+    x = (rng.integers(-8, 9, n) / 4).astype(DTYPES[dt])
+    if n > 10:
+        x[n // 3] = np.nan
+    p = rng.choice([-1.0, 1.0, 2.0, 0.5], n, p=[0.499, 0.499, 0.001, 0.001]).astype(DTYPES[dt])
+    return x.reshape(shape), p.reshape(shape)
+
+
+def run(src, args, tmp_path, env=None):
+    cmd = [str(arrayc_binary()), "run", str(src), "--out", str(tmp_path / "out")]
+    for name, arr in args.items():
+        np.save(tmp_path / f"{name}.npy", arr)
+        cmd += ["--arg", f"{name}=@{tmp_path / f'{name}.npy'}"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT_S, env=env)
+    assert proc.returncode == 0, f"arrayc failed on\n{src.read_text()}\n{proc.stderr}"
+    return load_results(tmp_path / "out")
+
+
+@pytest.mark.filterwarnings("ignore:Mean of empty slice")
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+def test_axis_reductions_match_numpy(shape, tmp_path):
+    rng = np.random.default_rng(len(shape) * 1000 + sum(shape))
+    syms = [f"N{k}" for k in range(len(shape))]
+    params, results, types, wants = [], [], [], []
+    for dt in DTYPES:
+        x, p = inputs(shape, dt, rng)
+        params += [(f"x_{dt}", x), (f"p_{dt}", p)]
+        for expr, fn, kind, axis in cases(shape, dt):
+            results.append(expr.format(x=f"x_{dt}", p=f"p_{dt}"))
+            rdt = result_dtype(kind, dt)
+            types.append(type_str(rdt, out_syms(syms, axis)))
+            with np.errstate(all="ignore"):
+                want = np.asarray(fn(x, p))
+            if kind == "mean" and dt != "f32":
+                want = want.astype(np.float64)
+            want = want.astype(DTYPES[rdt])
+            wants.append((f"{expr.format(x='x', p='p')} on {dt}{list(shape)}", want, kind))
+    sig = ", ".join(f"{name}: {type_str(DTYPES_NAME[a.dtype.type], syms)}" for name, a in params)
+    src = tmp_path / "reduce.arr"
+    src.write_text(f"fn main({sig}) -> ({', '.join(types)}) {{\n    return ({', '.join(results)});\n}}\n")
+    got = run(src, dict(params), tmp_path)
+    assert len(got) == len(wants)
+    for g, (what, want, kind) in zip(got, wants):
+        assert g.dtype == want.dtype and g.shape == want.shape, f"{what}: {g.dtype}{g.shape}, NumPy {want.dtype}{want.shape}"
+        if kind == "mean":
+            np.testing.assert_allclose(g, want, rtol=4 * np.finfo(g.dtype).eps, atol=0, err_msg=what)
+        else:
+            np.testing.assert_array_equal(g, want, err_msg=what)
+
+
+@pytest.mark.parametrize("shape,axis", [((500_003, 7), 0), ((5, 30_001, 3), 1), ((3, 5, 20_001, 2), 2), ((6, 100_003), 1)])
+def test_thread_count_does_not_change_results(shape, axis, tmp_path):
+    """General float values (sums depend on the order): identical bits for 1 and 2 threads, and
+    within tolerance of NumPy (f64 rtol 1e-12, f32 rtol 1e-4 of the sum of magnitudes)."""
+    rng = np.random.default_rng(7)
+    syms = [f"N{k}" for k in range(len(shape))]
+    osyms = out_syms(syms, axis)
+    x64 = rng.standard_normal(shape)
+    x32 = x64.astype(np.float32)
+    src = tmp_path / "threads.arr"
+    src.write_text(
+        f"fn main(a: f64[{', '.join(syms)}], b: f32[{', '.join(syms)}]) -> "
+        f"(f64[{', '.join(osyms)}], f32[{', '.join(osyms)}], f64[{', '.join(osyms)}]) {{\n"
+        f"    return (sum(a, axis={axis}), sum(b, axis={axis}), prod(1.0 + a / 1000.0, axis={axis}));\n}}\n"
+    )
+    by_threads = []
+    for threads in ("1", "2"):
+        env = dict(os.environ, RAYON_NUM_THREADS=threads)
+        d = tmp_path / f"t{threads}"
+        d.mkdir()
+        by_threads.append(run(src, {"a": x64, "b": x32}, d, env))
+    for one, two in zip(*by_threads):
+        assert one.tobytes() == two.tobytes(), "results differ between 1 and 2 threads"
+    got = by_threads[0]
+    mag = np.sum(np.abs(x64), axis=axis)
+    assert np.all(np.abs(got[0] - np.sum(x64, axis=axis)) <= 1e-12 * mag)
+    assert np.all(np.abs(got[1] - np.sum(x32.astype(np.float64), axis=axis)) <= 1e-4 * mag)
+    np.testing.assert_allclose(got[2], np.prod(1.0 + x64 / 1000.0, axis=axis), rtol=1e-12)
