@@ -246,8 +246,8 @@ enum Next<'c> {
     Return(&'c [Slot]),
 }
 
-/// Calls `f` with the values of the i64 registers `regs`, gathered on the stack (a host loop
-/// indexes once per element it touches).
+/// Calls `f` with the values of the i64 registers `regs`, gathered on the stack (a host loop may
+/// make a view, a slice say, every iteration).
 fn with_indices<T>(fr: &Frame, regs: &[u32], f: impl FnOnce(&[i64]) -> Result<T, OpError>) -> Result<T, OpError> {
     let mut buf = [0i64; 16];
     let mut heap = vec![];
@@ -680,7 +680,7 @@ impl Translator<'_> {
     fn moves(&mut self, dsts: &[ValueId], srcs: &[ValueId], loc: Option<Loc>) {
         let d: Vec<Slot> = dsts.iter().map(|v| self.slot(*v)).collect();
         let s: Vec<Slot> = srcs.iter().map(|v| self.slot(*v)).collect();
-        if (0..d.len()).any(|k| s[k + 1..].contains(&d[k])) {
+        if (0..d.len().min(s.len())).any(|k| s[k + 1..].contains(&d[k])) {
             let temps: Vec<Slot> = s
                 .iter()
                 .map(|x| match *x {
