@@ -35,6 +35,7 @@ pub enum Scalar {
 }
 
 impl Scalar {
+    #[inline]
     pub fn dtype(self) -> DType {
         match self {
             Scalar::F64(_) => DType::F64,
@@ -44,6 +45,7 @@ impl Scalar {
         }
     }
     /// Value as f64 (bool as 0/1).
+    #[inline]
     pub fn as_f64(self) -> f64 {
         match self {
             Scalar::F64(v) => v,
@@ -55,6 +57,7 @@ impl Scalar {
     /// Value as i64: floats truncate toward zero, bool is 0/1. A float that is NaN or outside
     /// the i64 range gives `i64::MIN`, as the kernels' `arith.fptosi` does on x86-64 (the
     /// "integer indefinite" of `cvttsd2si`) and as NumPy's `astype(int64)` does there.
+    #[inline]
     pub fn as_i64(self) -> i64 {
         let float = |v: f64| {
             if v.is_nan() || !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&v) {
@@ -71,6 +74,7 @@ impl Scalar {
         }
     }
     /// Converts to `dtype` with NumPy's `astype` semantics (float to int truncates, nonzero is true).
+    #[inline]
     pub fn cast(self, dtype: DType) -> Scalar {
         match dtype {
             DType::F64 => Scalar::F64(self.as_f64()),
@@ -81,6 +85,28 @@ impl Scalar {
                 Scalar::I64(v) => v != 0,
                 s => s.as_f64() != 0.0,
             }),
+        }
+    }
+    /// The value's bits in a 64-bit word (an `f32`'s in the low half, a bool as 0 or 1), which
+    /// [`Scalar::from_bits`] turns back into the value given its dtype: how the host executor keeps
+    /// scalars in registers whose dtypes it knows beforehand.
+    #[inline]
+    pub fn to_bits(self) -> u64 {
+        match self {
+            Scalar::F64(v) => v.to_bits(),
+            Scalar::F32(v) => u64::from(v.to_bits()),
+            Scalar::I64(v) => v as u64,
+            Scalar::Bool(v) => u64::from(v),
+        }
+    }
+    /// The scalar of dtype `dtype` whose [`Scalar::to_bits`] is `bits`.
+    #[inline]
+    pub fn from_bits(dtype: DType, bits: u64) -> Scalar {
+        match dtype {
+            DType::F64 => Scalar::F64(f64::from_bits(bits)),
+            DType::F32 => Scalar::F32(f32::from_bits(bits as u32)),
+            DType::I64 => Scalar::I64(bits as i64),
+            DType::Bool => Scalar::Bool(bits != 0),
         }
     }
 }

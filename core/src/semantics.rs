@@ -4,6 +4,7 @@
 
 use crate::{BinFn, DType, ReduceKind, Scalar, UnFn};
 
+#[inline]
 fn float_bin(op: BinFn, x: f64, y: f64) -> Result<f64, Scalar> {
     Ok(match op {
         BinFn::Add => x + y,
@@ -58,29 +59,15 @@ fn ipow(x: i64, y: i64) -> Option<i64> {
 }
 
 /// Scalar binary operation on two scalars of the same dtype (the lowering inserts the casts).
+/// Inlined where `op` is a constant (the host executor's functions per operation and dtype), it
+/// folds to the one case.
+#[inline]
 pub fn scalar_binary(op: BinFn, a: Scalar, b: Scalar) -> Result<Scalar, String> {
     use Scalar::*;
     Ok(match (a, b) {
         (F64(x), F64(y)) => float_bin(op, x, y).map(F64).unwrap_or_else(|s| s),
         (F32(x), F32(y)) => float_bin(op, x as f64, y as f64).map(|v| F32(v as f32)).unwrap_or_else(|s| s),
-        (I64(x), I64(y)) => match op {
-            BinFn::Add => I64(x.wrapping_add(y)),
-            BinFn::Sub => I64(x.wrapping_sub(y)),
-            BinFn::Mul => I64(x.wrapping_mul(y)),
-            BinFn::Div => F64(x as f64 / y as f64),
-            BinFn::Rem => I64(if y == 0 { 0 } else { x.wrapping_rem(y) }),
-            BinFn::Pow => I64(ipow(x, y).ok_or(NEGATIVE_INT_POWER)?),
-            BinFn::Minimum => I64(x.min(y)),
-            BinFn::Maximum => I64(x.max(y)),
-            BinFn::Eq => Bool(x == y),
-            BinFn::Ne => Bool(x != y),
-            BinFn::Lt => Bool(x < y),
-            BinFn::Le => Bool(x <= y),
-            BinFn::Gt => Bool(x > y),
-            BinFn::Ge => Bool(x >= y),
-            BinFn::And => I64(x & y),
-            BinFn::Or => I64(x | y),
-        },
+        (I64(x), I64(y)) => int_bin(op, x, y)?,
         (Bool(x), Bool(y)) => match op {
             BinFn::And => Bool(x & y),
             BinFn::Or => Bool(x | y),
@@ -90,16 +77,38 @@ pub fn scalar_binary(op: BinFn, a: Scalar, b: Scalar) -> Result<Scalar, String> 
             BinFn::Le => Bool(x <= y),
             BinFn::Gt => Bool(x & !y),
             BinFn::Ge => Bool(x >= y),
-            _ => return scalar_binary(op, I64(x as i64), I64(y as i64)),
+            _ => int_bin(op, x as i64, y as i64)?,
         },
-        (a, b) => {
-            return Err(format!(
-                "internal error: scalar operands of different dtypes ({:?}, {:?})",
-                a.dtype(),
-                b.dtype()
-            ))
-        }
+        (a, b) => return Err(mixed_dtypes(a, b)),
     })
+}
+
+#[inline]
+fn int_bin(op: BinFn, x: i64, y: i64) -> Result<Scalar, &'static str> {
+    use Scalar::*;
+    Ok(match op {
+        BinFn::Add => I64(x.wrapping_add(y)),
+        BinFn::Sub => I64(x.wrapping_sub(y)),
+        BinFn::Mul => I64(x.wrapping_mul(y)),
+        BinFn::Div => F64(x as f64 / y as f64),
+        BinFn::Rem => I64(if y == 0 { 0 } else { x.wrapping_rem(y) }),
+        BinFn::Pow => I64(ipow(x, y).ok_or(NEGATIVE_INT_POWER)?),
+        BinFn::Minimum => I64(x.min(y)),
+        BinFn::Maximum => I64(x.max(y)),
+        BinFn::Eq => Bool(x == y),
+        BinFn::Ne => Bool(x != y),
+        BinFn::Lt => Bool(x < y),
+        BinFn::Le => Bool(x <= y),
+        BinFn::Gt => Bool(x > y),
+        BinFn::Ge => Bool(x >= y),
+        BinFn::And => I64(x & y),
+        BinFn::Or => I64(x | y),
+    })
+}
+
+#[cold]
+fn mixed_dtypes(a: Scalar, b: Scalar) -> String {
+    format!("internal error: scalar operands of different dtypes ({:?}, {:?})", a.dtype(), b.dtype())
 }
 
 /// Scalar unary function (`Neg` on floats; integer negation is lowered as `0 - x`).

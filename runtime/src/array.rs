@@ -275,6 +275,7 @@ impl View {
         self.offset + idx.iter().zip(&self.strides).map(|(i, s)| i * s).sum::<i64>()
     }
     /// Reads the element at element offset `off` of the base.
+    #[inline]
     pub fn read_at(&self, off: i64) -> Scalar {
         let p = self.base.as_ptr();
         // SAFETY: views are validated against their base's size when created (see `views::check_in_bounds`).
@@ -288,6 +289,7 @@ impl View {
         }
     }
     /// Writes `v` (cast to the view's dtype) at element offset `off` of the base.
+    #[inline]
     pub fn write_at(&self, off: i64, v: Scalar) {
         let p = self.base.as_ptr();
         // SAFETY: as in `read_at`.

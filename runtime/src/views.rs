@@ -29,13 +29,7 @@ pub fn apply_index(src: &View, index: &[IndexEntry], ops: &[i64]) -> Result<View
                 v.strides.push(0);
             }
             IndexEntry::At => {
-                let n = src.shape[d];
-                let i0 = next();
-                let i = if i0 < 0 { i0 + n } else { i0 };
-                if i < 0 || i >= n {
-                    return Err(format!("index {i0} is out of bounds for axis {d} with size {n}"));
-                }
-                v.offset += i * src.strides[d];
+                v.offset += position(next(), d, src.shape[d])? * src.strides[d];
                 d += 1;
             }
             IndexEntry::Slice { start, stop, step } => {
@@ -57,6 +51,35 @@ pub fn apply_index(src: &View, index: &[IndexEntry], ops: &[i64]) -> Result<View
         }
     }
     Ok(v)
+}
+
+/// The base element offset of `src[i0, .., ir]`, `idx` giving one integer per dimension of `src`
+/// (negative counts from the end): the offset of the 0-d view that [`apply_index`] makes with `At`
+/// entries, with the same errors, but without making the view (the executor's element reads and
+/// writes in host loops).
+#[inline]
+pub fn element_offset(src: &View, idx: impl IntoIterator<Item = i64>) -> Result<i64, String> {
+    let mut off = src.offset;
+    for (d, ((i, &n), &s)) in idx.into_iter().zip(&src.shape).zip(&src.strides).enumerate() {
+        off += position(i, d, n)? * s;
+    }
+    Ok(off)
+}
+
+/// The position of integer index `i` on axis `axis` of size `n` (negative counts from the end), or
+/// NumPy's error when it is out of range.
+#[inline]
+fn position(i: i64, axis: usize, n: i64) -> Result<i64, String> {
+    let p = if i < 0 { i + n } else { i };
+    if p < 0 || p >= n {
+        return Err(out_of_bounds(i, axis, n));
+    }
+    Ok(p)
+}
+
+#[cold]
+fn out_of_bounds(i: i64, axis: usize, n: i64) -> String {
+    format!("index {i} is out of bounds for axis {axis} with size {n}")
 }
 
 /// `src` with permuted axes: axis `i` of the result is axis `perm[i]` of `src` (same elements).

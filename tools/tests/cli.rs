@@ -88,6 +88,40 @@ fn runtime_errors_name_the_source_line() {
     assert_fails_with(&o, "negative dimension", "negative size");
 }
 
+/// Element reads and writes in host loops (which the executor does without making views) keep
+/// their bounds checks, messages and lines, and their order: in `x[j] = x[k]` the written element
+/// is checked first, as its view comes first.
+#[test]
+fn host_loop_element_errors_name_the_line() {
+    let d = temp_dir("loop-idx");
+    let p = write_program(
+        &d,
+        "loop.arr",
+        "fn main(n: i64 = 4, r: i64 = 0) -> f64[4] {\n    let x = zeros(4);\n    for i in 0..n {\n        x[i] = x[i + r] + 1.0;\n    }\n    return x;\n}\n",
+    );
+    let ok = arrayc().args(["run"]).arg(&p).output().unwrap();
+    assert!(ok.status.success(), "in range: {}", stderr(&ok));
+    assert_eq!(String::from_utf8_lossy(&ok.stdout), "[1. 1. 1. 1.]\n");
+    let wrap = arrayc().args(["run"]).arg(&p).args(["--arg", "r=-4"]).output().unwrap();
+    assert!(wrap.status.success(), "x[i - 4] counts from the end: {}", stderr(&wrap));
+    let o = arrayc().args(["run"]).arg(&p).args(["--arg", "n=5"]).output().unwrap();
+    assert_fails_with(&o, "loop.arr:4:9: error: index 4 is out of bounds for axis 0 with size 4", "write past the end");
+    let o = arrayc().args(["run"]).arg(&p).args(["--arg", "r=1"]).output().unwrap();
+    assert_fails_with(&o, "loop.arr:4:9: error: index 4 is out of bounds for axis 0 with size 4", "read past the end");
+    let o = arrayc().args(["run"]).arg(&p).args(["--arg", "r=-5"]).output().unwrap();
+    assert_fails_with(&o, "index -5 is out of bounds for axis 0 with size 4", "read before the start");
+
+    let p = write_program(
+        &d,
+        "order.arr",
+        "fn main(j: i64, k: i64) -> f64[3] {\n    let x = zeros(3);\n    x[j] = x[k];\n    return x;\n}\n",
+    );
+    let o = arrayc().args(["run"]).arg(&p).args(["--arg", "j=5", "--arg", "k=6"]).output().unwrap();
+    assert_fails_with(&o, "order.arr:3:5: error: index 5 is out of bounds", "the written element first");
+    let o = arrayc().args(["run"]).arg(&p).args(["--arg", "j=0", "--arg", "k=6"]).output().unwrap();
+    assert_fails_with(&o, "order.arr:3:5: error: index 6 is out of bounds", "then the read one");
+}
+
 #[test]
 fn bad_arguments_and_files() {
     let d = temp_dir("args");

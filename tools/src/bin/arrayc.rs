@@ -333,9 +333,8 @@ fn run(
     let all_hits = !kernels.cache.is_empty() && kernels.cache.iter().all(|c| *c == jit::CacheOutcome::Hit);
     lap(if all_hits { "kernels (from the cache)" } else { "kernel JIT (MLIR -> LLVM, O3)" }, &mut clock);
     let mut program_out = std::io::stdout();
-    let results = Executor { module: &m, kernels: &kernels, out: &mut program_out }
-        .call(&entry, argv)
-        .map_err(|e| UserError(e.to_string()))?;
+    let results =
+        Executor::new(&m, &kernels, &mut program_out).call(&entry, argv).map_err(|e| UserError(e.to_string()))?;
     lap("run", &mut clock);
     // A closed stdout (`arrayc run ... | head`) is not an error of the program: stop printing.
     let mut stdout = std::io::stdout().lock();
