@@ -29,15 +29,15 @@ fn concrete(v: &View, b: &HashMap<String, i64>) -> Option<(i64, Vec<i64>, Vec<i6
     Some((off, sh?, st?))
 }
 
-fn elems(off: i64, sh: &[i64], st: &[i64]) -> HashSet<i64> {
+/// The element positions of a (small) view, in i128 so that no sum of offset and strides overflows.
+fn elems(off: i64, sh: &[i64], st: &[i64]) -> HashSet<i128> {
     let mut out = HashSet::new();
-    let n: i64 = sh.iter().product();
-    if n <= 0 {
+    if sh.iter().any(|&d| d <= 0) {
         return out;
     }
     let mut idx = vec![0i64; sh.len()];
     loop {
-        out.insert(off + idx.iter().zip(st).map(|(i, s)| i * s).sum::<i64>());
+        out.insert(off as i128 + idx.iter().zip(st).map(|(&i, &s)| i as i128 * s as i128).sum::<i128>());
         let mut d = sh.len();
         loop {
             if d == 0 {
@@ -62,13 +62,13 @@ fn lattice_disjoint(a: (i64, &[i64], &[i64]), b: (i64, &[i64], &[i64])) -> bool 
         while y != 0 {
             (x, y) = (y, x % y);
         }
-        x.abs()
+        x.saturating_abs()
     };
     let g = [a, b]
         .iter()
         .flat_map(|(_, sh, st)| sh.iter().zip(st.iter()).filter(|(n, _)| **n > 1).map(|(_, s)| *s))
         .fold(0, gcd);
-    g > 1 && (a.0 - b.0).rem_euclid(g) != 0
+    g > 1 && (a.0 as i128 - b.0 as i128).rem_euclid(g as i128) != 0
 }
 
 /// Are two views with the same `strides` (shapes `sa`, `sb`) disjoint when the second starts `diff`
@@ -113,10 +113,12 @@ fn same_strides_disjoint(diff: i64, sa: &[i64], sb: &[i64], strides: &[i64]) -> 
             return solve(i + 1, r, dims, reach, nodes, limit);
         }
         // k with |r - k s| <= reach[i + 1]: k in [(r - reach) / s, (r + reach) / s] (s may be negative).
-        let (a, b) = ((r - reach[i + 1]) as f64 / s as f64, (r + reach[i + 1]) as f64 / s as f64);
+        let (a, b) = ((r as f64 - reach[i + 1] as f64) / s as f64, (r as f64 + reach[i + 1] as f64) / s as f64);
         let (kmin, kmax) = ((a.min(b).ceil() as i64).max(lo), (a.max(b).floor() as i64).min(hi));
         for k in kmin..=kmax {
-            match solve(i + 1, r - k * s, dims, reach, nodes, limit) {
+            // An overflowing remainder: give up (maybe overlapping), as at the node limit.
+            let next = k.checked_mul(s).and_then(|ks| r.checked_sub(ks))?;
+            match solve(i + 1, next, dims, reach, nodes, limit) {
                 Some(false) => {}
                 other => return other,
             }
@@ -154,14 +156,17 @@ pub fn relation(a: &View, b: &View, bindings: &HashMap<String, i64>) -> Relation
     if ia.1 < ib.0 || ib.1 < ia.0 {
         return Relation::Disjoint;
     }
+    // Sizes, offsets and their differences are computed with checked arithmetic: where one
+    // overflows (sizes no array can have), nothing is claimed disjoint.
+    let diff = cb.0.checked_sub(ca.0);
     if lattice_disjoint((ca.0, &ca.1, &ca.2), (cb.0, &cb.1, &cb.2))
-        || (ca.2 == cb.2 && same_strides_disjoint(cb.0 - ca.0, &ca.1, &cb.1, &ca.2))
+        || (ca.2 == cb.2 && diff.is_some_and(|d| same_strides_disjoint(d, &ca.1, &cb.1, &ca.2)))
     {
         return Relation::Disjoint;
     }
-    let na: i64 = ca.1.iter().product();
-    let nb: i64 = cb.1.iter().product();
-    if na <= ENUM_LIMIT && nb <= ENUM_LIMIT {
+    let count = |sh: &[i64]| sh.iter().try_fold(1i64, |n, &d| n.checked_mul(d));
+    let small = |sh: &[i64]| count(sh).is_some_and(|n| n <= ENUM_LIMIT);
+    if small(&ca.1) && small(&cb.1) {
         let ea = elems(ca.0, &ca.1, &ca.2);
         let eb = elems(cb.0, &cb.1, &cb.2);
         if ea.is_disjoint(&eb) {
