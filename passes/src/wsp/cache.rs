@@ -185,6 +185,6 @@ fn decode(bytes: &[u8], region: &Region, model: &dyn CostModel) -> Option<Soluti
         return None;
     }
     let cost = prob.cost_of(&partition);
-    let stats = Stats { search_nodes, optimal_proven, solve_ms, ..Stats::default() };
+    let stats = Stats { search_nodes, optimal_proven, solve_ms, from_disk: true, ..Stats::default() };
     Some(Solution { partition, cost, stats })
 }

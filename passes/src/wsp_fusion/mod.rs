@@ -233,6 +233,8 @@ pub struct RegionReport {
     pub optimal_proven: bool,
     pub search_nodes: u64,
     pub solve_ms: f64,
+    /// Whether the partition came from the disk cache (`arrayc run`), not a search.
+    pub from_disk: bool,
     /// Blocks as lists of region operation indices (into `ops`).
     pub blocks: Vec<Vec<usize>>,
     /// Names of the contracted base arrays.
@@ -350,6 +352,7 @@ pub fn plan_segment(
         optimal_proven: sol.stats.optimal_proven,
         search_nodes: sol.stats.search_nodes,
         solve_ms: sol.stats.solve_ms,
+        from_disk: sol.stats.from_disk,
         blocks: blocks_r.clone(),
         contracted: contracted_names,
         ops: region

@@ -327,7 +327,7 @@ fn run(
         if use_cache { Some(DiskCache::from_env().map_err(|e| UserError(format!("error: {e}")))?) } else { None };
     let mut options = fuse.options(&entry, &given);
     options.fusion.decisions = cache.clone();
-    pipeline::to_kernels(&mut m, &entry, &options)?;
+    let regions = pipeline::to_kernels(&mut m, &entry, &options)?;
     lap("passes (fusion included)", &mut clock);
     let kernels = jit::compile(&m, cache.as_ref()).map_err(|e| UserError(format!("internal error: {e}")))?;
     let all_hits = !kernels.cache.is_empty() && kernels.cache.iter().all(|c| *c == jit::CacheOutcome::Hit);
@@ -372,6 +372,10 @@ fn run(
             eprintln!("time: {n:<32} {ms:>10.3} ms");
         }
         let dir = cache.as_ref().map(|c| c.dir().display().to_string()).unwrap_or_default();
+        if use_cache && !regions.is_empty() {
+            let read = regions.iter().filter(|r| r.from_disk).count();
+            eprintln!("cache: {read} of {} fusion decisions (regions) read from the cache", regions.len());
+        }
         let groups = kernels.cache.len();
         let hits = kernels.cache.iter().filter(|c| **c == jit::CacheOutcome::Hit).count();
         if groups == 0 {

@@ -104,6 +104,9 @@ pub struct Stats {
     pub components: usize,
     /// Weight edges left after unintrusive preconditioning (optimal only).
     pub search_edges: usize,
+    /// True when the partition was read from the disk cache (the other fields are then the original
+    /// search's).
+    pub from_disk: bool,
 }
 
 /// A partition with its cost and statistics.
