@@ -182,12 +182,12 @@ fn failed_runs_write_no_output_files() {
 fn help_lists_the_subcommands_and_flags() {
     let o = arrayc().arg("--help").output().unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
-    for word in ["run", "check", "emit"] {
+    for word in ["run", "check", "emit", "fuse-report", "lsp", "cache", "arrayc compiles NumPy-style array programs"] {
         assert!(text.contains(word), "--help mentions {word}:\n{text}");
     }
     let o = arrayc().args(["run", "--help"]).output().unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
-    for flag in ["--entry", "--arg", "--out", "--time"] {
+    for flag in ["--entry", "--arg", "--out", "--time", "--no-cache"] {
         assert!(text.contains(flag), "run --help mentions {flag}:\n{text}");
     }
 }

@@ -19,7 +19,7 @@ use std::time::Instant;
 /// runs them on the CPU. Array operations are partitioned into kernels by the WSP fusion pass
 /// (Kristensen et al. 2016); `arrayc fuse-report` shows what it decided and why.
 #[derive(Parser)]
-#[command(name = "arrayc", version, about, long_about = None)]
+#[command(name = "arrayc", version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
