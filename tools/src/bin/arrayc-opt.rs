@@ -12,7 +12,7 @@ use std::process::ExitCode;
 /// arrayc's passes on it in the order given and prints the resulting module, verified by MLIR. With
 /// `--pass lower-ast` first, the input is a `.arr` program instead.
 #[derive(Parser)]
-#[command(name = "arrayc-opt", version, about, long_about = None)]
+#[command(name = "arrayc-opt", version)]
 struct Cli {
     /// The input file (`.mlir`; `.arr` when the first pass is `lower-ast`), or `-` for standard input.
     #[arg(required_unless_present = "list_passes")]
