@@ -5,11 +5,12 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// The binary, with a kernel cache of its own (under the system's temporary directory, per test
-/// process) so that tests never read or fill the user's cache.
+/// The binary, with a compile cache of the test suite's own (one directory under the system's
+/// temporary directory, shared by every run of the suite and bounded like any cache), so that tests
+/// never read or fill the user's cache. Tests of the cache itself give their own directory.
 fn arrayc() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_arrayc"));
-    c.env("ARRAYC_CACHE_DIR", std::env::temp_dir().join(format!("arrayc-cli-cache-{}", std::process::id())));
+    c.env("ARRAYC_CACHE_DIR", std::env::temp_dir().join("arrayc-cli-test-cache"));
     c
 }
 
