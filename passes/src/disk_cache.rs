@@ -39,16 +39,20 @@ const EXT: &str = "entry";
 const HEADER: usize = MAGIC.len() + 32 + 8 + 32;
 
 /// This compiler's identity for cache keys: its version, and its executable's path, size and
-/// modification time (empty when they cannot be read).
-pub fn compiler_identity() -> String {
-    let exe = std::env::current_exe()
-        .ok()
-        .and_then(|p| {
-            let m = fs::metadata(&p).ok()?;
-            Some(format!("{} {} {:?}", p.display(), m.len(), m.modified().ok()?))
-        })
-        .unwrap_or_default();
-    format!("arrayc {} {exe}", env!("CARGO_PKG_VERSION"))
+/// modification time (empty when they cannot be read). Read once per process: every key of every
+/// kernel group and region includes it.
+pub fn compiler_identity() -> &'static str {
+    static IDENTITY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    IDENTITY.get_or_init(|| {
+        let exe = std::env::current_exe()
+            .ok()
+            .and_then(|p| {
+                let m = fs::metadata(&p).ok()?;
+                Some(format!("{} {} {:?}", p.display(), m.len(), m.modified().ok()?))
+            })
+            .unwrap_or_default();
+        format!("arrayc {} {exe}", env!("CARGO_PKG_VERSION"))
+    })
 }
 
 /// The cache key of an entry: a BLAKE3 hash of its parts (see the module docs).

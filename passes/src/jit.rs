@@ -302,9 +302,9 @@ pub fn compile(m: &ir::Module, cache: Option<&DiskCache>) -> Result<JitKernels, 
         _code: vec![],
         _contexts: vec![],
     };
-    for part in parts {
+    for (group, part) in groups.iter().zip(parts) {
         let part = part?;
-        for (f, p) in part.kernels.iter().zip(part.entries) {
+        for (f, p) in group.iter().zip(part.entries) {
             if p == 0 {
                 return Err(JitError::Lookup(f.name.clone()));
             }
@@ -348,9 +348,9 @@ pub fn compile_groups<'m>(kernels: &[&'m ir::Func], n: usize) -> Vec<Vec<&'m ir:
 }
 
 /// One compiled group of kernels: its code, the context that built it (none when loaded from the
-/// cache), the packed entry of each kernel (0: not found) and what the cache gave.
-struct Part<'m> {
-    kernels: Vec<&'m ir::Func>,
+/// cache), the packed entry of each kernel of the group, in order (0: not found), and what the
+/// cache gave.
+struct Part {
     entries: Vec<usize>,
     code: Code,
     context: Option<Context>,
@@ -359,10 +359,10 @@ struct Part<'m> {
 
 // SAFETY: a part moves from its JIT thread to the caller once; its context and engine are not used
 // again until they are dropped (see [`JitKernels`]).
-unsafe impl Send for Part<'_> {}
+unsafe impl Send for Part {}
 
 /// Compiles (or loads from `cache`) one group of kernels; see [`compile`].
-fn compile_group<'m>(kernels: &[&'m ir::Func], cache: Option<&DiskCache>) -> Result<Part<'m>, JitError> {
+fn compile_group(kernels: &[&ir::Func], cache: Option<&DiskCache>) -> Result<Part, JitError> {
     let (context, diags) = context();
     // The module borrows the context: it is dropped (after the engine is made) before the context moves.
     let (raw, key, mut outcome) = {
@@ -373,8 +373,7 @@ fn compile_group<'m>(kernels: &[&'m ir::Func], cache: Option<&DiskCache>) -> Res
             outcome = match c.get(k) {
                 Lookup::Hit(object) => match load_object(&object, kernels) {
                     Ok((code, entries)) => {
-                        let kernels = kernels.to_vec();
-                        return Ok(Part { kernels, entries, code, context: None, cache: CacheOutcome::Hit });
+                        return Ok(Part { entries, code, context: None, cache: CacheOutcome::Hit });
                     }
                     Err(e) => CacheOutcome::Replaced(format!("cached object code could not be loaded ({e})")),
                 },
@@ -410,44 +409,52 @@ fn compile_group<'m>(kernels: &[&'m ir::Func], cache: Option<&DiskCache>) -> Res
             outcome = CacheOutcome::NotStored(e);
         }
     }
-    Ok(Part { kernels: kernels.to_vec(), entries, code, context: Some(context), cache: outcome })
+    Ok(Part { entries, code, context: Some(context), cache: outcome })
 }
 
 /// The cache key of kernels whose CPU MLIR before lowering is `kernels_mlir`: that text, the
 /// settings that shape the object code ([`PIPELINE`], [`OPT_LEVEL`], position independence), the
 /// target triple, host CPU and features, LLVM's version, and [`compiler_identity`].
 pub fn cache_key(kernels_mlir: &str) -> Key {
-    let owned = |p: *mut std::ffi::c_char| {
-        // SAFETY: `p` is a message LLVM allocated (or null); copied, then disposed once.
-        unsafe {
-            if p.is_null() {
-                return String::new();
-            }
-            let s = std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned();
-            llvm_sys::core::LLVMDisposeMessage(p);
-            s
-        }
-    };
-    use llvm_sys::target_machine::{LLVMGetDefaultTargetTriple, LLVMGetHostCPUFeatures, LLVMGetHostCPUName};
-    // SAFETY: plain queries of LLVM's host description.
-    let (triple, cpu, features) =
-        unsafe { (owned(LLVMGetDefaultTargetTriple()), owned(LLVMGetHostCPUName()), owned(LLVMGetHostCPUFeatures())) };
-    let (mut major, mut minor, mut patch) = (0, 0, 0);
-    // SAFETY: writes three integers.
-    unsafe { llvm_sys::core::LLVMGetVersion(&mut major, &mut minor, &mut patch) };
-    let llvm = format!("{major}.{minor}.{patch}");
     let settings = format!("O{OPT_LEVEL} pic");
     Key::of(&[
         b"arrayc kernel object v1",
         compiler_identity().as_bytes(),
-        llvm.as_bytes(),
-        triple.as_bytes(),
-        cpu.as_bytes(),
-        features.as_bytes(),
+        host_description().as_bytes(),
         settings.as_bytes(),
         PIPELINE.as_bytes(),
         kernels_mlir.as_bytes(),
     ])
+}
+
+/// LLVM's version, the target triple, the host CPU and its features, as one string: what the
+/// object code of a kernel depends on besides its MLIR. Queried once per process (every compile
+/// group's [`cache_key`] includes it).
+fn host_description() -> &'static str {
+    static HOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HOST.get_or_init(|| {
+        let owned = |p: *mut std::ffi::c_char| {
+            // SAFETY: `p` is a message LLVM allocated (or null); copied, then disposed once.
+            unsafe {
+                if p.is_null() {
+                    return String::new();
+                }
+                let s = std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned();
+                llvm_sys::core::LLVMDisposeMessage(p);
+                s
+            }
+        };
+        use llvm_sys::target_machine::{LLVMGetDefaultTargetTriple, LLVMGetHostCPUFeatures, LLVMGetHostCPUName};
+        // SAFETY: plain queries of LLVM's host description.
+        let (triple, cpu, features) = unsafe {
+            (owned(LLVMGetDefaultTargetTriple()), owned(LLVMGetHostCPUName()), owned(LLVMGetHostCPUFeatures()))
+        };
+        let (mut major, mut minor, mut patch) = (0, 0, 0);
+        // SAFETY: writes three integers.
+        unsafe { llvm_sys::core::LLVMGetVersion(&mut major, &mut minor, &mut patch) };
+        // Newline-separated: none of the parts contains one.
+        format!("llvm {major}.{minor}.{patch}\n{triple}\n{cpu}\n{features}")
+    })
 }
 
 /// Writes the object code of `engine` (all its kernels, compiled) into `cache` under `key`.

@@ -114,9 +114,9 @@ enum Command {
     /// shape and fusion inlay hints, fuse-report and run code lenses.
     Lsp,
     /// The compile cache: compiled kernels (object code) and fusion decisions (partitions) that
-    /// `run` stores and reuses, so a second run of a program neither searches nor compiles. Directory: $ARRAYC_CACHE_DIR, else $XDG_CACHE_HOME/arrayc,
-    /// else ~/.cache/arrayc; size bound: $ARRAYC_CACHE_MAX_MB MiB (default 1024), least recently
-    /// used entries removed first.
+    /// `run` stores and reuses, so a second run of a program neither searches nor compiles.
+    /// Directory: $ARRAYC_CACHE_DIR, else $XDG_CACHE_HOME/arrayc, else ~/.cache/arrayc; size bound:
+    /// $ARRAYC_CACHE_MAX_MB MiB (default 1024), least recently used entries removed first.
     Cache {
         #[command(subcommand)]
         action: CacheAction,
@@ -202,7 +202,7 @@ fn cache(action: CacheAction) -> Result<(), UserError> {
             let s = c.stats();
             let size = bytesize::ByteSize::b(s.bytes).display().iec();
             emit_text(&format!(
-                "kernel cache: {}\nentries: {}\nsize: {size} ({} bytes)\n",
+                "compile cache: {}\nentries: {}\nsize: {size} ({} bytes)\n",
                 c.dir().display(),
                 s.entries,
                 s.bytes
