@@ -56,6 +56,12 @@ pub enum JitError {
     Engine { diagnostics: String },
     #[error("kernel @{0} not found in the JIT-compiled code")]
     Lookup(String),
+    #[error(
+        "the GPU kernels call math functions of NVIDIA's libdevice ({functions}), and no CUDA toolkit was found: \
+         set ARRAYC_CUDA_PATH to a directory with nvvm/libdevice/libdevice.10.bc (a CUDA toolkit, or the \
+         nvidia/cuda_nvcc directory of `pip install nvidia-cuda-nvcc-cu12`)"
+    )]
+    NoLibdevice { functions: String },
 }
 
 /// The owner of compiled kernel code: an `MlirExecutionEngine` (melior's wrapper cannot report a
@@ -182,7 +188,7 @@ fn register_once() {
 }
 
 /// A context with every dialect, pass and LLVM translation registered, and a diagnostics sink.
-fn context() -> (Context, Arc<Mutex<String>>) {
+pub(crate) fn context() -> (Context, Arc<Mutex<String>>) {
     register_once();
     let context = kernel_codegen::context();
     register_all_llvm_translations(&context);
@@ -196,7 +202,8 @@ fn context() -> (Context, Arc<Mutex<String>>) {
     (context, diags)
 }
 
-fn take(d: &Arc<Mutex<String>>) -> String {
+/// The diagnostics collected so far (emptying the sink).
+pub(crate) fn take(d: &Arc<Mutex<String>>) -> String {
     std::mem::take(&mut *d.lock().unwrap())
 }
 

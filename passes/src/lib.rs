@@ -9,6 +9,7 @@ pub mod kernel_codegen;
 pub mod kernel_layout;
 pub mod lower_ast;
 pub mod outline;
+pub mod ptx;
 pub mod roots;
 pub mod wsp;
 pub mod wsp_fusion;

@@ -240,6 +240,17 @@ pub fn remove_stale_results(dir: &Path, keep: usize) -> Result<(), UserError> {
     Ok(())
 }
 
+/// Where kernels run: `arrayc run`, `emit` and `fuse-report` take `--target`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Target {
+    /// Multithreaded CPU kernels, JIT-compiled by LLVM (the default).
+    #[default]
+    Cpu,
+    /// NVIDIA GPU kernels: PTX for sm_90, launched through the CUDA driver; arrays stay in device
+    /// memory between kernels (docs/gpu.md).
+    Gpu,
+}
+
 /// The fusion and verification options of `arrayc run`, `emit`, `fuse-report` and `arrayc-opt`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct FuseArgs {

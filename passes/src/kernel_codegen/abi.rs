@@ -18,7 +18,7 @@ use melior::{
 };
 
 /// MLIR's marker for a dynamic size, stride or offset (`ShapedType::kDynamic`).
-fn dynamic() -> i64 {
+pub(super) fn dynamic() -> i64 {
     // SAFETY: a pure C API call without arguments.
     unsafe { mlir_sys::mlirShapedTypeGetDynamicSize() }
 }

@@ -294,6 +294,18 @@ impl<'c, 'f> Gen<'c, 'f> {
         chunk: bool,
     ) -> (Value<'c, 'c>, Vec<V<'c>>) {
         let step = self.idx_const(1);
+        self.open_for_step(lo, hi, step, inits, chunk)
+    }
+
+    /// [`open_for`](Self::open_for) by `step` (an index, positive).
+    pub fn open_for_step(
+        &mut self,
+        lo: Value<'c, 'c>,
+        hi: Value<'c, 'c>,
+        step: Value<'c, 'c>,
+        inits: &[V<'c>],
+        chunk: bool,
+    ) -> (Value<'c, 'c>, Vec<V<'c>>) {
         let mut args = vec![(Type::index(self.ctx), self.loc)];
         args.extend(inits.iter().map(|x| (x.v.r#type(), self.loc)));
         let body = Block::new(&args);
@@ -358,25 +370,13 @@ impl<'c, 'f> Gen<'c, 'f> {
         xs: &[V<'c>],
         combine: impl Fn(&Self, V<'c>, V<'c>, usize) -> V<'c>,
     ) -> Vec<V<'c>> {
-        let mut regions = vec![];
-        for (k, x) in xs.iter().enumerate() {
-            let t = x.v.r#type();
-            let b = Block::new(&[(t, self.loc), (t, self.loc)]);
-            let arg = |i: usize| V { v: b.argument(i).expect("a reduction operand").into(), d: x.d };
-            let (acc, y) = (arg(0), arg(1));
-            self.blocks.push((b, Frame::Reduce));
-            let r = combine(self, acc, y, k);
-            let (b, _) = self.blocks.pop().expect("the reduction region");
-            b.append_operation(
-                OperationBuilder::new("scf.reduce.return", self.loc)
-                    .add_operands(&[r.v])
-                    .build()
-                    .expect("a valid scf.reduce.return"),
-            );
-            let region = Region::new();
-            region.append_block(b);
-            regions.push(region);
-        }
+        let regions: Vec<Region<'c>> = xs
+            .iter()
+            .enumerate()
+            .map(|(k, x)| {
+                self.combine_region(x.d, x.v.r#type(), "scf.reduce.return", |g, acc, y| combine(g, acc, y, k))
+            })
+            .collect();
         let vals: Vec<Value> = xs.iter().map(|x| x.v).collect();
         let reduce = regions
             .into_iter()
@@ -416,6 +416,30 @@ impl<'c, 'f> Gen<'c, 'f> {
             .enumerate()
             .map(|(k, x)| V { v: op.result(k).expect("a reduction result").into(), d: x.d })
             .collect()
+    }
+
+    /// A region of one block `^bb(%acc: t, %x: t)` (values of dtype `d`) that returns
+    /// `combine(self, acc, x)` with the terminator `terminator` (`scf.reduce.return`,
+    /// `gpu.yield`): the body of a reduction op.
+    pub fn combine_region(
+        &mut self,
+        d: DType,
+        t: Type<'c>,
+        terminator: &str,
+        combine: impl Fn(&Self, V<'c>, V<'c>) -> V<'c>,
+    ) -> Region<'c> {
+        let b = Block::new(&[(t, self.loc), (t, self.loc)]);
+        let arg = |i: usize| V { v: b.argument(i).expect("a reduction operand").into(), d };
+        let (acc, x) = (arg(0), arg(1));
+        self.blocks.push((b, Frame::Reduce));
+        let r = combine(self, acc, x);
+        let (b, _) = self.blocks.pop().expect("the reduction region");
+        b.append_operation(
+            OperationBuilder::new(terminator, self.loc).add_operands(&[r.v]).build().expect("a valid terminator"),
+        );
+        let region = Region::new();
+        region.append_block(b);
+        region
     }
 
     /// Opens the then-region of an `scf.if` on `cond` (i1) without results.

@@ -18,7 +18,7 @@ use melior::{
 };
 
 /// The block's reductions in order: the first, then the further ones along the same axis.
-fn reductions(l: &KernelLayout) -> impl Iterator<Item = &Reduction> {
+pub(super) fn reductions(l: &KernelLayout) -> impl Iterator<Item = &Reduction> {
     l.reduce.iter().chain(&l.extra)
 }
 
@@ -48,7 +48,7 @@ impl<'c> Gen<'c, '_> {
     }
 
     /// `memref.load` of view parameter `v` at `idx`.
-    fn load(&self, v: ValueId, idx: &[Value<'c, 'c>]) -> V<'c> {
+    pub(super) fn load(&self, v: ValueId, idx: &[Value<'c, 'c>]) -> V<'c> {
         let Type::Array(d, r) = self.ir_ty(v) else { unreachable!("loads are from views") };
         self.typed(memref::load(self.view_ref(v), Self::index_of(r, idx), self.loc), d)
     }
@@ -81,7 +81,7 @@ impl<'c> Gen<'c, '_> {
     }
 
     /// Stores `val` (converted to the dtype of view `out`) at `idx`.
-    fn store(&self, out: ValueId, idx: &[Value<'c, 'c>], val: V<'c>) {
+    pub(super) fn store(&self, out: ValueId, idx: &[Value<'c, 'c>], val: V<'c>) {
         let Type::Array(d, r) = self.ir_ty(out) else { unreachable!("stores are to views") };
         let val = self.convert(val, d);
         self.push(memref::store(val.v, self.view_ref(out), Self::index_of(r, idx), self.loc));
@@ -175,7 +175,7 @@ impl<'c> Gen<'c, '_> {
     }
 
     /// The identity of reduction `kind` in dtype `d`.
-    fn identity(&self, kind: ReduceKind, d: DType) -> V<'c> {
+    pub(super) fn identity(&self, kind: ReduceKind, d: DType) -> V<'c> {
         match (kind, d) {
             (ReduceKind::Sum, _) => self.consti(d, 0),
             (ReduceKind::Prod, _) => self.consti(d, 1),
@@ -190,7 +190,7 @@ impl<'c> Gen<'c, '_> {
 
     /// `acc (+ or * or min or max) x`, in order: no reassociation, so a sum comes out the same
     /// whichever partition computed its input (`tests/examples/test_fusion.py` checks bit equality).
-    fn combine(&self, kind: ReduceKind, acc: V<'c>, x: V<'c>) -> V<'c> {
+    pub(super) fn combine(&self, kind: ReduceKind, acc: V<'c>, x: V<'c>) -> V<'c> {
         let op = match kind {
             ReduceKind::Sum => BinFn::Add,
             ReduceKind::Prod => BinFn::Mul,
@@ -203,7 +203,7 @@ impl<'c> Gen<'c, '_> {
     /// One iteration of the block at full iteration index `idx`: every elementwise op in order (on
     /// loaded/cached parameter scalars and contracted scalars), then the input value of each of the
     /// block's reductions (in its accumulator dtype), then one store per written parameter.
-    fn iteration(&mut self, l: &KernelLayout, idx: &[Value<'c, 'c>]) -> Vec<V<'c>> {
+    pub(super) fn iteration(&mut self, l: &KernelLayout, idx: &[Value<'c, 'c>]) -> Vec<V<'c>> {
         self.cur.clear();
         self.dirty.clear();
         for (i, (func, out, ins)) in l.ops.iter().enumerate() {

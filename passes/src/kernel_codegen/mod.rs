@@ -106,6 +106,7 @@
 pub mod abi;
 mod builder;
 pub mod cpu;
+pub mod gpu;
 pub mod legality;
 mod loops;
 mod mathlib;

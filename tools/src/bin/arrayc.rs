@@ -1,12 +1,12 @@
 //! `arrayc`: compile and run array programs (see `arrayc --help`).
 
 use arrayc_passes::disk_cache::DiskCache;
-use arrayc_passes::jit;
+use arrayc_passes::{jit, ptx};
 use arrayc_runtime::{array::View, npy, print, value::RtValue};
 use arrayc_tools::exec::Executor;
 use arrayc_tools::{
     choose_entry, entry_arguments, given_arguments, pipeline, read_source, remove_stale_results, report, FuseArgs,
-    UserError,
+    Target, UserError,
 };
 use clap::{Parser, Subcommand, ValueEnum};
 use std::collections::HashMap;
@@ -65,6 +65,9 @@ enum Command {
         /// cache (`arrayc cache`).
         #[arg(long)]
         no_cache: bool,
+        /// Where the kernels run: cpu, or gpu (an NVIDIA GPU through the CUDA driver, sm_90 PTX).
+        #[arg(long, value_enum, default_value = "cpu")]
+        target: Target,
         #[command(flatten)]
         fuse: FuseArgs,
     },
@@ -77,9 +80,13 @@ enum Command {
     Emit {
         /// ast: the syntax tree; arr: the arr dialect after insert-del-sync (verified by MLIR);
         /// mlir: host functions calling outlined kernels, and the kernels lowered to scf/memref/arith/math;
-        /// llvm: the kernels' LLVM IR after the MLIR pipeline.
+        /// llvm: the kernels' LLVM IR after the MLIR pipeline (CPU); gpu: the kernels as gpu.func
+        /// of the gpu dialect; ptx: their PTX for sm_90 (gpu and ptx imply --target gpu).
         #[arg(long, value_enum)]
         stage: Stage,
+        /// Where the kernels run (default: gpu for the gpu and ptx stages, else cpu).
+        #[arg(long, value_enum)]
+        target: Option<Target>,
         /// The source file (`.arr`).
         file: PathBuf,
         /// Entry function, whose results the host reads (decides where arr.sync goes).
@@ -144,6 +151,8 @@ enum Stage {
     Arr,
     Mlir,
     Llvm,
+    Gpu,
+    Ptx,
 }
 
 fn main() -> ExitCode {
@@ -154,8 +163,8 @@ fn main() -> ExitCode {
     // Ctrl-C: remove the .npy files being written, then exit with the shell's code for SIGINT.
     let _ = ctrlc::set_handler(|| npy::abandon_writes_and_exit(130));
     let r = arrayc_tools::on_driver_stack(|| match cli.command {
-        Command::Run { file, entry, args, out, time, no_cache, fuse } => {
-            let r = run(&file, entry.as_deref(), &args, out.as_deref(), time, !no_cache, &fuse);
+        Command::Run { file, entry, args, out, time, no_cache, target, fuse } => {
+            let r = run(&file, entry.as_deref(), &args, out.as_deref(), time, !no_cache, target, &fuse);
             // A failed run leaves no results in --out DIR, not even an earlier run's.
             match (r, &out) {
                 (Err(e), Some(dir)) => Err(match remove_stale_results(dir, 0) {
@@ -166,7 +175,9 @@ fn main() -> ExitCode {
             }
         }
         Command::Check { file } => check(&file),
-        Command::Emit { stage, file, entry, args, fuse } => emit(stage, &file, entry.as_deref(), &args, &fuse),
+        Command::Emit { stage, target, file, entry, args, fuse } => {
+            emit(stage, target, &file, entry.as_deref(), &args, &fuse)
+        }
         Command::FuseReport { file, entry, args, format, fuse } => {
             fuse_report(&file, entry.as_deref(), &args, format, &fuse)
         }
@@ -264,7 +275,26 @@ fn fuse_report(
     Ok(())
 }
 
-fn emit(stage: Stage, file: &Path, entry: Option<&str>, args: &[String], fuse: &FuseArgs) -> Result<(), UserError> {
+fn emit(
+    stage: Stage,
+    target: Option<Target>,
+    file: &Path,
+    entry: Option<&str>,
+    args: &[String],
+    fuse: &FuseArgs,
+) -> Result<(), UserError> {
+    let gpu_stage = matches!(stage, Stage::Gpu | Stage::Ptx);
+    match target {
+        Some(Target::Cpu) if gpu_stage => {
+            return Err(UserError("error: --stage=gpu and --stage=ptx show GPU kernels; drop --target cpu".into()))
+        }
+        Some(Target::Gpu) if matches!(stage, Stage::Llvm) => {
+            return Err(UserError(
+                "error: --stage=llvm shows the CPU kernels' LLVM IR; for the GPU use --stage=gpu or --stage=ptx".into(),
+            ))
+        }
+        _ => {}
+    }
     let src = read_source(file)?;
     let name = file_name(file);
     if let Stage::Ast = stage {
@@ -295,9 +325,19 @@ fn emit(stage: Stage, file: &Path, entry: Option<&str>, args: &[String], fuse: &
                 "// Host functions (run by the arrayc executor; func.call of a kernel is a launch):\n{host}// Kernels, lowered to scf/memref/arith/math:\n{kernels}"
             ));
         }
+        Stage::Gpu => emit_text(&ptx::gpu_mlir(&m).map_err(|e| UserError(format!("internal error: {e}")))?),
+        Stage::Ptx => emit_text(&ptx::ptx(&m).map_err(gpu_error)?),
         _ => emit_text(&jit::llvm_ir(&m).map_err(|e| UserError(format!("internal error: {e}")))?),
     }
     Ok(())
+}
+
+/// A failed GPU compilation: a missing libdevice is the user's environment, anything else a bug.
+fn gpu_error(e: jit::JitError) -> UserError {
+    match e {
+        jit::JitError::NoLibdevice { .. } => UserError(format!("error: {e}")),
+        e => UserError(format!("internal error: {e}")),
+    }
 }
 
 fn run(
@@ -307,6 +347,7 @@ fn run(
     out: Option<&Path>,
     time: bool,
     use_cache: bool,
+    target: Target,
     fuse: &FuseArgs,
 ) -> Result<(), UserError> {
     let mut clock = Instant::now();

@@ -1,0 +1,318 @@
+//! The GPU target: each kernel becomes a `gpu.func` of one `gpu.module` (MLIR's `gpu` dialect),
+//! whose loops map the block's iteration space onto a grid of thread blocks. The body of one
+//! iteration is the target-neutral one (`loops`: array contraction, NumPy semantics, faults), so the
+//! CPU and the GPU compute each element the same way; only the loops around it differ.
+//!
+//! # Mapping (our own, not `gpu-map-parallel-loops`)
+//!
+//! The launch is a 2-d grid of 1-d thread blocks (`arrayc_runtime::gpu::grid` chooses its size).
+//! The iteration space's last dimension runs along x: thread `blockIdx.x * blockDim.x +
+//! threadIdx.x`, striding by `gridDim.x * blockDim.x`, so neighbouring threads touch neighbouring
+//! elements of a row-major view (coalesced accesses); the other dimensions, flattened row-major into
+//! rows, run along y: row `blockIdx.y`, striding by `gridDim.y`. Both loops are grid-stride loops,
+//! so any grid covers any space (sizes beyond the grid's limits included). MLIR's
+//! `gpu-map-parallel-loops` would map each dimension of the `scf.parallel` to a grid dimension of its
+//! own (at most 3, with no thread-block tiling of dynamic sizes), which neither covers rank 4 nor
+//! gives blocks of many threads.
+//!
+//! # Reductions
+//!
+//! * **Over everything** (`sum(x)`): each thread accumulates its grid-stride elements in order,
+//!   then each thread block combines its threads' values with `gpu.all_reduce` (a tree of warp
+//!   shuffles and shared memory, lowered by `convert-gpu-to-nvvm`), and thread 0 writes the block's
+//!   partial result to `partials[blockIdx.y * gridDim.x + blockIdx.x]`, a device buffer the launcher
+//!   provides (one element per block, in the accumulator dtype). A second kernel,
+//!   `<name>_combine` ([`COMBINE_SUFFIX`]), launched with one thread, combines the partials in block
+//!   order into the 0-d output: a second pass, with no atomics, so a result depends only on the grid
+//!   size, not on the order in which blocks run. (The CPU combines its chunks' partials in chunk
+//!   order the same way; the two targets group the additions differently, so a float sum may differ
+//!   in its last bits between them.)
+//! * **Along an axis**: one thread per output element (the output's dimensions mapped as above),
+//!   looping over the axis in order with one accumulator per reduction, as the CPU does per output
+//!   row. This parallelises over the outputs only: a long axis with few outputs (`sum(x, axis=0)` of
+//!   a tall matrix with few columns) leaves most of the device idle.
+//!
+//! # Calling convention
+//!
+//! A `gpu.func` takes the target-neutral parameters ([`super::abi::signature`]: views as strided
+//! memrefs, scalars, the fault cell when the kernel can fault), then, for a reduction over
+//! everything, `partials: memref<?xA>` (`A` the accumulator dtype). `convert-gpu-to-nvvm` expands
+//! each memref into its descriptor (allocated pointer, aligned pointer, offset, sizes, strides: in
+//! elements), which is what the launcher passes.
+
+use super::abi::{dynamic, elem_type, signature};
+use super::builder::{Gen, V};
+use super::loops::reductions;
+use super::{kernel_legality, CodegenError};
+use crate::kernel_layout::{acc_dtype, KernelLayout};
+use arrayc_core::DType;
+use arrayc_dialect::ir;
+use melior::{
+    dialect::{arith, memref},
+    ir::{
+        attribute::{Attribute, IntegerAttribute, StringAttribute, TypeAttribute},
+        block::BlockLike,
+        operation::{OperationBuilder, OperationLike, OperationMutLike},
+        r#type::{FunctionType, IntegerType, MemRefType},
+        Block, BlockRef, Identifier, Location, Module, Region, RegionLike, Type, Value, ValueLike,
+    },
+    Context,
+};
+
+/// The symbol of the `gpu.module` that holds every kernel of a program.
+pub const GPU_MODULE: &str = "kernels";
+
+/// The suffix of the second kernel of a reduction over everything, which combines the thread
+/// blocks' partial results (see the module docs).
+pub const COMBINE_SUFFIX: &str = "_combine";
+
+/// A grid dimension, `x` or `y`, as `gpu.block_id` and its siblings name it.
+#[derive(Clone, Copy)]
+enum Dim {
+    X,
+    Y,
+}
+
+/// A module with `gpu.container_module` and one empty `gpu.module` [`GPU_MODULE`]; returns the module
+/// and the `gpu.module`'s body.
+pub fn gpu_container(context: &Context) -> Module<'_> {
+    let location = Location::unknown(context);
+    let mut module = Module::new(location);
+    module.as_operation_mut().set_attribute("gpu.container_module", Attribute::unit(context));
+    let region = Region::new();
+    region.append_block(Block::new(&[]));
+    let gpu_module = OperationBuilder::new("gpu.module", location)
+        .add_attributes(&[(Identifier::new(context, "sym_name"), StringAttribute::new(context, GPU_MODULE).into())])
+        .add_regions([region])
+        .build()
+        .expect("a valid gpu.module");
+    module.body().append_operation(gpu_module);
+    module
+}
+
+/// The body of the `gpu.module` of a module made by [`gpu_container`].
+pub fn gpu_body<'c, 'a>(module: &'a Module<'c>) -> BlockRef<'c, 'a> {
+    let op = module.body().first_operation().expect("the gpu.module");
+    let region = op.region(0).expect("the gpu.module's region");
+    // SAFETY: the block belongs to `module`, which outlives the returned reference.
+    unsafe { BlockRef::from_raw(region.first_block().expect("the gpu.module's block").to_raw()) }
+}
+
+/// Appends kernel `f` to the `gpu.module` of `module` (made by [`gpu_container`]) as `gpu.func`
+/// `@<name>`, plus `@<name>_combine` for a reduction over everything (see the module docs).
+///
+/// Errors: `f` is not a kernel or its block is not legal ([`kernel_legality`]).
+pub fn build_gpu_kernel<'c>(context: &'c Context, module: &Module<'c>, f: &ir::Func) -> Result<(), CodegenError> {
+    let layout = kernel_legality(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?;
+    let faults = !layout.faults.is_empty();
+    let location = Location::unknown(context);
+    let neutral = signature(context, f, faults);
+    let mut inputs: Vec<Type> = (0..neutral.input_count()).map(|i| neutral.input(i).expect("an input")).collect();
+    let whole = whole_reduction(f, &layout);
+    if let Some(d) = whole {
+        inputs.push(MemRefType::new(elem_type(context, d), &[dynamic()], None, None).into());
+    }
+    let fty = FunctionType::new(context, &inputs, &[]);
+    let body = gpu_body(module);
+    let build = |name: String, combine: bool| {
+        let entry = Block::new(&inputs.iter().map(|&t| (t, location)).collect::<Vec<_>>());
+        let partials: Option<Value<'c, 'c>> =
+            whole.map(|_| entry.argument(inputs.len() - 1).expect("the partials argument").into());
+        let mut g = Gen::new(context, f, entry, faults);
+        if combine {
+            g.gpu_combine(&layout, partials.expect("a reduction over everything"));
+        } else {
+            g.gpu_block(&layout, partials);
+        }
+        let entry = g.finish();
+        entry.append_operation(OperationBuilder::new("gpu.return", location).build().expect("a valid gpu.return"));
+        let region = Region::new();
+        region.append_block(entry);
+        let i64_ty: Type = IntegerType::new(context, 64).into();
+        let func = OperationBuilder::new("gpu.func", location)
+            .add_attributes(&[
+                (Identifier::new(context, "sym_name"), StringAttribute::new(context, &name).into()),
+                (Identifier::new(context, "function_type"), TypeAttribute::new(fty.into()).into()),
+                (Identifier::new(context, "gpu.kernel"), Attribute::unit(context)),
+                (Identifier::new(context, "workgroup_attributions"), IntegerAttribute::new(i64_ty, 0).into()),
+            ])
+            .add_regions([region])
+            .build()
+            .expect("a valid gpu.func");
+        body.append_operation(func);
+    };
+    build(f.name.clone(), false);
+    if whole.is_some() {
+        build(format!("{}{COMBINE_SUFFIX}", f.name), true);
+    }
+    Ok(())
+}
+
+/// The accumulator dtype of the reduction of kernel `f` (block layout `l`) when it reduces over
+/// everything (the kernel then takes `partials`), else `None`.
+pub fn whole_reduction(f: &ir::Func, l: &KernelLayout) -> Option<DType> {
+    let red = l.reduce?;
+    (l.space.is_some() && (l.reduces_all || red.axis.is_none())).then(|| acc_dtype(red.kind, f.ty(red.out).dtype()))
+}
+
+impl<'c> Gen<'c, '_> {
+    /// `gpu.<what> <dim>`: `block_id`, `block_dim`, `thread_id` or `grid_dim` along `dim`.
+    fn gpu_id(&self, what: &str, dim: Dim) -> Value<'c, 'c> {
+        let attr = Attribute::parse(self.ctx, if matches!(dim, Dim::X) { "#gpu<dim x>" } else { "#gpu<dim y>" })
+            .expect("a valid gpu dimension attribute");
+        self.val(
+            OperationBuilder::new(&format!("gpu.{what}"), self.loc)
+                .add_attributes(&[(Identifier::new(self.ctx, "dimension"), attr)])
+                .add_results(&[Type::index(self.ctx)])
+                .build()
+                .expect("a valid gpu id operation"),
+        )
+    }
+
+    fn muli(&self, a: Value<'c, 'c>, b: Value<'c, 'c>) -> Value<'c, 'c> {
+        self.val(arith::muli(a, b, self.loc))
+    }
+
+    /// Opens the grid-stride loops over dimensions `ds` of the iteration space (see the module docs:
+    /// the last along x, the others flattened along y), carrying `inits`; returns the indices
+    /// (`idx[d]` set for each `d` in `ds`) and the carried values. Closed by
+    /// [`close_grid`](Self::close_grid).
+    fn open_grid(&mut self, ds: &[usize], idx: &mut [Option<Value<'c, 'c>>], inits: &[V<'c>]) -> Vec<V<'c>> {
+        let one = self.idx_const(1);
+        let (outer, inner) = match ds.split_last() {
+            Some((&last, outer)) => (outer, Some(last)),
+            None => (ds, None),
+        };
+        let rows = outer.iter().fold(one, |n, &d| self.muli(n, self.dims[d]));
+        let (by, gy) = (self.gpu_id("block_id", Dim::Y), self.gpu_id("grid_dim", Dim::Y));
+        let (row, accs) = self.open_for_step(by, rows, gy, inits, false);
+        // Row-major delinearisation of `row` over the outer dimensions.
+        let mut rest = row;
+        for (k, &d) in outer.iter().enumerate().rev() {
+            if k == 0 {
+                idx[d] = Some(rest);
+            } else {
+                idx[d] = Some(self.val(arith::remui(rest, self.dims[d], self.loc)));
+                rest = self.val(arith::divui(rest, self.dims[d], self.loc));
+            }
+        }
+        let bdim = self.gpu_id("block_dim", Dim::X);
+        let first = self.muli(self.gpu_id("block_id", Dim::X), bdim);
+        let first = self.val(arith::addi(first, self.gpu_id("thread_id", Dim::X), self.loc));
+        let stride = self.muli(self.gpu_id("grid_dim", Dim::X), bdim);
+        let extent = inner.map_or(one, |d| self.dims[d]);
+        let (j, accs) = self.open_for_step(first, extent, stride, &accs, false);
+        if let Some(d) = inner {
+            idx[d] = Some(j);
+        }
+        accs
+    }
+
+    /// Closes the loops of [`open_grid`](Self::open_grid), yielding `yields`; returns the values
+    /// each thread carried out of them.
+    fn close_grid(&mut self, yields: &[V<'c>]) -> Vec<V<'c>> {
+        let inner = self.close_for(yields);
+        self.close_for(&inner)
+    }
+
+    /// The body of the `gpu.func` of a block (see the module docs); `partials` is the partials
+    /// buffer of a reduction over everything.
+    fn gpu_block(&mut self, l: &KernelLayout, partials: Option<Value<'c, 'c>>) {
+        let Some(sp) = l.space else {
+            // No view parameter: nothing to iterate over (the launcher launches nothing).
+            return;
+        };
+        let r = l.rank;
+        self.dims = (0..r).map(|d| self.dim(sp, d)).collect();
+        let all: Vec<usize> = (0..r).collect();
+        let mut idx = vec![None; r];
+        let full = |idx: &[Option<Value<'c, 'c>>]| -> Vec<Value<'c, 'c>> {
+            idx.iter().map(|i| i.expect("an open loop's index")).collect()
+        };
+        match (l.reduce, partials) {
+            (None, _) => {
+                self.open_grid(&all, &mut idx, &[]);
+                self.iteration(l, &full(&idx));
+                self.close_grid(&[]);
+            }
+            (Some(red), Some(partials)) => {
+                let ad = acc_dtype(red.kind, self.ir_ty(red.out).dtype());
+                let init = self.identity(red.kind, ad);
+                let acc = self.open_grid(&all, &mut idx, &[init])[0];
+                let x = self.iteration(l, &full(&idx))[0];
+                let y = self.combine(red.kind, acc, x);
+                let mine = self.close_grid(&[y])[0];
+                let block_total = self.all_reduce(red.kind, mine);
+                let c0 = self.idx_const(0);
+                let first_thread = self.typed(
+                    arith::cmpi(self.ctx, arith::CmpiPredicate::Eq, self.gpu_id("thread_id", Dim::X), c0, self.loc),
+                    DType::Bool,
+                );
+                self.open_if(first_thread);
+                let slot = self.muli(self.gpu_id("block_id", Dim::Y), self.gpu_id("grid_dim", Dim::X));
+                let slot = self.val(arith::addi(slot, self.gpu_id("block_id", Dim::X), self.loc));
+                self.push(memref::store(block_total.v, partials, &[slot], self.loc));
+                self.close_if();
+            }
+            (Some(red), None) => {
+                let a = red.axis.expect("a reduction that does not reduce everything has an axis");
+                let reds: Vec<_> = reductions(l).copied().collect();
+                let odims: Vec<usize> = (0..r).filter(|&d| d != a).collect();
+                self.open_grid(&odims, &mut idx, &[]);
+                let inits: Vec<V<'c>> = reds
+                    .iter()
+                    .map(|red| self.identity(red.kind, acc_dtype(red.kind, self.ir_ty(red.out).dtype())))
+                    .collect();
+                let c0 = self.idx_const(0);
+                let (i, accs) = self.open_for(c0, self.dims[a], &inits, false);
+                idx[a] = Some(i);
+                let xs = self.iteration(l, &full(&idx));
+                let ys: Vec<V<'c>> =
+                    reds.iter().zip(accs).zip(xs).map(|((red, acc), x)| self.combine(red.kind, acc, x)).collect();
+                let res = self.close_for(&ys);
+                let oidx: Vec<Value<'c, 'c>> = odims.iter().map(|&d| idx[d].expect("an output index")).collect();
+                for (red, y) in reds.iter().zip(res) {
+                    self.store(red.out, &oidx, y);
+                }
+                self.close_grid(&[]);
+            }
+        }
+    }
+
+    /// `gpu.all_reduce` of `x` over the thread block with the reduction's own combination (NumPy's
+    /// NaN rule for min/max); a bool is reduced as an i64 0 or 1 (shuffles move 32 or 64 bits).
+    fn all_reduce(&mut self, kind: ir::ReduceKind, x: V<'c>) -> V<'c> {
+        let wide = if x.d == DType::Bool { self.convert(x, DType::I64) } else { x };
+        let t = wide.v.r#type();
+        let region = self.combine_region(wide.d, t, "gpu.yield", |g, acc, y| g.combine(kind, acc, y));
+        let op = OperationBuilder::new("gpu.all_reduce", self.loc)
+            .add_operands(&[wide.v])
+            .add_attributes(&[(Identifier::new(self.ctx, "uniform"), Attribute::unit(self.ctx))])
+            .add_results(&[t])
+            .add_regions([region])
+            .build()
+            .expect("a valid gpu.all_reduce");
+        let r = self.typed(op, wide.d);
+        self.convert(r, x.d)
+    }
+
+    /// The body of `<name>_combine`: thread 0 combines `partials` in order into the 0-d output.
+    fn gpu_combine(&mut self, l: &KernelLayout, partials: Value<'c, 'c>) {
+        let red = l.reduce.expect("a reduction over everything");
+        let ad = acc_dtype(red.kind, self.ir_ty(red.out).dtype());
+        let c0 = self.idx_const(0);
+        let first_thread = self.typed(
+            arith::cmpi(self.ctx, arith::CmpiPredicate::Eq, self.gpu_id("thread_id", Dim::X), c0, self.loc),
+            DType::Bool,
+        );
+        self.open_if(first_thread);
+        let n = self.val(memref::dim(partials, c0, self.loc));
+        let init = self.identity(red.kind, ad);
+        let (k, accs) = self.open_for(c0, n, &[init], false);
+        let p = self.typed(memref::load(partials, &[k], self.loc), ad);
+        let y = self.combine(red.kind, accs[0], p);
+        let total = self.close_for(&[y])[0];
+        self.store(red.out, &[], total);
+        self.close_if();
+    }
+}

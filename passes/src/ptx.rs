@@ -1,0 +1,158 @@
+//! Compilation of a module's kernels for the GPU target: the `gpu` dialect
+//! ([`kernel_codegen::gpu`]) lowered to NVVM and serialised to PTX for `sm_90` by MLIR's
+//! `gpu-module-to-binary` (LLVM's NVPTX back end; no CUDA installation needed, except libdevice for
+//! math functions). The CUDA driver JIT-compiles the PTX for the device it runs on (`arrayc_runtime::gpu`).
+//!
+//! Math functions (`sin`, `tanh`, `**` of floats, ...) become calls to NVIDIA's libdevice
+//! (`__nv_sin`, ...), which `gpu-module-to-binary` links from a CUDA toolkit: [`cuda_toolkit`] finds
+//! one. Without it, a module that needs libdevice is an error ([`JitError::NoLibdevice`]) rather
+//! than PTX with unresolved functions.
+
+use crate::jit::{context, take, JitError};
+use crate::kernel_codegen::{self, gpu};
+use arrayc_dialect::ir;
+use melior::{
+    ir::{
+        attribute::{ArrayAttribute, AttributeLike},
+        operation::{OperationLike, OperationMutLike, OperationRefMut},
+        BlockLike, Module,
+    },
+    pass::PassManager,
+    utility::parse_pass_pipeline,
+    Context,
+};
+use std::path::PathBuf;
+
+/// The GPU architecture the PTX is generated for (NVIDIA Hopper, H100), and its PTX ISA version.
+pub const CHIP: &str = "sm_90";
+/// The PTX ISA feature the NVPTX back end targets (PTX 8.0, the first with `sm_90`).
+pub const PTX_FEATURES: &str = "+ptx80";
+
+/// The environment variable naming a CUDA toolkit directory (one with `nvvm/libdevice/libdevice.10.bc`;
+/// the `nvidia/cuda_nvcc` directory of the `nvidia-cuda-nvcc-cu12` Python wheel is one).
+pub const CUDA_PATH_VAR: &str = "ARRAYC_CUDA_PATH";
+
+/// libdevice, relative to a CUDA toolkit directory.
+const LIBDEVICE: &str = "nvvm/libdevice/libdevice.10.bc";
+
+/// The CUDA toolkit whose libdevice the PTX links: the first of `$ARRAYC_CUDA_PATH`, `$CUDA_PATH`,
+/// `$CUDA_HOME` and `/usr/local/cuda` that contains `nvvm/libdevice/libdevice.10.bc`.
+pub fn cuda_toolkit() -> Option<PathBuf> {
+    [CUDA_PATH_VAR, "CUDA_PATH", "CUDA_HOME"]
+        .iter()
+        .filter_map(|v| std::env::var_os(v).map(PathBuf::from))
+        .chain(std::iter::once(PathBuf::from("/usr/local/cuda")))
+        .find(|p| p.join(LIBDEVICE).is_file())
+}
+
+/// The first part of the lowering: `math.ipowi` to a helper function (`convert-math-to-funcs`, as on
+/// the CPU). That pass runs on builtin modules only and puts its helpers there; [`ptx`] moves them
+/// into the `gpu.module`, whose kernels call them, before [`pipeline`].
+const MATH_TO_FUNCS: &str = "builtin.module(convert-math-to-funcs)";
+
+/// The lowering of the `gpu.module` to NVVM, then PTX (MLIR 22); `toolkit` is `toolkit=<dir>` or empty.
+fn pipeline(toolkit: &str) -> String {
+    format!(
+        "builtin.module(\
+         gpu.module(expand-strided-metadata, lower-affine, convert-scf-to-cf, convert-gpu-to-nvvm, \
+         convert-arith-to-llvm, convert-index-to-llvm, canonicalize, cse, reconcile-unrealized-casts), \
+         nvvm-attach-target{{chip={CHIP} features={PTX_FEATURES} O=3}}, \
+         gpu-module-to-binary{{format=isa {toolkit}}})"
+    )
+}
+
+/// Builds the `gpu` dialect module of `kernels` and verifies it.
+fn build<'c>(
+    context: &'c Context,
+    diags: &std::sync::Arc<std::sync::Mutex<String>>,
+    kernels: &[&ir::Func],
+) -> Result<Module<'c>, JitError> {
+    let module = gpu::gpu_container(context);
+    for f in kernels {
+        gpu::build_gpu_kernel(context, &module, f)?;
+    }
+    if !module.as_operation().verify() {
+        return Err(JitError::Verify { diagnostics: take(diags) });
+    }
+    Ok(module)
+}
+
+/// Runs the pass pipeline `text` on `module`, verifying the result when `verify`.
+fn run_passes(
+    context: &Context,
+    diags: &std::sync::Arc<std::sync::Mutex<String>>,
+    module: &mut Module,
+    text: &str,
+    verify: bool,
+) -> Result<(), JitError> {
+    let pm = PassManager::new(context);
+    pm.enable_verifier(verify);
+    parse_pass_pipeline(pm.as_operation_pass_manager(), text)
+        .map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })?;
+    pm.run(module).map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })
+}
+
+/// The kernels of `m` in the `gpu` dialect, before lowering (for `arrayc emit --stage=gpu`).
+///
+/// Errors: a kernel the code generator rejects, or MLIR that does not verify.
+pub fn gpu_mlir(m: &ir::Module) -> Result<String, JitError> {
+    let (context, diags) = context();
+    let module = build(&context, &diags, &kernel_codegen::kernels_of(m))?;
+    Ok(module.as_operation().to_string())
+}
+
+/// The PTX of every kernel of `m` (one PTX module with an `.entry` per kernel, and one more per
+/// reduction over everything, `<name>_combine`), for [`CHIP`].
+///
+/// Errors: as [`gpu_mlir`]; a pipeline failure; [`JitError::NoLibdevice`] when the kernels call
+/// math functions and no CUDA toolkit is found ([`cuda_toolkit`]).
+pub fn ptx(m: &ir::Module) -> Result<String, JitError> {
+    let (context, diags) = context();
+    let mut module = build(&context, &diags, &kernel_codegen::kernels_of(m))?;
+    let toolkit = cuda_toolkit();
+    let option = toolkit.as_ref().map_or(String::new(), |t| format!("toolkit={}", t.display()));
+    // Unverified: until the helpers move, the kernels' calls do not resolve inside the gpu.module.
+    run_passes(&context, &diags, &mut module, MATH_TO_FUNCS, false)?;
+    let mut helpers = vec![];
+    let mut next = module.body().first_operation();
+    while let Some(op) = next {
+        if op.name().as_string_ref().as_str() == Ok("func.func") {
+            helpers.push(op.to_raw());
+        }
+        next = op.next_in_block();
+    }
+    if let Some(first_kernel) = gpu::gpu_body(&module).first_operation() {
+        for raw in helpers {
+            // SAFETY: a top-level operation of `module`, alive; moving it transfers it to the
+            // gpu.module's block, which `module` owns too.
+            unsafe { OperationRefMut::from_raw(raw) }.move_before(first_kernel);
+        }
+    }
+    run_passes(&context, &diags, &mut module, &pipeline(&option), true)?;
+    let binary = module.body().first_operation().expect("the gpu.binary");
+    let objects = ArrayAttribute::try_from(binary.attribute("objects").map_err(|_| JitError::Pipeline {
+        message: "gpu-module-to-binary produced no objects".into(),
+        diagnostics: take(&diags),
+    })?)
+    .map_err(|_| JitError::Pipeline { message: "`objects` is not an array".into(), diagnostics: String::new() })?;
+    let object = objects.element(0).map_err(|_| JitError::Pipeline {
+        message: "gpu-module-to-binary produced no object".into(),
+        diagnostics: String::new(),
+    })?;
+    // SAFETY: `object` is a `#gpu.object` attribute (the only kind `gpu.binary` holds); the returned
+    // string reference lives as long as the context and is copied at once.
+    let text = unsafe {
+        let s = mlir_sys::mlirGPUObjectAttrGetObject(object.to_raw());
+        String::from_utf8_lossy(std::slice::from_raw_parts(s.data as *const u8, s.length)).into_owned()
+    };
+    let missing: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix(".extern .func"))
+        .filter_map(|l| l.split_whitespace().find(|w| w.starts_with("__nv_")))
+        .map(|w| w.trim_end_matches('('))
+        .collect();
+    if !missing.is_empty() {
+        return Err(JitError::NoLibdevice { functions: missing.join(", ") });
+    }
+    Ok(text)
+}
