@@ -5,23 +5,14 @@
 
 use arrayc_core::semantics::NEGATIVE_INT_POWER;
 use arrayc_core::{BinFn, DType};
-use arrayc_dialect::ir::{self, ComputeFn, OpKind, ReduceKind, Type, ValueId};
-pub use arrayc_runtime::launch::{KernelFault, KernelLayout, LaunchPlan, Reduction};
+use arrayc_dialect::ir::{self, ComputeFn, OpKind, Type, ValueId};
+pub use arrayc_runtime::launch::{acc_dtype, KernelFault, KernelLayout, LaunchPlan, Reduction};
 
 /// The error an elementwise op `func` with output dtype `out` raises on some inputs where NumPy
 /// raises (a [`KernelFault`]): an integer power (computed in i64 for an integer or bool output) with
 /// a negative exponent. The code generator checks for it where this says so.
 pub fn fault_of(func: ComputeFn, out: DType) -> Option<&'static str> {
     (func == ComputeFn::Binary(BinFn::Pow) && !out.is_float()).then_some(NEGATIVE_INT_POWER)
-}
-
-/// The dtype a reduction accumulates in: the out dtype, except that a bool sum/product accumulates
-/// in i64.
-pub fn acc_dtype(kind: ReduceKind, out: DType) -> DType {
-    match (kind, out) {
-        (ReduceKind::Sum | ReduceKind::Prod, DType::Bool) => DType::I64,
-        _ => out,
-    }
 }
 
 /// Analyses the block of `kernel` (see [`KernelLayout`] for the supported forms); `Err` with a reason

@@ -9,7 +9,8 @@
 //! than PTX with unresolved functions.
 
 use crate::jit::{context, take, JitError};
-use crate::kernel_codegen::{self, gpu};
+use crate::kernel_codegen::{self, gpu, CodegenError};
+use crate::kernel_layout::{launch_plan, LaunchPlan};
 use arrayc_dialect::ir;
 use melior::{
     ir::{
@@ -99,6 +100,19 @@ pub fn gpu_mlir(m: &ir::Module) -> Result<String, JitError> {
     let (context, diags) = context();
     let module = build(&context, &diags, &kernel_codegen::kernels_of(m))?;
     Ok(module.as_operation().to_string())
+}
+
+/// The PTX of every kernel of `m` ([`ptx`]) and the launch plan of each, for
+/// `arrayc_runtime::gpu::Gpu::load`.
+///
+/// Errors: as [`ptx`].
+pub fn compile(m: &ir::Module) -> Result<(String, Vec<LaunchPlan>), JitError> {
+    let text = ptx(m)?;
+    let plans = kernel_codegen::kernels_of(m)
+        .into_iter()
+        .map(|f| launch_plan(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg }))
+        .collect::<Result<_, _>>()?;
+    Ok((text, plans))
 }
 
 /// The PTX of every kernel of `m` (one PTX module with an `.entry` per kernel, and one more per

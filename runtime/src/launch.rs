@@ -22,7 +22,7 @@ use crate::array::{Scalar, View};
 use crate::value::RtValue;
 use arrayc_core::semantics::{reduce_combine, reduce_identity};
 use arrayc_core::shape::{element_range, shape_str};
-use arrayc_core::{ComputeFn, ReduceKind, Type, ValueId};
+use arrayc_core::{ComputeFn, DType, ReduceKind, Type, ValueId};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicI64, Ordering};
 
@@ -117,6 +117,15 @@ pub struct Reduction {
     pub out: ValueId,
     /// A parameter, or a contracted temporary computed by the block's elementwise ops.
     pub input: ValueId,
+}
+
+/// The dtype a reduction accumulates in: the out dtype, except that a bool sum/product accumulates
+/// in i64 (NumPy: `sum` of bools counts them).
+pub fn acc_dtype(kind: ReduceKind, out: DType) -> DType {
+    match (kind, out) {
+        (ReduceKind::Sum | ReduceKind::Prod, DType::Bool) => DType::I64,
+        _ => out,
+    }
 }
 
 /// The structure of a kernel's block, shared by the code generator (`arrayc_passes::kernel_codegen`)
@@ -229,25 +238,32 @@ pub fn launch(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue]) -> Resul
     }
 }
 
-/// [`launch`] with the fault cell `fault_cell` (passed to the kernel when it can fault).
-fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &AtomicI64) -> Result<(), String> {
+/// What [`validate`] established about a launch's arguments.
+pub struct Validated {
+    /// The iteration space (elements per dimension): the shape of [`KernelLayout::space`]'s view;
+    /// `None` for a block without view parameters, which does nothing.
+    pub space: Option<Vec<i64>>,
+    /// The parameters (positions) the block's elementwise ops write, in order of first write.
+    pub written: Vec<usize>,
+}
+
+/// Checks `args` against the kernel `plan` describes, for every target: argument count, kinds,
+/// dtypes and ranks against the parameter types; every view inside its base buffer; every
+/// elementwise view parameter of the iteration-space rank with the iteration-space shape; a
+/// reduction over everything into a 0-d output; each reduction along an axis with an output of the
+/// input's shape less the axis, and an input of the iteration-space shape.
+///
+/// Errors: a message for the user (e.g. `shape mismatch: operand 2 has shape (3, 4) but the kernel
+/// iterates over (3, 5)`).
+pub fn validate(plan: &LaunchPlan, args: &[RtValue]) -> Result<Validated, String> {
     let name = &plan.name;
     if args.len() != plan.params.len() {
         return Err(format!("kernel @{name} takes {} arguments, got {}", plan.params.len(), args.len()));
     }
     let pos = |v: ValueId| plan.params.iter().position(|&p| p == v);
-    // Argument checks and descriptor words (one u64 per LLVM-level argument, before lo/hi).
-    let mut words: Vec<u64> = vec![];
-    let mut word_start: Vec<usize> = vec![];
     for (i, (&t, a)) in plan.param_types.iter().zip(args).enumerate() {
-        word_start.push(words.len());
         match (t, a) {
-            (Type::Scalar(d), RtValue::Scalar(s)) => words.push(match s.cast(d) {
-                Scalar::F64(x) => x.to_bits(),
-                Scalar::F32(x) => x.to_bits() as u64,
-                Scalar::I64(x) => x as u64,
-                Scalar::Bool(x) => x as u64,
-            }),
+            (Type::Scalar(_), RtValue::Scalar(_)) => {}
             (Type::Array(d, r), RtValue::View(v)) => {
                 if v.dtype != d {
                     return Err(format!(
@@ -263,10 +279,6 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
                     ));
                 }
                 check_in_bounds(v, &format!("kernel @{name}: operand {i}"))?;
-                let ptr = v.base.as_ptr() as u64;
-                words.extend([ptr, ptr, v.offset as u64]);
-                words.extend(v.shape.iter().map(|&x| x as u64));
-                words.extend(v.strides.iter().map(|&x| x as u64));
             }
             (Type::Scalar(_), RtValue::View(_)) => {
                 return Err(format!("kernel @{name}: operand {i} is an array but the kernel expects a scalar"))
@@ -276,16 +288,9 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
             }
         }
     }
-    if !plan.layout.faults.is_empty() {
-        // 0-d memref: allocated, aligned, offset.
-        let cell = fault_cell.as_ptr() as u64;
-        words.extend([cell, cell, 0]);
-    }
-
     let layout = &plan.layout;
     let Some(space_param) = layout.space else {
-        // No view parameter: nothing to iterate over.
-        return Ok(());
+        return Ok(Validated { space: None, written: vec![] });
     };
     let ppos = |v: ValueId| pos(v).ok_or_else(|| format!("kernel @{name}: %v{v} is not a parameter"));
     let view = |p: usize| args[p].view().ok_or_else(|| format!("kernel @{name}: operand {p} must be an array"));
@@ -317,21 +322,12 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
             }
         }
     }
-    // The chunked dimension has `rows` rows of `per_row` iteration-space elements each: dimension 0
-    // of the iteration space, dimension 0 of the outputs (a reduction along an axis), or the reduced
-    // axis (`split`). `partial`: every chunk writes its own partial outputs of the reductions.
-    let mut split = false;
-    let mut min_rows = 1;
-    let mut axis_len = 0;
-    let mut out_rows = 0;
-    let (rows, per_row, partial) = match layout.reduce {
-        None => (space.first().copied().unwrap_or(1), space.iter().skip(1).product::<i64>(), false),
-        Some(r) if layout.reduces_all => {
-            if view(ppos(r.out)?)?.rank() != 0 {
-                return Err(format!("kernel @{name}: reduction over everything needs a 0-d output"));
-            }
-            (space.first().copied().unwrap_or(1), space.iter().skip(1).product::<i64>(), true)
+    match layout.reduce {
+        None => {}
+        Some(r) if layout.reduces_all && view(ppos(r.out)?)?.rank() != 0 => {
+            return Err(format!("kernel @{name}: reduction over everything needs a 0-d output"));
         }
+        Some(_) if layout.reduces_all => {}
         Some(r) => {
             let a = r.axis.unwrap_or(0);
             if a >= space.len() {
@@ -350,6 +346,80 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
                     }
                 }
             }
+        }
+    }
+    Ok(Validated { space: Some(space), written })
+}
+
+/// The position of reduction `r`'s output among the parameters of `plan`.
+pub fn out_param(plan: &LaunchPlan, r: &Reduction) -> usize {
+    plan.params.iter().position(|&p| p == r.out).expect("validated: a reduction's output is a parameter")
+}
+
+/// The kernel's arguments as the words of its LLVM-level signature, one `u64` per argument (the
+/// same for the CPU's packed entry and a GPU kernel's parameters): a scalar cast to its parameter's
+/// dtype (its bits in the low bytes: an f32 in 4, a bool in 1), a view as its memref descriptor
+/// `base, base, offset, sizes, strides` (in elements) with `base = base_ptr(view)`, the address of
+/// its base array in the memory the kernel runs on. Also returns the index of each parameter's
+/// first word. `args` must be [`validate`]d.
+pub fn descriptor_words(
+    plan: &LaunchPlan,
+    args: &[RtValue],
+    mut base_ptr: impl FnMut(&View) -> u64,
+) -> (Vec<u64>, Vec<usize>) {
+    let mut words: Vec<u64> = vec![];
+    let mut word_start: Vec<usize> = vec![];
+    for (&t, a) in plan.param_types.iter().zip(args) {
+        word_start.push(words.len());
+        match a {
+            RtValue::Scalar(s) => words.push(match s.cast(t.dtype()) {
+                Scalar::F64(x) => x.to_bits(),
+                Scalar::F32(x) => x.to_bits() as u64,
+                Scalar::I64(x) => x as u64,
+                Scalar::Bool(x) => x as u64,
+            }),
+            RtValue::View(v) => {
+                let ptr = base_ptr(v);
+                words.extend([ptr, ptr, v.offset as u64]);
+                words.extend(v.shape.iter().map(|&x| x as u64));
+                words.extend(v.strides.iter().map(|&x| x as u64));
+            }
+        }
+    }
+    (words, word_start)
+}
+
+/// [`launch`] with the fault cell `fault_cell` (passed to the kernel when it can fault).
+fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &AtomicI64) -> Result<(), String> {
+    let Validated { space, mut written } = validate(plan, args)?;
+    let Some(space) = space else {
+        // No view parameter: nothing to iterate over.
+        return Ok(());
+    };
+    let (mut words, word_start) = descriptor_words(plan, args, |v| v.base.as_ptr() as u64);
+    if !plan.layout.faults.is_empty() {
+        // 0-d memref: allocated, aligned, offset.
+        let cell = fault_cell.as_ptr() as u64;
+        words.extend([cell, cell, 0]);
+    }
+    let layout = &plan.layout;
+    let view = |p: usize| args[p].view().expect("validated: an array parameter");
+    // The chunked dimension has `rows` rows of `per_row` iteration-space elements each: dimension 0
+    // of the iteration space, dimension 0 of the outputs (a reduction along an axis), or the reduced
+    // axis (`split`). `partial`: every chunk writes its own partial outputs of the reductions.
+    let mut split = false;
+    let mut min_rows = 1;
+    let mut axis_len = 0;
+    let mut out_rows = 0;
+    let (rows, per_row, partial) = match layout.reduce {
+        None => (space.first().copied().unwrap_or(1), space.iter().skip(1).product::<i64>(), false),
+        Some(_) if layout.reduces_all => {
+            (space.first().copied().unwrap_or(1), space.iter().skip(1).product::<i64>(), true)
+        }
+        Some(r) => {
+            let a = r.axis.unwrap_or(0);
+            let mut expect = space.clone();
+            expect.remove(a);
             axis_len = space[a];
             out_rows = expect[0];
             let out_elems: i64 = expect.iter().product();
@@ -367,12 +437,12 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
     };
     if !partial {
         for r in layout.reduce.iter().chain(&layout.extra) {
-            written.push(ppos(r.out)?);
+            written.push(out_param(plan, r));
         }
     }
     if rows * per_row == 0 {
         if let (Some(r), true) = (layout.reduce, layout.reduces_all) {
-            let o = view(ppos(r.out)?)?;
+            let o = view(out_param(plan, &r));
             o.write_at(o.offset, reduce_identity(r.kind, o.dtype));
         }
         return Ok(());
@@ -395,11 +465,11 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
     let mut partials: Vec<(ReduceKind, usize, View)> = vec![];
     if partial {
         for r in layout.reduce.iter().chain(&layout.extra) {
-            let op = ppos(r.out)?;
-            let o = view(op)?;
+            let op = out_param(plan, r);
+            let o = view(op);
             let shape: Vec<i64> = std::iter::once(nchunks).chain(o.shape.iter().copied()).collect();
             let buf = View::uninitialised(o.dtype, &shape)
-                .map_err(|e| format!("kernel @{name}: partial results of a reduction: {e}"))?;
+                .map_err(|e| format!("kernel @{}: partial results of a reduction: {e}", plan.name))?;
             let ws = word_start[op];
             let ptr = buf.base.as_ptr() as u64;
             words[ws] = ptr;
@@ -447,7 +517,7 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
                 *a = reduce_combine(*kind, *a, buf.read_at(c * slot + j as i64));
             }
         }
-        let o = view(*op)?;
+        let o = view(*op);
         let mut acc = acc.into_iter();
         o.for_each_offset(|off| o.write_at(off, acc.next().expect("one partial per output element")));
     }

@@ -1,7 +1,9 @@
-//! arrayc run-time library: arrays and views, host values, kernel launch, .npy I/O, RNG, printing.
+//! arrayc run-time library: arrays and views, host values, kernel launch (CPU and GPU), .npy I/O,
+//! RNG, printing.
 //! It holds no IR and links no MLIR: kernels arrive compiled, with a [`launch::LaunchPlan`]
 //! computed once at compile time; what it shares with the compiler is in `arrayc-core`.
 pub mod array;
+pub mod gpu;
 pub mod launch;
 pub mod npy;
 pub mod print;

@@ -33,6 +33,33 @@ impl RtValue {
 /// Errors: [`LaunchError::Invalid`], a message for the user (a shape mismatch between a kernel's
 /// views, for example), to which the executor adds the source location of the launching operation;
 /// [`LaunchError::Fault`], which names its own.
+///
+/// A launcher whose kernels run in memory of their own (a GPU, `crate::gpu`) keeps copies of the
+/// arrays there; the executor then tells it when the host reads or writes array elements
+/// ([`device_memory`](Self::device_memory) true), so that each side sees the other's writes (the
+/// SYNC of Kristensen et al. 2016, Sec. IV). The defaults suit a launcher that runs kernels on the
+/// host's memory.
 pub trait KernelLauncher {
     fn launch(&self, kernel: &str, args: &[RtValue]) -> Result<(), LaunchError>;
+
+    /// Whether kernels run on copies of the arrays in memory of their own, so that the executor must
+    /// call the methods below.
+    fn device_memory(&self) -> bool {
+        false
+    }
+
+    /// The host is about to read elements of `v`: bring the host copy of its base array up to date.
+    fn host_read(&self, _v: &View) -> Result<(), LaunchError> {
+        Ok(())
+    }
+
+    /// The host is about to write elements of `v`: bring the host copy up to date, and consider the
+    /// other copy stale.
+    fn host_write(&self, _v: &View) -> Result<(), LaunchError> {
+        Ok(())
+    }
+
+    /// `v` is a new base array with unspecified contents: neither copy needs to be copied to the
+    /// other before a kernel writes it.
+    fn fresh(&self, _v: &View) {}
 }

@@ -53,11 +53,14 @@ pub struct Executor<'a> {
     out: &'a mut dyn Write,
     /// The translation of each function of `module` (by position), made when it is first called.
     codes: Vec<Option<Rc<Code>>>,
+    /// Whether the kernels run on their own copies of the arrays (a GPU): host reads and writes of
+    /// array elements then go through `kernels`' `host_read`/`host_write` first.
+    device: bool,
 }
 
 impl<'a> Executor<'a> {
     pub fn new(module: &'a Module, kernels: &'a dyn KernelLauncher, out: &'a mut dyn Write) -> Self {
-        Executor { module, kernels, out, codes: vec![None; module.funcs.len()] }
+        Executor { module, kernels, out, codes: vec![None; module.funcs.len()], device: kernels.device_memory() }
     }
 
     /// Calls host function `name` with `args` (one per parameter) and returns its results.
@@ -173,6 +176,9 @@ impl<'a> Executor<'a> {
                     return Err(OpError::Msg(format!("negative dimension {n} in array size {shape:?}")));
                 }
                 let v = View::uninitialised(*dtype, &shape).map_err(|e| OpError::Msg(e.to_string()))?;
+                if self.device {
+                    self.kernels.fresh(&v);
+                }
                 fr.v[*res as usize] = Some(v)
             }
             Inst::View { res, src, index, operands } => {
@@ -189,10 +195,21 @@ impl<'a> Executor<'a> {
             Inst::Transpose { res, src, perm } => fr.v[*res as usize] = Some(transpose(fr.vw(*src)?, perm)),
             Inst::Diagonal { res, src } => fr.v[*res as usize] = Some(diagonal(fr.vw(*src)?)?),
             Inst::Dim { res, src, axis } => fr.s[*res as usize] = fr.vw(*src)?.shape[*axis] as u64,
-            Inst::Load { res, src } => fr.s[*res as usize] = fr.load(*src)?.to_bits(),
+            Inst::Load { res, src } => {
+                if self.device {
+                    self.kernels.host_read(fr.vw(src.view)?)?;
+                }
+                fr.s[*res as usize] = fr.load(*src)?.to_bits()
+            }
             // One element written by the host (`outline::is_element_write`): NumPy's cast to the
             // destination's dtype, as the kernel would do it.
             Inst::Store { dst, src } => {
+                if self.device {
+                    if let Operand::Elem(e) = src {
+                        self.kernels.host_read(fr.vw(e.view)?)?;
+                    }
+                    self.kernels.host_write(fr.vw(dst.view)?)?;
+                }
                 let x = match *src {
                     Operand::Scalar(r, dt) => fr.sc(r, dt),
                     Operand::Elem(e) => fr.load(e)?,
@@ -204,7 +221,13 @@ impl<'a> Executor<'a> {
             Inst::Print { value, newline } => {
                 let text = match *value {
                     Slot::S(r, dt) => format_scalar(fr.sc(r, dt)),
-                    slot => format_view(fr.vw(slot.view())?),
+                    slot => {
+                        let v = fr.vw(slot.view())?;
+                        if self.device {
+                            self.kernels.host_read(v)?;
+                        }
+                        format_view(v)
+                    }
                 };
                 let _ = write!(self.out, "{text}{}", if *newline { "\n" } else { " " });
             }
@@ -278,6 +301,13 @@ enum OpError {
 impl From<String> for OpError {
     fn from(s: String) -> Self {
         OpError::Msg(s)
+    }
+}
+
+/// A failed copy between host and device memory (`KernelLauncher::host_read`/`host_write`).
+impl From<LaunchError> for OpError {
+    fn from(e: LaunchError) -> Self {
+        OpError::Msg(e.to_string())
     }
 }
 

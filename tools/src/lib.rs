@@ -258,9 +258,11 @@ pub struct FuseArgs {
     /// `optimal-baseline` is the paper's plain mask search, for comparison.
     #[arg(long, default_value = "optimal", value_parser = PossibleValuesParser::new(Algorithm::ALL.map(|a| a.name())))]
     pub fuse: String,
-    /// Cost model the partition minimises (bohrium: Def. 13, elements moved; the others: Defs. 19-21).
-    #[arg(long, default_value = "bohrium", value_parser = PossibleValuesParser::new(MODEL_NAMES))]
-    pub cost: String,
+    /// Cost model the partition minimises (bohrium: Def. 13, elements moved; max-contract,
+    /// max-locality, robinson: Defs. 19-21; gpu: elements moved plus a price per kernel launch).
+    /// Default: gpu with --target gpu, else bohrium.
+    #[arg(long, value_parser = PossibleValuesParser::new(MODEL_NAMES))]
+    pub cost: Option<String>,
     /// Time budget per region, in milliseconds, for the whole partitioning (graph, cost model,
     /// preconditioning, greedy, search) under every algorithm; past it the best legal partition
     /// found is used and the report says optimality was not proven.
@@ -282,11 +284,21 @@ pub struct FuseArgs {
 }
 
 impl FuseArgs {
+    /// These options for kernels that run on `target`: its default cost model unless `--cost` gave
+    /// one.
+    pub fn for_target(&self, target: Target) -> FuseArgs {
+        let default = match target {
+            Target::Cpu => "bohrium",
+            Target::Gpu => "gpu",
+        };
+        FuseArgs { cost: Some(self.cost.clone().unwrap_or_else(|| default.into())), ..self.clone() }
+    }
+
     /// The options for partitioning `entry`, given its arguments as far as they are known.
     pub fn options(&self, entry: &str, given: &[Option<RtValue>]) -> PassOptions {
         let fusion = FusionOptions {
             algorithm: Algorithm::by_name(&self.fuse).expect("clap checked the name"),
-            cost_model: self.cost.clone(),
+            cost_model: self.cost.clone().unwrap_or_else(|| "bohrium".into()),
             budget: Budget { max_nodes: Some(self.fuse_budget_nodes), max_ms: Some(self.fuse_budget_ms) },
             specialize: (!self.generic).then(|| specialization(entry, given)),
             decisions: None,

@@ -62,9 +62,7 @@ use melior::{
 /// The symbol of the `gpu.module` that holds every kernel of a program.
 pub const GPU_MODULE: &str = "kernels";
 
-/// The suffix of the second kernel of a reduction over everything, which combines the thread
-/// blocks' partial results (see the module docs).
-pub const COMBINE_SUFFIX: &str = "_combine";
+pub use arrayc_runtime::gpu::COMBINE_SUFFIX;
 
 /// A grid dimension, `x` or `y`, as `gpu.block_id` and its siblings name it.
 #[derive(Clone, Copy)]
@@ -150,9 +148,9 @@ pub fn build_gpu_kernel<'c>(context: &'c Context, module: &Module<'c>, f: &ir::F
 
 /// The accumulator dtype of the reduction of kernel `f` (block layout `l`) when it reduces over
 /// everything (the kernel then takes `partials`), else `None`.
-pub fn whole_reduction(f: &ir::Func, l: &KernelLayout) -> Option<DType> {
-    let red = l.reduce?;
-    (l.space.is_some() && (l.reduces_all || red.axis.is_none())).then(|| acc_dtype(red.kind, f.ty(red.out).dtype()))
+fn whole_reduction(f: &ir::Func, l: &KernelLayout) -> Option<DType> {
+    let red = l.reduce.filter(|_| l.reduces_all && l.space.is_some())?;
+    Some(acc_dtype(red.kind, f.ty(red.out).dtype()))
 }
 
 impl<'c> Gen<'c, '_> {

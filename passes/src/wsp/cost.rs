@@ -205,6 +205,7 @@ pub struct Prepared {
 
 enum Kind {
     Bohrium { view_weight: Vec<u64> },
+    Gpu { view_weight: Vec<u64>, launch: i64 },
     MaxContract,
     MaxLocality { pair: Vec<Vec<u64>> },
     Robinson { pair: Vec<Vec<u64>>, n: i64 },
@@ -216,6 +217,11 @@ impl Prepared {
         let c = &self.ctx;
         match &self.kind {
             Kind::Bohrium { view_weight } => c.ext(block).iter().map(|&v| view_weight[v] as i64).sum(),
+            Kind::Gpu { view_weight, launch } => {
+                // A block of array operations is one kernel launch; `new`, `del` and `sync` alone are not.
+                let launches = block.iter().any(|&f| !c.ins[f].is_empty() || !c.outs[f].is_empty());
+                launch * launches as i64 + c.ext(block).iter().map(|&v| view_weight[v] as i64).sum::<i64>()
+            }
             Kind::MaxContract => -(c.contracted(block) as i64),
             Kind::MaxLocality { pair } => -inner(pair, block),
             Kind::Robinson { pair, n } => 1 - n * c.contracted(block) as i64 - n * n * inner(pair, block),
@@ -288,6 +294,34 @@ impl CostModel for Bohrium {
     }
 }
 
+/// A kernel launch on the GPU priced as device-memory traffic, in elements of 8 bytes: about 5 us of
+/// launch and synchronisation overhead at an H100's 3.35 TB/s of HBM3 bandwidth (NVIDIA's data
+/// sheet) is about 16 MiB, 2^21 elements. An estimate from published figures: no GPU was available
+/// to measure it.
+pub const GPU_LAUNCH_ELEMENTS: u64 = 1 << 21;
+
+/// The GPU cost model (`--cost gpu`, the default with `--target gpu`): Def. 13's elements moved
+/// (external accesses of each block, Bohrium's model, which stands for device-memory traffic here)
+/// plus [`GPU_LAUNCH_ELEMENTS`] per block of array operations (one kernel launch each; a block of only
+/// `new`, `del` or `sync` launches nothing). Still a WSP cost function (Def. 6): merging two blocks
+/// never adds a launch or external accesses. On small arrays the launch
+/// term dominates and the model favours fewer kernels; on large ones it is Bohrium's model.
+#[derive(Default, Clone)]
+pub struct Gpu;
+impl CostModel for Gpu {
+    fn name(&self) -> &str {
+        "gpu"
+    }
+    fn unit(&self) -> &str {
+        "elements"
+    }
+    fn prepare(&self, region: &Region) -> Prepared {
+        let Prepared { ctx, constant, kind } = Bohrium::default().prepare(region);
+        let Kind::Bohrium { view_weight } = kind else { unreachable!("Bohrium's model prepares its own kind") };
+        Prepared { ctx, constant, kind: Kind::Gpu { view_weight, launch: GPU_LAUNCH_ELEMENTS as i64 } }
+    }
+}
+
 /// Def. 19: number of allocated arrays that are not contracted.
 #[derive(Default, Clone)]
 pub struct MaxContract;
@@ -342,7 +376,7 @@ impl CostModel for Robinson {
 
 /// Look a model up by name: `bohrium`, `max-contract`, `max-locality`, `robinson`.
 /// Names of the cost models, as [`model_by_name`] accepts them.
-pub const MODEL_NAMES: [&str; 4] = ["bohrium", "max-contract", "max-locality", "robinson"];
+pub const MODEL_NAMES: [&str; 5] = ["bohrium", "max-contract", "max-locality", "robinson", "gpu"];
 
 pub fn model_by_name(name: &str) -> Option<Box<dyn CostModel>> {
     Some(match name {
@@ -350,6 +384,7 @@ pub fn model_by_name(name: &str) -> Option<Box<dyn CostModel>> {
         "max-contract" => Box::new(MaxContract),
         "max-locality" => Box::new(MaxLocality),
         "robinson" => Box::new(Robinson),
+        "gpu" => Box::new(Gpu),
         _ => return None,
     })
 }

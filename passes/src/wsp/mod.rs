@@ -21,7 +21,7 @@ pub mod view;
 
 pub use algo::{solve, Algorithm, Budget, Problem, Solution, Stats};
 pub use cache::{disk_key, structural_hash, PartitionCache};
-pub use cost::{model_by_name, Bohrium, Cost, CostModel, MaxContract, MaxLocality, Robinson, MODEL_NAMES};
+pub use cost::{model_by_name, Bohrium, Cost, CostModel, Gpu, MaxContract, MaxLocality, Robinson, MODEL_NAMES};
 pub use graph::WspGraph;
 pub use region::{BaseId, Op, OpKind, Region, View};
 pub use sym::SymExpr;

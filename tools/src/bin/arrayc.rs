@@ -2,7 +2,12 @@
 
 use arrayc_passes::disk_cache::DiskCache;
 use arrayc_passes::{jit, ptx};
-use arrayc_runtime::{array::View, npy, print, value::RtValue};
+use arrayc_runtime::{
+    array::View,
+    gpu::Gpu,
+    npy, print,
+    value::{KernelLauncher, RtValue},
+};
 use arrayc_tools::exec::Executor;
 use arrayc_tools::{
     choose_entry, entry_arguments, given_arguments, pipeline, read_source, remove_stale_results, report, FuseArgs,
@@ -113,6 +118,9 @@ enum Command {
         /// dot: Graphviz, blocks as clusters, dependency edges solid, fuse-preventing edges dashed red.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        /// Where the kernels would run (decides the default cost model).
+        #[arg(long, value_enum, default_value = "cpu")]
+        target: Target,
         #[command(flatten)]
         fuse: FuseArgs,
     },
@@ -164,7 +172,9 @@ fn main() -> ExitCode {
     let _ = ctrlc::set_handler(|| npy::abandon_writes_and_exit(130));
     let r = arrayc_tools::on_driver_stack(|| match cli.command {
         Command::Run { file, entry, args, out, time, no_cache, target, fuse } => {
-            let r = run(&file, entry.as_deref(), &args, out.as_deref(), time, !no_cache, target, &fuse);
+            let fuse = fuse.for_target(target);
+            let opts = RunOptions { out: out.as_deref(), time, use_cache: !no_cache, target };
+            let r = run(&file, entry.as_deref(), &args, opts, &fuse);
             // A failed run leaves no results in --out DIR, not even an earlier run's.
             match (r, &out) {
                 (Err(e), Some(dir)) => Err(match remove_stale_results(dir, 0) {
@@ -178,8 +188,8 @@ fn main() -> ExitCode {
         Command::Emit { stage, target, file, entry, args, fuse } => {
             emit(stage, target, &file, entry.as_deref(), &args, &fuse)
         }
-        Command::FuseReport { file, entry, args, format, fuse } => {
-            fuse_report(&file, entry.as_deref(), &args, format, &fuse)
+        Command::FuseReport { file, entry, args, format, target, fuse } => {
+            fuse_report(&file, entry.as_deref(), &args, format, &fuse.for_target(target))
         }
         Command::Lsp => lsp(),
         Command::Cache { action } => cache(action),
@@ -284,6 +294,7 @@ fn emit(
     fuse: &FuseArgs,
 ) -> Result<(), UserError> {
     let gpu_stage = matches!(stage, Stage::Gpu | Stage::Ptx);
+    let fuse = &fuse.for_target(target.unwrap_or(if gpu_stage { Target::Gpu } else { Target::Cpu }));
     match target {
         Some(Target::Cpu) if gpu_stage => {
             return Err(UserError("error: --stage=gpu and --stage=ptx show GPU kernels; drop --target cpu".into()))
@@ -340,21 +351,26 @@ fn gpu_error(e: jit::JitError) -> UserError {
     }
 }
 
-fn run(
-    file: &Path,
-    entry: Option<&str>,
-    args: &[String],
-    out: Option<&Path>,
+/// The options of `arrayc run` besides the program, its entry and arguments, and fusion.
+struct RunOptions<'a> {
+    out: Option<&'a Path>,
     time: bool,
     use_cache: bool,
     target: Target,
-    fuse: &FuseArgs,
-) -> Result<(), UserError> {
+}
+
+fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse: &FuseArgs) -> Result<(), UserError> {
+    let RunOptions { out, time, use_cache, target } = opts;
     let mut clock = Instant::now();
     let mut times: Vec<(&str, f64)> = vec![];
     let mut lap = |name: &'static str, clock: &mut Instant| {
         times.push((name, clock.elapsed().as_secs_f64() * 1e3));
         *clock = Instant::now();
+    };
+    // The GPU first: without one, say so before compiling anything.
+    let gpu = match target {
+        Target::Cpu => None,
+        Target::Gpu => Some(Gpu::open().map_err(|e| UserError(format!("error: {e}")))?),
     };
     let src = read_source(file)?;
     let name = file_name(file);
@@ -370,12 +386,33 @@ fn run(
     options.fusion.decisions = cache.clone();
     let regions = pipeline::to_kernels(&mut m, &entry, &options)?;
     lap("passes (fusion included)", &mut clock);
-    let kernels = jit::compile(&m, cache.as_ref()).map_err(|e| UserError(format!("internal error: {e}")))?;
-    let all_hits = !kernels.cache.is_empty() && kernels.cache.iter().all(|c| *c == jit::CacheOutcome::Hit);
-    lap(if all_hits { "kernels (from the cache)" } else { "kernel JIT (MLIR -> LLVM, O3)" }, &mut clock);
+    let (kernels, gpu): (Option<jit::JitKernels>, Option<Gpu>) = match gpu {
+        None => {
+            let kernels = jit::compile(&m, cache.as_ref()).map_err(|e| UserError(format!("internal error: {e}")))?;
+            let all_hits = !kernels.cache.is_empty() && kernels.cache.iter().all(|c| *c == jit::CacheOutcome::Hit);
+            lap(if all_hits { "kernels (from the cache)" } else { "kernel JIT (MLIR -> LLVM, O3)" }, &mut clock);
+            (Some(kernels), None)
+        }
+        Some(mut gpu) => {
+            let (text, plans) = ptx::compile(&m).map_err(gpu_error)?;
+            lap("kernels to PTX (MLIR -> NVPTX)", &mut clock);
+            gpu.load(&text, plans).map_err(|e| UserError(format!("error: {e}")))?;
+            lap("PTX load (driver JIT)", &mut clock);
+            (None, Some(gpu))
+        }
+    };
+    let launcher: &dyn KernelLauncher = match (&kernels, &gpu) {
+        (Some(k), _) => k,
+        (_, Some(g)) => g,
+        _ => unreachable!("one of the two targets"),
+    };
     let mut program_out = std::io::stdout();
     let results =
-        Executor::new(&m, &kernels, &mut program_out).call(&entry, argv).map_err(|e| UserError(e.to_string()))?;
+        Executor::new(&m, launcher, &mut program_out).call(&entry, argv).map_err(|e| UserError(e.to_string()))?;
+    // SYNC of the results: their host copies must be current before they are printed or written.
+    for v in results.iter().filter_map(RtValue::view) {
+        launcher.host_read(v).map_err(|e| UserError(format!("error: {e}")))?;
+    }
     lap("run", &mut clock);
     // A closed stdout (`arrayc run ... | head`) is not an error of the program: stop printing.
     let mut stdout = std::io::stdout().lock();
@@ -417,6 +454,12 @@ fn run(
             let read = regions.iter().filter(|r| r.from_disk).count();
             eprintln!("cache: {read} of {} fusion decisions (regions) read from the cache", regions.len());
         }
+        let Some(kernels) = &kernels else {
+            if let Some(g) = &gpu {
+                eprintln!("gpu: {} (kernels are not cached on disk for the GPU)", g.name());
+            }
+            return Ok(());
+        };
         let groups = kernels.cache.len();
         let hits = kernels.cache.iter().filter(|c| **c == jit::CacheOutcome::Hit).count();
         if groups == 0 {

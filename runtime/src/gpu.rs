@@ -1,0 +1,415 @@
+//! GPU execution: PTX kernels (`arrayc_passes::ptx`) loaded and launched through the CUDA driver
+//! API, with arrays kept in device memory between kernels.
+//!
+//! The driver is `cudarc`'s binding, loaded when [`Gpu::open`] runs (`dynamic-loading`): arrayc
+//! builds, links and runs on machines without CUDA, and only `--target gpu` needs `libcuda.so` and
+//! a device. [`Gpu::open`] says which of the two is missing.
+//!
+//! # Memory model (Kristensen et al. 2016, Sec. IV: SYNC)
+//!
+//! The host owns every base array ([`Buffer`]); the device holds a *mirror* of each base array a
+//! kernel has used, and each side knows whether its copy is current:
+//! * a launch first uploads the base arrays of its views whose device copy is stale (or missing),
+//!   and afterwards marks the host copies of the arrays it writes stale;
+//! * the host reading an array (SYNC: `arr.load`, printing, the results the driver prints or writes
+//!   as `.npy`) downloads it first if its host copy is stale ([`KernelLauncher::host_read`]);
+//! * the host writing an element makes its host copy current, writes it, and marks the device copy
+//!   stale ([`KernelLauncher::host_write`]);
+//! * a new array (`arr.new`: unspecified contents) needs no upload: its device copy is as good as
+//!   the host's ([`KernelLauncher::fresh`]).
+//!
+//! So between two host reads, a sequence of kernels moves no data between host and device. Copies
+//! are whole base arrays. The mirror of a base array the host has freed goes to a pool of device
+//! allocations, which new mirrors reuse (as the CPU side pools huge-page mappings).
+//!
+//! # Launch
+//!
+//! [`geometry`] picks the grid: thread blocks of up to [`BLOCK_THREADS`] threads along the
+//! iteration space's last dimension, blocks along x over it and along y over the other dimensions
+//! (flattened); the kernels' grid-stride loops cover any space with any grid
+//! (`arrayc_passes::kernel_codegen::gpu`). A reduction over everything runs in two launches: the
+//! kernel, which writes one partial result per thread block into a device buffer, then
+//! `<name>_combine` ([`COMBINE_SUFFIX`]) on one thread, which combines them in block order.
+
+use crate::array::{Buffer, View};
+use crate::launch::{acc_dtype, descriptor_words, out_param, validate, KernelFault, LaunchError, LaunchPlan, NO_FAULT};
+use crate::value::{KernelLauncher, RtValue};
+use cudarc::driver::{result, sys};
+use std::collections::HashMap;
+use std::ffi::{c_void, CString};
+use std::sync::{Arc, Mutex, Weak};
+
+/// The suffix of the second kernel of a reduction over everything, which combines the thread
+/// blocks' partial results in block order.
+pub const COMBINE_SUFFIX: &str = "_combine";
+
+/// Threads per block at most (a multiple of the warp size, 32).
+pub const BLOCK_THREADS: u32 = 256;
+
+/// Thread blocks per launch at most: enough to fill an H100 (132 multiprocessors of up to 8 blocks
+/// of 256 threads each) twice; the grid-stride loops do the rest. This also bounds the partial
+/// results of a reduction over everything.
+pub const MAX_BLOCKS: u32 = 2048;
+
+/// Bytes of freed device allocations kept for reuse at most; beyond it they are freed.
+const POOL_MAX_BYTES: usize = 4 << 30;
+
+/// Why the GPU cannot be used or a CUDA call failed.
+#[derive(Debug, thiserror::Error)]
+pub enum GpuError {
+    #[error(
+        "--target gpu needs the NVIDIA driver, but libcuda.so was not found (install the NVIDIA driver, or run with --target cpu)"
+    )]
+    NoDriver,
+    #[error("--target gpu needs a CUDA device, but the driver reports none: {0} (run with --target cpu)")]
+    NoDevice(String),
+    #[error("CUDA: {0}")]
+    Driver(String),
+}
+
+/// A driver error with its name and description.
+fn driver(what: &str, e: result::DriverError) -> GpuError {
+    GpuError::Driver(format!("{what}: {e:?}"))
+}
+
+/// The grid and block of a launch over an iteration space of `space` (elements per dimension):
+/// `(grid x, grid y, threads per block)`; `None` for an empty space.
+pub fn geometry(space: &[i64]) -> Option<(u32, u32, u32)> {
+    if space.contains(&0) {
+        return None;
+    }
+    let inner = space.last().copied().unwrap_or(1) as u64;
+    let rows: u64 = space.iter().rev().skip(1).map(|&n| n as u64).product();
+    let threads = inner.next_power_of_two().clamp(32, BLOCK_THREADS as u64);
+    let gx = inner.div_ceil(threads).min(MAX_BLOCKS as u64);
+    let gy = rows.min((MAX_BLOCKS as u64 / gx).max(1)).min(65535);
+    Some((gx as u32, gy as u32, threads as u32))
+}
+
+/// The device copy of one base array.
+struct Mirror {
+    /// The host array; dead once the host freed it (the mirror then goes to the pool).
+    host: Weak<Buffer>,
+    ptr: sys::CUdeviceptr,
+    bytes: usize,
+    /// The host's copy is older than the device's (a kernel wrote the array since the last download).
+    host_stale: bool,
+    /// The device's copy is older than the host's (the host wrote since the last upload).
+    device_stale: bool,
+}
+
+/// Device memory: the mirrors by base array (the address of its `Arc`, kept alive by the `Weak`),
+/// and freed allocations `(bytes, pointer)` for reuse.
+#[derive(Default)]
+struct Memory {
+    mirrors: HashMap<usize, Mirror>,
+    pool: Vec<(usize, sys::CUdeviceptr)>,
+    pool_bytes: usize,
+}
+
+/// The GPU, its loaded kernels and its memory: a [`KernelLauncher`] for the executor.
+pub struct Gpu {
+    context: sys::CUcontext,
+    device: sys::CUdevice,
+    name: String,
+    module: Option<sys::CUmodule>,
+    kernels: HashMap<String, (sys::CUfunction, Option<sys::CUfunction>, LaunchPlan)>,
+    memory: Mutex<Memory>,
+}
+
+// SAFETY: the driver's handles may be used from any thread once the context is current there
+// (`Gpu::current`, called before every use); the memory state is behind a mutex.
+unsafe impl Send for Gpu {}
+unsafe impl Sync for Gpu {}
+
+impl Gpu {
+    /// Opens device 0 (its primary context).
+    ///
+    /// Errors: [`GpuError::NoDriver`] without `libcuda.so`; [`GpuError::NoDevice`] when the driver
+    /// finds no device; [`GpuError::Driver`] for another failure.
+    pub fn open() -> Result<Gpu, GpuError> {
+        // SAFETY: only tries to load the library.
+        if !unsafe { sys::is_culib_present() } {
+            return Err(GpuError::NoDriver);
+        }
+        result::init().map_err(|e| GpuError::NoDevice(format!("{e:?}")))?;
+        let count = result::device::get_count().map_err(|e| GpuError::NoDevice(format!("{e:?}")))?;
+        if count < 1 {
+            return Err(GpuError::NoDevice("0 devices".into()));
+        }
+        let device = result::device::get(0).map_err(|e| driver("cuDeviceGet", e))?;
+        // SAFETY: `device` is a valid device handle.
+        let context =
+            unsafe { result::primary_ctx::retain(device) }.map_err(|e| driver("cuDevicePrimaryCtxRetain", e))?;
+        let name = result::device::get_name(device).unwrap_or_else(|_| "CUDA device 0".into());
+        let gpu = Gpu { context, device, name, module: None, kernels: HashMap::new(), memory: Mutex::default() };
+        gpu.current()?;
+        Ok(gpu)
+    }
+
+    /// The device's name (e.g. `NVIDIA H100 80GB HBM3`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Makes the context current on the calling thread.
+    fn current(&self) -> Result<(), GpuError> {
+        // SAFETY: `context` is the retained primary context, alive until `drop`.
+        unsafe { result::ctx::set_current(self.context) }.map_err(|e| driver("cuCtxSetCurrent", e))
+    }
+
+    /// Loads `ptx` (one module with every kernel of `plans`, and `<name>_combine` for each that
+    /// reduces over everything); the driver compiles it for the device.
+    ///
+    /// Errors: the driver rejects the PTX or a kernel is missing from it.
+    pub fn load(&mut self, ptx: &str, plans: Vec<LaunchPlan>) -> Result<(), GpuError> {
+        self.current()?;
+        let image = CString::new(ptx).map_err(|_| GpuError::Driver("PTX with a NUL byte".into()))?;
+        // SAFETY: `image` is a NUL-terminated PTX text, alive for the call.
+        let module = unsafe { result::module::load_data(image.as_ptr() as *const c_void) }
+            .map_err(|e| driver("cuModuleLoadData (the driver's PTX compiler)", e))?;
+        self.module = Some(module);
+        for plan in plans {
+            let function = |name: &str| {
+                let c = CString::new(name).expect("a kernel name without NUL");
+                // SAFETY: `module` was just loaded and is not unloaded before `self` drops.
+                unsafe { result::module::get_function(module, c) }.map_err(|e| driver(&format!("kernel @{name}"), e))
+            };
+            let main = function(&plan.name)?;
+            let combine = match plan.layout.reduce {
+                Some(_) if plan.layout.reduces_all && plan.layout.space.is_some() => {
+                    Some(function(&format!("{}{COMBINE_SUFFIX}", plan.name))?)
+                }
+                _ => None,
+            };
+            self.kernels.insert(plan.name.clone(), (main, combine, plan));
+        }
+        Ok(())
+    }
+
+    /// A device allocation of `bytes` bytes (at least 1), from the pool when one fits.
+    fn alloc(memory: &mut Memory, bytes: usize) -> Result<sys::CUdeviceptr, GpuError> {
+        let bytes = bytes.max(1);
+        let best = memory
+            .pool
+            .iter()
+            .enumerate()
+            .filter(|(_, &(b, _))| b >= bytes && b <= bytes.saturating_mul(2))
+            .min_by_key(|(_, &(b, _))| b)
+            .map(|(i, _)| i);
+        if let Some(i) = best {
+            let (b, ptr) = memory.pool.swap_remove(i);
+            memory.pool_bytes -= b;
+            return Ok(ptr);
+        }
+        // SAFETY: a plain allocation in the current context.
+        unsafe { result::malloc_sync(bytes) }
+            .map_err(|e| driver(&format!("allocating {bytes} bytes of device memory"), e))
+    }
+
+    /// Returns the mirrors of freed host arrays to the pool (freeing beyond [`POOL_MAX_BYTES`]).
+    fn sweep(memory: &mut Memory) {
+        let dead: Vec<usize> =
+            memory.mirrors.iter().filter(|(_, m)| m.host.strong_count() == 0).map(|(&k, _)| k).collect();
+        for k in dead {
+            let m = memory.mirrors.remove(&k).expect("a mirror just found");
+            if memory.pool_bytes + m.bytes <= POOL_MAX_BYTES {
+                memory.pool.push((m.bytes, m.ptr));
+                memory.pool_bytes += m.bytes;
+            } else {
+                // SAFETY: allocated by `alloc`, no longer referenced.
+                let _ = unsafe { result::free_sync(m.ptr) };
+            }
+        }
+    }
+
+    /// The mirror of `v`'s base array, created (without copying) when missing; `fresh` marks a new
+    /// mirror's device copy current (a new array: unspecified contents), else stale.
+    fn mirror<'m>(memory: &'m mut Memory, v: &View, fresh: bool) -> Result<&'m mut Mirror, GpuError> {
+        let key = Arc::as_ptr(&v.base) as usize;
+        if !memory.mirrors.contains_key(&key) {
+            let bytes = v.base.len_bytes();
+            let ptr = Gpu::alloc(memory, bytes)?;
+            let host = Arc::downgrade(&v.base);
+            memory.mirrors.insert(key, Mirror { host, ptr, bytes, host_stale: false, device_stale: !fresh });
+        }
+        Ok(memory.mirrors.get_mut(&key).expect("inserted above"))
+    }
+
+    /// Makes the device copy of `v`'s base array current; returns its device address.
+    fn to_device(memory: &mut Memory, v: &View) -> Result<u64, GpuError> {
+        let m = Gpu::mirror(memory, v, false)?;
+        if m.device_stale {
+            // SAFETY: the host buffer is `bytes` long and alive (`v` holds it); the device
+            // allocation is at least as long.
+            let host = unsafe { std::slice::from_raw_parts(v.base.as_ptr(), m.bytes) };
+            unsafe { result::memcpy_htod_sync(m.ptr, host) }.map_err(|e| driver("copy to the device", e))?;
+            m.device_stale = false;
+        }
+        Ok(m.ptr)
+    }
+
+    /// Launches `kernel` (see the module docs) after [`validate`]: uploads stale inputs, runs, marks
+    /// the outputs' host copies stale, and reports a kernel fault.
+    fn run(&self, kernel: &str, args: &[RtValue]) -> Result<(), LaunchError> {
+        let gpu_err = |e: GpuError| LaunchError::Invalid(e.to_string());
+        self.current().map_err(gpu_err)?;
+        let (main, combine, plan) =
+            self.kernels.get(kernel).ok_or_else(|| LaunchError::Invalid(format!("no GPU kernel @{kernel}")))?;
+        let checked = validate(plan, args)?;
+        let Some(space) = checked.space else { return Ok(()) };
+        let layout = &plan.layout;
+        let mut memory = self.memory.lock().map_err(|_| LaunchError::Invalid("GPU memory state poisoned".into()))?;
+        Gpu::sweep(&mut memory);
+        let mut failed = None;
+        let (mut words, _) = descriptor_words(plan, args, |v| match Gpu::to_device(&mut memory, v) {
+            Ok(p) => p,
+            Err(e) => {
+                failed.get_or_insert(e);
+                0
+            }
+        });
+        if let Some(e) = failed {
+            return Err(gpu_err(e));
+        }
+        let mut scratch: Vec<(usize, sys::CUdeviceptr)> = vec![];
+        let result = (|| -> Result<Option<i64>, GpuError> {
+            let fault_cell = if layout.faults.is_empty() {
+                None
+            } else {
+                let cell = Gpu::alloc(&mut memory, 8)?;
+                scratch.push((8, cell));
+                // SAFETY: an 8-byte device allocation.
+                unsafe { result::memcpy_htod_sync(cell, &[NO_FAULT]) }.map_err(|e| driver("fault cell", e))?;
+                words.extend([cell, cell, 0]);
+                Some(cell)
+            };
+            // The grid over the iteration space, or over the outputs of a reduction along an axis.
+            let grid_space: Vec<i64> = match layout.reduce {
+                Some(r) if !layout.reduces_all => {
+                    let a = r.axis.expect("a reduction along an axis");
+                    space.iter().enumerate().filter(|&(d, _)| d != a).map(|(_, &n)| n).collect()
+                }
+                _ => space.clone(),
+            };
+            let geometry = geometry(&grid_space);
+            let partials = match (layout.reduce, combine) {
+                (Some(r), Some(_)) => {
+                    let out = args[out_param(plan, &r)].view().expect("validated: a view");
+                    let size = acc_dtype(r.kind, out.dtype).size_bytes();
+                    let blocks = geometry.map_or(0, |(gx, gy, _)| gx as usize * gy as usize);
+                    let p = Gpu::alloc(&mut memory, blocks * size)?;
+                    scratch.push(((blocks * size).max(1), p));
+                    words.extend([p, p, 0, blocks as u64, 1]);
+                    true
+                }
+                _ => false,
+            };
+            let launch = |f: sys::CUfunction, grid: (u32, u32), threads: u32, words: &mut [u64]| {
+                let mut params: Vec<*mut c_void> = words.iter_mut().map(|w| w as *mut u64 as *mut c_void).collect();
+                // SAFETY: the parameters match the kernel's PTX signature word for word (validated
+                // against the plan; each word is a u64 holding the value in its low bytes, as the
+                // driver reads u8, f32 and 8-byte parameters), device pointers are live mirrors or
+                // scratch allocations, and the launch is synchronised before they are released.
+                unsafe {
+                    result::launch_kernel(f, (grid.0, grid.1, 1), (threads, 1, 1), 0, std::ptr::null_mut(), &mut params)
+                }
+                .map_err(|e| driver(&format!("launching @{}", plan.name), e))
+            };
+            if let Some((gx, gy, threads)) = geometry {
+                launch(*main, (gx, gy), threads, &mut words)?;
+            }
+            if partials {
+                launch(combine.expect("a combine kernel"), (1, 1), 1, &mut words)?;
+            }
+            result::ctx::synchronize().map_err(|e| driver(&format!("running @{}", plan.name), e))?;
+            match fault_cell {
+                Some(cell) => {
+                    let mut k = [NO_FAULT];
+                    // SAFETY: the 8-byte fault cell, after the launch finished.
+                    unsafe { result::memcpy_dtoh_sync(&mut k, cell) }.map_err(|e| driver("fault cell", e))?;
+                    Ok(Some(k[0]))
+                }
+                None => Ok(None),
+            }
+        })();
+        for (bytes, p) in scratch {
+            memory.pool.push((bytes, p));
+            memory.pool_bytes += bytes;
+        }
+        let fault = result.map_err(gpu_err)?;
+        let outs =
+            checked.written.into_iter().chain(layout.reduce.iter().chain(&layout.extra).map(|r| out_param(plan, r)));
+        for p in outs {
+            if let Some(v) = args[p].view() {
+                Gpu::mirror(&mut memory, v, false).map_err(gpu_err)?.host_stale = true;
+            }
+        }
+        match fault {
+            Some(k) if k != NO_FAULT => Err(LaunchError::Fault(KernelFault::clone(&layout.faults[k as usize]))),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl KernelLauncher for Gpu {
+    fn launch(&self, kernel: &str, args: &[RtValue]) -> Result<(), LaunchError> {
+        self.run(kernel, args)
+    }
+
+    fn device_memory(&self) -> bool {
+        true
+    }
+
+    fn host_read(&self, v: &View) -> Result<(), LaunchError> {
+        let gpu_err = |e: GpuError| LaunchError::Invalid(e.to_string());
+        let mut memory = self.memory.lock().map_err(|_| LaunchError::Invalid("GPU memory state poisoned".into()))?;
+        let key = Arc::as_ptr(&v.base) as usize;
+        let Some(m) = memory.mirrors.get_mut(&key) else { return Ok(()) };
+        if m.host_stale {
+            self.current().map_err(gpu_err)?;
+            // SAFETY: the host buffer is `bytes` long and alive (`v` holds it); nothing else
+            // accesses it during the copy (the executor runs on this thread).
+            let host = unsafe { std::slice::from_raw_parts_mut(v.base.as_ptr(), m.bytes) };
+            unsafe { result::memcpy_dtoh_sync(host, m.ptr) }.map_err(|e| gpu_err(driver("copy to the host", e)))?;
+            m.host_stale = false;
+        }
+        Ok(())
+    }
+
+    fn host_write(&self, v: &View) -> Result<(), LaunchError> {
+        self.host_read(v)?;
+        let mut memory = self.memory.lock().map_err(|_| LaunchError::Invalid("GPU memory state poisoned".into()))?;
+        if let Some(m) = memory.mirrors.get_mut(&(Arc::as_ptr(&v.base) as usize)) {
+            m.device_stale = true;
+        }
+        Ok(())
+    }
+
+    fn fresh(&self, v: &View) {
+        if let Ok(mut memory) = self.memory.lock() {
+            // A failed allocation here is retried (and reported) by the first launch that uses it.
+            let _ = Gpu::mirror(&mut memory, v, true);
+        }
+    }
+}
+
+impl Drop for Gpu {
+    fn drop(&mut self) {
+        if self.current().is_err() {
+            return;
+        }
+        let memory = self.memory.get_mut().map(std::mem::take).unwrap_or_default();
+        for ptr in memory.mirrors.values().map(|m| m.ptr).chain(memory.pool.iter().map(|&(_, p)| p)) {
+            // SAFETY: allocated by `alloc`; nothing uses it any more.
+            let _ = unsafe { result::free_sync(ptr) };
+        }
+        // SAFETY: loaded by `load`, released once; the primary context retained by `open`.
+        unsafe {
+            if let Some(m) = self.module {
+                let _ = result::module::unload(m);
+            }
+            let _ = result::primary_ctx::release(self.device);
+        }
+    }
+}
