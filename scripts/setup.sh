@@ -94,8 +94,10 @@ PIP_PACKAGES=(
     numpy               # the NumPy references of tests/examples and the benchmarks
     pytest              # runs tests/examples and tests/lsp
     pytest-lsp          # a real LSP client over stdio for the language server's tests (tests/lsp)
+    nvidia-cuda-nvcc-cu12  # ptxas and libdevice (no driver, no GPU needed): the GPU tests check every
+                           # kernel's PTX with ptxas; libdevice resolves the kernels' math functions
 )
-PIP_MODULES="numpy, pytest, pytest_lsp"
+PIP_MODULES="numpy, pytest, pytest_lsp, nvidia.cuda_nvcc"
 command -v "$PYTHON" >/dev/null 2>&1 || die "$PYTHON not found (install python3)"
 if ! "$PYTHON" -c "import $PIP_MODULES" >/dev/null 2>&1; then
     say "installing ${PIP_PACKAGES[*]} for $PYTHON"

@@ -66,7 +66,7 @@ pub enum JitError {
 
 /// The owner of compiled kernel code: an `MlirExecutionEngine` (melior's wrapper cannot report a
 /// failed creation) or an ORC `LLJIT` holding a cached object file.
-enum Code {
+pub(crate) enum Code {
     Engine(mlir_sys::MlirExecutionEngine),
     Orc(llvm_sys::orc2::lljit::LLVMOrcLLJITRef),
 }
@@ -84,6 +84,33 @@ impl Drop for Code {
                 }
             },
         }
+    }
+}
+
+impl Code {
+    /// An execution engine for `module` (lowered to the LLVM dialect) at [`OPT_LEVEL`], position
+    /// independent and keeping its object file (for the cache); `None` when MLIR cannot create it
+    /// (the context's diagnostics say why).
+    pub(crate) fn engine(module: &Module) -> Option<Code> {
+        // SAFETY: the module is a valid LLVM-dialect module; no shared libraries are passed.
+        let raw =
+            unsafe { mlir_sys::mlirExecutionEngineCreate(module.to_raw(), OPT_LEVEL, 0, std::ptr::null(), true, true) };
+        (!raw.ptr.is_null()).then_some(Code::Engine(raw))
+    }
+
+    /// The packed wrapper `_mlir_<name>` of function `name` of an engine.
+    pub(crate) fn packed(&self, name: &str) -> Option<PackedFn> {
+        let Code::Engine(raw) = *self else { return None };
+        let name = format!("_mlir_{name}");
+        // SAFETY: valid engine; the string ref points into `name`, alive for the call.
+        let p = unsafe {
+            mlir_sys::mlirExecutionEngineLookup(
+                raw,
+                mlir_sys::MlirStringRef { data: name.as_ptr() as *const _, length: name.len() },
+            )
+        };
+        // SAFETY: `_mlir_<name>` is the packed wrapper `void(void**)` the engine generated.
+        (!p.is_null()).then(|| unsafe { std::mem::transmute::<*mut std::ffi::c_void, PackedFn>(p) })
     }
 }
 
@@ -226,7 +253,11 @@ fn build_and_lower<'c>(
 }
 
 /// Runs [`PIPELINE`] on `module`.
-fn lower_to_llvm(context: &Context, diags: &Arc<Mutex<String>>, module: &mut Module) -> Result<(), JitError> {
+pub(crate) fn lower_to_llvm(
+    context: &Context,
+    diags: &Arc<Mutex<String>>,
+    module: &mut Module,
+) -> Result<(), JitError> {
     let pm = PassManager::new(context);
     parse_pass_pipeline(pm.as_operation_pass_manager(), PIPELINE)
         .map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })?;
@@ -372,7 +403,7 @@ unsafe impl Send for Part {}
 fn compile_group(kernels: &[&ir::Func], cache: Option<&DiskCache>) -> Result<Part, JitError> {
     let (context, diags) = context();
     // The module borrows the context: it is dropped (after the engine is made) before the context moves.
-    let (raw, key, mut outcome) = {
+    let (code, key, mut outcome) = {
         let mut module = build_and_lower(&context, &diags, kernels, false)?;
         let key = cache.map(|_| cache_key(&module.as_operation().to_string()));
         let mut outcome = CacheOutcome::Off;
@@ -389,28 +420,11 @@ fn compile_group(kernels: &[&ir::Func], cache: Option<&DiskCache>) -> Result<Par
             };
         }
         lower_to_llvm(&context, &diags, &mut module)?;
-        // SAFETY: the module is a valid LLVM-dialect module; no shared libraries are passed. Object dump
-        // (for the cache) and position-independent code are enabled.
-        let raw =
-            unsafe { mlir_sys::mlirExecutionEngineCreate(module.to_raw(), OPT_LEVEL, 0, std::ptr::null(), true, true) };
-        if raw.ptr.is_null() {
-            return Err(JitError::Engine { diagnostics: take(&diags) });
-        }
-        (raw, key, outcome)
+        let code = Code::engine(&module).ok_or_else(|| JitError::Engine { diagnostics: take(&diags) })?;
+        (code, key, outcome)
     };
-    let code = Code::Engine(raw);
-    let mut entries = vec![];
-    for f in kernels {
-        let name = format!("_mlir_{}", f.name);
-        // SAFETY: valid engine; the string ref points into `name`, alive for the call.
-        let p = unsafe {
-            mlir_sys::mlirExecutionEngineLookup(
-                raw,
-                mlir_sys::MlirStringRef { data: name.as_ptr() as *const _, length: name.len() },
-            )
-        };
-        entries.push(p as usize);
-    }
+    let Code::Engine(raw) = code else { unreachable!("a new engine") };
+    let entries = kernels.iter().map(|f| code.packed(&f.name).map_or(0, |p| p as usize)).collect();
     if let (Some(c), Some(k)) = (cache, &key) {
         if let Err(e) = store_object(raw, c, k) {
             outcome = CacheOutcome::NotStored(e);

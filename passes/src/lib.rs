@@ -3,6 +3,7 @@
 //! -> `outline-kernels` ([`outline`]) -> kernel code generation ([`kernel_codegen`]) -> JIT ([`jit`]).
 pub mod dce;
 pub mod disk_cache;
+pub mod gpu_emulation;
 pub mod insert_del_sync;
 pub mod jit;
 pub mod kernel_codegen;

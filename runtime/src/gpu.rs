@@ -413,3 +413,41 @@ impl Drop for Gpu {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The grid covers the space with blocks of whole warps, within the hardware's limits (grid y at
+    /// most 65535) and at most `MAX_BLOCKS` blocks (which bounds the partial results).
+    #[test]
+    fn geometry_stays_within_limits() {
+        assert_eq!(geometry(&[0]), None);
+        assert_eq!(geometry(&[7, 0, 3]), None);
+        assert_eq!(geometry(&[]), Some((1, 1, 32)));
+        assert_eq!(geometry(&[100]), Some((1, 1, 128)));
+        assert_eq!(geometry(&[1000]), Some((4, 1, 256)));
+        assert_eq!(geometry(&[102, 102]), Some((1, 102, 128)));
+        for space in
+            [vec![1_i64 << 40], vec![3, 1 << 20], vec![1 << 20, 3], vec![5, 7, 11, 13, 17], vec![1 << 31, 1 << 31]]
+        {
+            let (gx, gy, t) = geometry(&space).expect("a non-empty space");
+            assert!(t % 32 == 0 && (32..=BLOCK_THREADS).contains(&t), "{space:?}: {t} threads");
+            assert!(gx >= 1 && gy >= 1 && gy <= 65535, "{space:?}: grid {gx} x {gy}");
+            assert!(gx as u64 * gy as u64 <= MAX_BLOCKS as u64, "{space:?}: grid {gx} x {gy}");
+        }
+    }
+
+    /// Without libcuda, opening the GPU is the one-line error that names what is missing.
+    #[test]
+    fn no_driver_is_a_clear_error() {
+        // SAFETY: only tries to load the library.
+        if unsafe { sys::is_culib_present() } {
+            eprintln!("skipped: a CUDA driver (libcuda.so) is installed here");
+            return;
+        }
+        let e = Gpu::open().err().expect("no driver, no GPU");
+        assert!(matches!(e, GpuError::NoDriver));
+        assert!(e.to_string().contains("libcuda.so") && e.to_string().contains("--target cpu"));
+    }
+}

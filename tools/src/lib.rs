@@ -249,6 +249,10 @@ pub enum Target {
     /// NVIDIA GPU kernels: PTX for sm_90, launched through the CUDA driver; arrays stay in device
     /// memory between kernels (docs/gpu.md).
     Gpu,
+    /// The GPU kernels' mapping emulated on the CPU, one thread of the grid at a time (slow): checks
+    /// the GPU code generation without a GPU. `ARRAYC_GPU_EMULATION_GRID=X,Y,T` runs a grid of X by Y
+    /// blocks of T threads instead of the GPU runtime's.
+    GpuEmulated,
 }
 
 /// The fusion and verification options of `arrayc run`, `emit`, `fuse-report` and `arrayc-opt`.
@@ -289,7 +293,7 @@ impl FuseArgs {
     pub fn for_target(&self, target: Target) -> FuseArgs {
         let default = match target {
             Target::Cpu => "bohrium",
-            Target::Gpu => "gpu",
+            Target::Gpu | Target::GpuEmulated => "gpu",
         };
         FuseArgs { cost: Some(self.cost.clone().unwrap_or_else(|| default.into())), ..self.clone() }
     }

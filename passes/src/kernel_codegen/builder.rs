@@ -95,6 +95,9 @@ pub(super) struct Gen<'c, 'f> {
     pub fast: HashMap<ValueId, Value<'c, 'c>>,
     /// The fault cell argument, when the kernel can fault (see [`Gen::fault_if`]).
     fault_cell: Option<Value<'c, 'c>>,
+    /// In the CPU emulation of a GPU kernel (`gpu::build_emulated_kernel`): the grid coordinates
+    /// the kernel takes as arguments instead of reading them from the hardware.
+    pub grid: Option<super::gpu::GridArgs<'c>>,
 }
 
 /// `memref.atomic_rmw`'s `kind` for a signed minimum: `arith::AtomicRMWKind::mins`, an
@@ -120,6 +123,7 @@ impl<'c, 'f> Gen<'c, 'f> {
             dirty: vec![],
             fast: HashMap::new(),
             fault_cell,
+            grid: None,
         }
     }
 

@@ -71,6 +71,15 @@ enum Dim {
     Y,
 }
 
+/// The grid coordinates of an emulated GPU kernel ([`build_emulated_kernel`]), its last arguments
+/// in this order (all `index`): `block_id.x, block_id.y, thread_id.x, grid_dim.x, grid_dim.y,
+/// block_dim.x`.
+#[derive(Clone, Copy)]
+pub struct GridArgs<'c>([Value<'c, 'c>; GRID_ARGS]);
+
+/// The number of grid coordinates an emulated kernel takes ([`GridArgs`]).
+pub const GRID_ARGS: usize = 6;
+
 /// A module with `gpu.container_module` and one empty `gpu.module` [`GPU_MODULE`]; returns the module
 /// and the `gpu.module`'s body.
 pub fn gpu_container(context: &Context) -> Module<'_> {
@@ -101,6 +110,24 @@ pub fn gpu_body<'c, 'a>(module: &'a Module<'c>) -> BlockRef<'c, 'a> {
 ///
 /// Errors: `f` is not a kernel or its block is not legal ([`kernel_legality`]).
 pub fn build_gpu_kernel<'c>(context: &'c Context, module: &Module<'c>, f: &ir::Func) -> Result<(), CodegenError> {
+    build(context, &gpu_body(module), f, false)
+}
+
+/// The CPU emulation of [`build_gpu_kernel`], to check the GPU mapping without a GPU: appends
+/// `func.func @<name>` (and `@<name>_combine`) to `module` (a plain module, lowered like the CPU
+/// kernels), with the same body except that the grid coordinates are arguments ([`GridArgs`], after
+/// the GPU kernel's) and that, instead of `gpu.all_reduce`, every thread writes its value to
+/// `partials[block * block_dim.x + thread]` (`partials` then holds one element per thread), which
+/// `_combine` combines in order. A caller runs every thread of the grid, one call each
+/// (`crate::gpu_emulation`).
+///
+/// Errors: as [`build_gpu_kernel`].
+pub fn build_emulated_kernel<'c>(context: &'c Context, module: &Module<'c>, f: &ir::Func) -> Result<(), CodegenError> {
+    build(context, &module.body(), f, true)
+}
+
+/// [`build_gpu_kernel`] (`emulate` false) or [`build_emulated_kernel`] into `body`.
+fn build<'c>(context: &'c Context, body: &BlockRef<'c, '_>, f: &ir::Func, emulate: bool) -> Result<(), CodegenError> {
     let layout = kernel_legality(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?;
     let faults = !layout.faults.is_empty();
     let location = Location::unknown(context);
@@ -110,33 +137,44 @@ pub fn build_gpu_kernel<'c>(context: &'c Context, module: &Module<'c>, f: &ir::F
     if let Some(d) = whole {
         inputs.push(MemRefType::new(elem_type(context, d), &[dynamic()], None, None).into());
     }
+    let partials_at = inputs.len().wrapping_sub(1);
+    let grid_at = inputs.len();
+    if emulate {
+        inputs.extend([Type::index(context); GRID_ARGS]);
+    }
     let fty = FunctionType::new(context, &inputs, &[]);
-    let body = gpu_body(module);
     let build = |name: String, combine: bool| {
         let entry = Block::new(&inputs.iter().map(|&t| (t, location)).collect::<Vec<_>>());
-        let partials: Option<Value<'c, 'c>> =
-            whole.map(|_| entry.argument(inputs.len() - 1).expect("the partials argument").into());
+        let arg = |i: usize| -> Value<'c, 'c> { entry.argument(i).expect("an argument of the signature").into() };
+        let partials = whole.map(|_| arg(partials_at));
+        let grid = emulate.then(|| GridArgs(std::array::from_fn(|k| arg(grid_at + k))));
         let mut g = Gen::new(context, f, entry, faults);
+        g.grid = grid;
         if combine {
             g.gpu_combine(&layout, partials.expect("a reduction over everything"));
         } else {
             g.gpu_block(&layout, partials);
         }
         let entry = g.finish();
-        entry.append_operation(OperationBuilder::new("gpu.return", location).build().expect("a valid gpu.return"));
+        let ret = if emulate { "func.return" } else { "gpu.return" };
+        entry.append_operation(OperationBuilder::new(ret, location).build().expect("a valid return"));
         let region = Region::new();
         region.append_block(entry);
-        let i64_ty: Type = IntegerType::new(context, 64).into();
-        let func = OperationBuilder::new("gpu.func", location)
-            .add_attributes(&[
-                (Identifier::new(context, "sym_name"), StringAttribute::new(context, &name).into()),
-                (Identifier::new(context, "function_type"), TypeAttribute::new(fty.into()).into()),
-                (Identifier::new(context, "gpu.kernel"), Attribute::unit(context)),
-                (Identifier::new(context, "workgroup_attributions"), IntegerAttribute::new(i64_ty, 0).into()),
-            ])
+        let mut attrs = vec![
+            (Identifier::new(context, "sym_name"), StringAttribute::new(context, &name).into()),
+            (Identifier::new(context, "function_type"), TypeAttribute::new(fty.into()).into()),
+        ];
+        if !emulate {
+            let i64_ty: Type = IntegerType::new(context, 64).into();
+            attrs.push((Identifier::new(context, "gpu.kernel"), Attribute::unit(context)));
+            attrs.push((Identifier::new(context, "workgroup_attributions"), IntegerAttribute::new(i64_ty, 0).into()));
+        }
+        let op = if emulate { "func.func" } else { "gpu.func" };
+        let func = OperationBuilder::new(op, location)
+            .add_attributes(&attrs)
             .add_regions([region])
             .build()
-            .expect("a valid gpu.func");
+            .expect("a valid kernel function");
         body.append_operation(func);
     };
     build(f.name.clone(), false);
@@ -154,8 +192,19 @@ fn whole_reduction(f: &ir::Func, l: &KernelLayout) -> Option<DType> {
 }
 
 impl<'c> Gen<'c, '_> {
-    /// `gpu.<what> <dim>`: `block_id`, `block_dim`, `thread_id` or `grid_dim` along `dim`.
+    /// `gpu.<what> <dim>`: `block_id`, `block_dim`, `thread_id` or `grid_dim` along `dim` (in an
+    /// emulated kernel, its argument).
     fn gpu_id(&self, what: &str, dim: Dim) -> Value<'c, 'c> {
+        if let Some(GridArgs(a)) = self.grid {
+            return match (what, dim) {
+                ("block_id", Dim::X) => a[0],
+                ("block_id", Dim::Y) => a[1],
+                ("thread_id", _) => a[2],
+                ("grid_dim", Dim::X) => a[3],
+                ("grid_dim", Dim::Y) => a[4],
+                _ => a[5],
+            };
+        }
         let attr = Attribute::parse(self.ctx, if matches!(dim, Dim::X) { "#gpu<dim x>" } else { "#gpu<dim y>" })
             .expect("a valid gpu dimension attribute");
         self.val(
@@ -165,6 +214,13 @@ impl<'c> Gen<'c, '_> {
                 .build()
                 .expect("a valid gpu id operation"),
         )
+    }
+
+    /// Whether this is thread 0 of its block (i1).
+    fn first_thread(&self) -> V<'c> {
+        let c0 = self.idx_const(0);
+        let tid = self.gpu_id("thread_id", Dim::X);
+        self.typed(arith::cmpi(self.ctx, arith::CmpiPredicate::Eq, tid, c0, self.loc), DType::Bool)
     }
 
     fn muli(&self, a: Value<'c, 'c>, b: Value<'c, 'c>) -> Value<'c, 'c> {
@@ -240,17 +296,20 @@ impl<'c> Gen<'c, '_> {
                 let x = self.iteration(l, &full(&idx))[0];
                 let y = self.combine(red.kind, acc, x);
                 let mine = self.close_grid(&[y])[0];
-                let block_total = self.all_reduce(red.kind, mine);
-                let c0 = self.idx_const(0);
-                let first_thread = self.typed(
-                    arith::cmpi(self.ctx, arith::CmpiPredicate::Eq, self.gpu_id("thread_id", Dim::X), c0, self.loc),
-                    DType::Bool,
-                );
-                self.open_if(first_thread);
                 let slot = self.muli(self.gpu_id("block_id", Dim::Y), self.gpu_id("grid_dim", Dim::X));
                 let slot = self.val(arith::addi(slot, self.gpu_id("block_id", Dim::X), self.loc));
-                self.push(memref::store(block_total.v, partials, &[slot], self.loc));
-                self.close_if();
+                if self.grid.is_some() {
+                    // Emulated: no threads to reduce with; one partial per thread.
+                    let slot = self.muli(slot, self.gpu_id("block_dim", Dim::X));
+                    let slot = self.val(arith::addi(slot, self.gpu_id("thread_id", Dim::X), self.loc));
+                    self.push(memref::store(mine.v, partials, &[slot], self.loc));
+                } else {
+                    let block_total = self.all_reduce(red.kind, mine);
+                    let first_thread = self.first_thread();
+                    self.open_if(first_thread);
+                    self.push(memref::store(block_total.v, partials, &[slot], self.loc));
+                    self.close_if();
+                }
             }
             (Some(red), None) => {
                 let a = red.axis.expect("a reduction that does not reduce everything has an axis");
@@ -299,10 +358,7 @@ impl<'c> Gen<'c, '_> {
         let red = l.reduce.expect("a reduction over everything");
         let ad = acc_dtype(red.kind, self.ir_ty(red.out).dtype());
         let c0 = self.idx_const(0);
-        let first_thread = self.typed(
-            arith::cmpi(self.ctx, arith::CmpiPredicate::Eq, self.gpu_id("thread_id", Dim::X), c0, self.loc),
-            DType::Bool,
-        );
+        let first_thread = self.first_thread();
         self.open_if(first_thread);
         let n = self.val(memref::dim(partials, c0, self.loc));
         let init = self.identity(red.kind, ad);

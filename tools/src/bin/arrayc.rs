@@ -1,6 +1,7 @@
 //! `arrayc`: compile and run array programs (see `arrayc --help`).
 
 use arrayc_passes::disk_cache::DiskCache;
+use arrayc_passes::gpu_emulation::{Emulation, Grid};
 use arrayc_passes::{jit, ptx};
 use arrayc_runtime::{
     array::View,
@@ -70,7 +71,9 @@ enum Command {
         /// cache (`arrayc cache`).
         #[arg(long)]
         no_cache: bool,
-        /// Where the kernels run: cpu, or gpu (an NVIDIA GPU through the CUDA driver, sm_90 PTX).
+        /// Where the kernels run: cpu; gpu (an NVIDIA GPU through the CUDA driver, sm_90 PTX);
+        /// gpu-emulated (the GPU kernels run on the CPU one thread at a time, to check them without
+        /// a GPU; slow).
         #[arg(long, value_enum, default_value = "cpu")]
         target: Target,
         #[command(flatten)]
@@ -343,6 +346,19 @@ fn emit(
     Ok(())
 }
 
+/// The grid of `--target gpu-emulated`: `$ARRAYC_GPU_EMULATION_GRID` (`X,Y,T`), else the GPU
+/// runtime's.
+fn emulation_grid() -> Result<Grid, UserError> {
+    let Ok(text) = std::env::var("ARRAYC_GPU_EMULATION_GRID") else { return Ok(Grid::Runtime) };
+    let n: Vec<u32> = text.split(',').filter_map(|x| x.trim().parse().ok()).filter(|&x| x > 0).collect();
+    match n[..] {
+        [x, y, t] => Ok(Grid::Fixed(x, y, t)),
+        _ => Err(UserError(format!(
+            "error: ARRAYC_GPU_EMULATION_GRID=`{text}`: expected three positive numbers X,Y,T (blocks along x and y, threads per block)"
+        ))),
+    }
+}
+
 /// A failed GPU compilation: a missing libdevice is the user's environment, anything else a bug.
 fn gpu_error(e: jit::JitError) -> UserError {
     match e {
@@ -369,8 +385,8 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
     };
     // The GPU first: without one, say so before compiling anything.
     let gpu = match target {
-        Target::Cpu => None,
         Target::Gpu => Some(Gpu::open().map_err(|e| UserError(format!("error: {e}")))?),
+        _ => None,
     };
     let src = read_source(file)?;
     let name = file_name(file);
@@ -386,7 +402,13 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
     options.fusion.decisions = cache.clone();
     let regions = pipeline::to_kernels(&mut m, &entry, &options)?;
     lap("passes (fusion included)", &mut clock);
+    let mut emulation = None;
     let (kernels, gpu): (Option<jit::JitKernels>, Option<Gpu>) = match gpu {
+        None if target == Target::GpuEmulated => {
+            emulation = Some(Emulation::compile(&m, emulation_grid()?).map_err(gpu_error)?);
+            lap("kernel JIT (GPU mapping, emulated)", &mut clock);
+            (None, None)
+        }
         None => {
             let kernels = jit::compile(&m, cache.as_ref()).map_err(|e| UserError(format!("internal error: {e}")))?;
             let all_hits = !kernels.cache.is_empty() && kernels.cache.iter().all(|c| *c == jit::CacheOutcome::Hit);
@@ -401,10 +423,11 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
             (None, Some(gpu))
         }
     };
-    let launcher: &dyn KernelLauncher = match (&kernels, &gpu) {
-        (Some(k), _) => k,
-        (_, Some(g)) => g,
-        _ => unreachable!("one of the two targets"),
+    let launcher: &dyn KernelLauncher = match (&kernels, &gpu, &emulation) {
+        (Some(k), _, _) => k,
+        (_, Some(g), _) => g,
+        (_, _, Some(e)) => e,
+        _ => unreachable!("one of the targets"),
     };
     let mut program_out = std::io::stdout();
     let results =

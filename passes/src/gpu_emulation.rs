@@ -1,0 +1,139 @@
+//! The GPU target's mapping run on the CPU, so that it is checked where no GPU is (CI has none):
+//! every kernel is built as for the GPU ([`kernel_codegen::gpu`]), but as a plain function whose
+//! grid coordinates are arguments ([`gpu::build_emulated_kernel`]), JIT-compiled like the CPU
+//! kernels, and launched by calling it once per thread of the grid that `arrayc_runtime::gpu`
+//! would launch (or of a given, smaller grid, so that the grid-stride loops go round more than
+//! once). Only the thread-block reduction differs: each emulated thread keeps its own partial
+//! result, and `<name>_combine` combines them all in order.
+//!
+//! [`Emulation`] is a [`KernelLauncher`], so the host executor runs whole programs on it; the
+//! tests compare those runs with the CPU target's (`tools/tests/emulation/gpu.rs`).
+
+use crate::jit::{context, lower_to_llvm, take, Code, JitError};
+use crate::kernel_codegen::{self, gpu, CodegenError};
+use crate::kernel_layout::{launch_plan, LaunchPlan};
+use arrayc_dialect::ir;
+use arrayc_runtime::array::View;
+use arrayc_runtime::gpu::{geometry, COMBINE_SUFFIX};
+use arrayc_runtime::launch::{
+    acc_dtype, descriptor_words, out_param, validate, KernelFault, LaunchError, PackedFn, NO_FAULT,
+};
+use arrayc_runtime::value::{KernelLauncher, RtValue};
+use melior::{ir::operation::OperationLike, ir::Module, Context};
+use std::collections::HashMap;
+
+/// The grid an [`Emulation`] runs: the one the GPU runtime would choose ([`geometry`]), or a fixed
+/// `(grid x, grid y, threads per block)`.
+#[derive(Clone, Copy, Debug)]
+pub enum Grid {
+    Runtime,
+    Fixed(u32, u32, u32),
+}
+
+/// Emulated GPU kernels, compiled for the CPU: a [`KernelLauncher`].
+pub struct Emulation {
+    grid: Grid,
+    kernels: HashMap<String, (PackedFn, Option<PackedFn>, LaunchPlan)>,
+    _code: Code,
+    _context: Context,
+}
+
+impl Emulation {
+    /// Compiles the emulation of every kernel of `m`, to run on `grid`.
+    ///
+    /// Errors: as `jit::compile`.
+    pub fn compile(m: &ir::Module, grid: Grid) -> Result<Emulation, JitError> {
+        let (context, diags) = context();
+        let kernels = kernel_codegen::kernels_of(m);
+        let code = {
+            let mut module = Module::new(melior::ir::Location::unknown(&context));
+            for f in &kernels {
+                gpu::build_emulated_kernel(&context, &module, f)?;
+            }
+            if !module.as_operation().verify() {
+                return Err(JitError::Verify { diagnostics: take(&diags) });
+            }
+            lower_to_llvm(&context, &diags, &mut module)?;
+            Code::engine(&module).ok_or_else(|| JitError::Engine { diagnostics: take(&diags) })?
+        };
+        let mut table = HashMap::new();
+        for f in kernels {
+            let plan = launch_plan(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?;
+            let lookup = |name: &str| code.packed(name).ok_or_else(|| JitError::Lookup(name.to_string()));
+            let main = lookup(&f.name)?;
+            let combine = match plan.layout.reduce {
+                Some(_) if plan.layout.reduces_all && plan.layout.space.is_some() => {
+                    Some(lookup(&format!("{}{COMBINE_SUFFIX}", f.name))?)
+                }
+                _ => None,
+            };
+            table.insert(f.name.clone(), (main, combine, plan));
+        }
+        Ok(Emulation { grid, kernels: table, _code: code, _context: context })
+    }
+}
+
+impl KernelLauncher for Emulation {
+    /// Runs every thread of the grid, one after the other, as `arrayc_runtime::gpu` launches the
+    /// kernel (with the fault cell and the partial results in host memory).
+    fn launch(&self, kernel: &str, args: &[RtValue]) -> Result<(), LaunchError> {
+        let (main, combine, plan) =
+            self.kernels.get(kernel).ok_or_else(|| LaunchError::Invalid(format!("no kernel @{kernel}")))?;
+        let checked = validate(plan, args)?;
+        let Some(space) = checked.space else { return Ok(()) };
+        let layout = &plan.layout;
+        let (mut words, _) = descriptor_words(plan, args, |v| v.base.as_ptr() as u64);
+        let mut fault = [NO_FAULT];
+        if !layout.faults.is_empty() {
+            let cell = fault.as_mut_ptr() as u64;
+            words.extend([cell, cell, 0]);
+        }
+        let grid_space: Vec<i64> = match layout.reduce {
+            Some(r) if !layout.reduces_all => {
+                let a = r.axis.expect("a reduction along an axis");
+                space.iter().enumerate().filter(|&(d, _)| d != a).map(|(_, &n)| n).collect()
+            }
+            _ => space.clone(),
+        };
+        let runtime = geometry(&grid_space);
+        let (gx, gy, threads) = match (self.grid, runtime) {
+            (_, None) => (0, 0, 0),
+            (Grid::Runtime, Some(g)) => g,
+            (Grid::Fixed(x, y, t), Some(_)) => (x, y, t),
+        };
+        let nthreads = gx as usize * gy as usize * threads as usize;
+        let mut partials: Option<View> = None;
+        if let (Some(r), Some(_)) = (layout.reduce, combine) {
+            let out = args[out_param(plan, &r)].view().expect("validated: a view");
+            let p = View::uninitialised(acc_dtype(r.kind, out.dtype), &[nthreads as i64])
+                .map_err(|e| LaunchError::Invalid(e.to_string()))?;
+            let ptr = p.base.as_ptr() as u64;
+            words.extend([ptr, ptr, 0, nthreads as u64, 1]);
+            partials = Some(p);
+        }
+        let call = |f: PackedFn, grid: [u64; gpu::GRID_ARGS]| {
+            let mut w = words.clone();
+            w.extend(grid);
+            let mut ptrs: Vec<*mut ()> = w.iter_mut().map(|x| x as *mut u64 as *mut ()).collect();
+            // SAFETY: the words match the emulated kernel's signature (validated against the plan,
+            // then the grid coordinates); every view lies inside its live base array, the fault
+            // cell and the partials outlive the call.
+            unsafe { f(ptrs.as_mut_ptr()) }
+        };
+        for by in 0..gy as u64 {
+            for bx in 0..gx as u64 {
+                for t in 0..threads as u64 {
+                    call(*main, [bx, by, t, gx as u64, gy as u64, threads as u64]);
+                }
+            }
+        }
+        if let Some(c) = combine {
+            call(*c, [0, 0, 0, 1, 1, 1]);
+        }
+        drop(partials);
+        match fault[0] {
+            NO_FAULT => Ok(()),
+            k => Err(LaunchError::Fault(KernelFault::clone(&layout.faults[k as usize]))),
+        }
+    }
+}
