@@ -433,7 +433,7 @@ mod tests {
         {
             let (gx, gy, t) = geometry(&space).expect("a non-empty space");
             assert!(t % 32 == 0 && (32..=BLOCK_THREADS).contains(&t), "{space:?}: {t} threads");
-            assert!(gx >= 1 && gy >= 1 && gy <= 65535, "{space:?}: grid {gx} x {gy}");
+            assert!(gx >= 1 && (1..=65535).contains(&gy), "{space:?}: grid {gx} x {gy}");
             assert!(gx as u64 * gy as u64 <= MAX_BLOCKS as u64, "{space:?}: grid {gx} x {gy}");
         }
     }
