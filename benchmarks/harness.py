@@ -62,7 +62,9 @@ PEERS = ("numpy", "numexpr", "jax")  # in-process implementations
 IMPLS = ARRAYC_RUNS + PEERS  # the order of the runs within one round
 REPORT_ALGORITHMS = ("singleton", "linear", "greedy", "unintrusive", "optimal")  # Fig. 14
 LABELS = {"singleton": "arrayc singleton", "greedy": "arrayc greedy", "optimal": "arrayc optimal",
-          "numpy": "NumPy", "numexpr": "numexpr", "jax": "JAX"}
+          "numpy": "NumPy", "numexpr": "numexpr", "jax": "JAX", "gpu": "arrayc --target gpu"}
+GPU_FLAGS = ("--target", "gpu")  # the GPU column: `optimal` on the GPU, when `probe_gpu` finds one
+TARGET_GPU_BANDWIDTH = 0.8  # issue 12: >= 80% of the measured device bandwidth on memory-bound benchmarks
 
 STREAM = "benchmarks/programs/stream_triad.arr"
 # 3 arrays of 400 MB; the harness also runs it with iterations = 0 (allocation and fill only) and
@@ -313,7 +315,15 @@ def geomean(xs):
 # Measurements
 
 
-def stream_bandwidth(args, repeats):
+def probe_gpu():
+    """None when `arrayc run --target gpu` works on this machine, else its one-line reason."""
+    c = arrayc_cmd("run", STREAM, "stream_triad", dict(n=1000, iterations=1, s=3.0), *GPU_FLAGS)
+    p = subprocess.run(c, capture_output=True, text=True, timeout=ARRAYC_TIMEOUT_S, cwd=REPO)
+    lines = (p.stderr or "").strip().splitlines()
+    return None if p.returncode == 0 else (lines[-1] if lines else f"exit code {p.returncode}")
+
+
+def stream_bandwidth(args, repeats, extra=()):
     """Bandwidth of arrayc's runtime in bytes/s from the STREAM triad: runs with `iterations` and
     with 0 iterations, interleaved; bandwidth = (traffic difference) / (median run-time difference),
     i.e. the triad sweeps alone, without the allocation and first touch of the three arrays (page
@@ -322,7 +332,7 @@ def stream_bandwidth(args, repeats):
     runs = {"full": [], "zero": []}
     for r in range(repeats):
         for key, a in (("full", args), ("zero", zero)):
-            res = run_arrayc(STREAM, "stream_triad", a, "optimal")
+            res = run_arrayc(STREAM, "stream_triad", a, "optimal", extra=extra)
             expected = 1.0 + a["s"] * 2.0 if a["iterations"] else 0.0
             if float(res["stdout"].split()[-1]) != expected:
                 raise ArraycError(f"stream_triad printed {res['stdout'].strip()}, expected {expected}")
@@ -404,7 +414,7 @@ def measure(name, opts):
     rtol, atol, why = tolerances(bench, opts.quick)
     row = dict(name=name, args={k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in args.items()},
                memory_bound=bool(bench.MEMORY_BOUND), rtol=rtol, atol=atol, why=why,
-               times={k: [] for k in IMPLS}, traffic={}, launches={}, verify={}, errors={}, notes=[])
+               times={k: [] for k in IMPLS + ("gpu",)}, traffic={}, launches={}, verify={}, errors={}, notes=[])
     if getattr(bench, "numexpr", None) is None:
         row["errors"]["numexpr"] = "n/a: " + getattr(bench, "NUMEXPR_WHY", "no numexpr version")
     fns = {"numpy": ref, "numexpr": getattr(bench, "numexpr", None), "jax": getattr(bench, "jax", None)}
@@ -451,19 +461,21 @@ def measure(name, opts):
     compiles_before = dict(_JAX_COMPILES)
     with tempfile.TemporaryDirectory(prefix=f"arrayc-{name}-") as out_dir:
         for r in range(opts.repeats):
-            for impl in IMPLS:
+            for impl in IMPLS + (("gpu",) if opts.gpu else ()):
                 if impl in row["errors"]:
                     continue
                 try:
-                    if impl in ARRAYC_RUNS:
-                        check = impl == "optimal" and r == 0
-                        res = run_arrayc(bench.PROGRAM, bench.ENTRY, args, impl, out_dir=out_dir if check else None)
+                    if impl in ARRAYC_RUNS or impl == "gpu":
+                        check = impl in ("optimal", "gpu") and r == 0
+                        fuse, extra = ("optimal", GPU_FLAGS) if impl == "gpu" else (impl, ())
+                        res = run_arrayc(bench.PROGRAM, bench.ENTRY, args, fuse, out_dir=out_dir if check else None,
+                                         extra=extra)
                         t = res["time_s"]
                         row["traffic"][impl], row["launches"][impl] = res["traffic"], res["launches"]
                         if check:
                             bad = (compare(load_results(out_dir), expected, rtol, atol, exact_dtype=True)
                                    if expected is not None else "no NumPy result to compare with")
-                            row["verify"]["optimal"] = bad or "ok"
+                            row["verify"][impl] = bad or "ok"
                             if bad:
                                 log(f"[{name}] arrayc optimal FAILED: {bad}")
                     else:
@@ -664,9 +676,36 @@ def render_report(results):
         tol = f"rtol {row['rtol']:g}, atol {row['atol']:g}" + (f" ({row['why']})" if row.get("why") else "")
         argtext = ", ".join(f"{k}={v}" for k, v in row["args"].items())
         L.append(f"| {row['name']} | {argtext} | {tr} | {la} | {tol} | {'; '.join(notes).replace('|', '/')} |")
+    L += gpu_section(results)
     L += fig14_section(rows)
     L += targets_section(results, sums, g)
     return "\n".join(L) + "\n"
+
+
+def gpu_section(results):
+    """The GPU column (issue 12): arrayc's optimal partition with `--target gpu`, its device roofline
+    (traffic / the triad's device bandwidth) and the fraction of it reached; or why there is none."""
+    L = ["", "## GPU (`--target gpu`)", ""]
+    if results.get("gpu_missing"):
+        return L + [f"No GPU column: `arrayc run --target gpu` cannot run on this machine ({results['gpu_missing']}).", ""]
+    st = results.get("stream_gpu") or {}
+    bw = st.get("bandwidth")
+    if bw:
+        L += [f"Device bandwidth of the triad sweeps (STREAM triad through arrayc on the GPU, as above): "
+              f"**{bw / 1e9:.1f} GB/s**. Roofline = the GPU run's traffic / that bandwidth; fraction = roofline / "
+              f"measured time (target on memory-bound benchmarks: {TARGET_GPU_BANDWIDTH:.0%}).", ""]
+    L += ["| benchmark | optimal (CPU) s | GPU s | GPU vs CPU | traffic GB | device roofline s | fraction | check |",
+          "|---|---|---|---|---|---|---|---|"]
+    for row in results["benchmarks"]:
+        cpu, gpu = median(row["times"].get("optimal")), median(row["times"].get("gpu"))
+        traffic = row["traffic"].get("gpu")
+        roof = traffic / bw if traffic is not None and bw else None
+        frac = roof / gpu if roof is not None and gpu else None
+        name = row["name"] + (" (mem)" if row["memory_bound"] else "")
+        L.append(f"| {name} | {fmt_s(cpu)} | {fmt_s(gpu)} | {fmt_x(cpu / gpu if cpu and gpu else None)} | "
+                 f"{'—' if traffic is None else f'{traffic / 1e9:.2f}'} | {fmt_s(roof)} | "
+                 f"{'—' if frac is None else f'{frac:.2f}'} | {status(row, 'gpu')} |")
+    return L + [""]
 
 
 def fig14_section(rows):
@@ -855,6 +894,17 @@ def main(argv=None):
         except (ArraycError, subprocess.TimeoutExpired, ValueError) as e:
             results["stream"], results["stream_error"] = None, str(e)
             log(f"[stream_triad] FAILED, no roofline: {e}")
+        results["gpu_missing"] = probe_gpu()
+        opts.gpu = results["gpu_missing"] is None
+        log(f"[gpu] {'found: the GPU column is measured' if opts.gpu else 'none: ' + results['gpu_missing']}")
+        if opts.gpu:
+            try:
+                results["stream_gpu"] = stream_bandwidth(STREAM_QUICK if opts.quick else STREAM_LARGE, opts.repeats,
+                                                         extra=GPU_FLAGS)
+                log(f"[stream_triad] device bandwidth {results['stream_gpu']['bandwidth'] / 1e9:.1f} GB/s")
+            except (ArraycError, subprocess.TimeoutExpired, ValueError) as e:
+                results["stream_gpu"] = None
+                log(f"[stream_triad] on the GPU FAILED, no device roofline: {e}")
         for name in names:
             results["benchmarks"].append(measure(name, opts))
             if opts.json:  # keep what is measured so far

@@ -13,7 +13,7 @@ use crate::jit::{context, lower_to_llvm, take, Code, JitError};
 use crate::kernel_codegen::{self, gpu, CodegenError};
 use crate::kernel_layout::{launch_plan, LaunchPlan};
 use arrayc_dialect::ir;
-use arrayc_runtime::array::View;
+use arrayc_runtime::array::{Traffic, View};
 use arrayc_runtime::gpu::{geometry, COMBINE_SUFFIX};
 use arrayc_runtime::launch::{
     acc_dtype, descriptor_words, out_param, validate, KernelFault, LaunchError, PackedFn, NO_FAULT,
@@ -34,6 +34,7 @@ pub enum Grid {
 pub struct Emulation {
     grid: Grid,
     kernels: HashMap<String, (PackedFn, Option<PackedFn>, LaunchPlan)>,
+    traffic: Traffic,
     _code: Code,
     _context: Context,
 }
@@ -69,11 +70,15 @@ impl Emulation {
             };
             table.insert(f.name.clone(), (main, combine, plan));
         }
-        Ok(Emulation { grid, kernels: table, _code: code, _context: context })
+        Ok(Emulation { grid, kernels: table, traffic: Traffic::default(), _code: code, _context: context })
     }
 }
 
 impl KernelLauncher for Emulation {
+    fn traffic(&self) -> Option<(u64, u64)> {
+        Some(self.traffic.total())
+    }
+
     /// Runs every thread of the grid, one after the other, as `arrayc_runtime::gpu` launches the
     /// kernel (with the fault cell and the partial results in host memory).
     fn launch(&self, kernel: &str, args: &[RtValue]) -> Result<(), LaunchError> {
@@ -131,6 +136,7 @@ impl KernelLauncher for Emulation {
             call(*c, [0, 0, 0, 1, 1, 1]);
         }
         drop(partials);
+        self.traffic.count(args);
         match fault[0] {
             NO_FAULT => Ok(()),
             k => Err(LaunchError::Fault(KernelFault::clone(&layout.faults[k as usize]))),

@@ -16,7 +16,7 @@ use crate::disk_cache::{compiler_identity, DiskCache, Key, Lookup};
 use crate::kernel_codegen::{self, CodegenError};
 use crate::kernel_layout::{launch_plan, LaunchPlan};
 use arrayc_dialect::ir;
-use arrayc_runtime::array::launch_traffic;
+use arrayc_runtime::array::Traffic;
 use arrayc_runtime::launch::{launch, LaunchError, PackedFn, PackedKernel};
 use arrayc_runtime::value::{KernelLauncher, RtValue};
 use melior::{
@@ -26,7 +26,6 @@ use melior::{
     Context,
 };
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The lowering pipeline from `func`/`scf`/`memref`/`arith`/`math` to the LLVM dialect (MLIR 22).
@@ -164,10 +163,6 @@ impl JitKernels {
     pub fn get(&self, name: &str) -> Option<(PackedKernel, &LaunchPlan)> {
         self.kernels.get(name).map(|(k, p)| (*k, p))
     }
-    /// `(bytes, launches)` of the kernels launched so far (see [`Traffic`]).
-    pub fn traffic(&self) -> (u64, u64) {
-        (self.traffic.bytes.load(Ordering::Relaxed), self.traffic.launches.load(Ordering::Relaxed))
-    }
     /// Names of the compiled kernels.
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.kernels.keys().map(String::as_str)
@@ -182,22 +177,13 @@ impl KernelLauncher for JitKernels {
         let (entry, plan) = self.get(kernel).ok_or_else(|| format!("no compiled kernel @{kernel}"))?;
         launch(entry, plan, args)?;
         // Counted after the launch's checks: only in-bounds views of a launch that ran.
-        let bytes = launch_traffic(args.iter().filter_map(|a| if let RtValue::View(v) = a { Some(v) } else { None }));
-        self.traffic.bytes.fetch_add(bytes, Ordering::Relaxed);
-        self.traffic.launches.fetch_add(1, Ordering::Relaxed);
+        self.traffic.count(args);
         Ok(())
     }
-}
 
-/// Memory traffic of the kernels launched so far: the sum over launches of
-/// [`arrayc_runtime::array::launch_traffic`] of the array arguments (an array both read and written
-/// counts once, as STREAM counts it). Contracted temporaries never reach memory and are not
-/// counted, so this is the cost of the executed partition in bytes: the data a roofline model
-/// says the program must move.
-#[derive(Debug, Default)]
-pub struct Traffic {
-    bytes: AtomicU64,
-    launches: AtomicU64,
+    fn traffic(&self) -> Option<(u64, u64)> {
+        Some(self.traffic.total())
+    }
 }
 
 /// The process-wide registrations, once, before any JIT thread needs them (MLIR's pass registry

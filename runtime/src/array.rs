@@ -337,6 +337,31 @@ impl View {
     }
 }
 
+/// Memory traffic of the kernels launched so far: the sum over launches of [`launch_traffic`] of
+/// the array arguments (an array both read and written counts once, as STREAM counts it).
+/// Contracted temporaries never reach memory and are not counted, so this is the cost of the
+/// executed partition in bytes: the data a roofline model says the program must move.
+#[derive(Debug, Default)]
+pub struct Traffic {
+    bytes: AtomicU64,
+    launches: AtomicU64,
+}
+
+impl Traffic {
+    /// Counts one launch on `args` (call it after the launch's checks: only in-bounds views of a
+    /// launch that ran).
+    pub fn count(&self, args: &[crate::value::RtValue]) {
+        let bytes = launch_traffic(args.iter().filter_map(crate::value::RtValue::view));
+        self.bytes.fetch_add(bytes, Ordering::Relaxed);
+        self.launches.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// `(bytes, launches)` so far.
+    pub fn total(&self) -> (u64, u64) {
+        (self.bytes.load(Ordering::Relaxed), self.launches.load(Ordering::Relaxed))
+    }
+}
+
 /// The memory traffic, in bytes, of one kernel launch on `views`: for each base array, the bytes
 /// of the union of the views' element ranges ([`element_range`]), but no more than the sum of their distinct
 /// elements ([`View::distinct_bytes`]). Overlapping views of one base (a stencil's shifted

@@ -31,7 +31,7 @@
 //! kernel, which writes one partial result per thread block into a device buffer, then
 //! `<name>_combine` ([`COMBINE_SUFFIX`]) on one thread, which combines them in block order.
 
-use crate::array::{Buffer, View};
+use crate::array::{Buffer, Traffic, View};
 use crate::launch::{acc_dtype, descriptor_words, out_param, validate, KernelFault, LaunchError, LaunchPlan, NO_FAULT};
 use crate::value::{KernelLauncher, RtValue};
 use cudarc::driver::{result, sys};
@@ -115,6 +115,7 @@ pub struct Gpu {
     module: Option<sys::CUmodule>,
     kernels: HashMap<String, (sys::CUfunction, Option<sys::CUfunction>, LaunchPlan)>,
     memory: Mutex<Memory>,
+    traffic: Traffic,
 }
 
 // SAFETY: the driver's handles may be used from any thread once the context is current there
@@ -142,7 +143,15 @@ impl Gpu {
         let context =
             unsafe { result::primary_ctx::retain(device) }.map_err(|e| driver("cuDevicePrimaryCtxRetain", e))?;
         let name = result::device::get_name(device).unwrap_or_else(|_| "CUDA device 0".into());
-        let gpu = Gpu { context, device, name, module: None, kernels: HashMap::new(), memory: Mutex::default() };
+        let gpu = Gpu {
+            context,
+            device,
+            name,
+            module: None,
+            kernels: HashMap::new(),
+            memory: Mutex::default(),
+            traffic: Traffic::default(),
+        };
         gpu.current()?;
         Ok(gpu)
     }
@@ -345,6 +354,7 @@ impl Gpu {
                 Gpu::mirror(&mut memory, v, false).map_err(gpu_err)?.host_stale = true;
             }
         }
+        self.traffic.count(args);
         match fault {
             Some(k) if k != NO_FAULT => Err(LaunchError::Fault(KernelFault::clone(&layout.faults[k as usize]))),
             _ => Ok(()),
@@ -359,6 +369,10 @@ impl KernelLauncher for Gpu {
 
     fn device_memory(&self) -> bool {
         true
+    }
+
+    fn traffic(&self) -> Option<(u64, u64)> {
+        Some(self.traffic.total())
     }
 
     fn host_read(&self, v: &View) -> Result<(), LaunchError> {

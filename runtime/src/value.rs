@@ -62,4 +62,9 @@ pub trait KernelLauncher {
     /// `v` is a new base array with unspecified contents: neither copy needs to be copied to the
     /// other before a kernel writes it.
     fn fresh(&self, _v: &View) {}
+
+    /// `(bytes, launches)` of the kernels launched so far (`crate::array::Traffic`), when counted.
+    fn traffic(&self) -> Option<(u64, u64)> {
+        None
+    }
 }

@@ -477,35 +477,38 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
             let read = regions.iter().filter(|r| r.from_disk).count();
             eprintln!("cache: {read} of {} fusion decisions (regions) read from the cache", regions.len());
         }
-        let Some(kernels) = &kernels else {
-            if let Some(g) = &gpu {
-                eprintln!("gpu: {} (kernels are not cached on disk for the GPU)", g.name());
-            }
-            return Ok(());
-        };
-        let groups = kernels.cache.len();
-        let hits = kernels.cache.iter().filter(|c| **c == jit::CacheOutcome::Hit).count();
-        if groups == 0 {
-            eprintln!("cache: no kernels to compile");
-        } else if !use_cache {
-            eprintln!("cache: not used (--no-cache); {groups} kernel groups compiled in parallel");
-        } else if hits == groups {
-            eprintln!("cache: hit ({dir}): no kernel compiled");
-        } else {
+        if let Some(g) = &gpu {
             eprintln!(
-                "cache: miss: {} of {groups} kernel groups compiled in parallel and stored in {dir}",
-                groups - hits
+                "gpu: {} (GPU kernels are compiled to PTX on every run: the compile cache holds CPU kernels)",
+                g.name()
             );
         }
-        for c in &kernels.cache {
-            match c {
-                jit::CacheOutcome::Replaced(why) => eprintln!("cache: a bad entry was removed and replaced: {why}"),
-                jit::CacheOutcome::NotStored(why) => eprintln!("cache: a kernel group could not be stored: {why}"),
-                _ => {}
+        if let Some(kernels) = &kernels {
+            let groups = kernels.cache.len();
+            let hits = kernels.cache.iter().filter(|c| **c == jit::CacheOutcome::Hit).count();
+            if groups == 0 {
+                eprintln!("cache: no kernels to compile");
+            } else if !use_cache {
+                eprintln!("cache: not used (--no-cache); {groups} kernel groups compiled in parallel");
+            } else if hits == groups {
+                eprintln!("cache: hit ({dir}): no kernel compiled");
+            } else {
+                eprintln!(
+                    "cache: miss: {} of {groups} kernel groups compiled in parallel and stored in {dir}",
+                    groups - hits
+                );
+            }
+            for c in &kernels.cache {
+                match c {
+                    jit::CacheOutcome::Replaced(why) => eprintln!("cache: a bad entry was removed and replaced: {why}"),
+                    jit::CacheOutcome::NotStored(why) => eprintln!("cache: a kernel group could not be stored: {why}"),
+                    _ => {}
+                }
             }
         }
-        let (bytes, launches) = kernels.traffic();
-        eprintln!("traffic: {bytes} bytes in {launches} kernel launches");
+        if let Some((bytes, launches)) = launcher.traffic() {
+            eprintln!("traffic: {bytes} bytes in {launches} kernel launches");
+        }
     }
     Ok(())
 }
