@@ -8,7 +8,8 @@
 //! one. Without it, a module that needs libdevice is an error ([`JitError::NoLibdevice`]) rather
 //! than PTX with unresolved functions.
 
-use crate::jit::{context, take, JitError};
+use crate::disk_cache::{compiler_identity, DiskCache, Key, Lookup};
+use crate::jit::{context, take, CacheOutcome, JitError};
 use crate::kernel_codegen::{self, gpu, CodegenError};
 use crate::kernel_layout::{launch_plan, LaunchPlan};
 use arrayc_dialect::ir;
@@ -103,16 +104,47 @@ pub fn gpu_mlir(m: &ir::Module) -> Result<String, JitError> {
 }
 
 /// The PTX of every kernel of `m` ([`ptx`]) and the launch plan of each, for
-/// `arrayc_runtime::gpu::Gpu::load`.
+/// `arrayc_runtime::gpu::Gpu::load`, with what the compile cache did. With `cache`, the PTX is looked
+/// up by [`cache_key`] first (a hit runs no MLIR pass) and stored after a miss; a corrupt entry is
+/// replaced, a failed store only reported, as for the CPU's object code.
 ///
 /// Errors: as [`ptx`].
-pub fn compile(m: &ir::Module) -> Result<(String, Vec<LaunchPlan>), JitError> {
-    let text = ptx(m)?;
+pub fn compile(m: &ir::Module, cache: Option<&DiskCache>) -> Result<(String, Vec<LaunchPlan>, CacheOutcome), JitError> {
     let plans = kernel_codegen::kernels_of(m)
         .into_iter()
         .map(|f| launch_plan(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg }))
         .collect::<Result<_, _>>()?;
-    Ok((text, plans))
+    let Some(cache) = cache else { return Ok((ptx(m)?, plans, CacheOutcome::Off)) };
+    let key = cache_key(&gpu_mlir(m)?);
+    let mut outcome = match cache.get(&key) {
+        Lookup::Hit(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => return Ok((text, plans, CacheOutcome::Hit)),
+            Err(_) => CacheOutcome::Replaced("cached PTX is not UTF-8".into()),
+        },
+        Lookup::Miss => CacheOutcome::Miss,
+        Lookup::Corrupt(why) => CacheOutcome::Replaced(why),
+    };
+    let text = ptx(m)?;
+    if let Err(e) = cache.put(&key, text.as_bytes()) {
+        outcome = CacheOutcome::NotStored(e);
+    }
+    Ok((text, plans, outcome))
+}
+
+/// The compile cache's key of the PTX of kernels whose `gpu` dialect form is `gpu_mlir`: that form,
+/// the lowering pipeline, the chip, the CUDA toolkit whose libdevice is linked, and the compiler.
+pub fn cache_key(gpu_mlir: &str) -> Key {
+    let toolkit = cuda_toolkit().map(|p| p.display().to_string()).unwrap_or_default();
+    Key::of(&[
+        b"arrayc PTX v1",
+        compiler_identity().as_bytes(),
+        CHIP.as_bytes(),
+        PTX_FEATURES.as_bytes(),
+        toolkit.as_bytes(),
+        MATH_TO_FUNCS.as_bytes(),
+        pipeline("").as_bytes(),
+        gpu_mlir.as_bytes(),
+    ])
 }
 
 /// The PTX of every kernel of `m` (one PTX module with an `.entry` per kernel, and one more per

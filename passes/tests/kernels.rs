@@ -1580,3 +1580,31 @@ fn compile_groups_cover_every_kernel_once_and_balance_work() {
     }
     assert!(jit::compile_groups(&[], 4).is_empty());
 }
+
+/// The GPU target's PTX goes through the compile cache like the CPU's object code: compiled and
+/// stored once, then read back unchanged; a damaged entry is detected, removed and replaced.
+#[test]
+fn ptx_is_cached_and_a_damaged_entry_is_replaced() {
+    use arrayc_passes::disk_cache::DiskCache;
+    use arrayc_passes::jit::CacheOutcome;
+    use arrayc_passes::ptx;
+    let f = kernel("k", &[arr(DType::F64, 2), arr(DType::F64, 2)], &[(ComputeFn::Binary(BinFn::Add), 0, vec![0, 1])]);
+    let m = module(vec![f]);
+    let dir = tempfile::tempdir().unwrap();
+    let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
+    let (first, plans, outcome) = ptx::compile(&m, Some(&cache)).unwrap();
+    assert_eq!((outcome, plans.len()), (CacheOutcome::Miss, 1));
+    assert!(first.contains(".entry k(") && first.contains(".target sm_90"), "{first}");
+    let (second, _, outcome) = ptx::compile(&m, Some(&cache)).unwrap();
+    assert_eq!((outcome, &second), (CacheOutcome::Hit, &first));
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        let path = entry.unwrap().path();
+        let mut bytes = std::fs::read(&path).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 0xff;
+        std::fs::write(&path, bytes).unwrap();
+    }
+    let (third, _, outcome) = ptx::compile(&m, Some(&cache)).unwrap();
+    assert!(matches!(outcome, CacheOutcome::Replaced(_)), "{outcome:?}");
+    assert_eq!(third, first);
+}

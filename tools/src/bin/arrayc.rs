@@ -403,6 +403,7 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
     let regions = pipeline::to_kernels(&mut m, &entry, &options)?;
     lap("passes (fusion included)", &mut clock);
     let mut emulation = None;
+    let mut ptx_cache = None;
     let (kernels, gpu): (Option<jit::JitKernels>, Option<Gpu>) = match gpu {
         None if target == Target::GpuEmulated => {
             emulation = Some(Emulation::compile(&m, emulation_grid()?).map_err(gpu_error)?);
@@ -416,8 +417,10 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
             (Some(kernels), None)
         }
         Some(mut gpu) => {
-            let (text, plans) = ptx::compile(&m).map_err(gpu_error)?;
-            lap("kernels to PTX (MLIR -> NVPTX)", &mut clock);
+            let (text, plans, outcome) = ptx::compile(&m, cache.as_ref()).map_err(gpu_error)?;
+            let hit = outcome == jit::CacheOutcome::Hit;
+            ptx_cache = Some(outcome);
+            lap(if hit { "PTX (from the cache)" } else { "kernels to PTX (MLIR -> NVPTX)" }, &mut clock);
             gpu.load(&text, plans).map_err(|e| UserError(format!("error: {e}")))?;
             lap("PTX load (driver JIT)", &mut clock);
             (None, Some(gpu))
@@ -478,10 +481,15 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
             eprintln!("cache: {read} of {} fusion decisions (regions) read from the cache", regions.len());
         }
         if let Some(g) = &gpu {
-            eprintln!(
-                "gpu: {} (GPU kernels are compiled to PTX on every run: the compile cache holds CPU kernels)",
-                g.name()
-            );
+            eprintln!("gpu: {}", g.name());
+        }
+        match &ptx_cache {
+            Some(jit::CacheOutcome::Hit) => eprintln!("cache: hit ({dir}): PTX read, no kernel compiled"),
+            Some(jit::CacheOutcome::Miss) => eprintln!("cache: miss: PTX compiled and stored in {dir}"),
+            Some(jit::CacheOutcome::Replaced(why)) => eprintln!("cache: a bad entry was removed and replaced: {why}"),
+            Some(jit::CacheOutcome::NotStored(why)) => eprintln!("cache: the PTX could not be stored: {why}"),
+            Some(jit::CacheOutcome::Off) => eprintln!("cache: not used (--no-cache)"),
+            None => {}
         }
         if let Some(kernels) = &kernels {
             let groups = kernels.cache.len();
