@@ -31,7 +31,7 @@ setup:
 	@PYTHON=$(PYTHON) bash scripts/setup.sh
 
 build: setup
-	$(CARGO) build --release -p arrayc-tools
+	$(CARGO) build --release -p arrayc-tools -p arrayc-aot
 
 demo: build
 	@echo

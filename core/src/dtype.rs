@@ -1,7 +1,7 @@
 //! Element types.
 
 /// Element types of arrays and scalars.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum DType {
     F64,
     F32,

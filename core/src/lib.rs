@@ -6,9 +6,12 @@
 //!   form lives in `arrayc-dialect`, their semantics in `dialect/README.md`);
 //! * [`semantics`]: NumPy's scalar semantics (the host executor, constant folding in fusion, the
 //!   combination of reduction partials);
-//! * [`shape`]: element counts, strides, element ranges and NumPy slicing.
+//! * [`shape`]: element counts, strides, element ranges and NumPy slicing;
+//! * [`ir`]: arrayc's typed mirror of an `arr` module (host and kernel functions), which the passes
+//!   transform and the host executor runs (its MLIR form lives in `arrayc-dialect`).
 
 pub mod dtype;
+pub mod ir;
 pub mod ops;
 pub mod semantics;
 pub mod shape;

@@ -7,7 +7,7 @@ use crate::DType;
 pub type ValueId = u32;
 
 /// Type of an SSA value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Type {
     Scalar(DType),
     /// A view of `rank` dimensions (a strided memref in MLIR).
@@ -26,7 +26,7 @@ impl Type {
 }
 
 /// A host scalar value (also the literal of an `arith.constant`).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Scalar {
     F64(f64),
     F32(f32),
@@ -112,7 +112,7 @@ impl Scalar {
 }
 
 /// Elementwise functions, shared by host scalar arithmetic and array computations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum BinFn {
     Add,
     Sub,
@@ -163,7 +163,7 @@ impl BinFn {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum UnFn {
     Neg,
     Not,
@@ -196,7 +196,7 @@ impl UnFn {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ReduceKind {
     Sum,
     Prod,
@@ -216,7 +216,7 @@ impl ReduceKind {
 }
 
 /// What an array computation does; the output view is always the first operand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ComputeFn {
     /// `out = value` (broadcast scalar).
     Fill,
@@ -251,7 +251,7 @@ impl ComputeFn {
 }
 
 /// One entry of a view's index (NumPy basic indexing), in an `arr.view`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum IndexEntry {
     /// `:` (keeps the dimension whole).
     Full,

@@ -16,8 +16,7 @@ use crate::disk_cache::{compiler_identity, DiskCache, Key, Lookup};
 use crate::kernel_codegen::{self, CodegenError};
 use crate::kernel_layout::{launch_plan, LaunchPlan};
 use arrayc_dialect::ir;
-use arrayc_runtime::array::Traffic;
-use arrayc_runtime::launch::{launch, LaunchError, PackedFn, PackedKernel};
+use arrayc_runtime::launch::{CpuKernels, LaunchError, PackedFn, PackedKernel};
 use arrayc_runtime::value::{KernelLauncher, RtValue};
 use melior::{
     ir::{operation::OperationLike, Module},
@@ -25,7 +24,6 @@ use melior::{
     utility::{parse_pass_pipeline, register_all_llvm_translations, register_all_passes},
     Context,
 };
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 /// The lowering pipeline from `func`/`scf`/`memref`/`arith`/`math` to the LLVM dialect (MLIR 22).
@@ -136,8 +134,7 @@ pub enum CacheOutcome {
 /// again; launches only call the packed entries, which are plain code pointers, valid while `self`
 /// lives, and safe to call from any thread (rayon workers).
 pub struct JitKernels {
-    kernels: HashMap<String, (PackedKernel, LaunchPlan)>,
-    traffic: Traffic,
+    kernels: CpuKernels,
     /// What the kernel cache gave, per compiled group (empty without kernels).
     pub cache: Vec<CacheOutcome>,
     // Field order matters: the engines are dropped before the contexts.
@@ -152,7 +149,7 @@ unsafe impl Sync for JitKernels {}
 
 impl std::fmt::Debug for JitKernels {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut names: Vec<_> = self.kernels.keys().collect();
+        let mut names: Vec<_> = self.kernels.names().collect();
         names.sort();
         f.debug_struct("JitKernels").field("kernels", &names).finish()
     }
@@ -161,28 +158,22 @@ impl std::fmt::Debug for JitKernels {
 impl JitKernels {
     /// The packed entry of kernel `name` and its launch plan, if the module had such a kernel.
     pub fn get(&self, name: &str) -> Option<(PackedKernel, &LaunchPlan)> {
-        self.kernels.get(name).map(|(k, p)| (*k, p))
+        self.kernels.get(name)
     }
     /// Names of the compiled kernels.
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.kernels.keys().map(String::as_str)
+        self.kernels.names()
     }
 }
 
+/// Launches through [`CpuKernels`] (which counts the traffic).
 impl KernelLauncher for JitKernels {
-    /// Runs kernel `kernel` on `args` with [`arrayc_runtime::launch::launch`] (argument and shape
-    /// checks, chunked parallel execution on rayon's current pool); when it succeeds, adds its
-    /// array arguments to [`JitKernels::traffic`].
     fn launch(&self, kernel: &str, args: &[RtValue]) -> Result<(), LaunchError> {
-        let (entry, plan) = self.get(kernel).ok_or_else(|| format!("no compiled kernel @{kernel}"))?;
-        launch(entry, plan, args)?;
-        // Counted after the launch's checks: only in-bounds views of a launch that ran.
-        self.traffic.count(args);
-        Ok(())
+        self.kernels.launch(kernel, args)
     }
 
     fn traffic(&self) -> Option<(u64, u64)> {
-        Some(self.traffic.total())
+        self.kernels.traffic()
     }
 }
 
@@ -319,13 +310,7 @@ pub fn compile(m: &ir::Module, cache: Option<&DiskCache>) -> Result<JitKernels, 
             })
             .collect()
     });
-    let mut jk = JitKernels {
-        kernels: HashMap::new(),
-        traffic: Traffic::default(),
-        cache: vec![],
-        _code: vec![],
-        _contexts: vec![],
-    };
+    let mut jk = JitKernels { kernels: CpuKernels::default(), cache: vec![], _code: vec![], _contexts: vec![] };
     for (group, part) in groups.iter().zip(parts) {
         let part = part?;
         for (f, p) in group.iter().zip(part.entries) {
@@ -336,7 +321,7 @@ pub fn compile(m: &ir::Module, cache: Option<&DiskCache>) -> Result<JitKernels, 
             // (possibly compiled in an earlier process and loaded from its object file).
             let entry: PackedFn = unsafe { std::mem::transmute::<usize, PackedFn>(p) };
             let plan = launch_plan(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?;
-            jk.kernels.insert(f.name.clone(), (PackedKernel(entry), plan));
+            jk.kernels.insert(PackedKernel(entry), plan);
         }
         jk.cache.push(part.cache);
         jk._code.push(part.code);
@@ -466,6 +451,12 @@ fn host_description() -> &'static str {
 
 /// Writes the object code of `engine` (all its kernels, compiled) into `cache` under `key`.
 fn store_object(engine: mlir_sys::MlirExecutionEngine, cache: &DiskCache, key: &Key) -> Result<(), String> {
+    cache.put(key, &object_bytes(engine)?)
+}
+
+/// The object file of an engine's compiled code (created with object dump enabled, its functions
+/// looked up, so compiled).
+fn object_bytes(engine: mlir_sys::MlirExecutionEngine) -> Result<Vec<u8>, String> {
     let dir = tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let path = dir.path().join("kernels.o");
     let p = path.to_string_lossy().into_owned();
@@ -476,8 +467,32 @@ fn store_object(engine: mlir_sys::MlirExecutionEngine, cache: &DiskCache, key: &
             mlir_sys::MlirStringRef { data: p.as_ptr() as *const _, length: p.len() },
         )
     };
-    let object = std::fs::read(&path).map_err(|e| format!("the JIT wrote no object file: {e}"))?;
-    cache.put(key, &object)
+    std::fs::read(&path).map_err(|e| format!("the JIT wrote no object file: {e}"))
+}
+
+/// The object code (an ELF relocatable file for this host, position-independent) of every kernel of
+/// `m`, compiled as for the JIT ([`PIPELINE`] at [`OPT_LEVEL`]), with each kernel's packed entry
+/// `_mlir_<name>(void **args)` a global symbol; for `arrayc build`, which links it into an
+/// executable. Also returns the kernels' launch plans, in module order.
+///
+/// Errors: as [`compile`]; a kernel missing from the compiled code; the object file could not be
+/// written (`JitError::Engine` with the reason).
+pub fn object_code(m: &ir::Module) -> Result<(Vec<u8>, Vec<LaunchPlan>), JitError> {
+    register_once();
+    let kernels = kernel_codegen::kernels_of(m);
+    let (context, diags) = context();
+    let mut module = build_and_lower(&context, &diags, &kernels, false)?;
+    lower_to_llvm(&context, &diags, &mut module)?;
+    let code = Code::engine(&module).ok_or_else(|| JitError::Engine { diagnostics: take(&diags) })?;
+    let mut plans = vec![];
+    for f in &kernels {
+        code.packed(&f.name).ok_or_else(|| JitError::Lookup(f.name.clone()))?;
+        plans.push(launch_plan(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?);
+    }
+    let Code::Engine(raw) = code else { unreachable!("a new engine") };
+    let object = object_bytes(raw).map_err(|diagnostics| JitError::Engine { diagnostics })?;
+    drop(code);
+    Ok((object, plans))
 }
 
 /// The message of an LLVM error (consumed), or `None` for success.

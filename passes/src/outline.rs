@@ -145,7 +145,7 @@ fn emit_block(
 }
 
 /// Whether `k` is a write of one element, `fill` or `copy` whose array operands are all 0-d views,
-/// which the host executor runs itself (`arrayc_tools::exec`) instead of launching a kernel: a host
+/// which the host executor runs itself (`arrayc_exec::exec`) instead of launching a kernel: a host
 /// loop writing one element per iteration would otherwise pay a launch (about 1.5 µs) per element.
 pub fn is_element_write(k: &OpKind, host: &Func) -> bool {
     match k {

@@ -18,12 +18,13 @@
 //! of the smallest index, whichever chunks ran first: the error, too, does not depend on the thread
 //! count.
 
-use crate::array::{Scalar, View};
-use crate::value::RtValue;
+use crate::array::{Scalar, Traffic, View};
+use crate::value::{KernelLauncher, RtValue};
 use arrayc_core::semantics::{reduce_combine, reduce_identity};
 use arrayc_core::shape::{element_range, shape_str};
 use arrayc_core::{ComputeFn, DType, ReduceKind, Type, ValueId};
 use rayon::prelude::*;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 
 /// The packed entry of a compiled kernel, as MLIR's `ExecutionEngine` creates it
@@ -76,7 +77,7 @@ fn check_in_bounds(v: &View, what: &str) -> Result<(), String> {
 /// a value (today: an integer `**` with a negative exponent,
 /// [`NEGATIVE_INT_POWER`](arrayc_core::semantics::NEGATIVE_INT_POWER)). The launch fails with it
 /// ([`LaunchError::Fault`]), naming the source position of the op.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct KernelFault {
     /// The faulting op: an index into [`KernelLayout::ops`].
     pub op: usize,
@@ -109,7 +110,7 @@ impl From<String> for LaunchError {
 }
 
 /// A reduction that ends a kernel's block: `out = reduce(kind, axis)(input)`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Reduction {
     pub kind: ReduceKind,
     pub axis: Option<usize>,
@@ -149,7 +150,7 @@ pub fn acc_dtype(kind: ReduceKind, out: DType) -> DType {
 /// operand (parameter or contracted). Every contracted temporary has that rank (and, by construction
 /// upstream, that shape); every elementwise view parameter has that rank, except 0-d views that are
 /// only read (broadcast). The shape comes from [`KernelLayout::space`].
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct KernelLayout {
     /// The elementwise ops `(func, out, ins)`, in execution order.
     pub ops: Vec<(ComputeFn, ValueId, Vec<ValueId>)>,
@@ -185,7 +186,7 @@ pub struct KernelLayout {
 /// Everything the launcher needs to know about one compiled kernel, computed once when it is
 /// compiled (`arrayc_passes::kernel_layout::launch_plan`): its name, its parameters and their types,
 /// and the structure of its block. The runtime never sees the kernel's IR.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LaunchPlan {
     /// The kernel's name, for messages.
     pub name: String,
@@ -195,6 +196,46 @@ pub struct LaunchPlan {
     pub param_types: Vec<Type>,
     /// The block's structure.
     pub layout: KernelLayout,
+}
+
+/// Compiled CPU kernels by name, each with its launch plan: the [`KernelLauncher`] of the JIT
+/// (`arrayc_passes::jit::JitKernels`) and of an ahead-of-time executable (`arrayc build`). Counts the
+/// traffic of its launches ([`Traffic`]).
+#[derive(Debug, Default)]
+pub struct CpuKernels {
+    kernels: HashMap<String, (PackedKernel, LaunchPlan)>,
+    traffic: Traffic,
+}
+
+impl CpuKernels {
+    /// Adds kernel `plan.name`, compiled to `entry`.
+    pub fn insert(&mut self, entry: PackedKernel, plan: LaunchPlan) {
+        self.kernels.insert(plan.name.clone(), (entry, plan));
+    }
+    /// The packed entry of kernel `name` and its launch plan, if there is such a kernel.
+    pub fn get(&self, name: &str) -> Option<(PackedKernel, &LaunchPlan)> {
+        self.kernels.get(name).map(|(k, p)| (*k, p))
+    }
+    /// Names of the kernels.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.kernels.keys().map(String::as_str)
+    }
+}
+
+impl KernelLauncher for CpuKernels {
+    /// Runs kernel `kernel` on `args` with [`launch`] (argument and shape checks, chunked parallel
+    /// execution on rayon's current pool); when it succeeds, counts its array arguments' traffic.
+    fn launch(&self, kernel: &str, args: &[RtValue]) -> Result<(), LaunchError> {
+        let (entry, plan) = self.get(kernel).ok_or_else(|| format!("no compiled kernel @{kernel}"))?;
+        launch(entry, plan, args)?;
+        // Counted after the launch's checks: only in-bounds views of a launch that ran.
+        self.traffic.count(args);
+        Ok(())
+    }
+
+    fn traffic(&self) -> Option<(u64, u64)> {
+        Some(self.traffic.total())
+    }
 }
 
 /// Launches the kernel `plan` describes (compiled to `entry`) on `args` (its parameters in order:

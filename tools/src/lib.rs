@@ -1,11 +1,11 @@
 //! The compilation pipeline shared by the `arrayc` driver and `arrayc-opt`: front end, lowering,
-//! the named passes, and entry-function argument handling.
+//! the named passes, and the fusion options; the entry's arguments, the executor and the output come
+//! from `arrayc-exec` (re-exported here).
 
 use arrayc_core::shape::row_major_strides;
-use arrayc_dialect::ir::{Module, Scalar, Type};
-use arrayc_grammar::{ast::DType, Checked, Diagnostic};
+use arrayc_grammar::{Checked, Diagnostic};
 use arrayc_passes::wsp_fusion::{KnownArg, Specialization};
-use arrayc_runtime::{npy, value::RtValue};
+use arrayc_runtime::value::RtValue;
 use std::io::IsTerminal;
 use std::path::Path;
 
@@ -14,15 +14,15 @@ use arrayc_passes::wsp_fusion::FusionOptions;
 use clap::builder::PossibleValuesParser;
 use pipeline::PassOptions;
 
+pub use arrayc_exec::{
+    choose_entry, entry_arguments, exec, given_arguments, on_driver_stack, output, remove_stale_results, UserError,
+    DRIVER_STACK_BYTES,
+};
+
+pub mod build;
 pub mod editor;
-pub mod exec;
 pub mod pipeline;
 pub mod report;
-
-/// A user-facing error: already rendered text (diagnostics or a message naming the fix).
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct UserError(pub String);
 
 /// Renders diagnostics for the terminal (colour only when stderr is a terminal).
 pub fn render_diagnostics(diags: &[Diagnostic], file: &str, src: &str) -> String {
@@ -72,50 +72,6 @@ pub fn check_source(src: &str, file: &str) -> Result<Checked, UserError> {
     }
 }
 
-/// The entry function: `requested`, else `main`, else the only function, else the function named
-/// like the file (`synthetic` in `synthetic.arr`).
-pub fn choose_entry(m: &Module, requested: Option<&str>) -> Result<String, UserError> {
-    let names: Vec<&str> = m.funcs.iter().filter(|f| !f.kernel).map(|f| f.name.as_str()).collect();
-    let stem = Path::new(&m.source_name).file_stem().and_then(|s| s.to_str()).unwrap_or("");
-    match requested {
-        Some(r) if names.contains(&r) => Ok(r.to_string()),
-        Some(r) => Err(UserError(format!("error: no function `{r}` in this file; functions: {}", names.join(", ")))),
-        None if names.contains(&"main") => Ok("main".into()),
-        None if names.len() == 1 => Ok(names[0].to_string()),
-        None if names.contains(&stem) => Ok(stem.to_string()),
-        None if names.is_empty() => Err(UserError(format!("error: `{}` defines no function; write `fn main() {{ ... }}`", m.source_name))),
-        None => Err(UserError(format!(
-            "error: this file has several functions ({}) and none is called `main` or `{stem}`; choose one with --entry NAME",
-            names.join(", ")
-        ))),
-    }
-}
-
-/// The entry function's arguments given with `--arg NAME=VALUE` / `--arg NAME=@file.npy`, else the
-/// parameters' defaults; `None` for a parameter with neither. Errors name the parameter and the fix.
-pub fn given_arguments(m: &Module, entry: &str, args: &[String]) -> Result<Vec<Option<RtValue>>, UserError> {
-    let f = m.func(entry).expect("entry exists");
-    let mut given: Vec<Option<RtValue>> = f.param_defaults.iter().map(|d| d.map(RtValue::Scalar)).collect();
-    let mut seen: Vec<&str> = vec![];
-    for a in args {
-        let Some((name, value)) = a.split_once('=') else {
-            return Err(UserError(format!("error: --arg `{a}` must look like NAME=VALUE or NAME=@file.npy")));
-        };
-        let Some(i) = f.param_names.iter().position(|p| p == name) else {
-            return Err(UserError(format!(
-                "error: `{entry}` has no parameter `{name}`; its parameters are: {}",
-                if f.param_names.is_empty() { "(none)".to_string() } else { f.param_names.join(", ") }
-            )));
-        };
-        if seen.contains(&name) {
-            return Err(UserError(format!("error: --arg {name} is given twice; pass each parameter once")));
-        }
-        seen.push(name);
-        given[i] = Some(parse_arg(name, value, f.ty(f.params[i]))?);
-    }
-    Ok(given)
-}
-
 /// What the fusion pass may assume about the entry's arguments ([`given_arguments`]): scalar
 /// values and array shapes (arrays from `.npy` files are contiguous base arrays of their own).
 pub fn specialization(entry: &str, given: &[Option<RtValue>]) -> Specialization {
@@ -134,110 +90,6 @@ pub fn specialization(entry: &str, given: &[Option<RtValue>]) -> Specialization 
         })
         .collect();
     Specialization { func: entry.to_string(), args }
-}
-
-/// Every argument of the entry function ([`given_arguments`]); a parameter with no `--arg` and no
-/// default is an error that says how to pass it.
-pub fn entry_arguments(m: &Module, entry: &str, args: &[String]) -> Result<Vec<RtValue>, UserError> {
-    let f = m.func(entry).expect("entry exists");
-    given_arguments(m, entry, args)?
-        .into_iter()
-        .enumerate()
-        .map(|(i, g)| {
-            g.ok_or_else(|| {
-                UserError(format!(
-                    "error: parameter `{}` of `{entry}` has no default; pass it with --arg {}=VALUE{}",
-                    f.param_names[i],
-                    f.param_names[i],
-                    if f.ty(f.params[i]).is_array() { " (an array: --arg NAME=@file.npy)" } else { "" }
-                ))
-            })
-        })
-        .collect()
-}
-
-fn parse_arg(name: &str, value: &str, ty: Type) -> Result<RtValue, UserError> {
-    match ty {
-        Type::Array(d, rank) => {
-            let Some(path) = value.strip_prefix('@') else {
-                return Err(UserError(format!(
-                    "error: parameter `{name}` is an array; pass a file: --arg {name}=@file.npy"
-                )));
-            };
-            let v = npy::read_npy(Path::new(path)).map_err(|e| UserError(format!("error: --arg {name}: {e}")))?;
-            if v.dtype != d || v.rank() != rank {
-                return Err(UserError(format!(
-                    "error: --arg {name}: `{path}` holds a {}-d {} array but `{name}` is a {rank}-d {} array; convert it with numpy (`x.astype(numpy.{})`, reshape)",
-                    v.rank(),
-                    v.dtype.name(),
-                    d.name(),
-                    numpy_name(d)
-                )));
-            }
-            Ok(RtValue::View(v))
-        }
-        Type::Scalar(d) => {
-            let bad = || UserError(format!("error: --arg {name}={value}: `{value}` is not a valid {} value", d.name()));
-            let s = match d {
-                DType::I64 => Scalar::I64(value.trim().parse().map_err(|_| bad())?),
-                DType::F64 => Scalar::F64(value.trim().parse().map_err(|_| bad())?),
-                DType::F32 => Scalar::F32(value.trim().parse().map_err(|_| bad())?),
-                DType::Bool => Scalar::Bool(match value.trim() {
-                    "true" | "True" | "1" => true,
-                    "false" | "False" | "0" => false,
-                    _ => return Err(bad()),
-                }),
-            };
-            Ok(RtValue::Scalar(s))
-        }
-    }
-}
-
-fn numpy_name(d: DType) -> &'static str {
-    match d {
-        DType::F64 => "float64",
-        DType::F32 => "float32",
-        DType::I64 => "int64",
-        DType::Bool => "bool_",
-    }
-}
-
-/// Stack size, in bytes, of the thread the drivers compile and run on. The front end bounds the
-/// syntax tree's depth (`nesting::MAX_NESTING`), but the phases after it (the checker, the
-/// lowering, MLIR's verifier and printer, dropping the tree) recurse at several frames per level:
-/// this leaves a wide margin at the limit. Only the touched part of the stack is ever committed.
-pub const DRIVER_STACK_BYTES: usize = 512 << 20;
-
-/// Runs `f` on a thread with a [`DRIVER_STACK_BYTES`] stack and returns its result; a panic in `f`
-/// is resumed on the calling thread. Errors: the thread could not be created (memory or thread
-/// limits).
-pub fn on_driver_stack<T: Send>(f: impl FnOnce() -> T + Send) -> std::io::Result<T> {
-    std::thread::scope(|s| {
-        let handle =
-            std::thread::Builder::new().name("arrayc".into()).stack_size(DRIVER_STACK_BYTES).spawn_scoped(s, f)?;
-        Ok(handle.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-    })
-}
-
-/// Removes the result files `DIR/result_<k>.npy` with `k >= keep` that an earlier run left, so
-/// that `DIR` holds exactly this run's results (`keep` of them; 0 after a failed run). Other files
-/// are not touched. Errors: a result file that cannot be removed.
-pub fn remove_stale_results(dir: &Path, keep: usize) -> Result<(), UserError> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return Ok(()) };
-    for e in entries.flatten() {
-        let name = e.file_name();
-        let index = name
-            .to_str()
-            .and_then(|n| n.strip_prefix("result_"))
-            .and_then(|n| n.strip_suffix(".npy"))
-            .and_then(|k| k.parse::<usize>().ok());
-        if index.is_some_and(|k| k >= keep) {
-            std::fs::remove_file(e.path()).map_err(|err| {
-                UserError(format!("error: cannot remove the stale result `{}`: {err}", e.path().display()))
-            })?;
-        }
-    }
-    Ok(())
 }
 
 /// Where kernels run: `arrayc run`, `emit` and `fuse-report` take `--target`.

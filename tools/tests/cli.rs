@@ -955,3 +955,33 @@ fn the_compile_cache_is_safe_for_concurrent_runs_and_optional() {
     assert_eq!(got.as_bytes(), outs[0].stdout);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `arrayc build` on bad input or without its run-time archive: a clear error, exit 1, and no
+/// executable (not even a partial one).
+#[test]
+fn build_failures_leave_no_executable() {
+    let dir = temp_dir("build");
+    let exe = dir.join("prog");
+    let bad = dir.join("bad.arr");
+    std::fs::write(&bad, "fn main() -> f64 { return undefined_name; }\n").unwrap();
+    let heat = repo().join("examples/heat.arr");
+    /// The program, extra environment variables, and what the error must say.
+    type Case<'a> = (&'a Path, &'a [(&'a str, &'a str)], &'a str);
+    let cases: [Case; 3] = [
+        (&bad, &[], "E0"),
+        (&heat, &[("ARRAYC_AOT_LIB", "/nonexistent/libarrayc_aot.a")], "libarrayc_aot.a"),
+        (&heat, &[("CC", "/nonexistent/cc")], "cannot run the C compiler"),
+    ];
+    for (file, env, needle) in cases {
+        let mut c = arrayc();
+        c.arg("build").arg(file).arg("-o").arg(&exe);
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let o = c.output().unwrap();
+        assert_fails_with(&o, needle, &format!("build {} with {env:?}", file.display()));
+        assert!(!exe.exists(), "a failed build left {}", exe.display());
+        let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(leftovers.len(), 1, "temporary files left: {leftovers:?}");
+    }
+}

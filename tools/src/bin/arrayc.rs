@@ -4,15 +4,14 @@ use arrayc_passes::disk_cache::DiskCache;
 use arrayc_passes::gpu_emulation::{Emulation, Grid};
 use arrayc_passes::{jit, ptx};
 use arrayc_runtime::{
-    array::View,
     gpu::Gpu,
-    npy, print,
+    npy,
     value::{KernelLauncher, RtValue},
 };
 use arrayc_tools::exec::Executor;
 use arrayc_tools::{
-    choose_entry, entry_arguments, given_arguments, pipeline, read_source, remove_stale_results, report, FuseArgs,
-    Target, UserError,
+    choose_entry, entry_arguments, given_arguments, output, pipeline, read_source, remove_stale_results, report,
+    FuseArgs, Target, UserError,
 };
 use clap::{Parser, Subcommand, ValueEnum};
 use std::collections::HashMap;
@@ -76,6 +75,22 @@ enum Command {
         /// a GPU; slow).
         #[arg(long, value_enum, default_value = "cpu")]
         target: Target,
+        #[command(flatten)]
+        fuse: FuseArgs,
+    },
+    /// Compile FILE ahead of time into a native executable OUT, which runs the entry function like
+    /// `arrayc run` (same --arg, --out and --time options) with neither MLIR nor LLVM. The partition
+    /// is chosen without argument values (as --generic). Links with the C compiler ($CC, else cc)
+    /// and libarrayc_aot.a (beside arrayc, or $ARRAYC_AOT_LIB).
+    Build {
+        /// The source file (`.arr`).
+        file: PathBuf,
+        /// Function the executable runs (default as for `run`).
+        #[arg(long)]
+        entry: Option<String>,
+        /// The executable to write.
+        #[arg(short = 'o', long = "output", value_name = "OUT")]
+        output: PathBuf,
         #[command(flatten)]
         fuse: FuseArgs,
     },
@@ -188,6 +203,9 @@ fn main() -> ExitCode {
             }
         }
         Command::Check { file } => check(&file),
+        Command::Build { file, entry, output, fuse } => {
+            arrayc_tools::build::build(&file, entry.as_deref(), &output, &fuse)
+        }
         Command::Emit { stage, target, file, entry, args, fuse } => {
             emit(stage, target, &file, entry.as_deref(), &args, &fuse)
         }
@@ -435,40 +453,12 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
     let mut program_out = std::io::stdout();
     let results =
         Executor::new(&m, launcher, &mut program_out).call(&entry, argv).map_err(|e| UserError(e.to_string()))?;
-    // SYNC of the results: their host copies must be current before they are printed or written.
-    for v in results.iter().filter_map(RtValue::view) {
-        launcher.host_read(v).map_err(|e| UserError(format!("error: {e}")))?;
-    }
+    output::sync_results(&results, launcher)?;
     lap("run", &mut clock);
-    // A closed stdout (`arrayc run ... | head`) is not an error of the program: stop printing.
-    let mut stdout = std::io::stdout().lock();
-    for (i, r) in results.iter().enumerate() {
-        let text = match r {
-            RtValue::Scalar(s) => print::format_scalar(*s),
-            RtValue::View(v) => print::format_view(v),
-        };
-        let line = if results.len() == 1 { format!("{text}\n") } else { format!("result {i}: {text}\n") };
-        if stdout.write_all(line.as_bytes()).is_err() {
-            break;
-        }
-    }
-    drop(stdout);
+    output::print_results(&results);
     lap("print results", &mut clock);
     if let Some(dir) = out {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| UserError(format!("error: cannot create output directory `{}`: {e}", dir.display())))?;
-        let mut views = Vec::with_capacity(results.len());
-        for (i, r) in results.iter().enumerate() {
-            let path = dir.join(format!("result_{i}.npy"));
-            let v = match r {
-                RtValue::Scalar(s) => npy::scalar_view(&path, *s),
-                RtValue::View(v) => Ok(v.clone()),
-            };
-            views.push((path, v.map_err(|e| UserError(format!("error: {e}")))?));
-        }
-        let items: Vec<(PathBuf, &View)> = views.iter().map(|(p, v)| (p.clone(), v)).collect();
-        npy::write_npy_all(&items).map_err(|e| UserError(format!("error: {e}")))?;
-        remove_stale_results(dir, results.len())?;
+        output::write_results(&results, dir)?;
         lap("write .npy", &mut clock);
     }
     if time {

@@ -17,9 +17,9 @@
 //! bounds-checked offset into `x` ([`element_only`]), so `x[i] = f(i)` in a loop allocates nothing
 //! and touches no reference count.
 
+use arrayc_core::ir::{BinFn, Body, ComputeFn, Func, IndexEntry, Loc, Module, Op, OpKind, Type, UnFn, ValueId};
 use arrayc_core::semantics::{scalar_binary, scalar_unary};
 use arrayc_core::{DType, Scalar};
-use arrayc_dialect::ir::{BinFn, Body, ComputeFn, Func, IndexEntry, Loc, Module, Op, OpKind, Type, UnFn, ValueId};
 use arrayc_runtime::array::View;
 use arrayc_runtime::launch::LaunchError;
 use arrayc_runtime::print::{format_scalar, format_view};

@@ -1,22 +1,22 @@
 //! arrayc's typed mirror of an `arr` module: host functions (scalar code, `scf` control flow, `arr`
 //! array operations) and outlined kernel functions.
 //!
-//! Passes work on this structure; [`crate::print`] writes it as MLIR text that the real MLIR parser
+//! Passes work on this structure; `arrayc_dialect::print` writes it as MLIR text that the real MLIR parser
 //! verifies against the IRDL definition in `dialect/arr.irdl.mlir`. Semantics of every operation are
 //! in `dialect/README.md`. Array operations follow Bohrium's bytecode (Kristensen et al. 2016,
 //! Sec. IV, Fig. 3): destination-passing on views, with explicit `new`, `del` and `sync`.
 
-pub use arrayc_core::{BinFn, ComputeFn, IndexEntry, ReduceKind, Scalar, Type, UnFn, ValueId};
+pub use crate::{BinFn, ComputeFn, IndexEntry, ReduceKind, Scalar, Type, UnFn, ValueId};
 
 /// Source position of an operation (1-based), printed as an MLIR `loc("file":line:col)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Loc {
     pub line: u32,
     pub col: u32,
 }
 
 /// An operation with its source location.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Op {
     pub kind: OpKind,
     pub loc: Option<Loc>,
@@ -39,7 +39,7 @@ impl Op {
 /// apart from the nested control flow it contains.
 pub type Body = Vec<Op>;
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum OpKind {
     /// `arith.constant`
     Const { res: ValueId, value: Scalar },
@@ -198,7 +198,7 @@ impl OpKind {
 
 /// A function: a host function, or an outlined kernel (`kernel == true`) whose body holds only array
 /// computations on its parameters and which the runtime launches over chunks of its iteration space.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Func {
     pub name: String,
     pub params: Vec<ValueId>,
@@ -247,7 +247,7 @@ impl Func {
 }
 
 /// A whole program: host functions and kernels.
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Clone, Debug, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Module {
     /// The source file name, used in locations.
     pub source_name: String,

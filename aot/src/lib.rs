@@ -1,0 +1,146 @@
+//! The run time of an executable made by `arrayc build`: its `main`. The executable carries its
+//! program (host functions, entry, launch plans: `arrayc_exec::aot::Program`) as data, and its
+//! kernels as compiled code in a table of packed entries, both emitted by `arrayc build` into a
+//! small C file linked with this archive. `main` reads the program, takes `--arg`/`--out` like
+//! `arrayc run`, runs the entry function on the host executor (the same one `arrayc run` uses) with
+//! the linked kernels ([`CpuKernels`]), and prints or writes the results. No MLIR and no LLVM are
+//! linked: nothing is compiled at run time.
+//!
+//! The crate is empty when compiled for its own unit tests (whose harness has a `main` of its own);
+//! executables are tested end to end (`tests/examples/test_aot.py`).
+#![cfg(not(test))]
+
+use arrayc_core::Type;
+use arrayc_exec::aot::Program;
+use arrayc_exec::exec::Executor;
+use arrayc_exec::{entry_arguments, on_driver_stack, output, remove_stale_results, UserError};
+use arrayc_runtime::launch::{CpuKernels, PackedFn, PackedKernel};
+use clap::{CommandFactory, FromArgMatches, Parser};
+use std::path::PathBuf;
+use std::time::Instant;
+
+extern "C" {
+    /// The serialised [`Program`] (`Program::encode`) and its length in bytes.
+    static arrayc_payload: u8;
+    static arrayc_payload_len: usize;
+    /// The packed entries `_mlir_<name>(void **args)` of the kernels, in the order of
+    /// `Program::plans`, and their number.
+    static arrayc_kernels: PackedFn;
+    static arrayc_kernel_count: usize;
+}
+
+/// The executable's options (its name and description come from the program).
+#[derive(Parser)]
+struct Cli {
+    /// An argument of the entry function: NAME=VALUE for scalars, NAME=@file.npy for arrays.
+    /// Parameters not given take their defaults.
+    #[arg(long = "arg", value_name = "NAME=VALUE")]
+    args: Vec<String>,
+    /// Write each result to DIR/result_<i>.npy (scalars as 0-d arrays); DIR is created if needed.
+    /// All or nothing: a failed run leaves no result files in DIR.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Print the time of each phase to stderr.
+    #[arg(long)]
+    time: bool,
+    /// The most memory the program's arrays may take together, e.g. `4GiB` (default: the machine's
+    /// physical memory).
+    #[arg(long, value_name = "SIZE")]
+    max_memory: Option<bytesize::ByteSize>,
+}
+
+/// The program and kernel table linked into this executable.
+fn linked() -> Result<(Program, Vec<PackedFn>), UserError> {
+    // SAFETY: `arrayc build` defines these symbols: `arrayc_payload` is the first of
+    // `arrayc_payload_len` bytes, `arrayc_kernels` the first of `arrayc_kernel_count` entries.
+    let (payload, table) = unsafe {
+        (
+            std::slice::from_raw_parts(&raw const arrayc_payload, arrayc_payload_len),
+            std::slice::from_raw_parts(&raw const arrayc_kernels, arrayc_kernel_count),
+        )
+    };
+    let program = Program::decode(payload).map_err(|e| UserError(format!("error: this executable is damaged: {e}")))?;
+    if program.plans.len() != table.len() {
+        return Err(UserError("error: this executable is damaged: its kernel table does not match its program".into()));
+    }
+    Ok((program, table.to_vec()))
+}
+
+fn run() -> Result<(), UserError> {
+    let start = Instant::now();
+    let (program, table) = linked()?;
+    let f = program.module.func(&program.entry).ok_or_else(|| UserError("error: damaged: no entry function".into()))?;
+    let params: Vec<String> = f
+        .param_names
+        .iter()
+        .zip(&f.params)
+        .map(|(n, &p)| match f.ty(p) {
+            Type::Scalar(d) => format!("{n}: {}", d.name()),
+            Type::Array(d, r) => format!("{n}: {}-d {} array (--arg {n}=@file.npy)", r, d.name()),
+        })
+        .collect();
+    let about = format!(
+        "Runs `{}` of {}, compiled ahead of time by `arrayc build`. Parameters: {}.",
+        program.entry,
+        program.module.source_name,
+        if params.is_empty() { "none".to_string() } else { params.join(", ") }
+    );
+    // Once per process: clap names commands with `'static` strings.
+    let name: &'static str = Box::leak(program.entry.clone().into_boxed_str());
+    let matches = Cli::command().name(name).about(about).get_matches();
+    let cli = Cli::from_arg_matches(&matches).map_err(|e| UserError(e.to_string()))?;
+    if let Some(m) = cli.max_memory {
+        arrayc_runtime::array::set_memory_limit(m.as_u64());
+    }
+    let mut kernels = CpuKernels::default();
+    for (entry, plan) in table.into_iter().zip(program.plans.iter().cloned()) {
+        kernels.insert(PackedKernel(entry), plan);
+    }
+    let argv = entry_arguments(&program.module, &program.entry, &cli.args)?;
+    let load = start.elapsed();
+    let mut stdout = std::io::stdout();
+    let results = Executor::new(&program.module, &kernels, &mut stdout)
+        .call(&program.entry, argv)
+        .map_err(|e| UserError(e.to_string()))?;
+    let ran = start.elapsed();
+    output::print_results(&results);
+    if let Some(dir) = &cli.out {
+        output::write_results(&results, dir)?;
+    }
+    if cli.time {
+        eprintln!("time: {:<32} {:>10.3} ms", "start + arguments", load.as_secs_f64() * 1e3);
+        eprintln!("time: {:<32} {:>10.3} ms", "run", (ran - load).as_secs_f64() * 1e3);
+        eprintln!("time: {:<32} {:>10.3} ms", "results", (start.elapsed() - ran).as_secs_f64() * 1e3);
+    }
+    Ok(())
+}
+
+/// The executable's entry point (the C runtime calls it): runs [`run`] on a large stack, prints an
+/// error and exits with 1 on failure. A failed run removes the result files in `--out DIR`.
+///
+/// # Safety
+/// Called once by the C runtime with the process's arguments (which Rust's `std::env::args` reads).
+#[no_mangle]
+pub extern "C" fn main(_argc: std::ffi::c_int, _argv: *const *const std::ffi::c_char) -> std::ffi::c_int {
+    let r = on_driver_stack(run).unwrap_or_else(|e| Err(UserError(format!("error: cannot start: {e}"))));
+    match r {
+        Ok(()) => 0,
+        Err(e) => {
+            if let Some(dir) = out_dir_arg() {
+                let _ = remove_stale_results(&dir, 0);
+            }
+            eprintln!("{}", e.0.trim_end());
+            1
+        }
+    }
+}
+
+/// The `--out DIR` of the command line, if any (for clean-up after a failure).
+fn out_dir_arg() -> Option<PathBuf> {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == "--out")
+        .and_then(|i| args.get(i + 1))
+        .map(PathBuf::from)
+        .or_else(|| args.iter().find_map(|a| a.strip_prefix("--out=")).map(PathBuf::from))
+}
