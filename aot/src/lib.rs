@@ -1,10 +1,14 @@
-//! The run time of an executable made by `arrayc build`: its `main`. The executable carries its
+//! The run time of an executable or a shared library made by `arrayc build`. Either carries its
 //! program (host functions, entry, launch plans: `arrayc_exec::aot::Program`) as data, and its
 //! kernels as compiled code in a table of packed entries, both emitted by `arrayc build` into a
-//! small C file linked with this archive. `main` reads the program, takes `--arg`/`--out` like
-//! `arrayc run`, runs the entry function on the host executor (the same one `arrayc run` uses) with
-//! the linked kernels ([`CpuKernels`]), and prints or writes the results. No MLIR and no LLVM are
-//! linked: nothing is compiled at run time.
+//! small C file linked with this archive. The program runs on the host executor (the same one
+//! `arrayc run` uses) with the linked kernels ([`CpuKernels`]). No MLIR and no LLVM are linked:
+//! nothing is compiled at run time.
+//!
+//! * An executable's `main` calls [`arrayc_aot_main`]: it takes `--arg`/`--out`/`--time` like
+//!   `arrayc run`, runs the entry function and prints or writes the results.
+//! * A library (`--lib`) exports the C interface of [`capi`]: `arrayc_call` runs any host function
+//!   on plain buffers, `arrayc_release` frees a result.
 //!
 //! The crate is empty when compiled for its own unit tests (whose harness has a `main` of its own);
 //! executables are tested end to end (`tests/examples/test_aot.py`).
@@ -49,7 +53,25 @@ struct Cli {
     max_memory: Option<bytesize::ByteSize>,
 }
 
-/// The program and kernel table linked into this executable.
+mod capi;
+
+/// The program and its kernels, read from the linked data once per process.
+fn program() -> Result<&'static (Program, CpuKernels), UserError> {
+    static LINKED: std::sync::OnceLock<Result<(Program, CpuKernels), String>> = std::sync::OnceLock::new();
+    LINKED
+        .get_or_init(|| {
+            let (program, table) = linked().map_err(|e| e.0)?;
+            let mut kernels = CpuKernels::default();
+            for (entry, plan) in table.into_iter().zip(program.plans.iter().cloned()) {
+                kernels.insert(PackedKernel(entry), plan);
+            }
+            Ok((program, kernels))
+        })
+        .as_ref()
+        .map_err(|e| UserError(e.clone()))
+}
+
+/// The program and kernel table linked into this executable or library.
 fn linked() -> Result<(Program, Vec<PackedFn>), UserError> {
     // SAFETY: `arrayc build` defines these symbols: `arrayc_payload` is the first of
     // `arrayc_payload_len` bytes, `arrayc_kernels` the first of `arrayc_kernel_count` entries.
@@ -68,7 +90,7 @@ fn linked() -> Result<(Program, Vec<PackedFn>), UserError> {
 
 fn run() -> Result<(), UserError> {
     let start = Instant::now();
-    let (program, table) = linked()?;
+    let (program, kernels) = program()?;
     let f = program.module.func(&program.entry).ok_or_else(|| UserError("error: damaged: no entry function".into()))?;
     let params: Vec<String> = f
         .param_names
@@ -92,14 +114,10 @@ fn run() -> Result<(), UserError> {
     if let Some(m) = cli.max_memory {
         arrayc_runtime::array::set_memory_limit(m.as_u64());
     }
-    let mut kernels = CpuKernels::default();
-    for (entry, plan) in table.into_iter().zip(program.plans.iter().cloned()) {
-        kernels.insert(PackedKernel(entry), plan);
-    }
     let argv = entry_arguments(&program.module, &program.entry, &cli.args)?;
     let load = start.elapsed();
     let mut stdout = std::io::stdout();
-    let results = Executor::new(&program.module, &kernels, &mut stdout)
+    let results = Executor::new(&program.module, kernels, &mut stdout)
         .call(&program.entry, argv)
         .map_err(|e| UserError(e.to_string()))?;
     let ran = start.elapsed();
@@ -115,13 +133,11 @@ fn run() -> Result<(), UserError> {
     Ok(())
 }
 
-/// The executable's entry point (the C runtime calls it): runs [`run`] on a large stack, prints an
-/// error and exits with 1 on failure. A failed run removes the result files in `--out DIR`.
-///
-/// # Safety
-/// Called once by the C runtime with the process's arguments (which Rust's `std::env::args` reads).
+/// The executable's entry point (its generated `main` calls it): runs [`run`] on a large stack,
+/// prints an error and returns 1 on failure, 0 on success. A failed run removes the result files in
+/// `--out DIR`. The arguments are the process's (Rust's `std::env::args` reads them).
 #[no_mangle]
-pub extern "C" fn main(_argc: std::ffi::c_int, _argv: *const *const std::ffi::c_char) -> std::ffi::c_int {
+pub extern "C" fn arrayc_aot_main(_argc: std::ffi::c_int, _argv: *const *const std::ffi::c_char) -> std::ffi::c_int {
     let r = on_driver_stack(run).unwrap_or_else(|e| Err(UserError(format!("error: cannot start: {e}"))));
     match r {
         Ok(()) => 0,

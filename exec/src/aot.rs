@@ -36,3 +36,23 @@ impl Program {
         postcard::from_bytes(body).map_err(|e| format!("the embedded program is damaged ({e})"))
     }
 }
+
+/// The dtype codes of the C interface of a library from `arrayc build --lib`
+/// (`arrayc_value.dtype`), with each dtype's C element type and NumPy dtype: the one table the
+/// library, its generated C header and its generated Python module share.
+pub const DTYPE_CODES: [(arrayc_core::DType, i32, &str, &str); 4] = [
+    (arrayc_core::DType::F64, 0, "double", "float64"),
+    (arrayc_core::DType::F32, 1, "float", "float32"),
+    (arrayc_core::DType::I64, 2, "int64_t", "int64"),
+    (arrayc_core::DType::Bool, 3, "_Bool", "bool_"),
+];
+
+/// The code of dtype `d` in [`DTYPE_CODES`].
+pub fn dtype_code(d: arrayc_core::DType) -> i32 {
+    DTYPE_CODES.iter().find(|c| c.0 == d).map(|c| c.1).expect("every dtype has a code")
+}
+
+/// The dtype of code `code` in [`DTYPE_CODES`], if any.
+pub fn dtype_of_code(code: i32) -> Option<arrayc_core::DType> {
+    DTYPE_CODES.iter().find(|c| c.1 == code).map(|c| c.0)
+}

@@ -68,6 +68,8 @@ pub struct Buffer {
     /// For a large buffer: its memory mapping `(address, length)`, which may be longer than `bytes`
     /// (a reused pooled mapping, or the rounding to whole huge pages).
     map: Option<(usize, usize)>,
+    /// Memory the caller owns ([`View::borrowed`]): never freed, not counted in the live bytes.
+    borrowed: bool,
 }
 
 // SAFETY: the buffer is plain memory; concurrent kernel chunks write disjoint elements, and the host
@@ -166,11 +168,11 @@ impl Buffer {
             if let Some(i) = best {
                 let (addr, len) = pool.free.swap_remove(i);
                 pool.bytes -= len;
-                return Some((Buffer { ptr: addr as *mut u8, bytes, map: Some((addr, len)) }, true));
+                return Some((Buffer { ptr: addr as *mut u8, bytes, map: Some((addr, len)), borrowed: false }, true));
             }
             drop(pool);
             let (addr, len) = map_large(bytes)?;
-            return Some((Buffer { ptr: addr as *mut u8, bytes, map: Some((addr, len)) }, false));
+            return Some((Buffer { ptr: addr as *mut u8, bytes, map: Some((addr, len)), borrowed: false }, false));
         }
         let layout = layout(bytes)?;
         // SAFETY: layout has non-zero size.
@@ -178,7 +180,7 @@ impl Buffer {
         if ptr.is_null() {
             return None;
         }
-        Some((Buffer { ptr, bytes, map: None }, false))
+        Some((Buffer { ptr, bytes, map: None, borrowed: false }, false))
     }
     /// Base address of the storage.
     pub fn as_ptr(&self) -> *mut u8 {
@@ -192,6 +194,9 @@ impl Buffer {
 
 impl Drop for Buffer {
     fn drop(&mut self) {
+        if self.borrowed {
+            return;
+        }
         LIVE_BYTES.fetch_sub(self.bytes as u64, Ordering::Relaxed);
         match self.map {
             Some((addr, len)) => {
@@ -234,6 +239,32 @@ impl View {
     pub fn uninitialised(dtype: DType, shape: &[i64]) -> Result<View, AllocError> {
         View::whole(dtype, shape, Buffer::uninitialised)
     }
+    /// A view of memory the caller owns (a NumPy array passed to a library from `arrayc build --lib`),
+    /// without copying: `data` is the address of the element at index `[0, .., 0]`, `shape` and
+    /// `strides` are in elements (strides may be negative or zero). The base array is the span of
+    /// bytes the view addresses.
+    ///
+    /// Errors: a negative size, or a span whose size overflows.
+    ///
+    /// # Safety
+    /// Every element the view addresses must be valid, aligned memory of `dtype` for as long as the
+    /// view (or anything made from it) lives, and nothing else may write it meanwhile.
+    pub unsafe fn borrowed(dtype: DType, data: *mut u8, shape: &[i64], strides: &[i64]) -> Result<View, String> {
+        if shape.len() != strides.len() || shape.iter().any(|&n| n < 0) {
+            return Err(format!("bad array layout: shape {shape:?}, strides {strides:?}"));
+        }
+        let item = dtype.size_bytes() as i128;
+        let (lo, hi) = element_range(0, shape, strides).unwrap_or((0, -1));
+        let bytes = (hi - lo + 1) * item;
+        if bytes > isize::MAX as i128 {
+            return Err(format!("an array of shape {shape:?} with strides {strides:?} spans too many bytes"));
+        }
+        // The span starts `lo` elements (`lo <= 0`) before `data`.
+        let base = data.wrapping_offset((lo * item) as isize);
+        let buffer = Buffer { ptr: base, bytes: bytes as usize, map: None, borrowed: true };
+        Ok(View { base: Arc::new(buffer), dtype, offset: -lo as i64, shape: shape.to_vec(), strides: strides.to_vec() })
+    }
+
     /// The whole of a new row-major base array of `shape`, its storage from `alloc(bytes)`. Every
     /// size is checked: the bytes fit in `isize`, and the live arrays stay within the memory limit.
     fn whole(dtype: DType, shape: &[i64], alloc: fn(usize) -> Option<Buffer>) -> Result<View, AllocError> {

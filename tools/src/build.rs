@@ -1,4 +1,5 @@
-//! `arrayc build FILE [--entry NAME] -o OUT`: an ahead-of-time executable.
+//! `arrayc build FILE [--entry NAME] -o OUT`: an ahead-of-time executable; `arrayc build --lib FILE
+//! -o libNAME.so`: a shared library with a C header `NAME.h` and a Python module `NAME.py` beside it.
 //!
 //! The program is compiled as for `arrayc run` (front end, passes, kernels to object code through
 //! the same MLIR pipeline at O3), and linked with the system's C compiler driver (`$CC`, else `cc`)
@@ -7,7 +8,15 @@
 //!   symbols;
 //! * a generated C file holding the program (`arrayc_exec::aot::Program`: host functions, entry,
 //!   launch plans, serialised) as a byte array, and the table of the kernels' packed entries;
-//! * `libarrayc_aot.a` (crate `arrayc-aot`): `main`, the host executor and the CPU launcher.
+//! * `libarrayc_aot.a` (crate `arrayc-aot`): the host executor, the CPU launcher, and either
+//!   `arrayc_aot_main` (an executable: the C file's `main` calls it) or the C interface
+//!   `arrayc_call`/`arrayc_release` (a library).
+//!
+//! A library exports every host function of the program. Its header declares, per function, a
+//! typed wrapper over plain buffers (a scalar by value; an array as its data pointer, shape and
+//! strides in elements), in the spirit of Futhark's C library back end; its Python module calls
+//! them with `ctypes` on NumPy arrays, passing the arrays' memory without copying (array results
+//! are copied once into NumPy arrays).
 //!
 //! Host code runs on the executor, as in `arrayc run` (the design's choice, `ARCHITECTURE.md`):
 //! the executable needs neither MLIR nor LLVM and starts in a few milliseconds. The partition is
@@ -15,7 +24,8 @@
 
 use crate::pipeline;
 use crate::{choose_entry, read_source, FuseArgs, UserError};
-use arrayc_exec::aot::Program;
+use arrayc_core::{DType, Scalar, Type};
+use arrayc_exec::aot::{Program, DTYPE_CODES};
 use arrayc_passes::jit;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -33,10 +43,15 @@ const NATIVE_LIBS: [&str; 7] = ["-ldl", "-lgcc_s", "-lutil", "-lrt", "-lpthread"
 ///
 /// Errors: the program does not compile; the run-time archive or the C compiler is missing; linking
 /// fails. Each message names the fix.
-pub fn build(file: &Path, entry: Option<&str>, out: &Path, fuse: &FuseArgs) -> Result<(), UserError> {
+pub fn build(file: &Path, entry: Option<&str>, out: &Path, lib: bool, fuse: &FuseArgs) -> Result<(), UserError> {
+    let lib_name = if lib { Some(library_name(out)?) } else { None };
     let src = read_source(file)?;
     let mut m = pipeline::lower_source(&src, &file.display().to_string())?;
-    let entry = choose_entry(&m, entry)?;
+    let entry = match (lib, m.funcs.iter().find(|f| !f.kernel)) {
+        // A library exports every function; the entry only decides where `arr.sync` goes.
+        (true, Some(first)) => first.name.clone(),
+        _ => choose_entry(&m, entry)?,
+    };
     let generic = FuseArgs { generic: true, ..fuse.clone() };
     pipeline::to_kernels(&mut m, &entry, &generic.options(&entry, &[]))?;
     let (object, plans) = jit::object_code(&m).map_err(|e| UserError(format!("internal error: {e}")))?;
@@ -44,13 +59,14 @@ pub fn build(file: &Path, entry: Option<&str>, out: &Path, fuse: &FuseArgs) -> R
     if let Some(bad) = names.iter().find(|n| !is_c_identifier(n)) {
         return Err(UserError(format!("internal error: kernel name `{bad}` is not a C identifier")));
     }
-    let payload = Program { module: m, entry, plans }.encode();
-    let lib = aot_library()?;
+    let program = Program { module: m, entry, plans };
+    let payload = program.encode();
+    let archive = aot_library()?;
     let dir = tempfile::tempdir().map_err(|e| UserError(format!("error: cannot create a temporary directory: {e}")))?;
     let (kernels_o, glue_c) = (dir.path().join("kernels.o"), dir.path().join("program.c"));
     std::fs::write(&kernels_o, object)
         .map_err(|e| UserError(format!("error: cannot write `{}`: {e}", kernels_o.display())))?;
-    std::fs::write(&glue_c, glue(&names, &payload))
+    std::fs::write(&glue_c, glue(&names, &payload, !lib))
         .map_err(|e| UserError(format!("error: cannot write `{}`: {e}", glue_c.display())))?;
     // Linked beside `out` under a temporary name, then renamed: `out` is complete or absent.
     let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
@@ -60,13 +76,17 @@ pub fn build(file: &Path, entry: Option<&str>, out: &Path, fuse: &FuseArgs) -> R
         .map_err(|e| UserError(format!("error: cannot write in `{}`: {e}", parent.display())))?
         .into_temp_path();
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    // A library: position-independent, and the C interface pulled out of the archive.
+    let lib_flags: &[&str] =
+        if lib { &["-shared", "-fPIC", "-Wl,-u,arrayc_call", "-Wl,-u,arrayc_release"] } else { &[] };
     let output = Command::new(&cc)
         .arg("-O1")
+        .args(lib_flags)
         .arg("-o")
         .arg(&tmp)
         .arg(&glue_c)
         .arg(&kernels_o)
-        .arg(&lib)
+        .arg(&archive)
         .args(NATIVE_LIBS)
         .output()
         .map_err(|e| {
@@ -82,8 +102,284 @@ pub fn build(file: &Path, entry: Option<&str>, out: &Path, fuse: &FuseArgs) -> R
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755))
         .map_err(|e| UserError(format!("error: cannot make `{}` executable: {e}", tmp.display())))?;
+    if let Some(name) = &lib_name {
+        let source = file.display().to_string();
+        write_beside(out, &format!("{name}.h"), &header(name, &program, &source))?;
+        write_beside(out, &format!("{name}.py"), &python_module(name, &program, &source))?;
+    }
     tmp.persist(out).map_err(|e| UserError(format!("error: cannot write `{}`: {e}", out.display())))?;
     Ok(())
+}
+
+/// `NAME` of a library path `.../libNAME.so`, a Python identifier (the module's name).
+fn library_name(out: &Path) -> Result<String, UserError> {
+    let file = out.file_name().and_then(|f| f.to_str()).unwrap_or("");
+    match file.strip_prefix("lib").and_then(|f| f.strip_suffix(".so")) {
+        Some(name) if is_c_identifier(name) => Ok(name.to_string()),
+        _ => Err(UserError(format!(
+            "error: --lib: name the library `lib<NAME>.so`, where NAME is a Python identifier (the module `NAME.py` goes beside it), not `{file}`"
+        ))),
+    }
+}
+
+/// Writes `text` to the file `name` in `out`'s directory, whole or not at all.
+fn write_beside(out: &Path, name: &str, text: &str) -> Result<(), UserError> {
+    let path = out.with_file_name(name);
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let err = |e: &dyn std::fmt::Display| UserError(format!("error: cannot write `{}`: {e}", path.display()));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| err(&e))?;
+    std::io::Write::write_all(&mut tmp, text.as_bytes()).map_err(|e| err(&e))?;
+    // The temporary file was created private (0600); a header or module is rw-r--r--.
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o644)).map_err(|e| err(&e))?;
+    tmp.persist(&path).map_err(|e| err(&e))?;
+    Ok(())
+}
+
+/// The exported host functions of `program` (every one but the kernels), in module order.
+fn exported(program: &Program) -> impl Iterator<Item = &arrayc_core::ir::Func> {
+    program.module.funcs.iter().filter(|f| !f.kernel)
+}
+
+/// `(C element type, NumPy dtype, code)` of dtype `d`.
+fn codes(d: DType) -> (&'static str, &'static str, i32) {
+    let c = DTYPE_CODES.iter().find(|c| c.0 == d).expect("every dtype has a code");
+    (c.2, c.3, c.1)
+}
+
+/// A function's signature as the docs show it: `heat(n: i64 = 100, x: f64[2-d]) -> 3 results`.
+fn signature(f: &arrayc_core::ir::Func) -> String {
+    let params: Vec<String> = f
+        .params
+        .iter()
+        .zip(&f.param_names)
+        .zip(&f.param_defaults)
+        .map(|((&p, n), d)| {
+            let t = match f.ty(p) {
+                Type::Scalar(d) => d.name().to_string(),
+                Type::Array(d, r) => format!("{}[{r}-d]", d.name()),
+            };
+            match d {
+                Some(v) => format!("{n}: {t} = {}", python_literal(*v)),
+                None => format!("{n}: {t}"),
+            }
+        })
+        .collect();
+    let results: Vec<String> = f
+        .results
+        .iter()
+        .map(|t| match t {
+            Type::Scalar(d) => d.name().to_string(),
+            Type::Array(d, r) => format!("{}[{r}-d]", d.name()),
+        })
+        .collect();
+    format!("{}({}) -> ({})", f.name, params.join(", "), results.join(", "))
+}
+
+/// A scalar as a Python literal.
+fn python_literal(s: Scalar) -> String {
+    let float = |x: f64| {
+        if x.is_nan() {
+            "float('nan')".to_string()
+        } else if x.is_infinite() {
+            format!("float('{}inf')", if x < 0.0 { "-" } else { "" })
+        } else {
+            format!("{x:?}")
+        }
+    };
+    match s {
+        Scalar::F64(x) => float(x),
+        Scalar::F32(x) => float(x as f64),
+        Scalar::I64(x) => x.to_string(),
+        Scalar::Bool(x) => if x { "True" } else { "False" }.to_string(),
+    }
+}
+
+/// The C header of library `name`: the value type, `arrayc_call`/`arrayc_release`, and per exported
+/// function a typed wrapper `<name>_<function>` over plain buffers.
+fn header(name: &str, program: &Program, source: &str) -> String {
+    let guard = format!("ARRAYC_{}_H", name.to_uppercase());
+    let mut h = format!(
+        "/* Generated by `arrayc build --lib` from {source}: the C interface of lib{name}.so.\n\
+         * Arrays are passed as a pointer to the element at index [0, .., 0], a shape and strides\n\
+         * (both in elements), without copying; array results belong to the library until\n\
+         * arrayc_release. Functions return 0, or 1 with a message in `error`. */\n\
+         #ifndef {guard}\n#define {guard}\n#include <stddef.h>\n#include <stdint.h>\n\n\
+         typedef struct arrayc_value {{\n    int kind;            /* 0: scalar (f or i), 1: array */\n    \
+         int dtype;           /* ARRAYC_F64, ... */\n    double f;\n    int64_t i;\n    void *data;\n    \
+         int64_t ndim;\n    const int64_t *shape;\n    const int64_t *strides;\n    void *owner;         \
+         /* array results: freed by arrayc_release */\n}} arrayc_value;\n\nenum {{"
+    );
+    let enums: Vec<String> =
+        DTYPE_CODES.iter().map(|c| format!(" ARRAYC_{} = {}", c.0.name().to_uppercase(), c.1)).collect();
+    h.push_str(&enums.join(","));
+    h.push_str(
+        " };\n\nint arrayc_call(const char *function, const arrayc_value *args, size_t nargs, arrayc_value *results,\n                \
+         size_t nresults, char *error, size_t error_len);\nvoid arrayc_release(arrayc_value *value);\n",
+    );
+    for f in exported(program) {
+        let mut params = vec![];
+        let mut packs = vec![];
+        for ((k, &p), n) in f.params.iter().enumerate().zip(&f.param_names) {
+            match f.ty(p) {
+                Type::Scalar(d) => {
+                    let (c, _, code) = codes(d);
+                    params.push(format!("{c} {n}"));
+                    let slot = if d.is_float() { "f" } else { "i" };
+                    packs.push(format!("    args[{k}].kind = 0; args[{k}].dtype = {code}; args[{k}].{slot} = {n};"));
+                }
+                Type::Array(d, r) => {
+                    let (c, _, code) = codes(d);
+                    params.push(format!("{c} *{n}, const int64_t *{n}_shape, const int64_t *{n}_strides"));
+                    packs.push(format!(
+                        "    args[{k}].kind = 1; args[{k}].dtype = {code}; args[{k}].data = {n}; args[{k}].ndim = {r};\n    \
+                         args[{k}].shape = {n}_shape; args[{k}].strides = {n}_strides;"
+                    ));
+                }
+            }
+        }
+        let (np, nr) = (f.params.len(), f.results.len());
+        params.push(format!("arrayc_value results[{}]", nr.max(1)));
+        params.push("char *error".into());
+        params.push("size_t error_len".into());
+        let _ = write!(
+            h,
+            "\n/* {} */\nstatic inline int {name}_{}({}) {{\n    arrayc_value args[{}] = {{{{0}}}};\n{}\n    \
+             return arrayc_call(\"{}\", args, {np}, results, {nr}, error, error_len);\n}}\n",
+            signature(f),
+            f.name,
+            params.join(", "),
+            np.max(1),
+            packs.join("\n"),
+            f.name
+        );
+    }
+    h.push_str(&format!("\n#endif /* {guard} */\n"));
+    h
+}
+
+/// The Python module of library `name`: one function per exported function, calling it through
+/// `ctypes` on NumPy arrays (see the module docs).
+fn python_module(name: &str, program: &Program, source: &str) -> String {
+    let codes_py: Vec<String> = DTYPE_CODES.iter().map(|c| format!("{}: numpy.{}", c.1, c.3)).collect();
+    let mut py = format!(
+        r#""""Generated by `arrayc build --lib` from {source}: its functions, compiled ahead of time, on
+NumPy arrays. Arrays are passed to lib{name}.so without copying (a function may write into them, as
+a NumPy function would); array results are copied once into new NumPy arrays."""
+import ctypes
+import os
+
+import numpy
+
+_lib = ctypes.CDLL(os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib{name}.so"))
+
+
+class _Value(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_int), ("dtype", ctypes.c_int), ("f", ctypes.c_double), ("i", ctypes.c_int64),
+                ("data", ctypes.c_void_p), ("ndim", ctypes.c_int64), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("owner", ctypes.c_void_p)]
+
+
+_lib.arrayc_call.argtypes = [ctypes.c_char_p, ctypes.POINTER(_Value), ctypes.c_size_t, ctypes.POINTER(_Value),
+                             ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t]
+_lib.arrayc_call.restype = ctypes.c_int
+_lib.arrayc_release.argtypes = [ctypes.POINTER(_Value)]
+_lib.arrayc_release.restype = None
+_DTYPES = {{{codes}}}
+_FLOATS = (0, 1)
+
+
+def _call(function, args, nresults):
+    values = (_Value * max(len(args), 1))()
+    keep = []
+    for k, (x, name, code, rank) in enumerate(args):
+        v = values[k]
+        v.kind, v.dtype = (0 if rank is None else 1), code
+        if rank is None:
+            if code in _FLOATS:
+                v.f = float(x)
+            else:
+                v.i = int(x)
+            continue
+        a = numpy.asarray(x)
+        want = numpy.dtype(_DTYPES[code])
+        if a.dtype != want:
+            raise TypeError(f"{{function}}(): `{{name}}` has dtype {{a.dtype}}, but the parameter is {{want}}; "
+                            f"convert it with .astype(numpy.{{want}})")
+        if a.ndim != rank:
+            raise ValueError(f"{{function}}(): `{{name}}` has {{a.ndim}} dimensions, but the parameter has {{rank}}")
+        if any(s % a.itemsize for s in a.strides):
+            raise ValueError(f"{{function}}(): `{{name}}` has strides that are not whole elements; pass a copy")
+        shape = (ctypes.c_int64 * max(rank, 1))(*a.shape)
+        strides = (ctypes.c_int64 * max(rank, 1))(*(s // a.itemsize for s in a.strides))
+        v.data, v.ndim, v.shape, v.strides = a.ctypes.data, rank, shape, strides
+        keep += [a, shape, strides]
+    results = (_Value * max(nresults, 1))()
+    error = ctypes.create_string_buffer(4096)
+    if _lib.arrayc_call(function.encode(), values, len(args), results, nresults, error, len(error)) != 0:
+        raise RuntimeError(error.value.decode("utf-8", "replace"))
+    out = tuple(_result(results[k]) for k in range(nresults))
+    return None if nresults == 0 else out[0] if nresults == 1 else out
+
+
+def _result(v):
+    dtype = numpy.dtype(_DTYPES[v.dtype])
+    if v.kind == 0:
+        return dtype.type(v.f if v.dtype in _FLOATS else v.i)
+    try:
+        shape = tuple(v.shape[k] for k in range(v.ndim))
+        strides = tuple(v.strides[k] for k in range(v.ndim))
+        if 0 in shape:
+            return numpy.empty(shape, dtype)
+        lo = sum(min(0, (n - 1) * s) for n, s in zip(shape, strides))
+        hi = sum(max(0, (n - 1) * s) for n, s in zip(shape, strides))
+        span = (ctypes.c_char * ((hi - lo + 1) * dtype.itemsize)).from_address(v.data + lo * dtype.itemsize)
+        view = numpy.ndarray(shape, dtype, buffer=span, offset=-lo * dtype.itemsize,
+                             strides=tuple(s * dtype.itemsize for s in strides))
+        return view.copy()
+    finally:
+        _lib.arrayc_release(ctypes.byref(v))
+"#,
+        codes = codes_py.join(", ")
+    );
+    for f in exported(program) {
+        let mut params = vec![];
+        let mut packs = vec![];
+        let mut seen_default = false;
+        let mut keyword_only = false;
+        for ((&p, n), d) in f.params.iter().zip(&f.param_names).zip(&f.param_defaults) {
+            match d {
+                Some(v) => {
+                    seen_default = true;
+                    params.push(format!("{n}={}", python_literal(*v)));
+                }
+                None => {
+                    if seen_default && !keyword_only {
+                        params.push("*".into());
+                        keyword_only = true;
+                    }
+                    params.push(n.clone());
+                }
+            }
+            let (code, rank) = match f.ty(p) {
+                Type::Scalar(d) => (codes(d).2, "None".to_string()),
+                Type::Array(d, r) => (codes(d).2, r.to_string()),
+            };
+            packs.push(format!("({n}, \"{n}\", {code}, {rank})"));
+        }
+        let _ = write!(
+            py,
+            "\n\ndef {}({}):\n    \"\"\"{}\"\"\"\n    return _call(\"{}\", ({}{}), {})\n",
+            f.name,
+            params.join(", "),
+            signature(f),
+            f.name,
+            packs.join(", "),
+            if packs.len() == 1 { "," } else { "" },
+            f.results.len()
+        );
+    }
+    py
 }
 
 /// `libarrayc_aot.a`: `$ARRAYC_AOT_LIB`, else beside the running `arrayc`.
@@ -110,8 +406,9 @@ fn is_c_identifier(s: &str) -> bool {
 }
 
 /// The C file that gives `libarrayc_aot.a` its program (`arrayc_payload`, `arrayc_payload_len`) and
-/// the kernels' packed entries (`arrayc_kernels`, `arrayc_kernel_count`, in the order of `names`).
-fn glue(names: &[String], payload: &[u8]) -> String {
+/// the kernels' packed entries (`arrayc_kernels`, `arrayc_kernel_count`, in the order of `names`),
+/// and, for an `executable`, `main`.
+fn glue(names: &[String], payload: &[u8], executable: bool) -> String {
     let mut c =
         String::from("/* Generated by `arrayc build`: the program and its kernel table. */\n#include <stddef.h>\n");
     for n in names {
@@ -132,5 +429,8 @@ fn glue(names: &[String], payload: &[u8]) -> String {
         let _ = write!(c, "{b},");
     }
     c.push_str("\n};\nconst size_t arrayc_payload_len = sizeof arrayc_payload;\n");
+    if executable {
+        c.push_str("int arrayc_aot_main(int argc, char **argv);\nint main(int argc, char **argv) { return arrayc_aot_main(argc, argv); }\n");
+    }
     c
 }

@@ -88,9 +88,13 @@ enum Command {
         /// Function the executable runs (default as for `run`).
         #[arg(long)]
         entry: Option<String>,
-        /// The executable to write.
+        /// The executable to write (with --lib: the library, `lib<NAME>.so`).
         #[arg(short = 'o', long = "output", value_name = "OUT")]
         output: PathBuf,
+        /// Build a shared library instead, exporting every function of FILE, with a C header
+        /// `NAME.h` and a Python module `NAME.py` (ctypes, NumPy arrays without copies) beside it.
+        #[arg(long)]
+        lib: bool,
         #[command(flatten)]
         fuse: FuseArgs,
     },
@@ -203,8 +207,8 @@ fn main() -> ExitCode {
             }
         }
         Command::Check { file } => check(&file),
-        Command::Build { file, entry, output, fuse } => {
-            arrayc_tools::build::build(&file, entry.as_deref(), &output, &fuse)
+        Command::Build { file, entry, output, lib, fuse } => {
+            arrayc_tools::build::build(&file, entry.as_deref(), &output, lib, &fuse)
         }
         Command::Emit { stage, target, file, entry, args, fuse } => {
             emit(stage, target, &file, entry.as_deref(), &args, &fuse)
