@@ -7,7 +7,7 @@
 use super::region::View;
 use super::sym::SymExpr;
 use arrayc_core::shape::element_range;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// Views with at most this many elements are compared by enumerating their element sets.
 pub const ENUM_LIMIT: i64 = 1 << 14;
@@ -29,18 +29,21 @@ fn concrete(v: &View, b: &HashMap<String, i64>) -> Option<(i64, Vec<i64>, Vec<i6
     Some((off, sh?, st?))
 }
 
-/// The element positions of a (small) view, in i128 so that no sum of offset and strides overflows.
-fn elems(off: i64, sh: &[i64], st: &[i64]) -> HashSet<i128> {
-    let mut out = HashSet::new();
+/// The element positions of a (small) view, sorted and without repeats, in i128 so that no sum of
+/// offset and strides overflows.
+fn elems(off: i64, sh: &[i64], st: &[i64]) -> Vec<i128> {
+    let mut out = vec![];
     if sh.iter().any(|&d| d <= 0) {
         return out;
     }
     let mut idx = vec![0i64; sh.len()];
     loop {
-        out.insert(off as i128 + idx.iter().zip(st).map(|(&i, &s)| i as i128 * s as i128).sum::<i128>());
+        out.push(off as i128 + idx.iter().zip(st).map(|(&i, &s)| i as i128 * s as i128).sum::<i128>());
         let mut d = sh.len();
         loop {
             if d == 0 {
+                out.sort_unstable();
+                out.dedup();
                 return out;
             }
             d -= 1;
@@ -71,18 +74,32 @@ fn lattice_disjoint(a: (i64, &[i64], &[i64]), b: (i64, &[i64], &[i64])) -> bool 
     g > 1 && (a.0 as i128 - b.0 as i128).rem_euclid(g as i128) != 0
 }
 
+/// Whether two sorted element lists have no element in common (a merge).
+fn sorted_disjoint(a: &[i128], b: &[i128]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => return false,
+        }
+    }
+    true
+}
+
 /// Are two views with the same `strides` (shapes `sa`, `sb`) disjoint when the second starts `diff`
 /// elements after the first? They share an element exactly when `diff = sum_i k_i * strides_i` for
 /// index differences `-(sb_i - 1) <= k_i <= sa_i - 1`. A depth-first search over the dimensions,
 /// largest stride first, keeps only the `k_i` that leave a remainder the remaining dimensions can
 /// still reach; for views whose strides nest (row-major slices with steps) that is at most a few
-/// candidates per dimension. `false` (maybe overlapping) when the search exceeds its node limit.
-fn same_strides_disjoint(diff: i64, sa: &[i64], sb: &[i64], strides: &[i64]) -> bool {
+/// candidates per dimension. `Some(true)`: disjoint; `Some(false)`: they share an element (the
+/// search found one: exact); `None` when the search exceeds its node limit.
+fn same_strides_disjoint(diff: i64, sa: &[i64], sb: &[i64], strides: &[i64]) -> Option<bool> {
     const NODE_LIMIT: usize = 10_000;
     let mut dims: Vec<(i64, i64, i64)> =
         (0..strides.len()).filter(|&i| sa[i] > 1 || sb[i] > 1).map(|i| (strides[i], -(sb[i] - 1), sa[i] - 1)).collect();
     if sa.iter().chain(sb).any(|&n| n <= 0) {
-        return true; // an empty view touches nothing
+        return Some(true); // an empty view touches nothing
     }
     dims.sort_by_key(|d| std::cmp::Reverse(d.0.abs()));
     // reach[i]: the largest |sum| the dimensions from i on can make.
@@ -125,7 +142,7 @@ fn same_strides_disjoint(diff: i64, sa: &[i64], sb: &[i64], strides: &[i64]) -> 
         }
         Some(false)
     }
-    solve(0, diff, &dims, &reach, &mut nodes, NODE_LIMIT) == Some(false)
+    solve(0, diff, &dims, &reach, &mut nodes, NODE_LIMIT).map(|shared| !shared)
 }
 
 /// Symbolic identity: same base and equal offset/shape/strides after substitution.
@@ -158,18 +175,22 @@ pub fn relation(a: &View, b: &View, bindings: &HashMap<String, i64>) -> Relation
     }
     // Sizes, offsets and their differences are computed with checked arithmetic: where one
     // overflows (sizes no array can have), nothing is claimed disjoint.
-    let diff = cb.0.checked_sub(ca.0);
-    if lattice_disjoint((ca.0, &ca.1, &ca.2), (cb.0, &cb.1, &cb.2))
-        || (ca.2 == cb.2 && diff.is_some_and(|d| same_strides_disjoint(d, &ca.1, &cb.1, &ca.2)))
-    {
+    if lattice_disjoint((ca.0, &ca.1, &ca.2), (cb.0, &cb.1, &cb.2)) {
         return Relation::Disjoint;
+    }
+    // Equal strides (a stencil's shifted neighbours): the search decides exactly, in either
+    // direction, without enumerating elements.
+    if let (true, Some(d)) = (ca.2 == cb.2, cb.0.checked_sub(ca.0)) {
+        match same_strides_disjoint(d, &ca.1, &cb.1, &ca.2) {
+            Some(true) => return Relation::Disjoint,
+            Some(false) => return Relation::Overlap,
+            None => {}
+        }
     }
     let count = |sh: &[i64]| sh.iter().try_fold(1i64, |n, &d| n.checked_mul(d));
     let small = |sh: &[i64]| count(sh).is_some_and(|n| n <= ENUM_LIMIT);
     if small(&ca.1) && small(&cb.1) {
-        let ea = elems(ca.0, &ca.1, &ca.2);
-        let eb = elems(cb.0, &cb.1, &cb.2);
-        if ea.is_disjoint(&eb) {
+        if sorted_disjoint(&elems(ca.0, &ca.1, &ca.2), &elems(cb.0, &cb.1, &cb.2)) {
             return Relation::Disjoint;
         }
     }
