@@ -189,10 +189,8 @@ pub fn relation(a: &View, b: &View, bindings: &HashMap<String, i64>) -> Relation
     }
     let count = |sh: &[i64]| sh.iter().try_fold(1i64, |n, &d| n.checked_mul(d));
     let small = |sh: &[i64]| count(sh).is_some_and(|n| n <= ENUM_LIMIT);
-    if small(&ca.1) && small(&cb.1) {
-        if sorted_disjoint(&elems(ca.0, &ca.1, &ca.2), &elems(cb.0, &cb.1, &cb.2)) {
-            return Relation::Disjoint;
-        }
+    if small(&ca.1) && small(&cb.1) && sorted_disjoint(&elems(ca.0, &ca.1, &ca.2), &elems(cb.0, &cb.1, &cb.2)) {
+        return Relation::Disjoint;
     }
     Relation::Overlap
 }
