@@ -1,5 +1,5 @@
 """Host loops (issue 9): scalar code, element reads and writes, and loop-carried values, which the
-host executor runs from its translated register code (`tools/src/exec.rs`), compared with the same
+host executor runs from its translated register code (`exec/src/exec.rs`), compared with the same
 loops in Python on NumPy arrays.
 
 The cases cover what that translation relies on: element writes and reads through views that alias
