@@ -6,8 +6,9 @@ Columns:
   run, output);
 * arrayc warm: `arrayc run` again with the cache the previous run filled (what a second run
   costs), and its compile time: the `passes` and `kernels` lines of `--time`;
-* executable: the program built once with `arrayc build` (its build time is a column too), then
-  run as a native executable;
+* executable: the program built once with `arrayc build --arg ...` for the benchmark's arguments
+  (specialised as `arrayc run` specialises its partition; its build time is a column too), then run
+  as a native executable;
 * NumPy: `python3` running the NumPy reference, its random inputs made with NumPy's own generator
   (`numpy.random.default_rng(seed).random`), as a user would: the Philox emulation that the
   references use to check results is not timed. Interpreter start and `import numpy` included.
@@ -73,7 +74,7 @@ def measure(name, args, repeats, work):
     program = REPO / bench.PROGRAM
     run = [str(ARRAYC), "run", str(program), "--entry", bench.ENTRY, "--time", *arg_flags(args)]
     exe = work / f"{name}-exe"
-    t_build, _ = timed([str(ARRAYC), "build", str(program), "--entry", bench.ENTRY, "-o", str(exe)])
+    t_build, _ = timed([str(ARRAYC), "build", str(program), "--entry", bench.ENTRY, "-o", str(exe), *arg_flags(args)])
     numpy = [sys.executable, "-c", NUMPY_RUN.format(bench=str(REPO / "benchmarks"), ref=str(REPO / "examples/reference"),
                                                     name=name, args=args)]
     times = {k: [] for k in ("cold", "warm", "exe", "numpy")}
@@ -99,7 +100,7 @@ def render(rows, command, repeats):
          f"median of {repeats} interleaved rounds; each time is one whole process, start to exit.", "",
          "* arrayc cold: `arrayc run` with an empty compile cache; warm: again, with the cache the first run "
          "filled; compile ms: the warm run's `passes` + `kernels` time (`--time`).",
-         "* executable: built once by `arrayc build` (build s), then run.",
+         "* executable: built once by `arrayc build --arg ...` for these arguments (build s), then run.",
          "* NumPy: `python3` running the NumPy reference, interpreter start and `import numpy` included, random "
          "inputs from `numpy.random.default_rng` (the Philox emulation of the result checks is not timed). "
          "arrayc makes its random numbers with its own generator, inside its kernels, in every arrayc column.",

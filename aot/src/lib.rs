@@ -115,6 +115,7 @@ fn run() -> Result<(), UserError> {
         arrayc_runtime::array::set_memory_limit(m.as_u64());
     }
     let argv = entry_arguments(&program.module, &program.entry, &cli.args)?;
+    program.check_fixed(&argv).map_err(UserError)?;
     let load = start.elapsed();
     let mut stdout = std::io::stdout();
     let results = Executor::new(&program.module, kernels, &mut stdout)

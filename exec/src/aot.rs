@@ -20,6 +20,17 @@ pub struct Program {
     pub entry: String,
     /// The launch plan of each linked kernel, in the order of the executable's kernel table.
     pub plans: Vec<LaunchPlan>,
+    /// Per parameter of the entry, what the partition was specialised to (`arrayc build --arg`):
+    /// every run must pass exactly that ([`Program::check_fixed`]); empty or `None`: anything.
+    pub fixed: Vec<Option<Fixed>>,
+}
+
+/// A parameter value an executable's partition assumes: a scalar's value, or the shape of an array
+/// that is a whole contiguous base array (as a `.npy` argument is).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Fixed {
+    Scalar(arrayc_core::Scalar),
+    Shape(Vec<i64>),
 }
 
 impl Program {
@@ -28,6 +39,38 @@ impl Program {
         let mut out = MAGIC.to_vec();
         out.extend(postcard::to_stdvec(self).expect("a program always serialises"));
         out
+    }
+
+    /// Checks the entry's arguments `args` against [`Program::fixed`]. Errors: the first argument
+    /// that differs, with the value the executable was built for and the fix.
+    pub fn check_fixed(&self, args: &[arrayc_runtime::value::RtValue]) -> Result<(), String> {
+        use arrayc_runtime::value::RtValue;
+        let f = self.module.func(&self.entry).ok_or("no entry function")?;
+        for ((fixed, arg), name) in self.fixed.iter().zip(args).zip(&f.param_names) {
+            let ok = match (fixed, arg) {
+                (None, _) => true,
+                (Some(Fixed::Scalar(want)), RtValue::Scalar(got)) => want.to_bits() == got.cast(want.dtype()).to_bits(),
+                (Some(Fixed::Shape(want)), RtValue::View(v)) => {
+                    &v.shape == want
+                        && v.offset == 0
+                        && v.strides == arrayc_core::shape::row_major_strides(&v.shape)
+                        && v.len() as usize * v.dtype.size_bytes() == v.base.len_bytes()
+                }
+                _ => false,
+            };
+            if !ok {
+                let built = match fixed {
+                    Some(Fixed::Scalar(s)) => format!("{name}={}", arrayc_runtime::print::format_scalar(*s)),
+                    Some(Fixed::Shape(sh)) => format!("{name} of shape {sh:?}"),
+                    None => unreachable!("a free parameter always matches"),
+                };
+                return Err(format!(
+                    "error: this executable was built for {built} (`arrayc build --arg`), and its kernels assume it; \
+                     pass that, or build again without --arg {name} (or with the new value)"
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Reads a payload made by [`Program::encode`]. Errors: not a payload of this arrayc, or damaged.

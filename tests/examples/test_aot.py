@@ -77,6 +77,21 @@ def test_benchmark_executable_matches_numpy(built, name, tmp_path):
             np.testing.assert_array_equal(a, e, err_msg=label)
 
 
+def test_specialised_executable_refuses_other_values(tmp_path):
+    """`arrayc build --arg n=12`: the executable's partition assumes n = 12; it runs with it, gives the
+    results of `arrayc run`, and refuses another n with the fix."""
+    exe = tmp_path / "heat12"
+    proc = subprocess.run([str(arrayc_binary()), "build", str(EXAMPLES / "heat.arr"), "-o", str(exe), "--arg", "n=12"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    ok = subprocess.run([str(exe), "--arg", "n=12", "--arg", "max_iter=30"], capture_output=True, text=True)
+    ref = subprocess.run([str(arrayc_binary()), "run", str(EXAMPLES / "heat.arr"), "--arg", "n=12", "--arg", "max_iter=30"],
+                         capture_output=True, text=True)
+    assert ok.returncode == 0 and ok.stdout == ref.stdout, ok.stderr
+    bad = subprocess.run([str(exe), "--arg", "n=13"], capture_output=True, text=True)
+    assert bad.returncode == 1 and "built for n=12" in bad.stderr and "panicked" not in bad.stderr, bad.stderr
+
+
 def test_bad_arguments_are_clean_errors(built, tmp_path):
     exe = built(EXAMPLES / "heat.arr", "heat")
     out = tmp_path / "out"

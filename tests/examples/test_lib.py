@@ -1,16 +1,21 @@
 """Shared libraries (`arrayc build --lib`, issue 14): the generated Python module runs every
-example case against the NumPy references (test_examples.py's rules); arrays pass without copies
+example case and every benchmark against the NumPy references (test_examples.py's and
+test_benchmarks.py's rules); arrays pass without copies
 (strided and negative-stride views, in-place writes visible to the caller, bool arrays); wrong
 dtypes, ranks and sizes are clean Python errors; the generated C header compiles and its typed
 wrapper gives the same results from C."""
 import importlib.util
 import subprocess
+import sys
 
 import numpy as np
 import pytest
 
-from arrayc_examples import EXAMPLES, arrayc_binary, call_reference
+from arrayc_examples import EXAMPLES, REPO, arrayc_binary, call_reference
 from test_examples import CASES, assert_result_matches, case_id
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+import suite  # noqa: E402
 
 ARRAYS = """
 fn stats(x: f64[N], w: f64[N, M], k: i64 = 2) -> (f64, f64[M], f64[N]) {
@@ -46,10 +51,10 @@ def libs(tmp_path_factory):
     out_dir = tmp_path_factory.mktemp("libs")
     cache = {}
 
-    def get(arr_file):
+    def get(arr_file, root=EXAMPLES):
         if arr_file not in cache:
-            name = "ex_" + arr_file.replace("/", "_").removesuffix(".arr")
-            cache[arr_file] = build_lib(EXAMPLES / arr_file, name, out_dir)
+            name = "lib_" + arr_file.replace("/", "_").removesuffix(".arr")
+            cache[arr_file] = build_lib(root / arr_file, name, out_dir)
         return cache[arr_file]
 
     return get
@@ -64,6 +69,26 @@ def test_python_module_matches_numpy(libs, case):
     assert len(actual) == len(expected)
     for i, (a, e) in enumerate(zip(actual, expected)):
         assert_result_matches(np.asarray(a), e, f"{case_id(case)} result {i}", atol=case.get("atol", 0.0))
+
+
+@pytest.mark.parametrize("name", suite.available())
+def test_python_module_runs_every_benchmark(libs, name):
+    bench = suite.load(name)
+    module = libs(bench.PROGRAM, root=REPO)
+    out = getattr(module, bench.ENTRY)(**bench.SMALL)
+    actual = out if isinstance(out, tuple) else (out,)
+    expected = suite.reference(bench)(**bench.SMALL)
+    expected = expected if isinstance(expected, tuple) else (expected,)
+    rtol, atol = getattr(bench, "RTOL", 1e-9), getattr(bench, "ATOL", 0.0)
+    assert len(actual) == len(expected)
+    for i, (a, e) in enumerate(zip(actual, expected)):
+        a, e = np.asarray(a), np.asarray(e)
+        label = f"{name}{bench.SMALL} result {i}"
+        assert a.shape == e.shape and a.dtype == e.dtype, f"{label}: {a.shape} {a.dtype}, expected {e.shape} {e.dtype}"
+        if e.dtype.kind == "f":
+            np.testing.assert_allclose(a, e, rtol=rtol, atol=atol, err_msg=label)
+        else:
+            np.testing.assert_array_equal(a, e, err_msg=label)
 
 
 @pytest.fixture(scope="module")

@@ -20,13 +20,17 @@
 //!
 //! Host code runs on the executor, as in `arrayc run` (the design's choice, `ARCHITECTURE.md`):
 //! the executable needs neither MLIR nor LLVM and starts in a few milliseconds. The partition is
-//! chosen without argument values (`--generic`): the executable takes its arguments at run time.
+//! chosen without argument values (`--generic`), so the executable takes any arguments; with
+//! `--arg NAME=VALUE` it is specialised to those values, as `arrayc run` specialises it (exact sizes
+//! and overlaps, usually more fusion), and the executable refuses other values of those parameters.
 
 use crate::pipeline;
-use crate::{choose_entry, read_source, FuseArgs, UserError};
+use crate::{choose_entry, given_arguments, read_source, specialization, FuseArgs, UserError};
 use arrayc_core::{DType, Scalar, Type};
-use arrayc_exec::aot::{Program, DTYPE_CODES};
+use arrayc_exec::aot::{Fixed, Program, DTYPE_CODES};
 use arrayc_passes::jit;
+use arrayc_passes::wsp_fusion::KnownArg;
+use arrayc_runtime::value::RtValue;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -43,8 +47,21 @@ const NATIVE_LIBS: [&str; 7] = ["-ldl", "-lgcc_s", "-lutil", "-lrt", "-lpthread"
 ///
 /// Errors: the program does not compile; the run-time archive or the C compiler is missing; linking
 /// fails. Each message names the fix.
-pub fn build(file: &Path, entry: Option<&str>, out: &Path, lib: bool, fuse: &FuseArgs) -> Result<(), UserError> {
+pub fn build(
+    file: &Path,
+    entry: Option<&str>,
+    out: &Path,
+    lib: bool,
+    args: &[String],
+    fuse: &FuseArgs,
+) -> Result<(), UserError> {
     let lib_name = if lib { Some(library_name(out)?) } else { None };
+    if lib && !args.is_empty() {
+        return Err(UserError(
+            "error: --arg specialises one entry function, but a library (--lib) exports every function; drop --arg"
+                .into(),
+        ));
+    }
     let src = read_source(file)?;
     let mut m = pipeline::lower_source(&src, &file.display().to_string())?;
     let entry = match (lib, m.funcs.iter().find(|f| !f.kernel)) {
@@ -52,14 +69,35 @@ pub fn build(file: &Path, entry: Option<&str>, out: &Path, lib: bool, fuse: &Fus
         (true, Some(first)) => first.name.clone(),
         _ => choose_entry(&m, entry)?,
     };
-    let generic = FuseArgs { generic: true, ..fuse.clone() };
-    pipeline::to_kernels(&mut m, &entry, &generic.options(&entry, &[]))?;
+    // Specialised to the values given with --arg only (not to the parameters' defaults): the
+    // executable checks them at run time; every other parameter stays free.
+    let given = given_arguments(&m, &entry, args)?;
+    let f = m.func(&entry).expect("the entry exists");
+    let explicit: Vec<Option<RtValue>> = f
+        .param_names
+        .iter()
+        .zip(given)
+        .map(|(n, g)| g.filter(|_| args.iter().any(|a| a.split_once('=').is_some_and(|(k, _)| k == n))))
+        .collect();
+    let spec = specialization(&entry, &explicit);
+    let fixed: Vec<Option<Fixed>> = spec
+        .args
+        .iter()
+        .map(|k| {
+            k.as_ref().map(|k| match k {
+                KnownArg::Scalar(s) => Fixed::Scalar(*s),
+                KnownArg::Shape(sh) => Fixed::Shape(sh.clone()),
+            })
+        })
+        .collect();
+    let options = FuseArgs { generic: args.is_empty(), ..fuse.clone() }.options(&entry, &explicit);
+    pipeline::to_kernels(&mut m, &entry, &options)?;
     let (object, plans) = jit::object_code(&m).map_err(|e| UserError(format!("internal error: {e}")))?;
     let names: Vec<String> = plans.iter().map(|p| p.name.clone()).collect();
     if let Some(bad) = names.iter().find(|n| !is_c_identifier(n)) {
         return Err(UserError(format!("internal error: kernel name `{bad}` is not a C identifier")));
     }
-    let program = Program { module: m, entry, plans };
+    let program = Program { module: m, entry, plans, fixed };
     let payload = program.encode();
     let archive = aot_library()?;
     let dir = tempfile::tempdir().map_err(|e| UserError(format!("error: cannot create a temporary directory: {e}")))?;

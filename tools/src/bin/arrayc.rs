@@ -88,6 +88,11 @@ enum Command {
         /// Function the executable runs (default as for `run`).
         #[arg(long)]
         entry: Option<String>,
+        /// Specialise the executable to a parameter's value (NAME=VALUE, or NAME=@file.npy for an
+        /// array's shape), as `run` specialises its partition; the executable then refuses other
+        /// values of that parameter. Without --arg the partition fits every argument.
+        #[arg(long = "arg", value_name = "NAME=VALUE")]
+        args: Vec<String>,
         /// The executable to write (with --lib: the library, `lib<NAME>.so`).
         #[arg(short = 'o', long = "output", value_name = "OUT")]
         output: PathBuf,
@@ -207,8 +212,8 @@ fn main() -> ExitCode {
             }
         }
         Command::Check { file } => check(&file),
-        Command::Build { file, entry, output, lib, fuse } => {
-            arrayc_tools::build::build(&file, entry.as_deref(), &output, lib, &fuse)
+        Command::Build { file, entry, output, lib, args, fuse } => {
+            arrayc_tools::build::build(&file, entry.as_deref(), &output, lib, &args, &fuse)
         }
         Command::Emit { stage, target, file, entry, args, fuse } => {
             emit(stage, target, &file, entry.as_deref(), &args, &fuse)
