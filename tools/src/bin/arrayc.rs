@@ -21,7 +21,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// arrayc compiles NumPy-style array programs (`.arr` files) into fused kernels through MLIR and
-/// runs them on the CPU. Array operations are partitioned into kernels by the WSP fusion pass
+/// runs them on the CPU or, with `--target gpu`, an NVIDIA GPU; `arrayc build` makes native
+/// executables and libraries. Array operations are partitioned into kernels by the WSP fusion pass
 /// (Kristensen et al. 2016); `arrayc fuse-report` shows what it decided and why.
 #[derive(Parser)]
 #[command(name = "arrayc", version)]
@@ -79,9 +80,10 @@ enum Command {
         fuse: FuseArgs,
     },
     /// Compile FILE ahead of time into a native executable OUT, which runs the entry function like
-    /// `arrayc run` (same --arg, --out and --time options) with neither MLIR nor LLVM. The partition
-    /// is chosen without argument values (as --generic). Links with the C compiler ($CC, else cc)
-    /// and libarrayc_aot.a (beside arrayc, or $ARRAYC_AOT_LIB).
+    /// `arrayc run` (same --arg, --out and --time options) with neither MLIR nor LLVM; with --lib,
+    /// into a shared library with a C header and a Python module. The partition is chosen without
+    /// argument values (as --generic) unless --arg gives some. Links with the C compiler ($CC, else
+    /// cc) and libarrayc_aot.a (beside arrayc, or $ARRAYC_AOT_LIB).
     Build {
         /// The source file (`.arr`).
         file: PathBuf,
@@ -155,7 +157,7 @@ enum Command {
     /// you type, hover with dtypes and shapes, go to definition, references, document symbols,
     /// shape and fusion inlay hints, fuse-report and run code lenses.
     Lsp,
-    /// The compile cache: compiled kernels (object code) and fusion decisions (partitions) that
+    /// The compile cache: compiled kernels (object code, PTX) and fusion decisions (partitions) that
     /// `run` stores and reuses, so a second run of a program neither searches nor compiles.
     /// Directory: $ARRAYC_CACHE_DIR, else $XDG_CACHE_HOME/arrayc, else ~/.cache/arrayc; size bound:
     /// $ARRAYC_CACHE_MAX_MB MiB (default 1024), least recently used entries removed first.
