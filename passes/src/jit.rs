@@ -1,10 +1,11 @@
 //! JIT compilation of a module's kernels with MLIR's `ExecutionEngine`, and loading of cached
 //! object code with LLVM's ORC `LLJIT`.
 //!
-//! [`compile`] builds every kernel of a module as MLIR (`kernel_codegen`) and verifies it. With a
-//! kernel cache ([`DiskCache`]), it looks the kernels up by the hash of that MLIR and of the
-//! compilation's settings ([`cache_key`]); a hit loads the stored object file into an `LLJIT`
-//! (no MLIR lowering, no LLVM optimisation). Otherwise it lowers the module to the LLVM dialect with
+//! [`compile`] splits a module's kernels into groups. With a kernel cache ([`DiskCache`]), it
+//! first looks each group up by the hash of its kernels' IR and of the compilation's settings
+//! ([`cache_key`]); a hit loads the stored object file into an `LLJIT` (no MLIR at all, no LLVM
+//! optimisation). Otherwise it builds the kernels as MLIR (`kernel_codegen`), verifies them, lowers
+//! the module to the LLVM dialect with
 //! [`PIPELINE`], JIT-compiles it at optimisation level [`OPT_LEVEL`] (position-independent, so that
 //! its object file can be loaded at any address later) and stores the object file in the cache.
 //! Each kernel is then called through its packed wrapper `_mlir_<name>(void **args)` (which MLIR's
@@ -372,27 +373,27 @@ unsafe impl Send for Part {}
 
 /// Compiles (or loads from `cache`) one group of kernels; see [`compile`].
 fn compile_group(kernels: &[&ir::Func], cache: Option<&DiskCache>) -> Result<Part, JitError> {
+    // Looked up before any MLIR is built: a hit needs no MLIR context at all.
+    let key = cache.map(|_| cache_key(kernels));
+    let mut outcome = CacheOutcome::Off;
+    if let (Some(c), Some(k)) = (cache, &key) {
+        outcome = match c.get(k) {
+            Lookup::Hit(object) => match load_object(&object, kernels) {
+                Ok((code, entries)) => {
+                    return Ok(Part { entries, code, context: None, cache: CacheOutcome::Hit });
+                }
+                Err(e) => CacheOutcome::Replaced(format!("cached object code could not be loaded ({e})")),
+            },
+            Lookup::Miss => CacheOutcome::Miss,
+            Lookup::Corrupt(why) => CacheOutcome::Replaced(why),
+        };
+    }
     let (context, diags) = context();
     // The module borrows the context: it is dropped (after the engine is made) before the context moves.
-    let (code, key, mut outcome) = {
+    let code = {
         let mut module = build_and_lower(&context, &diags, kernels, false)?;
-        let key = cache.map(|_| cache_key(&module.as_operation().to_string()));
-        let mut outcome = CacheOutcome::Off;
-        if let (Some(c), Some(k)) = (cache, &key) {
-            outcome = match c.get(k) {
-                Lookup::Hit(object) => match load_object(&object, kernels) {
-                    Ok((code, entries)) => {
-                        return Ok(Part { entries, code, context: None, cache: CacheOutcome::Hit });
-                    }
-                    Err(e) => CacheOutcome::Replaced(format!("cached object code could not be loaded ({e})")),
-                },
-                Lookup::Miss => CacheOutcome::Miss,
-                Lookup::Corrupt(why) => CacheOutcome::Replaced(why),
-            };
-        }
         lower_to_llvm(&context, &diags, &mut module)?;
-        let code = Code::engine(&module).ok_or_else(|| JitError::Engine { diagnostics: take(&diags) })?;
-        (code, key, outcome)
+        Code::engine(&module).ok_or_else(|| JitError::Engine { diagnostics: take(&diags) })?
     };
     let Code::Engine(raw) = code else { unreachable!("a new engine") };
     let entries = kernels.iter().map(|f| code.packed(&f.name).map_or(0, |p| p as usize)).collect();
@@ -404,18 +405,21 @@ fn compile_group(kernels: &[&ir::Func], cache: Option<&DiskCache>) -> Result<Par
     Ok(Part { entries, code, context: Some(context), cache: outcome })
 }
 
-/// The cache key of kernels whose CPU MLIR before lowering is `kernels_mlir`: that text, the
-/// settings that shape the object code ([`PIPELINE`], [`OPT_LEVEL`], position independence), the
-/// target triple, host CPU and features, LLVM's version, and [`compiler_identity`].
-pub fn cache_key(kernels_mlir: &str) -> Key {
+/// The cache key of the object code of `kernels`: the kernels themselves (their `ir::Func`s,
+/// serialised: the code generator's whole input), the settings that shape the object code
+/// ([`PIPELINE`], [`OPT_LEVEL`], position independence), the target triple, host CPU and features,
+/// LLVM's version, and [`compiler_identity`] (which changes with the code generator). Computed
+/// without MLIR, so a cache hit builds no MLIR at all.
+pub fn cache_key(kernels: &[&ir::Func]) -> Key {
     let settings = format!("O{OPT_LEVEL} pic");
+    let kernels = postcard::to_stdvec(kernels).expect("kernels always serialise");
     Key::of(&[
-        b"arrayc kernel object v1",
+        b"arrayc kernel object v2",
         compiler_identity().as_bytes(),
         host_description().as_bytes(),
         settings.as_bytes(),
         PIPELINE.as_bytes(),
-        kernels_mlir.as_bytes(),
+        &kernels,
     ])
 }
 
