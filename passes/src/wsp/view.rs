@@ -74,6 +74,32 @@ fn lattice_disjoint(a: (i64, &[i64], &[i64]), b: (i64, &[i64], &[i64])) -> bool 
     g > 1 && (a.0 as i128 - b.0 as i128).rem_euclid(g as i128) != 0
 }
 
+/// [`elems`] of a concrete view `(offset, shape, strides)`, remembered per thread: building a region's
+/// graph asks for the same views' relations many times (every pair of operations that touch them).
+/// At most [`ELEMS_CACHE_ENTRIES`] views are kept; past that the cache starts over.
+fn cached_elems(v: &(i64, Vec<i64>, Vec<i64>)) -> std::rc::Rc<Vec<i128>> {
+    thread_local! {
+        static CACHE: std::cell::RefCell<HashMap<(i64, Vec<i64>, Vec<i64>), std::rc::Rc<Vec<i128>>>> =
+            std::cell::RefCell::new(HashMap::new());
+    }
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if let Some(e) = c.get(v) {
+            return e.clone();
+        }
+        if c.len() >= ELEMS_CACHE_ENTRIES {
+            c.clear();
+        }
+        let e = std::rc::Rc::new(elems(v.0, &v.1, &v.2));
+        c.insert(v.clone(), e.clone());
+        e
+    })
+}
+
+/// The most views whose elements [`cached_elems`] keeps per thread (each at most [`ENUM_LIMIT`]
+/// elements of 16 bytes: at most 64 MiB).
+const ELEMS_CACHE_ENTRIES: usize = 256;
+
 /// Whether two sorted element lists have no element in common (a merge).
 fn sorted_disjoint(a: &[i128], b: &[i128]) -> bool {
     let (mut i, mut j) = (0, 0);
@@ -189,7 +215,7 @@ pub fn relation(a: &View, b: &View, bindings: &HashMap<String, i64>) -> Relation
     }
     let count = |sh: &[i64]| sh.iter().try_fold(1i64, |n, &d| n.checked_mul(d));
     let small = |sh: &[i64]| count(sh).is_some_and(|n| n <= ENUM_LIMIT);
-    if small(&ca.1) && small(&cb.1) && sorted_disjoint(&elems(ca.0, &ca.1, &ca.2), &elems(cb.0, &cb.1, &cb.2)) {
+    if small(&ca.1) && small(&cb.1) && sorted_disjoint(&cached_elems(&ca), &cached_elems(&cb)) {
         return Relation::Disjoint;
     }
     Relation::Overlap
