@@ -22,7 +22,10 @@ pub enum Relation {
     Overlap,
 }
 
-fn concrete(v: &View, b: &HashMap<String, i64>) -> Option<(i64, Vec<i64>, Vec<i64>)> {
+/// A view with every size known: `(offset, shape, strides)`, in elements.
+type Concrete = (i64, Vec<i64>, Vec<i64>);
+
+fn concrete(v: &View, b: &HashMap<String, i64>) -> Option<Concrete> {
     let off = v.offset.eval(b)?;
     let sh: Option<Vec<i64>> = v.shape.iter().map(|s| s.eval(b)).collect();
     let st: Option<Vec<i64>> = v.strides.iter().map(|s| s.eval(b)).collect();
@@ -77,9 +80,9 @@ fn lattice_disjoint(a: (i64, &[i64], &[i64]), b: (i64, &[i64], &[i64])) -> bool 
 /// [`elems`] of a concrete view `(offset, shape, strides)`, remembered per thread: building a region's
 /// graph asks for the same views' relations many times (every pair of operations that touch them).
 /// At most [`ELEMS_CACHE_ENTRIES`] views are kept; past that the cache starts over.
-fn cached_elems(v: &(i64, Vec<i64>, Vec<i64>)) -> std::rc::Rc<Vec<i128>> {
+fn cached_elems(v: &Concrete) -> std::rc::Rc<Vec<i128>> {
     thread_local! {
-        static CACHE: std::cell::RefCell<HashMap<(i64, Vec<i64>, Vec<i64>), std::rc::Rc<Vec<i128>>>> =
+        static CACHE: std::cell::RefCell<HashMap<Concrete, std::rc::Rc<Vec<i128>>>> =
             std::cell::RefCell::new(HashMap::new());
     }
     CACHE.with(|c| {
