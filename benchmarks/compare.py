@@ -8,8 +8,9 @@ interleaved so that both see the same machine load.
 Each round runs every case once with each binary, alternating which goes first. Per case it reports
 the median over the rounds of the run phase (`time: run` of `arrayc run --time`: JIT compilation
 excluded) and of the end-to-end wall time of the process (what a user waits for: front end,
-passes, JIT and run), cold (an empty compile cache) and warm (the program's second run), the ratios
-new/old, and their geometric means over all cases. The Markdown
+passes, JIT and run), cold (an empty compile cache) and warm (the program's second run), the cold
+run's compile time (its `passes` and kernel lines), the ratios new/old, and their geometric means
+over all cases. The Markdown
 table goes to stdout (and to `--out`); progress goes to stderr.
 
 A build of the old compiler: `git worktree add /tmp/old <commit> && cargo build --release
@@ -42,8 +43,8 @@ def cases(only):
 
 
 def run_once(binary, program, entry, args):
-    """(run phase s, cold end-to-end s, warm end-to-end s) of `arrayc run --time` in fresh
-    processes: cold with an empty compile cache (`ARRAYC_CACHE_DIR`, a new directory), then warm, a
+    """(run phase s, cold end-to-end s, warm end-to-end s, cold compile s) of `arrayc run --time` in
+    fresh processes (compile: the cold run's passes and kernel lines, `harness.compile_ms`): cold with an empty compile cache (`ARRAYC_CACHE_DIR`, a new directory), then warm, a
     second run on the cache the first one filled (a compiler without a cache compiles again)."""
     with tempfile.TemporaryDirectory(prefix="arrayc-compare-") as tmp:
         env = dict(os.environ, ARRAYC_CACHE_DIR=str(Path(tmp) / "cache"))
@@ -58,7 +59,8 @@ def run_once(binary, program, entry, args):
             harness._check(p, cmd)
             if len(walls) == 1:
                 run = harness.parse_time(p.stderr)[0]
-    return run, walls[0], walls[1]
+                compile_s = harness.compile_ms(p.stderr) / 1e3
+    return run, walls[0], walls[1], compile_s
 
 
 def main():
@@ -81,22 +83,23 @@ def main():
             order = ("old", "new") if r % 2 == 0 else ("new", "old")
             for which in order:
                 times[which].append(run_once(getattr(opts, which), program, entry, args))
-        med = {w: tuple(statistics.median(t[k] for t in ts) for k in range(3)) for w, ts in times.items()}
+        med = {w: tuple(statistics.median(t[k] for t in ts) for k in range(4)) for w, ts in times.items()}
         rows.append((label, med["old"], med["new"]))
         harness.log(f"[{i}/{len(todo)}] {label}: run {med['old'][0]*1e3:.1f} -> {med['new'][0]*1e3:.1f} ms, "
                     f"end to end cold {med['old'][1]*1e3:.1f} -> {med['new'][1]*1e3:.1f} ms, "
-                    f"warm {med['old'][2]*1e3:.1f} -> {med['new'][2]*1e3:.1f} ms")
+                    f"warm {med['old'][2]*1e3:.1f} -> {med['new'][2]*1e3:.1f} ms, "
+                    f"cold compile {med['old'][3]*1e3:.1f} -> {med['new'][3]*1e3:.1f} ms")
     lines = [
         f"Old: `{opts.old}`; new: `{opts.new}`. Median of {opts.repeats} interleaved rounds per case.",
         "",
-        "| case | run old (ms) | run new (ms) | run new/old | cold e2e old (ms) | cold e2e new (ms) | cold new/old | warm e2e old (ms) | warm e2e new (ms) | warm new/old |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| case | run old (ms) | run new (ms) | run new/old | cold e2e old (ms) | cold e2e new (ms) | cold new/old | warm e2e old (ms) | warm e2e new (ms) | warm new/old | cold compile old (ms) | cold compile new (ms) | compile new/old |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for label, (ro, co, wo), (rn, cn, wn) in rows:
+    for label, (ro, co, wo, xo), (rn, cn, wn, xn) in rows:
         lines.append(f"| {label} | {ro*1e3:.1f} | {rn*1e3:.1f} | {rn/ro:.3f} | {co*1e3:.1f} | {cn*1e3:.1f} | {cn/co:.3f} "
-                     f"| {wo*1e3:.1f} | {wn*1e3:.1f} | {wn/wo:.3f} |")
-    g = [harness.geomean([n[k] / o[k] for _, o, n in rows]) for k in range(3)]
-    lines.append(f"| **geometric mean** | | | **{g[0]:.3f}** | | | **{g[1]:.3f}** | | | **{g[2]:.3f}** |")
+                     f"| {wo*1e3:.1f} | {wn*1e3:.1f} | {wn/wo:.3f} | {xo*1e3:.1f} | {xn*1e3:.1f} | {xn/xo:.3f} |")
+    g = [harness.geomean([n[k] / o[k] for _, o, n in rows]) for k in range(4)]
+    lines.append(f"| **geometric mean** | | | **{g[0]:.3f}** | | | **{g[1]:.3f}** | | | **{g[2]:.3f}** | | | **{g[3]:.3f}** |")
     text = "\n".join(lines) + "\n"
     print(text)
     if opts.out:

@@ -21,7 +21,6 @@ Usage: python3 benchmarks/e2e.py [--quick] [--repeats N] [--only a,b] [--out FIL
 import argparse
 import datetime
 import os
-import re
 import shutil
 import statistics
 import subprocess
@@ -33,6 +32,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
 import suite  # noqa: E402
+from harness import compile_ms  # noqa: E402
 
 ARRAYC = Path(os.environ.get("ARRAYC", REPO / "target/release/arrayc"))
 TIMEOUT_S = 1200
@@ -62,11 +62,6 @@ def timed(cmd, env=None):
     if p.returncode != 0:
         raise RuntimeError(f"`{' '.join(map(str, cmd))}` exited with {p.returncode}: {p.stderr.strip()[-500:]}")
     return t, p
-
-
-def compile_ms(stderr):
-    """Milliseconds of compilation in `arrayc run --time`: the passes and kernel lines."""
-    return sum(float(m.group(1)) for m in re.finditer(r"time: (?:passes|kernel|PTX)[^\n]*?([\d.]+) ms", stderr))
 
 
 def measure(name, args, repeats, work):

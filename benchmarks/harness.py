@@ -131,6 +131,12 @@ def parse_time(stderr):
     return float(m.group(1)) / 1e3, (int(t.group(1)) if t else None), (int(t.group(2)) if t else None)
 
 
+def compile_ms(stderr):
+    """Milliseconds of compilation in `arrayc run --time`: the passes line and the kernel (JIT, cache
+    or PTX) lines."""
+    return sum(float(m.group(1)) for m in re.finditer(r"time: (?:passes|kernel|PTX)[^\n]*?([\d.]+) ms", stderr))
+
+
 def wait_for_binary(timeout_s=600):
     """The compiler may be briefly missing while it is rebuilt: wait for it (up to timeout_s)."""
     deadline = time.monotonic() + timeout_s
