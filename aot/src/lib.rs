@@ -17,7 +17,7 @@
 use arrayc_core::Type;
 use arrayc_exec::aot::Program;
 use arrayc_exec::exec::Executor;
-use arrayc_exec::{entry_arguments, on_driver_stack, output, remove_stale_results, UserError};
+use arrayc_exec::{entry_arguments, on_driver_stack, output, remove_stale_results, RunArgs, UserError};
 use arrayc_runtime::launch::{CpuKernels, PackedFn, PackedKernel};
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::path::PathBuf;
@@ -36,14 +36,8 @@ extern "C" {
 /// The executable's options (its name and description come from the program).
 #[derive(Parser)]
 struct Cli {
-    /// An argument of the entry function: NAME=VALUE for scalars, NAME=@file.npy for arrays.
-    /// Parameters not given take their defaults.
-    #[arg(long = "arg", value_name = "NAME=VALUE")]
-    args: Vec<String>,
-    /// Write each result to DIR/result_<i>.npy (scalars as 0-d arrays); DIR is created if needed.
-    /// All or nothing: a failed run leaves no result files in DIR.
-    #[arg(long, value_name = "DIR")]
-    out: Option<PathBuf>,
+    #[command(flatten)]
+    run: RunArgs,
     /// Print the time of each phase to stderr.
     #[arg(long)]
     time: bool,
@@ -114,7 +108,7 @@ fn run() -> Result<(), UserError> {
     if let Some(m) = cli.max_memory {
         arrayc_runtime::array::set_memory_limit(m.as_u64());
     }
-    let argv = entry_arguments(&program.module, &program.entry, &cli.args)?;
+    let argv = entry_arguments(&program.module, &program.entry, &cli.run.args)?;
     program.check_fixed(&argv).map_err(UserError)?;
     let load = start.elapsed();
     let mut stdout = std::io::stdout();
@@ -123,7 +117,7 @@ fn run() -> Result<(), UserError> {
         .map_err(|e| UserError(e.to_string()))?;
     let ran = start.elapsed();
     output::print_results(&results);
-    if let Some(dir) = &cli.out {
+    if let Some(dir) = &cli.run.out {
         output::write_results(&results, dir)?;
     }
     if cli.time {

@@ -13,6 +13,21 @@ pub mod aot;
 pub mod exec;
 pub mod output;
 
+/// The options of a run that `arrayc run` and a built executable share: the entry's arguments and
+/// where the results go.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct RunArgs {
+    /// An argument of the entry function: NAME=VALUE for scalars, NAME=@file.npy for arrays.
+    /// Parameters not given take their defaults.
+    #[arg(long = "arg", value_name = "NAME=VALUE")]
+    pub args: Vec<String>,
+    /// Write each result to DIR/result_<i>.npy (scalars as 0-d arrays); DIR is created if needed.
+    /// All or nothing: a failed or interrupted run leaves no result files in DIR, and result files
+    /// of an earlier run are removed.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<std::path::PathBuf>,
+}
+
 /// A user-facing error: already rendered text (diagnostics or a message naming the fix).
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]

@@ -14,7 +14,7 @@ use crate::kernel_codegen::{self, gpu, CodegenError};
 use crate::kernel_layout::{launch_plan, LaunchPlan};
 use arrayc_dialect::ir;
 use arrayc_runtime::array::{Traffic, View};
-use arrayc_runtime::gpu::{geometry, COMBINE_SUFFIX};
+use arrayc_runtime::gpu::{geometry, grid_space, COMBINE_SUFFIX};
 use arrayc_runtime::launch::{
     acc_dtype, descriptor_words, out_param, validate, KernelFault, LaunchError, PackedFn, NO_FAULT,
 };
@@ -93,14 +93,7 @@ impl KernelLauncher for Emulation {
             let cell = fault.as_mut_ptr() as u64;
             words.extend([cell, cell, 0]);
         }
-        let grid_space: Vec<i64> = match layout.reduce {
-            Some(r) if !layout.reduces_all => {
-                let a = r.axis.expect("a reduction along an axis");
-                space.iter().enumerate().filter(|&(d, _)| d != a).map(|(_, &n)| n).collect()
-            }
-            _ => space.clone(),
-        };
-        let runtime = geometry(&grid_space);
+        let runtime = geometry(&grid_space(layout, &space));
         let (gx, gy, threads) = match (self.grid, runtime) {
             (_, None) => (0, 0, 0),
             (Grid::Runtime, Some(g)) => g,

@@ -32,7 +32,9 @@
 //! `<name>_combine` ([`COMBINE_SUFFIX`]) on one thread, which combines them in block order.
 
 use crate::array::{Buffer, Traffic, View};
-use crate::launch::{acc_dtype, descriptor_words, out_param, validate, KernelFault, LaunchError, LaunchPlan, NO_FAULT};
+use crate::launch::{
+    acc_dtype, descriptor_words, out_param, validate, KernelFault, KernelLayout, LaunchError, LaunchPlan, NO_FAULT,
+};
 use crate::value::{KernelLauncher, RtValue};
 use cudarc::driver::{result, sys};
 use std::collections::HashMap;
@@ -84,6 +86,19 @@ pub fn geometry(space: &[i64]) -> Option<(u32, u32, u32)> {
     let gx = inner.div_ceil(threads).min(MAX_BLOCKS as u64);
     let gy = rows.min((MAX_BLOCKS as u64 / gx).max(1)).min(65535);
     Some((gx as u32, gy as u32, threads as u32))
+}
+
+/// The space a kernel's grid covers (elements per dimension), for a block of layout `layout` over
+/// the iteration space `space`: the space itself, or, for reductions along an axis, the outputs'
+/// space (the iteration space less the axis; each thread loops over the axis).
+pub fn grid_space(layout: &KernelLayout, space: &[i64]) -> Vec<i64> {
+    match layout.reduce {
+        Some(r) if !layout.reduces_all => {
+            let a = r.axis.expect("a reduction that does not reduce everything has an axis");
+            space.iter().enumerate().filter(|&(d, _)| d != a).map(|(_, &n)| n).collect()
+        }
+        _ => space.to_vec(),
+    }
 }
 
 /// The device copy of one base array.
@@ -293,15 +308,7 @@ impl Gpu {
                 words.extend([cell, cell, 0]);
                 Some(cell)
             };
-            // The grid over the iteration space, or over the outputs of a reduction along an axis.
-            let grid_space: Vec<i64> = match layout.reduce {
-                Some(r) if !layout.reduces_all => {
-                    let a = r.axis.expect("a reduction along an axis");
-                    space.iter().enumerate().filter(|&(d, _)| d != a).map(|(_, &n)| n).collect()
-                }
-                _ => space.clone(),
-            };
-            let geometry = geometry(&grid_space);
+            let geometry = geometry(&grid_space(layout, &space));
             let partials = match (layout.reduce, combine) {
                 (Some(r), Some(_)) => {
                     let out = args[out_param(plan, &r)].view().expect("validated: a view");

@@ -57,6 +57,30 @@ def run_arrayc(arr_file, entry=None, args=None, out_dir=None, flags=()):
         pytest.fail(f"timed out after {RUN_TIMEOUT_S}s: {' '.join(cmd)}", pytrace=False)
 
 
+def assert_benchmark_matches(name, actual):
+    """Asserts that `actual` (a benchmark's results, one array or scalar each) are the results of its
+    NumPy reference at its SMALL arguments: exact shapes and dtypes, i64/bool equal, floats allclose
+    with the module's RTOL/ATOL (defaults 1e-9 and 0)."""
+    if str(REPO / "benchmarks") not in sys.path:
+        sys.path.insert(0, str(REPO / "benchmarks"))
+    import suite
+
+    bench = suite.load(name)
+    expected = suite.reference(bench)(**bench.SMALL)
+    expected = expected if isinstance(expected, tuple) else (expected,)
+    assert len(actual) == len(expected), f"{len(actual)} results, expected {len(expected)}"
+    rtol, atol = getattr(bench, "RTOL", 1e-9), getattr(bench, "ATOL", 0.0)
+    for i, (a, e) in enumerate(zip(actual, expected)):
+        a, e = np.asarray(a), np.asarray(e)
+        label = f"{name}{bench.SMALL} result {i}"
+        assert a.shape == e.shape, f"{label}: shape {a.shape}, expected {e.shape}"
+        assert a.dtype == e.dtype, f"{label}: dtype {a.dtype}, expected {e.dtype}"
+        if e.dtype.kind == "f":
+            np.testing.assert_allclose(a, e, rtol=rtol, atol=atol, err_msg=label)
+        else:
+            np.testing.assert_array_equal(a, e, err_msg=label)
+
+
 def load_results(out_dir):
     """result_0.npy, result_1.npy, ... in order (scalars are 0-d arrays)."""
     out_dir = Path(out_dir)

@@ -6,11 +6,10 @@ it) and fails cleanly on bad arguments."""
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
-from arrayc_examples import EXAMPLES, REPO, arrayc_binary, call_reference, format_arg, load_results
-from test_examples import CASES, assert_result_matches, case_id
+from arrayc_examples import EXAMPLES, REPO, arrayc_binary, assert_benchmark_matches, format_arg, load_results
+from test_examples import CASES, assert_case_matches, case_id
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 import suite  # noqa: E402
@@ -46,15 +45,10 @@ def run_exe(exe, args, out_dir):
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_executable_matches_numpy(built, case, tmp_path):
-    arr_file = EXAMPLES / case["file"]
-    exe = built(arr_file, case["entry"])
+    exe = built(EXAMPLES / case["file"], case["entry"])
     proc = run_exe(exe, case["args"], tmp_path)
     assert proc.returncode == 0, f"{exe.name} failed ({proc.returncode}):\n{proc.stderr}"
-    actual = load_results(tmp_path)
-    expected = call_reference(arr_file, case["entry"], case["args"])
-    assert len(actual) == len(expected)
-    for i, (a, e) in enumerate(zip(actual, expected)):
-        assert_result_matches(a, e, f"{case_id(case)} result {i}", atol=case.get("atol", 0.0))
+    assert_case_matches(case, load_results(tmp_path))
 
 
 @pytest.mark.parametrize("name", suite.available())
@@ -63,18 +57,7 @@ def test_benchmark_executable_matches_numpy(built, name, tmp_path):
     exe = built(REPO / bench.PROGRAM, bench.ENTRY)
     proc = run_exe(exe, bench.SMALL, tmp_path)
     assert proc.returncode == 0, f"{exe.name} failed ({proc.returncode}):\n{proc.stderr}"
-    actual = load_results(tmp_path)
-    expected = suite.reference(bench)(**bench.SMALL)
-    expected = expected if isinstance(expected, tuple) else (expected,)
-    rtol, atol = getattr(bench, "RTOL", 1e-9), getattr(bench, "ATOL", 0.0)
-    for i, (a, e) in enumerate(zip(actual, expected)):
-        e = np.asarray(e)
-        label = f"{name}{bench.SMALL} result {i}"
-        assert a.shape == e.shape and a.dtype == e.dtype, label
-        if e.dtype.kind == "f":
-            np.testing.assert_allclose(a, e, rtol=rtol, atol=atol, err_msg=label)
-        else:
-            np.testing.assert_array_equal(a, e, err_msg=label)
+    assert_benchmark_matches(name, load_results(tmp_path))
 
 
 def test_specialised_executable_refuses_other_values(tmp_path):

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from arrayc_examples import REPO, load_results, run_arrayc
+from arrayc_examples import REPO, assert_benchmark_matches, load_results, run_arrayc
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 import suite  # noqa: E402
@@ -29,19 +29,7 @@ def test_program_matches_numpy_at_small(name, tmp_path):
     bench = suite.load(name)
     proc = run_arrayc(REPO / bench.PROGRAM, entry=bench.ENTRY, args=bench.SMALL, out_dir=tmp_path)
     assert proc.returncode == 0, f"arrayc failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
-    actual = load_results(tmp_path)
-    expected = _results(suite.reference(bench)(**bench.SMALL))
-    assert len(actual) == len(expected), f"{len(actual)} results, expected {len(expected)}"
-    rtol, atol = getattr(bench, "RTOL", 1e-9), getattr(bench, "ATOL", 0.0)
-    for i, (a, e) in enumerate(zip(actual, expected)):
-        e = np.asarray(e)
-        label = f"{name}{bench.SMALL} result {i}"
-        assert a.shape == e.shape, f"{label}: shape {a.shape}, expected {e.shape}"
-        assert a.dtype == e.dtype, f"{label}: dtype {a.dtype}, expected {e.dtype}"
-        if e.dtype.kind == "f":
-            np.testing.assert_allclose(a, e, rtol=rtol, atol=atol, err_msg=label)
-        else:
-            np.testing.assert_array_equal(a, e, err_msg=label)
+    assert_benchmark_matches(name, load_results(tmp_path))
 
 
 @pytest.mark.parametrize("name", AVAILABLE)

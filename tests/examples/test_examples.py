@@ -95,16 +95,20 @@ def assert_result_matches(actual, expected, label, atol=0.0):
         np.testing.assert_array_equal(actual, expected, err_msg=label)
 
 
+def assert_case_matches(case, actual):
+    """Asserts that `actual` (one array or scalar per result) are the reference's results for `case`."""
+    expected = call_reference(EXAMPLES / case["file"], case["entry"], case["args"])
+    assert len(actual) == len(expected), f"{len(actual)} results, expected {len(expected)}"
+    for i, (a, e) in enumerate(zip(actual, expected)):
+        assert_result_matches(np.asarray(a), e, f"{case_id(case)} result {i}", atol=case.get("atol", 0.0))
+
+
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_matches_numpy_reference(case, tmp_path):
     arr_file = EXAMPLES / case["file"]
     proc = run_arrayc(arr_file, entry=case["entry"], args=case["args"], out_dir=tmp_path)
     assert proc.returncode == 0, f"arrayc failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
-    actual = load_results(tmp_path)
-    expected = call_reference(arr_file, case["entry"], case["args"])
-    assert len(actual) == len(expected), f"{len(actual)} results, expected {len(expected)}"
-    for i, (a, e) in enumerate(zip(actual, expected)):
-        assert_result_matches(a, e, f"{case_id(case)} result {i}", atol=case.get("atol", 0.0))
+    assert_case_matches(case, load_results(tmp_path))
 
 
 @pytest.mark.parametrize("file,entry", ENTRIES, ids=[e for _, e in ENTRIES])

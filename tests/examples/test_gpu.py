@@ -20,11 +20,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from arrayc_examples import EXAMPLES, REPO, arrayc_binary, call_reference, load_results, run_arrayc
-from test_examples import CASES, assert_result_matches, case_id
+from arrayc_examples import EXAMPLES, REPO, arrayc_binary, assert_benchmark_matches, load_results, run_arrayc
+from test_examples import CASES, assert_case_matches, case_id
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 import suite  # noqa: E402
@@ -95,35 +94,25 @@ def test_ptx_without_libdevice_names_the_fix(tmp_path):
 def test_emulated_gpu_matches_numpy(case, grid, tmp_path, monkeypatch):
     if grid:
         monkeypatch.setenv("ARRAYC_GPU_EMULATION_GRID", grid)
-    arr_file = EXAMPLES / case["file"]
-    proc = run_arrayc(arr_file, entry=case["entry"], args=case["args"], out_dir=tmp_path, flags=["--target", "gpu-emulated"])
+    run_case(case, tmp_path, "gpu-emulated")
+
+
+def run_case(case, tmp_path, target):
+    """Runs an example case of test_examples.py with `--target target` and checks it against NumPy."""
+    proc = run_arrayc(EXAMPLES / case["file"], entry=case["entry"], args=case["args"], out_dir=tmp_path,
+                      flags=["--target", target])
     assert proc.returncode == 0, f"arrayc failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
-    actual = load_results(tmp_path)
-    expected = call_reference(arr_file, case["entry"], case["args"])
-    assert len(actual) == len(expected)
-    for i, (a, e) in enumerate(zip(actual, expected)):
-        assert_result_matches(a, e, f"{case_id(case)} result {i}", atol=case.get("atol", 0.0))
+    assert_case_matches(case, load_results(tmp_path))
 
 
 def run_benchmark(name, tmp_path, target):
+    """Runs a benchmark at its SMALL arguments with `--target target` and checks it against NumPy."""
     bench = suite.load(name)
     proc = run_arrayc(
         REPO / bench.PROGRAM, entry=bench.ENTRY, args=bench.SMALL, out_dir=tmp_path, flags=["--target", target]
     )
     assert proc.returncode == 0, f"arrayc failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
-    actual = load_results(tmp_path)
-    expected = suite.reference(bench)(**bench.SMALL)
-    expected = expected if isinstance(expected, tuple) else (expected,)
-    assert len(actual) == len(expected)
-    rtol, atol = getattr(bench, "RTOL", 1e-9), getattr(bench, "ATOL", 0.0)
-    for i, (a, e) in enumerate(zip(actual, expected)):
-        e = np.asarray(e)
-        label = f"{name}{bench.SMALL} result {i}"
-        assert a.shape == e.shape and a.dtype == e.dtype, f"{label}: {a.shape} {a.dtype}, expected {e.shape} {e.dtype}"
-        if e.dtype.kind == "f":
-            np.testing.assert_allclose(a, e, rtol=rtol, atol=atol, err_msg=label)
-        else:
-            np.testing.assert_array_equal(a, e, err_msg=label)
+    assert_benchmark_matches(name, load_results(tmp_path))
 
 
 @pytest.mark.parametrize("name", BENCHMARKS)
@@ -165,13 +154,7 @@ def gpu():
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_gpu_matches_numpy(gpu, case, tmp_path):
-    arr_file = EXAMPLES / case["file"]
-    proc = run_arrayc(arr_file, entry=case["entry"], args=case["args"], out_dir=tmp_path, flags=["--target", "gpu"])
-    assert proc.returncode == 0, f"arrayc failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
-    actual = load_results(tmp_path)
-    expected = call_reference(arr_file, case["entry"], case["args"])
-    for i, (a, e) in enumerate(zip(actual, expected)):
-        assert_result_matches(a, e, f"{case_id(case)} result {i}", atol=case.get("atol", 0.0))
+    run_case(case, tmp_path, "gpu")
 
 
 @pytest.mark.parametrize("name", BENCHMARKS)

@@ -11,8 +11,8 @@ import sys
 import numpy as np
 import pytest
 
-from arrayc_examples import EXAMPLES, REPO, arrayc_binary, call_reference
-from test_examples import CASES, assert_result_matches, case_id
+from arrayc_examples import EXAMPLES, REPO, arrayc_binary, assert_benchmark_matches
+from test_examples import CASES, assert_case_matches, case_id
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 import suite  # noqa: E402
@@ -62,13 +62,8 @@ def libs(tmp_path_factory):
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_python_module_matches_numpy(libs, case):
-    module = libs(case["file"])
-    out = getattr(module, case["entry"])(**case["args"])
-    actual = out if isinstance(out, tuple) else (out,)
-    expected = call_reference(EXAMPLES / case["file"], case["entry"], case["args"])
-    assert len(actual) == len(expected)
-    for i, (a, e) in enumerate(zip(actual, expected)):
-        assert_result_matches(np.asarray(a), e, f"{case_id(case)} result {i}", atol=case.get("atol", 0.0))
+    out = getattr(libs(case["file"]), case["entry"])(**case["args"])
+    assert_case_matches(case, out if isinstance(out, tuple) else (out,))
 
 
 @pytest.mark.parametrize("name", suite.available())
@@ -76,19 +71,7 @@ def test_python_module_runs_every_benchmark(libs, name):
     bench = suite.load(name)
     module = libs(bench.PROGRAM, root=REPO)
     out = getattr(module, bench.ENTRY)(**bench.SMALL)
-    actual = out if isinstance(out, tuple) else (out,)
-    expected = suite.reference(bench)(**bench.SMALL)
-    expected = expected if isinstance(expected, tuple) else (expected,)
-    rtol, atol = getattr(bench, "RTOL", 1e-9), getattr(bench, "ATOL", 0.0)
-    assert len(actual) == len(expected)
-    for i, (a, e) in enumerate(zip(actual, expected)):
-        a, e = np.asarray(a), np.asarray(e)
-        label = f"{name}{bench.SMALL} result {i}"
-        assert a.shape == e.shape and a.dtype == e.dtype, f"{label}: {a.shape} {a.dtype}, expected {e.shape} {e.dtype}"
-        if e.dtype.kind == "f":
-            np.testing.assert_allclose(a, e, rtol=rtol, atol=atol, err_msg=label)
-        else:
-            np.testing.assert_array_equal(a, e, err_msg=label)
+    assert_benchmark_matches(name, out if isinstance(out, tuple) else (out,))
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,6 @@
 //! `arrayc`: compile and run array programs (see `arrayc --help`).
 
+use arrayc_exec::RunArgs;
 use arrayc_passes::disk_cache::DiskCache;
 use arrayc_passes::gpu_emulation::{Emulation, Grid};
 use arrayc_passes::{jit, ptx};
@@ -54,15 +55,8 @@ enum Command {
         /// Function to run (default: `main`, else the only function, else the one named like the file).
         #[arg(long)]
         entry: Option<String>,
-        /// An argument of the entry function: NAME=VALUE for scalars, NAME=@file.npy for arrays.
-        /// Parameters not given take their defaults.
-        #[arg(long = "arg", value_name = "NAME=VALUE")]
-        args: Vec<String>,
-        /// Write each result to DIR/result_<i>.npy (scalars as 0-d arrays); DIR is created if needed.
-        /// All or nothing: a failed or interrupted run leaves no result files in DIR, and result
-        /// files of an earlier run are removed.
-        #[arg(long, value_name = "DIR")]
-        out: Option<PathBuf>,
+        #[command(flatten)]
+        run: RunArgs,
         /// Print the time of each phase to stderr, then the memory traffic of the run: the bytes of
         /// the arrays every launched kernel reads or writes (overlapping views counted once).
         #[arg(long)]
@@ -200,7 +194,7 @@ fn main() -> ExitCode {
     // Ctrl-C: remove the .npy files being written, then exit with the shell's code for SIGINT.
     let _ = ctrlc::set_handler(|| npy::abandon_writes_and_exit(130));
     let r = arrayc_tools::on_driver_stack(|| match cli.command {
-        Command::Run { file, entry, args, out, time, no_cache, target, fuse } => {
+        Command::Run { file, entry, run: RunArgs { args, out }, time, no_cache, target, fuse } => {
             let fuse = fuse.for_target(target);
             let opts = RunOptions { out: out.as_deref(), time, use_cache: !no_cache, target };
             let r = run(&file, entry.as_deref(), &args, opts, &fuse);
