@@ -572,11 +572,11 @@ fn merge_cache_hits() {
     for o in &mut r2.ops {
         o.name = "x".into();
     }
-    let a = cache.solve(&r1, &m, Algorithm::Optimal, Budget::default());
-    let b = cache.solve(&r2, &m, Algorithm::Optimal, Budget::default());
+    let a = cache.solve(&Problem::new(&r1, &m), Algorithm::Optimal, Budget::default());
+    let b = cache.solve(&Problem::new(&r2, &m), Algorithm::Optimal, Budget::default());
     assert_eq!(a.partition, b.partition);
     assert_eq!((cache.hits, cache.misses), (1, 1));
-    let _ = cache.solve(&darte(), &m, Algorithm::Optimal, Budget::default());
+    let _ = cache.solve(&Problem::new(&darte(), &m), Algorithm::Optimal, Budget::default());
     assert_eq!((cache.hits, cache.misses), (1, 2));
 }
 
@@ -588,9 +588,13 @@ fn merge_cache_persists_on_disk_and_checks_what_it_reads() {
     let dir = tempfile::tempdir().unwrap();
     let disk = arrayc_passes::disk_cache::DiskCache::new(dir.path().to_path_buf(), 1 << 20);
     let m = Bohrium::default();
-    let first = PartitionCache::with_disk(disk.clone()).solve(&fig3(), &m, Algorithm::Optimal, Budget::default());
+    let first = PartitionCache::with_disk(disk.clone()).solve(
+        &Problem::new(&fig3(), &m),
+        Algorithm::Optimal,
+        Budget::default(),
+    );
     let mut second = PartitionCache::with_disk(disk.clone());
-    let again = second.solve(&fig3(), &m, Algorithm::Optimal, Budget::default());
+    let again = second.solve(&Problem::new(&fig3(), &m), Algorithm::Optimal, Budget::default());
     assert_eq!((second.disk_hits, again.partition.clone(), again.cost), (1, first.partition.clone(), first.cost));
     assert_eq!(again.stats.search_nodes, first.stats.search_nodes, "the original search's statistics");
     // Entries rewritten through the cache's own API (valid header and checksum), so that only the
@@ -603,7 +607,7 @@ fn merge_cache_persists_on_disk_and_checks_what_it_reads() {
     for blocks in [all.join(" "), most.join(" ")] {
         disk.put(&key, format!("nodes 1\nproven 1\nms 0\n{blocks}\n").as_bytes()).unwrap();
         let mut third = PartitionCache::with_disk(disk.clone());
-        let sol = third.solve(&fig3(), &m, Algorithm::Optimal, Budget::default());
+        let sol = third.solve(&Problem::new(&fig3(), &m), Algorithm::Optimal, Budget::default());
         assert_eq!((third.disk_hits, sol.partition), (0, first.partition.clone()), "{blocks}");
     }
 }

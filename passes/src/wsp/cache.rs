@@ -3,7 +3,7 @@
 //! line numbers ignored) together with the algorithm and cost model. In memory for one
 //! compilation, and optionally on disk ([`DiskCache`]) across compilations: a partition read from
 //! disk is used only after it checks out as a legal partition of the region (Def. 5).
-use super::algo::{solve, Algorithm, Budget, Problem, Solution, Stats};
+use super::algo::{solve_problem, Algorithm, Budget, Problem, Solution, Stats};
 use super::bitset::BitSet;
 use super::cost::CostModel;
 use super::region::{BaseId, Region, View};
@@ -88,7 +88,8 @@ impl PartitionCache {
     }
     /// Solve through the cache. On a hit the stored solution is returned (stats as recorded at
     /// the original solve).
-    pub fn solve(&mut self, region: &Region, model: &dyn CostModel, algo: Algorithm, budget: Budget) -> Solution {
+    pub fn solve(&mut self, prob: &Problem, algo: Algorithm, budget: Budget) -> Solution {
+        let (region, model) = (prob.region, prob.model);
         let key = (structural_hash(region), model.name().to_string(), algo.name());
         if let Some(s) = self.map.get(&key) {
             self.hits += 1;
@@ -98,14 +99,14 @@ impl PartitionCache {
         let disk_key = self.disk.as_ref().map(|_| disk_key(region, model, algo, budget));
         if let (Some(d), Some(k)) = (&self.disk, &disk_key) {
             if let Lookup::Hit(bytes) = d.get(k) {
-                if let Some(s) = decode(&bytes, region, model) {
+                if let Some(s) = decode(&bytes, prob) {
                     self.disk_hits += 1;
                     self.map.insert(key, s.clone());
                     return s;
                 }
             }
         }
-        let s = solve(region, model, algo, budget);
+        let s = solve_problem(prob, algo, budget);
         if let (Some(d), Some(k)) = (&self.disk, &disk_key) {
             // A cache that cannot be written only costs the next compilation a search.
             let _ = d.put(k, encode(&s).as_bytes());
@@ -150,14 +151,14 @@ fn encode(s: &Solution) -> String {
 /// The solution [`encode`] wrote, if it is a legal partition of `region` (every op in exactly one
 /// block, no fuse-preventing edge inside a block, an acyclic quotient graph: Def. 5), with its cost
 /// recomputed under `model`; `None` for anything else.
-fn decode(bytes: &[u8], region: &Region, model: &dyn CostModel) -> Option<Solution> {
+fn decode(bytes: &[u8], prob: &Problem) -> Option<Solution> {
     let text = std::str::from_utf8(bytes).ok()?;
     let mut lines = text.lines();
     let mut field = |name: &str| lines.next()?.strip_prefix(name)?.strip_prefix(' ').map(str::to_string);
     let search_nodes = field("nodes")?.parse().ok()?;
     let optimal_proven = field("proven")? == "1";
     let solve_ms = field("ms")?.parse().ok()?;
-    let n = region.ops.len();
+    let n = prob.region.ops.len();
     let mut seen = vec![false; n];
     let mut partition = vec![];
     for l in lines {
@@ -172,7 +173,6 @@ fn decode(bytes: &[u8], region: &Region, model: &dyn CostModel) -> Option<Soluti
     if seen.iter().any(|s| !s) {
         return None;
     }
-    let prob = Problem::new(region, model);
     let sets: Vec<BitSet> = partition
         .iter()
         .map(|b| {

@@ -38,6 +38,7 @@ impl WspGraph {
         let mut pred = vec![BitSet::new(n); n];
         let mut fp = vec![BitSet::new(n); n];
         let ops = &region.ops;
+        let touched: Vec<_> = ops.iter().map(super::Op::touched_bases).collect();
         for j in 0..n {
             for i in 0..j {
                 let (a, c) = (&ops[i], &ops[j]);
@@ -48,8 +49,7 @@ impl WspGraph {
                 let data = ov(&a.outs, &c.ins) || ov(&a.ins, &c.outs) || ov(&a.outs, &c.outs);
                 // Lifetime ordering: new before every use, del after every use, sync after writers
                 // and before later writers.
-                let ta = a.touched_bases();
-                let tc = c.touched_bases();
+                let (ta, tc) = (&touched[i], &touched[j]);
                 let writes = |o: &super::Op, base| o.outs.iter().any(|v| v.base == base);
                 let life = ta.iter().any(|base| {
                     tc.contains(base)

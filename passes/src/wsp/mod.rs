@@ -19,7 +19,7 @@ pub mod region;
 pub mod sym;
 pub mod view;
 
-pub use algo::{solve, Algorithm, Budget, Problem, Solution, Stats};
+pub use algo::{solve, solve_problem, Algorithm, Budget, Problem, Solution, Stats};
 pub use cache::{disk_key, structural_hash, PartitionCache};
 pub use cost::{model_by_name, Bohrium, Cost, CostModel, Gpu, MaxContract, MaxLocality, Robinson, MODEL_NAMES};
 pub use graph::WspGraph;

@@ -295,10 +295,10 @@ pub fn plan_segment(
 ) -> Result<(SegmentPlan, RegionReport), UnschedulablePartition> {
     let (region, index) = build_region(f, body, range, syms);
     let model = wsp::model_by_name(&opts.cost_model).expect("cost model names are checked by the driver");
-    let sol = cache.solve(&region, model.as_ref(), opts.algorithm, opts.budget);
-    let singleton = wsp::solve(&region, model.as_ref(), Algorithm::Singleton, opts.budget);
-    let graph = wsp::WspGraph::build(&region);
-    let order = topological_blocks(&sol.partition, &graph).ok_or_else(|| UnschedulablePartition {
+    let prob = wsp::Problem::new(&region, model.as_ref());
+    let sol = cache.solve(&prob, opts.algorithm, opts.budget);
+    let singleton = wsp::solve_problem(&prob, Algorithm::Singleton, opts.budget);
+    let order = topological_blocks(&sol.partition, &prob.graph).ok_or_else(|| UnschedulablePartition {
         function: f.name.clone(),
         region: region_no,
         algorithm: opts.algorithm.name().to_string(),
@@ -374,8 +374,10 @@ pub fn plan_segment(
             })
             .collect(),
         defaulted_symbols: cost.defaulted_symbols.clone(),
-        dep_edges: (0..graph.n).flat_map(|u| graph.succ[u].iter().map(move |v| (u, v))).collect(),
-        fp_edges: (0..graph.n).flat_map(|u| graph.fp[u].iter().filter(move |v| *v > u).map(move |v| (u, v))).collect(),
+        dep_edges: (0..prob.graph.n).flat_map(|u| prob.graph.succ[u].iter().map(move |v| (u, v))).collect(),
+        fp_edges: (0..prob.graph.n)
+            .flat_map(|u| prob.graph.fp[u].iter().filter(move |v| *v > u).map(move |v| (u, v)))
+            .collect(),
     };
     let blocks = blocks_r.iter().map(|b| b.iter().map(|&r| index[r]).collect()).collect();
     Ok((SegmentPlan { blocks, contracted }, report))

@@ -117,16 +117,23 @@ pub struct Solution {
     pub stats: Stats,
 }
 
-/// A region prepared for partitioning: WSP graph plus block-local cost model.
+/// A region prepared for partitioning: WSP graph plus block-local cost model. Built once per region
+/// and shared by everything that asks about it (the search, the merge cache's check of a stored
+/// partition, the singleton cost of the report, the block order of `wsp-fusion`).
 pub struct Problem<'a> {
     pub region: &'a Region,
+    pub model: &'a dyn CostModel,
     pub graph: WspGraph,
     pub prep: Prepared,
+    /// When preparation began: a search's time budget counts from here, so that it bounds graph
+    /// building and the cost model's preparation too.
+    pub started: Instant,
 }
 
 impl<'a> Problem<'a> {
-    pub fn new(region: &'a Region, model: &dyn CostModel) -> Self {
-        Problem { region, graph: WspGraph::build(region), prep: model.prepare(region) }
+    pub fn new(region: &'a Region, model: &'a dyn CostModel) -> Self {
+        let started = Instant::now();
+        Problem { region, model, graph: WspGraph::build(region), prep: model.prepare(region), started }
     }
     pub fn n(&self) -> usize {
         self.graph.n
@@ -367,19 +374,24 @@ pub fn to_partition(blocks: &[BitSet]) -> Vec<Vec<usize>> {
 /// Run `algo` on `region` under `model`;
 /// `budget.max_ms` bounds the whole call (see [`Budget`]).
 pub fn solve(region: &Region, model: &dyn CostModel, algo: Algorithm, budget: Budget) -> Solution {
-    let t0 = Instant::now();
+    solve_problem(&Problem::new(region, model), algo, budget)
+}
+
+/// [`solve`] on a region already prepared as a [`Problem`]; the budget's time counts from
+/// [`Problem::started`].
+pub fn solve_problem(prob: &Problem, algo: Algorithm, budget: Budget) -> Solution {
+    let t0 = prob.started;
     let deadline = Deadline::after(t0, budget.max_ms);
-    let prob = Problem::new(region, model);
     let mut stats = Stats::default();
     let partition = match algo {
-        Algorithm::Singleton => singleton::singleton(&prob),
-        Algorithm::Linear => linear::linear(&prob),
-        Algorithm::Greedy => greedy::greedy(&prob, PState::singletons(&prob.graph), None, deadline).to_partition(),
+        Algorithm::Singleton => singleton::singleton(prob),
+        Algorithm::Linear => linear::linear(prob),
+        Algorithm::Greedy => greedy::greedy(prob, PState::singletons(&prob.graph), None, deadline).to_partition(),
         Algorithm::Unintrusive => {
-            unintrusive::unintrusive(&prob, PState::singletons(&prob.graph), deadline).to_partition()
+            unintrusive::unintrusive(prob, PState::singletons(&prob.graph), deadline).to_partition()
         }
-        Algorithm::Optimal => optimal::optimal(&prob, budget, deadline, true, &mut stats),
-        Algorithm::OptimalBaseline => optimal::optimal(&prob, budget, deadline, false, &mut stats),
+        Algorithm::Optimal => optimal::optimal(prob, budget, deadline, true, &mut stats),
+        Algorithm::OptimalBaseline => optimal::optimal(prob, budget, deadline, false, &mut stats),
     };
     stats.solve_ms = t0.elapsed().as_secs_f64() * 1e3;
     let cost = prob.cost_of(&partition);
