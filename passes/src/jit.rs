@@ -20,7 +20,12 @@ use arrayc_dialect::ir;
 use arrayc_runtime::launch::{CpuKernels, LaunchError, PackedFn, PackedKernel};
 use arrayc_runtime::value::{KernelLauncher, RtValue};
 use melior::{
-    ir::{operation::OperationLike, Module},
+    ir::{
+        attribute::Attribute,
+        block::BlockLike,
+        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
+        Module, RegionLike,
+    },
     pass::PassManager,
     utility::{parse_pass_pipeline, register_all_llvm_translations, register_all_passes},
     Context,
@@ -34,6 +39,18 @@ pub const PIPELINE: &str = "builtin.module(\
     convert-math-to-llvm, convert-math-to-libm, \
     finalize-memref-to-llvm, convert-arith-to-llvm, convert-index-to-llvm, \
     convert-cf-to-llvm, convert-func-to-llvm, convert-arith-to-llvm, reconcile-unrealized-casts)";
+
+/// The first lowering step, before [`PIPELINE`]: `scf.parallel` loops without reductions become
+/// `scf.for` nests, whose `loop_annotation` attribute `convert-scf-to-cf` carries to LLVM's loop
+/// metadata ([`annotate_generic_loops`] sets it in between).
+pub const PREPARE: &str = "builtin.module(func.func(scf-parallel-for-to-nested-fors))";
+
+/// The loop metadata of the generic (dynamic-stride) copy of a loop nest: neither vectorised nor
+/// unrolled. LLVM would otherwise version it on its strides at run time, duplicating the copy that
+/// `Gen::gen_block` already specialised on them; measured, this halves the LLVM time of most kernels
+/// (`benchmarks/REPORT-compile.md`) and leaves the run phase alone.
+pub const GENERIC_LOOP_ANNOTATION: &str =
+    "#llvm.loop_annotation<vectorize = <disable = true>, unroll = <disable = true>>";
 
 /// The LLVM optimisation level of compiled kernels.
 pub const OPT_LEVEL: i32 = 3;
@@ -230,16 +247,56 @@ fn build_and_lower<'c>(
     Ok(module)
 }
 
-/// Runs [`PIPELINE`] on `module`.
+/// Lowers `module` to the LLVM dialect: [`PREPARE`], [`annotate_generic_loops`], [`PIPELINE`].
 pub(crate) fn lower_to_llvm(
     context: &Context,
     diags: &Arc<Mutex<String>>,
     module: &mut Module,
 ) -> Result<(), JitError> {
-    let pm = PassManager::new(context);
-    parse_pass_pipeline(pm.as_operation_pass_manager(), PIPELINE)
-        .map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })?;
-    pm.run(module).map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })
+    let run = |pipeline: &str, module: &mut Module| {
+        let pm = PassManager::new(context);
+        parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline)
+            .map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })?;
+        pm.run(module).map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })
+    };
+    run(PREPARE, module)?;
+    annotate_generic_loops(context, module);
+    run(PIPELINE, module)
+}
+
+/// Sets [`GENERIC_LOOP_ANNOTATION`] on every `scf.for` in the else-region of each `scf.if` marked
+/// [`kernel_codegen::GENERIC_COPY_ATTR`] (the generic copy of a versioned loop nest). Loops that
+/// still are `scf.parallel` (those with reductions) are left as they are.
+fn annotate_generic_loops(context: &Context, module: &Module) {
+    let annotation = Attribute::parse(context, GENERIC_LOOP_ANNOTATION).expect("a valid loop annotation");
+    let mut versioned = vec![];
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        if op.name().as_string_ref().as_str() == Ok("scf.if") && op.has_attribute(kernel_codegen::GENERIC_COPY_ATTR) {
+            versioned.push(op.to_raw());
+        }
+        WalkResult::Advance
+    });
+    let mut loops = vec![];
+    for raw in versioned {
+        // SAFETY: `raw` is an operation of `module`, found by the walk above; nothing was erased since.
+        let if_op = unsafe { OperationRef::from_raw(raw) };
+        let Some(block) = if_op.region(1).ok().and_then(|r| r.first_block()) else { continue };
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            op.walk(WalkOrder::PreOrder, |o| {
+                if o.name().as_string_ref().as_str() == Ok("scf.for") {
+                    loops.push(o.to_raw());
+                }
+                WalkResult::Advance
+            });
+            next = op.next_in_block();
+        }
+    }
+    for raw in loops {
+        // SAFETY: as above; setting an attribute changes no structure.
+        let mut op = unsafe { OperationRefMut::from_raw(raw) };
+        op.set_discardable_attribute("loop_annotation", annotation);
+    }
 }
 
 /// The kernels of `m` as MLIR text before lowering (`func`/`scf`/`memref`/`arith`/`math`), printed
@@ -418,6 +475,8 @@ pub fn cache_key(kernels: &[&ir::Func]) -> Key {
         compiler_identity().as_bytes(),
         host_description().as_bytes(),
         settings.as_bytes(),
+        PREPARE.as_bytes(),
+        GENERIC_LOOP_ANNOTATION.as_bytes(),
         PIPELINE.as_bytes(),
         &kernels,
     ])

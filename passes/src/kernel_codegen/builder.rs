@@ -18,7 +18,7 @@ use melior::{
     ir::{
         attribute::{Attribute, DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute},
         block::BlockLike,
-        operation::{OperationBuilder, OperationRef},
+        operation::{OperationBuilder, OperationMutLike, OperationRef},
         r#type::IntegerType,
         Block, Identifier, Location, Operation, Region, RegionLike, Type, Value, ValueLike,
     },
@@ -47,12 +47,24 @@ pub(super) struct V<'c> {
 pub(super) type Arith2<'c> = fn(Value<'c, 'c>, Value<'c, 'c>, Location<'c>) -> Operation<'c>;
 
 /// What closing the innermost open block builds around it.
+/// Whether, and how, the CPU target splits the range of an `scf.for` into the launch's chunks
+/// (`super::cpu::lower_to_chunks`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum ForChunk {
+    /// The loop runs over its whole range in every chunk.
+    Whole,
+    /// The loop is the axis loop of a reduction split along its axis: marked [`AXIS_CHUNK_ATTR`].
+    Axis,
+    /// The loop is dimension 0 of the iteration space: marked [`CHUNK_ATTR`] (as dimension 0).
+    Space,
+}
+
 enum Frame<'c> {
     /// The function's entry block (never closed by the builder).
     Entry,
     /// The body of an `scf.for` from `lo` to `hi` by `step`, carrying `inits` (iteration arguments),
-    /// marked with [`AXIS_CHUNK_ATTR`] when `chunk`.
-    For { lo: Value<'c, 'c>, hi: Value<'c, 'c>, step: Value<'c, 'c>, inits: Vec<V<'c>>, chunk: bool },
+    /// with the CPU target's chunk marker `chunk`.
+    For { lo: Value<'c, 'c>, hi: Value<'c, 'c>, step: Value<'c, 'c>, inits: Vec<V<'c>>, chunk: ForChunk },
     /// The body of an `scf.parallel` over `[lbs[k], ubs[k])` by `step`, reducing from `inits`, with
     /// the dimension the CPU target chunks at position `chunk`.
     Parallel {
@@ -301,6 +313,18 @@ impl<'c, 'f> Gen<'c, 'f> {
         self.open_for_step(lo, hi, step, inits, chunk)
     }
 
+    /// [`open_for`](Self::open_for) with the chunk marker `chunk`.
+    pub(super) fn open_for_chunk(
+        &mut self,
+        lo: Value<'c, 'c>,
+        hi: Value<'c, 'c>,
+        inits: &[V<'c>],
+        chunk: ForChunk,
+    ) -> (Value<'c, 'c>, Vec<V<'c>>) {
+        let step = self.idx_const(1);
+        self.open_for_frame(lo, hi, step, inits, chunk)
+    }
+
     /// [`open_for`](Self::open_for) by `step` (an index, positive).
     pub fn open_for_step(
         &mut self,
@@ -309,6 +333,17 @@ impl<'c, 'f> Gen<'c, 'f> {
         step: Value<'c, 'c>,
         inits: &[V<'c>],
         chunk: bool,
+    ) -> (Value<'c, 'c>, Vec<V<'c>>) {
+        self.open_for_frame(lo, hi, step, inits, if chunk { ForChunk::Axis } else { ForChunk::Whole })
+    }
+
+    fn open_for_frame(
+        &mut self,
+        lo: Value<'c, 'c>,
+        hi: Value<'c, 'c>,
+        step: Value<'c, 'c>,
+        inits: &[V<'c>],
+        chunk: ForChunk,
     ) -> (Value<'c, 'c>, Vec<V<'c>>) {
         let mut args = vec![(Type::index(self.ctx), self.loc)];
         args.extend(inits.iter().map(|x| (x.v.r#type(), self.loc)));
@@ -334,7 +369,13 @@ impl<'c, 'f> Gen<'c, 'f> {
         region.append_block(body);
         let init_vals: Vec<Value> = inits.iter().map(|x| x.v).collect();
         let types: Vec<Type> = init_vals.iter().map(|x| x.r#type()).collect();
-        let marker = chunk.then(|| (Identifier::new(self.ctx, AXIS_CHUNK_ATTR), Attribute::unit(self.ctx)));
+        let marker = match chunk {
+            ForChunk::Whole => None,
+            ForChunk::Axis => Some((Identifier::new(self.ctx, AXIS_CHUNK_ATTR), Attribute::unit(self.ctx))),
+            ForChunk::Space => {
+                Some((Identifier::new(self.ctx, CHUNK_ATTR), IntegerAttribute::new(Type::index(self.ctx), 0).into()))
+            }
+        };
         let op = OperationBuilder::new("scf.for", self.loc)
             .add_operands(&[lo, hi, step])
             .add_operands(&init_vals)
@@ -458,6 +499,10 @@ impl<'c, 'f> Gen<'c, 'f> {
     }
     /// Closes the innermost `scf.if` (an empty else-region when none was opened).
     pub fn close_if(&mut self) {
+        self.close_if_marked(None);
+    }
+    /// [`Gen::close_if`], the `scf.if` carrying the unit attribute `mark` when given.
+    pub fn close_if_marked(&mut self, mark: Option<&str>) {
         let (last, frame) = self.blocks.pop().expect("an open if");
         let region = |b: Option<Block<'c>>| {
             let r = Region::new();
@@ -472,6 +517,10 @@ impl<'c, 'f> Gen<'c, 'f> {
             Frame::Else { cond, then } => (cond, then, Some(last)),
             _ => panic!("closing an if that is not open"),
         };
-        self.push(scf::r#if(cond, &[], region(Some(then)), region(els), self.loc));
+        let mut op = scf::r#if(cond, &[], region(Some(then)), region(els), self.loc);
+        if let Some(name) = mark {
+            op.set_discardable_attribute(name, Attribute::unit(self.ctx));
+        }
+        self.push(op);
     }
 }

@@ -57,10 +57,16 @@ pub fn lower_to_chunks(context: &Context, module: &Module) {
         for (raw, dim) in marked {
             // SAFETY: collected from the walk of `f` just above; no operation was removed since.
             let mut op = unsafe { OperationRefMut::from_raw(raw) };
-            // Operands: `n` lower bounds, `n` upper bounds, `n` steps, then the reductions' inits.
-            let n = op.region(0).expect("a loop body").first_block().expect("a loop block").argument_count();
-            op.set_operand(dim, lo);
-            op.set_operand(n + dim, hi);
+            if op.name().as_string_ref().as_str() == Ok("scf.for") {
+                // Operands of `scf.for`: lower bound, upper bound, step, then the iteration arguments.
+                op.set_operand(0, lo);
+                op.set_operand(1, hi);
+            } else {
+                // `scf.parallel`: `n` lower bounds, `n` upper bounds, `n` steps, then the reductions' inits.
+                let n = op.region(0).expect("a loop body").first_block().expect("a loop block").argument_count();
+                op.set_operand(dim, lo);
+                op.set_operand(n + dim, hi);
+            }
             op.remove_attribute(CHUNK_ATTR).expect("the chunk marker");
         }
         if let Some((axis_lo, axis_hi)) = axis_bounds {

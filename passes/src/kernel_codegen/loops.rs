@@ -5,7 +5,8 @@
 //! `[lo, hi)` except where a reduction axis moves it inward; a reduction along an axis
 //! ([`KernelLayout::axis_split`]) also marks its axis loop, which the launcher may chunk instead.
 
-use super::builder::{Gen, V};
+use super::builder::{ForChunk, Gen, V};
+use super::GENERIC_COPY_ATTR;
 use crate::kernel_layout::{acc_dtype, KernelLayout, Reduction};
 use arrayc_core::DType;
 use arrayc_dialect::ir::{BinFn, ComputeFn, ReduceKind, Type, UnFn, ValueId};
@@ -222,7 +223,9 @@ impl<'c> Gen<'c, '_> {
     /// The block's loop nest (see the module docs), versioned on [`ir::Func::inner_strides`]:
     /// when every hinted view has its expected last-dimension stride, a copy of the nest runs on
     /// views cast to that static stride, which LLVM vectorises (a dynamic stride makes every access a
-    /// gather); otherwise the generic nest.
+    /// gather); otherwise the generic nest. The `scf.if` is marked [`GENERIC_COPY_ATTR`]: the CPU
+    /// lowering (`crate::jit::lower_to_llvm`) keeps LLVM from vectorising and unrolling the generic
+    /// copy, which would only version it on the same strides again, at about half of the compile time.
     ///
     /// [`ir::Func::inner_strides`]: arrayc_dialect::ir::Func::inner_strides
     pub fn gen_block(&mut self, l: &KernelLayout) {
@@ -260,7 +263,7 @@ impl<'c> Gen<'c, '_> {
         self.fast.clear();
         self.open_else();
         self.loops(l, axis);
-        self.close_if();
+        self.close_if_marked(Some(GENERIC_COPY_ATTR));
     }
 
     /// Opens one `scf.parallel` over dimensions `ds` (each over `[0, dims[d])`), setting `idx[d]`;
@@ -299,20 +302,30 @@ impl<'c> Gen<'c, '_> {
                 self.close_space();
             }
             (Some(red), None) => {
-                // Reduction over everything: one parallel loop reducing into the accumulator (the
-                // CPU target's chunk gives its partial; the launcher combines them in chunk order).
+                // Reduction over everything: a nest of `scf.for` over the space (dimension 0 the
+                // launch's chunk), carrying the accumulator, combined in row-major order (the CPU
+                // target's chunk gives its partial; the launcher combines them in chunk order). A
+                // nest, not an `scf.parallel` with `scf.reduce`, which lowers to the same loops: the
+                // generic copy's loops can then carry their loop annotation (`crate::jit`).
                 let ad = acc_dtype(red.kind, self.ir_ty(red.out).dtype());
-                let init = self.identity(red.kind, ad);
-                if r == 0 {
-                    let (c0, c1) = (self.idx_const(0), self.idx_const(1));
-                    self.open_parallel(&[c0], &[c1], &[init], Some(0));
-                } else {
-                    let all: Vec<usize> = (0..r).collect();
-                    self.open_space(&all, true, &mut idx, &[init]);
+                let mut accs = vec![self.identity(red.kind, ad)];
+                // A rank-0 space is one iteration.
+                let ubs = if r == 0 { vec![self.idx_const(1)] } else { self.dims.clone() };
+                for (d, &ub) in ubs.iter().enumerate() {
+                    let c0 = self.idx_const(0);
+                    let chunk = if d == 0 { ForChunk::Space } else { ForChunk::Whole };
+                    let (i, a) = self.open_for_chunk(c0, ub, &accs, chunk);
+                    if r > 0 {
+                        idx[d] = Some(i);
+                    }
+                    accs = a;
                 }
                 let x = self.iteration(l, &at(&idx, 0..r))[0];
-                let y = self.close_parallel(&[x], |g, acc, x, _| g.combine(red.kind, acc, x))[0];
-                self.store(red.out, &[], y);
+                let mut ys = vec![self.combine(red.kind, accs[0], x)];
+                for _ in &ubs {
+                    ys = self.close_for(&ys);
+                }
+                self.store(red.out, &[], ys[0]);
             }
             (Some(_), Some(a)) if l.axis_split && a + 1 < r => {
                 // Reductions along an axis that is not the last: accumulate in each `out` itself,
