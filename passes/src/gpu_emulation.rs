@@ -9,7 +9,7 @@
 //! [`Emulation`] is a [`KernelLauncher`], so the host executor runs whole programs on it; the
 //! tests compare those runs with the CPU target's (`tools/tests/emulation/gpu.rs`).
 
-use crate::jit::{context, lower_to_llvm, take, Code, JitError};
+use crate::jit::{context, load_object, lower_to_llvm, object_file, take, Code, JitError};
 use crate::kernel_codegen::{self, gpu, CodegenError};
 use crate::kernel_layout::{launch_plan, LaunchPlan};
 use arrayc_dialect::ir;
@@ -19,7 +19,7 @@ use arrayc_runtime::launch::{
     acc_dtype, descriptor_words, out_param, validate, KernelFault, LaunchError, PackedFn, NO_FAULT,
 };
 use arrayc_runtime::value::{KernelLauncher, RtValue};
-use melior::{ir::operation::OperationLike, ir::Module, Context};
+use melior::{ir::operation::OperationLike, ir::Module};
 use std::collections::HashMap;
 
 /// The grid an [`Emulation`] runs: the one the GPU runtime would choose ([`geometry`]), or a fixed
@@ -36,7 +36,6 @@ pub struct Emulation {
     kernels: HashMap<String, (PackedFn, Option<PackedFn>, LaunchPlan)>,
     traffic: Traffic,
     _code: Code,
-    _context: Context,
 }
 
 impl Emulation {
@@ -46,7 +45,7 @@ impl Emulation {
     pub fn compile(m: &ir::Module, grid: Grid) -> Result<Emulation, JitError> {
         let (context, diags) = context();
         let kernels = kernel_codegen::kernels_of(m);
-        let code = {
+        let object = {
             let mut module = Module::new(melior::ir::Location::unknown(&context));
             for f in &kernels {
                 gpu::build_emulated_kernel(&context, &module, f)?;
@@ -55,8 +54,9 @@ impl Emulation {
                 return Err(JitError::Verify { diagnostics: take(&diags) });
             }
             lower_to_llvm(&context, &diags, &mut module)?;
-            Code::engine(&module).ok_or_else(|| JitError::Engine { diagnostics: take(&diags) })?
+            object_file(&module, &diags)?
         };
+        let code = load_object(&object).map_err(|diagnostics| JitError::Engine { diagnostics })?;
         let mut table = HashMap::new();
         for f in kernels {
             let plan = launch_plan(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?;
@@ -70,7 +70,7 @@ impl Emulation {
             };
             table.insert(f.name.clone(), (main, combine, plan));
         }
-        Ok(Emulation { grid, kernels: table, traffic: Traffic::default(), _code: code, _context: context })
+        Ok(Emulation { grid, kernels: table, traffic: Traffic::default(), _code: code })
     }
 }
 

@@ -1,17 +1,17 @@
-//! JIT compilation of a module's kernels with MLIR's `ExecutionEngine`, and loading of cached
-//! object code with LLVM's ORC `LLJIT`.
+//! Compilation of a module's kernels to native object code with LLVM's C API, loaded with LLVM's
+//! ORC `LLJIT`.
 //!
 //! [`compile`] splits a module's kernels into groups. With a kernel cache ([`DiskCache`]), it
 //! first looks each group up by the hash of its kernels' IR and of the compilation's settings
 //! ([`cache_key`]); a hit loads the stored object file into an `LLJIT` (no MLIR at all, no LLVM
 //! optimisation). Otherwise it builds the kernels as MLIR (`kernel_codegen`), verifies them, lowers
-//! the module to the LLVM dialect with
-//! [`PIPELINE`], JIT-compiles it at optimisation level [`OPT_LEVEL`] (position-independent, so that
-//! its object file can be loaded at any address later) and stores the object file in the cache.
-//! Each kernel is then called through its packed wrapper `_mlir_<name>(void **args)` (which MLIR's
-//! `ExecutionEngine` creates for every function, and which the object file keeps) by
-//! `arrayc_runtime::launch`, once per chunk of its iteration space — one compiled kernel per fused
-//! block, as in Bohrium (Kristensen et al. 2016, Sec. IV).
+//! the module to the LLVM dialect ([`PREPARE`], [`PIPELINE`]), translates it to LLVM IR and
+//! compiles it at optimisation level [`OPT_LEVEL`] to a position-independent object file
+//! ([`object_file`]), which it loads and stores in the cache.
+//! Each kernel is then called through its packed entry `_mlir_<name>(void **args)` (MLIR's
+//! `ExecutionEngine` convention, [`add_packed_entries`]) by `arrayc_runtime::launch`, once per
+//! chunk of its iteration space — one compiled kernel per fused block, as in Bohrium (Kristensen
+//! et al. 2016, Sec. IV).
 
 use crate::disk_cache::{compiler_identity, DiskCache, Key, Lookup};
 use crate::kernel_codegen::{self, CodegenError};
@@ -47,8 +47,9 @@ pub const PREPARE: &str = "builtin.module(func.func(scf-parallel-for-to-nested-f
 
 /// The loop metadata of the generic (dynamic-stride) copy of a loop nest: neither vectorised nor
 /// unrolled. LLVM would otherwise version it on its strides at run time, duplicating the copy that
-/// `Gen::gen_block` already specialised on them; measured, this halves the LLVM time of most kernels
-/// (`benchmarks/REPORT-compile.md`) and leaves the run phase alone.
+/// `Gen::gen_block` already specialised on them. Measured on black_scholes, heat, lbm_d3q19 and
+/// water_ice, this saves a fifth to a third of the LLVM time (e.g. 370 -> 260 ms on lbm_d3q19),
+/// and leaves the run phase alone (`benchmarks/REPORT-compile.md`).
 pub const GENERIC_LOOP_ANNOTATION: &str =
     "#llvm.loop_annotation<vectorize = <disable = true>, unroll = <disable = true>>";
 
@@ -67,7 +68,7 @@ pub enum JitError {
     Pipeline { message: String, diagnostics: String },
     #[error("translation to LLVM IR failed:\n{diagnostics}")]
     Translate { diagnostics: String },
-    #[error("creating the MLIR execution engine failed:\n{diagnostics}")]
+    #[error("compiling the kernels to native code failed:\n{diagnostics}")]
     Engine { diagnostics: String },
     #[error("kernel @{0} not found in the JIT-compiled code")]
     Lookup(String),
@@ -79,53 +80,35 @@ pub enum JitError {
     NoLibdevice { functions: String },
 }
 
-/// The owner of compiled kernel code: an `MlirExecutionEngine` (melior's wrapper cannot report a
-/// failed creation) or an ORC `LLJIT` holding a cached object file.
-pub(crate) enum Code {
-    Engine(mlir_sys::MlirExecutionEngine),
-    Orc(llvm_sys::orc2::lljit::LLVMOrcLLJITRef),
-}
+/// The owner of compiled kernel code: an ORC `LLJIT` holding one object file ([`object_file`], or
+/// one read from the cache), with the process's symbols (for the math library).
+pub(crate) struct Code(llvm_sys::orc2::lljit::LLVMOrcLLJITRef);
 
 impl Drop for Code {
     fn drop(&mut self) {
-        match *self {
-            // SAFETY: created non-null by `mlirExecutionEngineCreate`, destroyed once.
-            Code::Engine(e) => unsafe { mlir_sys::mlirExecutionEngineDestroy(e) },
-            // SAFETY: created by `LLVMOrcCreateLLJIT`, disposed once; a disposal error is dropped.
-            Code::Orc(j) => unsafe {
-                let err = llvm_sys::orc2::lljit::LLVMOrcDisposeLLJIT(j);
-                if !err.is_null() {
-                    llvm_sys::error::LLVMConsumeError(err);
-                }
-            },
+        // SAFETY: created by `LLVMOrcCreateLLJIT`, disposed once; a disposal error is dropped.
+        unsafe {
+            let err = llvm_sys::orc2::lljit::LLVMOrcDisposeLLJIT(self.0);
+            if !err.is_null() {
+                llvm_sys::error::LLVMConsumeError(err);
+            }
         }
     }
 }
 
 impl Code {
-    /// An execution engine for `module` (lowered to the LLVM dialect) at [`OPT_LEVEL`], position
-    /// independent and keeping its object file (for the cache); `None` when MLIR cannot create it
-    /// (the context's diagnostics say why).
-    pub(crate) fn engine(module: &Module) -> Option<Code> {
-        // SAFETY: the module is a valid LLVM-dialect module; no shared libraries are passed.
-        let raw =
-            unsafe { mlir_sys::mlirExecutionEngineCreate(module.to_raw(), OPT_LEVEL, 0, std::ptr::null(), true, true) };
-        (!raw.ptr.is_null()).then_some(Code::Engine(raw))
-    }
-
-    /// The packed wrapper `_mlir_<name>` of function `name` of an engine.
+    /// The packed entry `_mlir_<name>(void **args)` of function `name` ([`object_file`] gives every
+    /// function one), or `None`.
     pub(crate) fn packed(&self, name: &str) -> Option<PackedFn> {
-        let Code::Engine(raw) = *self else { return None };
-        let name = format!("_mlir_{name}");
-        // SAFETY: valid engine; the string ref points into `name`, alive for the call.
-        let p = unsafe {
-            mlir_sys::mlirExecutionEngineLookup(
-                raw,
-                mlir_sys::MlirStringRef { data: name.as_ptr() as *const _, length: name.len() },
-            )
-        };
-        // SAFETY: `_mlir_<name>` is the packed wrapper `void(void**)` the engine generated.
-        (!p.is_null()).then(|| unsafe { std::mem::transmute::<*mut std::ffi::c_void, PackedFn>(p) })
+        let name = std::ffi::CString::new(format!("_mlir_{name}")).ok()?;
+        let mut addr: llvm_sys::orc2::LLVMOrcExecutorAddress = 0;
+        // SAFETY: a valid LLJIT; the name is a NUL-terminated string alive for the call.
+        let err = unsafe { llvm_sys::orc2::lljit::LLVMOrcLLJITLookup(self.0, &mut addr, name.as_ptr()) };
+        if llvm_error(err).is_some() || addr == 0 {
+            return None;
+        }
+        // SAFETY: `_mlir_<name>` is a packed wrapper `void(void**)` made by `add_packed_entries`.
+        Some(unsafe { std::mem::transmute::<usize, PackedFn>(addr as usize) })
     }
 }
 
@@ -148,19 +131,16 @@ pub enum CacheOutcome {
 /// entry and its launch plan (parameter types and block structure, computed once here, which `launch`
 /// checks arguments against).
 ///
-/// `Send + Sync`: after [`compile`] returns, neither the MLIR contexts nor the engines are touched
-/// again; launches only call the packed entries, which are plain code pointers, valid while `self`
+/// `Send + Sync`: after [`compile`] returns, the JITs holding the code are not touched again; launches only call the packed entries, which are plain code pointers, valid while `self`
 /// lives, and safe to call from any thread (rayon workers).
 pub struct JitKernels {
     kernels: CpuKernels,
     /// What the kernel cache gave, per compiled group (empty without kernels).
     pub cache: Vec<CacheOutcome>,
-    // Field order matters: the engines are dropped before the contexts.
     _code: Vec<Code>,
-    _contexts: Vec<Context>,
 }
 
-// SAFETY: see the type's docs — the context and engine are only used during `compile` (on one
+// SAFETY: see the type's docs — the JITs holding the code are only used during `compile` (on one
 // thread) and when dropped; the kernel code is immutable and reentrant.
 unsafe impl Send for JitKernels {}
 unsafe impl Sync for JitKernels {}
@@ -368,14 +348,14 @@ pub fn compile(m: &ir::Module, cache: Option<&DiskCache>) -> Result<JitKernels, 
             })
             .collect()
     });
-    let mut jk = JitKernels { kernels: CpuKernels::default(), cache: vec![], _code: vec![], _contexts: vec![] };
+    let mut jk = JitKernels { kernels: CpuKernels::default(), cache: vec![], _code: vec![] };
     for (group, part) in groups.iter().zip(parts) {
         let part = part?;
         for (f, p) in group.iter().zip(part.entries) {
             if p == 0 {
                 return Err(JitError::Lookup(f.name.clone()));
             }
-            // SAFETY: `_mlir_<name>` is the packed wrapper `void(void**)` that the engine generated
+            // SAFETY: `_mlir_<name>` is the packed wrapper `void(void**)` of `add_packed_entries`
             // (possibly compiled in an earlier process and loaded from its object file).
             let entry: PackedFn = unsafe { std::mem::transmute::<usize, PackedFn>(p) };
             let plan = launch_plan(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?;
@@ -383,7 +363,6 @@ pub fn compile(m: &ir::Module, cache: Option<&DiskCache>) -> Result<JitKernels, 
         }
         jk.cache.push(part.cache);
         jk._code.push(part.code);
-        jk._contexts.extend(part.context);
     }
     Ok(jk)
 }
@@ -414,52 +393,47 @@ pub fn compile_groups<'m>(kernels: &[&'m ir::Func], n: usize) -> Vec<Vec<&'m ir:
         .collect()
 }
 
-/// One compiled group of kernels: its code, the context that built it (none when loaded from the
-/// cache), the packed entry of each kernel of the group, in order (0: not found), and what the
-/// cache gave.
+/// One compiled group of kernels: its code, the packed entry of each kernel of the group, in order
+/// (0: not found), and what the cache gave.
 struct Part {
     entries: Vec<usize>,
     code: Code,
-    context: Option<Context>,
     cache: CacheOutcome,
 }
 
-// SAFETY: a part moves from its JIT thread to the caller once; its context and engine are not used
-// again until they are dropped (see [`JitKernels`]).
+// SAFETY: a part moves from its JIT thread to the caller once; its JIT is not used again until it
+// is dropped (see [`JitKernels`]).
 unsafe impl Send for Part {}
 
 /// Compiles (or loads from `cache`) one group of kernels; see [`compile`].
 fn compile_group(kernels: &[&ir::Func], cache: Option<&DiskCache>) -> Result<Part, JitError> {
     // Looked up before any MLIR is built: a hit needs no MLIR context at all.
     let key = cache.map(|_| cache_key(kernels));
+    let entries = |code: &Code| kernels.iter().map(|f| code.packed(&f.name).map_or(0, |p| p as usize)).collect();
     let mut outcome = CacheOutcome::Off;
     if let (Some(c), Some(k)) = (cache, &key) {
         outcome = match c.get(k) {
-            Lookup::Hit(object) => match load_object(&object, kernels) {
-                Ok((code, entries)) => {
-                    return Ok(Part { entries, code, context: None, cache: CacheOutcome::Hit });
-                }
+            Lookup::Hit(object) => match load_object(&object) {
+                Ok(code) => return Ok(Part { entries: entries(&code), code, cache: CacheOutcome::Hit }),
                 Err(e) => CacheOutcome::Replaced(format!("cached object code could not be loaded ({e})")),
             },
             Lookup::Miss => CacheOutcome::Miss,
             Lookup::Corrupt(why) => CacheOutcome::Replaced(why),
         };
     }
-    let (context, diags) = context();
-    // The module borrows the context: it is dropped (after the engine is made) before the context moves.
-    let code = {
+    let object = {
+        let (context, diags) = context();
         let mut module = build_and_lower(&context, &diags, kernels, false)?;
         lower_to_llvm(&context, &diags, &mut module)?;
-        Code::engine(&module).ok_or_else(|| JitError::Engine { diagnostics: take(&diags) })?
+        object_file(&module, &diags)?
     };
-    let Code::Engine(raw) = code else { unreachable!("a new engine") };
-    let entries = kernels.iter().map(|f| code.packed(&f.name).map_or(0, |p| p as usize)).collect();
+    let code = load_object(&object).map_err(|diagnostics| JitError::Engine { diagnostics })?;
     if let (Some(c), Some(k)) = (cache, &key) {
-        if let Err(e) = store_object(raw, c, k) {
+        if let Err(e) = c.put(k, &object) {
             outcome = CacheOutcome::NotStored(e);
         }
     }
-    Ok(Part { entries, code, context: Some(context), cache: outcome })
+    Ok(Part { entries: entries(&code), code, cache: outcome })
 }
 
 /// The cache key of the object code of `kernels`: the kernels themselves (their `ir::Func`s,
@@ -468,10 +442,10 @@ fn compile_group(kernels: &[&ir::Func], cache: Option<&DiskCache>) -> Result<Par
 /// LLVM's version, and [`compiler_identity`] (which changes with the code generator). Computed
 /// without MLIR, so a cache hit builds no MLIR at all.
 pub fn cache_key(kernels: &[&ir::Func]) -> Key {
-    let settings = format!("O{OPT_LEVEL} pic");
+    let settings = format!("default<O{OPT_LEVEL}> codegen O{OPT_LEVEL} pic");
     let kernels = postcard::to_stdvec(kernels).expect("kernels always serialise");
     Key::of(&[
-        b"arrayc kernel object v2",
+        b"arrayc kernel object v3",
         compiler_identity().as_bytes(),
         host_description().as_bytes(),
         settings.as_bytes(),
@@ -513,26 +487,6 @@ fn host_description() -> &'static str {
 }
 
 /// Writes the object code of `engine` (all its kernels, compiled) into `cache` under `key`.
-fn store_object(engine: mlir_sys::MlirExecutionEngine, cache: &DiskCache, key: &Key) -> Result<(), String> {
-    cache.put(key, &object_bytes(engine)?)
-}
-
-/// The object file of an engine's compiled code (created with object dump enabled, its functions
-/// looked up, so compiled).
-fn object_bytes(engine: mlir_sys::MlirExecutionEngine) -> Result<Vec<u8>, String> {
-    let dir = tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
-    let path = dir.path().join("kernels.o");
-    let p = path.to_string_lossy().into_owned();
-    // SAFETY: valid engine created with object dump enabled; the string ref points into `p`.
-    unsafe {
-        mlir_sys::mlirExecutionEngineDumpToObjectFile(
-            engine,
-            mlir_sys::MlirStringRef { data: p.as_ptr() as *const _, length: p.len() },
-        )
-    };
-    std::fs::read(&path).map_err(|e| format!("the JIT wrote no object file: {e}"))
-}
-
 /// The object code (an ELF relocatable file for this host, position-independent) of every kernel of
 /// `m`, compiled as for the JIT ([`PIPELINE`] at [`OPT_LEVEL`]), with each kernel's packed entry
 /// `_mlir_<name>(void **args)` a global symbol; for `arrayc build`, which links it into an
@@ -546,16 +500,194 @@ pub fn object_code(m: &ir::Module) -> Result<(Vec<u8>, Vec<LaunchPlan>), JitErro
     let (context, diags) = context();
     let mut module = build_and_lower(&context, &diags, &kernels, false)?;
     lower_to_llvm(&context, &diags, &mut module)?;
-    let code = Code::engine(&module).ok_or_else(|| JitError::Engine { diagnostics: take(&diags) })?;
-    let mut plans = vec![];
-    for f in &kernels {
-        code.packed(&f.name).ok_or_else(|| JitError::Lookup(f.name.clone()))?;
-        plans.push(launch_plan(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?);
-    }
-    let Code::Engine(raw) = code else { unreachable!("a new engine") };
-    let object = object_bytes(raw).map_err(|diagnostics| JitError::Engine { diagnostics })?;
-    drop(code);
+    let object = object_file(&module, &diags)?;
+    let plans = kernels
+        .iter()
+        .map(|f| launch_plan(f).map_err(|msg| JitError::from(CodegenError { kernel: f.name.clone(), msg })))
+        .collect::<Result<_, _>>()?;
     Ok((object, plans))
+}
+
+/// The object file of `module` (lowered to the LLVM dialect): translated to LLVM IR, given a
+/// packed entry `_mlir_<f>(void **args)` per function ([`add_packed_entries`]), optimised by LLVM's
+/// `default<O`[`OPT_LEVEL`]`>` pipeline and compiled (at the same level) for the host CPU and its
+/// features: an ELF relocatable file, position-independent, so that it can be loaded at any address
+/// ([`load_object`]) or linked into an executable (`arrayc build`).
+///
+/// This is what MLIR's `ExecutionEngine` does, done with LLVM's C API directly: measured, the
+/// engine took about twice as long for the same object code (`benchmarks/REPORT-compile.md`).
+///
+/// Errors: the translation to LLVM IR failed (`JitError::Translate` with MLIR's diagnostics), or
+/// LLVM could not create the host's target machine, optimise or emit (`JitError::Engine`).
+pub(crate) fn object_file(module: &Module, diags: &Arc<Mutex<String>>) -> Result<Vec<u8>, JitError> {
+    use llvm_sys::{core::*, prelude::*, target::*, target_machine::*, transforms::pass_builder::*};
+    let engine = |msg: String| JitError::Engine { diagnostics: msg };
+    // SAFETY: LLVM C API calls in their documented order. The LLVM context owns the module; both,
+    // the target machine, the pass builder options and every message and buffer are disposed once
+    // on every path (`Owned`'s drop).
+    unsafe {
+        struct Owned(LLVMContextRef, LLVMModuleRef, LLVMTargetMachineRef);
+        impl Drop for Owned {
+            fn drop(&mut self) {
+                // SAFETY: each non-null handle was created below and is disposed once, module first.
+                unsafe {
+                    if !self.1.is_null() {
+                        LLVMDisposeModule(self.1);
+                    }
+                    if !self.2.is_null() {
+                        LLVMDisposeTargetMachine(self.2);
+                    }
+                    LLVMContextDispose(self.0);
+                }
+            }
+        }
+        let mut owned = Owned(LLVMContextCreate(), std::ptr::null_mut(), std::ptr::null_mut());
+        let llmod = mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), owned.0 as _);
+        if llmod.is_null() {
+            return Err(JitError::Translate { diagnostics: take(diags) });
+        }
+        owned.1 = llmod as LLVMModuleRef;
+        add_packed_entries(owned.0, owned.1).map_err(engine)?;
+        let triple = LLVMGetDefaultTargetTriple();
+        let mut target: LLVMTargetRef = std::ptr::null_mut();
+        let mut err: *mut std::ffi::c_char = std::ptr::null_mut();
+        if LLVMGetTargetFromTriple(triple, &mut target, &mut err) != 0 {
+            LLVMDisposeMessage(triple);
+            return Err(engine(format!("no LLVM target for this host: {}", take_message(err))));
+        }
+        let (cpu, features) = (LLVMGetHostCPUName(), LLVMGetHostCPUFeatures());
+        let level = match OPT_LEVEL {
+            0 => LLVMCodeGenOptLevel::LLVMCodeGenLevelNone,
+            1 => LLVMCodeGenOptLevel::LLVMCodeGenLevelLess,
+            2 => LLVMCodeGenOptLevel::LLVMCodeGenLevelDefault,
+            _ => LLVMCodeGenOptLevel::LLVMCodeGenLevelAggressive,
+        };
+        owned.2 = LLVMCreateTargetMachine(
+            target,
+            triple,
+            cpu,
+            features,
+            level,
+            LLVMRelocMode::LLVMRelocPIC,
+            LLVMCodeModel::LLVMCodeModelDefault,
+        );
+        LLVMSetTarget(owned.1, triple);
+        LLVMDisposeMessage(triple);
+        LLVMDisposeMessage(cpu);
+        LLVMDisposeMessage(features);
+        if owned.2.is_null() {
+            return Err(engine("LLVM could not create a target machine for this host".into()));
+        }
+        let layout = LLVMCreateTargetDataLayout(owned.2);
+        LLVMSetModuleDataLayout(owned.1, layout);
+        llvm_sys::target::LLVMDisposeTargetData(layout);
+        let options = LLVMCreatePassBuilderOptions();
+        let pipeline = std::ffi::CString::new(format!("default<O{OPT_LEVEL}>")).expect("no NUL");
+        let failed = llvm_error(LLVMRunPasses(owned.1, pipeline.as_ptr(), owned.2, options));
+        LLVMDisposePassBuilderOptions(options);
+        if let Some(e) = failed {
+            return Err(engine(format!("LLVM's optimisation pipeline failed: {e}")));
+        }
+        let mut buffer: LLVMMemoryBufferRef = std::ptr::null_mut();
+        if LLVMTargetMachineEmitToMemoryBuffer(
+            owned.2,
+            owned.1,
+            LLVMCodeGenFileType::LLVMObjectFile,
+            &mut err,
+            &mut buffer,
+        ) != 0
+        {
+            return Err(engine(format!("LLVM could not emit object code: {}", take_message(err))));
+        }
+        let bytes =
+            std::slice::from_raw_parts(LLVMGetBufferStart(buffer) as *const u8, LLVMGetBufferSize(buffer)).to_vec();
+        LLVMDisposeMemoryBuffer(buffer);
+        Ok(bytes)
+    }
+}
+
+/// The text of an LLVM message (disposed), or a placeholder for none.
+///
+/// # Safety
+/// `msg` is null or a message LLVM allocated, not used afterwards.
+unsafe fn take_message(msg: *mut std::ffi::c_char) -> String {
+    if msg.is_null() {
+        return "no reason given".into();
+    }
+    // SAFETY: per the contract, a NUL-terminated message owned by us; copied, then disposed once.
+    unsafe {
+        let s = std::ffi::CStr::from_ptr(msg).to_string_lossy().into_owned();
+        llvm_sys::core::LLVMDisposeMessage(msg);
+        s
+    }
+}
+
+/// Adds to `module`, for every function `f` it defines that returns nothing, the packed entry `void _mlir_f(void **args)`
+/// through which `arrayc_runtime::launch` calls kernels: `args[i]` points to `f`'s `i`-th argument
+/// (MLIR's `ExecutionEngine` convention, which the launcher and `arrayc build`'s C glue follow).
+/// `f` itself becomes internal: the entries are the object's only symbols. (MLIR's engine keeps
+/// `f` external, so LLVM optimises and compiles every kernel twice: inlined into its entry, and on
+/// its own.)
+///
+/// Errors: a function name that is not a C string.
+///
+/// # Safety
+/// `ctx` owns `module`, both valid.
+unsafe fn add_packed_entries(
+    ctx: llvm_sys::prelude::LLVMContextRef,
+    module: llvm_sys::prelude::LLVMModuleRef,
+) -> Result<(), String> {
+    use llvm_sys::core::*;
+    // SAFETY: LLVM C API on the valid `ctx` and `module`; the builder is disposed once.
+    unsafe {
+        let mut defined = vec![];
+        let mut f = LLVMGetFirstFunction(module);
+        while !f.is_null() {
+            if LLVMIsDeclaration(f) == 0 {
+                defined.push(f);
+            }
+            f = LLVMGetNextFunction(f);
+        }
+        let ptr = LLVMPointerTypeInContext(ctx, 0);
+        let i64t = LLVMInt64TypeInContext(ctx);
+        let void = LLVMVoidTypeInContext(ctx);
+        let mut wparams = [ptr];
+        let wty = LLVMFunctionType(void, wparams.as_mut_ptr(), 1, 0);
+        let b = LLVMCreateBuilderInContext(ctx);
+        for f in defined {
+            let mut len = 0usize;
+            let name =
+                String::from_utf8_lossy(std::slice::from_raw_parts(LLVMGetValueName2(f, &mut len) as *const u8, len))
+                    .into_owned();
+            let fty = LLVMGlobalGetValueType(f);
+            if LLVMGetTypeKind(LLVMGetReturnType(fty)) != llvm_sys::LLVMTypeKind::LLVMVoidTypeKind {
+                continue; // a helper (e.g. `math.ipowi`'s), not a kernel: kernels return nothing
+            }
+            let mut params = vec![std::ptr::null_mut(); LLVMCountParamTypes(fty) as usize];
+            LLVMGetParamTypes(fty, params.as_mut_ptr());
+            let wname = std::ffi::CString::new(format!("_mlir_{name}")).map_err(|e| e.to_string())?;
+            let w = LLVMAddFunction(module, wname.as_ptr(), wty);
+            LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, w, c"entry".as_ptr()));
+            let packed = LLVMGetParam(w, 0);
+            let mut args: Vec<_> = params
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| {
+                    let mut index = [LLVMConstInt(i64t, i as u64, 0)];
+                    let slot = LLVMBuildGEP2(b, ptr, packed, index.as_mut_ptr(), 1, c"".as_ptr());
+                    let arg = LLVMBuildLoad2(b, ptr, slot, c"".as_ptr());
+                    LLVMBuildLoad2(b, t, arg, c"".as_ptr())
+                })
+                .collect();
+            LLVMBuildCall2(b, fty, f, args.as_mut_ptr(), args.len() as u32, c"".as_ptr());
+            LLVMBuildRetVoid(b);
+            // Reached only through its entry: internal, so that the optimiser inlines it there and
+            // drops it, instead of optimising and compiling each kernel twice.
+            LLVMSetLinkage(f, llvm_sys::LLVMLinkage::LLVMInternalLinkage);
+        }
+        LLVMDisposeBuilder(b);
+        Ok(())
+    }
 }
 
 /// The message of an LLVM error (consumed), or `None` for success.
@@ -573,9 +705,9 @@ fn llvm_error(err: llvm_sys::error::LLVMErrorRef) -> Option<String> {
     }
 }
 
-/// Loads the object file `object` into a new ORC `LLJIT` (with the process's symbols, for the math
-/// library) and looks up the packed entry `_mlir_<name>` of every kernel (0 where missing).
-fn load_object(object: &[u8], kernels: &[&ir::Func]) -> Result<(Code, Vec<usize>), String> {
+/// Loads the object file `object` into a new ORC `LLJIT`, with the process's symbols (for the math
+/// library); its entries are looked up with [`Code::packed`].
+pub(crate) fn load_object(object: &[u8]) -> Result<Code, String> {
     use llvm_sys::orc2::{lljit::*, *};
     // SAFETY: LLVM C API calls in their documented order: the builder is consumed by
     // `LLVMOrcCreateLLJIT`, the generator by `LLVMOrcJITDylibAddGenerator` and the memory buffer
@@ -586,7 +718,7 @@ fn load_object(object: &[u8], kernels: &[&ir::Func]) -> Result<(Code, Vec<usize>
         if let Some(e) = llvm_error(LLVMOrcCreateLLJIT(&mut jit, LLVMOrcCreateLLJITBuilder())) {
             return Err(format!("creating the JIT: {e}"));
         }
-        let code = Code::Orc(jit);
+        let code = Code(jit);
         let dylib = LLVMOrcLLJITGetMainJITDylib(jit);
         let mut generator: LLVMOrcDefinitionGeneratorRef = std::ptr::null_mut();
         let prefix = LLVMOrcLLJITGetGlobalPrefix(jit);
@@ -604,15 +736,6 @@ fn load_object(object: &[u8], kernels: &[&ir::Func]) -> Result<(Code, Vec<usize>
         if let Some(e) = llvm_error(LLVMOrcLLJITAddObjectFile(jit, dylib, buffer)) {
             return Err(format!("adding the object file: {e}"));
         }
-        let mut entries = vec![];
-        for f in kernels {
-            let name = std::ffi::CString::new(format!("_mlir_{}", f.name)).map_err(|e| e.to_string())?;
-            let mut addr: LLVMOrcExecutorAddress = 0;
-            if let Some(e) = llvm_error(LLVMOrcLLJITLookup(jit, &mut addr, name.as_ptr())) {
-                return Err(format!("looking up @{}: {e}", f.name));
-            }
-            entries.push(addr as usize);
-        }
-        Ok((code, entries))
+        Ok(code)
     }
 }

@@ -225,7 +225,7 @@ impl<'c> Gen<'c, '_> {
     /// views cast to that static stride, which LLVM vectorises (a dynamic stride makes every access a
     /// gather); otherwise the generic nest. The `scf.if` is marked [`GENERIC_COPY_ATTR`]: the CPU
     /// lowering (`crate::jit::lower_to_llvm`) keeps LLVM from vectorising and unrolling the generic
-    /// copy, which would only version it on the same strides again, at about half of the compile time.
+    /// copy, which would only version it on the same strides again, at a fifth to a third of the LLVM time.
     ///
     /// [`ir::Func::inner_strides`]: arrayc_dialect::ir::Func::inner_strides
     pub fn gen_block(&mut self, l: &KernelLayout) {
