@@ -62,7 +62,9 @@ import jax
 jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp
 import arrayc_random
-arrayc_random.random = lambda *shape, seed=0: jax.random.uniform(jax.random.key(seed), shape, dtype=jnp.float64)
+import numpy as np
+# JAX's generator; as a NumPy array, since some inputs are prepared in NumPy before the jitted part.
+arrayc_random.random = lambda *shape, seed=0: np.asarray(jax.random.uniform(jax.random.key(seed), shape, dtype=jnp.float64))
 import suite
 bench = suite.load({name!r})
 jax.block_until_ready(bench.jax(**{args!r}))

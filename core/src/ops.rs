@@ -228,6 +228,12 @@ pub enum ComputeFn {
     Random,
     /// `out = where(cond, lhs, rhs)`.
     Where,
+    /// Gather along axis 0 (NumPy `x[idx]` with an integer array `idx`): inputs `x` (rank
+    /// `r >= 1`, its own shape, not broadcast) and `idx` (i64, out's shape: the index array
+    /// broadcast along `x`'s trailing axes); `out[i, j] = x[k, j]` with `k = idx[i, j]`, where
+    /// `i` are out's first `rank(out) - (r - 1)` axes and `j` its last `r - 1`. A negative `k`
+    /// counts from the end; `k` outside `[-len(x), len(x))` is a run-time error (a kernel fault).
+    Gather,
     Binary(BinFn),
     Unary(UnFn),
     /// Reduction of `in` along `axis` (out has rank-1 dims) or over everything (`None`, out is 0-d).
@@ -243,6 +249,7 @@ impl ComputeFn {
             ComputeFn::Arange => "arange",
             ComputeFn::Random => "random",
             ComputeFn::Where => "where",
+            ComputeFn::Gather => "gather",
             ComputeFn::Binary(b) => b.name(),
             ComputeFn::Unary(u) => u.name(),
             ComputeFn::Reduce(..) => "reduce",

@@ -128,7 +128,8 @@ fn unsupported<'c, 'a>(o: &OperationRef<'c, 'a>, why: &str) -> ImportError {
 fn compute_fn(name: &str) -> Option<ComputeFn> {
     use BinFn::*;
     use UnFn::*;
-    let simple = [ComputeFn::Fill, ComputeFn::Copy, ComputeFn::Arange, ComputeFn::Random, ComputeFn::Where];
+    let simple =
+        [ComputeFn::Fill, ComputeFn::Copy, ComputeFn::Arange, ComputeFn::Random, ComputeFn::Where, ComputeFn::Gather];
     let bins = [Add, Sub, Mul, Div, Rem, Pow, Minimum, Maximum, Eq, Ne, Lt, Le, Gt, Ge, And, Or].map(ComputeFn::Binary);
     let uns = [Neg, Not, Abs, Sqrt, Exp, Log, Sin, Cos, Tanh, Ceil].map(ComputeFn::Unary);
     simple.into_iter().chain(bins).chain(uns).find(|f| f.name() == name)

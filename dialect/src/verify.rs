@@ -340,11 +340,26 @@ impl Verifier<'_> {
         let r = self.array(out, "out")?;
         let arity = match func {
             ComputeFn::Fill | ComputeFn::Copy | ComputeFn::Random | ComputeFn::Unary(_) | ComputeFn::Reduce(..) => 1,
-            ComputeFn::Arange | ComputeFn::Binary(_) => 2,
+            ComputeFn::Arange | ComputeFn::Binary(_) | ComputeFn::Gather => 2,
             ComputeFn::Where => 3,
         };
         if ins.len() != arity {
             return Err(format!("takes {arity} inputs, {} given", ins.len()));
+        }
+        if func == ComputeFn::Gather {
+            let rs = self.array(ins[0], "src")?;
+            let ri = self.array(ins[1], "index")?;
+            if self.ty(ins[1])?.dtype() != DType::I64 {
+                return Err("its index must be an i64 array".into());
+            }
+            if ins[0] == out || ins[1] == out {
+                return Err("writes one of its inputs".into());
+            }
+            return if rs >= 1 && ri == r && r + 1 >= rs {
+                Ok(())
+            } else {
+                Err(format!("gathers a {rs}-d src through a {ri}-d index into a {r}-d out"))
+            };
         }
         if let ComputeFn::Reduce(_, axis) = func {
             let ri = self.array(ins[0], "input")?;

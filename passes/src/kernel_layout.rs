@@ -3,16 +3,21 @@
 //! each compiled kernel. The code generator and the launcher both work from this one analysis, so
 //! they agree on the iteration space; it is computed once per kernel, at compile time.
 
-use arrayc_core::semantics::NEGATIVE_INT_POWER;
+use arrayc_core::semantics::{GATHER_OUT_OF_BOUNDS, NEGATIVE_INT_POWER};
 use arrayc_core::{BinFn, DType};
 use arrayc_dialect::ir::{self, ComputeFn, OpKind, Type, ValueId};
 pub use arrayc_runtime::launch::{acc_dtype, KernelFault, KernelLayout, LaunchPlan, Reduction};
 
 /// The error an elementwise op `func` with output dtype `out` raises on some inputs where NumPy
 /// raises (a [`KernelFault`]): an integer power (computed in i64 for an integer or bool output) with
-/// a negative exponent. The code generator checks for it where this says so.
+/// a negative exponent; a gather with an index out of range. The code generator checks for it
+/// where this says so.
 pub fn fault_of(func: ComputeFn, out: DType) -> Option<&'static str> {
-    (func == ComputeFn::Binary(BinFn::Pow) && !out.is_float()).then_some(NEGATIVE_INT_POWER)
+    match func {
+        ComputeFn::Binary(BinFn::Pow) if !out.is_float() => Some(NEGATIVE_INT_POWER),
+        ComputeFn::Gather => Some(GATHER_OUT_OF_BOUNDS),
+        _ => None,
+    }
 }
 
 /// Analyses the block of `kernel` (see [`KernelLayout`] for the supported forms); `Err` with a reason
@@ -122,8 +127,11 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
             return Err(format!("contracted temporary %v{c} has rank {rc} but the iteration space has rank {rank}"));
         }
     }
+    // The arrays a gather reads at computed indices: of their own shape, not the iteration space's.
+    let gathered = |v: ValueId| ops.iter().any(|(func, _, ins)| *func == ComputeFn::Gather && ins[0] == v);
     for (func, out, ins) in &ops {
-        for &v in std::iter::once(out).chain(ins) {
+        let own_shape = if *func == ComputeFn::Gather { &ins[..1] } else { &[][..] };
+        for &v in std::iter::once(out).chain(ins).filter(|v| !own_shape.contains(v)) {
             if let (true, Some(rv)) = (is_param(v), rank_of(v)) {
                 let broadcast_input = rv == 0 && !elem_out(v);
                 if rv != rank && !broadcast_input {
@@ -155,7 +163,7 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
         .chain(&extra)
         .map(|r| r.input)
         .find(|&i| is_param(i))
-        .or_else(|| f.params.iter().copied().find(|&p| rank_of(p) == Some(rank) && elem_operand(p)))
+        .or_else(|| f.params.iter().copied().find(|&p| rank_of(p) == Some(rank) && elem_operand(p) && !gathered(p)))
         .or_else(|| f.params.iter().copied().find(|&p| shape_param(p)));
     if space.is_none() && reduce.is_some() {
         return Err("a reduction of a contracted temporary needs a view parameter of the iteration-space shape among the block's operands".into());

@@ -255,7 +255,7 @@ mod verify {
     }
     fn space(o: &Op) -> Option<Vec<SymExpr>> {
         match o.kind {
-            OpKind::Elementwise => o.outs.first().map(|v| v.shape.clone()),
+            OpKind::Elementwise | OpKind::Gather => o.outs.first().map(|v| v.shape.clone()),
             OpKind::Reduction { .. } => o.ins.first().map(|v| v.shape.clone()),
             OpKind::System => None,
         }
@@ -311,7 +311,9 @@ mod verify {
             }
             _ => false,
         };
-        red(f, g) || red(g, f) || two
+        // A gather's gathered array (its first input) with a write to it, in either order.
+        let gather = |x: &Op, y: &Op| x.kind == OpKind::Gather && y.outs.iter().any(|o| overlap(r, o, &x.ins[0]));
+        red(f, g) || red(g, f) || two || gather(f, g) || gather(g, f)
     }
     /// Def. 5: a partition of all ops; no forbidden pair inside a block; acyclic quotient.
     pub fn legal(r: &Region, p: &[Vec<usize>]) -> bool {

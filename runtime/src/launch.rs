@@ -343,13 +343,16 @@ pub fn validate(plan: &LaunchPlan, args: &[RtValue]) -> Result<Validated, String
         )
     };
     let space = view(ppos(space_param)?)?.shape.clone();
-    // Elementwise view parameters: the iteration-space shape (0-d read-only views broadcast).
+    // Elementwise view parameters: the iteration-space shape (0-d read-only views broadcast), except
+    // the arrays gathers read.
     let mut written: Vec<usize> = vec![];
     for (func, out, ins) in &layout.ops {
         if *func == ComputeFn::Arange && space.len() != 1 {
             return Err(format!("kernel @{name}: arange output must be 1-d"));
         }
-        for &v in std::iter::once(out).chain(ins) {
+        // A gather's gathered array (its first input) has a shape of its own.
+        let own_shape = if *func == ComputeFn::Gather { &ins[..1] } else { &[][..] };
+        for &v in std::iter::once(out).chain(ins).filter(|v| !own_shape.contains(v)) {
             let Some(p) = pos(v) else { continue };
             if let RtValue::View(vw) = &args[p] {
                 if vw.rank() == space.len() && vw.shape != space {

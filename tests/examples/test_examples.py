@@ -64,6 +64,8 @@ CASES = [
     dict(file="features/setitem_overlap.arr", entry="setitem_overlap", args=dict(n=8)),
     dict(file="features/setitem_overlap.arr", entry="setitem_overlap", args=dict(n=3)),
     dict(file="features/indexing.arr", entry="indexing", args={}),
+    dict(file="features/gather.arr", entry="gather", args={}),
+    dict(file="features/gather.arr", entry="gather", args=dict(n=7)),
     dict(file="features/reductions.arr", entry="reductions", args=dict(seed=3)),
     dict(file="features/reductions.arr", entry="reductions", args=dict(seed=12345)),
     dict(file="features/elementwise.arr", entry="elementwise", args=dict(n=7), atol=1e-12, why=LINSPACE_ZERO),

@@ -136,8 +136,12 @@ impl Checker {
     }
 
     /// Type of the view `base[index]`. Reports too many indices, bad index types, provably
-    /// out-of-range integer indices. All integers on all dimensions give a scalar.
-    pub fn index_ty(&mut self, base: &Ty, index: &[Index], span: &Span) -> Ty {
+    /// out-of-range integer indices. All integers on all dimensions give a scalar. A single `i64`
+    /// index array `idx` is a gather along axis 0 (NumPy integer-array indexing): an array of shape
+    /// `idx.shape + base.shape[1:]`, a copy, not a view; `write` (an assignment target) rejects it
+    /// (E0410: scatters are not supported yet), as it rejects an index array among other entries
+    /// (E0409).
+    pub fn index_ty(&mut self, base: &Ty, index: &[Index], span: &Span, write: bool) -> Ty {
         // Check the index expressions first so they all get types.
         let mut parts = Vec::with_capacity(index.len());
         for ix in index {
@@ -155,6 +159,35 @@ impl Checker {
                 return Ty::Error;
             }
         };
+        if let Some(k) = parts.iter().position(|p| matches!(p, Part::Gather(_))) {
+            let Index::At(e) = &index[k] else { unreachable!("a gather part comes from an `At` entry") };
+            if write {
+                self.err(
+                    Diagnostic::error(
+                        "E0410",
+                        "assignment through an index array (a scatter) is not supported yet",
+                        e.span.clone(),
+                        "an index array",
+                    )
+                    .with_help("write the elements in a loop, or build the result with `where`"),
+                );
+                return Ty::Error;
+            }
+            if index.len() != 1 || shape.is_empty() {
+                self.err(
+                    Diagnostic::error(
+                        "E0409",
+                        "an index array must be the only index of an array of rank 1 or more",
+                        e.span.clone(),
+                        "an index array",
+                    )
+                    .with_help("index with the array alone (`x[idx]`, a gather along axis 0), then slice the result"),
+                );
+                return Ty::Error;
+            }
+            let Some(Part::Gather(g)) = parts.into_iter().nth(k) else { unreachable!("checked above") };
+            return Ty::Array(dtype, g.into_iter().chain(shape[1..].iter().cloned()).collect());
+        }
         let consuming = index.iter().filter(|i| matches!(i, Index::At(_) | Index::Slice { .. })).count();
         let ellipses: Vec<&Index> = index.iter().filter(|i| matches!(i, Index::Ellipsis(_))).collect();
         if ellipses.len() > 1 {
@@ -242,10 +275,16 @@ impl Checker {
     /// Checks one index entry; returns the affine values of its parts.
     fn index_part(&mut self, ix: &Index) -> Part {
         match ix {
-            Index::At(e) => match self.int_operand(e, "an index") {
-                Ok(v) => Part::At(v),
-                Err(()) => Part::Bad,
-            },
+            Index::At(e) => {
+                let t = self.expr(e);
+                if let Ty::Array(DType::I64, g) = t {
+                    return Part::Gather(g);
+                }
+                match self.int_typed(e, t, "an index") {
+                    Ok(v) => Part::At(v),
+                    Err(()) => Part::Bad,
+                }
+            }
             Index::Slice { start, stop, step, .. } => {
                 let mut bad = false;
                 let mut bound = |c: &mut Checker, b: &Option<Expr>| -> Option<Option<Size>> {
@@ -280,16 +319,29 @@ impl Checker {
     /// Checks that `e` is an `i64` scalar; returns its affine value if known.
     pub fn int_operand(&mut self, e: &Expr, what: &str) -> Result<Option<Size>, ()> {
         let t = self.expr(e);
+        self.int_typed(e, t, what)
+    }
+
+    /// [`Checker::int_operand`] for an expression already checked, of type `t`.
+    fn int_typed(&mut self, e: &Expr, t: Ty, what: &str) -> Result<Option<Size>, ()> {
         match t {
             Ty::Scalar(DType::I64) => Ok(self.affine(e)),
             Ty::Error => Err(()),
             other => {
-                self.error(
+                let mut d = Diagnostic::error(
                     "E0406",
                     format!("{what} must be an i64 scalar, found {other}"),
                     e.span.clone(),
                     format!("has type {other}"),
                 );
+                if what == "an index" {
+                    d = d.with_help(match other {
+                        Ty::Array(DType::Bool, _) => "boolean masks (filters, `x[mask]`) are not supported yet",
+                        Ty::Array(..) => "an index array must have dtype i64 (`x[i64(idx)]`)",
+                        _ => "convert the index with `i64(...)`",
+                    });
+                }
+                self.err(d);
                 Err(())
             }
         }
@@ -299,6 +351,8 @@ impl Checker {
 /// The checked parts of one index entry.
 enum Part {
     At(Option<Size>),
+    /// An `i64` index array of this shape (a gather).
+    Gather(Vec<Size>),
     Slice(Option<Option<Size>>, Option<Option<Size>>, Option<Option<i64>>),
     Other,
     Bad,

@@ -292,7 +292,7 @@ impl Checker {
                 return None;
             }
         }
-        let t = if index.is_empty() { var.ty } else { self.index_ty(&var.ty, index, span) };
+        let t = if index.is_empty() { var.ty } else { self.index_ty(&var.ty, index, span, true) };
         if t == Ty::Error {
             return None;
         }

@@ -141,6 +141,30 @@ impl<'c> Gen<'c, '_> {
                 let b = self.convert(b, od);
                 self.select(c, a, b)
             }
+            ComputeFn::Gather => {
+                // `ins[0]` is read at `[k, j]`: `k` from the index array (wrapped when negative,
+                // checked against the length: out of range is a kernel fault, the load then reads
+                // element 0, which the host checked exists), `j` the iteration's last `r - 1` axes.
+                let Type::Array(_, r) = self.ir_ty(ins[0]) else { unreachable!("gathers from a view") };
+                let k = self.read(ins[1], idx);
+                let k = self.convert(k, DType::I64);
+                let n = self.index_to_i64(self.dim(ins[0], 0));
+                let zero = self.consti(DType::I64, 0);
+                let neg = self.cmpi(CmpiPredicate::Slt, k, zero);
+                let wrapped = self.binary(BinFn::Add, k, n);
+                let k = self.select(neg, wrapped, k);
+                let low = self.cmpi(CmpiPredicate::Slt, k, zero);
+                let high = self.cmpi(CmpiPredicate::Sge, k, n);
+                let bad = self.arith2(arith::ori, low, high);
+                if let Some(f) = fault {
+                    self.fault_if(bad, f);
+                }
+                let k = self.select(bad, zero, k);
+                let k = self.val(arith::index_cast(k.v, melior::ir::Type::index(self.ctx), self.loc));
+                let at: Vec<Value<'c, 'c>> =
+                    std::iter::once(k).chain(idx[idx.len() + 1 - r..].iter().copied()).collect();
+                self.load(ins[0], &at)
+            }
             ComputeFn::Binary(op) => {
                 let a = self.read(ins[0], idx);
                 let b = self.read(ins[1], idx);

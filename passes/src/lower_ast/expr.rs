@@ -1,6 +1,7 @@
 //! Expressions: scalar host arithmetic, array operations (one `arr` op each), views, builtins.
 
 use super::{LResult, Lowerer, Root};
+use arrayc_core::semantics::GATHER_OUT_OF_BOUNDS;
 use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
 use arrayc_grammar::ast::{self, BinOp, DType, Expr, ExprKind, Index};
 use arrayc_grammar::types::{Size, Ty};
@@ -122,6 +123,12 @@ impl Lowerer<'_> {
             }
             ExprKind::Subscript { base, index } => {
                 let b = self.expr(base)?;
+                if let [Index::At(ix)] = index.as_slice() {
+                    if self.ty_of(ix).is_array() {
+                        let i = self.expr(ix)?;
+                        return Ok(vec![self.gather(b, i, &ty)]);
+                    }
+                }
                 let v = self.view(b, index)?;
                 if ty.is_array() {
                     v
@@ -255,6 +262,45 @@ impl Lowerer<'_> {
             .collect();
         self.emit(OpKind::Compute { func, out, ins });
         Ok(out)
+    }
+
+    /// `src[idx]` with an `i64` index array: a gather along axis 0 (`ComputeFn::Gather`) into a new
+    /// array of shape `idx.shape + src.shape[1:]` (`ty`). The index array goes in extended with
+    /// size-1 axes and broadcast along `src`'s trailing axes, so that it has the output's shape.
+    fn gather(&mut self, src: ValueId, idx: ValueId, ty: &Ty) -> ValueId {
+        let (Ty::Array(dt, shape), Type::Array(_, rs), Type::Array(di, q)) = (ty, self.f.ty(src), self.f.ty(idx))
+        else {
+            unreachable!("the checker types a gather as an array of an array through an index array")
+        };
+        let mut sizes: Vec<ValueId> = (0..q).map(|a| self.dim(idx, a)).collect();
+        // NumPy raises for any index into an empty axis 0; so the kernel, which reads element 0
+        // when an index is out of range, never reads an empty array.
+        let zero = self.i64_const(0);
+        let len = self.dim(src, 0);
+        let mut ok = self.scalar_binary(BinFn::Gt, len, zero, DType::I64);
+        for &n in &sizes {
+            let none = self.scalar_binary(BinFn::Eq, n, zero, DType::I64);
+            ok = self.scalar_binary(BinFn::Or, ok, none, DType::Bool);
+        }
+        self.emit(OpKind::Assert { cond: ok, msg: format!("{GATHER_OUT_OF_BOUNDS}: axis 0 has size 0") });
+        sizes.extend((1..rs).map(|a| self.dim(src, a)));
+        let index = if rs == 1 {
+            idx
+        } else {
+            let entries: Vec<IndexEntry> = std::iter::repeat_n(IndexEntry::Full, q)
+                .chain(std::iter::repeat_n(IndexEntry::NewAxis, rs - 1))
+                .collect();
+            let res = self.value(Type::Array(di, q + rs - 1), None);
+            self.emit(OpKind::View { res, src: idx, index: entries.clone(), operands: vec![] });
+            let root = self.root(idx);
+            self.roots.insert(res, root);
+            self.view_defs.insert(res, (idx, entries, vec![]));
+            self.broadcast_to_sizes(res, &sizes)
+        };
+        let out = self.new_array(*dt, sizes);
+        self.shapes.insert(out, shape.clone());
+        self.emit(OpKind::Compute { func: ComputeFn::Gather, out, ins: vec![src, index] });
+        out
     }
 
     /// `arr.new` of a base array.

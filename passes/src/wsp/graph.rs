@@ -90,7 +90,8 @@ impl WspGraph {
 }
 
 /// Fusibility of ops `i < j`: Def. 12 (1)-(3), equal iteration spaces (Sec. IV-A1, compared
-/// symbolically), "a reduction's output is fuse-preventing for its consumers", and two reductions
+/// symbolically), "a reduction's output is fuse-preventing for its consumers", a gather's gathered
+/// array is fuse-preventing with any write to it (van Balen et al. 2024, Sec. 3.3), and two reductions
 /// share a block only when both reduce the same axis of a space of rank 2 or more (what the kernel
 /// back end runs as one loop nest: `crate::kernel_layout::kernel_layout`; the paper's Sec. IV-A
 /// leaves what is fusible to the back end).
@@ -124,5 +125,9 @@ pub fn fusible(region: &Region, i: usize, j: usize) -> bool {
         matches!(r.kind, OpKind::Reduction { .. })
             && r.outs.iter().any(|o| c.ins.iter().any(|x| relation(o, x, b) != Relation::Disjoint))
     };
-    !(consumes(f, g) || consumes(g, f))
+    // A gather reads its gathered array anywhere: never in one block with a write to it.
+    let gathers_written = |x: &super::Op, w: &super::Op| {
+        x.kind == OpKind::Gather && w.outs.iter().any(|o| relation(o, &x.ins[0], b) != Relation::Disjoint)
+    };
+    !(consumes(f, g) || consumes(g, f) || gathers_written(f, g) || gathers_written(g, f))
 }

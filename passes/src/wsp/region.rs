@@ -45,6 +45,12 @@ pub enum OpKind {
     /// Iteration space = shape of its (first) input view; its output is fuse-preventing for
     /// every later op that reads it.
     Reduction { axis: Option<usize> },
+    /// A gather (`x[idx]`): elementwise over its output's shape, but its first input view (the
+    /// gathered array, whole) is read at indices the iteration does not determine, so any write to
+    /// that base array is fuse-preventing with it, in either order (van Balen et al. 2024, Sec. 3.3:
+    /// the gathered array is materialised; arrayc's kernels do not recompute its producer at the
+    /// gathered index).
+    Gather,
     /// `new`/`del`/`sync`: no iteration space, fuses with anything, costs nothing by itself
     /// (Def. 10: "DEL and SYNC are counted as having no input or output").
     System,
@@ -78,6 +84,11 @@ impl Op {
             del: vec![],
             sync: vec![],
         }
+    }
+    /// Gather `out = src[index]` along axis 0: `src` is the whole gathered view, `index` has out's
+    /// shape.
+    pub fn gather(name: &str, out: View, src: View, index: View) -> Op {
+        Op { kind: OpKind::Gather, ..Op::elementwise(name, vec![out], vec![src, index]) }
     }
     /// Reduction `out = reduce(in, axis)`.
     pub fn reduction(name: &str, out: View, input: View, axis: Option<usize>) -> Op {
@@ -144,6 +155,7 @@ impl Op {
     pub fn iteration_space(&self) -> Option<&[SymExpr]> {
         match self.kind {
             OpKind::Elementwise => self.outs.first().or(self.ins.first()).map(|v| v.shape.as_slice()),
+            OpKind::Gather => self.outs.first().map(|v| v.shape.as_slice()),
             OpKind::Reduction { .. } => self.ins.first().or(self.outs.first()).map(|v| v.shape.as_slice()),
             OpKind::System => None,
         }

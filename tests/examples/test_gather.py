@@ -1,0 +1,149 @@
+"""Gathers (`x[idx]` with an i64 index array, NumPy integer-array indexing along axis 0) against
+NumPy: every dtype, gathered arrays of rank 1 to 3 and index arrays of rank 1 and 2, negative and
+repeated indices, empty index arrays, views as the gathered array, sizes that span many launch
+chunks, every fusion algorithm and 1 or 2 threads; and the errors: an index out of range (NumPy's
+IndexError, naming the statement's line), an index into an empty axis, and the checker's E0406/E0409/E0410.
+"""
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+from arrayc_examples import RUN_TIMEOUT_S, arrayc_binary, load_results
+
+DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "bool": np.bool_}
+ALGORITHMS = ["singleton", "linear", "greedy", "unintrusive", "optimal", "optimal-baseline"]
+
+
+def run(src, inputs, tmp_path, flags=(), env=None):
+    """Runs `src` with the arrays of `inputs` as `.npy` arguments; (process, results)."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    prog = tmp_path / "prog.arr"
+    prog.write_text(src)
+    out = tmp_path / "out"
+    cmd = [str(arrayc_binary()), "run", str(prog), "--out", str(out), *flags]
+    for name, value in inputs.items():
+        np.save(tmp_path / f"{name}.npy", value)
+        cmd += ["--arg", f"{name}=@{tmp_path / f'{name}.npy'}"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT_S, env=env)
+    return proc, (load_results(out) if proc.returncode == 0 else None)
+
+
+def values(dt, shape, rng):
+    if dt == "bool":
+        return rng.random(shape) < 0.5
+    if dt == "i64":
+        return rng.integers(-1000, 1000, shape, dtype=np.int64)
+    return (rng.integers(-1000, 1000, shape) / 4).astype(DTYPES[dt])
+
+
+def dims(shape, first):
+    return ", ".join([first] + [str(d) for d in shape[1:]])
+
+
+# (shape of x, shape of idx)
+CASES = [((10,), (4,)), ((7,), (0,)), ((1,), (5,)), ((100_003,), (200_001,)), ((300, 3), (1_000,)),
+         ((5, 4), (3, 2)), ((4, 3, 2), (5,)), ((6,), (2, 70_001))]
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("xs,ks", CASES)
+def test_gather_matches_numpy(dt, xs, ks, tmp_path):
+    rng = np.random.default_rng(len(xs) * 1000 + sum(ks) + len(dt))
+    x = values(dt, xs, rng)
+    idx = rng.integers(-xs[0], xs[0], ks, dtype=np.int64)  # negative and repeated indices
+    out = list(ks) + list(xs[1:])
+    tx = f"{dt}[{dims(xs, 'N')}]"
+    ti = f"i64[{', '.join(f'K{a}' for a in range(len(ks)))}]"
+    to = f"{dt}[{', '.join([f'K{a}' for a in range(len(ks))] + [str(d) for d in xs[1:]])}]"
+    src = f"fn main(x: {tx}, idx: {ti}) -> ({to}, {to}) {{\n    return (x[idx], x[idx % N]);\n}}\n"
+    proc, res = run(src, {"x": x, "idx": idx}, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    for got, want in zip(res, [x[idx], x[idx % xs[0]]]):
+        assert got.shape == tuple(out) and got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+
+
+FUSED = """fn main(x: f64[N], idx: i64[K]) -> (f64[K], f64, f64[K]) {
+    let y = x[::-1] * 2.0;
+    let j = (idx * 7 + 3) % N - 3;
+    let g = y[j] + x[j];
+    let s = sum(x[idx] * g);
+    let h = x[2:][idx % (N - 2)];
+    return (g, s, h);
+}
+"""
+
+
+def fused_reference(x, idx):
+    n = len(x)
+    y = x[::-1] * 2.0
+    j = (idx * 7 + 3) % n - 3
+    g = y[j] + x[j]
+    return g, np.sum(x[idx] * g), x[2:][idx % (n - 2)]
+
+
+@pytest.mark.parametrize("algo", ALGORITHMS)
+def test_fused_gathers_every_algorithm(algo, tmp_path):
+    """Gathers fused with their index arrays' producers and their consumers, from views, in
+    reductions: bit-identical to NumPy under every fusion algorithm (inputs exact in binary)."""
+    rng = np.random.default_rng(7)
+    x = rng.integers(-64, 64, 50_001) / 8.0
+    idx = rng.integers(-50_001, 50_001, 90_001, dtype=np.int64)
+    proc, res = run(FUSED, {"x": x, "idx": idx}, tmp_path, flags=("--fuse", algo))
+    assert proc.returncode == 0, proc.stderr
+    for got, want in zip(res, fused_reference(x, idx)):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_thread_count_does_not_change_results(tmp_path):
+    rng = np.random.default_rng(3)
+    x = rng.random(30_000)
+    idx = rng.integers(0, 30_000, 300_000, dtype=np.int64)
+    results = []
+    for threads in ("1", "2"):
+        env = dict(os.environ, RAYON_NUM_THREADS=threads)
+        proc, res = run(FUSED, {"x": x, "idx": idx}, tmp_path / threads, env=env)
+        assert proc.returncode == 0, proc.stderr
+        results.append(res)
+    for a, b in zip(*results):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("bad", [10, -11, 2**40])
+def test_out_of_range_index_is_numpys_index_error(bad, tmp_path):
+    src = "fn main(x: f64[N], idx: i64[K]) -> f64[K] {\n    let y = x[idx] + 1.0;\n    return y;\n}\n"
+    idx = np.array([0, 3, bad, 1], dtype=np.int64)
+    with pytest.raises(IndexError):
+        np.arange(10.0)[idx]
+    proc, _ = run(src, {"x": np.arange(10.0), "idx": idx}, tmp_path)
+    assert proc.returncode == 1
+    assert "prog.arr:2:5: error: index out of bounds for axis 0 of the indexed array (IndexError)" in proc.stderr
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
+
+
+def test_empty_axis(tmp_path):
+    """Any index into an empty axis is an error (NumPy); no index at all is an empty result."""
+    src = "fn main(x: f64[N], idx: i64[K]) -> f64[K] {\n    return x[idx];\n}\n"
+    proc, _ = run(src, {"x": np.zeros(0), "idx": np.array([0], dtype=np.int64)}, tmp_path / "a")
+    assert proc.returncode == 1 and "IndexError" in proc.stderr and ":2:" in proc.stderr
+    proc, res = run(src, {"x": np.zeros(0), "idx": np.zeros(0, dtype=np.int64)}, tmp_path / "b")
+    assert proc.returncode == 0, proc.stderr
+    assert res[0].shape == (0,)
+
+
+@pytest.mark.parametrize("body,code,hint", [
+    ("x[idx] = 1.0;", "E0410", "scatter"),
+    ("let y = x[idx, 0];", "E0409", "the only index"),
+    ("let y = x[x > 0.0];", "E0406", "boolean masks"),
+    ("let y = x[x];", "E0406", "dtype i64"),
+])
+def test_checker_errors(body, code, hint, tmp_path):
+    src = f"fn main(x: f64[N, 2], idx: i64[K]) {{ {body} }}\n"
+    prog = tmp_path / "e.arr"
+    prog.write_text(src)
+    proc = subprocess.run([str(arrayc_binary()), "check", str(prog)], capture_output=True, text=True,
+                          timeout=RUN_TIMEOUT_S)
+    assert proc.returncode != 0
+    assert code in proc.stderr and hint in proc.stderr, proc.stderr
