@@ -64,7 +64,7 @@ import jax.numpy as jnp
 import arrayc_random
 import numpy as np
 # JAX's generator; as a NumPy array, since some inputs are prepared in NumPy before the jitted part.
-arrayc_random.random = lambda *shape, seed=0: np.asarray(jax.random.uniform(jax.random.key(seed), shape, dtype=jnp.float64))
+arrayc_random.random = lambda *shape, seed=0: np.array(jax.random.uniform(jax.random.key(seed), shape, dtype=jnp.float64))
 import suite
 bench = suite.load({name!r})
 jax.block_until_ready(bench.jax(**{args!r}))
