@@ -66,6 +66,8 @@ CASES = [
     dict(file="features/indexing.arr", entry="indexing", args={}),
     dict(file="features/gather.arr", entry="gather", args={}),
     dict(file="features/gather.arr", entry="gather", args=dict(n=7)),
+    dict(file="features/greedy_bottom_up_bad.arr", entry="greedy_bottom_up_bad", args=dict(n=300, m=70)),
+    dict(file="features/greedy_top_down_bad.arr", entry="greedy_top_down_bad", args=dict(n=1000)),
     dict(file="features/reductions.arr", entry="reductions", args=dict(seed=3)),
     dict(file="features/reductions.arr", entry="reductions", args=dict(seed=12345)),
     dict(file="features/elementwise.arr", entry="elementwise", args=dict(n=7), atol=1e-12, why=LINSPACE_ZERO),
