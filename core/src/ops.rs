@@ -228,12 +228,13 @@ pub enum ComputeFn {
     Random,
     /// `out = where(cond, lhs, rhs)`.
     Where,
-    /// Gather along axis 0 (NumPy `x[idx]` with an integer array `idx`): inputs `x` (rank
-    /// `r >= 1`, its own shape, not broadcast) and `idx` (i64, out's shape: the index array
-    /// broadcast along `x`'s trailing axes); `out[i, j] = x[k, j]` with `k = idx[i, j]`, where
-    /// `i` are out's first `rank(out) - (r - 1)` axes and `j` its last `r - 1`. A negative `k`
-    /// counts from the end; `k` outside `[-len(x), len(x))` is a run-time error (a kernel fault).
-    Gather,
+    /// Gather along `axis` (NumPy `take(x, idx, axis)`; `x[idx]` is axis 0): inputs `x` (rank
+    /// `r >= 1`, its own shape, not broadcast) and `idx` (i64, out's shape: the index array, of
+    /// rank `q`, broadcast along `x`'s other axes); `out[p, i, s] = x[p, k, s]` with
+    /// `k = idx[p, i, s]`, where `p` are out's first `axis` axes, `i` the next `q` and `s` the last
+    /// `r - 1 - axis`. A negative `k` counts from the end; `k` outside `[-n, n)` (`n` the size of
+    /// `x` along `axis`) is a run-time error (a kernel fault).
+    Gather(usize),
     Binary(BinFn),
     Unary(UnFn),
     /// Reduction of `in` along `axis` (out has rank-1 dims) or over everything (`None`, out is 0-d).
@@ -249,7 +250,7 @@ impl ComputeFn {
             ComputeFn::Arange => "arange",
             ComputeFn::Random => "random",
             ComputeFn::Where => "where",
-            ComputeFn::Gather => "gather",
+            ComputeFn::Gather(_) => "gather",
             ComputeFn::Binary(b) => b.name(),
             ComputeFn::Unary(u) => u.name(),
             ComputeFn::Reduce(..) => "reduce",

@@ -41,8 +41,10 @@ fn float_min_max(x: f64, y: f64, min: bool) -> f64 {
 /// ([`scalar_binary`]) and in kernels (a kernel fault, see `arrayc_runtime::launch::KernelFault`).
 pub const NEGATIVE_INT_POWER: &str = "integers to negative integer powers are not allowed";
 
-/// NumPy's `IndexError` for an integer-array index (a gather) outside `[-n, n)` of axis 0.
-pub const GATHER_OUT_OF_BOUNDS: &str = "index out of bounds for axis 0 of the indexed array (IndexError)";
+/// NumPy's `IndexError` for an integer-array index (a gather) outside `[-n, n)` of `axis`.
+pub fn gather_out_of_bounds(axis: usize) -> String {
+    format!("index out of bounds for axis {axis} of the indexed array (IndexError)")
+}
 
 /// Integer power with wrapping (exponentiation by squaring over the whole i64 exponent, as the
 /// kernels' `ipowi`); `None` for a negative exponent, where NumPy raises [`NEGATIVE_INT_POWER`].

@@ -128,8 +128,7 @@ fn unsupported<'c, 'a>(o: &OperationRef<'c, 'a>, why: &str) -> ImportError {
 fn compute_fn(name: &str) -> Option<ComputeFn> {
     use BinFn::*;
     use UnFn::*;
-    let simple =
-        [ComputeFn::Fill, ComputeFn::Copy, ComputeFn::Arange, ComputeFn::Random, ComputeFn::Where, ComputeFn::Gather];
+    let simple = [ComputeFn::Fill, ComputeFn::Copy, ComputeFn::Arange, ComputeFn::Random, ComputeFn::Where];
     let bins = [Add, Sub, Mul, Div, Rem, Pow, Minimum, Maximum, Eq, Ne, Lt, Le, Gt, Ge, And, Or].map(ComputeFn::Binary);
     let uns = [Neg, Not, Abs, Sqrt, Exp, Log, Sin, Cos, Tanh, Ceil].map(ComputeFn::Unary);
     simple.into_iter().chain(bins).chain(uns).find(|f| f.name() == name)
@@ -591,6 +590,12 @@ impl FuncImporter<'_> {
                     .ok_or_else(|| unsupported(o, "`kind` must be \"sum\", \"prod\", \"min\" or \"max\""))?;
                 let axis = if o.has_attribute("axis") { Some(self.int_attr(o, "axis")? as usize) } else { None };
                 OpKind::Compute { func: ComputeFn::Reduce(kind, axis), out: ops[0], ins: ops[1..].to_vec() }
+            }
+            "gather" => {
+                no_results()?;
+                let axis = self.int_attr(o, "axis")?;
+                let axis = usize::try_from(axis).map_err(|_| unsupported(o, "`axis` must not be negative"))?;
+                OpKind::Compute { func: ComputeFn::Gather(axis), out: ops[0], ins: ops[1..].to_vec() }
             }
             other => {
                 let func = compute_fn(other).ok_or_else(|| unsupported(o, "unknown arr operation"))?;

@@ -262,6 +262,7 @@ impl Printer<'_> {
                 let attrs = match func {
                     ComputeFn::Reduce(k, None) => format!(" {{kind = \"{}\"}}", k.name()),
                     ComputeFn::Reduce(k, Some(a)) => format!(" {{kind = \"{}\", axis = {a} : i64}}", k.name()),
+                    ComputeFn::Gather(a) => format!(" {{axis = {a} : i64}}"),
                     _ => String::new(),
                 };
                 self.generic(func.name(), &[], &ops, &attrs)

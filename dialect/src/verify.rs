@@ -340,14 +340,17 @@ impl Verifier<'_> {
         let r = self.array(out, "out")?;
         let arity = match func {
             ComputeFn::Fill | ComputeFn::Copy | ComputeFn::Random | ComputeFn::Unary(_) | ComputeFn::Reduce(..) => 1,
-            ComputeFn::Arange | ComputeFn::Binary(_) | ComputeFn::Gather => 2,
+            ComputeFn::Arange | ComputeFn::Binary(_) | ComputeFn::Gather(_) => 2,
             ComputeFn::Where => 3,
         };
         if ins.len() != arity {
             return Err(format!("takes {arity} inputs, {} given", ins.len()));
         }
-        if func == ComputeFn::Gather {
+        if let ComputeFn::Gather(axis) = func {
             let rs = self.array(ins[0], "src")?;
+            if axis >= rs {
+                return Err(format!("gathers along axis {axis} of a {rs}-d src"));
+            }
             let ri = self.array(ins[1], "index")?;
             if self.ty(ins[1])?.dtype() != DType::I64 {
                 return Err("its index must be an i64 array".into());

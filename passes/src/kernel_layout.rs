@@ -3,7 +3,7 @@
 //! each compiled kernel. The code generator and the launcher both work from this one analysis, so
 //! they agree on the iteration space; it is computed once per kernel, at compile time.
 
-use arrayc_core::semantics::{GATHER_OUT_OF_BOUNDS, NEGATIVE_INT_POWER};
+use arrayc_core::semantics::{gather_out_of_bounds, NEGATIVE_INT_POWER};
 use arrayc_core::{BinFn, DType};
 use arrayc_dialect::ir::{self, ComputeFn, OpKind, Type, ValueId};
 pub use arrayc_runtime::launch::{acc_dtype, KernelFault, KernelLayout, LaunchPlan, Reduction};
@@ -12,10 +12,10 @@ pub use arrayc_runtime::launch::{acc_dtype, KernelFault, KernelLayout, LaunchPla
 /// raises (a [`KernelFault`]): an integer power (computed in i64 for an integer or bool output) with
 /// a negative exponent; a gather with an index out of range. The code generator checks for it
 /// where this says so.
-pub fn fault_of(func: ComputeFn, out: DType) -> Option<&'static str> {
+pub fn fault_of(func: ComputeFn, out: DType) -> Option<String> {
     match func {
-        ComputeFn::Binary(BinFn::Pow) if !out.is_float() => Some(NEGATIVE_INT_POWER),
-        ComputeFn::Gather => Some(GATHER_OUT_OF_BOUNDS),
+        ComputeFn::Binary(BinFn::Pow) if !out.is_float() => Some(NEGATIVE_INT_POWER.into()),
+        ComputeFn::Gather(axis) => Some(gather_out_of_bounds(axis)),
         _ => None,
     }
 }
@@ -71,7 +71,7 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
                 } else {
                     if let Some(message) = fault_of(*func, f.ty(*out).dtype()) {
                         let (line, col) = op.loc.map_or((0, 0), |l| (l.line, l.col));
-                        faults.push(KernelFault { op: ops.len(), message: message.into(), line, col });
+                        faults.push(KernelFault { op: ops.len(), message, line, col });
                     }
                     ops.push((*func, *out, ins.clone()));
                 }
@@ -128,9 +128,9 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
         }
     }
     // The arrays a gather reads at computed indices: of their own shape, not the iteration space's.
-    let gathered = |v: ValueId| ops.iter().any(|(func, _, ins)| *func == ComputeFn::Gather && ins[0] == v);
+    let gathered = |v: ValueId| ops.iter().any(|(func, _, ins)| matches!(func, ComputeFn::Gather(_)) && ins[0] == v);
     for (func, out, ins) in &ops {
-        let own_shape = if *func == ComputeFn::Gather { &ins[..1] } else { &[][..] };
+        let own_shape = if matches!(func, ComputeFn::Gather(_)) { &ins[..1] } else { &[][..] };
         for &v in std::iter::once(out).chain(ins).filter(|v| !own_shape.contains(v)) {
             if let (true, Some(rv)) = (is_param(v), rank_of(v)) {
                 let broadcast_input = rv == 0 && !elem_out(v);

@@ -351,7 +351,7 @@ pub fn validate(plan: &LaunchPlan, args: &[RtValue]) -> Result<Validated, String
             return Err(format!("kernel @{name}: arange output must be 1-d"));
         }
         // A gather's gathered array (its first input) has a shape of its own.
-        let own_shape = if *func == ComputeFn::Gather { &ins[..1] } else { &[][..] };
+        let own_shape = if matches!(func, ComputeFn::Gather(_)) { &ins[..1] } else { &[][..] };
         for &v in std::iter::once(out).chain(ins).filter(|v| !own_shape.contains(v)) {
             let Some(p) = pos(v) else { continue };
             if let RtValue::View(vw) = &args[p] {

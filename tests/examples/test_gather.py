@@ -133,7 +133,40 @@ def test_empty_axis(tmp_path):
     assert res[0].shape == (0,)
 
 
+# (shape of x, shape of idx, axis)
+TAKE_CASES = [((4, 6), (5,), 1), ((4, 6), (2, 3), -1), ((3, 50_001), (7,), 0), ((2, 3, 4), (70_001,), 1),
+              ((2, 3, 4), (3, 2), 2), ((5, 3, 2), (0,), 1), ((9,), (4, 4), 0)]
+
+
+@pytest.mark.parametrize("xs,ks,axis", TAKE_CASES)
+def test_take_matches_numpy(xs, ks, axis, tmp_path):
+    rng = np.random.default_rng(sum(xs) + sum(ks) + axis)
+    x = values("f64", xs, rng)
+    n = xs[axis]
+    idx = rng.integers(-n, n, ks, dtype=np.int64)
+    want = np.take(x, idx, axis=axis)
+    tx = f"f64[{', '.join(f'D{a}' for a in range(len(xs)))}]"
+    ti = f"i64[{', '.join(f'K{a}' for a in range(len(ks)))}]"
+    to = f"f64[{', '.join(str(d) for d in want.shape)}]"
+    src = f"fn main(x: {tx}, idx: {ti}) -> ({to}, {to}) {{\n" \
+          f"    return (take(x, idx, axis={axis}), take(x * 2.0, idx, axis={axis}) - 1.0);\n}}\n"
+    proc, res = run(src, {"x": x, "idx": idx}, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    np.testing.assert_array_equal(res[0], want)
+    np.testing.assert_array_equal(res[1], np.take(x * 2.0, idx, axis=axis) - 1.0)
+
+
+def test_take_out_of_range_names_the_axis(tmp_path):
+    src = "fn main(x: f64[N, M], idx: i64[K]) -> f64[N, K] {\n    return take(x, idx, axis=1);\n}\n"
+    proc, _ = run(src, {"x": np.zeros((2, 3)), "idx": np.array([0, 3], dtype=np.int64)}, tmp_path)
+    assert proc.returncode == 1
+    assert "prog.arr:2:5: error: index out of bounds for axis 1 of the indexed array (IndexError)" in proc.stderr
+
+
 @pytest.mark.parametrize("body,code,hint", [
+    ("let y = take(x, idx);", "E0405", "needs `axis=`"),
+    ("let y = take(x, 1, axis=0);", "E0406", "i64 array"),
+    ("let y = take(x, idx, axis=2);", "E0405", "out of range"),
     ("x[idx] = 1.0;", "E0410", "scatter"),
     ("let y = x[idx, 0];", "E0409", "the only index"),
     ("let y = x[x > 0.0];", "E0406", "boolean masks"),

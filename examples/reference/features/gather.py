@@ -13,4 +13,5 @@ def gather(n=10):
     rows = m[np.arange(4) % 2 * 2 - 1]
     s = float(np.sum(x[idx % 3]))
     c = m[j2 % 5]
-    return a, b, rows, s, c
+    cols = np.take(m, np.arange(4) % 3 - 1, axis=1)
+    return a, b, rows, s, c, cols

@@ -21,6 +21,7 @@ fn usage(name: &str) -> &'static str {
         "minimum" | "maximum" => "minimum(a, b) / maximum(a, b)",
         "where" => "where(cond, a, b)",
         "sum" | "prod" | "min" | "max" | "mean" => "sum(x) | sum(x, axis=k)",
+        "take" => "take(x, idx) (x 1-d) | take(x, idx, axis=k) (idx an i64 array)",
         "f64" | "f32" | "i64" | "bool" => "f64(x) (a cast)",
         _ => "abs(x) / sqrt(x) / exp(x) / log(x) / sin(x) / cos(x) / tanh(x)",
     }
@@ -43,7 +44,7 @@ impl Checker {
         let allowed: &[&str] = match name {
             "zeros" | "ones" | "empty" | "full" => &["dtype"],
             "random" => &["seed"],
-            "sum" | "prod" | "min" | "max" | "mean" => &["axis"],
+            "sum" | "prod" | "min" | "max" | "mean" | "take" => &["axis"],
             "arange" | "linspace" | "copy" | "transpose" | ".T" | "diagonal" | "abs" | "sqrt" | "exp" | "log"
             | "sin" | "cos" | "tanh" | "minimum" | "maximum" | "where" | "f64" | "f32" | "i64" | "bool" => &[],
             _ => return None,
@@ -331,6 +332,67 @@ impl Checker {
                 };
                 let d = promote(da, weak_of(&args[1]), db, weak_of(&args[2]));
                 self.broadcast_all(&[&tc, &ta, &tb], d, e)
+            }
+            "take" => {
+                if !arity(self, 2, 2) {
+                    return Some(Ty::Error);
+                }
+                let t = self.value(&args[0]);
+                let ti = self.value(&args[1]);
+                if bad || t == Ty::Error || ti == Ty::Error {
+                    return Some(Ty::Error);
+                }
+                let Ty::Array(d, shape) = t else {
+                    self.error(
+                        "E0408",
+                        format!("`take` needs an array, found {t}"),
+                        args[0].span.clone(),
+                        "not an array",
+                    );
+                    return Some(Ty::Error);
+                };
+                let Ty::Array(DType::I64, ishape) = ti else {
+                    self.err(
+                        Diagnostic::error(
+                            "E0406",
+                            format!("the indices of `take` must be an i64 array, found {ti}"),
+                            args[1].span.clone(),
+                            format!("has type {ti}"),
+                        )
+                        .with_help("index with a scalar as `x[i]`, or convert with `i64(...)`"),
+                    );
+                    return Some(Ty::Error);
+                };
+                let r = shape.len() as i64;
+                let (a, ae) = match axis_kw {
+                    Some((a, ae)) => (a, &ae.span),
+                    None if r == 1 => (0, &e.span),
+                    None => {
+                        self.err(
+                            Diagnostic::error(
+                                "E0405",
+                                format!("`take` of a rank-{r} array needs `axis=`"),
+                                e.span.clone(),
+                                "no axis",
+                            )
+                            .with_note("NumPy's `take` without an axis takes from the flattened array, which arrayc does not do"),
+                        );
+                        return Some(Ty::Error);
+                    }
+                };
+                let k = if a < 0 { a.saturating_add(r) } else { a };
+                if k < 0 || k >= r {
+                    self.error(
+                        "E0405",
+                        format!("axis {a} is out of range for an array of rank {r}"),
+                        ae.clone(),
+                        "bad axis",
+                    );
+                    return Some(Ty::Error);
+                }
+                let k = k as usize;
+                let out = shape[..k].iter().chain(&ishape).chain(&shape[k + 1..]).cloned().collect();
+                Ty::Array(d, out)
             }
             "sum" | "prod" | "min" | "max" | "mean" => {
                 if !arity(self, 1, 1) {

@@ -16,7 +16,7 @@ use arrayc_dialect::ir::{self, ComputeFn, Type, UnFn, ValueId};
 fn arity(func: ComputeFn) -> Option<usize> {
     Some(match func {
         ComputeFn::Fill | ComputeFn::Copy | ComputeFn::Random | ComputeFn::Unary(_) => 1,
-        ComputeFn::Arange | ComputeFn::Binary(_) | ComputeFn::Gather => 2,
+        ComputeFn::Arange | ComputeFn::Binary(_) | ComputeFn::Gather(_) => 2,
         ComputeFn::Where => 3,
         ComputeFn::Reduce(..) => return None,
     })
@@ -38,11 +38,11 @@ fn op_legality(f: &ir::Func, rank: usize, func: ComputeFn, out: ValueId, ins: &[
         ComputeFn::Arange if rank != 1 => Err("arange over a non-1-d iteration space".into()),
         // The gathered array is read at indices the iteration does not determine: it must be
         // materialised (a parameter), never a contracted temporary of the block.
-        ComputeFn::Gather if !f.params.contains(&ins[0]) => {
+        ComputeFn::Gather(_) if !f.params.contains(&ins[0]) => {
             Err(format!("the gathered array %v{} of `gather` is not a kernel parameter", ins[0]))
         }
-        ComputeFn::Gather => match (f.ty(ins[0]), f.ty(ins[1])) {
-            (Type::Array(_, r), Type::Array(_, ri)) if r >= 1 && ri == rank && rank + 1 >= r => Ok(()),
+        ComputeFn::Gather(axis) => match (f.ty(ins[0]), f.ty(ins[1])) {
+            (Type::Array(_, r), Type::Array(_, ri)) if axis < r && ri == rank && rank + 1 >= r => Ok(()),
             _ => Err("`gather` operands do not fit the iteration space".into()),
         },
         _ => Ok(()),

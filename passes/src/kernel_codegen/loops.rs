@@ -141,14 +141,15 @@ impl<'c> Gen<'c, '_> {
                 let b = self.convert(b, od);
                 self.select(c, a, b)
             }
-            ComputeFn::Gather => {
-                // `ins[0]` is read at `[k, j]`: `k` from the index array (wrapped when negative,
-                // checked against the length: out of range is a kernel fault, the load then reads
-                // element 0, which the host checked exists), `j` the iteration's last `r - 1` axes.
+            ComputeFn::Gather(axis) => {
+                // `ins[0]` is read at `[p, k, s]`: `k` from the index array (wrapped when negative,
+                // checked against the size: out of range is a kernel fault, the load then reads
+                // index 0, which the host checked exists), `p` the iteration's first `axis` axes,
+                // `s` its last `r - 1 - axis`.
                 let Type::Array(_, r) = self.ir_ty(ins[0]) else { unreachable!("gathers from a view") };
                 let k = self.read(ins[1], idx);
                 let k = self.convert(k, DType::I64);
-                let n = self.index_to_i64(self.dim(ins[0], 0));
+                let n = self.index_to_i64(self.dim(ins[0], axis));
                 let zero = self.consti(DType::I64, 0);
                 let neg = self.cmpi(CmpiPredicate::Slt, k, zero);
                 let wrapped = self.binary(BinFn::Add, k, n);
@@ -161,8 +162,9 @@ impl<'c> Gen<'c, '_> {
                 }
                 let k = self.select(bad, zero, k);
                 let k = self.val(arith::index_cast(k.v, melior::ir::Type::index(self.ctx), self.loc));
+                let trailing = &idx[idx.len() + 1 + axis - r..];
                 let at: Vec<Value<'c, 'c>> =
-                    std::iter::once(k).chain(idx[idx.len() + 1 - r..].iter().copied()).collect();
+                    idx[..axis].iter().copied().chain(std::iter::once(k)).chain(trailing.iter().copied()).collect();
                 self.load(ins[0], &at)
             }
             ComputeFn::Binary(op) => {
@@ -177,7 +179,7 @@ impl<'c> Gen<'c, '_> {
                 };
                 let (a, b) = (self.convert(a, ct), self.convert(b, ct));
                 if let Some(k) = fault {
-                    // The only fault (`kernel_layout::fault_of`): an integer power, negative exponent.
+                    // A binary op's only fault (`kernel_layout::fault_of`): an integer power, negative exponent.
                     assert_eq!(op, BinFn::Pow, "a fault of an op other than `**`");
                     let neg = self.cmpi(CmpiPredicate::Slt, b, self.consti(b.d, 0));
                     self.fault_if(neg, k);

@@ -1,7 +1,7 @@
 //! Expressions: scalar host arithmetic, array operations (one `arr` op each), views, builtins.
 
 use super::{LResult, Lowerer, Root};
-use arrayc_core::semantics::GATHER_OUT_OF_BOUNDS;
+use arrayc_core::semantics::gather_out_of_bounds;
 use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
 use arrayc_grammar::ast::{self, BinOp, DType, Expr, ExprKind, Index};
 use arrayc_grammar::types::{Size, Ty};
@@ -126,7 +126,7 @@ impl Lowerer<'_> {
                 if let [Index::At(ix)] = index.as_slice() {
                     if self.ty_of(ix).is_array() {
                         let i = self.expr(ix)?;
-                        return Ok(vec![self.gather(b, i, &ty)]);
+                        return Ok(vec![self.gather(b, i, 0, &ty)]);
                     }
                 }
                 let v = self.view(b, index)?;
@@ -264,31 +264,36 @@ impl Lowerer<'_> {
         Ok(out)
     }
 
-    /// `src[idx]` with an `i64` index array: a gather along axis 0 (`ComputeFn::Gather`) into a new
-    /// array of shape `idx.shape + src.shape[1:]` (`ty`). The index array goes in extended with
-    /// size-1 axes and broadcast along `src`'s trailing axes, so that it has the output's shape.
-    fn gather(&mut self, src: ValueId, idx: ValueId, ty: &Ty) -> ValueId {
+    /// `take(src, idx, axis)` with an `i64` index array (`src[idx]` is axis 0): a gather
+    /// (`ComputeFn::Gather`) into a new array of shape
+    /// `src.shape[:axis] + idx.shape + src.shape[axis + 1:]` (`ty`). The index array goes in
+    /// extended with size-1 axes and broadcast along `src`'s other axes, so that it has the
+    /// output's shape.
+    pub(crate) fn gather(&mut self, src: ValueId, idx: ValueId, axis: usize, ty: &Ty) -> ValueId {
         let (Ty::Array(dt, shape), Type::Array(_, rs), Type::Array(di, q)) = (ty, self.f.ty(src), self.f.ty(idx))
         else {
             unreachable!("the checker types a gather as an array of an array through an index array")
         };
-        let mut sizes: Vec<ValueId> = (0..q).map(|a| self.dim(idx, a)).collect();
-        // NumPy raises for any index into an empty axis 0; so the kernel, which reads element 0
-        // when an index is out of range, never reads an empty array.
+        let idx_sizes: Vec<ValueId> = (0..q).map(|a| self.dim(idx, a)).collect();
+        // NumPy raises for any index into an empty axis; so the kernel, which reads index 0 when
+        // an index is out of range, never reads an empty array.
         let zero = self.i64_const(0);
-        let len = self.dim(src, 0);
+        let len = self.dim(src, axis);
         let mut ok = self.scalar_binary(BinFn::Gt, len, zero, DType::I64);
-        for &n in &sizes {
+        for &n in &idx_sizes {
             let none = self.scalar_binary(BinFn::Eq, n, zero, DType::I64);
             ok = self.scalar_binary(BinFn::Or, ok, none, DType::Bool);
         }
-        self.emit(OpKind::Assert { cond: ok, msg: format!("{GATHER_OUT_OF_BOUNDS}: axis 0 has size 0") });
-        sizes.extend((1..rs).map(|a| self.dim(src, a)));
+        self.emit(OpKind::Assert { cond: ok, msg: format!("{}: axis {axis} has size 0", gather_out_of_bounds(axis)) });
+        let mut sizes: Vec<ValueId> = (0..axis).map(|a| self.dim(src, a)).collect();
+        sizes.extend(idx_sizes);
+        sizes.extend((axis + 1..rs).map(|a| self.dim(src, a)));
         let index = if rs == 1 {
             idx
         } else {
-            let entries: Vec<IndexEntry> = std::iter::repeat_n(IndexEntry::Full, q)
-                .chain(std::iter::repeat_n(IndexEntry::NewAxis, rs - 1))
+            let entries: Vec<IndexEntry> = std::iter::repeat_n(IndexEntry::NewAxis, axis)
+                .chain(std::iter::repeat_n(IndexEntry::Full, q))
+                .chain(std::iter::repeat_n(IndexEntry::NewAxis, rs - 1 - axis))
                 .collect();
             let res = self.value(Type::Array(di, q + rs - 1), None);
             self.emit(OpKind::View { res, src: idx, index: entries.clone(), operands: vec![] });
@@ -299,7 +304,7 @@ impl Lowerer<'_> {
         };
         let out = self.new_array(*dt, sizes);
         self.shapes.insert(out, shape.clone());
-        self.emit(OpKind::Compute { func: ComputeFn::Gather, out, ins: vec![src, index] });
+        self.emit(OpKind::Compute { func: ComputeFn::Gather(axis), out, ins: vec![src, index] });
         out
     }
 
@@ -619,6 +624,15 @@ impl Lowerer<'_> {
                 } else {
                     self.cast_scalar(vals[0], d)
                 }
+            }
+            "take" => {
+                let Type::Array(_, r) = self.f.ty(vals[0]) else { unreachable!("checked: an array") };
+                let axis = match Self::kwarg(kwargs, "axis") {
+                    Some(a) => self.const_int(a)?,
+                    None => 0,
+                };
+                let axis = if axis < 0 { axis + r as i64 } else { axis } as usize;
+                self.gather(vals[0], vals[1], axis, ty)
             }
             n if reduce_builtin(n).is_some() => {
                 let axis = match Self::kwarg(kwargs, "axis") {

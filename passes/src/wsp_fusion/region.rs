@@ -480,7 +480,7 @@ pub fn build_region(
                     ComputeFn::Reduce(_, axis) => {
                         wsp::Op::reduction(func.name(), outs[0].clone(), arrays[0].clone(), *axis)
                     }
-                    ComputeFn::Gather => {
+                    ComputeFn::Gather(_) => {
                         wsp::Op::gather(func.name(), outs[0].clone(), arrays[0].clone(), arrays[1].clone())
                     }
                     _ => wsp::Op::elementwise(func.name(), outs, arrays),
