@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regression check of a compiler change: two `arrayc` binaries, old and new, on the 15 benchmarks
+"""Regression check of a compiler change: two `arrayc` binaries, old and new, on the benchmarks
 of the suite (their LARGE arguments) and the four examples (their default arguments), run
 interleaved so that both see the same machine load.
 
