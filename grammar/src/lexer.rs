@@ -100,6 +100,8 @@ pub enum Tok {
     Slash,
     #[token("%")]
     Percent,
+    #[token("@")]
+    At,
     #[token("~")]
     Tilde,
     #[token("&")]
@@ -181,6 +183,7 @@ impl Tok {
             StarStar => "**",
             Slash => "/",
             Percent => "%",
+            At => "@",
             Tilde => "~",
             Amp => "&",
             Pipe => "|",

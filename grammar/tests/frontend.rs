@@ -197,8 +197,13 @@ fn transpose_and_diagonal_shapes() {
     assert_eq!(t("diagonal(zeros(3, 5))"), "f64[3]");
     assert_eq!(t("m.T[0]"), "f64[N]");
     assert_eq!(t("zeros(2, 3, 4).T"), "f64[4, 3, 2]");
-    // `.T` is the builtin even where a user function is called `transpose`.
-    ok("fn transpose(x: f64[N]) -> f64[N] { return x; } fn g(m: f64[2, 3]) -> f64[3, 2] { return m.T; }");
+    // Every builtin name is reserved (a user `transpose` could never be called: calls go to the
+    // builtin), `.T` and `@` are builtins under names no function can take.
+    for name in ["transpose", "diagonal", "take", "dot"] {
+        let (c, diags) = frontend(&format!("fn {name}(x: f64[N]) -> f64[N] {{ return x; }}"));
+        assert!(c.is_none() && diags.iter().any(|d| d.code == "E0203"), "{name} is reserved");
+    }
+    ok("fn g(m: f64[2, 3]) -> f64[3, 2] { return m.T; }");
     let (c, diags) = frontend("fn g(x: f64[4]) -> f64[4] { return diagonal(x); }");
     assert!(c.is_none() && diags.iter().any(|d| d.code == "E0503"), "diagonal of a 1-d array is an error");
 }

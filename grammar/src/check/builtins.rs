@@ -22,6 +22,7 @@ fn usage(name: &str) -> &'static str {
         "where" => "where(cond, a, b)",
         "sum" | "prod" | "min" | "max" | "mean" => "sum(x) | sum(x, axis=k)",
         "take" => "take(x, idx) (x 1-d) | take(x, idx, axis=k) (idx an i64 array)",
+        "dot" | "@" => "dot(a, b) or a @ b (a and b 1-d or 2-d)",
         "f64" | "f32" | "i64" | "bool" => "f64(x) (a cast)",
         _ => "abs(x) / sqrt(x) / exp(x) / log(x) / sin(x) / cos(x) / tanh(x)",
     }
@@ -46,7 +47,8 @@ impl Checker {
             "random" => &["seed"],
             "sum" | "prod" | "min" | "max" | "mean" | "take" => &["axis"],
             "arange" | "linspace" | "copy" | "transpose" | ".T" | "diagonal" | "abs" | "sqrt" | "exp" | "log"
-            | "sin" | "cos" | "tanh" | "minimum" | "maximum" | "where" | "f64" | "f32" | "i64" | "bool" => &[],
+            | "sin" | "cos" | "tanh" | "minimum" | "maximum" | "where" | "f64" | "f32" | "i64" | "bool" | "dot"
+            | "@" => &[],
             _ => return None,
         };
         // Keyword arguments.
@@ -332,6 +334,75 @@ impl Checker {
                 };
                 let d = promote(da, weak_of(&args[1]), db, weak_of(&args[2]));
                 self.broadcast_all(&[&tc, &ta, &tb], d, e)
+            }
+            "dot" | "@" => {
+                if !arity(self, 2, 2) {
+                    return Some(Ty::Error);
+                }
+                let ta = self.value(&args[0]);
+                let tb = self.value(&args[1]);
+                if bad || ta == Ty::Error || tb == Ty::Error {
+                    return Some(Ty::Error);
+                }
+                let (Ty::Array(da, sa), Ty::Array(db, sb)) = (&ta, &tb) else {
+                    let (which, t) = if ta.is_array() { (&args[1], &tb) } else { (&args[0], &ta) };
+                    self.err(
+                        Diagnostic::error(
+                            "E0408",
+                            format!("`dot` needs arrays, found {t}"),
+                            which.span.clone(),
+                            "not an array",
+                        )
+                        .with_help("multiply by a scalar with `*`"),
+                    );
+                    return Some(Ty::Error);
+                };
+                if *da == DType::Bool || *db == DType::Bool {
+                    let which = if *da == DType::Bool { &args[0] } else { &args[1] };
+                    self.err(
+                        Diagnostic::error(
+                            "E0301",
+                            "`dot` of bool arrays is not supported",
+                            which.span.clone(),
+                            "a bool array",
+                        )
+                        .with_help("convert with `i64(...)` or `f64(...)`"),
+                    );
+                    return Some(Ty::Error);
+                }
+                let d = promote(*da, weak_of(&args[0]), *db, weak_of(&args[1]));
+                let (inner_a, out): (&Size, Vec<Size>) = match (sa.len(), sb.len()) {
+                    (1, 1) => (&sa[0], vec![]),
+                    (2, 1) => (&sa[1], vec![sa[0].clone()]),
+                    (1, 2) => (&sa[0], vec![sb[1].clone()]),
+                    (2, 2) => (&sa[1], vec![sa[0].clone(), sb[1].clone()]),
+                    (ra, rb) => {
+                        self.error(
+                            "E0403",
+                            format!("`dot` of a {ra}-d and a {rb}-d array: only 1-d and 2-d operands are supported"),
+                            e.span.clone(),
+                            "operand ranks",
+                        );
+                        return Some(Ty::Error);
+                    }
+                };
+                if inner_a.sub(&sb[0]).as_const().is_some_and(|v| v != 0) {
+                    self.err(
+                        Diagnostic::error(
+                            "E0401",
+                            format!("`dot`: shapes {} and {} are not aligned", shape_str(sa), shape_str(sb)),
+                            e.span.clone(),
+                            format!("size {inner_a} vs {}", sb[0]),
+                        )
+                        .with_note("the last dimension of `a` must equal the first of `b` (no broadcasting)"),
+                    );
+                    return Some(Ty::Error);
+                }
+                if out.is_empty() {
+                    Ty::Scalar(d)
+                } else {
+                    Ty::Array(d, out)
+                }
             }
             "take" => {
                 if !arity(self, 2, 2) {

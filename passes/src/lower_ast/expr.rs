@@ -308,6 +308,50 @@ impl Lowerer<'_> {
         out
     }
 
+    /// A view of `v` through index `entries` without operands (full axes and new axes).
+    fn expand(&mut self, v: ValueId, entries: Vec<IndexEntry>) -> ValueId {
+        let Type::Array(d, _) = self.f.ty(v) else { unreachable!("views of arrays") };
+        let rank = entries.iter().filter(|e| matches!(e, IndexEntry::Full | IndexEntry::NewAxis)).count();
+        let res = self.value(Type::Array(d, rank), None);
+        self.emit(OpKind::View { res, src: v, index: entries.clone(), operands: vec![] });
+        let root = self.root(v);
+        self.roots.insert(res, root);
+        self.view_defs.insert(res, (v, entries, vec![]));
+        res
+    }
+
+    /// `dot(a, b)` of 1-d and 2-d operands (NumPy `a @ b`): the operands' product, broadcast over
+    /// the output's axes and the inner axis, summed along the inner axis; for two matrices
+    /// `sum(a[:, :, newaxis] * b[newaxis, :, :], axis=1)`. Fused, that is one kernel that
+    /// accumulates each output row over the inner axis (`kernel_codegen::loops`, reductions along an
+    /// axis that is not the last), not a blocked BLAS kernel. The inner sizes are checked at run time
+    /// (NumPy raises for unaligned shapes; broadcasting would hide a size 1).
+    fn dot(&mut self, a: ValueId, b: ValueId, args: &[Expr], ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        use IndexEntry::{Full, NewAxis};
+        let (Ty::Array(_, sa), Ty::Array(_, sb)) = (self.ty_of(&args[0]).clone(), self.ty_of(&args[1]).clone()) else {
+            unreachable!("the checker types `dot`'s operands as arrays")
+        };
+        let d = ty.dtype().expect("`dot` has a dtype");
+        let ka = self.dim(a, sa.len() - 1);
+        let kb = self.dim(b, 0);
+        let aligned = self.scalar_binary(BinFn::Eq, ka, kb, DType::I64);
+        // `{lhs}` and `{rhs}`: the executor puts in the compared sizes (see `cf.assert`).
+        let msg = "dot: shapes not aligned: the last dimension of `a` has size {lhs}, the first of `b` {rhs}".into();
+        self.emit(OpKind::Assert { cond: aligned, msg });
+        let (x, y, shape, axis) = match (sa.len(), sb.len()) {
+            (1, 1) => (a, b, sa.clone(), None),
+            (2, 1) => (a, self.expand(b, vec![NewAxis, Full]), sa.clone(), Some(1)),
+            (1, 2) => (self.expand(a, vec![Full, NewAxis]), b, sb.clone(), Some(0)),
+            _ => {
+                let a3 = self.expand(a, vec![Full, Full, NewAxis]);
+                let b3 = self.expand(b, vec![NewAxis, Full, Full]);
+                (a3, b3, vec![sa[0].clone(), sa[1].clone(), sb[1].clone()], Some(1))
+            }
+        };
+        let prod = self.array_op(ComputeFn::Binary(BinFn::Mul), vec![x, y], &Ty::Array(d, shape))?;
+        self.reduction("sum", ReduceKind::Sum, prod, axis, ty, e)
+    }
+
     /// `arr.new` of a base array.
     pub(crate) fn new_array(&mut self, dt: DType, sizes: Vec<ValueId>) -> ValueId {
         let out = self.value(Type::Array(dt, sizes.len()), None);
@@ -625,6 +669,7 @@ impl Lowerer<'_> {
                     self.cast_scalar(vals[0], d)
                 }
             }
+            "dot" | "@" => self.dot(vals[0], vals[1], args, ty, e)?,
             "take" => {
                 let Type::Array(_, r) = self.f.ty(vals[0]) else { unreachable!("checked: an array") };
                 let axis = match Self::kwarg(kwargs, "axis") {
