@@ -1120,9 +1120,30 @@ class Generator:
             return None
         return e
 
+    def gather(self, S, depth, kind, focus):
+        """`x[idx]`, a gather along axis 0 (issue 13) into shape S: the source has an axis 0 of its
+        own size n, the index array `(arange(S[0]) * c + o) % n` (minus n, for negative indices)
+        repeats and wraps. An empty source axis with a non-empty index raises IndexError in NumPy
+        (and in arrayc); such attempts are regenerated."""
+        if not S:
+            return None
+        p = self.r.choice(self.sizes)
+        d = Dim(p[1], Aff.sym(p[0])) if self.chance(0.6) else lit_dim(self.r.randint(1, 4))
+        a = self.gen_arr((d,) + tuple(S[1:]), depth - 1, kind, focus)
+        if a is None or a.shape is None or len(a.shape) != len(S):
+            return None
+        n, k = dim_text(a.shape[0]), dim_text(S[0])
+        c, o = self.r.randint(1, 5), self.r.randint(0, 6)
+        neg = f" - ({n})" if self.chance(0.4) else ""
+        idx = f"((arange({k}) * {c} + {o}) % ({n}){neg})"
+        idx_py = f"((np.arange({k}) * {c} + {o}) % ({n}){neg})"
+        return E(f"{a.arr}[{idx}]", f"({a.py})[{idx_py}]", f"_v(({a.pyi})[{idx_py}])", a.dt,
+                 (S[0],) + tuple(a.shape[1:]), a.exact)
+
     def gen_num_arr(self, S, depth, kind, focus):
         op = self.pick([(4, "arith"), (1, "div"), (1.5, "func"), (1, "minmax"), (1, "where"),
-                        (0.8, "cast"), (0.6, "mod"), (0.6, "pow"), (1.2, "reduce"), (0.4, "neg")])
+                        (0.8, "cast"), (0.6, "mod"), (0.6, "pow"), (1.2, "reduce"), (0.4, "neg"),
+                        (0.8, "gather")])
         sub = "float" if kind == "float" else "num"
         if op == "arith":
             a, b = self.split_operands(S, depth, sub, focus)
@@ -1175,6 +1196,8 @@ class Generator:
             return self.binop("**", a, e, S)
         if op == "reduce":
             return self.reduce_axis(S, depth, kind, focus)
+        if op == "gather":
+            return self.gather(S, depth, kind, focus)
         a = self.gen_arr(S, depth - 1, kind, focus)
         if a.dt == "bool":
             return None
