@@ -75,7 +75,7 @@ fn linked() -> Result<(Program, Vec<PackedFn>), UserError> {
             std::slice::from_raw_parts(&raw const arrayc_kernels, arrayc_kernel_count),
         )
     };
-    let program = Program::decode(payload).map_err(|e| UserError(format!("error: this executable is damaged: {e}")))?;
+    let program = Program::decode(payload).map_err(|e| UserError(format!("error: this executable cannot run: {e}")))?;
     if program.plans.len() != table.len() {
         return Err(UserError("error: this executable is damaged: its kernel table does not match its program".into()));
     }

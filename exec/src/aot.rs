@@ -11,6 +11,28 @@ use serde::{Deserialize, Serialize};
 /// is built and run with the same arrayc, so a mismatch means a damaged file.
 const MAGIC: &[u8; 12] = b"arrayc-aot-1";
 
+/// A fingerprint of the source of the types a payload serialises (the IR, the operation enums, the
+/// launch plans and this file), FNV-1a at compile time. `arrayc build` writes it after [`MAGIC`];
+/// the runtime library (`libarrayc_aot.a`, linked into the executable) compares it with its own, so
+/// an executable linked against a runtime library of another arrayc build is reported as such, not
+/// as damaged or misread.
+const SCHEMA: u64 = {
+    const fn fnv1a(bytes: &[u8], mut h: u64) -> u64 {
+        let mut i = 0;
+        while i < bytes.len() {
+            h ^= bytes[i] as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+            i += 1;
+        }
+        h
+    }
+    let mut h = 0xcbf2_9ce4_8422_2325;
+    h = fnv1a(include_bytes!("../../core/src/ir.rs"), h);
+    h = fnv1a(include_bytes!("../../core/src/ops.rs"), h);
+    h = fnv1a(include_bytes!("../../runtime/src/launch.rs"), h);
+    fnv1a(include_bytes!("aot.rs"), h)
+};
+
 /// A compiled program, as an executable carries it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Program {
@@ -34,9 +56,11 @@ pub enum Fixed {
 }
 
 impl Program {
-    /// The payload bytes: [`MAGIC`], then the postcard encoding.
+    /// The payload bytes: [`MAGIC`], [`SCHEMA`] (8 bytes, little-endian), then the postcard
+    /// encoding.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
+        out.extend(SCHEMA.to_le_bytes());
         out.extend(postcard::to_stdvec(self).expect("a program always serialises"));
         out
     }
@@ -73,9 +97,17 @@ impl Program {
         Ok(())
     }
 
-    /// Reads a payload made by [`Program::encode`]. Errors: not a payload of this arrayc, or damaged.
+    /// Reads a payload made by [`Program::encode`]. Errors: not a payload of this arrayc; written by
+    /// an arrayc build other than this runtime library's; damaged.
     pub fn decode(bytes: &[u8]) -> Result<Program, String> {
         let body = bytes.strip_prefix(MAGIC.as_slice()).ok_or("not a program of this version of arrayc")?;
+        let (schema, body) = body.split_at_checked(8).ok_or("the embedded program is truncated")?;
+        if schema != SCHEMA.to_le_bytes() {
+            return Err("its program was written by another build of arrayc than its runtime library \
+                        (libarrayc_aot.a beside arrayc, or $ARRAYC_AOT_LIB): build both from one source \
+                        (`make build`), then run `arrayc build` again"
+                .into());
+        }
         postcard::from_bytes(body).map_err(|e| format!("the embedded program is damaged ({e})"))
     }
 }
@@ -98,4 +130,27 @@ pub fn dtype_code(d: arrayc_core::DType) -> i32 {
 /// The dtype of code `code` in [`DTYPE_CODES`], if any.
 pub fn dtype_of_code(code: i32) -> Option<arrayc_core::DType> {
     DTYPE_CODES.iter().find(|c| c.1 == code).map(|c| c.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn program() -> Program {
+        Program { module: Module::default(), entry: "main".into(), plans: vec![], fixed: vec![] }
+    }
+
+    #[test]
+    fn payloads_round_trip_and_name_a_runtime_of_another_build() {
+        let bytes = program().encode();
+        assert_eq!(Program::decode(&bytes).unwrap(), program());
+        let mut other = bytes.clone();
+        other[MAGIC.len()] ^= 1; // the schema fingerprint of another build
+        assert!(Program::decode(&other).unwrap_err().contains("another build of arrayc"));
+        assert!(Program::decode(&bytes[..MAGIC.len() + 3]).unwrap_err().contains("truncated"));
+        assert!(Program::decode(b"arrayc-aot-0").unwrap_err().contains("not a program"));
+        let mut damaged = bytes;
+        damaged.truncate(MAGIC.len() + 8 + 1);
+        assert!(Program::decode(&damaged).unwrap_err().contains("damaged"));
+    }
 }
