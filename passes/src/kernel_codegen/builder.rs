@@ -65,15 +65,9 @@ enum Frame<'c> {
     /// The body of an `scf.for` from `lo` to `hi` by `step`, carrying `inits` (iteration arguments),
     /// with the CPU target's chunk marker `chunk`.
     For { lo: Value<'c, 'c>, hi: Value<'c, 'c>, step: Value<'c, 'c>, inits: Vec<V<'c>>, chunk: ForChunk },
-    /// The body of an `scf.parallel` over `[lbs[k], ubs[k])` by `step`, reducing from `inits`, with
-    /// the dimension the CPU target chunks at position `chunk`.
-    Parallel {
-        lbs: Vec<Value<'c, 'c>>,
-        ubs: Vec<Value<'c, 'c>>,
-        step: Value<'c, 'c>,
-        inits: Vec<V<'c>>,
-        chunk: Option<usize>,
-    },
+    /// The body of an `scf.parallel` over `[lbs[k], ubs[k])` by `step`, with the dimension the CPU
+    /// target chunks at position `chunk`.
+    Parallel { lbs: Vec<Value<'c, 'c>>, ubs: Vec<Value<'c, 'c>>, step: Value<'c, 'c>, chunk: Option<usize> },
     /// The region of one reduction of an `scf.reduce`.
     Reduce,
     /// The then-region of an `scf.if` on `cond`.
@@ -388,55 +382,34 @@ impl<'c, 'f> Gen<'c, 'f> {
         inits.iter().enumerate().map(|(k, x)| V { v: op.result(k).expect("a loop result").into(), d: x.d }).collect()
     }
 
-    /// Opens an `scf.parallel` over `[lbs[k], ubs[k])` by 1 whose reductions start from `inits`;
-    /// returns its induction variables. `chunk`: the position of the dimension that the CPU target
-    /// splits into the launch's chunks (marked with [`CHUNK_ATTR`]). Closed by
-    /// [`close_parallel`](Self::close_parallel).
+    /// Opens an `scf.parallel` over `[lbs[k], ubs[k])` by 1; returns its induction variables.
+    /// `chunk`: the position of the dimension that the CPU target splits into the launch's chunks
+    /// (marked with [`CHUNK_ATTR`]). Closed by [`close_parallel`](Self::close_parallel). (Reductions
+    /// are `scf.for` nests carrying their accumulators: `loops::Gen::loops`.)
     pub fn open_parallel(
         &mut self,
         lbs: &[Value<'c, 'c>],
         ubs: &[Value<'c, 'c>],
-        inits: &[V<'c>],
         chunk: Option<usize>,
     ) -> Vec<Value<'c, 'c>> {
         let step = self.idx_const(1);
         let body = Block::new(&vec![(Type::index(self.ctx), self.loc); lbs.len()]);
         let ivs = (0..lbs.len()).map(|k| body.argument(k).expect("an induction variable").into()).collect();
-        self.blocks
-            .push((body, Frame::Parallel { lbs: lbs.to_vec(), ubs: ubs.to_vec(), step, inits: inits.to_vec(), chunk }));
+        self.blocks.push((body, Frame::Parallel { lbs: lbs.to_vec(), ubs: ubs.to_vec(), step, chunk }));
         ivs
     }
 
-    /// Closes the innermost `scf.parallel`, reducing each `xs[k]` into its result with
-    /// `combine(self, acc, x, k)` (the region of `scf.reduce`: `acc` the partial result so far, `x`
-    /// the iteration's value); returns the results.
-    pub fn close_parallel(
-        &mut self,
-        xs: &[V<'c>],
-        combine: impl Fn(&Self, V<'c>, V<'c>, usize) -> V<'c>,
-    ) -> Vec<V<'c>> {
-        let regions: Vec<Region<'c>> = xs
-            .iter()
-            .enumerate()
-            .map(|(k, x)| {
-                self.combine_region(x.d, x.v.r#type(), "scf.reduce.return", |g, acc, y| combine(g, acc, y, k))
-            })
-            .collect();
-        let vals: Vec<Value> = xs.iter().map(|x| x.v).collect();
-        let reduce = regions
-            .into_iter()
-            .fold(OperationBuilder::new("scf.reduce", self.loc).add_operands(&vals), |b, r| b.add_regions([r]));
-        self.push(reduce.build().expect("a valid scf.reduce"));
+    /// Closes the innermost `scf.parallel`.
+    pub fn close_parallel(&mut self) {
+        self.push(OperationBuilder::new("scf.reduce", self.loc).build().expect("a valid scf.reduce"));
         let (body, frame) = self.blocks.pop().expect("an open parallel loop");
-        let Frame::Parallel { lbs, ubs, step, inits, chunk } = frame else {
+        let Frame::Parallel { lbs, ubs, step, chunk } = frame else {
             panic!("closing a parallel loop that is not open")
         };
         let region = Region::new();
         region.append_block(body);
         let n = lbs.len();
-        let init_vals: Vec<Value> = inits.iter().map(|x| x.v).collect();
-        let types: Vec<Type> = init_vals.iter().map(|x| x.r#type()).collect();
-        let sizes = [n as i32, n as i32, n as i32, inits.len() as i32];
+        let sizes = [n as i32, n as i32, n as i32, 0];
         let mut attrs = vec![(
             Identifier::new(self.ctx, "operandSegmentSizes"),
             DenseI32ArrayAttribute::new(self.ctx, &sizes).into(),
@@ -449,23 +422,16 @@ impl<'c, 'f> Gen<'c, 'f> {
             .add_operands(&lbs)
             .add_operands(&ubs)
             .add_operands(&vec![step; n])
-            .add_operands(&init_vals)
             .add_attributes(&attrs)
-            .add_results(&types)
             .add_regions([region])
             .build()
             .expect("a valid scf.parallel");
-        let op = self.push(op);
-        inits
-            .iter()
-            .enumerate()
-            .map(|(k, x)| V { v: op.result(k).expect("a reduction result").into(), d: x.d })
-            .collect()
+        self.push(op);
     }
 
     /// A region of one block `^bb(%acc: t, %x: t)` (values of dtype `d`) that returns
-    /// `combine(self, acc, x)` with the terminator `terminator` (`scf.reduce.return`,
-    /// `gpu.yield`): the body of a reduction op.
+    /// `combine(self, acc, x)` with the terminator `terminator` (`gpu.yield`): the body of a
+    /// reduction op.
     pub fn combine_region(
         &mut self,
         d: DType,

@@ -294,10 +294,10 @@ impl<'c> Gen<'c, '_> {
 
     /// Opens one `scf.parallel` over dimensions `ds` (each over `[0, dims[d])`), setting `idx[d]`;
     /// `chunked`: whether the CPU target chunks the first of them.
-    fn open_space(&mut self, ds: &[usize], chunked: bool, idx: &mut Idx<'c>, inits: &[V<'c>]) {
+    fn open_space(&mut self, ds: &[usize], chunked: bool, idx: &mut Idx<'c>) {
         let c0 = self.idx_const(0);
         let ubs: Vec<Value<'c, 'c>> = ds.iter().map(|&d| self.dims[d]).collect();
-        let ivs = self.open_parallel(&vec![c0; ds.len()], &ubs, inits, chunked.then_some(0));
+        let ivs = self.open_parallel(&vec![c0; ds.len()], &ubs, chunked.then_some(0));
         for (&d, iv) in ds.iter().zip(ivs) {
             idx[d] = Some(iv);
         }
@@ -305,7 +305,7 @@ impl<'c> Gen<'c, '_> {
 
     /// Closes the innermost `scf.parallel` (one without reductions).
     fn close_space(&mut self) {
-        self.close_parallel(&[], |_, _, _, _| unreachable!("a parallel loop without reductions"));
+        self.close_parallel();
     }
 
     /// The loop nest of a block (see the module docs): `scf.parallel` over the iteration space (or,
@@ -317,13 +317,13 @@ impl<'c> Gen<'c, '_> {
         match (&l.reduce, axis) {
             (None, _) if r == 0 => {
                 let (c0, c1) = (self.idx_const(0), self.idx_const(1));
-                self.open_parallel(&[c0], &[c1], &[], Some(0));
+                self.open_parallel(&[c0], &[c1], Some(0));
                 self.iteration(l, &[]);
                 self.close_space();
             }
             (None, _) => {
                 let all: Vec<usize> = (0..r).collect();
-                self.open_space(&all, true, &mut idx, &[]);
+                self.open_space(&all, true, &mut idx);
                 self.iteration(l, &at(&idx, 0..r));
                 self.close_space();
             }
@@ -365,7 +365,7 @@ impl<'c> Gen<'c, '_> {
                 // outputs of its own, combined in chunk order).
                 let reds: Vec<Reduction> = reductions(l).copied().collect();
                 let odims: Vec<usize> = (0..r).filter(|&d| d != a).collect();
-                self.open_space(&odims, true, &mut idx, &[]);
+                self.open_space(&odims, true, &mut idx);
                 let oidx = at(&idx, odims.iter().copied());
                 for red in &reds {
                     let init = self.identity(red.kind, self.ir_ty(red.out).dtype());
@@ -376,11 +376,11 @@ impl<'c> Gen<'c, '_> {
                 // last dimension in parallel (chunked when it is the only output dimension).
                 let outer = &odims[..odims.len() - 1];
                 if !outer.is_empty() {
-                    self.open_space(outer, true, &mut idx, &[]);
+                    self.open_space(outer, true, &mut idx);
                 }
                 let c0 = self.idx_const(0);
                 idx[a] = Some(self.open_for(c0, self.dims[a], &[], true).0);
-                self.open_space(&[r - 1], outer.is_empty(), &mut idx, &[]);
+                self.open_space(&[r - 1], outer.is_empty(), &mut idx);
                 let xs = self.iteration(l, &at(&idx, 0..r));
                 let oidx = at(&idx, odims.iter().copied());
                 for (red, x) in reds.iter().zip(xs) {
@@ -402,7 +402,7 @@ impl<'c> Gen<'c, '_> {
                 // then stores partial outputs, combined in chunk order).
                 let reds: Vec<Reduction> = reductions(l).copied().collect();
                 let odims: Vec<usize> = (0..r).filter(|&d| d != a).collect();
-                self.open_space(&odims, true, &mut idx, &[]);
+                self.open_space(&odims, true, &mut idx);
                 let inits: Vec<V<'c>> = reds
                     .iter()
                     .map(|red| self.identity(red.kind, acc_dtype(red.kind, self.ir_ty(red.out).dtype())))

@@ -27,9 +27,10 @@
 //! with `T` one of `f64`, `f32`, `i64`, `i1` (a bool is stored in one byte per element, as in NumPy);
 //! a scalar is passed as its element type. Offsets, sizes and strides are in elements. The body is an
 //! `scf.parallel` over the whole iteration space (sizes from `memref.dim` of the view that gives the
-//! space; a rank-0 space is a one-iteration loop), with `scf.reduce` for a reduction over
-//! everything; one parallel dimension carries the `arrayc.chunk` marker, and the `scf.for` over the
-//! axis of a reduction along an axis the `arrayc.axis_chunk` marker
+//! space; a rank-0 space is a one-iteration loop); a reduction over everything is an `scf.for` nest
+//! over the space carrying its accumulator. Dimension 0 of the space (of the parallel loop or of the
+//! nest) carries the `arrayc.chunk` marker, and the `scf.for` over the axis of a reduction along an
+//! axis the `arrayc.axis_chunk` marker
 //! ([`KernelLayout::axis_split`](crate::kernel_layout::KernelLayout::axis_split)).
 //!
 //! The CPU target ([`cpu::lower_to_chunks`]) appends `%lo, %hi: index` and runs the marked dimension
@@ -47,8 +48,8 @@
 //! body in op order (with forwarding and one load and store per parameter), where `linalg.generic`
 //! would express each op as a generic of its own, fused back and scalarised by later passes we would
 //! have to trust to do the same; reductions over everything must combine per-chunk partials in
-//! chunk order on the host (bit-identical results for any thread count), which the per-chunk
-//! `scf.reduce` gives directly, and reductions along an axis that is not the last accumulate in the
+//! chunk order on the host (bit-identical results for any thread count), which a per-chunk
+//! accumulating loop nest gives directly, and reductions along an axis that is not the last accumulate in the
 //! output with a sequential `scf.for` over the axis between parallel loops (cache-friendly and
 //! vectorisable), a loop order `linalg.generic` leaves to its own tiling. A GPU target can map the
 //! same parallel loops to a grid (`gpu.launch` via MLIR's `scf.parallel` mapping).
