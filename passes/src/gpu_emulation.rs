@@ -54,7 +54,8 @@ impl Emulation {
                 return Err(JitError::Verify { diagnostics: take(&diags) });
             }
             lower_to_llvm(&context, &diags, &mut module)?;
-            object_file(&module, &diags)?
+            let names: Vec<&str> = kernels.iter().map(|f| f.name.as_str()).collect();
+            object_file(&module, &diags, &names)?
         };
         let code = load_object(&object).map_err(|diagnostics| JitError::Engine { diagnostics })?;
         let mut table = HashMap::new();

@@ -40,8 +40,8 @@ pub const PIPELINE: &str = "builtin.module(\
     finalize-memref-to-llvm, convert-arith-to-llvm, convert-index-to-llvm, \
     convert-cf-to-llvm, convert-func-to-llvm, convert-arith-to-llvm, reconcile-unrealized-casts)";
 
-/// The first lowering step, before [`PIPELINE`]: `scf.parallel` loops without reductions become
-/// `scf.for` nests, whose `loop_annotation` attribute `convert-scf-to-cf` carries to LLVM's loop
+/// The first lowering step, before [`PIPELINE`]: the kernels' `scf.parallel` loops (none carries
+/// a reduction: `kernel_codegen` builds reductions as `scf.for` nests) become `scf.for` nests, whose `loop_annotation` attribute `convert-scf-to-cf` carries to LLVM's loop
 /// metadata ([`annotate_generic_loops`] sets it in between).
 pub const PREPARE: &str = "builtin.module(func.func(scf-parallel-for-to-nested-fors))";
 
@@ -131,8 +131,9 @@ pub enum CacheOutcome {
 /// entry and its launch plan (parameter types and block structure, computed once here, which `launch`
 /// checks arguments against).
 ///
-/// `Send + Sync`: after [`compile`] returns, the JITs holding the code are not touched again; launches only call the packed entries, which are plain code pointers, valid while `self`
-/// lives, and safe to call from any thread (rayon workers).
+/// `Send + Sync`: after [`compile`] returns, the JITs holding the code are not touched again;
+/// launches only call the packed entries, which are plain code pointers, valid while `self` lives,
+/// and safe to call from any thread (rayon workers).
 pub struct JitKernels {
     kernels: CpuKernels,
     /// What the kernel cache gave, per compiled group (empty without kernels).
@@ -245,8 +246,7 @@ pub(crate) fn lower_to_llvm(
 }
 
 /// Sets [`GENERIC_LOOP_ANNOTATION`] on every `scf.for` in the else-region of each `scf.if` marked
-/// [`kernel_codegen::GENERIC_COPY_ATTR`] (the generic copy of a versioned loop nest). Loops that
-/// still are `scf.parallel` (those with reductions) are left as they are.
+/// [`kernel_codegen::GENERIC_COPY_ATTR`] (the generic copy of a versioned loop nest).
 fn annotate_generic_loops(context: &Context, module: &Module) {
     let annotation = Attribute::parse(context, GENERIC_LOOP_ANNOTATION).expect("a valid loop annotation");
     let mut versioned = vec![];
@@ -295,20 +295,12 @@ pub fn kernels_mlir(m: &ir::Module) -> Result<String, JitError> {
 pub fn llvm_ir(m: &ir::Module) -> Result<String, JitError> {
     let (context, diags) = context();
     let module = build_and_lower(&context, &diags, &kernel_codegen::kernels_of(m), true)?;
-    // SAFETY: plain C API calls; the LLVM module and context are disposed before returning and the
-    // string is copied before `LLVMDisposeMessage`.
+    let ll = LlvmModule::translate(&module, &diags)?;
+    // SAFETY: a valid module; the string is copied before `LLVMDisposeMessage`.
     unsafe {
-        let llctx = mlir_sys::LLVMContextCreate();
-        let llmod = mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), llctx);
-        if llmod.is_null() {
-            mlir_sys::LLVMContextDispose(llctx);
-            return Err(JitError::Translate { diagnostics: take(&diags) });
-        }
-        let s = mlir_sys::LLVMPrintModuleToString(llmod);
+        let s = llvm_sys::core::LLVMPrintModuleToString(ll.module);
         let out = std::ffi::CStr::from_ptr(s).to_string_lossy().into_owned();
-        mlir_sys::LLVMDisposeMessage(s);
-        mlir_sys::LLVMDisposeModule(llmod);
-        mlir_sys::LLVMContextDispose(llctx);
+        llvm_sys::core::LLVMDisposeMessage(s);
         Ok(out)
     }
 }
@@ -425,7 +417,8 @@ fn compile_group(kernels: &[&ir::Func], cache: Option<&DiskCache>) -> Result<Par
         let (context, diags) = context();
         let mut module = build_and_lower(&context, &diags, kernels, false)?;
         lower_to_llvm(&context, &diags, &mut module)?;
-        object_file(&module, &diags)?
+        let names: Vec<&str> = kernels.iter().map(|f| f.name.as_str()).collect();
+        object_file(&module, &diags, &names)?
     };
     let code = load_object(&object).map_err(|diagnostics| JitError::Engine { diagnostics })?;
     if let (Some(c), Some(k)) = (cache, &key) {
@@ -486,7 +479,6 @@ fn host_description() -> &'static str {
     })
 }
 
-/// Writes the object code of `engine` (all its kernels, compiled) into `cache` under `key`.
 /// The object code (an ELF relocatable file for this host, position-independent) of every kernel of
 /// `m`, compiled as for the JIT ([`PIPELINE`] at [`OPT_LEVEL`]), with each kernel's packed entry
 /// `_mlir_<name>(void **args)` a global symbol; for `arrayc build`, which links it into an
@@ -500,12 +492,48 @@ pub fn object_code(m: &ir::Module) -> Result<(Vec<u8>, Vec<LaunchPlan>), JitErro
     let (context, diags) = context();
     let mut module = build_and_lower(&context, &diags, &kernels, false)?;
     lower_to_llvm(&context, &diags, &mut module)?;
-    let object = object_file(&module, &diags)?;
+    let names: Vec<&str> = kernels.iter().map(|f| f.name.as_str()).collect();
+    let object = object_file(&module, &diags, &names)?;
     let plans = kernels
         .iter()
         .map(|f| launch_plan(f).map_err(|msg| JitError::from(CodegenError { kernel: f.name.clone(), msg })))
         .collect::<Result<_, _>>()?;
     Ok((object, plans))
+}
+
+/// An LLVM module translated from an MLIR module in the LLVM dialect, with the LLVM context that
+/// owns it; both are disposed on drop.
+struct LlvmModule {
+    ctx: llvm_sys::prelude::LLVMContextRef,
+    module: llvm_sys::prelude::LLVMModuleRef,
+}
+
+impl LlvmModule {
+    /// `module` translated to LLVM IR. Errors: the translation failed (`JitError::Translate` with
+    /// MLIR's diagnostics from `diags`).
+    fn translate(module: &Module, diags: &Arc<Mutex<String>>) -> Result<LlvmModule, JitError> {
+        // SAFETY: a fresh LLVM context, owned by the result (or disposed here when the translation
+        // fails); `module` is a valid MLIR module.
+        unsafe {
+            let ctx = llvm_sys::core::LLVMContextCreate();
+            let llmod = mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), ctx as _);
+            if llmod.is_null() {
+                llvm_sys::core::LLVMContextDispose(ctx);
+                return Err(JitError::Translate { diagnostics: take(diags) });
+            }
+            Ok(LlvmModule { ctx, module: llmod as _ })
+        }
+    }
+}
+
+impl Drop for LlvmModule {
+    fn drop(&mut self) {
+        // SAFETY: created by `translate`, disposed once, the module before its context.
+        unsafe {
+            llvm_sys::core::LLVMDisposeModule(self.module);
+            llvm_sys::core::LLVMContextDispose(self.ctx);
+        }
+    }
 }
 
 /// The object file of `module` (lowered to the LLVM dialect): translated to LLVM IR, given a
@@ -517,37 +545,29 @@ pub fn object_code(m: &ir::Module) -> Result<(Vec<u8>, Vec<LaunchPlan>), JitErro
 /// This is what MLIR's `ExecutionEngine` does, done with LLVM's C API directly: measured, the
 /// engine took about twice as long for the same object code (`benchmarks/REPORT-compile.md`).
 ///
-/// Errors: the translation to LLVM IR failed (`JitError::Translate` with MLIR's diagnostics), or
-/// LLVM could not create the host's target machine, optimise or emit (`JitError::Engine`).
-pub(crate) fn object_file(module: &Module, diags: &Arc<Mutex<String>>) -> Result<Vec<u8>, JitError> {
-    use llvm_sys::{core::*, prelude::*, target::*, target_machine::*, transforms::pass_builder::*};
+/// Errors: the translation to LLVM IR failed (`JitError::Translate` with MLIR's diagnostics); a
+/// function of `entries` got no packed entry (`JitError::Lookup`); LLVM could not create the host's
+/// target machine, optimise or emit (`JitError::Engine`).
+pub(crate) fn object_file(module: &Module, diags: &Arc<Mutex<String>>, entries: &[&str]) -> Result<Vec<u8>, JitError> {
+    use llvm_sys::{core::*, target::*, target_machine::*, transforms::pass_builder::*};
     let engine = |msg: String| JitError::Engine { diagnostics: msg };
-    // SAFETY: LLVM C API calls in their documented order. The LLVM context owns the module; both,
-    // the target machine, the pass builder options and every message and buffer are disposed once
-    // on every path (`Owned`'s drop).
+    let ll = LlvmModule::translate(module, diags)?;
+    // SAFETY: the module and context are valid (`ll`).
+    let wrapped = unsafe { add_packed_entries(ll.ctx, ll.module) }.map_err(engine)?;
+    if let Some(missing) = entries.iter().find(|e| !wrapped.iter().any(|w| w == *e)) {
+        return Err(JitError::Lookup(missing.to_string()));
+    }
+    // SAFETY: LLVM C API calls in their documented order on the valid `ll`. The target machine,
+    // the pass builder options and every message and buffer are disposed once on every path (the
+    // target machine by `Tm`'s drop).
     unsafe {
-        struct Owned(LLVMContextRef, LLVMModuleRef, LLVMTargetMachineRef);
-        impl Drop for Owned {
+        struct Tm(LLVMTargetMachineRef);
+        impl Drop for Tm {
             fn drop(&mut self) {
-                // SAFETY: each non-null handle was created below and is disposed once, module first.
-                unsafe {
-                    if !self.1.is_null() {
-                        LLVMDisposeModule(self.1);
-                    }
-                    if !self.2.is_null() {
-                        LLVMDisposeTargetMachine(self.2);
-                    }
-                    LLVMContextDispose(self.0);
-                }
+                // SAFETY: a non-null target machine created below, disposed once.
+                unsafe { LLVMDisposeTargetMachine(self.0) }
             }
         }
-        let mut owned = Owned(LLVMContextCreate(), std::ptr::null_mut(), std::ptr::null_mut());
-        let llmod = mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), owned.0 as _);
-        if llmod.is_null() {
-            return Err(JitError::Translate { diagnostics: take(diags) });
-        }
-        owned.1 = llmod as LLVMModuleRef;
-        add_packed_entries(owned.0, owned.1).map_err(engine)?;
         let triple = LLVMGetDefaultTargetTriple();
         let mut target: LLVMTargetRef = std::ptr::null_mut();
         let mut err: *mut std::ffi::c_char = std::ptr::null_mut();
@@ -562,7 +582,7 @@ pub(crate) fn object_file(module: &Module, diags: &Arc<Mutex<String>>) -> Result
             2 => LLVMCodeGenOptLevel::LLVMCodeGenLevelDefault,
             _ => LLVMCodeGenOptLevel::LLVMCodeGenLevelAggressive,
         };
-        owned.2 = LLVMCreateTargetMachine(
+        let tm = LLVMCreateTargetMachine(
             target,
             triple,
             cpu,
@@ -571,27 +591,28 @@ pub(crate) fn object_file(module: &Module, diags: &Arc<Mutex<String>>) -> Result
             LLVMRelocMode::LLVMRelocPIC,
             LLVMCodeModel::LLVMCodeModelDefault,
         );
-        LLVMSetTarget(owned.1, triple);
+        LLVMSetTarget(ll.module, triple);
         LLVMDisposeMessage(triple);
         LLVMDisposeMessage(cpu);
         LLVMDisposeMessage(features);
-        if owned.2.is_null() {
+        if tm.is_null() {
             return Err(engine("LLVM could not create a target machine for this host".into()));
         }
-        let layout = LLVMCreateTargetDataLayout(owned.2);
-        LLVMSetModuleDataLayout(owned.1, layout);
-        llvm_sys::target::LLVMDisposeTargetData(layout);
+        let tm = Tm(tm);
+        let layout = LLVMCreateTargetDataLayout(tm.0);
+        LLVMSetModuleDataLayout(ll.module, layout);
+        LLVMDisposeTargetData(layout);
         let options = LLVMCreatePassBuilderOptions();
         let pipeline = std::ffi::CString::new(format!("default<O{OPT_LEVEL}>")).expect("no NUL");
-        let failed = llvm_error(LLVMRunPasses(owned.1, pipeline.as_ptr(), owned.2, options));
+        let failed = llvm_error(LLVMRunPasses(ll.module, pipeline.as_ptr(), tm.0, options));
         LLVMDisposePassBuilderOptions(options);
         if let Some(e) = failed {
             return Err(engine(format!("LLVM's optimisation pipeline failed: {e}")));
         }
-        let mut buffer: LLVMMemoryBufferRef = std::ptr::null_mut();
+        let mut buffer: llvm_sys::prelude::LLVMMemoryBufferRef = std::ptr::null_mut();
         if LLVMTargetMachineEmitToMemoryBuffer(
-            owned.2,
-            owned.1,
+            tm.0,
+            ll.module,
             LLVMCodeGenFileType::LLVMObjectFile,
             &mut err,
             &mut buffer,
@@ -629,14 +650,15 @@ unsafe fn take_message(msg: *mut std::ffi::c_char) -> String {
 /// `f` external, so LLVM optimises and compiles every kernel twice: inlined into its entry, and on
 /// its own.)
 ///
-/// Errors: a function name that is not a C string.
+/// Returns the names of the functions it gave an entry. Errors: a function name that is not a C
+/// string.
 ///
 /// # Safety
 /// `ctx` owns `module`, both valid.
 unsafe fn add_packed_entries(
     ctx: llvm_sys::prelude::LLVMContextRef,
     module: llvm_sys::prelude::LLVMModuleRef,
-) -> Result<(), String> {
+) -> Result<Vec<String>, String> {
     use llvm_sys::core::*;
     // SAFETY: LLVM C API on the valid `ctx` and `module`; the builder is disposed once.
     unsafe {
@@ -654,6 +676,7 @@ unsafe fn add_packed_entries(
         let mut wparams = [ptr];
         let wty = LLVMFunctionType(void, wparams.as_mut_ptr(), 1, 0);
         let b = LLVMCreateBuilderInContext(ctx);
+        let mut wrapped = vec![];
         for f in defined {
             let mut len = 0usize;
             let name =
@@ -665,7 +688,10 @@ unsafe fn add_packed_entries(
             }
             let mut params = vec![std::ptr::null_mut(); LLVMCountParamTypes(fty) as usize];
             LLVMGetParamTypes(fty, params.as_mut_ptr());
-            let wname = std::ffi::CString::new(format!("_mlir_{name}")).map_err(|e| e.to_string())?;
+            let Ok(wname) = std::ffi::CString::new(format!("_mlir_{name}")) else {
+                LLVMDisposeBuilder(b);
+                return Err(format!("function name {name:?} holds a NUL byte"));
+            };
             let w = LLVMAddFunction(module, wname.as_ptr(), wty);
             LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, w, c"entry".as_ptr()));
             let packed = LLVMGetParam(w, 0);
@@ -684,9 +710,10 @@ unsafe fn add_packed_entries(
             // Reached only through its entry: internal, so that the optimiser inlines it there and
             // drops it, instead of optimising and compiling each kernel twice.
             LLVMSetLinkage(f, llvm_sys::LLVMLinkage::LLVMInternalLinkage);
+            wrapped.push(name);
         }
         LLVMDisposeBuilder(b);
-        Ok(())
+        Ok(wrapped)
     }
 }
 
