@@ -46,11 +46,10 @@ pub(super) struct V<'c> {
 /// A binary `arith` op builder (`arith::addf`, ...), its result of its operands' type.
 pub(super) type Arith2<'c> = fn(Value<'c, 'c>, Value<'c, 'c>, Location<'c>) -> Operation<'c>;
 
-/// What closing the innermost open block builds around it.
 /// Whether, and how, the CPU target splits the range of an `scf.for` into the launch's chunks
 /// (`super::cpu::lower_to_chunks`).
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum ForChunk {
+pub enum ForChunk {
     /// The loop runs over its whole range in every chunk.
     Whole,
     /// The loop is the axis loop of a reduction split along its axis: marked [`AXIS_CHUNK_ATTR`].
@@ -59,6 +58,7 @@ pub(super) enum ForChunk {
     Space,
 }
 
+/// What closing the innermost open block builds around it.
 enum Frame<'c> {
     /// The function's entry block (never closed by the builder).
     Entry,
@@ -294,21 +294,9 @@ impl<'c, 'f> Gen<'c, 'f> {
     }
 
     /// Opens an `scf.for` from `lo` to `hi` by 1 carrying `inits`; returns its induction variable and
-    /// iteration arguments. `chunk`: whether the CPU target may split its range into the launch's
-    /// chunks (marked with [`AXIS_CHUNK_ATTR`]). Closed by [`close_for`](Self::close_for).
+    /// iteration arguments. `chunk`: whether, and how, the CPU target splits its range into the
+    /// launch's chunks. Closed by [`close_for`](Self::close_for).
     pub fn open_for(
-        &mut self,
-        lo: Value<'c, 'c>,
-        hi: Value<'c, 'c>,
-        inits: &[V<'c>],
-        chunk: bool,
-    ) -> (Value<'c, 'c>, Vec<V<'c>>) {
-        let step = self.idx_const(1);
-        self.open_for_step(lo, hi, step, inits, chunk)
-    }
-
-    /// [`open_for`](Self::open_for) with the chunk marker `chunk`.
-    pub(super) fn open_for_chunk(
         &mut self,
         lo: Value<'c, 'c>,
         hi: Value<'c, 'c>,
@@ -316,22 +304,11 @@ impl<'c, 'f> Gen<'c, 'f> {
         chunk: ForChunk,
     ) -> (Value<'c, 'c>, Vec<V<'c>>) {
         let step = self.idx_const(1);
-        self.open_for_frame(lo, hi, step, inits, chunk)
+        self.open_for_step(lo, hi, step, inits, chunk)
     }
 
     /// [`open_for`](Self::open_for) by `step` (an index, positive).
     pub fn open_for_step(
-        &mut self,
-        lo: Value<'c, 'c>,
-        hi: Value<'c, 'c>,
-        step: Value<'c, 'c>,
-        inits: &[V<'c>],
-        chunk: bool,
-    ) -> (Value<'c, 'c>, Vec<V<'c>>) {
-        self.open_for_frame(lo, hi, step, inits, if chunk { ForChunk::Axis } else { ForChunk::Whole })
-    }
-
-    fn open_for_frame(
         &mut self,
         lo: Value<'c, 'c>,
         hi: Value<'c, 'c>,

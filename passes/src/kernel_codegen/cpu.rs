@@ -62,7 +62,7 @@ pub fn lower_to_chunks(context: &Context, module: &Module) {
                 op.set_operand(0, lo);
                 op.set_operand(1, hi);
             } else {
-                // `scf.parallel`: `n` lower bounds, `n` upper bounds, `n` steps, then the reductions' inits.
+                // `scf.parallel`: `n` lower bounds, `n` upper bounds, `n` steps.
                 let n = op.region(0).expect("a loop body").first_block().expect("a loop block").argument_count();
                 op.set_operand(dim, lo);
                 op.set_operand(n + dim, hi);

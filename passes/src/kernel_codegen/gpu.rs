@@ -41,7 +41,7 @@
 //! elements), which is what the launcher passes.
 
 use super::abi::{dynamic, elem_type, signature};
-use super::builder::{Gen, V};
+use super::builder::{ForChunk, Gen, V};
 use super::loops::reductions;
 use super::{kernel_legality, CodegenError};
 use crate::kernel_layout::{acc_dtype, KernelLayout};
@@ -239,7 +239,7 @@ impl<'c> Gen<'c, '_> {
         };
         let rows = outer.iter().fold(one, |n, &d| self.muli(n, self.dims[d]));
         let (by, gy) = (self.gpu_id("block_id", Dim::Y), self.gpu_id("grid_dim", Dim::Y));
-        let (row, accs) = self.open_for_step(by, rows, gy, inits, false);
+        let (row, accs) = self.open_for_step(by, rows, gy, inits, ForChunk::Whole);
         // Row-major delinearisation of `row` over the outer dimensions.
         let mut rest = row;
         for (k, &d) in outer.iter().enumerate().rev() {
@@ -255,7 +255,7 @@ impl<'c> Gen<'c, '_> {
         let first = self.val(arith::addi(first, self.gpu_id("thread_id", Dim::X), self.loc));
         let stride = self.muli(self.gpu_id("grid_dim", Dim::X), bdim);
         let extent = inner.map_or(one, |d| self.dims[d]);
-        let (j, accs) = self.open_for_step(first, extent, stride, &accs, false);
+        let (j, accs) = self.open_for_step(first, extent, stride, &accs, ForChunk::Whole);
         if let Some(d) = inner {
             idx[d] = Some(j);
         }
@@ -321,7 +321,7 @@ impl<'c> Gen<'c, '_> {
                     .map(|red| self.identity(red.kind, acc_dtype(red.kind, self.ir_ty(red.out).dtype())))
                     .collect();
                 let c0 = self.idx_const(0);
-                let (i, accs) = self.open_for(c0, self.dims[a], &inits, false);
+                let (i, accs) = self.open_for(c0, self.dims[a], &inits, ForChunk::Whole);
                 idx[a] = Some(i);
                 let xs = self.iteration(l, &full(&idx));
                 let ys: Vec<V<'c>> =
@@ -362,7 +362,7 @@ impl<'c> Gen<'c, '_> {
         self.open_if(first_thread);
         let n = self.val(memref::dim(partials, c0, self.loc));
         let init = self.identity(red.kind, ad);
-        let (k, accs) = self.open_for(c0, n, &[init], false);
+        let (k, accs) = self.open_for(c0, n, &[init], ForChunk::Whole);
         let p = self.typed(memref::load(partials, &[k], self.loc), ad);
         let y = self.combine(red.kind, accs[0], p);
         let total = self.close_for(&[y])[0];

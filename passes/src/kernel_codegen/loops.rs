@@ -251,7 +251,8 @@ impl<'c> Gen<'c, '_> {
     /// views cast to that static stride, which LLVM vectorises (a dynamic stride makes every access a
     /// gather); otherwise the generic nest. The `scf.if` is marked [`GENERIC_COPY_ATTR`]: the CPU
     /// lowering (`crate::jit::lower_to_llvm`) keeps LLVM from vectorising and unrolling the generic
-    /// copy, which would only version it on the same strides again, at a fifth to a third of the LLVM time.
+    /// copy, which would only version it on the same strides again (that saves a fifth to a third of
+    /// LLVM's time).
     ///
     /// [`ir::Func::inner_strides`]: arrayc_dialect::ir::Func::inner_strides
     pub fn gen_block(&mut self, l: &KernelLayout) {
@@ -340,7 +341,7 @@ impl<'c> Gen<'c, '_> {
                 for (d, &ub) in ubs.iter().enumerate() {
                     let c0 = self.idx_const(0);
                     let chunk = if d == 0 { ForChunk::Space } else { ForChunk::Whole };
-                    let (i, a) = self.open_for_chunk(c0, ub, &accs, chunk);
+                    let (i, a) = self.open_for(c0, ub, &accs, chunk);
                     if r > 0 {
                         idx[d] = Some(i);
                     }
@@ -379,7 +380,7 @@ impl<'c> Gen<'c, '_> {
                     self.open_space(outer, true, &mut idx);
                 }
                 let c0 = self.idx_const(0);
-                idx[a] = Some(self.open_for(c0, self.dims[a], &[], true).0);
+                idx[a] = Some(self.open_for(c0, self.dims[a], &[], ForChunk::Axis).0);
                 self.open_space(&[r - 1], outer.is_empty(), &mut idx);
                 let xs = self.iteration(l, &at(&idx, 0..r));
                 let oidx = at(&idx, odims.iter().copied());
@@ -408,7 +409,8 @@ impl<'c> Gen<'c, '_> {
                     .map(|red| self.identity(red.kind, acc_dtype(red.kind, self.ir_ty(red.out).dtype())))
                     .collect();
                 let c0 = self.idx_const(0);
-                let (i, accs) = self.open_for(c0, self.dims[a], &inits, l.axis_split);
+                let chunk = if l.axis_split { ForChunk::Axis } else { ForChunk::Whole };
+                let (i, accs) = self.open_for(c0, self.dims[a], &inits, chunk);
                 idx[a] = Some(i);
                 let xs = self.iteration(l, &at(&idx, 0..r));
                 let ys: Vec<V<'c>> =
