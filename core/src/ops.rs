@@ -242,6 +242,13 @@ pub enum ComputeFn {
 }
 
 impl ComputeFn {
+    /// The position among the inputs of the one that keeps a shape of its own instead of the
+    /// iteration space's (neither broadcast to it nor checked against it): a gather's gathered
+    /// array, `ins[0]`. `None` for every other function.
+    pub fn own_shape_input(self) -> Option<usize> {
+        matches!(self, ComputeFn::Gather(_)).then_some(0)
+    }
+
     /// The `arr` operation name.
     pub fn name(self) -> &'static str {
         match self {

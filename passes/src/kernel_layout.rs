@@ -128,10 +128,11 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
         }
     }
     // The arrays a gather reads at computed indices: of their own shape, not the iteration space's.
-    let gathered = |v: ValueId| ops.iter().any(|(func, _, ins)| matches!(func, ComputeFn::Gather(_)) && ins[0] == v);
+    let own_shape = |func: &ComputeFn, ins: &[ValueId]| func.own_shape_input().map(|k| ins[k]);
+    let gathered = |v: ValueId| ops.iter().any(|(func, _, ins)| own_shape(func, ins) == Some(v));
     for (func, out, ins) in &ops {
-        let own_shape = if matches!(func, ComputeFn::Gather(_)) { &ins[..1] } else { &[][..] };
-        for &v in std::iter::once(out).chain(ins).filter(|v| !own_shape.contains(v)) {
+        let own = own_shape(func, ins);
+        for &v in std::iter::once(out).chain(ins).filter(|&&v| Some(v) != own) {
             if let (true, Some(rv)) = (is_param(v), rank_of(v)) {
                 let broadcast_input = rv == 0 && !elem_out(v);
                 if rv != rank && !broadcast_input {

@@ -350,9 +350,8 @@ pub fn validate(plan: &LaunchPlan, args: &[RtValue]) -> Result<Validated, String
         if *func == ComputeFn::Arange && space.len() != 1 {
             return Err(format!("kernel @{name}: arange output must be 1-d"));
         }
-        // A gather's gathered array (its first input) has a shape of its own.
-        let own_shape = if matches!(func, ComputeFn::Gather(_)) { &ins[..1] } else { &[][..] };
-        for &v in std::iter::once(out).chain(ins).filter(|v| !own_shape.contains(v)) {
+        let own_shape = func.own_shape_input().map(|k| ins[k]);
+        for &v in std::iter::once(out).chain(ins).filter(|&&v| Some(v) != own_shape) {
             let Some(p) = pos(v) else { continue };
             if let RtValue::View(vw) = &args[p] {
                 if vw.rank() == space.len() && vw.shape != space {

@@ -270,8 +270,7 @@ impl Lowerer<'_> {
     /// extended with size-1 axes and broadcast along `src`'s other axes, so that it has the
     /// output's shape.
     pub(crate) fn gather(&mut self, src: ValueId, idx: ValueId, axis: usize, ty: &Ty) -> ValueId {
-        let (Ty::Array(dt, shape), Type::Array(_, rs), Type::Array(di, q)) = (ty, self.f.ty(src), self.f.ty(idx))
-        else {
+        let (Ty::Array(dt, shape), Type::Array(_, rs), Type::Array(_, q)) = (ty, self.f.ty(src), self.f.ty(idx)) else {
             unreachable!("the checker types a gather as an array of an array through an index array")
         };
         let idx_sizes: Vec<ValueId> = (0..q).map(|a| self.dim(idx, a)).collect();
@@ -295,12 +294,8 @@ impl Lowerer<'_> {
                 .chain(std::iter::repeat_n(IndexEntry::Full, q))
                 .chain(std::iter::repeat_n(IndexEntry::NewAxis, rs - 1 - axis))
                 .collect();
-            let res = self.value(Type::Array(di, q + rs - 1), None);
-            self.emit(OpKind::View { res, src: idx, index: entries.clone(), operands: vec![] });
-            let root = self.root(idx);
-            self.roots.insert(res, root);
-            self.view_defs.insert(res, (idx, entries, vec![]));
-            self.broadcast_to_sizes(res, &sizes)
+            let extended = self.expand(idx, entries);
+            self.broadcast_to_sizes(extended, &sizes)
         };
         let out = self.new_array(*dt, sizes);
         self.shapes.insert(out, shape.clone());
