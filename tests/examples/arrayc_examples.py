@@ -57,6 +57,29 @@ def run_arrayc(arr_file, entry=None, args=None, out_dir=None, flags=()):
         pytest.fail(f"timed out after {RUN_TIMEOUT_S}s: {' '.join(cmd)}", pytrace=False)
 
 
+def run_source(src, inputs, tmp_path, flags=(), env=None):
+    """Writes `src` to `tmp_path/prog.arr` and runs it with the arrays of `inputs` as `.npy`
+    arguments (`--arg NAME=@FILE`), results to `tmp_path/out`; (process, results or None)."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    prog = tmp_path / "prog.arr"
+    prog.write_text(src)
+    out = tmp_path / "out"
+    cmd = [str(arrayc_binary()), "run", str(prog), "--out", str(out), *flags]
+    for name, value in inputs.items():
+        np.save(tmp_path / f"{name}.npy", value)
+        cmd += ["--arg", f"{name}=@{tmp_path / f'{name}.npy'}"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT_S, env=env)
+    return proc, (load_results(out) if proc.returncode == 0 else None)
+
+
+def check_source(src, tmp_path):
+    """`arrayc check` of `src` (written to `tmp_path/e.arr`): the completed process."""
+    prog = tmp_path / "e.arr"
+    prog.write_text(src)
+    return subprocess.run([str(arrayc_binary()), "check", str(prog)], capture_output=True, text=True,
+                          timeout=RUN_TIMEOUT_S)
+
+
 def assert_benchmark_matches(name, actual):
     """Asserts that `actual` (a benchmark's results, one array or scalar each) are the results of its
     NumPy reference at its SMALL arguments: exact shapes and dtypes, i64/bool equal, floats allclose

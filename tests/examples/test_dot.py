@@ -6,7 +6,7 @@ is exact and results equal NumPy's (BLAS) bit for bit whatever the order of summ
 import numpy as np
 import pytest
 
-from test_gather import run
+from arrayc_examples import check_source, run_source
 
 DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64}
 
@@ -33,7 +33,7 @@ def test_dot_matches_numpy(sa, sb, da, db, tmp_path):
     rd = {np.dtype(np.float64): "f64", np.dtype(np.float32): "f32", np.dtype(np.int64): "i64"}[want.dtype]
     rt = rd if want.ndim == 0 else f"{rd}[{', '.join(str(d) for d in want.shape)}]"
     src = f"fn main(a: {ty(da, sa, ['A0', 'A1'])}, b: {ty(db, sb, ['B0', 'B1'])}) -> {rt} {{\n    return dot(a, b);\n}}\n"
-    proc, res = run(src, {"a": a, "b": b}, tmp_path)
+    proc, res = run_source(src, {"a": a, "b": b}, tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert res[0].dtype == want.dtype and res[0].shape == want.shape
     np.testing.assert_array_equal(res[0], want)
@@ -53,7 +53,7 @@ def test_fused_dots(algo, tmp_path):
     a, b, v = values("f64", (40, 30), rng), values("f64", (30, 20), rng), values("f64", (20,), rng)
     c = (a * 2.0) @ b[:, ::-1] + 1.0
     y = c @ v
-    proc, res = run(FUSED, {"a": a, "b": b, "v": v}, tmp_path, flags=("--fuse", algo))
+    proc, res = run_source(FUSED, {"a": a, "b": b, "v": v}, tmp_path, flags=("--fuse", algo))
     assert proc.returncode == 0, proc.stderr
     np.testing.assert_array_equal(res[0], y)
     np.testing.assert_array_equal(res[1], y @ y)
@@ -64,7 +64,7 @@ def test_unaligned_shapes_are_an_error(tmp_path):
     src = "fn main(a: f64[N, K], b: f64[L, M]) -> f64[N, M] {\n    return dot(a, b);\n}\n"
     with pytest.raises(ValueError):
         np.ones((2, 3)) @ np.ones((1, 4))
-    proc, _ = run(src, {"a": np.ones((2, 3)), "b": np.ones((1, 4))}, tmp_path)
+    proc, _ = run_source(src, {"a": np.ones((2, 3)), "b": np.ones((1, 4))}, tmp_path)
     assert proc.returncode == 1
     assert "prog.arr:2:5: error: dot: shapes not aligned: the last dimension of `a` has size 3, the first of `b` 1" \
         in proc.stderr
@@ -80,13 +80,6 @@ def test_unaligned_shapes_are_an_error(tmp_path):
 ])
 def test_checker_errors(body, code, hint, tmp_path):
     """The checker's errors for `dot` and `@`; `dot` cannot be redefined (E0203)."""
-    import subprocess
-
-    from arrayc_examples import RUN_TIMEOUT_S, arrayc_binary
-
-    prog = tmp_path / "e.arr"
-    prog.write_text(f"fn main(x: f64[N]) {{ {body} }}\n")
-    proc = subprocess.run([str(arrayc_binary()), "check", str(prog)], capture_output=True, text=True,
-                          timeout=RUN_TIMEOUT_S)
+    proc = check_source(f"fn main(x: f64[N]) {{ {body} }}\n", tmp_path)
     assert proc.returncode != 0
     assert code in proc.stderr and hint in proc.stderr, proc.stderr

@@ -5,29 +5,14 @@ chunks, every fusion algorithm and 1 or 2 threads; and the errors: an index out 
 IndexError, naming the statement's line), an index into an empty axis, and the checker's E0406/E0409/E0410.
 """
 import os
-import subprocess
 
 import numpy as np
 import pytest
 
-from arrayc_examples import RUN_TIMEOUT_S, arrayc_binary, load_results
+from arrayc_examples import check_source, run_source
 
 DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "bool": np.bool_}
 ALGORITHMS = ["singleton", "linear", "greedy", "unintrusive", "optimal", "optimal-baseline"]
-
-
-def run(src, inputs, tmp_path, flags=(), env=None):
-    """Runs `src` with the arrays of `inputs` as `.npy` arguments; (process, results)."""
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    prog = tmp_path / "prog.arr"
-    prog.write_text(src)
-    out = tmp_path / "out"
-    cmd = [str(arrayc_binary()), "run", str(prog), "--out", str(out), *flags]
-    for name, value in inputs.items():
-        np.save(tmp_path / f"{name}.npy", value)
-        cmd += ["--arg", f"{name}=@{tmp_path / f'{name}.npy'}"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT_S, env=env)
-    return proc, (load_results(out) if proc.returncode == 0 else None)
 
 
 def values(dt, shape, rng):
@@ -58,7 +43,7 @@ def test_gather_matches_numpy(dt, xs, ks, tmp_path):
     ti = f"i64[{', '.join(f'K{a}' for a in range(len(ks)))}]"
     to = f"{dt}[{', '.join([f'K{a}' for a in range(len(ks))] + [str(d) for d in xs[1:]])}]"
     src = f"fn main(x: {tx}, idx: {ti}) -> ({to}, {to}) {{\n    return (x[idx], x[idx % N]);\n}}\n"
-    proc, res = run(src, {"x": x, "idx": idx}, tmp_path)
+    proc, res = run_source(src, {"x": x, "idx": idx}, tmp_path)
     assert proc.returncode == 0, proc.stderr
     for got, want in zip(res, [x[idx], x[idx % xs[0]]]):
         assert got.shape == tuple(out) and got.dtype == want.dtype
@@ -91,7 +76,7 @@ def test_fused_gathers_every_algorithm(algo, tmp_path):
     rng = np.random.default_rng(7)
     x = rng.integers(-64, 64, 50_001) / 8.0
     idx = rng.integers(-50_001, 50_001, 90_001, dtype=np.int64)
-    proc, res = run(FUSED, {"x": x, "idx": idx}, tmp_path, flags=("--fuse", algo))
+    proc, res = run_source(FUSED, {"x": x, "idx": idx}, tmp_path, flags=("--fuse", algo))
     assert proc.returncode == 0, proc.stderr
     for got, want in zip(res, fused_reference(x, idx)):
         np.testing.assert_array_equal(got, want)
@@ -104,7 +89,7 @@ def test_thread_count_does_not_change_results(tmp_path):
     results = []
     for threads in ("1", "2"):
         env = dict(os.environ, RAYON_NUM_THREADS=threads)
-        proc, res = run(FUSED, {"x": x, "idx": idx}, tmp_path / threads, env=env)
+        proc, res = run_source(FUSED, {"x": x, "idx": idx}, tmp_path / threads, env=env)
         assert proc.returncode == 0, proc.stderr
         results.append(res)
     for a, b in zip(*results):
@@ -117,7 +102,7 @@ def test_out_of_range_index_is_numpys_index_error(bad, tmp_path):
     idx = np.array([0, 3, bad, 1], dtype=np.int64)
     with pytest.raises(IndexError):
         np.arange(10.0)[idx]
-    proc, _ = run(src, {"x": np.arange(10.0), "idx": idx}, tmp_path)
+    proc, _ = run_source(src, {"x": np.arange(10.0), "idx": idx}, tmp_path)
     assert proc.returncode == 1
     assert "prog.arr:2:5: error: index out of bounds for axis 0 of the indexed array (IndexError)" in proc.stderr
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
@@ -126,9 +111,9 @@ def test_out_of_range_index_is_numpys_index_error(bad, tmp_path):
 def test_empty_axis(tmp_path):
     """Any index into an empty axis is an error (NumPy); no index at all is an empty result."""
     src = "fn main(x: f64[N], idx: i64[K]) -> f64[K] {\n    return x[idx];\n}\n"
-    proc, _ = run(src, {"x": np.zeros(0), "idx": np.array([0], dtype=np.int64)}, tmp_path / "a")
+    proc, _ = run_source(src, {"x": np.zeros(0), "idx": np.array([0], dtype=np.int64)}, tmp_path / "a")
     assert proc.returncode == 1 and "IndexError" in proc.stderr and ":2:" in proc.stderr
-    proc, res = run(src, {"x": np.zeros(0), "idx": np.zeros(0, dtype=np.int64)}, tmp_path / "b")
+    proc, res = run_source(src, {"x": np.zeros(0), "idx": np.zeros(0, dtype=np.int64)}, tmp_path / "b")
     assert proc.returncode == 0, proc.stderr
     assert res[0].shape == (0,)
 
@@ -150,7 +135,7 @@ def test_take_matches_numpy(xs, ks, axis, tmp_path):
     to = f"f64[{', '.join(str(d) for d in want.shape)}]"
     src = f"fn main(x: {tx}, idx: {ti}) -> ({to}, {to}) {{\n" \
           f"    return (take(x, idx, axis={axis}), take(x * 2.0, idx, axis={axis}) - 1.0);\n}}\n"
-    proc, res = run(src, {"x": x, "idx": idx}, tmp_path)
+    proc, res = run_source(src, {"x": x, "idx": idx}, tmp_path)
     assert proc.returncode == 0, proc.stderr
     np.testing.assert_array_equal(res[0], want)
     np.testing.assert_array_equal(res[1], np.take(x * 2.0, idx, axis=axis) - 1.0)
@@ -158,7 +143,7 @@ def test_take_matches_numpy(xs, ks, axis, tmp_path):
 
 def test_take_out_of_range_names_the_axis(tmp_path):
     src = "fn main(x: f64[N, M], idx: i64[K]) -> f64[N, K] {\n    return take(x, idx, axis=1);\n}\n"
-    proc, _ = run(src, {"x": np.zeros((2, 3)), "idx": np.array([0, 3], dtype=np.int64)}, tmp_path)
+    proc, _ = run_source(src, {"x": np.zeros((2, 3)), "idx": np.array([0, 3], dtype=np.int64)}, tmp_path)
     assert proc.returncode == 1
     assert "prog.arr:2:5: error: index out of bounds for axis 1 of the indexed array (IndexError)" in proc.stderr
 
@@ -173,10 +158,6 @@ def test_take_out_of_range_names_the_axis(tmp_path):
     ("let y = x[x];", "E0406", "dtype i64"),
 ])
 def test_checker_errors(body, code, hint, tmp_path):
-    src = f"fn main(x: f64[N, 2], idx: i64[K]) {{ {body} }}\n"
-    prog = tmp_path / "e.arr"
-    prog.write_text(src)
-    proc = subprocess.run([str(arrayc_binary()), "check", str(prog)], capture_output=True, text=True,
-                          timeout=RUN_TIMEOUT_S)
+    proc = check_source(f"fn main(x: f64[N, 2], idx: i64[K]) {{ {body} }}\n", tmp_path)
     assert proc.returncode != 0
     assert code in proc.stderr and hint in proc.stderr, proc.stderr
