@@ -21,6 +21,8 @@ fn usage(name: &str) -> &'static str {
         "minimum" | "maximum" => "minimum(a, b) / maximum(a, b)",
         "where" => "where(cond, a, b)",
         "sum" | "prod" | "min" | "max" | "mean" => "sum(x) | sum(x, axis=k)",
+        "argmin" | "argmax" => "argmin(x) | argmin(x, axis=k)",
+        "cumsum" | "cumprod" => "cumsum(x) | cumsum(x, axis=k)",
         "take" => "take(x, idx) (x 1-d) | take(x, idx, axis=k) (idx an i64 array)",
         "dot" | "@" => "dot(a, b) or a @ b (a and b 1-d or 2-d)",
         "f64" | "f32" | "i64" | "bool" => "f64(x) (a cast)",
@@ -45,7 +47,7 @@ impl Checker {
         let allowed: &[&str] = match name {
             "zeros" | "ones" | "empty" | "full" => &["dtype"],
             "random" => &["seed"],
-            "sum" | "prod" | "min" | "max" | "mean" | "take" => &["axis"],
+            "sum" | "prod" | "min" | "max" | "mean" | "take" | "argmin" | "argmax" | "cumsum" | "cumprod" => &["axis"],
             "arange" | "linspace" | "copy" | "transpose" | ".T" | "diagonal" | "abs" | "sqrt" | "exp" | "log"
             | "sin" | "cos" | "tanh" | "minimum" | "maximum" | "where" | "f64" | "f32" | "i64" | "bool" | "dot"
             | "@" => &[],
@@ -465,6 +467,64 @@ impl Checker {
                 let out = shape[..k].iter().chain(&ishape).chain(&shape[k + 1..]).cloned().collect();
                 Ty::Array(d, out)
             }
+            "argmin" | "argmax" | "cumsum" | "cumprod" => {
+                if !arity(self, 1, 1) {
+                    return Some(Ty::Error);
+                }
+                let t = self.value(&args[0]);
+                if bad || t == Ty::Error {
+                    return Some(Ty::Error);
+                }
+                let Ty::Array(d, shape) = t else {
+                    self.error(
+                        "E0408",
+                        format!("`{name}` needs an array, found {t}"),
+                        args[0].span.clone(),
+                        "not an array",
+                    );
+                    return Some(Ty::Error);
+                };
+                let r = shape.len() as i64;
+                let axis = match axis_kw {
+                    None => None,
+                    Some((a, ae)) => {
+                        let k = if a < 0 { a.saturating_add(r) } else { a };
+                        if k < 0 || k >= r {
+                            self.error(
+                                "E0405",
+                                format!("axis {a} is out of range for an array of rank {r}"),
+                                ae.span.clone(),
+                                "bad axis",
+                            );
+                            return Some(Ty::Error);
+                        }
+                        Some(k as usize)
+                    }
+                };
+                let scan = name.starts_with("cum");
+                match (scan, axis) {
+                    // NumPy: the flat (row-major) position of the first extreme element.
+                    (false, None) => Ty::Scalar(DType::I64),
+                    (false, Some(k)) => {
+                        let mut s = shape;
+                        s.remove(k);
+                        if s.is_empty() {
+                            Ty::Scalar(DType::I64)
+                        } else {
+                            Ty::Array(DType::I64, s)
+                        }
+                    }
+                    // A scan keeps the shape along an axis and flattens (row-major) without one; it
+                    // accumulates like `sum`/`prod`: a bool or i64 array gives i64.
+                    (true, a) => {
+                        let d = if d == DType::Bool { DType::I64 } else { d };
+                        match a {
+                            Some(_) => Ty::Array(d, shape),
+                            None => Ty::Array(d, vec![self.flat_size(&shape)]),
+                        }
+                    }
+                }
+            }
             "sum" | "prod" | "min" | "max" | "mean" => {
                 if !arity(self, 1, 1) {
                     return Some(Ty::Error);
@@ -536,6 +596,19 @@ impl Checker {
             }
         };
         Some(if bad { Ty::Error } else { t })
+    }
+
+    /// The number of elements of an array of shape `shape`: the product of its sizes when that is
+    /// affine (a constant times an expression), else a fresh size known only at run time.
+    fn flat_size(&mut self, shape: &[Size]) -> Size {
+        let mut n = Some(Size::lit(1));
+        for s in shape {
+            n = n.and_then(|n| match (n.as_const(), s.as_const()) {
+                (Some(a), Some(b)) => a.checked_mul(b).map(Size::lit),
+                _ => n.mul(s),
+            });
+        }
+        n.unwrap_or_else(|| self.fresh())
     }
 
     /// Checks dimension arguments (`i64` scalars) and returns their sizes.

@@ -40,6 +40,10 @@ pub const BUILTINS: &[&str] = &[
     "diagonal",
     "take",
     "dot",
+    "argmin",
+    "argmax",
+    "cumsum",
+    "cumprod",
 ];
 
 /// Collects names reassigned (`x = e`, `x op= e` without index) anywhere in `b`.

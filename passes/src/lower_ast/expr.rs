@@ -254,14 +254,35 @@ impl Lowerer<'_> {
     pub(crate) fn array_op(&mut self, func: ComputeFn, ins: Vec<ValueId>, ty: &Ty) -> LResult<ValueId> {
         let Ty::Array(dt, shape) = ty else { unreachable!("array_op on a non-array type") };
         let sizes = self.broadcast_sizes(&ins, shape);
-        let out = self.new_array(*dt, sizes.clone());
-        self.shapes.insert(out, shape.clone());
+        Ok(self.compute_new(func, ins, *dt, sizes, Some(shape)))
+    }
+
+    /// A fresh result array of dtype `dt` and run-time `sizes` computed by `func` from `ins`, each
+    /// broadcast to `sizes` unless its static shape is the result's checked `shape` (when known).
+    fn compute_new(
+        &mut self,
+        func: ComputeFn,
+        ins: Vec<ValueId>,
+        dt: DType,
+        sizes: Vec<ValueId>,
+        shape: Option<&[Size]>,
+    ) -> ValueId {
+        let out = self.new_array(dt, sizes.clone());
+        if let Some(shape) = shape {
+            self.shapes.insert(out, shape.to_vec());
+        }
         let ins = ins
             .into_iter()
-            .map(|v| if self.same_static_shape(v, shape) { v } else { self.broadcast_to_sizes(v, &sizes) })
+            .map(|v| {
+                if shape.is_some_and(|s| self.same_static_shape(v, s)) {
+                    v
+                } else {
+                    self.broadcast_to_sizes(v, &sizes)
+                }
+            })
             .collect();
         self.emit(OpKind::Compute { func, out, ins });
-        Ok(out)
+        out
     }
 
     /// `take(src, idx, axis)` with an `i64` index array (`src[idx]` is axis 0): a gather
@@ -674,6 +695,16 @@ impl Lowerer<'_> {
                 let axis = if axis < 0 { axis + r as i64 } else { axis } as usize;
                 self.gather(vals[0], vals[1], axis, ty)
             }
+            "argmin" | "argmax" => {
+                let Type::Array(_, r) = self.f.ty(vals[0]) else { unreachable!("checked: an array") };
+                let axis = match Self::kwarg(kwargs, "axis") {
+                    Some(a) => Some(self.const_int(a)?),
+                    None => None,
+                };
+                let axis = axis.map(|a| if a < 0 { a + r as i64 } else { a } as usize);
+                let kind = if name == "argmin" { ReduceKind::Min } else { ReduceKind::Max };
+                self.arg_reduction(kind, vals[0], axis, ty, e)?
+            }
             n if reduce_builtin(n).is_some() => {
                 let axis = match Self::kwarg(kwargs, "axis") {
                     Some(a) => Some(self.const_int(a)?),
@@ -754,6 +785,103 @@ impl Lowerer<'_> {
             Some(n) => self.scalar_binary(BinFn::Div, s, n, dt),
             None => s,
         })
+    }
+
+    /// `argmin(x)` / `argmax(x)` (`kind` Min or Max), along `axis` or over the flattened `x`
+    /// (the row-major position), with NumPy's rules: the first occurrence of the extreme value
+    /// wins, a NaN is the extreme value (the first NaN wins), and an empty extent is a run-time
+    /// error. Composed of existing operations, not an op of its own: `m = min(x, axis)`, then the
+    /// smallest position `p` (along `axis`, or row-major) with `x[p] == m` (or both NaN), as
+    /// `min(where(match, p, n), axis)`. The second reduction fuses with the match and the positions
+    /// into one kernel, so `x` is read twice.
+    fn arg_reduction(
+        &mut self,
+        kind: ReduceKind,
+        x: ValueId,
+        axis: Option<usize>,
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<ValueId> {
+        use IndexEntry::{Full, NewAxis};
+        let (Type::Array(d, r), Some(res_dt)) = (self.f.ty(x), ty.dtype()) else {
+            unreachable!("the checker types an arg-reduction of an array as i64")
+        };
+        let sizes: Vec<ValueId> = (0..r).map(|a| self.dim(x, a)).collect();
+        // The number of candidates per result: the axis, or every element.
+        let mut n = self.i64_const(1);
+        for (a, &s) in sizes.iter().enumerate() {
+            if axis.is_none_or(|k| k == a) {
+                n = self.scalar_binary(BinFn::Mul, n, s, DType::I64);
+            }
+        }
+        let zero = self.i64_const(0);
+        let nonempty = self.scalar_binary(BinFn::Gt, n, zero, DType::I64);
+        let name = if kind == ReduceKind::Min { "argmin" } else { "argmax" };
+        self.emit(OpKind::Assert { cond: nonempty, msg: format!("attempt to get {name} of an empty sequence") });
+        // The extreme value, broadcast back over `axis`.
+        let red_ty = match ty {
+            Ty::Array(_, s) => Ty::Array(d, s.clone()),
+            _ => Ty::Scalar(d),
+        };
+        let m = self.reduction(kind.name(), kind, x, axis.map(|a| a as i64), &red_ty, e)?;
+        let m = match (axis, self.f.ty(m)) {
+            (Some(a), Type::Array(..)) => {
+                let entries = (0..r).map(|k| if k == a { NewAxis } else { Full }).collect();
+                self.expand(m, entries)
+            }
+            _ => m,
+        };
+        let bool_op = |l: &mut Self, f: BinFn, a: ValueId, b: ValueId| {
+            l.compute_new(ComputeFn::Binary(f), vec![a, b], DType::Bool, sizes.clone(), None)
+        };
+        let mut found = bool_op(self, BinFn::Eq, x, m);
+        if d.is_float() {
+            let x_nan = bool_op(self, BinFn::Ne, x, x);
+            let m_nan = match self.f.ty(m) {
+                Type::Scalar(_) => self.scalar_binary(BinFn::Ne, m, m, d),
+                Type::Array(..) => bool_op(self, BinFn::Ne, m, m),
+            };
+            let both = bool_op(self, BinFn::And, x_nan, m_nan);
+            found = bool_op(self, BinFn::Or, found, both);
+        }
+        // Each element's position: along `axis`, or row-major over every axis.
+        let mut pos: Option<ValueId> = None;
+        let mut stride: Option<ValueId> = None;
+        for a in (0..r).rev() {
+            if axis.is_some_and(|k| k != a) {
+                continue;
+            }
+            let one = self.i64_const(1);
+            let iota = self.compute_new(ComputeFn::Arange, vec![zero, one], DType::I64, vec![sizes[a]], None);
+            let along = if r == 1 {
+                iota
+            } else {
+                self.expand(iota, (0..r).map(|k| if k == a { Full } else { NewAxis }).collect())
+            };
+            let term = match stride {
+                Some(s) => {
+                    self.compute_new(ComputeFn::Binary(BinFn::Mul), vec![along, s], DType::I64, sizes.clone(), None)
+                }
+                None => along,
+            };
+            pos = Some(match pos {
+                Some(p) => {
+                    self.compute_new(ComputeFn::Binary(BinFn::Add), vec![p, term], DType::I64, sizes.clone(), None)
+                }
+                None => term,
+            });
+            stride = Some(match stride {
+                Some(s) => self.scalar_binary(BinFn::Mul, s, sizes[a], DType::I64),
+                None => sizes[a],
+            });
+        }
+        let pos = pos.expect("an array has an axis");
+        let cand = self.compute_new(ComputeFn::Where, vec![found, pos, n], DType::I64, sizes.clone(), None);
+        let res_ty = match ty {
+            Ty::Array(_, s) => Ty::Array(res_dt, s.clone()),
+            _ => Ty::Scalar(res_dt),
+        };
+        self.reduction("min", ReduceKind::Min, cand, axis.map(|a| a as i64), &res_ty, e)
     }
 
     /// `arange`: size `max(0, ceil((stop - start) / step))` computed on the host in f64, like NumPy;

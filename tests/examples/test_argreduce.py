@@ -1,0 +1,120 @@
+"""Arg-reductions (`argmin`, `argmax`; whole array and `axis=k`) against NumPy: every dtype, ranks 1
+to 3, ties (NumPy's first-occurrence rule), NaNs (the first NaN wins), sizes that span many launch
+chunks, every fusion algorithm; and the errors: an empty extent (NumPy's ValueError, naming the
+line) and the checker's axis and argument errors.
+"""
+import numpy as np
+import pytest
+
+from arrayc_examples import check_source, run_source
+
+DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "bool": np.bool_}
+ALGORITHMS = ["singleton", "linear", "greedy", "unintrusive", "optimal", "optimal-baseline"]
+
+
+def values(dt, shape, rng):
+    """Few distinct values, so that ties are common."""
+    if dt == "bool":
+        return rng.random(shape) < 0.3
+    if dt == "i64":
+        return rng.integers(-5, 5, shape, dtype=np.int64)
+    return (rng.integers(-5, 5, shape) / 4).astype(DTYPES[dt])
+
+
+def sym(shape):
+    return ", ".join(f"N{a}" for a in range(len(shape)))
+
+
+SHAPES = [(1,), (7,), (300_001,), (5, 4), (1, 9), (3, 4, 5), (2_000, 3)]
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("shape", SHAPES)
+def test_arg_reductions_match_numpy(dt, shape, tmp_path):
+    rng = np.random.default_rng(sum(shape) + len(dt))
+    x = values(dt, shape, rng)
+    r = len(shape)
+    results, wants = [], []
+    for fn in ["argmin", "argmax"]:
+        results.append((f"{fn}(x)", "i64"))
+        wants.append(getattr(np, fn)(x))
+        for a in range(-r, r):
+            rest = [f"N{k}" for k in range(r) if k != a % r]
+            results.append((f"{fn}(x, axis={a})", f"i64[{', '.join(rest)}]" if rest else "i64"))
+            wants.append(getattr(np, fn)(x, axis=a))
+    src = (f"fn main(x: {dt}[{sym(shape)}]) -> ({', '.join(t for _, t in results)}) {{\n"
+           f"    return ({', '.join(e for e, _ in results)});\n}}\n")
+    proc, res = run_source(src, {"x": x}, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert len(res) == len(wants)
+    for (e, _), got, want in zip(results, res, wants):
+        assert got.dtype == np.int64, e
+        np.testing.assert_array_equal(got, want, err_msg=e)
+
+
+def test_nans_win_first_occurrence(tmp_path):
+    x = np.array([[3.0, np.nan, 1.0, np.nan], [2.0, 2.0, -1.0, 0.5], [np.nan, 9.0, -7.0, np.inf]])
+    src = """fn main(x: f64[N, M]) -> (i64, i64, i64[M], i64[N], i64[M], i64[N]) {
+    return (argmin(x), argmax(x), argmin(x, axis=0), argmin(x, axis=1), argmax(x, axis=0), argmax(x[:, ::-1], axis=1));
+}
+"""
+    proc, res = run_source(src, {"x": x}, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    wants = [np.argmin(x), np.argmax(x), np.argmin(x, axis=0), np.argmin(x, axis=1), np.argmax(x, axis=0),
+             np.argmax(x[:, ::-1], axis=1)]
+    for got, want in zip(res, wants):
+        np.testing.assert_array_equal(got, want)
+
+
+FUSED = """fn main(x: f64[N, M]) -> (i64[N], i64, f64) {
+    let y = abs(x - 0.5) * 2.0;
+    let k = argmax(y, axis=1);
+    let j = argmin(x[::2, 1:]);
+    return (k, j, y[argmin(y[0]), 0]);
+}
+"""
+
+
+@pytest.mark.parametrize("algo", ALGORITHMS)
+def test_fused_every_algorithm(algo, tmp_path):
+    """Arg-reductions of computed arrays and of views, under every fusion algorithm."""
+    rng = np.random.default_rng(3)
+    x = rng.integers(-64, 64, (301, 70)) / 8.0
+    proc, res = run_source(FUSED, {"x": x}, tmp_path, flags=("--fuse", algo))
+    assert proc.returncode == 0, proc.stderr
+    y = np.abs(x - 0.5) * 2.0
+    wants = [np.argmax(y, axis=1), np.argmin(x[::2, 1:]), y[np.argmin(y[0]), 0]]
+    for got, want in zip(res, wants):
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("expr,shape", [("argmin(x)", (0,)), ("argmax(x, axis=1)", (3, 0)),
+                                        ("argmin(x, axis=0)", (0, 4))])
+def test_empty_extent_is_an_error(expr, shape, tmp_path):
+    fn = expr.split("(")[0]
+    src = f"fn main(x: f64[{sym(shape)}]) -> i64 {{\n    let r = {expr};\n    return 0;\n}}\n"
+    proc, _ = run_source(src, {"x": np.zeros(shape)}, tmp_path)
+    assert proc.returncode != 0
+    assert f"attempt to get {fn} of an empty sequence" in proc.stderr
+    assert ":2:" in proc.stderr, proc.stderr
+
+
+def test_argmin_along_an_empty_other_axis(tmp_path):
+    """Only the reduced extent must be non-empty (NumPy: `argmin(zeros((0, 3)), axis=1)` is `[]`)."""
+    src = "fn main(x: f64[N, M]) -> i64[N] {\n    return argmin(x, axis=1);\n}\n"
+    proc, res = run_source(src, {"x": np.zeros((0, 3))}, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert res[0].shape == (0,)
+
+
+@pytest.mark.parametrize("src,code", [
+    ("fn main() -> i64 { return argmin(zeros(3), axis=1); }", "E0405"),
+    ("fn main() -> i64 { return argmax(2.0); }", "E0408"),
+    ("fn main() -> i64 { return argmax(zeros(3), zeros(3)); }", "E0501"),
+    ("fn main() -> i64 { return argmax(zeros(3), dtype=f64); }", "E0502"),
+    ("fn argmin(x: f64) -> f64 { return x; }\nfn main() -> f64 { return 1.0; }", "E0203"),
+])
+def test_checker_errors(src, code, tmp_path):
+    proc = check_source(src, tmp_path)
+    assert proc.returncode != 0
+    assert code in proc.stderr, proc.stderr
