@@ -83,6 +83,10 @@ irdl.dialect @arr {
   irdl.operation @reduce { %o = irdl.any
     %a = irdl.any
     irdl.operands(out: %o, in: %a) }
+  // Scan along `axis`: out[.., j, ..] = in[.., 0, ..] (+) ... (+) in[.., j, ..] (dialect/README.md).
+  irdl.operation @scan { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
   irdl.operation @where { %o = irdl.any
     %c = irdl.any
     %a = irdl.any

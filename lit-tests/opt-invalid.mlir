@@ -7,6 +7,7 @@
 // RUN: sed -n '/^\/\/ PERM-BEGIN/,/^\/\/ PERM-END/p' %s | not %arrayc-opt - 2>&1 | FileCheck %s --check-prefix=PERM
 // RUN: sed -n '/^\/\/ VIEW-BEGIN/,/^\/\/ VIEW-END/p' %s | not %arrayc-opt - 2>&1 | FileCheck %s --check-prefix=VIEW
 // RUN: sed -n '/^\/\/ RED-BEGIN/,/^\/\/ RED-END/p' %s | not %arrayc-opt - 2>&1 | FileCheck %s --check-prefix=RED
+// RUN: sed -n '/^\/\/ SCAN-BEGIN/,/^\/\/ SCAN-END/p' %s | not %arrayc-opt - 2>&1 | FileCheck %s --check-prefix=SCAN
 // RUN: sed -n '/^\/\/ CALL-BEGIN/,/^\/\/ CALL-END/p' %s | not %arrayc-opt - 2>&1 | FileCheck %s --check-prefix=CALL
 
 // DIM-BEGIN
@@ -77,3 +78,15 @@ module {
 }
 // CALL-END
 // CALL: error: `<stdin>`: MLIR could not parse the module
+
+// SCAN-BEGIN
+module {
+  func.func @f(%n: i64) {
+    %a = "arr.new"(%n) : (i64) -> (memref<?xf64, strided<[?], offset: ?>>)
+    %b = "arr.new"(%n) : (i64) -> (memref<?xf64, strided<[?], offset: ?>>)
+    "arr.scan"(%b, %a) {kind = "sum", axis = 1 : i64} : (memref<?xf64, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>) -> ()
+    return
+  }
+}
+// SCAN-END
+// SCAN: error: `<stdin>`: invalid arr module: @f: arr.scan: scans axis 1 of a 1-d input into a 1-d out

@@ -239,6 +239,11 @@ pub enum ComputeFn {
     Unary(UnFn),
     /// Reduction of `in` along `axis` (out has rank-1 dims) or over everything (`None`, out is 0-d).
     Reduce(ReduceKind, Option<usize>),
+    /// Scan (inclusive running reduction, NumPy's `cumsum`/`cumprod`, `np.add.accumulate`) of `in`
+    /// along `axis`: `out[p, j, s] = in[p, 0, s] (+) ... (+) in[p, j, s]`, combined in order
+    /// 0, 1, ..., j (so a float scan is bit-identical to NumPy's); `in` and `out` have one shape
+    /// (rank at least 1, `axis` below it).
+    Scan(ReduceKind, usize),
 }
 
 impl ComputeFn {
@@ -261,6 +266,7 @@ impl ComputeFn {
             ComputeFn::Binary(b) => b.name(),
             ComputeFn::Unary(u) => u.name(),
             ComputeFn::Reduce(..) => "reduce",
+            ComputeFn::Scan(..) => "scan",
         }
     }
 }

@@ -579,7 +579,7 @@ impl FuncImporter<'_> {
                 };
                 OpKind::Print { value: ops[0], newline }
             }
-            "reduce" => {
+            "reduce" | "scan" => {
                 want(2)?;
                 no_results()?;
                 let kind = o
@@ -588,8 +588,16 @@ impl FuncImporter<'_> {
                     .and_then(string_attr)
                     .and_then(|s| reduce_kind(&s))
                     .ok_or_else(|| unsupported(o, "`kind` must be \"sum\", \"prod\", \"min\" or \"max\""))?;
-                let axis = if o.has_attribute("axis") { Some(self.int_attr(o, "axis")? as usize) } else { None };
-                OpKind::Compute { func: ComputeFn::Reduce(kind, axis), out: ops[0], ins: ops[1..].to_vec() }
+                let axis = if o.has_attribute("axis") { Some(self.int_attr(o, "axis")?) } else { None };
+                let axis = axis
+                    .map(|a| usize::try_from(a).map_err(|_| unsupported(o, "`axis` must not be negative")))
+                    .transpose()?;
+                let func = match (name, axis) {
+                    ("reduce", axis) => ComputeFn::Reduce(kind, axis),
+                    (_, Some(axis)) => ComputeFn::Scan(kind, axis),
+                    (_, None) => return Err(unsupported(o, "a scan needs `axis`")),
+                };
+                OpKind::Compute { func, out: ops[0], ins: ops[1..].to_vec() }
             }
             "gather" => {
                 no_results()?;

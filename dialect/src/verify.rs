@@ -339,7 +339,12 @@ impl Verifier<'_> {
     fn compute(&self, func: ComputeFn, out: ValueId, ins: &[ValueId]) -> Result<(), String> {
         let r = self.array(out, "out")?;
         let arity = match func {
-            ComputeFn::Fill | ComputeFn::Copy | ComputeFn::Random | ComputeFn::Unary(_) | ComputeFn::Reduce(..) => 1,
+            ComputeFn::Fill
+            | ComputeFn::Copy
+            | ComputeFn::Random
+            | ComputeFn::Unary(_)
+            | ComputeFn::Reduce(..)
+            | ComputeFn::Scan(..) => 1,
             ComputeFn::Arange | ComputeFn::Binary(_) | ComputeFn::Gather(_) => 2,
             ComputeFn::Where => 3,
         };
@@ -371,6 +376,14 @@ impl Verifier<'_> {
                 None if r == 0 => Ok(()),
                 Some(a) => Err(format!("reduces axis {a} of a {ri}-d input into a {r}-d out")),
                 None => Err("a reduction over all elements writes a 0-d out".into()),
+            };
+        }
+        if let ComputeFn::Scan(_, axis) = func {
+            let ri = self.array(ins[0], "input")?;
+            return if ri == r && axis < r {
+                Ok(())
+            } else {
+                Err(format!("scans axis {axis} of a {ri}-d input into a {r}-d out"))
             };
         }
         if matches!(func, ComputeFn::Arange) && r != 1 {

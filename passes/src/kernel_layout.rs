@@ -121,6 +121,24 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
             .max()
             .unwrap_or(0),
     };
+    let scan_axes: Vec<usize> = ops
+        .iter()
+        .filter_map(|(func, ..)| match func {
+            ComputeFn::Scan(_, a) => Some(*a),
+            _ => None,
+        })
+        .collect();
+    if let Some(&a) = scan_axes.first() {
+        if reduce.is_some() {
+            return Err("a block with a scan cannot also reduce".into());
+        }
+        if scan_axes.iter().any(|&b| b != a) {
+            return Err("several scans in one block must all be along the same axis".into());
+        }
+        if a >= rank {
+            return Err(format!("a scan along axis {a} of a rank-{rank} iteration space"));
+        }
+    }
     for &c in &contracted {
         let rc = rank_of(c).unwrap_or(0);
         if rc != rank {

@@ -255,7 +255,7 @@ mod verify {
     }
     fn space(o: &Op) -> Option<Vec<SymExpr>> {
         match o.kind {
-            OpKind::Elementwise | OpKind::Gather => o.outs.first().map(|v| v.shape.clone()),
+            OpKind::Elementwise | OpKind::Gather | OpKind::Scan { .. } => o.outs.first().map(|v| v.shape.clone()),
             OpKind::Reduction { .. } => o.ins.first().map(|v| v.shape.clone()),
             OpKind::System => None,
         }
@@ -311,9 +311,15 @@ mod verify {
             }
             _ => false,
         };
+        // A scan with a reduction, or with a scan along another axis.
+        let scan = match (&f.kind, &g.kind) {
+            (OpKind::Scan { axis: a }, OpKind::Scan { axis: b }) => a != b,
+            (OpKind::Scan { .. }, OpKind::Reduction { .. }) | (OpKind::Reduction { .. }, OpKind::Scan { .. }) => true,
+            _ => false,
+        };
         // A gather's gathered array (its first input) with a write to it, in either order.
         let gather = |x: &Op, y: &Op| x.kind == OpKind::Gather && y.outs.iter().any(|o| overlap(r, o, &x.ins[0]));
-        red(f, g) || red(g, f) || two || gather(f, g) || gather(g, f)
+        red(f, g) || red(g, f) || two || scan || gather(f, g) || gather(g, f)
     }
     /// Def. 5: a partition of all ops; no forbidden pair inside a block; acyclic quotient.
     pub fn legal(r: &Region, p: &[Vec<usize>]) -> bool {
@@ -371,6 +377,8 @@ enum GenOp {
     Elem(usize, usize, Vec<(usize, usize)>, usize, bool),
     /// out (base, off), in (base, off, len)
     Red(usize, usize, usize, usize, usize),
+    /// out (base, off), in (base, off), length: a scan along axis 0
+    Scan(usize, usize, usize, usize, usize),
     /// 0 new, 1 del, 2 sync
     Sys(u8, usize),
 }
@@ -406,6 +414,15 @@ fn gen_region(sizes: Vec<i64>, ops: Vec<GenOp>) -> Region {
                 }
             }
             GenOp::Red(ob, oo, ib, io, il) => Op::reduction("sum", clip(ob, oo, 1), clip(ib, io, il), Some(0)),
+            GenOp::Scan(ob, oo, ib, io, len) => {
+                let out = clip(ob, oo, len);
+                let l = out.shape[0].as_const().unwrap() as usize;
+                let input = clip(ib, io, l);
+                if input.shape != out.shape {
+                    continue;
+                }
+                Op::scan("cumsum", out, input, 0)
+            }
             GenOp::Sys(k, b) => match k {
                 0 if !touched.contains(&ids[b % nb]) => Op::new_base(ids[b % nb]),
                 0 => continue,
@@ -432,6 +449,7 @@ fn arb_op() -> impl Strategy<Value = GenOp> {
         6 => (0..4usize, 0..4usize, prop::collection::vec((0..4usize, 0..4usize), 0..3), 1..3usize, prop::bool::weighted(0.3))
             .prop_map(|(a, b, c, d, e)| GenOp::Elem(a, b, c, d, e)),
         1 => (0..4usize, 0..4usize, 0..4usize, 0..4usize, 1..3usize).prop_map(|(a, b, c, d, e)| GenOp::Red(a, b, c, d, e)),
+        1 => (0..4usize, 0..4usize, 0..4usize, 0..4usize, 1..3usize).prop_map(|(a, b, c, d, e)| GenOp::Scan(a, b, c, d, e)),
         3 => (0..3u8, 0..4usize).prop_map(|(k, b)| GenOp::Sys(k, b)),
     ]
 }

@@ -89,15 +89,19 @@ pub fn geometry(space: &[i64]) -> Option<(u32, u32, u32)> {
 }
 
 /// The space a kernel's grid covers (elements per dimension), for a block of layout `layout` over
-/// the iteration space `space`: the space itself, or, for reductions along an axis, the outputs'
-/// space (the iteration space less the axis; each thread loops over the axis).
+/// the iteration space `space`: the space itself, or, for reductions along an axis and for scans,
+/// the space less the axis (each thread loops over the axis).
 pub fn grid_space(layout: &KernelLayout, space: &[i64]) -> Vec<i64> {
-    match layout.reduce {
+    let axis = match layout.reduce {
         Some(r) if !layout.reduces_all => {
-            let a = r.axis.expect("a reduction that does not reduce everything has an axis");
-            space.iter().enumerate().filter(|&(d, _)| d != a).map(|(_, &n)| n).collect()
+            Some(r.axis.expect("a reduction that does not reduce everything has an axis"))
         }
-        _ => space.to_vec(),
+        Some(_) => None,
+        None => layout.scan_axis(),
+    };
+    match axis {
+        Some(a) => space.iter().enumerate().filter(|&(d, _)| d != a).map(|(_, &n)| n).collect(),
+        None => space.to_vec(),
     }
 }
 

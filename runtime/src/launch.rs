@@ -139,7 +139,8 @@ pub fn acc_dtype(kind: ReduceKind, out: DType) -> DType {
 /// into one scalar per iteration: it is never allocated, loaded or stored.
 ///
 /// Supported forms:
-/// * any number of elementwise ops (no `Reduce`), optionally followed by
+/// * any number of elementwise ops (no `Reduce`; `Scan`s count as elementwise ops here, all
+///   along one axis, see [`scan_axis`](Self::scan_axis)), optionally followed by
 /// * one or more `Reduce` ops as the block's last ops (several only along one common axis, over
 ///   inputs of one rank), each output a parameter that no other op of the block uses, each input a
 ///   parameter or a contracted temporary.
@@ -181,6 +182,30 @@ pub struct KernelLayout {
     /// outputs or the axis (see [`SPLIT_MAX_OUT`]). Along a non-last axis the loop nest then
     /// accumulates in the outputs, row by row (`arrayc_passes::kernel_codegen`).
     pub axis_split: bool,
+}
+
+impl KernelLayout {
+    /// The axis of the block's scans (`ComputeFn::Scan`), if it has any: the loop nest then runs
+    /// that axis of the iteration space in order, innermost, carrying one accumulator per scan, and
+    /// the other axes in parallel (see [`chunk_dim`](Self::chunk_dim)). A block with a scan has no
+    /// reduction.
+    pub fn scan_axis(&self) -> Option<usize> {
+        self.ops.iter().find_map(|(func, ..)| match func {
+            ComputeFn::Scan(_, a) => Some(*a),
+            _ => None,
+        })
+    }
+
+    /// For a block without reductions: the dimension of the iteration space that [`launch`] splits
+    /// into chunks (the kernel's `lo, hi`), `None` when it runs as one chunk. Dimension 0, except
+    /// for scans along axis 0, which must run whole: then dimension 1, or `None` for a 1-d space
+    /// (the kernel's chunked loop is then one iteration, `[0, 1)`).
+    pub fn chunk_dim(&self) -> Option<usize> {
+        match self.scan_axis() {
+            Some(0) => (self.rank >= 2).then_some(1),
+            _ => Some(0),
+        }
+    }
 }
 
 /// Everything the launcher needs to know about one compiled kernel, computed once when it is
@@ -455,7 +480,13 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
     let mut axis_len = 0;
     let mut out_rows = 0;
     let (rows, per_row, partial) = match layout.reduce {
-        None => (space.first().copied().unwrap_or(1), space.iter().skip(1).product::<i64>(), false),
+        None => match layout.chunk_dim().filter(|&d| d < space.len()) {
+            Some(d) => {
+                let others = space.iter().enumerate().filter(|&(k, _)| k != d).map(|(_, &n)| n);
+                (space[d], others.product::<i64>(), false)
+            }
+            None => (1, space.iter().product::<i64>(), false),
+        },
         Some(_) if layout.reduces_all => {
             (space.first().copied().unwrap_or(1), space.iter().skip(1).product::<i64>(), true)
         }

@@ -502,6 +502,20 @@ impl Checker {
                     }
                 };
                 let scan = name.starts_with("cum");
+                if scan && axis.is_none() && r > 1 {
+                    self.err(
+                        Diagnostic::error(
+                            "E0405",
+                            format!("`{name}` of a rank-{r} array needs `axis=`"),
+                            e.span.clone(),
+                            "no axis",
+                        )
+                        .with_note(format!(
+                            "NumPy's `{name}` without an axis scans the flattened array, which arrayc does not do"
+                        )),
+                    );
+                    return Some(Ty::Error);
+                }
                 match (scan, axis) {
                     // NumPy: the flat (row-major) position of the first extreme element.
                     (false, None) => Ty::Scalar(DType::I64),
@@ -514,15 +528,9 @@ impl Checker {
                             Ty::Array(DType::I64, s)
                         }
                     }
-                    // A scan keeps the shape along an axis and flattens (row-major) without one; it
-                    // accumulates like `sum`/`prod`: a bool or i64 array gives i64.
-                    (true, a) => {
-                        let d = if d == DType::Bool { DType::I64 } else { d };
-                        match a {
-                            Some(_) => Ty::Array(d, shape),
-                            None => Ty::Array(d, vec![self.flat_size(&shape)]),
-                        }
-                    }
+                    // A scan keeps the shape; it accumulates like `sum`/`prod`: a bool or i64 array
+                    // gives i64.
+                    (true, _) => Ty::Array(if d == DType::Bool { DType::I64 } else { d }, shape),
                 }
             }
             "sum" | "prod" | "min" | "max" | "mean" => {
@@ -596,19 +604,6 @@ impl Checker {
             }
         };
         Some(if bad { Ty::Error } else { t })
-    }
-
-    /// The number of elements of an array of shape `shape`: the product of its sizes when that is
-    /// affine (a constant times an expression), else a fresh size known only at run time.
-    fn flat_size(&mut self, shape: &[Size]) -> Size {
-        let mut n = Some(Size::lit(1));
-        for s in shape {
-            n = n.and_then(|n| match (n.as_const(), s.as_const()) {
-                (Some(a), Some(b)) => a.checked_mul(b).map(Size::lit),
-                _ => n.mul(s),
-            });
-        }
-        n.unwrap_or_else(|| self.fresh())
     }
 
     /// Checks dimension arguments (`i64` scalars) and returns their sizes.

@@ -104,6 +104,13 @@ pub(super) struct Gen<'c, 'f> {
     /// In the CPU emulation of a GPU kernel (`gpu::build_emulated_kernel`): the grid coordinates
     /// the kernel takes as arguments instead of reading them from the hardware.
     pub grid: Option<super::gpu::GridArgs<'c>>,
+    /// In a block with scans ([`KernelLayout::scan_axis`]): the accumulator of each scan, in op
+    /// order; its value before the iteration when the iteration starts, after it once built.
+    ///
+    /// [`KernelLayout::scan_axis`]: crate::kernel_layout::KernelLayout::scan_axis
+    pub scan: Vec<V<'c>>,
+    /// The position in [`scan`](Self::scan) of the next scan of the iteration being built.
+    pub scan_next: usize,
 }
 
 /// `memref.atomic_rmw`'s `kind` for a signed minimum: `arith::AtomicRMWKind::mins`, an
@@ -128,6 +135,8 @@ impl<'c, 'f> Gen<'c, 'f> {
             cur: HashMap::new(),
             dirty: vec![],
             fast: HashMap::new(),
+            scan: vec![],
+            scan_next: 0,
             fault_cell,
             grid: None,
         }

@@ -32,6 +32,12 @@
 //!   row. This parallelises over the outputs only: a long axis with few outputs (`sum(x, axis=0)` of
 //!   a tall matrix with few columns) leaves most of the device idle.
 //!
+//! # Scans
+//!
+//! One thread per line along the scan axis, walking it in order with one accumulator per scan (the
+//! CPU's loop nest, on the grid): bit-identical to the CPU and to NumPy, parallel over the other
+//! axes only.
+//!
 //! # Calling convention
 //!
 //! A `gpu.func` takes the target-neutral parameters ([`super::abi::signature`]: views as strided
@@ -284,6 +290,22 @@ impl<'c> Gen<'c, '_> {
             idx.iter().map(|i| i.expect("an open loop's index")).collect()
         };
         match (l.reduce, partials) {
+            (None, _) if l.scan_axis().is_some() => {
+                // Scans: one thread per line along the scan axis (the other axes mapped as usual),
+                // walking it in order with one accumulator per scan, as the CPU does.
+                let a = l.scan_axis().expect("a scan axis");
+                let others: Vec<usize> = (0..r).filter(|&d| d != a).collect();
+                self.open_grid(&others, &mut idx, &[]);
+                let inits = self.scan_inits(l);
+                let c0 = self.idx_const(0);
+                let (j, accs) = self.open_for(c0, self.dims[a], &inits, ForChunk::Whole);
+                idx[a] = Some(j);
+                self.scan = accs;
+                self.iteration(l, &full(&idx));
+                let ys = std::mem::take(&mut self.scan);
+                self.close_for(&ys);
+                self.close_grid(&[]);
+            }
             (None, _) => {
                 self.open_grid(&all, &mut idx, &[]);
                 self.iteration(l, &full(&idx));

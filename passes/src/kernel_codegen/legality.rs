@@ -15,7 +15,7 @@ use arrayc_dialect::ir::{self, ComputeFn, Type, UnFn, ValueId};
 /// [`kernel_layout`] checks).
 fn arity(func: ComputeFn) -> Option<usize> {
     Some(match func {
-        ComputeFn::Fill | ComputeFn::Copy | ComputeFn::Random | ComputeFn::Unary(_) => 1,
+        ComputeFn::Fill | ComputeFn::Copy | ComputeFn::Random | ComputeFn::Unary(_) | ComputeFn::Scan(..) => 1,
         ComputeFn::Arange | ComputeFn::Binary(_) | ComputeFn::Gather(_) => 2,
         ComputeFn::Where => 3,
         ComputeFn::Reduce(..) => return None,

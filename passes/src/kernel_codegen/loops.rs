@@ -197,6 +197,16 @@ impl<'c> Gen<'c, '_> {
                 self.unary(op, a)
             }
             ComputeFn::Reduce(..) => unreachable!("reductions end the block (kernel_layout)"),
+            ComputeFn::Scan(kind, _) => {
+                // The next scan's accumulator, combined with this iteration's input in order.
+                let k = self.scan_next;
+                let x = self.read(ins[0], idx);
+                let x = self.convert(x, acc_dtype(kind, od));
+                let y = self.combine(kind, self.scan[k], x);
+                self.scan[k] = y;
+                self.scan_next += 1;
+                y
+            }
         };
         self.write(out, val)
     }
@@ -233,6 +243,7 @@ impl<'c> Gen<'c, '_> {
     pub(super) fn iteration(&mut self, l: &KernelLayout, idx: &[Value<'c, 'c>]) -> Vec<V<'c>> {
         self.cur.clear();
         self.dirty.clear();
+        self.scan_next = 0;
         for (i, (func, out, ins)) in l.ops.iter().enumerate() {
             let fault = l.faults.iter().position(|f| f.op == i);
             self.elementwise(*func, *out, ins, idx, fault);
@@ -244,6 +255,18 @@ impl<'c> Gen<'c, '_> {
         }
         self.flush(idx);
         xs
+    }
+
+    /// The initial accumulators of the block's scans, in op order: each scan's identity in its
+    /// accumulator dtype.
+    pub(super) fn scan_inits(&self, l: &KernelLayout) -> Vec<V<'c>> {
+        l.ops
+            .iter()
+            .filter_map(|(func, out, _)| match func {
+                ComputeFn::Scan(kind, _) => Some(self.identity(*kind, acc_dtype(*kind, self.ir_ty(*out).dtype()))),
+                _ => None,
+            })
+            .collect()
     }
 
     /// The block's loop nest (see the module docs), versioned on [`ir::Func::inner_strides`]:
@@ -315,6 +338,28 @@ impl<'c> Gen<'c, '_> {
     fn loops(&mut self, l: &KernelLayout, axis: Option<usize>) {
         let r = l.rank;
         let mut idx: Idx<'c> = vec![None; r];
+        if let Some(a) = l.scan_axis() {
+            // Scans along axis `a`: the other axes in parallel (the first of them chunked:
+            // `KernelLayout::chunk_dim`; a 1-d scan is one chunk of one iteration), axis `a`
+            // innermost and in order, carrying one accumulator per scan.
+            let others: Vec<usize> = (0..r).filter(|&d| d != a).collect();
+            if others.is_empty() {
+                let (c0, c1) = (self.idx_const(0), self.idx_const(1));
+                self.open_parallel(&[c0], &[c1], Some(0));
+            } else {
+                self.open_space(&others, true, &mut idx);
+            }
+            let inits = self.scan_inits(l);
+            let c0 = self.idx_const(0);
+            let (j, accs) = self.open_for(c0, self.dims[a], &inits, ForChunk::Whole);
+            idx[a] = Some(j);
+            self.scan = accs;
+            self.iteration(l, &at(&idx, 0..r));
+            let ys = std::mem::take(&mut self.scan);
+            self.close_for(&ys);
+            self.close_space();
+            return;
+        }
         match (&l.reduce, axis) {
             (None, _) if r == 0 => {
                 let (c0, c1) = (self.idx_const(0), self.idx_const(1));

@@ -77,6 +77,12 @@
 //!   first one chunked) and the input's axis `a` (also marked), the elementwise ops at the full input
 //!   index; the runtime chunks either `out`'s first dimension or, for a small `out` and a long axis,
 //!   the axis, giving each chunk partial outputs that it combines in chunk order.
+//! * **Scan block**: an elementwise block whose ops include `Scan(kind, axis)` ops, all along one
+//!   axis and with no reduction ([`KernelLayout::scan_axis`](crate::kernel_layout::KernelLayout::scan_axis)):
+//!   the other axes in parallel (the first chunked: axis 1 for a scan along axis 0, none for a 1-d
+//!   space), the scan axis innermost as an `scf.for` in order, carrying one accumulator per scan; a
+//!   scan's output is written at each iteration, so later ops of the block read it elementwise and
+//!   it can be contracted.
 //!
 //! Within one iteration, following Sec. IV-A2 (every array "loaded and stored once per element"):
 //!

@@ -695,6 +695,18 @@ impl Lowerer<'_> {
                 let axis = if axis < 0 { axis + r as i64 } else { axis } as usize;
                 self.gather(vals[0], vals[1], axis, ty)
             }
+            "cumsum" | "cumprod" => {
+                let Type::Array(_, r) = self.f.ty(vals[0]) else { unreachable!("checked: an array") };
+                let axis = match Self::kwarg(kwargs, "axis") {
+                    Some(a) => self.const_int(a)?,
+                    None => 0,
+                };
+                let axis = if axis < 0 { axis + r as i64 } else { axis } as usize;
+                let kind = if name == "cumsum" { ReduceKind::Sum } else { ReduceKind::Prod };
+                let Ty::Array(dt, shape) = ty else { unreachable!("checked: a scan gives an array") };
+                let sizes = (0..r).map(|a| self.dim(vals[0], a)).collect();
+                self.compute_new(ComputeFn::Scan(kind, axis), vec![vals[0]], *dt, sizes, Some(shape))
+            }
             "argmin" | "argmax" => {
                 let Type::Array(_, r) = self.f.ty(vals[0]) else { unreachable!("checked: an array") };
                 let axis = match Self::kwarg(kwargs, "axis") {
@@ -791,7 +803,7 @@ impl Lowerer<'_> {
     /// (the row-major position), with NumPy's rules: the first occurrence of the extreme value
     /// wins, a NaN is the extreme value (the first NaN wins), and an empty extent is a run-time
     /// error. Composed of existing operations, not an op of its own: `m = min(x, axis)`, then the
-    /// smallest position `p` (along `axis`, or row-major) with `x[p] == m` (or both NaN), as
+    /// smallest position `p` (along `axis`, or row-major) with `x[p] == m` or `x[p]` NaN, as
     /// `min(where(match, p, n), axis)`. The second reduction fuses with the match and the positions
     /// into one kernel, so `x` is read twice.
     fn arg_reduction(
@@ -834,15 +846,12 @@ impl Lowerer<'_> {
         let bool_op = |l: &mut Self, f: BinFn, a: ValueId, b: ValueId| {
             l.compute_new(ComputeFn::Binary(f), vec![a, b], DType::Bool, sizes.clone(), None)
         };
+        // `m` is NaN exactly when its extent holds a NaN (min/max propagate NaN), so a NaN element
+        // is an extreme one, and no other element is then equal to `m`.
         let mut found = bool_op(self, BinFn::Eq, x, m);
         if d.is_float() {
-            let x_nan = bool_op(self, BinFn::Ne, x, x);
-            let m_nan = match self.f.ty(m) {
-                Type::Scalar(_) => self.scalar_binary(BinFn::Ne, m, m, d),
-                Type::Array(..) => bool_op(self, BinFn::Ne, m, m),
-            };
-            let both = bool_op(self, BinFn::And, x_nan, m_nan);
-            found = bool_op(self, BinFn::Or, found, both);
+            let nan = bool_op(self, BinFn::Ne, x, x);
+            found = bool_op(self, BinFn::Or, found, nan);
         }
         // Each element's position: along `axis`, or row-major over every axis.
         let mut pos: Option<ValueId> = None;

@@ -91,7 +91,8 @@ impl WspGraph {
 
 /// Fusibility of ops `i < j`: Def. 12 (1)-(3), equal iteration spaces (Sec. IV-A1, compared
 /// symbolically), "a reduction's output is fuse-preventing for its consumers", a gather's gathered
-/// array is fuse-preventing with any write to it (van Balen et al. 2024, Sec. 3.3), and two reductions
+/// array is fuse-preventing with any write to it (van Balen et al. 2024, Sec. 3.3), a scan shares a
+/// block with no reduction and with scans along its own axis only, and two reductions
 /// share a block only when both reduce the same axis of a space of rank 2 or more (what the kernel
 /// back end runs as one loop nest: `crate::kernel_layout::kernel_layout`; the paper's Sec. IV-A
 /// leaves what is fusible to the back end).
@@ -103,6 +104,13 @@ pub fn fusible(region: &Region, i: usize, j: usize) -> bool {
         if af.is_none() || af != ag || rank < 2 {
             return false;
         }
+    }
+    match (&f.kind, &g.kind) {
+        (OpKind::Scan { .. }, OpKind::Reduction { .. }) | (OpKind::Reduction { .. }, OpKind::Scan { .. }) => {
+            return false
+        }
+        (OpKind::Scan { axis: af }, OpKind::Scan { axis: ag }) if af != ag => return false,
+        _ => {}
     }
     let bad = |o: &super::View, x: &super::View| relation(o, x, b) == Relation::Overlap;
     // Def. 12: a written view may only meet an identical view in the other op.

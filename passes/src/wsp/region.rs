@@ -51,6 +51,12 @@ pub enum OpKind {
     /// the gathered array is materialised; arrayc's kernels do not recompute its producer at the
     /// gathered index).
     Gather,
+    /// A scan along `axis` (`cumsum`): elementwise over its output's shape (its input's), in order
+    /// along the axis; fuse-preventing with any reduction and with scans along another axis (a
+    /// kernel runs its scan axis innermost, in order: `crate::kernel_layout::KernelLayout::scan_axis`).
+    /// Its producers and consumers of the same view fuse with it (van Balen et al. 2024, Sec. 3.3:
+    /// a scan traverses its input in the order it writes its output).
+    Scan { axis: usize },
     /// `new`/`del`/`sync`: no iteration space, fuses with anything, costs nothing by itself
     /// (Def. 10: "DEL and SYNC are counted as having no input or output").
     System,
@@ -89,6 +95,10 @@ impl Op {
     /// shape.
     pub fn gather(name: &str, out: View, src: View, index: View) -> Op {
         Op { kind: OpKind::Gather, ..Op::elementwise(name, vec![out], vec![src, index]) }
+    }
+    /// Scan `out = scan(in, axis)` (`in` and `out` of one shape).
+    pub fn scan(name: &str, out: View, input: View, axis: usize) -> Op {
+        Op { kind: OpKind::Scan { axis }, ..Op::elementwise(name, vec![out], vec![input]) }
     }
     /// Reduction `out = reduce(in, axis)`.
     pub fn reduction(name: &str, out: View, input: View, axis: Option<usize>) -> Op {
@@ -155,7 +165,7 @@ impl Op {
     pub fn iteration_space(&self) -> Option<&[SymExpr]> {
         match self.kind {
             OpKind::Elementwise => self.outs.first().or(self.ins.first()).map(|v| v.shape.as_slice()),
-            OpKind::Gather => self.outs.first().map(|v| v.shape.as_slice()),
+            OpKind::Gather | OpKind::Scan { .. } => self.outs.first().map(|v| v.shape.as_slice()),
             OpKind::Reduction { .. } => self.ins.first().or(self.outs.first()).map(|v| v.shape.as_slice()),
             OpKind::System => None,
         }

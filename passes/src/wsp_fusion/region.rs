@@ -480,6 +480,7 @@ pub fn build_region(
                     ComputeFn::Reduce(_, axis) => {
                         wsp::Op::reduction(func.name(), outs[0].clone(), arrays[0].clone(), *axis)
                     }
+                    ComputeFn::Scan(_, axis) => wsp::Op::scan(func.name(), outs[0].clone(), arrays[0].clone(), *axis),
                     ComputeFn::Gather(_) => {
                         wsp::Op::gather(func.name(), outs[0].clone(), arrays[0].clone(), arrays[1].clone())
                     }
