@@ -83,6 +83,11 @@ irdl.dialect @arr {
   irdl.operation @reduce { %o = irdl.any
     %a = irdl.any
     irdl.operands(out: %o, in: %a) }
+  // Scatter along axis 0: out[index[i, s], s] = value[i, s] (or +=), in order (dialect/README.md).
+  irdl.operation @scatter { %o = irdl.any
+    %i = irdl.any
+    %v = irdl.any
+    irdl.operands(out: %o, index: %i, value: %v) }
   // Scan along `axis`: out[.., j, ..] = in[.., 0, ..] (+) ... (+) in[.., j, ..] (dialect/README.md).
   irdl.operation @scan { %o = irdl.any
     %a = irdl.any

@@ -6,7 +6,7 @@
 //! in `dialect/README.md`. Array operations follow Bohrium's bytecode (Kristensen et al. 2016,
 //! Sec. IV, Fig. 3): destination-passing on views, with explicit `new`, `del` and `sync`.
 
-pub use crate::{BinFn, ComputeFn, IndexEntry, ReduceKind, Scalar, Type, UnFn, ValueId};
+pub use crate::{BinFn, ComputeFn, IndexEntry, ReduceKind, Scalar, ScatterKind, ScatterMode, Type, UnFn, ValueId};
 
 /// Source position of an operation (1-based), printed as an MLIR `loc("file":line:col)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

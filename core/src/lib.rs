@@ -17,4 +17,4 @@ pub mod semantics;
 pub mod shape;
 
 pub use dtype::DType;
-pub use ops::{BinFn, ComputeFn, IndexEntry, ReduceKind, Scalar, Type, UnFn, ValueId};
+pub use ops::{BinFn, ComputeFn, IndexEntry, ReduceKind, Scalar, ScatterKind, ScatterMode, Type, UnFn, ValueId};

@@ -215,6 +215,43 @@ impl ReduceKind {
     }
 }
 
+/// How a scatter ([`ComputeFn::Scatter`]) combines a value with its target element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum ScatterKind {
+    /// `out[k] = v` (NumPy `out[idx] = v`: of repeated indices, the last write wins).
+    Set,
+    /// `out[k] += v` (NumPy `np.add.at(out, idx, v)`: every value is added, in order).
+    Add,
+}
+
+/// What a scatter ([`ComputeFn::Scatter`]) does with an index outside `[-n, n)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum ScatterMode {
+    /// NumPy's `IndexError`: a kernel fault naming the line.
+    Raise,
+    /// The element is skipped (JAX's `mode='drop'`); the lowering of a filter (`x[mask]`) scatters
+    /// its unselected elements past the end this way.
+    Drop,
+}
+
+impl ScatterKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ScatterKind::Set => "set",
+            ScatterKind::Add => "add",
+        }
+    }
+}
+
+impl ScatterMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            ScatterMode::Raise => "raise",
+            ScatterMode::Drop => "drop",
+        }
+    }
+}
+
 /// What an array computation does; the output view is always the first operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ComputeFn {
@@ -239,6 +276,14 @@ pub enum ComputeFn {
     Unary(UnFn),
     /// Reduction of `in` along `axis` (out has rank-1 dims) or over everything (`None`, out is 0-d).
     Reduce(ReduceKind, Option<usize>),
+    /// Scatter along axis 0 into `out` (rank `r >= 1`, its own shape: not the iteration space's):
+    /// inputs `idx` (i64) and `v`, each of the iteration space's shape `q + r - 1` (the index array
+    /// broadcast along `out`'s last `r - 1` axes) or `v` a scalar; for each position `(i, s)` in
+    /// row-major order, `out[k, s] = v[i, s]` ([`ScatterKind::Set`]) or `out[k, s] += v[i, s]`
+    /// ([`ScatterKind::Add`]), `k = idx[i, s]`, negative counting from the end; an index outside
+    /// `[-n, n)` as [`ScatterMode`] says. The whole launch runs in that order (one chunk, one GPU
+    /// thread), so repeated indices give NumPy's results exactly.
+    Scatter(ScatterKind, ScatterMode),
     /// Scan (inclusive running reduction, NumPy's `cumsum`/`cumprod`, `np.add.accumulate`) of `in`
     /// along `axis`: `out[p, j, s] = in[p, 0, s] (+) ... (+) in[p, j, s]`, combined in order
     /// 0, 1, ..., j (so a float scan is bit-identical to NumPy's); `in` and `out` have one shape
@@ -254,6 +299,18 @@ impl ComputeFn {
         matches!(self, ComputeFn::Gather(_)).then_some(0)
     }
 
+    /// Whether the output keeps a shape of its own instead of the iteration space's (and is written
+    /// at computed positions, not at the iteration's): a scatter's target.
+    pub fn own_shape_output(self) -> bool {
+        matches!(self, ComputeFn::Scatter(..))
+    }
+
+    /// Whether a block with this function must run its iteration space in row-major order, as one
+    /// chunk (a scatter: repeated indices must resolve as in NumPy).
+    pub fn runs_in_order(self) -> bool {
+        matches!(self, ComputeFn::Scatter(..))
+    }
+
     /// The `arr` operation name.
     pub fn name(self) -> &'static str {
         match self {
@@ -267,6 +324,7 @@ impl ComputeFn {
             ComputeFn::Unary(u) => u.name(),
             ComputeFn::Reduce(..) => "reduce",
             ComputeFn::Scan(..) => "scan",
+            ComputeFn::Scatter(..) => "scatter",
         }
     }
 }

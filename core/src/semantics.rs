@@ -46,6 +46,9 @@ pub fn gather_out_of_bounds(axis: usize) -> String {
     format!("index out of bounds for axis {axis} of the indexed array (IndexError)")
 }
 
+/// NumPy's `IndexError` for an index-array assignment (a scatter) outside `[-n, n)` of axis 0.
+pub const SCATTER_OUT_OF_BOUNDS: &str = "index out of bounds for axis 0 of the assigned array (IndexError)";
+
 /// Integer power with wrapping (exponentiation by squaring over the whole i64 exponent, as the
 /// kernels' `ipowi`); `None` for a negative exponent, where NumPy raises [`NEGATIVE_INT_POWER`].
 fn ipow(x: i64, y: i64) -> Option<i64> {

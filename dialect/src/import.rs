@@ -599,6 +599,20 @@ impl FuncImporter<'_> {
                 };
                 OpKind::Compute { func, out: ops[0], ins: ops[1..].to_vec() }
             }
+            "scatter" => {
+                want(3)?;
+                no_results()?;
+                let attr = |name: &str| o.attribute(name).ok().and_then(string_attr);
+                let kind = [ScatterKind::Set, ScatterKind::Add]
+                    .into_iter()
+                    .find(|k| attr("kind").as_deref() == Some(k.name()))
+                    .ok_or_else(|| unsupported(o, "`kind` must be \"set\" or \"add\""))?;
+                let mode = [ScatterMode::Raise, ScatterMode::Drop]
+                    .into_iter()
+                    .find(|m| attr("mode").as_deref() == Some(m.name()))
+                    .ok_or_else(|| unsupported(o, "`mode` must be \"raise\" or \"drop\""))?;
+                OpKind::Compute { func: ComputeFn::Scatter(kind, mode), out: ops[0], ins: ops[1..].to_vec() }
+            }
             "gather" => {
                 no_results()?;
                 let axis = self.int_attr(o, "axis")?;

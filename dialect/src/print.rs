@@ -263,6 +263,7 @@ impl Printer<'_> {
                     ComputeFn::Reduce(k, None) => format!(" {{kind = \"{}\"}}", k.name()),
                     ComputeFn::Reduce(k, Some(a)) => format!(" {{kind = \"{}\", axis = {a} : i64}}", k.name()),
                     ComputeFn::Gather(a) => format!(" {{axis = {a} : i64}}"),
+                    ComputeFn::Scatter(k, m) => format!(" {{kind = \"{}\", mode = \"{}\"}}", k.name(), m.name()),
                     ComputeFn::Scan(k, a) => format!(" {{kind = \"{}\", axis = {a} : i64}}", k.name()),
                     _ => String::new(),
                 };

@@ -345,7 +345,7 @@ impl Verifier<'_> {
             | ComputeFn::Unary(_)
             | ComputeFn::Reduce(..)
             | ComputeFn::Scan(..) => 1,
-            ComputeFn::Arange | ComputeFn::Binary(_) | ComputeFn::Gather(_) => 2,
+            ComputeFn::Arange | ComputeFn::Binary(_) | ComputeFn::Gather(_) | ComputeFn::Scatter(..) => 2,
             ComputeFn::Where => 3,
         };
         if ins.len() != arity {
@@ -376,6 +376,21 @@ impl Verifier<'_> {
                 None if r == 0 => Ok(()),
                 Some(a) => Err(format!("reduces axis {a} of a {ri}-d input into a {r}-d out")),
                 None => Err("a reduction over all elements writes a 0-d out".into()),
+            };
+        }
+        if let ComputeFn::Scatter(..) = func {
+            let ri = self.array(ins[0], "index")?;
+            if self.ty(ins[0])?.dtype() != DType::I64 {
+                return Err("its index must be an i64 array".into());
+            }
+            if ins.contains(&out) {
+                return Err("reads its own target".into());
+            }
+            let rv = self.rank(ins[1])?;
+            return if r >= 1 && ri + 1 >= r && rv.is_none_or(|rv| rv == ri) {
+                Ok(())
+            } else {
+                Err(format!("scatters a {}-d value through a {ri}-d index into a {r}-d out", rv.unwrap_or(0)))
             };
         }
         if let ComputeFn::Scan(_, axis) = func {

@@ -14,7 +14,7 @@ use crate::kernel_codegen::{self, gpu, CodegenError};
 use crate::kernel_layout::{launch_plan, LaunchPlan};
 use arrayc_dialect::ir;
 use arrayc_runtime::array::{Traffic, View};
-use arrayc_runtime::gpu::{geometry, grid_space, COMBINE_SUFFIX};
+use arrayc_runtime::gpu::{launch_geometry, COMBINE_SUFFIX};
 use arrayc_runtime::launch::{
     acc_dtype, descriptor_words, out_param, validate, KernelFault, LaunchError, PackedFn, NO_FAULT,
 };
@@ -94,10 +94,11 @@ impl KernelLauncher for Emulation {
             let cell = fault.as_mut_ptr() as u64;
             words.extend([cell, cell, 0]);
         }
-        let runtime = geometry(&grid_space(layout, &space));
+        let runtime = launch_geometry(layout, &space);
         let (gx, gy, threads) = match (self.grid, runtime) {
             (_, None) => (0, 0, 0),
             (Grid::Runtime, Some(g)) => g,
+            (Grid::Fixed(..), Some(g)) if layout.in_order() => g,
             (Grid::Fixed(x, y, t), Some(_)) => (x, y, t),
         };
         let nthreads = gx as usize * gy as usize * threads as usize;

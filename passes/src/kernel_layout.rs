@@ -3,19 +3,21 @@
 //! each compiled kernel. The code generator and the launcher both work from this one analysis, so
 //! they agree on the iteration space; it is computed once per kernel, at compile time.
 
-use arrayc_core::semantics::{gather_out_of_bounds, NEGATIVE_INT_POWER};
-use arrayc_core::{BinFn, DType};
+use arrayc_core::semantics::{gather_out_of_bounds, NEGATIVE_INT_POWER, SCATTER_OUT_OF_BOUNDS};
+use arrayc_core::{BinFn, DType, ScatterMode};
 use arrayc_dialect::ir::{self, ComputeFn, OpKind, Type, ValueId};
 pub use arrayc_runtime::launch::{acc_dtype, KernelFault, KernelLayout, LaunchPlan, Reduction};
 
 /// The error an elementwise op `func` with output dtype `out` raises on some inputs where NumPy
 /// raises (a [`KernelFault`]): an integer power (computed in i64 for an integer or bool output) with
-/// a negative exponent; a gather with an index out of range. The code generator checks for it
+/// a negative exponent; a gather, or a scatter in [`ScatterMode::Raise`], with an index out of
+/// range. The code generator checks for it
 /// where this says so.
 pub fn fault_of(func: ComputeFn, out: DType) -> Option<String> {
     match func {
         ComputeFn::Binary(BinFn::Pow) if !out.is_float() => Some(NEGATIVE_INT_POWER.into()),
         ComputeFn::Gather(axis) => Some(gather_out_of_bounds(axis)),
+        ComputeFn::Scatter(_, ScatterMode::Raise) => Some(SCATTER_OUT_OF_BOUNDS.into()),
         _ => None,
     }
 }
@@ -69,6 +71,9 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
                         }
                     }
                 } else {
+                    if func.own_shape_output() && !is_param(*out) {
+                        return Err(format!("the target %v{out} of `{}` must be a kernel parameter", func.name()));
+                    }
                     if let Some(message) = fault_of(*func, f.ty(*out).dtype()) {
                         let (line, col) = op.loc.map_or((0, 0), |l| (l.line, l.col));
                         faults.push(KernelFault { op: ops.len(), message, line, col });
@@ -148,9 +153,12 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
     // The arrays a gather reads at computed indices: of their own shape, not the iteration space's.
     let own_shape = |func: &ComputeFn, ins: &[ValueId]| func.own_shape_input().map(|k| ins[k]);
     let gathered = |v: ValueId| ops.iter().any(|(func, _, ins)| own_shape(func, ins) == Some(v));
+    // The arrays a scatter writes at computed indices: of their own shape, too.
+    let scattered = |v: ValueId| ops.iter().any(|(func, out, _)| func.own_shape_output() && *out == v);
     for (func, out, ins) in &ops {
         let own = own_shape(func, ins);
-        for &v in std::iter::once(out).chain(ins).filter(|&&v| Some(v) != own) {
+        let own_out = func.own_shape_output().then_some(*out);
+        for &v in std::iter::once(out).chain(ins).filter(|&&v| Some(v) != own && Some(v) != own_out) {
             if let (true, Some(rv)) = (is_param(v), rank_of(v)) {
                 let broadcast_input = rv == 0 && !elem_out(v);
                 if rv != rank && !broadcast_input {
@@ -182,8 +190,16 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
         .chain(&extra)
         .map(|r| r.input)
         .find(|&i| is_param(i))
-        .or_else(|| f.params.iter().copied().find(|&p| rank_of(p) == Some(rank) && elem_operand(p) && !gathered(p)))
+        .or_else(|| {
+            f.params
+                .iter()
+                .copied()
+                .find(|&p| rank_of(p) == Some(rank) && elem_operand(p) && !gathered(p) && !scattered(p))
+        })
         .or_else(|| f.params.iter().copied().find(|&p| shape_param(p)));
+    if space.is_none() && ops.iter().any(|(func, ..)| func.own_shape_output()) {
+        return Err("a scatter of contracted arrays needs a view parameter of the iteration-space shape among the block's operands".into());
+    }
     if space.is_none() && reduce.is_some() {
         return Err("a reduction of a contracted temporary needs a view parameter of the iteration-space shape among the block's operands".into());
     }

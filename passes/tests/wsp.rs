@@ -256,7 +256,7 @@ mod verify {
     fn space(o: &Op) -> Option<Vec<SymExpr>> {
         match o.kind {
             OpKind::Elementwise | OpKind::Gather | OpKind::Scan { .. } => o.outs.first().map(|v| v.shape.clone()),
-            OpKind::Reduction { .. } => o.ins.first().map(|v| v.shape.clone()),
+            OpKind::Reduction { .. } | OpKind::Scatter => o.ins.first().map(|v| v.shape.clone()),
             OpKind::System => None,
         }
     }
@@ -317,9 +317,13 @@ mod verify {
             (OpKind::Scan { .. }, OpKind::Reduction { .. }) | (OpKind::Reduction { .. }, OpKind::Scan { .. }) => true,
             _ => false,
         };
+        // A scatter's target with any other use of its elements, in either order.
+        let scatter = |x: &Op, y: &Op| {
+            x.kind == OpKind::Scatter && y.ins.iter().chain(&y.outs).any(|v| overlap(r, &x.outs[0], v))
+        };
         // A gather's gathered array (its first input) with a write to it, in either order.
         let gather = |x: &Op, y: &Op| x.kind == OpKind::Gather && y.outs.iter().any(|o| overlap(r, o, &x.ins[0]));
-        red(f, g) || red(g, f) || two || scan || gather(f, g) || gather(g, f)
+        red(f, g) || red(g, f) || two || scan || scatter(f, g) || scatter(g, f) || gather(f, g) || gather(g, f)
     }
     /// Def. 5: a partition of all ops; no forbidden pair inside a block; acyclic quotient.
     pub fn legal(r: &Region, p: &[Vec<usize>]) -> bool {

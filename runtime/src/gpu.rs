@@ -88,6 +88,15 @@ pub fn geometry(space: &[i64]) -> Option<(u32, u32, u32)> {
     Some((gx as u32, gy as u32, threads as u32))
 }
 
+/// The grid and block of a launch of a kernel of layout `layout` over the iteration space `space`:
+/// [`geometry`] of its [`grid_space`], or one thread for a block that runs in order
+/// ([`KernelLayout::in_order`]: a scatter; its grid-stride loops then visit the space in
+/// row-major order). `None` for an empty space.
+pub fn launch_geometry(layout: &KernelLayout, space: &[i64]) -> Option<(u32, u32, u32)> {
+    let g = geometry(&grid_space(layout, space))?;
+    Some(if layout.in_order() { (1, 1, 1) } else { g })
+}
+
 /// The space a kernel's grid covers (elements per dimension), for a block of layout `layout` over
 /// the iteration space `space`: the space itself, or, for reductions along an axis and for scans,
 /// the space less the axis (each thread loops over the axis).
@@ -312,7 +321,7 @@ impl Gpu {
                 words.extend([cell, cell, 0]);
                 Some(cell)
             };
-            let geometry = geometry(&grid_space(layout, &space));
+            let geometry = launch_geometry(layout, &space);
             let partials = match (layout.reduce, combine) {
                 (Some(r), Some(_)) => {
                     let out = args[out_param(plan, &r)].view().expect("validated: a view");

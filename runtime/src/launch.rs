@@ -196,6 +196,12 @@ impl KernelLayout {
         })
     }
 
+    /// Whether the launch must run the iteration space in row-major order, as one chunk: the block
+    /// has an op that [`ComputeFn::runs_in_order`] (a scatter).
+    pub fn in_order(&self) -> bool {
+        self.ops.iter().any(|(func, ..)| func.runs_in_order())
+    }
+
     /// For a block without reductions: the dimension of the iteration space that [`launch`] splits
     /// into chunks (the kernel's `lo, hi`), `None` when it runs as one chunk. Dimension 0, except
     /// for scans along axis 0, which must run whole: then dimension 1, or `None` for a 1-d space
@@ -376,7 +382,8 @@ pub fn validate(plan: &LaunchPlan, args: &[RtValue]) -> Result<Validated, String
             return Err(format!("kernel @{name}: arange output must be 1-d"));
         }
         let own_shape = func.own_shape_input().map(|k| ins[k]);
-        for &v in std::iter::once(out).chain(ins).filter(|&&v| Some(v) != own_shape) {
+        let own_out = func.own_shape_output().then_some(*out);
+        for &v in std::iter::once(out).chain(ins).filter(|&&v| Some(v) != own_shape && Some(v) != own_out) {
             let Some(p) = pos(v) else { continue };
             if let RtValue::View(vw) = &args[p] {
                 if vw.rank() == space.len() && vw.shape != space {
@@ -556,7 +563,8 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
     }
     let slot = partials.first().map_or(0, |(_, _, b)| b.strides.first().copied().unwrap_or(1));
 
-    // Outputs that write one element many times (zero strides) run sequentially in chunk order.
+    // Outputs that write one element many times (zero strides), and blocks that must run in order
+    // (scatters), run sequentially in chunk order.
     let aliased_out = written
         .iter()
         .any(|&p| args[p].view().is_some_and(|v| v.shape.iter().zip(&v.strides).any(|(&d, &s)| d > 1 && s == 0)));
@@ -577,7 +585,7 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
         // per-chunk slots of buffers alive for the whole launch.
         unsafe { (entry.0)(ptrs.as_mut_ptr()) }
     };
-    if nchunks == 1 || aliased_out {
+    if nchunks == 1 || aliased_out || layout.in_order() {
         (0..nchunks).for_each(run_chunk);
     } else {
         (0..nchunks).into_par_iter().for_each(run_chunk);

@@ -22,6 +22,7 @@ fn usage(name: &str) -> &'static str {
         "where" => "where(cond, a, b)",
         "sum" | "prod" | "min" | "max" | "mean" => "sum(x) | sum(x, axis=k)",
         "argmin" | "argmax" => "argmin(x) | argmin(x, axis=k)",
+        "add_at" => "add_at(x, idx, v) (x an array, idx an i64 array)",
         "cumsum" | "cumprod" => "cumsum(x) | cumsum(x, axis=k)",
         "take" => "take(x, idx) (x 1-d) | take(x, idx, axis=k) (idx an i64 array)",
         "dot" | "@" => "dot(a, b) or a @ b (a and b 1-d or 2-d)",
@@ -50,7 +51,7 @@ impl Checker {
             "sum" | "prod" | "min" | "max" | "mean" | "take" | "argmin" | "argmax" | "cumsum" | "cumprod" => &["axis"],
             "arange" | "linspace" | "copy" | "transpose" | ".T" | "diagonal" | "abs" | "sqrt" | "exp" | "log"
             | "sin" | "cos" | "tanh" | "minimum" | "maximum" | "where" | "f64" | "f32" | "i64" | "bool" | "dot"
-            | "@" => &[],
+            | "@" | "add_at" => &[],
             _ => return None,
         };
         // Keyword arguments.
@@ -466,6 +467,67 @@ impl Checker {
                 let k = k as usize;
                 let out = shape[..k].iter().chain(&ishape).chain(&shape[k + 1..]).cloned().collect();
                 Ty::Array(d, out)
+            }
+            "add_at" => {
+                // NumPy's `np.add.at(x, idx, v)`: adds `v` at the indices, every value (repeated
+                // indices accumulate); `v` broadcasts to `idx.shape + x.shape[1:]`.
+                if !arity(self, 3, 3) {
+                    return Some(Ty::Error);
+                }
+                let t = self.value(&args[0]);
+                let ti = self.value(&args[1]);
+                let tv = self.value(&args[2]);
+                if bad || [&t, &ti, &tv].contains(&&Ty::Error) {
+                    return Some(Ty::Error);
+                }
+                let Ty::Array(d, shape) = t else {
+                    self.error(
+                        "E0408",
+                        format!("`add_at` needs an array, found {t}"),
+                        args[0].span.clone(),
+                        "not an array",
+                    );
+                    return Some(Ty::Error);
+                };
+                let Ty::Array(DType::I64, ishape) = ti else {
+                    self.error(
+                        "E0406",
+                        format!("the indices of `add_at` must be an i64 array, found {ti}"),
+                        args[1].span.clone(),
+                        format!("has type {ti}"),
+                    );
+                    return Some(Ty::Error);
+                };
+                let target: Vec<Size> = ishape.iter().chain(&shape[1..]).cloned().collect();
+                let vs = match &tv {
+                    Ty::Array(_, s) => s.clone(),
+                    _ => vec![],
+                };
+                if let Err(be) = self.fits_into(&vs, &target) {
+                    self.error(
+                        "E0401",
+                        format!(
+                            "a value of shape {} cannot be broadcast to the indexed shape {}",
+                            shape_str(&vs),
+                            shape_str(&target)
+                        ),
+                        args[2].span.clone(),
+                        format!("size {} vs {}", be.left, be.right),
+                    );
+                    return Some(Ty::Error);
+                }
+                let vd = tv.dtype().expect("a value with a dtype");
+                let rd = promote(d, None, vd, weak_of(&args[2]));
+                if !super::promote::same_kind(rd, d) {
+                    self.error(
+                        "E0304",
+                        format!("cannot add {} values into `add_at`'s {} array", vd.name(), d.name()),
+                        args[2].span.clone(),
+                        format!("has dtype {}", vd.name()),
+                    );
+                    return Some(Ty::Error);
+                }
+                Ty::Unit
             }
             "argmin" | "argmax" | "cumsum" | "cumprod" => {
                 if !arity(self, 1, 1) {

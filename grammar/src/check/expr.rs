@@ -97,7 +97,7 @@ impl Checker {
             }
             ExprKind::Subscript { base, index } => {
                 let t = self.value(base);
-                self.index_ty(&t, index, &e.span, false)
+                self.index_ty(&t, index, &e.span)
             }
             ExprKind::Call { func, args, kwargs } => self.call(func, args, kwargs, e),
         }

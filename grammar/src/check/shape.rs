@@ -138,10 +138,9 @@ impl Checker {
     /// Type of the view `base[index]`. Reports too many indices, bad index types, provably
     /// out-of-range integer indices. All integers on all dimensions give a scalar. A single `i64`
     /// index array `idx` is a gather along axis 0 (NumPy integer-array indexing): an array of shape
-    /// `idx.shape + base.shape[1:]`, a copy, not a view; `write` (an assignment target) rejects it
-    /// (E0410: scatters are not supported yet), as it rejects an index array among other entries
-    /// (E0409).
-    pub fn index_ty(&mut self, base: &Ty, index: &[Index], span: &Span, write: bool) -> Ty {
+    /// `idx.shape + base.shape[1:]`, a copy, not a view; as an assignment target, the
+    /// shape a scatter's value must broadcast to. An index array among other entries is E0409.
+    pub fn index_ty(&mut self, base: &Ty, index: &[Index], span: &Span) -> Ty {
         // Check the index expressions first so they all get types.
         let mut parts = Vec::with_capacity(index.len());
         for ix in index {
@@ -161,18 +160,6 @@ impl Checker {
         };
         if let Some(k) = parts.iter().position(|p| matches!(p, Part::Gather(_))) {
             let Index::At(e) = &index[k] else { unreachable!("a gather part comes from an `At` entry") };
-            if write {
-                self.err(
-                    Diagnostic::error(
-                        "E0410",
-                        "assignment through an index array (a scatter) is not supported yet",
-                        e.span.clone(),
-                        "an index array",
-                    )
-                    .with_help("write the elements in a loop, or build the result with `where`"),
-                );
-                return Ty::Error;
-            }
             if index.len() != 1 || shape.is_empty() {
                 self.err(
                     Diagnostic::error(

@@ -44,6 +44,7 @@ pub const BUILTINS: &[&str] = &[
     "argmax",
     "cumsum",
     "cumprod",
+    "add_at",
 ];
 
 /// Collects names reassigned (`x = e`, `x op= e` without index) anywhere in `b`.

@@ -292,7 +292,7 @@ impl Checker {
                 return None;
             }
         }
-        let t = if index.is_empty() { var.ty } else { self.index_ty(&var.ty, index, span, true) };
+        let t = if index.is_empty() { var.ty } else { self.index_ty(&var.ty, index, span) };
         if t == Ty::Error {
             return None;
         }
@@ -344,6 +344,22 @@ impl Checker {
 
     fn aug_assign(&mut self, target: &Ident, index: &[Index], op: BinOp, value: &Expr, span: &Span) {
         let view = self.target_view(target, index, span);
+        if let [Index::At(e)] = index {
+            if self.types.get(e.id.0 as usize).is_some_and(Ty::is_array) {
+                self.err(
+                    Diagnostic::error(
+                        "E0410",
+                        format!("`{}=` through an index array is not supported", super::expr::op_str(op)),
+                        e.span.clone(),
+                        "an index array",
+                    )
+                    .with_note("NumPy's `x[idx] += v` adds once per distinct index (repeated indices: the last wins)")
+                    .with_help("write `x[idx] = x[idx] + v` for that, or `add_at(x, idx, v)` to add every value"),
+                );
+                self.value(value);
+                return;
+            }
+        }
         let vt = self.value(value);
         let Some(view) = view else { return };
         if vt == Ty::Error || view == Ty::Error {

@@ -16,7 +16,7 @@ use arrayc_dialect::ir::{self, ComputeFn, Type, UnFn, ValueId};
 fn arity(func: ComputeFn) -> Option<usize> {
     Some(match func {
         ComputeFn::Fill | ComputeFn::Copy | ComputeFn::Random | ComputeFn::Unary(_) | ComputeFn::Scan(..) => 1,
-        ComputeFn::Arange | ComputeFn::Binary(_) | ComputeFn::Gather(_) => 2,
+        ComputeFn::Arange | ComputeFn::Binary(_) | ComputeFn::Gather(_) | ComputeFn::Scatter(..) => 2,
         ComputeFn::Where => 3,
         ComputeFn::Reduce(..) => return None,
     })
@@ -41,6 +41,10 @@ fn op_legality(f: &ir::Func, rank: usize, func: ComputeFn, out: ValueId, ins: &[
         ComputeFn::Gather(_) if !f.params.contains(&ins[0]) => {
             Err(format!("the gathered array %v{} of `gather` is not a kernel parameter", ins[0]))
         }
+        ComputeFn::Scatter(..) => match (f.ty(out), f.ty(ins[0])) {
+            (Type::Array(_, r), Type::Array(_, ri)) if r >= 1 && ri == rank && rank + 1 >= r => Ok(()),
+            _ => Err("`scatter` operands do not fit the iteration space".into()),
+        },
         ComputeFn::Gather(axis) => match (f.ty(ins[0]), f.ty(ins[1])) {
             (Type::Array(_, r), Type::Array(_, ri)) if axis < r && ri == rank && rank + 1 >= r => Ok(()),
             _ => Err("`gather` operands do not fit the iteration space".into()),

@@ -9,7 +9,7 @@ use super::builder::{ForChunk, Gen, V};
 use super::GENERIC_COPY_ATTR;
 use crate::kernel_layout::{acc_dtype, KernelLayout, Reduction};
 use arrayc_core::DType;
-use arrayc_dialect::ir::{BinFn, ComputeFn, ReduceKind, Type, UnFn, ValueId};
+use arrayc_dialect::ir::{BinFn, ComputeFn, ReduceKind, ScatterKind, ScatterMode, Type, UnFn, ValueId};
 use melior::{
     dialect::{
         arith::{self, CmpiPredicate},
@@ -146,26 +146,39 @@ impl<'c> Gen<'c, '_> {
                 // checked against the size: out of range is a kernel fault, the load then reads
                 // index 0, which the host checked exists), `p` the iteration's first `axis` axes,
                 // `s` its last `r - 1 - axis`.
-                let Type::Array(_, r) = self.ir_ty(ins[0]) else { unreachable!("gathers from a view") };
-                let k = self.read(ins[1], idx);
-                let k = self.convert(k, DType::I64);
-                let n = self.index_to_i64(self.dim(ins[0], axis));
-                let zero = self.consti(DType::I64, 0);
-                let neg = self.cmpi(CmpiPredicate::Slt, k, zero);
-                let wrapped = self.binary(BinFn::Add, k, n);
-                let k = self.select(neg, wrapped, k);
-                let low = self.cmpi(CmpiPredicate::Slt, k, zero);
-                let high = self.cmpi(CmpiPredicate::Sge, k, n);
-                let bad = self.arith2(arith::ori, low, high);
+                let (at, bad) = self.indexed_at(ins[0], axis, ins[1], idx);
                 if let Some(f) = fault {
                     self.fault_if(bad, f);
                 }
-                let k = self.select(bad, zero, k);
-                let k = self.val(arith::index_cast(k.v, melior::ir::Type::index(self.ctx), self.loc));
-                let trailing = &idx[idx.len() + 1 + axis - r..];
-                let at: Vec<Value<'c, 'c>> =
-                    idx[..axis].iter().copied().chain(std::iter::once(k)).chain(trailing.iter().copied()).collect();
                 self.load(ins[0], &at)
+            }
+            ComputeFn::Scatter(kind, mode) => {
+                // `out` is written at `[k, s]` (`k` from the index array, wrapped and checked as a
+                // gather's), not at the iteration's index: stored here, never through `write`. Out
+                // of range, `Raise` faults (and stores at index 0, which the host checked exists),
+                // `Drop` stores nothing.
+                let (at, bad) = self.indexed_at(out, 0, ins[0], idx);
+                let v = self.read(ins[1], idx);
+                if let Some(f) = fault {
+                    self.fault_if(bad, f);
+                }
+                if mode == ScatterMode::Drop {
+                    let ok = self.arith2(arith::xori, bad, self.consti(DType::Bool, 1));
+                    self.open_if(ok);
+                }
+                let v = match kind {
+                    ScatterKind::Set => v,
+                    ScatterKind::Add => {
+                        let old = self.load(out, &at);
+                        let (old, v) = (self.convert(old, arith_dt), self.convert(v, arith_dt));
+                        self.binary(BinFn::Add, old, v)
+                    }
+                };
+                self.store(out, &at, v);
+                if mode == ScatterMode::Drop {
+                    self.close_if();
+                }
+                return;
             }
             ComputeFn::Binary(op) => {
                 let a = self.read(ins[0], idx);
@@ -209,6 +222,36 @@ impl<'c> Gen<'c, '_> {
             }
         };
         self.write(out, val)
+    }
+
+    /// The element of `src` (rank `r`, its own shape) that an index array `index` selects along
+    /// `axis` at iteration index `idx` (NumPy integer-array indexing): `[p, k, s]` with `k` the index
+    /// array's value wrapped when negative, `p` the iteration's first `axis` axes and `s` its last
+    /// `r - 1 - axis`. Also returns whether `k` is outside `[-n, n)` (`n` the size of `src` along
+    /// `axis`); `k` is then 0.
+    fn indexed_at(
+        &mut self,
+        src: ValueId,
+        axis: usize,
+        index: ValueId,
+        idx: &[Value<'c, 'c>],
+    ) -> (Vec<Value<'c, 'c>>, V<'c>) {
+        let Type::Array(_, r) = self.ir_ty(src) else { unreachable!("an index array selects from a view") };
+        let k = self.read(index, idx);
+        let k = self.convert(k, DType::I64);
+        let n = self.index_to_i64(self.dim(src, axis));
+        let zero = self.consti(DType::I64, 0);
+        let neg = self.cmpi(CmpiPredicate::Slt, k, zero);
+        let wrapped = self.binary(BinFn::Add, k, n);
+        let k = self.select(neg, wrapped, k);
+        let low = self.cmpi(CmpiPredicate::Slt, k, zero);
+        let high = self.cmpi(CmpiPredicate::Sge, k, n);
+        let bad = self.arith2(arith::ori, low, high);
+        let k = self.select(bad, zero, k);
+        let k = self.val(arith::index_cast(k.v, melior::ir::Type::index(self.ctx), self.loc));
+        let trailing = &idx[idx.len() + 1 + axis - r..];
+        let at = idx[..axis].iter().copied().chain(std::iter::once(k)).chain(trailing.iter().copied()).collect();
+        (at, bad)
     }
 
     /// The identity of reduction `kind` in dtype `d`.

@@ -1,8 +1,10 @@
 //! Expressions: scalar host arithmetic, array operations (one `arr` op each), views, builtins.
 
 use super::{LResult, Lowerer, Root};
-use arrayc_core::semantics::gather_out_of_bounds;
-use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
+use arrayc_core::semantics::{gather_out_of_bounds, SCATTER_OUT_OF_BOUNDS};
+use arrayc_dialect::ir::{
+    BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, ScatterKind, ScatterMode, Type, UnFn, ValueId,
+};
 use arrayc_grammar::ast::{self, BinOp, DType, Expr, ExprKind, Index};
 use arrayc_grammar::types::{Size, Ty};
 
@@ -322,6 +324,53 @@ impl Lowerer<'_> {
         self.shapes.insert(out, shape.clone());
         self.emit(OpKind::Compute { func: ComputeFn::Gather(axis), out, ins: vec![src, index] });
         out
+    }
+
+    /// `target[idx] = value` (`ScatterKind::Set`) or `add_at(target, idx, value)` (`Add`): a scatter
+    /// along axis 0 (`ComputeFn::Scatter`) over the iteration space
+    /// `idx.shape + target.shape[1:]`, to which the index array goes in extended with size-1 axes
+    /// and broadcast (as for a gather), and `value` broadcast. Like NumPy, the value and the index
+    /// array are read completely before the target is written: one that may overlap the target is
+    /// copied first.
+    pub(crate) fn scatter(
+        &mut self,
+        target: ValueId,
+        idx: ValueId,
+        value: ValueId,
+        kind: ScatterKind,
+        mode: ScatterMode,
+    ) {
+        let (Type::Array(_, r), Type::Array(_, q)) = (self.f.ty(target), self.f.ty(idx)) else {
+            unreachable!("the checker types a scatter as an array target through an index array")
+        };
+        let idx_sizes: Vec<ValueId> = (0..q).map(|a| self.dim(idx, a)).collect();
+        if mode == ScatterMode::Raise {
+            // NumPy raises for any index into an empty axis; so the kernel, which writes index 0
+            // when an index is out of range (then faulting), never writes to an empty array.
+            let zero = self.i64_const(0);
+            let len = self.dim(target, 0);
+            let mut ok = self.scalar_binary(BinFn::Gt, len, zero, DType::I64);
+            for &n in &idx_sizes {
+                let none = self.scalar_binary(BinFn::Eq, n, zero, DType::I64);
+                ok = self.scalar_binary(BinFn::Or, ok, none, DType::Bool);
+            }
+            self.emit(OpKind::Assert { cond: ok, msg: format!("{SCATTER_OUT_OF_BOUNDS}: axis 0 has size 0") });
+        }
+        let mut sizes = idx_sizes;
+        sizes.extend((1..r).map(|a| self.dim(target, a)));
+        let separate = |l: &mut Self, v: ValueId| if l.may_overlap(v, target) { l.fresh_copy(v) } else { v };
+        let idx = separate(self, idx);
+        let value = separate(self, value);
+        let index = if r == 1 {
+            idx
+        } else {
+            let entries =
+                std::iter::repeat_n(IndexEntry::Full, q).chain(std::iter::repeat_n(IndexEntry::NewAxis, r - 1));
+            let extended = self.expand(idx, entries.collect());
+            self.broadcast_to_sizes(extended, &sizes)
+        };
+        let value = self.broadcast_to_sizes(value, &sizes);
+        self.emit(OpKind::Compute { func: ComputeFn::Scatter(kind, mode), out: target, ins: vec![index, value] });
     }
 
     /// A view of `v` through index `entries` without operands (full axes and new axes).
@@ -694,6 +743,10 @@ impl Lowerer<'_> {
                 };
                 let axis = if axis < 0 { axis + r as i64 } else { axis } as usize;
                 self.gather(vals[0], vals[1], axis, ty)
+            }
+            "add_at" => {
+                self.scatter(vals[0], vals[1], vals[2], ScatterKind::Add, ScatterMode::Raise);
+                return Ok(vec![]);
             }
             "cumsum" | "cumprod" => {
                 let Type::Array(_, r) = self.f.ty(vals[0]) else { unreachable!("checked: an array") };

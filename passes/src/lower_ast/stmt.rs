@@ -1,7 +1,7 @@
 //! Statements: bindings, in-place writes, control flow with SSA carried variables.
 
 use super::{LResult, Lowerer};
-use arrayc_dialect::ir::{BinFn, ComputeFn, OpKind, Scalar, Type, ValueId};
+use arrayc_dialect::ir::{BinFn, ComputeFn, OpKind, Scalar, ScatterKind, ScatterMode, Type, ValueId};
 use arrayc_grammar::ast::{self, DType, Span, Stmt};
 use std::collections::BTreeSet;
 
@@ -28,6 +28,15 @@ impl Lowerer<'_> {
             }
             Stmt::SetItem { target, index, value, span } => {
                 self.set_loc(span);
+                if let [ast::Index::At(e)] = index.as_slice() {
+                    if self.ty_of(e).is_array() {
+                        // `x[idx] = v` with an index array: a scatter.
+                        let (x, idx) = (self.var(target)?, self.expr(e)?);
+                        let v = self.expr(value)?;
+                        self.scatter(x, idx, v, ScatterKind::Set, ScatterMode::Raise);
+                        return Ok(());
+                    }
+                }
                 let dest = self.target_view(target, index, span.start)?;
                 self.assign_into(dest, value)?;
             }

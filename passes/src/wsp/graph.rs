@@ -91,7 +91,8 @@ impl WspGraph {
 
 /// Fusibility of ops `i < j`: Def. 12 (1)-(3), equal iteration spaces (Sec. IV-A1, compared
 /// symbolically), "a reduction's output is fuse-preventing for its consumers", a gather's gathered
-/// array is fuse-preventing with any write to it (van Balen et al. 2024, Sec. 3.3), a scan shares a
+/// array is fuse-preventing with any write to it (van Balen et al. 2024, Sec. 3.3), a scatter's
+/// target with any other use of it (Fig. 4), a scan shares a
 /// block with no reduction and with scans along its own axis only, and two reductions
 /// share a block only when both reduce the same axis of a space of rank 2 or more (what the kernel
 /// back end runs as one loop nest: `crate::kernel_layout::kernel_layout`; the paper's Sec. IV-A
@@ -133,9 +134,19 @@ pub fn fusible(region: &Region, i: usize, j: usize) -> bool {
         matches!(r.kind, OpKind::Reduction { .. })
             && r.outs.iter().any(|o| c.ins.iter().any(|x| relation(o, x, b) != Relation::Disjoint))
     };
+    // A scatter writes its target anywhere: never in one block with another use of it.
+    let scatters_used = |x: &super::Op, u: &super::Op| {
+        x.kind == OpKind::Scatter
+            && u.ins.iter().chain(&u.outs).any(|v| relation(&x.outs[0], v, b) != Relation::Disjoint)
+    };
     // A gather reads its gathered array anywhere: never in one block with a write to it.
     let gathers_written = |x: &super::Op, w: &super::Op| {
         x.kind == OpKind::Gather && w.outs.iter().any(|o| relation(o, &x.ins[0], b) != Relation::Disjoint)
     };
-    !(consumes(f, g) || consumes(g, f) || gathers_written(f, g) || gathers_written(g, f))
+    !(consumes(f, g)
+        || consumes(g, f)
+        || gathers_written(f, g)
+        || gathers_written(g, f)
+        || scatters_used(f, g)
+        || scatters_used(g, f))
 }

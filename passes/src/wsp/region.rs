@@ -57,6 +57,12 @@ pub enum OpKind {
     /// Its producers and consumers of the same view fuse with it (van Balen et al. 2024, Sec. 3.3:
     /// a scan traverses its input in the order it writes its output).
     Scan { axis: usize },
+    /// A scatter (`x[idx] = v`, `add_at`): elementwise over its index array's shape (its first
+    /// input), but its output view (the target, whole) is written at indices the iteration does not
+    /// determine, so any other op that reads or writes that base array is fuse-preventing with it,
+    /// in either order (van Balen et al. 2024, Fig. 4: a scatter's target is materialised before
+    /// later readers).
+    Scatter,
     /// `new`/`del`/`sync`: no iteration space, fuses with anything, costs nothing by itself
     /// (Def. 10: "DEL and SYNC are counted as having no input or output").
     System,
@@ -95,6 +101,12 @@ impl Op {
     /// shape.
     pub fn gather(name: &str, out: View, src: View, index: View) -> Op {
         Op { kind: OpKind::Gather, ..Op::elementwise(name, vec![out], vec![src, index]) }
+    }
+    /// Scatter into `target` (the whole target view) through `index`, of `values` (views of the
+    /// index's shape; none for a scalar value).
+    pub fn scatter(name: &str, target: View, index: View, values: Vec<View>) -> Op {
+        let ins = std::iter::once(index).chain(values).collect();
+        Op { kind: OpKind::Scatter, ..Op::elementwise(name, vec![target], ins) }
     }
     /// Scan `out = scan(in, axis)` (`in` and `out` of one shape).
     pub fn scan(name: &str, out: View, input: View, axis: usize) -> Op {
@@ -166,7 +178,7 @@ impl Op {
         match self.kind {
             OpKind::Elementwise => self.outs.first().or(self.ins.first()).map(|v| v.shape.as_slice()),
             OpKind::Gather | OpKind::Scan { .. } => self.outs.first().map(|v| v.shape.as_slice()),
-            OpKind::Reduction { .. } => self.ins.first().or(self.outs.first()).map(|v| v.shape.as_slice()),
+            OpKind::Reduction { .. } | OpKind::Scatter => self.ins.first().map(|v| v.shape.as_slice()),
             OpKind::System => None,
         }
     }

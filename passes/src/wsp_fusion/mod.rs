@@ -316,12 +316,14 @@ pub fn plan_segment(
             dels.extend(op.del.iter().copied());
             syncs.extend(op.sync.iter().copied());
         }
-        // A reduction's output is never contracted, even when nothing reads it afterwards (a dead
-        // `let s = sum(x, axis=0);`): the kernel writes it through a parameter.
+        // A reduction's output, or a scatter's target, is never contracted, even when nothing reads
+        // it afterwards (a dead `let s = sum(x, axis=0);`): the kernel writes it through a parameter.
         let mut reduced = HashSet::new();
         for &r in b {
-            if let OpKind::Compute { func: ComputeFn::Reduce(..), out, .. } = &body[index[r]].kind {
-                reduced.insert(syms.base(f, *out));
+            if let OpKind::Compute { func, out, .. } = &body[index[r]].kind {
+                if matches!(func, ComputeFn::Reduce(..)) || func.own_shape_output() {
+                    reduced.insert(syms.base(f, *out));
+                }
             }
         }
         let mut c = vec![];

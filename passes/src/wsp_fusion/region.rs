@@ -480,6 +480,9 @@ pub fn build_region(
                     ComputeFn::Reduce(_, axis) => {
                         wsp::Op::reduction(func.name(), outs[0].clone(), arrays[0].clone(), *axis)
                     }
+                    ComputeFn::Scatter(..) => {
+                        wsp::Op::scatter(func.name(), outs[0].clone(), arrays[0].clone(), arrays[1..].to_vec())
+                    }
                     ComputeFn::Scan(_, axis) => wsp::Op::scan(func.name(), outs[0].clone(), arrays[0].clone(), *axis),
                     ComputeFn::Gather(_) => {
                         wsp::Op::gather(func.name(), outs[0].clone(), arrays[0].clone(), arrays[1].clone())

@@ -1,0 +1,3 @@
+# expect: E0410
+# at: idx
+fn f(x: f64[N], idx: i64[K]) { x[idx] += 1.0; }
