@@ -71,6 +71,9 @@ pub enum DimExpr {
     Add(Box<DimExpr>, Box<DimExpr>, Span),
     Sub(Box<DimExpr>, Box<DimExpr>, Span),
     Mul(Box<DimExpr>, Box<DimExpr>, Span),
+    /// `?`, a whole dimension: an existential size (Robinson et al. 2014, Sec. 3), known only at
+    /// run time: a result's size that no parameter gives (a filter's, `bincount`'s).
+    Exists(Span),
 }
 
 /// `{ stmt* }`

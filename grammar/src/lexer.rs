@@ -102,6 +102,8 @@ pub enum Tok {
     Percent,
     #[token("@")]
     At,
+    #[token("?")]
+    Question,
     #[token("~")]
     Tilde,
     #[token("&")]
@@ -184,6 +186,7 @@ impl Tok {
             Slash => "/",
             Percent => "%",
             At => "@",
+            Question => "?",
             Tilde => "~",
             Amp => "&",
             Pipe => "|",

@@ -147,6 +147,13 @@ impl Ty {
     pub fn is_array(&self) -> bool {
         matches!(self, Ty::Array(..))
     }
+    /// The shape of an array type (`None` for anything else).
+    pub fn shape(&self) -> Option<&[Size]> {
+        match self {
+            Ty::Array(_, s) => Some(s),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for Ty {

@@ -257,7 +257,7 @@ impl Indexer<'_> {
     /// Size symbols in a type: in parameter types the first occurrence defines the symbol.
     fn dims(&mut self, d: &DimExpr, params: bool) {
         match d {
-            DimExpr::Lit(..) => {}
+            DimExpr::Lit(..) | DimExpr::Exists(_) => {}
             DimExpr::Sym(id) => {
                 if self.lookup(&id.name).is_some() || !params {
                     self.use_name(id, None);

@@ -23,6 +23,8 @@ fn usage(name: &str) -> &'static str {
         "sum" | "prod" | "min" | "max" | "mean" => "sum(x) | sum(x, axis=k)",
         "argmin" | "argmax" => "argmin(x) | argmin(x, axis=k)",
         "add_at" => "add_at(x, idx, v) (x an array, idx an i64 array)",
+        "compress" => "compress(mask, x) (x and mask 1-d, mask bool)",
+        "bincount" => "bincount(idx, minlength=0) | bincount(idx, weights, minlength=0) (idx 1-d i64)",
         "cumsum" | "cumprod" => "cumsum(x) | cumsum(x, axis=k)",
         "take" => "take(x, idx) (x 1-d) | take(x, idx, axis=k) (idx an i64 array)",
         "dot" | "@" => "dot(a, b) or a @ b (a and b 1-d or 2-d)",
@@ -48,10 +50,11 @@ impl Checker {
         let allowed: &[&str] = match name {
             "zeros" | "ones" | "empty" | "full" => &["dtype"],
             "random" => &["seed"],
+            "bincount" => &["minlength"],
             "sum" | "prod" | "min" | "max" | "mean" | "take" | "argmin" | "argmax" | "cumsum" | "cumprod" => &["axis"],
             "arange" | "linspace" | "copy" | "transpose" | ".T" | "diagonal" | "abs" | "sqrt" | "exp" | "log"
             | "sin" | "cos" | "tanh" | "minimum" | "maximum" | "where" | "f64" | "f32" | "i64" | "bool" | "dot"
-            | "@" | "add_at" => &[],
+            | "@" | "add_at" | "compress" => &[],
             _ => return None,
         };
         // Keyword arguments.
@@ -109,8 +112,8 @@ impl Checker {
                     }
                 }
                 _ => {
-                    // seed
-                    if self.int_operand(v, "`seed`").is_err() {
+                    // seed, minlength
+                    if self.int_operand(v, &format!("`{}`", k.name)).is_err() {
                         bad = true;
                     }
                 }
@@ -467,6 +470,94 @@ impl Checker {
                 let k = k as usize;
                 let out = shape[..k].iter().chain(&ishape).chain(&shape[k + 1..]).cloned().collect();
                 Ty::Array(d, out)
+            }
+            "bincount" => {
+                // NumPy's `bincount`: counts (or sums of weights) per non-negative index, as many as
+                // the largest index + 1 (at least `minlength`): a size known only at run time.
+                if !arity(self, 1, 2) {
+                    return Some(Ty::Error);
+                }
+                let ti = self.value(&args[0]);
+                let tw = args.get(1).map(|w| self.value(w));
+                if bad || ti == Ty::Error || tw.as_ref() == Some(&Ty::Error) {
+                    return Some(Ty::Error);
+                }
+                let Ty::Array(DType::I64, ishape) = &ti else {
+                    self.error(
+                        "E0406",
+                        format!("the indices of `bincount` must be a 1-d i64 array, found {ti}"),
+                        args[0].span.clone(),
+                        format!("has type {ti}"),
+                    );
+                    return Some(Ty::Error);
+                };
+                if ishape.len() != 1 {
+                    self.error(
+                        "E0409",
+                        format!("`bincount` counts a 1-d array, found {ti}"),
+                        args[0].span.clone(),
+                        "not 1-d",
+                    );
+                    return Some(Ty::Error);
+                }
+                match &tw {
+                    None => Ty::Array(DType::I64, vec![self.fresh()]),
+                    Some(Ty::Array(d, ws)) if *d != DType::Bool && ws.len() == 1 => {
+                        if ws[0].provably_eq(&ishape[0]) == Some(false) {
+                            self.error(
+                                "E0401",
+                                format!("{} weights for {} indices", ws[0], ishape[0]),
+                                args[1].span.clone(),
+                                "one weight per index",
+                            );
+                            return Some(Ty::Error);
+                        }
+                        Ty::Array(DType::F64, vec![self.fresh()])
+                    }
+                    Some(t) => {
+                        self.error(
+                            "E0406",
+                            format!("the weights of `bincount` must be a 1-d numeric array, found {t}"),
+                            args[1].span.clone(),
+                            format!("has type {t}"),
+                        );
+                        return Some(Ty::Error);
+                    }
+                }
+            }
+            "compress" => {
+                // NumPy's `compress(mask, x)` of 1-d arrays: `x[mask]`, a filter.
+                if !arity(self, 2, 2) {
+                    return Some(Ty::Error);
+                }
+                let tm = self.value(&args[0]);
+                let t = self.value(&args[1]);
+                if bad || tm == Ty::Error || t == Ty::Error {
+                    return Some(Ty::Error);
+                }
+                match (&tm, &t) {
+                    (Ty::Array(DType::Bool, m), Ty::Array(d, s)) if m.len() == 1 && s.len() == 1 => {
+                        if m[0].provably_eq(&s[0]) == Some(false) {
+                            self.error(
+                                "E0401",
+                                format!("a boolean mask of size {} cannot filter an array of size {}", m[0], s[0]),
+                                args[0].span.clone(),
+                                "mask size differs",
+                            );
+                            return Some(Ty::Error);
+                        }
+                        Ty::Array(*d, vec![self.fresh()])
+                    }
+                    _ => {
+                        self.error(
+                            "E0409",
+                            format!("`compress` takes a 1-d bool mask and a 1-d array, found {tm} and {t}"),
+                            e.span.clone(),
+                            "not a 1-d mask and array",
+                        );
+                        return Some(Ty::Error);
+                    }
+                }
             }
             "add_at" => {
                 // NumPy's `np.add.at(x, idx, v)`: adds `v` at the indices, every value (repeated

@@ -354,7 +354,9 @@ impl Checker {
                             }
                         }
                     }
-                    let v = subst(s, binding).unwrap_or_else(|| self.fresh());
+                    // An existential size (`?`) is a new unknown at every call.
+                    let existential = s.terms.keys().any(|k| matches!(k, crate::types::SizeSym::Unknown(_)));
+                    let v = subst(s, binding).filter(|_| !existential).unwrap_or_else(|| self.fresh());
                     out.push(v);
                 }
                 Ty::Array(*d, out)

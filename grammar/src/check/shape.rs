@@ -158,6 +158,36 @@ impl Checker {
                 return Ty::Error;
             }
         };
+        if let Some(k) = parts.iter().position(|p| matches!(p, Part::Mask(_))) {
+            let Index::At(e) = &index[k] else { unreachable!("a mask part comes from an `At` entry") };
+            let Some(Part::Mask(m)) = parts.get(k) else { unreachable!("checked above") };
+            if index.len() != 1 || shape.len() != 1 || m.len() != 1 {
+                self.err(
+                    Diagnostic::error(
+                        "E0409",
+                        "a boolean mask must be the only index, and both it and the array 1-d",
+                        e.span.clone(),
+                        "a boolean mask",
+                    )
+                    .with_note(format!("the array has shape {}, the mask {}", shape_str(&shape), shape_str(m)))
+                    .with_help(
+                        "filter a 1-d array with a 1-d mask of its size (NumPy's `x[mask]`, `compress(mask, x)`)",
+                    ),
+                );
+                return Ty::Error;
+            }
+            if m[0].provably_eq(&shape[0]) == Some(false) {
+                self.error(
+                    "E0401",
+                    format!("a boolean mask of size {} cannot filter an array of size {}", m[0], shape[0]),
+                    e.span.clone(),
+                    "mask size differs",
+                );
+                return Ty::Error;
+            }
+            // A filter: as many elements as the mask has `true`s, known only at run time.
+            return Ty::Array(dtype, vec![self.fresh()]);
+        }
         if let Some(k) = parts.iter().position(|p| matches!(p, Part::Gather(_))) {
             let Index::At(e) = &index[k] else { unreachable!("a gather part comes from an `At` entry") };
             if index.len() != 1 || shape.is_empty() {
@@ -264,8 +294,10 @@ impl Checker {
         match ix {
             Index::At(e) => {
                 let t = self.expr(e);
-                if let Ty::Array(DType::I64, g) = t {
-                    return Part::Gather(g);
+                match t {
+                    Ty::Array(DType::I64, g) => return Part::Gather(g),
+                    Ty::Array(DType::Bool, m) => return Part::Mask(m),
+                    _ => {}
                 }
                 match self.int_typed(e, t, "an index") {
                     Ok(v) => Part::At(v),
@@ -323,8 +355,7 @@ impl Checker {
                 );
                 if what == "an index" {
                     d = d.with_help(match other {
-                        Ty::Array(DType::Bool, _) => "boolean masks (filters, `x[mask]`) are not supported yet",
-                        Ty::Array(..) => "an index array must have dtype i64 (`x[i64(idx)]`)",
+                        Ty::Array(..) => "an index array must have dtype i64 (`x[i64(idx)]`), a boolean mask bool",
                         _ => "convert the index with `i64(...)`",
                     });
                 }
@@ -340,6 +371,8 @@ enum Part {
     At(Option<Size>),
     /// An `i64` index array of this shape (a gather).
     Gather(Vec<Size>),
+    /// A `bool` array of this shape (a boolean mask: a filter).
+    Mask(Vec<Size>),
     Slice(Option<Option<Size>>, Option<Option<Size>>, Option<Option<i64>>),
     Other,
     Bad,

@@ -45,6 +45,8 @@ pub const BUILTINS: &[&str] = &[
     "cumsum",
     "cumprod",
     "add_at",
+    "compress",
+    "bincount",
 ];
 
 /// Collects names reassigned (`x = e`, `x op= e` without index) anywhere in `b`.
@@ -72,7 +74,7 @@ pub fn mutated_names(b: &Block, out: &mut HashSet<String>) {
 /// Size symbols named in a dimension expression.
 pub fn dim_symbols(d: &DimExpr, out: &mut BTreeSet<String>) {
     match d {
-        DimExpr::Lit(..) => {}
+        DimExpr::Lit(..) | DimExpr::Exists(_) => {}
         DimExpr::Sym(i) => {
             out.insert(i.name.clone());
         }
@@ -88,6 +90,7 @@ impl Checker {
     pub fn dim_size(&mut self, d: &DimExpr) -> Option<Size> {
         match d {
             DimExpr::Lit(v, _) => Some(Size::lit(*v)),
+            DimExpr::Exists(_) => Some(self.fresh()),
             DimExpr::Sym(i) => Some(Size::sym(SizeSym::Named(i.name.clone()))),
             DimExpr::Add(a, b, _) => Some(self.dim_size(a)?.add(&self.dim_size(b)?)),
             DimExpr::Sub(a, b, _) => Some(self.dim_size(a)?.sub(&self.dim_size(b)?)),

@@ -126,9 +126,16 @@ impl Lowerer<'_> {
             ExprKind::Subscript { base, index } => {
                 let b = self.expr(base)?;
                 if let [Index::At(ix)] = index.as_slice() {
-                    if self.ty_of(ix).is_array() {
-                        let i = self.expr(ix)?;
-                        return Ok(vec![self.gather(b, i, 0, &ty)]);
+                    match self.ty_of(ix) {
+                        Ty::Array(DType::Bool, _) => {
+                            let m = self.expr(ix)?;
+                            return Ok(vec![self.filter(b, m, ty.shape())]);
+                        }
+                        Ty::Array(..) => {
+                            let i = self.expr(ix)?;
+                            return Ok(vec![self.gather(b, i, 0, &ty)]);
+                        }
+                        _ => {}
                     }
                 }
                 let v = self.view(b, index)?;
@@ -324,6 +331,86 @@ impl Lowerer<'_> {
         self.shapes.insert(out, shape.clone());
         self.emit(OpKind::Compute { func: ComputeFn::Gather(axis), out, ins: vec![src, index] });
         out
+    }
+
+    /// `x[mask]` (`compress(mask, x)`) of a 1-d `x` and a 1-d `bool` mask of its size (checked at
+    /// run time, NumPy's IndexError): a new 1-d array of the selected elements, in order, whose
+    /// size (the mask's count of `true`s) is known only at run time, `ty`'s existential size. A
+    /// filter in the sense of Robinson et al. 2014 (Sec. 3.6), composed of existing operations:
+    /// the count `sum(mask)` (read by the host, to allocate the result), then the position of each
+    /// selected element, `cumsum(mask) - 1`, to which it is scattered; unselected elements scatter
+    /// past the end and are dropped (`ScatterMode::Drop`). The scan, the positions and the
+    /// scatter fuse into one loop over `x` and `mask` (the positions are contracted), which runs in
+    /// order on one thread; the count is a second, parallel pass over `mask`. `shape`: the result's
+    /// checked shape, when the checker typed it.
+    pub(crate) fn filter(&mut self, x: ValueId, mask: ValueId, shape: Option<&[Size]>) -> ValueId {
+        let Type::Array(dt, _) = self.f.ty(x) else { unreachable!("the checker types a filter of a 1-d array") };
+        let m = self.check_mask_size(x, mask);
+        let total = self.new_array(DType::I64, vec![]);
+        self.emit(OpKind::Compute { func: ComputeFn::Reduce(ReduceKind::Sum, None), out: total, ins: vec![mask] });
+        let count = self.load_element(total);
+        let out = self.new_array(dt, vec![count]);
+        if let Some(s) = shape {
+            self.shapes.insert(out, s.to_vec());
+        }
+        let pos = self.compute_new(ComputeFn::Scan(ReduceKind::Sum, 0), vec![mask], DType::I64, vec![m], None);
+        let one = self.i64_const(1);
+        let before = self.compute_new(ComputeFn::Binary(BinFn::Sub), vec![pos, one], DType::I64, vec![m], None);
+        let idx = self.compute_new(ComputeFn::Where, vec![mask, before, count], DType::I64, vec![m], None);
+        self.scatter(out, idx, x, ScatterKind::Set, ScatterMode::Drop);
+        out
+    }
+
+    /// NumPy's `bincount(idx, weights, minlength=m)`: a new 1-d array of size
+    /// `max(max(idx) + 1, m)` (a size known only at run time; `shape` is its checked shape), zero,
+    /// then `add_at(out, idx, weights)` (1 per index without weights: an i64 count). A negative
+    /// index or `m` is NumPy's ValueError, naming the line. Three kernels: the largest and the
+    /// smallest index (two reductions, each read by the host), and the in-order scatter.
+    fn bincount(
+        &mut self,
+        idx: ValueId,
+        weights: Option<ValueId>,
+        minlength: ValueId,
+        shape: Option<&[Size]>,
+    ) -> ValueId {
+        let zero = self.i64_const(0);
+        let extreme = |l: &mut Self, kind: ReduceKind| {
+            // Emitted directly, not through `reduction`: of no indices, the identity is the answer.
+            let r = l.new_array(DType::I64, vec![]);
+            l.emit(OpKind::Compute { func: ComputeFn::Reduce(kind, None), out: r, ins: vec![idx] });
+            l.load_element(r)
+        };
+        let lowest = extreme(self, ReduceKind::Min);
+        let ok = self.scalar_binary(BinFn::Ge, lowest, zero, DType::I64);
+        self.emit(OpKind::Assert { cond: ok, msg: "bincount: 'list' argument must have no negative elements".into() });
+        let ok = self.scalar_binary(BinFn::Ge, minlength, zero, DType::I64);
+        self.emit(OpKind::Assert { cond: ok, msg: "bincount: 'minlength' must not be negative".into() });
+        let highest = extreme(self, ReduceKind::Max);
+        let one = self.i64_const(1);
+        let past = self.scalar_binary(BinFn::Add, highest, one, DType::I64);
+        let size = self.scalar_binary(BinFn::Maximum, past, minlength, DType::I64);
+        let dt = if weights.is_some() { DType::F64 } else { DType::I64 };
+        let out = self.new_array(dt, vec![size]);
+        if let Some(s) = shape {
+            self.shapes.insert(out, s.to_vec());
+        }
+        let fill = self.constant(Scalar::I64(0).cast(dt));
+        self.emit(OpKind::Compute { func: ComputeFn::Fill, out, ins: vec![fill] });
+        let value = weights.unwrap_or(one);
+        self.scatter(out, idx, value, ScatterKind::Add, ScatterMode::Raise);
+        out
+    }
+
+    /// Checks at run time that the 1-d `mask` has the size of axis 0 of `x` (NumPy's IndexError);
+    /// returns the mask's size.
+    pub(crate) fn check_mask_size(&mut self, x: ValueId, mask: ValueId) -> ValueId {
+        let n = self.dim(x, 0);
+        let m = self.dim(mask, 0);
+        let same = self.scalar_binary(BinFn::Eq, n, m, DType::I64);
+        // `{lhs}` and `{rhs}`: the executor puts in the compared sizes (see `cf.assert`).
+        let msg = "boolean index did not match indexed array along axis 0; size of axis is {lhs} but size of corresponding boolean axis is {rhs} (IndexError)";
+        self.emit(OpKind::Assert { cond: same, msg: msg.into() });
+        m
     }
 
     /// `target[idx] = value` (`ScatterKind::Set`) or `add_at(target, idx, value)` (`Add`): a scatter
@@ -743,6 +830,14 @@ impl Lowerer<'_> {
                 };
                 let axis = if axis < 0 { axis + r as i64 } else { axis } as usize;
                 self.gather(vals[0], vals[1], axis, ty)
+            }
+            "compress" => self.filter(vals[1], vals[0], ty.shape()),
+            "bincount" => {
+                let minlength = match Self::kwarg(kwargs, "minlength") {
+                    Some(m) => self.expr(m)?,
+                    None => self.i64_const(0),
+                };
+                self.bincount(vals[0], vals.get(1).copied(), minlength, ty.shape())
             }
             "add_at" => {
                 self.scatter(vals[0], vals[1], vals[2], ScatterKind::Add, ScatterMode::Raise);

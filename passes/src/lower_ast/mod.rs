@@ -79,7 +79,8 @@ pub(crate) struct Lowerer<'a> {
 /// function's entry (with each dimension's source text, for the run-time message).
 pub(crate) struct DeclaredShape {
     pub(crate) shape: Vec<Size>,
-    pub(crate) dims: Vec<(ValueId, String)>,
+    /// `None` for an existential size (`?`), which nothing checks.
+    pub(crate) dims: Vec<Option<(ValueId, String)>>,
 }
 
 pub(crate) type LResult<T> = Result<T, Box<Diagnostic>>;
@@ -193,7 +194,13 @@ impl<'a> Lowerer<'a> {
             let declared = match (ty, &rt.dims) {
                 (Ty::Array(_, shape), Some(dims)) => Some(DeclaredShape {
                     shape: shape.clone(),
-                    dims: dims.iter().map(|d| Ok((self.dim_expr(d)?, dim_text(d)))).collect::<LResult<_>>()?,
+                    dims: dims
+                        .iter()
+                        .map(|d| match d {
+                            ast::DimExpr::Exists(_) => Ok(None),
+                            _ => Ok(Some((self.dim_expr(d)?, dim_text(d)))),
+                        })
+                        .collect::<LResult<_>>()?,
                 }),
                 _ => None,
             };
@@ -222,6 +229,9 @@ impl<'a> Lowerer<'a> {
             let Some(dims) = &p.ty.dims else { continue };
             let pv = self.f.params[pi];
             for (axis, d) in dims.iter().enumerate() {
+                if let ast::DimExpr::Exists(_) = d {
+                    continue;
+                }
                 let dim = self.value(Type::Scalar(DType::I64), None);
                 self.emit(OpKind::Dim { res: dim, src: pv, axis });
                 if let ast::DimExpr::Sym(id) = d {
@@ -253,6 +263,7 @@ impl<'a> Lowerer<'a> {
         Ok(match d {
             Lit(x, _) => self.i64_const(*x),
             Sym(id) => self.lookup(&id.name).ok_or_else(|| self.error("E0903", &id.span, "unknown size symbol", ""))?,
+            Exists(sp) => return Err(self.error("E0903", sp, "an existential size `?` has no value", "")),
             Add(a, b, _) | Sub(a, b, _) | Mul(a, b, _) => {
                 let (x, y) = (self.dim_expr(a)?, self.dim_expr(b)?);
                 let op = match d {
@@ -321,5 +332,6 @@ fn dim_text(d: &ast::DimExpr) -> String {
         Add(a, b, _) => format!("{}+{}", dim_text(a), dim_text(b)),
         Sub(a, b, _) => format!("{}-{}", dim_text(a), dim_text(b)),
         Mul(a, b, _) => format!("{}*{}", dim_text(a), dim_text(b)),
+        Exists(_) => "?".into(),
     }
 }

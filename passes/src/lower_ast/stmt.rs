@@ -3,6 +3,7 @@
 use super::{LResult, Lowerer};
 use arrayc_dialect::ir::{BinFn, ComputeFn, OpKind, Scalar, ScatterKind, ScatterMode, Type, ValueId};
 use arrayc_grammar::ast::{self, DType, Span, Stmt};
+use arrayc_grammar::types::Ty;
 use std::collections::BTreeSet;
 
 impl Lowerer<'_> {
@@ -29,11 +30,15 @@ impl Lowerer<'_> {
             Stmt::SetItem { target, index, value, span } => {
                 self.set_loc(span);
                 if let [ast::Index::At(e)] = index.as_slice() {
-                    if self.ty_of(e).is_array() {
-                        // `x[idx] = v` with an index array: a scatter.
+                    if let Ty::Array(d, _) = *self.ty_of(e) {
                         let (x, idx) = (self.var(target)?, self.expr(e)?);
                         let v = self.expr(value)?;
-                        self.scatter(x, idx, v, ScatterKind::Set, ScatterMode::Raise);
+                        if d == DType::Bool {
+                            self.masked_assign(x, idx, v);
+                        } else {
+                            // `x[idx] = v` with an index array: a scatter.
+                            self.scatter(x, idx, v, ScatterKind::Set, ScatterMode::Raise);
+                        }
                         return Ok(());
                     }
                 }
@@ -106,6 +111,25 @@ impl Lowerer<'_> {
             }
         }
         Ok(())
+    }
+
+    /// `x[mask] = v` (1-d `x` and `mask` of one size, checked at run time): a scalar `v` is
+    /// `where(mask, v, x)` into `x` (elementwise, parallel); an array `v`, one value per selected
+    /// element in order (its size checked at run time), is scattered to the selected positions,
+    /// `x[arange(n)[mask]] = v`.
+    fn masked_assign(&mut self, x: ValueId, mask: ValueId, v: ValueId) {
+        let n = self.dim(x, 0);
+        if self.f.ty(v).is_array() {
+            let zero = self.i64_const(0);
+            let one = self.i64_const(1);
+            let positions = self.new_array(DType::I64, vec![n]);
+            self.emit(OpKind::Compute { func: ComputeFn::Arange, out: positions, ins: vec![zero, one] });
+            let selected = self.filter(positions, mask, None);
+            self.scatter(x, selected, v, ScatterKind::Set, ScatterMode::Raise);
+        } else {
+            self.check_mask_size(x, mask);
+            self.emit(OpKind::Compute { func: ComputeFn::Where, out: x, ins: vec![mask, v, x] });
+        }
     }
 
     /// Gives an unnamed value the variable's name for readable IR.
@@ -386,7 +410,7 @@ impl Lowerer<'_> {
         }
         let dims = declared.dims.clone();
         let (line, _) = self.lines.line_col(span.start);
-        for (axis, (expected, text)) in dims.into_iter().enumerate() {
+        for (axis, (expected, text)) in dims.into_iter().enumerate().filter_map(|(a, d)| Some((a, d?))) {
             let dim = self.value(Type::Scalar(DType::I64), None);
             self.emit(OpKind::Dim { res: dim, src: v, axis });
             let ok = self.scalar_binary(BinFn::Eq, dim, expected, DType::I64);

@@ -1,0 +1,157 @@
+"""Filters (`x[mask]`, `compress(mask, x)`), masked assignment (`x[mask] = v`), `bincount`, and
+results of existential size (`-> f64[?]`) against NumPy: every dtype, empty arrays, all-false and
+all-true masks, sizes that span many launch chunks, filters fused with their producers and
+consumers under every fusion algorithm, 1 and 2 threads and the emulated GPU; and the errors: a
+mask of the wrong size (NumPy's IndexError), negative `bincount` indices (ValueError), both naming
+the line, and the checker's.
+"""
+import os
+
+import numpy as np
+import pytest
+
+from arrayc_examples import check_source, run_source
+
+DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "bool": np.bool_}
+ALGORITHMS = ["singleton", "linear", "greedy", "unintrusive", "optimal", "optimal-baseline"]
+
+
+def values(dt, n, rng):
+    if dt == "bool":
+        return rng.random(n) < 0.5
+    if dt == "i64":
+        return rng.integers(-1000, 1000, n, dtype=np.int64)
+    return (rng.standard_normal(n) * 100).astype(DTYPES[dt])
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("n,p", [(0, 0.5), (1, 1.0), (9, 0.0), (9, 1.0), (10, 0.5), (300_001, 0.3)])
+def test_filters_match_numpy(dt, n, p, tmp_path):
+    rng = np.random.default_rng(n + len(dt))
+    x = values(dt, n, rng)
+    mask = rng.random(n) < p
+    src = f"""fn main(x: {dt}[N], mask: bool[N]) -> ({dt}[?], {dt}[?], {dt}[N], {dt}[N], {dt}[?]) {{
+    let a = x[mask];
+    let b = compress(mask, x);
+    let c = copy(x);
+    c[mask] = x[0:1];
+    let d = copy(x);
+    d[mask] = x[mask][::-1];
+    return (a, b, c, d, x[mask == false][::2]);
+}}
+"""
+    proc, res = run_source(src, {"x": x, "mask": mask}, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    c = x.copy()
+    c[mask] = x[0:1]
+    d = x.copy()
+    d[mask] = x[mask][::-1]
+    wants = [x[mask], np.compress(mask, x), c, d, x[~mask][::2]]
+    for got, want in zip(res, wants):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+
+
+NORMALIZE = """fn main(xs: f64[N]) -> (f64[N], f64[N], f64[?]) {
+    let sum1 = sum(xs);
+    let gts = xs[xs > 0.0];                 # Robinson et al. 2014, Fig. 1: normalize2
+    let sum2 = sum(gts);
+    return (xs / sum1, xs / sum2, sqrt(gts) * 2.0);
+}
+"""
+
+
+@pytest.mark.parametrize("algo", ALGORITHMS)
+def test_normalize2_every_algorithm(algo, tmp_path):
+    rng = np.random.default_rng(5)
+    xs = rng.integers(-64, 64, 100_001) / 8.0
+    proc, res = run_source(NORMALIZE, {"xs": xs}, tmp_path, flags=("--fuse", algo))
+    assert proc.returncode == 0, proc.stderr
+    gts = xs[xs > 0.0]
+    np.testing.assert_array_equal(res[0], xs / np.sum(xs))   # exact sums: the inputs are multiples of 1/8
+    np.testing.assert_array_equal(res[1], xs / np.sum(gts))
+    np.testing.assert_array_equal(res[2], np.sqrt(gts) * 2.0)
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_threads_and_emulated_gpu(threads, target, tmp_path):
+    rng = np.random.default_rng(6)
+    xs = rng.integers(-64, 64, 30_001) / 8.0
+    env = dict(os.environ, RAYON_NUM_THREADS=threads, ARRAYC_GPU_EMULATION_GRID="2,3,32")
+    proc, res = run_source(NORMALIZE, {"xs": xs}, tmp_path, flags=("--target", target), env=env)
+    assert proc.returncode == 0, proc.stderr
+    gts = xs[xs > 0.0]
+    np.testing.assert_array_equal(res[1], xs / np.sum(gts))
+    np.testing.assert_array_equal(res[2], np.sqrt(gts) * 2.0)
+
+
+@pytest.mark.parametrize("k,n", [(0, 0), (1, 1), (20, 8), (300_001, 50)])
+def test_bincount_matches_numpy(k, n, tmp_path):
+    rng = np.random.default_rng(k)
+    idx = rng.integers(0, max(n, 1), k, dtype=np.int64)
+    w = rng.standard_normal(k)
+    src = """fn main(idx: i64[K], w: f64[K]) -> (i64[?], f64[?], i64[?], f64[?]) {
+    return (bincount(idx), bincount(idx, w), bincount(idx, minlength=60), bincount(idx, idx * 2, minlength=3));
+}
+"""
+    proc, res = run_source(src, {"idx": idx, "w": w}, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    wants = [np.bincount(idx), np.bincount(idx, w), np.bincount(idx, minlength=60),
+             np.bincount(idx, idx * 2, minlength=3)]
+    for got, want in zip(res, wants):
+        # NumPy's bincount of no indices is an integer array even with weights; arrayc's dtype is
+        # static: f64 with weights (docs/language.md).
+        if k > 0:
+            assert got.dtype == want.dtype
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+
+
+def test_existential_sizes_through_calls(tmp_path):
+    """A user function returning `f64[?]`: each call's size is its own (checked when combined)."""
+    src = """fn positive(x: f64[N]) -> f64[?] {
+    return x[x > 0.0];
+}
+
+fn main(x: f64[N]) -> (f64[?], f64[?]) {
+    let a = positive(x);
+    let b = positive(x - 1.0);
+    return (a, b);
+}
+"""
+    x = np.array([0.5, -1.0, 2.0, 3.0, -0.5])
+    proc, res = run_source(src, {"x": x}, tmp_path, flags=("--entry", "main"))
+    assert proc.returncode == 0, proc.stderr
+    np.testing.assert_array_equal(res[0], x[x > 0])
+    np.testing.assert_array_equal(res[1], (x - 1)[(x - 1) > 0])
+    bad = src.replace("return (a, b);", "return (a + b, b);")
+    proc, _ = run_source(bad, {"x": x}, tmp_path / "bad", flags=("--entry", "main"))
+    assert proc.returncode != 0 and ":8:" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("src,args,message", [
+    ("fn main(x: f64[N], m: bool[M]) -> f64[?] {\n    return x[m];\n}\n", {"x": np.zeros(3), "m": np.zeros(4, bool)},
+     "boolean index did not match indexed array along axis 0; size of axis is 3 but size of corresponding boolean axis is 4"),
+    ("fn main(i: i64[K]) -> i64[?] {\n    return bincount(i);\n}\n", {"i": np.array([1, -2])},
+     "bincount: 'list' argument must have no negative elements"),
+])
+def test_run_time_errors_name_the_line(src, args, message, tmp_path):
+    proc, _ = run_source(src, args, tmp_path)
+    assert proc.returncode != 0
+    assert message in proc.stderr and ":2:" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("src,code", [
+    ("fn main() -> f64[?] { return zeros(3)[zeros(4) > 0.0]; }", "E0401"),
+    ("fn main() -> f64[?] { return zeros(3, 2)[zeros(3, 2) > 0.0]; }", "E0409"),
+    ("fn main() -> f64[?] { return compress(zeros(3), zeros(3)); }", "E0409"),
+    ("fn main() -> i64[?] { return bincount(zeros(3)); }", "E0406"),
+    ("fn main() -> f64[?] { return bincount(arange(3), arange(3) > 1); }", "E0406"),
+    ("fn main() -> f64[3] { let x = zeros(3); x[x > 0.0] += 1.0; return x; }", "E0410"),
+    ("fn main() -> f64[? + 1] { return zeros(3); }", "E0101"),
+])
+def test_checker_errors(src, code, tmp_path):
+    proc = check_source(src, tmp_path)
+    assert proc.returncode != 0
+    assert code in proc.stderr, proc.stderr
