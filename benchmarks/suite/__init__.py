@@ -1,5 +1,6 @@
 """The benchmark suite of issue 4: the 15 Benchpress programs of Kristensen et al. (2016),
-Table I, and the programs of issue 13 that exercise the new operations (`spmv_ell`: gathers),
+Table I, and the programs of issue 13 that exercise the new operations (`spmv_ell`: gathers;
+`histogram`: bincount; `filter_points`: boolean-mask filters; `kmeans`: argmin and add_at),
 each described by one module in this package.
 
 A benchmark module `benchmarks/suite/<name>.py` defines:
@@ -35,7 +36,7 @@ for _p in (REPO / "examples" / "reference", REPO / "benchmarks"):
 NAMES = [
     "black_scholes", "gameoflife", "heat", "leibnitz_pi", "gauss", "lu", "montecarlo_pi",
     "stencil27", "shallow_water", "rosenbrock", "sor", "nbody", "nbody_nice", "lbm_d3q19",
-    "water_ice", "spmv_ell",
+    "water_ice", "spmv_ell", "histogram", "filter_points", "kmeans",
 ]
 
 
