@@ -26,6 +26,7 @@ APT_PACKAGES=(
     libxml2-dev         #   ... libxml2,
     zlib1g-dev          #   ... and zlib
     build-essential     # cc, c++ and ar: C++ parts of the tblgen crate and other -sys crates
+    cmake               # highs-sys builds the HiGHS solver (`--fuse ilp`) from source with it
     pkg-config          # how -sys crates find system libraries
     ca-certificates     # HTTPS to crates.io (cargo) and PyPI (pip)
     python3             # lit, the example tests (pytest) and the NumPy references

@@ -76,6 +76,7 @@ fn fig3_numbers() {
     assert_eq!(got["linear"], 62);
     assert_eq!(got["greedy"], 38);
     assert_eq!(got["unintrusive"], 74);
+    assert_eq!(got["ilp"], 38);
     let opt = run(&r, &m, Algorithm::Optimal);
     assert!(opt.stats.optimal_proven);
 }
@@ -383,6 +384,10 @@ enum GenOp {
     Red(usize, usize, usize, usize, usize),
     /// out (base, off), in (base, off), length: a scan along axis 0
     Scan(usize, usize, usize, usize, usize),
+    /// out (base, off), gathered base (whole), index (base, off), length
+    Gather(usize, usize, usize, usize, usize, usize),
+    /// target base (whole), index (base, off), value (base, off), length
+    Scatter(usize, usize, usize, usize, usize, usize),
     /// 0 new, 1 del, 2 sync
     Sys(u8, usize),
 }
@@ -427,6 +432,25 @@ fn gen_region(sizes: Vec<i64>, ops: Vec<GenOp>) -> Region {
                 }
                 Op::scan("cumsum", out, input, 0)
             }
+            GenOp::Gather(ob, oo, sb, ib, io, len) => {
+                let out = clip(ob, oo, len);
+                let l = out.shape[0].as_const().unwrap() as usize;
+                let index = clip(ib, io, l);
+                let src = clip(sb, 0, usize::MAX);
+                if index.shape != out.shape {
+                    continue;
+                }
+                Op::gather("gather", out, src, index)
+            }
+            GenOp::Scatter(tb, ib, io, vb, vo, len) => {
+                let index = clip(ib, io, len);
+                let l = index.shape[0].as_const().unwrap() as usize;
+                let value = clip(vb, vo, l);
+                if value.shape != index.shape {
+                    continue;
+                }
+                Op::scatter("scatter", clip(tb, 0, usize::MAX), index, vec![value])
+            }
             GenOp::Sys(k, b) => match k {
                 0 if !touched.contains(&ids[b % nb]) => Op::new_base(ids[b % nb]),
                 0 => continue,
@@ -454,6 +478,10 @@ fn arb_op() -> impl Strategy<Value = GenOp> {
             .prop_map(|(a, b, c, d, e)| GenOp::Elem(a, b, c, d, e)),
         1 => (0..4usize, 0..4usize, 0..4usize, 0..4usize, 1..3usize).prop_map(|(a, b, c, d, e)| GenOp::Red(a, b, c, d, e)),
         1 => (0..4usize, 0..4usize, 0..4usize, 0..4usize, 1..3usize).prop_map(|(a, b, c, d, e)| GenOp::Scan(a, b, c, d, e)),
+        1 => (0..4usize, 0..4usize, 0..4usize, 0..4usize, 0..4usize, 1..3usize)
+            .prop_map(|(a, b, c, d, e, f)| GenOp::Gather(a, b, c, d, e, f)),
+        1 => (0..4usize, 0..4usize, 0..4usize, 0..4usize, 0..4usize, 1..3usize)
+            .prop_map(|(a, b, c, d, e, f)| GenOp::Scatter(a, b, c, d, e, f)),
         3 => (0..3u8, 0..4usize).prop_map(|(k, b)| GenOp::Sys(k, b)),
     ]
 }
@@ -510,6 +538,8 @@ proptest! {
             if baseline_proven {
                 prop_assert_eq!(cost["optimal"], cost["optimal-baseline"], "{}", m.name());
             }
+            // The second exact solver: HiGHS on the integer program (always within budget here).
+            prop_assert_eq!(cost["optimal"], cost["ilp"], "{}: optimal vs ilp", m.name());
             prop_assert_eq!(cost["optimal"], ex, "{}: optimal vs exhaustive", m.name());
         }
     }
@@ -650,8 +680,8 @@ fn symexpr() {
     assert_eq!((&n * &n).eval(&b), Some(25));
 }
 
-/// Measurement (run with `--ignored --nocapture`): optimal vs optimal-baseline on random
-/// well-formed regions of 50-300 ops under a 200k-node / 3 s budget.
+/// Measurement (run with `--ignored --nocapture`): optimal vs optimal-baseline vs ilp on random
+/// well-formed regions of 50-300 ops under a 200k-node / 3 s budget (`benchmarks/REPORT-fusion.md`).
 #[test]
 #[ignore]
 fn measure_optimal_vs_baseline() {
@@ -696,7 +726,7 @@ fn measure_optimal_vs_baseline() {
             }
             r.push(Op::del(b));
         }
-        for a in [Algorithm::Greedy, Algorithm::Optimal, Algorithm::OptimalBaseline] {
+        for a in [Algorithm::Greedy, Algorithm::Optimal, Algorithm::OptimalBaseline, Algorithm::Ilp] {
             let s = run_b(&r, &m, a, budget);
             eprintln!(
                 "ops {:>3} {:>16}: cost {:>5} nodes {:>7} proven {:>5} comps {:>3} edges {:>4} ms {:>8.1}",

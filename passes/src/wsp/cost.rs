@@ -233,6 +233,41 @@ impl Prepared {
     }
 }
 
+/// The terms of [`Prepared::block`] in a form that an integer linear program can state
+/// (`crate::wsp::algo::ilp`): a block costs
+/// `per_block + per_launch * [it has an array op] + sum of view weights over ext[B]
+/// + per_contracted * contracted(B) + pair_weight * sum of pair[f][g] over ordered pairs in B`.
+pub struct BlockTerms<'a> {
+    /// Cost of every block (Robinson's loop count).
+    pub per_block: i64,
+    /// Cost of every block with an array operation (a kernel launch: the GPU model).
+    pub per_launch: i64,
+    /// Weight of each view (by [`CostCtx`] view id) counted in `ext[B]` (Bohrium, GPU).
+    pub view_weight: Option<&'a [u64]>,
+    /// Cost of each base contracted in a block (negative: a saving).
+    pub per_contracted: i64,
+    /// The pair table (Max Locality, Robinson) and the cost of one unit of it (negative).
+    pub pair: Option<(&'a [Vec<u64>], i64)>,
+}
+
+impl Prepared {
+    /// This model's block cost as [`BlockTerms`].
+    pub fn terms(&self) -> BlockTerms<'_> {
+        let none = BlockTerms { per_block: 0, per_launch: 0, view_weight: None, per_contracted: 0, pair: None };
+        match &self.kind {
+            Kind::Bohrium { view_weight } => BlockTerms { view_weight: Some(view_weight), ..none },
+            Kind::Gpu { view_weight, launch } => {
+                BlockTerms { view_weight: Some(view_weight), per_launch: *launch, ..none }
+            }
+            Kind::MaxContract => BlockTerms { per_contracted: -1, ..none },
+            Kind::MaxLocality { pair } => BlockTerms { pair: Some((pair, -1)), ..none },
+            Kind::Robinson { pair, n } => {
+                BlockTerms { per_block: 1, per_contracted: -n, pair: Some((pair, -n * n)), ..none }
+            }
+        }
+    }
+}
+
 fn inner(pair: &[Vec<u64>], block: &[usize]) -> i64 {
     let mut s = 0;
     for &f in block {

@@ -1,6 +1,7 @@
 //! Partition algorithms of Sec. V over partition graphs (Def. 14) and WSP states (Def. 15).
 //! Every algorithm returns a legal partition (Def. 5) as sorted blocks of op indices.
 pub mod greedy;
+pub mod ilp;
 pub mod lifetime;
 pub mod linear;
 pub mod optimal;
@@ -24,16 +25,19 @@ pub enum Algorithm {
     Optimal,
     /// The paper's plain mask search of Fig. 11 (sequential, no memo, no components).
     OptimalBaseline,
+    /// The integer linear program of [`ilp`], solved by HiGHS: a second exact solver.
+    Ilp,
 }
 
 impl Algorithm {
-    pub const ALL: [Algorithm; 6] = [
+    pub const ALL: [Algorithm; 7] = [
         Algorithm::Singleton,
         Algorithm::Linear,
         Algorithm::Greedy,
         Algorithm::Unintrusive,
         Algorithm::Optimal,
         Algorithm::OptimalBaseline,
+        Algorithm::Ilp,
     ];
     pub fn name(&self) -> &'static str {
         match self {
@@ -43,6 +47,7 @@ impl Algorithm {
             Algorithm::Unintrusive => "unintrusive",
             Algorithm::Optimal => "optimal",
             Algorithm::OptimalBaseline => "optimal-baseline",
+            Algorithm::Ilp => "ilp",
         }
     }
     pub fn by_name(s: &str) -> Option<Algorithm> {
@@ -392,6 +397,7 @@ pub fn solve_problem(prob: &Problem, algo: Algorithm, budget: Budget) -> Solutio
         }
         Algorithm::Optimal => optimal::optimal(prob, budget, deadline, true, &mut stats),
         Algorithm::OptimalBaseline => optimal::optimal(prob, budget, deadline, false, &mut stats),
+        Algorithm::Ilp => ilp::ilp(prob, budget, deadline, &mut stats),
     };
     stats.solve_ms = t0.elapsed().as_secs_f64() * 1e3;
     let cost = prob.cost_of(&partition);
