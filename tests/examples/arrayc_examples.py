@@ -20,6 +20,13 @@ if str(REFERENCE) not in sys.path:  # references import `arrayc_random`
     sys.path.insert(0, str(REFERENCE))
 
 
+# The dtypes of the language, as NumPy's.
+DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "bool": np.bool_}
+# The partition algorithms an "every fusion algorithm" test runs. `ilp` is left out: it is checked
+# against `optimal` on random regions (passes/tests/wsp.rs) and on the examples (test_fusion.py),
+# and a region it cannot prove costs a second.
+ALGORITHMS = ["singleton", "linear", "greedy", "unintrusive", "optimal", "optimal-baseline"]
+
 def arrayc_binary():
     """Path of the compiler driver; fails the test (never skips) when it is missing,
     because the build is supposed to have run before these tests."""

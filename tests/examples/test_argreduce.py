@@ -6,10 +6,8 @@ line) and the checker's axis and argument errors.
 import numpy as np
 import pytest
 
-from arrayc_examples import check_source, run_source
+from arrayc_examples import ALGORITHMS, DTYPES, check_source, run_source
 
-DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "bool": np.bool_}
-ALGORITHMS = ["singleton", "linear", "greedy", "unintrusive", "optimal", "optimal-baseline"]
 
 
 def values(dt, shape, rng):

@@ -20,6 +20,7 @@ CONFIGS = [
     ("greedy", "bohrium", False),
     ("unintrusive", "bohrium", False),
     ("optimal-baseline", "bohrium", False),
+    ("ilp", "bohrium", False),
     ("optimal", "max-contract", False),
     ("optimal", "max-locality", False),
     ("optimal", "robinson", False),

@@ -11,10 +11,8 @@ import os
 import numpy as np
 import pytest
 
-from arrayc_examples import check_source, run_source
+from arrayc_examples import ALGORITHMS, DTYPES, check_source, run_source
 
-DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "bool": np.bool_}
-ALGORITHMS = ["singleton", "linear", "greedy", "unintrusive", "optimal", "optimal-baseline"]
 
 
 def values(dt, shape, rng):
