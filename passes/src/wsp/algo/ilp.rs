@@ -112,8 +112,19 @@ pub fn ilp(prob: &Problem, budget: Budget, deadline: Deadline, stats: &mut Stats
             }
         }
     }
-    let has =
-        |sets: &[Vec<usize>], base: usize| -> Vec<usize> { (0..n).filter(|&f| sets[f].contains(&base)).collect() };
+    // Per base: the operations that create, delete and sync it; per view of positive weight: its
+    // weight and the operations that read and write it (computed once, used for every block).
+    let ops_with = |sets: &[Vec<usize>], x: usize| -> Vec<usize> { (0..n).filter(|&f| sets[f].contains(&x)).collect() };
+    let news: Vec<Vec<usize>> = (0..c.nbases()).map(|b| ops_with(&c.new, b)).collect();
+    let dels: Vec<Vec<usize>> = (0..c.nbases()).map(|b| ops_with(&c.del, b)).collect();
+    let syncs: Vec<Vec<usize>> = (0..c.nbases()).map(|b| ops_with(&c.sync, b)).collect();
+    let views: Vec<(usize, u64, Vec<usize>, Vec<usize>)> = terms
+        .view_weight
+        .map(|weights| {
+            let weighted = weights.iter().enumerate().filter(|&(_, &w)| w > 0);
+            weighted.map(|(v, &w)| (v, w, ops_with(&c.ins, v), ops_with(&c.outs, v))).collect()
+        })
+        .unwrap_or_default();
     for k in 0..n {
         if deadline.passed() {
             return singletons();
@@ -132,51 +143,43 @@ pub fn ilp(prob: &Problem, budget: Budget, deadline: Deadline, stats: &mut Stats
                 }
             }
         }
-        if let Some(weights) = terms.view_weight {
-            for (v, &w) in weights.iter().enumerate().filter(|&(_, &w)| w > 0) {
-                let base = c.view_base[v];
-                let readers: Vec<usize> = (0..n).filter(|&f| c.ins[f].contains(&v)).collect();
-                if !readers.is_empty() {
-                    // Read from outside unless the base is created in the block.
-                    let r = p.indicator(w as f64);
-                    let news = has(&c.new, base);
-                    for &f in &readers {
-                        let mut t = vec![(r, 1.0), (y[f][k], -1.0)];
-                        t.extend(news.iter().map(|&a| (y[a][k], 1.0)));
-                        p.row(0.0.., &t);
-                    }
+        for (v, w, readers, writers) in &views {
+            let base = c.view_base[*v];
+            if !readers.is_empty() {
+                // Read from outside unless the base is created in the block.
+                let r = p.indicator(*w as f64);
+                for &f in readers {
+                    let mut t = vec![(r, 1.0), (y[f][k], -1.0)];
+                    t.extend(news[base].iter().map(|&a| (y[a][k], 1.0)));
+                    p.row(0.0.., &t);
                 }
-                let writers: Vec<usize> = (0..n).filter(|&f| c.outs[f].contains(&v)).collect();
-                if !writers.is_empty() {
-                    // Written to outside unless the base is deleted in the block and not synced
-                    // after the write there.
-                    let o = p.indicator(w as f64);
-                    let dels = has(&c.del, base);
-                    let syncs = has(&c.sync, base);
-                    for &f in &writers {
-                        let mut t = vec![(o, 1.0), (y[f][k], -1.0)];
-                        t.extend(dels.iter().map(|&d| (y[d][k], 1.0)));
-                        p.row(0.0.., &t);
-                        for &s in syncs.iter().filter(|&&s| s > f) {
-                            p.row(-1.0.., &[(o, 1.0), (y[f][k], -1.0), (y[s][k], -1.0)]);
-                        }
+            }
+            if !writers.is_empty() {
+                // Written to outside unless the base is deleted in the block and not synced after
+                // the write there.
+                let o = p.indicator(*w as f64);
+                for &f in writers {
+                    let mut t = vec![(o, 1.0), (y[f][k], -1.0)];
+                    t.extend(dels[base].iter().map(|&d| (y[d][k], 1.0)));
+                    p.row(0.0.., &t);
+                    for &s in syncs[base].iter().filter(|&&s| s > f) {
+                        p.row(-1.0.., &[(o, 1.0), (y[f][k], -1.0), (y[s][k], -1.0)]);
                     }
                 }
             }
         }
         if terms.per_contracted != 0 {
             for base in 0..c.nbases() {
-                let (news, dels, syncs) = (has(&c.new, base), has(&c.del, base), has(&c.sync, base));
-                if news.is_empty() || dels.is_empty() {
+                if news[base].is_empty() || dels[base].is_empty() {
                     continue;
                 }
                 let x = p.indicator(terms.per_contracted as f64);
-                for set in [&news, &dels] {
+                for set in [&news[base], &dels[base]] {
                     let mut t = vec![(x, 1.0)];
                     t.extend(set.iter().map(|&a| (y[a][k], -1.0)));
                     p.row(..=0.0, &t);
                 }
-                for &s in &syncs {
+                for &s in &syncs[base] {
                     p.row(..=1.0, &[(x, 1.0), (y[s][k], 1.0)]);
                 }
             }
@@ -184,6 +187,9 @@ pub fn ilp(prob: &Problem, budget: Budget, deadline: Deadline, stats: &mut Stats
     }
     if let Some((pair, unit)) = terms.pair {
         for f in 0..n {
+            if deadline.passed() {
+                return singletons();
+            }
             for h in f + 1..n {
                 let w = pair[f][h] + pair[h][f];
                 if w == 0 || g.fp[f].contains(h) {
