@@ -50,6 +50,33 @@ def test_filters_match_numpy(dt, n, p, tmp_path):
         np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("shape", [(0, 3), (7, 1), (50_001, 4), (5, 2, 3)], ids=str)
+def test_row_filters_match_numpy(shape, tmp_path):
+    """A 1-d mask selects along axis 0 of a rank-2 or rank-3 array (NumPy's row filter), and
+    assigns rows through it."""
+    rng = np.random.default_rng(sum(shape))
+    x = rng.standard_normal(shape)
+    mask = rng.random(shape[0]) < 0.4
+    rest = ", ".join(str(d) for d in shape[1:])
+    src = f"""fn main(x: f64[N, {rest}], m: bool[N]) -> (f64[?, {rest}], f64[N, {rest}], f64[N, {rest}]) {{
+    let a = x[m] * 2.0;
+    let b = copy(x);
+    b[m] = -1.0;
+    let c = copy(x);
+    c[m] = x[m][::-1];
+    return (a, b, c);
+}}
+"""
+    proc, res = run_source(src, {"x": x, "m": mask}, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    b, c = x.copy(), x.copy()
+    b[mask] = -1.0
+    c[mask] = x[mask][::-1]
+    for got, want in zip(res, [x[mask] * 2.0, b, c]):
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+
+
 NORMALIZE = """fn main(xs: f64[N]) -> (f64[N], f64[N], f64[?]) {
     let sum1 = sum(xs);
     let gts = xs[xs > 0.0];                 # Robinson et al. 2014, Fig. 1: normalize2
@@ -143,6 +170,7 @@ def test_run_time_errors_name_the_line(src, args, message, tmp_path):
 @pytest.mark.parametrize("src,code", [
     ("fn main() -> f64[?] { return zeros(3)[zeros(4) > 0.0]; }", "E0401"),
     ("fn main() -> f64[?] { return zeros(3, 2)[zeros(3, 2) > 0.0]; }", "E0409"),
+    ("fn main() -> f64[?, 2] { return zeros(3, 2)[zeros(2) > 0.0]; }", "E0401"),
     ("fn main() -> f64[?] { return compress(zeros(3), zeros(3)); }", "E0409"),
     ("fn main() -> i64[?] { return bincount(zeros(3)); }", "E0406"),
     ("fn main() -> f64[?] { return bincount(arange(3), arange(3) > 1); }", "E0406"),

@@ -161,18 +161,16 @@ impl Checker {
         if let Some(k) = parts.iter().position(|p| matches!(p, Part::Mask(_))) {
             let Index::At(e) = &index[k] else { unreachable!("a mask part comes from an `At` entry") };
             let Some(Part::Mask(m)) = parts.get(k) else { unreachable!("checked above") };
-            if index.len() != 1 || shape.len() != 1 || m.len() != 1 {
+            if index.len() != 1 || shape.is_empty() || m.len() != 1 {
                 self.err(
                     Diagnostic::error(
                         "E0409",
-                        "a boolean mask must be the only index, and both it and the array 1-d",
+                        "a boolean mask must be the only index, and 1-d (it selects along axis 0)",
                         e.span.clone(),
                         "a boolean mask",
                     )
                     .with_note(format!("the array has shape {}, the mask {}", shape_str(&shape), shape_str(m)))
-                    .with_help(
-                        "filter a 1-d array with a 1-d mask of its size (NumPy's `x[mask]`, `compress(mask, x)`)",
-                    ),
+                    .with_help("filter with a 1-d mask of the size of axis 0 (NumPy's `x[mask]`, `compress(mask, x)`)"),
                 );
                 return Ty::Error;
             }
@@ -185,8 +183,8 @@ impl Checker {
                 );
                 return Ty::Error;
             }
-            // A filter: as many elements as the mask has `true`s, known only at run time.
-            return Ty::Array(dtype, vec![self.fresh()]);
+            // A filter: as many elements (rows) as the mask has `true`s, known only at run time.
+            return Ty::Array(dtype, std::iter::once(self.fresh()).chain(shape[1..].iter().cloned()).collect());
         }
         if let Some(k) = parts.iter().position(|p| matches!(p, Part::Gather(_))) {
             let Index::At(e) = &index[k] else { unreachable!("a gather part comes from an `At` entry") };

@@ -333,9 +333,10 @@ impl Lowerer<'_> {
         out
     }
 
-    /// `x[mask]` (`compress(mask, x)`) of a 1-d `x` and a 1-d `bool` mask of its size (checked at
-    /// run time, NumPy's IndexError): a new 1-d array of the selected elements, in order, whose
-    /// size (the mask's count of `true`s) is known only at run time, `ty`'s existential size. A
+    /// `x[mask]` (`compress(mask, x)`) with a 1-d `bool` mask of the size of `x`'s axis 0 (checked
+    /// at run time, NumPy's IndexError): a new array of the selected elements (rows of a rank-2 or
+    /// higher `x`), in order, whose size along axis 0 (the mask's count of `true`s) is known only
+    /// at run time, `ty`'s existential size. A
     /// filter in the sense of Robinson et al. 2014 (Sec. 3.6), composed of existing operations:
     /// the count `sum(mask)` (read by the host, to allocate the result), then the position of each
     /// selected element, `cumsum(mask) - 1`, to which it is scattered; unselected elements scatter
@@ -344,12 +345,14 @@ impl Lowerer<'_> {
     /// order on one thread; the count is a second, parallel pass over `mask`. `shape`: the result's
     /// checked shape, when the checker typed it.
     pub(crate) fn filter(&mut self, x: ValueId, mask: ValueId, shape: Option<&[Size]>) -> ValueId {
-        let Type::Array(dt, _) = self.f.ty(x) else { unreachable!("the checker types a filter of a 1-d array") };
+        let Type::Array(dt, r) = self.f.ty(x) else { unreachable!("the checker types a filter of an array") };
         let m = self.check_mask_size(x, mask);
         let total = self.new_array(DType::I64, vec![]);
         self.emit(OpKind::Compute { func: ComputeFn::Reduce(ReduceKind::Sum, None), out: total, ins: vec![mask] });
         let count = self.load_element(total);
-        let out = self.new_array(dt, vec![count]);
+        let mut sizes = vec![count];
+        sizes.extend((1..r).map(|a| self.dim(x, a)));
+        let out = self.new_array(dt, sizes);
         if let Some(s) = shape {
             self.shapes.insert(out, s.to_vec());
         }
@@ -461,7 +464,7 @@ impl Lowerer<'_> {
     }
 
     /// A view of `v` through index `entries` without operands (full axes and new axes).
-    fn expand(&mut self, v: ValueId, entries: Vec<IndexEntry>) -> ValueId {
+    pub(crate) fn expand(&mut self, v: ValueId, entries: Vec<IndexEntry>) -> ValueId {
         let Type::Array(d, _) = self.f.ty(v) else { unreachable!("views of arrays") };
         let rank = entries.iter().filter(|e| matches!(e, IndexEntry::Full | IndexEntry::NewAxis)).count();
         let res = self.value(Type::Array(d, rank), None);

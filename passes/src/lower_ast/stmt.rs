@@ -1,7 +1,7 @@
 //! Statements: bindings, in-place writes, control flow with SSA carried variables.
 
 use super::{LResult, Lowerer};
-use arrayc_dialect::ir::{BinFn, ComputeFn, OpKind, Scalar, ScatterKind, ScatterMode, Type, ValueId};
+use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, Scalar, ScatterKind, ScatterMode, Type, ValueId};
 use arrayc_grammar::ast::{self, DType, Span, Stmt};
 use arrayc_grammar::types::Ty;
 use std::collections::BTreeSet;
@@ -113,10 +113,10 @@ impl Lowerer<'_> {
         Ok(())
     }
 
-    /// `x[mask] = v` (1-d `x` and `mask` of one size, checked at run time): a scalar `v` is
-    /// `where(mask, v, x)` into `x` (elementwise, parallel); an array `v`, one value per selected
-    /// element in order (its size checked at run time), is scattered to the selected positions,
-    /// `x[arange(n)[mask]] = v`.
+    /// `x[mask] = v` (a 1-d mask of the size of `x`'s axis 0, checked at run time): a scalar `v` is
+    /// `where(mask, v, x)` into `x` (the mask broadcast along `x`'s other axes; elementwise,
+    /// parallel); an array `v`, one value (row) per selected element in order (its size checked at
+    /// run time), is scattered to the selected positions, `x[arange(n)[mask]] = v`.
     fn masked_assign(&mut self, x: ValueId, mask: ValueId, v: ValueId) {
         let n = self.dim(x, 0);
         if self.f.ty(v).is_array() {
@@ -128,6 +128,14 @@ impl Lowerer<'_> {
             self.scatter(x, selected, v, ScatterKind::Set, ScatterMode::Raise);
         } else {
             self.check_mask_size(x, mask);
+            let Type::Array(_, r) = self.f.ty(x) else { unreachable!("checked: an array") };
+            let mask = if r == 1 {
+                mask
+            } else {
+                let entries = std::iter::once(IndexEntry::Full).chain(std::iter::repeat_n(IndexEntry::NewAxis, r - 1));
+                let expanded = self.expand(mask, entries.collect());
+                self.broadcast_to(expanded, x)
+            };
             self.emit(OpKind::Compute { func: ComputeFn::Where, out: x, ins: vec![mask, v, x] });
         }
     }
