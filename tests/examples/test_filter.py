@@ -53,7 +53,7 @@ def test_filters_match_numpy(dt, n, p, tmp_path):
 @pytest.mark.parametrize("shape", [(0, 3), (7, 1), (50_001, 4), (5, 2, 3)], ids=str)
 def test_row_filters_match_numpy(shape, tmp_path):
     """A 1-d mask selects along axis 0 of a rank-2 or rank-3 array (NumPy's row filter), and
-    assigns rows through it."""
+    assigns and updates (`*=` with a scalar, `-=` with rows) rows through it."""
     rng = np.random.default_rng(sum(shape))
     x = rng.standard_normal(shape)
     mask = rng.random(shape[0]) < 0.4
@@ -64,15 +64,24 @@ def test_row_filters_match_numpy(shape, tmp_path):
     b[m] = -1.0;
     let c = copy(x);
     c[m] = x[m][::-1];
-    return (a, b, c);
+    let d = copy(x);
+    d[m] *= 3.0;
+    let e = copy(x);
+    e[m] -= x[m][::-1];
+    return (a, b, c, d, e);
 }}
 """
+    src = src.replace(f"-> (f64[?, {rest}], f64[N, {rest}], f64[N, {rest}])",
+                      f"-> (f64[?, {rest}], f64[N, {rest}], f64[N, {rest}], f64[N, {rest}], f64[N, {rest}])")
     proc, res = run_source(src, {"x": x, "m": mask}, tmp_path)
     assert proc.returncode == 0, proc.stderr
-    b, c = x.copy(), x.copy()
+    b, c, d, e = x.copy(), x.copy(), x.copy(), x.copy()
     b[mask] = -1.0
     c[mask] = x[mask][::-1]
-    for got, want in zip(res, [x[mask] * 2.0, b, c]):
+    d[mask] *= 3.0
+    e[mask] -= x[mask][::-1]
+    assert len(res) == 5
+    for got, want in zip(res, [x[mask] * 2.0, b, c, d, e]):
         assert got.shape == want.shape
         np.testing.assert_array_equal(got, want)
 
@@ -174,7 +183,8 @@ def test_run_time_errors_name_the_line(src, args, message, tmp_path):
     ("fn main() -> f64[?] { return compress(zeros(3), zeros(3)); }", "E0409"),
     ("fn main() -> i64[?] { return bincount(zeros(3)); }", "E0406"),
     ("fn main() -> f64[?] { return bincount(arange(3), arange(3) > 1); }", "E0406"),
-    ("fn main() -> f64[3] { let x = zeros(3); x[x > 0.0] += 1.0; return x; }", "E0410"),
+    ("fn main() -> f64[3] { let x = zeros(3); x[arange(2)] += 1.0; return x; }", "E0410"),
+    ("fn main() -> i64[3] { let x = arange(3); x[x > 0] *= 1.5; return x; }", "E0304"),
     ("fn main() -> f64[? + 1] { return zeros(3); }", "E0101"),
 ])
 def test_checker_errors(src, code, tmp_path):

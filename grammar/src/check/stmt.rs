@@ -345,7 +345,7 @@ impl Checker {
     fn aug_assign(&mut self, target: &Ident, index: &[Index], op: BinOp, value: &Expr, span: &Span) {
         let view = self.target_view(target, index, span);
         if let [Index::At(e)] = index {
-            if self.types.get(e.id.0 as usize).is_some_and(Ty::is_array) {
+            if self.types.get(e.id.0 as usize).is_some_and(|t| matches!(t, Ty::Array(DType::I64, _))) {
                 self.err(
                     Diagnostic::error(
                         "E0410",

@@ -268,7 +268,7 @@ impl Lowerer<'_> {
 
     /// A fresh result array of dtype `dt` and run-time `sizes` computed by `func` from `ins`, each
     /// broadcast to `sizes` unless its static shape is the result's checked `shape` (when known).
-    fn compute_new(
+    pub(crate) fn compute_new(
         &mut self,
         func: ComputeFn,
         ins: Vec<ValueId>,

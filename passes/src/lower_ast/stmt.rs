@@ -57,6 +57,16 @@ impl Lowerer<'_> {
                     self.name_value(r, &target.name);
                     self.rebind(&target.name, r);
                 } else {
+                    if let [ast::Index::At(e)] = index.as_slice() {
+                        if let Ty::Array(DType::Bool, _) = *self.ty_of(e) {
+                            // `x[mask] op= v`: `x[mask] = x[mask] op v` (a mask selects each
+                            // element once).
+                            let mask = self.expr(e)?;
+                            let v = self.expr(value)?;
+                            self.masked_update(var, mask, super::expr::bin_fn(*op), v);
+                            return Ok(());
+                        }
+                    }
                     let dest = self.target_view(target, index, span.start)?;
                     self.aug_assign(dest, *op, value)?;
                 }
@@ -118,8 +128,8 @@ impl Lowerer<'_> {
     /// parallel); an array `v`, one value (row) per selected element in order (its size checked at
     /// run time), is scattered to the selected positions, `x[arange(n)[mask]] = v`.
     fn masked_assign(&mut self, x: ValueId, mask: ValueId, v: ValueId) {
-        let n = self.dim(x, 0);
         if self.f.ty(v).is_array() {
+            let n = self.dim(x, 0);
             let zero = self.i64_const(0);
             let one = self.i64_const(1);
             let positions = self.new_array(DType::I64, vec![n]);
@@ -127,16 +137,39 @@ impl Lowerer<'_> {
             let selected = self.filter(positions, mask, None);
             self.scatter(x, selected, v, ScatterKind::Set, ScatterMode::Raise);
         } else {
-            self.check_mask_size(x, mask);
-            let Type::Array(_, r) = self.f.ty(x) else { unreachable!("checked: an array") };
-            let mask = if r == 1 {
-                mask
-            } else {
-                let entries = std::iter::once(IndexEntry::Full).chain(std::iter::repeat_n(IndexEntry::NewAxis, r - 1));
-                let expanded = self.expand(mask, entries.collect());
-                self.broadcast_to(expanded, x)
-            };
-            self.emit(OpKind::Compute { func: ComputeFn::Where, out: x, ins: vec![mask, v, x] });
+            self.masked_where(x, mask, v);
+        }
+    }
+
+    /// `x = where(mask, v, x)` in place, the 1-d mask (checked against `x`'s axis 0 at run time)
+    /// broadcast along `x`'s other axes; `v` a scalar or an array of `x`'s shape.
+    fn masked_where(&mut self, x: ValueId, mask: ValueId, v: ValueId) {
+        self.check_mask_size(x, mask);
+        let Type::Array(_, r) = self.f.ty(x) else { unreachable!("checked: an array") };
+        let mask = if r == 1 {
+            mask
+        } else {
+            let entries = std::iter::once(IndexEntry::Full).chain(std::iter::repeat_n(IndexEntry::NewAxis, r - 1));
+            let expanded = self.expand(mask, entries.collect());
+            self.broadcast_to(expanded, x)
+        };
+        self.emit(OpKind::Compute { func: ComputeFn::Where, out: x, ins: vec![mask, v, x] });
+    }
+
+    /// `x[mask] op= v`: with a scalar `v`, `where(mask, x op v, x)` into `x` (elementwise, parallel,
+    /// fused); with an array `v` (one value or row per selected element), the selected elements
+    /// op `v`, scattered back.
+    fn masked_update(&mut self, x: ValueId, mask: ValueId, f: BinFn, v: ValueId) {
+        let Type::Array(dt, r) = self.f.ty(x) else { unreachable!("checked: an array") };
+        if self.f.ty(v).is_array() {
+            let selected = self.filter(x, mask, None);
+            let sizes = (0..r).map(|a| self.dim(selected, a)).collect();
+            let updated = self.compute_new(ComputeFn::Binary(f), vec![selected, v], dt, sizes, None);
+            self.masked_assign(x, mask, updated);
+        } else {
+            let sizes = (0..r).map(|a| self.dim(x, a)).collect();
+            let updated = self.compute_new(ComputeFn::Binary(f), vec![x, v], dt, sizes, None);
+            self.masked_where(x, mask, updated);
         }
     }
 
