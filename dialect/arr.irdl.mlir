@@ -97,11 +97,11 @@ irdl.dialect @arr {
     %a = irdl.any
     %b = irdl.any
     irdl.operands(out: %o, cond: %c, lhs: %a, rhs: %b) }
-  // Gather along axis 0: out[i, j] = src[index[i, j], j] (see dialect/README.md).
+  // Gather along axes axis.. with one index array per axis (see dialect/README.md).
   irdl.operation @gather { %o = irdl.any
     %s = irdl.any
     %i = irdl.any
-    irdl.operands(out: %o, src: %s, index: %i) }
+    irdl.operands(out: %o, src: %s, index: variadic %i) }
   // Elementwise binary: out = lhs OP rhs (each a view of out's shape or a scalar).
   irdl.operation @add { %o = irdl.any
     %a = irdl.any

@@ -265,12 +265,13 @@ pub enum ComputeFn {
     Random,
     /// `out = where(cond, lhs, rhs)`.
     Where,
-    /// Gather along `axis` (NumPy `take(x, idx, axis)`; `x[idx]` is axis 0): inputs `x` (rank
-    /// `r >= 1`, its own shape, not broadcast) and `idx` (i64, out's shape: the index array, of
-    /// rank `q`, broadcast along `x`'s other axes); `out[p, i, s] = x[p, k, s]` with
-    /// `k = idx[p, i, s]`, where `p` are out's first `axis` axes, `i` the next `q` and `s` the last
-    /// `r - 1 - axis`. A negative `k` counts from the end; `k` outside `[-n, n)` (`n` the size of
-    /// `x` along `axis`) is a run-time error (a kernel fault).
+    /// Gather along `axis` (NumPy `take(x, idx, axis)`; `x[idx]` is axis 0; `x[i, j]` selects
+    /// along axes 0 and 1): inputs `x` (rank `r >= c`, its own shape, not broadcast) and `c >= 1`
+    /// index arrays `idx_0 .. idx_{c-1}` (i64, out's shape: the index arrays broadcast together, of
+    /// rank `q`, and along `x`'s other axes); `out[p, i, s] = x[p, k_0, .., k_{c-1}, s]` with
+    /// `k_t = idx_t[p, i, s]`, where `p` are out's first `axis` axes, `i` the next `q` and `s` the
+    /// last `r - c - axis`. A negative `k_t` counts from the end; one outside `[-n, n)` (`n` the size
+    /// of `x` along `axis + t`) is a run-time error (a kernel fault).
     Gather(usize),
     Binary(BinFn),
     Unary(UnFn),

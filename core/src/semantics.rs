@@ -41,9 +41,13 @@ fn float_min_max(x: f64, y: f64, min: bool) -> f64 {
 /// ([`scalar_binary`]) and in kernels (a kernel fault, see `arrayc_runtime::launch::KernelFault`).
 pub const NEGATIVE_INT_POWER: &str = "integers to negative integer powers are not allowed";
 
-/// NumPy's `IndexError` for an integer-array index (a gather) outside `[-n, n)` of `axis`.
-pub fn gather_out_of_bounds(axis: usize) -> String {
-    format!("index out of bounds for axis {axis} of the indexed array (IndexError)")
+/// NumPy's `IndexError` for an integer-array index (a gather) outside `[-n, n)` of `axis`, or of
+/// one of the `count` axes from `axis` on that `count` index arrays select along.
+pub fn gather_out_of_bounds(axis: usize, count: usize) -> String {
+    match count {
+        1 => format!("index out of bounds for axis {axis} of the indexed array (IndexError)"),
+        _ => format!("index out of bounds for axes {axis}..{} of the indexed array (IndexError)", axis + count - 1),
+    }
 }
 
 /// NumPy's `IndexError` for an index-array assignment (a scatter) outside `[-n, n)` of axis 0.

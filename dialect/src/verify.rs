@@ -345,29 +345,33 @@ impl Verifier<'_> {
             | ComputeFn::Unary(_)
             | ComputeFn::Reduce(..)
             | ComputeFn::Scan(..) => 1,
-            ComputeFn::Arange | ComputeFn::Binary(_) | ComputeFn::Gather(_) | ComputeFn::Scatter(..) => 2,
+            ComputeFn::Arange | ComputeFn::Binary(_) | ComputeFn::Scatter(..) => 2,
+            ComputeFn::Gather(_) => ins.len().max(2),
             ComputeFn::Where => 3,
         };
         if ins.len() != arity {
             return Err(format!("takes {arity} inputs, {} given", ins.len()));
         }
         if let ComputeFn::Gather(axis) = func {
+            // `src`, then one index array per gathered axis.
             let rs = self.array(ins[0], "src")?;
-            if axis >= rs {
-                return Err(format!("gathers along axis {axis} of a {rs}-d src"));
+            let count = ins.len() - 1;
+            if axis + count > rs {
+                return Err(format!("gathers along axes {axis}..{} of a {rs}-d src", axis + count - 1));
             }
-            let ri = self.array(ins[1], "index")?;
-            if self.ty(ins[1])?.dtype() != DType::I64 {
-                return Err("its index must be an i64 array".into());
-            }
-            if ins[0] == out || ins[1] == out {
+            if ins.contains(&out) {
                 return Err("writes one of its inputs".into());
             }
-            return if rs >= 1 && ri == r && r + 1 >= rs {
-                Ok(())
-            } else {
-                Err(format!("gathers a {rs}-d src through a {ri}-d index into a {r}-d out"))
-            };
+            for &index in &ins[1..] {
+                let ri = self.array(index, "index")?;
+                if self.ty(index)?.dtype() != DType::I64 {
+                    return Err("its indices must be i64 arrays".into());
+                }
+                if ri != r || r + count < rs {
+                    return Err(format!("gathers a {rs}-d src through a {ri}-d index into a {r}-d out"));
+                }
+            }
+            return Ok(());
         }
         if let ComputeFn::Reduce(_, axis) = func {
             let ri = self.array(ins[0], "input")?;

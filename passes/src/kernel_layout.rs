@@ -8,15 +8,16 @@ use arrayc_core::{BinFn, DType, ScatterMode};
 use arrayc_dialect::ir::{self, ComputeFn, OpKind, Type, ValueId};
 pub use arrayc_runtime::launch::{acc_dtype, KernelFault, KernelLayout, LaunchPlan, Reduction};
 
-/// The error an elementwise op `func` with output dtype `out` raises on some inputs where NumPy
+/// The error an elementwise op `func` with output dtype `out` and `inputs` inputs raises on some
+/// inputs where NumPy
 /// raises (a [`KernelFault`]): an integer power (computed in i64 for an integer or bool output) with
 /// a negative exponent; a gather, or a scatter in [`ScatterMode::Raise`], with an index out of
 /// range. The code generator checks for it
 /// where this says so.
-pub fn fault_of(func: ComputeFn, out: DType) -> Option<String> {
+pub fn fault_of(func: ComputeFn, out: DType, inputs: usize) -> Option<String> {
     match func {
         ComputeFn::Binary(BinFn::Pow) if !out.is_float() => Some(NEGATIVE_INT_POWER.into()),
-        ComputeFn::Gather(axis) => Some(gather_out_of_bounds(axis)),
+        ComputeFn::Gather(axis) => Some(gather_out_of_bounds(axis, inputs - 1)),
         ComputeFn::Scatter(_, ScatterMode::Raise) => Some(SCATTER_OUT_OF_BOUNDS.into()),
         _ => None,
     }
@@ -74,7 +75,7 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
                     if func.own_shape_output() && !is_param(*out) {
                         return Err(format!("the target %v{out} of `{}` must be a kernel parameter", func.name()));
                     }
-                    if let Some(message) = fault_of(*func, f.ty(*out).dtype()) {
+                    if let Some(message) = fault_of(*func, f.ty(*out).dtype(), ins.len()) {
                         let (line, col) = op.loc.map_or((0, 0), |l| (l.line, l.col));
                         faults.push(KernelFault { op: ops.len(), message, line, col });
                     }
@@ -119,9 +120,14 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
     }
     let rank = match &reduce {
         Some(r) => rank_of(r.input).ok_or_else(|| format!("reduction input %v{} is not an array", r.input))?,
+        // Arrays of their own shape (a gathered array, a scatter's target) do not count.
         None => ops
             .iter()
-            .flat_map(|(_, o, ins)| std::iter::once(o).chain(ins))
+            .flat_map(|(func, o, ins)| {
+                let own_in = func.own_shape_input().map(|k| ins[k]);
+                let own_out = func.own_shape_output().then_some(*o);
+                std::iter::once(o).chain(ins).filter(move |&&v| Some(v) != own_in && Some(v) != own_out)
+            })
             .filter_map(|&v| rank_of(v))
             .max()
             .unwrap_or(0),

@@ -440,7 +440,7 @@ fn gen_region(sizes: Vec<i64>, ops: Vec<GenOp>) -> Region {
                 if index.shape != out.shape {
                     continue;
                 }
-                Op::gather("gather", out, src, index)
+                Op::gather("gather", out, src, vec![index])
             }
             GenOp::Scatter(tb, ib, io, vb, vo, len) => {
                 let index = clip(ib, io, len);

@@ -151,7 +151,9 @@ def test_take_out_of_range_names_the_axis(tmp_path):
     ("let y = take(x, 1, axis=0);", "E0406", "i64 array"),
     ("let y = take(x, idx, axis=2);", "E0405", "out of range"),
     ("x[idx] += 1.0;", "E0410", "add_at"),
-    ("let y = x[idx, 0];", "E0409", "the only index"),
+    ("let y = x[idx, 0];", "E0409", "the only indices"),
+    ("let y = x[idx, idx, idx];", "E0409", "at most one per axis"),
+    ("let y = x[arange(2), arange(3)];", "E0401", "do not broadcast"),
     ("let y = x[x > 0.0];", "E0409", "1-d mask"),
     ("let y = x[x];", "E0406", "dtype i64"),
 ])
@@ -159,3 +161,44 @@ def test_checker_errors(body, code, hint, tmp_path):
     proc = check_source(f"fn main(x: f64[N, 2], idx: i64[K]) {{ {body} }}\n", tmp_path)
     assert proc.returncode != 0
     assert code in proc.stderr and hint in proc.stderr, proc.stderr
+
+
+MULTI = """fn main(x: f64[N, M, 2], i: i64[K], j: i64[K]) -> (f64[K, 2], f64[K, 3, 2], f64[K], f64[K, 2]) {
+    let a = x[i, j];                                        # pairs (i[k], j[k])
+    let b = x[i[:, newaxis], arange(3)[newaxis, :] - 1];    # broadcast to K x 3
+    let c = x[i, j % M, -1 + j * 0] * 2.0;                  # one index array per axis
+    let d = x[i % N, 0 * j] + a;                            # fused with its index producers and consumer
+    return (a, b, c, d);
+}
+"""
+
+
+def multi_reference(x, i, j):
+    a = x[i, j]
+    return [a, x[i[:, None], np.arange(3)[None, :] - 1], x[i, j % x.shape[1], -1 + j * 0] * 2.0,
+            x[i % x.shape[0], 0 * j] + a]
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+@pytest.mark.parametrize("k", [0, 7, 100_001])
+def test_several_index_arrays(k, target, tmp_path):
+    """`x[i, j, ..]`: index arrays broadcast together, one per leading axis (NumPy's advanced
+    indexing with several arrays), negative indices, views as index arrays."""
+    rng = np.random.default_rng(k)
+    x = rng.integers(-64, 64, (50, 4, 2)) / 8.0
+    i = rng.integers(-50, 50, k, dtype=np.int64)
+    j = rng.integers(-4, 4, k, dtype=np.int64)
+    env = dict(os.environ, ARRAYC_GPU_EMULATION_GRID="2,3,32")
+    proc, res = run_source(MULTI, {"x": x, "i": i, "j": j}, tmp_path, flags=("--target", target), env=env)
+    assert proc.returncode == 0, proc.stderr
+    for got, want in zip(res, multi_reference(x, i, j)):
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+
+
+def test_several_index_arrays_out_of_range_names_the_axes(tmp_path):
+    src = "fn main(x: f64[N, M], i: i64[K], j: i64[K]) -> f64[K] {\n    return x[i, j];\n}\n"
+    proc, _ = run_source(src, {"x": np.zeros((3, 2)), "i": np.array([0, 1]), "j": np.array([1, 2])}, tmp_path)
+    assert proc.returncode != 0
+    assert "index out of bounds for axes 0..1 of the indexed array (IndexError)" in proc.stderr
+    assert ":2:" in proc.stderr, proc.stderr

@@ -188,20 +188,42 @@ impl Checker {
         }
         if let Some(k) = parts.iter().position(|p| matches!(p, Part::Gather(_))) {
             let Index::At(e) = &index[k] else { unreachable!("a gather part comes from an `At` entry") };
-            if index.len() != 1 || shape.is_empty() {
+            let all_arrays = parts.iter().all(|p| matches!(p, Part::Gather(_)));
+            if !all_arrays || index.len() > shape.len() {
                 self.err(
                     Diagnostic::error(
                         "E0409",
-                        "an index array must be the only index of an array of rank 1 or more",
+                        "index arrays must be the only indices, at most one per axis of the array",
                         e.span.clone(),
                         "an index array",
                     )
-                    .with_help("index with the array alone (`x[idx]`, a gather along axis 0), then slice the result"),
+                    .with_note(format!("the array has shape {}", shape_str(&shape)))
+                    .with_help("gather with index arrays alone (`x[idx]`, `x[i, j]`: along axes 0, 1, ..), then slice the result"),
                 );
                 return Ty::Error;
             }
-            let Some(Part::Gather(g)) = parts.into_iter().nth(k) else { unreachable!("checked above") };
-            return Ty::Array(dtype, g.into_iter().chain(shape[1..].iter().cloned()).collect());
+            // `x[i, j, ..]`: the index arrays broadcast together, then `x`'s remaining axes.
+            let mut b: Vec<Size> = vec![];
+            for (p, ix) in parts.iter().zip(index) {
+                let (Part::Gather(g), Index::At(e)) = (p, ix) else { unreachable!("checked above") };
+                match self.broadcast(&b, g) {
+                    Ok(s) => b = s,
+                    Err(be) => {
+                        self.error(
+                            "E0401",
+                            format!(
+                                "index arrays of shapes {} and {} do not broadcast together",
+                                shape_str(&b),
+                                shape_str(g)
+                            ),
+                            e.span.clone(),
+                            format!("size {} vs {}", be.left, be.right),
+                        );
+                        return Ty::Error;
+                    }
+                }
+            }
+            return Ty::Array(dtype, b.into_iter().chain(shape[index.len()..].iter().cloned()).collect());
         }
         let consuming = index.iter().filter(|i| matches!(i, Index::At(_) | Index::Slice { .. })).count();
         let ellipses: Vec<&Index> = index.iter().filter(|i| matches!(i, Index::Ellipsis(_))).collect();

@@ -12,11 +12,13 @@ use crate::kernel_layout::{kernel_layout, KernelLayout};
 use arrayc_dialect::ir::{self, ComputeFn, Type, UnFn, ValueId};
 
 /// The number of inputs of elementwise function `func` (`None` for a reduction, which
-/// [`kernel_layout`] checks).
+/// [`kernel_layout`] checks, and for a gather, which takes one index array per gathered axis).
 fn arity(func: ComputeFn) -> Option<usize> {
     Some(match func {
         ComputeFn::Fill | ComputeFn::Copy | ComputeFn::Random | ComputeFn::Unary(_) | ComputeFn::Scan(..) => 1,
-        ComputeFn::Arange | ComputeFn::Binary(_) | ComputeFn::Gather(_) | ComputeFn::Scatter(..) => 2,
+        ComputeFn::Arange | ComputeFn::Binary(_) | ComputeFn::Scatter(..) => 2,
+        // The gathered array and one index array per gathered axis.
+        ComputeFn::Gather(_) => return None,
         ComputeFn::Where => 3,
         ComputeFn::Reduce(..) => return None,
     })
@@ -45,10 +47,16 @@ fn op_legality(f: &ir::Func, rank: usize, func: ComputeFn, out: ValueId, ins: &[
             (Type::Array(_, r), Type::Array(_, ri)) if r >= 1 && ri == rank && rank + 1 >= r => Ok(()),
             _ => Err("`scatter` operands do not fit the iteration space".into()),
         },
-        ComputeFn::Gather(axis) => match (f.ty(ins[0]), f.ty(ins[1])) {
-            (Type::Array(_, r), Type::Array(_, ri)) if axis < r && ri == rank && rank + 1 >= r => Ok(()),
-            _ => Err("`gather` operands do not fit the iteration space".into()),
-        },
+        ComputeFn::Gather(axis) => {
+            let count = ins.len() - 1;
+            let fits = matches!(f.ty(ins[0]), Type::Array(_, r) if count >= 1 && axis + count <= r && rank + count >= r)
+                && ins[1..].iter().all(|&i| matches!(f.ty(i), Type::Array(_, ri) if ri == rank));
+            if fits {
+                Ok(())
+            } else {
+                Err("`gather` operands do not fit the iteration space".into())
+            }
+        }
         _ => Ok(()),
     }
 }

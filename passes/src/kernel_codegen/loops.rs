@@ -146,7 +146,7 @@ impl<'c> Gen<'c, '_> {
                 // checked against the size: out of range is a kernel fault, the load then reads
                 // index 0, which the host checked exists), `p` the iteration's first `axis` axes,
                 // `s` its last `r - 1 - axis`.
-                let (at, bad) = self.indexed_at(ins[0], axis, ins[1], idx);
+                let (at, bad) = self.indexed_at(ins[0], axis, &ins[1..], idx);
                 if let Some(f) = fault {
                     self.fault_if(bad, f);
                 }
@@ -157,7 +157,7 @@ impl<'c> Gen<'c, '_> {
                 // gather's), not at the iteration's index: stored here, never through `write`. Out
                 // of range, `Raise` faults (and stores at index 0, which the host checked exists),
                 // `Drop` stores nothing.
-                let (at, bad) = self.indexed_at(out, 0, ins[0], idx);
+                let (at, bad) = self.indexed_at(out, 0, &ins[..1], idx);
                 let v = self.read(ins[1], idx);
                 if let Some(f) = fault {
                     self.fault_if(bad, f);
@@ -224,34 +224,42 @@ impl<'c> Gen<'c, '_> {
         self.write(out, val)
     }
 
-    /// The element of `src` (rank `r`, its own shape) that an index array `index` selects along
-    /// `axis` at iteration index `idx` (NumPy integer-array indexing): `[p, k, s]` with `k` the index
-    /// array's value wrapped when negative, `p` the iteration's first `axis` axes and `s` its last
-    /// `r - 1 - axis`. Also returns whether `k` is outside `[-n, n)` (`n` the size of `src` along
-    /// `axis`); `k` is then 0.
+    /// The element of `src` (rank `r`, its own shape) that the index arrays `indices` select along
+    /// axes `axis, axis + 1, ..` at iteration index `idx` (NumPy integer-array indexing):
+    /// `[p, k_0, .., k_{c-1}, s]` with `k_t` index array `t`'s value wrapped when negative, `p` the
+    /// iteration's first `axis` axes and `s` its last `r - c - axis`. Also returns whether any
+    /// `k_t` is outside `[-n, n)` (`n` the size of `src` along its axis); such a `k_t` is then 0.
     fn indexed_at(
         &mut self,
         src: ValueId,
         axis: usize,
-        index: ValueId,
+        indices: &[ValueId],
         idx: &[Value<'c, 'c>],
     ) -> (Vec<Value<'c, 'c>>, V<'c>) {
         let Type::Array(_, r) = self.ir_ty(src) else { unreachable!("an index array selects from a view") };
-        let k = self.read(index, idx);
-        let k = self.convert(k, DType::I64);
-        let n = self.index_to_i64(self.dim(src, axis));
         let zero = self.consti(DType::I64, 0);
-        let neg = self.cmpi(CmpiPredicate::Slt, k, zero);
-        let wrapped = self.binary(BinFn::Add, k, n);
-        let k = self.select(neg, wrapped, k);
-        let low = self.cmpi(CmpiPredicate::Slt, k, zero);
-        let high = self.cmpi(CmpiPredicate::Sge, k, n);
-        let bad = self.arith2(arith::ori, low, high);
-        let k = self.select(bad, zero, k);
-        let k = self.val(arith::index_cast(k.v, melior::ir::Type::index(self.ctx), self.loc));
-        let trailing = &idx[idx.len() + 1 + axis - r..];
-        let at = idx[..axis].iter().copied().chain(std::iter::once(k)).chain(trailing.iter().copied()).collect();
-        (at, bad)
+        let mut bad: Option<V<'c>> = None;
+        let mut ks = vec![];
+        for (t, &index) in indices.iter().enumerate() {
+            let k = self.read(index, idx);
+            let k = self.convert(k, DType::I64);
+            let n = self.index_to_i64(self.dim(src, axis + t));
+            let neg = self.cmpi(CmpiPredicate::Slt, k, zero);
+            let wrapped = self.binary(BinFn::Add, k, n);
+            let k = self.select(neg, wrapped, k);
+            let low = self.cmpi(CmpiPredicate::Slt, k, zero);
+            let high = self.cmpi(CmpiPredicate::Sge, k, n);
+            let out = self.arith2(arith::ori, low, high);
+            let k = self.select(out, zero, k);
+            ks.push(self.val(arith::index_cast(k.v, melior::ir::Type::index(self.ctx), self.loc)));
+            bad = Some(match bad {
+                None => out,
+                Some(b) => self.arith2(arith::ori, b, out),
+            });
+        }
+        let trailing = &idx[idx.len() + indices.len() + axis - r..];
+        let at = idx[..axis].iter().copied().chain(ks).chain(trailing.iter().copied()).collect();
+        (at, bad.expect("at least one index array"))
     }
 
     /// The identity of reduction `kind` in dtype `d`.

@@ -126,17 +126,21 @@ impl Lowerer<'_> {
             ExprKind::Subscript { base, index } => {
                 let b = self.expr(base)?;
                 if let [Index::At(ix)] = index.as_slice() {
-                    match self.ty_of(ix) {
-                        Ty::Array(DType::Bool, _) => {
-                            let m = self.expr(ix)?;
-                            return Ok(vec![self.filter(b, m, ty.shape())]);
-                        }
-                        Ty::Array(..) => {
-                            let i = self.expr(ix)?;
-                            return Ok(vec![self.gather(b, i, 0, &ty)]);
-                        }
-                        _ => {}
+                    if let Ty::Array(DType::Bool, _) = self.ty_of(ix) {
+                        let m = self.expr(ix)?;
+                        return Ok(vec![self.filter(b, m, ty.shape())]);
                     }
+                }
+                // Index arrays only (the checker allows no other mix): a gather along axes 0, 1, ..
+                let arrays =
+                    !index.is_empty() && index.iter().all(|ix| matches!(ix, Index::At(e) if self.ty_of(e).is_array()));
+                if arrays {
+                    let mut idxs = vec![];
+                    for ix in index {
+                        let Index::At(e) = ix else { unreachable!("checked above") };
+                        idxs.push(self.expr(e)?);
+                    }
+                    return Ok(vec![self.gather(b, &idxs, 0, &ty)]);
                 }
                 let v = self.view(b, index)?;
                 if ty.is_array() {
@@ -294,42 +298,50 @@ impl Lowerer<'_> {
         out
     }
 
-    /// `take(src, idx, axis)` with an `i64` index array (`src[idx]` is axis 0): a gather
-    /// (`ComputeFn::Gather`) into a new array of shape
-    /// `src.shape[:axis] + idx.shape + src.shape[axis + 1:]` (`ty`). The index array goes in
-    /// extended with size-1 axes and broadcast along `src`'s other axes, so that it has the
-    /// output's shape.
-    pub(crate) fn gather(&mut self, src: ValueId, idx: ValueId, axis: usize, ty: &Ty) -> ValueId {
-        let (Ty::Array(dt, shape), Type::Array(_, rs), Type::Array(_, q)) = (ty, self.f.ty(src), self.f.ty(idx)) else {
-            unreachable!("the checker types a gather as an array of an array through an index array")
+    /// `take(src, idx, axis)` with an `i64` index array (`src[idx]` is axis 0), or `src[i, j, ..]`
+    /// with `c` index arrays along axes `0 .. c` (`indices`): a gather (`ComputeFn::Gather`) into a
+    /// new array of shape `src.shape[:axis] + B + src.shape[axis + c:]` (`ty`), `B` the index
+    /// arrays' broadcast shape (of rank `q`, its run-time sizes checked by `arr.broadcast`). Each
+    /// index array goes in extended with size-1 axes and broadcast, so that it has the output's
+    /// shape.
+    pub(crate) fn gather(&mut self, src: ValueId, indices: &[ValueId], axis: usize, ty: &Ty) -> ValueId {
+        let (Ty::Array(dt, shape), Type::Array(_, rs)) = (ty, self.f.ty(src)) else {
+            unreachable!("the checker types a gather as an array of an array through index arrays")
         };
-        let idx_sizes: Vec<ValueId> = (0..q).map(|a| self.dim(idx, a)).collect();
+        let c = indices.len();
+        let q = shape.len() + c - rs;
+        let idx_sizes = self.broadcast_sizes(indices, &shape[axis..axis + q]);
         // NumPy raises for any index into an empty axis; so the kernel, which reads index 0 when
         // an index is out of range, never reads an empty array.
         let zero = self.i64_const(0);
-        let len = self.dim(src, axis);
-        let mut ok = self.scalar_binary(BinFn::Gt, len, zero, DType::I64);
+        let mut ok = self.constant(Scalar::Bool(true));
+        for t in 0..c {
+            let len = self.dim(src, axis + t);
+            let nonempty = self.scalar_binary(BinFn::Gt, len, zero, DType::I64);
+            ok = self.scalar_binary(BinFn::And, ok, nonempty, DType::Bool);
+        }
         for &n in &idx_sizes {
             let none = self.scalar_binary(BinFn::Eq, n, zero, DType::I64);
             ok = self.scalar_binary(BinFn::Or, ok, none, DType::Bool);
         }
-        self.emit(OpKind::Assert { cond: ok, msg: format!("{}: axis {axis} has size 0", gather_out_of_bounds(axis)) });
+        let msg = format!("{}: an indexed axis has size 0", gather_out_of_bounds(axis, c));
+        self.emit(OpKind::Assert { cond: ok, msg });
         let mut sizes: Vec<ValueId> = (0..axis).map(|a| self.dim(src, a)).collect();
         sizes.extend(idx_sizes);
-        sizes.extend((axis + 1..rs).map(|a| self.dim(src, a)));
-        let index = if rs == 1 {
-            idx
-        } else {
-            let entries: Vec<IndexEntry> = std::iter::repeat_n(IndexEntry::NewAxis, axis)
-                .chain(std::iter::repeat_n(IndexEntry::Full, q))
-                .chain(std::iter::repeat_n(IndexEntry::NewAxis, rs - 1 - axis))
+        sizes.extend((axis + c..rs).map(|a| self.dim(src, a)));
+        let mut ins = vec![src];
+        for &idx in indices {
+            let Type::Array(_, qi) = self.f.ty(idx) else { unreachable!("checked: index arrays") };
+            let entries: Vec<IndexEntry> = std::iter::repeat_n(IndexEntry::NewAxis, axis + q - qi)
+                .chain(std::iter::repeat_n(IndexEntry::Full, qi))
+                .chain(std::iter::repeat_n(IndexEntry::NewAxis, rs - c - axis))
                 .collect();
-            let extended = self.expand(idx, entries);
-            self.broadcast_to_sizes(extended, &sizes)
-        };
+            let extended = if entries.len() == qi { idx } else { self.expand(idx, entries) };
+            ins.push(self.broadcast_to_sizes(extended, &sizes));
+        }
         let out = self.new_array(*dt, sizes);
         self.shapes.insert(out, shape.clone());
-        self.emit(OpKind::Compute { func: ComputeFn::Gather(axis), out, ins: vec![src, index] });
+        self.emit(OpKind::Compute { func: ComputeFn::Gather(axis), out, ins });
         out
     }
 
@@ -832,7 +844,7 @@ impl Lowerer<'_> {
                     None => 0,
                 };
                 let axis = if axis < 0 { axis + r as i64 } else { axis } as usize;
-                self.gather(vals[0], vals[1], axis, ty)
+                self.gather(vals[0], &vals[1..2], axis, ty)
             }
             "compress" => self.filter(vals[1], vals[0], ty.shape()),
             "bincount" => {

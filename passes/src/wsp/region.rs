@@ -97,10 +97,11 @@ impl Op {
             sync: vec![],
         }
     }
-    /// Gather `out = src[index]` along axis 0: `src` is the whole gathered view, `index` has out's
-    /// shape.
-    pub fn gather(name: &str, out: View, src: View, index: View) -> Op {
-        Op { kind: OpKind::Gather, ..Op::elementwise(name, vec![out], vec![src, index]) }
+    /// Gather `out = src[indices..]`: `src` is the whole gathered view, each of the `indices` (one
+    /// per gathered axis) has out's shape.
+    pub fn gather(name: &str, out: View, src: View, indices: Vec<View>) -> Op {
+        let ins = std::iter::once(src).chain(indices).collect();
+        Op { kind: OpKind::Gather, ..Op::elementwise(name, vec![out], ins) }
     }
     /// Scatter into `target` (the whole target view) through `index`, of `values` (views of the
     /// index's shape; none for a scalar value).

@@ -485,7 +485,7 @@ pub fn build_region(
                     }
                     ComputeFn::Scan(_, axis) => wsp::Op::scan(func.name(), outs[0].clone(), arrays[0].clone(), *axis),
                     ComputeFn::Gather(_) => {
-                        wsp::Op::gather(func.name(), outs[0].clone(), arrays[0].clone(), arrays[1].clone())
+                        wsp::Op::gather(func.name(), outs[0].clone(), arrays[0].clone(), arrays[1..].to_vec())
                     }
                     _ => wsp::Op::elementwise(func.name(), outs, arrays),
                 }
