@@ -151,8 +151,8 @@ def test_take_out_of_range_names_the_axis(tmp_path):
     ("let y = take(x, 1, axis=0);", "E0406", "i64 array"),
     ("let y = take(x, idx, axis=2);", "E0405", "out of range"),
     ("x[idx] += 1.0;", "E0410", "add_at"),
-    ("let y = x[idx, 0];", "E0409", "the only indices"),
-    ("let y = x[idx, idx, idx];", "E0409", "at most one per axis"),
+    ("let y = x[idx, 0];", "E0409", "only slices beside them"),
+    ("let y = x[idx, idx, idx];", "E0409", "at most one index per axis"),
     ("let y = x[arange(2), arange(3)];", "E0401", "do not broadcast"),
     ("let y = x[x > 0.0];", "E0409", "1-d mask"),
     ("let y = x[x];", "E0406", "dtype i64"),
@@ -202,3 +202,30 @@ def test_several_index_arrays_out_of_range_names_the_axes(tmp_path):
     assert proc.returncode != 0
     assert "index out of bounds for axes 0..1 of the indexed array (IndexError)" in proc.stderr
     assert ":2:" in proc.stderr, proc.stderr
+
+
+MIXED = """fn main(x: f64[N, M, 3], i: i64[K], j: i64[K]) -> (f64[K, 3], f64[?, K, 3], f64[K, 2], f64[?, K], f64[K, M, 3]) {
+    let a = x[i, j, :];
+    let b = x[1:, j];                  # a slice before the index array: its axis stays first
+    let c = x[i, j, 1:];
+    let d = x[::2, j, 0:1][:, :, 0];
+    let e = x[i, ::-1] * 2.0;
+    return (a, b, c, d, e);
+}
+"""
+
+
+@pytest.mark.parametrize("k", [0, 6, 30_001])
+def test_index_arrays_with_slices(k, tmp_path):
+    """A run of index arrays with slices around it, as NumPy (the broadcast index axes take the
+    run's place)."""
+    rng = np.random.default_rng(k + 1)
+    x = rng.integers(-64, 64, (5, 4, 3)) / 8.0
+    i = rng.integers(-5, 5, k, dtype=np.int64)
+    j = rng.integers(-4, 4, k, dtype=np.int64)
+    proc, res = run_source(MIXED, {"x": x, "i": i, "j": j}, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    wants = [x[i, j, :], x[1:, j], x[i, j, 1:], x[::2, j, 0:1][:, :, 0], x[i, ::-1] * 2.0]
+    for got, want in zip(res, wants):
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got, want)

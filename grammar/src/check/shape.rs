@@ -188,23 +188,29 @@ impl Checker {
         }
         if let Some(k) = parts.iter().position(|p| matches!(p, Part::Gather(_))) {
             let Index::At(e) = &index[k] else { unreachable!("a gather part comes from an `At` entry") };
-            let all_arrays = parts.iter().all(|p| matches!(p, Part::Gather(_)));
-            if !all_arrays || index.len() > shape.len() {
+            // One run of index arrays, with slices (no integers, `newaxis` or `...`) around it.
+            let run = parts[k..].iter().take_while(|p| matches!(p, Part::Gather(_))).count();
+            let others_are_slices =
+                parts.iter().enumerate().all(|(i, p)| (k..k + run).contains(&i) || matches!(p, Part::Slice(..)));
+            if !others_are_slices || index.len() > shape.len() {
                 self.err(
                     Diagnostic::error(
                         "E0409",
-                        "index arrays must be the only indices, at most one per axis of the array",
+                        "index arrays must be adjacent, with only slices beside them, at most one index per axis",
                         e.span.clone(),
                         "an index array",
                     )
                     .with_note(format!("the array has shape {}", shape_str(&shape)))
-                    .with_help("gather with index arrays alone (`x[idx]`, `x[i, j]`: along axes 0, 1, ..), then slice the result"),
+                    .with_help(
+                        "gather with index arrays and slices (`x[idx]`, `x[i, j]`, `x[1:, idx]`), then index the result",
+                    ),
                 );
                 return Ty::Error;
             }
-            // `x[i, j, ..]`: the index arrays broadcast together, then `x`'s remaining axes.
+            // `x[s.., i, j, .., t..]`: the sliced leading axes, the index arrays broadcast together,
+            // the sliced following axes, then `x`'s remaining axes.
             let mut b: Vec<Size> = vec![];
-            for (p, ix) in parts.iter().zip(index) {
+            for (p, ix) in parts[k..k + run].iter().zip(&index[k..k + run]) {
                 let (Part::Gather(g), Index::At(e)) = (p, ix) else { unreachable!("checked above") };
                 match self.broadcast(&b, g) {
                     Ok(s) => b = s,
@@ -223,7 +229,16 @@ impl Checker {
                     }
                 }
             }
-            return Ty::Array(dtype, b.into_iter().chain(shape[index.len()..].iter().cloned()).collect());
+            let mut out = vec![];
+            for (d, p) in parts.iter().enumerate() {
+                match p {
+                    Part::Slice(s, t, u) => out.push(self.slice_size(&shape[d], s.clone(), t.clone(), *u)),
+                    _ if d == k => out.append(&mut b),
+                    _ => {}
+                }
+            }
+            out.extend(shape[index.len()..].iter().cloned());
+            return Ty::Array(dtype, out);
         }
         let consuming = index.iter().filter(|i| matches!(i, Index::At(_) | Index::Slice { .. })).count();
         let ellipses: Vec<&Index> = index.iter().filter(|i| matches!(i, Index::Ellipsis(_))).collect();

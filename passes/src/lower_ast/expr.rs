@@ -131,16 +131,10 @@ impl Lowerer<'_> {
                         return Ok(vec![self.filter(b, m, ty.shape())]);
                     }
                 }
-                // Index arrays only (the checker allows no other mix): a gather along axes 0, 1, ..
-                let arrays =
-                    !index.is_empty() && index.iter().all(|ix| matches!(ix, Index::At(e) if self.ty_of(e).is_array()));
-                if arrays {
-                    let mut idxs = vec![];
-                    for ix in index {
-                        let Index::At(e) = ix else { unreachable!("checked above") };
-                        idxs.push(self.expr(e)?);
-                    }
-                    return Ok(vec![self.gather(b, &idxs, 0, &ty)]);
+                // A run of index arrays with slices around it (the checker allows no other mix).
+                let is_array = |l: &Self, ix: &Index| matches!(ix, Index::At(e) if l.ty_of(e).is_array());
+                if let Some(k) = index.iter().position(|ix| is_array(self, ix)) {
+                    return Ok(vec![self.gather_subscript(b, index, k, &ty)?]);
                 }
                 let v = self.view(b, index)?;
                 if ty.is_array() {
@@ -299,18 +293,27 @@ impl Lowerer<'_> {
     }
 
     /// `take(src, idx, axis)` with an `i64` index array (`src[idx]` is axis 0), or `src[i, j, ..]`
-    /// with `c` index arrays along axes `0 .. c` (`indices`): a gather (`ComputeFn::Gather`) into a
-    /// new array of shape `src.shape[:axis] + B + src.shape[axis + c:]` (`ty`), `B` the index
-    /// arrays' broadcast shape (of rank `q`, its run-time sizes checked by `arr.broadcast`). Each
-    /// index array goes in extended with size-1 axes and broadcast, so that it has the output's
-    /// shape.
-    pub(crate) fn gather(&mut self, src: ValueId, indices: &[ValueId], axis: usize, ty: &Ty) -> ValueId {
-        let (Ty::Array(dt, shape), Type::Array(_, rs)) = (ty, self.f.ty(src)) else {
+    /// with `c` index arrays along axes `axis .. axis + c` (`indices`): a gather
+    /// (`ComputeFn::Gather`) into a new array of dtype `dt` and shape
+    /// `src.shape[:axis] + B + src.shape[axis + c:]`, `B` the index arrays' broadcast shape as
+    /// checked (`b`, of rank `q`; its run-time sizes checked by `arr.broadcast`). Each index array
+    /// goes in extended with size-1 axes and broadcast, so that it has the output's shape.
+    /// `shape`: the output's checked shape, when the checker typed it.
+    pub(crate) fn gather(
+        &mut self,
+        src: ValueId,
+        indices: &[ValueId],
+        axis: usize,
+        dt: DType,
+        b: &[Size],
+        shape: Option<&[Size]>,
+    ) -> ValueId {
+        let Type::Array(_, rs) = self.f.ty(src) else {
             unreachable!("the checker types a gather as an array of an array through index arrays")
         };
         let c = indices.len();
-        let q = shape.len() + c - rs;
-        let idx_sizes = self.broadcast_sizes(indices, &shape[axis..axis + q]);
+        let q = b.len();
+        let idx_sizes = self.broadcast_sizes(indices, b);
         // NumPy raises for any index into an empty axis; so the kernel, which reads index 0 when
         // an index is out of range, never reads an empty array.
         let zero = self.i64_const(0);
@@ -339,10 +342,39 @@ impl Lowerer<'_> {
             let extended = if entries.len() == qi { idx } else { self.expand(idx, entries) };
             ins.push(self.broadcast_to_sizes(extended, &sizes));
         }
-        let out = self.new_array(*dt, sizes);
-        self.shapes.insert(out, shape.clone());
+        let out = self.new_array(dt, sizes);
+        if let Some(s) = shape {
+            self.shapes.insert(out, s.to_vec());
+        }
         self.emit(OpKind::Compute { func: ComputeFn::Gather(axis), out, ins });
         out
+    }
+
+    /// `x[s.., i, j, .., t..]`: index arrays from entry `k` on (one run), slices around them, as
+    /// NumPy (the broadcast index axes take the run's place): the leading slices as a view, a
+    /// gather along axis `k`, then the following slices as a view of the gathered array. `ty`
+    /// is the checked type of the whole subscript.
+    fn gather_subscript(&mut self, base: ValueId, index: &[Index], k: usize, ty: &Ty) -> LResult<ValueId> {
+        let Ty::Array(dt, shape) = ty else { unreachable!("the checker types a gather as an array") };
+        let run = index[k..].iter().take_while(|ix| matches!(ix, Index::At(e) if self.ty_of(e).is_array())).count();
+        let Type::Array(_, rs) = self.f.ty(base) else { unreachable!("checked: an array") };
+        let src = if k > 0 { self.view(base, &index[..k])? } else { base };
+        let mut idxs = vec![];
+        for ix in &index[k..k + run] {
+            let Index::At(e) = ix else { unreachable!("a run of index arrays") };
+            idxs.push(self.expr(e)?);
+        }
+        // The rank of the broadcast index arrays: what the run adds to the other axes.
+        let q = shape.len() + run - rs;
+        let after = &index[k + run..];
+        let full_result = after.is_empty().then_some(shape.as_slice());
+        let gathered = self.gather(src, &idxs, k, *dt, &shape[k..k + q], full_result);
+        if after.is_empty() {
+            return Ok(gathered);
+        }
+        let whole = Index::Slice { start: None, stop: None, step: None, span: 0..0 };
+        let entries: Vec<Index> = std::iter::repeat_n(whole, k + q).chain(after.iter().cloned()).collect();
+        self.view(gathered, &entries)
     }
 
     /// `x[mask]` (`compress(mask, x)`) with a 1-d `bool` mask of the size of `x`'s axis 0 (checked
@@ -844,7 +876,10 @@ impl Lowerer<'_> {
                     None => 0,
                 };
                 let axis = if axis < 0 { axis + r as i64 } else { axis } as usize;
-                self.gather(vals[0], &vals[1..2], axis, ty)
+                let (Ty::Array(dt, shape), Type::Array(_, q)) = (ty, self.f.ty(vals[1])) else {
+                    unreachable!("checked: a gather through an index array")
+                };
+                self.gather(vals[0], &vals[1..2], axis, *dt, &shape[axis..axis + q], Some(shape))
             }
             "compress" => self.filter(vals[1], vals[0], ty.shape()),
             "bincount" => {
