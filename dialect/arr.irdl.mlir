@@ -83,11 +83,12 @@ irdl.dialect @arr {
   irdl.operation @reduce { %o = irdl.any
     %a = irdl.any
     irdl.operands(out: %o, in: %a) }
-  // Scatter along axis 0: out[index[i, s], s] = value[i, s] (or +=), in order (dialect/README.md).
+  // Scatter along axes 0..: out[index_0[i, s], .., s] = value[i, s] (or +=), in order
+  // (dialect/README.md).
   irdl.operation @scatter { %o = irdl.any
     %i = irdl.any
     %v = irdl.any
-    irdl.operands(out: %o, index: %i, value: %v) }
+    irdl.operands(out: %o, index: variadic %i, value: %v) }
   // Scan along `axis`: out[.., j, ..] = in[.., 0, ..] (+) ... (+) in[.., j, ..] (dialect/README.md).
   irdl.operation @scan { %o = irdl.any
     %a = irdl.any

@@ -277,12 +277,13 @@ pub enum ComputeFn {
     Unary(UnFn),
     /// Reduction of `in` along `axis` (out has rank-1 dims) or over everything (`None`, out is 0-d).
     Reduce(ReduceKind, Option<usize>),
-    /// Scatter along axis 0 into `out` (rank `r >= 1`, its own shape: not the iteration space's):
-    /// inputs `idx` (i64) and `v`, each of the iteration space's shape `q + r - 1` (the index array
-    /// broadcast along `out`'s last `r - 1` axes) or `v` a scalar; for each position `(i, s)` in
-    /// row-major order, `out[k, s] = v[i, s]` ([`ScatterKind::Set`]) or `out[k, s] += v[i, s]`
-    /// ([`ScatterKind::Add`]), `k = idx[i, s]`, negative counting from the end; an index outside
-    /// `[-n, n)` as [`ScatterMode`] says. The whole launch runs in that order (one chunk, one GPU
+    /// Scatter along axes `0 .. c` into `out` (rank `r >= c`, its own shape: not the iteration
+    /// space's): inputs `c >= 1` index arrays `idx_0 .. idx_{c-1}` (i64), then `v`, each of the
+    /// iteration space's shape `q + r - c` (the index arrays broadcast together and along `out`'s
+    /// last `r - c` axes) or `v` a scalar; for each position `(i, s)` in row-major order,
+    /// `out[k_0, .., k_{c-1}, s] = v[i, s]` ([`ScatterKind::Set`]) or `+= v[i, s]`
+    /// ([`ScatterKind::Add`]), `k_t = idx_t[i, s]`, negative counting from the end; an index
+    /// outside `[-n, n)` as [`ScatterMode`] says. The whole launch runs in that order (one chunk, one GPU
     /// thread), so repeated indices give NumPy's results exactly.
     Scatter(ScatterKind, ScatterMode),
     /// Scan (inclusive running reduction, NumPy's `cumsum`/`cumprod`, `np.add.accumulate`) of `in`

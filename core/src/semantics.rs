@@ -50,8 +50,14 @@ pub fn gather_out_of_bounds(axis: usize, count: usize) -> String {
     }
 }
 
-/// NumPy's `IndexError` for an index-array assignment (a scatter) outside `[-n, n)` of axis 0.
-pub const SCATTER_OUT_OF_BOUNDS: &str = "index out of bounds for axis 0 of the assigned array (IndexError)";
+/// NumPy's `IndexError` for an index-array assignment (a scatter) outside `[-n, n)` of axis 0, or
+/// of one of the `count` leading axes that `count` index arrays select along.
+pub fn scatter_out_of_bounds(count: usize) -> String {
+    match count {
+        1 => "index out of bounds for axis 0 of the assigned array (IndexError)".into(),
+        _ => format!("index out of bounds for axes 0..{} of the assigned array (IndexError)", count - 1),
+    }
+}
 
 /// Integer power with wrapping (exponentiation by squaring over the whole i64 exponent, as the
 /// kernels' `ipowi`); `None` for a negative exponent, where NumPy raises [`NEGATIVE_INT_POWER`].

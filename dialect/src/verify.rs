@@ -345,7 +345,8 @@ impl Verifier<'_> {
             | ComputeFn::Unary(_)
             | ComputeFn::Reduce(..)
             | ComputeFn::Scan(..) => 1,
-            ComputeFn::Arange | ComputeFn::Binary(_) | ComputeFn::Scatter(..) => 2,
+            ComputeFn::Arange | ComputeFn::Binary(_) => 2,
+            ComputeFn::Scatter(..) => ins.len().max(2),
             ComputeFn::Gather(_) => ins.len().max(2),
             ComputeFn::Where => 3,
         };
@@ -383,19 +384,26 @@ impl Verifier<'_> {
             };
         }
         if let ComputeFn::Scatter(..) = func {
-            let ri = self.array(ins[0], "index")?;
-            if self.ty(ins[0])?.dtype() != DType::I64 {
-                return Err("its index must be an i64 array".into());
-            }
+            // One index array per scattered axis, then the value.
+            let (indices, value) = ins.split_at(ins.len() - 1);
+            let count = indices.len();
             if ins.contains(&out) {
                 return Err("reads its own target".into());
             }
-            let rv = self.rank(ins[1])?;
-            return if r >= 1 && ri + 1 >= r && rv.is_none_or(|rv| rv == ri) {
-                Ok(())
-            } else {
-                Err(format!("scatters a {}-d value through a {ri}-d index into a {r}-d out", rv.unwrap_or(0)))
-            };
+            let rv = self.rank(value[0])?;
+            for &index in indices {
+                let ri = self.array(index, "index")?;
+                if self.ty(index)?.dtype() != DType::I64 {
+                    return Err("its indices must be i64 arrays".into());
+                }
+                if r < count || ri + count < r || rv.is_some_and(|rv| rv != ri) {
+                    return Err(format!(
+                        "scatters a {}-d value through {count} {ri}-d indices into a {r}-d out",
+                        rv.unwrap_or(0)
+                    ));
+                }
+            }
+            return Ok(());
         }
         if let ComputeFn::Scan(_, axis) = func {
             let ri = self.array(ins[0], "input")?;

@@ -3,7 +3,7 @@
 //! each compiled kernel. The code generator and the launcher both work from this one analysis, so
 //! they agree on the iteration space; it is computed once per kernel, at compile time.
 
-use arrayc_core::semantics::{gather_out_of_bounds, NEGATIVE_INT_POWER, SCATTER_OUT_OF_BOUNDS};
+use arrayc_core::semantics::{gather_out_of_bounds, scatter_out_of_bounds, NEGATIVE_INT_POWER};
 use arrayc_core::{BinFn, DType, ScatterMode};
 use arrayc_dialect::ir::{self, ComputeFn, OpKind, Type, ValueId};
 pub use arrayc_runtime::launch::{acc_dtype, KernelFault, KernelLayout, LaunchPlan, Reduction};
@@ -18,7 +18,7 @@ pub fn fault_of(func: ComputeFn, out: DType, inputs: usize) -> Option<String> {
     match func {
         ComputeFn::Binary(BinFn::Pow) if !out.is_float() => Some(NEGATIVE_INT_POWER.into()),
         ComputeFn::Gather(axis) => Some(gather_out_of_bounds(axis, inputs - 1)),
-        ComputeFn::Scatter(_, ScatterMode::Raise) => Some(SCATTER_OUT_OF_BOUNDS.into()),
+        ComputeFn::Scatter(_, ScatterMode::Raise) => Some(scatter_out_of_bounds(inputs - 1)),
         _ => None,
     }
 }

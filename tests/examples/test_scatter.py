@@ -176,8 +176,49 @@ def test_index_out_of_range_names_the_line(stmt, n, bad, tmp_path):
     ("fn main() -> f64[3] { let x = zeros(3); add_at(x, arange(2)); return x; }", "E0501"),
     ("fn main() -> f64[3] { let x = zeros(3); add_at(x, 1, 2.0); return x; }", "E0406"),
     ("fn main() -> f64[3, 2] { let x = zeros(3, 2); x[arange(2), 0] = 1.0; return x; }", "E0409"),
+    ("fn main() -> f64[3, 2] { let x = zeros(3, 2); x[arange(2), 1:] = 1.0; return x; }", "E0409"),
 ])
 def test_checker_errors(src, code, tmp_path):
     proc = check_source(src, tmp_path)
     assert proc.returncode != 0
     assert code in proc.stderr, proc.stderr
+
+
+SEVERAL = """fn main(x: f64[N, M, 2], i: i64[K], j: i64[K]) -> (f64[N, M, 2], f64[N, M, 2], f64[N, M, 2]) {
+    let a = copy(x);
+    a[i, j] = -1.0;                                              # rows (i[k], j[k]) of the last axis
+    let b = copy(x);
+    b[i[:, newaxis], arange(2)[newaxis, :]] = x[i, 0:2] * 10.0;  # broadcast index arrays
+    let c = copy(x);
+    c[i, j, 0 * j + 1] = arange(K) * 1.0;                        # one index array per axis
+    return (a, b, c);
+}
+"""
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+@pytest.mark.parametrize("k", [0, 9, 50_001])
+def test_several_index_arrays(k, target, tmp_path):
+    """`x[i, j, ..] = v`: index arrays broadcast together, one per leading axis, repeated pairs
+    (the last write wins), negative indices."""
+    rng = np.random.default_rng(k + 2)
+    x = rng.integers(-64, 64, (50, 4, 2)) / 8.0
+    i = rng.integers(-50, 50, k, dtype=np.int64)
+    j = rng.integers(-4, 4, k, dtype=np.int64)
+    env = dict(os.environ, ARRAYC_GPU_EMULATION_GRID="2,3,32")
+    proc, res = run_source(SEVERAL, {"x": x, "i": i, "j": j}, tmp_path, flags=("--target", target), env=env)
+    assert proc.returncode == 0, proc.stderr
+    a, b, c = x.copy(), x.copy(), x.copy()
+    a[i, j] = -1.0
+    b[i[:, None], np.arange(2)[None, :]] = x[i, 0:2] * 10.0
+    c[i, j, 0 * j + 1] = np.arange(k) * 1.0
+    for got, want in zip(res, [a, b, c]):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_several_index_arrays_out_of_range_names_the_axes(tmp_path):
+    src = "fn main(x: f64[N, M], i: i64[K], j: i64[K]) -> f64[N, M] {\n    x[i, j] = 1.0;\n    return x;\n}\n"
+    proc, _ = run_source(src, {"x": np.zeros((3, 2)), "i": np.array([0, 1]), "j": np.array([1, -3])}, tmp_path)
+    assert proc.returncode != 0
+    assert "index out of bounds for axes 0..1 of the assigned array (IndexError)" in proc.stderr
+    assert ":2:" in proc.stderr, proc.stderr

@@ -118,6 +118,22 @@ impl Checker {
             Stmt::Assign { name, value, .. } => self.assign(name, value),
             Stmt::SetItem { target, index, value, span } => {
                 let view = self.target_view(target, index, span);
+                let is_array = |c: &Self, ix: &Index| matches!(ix, Index::At(e) if c.types.get(e.id.0 as usize).is_some_and(Ty::is_array));
+                if let Some(Index::At(e)) = index.iter().find(|ix| is_array(self, ix)) {
+                    if !index.iter().all(|ix| is_array(self, ix)) {
+                        self.err(
+                            Diagnostic::error(
+                                "E0409",
+                                "an assignment through index arrays takes index arrays only",
+                                e.span.clone(),
+                                "an index array",
+                            )
+                            .with_help("write `x[i, j] = v` with an index array per leading axis; slices beside them work when reading"),
+                        );
+                        self.value(value);
+                        return;
+                    }
+                }
                 let vt = self.value(value);
                 if let (Some(view), Ty::Scalar(_) | Ty::Array(..)) = (view, &vt) {
                     self.check_fits(&vt, &view, value);

@@ -16,9 +16,9 @@ use arrayc_dialect::ir::{self, ComputeFn, Type, UnFn, ValueId};
 fn arity(func: ComputeFn) -> Option<usize> {
     Some(match func {
         ComputeFn::Fill | ComputeFn::Copy | ComputeFn::Random | ComputeFn::Unary(_) | ComputeFn::Scan(..) => 1,
-        ComputeFn::Arange | ComputeFn::Binary(_) | ComputeFn::Scatter(..) => 2,
-        // The gathered array and one index array per gathered axis.
-        ComputeFn::Gather(_) => return None,
+        ComputeFn::Arange | ComputeFn::Binary(_) => 2,
+        // One index array per gathered (scattered) axis, and the gathered array (the value).
+        ComputeFn::Gather(_) | ComputeFn::Scatter(..) => return None,
         ComputeFn::Where => 3,
         ComputeFn::Reduce(..) => return None,
     })
@@ -43,10 +43,16 @@ fn op_legality(f: &ir::Func, rank: usize, func: ComputeFn, out: ValueId, ins: &[
         ComputeFn::Gather(_) if !f.params.contains(&ins[0]) => {
             Err(format!("the gathered array %v{} of `gather` is not a kernel parameter", ins[0]))
         }
-        ComputeFn::Scatter(..) => match (f.ty(out), f.ty(ins[0])) {
-            (Type::Array(_, r), Type::Array(_, ri)) if r >= 1 && ri == rank && rank + 1 >= r => Ok(()),
-            _ => Err("`scatter` operands do not fit the iteration space".into()),
-        },
+        ComputeFn::Scatter(..) => {
+            let count = ins.len() - 1;
+            let fits = matches!(f.ty(out), Type::Array(_, r) if count >= 1 && r >= count && rank + count >= r)
+                && ins[..count].iter().all(|&i| matches!(f.ty(i), Type::Array(_, ri) if ri == rank));
+            if fits {
+                Ok(())
+            } else {
+                Err("`scatter` operands do not fit the iteration space".into())
+            }
+        }
         ComputeFn::Gather(axis) => {
             let count = ins.len() - 1;
             let fits = matches!(f.ty(ins[0]), Type::Array(_, r) if count >= 1 && axis + count <= r && rank + count >= r)

@@ -157,8 +157,9 @@ impl<'c> Gen<'c, '_> {
                 // gather's), not at the iteration's index: stored here, never through `write`. Out
                 // of range, `Raise` faults (and stores at index 0, which the host checked exists),
                 // `Drop` stores nothing.
-                let (at, bad) = self.indexed_at(out, 0, &ins[..1], idx);
-                let v = self.read(ins[1], idx);
+                let (indices, value) = ins.split_at(ins.len() - 1);
+                let (at, bad) = self.indexed_at(out, 0, indices, idx);
+                let v = self.read(value[0], idx);
                 if let Some(f) = fault {
                     self.fault_if(bad, f);
                 }

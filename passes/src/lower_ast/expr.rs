@@ -1,7 +1,7 @@
 //! Expressions: scalar host arithmetic, array operations (one `arr` op each), views, builtins.
 
 use super::{LResult, Lowerer, Root};
-use arrayc_core::semantics::{gather_out_of_bounds, SCATTER_OUT_OF_BOUNDS};
+use arrayc_core::semantics::{gather_out_of_bounds, scatter_out_of_bounds};
 use arrayc_dialect::ir::{
     BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, ScatterKind, ScatterMode, Type, UnFn, ValueId,
 };
@@ -404,7 +404,7 @@ impl Lowerer<'_> {
         let one = self.i64_const(1);
         let before = self.compute_new(ComputeFn::Binary(BinFn::Sub), vec![pos, one], DType::I64, vec![m], None);
         let idx = self.compute_new(ComputeFn::Where, vec![mask, before, count], DType::I64, vec![m], None);
-        self.scatter(out, idx, x, ScatterKind::Set, ScatterMode::Drop);
+        self.scatter(out, &[idx], None, x, ScatterKind::Set, ScatterMode::Drop);
         out
     }
 
@@ -444,7 +444,7 @@ impl Lowerer<'_> {
         let fill = self.constant(Scalar::I64(0).cast(dt));
         self.emit(OpKind::Compute { func: ComputeFn::Fill, out, ins: vec![fill] });
         let value = weights.unwrap_or(one);
-        self.scatter(out, idx, value, ScatterKind::Add, ScatterMode::Raise);
+        self.scatter(out, &[idx], None, value, ScatterKind::Add, ScatterMode::Raise);
         out
     }
 
@@ -469,42 +469,60 @@ impl Lowerer<'_> {
     pub(crate) fn scatter(
         &mut self,
         target: ValueId,
-        idx: ValueId,
+        indices: &[ValueId],
+        b: Option<&[Size]>,
         value: ValueId,
         kind: ScatterKind,
         mode: ScatterMode,
     ) {
-        let (Type::Array(_, r), Type::Array(_, q)) = (self.f.ty(target), self.f.ty(idx)) else {
-            unreachable!("the checker types a scatter as an array target through an index array")
+        let Type::Array(_, r) = self.f.ty(target) else {
+            unreachable!("the checker types a scatter as an array target through index arrays")
         };
-        let idx_sizes: Vec<ValueId> = (0..q).map(|a| self.dim(idx, a)).collect();
+        let c = indices.len();
+        // The index arrays' broadcast shape: one array's own sizes, or broadcast (`b` checked).
+        let idx_sizes: Vec<ValueId> = match (indices, b) {
+            ([idx], _) => {
+                let Type::Array(_, q) = self.f.ty(*idx) else { unreachable!("checked: an index array") };
+                (0..q).map(|a| self.dim(*idx, a)).collect()
+            }
+            (_, Some(b)) => self.broadcast_sizes(indices, b),
+            (_, None) => unreachable!("several index arrays come with their checked broadcast shape"),
+        };
+        let q = idx_sizes.len();
         if mode == ScatterMode::Raise {
             // NumPy raises for any index into an empty axis; so the kernel, which writes index 0
             // when an index is out of range (then faulting), never writes to an empty array.
             let zero = self.i64_const(0);
-            let len = self.dim(target, 0);
-            let mut ok = self.scalar_binary(BinFn::Gt, len, zero, DType::I64);
+            let mut ok = self.constant(Scalar::Bool(true));
+            for t in 0..c {
+                let len = self.dim(target, t);
+                let nonempty = self.scalar_binary(BinFn::Gt, len, zero, DType::I64);
+                ok = self.scalar_binary(BinFn::And, ok, nonempty, DType::Bool);
+            }
             for &n in &idx_sizes {
                 let none = self.scalar_binary(BinFn::Eq, n, zero, DType::I64);
                 ok = self.scalar_binary(BinFn::Or, ok, none, DType::Bool);
             }
-            self.emit(OpKind::Assert { cond: ok, msg: format!("{SCATTER_OUT_OF_BOUNDS}: axis 0 has size 0") });
+            let msg = format!("{}: an indexed axis has size 0", scatter_out_of_bounds(c));
+            self.emit(OpKind::Assert { cond: ok, msg });
         }
         let mut sizes = idx_sizes;
-        sizes.extend((1..r).map(|a| self.dim(target, a)));
+        sizes.extend((c..r).map(|a| self.dim(target, a)));
         let separate = |l: &mut Self, v: ValueId| if l.may_overlap(v, target) { l.fresh_copy(v) } else { v };
-        let idx = separate(self, idx);
+        let mut ins = vec![];
+        for &idx in indices {
+            let idx = separate(self, idx);
+            let Type::Array(_, qi) = self.f.ty(idx) else { unreachable!("checked: an index array") };
+            let entries: Vec<IndexEntry> = std::iter::repeat_n(IndexEntry::NewAxis, q - qi)
+                .chain(std::iter::repeat_n(IndexEntry::Full, qi))
+                .chain(std::iter::repeat_n(IndexEntry::NewAxis, r - c))
+                .collect();
+            let extended = if entries.len() == qi { idx } else { self.expand(idx, entries) };
+            ins.push(self.broadcast_to_sizes(extended, &sizes));
+        }
         let value = separate(self, value);
-        let index = if r == 1 {
-            idx
-        } else {
-            let entries =
-                std::iter::repeat_n(IndexEntry::Full, q).chain(std::iter::repeat_n(IndexEntry::NewAxis, r - 1));
-            let extended = self.expand(idx, entries.collect());
-            self.broadcast_to_sizes(extended, &sizes)
-        };
-        let value = self.broadcast_to_sizes(value, &sizes);
-        self.emit(OpKind::Compute { func: ComputeFn::Scatter(kind, mode), out: target, ins: vec![index, value] });
+        ins.push(self.broadcast_to_sizes(value, &sizes));
+        self.emit(OpKind::Compute { func: ComputeFn::Scatter(kind, mode), out: target, ins });
     }
 
     /// A view of `v` through index `entries` without operands (full axes and new axes).
@@ -890,7 +908,7 @@ impl Lowerer<'_> {
                 self.bincount(vals[0], vals.get(1).copied(), minlength, ty.shape())
             }
             "add_at" => {
-                self.scatter(vals[0], vals[1], vals[2], ScatterKind::Add, ScatterMode::Raise);
+                self.scatter(vals[0], &vals[1..2], None, vals[2], ScatterKind::Add, ScatterMode::Raise);
                 return Ok(vec![]);
             }
             "cumsum" | "cumprod" => {

@@ -30,17 +30,32 @@ impl Lowerer<'_> {
             Stmt::SetItem { target, index, value, span } => {
                 self.set_loc(span);
                 if let [ast::Index::At(e)] = index.as_slice() {
-                    if let Ty::Array(d, _) = *self.ty_of(e) {
-                        let (x, idx) = (self.var(target)?, self.expr(e)?);
+                    if let Ty::Array(DType::Bool, _) = *self.ty_of(e) {
+                        let (x, mask) = (self.var(target)?, self.expr(e)?);
                         let v = self.expr(value)?;
-                        if d == DType::Bool {
-                            self.masked_assign(x, idx, v);
-                        } else {
-                            // `x[idx] = v` with an index array: a scatter.
-                            self.scatter(x, idx, v, ScatterKind::Set, ScatterMode::Raise);
-                        }
+                        self.masked_assign(x, mask, v);
                         return Ok(());
                     }
+                }
+                let is_array = |l: &Self, ix: &ast::Index| matches!(ix, ast::Index::At(e) if l.ty_of(e).is_array());
+                if !index.is_empty() && index.iter().all(|ix| is_array(self, ix)) {
+                    // `x[i, j, ..] = v` with index arrays (the checker allows no slices beside
+                    // them here): a scatter along the leading axes.
+                    let x = self.var(target)?;
+                    let mut idxs = vec![];
+                    for ix in index {
+                        let ast::Index::At(e) = ix else { unreachable!("checked above") };
+                        idxs.push(self.expr(e)?);
+                    }
+                    let v = self.expr(value)?;
+                    // The index arrays' broadcast shape: the checked target's leading axes.
+                    let Some(Ty::Array(_, shape)) = self.checked.target_types.get(&span.start).cloned() else {
+                        unreachable!("the checker typed the scatter's target")
+                    };
+                    let Type::Array(_, r) = self.f.ty(x) else { unreachable!("checked: an array") };
+                    let q = shape.len() + idxs.len() - r;
+                    self.scatter(x, &idxs, Some(&shape[..q]), v, ScatterKind::Set, ScatterMode::Raise);
+                    return Ok(());
                 }
                 let dest = self.target_view(target, index, span.start)?;
                 self.assign_into(dest, value)?;
@@ -135,7 +150,7 @@ impl Lowerer<'_> {
             let positions = self.new_array(DType::I64, vec![n]);
             self.emit(OpKind::Compute { func: ComputeFn::Arange, out: positions, ins: vec![zero, one] });
             let selected = self.filter(positions, mask, None);
-            self.scatter(x, selected, v, ScatterKind::Set, ScatterMode::Raise);
+            self.scatter(x, &[selected], None, v, ScatterKind::Set, ScatterMode::Raise);
         } else {
             self.masked_where(x, mask, v);
         }
