@@ -86,6 +86,33 @@ def test_row_filters_match_numpy(shape, tmp_path):
         np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+@pytest.mark.parametrize("shape", [(0, 3), (1, 1), (7, 5), (301, 257)], ids=str)
+def test_two_d_masks_match_numpy(shape, target, tmp_path):
+    """A mask of a matrix's shape selects its elements in row-major order (NumPy's `x[x > 0]`),
+    and assigns or updates them with a scalar."""
+    rng = np.random.default_rng(sum(shape) + 7)
+    x = rng.standard_normal(shape)
+    src = """fn main(x: f64[N, M]) -> (f64[?], f64[N, M], f64[N, M]) {
+    let a = x[x > 0.5] * 2.0;
+    let b = copy(x);
+    b[x < -0.2] = 0.0;
+    let c = copy(x);
+    c[abs(x) > 1.0] *= 10.0;
+    return (a, b, c);
+}
+"""
+    env = dict(os.environ, ARRAYC_GPU_EMULATION_GRID="2,3,32")
+    proc, res = run_source(src, {"x": x}, tmp_path, flags=("--target", target), env=env)
+    assert proc.returncode == 0, proc.stderr
+    b, c = x.copy(), x.copy()
+    b[x < -0.2] = 0.0
+    c[np.abs(x) > 1.0] *= 10.0
+    for got, want in zip(res, [x[x > 0.5] * 2.0, b, c]):
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+
+
 NORMALIZE = """fn main(xs: f64[N]) -> (f64[N], f64[N], f64[?]) {
     let sum1 = sum(xs);
     let gts = xs[xs > 0.0];                 # Robinson et al. 2014, Fig. 1: normalize2
@@ -178,7 +205,9 @@ def test_run_time_errors_name_the_line(src, args, message, tmp_path):
 
 @pytest.mark.parametrize("src,code", [
     ("fn main() -> f64[?] { return zeros(3)[zeros(4) > 0.0]; }", "E0401"),
-    ("fn main() -> f64[?] { return zeros(3, 2)[zeros(3, 2) > 0.0]; }", "E0409"),
+    ("fn main() -> f64[?] { return zeros(3, 2, 2)[zeros(3, 2, 2) > 0.0]; }", "E0409"),
+    ("fn main() -> f64[?] { return zeros(3, 2)[zeros(3, 3) > 0.0]; }", "E0401"),
+    ("fn main() -> f64[3, 2] { let x = zeros(3, 2); x[x > 0.0] = zeros(2); return x; }", "E0409"),
     ("fn main() -> f64[?, 2] { return zeros(3, 2)[zeros(2) > 0.0]; }", "E0401"),
     ("fn main() -> f64[?] { return compress(zeros(3), zeros(3)); }", "E0409"),
     ("fn main() -> i64[?] { return bincount(zeros(3)); }", "E0406"),

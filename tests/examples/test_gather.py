@@ -154,7 +154,7 @@ def test_take_out_of_range_names_the_axis(tmp_path):
     ("let y = x[idx, 0];", "E0409", "only slices beside them"),
     ("let y = x[idx, idx, idx];", "E0409", "at most one index per axis"),
     ("let y = x[arange(2), arange(3)];", "E0401", "do not broadcast"),
-    ("let y = x[x > 0.0];", "E0409", "1-d mask"),
+    ("let y = x[x[:, 0] > 0.0, 0];", "E0409", "the only index"),
     ("let y = x[x];", "E0406", "dtype i64"),
 ])
 def test_checker_errors(body, code, hint, tmp_path):

@@ -161,30 +161,35 @@ impl Checker {
         if let Some(k) = parts.iter().position(|p| matches!(p, Part::Mask(_))) {
             let Index::At(e) = &index[k] else { unreachable!("a mask part comes from an `At` entry") };
             let Some(Part::Mask(m)) = parts.get(k) else { unreachable!("checked above") };
-            if index.len() != 1 || shape.is_empty() || m.len() != 1 {
+            // A 1-d mask selects along axis 0; a 2-d mask of a 2-d array selects elements.
+            let fits = m.len() == 1 || (m.len() == 2 && shape.len() == 2);
+            if index.len() != 1 || shape.is_empty() || !fits {
                 self.err(
                     Diagnostic::error(
                         "E0409",
-                        "a boolean mask must be the only index, and 1-d (it selects along axis 0)",
+                        "a boolean mask must be the only index: 1-d (it selects along axis 0), or 2-d for a 2-d array",
                         e.span.clone(),
                         "a boolean mask",
                     )
                     .with_note(format!("the array has shape {}, the mask {}", shape_str(&shape), shape_str(m)))
-                    .with_help("filter with a 1-d mask of the size of axis 0 (NumPy's `x[mask]`, `compress(mask, x)`)"),
+                    .with_help("filter with a 1-d mask of the size of axis 0, or a mask of a matrix's shape (NumPy's `x[mask]`)"),
                 );
                 return Ty::Error;
             }
-            if m[0].provably_eq(&shape[0]) == Some(false) {
-                self.error(
-                    "E0401",
-                    format!("a boolean mask of size {} cannot filter an array of size {}", m[0], shape[0]),
-                    e.span.clone(),
-                    "mask size differs",
-                );
-                return Ty::Error;
+            for (a, (ms, xs)) in m.iter().zip(&shape).enumerate() {
+                if ms.provably_eq(xs) == Some(false) {
+                    self.error(
+                        "E0401",
+                        format!("a boolean mask of size {ms} along axis {a} cannot filter an array of size {xs} there"),
+                        e.span.clone(),
+                        "mask size differs",
+                    );
+                    return Ty::Error;
+                }
             }
             // A filter: as many elements (rows) as the mask has `true`s, known only at run time.
-            return Ty::Array(dtype, std::iter::once(self.fresh()).chain(shape[1..].iter().cloned()).collect());
+            let rest = shape[m.len()..].iter().cloned();
+            return Ty::Array(dtype, std::iter::once(self.fresh()).chain(rest).collect());
         }
         if let Some(k) = parts.iter().position(|p| matches!(p, Part::Gather(_))) {
             let Index::At(e) = &index[k] else { unreachable!("a gather part comes from an `At` entry") };

@@ -118,7 +118,24 @@ impl Checker {
             Stmt::Assign { name, value, .. } => self.assign(name, value),
             Stmt::SetItem { target, index, value, span } => {
                 let view = self.target_view(target, index, span);
-                let is_array = |c: &Self, ix: &Index| matches!(ix, Index::At(e) if c.types.get(e.id.0 as usize).is_some_and(Ty::is_array));
+                let vt = self.value(value);
+                let ty_of = |c: &Self, ix: &Index| match ix {
+                    Index::At(e) => c.types.get(e.id.0 as usize).cloned(),
+                    _ => None,
+                };
+                let is_array = |c: &Self, ix: &Index| ty_of(c, ix).is_some_and(|t| t.is_array());
+                if let [ix @ Index::At(e)] = index.as_slice() {
+                    let two_d_mask = matches!(ty_of(self, ix), Some(Ty::Array(DType::Bool, m)) if m.len() > 1);
+                    if two_d_mask && vt.is_array() {
+                        self.error(
+                            "E0409",
+                            "assigning an array through a 2-d mask is not supported",
+                            e.span.clone(),
+                            "a 2-d mask",
+                        );
+                        return;
+                    }
+                }
                 if let Some(Index::At(e)) = index.iter().find(|ix| is_array(self, ix)) {
                     if !index.iter().all(|ix| is_array(self, ix)) {
                         self.err(
@@ -130,11 +147,9 @@ impl Checker {
                             )
                             .with_help("write `x[i, j] = v` with an index array per leading axis; slices beside them work when reading"),
                         );
-                        self.value(value);
                         return;
                     }
                 }
-                let vt = self.value(value);
                 if let (Some(view), Ty::Scalar(_) | Ty::Array(..)) = (view, &vt) {
                     self.check_fits(&vt, &view, value);
                 }
@@ -377,6 +392,18 @@ impl Checker {
             }
         }
         let vt = self.value(value);
+        if let [Index::At(e)] = index {
+            let two_d_mask = matches!(self.types.get(e.id.0 as usize), Some(Ty::Array(DType::Bool, m)) if m.len() > 1);
+            if two_d_mask && vt.is_array() {
+                self.error(
+                    "E0409",
+                    "updating through a 2-d mask with an array is not supported",
+                    e.span.clone(),
+                    "a 2-d mask",
+                );
+                return;
+            }
+        }
         let Some(view) = view else { return };
         if vt == Ty::Error || view == Ty::Error {
             return;

@@ -395,15 +395,34 @@ impl Lowerer<'_> {
         self.emit(OpKind::Compute { func: ComputeFn::Reduce(ReduceKind::Sum, None), out: total, ins: vec![mask] });
         let count = self.load_element(total);
         let mut sizes = vec![count];
-        sizes.extend((1..r).map(|a| self.dim(x, a)));
+        sizes.extend((m.len()..r).map(|a| self.dim(x, a)));
         let out = self.new_array(dt, sizes);
         if let Some(s) = shape {
             self.shapes.insert(out, s.to_vec());
         }
-        let pos = self.compute_new(ComputeFn::Scan(ReduceKind::Sum, 0), vec![mask], DType::I64, vec![m], None);
         let one = self.i64_const(1);
-        let before = self.compute_new(ComputeFn::Binary(BinFn::Sub), vec![pos, one], DType::I64, vec![m], None);
-        let idx = self.compute_new(ComputeFn::Where, vec![mask, before, count], DType::I64, vec![m], None);
+        let sub = |l: &mut Self, a: ValueId, b: ValueId, sizes: &[ValueId]| {
+            l.compute_new(ComputeFn::Binary(BinFn::Sub), vec![a, b], DType::I64, sizes.to_vec(), None)
+        };
+        // Each selected element's position in row-major order: within its row (a scan along the
+        // last axis), after the rows before it (an exclusive scan of the row counts).
+        let last = m.len() - 1;
+        let within = self.compute_new(ComputeFn::Scan(ReduceKind::Sum, last), vec![mask], DType::I64, m.clone(), None);
+        let mut before = sub(self, within, one, &m);
+        if last == 1 {
+            let rows = self.new_array(DType::I64, vec![m[0]]);
+            self.emit(OpKind::Compute {
+                func: ComputeFn::Reduce(ReduceKind::Sum, Some(1)),
+                out: rows,
+                ins: vec![mask],
+            });
+            let upto = self.compute_new(ComputeFn::Scan(ReduceKind::Sum, 0), vec![rows], DType::I64, vec![m[0]], None);
+            let offsets = sub(self, upto, rows, &m[..1]);
+            let offsets = self.expand(offsets, vec![IndexEntry::Full, IndexEntry::NewAxis]);
+            before =
+                self.compute_new(ComputeFn::Binary(BinFn::Add), vec![before, offsets], DType::I64, m.clone(), None);
+        }
+        let idx = self.compute_new(ComputeFn::Where, vec![mask, before, count], DType::I64, m, None);
         self.scatter(out, &[idx], None, x, ScatterKind::Set, ScatterMode::Drop);
         out
     }
@@ -448,16 +467,21 @@ impl Lowerer<'_> {
         out
     }
 
-    /// Checks at run time that the 1-d `mask` has the size of axis 0 of `x` (NumPy's IndexError);
-    /// returns the mask's size.
-    pub(crate) fn check_mask_size(&mut self, x: ValueId, mask: ValueId) -> ValueId {
-        let n = self.dim(x, 0);
-        let m = self.dim(mask, 0);
-        let same = self.scalar_binary(BinFn::Eq, n, m, DType::I64);
-        // `{lhs}` and `{rhs}`: the executor puts in the compared sizes (see `cf.assert`).
-        let msg = "boolean index did not match indexed array along axis 0; size of axis is {lhs} but size of corresponding boolean axis is {rhs} (IndexError)";
-        self.emit(OpKind::Assert { cond: same, msg: msg.into() });
-        m
+    /// Checks at run time that `mask` (1-d, or of `x`'s rank) has the sizes of `x`'s leading axes
+    /// (NumPy's IndexError); returns the mask's sizes.
+    pub(crate) fn check_mask_size(&mut self, x: ValueId, mask: ValueId) -> Vec<ValueId> {
+        let Type::Array(_, q) = self.f.ty(mask) else { unreachable!("checked: a mask array") };
+        let mut sizes = vec![];
+        for a in 0..q {
+            let n = self.dim(x, a);
+            let m = self.dim(mask, a);
+            let same = self.scalar_binary(BinFn::Eq, n, m, DType::I64);
+            // `{lhs}` and `{rhs}`: the executor puts in the compared sizes (see `cf.assert`).
+            let msg = format!("boolean index did not match indexed array along axis {a}; size of axis is {{lhs}} but size of corresponding boolean axis is {{rhs}} (IndexError)");
+            self.emit(OpKind::Assert { cond: same, msg });
+            sizes.push(m);
+        }
+        sizes
     }
 
     /// `target[idx] = value` (`ScatterKind::Set`) or `add_at(target, idx, value)` (`Add`): a scatter

@@ -160,8 +160,10 @@ impl Lowerer<'_> {
     /// broadcast along `x`'s other axes; `v` a scalar or an array of `x`'s shape.
     fn masked_where(&mut self, x: ValueId, mask: ValueId, v: ValueId) {
         self.check_mask_size(x, mask);
-        let Type::Array(_, r) = self.f.ty(x) else { unreachable!("checked: an array") };
-        let mask = if r == 1 {
+        let (Type::Array(_, r), Type::Array(_, q)) = (self.f.ty(x), self.f.ty(mask)) else {
+            unreachable!("checked: arrays")
+        };
+        let mask = if r == q {
             mask
         } else {
             let entries = std::iter::once(IndexEntry::Full).chain(std::iter::repeat_n(IndexEntry::NewAxis, r - 1));
