@@ -307,6 +307,15 @@ impl ComputeFn {
         matches!(self, ComputeFn::Scatter(..))
     }
 
+    /// The operands of `func(out, ins)` that have the iteration space's shape (or are 0-d and
+    /// broadcast): `out` and `ins`, except the one that keeps a shape of its own
+    /// ([`own_shape_input`](Self::own_shape_input), [`own_shape_output`](Self::own_shape_output)).
+    pub fn space_operands<'a>(self, out: &'a ValueId, ins: &'a [ValueId]) -> impl Iterator<Item = &'a ValueId> {
+        let own_in = self.own_shape_input().map(|k| &ins[k]);
+        let own_out = self.own_shape_output();
+        std::iter::once(out).filter(move |_| !own_out).chain(ins.iter().filter(move |&v| Some(v) != own_in))
+    }
+
     /// Whether a block with this function must run its iteration space in row-major order, as one
     /// chunk (a scatter: repeated indices must resolve as in NumPy).
     pub fn runs_in_order(self) -> bool {

@@ -123,11 +123,7 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
         // Arrays of their own shape (a gathered array, a scatter's target) do not count.
         None => ops
             .iter()
-            .flat_map(|(func, o, ins)| {
-                let own_in = func.own_shape_input().map(|k| ins[k]);
-                let own_out = func.own_shape_output().then_some(*o);
-                std::iter::once(o).chain(ins).filter(move |&&v| Some(v) != own_in && Some(v) != own_out)
-            })
+            .flat_map(|(func, o, ins)| func.space_operands(o, ins))
             .filter_map(|&v| rank_of(v))
             .max()
             .unwrap_or(0),
@@ -156,15 +152,15 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
             return Err(format!("contracted temporary %v{c} has rank {rc} but the iteration space has rank {rank}"));
         }
     }
-    // The arrays a gather reads at computed indices: of their own shape, not the iteration space's.
-    let own_shape = |func: &ComputeFn, ins: &[ValueId]| func.own_shape_input().map(|k| ins[k]);
-    let gathered = |v: ValueId| ops.iter().any(|(func, _, ins)| own_shape(func, ins) == Some(v));
-    // The arrays a scatter writes at computed indices: of their own shape, too.
-    let scattered = |v: ValueId| ops.iter().any(|(func, out, _)| func.own_shape_output() && *out == v);
+    // The arrays a gather reads, or a scatter writes, at computed indices: of their own shape, not
+    // the iteration space's.
+    let own_shape = |v: ValueId| {
+        ops.iter().any(|(func, out, ins)| {
+            func.own_shape_input().is_some_and(|k| ins[k] == v) || (func.own_shape_output() && *out == v)
+        })
+    };
     for (func, out, ins) in &ops {
-        let own = own_shape(func, ins);
-        let own_out = func.own_shape_output().then_some(*out);
-        for &v in std::iter::once(out).chain(ins).filter(|&&v| Some(v) != own && Some(v) != own_out) {
+        for &v in func.space_operands(out, ins) {
             if let (true, Some(rv)) = (is_param(v), rank_of(v)) {
                 let broadcast_input = rv == 0 && !elem_out(v);
                 if rv != rank && !broadcast_input {
@@ -196,12 +192,7 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
         .chain(&extra)
         .map(|r| r.input)
         .find(|&i| is_param(i))
-        .or_else(|| {
-            f.params
-                .iter()
-                .copied()
-                .find(|&p| rank_of(p) == Some(rank) && elem_operand(p) && !gathered(p) && !scattered(p))
-        })
+        .or_else(|| f.params.iter().copied().find(|&p| rank_of(p) == Some(rank) && elem_operand(p) && !own_shape(p)))
         .or_else(|| f.params.iter().copied().find(|&p| shape_param(p)));
     if space.is_none() && ops.iter().any(|(func, ..)| func.own_shape_output()) {
         return Err("a scatter of contracted arrays needs a view parameter of the iteration-space shape among the block's operands".into());

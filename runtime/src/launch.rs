@@ -375,15 +375,13 @@ pub fn validate(plan: &LaunchPlan, args: &[RtValue]) -> Result<Validated, String
     };
     let space = view(ppos(space_param)?)?.shape.clone();
     // Elementwise view parameters: the iteration-space shape (0-d read-only views broadcast), except
-    // the arrays gathers read.
+    // the arrays gathers read and scatters write.
     let mut written: Vec<usize> = vec![];
     for (func, out, ins) in &layout.ops {
         if *func == ComputeFn::Arange && space.len() != 1 {
             return Err(format!("kernel @{name}: arange output must be 1-d"));
         }
-        let own_shape = func.own_shape_input().map(|k| ins[k]);
-        let own_out = func.own_shape_output().then_some(*out);
-        for &v in std::iter::once(out).chain(ins).filter(|&&v| Some(v) != own_shape && Some(v) != own_out) {
+        for &v in func.space_operands(out, ins) {
             let Some(p) = pos(v) else { continue };
             if let RtValue::View(vw) = &args[p] {
                 if vw.rank() == space.len() && vw.shape != space {

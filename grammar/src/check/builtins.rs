@@ -457,17 +457,7 @@ impl Checker {
                         return Some(Ty::Error);
                     }
                 };
-                let k = if a < 0 { a.saturating_add(r) } else { a };
-                if k < 0 || k >= r {
-                    self.error(
-                        "E0405",
-                        format!("axis {a} is out of range for an array of rank {r}"),
-                        ae.clone(),
-                        "bad axis",
-                    );
-                    return Some(Ty::Error);
-                }
-                let k = k as usize;
+                let Some(k) = self.axis_in_range(a, &shape, ae) else { return Some(Ty::Error) };
                 let out = shape[..k].iter().chain(&ishape).chain(&shape[k + 1..]).cloned().collect();
                 Ty::Array(d, out)
             }
@@ -640,19 +630,10 @@ impl Checker {
                 let r = shape.len() as i64;
                 let axis = match axis_kw {
                     None => None,
-                    Some((a, ae)) => {
-                        let k = if a < 0 { a.saturating_add(r) } else { a };
-                        if k < 0 || k >= r {
-                            self.error(
-                                "E0405",
-                                format!("axis {a} is out of range for an array of rank {r}"),
-                                ae.span.clone(),
-                                "bad axis",
-                            );
-                            return Some(Ty::Error);
-                        }
-                        Some(k as usize)
-                    }
+                    Some((a, ae)) => match self.axis_in_range(a, &shape, &ae.span) {
+                        Some(k) => Some(k),
+                        None => return Some(Ty::Error),
+                    },
                 };
                 let scan = name.starts_with("cum");
                 if scan && axis.is_none() && r > 1 {
@@ -716,26 +697,9 @@ impl Checker {
                             Ty::Array(_, s) => s.clone(),
                             _ => Vec::new(),
                         };
-                        let r = shape.len() as i64;
-                        let k = if a < 0 { a.saturating_add(r) } else { a };
-                        if k < 0 || k >= r {
-                            self.err(
-                                Diagnostic::error(
-                                    "E0405",
-                                    format!("axis {a} is out of range for an array of rank {r}"),
-                                    ae.span.clone(),
-                                    "bad axis",
-                                )
-                                .with_note(format!(
-                                    "the argument has shape {}; valid axes are -{r} ..= {}",
-                                    shape_str(&shape),
-                                    r - 1
-                                )),
-                            );
-                            return Some(Ty::Error);
-                        }
+                        let Some(k) = self.axis_in_range(a, &shape, &ae.span) else { return Some(Ty::Error) };
                         let mut s = shape;
-                        s.remove(k as usize);
+                        s.remove(k);
                         if s.is_empty() {
                             Ty::Scalar(rd)
                         } else {
@@ -757,6 +721,30 @@ impl Checker {
             }
         };
         Some(if bad { Ty::Error } else { t })
+    }
+
+    /// Axis `a` (negative counts from the end) of an array of shape `shape`, or E0405 at `span`
+    /// (the `axis=` argument) when it is out of range.
+    fn axis_in_range(&mut self, a: i64, shape: &[Size], span: &crate::ast::Span) -> Option<usize> {
+        let r = shape.len() as i64;
+        let k = if a < 0 { a.saturating_add(r) } else { a };
+        if (0..r).contains(&k) {
+            return Some(k as usize);
+        }
+        self.err(
+            Diagnostic::error(
+                "E0405",
+                format!("axis {a} is out of range for an array of rank {r}"),
+                span.clone(),
+                "bad axis",
+            )
+            .with_note(format!(
+                "the argument has shape {}; valid axes are -{r} ..= {}",
+                shape_str(shape),
+                r - 1
+            )),
+        );
+        None
     }
 
     /// Checks dimension arguments (`i64` scalars) and returns their sizes.

@@ -132,8 +132,7 @@ impl Lowerer<'_> {
                     }
                 }
                 // A run of index arrays with slices around it (the checker allows no other mix).
-                let is_array = |l: &Self, ix: &Index| matches!(ix, Index::At(e) if l.ty_of(e).is_array());
-                if let Some(k) = index.iter().position(|ix| is_array(self, ix)) {
+                if let Some(k) = index.iter().position(|ix| self.is_index_array(ix)) {
                     return Ok(vec![self.gather_subscript(b, index, k, &ty)?]);
                 }
                 let v = self.view(b, index)?;
@@ -314,34 +313,12 @@ impl Lowerer<'_> {
         let c = indices.len();
         let q = b.len();
         let idx_sizes = self.broadcast_sizes(indices, b);
-        // NumPy raises for any index into an empty axis; so the kernel, which reads index 0 when
-        // an index is out of range, never reads an empty array.
-        let zero = self.i64_const(0);
-        let mut ok = self.constant(Scalar::Bool(true));
-        for t in 0..c {
-            let len = self.dim(src, axis + t);
-            let nonempty = self.scalar_binary(BinFn::Gt, len, zero, DType::I64);
-            ok = self.scalar_binary(BinFn::And, ok, nonempty, DType::Bool);
-        }
-        for &n in &idx_sizes {
-            let none = self.scalar_binary(BinFn::Eq, n, zero, DType::I64);
-            ok = self.scalar_binary(BinFn::Or, ok, none, DType::Bool);
-        }
-        let msg = format!("{}: an indexed axis has size 0", gather_out_of_bounds(axis, c));
-        self.emit(OpKind::Assert { cond: ok, msg });
+        self.assert_indexable(src, axis, c, &idx_sizes, gather_out_of_bounds(axis, c));
         let mut sizes: Vec<ValueId> = (0..axis).map(|a| self.dim(src, a)).collect();
         sizes.extend(idx_sizes);
         sizes.extend((axis + c..rs).map(|a| self.dim(src, a)));
         let mut ins = vec![src];
-        for &idx in indices {
-            let Type::Array(_, qi) = self.f.ty(idx) else { unreachable!("checked: index arrays") };
-            let entries: Vec<IndexEntry> = std::iter::repeat_n(IndexEntry::NewAxis, axis + q - qi)
-                .chain(std::iter::repeat_n(IndexEntry::Full, qi))
-                .chain(std::iter::repeat_n(IndexEntry::NewAxis, rs - c - axis))
-                .collect();
-            let extended = if entries.len() == qi { idx } else { self.expand(idx, entries) };
-            ins.push(self.broadcast_to_sizes(extended, &sizes));
-        }
+        ins.extend(self.index_operands(indices, axis, q, &sizes));
         let out = self.new_array(dt, sizes);
         if let Some(s) = shape {
             self.shapes.insert(out, s.to_vec());
@@ -350,13 +327,56 @@ impl Lowerer<'_> {
         out
     }
 
+    /// Whether index entry `ix` is an index array (a gather's or scatter's) or a boolean mask, not
+    /// an integer, a slice, `newaxis` or `...`.
+    pub(crate) fn is_index_array(&self, ix: &Index) -> bool {
+        matches!(ix, Index::At(e) if self.ty_of(e).is_array())
+    }
+
+    /// NumPy raises for any index into an empty axis, even out of range; so a kernel, which reads
+    /// (writes) index 0 when an index is out of range, never touches an empty array. Asserts that
+    /// the `c` axes of `src` from `axis` on are not empty, or that there are no indices (their
+    /// broadcast sizes `idx_sizes`); the message is `out_of_bounds` (the kernel fault's).
+    fn assert_indexable(&mut self, src: ValueId, axis: usize, c: usize, idx_sizes: &[ValueId], out_of_bounds: String) {
+        let zero = self.i64_const(0);
+        let mut ok = self.constant(Scalar::Bool(true));
+        for t in 0..c {
+            let len = self.dim(src, axis + t);
+            let nonempty = self.scalar_binary(BinFn::Gt, len, zero, DType::I64);
+            ok = self.scalar_binary(BinFn::And, ok, nonempty, DType::Bool);
+        }
+        for &n in idx_sizes {
+            let none = self.scalar_binary(BinFn::Eq, n, zero, DType::I64);
+            ok = self.scalar_binary(BinFn::Or, ok, none, DType::Bool);
+        }
+        self.emit(OpKind::Assert { cond: ok, msg: format!("{out_of_bounds}: an indexed axis has size 0") });
+    }
+
+    /// The index arrays of a gather or scatter as its operands: each extended with size-1 axes (the
+    /// `axis` leading axes of the iteration space, then right-aligned within the `q` broadcast index
+    /// axes, then the trailing ones) and broadcast to the iteration space's `sizes`.
+    fn index_operands(&mut self, indices: &[ValueId], axis: usize, q: usize, sizes: &[ValueId]) -> Vec<ValueId> {
+        let trailing = sizes.len() - axis - q;
+        let mut ins = vec![];
+        for &idx in indices {
+            let Type::Array(_, qi) = self.f.ty(idx) else { unreachable!("checked: index arrays") };
+            let entries: Vec<IndexEntry> = std::iter::repeat_n(IndexEntry::NewAxis, axis + q - qi)
+                .chain(std::iter::repeat_n(IndexEntry::Full, qi))
+                .chain(std::iter::repeat_n(IndexEntry::NewAxis, trailing))
+                .collect();
+            let extended = if entries.len() == qi { idx } else { self.expand(idx, entries) };
+            ins.push(self.broadcast_to_sizes(extended, sizes));
+        }
+        ins
+    }
+
     /// `x[s.., i, j, .., t..]`: index arrays from entry `k` on (one run), slices around them, as
     /// NumPy (the broadcast index axes take the run's place): the leading slices as a view, a
     /// gather along axis `k`, then the following slices as a view of the gathered array. `ty`
     /// is the checked type of the whole subscript.
     fn gather_subscript(&mut self, base: ValueId, index: &[Index], k: usize, ty: &Ty) -> LResult<ValueId> {
         let Ty::Array(dt, shape) = ty else { unreachable!("the checker types a gather as an array") };
-        let run = index[k..].iter().take_while(|ix| matches!(ix, Index::At(e) if self.ty_of(e).is_array())).count();
+        let run = index[k..].iter().take_while(|ix| self.is_index_array(ix)).count();
         let Type::Array(_, rs) = self.f.ty(base) else { unreachable!("checked: an array") };
         let src = if k > 0 { self.view(base, &index[..k])? } else { base };
         let mut idxs = vec![];
@@ -484,12 +504,13 @@ impl Lowerer<'_> {
         sizes
     }
 
-    /// `target[idx] = value` (`ScatterKind::Set`) or `add_at(target, idx, value)` (`Add`): a scatter
-    /// along axis 0 (`ComputeFn::Scatter`) over the iteration space
-    /// `idx.shape + target.shape[1:]`, to which the index array goes in extended with size-1 axes
-    /// and broadcast (as for a gather), and `value` broadcast. Like NumPy, the value and the index
-    /// array are read completely before the target is written: one that may overlap the target is
-    /// copied first.
+    /// `target[i, j, ..] = value` (`ScatterKind::Set`) or `add_at(target, idx, value)` (`Add`): a
+    /// scatter along the leading axes, one per index array of `indices` (`ComputeFn::Scatter`), over
+    /// the iteration space `B + target.shape[c:]`, `B` the index arrays' broadcast shape (one
+    /// array's own shape, or as checked: `b`), to which the index arrays go in extended with size-1
+    /// axes and broadcast (as for a gather), and `value` broadcast. Like NumPy, the value and the
+    /// index arrays are read completely before the target is written: one that may overlap the
+    /// target is copied first.
     pub(crate) fn scatter(
         &mut self,
         target: ValueId,
@@ -514,36 +535,14 @@ impl Lowerer<'_> {
         };
         let q = idx_sizes.len();
         if mode == ScatterMode::Raise {
-            // NumPy raises for any index into an empty axis; so the kernel, which writes index 0
-            // when an index is out of range (then faulting), never writes to an empty array.
-            let zero = self.i64_const(0);
-            let mut ok = self.constant(Scalar::Bool(true));
-            for t in 0..c {
-                let len = self.dim(target, t);
-                let nonempty = self.scalar_binary(BinFn::Gt, len, zero, DType::I64);
-                ok = self.scalar_binary(BinFn::And, ok, nonempty, DType::Bool);
-            }
-            for &n in &idx_sizes {
-                let none = self.scalar_binary(BinFn::Eq, n, zero, DType::I64);
-                ok = self.scalar_binary(BinFn::Or, ok, none, DType::Bool);
-            }
-            let msg = format!("{}: an indexed axis has size 0", scatter_out_of_bounds(c));
-            self.emit(OpKind::Assert { cond: ok, msg });
+            // The kernel writes index 0 when an index is out of range (then faulting).
+            self.assert_indexable(target, 0, c, &idx_sizes, scatter_out_of_bounds(c));
         }
         let mut sizes = idx_sizes;
         sizes.extend((c..r).map(|a| self.dim(target, a)));
         let separate = |l: &mut Self, v: ValueId| if l.may_overlap(v, target) { l.fresh_copy(v) } else { v };
-        let mut ins = vec![];
-        for &idx in indices {
-            let idx = separate(self, idx);
-            let Type::Array(_, qi) = self.f.ty(idx) else { unreachable!("checked: an index array") };
-            let entries: Vec<IndexEntry> = std::iter::repeat_n(IndexEntry::NewAxis, q - qi)
-                .chain(std::iter::repeat_n(IndexEntry::Full, qi))
-                .chain(std::iter::repeat_n(IndexEntry::NewAxis, r - c))
-                .collect();
-            let extended = if entries.len() == qi { idx } else { self.expand(idx, entries) };
-            ins.push(self.broadcast_to_sizes(extended, &sizes));
-        }
+        let indices: Vec<ValueId> = indices.iter().map(|&idx| separate(self, idx)).collect();
+        let mut ins = self.index_operands(&indices, 0, q, &sizes);
         let value = separate(self, value);
         ins.push(self.broadcast_to_sizes(value, &sizes));
         self.emit(OpKind::Compute { func: ComputeFn::Scatter(kind, mode), out: target, ins });
@@ -912,12 +911,7 @@ impl Lowerer<'_> {
             }
             "dot" | "@" => self.dot(vals[0], vals[1], args, ty, e)?,
             "take" => {
-                let Type::Array(_, r) = self.f.ty(vals[0]) else { unreachable!("checked: an array") };
-                let axis = match Self::kwarg(kwargs, "axis") {
-                    Some(a) => self.const_int(a)?,
-                    None => 0,
-                };
-                let axis = if axis < 0 { axis + r as i64 } else { axis } as usize;
+                let axis = self.axis_kwarg(kwargs, vals[0])?.unwrap_or(0);
                 let (Ty::Array(dt, shape), Type::Array(_, q)) = (ty, self.f.ty(vals[1])) else {
                     unreachable!("checked: a gather through an index array")
                 };
@@ -937,36 +931,36 @@ impl Lowerer<'_> {
             }
             "cumsum" | "cumprod" => {
                 let Type::Array(_, r) = self.f.ty(vals[0]) else { unreachable!("checked: an array") };
-                let axis = match Self::kwarg(kwargs, "axis") {
-                    Some(a) => self.const_int(a)?,
-                    None => 0,
-                };
-                let axis = if axis < 0 { axis + r as i64 } else { axis } as usize;
+                let axis = self.axis_kwarg(kwargs, vals[0])?.unwrap_or(0);
                 let kind = if name == "cumsum" { ReduceKind::Sum } else { ReduceKind::Prod };
                 let Ty::Array(dt, shape) = ty else { unreachable!("checked: a scan gives an array") };
                 let sizes = (0..r).map(|a| self.dim(vals[0], a)).collect();
                 self.compute_new(ComputeFn::Scan(kind, axis), vec![vals[0]], *dt, sizes, Some(shape))
             }
             "argmin" | "argmax" => {
-                let Type::Array(_, r) = self.f.ty(vals[0]) else { unreachable!("checked: an array") };
-                let axis = match Self::kwarg(kwargs, "axis") {
-                    Some(a) => Some(self.const_int(a)?),
-                    None => None,
-                };
-                let axis = axis.map(|a| if a < 0 { a + r as i64 } else { a } as usize);
+                let axis = self.axis_kwarg(kwargs, vals[0])?;
                 let kind = if name == "argmin" { ReduceKind::Min } else { ReduceKind::Max };
                 self.arg_reduction(kind, vals[0], axis, ty, e)?
             }
             n if reduce_builtin(n).is_some() => {
-                let axis = match Self::kwarg(kwargs, "axis") {
-                    Some(a) => Some(self.const_int(a)?),
-                    None => None,
-                };
+                let axis = self.axis_kwarg(kwargs, vals[0])?;
                 self.reduction(n, reduce_builtin(n).unwrap(), vals[0], axis, ty, e)?
             }
             _ => return self.user_call(name, vals, ty, e),
         };
         Ok(vec![v])
+    }
+
+    /// The `axis=` keyword of a call on array `x`, negative counting from the end (the checker
+    /// checked the range); `None` without one.
+    fn axis_kwarg(&self, kwargs: &[(ast::Ident, Expr)], x: ValueId) -> LResult<Option<usize>> {
+        let Some(a) = Self::kwarg(kwargs, "axis") else { return Ok(None) };
+        let a = self.const_int(a)?;
+        let rank = match self.f.ty(x) {
+            Type::Array(_, r) => r as i64,
+            Type::Scalar(_) => 0,
+        };
+        Ok(Some(if a < 0 { a + rank } else { a } as usize))
     }
 
     fn const_int(&self, e: &Expr) -> LResult<i64> {
@@ -982,7 +976,7 @@ impl Lowerer<'_> {
         name: &str,
         kind: ReduceKind,
         x: ValueId,
-        axis: Option<i64>,
+        axis: Option<usize>,
         ty: &Ty,
         e: &Expr,
     ) -> LResult<ValueId> {
@@ -990,7 +984,6 @@ impl Lowerer<'_> {
             return Err(self.error("E0911", &e.span, "reduction of a scalar", "reductions take an array"));
         };
         let dt = ty.dtype().unwrap();
-        let axis = axis.map(|a| if a < 0 { (a + rank as i64) as usize } else { a as usize });
         let sizes: Vec<ValueId> = match axis {
             Some(a) => (0..rank).filter(|&d| d != a).map(|d| self.dim(x, d)).collect(),
             None => vec![],
@@ -1075,7 +1068,7 @@ impl Lowerer<'_> {
             Ty::Array(_, s) => Ty::Array(d, s.clone()),
             _ => Ty::Scalar(d),
         };
-        let m = self.reduction(kind.name(), kind, x, axis.map(|a| a as i64), &red_ty, e)?;
+        let m = self.reduction(kind.name(), kind, x, axis, &red_ty, e)?;
         let m = match (axis, self.f.ty(m)) {
             (Some(a), Type::Array(..)) => {
                 let entries = (0..r).map(|k| if k == a { NewAxis } else { Full }).collect();
@@ -1130,7 +1123,7 @@ impl Lowerer<'_> {
             Ty::Array(_, s) => Ty::Array(res_dt, s.clone()),
             _ => Ty::Scalar(res_dt),
         };
-        self.reduction("min", ReduceKind::Min, cand, axis.map(|a| a as i64), &res_ty, e)
+        self.reduction("min", ReduceKind::Min, cand, axis, &res_ty, e)
     }
 
     /// `arange`: size `max(0, ceil((stop - start) / step))` computed on the host in f64, like NumPy;

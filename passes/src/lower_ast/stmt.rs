@@ -37,8 +37,7 @@ impl Lowerer<'_> {
                         return Ok(());
                     }
                 }
-                let is_array = |l: &Self, ix: &ast::Index| matches!(ix, ast::Index::At(e) if l.ty_of(e).is_array());
-                if !index.is_empty() && index.iter().all(|ix| is_array(self, ix)) {
+                if !index.is_empty() && index.iter().all(|ix| self.is_index_array(ix)) {
                     // `x[i, j, ..] = v` with index arrays (the checker allows no slices beside
                     // them here): a scatter along the leading axes.
                     let x = self.var(target)?;
