@@ -205,9 +205,9 @@ def test_run_time_errors_name_the_line(src, args, message, tmp_path):
 
 @pytest.mark.parametrize("src,code", [
     ("fn main() -> f64[?] { return zeros(3)[zeros(4) > 0.0]; }", "E0401"),
-    ("fn main() -> f64[?] { return zeros(3, 2, 2)[zeros(3, 2, 2) > 0.0]; }", "E0409"),
+    ("fn main() -> f64[?] { return zeros(3, 2)[zeros(3, 2, 2) > 0.0]; }", "E0409"),
     ("fn main() -> f64[?] { return zeros(3, 2)[zeros(3, 3) > 0.0]; }", "E0401"),
-    ("fn main() -> f64[3, 2] { let x = zeros(3, 2); x[x > 0.0] = zeros(2); return x; }", "E0409"),
+    ("fn main() -> f64[3, 2] { let x = zeros(3, 2); x[x > 0.0, 0] = 1.0; return x; }", "E0409"),
     ("fn main() -> f64[?, 2] { return zeros(3, 2)[zeros(2) > 0.0]; }", "E0401"),
     ("fn main() -> f64[?] { return compress(zeros(3), zeros(3)); }", "E0409"),
     ("fn main() -> i64[?] { return bincount(zeros(3)); }", "E0406"),
@@ -220,3 +220,47 @@ def test_checker_errors(src, code, tmp_path):
     proc = check_source(src, tmp_path)
     assert proc.returncode != 0
     assert code in proc.stderr, proc.stderr
+
+
+MASKS = """fn main(x: f64[N, M, L], v: f64[K]) -> (f64[?], f64[?, L], f64[?], f64[N, M, L], f64[N, M, L], f64[N, M, L]) {
+    let a = x[x > 0.25];                   # a 3-d mask: elements in row-major order
+    let b = x[x[:, :, 0] > 0.0] * 2.0;     # a 2-d mask of a 3-d array: rows along the last axis
+    let c = x[1:, ::-1][x[1:, ::-1] < 0.0];
+    let d = copy(x);
+    d[x > 0.25] = v;                       # an array through a 3-d mask
+    let e = copy(x);
+    e[x[:, :, 0] > 0.0] = x[x[:, :, 0] > 0.0] * -1.0;
+    let f = copy(x);
+    f[x < -0.5] += x[x < -0.5] * 10.0;
+    return (a, b, c, d, e, f);
+}
+"""
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+@pytest.mark.parametrize("shape", [(0, 3, 2), (1, 1, 1), (4, 5, 3), (31, 17, 40)], ids=str)
+def test_masks_of_any_rank_match_numpy(shape, target, tmp_path):
+    """Masks of rank 1 up to the array's rank select along the leading axes in row-major order,
+    and arrays are assigned or added through them (NumPy's `x[mask]`, `x[mask] = v`)."""
+    rng = np.random.default_rng(sum(shape) + 17)
+    x = rng.standard_normal(shape)
+    v = rng.standard_normal(int(np.sum(x > 0.25)))
+    env = dict(os.environ, ARRAYC_GPU_EMULATION_GRID="2,3,32")
+    proc, res = run_source(MASKS, {"x": x, "v": v}, tmp_path, flags=("--target", target), env=env)
+    assert proc.returncode == 0, proc.stderr
+    d, e, f = x.copy(), x.copy(), x.copy()
+    d[x > 0.25] = v
+    m = x[:, :, 0] > 0.0
+    e[m] = x[m] * -1.0
+    f[x < -0.5] += x[x < -0.5] * 10.0
+    y = x[1:, ::-1]
+    for got, want in zip(res, [x[x > 0.25], x[m] * 2.0, y[y < 0.0], d, e, f]):
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+
+
+def test_assigning_the_wrong_number_of_values_through_a_mask_is_an_error(tmp_path):
+    src = "fn main(x: f64[N, M], v: f64[K]) -> f64[N, M] {\n    x[x > 0.0] = v;\n    return x;\n}\n"
+    proc, _ = run_source(src, {"x": np.ones((2, 3)), "v": np.zeros(4)}, tmp_path)
+    assert proc.returncode != 0
+    assert ":2:" in proc.stderr, proc.stderr

@@ -151,7 +151,7 @@ def test_take_out_of_range_names_the_axis(tmp_path):
     ("let y = take(x, 1, axis=0);", "E0406", "i64 array"),
     ("let y = take(x, idx, axis=2);", "E0405", "out of range"),
     ("x[idx] += 1.0;", "E0410", "add_at"),
-    ("let y = x[idx, 0];", "E0409", "only slices beside them"),
+    ("let y = x[idx, newaxis];", "E0409", "only integers and slices beside them"),
     ("let y = x[idx, idx, idx];", "E0409", "at most one index per axis"),
     ("let y = x[arange(2), arange(3)];", "E0401", "do not broadcast"),
     ("let y = x[x[:, 0] > 0.0, 0];", "E0409", "the only index"),
@@ -226,6 +226,37 @@ def test_index_arrays_with_slices(k, tmp_path):
     proc, res = run_source(MIXED, {"x": x, "i": i, "j": j}, tmp_path)
     assert proc.returncode == 0, proc.stderr
     wants = [x[i, j, :], x[1:, j], x[i, j, 1:], x[::2, j, 0:1][:, :, 0], x[i, ::-1] * 2.0]
+    for got, want in zip(res, wants):
+        assert got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+
+
+ADVANCED = """fn main(x: f64[N, M, 3], i: i64[K], j: i64[K]) -> (f64[K], f64[K, M], f64[N, K], f64[K, M], f64[K, 2], f64[K, M]) {
+    let a = x[0, j, 2];                # integers beside index arrays: one run
+    let b = x[i, :, 1];                # not one run: the index axes come first
+    let c = x[:, j, -1];
+    let d = x[i, ::-1, i % 3] + 1.0;   # two index arrays apart
+    let e = x[-1, j, 1:];
+    let f = x[i, 1:, 0][:, 0:1] * x[i, :, 2];
+    return (a, b, c, d, e, f);
+}
+"""
+
+
+@pytest.mark.parametrize("algo", ["optimal", "singleton", "greedy"])
+@pytest.mark.parametrize("k", [0, 5, 20_001])
+def test_advanced_indexing_with_integers(k, algo, tmp_path):
+    """Integers among index arrays and slices: NumPy's advanced indexing, where the broadcast
+    index axes take the place of a single run of index arrays and integers, and come first
+    otherwise ("Combining advanced and basic indexing")."""
+    rng = np.random.default_rng(k + 11)
+    x = rng.integers(-64, 64, (6, 4, 3)) / 8.0
+    i = rng.integers(-6, 6, k, dtype=np.int64)
+    j = rng.integers(-4, 4, k, dtype=np.int64)
+    proc, res = run_source(ADVANCED, {"x": x, "i": i, "j": j}, tmp_path, flags=("--fuse", algo))
+    assert proc.returncode == 0, proc.stderr
+    wants = [x[0, j, 2], x[i, :, 1], x[:, j, -1], x[i, ::-1, i % 3] + 1.0, x[-1, j, 1:],
+             x[i, 1:, 0][:, 0:1] * x[i, :, 2]]
     for got, want in zip(res, wants):
         assert got.shape == want.shape
         np.testing.assert_array_equal(got, want)

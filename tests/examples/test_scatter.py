@@ -175,8 +175,9 @@ def test_index_out_of_range_names_the_line(stmt, n, bad, tmp_path):
     ("fn main() -> i64[3] { let x = zeros(3, dtype=i64); add_at(x, arange(2), 0.5); return x; }", "E0304"),
     ("fn main() -> f64[3] { let x = zeros(3); add_at(x, arange(2)); return x; }", "E0501"),
     ("fn main() -> f64[3] { let x = zeros(3); add_at(x, 1, 2.0); return x; }", "E0406"),
-    ("fn main() -> f64[3, 2] { let x = zeros(3, 2); x[arange(2), 0] = 1.0; return x; }", "E0409"),
-    ("fn main() -> f64[3, 2] { let x = zeros(3, 2); x[arange(2), 1:] = 1.0; return x; }", "E0409"),
+    ("fn main() -> f64[3, 2] { let x = zeros(3, 2); x[arange(2), newaxis] = 1.0; return x; }", "E0409"),
+    ("fn main() -> f64[3, 2] { let x = zeros(3, 2); x[0, arange(2)] += 1.0; return x; }", "E0410"),
+    ("fn main() -> f64[3, 2] { let x = zeros(3, 2); x[arange(2), 1:] = zeros(2); return x; }", "E0401"),
 ])
 def test_checker_errors(src, code, tmp_path):
     proc = check_source(src, tmp_path)
@@ -222,3 +223,46 @@ def test_several_index_arrays_out_of_range_names_the_axes(tmp_path):
     assert proc.returncode != 0
     assert "index out of bounds for axes 0..1 of the assigned array (IndexError)" in proc.stderr
     assert ":2:" in proc.stderr, proc.stderr
+
+
+MIXED = """fn main(x: f64[N, M, 3], i: i64[K], j: i64[K], v: f64[K]) -> (f64[N, M, 3], f64[N, M, 3], f64[N, M, 3], f64[N, M, 3]) {
+    let a = copy(x);
+    a[0, j, 2] = v;                        # integers beside index arrays: one run
+    a[i, :, 1] = v[:, newaxis] * 2.0;      # not one run: the value's index axis comes first
+    let b = copy(x);
+    b[:, j] = -1.0;                        # a slice before the index array
+    b[1:, j, 1:] = x[1:, j, :2] + 0.5;
+    let c = copy(x);
+    c[i, ::-1, i % 3] = x[i, :, 0] * 3.0;  # two index arrays apart, a reversed slice between
+    let d = copy(x);
+    d[2, i % M, :] = x[i, 0, :];
+    return (a, b, c, d);
+}
+"""
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+@pytest.mark.parametrize("algo", ["optimal", "singleton"])
+@pytest.mark.parametrize("k", [0, 7, 20_001])
+def test_advanced_indexing_assignments(k, algo, target, tmp_path):
+    """`x[...] = v` through index arrays with integers and slices beside them (NumPy's advanced
+    indexing; repeated indices: the last write wins), the value broadcast to the target's shape
+    and read before the target is written."""
+    rng = np.random.default_rng(k + 21)
+    x = rng.integers(-64, 64, (6, 4, 3)) / 8.0
+    i = rng.integers(-6, 6, k, dtype=np.int64)
+    j = rng.integers(-4, 4, k, dtype=np.int64)
+    v = rng.integers(-64, 64, k) / 4.0
+    env = dict(os.environ, ARRAYC_GPU_EMULATION_GRID="2,3,32")
+    proc, res = run_source(MIXED, {"x": x, "i": i, "j": j, "v": v}, tmp_path,
+                           flags=("--fuse", algo, "--target", target), env=env)
+    assert proc.returncode == 0, proc.stderr
+    a, b, c, d = x.copy(), x.copy(), x.copy(), x.copy()
+    a[0, j, 2] = v
+    a[i, :, 1] = v[:, None] * 2.0
+    b[:, j] = -1.0
+    b[1:, j, 1:] = x[1:, j, :2] + 0.5
+    c[i, ::-1, i % 3] = x[i, :, 0] * 3.0
+    d[2, i % 4, :] = x[i, 0, :]
+    for got, want in zip(res, [a, b, c, d]):
+        np.testing.assert_array_equal(got, want)

@@ -136,10 +136,13 @@ impl Checker {
     }
 
     /// Type of the view `base[index]`. Reports too many indices, bad index types, provably
-    /// out-of-range integer indices. All integers on all dimensions give a scalar. A single `i64`
-    /// index array `idx` is a gather along axis 0 (NumPy integer-array indexing): an array of shape
-    /// `idx.shape + base.shape[1:]`, a copy, not a view; as an assignment target, the
-    /// shape a scatter's value must broadcast to. An index array among other entries is E0409.
+    /// out-of-range integer indices. All integers on all dimensions give a scalar. `i64` index
+    /// arrays, with integers and slices beside them, are a gather (NumPy's advanced indexing): the
+    /// index arrays' broadcast shape `B` takes the place of the run of index arrays and integers
+    /// when that run is one (`x[:, i, 0]`: `x.shape[:1] + B`), else comes first (`x[i, :, 0]`:
+    /// `B + x.shape[1:2]`); a copy, not a view; as an assignment target, the shape a scatter's value
+    /// must broadcast to. `newaxis` or `...` beside index arrays is E0409. A `bool` mask of rank k
+    /// (the only index) is a filter along the k leading axes: `[?] + base.shape[k:]`.
     pub fn index_ty(&mut self, base: &Ty, index: &[Index], span: &Span) -> Ty {
         // Check the index expressions first so they all get types.
         let mut parts = Vec::with_capacity(index.len());
@@ -161,18 +164,17 @@ impl Checker {
         if let Some(k) = parts.iter().position(|p| matches!(p, Part::Mask(_))) {
             let Index::At(e) = &index[k] else { unreachable!("a mask part comes from an `At` entry") };
             let Some(Part::Mask(m)) = parts.get(k) else { unreachable!("checked above") };
-            // A 1-d mask selects along axis 0; a 2-d mask of a 2-d array selects elements.
-            let fits = m.len() == 1 || (m.len() == 2 && shape.len() == 2);
-            if index.len() != 1 || shape.is_empty() || !fits {
+            // A mask of rank k selects along x's k leading axes (elements, for k = rank).
+            if index.len() != 1 || m.is_empty() || m.len() > shape.len() {
                 self.err(
                     Diagnostic::error(
                         "E0409",
-                        "a boolean mask must be the only index: 1-d (it selects along axis 0), or 2-d for a 2-d array",
+                        "a boolean mask must be the only index, of rank 1 up to the array's rank",
                         e.span.clone(),
                         "a boolean mask",
                     )
                     .with_note(format!("the array has shape {}, the mask {}", shape_str(&shape), shape_str(m)))
-                    .with_help("filter with a 1-d mask of the size of axis 0, or a mask of a matrix's shape (NumPy's `x[mask]`)"),
+                    .with_help("filter with a mask of the shape of the array's leading axes (NumPy's `x[mask]`)"),
                 );
                 return Ty::Error;
             }
@@ -193,52 +195,35 @@ impl Checker {
         }
         if let Some(k) = parts.iter().position(|p| matches!(p, Part::Gather(_))) {
             let Index::At(e) = &index[k] else { unreachable!("a gather part comes from an `At` entry") };
-            // One run of index arrays, with slices (no integers, `newaxis` or `...`) around it.
-            let run = parts[k..].iter().take_while(|p| matches!(p, Part::Gather(_))).count();
-            let others_are_slices =
-                parts.iter().enumerate().all(|(i, p)| (k..k + run).contains(&i) || matches!(p, Part::Slice(..)));
-            if !others_are_slices || index.len() > shape.len() {
+            // NumPy's advanced indexing: index arrays, integers and slices, one per axis.
+            let basic = |p: &Part| matches!(p, Part::Gather(_) | Part::At(_) | Part::Slice(..));
+            if !parts.iter().all(basic) || index.len() > shape.len() {
                 self.err(
                     Diagnostic::error(
                         "E0409",
-                        "index arrays must be adjacent, with only slices beside them, at most one index per axis",
+                        "index arrays take only integers and slices beside them, at most one index per axis",
                         e.span.clone(),
                         "an index array",
                     )
                     .with_note(format!("the array has shape {}", shape_str(&shape)))
-                    .with_help(
-                        "gather with index arrays and slices (`x[idx]`, `x[i, j]`, `x[1:, idx]`), then index the result",
-                    ),
+                    .with_help("gather with index arrays, integers and slices (`x[idx]`, `x[i, j]`, `x[1:, idx]`, `x[0, :, idx]`), then index the result"),
                 );
                 return Ty::Error;
             }
-            // `x[s.., i, j, .., t..]`: the sliced leading axes, the index arrays broadcast together,
-            // the sliced following axes, then `x`'s remaining axes.
-            let mut b: Vec<Size> = vec![];
-            for (p, ix) in parts[k..k + run].iter().zip(&index[k..k + run]) {
-                let (Part::Gather(g), Index::At(e)) = (p, ix) else { unreachable!("checked above") };
-                match self.broadcast(&b, g) {
-                    Ok(s) => b = s,
-                    Err(be) => {
-                        self.error(
-                            "E0401",
-                            format!(
-                                "index arrays of shapes {} and {} do not broadcast together",
-                                shape_str(&b),
-                                shape_str(g)
-                            ),
-                            e.span.clone(),
-                            format!("size {} vs {}", be.left, be.right),
-                        );
-                        return Ty::Error;
-                    }
+            let Some(b) = self.index_arrays_shape(&parts, index) else { return Ty::Error };
+            for (d, (p, ix)) in parts.iter().zip(index).enumerate() {
+                if let (Part::At(Some(v)), Index::At(e)) = (p, ix) {
+                    self.check_in_range(v, &shape[d], e);
                 }
             }
-            let mut out = vec![];
+            // NumPy places the broadcast index axes where the run of index entries (arrays and
+            // integers) is when it is one run, else first; the sliced axes keep their order.
+            let run = advanced_run(&parts);
+            let mut out = if run.is_some() { vec![] } else { b.clone() };
             for (d, p) in parts.iter().enumerate() {
                 match p {
                     Part::Slice(s, t, u) => out.push(self.slice_size(&shape[d], s.clone(), t.clone(), *u)),
-                    _ if d == k => out.append(&mut b),
+                    _ if run.as_ref().is_some_and(|r| r.start == d) => out.extend(b.iter().cloned()),
                     _ => {}
                 }
             }
@@ -309,6 +294,31 @@ impl Checker {
         } else {
             Ty::Array(dtype, out)
         }
+    }
+
+    /// The broadcast shape of the index arrays among `parts` (E0401 when they do not broadcast).
+    fn index_arrays_shape(&mut self, parts: &[Part], index: &[Index]) -> Option<Vec<Size>> {
+        let mut b: Vec<Size> = vec![];
+        for (p, ix) in parts.iter().zip(index) {
+            let (Part::Gather(g), Index::At(e)) = (p, ix) else { continue };
+            match self.broadcast(&b, g) {
+                Ok(s) => b = s,
+                Err(be) => {
+                    self.error(
+                        "E0401",
+                        format!(
+                            "index arrays of shapes {} and {} do not broadcast together",
+                            shape_str(&b),
+                            shape_str(g)
+                        ),
+                        e.span.clone(),
+                        format!("size {} vs {}", be.left, be.right),
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(b)
     }
 
     fn check_in_range(&mut self, idx: &Size, dim: &Size, e: &Expr) {
@@ -416,6 +426,17 @@ enum Part {
     Slice(Option<Option<Size>>, Option<Option<Size>>, Option<Option<i64>>),
     Other,
     Bad,
+}
+
+/// The entries of an index with index arrays that NumPy's advanced indexing treats as advanced
+/// (index arrays and integers), when they are one run of adjacent entries: then the broadcast
+/// index axes take the run's place, else they come first (NumPy, "Combining advanced and basic
+/// indexing").
+fn advanced_run(parts: &[Part]) -> Option<std::ops::Range<usize>> {
+    let advanced = |p: &Part| matches!(p, Part::Gather(_) | Part::At(_));
+    let first = parts.iter().position(advanced)?;
+    let len = parts[first..].iter().take_while(|p| advanced(p)).count();
+    (!parts[first + len..].iter().any(advanced)).then_some(first..first + len)
 }
 
 /// NumPy `PySlice_AdjustIndices` length for constant bounds.

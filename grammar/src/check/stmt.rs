@@ -119,37 +119,6 @@ impl Checker {
             Stmt::SetItem { target, index, value, span } => {
                 let view = self.target_view(target, index, span);
                 let vt = self.value(value);
-                let ty_of = |c: &Self, ix: &Index| match ix {
-                    Index::At(e) => c.types.get(e.id.0 as usize).cloned(),
-                    _ => None,
-                };
-                let is_array = |c: &Self, ix: &Index| ty_of(c, ix).is_some_and(|t| t.is_array());
-                if let [ix @ Index::At(e)] = index.as_slice() {
-                    let two_d_mask = matches!(ty_of(self, ix), Some(Ty::Array(DType::Bool, m)) if m.len() > 1);
-                    if two_d_mask && vt.is_array() {
-                        self.error(
-                            "E0409",
-                            "assigning an array through a 2-d mask is not supported",
-                            e.span.clone(),
-                            "a 2-d mask",
-                        );
-                        return;
-                    }
-                }
-                if let Some(Index::At(e)) = index.iter().find(|ix| is_array(self, ix)) {
-                    if !index.iter().all(|ix| is_array(self, ix)) {
-                        self.err(
-                            Diagnostic::error(
-                                "E0409",
-                                "an assignment through index arrays takes index arrays only",
-                                e.span.clone(),
-                                "an index array",
-                            )
-                            .with_help("write `x[i, j] = v` with an index array per leading axis; slices beside them work when reading"),
-                        );
-                        return;
-                    }
-                }
                 if let (Some(view), Ty::Scalar(_) | Ty::Array(..)) = (view, &vt) {
                     self.check_fits(&vt, &view, value);
                 }
@@ -375,35 +344,25 @@ impl Checker {
 
     fn aug_assign(&mut self, target: &Ident, index: &[Index], op: BinOp, value: &Expr, span: &Span) {
         let view = self.target_view(target, index, span);
-        if let [Index::At(e)] = index {
-            if self.types.get(e.id.0 as usize).is_some_and(|t| matches!(t, Ty::Array(DType::I64, _))) {
-                self.err(
-                    Diagnostic::error(
-                        "E0410",
-                        format!("`{}=` through an index array is not supported", super::expr::op_str(op)),
-                        e.span.clone(),
-                        "an index array",
-                    )
-                    .with_note("NumPy's `x[idx] += v` adds once per distinct index (repeated indices: the last wins)")
-                    .with_help("write `x[idx] = x[idx] + v` for that, or `add_at(x, idx, v)` to add every value"),
-                );
-                self.value(value);
-                return;
-            }
+        let index_array = |ix: &&Index| match ix {
+            Index::At(e) => self.types.get(e.id.0 as usize).is_some_and(|t| matches!(t, Ty::Array(DType::I64, _))),
+            _ => false,
+        };
+        if let Some(Index::At(e)) = index.iter().find(index_array) {
+            self.err(
+                Diagnostic::error(
+                    "E0410",
+                    format!("`{}=` through an index array is not supported", super::expr::op_str(op)),
+                    e.span.clone(),
+                    "an index array",
+                )
+                .with_note("NumPy's `x[idx] += v` adds once per distinct index (repeated indices: the last wins)")
+                .with_help("write `x[idx] = x[idx] + v` for that, or `add_at(x, idx, v)` to add every value"),
+            );
+            self.value(value);
+            return;
         }
         let vt = self.value(value);
-        if let [Index::At(e)] = index {
-            let two_d_mask = matches!(self.types.get(e.id.0 as usize), Some(Ty::Array(DType::Bool, m)) if m.len() > 1);
-            if two_d_mask && vt.is_array() {
-                self.error(
-                    "E0409",
-                    "updating through a 2-d mask with an array is not supported",
-                    e.span.clone(),
-                    "a 2-d mask",
-                );
-                return;
-            }
-        }
         let Some(view) = view else { return };
         if vt == Ty::Error || view == Ty::Error {
             return;

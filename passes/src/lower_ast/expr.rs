@@ -131,9 +131,9 @@ impl Lowerer<'_> {
                         return Ok(vec![self.filter(b, m, ty.shape())]);
                     }
                 }
-                // A run of index arrays with slices around it (the checker allows no other mix).
-                if let Some(k) = index.iter().position(|ix| self.is_index_array(ix)) {
-                    return Ok(vec![self.gather_subscript(b, index, k, &ty)?]);
+                // Index arrays with integers and slices beside them (NumPy's advanced indexing).
+                if index.iter().any(|ix| self.is_index_array(ix)) {
+                    return Ok(vec![self.gather_subscript(b, index, &ty)?]);
                 }
                 let v = self.view(b, index)?;
                 if ty.is_array() {
@@ -370,31 +370,106 @@ impl Lowerer<'_> {
         ins
     }
 
-    /// `x[s.., i, j, .., t..]`: index arrays from entry `k` on (one run), slices around them, as
-    /// NumPy (the broadcast index axes take the run's place): the leading slices as a view, a
-    /// gather along axis `k`, then the following slices as a view of the gathered array. `ty`
-    /// is the checked type of the whole subscript.
-    fn gather_subscript(&mut self, base: ValueId, index: &[Index], k: usize, ty: &Ty) -> LResult<ValueId> {
-        let Ty::Array(dt, shape) = ty else { unreachable!("the checker types a gather as an array") };
-        let run = index[k..].iter().take_while(|ix| self.is_index_array(ix)).count();
-        let Type::Array(_, rs) = self.f.ty(base) else { unreachable!("checked: an array") };
-        let src = if k > 0 { self.view(base, &index[..k])? } else { base };
-        let mut idxs = vec![];
-        for ix in &index[k..k + run] {
-            let Index::At(e) = ix else { unreachable!("a run of index arrays") };
-            idxs.push(self.expr(e)?);
-        }
-        // The rank of the broadcast index arrays: what the run adds to the other axes.
-        let q = shape.len() + run - rs;
-        let after = &index[k + run..];
-        let full_result = after.is_empty().then_some(shape.as_slice());
-        let gathered = self.gather(src, &idxs, k, *dt, &shape[k..k + q], full_result);
-        if after.is_empty() {
-            return Ok(gathered);
-        }
+    /// NumPy's advanced indexing of `base` by `index` (`i64` index arrays, integers and slices, one
+    /// per leading axis) as a view and the index arrays along consecutive axes of it: returns
+    /// `(src, indices, axis)`, `src` the view of `base` through the integers and slices (the indexed
+    /// axes kept whole), transposed so that the indexed axes are `axis .. axis + c` (`c` index
+    /// arrays), and the index arrays, evaluated. When the index arrays and integers are one run of
+    /// adjacent entries, `axis` is the number of slices before it, and no transpose is needed; else
+    /// the indexed axes come first (`axis = 0`), as NumPy places the broadcast index axes then
+    /// ("Combining advanced and basic indexing"). A gather or a scatter of `src` along `axis` then
+    /// has NumPy's result (target) shape.
+    fn advanced_index(&mut self, base: ValueId, index: &[Index]) -> LResult<(ValueId, Vec<ValueId>, usize)> {
         let whole = Index::Slice { start: None, stop: None, step: None, span: 0..0 };
-        let entries: Vec<Index> = std::iter::repeat_n(whole, k + q).chain(after.iter().cloned()).collect();
-        self.view(gathered, &entries)
+        let arrays: Vec<bool> = index.iter().map(|ix| self.is_index_array(ix)).collect();
+        let src = if arrays.iter().all(|&a| a) {
+            base
+        } else {
+            let basic: Vec<Index> =
+                index.iter().zip(&arrays).map(|(ix, &a)| if a { whole.clone() } else { ix.clone() }).collect();
+            self.view(base, &basic)?
+        };
+        // Where each index array's axis is in `src` (integers remove their axes).
+        let mut positions = vec![];
+        let mut p = 0;
+        for (ix, &a) in index.iter().zip(&arrays) {
+            if a {
+                positions.push(p);
+            }
+            if a || matches!(ix, Index::Slice { .. }) {
+                p += 1;
+            }
+        }
+        let mut indices = vec![];
+        for (ix, &a) in index.iter().zip(&arrays) {
+            if let (Index::At(e), true) = (ix, a) {
+                indices.push(self.expr(e)?);
+            }
+        }
+        let advanced: Vec<usize> =
+            index.iter().enumerate().filter(|(_, ix)| matches!(ix, Index::At(_))).map(|(i, _)| i).collect();
+        if advanced.windows(2).all(|w| w[1] == w[0] + 1) {
+            return Ok((src, indices, positions[0]));
+        }
+        let Type::Array(_, r) = self.f.ty(src) else { unreachable!("checked: an array") };
+        let perm: Vec<usize> = positions.iter().copied().chain((0..r).filter(|a| !positions.contains(a))).collect();
+        Ok((self.transpose(src, perm), indices, 0))
+    }
+
+    /// `x[index]` with index arrays, integers and slices (NumPy's advanced indexing, see
+    /// [`Self::advanced_index`]): a gather of the view. `ty` is the checked type of the whole
+    /// subscript.
+    fn gather_subscript(&mut self, base: ValueId, index: &[Index], ty: &Ty) -> LResult<ValueId> {
+        let Ty::Array(dt, shape) = ty else { unreachable!("the checker types a gather as an array") };
+        let (src, indices, axis) = self.advanced_index(base, index)?;
+        let Type::Array(_, rs) = self.f.ty(src) else { unreachable!("checked: an array") };
+        // The rank of the broadcast index arrays: what they add to the other axes.
+        let q = shape.len() + indices.len() - rs;
+        Ok(self.gather(src, &indices, axis, *dt, &shape[axis..axis + q], Some(shape)))
+    }
+
+    /// `x[index] = value` through index arrays, integers and slices (NumPy's advanced indexing, see
+    /// [`Self::advanced_index`]): a scatter (`ScatterKind::Set`) into the view. `shape` is the
+    /// checked target's shape, to which `value` broadcasts. The scatter indexes the view's leading
+    /// axes, so when the index axes are not first, the view and the value are transposed to put
+    /// them first (views, no copies).
+    pub(crate) fn scatter_subscript(
+        &mut self,
+        base: ValueId,
+        index: &[Index],
+        shape: &[Size],
+        value: ValueId,
+    ) -> LResult<()> {
+        let (mut dest, indices, axis) = self.advanced_index(base, index)?;
+        let Type::Array(_, r) = self.f.ty(dest) else { unreachable!("checked: an array") };
+        let c = indices.len();
+        let q = shape.len() + c - r;
+        let b = &shape[axis..axis + q];
+        let mut value = value;
+        if axis > 0 {
+            let mut sizes: Vec<ValueId> = (0..axis).map(|a| self.dim(dest, a)).collect();
+            sizes.extend(self.broadcast_sizes(&indices, b));
+            sizes.extend((axis + c..r).map(|a| self.dim(dest, a)));
+            let front = |k: usize, n: usize| (axis..axis + k).chain(0..axis).chain(axis + k..n).collect::<Vec<_>>();
+            dest = self.transpose(dest, front(c, r));
+            if self.f.ty(value).is_array() {
+                let full = self.broadcast_to_sizes(value, &sizes);
+                value = self.transpose(full, front(q, shape.len()));
+            }
+        }
+        self.scatter(dest, &indices, Some(b), value, ScatterKind::Set, ScatterMode::Raise);
+        Ok(())
+    }
+
+    /// `src` with its axes permuted (`arr.transpose`: result axis `i` is `src`'s axis `perm[i]`), a
+    /// view.
+    pub(crate) fn transpose(&mut self, src: ValueId, perm: Vec<usize>) -> ValueId {
+        let Type::Array(d, rank) = self.f.ty(src) else { unreachable!("transposes of arrays") };
+        let res = self.value(Type::Array(d, rank), None);
+        self.emit(OpKind::Transpose { res, src, perm });
+        let root = self.root(src);
+        self.roots.insert(res, root);
+        res
     }
 
     /// `x[mask]` (`compress(mask, x)`) with a 1-d `bool` mask of the size of `x`'s axis 0 (checked
@@ -420,31 +495,49 @@ impl Lowerer<'_> {
         if let Some(s) = shape {
             self.shapes.insert(out, s.to_vec());
         }
-        let one = self.i64_const(1);
-        let sub = |l: &mut Self, a: ValueId, b: ValueId, sizes: &[ValueId]| {
-            l.compute_new(ComputeFn::Binary(BinFn::Sub), vec![a, b], DType::I64, sizes.to_vec(), None)
-        };
         // Each selected element's position in row-major order: within its row (a scan along the
-        // last axis), after the rows before it (an exclusive scan of the row counts).
+        // last axis, minus itself), after the rows before it (the exclusive scan of the row counts).
+        let one = self.i64_const(1);
         let last = m.len() - 1;
         let within = self.compute_new(ComputeFn::Scan(ReduceKind::Sum, last), vec![mask], DType::I64, m.clone(), None);
-        let mut before = sub(self, within, one, &m);
-        if last == 1 {
-            let rows = self.new_array(DType::I64, vec![m[0]]);
-            self.emit(OpKind::Compute {
-                func: ComputeFn::Reduce(ReduceKind::Sum, Some(1)),
-                out: rows,
-                ins: vec![mask],
-            });
-            let upto = self.compute_new(ComputeFn::Scan(ReduceKind::Sum, 0), vec![rows], DType::I64, vec![m[0]], None);
-            let offsets = sub(self, upto, rows, &m[..1]);
-            let offsets = self.expand(offsets, vec![IndexEntry::Full, IndexEntry::NewAxis]);
+        let mut before =
+            self.compute_new(ComputeFn::Binary(BinFn::Sub), vec![within, one], DType::I64, m.clone(), None);
+        if last > 0 {
+            let offsets = self.row_offsets(mask, &m);
             before =
                 self.compute_new(ComputeFn::Binary(BinFn::Add), vec![before, offsets], DType::I64, m.clone(), None);
         }
         let idx = self.compute_new(ComputeFn::Where, vec![mask, before, count], DType::I64, m, None);
         self.scatter(out, &[idx], None, x, ScatterKind::Set, ScatterMode::Drop);
         out
+    }
+
+    /// For `a` of rank 2 or more (`i64` or `bool`, of run-time sizes `sizes`), the sum of the
+    /// elements of all earlier rows (rows: along the last axis) in row-major order, broadcast along
+    /// the last axis: the exclusive prefix sum of the row sums, itself computed this way one rank
+    /// down.
+    fn row_offsets(&mut self, a: ValueId, sizes: &[ValueId]) -> ValueId {
+        let last = sizes.len() - 1;
+        let outer = &sizes[..last];
+        let rows = self.new_array(DType::I64, outer.to_vec());
+        self.emit(OpKind::Compute { func: ComputeFn::Reduce(ReduceKind::Sum, Some(last)), out: rows, ins: vec![a] });
+        let upto =
+            self.compute_new(ComputeFn::Scan(ReduceKind::Sum, last - 1), vec![rows], DType::I64, outer.to_vec(), None);
+        let mut offsets =
+            self.compute_new(ComputeFn::Binary(BinFn::Sub), vec![upto, rows], DType::I64, outer.to_vec(), None);
+        if last > 1 {
+            let earlier = self.row_offsets(rows, outer);
+            offsets = self.compute_new(
+                ComputeFn::Binary(BinFn::Add),
+                vec![offsets, earlier],
+                DType::I64,
+                outer.to_vec(),
+                None,
+            );
+        }
+        let entries = std::iter::repeat_n(IndexEntry::Full, last).chain(std::iter::once(IndexEntry::NewAxis));
+        let offsets = self.expand(offsets, entries.collect());
+        self.broadcast_to_sizes(offsets, sizes)
     }
 
     /// NumPy's `bincount(idx, weights, minlength=m)`: a new 1-d array of size
@@ -506,8 +599,8 @@ impl Lowerer<'_> {
 
     /// `target[i, j, ..] = value` (`ScatterKind::Set`) or `add_at(target, idx, value)` (`Add`): a
     /// scatter along the leading axes, one per index array of `indices` (`ComputeFn::Scatter`), over
-    /// the iteration space `B + target.shape[c:]`, `B` the index arrays' broadcast shape (one
-    /// array's own shape, or as checked: `b`), to which the index arrays go in extended with size-1
+    /// the iteration space `B + target.shape[c:]`, `B` the index arrays' broadcast shape (as checked:
+    /// `b`; without `b`, the index arrays all have the first one's shape), to which the index arrays go in extended with size-1
     /// axes and broadcast (as for a gather), and `value` broadcast. Like NumPy, the value and the
     /// index arrays are read completely before the target is written: one that may overlap the
     /// target is copied first.
@@ -524,14 +617,13 @@ impl Lowerer<'_> {
             unreachable!("the checker types a scatter as an array target through index arrays")
         };
         let c = indices.len();
-        // The index arrays' broadcast shape: one array's own sizes, or broadcast (`b` checked).
+        // The index arrays' broadcast shape: broadcast (`b` checked), or the first array's sizes.
         let idx_sizes: Vec<ValueId> = match (indices, b) {
-            ([idx], _) => {
-                let Type::Array(_, q) = self.f.ty(*idx) else { unreachable!("checked: an index array") };
-                (0..q).map(|a| self.dim(*idx, a)).collect()
+            (_, Some(b)) if indices.len() > 1 => self.broadcast_sizes(indices, b),
+            _ => {
+                let Type::Array(_, q) = self.f.ty(indices[0]) else { unreachable!("checked: an index array") };
+                (0..q).map(|a| self.dim(indices[0], a)).collect()
             }
-            (_, Some(b)) => self.broadcast_sizes(indices, b),
-            (_, None) => unreachable!("several index arrays come with their checked broadcast shape"),
         };
         let q = idx_sizes.len();
         if mode == ScatterMode::Raise {
@@ -642,7 +734,7 @@ impl Lowerer<'_> {
     }
 
     /// `v` as a view of `sizes` (an `arr.broadcast` unless it is a scalar).
-    fn broadcast_to_sizes(&mut self, v: ValueId, sizes: &[ValueId]) -> ValueId {
+    pub(crate) fn broadcast_to_sizes(&mut self, v: ValueId, sizes: &[ValueId]) -> ValueId {
         let Type::Array(d, r) = self.f.ty(v) else { return v };
         if r == sizes.len() && (0..r).all(|a| self.is_dim_of(sizes[a], v, a)) {
             return v;
@@ -857,17 +949,16 @@ impl Lowerer<'_> {
             "arange" => self.arange(&vals, ty),
             "linspace" => self.linspace(&vals),
             "copy" => self.fresh_copy(one(&vals)),
-            "transpose" | ".T" | "diagonal" => {
+            "transpose" | ".T" => {
                 let src = one(&vals);
-                let Type::Array(d, rank) = self.f.ty(src) else { unreachable!("checked: an array") };
-                let (res, op) = if name != "diagonal" {
-                    let res = self.value(Type::Array(d, rank), None);
-                    (res, OpKind::Transpose { res, src, perm: (0..rank).rev().collect() })
-                } else {
-                    let res = self.value(Type::Array(d, 1), None);
-                    (res, OpKind::Diagonal { res, src })
-                };
-                self.emit(op);
+                let Type::Array(_, rank) = self.f.ty(src) else { unreachable!("checked: an array") };
+                self.transpose(src, (0..rank).rev().collect())
+            }
+            "diagonal" => {
+                let src = one(&vals);
+                let Type::Array(d, _) = self.f.ty(src) else { unreachable!("checked: an array") };
+                let res = self.value(Type::Array(d, 1), None);
+                self.emit(OpKind::Diagonal { res, src });
                 let root = self.root(src);
                 self.roots.insert(res, root);
                 res

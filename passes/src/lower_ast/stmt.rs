@@ -37,24 +37,14 @@ impl Lowerer<'_> {
                         return Ok(());
                     }
                 }
-                if !index.is_empty() && index.iter().all(|ix| self.is_index_array(ix)) {
-                    // `x[i, j, ..] = v` with index arrays (the checker allows no slices beside
-                    // them here): a scatter along the leading axes.
+                if index.iter().any(|ix| self.is_index_array(ix)) {
+                    // `x[i, 0, :, j] = v` with index arrays: a scatter (NumPy's advanced indexing).
                     let x = self.var(target)?;
-                    let mut idxs = vec![];
-                    for ix in index {
-                        let ast::Index::At(e) = ix else { unreachable!("checked above") };
-                        idxs.push(self.expr(e)?);
-                    }
                     let v = self.expr(value)?;
-                    // The index arrays' broadcast shape: the checked target's leading axes.
                     let Some(Ty::Array(_, shape)) = self.checked.target_types.get(&span.start).cloned() else {
                         unreachable!("the checker typed the scatter's target")
                     };
-                    let Type::Array(_, r) = self.f.ty(x) else { unreachable!("checked: an array") };
-                    let q = shape.len() + idxs.len() - r;
-                    self.scatter(x, &idxs, Some(&shape[..q]), v, ScatterKind::Set, ScatterMode::Raise);
-                    return Ok(());
+                    return self.scatter_subscript(x, index, &shape, v);
                 }
                 let dest = self.target_view(target, index, span.start)?;
                 self.assign_into(dest, value)?;
@@ -137,25 +127,34 @@ impl Lowerer<'_> {
         Ok(())
     }
 
-    /// `x[mask] = v` (a 1-d mask of the size of `x`'s axis 0, checked at run time): a scalar `v` is
-    /// `where(mask, v, x)` into `x` (the mask broadcast along `x`'s other axes; elementwise,
-    /// parallel); an array `v`, one value (row) per selected element in order (its size checked at
-    /// run time), is scattered to the selected positions, `x[arange(n)[mask]] = v`.
+    /// `x[mask] = v` (a mask of the shape of `x`'s k leading axes, checked at run time): a scalar
+    /// `v` is `where(mask, v, x)` into `x` (the mask broadcast along `x`'s other axes; elementwise,
+    /// parallel); an array `v`, one value (row) per selected element in row-major order (its size
+    /// checked at run time), is scattered to the selected positions: NumPy's
+    /// `x[nonzero(mask)] = v`, the positions along each masked axis being that axis's `arange`
+    /// filtered by the mask.
     fn masked_assign(&mut self, x: ValueId, mask: ValueId, v: ValueId) {
         if self.f.ty(v).is_array() {
-            let n = self.dim(x, 0);
+            let sizes = self.check_mask_size(x, mask);
+            let k = sizes.len();
             let zero = self.i64_const(0);
             let one = self.i64_const(1);
-            let positions = self.new_array(DType::I64, vec![n]);
-            self.emit(OpKind::Compute { func: ComputeFn::Arange, out: positions, ins: vec![zero, one] });
-            let selected = self.filter(positions, mask, None);
-            self.scatter(x, &[selected], None, v, ScatterKind::Set, ScatterMode::Raise);
+            let mut selected = vec![];
+            for a in 0..k {
+                let positions = self.new_array(DType::I64, vec![sizes[a]]);
+                self.emit(OpKind::Compute { func: ComputeFn::Arange, out: positions, ins: vec![zero, one] });
+                let entries = (0..k).map(|b| if a == b { IndexEntry::Full } else { IndexEntry::NewAxis }).collect();
+                let along = self.expand(positions, entries);
+                let along = self.broadcast_to_sizes(along, &sizes);
+                selected.push(self.filter(along, mask, None));
+            }
+            self.scatter(x, &selected, None, v, ScatterKind::Set, ScatterMode::Raise);
         } else {
             self.masked_where(x, mask, v);
         }
     }
 
-    /// `x = where(mask, v, x)` in place, the 1-d mask (checked against `x`'s axis 0 at run time)
+    /// `x = where(mask, v, x)` in place, the mask (checked against `x`'s leading axes at run time)
     /// broadcast along `x`'s other axes; `v` a scalar or an array of `x`'s shape.
     fn masked_where(&mut self, x: ValueId, mask: ValueId, v: ValueId) {
         self.check_mask_size(x, mask);
@@ -165,7 +164,8 @@ impl Lowerer<'_> {
         let mask = if r == q {
             mask
         } else {
-            let entries = std::iter::once(IndexEntry::Full).chain(std::iter::repeat_n(IndexEntry::NewAxis, r - 1));
+            let entries =
+                std::iter::repeat_n(IndexEntry::Full, q).chain(std::iter::repeat_n(IndexEntry::NewAxis, r - q));
             let expanded = self.expand(mask, entries.collect());
             self.broadcast_to(expanded, x)
         };
@@ -179,7 +179,8 @@ impl Lowerer<'_> {
         let Type::Array(dt, r) = self.f.ty(x) else { unreachable!("checked: an array") };
         if self.f.ty(v).is_array() {
             let selected = self.filter(x, mask, None);
-            let sizes = (0..r).map(|a| self.dim(selected, a)).collect();
+            let Type::Array(_, rs) = self.f.ty(selected) else { unreachable!("a filter gives an array") };
+            let sizes = (0..rs).map(|a| self.dim(selected, a)).collect();
             let updated = self.compute_new(ComputeFn::Binary(f), vec![selected, v], dt, sizes, None);
             self.masked_assign(x, mask, updated);
         } else {
