@@ -21,16 +21,39 @@ bound to size symbols, arguments that are views of one array, writes through par
 that are views of parameters, several results (`let (r1, r2) = h1(a, a[::-1], 0.5);`); several
 results of the entry function (arrays and scalars).
 
+The operations of issue 13, mixed with all of the above (their operands and targets are views with
+negative steps, variables aliasing one base, helper parameters, statements in loops and ifs):
+gathers `x[idx]`; scans `cumsum(x)`, `cumprod(x)` (1-d) and `axis=k` (negative too; cumprod of
+`x * 0.25 + 1.0` for floats, so products stay in range); `argmin`/`argmax` of a whole array (the
+row-major position, also of reversed and strided views) and with `axis=k`, also of bool arrays;
+scatters `x[idx] = v` and `x[i, j] = v` (index arrays with repeated indices: the last write wins;
+v broadcast, v and idx may read x) and `add_at(x, idx, v)`; index arrays are
+`(arange(k) * c + o) % n`, `abs(e) % n` of a generated i64 array e, or `argmin(a, axis=1)` of a
+generated (k, n) array, minus n for negative indices, so every index is in range; filters
+`x[mask]` (1-d mask along axis 0 of an n-d array, 2-d mask of a matrix), `compress(mask, x)` and
+`bincount(idx)`, whose results have a run-time size `?`: they are only reduced (whole, or along
+axis 0 to a static shape: `sum(x[m], axis=0)`, `argmax(x[m], axis=0)`), scanned, combined with a
+literal, bound to variables (`let f3 = x[m];`) and returned by main as `f64[?]` / `f64[?, m]`;
+masked writes `x[m] = s`, `x[m] op= s`, `x[m] = y[m] op s`, `x[m] = row` (2-d masks: scalars
+only, as the language allows); `bincount(idx, minlength=m)` and `bincount(idx, w, minlength=m)`
+with every index below m (size m, which the checker only knows as `?`, combined with arrays of size
+m); `dot(a, b)` and `a @ b` (vector.vector, matrix.vector, vector.matrix, matrix.matrix). Integer
+and bool arrays of every result dtype take part (cumsum of bool is i64, argmin is i64, ...).
+`features(arr, marks)` counts these operations in a program (`differential.py` prints the tally).
+
 How a program is kept fair (NumPy and arrayc must agree up to rtol 1e-9 / atol 1e-12 for f64,
 exactly for i64 and bool): the generator runs the program while it writes it. Every candidate
 statement is executed by an *instrumented* NumPy translation (helpers `_v`, `_cmp`, `_trunc`, ...
 in `Helpers`) that rejects the statement when a value is not finite or too large (|x| > 1e4 for
 floats, > 2**31 for integers: no overflow anywhere), when an integer is divided by zero or raised
-to a negative power, when a comparison, a float->int/bool cast or a float `%` of values that are not
-computed exactly (sums, transcendental functions, linspace, ...) comes within a small margin of
-its decision point, or when NumPy raises anything. Finally the whole program is run twice more
+to a negative power, when a comparison, a float->int/bool cast, a float `%` or an arg-reduction (the
+winner against every other element of its lane) of values that are not computed exactly (sums,
+scans, dot products, weighted bincounts, transcendental functions, linspace, ...) comes within a
+small margin of its decision point, or when NumPy raises anything (min/max/argmin of an empty
+filter result, the mean of one: a warning, an error here). Finally the whole program is run twice more
 with every inexact operation perturbed by more than its rounding error can differ between
-implementations (summation order, libm ulps); the program is kept only when these runs agree with
+implementations (summation order, libm ulps; float scans, dot products and weighted bincounts
+count as sums); the program is kept only when these runs agree with
 the plain one to well within the comparison tolerance (integers and bools exactly), and when the
 clean translation gives bit-identical results to the instrumented one. Otherwise the next attempt
 (`seed`, attempt k) is generated.
@@ -255,6 +278,7 @@ class Env:
         self.counter = 0
         self.next_storage = 0
         self.tag = tag  # prefix of local names (helper functions: `h1_`)
+        self.filters = {}  # name -> (dtype, shape after axis 0, exact): results of run-time size `?`
 
     def fresh(self, prefix):
         self.counter += 1
@@ -381,7 +405,8 @@ class Helpers:
 
     def namespace(self):
         ns = {"np": np}
-        for name in ("_v", "_cmp", "_trunc", "_tobool", "_dz", "_fmod", "_red", "_fn", "_pow", "_ipow", "_lin"):
+        for name in ("_v", "_cmp", "_trunc", "_tobool", "_dz", "_fmod", "_red", "_fn", "_pow", "_ipow", "_lin",
+                     "_scan", "_arg", "_dot", "_binc"):
             ns[name] = getattr(self, name)
         from arrayc_random import random as _random
 
@@ -507,6 +532,57 @@ class Helpers:
             r = self._noise(r, 2 * self._eps(r) * max(abs(a), abs(b)))
         return r
 
+    def _scan(self, kind, x, axis, exact):
+        """cumsum / cumprod along axis (an int: the 1-d form is given axis 0)."""
+        xa = np.asarray(x)
+        if kind == "cumprod" and xa.dtype.kind in "ib":
+            if np.any(np.cumprod(np.abs(xa.astype(np.float64)), axis=axis) > INT_LIMIT):
+                raise Reject("integer product overflows")
+        r = self._v(getattr(np, kind)(x, axis=axis))
+        if self.perturb and r.dtype.kind == "f":
+            n = xa.shape[axis]
+            if kind == "cumsum":
+                s = np.cumsum(np.abs(xa.astype(np.float64)), axis=axis)
+            else:
+                s = np.abs(r.astype(np.float64))
+            r = self._noise(r, self._eps(r) * (n + 2) * 0.5 * s)
+        return r
+
+    def _arg(self, kind, x, axis, exact):
+        """argmin / argmax; rejected when the input is not computed exactly and another element
+        comes within the margin of the winning one (a near tie)."""
+        xa = np.asarray(x)
+        r = getattr(np, kind)(xa, axis=axis)
+        if not exact and xa.dtype.kind == "f":
+            ext = (np.min if kind == "argmin" else np.max)(xa, axis=axis, keepdims=True)
+            f, e = xa.astype(np.float64), ext.astype(np.float64)
+            scale = np.maximum(1.0, np.maximum(np.abs(f), np.abs(e)))
+            near = np.abs(f - e) <= self._margin(xa) * scale
+            if np.any(np.sum(near, axis=axis) > 1):
+                raise Reject("near tie in an arg-reduction")
+        return r
+
+    def _dot(self, a, b):
+        aa, ba = np.asarray(a), np.asarray(b)
+        s = np.abs(aa.astype(np.float64)) @ np.abs(ba.astype(np.float64))
+        r = a @ b
+        if np.asarray(r).dtype.kind == "i" and np.any(s > INT_LIMIT):
+            raise Reject("integer dot product overflows")
+        r = self._v(r)
+        if self.perturb and np.asarray(r).dtype.kind == "f":
+            r = self._noise(r, self._eps(r) * (aa.shape[-1] + 2) * 0.5 * s)
+        return r
+
+    def _binc(self, idx, w, m):
+        if w is None:
+            return self._v(np.bincount(idx, minlength=m))
+        r = self._v(np.bincount(idx, w, minlength=m))
+        if self.perturb:
+            s = np.bincount(idx, np.abs(np.asarray(w, np.float64)), minlength=m)
+            cnt = np.bincount(idx, minlength=m)
+            r = self._noise(r, self._eps(r) * (cnt + 2) * 0.5 * s)
+        return r
+
 
 def diag_view(x):
     """A writable view of the main diagonal of a 2-d array (arrayc's `diagonal`; NumPy's own
@@ -578,6 +654,11 @@ class Generator:
         self.loop_depth = 0
         self.block_depth = 0
         self.loopvars = []  # Var of enclosing loops
+        # texts of the new operations whose kind cannot be told from the program text by a
+        # token (filter reads, scatter and masked-write statements): see `features`
+        self.marks = {"filter": set(), "scatter": set(), "scatter2": set(), "mask_write": set(),
+                      "filter_let": set()}
+        self.returned_dynamic = 0
 
     # ---- random helpers
     def chance(self, p):
@@ -1140,10 +1221,259 @@ class Generator:
         return E(f"{a.arr}[{idx}]", f"({a.py})[{idx_py}]", f"_v(({a.pyi})[{idx_py}])", a.dt,
                  (S[0],) + tuple(a.shape[1:]), a.exact)
 
+    # ---- the operations of issue 13 (index arrays, scans, arg-reductions, filters, dot)
+    def gen_index(self, kdim, ndim, depth, focus=None, nonneg=False):
+        """A 1-d i64 index array of size kdim whose values are positions in a dimension ndim:
+        `(arange(k) * c + o) % n`, `abs(e) % n` of a generated i64 array e, or `argmin(a, axis=1)`
+        of a generated (k, n) array; minus n (negative indices, they wrap as in NumPy) unless
+        nonneg. Indices repeat when k > n or by chance."""
+        n, k = dim_text(ndim), dim_text(kdim)
+        form = self.pick([(2, "arange"), (1.5, "data"), (0.5, "arg")])
+        idx = None
+        if form == "arg" and depth > 0:
+            a = self.gen_arr((kdim, ndim), depth - 1, "num", focus)
+            if a is not None and a.shape is not None and len(a.shape) == 2:
+                e = self.argred(self.r.choice(["argmin", "argmax"]), a, self.r.choice([1, -1]))
+                if e is not None and e.shape is not None and conc(e.shape) == (kdim.n,):
+                    idx = e
+        if form == "data" and depth > 0:
+            a = self.gen_arr((kdim,), depth - 1, "i64", focus)
+            if a is not None and a.dt == "i64" and a.shape is not None and conc(a.shape) == (kdim.n,):
+                idx = E(f"(abs({a.arr}) % ({n}))", f"(np.abs({a.py}) % ({n}))", f"(np.abs({a.pyi}) % ({n}))",
+                        "i64", a.shape, True)
+        if idx is None:
+            c, o = self.r.randint(1, 5), self.r.randint(0, 6)
+            idx = E(f"((arange({k}) * {c} + {o}) % ({n}))", f"((np.arange({k}) * {c} + {o}) % ({n}))",
+                    f"((np.arange({k}) * {c} + {o}) % ({n}))", "i64", (kdim,), True)
+        if not nonneg and self.chance(0.35):
+            idx = E(f"({idx.arr} - ({n}))", f"({idx.py} - ({n}))", f"({idx.pyi} - ({n}))", "i64", idx.shape, True)
+        return idx
+
+    def index_dim(self):
+        """The size of an index array: a size parameter or a literal (may exceed the indexed axis)."""
+        p = self.r.choice(self.sizes)
+        return Dim(p[1], Aff.sym(p[0])) if self.chance(0.5) else lit_dim(self.r.randint(1, 6))
+
+    def argred(self, kind, a, axis):
+        """argmin / argmax of a (whole array when axis is None): i64."""
+        if a is None or a.scalar or a.dt not in ("f64", "f32", "i64", "bool"):
+            return None
+        if axis is None:
+            arr, py = f"{kind}({a.arr})", f"np.{kind}({a.py})"
+            shape = None
+        else:
+            arr, py = f"{kind}({a.arr}, axis={axis})", f"np.{kind}({a.py}, axis={axis})"
+            k = axis % len(a.shape)
+            shape = (a.shape[:k] + a.shape[k + 1:]) or None
+        return E(arr, py, f"_arg('{kind}', {a.pyi}, {axis}, {a.exact})", "i64", shape, True)
+
+    def arg_axis(self, S, depth, kind, focus):
+        """`argmin(a, axis=k)` / `argmax(a, axis=k)` of shape S."""
+        if not self.kind_ok("i64", kind):
+            return None
+        k = self.r.randint(0, len(S))
+        p = self.r.choice(self.sizes)
+        d = Dim(p[1], Aff.sym(p[0])) if self.chance(0.7) else lit_dim(self.r.randint(1, 4))
+        inner = S[:k] + (d,) + S[k:]
+        a = self.gen_arr(inner, depth - 1, "bool" if self.chance(0.15) else "num", focus)
+        axis = k if self.chance(0.6) else k - len(inner)
+        e = self.argred(self.r.choice(["argmin", "argmax"]), a, axis)
+        if e is None or not matches(e.shape, S):
+            return None
+        return e
+
+    def bounded_for_prod(self, a):
+        """a * 0.25 + 1.0 for a float a (keeps products of a few elements in range)."""
+        if a is None or a.dt not in FLOAT:
+            return a
+        q = E("0.25", "0.25", "0.25", "f64", None, True, lit=True)
+        one = E("1.0", "1.0", "1.0", "f64", None, True, lit=True)
+        return self.binop("+", self.binop("*", a, q), one)
+
+    def scan(self, S, depth, kind, focus):
+        """`cumsum(a)` / `cumprod(a)` of a 1-d a, or with `axis=k` (negative too)."""
+        name = self.pick([(3, "cumsum"), (1.2, "cumprod")])
+        a = self.gen_arr(S, depth - 1, "bool" if self.chance(0.1) else ("float" if kind == "float" else "num"), focus)
+        if name == "cumprod":
+            a = self.bounded_for_prod(a)
+        if a is None or a.scalar:
+            return None
+        dt = infer_dt(np.cumsum, a)
+        if dt is None or not self.kind_ok(dt, kind):
+            return None
+        rank = len(a.shape)
+        if rank == 1 and self.chance(0.6):
+            arr, py, axis = f"{name}({a.arr})", f"np.{name}({a.py})", 0
+        else:
+            k = self.r.randint(0, rank - 1)
+            axis = k if self.chance(0.6) else k - rank
+            arr, py = f"{name}({a.arr}, axis={axis})", f"np.{name}({a.py}, axis={axis})"
+        exact = a.exact and dt == "i64"
+        return E(arr, py, f"_scan('{name}', {a.pyi}, {axis}, {exact})", dt, a.shape, exact)
+
+    def matmul(self, a, b):
+        """`dot(a, b)` or `a @ b` of 1-d / 2-d numeric operands (inner sizes equal)."""
+        if a is None or b is None or a.scalar or b.scalar or len(a.shape) > 2 or len(b.shape) > 2:
+            return None
+        if a.dt == "bool" or b.dt == "bool":
+            return None
+        inner_b = b.shape[0] if len(b.shape) == 1 else b.shape[-2]
+        if a.shape[-1].n != inner_b.n:
+            return None
+        dt = infer_dt(np.matmul, a, b)
+        if dt is None:
+            return None
+        shape = a.shape[:-1] + (b.shape[1:] if len(b.shape) == 2 else ())
+        if self.chance(0.5):
+            arr, py = f"dot({a.arr}, {b.arr})", f"np.dot({a.py}, {b.py})"
+        else:
+            arr, py = f"({a.arr} @ {b.arr})", f"({a.py} @ {b.py})"
+        exact = a.exact and b.exact and dt == "i64"
+        return E(arr, py, f"_dot({a.pyi}, {b.pyi})", dt, shape or None, exact)
+
+    def dot_expr(self, S, depth, kind, focus):
+        """A matrix product of shape S (rank 1: matrix @ vector or vector @ matrix; rank 2)."""
+        if len(S) > 2:
+            return None
+        p = self.r.choice(self.sizes)
+        K = Dim(p[1], Aff.sym(p[0])) if self.chance(0.7) else lit_dim(self.r.randint(1, 4))
+        sub = "float" if kind == "float" else "num"
+        if len(S) == 2:
+            ash, bsh = (S[0], K), (K, S[1])
+        elif self.chance(0.5):
+            ash, bsh = (S[0], K), (K,)
+        else:
+            ash, bsh = (K,), (K, S[0])
+        e = self.matmul(self.gen_arr(ash, depth - 1, sub, focus), self.gen_arr(bsh, depth - 1, sub, focus))
+        if e is None or not self.kind_ok(e.dt, kind) or not matches(e.shape, S):
+            return None
+        return e
+
+    def bincount_expr(self, S, depth, kind, focus):
+        """`bincount(idx, minlength=m)` (i64) or `bincount(idx, w, minlength=m)` (f64) with every
+        index in [0, m): the result has m elements, a size the checker only knows as `?` (so the
+        dimension carries no symbol)."""
+        if len(S) != 1:
+            return None
+        m = S[0]
+        weights = self.chance(0.5) if kind in ("num", "any") else self.kind_ok("f64", kind)
+        if not self.kind_ok("f64" if weights else "i64", kind):
+            return None
+        kdim = self.index_dim()
+        idx = self.gen_index(kdim, m, depth - 1, focus, nonneg=True)
+        mt = dim_text(m)
+        if weights:
+            w = self.gen_arr((kdim,), depth - 1, "num", focus)
+            if w is None or w.dt == "bool" or w.shape is None or conc(w.shape) != (kdim.n,):
+                return None
+            e = E(f"bincount({idx.arr}, {w.arr}, minlength={mt})", f"np.bincount({idx.py}, {w.py}, minlength={mt})",
+                  f"_binc({idx.pyi}, {w.pyi}, {mt})", "f64", (Dim(m.n, None),), False)
+        else:
+            e = E(f"bincount({idx.arr}, minlength={mt})", f"np.bincount({idx.py}, minlength={mt})",
+                  f"_binc({idx.pyi}, None, {mt})", "i64", (Dim(m.n, None),), True)
+        return e if matches(e.shape, S) else None
+
+    def filter_expr(self, shape, depth, focus, kind="num"):
+        """An expression of run-time size along axis 0 (`?`): `x[mask]` (a 1-d mask along axis 0,
+        or a 2-d mask of a matrix: its elements in row-major order), `compress(mask, x)`, a filter
+        result variable, `bincount(idx)` without minlength; maybe scanned or combined with a scalar.
+        Returns (E with shape None, the shape after axis 0) or None; never sized statically."""
+        env = self.env
+        d = shape[0]
+        opts = [(3, "mask"), (2 if len(shape) == 1 else 0, "compress"), (0.6, "bincount")]
+        if len(shape) == 2:
+            opts.append((1.2, "mask2"))
+        fvars = [n for n, (dt, R, ex) in env.filters.items() if self.kind_ok(dt, kind) or kind == "any"]
+        if fvars:
+            opts.append((1, "var"))
+        form = self.pick(opts)
+        if form == "var":
+            name = self.r.choice(fvars)
+            dt, R, ex = env.filters[name]
+            f = E(name, name, name, dt, None, ex and self.loop_depth == 0)
+        elif form == "bincount":
+            kdim = self.index_dim()
+            idx = self.gen_index(kdim, lit_dim(self.r.randint(1, 8)), depth - 1, focus, nonneg=True)
+            f = E(f"bincount({idx.arr})", f"np.bincount({idx.py})", f"_binc({idx.pyi}, None, 0)", "i64", None, True)
+            R = ()
+        else:
+            x = self.gen_arr(shape, depth - 1, kind, focus)
+            if x is None or x.scalar or conc(x.shape) != conc(shape):
+                return None
+            mshape = shape if form == "mask2" else shape[:1]
+            m = self.gen_arr(mshape, max(depth - 1, 1), "bool", focus)
+            if m is None or m.dt != "bool" or m.scalar or conc(m.shape) != conc(mshape):
+                return None
+            if form == "compress":
+                f = E(f"compress({m.arr}, {x.arr})", f"np.compress({m.py}, {x.py})",
+                      f"np.compress({m.pyi}, {x.pyi})", x.dt, None, x.exact)
+            else:
+                f = E(f"{x.arr}[{m.arr}]", f"({x.py})[{m.py}]", f"({x.pyi})[{m.pyi}]", x.dt, None, x.exact)
+                self.marks["filter"].add(f.arr)
+            R = () if form == "mask2" else tuple(x.shape[1:])
+        post = self.pick([(3, None), (1, "lit"), (0.6, "scan"), (0.4, "abs")])
+        if post == "lit" and f.dt != "bool":
+            l = self.lit("f64" if f.dt in FLOAT else "i64", neg=False)
+            g = self.binop(self.r.choice("+-*"), f, l)
+            f = g if g is not None else f
+        elif post == "scan":
+            name = self.r.choice(["cumsum", "cumsum", "cumprod"])
+            g = self.bounded_for_prod(f) if name == "cumprod" else f
+            dt = infer_dt(np.cumsum, g)
+            if g is not None and dt is not None:
+                ax = "" if not R and self.chance(0.6) else ", axis=0"
+                exact = g.exact and dt == "i64"
+                f = E(f"{name}({g.arr}{ax})", f"np.{name}({g.py}{ax})", f"_scan('{name}', {g.pyi}, 0, {exact})",
+                      dt, None, exact)
+        elif post == "abs" and f.dt != "bool":
+            f = E(f"abs({f.arr})", f"np.abs({f.py})", f"np.abs({f.pyi})", f.dt, None, f.exact)
+        return f, R
+
+    def dyn_reduce(self, f, R, axis):
+        """A reduction (sum prod min max mean argmin argmax) of a run-time-sized expression f:
+        whole (a scalar) or along axis 0 (shape R). Empty selections are rejected where NumPy
+        raises (min, max, arg*) or warns (mean)."""
+        red = self.pick([(3, "sum"), (0.7, "prod"), (1.2, "min"), (1.2, "max"), (1, "mean"), (0.6, "argmin"),
+                         (0.6, "argmax")])
+        if axis is not None and not R:
+            axis = None
+        if red in ("argmin", "argmax"):
+            a = E(f.arr, f.py, f.pyi, f.dt, (lit_dim(1),) + tuple(R), f.exact)  # a stand-in shape
+            e = self.argred(red, a, axis)
+            if e is None:
+                return None
+            e.shape = R if axis is not None else None
+            return e
+        if red == "prod":
+            f = self.bounded_for_prod(f)
+            if f is None:
+                return None
+        e = self.reduce(red, E(f.arr, f.py, f.pyi, f.dt, None, f.exact), None, None)
+        if e is None:
+            return None
+        if axis is not None:
+            ax = 0 if self.chance(0.6) else -(len(R) + 1)
+            e = E(f"{red}({f.arr}, axis={ax})", f"np.{red}({f.py}, axis={ax})",
+                  f"_red('{red}', {f.pyi}, {ax}, {e.exact})", e.dt, R, e.exact)
+        return e
+
+    def filter_reduce(self, S, depth, kind, focus):
+        """`sum(x[mask], axis=0)` and the like: a reduction along the run-time-sized axis 0, of shape S."""
+        p = self.r.choice(self.sizes)
+        d = Dim(p[1], Aff.sym(p[0])) if self.chance(0.7) else lit_dim(self.r.randint(1, 4))
+        r = self.filter_expr((d,) + tuple(S), depth, focus)
+        if r is None or not r[1]:
+            return None
+        e = self.dyn_reduce(r[0], r[1], 0)
+        if e is None or e.scalar or not self.kind_ok(e.dt, kind) or not matches(e.shape, S):
+            return None
+        return e
+
     def gen_num_arr(self, S, depth, kind, focus):
         op = self.pick([(4, "arith"), (1, "div"), (1.5, "func"), (1, "minmax"), (1, "where"),
                         (0.8, "cast"), (0.6, "mod"), (0.6, "pow"), (1.2, "reduce"), (0.4, "neg"),
-                        (0.8, "gather")])
+                        (0.8, "gather"), (0.7, "scan"), (0.5, "argred"), (0.6, "dot"), (0.5, "bincount"),
+                        (0.5, "filtred")])
         sub = "float" if kind == "float" else "num"
         if op == "arith":
             a, b = self.split_operands(S, depth, sub, focus)
@@ -1198,6 +1528,16 @@ class Generator:
             return self.reduce_axis(S, depth, kind, focus)
         if op == "gather":
             return self.gather(S, depth, kind, focus)
+        if op == "scan":
+            return self.scan(S, depth, kind, focus)
+        if op == "argred":
+            return self.arg_axis(S, depth, kind, focus)
+        if op == "dot":
+            return self.dot_expr(S, depth, kind, focus)
+        if op == "bincount":
+            return self.bincount_expr(S, depth, kind, focus)
+        if op == "filtred":
+            return self.filter_reduce(S, depth, kind, focus)
         a = self.gen_arr(S, depth - 1, kind, focus)
         if a.dt == "bool":
             return None
@@ -1280,9 +1620,23 @@ class Generator:
     def _gen_num_scal(self, depth, kind, allow_lit):
         if depth <= 0:
             return self.scalar_leaf(kind, allow_lit)
-        op = self.pick([(2, "leaf"), (2, "reduce"), (2, "arith"), (0.8, "func"), (0.5, "cast"), (0.4, "minmax")])
+        op = self.pick([(2, "leaf"), (2, "reduce"), (2, "arith"), (0.8, "func"), (0.5, "cast"), (0.4, "minmax"),
+                        (0.5, "arg"), (0.7, "dynred"), (0.3, "vdot")])
         if op == "leaf":
             return self.scalar_leaf(kind, allow_lit)
+        if op == "arg":  # argmin / argmax of a whole array (its row-major position), or axis 0 of a 1-d one
+            S = self.some_shape(self.env)
+            a = self.gen_arr(S, depth - 1, "bool" if self.chance(0.15) else "num")
+            axis = self.r.choice([0, -1]) if (len(S) == 1 and self.chance(0.25)) else None
+            return self.argred(self.r.choice(["argmin", "argmax"]), a, axis)
+        if op == "dynred":  # a reduction of a filter (or bincount) result
+            S = self.some_shape(self.env)
+            r = self.filter_expr(S, depth, None)
+            return self.dyn_reduce(r[0], r[1], None) if r is not None else None
+        if op == "vdot":
+            p = self.r.choice(self.sizes)
+            K = Dim(p[1], Aff.sym(p[0])) if self.chance(0.7) else lit_dim(self.r.randint(1, 5))
+            return self.matmul(self.gen_arr((K,), depth - 1, "num"), self.gen_arr((K,), depth - 1, "num"))
         if op == "reduce":
             arrs = self.env.arrays()
             S = self.some_shape(self.env)
@@ -1724,6 +2078,133 @@ class Generator:
         return Stmt([f"{tgt.arr} = {src.arr};"], [f"{tgt.py} = {src.py}"],
                     [f"{tgt.pyi} = {self.setcast(src, v.dt)}"])
 
+    def st_scatter(self):
+        """`x[idx] = v` (i64 index array along axis 0; repeated indices: the last write wins) or
+        `x[i, j] = v` (one index array per leading axis); x may be a view (negative steps) and v
+        may read x: it is read completely before the write, in both languages."""
+        arrs = self.env.arrays()
+        if not arrs:
+            return None
+        v = self.r.choice(arrs)
+        kdim = self.index_dim()
+        depth = self.r.randint(1, 2)
+        i0 = self.gen_index(kdim, v.shape[0], depth, v.storage)
+        if len(v.shape) >= 2 and self.chance(0.5):
+            i1 = self.gen_index(kdim, v.shape[1], depth, v.storage)
+            sa, sp, si = f"{i0.arr}, {i1.arr}", f"{i0.py}, {i1.py}", f"{i0.pyi}, {i1.pyi}"
+            T, kind = (kdim,) + tuple(v.shape[2:]), "scatter2"
+        else:
+            sa, sp, si = i0.arr, i0.py, i0.pyi
+            T, kind = (kdim,) + tuple(v.shape[1:]), "scatter"
+        val = self.value_for(T, v.dt, v.storage)
+        if val is None or not fits(val.shape, T):
+            return None
+        self.mark_written(v.storage, val.exact or v.dt in ("i64", "bool"))
+        line = f"{v.name}[{sa}] = {val.arr};"
+        self.marks[kind].add(line)
+        return Stmt([line], [f"{v.name}[{sp}] = {val.py}"], [f"{v.name}[{si}] = {self.setcast(val, v.dt)}"])
+
+    def st_add_at(self):
+        """`add_at(x, idx, v)`: np.add.at, repeated indices accumulate (in index order)."""
+        arrs = [v for v in self.env.arrays() if v.dt in NUM]
+        if not arrs:
+            return None
+        v = self.r.choice(arrs)
+        kdim = self.index_dim()
+        idx = self.gen_index(kdim, v.shape[0], self.r.randint(1, 2), v.storage)
+        T = (kdim,) + tuple(v.shape[1:])
+        for _ in range(4):
+            val = self.value_for(T, v.dt, v.storage)
+            if val is not None and val.dt != "bool" and fits(val.shape, T) and self.same_kind_ok(v.dt, val, "+", False):
+                break
+        else:
+            return None
+        self.mark_written(v.storage, val.exact)
+        return Stmt([f"add_at({v.name}, {idx.arr}, {val.arr});"], [f"np.add.at({v.name}, {idx.py}, {val.py})"],
+                    [f"np.add.at({v.name}, {idx.pyi}, {val.pyi})", f"_v({v.name})"])
+
+    def st_mask_write(self):
+        """Writes through a boolean mask: `x[m] = s`, `x[m] op= s` (a 1-d mask along axis 0, or a
+        2-d mask of a matrix), `x[m] = y[m] op s` and `x[m] = row` (1-d mask; the value has one
+        row per selected element, or one row to broadcast)."""
+        arrs = self.env.arrays()
+        if not arrs:
+            return None
+        v = self.r.choice(arrs)
+        two_d = len(v.shape) == 2 and self.chance(0.35)
+        mshape = tuple(v.shape) if two_d else tuple(v.shape[:1])
+        m = self.gen_arr(mshape, self.r.randint(1, 2), "bool", v.storage)
+        if m is None or m.dt != "bool" or m.scalar or conc(m.shape) != conc(mshape):
+            return None
+        opts = [(2, "set"), (2 if v.dt in NUM else 0, "op")]
+        if not two_d:
+            opts.append((1.2 if v.dt != "bool" else 0, "self"))
+            if len(v.shape) >= 2:
+                opts.append((0.7, "row"))
+        mode = self.pick(opts)
+        tgt = f"{v.name}[{m.arr}]"
+        tgt_py, tgt_pyi = f"{v.name}[{m.py}]", f"{v.name}[{m.pyi}]"
+        if mode == "op":
+            ops = [(3, "+"), (2, "-"), (2, "*")] + ([(1, "/")] if v.dt in FLOAT else [])
+            op = self.pick(ops)
+            val = self.gen_scal(self.r.randint(0, 2), "num")
+            if op == "/":
+                ab = self.func("abs", val)
+                val = self.binop("+", ab, self.lit("f64", neg=False)) if ab is not None else val
+            if val is None or not self.same_kind_ok(v.dt, val, op, False):
+                return None
+            vpyi = f"_dz({val.pyi})" if op == "/" else val.pyi
+            self.mark_written(v.storage, val.exact)
+            line = f"{tgt} {op}= {val.arr};"
+            self.marks["mask_write"].add(line)
+            return Stmt([line], [f"{tgt_py} {op}= {val.py}"], [f"{tgt_pyi} {op}= {vpyi}", f"_v({v.name})"])
+        if mode == "self":
+            same = [w for w in self.env.arrays() if w.dt in NUM and w.shape[0].n == v.shape[0].n
+                    and conc(w.shape) == conc(v.shape)]
+            w = self.r.choice(same) if same and self.chance(0.6) else v
+            if w.dt not in NUM:
+                return None
+            src = E(f"{w.name}[{m.arr}]", f"{w.name}[{m.py}]", f"{w.name}[{m.pyi}]", w.dt, None, self.var_exact(w))
+            form = self.pick([(3, "op"), (1, "func")])
+            if form == "func":
+                val = self.func(self.r.choice(["abs", "abs", "tanh", "sin"]), src)
+            else:
+                val = self.binop(self.r.choice("+-*"), src, self.gen_scal(self.r.randint(0, 1), "num"))
+            if val is None:
+                return None
+        elif mode == "row":
+            R = tuple(v.shape[1:])
+            val = self.gen_arr(self.sub_shape(R, allow_scalar=False), self.r.randint(1, 2),
+                               "bool" if v.dt == "bool" else "num", v.storage)
+            if val is None or not fits(val.shape, R):
+                return None
+        else:
+            val = self.gen_scal(self.r.randint(0, 2), "num" if v.dt != "bool" else "any")
+            if val is None:
+                return None
+        if v.dt == "bool" and val.dt != "bool" or v.dt != "bool" and val.dt == "bool" and mode != "row":
+            return None
+        self.mark_written(v.storage, val.exact or v.dt in ("i64", "bool"))
+        line = f"{tgt} = {val.arr};"
+        self.marks["mask_write"].add(line)
+        return Stmt([line], [f"{tgt_py} = {val.py}"], [f"{tgt_pyi} = {self.setcast(val, v.dt)}"])
+
+    def st_filter_let(self):
+        """`let f = x[mask];` (or compress, bincount): a variable of run-time size `?` along axis 0,
+        used later by reductions and filters, and maybe returned by main as `f64[?]`/`f64[?, m]`."""
+        if self.in_helper or self.block_depth or self.loop_depth:
+            return None
+        S = self.some_shape(self.env)
+        r = self.filter_expr(S, self.r.randint(1, 3), None, "any")
+        if r is None:
+            return None
+        f, R = r
+        name = self.env.fresh("f")
+        self.env.filters[name] = (f.dt, R, f.exact)
+        line = f"let {name} = {f.arr};"
+        self.marks["filter_let"].add(line)
+        return Stmt([line], [f"{name} = {f.py}"], [f"{name} = {f.pyi}"])
+
     def st_call(self):
         """Defines a helper function for this call site and calls it: array parameters with size
         symbols (arguments are variables or views, possibly of one base), a scalar parameter,
@@ -1867,9 +2348,10 @@ class Generator:
         depth_ok = self.block_depth < 2
         opts = [(3, self.st_let_arr), (3, self.st_setitem), (3, self.st_inplace), (1.2, self.st_let_scal),
                 (1, self.st_scal_update), (0.6, self.st_rebind_arr), (2, self.st_overlap),
-                (0.8 if top else 0.3, self.st_call)]
+                (0.8 if top else 0.3, self.st_call), (1.2, self.st_scatter), (0.7, self.st_add_at),
+                (1.2, self.st_mask_write)]
         if top:
-            opts += [(2, self.st_let_view)]
+            opts += [(2, self.st_let_view), (0.5, self.st_filter_let)]
         if depth_ok:
             opts += [(1.3 if top else 0.4, self.st_for), (0.6 if top else 0.15, self.st_while),
                      (1 if top else 0.4, self.st_if)]
@@ -1962,6 +2444,14 @@ class Generator:
             else:
                 types.append(f"{v.dt}[{', '.join(dim_text(d) for d in v.shape)}]")
         names = [v.name for v in chosen]
+        # results of run-time size (`f64[?]`, `f64[?, m]`): filter result variables
+        fnames = sorted(env.filters)
+        self.r.shuffle(fnames)
+        for name in fnames[: self.r.randint(0, 2)]:
+            dt, R, _ = env.filters[name]
+            types.append(f"{dt}[{', '.join(['?'] + [dim_text(d) for d in R])}]")
+            names.append(name)
+            self.returned_dynamic += 1
         ret_t = types[0] if len(types) == 1 else "(" + ", ".join(types) + ")"
         ret_e = names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
         sig = ", ".join(f"{n}: {t} = {self.lit_text(d)}" for n, t, d in self.params)
@@ -2033,6 +2523,24 @@ def validate(arr, py, pyi, seed):
             raise AssertionError(f"generator bug: clean and instrumented translations differ in result {i}")
 
 
+NEW_OPS = ("cumsum", "cumprod", "argmin", "argmax", "scatter", "scatter2", "add_at", "filter", "compress",
+           "mask_write", "filter_let", "filter_result", "bincount", "dot")
+
+
+def features(arr, marks, returned_dynamic=0):
+    """How often each operation of issue 13 occurs in the program text `arr` (operations named by
+    a function: by their token; the others by the texts the generator recorded in `marks`)."""
+    import re
+    out = {}
+    for tok in ("cumsum", "cumprod", "argmin", "argmax", "add_at", "compress", "bincount"):
+        out[tok] = len(re.findall(rf"\b{tok}\(", arr))
+    out["dot"] = len(re.findall(r"\bdot\(", arr)) + arr.count(" @ ")
+    for kind in ("scatter", "scatter2", "mask_write", "filter_let", "filter"):
+        out[kind] = sum(arr.count(t) for t in marks[kind])
+    out["filter_result"] = returned_dynamic
+    return out
+
+
 def generate(seed, max_stmts=None, avoid=()):
     """The program for this seed (deterministic). avoid: tags of KNOWN_BUGS whose trigger the
     generator then leaves out (to look for other bugs while known ones are open)."""
@@ -2044,6 +2552,7 @@ def generate(seed, max_stmts=None, avoid=()):
         except RECOVERABLE:
             continue
         p = Program(seed, arr, py, pyi, g.params, types, attempt)
+        p.features = features(arr, g.marks, g.returned_dynamic)
         p.arr = p.arr.replace(f"seed {seed * 1000 + attempt}", f"seed {seed} (attempt {attempt})")
         p.py = p.py.replace(f"seed {seed * 1000 + attempt}.", f"seed {seed} (attempt {attempt}).")
         return p

@@ -13,8 +13,9 @@ default one), and compares every result with the program's NumPy translation: sh
 exactly, f64 with rtol 1e-9 / atol 1e-12, f32 with rtol 1e-4 / atol 1e-5, i64 and bool exactly.
 
 It prints one line per failing run and, at the end, the figures: programs generated, runs,
-mismatches, arrayc errors (non-zero exit), timeouts (per run, `--timeout`, default 60 s) and the
-wall time. The exit status is 1 if any run mismatched, failed or timed out, else 0.
+mismatches, arrayc errors (non-zero exit), timeouts (per run, `--timeout`, default 60 s), how many
+programs use each operation of issue 13 (scans, arg-reductions, scatters, add_at, filters, masked
+writes, bincount, dot; `arrgen.features`) and the wall time. The exit status is 1 if any run mismatched, failed or timed out, else 0.
 `--time-budget SECONDS` stops generating programs once that much time has passed (the figures
 then cover the programs generated so far).
 
@@ -235,6 +236,7 @@ def main(argv=None):
     per_config = {name: dict(mismatch=0, error=0, timeout=0) for name, _ in configs}
     gen_time = 0.0
     arrayc_time = 0.0
+    tally = {op: [0, 0] for op in arrgen.NEW_OPS}  # op -> [programs using it, occurrences]
     try:
         pool = ThreadPoolExecutor(max_workers=args.jobs)
         pending = []
@@ -268,6 +270,9 @@ def main(argv=None):
             expected = prog.numpy_results()
             gen_time += time.monotonic() - t0
             counts["programs"] += 1
+            for op, k in prog.features.items():
+                tally[op][0] += k > 0
+                tally[op][1] += k
             pdir = work / f"seed{seed}"
             pdir.mkdir()
             arr_file = pdir / "program.arr"
@@ -300,6 +305,8 @@ def main(argv=None):
             if any(c.values()):
                 print(f"  {name}: {c['mismatch']} mismatches, {c['error']} errors, {c['timeout']} timeouts")
         print(f"failures saved under {args.keep_failures}")
+    print("operations of issue 13 (programs using it / occurrences): "
+          + ", ".join(f"{op} {p}/{k}" for op, (p, k) in tally.items()))
     print(f"wall time:          {wall:.1f} s (generation + NumPy {gen_time:.1f} s, arrayc {arrayc_time:.1f} s summed over runs)")
     return 1 if (counts["mismatch"] or counts["error"] or counts["timeout"]) else 0
 
