@@ -2,7 +2,7 @@
 
 A fixed set of seeds of the random program generator (tests/fuzz/arrgen.py: views with offsets and
 negative steps, broadcasting, in-place writes through aliasing views, reductions, dtype mixing,
-scalar control flow, ...) is compiled and run by arrayc under three configurations (the default
+scalar control flow, scans, arg-reductions, scatters, filters, bincount, dot, ...) is compiled and run by arrayc under three configurations (the default
 `optimal`+`bohrium`, `singleton`, and `greedy --generic`), and every result is compared with the
 program's NumPy translation: shapes and dtypes exactly, f64 with rtol 1e-9 / atol 1e-12, f32 with
 rtol 1e-4 / atol 1e-5, i64 and bool exactly (see differential.compare_results). The test expects

@@ -30,12 +30,13 @@ scatters `x[idx] = v` and `x[i, j] = v` (index arrays with repeated indices: the
 v broadcast, v and idx may read x) and `add_at(x, idx, v)`; index arrays are
 `(arange(k) * c + o) % n`, `abs(e) % n` of a generated i64 array e, or `argmin(a, axis=1)` of a
 generated (k, n) array, minus n for negative indices, so every index is in range; filters
-`x[mask]` (1-d mask along axis 0 of an n-d array, 2-d mask of a matrix), `compress(mask, x)` and
+`x[mask]` (a mask of x's k leading axes: 1-d along axis 0, up to x's rank: the elements in
+row-major order), `compress(mask, x)` and
 `bincount(idx)`, whose results have a run-time size `?`: they are only reduced (whole, or along
 axis 0 to a static shape: `sum(x[m], axis=0)`, `argmax(x[m], axis=0)`), scanned, combined with a
 literal, bound to variables (`let f3 = x[m];`) and returned by main as `f64[?]` / `f64[?, m]`;
-masked writes `x[m] = s`, `x[m] op= s`, `x[m] = y[m] op s`, `x[m] = row` (2-d masks: scalars
-only, as the language allows); `bincount(idx, minlength=m)` and `bincount(idx, w, minlength=m)`
+masked writes `x[m] = s`, `x[m] op= s`, `x[m] = y[m] op s`, `x[m] = row` (masks of any rank
+up to x's); `bincount(idx, minlength=m)` and `bincount(idx, w, minlength=m)`
 with every index below m (size m, which the checker only knows as `?`, combined with arrays of size
 m); `dot(a, b)` and `a @ b` (vector.vector, matrix.vector, vector.matrix, matrix.matrix). Integer
 and bool arrays of every result dtype take part (cumsum of bool is i64, argmin is i64, ...).
@@ -1381,8 +1382,8 @@ class Generator:
         env = self.env
         d = shape[0]
         opts = [(3, "mask"), (2 if len(shape) == 1 else 0, "compress"), (0.6, "bincount")]
-        if len(shape) == 2:
-            opts.append((1.2, "mask2"))
+        if len(shape) >= 2:
+            opts.append((1.2, "maskk"))
         fvars = [n for n, (dt, R, ex) in env.filters.items() if self.kind_ok(dt, kind) or kind == "any"]
         if fvars:
             opts.append((1, "var"))
@@ -1400,7 +1401,8 @@ class Generator:
             x = self.gen_arr(shape, depth - 1, kind, focus)
             if x is None or x.scalar or conc(x.shape) != conc(shape):
                 return None
-            mshape = shape if form == "mask2" else shape[:1]
+            k = self.r.randint(2, len(shape)) if form == "maskk" else 1
+            mshape = tuple(shape[:k])
             m = self.gen_arr(mshape, max(depth - 1, 1), "bool", focus)
             if m is None or m.dt != "bool" or m.scalar or conc(m.shape) != conc(mshape):
                 return None
@@ -1410,7 +1412,7 @@ class Generator:
             else:
                 f = E(f"{x.arr}[{m.arr}]", f"({x.py})[{m.py}]", f"({x.pyi})[{m.pyi}]", x.dt, None, x.exact)
                 self.marks["filter"].add(f.arr)
-            R = () if form == "mask2" else tuple(x.shape[1:])
+            R = tuple(x.shape[k:])
         post = self.pick([(3, None), (1, "lit"), (0.6, "scan"), (0.4, "abs")])
         if post == "lit" and f.dt != "bool":
             l = self.lit("f64" if f.dt in FLOAT else "i64", neg=False)
@@ -2124,23 +2126,22 @@ class Generator:
                     [f"np.add.at({v.name}, {idx.pyi}, {val.pyi})", f"_v({v.name})"])
 
     def st_mask_write(self):
-        """Writes through a boolean mask: `x[m] = s`, `x[m] op= s` (a 1-d mask along axis 0, or a
-        2-d mask of a matrix), `x[m] = y[m] op s` and `x[m] = row` (1-d mask; the value has one
-        row per selected element, or one row to broadcast)."""
+        """Writes through a boolean mask of x's k leading axes (k = 1: along axis 0; k = rank: the
+        elements): `x[m] = s`, `x[m] op= s`, `x[m] = y[m] op s` (one value per selected element)
+        and `x[m] = row` (k < rank: one row to broadcast)."""
         arrs = self.env.arrays()
         if not arrs:
             return None
         v = self.r.choice(arrs)
-        two_d = len(v.shape) == 2 and self.chance(0.35)
-        mshape = tuple(v.shape) if two_d else tuple(v.shape[:1])
+        k = self.r.randint(2, len(v.shape)) if len(v.shape) >= 2 and self.chance(0.4) else 1
+        mshape = tuple(v.shape[:k])
         m = self.gen_arr(mshape, self.r.randint(1, 2), "bool", v.storage)
         if m is None or m.dt != "bool" or m.scalar or conc(m.shape) != conc(mshape):
             return None
         opts = [(2, "set"), (2 if v.dt in NUM else 0, "op")]
-        if not two_d:
-            opts.append((1.2 if v.dt != "bool" else 0, "self"))
-            if len(v.shape) >= 2:
-                opts.append((0.7, "row"))
+        opts.append((1.2 if v.dt != "bool" else 0, "self"))
+        if len(v.shape) > k:
+            opts.append((0.7, "row"))
         mode = self.pick(opts)
         tgt = f"{v.name}[{m.arr}]"
         tgt_py, tgt_pyi = f"{v.name}[{m.py}]", f"{v.name}[{m.pyi}]"
@@ -2173,7 +2174,7 @@ class Generator:
             if val is None:
                 return None
         elif mode == "row":
-            R = tuple(v.shape[1:])
+            R = tuple(v.shape[k:])
             val = self.gen_arr(self.sub_shape(R, allow_scalar=False), self.r.randint(1, 2),
                                "bool" if v.dt == "bool" else "num", v.storage)
             if val is None or not fits(val.shape, R):
