@@ -877,7 +877,12 @@ fn the_compile_cache_serves_a_second_run_and_replaces_corrupt_entries() {
     assert_eq!(got, want);
     // Entries: the kernel groups' object code and the regions' partitions. Every one is damaged the
     // same way, then the run must detect it, give the same results and store every entry again.
-    let entries: Vec<PathBuf> = std::fs::read_dir(&cache).unwrap().map(|e| e.unwrap().path()).collect();
+    // The entries (the file `usage` beside them records the cache's size).
+    let entries: Vec<PathBuf> = std::fs::read_dir(&cache)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "entry"))
+        .collect();
     assert!(entries.len() >= 2, "{entries:?}");
     let good: Vec<Vec<u8>> = entries.iter().map(|e| std::fs::read(e).unwrap()).collect();
     type Damage = fn(&[u8]) -> Vec<u8>;
@@ -943,7 +948,10 @@ fn the_compile_cache_is_safe_for_concurrent_runs_and_optional() {
     }
     let names: Vec<String> =
         std::fs::read_dir(&cache).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-    assert!(names.iter().all(|n| n.ends_with(".entry")), "whole entries, no temporary files left: {names:?}");
+    assert!(
+        names.iter().all(|n| n.ends_with(".entry") || n == "usage"),
+        "whole entries (and the size record), no temporary files left: {names:?}"
+    );
     let (got, err) = run_cached(&prog, &cache, &[]);
     assert!(err.contains("cache: hit"), "{err}");
     assert_eq!(got.as_bytes(), outs[0].stdout);
