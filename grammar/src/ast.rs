@@ -181,7 +181,10 @@ pub enum ExprKind {
         base: Box<Expr>,
         index: Vec<Index>,
     },
-    /// `x.T` style attribute access is not in the language yet; `(a, b)` tuples only in `return`/`let`.
     /// A type name used as a value, only valid as a `dtype=` argument or a cast function: `f32(x)`.
     DTypeName(DType),
+    /// `(a, b, ..)`: several values, only valid as the values of `return` (which the parser takes
+    /// apart) and as the index arrays of `add_at(x, (i, j), v)` (typed as the arrays' broadcast
+    /// shape); anywhere else E0309.
+    Tuple(Vec<Expr>),
 }

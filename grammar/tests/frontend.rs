@@ -292,6 +292,7 @@ fn sx(e: &Expr) -> String {
         }
         ExprKind::Subscript { base, index } => format!("{}[{}]", sx(base), index.len()),
         ExprKind::DTypeName(d) => d.name().to_string(),
+        ExprKind::Tuple(items) => format!("(tuple {})", items.iter().map(sx).collect::<Vec<_>>().join(" ")),
     }
 }
 
@@ -303,6 +304,8 @@ fn precedence() {
         ("2**-x", "(Pow 2 (Neg x))"),
         ("a + b * c", "(Add a (Mul b c))"),
         ("a - b - c", "(Sub (Sub a b) c)"),
+        ("(a, b + c)", "(tuple a (Add b c))"),
+        ("(a)", "a"),
         ("a * b / c % x", "(Rem (Div (Mul a b) c) x)"),
         ("a > 0 & b < 1", "(And (Gt a 0) (Lt b 1))"),
         ("p | q & p", "(Or p (And q p))"),

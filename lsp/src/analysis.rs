@@ -394,6 +394,7 @@ impl Indexer<'_> {
                 self.expr(base);
                 self.indices(index);
             }
+            ExprKind::Tuple(items) => items.iter().for_each(|a| self.expr(a)),
         }
     }
 }

@@ -65,6 +65,38 @@ def test_scatter_matches_numpy(dt, xs, ks, tmp_path):
         np.testing.assert_array_equal(got, want)
 
 
+ADD_AT_TUPLES = """fn main(x: f64[N, M, 2], i: i64[K], j: i64[K], v: f64[K]) -> (f64[N, M, 2], f64[N, M, 2], f64[N, M, 2]) {
+    let a = copy(x);
+    add_at(a, (i, j), v[:, newaxis]);                        # rows (i[k], j[k]) of the last axis
+    let b = copy(x);
+    add_at(b, (i[:, newaxis], arange(2)[newaxis, :]), 1.0);  # broadcast index arrays
+    let c = copy(x);
+    add_at(c, (i, j, 0 * j + 1), v * 2.0);                   # one index array per axis
+    return (a, b, c);
+}
+"""
+
+
+@pytest.mark.parametrize("algo", ["optimal", "singleton"])
+@pytest.mark.parametrize("k", [0, 11, 30_001])
+def test_add_at_with_a_tuple_of_index_arrays(k, algo, tmp_path):
+    """`add_at(x, (i, j), v)` is `np.add.at(x, (i, j), v)`: every value added, repeated index
+    pairs accumulating in order (bit-identical sums), negative indices."""
+    rng = np.random.default_rng(k + 5)
+    x = rng.integers(-64, 64, (7, 4, 2)) / 8.0
+    i = rng.integers(-7, 7, k, dtype=np.int64)
+    j = rng.integers(-4, 4, k, dtype=np.int64)
+    v = rng.standard_normal(k)
+    proc, res = run_source(ADD_AT_TUPLES, {"x": x, "i": i, "j": j, "v": v}, tmp_path, flags=("--fuse", algo))
+    assert proc.returncode == 0, proc.stderr
+    a, b, c = x.copy(), x.copy(), x.copy()
+    np.add.at(a, (i, j), v[:, None])
+    np.add.at(b, (i[:, None], np.arange(2)[None, :]), 1.0)
+    np.add.at(c, (i, j, 0 * j + 1), v * 2.0)
+    for got, want in zip(res, [a, b, c]):
+        np.testing.assert_array_equal(got, want)
+
+
 def test_histogram_counts_and_weights(tmp_path):
     """`add_at` of a scalar (counts) and of weights with many repeated indices, as `np.add.at`;
     float sums bit-identical (added in index-array order)."""
@@ -176,6 +208,10 @@ def test_index_out_of_range_names_the_line(stmt, n, bad, tmp_path):
     ("fn main() -> f64[3] { let x = zeros(3); add_at(x, arange(2)); return x; }", "E0501"),
     ("fn main() -> f64[3] { let x = zeros(3); add_at(x, 1, 2.0); return x; }", "E0406"),
     ("fn main() -> f64[3, 2] { let x = zeros(3, 2); x[arange(2), newaxis] = 1.0; return x; }", "E0409"),
+    ("fn main() -> f64[3, 2] { let x = zeros(3, 2); add_at(x, (arange(2), arange(3)), 1.0); return x; }", "E0401"),
+    ("fn main() -> f64[3] { let x = zeros(3); add_at(x, (arange(2), arange(2)), 1.0); return x; }", "E0403"),
+    ("fn main() -> f64[3, 2] { let x = zeros(3, 2); add_at(x, (arange(2), 1), 1.0); return x; }", "E0406"),
+    ("fn main() -> f64 { let t = (1.0, 2.0); return 0.0; }", "E0309"),
     ("fn main() -> f64[3, 2] { let x = zeros(3, 2); x[0, arange(2)] += 1.0; return x; }", "E0410"),
     ("fn main() -> f64[3, 2] { let x = zeros(3, 2); x[arange(2), 1:] = zeros(2); return x; }", "E0401"),
 ])

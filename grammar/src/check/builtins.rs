@@ -550,15 +550,21 @@ impl Checker {
                 }
             }
             "add_at" => {
-                // NumPy's `np.add.at(x, idx, v)`: adds `v` at the indices, every value (repeated
-                // indices accumulate); `v` broadcasts to `idx.shape + x.shape[1:]`.
+                // NumPy's `np.add.at(x, idx, v)` or `np.add.at(x, (i, j), v)`: adds `v` at the
+                // indices, every value (repeated indices accumulate); `v` broadcasts to
+                // `B + x.shape[c:]`, `B` the broadcast shape of the c index arrays.
                 if !arity(self, 3, 3) {
                     return Some(Ty::Error);
                 }
                 let t = self.value(&args[0]);
-                let ti = self.value(&args[1]);
+                // One index array, or a tuple of them, one per leading axis (`(i, j)`).
+                let index = match &args[1].kind {
+                    ExprKind::Tuple(items) => items.iter().collect::<Vec<_>>(),
+                    _ => vec![&args[1]],
+                };
+                let tis: Vec<Ty> = index.iter().map(|e| self.value(e)).collect();
                 let tv = self.value(&args[2]);
-                if bad || [&t, &ti, &tv].contains(&&Ty::Error) {
+                if bad || tis.contains(&Ty::Error) || [&t, &tv].contains(&&Ty::Error) {
                     return Some(Ty::Error);
                 }
                 let Ty::Array(d, shape) = t else {
@@ -570,16 +576,46 @@ impl Checker {
                     );
                     return Some(Ty::Error);
                 };
-                let Ty::Array(DType::I64, ishape) = ti else {
+                let mut b: Vec<Size> = vec![];
+                for (e, ti) in index.iter().zip(&tis) {
+                    let Ty::Array(DType::I64, ishape) = ti else {
+                        self.error(
+                            "E0406",
+                            format!("the indices of `add_at` must be i64 arrays, found {ti}"),
+                            e.span.clone(),
+                            format!("has type {ti}"),
+                        );
+                        return Some(Ty::Error);
+                    };
+                    match self.broadcast(&b, ishape) {
+                        Ok(s) => b = s,
+                        Err(be) => {
+                            self.error(
+                                "E0401",
+                                format!(
+                                    "index arrays of shapes {} and {} do not broadcast together",
+                                    shape_str(&b),
+                                    shape_str(ishape)
+                                ),
+                                e.span.clone(),
+                                format!("size {} vs {}", be.left, be.right),
+                            );
+                            return Some(Ty::Error);
+                        }
+                    }
+                }
+                if index.len() > shape.len() {
                     self.error(
-                        "E0406",
-                        format!("the indices of `add_at` must be an i64 array, found {ti}"),
+                        "E0403",
+                        format!("too many index arrays: {} for an array of rank {}", index.len(), shape.len()),
                         args[1].span.clone(),
-                        format!("has type {ti}"),
+                        "one per leading axis at most",
                     );
                     return Some(Ty::Error);
-                };
-                let target: Vec<Size> = ishape.iter().chain(&shape[1..]).cloned().collect();
+                }
+                // A tuple of index arrays is typed as their broadcast shape (the lowering's `B`).
+                self.set_ty(args[1].id, Ty::Array(DType::I64, b.clone()));
+                let target: Vec<Size> = b.iter().chain(&shape[index.len()..]).cloned().collect();
                 let vs = match &tv {
                     Ty::Array(_, s) => s.clone(),
                     _ => vec![],

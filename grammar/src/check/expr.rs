@@ -86,6 +86,15 @@ impl Checker {
                 );
                 Ty::Error
             }
+            ExprKind::Tuple(items) => {
+                for a in items {
+                    self.expr(a);
+                }
+                self.err(Diagnostic::error("E0309", "a tuple used as one value", e.span.clone(), "a tuple").with_note(
+                    "tuples are only the values of `return` and the index arrays of `add_at(x, (i, j), v)`",
+                ));
+                Ty::Error
+            }
             ExprKind::Unary(op, a) => {
                 let t = self.value(a);
                 self.unary(*op, t, &e.span)

@@ -95,6 +95,7 @@ impl Lowerer<'_> {
             ExprKind::Bool(b) => self.constant(Scalar::Bool(*b)),
             ExprKind::Var(id) => self.var(id)?,
             ExprKind::DTypeName(_) => return Err(self.error("E0908", &e.span, "a type name is not a value here", "")),
+            ExprKind::Tuple(_) => return Err(self.error("E0908", &e.span, "a tuple is not a value here", "")),
             ExprKind::Binary(op, a, b) => {
                 let (x, y) = (self.expr(a)?, self.expr(b)?);
                 self.binary(bin_fn(*op), x, y, &ty)?
@@ -917,6 +918,18 @@ impl Lowerer<'_> {
     ) -> LResult<Vec<ValueId>> {
         let mut vals = vec![];
         let creation = matches!(name, "zeros" | "ones" | "empty" | "full" | "random");
+        if let (Some(ExprKind::Tuple(items)), "add_at") = (args.get(1).map(|a| &a.kind), name) {
+            // `add_at(x, (i, j), v)`: one index array per leading axis, broadcast together (as checked).
+            let x = self.expr(&args[0])?;
+            let mut indices = vec![];
+            for item in items {
+                indices.push(self.expr(item)?);
+            }
+            let v = self.expr(&args[2])?;
+            let Ty::Array(_, b) = self.ty_of(&args[1]).clone() else { unreachable!("checked: index arrays") };
+            self.scatter(x, &indices, Some(&b), v, ScatterKind::Add, ScatterMode::Raise);
+            return Ok(vec![]);
+        }
         for a in args {
             vals.push(self.expr(a)?);
         }
