@@ -563,10 +563,12 @@ class Helpers:
                 raise Reject("near tie in an arg-reduction")
         return r
 
-    def _dot(self, a, b):
+    def _dot(self, a, b, form):
+        """np.dot (form "dot") or `@` (form "@"): the clean translation's own call, since the two
+        may round differently (different BLAS paths)."""
         aa, ba = np.asarray(a), np.asarray(b)
         s = np.abs(aa.astype(np.float64)) @ np.abs(ba.astype(np.float64))
-        r = a @ b
+        r = np.dot(a, b) if form == "dot" else a @ b
         if np.asarray(r).dtype.kind == "i" and np.any(s > INT_LIMIT):
             raise Reject("integer dot product overflows")
         r = self._v(r)
@@ -1325,12 +1327,13 @@ class Generator:
         if dt is None:
             return None
         shape = a.shape[:-1] + (b.shape[1:] if len(b.shape) == 2 else ())
-        if self.chance(0.5):
+        form = "dot" if self.chance(0.5) else "@"
+        if form == "dot":
             arr, py = f"dot({a.arr}, {b.arr})", f"np.dot({a.py}, {b.py})"
         else:
             arr, py = f"({a.arr} @ {b.arr})", f"({a.py} @ {b.py})"
         exact = a.exact and b.exact and dt == "i64"
-        return E(arr, py, f"_dot({a.pyi}, {b.pyi})", dt, shape or None, exact)
+        return E(arr, py, f"_dot({a.pyi}, {b.pyi}, '{form}')", dt, shape or None, exact)
 
     def dot_expr(self, S, depth, kind, focus):
         """A matrix product of shape S (rank 1: matrix @ vector or vector @ matrix; rank 2)."""
