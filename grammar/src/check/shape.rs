@@ -218,7 +218,7 @@ impl Checker {
             }
             // NumPy places the broadcast index axes where the run of index entries (arrays and
             // integers) is when it is one run, else first; the sliced axes keep their order.
-            let run = advanced_run(&parts);
+            let run = advanced_run(index);
             let mut out = if run.is_some() { vec![] } else { b.clone() };
             for (d, p) in parts.iter().enumerate() {
                 match p {
@@ -429,14 +429,15 @@ enum Part {
 }
 
 /// The entries of an index with index arrays that NumPy's advanced indexing treats as advanced
-/// (index arrays and integers), when they are one run of adjacent entries: then the broadcast
-/// index axes take the run's place, else they come first (NumPy, "Combining advanced and basic
-/// indexing").
-fn advanced_run(parts: &[Part]) -> Option<std::ops::Range<usize>> {
-    let advanced = |p: &Part| matches!(p, Part::Gather(_) | Part::At(_));
-    let first = parts.iter().position(advanced)?;
-    let len = parts[first..].iter().take_while(|p| advanced(p)).count();
-    (!parts[first + len..].iter().any(advanced)).then_some(first..first + len)
+/// (index arrays and integers: the `At` entries), when they are one run of adjacent entries: then
+/// the broadcast index axes take the run's place, else they come first (NumPy, "Combining
+/// advanced and basic indexing"). The checker types subscripts with it and the lowering places
+/// the gathered axes with it.
+pub fn advanced_run(index: &[Index]) -> Option<std::ops::Range<usize>> {
+    let advanced = |ix: &Index| matches!(ix, Index::At(_));
+    let first = index.iter().position(advanced)?;
+    let len = index[first..].iter().take_while(|ix| advanced(ix)).count();
+    (!index[first + len..].iter().any(advanced)).then_some(first..first + len)
 }
 
 /// NumPy `PySlice_AdjustIndices` length for constant bounds.

@@ -407,9 +407,7 @@ impl Lowerer<'_> {
                 indices.push(self.expr(e)?);
             }
         }
-        let advanced: Vec<usize> =
-            index.iter().enumerate().filter(|(_, ix)| matches!(ix, Index::At(_))).map(|(i, _)| i).collect();
-        if advanced.windows(2).all(|w| w[1] == w[0] + 1) {
+        if arrayc_grammar::check::shape::advanced_run(index).is_some() {
             return Ok((src, indices, positions[0]));
         }
         let Type::Array(_, r) = self.f.ty(src) else { unreachable!("checked: an array") };
