@@ -237,5 +237,7 @@ pub fn ilp(prob: &Problem, budget: Budget, deadline: Deadline, stats: &mut Stats
         return singletons();
     }
     stats.optimal_proven = status == HighsModelStatus::Optimal;
+    // The program's objective is the blocks' terms; the model adds its constant.
+    stats.ilp_objective = stats.optimal_proven.then(|| solved.objective_value() + prob.prep.constant as f64);
     partition
 }

@@ -112,6 +112,11 @@ pub struct Stats {
     /// True when the partition was read from the disk cache (the other fields are then the original
     /// search's).
     pub from_disk: bool,
+    /// `ilp` only, when HiGHS proved its optimum: the integer program's objective plus the model's
+    /// constant term (`Prepared::constant`), which equals
+    /// the model's cost of the partition when the program states the cost model exactly
+    /// (`passes/tests/wsp.rs` checks it); `None` otherwise.
+    pub ilp_objective: Option<f64>,
 }
 
 /// A partition with its cost and statistics.
