@@ -788,6 +788,23 @@ impl Checker {
         let mut out = Vec::new();
         let mut ok = true;
         for a in args {
+            if let ExprKind::Tuple(items) = &a.kind {
+                // NumPy's `zeros((2, 3))`: here the sizes are separate arguments.
+                for i in items {
+                    self.expr(i);
+                }
+                self.err(
+                    Diagnostic::error(
+                        "E0503",
+                        "array sizes are separate arguments, not a tuple",
+                        a.span.clone(),
+                        "a tuple",
+                    )
+                    .with_help("drop the parentheses: `zeros(2, 3)` is NumPy's `zeros((2, 3))`"),
+                );
+                ok = false;
+                continue;
+            }
             match self.int_operand(a, "an array size") {
                 Ok(v) => {
                     if let Some(c) = v.as_ref().and_then(|v| v.as_const()) {
