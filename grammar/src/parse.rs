@@ -85,12 +85,20 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
             Diagnostic::error("E0103", format!("unexpected {t} after the end of the program"), l..r, "extra token")
         }
         ParseError::User { error } => match error {
-            LexError::Invalid { text, span } => Diagnostic::error(
-                "E0001",
-                format!("invalid character `{}`", text.escape_debug()),
-                span,
-                "not part of any token",
-            ),
+            LexError::Invalid { text, span } => {
+                let d = Diagnostic::error(
+                    "E0001",
+                    format!("invalid character `{}`", text.escape_debug()),
+                    span,
+                    "not part of any token",
+                );
+                if text.starts_with('.') {
+                    // NumPy's `x.sum()`, `np.sum(x)`, `x.shape`: the language has functions only.
+                    d.with_help("arrayc has no methods, attributes or modules: write `sum(x)` for `x.sum()` or `np.sum(x)`; `x.T` is the one attribute (the transpose)")
+                } else {
+                    d
+                }
+            }
             LexError::IntOverflow { text, span } => Diagnostic::error(
                 "E0002",
                 format!("integer literal `{text}` is too large for i64"),

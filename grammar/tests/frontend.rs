@@ -432,6 +432,18 @@ fn did_you_mean() {
     assert_eq!(d[1].help.as_deref(), Some("did you mean `sqrt`?"));
 }
 
+/// NumPy habits get a help: methods (`x.sum()`) and sizes as a tuple (`zeros((2, 3))`).
+#[test]
+fn numpy_spellings_get_a_help() {
+    let (_, d) = frontend("fn f(x: f64[3]) -> f64 { return x.sum(); }");
+    assert_eq!(d[0].code, "E0001");
+    assert!(d[0].help.as_deref().is_some_and(|h| h.contains("`sum(x)` for `x.sum()`")), "{d:?}");
+    let (_, d) = frontend("fn f() -> f64[2, 3] { return zeros((2, 3)); }");
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].code, "E0503");
+    assert!(d[0].help.as_deref().is_some_and(|h| h.contains("zeros(2, 3)")), "{d:?}");
+}
+
 #[test]
 fn many_errors_reported() {
     let src = "fn f(a: f64[3], b: f64[4]) {
