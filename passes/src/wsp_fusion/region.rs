@@ -462,10 +462,17 @@ pub fn build_region(
         let w = match &op.kind {
             // An escaping array lives on the shared base of everything from outside: its `new` is
             // not a region operation (the outline pass emits allocations ahead of the blocks
-            // anyway), and its `del` orders like a `sync` of the shared base, after every use, so
-            // that the shared base is never contracted (Sec. IV-A2 applies to a whole base).
+            // anyway), and its `del` is a `del` of the shared base, ordered after every use (reads
+            // included: a `sync` alone orders only after writes, and a read could then run after
+            // the array is freed), and a `sync` of it, so that the shared base is never contracted
+            // (Sec. IV-A2 applies to a whole base) and counts as written.
             OpKind::New { res, .. } if !syms.has_own_base(*res) => continue,
-            OpKind::Del { base } if !syms.has_own_base(*base) => wsp::Op::sync(syms.base(f, *base)),
+            OpKind::Del { base } if !syms.has_own_base(*base) => {
+                let shared = syms.base(f, *base);
+                let mut op = wsp::Op::del(shared);
+                op.sync.push(shared);
+                op
+            }
             OpKind::New { res, .. } => {
                 let b = syms.base(f, *res);
                 wsp::Op::new_base(b)
