@@ -23,7 +23,9 @@ results of the entry function (arrays and scalars).
 
 The operations of issue 13, mixed with all of the above (their operands and targets are views with
 negative steps, variables aliasing one base, helper parameters, statements in loops and ifs):
-gathers `x[idx]`; scans `cumsum(x)`, `cumprod(x)` (1-d) and `axis=k` (negative too; cumprod of
+gathers `x[idx]`, and NumPy's advanced indexing with whole slices and an integer beside one index
+array (`x[:, idx]`, `x[0, idx, :]`, `x[idx, :, -1]`: the index axis in the run's place or first,
+`advanced_shape`), in reads and in assignments; scans `cumsum(x)`, `cumprod(x)` (1-d) and `axis=k` (negative too; cumprod of
 `x * 0.25 + 1.0` for floats, so products stay in range); `argmin`/`argmax` of a whole array (the
 row-major position, also of reversed and strided views) and with `axis=k`, also of bool arrays;
 scatters `x[idx] = v` and `x[i, j] = v` (index arrays with repeated indices: the last write wins;
@@ -227,6 +229,19 @@ class Dim:
 
 def lit_dim(n):
     return Dim(n, Aff(n))
+
+
+def advanced_shape(kinds, slice_dims, kdim):
+    """NumPy's result shape of an advanced index whose entries are `kinds` ("A": an index array of
+    size kdim, "I": an integer, "S": a whole slice; slice_dims: the sizes of the "S" entries in
+    order): the index axis takes the place of the run of "A"/"I" entries when they are adjacent,
+    else it comes first."""
+    adv = [i for i, k in enumerate(kinds) if k in "AI"]
+    slices = list(slice_dims)
+    if adv == list(range(adv[0], adv[-1] + 1)):
+        before = sum(1 for k in kinds[:adv[0]] if k == "S")
+        return tuple(slices[:before]) + (kdim,) + tuple(slices[before:])
+    return (kdim,) + tuple(slices)
 
 
 def dim_text(d):
@@ -660,6 +675,7 @@ class Generator:
         # texts of the new operations whose kind cannot be told from the program text by a
         # token (filter reads, scatter and masked-write statements): see `features`
         self.marks = {"filter": set(), "scatter": set(), "scatter2": set(), "mask_write": set(),
+                      "gather_mixed": set(), "scatter_mixed": set(),
                       "filter_let": set()}
         self.returned_dynamic = 0
 
@@ -1224,6 +1240,52 @@ class Generator:
         return E(f"{a.arr}[{idx}]", f"({a.py})[{idx_py}]", f"_v(({a.pyi})[{idx_py}])", a.dt,
                  (S[0],) + tuple(a.shape[1:]), a.exact)
 
+    def gather_mixed(self, S, depth, kind, focus):
+        """NumPy's advanced indexing into shape S: one index array with whole slices and at most one
+        integer beside it (`x[:, idx]`, `x[0, idx, :]`, `x[idx, :, -1]`), the index axis placed by
+        NumPy's rule (`advanced_shape`: in the run's place when the index array and the integer are
+        adjacent, else first)."""
+        if not S:
+            return None
+        kinds = ["S"] * (len(S) - 1)
+        kinds.insert(self.r.randint(0, len(kinds)), "A")
+        if self.chance(0.6):
+            kinds.insert(self.r.randint(0, len(kinds)), "I")
+        adv = [i for i, k in enumerate(kinds) if k in "AI"]
+        adjacent = adv == list(range(adv[0], adv[-1] + 1))
+        p = sum(1 for k in kinds[:adv[0]] if k == "S") if adjacent else 0
+        kdim, slices = S[p], list(S[:p]) + list(S[p + 1:])
+        src, it = [], iter(slices)
+        for k in kinds:
+            if k == "S":
+                src.append(next(it))
+            elif k == "A":
+                q = self.r.choice(self.sizes)
+                src.append(Dim(q[1], Aff.sym(q[0])) if self.chance(0.6) else lit_dim(self.r.randint(1, 4)))
+            else:
+                src.append(lit_dim(self.r.randint(1, 4)))
+        if advanced_shape(kinds, slices, kdim) != tuple(S):
+            return None
+        a = self.gen_arr(tuple(src), depth - 1, kind, focus)
+        if a is None or a.shape is None or len(a.shape) != len(src):
+            return None
+        idx = self.gen_index(kdim, a.shape[kinds.index("A")], max(depth - 1, 0), focus)
+        ents = {"arr": [], "py": [], "pyi": []}
+        for i, k in enumerate(kinds):
+            if k == "A":
+                texts = (idx.arr, idx.py, idx.pyi)
+            elif k == "I":
+                j = str(self.r.randint(-a.shape[i].n, a.shape[i].n - 1))
+                texts = (j, j, j)
+            else:
+                texts = (":", ":", ":")
+            for key, t in zip(("arr", "py", "pyi"), texts):
+                ents[key].append(t)
+        e = ", ".join
+        line = f"{a.arr}[{e(ents['arr'])}]"
+        self.marks["gather_mixed"].add(line)
+        return E(line, f"({a.py})[{e(ents['py'])}]", f"_v(({a.pyi})[{e(ents['pyi'])}])", a.dt, tuple(S), a.exact)
+
     # ---- the operations of issue 13 (index arrays, scans, arg-reductions, filters, dot)
     def gen_index(self, kdim, ndim, depth, focus=None, nonneg=False):
         """A 1-d i64 index array of size kdim whose values are positions in a dimension ndim:
@@ -1477,7 +1539,8 @@ class Generator:
     def gen_num_arr(self, S, depth, kind, focus):
         op = self.pick([(4, "arith"), (1, "div"), (1.5, "func"), (1, "minmax"), (1, "where"),
                         (0.8, "cast"), (0.6, "mod"), (0.6, "pow"), (1.2, "reduce"), (0.4, "neg"),
-                        (0.8, "gather"), (0.7, "scan"), (0.5, "argred"), (0.6, "dot"), (0.5, "bincount"),
+                        (0.8, "gather"), (0.4, "gather_mixed"), (0.7, "scan"), (0.5, "argred"), (0.6, "dot"),
+                        (0.5, "bincount"),
                         (0.5, "filtred")])
         sub = "float" if kind == "float" else "num"
         if op == "arith":
@@ -1533,6 +1596,8 @@ class Generator:
             return self.reduce_axis(S, depth, kind, focus)
         if op == "gather":
             return self.gather(S, depth, kind, focus)
+        if op == "gather_mixed":
+            return self.gather_mixed(S, depth, kind, focus)
         if op == "scan":
             return self.scan(S, depth, kind, focus)
         if op == "argred":
@@ -2093,6 +2158,33 @@ class Generator:
         v = self.r.choice(arrs)
         kdim = self.index_dim()
         depth = self.r.randint(1, 2)
+        if len(v.shape) >= 2 and self.chance(0.3):
+            # One index array among whole slices and integers (NumPy's advanced indexing).
+            r = len(v.shape)
+            a = self.r.randrange(r)
+            kinds = ["A" if ax == a else ("I" if self.chance(0.4) else "S") for ax in range(r)]
+            ia = self.gen_index(kdim, v.shape[a], depth, v.storage)
+            ents = {"arr": [], "py": [], "pyi": []}
+            for ax, k in enumerate(kinds):
+                if k == "A":
+                    texts = (ia.arr, ia.py, ia.pyi)
+                elif k == "I":
+                    j = str(self.r.randint(-v.shape[ax].n, v.shape[ax].n - 1))
+                    texts = (j, j, j)
+                else:
+                    texts = (":", ":", ":")
+                for key, t in zip(("arr", "py", "pyi"), texts):
+                    ents[key].append(t)
+            sa, sp, si = (", ".join(ents[k]) for k in ("arr", "py", "pyi"))
+            T = advanced_shape(kinds, [d for d, k in zip(v.shape, kinds) if k == "S"], kdim)
+            kind = "scatter_mixed"
+            val = self.value_for(T, v.dt, v.storage)
+            if val is None or not fits(val.shape, T):
+                return None
+            self.mark_written(v.storage, val.exact or v.dt in ("i64", "bool"))
+            line = f"{v.name}[{sa}] = {val.arr};"
+            self.marks[kind].add(line)
+            return Stmt([line], [f"{v.name}[{sp}] = {val.py}"], [f"{v.name}[{si}] = {self.setcast(val, v.dt)}"])
         i0 = self.gen_index(kdim, v.shape[0], depth, v.storage)
         if len(v.shape) >= 2 and self.chance(0.5):
             i1 = self.gen_index(kdim, v.shape[1], depth, v.storage)
@@ -2527,7 +2619,8 @@ def validate(arr, py, pyi, seed):
             raise AssertionError(f"generator bug: clean and instrumented translations differ in result {i}")
 
 
-NEW_OPS = ("cumsum", "cumprod", "argmin", "argmax", "scatter", "scatter2", "add_at", "filter", "compress",
+NEW_OPS = ("cumsum", "cumprod", "argmin", "argmax", "scatter", "scatter2", "scatter_mixed", "gather_mixed",
+           "add_at", "filter", "compress",
            "mask_write", "filter_let", "filter_result", "bincount", "dot")
 
 
@@ -2539,7 +2632,7 @@ def features(arr, marks, returned_dynamic=0):
     for tok in ("cumsum", "cumprod", "argmin", "argmax", "add_at", "compress", "bincount"):
         out[tok] = len(re.findall(rf"\b{tok}\(", arr))
     out["dot"] = len(re.findall(r"\bdot\(", arr)) + arr.count(" @ ")
-    for kind in ("scatter", "scatter2", "mask_write", "filter_let", "filter"):
+    for kind in ("scatter", "scatter2", "scatter_mixed", "gather_mixed", "mask_write", "filter_let", "filter"):
         out[kind] = sum(arr.count(t) for t in marks[kind])
     out["filter_result"] = returned_dynamic
     return out
