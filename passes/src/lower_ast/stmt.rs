@@ -67,7 +67,9 @@ impl Lowerer<'_> {
                             // element once).
                             let mask = self.expr(e)?;
                             let v = self.expr(value)?;
-                            self.masked_update(var, mask, super::expr::bin_fn(*op), v);
+                            let Type::Array(dd, _) = self.f.ty(var) else { unreachable!("checked: an array") };
+                            let rd = self.in_place_dtype(dd, value);
+                            self.masked_update(var, mask, super::expr::bin_fn(*op), v, rd);
                             return Ok(());
                         }
                     }
@@ -175,8 +177,11 @@ impl Lowerer<'_> {
     /// `x[mask] op= v`: with a scalar `v`, `where(mask, x op v, x)` into `x` (elementwise, parallel,
     /// fused); with an array `v` (one value or row per selected element), the selected elements
     /// op `v`, scattered back.
-    fn masked_update(&mut self, x: ValueId, mask: ValueId, f: BinFn, v: ValueId) {
-        let Type::Array(dt, r) = self.f.ty(x) else { unreachable!("checked: an array") };
+    /// `rd` is the dtype the operation computes in ([`Self::in_place_dtype`]); the result is cast
+    /// to `x`'s when it is written back.
+    fn masked_update(&mut self, x: ValueId, mask: ValueId, f: BinFn, v: ValueId, rd: DType) {
+        let Type::Array(_, r) = self.f.ty(x) else { unreachable!("checked: an array") };
+        let dt = rd;
         if self.f.ty(v).is_array() {
             let selected = self.filter(x, mask, None);
             let Type::Array(_, rs) = self.f.ty(selected) else { unreachable!("a filter gives an array") };
@@ -252,8 +257,24 @@ impl Lowerer<'_> {
             rhs
         };
         let func = ComputeFn::Binary(super::expr::bin_fn(op));
-        self.emit(OpKind::Compute { func, out: dest, ins: vec![dest, rhs] });
+        let Type::Array(dd, r) = self.f.ty(dest) else { unreachable!("checked: an array target") };
+        let rd = self.in_place_dtype(dd, value);
+        if rd == dd {
+            self.emit(OpKind::Compute { func, out: dest, ins: vec![dest, rhs] });
+        } else {
+            let sizes = (0..r).map(|a| self.dim(dest, a)).collect();
+            let t = self.compute_new(func, vec![dest, rhs], rd, sizes, None);
+            self.emit(OpKind::Compute { func: ComputeFn::Copy, out: dest, ins: vec![t] });
+        }
         Ok(())
+    }
+
+    /// The dtype NumPy computes `target op= value` in, for a target of dtype `dd`: the promotion of
+    /// `dd` and the value's dtype (a weak literal keeps `dd`), so `f32 -= f64` subtracts in f64 and
+    /// then casts; computing in `dd` would round the value first (`op(t, v, out=t)`).
+    fn in_place_dtype(&self, dd: DType, value: &ast::Expr) -> DType {
+        use arrayc_grammar::check::promote::{promote, weak_of};
+        promote(dd, None, self.ty_of(value).dtype().unwrap_or(dd), weak_of(value))
     }
 
     /// `v` itself, or a fresh copy of it when it may overlap `dest` without being the identical view.
