@@ -1270,21 +1270,27 @@ class Generator:
         if a is None or a.shape is None or len(a.shape) != len(src):
             return None
         idx = self.gen_index(kdim, a.shape[kinds.index("A")], max(depth - 1, 0), focus)
+        sa, sp, si = self.advanced_entries(kinds, idx, a.shape)
+        line = f"{a.arr}[{sa}]"
+        self.marks["gather_mixed"].add(line)
+        return E(line, f"({a.py})[{sp}]", f"_v(({a.pyi})[{si}])", a.dt, tuple(S), a.exact)
+
+    def advanced_entries(self, kinds, idx, dims):
+        """The index entries of `kinds` ("A": the index array idx, "I": a random in-range integer of
+        that axis of dims, "S": `:`) as the texts of the arrayc program, the NumPy translation and
+        the instrumented one."""
         ents = {"arr": [], "py": [], "pyi": []}
-        for i, k in enumerate(kinds):
+        for ax, k in enumerate(kinds):
             if k == "A":
                 texts = (idx.arr, idx.py, idx.pyi)
             elif k == "I":
-                j = str(self.r.randint(-a.shape[i].n, a.shape[i].n - 1))
+                j = str(self.r.randint(-dims[ax].n, dims[ax].n - 1))
                 texts = (j, j, j)
             else:
                 texts = (":", ":", ":")
             for key, t in zip(("arr", "py", "pyi"), texts):
                 ents[key].append(t)
-        e = ", ".join
-        line = f"{a.arr}[{e(ents['arr'])}]"
-        self.marks["gather_mixed"].add(line)
-        return E(line, f"({a.py})[{e(ents['py'])}]", f"_v(({a.pyi})[{e(ents['pyi'])}])", a.dt, tuple(S), a.exact)
+        return tuple(", ".join(ents[k]) for k in ("arr", "py", "pyi"))
 
     # ---- the operations of issue 13 (index arrays, scans, arg-reductions, filters, dot)
     def gen_index(self, kdim, ndim, depth, focus=None, nonneg=False):
@@ -2164,18 +2170,7 @@ class Generator:
             a = self.r.randrange(r)
             kinds = ["A" if ax == a else ("I" if self.chance(0.4) else "S") for ax in range(r)]
             ia = self.gen_index(kdim, v.shape[a], depth, v.storage)
-            ents = {"arr": [], "py": [], "pyi": []}
-            for ax, k in enumerate(kinds):
-                if k == "A":
-                    texts = (ia.arr, ia.py, ia.pyi)
-                elif k == "I":
-                    j = str(self.r.randint(-v.shape[ax].n, v.shape[ax].n - 1))
-                    texts = (j, j, j)
-                else:
-                    texts = (":", ":", ":")
-                for key, t in zip(("arr", "py", "pyi"), texts):
-                    ents[key].append(t)
-            sa, sp, si = (", ".join(ents[k]) for k in ("arr", "py", "pyi"))
+            sa, sp, si = self.advanced_entries(kinds, ia, v.shape)
             T = advanced_shape(kinds, [d for d, k in zip(v.shape, kinds) if k == "S"], kdim)
             kind = "scatter_mixed"
             val = self.value_for(T, v.dt, v.storage)

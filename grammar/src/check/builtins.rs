@@ -576,34 +576,23 @@ impl Checker {
                     );
                     return Some(Ty::Error);
                 };
-                let mut b: Vec<Size> = vec![];
+                let mut shapes = vec![];
                 for (e, ti) in index.iter().zip(&tis) {
                     let Ty::Array(DType::I64, ishape) = ti else {
-                        self.error(
-                            "E0406",
-                            format!("the indices of `add_at` must be i64 arrays, found {ti}"),
-                            e.span.clone(),
-                            format!("has type {ti}"),
-                        );
+                        // The index arrays before this one are checked first, in order.
+                        if self.broadcast_index_arrays(std::mem::take(&mut shapes)).is_some() {
+                            self.error(
+                                "E0406",
+                                format!("the indices of `add_at` must be i64 arrays, found {ti}"),
+                                e.span.clone(),
+                                format!("has type {ti}"),
+                            );
+                        }
                         return Some(Ty::Error);
                     };
-                    match self.broadcast(&b, ishape) {
-                        Ok(s) => b = s,
-                        Err(be) => {
-                            self.error(
-                                "E0401",
-                                format!(
-                                    "index arrays of shapes {} and {} do not broadcast together",
-                                    shape_str(&b),
-                                    shape_str(ishape)
-                                ),
-                                e.span.clone(),
-                                format!("size {} vs {}", be.left, be.right),
-                            );
-                            return Some(Ty::Error);
-                        }
-                    }
+                    shapes.push((e.span.clone(), ishape.as_slice()));
                 }
+                let Some(b) = self.broadcast_index_arrays(shapes) else { return Some(Ty::Error) };
                 if index.len() > shape.len() {
                     self.error(
                         "E0403",

@@ -298,9 +298,21 @@ impl Checker {
 
     /// The broadcast shape of the index arrays among `parts` (E0401 when they do not broadcast).
     fn index_arrays_shape(&mut self, parts: &[Part], index: &[Index]) -> Option<Vec<Size>> {
+        let arrays = parts.iter().zip(index).filter_map(|(p, ix)| match (p, ix) {
+            (Part::Gather(g), Index::At(e)) => Some((e.span.clone(), g.as_slice())),
+            _ => None,
+        });
+        self.broadcast_index_arrays(arrays)
+    }
+
+    /// The broadcast shape of index arrays given as (span, shape), as NumPy broadcasts the index
+    /// arrays of a gather, scatter or `add_at`; E0401 at the first that does not broadcast.
+    pub fn broadcast_index_arrays<'s>(
+        &mut self,
+        arrays: impl IntoIterator<Item = (Span, &'s [Size])>,
+    ) -> Option<Vec<Size>> {
         let mut b: Vec<Size> = vec![];
-        for (p, ix) in parts.iter().zip(index) {
-            let (Part::Gather(g), Index::At(e)) = (p, ix) else { continue };
+        for (span, g) in arrays {
             match self.broadcast(&b, g) {
                 Ok(s) => b = s,
                 Err(be) => {
@@ -311,7 +323,7 @@ impl Checker {
                             shape_str(&b),
                             shape_str(g)
                         ),
-                        e.span.clone(),
+                        span,
                         format!("size {} vs {}", be.left, be.right),
                     );
                     return None;
