@@ -32,6 +32,10 @@ impl BitSet {
     pub fn contains(&self, i: usize) -> bool {
         self.w[i / 64] >> (i % 64) & 1 == 1
     }
+    /// Removes every element.
+    pub fn clear(&mut self) {
+        self.w.fill(0);
+    }
     pub fn union_with(&mut self, o: &BitSet) {
         for (a, b) in self.w.iter_mut().zip(&o.w) {
             *a |= b;

@@ -17,7 +17,12 @@
 //!   the offset; if one of its blocks holds a forbidden pair, the whole subtree is illegal;
 //! * memoisation of `(offset, partition of the kept prefix)`, which determines the subtree
 //!   exactly, so equal keys are never searched twice;
-//! * rayon over the top-level children with a shared atomic bound.
+//! * rayon over the top-level children with a shared atomic bound;
+//! * a node works over P0 blocks, not ops: one union-find over the blocks gives the kept prefix's
+//!   partition and, continued over the later edges (all kept), the node's; fuse-preventing edges
+//!   are checked as pairs of P0 blocks; costs are memoised per set of P0 blocks; no allocation
+//!   except for a new memo entry or a legal node (water_ice's region 1: 337,269 nodes in 240 M
+//!   instructions instead of 410 M, about half the time).
 //!
 //! The parallel search returns the same partition as the sequential one, whatever the thread
 //! count or timing: candidates are ordered by `(cost, top-level child)`, the greedy incumbent
@@ -31,7 +36,7 @@ use super::{
 use crate::wsp::bitset::BitSet;
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
-use std::hash::{Hash, Hasher};
+use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -41,6 +46,11 @@ struct Comp<'p, 'a> {
     blocks: Vec<BitSet>,
     /// Search edges `(i, j)` over local block indices.
     edges: Vec<(usize, usize)>,
+    /// The fuse-preventing edges between P0 blocks: the pairs `(i, j)`, `i <= j`, of local blocks
+    /// that hold the two ends of a fuse-preventing edge (`(i, i)` if block `i` does). A merged
+    /// block is illegal by Lemma 1 exactly when it holds both blocks of such a pair, so a search
+    /// node checks these pairs instead of ops.
+    fp_pairs: Vec<(usize, usize)>,
     improved: bool,
 }
 
@@ -85,11 +95,37 @@ impl Shared {
     }
 }
 
+/// A fixed-seed hash (deterministic across runs and threads).
+type Hashing = foldhash::fast::FixedState;
+
+/// One searcher's state: its memo tables and the scratch buffers a node reuses (a node is done
+/// with them before it recurses).
 struct Task {
     /// The top-level child this task searches (`0` for a sequential search).
     index: i64,
-    memo: HashSet<u128>,
-    cost_memo: HashMap<BitSet, i64>,
+    /// 128-bit hashes of the `(offset, partition of the kept prefix)` keys already searched.
+    memo: HashSet<u128, Hashing>,
+    /// The cost of each merged block met so far, keyed by its set of P0 blocks.
+    cost_memo: HashMap<BitSet, i64, Hashing>,
+    /// Union-find over P0 blocks (the root of a set is its smallest block).
+    uf: Vec<usize>,
+    /// `labels[i]`: the smallest P0 block merged with block `i`.
+    labels: Vec<usize>,
+    /// `members[r]`: the P0 blocks labelled `r` (set by [`Comp::collect_members`]).
+    members: Vec<BitSet>,
+}
+
+impl Task {
+    fn new(index: usize, k: usize) -> Task {
+        Task {
+            index: index as i64,
+            memo: HashSet::with_hasher(Hashing::default()),
+            cost_memo: HashMap::with_hasher(Hashing::default()),
+            uf: vec![0; k],
+            labels: vec![0; k],
+            members: vec![BitSet::new(k); k],
+        }
+    }
 }
 
 fn find(uf: &mut [usize], x: usize) -> usize {
@@ -106,56 +142,116 @@ fn find(uf: &mut [usize], x: usize) -> usize {
     r
 }
 
+/// The two independent 64-bit hashes of a memo key, as one 128-bit value.
+fn memo_key(o: usize, labels: &[usize]) -> u128 {
+    let h = |seed: u64| Hashing::with_seed(seed).hash_one((o, labels));
+    (u128::from(h(0x9e37_79b9_7f4a_7c15)) << 64) | u128::from(h(0xc2b2_ae3d_27d4_eb4f))
+}
+
 impl Comp<'_, '_> {
-    fn groups(&self, kept: &[bool], upto: usize) -> Vec<usize> {
-        let k = self.blocks.len();
-        let mut uf: Vec<usize> = (0..k).collect();
-        for (e, &(a, b)) in self.edges.iter().enumerate().take(upto) {
+    fn new<'p, 'a>(
+        p: &'p Problem<'a>,
+        blocks: Vec<BitSet>,
+        edges: Vec<(usize, usize)>,
+        improved: bool,
+    ) -> Comp<'p, 'a> {
+        let mut fp_pairs = vec![];
+        for (i, a) in blocks.iter().enumerate() {
+            let mut fp_ops = BitSet::new(p.n());
+            for op in a.iter() {
+                fp_ops.union_with(&p.graph.fp[op]);
+            }
+            fp_pairs.extend((i..blocks.len()).filter(|&j| fp_ops.intersects(&blocks[j])).map(|j| (i, j)));
+        }
+        Comp { p, blocks, edges, fp_pairs, improved }
+    }
+
+    /// Unites the blocks of the kept edges among `edges[from..to]` in `t.uf`, then sets
+    /// `t.labels` to the partition so far.
+    fn unite(&self, kept: &[bool], from: usize, to: usize, t: &mut Task) {
+        for (e, &(a, b)) in self.edges.iter().enumerate().take(to).skip(from) {
             if kept[e] {
-                let (x, y) = (find(&mut uf, a), find(&mut uf, b));
+                let (x, y) = (find(&mut t.uf, a), find(&mut t.uf, b));
                 if x != y {
-                    uf[x.max(y)] = x.min(y);
+                    t.uf[x.max(y)] = x.min(y);
                 }
             }
         }
-        (0..k).map(|i| find(&mut uf, i)).collect()
-    }
-    fn merged(&self, labels: &[usize]) -> Vec<BitSet> {
-        let mut m: HashMap<usize, BitSet> = HashMap::new();
-        for (i, &l) in labels.iter().enumerate() {
-            m.entry(l).or_insert_with(|| BitSet::new(self.p.n())).union_with(&self.blocks[i]);
+        for i in 0..self.blocks.len() {
+            t.labels[i] = find(&mut t.uf, i);
         }
-        let mut v: Vec<(usize, BitSet)> = m.into_iter().collect();
-        v.sort_by_key(|x| x.0);
-        v.into_iter().map(|x| x.1).collect()
     }
-    fn has_fp(&self, groups: &[BitSet]) -> bool {
-        groups.iter().any(|b| b.iter().any(|i| self.p.graph.fp[i].intersects(b)))
+    /// The partition of the kept edges among the first `upto`, as labels (see [`Task::labels`]).
+    fn labels(&self, kept: &[bool], upto: usize, t: &mut Task) {
+        for (i, u) in t.uf.iter_mut().enumerate() {
+            *u = i;
+        }
+        self.unite(kept, 0, upto, t);
     }
-    fn eval(&self, groups: &[BitSet], t: &mut Task) -> i64 {
-        groups
-            .iter()
-            .map(|b| match t.cost_memo.get(b) {
+    /// Whether a merged block of `t`'s partition holds a fuse-preventing edge.
+    fn has_fp(&self, t: &Task) -> bool {
+        self.fp_pairs.iter().any(|&(i, j)| t.labels[i] == t.labels[j])
+    }
+    /// Sets `t.members` from `t.labels`.
+    fn collect_members(&self, t: &mut Task) {
+        for m in &mut t.members {
+            m.clear();
+        }
+        for i in 0..self.blocks.len() {
+            t.members[t.labels[i]].insert(i);
+        }
+    }
+    /// The merged blocks of `t`'s partition as op sets, in the order of their smallest P0 block
+    /// (`t.members` must be current).
+    fn merged(&self, t: &Task) -> Vec<BitSet> {
+        (0..self.blocks.len())
+            .filter(|&r| t.labels[r] == r)
+            .map(|r| {
+                let mut b = BitSet::new(self.p.n());
+                for i in t.members[r].iter() {
+                    b.union_with(&self.blocks[i]);
+                }
+                b
+            })
+            .collect()
+    }
+    /// The cost of `t`'s partition, each merged block's cost computed once per task.
+    fn eval(&self, t: &mut Task) -> i64 {
+        self.collect_members(t);
+        let mut total = 0;
+        for r in 0..self.blocks.len() {
+            if t.labels[r] != r {
+                continue;
+            }
+            total += match t.cost_memo.get(&t.members[r]) {
                 Some(&c) => c,
                 None => {
-                    let c = self.p.block_cost(b);
-                    t.cost_memo.insert(b.clone(), c);
+                    let mut ops = BitSet::new(self.p.n());
+                    for i in t.members[r].iter() {
+                        ops.union_with(&self.blocks[i]);
+                    }
+                    let c = self.p.block_cost(&ops);
+                    t.cost_memo.insert(t.members[r].clone(), c);
                     c
                 }
-            })
-            .sum()
-    }
-    fn legal(&self, groups: &[BitSet]) -> bool {
-        if self.has_fp(groups) {
-            return false;
+            };
         }
+        total
+    }
+    /// Whether `t`'s partition is legal (Lemma 1: no fuse-preventing edge inside a block, and
+    /// the blocks acyclic); if so, its merged blocks. After [`Comp::eval`] (it needs `t.members`).
+    fn legal(&self, t: &Task) -> Option<Vec<BitSet>> {
+        if self.has_fp(t) {
+            return None;
+        }
+        let groups = self.merged(t);
         let mut owner = vec![usize::MAX; self.p.n()];
         for (k, b) in groups.iter().enumerate() {
             for i in b.iter() {
                 owner[i] = k;
             }
         }
-        acyclic(&self.p.graph, groups, &owner)
+        acyclic(&self.p.graph, &groups, &owner).then_some(groups)
     }
 
     fn dfs(&self, kept: &mut Vec<bool>, o: usize, sh: &Shared, t: &mut Task) {
@@ -168,24 +264,23 @@ impl Comp<'_, '_> {
             return;
         }
         if self.improved && o > 0 {
-            let prefix = self.groups(kept, o);
-            let mut h1 = std::collections::hash_map::DefaultHasher::new();
-            (o, &prefix).hash(&mut h1);
-            let mut h2 = std::collections::hash_map::DefaultHasher::new();
-            (&prefix, o, 0x9e37u32).hash(&mut h2);
-            if !t.memo.insert(((h1.finish() as u128) << 64) | h2.finish() as u128) {
+            // The kept prefix's partition, then (continuing the same union-find) the node's.
+            self.labels(kept, o, t);
+            if !t.memo.insert(memo_key(o, &t.labels)) {
                 return;
             }
-            if self.has_fp(&self.merged(&prefix)) {
+            if self.has_fp(t) {
                 return;
             }
+            self.unite(kept, o, kept.len(), t);
+        } else {
+            self.labels(kept, kept.len(), t);
         }
-        let groups = self.merged(&self.groups(kept, kept.len()));
-        let c = self.eval(&groups, t);
+        let c = self.eval(t);
         if sh.prunes(c, t.index) {
             return;
         }
-        if self.legal(&groups) {
+        if let Some(groups) = self.legal(t) {
             sh.offer(c, t.index, groups);
             return;
         }
@@ -272,12 +367,12 @@ pub fn optimal(p: &Problem, budget: Budget, deadline: Deadline, improved: bool, 
         if improved {
             ce.sort_by_key(|e| e.2);
         }
-        let comp = Comp {
+        let comp = Comp::new(
             p,
-            blocks: local.iter().map(|&s| p0.block(s).clone()).collect(),
-            edges: ce.iter().map(|e| (e.0, e.1)).collect(),
+            local.iter().map(|&s| p0.block(s).clone()).collect(),
+            ce.iter().map(|e| (e.0, e.1)).collect(),
             improved,
-        };
+        );
         // Incumbent restricted to this component.
         let inc: Vec<BitSet> =
             gr.live().into_iter().filter(|&s| comp_of[s] == c).map(|s| gr.block(s).clone()).collect();
@@ -291,16 +386,16 @@ pub fn optimal(p: &Problem, budget: Budget, deadline: Deadline, improved: bool, 
             deadline,
         };
         let m = comp.edges.len();
-        let new_task = |index: usize| Task { index: index as i64, memo: HashSet::new(), cost_memo: HashMap::new() };
+        let new_task = |index: usize| Task::new(index, comp.blocks.len());
         if improved && m > 1 {
             // Root, then its children in parallel (top level of the search tree).
             sh.nodes.fetch_add(1, Ordering::Relaxed);
             let all = vec![true; m];
             let mut t = new_task(0);
-            let groups = comp.merged(&comp.groups(&all, m));
-            let cost = comp.eval(&groups, &mut t);
+            comp.labels(&all, m, &mut t);
+            let cost = comp.eval(&mut t);
             if !sh.prunes(cost, 0) {
-                if comp.legal(&groups) {
+                if let Some(groups) = comp.legal(&t) {
                     sh.offer(cost, 0, groups);
                 } else {
                     (0..m).into_par_iter().for_each(|i| {
