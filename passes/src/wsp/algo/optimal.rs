@@ -46,11 +46,11 @@ struct Comp<'p, 'a> {
     blocks: Vec<BitSet>,
     /// Search edges `(i, j)` over local block indices.
     edges: Vec<(usize, usize)>,
-    /// The fuse-preventing edges between P0 blocks: the pairs `(i, j)`, `i <= j`, of local blocks
-    /// that hold the two ends of a fuse-preventing edge (`(i, i)` if block `i` does). A merged
-    /// block is illegal by Lemma 1 exactly when it holds both blocks of such a pair, so a search
-    /// node checks these pairs instead of ops.
-    fp_pairs: Vec<(usize, usize)>,
+    /// The fuse-preventing edges between P0 blocks: `fp_blocks[i]` holds every local block `j`
+    /// such that blocks `i` and `j` hold the two ends of a fuse-preventing edge (`i` itself if
+    /// block `i` does). A merged block is illegal by Lemma 1 exactly when it holds two blocks
+    /// related here, so a search node checks this over P0 blocks instead of ops.
+    fp_blocks: Vec<BitSet>,
     improved: bool,
 }
 
@@ -113,10 +113,14 @@ struct Task {
     labels: Vec<usize>,
     /// `members[r]`: the P0 blocks labelled `r` (set by [`Comp::collect_members`]).
     members: Vec<BitSet>,
+    /// `conflicts[r]`: the P0 blocks with a fuse-preventing edge to a P0 block labelled `r`, and
+    /// `redundant[e]`: whether search edge `e` joins blocks already joined ([`Comp::extend_prefix`]).
+    conflicts: Vec<BitSet>,
+    redundant: Vec<bool>,
 }
 
 impl Task {
-    fn new(index: usize, k: usize) -> Task {
+    fn new(index: usize, k: usize, m: usize) -> Task {
         Task {
             index: index as i64,
             memo: HashSet::with_hasher(Hashing::default()),
@@ -124,6 +128,8 @@ impl Task {
             uf: vec![0; k],
             labels: vec![0; k],
             members: vec![BitSet::new(k); k],
+            conflicts: vec![BitSet::new(k); k],
+            redundant: vec![false; m],
         }
     }
 }
@@ -155,15 +161,17 @@ impl Comp<'_, '_> {
         edges: Vec<(usize, usize)>,
         improved: bool,
     ) -> Comp<'p, 'a> {
-        let mut fp_pairs = vec![];
-        for (i, a) in blocks.iter().enumerate() {
-            let mut fp_ops = BitSet::new(p.n());
-            for op in a.iter() {
-                fp_ops.union_with(&p.graph.fp[op]);
-            }
-            fp_pairs.extend((i..blocks.len()).filter(|&j| fp_ops.intersects(&blocks[j])).map(|j| (i, j)));
-        }
-        Comp { p, blocks, edges, fp_pairs, improved }
+        let fp_blocks = blocks
+            .iter()
+            .map(|a| {
+                let mut fp_ops = BitSet::new(p.n());
+                for op in a.iter() {
+                    fp_ops.union_with(&p.graph.fp[op]);
+                }
+                BitSet::from_iter(blocks.len(), (0..blocks.len()).filter(|&j| fp_ops.intersects(&blocks[j])))
+            })
+            .collect();
+        Comp { p, blocks, edges, fp_blocks, improved }
     }
 
     /// Unites the blocks of the kept edges among `edges[from..to]` in `t.uf`, then sets
@@ -181,6 +189,48 @@ impl Comp<'_, '_> {
             t.labels[i] = find(&mut t.uf, i);
         }
     }
+    /// From the kept prefix's partition in `t` (edges `..o`): `None` if a block of it holds a
+    /// fuse-preventing edge (the whole subtree is illegal). Otherwise unites the blocks of the
+    /// edges `o..` (all kept at a node of offset `o`), sets `t.labels` to the node's partition and
+    /// returns the first of these edges whose union makes a block hold a fuse-preventing edge,
+    /// if any (`Some(None)` if none does). Sets `t.redundant[e]` for each of these edges `e` whose
+    /// blocks the edges before it (from the prefix on) already join.
+    fn extend_prefix(&self, o: usize, t: &mut Task) -> Option<Option<usize>> {
+        // Per block of the prefix (at its label): its P0 blocks, and those they must not meet.
+        for r in 0..self.blocks.len() {
+            t.members[r].clear();
+            t.conflicts[r].clear();
+        }
+        for i in 0..self.blocks.len() {
+            let r = t.labels[i];
+            t.members[r].insert(i);
+            t.conflicts[r].union_with(&self.fp_blocks[i]);
+        }
+        if (0..self.blocks.len()).any(|r| t.labels[r] == r && t.conflicts[r].intersects(&t.members[r])) {
+            return None;
+        }
+        let mut first_fp = None;
+        for (e, &(a, b)) in self.edges.iter().enumerate().skip(o) {
+            let (x, y) = (find(&mut t.uf, a), find(&mut t.uf, b));
+            t.redundant[e] = x == y;
+            if x == y {
+                continue;
+            }
+            if first_fp.is_none() && t.conflicts[x].intersects(&t.members[y]) {
+                first_fp = Some(e);
+            }
+            let (lo, hi) = (x.min(y), x.max(y));
+            t.uf[hi] = lo;
+            for sets in [&mut t.members, &mut t.conflicts] {
+                let (below, from_hi) = sets.split_at_mut(hi);
+                below[lo].union_with(&from_hi[0]);
+            }
+        }
+        for i in 0..self.blocks.len() {
+            t.labels[i] = find(&mut t.uf, i);
+        }
+        Some(first_fp)
+    }
     /// The partition of the kept edges among the first `upto`, as labels (see [`Task::labels`]).
     fn labels(&self, kept: &[bool], upto: usize, t: &mut Task) {
         for (i, u) in t.uf.iter_mut().enumerate() {
@@ -188,9 +238,10 @@ impl Comp<'_, '_> {
         }
         self.unite(kept, 0, upto, t);
     }
-    /// Whether a merged block of `t`'s partition holds a fuse-preventing edge.
+    /// Whether a merged block of `t`'s partition holds a fuse-preventing edge (`t.members` must be
+    /// current).
     fn has_fp(&self, t: &Task) -> bool {
-        self.fp_pairs.iter().any(|&(i, j)| t.labels[i] == t.labels[j])
+        (0..self.blocks.len()).any(|i| self.fp_blocks[i].intersects(&t.members[t.labels[i]]))
     }
     /// Sets `t.members` from `t.labels`.
     fn collect_members(&self, t: &mut Task) {
@@ -263,16 +314,18 @@ impl Comp<'_, '_> {
             sh.stop.store(true, Ordering::Relaxed);
             return;
         }
-        if self.improved && o > 0 {
+        // The first edge (from `o`) whose union makes the node's partition illegal, if any.
+        let mut first_fp = None;
+        if self.improved {
             // The kept prefix's partition, then (continuing the same union-find) the node's.
             self.labels(kept, o, t);
-            if !t.memo.insert(memo_key(o, &t.labels)) {
+            if o > 0 && !t.memo.insert(memo_key(o, &t.labels)) {
                 return;
             }
-            if self.has_fp(t) {
-                return;
+            match self.extend_prefix(o, t) {
+                None => return,
+                Some(f) => first_fp = f,
             }
-            self.unite(kept, o, kept.len(), t);
         } else {
             self.labels(kept, kept.len(), t);
         }
@@ -280,11 +333,22 @@ impl Comp<'_, '_> {
         if sh.prunes(c, t.index) {
             return;
         }
-        if let Some(groups) = self.legal(t) {
-            sh.offer(c, t.index, groups);
-            return;
+        if first_fp.is_none() {
+            if let Some(groups) = self.legal(t) {
+                sh.offer(c, t.index, groups);
+                return;
+            }
         }
-        for i in o..kept.len() {
+        // Children not visited, in the improved search, because they add nothing (the result and
+        // the order in which the other subtrees are searched stay the same; only nodes are saved):
+        // * one that cuts an edge after `first_fp` keeps the edges up to it in its prefix, whose
+        //   partition then holds a fuse-preventing edge: its subtree is illegal;
+        // * one that cuts a redundant edge has this node's partition (it is not legal) and, for
+        //   each later child of this node, a child with the same memo key (cutting the redundant
+        //   edge changes no prefix's partition), which it would search first.
+        let end = first_fp.map_or(kept.len(), |f| f + 1);
+        let children: Vec<usize> = (o..end).filter(|&i| !(self.improved && t.redundant[i])).collect();
+        for i in children {
             kept[i] = false;
             // One level per removed edge: with thousands of search edges (`robinson` finds many)
             // the recursion outgrows a rayon worker's stack, so it continues on a new segment.
@@ -386,7 +450,7 @@ pub fn optimal(p: &Problem, budget: Budget, deadline: Deadline, improved: bool, 
             deadline,
         };
         let m = comp.edges.len();
-        let new_task = |index: usize| Task::new(index, comp.blocks.len());
+        let new_task = |index: usize| Task::new(index, comp.blocks.len(), comp.edges.len());
         if improved && m > 1 {
             // Root, then its children in parallel (top level of the search tree).
             sh.nodes.fetch_add(1, Ordering::Relaxed);
