@@ -20,9 +20,13 @@
 //! * rayon over the top-level children with a shared atomic bound;
 //! * a node works over P0 blocks, not ops: one union-find over the blocks gives the kept prefix's
 //!   partition and, continued over the later edges (all kept), the node's; fuse-preventing edges
-//!   are checked as pairs of P0 blocks; costs are memoised per set of P0 blocks; no allocation
-//!   except for a new memo entry or a legal node (water_ice's region 1: 337,269 nodes in 240 M
-//!   instructions instead of 410 M, about half the time).
+//!   are checked between P0 blocks; costs are memoised per set of P0 blocks; no allocation per
+//!   node but a new memo entry, a legal node or an expanded one;
+//! * children that add nothing are not visited (see [`Comp::dfs`]): those that cut an edge after
+//!   the first one whose union is illegal, and those that cut an edge the prefix already joins.
+//!
+//! The last two change no result and no search order, only the work: on water_ice's region 1
+//! (`fuse-report`, one thread), 276,073 nodes instead of 337,269 and 0.33 s instead of 0.96 s.
 //!
 //! The parallel search returns the same partition as the sequential one, whatever the thread
 //! count or timing: candidates are ordered by `(cost, top-level child)`, the greedy incumbent
@@ -305,6 +309,7 @@ impl Comp<'_, '_> {
         acyclic(&self.p.graph, &groups, &owner).then_some(groups)
     }
 
+    /// Searches the node whose cut edges are those of `kept` (all before `o`) and its subtree.
     fn dfs(&self, kept: &mut Vec<bool>, o: usize, sh: &Shared, t: &mut Task) {
         if sh.stop.load(Ordering::Relaxed) {
             return;
