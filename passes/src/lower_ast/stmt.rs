@@ -55,8 +55,8 @@ impl Lowerer<'_> {
                 if !self.f.ty(var).is_array() {
                     // Scalar: `x op= e` rebinds `x = x op e`.
                     let rhs = self.expr(value)?;
-                    let dt = self.f.ty(var).dtype();
-                    let r = self.scalar_op(*op, var, rhs, dt)?;
+                    let rd = self.in_place_dtype(self.f.ty(var).dtype(), value);
+                    let r = self.scalar_bin_promoted(super::expr::bin_fn(*op), var, rhs, rd);
                     let r = self.coerce_scalar_to_var(&target.name, r);
                     self.name_value(r, &target.name);
                     self.rebind(&target.name, r);
@@ -269,9 +269,10 @@ impl Lowerer<'_> {
         Ok(())
     }
 
-    /// The dtype NumPy computes `target op= value` in, for a target of dtype `dd`: the promotion of
-    /// `dd` and the value's dtype (a weak literal keeps `dd`), so `f32 -= f64` subtracts in f64 and
-    /// then casts; computing in `dd` would round the value first (`op(t, v, out=t)`).
+    /// The dtype NumPy computes `target op= value` in, for a target (array or scalar variable) of
+    /// dtype `dd`: the promotion of `dd` and the value's dtype (a weak literal keeps `dd`), so
+    /// `f32 -= f64` subtracts in f64 and then casts (computing in `dd` would round the value first,
+    /// unlike `op(t, v, out=t)`), while `f32 -= 0.3` subtracts in f32 (as `t = t - 0.3` does).
     fn in_place_dtype(&self, dd: DType, value: &ast::Expr) -> DType {
         use arrayc_grammar::check::promote::{promote, weak_of};
         promote(dd, None, self.ty_of(value).dtype().unwrap_or(dd), weak_of(value))
@@ -456,14 +457,6 @@ impl Lowerer<'_> {
                 r
             })
             .collect()
-    }
-
-    /// Scalar `a op b` with NumPy promotion to `dt` (the variable's dtype for `op=`).
-    pub(crate) fn scalar_op(&mut self, op: ast::BinOp, a: ValueId, b: ValueId, dt: DType) -> LResult<ValueId> {
-        let bdt = self.f.ty(b).dtype();
-        let dt = dt.promote(bdt);
-        let f = super::expr::bin_fn(op);
-        Ok(self.scalar_bin_promoted(f, a, b, dt))
     }
 
     pub(crate) fn cast_scalar(&mut self, v: ValueId, d: DType) -> ValueId {
