@@ -25,13 +25,18 @@ The operations of issue 13, mixed with all of the above (their operands and targ
 negative steps, variables aliasing one base, helper parameters, statements in loops and ifs):
 gathers `x[idx]`, and NumPy's advanced indexing with whole slices and an integer beside one index
 array (`x[:, idx]`, `x[0, idx, :]`, `x[idx, :, -1]`: the index axis in the run's place or first,
-`advanced_shape`), in reads and in assignments; scans `cumsum(x)`, `cumprod(x)` (1-d) and `axis=k` (negative too; cumprod of
+`advanced_shape`), in reads and in assignments; gathers with 2-d and 3-d index arrays (`x[idx2]`: the
+index shape in place of axis 0, `x[i2, j]` with j of i2's shape or of its trailing size, broadcast
+together; `gather_nd`) and `take(x, idx, axis=k)` (NumPy's `np.take`, axis k negative too, no `axis=`
+for a 1-d x, 1-d to 3-d idx in place of axis k); scans `cumsum(x)`, `cumprod(x)` (1-d) and `axis=k` (negative too; cumprod of
 `x * 0.25 + 1.0` for floats, so products stay in range); `argmin`/`argmax` of a whole array (the
 row-major position, also of reversed and strided views) and with `axis=k`, also of bool arrays;
 scatters `x[idx] = v` and `x[i, j] = v` (index arrays with repeated indices: the last write wins;
-v broadcast, v and idx may read x) and `add_at(x, idx, v)`; index arrays are
-`(arange(k) * c + o) % n`, `abs(e) % n` of a generated i64 array e, or `argmin(a, axis=1)` of a
-generated (k, n) array, minus n for negative indices, so every index is in range; filters
+v broadcast, v and idx may read x), `add_at(x, idx, v)` and `add_at(x, (i, j), v)` / `add_at(x, (i, j,
+k), v)` with a tuple of index arrays, 1-d or 2-d, broadcast together (`add_at_tuple`); index arrays are
+`(arange(k) * c + o) % n` (n-d: an outer sum of one `arange` per axis, `arange(k0)[:, newaxis] * c0 +
+arange(k1) * c1`), `abs(e) % n` of a generated i64 array e, or `argmin(a, axis=-1)` of a generated
+(k, n) or (k0, k1, n) array, minus n for negative indices, so every index is in range; filters
 `x[mask]` (a mask of x's k leading axes: 1-d along axis 0, up to x's rank: the elements in
 row-major order), `compress(mask, x)` and
 `bincount(idx)`, whose results have a run-time size `?`: they are only reduced (whole, or along
@@ -42,6 +47,10 @@ up to x's); `bincount(idx, minlength=m)` and `bincount(idx, w, minlength=m)`
 with every index below m (size m, which the checker only knows as `?`, combined with arrays of size
 m); `dot(a, b)` and `a @ b` (vector.vector, matrix.vector, vector.matrix, matrix.matrix). Integer
 and bool arrays of every result dtype take part (cumsum of bool is i64, argmin is i64, ...).
+In-place operators on f32 scalar variables (`let s = f32(...); s -= e;`, `st_f32_update`, and `s op= e`
+in `st_scal_update`): with an f64 (or i64) value `op(s, e)` is computed in f64 and cast back to f32
+once, as arrayc keeps a scalar variable's dtype (`s = np.float32(np.float64(s) - e)`; `f32_inplace`);
+with a weak float literal NumPy computes in f32 (`np.float32(s) - 0.5` is f32; `f32_inplace_lit`).
 `features(arr, marks)` counts these operations in a program (`differential.py` prints the tally).
 
 How a program is kept fair (NumPy and arrayc must agree up to rtol 1e-9 / atol 1e-12 for f64,
@@ -126,8 +135,11 @@ INT_LIMIT = 2 ** 31
 
 # Compiler bugs found with this generator (issue 10 report), by tag. `generate(seed, avoid=...)`
 # and `differential.py --avoid-known` leave their triggers out, so that other bugs stay visible
-# while these are open (the tags change the programs generated for a seed). All four were fixed
+# while these are open (the tags change the programs generated for a seed). The first four were fixed
 # in commits 56560d5 and ac2e703; a bug found later gets a tag and a guard here while it is open.
+# "f32-inplace-literal" (found while adding f32 scalar updates; the differential test rarely sees it,
+# an f32 ulp is within its tolerance, but `s > 0.0` after `s = f32(0.3); s -= 0.3;` differs) was
+# fixed on 2026-11-26 (test_inplace_scalars.py).
 KNOWN_BUGS = {
     "linspace-1": "linspace(a, b, 1) gives [nan] (NumPy: [a])",
     "rebind-in-if": "an array variable rebound in one arm of an if/else: wrong result when that arm "
@@ -138,6 +150,9 @@ KNOWN_BUGS = {
     "call-alias": "a function result that aliases an argument (`fn h(x: f64[N]) -> f64[N] { return x; }`, "
                   "`let r = h(a); r[2:4] += a[3:1:-1];`): the overlap between r and a is ignored when fusing "
                   "(optimal, linear, optimal-baseline)",
+    "f32-inplace-literal": "`s op= 0.3;` on an f32 scalar variable with a weak float literal is computed in f64 "
+                           "and rounded (`let b = f32(1.7); b *= 0.3;` gives 0.51); NumPy, and `b = b * 0.3;` in "
+                           "arrayc, compute in f32 (0.51000005): an f32 ulp",
 }
 
 
@@ -675,7 +690,8 @@ class Generator:
         # texts of the new operations whose kind cannot be told from the program text by a
         # token (filter reads, scatter and masked-write statements): see `features`
         self.marks = {"filter": set(), "scatter": set(), "scatter2": set(), "mask_write": set(),
-                      "gather_mixed": set(), "scatter_mixed": set(),
+                      "gather_mixed": set(), "scatter_mixed": set(), "gather_nd": set(), "add_at_tuple": set(),
+                      "f32_inplace": set(), "f32_inplace_lit": set(),
                       "filter_let": set()}
         self.returned_dynamic = 0
 
@@ -1325,6 +1341,114 @@ class Generator:
         p = self.r.choice(self.sizes)
         return Dim(p[1], Aff.sym(p[0])) if self.chance(0.5) else lit_dim(self.r.randint(1, 6))
 
+    def index_shape(self, rank):
+        """The shape of an n-d index array: `rank` sizes of `index_dim`."""
+        return tuple(self.index_dim() for _ in range(rank))
+
+    def gen_index_nd(self, kshape, ndim, depth, focus=None, nonneg=False):
+        """An i64 index array of shape kshape (rank 1: `gen_index`) whose values are positions in a
+        dimension ndim: `(arange(k0)[:, newaxis] * c0 + arange(k1) * c1 + o) % n` (an outer sum,
+        one arange per axis), `abs(e) % n` of a generated i64 array e of shape kshape, or
+        `argmin(a, axis=-1)` of a generated kshape + (n,) array; minus n (negative indices) unless
+        nonneg."""
+        kshape = tuple(kshape)
+        if len(kshape) == 1:
+            return self.gen_index(kshape[0], ndim, depth, focus, nonneg)
+        n, q = dim_text(ndim), len(kshape)
+        form = self.pick([(2, "arange"), (1.5, "data"), (0.5, "arg")])
+        idx = None
+        if form == "arg" and depth > 0:
+            a = self.gen_arr(kshape + (ndim,), depth - 1, "num", focus)
+            if a is not None and a.shape is not None and len(a.shape) == q + 1:
+                e = self.argred(self.r.choice(["argmin", "argmax"]), a, self.r.choice([q, -1]))
+                if e is not None and e.shape is not None and conc(e.shape) == conc(kshape):
+                    idx = e
+        if form == "data" and depth > 0:
+            a = self.gen_arr(kshape, depth - 1, "i64", focus)
+            if a is not None and a.dt == "i64" and a.shape is not None and conc(a.shape) == conc(kshape):
+                idx = E(f"(abs({a.arr}) % ({n}))", f"(np.abs({a.py}) % ({n}))", f"(np.abs({a.pyi}) % ({n}))",
+                        "i64", a.shape, True)
+        if idx is None:
+            terms_arr, terms_py = [], []
+            for ax, d in enumerate(kshape):
+                c = self.r.randint(1, 5)
+                tail = q - 1 - ax  # trailing size-1 axes of this arange
+                sub_a = f"[:{', newaxis' * tail}]" if tail else ""
+                sub_p = f"[:{', np.newaxis' * tail}]" if tail else ""
+                terms_arr.append(f"arange({dim_text(d)}){sub_a} * {c}")
+                terms_py.append(f"np.arange({dim_text(d)}){sub_p} * {c}")
+            o = self.r.randint(0, 6)
+            arr = f"(({' + '.join(terms_arr)} + {o}) % ({n}))"
+            py = f"(({' + '.join(terms_py)} + {o}) % ({n}))"
+            idx = E(arr, py, py, "i64", kshape, True)
+        if not nonneg and self.chance(0.35):
+            idx = E(f"({idx.arr} - ({n}))", f"({idx.py} - ({n}))", f"({idx.pyi} - ({n}))", "i64", idx.shape, True)
+        return idx
+
+    def gather_nd(self, S, depth, kind, focus):
+        """A gather into shape S with n-d index arrays (NumPy's integer-array indexing: the index
+        shape in place of the indexed axes): `x[idx]` with a 2-d or 3-d idx (shape
+        `idx.shape + x.shape[1:]`), or `x[i, j]` with a 2-d i and a j of its shape or of its
+        trailing size (broadcast together: `broadcast(i.shape, j.shape) + x.shape[2:]`)."""
+        if len(S) < 2:
+            return None
+        q = 3 if (len(S) >= 3 and self.chance(0.25)) else 2
+        kshape = tuple(S[:q])
+        two = self.chance(0.4)
+        src = [self.index_dim() for _ in range(2 if two else 1)]
+        a = self.gen_arr(tuple(src) + tuple(S[q:]), depth - 1, kind, focus)
+        if a is None or a.shape is None or len(a.shape) != len(src) + len(S) - q:
+            return None
+        i0 = self.gen_index_nd(kshape, a.shape[0], max(depth - 1, 0), focus)
+        if two:
+            jshape = kshape if self.chance(0.5) else kshape[1:]
+            i1 = self.gen_index_nd(jshape, a.shape[1], max(depth - 1, 0), focus)
+            ish = bshape(i0.shape, i1.shape)
+            if ish is False:
+                return None
+            sa, sp, si = f"{i0.arr}, {i1.arr}", f"{i0.py}, {i1.py}", f"{i0.pyi}, {i1.pyi}"
+            rest = tuple(a.shape[2:])
+        else:
+            ish = i0.shape
+            sa, sp, si = i0.arr, i0.py, i0.pyi
+            rest = tuple(a.shape[1:])
+        shape = tuple(ish) + rest
+        if not matches(shape, S):
+            return None
+        line = f"{a.arr}[{sa}]"
+        self.marks["gather_nd"].add(line)
+        return E(line, f"({a.py})[{sp}]", f"_v(({a.pyi})[{si}])", a.dt, shape, a.exact)
+
+    def take_expr(self, S, depth, kind, focus):
+        """`take(x, idx, axis=k)` (NumPy's `np.take`) into shape S: the index array (1-d, 2-d or
+        3-d, negative and repeated indices) takes the place of axis k of x, shape
+        `x.shape[:k] + idx.shape + x.shape[k+1:]`; k negative too; no `axis=` for a 1-d x."""
+        if not S:
+            return None
+        q = self.pick([(2, 1), (1 if len(S) >= 2 else 0, 2), (0.3 if len(S) >= 3 else 0, 3)])
+        k = self.r.randint(0, len(S) - q)
+        p = self.r.choice(self.sizes)
+        d = Dim(p[1], Aff.sym(p[0])) if self.chance(0.6) else lit_dim(self.r.randint(1, 4))
+        xshape = tuple(S[:k]) + (d,) + tuple(S[k + q:])
+        a = self.gen_arr(xshape, depth - 1, kind, focus)
+        if a is None or a.shape is None or len(a.shape) != len(xshape):
+            return None
+        idx = self.gen_index_nd(tuple(S[k:k + q]), a.shape[k], max(depth - 1, 0), focus)
+        shape = tuple(a.shape[:k]) + tuple(idx.shape) + tuple(a.shape[k + 1:])
+        if not matches(shape, S):
+            return None
+        r = len(xshape)
+        if r == 1 and self.chance(0.3):
+            ax_a, ax_p = "", ""
+        else:
+            axis = k if self.chance(0.6) else k - r
+            ax_a = ax_p = f", axis={axis}"
+        line = f"take({a.arr}, {idx.arr}{ax_a})"
+        if len(idx.shape) >= 2:
+            self.marks["gather_nd"].add(line)
+        return E(line, f"np.take({a.py}, {idx.py}{ax_p})", f"_v(np.take({a.pyi}, {idx.pyi}{ax_p}))", a.dt,
+                 shape, a.exact)
+
     def argred(self, kind, a, axis):
         """argmin / argmax of a (whole array when axis is None): i64."""
         if a is None or a.scalar or a.dt not in ("f64", "f32", "i64", "bool"):
@@ -1545,7 +1669,8 @@ class Generator:
     def gen_num_arr(self, S, depth, kind, focus):
         op = self.pick([(4, "arith"), (1, "div"), (1.5, "func"), (1, "minmax"), (1, "where"),
                         (0.8, "cast"), (0.6, "mod"), (0.6, "pow"), (1.2, "reduce"), (0.4, "neg"),
-                        (0.8, "gather"), (0.4, "gather_mixed"), (0.7, "scan"), (0.5, "argred"), (0.6, "dot"),
+                        (0.8, "gather"), (0.4, "gather_mixed"), (0.15, "gather_nd"), (0.15, "take"),
+                        (0.7, "scan"), (0.5, "argred"), (0.6, "dot"),
                         (0.5, "bincount"),
                         (0.5, "filtred")])
         sub = "float" if kind == "float" else "num"
@@ -1604,6 +1729,10 @@ class Generator:
             return self.gather(S, depth, kind, focus)
         if op == "gather_mixed":
             return self.gather_mixed(S, depth, kind, focus)
+        if op == "gather_nd":
+            return self.gather_nd(S, depth, kind, focus)
+        if op == "take":
+            return self.take_expr(S, depth, kind, focus)
         if op == "scan":
             return self.scan(S, depth, kind, focus)
         if op == "argred":
@@ -1976,14 +2105,68 @@ class Generator:
                     py, pyi = e.py, e.pyi
                 v.exact = e.exact and (self.block_depth == 0 or v.exact)
                 return Stmt([f"{v.name} = {e.arr};"], [f"{v.name} = {py}"], [f"{v.name} = {pyi}"])
-            tmp = E(v.name, v.name, v.name, v.dt, None, True)
-            r = self.binop(op, tmp, e)
-            if r is None or r.dt != v.dt:
-                continue
-            v.exact = v.exact and e.exact
-            return Stmt([f"{v.name} {op}= {e.arr};"], [f"{v.name} {op}= {e.py}"],
-                        [f"{v.name} = _v({v.name} {op} {e.pyi})"])
+            st = self.scal_update(v, op, e)
+            if st is not None:
+                return st
         return None
+
+    def scal_update(self, v, op, e):
+        """`s op= e;` on the scalar variable v: a rebinding `s = op(s, e)` that keeps v's dtype.
+        NumPy's dtype of `op(s, e)` when it is v's own (a weak literal keeps f32: `np.float32(s) -
+        0.5` is f32 arithmetic); an f32 v with an f64 (or i64) value is computed in f64 and cast
+        back once, `s = np.float32(np.float64(s) - e)`; other dtypes are not generated (None)."""
+        tmp = E(v.name, v.name, v.name, v.dt, None, True)
+        r = self.binop(op, tmp, e)
+        if r is None:
+            return None
+        line = f"{v.name} {op}= {e.arr};"
+        epyi = f"_dz({e.pyi})" if op == "/" else e.pyi
+        if r.dt == v.dt:
+            if v.dt == "f32" and e.lit and e.dt == "f64":
+                if "f32-inplace-literal" in self.avoid:
+                    return None
+                self.marks["f32_inplace_lit"].add(line)
+            v.exact = v.exact and e.exact
+            return Stmt([line], [f"{v.name} {op}= {e.py}"], [f"{v.name} = _v({v.name} {op} {epyi})"])
+        if v.dt == "f32" and r.dt == "f64":
+            v.exact = v.exact and e.exact
+            self.marks["f32_inplace"].add(line)
+            return Stmt([line], [f"{v.name} = np.float32(np.float64({v.name}) {op} ({e.py}))"],
+                        [f"{v.name} = np.float32(_v(np.float64({v.name}) {op} ({epyi})))"])
+        return None
+
+    def st_f32_update(self):
+        """`s op= e;` (+ - * /) on an f32 scalar variable, declared here (`let s = f32(...);`) or
+        earlier, with an f64 (or i64) value, computed in f64 and rounded to f32 once, or with a
+        weak float literal, computed in f32 (see `scal_update`)."""
+        cands = [v for v in self.env.scalars() if v.dt == "f32" and not v.param and not v.loopvar]
+        init = None
+        if not cands or self.chance(0.4):
+            init = self.cast("f32", self.gen_scal(self.r.randint(0, 2), "num"))
+            if init is None:
+                return None
+            v = Var(self.env.fresh("s"), "f32", None, exact=init.exact)
+        else:
+            v = self.r.choice(cands)
+        op = self.pick([(3, "+"), (3, "-"), (2, "*"), (1.2, "/")])
+        form = self.pick([(3, "f64"), (0.6, "i64"), (1.5, "lit")])
+        if form == "lit":
+            e = self.lit("f64")
+        else:
+            e = self.gen_scal(self.r.randint(1, 2), form, allow_lit=False)
+            if op == "/":
+                ab = self.func("abs", e)
+                e = self.binop("+", ab, self.lit("f64", neg=False)) if ab is not None else e
+        if e is None:
+            return None
+        st = self.scal_update(v, op, e)
+        if st is None:
+            return None
+        if init is not None:
+            self.env.vars[v.name] = v
+            st = Stmt([f"let {v.name} = {init.arr};"] + st.arr, [f"{v.name} = {init.py}"] + st.py,
+                      [f"{v.name} = {init.pyi}"] + st.pyi)
+        return st
 
     def st_rebind_arr(self):
         if self.in_if and "rebind-in-if" in self.avoid:
@@ -2202,6 +2385,8 @@ class Generator:
         if not arrs:
             return None
         v = self.r.choice(arrs)
+        if len(v.shape) >= 2 and self.chance(0.35):
+            return self.add_at_tuple(v)
         kdim = self.index_dim()
         idx = self.gen_index(kdim, v.shape[0], self.r.randint(1, 2), v.storage)
         T = (kdim,) + tuple(v.shape[1:])
@@ -2214,6 +2399,39 @@ class Generator:
         self.mark_written(v.storage, val.exact)
         return Stmt([f"add_at({v.name}, {idx.arr}, {val.arr});"], [f"np.add.at({v.name}, {idx.py}, {val.py})"],
                     [f"np.add.at({v.name}, {idx.pyi}, {val.pyi})", f"_v({v.name})"])
+
+    def add_at_tuple(self, v):
+        """`add_at(x, (i, j), v)` (`np.add.at(x, (i, j), v)`) on x of rank >= 2, with one index
+        array per leading axis (two, or three of a rank-3 x): 1-d or 2-d, each of the first one's
+        shape or of its trailing size (broadcast together); v broadcasts to
+        `broadcast(i.shape, j.shape) + x.shape[m:]`; repeated index tuples accumulate in order."""
+        m = 3 if (len(v.shape) >= 3 and self.chance(0.3)) else 2
+        kshape = self.index_shape(2 if self.chance(0.3) else 1)
+        depth = self.r.randint(1, 2)
+        idxs = [self.gen_index_nd(kshape, v.shape[0], depth, v.storage)]
+        ish = idxs[0].shape
+        for ax in range(1, m):
+            sh = kshape if (len(kshape) == 1 or self.chance(0.5)) else kshape[1:]
+            ia = self.gen_index_nd(sh, v.shape[ax], depth, v.storage)
+            ish = bshape(ish, ia.shape)
+            if ish is False:
+                return None
+            idxs.append(ia)
+        T = tuple(ish) + tuple(v.shape[m:])
+        for _ in range(4):
+            val = self.value_for(T, v.dt, v.storage)
+            if val is not None and val.dt != "bool" and fits(val.shape, T) and self.same_kind_ok(v.dt, val, "+", False):
+                break
+        else:
+            return None
+        self.mark_written(v.storage, val.exact)
+        ta = ", ".join(i.arr for i in idxs)
+        tp = ", ".join(i.py for i in idxs)
+        ti = ", ".join(i.pyi for i in idxs)
+        line = f"add_at({v.name}, ({ta}), {val.arr});"
+        self.marks["add_at_tuple"].add(line)
+        return Stmt([line], [f"np.add.at({v.name}, ({tp}), {val.py})"],
+                    [f"np.add.at({v.name}, ({ti}), {val.pyi})", f"_v({v.name})"])
 
     def st_mask_write(self):
         """Writes through a boolean mask of x's k leading axes (k = 1: along axis 0; k = rank: the
@@ -2440,7 +2658,7 @@ class Generator:
         opts = [(3, self.st_let_arr), (3, self.st_setitem), (3, self.st_inplace), (1.2, self.st_let_scal),
                 (1, self.st_scal_update), (0.6, self.st_rebind_arr), (2, self.st_overlap),
                 (0.8 if top else 0.3, self.st_call), (1.2, self.st_scatter), (0.7, self.st_add_at),
-                (1.2, self.st_mask_write)]
+                (1.2, self.st_mask_write), (0.3, self.st_f32_update)]
         if top:
             opts += [(2, self.st_let_view), (0.5, self.st_filter_let)]
         if depth_ok:
@@ -2615,8 +2833,8 @@ def validate(arr, py, pyi, seed):
 
 
 NEW_OPS = ("cumsum", "cumprod", "argmin", "argmax", "scatter", "scatter2", "scatter_mixed", "gather_mixed",
-           "add_at", "filter", "compress",
-           "mask_write", "filter_let", "filter_result", "bincount", "dot")
+           "gather_nd", "take", "add_at", "add_at_tuple", "filter", "compress",
+           "mask_write", "filter_let", "filter_result", "bincount", "dot", "f32_inplace", "f32_inplace_lit")
 
 
 def features(arr, marks, returned_dynamic=0):
@@ -2624,11 +2842,13 @@ def features(arr, marks, returned_dynamic=0):
     a function: by their token; the others by the texts the generator recorded in `marks`)."""
     import re
     out = {}
-    for tok in ("cumsum", "cumprod", "argmin", "argmax", "add_at", "compress", "bincount"):
+    for tok in ("cumsum", "cumprod", "argmin", "argmax", "add_at", "compress", "bincount", "take"):
         out[tok] = len(re.findall(rf"\b{tok}\(", arr))
     out["dot"] = len(re.findall(r"\bdot\(", arr)) + arr.count(" @ ")
-    for kind in ("scatter", "scatter2", "scatter_mixed", "gather_mixed", "mask_write", "filter_let", "filter"):
-        out[kind] = sum(arr.count(t) for t in marks[kind])
+    for kind in ("scatter", "scatter2", "scatter_mixed", "gather_mixed", "gather_nd", "add_at_tuple", "mask_write",
+                 "filter_let", "filter", "f32_inplace", "f32_inplace_lit"):
+        # a recorded text not preceded by a name character (`s1 += x;` is not counted in `s11 += x;`)
+        out[kind] = sum(len(re.findall(r"(?<!\w)" + re.escape(t), arr)) for t in marks[kind])
     out["filter_result"] = returned_dynamic
     return out
 
