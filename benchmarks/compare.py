@@ -74,15 +74,22 @@ def main():
     for b in (opts.old, opts.new):
         if not b.is_file():
             sys.exit(f"error: {b} is not a file; build it first (see --help)")
-    rows = []
+    rows, skipped = [], []
     only = {n for n in opts.only.split(",") if n}
     todo = cases(only)
     for i, (label, program, entry, args) in enumerate(todo, 1):
         times = {"old": [], "new": []}
-        for r in range(opts.repeats):
-            order = ("old", "new") if r % 2 == 0 else ("new", "old")
-            for which in order:
-                times[which].append(run_once(getattr(opts, which), program, entry, args))
+        try:
+            for r in range(opts.repeats):
+                order = ("old", "new") if r % 2 == 0 else ("new", "old")
+                for which in order:
+                    times[which].append(run_once(getattr(opts, which), program, entry, args))
+        except harness.ArraycError as e:
+            # E.g. a program the old compiler cannot compile yet: reported, not compared.
+            why = str(e).splitlines()[-1].strip()
+            harness.log(f"[{i}/{len(todo)}] {label}: skipped, the {which} compiler failed: {why}")
+            skipped.append(f"{label} (the {which} compiler failed: {why})")
+            continue
         med = {w: tuple(statistics.median(t[k] for t in ts) for k in range(4)) for w, ts in times.items()}
         rows.append((label, med["old"], med["new"]))
         harness.log(f"[{i}/{len(todo)}] {label}: run {med['old'][0]*1e3:.1f} -> {med['new'][0]*1e3:.1f} ms, "
@@ -100,6 +107,8 @@ def main():
                      f"| {wo*1e3:.1f} | {wn*1e3:.1f} | {wn/wo:.3f} | {xo*1e3:.1f} | {xn*1e3:.1f} | {xn/xo:.3f} |")
     g = [harness.geomean([n[k] / o[k] for _, o, n in rows]) for k in range(4)]
     lines.append(f"| **geometric mean** | | | **{g[0]:.3f}** | | | **{g[1]:.3f}** | | | **{g[2]:.3f}** | | | **{g[3]:.3f}** |")
+    if skipped:
+        lines += ["", "Not compared: " + "; ".join(skipped) + "."]
     text = "\n".join(lines) + "\n"
     print(text)
     if opts.out:
