@@ -2452,7 +2452,14 @@ class Generator:
             opts.append((0.7, "row"))
         mode = self.pick(opts)
         tgt = f"{v.name}[{m.arr}]"
-        tgt_py, tgt_pyi = f"{v.name}[{m.py}]", f"{v.name}[{m.pyi}]"
+        if k == len(v.shape) and m.view_of == v.storage:
+            # A mask of all of x's axes that is a view of x itself: NumPy's boolean assignment then
+            # reads the mask while it writes (`b[b.T] = False` leaves a triangle), where arrayc reads
+            # the whole mask first, as NumPy does for a mask of fewer axes (through `nonzero`) and as
+            # its ufuncs do for overlapping operands. The translation copies the mask.
+            tgt_py, tgt_pyi = f"{v.name}[np.array({m.py})]", f"{v.name}[np.array({m.pyi})]"
+        else:
+            tgt_py, tgt_pyi = f"{v.name}[{m.py}]", f"{v.name}[{m.pyi}]"
         if mode == "op":
             ops = [(3, "+"), (2, "-"), (2, "*")] + ([(1, "/")] if v.dt in FLOAT else [])
             op = self.pick(ops)

@@ -157,9 +157,13 @@ impl Lowerer<'_> {
     }
 
     /// `x = where(mask, v, x)` in place, the mask (checked against `x`'s leading axes at run time)
-    /// broadcast along `x`'s other axes; `v` a scalar or an array of `x`'s shape.
+    /// broadcast along `x`'s other axes; `v` a scalar or an array of `x`'s shape. A mask or `v`
+    /// that may overlap `x` through another view (`x[transpose(x)[0]] = false`) is copied first: NumPy
+    /// reads the whole mask before it writes.
     fn masked_where(&mut self, x: ValueId, mask: ValueId, v: ValueId) {
         self.check_mask_size(x, mask);
+        let mask = self.unaliased(mask, x);
+        let v = if self.f.ty(v).is_array() { self.unaliased(v, x) } else { v };
         let (Type::Array(_, r), Type::Array(_, q)) = (self.f.ty(x), self.f.ty(mask)) else {
             unreachable!("checked: arrays")
         };
