@@ -17,7 +17,8 @@ mismatches, arrayc errors (non-zero exit), timeouts (per run, `--timeout`, defau
 programs use each operation of issue 13 (scans, arg-reductions, scatters, add_at, filters, masked
 writes, bincount, dot; `arrgen.features`) and the wall time. The exit status is 1 if any run mismatched, failed or timed out, else 0.
 `--time-budget SECONDS` stops generating programs once that much time has passed (the figures
-then cover the programs generated so far).
+then cover the programs generated so far); so do SIGTERM and Ctrl-C (the runs under way finish
+first, then the figures are printed).
 
 For every failing program it writes DIR/seed<S>/ (DIR from `--keep-failures`, default
 $TMPDIR/arrayc-differential-failures): `program.arr`, `numpy_translation.py` (function `main`;
@@ -36,6 +37,7 @@ programs of a seed differ then).
 import argparse
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -154,7 +156,10 @@ def run_one(binary, seed, arr_file, expected, config, work, timeout):
     t0 = time.monotonic()
     for attempt in range(24):
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=REPO)
+            # A session of its own: Ctrl-C in the terminal stops the generation (see `main`), not
+            # the runs under way, which then finish and count.
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=REPO,
+                                  start_new_session=True)
             break
         except subprocess.TimeoutExpired:
             return Outcome(seed, name, "timeout", f"no result after {timeout} s", cmd, seconds=time.monotonic() - t0)
@@ -237,6 +242,13 @@ def main(argv=None):
     gen_time = 0.0
     arrayc_time = 0.0
     tally = {op: [0, 0] for op in arrgen.NEW_OPS}  # op -> [programs using it, occurrences]
+    stop = []  # the name of the signal that asked the run to stop, once one has
+
+    def on_signal(signum, _frame):
+        stop.append(signal.Signals(signum).name)
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, on_signal)
     try:
         pool = ThreadPoolExecutor(max_workers=args.jobs)
         pending = []
@@ -261,6 +273,10 @@ def main(argv=None):
                     print(f"    saved to {d}", flush=True)
 
         for seed in range(args.seed, args.seed + args.count):
+            if stop:
+                print(f"{stop[0]}: stopping after {counts['programs']} programs (the runs under way finish)",
+                      flush=True)
+                break
             if args.time_budget is not None and time.monotonic() - t_start > args.time_budget:
                 print(f"time budget of {args.time_budget:.0f} s spent: stopping after {counts['programs']} programs",
                       flush=True)
