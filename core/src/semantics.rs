@@ -37,6 +37,23 @@ fn float_min_max(x: f64, y: f64, min: bool) -> f64 {
     }
 }
 
+/// IEEE 754's `minimum` (`min`) or `maximum` of two floats: NaN if either is NaN (the first NaN),
+/// else the smaller (larger), -0.0 counting as below 0.0.
+fn ieee_min_max(x: f64, y: f64, min: bool) -> f64 {
+    if x.is_nan() || y.is_nan() {
+        return if x.is_nan() { x } else { y };
+    }
+    if x == y {
+        // Equal: only the signs of zeros can differ.
+        return if x.is_sign_negative() == min { x } else { y };
+    }
+    if (x < y) == min {
+        x
+    } else {
+        y
+    }
+}
+
 /// NumPy's error for an integer power with a negative exponent (`ValueError` in NumPy), on the host
 /// ([`scalar_binary`]) and in kernels (a kernel fault, see `arrayc_runtime::launch::KernelFault`).
 pub const NEGATIVE_INT_POWER: &str = "integers to negative integer powers are not allowed";
@@ -181,21 +198,23 @@ pub fn reduce_identity(kind: ReduceKind, d: DType) -> Scalar {
 }
 
 /// Combines two partial results of a reduction (same dtype), `a` from the elements before `b`'s;
-/// min/max of floats as NumPy's `minimum`/`maximum` (NaN propagates; of equal values, `b`).
+/// min/max of floats are IEEE 754's `minimum`/`maximum`: NaN if either is NaN, and -0.0 below 0.0
+/// (the kernels' `arith.minimumf`, which LLVM vectorises). NumPy's own reductions give either zero
+/// of a -0.0 and a 0.0, depending on their length (its SIMD and scalar loops differ).
 pub fn reduce_combine(kind: ReduceKind, a: Scalar, b: Scalar) -> Scalar {
     use ReduceKind::*;
     match (a, b) {
         (Scalar::F64(x), Scalar::F64(y)) => Scalar::F64(match kind {
             Sum => x + y,
             Prod => x * y,
-            Min => float_min_max(x, y, true),
-            Max => float_min_max(x, y, false),
+            Min => ieee_min_max(x, y, true),
+            Max => ieee_min_max(x, y, false),
         }),
         (Scalar::F32(x), Scalar::F32(y)) => Scalar::F32(match kind {
             Sum => x + y,
             Prod => x * y,
-            Min => float_min_max(x as f64, y as f64, true) as f32,
-            Max => float_min_max(x as f64, y as f64, false) as f32,
+            Min => ieee_min_max(x as f64, y as f64, true) as f32,
+            Max => ieee_min_max(x as f64, y as f64, false) as f32,
         }),
         (Scalar::I64(x), Scalar::I64(y)) => Scalar::I64(match kind {
             Sum => x.wrapping_add(y),
@@ -241,8 +260,9 @@ mod tests {
         }
     }
 
-    /// `minimum`/`maximum` of signed zeros and NaN, and reductions combining them, as NumPy 2.4 gives
-    /// them (`np.minimum(-0.0, 0.0) == 0.0`, `np.minimum(0.0, -0.0) == -0.0`, NaN propagates).
+    /// `minimum`/`maximum` of signed zeros and NaN as NumPy 2.4 gives them (`np.minimum(-0.0, 0.0) ==
+    /// 0.0`, `np.minimum(0.0, -0.0) == -0.0`, NaN propagates), and reductions combining them as IEEE
+    /// 754's `minimum`/`maximum` (-0.0 below 0.0, whatever the order).
     #[test]
     fn min_max_of_signed_zeros_and_nan_follow_numpy() {
         let bits = |s: Scalar| match s {
@@ -251,20 +271,22 @@ mod tests {
             _ => unreachable!(),
         };
         let nan = f64::NAN;
-        for (op, x, y, want) in [
-            (BinFn::Minimum, -0.0, 0.0, 0.0),
-            (BinFn::Minimum, 0.0, -0.0, -0.0),
-            (BinFn::Maximum, -0.0, 0.0, 0.0),
-            (BinFn::Maximum, 0.0, -0.0, -0.0),
-            (BinFn::Minimum, 1.0, 2.0, 1.0),
-            (BinFn::Maximum, 1.0, 2.0, 2.0),
+        for (op, x, y, want, reduced) in [
+            (BinFn::Minimum, -0.0, 0.0, 0.0, -0.0),
+            (BinFn::Minimum, 0.0, -0.0, -0.0, -0.0),
+            (BinFn::Maximum, -0.0, 0.0, 0.0, 0.0),
+            (BinFn::Maximum, 0.0, -0.0, -0.0, 0.0),
+            (BinFn::Minimum, 1.0, 2.0, 1.0, 1.0),
+            (BinFn::Maximum, 1.0, 2.0, 2.0, 2.0),
+            (BinFn::Minimum, 2.0, 1.0, 1.0, 1.0),
+            (BinFn::Maximum, 2.0, 1.0, 2.0, 2.0),
         ] {
             for d in [DType::F64, DType::F32] {
                 let got = scalar_binary(op, Scalar::F64(x).cast(d), Scalar::F64(y).cast(d)).unwrap();
                 assert_eq!(bits(got), bits(Scalar::F64(want).cast(d)), "{op:?}({x}, {y}) in {d:?}");
                 let kind = if op == BinFn::Minimum { ReduceKind::Min } else { ReduceKind::Max };
                 let got = reduce_combine(kind, Scalar::F64(x).cast(d), Scalar::F64(y).cast(d));
-                assert_eq!(bits(got), bits(Scalar::F64(want).cast(d)), "{kind:?} of ({x}, {y}) in {d:?}");
+                assert_eq!(bits(got), bits(Scalar::F64(reduced).cast(d)), "{kind:?} of ({x}, {y}) in {d:?}");
             }
         }
         for (x, y) in [(nan, 1.0), (1.0, nan), (nan, nan)] {
@@ -272,6 +294,7 @@ mod tests {
                 assert!(scalar_binary(op, Scalar::F64(x), Scalar::F64(y)).unwrap().as_f64().is_nan());
             }
             assert!(reduce_combine(ReduceKind::Min, Scalar::F64(x), Scalar::F64(y)).as_f64().is_nan());
+            assert!(reduce_combine(ReduceKind::Max, Scalar::F64(x), Scalar::F64(y)).as_f64().is_nan());
         }
     }
 }

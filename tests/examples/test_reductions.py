@@ -19,7 +19,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from arrayc_examples import RUN_TIMEOUT_S, arrayc_binary, load_results
+from arrayc_examples import RUN_TIMEOUT_S, arrayc_binary, load_results, run_source
 
 DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "bool": np.bool_}
 DTYPES_NAME = {v: k for k, v in DTYPES.items()}
@@ -180,3 +180,27 @@ def test_thread_count_does_not_change_results(shape, axis, tmp_path):
     assert np.all(np.abs(got[0] - np.sum(x64, axis=axis)) <= 1e-12 * mag)
     assert np.all(np.abs(got[1] - np.sum(x32.astype(np.float64), axis=axis)) <= 1e-4 * mag)
     np.testing.assert_allclose(got[2], np.prod(1.0 + x64 / 1000.0, axis=axis), rtol=1e-12)
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+@pytest.mark.parametrize("n", [2, 300_001])
+def test_min_and_max_of_signed_zeros_and_nan(n, target, tmp_path):
+    """`min`/`max` of floats are IEEE 754's `minimum`/`maximum` (docs/language.md): of a -0.0 and a
+    0.0, `min` gives -0.0 and `max` 0.0 in either order, also across the launcher's chunks (300,001
+    elements: the zeros are a chunk apart); a NaN anywhere gives NaN, as in NumPy. (NumPy itself
+    gives either zero, depending on the array's length, so the zeros are checked against the rule.)"""
+    zeros = np.zeros(n)
+    neg_first, neg_last = zeros.copy(), zeros.copy()
+    neg_first[0] = -0.0
+    neg_last[-1] = -0.0
+    with_nan = np.full(n, 1.5)
+    with_nan[n // 2] = np.nan
+    src = ("fn main(a: f64[N], b: f64[N], c: f64[N]) -> (f64, f64, f64, f64, f64, f64, f32, f32) {\n"
+           "    return (min(a), min(b), max(-a), max(-b), min(c), max(c), min(f32(b)), max(f32(-a)));\n}\n")
+    env = dict(os.environ, ARRAYC_GPU_EMULATION_GRID="2,3,32")
+    proc, res = run_source(src, {"a": neg_first, "b": neg_last, "c": with_nan}, tmp_path,
+                           flags=("--target", target), env=env)
+    assert proc.returncode == 0, proc.stderr
+    signs = [bool(np.signbit(r)) for r in res[:4]] + [bool(np.signbit(r)) for r in res[6:]]
+    assert signs == [True, True, False, False, True, False], signs
+    assert np.isnan(res[4]) and np.isnan(res[5])
