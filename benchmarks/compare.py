@@ -86,7 +86,7 @@ def main():
                     times[which].append(run_once(getattr(opts, which), program, entry, args))
         except harness.ArraycError as e:
             # E.g. a program the old compiler cannot compile yet: reported, not compared.
-            why = str(e).splitlines()[-1].strip()
+            why = str(e).splitlines()[-1].strip().replace(str(harness.REPO) + "/", "")
             harness.log(f"[{i}/{len(todo)}] {label}: skipped, the {which} compiler failed: {why}")
             skipped.append(f"{label} (the {which} compiler failed: {why})")
             continue
