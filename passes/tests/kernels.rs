@@ -1494,10 +1494,13 @@ fn unsupported_blocks_are_rejected_before_the_jit() {
     jk.launch("noview", &[rs(Scalar::F64(1.0))]).unwrap();
 }
 
-/// `minimum`, `maximum` and `%` on signed zeros, NaN and infinities, and min/max reductions over
-/// signed zeros, in f64 and f32, against NumPy 2.4's results (taken with
-/// `np.minimum(a, b)`, `np.maximum(a, b)`, `np.remainder(a, b)`, `np.min(x)`, `np.max(x)`), compared
-/// bit for bit (signs of zeros included; any NaN for NaN).
+/// `minimum`, `maximum` and `%` on signed zeros, NaN and infinities, in f64 and f32, against NumPy
+/// 2.4's results (taken with `np.minimum(a, b)`, `np.maximum(a, b)`, `np.remainder(a, b)`), compared
+/// bit for bit (signs of zeros included; any NaN for NaN); and min/max reductions over signed zeros
+/// and NaN, which are IEEE 754's `minimum`/`maximum` (docs/language.md: -0.0 below 0.0 in any order,
+/// NaN propagates), where NumPy's `np.min`/`np.max` give either zero depending on the length
+/// (`np.min([-0.0, 0.0])` is 0.0, the later element, but `np.min([0.0] * 20 + [-0.0] + [0.0] * 20)`
+/// is 0.0 too).
 #[test]
 fn numpy_signed_zeros_nan_min_max_remainder() {
     let (nan, inf) = (f64::NAN, f64::INFINITY);
@@ -1531,11 +1534,11 @@ fn numpy_signed_zeros_nan_min_max_remainder() {
                 assert!(same_bits(g, *w), "{d:?} {name}({}, {}) = {g}, NumPy gives {w}", a[i], b[i]);
             }
         }
-        // np.min([-0.0, 0.0]) == 0.0, np.min([0.0, -0.0]) == -0.0, np.max likewise; NaN propagates.
+        // IEEE 754 minimum/maximum: -0.0 below 0.0 whatever the order; NaN propagates.
         for (name, xs, want) in [
-            ("rmin", vec![-0.0, 0.0], 0.0),
+            ("rmin", vec![-0.0, 0.0], -0.0),
             ("rmin", vec![0.0, -0.0], -0.0),
-            ("rmax", vec![0.0, -0.0], -0.0),
+            ("rmax", vec![0.0, -0.0], 0.0),
             ("rmax", vec![-0.0, 0.0], 0.0),
             ("rmin", vec![1.0, nan, 0.0], nan),
             ("rmax", vec![nan, 1.0], nan),
@@ -1543,7 +1546,7 @@ fn numpy_signed_zeros_nan_min_max_remainder() {
             let o = zeros(d, &[]);
             jk.launch(name, &[rv(&o), rv(&cast(&xs))]).unwrap();
             let g = f64s(&o)[0];
-            assert!(same_bits(g, want), "{d:?} {name}({xs:?}) = {g}, NumPy gives {want}");
+            assert!(same_bits(g, want), "{d:?} {name}({xs:?}) = {g}, IEEE 754 gives {want}");
         }
     }
 }
