@@ -2390,15 +2390,20 @@ class Generator:
         kdim = self.index_dim()
         idx = self.gen_index(kdim, v.shape[0], self.r.randint(1, 2), v.storage)
         T = (kdim,) + tuple(v.shape[1:])
-        for _ in range(4):
-            val = self.value_for(T, v.dt, v.storage)
-            if val is not None and val.dt != "bool" and fits(val.shape, T) and self.same_kind_ok(v.dt, val, "+", False):
-                break
-        else:
+        val = self.add_at_value(T, v)
+        if val is None:
             return None
         self.mark_written(v.storage, val.exact)
         return Stmt([f"add_at({v.name}, {idx.arr}, {val.arr});"], [f"np.add.at({v.name}, {idx.py}, {val.py})"],
                     [f"np.add.at({v.name}, {idx.pyi}, {val.pyi})", f"_v({v.name})"])
+
+    def add_at_value(self, T, v):
+        """The values of `add_at` into v at index shape T (up to 4 tries), or None."""
+        for _ in range(4):
+            val = self.value_for(T, v.dt, v.storage)
+            if val is not None and val.dt != "bool" and fits(val.shape, T) and self.same_kind_ok(v.dt, val, "+", False):
+                return val
+        return None
 
     def add_at_tuple(self, v):
         """`add_at(x, (i, j), v)` (`np.add.at(x, (i, j), v)`) on x of rank >= 2, with one index
@@ -2418,11 +2423,8 @@ class Generator:
                 return None
             idxs.append(ia)
         T = tuple(ish) + tuple(v.shape[m:])
-        for _ in range(4):
-            val = self.value_for(T, v.dt, v.storage)
-            if val is not None and val.dt != "bool" and fits(val.shape, T) and self.same_kind_ok(v.dt, val, "+", False):
-                break
-        else:
+        val = self.add_at_value(T, v)
+        if val is None:
             return None
         self.mark_written(v.storage, val.exact)
         ta = ", ".join(i.arr for i in idxs)

@@ -371,11 +371,11 @@ impl<'c, 'f> Gen<'c, 'f> {
                 Some((Identifier::new(self.ctx, CHUNK_ATTR), IntegerAttribute::new(Type::index(self.ctx), 0).into()))
             }
         };
+        let attributes: Vec<_> = marker.into_iter().chain(heavy.then(|| self.heavy_loop_annotation())).collect();
         let op = OperationBuilder::new("scf.for", self.loc)
             .add_operands(&[lo, hi, step])
             .add_operands(&init_vals)
-            .add_attributes(marker.as_slice())
-            .add_attributes(&heavy.then(|| self.heavy_loop_annotation()).into_iter().collect::<Vec<_>>())
+            .add_attributes(&attributes)
             .add_results(&types)
             .add_regions([region])
             .build()

@@ -185,16 +185,15 @@ impl Lowerer<'_> {
     /// to `x`'s when it is written back.
     fn masked_update(&mut self, x: ValueId, mask: ValueId, f: BinFn, v: ValueId, rd: DType) {
         let Type::Array(_, r) = self.f.ty(x) else { unreachable!("checked: an array") };
-        let dt = rd;
         if self.f.ty(v).is_array() {
             let selected = self.filter(x, mask, None);
             let Type::Array(_, rs) = self.f.ty(selected) else { unreachable!("a filter gives an array") };
             let sizes = (0..rs).map(|a| self.dim(selected, a)).collect();
-            let updated = self.compute_new(ComputeFn::Binary(f), vec![selected, v], dt, sizes, None);
+            let updated = self.compute_new(ComputeFn::Binary(f), vec![selected, v], rd, sizes, None);
             self.masked_assign(x, mask, updated);
         } else {
             let sizes = (0..r).map(|a| self.dim(x, a)).collect();
-            let updated = self.compute_new(ComputeFn::Binary(f), vec![x, v], dt, sizes, None);
+            let updated = self.compute_new(ComputeFn::Binary(f), vec![x, v], rd, sizes, None);
             self.masked_where(x, mask, updated);
         }
     }
