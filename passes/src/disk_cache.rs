@@ -8,12 +8,13 @@
 //!   ([`DiskCache::default_dir`]).
 //! * **Key:** a BLAKE3 hash ([`Key`]) of everything the entry depends on, [`compiler_identity`]
 //!   included (version, and the path, size and modification time of the compiler's executable, so a
-//!   rebuilt compiler never reuses an older one's entries). Object code: the kernels' MLIR before
-//!   lowering, the lowering pipeline and optimisation level, the target triple, the host CPU and its
-//!   features, LLVM's version (`jit::cache_key`). Fusion decisions: the region's structure, the
+//!   rebuilt compiler never reuses an older one's entries). A kernel: its IR without its
+//!   name, the lowering pipeline and optimisation level, the target triple, the host CPU and its
+//!   features, LLVM's version (`jit::kernel_key`); its entry names the object file that holds its
+//!   code (keyed by the keys and names of the kernels compiled into it) and its symbol there. Fusion decisions: the region's structure, the
 //!   algorithm, cost model and budget (`wsp::cache`).
 //! * **Entry:** one file `<key>.entry`: a header (magic, the key again, the payload's length and its
-//!   BLAKE3 hash), then the payload (an object file, or a partition). An entry whose header, length or hash does not match is
+//!   BLAKE3 hash), then the payload (an object file, a kernel's object file and symbol, or a partition). An entry whose header, length or hash does not match is
 //!   *corrupt* (truncated, damaged or foreign): it is removed and the kernels are compiled again,
 //!   never loaded ([`Lookup::Corrupt`]).
 //! * **Concurrency:** an entry is written to a temporary file in the cache directory and renamed
@@ -69,7 +70,7 @@ pub fn compiler_identity() -> &'static str {
 }
 
 /// The cache key of an entry: a BLAKE3 hash of its parts (see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Key([u8; 32]);
 
 impl Key {
@@ -82,6 +83,14 @@ impl Key {
             h.update(p);
         }
         Key(*h.finalize().as_bytes())
+    }
+    /// The key's 32 bytes (to store one key in another entry's payload).
+    pub fn as_bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+    /// The key whose [`Key::as_bytes`] are `bytes`; `None` unless they are 32 bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Option<Key> {
+        bytes.try_into().ok().map(Key)
     }
     /// The key as 64 hexadecimal digits (the entry's file name).
     pub fn hex(&self) -> String {

@@ -1,13 +1,14 @@
 //! Compilation of a module's kernels to native object code with LLVM's C API, loaded with LLVM's
 //! ORC `LLJIT`.
 //!
-//! [`compile`] splits a module's kernels into groups. With a kernel cache ([`DiskCache`]), it
-//! first looks each group up by the hash of its kernels' IR and of the compilation's settings
-//! ([`cache_key`]); a hit loads the stored object file into an `LLJIT` (no MLIR at all, no LLVM
-//! optimisation). Otherwise it builds the kernels as MLIR (`kernel_codegen`), verifies them, lowers
-//! the module to the LLVM dialect ([`PREPARE`], [`PIPELINE`]), translates it to LLVM IR and
-//! compiles it at optimisation level [`OPT_LEVEL`] to a position-independent object file
-//! ([`object_file`]), which it loads and stores in the cache.
+//! [`compile`] first looks each kernel up in the kernel cache ([`DiskCache`]) by the hash of its
+//! IR (without its name) and of the compilation's settings ([`kernel_key`]); the entry names an
+//! object file in the cache and the kernel's symbol in it, and a hit loads that file into an
+//! `LLJIT` (no MLIR at all, no LLVM optimisation). The other kernels are split into groups, one per
+//! core; each group is built as MLIR (`kernel_codegen`), verified, lowered to the LLVM dialect
+//! ([`PREPARE`], [`PIPELINE`]), translated to LLVM IR and compiled at optimisation level
+//! [`OPT_LEVEL`] to one position-independent object file ([`object_file`]), which is loaded and
+//! stored in the cache.
 //! Each kernel is then called through its packed entry `_mlir_<name>(void **args)` (MLIR's
 //! `ExecutionEngine` convention, [`add_packed_entries`]) by `arrayc_runtime::launch`, once per
 //! chunk of its iteration space — one compiled kernel per fused block, as in Bohrium (Kristensen
@@ -136,8 +137,12 @@ pub enum CacheOutcome {
 /// and safe to call from any thread (rayon workers).
 pub struct JitKernels {
     kernels: CpuKernels,
-    /// What the kernel cache gave, per compiled group (empty without kernels).
+    /// What the kernel cache gave, per kernel in module order (empty without kernels).
     pub cache: Vec<CacheOutcome>,
+    /// How many groups of kernels were compiled (in parallel; 0 when the cache had every kernel).
+    pub groups: usize,
+    /// How many object files were read from the cache.
+    pub objects_read: usize,
     _code: Vec<Code>,
 }
 
@@ -309,25 +314,75 @@ pub fn llvm_ir(m: &ir::Module) -> Result<String, JitError> {
 /// or loads their object code from `cache` (see the module docs). A module without kernels gives
 /// an empty [`JitKernels`] (no engine is created).
 ///
-/// The kernels are split into [`compile_groups`], one per core at most, each compiled (or loaded)
-/// on its own thread in its own MLIR context and engine, and cached as its own entry.
+/// Each kernel is first looked up in `cache` by its [`kernel_key`], which leads to the object file
+/// that holds it; each such object file is loaded once. Kernels with the same key (the same code
+/// under two names) are compiled once. The rest are split into [`compile_groups`], one per core at
+/// most, each compiled on its own thread in its own MLIR context and stored as one object file,
+/// with one small entry per kernel naming that file and the kernel's symbol in it.
 ///
 /// Errors: see [`JitError`]; MLIR diagnostics are included in the message. A cache entry that is
 /// corrupt or cannot be loaded, or a cache that cannot be written, is not an error (it is reported
 /// in [`JitKernels::cache`]).
 pub fn compile(m: &ir::Module, cache: Option<&DiskCache>) -> Result<JitKernels, JitError> {
     let kernels = kernel_codegen::kernels_of(m);
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let groups = compile_groups(&kernels, threads);
     register_once();
+    let keys: Vec<Key> = kernels.iter().map(|f| kernel_key(f)).collect();
+    let mut entries = vec![0usize; kernels.len()];
+    let mut outcomes = vec![if cache.is_some() { CacheOutcome::Miss } else { CacheOutcome::Off }; kernels.len()];
+    let mut code = vec![];
+    let mut objects_read = 0;
+    if let Some(c) = cache {
+        for (object, found) in cached_objects(c, &keys, &mut outcomes) {
+            let loaded = match c.get(&object) {
+                Lookup::Hit(bytes) => {
+                    load_object(&bytes).map_err(|e| format!("cached object code could not be loaded ({e})"))
+                }
+                Lookup::Miss => continue,
+                Lookup::Corrupt(why) => Err(why),
+            };
+            match loaded {
+                Ok(object_code) => {
+                    objects_read += 1;
+                    for (i, symbol) in found {
+                        match object_code.packed(&symbol) {
+                            Some(p) => (entries[i], outcomes[i]) = (p as usize, CacheOutcome::Hit),
+                            None => outcomes[i] = CacheOutcome::Replaced(format!("cached object code lacks @{symbol}")),
+                        }
+                    }
+                    code.push(object_code);
+                }
+                Err(why) => found.iter().for_each(|(i, _)| outcomes[*i] = CacheOutcome::Replaced(why.clone())),
+            }
+        }
+    }
+    // The kernels still without code, one of each key; `same[i]`: the kernel whose code `i` takes.
+    let mut first: std::collections::HashMap<&Key, usize> = std::collections::HashMap::new();
+    let mut same: Vec<usize> = (0..kernels.len()).collect();
+    let mut todo = vec![];
+    for i in (0..kernels.len()).filter(|&i| entries[i] == 0) {
+        match first.get(&keys[i]) {
+            Some(&j) => same[i] = j,
+            None => {
+                first.insert(&keys[i], i);
+                todo.push(i);
+            }
+        }
+    }
+    let todo_kernels: Vec<&ir::Func> = todo.iter().map(|&i| kernels[i]).collect();
+    let groups: Vec<Vec<usize>> =
+        compile_groups(&todo_kernels, std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .into_iter()
+            .map(|g| g.into_iter().map(|t| todo[t]).collect())
+            .collect();
     let parts: Vec<Result<Part, JitError>> = std::thread::scope(|s| {
         let handles: Vec<_> = groups
             .iter()
             .map(|g| {
+                let group: Vec<(&ir::Func, &Key)> = g.iter().map(|&i| (kernels[i], &keys[i])).collect();
                 std::thread::Builder::new()
                     .name("arrayc-jit".into())
                     .stack_size(JIT_STACK_BYTES)
-                    .spawn_scoped(s, move || compile_group(g, cache))
+                    .spawn_scoped(s, move || compile_group(&group, cache))
             })
             .collect();
         handles
@@ -340,31 +395,74 @@ pub fn compile(m: &ir::Module, cache: Option<&DiskCache>) -> Result<JitKernels, 
             })
             .collect()
     });
-    let mut jk = JitKernels { kernels: CpuKernels::default(), cache: vec![], _code: vec![] };
     for (group, part) in groups.iter().zip(parts) {
         let part = part?;
-        for (f, p) in group.iter().zip(part.entries) {
-            if p == 0 {
-                return Err(JitError::Lookup(f.name.clone()));
+        for (&i, p) in group.iter().zip(part.entries) {
+            entries[i] = p;
+            if let Some(why) = &part.not_stored {
+                outcomes[i] = CacheOutcome::NotStored(why.clone());
             }
-            // SAFETY: `_mlir_<name>` is the packed wrapper `void(void**)` of `add_packed_entries`
-            // (possibly compiled in an earlier process and loaded from its object file).
-            let entry: PackedFn = unsafe { std::mem::transmute::<usize, PackedFn>(p) };
-            let plan = launch_plan(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?;
-            jk.kernels.insert(PackedKernel(entry), plan);
         }
-        jk.cache.push(part.cache);
-        jk._code.push(part.code);
+        code.push(part.code);
+    }
+    let mut jk =
+        JitKernels { kernels: CpuKernels::default(), cache: vec![], groups: groups.len(), objects_read, _code: code };
+    for (i, f) in kernels.iter().enumerate() {
+        let p = entries[same[i]];
+        if p == 0 {
+            return Err(JitError::Lookup(f.name.clone()));
+        }
+        // SAFETY: `_mlir_<name>` is the packed wrapper `void(void**)` of `add_packed_entries`
+        // (possibly compiled in an earlier process and loaded from its object file).
+        let entry: PackedFn = unsafe { std::mem::transmute::<usize, PackedFn>(p) };
+        let plan = launch_plan(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?;
+        jk.kernels.insert(PackedKernel(entry), plan);
+        jk.cache.push(outcomes[same[i]].clone());
     }
     Ok(jk)
+}
+
+/// Looks up each kernel's [`kernel_key`] in `c`: the kernels found, grouped by the key of the
+/// object file that holds them, with their symbols in it (in order of first appearance). The
+/// outcome of a kernel whose entry is corrupt becomes [`CacheOutcome::Replaced`].
+fn cached_objects(c: &DiskCache, keys: &[Key], outcomes: &mut [CacheOutcome]) -> Vec<(Key, Vec<(usize, String)>)> {
+    let mut objects: Vec<(Key, Vec<(usize, String)>)> = vec![];
+    for (i, key) in keys.iter().enumerate() {
+        match c.get(key) {
+            Lookup::Hit(payload) => match parse_kernel_entry(&payload) {
+                Some((object, symbol)) => match objects.iter_mut().find(|(o, _)| *o == object) {
+                    Some((_, found)) => found.push((i, symbol)),
+                    None => objects.push((object, vec![(i, symbol)])),
+                },
+                None => outcomes[i] = CacheOutcome::Replaced("a kernel's cache entry names no object file".into()),
+            },
+            Lookup::Miss => {}
+            Lookup::Corrupt(why) => outcomes[i] = CacheOutcome::Replaced(why),
+        }
+    }
+    objects
+}
+
+/// A kernel's cache entry: the key of the object file that holds its code (32 bytes), then its
+/// symbol's name in that file (UTF-8; the kernel's name when it was compiled).
+fn kernel_entry(object: &Key, symbol: &str) -> Vec<u8> {
+    [&object.as_bytes()[..], symbol.as_bytes()].concat()
+}
+
+/// The inverse of [`kernel_entry`]; `None` for a payload that is not one.
+fn parse_kernel_entry(payload: &[u8]) -> Option<(Key, String)> {
+    let object = Key::from_bytes(payload.get(..32)?)?;
+    let symbol = std::str::from_utf8(&payload[32..]).ok()?;
+    (!symbol.is_empty()).then(|| (object, symbol.to_string()))
 }
 
 /// The stack of a JIT thread (bytes): MLIR's passes recurse over large kernels.
 const JIT_STACK_BYTES: usize = 64 << 20;
 
 /// Splits `kernels` into at most `n` groups of about equal work (longest processing time first,
-/// work counted in kernel body ops), each group in module order. Deterministic for given `n`.
-pub fn compile_groups<'m>(kernels: &[&'m ir::Func], n: usize) -> Vec<Vec<&'m ir::Func>> {
+/// work counted in kernel body ops), each a list of indices into `kernels` in increasing order.
+/// Deterministic for given `n`.
+pub fn compile_groups(kernels: &[&ir::Func], n: usize) -> Vec<Vec<usize>> {
     let n = n.clamp(1, kernels.len().max(1));
     let mut order: Vec<usize> = (0..kernels.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(kernels[i].body.len()));
@@ -380,78 +478,79 @@ pub fn compile_groups<'m>(kernels: &[&'m ir::Func], n: usize) -> Vec<Vec<&'m ir:
         .filter(|g| !g.is_empty())
         .map(|mut g| {
             g.sort_unstable();
-            g.into_iter().map(|i| kernels[i]).collect()
+            g
         })
         .collect()
 }
 
 /// One compiled group of kernels: its code, the packed entry of each kernel of the group, in order
-/// (0: not found), and what the cache gave.
+/// (0: not found), and why it could not be stored in the cache, if it could not.
 struct Part {
     entries: Vec<usize>,
     code: Code,
-    cache: CacheOutcome,
+    not_stored: Option<String>,
 }
 
 // SAFETY: a part moves from its JIT thread to the caller once; its JIT is not used again until it
 // is dropped (see [`JitKernels`]).
 unsafe impl Send for Part {}
 
-/// Compiles (or loads from `cache`) one group of kernels; see [`compile`].
-fn compile_group(kernels: &[&ir::Func], cache: Option<&DiskCache>) -> Result<Part, JitError> {
-    // Looked up before any MLIR is built: a hit needs no MLIR context at all.
-    let key = cache.map(|_| cache_key(kernels));
-    let entries = |code: &Code| kernels.iter().map(|f| code.packed(&f.name).map_or(0, |p| p as usize)).collect();
-    let mut outcome = CacheOutcome::Off;
-    if let (Some(c), Some(k)) = (cache, &key) {
-        outcome = match c.get(k) {
-            Lookup::Hit(object) => match load_object(&object) {
-                Ok(code) => return Ok(Part { entries: entries(&code), code, cache: CacheOutcome::Hit }),
-                Err(e) => CacheOutcome::Replaced(format!("cached object code could not be loaded ({e})")),
-            },
-            Lookup::Miss => CacheOutcome::Miss,
-            Lookup::Corrupt(why) => CacheOutcome::Replaced(why),
-        };
-    }
+/// Compiles one group of kernels (each with its [`kernel_key`]) to one object file, loads it, and
+/// stores it in `cache` under the group's key, with each kernel's entry ([`kernel_entry`]) under
+/// its own key; see [`compile`].
+fn compile_group(group: &[(&ir::Func, &Key)], cache: Option<&DiskCache>) -> Result<Part, JitError> {
+    let kernels: Vec<&ir::Func> = group.iter().map(|(f, _)| *f).collect();
+    let names: Vec<&str> = kernels.iter().map(|f| f.name.as_str()).collect();
     let object = {
         let (context, diags) = context();
-        let mut module = build_and_lower(&context, &diags, kernels, false)?;
+        let mut module = build_and_lower(&context, &diags, &kernels, false)?;
         lower_to_llvm(&context, &diags, &mut module)?;
-        let names: Vec<&str> = kernels.iter().map(|f| f.name.as_str()).collect();
         object_file(&module, &diags, &names)?
     };
     let code = load_object(&object).map_err(|diagnostics| JitError::Engine { diagnostics })?;
-    if let (Some(c), Some(k)) = (cache, &key) {
-        if let Err(e) = c.put(k, &object) {
-            outcome = CacheOutcome::NotStored(e);
+    let entries = names.iter().map(|n| code.packed(n).map_or(0, |p| p as usize)).collect();
+    let mut not_stored = None;
+    if let Some(c) = cache {
+        // The object file's key: its kernels' keys and names (its symbols).
+        let mut parts: Vec<&[u8]> = vec![b"arrayc kernel object v4"];
+        for ((_, key), name) in group.iter().zip(&names) {
+            parts.extend([&key.as_bytes()[..], name.as_bytes()]);
         }
+        let object_key = Key::of(&parts);
+        let stored = c.put(&object_key, &object).and_then(|()| {
+            group.iter().zip(&names).try_for_each(|((_, key), name)| c.put(key, &kernel_entry(&object_key, name)))
+        });
+        not_stored = stored.err();
     }
-    Ok(Part { entries: entries(&code), code, cache: outcome })
+    Ok(Part { entries, code, not_stored })
 }
 
-/// The cache key of the object code of `kernels`: the kernels themselves (their `ir::Func`s,
-/// serialised: the code generator's whole input), the settings that shape the object code
-/// ([`PIPELINE`], [`OPT_LEVEL`], position independence), the target triple, host CPU and features,
-/// LLVM's version, and [`compiler_identity`] (which changes with the code generator). Computed
-/// without MLIR, so a cache hit builds no MLIR at all.
-pub fn cache_key(kernels: &[&ir::Func]) -> Key {
+/// The cache key of the object code of one kernel, whatever its name: the kernel itself (its
+/// `ir::Func`, serialised with its name left out: the code generator's whole input), the settings
+/// that shape the object code ([`PIPELINE`], [`OPT_LEVEL`], position independence), the target
+/// triple, host CPU and features, LLVM's version, and [`compiler_identity`] (which changes with the
+/// code generator). Computed without MLIR, so a cache hit builds no MLIR at all. Two fusion
+/// configurations, or two versions of a program, that give a kernel the same code under different
+/// names share its entry.
+pub fn kernel_key(kernel: &ir::Func) -> Key {
     let settings = format!("default<O{OPT_LEVEL}> codegen O{OPT_LEVEL} pic");
-    let kernels = postcard::to_stdvec(kernels).expect("kernels always serialise");
+    let unnamed = ir::Func { name: String::new(), ..kernel.clone() };
+    let kernel = postcard::to_stdvec(&unnamed).expect("kernels always serialise");
     Key::of(&[
-        b"arrayc kernel object v3",
+        b"arrayc kernel v4",
         compiler_identity().as_bytes(),
         host_description().as_bytes(),
         settings.as_bytes(),
         PREPARE.as_bytes(),
         GENERIC_LOOP_ANNOTATION.as_bytes(),
         PIPELINE.as_bytes(),
-        &kernels,
+        &kernel,
     ])
 }
 
 /// LLVM's version, the target triple, the host CPU and its features, as one string: what the
-/// object code of a kernel depends on besides its MLIR. Queried once per process (every compile
-/// group's [`cache_key`] includes it).
+/// object code of a kernel depends on besides its MLIR. Queried once per process (every kernel's
+/// [`kernel_key`] includes it).
 fn host_description() -> &'static str {
     static HOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     HOST.get_or_init(|| {

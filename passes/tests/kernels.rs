@@ -1566,22 +1566,61 @@ fn compile_groups_cover_every_kernel_once_and_balance_work() {
     for n in [1, 2, 3, 4, 16] {
         let groups = jit::compile_groups(&refs, n);
         assert!(!groups.is_empty() && groups.len() <= n.min(refs.len()), "n = {n}");
-        let mut seen: Vec<&str> = groups.iter().flatten().map(|f| f.name.as_str()).collect();
         for g in &groups {
-            let pos: Vec<usize> = g.iter().map(|f| refs.iter().position(|r| r.name == f.name).unwrap()).collect();
-            assert!(pos.windows(2).all(|w| w[0] < w[1]), "module order within a group: {pos:?}");
+            assert!(g.windows(2).all(|w| w[0] < w[1]), "module order within a group: {g:?}");
         }
+        let mut seen: Vec<usize> = groups.iter().flatten().copied().collect();
         seen.sort();
-        let mut all: Vec<&str> = refs.iter().map(|f| f.name.as_str()).collect();
-        all.sort();
-        assert_eq!(seen, all, "n = {n}");
-        let work = |g: &Vec<&ir::Func>| g.iter().map(|f| f.body.len() + 1).sum::<usize>();
+        assert_eq!(seen, (0..refs.len()).collect::<Vec<_>>(), "n = {n}");
+        let work = |g: &Vec<usize>| g.iter().map(|&i| refs[i].body.len() + 1).sum::<usize>();
         let total: usize = refs.iter().map(|f| f.body.len() + 1).sum();
         let biggest = refs.iter().map(|f| f.body.len() + 1).max().unwrap();
         let max = groups.iter().map(work).max().unwrap();
         assert!(max <= total / groups.len() + biggest, "n = {n}: max group work {max} of {total}");
     }
     assert!(jit::compile_groups(&[], 4).is_empty());
+}
+
+/// The kernel cache is keyed per kernel, whatever its name: two kernels with the same code are
+/// compiled once (one group, one object file, one kernel entry), a second compile reads both from
+/// that file, and a module that adds a kernel compiles only the new one.
+#[test]
+fn the_kernel_cache_shares_code_between_names_and_modules() {
+    use arrayc_passes::disk_cache::DiskCache;
+    use arrayc_passes::jit::CacheOutcome;
+    let binary = |name: &str, op: BinFn| {
+        kernel(
+            name,
+            &[arr(DType::F64, 1), arr(DType::F64, 1), arr(DType::F64, 1)],
+            &[(ComputeFn::Binary(op), 0, vec![1, 2])],
+        )
+    };
+    let add = |name: &str| binary(name, BinFn::Add);
+    let dir = tempfile::tempdir().unwrap();
+    let cache = DiskCache::new(dir.path().to_path_buf(), 1 << 30);
+    let entries =
+        || std::fs::read_dir(dir.path()).unwrap().filter(|e| e.as_ref().unwrap().path().extension().is_some()).count();
+    let first = jit::compile(&module(vec![add("a"), add("b")]), Some(&cache)).unwrap();
+    assert_eq!(
+        (first.groups, first.objects_read, &first.cache[..]),
+        (1, 0, &[CacheOutcome::Miss, CacheOutcome::Miss][..])
+    );
+    assert_eq!(first.get("a").unwrap().0 .0 as usize, first.get("b").unwrap().0 .0 as usize, "compiled once");
+    assert_eq!(entries(), 2, "one object file and one kernel entry");
+    let again = jit::compile(&module(vec![add("b"), add("c")]), Some(&cache)).unwrap();
+    assert_eq!(
+        (again.groups, again.objects_read, &again.cache[..]),
+        (0, 1, &[CacheOutcome::Hit, CacheOutcome::Hit][..])
+    );
+    let more = jit::compile(&module(vec![add("x"), binary("m", BinFn::Mul)]), Some(&cache)).unwrap();
+    assert_eq!((more.groups, more.objects_read, &more.cache[..]), (1, 1, &[CacheOutcome::Hit, CacheOutcome::Miss][..]));
+    let sh = [5i64];
+    let (x, y) = (view(DType::F64, &sh, &[Scalar::F64(1.5); 5]), view(DType::F64, &sh, &[Scalar::F64(2.0); 5]));
+    for (jk, name, want) in [(&again, "b", 3.5), (&again, "c", 3.5), (&more, "x", 3.5), (&more, "m", 3.0)] {
+        let out = zeros(DType::F64, &sh);
+        jk.launch(name, &[rv(&out), rv(&x), rv(&y)]).unwrap();
+        assert_eq!(elems(&out), vec![Scalar::F64(want); 5], "@{name}");
+    }
 }
 
 /// The GPU target's PTX goes through the compile cache like the CPU's object code: compiled and

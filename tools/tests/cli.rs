@@ -944,6 +944,38 @@ fn the_compile_cache_serves_a_second_run_and_replaces_corrupt_entries() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Issue 14: the kernel cache is keyed per kernel, so editing one statement recompiles only the
+/// kernel it changes, and another fusion configuration reuses the kernels it has in common. The
+/// results are NumPy's (`x = np.arange(1000) * 0.5`: `(x*x).sum()`, `(x*x).max()`,
+/// `(np.ones(1000) + 3*x).sum()`).
+#[test]
+fn an_edit_recompiles_only_the_kernels_it_changes() {
+    let dir = temp_dir("cache-edit");
+    let cache = dir.join("cache");
+    let program = |reduce: &str| {
+        format!(
+            "fn main(n: i64 = 1000) -> (f64, f64) {{\n    let x = arange(n) * 0.5;\n    let s = {reduce}(x * x);\n    \
+             let y = ones(n);\n    for i in 0..3 {{\n        y += x;\n    }}\n    return (s, sum(y));\n}}\n"
+        )
+    };
+    let v1 = write_program(&dir, "v1.arr", &program("sum"));
+    let v2 = write_program(&dir, "v2.arr", &program("max"));
+    let (out, err) = run_cached(&v1, &cache, &[]);
+    assert!(err.contains("cache: miss: 4 of 4 kernels compiled"), "{err}");
+    assert_eq!(out, "result 0: 83208375.0\nresult 1: 750250.0\n");
+    let (out, err) = run_cached(&v2, &cache, &[]);
+    assert!(err.contains("cache: miss: 1 of 4 kernels compiled") && err.contains("; 3 read from"), "{err}");
+    assert_eq!(out, "result 0: 249500.25\nresult 1: 750250.0\n");
+    let (_, err) = run_cached(&v1, &cache, &[]);
+    assert!(err.contains("cache: hit") && err.contains("4 kernels read from"), "{err}");
+    let (out, err) = run_cached(&v1, &cache, &["--fuse", "singleton"]);
+    let read: usize =
+        err.split("; ").nth(1).and_then(|r| r.split(' ').next()).and_then(|n| n.parse().ok()).unwrap_or(0);
+    assert!(err.contains("cache: miss") && read > 0, "singleton fusion shares no kernel: {err}");
+    assert_eq!(out, "result 0: 83208375.0\nresult 1: 750250.0\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Concurrent processes compiling the same program into one empty cache all succeed with the same
 /// results and leave one whole entry (written to a temporary file, renamed into place); a cache
 /// that cannot be written is not an error.

@@ -487,24 +487,33 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
             None => {}
         }
         if let Some(kernels) = &kernels {
-            let groups = kernels.cache.len();
+            let (n, groups, files) = (kernels.cache.len(), kernels.groups, kernels.objects_read);
             let hits = kernels.cache.iter().filter(|c| **c == jit::CacheOutcome::Hit).count();
-            if groups == 0 {
+            let counted = |n: usize, noun: &str| format!("{n} {noun}{}", if n == 1 { "" } else { "s" });
+            let (compiled, read, all) = (counted(n - hits, "kernel"), counted(hits, "kernel"), counted(n, "kernel"));
+            let (groups, files) = (counted(groups, "group"), counted(files, "object file"));
+            if n == 0 {
                 eprintln!("cache: no kernels to compile");
             } else if !use_cache {
-                eprintln!("cache: not used (--no-cache); {groups} kernel groups compiled in parallel");
-            } else if hits == groups {
-                eprintln!("cache: hit ({dir}): no kernel compiled");
+                eprintln!("cache: not used (--no-cache); {compiled} compiled in {groups} in parallel");
+            } else if hits == n {
+                eprintln!("cache: hit ({dir}): no kernel compiled, {read} read from {files}");
             } else {
                 eprintln!(
-                    "cache: miss: {} of {groups} kernel groups compiled in parallel and stored in {dir}",
-                    groups - hits
+                    "cache: miss: {} of {all} compiled in {groups} in parallel and stored in {dir}; \
+                     {hits} read from {files}",
+                    n - hits
                 );
             }
+            let mut said = std::collections::BTreeSet::new();
             for c in &kernels.cache {
                 match c {
-                    jit::CacheOutcome::Replaced(why) => eprintln!("cache: a bad entry was removed and replaced: {why}"),
-                    jit::CacheOutcome::NotStored(why) => eprintln!("cache: a kernel group could not be stored: {why}"),
+                    jit::CacheOutcome::Replaced(why) if said.insert(why) => {
+                        eprintln!("cache: a bad entry was removed and replaced: {why}")
+                    }
+                    jit::CacheOutcome::NotStored(why) if said.insert(why) => {
+                        eprintln!("cache: compiled kernels could not be stored: {why}")
+                    }
                     _ => {}
                 }
             }
