@@ -29,7 +29,8 @@ with `python3 tests/fuzz/arrgen.py S` (same program: generation is deterministic
 `python3 tests/fuzz/differential.py --count 1 --seed S`.
 
 The arrayc binary is $ARRAYC, else target/release/arrayc. At most 2 arrayc processes run at once
-(`--jobs`, default 2). `--max-stmts K` generates smaller programs (tests/examples/test_differential.py
+(`--jobs`, default 2): the configurations of one program run one after another, so that they share
+the kernels they have in common through the compile cache, and programs run in parallel. `--max-stmts K` generates smaller programs (tests/examples/test_differential.py
 uses it; pass the same K to reproduce one of its programs). `--avoid-known` leaves out the triggers
 of the compiler bugs listed in arrgen.KNOWN_BUGS, to look for other bugs while those are open (the
 programs of a seed differ then).
@@ -184,6 +185,11 @@ def run_one(binary, seed, arr_file, expected, config, work, timeout):
         shutil.rmtree(out_dir, ignore_errors=True)
 
 
+def run_configs(binary, seed, arr_file, expected, configs, work, timeout):
+    """The outcomes of `run_one` under each of `configs`, one after another (see the module docs)."""
+    return [run_one(binary, seed, arr_file, expected, c, work, timeout) for c in configs]
+
+
 def save_failure(fail_dir, prog, outcomes, gen_flags=""):
     d = Path(fail_dir) / f"seed{prog.seed}"
     d.mkdir(parents=True, exist_ok=True)
@@ -258,8 +264,7 @@ def main(argv=None):
             while len(pending) > block_until:
                 prog, futs = pending.pop(0)
                 bad = []
-                for f in futs:
-                    o = f.result()
+                for o in (o for f in futs for o in f.result()):
                     counts["runs"] += 1
                     counts[o.kind] += 1
                     arrayc_time += o.seconds
@@ -293,7 +298,9 @@ def main(argv=None):
             pdir.mkdir()
             arr_file = pdir / "program.arr"
             arr_file.write_text(prog.arr)
-            futs = [pool.submit(run_one, binary, seed, arr_file, expected, c, pdir, args.timeout) for c in configs]
+            # One program's configurations run one after another, so that the later ones find the
+            # kernels they share with the earlier ones in the compile cache; programs run in parallel.
+            futs = [pool.submit(run_configs, binary, seed, arr_file, expected, configs, pdir, args.timeout)]
             pending.append((prog, futs))
             drain(2)  # keep the pool busy, but do not generate far ahead
             if counts["programs"] % 25 == 0:
