@@ -526,7 +526,7 @@ fn compile_group(group: &[(&ir::Func, &Key)], cache: Option<&DiskCache>) -> Resu
 }
 
 /// The cache key of the object code of one kernel, whatever its name: the kernel itself (its
-/// `ir::Func`, serialised with its name left out: the code generator's whole input), the settings
+/// `ir::Func` as [`code_relevant`] gives it: the code generator's whole input), the settings
 /// that shape the object code ([`PIPELINE`], [`OPT_LEVEL`], position independence), the target
 /// triple, host CPU and features, LLVM's version, and [`compiler_identity`] (which changes with the
 /// code generator). Computed without MLIR, so a cache hit builds no MLIR at all. Two fusion
@@ -534,8 +534,7 @@ fn compile_group(group: &[(&ir::Func, &Key)], cache: Option<&DiskCache>) -> Resu
 /// names share its entry.
 pub fn kernel_key(kernel: &ir::Func) -> Key {
     let settings = format!("default<O{OPT_LEVEL}> codegen O{OPT_LEVEL} pic");
-    let unnamed = ir::Func { name: String::new(), ..kernel.clone() };
-    let kernel = postcard::to_stdvec(&unnamed).expect("kernels always serialise");
+    let kernel = postcard::to_stdvec(&code_relevant(kernel)).expect("kernels always serialise");
     Key::of(&[
         b"arrayc kernel v4",
         compiler_identity().as_bytes(),
@@ -546,6 +545,29 @@ pub fn kernel_key(kernel: &ir::Func) -> Key {
         PIPELINE.as_bytes(),
         &kernel,
     ])
+}
+
+/// `kernel` without what its object code does not depend on: its name (the symbol's, looked up by
+/// the name it was compiled under), the names of its parameters and values, their defaults, and
+/// each operation's source position and WSP block (kernel code generation uses neither: its MLIR
+/// has unknown locations; a fault names its source position through the launch plan, made from the
+/// kernel at hand). So a kernel keeps its cache entry when lines above it move.
+fn code_relevant(kernel: &ir::Func) -> ir::Func {
+    fn strip(body: &mut ir::Body) {
+        for op in body {
+            (op.loc, op.block) = (None, None);
+            op.kind.bodies_mut().into_iter().for_each(strip);
+        }
+    }
+    let mut f = ir::Func {
+        name: String::new(),
+        param_defaults: vec![],
+        param_names: vec![],
+        value_names: vec![],
+        ..kernel.clone()
+    };
+    strip(&mut f.body);
+    f
 }
 
 /// LLVM's version, the target triple, the host CPU and its features, as one string: what the

@@ -968,6 +968,11 @@ fn an_edit_recompiles_only_the_kernels_it_changes() {
     assert_eq!(out, "result 0: 249500.25\nresult 1: 750250.0\n");
     let (_, err) = run_cached(&v1, &cache, &[]);
     assert!(err.contains("cache: hit") && err.contains("4 kernels read from"), "{err}");
+    // Lines that move every statement down change no kernel.
+    let moved = write_program(&dir, "v3.arr", &format!("# A comment\n\n{}", program("max")));
+    let (out, err) = run_cached(&moved, &cache, &[]);
+    assert!(err.contains("cache: hit") && err.contains("4 kernels read from"), "{err}");
+    assert_eq!(out, "result 0: 249500.25\nresult 1: 750250.0\n");
     let (out, err) = run_cached(&v1, &cache, &["--fuse", "singleton"]);
     let read: usize =
         err.split("; ").nth(1).and_then(|r| r.split(' ').next()).and_then(|n| n.parse().ok()).unwrap_or(0);
