@@ -330,31 +330,10 @@ pub fn compile(m: &ir::Module, cache: Option<&DiskCache>) -> Result<JitKernels, 
     let mut entries = vec![0usize; kernels.len()];
     let mut outcomes = vec![if cache.is_some() { CacheOutcome::Miss } else { CacheOutcome::Off }; kernels.len()];
     let mut code = vec![];
-    let mut objects_read = 0;
-    if let Some(c) = cache {
-        for (object, found) in cached_objects(c, &keys, &mut outcomes) {
-            let loaded = match c.get(&object) {
-                Lookup::Hit(bytes) => {
-                    load_object(&bytes).map_err(|e| format!("cached object code could not be loaded ({e})"))
-                }
-                Lookup::Miss => continue,
-                Lookup::Corrupt(why) => Err(why),
-            };
-            match loaded {
-                Ok(object_code) => {
-                    objects_read += 1;
-                    for (i, symbol) in found {
-                        match object_code.packed(&symbol) {
-                            Some(p) => (entries[i], outcomes[i]) = (p as usize, CacheOutcome::Hit),
-                            None => outcomes[i] = CacheOutcome::Replaced(format!("cached object code lacks @{symbol}")),
-                        }
-                    }
-                    code.push(object_code);
-                }
-                Err(why) => found.iter().for_each(|(i, _)| outcomes[*i] = CacheOutcome::Replaced(why.clone())),
-            }
-        }
-    }
+    let objects_read = match cache {
+        Some(c) => load_cached(c, &keys, &mut entries, &mut outcomes, &mut code),
+        None => 0,
+    };
     // The kernels still without code, one of each key; `same[i]`: the kernel whose code `i` takes.
     let mut first: std::collections::HashMap<&Key, usize> = std::collections::HashMap::new();
     let mut same: Vec<usize> = (0..kernels.len()).collect();
@@ -420,6 +399,43 @@ pub fn compile(m: &ir::Module, cache: Option<&DiskCache>) -> Result<JitKernels, 
         jk.cache.push(outcomes[same[i]].clone());
     }
     Ok(jk)
+}
+
+/// Loads from `c` the object files that hold the kernels of `keys` ([`cached_objects`]), each once,
+/// into `code`; sets the packed entry (`entries`) and outcome of each kernel found; returns how
+/// many object files were loaded. A corrupt or unloadable object file, or one without the kernel's
+/// symbol, makes the kernel's outcome [`CacheOutcome::Replaced`]; its entry stays 0 (compile it).
+fn load_cached(
+    c: &DiskCache,
+    keys: &[Key],
+    entries: &mut [usize],
+    outcomes: &mut [CacheOutcome],
+    code: &mut Vec<Code>,
+) -> usize {
+    let mut loaded_files = 0;
+    for (object, found) in cached_objects(c, keys, outcomes) {
+        let loaded = match c.get(&object) {
+            Lookup::Hit(bytes) => {
+                load_object(&bytes).map_err(|e| format!("cached object code could not be loaded ({e})"))
+            }
+            Lookup::Miss => continue,
+            Lookup::Corrupt(why) => Err(why),
+        };
+        match loaded {
+            Ok(object_code) => {
+                loaded_files += 1;
+                for (i, symbol) in found {
+                    match object_code.packed(&symbol) {
+                        Some(p) => (entries[i], outcomes[i]) = (p as usize, CacheOutcome::Hit),
+                        None => outcomes[i] = CacheOutcome::Replaced(format!("cached object code lacks @{symbol}")),
+                    }
+                }
+                code.push(object_code);
+            }
+            Err(why) => found.iter().for_each(|(i, _)| outcomes[*i] = CacheOutcome::Replaced(why.clone())),
+        }
+    }
+    loaded_files
 }
 
 /// Looks up each kernel's [`kernel_key`] in `c`: the kernels found, grouped by the key of the
