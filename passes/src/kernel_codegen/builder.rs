@@ -18,7 +18,7 @@ use melior::{
     ir::{
         attribute::{Attribute, DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute},
         block::BlockLike,
-        operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRef},
+        operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRef, OperationResult},
         r#type::IntegerType,
         Block, Identifier, Location, Operation, Region, RegionLike, Type, Value, ValueLike,
     },
@@ -46,6 +46,16 @@ pub const HEAVY_LOOP_ANNOTATION: &str = "#llvm.loop_annotation<interleave = <cou
 /// The number of operations (directly in the body) from which an accumulating loop is
 /// [`HEAVY_LOOP_ANNOTATION`]'s.
 pub const HEAVY_BODY_OPS: usize = 64;
+
+/// The loop metadata of an `scf.for` whose accumulator is a float sum or product (`arith.addf` or
+/// `arith.mulf` yielded; reductions and scans keep NumPy's order, so LLVM cannot reassociate them):
+/// neither interleaved nor unrolled. Such a loop cannot be vectorised, and its copies would only
+/// repeat a chain of dependent additions that the processor overlaps across iterations anyway;
+/// LLVM unrolls it eight times otherwise, which multiplies the code that instruction selection and
+/// register allocation work on (leibnitz_pi's one kernel: LLVM's instructions 50.6 M -> 23.6 M,
+/// measured with `opt`/`llc`; `benchmarks/REPORT-compile.md` has the run phases).
+pub const STRICT_LOOP_ANNOTATION: &str =
+    "#llvm.loop_annotation<interleave = <count = 1 : i32>, unroll = <disable = true>>";
 
 /// A built scalar SSA value and its dtype.
 #[derive(Clone, Copy)]
@@ -356,8 +366,13 @@ impl<'c, 'f> Gen<'c, 'f> {
     pub fn close_for(&mut self, yields: &[V<'c>]) -> Vec<V<'c>> {
         let (body, frame) = self.blocks.pop().expect("an open loop");
         let Frame::For { lo, hi, step, inits, chunk } = frame else { panic!("closing a loop that is not open") };
+        let strict = yields.iter().any(|y| {
+            OperationResult::try_from(y.v)
+                .is_ok_and(|r| matches!(r.owner().name().as_string_ref().as_str(), Ok("arith.addf" | "arith.mulf")))
+        });
         let heavy = !inits.is_empty()
             && std::iter::successors(body.first_operation(), |op| op.next_in_block()).count() >= HEAVY_BODY_OPS;
+        let annotation = if strict { Some(STRICT_LOOP_ANNOTATION) } else { heavy.then_some(HEAVY_LOOP_ANNOTATION) };
         let ys: Vec<Value> = yields.iter().map(|y| y.v).collect();
         body.append_operation(scf::r#yield(&ys, self.loc));
         let region = Region::new();
@@ -371,7 +386,7 @@ impl<'c, 'f> Gen<'c, 'f> {
                 Some((Identifier::new(self.ctx, CHUNK_ATTR), IntegerAttribute::new(Type::index(self.ctx), 0).into()))
             }
         };
-        let attributes: Vec<_> = marker.into_iter().chain(heavy.then(|| self.heavy_loop_annotation())).collect();
+        let attributes: Vec<_> = marker.into_iter().chain(annotation.map(|a| self.loop_annotation(a))).collect();
         let op = OperationBuilder::new("scf.for", self.loc)
             .add_operands(&[lo, hi, step])
             .add_operands(&init_vals)
@@ -384,9 +399,9 @@ impl<'c, 'f> Gen<'c, 'f> {
         inits.iter().enumerate().map(|(k, x)| V { v: op.result(k).expect("a loop result").into(), d: x.d }).collect()
     }
 
-    /// `loop_annotation` = [`HEAVY_LOOP_ANNOTATION`].
-    fn heavy_loop_annotation(&self) -> (Identifier<'c>, Attribute<'c>) {
-        let a = Attribute::parse(self.ctx, HEAVY_LOOP_ANNOTATION).expect("a valid loop annotation");
+    /// `loop_annotation` = `annotation` ([`HEAVY_LOOP_ANNOTATION`] or [`STRICT_LOOP_ANNOTATION`]).
+    fn loop_annotation(&self, annotation: &str) -> (Identifier<'c>, Attribute<'c>) {
+        let a = Attribute::parse(self.ctx, annotation).expect("a valid loop annotation");
         (Identifier::new(self.ctx, "loop_annotation"), a)
     }
 
