@@ -28,7 +28,7 @@ use melior::{
         Module, RegionLike,
     },
     pass::PassManager,
-    utility::{parse_pass_pipeline, register_all_llvm_translations, register_all_passes},
+    utility::{parse_pass_pipeline, register_all_llvm_translations},
     Context,
 };
 use std::sync::{Arc, Mutex};
@@ -186,7 +186,7 @@ impl KernelLauncher for JitKernels {
 fn register_once() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        register_all_passes();
+        register_pipeline_passes();
         // SAFETY: LLVM's native target initialisation, on one thread.
         unsafe {
             llvm_sys::target::LLVM_InitializeNativeTarget();
@@ -195,7 +195,35 @@ fn register_once() {
     });
 }
 
-/// A context with every dialect, pass and LLVM translation registered, and a diagnostics sink.
+/// Registers the MLIR passes that [`PREPARE`], [`PIPELINE`] and the GPU target's pipelines
+/// (`crate::ptx`) name, so that `parse_pass_pipeline` finds them: only these, as registering all of
+/// MLIR's passes costs every compiling process 2.5 M instructions (about 1 ms; callgrind,
+/// `benchmarks/REPORT-compile.md`). A pass added to a pipeline must be added here; every pipeline
+/// is parsed by the tests (`passes/tests/kernels.rs`, the PTX tests).
+fn register_pipeline_passes() {
+    use melior::pass::{conversion, gpu, memref, scf, transform};
+    scf::register_scf_parallel_for_to_nested_fors();
+    memref::register_expand_strided_metadata_pass();
+    conversion::register_math_to_funcs();
+    conversion::register_lower_affine();
+    conversion::register_scf_to_control_flow();
+    conversion::register_math_to_llvm();
+    conversion::register_math_to_libm();
+    conversion::register_finalize_mem_ref_to_llvm();
+    conversion::register_arith_to_llvm();
+    conversion::register_index_to_llvm();
+    conversion::register_control_flow_to_llvm();
+    conversion::register_func_to_llvm();
+    conversion::register_reconcile_unrealized_casts();
+    conversion::register_gpu_ops_to_nvvm_ops();
+    transform::register_canonicalizer();
+    transform::register_cse();
+    gpu::register_gpu_nvvm_attach_target();
+    gpu::register_gpu_module_to_binary_pass();
+}
+
+/// A context with the kernels' dialects and every LLVM translation, the pipelines' passes
+/// registered ([`register_once`]), and a diagnostics sink.
 pub(crate) fn context() -> (Context, Arc<Mutex<String>>) {
     register_once();
     let context = kernel_codegen::context();
