@@ -64,7 +64,7 @@ pytest: build
 # Long fuzzing runs (make test runs short ones): FUZZ_ITERS mutated inputs per entry point of
 # tools/tests/fuzz.rs (front end, pipeline, MLIR importer, .npy reader, language server), then DIFF_COUNT generated
 # programs of tests/fuzz/differential.py under every fusion configuration against NumPy (about
-# 30 s per program on 2 cores), each with its figures.
+# 2 s per program on 2 cores), each with its figures.
 FUZZ_ITERS ?= 10000
 FUZZ_SEED  ?= 1
 DIFF_COUNT ?= 100
