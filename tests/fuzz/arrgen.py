@@ -2019,12 +2019,16 @@ class Generator:
         kind = "bool" if (dt_target == "bool" and self.chance(0.6)) else "num"
         return self.gen_arr(sub, depth, kind, focus)
 
-    def setcast(self, val, dt_target):
+    def setcast(self, val, dt_target, copy=False):
+        """The instrumented translation of `val` assigned into an array of `dt_target`; `copy`:
+        `val` is read completely before the assignment (a view of the target's array, see
+        st_overlap)."""
+        pyi = f"np.array({val.pyi})" if copy else val.pyi
         if dt_target == "i64" and val.dt in FLOAT:
-            return f"_trunc({val.pyi}, {val.exact})"
+            return f"_trunc({pyi}, {val.exact})"
         if dt_target == "bool" and val.dt in FLOAT:
-            return f"_tobool({val.pyi}, {val.exact})"
-        return val.pyi
+            return f"_tobool({pyi}, {val.exact})"
+        return pyi
 
     def mark_written(self, storage, exact):
         st = self.env.storages[storage]
@@ -2041,8 +2045,11 @@ class Generator:
             return None
         exact = val.exact or v.dt in ("i64", "bool")
         self.mark_written(v.storage, exact)
-        return Stmt([f"{tgt.arr} = {val.arr};"], [f"{tgt.py} = {val.py}"],
-                    [f"{tgt.pyi} = {self.setcast(val, v.dt)}"])
+        # A view of the target's own array is read completely first (see st_overlap).
+        own = val.view_of == v.storage
+        val_py = f"np.array({val.py})" if own else val.py
+        return Stmt([f"{tgt.arr} = {val.arr};"], [f"{tgt.py} = {val_py}"],
+                    [f"{tgt.pyi} = {self.setcast(val, v.dt, copy=own)}"])
 
     def st_inplace(self):
         arrs = [v for v in self.env.arrays() if v.dt in NUM]
@@ -2318,11 +2325,12 @@ class Generator:
                 break
         if src is None:
             return None
+        bare = True  # src is a view of v's storage, not a computed value
         if self.chance(0.5):
             other = self.operand(tgt.shape, 2, "num", v.storage)
             comb = self.binop(self.r.choice("+-*"), src, other)
             if comb is not None and fits(comb.shape, tgt.shape):
-                src = comb
+                src, bare = comb, False
         if self.chance(0.5):
             if src.dt in FLOAT and v.dt == "i64":
                 return None
@@ -2334,8 +2342,14 @@ class Generator:
             return Stmt([f"{tgt.arr} {op}= {src.arr};"], [f"{tgt.py} {op}= {src.py}"],
                         [f"{tgt.pyi} {op}= {src.pyi}", f"_v({tgt.pyi})"])
         self.mark_written(v.storage, src.exact or v.dt in ("i64", "bool"))
-        return Stmt([f"{tgt.arr} = {src.arr};"], [f"{tgt.py} = {src.py}"],
-                    [f"{tgt.pyi} = {self.setcast(src, v.dt)}"])
+        # NumPy copies one view of an array into another view of it in place, without a copy of
+        # the source when both are 1-d with strides of the same sign: with different strides it
+        # then reads elements it has already written (`a[0:5:2] = a[0:3]` gives a[4] the new a[2]).
+        # arrayc reads the source completely first, as NumPy does for n-d views and for opposite
+        # strides (seed 95611; docs/language.md). The translation copies a bare source.
+        src_py, src_pyi = (f"np.array({src.py})", self.setcast(src, v.dt, copy=True)) if bare else \
+            (src.py, self.setcast(src, v.dt))
+        return Stmt([f"{tgt.arr} = {src.arr};"], [f"{tgt.py} = {src_py}"], [f"{tgt.pyi} = {src_pyi}"])
 
     def st_scatter(self):
         """`x[idx] = v` (i64 index array along axis 0; repeated indices: the last write wins) or
