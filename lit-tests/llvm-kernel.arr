@@ -18,7 +18,3 @@ fn axpy(n: i64 = 8, alpha: f64 = 2.0) -> f64[n] {
 # CHECK: define void @kernel4_add(
 # CHECK: fadd double
 # CHECK-NOT: define
-# The generic (dynamic-stride) copy of each loop nest versioned on strides is neither vectorised nor
-# unrolled (`jit::GENERIC_LOOP_ANNOTATION`): LLVM would only version it on the same strides again.
-# CHECK: !{!"llvm.loop.vectorize.enable", i1 false}
-# CHECK-NEXT: !{!"llvm.loop.unroll.disable"}

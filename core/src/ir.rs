@@ -214,9 +214,10 @@ pub struct Func {
     pub value_names: Vec<Option<String>>,
     pub kernel: bool,
     /// Kernels only: per parameter, the stride (in elements) that the last dimension of the view
-    /// passed for it is expected to have, `0` (broadcast) or `1` (contiguous), or `None`; empty when
-    /// nothing is expected. Kernel code generation adds a loop nest specialised to these strides, which
-    /// LLVM can vectorise, and takes it when a launch's views have them (`arr.inner_strides`).
+    /// passed for it has, `0` (broadcast) or `1` (contiguous), or `None` where it is not known;
+    /// empty when none is known (`arr.inner_strides`). The CPU code generator casts such views to
+    /// these static strides, which LLVM can vectorise, and the launcher rejects a launch whose views
+    /// do not have them.
     pub inner_strides: Vec<Option<i64>>,
 }
 

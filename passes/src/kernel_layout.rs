@@ -213,10 +213,17 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
     Ok(KernelLayout { ops, reduce, extra, rank, space, contracted, reduces_all, axis_split, faults })
 }
 
-/// The launch plan of `kernel`: its name, parameters, parameter types and [`kernel_layout`].
+/// The launch plan of `kernel`: its name, parameters, parameter types, [`kernel_layout`] and the
+/// inner strides its CPU code assumes.
 /// Errors: as [`kernel_layout`], prefixed with the kernel's name.
 pub fn launch_plan(kernel: &ir::Func) -> Result<LaunchPlan, String> {
     let layout = kernel_layout(kernel).map_err(|e| format!("kernel @{}: {e}", kernel.name))?;
     let param_types = kernel.params.iter().map(|&p| kernel.ty(p)).collect();
-    Ok(LaunchPlan { name: kernel.name.clone(), params: kernel.params.clone(), param_types, layout })
+    Ok(LaunchPlan {
+        name: kernel.name.clone(),
+        params: kernel.params.clone(),
+        param_types,
+        layout,
+        inner_strides: kernel.inner_strides.clone(),
+    })
 }

@@ -200,7 +200,7 @@ fn add_shape_param(
     false
 }
 
-/// The expected last-dimension stride of each kernel argument ([`Func::inner_strides`]): `0` or `1`
+/// The last-dimension stride of each kernel argument ([`Func::inner_strides`]): `0` or `1`
 /// when the fusion symbols know it as that constant (a row-major base and the slices, broadcasts
 /// and transposes of it), else `None`; empty when no argument has one.
 fn inner_strides(args: &[ValueId], host: &Func, syms: &mut Symbols) -> Vec<Option<i64>> {

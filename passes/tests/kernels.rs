@@ -1043,6 +1043,51 @@ fn shape_mismatch_and_out_of_bounds_are_errors() {
     assert!(e.contains("shape mismatch"), "{e}");
 }
 
+/// A kernel with `arr.inner_strides` has one loop nest, on views cast to those strides: it computes
+/// on views that have them (or whose last dimension has one element, or that are empty, where the
+/// stride moves no address), and the launcher rejects any other view instead of computing with the
+/// wrong stride.
+#[test]
+fn inner_strides_are_checked_at_launch() {
+    let mut k = kernel(
+        "add",
+        &[arr(DType::F64, 2), arr(DType::F64, 2), arr(DType::F64, 2)],
+        &[(ComputeFn::Binary(BinFn::Add), 0, vec![1, 2])],
+    );
+    k.inner_strides = vec![Some(1), Some(1), Some(0)];
+    let jk = compile1(k);
+    let (a, b) = (vals(12, 1), vals(4, 2));
+    let xa = fview(&[3, 4], &a);
+    // A column of 3 broadcast along the last dimension (stride 0).
+    let col = fview(&[3], &b[..3]);
+    let xb = View { shape: vec![3, 4], strides: vec![1, 0], ..col };
+    let o = zeros(DType::F64, &[3, 4]);
+    jk.launch("add", &[rv(&o), rv(&xa), rv(&xb)]).unwrap();
+    let want: Vec<f64> = (0..12).map(|i| a[i] + b[i / 4]).collect();
+    assert_eq!(o.to_f64_vec(), want);
+    // A last dimension of one element: any stride is as good as the expected one.
+    let (o1, a1) = (zeros(DType::F64, &[3, 1]), View { strides: vec![4, 7], shape: vec![3, 1], ..xa.clone() });
+    let b1 = View { shape: vec![3, 1], strides: vec![1, 5], ..xb.clone() };
+    jk.launch("add", &[rv(&o1), rv(&a1), rv(&b1)]).unwrap();
+    assert_eq!(o1.to_f64_vec(), (0..3).map(|i| a[4 * i] + b[i]).collect::<Vec<_>>());
+    // Empty views: no address at all, whatever their strides.
+    let (o0, a0) = (zeros(DType::F64, &[0, 4]), View { shape: vec![0, 4], strides: vec![8, 2], ..xa.clone() });
+    let b0 = View { shape: vec![0, 4], strides: vec![0, 1], ..xb.clone() };
+    jk.launch("add", &[rv(&o0), rv(&a0), rv(&b0)]).unwrap();
+    // Every third element of a row: not the stride the kernel was compiled for.
+    let wide = fview(&[3, 12], &vals(36, 3));
+    let strided = View { shape: vec![3, 4], strides: vec![12, 3], ..wide };
+    let e = jk.launch("add", &[rv(&o), rv(&strided), rv(&xb)]).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "kernel @add: operand 1 has last-dimension stride 3, but the kernel was compiled for stride 1 \
+         (an internal error of arrayc: please report it)"
+    );
+    let e = jk.launch("add", &[rv(&o), rv(&xa), rv(&xa)]).unwrap_err().to_string();
+    assert!(e.contains("operand 2 has last-dimension stride 1, but the kernel was compiled for stride 0"), "{e}");
+    assert_eq!(o.to_f64_vec(), want, "a rejected launch writes nothing");
+}
+
 #[test]
 fn emit_stages_and_empty_module() {
     let m = module(vec![

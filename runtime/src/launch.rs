@@ -227,6 +227,12 @@ pub struct LaunchPlan {
     pub param_types: Vec<Type>,
     /// The block's structure.
     pub layout: KernelLayout,
+    /// Per parameter, the stride (elements) of the last dimension that the compiled CPU code assumes
+    /// for its view (`0` or `1`; `arr.inner_strides`, known to the fusion symbols), else `None`;
+    /// empty when it assumes none. [`validate`] rejects a launch whose view differs where that
+    /// dimension has more than one element.
+    #[serde(default)]
+    pub inner_strides: Vec<Option<i64>>,
 }
 
 /// Compiled CPU kernels by name, each with its launch plan: the [`KernelLauncher`] of the JIT
@@ -319,8 +325,27 @@ pub struct Validated {
     pub written: Vec<usize>,
 }
 
+/// Checks that view `v` has the last-dimension stride `expected` (elements) that the kernel's code
+/// assumes, where that dimension has more than one element and the view is not empty (otherwise no
+/// address depends on it; the strides of an empty array differ anyway: the fusion symbols multiply
+/// the sizes, `row_major_strides` counts a size 0 as 1). A mismatch is a compiler bug (the stride
+/// is a fact of the fusion symbols), reported instead of computed wrongly.
+fn check_inner_stride(v: &View, expected: Option<i64>) -> Result<(), String> {
+    if v.shape.contains(&0) {
+        return Ok(());
+    }
+    match (expected, v.shape.last(), v.strides.last()) {
+        (Some(want), Some(&n), Some(&got)) if n > 1 && got != want => Err(format!(
+            "has last-dimension stride {got}, but the kernel was compiled for stride {want} \
+             (an internal error of arrayc: please report it)"
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Checks `args` against the kernel `plan` describes, for every target: argument count, kinds,
-/// dtypes and ranks against the parameter types; every view inside its base buffer; every
+/// dtypes and ranks against the parameter types; every view inside its base buffer, with the
+/// last-dimension stride the kernel assumes ([`LaunchPlan::inner_strides`]); every
 /// elementwise view parameter of the iteration-space rank with the iteration-space shape; a
 /// reduction over everything into a 0-d output; each reduction along an axis with an output of the
 /// input's shape less the axis, and an input of the iteration-space shape.
@@ -351,6 +376,8 @@ pub fn validate(plan: &LaunchPlan, args: &[RtValue]) -> Result<Validated, String
                     ));
                 }
                 check_in_bounds(v, &format!("kernel @{name}: operand {i}"))?;
+                check_inner_stride(v, plan.inner_strides.get(i).copied().flatten())
+                    .map_err(|e| format!("kernel @{name}: operand {i} {e}"))?;
             }
             (Type::Scalar(_), RtValue::View(_)) => {
                 return Err(format!("kernel @{name}: operand {i} is an array but the kernel expects a scalar"))

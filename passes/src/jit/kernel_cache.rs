@@ -3,7 +3,7 @@
 //! file in the cache that holds its code (one per compiled group, [`kernel_entry`]) and its symbol
 //! there; [`load_cached`] loads each such object file once.
 
-use super::{load_object, CacheOutcome, Code, GENERIC_LOOP_ANNOTATION, OPT_LEVEL, PIPELINE, PREPARE};
+use super::{load_object, CacheOutcome, Code, OPT_LEVEL, PIPELINE};
 use crate::disk_cache::{compiler_identity, DiskCache, Key, Lookup};
 use arrayc_dialect::ir;
 
@@ -89,12 +89,10 @@ pub fn kernel_key(kernel: &ir::Func) -> Key {
     let settings = format!("default<O{OPT_LEVEL}> codegen O{OPT_LEVEL} pic");
     let kernel = postcard::to_stdvec(&code_relevant(kernel)).expect("kernels always serialise");
     Key::of(&[
-        b"arrayc kernel v4",
+        b"arrayc kernel v5",
         compiler_identity().as_bytes(),
         host_description().as_bytes(),
         settings.as_bytes(),
-        PREPARE.as_bytes(),
-        GENERIC_LOOP_ANNOTATION.as_bytes(),
         PIPELINE.as_bytes(),
         &kernel,
     ])

@@ -6,7 +6,7 @@
 //! object file in the cache and the kernel's symbol in it, and a hit loads that file into an
 //! `LLJIT` (no MLIR at all, no LLVM optimisation). The other kernels are split into groups, one per
 //! core; each group is built as MLIR (`kernel_codegen`), verified, lowered to the LLVM dialect
-//! ([`PREPARE`], [`PIPELINE`]), translated to LLVM IR and compiled at optimisation level
+//! ([`PIPELINE`]), translated to LLVM IR and compiled at optimisation level
 //! [`OPT_LEVEL`] to one position-independent object file ([`object_file`]), which is loaded and
 //! stored in the cache.
 //! Each kernel is then called through its packed entry `_mlir_<name>(void **args)` (MLIR's
@@ -26,12 +26,7 @@ use arrayc_dialect::ir;
 use arrayc_runtime::launch::{CpuKernels, LaunchError, PackedFn, PackedKernel};
 use arrayc_runtime::value::{KernelLauncher, RtValue};
 use melior::{
-    ir::{
-        attribute::Attribute,
-        block::BlockLike,
-        operation::{OperationLike, OperationMutLike, OperationRef, OperationRefMut, WalkOrder, WalkResult},
-        Module, RegionLike,
-    },
+    ir::{operation::OperationLike, Module},
     pass::PassManager,
     utility::{parse_pass_pipeline, register_all_llvm_translations},
     Context,
@@ -39,25 +34,16 @@ use melior::{
 use std::sync::{Arc, Mutex};
 
 /// The lowering pipeline from `func`/`scf`/`memref`/`arith`/`math` to the LLVM dialect (MLIR 22).
+/// First the kernels' `scf.parallel` loops (none carries a reduction: `kernel_codegen` builds
+/// reductions as `scf.for` nests) become `scf.for` nests, whose `loop_annotation` attributes
+/// `convert-scf-to-cf` carries to LLVM's loop metadata.
 pub const PIPELINE: &str = "builtin.module(\
+    func.func(scf-parallel-for-to-nested-fors), \
     convert-math-to-funcs, \
     expand-strided-metadata, lower-affine, convert-scf-to-cf, \
     convert-math-to-llvm, convert-math-to-libm, \
     finalize-memref-to-llvm, convert-arith-to-llvm, convert-index-to-llvm, \
     convert-cf-to-llvm, convert-func-to-llvm, convert-arith-to-llvm, reconcile-unrealized-casts)";
-
-/// The first lowering step, before [`PIPELINE`]: the kernels' `scf.parallel` loops (none carries
-/// a reduction: `kernel_codegen` builds reductions as `scf.for` nests) become `scf.for` nests, whose `loop_annotation` attribute `convert-scf-to-cf` carries to LLVM's loop
-/// metadata ([`annotate_generic_loops`] sets it in between).
-pub const PREPARE: &str = "builtin.module(func.func(scf-parallel-for-to-nested-fors))";
-
-/// The loop metadata of the generic (dynamic-stride) copy of a loop nest: neither vectorised nor
-/// unrolled. LLVM would otherwise version it on its strides at run time, duplicating the copy that
-/// `Gen::gen_block` already specialised on them. Measured on black_scholes, heat, lbm_d3q19 and
-/// water_ice, this saves a fifth to a third of the LLVM time (e.g. 370 -> 260 ms on lbm_d3q19),
-/// and leaves the run phase alone (`benchmarks/REPORT-compile.md`).
-pub const GENERIC_LOOP_ANNOTATION: &str =
-    "#llvm.loop_annotation<vectorize = <disable = true>, unroll = <disable = true>>";
 
 /// The LLVM optimisation level of compiled kernels.
 pub const OPT_LEVEL: i32 = 3;
@@ -200,7 +186,7 @@ fn register_once() {
     });
 }
 
-/// Registers the MLIR passes that [`PREPARE`], [`PIPELINE`] and the GPU target's pipelines
+/// Registers the MLIR passes that [`PIPELINE`] and the GPU target's pipelines
 /// (`crate::ptx`) name, so that `parse_pass_pipeline` finds them: only these, as registering all of
 /// MLIR's passes costs every compiling process 2.5 M instructions (about 1 ms; callgrind,
 /// `benchmarks/REPORT-compile.md`). A pass added to a pipeline must be added here; every pipeline
@@ -266,55 +252,16 @@ fn build_and_lower<'c>(
     Ok(module)
 }
 
-/// Lowers `module` to the LLVM dialect: [`PREPARE`], [`annotate_generic_loops`], [`PIPELINE`].
+/// Lowers `module` to the LLVM dialect: [`PIPELINE`].
 pub(crate) fn lower_to_llvm(
     context: &Context,
     diags: &Arc<Mutex<String>>,
     module: &mut Module,
 ) -> Result<(), JitError> {
-    let run = |pipeline: &str, module: &mut Module| {
-        let pm = PassManager::new(context);
-        parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline)
-            .map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })?;
-        pm.run(module).map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })
-    };
-    run(PREPARE, module)?;
-    annotate_generic_loops(context, module);
-    run(PIPELINE, module)
-}
-
-/// Sets [`GENERIC_LOOP_ANNOTATION`] on every `scf.for` in the else-region of each `scf.if` marked
-/// [`kernel_codegen::GENERIC_COPY_ATTR`] (the generic copy of a versioned loop nest).
-fn annotate_generic_loops(context: &Context, module: &Module) {
-    let annotation = Attribute::parse(context, GENERIC_LOOP_ANNOTATION).expect("a valid loop annotation");
-    let mut versioned = vec![];
-    module.as_operation().walk(WalkOrder::PreOrder, |op| {
-        if op.name().as_string_ref().as_str() == Ok("scf.if") && op.has_attribute(kernel_codegen::GENERIC_COPY_ATTR) {
-            versioned.push(op.to_raw());
-        }
-        WalkResult::Advance
-    });
-    let mut loops = vec![];
-    for raw in versioned {
-        // SAFETY: `raw` is an operation of `module`, found by the walk above; nothing was erased since.
-        let if_op = unsafe { OperationRef::from_raw(raw) };
-        let Some(block) = if_op.region(1).ok().and_then(|r| r.first_block()) else { continue };
-        let mut next = block.first_operation();
-        while let Some(op) = next {
-            op.walk(WalkOrder::PreOrder, |o| {
-                if o.name().as_string_ref().as_str() == Ok("scf.for") {
-                    loops.push(o.to_raw());
-                }
-                WalkResult::Advance
-            });
-            next = op.next_in_block();
-        }
-    }
-    for raw in loops {
-        // SAFETY: as above; setting an attribute changes no structure.
-        let mut op = unsafe { OperationRefMut::from_raw(raw) };
-        op.set_discardable_attribute("loop_annotation", annotation);
-    }
+    let pm = PassManager::new(context);
+    parse_pass_pipeline(pm.as_operation_pass_manager(), PIPELINE)
+        .map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })?;
+    pm.run(module).map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })
 }
 
 /// The kernels of `m` as MLIR text before lowering (`func`/`scf`/`memref`/`arith`/`math`), printed

@@ -18,7 +18,7 @@ use melior::{
     ir::{
         attribute::{Attribute, DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute},
         block::BlockLike,
-        operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRef, OperationResult},
+        operation::{OperationBuilder, OperationLike, OperationRef, OperationResult},
         r#type::IntegerType,
         Block, Identifier, Location, Operation, Region, RegionLike, Type, Value, ValueLike,
     },
@@ -93,10 +93,8 @@ enum Frame<'c> {
     Parallel { lbs: Vec<Value<'c, 'c>>, ubs: Vec<Value<'c, 'c>>, step: Value<'c, 'c>, chunk: Option<usize> },
     /// The region of one reduction of an `scf.reduce`.
     Reduce,
-    /// The then-region of an `scf.if` on `cond`.
+    /// The then-region of an `scf.if` on `cond` (the else-region is empty).
     Then { cond: Value<'c, 'c> },
-    /// The else-region of an `scf.if` on `cond`, whose then-region is `then`.
-    Else { cond: Value<'c, 'c>, then: Block<'c> },
 }
 
 /// The state of building one kernel function.
@@ -109,7 +107,9 @@ pub(super) struct Gen<'c, 'f> {
     pub f: &'f ir::Func,
     /// Open blocks, innermost last, with what closing each builds.
     blocks: Vec<(Block<'c>, Frame<'c>)>,
-    /// The function's arguments: every kernel parameter.
+    /// The function's arguments: every kernel parameter (on the CPU, a view with an
+    /// [`ir::Func::inner_strides`] hint is replaced by its cast to that static stride:
+    /// `Gen::gen_block`).
     pub params: HashMap<ValueId, Value<'c, 'c>>,
     /// Sizes of the iteration space (elements per dimension, see `loops::gen_block`).
     pub dims: Vec<Value<'c, 'c>>,
@@ -119,9 +119,6 @@ pub(super) struct Gen<'c, 'f> {
     /// Per iteration: parameter views written so far, in order of first write (stored once, with
     /// their final value, at the end of the iteration).
     pub dirty: Vec<ValueId>,
-    /// Inside the loop nest specialised to [`ir::Func::inner_strides`]: per hinted parameter, its
-    /// `memref.cast` to a static last-dimension stride.
-    pub fast: HashMap<ValueId, Value<'c, 'c>>,
     /// The fault cell argument, when the kernel can fault (see [`Gen::fault_if`]).
     fault_cell: Option<Value<'c, 'c>>,
     /// In the CPU emulation of a GPU kernel (`gpu::build_emulated_kernel`): the grid coordinates
@@ -157,7 +154,6 @@ impl<'c, 'f> Gen<'c, 'f> {
             dims: vec![],
             cur: HashMap::new(),
             dirty: vec![],
-            fast: HashMap::new(),
             scan: vec![],
             scan_next: 0,
             fault_cell,
@@ -308,21 +304,6 @@ impl<'c, 'f> Gen<'c, 'f> {
     pub fn cast_last_stride(&self, v: ValueId, stride: i64) -> Value<'c, 'c> {
         let IrType::Array(d, r) = self.ir_ty(v) else { unreachable!("only views are cast") };
         self.val(memref::cast(self.params[&v], view_type(self.ctx, d, r, Some(stride)), self.loc))
-    }
-    /// Whether the last-dimension stride of view parameter `v` (rank >= 1) is `stride` (i1).
-    pub fn has_last_stride(&self, v: ValueId, stride: i64) -> V<'c> {
-        let IrType::Array(_, r) = self.ir_ty(v) else { unreachable!("only views have strides") };
-        // Results: base, offset, `r` sizes, `r` strides.
-        let meta = self.push(
-            OperationBuilder::new("memref.extract_strided_metadata", self.loc)
-                .add_operands(&[self.params[&v]])
-                .enable_result_type_inference()
-                .build()
-                .expect("a valid memref.extract_strided_metadata"),
-        );
-        let last: Value = meta.result(1 + 2 * r).expect("the last stride").into();
-        let want = self.idx_const(stride);
-        self.typed(arith::cmpi(self.ctx, CmpiPredicate::Eq, last, want, self.loc), DType::Bool)
     }
 
     /// Opens an `scf.for` from `lo` to `hi` by 1 carrying `inits`; returns its induction variable and
@@ -480,36 +461,13 @@ impl<'c, 'f> Gen<'c, 'f> {
     pub fn open_if(&mut self, cond: V<'c>) {
         self.blocks.push((Block::new(&[]), Frame::Then { cond: cond.v }));
     }
-    /// Closes the then-region of the innermost `scf.if` and opens its else-region.
-    pub fn open_else(&mut self) {
-        let (then, frame) = self.blocks.pop().expect("an open then-region");
-        let Frame::Then { cond } = frame else { panic!("`else` without an open then-region") };
-        self.blocks.push((Block::new(&[]), Frame::Else { cond, then }));
-    }
-    /// Closes the innermost `scf.if` (an empty else-region when none was opened).
+    /// Closes the innermost `scf.if` (its else-region is empty).
     pub fn close_if(&mut self) {
-        self.close_if_marked(None);
-    }
-    /// [`Gen::close_if`], the `scf.if` carrying the unit attribute `mark` when given.
-    pub fn close_if_marked(&mut self, mark: Option<&str>) {
-        let (last, frame) = self.blocks.pop().expect("an open if");
-        let region = |b: Option<Block<'c>>| {
-            let r = Region::new();
-            if let Some(b) = b {
-                b.append_operation(scf::r#yield(&[], self.loc));
-                r.append_block(b);
-            }
-            r
-        };
-        let (cond, then, els) = match frame {
-            Frame::Then { cond } => (cond, last, None),
-            Frame::Else { cond, then } => (cond, then, Some(last)),
-            _ => panic!("closing an if that is not open"),
-        };
-        let mut op = scf::r#if(cond, &[], region(Some(then)), region(els), self.loc);
-        if let Some(name) = mark {
-            op.set_discardable_attribute(name, Attribute::unit(self.ctx));
-        }
-        self.push(op);
+        let (then, frame) = self.blocks.pop().expect("an open if");
+        let Frame::Then { cond } = frame else { panic!("closing an if that is not open") };
+        then.append_operation(scf::r#yield(&[], self.loc));
+        let then_region = Region::new();
+        then_region.append_block(then);
+        self.push(scf::r#if(cond, &[], then_region, Region::new(), self.loc));
     }
 }

@@ -6,7 +6,6 @@
 //! ([`KernelLayout::axis_split`]) also marks its axis loop, which the launcher may chunk instead.
 
 use super::builder::{ForChunk, Gen, V};
-use super::GENERIC_COPY_ATTR;
 use crate::kernel_layout::{acc_dtype, KernelLayout, Reduction};
 use arrayc_core::DType;
 use arrayc_dialect::ir::{BinFn, ComputeFn, ReduceKind, ScatterKind, ScatterMode, Type, UnFn, ValueId};
@@ -32,10 +31,10 @@ fn at<'c>(idx: &Idx<'c>, ds: impl IntoIterator<Item = usize>) -> Vec<Value<'c, '
 }
 
 impl<'c> Gen<'c, '_> {
-    /// The memref through which the loop nest accesses view parameter `v` (its cast to a static
-    /// last stride inside the specialised nest).
+    /// The memref through which the loop nest accesses view parameter `v` (on the CPU, its cast to
+    /// a static last stride when it has one: [`Gen::gen_block`]).
     fn view_ref(&self, v: ValueId) -> Value<'c, 'c> {
-        self.fast.get(&v).copied().unwrap_or(self.params[&v])
+        self.params[&v]
     }
 
     /// The indices of a view of rank `r` at iteration index `idx` (0-d views at `[]`; legality
@@ -332,13 +331,13 @@ impl<'c> Gen<'c, '_> {
             .collect()
     }
 
-    /// The block's loop nest (see the module docs), versioned on [`ir::Func::inner_strides`]:
-    /// when every hinted view has its expected last-dimension stride, a copy of the nest runs on
-    /// views cast to that static stride, which LLVM vectorises (a dynamic stride makes every access a
-    /// gather); otherwise the generic nest. The `scf.if` is marked [`GENERIC_COPY_ATTR`]: the CPU
-    /// lowering (`crate::jit::lower_to_llvm`) keeps LLVM from vectorising and unrolling the generic
-    /// copy, which would only version it on the same strides again (that saves a fifth to a third of
-    /// LLVM's time).
+    /// The block's loop nest (see the module docs), specialised to [`ir::Func::inner_strides`]:
+    /// every hinted view is cast to its static last-dimension stride, which LLVM vectorises (a
+    /// dynamic stride makes every access a gather). There is no generic copy for other strides: the
+    /// hints are facts of the fusion symbols (row-major base arrays of the program's own and views
+    /// of them), and the launcher rejects a launch whose views differ
+    /// (`arrayc_runtime::launch::validate`), so LLVM compiles each nest once (a third less LLVM work
+    /// on rosenbrock's random kernel than with a generic copy beside it).
     ///
     /// [`ir::Func::inner_strides`]: arrayc_dialect::ir::Func::inner_strides
     pub fn gen_block(&mut self, l: &KernelLayout) {
@@ -356,27 +355,11 @@ impl<'c> Gen<'c, '_> {
             .filter_map(|(&p, s)| s.map(|s| (p, s)))
             .filter(|&(p, _)| matches!(self.ir_ty(p), Type::Array(_, pr) if pr > 0))
             .collect();
-        if l.rank == 0 || hinted.is_empty() {
-            return self.loops(l, axis);
-        }
-        let mut ok: Option<V<'c>> = None;
-        for &(p, s) in &hinted {
-            let eq = self.has_last_stride(p, s);
-            ok = Some(match ok {
-                None => eq,
-                Some(prev) => self.arith2(arith::andi, prev, eq),
-            });
-        }
-        self.open_if(ok.expect("a hinted parameter"));
-        for &(p, s) in &hinted {
+        for (p, s) in hinted {
             let c = self.cast_last_stride(p, s);
-            self.fast.insert(p, c);
+            self.params.insert(p, c);
         }
         self.loops(l, axis);
-        self.fast.clear();
-        self.open_else();
-        self.loops(l, axis);
-        self.close_if_marked(Some(GENERIC_COPY_ATTR));
     }
 
     /// Opens one `scf.parallel` over dimensions `ds` (each over `[0, dims[d])`), setting `idx[d]`;
@@ -440,8 +423,7 @@ impl<'c> Gen<'c, '_> {
                 // Reduction over everything: a nest of `scf.for` over the space (dimension 0 the
                 // launch's chunk), carrying the accumulator, combined in row-major order (the CPU
                 // target's chunk gives its partial; the launcher combines them in chunk order). A
-                // nest, not an `scf.parallel` with `scf.reduce`, which lowers to the same loops: the
-                // generic copy's loops can then carry their loop annotation (`crate::jit`).
+                // nest, not an `scf.parallel` with `scf.reduce`, which lowers to the same loops.
                 let ad = acc_dtype(red.kind, self.ir_ty(red.out).dtype());
                 let mut accs = vec![self.identity(red.kind, ad)];
                 // A rank-0 space is one iteration.

@@ -134,10 +134,6 @@ use melior::{
 
 pub use legality::{fusible_block, kernel_legality};
 
-/// The unit attribute that marks the `scf.if` versioning a block's loop nest on its views' strides
-/// (`Gen::gen_block`); the loops in its else-region are the generic copy.
-pub const GENERIC_COPY_ATTR: &str = "arrayc.generic_copy";
-
 /// A kernel that this back end cannot compile (malformed kernel IR: a compiler bug upstream).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("kernel codegen for @{kernel}: {msg}")]
