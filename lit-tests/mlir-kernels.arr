@@ -16,13 +16,15 @@ fn axpy(n: i64 = 8, alpha: f64 = 2.0) -> f64[n] {
 # CHECK:       func.return
 # Each kernel is a parallel loop over the iteration space, which the CPU target runs over its chunk
 # [lo, hi): the last two (index) parameters; it loads the inputs, computes with arith and stores into
-# the output view. The loop nest runs on the views cast to the last-dimension strides that the
-# fusion symbols know (`arr.inner_strides`; 1 here, a fresh row-major array), which LLVM vectorises.
+# the output view. The loop nest runs on the views reinterpreted with the last-dimension strides
+# that the fusion symbols know (`arr.inner_strides`; 1 here, a fresh row-major array) as constants,
+# which LLVM vectorises.
 # There is no generic copy for other strides: the launcher rejects views without them.
 # CHECK-LABEL: // Kernels, lowered to scf/memref/arith/math:
 # CHECK:       func.func @kernel0_fill(%[[OUT:arg[0-9]+]]: memref<?xf64, strided<[?], offset: ?>>, %[[V:arg[0-9]+]]: f64, %[[LO:arg[0-9]+]]: index, %[[HI:arg[0-9]+]]: index)
 # CHECK-NOT:   scf.if
-# CHECK:       %[[C:cast[_0-9]*]] = memref.cast %[[OUT]] : memref<?xf64, strided<[?], offset: ?>> to memref<?xf64, strided<[1], offset: ?>>
+# CHECK:       %[[OFF:offset[_0-9]*]], %[[SZ:sizes[_0-9]*]], %{{strides[_0-9]*}} = memref.extract_strided_metadata %[[OUT]]
+# CHECK:       %[[C:reinterpret_cast[_0-9]*]] = memref.reinterpret_cast %[[OUT]] to offset: [%[[OFF]]], sizes: [%[[SZ]]], strides: [1] : memref<?xf64, strided<[?], offset: ?>> to memref<?xf64, strided<[1], offset: ?>>
 # CHECK-NOT:   scf.if
 # CHECK:       scf.parallel (%[[I:arg[0-9]+]]) = (%[[LO]]) to (%[[HI]]) step (%{{c1[_0-9]*}}) {
 # CHECK-NEXT:  memref.store %[[V]], %[[C]][%[[I]]] : memref<?xf64, strided<[1], offset: ?>>
@@ -31,10 +33,10 @@ fn axpy(n: i64 = 8, alpha: f64 = 2.0) -> f64[n] {
 # CHECK:       arith.index_cast
 # CHECK:       func.func @kernel2_mul(%{{arg[0-9]+}}: memref<?xf64, strided<[?], offset: ?>>, %{{arg[0-9]+}}: memref<?xi64, strided<[?], offset: ?>>, %{{arg[0-9]+}}: f64, %[[LO2:arg[0-9]+]]: index, %[[HI2:arg[0-9]+]]: index)
 # CHECK:       scf.parallel (%[[J:arg[0-9]+]]) = (%[[LO2]]) to (%[[HI2]]) step (%{{c1[_0-9]*}}) {
-# CHECK-NEXT:  %[[L:[0-9]+]] = memref.load %{{cast[_0-9]*}}[%[[J]]] : memref<?xi64, strided<[1], offset: ?>>
+# CHECK-NEXT:  %[[L:[0-9]+]] = memref.load %{{reinterpret_cast[_0-9]*}}[%[[J]]] : memref<?xi64, strided<[1], offset: ?>>
 # CHECK-NEXT:  %[[F:[0-9]+]] = arith.sitofp %[[L]] : i64 to f64
 # CHECK-NEXT:  %[[P:[0-9]+]] = arith.mulf %[[F]], %{{arg[0-9]+}} : f64
-# CHECK-NEXT:  memref.store %[[P]], %{{cast[_0-9]*}}[%[[J]]]
+# CHECK-NEXT:  memref.store %[[P]], %{{reinterpret_cast[_0-9]*}}[%[[J]]]
 # CHECK:       func.func @kernel4_add(
 # CHECK:       memref.load
 # CHECK-NEXT:  memref.load

@@ -16,7 +16,7 @@ use melior::{
         memref, scf,
     },
     ir::{
-        attribute::{Attribute, DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute},
+        attribute::{Attribute, DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute},
         block::BlockLike,
         operation::{OperationBuilder, OperationLike, OperationRef, OperationResult},
         r#type::IntegerType,
@@ -108,7 +108,7 @@ pub(super) struct Gen<'c, 'f> {
     /// Open blocks, innermost last, with what closing each builds.
     blocks: Vec<(Block<'c>, Frame<'c>)>,
     /// The function's arguments: every kernel parameter (on the CPU, a view with an
-    /// [`ir::Func::inner_strides`] hint is replaced by its cast to that static stride:
+    /// [`ir::Func::inner_strides`] entry is replaced by [`Gen::cast_last_stride`] of it:
     /// `Gen::gen_block`).
     pub params: HashMap<ValueId, Value<'c, 'c>>,
     /// Sizes of the iteration space (elements per dimension, see `loops::gen_block`).
@@ -300,10 +300,45 @@ impl<'c, 'f> Gen<'c, 'f> {
         let c = self.idx_const(axis as i64);
         self.val(memref::dim(self.params[&v], c, self.loc))
     }
-    /// View parameter `v` cast to the static last-dimension stride `stride`.
+    /// View parameter `v` (rank >= 1) as a view with the static last-dimension stride `stride`: a
+    /// `memref.reinterpret_cast` to its own offset, sizes and other strides, whose descriptor
+    /// carries the constant, so LLVM sees unit-stride (or broadcast) accesses. (A `memref.cast`
+    /// changes only the type: MLIR 22 still reads the stride from the descriptor, and LLVM then
+    /// gives up vectorising a loop over many views, "too many SCEV assumptions".)
     pub fn cast_last_stride(&self, v: ValueId, stride: i64) -> Value<'c, 'c> {
         let IrType::Array(d, r) = self.ir_ty(v) else { unreachable!("only views are cast") };
-        self.val(memref::cast(self.params[&v], view_type(self.ctx, d, r, Some(stride)), self.loc))
+        let src = self.params[&v];
+        // Results: base, offset, `r` sizes, `r` strides.
+        let meta = self.push(
+            OperationBuilder::new("memref.extract_strided_metadata", self.loc)
+                .add_operands(&[src])
+                .enable_result_type_inference()
+                .build()
+                .expect("a valid memref.extract_strided_metadata"),
+        );
+        let part = |i: usize| -> Value<'c, 'c> { meta.result(i).expect("a strided metadata result").into() };
+        let mut operands = vec![src, part(1)];
+        operands.extend((0..r).map(|k| part(2 + k)));
+        operands.extend((0..r - 1).map(|k| part(2 + r + k)));
+        let dynamic = super::abi::dynamic();
+        let mut strides = vec![dynamic; r - 1];
+        strides.push(stride);
+        let attr = |name: &str, a: Attribute<'c>| (Identifier::new(self.ctx, name), a);
+        let op = OperationBuilder::new("memref.reinterpret_cast", self.loc)
+            .add_operands(&operands)
+            .add_attributes(&[
+                attr(
+                    "operandSegmentSizes",
+                    DenseI32ArrayAttribute::new(self.ctx, &[1, 1, r as i32, r as i32 - 1]).into(),
+                ),
+                attr("static_offsets", DenseI64ArrayAttribute::new(self.ctx, &[dynamic]).into()),
+                attr("static_sizes", DenseI64ArrayAttribute::new(self.ctx, &vec![dynamic; r]).into()),
+                attr("static_strides", DenseI64ArrayAttribute::new(self.ctx, &strides).into()),
+            ])
+            .add_results(&[view_type(self.ctx, d, r, Some(stride)).into()])
+            .build()
+            .expect("a valid memref.reinterpret_cast");
+        self.val(op)
     }
 
     /// Opens an `scf.for` from `lo` to `hi` by 1 carrying `inits`; returns its induction variable and

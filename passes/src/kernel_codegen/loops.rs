@@ -31,8 +31,8 @@ fn at<'c>(idx: &Idx<'c>, ds: impl IntoIterator<Item = usize>) -> Vec<Value<'c, '
 }
 
 impl<'c> Gen<'c, '_> {
-    /// The memref through which the loop nest accesses view parameter `v` (on the CPU, its cast to
-    /// a static last stride when it has one: [`Gen::gen_block`]).
+    /// The memref through which the loop nest accesses view parameter `v` (on the CPU, the view
+    /// reinterpreted with its static last stride when it has one: [`Gen::gen_block`]).
     fn view_ref(&self, v: ValueId) -> Value<'c, 'c> {
         self.params[&v]
     }
@@ -332,8 +332,9 @@ impl<'c> Gen<'c, '_> {
     }
 
     /// The block's loop nest (see the module docs), specialised to [`ir::Func::inner_strides`]:
-    /// every hinted view is cast to its static last-dimension stride, which LLVM vectorises (a
-    /// dynamic stride makes every access a gather). There is no generic copy for other strides: the
+    /// every hinted view is reinterpreted with its last-dimension stride as a constant
+    /// ([`Gen::cast_last_stride`]), which LLVM vectorises (a dynamic stride makes every access a
+    /// gather, or a run-time check per view). There is no generic copy for other strides: the
     /// hints are facts of the fusion symbols (row-major base arrays of the program's own and views
     /// of them), and the launcher rejects a launch whose views differ
     /// (`arrayc_runtime::launch::validate`), so LLVM compiles each nest once (a third less LLVM work
