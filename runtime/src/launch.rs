@@ -230,7 +230,7 @@ pub struct LaunchPlan {
     /// Per parameter, the stride (elements) of the last dimension that the compiled CPU code assumes
     /// for its view (`0` or `1`; `arr.inner_strides`, known to the fusion symbols), else `None`;
     /// empty when it assumes none. [`validate`] rejects a launch whose view differs where that
-    /// dimension has more than one element.
+    /// dimension has more than one element and the view is not empty.
     #[serde(default)]
     pub inner_strides: Vec<Option<i64>>,
 }

@@ -337,8 +337,8 @@ impl<'c> Gen<'c, '_> {
     /// gather, or a run-time check per view). There is no generic copy for other strides: the
     /// hints are facts of the fusion symbols (row-major base arrays of the program's own and views
     /// of them), and the launcher rejects a launch whose views differ
-    /// (`arrayc_runtime::launch::validate`), so LLVM compiles each nest once (a third less LLVM work
-    /// on rosenbrock's random kernel than with a generic copy beside it).
+    /// (`arrayc_runtime::launch::validate`), so LLVM compiles each nest once (on rosenbrock's random
+    /// kernel, 30 % less LLVM work than with a generic copy beside it: `benchmarks/REPORT-compile.md`).
     ///
     /// [`ir::Func::inner_strides`]: arrayc_dialect::ir::Func::inner_strides
     pub fn gen_block(&mut self, l: &KernelLayout) {
