@@ -20,14 +20,18 @@
 //! * **Concurrency:** an entry is written to a temporary file in the cache directory and renamed
 //!   into place (atomic on one file system), so concurrent processes see either no entry or a whole
 //!   one; two processes compiling the same module both write it, the last rename wins.
-//! * **Size bound:** when a store takes the cache past its bound in bytes (`$ARRAYC_CACHE_MAX_MB`,
-//!   default [`DEFAULT_MAX_BYTES`]), the least recently used entries (by modification time, which a
-//!   hit refreshes) are removed until it holds at most the bound. Knowing the cache's size takes a
-//!   scan of the directory (a `stat` per entry: 0.3 s for 40,000 entries), so a store does not scan:
-//!   a process adds what it stores to the total of the last scan, which the file `usage` records
-//!   ([`USAGE_FILE`]) and which is trusted for [`USAGE_TTL`]; it scans again when that total passes
-//!   the bound or is older. The bound is therefore soft: it may be passed by what concurrent
-//!   processes store within [`USAGE_TTL`].
+//! * **Size bound:** when a store takes the cache past its bound in bytes of disk space
+//!   (`$ARRAYC_CACHE_MAX_MB`, default [`DEFAULT_MAX_BYTES`]), the least recently used entries (by
+//!   modification time, which a hit refreshes) are removed until it holds at most 90 % of it. An
+//!   entry counts the disk blocks it takes ([`disk_bytes`]), not only its length: a kernel's entry
+//!   is about 150 bytes in a 4 KiB block, and counting lengths let 938,000 such entries fill 4.1 GiB
+//!   of disk under a 1 GiB bound. Knowing the cache's size takes a scan of the directory (a `stat`
+//!   per entry: 2.4 s for those 938,000 entries), so a store does not scan: the file `usage`
+//!   ([`USAGE_FILE`]) records the total, each store adds its entry to it and writes it back, and a
+//!   store scans only when the total passes the bound or the record is older than [`USAGE_TTL`]
+//!   (no store for that long: the daily scan corrects what concurrent stores, whose updates of the
+//!   record may overwrite each other, left out). The bound is therefore soft: it may be passed by
+//!   what such lost updates leave out.
 
 use std::fs;
 use std::io::Write;
@@ -38,12 +42,14 @@ use std::time::{Duration, SystemTime};
 /// The default size bound of the cache directory: 1 GiB.
 pub const DEFAULT_MAX_BYTES: u64 = 1 << 30;
 
-/// The file in the cache directory that records the entries' total size (bytes, in decimal) at
-/// the last scan of the directory.
+/// The file in the cache directory that records the entries' total disk space: `disk <bytes>` (in
+/// decimal; the prefix tells it from the entries' total length that older compilers recorded,
+/// which is not trusted).
 pub const USAGE_FILE: &str = "usage";
 
-/// How long the total in [`USAGE_FILE`] is trusted before a store scans the directory again.
-pub const USAGE_TTL: Duration = Duration::from_secs(600);
+/// How long the total in [`USAGE_FILE`] is trusted, since the last store, before a store scans the
+/// directory again.
+pub const USAGE_TTL: Duration = Duration::from_secs(24 * 3600);
 
 /// An entry file's first bytes (the format's version is its last byte).
 const MAGIC: &[u8; 13] = b"arrayc-entry\x01";
@@ -114,7 +120,7 @@ pub enum Lookup {
 pub struct Stats {
     /// Number of entry files.
     pub entries: u64,
-    /// Their total size in bytes.
+    /// The disk space they take, in bytes ([`disk_bytes`]).
     pub bytes: u64,
 }
 
@@ -206,25 +212,26 @@ impl DiskCache {
         tmp.write_all(&(object.len() as u64).to_le_bytes()).map_err(fail)?;
         tmp.write_all(blake3::hash(object).as_bytes()).map_err(fail)?;
         tmp.write_all(object).map_err(fail)?;
-        tmp.persist(self.path(key)).map_err(|e| fail(e.error))?;
-        self.account((HEADER + object.len()) as u64);
+        let path = self.path(key);
+        tmp.persist(&path).map_err(|e| fail(e.error))?;
+        let len = (HEADER + object.len()) as u64;
+        self.account(fs::metadata(&path).map_or(len, |m| disk_bytes(&m)));
         Ok(())
     }
 
-    /// Adds `added` bytes to the estimate of the cache's size, taken from [`USAGE_FILE`] at the
-    /// first store of the process (if younger than [`USAGE_TTL`]); when the estimate passes the
-    /// bound, or there is none, scans the directory, evicts down to the bound and records the total.
+    /// Adds `added` bytes to the cache's size as [`USAGE_FILE`] records it (if younger than
+    /// [`USAGE_TTL`]; else this process's own estimate) and records the sum; when it passes the
+    /// bound, or there is no record, scans the directory, evicts down to the bound and records the
+    /// total.
     fn account(&self, added: u64) {
         let mut usage = self.usage.lock().unwrap_or_else(|e| e.into_inner());
-        let estimate = usage.or_else(|| self.recorded_usage()).and_then(|t| t.checked_add(added));
-        *usage = Some(match estimate {
+        let estimate = self.recorded_usage().or(*usage).and_then(|t| t.checked_add(added));
+        let total = match estimate {
             Some(t) if t <= self.max_bytes => t,
-            _ => {
-                let total = self.evict(self.max_bytes);
-                self.record_usage(total);
-                total
-            }
-        });
+            _ => self.evict(),
+        };
+        self.record_usage(total);
+        *usage = Some(total);
     }
 
     /// The total recorded in [`USAGE_FILE`], if it is younger than [`USAGE_TTL`] and well formed.
@@ -234,38 +241,44 @@ impl DiskCache {
         if age > USAGE_TTL {
             return None;
         }
-        fs::read_to_string(path).ok()?.trim().parse().ok()
+        fs::read_to_string(path).ok()?.trim().strip_prefix("disk ")?.parse().ok()
     }
 
     /// Records `total` in [`USAGE_FILE`] (atomically; a failure only means the next process scans).
     fn record_usage(&self, total: u64) {
         if let Ok(mut tmp) = tempfile::Builder::new().prefix(".tmp-").tempfile_in(&self.dir) {
-            if tmp.write_all(total.to_string().as_bytes()).is_ok() {
+            if tmp.write_all(format!("disk {total}").as_bytes()).is_ok() {
                 let _ = tmp.persist(self.dir.join(USAGE_FILE));
             }
         }
     }
 
-    /// Entry files with their size and modification time.
+    /// Entry files with their size on disk ([`disk_bytes`]) and modification time.
     fn entries(&self) -> Vec<(PathBuf, u64, SystemTime)> {
         let Ok(rd) = fs::read_dir(&self.dir) else { return vec![] };
         rd.filter_map(Result::ok)
             .filter(|e| e.path().extension().is_some_and(|x| x == EXT))
             .filter_map(|e| {
                 let m = e.metadata().ok()?;
-                Some((e.path(), m.len(), m.modified().unwrap_or(SystemTime::UNIX_EPOCH)))
+                Some((e.path(), disk_bytes(&m), m.modified().unwrap_or(SystemTime::UNIX_EPOCH)))
             })
             .collect()
     }
 
-    /// Removes the least recently used entries until at most `max_bytes` remain; returns the total
-    /// size of the entries left (bytes).
-    fn evict(&self, max_bytes: u64) -> u64 {
+    /// Scans the directory; when its entries take more than the bound, removes the least recently
+    /// used ones until at most 90 % of the bound remain (so that the stores which follow do not scan
+    /// again at once: evicting only down to the bound made every later store pass it). Returns
+    /// the disk space of the entries left (bytes).
+    fn evict(&self) -> u64 {
         let mut entries = self.entries();
         let mut total: u64 = entries.iter().map(|e| e.1).sum();
+        if total <= self.max_bytes {
+            return total;
+        }
+        let low_water = self.max_bytes - self.max_bytes / 10;
         entries.sort_by_key(|e| e.2);
         for (path, size, _) in entries {
-            if total <= max_bytes {
+            if total <= low_water {
                 break;
             }
             if fs::remove_file(&path).is_ok() {
@@ -299,6 +312,13 @@ impl DiskCache {
         }
         Ok(n)
     }
+}
+
+/// The disk space a file takes (bytes): its allocated blocks (`st_blocks`, 512-byte units), or its
+/// length where that is more (a file system that keeps small files inline reports no blocks).
+pub fn disk_bytes(m: &fs::Metadata) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    m.blocks().saturating_mul(512).max(m.len())
 }
 
 /// Checks an entry file's bytes against `key`: magic, key, length and payload hash.
@@ -336,6 +356,15 @@ mod tests {
         (d, c)
     }
 
+    /// The disk space of an entry with a 100-byte payload on the test directory's file system.
+    fn entry_of_100_bytes() -> u64 {
+        let (_d, c) = cache(1 << 20);
+        c.put(&Key::of(&[b"probe"]), &[0; 100]).unwrap();
+        let bytes = c.stats().bytes;
+        assert!(bytes >= (HEADER + 100) as u64, "an entry takes at least its length: {bytes}");
+        bytes
+    }
+
     #[test]
     fn stored_objects_come_back_and_corrupt_entries_are_removed() {
         let (_d, c) = cache(1 << 20);
@@ -343,7 +372,10 @@ mod tests {
         assert_eq!(c.get(&k), Lookup::Miss);
         c.put(&k, b"object code").unwrap();
         assert_eq!(c.get(&k), Lookup::Hit(b"object code".to_vec()));
-        assert_eq!(c.stats(), Stats { entries: 1, bytes: (HEADER + 11) as u64 });
+        // The size is the entry's disk space: whole blocks, at least its length.
+        let on_disk = disk_bytes(&fs::metadata(c.path(&k)).unwrap());
+        assert!(on_disk >= (HEADER + 11) as u64);
+        assert_eq!(c.stats(), Stats { entries: 1, bytes: on_disk });
         // Parts are length-prefixed: ["ab", "c"] and ["a", "bc"] are different keys.
         assert_ne!(Key::of(&[b"ab", b"c"]), Key::of(&[b"a", b"bc"]));
         let path = c.path(&k);
@@ -375,8 +407,9 @@ mod tests {
 
     #[test]
     fn the_least_recently_used_entries_go_first() {
-        let entry = (HEADER + 100) as u64;
-        let (_d, c) = cache(2 * entry);
+        let entry = entry_of_100_bytes();
+        // Room for two entries, and 90 % of it still for two.
+        let (_d, c) = cache(5 * entry / 2);
         let keys: Vec<Key> = (0..3u8).map(|i| Key::of(&[&[i]])).collect();
         let old = SystemTime::now() - std::time::Duration::from_secs(100);
         c.put(&keys[0], &[0; 100]).unwrap();
@@ -395,28 +428,38 @@ mod tests {
 
     #[test]
     fn a_store_trusts_the_recorded_usage_until_it_is_stale_or_past_the_bound() {
-        let entry = (HEADER + 100) as u64;
+        let entry = entry_of_100_bytes();
         let (_d, c) = cache(3 * entry);
         let keys: Vec<Key> = (0..6u8).map(|i| Key::of(&[&[i]])).collect();
         for k in &keys[..3] {
             c.put(k, &[0; 100]).unwrap();
         }
-        // The first store scanned and recorded the total; the process then counts its stores.
-        assert_eq!(fs::read_to_string(c.dir().join(USAGE_FILE)).unwrap(), entry.to_string());
+        // The first store scanned and recorded the total; each store since added its entry to the
+        // record.
+        assert_eq!(fs::read_to_string(c.dir().join(USAGE_FILE)).unwrap(), format!("disk {}", 3 * entry));
         assert_eq!(c.stats().entries, 3);
         // Another process (a fresh handle) that trusts a recorded total too small: no scan, no
         // eviction, until its own count passes the bound.
-        fs::write(c.dir().join(USAGE_FILE), "0").unwrap();
+        fs::write(c.dir().join(USAGE_FILE), "disk 0").unwrap();
         let other = DiskCache::new(c.dir().to_path_buf(), 3 * entry);
         other.put(&keys[3], &[0; 100]).unwrap();
         assert_eq!(other.stats().entries, 4, "the recorded total is trusted while fresh");
-        // A stale record is not trusted: the next process scans and evicts down to the bound.
+        assert_eq!(fs::read_to_string(c.dir().join(USAGE_FILE)).unwrap(), format!("disk {entry}"));
+        // A stale record is not trusted: the next process scans and evicts down to 90 % of the
+        // bound (2.7 entries: 2 entries).
         let f = fs::File::options().append(true).open(c.dir().join(USAGE_FILE)).unwrap();
         f.set_modified(SystemTime::now() - USAGE_TTL - std::time::Duration::from_secs(1)).unwrap();
         let third = DiskCache::new(c.dir().to_path_buf(), 3 * entry);
         third.put(&keys[4], &[0; 100]).unwrap();
-        assert_eq!(third.stats().entries, 3);
-        assert_eq!(fs::read_to_string(c.dir().join(USAGE_FILE)).unwrap(), (3 * entry).to_string());
+        assert_eq!(third.stats().entries, 2);
+        assert_eq!(fs::read_to_string(c.dir().join(USAGE_FILE)).unwrap(), format!("disk {}", 2 * entry));
+        // A record of an older compiler (the entries' length, without the prefix) is not trusted
+        // either: the store scans, and finds the cache within the bound (3 entries).
+        fs::write(c.dir().join(USAGE_FILE), "0").unwrap();
+        let fourth = DiskCache::new(c.dir().to_path_buf(), 3 * entry);
+        fourth.put(&keys[5], &[0; 100]).unwrap();
+        assert_eq!(fourth.stats().entries, 3);
+        assert_eq!(fs::read_to_string(c.dir().join(USAGE_FILE)).unwrap(), format!("disk {}", 3 * entry));
         // `clear` removes the record with the entries.
         third.clear().unwrap();
         assert!(!c.dir().join(USAGE_FILE).exists());

@@ -154,7 +154,8 @@ enum Command {
     /// The compile cache: compiled kernels (object code, PTX) and fusion decisions (partitions) that
     /// `run` stores and reuses, so a second run of a program neither searches nor compiles.
     /// Directory: $ARRAYC_CACHE_DIR, else $XDG_CACHE_HOME/arrayc, else ~/.cache/arrayc; size bound:
-    /// $ARRAYC_CACHE_MAX_MB MiB (default 1024), least recently used entries removed first.
+    /// $ARRAYC_CACHE_MAX_MB MiB of disk space (default 1024), least recently used entries removed
+    /// first.
     Cache {
         #[command(subcommand)]
         action: CacheAction,
@@ -163,7 +164,7 @@ enum Command {
 
 #[derive(Subcommand)]
 enum CacheAction {
-    /// Print the cache's directory, number of entries and size.
+    /// Print the cache's directory, number of entries and the disk space they take.
     Stats,
     /// Remove every entry.
     Clear,
@@ -249,7 +250,7 @@ fn cache(action: CacheAction) -> Result<(), UserError> {
             let s = c.stats();
             let size = bytesize::ByteSize::b(s.bytes).display().iec();
             emit_text(&format!(
-                "compile cache: {}\nentries: {}\nsize: {size} ({} bytes)\n",
+                "compile cache: {}\nentries: {}\nsize on disk: {size} ({} bytes)\n",
                 c.dir().display(),
                 s.entries,
                 s.bytes
