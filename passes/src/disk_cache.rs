@@ -130,15 +130,15 @@ pub struct Stats {
 pub struct DiskCache {
     dir: PathBuf,
     max_bytes: u64,
-    /// This process's estimate of the entries' total size (bytes): the last scan's total plus what
-    /// was stored since; `None` before the first store. Shared by clones.
-    usage: Arc<Mutex<Option<u64>>>,
+    /// Serialises this process's updates of [`USAGE_FILE`] (its stores run on several threads);
+    /// shared by clones.
+    record_lock: Arc<Mutex<()>>,
 }
 
 impl DiskCache {
     /// A cache in `dir` bounded to `max_bytes` bytes.
     pub fn new(dir: PathBuf, max_bytes: u64) -> DiskCache {
-        DiskCache { dir, max_bytes, usage: Arc::new(Mutex::new(None)) }
+        DiskCache { dir, max_bytes, record_lock: Arc::new(Mutex::new(())) }
     }
 
     /// The cache the environment configures: [`DiskCache::default_dir`] bounded by
@@ -219,19 +219,16 @@ impl DiskCache {
         Ok(())
     }
 
-    /// Adds `added` bytes to the cache's size as [`USAGE_FILE`] records it (if younger than
-    /// [`USAGE_TTL`]; else this process's own estimate) and records the sum; when it passes the
-    /// bound, or there is no record, scans the directory, evicts down to the bound and records the
-    /// total.
+    /// Adds `added` bytes to the cache's size as [`USAGE_FILE`] records it and records the sum;
+    /// when that passes the bound, or there is no record younger than [`USAGE_TTL`], scans the
+    /// directory instead ([`DiskCache::evict`]) and records its total.
     fn account(&self, added: u64) {
-        let mut usage = self.usage.lock().unwrap_or_else(|e| e.into_inner());
-        let estimate = self.recorded_usage().or(*usage).and_then(|t| t.checked_add(added));
-        let total = match estimate {
+        let _serial = self.record_lock.lock().unwrap_or_else(|e| e.into_inner());
+        let total = match self.recorded_usage().and_then(|t| t.checked_add(added)) {
             Some(t) if t <= self.max_bytes => t,
             _ => self.evict(),
         };
         self.record_usage(total);
-        *usage = Some(total);
     }
 
     /// The total recorded in [`USAGE_FILE`], if it is younger than [`USAGE_TTL`] and well formed.
@@ -299,7 +296,6 @@ impl DiskCache {
     /// Errors: an entry that exists but cannot be removed.
     pub fn clear(&self) -> Result<u64, String> {
         let n = self.entries().len() as u64;
-        *self.usage.lock().unwrap_or_else(|e| e.into_inner()) = Some(0);
         if let Ok(rd) = fs::read_dir(&self.dir) {
             for e in rd.filter_map(Result::ok) {
                 let name = e.file_name();
