@@ -3,7 +3,7 @@
 //! file in the cache that holds its code (one per compiled group, [`kernel_entry`]) and its symbol
 //! there; [`load_cached`] loads each such object file once.
 
-use super::{load_object, CacheOutcome, Code, OPT_LEVEL, PIPELINE};
+use super::{host, load_object, CacheOutcome, Code, OPT_LEVEL, PIPELINE};
 use crate::disk_cache::{compiler_identity, DiskCache, Key, Lookup};
 use arrayc_dialect::ir;
 
@@ -121,28 +121,15 @@ fn code_relevant(kernel: &ir::Func) -> ir::Func {
     f
 }
 
-/// LLVM's version, the target triple, the host CPU and its features, as one string: what the
-/// object code of a kernel depends on besides its MLIR. Queried once per process (every kernel's
+/// LLVM's version and the [`Host`](super::Host) (target triple, CPU and its features), as one string: what the
+/// object code of a kernel depends on besides its MLIR. Made once per process (every kernel's
 /// [`kernel_key`] includes it).
 fn host_description() -> &'static str {
     static HOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     HOST.get_or_init(|| {
-        let owned = |p: *mut std::ffi::c_char| {
-            // SAFETY: `p` is a message LLVM allocated (or null); copied, then disposed once.
-            unsafe {
-                if p.is_null() {
-                    return String::new();
-                }
-                let s = std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned();
-                llvm_sys::core::LLVMDisposeMessage(p);
-                s
-            }
-        };
-        use llvm_sys::target_machine::{LLVMGetDefaultTargetTriple, LLVMGetHostCPUFeatures, LLVMGetHostCPUName};
-        // SAFETY: plain queries of LLVM's host description.
-        let (triple, cpu, features) = unsafe {
-            (owned(LLVMGetDefaultTargetTriple()), owned(LLVMGetHostCPUName()), owned(LLVMGetHostCPUFeatures()))
-        };
+        let h = host();
+        let (triple, cpu, features) =
+            (h.triple.to_string_lossy(), h.cpu.to_string_lossy(), h.features.to_string_lossy());
         let (mut major, mut minor, mut patch) = (0, 0, 0);
         // SAFETY: writes three integers.
         unsafe { llvm_sys::core::LLVMGetVersion(&mut major, &mut minor, &mut patch) };

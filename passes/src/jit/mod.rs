@@ -381,6 +381,42 @@ pub fn compile(m: &ir::Module, cache: Option<&DiskCache>) -> Result<JitKernels, 
     Ok(jk)
 }
 
+/// The host LLVM compiles kernels for: the target triple, CPU name and CPU features that
+/// [`object_file`] creates its target machine with, and that every [`kernel_key`] includes, so a
+/// key names exactly the target of its object code. Queried once per process.
+pub(crate) struct Host {
+    pub triple: std::ffi::CString,
+    pub cpu: std::ffi::CString,
+    pub features: std::ffi::CString,
+}
+
+/// The [`Host`] of this process.
+pub(crate) fn host() -> &'static Host {
+    static HOST: std::sync::OnceLock<Host> = std::sync::OnceLock::new();
+    HOST.get_or_init(|| {
+        use llvm_sys::target_machine::{LLVMGetDefaultTargetTriple, LLVMGetHostCPUFeatures, LLVMGetHostCPUName};
+        let owned = |p: *mut std::ffi::c_char| {
+            if p.is_null() {
+                return std::ffi::CString::default();
+            }
+            // SAFETY: `p` is a non-null message LLVM allocated; copied, then disposed once.
+            unsafe {
+                let s = std::ffi::CStr::from_ptr(p).to_owned();
+                llvm_sys::core::LLVMDisposeMessage(p);
+                s
+            }
+        };
+        // SAFETY: plain queries of LLVM's host description.
+        unsafe {
+            Host {
+                triple: owned(LLVMGetDefaultTargetTriple()),
+                cpu: owned(LLVMGetHostCPUName()),
+                features: owned(LLVMGetHostCPUFeatures()),
+            }
+        }
+    })
+}
+
 /// The stack of a JIT thread (bytes): MLIR's passes recurse over large kernels.
 const JIT_STACK_BYTES: usize = 64 << 20;
 
@@ -539,14 +575,13 @@ pub(crate) fn object_file(module: &Module, diags: &Arc<Mutex<String>>, entries: 
                 unsafe { LLVMDisposeTargetMachine(self.0) }
             }
         }
-        let triple = LLVMGetDefaultTargetTriple();
+        let host = host();
+        let triple = host.triple.as_ptr();
         let mut target: LLVMTargetRef = std::ptr::null_mut();
         let mut err: *mut std::ffi::c_char = std::ptr::null_mut();
         if LLVMGetTargetFromTriple(triple, &mut target, &mut err) != 0 {
-            LLVMDisposeMessage(triple);
             return Err(engine(format!("no LLVM target for this host: {}", take_message(err))));
         }
-        let (cpu, features) = (LLVMGetHostCPUName(), LLVMGetHostCPUFeatures());
         let level = match OPT_LEVEL {
             0 => LLVMCodeGenOptLevel::LLVMCodeGenLevelNone,
             1 => LLVMCodeGenOptLevel::LLVMCodeGenLevelLess,
@@ -556,16 +591,13 @@ pub(crate) fn object_file(module: &Module, diags: &Arc<Mutex<String>>, entries: 
         let tm = LLVMCreateTargetMachine(
             target,
             triple,
-            cpu,
-            features,
+            host.cpu.as_ptr(),
+            host.features.as_ptr(),
             level,
             LLVMRelocMode::LLVMRelocPIC,
             LLVMCodeModel::LLVMCodeModelDefault,
         );
         LLVMSetTarget(ll.module, triple);
-        LLVMDisposeMessage(triple);
-        LLVMDisposeMessage(cpu);
-        LLVMDisposeMessage(features);
         if tm.is_null() {
             return Err(engine("LLVM could not create a target machine for this host".into()));
         }
