@@ -2030,6 +2030,11 @@ class Generator:
             return f"_tobool({pyi}, {val.exact})"
         return pyi
 
+    def assigned(self, val, dt_target, copy):
+        """The plain and the instrumented translation of `val` assigned into an array of
+        `dt_target`, each read completely before the assignment when `copy` (see st_overlap)."""
+        return (f"np.array({val.py})" if copy else val.py), self.setcast(val, dt_target, copy=copy)
+
     def mark_written(self, storage, exact):
         st = self.env.storages[storage]
         st["written"] = True
@@ -2046,10 +2051,8 @@ class Generator:
         exact = val.exact or v.dt in ("i64", "bool")
         self.mark_written(v.storage, exact)
         # A view of the target's own array is read completely first (see st_overlap).
-        own = val.view_of == v.storage
-        val_py = f"np.array({val.py})" if own else val.py
-        return Stmt([f"{tgt.arr} = {val.arr};"], [f"{tgt.py} = {val_py}"],
-                    [f"{tgt.pyi} = {self.setcast(val, v.dt, copy=own)}"])
+        val_py, val_pyi = self.assigned(val, v.dt, copy=val.view_of == v.storage)
+        return Stmt([f"{tgt.arr} = {val.arr};"], [f"{tgt.py} = {val_py}"], [f"{tgt.pyi} = {val_pyi}"])
 
     def st_inplace(self):
         arrs = [v for v in self.env.arrays() if v.dt in NUM]
@@ -2347,8 +2350,7 @@ class Generator:
         # then reads elements it has already written (`a[0:5:2] = a[0:3]` gives a[4] the new a[2]).
         # arrayc reads the source completely first, as NumPy does for n-d views and for opposite
         # strides (seed 95611; docs/language.md). The translation copies a bare source.
-        src_py, src_pyi = (f"np.array({src.py})", self.setcast(src, v.dt, copy=True)) if bare else \
-            (src.py, self.setcast(src, v.dt))
+        src_py, src_pyi = self.assigned(src, v.dt, copy=bare)
         return Stmt([f"{tgt.arr} = {src.arr};"], [f"{tgt.py} = {src_py}"], [f"{tgt.pyi} = {src_pyi}"])
 
     def st_scatter(self):
