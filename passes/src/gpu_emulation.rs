@@ -98,7 +98,7 @@ impl KernelLauncher for Emulation {
         let (gx, gy, threads) = match (self.grid, runtime) {
             (_, None) => (0, 0, 0),
             (Grid::Runtime, Some(g)) => g,
-            (Grid::Fixed(..), Some(g)) if layout.in_order() => g,
+            (Grid::Fixed(..), Some(g)) if layout.in_order_on_gpu() => g,
             (Grid::Fixed(x, y, t), Some(_)) => (x, y, t),
         };
         let nthreads = gx as usize * gy as usize * threads as usize;

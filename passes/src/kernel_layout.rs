@@ -6,7 +6,7 @@
 use arrayc_core::semantics::{gather_out_of_bounds, scatter_out_of_bounds, NEGATIVE_INT_POWER};
 use arrayc_core::{BinFn, DType, ScatterMode};
 use arrayc_dialect::ir::{self, ComputeFn, OpKind, Type, ValueId};
-pub use arrayc_runtime::launch::{acc_dtype, KernelFault, KernelLayout, LaunchPlan, Reduction};
+pub use arrayc_runtime::launch::{acc_dtype, atomic_scatter_add, KernelFault, KernelLayout, LaunchPlan, Reduction};
 
 /// The error an elementwise op `func` with output dtype `out` and `inputs` inputs raises on some
 /// inputs where NumPy
@@ -210,7 +210,10 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
             let od = f.ty(r.out).dtype();
             acc_dtype(r.kind, od) == od
         });
-    Ok(KernelLayout { ops, reduce, extra, rank, space, contracted, reduces_all, axis_split, faults })
+    let scatters = || ops.iter().filter(|(func, ..)| func.own_shape_output());
+    let atomic_scatters =
+        scatters().next().is_some() && scatters().all(|&(func, out, _)| atomic_scatter_add(func, f.ty(out).dtype()));
+    Ok(KernelLayout { ops, reduce, extra, rank, space, contracted, reduces_all, axis_split, faults, atomic_scatters })
 }
 
 /// The launch plan of `kernel`: its name, parameters, parameter types, [`kernel_layout`] and the

@@ -1707,3 +1707,38 @@ fn ptx_is_cached_and_a_damaged_entry_is_replaced() {
     assert!(matches!(outcome, CacheOutcome::Replaced(_)), "{outcome:?}");
     assert_eq!(third, first);
 }
+
+/// On the GPU a block whose scatters all add into `f64`, `f32` or `i64` runs on the whole grid,
+/// each add a `memref.atomic_rmw` (repeated indices accumulate in any order), while a scatter that
+/// sets, or adds into `bool`, keeps the one-thread, row-major launch (the last write wins, as in
+/// NumPy); the CPU runs every block with a scatter in order.
+#[test]
+fn gpu_scatter_adds_are_atomic() {
+    use arrayc_dialect::ir::{ScatterKind, ScatterMode};
+    use arrayc_passes::kernel_layout::kernel_layout;
+    use arrayc_runtime::gpu::launch_geometry;
+    let scatter = |kind| ComputeFn::Scatter(kind, ScatterMode::Raise);
+    let add = scatter(ScatterKind::Add);
+    let set = scatter(ScatterKind::Set);
+    let n = 100_000;
+    // (ops, target dtype, whole grid on the GPU)
+    let cases: [(Vec<OpSpec>, DType, bool); 5] = [
+        (vec![(add, 0, vec![1, 2])], DType::F64, true),
+        (vec![(add, 0, vec![1, 2])], DType::I64, true),
+        (vec![(add, 0, vec![1, 2])], DType::Bool, false),
+        (vec![(set, 0, vec![1, 2])], DType::F64, false),
+        (vec![(add, 0, vec![1, 2]), (set, 3, vec![1, 2])], DType::F64, false),
+    ];
+    for (ops, d, parallel) in cases {
+        let f = kernel("k", &[arr(d, 1), arr(DType::I64, 1), arr(d, 1), arr(d, 1)], &ops);
+        let layout = kernel_layout(&f).unwrap();
+        assert!(layout.in_order(), "the CPU runs every scatter in order");
+        let geometry = launch_geometry(&layout, &[n]).unwrap();
+        assert_eq!(geometry != (1, 1, 1), parallel, "{ops:?} into {d:?}: {geometry:?}");
+        let text = arrayc_passes::ptx::gpu_mlir(&module(vec![f])).unwrap();
+        let atomic_adds =
+            text.matches("memref.atomic_rmw addf").count() + text.matches("memref.atomic_rmw addi").count();
+        let want = if d == DType::Bool { 0 } else { ops.iter().filter(|(func, ..)| *func == add).count() };
+        assert_eq!(atomic_adds, want, "{ops:?} into {d:?}:\n{text}");
+    }
+}

@@ -90,11 +90,11 @@ pub fn geometry(space: &[i64]) -> Option<(u32, u32, u32)> {
 
 /// The grid and block of a launch of a kernel of layout `layout` over the iteration space `space`:
 /// [`geometry`] of its [`grid_space`], or one thread for a block that runs in order
-/// ([`KernelLayout::in_order`]: a scatter; its grid-stride loops then visit the space in
-/// row-major order). `None` for an empty space.
+/// ([`KernelLayout::in_order_on_gpu`]: a scatter that sets; its grid-stride loops then visit the
+/// space in row-major order). `None` for an empty space.
 pub fn launch_geometry(layout: &KernelLayout, space: &[i64]) -> Option<(u32, u32, u32)> {
     let g = geometry(&grid_space(layout, space))?;
-    Some(if layout.in_order() { (1, 1, 1) } else { g })
+    Some(if layout.in_order_on_gpu() { (1, 1, 1) } else { g })
 }
 
 /// The space a kernel's grid covers (elements per dimension), for a block of layout `layout` over

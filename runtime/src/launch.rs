@@ -22,7 +22,7 @@ use crate::array::{Scalar, Traffic, View};
 use crate::value::{KernelLauncher, RtValue};
 use arrayc_core::semantics::{reduce_combine, reduce_identity};
 use arrayc_core::shape::{element_range, shape_str};
-use arrayc_core::{ComputeFn, DType, ReduceKind, Type, ValueId};
+use arrayc_core::{ComputeFn, DType, ReduceKind, ScatterKind, Type, ValueId};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -182,6 +182,20 @@ pub struct KernelLayout {
     /// outputs or the axis (see [`SPLIT_MAX_OUT`]). Along a non-last axis the loop nest then
     /// accumulates in the outputs, row by row (`arrayc_passes::kernel_codegen`).
     pub axis_split: bool,
+    /// Whether every scatter of the block is an [`atomic_scatter_add`], so that its iterations may
+    /// run in any order where scatter-adds are atomic (the GPU: [`in_order_on_gpu`](Self::in_order_on_gpu)).
+    /// `false` for a block without scatters.
+    #[serde(default)]
+    pub atomic_scatters: bool,
+}
+
+/// Whether op `func`, whose output has dtype `out`, is a scatter-add that a GPU kernel performs
+/// with an atomic add (`memref.atomic_rmw addf`/`addi`, PTX `atom.add` of 32- and 64-bit floats
+/// and 64-bit integers): a [`ScatterKind::Add`] into `f64`, `f32` or `i64`. Each add is the one NumPy's `add.at` does (the same rounding); only their order is
+/// unspecified, so with repeated indices a float sum may differ in its last bits from NumPy's
+/// sequential one, as a float reduction may. Integer sums are exact in any order.
+pub fn atomic_scatter_add(func: ComputeFn, out: DType) -> bool {
+    matches!(func, ComputeFn::Scatter(ScatterKind::Add, _)) && out != DType::Bool
 }
 
 impl KernelLayout {
@@ -200,6 +214,14 @@ impl KernelLayout {
     /// has an op that [`ComputeFn::runs_in_order`] (a scatter).
     pub fn in_order(&self) -> bool {
         self.ops.iter().any(|(func, ..)| func.runs_in_order())
+    }
+
+    /// Whether a GPU launch must run the iteration space in row-major order, on one thread: the
+    /// block [`in_order`](Self::in_order) and not every scatter of it is an [`atomic_scatter_add`]
+    /// (a scatter that sets: the last of repeated indices wins, as in NumPy). A block whose
+    /// scatters all add runs on the whole grid (`arrayc_runtime::gpu::launch_geometry`).
+    pub fn in_order_on_gpu(&self) -> bool {
+        self.in_order() && !self.atomic_scatters
     }
 
     /// For a block without reductions: the dimension of the iteration space that [`launch`] splits

@@ -1,5 +1,6 @@
 """Helpers for tests/examples: locating the compiler, parsing entry signatures of
 `.arr` files, loading the NumPy references and comparing results."""
+import functools
 import importlib.util
 import os
 import re
@@ -26,6 +27,24 @@ DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "bool": np.bool
 # against `optimal` on random regions (passes/tests/wsp.rs) and on the examples (test_fusion.py),
 # and a region it cannot prove costs a second.
 ALGORITHMS = ["singleton", "linear", "greedy", "unintrusive", "optimal", "optimal-baseline"]
+
+# The targets of the tests parametrized over `target`: the CPU, the GPU kernels emulated on the CPU,
+# and the GPU itself, whose cases skip where there is none (conftest.py, `no_gpu_reason`).
+TARGETS = ["cpu", "gpu-emulated", "gpu"]
+
+
+@functools.lru_cache(maxsize=None)
+def no_gpu_reason():
+    """Why `arrayc run --target gpu` cannot run here (its one-line error), or None when it can."""
+    proc = subprocess.run(
+        [str(arrayc_binary()), "run", "--target", "gpu", str(EXAMPLES / "leibnitz_pi.arr"), "--arg", "n=10"],
+        capture_output=True,
+        text=True,
+    )
+    if proc.returncode != 0 and "--target gpu needs" in proc.stderr:
+        return proc.stderr.strip()
+    return None
+
 
 def arrayc_binary():
     """Path of the compiler driver; fails the test (never skips) when it is missing,

@@ -18,3 +18,19 @@ _HERE = Path(__file__).resolve().parent
 for _p in (_HERE, _HERE.parents[1] / "examples" / "reference"):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _skip_gpu_target_without_a_gpu(request):
+    """A test parametrized over `target` (arrayc_examples.TARGETS) skips its `gpu` case where
+    `arrayc run --target gpu` cannot run, with the reason (no driver, no device)."""
+    callspec = getattr(request.node, "callspec", None)
+    if callspec is not None and callspec.params.get("target") == "gpu":
+        from arrayc_examples import no_gpu_reason
+
+        reason = no_gpu_reason()
+        if reason:
+            pytest.skip(f"no GPU to run on: {reason}")

@@ -10,7 +10,7 @@ import os
 import numpy as np
 import pytest
 
-from arrayc_examples import ALGORITHMS, DTYPES, check_source, run_source
+from arrayc_examples import ALGORITHMS, DTYPES, TARGETS, check_source, run_source
 
 
 
@@ -86,7 +86,7 @@ def test_row_filters_match_numpy(shape, tmp_path):
         np.testing.assert_array_equal(got, want)
 
 
-@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+@pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("shape", [(0, 3), (1, 1), (7, 5), (301, 257)], ids=str)
 def test_two_d_masks_match_numpy(shape, target, tmp_path):
     """A mask of a matrix's shape selects its elements in row-major order (NumPy's `x[x > 0]`),
@@ -135,7 +135,7 @@ def test_normalize2_every_algorithm(algo, tmp_path):
 
 
 @pytest.mark.parametrize("threads", ["1", "2"])
-@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+@pytest.mark.parametrize("target", TARGETS)
 def test_threads_and_emulated_gpu(threads, target, tmp_path):
     rng = np.random.default_rng(6)
     xs = rng.integers(-64, 64, 30_001) / 8.0
@@ -237,7 +237,7 @@ MASKS = """fn main(x: f64[N, M, L], v: f64[K]) -> (f64[?], f64[?, L], f64[?], f6
 """
 
 
-@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+@pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("shape", [(0, 3, 2), (1, 1, 1), (4, 5, 3), (31, 17, 40)], ids=str)
 def test_masks_of_any_rank_match_numpy(shape, target, tmp_path):
     """Masks of rank 1 up to the array's rank select along the leading axes in row-major order,
@@ -281,7 +281,7 @@ ALIASED_MASKS = """fn main(b: bool[N, N], c: bool[N, N, K], x: f64[N, N]) -> (bo
 
 
 @pytest.mark.parametrize("algo", ALGORITHMS)
-@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+@pytest.mark.parametrize("target", TARGETS)
 def test_a_mask_that_is_a_view_of_the_target_is_read_before_the_writes(algo, target, tmp_path):
     """`x[mask] = v` with `mask` another view of `x` (found by the differential generator, seed 90021):
     the whole mask is read before anything is written. NumPy does that for a mask of fewer axes than

@@ -9,7 +9,7 @@ import os
 import numpy as np
 import pytest
 
-from arrayc_examples import ALGORITHMS, DTYPES, check_source, run_source
+from arrayc_examples import ALGORITHMS, DTYPES, TARGETS, check_source, run_source
 
 
 
@@ -179,7 +179,7 @@ def multi_reference(x, i, j):
             x[i % x.shape[0], 0 * j] + a]
 
 
-@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+@pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("k", [0, 7, 100_001])
 def test_several_index_arrays(k, target, tmp_path):
     """`x[i, j, ..]`: index arrays broadcast together, one per leading axis (NumPy's advanced

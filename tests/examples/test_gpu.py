@@ -22,7 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from arrayc_examples import EXAMPLES, REPO, arrayc_binary, assert_benchmark_matches, load_results, run_arrayc
+from arrayc_examples import (
+    EXAMPLES, REPO, arrayc_binary, assert_benchmark_matches, load_results, no_gpu_reason, run_arrayc,
+)
 from test_examples import CASES, assert_case_matches, case_id
 
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -119,18 +121,6 @@ def run_benchmark(name, tmp_path, target):
 def test_emulated_gpu_benchmark_matches_numpy(name, tmp_path, monkeypatch):
     monkeypatch.setenv("ARRAYC_GPU_EMULATION_GRID", SMALL_GRID)
     run_benchmark(name, tmp_path, "gpu-emulated")
-
-
-def no_gpu_reason():
-    """Why `--target gpu` cannot run here, or None when it can."""
-    proc = subprocess.run(
-        [str(arrayc_binary()), "run", "--target", "gpu", str(EXAMPLES / "leibnitz_pi.arr"), "--arg", "n=10"],
-        capture_output=True,
-        text=True,
-    )
-    if proc.returncode != 0 and "--target gpu needs" in proc.stderr:
-        return proc.stderr.strip()
-    return None
 
 
 def test_gpu_target_without_a_driver_is_one_clear_error(tmp_path):

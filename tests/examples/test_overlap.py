@@ -13,7 +13,7 @@ import os
 import numpy as np
 import pytest
 
-from arrayc_examples import ALGORITHMS, run_source
+from arrayc_examples import ALGORITHMS, TARGETS, run_source
 
 OVERLAPS = """
 fn main(x: f64[12], m: f64[4, 6]) -> (f64[12], f64[12], f64[12], f64[12], f64[4, 6]) {
@@ -33,7 +33,7 @@ fn main(x: f64[12], m: f64[4, 6]) -> (f64[12], f64[12], f64[12], f64[12], f64[4,
 
 
 @pytest.mark.parametrize("algo", ALGORITHMS)
-@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+@pytest.mark.parametrize("target", TARGETS)
 def test_a_copy_between_overlapping_views_reads_the_source_first(algo, target, tmp_path):
     rng = np.random.default_rng(95611)
     x, m = rng.standard_normal(12), rng.standard_normal((4, 6))

@@ -19,7 +19,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from arrayc_examples import RUN_TIMEOUT_S, arrayc_binary, load_results, run_source
+from arrayc_examples import RUN_TIMEOUT_S, TARGETS, arrayc_binary, load_results, run_source
 
 DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "bool": np.bool_}
 DTYPES_NAME = {v: k for k, v in DTYPES.items()}
@@ -182,7 +182,7 @@ def test_thread_count_does_not_change_results(shape, axis, tmp_path):
     np.testing.assert_allclose(got[2], np.prod(1.0 + x64 / 1000.0, axis=axis), rtol=1e-12)
 
 
-@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+@pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("n", [2, 300_001])
 def test_min_and_max_of_signed_zeros_and_nan(n, target, tmp_path):
     """`min`/`max` of floats are IEEE 754's `minimum`/`maximum` (docs/language.md): of a -0.0 and a

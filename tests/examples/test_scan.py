@@ -9,7 +9,7 @@ import os
 import numpy as np
 import pytest
 
-from arrayc_examples import ALGORITHMS, DTYPES, check_source, run_source
+from arrayc_examples import ALGORITHMS, DTYPES, TARGETS, check_source, run_source
 
 
 
@@ -112,7 +112,7 @@ def test_fused_every_algorithm(algo, tmp_path):
 
 
 @pytest.mark.parametrize("threads", ["1", "2"])
-@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+@pytest.mark.parametrize("target", TARGETS)
 def test_threads_and_emulated_gpu(threads, target, tmp_path):
     rng = np.random.default_rng(2)
     x, y = rng.standard_normal((333, 257)), rng.standard_normal((333, 257))

@@ -11,7 +11,7 @@ import os
 import numpy as np
 import pytest
 
-from arrayc_examples import ALGORITHMS, DTYPES, check_source, run_source
+from arrayc_examples import ALGORITHMS, DTYPES, TARGETS, check_source, run_source
 
 
 
@@ -175,7 +175,7 @@ def test_fused_every_algorithm(algo, tmp_path):
 
 
 @pytest.mark.parametrize("threads", ["1", "2"])
-@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+@pytest.mark.parametrize("target", TARGETS)
 def test_threads_and_emulated_gpu(threads, target, tmp_path):
     rng = np.random.default_rng(9)
     x = rng.integers(-64, 64, 30_001) / 8.0
@@ -233,7 +233,7 @@ SEVERAL = """fn main(x: f64[N, M, 2], i: i64[K], j: i64[K]) -> (f64[N, M, 2], f6
 """
 
 
-@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+@pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("k", [0, 9, 50_001])
 def test_several_index_arrays(k, target, tmp_path):
     """`x[i, j, ..] = v`: index arrays broadcast together, one per leading axis, repeated pairs
@@ -277,7 +277,7 @@ MIXED = """fn main(x: f64[N, M, 3], i: i64[K], j: i64[K], v: f64[K]) -> (f64[N, 
 """
 
 
-@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+@pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("algo", ["optimal", "singleton"])
 @pytest.mark.parametrize("k", [0, 7, 20_001])
 def test_advanced_indexing_assignments(k, algo, target, tmp_path):

@@ -124,6 +124,14 @@ pub(super) struct Gen<'c, 'f> {
     /// In the CPU emulation of a GPU kernel (`gpu::build_emulated_kernel`): the grid coordinates
     /// the kernel takes as arguments instead of reading them from the hardware.
     pub grid: Option<super::gpu::GridArgs<'c>>,
+    /// Whether scatter-adds that can be atomic ([`atomic_scatter_add`]) are built as
+    /// `memref.atomic_rmw` (the GPU target, emulated or not: its threads run a block's iterations in
+    /// parallel unless [`KernelLayout::in_order_on_gpu`]); otherwise as a load, an add and a store
+    /// (the CPU, which runs a block with scatters in order).
+    ///
+    /// [`atomic_scatter_add`]: crate::kernel_layout::atomic_scatter_add
+    /// [`KernelLayout::in_order_on_gpu`]: crate::kernel_layout::KernelLayout::in_order_on_gpu
+    pub atomic_adds: bool,
     /// In a block with scans ([`KernelLayout::scan_axis`]): the accumulator of each scan, in op
     /// order; its value before the iteration when the iteration starts, after it once built.
     ///
@@ -133,9 +141,11 @@ pub(super) struct Gen<'c, 'f> {
     pub scan_next: usize,
 }
 
-/// `memref.atomic_rmw`'s `kind` for a signed minimum: `arith::AtomicRMWKind::mins`, an
-/// `I64EnumAttr` case of MLIR 22's `ArithBase.td` (cases in alphabetical order; the test `fault_cell_is_lowered_atomically` checks
-/// that MLIR prints it as `mins`).
+/// `memref.atomic_rmw`'s `kind`s: cases of `arith::AtomicRMWKind`, an `I64EnumAttr` of MLIR 22's
+/// `ArithBase.td` (cases in alphabetical order). The tests `fault_cell_is_lowered_atomically` and
+/// `gpu_scatter_adds_are_atomic` check that MLIR prints them as `mins`, `addf` and `addi`.
+pub(super) const ATOMIC_RMW_ADDF: i64 = 0;
+pub(super) const ATOMIC_RMW_ADDI: i64 = 1;
 const ATOMIC_RMW_MINS: i64 = 10;
 
 impl<'c, 'f> Gen<'c, 'f> {
@@ -158,6 +168,7 @@ impl<'c, 'f> Gen<'c, 'f> {
             scan_next: 0,
             fault_cell,
             grid: None,
+            atomic_adds: false,
         }
     }
 
@@ -168,16 +179,22 @@ impl<'c, 'f> Gen<'c, 'f> {
         let cell = self.fault_cell.expect("a kernel with faults takes the fault cell");
         self.open_if(cond);
         let code = self.consti(DType::I64, k as i64);
+        self.atomic_rmw(ATOMIC_RMW_MINS, code, cell, &[]);
+        self.close_if();
+    }
+
+    /// `memref.atomic_rmw` of kind `kind` (an `ATOMIC_RMW_*` case) of `val` into `memref` at
+    /// `idx`: one indivisible read-modify-write of that element.
+    pub(super) fn atomic_rmw(&self, kind: i64, val: V<'c>, memref: Value<'c, 'c>, idx: &[Value<'c, 'c>]) {
         let i64_ty: Type = IntegerType::new(self.ctx, 64).into();
-        let kind = IntegerAttribute::new(i64_ty, ATOMIC_RMW_MINS);
+        let kind = IntegerAttribute::new(i64_ty, kind);
         let op = OperationBuilder::new("memref.atomic_rmw", self.loc)
-            .add_operands(&[code.v, cell])
+            .add_operands(&[&[val.v, memref], idx].concat())
             .add_attributes(&[(Identifier::new(self.ctx, "kind"), kind.into())])
-            .add_results(&[i64_ty])
+            .add_results(&[val.v.r#type()])
             .build()
             .expect("a valid memref.atomic_rmw");
         self.push(op);
-        self.close_if();
     }
 
     /// The entry block, once every other block is closed.

@@ -156,6 +156,7 @@ fn build<'c>(context: &'c Context, body: &BlockRef<'c, '_>, f: &ir::Func, emulat
         let grid = emulate.then(|| GridArgs(std::array::from_fn(|k| arg(grid_at + k))));
         let mut g = Gen::new(context, f, entry, faults);
         g.grid = grid;
+        g.atomic_adds = true;
         if combine {
             g.gpu_combine(&layout, partials.expect("a reduction over everything"));
         } else {

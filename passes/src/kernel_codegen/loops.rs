@@ -5,8 +5,8 @@
 //! `[lo, hi)` except where a reduction axis moves it inward; a reduction along an axis
 //! ([`KernelLayout::axis_split`]) also marks its axis loop, which the launcher may chunk instead.
 
-use super::builder::{ForChunk, Gen, V};
-use crate::kernel_layout::{acc_dtype, KernelLayout, Reduction};
+use super::builder::{ForChunk, Gen, ATOMIC_RMW_ADDF, ATOMIC_RMW_ADDI, V};
+use crate::kernel_layout::{acc_dtype, atomic_scatter_add, KernelLayout, Reduction};
 use arrayc_core::DType;
 use arrayc_dialect::ir::{BinFn, ComputeFn, ReduceKind, ScatterKind, ScatterMode, Type, UnFn, ValueId};
 use melior::{
@@ -166,15 +166,20 @@ impl<'c> Gen<'c, '_> {
                     let ok = self.arith2(arith::xori, bad, self.consti(DType::Bool, 1));
                     self.open_if(ok);
                 }
-                let v = match kind {
-                    ScatterKind::Set => v,
+                match kind {
+                    ScatterKind::Add if self.atomic_adds && atomic_scatter_add(func, od) => {
+                        // `arith_dt` is `od` here: the add NumPy's `add.at` does, made atomic.
+                        let kind = if od.is_float() { ATOMIC_RMW_ADDF } else { ATOMIC_RMW_ADDI };
+                        self.atomic_rmw(kind, self.convert(v, od), self.view_ref(out), &at);
+                    }
                     ScatterKind::Add => {
                         let old = self.load(out, &at);
                         let (old, v) = (self.convert(old, arith_dt), self.convert(v, arith_dt));
-                        self.binary(BinFn::Add, old, v)
+                        let sum = self.binary(BinFn::Add, old, v);
+                        self.store(out, &at, sum);
                     }
-                };
-                self.store(out, &at, v);
+                    ScatterKind::Set => self.store(out, &at, v),
+                }
                 if mode == ScatterMode::Drop {
                     self.close_if();
                 }
