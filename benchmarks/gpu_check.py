@@ -76,7 +76,7 @@ def main(names):
                 failed = True
                 continue
             if target == "gpu":
-                lines = [ln for ln in first[2].splitlines() if ln.startswith(("time:", "cache:", "gpu:"))]
+                lines = [ln for ln in first[2].splitlines() if ln.startswith(("time:", "cache:", "gpu:", "device:"))]
                 print(f"  {name}, first GPU run: " + " | ".join(" ".join(ln.split()) for ln in lines), flush=True)
             runs = [run(bench, target, outs[target]) for _ in range(REPEATS)]
             row[target] = (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs))

@@ -35,11 +35,12 @@ use crate::array::{Buffer, Traffic, View};
 use crate::launch::{
     acc_dtype, descriptor_words, out_param, validate, KernelFault, KernelLayout, LaunchError, LaunchPlan, NO_FAULT,
 };
-use crate::value::{KernelLauncher, RtValue};
+use crate::value::{DeviceTime, KernelLauncher, RtValue};
 use cudarc::driver::{result, sys};
 use std::collections::HashMap;
 use std::ffi::{c_void, CString};
 use std::sync::{Arc, Mutex, Weak};
+use std::time::Instant;
 
 /// The suffix of the second kernel of a reduction over everything, which combines the thread
 /// blocks' partial results in block order.
@@ -133,6 +134,8 @@ struct Memory {
     mirrors: HashMap<usize, Mirror>,
     pool: Vec<(usize, sys::CUdeviceptr)>,
     pool_bytes: usize,
+    /// The copies and kernel runs so far.
+    time: DeviceTime,
 }
 
 /// The GPU, its loaded kernels and its memory: a [`KernelLauncher`] for the executor.
@@ -280,8 +283,13 @@ impl Gpu {
             // SAFETY: the host buffer is `bytes` long and alive (`v` holds it); the device
             // allocation is at least as long.
             let host = unsafe { std::slice::from_raw_parts(v.base.as_ptr(), m.bytes) };
+            let start = Instant::now();
             unsafe { result::memcpy_htod_sync(m.ptr, host) }.map_err(|e| driver("copy to the device", e))?;
             m.device_stale = false;
+            let (ptr, bytes) = (m.ptr, m.bytes);
+            memory.time.to_device += bytes as u64;
+            memory.time.copy_s += start.elapsed().as_secs_f64();
+            return Ok(ptr);
         }
         Ok(m.ptr)
     }
@@ -345,6 +353,7 @@ impl Gpu {
                 }
                 .map_err(|e| driver(&format!("launching @{}", plan.name), e))
             };
+            let start = Instant::now();
             if let Some((gx, gy, threads)) = geometry {
                 launch(*main, (gx, gy), threads, &mut words)?;
             }
@@ -352,6 +361,7 @@ impl Gpu {
                 launch(combine.expect("a combine kernel"), (1, 1), 1, &mut words)?;
             }
             result::ctx::synchronize().map_err(|e| driver(&format!("running @{}", plan.name), e))?;
+            memory.time.kernel_s += start.elapsed().as_secs_f64();
             match fault_cell {
                 Some(cell) => {
                     let mut k = [NO_FAULT];
@@ -395,6 +405,10 @@ impl KernelLauncher for Gpu {
         Some(self.traffic.total())
     }
 
+    fn device_time(&self) -> Option<DeviceTime> {
+        self.memory.lock().ok().map(|m| m.time)
+    }
+
     fn host_read(&self, v: &View) -> Result<(), LaunchError> {
         let gpu_err = |e: GpuError| LaunchError::Invalid(e.to_string());
         let mut memory = self.memory.lock().map_err(|_| LaunchError::Invalid("GPU memory state poisoned".into()))?;
@@ -405,8 +419,12 @@ impl KernelLauncher for Gpu {
             // SAFETY: the host buffer is `bytes` long and alive (`v` holds it); nothing else
             // accesses it during the copy (the executor runs on this thread).
             let host = unsafe { std::slice::from_raw_parts_mut(v.base.as_ptr(), m.bytes) };
+            let start = Instant::now();
             unsafe { result::memcpy_dtoh_sync(host, m.ptr) }.map_err(|e| gpu_err(driver("copy to the host", e)))?;
             m.host_stale = false;
+            let bytes = m.bytes as u64;
+            memory.time.to_host += bytes;
+            memory.time.copy_s += start.elapsed().as_secs_f64();
         }
         Ok(())
     }

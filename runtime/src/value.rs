@@ -67,4 +67,26 @@ pub trait KernelLauncher {
     fn traffic(&self) -> Option<(u64, u64)> {
         None
     }
+
+    /// Where the time of a launcher with memory of its own went so far ([`device_memory`](Self::device_memory)
+    /// true): its copies between host and device and its kernels.
+    fn device_time(&self) -> Option<DeviceTime> {
+        None
+    }
+}
+
+/// The copies and kernel runs of a launcher with memory of its own (the GPU), as `--time` reports
+/// them: bytes copied each way, and seconds of wall time spent in the copies and in the kernels
+/// (from each launch to the end of its synchronisation: launch latency included). Every copy and
+/// launch is synchronous, so the two times add up with the host's own work to the run phase.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DeviceTime {
+    /// Bytes copied from the host to the device.
+    pub to_device: u64,
+    /// Bytes copied from the device to the host.
+    pub to_host: u64,
+    /// Seconds spent in the copies, both ways.
+    pub copy_s: f64,
+    /// Seconds spent in kernel launches until their end.
+    pub kernel_s: f64,
 }

@@ -58,7 +58,9 @@ enum Command {
         #[command(flatten)]
         run: RunArgs,
         /// Print the time of each phase to stderr, then the memory traffic of the run: the bytes of
-        /// the arrays every launched kernel reads or writes (overlapping views counted once).
+        /// the arrays every launched kernel reads or writes (overlapping views counted once); with
+        /// --target gpu, also the bytes copied between host and device, the time of the copies and
+        /// the time of the kernels.
         #[arg(long)]
         time: bool,
         /// Search every partition and compile every kernel, neither reading nor writing the compile
@@ -525,6 +527,15 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
         }
         if let Some((bytes, launches)) = launcher.traffic() {
             eprintln!("traffic: {bytes} bytes in {launches} kernel launches");
+        }
+        if let Some(t) = launcher.device_time() {
+            eprintln!(
+                "device: {} bytes to the device and {} to the host in {:.3} ms; kernels {:.3} ms (launch to end)",
+                t.to_device,
+                t.to_host,
+                t.copy_s * 1e3,
+                t.kernel_s * 1e3
+            );
         }
     }
     Ok(())
