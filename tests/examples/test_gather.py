@@ -94,13 +94,15 @@ def test_thread_count_does_not_change_results(tmp_path):
         np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("bad", [10, -11, 2**40])
-def test_out_of_range_index_is_numpys_index_error(bad, tmp_path):
+def test_out_of_range_index_is_numpys_index_error(bad, target, tmp_path):
+    """A kernel fault on every target: the launch reports it, the run stops with NumPy's error."""
     src = "fn main(x: f64[N], idx: i64[K]) -> f64[K] {\n    let y = x[idx] + 1.0;\n    return y;\n}\n"
     idx = np.array([0, 3, bad, 1], dtype=np.int64)
     with pytest.raises(IndexError):
         np.arange(10.0)[idx]
-    proc, _ = run_source(src, {"x": np.arange(10.0), "idx": idx}, tmp_path)
+    proc, _ = run_source(src, {"x": np.arange(10.0), "idx": idx}, tmp_path, flags=("--target", target))
     assert proc.returncode == 1
     assert "prog.arr:2:5: error: index out of bounds for axis 0 of the indexed array (IndexError)" in proc.stderr
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())

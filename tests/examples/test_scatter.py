@@ -188,12 +188,13 @@ def test_threads_and_emulated_gpu(threads, target, tmp_path):
     np.testing.assert_array_equal(res[1], h)
 
 
+@pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("stmt", ["x[idx] = 1.0;", "add_at(x, idx, 1.0);"])
 @pytest.mark.parametrize("n,bad", [(5, 5), (5, -6), (0, 0)])
-def test_index_out_of_range_names_the_line(stmt, n, bad, tmp_path):
+def test_index_out_of_range_names_the_line(stmt, n, bad, target, tmp_path):
     src = f"fn main(n: i64, k: i64) -> f64[n] {{\n    let x = zeros(n);\n    let idx = arange(3) * 0 + k;\n    {stmt}\n    return x;\n}}\n"
     prog = tmp_path / "prog.arr"
-    proc, _ = run_source(src, {}, tmp_path, flags=("--arg", f"n={n}", "--arg", f"k={bad}"))
+    proc, _ = run_source(src, {}, tmp_path, flags=("--arg", f"n={n}", "--arg", f"k={bad}", "--target", target))
     assert proc.returncode != 0
     assert "index out of bounds for axis 0 of the assigned array (IndexError)" in proc.stderr, proc.stderr
     assert ":4:" in proc.stderr, proc.stderr
