@@ -191,9 +191,10 @@ pub struct KernelLayout {
 
 /// Whether op `func`, whose output has dtype `out`, is a scatter-add that a GPU kernel performs
 /// with an atomic add (`memref.atomic_rmw addf`/`addi`, PTX `atom.add` of 32- and 64-bit floats
-/// and 64-bit integers): a [`ScatterKind::Add`] into `f64`, `f32` or `i64`. Each add is the one NumPy's `add.at` does (the same rounding); only their order is
-/// unspecified, so with repeated indices a float sum may differ in its last bits from NumPy's
-/// sequential one, as a float reduction may. Integer sums are exact in any order.
+/// and 64-bit integers): a [`ScatterKind::Add`] into `f64`, `f32` or `i64`. Each add is the one
+/// NumPy's `add.at` does (the same rounding); only their order is unspecified, so with repeated
+/// indices a float sum may differ in its last bits from NumPy's sequential one, as a float
+/// reduction may. Integer sums are exact in any order.
 pub fn atomic_scatter_add(func: ComputeFn, out: DType) -> bool {
     matches!(func, ComputeFn::Scatter(ScatterKind::Add, _)) && out != DType::Bool
 }
