@@ -8,8 +8,8 @@ generates the programs of seeds S, S+1, ..., S+N-1 with tests/fuzz/arrgen.py, ru
 `arrayc run PROGRAM --out DIR FLAGS` under every fusion configuration (`--configs all`, the default:
 the default `optimal`+`bohrium`, `singleton`, `linear`, `greedy`, `unintrusive`,
 `optimal-baseline`, `optimal` with each other cost model `max-contract`, `max-locality`,
-`robinson`, and `--generic` with `optimal` and with `greedy`; `--configs default`: only the
-default one), and compares every result with the program's NumPy translation: shapes and dtypes
+`robinson`, `--generic` with `optimal` and with `greedy`, and the GPU's kernels emulated on the
+CPU, `--target gpu-emulated`; `--configs default`: only the default one), and compares every result with the program's NumPy translation: shapes and dtypes
 exactly, f64 with rtol 1e-9 / atol 1e-12, f32 with rtol 1e-4 / atol 1e-5, i64 and bool exactly.
 
 It prints one line per failing run and, at the end, the figures: programs generated, runs,
@@ -68,6 +68,7 @@ ALL_CONFIGS = [
     ("optimal/robinson", ["--fuse", "optimal", "--cost", "robinson"]),
     ("optimal --generic", ["--fuse", "optimal", "--generic"]),
     ("greedy --generic", ["--fuse", "greedy", "--generic"]),
+    ("gpu-emulated", ["--target", "gpu-emulated"]),
 ]
 DEFAULT_CONFIGS = ALL_CONFIGS[:1]
 RUN_TIMEOUT_S = 60
