@@ -9,8 +9,9 @@ generates the programs of seeds S, S+1, ..., S+N-1 with tests/fuzz/arrgen.py, ru
 the default `optimal`+`bohrium`, `singleton`, `linear`, `greedy`, `unintrusive`,
 `optimal-baseline`, `optimal` with each other cost model `max-contract`, `max-locality`,
 `robinson`, `--generic` with `optimal` and with `greedy`, and the GPU's kernels emulated on the
-CPU, `--target gpu-emulated`; `--configs default`: only the default one), and compares every result with the program's NumPy translation: shapes and dtypes
-exactly, f64 with rtol 1e-9 / atol 1e-12, f32 with rtol 1e-4 / atol 1e-5, i64 and bool exactly.
+CPU, `--target gpu-emulated`; `--configs default`: only the default one), and compares every
+result with the program's NumPy translation: shapes and dtypes exactly, f64 with rtol 1e-9 / atol
+1e-12, f32 with rtol 1e-4 / atol 1e-5, i64 and bool exactly.
 
 It prints one line per failing run and, at the end, the figures: programs generated, runs,
 mismatches, arrayc errors (non-zero exit), timeouts (per run, `--timeout`, default 60 s), how many
