@@ -132,6 +132,29 @@ pub fn grid_space(layout: &KernelLayout, space: &[i64]) -> Vec<i64> {
     }
 }
 
+/// A [`Gpu::open`] under way on a thread of its own ([`Gpu::open_in_background`]). Dropped without
+/// [`wait`](Self::wait), it still waits for the thread (and closes what it opened), so that no
+/// thread is inside the CUDA driver when the process exits.
+pub struct GpuOpening(Option<std::thread::JoinHandle<Result<Gpu, GpuError>>>);
+
+impl GpuOpening {
+    /// The opened GPU, once the thread is done.
+    ///
+    /// Errors: as [`Gpu::open`]; [`GpuError::Driver`] if the thread panicked.
+    pub fn wait(mut self) -> Result<Gpu, GpuError> {
+        let thread = self.0.take().expect("waited for once");
+        thread.join().unwrap_or_else(|_| Err(GpuError::Driver("the thread opening the GPU panicked".into())))
+    }
+}
+
+impl Drop for GpuOpening {
+    fn drop(&mut self) {
+        if let Some(thread) = self.0.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
 /// The device copy of one base array.
 struct Mirror {
     /// The host array; dead once the host freed it (the mirror then goes to the pool).
@@ -202,6 +225,24 @@ impl Gpu {
         };
         gpu.current()?;
         Ok(gpu)
+    }
+
+    /// Starts [`open`](Self::open) on a thread of its own, so that a driver can compile while the
+    /// CUDA driver initialises (0.2-0.34 s per process on an H100 machine); [`GpuOpening::wait`]
+    /// gives the result.
+    ///
+    /// Errors: [`GpuError::NoDriver`] at once, without `libcuda.so`; the other errors of `open`
+    /// come from `wait`.
+    pub fn open_in_background() -> Result<GpuOpening, GpuError> {
+        // SAFETY: only tries to load the library.
+        if !unsafe { sys::is_culib_present() } {
+            return Err(GpuError::NoDriver);
+        }
+        let thread = std::thread::Builder::new()
+            .name("arrayc-gpu-open".into())
+            .spawn(Gpu::open)
+            .map_err(|e| GpuError::Driver(format!("cannot start a thread to open the GPU: {e}")))?;
+        Ok(GpuOpening(Some(thread)))
     }
 
     /// The device's name (e.g. `NVIDIA H100 80GB HBM3`).
