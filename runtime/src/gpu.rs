@@ -87,6 +87,16 @@ pub enum GpuError {
     Driver(String),
 }
 
+/// [`GpuError::NoDriver`] unless `libcuda.so` can be loaded.
+fn driver_present() -> Result<(), GpuError> {
+    // SAFETY: only tries to load the library.
+    if unsafe { sys::is_culib_present() } {
+        Ok(())
+    } else {
+        Err(GpuError::NoDriver)
+    }
+}
+
 /// A driver error with its name and description.
 fn driver(what: &str, e: result::DriverError) -> GpuError {
     GpuError::Driver(format!("{what}: {e:?}"))
@@ -200,10 +210,7 @@ impl Gpu {
     /// Errors: [`GpuError::NoDriver`] without `libcuda.so`; [`GpuError::NoDevice`] when the driver
     /// finds no device; [`GpuError::Driver`] for another failure.
     pub fn open() -> Result<Gpu, GpuError> {
-        // SAFETY: only tries to load the library.
-        if !unsafe { sys::is_culib_present() } {
-            return Err(GpuError::NoDriver);
-        }
+        driver_present()?;
         result::init().map_err(|e| GpuError::NoDevice(format!("{e:?}")))?;
         let count = result::device::get_count().map_err(|e| GpuError::NoDevice(format!("{e:?}")))?;
         if count < 1 {
@@ -234,10 +241,7 @@ impl Gpu {
     /// Errors: [`GpuError::NoDriver`] at once, without `libcuda.so`; the other errors of `open`
     /// come from `wait`.
     pub fn open_in_background() -> Result<GpuOpening, GpuError> {
-        // SAFETY: only tries to load the library.
-        if !unsafe { sys::is_culib_present() } {
-            return Err(GpuError::NoDriver);
-        }
+        driver_present()?;
         let thread = std::thread::Builder::new()
             .name("arrayc-gpu-open".into())
             .spawn(Gpu::open)
@@ -337,19 +341,18 @@ impl Gpu {
     /// Makes the device copy of `v`'s base array current; returns its device address.
     fn to_device(memory: &mut Memory, v: &View) -> Result<u64, GpuError> {
         let m = Gpu::mirror(memory, v, false)?;
+        let (ptr, bytes) = (m.ptr, m.bytes);
         if m.device_stale {
             // SAFETY: the host buffer is `bytes` long and alive (`v` holds it); the device
             // allocation is at least as long.
-            let host = unsafe { std::slice::from_raw_parts(v.base.as_ptr(), m.bytes) };
+            let host = unsafe { std::slice::from_raw_parts(v.base.as_ptr(), bytes) };
             let start = Instant::now();
-            unsafe { result::memcpy_htod_sync(m.ptr, host) }.map_err(|e| driver("copy to the device", e))?;
+            unsafe { result::memcpy_htod_sync(ptr, host) }.map_err(|e| driver("copy to the device", e))?;
             m.device_stale = false;
-            let (ptr, bytes) = (m.ptr, m.bytes);
             memory.time.to_device += bytes as u64;
             memory.time.copy_s += start.elapsed().as_secs_f64();
-            return Ok(ptr);
         }
-        Ok(m.ptr)
+        Ok(ptr)
     }
 
     /// Launches `kernel` (see the module docs) after [`validate`]: uploads stale inputs, runs, marks
@@ -552,8 +555,7 @@ mod tests {
     /// Without libcuda, opening the GPU is the one-line error that names what is missing.
     #[test]
     fn no_driver_is_a_clear_error() {
-        // SAFETY: only tries to load the library.
-        if unsafe { sys::is_culib_present() } {
+        if driver_present().is_ok() {
             eprintln!("skipped: a CUDA driver (libcuda.so) is installed here");
             return;
         }

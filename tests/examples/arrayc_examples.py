@@ -29,7 +29,7 @@ DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "bool": np.bool
 ALGORITHMS = ["singleton", "linear", "greedy", "unintrusive", "optimal", "optimal-baseline"]
 
 # The targets of the tests parametrized over `target`: the CPU, the GPU kernels emulated on the CPU,
-# and the GPU itself, whose cases skip where there is none (conftest.py, `no_gpu_reason`).
+# and the GPU itself, whose cases skip where there is none (conftest.py, `skip_without_a_gpu`).
 TARGETS = ["cpu", "gpu-emulated", "gpu"]
 
 
@@ -44,6 +44,13 @@ def no_gpu_reason():
     if proc.returncode != 0 and "--target gpu needs" in proc.stderr:
         return proc.stderr.strip()
     return None
+
+
+def skip_without_a_gpu():
+    """Skips the calling test, with the reason, where `arrayc run --target gpu` cannot run."""
+    reason = no_gpu_reason()
+    if reason:
+        pytest.skip(f"no GPU to run on: {reason}")
 
 
 def arrayc_binary():

@@ -29,8 +29,6 @@ def _skip_gpu_target_without_a_gpu(request):
     `arrayc run --target gpu` cannot run, with the reason (no driver, no device)."""
     callspec = getattr(request.node, "callspec", None)
     if callspec is not None and callspec.params.get("target") == "gpu":
-        from arrayc_examples import no_gpu_reason
+        from arrayc_examples import skip_without_a_gpu
 
-        reason = no_gpu_reason()
-        if reason:
-            pytest.skip(f"no GPU to run on: {reason}")
+        skip_without_a_gpu()

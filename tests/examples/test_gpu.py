@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from arrayc_examples import (
-    EXAMPLES, REPO, arrayc_binary, assert_benchmark_matches, load_results, no_gpu_reason, run_arrayc,
+    EXAMPLES, REPO, arrayc_binary, assert_benchmark_matches, load_results, run_arrayc, skip_without_a_gpu,
 )
 from test_examples import CASES, assert_case_matches, case_id
 
@@ -137,9 +137,7 @@ def test_gpu_target_without_a_driver_is_one_clear_error(tmp_path):
 
 @pytest.fixture(scope="module")
 def gpu():
-    reason = no_gpu_reason()
-    if reason:
-        pytest.skip(f"no GPU to run on: {reason}")
+    skip_without_a_gpu()
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
