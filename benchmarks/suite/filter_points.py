@@ -12,7 +12,7 @@ REFERENCE = "benchmarks/reference/filter_points.py"
 SMALL = dict(n=100_000, seed=1)
 # 30M points (two f64 inputs of 240 MB); NumPy about a second.
 LARGE = dict(n=30_000_000, seed=1)
-# A filter writes its selected elements in order (one thread in arrayc, as in NumPy).
+# A filter's positions are a chunked scan and its scatter parallel (NumPy's runs on one thread).
 MEMORY_BOUND = False
 RTOL = 1e-9
 ATOL = 0.0

@@ -230,7 +230,9 @@ pub enum ScatterMode {
     /// NumPy's `IndexError`: a kernel fault naming the line.
     Raise,
     /// The element is skipped (JAX's `mode='drop'`); the lowering of a filter (`x[mask]`) scatters
-    /// its unselected elements past the end this way.
+    /// its unselected elements past the end this way. The indices in range must be distinct (a
+    /// filter's positions are): a scatter that drops sets each element at most once, so its
+    /// iterations may run in any order ([`ComputeFn::runs_in_order`]).
     Drop,
 }
 
@@ -283,8 +285,9 @@ pub enum ComputeFn {
     /// last `r - c` axes) or `v` a scalar; for each position `(i, s)` in row-major order,
     /// `out[k_0, .., k_{c-1}, s] = v[i, s]` ([`ScatterKind::Set`]) or `+= v[i, s]`
     /// ([`ScatterKind::Add`]), `k_t = idx_t[i, s]`, negative counting from the end; an index
-    /// outside `[-n, n)` as [`ScatterMode`] says. The whole launch runs in that order (one chunk, one GPU
-    /// thread), so repeated indices give NumPy's results exactly.
+    /// outside `[-n, n)` as [`ScatterMode`] says. The whole launch runs in that order (chunks in
+    /// order, one GPU thread; [`runs_in_order`](Self::runs_in_order)), so repeated indices give
+    /// NumPy's results exactly.
     Scatter(ScatterKind, ScatterMode),
     /// Scan (inclusive running reduction, NumPy's `cumsum`/`cumprod`, `np.add.accumulate`) of `in`
     /// along `axis`: `out[p, j, s] = in[p, 0, s] (+) ... (+) in[p, j, s]`, combined in order
@@ -316,10 +319,11 @@ impl ComputeFn {
         std::iter::once(out).filter(move |_| !own_out).chain(ins.iter().filter(move |&v| Some(v) != own_in))
     }
 
-    /// Whether a block with this function must run its iteration space in row-major order, as one
-    /// chunk (a scatter: repeated indices must resolve as in NumPy).
+    /// Whether a block with this function must run its iteration space in row-major order (a
+    /// scatter: repeated indices must resolve as in NumPy). Not a scatter that sets and drops out of
+    /// range ([`ScatterMode::Drop`], a filter's): its indices in range are distinct.
     pub fn runs_in_order(self) -> bool {
-        matches!(self, ComputeFn::Scatter(..))
+        matches!(self, ComputeFn::Scatter(kind, mode) if !(kind == ScatterKind::Set && mode == ScatterMode::Drop))
     }
 
     /// The `arr` operation name.

@@ -16,7 +16,7 @@ use arrayc_dialect::ir;
 use arrayc_runtime::array::{Traffic, View};
 use arrayc_runtime::gpu::{launch_geometry, COMBINE_SUFFIX};
 use arrayc_runtime::launch::{
-    acc_dtype, descriptor_words, out_param, validate, KernelFault, LaunchError, PackedFn, NO_FAULT,
+    acc_dtype, descriptor_words, out_param, scan_carries, validate, KernelFault, LaunchError, PackedFn, NO_FAULT,
 };
 use arrayc_runtime::value::{KernelLauncher, RtValue};
 use melior::{ir::operation::OperationLike, ir::Module};
@@ -102,6 +102,14 @@ impl KernelLauncher for Emulation {
             (Grid::Fixed(x, y, t), Some(_)) => (x, y, t),
         };
         let nthreads = gx as usize * gy as usize * threads as usize;
+        // A chunked scan's carries: one per scan and thread (`scan_carries`).
+        let scan_kinds = if layout.chunked_scan { layout.scan_kinds() } else { vec![] };
+        let mut carries = vec![0i64; nthreads * scan_kinds.len()];
+        let carry_word = words.len();
+        if layout.chunked_scan {
+            let ptr = carries.as_mut_ptr() as u64;
+            words.extend([ptr, ptr, 0, carries.len() as u64, 1, 1]);
+        }
         let mut partials: Option<View> = None;
         if let (Some(r), Some(_)) = (layout.reduce, combine) {
             let out = args[out_param(plan, &r)].view().expect("validated: a view");
@@ -111,24 +119,33 @@ impl KernelLauncher for Emulation {
             words.extend([ptr, ptr, 0, nthreads as u64, 1]);
             partials = Some(p);
         }
-        let call = |f: PackedFn, grid: [u64; gpu::GRID_ARGS]| {
-            let mut w = words.clone();
+        let call = |f: PackedFn, grid: [u64; gpu::GRID_ARGS], words: &[u64]| {
+            let mut w = words.to_vec();
             w.extend(grid);
             let mut ptrs: Vec<*mut ()> = w.iter_mut().map(|x| x as *mut u64 as *mut ()).collect();
             // SAFETY: the words match the emulated kernel's signature (validated against the plan,
             // then the grid coordinates); every view lies inside its live base array, the fault
-            // cell and the partials outlive the call.
+            // cell, the partials and the carries outlive the call.
             unsafe { f(ptrs.as_mut_ptr()) }
         };
-        for by in 0..gy as u64 {
-            for bx in 0..gx as u64 {
-                for t in 0..threads as u64 {
-                    call(*main, [bx, by, t, gx as u64, gy as u64, threads as u64]);
+        let grid = |words: &[u64]| {
+            for by in 0..gy as u64 {
+                for bx in 0..gx as u64 {
+                    for t in 0..threads as u64 {
+                        call(*main, [bx, by, t, gx as u64, gy as u64, threads as u64], words);
+                    }
                 }
             }
+        };
+        if layout.chunked_scan {
+            // The totals pass, then the carries, as `arrayc_runtime::gpu` computes them.
+            grid(&words);
+            scan_carries(&scan_kinds, &mut carries);
+            words[carry_word + 5] = 0;
         }
+        grid(&words);
         if let Some(c) = combine {
-            call(*c, [0, 0, 0, 1, 1, 1]);
+            call(*c, [0, 0, 0, 1, 1, 1], &words);
         }
         drop(partials);
         self.traffic.count(args);

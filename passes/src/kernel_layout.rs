@@ -213,7 +213,46 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
     let scatters = || ops.iter().filter(|(func, ..)| func.own_shape_output());
     let atomic_scatters =
         scatters().next().is_some() && scatters().all(|&(func, out, _)| atomic_scatter_add(func, f.ty(out).dtype()));
-    Ok(KernelLayout { ops, reduce, extra, rank, space, contracted, reduces_all, axis_split, faults, atomic_scatters })
+    let chunked_scan = chunked_scan(f, &ops, rank);
+    Ok(KernelLayout {
+        ops,
+        reduce,
+        extra,
+        rank,
+        space,
+        contracted,
+        reduces_all,
+        axis_split,
+        faults,
+        atomic_scatters,
+        chunked_scan,
+    })
+}
+
+/// Whether the scans of the block `ops` of kernel `f`, over a rank-`rank` iteration space, can run
+/// as a [`KernelLayout::chunked_scan`]: the space is 1-d, there are scans, every scan accumulates in
+/// `i64` (a sum or product of `i64` or `bool`, a min or max of `i64`: exact in any grouping, where a
+/// float scan must combine in NumPy's order), no scan's input depends on a scan's output (through
+/// the block's ops: its totals would need the carries), and no op runs in order.
+fn chunked_scan(f: &ir::Func, ops: &[(ComputeFn, ValueId, Vec<ValueId>)], rank: usize) -> bool {
+    let mut from_scan: Vec<ValueId> = vec![];
+    let mut scans = 0;
+    for (func, out, ins) in ops {
+        let reads_scan = ins.iter().any(|v| from_scan.contains(v));
+        match func {
+            ComputeFn::Scan(kind, _) => {
+                if reads_scan || acc_dtype(*kind, f.ty(*out).dtype()) != DType::I64 {
+                    return false;
+                }
+                scans += 1;
+                from_scan.push(*out);
+            }
+            _ if func.runs_in_order() => return false,
+            _ if reads_scan => from_scan.push(*out),
+            _ => {}
+        }
+    }
+    rank == 1 && scans > 0
 }
 
 /// The launch plan of `kernel`: its name, parameters, parameter types, [`kernel_layout`] and the

@@ -1742,3 +1742,65 @@ fn gpu_scatter_adds_are_atomic() {
         assert_eq!(atomic_adds, want, "{ops:?} into {d:?}:\n{text}");
     }
 }
+
+/// A 1-d block of integer scans runs as a chunked scan (a totals pass, the carries, a final pass)
+/// where any grouping gives the sequential result; a float scan, a scan of a scan, a 2-d scan and a
+/// block that runs in order keep the sequential loop. A filter's block (positions scanned from the
+/// mask, then a scatter that drops) is chunked and no longer in order. Launched over several
+/// chunks, chunked scans of every kind match a sequential loop (sums and products wrap).
+#[test]
+fn integer_scans_run_chunked() {
+    use arrayc_dialect::ir::{ScatterKind, ScatterMode};
+    use arrayc_passes::kernel_layout::kernel_layout;
+    let scan = |k| ComputeFn::Scan(k, 0);
+    let sum = scan(ReduceKind::Sum);
+    let filter = |mode| {
+        let ops = vec![(sum, 0, vec![1]), (ComputeFn::Scatter(ScatterKind::Set, mode), 2, vec![0, 3])];
+        (vec![arr(DType::I64, 1), arr(DType::Bool, 1), arr(DType::F64, 1), arr(DType::F64, 1)], ops)
+    };
+    let two = |d: DType, r: usize| vec![arr(d, r), arr(d, r)];
+    type Block = (Vec<Type>, Vec<OpSpec>);
+    let cases: [(Block, bool); 7] = [
+        ((two(DType::I64, 1), vec![(sum, 0, vec![1])]), true),
+        ((vec![arr(DType::I64, 1), arr(DType::Bool, 1)], vec![(sum, 0, vec![1])]), true),
+        ((two(DType::F64, 1), vec![(sum, 0, vec![1])]), false),
+        ((vec![arr(DType::I64, 1); 3], vec![(sum, 0, vec![1]), (sum, 2, vec![0])]), false),
+        ((two(DType::I64, 2), vec![(sum, 0, vec![1])]), false),
+        (filter(ScatterMode::Drop), true),
+        (filter(ScatterMode::Raise), false),
+    ];
+    for ((params, ops), chunked) in cases {
+        let layout = kernel_layout(&kernel("k", &params, &ops)).unwrap();
+        assert_eq!(layout.chunked_scan, chunked, "{ops:?}");
+        assert_eq!(layout.in_order(), ops.iter().any(|(_, _, ins)| ins.len() == 2) && !chunked, "{ops:?}");
+    }
+
+    let n = 3 * CHUNK_ELEMS as usize + 17;
+    let xs = ivals(n, 7);
+    for kind in [ReduceKind::Sum, ReduceKind::Prod, ReduceKind::Min, ReduceKind::Max] {
+        // Products of values near 1 and -1 and of large ones wrap.
+        let xs: Vec<i64> =
+            xs.iter().map(|&x| if kind == ReduceKind::Prod { x % 3 + (x & 1) * (1 << 40) } else { x }).collect();
+        let f = kernel("k", &two(DType::I64, 1), &[(scan(kind), 0, vec![1])]);
+        let jk = compile1(f);
+        let input = view(DType::I64, &[n as i64], &xs.iter().map(|&x| Scalar::I64(x)).collect::<Vec<_>>());
+        let out = zeros(DType::I64, &[n as i64]);
+        jk.launch("k", &[rv(&out), rv(&input)]).unwrap();
+        let mut acc: Option<i64> = None;
+        let want: Vec<Scalar> = xs
+            .iter()
+            .map(|&x| {
+                let y = match (kind, acc) {
+                    (_, None) => x,
+                    (ReduceKind::Sum, Some(a)) => a.wrapping_add(x),
+                    (ReduceKind::Prod, Some(a)) => a.wrapping_mul(x),
+                    (ReduceKind::Min, Some(a)) => a.min(x),
+                    (ReduceKind::Max, Some(a)) => a.max(x),
+                };
+                acc = Some(y);
+                Scalar::I64(y)
+            })
+            .collect();
+        assert_eq!(elems(&out), want, "{kind:?}");
+    }
+}

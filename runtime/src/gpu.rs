@@ -29,11 +29,14 @@
 //! (flattened); the kernels' grid-stride loops cover any space with any grid
 //! (`arrayc_passes::kernel_codegen::gpu`). A reduction over everything runs in two launches: the
 //! kernel, which writes one partial result per thread block into a device buffer, then
-//! `<name>_combine` ([`COMBINE_SUFFIX`]) on one thread, which combines them in block order.
+//! `<name>_combine` ([`COMBINE_SUFFIX`]) on one thread, which combines them in block order. A
+//! chunked scan ([`KernelLayout::chunked_scan`]) runs its kernel twice: the totals pass, whose
+//! per-thread totals the host turns into carries ([`scan_carries`]), then the final pass.
 
 use crate::array::{Buffer, Traffic, View};
 use crate::launch::{
-    acc_dtype, descriptor_words, out_param, validate, KernelFault, KernelLayout, LaunchError, LaunchPlan, NO_FAULT,
+    acc_dtype, descriptor_words, out_param, scan_carries, validate, KernelFault, KernelLayout, LaunchError, LaunchPlan,
+    NO_FAULT,
 };
 use crate::value::{DeviceTime, KernelLauncher, RtValue};
 use cudarc::driver::{result, sys};
@@ -125,10 +128,17 @@ pub fn launch_geometry(layout: &KernelLayout, space: &[i64]) -> Option<(u32, u32
     Some(if layout.in_order_on_gpu() { (1, 1, 1) } else { g })
 }
 
+/// The elements of its 1-d space that one thread of a [`KernelLayout::chunked_scan`] takes, about.
+pub const SCAN_THREAD_ELEMS: i64 = 256;
+
 /// The space a kernel's grid covers (elements per dimension), for a block of layout `layout` over
 /// the iteration space `space`: the space itself, or, for reductions along an axis and for scans,
-/// the space less the axis (each thread loops over the axis).
+/// the space less the axis (each thread loops over the axis), or, for a chunked scan, one element
+/// per [`SCAN_THREAD_ELEMS`] of the space (each thread takes a range of it).
 pub fn grid_space(layout: &KernelLayout, space: &[i64]) -> Vec<i64> {
+    if layout.chunked_scan {
+        return space.iter().map(|&n| (n + SCAN_THREAD_ELEMS - 1) / SCAN_THREAD_ELEMS).collect();
+    }
     let axis = match layout.reduce {
         Some(r) if !layout.reduces_all => {
             Some(r.axis.expect("a reduction that does not reduce everything has an axis"))
@@ -391,6 +401,20 @@ impl Gpu {
                 Some(cell)
             };
             let geometry = launch_geometry(layout, &space);
+            // A chunked scan's carries: one per scan and thread (`scan_carries`).
+            let scan_kinds = if layout.chunked_scan { layout.scan_kinds() } else { vec![] };
+            let threads = geometry.map_or(0, |(gx, gy, t)| gx as usize * gy as usize * t as usize);
+            let mut carries = vec![0i64; threads * scan_kinds.len()];
+            let carry_word = words.len();
+            let carry_buf = if layout.chunked_scan {
+                let bytes = (carries.len() * 8).max(1);
+                let p = Gpu::alloc(&mut memory, bytes)?;
+                scratch.push((bytes, p));
+                words.extend([p, p, 0, carries.len() as u64, 1, 1]);
+                Some(p)
+            } else {
+                None
+            };
             let partials = match (layout.reduce, combine) {
                 (Some(r), Some(_)) => {
                     let out = args[out_param(plan, &r)].view().expect("validated: a view");
@@ -416,6 +440,17 @@ impl Gpu {
             };
             let start = Instant::now();
             if let Some((gx, gy, threads)) = geometry {
+                if let Some(buf) = carry_buf {
+                    // The totals pass, then the carries computed on the host.
+                    launch(*main, (gx, gy), threads, &mut words)?;
+                    let ctx = |e| driver(&format!("the carries of @{}", plan.name), e);
+                    // SAFETY: `buf` holds `carries.len()` i64s; the copies synchronise with the launch.
+                    unsafe { result::memcpy_dtoh_sync(&mut carries, buf) }.map_err(ctx)?;
+                    scan_carries(&scan_kinds, &mut carries);
+                    // SAFETY: as above.
+                    unsafe { result::memcpy_htod_sync(buf, &carries) }.map_err(ctx)?;
+                    words[carry_word + 5] = 0;
+                }
                 launch(*main, (gx, gy), threads, &mut words)?;
             }
             if partials {

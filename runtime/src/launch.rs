@@ -187,6 +187,41 @@ pub struct KernelLayout {
     /// `false` for a block without scatters.
     #[serde(default)]
     pub atomic_scatters: bool,
+    /// Whether the block's scans run as a *chunked scan* (the reduce-then-scan of Blelloch,
+    /// "Prefix Sums and Their Applications", 1990, Sec. 1.4): a 1-d iteration space, every scan
+    /// along it accumulating in `i64` (so that any grouping of the combinations gives the sequential
+    /// result exactly), no scan's input computed from a scan's output, and no op that
+    /// [`runs_in_order`](ComputeFn::runs_in_order). The space is then split into chunks that run in
+    /// parallel, twice: a *totals* pass gives each chunk's combination of each scan's inputs (and
+    /// writes nothing else), the launcher turns them into each chunk's carry-in ([`scan_carries`]),
+    /// and the final pass runs every scan of a chunk from its carry-in. The kernel takes the carries
+    /// and the pass after its parameters and fault cell (see [`SCAN_CARRY_WORDS`]).
+    #[serde(default)]
+    pub chunked_scan: bool,
+}
+
+/// The words a [`KernelLayout::chunked_scan`] kernel takes after its parameters and fault cell:
+/// its carries, a 1-d `i64` view (allocated pointer, aligned pointer, offset, size, stride: one
+/// element per scan of the block, in op order, at the offset of the chunk or GPU thread), then the
+/// pass, an `i64`: 1 for the totals pass (each scan's combination of its chunk's inputs is stored
+/// in its carry; no other output is written), 0 for the final pass (each scan starts from its
+/// carry).
+pub const SCAN_CARRY_WORDS: usize = 6;
+
+/// Turns the totals pass's results of a [`KernelLayout::chunked_scan`] kernel into the carries of
+/// its final pass, in place: `carries` holds, chunk after chunk, one `i64` per scan (`kinds`, the
+/// scans' kinds in op order), each the combination of that scan's inputs over the chunk; each
+/// becomes the combination over every earlier chunk, in chunk order (the identity for the first
+/// chunk): an exclusive prefix of the chunks' totals. Integer sums and products wrap, as NumPy's.
+pub fn scan_carries(kinds: &[ReduceKind], carries: &mut [i64]) {
+    for (k, &kind) in kinds.iter().enumerate() {
+        let mut acc = reduce_identity(kind, DType::I64);
+        for chunk in carries.chunks_exact_mut(kinds.len()) {
+            let total = Scalar::I64(chunk[k]);
+            chunk[k] = acc.as_i64();
+            acc = reduce_combine(kind, acc, total);
+        }
+    }
 }
 
 /// Whether op `func`, whose output has dtype `out`, is a scatter-add that a GPU kernel performs
@@ -211,8 +246,19 @@ impl KernelLayout {
         })
     }
 
-    /// Whether the launch must run the iteration space in row-major order, as one chunk: the block
-    /// has an op that [`ComputeFn::runs_in_order`] (a scatter).
+    /// The kinds of the block's scans, in op order.
+    pub fn scan_kinds(&self) -> Vec<ReduceKind> {
+        self.ops
+            .iter()
+            .filter_map(|(func, ..)| match func {
+                ComputeFn::Scan(kind, _) => Some(*kind),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Whether the launch must run the iteration space in row-major order, chunk after chunk: the
+    /// block has an op that [`ComputeFn::runs_in_order`] (a scatter).
     pub fn in_order(&self) -> bool {
         self.ops.iter().any(|(func, ..)| func.runs_in_order())
     }
@@ -228,10 +274,11 @@ impl KernelLayout {
     /// For a block without reductions: the dimension of the iteration space that [`launch`] splits
     /// into chunks (the kernel's `lo, hi`), `None` when it runs as one chunk. Dimension 0, except
     /// for scans along axis 0, which must run whole: then dimension 1, or `None` for a 1-d space
-    /// (the kernel's chunked loop is then one iteration, `[0, 1)`).
+    /// (the kernel's chunked loop is then one iteration, `[0, 1)`), unless it is a
+    /// [`chunked_scan`](Self::chunked_scan).
     pub fn chunk_dim(&self) -> Option<usize> {
         match self.scan_axis() {
-            Some(0) => (self.rank >= 2).then_some(1),
+            Some(0) if !self.chunked_scan => (self.rank >= 2).then_some(1),
             _ => Some(0),
         }
     }
@@ -326,7 +373,9 @@ impl KernelLauncher for CpuKernels {
 /// A reduction over everything, and a reduction split along its axis, gives every chunk its own
 /// partial outputs (a slot of a contiguous array, in place of the output) and combines them on the
 /// host, each output element over the chunks in chunk order, so its result does not depend on the
-/// thread count; an empty input gives the identity (0, 1, +inf/-inf, i64 max/min).
+/// thread count; an empty input gives the identity (0, 1, +inf/-inf, i64 max/min). A
+/// [`KernelLayout::chunked_scan`] runs every chunk twice, in parallel: the totals pass, then, after
+/// [`scan_carries`], the final pass.
 ///
 /// Errors: [`LaunchError::Invalid`] for the checks above; [`LaunchError::Fault`] when an iteration
 /// faulted (the fault of the smallest index; outputs are then partly written).
@@ -579,6 +628,15 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
     let rows_per_chunk = (CHUNK_ELEMS / per_row.max(1)).max(min_rows);
     let nchunks = (rows + rows_per_chunk - 1) / rows_per_chunk;
 
+    // A chunked scan's carries: one per scan and chunk, at the chunk's offset (`scan_carries`).
+    let scan_kinds = if layout.chunked_scan { layout.scan_kinds() } else { vec![] };
+    let mut carries = vec![0i64; nchunks as usize * scan_kinds.len()];
+    let carry_word = words.len();
+    if layout.chunked_scan {
+        let ptr = carries.as_mut_ptr() as u64;
+        words.extend([ptr, ptr, 0, carries.len() as u64, 1, 0]);
+    }
+
     // The chunk bounds: `lo, hi` (dimension 0 of the chunked space; all of dimension 0 of the
     // outputs when the launch is split), then, for a kernel that can split its reduced axis, the
     // bounds along that axis (all of it unless the launch is split).
@@ -617,7 +675,8 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
         .iter()
         .any(|&p| args[p].view().is_some_and(|v| v.shape.iter().zip(&v.strides).any(|(&d, &s)| d > 1 && s == 0)));
 
-    let run_chunk = |c: i64| {
+    // `totals`: the pass of a chunked scan (1: the totals pass; else 0).
+    let run_chunk = |c: i64, totals: u64| {
         let mut w = words.clone();
         let lo = c * rows_per_chunk;
         let hi = (lo + rows_per_chunk).min(rows);
@@ -626,18 +685,32 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
         for &(_, op, _) in &partials {
             w[word_start[op] + 2] = (c * slot) as u64;
         }
+        if layout.chunked_scan {
+            w[carry_word + 2] = c as u64 * scan_kinds.len() as u64;
+            w[carry_word + 5] = totals;
+        }
         let mut ptrs: Vec<*mut ()> = w.iter_mut().map(|x| x as *mut u64 as *mut ()).collect();
         // SAFETY: the descriptors match the kernel's signature (checked above: count, kinds, dtypes,
         // ranks), every view lies inside its live base buffer, chunks write disjoint parts of the
-        // outputs (or run sequentially when an output aliases itself), and partial outputs are
-        // per-chunk slots of buffers alive for the whole launch.
+        // outputs (or run sequentially when an output aliases itself), and partial outputs and
+        // carries are per-chunk slots of buffers alive for the whole launch.
         unsafe { (entry.0)(ptrs.as_mut_ptr()) }
     };
-    if nchunks == 1 || aliased_out || layout.in_order() {
-        (0..nchunks).for_each(run_chunk);
-    } else {
-        (0..nchunks).into_par_iter().for_each(run_chunk);
+    let run_all = |totals: u64| {
+        if nchunks == 1 || aliased_out || layout.in_order() {
+            (0..nchunks).for_each(|c| run_chunk(c, totals));
+        } else {
+            (0..nchunks).into_par_iter().for_each(|c| run_chunk(c, totals));
+        }
+    };
+    if layout.chunked_scan {
+        if nchunks > 1 {
+            run_all(1);
+        }
+        // One chunk: its carries become the identities.
+        scan_carries(&scan_kinds, &mut carries);
     }
+    run_all(0);
 
     // Each output element combines its partials in chunk order.
     for (kind, op, buf) in &partials {

@@ -1,11 +1,12 @@
 //! The kernels' calling convention as MLIR types (see the parent module's docs): a view of dtype `T`
 //! and rank `r` is a `memref<?x..x?xT, strided<[?, .., ?], offset: ?>>` (sizes, strides and offset in
 //! elements, all dynamic), a scalar its element type. A kernel that can fault takes the fault cell
-//! after its parameters. On the CPU every kernel then ends with the
+//! after its parameters, a chunked scan its carries and pass after that. On the CPU every kernel then ends with the
 //! chunk bounds `%lo, %hi: index` of dimension 0, and a kernel ending in reductions along an axis
 //! with `%axis_lo, %axis_hi: index`, the bounds along that axis (Kristensen et al. 2016, Sec. IV: one
 //! launch per block, here split into chunks by `arrayc_runtime::launch`; added by `cpu`).
 
+use crate::kernel_layout::KernelLayout;
 use arrayc_core::DType;
 use arrayc_dialect::ir::{self, Type as IrType};
 use melior::{
@@ -52,13 +53,19 @@ pub fn param_type(context: &Context, t: IrType) -> Type<'_> {
     }
 }
 
-/// The target-neutral signature of kernel `f`: its parameters' types, then, when the kernel can
-/// fault (`faults`), the fault cell: a 0-d `i64` view (see `arrayc_runtime::launch::KernelFault`);
-/// no results. (The CPU target appends the chunk bounds, see `cpu`.)
-pub fn signature<'c>(context: &'c Context, f: &ir::Func, faults: bool) -> FunctionType<'c> {
+/// The target-neutral signature of kernel `f` (block layout `layout`): its parameters' types, then,
+/// when the kernel can fault, the fault cell: a 0-d `i64` view (see
+/// `arrayc_runtime::launch::KernelFault`), then, for a [`KernelLayout::chunked_scan`], the carries
+/// (a 1-d `i64` view) and the pass (`i64`; `arrayc_runtime::launch::SCAN_CARRY_WORDS`); no
+/// results. (The CPU target appends the chunk bounds, see `cpu`.)
+pub fn signature<'c>(context: &'c Context, f: &ir::Func, layout: &KernelLayout) -> FunctionType<'c> {
     let mut inputs: Vec<Type> = f.params.iter().map(|&p| param_type(context, f.ty(p))).collect();
-    if faults {
+    if !layout.faults.is_empty() {
         inputs.push(view_type(context, DType::I64, 0, None).into());
+    }
+    if layout.chunked_scan {
+        inputs.push(view_type(context, DType::I64, 1, None).into());
+        inputs.push(elem_type(context, DType::I64));
     }
     FunctionType::new(context, &inputs, &[])
 }

@@ -8,6 +8,7 @@
 //! a `Value<'c, 'c>`: valid as long as the context, used only while the module being built lives.
 
 use super::abi::{elem_type, view_type};
+use crate::kernel_layout::KernelLayout;
 use arrayc_core::DType;
 use arrayc_dialect::ir::{self, Type as IrType, ValueId};
 use melior::{
@@ -139,6 +140,14 @@ pub(super) struct Gen<'c, 'f> {
     pub scan: Vec<V<'c>>,
     /// The position in [`scan`](Self::scan) of the next scan of the iteration being built.
     pub scan_next: usize,
+    /// In a [`KernelLayout::chunked_scan`]: the carries and the pass arguments
+    /// (`arrayc_runtime::launch::SCAN_CARRY_WORDS`).
+    ///
+    /// [`KernelLayout::chunked_scan`]: crate::kernel_layout::KernelLayout::chunked_scan
+    pub carries: Option<(Value<'c, 'c>, Value<'c, 'c>)>,
+    /// Whether the iterations being built store nothing (the totals pass of a chunked scan): no
+    /// written parameter, no scatter.
+    pub no_stores: bool,
 }
 
 /// `memref.atomic_rmw`'s `kind`s: cases of `arith::AtomicRMWKind`, an `I64EnumAttr` of MLIR 22's
@@ -149,11 +158,14 @@ pub(super) const ATOMIC_RMW_ADDI: i64 = 1;
 const ATOMIC_RMW_MINS: i64 = 10;
 
 impl<'c, 'f> Gen<'c, 'f> {
-    /// A builder of kernel `f` whose function body is `entry` (with the arguments of
-    /// [`super::abi::signature`], `faults` as given there).
-    pub fn new(ctx: &'c Context, f: &'f ir::Func, entry: Block<'c>, faults: bool) -> Self {
-        let fault_cell = faults.then(|| entry.argument(f.params.len()).expect("the fault cell argument").into());
+    /// A builder of kernel `f` (block layout `layout`) whose function body is `entry` (with the
+    /// arguments of [`super::abi::signature`]).
+    pub fn new(ctx: &'c Context, f: &'f ir::Func, entry: Block<'c>, layout: &KernelLayout) -> Self {
         let arg = |i: usize| -> Value<'c, 'c> { entry.argument(i).expect("an argument of the signature").into() };
+        let faults = !layout.faults.is_empty();
+        let fault_cell = faults.then(|| arg(f.params.len()));
+        let carry_at = f.params.len() + usize::from(faults);
+        let carries = layout.chunked_scan.then(|| (arg(carry_at), arg(carry_at + 1)));
         let params = f.params.iter().enumerate().map(|(i, &p)| (p, arg(i))).collect();
         Gen {
             ctx,
@@ -169,6 +181,8 @@ impl<'c, 'f> Gen<'c, 'f> {
             fault_cell,
             grid: None,
             atomic_adds: false,
+            carries,
+            no_stores: false,
         }
     }
 

@@ -36,13 +36,18 @@
 //!
 //! One thread per line along the scan axis, walking it in order with one accumulator per scan (the
 //! CPU's loop nest, on the grid): bit-identical to the CPU and to NumPy, parallel over the other
-//! axes only.
+//! axes only. A [`KernelLayout::chunked_scan`] (a 1-d space of integer scans: a filter's positions)
+//! instead gives each thread of the grid one contiguous range of the space and runs in two launches
+//! of the same kernel, as the CPU's chunks do (`loops::chunked_scan`): the totals pass, after which
+//! the launcher computes each thread's carries (`arrayc_runtime::launch::scan_carries`), and the
+//! final pass.
 //!
 //! # Calling convention
 //!
 //! A `gpu.func` takes the target-neutral parameters ([`super::abi::signature`]: views as strided
 //! memrefs, scalars, the fault cell when the kernel can fault), then, for a reduction over
-//! everything, `partials: memref<?xA>` (`A` the accumulator dtype). `convert-gpu-to-nvvm` expands
+//! everything, `partials: memref<?xA>` (`A` the accumulator dtype); a chunked scan takes its carries
+//! and pass among the target-neutral parameters. `convert-gpu-to-nvvm` expands
 //! each memref into its descriptor (allocated pointer, aligned pointer, offset, sizes, strides: in
 //! elements), which is what the launcher passes.
 
@@ -135,9 +140,8 @@ pub fn build_emulated_kernel<'c>(context: &'c Context, module: &Module<'c>, f: &
 /// [`build_gpu_kernel`] (`emulate` false) or [`build_emulated_kernel`] into `body`.
 fn build<'c>(context: &'c Context, body: &BlockRef<'c, '_>, f: &ir::Func, emulate: bool) -> Result<(), CodegenError> {
     let layout = kernel_legality(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?;
-    let faults = !layout.faults.is_empty();
     let location = Location::unknown(context);
-    let neutral = signature(context, f, faults);
+    let neutral = signature(context, f, &layout);
     let mut inputs: Vec<Type> = (0..neutral.input_count()).map(|i| neutral.input(i).expect("an input")).collect();
     let whole = whole_reduction(f, &layout);
     if let Some(d) = whole {
@@ -154,7 +158,7 @@ fn build<'c>(context: &'c Context, body: &BlockRef<'c, '_>, f: &ir::Func, emulat
         let arg = |i: usize| -> Value<'c, 'c> { entry.argument(i).expect("an argument of the signature").into() };
         let partials = whole.map(|_| arg(partials_at));
         let grid = emulate.then(|| GridArgs(std::array::from_fn(|k| arg(grid_at + k))));
-        let mut g = Gen::new(context, f, entry, faults);
+        let mut g = Gen::new(context, f, entry, &layout);
         g.grid = grid;
         g.atomic_adds = true;
         if combine {
@@ -291,6 +295,23 @@ impl<'c> Gen<'c, '_> {
             idx.iter().map(|i| i.expect("an open loop's index")).collect()
         };
         match (l.reduce, partials) {
+            (None, _) if l.chunked_scan => {
+                // A chunked scan: thread `t` of the grid's `T` (x fastest, then y) takes the `t`-th
+                // of `T` contiguous ranges of the space, and its carries at `t * scans`.
+                let bdim = self.gpu_id("block_dim", Dim::X);
+                let gx = self.gpu_id("grid_dim", Dim::X);
+                let block = self.muli(self.gpu_id("block_id", Dim::Y), gx);
+                let block = self.val(arith::addi(block, self.gpu_id("block_id", Dim::X), self.loc));
+                let t = self.val(arith::addi(self.muli(block, bdim), self.gpu_id("thread_id", Dim::X), self.loc));
+                let threads = self.muli(self.muli(gx, self.gpu_id("grid_dim", Dim::Y)), bdim);
+                let n = self.dims[0];
+                let per = self.val(arith::ceildivui(n, threads, self.loc));
+                let lo = self.val(arith::minui(self.muli(t, per), n, self.loc));
+                let hi = self.val(arith::minui(self.val(arith::addi(lo, per, self.loc)), n, self.loc));
+                let scans = self.idx_const(l.scan_kinds().len() as i64);
+                let slot = self.muli(t, scans);
+                self.chunked_scan(l, lo, hi, slot, ForChunk::Whole);
+            }
             (None, _) if l.scan_axis().is_some() => {
                 // Scans: one thread per line along the scan axis (the other axes mapped as usual),
                 // walking it in order with one accumulator per scan, as the CPU does.

@@ -82,6 +82,9 @@ impl<'c> Gen<'c, '_> {
 
     /// Stores `val` (converted to the dtype of view `out`) at `idx`.
     pub(super) fn store(&self, out: ValueId, idx: &[Value<'c, 'c>], val: V<'c>) {
+        if self.no_stores {
+            return;
+        }
         let Type::Array(d, r) = self.ir_ty(out) else { unreachable!("stores are to views") };
         let val = self.convert(val, d);
         self.push(memref::store(val.v, self.view_ref(out), Self::index_of(r, idx), self.loc));
@@ -161,6 +164,9 @@ impl<'c> Gen<'c, '_> {
                 let v = self.read(value[0], idx);
                 if let Some(f) = fault {
                     self.fault_if(bad, f);
+                }
+                if self.no_stores {
+                    return;
                 }
                 if mode == ScatterMode::Drop {
                     let ok = self.arith2(arith::xori, bad, self.consti(DType::Bool, 1));
@@ -336,6 +342,49 @@ impl<'c> Gen<'c, '_> {
             .collect()
     }
 
+    /// The loops of a [`KernelLayout::chunked_scan`] over `[lo, hi)` of its 1-d space (`chunk`: how
+    /// the CPU target marks them), whose carries are `carries[slot + k]` for scan `k`: the totals
+    /// pass (the kernel's pass argument nonzero) runs the iterations without stores, each scan from
+    /// its identity, and stores each scan's final accumulator in its carry; the final pass runs them
+    /// with their stores, each scan from its carry. Two `scf.if`s on the pass, one loop each.
+    pub(super) fn chunked_scan(
+        &mut self,
+        l: &KernelLayout,
+        lo: Value<'c, 'c>,
+        hi: Value<'c, 'c>,
+        slot: Value<'c, 'c>,
+        chunk: ForChunk,
+    ) {
+        let (carries, pass) = self.carries.expect("a chunked scan takes its carries and pass");
+        let pass = V { v: pass, d: DType::I64 };
+        let zero = self.consti(DType::I64, 0);
+        let nscans = l.scan_kinds().len();
+        let at = |g: &Self, k: usize| g.val(arith::addi(slot, g.idx_const(k as i64), g.loc));
+        for totals in [true, false] {
+            let pred = if totals { CmpiPredicate::Ne } else { CmpiPredicate::Eq };
+            let cond = self.cmpi(pred, pass, zero);
+            self.open_if(cond);
+            self.no_stores = totals;
+            let inits = if totals {
+                self.scan_inits(l)
+            } else {
+                (0..nscans).map(|k| self.typed(memref::load(carries, &[at(self, k)], self.loc), DType::I64)).collect()
+            };
+            let (i, accs) = self.open_for(lo, hi, &inits, chunk);
+            self.scan = accs;
+            self.iteration(l, &[i]);
+            let ys = std::mem::take(&mut self.scan);
+            let res = self.close_for(&ys);
+            if totals {
+                for (k, y) in res.into_iter().enumerate() {
+                    self.push(memref::store(y.v, carries, &[at(self, k)], self.loc));
+                }
+            }
+            self.no_stores = false;
+            self.close_if();
+        }
+    }
+
     /// The block's loop nest (see the module docs), specialised to [`ir::Func::inner_strides`]:
     /// every hinted view is reinterpreted with its last-dimension stride as a constant
     /// ([`Gen::cast_last_stride`]), which LLVM vectorises (a dynamic stride makes every access a
@@ -390,6 +439,11 @@ impl<'c> Gen<'c, '_> {
     fn loops(&mut self, l: &KernelLayout, axis: Option<usize>) {
         let r = l.rank;
         let mut idx: Idx<'c> = vec![None; r];
+        if l.chunked_scan {
+            let (c0, n) = (self.idx_const(0), self.dims[0]);
+            self.chunked_scan(l, c0, n, c0, ForChunk::Space);
+            return;
+        }
         if let Some(a) = l.scan_axis() {
             // Scans along axis `a`: the other axes in parallel (the first of them chunked:
             // `KernelLayout::chunk_dim`; a 1-d scan is one chunk of one iteration), axis `a`

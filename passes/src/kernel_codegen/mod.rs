@@ -82,7 +82,11 @@
 //!   the other axes in parallel (the first chunked: axis 1 for a scan along axis 0, none for a 1-d
 //!   space), the scan axis innermost as an `scf.for` in order, carrying one accumulator per scan; a
 //!   scan's output is written at each iteration, so later ops of the block read it elementwise and
-//!   it can be contracted.
+//!   it can be contracted. A 1-d space of integer scans is a *chunked scan*
+//!   ([`KernelLayout::chunked_scan`](crate::kernel_layout::KernelLayout::chunked_scan)): the kernel
+//!   takes its carries and pass after the fault cell, and each of two `scf.if`s on the pass holds a
+//!   chunked `scf.for` over dimension 0 (`loops::chunked_scan`): the totals pass, without stores,
+//!   and the final pass, from the carries.
 //!
 //! Within one iteration, following Sec. IV-A2 (every array "loaded and stored once per element"):
 //!
@@ -168,12 +172,12 @@ pub fn context() -> Context {
 pub fn build_kernel<'c>(context: &'c Context, module: &Module<'c>, f: &ir::Func) -> Result<(), CodegenError> {
     let layout = kernel_legality(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?;
     let location = Location::unknown(context);
-    let signature = abi::signature(context, f, !layout.faults.is_empty());
+    let signature = abi::signature(context, f, &layout);
     let arg_types: Vec<_> = (0..signature.input_count())
         .map(|i| (signature.input(i).expect("an input of the signature"), location))
         .collect();
     let entry = Block::new(&arg_types);
-    let mut g = builder::Gen::new(context, f, entry, !layout.faults.is_empty());
+    let mut g = builder::Gen::new(context, f, entry, &layout);
     g.gen_block(&layout);
     let entry = g.finish();
     entry.append_operation(func::r#return(&[], location));

@@ -480,7 +480,8 @@ impl Lowerer<'_> {
     /// selected element, `cumsum(mask) - 1`, to which it is scattered; unselected elements scatter
     /// past the end and are dropped (`ScatterMode::Drop`). The scan, the positions and the
     /// scatter fuse into one loop over `x` and `mask` (the positions are contracted), which runs in
-    /// order on one thread; the count is a second, parallel pass over `mask`. `shape`: the result's
+    /// parallel as a chunked scan (`KernelLayout::chunked_scan`: its positions are distinct, so the
+    /// scatter needs no order); the count is a second, parallel pass over `mask`. `shape`: the result's
     /// checked shape, when the checker typed it.
     pub(crate) fn filter(&mut self, x: ValueId, mask: ValueId, shape: Option<&[Size]>) -> ValueId {
         let Type::Array(dt, r) = self.f.ty(x) else { unreachable!("the checker types a filter of an array") };
