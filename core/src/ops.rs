@@ -231,8 +231,9 @@ pub enum ScatterMode {
     Raise,
     /// The element is skipped (JAX's `mode='drop'`); the lowering of a filter (`x[mask]`) scatters
     /// its unselected elements past the end this way. The indices in range must be distinct (a
-    /// filter's positions are): a scatter that drops sets each element at most once, so its
-    /// iterations may run in any order ([`ComputeFn::runs_in_order`]).
+    /// filter's positions are, and so are those of a masked assignment `x[mask] = v`, which are all
+    /// in range): a scatter that drops sets each element at most once, so its iterations may run in
+    /// any order ([`ComputeFn::runs_in_order`]).
     Drop,
 }
 

@@ -134,7 +134,8 @@ impl Lowerer<'_> {
     /// parallel); an array `v`, one value (row) per selected element in row-major order (its size
     /// checked at run time), is scattered to the selected positions: NumPy's
     /// `x[nonzero(mask)] = v`, the positions along each masked axis being that axis's `arange`
-    /// filtered by the mask.
+    /// filtered by the mask. Those positions are distinct and in range, so the scatter is one that
+    /// drops (`ScatterMode::Drop`: it never does here) and runs in any order, in parallel.
     fn masked_assign(&mut self, x: ValueId, mask: ValueId, v: ValueId) {
         if self.f.ty(v).is_array() {
             let sizes = self.check_mask_size(x, mask);
@@ -150,7 +151,7 @@ impl Lowerer<'_> {
                 let along = self.broadcast_to_sizes(along, &sizes);
                 selected.push(self.filter(along, mask, None));
             }
-            self.scatter(x, &selected, None, v, ScatterKind::Set, ScatterMode::Raise);
+            self.scatter(x, &selected, None, v, ScatterKind::Set, ScatterMode::Drop);
         } else {
             self.masked_where(x, mask, v);
         }
