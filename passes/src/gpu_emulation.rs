@@ -16,7 +16,8 @@ use arrayc_dialect::ir;
 use arrayc_runtime::array::{Traffic, View};
 use arrayc_runtime::gpu::{launch_geometry, COMBINE_SUFFIX};
 use arrayc_runtime::launch::{
-    acc_dtype, descriptor_words, out_param, scan_carries, validate, KernelFault, LaunchError, PackedFn, NO_FAULT,
+    acc_dtype, descriptor_words, out_param, scan_carries, scan_carry_words, set_scan_pass, validate, KernelFault,
+    LaunchError, PackedFn, NO_FAULT,
 };
 use arrayc_runtime::value::{KernelLauncher, RtValue};
 use melior::{ir::operation::OperationLike, ir::Module};
@@ -107,8 +108,7 @@ impl KernelLauncher for Emulation {
         let mut carries = vec![0i64; nthreads * scan_kinds.len()];
         let carry_word = words.len();
         if layout.chunked_scan {
-            let ptr = carries.as_mut_ptr() as u64;
-            words.extend([ptr, ptr, 0, carries.len() as u64, 1, 1]);
+            words.extend(scan_carry_words(carries.as_mut_ptr() as u64, carries.len()));
         }
         let mut partials: Option<View> = None;
         if let (Some(r), Some(_)) = (layout.reduce, combine) {
@@ -141,7 +141,7 @@ impl KernelLauncher for Emulation {
             // The totals pass, then the carries, as `arrayc_runtime::gpu` computes them.
             grid(&words);
             scan_carries(&scan_kinds, &mut carries);
-            words[carry_word + 5] = 0;
+            set_scan_pass(&mut words, carry_word, 0, false);
         }
         grid(&words);
         if let Some(c) = combine {

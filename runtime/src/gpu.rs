@@ -35,8 +35,8 @@
 
 use crate::array::{Buffer, Traffic, View};
 use crate::launch::{
-    acc_dtype, descriptor_words, out_param, scan_carries, validate, KernelFault, KernelLayout, LaunchError, LaunchPlan,
-    NO_FAULT,
+    acc_dtype, descriptor_words, out_param, scan_carries, scan_carry_words, set_scan_pass, validate, KernelFault,
+    KernelLayout, LaunchError, LaunchPlan, NO_FAULT,
 };
 use crate::value::{DeviceTime, KernelLauncher, RtValue};
 use cudarc::driver::{result, sys};
@@ -410,7 +410,7 @@ impl Gpu {
                 let bytes = (carries.len() * 8).max(1);
                 let p = Gpu::alloc(&mut memory, bytes)?;
                 scratch.push((bytes, p));
-                words.extend([p, p, 0, carries.len() as u64, 1, 1]);
+                words.extend(scan_carry_words(p, carries.len()));
                 Some(p)
             } else {
                 None
@@ -449,7 +449,7 @@ impl Gpu {
                     scan_carries(&scan_kinds, &mut carries);
                     // SAFETY: as above.
                     unsafe { result::memcpy_htod_sync(buf, &carries) }.map_err(ctx)?;
-                    words[carry_word + 5] = 0;
+                    set_scan_pass(&mut words, carry_word, 0, false);
                 }
                 launch(*main, (gx, gy), threads, &mut words)?;
             }

@@ -195,18 +195,28 @@ pub struct KernelLayout {
     /// parallel, twice: a *totals* pass gives each chunk's combination of each scan's inputs (and
     /// writes nothing else), the launcher turns them into each chunk's carry-in ([`scan_carries`]),
     /// and the final pass runs every scan of a chunk from its carry-in. The kernel takes the carries
-    /// and the pass after its parameters and fault cell (see [`SCAN_CARRY_WORDS`]).
+    /// and the pass after its parameters and fault cell ([`scan_carry_words`]).
     #[serde(default)]
     pub chunked_scan: bool,
 }
 
-/// The words a [`KernelLayout::chunked_scan`] kernel takes after its parameters and fault cell:
-/// its carries, a 1-d `i64` view (allocated pointer, aligned pointer, offset, size, stride: one
-/// element per scan of the block, in op order, at the offset of the chunk or GPU thread), then the
-/// pass, an `i64`: 1 for the totals pass (each scan's combination of its chunk's inputs is stored
-/// in its carry; no other output is written), 0 for the final pass (each scan starts from its
-/// carry).
-pub const SCAN_CARRY_WORDS: usize = 6;
+/// The words a [`KernelLayout::chunked_scan`] kernel takes after its parameters and fault cell
+/// (one `u64` each, as [`descriptor_words`]), for the totals pass: its carries, a 1-d `i64` view of
+/// `len` elements at `ptr` (allocated pointer, aligned pointer, offset, size, stride: one element
+/// per scan of the block, in op order, from the offset of the chunk or GPU thread), then the pass,
+/// an `i64`: 1 for the totals pass (each scan's combination of its chunk's inputs is stored in its
+/// carry; no other output is written), 0 for the final pass (each scan starts from its carry;
+/// [`set_scan_pass`]).
+pub fn scan_carry_words(ptr: u64, len: usize) -> [u64; 6] {
+    [ptr, ptr, 0, len as u64, 1, 1]
+}
+
+/// Sets, in the [`scan_carry_words`] that start at `words[at]`, the offset (elements) of the
+/// carries and the pass (`totals`: the totals pass, else the final pass).
+pub fn set_scan_pass(words: &mut [u64], at: usize, offset: u64, totals: bool) {
+    words[at + 2] = offset;
+    words[at + 5] = u64::from(totals);
+}
 
 /// Turns the totals pass's results of a [`KernelLayout::chunked_scan`] kernel into the carries of
 /// its final pass, in place: `carries` holds, chunk after chunk, one `i64` per scan (`kinds`, the
@@ -633,8 +643,7 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
     let mut carries = vec![0i64; nchunks as usize * scan_kinds.len()];
     let carry_word = words.len();
     if layout.chunked_scan {
-        let ptr = carries.as_mut_ptr() as u64;
-        words.extend([ptr, ptr, 0, carries.len() as u64, 1, 0]);
+        words.extend(scan_carry_words(carries.as_mut_ptr() as u64, carries.len()));
     }
 
     // The chunk bounds: `lo, hi` (dimension 0 of the chunked space; all of dimension 0 of the
@@ -675,8 +684,8 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
         .iter()
         .any(|&p| args[p].view().is_some_and(|v| v.shape.iter().zip(&v.strides).any(|(&d, &s)| d > 1 && s == 0)));
 
-    // `totals`: the pass of a chunked scan (1: the totals pass; else 0).
-    let run_chunk = |c: i64, totals: u64| {
+    // `totals`: the pass of a chunked scan (the totals pass, else the final pass).
+    let run_chunk = |c: i64, totals: bool| {
         let mut w = words.clone();
         let lo = c * rows_per_chunk;
         let hi = (lo + rows_per_chunk).min(rows);
@@ -686,8 +695,7 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
             w[word_start[op] + 2] = (c * slot) as u64;
         }
         if layout.chunked_scan {
-            w[carry_word + 2] = c as u64 * scan_kinds.len() as u64;
-            w[carry_word + 5] = totals;
+            set_scan_pass(&mut w, carry_word, c as u64 * scan_kinds.len() as u64, totals);
         }
         let mut ptrs: Vec<*mut ()> = w.iter_mut().map(|x| x as *mut u64 as *mut ()).collect();
         // SAFETY: the descriptors match the kernel's signature (checked above: count, kinds, dtypes,
@@ -696,7 +704,7 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
         // carries are per-chunk slots of buffers alive for the whole launch.
         unsafe { (entry.0)(ptrs.as_mut_ptr()) }
     };
-    let run_all = |totals: u64| {
+    let run_all = |totals: bool| {
         if nchunks == 1 || aliased_out || layout.in_order() {
             (0..nchunks).for_each(|c| run_chunk(c, totals));
         } else {
@@ -705,12 +713,12 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
     };
     if layout.chunked_scan {
         if nchunks > 1 {
-            run_all(1);
+            run_all(true);
         }
         // One chunk: its carries become the identities.
         scan_carries(&scan_kinds, &mut carries);
     }
-    run_all(0);
+    run_all(false);
 
     // Each output element combines its partials in chunk order.
     for (kind, op, buf) in &partials {

@@ -56,7 +56,7 @@ pub fn param_type(context: &Context, t: IrType) -> Type<'_> {
 /// The target-neutral signature of kernel `f` (block layout `layout`): its parameters' types, then,
 /// when the kernel can fault, the fault cell: a 0-d `i64` view (see
 /// `arrayc_runtime::launch::KernelFault`), then, for a [`KernelLayout::chunked_scan`], the carries
-/// (a 1-d `i64` view) and the pass (`i64`; `arrayc_runtime::launch::SCAN_CARRY_WORDS`); no
+/// (a 1-d `i64` view) and the pass (`i64`; `arrayc_runtime::launch::scan_carry_words`); no
 /// results. (The CPU target appends the chunk bounds, see `cpu`.)
 pub fn signature<'c>(context: &'c Context, f: &ir::Func, layout: &KernelLayout) -> FunctionType<'c> {
     let mut inputs: Vec<Type> = f.params.iter().map(|&p| param_type(context, f.ty(p))).collect();

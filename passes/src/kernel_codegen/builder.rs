@@ -141,7 +141,7 @@ pub(super) struct Gen<'c, 'f> {
     /// The position in [`scan`](Self::scan) of the next scan of the iteration being built.
     pub scan_next: usize,
     /// In a [`KernelLayout::chunked_scan`]: the carries and the pass arguments
-    /// (`arrayc_runtime::launch::SCAN_CARRY_WORDS`).
+    /// (`arrayc_runtime::launch::scan_carry_words`).
     ///
     /// [`KernelLayout::chunked_scan`]: crate::kernel_layout::KernelLayout::chunked_scan
     pub carries: Option<(Value<'c, 'c>, Value<'c, 'c>)>,
