@@ -45,6 +45,18 @@ pub const PIPELINE: &str = "builtin.module(\
     finalize-memref-to-llvm, convert-arith-to-llvm, convert-index-to-llvm, \
     convert-cf-to-llvm, convert-func-to-llvm, convert-arith-to-llvm, reconcile-unrealized-casts)";
 
+/// LLVM's process-wide options for every compilation (set once, by [`register_once`]).
+///
+/// * `-enable-epilogue-vectorization=false`: no vectorised copy of a loop for its remainder. LLVM
+///   adds one when the main loop's vector length times its interleave count is at least 16, which
+///   on an AVX-512 host is every loop of 64-bit elements interleaved twice, so the loop body is
+///   compiled three times (main loop, vectorised epilogue, scalar remainder). On montecarlo_pi,
+///   whose loop holds two Philox generators, the kernel JIT took 51-54 ms with the epilogue and
+///   41-42 ms without, with the same run phase (`benchmarks/REPORT-compile.md`). A kernel's loop
+///   runs over a launch's chunk of about 64K elements, where the remainder (under 16 iterations
+///   per row or chunk) runs as scalar code.
+pub const LLVM_OPTIONS: &[&std::ffi::CStr] = &[c"-enable-epilogue-vectorization=false"];
+
 /// The LLVM optimisation level of compiled kernels.
 pub const OPT_LEVEL: i32 = 3;
 
@@ -183,6 +195,11 @@ fn register_once() {
             llvm_sys::target::LLVM_InitializeNativeTarget();
             llvm_sys::target::LLVM_InitializeNativeAsmPrinter();
         }
+        let args: Vec<&std::ffi::CStr> = std::iter::once(c"arrayc").chain(LLVM_OPTIONS.iter().copied()).collect();
+        let argv: Vec<*const std::ffi::c_char> = args.iter().map(|a| a.as_ptr()).collect();
+        // SAFETY: `argv` holds `args.len()` NUL-terminated strings that outlive the call, which
+        // sets LLVM's process-wide options once, before any compilation reads them.
+        unsafe { llvm_sys::support::LLVMParseCommandLineOptions(argv.len() as i32, argv.as_ptr(), std::ptr::null()) };
     });
 }
 

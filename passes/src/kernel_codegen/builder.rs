@@ -255,11 +255,6 @@ impl<'c, 'f> Gen<'c, 'f> {
         let attr = IntegerAttribute::new(Type::index(self.ctx), c);
         self.val(arith::constant(self.ctx, attr.into(), self.loc))
     }
-    /// An `i32` constant with the bits of `c`.
-    pub fn i32_const(&self, c: u32) -> Value<'c, 'c> {
-        let attr = IntegerAttribute::new(IntegerType::new(self.ctx, 32).into(), c as i64);
-        self.val(arith::constant(self.ctx, attr.into(), self.loc))
-    }
     /// A constant of dtype `d` from an f64 (floats) or the integer it truncates to (ints, bool: `!= 0`).
     pub fn constf(&self, d: DType, x: f64) -> V<'c> {
         match d {
