@@ -45,18 +45,6 @@ pub const PIPELINE: &str = "builtin.module(\
     finalize-memref-to-llvm, convert-arith-to-llvm, convert-index-to-llvm, \
     convert-cf-to-llvm, convert-func-to-llvm, convert-arith-to-llvm, reconcile-unrealized-casts)";
 
-/// LLVM's process-wide options for every compilation (set once, by [`register_once`]).
-///
-/// * `-enable-epilogue-vectorization=false`: no vectorised copy of a loop for its remainder. LLVM
-///   adds one when the main loop's vector length times its interleave count is at least 16, which
-///   on an AVX-512 host is every loop of 64-bit elements interleaved twice, so the loop body is
-///   compiled three times (main loop, vectorised epilogue, scalar remainder). On montecarlo_pi,
-///   whose loop holds two Philox generators, the kernel JIT took 51-54 ms with the epilogue and
-///   41-42 ms without, with the same run phase (`benchmarks/REPORT-compile.md`). A kernel's loop
-///   runs over a launch's chunk of about 64K elements, where the remainder (under 16 iterations
-///   per row or chunk) runs as scalar code.
-pub const LLVM_OPTIONS: &[&std::ffi::CStr] = &[c"-enable-epilogue-vectorization=false"];
-
 /// The LLVM optimisation level of compiled kernels.
 pub const OPT_LEVEL: i32 = 3;
 
@@ -195,11 +183,6 @@ fn register_once() {
             llvm_sys::target::LLVM_InitializeNativeTarget();
             llvm_sys::target::LLVM_InitializeNativeAsmPrinter();
         }
-        let args: Vec<&std::ffi::CStr> = std::iter::once(c"arrayc").chain(LLVM_OPTIONS.iter().copied()).collect();
-        let argv: Vec<*const std::ffi::c_char> = args.iter().map(|a| a.as_ptr()).collect();
-        // SAFETY: `argv` holds `args.len()` NUL-terminated strings that outlive the call, which
-        // sets LLVM's process-wide options once, before any compilation reads them.
-        unsafe { llvm_sys::support::LLVMParseCommandLineOptions(argv.len() as i32, argv.as_ptr(), std::ptr::null()) };
     });
 }
 
@@ -259,7 +242,7 @@ fn build_and_lower<'c>(
     kernels: &[&ir::Func],
     lower: bool,
 ) -> Result<Module<'c>, JitError> {
-    let mut module = kernel_codegen::cpu_kernels_module(context, kernels)?;
+    let mut module = kernel_codegen::cpu_kernels_module(context, kernels, host().lanes_64())?;
     if !module.as_operation().verify() {
         return Err(JitError::Verify { diagnostics: take(diags) });
     }
@@ -405,6 +388,22 @@ pub(crate) struct Host {
     pub triple: std::ffi::CString,
     pub cpu: std::ffi::CString,
     pub features: std::ffi::CString,
+}
+
+impl Host {
+    /// How many 64-bit lanes the host's widest vector registers hold, from its CPU features: 8
+    /// with AVX-512, 4 with AVX, else 2 (SSE2, NEON). The CPU target fixes the vector width of
+    /// loops with long bodies to it (`kernel_codegen::cpu::lower_to_chunks`).
+    pub fn lanes_64(&self) -> u32 {
+        let has = |f: &str| self.features.to_bytes().split(|&b| b == b',').any(|x| x == f.as_bytes());
+        if has("+avx512f") {
+            8
+        } else if has("+avx") {
+            4
+        } else {
+            2
+        }
+    }
 }
 
 /// The [`Host`] of this process.

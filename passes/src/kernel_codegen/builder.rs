@@ -44,6 +44,21 @@ pub(super) const AXIS_CHUNK_ATTR: &str = "arrayc.axis_chunk";
 /// generators' multiplication chains need the second copy's parallelism).
 pub const HEAVY_LOOP_ANNOTATION: &str = "#llvm.loop_annotation<interleave = <count = 2 : i32>>";
 
+/// [`HEAVY_LOOP_ANNOTATION`] with the vector width fixed, by the number of 64-bit lanes of the
+/// host's vector registers (`super::cpu::lower_to_chunks` picks one). With its width given, LLVM
+/// builds no vectorised epilogue loop, which on an AVX-512 host it otherwise adds to every loop of
+/// 64-bit elements interleaved twice (vector length times interleave count 16, LLVM's threshold),
+/// so that the long body is compiled three times (main loop, vectorised epilogue, scalar
+/// remainder). On montecarlo_pi (this machine, AVX-512) the kernel JIT took 51-54 ms without and
+/// 41-42 ms with the width fixed to the 8 lanes LLVM chose itself, with the same run phase
+/// (`benchmarks/REPORT-compile.md`). Only these loops: without its vectorised epilogue, a loop
+/// over short rows (kmeans's `d = 4`) runs its remainder as scalar code, 1.6 times slower.
+pub const HEAVY_LOOP_ANNOTATIONS: [(u32, &str); 3] = [
+    (2, "#llvm.loop_annotation<interleave = <count = 2 : i32>, vectorize = <width = 2 : i32>>"),
+    (4, "#llvm.loop_annotation<interleave = <count = 2 : i32>, vectorize = <width = 4 : i32>>"),
+    (8, "#llvm.loop_annotation<interleave = <count = 2 : i32>, vectorize = <width = 8 : i32>>"),
+];
+
 /// The number of operations (directly in the body) from which an accumulating loop is
 /// [`HEAVY_LOOP_ANNOTATION`]'s.
 pub const HEAVY_BODY_OPS: usize = 64;

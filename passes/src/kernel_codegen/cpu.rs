@@ -8,12 +8,13 @@
 //! chunks on rayon's pool; a reduction over everything, or one split along its axis, then yields
 //! partial outputs per chunk, which the launcher combines in chunk order. The MLIR pipeline lowers
 //! the parallel loops to sequential loops per chunk (`convert-scf-to-cf`), whose innermost loop LLVM
-//! vectorises.
+//! vectorises. A loop with a long body that carries accumulators gets its vector width fixed to the
+//! host's 64-bit lanes ([`HEAVY_LOOP_ANNOTATIONS`]).
 
-use super::builder::{AXIS_CHUNK_ATTR, CHUNK_ATTR};
+use super::builder::{AXIS_CHUNK_ATTR, CHUNK_ATTR, HEAVY_LOOP_ANNOTATION, HEAVY_LOOP_ANNOTATIONS};
 use melior::{
     ir::{
-        attribute::{IntegerAttribute, TypeAttribute},
+        attribute::{Attribute, IntegerAttribute, TypeAttribute},
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
         r#type::FunctionType,
@@ -22,18 +23,30 @@ use melior::{
     Context,
 };
 
+/// The `loop_annotation` attribute of an `scf.for` (`super::builder::Gen::close_for`).
+const LOOP_ANNOTATION: &str = "loop_annotation";
+
 /// Lowers every kernel function of `module` (built by `super::kernels_module`) to the chunk
-/// calling convention (see the module docs).
-pub fn lower_to_chunks(context: &Context, module: &Module) {
+/// calling convention (see the module docs), and gives every loop annotated with
+/// [`HEAVY_LOOP_ANNOTATION`] the vector width of `lanes` 64-bit lanes (2, 4 or 8: the host's vector
+/// register in bits over 64; another number leaves the width to LLVM).
+pub fn lower_to_chunks(context: &Context, module: &Module, lanes: u32) {
     let location = Location::unknown(context);
     let index = Type::index(context);
+    let parse = |a: &str| Attribute::parse(context, a).expect("a valid loop annotation");
+    let heavy = parse(HEAVY_LOOP_ANNOTATION);
+    let widened = HEAVY_LOOP_ANNOTATIONS.iter().find(|(l, _)| *l == lanes).map(|(_, a)| parse(a));
     let mut func = module.body().first_operation();
     while let Some(f) = func {
         func = f.next_in_block();
         // Collected first: the walk does not allow changing the operations it visits.
         let mut marked = vec![];
         let mut axis_marked = vec![];
+        let mut heavy_loops = vec![];
         f.walk(WalkOrder::PreOrder, |op| {
+            if op.attribute(LOOP_ANNOTATION).is_ok_and(|a| a == heavy) {
+                heavy_loops.push(op.to_raw());
+            }
             if let Ok(dim) = op.attribute(CHUNK_ATTR) {
                 let dim = IntegerAttribute::try_from(dim).expect("an index attribute").value() as usize;
                 marked.push((op.to_raw(), dim));
@@ -68,6 +81,13 @@ pub fn lower_to_chunks(context: &Context, module: &Module) {
                 op.set_operand(n + dim, hi);
             }
             op.remove_attribute(CHUNK_ATTR).expect("the chunk marker");
+        }
+        if let Some(w) = widened {
+            for raw in heavy_loops {
+                // SAFETY: as above.
+                let mut op = unsafe { OperationRefMut::from_raw(raw) };
+                op.set_attribute(LOOP_ANNOTATION, w);
+            }
         }
         if let Some((axis_lo, axis_hi)) = axis_bounds {
             for raw in axis_marked {

@@ -218,10 +218,15 @@ pub fn kernel_to_mlir(f: &ir::Func) -> Result<String, CodegenError> {
     Ok(module.body().first_operation().expect("the kernel's function").to_string())
 }
 
-/// [`kernels_module`] lowered to the CPU target's chunk calling convention ([`cpu::lower_to_chunks`]).
-pub fn cpu_kernels_module<'c>(context: &'c Context, kernels: &[&ir::Func]) -> Result<Module<'c>, CodegenError> {
+/// [`kernels_module`] lowered to the CPU target's chunk calling convention ([`cpu::lower_to_chunks`]),
+/// for a host whose vector registers hold `lanes` 64-bit lanes.
+pub fn cpu_kernels_module<'c>(
+    context: &'c Context,
+    kernels: &[&ir::Func],
+    lanes: u32,
+) -> Result<Module<'c>, CodegenError> {
     let module = kernels_module(context, kernels)?;
-    cpu::lower_to_chunks(context, &module);
+    cpu::lower_to_chunks(context, &module, lanes);
     Ok(module)
 }
 
