@@ -44,7 +44,7 @@ impl Emulation {
     ///
     /// Errors: as `jit::compile`.
     pub fn compile(m: &ir::Module, grid: Grid) -> Result<Emulation, JitError> {
-        let (context, diags) = context();
+        let (context, diags) = context(true);
         let kernels = kernel_codegen::kernels_of(m);
         let object = {
             let mut module = Module::new(melior::ir::Location::unknown(&context));

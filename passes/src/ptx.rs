@@ -98,7 +98,7 @@ fn run_passes(
 ///
 /// Errors: a kernel the code generator rejects, or MLIR that does not verify.
 pub fn gpu_mlir(m: &ir::Module) -> Result<String, JitError> {
-    let (context, diags) = context();
+    let (context, diags) = context(true);
     let module = build(&context, &diags, &kernel_codegen::kernels_of(m))?;
     Ok(module.as_operation().to_string())
 }
@@ -153,7 +153,7 @@ pub fn cache_key(gpu_mlir: &str) -> Key {
 /// Errors: as [`gpu_mlir`]; a pipeline failure; [`JitError::NoLibdevice`] when the kernels call
 /// math functions and no CUDA toolkit is found ([`cuda_toolkit`]).
 pub fn ptx(m: &ir::Module) -> Result<String, JitError> {
-    let (context, diags) = context();
+    let (context, diags) = context(true);
     let mut module = build(&context, &diags, &kernel_codegen::kernels_of(m))?;
     let toolkit = cuda_toolkit();
     let option = toolkit.as_ref().map_or(String::new(), |t| format!("toolkit={}", t.display()));

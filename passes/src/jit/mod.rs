@@ -213,11 +213,12 @@ fn register_pipeline_passes() {
     gpu::register_gpu_module_to_binary_pass();
 }
 
-/// A context with the kernels' dialects and every LLVM translation, the pipelines' passes
-/// registered ([`register_once`]), and a diagnostics sink.
-pub(crate) fn context() -> (Context, Arc<Mutex<String>>) {
+/// A context with the kernels' dialects (with the GPU's when `gpu`: [`kernel_codegen::context`])
+/// and every LLVM translation, the pipelines' passes registered ([`register_once`]), and a
+/// diagnostics sink.
+pub(crate) fn context(gpu: bool) -> (Context, Arc<Mutex<String>>) {
     register_once();
-    let context = kernel_codegen::context();
+    let context = kernel_codegen::context(gpu);
     register_all_llvm_translations(&context);
     let diags = Arc::new(Mutex::new(String::new()));
     let sink = diags.clone();
@@ -252,16 +253,26 @@ fn build_and_lower<'c>(
     Ok(module)
 }
 
-/// Lowers `module` to the LLVM dialect: [`PIPELINE`].
+/// Lowers `module` (verified by its caller) to the LLVM dialect: [`PIPELINE`], with the result
+/// verified once, not after each of its 14 passes (MLIR's default, 1.5 M of the 41 M
+/// instructions of leibnitz_pi's compile: `benchmarks/REPORT-compile.md`).
 pub(crate) fn lower_to_llvm(
     context: &Context,
     diags: &Arc<Mutex<String>>,
     module: &mut Module,
 ) -> Result<(), JitError> {
     let pm = PassManager::new(context);
+    pm.enable_verifier(false);
     parse_pass_pipeline(pm.as_operation_pass_manager(), PIPELINE)
         .map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })?;
-    pm.run(module).map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })
+    pm.run(module).map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })?;
+    if !module.as_operation().verify() {
+        return Err(JitError::Pipeline {
+            message: "the lowered module does not verify".into(),
+            diagnostics: take(diags),
+        });
+    }
+    Ok(())
 }
 
 /// The kernels of `m` as MLIR text before lowering (`func`/`scf`/`memref`/`arith`/`math`), printed
@@ -269,7 +280,7 @@ pub(crate) fn lower_to_llvm(
 ///
 /// Errors: a kernel the code generator rejects, or MLIR that does not verify.
 pub fn kernels_mlir(m: &ir::Module) -> Result<String, JitError> {
-    let (context, diags) = context();
+    let (context, diags) = context(false);
     let module = build_and_lower(&context, &diags, &kernel_codegen::kernels_of(m), false)?;
     Ok(module.as_operation().to_string())
 }
@@ -278,7 +289,7 @@ pub fn kernels_mlir(m: &ir::Module) -> Result<String, JitError> {
 ///
 /// Errors: as [`kernels_mlir`], a pipeline failure, or a failed translation to LLVM IR.
 pub fn llvm_ir(m: &ir::Module) -> Result<String, JitError> {
-    let (context, diags) = context();
+    let (context, diags) = context(false);
     let module = build_and_lower(&context, &diags, &kernel_codegen::kernels_of(m), true)?;
     let ll = LlvmModule::translate(&module, &diags)?;
     // SAFETY: a valid module; the string is copied before `LLVMDisposeMessage`.
@@ -479,7 +490,7 @@ fn compile_group(group: &[(&ir::Func, &Key)], cache: Option<&DiskCache>) -> Resu
     let kernels: Vec<&ir::Func> = group.iter().map(|(f, _)| *f).collect();
     let names: Vec<&str> = kernels.iter().map(|f| f.name.as_str()).collect();
     let object = {
-        let (context, diags) = context();
+        let (context, diags) = context(false);
         let mut module = build_and_lower(&context, &diags, &kernels, false)?;
         lower_to_llvm(&context, &diags, &mut module)?;
         object_file(&module, &diags, &names)?
@@ -512,7 +523,7 @@ fn compile_group(group: &[(&ir::Func, &Key)], cache: Option<&DiskCache>) -> Resu
 pub fn object_code(m: &ir::Module) -> Result<(Vec<u8>, Vec<LaunchPlan>), JitError> {
     register_once();
     let kernels = kernel_codegen::kernels_of(m);
-    let (context, diags) = context();
+    let (context, diags) = context(false);
     let mut module = build_and_lower(&context, &diags, &kernels, false)?;
     lower_to_llvm(&context, &diags, &mut module)?;
     let names: Vec<&str> = kernels.iter().map(|f| f.name.as_str()).collect();
