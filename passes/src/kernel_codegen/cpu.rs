@@ -11,7 +11,7 @@
 //! vectorises. A loop with a long body that carries accumulators gets its vector width fixed to the
 //! host's 64-bit lanes ([`HEAVY_LOOP_ANNOTATIONS`]).
 
-use super::builder::{AXIS_CHUNK_ATTR, CHUNK_ATTR, HEAVY_LOOP_ANNOTATION, HEAVY_LOOP_ANNOTATIONS};
+use super::builder::{AXIS_CHUNK_ATTR, CHUNK_ATTR, HEAVY_LOOP_ANNOTATION, HEAVY_LOOP_ANNOTATIONS, LOOP_ANNOTATION};
 use melior::{
     ir::{
         attribute::{Attribute, IntegerAttribute, TypeAttribute},
@@ -22,9 +22,6 @@ use melior::{
     },
     Context,
 };
-
-/// The `loop_annotation` attribute of an `scf.for` (`super::builder::Gen::close_for`).
-const LOOP_ANNOTATION: &str = "loop_annotation";
 
 /// Lowers every kernel function of `module` (built by `super::kernels_module`) to the chunk
 /// calling convention (see the module docs), and gives every loop annotated with
