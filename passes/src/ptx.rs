@@ -9,7 +9,7 @@
 //! than PTX with unresolved functions.
 
 use crate::disk_cache::{compiler_identity, DiskCache, Key, Lookup};
-use crate::jit::{context, take, CacheOutcome, JitError};
+use crate::jit::{context, run_passes, take, CacheOutcome, JitError};
 use crate::kernel_codegen::{self, gpu, CodegenError};
 use crate::kernel_layout::{launch_plan, LaunchPlan};
 use arrayc_dialect::ir;
@@ -19,8 +19,6 @@ use melior::{
         operation::{OperationLike, OperationMutLike, OperationRefMut},
         BlockLike, Module,
     },
-    pass::PassManager,
-    utility::parse_pass_pipeline,
     Context,
 };
 use std::path::PathBuf;
@@ -77,21 +75,6 @@ fn build<'c>(
         return Err(JitError::Verify { diagnostics: take(diags) });
     }
     Ok(module)
-}
-
-/// Runs the pass pipeline `text` on `module`, verifying the result when `verify`.
-fn run_passes(
-    context: &Context,
-    diags: &std::sync::Arc<std::sync::Mutex<String>>,
-    module: &mut Module,
-    text: &str,
-    verify: bool,
-) -> Result<(), JitError> {
-    let pm = PassManager::new(context);
-    pm.enable_verifier(verify);
-    parse_pass_pipeline(pm.as_operation_pass_manager(), text)
-        .map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })?;
-    pm.run(module).map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })
 }
 
 /// The kernels of `m` in the `gpu` dialect, before lowering (for `arrayc emit --stage=gpu`).

@@ -253,6 +253,21 @@ fn build_and_lower<'c>(
     Ok(module)
 }
 
+/// Runs the pass pipeline `text` on `module`, with MLIR's verifier after each pass when `verify`.
+pub(crate) fn run_passes(
+    context: &Context,
+    diags: &Arc<Mutex<String>>,
+    module: &mut Module,
+    text: &str,
+    verify: bool,
+) -> Result<(), JitError> {
+    let pm = PassManager::new(context);
+    pm.enable_verifier(verify);
+    parse_pass_pipeline(pm.as_operation_pass_manager(), text)
+        .map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })?;
+    pm.run(module).map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })
+}
+
 /// Lowers `module` (verified by its caller) to the LLVM dialect: [`PIPELINE`], with the result
 /// verified once, not after each of its 14 passes (MLIR's default, 1.5 M of the 41 M
 /// instructions of leibnitz_pi's compile: `benchmarks/REPORT-compile.md`).
@@ -261,11 +276,7 @@ pub(crate) fn lower_to_llvm(
     diags: &Arc<Mutex<String>>,
     module: &mut Module,
 ) -> Result<(), JitError> {
-    let pm = PassManager::new(context);
-    pm.enable_verifier(false);
-    parse_pass_pipeline(pm.as_operation_pass_manager(), PIPELINE)
-        .map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })?;
-    pm.run(module).map_err(|e| JitError::Pipeline { message: e.to_string(), diagnostics: take(diags) })?;
+    run_passes(context, diags, module, PIPELINE, false)?;
     if !module.as_operation().verify() {
         return Err(JitError::Pipeline {
             message: "the lowered module does not verify".into(),
