@@ -1,6 +1,7 @@
 # arrayc: set-up, build, demo and tests. On a fresh Debian 12 machine:
 #   make demo    set up, build, run one example with timing
-#   make test    set up, build, then every check: rustfmt and clippy (warnings are errors), cargo
+#   make test    set up, build, then every check: rustfmt, the crate layering (scripts/check-layers.sh),
+#                clippy (warnings are errors), cargo
 #                unit/integration tests, lit, example pytest, language server pytest (pytest-lsp)
 #   make fuzz    set up, build, fuzz every entry point for a long run (FUZZ_ITERS inputs each)
 #   make bench   set up (plus numexpr, JAX, matplotlib), build, run the benchmark suite (about
@@ -48,6 +49,7 @@ test: build lint
 # Formatting and lints, warnings as errors (rustfmt.toml holds the style).
 lint: setup
 	$(CARGO) fmt --check
+	CARGO=$(CARGO) bash scripts/check-layers.sh
 	$(CARGO) clippy --workspace --release --all-targets -- -D warnings
 
 # The suites one by one (each builds first).

@@ -1,16 +1,18 @@
-//! Every arrayc transformation, one module per pass:
-//! `lower-ast` ([`lower_ast`]) -> `insert-del-sync` ([`insert_del_sync`]) -> `wsp-fusion` ([`wsp_fusion`])
-//! -> `outline-kernels` ([`outline`]) -> kernel code generation ([`kernel_codegen`]) -> JIT ([`jit`]).
+//! The passes of arrayc that need no MLIR, one module per pass: `lower-ast` ([`lower_ast`]) ->
+//! `insert-del-sync` ([`insert_del_sync`]) -> `wsp-fusion` ([`wsp_fusion`]) -> `outline-kernels`
+//! ([`outline`]) -> `dce` ([`dce`]), with the WSP problem itself ([`wsp`]), the structure of a
+//! kernel's block ([`kernel_layout`]), what a kernel may contain ([`legality`]) and the persistent
+//! compile cache ([`disk_cache`]). Kernel code generation, the JIT and PTX are in `arrayc-codegen`.
+//!
+//! **Invariant:** this crate links no MLIR or LLVM (`cargo tree -p arrayc-passes` shows no melior,
+//! mlir-sys or llvm-sys; `scripts/check-layers.sh`, run by `make lint`, checks it).
 pub mod dce;
 pub mod disk_cache;
-pub mod gpu_emulation;
 pub mod insert_del_sync;
-pub mod jit;
-pub mod kernel_codegen;
 pub mod kernel_layout;
+pub mod legality;
 pub mod lower_ast;
 pub mod outline;
-pub mod ptx;
 pub mod roots;
 pub mod wsp;
 pub mod wsp_fusion;

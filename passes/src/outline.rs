@@ -11,7 +11,7 @@
 //! parameters are the distinct values the block uses, in first-use order. Structurally identical
 //! kernels are shared. No operation keeps a block number afterwards.
 
-use crate::kernel_codegen;
+use crate::legality;
 use crate::roots::{base_arrays, base_of};
 use crate::wsp_fusion::{called_functions, function_symbols, region::Symbols, FusionOptions};
 use arrayc_dialect::ir::{Body, ComputeFn, Func, Module, Op, OpKind, Type, ValueId};
@@ -122,7 +122,7 @@ fn emit_block(
         let (mut kernel, mut args) = make_kernel(&computes, host, bases, &contracted_set, &canon);
         kernel.inner_strides = inner_strides(&args, host, syms);
         let fusible = computes.len() == 1
-            || kernel_codegen::fusible_block(&kernel)
+            || legality::fusible_block(&kernel)
             || add_shape_param(&mut kernel, &mut args, old, block, contracted, host, st, out);
         if fusible {
             out.push(call(kernel, args, computes[0], st));
@@ -185,7 +185,7 @@ fn add_shape_param(
         if !k.inner_strides.is_empty() {
             k.inner_strides.push(None);
         }
-        if !kernel_codegen::fusible_block(&k) {
+        if !legality::fusible_block(&k) {
             continue;
         }
         let zero = st.host_value(host, Type::Array(d, 0));

@@ -1,4 +1,4 @@
-//! GPU execution: PTX kernels (`arrayc_passes::ptx`) loaded and launched through the CUDA driver
+//! GPU execution: PTX kernels (`arrayc_codegen::ptx`) loaded and launched through the CUDA driver
 //! API, with arrays kept in device memory between kernels.
 //!
 //! The driver is `cudarc`'s binding, loaded when [`Gpu::open`] runs (`dynamic-loading`): arrayc
@@ -27,7 +27,7 @@
 //! [`geometry`] picks the grid: thread blocks of up to [`BLOCK_THREADS`] threads along the
 //! iteration space's last dimension, blocks along x over it and along y over the other dimensions
 //! (flattened); the kernels' grid-stride loops cover any space with any grid
-//! (`arrayc_passes::kernel_codegen::gpu`). A reduction over everything runs in two launches: the
+//! (`arrayc_codegen::kernel_codegen::gpu`). A reduction over everything runs in two launches: the
 //! kernel, which writes one partial result per thread block into a device buffer, then
 //! `<name>_combine` ([`COMBINE_SUFFIX`]) on one thread, which combines them in block order. A
 //! chunked scan ([`KernelLayout::chunked_scan`]) runs its kernel twice: the totals pass, whose

@@ -2,7 +2,7 @@
 //!
 //! A kernel (an outlined `arr.kernel` function, one per block of fused array operations
 //! as in Bohrium, Kristensen et al. 2016, Sec. IV) is compiled to a function that runs over rows
-//! `[lo, hi)` of dimension 0 of its iteration space (see `arrayc_passes::kernel_codegen`), and, when
+//! `[lo, hi)` of dimension 0 of its iteration space (see `arrayc_codegen::kernel_codegen`), and, when
 //! it ends in reductions along an axis, over `[axis_lo, axis_hi)` of that axis. [`launch`] checks the arguments, splits one dimension into chunks and runs the chunks
 //! on rayon's pool.
 //!
@@ -129,7 +129,7 @@ pub fn acc_dtype(kind: ReduceKind, out: DType) -> DType {
     }
 }
 
-/// The structure of a kernel's block, shared by the code generator (`arrayc_passes::kernel_codegen`)
+/// The structure of a kernel's block, shared by the code generator (`arrayc_codegen::kernel_codegen`)
 /// and [`launch`] so that both agree on the iteration space.
 ///
 /// A kernel body is a fused block (Kristensen et al. 2016, Sec. IV-A, Fig. 1): `Compute` ops in
@@ -180,7 +180,7 @@ pub struct KernelLayout {
     /// accumulator dtypes, so that partial outputs combine like the inputs: the kernel then takes
     /// a second chunk range `axis_lo, axis_hi` over the axis, and [`launch`] chunks either the
     /// outputs or the axis (see [`SPLIT_MAX_OUT`]). Along a non-last axis the loop nest then
-    /// accumulates in the outputs, row by row (`arrayc_passes::kernel_codegen`).
+    /// accumulates in the outputs, row by row (`arrayc_codegen::kernel_codegen`).
     pub axis_split: bool,
     /// Whether every scatter of the block is an [`atomic_scatter_add`], so that its iterations may
     /// run in any order where scatter-adds are atomic (the GPU: [`in_order_on_gpu`](Self::in_order_on_gpu)).
@@ -316,7 +316,7 @@ pub struct LaunchPlan {
 }
 
 /// Compiled CPU kernels by name, each with its launch plan: the [`KernelLauncher`] of the JIT
-/// (`arrayc_passes::jit::JitKernels`) and of an ahead-of-time executable (`arrayc build`). Counts the
+/// (`arrayc_codegen::jit::JitKernels`) and of an ahead-of-time executable (`arrayc build`). Counts the
 /// traffic of its launches ([`Traffic`]).
 #[derive(Debug, Default)]
 pub struct CpuKernels {

@@ -26,9 +26,9 @@
 
 use crate::pipeline;
 use crate::{choose_entry, given_arguments, read_source, specialization, FuseArgs, UserError};
+use arrayc_codegen::jit;
 use arrayc_core::{DType, Scalar, Type};
 use arrayc_exec::aot::{Fixed, Program, DTYPE_CODES};
-use arrayc_passes::jit;
 use arrayc_passes::wsp_fusion::KnownArg;
 use arrayc_runtime::value::RtValue;
 use std::fmt::Write as _;

@@ -3,11 +3,12 @@
 //! checked after each (`verify::verify_module`) and, with `--verify-each`, MLIR's verifier too.
 //!
 //! `lower-ast` -> `insert-del-sync` -> `wsp-fusion` -> `outline-kernels` -> `dce`, then kernel code
-//! generation and the JIT (`arrayc_passes::jit`, not run through this registry: their input is the
+//! generation and the JIT (`arrayc_codegen::jit`, not run through this registry: their input is the
 //! outlined kernels, their output machine code).
 
 use crate::{check_source, render_diagnostics, UserError};
-use arrayc_dialect::{ir::Module, mlir, print, verify};
+use arrayc_codegen::mlir;
+use arrayc_dialect::{ir::Module, print, verify};
 use arrayc_passes::wsp_fusion::{self, FusionOptions, RegionReport};
 use arrayc_passes::{dce, insert_del_sync, lower_ast, outline};
 

@@ -19,9 +19,10 @@
 //! A panic fails the test and writes the input to `target/fuzz-crashers/<target>/`; once fixed,
 //! move it to `tests/fuzz/crashers/<target>/` so that it is replayed on every run.
 
-use arrayc_dialect::{import, mlir, print};
+use arrayc_codegen::kernel_codegen;
+use arrayc_codegen::{import, mlir};
+use arrayc_dialect::print;
 use arrayc_lsp::{analysis::Analysis, features, transport};
-use arrayc_passes::kernel_codegen;
 use arrayc_passes::wsp::Budget;
 use arrayc_passes::wsp_fusion::FusionOptions;
 use arrayc_runtime::npy;

@@ -2,7 +2,8 @@
 //! each pass, prints to text that imports back into a module printing to the same text (up to SSA
 //! value names, which MLIR does not keep).
 
-use arrayc_dialect::{import::import_module, ir::Module, mlir, print};
+use arrayc_codegen::{import::import_module, mlir};
+use arrayc_dialect::{ir::Module, print};
 use arrayc_passes::wsp::Budget;
 use arrayc_passes::wsp_fusion::FusionOptions;
 use arrayc_tools::pipeline::PassOptions;

@@ -2,7 +2,7 @@
 //! `lower-ast`), runs named arrayc passes of the registry (`arrayc_tools::pipeline::PASSES`) on it and
 //! prints the result (see `arrayc-opt --help`).
 
-use arrayc_dialect::{import::import_module, mlir};
+use arrayc_codegen::{import::import_module, mlir};
 use arrayc_tools::{choose_entry, given_arguments, pipeline, FuseArgs, UserError};
 use clap::Parser;
 use std::io::Read;

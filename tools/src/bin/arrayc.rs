@@ -1,9 +1,9 @@
 //! `arrayc`: compile and run array programs (see `arrayc --help`).
 
+use arrayc_codegen::gpu_emulation::{Emulation, Grid};
+use arrayc_codegen::{jit, ptx};
 use arrayc_exec::RunArgs;
 use arrayc_passes::disk_cache::DiskCache;
-use arrayc_passes::gpu_emulation::{Emulation, Grid};
-use arrayc_passes::{jit, ptx};
 use arrayc_runtime::{
     gpu::Gpu,
     npy,

@@ -1,5 +1,5 @@
-//! Reads MLIR text back into arrayc's typed [`ir::Module`](crate::ir::Module): the inverse of
-//! [`crate::print`]. The text is parsed and verified by MLIR (with the `arr` dialect loaded, see
+//! Reads MLIR text back into arrayc's typed [`ir::Module`](arrayc_dialect::ir::Module): the inverse of
+//! `arrayc_dialect::print`. The text is parsed and verified by MLIR (with the `arr` dialect loaded, see
 //! [`crate::mlir`]); the resulting module is then walked with melior and every operation the printer
 //! writes is rebuilt (`func`, `arith`, `math`, `scf`, `cf.assert` and all `arr` operations).
 //!
@@ -7,9 +7,9 @@
 //! kept (MLIR drops SSA names when it parses). Source locations `loc("file":line:col)` become
 //! [`Loc`]s; locations MLIR invents for operations written without one are ignored.
 
-use crate::ir::*;
 use crate::mlir::{self, MlirError};
 use arrayc_core::DType;
+use arrayc_dialect::ir::*;
 use melior::{ir::attribute::AttributeLike, StringRef};
 use melior::{
     ir::{
@@ -61,7 +61,7 @@ pub enum ImportError {
 }
 
 /// Parses and verifies `text` with MLIR, then rebuilds the typed module and checks it with
-/// [`crate::verify::verify_module`]. `source_name` becomes [`Module::source_name`]; when it is
+/// [`arrayc_dialect::verify::verify_module`]. `source_name` becomes [`Module::source_name`]; when it is
 /// empty, the file name of the first location found is used. Errors: MLIR's
 /// diagnostics, an operation or type arrayc's IR has no counterpart for, or an invalid module.
 pub fn import_module(ctx: &Context, text: &str, source_name: &str) -> Result<Module, ImportError> {
@@ -79,7 +79,7 @@ pub fn import_module(ctx: &Context, text: &str, source_name: &str) -> Result<Mod
         m.funcs.push(imp.func);
         op = o.next_in_block();
     }
-    crate::verify::verify_module(&m).map_err(|why| ImportError::Invalid { why })?;
+    arrayc_dialect::verify::verify_module(&m).map_err(|why| ImportError::Invalid { why })?;
     Ok(m)
 }
 
@@ -376,11 +376,11 @@ impl FuncImporter<'_> {
         if let Some(arr) = name.strip_prefix("arr.") {
             return self.arr_op(o, arr, ops);
         }
-        if let Some(b) = crate::ops::binary_of_mlir(name, None) {
+        if let Some(b) = arrayc_dialect::ops::binary_of_mlir(name, None) {
             want(2)?;
             return Ok(OpKind::Binary { res: self.result(o)?, op: b, lhs: ops[0], rhs: ops[1] });
         }
-        if let Some(u) = crate::ops::unary_of_mlir(name) {
+        if let Some(u) = arrayc_dialect::ops::unary_of_mlir(name) {
             want(1)?;
             return Ok(OpKind::Unary { res: self.result(o)?, op: u, arg: ops[0] });
         }
@@ -409,7 +409,7 @@ impl FuncImporter<'_> {
             "arith.cmpf" | "arith.cmpi" => {
                 want(2)?;
                 let p = self.int_attr(o, "predicate")?;
-                let b = crate::ops::binary_of_mlir(name, Some(p))
+                let b = arrayc_dialect::ops::binary_of_mlir(name, Some(p))
                     .ok_or_else(|| unsupported(o, &format!("predicate {p} is not supported")))?;
                 OpKind::Binary { res: self.result(o)?, op: b, lhs: ops[0], rhs: ops[1] }
             }
@@ -417,7 +417,7 @@ impl FuncImporter<'_> {
                 want(3)?;
                 OpKind::Select { res: self.result(o)?, cond: ops[0], lhs: ops[1], rhs: ops[2] }
             }
-            cast if crate::ops::is_cast(cast) => {
+            cast if arrayc_dialect::ops::is_cast(cast) => {
                 want(1)?;
                 OpKind::Cast { res: self.result(o)?, arg: ops[0] }
             }

@@ -8,11 +8,11 @@
 //! one. Without it, a module that needs libdevice is an error ([`JitError::NoLibdevice`]) rather
 //! than PTX with unresolved functions.
 
-use crate::disk_cache::{compiler_identity, DiskCache, Key, Lookup};
 use crate::jit::{context, run_passes, take, CacheOutcome, JitError};
 use crate::kernel_codegen::{self, gpu, CodegenError};
-use crate::kernel_layout::{launch_plan, LaunchPlan};
 use arrayc_dialect::ir;
+use arrayc_passes::disk_cache::{compiler_identity, DiskCache, Key, Lookup};
+use arrayc_passes::kernel_layout::{launch_plan, LaunchPlan};
 use melior::{
     ir::{
         attribute::{ArrayAttribute, AttributeLike},

@@ -6,9 +6,9 @@
 //! ([`KernelLayout::axis_split`]) also marks its axis loop, which the launcher may chunk instead.
 
 use super::builder::{ForChunk, Gen, ATOMIC_RMW_ADDF, ATOMIC_RMW_ADDI, V};
-use crate::kernel_layout::{acc_dtype, atomic_scatter_add, KernelLayout, Reduction};
 use arrayc_core::DType;
 use arrayc_dialect::ir::{BinFn, ComputeFn, ReduceKind, ScatterKind, ScatterMode, Type, UnFn, ValueId};
+use arrayc_passes::kernel_layout::{acc_dtype, atomic_scatter_add, KernelLayout, Reduction};
 use melior::{
     dialect::{
         arith::{self, CmpiPredicate},
@@ -99,7 +99,7 @@ impl<'c> Gen<'c, '_> {
     }
 
     /// One elementwise op at full iteration index `idx`.
-    /// `fault`: the index of the op's [`KernelFault`](crate::kernel_layout::KernelFault) when it can
+    /// `fault`: the index of the op's [`KernelFault`](arrayc_passes::kernel_layout::KernelFault) when it can
     /// fault (`kernel_layout::fault_of`).
     fn elementwise(
         &mut self,

@@ -55,9 +55,9 @@ use super::abi::{dynamic, elem_type, signature};
 use super::builder::{ForChunk, Gen, V};
 use super::loops::reductions;
 use super::{kernel_legality, CodegenError};
-use crate::kernel_layout::{acc_dtype, KernelLayout};
 use arrayc_core::DType;
 use arrayc_dialect::ir;
+use arrayc_passes::kernel_layout::{acc_dtype, KernelLayout};
 use melior::{
     dialect::{arith, memref},
     ir::{

@@ -8,9 +8,9 @@
 //! a `Value<'c, 'c>`: valid as long as the context, used only while the module being built lives.
 
 use super::abi::{elem_type, view_type};
-use crate::kernel_layout::KernelLayout;
 use arrayc_core::DType;
 use arrayc_dialect::ir::{self, Type as IrType, ValueId};
+use arrayc_passes::kernel_layout::KernelLayout;
 use melior::{
     dialect::{
         arith::{self, CmpfPredicate, CmpiPredicate},
@@ -152,20 +152,20 @@ pub(super) struct Gen<'c, 'f> {
     /// parallel unless [`KernelLayout::in_order_on_gpu`]); otherwise as a load, an add and a store
     /// (the CPU, which runs a block with scatters in order).
     ///
-    /// [`atomic_scatter_add`]: crate::kernel_layout::atomic_scatter_add
-    /// [`KernelLayout::in_order_on_gpu`]: crate::kernel_layout::KernelLayout::in_order_on_gpu
+    /// [`atomic_scatter_add`]: arrayc_passes::kernel_layout::atomic_scatter_add
+    /// [`KernelLayout::in_order_on_gpu`]: arrayc_passes::kernel_layout::KernelLayout::in_order_on_gpu
     pub atomic_adds: bool,
     /// In a block with scans ([`KernelLayout::scan_axis`]): the accumulator of each scan, in op
     /// order; its value before the iteration when the iteration starts, after it once built.
     ///
-    /// [`KernelLayout::scan_axis`]: crate::kernel_layout::KernelLayout::scan_axis
+    /// [`KernelLayout::scan_axis`]: arrayc_passes::kernel_layout::KernelLayout::scan_axis
     pub scan: Vec<V<'c>>,
     /// The position in [`scan`](Self::scan) of the next scan of the iteration being built.
     pub scan_next: usize,
     /// In a [`KernelLayout::chunked_scan`]: the carries and the pass arguments
     /// (`arrayc_runtime::launch::scan_carry_words`).
     ///
-    /// [`KernelLayout::chunked_scan`]: crate::kernel_layout::KernelLayout::chunked_scan
+    /// [`KernelLayout::chunked_scan`]: arrayc_passes::kernel_layout::KernelLayout::chunked_scan
     pub carries: Option<(Value<'c, 'c>, Value<'c, 'c>)>,
     /// Whether the iterations being built store nothing (the totals pass of a chunked scan): no
     /// written parameter, no scatter.

@@ -11,8 +11,8 @@
 
 use crate::jit::{context, load_object, lower_to_llvm, object_file, take, Code, JitError};
 use crate::kernel_codegen::{self, gpu, CodegenError};
-use crate::kernel_layout::{launch_plan, LaunchPlan};
 use arrayc_dialect::ir;
+use arrayc_passes::kernel_layout::{launch_plan, LaunchPlan};
 use arrayc_runtime::array::{Traffic, View};
 use arrayc_runtime::gpu::{launch_geometry, COMBINE_SUFFIX};
 use arrayc_runtime::launch::{

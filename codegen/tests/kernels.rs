@@ -1,10 +1,10 @@
 //! Kernel back end: hand-built kernels compiled with the JIT and launched on views, checked against
 //! plain Rust reference loops.
 
+use arrayc_codegen::{jit, kernel_codegen};
 use arrayc_core::semantics::NEGATIVE_INT_POWER;
 use arrayc_core::DType;
 use arrayc_dialect::ir::{self, BinFn, ComputeFn, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
-use arrayc_passes::{jit, kernel_codegen};
 use arrayc_runtime::array::View;
 use arrayc_runtime::launch::{LaunchError, CHUNK_ELEMS, SPLIT_MAX_OUT};
 use arrayc_runtime::value::{KernelLauncher, RtValue};
@@ -1632,8 +1632,8 @@ fn compile_groups_cover_every_kernel_once_and_balance_work() {
 /// file is gone is compiled again.
 #[test]
 fn the_kernel_cache_shares_code_between_names_and_modules() {
+    use arrayc_codegen::jit::CacheOutcome;
     use arrayc_passes::disk_cache::DiskCache;
-    use arrayc_passes::jit::CacheOutcome;
     let binary = |name: &str, op: BinFn| {
         kernel(
             name,
@@ -1684,9 +1684,9 @@ fn the_kernel_cache_shares_code_between_names_and_modules() {
 /// stored once, then read back unchanged; a damaged entry is detected, removed and replaced.
 #[test]
 fn ptx_is_cached_and_a_damaged_entry_is_replaced() {
+    use arrayc_codegen::jit::CacheOutcome;
+    use arrayc_codegen::ptx;
     use arrayc_passes::disk_cache::DiskCache;
-    use arrayc_passes::jit::CacheOutcome;
-    use arrayc_passes::ptx;
     let f = kernel("k", &[arr(DType::F64, 2), arr(DType::F64, 2)], &[(ComputeFn::Binary(BinFn::Add), 0, vec![0, 1])]);
     let m = module(vec![f]);
     let dir = tempfile::tempdir().unwrap();
@@ -1735,7 +1735,7 @@ fn gpu_scatter_adds_are_atomic() {
         assert!(layout.in_order(), "the CPU runs every scatter in order");
         let geometry = launch_geometry(&layout, &[n]).unwrap();
         assert_eq!(geometry != (1, 1, 1), parallel, "{ops:?} into {d:?}: {geometry:?}");
-        let text = arrayc_passes::ptx::gpu_mlir(&module(vec![f])).unwrap();
+        let text = arrayc_codegen::ptx::gpu_mlir(&module(vec![f])).unwrap();
         let atomic_adds =
             text.matches("memref.atomic_rmw addf").count() + text.matches("memref.atomic_rmw addi").count();
         let want = if d == DType::Bool { 0 } else { ops.iter().filter(|(func, ..)| *func == add).count() };

@@ -6,9 +6,9 @@
 //! with `%axis_lo, %axis_hi: index`, the bounds along that axis (Kristensen et al. 2016, Sec. IV: one
 //! launch per block, here split into chunks by `arrayc_runtime::launch`; added by `cpu`).
 
-use crate::kernel_layout::KernelLayout;
 use arrayc_core::DType;
 use arrayc_dialect::ir::{self, Type as IrType};
+use arrayc_passes::kernel_layout::KernelLayout;
 use melior::{
     ir::{
         attribute::StridedLayoutAttribute,

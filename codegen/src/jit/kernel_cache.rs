@@ -4,8 +4,8 @@
 //! there; [`load_cached`] loads each such object file once.
 
 use super::{host, load_object, CacheOutcome, Code, OPT_LEVEL, PIPELINE};
-use crate::disk_cache::{compiler_identity, DiskCache, Key, Lookup};
 use arrayc_dialect::ir;
+use arrayc_passes::disk_cache::{compiler_identity, DiskCache, Key, Lookup};
 
 /// Loads from `c` the object files that hold the kernels of `keys` ([`cached_objects`]), each once,
 /// into `code`; sets the packed entry (`entries`) and outcome of each kernel found; returns how

@@ -19,10 +19,10 @@ mod kernel_cache;
 pub use kernel_cache::kernel_key;
 use kernel_cache::{kernel_entry, load_cached};
 
-use crate::disk_cache::{DiskCache, Key};
 use crate::kernel_codegen::{self, CodegenError};
-use crate::kernel_layout::{launch_plan, LaunchPlan};
 use arrayc_dialect::ir;
+use arrayc_passes::disk_cache::{DiskCache, Key};
+use arrayc_passes::kernel_layout::{launch_plan, LaunchPlan};
 use arrayc_runtime::launch::{CpuKernels, LaunchError, PackedFn, PackedKernel};
 use arrayc_runtime::value::{KernelLauncher, RtValue};
 use melior::{
@@ -190,7 +190,7 @@ fn register_once() {
 /// (`crate::ptx`) name, so that `parse_pass_pipeline` finds them: only these, as registering all of
 /// MLIR's passes costs every compiling process 2.5 M instructions (about 1 ms; callgrind,
 /// `benchmarks/REPORT-compile.md`). A pass added to a pipeline must be added here; every pipeline
-/// is parsed by the tests (`passes/tests/kernels.rs`, the PTX tests).
+/// is parsed by the tests (`codegen/tests/kernels.rs`, the PTX tests).
 fn register_pipeline_passes() {
     use melior::pass::{conversion, gpu, memref, scf, transform};
     scf::register_scf_parallel_for_to_nested_fors();

@@ -9,8 +9,7 @@ use melior::{
 };
 use std::sync::{Arc, Mutex};
 
-/// The IRDL definition of the `arr` dialect (`dialect/arr.irdl.mlir`).
-pub const ARR_IRDL: &str = include_str!("../arr.irdl.mlir");
+use arrayc_dialect::ARR_IRDL;
 
 /// Errors from MLIR parsing and verification. The message holds MLIR's own diagnostics.
 #[derive(Debug, thiserror::Error)]
@@ -66,5 +65,36 @@ pub fn parse_and_verify<'c>(context: &'c Context, text: &str) -> Result<Module<'
         (Some(m), Some(true)) => Ok(m),
         (Some(_), _) => Err(MlirError::Verify(msgs)),
         (None, _) => Err(MlirError::Parse(msgs)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrayc_dialect::ops::{Spelling::*, BINARY};
+
+    /// The predicate codes the importer reads must be the ones MLIR gives the keywords: parse each
+    /// comparison the table spells with MLIR and read its `predicate` attribute back.
+    #[test]
+    fn predicate_codes_match_mlir() {
+        use melior::ir::{attribute::IntegerAttribute, operation::OperationLike, BlockLike, RegionLike};
+        let ctx = new_context().unwrap();
+        for r in BINARY {
+            for (s, ty) in [(r.float, "f64"), (r.int, "i64"), (r.bool, "i1")] {
+                let (op, key, code) = match s {
+                    CmpF(k, p) => ("arith.cmpf", k, p),
+                    CmpI(k, p) => ("arith.cmpi", k, p),
+                    _ => continue,
+                };
+                let text = format!(
+                    "func.func @f(%a: {ty}, %b: {ty}) -> i1 {{\n  %c = {op} {key}, %a, %b : {ty}\n  return %c : i1\n}}"
+                );
+                let m = parse_and_verify(&ctx, &text).unwrap();
+                let f = m.body().first_operation().unwrap();
+                let cmp = f.region(0).unwrap().first_block().unwrap().first_operation().unwrap();
+                let attr = IntegerAttribute::try_from(cmp.attribute("predicate").unwrap()).unwrap();
+                assert_eq!(attr.value(), code, "{op} {key}");
+            }
+        }
     }
 }

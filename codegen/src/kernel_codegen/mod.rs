@@ -31,7 +31,7 @@
 //! over the space carrying its accumulator. Dimension 0 of the space (of the parallel loop or of the
 //! nest) carries the `arrayc.chunk` marker, and the `scf.for` over the axis of a reduction along an
 //! axis the `arrayc.axis_chunk` marker
-//! ([`KernelLayout::axis_split`](crate::kernel_layout::KernelLayout::axis_split)).
+//! ([`KernelLayout::axis_split`](arrayc_passes::kernel_layout::KernelLayout::axis_split)).
 //!
 //! The CPU target ([`cpu::lower_to_chunks`]) appends `%lo, %hi: index` and runs the marked dimension
 //! (dimension 0 of the chunked space) over `[%lo, %hi)`, the chunk the runtime assigned (see
@@ -57,7 +57,7 @@
 //! # Fused blocks and array contraction (Kristensen et al. 2016, Sec. IV-A, Fig. 1)
 //!
 //! A kernel body is one fused block of the WSP partition: `Compute` ops in execution order, analysed
-//! by [`kernel_layout`](crate::kernel_layout::kernel_layout) (shared with the launcher, so both agree
+//! by [`kernel_layout`](arrayc_passes::kernel_layout::kernel_layout) (shared with the launcher, so both agree
 //! on the iteration space) and checked by [`legality::kernel_legality`]. Supported forms (anything
 //! else is a [`CodegenError`]; [`fusible_block`] tells the outline pass beforehand):
 //!
@@ -78,12 +78,12 @@
 //!   index; the runtime chunks either `out`'s first dimension or, for a small `out` and a long axis,
 //!   the axis, giving each chunk partial outputs that it combines in chunk order.
 //! * **Scan block**: an elementwise block whose ops include `Scan(kind, axis)` ops, all along one
-//!   axis and with no reduction ([`KernelLayout::scan_axis`](crate::kernel_layout::KernelLayout::scan_axis)):
+//!   axis and with no reduction ([`KernelLayout::scan_axis`](arrayc_passes::kernel_layout::KernelLayout::scan_axis)):
 //!   the other axes in parallel (the first chunked: axis 1 for a scan along axis 0, none for a 1-d
 //!   space), the scan axis innermost as an `scf.for` in order, carrying one accumulator per scan; a
 //!   scan's output is written at each iteration, so later ops of the block read it elementwise and
 //!   it can be contracted. A 1-d space of integer scans is a *chunked scan*
-//!   ([`KernelLayout::chunked_scan`](crate::kernel_layout::KernelLayout::chunked_scan)): the kernel
+//!   ([`KernelLayout::chunked_scan`](arrayc_passes::kernel_layout::KernelLayout::chunked_scan)): the kernel
 //!   takes its carries and pass after the fault cell, and each of two `scf.if`s on the pass holds a
 //!   chunked `scf.for` over dimension 0 (`loops::chunked_scan`): the totals pass, without stores,
 //!   and the final pass, from the carries.
@@ -118,7 +118,7 @@ pub mod abi;
 mod builder;
 pub mod cpu;
 pub mod gpu;
-pub mod legality;
+
 mod loops;
 mod mathlib;
 mod philox;
@@ -136,7 +136,7 @@ use melior::{
     Context,
 };
 
-pub use legality::{fusible_block, kernel_legality};
+pub use arrayc_passes::legality::{fusible_block, kernel_legality};
 
 /// A kernel that this back end cannot compile (malformed kernel IR: a compiler bug upstream).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
