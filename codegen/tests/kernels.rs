@@ -1165,6 +1165,8 @@ fn packed_abi_layout() {
         3, // lo, hi
     ];
     let mut ptrs: Vec<*mut ()> = w.iter_mut().map(|x| x as *mut u64 as *mut ()).collect();
+    // SAFETY: the words are the kernel's signature (a 1-d f64 and a 1-d i64 view, a scalar, lo and hi); both
+    // views lie inside `out` (elements 1..=7) and `src` (elements 4..=7), which outlive the call.
     unsafe { (entry.0)(ptrs.as_mut_ptr()) };
     assert_eq!(out, vec![0.0, 0.0, 0.0, 6.5, 0.0, 5.5, 0.0, 0.0]);
 }

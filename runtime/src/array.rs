@@ -75,6 +75,8 @@ pub struct Buffer {
 // SAFETY: the buffer is plain memory; concurrent kernel chunks write disjoint elements, and the host
 // only reads or writes between kernel launches.
 unsafe impl Send for Buffer {}
+// SAFETY: as for `Send`: shared references only hand out the pointer, and all writes through it
+// are either kernel chunks on disjoint elements or host accesses between launches.
 unsafe impl Sync for Buffer {}
 
 const ALIGN: usize = 64;

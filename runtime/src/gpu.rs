@@ -212,6 +212,8 @@ pub struct Gpu {
 // SAFETY: the driver's handles may be used from any thread once the context is current there
 // (`Gpu::current`, called before every use); the memory state is behind a mutex.
 unsafe impl Send for Gpu {}
+// SAFETY: as for `Send`: every method makes the context current on its thread first, and the only
+// mutable state (`memory`) is behind a mutex.
 unsafe impl Sync for Gpu {}
 
 impl Gpu {
@@ -357,6 +359,8 @@ impl Gpu {
             // allocation is at least as long.
             let host = unsafe { std::slice::from_raw_parts(v.base.as_ptr(), bytes) };
             let start = Instant::now();
+            // SAFETY: `ptr` is a live device allocation of at least `bytes` bytes (the mirror's),
+            // and `host` is `bytes` long.
             unsafe { result::memcpy_htod_sync(ptr, host) }.map_err(|e| driver("copy to the device", e))?;
             m.device_stale = false;
             memory.time.to_device += bytes as u64;
@@ -517,6 +521,8 @@ impl KernelLauncher for Gpu {
             let host = unsafe { std::slice::from_raw_parts_mut(v.base.as_ptr(), m.bytes) };
             let start = Instant::now();
             prefault(host);
+            // SAFETY: `m.ptr` is the mirror's live device allocation of `m.bytes` bytes, the
+            // length of `host`.
             unsafe { result::memcpy_dtoh_sync(host, m.ptr) }.map_err(|e| gpu_err(driver("copy to the host", e)))?;
             m.host_stale = false;
             let bytes = m.bytes as u64;

@@ -140,6 +140,8 @@ pub struct JitKernels {
 // SAFETY: see the type's docs — the JITs holding the code are only used during `compile` (on one
 // thread) and when dropped; the kernel code is immutable and reentrant.
 unsafe impl Send for JitKernels {}
+// SAFETY: as for `Send`: shared references reach only the immutable, reentrant kernel code (through
+// the packed entries), never the JITs.
 unsafe impl Sync for JitKernels {}
 
 impl std::fmt::Debug for JitKernels {
