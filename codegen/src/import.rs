@@ -53,11 +53,12 @@ pub enum ImportError {
     },
     /// The module breaks a rule of the `arr` dialect that MLIR's verifier does not check (a rank,
     /// an axis, a permutation, an operand count: `verify::verify_module`).
-    #[error("invalid arr module: {why}")]
-    Invalid {
+    #[error("invalid arr module: {0}")]
+    Invalid(
         /// The function, operation, line and rule.
-        why: String,
-    },
+        #[from]
+        arrayc_dialect::verify::VerifyError,
+    ),
 }
 
 /// Parses and verifies `text` with MLIR, then rebuilds the typed module and checks it with
@@ -79,7 +80,7 @@ pub fn import_module(ctx: &Context, text: &str, source_name: &str) -> Result<Mod
         m.funcs.push(imp.func);
         op = o.next_in_block();
     }
-    arrayc_dialect::verify::verify_module(&m).map_err(|why| ImportError::Invalid { why })?;
+    arrayc_dialect::verify::verify_module(&m)?;
     Ok(m)
 }
 

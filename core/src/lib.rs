@@ -7,10 +7,12 @@
 //! * [`semantics`]: NumPy's scalar semantics (the host executor, constant folding in fusion, the
 //!   combination of reduction partials);
 //! * [`shape`]: element counts, strides, element ranges and NumPy slicing;
+//! * [`error`]: compiler bugs ([`error::InternalError`]) and scalar arithmetic's errors;
 //! * [`ir`]: arrayc's typed mirror of an `arr` module (host and kernel functions), which the passes
 //!   transform and the host executor runs (its MLIR form lives in `arrayc-dialect`).
 
 pub mod dtype;
+pub mod error;
 pub mod ir;
 pub mod ops;
 pub mod semantics;

@@ -2,6 +2,7 @@
 //! with: binary and unary operations on [`Scalar`]s, and the identities and combination of
 //! reductions (the runtime combines per-chunk partials with them).
 
+use crate::error::ScalarError;
 use crate::{BinFn, DType, ReduceKind, Scalar, UnFn};
 
 #[inline]
@@ -97,7 +98,7 @@ fn ipow(x: i64, y: i64) -> Option<i64> {
 /// Inlined where `op` is a constant (the host executor's functions per operation and dtype), it
 /// folds to the one case.
 #[inline]
-pub fn scalar_binary(op: BinFn, a: Scalar, b: Scalar) -> Result<Scalar, String> {
+pub fn scalar_binary(op: BinFn, a: Scalar, b: Scalar) -> Result<Scalar, ScalarError> {
     use Scalar::*;
     Ok(match (a, b) {
         (F64(x), F64(y)) => float_bin(op, x, y).map(F64).unwrap_or_else(|s| s),
@@ -114,12 +115,12 @@ pub fn scalar_binary(op: BinFn, a: Scalar, b: Scalar) -> Result<Scalar, String> 
             BinFn::Ge => Bool(x >= y),
             _ => int_bin(op, x as i64, y as i64)?,
         },
-        (a, b) => return Err(mixed_dtypes(a, b)),
+        (a, b) => return Err(ScalarError::MixedDtypes(a.dtype(), b.dtype())),
     })
 }
 
 #[inline]
-fn int_bin(op: BinFn, x: i64, y: i64) -> Result<Scalar, &'static str> {
+fn int_bin(op: BinFn, x: i64, y: i64) -> Result<Scalar, ScalarError> {
     use Scalar::*;
     Ok(match op {
         BinFn::Add => I64(x.wrapping_add(y)),
@@ -127,7 +128,7 @@ fn int_bin(op: BinFn, x: i64, y: i64) -> Result<Scalar, &'static str> {
         BinFn::Mul => I64(x.wrapping_mul(y)),
         BinFn::Div => F64(x as f64 / y as f64),
         BinFn::Rem => I64(if y == 0 { 0 } else { x.wrapping_rem(y) }),
-        BinFn::Pow => I64(ipow(x, y).ok_or(NEGATIVE_INT_POWER)?),
+        BinFn::Pow => I64(ipow(x, y).ok_or(ScalarError::NegativeIntPower)?),
         BinFn::Minimum => I64(x.min(y)),
         BinFn::Maximum => I64(x.max(y)),
         BinFn::Eq => Bool(x == y),
@@ -142,10 +143,6 @@ fn int_bin(op: BinFn, x: i64, y: i64) -> Result<Scalar, &'static str> {
 }
 
 #[cold]
-fn mixed_dtypes(a: Scalar, b: Scalar) -> String {
-    format!("internal error: scalar operands of different dtypes ({:?}, {:?})", a.dtype(), b.dtype())
-}
-
 /// Scalar unary function (`Neg` on floats; integer negation is lowered as `0 - x`).
 pub fn scalar_unary(op: UnFn, a: Scalar) -> Scalar {
     let f = |x: f64| -> f64 {
@@ -256,7 +253,7 @@ mod tests {
         // NumPy raises for every base, 1 and -1 included (`np.int64(1) ** -1`).
         for x in [2, 1, -1, 0] {
             let got = scalar_binary(BinFn::Pow, Scalar::I64(x), Scalar::I64(-1));
-            assert_eq!(got, Err(NEGATIVE_INT_POWER.to_string()), "{x} ** -1");
+            assert_eq!(got, Err(ScalarError::NegativeIntPower), "{x} ** -1");
         }
     }
 

@@ -8,23 +8,75 @@
 //! index entries) are stated in `dialect/README.md` and checked here. The importer runs it on every
 //! module it reads (`arrayc-opt`), and the lowering's output satisfies it by construction.
 
-use crate::ir::{Body, ComputeFn, Func, IndexEntry, Module, Op, OpKind, Type, ValueId};
+use crate::ir::{Body, ComputeFn, Func, IndexEntry, Loc, Module, Op, OpKind, Type, ValueId};
 use crate::ops::{self, Spelling};
 use arrayc_core::DType;
 
-/// Checks every function of `m`. Errors: the first violation, as `@func: arr.op: what is wrong`
-/// with the operation's source line when it has one.
-pub fn verify_module(m: &Module) -> Result<(), String> {
+/// A rule of the dialect (`dialect/README.md`) that a module breaks: the function, the operation
+/// and its source place where the violation is at an operation, and what is wrong. Printed as
+/// `@func: arr.op (line N): what is wrong`, or `@func: what is wrong` for the function itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyError {
+    /// The function that breaks the rule.
+    pub func: String,
+    /// The operation (its MLIR name), when the violation is at one.
+    pub op: Option<String>,
+    /// The operation's source place, when it has one.
+    pub loc: Option<Loc>,
+    /// What is wrong.
+    pub why: String,
+}
+
+impl std::fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "@{}: ", self.func)?;
+        if let Some(op) = &self.op {
+            write!(f, "{op}")?;
+            if let Some(l) = self.loc {
+                write!(f, " (line {})", l.line)?;
+            }
+            write!(f, ": ")?;
+        }
+        f.write_str(&self.why)
+    }
+}
+
+impl std::error::Error for VerifyError {}
+
+/// What is wrong, before the verifier knows the function and operation ([`VerifyError::why`]).
+struct Reason(String);
+
+impl From<String> for Reason {
+    fn from(why: String) -> Self {
+        Reason(why)
+    }
+}
+
+impl From<&str> for Reason {
+    fn from(why: &str) -> Self {
+        Reason(why.to_string())
+    }
+}
+
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Checks every function of `m`. Errors: the first violation ([`VerifyError`]).
+pub fn verify_module(m: &Module) -> Result<(), VerifyError> {
     for f in &m.funcs {
         let v = Verifier { m, f };
-        v.check_values(&f.params, "parameter")?;
+        let of_func = |why: Reason| VerifyError { func: f.name.clone(), op: None, loc: None, why: why.0 };
+        v.check_values(&f.params, "parameter").map_err(of_func)?;
         if f.param_defaults.len() > f.params.len() || f.param_names.len() > f.params.len() {
-            return Err(format!("@{}: more parameter defaults or names than parameters", f.name));
+            return Err(of_func("more parameter defaults or names than parameters".into()));
         }
         v.body(&f.body)?;
         if !f.kernel {
             let mut scope = Scope { defined: vec![false; f.value_types.len()], log: vec![] };
-            scope.define_all(&f.params).map_err(|e| format!("@{}: {e}", f.name))?;
+            scope.define_all(&f.params).map_err(of_func)?;
             v.dominance(&f.body, &mut scope)?;
         }
     }
@@ -40,27 +92,28 @@ struct Scope {
 }
 
 impl Scope {
-    fn define_all(&mut self, vs: &[ValueId]) -> Result<(), String> {
+    fn define_all(&mut self, vs: &[ValueId]) -> Result<(), Reason> {
         for &v in vs {
             let slot = self.defined.get_mut(v as usize).ok_or_else(|| format!("value %{v} is not defined"))?;
             if *slot {
-                return Err(format!("value %{v} is defined twice"));
+                return Err(format!("value %{v} is defined twice").into());
             }
             *slot = true;
             self.log.push(v);
         }
         Ok(())
     }
-    fn require(&self, vs: &[ValueId]) -> Result<(), String> {
+    fn require(&self, vs: &[ValueId]) -> Result<(), Reason> {
         match vs.iter().find(|&&v| !self.defined.get(v as usize).copied().unwrap_or(false)) {
             Some(v) => Err(format!(
                 "%{v} is used where it is not defined (before its definition, or outside the body that defines it)"
-            )),
+            )
+            .into()),
             None => Ok(()),
         }
     }
     /// Runs `f` in a nested body: the values defined inside go out of scope afterwards.
-    fn nested(&mut self, f: impl FnOnce(&mut Scope) -> Result<(), String>) -> Result<(), String> {
+    fn nested<E>(&mut self, f: impl FnOnce(&mut Scope) -> Result<(), E>) -> Result<(), E> {
         let mark = self.log.len();
         let r = f(self);
         for v in self.log.drain(mark..) {
@@ -76,65 +129,67 @@ struct Verifier<'a> {
 }
 
 impl Verifier<'_> {
-    fn ty(&self, v: ValueId) -> Result<Type, String> {
+    fn ty(&self, v: ValueId) -> Result<Type, Reason> {
         self.f
             .value_types
             .get(v as usize)
             .copied()
-            .ok_or_else(|| format!("value %{v} is not defined in @{}", self.f.name))
+            .ok_or_else(|| format!("value %{v} is not defined in @{}", self.f.name).into())
     }
-    fn check_values(&self, vs: &[ValueId], what: &str) -> Result<(), String> {
+    fn check_values(&self, vs: &[ValueId], what: &str) -> Result<(), Reason> {
         for &v in vs {
             self.ty(v).map_err(|e| format!("{what}: {e}"))?;
         }
         Ok(())
     }
-    fn rank(&self, v: ValueId) -> Result<Option<usize>, String> {
+    fn rank(&self, v: ValueId) -> Result<Option<usize>, Reason> {
         Ok(match self.ty(v)? {
             Type::Array(_, r) => Some(r),
             Type::Scalar(_) => None,
         })
     }
     /// The rank of `v`, which must be an array.
-    fn array(&self, v: ValueId, what: &str) -> Result<usize, String> {
-        self.rank(v)?.ok_or_else(|| format!("{what} %{v} must be an array"))
+    fn array(&self, v: ValueId, what: &str) -> Result<usize, Reason> {
+        self.rank(v)?.ok_or_else(|| format!("{what} %{v} must be an array").into())
     }
-    fn scalar(&self, v: ValueId, what: &str) -> Result<DType, String> {
+    fn scalar(&self, v: ValueId, what: &str) -> Result<DType, Reason> {
         match self.ty(v)? {
             Type::Scalar(d) => Ok(d),
-            Type::Array(..) => Err(format!("{what} %{v} must be a scalar")),
+            Type::Array(..) => Err(format!("{what} %{v} must be a scalar").into()),
         }
     }
-    fn i64s(&self, vs: &[ValueId], what: &str) -> Result<(), String> {
+    fn i64s(&self, vs: &[ValueId], what: &str) -> Result<(), Reason> {
         for &v in vs {
             if self.scalar(v, what)? != DType::I64 {
-                return Err(format!("{what} %{v} must be an i64"));
+                return Err(format!("{what} %{v} must be an i64").into());
             }
         }
         Ok(())
     }
-    fn same_types(&self, groups: &[&[ValueId]], what: &str) -> Result<(), String> {
+    fn same_types(&self, groups: &[&[ValueId]], what: &str) -> Result<(), Reason> {
         let n = groups[0].len();
         if groups.iter().any(|g| g.len() != n) {
-            return Err(format!("{what}: the lists of carried values differ in length"));
+            return Err(format!("{what}: the lists of carried values differ in length").into());
         }
         for i in 0..n {
             let t = self.ty(groups[0][i])?;
             for g in &groups[1..] {
                 if self.ty(g[i])? != t {
-                    return Err(format!("{what}: carried value {i} changes type"));
+                    return Err(format!("{what}: carried value {i} changes type").into());
                 }
             }
         }
         Ok(())
     }
 
-    fn body(&self, body: &Body) -> Result<(), String> {
+    /// `why` as the violation of operation `op` of this function.
+    fn at(&self, op: &Op, why: Reason) -> VerifyError {
+        VerifyError { func: self.f.name.clone(), op: Some(op_name(&op.kind)), loc: op.loc, why: why.0 }
+    }
+
+    fn body(&self, body: &Body) -> Result<(), VerifyError> {
         for op in body {
-            self.op(op).map_err(|e| {
-                let at = op.loc.map(|l| format!(" (line {})", l.line)).unwrap_or_default();
-                format!("@{}: {}{at}: {e}", self.f.name, op_name(&op.kind))
-            })?;
+            self.op(op).map_err(|e| self.at(op, e))?;
             for b in op.kind.bodies() {
                 self.body(b)?;
             }
@@ -143,13 +198,10 @@ impl Verifier<'_> {
     }
 
     /// Checks that every operand of `body` is defined where it is read (SSA dominance).
-    fn dominance(&self, body: &Body, scope: &mut Scope) -> Result<(), String> {
+    fn dominance(&self, body: &Body, scope: &mut Scope) -> Result<(), VerifyError> {
         use OpKind::*;
         for op in body {
-            let at = |e: String| {
-                let line = op.loc.map(|l| format!(" (line {})", l.line)).unwrap_or_default();
-                format!("@{}: {}{line}: {e}", self.f.name, op_name(&op.kind))
-            };
+            let at = |e: Reason| self.at(op, e);
             match &op.kind {
                 For { iv, lo, hi, step, inits, carried, body, yields, results } => {
                     scope.require(&[*lo, *hi, *step]).and_then(|()| scope.require(inits)).map_err(at)?;
@@ -193,7 +245,7 @@ impl Verifier<'_> {
         Ok(())
     }
 
-    fn op(&self, op: &Op) -> Result<(), String> {
+    fn op(&self, op: &Op) -> Result<(), Reason> {
         use OpKind::*;
         let k = &op.kind;
         self.check_values(&k.operands(), "operand")?;
@@ -210,7 +262,7 @@ impl Verifier<'_> {
                     return Err("operands of different dtypes".into());
                 }
                 if ops::binary(*f).spelling(dt) == Spelling::Undefined {
-                    return Err(format!("`{}` is not defined on {} operands", f.name(), dt.name()));
+                    return Err(format!("`{}` is not defined on {} operands", f.name(), dt.name()).into());
                 }
             }
             Unary { res, op: f, arg } => {
@@ -219,7 +271,7 @@ impl Verifier<'_> {
                 // Host code has one MLIR operation per unary function (integer negation and `~` are
                 // lowered to binary operations).
                 if !matches!(ops::unary(*f).spelling(dt), Spelling::Op(_)) {
-                    return Err(format!("`{}` on {} is not a host scalar operation", f.name(), dt.name()));
+                    return Err(format!("`{}` on {} is not a host scalar operation", f.name(), dt.name()).into());
                 }
             }
             Cast { res, arg } => {
@@ -247,15 +299,15 @@ impl Verifier<'_> {
             Call { callee, args, results } => {
                 let g = self.m.func(callee).ok_or_else(|| format!("no function @{callee}"))?;
                 if args.len() != g.params.len() {
-                    return Err(format!("@{callee} takes {} arguments, {} given", g.params.len(), args.len()));
+                    return Err(format!("@{callee} takes {} arguments, {} given", g.params.len(), args.len()).into());
                 }
                 for (a, p) in args.iter().zip(&g.params) {
                     if g.value_types.get(*p as usize) != Some(&self.ty(*a)?) {
-                        return Err(format!("argument %{a} does not have the type of @{callee}'s parameter"));
+                        return Err(format!("argument %{a} does not have the type of @{callee}'s parameter").into());
                     }
                 }
                 if !g.kernel && results.len() != g.results.len() {
-                    return Err(format!("@{callee} has {} results, {} taken", g.results.len(), results.len()));
+                    return Err(format!("@{callee} has {} results, {} taken", g.results.len(), results.len()).into());
                 }
                 self.check_values(results, "result")?;
             }
@@ -265,7 +317,8 @@ impl Verifier<'_> {
                         "returns {} values, the function has {} results",
                         values.len(),
                         self.f.results.len()
-                    ));
+                    )
+                    .into());
                 }
             }
             Assert { cond, .. } => {
@@ -282,10 +335,10 @@ impl Verifier<'_> {
                 let consumed = index.iter().filter(|e| !matches!(e, IndexEntry::NewAxis)).count();
                 let produced = index.iter().filter(|e| !matches!(e, IndexEntry::At)).count();
                 if consumed != r {
-                    return Err(format!("{consumed} index entries cover the dimensions of a {r}-d source"));
+                    return Err(format!("{consumed} index entries cover the dimensions of a {r}-d source").into());
                 }
                 if self.array(*res, "result")? != produced {
-                    return Err(format!("the index makes a {produced}-d view, the result type says otherwise"));
+                    return Err(format!("the index makes a {produced}-d view, the result type says otherwise").into());
                 }
                 if operands.len() != index.iter().map(|e| e.num_operands()).sum::<usize>() {
                     return Err("the index entries take a different number of operands".into());
@@ -295,7 +348,9 @@ impl Verifier<'_> {
             Broadcast { res, src, sizes } => {
                 let (r, rr) = (self.array(*src, "source")?, self.array(*res, "result")?);
                 if rr != sizes.len() || rr < r {
-                    return Err(format!("broadcasts a {r}-d source to {} sizes into a {rr}-d result", sizes.len()));
+                    return Err(
+                        format!("broadcasts a {r}-d source to {} sizes into a {rr}-d result", sizes.len()).into()
+                    );
                 }
                 self.i64s(sizes, "size")?;
             }
@@ -304,7 +359,7 @@ impl Verifier<'_> {
                 let mut sorted = perm.clone();
                 sorted.sort_unstable();
                 if sorted != (0..r).collect::<Vec<_>>() || self.array(*res, "result")? != r {
-                    return Err(format!("`perm` must be a permutation of 0..{r}, the source's dimensions"));
+                    return Err(format!("`perm` must be a permutation of 0..{r}, the source's dimensions").into());
                 }
             }
             Diagonal { res, src } => {
@@ -315,7 +370,7 @@ impl Verifier<'_> {
             Dim { res, src, axis } => {
                 let r = self.array(*src, "source")?;
                 if *axis >= r {
-                    return Err(format!("axis {axis} of a {r}-d source"));
+                    return Err(format!("axis {axis} of a {r}-d source").into());
                 }
                 self.i64s(&[*res], "result")?;
             }
@@ -336,7 +391,7 @@ impl Verifier<'_> {
 
     /// `arr.OP(out, ins..)`: the operand counts of the table in `dialect/README.md`, and each array
     /// input of `out`'s rank or 0-d (a reduction's input one rank more, or any rank).
-    fn compute(&self, func: ComputeFn, out: ValueId, ins: &[ValueId]) -> Result<(), String> {
+    fn compute(&self, func: ComputeFn, out: ValueId, ins: &[ValueId]) -> Result<(), Reason> {
         let r = self.array(out, "out")?;
         let arity = match func {
             ComputeFn::Fill
@@ -351,14 +406,14 @@ impl Verifier<'_> {
             ComputeFn::Where => 3,
         };
         if ins.len() != arity {
-            return Err(format!("takes {arity} inputs, {} given", ins.len()));
+            return Err(format!("takes {arity} inputs, {} given", ins.len()).into());
         }
         if let ComputeFn::Gather(axis) = func {
             // `src`, then one index array per gathered axis.
             let rs = self.array(ins[0], "src")?;
             let count = ins.len() - 1;
             if axis + count > rs {
-                return Err(format!("gathers along axes {axis}..{} of a {rs}-d src", axis + count - 1));
+                return Err(format!("gathers along axes {axis}..{} of a {rs}-d src", axis + count - 1).into());
             }
             if ins.contains(&out) {
                 return Err("writes one of its inputs".into());
@@ -369,7 +424,7 @@ impl Verifier<'_> {
                     return Err("its indices must be i64 arrays".into());
                 }
                 if ri != r || r + count < rs {
-                    return Err(format!("gathers a {rs}-d src through a {ri}-d index into a {r}-d out"));
+                    return Err(format!("gathers a {rs}-d src through a {ri}-d index into a {r}-d out").into());
                 }
             }
             return Ok(());
@@ -379,7 +434,7 @@ impl Verifier<'_> {
             return match axis {
                 Some(a) if a < ri && r + 1 == ri => Ok(()),
                 None if r == 0 => Ok(()),
-                Some(a) => Err(format!("reduces axis {a} of a {ri}-d input into a {r}-d out")),
+                Some(a) => Err(format!("reduces axis {a} of a {ri}-d input into a {r}-d out").into()),
                 None => Err("a reduction over all elements writes a 0-d out".into()),
             };
         }
@@ -400,7 +455,8 @@ impl Verifier<'_> {
                     return Err(format!(
                         "scatters a {}-d value through {count} {ri}-d indices into a {r}-d out",
                         rv.unwrap_or(0)
-                    ));
+                    )
+                    .into());
                 }
             }
             return Ok(());
@@ -410,7 +466,7 @@ impl Verifier<'_> {
             return if ri == r && axis < r {
                 Ok(())
             } else {
-                Err(format!("scans axis {axis} of a {ri}-d input into a {r}-d out"))
+                Err(format!("scans axis {axis} of a {ri}-d input into a {r}-d out").into())
             };
         }
         if matches!(func, ComputeFn::Arange) && r != 1 {
@@ -419,7 +475,7 @@ impl Verifier<'_> {
         for &i in ins {
             if let Some(ri) = self.rank(i)? {
                 if ri != r && ri != 0 {
-                    return Err(format!("input %{i} is {ri}-d, out is {r}-d"));
+                    return Err(format!("input %{i} is {ri}-d, out is {r}-d").into());
                 }
             }
         }
@@ -483,11 +539,12 @@ mod tests {
         let mut g = f.clone();
         g.body = vec![konst(a), add.clone(), konst(b)];
         let e = verify_module(&module(g)).unwrap_err();
-        assert!(e.contains(&format!("%{b} is used where it is not defined")), "{e}");
+        assert!(e.why.contains(&format!("%{b} is used where it is not defined")), "{e}");
+        assert_eq!((e.func.as_str(), e.op.as_deref()), ("main", Some("binary add")), "{e}");
 
         let mut g = f.clone();
         g.body = vec![konst(a), konst(b), konst(a)];
-        assert!(verify_module(&module(g)).unwrap_err().contains("defined twice"));
+        assert!(verify_module(&module(g)).unwrap_err().why.contains("defined twice"));
 
         let iv = f.new_value(Type::Scalar(DType::I64), None);
         let inner = f.new_value(Type::Scalar(DType::I64), None);
@@ -506,6 +563,6 @@ mod tests {
         let use_inner = Op::new(OpKind::Binary { res: c, op: BinFn::Add, lhs: inner, rhs: a }, None);
         g.body = vec![konst(a), konst(b), Op::new(lp, None), use_inner];
         let e = verify_module(&module(g)).unwrap_err();
-        assert!(e.contains(&format!("%{inner} is used where it is not defined")), "{e}");
+        assert!(e.why.contains(&format!("%{inner} is used where it is not defined")), "{e}");
     }
 }

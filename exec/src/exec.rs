@@ -17,6 +17,7 @@
 //! bounds-checked offset into `x` ([`element_only`]), so `x[i] = f(i)` in a loop allocates nothing
 //! and touches no reference count.
 
+use arrayc_core::error::{InternalError, ScalarError};
 use arrayc_core::ir::{BinFn, Body, ComputeFn, Func, IndexEntry, Loc, Module, Op, OpKind, Type, UnFn, ValueId};
 use arrayc_core::semantics::{scalar_binary, scalar_unary};
 use arrayc_core::{DType, Scalar};
@@ -87,7 +88,10 @@ impl<'a> Executor<'a> {
         for (k, (p, a)) in code.params.iter().zip(args).enumerate() {
             if !fr.set(*p, a) {
                 let name = &self.module.funcs[f].name;
-                return Err(self.err(None, format!("internal error: argument {k} of `{name}` has the wrong kind")));
+                return Err(self.err(
+                    None,
+                    InternalError::new(format!("argument {k} of `{name}` has the wrong kind")).to_string(),
+                ));
             }
         }
         // Calls recurse: grow the stack on demand rather than overflow it.
@@ -231,7 +235,7 @@ impl<'a> Executor<'a> {
                 };
                 let _ = write!(self.out, "{text}{}", if *newline { "\n" } else { " " });
             }
-            Inst::Fail(m) => return Err(OpError::Msg(m.clone())),
+            Inst::Fail(e) => return Err(OpError::Msg(e.to_string())),
         }
         Ok(Next::Pc)
     }
@@ -258,7 +262,7 @@ impl<'a> Executor<'a> {
                 let r = self.call_at(*f, argv, depth + 1).map_err(|e| OpError::Exec(Box::new(e)))?;
                 for (slot, x) in c.results.iter().zip(r) {
                     if !fr.set(*slot, x) {
-                        return Err(OpError::Msg("internal error: a call result has the wrong kind".into()));
+                        return Err(OpError::Msg(InternalError::new("a call result has the wrong kind").to_string()));
                     }
                 }
                 Ok(())
@@ -304,6 +308,14 @@ impl From<String> for OpError {
     }
 }
 
+/// NumPy's error of a scalar operation (an integer `**` with a negative exponent), located by the
+/// executor at the operation.
+impl From<ScalarError> for OpError {
+    fn from(e: ScalarError) -> Self {
+        OpError::Msg(e.to_string())
+    }
+}
+
 /// A failed copy between host and device memory (`KernelLauncher::host_read`/`host_write`).
 impl From<LaunchError> for OpError {
     fn from(e: LaunchError) -> Self {
@@ -336,7 +348,7 @@ impl Frame {
     fn vw(&self, r: u32) -> Result<&View, String> {
         self.v[r as usize]
             .as_ref()
-            .ok_or_else(|| "internal error: a view is used after `arr.del` or before definition".into())
+            .ok_or_else(|| InternalError::new("a view is used after `arr.del` or before definition").to_string())
     }
     /// The value in `slot` (an element slot is never read whole: [`element_only`]).
     fn value(&self, slot: Slot) -> Result<RtValue, String> {
@@ -445,7 +457,7 @@ impl AssertInst {
 
 /// `lhs op rhs` on the bits of two scalars of one dtype ([`binary_fn`]); `Err` is NumPy's error
 /// (an integer `**` with a negative exponent).
-type BinaryFn = fn(u64, u64) -> Result<u64, String>;
+type BinaryFn = fn(u64, u64) -> Result<u64, ScalarError>;
 /// A cast on the bits of a scalar ([`cast_fn`]).
 type CastFn = fn(u64) -> u64;
 
@@ -577,7 +589,7 @@ enum Inst {
         newline: bool,
     },
     /// An internal error found by the translation, reported if the operation is reached.
-    Fail(String),
+    Fail(InternalError),
 }
 
 /// A host function translated for the executor.
@@ -741,7 +753,7 @@ impl Translator<'_> {
                 (Slot::S(dst, to), Slot::S(src, from)) if to == from => Inst::MoveS { dst, src },
                 (Slot::S(res, to), Slot::S(arg, from)) => Inst::Cast { f: cast_fn(from, to), res, arg },
                 (Slot::V(dst), Slot::V(src)) => Inst::MoveV { dst, src },
-                _ => Inst::Fail("internal error: a loop or branch value changes kind".into()),
+                _ => Inst::Fail(InternalError::new("a loop or branch value changes kind")),
             };
             self.emit(i, loc);
         }
@@ -878,7 +890,7 @@ impl Translator<'_> {
             Dim { res, src, axis } => Inst::Dim { res: self.s(*res), src: self.v(*src), axis: *axis },
             Load { res, src } => match self.elem(*src) {
                 Some(e) => Inst::Load { res: self.s(*res), src: e },
-                None => Inst::Fail("internal error: host read of an array".into()),
+                None => Inst::Fail(InternalError::new("host read of an array")),
             },
             Del { base } => {
                 // The region is done with the base array; free it now unless the function returns
@@ -899,12 +911,12 @@ impl Translator<'_> {
                 };
                 match (self.elem(*out), src) {
                     (Some(dst), Some(src)) => Inst::Store { dst, src },
-                    (None, _) => Inst::Fail("internal error: host element write to an array".into()),
-                    (_, None) => Inst::Fail("internal error: host element copy from an array".into()),
+                    (None, _) => Inst::Fail(InternalError::new("host element write to an array")),
+                    (_, None) => Inst::Fail(InternalError::new("host element copy from an array")),
                 }
             }
             Compute { func, .. } => {
-                Inst::Fail(format!("internal error: `arr.{}` was not outlined into a kernel", func.name()))
+                Inst::Fail(InternalError::new(format!("`arr.{}` was not outlined into a kernel", func.name())))
             }
         };
         self.emit(i, loc);

@@ -28,10 +28,18 @@ pub struct RunArgs {
     pub out: Option<std::path::PathBuf>,
 }
 
-/// A user-facing error: already rendered text (diagnostics or a message naming the fix).
+/// A user-facing error: already rendered text (diagnostics or a message naming the fix). The
+/// drivers print it and exit with status 1; a compiler bug arrives here as an
+/// [`InternalError`](arrayc_core::error::InternalError), rendered with its request for a report.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct UserError(pub String);
+
+impl From<arrayc_core::error::InternalError> for UserError {
+    fn from(e: arrayc_core::error::InternalError) -> Self {
+        UserError(e.to_string())
+    }
+}
 
 /// The entry function: `requested`, else `main`, else the only function, else the function named
 /// like the file (`synthetic` in `synthetic.arr`).

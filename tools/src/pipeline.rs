@@ -8,6 +8,7 @@
 
 use crate::{check_source, render_diagnostics, UserError};
 use arrayc_codegen::mlir;
+use arrayc_core::error::InternalError;
 use arrayc_dialect::{ir::Module, print, verify};
 use arrayc_passes::wsp_fusion::{self, FusionOptions, RegionReport};
 use arrayc_passes::{dce, insert_del_sync, lower_ast, outline};
@@ -41,7 +42,7 @@ pub fn lower_source(src: &str, file: &str) -> Result<Module, UserError> {
     let m = lower_ast::lower_program(&checked, src, file).map_err(|diags| {
         UserError(format!("{}error: could not compile `{file}`", render_diagnostics(&diags, file, src)))
     })?;
-    verify::verify_module(&m).map_err(|e| UserError(format!("internal error: after `{}`: {e}", lower_ast::NAME)))?;
+    verify::verify_module(&m).map_err(|e| InternalError::new(format!("after `{}`: {e}", lower_ast::NAME)))?;
     Ok(m)
 }
 
@@ -67,7 +68,7 @@ pub fn run_pass_with(
             insert_del_sync::run(m, entry);
             vec![]
         }
-        wsp_fusion::NAME => wsp_fusion::run(m, &opts.fusion).map_err(|e| UserError(format!("internal error: {e}")))?,
+        wsp_fusion::NAME => wsp_fusion::run(m, &opts.fusion).map_err(InternalError::new)?,
         outline::NAME => {
             outline::run(m, &opts.fusion);
             vec![]
@@ -86,7 +87,7 @@ pub fn run_pass_with(
             return Err(UserError(format!("error: unknown pass `{name}`; passes: {}", names.join(", "))));
         }
     };
-    verify::verify_module(m).map_err(|e| UserError(format!("internal error: after pass `{name}`: {e}")))?;
+    verify::verify_module(m).map_err(|e| InternalError::new(format!("after pass `{name}`: {e}")))?;
     if opts.verify_each {
         verified_text(m).map_err(|e| UserError(format!("{} (after pass `{name}`)", e.0)))?;
     }
@@ -107,8 +108,8 @@ pub fn to_kernels(m: &mut Module, entry: &str, opts: &PassOptions) -> Result<Vec
 /// A failure here is a compiler bug; the error carries MLIR's diagnostics.
 pub fn verified_text(m: &Module) -> Result<String, UserError> {
     let text = print::print_module(m);
-    let ctx = mlir::new_context().map_err(|e| UserError(format!("internal error: {e}")))?;
+    let ctx = mlir::new_context().map_err(InternalError::new)?;
     mlir::parse_and_verify(&ctx, &text)
-        .map_err(|e| UserError(format!("internal error: the arr module does not verify: {e}\n{text}")))?;
+        .map_err(|e| InternalError::new(format!("the arr module does not verify: {e}\n{text}")))?;
     Ok(text)
 }

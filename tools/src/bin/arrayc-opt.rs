@@ -3,6 +3,7 @@
 //! prints the result (see `arrayc-opt --help`).
 
 use arrayc_codegen::{import::import_module, mlir};
+use arrayc_core::error::InternalError;
 use arrayc_tools::{choose_entry, given_arguments, pipeline, FuseArgs, UserError};
 use clap::Parser;
 use std::io::Read;
@@ -80,7 +81,7 @@ fn run(cli: &Cli) -> Result<(), UserError> {
         passes = &passes[1..];
         pipeline::lower_source(&text, display)?
     } else {
-        let ctx = mlir::new_context().map_err(|e| UserError(format!("internal error: {e}")))?;
+        let ctx = mlir::new_context().map_err(InternalError::new)?;
         import_module(&ctx, &text, "").map_err(|e| UserError(format!("error: `{display}`: {e}")))?
     };
     if m.source_name.is_empty() {

@@ -2,6 +2,7 @@
 
 use arrayc_codegen::gpu_emulation::{Emulation, Grid};
 use arrayc_codegen::{jit, ptx};
+use arrayc_core::error::InternalError;
 use arrayc_exec::RunArgs;
 use arrayc_passes::disk_cache::DiskCache;
 use arrayc_runtime::{
@@ -360,14 +361,14 @@ fn emit(
                 source_name: m.source_name.clone(),
                 funcs: m.funcs.iter().filter(|f| !f.kernel).cloned().collect(),
             });
-            let kernels = jit::kernels_mlir(&m).map_err(|e| UserError(format!("internal error: {e}")))?;
+            let kernels = jit::kernels_mlir(&m).map_err(InternalError::new)?;
             emit_text(&format!(
                 "// Host functions (run by the arrayc executor; func.call of a kernel is a launch):\n{host}// Kernels, lowered to scf/memref/arith/math:\n{kernels}"
             ));
         }
-        Stage::Gpu => emit_text(&ptx::gpu_mlir(&m).map_err(|e| UserError(format!("internal error: {e}")))?),
+        Stage::Gpu => emit_text(&ptx::gpu_mlir(&m).map_err(InternalError::new)?),
         Stage::Ptx => emit_text(&ptx::ptx(&m).map_err(gpu_error)?),
-        _ => emit_text(&jit::llvm_ir(&m).map_err(|e| UserError(format!("internal error: {e}")))?),
+        _ => emit_text(&jit::llvm_ir(&m).map_err(InternalError::new)?),
     }
     Ok(())
 }
@@ -389,7 +390,7 @@ fn emulation_grid() -> Result<Grid, UserError> {
 fn gpu_error(e: jit::JitError) -> UserError {
     match e {
         jit::JitError::NoLibdevice { .. } => UserError(format!("error: {e}")),
-        e => UserError(format!("internal error: {e}")),
+        e => InternalError::new(e).into(),
     }
 }
 
@@ -439,7 +440,7 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
             (None, None)
         }
         None => {
-            let kernels = jit::compile(&m, cache.as_ref()).map_err(|e| UserError(format!("internal error: {e}")))?;
+            let kernels = jit::compile(&m, cache.as_ref()).map_err(InternalError::new)?;
             let all_hits = !kernels.cache.is_empty() && kernels.cache.iter().all(|c| *c == jit::CacheOutcome::Hit);
             lap(if all_hits { "kernels (from the cache)" } else { "kernel JIT (MLIR -> LLVM, O3)" }, &mut clock);
             (Some(kernels), None)
