@@ -77,24 +77,33 @@ pub fn ilp(prob: &Problem, budget: Budget, deadline: Deadline, stats: &mut Stats
         return vec![];
     }
     let singletons = || (0..n).map(|i| vec![i]).collect();
-    let g = &prob.graph;
-    let c = &prob.prep.ctx;
-    let terms: BlockTerms = prob.prep.terms();
     let mut p = Program { pb: RowProblem::default(), cols: vec![] };
-    // y[i][k]
+    let Some(y) = assignment(&mut p, prob, deadline) else { return singletons() };
+    let terms: BlockTerms = prob.prep.terms();
+    if !block_costs(&mut p, prob, &terms, &y, deadline) || !pair_costs(&mut p, prob, &terms, &y, deadline) {
+        return singletons();
+    }
+    solve(p, prob, &y, budget, stats).unwrap_or_else(singletons)
+}
+
+/// The assignment columns `y[i][k]` (operation `i` in block `k`) with their rows: every operation
+/// in one block, blocks in order along dependency edges, fuse-preventing pairs apart. `None` past
+/// `deadline`.
+fn assignment(p: &mut Program, prob: &Problem, deadline: Deadline) -> Option<Vec<Vec<Col>>> {
+    let n = prob.n();
+    let g = &prob.graph;
     let y: Vec<Vec<Col>> = (0..n).map(|_| (0..n).map(|_| p.binary(0.0)).collect()).collect();
     for row in &y {
         let t: Vec<(Col, f64)> = row.iter().map(|&col| (col, 1.0)).collect();
         p.row(1.0..=1.0, &t);
     }
-    // Block order along dependency edges; fuse-preventing pairs apart.
     // `Σ k·y[j][k] - Σ k·y[i][k]`: how many blocks after `i`'s block `j`'s is.
     let later = |j: usize, i: usize| -> Vec<(Col, f64)> {
         (1..n).flat_map(|k| [(y[j][k], k as f64), (y[i][k], -(k as f64))]).collect()
     };
     for i in 0..n {
         if deadline.passed() {
-            return singletons();
+            return None;
         }
         for j in g.succ[i].iter() {
             let t = later(j, i);
@@ -112,26 +121,53 @@ pub fn ilp(prob: &Problem, budget: Budget, deadline: Deadline, stats: &mut Stats
             }
         }
     }
-    // Per base: the operations that create, delete and sync it; per view of positive weight: its
-    // weight and the operations that read and write it (computed once, used for every block).
-    let ops_with = |sets: &[Vec<usize>], x: usize| -> Vec<usize> { (0..n).filter(|&f| sets[f].contains(&x)).collect() };
-    let news: Vec<Vec<usize>> = (0..c.nbases()).map(|b| ops_with(&c.new, b)).collect();
-    let dels: Vec<Vec<usize>> = (0..c.nbases()).map(|b| ops_with(&c.del, b)).collect();
-    let syncs: Vec<Vec<usize>> = (0..c.nbases()).map(|b| ops_with(&c.sync, b)).collect();
-    let views: Vec<(usize, u64, Vec<usize>, Vec<usize>)> = terms
-        .view_weight
-        .map(|weights| {
-            let weighted = weights.iter().enumerate().filter(|&(_, &w)| w > 0);
-            weighted.map(|(v, &w)| (v, w, ops_with(&c.ins, v), ops_with(&c.outs, v))).collect()
-        })
-        .unwrap_or_default();
-    for k in 0..n {
+    Some(y)
+}
+
+/// The operations that create, delete and sync each base, and, per view of positive weight, its
+/// weight and the operations that read and write it: what [`block_costs`] needs for every block.
+struct Uses {
+    news: Vec<Vec<usize>>,
+    dels: Vec<Vec<usize>>,
+    syncs: Vec<Vec<usize>>,
+    /// `(view, weight, readers, writers)`.
+    views: Vec<(usize, u64, Vec<usize>, Vec<usize>)>,
+}
+
+impl Uses {
+    fn of(prob: &Problem, terms: &BlockTerms) -> Uses {
+        let (n, c) = (prob.n(), &prob.prep.ctx);
+        let ops_with =
+            |sets: &[Vec<usize>], x: usize| -> Vec<usize> { (0..n).filter(|&f| sets[f].contains(&x)).collect() };
+        let views = terms
+            .view_weight
+            .map(|weights| {
+                let weighted = weights.iter().enumerate().filter(|&(_, &w)| w > 0);
+                weighted.map(|(v, &w)| (v, w, ops_with(&c.ins, v), ops_with(&c.outs, v))).collect()
+            })
+            .unwrap_or_default();
+        Uses {
+            news: (0..c.nbases()).map(|b| ops_with(&c.new, b)).collect(),
+            dels: (0..c.nbases()).map(|b| ops_with(&c.del, b)).collect(),
+            syncs: (0..c.nbases()).map(|b| ops_with(&c.sync, b)).collect(),
+            views,
+        }
+    }
+}
+
+/// The objective's indicators of every block `k` and the rows that force them: a non-empty block,
+/// a block that launches a kernel, each view in `ext[B]` (read or written outside), each contracted
+/// base (the model's [`BlockTerms`]). `false` past `deadline`.
+fn block_costs(p: &mut Program, prob: &Problem, terms: &BlockTerms, y: &[Vec<Col>], deadline: Deadline) -> bool {
+    let c = &prob.prep.ctx;
+    let Uses { news, dels, syncs, views } = Uses::of(prob, terms);
+    for k in 0..prob.n() {
         if deadline.passed() {
-            return singletons();
+            return false;
         }
         if terms.per_block != 0 {
             let u = p.indicator(terms.per_block as f64);
-            for row in &y {
+            for row in y {
                 p.row(0.0.., &[(u, 1.0), (row[k], -1.0)]);
             }
         }
@@ -185,59 +221,67 @@ pub fn ilp(prob: &Problem, budget: Budget, deadline: Deadline, stats: &mut Stats
             }
         }
     }
-    if let Some((pair, unit)) = terms.pair {
-        for f in 0..n {
-            if deadline.passed() {
-                return singletons();
+    true
+}
+
+/// The objective's indicator of each pair of operations that the model prices when they share a
+/// block ([`BlockTerms::pair`]), with its rows. `false` past `deadline`.
+fn pair_costs(p: &mut Program, prob: &Problem, terms: &BlockTerms, y: &[Vec<Col>], deadline: Deadline) -> bool {
+    let Some((pair, unit)) = terms.pair else { return true };
+    let n = prob.n();
+    for f in 0..n {
+        if deadline.passed() {
+            return false;
+        }
+        for h in f + 1..n {
+            let w = pair[f][h] + pair[h][f];
+            if w == 0 || prob.graph.fp[f].contains(h) {
+                continue;
             }
-            for h in f + 1..n {
-                let w = pair[f][h] + pair[h][f];
-                if w == 0 || g.fp[f].contains(h) {
-                    continue;
-                }
-                // One when `f` and `h` share a block: `f`'s block must hold `h` (checking every
-                // block `k` with `f` in it suffices).
-                let s = p.indicator(unit as f64 * w as f64);
-                for (&a, &b) in y[f].iter().zip(&y[h]) {
-                    p.row(..=1.0, &[(s, 1.0), (a, 1.0), (b, -1.0)]);
-                }
+            // One when `f` and `h` share a block: `f`'s block must hold `h` (checking every
+            // block `k` with `f` in it suffices).
+            let s = p.indicator(unit as f64 * w as f64);
+            for (&a, &b) in y[f].iter().zip(&y[h]) {
+                p.row(..=1.0, &[(s, 1.0), (a, 1.0), (b, -1.0)]);
             }
         }
     }
-    let Ok(mut model) = p.pb.try_optimise(Sense::Minimise) else {
-        // HiGHS refused the program (it should not): the singletons are always legal.
-        return singletons();
-    };
+    true
+}
+
+/// Solves the program within the budget's time left and reads the partition from `y`; `None` when
+/// HiGHS refuses the program (it should not), no time is left, or it found no legal solution.
+fn solve(p: Program, prob: &Problem, y: &[Vec<Col>], budget: Budget, stats: &mut Stats) -> Option<Vec<Vec<usize>>> {
+    let n = prob.n();
+    let ncols = p.cols.len();
+    let mut model = p.pb.try_optimise(Sense::Minimise).ok()?;
     model.set_option("output_flag", false);
     model.set_option("threads", 1);
     if let Some(ms) = budget.max_ms {
         let left = ms as f64 / 1e3 - prob.started.elapsed().as_secs_f64();
         if left <= 0.0 {
-            return singletons();
+            return None;
         }
         model.set_option("time_limit", left);
     }
     let solved = model.solve();
     let status = solved.status();
     let values = solved.get_solution().columns().to_vec();
-    let partition = if values.len() == p.cols.len() {
-        let mut blocks: Vec<Vec<usize>> = vec![vec![]; n];
-        for (i, row) in y.iter().enumerate() {
-            let k = (0..n).max_by(|&a, &b| values[row[a]].total_cmp(&values[row[b]])).expect("n > 0 blocks");
-            blocks[k].push(i);
-        }
-        blocks.retain(|b| !b.is_empty());
-        blocks
-    } else {
-        vec![]
-    };
-    let bits: Vec<BitSet> = partition.iter().map(|b| BitSet::from_iter(n, b.iter().copied())).collect();
-    if partition.is_empty() || !prob.is_legal(&bits) {
-        // No solution within the budget: the singletons are always legal.
-        return singletons();
+    if values.len() != ncols {
+        return None;
+    }
+    let mut blocks: Vec<Vec<usize>> = vec![vec![]; n];
+    for (i, row) in y.iter().enumerate() {
+        let k = (0..n).max_by(|&a, &b| values[row[a]].total_cmp(&values[row[b]])).expect("n > 0 blocks");
+        blocks[k].push(i);
+    }
+    blocks.retain(|b| !b.is_empty());
+    let bits: Vec<BitSet> = blocks.iter().map(|b| BitSet::from_iter(n, b.iter().copied())).collect();
+    if blocks.is_empty() || !prob.is_legal(&bits) {
+        return None;
     }
     stats.optimal_proven = status == HighsModelStatus::Optimal;
     // The program's objective is the blocks' terms; the model adds its constant.
     stats.ilp_objective = stats.optimal_proven.then(|| solved.objective_value() + prob.prep.constant as f64);
-    partition
+    Some(blocks)
 }
