@@ -39,10 +39,22 @@ pub struct Row {
 
 /// Any number of positional arguments.
 const ANY: usize = usize::MAX;
+/// The keyword argument `dtype=` alone.
+const DTYPE: &[&str] = &["dtype"];
+/// The keyword argument `axis=` alone.
+const AXIS: &[&str] = &["axis"];
+/// The usage lines that several builtins share.
+const CREATION: &str = "zeros(d0, d1, ..., dtype=f64)";
+const MATH: &str = "abs(x) / sqrt(x) / exp(x) / log(x) / sin(x) / cos(x) / tanh(x)";
+const MIN_MAX: &str = "minimum(a, b) / maximum(a, b)";
+const REDUCTION: &str = "sum(x) | sum(x, axis=k)";
+const CAST: &str = "f64(x) (a cast)";
+const ARG_REDUCTION: &str = "argmin(x) | argmin(x, axis=k)";
+const SCAN: &str = "cumsum(x) | cumsum(x, axis=k)";
 
 /// Defines [`Builtin`] and [`TABLE`] from one list, so that `TABLE[b as usize]` is `b`'s row.
 macro_rules! builtins {
-    ($($variant:ident: $name:literal, ($lo:expr, $hi:expr), $keywords:expr, $usage:literal;)*) => {
+    ($($variant:ident: $name:literal, ($lo:expr, $hi:expr), $keywords:expr, $usage:expr;)*) => {
         /// A builtin function (`docs/language.md`, "Builtin functions"); [`Builtin::row`] gives
         /// its facts.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -61,41 +73,41 @@ macro_rules! builtins {
 }
 
 builtins! {
-    Zeros: "zeros", (0, ANY), &["dtype"], "zeros(d0, d1, ..., dtype=f64)";
-    Ones: "ones", (0, ANY), &["dtype"], "zeros(d0, d1, ..., dtype=f64)";
-    Empty: "empty", (0, ANY), &["dtype"], "zeros(d0, d1, ..., dtype=f64)";
-    Full: "full", (1, ANY), &["dtype"], "full(d0, ..., value, dtype=...)";
+    Zeros: "zeros", (0, ANY), DTYPE, CREATION;
+    Ones: "ones", (0, ANY), DTYPE, CREATION;
+    Empty: "empty", (0, ANY), DTYPE, CREATION;
+    Full: "full", (1, ANY), DTYPE, "full(d0, ..., value, dtype=...)";
     Arange: "arange", (1, 3), &[], "arange(stop) | arange(start, stop) | arange(start, stop, step)";
     Linspace: "linspace", (3, 3), &[], "linspace(start, stop, num)";
     Random: "random", (0, ANY), &["seed"], "random(d0, ..., seed=0)";
     Copy: "copy", (1, 1), &[], "copy(x)";
-    Abs: "abs", (1, 1), &[], "abs(x) / sqrt(x) / exp(x) / log(x) / sin(x) / cos(x) / tanh(x)";
-    Sqrt: "sqrt", (1, 1), &[], "abs(x) / sqrt(x) / exp(x) / log(x) / sin(x) / cos(x) / tanh(x)";
-    Exp: "exp", (1, 1), &[], "abs(x) / sqrt(x) / exp(x) / log(x) / sin(x) / cos(x) / tanh(x)";
-    Log: "log", (1, 1), &[], "abs(x) / sqrt(x) / exp(x) / log(x) / sin(x) / cos(x) / tanh(x)";
-    Sin: "sin", (1, 1), &[], "abs(x) / sqrt(x) / exp(x) / log(x) / sin(x) / cos(x) / tanh(x)";
-    Cos: "cos", (1, 1), &[], "abs(x) / sqrt(x) / exp(x) / log(x) / sin(x) / cos(x) / tanh(x)";
-    Tanh: "tanh", (1, 1), &[], "abs(x) / sqrt(x) / exp(x) / log(x) / sin(x) / cos(x) / tanh(x)";
-    Minimum: "minimum", (2, 2), &[], "minimum(a, b) / maximum(a, b)";
-    Maximum: "maximum", (2, 2), &[], "minimum(a, b) / maximum(a, b)";
+    Abs: "abs", (1, 1), &[], MATH;
+    Sqrt: "sqrt", (1, 1), &[], MATH;
+    Exp: "exp", (1, 1), &[], MATH;
+    Log: "log", (1, 1), &[], MATH;
+    Sin: "sin", (1, 1), &[], MATH;
+    Cos: "cos", (1, 1), &[], MATH;
+    Tanh: "tanh", (1, 1), &[], MATH;
+    Minimum: "minimum", (2, 2), &[], MIN_MAX;
+    Maximum: "maximum", (2, 2), &[], MIN_MAX;
     Where: "where", (3, 3), &[], "where(cond, a, b)";
-    Sum: "sum", (1, 1), &["axis"], "sum(x) | sum(x, axis=k)";
-    Prod: "prod", (1, 1), &["axis"], "sum(x) | sum(x, axis=k)";
-    Min: "min", (1, 1), &["axis"], "sum(x) | sum(x, axis=k)";
-    Max: "max", (1, 1), &["axis"], "sum(x) | sum(x, axis=k)";
-    Mean: "mean", (1, 1), &["axis"], "sum(x) | sum(x, axis=k)";
-    F64: "f64", (1, 1), &[], "f64(x) (a cast)";
-    F32: "f32", (1, 1), &[], "f64(x) (a cast)";
-    I64: "i64", (1, 1), &[], "f64(x) (a cast)";
-    Bool: "bool", (1, 1), &[], "f64(x) (a cast)";
+    Sum: "sum", (1, 1), AXIS, REDUCTION;
+    Prod: "prod", (1, 1), AXIS, REDUCTION;
+    Min: "min", (1, 1), AXIS, REDUCTION;
+    Max: "max", (1, 1), AXIS, REDUCTION;
+    Mean: "mean", (1, 1), AXIS, REDUCTION;
+    F64: "f64", (1, 1), &[], CAST;
+    F32: "f32", (1, 1), &[], CAST;
+    I64: "i64", (1, 1), &[], CAST;
+    Bool: "bool", (1, 1), &[], CAST;
     Transpose: "transpose", (1, 1), &[], "transpose(x) (or x.T)";
     Diagonal: "diagonal", (1, 1), &[], "diagonal(x)";
-    Take: "take", (2, 2), &["axis"], "take(x, idx) (x 1-d) | take(x, idx, axis=k) (idx an i64 array)";
+    Take: "take", (2, 2), AXIS, "take(x, idx) (x 1-d) | take(x, idx, axis=k) (idx an i64 array)";
     Dot: "dot", (2, 2), &[], "dot(a, b) or a @ b (a and b 1-d or 2-d)";
-    ArgMin: "argmin", (1, 1), &["axis"], "argmin(x) | argmin(x, axis=k)";
-    ArgMax: "argmax", (1, 1), &["axis"], "argmin(x) | argmin(x, axis=k)";
-    CumSum: "cumsum", (1, 1), &["axis"], "cumsum(x) | cumsum(x, axis=k)";
-    CumProd: "cumprod", (1, 1), &["axis"], "cumsum(x) | cumsum(x, axis=k)";
+    ArgMin: "argmin", (1, 1), AXIS, ARG_REDUCTION;
+    ArgMax: "argmax", (1, 1), AXIS, ARG_REDUCTION;
+    CumSum: "cumsum", (1, 1), AXIS, SCAN;
+    CumProd: "cumprod", (1, 1), AXIS, SCAN;
     AddAt: "add_at", (3, 3), &[], "add_at(x, idx, v) (x an array, idx an i64 array)";
     Compress: "compress", (2, 2), &[], "compress(mask, x) (x and mask 1-d, mask bool)";
     Bincount: "bincount", (1, 2), &["minlength"],
