@@ -95,10 +95,9 @@ pub fn check_program_all(program: Program) -> (Checked, Vec<Diagnostic>) {
         c.cur_fn = i;
         c.check_function(f);
     }
-    let Checker { mut types, diags, sigs, target_types, mut callees, .. } = c;
+    let Checker { mut types, diags, sigs, target_types, callees, .. } = c;
     types.truncate(program.num_exprs as usize);
     types.resize(program.num_exprs as usize, Ty::Error);
-    callees.resize(program.num_exprs as usize, None);
     (Checked { program, types, signatures: sigs, target_types, callees }, diags)
 }
 
