@@ -6,6 +6,7 @@
 //! See `docs/language.md` for the language and `grammar/ERRORS.md` for the error codes.
 
 pub mod ast;
+pub mod builtin;
 pub mod check;
 pub mod diag;
 pub mod dump;
@@ -37,6 +38,18 @@ pub struct Checked {
     /// Type of the view written by each `x[...] = e` and `x[...] op= e`, keyed by the statement's
     /// span start (byte offset).
     pub target_types: std::collections::HashMap<usize, types::Ty>,
+    /// What each call calls, indexed by `ExprId.0` (length `program.num_exprs`; `None` for other
+    /// expressions and for calls of unknown functions): the checker's one resolution of names,
+    /// which the lowering and the language server read (see [`builtin`]).
+    pub callees: Vec<Option<builtin::Callee>>,
+}
+
+impl Checked {
+    /// What call `id` calls, as the checker resolved it; `None` when `id` is not a call or names
+    /// no function.
+    pub fn callee(&self, id: ast::ExprId) -> Option<builtin::Callee> {
+        self.callees.get(id.0 as usize).copied().flatten()
+    }
 }
 
 /// A function's checked signature. Shapes use [`types::SizeSym::Named`] for size symbols (`N`) and for

@@ -7,7 +7,8 @@
 //! variable in a scope around its body, a `let` visible after its statement.
 
 use crate::text::LineMap;
-use arrayc_grammar::ast::{Block, DimExpr, Expr, ExprKind, Function, Ident, Index, Program, Span, Stmt};
+use arrayc_grammar::ast::{Block, DimExpr, Expr, ExprId, ExprKind, Function, Ident, Index, Program, Span, Stmt};
+use arrayc_grammar::builtin::Callee;
 use arrayc_grammar::types::Ty;
 use arrayc_grammar::{Checked, Diagnostic};
 use std::collections::HashMap;
@@ -82,9 +83,6 @@ pub struct Analysis {
     pub expr_spans: Vec<(Span, u32)>,
 }
 
-/// Builtin functions that return a view of their (first) argument.
-const VIEW_BUILTINS: &[&str] = &["transpose", "diagonal"];
-
 impl Analysis {
     /// Runs the front end on `text` and indexes the result. `lowering` gives the diagnostics of the
     /// stages after the checker that `arrayc check` also runs (the lowering), for a checked program.
@@ -126,6 +124,11 @@ impl Analysis {
         self.checked.as_ref().and_then(|c| c.types.get(id as usize)).filter(|t| !matches!(t, Ty::Error))
     }
 
+    /// What call `id` calls, as the checker resolved it (the lowering reads the same).
+    pub fn callee(&self, id: u32) -> Option<Callee> {
+        self.checked.as_ref().and_then(|c| c.callee(ExprId(id)))
+    }
+
     /// The occurrence of a name at byte offset `off` (a name's end counts, as editors put the
     /// cursor after a word).
     pub fn occurrence_at(&self, off: usize) -> Option<&Occurrence> {
@@ -151,18 +154,19 @@ impl Analysis {
     fn index(&mut self) {
         let Some(program) = self.tree() else { return };
         let mut ix = Indexer {
+            checked: self.checked.as_ref(),
             types: self.checked.as_ref().map(|c| &c.types[..]),
             sigs: self.checked.as_ref().map(|c| &c.signatures[..]),
             defs: vec![],
             occ: vec![],
             exprs: vec![],
             scopes: vec![],
-            functions: HashMap::new(),
+            functions: vec![],
             cur: 0,
         };
         for (i, f) in program.functions.iter().enumerate() {
             let d = ix.def(&f.name, DefKind::Function, f.span.clone(), i, None);
-            ix.functions.entry(f.name.name.clone()).or_insert(d);
+            ix.functions.push(d);
         }
         for (i, f) in program.functions.iter().enumerate() {
             ix.cur = i;
@@ -178,13 +182,16 @@ impl Analysis {
 
 /// The walk that builds the name index.
 struct Indexer<'a> {
+    /// The checked program, for what calls call.
+    checked: Option<&'a Checked>,
     types: Option<&'a [Ty]>,
     sigs: Option<&'a [arrayc_grammar::FnSig]>,
     defs: Vec<Def>,
     occ: Vec<Occurrence>,
     exprs: Vec<(Span, u32)>,
     scopes: Vec<HashMap<String, usize>>,
-    functions: HashMap<String, usize>,
+    /// The definition of each function, by its index in the program.
+    functions: Vec<usize>,
     cur: usize,
 }
 
@@ -220,6 +227,11 @@ impl Indexer<'_> {
         if let Some(def) = self.lookup(&id.name) {
             self.occ.push(Occurrence { span: id.span.clone(), def, expr });
         }
+    }
+
+    /// What call `e` calls, as the checker resolved it.
+    fn callee(&self, e: &Expr) -> Option<Callee> {
+        self.checked.and_then(|c| c.callee(e.id))
     }
 
     fn ty(&self, e: &Expr) -> Option<Ty> {
@@ -344,7 +356,9 @@ impl Indexer<'_> {
     fn view_base(&self, e: &Expr) -> Option<String> {
         let inner = match &e.kind {
             ExprKind::Subscript { base, .. } => base,
-            ExprKind::Call { func, args, .. } if VIEW_BUILTINS.contains(&func.name.as_str()) && args.len() == 1 => {
+            ExprKind::Call { args, .. }
+                if matches!(self.callee(e), Some(Callee::Builtin(b)) if b.returns_view()) && args.len() == 1 =>
+            {
                 &args[0]
             }
             _ => return None,
@@ -383,8 +397,10 @@ impl Indexer<'_> {
             }
             ExprKind::Unary(_, a) => self.expr(a),
             ExprKind::Call { func, args, kwargs } => {
-                if let Some(&d) = self.functions.get(&func.name) {
-                    self.occ.push(Occurrence { span: func.span.clone(), def: d, expr: Some(e.id.0) });
+                if let Some(Callee::User(fi)) = self.callee(e) {
+                    if let Some(&d) = self.functions.get(fi) {
+                        self.occ.push(Occurrence { span: func.span.clone(), def: d, expr: Some(e.id.0) });
+                    }
                 }
                 for a in args.iter().chain(kwargs.iter().map(|(_, v)| v)) {
                     self.expr(a);

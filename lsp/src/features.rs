@@ -4,6 +4,7 @@
 use crate::analysis::{Analysis, Def, DefKind};
 use crate::FusionRegion;
 use arrayc_grammar::ast::{Block, Expr, ExprKind, Function, Index, Stmt};
+use arrayc_grammar::builtin::Callee;
 use arrayc_grammar::{Diagnostic as FrontDiagnostic, Severity};
 use lsp_types::{
     CodeLens, Command, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol, Hover,
@@ -11,10 +12,6 @@ use lsp_types::{
     Position, Range, SymbolKind, Uri,
 };
 use std::collections::BTreeSet;
-
-/// `docs/language.md`, whose table of builtin functions gives the hover text of builtins (one source
-/// for the documentation and the editor).
-const LANGUAGE_DOC: &str = include_str!("../../docs/language.md");
 
 /// The command of the "fuse-report" code lens (arguments: document URI, function name).
 pub const CMD_FUSE_REPORT: &str = "arrayc.fuseReport";
@@ -61,17 +58,6 @@ fn diagnostic(a: &Analysis, uri: &Uri, d: &FrontDiagnostic) -> Diagnostic {
     }
 }
 
-/// The row of the builtin table of `docs/language.md` that documents `name`, as markdown.
-fn builtin_doc(name: &str) -> Option<String> {
-    let table = LANGUAGE_DOC.split("## Builtin functions").nth(1)?;
-    table.lines().skip(2).take_while(|l| l.starts_with('|')).find_map(|row| {
-        let cells: Vec<&str> = row.trim_matches('|').splitn(2, " | ").map(str::trim).collect();
-        let [call, result] = cells[..] else { return None };
-        let words = call.split(|c: char| !(c.is_alphanumeric() || c == '_'));
-        words.into_iter().any(|w| w == name).then(|| format!("builtin {call}\n\n{result}"))
-    })
-}
-
 /// The text of a function's signature (`fn f(a: f64[N]) -> f64`), from the source.
 fn signature(a: &Analysis, def: &Def) -> String {
     let Some(f) = a.tree().and_then(|p| p.functions.get(def.function)) else { return def.name.clone() };
@@ -114,7 +100,9 @@ pub fn hover(a: &Analysis, pos: Position) -> Option<Hover> {
         let expr = find_expr(a, id);
         match expr {
             Some(ExprKind::Call { func, .. }) if func.span.start <= off && off <= func.span.end => {
-                let doc = builtin_doc(&func.name)?;
+                // The builtin's documentation, from the table `docs/language.md` is generated from.
+                let Some(Callee::Builtin(b)) = a.callee(id) else { return None };
+                let doc = b.doc();
                 let result = ty.map(|t| format!("\n\nhere: `{t}`")).unwrap_or_default();
                 (format!("{doc}{result}"), func.span.clone())
             }

@@ -3,9 +3,10 @@
 use super::names::suggest;
 use super::promote::{binop_result, promote, weak_fits, weak_of};
 use super::shape::shape_str;
-use super::sig::{bind_dim, subst, BUILTINS};
+use super::sig::{bind_dim, subst};
 use super::Checker;
 use crate::ast::{BinOp, DType, Expr, ExprKind, Ident, Span, UnOp};
+use crate::builtin::{Builtin, Callee};
 use crate::diag::Diagnostic;
 use crate::types::{Size, Ty};
 use std::collections::HashMap;
@@ -125,7 +126,7 @@ impl Checker {
         let names = self.names_in_scope();
         if let Some(s) = suggest(&i.name, names.iter().map(|s| s.as_str())) {
             d = d.with_help(format!("did you mean `{s}`?"));
-        } else if self.fn_index.contains_key(&i.name) || BUILTINS.contains(&i.name.as_str()) {
+        } else if self.resolve(&i.name).is_some() {
             d = d.with_note(format!("`{}` is a function; call it with `{}(...)`", i.name, i.name));
         }
         self.err(d);
@@ -198,12 +199,25 @@ impl Checker {
         }
     }
 
-    fn call(&mut self, func: &Ident, args: &[Expr], kwargs: &[(Ident, Expr)], e: &Expr) -> Ty {
-        if let Some(&fi) = self.fn_index.get(&func.name) {
-            return self.user_call(fi, func, args, kwargs, &e.span);
+    /// What a call of `name` calls: the builtin of that name (builtin names are reserved, see
+    /// [`crate::builtin`]), else the program's function of that name, else nothing.
+    fn resolve(&self, name: &str) -> Option<Callee> {
+        match Builtin::from_name(name) {
+            Some(b) => Some(Callee::Builtin(b)),
+            None => self.fn_index.get(name).map(|&fi| Callee::User(fi)),
         }
-        if let Some(t) = self.builtin(func, args, kwargs, e) {
-            return t;
+    }
+
+    /// Checks a call: resolves it once (recorded in [`crate::Checked::callees`]), then checks it.
+    fn call(&mut self, func: &Ident, args: &[Expr], kwargs: &[(Ident, Expr)], e: &Expr) -> Ty {
+        let callee = self.resolve(&func.name);
+        if let Some(slot) = self.callees.get_mut(e.id.0 as usize) {
+            *slot = callee;
+        }
+        match callee {
+            Some(Callee::Builtin(b)) => return self.builtin(b, args, kwargs, e),
+            Some(Callee::User(fi)) => return self.user_call(fi, args, kwargs, &e.span),
+            None => {}
         }
         // Unknown: still check the arguments for errors.
         for a in args {
@@ -219,7 +233,7 @@ impl Checker {
             "not a builtin or a function of this file",
         );
         let user: Vec<String> = self.fn_index.keys().cloned().collect();
-        let cands = BUILTINS.iter().copied().chain(user.iter().map(|s| s.as_str()));
+        let cands = Builtin::all().map(|b| b.name()).chain(user.iter().map(|s| s.as_str()));
         if let Some(s) = suggest(&func.name, cands) {
             d = d.with_help(format!("did you mean `{s}`?"));
         }
@@ -228,7 +242,7 @@ impl Checker {
     }
 
     /// A call of a user function: arity, argument dtype/rank, size-symbol binding, result types.
-    fn user_call(&mut self, fi: usize, func: &Ident, args: &[Expr], kwargs: &[(Ident, Expr)], span: &Span) -> Ty {
+    fn user_call(&mut self, fi: usize, args: &[Expr], kwargs: &[(Ident, Expr)], span: &Span) -> Ty {
         let sig = self.sigs[fi].clone();
         let required = self.infos[fi].required.clone();
         let size_params = self.infos[fi].size_params.clone();
@@ -335,7 +349,6 @@ impl Checker {
                 binding.insert(pname.clone(), v);
             }
         }
-        let _ = func;
         if !ok {
             return Ty::Error;
         }

@@ -4,7 +4,8 @@
 //! - [`sig`]: signatures from declared types, size symbols, call-site binding;
 //! - [`promote`]: dtype promotion (NumPy 2, weak literals) and casting rules;
 //! - [`shape`]: broadcasting, slice sizes, subscripts (views);
-//! - [`expr`]: expressions and user-function calls; [`builtins`]: the builtin table;
+//! - [`expr`]: expressions, call resolution and user-function calls; [`builtins`]: builtin calls,
+//!   one function per family (the builtins themselves: [`crate::builtin`]);
 //! - [`stmt`]: statements, assignments, control flow, returns;
 //! - [`names`]: "did you mean" suggestions.
 //!
@@ -20,6 +21,7 @@ mod sig;
 mod stmt;
 
 use crate::ast::{Program, Span};
+use crate::builtin::Callee;
 use crate::diag::Diagnostic;
 use crate::types::{Size, SizeSym, Ty};
 use crate::{Checked, FnSig};
@@ -59,6 +61,8 @@ pub(crate) struct Checker {
     pub cur_fn: usize,
     /// Type of the view written by each `x[...] = e` / `x[...] op= e`, by statement span start.
     pub target_types: HashMap<usize, Ty>,
+    /// What each call calls, by `ExprId` ([`Checked::callees`]).
+    pub callees: Vec<Option<Callee>>,
 }
 
 /// Checks a parsed program; `Some` only without errors.
@@ -84,16 +88,17 @@ pub fn check_program_all(program: Program) -> (Checked, Vec<Diagnostic>) {
         scopes: Vec::new(),
         cur_fn: 0,
         target_types: HashMap::new(),
+        callees: vec![None; program.num_exprs as usize],
     };
     c.collect_signatures(&program);
     for (i, f) in program.functions.iter().enumerate() {
         c.cur_fn = i;
         c.check_function(f);
     }
-    let Checker { mut types, diags, sigs, target_types, .. } = c;
+    let Checker { mut types, diags, sigs, target_types, callees, .. } = c;
     types.truncate(program.num_exprs as usize);
     types.resize(program.num_exprs as usize, Ty::Error);
-    (Checked { program, types, signatures: sigs, target_types }, diags)
+    (Checked { program, types, signatures: sigs, target_types, callees }, diags)
 }
 
 impl Checker {

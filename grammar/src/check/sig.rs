@@ -2,52 +2,11 @@
 
 use super::{Checker, FnInfo};
 use crate::ast::{Block, DimExpr, Function, Program, Stmt, TypeExpr};
+use crate::builtin::Builtin;
 use crate::diag::Diagnostic;
 use crate::types::{Size, SizeSym, Ty};
 use crate::FnSig;
 use std::collections::{BTreeSet, HashMap, HashSet};
-
-/// Names of the builtin functions (they cannot be redefined).
-pub const BUILTINS: &[&str] = &[
-    "zeros",
-    "ones",
-    "empty",
-    "full",
-    "arange",
-    "linspace",
-    "random",
-    "copy",
-    "abs",
-    "sqrt",
-    "exp",
-    "log",
-    "sin",
-    "cos",
-    "tanh",
-    "minimum",
-    "maximum",
-    "where",
-    "sum",
-    "prod",
-    "min",
-    "max",
-    "mean",
-    "f64",
-    "f32",
-    "i64",
-    "bool",
-    "transpose",
-    "diagonal",
-    "take",
-    "dot",
-    "argmin",
-    "argmax",
-    "cumsum",
-    "cumprod",
-    "add_at",
-    "compress",
-    "bincount",
-];
 
 /// Collects names reassigned (`x = e`, `x op= e` without index) anywhere in `b`.
 pub fn mutated_names(b: &Block, out: &mut HashSet<String>) {
@@ -133,7 +92,8 @@ impl Checker {
             let mut info = FnInfo { primary: true, ..Default::default() };
             mutated_names(&f.body, &mut info.mutated);
             let name = f.name.name.as_str();
-            if BUILTINS.contains(&name) {
+            // Builtin names are reserved (`docs/language.md`): a call of one calls the builtin.
+            if Builtin::from_name(name).is_some() {
                 self.err(
                     Diagnostic::error(
                         "E0203",

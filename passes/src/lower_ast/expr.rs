@@ -6,6 +6,7 @@ use arrayc_dialect::ir::{
     BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, ScatterKind, ScatterMode, Type, UnFn, ValueId,
 };
 use arrayc_grammar::ast::{self, BinOp, DType, Expr, ExprKind, Index};
+use arrayc_grammar::builtin::{Builtin, Callee};
 use arrayc_grammar::types::{Size, Ty};
 
 /// The elementwise function of a binary operator.
@@ -28,35 +29,33 @@ pub(crate) fn bin_fn(op: BinOp) -> BinFn {
     }
 }
 
-fn unary_builtin(name: &str) -> Option<UnFn> {
-    Some(match name {
-        "abs" => UnFn::Abs,
-        "sqrt" => UnFn::Sqrt,
-        "exp" => UnFn::Exp,
-        "log" => UnFn::Log,
-        "sin" => UnFn::Sin,
-        "cos" => UnFn::Cos,
-        "tanh" => UnFn::Tanh,
+/// The elementwise computation of a builtin that is one (`abs`, ..., `minimum`, `maximum`,
+/// `where`); `None` for the other builtins.
+fn elementwise_fn(b: Builtin) -> Option<ComputeFn> {
+    use Builtin as B;
+    Some(match b {
+        B::Abs => ComputeFn::Unary(UnFn::Abs),
+        B::Sqrt => ComputeFn::Unary(UnFn::Sqrt),
+        B::Exp => ComputeFn::Unary(UnFn::Exp),
+        B::Log => ComputeFn::Unary(UnFn::Log),
+        B::Sin => ComputeFn::Unary(UnFn::Sin),
+        B::Cos => ComputeFn::Unary(UnFn::Cos),
+        B::Tanh => ComputeFn::Unary(UnFn::Tanh),
+        B::Minimum => ComputeFn::Binary(BinFn::Minimum),
+        B::Maximum => ComputeFn::Binary(BinFn::Maximum),
+        B::Where => ComputeFn::Where,
         _ => return None,
     })
 }
 
-fn reduce_builtin(name: &str) -> Option<ReduceKind> {
-    Some(match name {
-        "sum" | "mean" => ReduceKind::Sum,
-        "prod" => ReduceKind::Prod,
-        "min" => ReduceKind::Min,
-        "max" => ReduceKind::Max,
-        _ => return None,
-    })
-}
-
-fn cast_builtin(name: &str) -> Option<DType> {
-    Some(match name {
-        "f64" => DType::F64,
-        "f32" => DType::F32,
-        "i64" => DType::I64,
-        "bool" => DType::Bool,
+/// The reduction a reduction builtin computes (`mean`: a sum, then divided); `None` for the other
+/// builtins.
+fn reduce_kind(b: Builtin) -> Option<ReduceKind> {
+    Some(match b {
+        Builtin::Sum | Builtin::Mean => ReduceKind::Sum,
+        Builtin::Prod => ReduceKind::Prod,
+        Builtin::Min => ReduceKind::Min,
+        Builtin::Max => ReduceKind::Max,
         _ => return None,
     })
 }
@@ -143,7 +142,7 @@ impl Lowerer<'_> {
                     self.load_element(v)
                 }
             }
-            ExprKind::Call { func, args, kwargs } => return self.call(&func.name, args, kwargs, &ty, e),
+            ExprKind::Call { func, args, kwargs } => return self.call(func, args, kwargs, &ty, e),
         }])
     }
 
@@ -681,7 +680,7 @@ impl Lowerer<'_> {
             }
         };
         let prod = self.array_op(ComputeFn::Binary(BinFn::Mul), vec![x, y], &Ty::Array(d, shape))?;
-        self.reduction("sum", ReduceKind::Sum, prod, axis, ty, e)
+        self.reduction(false, ReduceKind::Sum, prod, axis, ty, e)
     }
 
     /// `arr.new` of a base array.
@@ -824,16 +823,15 @@ impl Lowerer<'_> {
         }
         let (func, operands): (ComputeFn, Vec<&Expr>) = match &value.kind {
             ExprKind::Binary(op, a, b) => (ComputeFn::Binary(bin_fn(*op)), vec![a, b]),
-            ExprKind::Call { func, args, kwargs } if kwargs.is_empty() => match (func.name.as_str(), args.len()) {
-                ("minimum", 2) => (ComputeFn::Binary(BinFn::Minimum), args.iter().collect()),
-                ("maximum", 2) => (ComputeFn::Binary(BinFn::Maximum), args.iter().collect()),
-                ("where", 3) => (ComputeFn::Where, args.iter().collect()),
-                (n, 1) => match unary_builtin(n) {
-                    Some(u) => (ComputeFn::Unary(u), args.iter().collect()),
+            ExprKind::Call { args, kwargs, .. } if kwargs.is_empty() => {
+                match self.checked.callee(value.id).and_then(|c| match c {
+                    Callee::Builtin(b) => elementwise_fn(b),
+                    Callee::User(_) => None,
+                }) {
+                    Some(f) => (f, args.iter().collect()),
                     None => return Ok(false),
-                },
-                _ => return Ok(false),
-            },
+                }
+            }
             _ => return Ok(false),
         };
         let mut ins = vec![];
@@ -907,17 +905,39 @@ impl Lowerer<'_> {
         kwargs.iter().find(|(k, _)| k.name == name).map(|(_, e)| e)
     }
 
+    /// A call, as the checker resolved it ([`arrayc_grammar::Checked::callee`]).
     fn call(
         &mut self,
-        name: &str,
+        func: &ast::Ident,
         args: &[Expr],
         kwargs: &[(ast::Ident, Expr)],
         ty: &Ty,
         e: &Expr,
     ) -> LResult<Vec<ValueId>> {
-        let mut vals = vec![];
-        let creation = matches!(name, "zeros" | "ones" | "empty" | "full" | "random");
-        if let (Some(ExprKind::Tuple(items)), "add_at") = (args.get(1).map(|a| &a.kind), name) {
+        match self.checked.callee(e.id) {
+            Some(Callee::Builtin(b)) => self.builtin_call(b, args, kwargs, ty, e),
+            Some(Callee::User(fi)) => {
+                let mut vals = vec![];
+                for a in args {
+                    vals.push(self.expr(a)?);
+                }
+                self.user_call(fi, vals, ty, e)
+            }
+            None => Err(self.error("E0912", &e.span, &format!("unknown function `{}`", func.name), "")),
+        }
+    }
+
+    /// A call of builtin `b`: its `arr` operations (the checker checked its arguments).
+    fn builtin_call(
+        &mut self,
+        b: Builtin,
+        args: &[Expr],
+        kwargs: &[(ast::Ident, Expr)],
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<Vec<ValueId>> {
+        use Builtin as B;
+        if let (B::AddAt, Some(ExprKind::Tuple(items))) = (b, args.get(1).map(|a| &a.kind)) {
             // `add_at(x, (i, j), v)`: one index array per leading axis, broadcast together (as checked).
             let x = self.expr(&args[0])?;
             let mut indices = vec![];
@@ -929,45 +949,22 @@ impl Lowerer<'_> {
             self.scatter(x, &indices, Some(&b), v, ScatterKind::Add, ScatterMode::Raise);
             return Ok(vec![]);
         }
+        let mut vals = vec![];
         for a in args {
             vals.push(self.expr(a)?);
         }
-        let one = |vals: &[ValueId]| vals[0];
-        let v = match name {
-            _ if creation => {
-                let Ty::Array(dt, shape) = ty else { unreachable!() };
-                let ndims = shape.len();
-                let sizes: Vec<ValueId> = vals[..ndims].iter().map(|v| self.cast_scalar(*v, DType::I64)).collect();
-                let out = self.new_array(*dt, sizes);
-                let fill = match name {
-                    "zeros" => Some(self.constant(Scalar::I64(0).cast(*dt))),
-                    "ones" => Some(self.constant(Scalar::I64(1).cast(*dt))),
-                    "full" => Some(vals[ndims]),
-                    _ => None,
-                };
-                if let Some(f) = fill {
-                    self.emit(OpKind::Compute { func: ComputeFn::Fill, out, ins: vec![f] });
-                }
-                if name == "random" {
-                    let seed = match Self::kwarg(kwargs, "seed") {
-                        Some(s) => self.expr(s)?,
-                        None => self.i64_const(0),
-                    };
-                    let seed = self.cast_scalar(seed, DType::I64);
-                    self.emit(OpKind::Compute { func: ComputeFn::Random, out, ins: vec![seed] });
-                }
-                out
-            }
-            "arange" => self.arange(&vals, ty),
-            "linspace" => self.linspace(&vals),
-            "copy" => self.fresh_copy(one(&vals)),
-            "transpose" | ".T" => {
-                let src = one(&vals);
+        let v = match b {
+            B::Zeros | B::Ones | B::Empty | B::Full | B::Random => self.creation(b, &vals, kwargs, ty)?,
+            B::Arange => self.arange(&vals, ty),
+            B::Linspace => self.linspace(&vals),
+            B::Copy => self.fresh_copy(vals[0]),
+            B::Transpose => {
+                let src = vals[0];
                 let Type::Array(_, rank) = self.f.ty(src) else { unreachable!("checked: an array") };
                 self.transpose(src, (0..rank).rev().collect())
             }
-            "diagonal" => {
-                let src = one(&vals);
+            B::Diagonal => {
+                let src = vals[0];
                 let Type::Array(d, _) = self.f.ty(src) else { unreachable!("checked: an array") };
                 let res = self.value(Type::Array(d, 1), None);
                 self.emit(OpKind::Diagonal { res, src });
@@ -975,83 +972,119 @@ impl Lowerer<'_> {
                 self.roots.insert(res, root);
                 res
             }
-            "minimum" | "maximum" | "where" => {
-                let f = match name {
-                    "minimum" => ComputeFn::Binary(BinFn::Minimum),
-                    "maximum" => ComputeFn::Binary(BinFn::Maximum),
-                    _ => ComputeFn::Where,
-                };
-                if ty.is_array() {
-                    self.array_op(f, vals, ty)?
-                } else if name == "where" {
-                    let dt = ty.dtype().unwrap();
-                    let (a, b) = (self.cast_scalar(vals[1], dt), self.cast_scalar(vals[2], dt));
-                    let c = self.cast_scalar(vals[0], DType::Bool);
-                    let r = self.value(Type::Scalar(dt), None);
-                    self.emit(OpKind::Select { res: r, cond: c, lhs: a, rhs: b });
-                    r
-                } else {
-                    let ComputeFn::Binary(b) = f else { unreachable!() };
-                    self.scalar_bin_promoted(b, vals[0], vals[1], ty.dtype().unwrap())
-                }
+            B::Abs | B::Sqrt | B::Exp | B::Log | B::Sin | B::Cos | B::Tanh | B::Minimum | B::Maximum | B::Where => {
+                let Some(f) = elementwise_fn(b) else { return Err(self.not_lowered(b, e)) };
+                self.elementwise(f, vals, ty, e)?
             }
-            n if unary_builtin(n).is_some() => {
-                let u = unary_builtin(n).unwrap();
-                if ty.is_array() {
-                    self.array_op(ComputeFn::Unary(u), vals, ty)?
-                } else {
-                    let x = self.cast_scalar(vals[0], ty.dtype().unwrap());
-                    self.scalar_unary(u, x)
-                }
-            }
-            n if cast_builtin(n).is_some() => {
-                let d = cast_builtin(n).unwrap();
+            B::F64 | B::F32 | B::I64 | B::Bool => {
+                let Some(d) = b.cast_dtype() else { return Err(self.not_lowered(b, e)) };
                 if ty.is_array() {
                     self.array_op(ComputeFn::Copy, vals, ty)?
                 } else {
                     self.cast_scalar(vals[0], d)
                 }
             }
-            "dot" | "@" => self.dot(vals[0], vals[1], args, ty, e)?,
-            "take" => {
+            B::Dot => self.dot(vals[0], vals[1], args, ty, e)?,
+            B::Take => {
                 let axis = self.axis_kwarg(kwargs, vals[0])?.unwrap_or(0);
                 let (Ty::Array(dt, shape), Type::Array(_, q)) = (ty, self.f.ty(vals[1])) else {
                     unreachable!("checked: a gather through an index array")
                 };
                 self.gather(vals[0], &vals[1..2], axis, *dt, &shape[axis..axis + q], Some(shape))
             }
-            "compress" => self.filter(vals[1], vals[0], ty.shape()),
-            "bincount" => {
+            B::Compress => self.filter(vals[1], vals[0], ty.shape()),
+            B::Bincount => {
                 let minlength = match Self::kwarg(kwargs, "minlength") {
                     Some(m) => self.expr(m)?,
                     None => self.i64_const(0),
                 };
                 self.bincount(vals[0], vals.get(1).copied(), minlength, ty.shape())
             }
-            "add_at" => {
+            B::AddAt => {
                 self.scatter(vals[0], &vals[1..2], None, vals[2], ScatterKind::Add, ScatterMode::Raise);
                 return Ok(vec![]);
             }
-            "cumsum" | "cumprod" => {
+            B::CumSum | B::CumProd => {
                 let Type::Array(_, r) = self.f.ty(vals[0]) else { unreachable!("checked: an array") };
                 let axis = self.axis_kwarg(kwargs, vals[0])?.unwrap_or(0);
-                let kind = if name == "cumsum" { ReduceKind::Sum } else { ReduceKind::Prod };
+                let kind = if b == B::CumSum { ReduceKind::Sum } else { ReduceKind::Prod };
                 let Ty::Array(dt, shape) = ty else { unreachable!("checked: a scan gives an array") };
                 let sizes = (0..r).map(|a| self.dim(vals[0], a)).collect();
                 self.compute_new(ComputeFn::Scan(kind, axis), vec![vals[0]], *dt, sizes, Some(shape))
             }
-            "argmin" | "argmax" => {
+            B::ArgMin | B::ArgMax => {
                 let axis = self.axis_kwarg(kwargs, vals[0])?;
-                let kind = if name == "argmin" { ReduceKind::Min } else { ReduceKind::Max };
+                let kind = if b == B::ArgMin { ReduceKind::Min } else { ReduceKind::Max };
                 self.arg_reduction(kind, vals[0], axis, ty, e)?
             }
-            n if reduce_builtin(n).is_some() => {
+            B::Sum | B::Prod | B::Min | B::Max | B::Mean => {
+                let Some(kind) = reduce_kind(b) else { return Err(self.not_lowered(b, e)) };
                 let axis = self.axis_kwarg(kwargs, vals[0])?;
-                self.reduction(n, reduce_builtin(n).unwrap(), vals[0], axis, ty, e)?
+                self.reduction(b == B::Mean, kind, vals[0], axis, ty, e)?
             }
-            _ => return self.user_call(name, vals, ty, e),
         };
         Ok(vec![v])
+    }
+
+    /// The error for a builtin that the lowering's tables do not map as its family requires: a
+    /// bug in this file.
+    fn not_lowered(&self, b: Builtin, e: &Expr) -> Box<arrayc_grammar::Diagnostic> {
+        let msg = format!("internal error: the lowering does not map the builtin `{}`; please report it", b.name());
+        self.error("E0912", &e.span, &msg, "")
+    }
+
+    /// `zeros`, `ones`, `empty`, `full`, `random`: a new array of the sizes `vals` (and `full`'s
+    /// value after them), filled.
+    fn creation(&mut self, b: Builtin, vals: &[ValueId], kwargs: &[(ast::Ident, Expr)], ty: &Ty) -> LResult<ValueId> {
+        let Ty::Array(dt, shape) = ty else { unreachable!() };
+        let ndims = shape.len();
+        let sizes: Vec<ValueId> = vals[..ndims].iter().map(|v| self.cast_scalar(*v, DType::I64)).collect();
+        let out = self.new_array(*dt, sizes);
+        let fill = match b {
+            Builtin::Zeros => Some(self.constant(Scalar::I64(0).cast(*dt))),
+            Builtin::Ones => Some(self.constant(Scalar::I64(1).cast(*dt))),
+            Builtin::Full => Some(vals[ndims]),
+            _ => None,
+        };
+        if let Some(f) = fill {
+            self.emit(OpKind::Compute { func: ComputeFn::Fill, out, ins: vec![f] });
+        }
+        if b == Builtin::Random {
+            let seed = match Self::kwarg(kwargs, "seed") {
+                Some(s) => self.expr(s)?,
+                None => self.i64_const(0),
+            };
+            let seed = self.cast_scalar(seed, DType::I64);
+            self.emit(OpKind::Compute { func: ComputeFn::Random, out, ins: vec![seed] });
+        }
+        Ok(out)
+    }
+
+    /// An elementwise builtin (`f`: `abs`, ..., `minimum`, `maximum`, `where`): an array operation
+    /// when its result is an array, else host arithmetic.
+    fn elementwise(&mut self, f: ComputeFn, vals: Vec<ValueId>, ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        if ty.is_array() {
+            return self.array_op(f, vals, ty);
+        }
+        let dt = ty.dtype().unwrap();
+        Ok(match f {
+            ComputeFn::Where => {
+                let (a, b) = (self.cast_scalar(vals[1], dt), self.cast_scalar(vals[2], dt));
+                let c = self.cast_scalar(vals[0], DType::Bool);
+                let r = self.value(Type::Scalar(dt), None);
+                self.emit(OpKind::Select { res: r, cond: c, lhs: a, rhs: b });
+                r
+            }
+            ComputeFn::Binary(b) => self.scalar_bin_promoted(b, vals[0], vals[1], dt),
+            ComputeFn::Unary(u) => {
+                let x = self.cast_scalar(vals[0], dt);
+                self.scalar_unary(u, x)
+            }
+            other => {
+                let msg = format!("internal error: `{}` is not elementwise; please report it", other.name());
+                return Err(self.error("E0912", &e.span, &msg, ""));
+            }
+        })
     }
 
     /// The `axis=` keyword of a call on array `x`, negative counting from the end (the checker
@@ -1074,9 +1107,11 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The reduction `kind` of `x`, along `axis` or of every element, of checked type `ty`; with
+    /// `mean`, divided by the number of elements each result reduces.
     fn reduction(
         &mut self,
-        name: &str,
+        mean: bool,
         kind: ReduceKind,
         x: ValueId,
         axis: Option<usize>,
@@ -1116,7 +1151,7 @@ impl Lowerer<'_> {
         }
         let out = self.new_array(dt, sizes);
         self.emit(OpKind::Compute { func: ComputeFn::Reduce(kind, axis), out, ins: vec![x] });
-        let count = if name == "mean" {
+        let count = if mean {
             let n = extent(self);
             Some(self.cast_scalar(n, dt))
         } else {
@@ -1171,7 +1206,7 @@ impl Lowerer<'_> {
             Ty::Array(_, s) => Ty::Array(d, s.clone()),
             _ => Ty::Scalar(d),
         };
-        let m = self.reduction(kind.name(), kind, x, axis, &red_ty, e)?;
+        let m = self.reduction(false, kind, x, axis, &red_ty, e)?;
         let m = match (axis, self.f.ty(m)) {
             (Some(a), Type::Array(..)) => {
                 let entries = (0..r).map(|k| if k == a { NewAxis } else { Full }).collect();
@@ -1226,7 +1261,7 @@ impl Lowerer<'_> {
             Ty::Array(_, s) => Ty::Array(res_dt, s.clone()),
             _ => Ty::Scalar(res_dt),
         };
-        self.reduction("min", ReduceKind::Min, cand, axis, &res_ty, e)
+        self.reduction(false, ReduceKind::Min, cand, axis, &res_ty, e)
     }
 
     /// `arange`: size `max(0, ceil((stop - start) / step))` computed on the host in f64, like NumPy;
@@ -1294,10 +1329,17 @@ impl Lowerer<'_> {
         out
     }
 
-    fn user_call(&mut self, name: &str, vals: Vec<ValueId>, ty: &Ty, e: &Expr) -> LResult<Vec<ValueId>> {
-        let Some(sig) = self.checked.signatures.iter().find(|s| s.name == name) else {
-            return Err(self.error("E0912", &e.span, &format!("unknown function `{name}`"), ""));
+    /// A call of the program's function `fi` with arguments `vals`.
+    fn user_call(&mut self, fi: usize, vals: Vec<ValueId>, ty: &Ty, e: &Expr) -> LResult<Vec<ValueId>> {
+        let Some(sig) = self.checked.signatures.get(fi) else {
+            return Err(self.error(
+                "E0912",
+                &e.span,
+                &format!("internal error: no function {fi}; please report it"),
+                "",
+            ));
         };
+        let name = sig.name.clone();
         let params: Vec<Ty> = sig.params.iter().map(|(_, t)| t.clone()).collect();
         let args: Vec<ValueId> = vals
             .into_iter()
@@ -1323,7 +1365,7 @@ impl Lowerer<'_> {
                 r
             })
             .collect();
-        self.emit(OpKind::Call { callee: name.to_string(), args, results: results.clone() });
+        self.emit(OpKind::Call { callee: name, args, results: results.clone() });
         Ok(results)
     }
 }
