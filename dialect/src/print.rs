@@ -110,7 +110,7 @@ impl Printer<'_> {
     }
     fn body(&mut self, depth: usize, body: &Body) {
         for op in body {
-            self.op(depth, op);
+            self.print_op(depth, op);
         }
     }
     fn block_header(&mut self, depth: usize, args: &[ValueId]) {
@@ -122,7 +122,7 @@ impl Printer<'_> {
         all.extend_from_slice(vals);
         self.line(depth, &format!("\"{name}\"({}) : ({}) -> ()", self.vs(&all), self.ts(&all)));
     }
-    fn op(&mut self, d: usize, op: &Op) {
+    fn print_op(&mut self, d: usize, op: &Op) {
         use OpKind::*;
         let loc = self.loc(op);
         self.block = op.block;

@@ -189,7 +189,7 @@ impl Verifier<'_> {
 
     fn body(&self, body: &Body) -> Result<(), VerifyError> {
         for op in body {
-            self.op(op).map_err(|e| self.at(op, e))?;
+            self.check_op(op).map_err(|e| self.at(op, e))?;
             for b in op.kind.bodies() {
                 self.body(b)?;
             }
@@ -245,7 +245,7 @@ impl Verifier<'_> {
         Ok(())
     }
 
-    fn op(&self, op: &Op) -> Result<(), Reason> {
+    fn check_op(&self, op: &Op) -> Result<(), Reason> {
         use OpKind::*;
         let k = &op.kind;
         self.check_values(&k.operands(), "operand")?;

@@ -84,7 +84,8 @@ impl<'a> Executor<'a> {
                 c
             }
         };
-        let mut fr = Frame { s: code.scalars.clone(), v: vec![None; code.n_views], e: vec![0; code.n_offsets] };
+        let mut fr =
+            Frame { scalars: code.scalars.clone(), views: vec![None; code.n_views], elems: vec![0; code.n_offsets] };
         for (k, (p, a)) in code.params.iter().zip(args).enumerate() {
             if !fr.set(*p, a) {
                 let name = &self.module.funcs[f].name;
@@ -129,17 +130,21 @@ impl<'a> Executor<'a> {
     #[inline(always)]
     fn step<'c>(&mut self, inst: &'c Inst, fr: &mut Frame, depth: usize) -> Result<Next<'c>, OpError> {
         match inst {
-            Inst::Binary { f, res, lhs, rhs } => fr.s[*res as usize] = f(fr.s[*lhs as usize], fr.s[*rhs as usize])?,
-            Inst::Unary { op, dt, res, arg } => fr.s[*res as usize] = scalar_unary(*op, fr.sc(*arg, *dt)).to_bits(),
-            Inst::Cast { f, res, arg } => fr.s[*res as usize] = f(fr.s[*arg as usize]),
-            Inst::MoveS { dst, src } => fr.s[*dst as usize] = fr.s[*src as usize],
-            Inst::MoveV { dst, src } => fr.v[*dst as usize] = Some(fr.vw(*src)?.clone()),
+            Inst::Binary { f, res, lhs, rhs } => {
+                fr.scalars[*res as usize] = f(fr.scalars[*lhs as usize], fr.scalars[*rhs as usize])?
+            }
+            Inst::Unary { op, dt, res, arg } => {
+                fr.scalars[*res as usize] = scalar_unary(*op, fr.sc(*arg, *dt)).to_bits()
+            }
+            Inst::Cast { f, res, arg } => fr.scalars[*res as usize] = f(fr.scalars[*arg as usize]),
+            Inst::MoveS { dst, src } => fr.scalars[*dst as usize] = fr.scalars[*src as usize],
+            Inst::MoveV { dst, src } => fr.views[*dst as usize] = Some(fr.vw(*src)?.clone()),
             Inst::SelectS { res, cond, lhs, rhs } => {
-                fr.s[*res as usize] = fr.s[if fr.truth(*cond) { *lhs } else { *rhs } as usize]
+                fr.scalars[*res as usize] = fr.scalars[if fr.truth(*cond) { *lhs } else { *rhs } as usize]
             }
             Inst::SelectV { res, cond, lhs, rhs } => {
                 let v = fr.vw(if fr.truth(*cond) { *lhs } else { *rhs })?.clone();
-                fr.v[*res as usize] = Some(v)
+                fr.views[*res as usize] = Some(v)
             }
             Inst::Jump(to) => return Ok(Next::Jump(*to)),
             Inst::JumpUnless { cond, to } => {
@@ -148,22 +153,22 @@ impl<'a> Executor<'a> {
                 }
             }
             Inst::CompareJump { f, res, lhs, rhs, to, when } => {
-                let c = f(fr.s[*lhs as usize], fr.s[*rhs as usize])?;
-                fr.s[*res as usize] = c;
+                let c = f(fr.scalars[*lhs as usize], fr.scalars[*rhs as usize])?;
+                fr.scalars[*res as usize] = c;
                 if (c != 0) == *when {
                     return Ok(Next::Jump(*to));
                 }
             }
             Inst::ForEnter { iv, lo, hi, exit } => {
                 let lo = fr.int(*lo);
-                fr.s[*iv as usize] = lo as u64;
+                fr.scalars[*iv as usize] = lo as u64;
                 if lo >= fr.int(*hi) {
                     return Ok(Next::Jump(*exit));
                 }
             }
             Inst::ForNext { iv, hi, step, body } => {
                 if let Some(i) = fr.int(*iv).checked_add(fr.int(*step)).filter(|&i| i < fr.int(*hi)) {
-                    fr.s[*iv as usize] = i as u64;
+                    fr.scalars[*iv as usize] = i as u64;
                     return Ok(Next::Jump(*body));
                 }
             }
@@ -183,27 +188,27 @@ impl<'a> Executor<'a> {
                 if self.device {
                     self.kernels.fresh(&v);
                 }
-                fr.v[*res as usize] = Some(v)
+                fr.views[*res as usize] = Some(v)
             }
             Inst::View { res, src, index, operands } => {
                 let v = with_indices(fr, operands, |ops| apply_index(fr.vw(*src)?, index, ops).map_err(OpError::Msg))?;
-                fr.v[*res as usize] = Some(v)
+                fr.views[*res as usize] = Some(v)
             }
             Inst::Element { off, src, index } => {
-                fr.e[*off as usize] = element_offset(fr.vw(*src)?, index.iter().map(|r| fr.int(*r)))?
+                fr.elems[*off as usize] = element_offset(fr.vw(*src)?, index.iter().map(|r| fr.int(*r)))?
             }
             Inst::Broadcast { res, src, sizes } => {
                 let shape: Vec<i64> = sizes.iter().map(|s| fr.int(*s)).collect();
-                fr.v[*res as usize] = Some(broadcast(fr.vw(*src)?, &shape)?)
+                fr.views[*res as usize] = Some(broadcast(fr.vw(*src)?, &shape)?)
             }
-            Inst::Transpose { res, src, perm } => fr.v[*res as usize] = Some(transpose(fr.vw(*src)?, perm)),
-            Inst::Diagonal { res, src } => fr.v[*res as usize] = Some(diagonal(fr.vw(*src)?)?),
-            Inst::Dim { res, src, axis } => fr.s[*res as usize] = fr.vw(*src)?.shape[*axis] as u64,
+            Inst::Transpose { res, src, perm } => fr.views[*res as usize] = Some(transpose(fr.vw(*src)?, perm)),
+            Inst::Diagonal { res, src } => fr.views[*res as usize] = Some(diagonal(fr.vw(*src)?)?),
+            Inst::Dim { res, src, axis } => fr.scalars[*res as usize] = fr.vw(*src)?.shape[*axis] as u64,
             Inst::Load { res, src } => {
                 if self.device {
                     self.kernels.host_read(fr.vw(src.view)?)?;
                 }
-                fr.s[*res as usize] = fr.load(*src)?.to_bits()
+                fr.scalars[*res as usize] = fr.load(*src)?.to_bits()
             }
             // One element written by the host (`outline::is_element_write`): NumPy's cast to the
             // destination's dtype, as the kernel would do it.
@@ -221,7 +226,7 @@ impl<'a> Executor<'a> {
                 let (v, off) = fr.elem(*dst)?;
                 v.write_at(off, x)
             }
-            Inst::Del { base } => fr.v[*base as usize] = None,
+            Inst::Del { base } => fr.views[*base as usize] = None,
             Inst::Print { value, newline } => {
                 let text = match *value {
                     Slot::S(r, dt) => format_scalar(fr.sc(r, dt)),
@@ -326,27 +331,27 @@ impl From<LaunchError> for OpError {
 /// The registers of one call of a host function.
 struct Frame {
     /// Scalar registers, each value's [`Scalar::to_bits`] (its dtype is known from the code).
-    s: Vec<u64>,
+    scalars: Vec<u64>,
     /// View registers; `None` before definition and after `arr.del`.
-    v: Vec<Option<View>>,
+    views: Vec<Option<View>>,
     /// Element registers: base element offsets into a view register ([`Slot::E`]).
-    e: Vec<i64>,
+    elems: Vec<i64>,
 }
 
 impl Frame {
     fn sc(&self, r: u32, dt: DType) -> Scalar {
-        Scalar::from_bits(dt, self.s[r as usize])
+        Scalar::from_bits(dt, self.scalars[r as usize])
     }
     /// An `i64` register.
     fn int(&self, r: u32) -> i64 {
-        self.s[r as usize] as i64
+        self.scalars[r as usize] as i64
     }
     /// A `bool` register.
     fn truth(&self, r: u32) -> bool {
-        self.s[r as usize] != 0
+        self.scalars[r as usize] != 0
     }
     fn vw(&self, r: u32) -> Result<&View, String> {
-        self.v[r as usize]
+        self.views[r as usize]
             .as_ref()
             .ok_or_else(|| InternalError::new("a view is used after `arr.del` or before definition").to_string())
     }
@@ -360,8 +365,8 @@ impl Frame {
     /// Puts `x` in `slot` (a scalar cast to the slot's dtype); `false` if `x` is of the other kind.
     fn set(&mut self, slot: Slot, x: RtValue) -> bool {
         match (slot, x) {
-            (Slot::S(r, dt), RtValue::Scalar(s)) => self.s[r as usize] = s.cast(dt).to_bits(),
-            (Slot::V(r), RtValue::View(v)) => self.v[r as usize] = Some(v),
+            (Slot::S(r, dt), RtValue::Scalar(s)) => self.scalars[r as usize] = s.cast(dt).to_bits(),
+            (Slot::V(r), RtValue::View(v)) => self.views[r as usize] = Some(v),
             _ => return false,
         }
         true
@@ -369,7 +374,7 @@ impl Frame {
     /// The view and base element offset of the element `e`.
     fn elem(&self, e: Elem) -> Result<(&View, i64), String> {
         let v = self.vw(e.view)?;
-        Ok((v, e.off.map_or(v.offset, |o| self.e[o as usize])))
+        Ok((v, e.off.map_or(v.offset, |o| self.elems[o as usize])))
     }
     fn load(&self, e: Elem) -> Result<Scalar, String> {
         let (v, off) = self.elem(e)?;
@@ -681,21 +686,21 @@ impl Translator<'_> {
         self.slots[v as usize]
     }
     /// The scalar register of `v` and its dtype (`u32::MAX` for a view, as in [`Slot::view`]).
-    fn sd(&self, v: ValueId) -> (u32, DType) {
+    fn scalar_reg_dtype(&self, v: ValueId) -> (u32, DType) {
         match self.slot(v) {
             Slot::S(r, dt) => (r, dt),
             _ => (u32::MAX, self.f.ty(v).dtype()),
         }
     }
-    fn s(&self, v: ValueId) -> u32 {
-        self.sd(v).0
+    fn scalar_reg(&self, v: ValueId) -> u32 {
+        self.scalar_reg_dtype(v).0
     }
-    fn v(&self, v: ValueId) -> u32 {
+    fn view_reg(&self, v: ValueId) -> u32 {
         self.slot(v).view()
     }
     /// A register holding `v` as `dt`: its own, or a new one that a cast fills first.
     fn s_as(&mut self, v: ValueId, dt: DType, loc: Option<Loc>) -> u32 {
-        let (arg, from) = self.sd(v);
+        let (arg, from) = self.scalar_reg_dtype(v);
         if from == dt {
             return arg;
         }
@@ -763,44 +768,51 @@ impl Translator<'_> {
         // Bodies nest as deep as the source (`nesting::MAX_NESTING`).
         stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || {
             for (j, op) in body.iter().enumerate() {
-                self.op(body, j, op);
+                self.translate_op(body, j, op);
             }
         })
     }
 
-    fn op(&mut self, body: &[Op], j: usize, op: &Op) {
+    fn translate_op(&mut self, body: &[Op], j: usize, op: &Op) {
         use OpKind::*;
         let loc = op.loc;
         let i = match &op.kind {
             Const { res, value } => {
-                let (r, dt) = self.sd(*res);
+                let (r, dt) = self.scalar_reg_dtype(*res);
                 self.code.scalars[r as usize] = value.cast(dt).to_bits();
                 return;
             }
             Binary { res, op, lhs, rhs } => {
-                let (lhs, dt) = self.sd(*lhs);
-                Inst::Binary { f: binary_fn(*op, dt), res: self.s(*res), lhs, rhs: self.s(*rhs) }
+                let (lhs, dt) = self.scalar_reg_dtype(*lhs);
+                Inst::Binary { f: binary_fn(*op, dt), res: self.scalar_reg(*res), lhs, rhs: self.scalar_reg(*rhs) }
             }
             Unary { res, op, arg } => {
-                let (arg, dt) = self.sd(*arg);
-                Inst::Unary { op: *op, dt, res: self.s(*res), arg }
+                let (arg, dt) = self.scalar_reg_dtype(*arg);
+                Inst::Unary { op: *op, dt, res: self.scalar_reg(*res), arg }
             }
             Cast { res, arg } => {
-                let ((arg, from), (res, to)) = (self.sd(*arg), self.sd(*res));
+                let ((arg, from), (res, to)) = (self.scalar_reg_dtype(*arg), self.scalar_reg_dtype(*res));
                 Inst::Cast { f: cast_fn(from, to), res, arg }
             }
             Select { res, cond, lhs, rhs } => {
                 let cond = self.s_as(*cond, DType::Bool, loc);
                 match self.slot(*res) {
-                    Slot::S(res, _) => Inst::SelectS { res, cond, lhs: self.s(*lhs), rhs: self.s(*rhs) },
-                    _ => Inst::SelectV { res: self.v(*res), cond, lhs: self.v(*lhs), rhs: self.v(*rhs) },
+                    Slot::S(res, _) => {
+                        Inst::SelectS { res, cond, lhs: self.scalar_reg(*lhs), rhs: self.scalar_reg(*rhs) }
+                    }
+                    _ => Inst::SelectV {
+                        res: self.view_reg(*res),
+                        cond,
+                        lhs: self.view_reg(*lhs),
+                        rhs: self.view_reg(*rhs),
+                    },
                 }
             }
             For { iv, lo, hi, step, inits, carried, body, yields, results } => {
                 let [lo, hi, step] = [*lo, *hi, *step].map(|v| self.s_as(v, DType::I64, loc));
                 self.moves(carried, inits, loc);
                 let enter = self.here();
-                let iv = self.s(*iv);
+                let iv = self.scalar_reg(*iv);
                 self.emit(Inst::ForEnter { iv, lo, hi, exit: 0 }, loc);
                 self.body(body);
                 self.moves(carried, yields, loc);
@@ -863,7 +875,7 @@ impl Translator<'_> {
                 Inst::Assert(Box::new(AssertInst { cond, msg: msg.clone(), operands }))
             }
             New { res, sizes } => {
-                Inst::New { res: self.v(*res), dtype: self.f.ty(*res).dtype(), sizes: self.ints(sizes, loc) }
+                Inst::New { res: self.view_reg(*res), dtype: self.f.ty(*res).dtype(), sizes: self.ints(sizes, loc) }
             }
             View { res, src, index, operands } => {
                 let whole = matches!(self.f.ty(*src), Type::Array(_, r) if r == index.len());
@@ -874,22 +886,22 @@ impl Translator<'_> {
                 {
                     let off = self.code.n_offsets as u32;
                     self.code.n_offsets += 1;
-                    self.slots[*res as usize] = Slot::E { view: self.v(*src), off };
-                    Inst::Element { off, src: self.v(*src), index: operands }
+                    self.slots[*res as usize] = Slot::E { view: self.view_reg(*src), off };
+                    Inst::Element { off, src: self.view_reg(*src), index: operands }
                 } else {
-                    Inst::View { res: self.v(*res), src: self.v(*src), index: index.clone(), operands }
+                    Inst::View { res: self.view_reg(*res), src: self.view_reg(*src), index: index.clone(), operands }
                 }
             }
             Broadcast { res, src, sizes } => {
-                Inst::Broadcast { res: self.v(*res), src: self.v(*src), sizes: self.ints(sizes, loc) }
+                Inst::Broadcast { res: self.view_reg(*res), src: self.view_reg(*src), sizes: self.ints(sizes, loc) }
             }
             Transpose { res, src, perm } => {
-                Inst::Transpose { res: self.v(*res), src: self.v(*src), perm: perm.clone() }
+                Inst::Transpose { res: self.view_reg(*res), src: self.view_reg(*src), perm: perm.clone() }
             }
-            Diagonal { res, src } => Inst::Diagonal { res: self.v(*res), src: self.v(*src) },
-            Dim { res, src, axis } => Inst::Dim { res: self.s(*res), src: self.v(*src), axis: *axis },
+            Diagonal { res, src } => Inst::Diagonal { res: self.view_reg(*res), src: self.view_reg(*src) },
+            Dim { res, src, axis } => Inst::Dim { res: self.scalar_reg(*res), src: self.view_reg(*src), axis: *axis },
             Load { res, src } => match self.elem(*src) {
-                Some(e) => Inst::Load { res: self.s(*res), src: e },
+                Some(e) => Inst::Load { res: self.scalar_reg(*res), src: e },
                 None => Inst::Fail(InternalError::new("host read of an array")),
             },
             Del { base } => {
@@ -927,10 +939,10 @@ impl Translator<'_> {
     /// instruction with the jump.
     fn condition(&mut self, before: &[Op], cond: ValueId, loc: Option<Loc>) -> u32 {
         if let [rest @ .., Op { kind: OpKind::Binary { res, op, lhs, rhs }, loc: cmp_loc, .. }] = before {
-            if *res == cond && self.sd(cond).1 == DType::Bool {
+            if *res == cond && self.scalar_reg_dtype(cond).1 == DType::Bool {
                 self.body(rest);
-                let (lhs, dt) = self.sd(*lhs);
-                let (f, res, rhs) = (binary_fn(*op, dt), self.s(*res), self.s(*rhs));
+                let (lhs, dt) = self.scalar_reg_dtype(*lhs);
+                let (f, res, rhs) = (binary_fn(*op, dt), self.scalar_reg(*res), self.scalar_reg(*rhs));
                 self.emit(Inst::CompareJump { f, res, lhs, rhs, to: 0, when: false }, *cmp_loc);
                 return self.here() - 1;
             }
