@@ -109,7 +109,7 @@ pub fn compile(m: &ir::Module, cache: Option<&DiskCache>) -> Result<(String, Vec
     };
     let text = ptx(m)?;
     if let Err(e) = cache.put(&key, text.as_bytes()) {
-        outcome = CacheOutcome::NotStored(e);
+        outcome = CacheOutcome::NotStored(e.to_string());
     }
     Ok((text, plans, outcome))
 }

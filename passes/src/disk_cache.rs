@@ -135,6 +135,24 @@ pub struct DiskCache {
     record_lock: Arc<Mutex<()>>,
 }
 
+/// Why the compile cache cannot be used or changed. The drivers print it as an `error:` and exit
+/// with status 1 (`--no-cache` runs without a cache).
+#[derive(Debug, thiserror::Error)]
+pub enum CacheError {
+    /// None of `ARRAYC_CACHE_DIR`, `XDG_CACHE_HOME` and `HOME` is set.
+    #[error("the kernel cache has no directory: set ARRAYC_CACHE_DIR, XDG_CACHE_HOME or HOME (or pass --no-cache)")]
+    NoDirectory,
+    /// `ARRAYC_CACHE_MAX_MB` (its text) is not a whole number.
+    #[error("ARRAYC_CACHE_MAX_MB must be a whole number of MiB, not `{0}`")]
+    BadLimit(String),
+    /// The cache directory cannot be created or written.
+    #[error("cannot write the kernel cache `{}`: {source}", .dir.display())]
+    Write { dir: PathBuf, source: std::io::Error },
+    /// An entry exists but cannot be removed.
+    #[error("cannot remove `{}`: {source}", .path.display())]
+    Remove { path: PathBuf, source: std::io::Error },
+}
+
 impl DiskCache {
     /// A cache in `dir` bounded to `max_bytes` bytes.
     pub fn new(dir: PathBuf, max_bytes: u64) -> DiskCache {
@@ -146,16 +164,12 @@ impl DiskCache {
     ///
     /// Errors: no directory can be named (neither variable nor `HOME` is set), or
     /// `$ARRAYC_CACHE_MAX_MB` is not a whole number.
-    pub fn from_env() -> Result<DiskCache, String> {
-        let dir = Self::default_dir().ok_or(
-            "the kernel cache has no directory: set ARRAYC_CACHE_DIR, XDG_CACHE_HOME or HOME (or pass --no-cache)",
-        )?;
+    pub fn from_env() -> Result<DiskCache, CacheError> {
+        let dir = Self::default_dir().ok_or(CacheError::NoDirectory)?;
         let max_bytes = match std::env::var("ARRAYC_CACHE_MAX_MB") {
-            Ok(s) => s
-                .trim()
-                .parse::<u64>()
-                .map(|mb| mb.saturating_mul(1 << 20))
-                .map_err(|_| format!("ARRAYC_CACHE_MAX_MB must be a whole number of MiB, not `{s}`"))?,
+            Ok(s) => {
+                s.trim().parse::<u64>().map(|mb| mb.saturating_mul(1 << 20)).map_err(|_| CacheError::BadLimit(s))?
+            }
             Err(_) => DEFAULT_MAX_BYTES,
         };
         Ok(DiskCache::new(dir, max_bytes))
@@ -203,8 +217,8 @@ impl DiskCache {
     /// least recently used entries beyond the size bound.
     ///
     /// Errors: the directory cannot be created or written (a message naming it).
-    pub fn put(&self, key: &Key, object: &[u8]) -> Result<(), String> {
-        let fail = |e: std::io::Error| format!("cannot write the kernel cache `{}`: {e}", self.dir.display());
+    pub fn put(&self, key: &Key, object: &[u8]) -> Result<(), CacheError> {
+        let fail = |source: std::io::Error| CacheError::Write { dir: self.dir.clone(), source };
         fs::create_dir_all(&self.dir).map_err(fail)?;
         let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(&self.dir).map_err(fail)?;
         tmp.write_all(MAGIC).map_err(fail)?;
@@ -294,15 +308,14 @@ impl DiskCache {
     /// Removes every entry (and stale temporary files); returns the number of entries removed.
     ///
     /// Errors: an entry that exists but cannot be removed.
-    pub fn clear(&self) -> Result<u64, String> {
+    pub fn clear(&self) -> Result<u64, CacheError> {
         let n = self.entries().len() as u64;
         if let Ok(rd) = fs::read_dir(&self.dir) {
             for e in rd.filter_map(Result::ok) {
                 let name = e.file_name();
                 let name = name.to_string_lossy();
                 if name.ends_with(&format!(".{EXT}")) || name.starts_with(".tmp-") || name == USAGE_FILE {
-                    fs::remove_file(e.path())
-                        .map_err(|err| format!("cannot remove `{}`: {err}", e.path().display()))?;
+                    fs::remove_file(e.path()).map_err(|source| CacheError::Remove { path: e.path(), source })?;
                 }
             }
         }
@@ -317,27 +330,42 @@ pub fn disk_bytes(m: &fs::Metadata) -> u64 {
     m.blocks().saturating_mul(512).max(m.len())
 }
 
+/// What is wrong with a cache entry's bytes ([`check_entry`]); the entry is then removed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum Damage {
+    #[error("truncated ({0} bytes, shorter than the {HEADER}-byte header)")]
+    Truncated(usize),
+    #[error("not an arrayc kernel cache entry (or another version of the format)")]
+    Foreign,
+    #[error("the entry belongs to another key")]
+    OtherKey,
+    #[error("truncated or extended: {got} bytes of object code, the header says {header}")]
+    Length { got: usize, header: u64 },
+    #[error("checksum mismatch: the object code is damaged")]
+    Checksum,
+}
+
 /// Checks an entry file's bytes against `key`: magic, key, length and payload hash.
-fn check_entry(key: &Key, bytes: &[u8]) -> Result<(), String> {
+fn check_entry(key: &Key, bytes: &[u8]) -> Result<(), Damage> {
     if bytes.len() < HEADER {
-        return Err(format!("truncated ({} bytes, shorter than the {HEADER}-byte header)", bytes.len()));
+        return Err(Damage::Truncated(bytes.len()));
     }
     if &bytes[..MAGIC.len()] != MAGIC {
-        return Err("not an arrayc kernel cache entry (or another version of the format)".into());
+        return Err(Damage::Foreign);
     }
     let mut at = MAGIC.len();
     if bytes[at..at + 32] != key.0 {
-        return Err("the entry belongs to another key".into());
+        return Err(Damage::OtherKey);
     }
     at += 32;
     let len = u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
     at += 8;
     let payload = &bytes[HEADER..];
     if payload.len() as u64 != len {
-        return Err(format!("truncated or extended: {} bytes of object code, the header says {len}", payload.len()));
+        return Err(Damage::Length { got: payload.len(), header: len });
     }
     if blake3::hash(payload).as_bytes() != &bytes[at..at + 32] {
-        return Err("checksum mismatch: the object code is damaged".into());
+        return Err(Damage::Checksum);
     }
     Ok(())
 }

@@ -521,7 +521,7 @@ fn compile_group(group: &[(&ir::Func, &Key)], cache: Option<&DiskCache>) -> Resu
         let stored = c.put(&object_key, &object).and_then(|()| {
             group.iter().zip(&names).try_for_each(|((_, key), name)| c.put(key, &kernel_entry(&object_key, name)))
         });
-        not_stored = stored.err();
+        not_stored = stored.err().map(|e| e.to_string());
     }
     Ok(Part { entries, code, not_stored })
 }
