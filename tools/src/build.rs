@@ -24,8 +24,8 @@
 //! `--arg NAME=VALUE` it is specialised to those values, as `arrayc run` specialises it (exact sizes
 //! and overlaps, usually more fusion), and the executable refuses other values of those parameters.
 
-use crate::pipeline;
 use crate::{choose_entry, given_arguments, read_source, specialization, FuseArgs, UserError};
+use crate::{lib_names, pipeline};
 use arrayc_core::{DType, Scalar, Type};
 use arrayc_exec::aot::{Fixed, Program, DTYPE_CODES};
 use arrayc_passes::jit;
@@ -62,8 +62,22 @@ pub fn build(
                 .into(),
         ));
     }
+    // Every output is checked before anything is compiled: a regular file (or nothing yet), never
+    // the program's own source.
+    let outputs: Vec<PathBuf> = match &lib_name {
+        Some(name) => {
+            vec![out.to_path_buf(), out.with_file_name(format!("{name}.h")), out.with_file_name(format!("{name}.py"))]
+        }
+        None => vec![out.to_path_buf()],
+    };
+    for o in &outputs {
+        check_output(o, file)?;
+    }
     let src = read_source(file)?;
     let mut m = pipeline::lower_source(&src, &file.display().to_string())?;
+    if let Some(name) = &lib_name {
+        check_names(name, &m)?;
+    }
     let entry = match (lib, m.funcs.iter().find(|f| !f.kernel)) {
         // A library exports every function; the entry only decides where `arr.sync` goes.
         (true, Some(first)) => first.name.clone(),
@@ -106,13 +120,15 @@ pub fn build(
         .map_err(|e| UserError(format!("error: cannot write `{}`: {e}", kernels_o.display())))?;
     std::fs::write(&glue_c, glue(&names, &payload, !lib))
         .map_err(|e| UserError(format!("error: cannot write `{}`: {e}", glue_c.display())))?;
-    // Linked beside `out` under a temporary name, then renamed: `out` is complete or absent.
-    let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let tmp = tempfile::Builder::new()
-        .prefix(".arrayc-build-")
-        .tempfile_in(parent)
-        .map_err(|e| UserError(format!("error: cannot write in `{}`: {e}", parent.display())))?
-        .into_temp_path();
+    // Every output is written beside its target under a temporary name, and all are renamed at
+    // the end: they appear together or not at all.
+    let mut staged = Staged::default();
+    let tmp = staged.add(out, None, 0o755)?;
+    if let Some(name) = &lib_name {
+        let source = file.display().to_string();
+        staged.add(&outputs[1], Some(&header(name, &program, &source)), 0o644)?;
+        staged.add(&outputs[2], Some(&python_module(name, &program, &source)), 0o644)?;
+    }
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
     // A library: position-independent, and the C interface pulled out of the archive.
     let lib_flags: &[&str] =
@@ -136,42 +152,145 @@ pub fn build(
             String::from_utf8_lossy(&output.stderr).trim_end()
         )));
     }
-    // The temporary file was created private (0600); an executable is rwxr-xr-x like the linker's.
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755))
-        .map_err(|e| UserError(format!("error: cannot make `{}` executable: {e}", tmp.display())))?;
-    if let Some(name) = &lib_name {
-        let source = file.display().to_string();
-        write_beside(out, &format!("{name}.h"), &header(name, &program, &source))?;
-        write_beside(out, &format!("{name}.py"), &python_module(name, &program, &source))?;
+    staged.commit()
+}
+
+/// Refuses an output path `out` that `arrayc build` must not write: one ending in `/` or naming a
+/// directory, anything but a regular file (a device, a pipe, a socket), or the program's own
+/// source `source` (the same file, by device and inode, through any path or link). A path that
+/// does not exist yet is fine if its directory does.
+fn check_output(out: &Path, source: &Path) -> Result<(), UserError> {
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::MetadataExt;
+    let shown = out.display();
+    let bytes = out.as_os_str().as_bytes();
+    if bytes.is_empty() || out.file_name().is_none() || bytes.ends_with(b"/.") {
+        return Err(UserError(format!(
+            "error: `-o {shown}` names a directory, but arrayc build writes a file; name the file, e.g. `-o {}`",
+            out.join("prog").display()
+        )));
     }
-    tmp.persist(out).map_err(|e| UserError(format!("error: cannot write `{}`: {e}", out.display())))?;
+    if bytes.ends_with(b"/") {
+        let trimmed = String::from_utf8_lossy(bytes).trim_end_matches('/').to_string();
+        return Err(UserError(format!(
+            "error: `-o {shown}` ends with `/`, so it names a directory, but arrayc build writes a file; drop the `/` (`-o {trimmed}`)"
+        )));
+    }
+    match std::fs::metadata(out) {
+        Ok(meta) if meta.is_dir() => Err(UserError(format!(
+            "error: `{shown}` is a directory, but arrayc build writes a file; name a file inside it, e.g. `-o {}`",
+            out.join("prog").display()
+        ))),
+        Ok(meta) if !meta.is_file() => Err(UserError(format!(
+            "error: `{shown}` exists and is not a regular file (a device, a pipe or a socket); arrayc build replaces only regular files: name another output"
+        ))),
+        Ok(meta) => match std::fs::metadata(source) {
+            Ok(src) if src.dev() == meta.dev() && src.ino() == meta.ino() => Err(UserError(format!(
+                "error: `{shown}` is the program's source `{}`; building there would replace it: name another output",
+                source.display()
+            ))),
+            _ => Ok(()),
+        },
+        Err(_) => {
+            let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            if parent.is_dir() {
+                Ok(())
+            } else {
+                Err(UserError(format!(
+                    "error: cannot write `{shown}`: the directory `{}` does not exist; create it first",
+                    parent.display()
+                )))
+            }
+        }
+    }
+}
+
+/// The outputs of one build, each written to a temporary file beside its target, renamed into
+/// place together by [`Staged::commit`]; the temporary files are removed if the build stops first.
+#[derive(Default)]
+struct Staged {
+    /// `(temporary file, target, permissions)`.
+    files: Vec<(tempfile::TempPath, PathBuf, u32)>,
+}
+
+impl Staged {
+    /// Adds the output `path`, a temporary file in its directory holding `text` (or empty, for the
+    /// linker to write), with permissions `mode` once in place; returns the temporary path.
+    fn add(&mut self, path: &Path, text: Option<&str>, mode: u32) -> Result<PathBuf, UserError> {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let err = |e: &dyn std::fmt::Display| UserError(format!("error: cannot write `{}`: {e}", path.display()));
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".arrayc-build-")
+            .tempfile_in(dir)
+            .map_err(|e| UserError(format!("error: cannot write in `{}`: {e}", dir.display())))?;
+        if let Some(text) = text {
+            std::io::Write::write_all(&mut tmp, text.as_bytes()).map_err(|e| err(&e))?;
+        }
+        // The temporary file was created private (0600).
+        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(mode)).map_err(|e| err(&e))?;
+        let tmp = tmp.into_temp_path();
+        let at = tmp.to_path_buf();
+        self.files.push((tmp, path.to_path_buf(), mode));
+        Ok(at)
+    }
+
+    /// Renames every temporary file into place (the linker's output gets its mode again, as the
+    /// linker may have written a new file); if one rename fails, the outputs already renamed are
+    /// removed too, so a build leaves all its outputs or none.
+    fn commit(self) -> Result<(), UserError> {
+        use std::os::unix::fs::PermissionsExt;
+        let mut done: Vec<PathBuf> = vec![];
+        let mut rest = self.files.into_iter();
+        while let Some((tmp, path, mode)) = rest.next() {
+            let moved = std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(mode))
+                .and_then(|()| tmp.persist(&path).map_err(|e| e.error));
+            if let Err(e) = moved {
+                for p in done {
+                    let _ = std::fs::remove_file(p);
+                }
+                drop(rest);
+                return Err(UserError(format!("error: cannot write `{}`: {e}", path.display())));
+            }
+            done.push(path);
+        }
+        Ok(())
+    }
+}
+
+/// Refuses a library whose names the generated header cannot hold (see `lib_names`): a wrapper
+/// `<name>_<function>` that C or the header already defines.
+fn check_names(name: &str, m: &arrayc_core::ir::Module) -> Result<(), UserError> {
+    for f in m.funcs.iter().filter(|f| !f.kernel) {
+        lib_names::check_wrapper_name(name, &f.name).map_err(|why| {
+            UserError(format!("error: --lib: {why}; rename the function or the library (`-o lib<NAME>.so`)"))
+        })?;
+    }
     Ok(())
 }
 
-/// `NAME` of a library path `.../libNAME.so`, a Python identifier (the module's name).
+/// `NAME` of a library path `.../libNAME.so`: the name of its Python module, which must be
+/// importable (`lib_names::check_library_name`).
 fn library_name(out: &Path) -> Result<String, UserError> {
     let file = out.file_name().and_then(|f| f.to_str()).unwrap_or("");
-    match file.strip_prefix("lib").and_then(|f| f.strip_suffix(".so")) {
-        Some(name) if is_c_identifier(name) => Ok(name.to_string()),
-        _ => Err(UserError(format!(
+    let Some(name) = file.strip_prefix("lib").and_then(|f| f.strip_suffix(".so")) else {
+        return Err(UserError(format!(
             "error: --lib: name the library `lib<NAME>.so`, where NAME is a Python identifier (the module `NAME.py` goes beside it), not `{file}`"
-        ))),
-    }
+        )));
+    };
+    lib_names::check_library_name(name).map_err(|why| {
+        UserError(format!("error: --lib: `-o {}` would make a Python module `{name}`, but {why}; name the library otherwise, e.g. `-o {}`", out.display(), out.with_file_name(suggestion(name)).display()))
+    })?;
+    Ok(name.to_string())
 }
 
-/// Writes `text` to the file `name` in `out`'s directory, whole or not at all.
-fn write_beside(out: &Path, name: &str, text: &str) -> Result<(), UserError> {
-    let path = out.with_file_name(name);
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let err = |e: &dyn std::fmt::Display| UserError(format!("error: cannot write `{}`: {e}", path.display()));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| err(&e))?;
-    std::io::Write::write_all(&mut tmp, text.as_bytes()).map_err(|e| err(&e))?;
-    // The temporary file was created private (0600); a header or module is rw-r--r--.
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o644)).map_err(|e| err(&e))?;
-    tmp.persist(&path).map_err(|e| err(&e))?;
-    Ok(())
+/// A library file name to suggest instead of `lib<name>.so`.
+fn suggestion(name: &str) -> String {
+    if !name.is_empty() && name.chars().all(|c| c == '_' || c.is_ascii_alphanumeric()) {
+        format!("libmy_{name}.so")
+    } else {
+        "libmylib.so".into()
+    }
 }
 
 /// The exported host functions of `program` (every one but the kernels), in module order.
