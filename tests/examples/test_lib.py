@@ -335,3 +335,13 @@ def test_library_names_that_make_unimportable_modules_are_refused(lib, tmp_path)
                           capture_output=True, text=True)
     assert proc.returncode == 1 and "error: --lib" in proc.stderr and "panicked" not in proc.stderr, proc.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["p.arr"]
+
+
+def test_library_fuzz_short_run():
+    """A short run of `make fuzz`'s library target (tests/fuzz/libfuzz.py): random names, dtypes,
+    shapes, strides, read-only and memory-mapped arrays, huge integers; no crash, no violation."""
+    proc = subprocess.run([sys.executable, str(REPO / "tests" / "fuzz" / "libfuzz.py"), "--iters", "300", "--libs", "2",
+                           "--seed", "34"], capture_output=True, text=True, timeout=600,
+                          env={**__import__("os").environ, "ARRAYC": str(arrayc_binary())})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "crashes 0, violations 0, harness errors 0" in proc.stdout, proc.stdout
