@@ -342,7 +342,7 @@ fn summarize(
         returned: Vec<Vec<bool>>,
         grew: bool,
     }
-    fn join(into: &mut Vec<bool>, from: &[bool], grew: &mut bool) {
+    fn join(into: &mut [bool], from: &[bool], grew: &mut bool) {
         for (a, &b) in into.iter_mut().zip(from) {
             if b && !*a {
                 *a = true;
