@@ -207,7 +207,9 @@ fn check_output(out: &Path, source: &Path) -> Result<(), UserError> {
 }
 
 /// The outputs of one build, each written to a temporary file beside its target, renamed into
-/// place together by [`Staged::commit`]; the temporary files are removed if the build stops first.
+/// place together by [`Staged::commit`]; the temporary files are removed if the build stops first,
+/// on an error or on Ctrl-C (they are recorded with `arrayc_runtime::npy`'s writes in progress,
+/// which the driver's interrupt handler removes).
 #[derive(Default)]
 struct Staged {
     /// `(temporary file, target, permissions)`.
@@ -221,9 +223,10 @@ impl Staged {
         use std::os::unix::fs::PermissionsExt;
         let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let err = |e: &dyn std::fmt::Display| UserError(format!("error: cannot write `{}`: {e}", path.display()));
+        // Created and recorded under one lock: an interrupt (Ctrl-C) removes it too.
         let mut tmp = tempfile::Builder::new()
             .prefix(".arrayc-build-")
-            .tempfile_in(dir)
+            .make_in(dir, |p| arrayc_runtime::npy::create_recorded_temporary(p))
             .map_err(|e| UserError(format!("error: cannot write in `{}`: {e}", dir.display())))?;
         if let Some(text) = text {
             std::io::Write::write_all(&mut tmp, text.as_bytes()).map_err(|e| err(&e))?;
@@ -245,16 +248,20 @@ impl Staged {
         let mut rest = self.files.into_iter();
         while let Some((tmp, path, mode)) = rest.next() {
             let moved = std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(mode))
-                .and_then(|()| tmp.persist(&path).map_err(|e| e.error));
+                .and_then(|()| arrayc_runtime::npy::rename_recorded_temporary(&tmp, &path));
             if let Err(e) = moved {
                 for p in done {
                     let _ = std::fs::remove_file(p);
                 }
                 drop(rest);
+                arrayc_runtime::npy::finish_recorded();
                 return Err(UserError(format!("error: cannot write `{}`: {e}", path.display())));
             }
+            // Renamed: nothing is left for the temporary path to remove.
+            let _ = tmp.keep();
             done.push(path);
         }
+        arrayc_runtime::npy::finish_recorded();
         Ok(())
     }
 }

@@ -1117,3 +1117,35 @@ fn build_writes_only_regular_files_and_all_outputs_or_none() {
     assert_eq!(listing().len(), before.len() + 3);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Ctrl-C during `arrayc build --lib` (sent to its process group, as a terminal does, while the
+/// outputs are being staged or linked) exits 130 and leaves none of the build's files, not even
+/// its temporary ones (issue 34).
+#[test]
+fn sigint_during_a_build_leaves_no_files() {
+    use std::os::unix::process::CommandExt;
+    let d = temp_dir("sigint-build");
+    let p = write_program(&d, "q.arr", "fn q(x: f64[N]) -> f64 {\n    return sum(x * x);\n}\n");
+    let mut child = arrayc()
+        .current_dir(&d)
+        .args(["build", "--lib", "q.arr", "-o", "libq.so"])
+        .process_group(0)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    // Wait until a staged output exists, i.e. the writing has begun.
+    while !dir_names(&d).iter().any(|n| n.starts_with(".arrayc-build-")) {
+        assert!(child.try_wait().unwrap().is_none(), "arrayc finished before the build could be interrupted");
+        assert!(start.elapsed().as_secs() < 120, "the build never began writing");
+        std::thread::sleep(std::time::Duration::from_micros(200));
+    }
+    // SAFETY: sending a signal to the process group of our own child.
+    unsafe { libc::kill(-(child.id() as libc::pid_t), libc::SIGINT) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let p = p.file_name().unwrap().to_string_lossy().into_owned();
+    assert_eq!(dir_names(&d), vec![p], "files left after SIGINT");
+}
