@@ -226,7 +226,7 @@ impl Staged {
         // Created and recorded under one lock: an interrupt (Ctrl-C) removes it too.
         let mut tmp = tempfile::Builder::new()
             .prefix(".arrayc-build-")
-            .make_in(dir, |p| arrayc_runtime::npy::create_recorded_temporary(p))
+            .make_in(dir, arrayc_runtime::npy::create_recorded_temporary)
             .map_err(|e| UserError(format!("error: cannot write in `{}`: {e}", dir.display())))?;
         if let Some(text) = text {
             std::io::Write::write_all(&mut tmp, text.as_bytes()).map_err(|e| err(&e))?;
