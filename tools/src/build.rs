@@ -317,20 +317,49 @@ fn written_params(module: &arrayc_core::ir::Module) -> HashMap<String, Vec<bool>
     // Per function, per result: the parameters the result may alias.
     let mut returns: HashMap<String, Vec<Vec<bool>>> =
         module.funcs.iter().map(|f| (f.name.clone(), vec![vec![false; f.params.len()]; f.results.len()])).collect();
-    loop {
-        let mut changed = false;
-        for f in &module.funcs {
-            let (w, r) = summarize(f, &writes, &returns);
-            if writes[&f.name] != w || returns[&f.name] != r {
-                writes.insert(f.name.clone(), w);
-                returns.insert(f.name.clone(), r);
-                changed = true;
+    // A worklist: a function is summarised again only when a function it calls changed, so a long
+    // chain of calls costs each function a few summaries, not one per link of the chain.
+    fn callees<'a>(body: &'a arrayc_core::ir::Body, out: &mut Vec<&'a str>) {
+        for op in body {
+            if let arrayc_core::ir::OpKind::Call { callee, .. } = &op.kind {
+                out.push(callee);
+            }
+            for b in op.kind.bodies() {
+                callees(b, out);
             }
         }
-        if !changed {
-            return writes;
+    }
+    let index: HashMap<&str, usize> = module.funcs.iter().enumerate().map(|(k, f)| (f.name.as_str(), k)).collect();
+    let mut callers: Vec<Vec<usize>> = vec![vec![]; module.funcs.len()];
+    for (k, f) in module.funcs.iter().enumerate() {
+        let mut called = vec![];
+        callees(&f.body, &mut called);
+        for c in called {
+            if let Some(&j) = index.get(c) {
+                if !callers[j].contains(&k) {
+                    callers[j].push(k);
+                }
+            }
         }
     }
+    let mut queued = vec![true; module.funcs.len()];
+    let mut work: std::collections::VecDeque<usize> = (0..module.funcs.len()).collect();
+    while let Some(k) = work.pop_front() {
+        queued[k] = false;
+        let f = &module.funcs[k];
+        let (w, r) = summarize(f, &writes, &returns);
+        if writes[&f.name] != w || returns[&f.name] != r {
+            writes.insert(f.name.clone(), w);
+            returns.insert(f.name.clone(), r);
+            for &c in &callers[k] {
+                if !queued[c] {
+                    queued[c] = true;
+                    work.push_back(c);
+                }
+            }
+        }
+    }
+    writes
 }
 
 /// One function's summary for [`written_params`]: the parameters it may write, and per result the
