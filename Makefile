@@ -64,7 +64,8 @@ pytest: build
 	ARRAYC=$(abspath $(ARRAYC)) $(PYTHON) -m pytest -q -rs tests/lsp
 
 # Long fuzzing runs (make test runs short ones): FUZZ_ITERS mutated inputs per entry point of
-# tools/tests/fuzz.rs (front end, pipeline, MLIR importer, .npy reader, language server), then DIFF_COUNT generated
+# tools/tests/fuzz.rs (front end, pipeline, MLIR importer, .npy reader, language server), FUZZ_ITERS
+# calls of the Python modules of libraries from `arrayc build --lib` (tests/fuzz/libfuzz.py), then DIFF_COUNT generated
 # programs of tests/fuzz/differential.py under every fusion configuration against NumPy (about
 # 2 s per program on 2 cores), each with its figures.
 FUZZ_ITERS ?= 10000
@@ -73,6 +74,7 @@ DIFF_COUNT ?= 100
 
 fuzz: build
 	ARRAYC_FUZZ_ITERS=$(FUZZ_ITERS) ARRAYC_FUZZ_SEED=$(FUZZ_SEED) $(CARGO) test --release -p arrayc-tools --test fuzz -- --nocapture
+	ARRAYC=$(abspath $(ARRAYC)) $(PYTHON) tests/fuzz/libfuzz.py --iters $(FUZZ_ITERS) --seed $(FUZZ_SEED)
 	ARRAYC=$(abspath $(ARRAYC)) $(PYTHON) tests/fuzz/differential.py --count $(DIFF_COUNT) --seed $(FUZZ_SEED)
 
 # The benchmark suite of issue 4 against NumPy, numexpr and JAX. BENCH_ARGS is passed on, e.g.

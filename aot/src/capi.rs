@@ -33,6 +33,9 @@ pub struct ArraycValue {
 }
 
 /// Copies `message` into the caller's `error` buffer of `len` bytes (truncated, NUL-terminated).
+///
+/// # Safety
+/// `error` is null, or points to `len` writable bytes.
 unsafe fn set_error(error: *mut c_char, len: usize, message: &str) {
     if error.is_null() || len == 0 {
         return;
@@ -43,6 +46,11 @@ unsafe fn set_error(error: *mut c_char, len: usize, message: &str) {
 }
 
 /// The run-time value of argument `a` for a parameter of type `t`.
+///
+/// # Safety
+/// For an array, `a.shape` and `a.strides` point to `a.ndim` elements each, and every element the
+/// view addresses from `a.data` is valid memory of its dtype for as long as the returned value
+/// lives (`View::borrowed`'s contract), as the C API's documentation asks of its caller.
 unsafe fn argument(name: &str, a: &ArraycValue, t: Type) -> Result<RtValue, String> {
     let d = dtype_of_code(a.dtype).ok_or_else(|| format!("argument `{name}`: unknown dtype code {}", a.dtype))?;
     match (a.kind, t) {

@@ -270,6 +270,28 @@ fn rename_recorded(tmp: &Path, path: &Path) -> io::Result<()> {
     Ok(())
 }
 
+/// Creates `path`, a new temporary file of another all-or-nothing writer (`arrayc build`), and
+/// records it as part of the write in progress, under one lock, so that an interrupt
+/// ([`abandon_writes_and_exit`]) removes it. Errors: `path` exists (`AlreadyExists`), or cannot be
+/// created.
+pub fn create_recorded_temporary(path: &Path) -> io::Result<File> {
+    let mut files = in_progress();
+    let f = File::options().write(true).create_new(true).open(path)?;
+    files.push(path.to_path_buf());
+    Ok(f)
+}
+
+/// Renames the recorded temporary file `tmp` ([`create_recorded_temporary`]) to `path`, which an interrupt
+/// then removes in its place; under one lock, so that an interrupt sees one or the other.
+pub fn rename_recorded_temporary(tmp: &Path, path: &Path) -> io::Result<()> {
+    rename_recorded(tmp, path)
+}
+
+/// Ends the write in progress of [`create_recorded_temporary`]: its files are kept (or already removed).
+pub fn finish_recorded() {
+    in_progress().clear();
+}
+
 fn write_file(tmp: &Path, view: &View) -> io::Result<()> {
     let mut bw = BufWriter::new(create_recorded(tmp)?);
     write_elements(&mut bw, view)?;

@@ -138,3 +138,210 @@ int main(void) {
     lines = run.stdout.splitlines()
     assert lines[0] == "14 9 12 8 6 4"
     assert lines[1].startswith("error: ") and "N = 2" in lines[1]
+
+
+# Issue 34: every name the language allows, whatever Python or C make of it.
+KEYWORDS = """
+fn class(double: f64[N], int: i64 = 3) -> f64 {
+    return sum(double) + int;
+}
+
+fn numpy(x: f64[N], results: f64) {
+    x[:] = x * results;
+}
+
+fn _call(ctypes: f64[N]) -> f64[N] {
+    let y = ctypes[::-1];
+    return y * 2.0;
+}
+
+fn len(__arrayc_call: f64[N], x_shape: i64, x: f64[N]) -> f64 {
+    let v = __arrayc_call[1:];
+    v[:] = 1.0;
+    return sum(x) + x_shape;
+}
+
+fn def(lambda: f64 = 1.5, None: bool = true, unix: i64 = 2) -> f64 {
+    let r = 0.0 - lambda;
+    if None {
+        r = lambda * unix;
+    }
+    return r;
+}
+"""
+
+# Issue 34: which parameters a function writes, through views, calls and loops.
+WRITES = """
+fn fill(x: f64[N], v: f64) {
+    x[:] = v;
+}
+
+fn through_a_call(a: f64[N], b: f64[M]) -> f64 {
+    fill(a[::2], sum(b));
+    return sum(a);
+}
+
+fn through_a_result(a: f64[N]) -> f64 {
+    let t = tail(a);
+    t[0] = 7.0;
+    return sum(a);
+}
+
+fn tail(a: f64[N]) -> f64[?] {
+    return a[1:];
+}
+
+fn reads(a: f64[N], k: i64) -> f64 {
+    return sum(a) * k;
+}
+
+fn flag(b: bool) -> bool {
+    return b;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def keywords(tmp_path_factory):
+    d = tmp_path_factory.mktemp("keywords")
+    (d / "keywords.arr").write_text(KEYWORDS)
+    return build_lib(d / "keywords.arr", "keywords", d), d
+
+
+@pytest.fixture(scope="module")
+def writes(tmp_path_factory):
+    d = tmp_path_factory.mktemp("writes")
+    (d / "writes.arr").write_text(WRITES)
+    return build_lib(d / "writes.arr", "writes", d), d
+
+
+def test_python_keywords_and_helper_names_are_escaped(keywords):
+    """Functions and parameters named like Python keywords get a trailing underscore; functions named
+    like the module's helpers (`numpy`, `_call`, `len`, `__arrayc_call`) shadow nothing."""
+    m, _ = keywords
+    assert m.class_(np.arange(4.0), int=2) == 8.0  # `int` is no keyword: a valid parameter name
+    x = np.arange(3.0)
+    assert m.numpy(x, 2.0) is None
+    np.testing.assert_array_equal(x, [0.0, 2.0, 4.0])
+    np.testing.assert_array_equal(m._call(np.arange(3.0)), [4.0, 2.0, 0.0])
+    y = np.zeros(3)
+    assert m.len(y, 5, np.ones(3)) == 8.0
+    np.testing.assert_array_equal(y, [0.0, 1.0, 1.0])
+    assert m.def_() == 3.0 and m.def_(2.0, False) == -2.0 and m.def_(lambda_=1.0, None_=True, unix=4) == 4.0
+    # The helpers still work after every user function ran, under their own names.
+    np.testing.assert_array_equal(m._call(np.ones(2)), [2.0, 2.0])
+
+
+def test_c_header_of_keyword_names_compiles_and_runs(keywords, tmp_path):
+    """Parameters named `double`, `int`, `results`, `x_shape`, `unix` (a GCC macro) give a header that
+    compiles under -std=c11 and GNU C, with the names escaped."""
+    _, d = keywords
+    header = (d / "keywords.h").read_text()
+    assert "const double *double_" in header and "int64_t int_" in header and "double results_" in header
+    (tmp_path / "main.c").write_text("""
+#include <stdio.h>
+#include "keywords.h"
+int main(void) {
+    double x[4] = {0, 1, 2, 3};
+    int64_t shape[1] = {4}, strides[1] = {1};
+    arrayc_value r[1];
+    char error[256];
+    if (keywords_class(x, shape, strides, 2, r, error, sizeof error) != 0) { puts(error); return 1; }
+    printf("%g\\n", r[0].f);
+    if (keywords_numpy(x, shape, strides, 10.0, r, error, sizeof error) != 0) { puts(error); return 1; }
+    printf("%g\\n", x[3]);
+    return 0;
+}
+""")
+    for std in (["-std=c11"], []):
+        exe = tmp_path / "main"
+        cc = subprocess.run(["cc", *std, "-Wall", "-Werror", "-I", str(d), str(tmp_path / "main.c"), "-L", str(d),
+                             "-lkeywords", f"-Wl,-rpath,{d}", "-o", str(exe)], capture_output=True, text=True)
+        assert cc.returncode == 0, cc.stderr
+        run = subprocess.run([str(exe)], capture_output=True, text=True)
+        assert run.returncode == 0 and run.stdout.split() == ["8", "30"], run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("value", [2**64 + 3, 2**63, -(2**63) - 1, 10**30, 1e30])
+def test_integers_out_of_range_raise_overflow_error(writes, value):
+    """ctypes wraps integers silently (2**64 + 3 became 3); the module raises OverflowError, as
+    `numpy.int64(value)` does."""
+    m, _ = writes
+    with pytest.raises(OverflowError, match="out of int64's range"):
+        m.reads(np.ones(2), value)
+    assert m.reads(np.ones(2), 2**63 - 1) == 2.0 * (2**63 - 1)
+    assert m.reads(np.ones(2), -(2**63)) == -2.0 * 2**63
+    assert m.flag(2**64) == np.True_  # a bool is the value's truth, as numpy.bool_(2**64)
+
+
+def test_read_only_arrays_where_the_function_writes_raise(writes):
+    """A `writeable=False` array passed where the function writes (directly, through a call of a
+    view, through a call's result) is NumPy's ValueError and is not modified; where the function only
+    reads, a read-only array is fine."""
+    m, _ = writes
+    for call in [lambda a: m.fill(a, 1.0), lambda a: m.through_a_call(a, np.ones(1)), m.through_a_result]:
+        a = np.arange(4.0)
+        a.flags.writeable = False
+        with pytest.raises(ValueError, match="assignment destination is read-only"):
+            call(a)
+        np.testing.assert_array_equal(a, np.arange(4.0))
+        b = np.broadcast_to(np.arange(4.0), (4,))  # read-only as NumPy makes it
+        with pytest.raises(ValueError, match="assignment destination is read-only"):
+            call(b)
+    a = np.arange(4.0)
+    a.flags.writeable = False
+    assert m.reads(a, 2) == 12.0
+    w = np.arange(4.0)
+    assert m.through_a_call(w, np.ones(1)) == 1.0 + 1.0 + 1.0 + 3.0
+    assert m.through_a_result(np.zeros(3)) == 7.0
+    with pytest.raises(TypeError, match="must be a NumPy array"):
+        m.fill([1.0, 2.0], 1.0)
+
+
+def test_read_only_memory_map_is_an_error_not_a_crash(writes, tmp_path):
+    """A read-only `numpy.memmap` (mode 'r') passed where the function writes killed Python with
+    SIGSEGV; now a ValueError, in a child process so that a crash fails this test only."""
+    _, d = writes
+    np.save(tmp_path / "m.npy", np.arange(5.0))
+    script = f"""
+import sys
+import numpy as np
+sys.path.insert(0, {str(d)!r})
+import writes
+m = np.load({str(tmp_path / "m.npy")!r}, mmap_mode="r")
+r = np.memmap({str(tmp_path / "raw")!r}, dtype=np.float64, mode="w+", shape=(4,))
+del r
+r = np.memmap({str(tmp_path / "raw")!r}, dtype=np.float64, mode="r", shape=(4,))
+for a in (m, r):
+    try:
+        writes.fill(a, 1.0)
+    except ValueError as e:
+        assert "assignment destination is read-only" in str(e), e
+    else:
+        raise SystemExit("no error")
+print(writes.reads(m, 1))
+"""
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, f"exit {proc.returncode}: {proc.stderr}"
+    assert proc.stdout.split() == ["10.0"]
+
+
+@pytest.mark.parametrize("lib", ["libnumpy.so", "libclass.so", "libos.so", "libNone.so", "libarrayc.so"])
+def test_library_names_that_make_unimportable_modules_are_refused(lib, tmp_path):
+    """`-o libnumpy.so` (a module hiding NumPy), `libclass.so` (a keyword): refused with the reason,
+    and nothing written."""
+    (tmp_path / "p.arr").write_text("fn f(x: f64) -> f64 { return x; }\n")
+    proc = subprocess.run([str(arrayc_binary()), "build", "--lib", str(tmp_path / "p.arr"), "-o", str(tmp_path / lib)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1 and "error: --lib" in proc.stderr and "panicked" not in proc.stderr, proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.arr"]
+
+
+def test_library_fuzz_short_run():
+    """A short run of `make fuzz`'s library target (tests/fuzz/libfuzz.py): random names, dtypes,
+    shapes, strides, read-only and memory-mapped arrays, huge integers; no crash, no violation."""
+    proc = subprocess.run([sys.executable, str(REPO / "tests" / "fuzz" / "libfuzz.py"), "--iters", "300", "--libs", "2",
+                           "--seed", "34"], capture_output=True, text=True, timeout=600,
+                          env={**__import__("os").environ, "ARRAYC": str(arrayc_binary())})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "crashes 0, violations 0, harness errors 0" in proc.stdout, proc.stdout

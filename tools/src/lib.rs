@@ -21,6 +21,7 @@ pub use arrayc_exec::{
 
 pub mod build;
 pub mod editor;
+pub mod lib_names;
 pub mod pipeline;
 pub mod report;
 

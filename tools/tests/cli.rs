@@ -1053,3 +1053,99 @@ fn build_failures_leave_no_executable() {
         assert_eq!(leftovers.len(), 1, "temporary files left: {leftovers:?}");
     }
 }
+
+/// `arrayc build -o PATH` writes only a regular file: never over the program's source (by any path
+/// or link), a directory, a path ending in `/`, or a FIFO (as a device node); and the outputs of a
+/// `--lib` build (`.so`, `.h`, `.py`) appear together or not at all (issue 34). Each refusal exits 1
+/// naming the path, and leaves the directory as it was.
+#[test]
+fn build_writes_only_regular_files_and_all_outputs_or_none() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = temp_dir("build-outputs");
+    let text = "fn q(n: i64 = 10) -> f64 { return sum(arange(n) * 1.0); }\n";
+    std::fs::write(dir.join("q.arr"), text).unwrap();
+    std::fs::write(dir.join("q.py"), text).unwrap(); // a source named like the module
+    std::os::unix::fs::symlink("q.arr", dir.join("link")).unwrap();
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    std::fs::create_dir(dir.join("r.py")).unwrap();
+    assert!(Command::new("mkfifo").arg(dir.join("fifo")).status().unwrap().success());
+    let listing = || {
+        let mut v: Vec<String> =
+            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        v.sort();
+        v
+    };
+    let before = listing();
+    let cases: [(&[&str], &str); 8] = [
+        (&["q.arr", "-o", "q.arr"], "is the program's source"),
+        (&["q.arr", "-o", "link"], "is the program's source"),
+        (&["link", "-o", "./q.arr"], "is the program's source"),
+        (&["q.arr", "-o", "sub"], "is a directory"),
+        (&["q.arr", "-o", "prog/"], "ends with `/`"),
+        (&["q.arr", "-o", "fifo"], "not a regular file"),
+        (&["--lib", "q.arr", "-o", "libq.so/"], "ends with `/`"),
+        (&["--lib", "q.py", "-o", "libq.so"], "is the program's source"),
+    ];
+    for (args, needle) in cases {
+        let o = arrayc().current_dir(&dir).arg("build").args(args).output().unwrap();
+        assert_fails_with(&o, needle, &format!("build {args:?}"));
+        assert_eq!(listing(), before, "build {args:?} changed the directory");
+    }
+    // `r.py` is a directory: the module of `libr.so` cannot be written, so nothing is.
+    let o = arrayc().current_dir(&dir).args(["build", "--lib", "q.arr", "-o", "libr.so"]).output().unwrap();
+    assert_fails_with(&o, "r.py", "build --lib -o libr.so with r.py a directory");
+    assert_eq!(listing(), before, "a refused --lib build left files");
+    assert_eq!(std::fs::read_to_string(dir.join("q.arr")).unwrap(), text);
+    assert_eq!(std::fs::read_to_string(dir.join("q.py")).unwrap(), text);
+    assert!(std::fs::symlink_metadata(dir.join("link")).unwrap().file_type().is_symlink());
+    assert!(std::fs::metadata(dir.join("fifo")).unwrap().file_type().is_fifo());
+    // A failed link leaves none of a library's outputs either.
+    let o = arrayc()
+        .current_dir(&dir)
+        .env("CC", "false")
+        .args(["build", "--lib", "q.arr", "-o", "libz.so"])
+        .output()
+        .unwrap();
+    assert_fails_with(&o, "linking", "build --lib with CC=false");
+    assert_eq!(listing(), before, "a failed link left files");
+    // And a good build writes all three.
+    let o = arrayc().current_dir(&dir).args(["build", "--lib", "q.arr", "-o", "libz.so"]).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    for f in ["libz.so", "z.h", "z.py"] {
+        assert!(dir.join(f).is_file(), "{f} missing");
+    }
+    assert_eq!(listing().len(), before.len() + 3);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Ctrl-C during `arrayc build --lib` (sent to its process group, as a terminal does, while the
+/// outputs are being staged or linked) exits 130 and leaves none of the build's files, not even
+/// its temporary ones (issue 34).
+#[test]
+fn sigint_during_a_build_leaves_no_files() {
+    use std::os::unix::process::CommandExt;
+    let d = temp_dir("sigint-build");
+    let p = write_program(&d, "q.arr", "fn q(x: f64[N]) -> f64 {\n    return sum(x * x);\n}\n");
+    let mut child = arrayc()
+        .current_dir(&d)
+        .args(["build", "--lib", "q.arr", "-o", "libq.so"])
+        .process_group(0)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    // Wait until a staged output exists, i.e. the writing has begun.
+    while !dir_names(&d).iter().any(|n| n.starts_with(".arrayc-build-")) {
+        assert!(child.try_wait().unwrap().is_none(), "arrayc finished before the build could be interrupted");
+        assert!(start.elapsed().as_secs() < 120, "the build never began writing");
+        std::thread::sleep(std::time::Duration::from_micros(200));
+    }
+    // SAFETY: sending a signal to the process group of our own child.
+    unsafe { libc::kill(-(child.id() as libc::pid_t), libc::SIGINT) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let p = p.file_name().unwrap().to_string_lossy().into_owned();
+    assert_eq!(dir_names(&d), vec![p], "files left after SIGINT");
+}
