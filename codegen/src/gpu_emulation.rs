@@ -61,7 +61,7 @@ impl Emulation {
         let code = load_object(&object).map_err(|diagnostics| JitError::Engine { diagnostics })?;
         let mut table = HashMap::new();
         for f in kernels {
-            let plan = launch_plan(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?;
+            let plan = launch_plan(f).map_err(|e| CodegenError { kernel: f.name.clone(), msg: e.0 })?;
             let lookup = |name: &str| code.packed(name).ok_or_else(|| JitError::Lookup(name.to_string()));
             let main = lookup(&f.name)?;
             let combine = match plan.layout.reduce {

@@ -95,7 +95,7 @@ pub fn gpu_mlir(m: &ir::Module) -> Result<String, JitError> {
 pub fn compile(m: &ir::Module, cache: Option<&DiskCache>) -> Result<(String, Vec<LaunchPlan>, CacheOutcome), JitError> {
     let plans = kernel_codegen::kernels_of(m)
         .into_iter()
-        .map(|f| launch_plan(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg }))
+        .map(|f| launch_plan(f).map_err(|e| CodegenError { kernel: f.name.clone(), msg: e.0 }))
         .collect::<Result<_, _>>()?;
     let Some(cache) = cache else { return Ok((ptx(m)?, plans, CacheOutcome::Off)) };
     let key = cache_key(&gpu_mlir(m)?);

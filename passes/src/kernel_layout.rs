@@ -23,10 +23,31 @@ pub fn fault_of(func: ComputeFn, out: DType, inputs: usize) -> Option<String> {
     }
 }
 
+/// Why a block is not a kernel this back end compiles as one loop nest: the reason, in words. The
+/// outline pass falls back to one kernel per computation on it ([`legality::fusible_block`]); for
+/// a kernel that was outlined, it is a compiler bug.
+///
+/// [`legality::fusible_block`]: crate::legality::fusible_block
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct UnsupportedKernel(pub String);
+
+impl From<String> for UnsupportedKernel {
+    fn from(why: String) -> Self {
+        UnsupportedKernel(why)
+    }
+}
+
+impl From<&str> for UnsupportedKernel {
+    fn from(why: &str) -> Self {
+        UnsupportedKernel(why.to_string())
+    }
+}
+
 /// Analyses the block of `kernel` (see [`KernelLayout`] for the supported forms); `Err` with a reason
 /// for anything else (an op after the reduction, two reductions, a temporary read before it is
 /// written, a non-parameter scalar, ranks that do not fit one iteration space, ...).
-pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, String> {
+pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, UnsupportedKernel> {
     let f = kernel;
     let Block { ops, reduce, extra, faults } = block_ops(f)?;
     let a = Analysis { f, ops: &ops, reduce, extra: &extra };
@@ -74,24 +95,25 @@ struct Block {
 /// Splits the body of kernel `f` into elementwise ops and the reductions that end it; `Err` for an
 /// op after a reduction, a scalar operand that is not a parameter, a malformed reduction, or an
 /// operation that is not a computation.
-fn block_ops(f: &ir::Func) -> Result<Block, String> {
+fn block_ops(f: &ir::Func) -> Result<Block, UnsupportedKernel> {
     let is_param = |v: ValueId| f.params.contains(&v);
     let mut b = Block { ops: vec![], reduce: None, extra: vec![], faults: vec![] };
     for op in &f.body {
         let (func, out, ins) = match &op.kind {
             OpKind::Compute { func, out, ins } => (*func, *out, ins),
             OpKind::Return { values } if values.is_empty() => continue,
-            other => return Err(format!("unexpected operation in a kernel body: {other:?}")),
+            other => return Err(format!("unexpected operation in a kernel body: {other:?}").into()),
         };
         if b.reduce.is_some() && !matches!(func, ComputeFn::Reduce(..)) {
             return Err(format!(
                 "`{}` after the block's reduction (reductions must be the last ops of their block)",
                 func.name()
-            ));
+            )
+            .into());
         }
         for &v in std::iter::once(&out).chain(ins) {
             if !is_param(v) && matches!(f.ty(v), Type::Scalar(_)) {
-                return Err(format!("operand %v{v} of `{}` is a scalar but not a kernel parameter", func.name()));
+                return Err(format!("operand %v{v} of `{}` is a scalar but not a kernel parameter", func.name()).into());
             }
         }
         if let ComputeFn::Reduce(kind, axis) = func {
@@ -99,7 +121,7 @@ fn block_ops(f: &ir::Func) -> Result<Block, String> {
                 return Err("a reduction takes one input".into());
             }
             if !is_param(out) {
-                return Err(format!("the output %v{out} of a reduction must be a kernel parameter"));
+                return Err(format!("the output %v{out} of a reduction must be a kernel parameter").into());
             }
             let r = Reduction { kind, axis, out, input: ins[0] };
             match &b.reduce {
@@ -112,7 +134,7 @@ fn block_ops(f: &ir::Func) -> Result<Block, String> {
             continue;
         }
         if func.own_shape_output() && !is_param(out) {
-            return Err(format!("the target %v{out} of `{}` must be a kernel parameter", func.name()));
+            return Err(format!("the target %v{out} of `{}` must be a kernel parameter", func.name()).into());
         }
         if let Some(message) = fault_of(func, f.ty(out).dtype(), ins.len()) {
             let (line, col) = op.loc.map_or((0, 0), |l| (l.line, l.col));
@@ -161,12 +183,14 @@ impl Analysis<'_> {
     }
 
     /// Contracted temporaries, in order of first write; `Err` for one read before it is written.
-    fn contracted(&self) -> Result<Vec<ValueId>, String> {
+    fn contracted(&self) -> Result<Vec<ValueId>, UnsupportedKernel> {
         let mut contracted: Vec<ValueId> = vec![];
         for (func, out, ins) in self.ops {
             for &v in ins {
                 if !self.is_param(v) && !contracted.contains(&v) {
-                    return Err(format!("temporary %v{v} is read by `{}` before the block writes it", func.name()));
+                    return Err(
+                        format!("temporary %v{v} is read by `{}` before the block writes it", func.name()).into()
+                    );
                 }
             }
             if !self.is_param(*out) && !contracted.contains(out) {
@@ -178,15 +202,17 @@ impl Analysis<'_> {
 
     /// Each reduction reads a parameter or a contracted temporary, writes an output nothing else
     /// of the block uses, and reduces an input of the first one's rank.
-    fn check_reductions(&self, contracted: &[ValueId]) -> Result<(), String> {
+    fn check_reductions(&self, contracted: &[ValueId]) -> Result<(), UnsupportedKernel> {
         let Some(first) = self.reduce else { return Ok(()) };
         for r in self.reductions() {
             if !self.is_param(r.input) && !contracted.contains(&r.input) {
-                return Err(format!("reduction input %v{} is neither a parameter nor written by the block", r.input));
+                return Err(
+                    format!("reduction input %v{} is neither a parameter nor written by the block", r.input).into()
+                );
             }
             let other_use = self.reductions().any(|o| o.out != r.out && (o.out == r.input || o.input == r.out));
             if r.input == r.out || self.elem_operand(r.out) || other_use {
-                return Err(format!("reduction output %v{} is also an operand of the block", r.out));
+                return Err(format!("reduction output %v{} is also an operand of the block", r.out).into());
             }
             if self.rank_of(r.input) != self.rank_of(first.input) {
                 return Err("several reductions in one block must reduce inputs of one rank".into());
@@ -197,7 +223,7 @@ impl Analysis<'_> {
 
     /// The iteration space's rank: the reduction input's, else the largest of the elementwise
     /// operands (arrays of their own shape, a gathered array or a scatter's target, do not count).
-    fn rank(&self) -> Result<usize, String> {
+    fn rank(&self) -> Result<usize, UnsupportedKernel> {
         Ok(match &self.reduce {
             Some(r) => self.rank_of(r.input).ok_or_else(|| format!("reduction input %v{} is not an array", r.input))?,
             None => self
@@ -211,7 +237,7 @@ impl Analysis<'_> {
     }
 
     /// Scans: all along one axis of the space, and not in a block that reduces.
-    fn check_scans(&self, rank: usize) -> Result<(), String> {
+    fn check_scans(&self, rank: usize) -> Result<(), UnsupportedKernel> {
         let mut scan_axes = self.ops.iter().filter_map(|(func, ..)| match func {
             ComputeFn::Scan(_, a) => Some(*a),
             _ => None,
@@ -224,20 +250,21 @@ impl Analysis<'_> {
             return Err("several scans in one block must all be along the same axis".into());
         }
         if a >= rank {
-            return Err(format!("a scan along axis {a} of a rank-{rank} iteration space"));
+            return Err(format!("a scan along axis {a} of a rank-{rank} iteration space").into());
         }
         Ok(())
     }
 
     /// Every contracted temporary and every elementwise view parameter has the space's rank
     /// (0-d views that are only read broadcast); every reduction's output fits its axis.
-    fn check_ranks(&self, contracted: &[ValueId], rank: usize) -> Result<(), String> {
+    fn check_ranks(&self, contracted: &[ValueId], rank: usize) -> Result<(), UnsupportedKernel> {
         for &c in contracted {
             let rc = self.rank_of(c).unwrap_or(0);
             if rc != rank {
                 return Err(format!(
                     "contracted temporary %v{c} has rank {rc} but the iteration space has rank {rank}"
-                ));
+                )
+                .into());
             }
         }
         let elem_out = |v: ValueId| self.ops.iter().any(|(_, o, _)| *o == v);
@@ -249,7 +276,8 @@ impl Analysis<'_> {
                         return Err(format!(
                             "view %v{v} of `{}` has rank {rv} but the iteration space has rank {rank}",
                             func.name()
-                        ));
+                        )
+                        .into());
                     }
                 }
             }
@@ -259,7 +287,7 @@ impl Analysis<'_> {
             match r.axis {
                 None if ro != 0 => return Err("a reduction over everything needs a 0-d output".into()),
                 Some(a) if a >= rank || ro + 1 != rank => {
-                    return Err(format!("reduce axis {a} of a rank-{rank} input into a rank-{ro} output"))
+                    return Err(format!("reduce axis {a} of a rank-{rank} input into a rank-{ro} output").into())
                 }
                 _ => {}
             }
@@ -271,7 +299,7 @@ impl Analysis<'_> {
     /// input parameter, else the first elementwise view parameter of the space's rank that is not of
     /// its own shape, else a *shape parameter* (a view of that rank no op uses, which the outline
     /// pass passes when every array of a block is contracted).
-    fn space(&self, rank: usize) -> Result<Option<ValueId>, String> {
+    fn space(&self, rank: usize) -> Result<Option<ValueId>, UnsupportedKernel> {
         let params = || self.f.params.iter().copied();
         let shape_param = |p: ValueId| {
             self.rank_of(p) == Some(rank)
@@ -326,8 +354,8 @@ fn chunked_scan(f: &ir::Func, ops: &[(ComputeFn, ValueId, Vec<ValueId>)], rank: 
 /// The launch plan of `kernel`: its name, parameters, parameter types, [`kernel_layout`] and the
 /// inner strides its CPU code assumes.
 /// Errors: as [`kernel_layout`], prefixed with the kernel's name.
-pub fn launch_plan(kernel: &ir::Func) -> Result<LaunchPlan, String> {
-    let layout = kernel_layout(kernel).map_err(|e| format!("kernel @{}: {e}", kernel.name))?;
+pub fn launch_plan(kernel: &ir::Func) -> Result<LaunchPlan, UnsupportedKernel> {
+    let layout = kernel_layout(kernel).map_err(|e| UnsupportedKernel(format!("kernel @{}: {e}", kernel.name)))?;
     let param_types = kernel.params.iter().map(|&p| kernel.ty(p)).collect();
     Ok(LaunchPlan {
         name: kernel.name.clone(),

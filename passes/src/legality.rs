@@ -8,7 +8,7 @@
 //! compute: the right number of inputs, a view as output, no `~` of a float, `arange` only over a
 //! 1-d space.
 
-use crate::kernel_layout::{kernel_layout, KernelLayout};
+use crate::kernel_layout::{kernel_layout, KernelLayout, UnsupportedKernel};
 use arrayc_dialect::ir::{self, ComputeFn, Type, UnFn, ValueId};
 
 /// The number of inputs of elementwise function `func` (`None` for a reduction, which
@@ -26,14 +26,20 @@ fn arity(func: ComputeFn) -> Option<usize> {
 
 /// Whether elementwise op `func(ins) -> out` of kernel `f` can be computed in an iteration space of
 /// rank `rank`; `Err` with the reason.
-fn op_legality(f: &ir::Func, rank: usize, func: ComputeFn, out: ValueId, ins: &[ValueId]) -> Result<(), String> {
+fn op_legality(
+    f: &ir::Func,
+    rank: usize,
+    func: ComputeFn,
+    out: ValueId,
+    ins: &[ValueId],
+) -> Result<(), UnsupportedKernel> {
     if let Some(n) = arity(func) {
         if ins.len() != n {
-            return Err(format!("`{}` takes {n} inputs, got {}", func.name(), ins.len()));
+            return Err(format!("`{}` takes {n} inputs, got {}", func.name(), ins.len()).into());
         }
     }
     let Type::Array(od, _) = f.ty(out) else {
-        return Err(format!("output %v{out} of `{}` is not a view", func.name()));
+        return Err(format!("output %v{out} of `{}` is not a view", func.name()).into());
     };
     match func {
         ComputeFn::Unary(UnFn::Not) if od.is_float() => Err("`~` of a float".into()),
@@ -41,7 +47,7 @@ fn op_legality(f: &ir::Func, rank: usize, func: ComputeFn, out: ValueId, ins: &[
         // The gathered array is read at indices the iteration does not determine: it must be
         // materialised (a parameter), never a contracted temporary of the block.
         ComputeFn::Gather(_) if !f.params.contains(&ins[0]) => {
-            Err(format!("the gathered array %v{} of `gather` is not a kernel parameter", ins[0]))
+            Err(format!("the gathered array %v{} of `gather` is not a kernel parameter", ins[0]).into())
         }
         ComputeFn::Scatter(..) => {
             let count = ins.len() - 1;
@@ -70,7 +76,7 @@ fn op_legality(f: &ir::Func, rank: usize, func: ComputeFn, out: ValueId, ins: &[
 /// The layout of kernel `f` if this back end can compile it as one fused loop nest; `Err` with the
 /// reason otherwise (not a kernel, a block form [`kernel_layout`] rejects, or an op it cannot
 /// compute, see the module docs).
-pub fn kernel_legality(f: &ir::Func) -> Result<KernelLayout, String> {
+pub fn kernel_legality(f: &ir::Func) -> Result<KernelLayout, UnsupportedKernel> {
     if !f.kernel {
         return Err("not a kernel function".into());
     }

@@ -398,7 +398,7 @@ pub fn compile(m: &ir::Module, cache: Option<&DiskCache>) -> Result<JitKernels, 
         // SAFETY: `_mlir_<name>` is the packed wrapper `void(void**)` of `add_packed_entries`
         // (possibly compiled in an earlier process and loaded from its object file).
         let entry: PackedFn = unsafe { std::mem::transmute::<usize, PackedFn>(p) };
-        let plan = launch_plan(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?;
+        let plan = launch_plan(f).map_err(|e| CodegenError { kernel: f.name.clone(), msg: e.0 })?;
         jk.kernels.insert(PackedKernel(entry), plan);
         jk.cache.push(outcomes[same[i]].clone());
     }
@@ -543,7 +543,7 @@ pub fn object_code(m: &ir::Module) -> Result<(Vec<u8>, Vec<LaunchPlan>), JitErro
     let object = object_file(&module, &diags, &names)?;
     let plans = kernels
         .iter()
-        .map(|f| launch_plan(f).map_err(|msg| JitError::from(CodegenError { kernel: f.name.clone(), msg })))
+        .map(|f| launch_plan(f).map_err(|e| JitError::from(CodegenError { kernel: f.name.clone(), msg: e.0 })))
         .collect::<Result<_, _>>()?;
     Ok((object, plans))
 }

@@ -139,7 +139,7 @@ pub fn build_emulated_kernel<'c>(context: &'c Context, module: &Module<'c>, f: &
 
 /// [`build_gpu_kernel`] (`emulate` false) or [`build_emulated_kernel`] into `body`.
 fn build<'c>(context: &'c Context, body: &BlockRef<'c, '_>, f: &ir::Func, emulate: bool) -> Result<(), CodegenError> {
-    let layout = kernel_legality(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?;
+    let layout = kernel_legality(f).map_err(|e| CodegenError { kernel: f.name.clone(), msg: e.0 })?;
     let location = Location::unknown(context);
     let neutral = signature(context, f, &layout);
     let mut inputs: Vec<Type> = (0..neutral.input_count()).map(|i| neutral.input(i).expect("an input")).collect();

@@ -174,7 +174,7 @@ pub fn context(gpu: bool) -> Context {
 ///
 /// Errors: `f` is not a kernel or its block is not legal ([`kernel_legality`]).
 pub fn build_kernel<'c>(context: &'c Context, module: &Module<'c>, f: &ir::Func) -> Result<(), CodegenError> {
-    let layout = kernel_legality(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?;
+    let layout = kernel_legality(f).map_err(|e| CodegenError { kernel: f.name.clone(), msg: e.0 })?;
     let location = Location::unknown(context);
     let signature = abi::signature(context, f, &layout);
     let arg_types: Vec<_> = (0..signature.input_count())
