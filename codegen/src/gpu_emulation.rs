@@ -12,12 +12,13 @@
 use crate::jit::{context, load_object, lower_to_llvm, object_file, take, Code, JitError};
 use crate::kernel_codegen::{self, gpu, CodegenError};
 use arrayc_core::abi::{
-    acc_dtype, fault_cell_descriptor, vector_descriptor, KernelArg, KernelFault, Target, GRID_COORDS, NO_FAULT,
+    acc_dtype, fault_cell_descriptor, vector_descriptor, KernelArg, KernelFault, Target, COMBINE_SUFFIX, GRID_COORDS,
+    NO_FAULT,
 };
 use arrayc_dialect::ir;
 use arrayc_passes::kernel_layout::{launch_plan, LaunchPlan};
 use arrayc_runtime::array::{Traffic, View};
-use arrayc_runtime::gpu::{launch_geometry, COMBINE_SUFFIX};
+use arrayc_runtime::gpu::launch_geometry;
 use arrayc_runtime::launch::{out_param, packed_words, scan_carries, validate, LaunchError, PackedFn};
 use arrayc_runtime::value::{KernelLauncher, RtValue};
 use melior::{ir::operation::OperationLike, ir::Module};
@@ -64,11 +65,9 @@ impl Emulation {
             let plan = launch_plan(f).map_err(|msg| CodegenError { kernel: f.name.clone(), msg })?;
             let lookup = |name: &str| code.packed(name).ok_or_else(|| JitError::Lookup(name.to_string()));
             let main = lookup(&f.name)?;
-            let combine = match plan.layout.reduce {
-                Some(_) if plan.layout.reduces_all && plan.layout.space.is_some() => {
-                    Some(lookup(&format!("{}{COMBINE_SUFFIX}", f.name))?)
-                }
-                _ => None,
+            let combine = match plan.layout.partials_reduction() {
+                Some(_) => Some(lookup(&format!("{}{COMBINE_SUFFIX}", f.name))?),
+                None => None,
             };
             table.insert(f.name.clone(), (main, combine, plan));
         }

@@ -227,6 +227,11 @@ pub struct LaunchPlan {
     pub inner_strides: Vec<Option<i64>>,
 }
 
+/// The suffix of the name of a GPU kernel's second kernel, `<name>_combine`, which a launch runs on
+/// one thread after a kernel that takes [`KernelArg::Partials`], with the same arguments, to combine
+/// the partials in order into the reduction's output ([`KernelLayout::partials_reduction`]).
+pub const COMBINE_SUFFIX: &str = "_combine";
+
 /// Where a kernel runs, which decides its arguments after the fault cell and the carries (see the
 /// module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -46,9 +46,7 @@ use std::ffi::{c_void, CString};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Instant;
 
-/// The suffix of the second kernel of a reduction over everything, which combines the thread
-/// blocks' partial results in block order.
-pub const COMBINE_SUFFIX: &str = "_combine";
+pub use arrayc_core::abi::COMBINE_SUFFIX;
 
 /// Threads per block at most (a multiple of the warp size, 32).
 pub const BLOCK_THREADS: u32 = 256;
@@ -291,11 +289,9 @@ impl Gpu {
                 unsafe { result::module::get_function(module, c) }.map_err(|e| driver(&format!("kernel @{name}"), e))
             };
             let main = function(&plan.name)?;
-            let combine = match plan.layout.reduce {
-                Some(_) if plan.layout.reduces_all && plan.layout.space.is_some() => {
-                    Some(function(&format!("{}{COMBINE_SUFFIX}", plan.name))?)
-                }
-                _ => None,
+            let combine = match plan.layout.partials_reduction() {
+                Some(_) => Some(function(&format!("{}{COMBINE_SUFFIX}", plan.name))?),
+                None => None,
             };
             self.kernels.insert(plan.name.clone(), (main, combine, plan));
         }

@@ -74,7 +74,7 @@ use melior::{
 /// The symbol of the `gpu.module` that holds every kernel of a program.
 pub const GPU_MODULE: &str = "kernels";
 
-pub use arrayc_runtime::gpu::COMBINE_SUFFIX;
+pub use arrayc_core::abi::COMBINE_SUFFIX;
 
 /// A grid dimension, `x` or `y`, as `gpu.block_id` and its siblings name it.
 #[derive(Clone, Copy)]
