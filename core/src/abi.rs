@@ -30,8 +30,8 @@
 use crate::{ComputeFn, DType, ReduceKind, Scalar, ScatterKind, Type, ValueId};
 use std::ops::Range;
 
-/// A run-time error an elementwise op of a kernel can detect where NumPy raises instead of computing
-/// a value (today: an integer `**` with a negative exponent,
+/// A run-time error an elementwise op of a kernel can detect where NumPy raises instead of
+/// computing a value (today: an integer `**` with a negative exponent,
 /// [`NEGATIVE_INT_POWER`](crate::semantics::NEGATIVE_INT_POWER)). The launch fails with it
 /// (`arrayc_runtime::launch::LaunchError::Fault`), naming the source position of the op.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -68,14 +68,15 @@ pub fn acc_dtype(kind: ReduceKind, out: DType) -> DType {
     }
 }
 
-/// The structure of a kernel's block, shared by the code generator (`arrayc_codegen::kernel_codegen`)
-/// and the launchers (`arrayc_runtime::launch`, `arrayc_runtime::gpu`) so that all agree on the iteration space.
+/// The structure of a kernel's block, shared by the code generator
+/// (`arrayc_codegen::kernel_codegen`) and the launchers (`arrayc_runtime::launch`,
+/// `arrayc_runtime::gpu`) so that all agree on the iteration space.
 ///
 /// A kernel body is a fused block (Kristensen et al. 2016, Sec. IV-A, Fig. 1): `Compute` ops in
 /// execution order, every operand either a parameter (a view or a scalar) or a *contracted
-/// temporary* — a non-parameter array value that an earlier op of the block writes (possibly several
-/// times, in place) and later ops read. Array contraction (Sec. IV-A) turns each contracted temporary
-/// into one scalar per iteration: it is never allocated, loaded or stored.
+/// temporary* — a non-parameter array value that an earlier op of the block writes (possibly
+/// several times, in place) and later ops read. Array contraction (Sec. IV-A) turns each contracted
+/// temporary into one scalar per iteration: it is never allocated, loaded or stored.
 ///
 /// Supported forms:
 /// * any number of elementwise ops (no `Reduce`; `Scan`s count as elementwise ops here, all
@@ -85,27 +86,29 @@ pub fn acc_dtype(kind: ReduceKind, out: DType) -> DType {
 ///   parameter or a contracted temporary.
 ///
 /// Iteration space: the reduction input's shape when there is a reduction, else the shape of the
-/// elementwise views; when no operand gives it (every array of the block is contracted), the shape of
-/// a *shape parameter*, a view parameter of the iteration-space rank that no op uses. Its rank is the reduction input's rank, or the largest rank of an elementwise
-/// operand (parameter or contracted). Every contracted temporary has that rank (and, by construction
-/// upstream, that shape); every elementwise view parameter has that rank, except 0-d views that are
-/// only read (broadcast). The shape comes from [`KernelLayout::space`].
+/// elementwise views; when no operand gives it (every array of the block is contracted), the shape
+/// of a *shape parameter*, a view parameter of the iteration-space rank that no op uses. Its rank
+/// is the reduction input's rank, or the largest rank of an elementwise operand (parameter or
+/// contracted). Every contracted temporary has that rank (and, by construction upstream, that
+/// shape); every elementwise view parameter has that rank, except 0-d views that are only read
+/// (broadcast). The shape comes from [`KernelLayout::space`].
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct KernelLayout {
     /// The elementwise ops `(func, out, ins)`, in execution order.
     pub ops: Vec<(ComputeFn, ValueId, Vec<ValueId>)>,
     /// The block's final reduction, if any.
     pub reduce: Option<Reduction>,
-    /// Further reductions after it, along the same axis of inputs of the same shape (a block may end
-    /// in several reductions along an axis that is not its input's only one; the generated loop nest
-    /// computes them together).
+    /// Further reductions after it, along the same axis of inputs of the same shape (a block may
+    /// end in several reductions along an axis that is not its input's only one; the generated loop
+    /// nest computes them together).
     pub extra: Vec<Reduction>,
     /// Rank of the iteration space.
     pub rank: usize,
-    /// The parameter whose shape is the iteration space: the reduction's input if it is a parameter,
-    /// else the first view parameter (in parameter order) of rank [`rank`](Self::rank) that is an
-    /// elementwise operand, else a shape parameter of that rank. `None` only for an elementwise block without view parameters, which does
-    /// nothing (there is no shape to iterate over).
+    /// The parameter whose shape is the iteration space: the reduction's input if it is a
+    /// parameter, else the first view parameter (in parameter order) of rank [`rank`](Self::rank)
+    /// that is an elementwise operand, else a shape parameter of that rank. `None` only for an
+    /// elementwise block without view parameters, which does nothing (there is no shape to iterate
+    /// over).
     pub space: Option<ValueId>,
     /// Contracted temporaries, in order of first write.
     pub contracted: Vec<ValueId>,
@@ -116,25 +119,26 @@ pub struct KernelLayout {
     /// axis of a 1-d input into a 0-d output).
     pub reduces_all: bool,
     /// Whether the block ends in reductions along an axis whose outputs have the reductions'
-    /// accumulator dtypes, so that partial outputs combine like the inputs: the kernel then takes
-    /// a second chunk range `axis_lo, axis_hi` over the axis, and the CPU launcher chunks either the
-    /// outputs or the axis (see `arrayc_runtime::launch::SPLIT_MAX_OUT`). Along a non-last axis the loop nest then
-    /// accumulates in the outputs, row by row (`arrayc_codegen::kernel_codegen`).
+    /// accumulator dtypes, so that partial outputs combine like the inputs: the kernel then takes a
+    /// second chunk range `axis_lo, axis_hi` over the axis, and the CPU launcher chunks either the
+    /// outputs or the axis (see `arrayc_runtime::launch::SPLIT_MAX_OUT`). Along a non-last axis the
+    /// loop nest then accumulates in the outputs, row by row (`arrayc_codegen::kernel_codegen`).
     pub axis_split: bool,
     /// Whether every scatter of the block is an [`atomic_scatter_add`], so that its iterations may
-    /// run in any order where scatter-adds are atomic (the GPU: [`in_order_on_gpu`](Self::in_order_on_gpu)).
-    /// `false` for a block without scatters.
+    /// run in any order where scatter-adds are atomic (the GPU:
+    /// [`in_order_on_gpu`](Self::in_order_on_gpu)). `false` for a block without scatters.
     #[serde(default)]
     pub atomic_scatters: bool,
-    /// Whether the block's scans run as a *chunked scan* (the reduce-then-scan of Blelloch,
-    /// "Prefix Sums and Their Applications", 1990, Sec. 1.4): a 1-d iteration space, every scan
-    /// along it accumulating in `i64` (so that any grouping of the combinations gives the sequential
-    /// result exactly), no scan's input computed from a scan's output, and no op that
+    /// Whether the block's scans run as a *chunked scan* (the reduce-then-scan of Blelloch, "Prefix
+    /// Sums and Their Applications", 1990, Sec. 1.4): a 1-d iteration space, every scan along it
+    /// accumulating in `i64` (so that any grouping of the combinations gives the sequential result
+    /// exactly), no scan's input computed from a scan's output, and no op that
     /// [`runs_in_order`](ComputeFn::runs_in_order). The space is then split into chunks that run in
     /// parallel, twice: a *totals* pass gives each chunk's combination of each scan's inputs (and
-    /// writes nothing else), the launcher turns them into each chunk's carry-in (`arrayc_runtime::launch::scan_carries`),
-    /// and the final pass runs every scan of a chunk from its carry-in. The kernel takes the carries
-    /// and the pass after its parameters and fault cell ([`KernelArg::ScanCarries`], [`KernelArg::ScanPass`]).
+    /// writes nothing else), the launcher turns them into each chunk's carry-in
+    /// (`arrayc_runtime::launch::scan_carries`), and the final pass runs every scan of a chunk from
+    /// its carry-in. The kernel takes the carries and the pass after its parameters and fault cell
+    /// ([`KernelArg::ScanCarries`], [`KernelArg::ScanPass`]).
     #[serde(default)]
     pub chunked_scan: bool,
 }
@@ -187,16 +191,16 @@ impl KernelLayout {
     }
 
     /// The reduction whose partial results a GPU launch combines in a second kernel
-    /// (`<name>_combine`; the kernel then takes [`KernelArg::Partials`]): the block's reduction when
-    /// it reduces over everything and the block has an iteration space.
+    /// (`<name>_combine`; the kernel then takes [`KernelArg::Partials`]): the block's reduction
+    /// when it reduces over everything and the block has an iteration space.
     pub fn partials_reduction(&self) -> Option<Reduction> {
         self.reduce.filter(|_| self.reduces_all && self.space.is_some())
     }
 
-    /// For a block without reductions: the dimension of the iteration space that the CPU launcher splits
-    /// into chunks (the kernel's `lo, hi`), `None` when it runs as one chunk. Dimension 0, except
-    /// for scans along axis 0, which must run whole: then dimension 1, or `None` for a 1-d space
-    /// (the kernel's chunked loop is then one iteration, `[0, 1)`), unless it is a
+    /// For a block without reductions: the dimension of the iteration space that the CPU launcher
+    /// splits into chunks (the kernel's `lo, hi`), `None` when it runs as one chunk. Dimension 0,
+    /// except for scans along axis 0, which must run whole: then dimension 1, or `None` for a 1-d
+    /// space (the kernel's chunked loop is then one iteration, `[0, 1)`), unless it is a
     /// [`chunked_scan`](Self::chunked_scan).
     pub fn chunk_dim(&self) -> Option<usize> {
         match self.scan_axis() {
@@ -207,8 +211,8 @@ impl KernelLayout {
 }
 
 /// Everything the launcher needs to know about one compiled kernel, computed once when it is
-/// compiled (`arrayc_passes::kernel_layout::launch_plan`): its name, its parameters and their types,
-/// and the structure of its block. The runtime never sees the kernel's IR.
+/// compiled (`arrayc_passes::kernel_layout::launch_plan`): its name, its parameters and their
+/// types, and the structure of its block. The runtime never sees the kernel's IR.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LaunchPlan {
     /// The kernel's name, for messages.
@@ -219,17 +223,18 @@ pub struct LaunchPlan {
     pub param_types: Vec<Type>,
     /// The block's structure.
     pub layout: KernelLayout,
-    /// Per parameter, the stride (elements) of the last dimension that the compiled CPU code assumes
-    /// for its view (`0` or `1`; `arr.inner_strides`, known to the fusion symbols), else `None`;
-    /// empty when it assumes none. `arrayc_runtime::launch::validate` rejects a launch whose view differs where that
-    /// dimension has more than one element and the view is not empty.
+    /// Per parameter, the stride (elements) of the last dimension that the compiled CPU code
+    /// assumes for its view (`0` or `1`; `arr.inner_strides`, known to the fusion symbols), else
+    /// `None`; empty when it assumes none. `arrayc_runtime::launch::validate` rejects a launch
+    /// whose view differs where that dimension has more than one element and the view is not empty.
     #[serde(default)]
     pub inner_strides: Vec<Option<i64>>,
 }
 
 /// The suffix of the name of a GPU kernel's second kernel, `<name>_combine`, which a launch runs on
-/// one thread after a kernel that takes [`KernelArg::Partials`], with the same arguments, to combine
-/// the partials in order into the reduction's output ([`KernelLayout::partials_reduction`]).
+/// one thread after a kernel that takes [`KernelArg::Partials`], with the same arguments, to
+/// combine the partials in order into the reduction's output
+/// ([`KernelLayout::partials_reduction`]).
 pub const COMBINE_SUFFIX: &str = "_combine";
 
 /// Where a kernel runs, which decides its arguments after the fault cell and the carries (see the
@@ -440,8 +445,9 @@ impl KernelAbi {
     }
 
     /// Sets, in the packed call `words` of a [`KernelLayout::chunked_scan`] kernel, the offset
-    /// (elements) of its carries ([`KernelArg::ScanCarries`]) and its pass ([`KernelArg::ScanPass`]:
-    /// `totals`, the totals pass, else the final pass). Does nothing for a kernel without them.
+    /// (elements) of its carries ([`KernelArg::ScanCarries`]) and its pass
+    /// ([`KernelArg::ScanPass`]: `totals`, the totals pass, else the final pass). Does nothing for
+    /// a kernel without them.
     pub fn set_scan_pass(&self, words: &mut [u64], offset: u64, totals: bool) {
         if let (Some(carries), Some(pass)) = (self.slot(KernelArg::ScanCarries), self.slot(KernelArg::ScanPass)) {
             if let Some(w) = words.get_mut(carries.start + DESC_OFFSET) {

@@ -432,9 +432,10 @@ impl Gpu {
             let launch = |f: sys::CUfunction, grid: (u32, u32), threads: u32, words: &mut [u64]| {
                 let mut params: Vec<*mut c_void> = words.iter_mut().map(|w| w as *mut u64 as *mut c_void).collect();
                 // SAFETY: the parameters match the kernel's PTX signature word for word (its
-                // `KernelAbi` for `Target::Gpu`, the parameters validated against the plan; each word is a u64 holding the value in its low bytes, as the
-                // driver reads u8, f32 and 8-byte parameters), device pointers are live mirrors or
-                // scratch allocations, and the launch is synchronised before they are released.
+                // `KernelAbi` for `Target::Gpu`, the parameters validated against the plan; each
+                // word is a u64 holding the value in its low bytes, as the driver reads u8, f32 and
+                // 8-byte parameters), device pointers are live mirrors or scratch allocations, and
+                // the launch is synchronised before they are released.
                 unsafe {
                     result::launch_kernel(f, (grid.0, grid.1, 1), (threads, 1, 1), 0, std::ptr::null_mut(), &mut params)
                 }
