@@ -7,7 +7,7 @@
 //! result, and `<name>_combine` combines them all in order.
 //!
 //! [`Emulation`] is a [`KernelLauncher`], so the host executor runs whole programs on it; the
-//! tests compare those runs with the CPU target's (`tools/tests/emulation/gpu.rs`).
+//! tests compare those runs with the CPU target's and NumPy (`tests/examples/test_gpu.py`).
 
 use crate::jit::{context, load_object, lower_to_llvm, object_file, take, Code, JitError};
 use crate::kernel_codegen::{self, gpu, CodegenError};
