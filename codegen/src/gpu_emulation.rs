@@ -7,18 +7,19 @@
 //! result, and `<name>_combine` combines them all in order.
 //!
 //! [`Emulation`] is a [`KernelLauncher`], so the host executor runs whole programs on it; the
-//! tests compare those runs with the CPU target's (`tools/tests/emulation/gpu.rs`).
+//! tests compare those runs with the CPU target's and NumPy (`tests/examples/test_gpu.py`).
 
 use crate::jit::{context, load_object, lower_to_llvm, object_file, take, Code, JitError};
 use crate::kernel_codegen::{self, gpu, CodegenError};
+use arrayc_core::abi::{
+    acc_dtype, fault_cell_descriptor, vector_descriptor, KernelArg, KernelFault, Target, COMBINE_SUFFIX, GRID_COORDS,
+    NO_FAULT,
+};
 use arrayc_dialect::ir;
 use arrayc_passes::kernel_layout::{launch_plan, LaunchPlan};
 use arrayc_runtime::array::{Traffic, View};
-use arrayc_runtime::gpu::{launch_geometry, COMBINE_SUFFIX};
-use arrayc_runtime::launch::{
-    acc_dtype, descriptor_words, out_param, scan_carries, scan_carry_words, set_scan_pass, validate, KernelFault,
-    LaunchError, PackedFn, NO_FAULT,
-};
+use arrayc_runtime::gpu::launch_geometry;
+use arrayc_runtime::launch::{out_param, packed_words, scan_carries, validate, LaunchError, PackedFn};
 use arrayc_runtime::value::{KernelLauncher, RtValue};
 use melior::{ir::operation::OperationLike, ir::Module};
 use std::collections::HashMap;
@@ -64,11 +65,9 @@ impl Emulation {
             let plan = launch_plan(f).map_err(|e| CodegenError { kernel: f.name.clone(), msg: e.0 })?;
             let lookup = |name: &str| code.packed(name).ok_or_else(|| JitError::Lookup(name.to_string()));
             let main = lookup(&f.name)?;
-            let combine = match plan.layout.reduce {
-                Some(_) if plan.layout.reduces_all && plan.layout.space.is_some() => {
-                    Some(lookup(&format!("{}{COMBINE_SUFFIX}", f.name))?)
-                }
-                _ => None,
+            let combine = match plan.layout.partials_reduction() {
+                Some(_) => Some(lookup(&format!("{}{COMBINE_SUFFIX}", f.name))?),
+                None => None,
             };
             table.insert(f.name.clone(), (main, combine, plan));
         }
@@ -89,12 +88,10 @@ impl KernelLauncher for Emulation {
         let checked = validate(plan, args)?;
         let Some(space) = checked.space else { return Ok(()) };
         let layout = &plan.layout;
-        let (mut words, _) = descriptor_words(plan, args, |v| v.base.as_ptr() as u64);
+        let abi = plan.abi(Target::GpuEmulated);
+        let mut words = packed_words(&abi, args, |v| v.base.as_ptr() as u64);
         let mut fault = [NO_FAULT];
-        if !layout.faults.is_empty() {
-            let cell = fault.as_mut_ptr() as u64;
-            words.extend([cell, cell, 0]);
-        }
+        abi.put(&mut words, KernelArg::FaultCell, &fault_cell_descriptor(fault.as_mut_ptr() as u64));
         let runtime = launch_geometry(layout, &space);
         let (gx, gy, threads) = match (self.grid, runtime) {
             (_, None) => (0, 0, 0),
@@ -106,26 +103,27 @@ impl KernelLauncher for Emulation {
         // A chunked scan's carries: one per scan and thread (`scan_carries`).
         let scan_kinds = if layout.chunked_scan { layout.scan_kinds() } else { vec![] };
         let mut carries = vec![0i64; nthreads * scan_kinds.len()];
-        let carry_word = words.len();
-        if layout.chunked_scan {
-            words.extend(scan_carry_words(carries.as_mut_ptr() as u64, carries.len()));
-        }
+        abi.put(&mut words, KernelArg::ScanCarries, &vector_descriptor(carries.as_mut_ptr() as u64, carries.len()));
+        abi.set_scan_pass(&mut words, 0, true);
         let mut partials: Option<View> = None;
-        if let (Some(r), Some(_)) = (layout.reduce, combine) {
+        if let (Some(r), Some(_), Some(_)) = (layout.reduce, combine, abi.slot(KernelArg::Partials)) {
             let out = args[out_param(plan, &r)].view().expect("validated: a view");
             let p = View::uninitialised(acc_dtype(r.kind, out.dtype), &[nthreads as i64])
                 .map_err(|e| LaunchError::Invalid(e.to_string()))?;
-            let ptr = p.base.as_ptr() as u64;
-            words.extend([ptr, ptr, 0, nthreads as u64, 1]);
+            abi.put(&mut words, KernelArg::Partials, &vector_descriptor(p.base.as_ptr() as u64, nthreads));
             partials = Some(p);
         }
-        let call = |f: PackedFn, grid: [u64; gpu::GRID_ARGS], words: &[u64]| {
+        // `grid`: the values of `GRID_COORDS`, in order.
+        let call = |f: PackedFn, grid: [u64; GRID_COORDS.len()], words: &[u64]| {
             let mut w = words.to_vec();
-            w.extend(grid);
+            for (c, x) in GRID_COORDS.into_iter().zip(grid) {
+                abi.put(&mut w, KernelArg::Grid(c), &[x]);
+            }
             let mut ptrs: Vec<*mut ()> = w.iter_mut().map(|x| x as *mut u64 as *mut ()).collect();
-            // SAFETY: the words match the emulated kernel's signature (validated against the plan,
-            // then the grid coordinates); every view lies inside its live base array, the fault
-            // cell, the partials and the carries outlive the call.
+            // SAFETY: the words are the emulated kernel's arguments as its `KernelAbi` for
+            // `Target::GpuEmulated` lays them out (the parameters validated against the plan);
+            // every view lies inside its live base array, the fault cell, the partials and the
+            // carries outlive the call.
             unsafe { f(ptrs.as_mut_ptr()) }
         };
         let grid = |words: &[u64]| {
@@ -141,7 +139,7 @@ impl KernelLauncher for Emulation {
             // The totals pass, then the carries, as `arrayc_runtime::gpu` computes them.
             grid(&words);
             scan_carries(&scan_kinds, &mut carries);
-            set_scan_pass(&mut words, carry_word, 0, false);
+            abi.set_scan_pass(&mut words, 0, false);
         }
         grid(&words);
         if let Some(c) = combine {

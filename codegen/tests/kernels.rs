@@ -2,6 +2,7 @@
 //! plain Rust reference loops.
 
 use arrayc_codegen::{jit, kernel_codegen};
+use arrayc_core::abi::KernelAbi;
 use arrayc_core::semantics::NEGATIVE_INT_POWER;
 use arrayc_core::DType;
 use arrayc_dialect::ir::{self, BinFn, ComputeFn, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
@@ -1169,6 +1170,124 @@ fn packed_abi_layout() {
     // views lie inside `out` (elements 1..=7) and `src` (elements 4..=7), which outlive the call.
     unsafe { (entry.0)(ptrs.as_mut_ptr()) };
     assert_eq!(out, vec![0.0, 0.0, 0.0, 6.5, 0.0, 5.5, 0.0, 0.0]);
+}
+
+/// The types of the inputs of function `op` (a `func.func` or `gpu.func`) against `abi`: one input
+/// per argument, of the argument's MLIR type, and the words of a packed call counted from the MLIR
+/// types themselves (a memref of rank `r`: `3 + 2r`, anything else 1) where the ABI puts them.
+fn assert_signature(context: &melior::Context, op: melior::ir::OperationRef, abi: &KernelAbi, what: &str) {
+    use melior::ir::attribute::TypeAttribute;
+    use melior::ir::operation::OperationLike;
+    use melior::ir::r#type::{FunctionType, MemRefType, ShapedTypeLike, TypeLike};
+    let ty = op.attribute("function_type").expect("a function type");
+    let ty = FunctionType::try_from(TypeAttribute::try_from(ty).expect("a type attribute").value()).unwrap();
+    assert_eq!(ty.input_count(), abi.args().len(), "{what}: {ty}");
+    let mut words = 0;
+    for (i, a) in abi.args().iter().enumerate() {
+        let input = ty.input(i).unwrap();
+        assert_eq!(input, kernel_codegen::abi::arg_type(context, a.ty), "{what}: argument {i} ({:?}) in {ty}", a.arg);
+        assert_eq!(a.first_word, words, "{what}: the first word of argument {i} ({:?})", a.arg);
+        words += if input.is_mem_ref() { 3 + 2 * MemRefType::try_from(input).unwrap().rank() } else { 1 };
+    }
+    assert_eq!(abi.word_count(), words, "{what}: words of a packed call");
+}
+
+/// The kernel ABI (`arrayc_core::abi::KernelAbi`, by which every launcher packs its words) against
+/// the code generator, for blocks with and without a fault cell, a chunked scan, an axis split and
+/// a reduction over everything, on every target: the arguments the ABI lists are the ones written
+/// out here; the CPU kernel's MLIR function, the GPU's `gpu.func` and the emulation's function have
+/// exactly the ABI's arguments, types and word positions; and the words of a packed call are the
+/// parameters of the CPU kernel's LLVM function and of the GPU kernel's PTX entry (counted by LLVM's
+/// own lowering of the memrefs).
+#[test]
+fn kernel_signatures_follow_the_abi() {
+    use arrayc_core::abi::{KernelArg::*, Target, GRID_COORDS};
+    use arrayc_passes::kernel_layout::launch_plan;
+    use melior::ir::{block::BlockLike, Location, Module};
+    let (i1, f1, f2) = (arr(DType::I64, 1), arr(DType::F64, 1), arr(DType::F64, 2));
+    let pow = ComputeFn::Binary(BinFn::Pow);
+    let cumsum = ComputeFn::Scan(ReduceKind::Sum, 0);
+    // (kernel, its CPU arguments after the parameters, its GPU arguments after them)
+    let cases = [
+        (
+            kernel("ew", &[f1, f1, sc(DType::F64)], &[(ComputeFn::Binary(BinFn::Add), 0, vec![1, 2])]),
+            vec![ChunkLo, ChunkHi],
+            vec![],
+        ),
+        (kernel("pow", &[i1, i1, i1], &[(pow, 0, vec![1, 2])]), vec![FaultCell, ChunkLo, ChunkHi], vec![FaultCell]),
+        (
+            kernel("scan", &[i1, i1], &[(cumsum, 0, vec![1])]),
+            vec![ScanCarries, ScanPass, ChunkLo, ChunkHi],
+            vec![ScanCarries, ScanPass],
+        ),
+        (
+            kernel("powscan", &[i1, i1, i1, i1], &[(pow, 1, vec![2, 3]), (cumsum, 0, vec![1])]),
+            vec![FaultCell, ScanCarries, ScanPass, ChunkLo, ChunkHi],
+            vec![FaultCell, ScanCarries, ScanPass],
+        ),
+        (
+            kernel("axis", &[f1, f2], &[(ComputeFn::Reduce(ReduceKind::Sum, Some(0)), 0, vec![1])]),
+            vec![ChunkLo, ChunkHi, AxisLo, AxisHi],
+            vec![],
+        ),
+        (
+            kernel(
+                "all",
+                &[arr(DType::I64, 0), arr(DType::Bool, 2)],
+                &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])],
+            ),
+            vec![ChunkLo, ChunkHi],
+            vec![Partials],
+        ),
+    ];
+    for (f, cpu, gpu) in cases {
+        let name = f.name.clone();
+        let plan = launch_plan(&f).unwrap();
+        let l = &plan.layout;
+        let flags = (!l.faults.is_empty(), l.chunked_scan, l.axis_split, l.reduces_all);
+        let want_flags =
+            (cpu.contains(&FaultCell), cpu.contains(&ScanCarries), cpu.contains(&AxisLo), gpu.contains(&Partials));
+        assert_eq!(flags, want_flags, "{name}: the block's layout");
+        let params = (0..f.params.len()).map(Param);
+        let grid = GRID_COORDS.map(Grid);
+        let emulated: Vec<_> = params.clone().chain(gpu.iter().copied()).chain(grid).collect();
+        for (target, want) in [
+            (Target::Cpu, params.clone().chain(cpu).collect::<Vec<_>>()),
+            (Target::Gpu, params.clone().chain(gpu).collect()),
+            (Target::GpuEmulated, emulated),
+        ] {
+            let got: Vec<_> = plan.abi(target).args().iter().map(|a| a.arg).collect();
+            assert_eq!(got, want, "{name} on {target:?}");
+        }
+        let m = module(vec![f.clone()]);
+
+        // The CPU kernel and its LLVM function.
+        let context = kernel_codegen::context(false);
+        let cpu = kernel_codegen::cpu_kernels_module(&context, &[&f], 4).unwrap();
+        let op = cpu.body().first_operation().expect("the kernel");
+        let abi = plan.abi(Target::Cpu);
+        assert_signature(&context, op, &abi, &format!("{name} on the CPU"));
+        let ll = jit::llvm_ir(&m).unwrap();
+        let define =
+            ll.lines().find(|l| l.starts_with(&format!("define void @{name}("))).expect("the kernel's LLVM function");
+        assert_eq!(define.matches('%').count(), abi.word_count(), "{name}: {define}");
+
+        // The GPU kernel, its emulation and its PTX entry.
+        let context = kernel_codegen::context(true);
+        let gm = kernel_codegen::gpu::gpu_container(&context);
+        kernel_codegen::gpu::build_gpu_kernel(&context, &gm, &f).unwrap();
+        let op = kernel_codegen::gpu::gpu_body(&gm).first_operation().expect("the gpu.func");
+        let abi = plan.abi(Target::Gpu);
+        assert_signature(&context, op, &abi, &format!("{name} on the GPU"));
+        let em = Module::new(Location::unknown(&context));
+        kernel_codegen::gpu::build_emulated_kernel(&context, &em, &f).unwrap();
+        let op = em.body().first_operation().expect("the emulated kernel");
+        assert_signature(&context, op, &plan.abi(Target::GpuEmulated), &format!("{name} emulated"));
+        let (ptx, ..) = arrayc_codegen::ptx::compile(&m, None).unwrap();
+        let entry = ptx.split(&format!(".entry {name}(")).nth(1).expect("the kernel's PTX entry");
+        let params = entry.split(')').next().unwrap_or_default().matches(".param").count();
+        assert_eq!(params, abi.word_count(), "{name}: {entry}");
+    }
 }
 
 // ------------------------------------------------ fused blocks with array contraction (Sec. IV-A)

@@ -1,6 +1,8 @@
 //! `arrayc-core`: the facts the compiler and the runtime share, in one small crate that links no
 //! MLIR, so that the runtime does not depend on the front end or the dialect:
 //!
+//! * [`abi`]: the kernels' calling convention and the structure of a kernel's block
+//!   ([`abi::KernelLayout`], [`abi::LaunchPlan`]), shared by code generation and every launcher;
 //! * [`DType`]: element types;
 //! * [`ops`]: value types, host scalars, and the operation enums of the `arr` dialect (their MLIR
 //!   form lives in `arrayc-dialect`, their semantics in `dialect/README.md`);
@@ -11,6 +13,7 @@
 //! * [`ir`]: arrayc's typed mirror of an `arr` module (host and kernel functions), which the passes
 //!   transform and the host executor runs (its MLIR form lives in `arrayc-dialect`).
 
+pub mod abi;
 pub mod dtype;
 pub mod error;
 pub mod ir;

@@ -56,7 +56,7 @@ fn ieee_min_max(x: f64, y: f64, min: bool) -> f64 {
 }
 
 /// NumPy's error for an integer power with a negative exponent (`ValueError` in NumPy), on the host
-/// ([`scalar_binary`]) and in kernels (a kernel fault, see `arrayc_runtime::launch::KernelFault`).
+/// ([`scalar_binary`]) and in kernels (a kernel fault, see [`KernelFault`](crate::abi::KernelFault)).
 pub const NEGATIVE_INT_POWER: &str = "integers to negative integer powers are not allowed";
 
 /// NumPy's `IndexError` for an integer-array index (a gather) outside `[-n, n)` of `axis`, or of

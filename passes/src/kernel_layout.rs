@@ -3,10 +3,10 @@
 //! each compiled kernel. The code generator and the launcher both work from this one analysis, so
 //! they agree on the iteration space; it is computed once per kernel, at compile time.
 
+pub use arrayc_core::abi::{acc_dtype, atomic_scatter_add, KernelFault, KernelLayout, LaunchPlan, Reduction};
 use arrayc_core::semantics::{gather_out_of_bounds, scatter_out_of_bounds, NEGATIVE_INT_POWER};
 use arrayc_core::{BinFn, DType, ScatterMode};
 use arrayc_dialect::ir::{self, ComputeFn, OpKind, Type, ValueId};
-pub use arrayc_runtime::launch::{acc_dtype, atomic_scatter_add, KernelFault, KernelLayout, LaunchPlan, Reduction};
 
 /// The error an elementwise op `func` with output dtype `out` and `inputs` inputs raises on some
 /// inputs where NumPy

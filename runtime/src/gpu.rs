@@ -34,20 +34,19 @@
 //! per-thread totals the host turns into carries ([`scan_carries`]), then the final pass.
 
 use crate::array::{Buffer, Traffic, View};
-use crate::launch::{
-    acc_dtype, descriptor_words, out_param, scan_carries, scan_carry_words, set_scan_pass, validate, KernelFault,
-    KernelLayout, LaunchError, LaunchPlan, NO_FAULT,
-};
+use crate::launch::{out_param, packed_words, scan_carries, validate, LaunchError};
 use crate::value::{DeviceTime, KernelLauncher, RtValue};
+use arrayc_core::abi::{
+    acc_dtype, fault_cell_descriptor, vector_descriptor, KernelArg, KernelFault, KernelLayout, LaunchPlan, Target,
+    NO_FAULT,
+};
 use cudarc::driver::{result, sys};
 use std::collections::HashMap;
 use std::ffi::{c_void, CString};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Instant;
 
-/// The suffix of the second kernel of a reduction over everything, which combines the thread
-/// blocks' partial results in block order.
-pub const COMBINE_SUFFIX: &str = "_combine";
+pub use arrayc_core::abi::COMBINE_SUFFIX;
 
 /// Threads per block at most (a multiple of the warp size, 32).
 pub const BLOCK_THREADS: u32 = 256;
@@ -290,11 +289,9 @@ impl Gpu {
                 unsafe { result::module::get_function(module, c) }.map_err(|e| driver(&format!("kernel @{name}"), e))
             };
             let main = function(&plan.name)?;
-            let combine = match plan.layout.reduce {
-                Some(_) if plan.layout.reduces_all && plan.layout.space.is_some() => {
-                    Some(function(&format!("{}{COMBINE_SUFFIX}", plan.name))?)
-                }
-                _ => None,
+            let combine = match plan.layout.partials_reduction() {
+                Some(_) => Some(function(&format!("{}{COMBINE_SUFFIX}", plan.name))?),
+                None => None,
             };
             self.kernels.insert(plan.name.clone(), (main, combine, plan));
         }
@@ -381,8 +378,9 @@ impl Gpu {
         let layout = &plan.layout;
         let mut memory = self.memory.lock().map_err(|_| LaunchError::Invalid("GPU memory state poisoned".into()))?;
         Gpu::sweep(&mut memory);
+        let abi = plan.abi(Target::Gpu);
         let mut failed = None;
-        let (mut words, _) = descriptor_words(plan, args, |v| match Gpu::to_device(&mut memory, v) {
+        let mut words = packed_words(&abi, args, |v| match Gpu::to_device(&mut memory, v) {
             Ok(p) => p,
             Err(e) => {
                 failed.get_or_insert(e);
@@ -394,14 +392,14 @@ impl Gpu {
         }
         let mut scratch: Vec<(usize, sys::CUdeviceptr)> = vec![];
         let result = (|| -> Result<Option<i64>, GpuError> {
-            let fault_cell = if layout.faults.is_empty() {
+            let fault_cell = if abi.slot(KernelArg::FaultCell).is_none() {
                 None
             } else {
                 let cell = Gpu::alloc(&mut memory, 8)?;
                 scratch.push((8, cell));
                 // SAFETY: an 8-byte device allocation.
                 unsafe { result::memcpy_htod_sync(cell, &[NO_FAULT]) }.map_err(|e| driver("fault cell", e))?;
-                words.extend([cell, cell, 0]);
+                abi.put(&mut words, KernelArg::FaultCell, &fault_cell_descriptor(cell));
                 Some(cell)
             };
             let geometry = launch_geometry(layout, &space);
@@ -409,34 +407,35 @@ impl Gpu {
             let scan_kinds = if layout.chunked_scan { layout.scan_kinds() } else { vec![] };
             let threads = geometry.map_or(0, |(gx, gy, t)| gx as usize * gy as usize * t as usize);
             let mut carries = vec![0i64; threads * scan_kinds.len()];
-            let carry_word = words.len();
-            let carry_buf = if layout.chunked_scan {
+            let carry_buf = if abi.slot(KernelArg::ScanCarries).is_some() {
                 let bytes = (carries.len() * 8).max(1);
                 let p = Gpu::alloc(&mut memory, bytes)?;
                 scratch.push((bytes, p));
-                words.extend(scan_carry_words(p, carries.len()));
+                abi.put(&mut words, KernelArg::ScanCarries, &vector_descriptor(p, carries.len()));
+                abi.set_scan_pass(&mut words, 0, true);
                 Some(p)
             } else {
                 None
             };
             let partials = match (layout.reduce, combine) {
-                (Some(r), Some(_)) => {
+                (Some(r), Some(_)) if abi.slot(KernelArg::Partials).is_some() => {
                     let out = args[out_param(plan, &r)].view().expect("validated: a view");
                     let size = acc_dtype(r.kind, out.dtype).size_bytes();
                     let blocks = geometry.map_or(0, |(gx, gy, _)| gx as usize * gy as usize);
                     let p = Gpu::alloc(&mut memory, blocks * size)?;
                     scratch.push(((blocks * size).max(1), p));
-                    words.extend([p, p, 0, blocks as u64, 1]);
+                    abi.put(&mut words, KernelArg::Partials, &vector_descriptor(p, blocks));
                     true
                 }
                 _ => false,
             };
             let launch = |f: sys::CUfunction, grid: (u32, u32), threads: u32, words: &mut [u64]| {
                 let mut params: Vec<*mut c_void> = words.iter_mut().map(|w| w as *mut u64 as *mut c_void).collect();
-                // SAFETY: the parameters match the kernel's PTX signature word for word (validated
-                // against the plan; each word is a u64 holding the value in its low bytes, as the
-                // driver reads u8, f32 and 8-byte parameters), device pointers are live mirrors or
-                // scratch allocations, and the launch is synchronised before they are released.
+                // SAFETY: the parameters match the kernel's PTX signature word for word (its
+                // `KernelAbi` for `Target::Gpu`, the parameters validated against the plan; each
+                // word is a u64 holding the value in its low bytes, as the driver reads u8, f32 and
+                // 8-byte parameters), device pointers are live mirrors or scratch allocations, and
+                // the launch is synchronised before they are released.
                 unsafe {
                     result::launch_kernel(f, (grid.0, grid.1, 1), (threads, 1, 1), 0, std::ptr::null_mut(), &mut params)
                 }
@@ -453,7 +452,7 @@ impl Gpu {
                     scan_carries(&scan_kinds, &mut carries);
                     // SAFETY: as above.
                     unsafe { result::memcpy_htod_sync(buf, &carries) }.map_err(ctx)?;
-                    set_scan_pass(&mut words, carry_word, 0, false);
+                    abi.set_scan_pass(&mut words, 0, false);
                 }
                 launch(*main, (gx, gy), threads, &mut words)?;
             }

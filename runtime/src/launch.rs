@@ -12,26 +12,28 @@
 //! combines them on the host in chunk order: a launch gives bit-identical results for any thread
 //! count.
 //!
-//! A kernel that can fault (see [`KernelFault`]) takes one more argument after its parameters, the
-//! *fault cell*: a 0-d `i64` memref holding [`NO_FAULT`] until an iteration that faults lowers it
-//! atomically to its fault's index (`memref.atomic_rmw mins`). The launch then fails with the fault
-//! of the smallest index, whichever chunks ran first: the error, too, does not depend on the thread
-//! count.
+//! A kernel that can fault (see [`KernelFault`]) takes the fault cell after its parameters
+//! ([`KernelArg::FaultCell`]); the launch then fails with the fault of the smallest index,
+//! whichever chunks ran first: the error, too, does not depend on the thread count. The kernels'
+//! arguments and their words in the packed call are those of [`KernelAbi`] for [`Target::Cpu`].
 
 use crate::array::{Scalar, Traffic, View};
 use crate::value::{KernelLauncher, RtValue};
+use arrayc_core::abi::{
+    fault_cell_descriptor, scalar_word, vector_descriptor, view_descriptor, ArgType, KernelAbi, KernelArg, Target,
+    DESC_OFFSET,
+};
+pub use arrayc_core::abi::{KernelFault, KernelLayout, LaunchPlan, Reduction, NO_FAULT};
 use arrayc_core::semantics::{reduce_combine, reduce_identity};
 use arrayc_core::shape::{element_range, shape_str};
-use arrayc_core::{ComputeFn, DType, ReduceKind, ScatterKind, Type, ValueId};
+use arrayc_core::{ComputeFn, DType, ReduceKind, Type, ValueId};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 
 /// The packed entry of a compiled kernel, as MLIR's `ExecutionEngine` creates it
-/// (`_mlir_<name>(void **args)`): `args[i]` points to the `i`-th LLVM-level argument, where a memref
-/// of rank `r` expands to `allocated ptr, aligned ptr, offset, r sizes, r strides` and the kernel's
-/// trailing `lo, hi: index` (and `axis_lo, axis_hi: index` when [`KernelLayout::axis_split`]) are
-/// i64.
+/// (`_mlir_<name>(void **args)`): `args[i]` points to the `i`-th word of the kernel's arguments,
+/// as [`KernelAbi`] lays them out ([`packed_words`]).
 pub type PackedFn = unsafe extern "C" fn(*mut *mut ());
 
 /// A compiled kernel's packed entry point: a plain code pointer, `Copy`, `Send` and `Sync`, callable
@@ -73,24 +75,6 @@ fn check_in_bounds(v: &View, what: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// A run-time error an elementwise op of a kernel can detect where NumPy raises instead of computing
-/// a value (today: an integer `**` with a negative exponent,
-/// [`NEGATIVE_INT_POWER`](arrayc_core::semantics::NEGATIVE_INT_POWER)). The launch fails with it
-/// ([`LaunchError::Fault`]), naming the source position of the op.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct KernelFault {
-    /// The faulting op: an index into [`KernelLayout::ops`].
-    pub op: usize,
-    /// The error message for the user.
-    pub message: String,
-    /// The op's source line and column (1-based; 0 when unknown).
-    pub line: u32,
-    pub col: u32,
-}
-
-/// The fault cell's value while no iteration has faulted (see the module docs).
-pub const NO_FAULT: i64 = i64::MAX;
-
 /// Why a launch failed.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum LaunchError {
@@ -109,115 +93,6 @@ impl From<String> for LaunchError {
     }
 }
 
-/// A reduction that ends a kernel's block: `out = reduce(kind, axis)(input)`.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Reduction {
-    pub kind: ReduceKind,
-    pub axis: Option<usize>,
-    /// Always a parameter (a 0-d view for a reduction over everything).
-    pub out: ValueId,
-    /// A parameter, or a contracted temporary computed by the block's elementwise ops.
-    pub input: ValueId,
-}
-
-/// The dtype a reduction accumulates in: the out dtype, except that a bool sum/product accumulates
-/// in i64 (NumPy: `sum` of bools counts them).
-pub fn acc_dtype(kind: ReduceKind, out: DType) -> DType {
-    match (kind, out) {
-        (ReduceKind::Sum | ReduceKind::Prod, DType::Bool) => DType::I64,
-        _ => out,
-    }
-}
-
-/// The structure of a kernel's block, shared by the code generator (`arrayc_codegen::kernel_codegen`)
-/// and [`launch`] so that both agree on the iteration space.
-///
-/// A kernel body is a fused block (Kristensen et al. 2016, Sec. IV-A, Fig. 1): `Compute` ops in
-/// execution order, every operand either a parameter (a view or a scalar) or a *contracted
-/// temporary* — a non-parameter array value that an earlier op of the block writes (possibly several
-/// times, in place) and later ops read. Array contraction (Sec. IV-A) turns each contracted temporary
-/// into one scalar per iteration: it is never allocated, loaded or stored.
-///
-/// Supported forms:
-/// * any number of elementwise ops (no `Reduce`; `Scan`s count as elementwise ops here, all
-///   along one axis, see [`scan_axis`](Self::scan_axis)), optionally followed by
-/// * one or more `Reduce` ops as the block's last ops (several only along one common axis, over
-///   inputs of one rank), each output a parameter that no other op of the block uses, each input a
-///   parameter or a contracted temporary.
-///
-/// Iteration space: the reduction input's shape when there is a reduction, else the shape of the
-/// elementwise views; when no operand gives it (every array of the block is contracted), the shape of
-/// a *shape parameter*, a view parameter of the iteration-space rank that no op uses. Its rank is the reduction input's rank, or the largest rank of an elementwise
-/// operand (parameter or contracted). Every contracted temporary has that rank (and, by construction
-/// upstream, that shape); every elementwise view parameter has that rank, except 0-d views that are
-/// only read (broadcast). The shape comes from [`KernelLayout::space`].
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct KernelLayout {
-    /// The elementwise ops `(func, out, ins)`, in execution order.
-    pub ops: Vec<(ComputeFn, ValueId, Vec<ValueId>)>,
-    /// The block's final reduction, if any.
-    pub reduce: Option<Reduction>,
-    /// Further reductions after it, along the same axis of inputs of the same shape (a block may end
-    /// in several reductions along an axis that is not its input's only one; the generated loop nest
-    /// computes them together).
-    pub extra: Vec<Reduction>,
-    /// Rank of the iteration space.
-    pub rank: usize,
-    /// The parameter whose shape is the iteration space: the reduction's input if it is a parameter,
-    /// else the first view parameter (in parameter order) of rank [`rank`](Self::rank) that is an
-    /// elementwise operand, else a shape parameter of that rank. `None` only for an elementwise block without view parameters, which does
-    /// nothing (there is no shape to iterate over).
-    pub space: Option<ValueId>,
-    /// Contracted temporaries, in order of first write.
-    pub contracted: Vec<ValueId>,
-    /// The ops that can fault, in op order; when there are any, the kernel takes the fault cell
-    /// after its parameters (see the module docs).
-    pub faults: Vec<KernelFault>,
-    /// Whether the reduction (if any) combines everything into a 0-d output (`axis = None`, or an
-    /// axis of a 1-d input into a 0-d output).
-    pub reduces_all: bool,
-    /// Whether the block ends in reductions along an axis whose outputs have the reductions'
-    /// accumulator dtypes, so that partial outputs combine like the inputs: the kernel then takes
-    /// a second chunk range `axis_lo, axis_hi` over the axis, and [`launch`] chunks either the
-    /// outputs or the axis (see [`SPLIT_MAX_OUT`]). Along a non-last axis the loop nest then
-    /// accumulates in the outputs, row by row (`arrayc_codegen::kernel_codegen`).
-    pub axis_split: bool,
-    /// Whether every scatter of the block is an [`atomic_scatter_add`], so that its iterations may
-    /// run in any order where scatter-adds are atomic (the GPU: [`in_order_on_gpu`](Self::in_order_on_gpu)).
-    /// `false` for a block without scatters.
-    #[serde(default)]
-    pub atomic_scatters: bool,
-    /// Whether the block's scans run as a *chunked scan* (the reduce-then-scan of Blelloch,
-    /// "Prefix Sums and Their Applications", 1990, Sec. 1.4): a 1-d iteration space, every scan
-    /// along it accumulating in `i64` (so that any grouping of the combinations gives the sequential
-    /// result exactly), no scan's input computed from a scan's output, and no op that
-    /// [`runs_in_order`](ComputeFn::runs_in_order). The space is then split into chunks that run in
-    /// parallel, twice: a *totals* pass gives each chunk's combination of each scan's inputs (and
-    /// writes nothing else), the launcher turns them into each chunk's carry-in ([`scan_carries`]),
-    /// and the final pass runs every scan of a chunk from its carry-in. The kernel takes the carries
-    /// and the pass after its parameters and fault cell ([`scan_carry_words`]).
-    #[serde(default)]
-    pub chunked_scan: bool,
-}
-
-/// The words a [`KernelLayout::chunked_scan`] kernel takes after its parameters and fault cell
-/// (one `u64` each, as [`descriptor_words`]), for the totals pass: its carries, a 1-d `i64` view of
-/// `len` elements at `ptr` (allocated pointer, aligned pointer, offset, size, stride: one element
-/// per scan of the block, in op order, from the offset of the chunk or GPU thread), then the pass,
-/// an `i64`: 1 for the totals pass (each scan's combination of its chunk's inputs is stored in its
-/// carry; no other output is written), 0 for the final pass (each scan starts from its carry;
-/// [`set_scan_pass`]).
-pub fn scan_carry_words(ptr: u64, len: usize) -> [u64; 6] {
-    [ptr, ptr, 0, len as u64, 1, 1]
-}
-
-/// Sets, in the [`scan_carry_words`] that start at `words[at]`, the offset (elements) of the
-/// carries and the pass (`totals`: the totals pass, else the final pass).
-pub fn set_scan_pass(words: &mut [u64], at: usize, offset: u64, totals: bool) {
-    words[at + 2] = offset;
-    words[at + 5] = u64::from(totals);
-}
-
 /// Turns the totals pass's results of a [`KernelLayout::chunked_scan`] kernel into the carries of
 /// its final pass, in place: `carries` holds, chunk after chunk, one `i64` per scan (`kinds`, the
 /// scans' kinds in op order), each the combination of that scan's inputs over the chunk; each
@@ -232,87 +107,6 @@ pub fn scan_carries(kinds: &[ReduceKind], carries: &mut [i64]) {
             acc = reduce_combine(kind, acc, total);
         }
     }
-}
-
-/// Whether op `func`, whose output has dtype `out`, is a scatter-add that a GPU kernel performs
-/// with an atomic add (`memref.atomic_rmw addf`/`addi`, PTX `atom.add` of 32- and 64-bit floats
-/// and 64-bit integers): a [`ScatterKind::Add`] into `f64`, `f32` or `i64`. Each add is the one
-/// NumPy's `add.at` does (the same rounding); only their order is unspecified, so with repeated
-/// indices a float sum may differ in its last bits from NumPy's sequential one, as a float
-/// reduction may. Integer sums are exact in any order.
-pub fn atomic_scatter_add(func: ComputeFn, out: DType) -> bool {
-    matches!(func, ComputeFn::Scatter(ScatterKind::Add, _)) && out != DType::Bool
-}
-
-impl KernelLayout {
-    /// The axis of the block's scans (`ComputeFn::Scan`), if it has any: the loop nest then runs
-    /// that axis of the iteration space in order, innermost, carrying one accumulator per scan, and
-    /// the other axes in parallel (see [`chunk_dim`](Self::chunk_dim)). A block with a scan has no
-    /// reduction.
-    pub fn scan_axis(&self) -> Option<usize> {
-        self.ops.iter().find_map(|(func, ..)| match func {
-            ComputeFn::Scan(_, a) => Some(*a),
-            _ => None,
-        })
-    }
-
-    /// The kinds of the block's scans, in op order.
-    pub fn scan_kinds(&self) -> Vec<ReduceKind> {
-        self.ops
-            .iter()
-            .filter_map(|(func, ..)| match func {
-                ComputeFn::Scan(kind, _) => Some(*kind),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// Whether the launch must run the iteration space in row-major order, chunk after chunk: the
-    /// block has an op that [`ComputeFn::runs_in_order`] (a scatter).
-    pub fn in_order(&self) -> bool {
-        self.ops.iter().any(|(func, ..)| func.runs_in_order())
-    }
-
-    /// Whether a GPU launch must run the iteration space in row-major order, on one thread: the
-    /// block [`in_order`](Self::in_order) and not every scatter of it is an [`atomic_scatter_add`]
-    /// (a scatter that sets: the last of repeated indices wins, as in NumPy). A block whose
-    /// scatters all add runs on the whole grid (`arrayc_runtime::gpu::launch_geometry`).
-    pub fn in_order_on_gpu(&self) -> bool {
-        self.in_order() && !self.atomic_scatters
-    }
-
-    /// For a block without reductions: the dimension of the iteration space that [`launch`] splits
-    /// into chunks (the kernel's `lo, hi`), `None` when it runs as one chunk. Dimension 0, except
-    /// for scans along axis 0, which must run whole: then dimension 1, or `None` for a 1-d space
-    /// (the kernel's chunked loop is then one iteration, `[0, 1)`), unless it is a
-    /// [`chunked_scan`](Self::chunked_scan).
-    pub fn chunk_dim(&self) -> Option<usize> {
-        match self.scan_axis() {
-            Some(0) if !self.chunked_scan => (self.rank >= 2).then_some(1),
-            _ => Some(0),
-        }
-    }
-}
-
-/// Everything the launcher needs to know about one compiled kernel, computed once when it is
-/// compiled (`arrayc_passes::kernel_layout::launch_plan`): its name, its parameters and their types,
-/// and the structure of its block. The runtime never sees the kernel's IR.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct LaunchPlan {
-    /// The kernel's name, for messages.
-    pub name: String,
-    /// The kernel's parameters (value ids of its function), in order.
-    pub params: Vec<ValueId>,
-    /// The type of each parameter: scalars are passed by value, arrays as strided views.
-    pub param_types: Vec<Type>,
-    /// The block's structure.
-    pub layout: KernelLayout,
-    /// Per parameter, the stride (elements) of the last dimension that the compiled CPU code assumes
-    /// for its view (`0` or `1`; `arr.inner_strides`, known to the fusion symbols), else `None`;
-    /// empty when it assumes none. [`validate`] rejects a launch whose view differs where that
-    /// dimension has more than one element and the view is not empty.
-    #[serde(default)]
-    pub inner_strides: Vec<Option<i64>>,
 }
 
 /// Compiled CPU kernels by name, each with its launch plan: the [`KernelLauncher`] of the JIT
@@ -538,37 +332,141 @@ pub fn out_param(plan: &LaunchPlan, r: &Reduction) -> usize {
     plan.params.iter().position(|&p| p == r.out).expect("validated: a reduction's output is a parameter")
 }
 
-/// The kernel's arguments as the words of its LLVM-level signature, one `u64` per argument (the
-/// same for the CPU's packed entry and a GPU kernel's parameters): a scalar cast to its parameter's
-/// dtype (its bits in the low bytes: an f32 in 4, a bool in 1), a view as its memref descriptor
-/// `base, base, offset, sizes, strides` (in elements) with `base = base_ptr(view)`, the address of
-/// its base array in the memory the kernel runs on. Also returns the index of each parameter's
-/// first word. `args` must be [`validate`]d.
-pub fn descriptor_words(
+/// The packed call of a kernel whose arguments are `abi` (any target: the CPU's packed entry and a
+/// GPU kernel's parameters take the same words), with the parameters `args` in their words
+/// ([`KernelArg::Param`]) and every other word 0, for the launcher to fill in: a scalar as the
+/// [`scalar_word`] of its parameter's dtype, a view as its [`view_descriptor`] with the address
+/// `base_ptr(view)` (its base array's in the memory the kernel runs on). `args` must be
+/// [`validate`]d (an argument that does not fit its parameter leaves that parameter's words 0).
+pub fn packed_words(abi: &KernelAbi, args: &[RtValue], mut base_ptr: impl FnMut(&View) -> u64) -> Vec<u64> {
+    let mut words = vec![0; abi.word_count()];
+    for a in abi.args() {
+        let KernelArg::Param(i) = a.arg else { continue };
+        let value = match (args.get(i), a.ty) {
+            (Some(RtValue::Scalar(s)), ArgType::Scalar(d)) => vec![scalar_word(*s, d)],
+            (Some(RtValue::View(v)), ArgType::View(..)) => view_descriptor(base_ptr(v), v.offset, &v.shape, &v.strides),
+            _ => continue,
+        };
+        abi.put(&mut words, a.arg, &value);
+    }
+    words
+}
+
+/// How a CPU launch splits a kernel's iteration space into chunks (see [`launch`]): `rows` rows of
+/// `per_row` iteration-space elements each, `rows_per_chunk` rows per chunk, `count` chunks. The
+/// rows are those of dimension 0 of the iteration space ([`KernelLayout::chunk_dim`] of a block
+/// without reductions), of dimension 0 of the outputs (a reduction along an axis), or of the
+/// reduced axis (`split`).
+struct Chunks {
+    rows: i64,
+    per_row: i64,
+    rows_per_chunk: i64,
+    count: i64,
+    /// Whether every chunk writes partial outputs of the reductions of its own.
+    partial: bool,
+    /// Whether the chunks split the reduced axis (the kernel's [`KernelArg::AxisLo`],
+    /// [`KernelArg::AxisHi`]) rather than rows ([`KernelArg::ChunkLo`], [`KernelArg::ChunkHi`]).
+    split: bool,
+    /// The bounds passed whole: `out_rows` rows of dimension 0 of the outputs, `axis_len` indices of
+    /// the reduced axis (0 without a reduction along an axis).
+    out_rows: i64,
+    axis_len: i64,
+}
+
+impl Chunks {
+    /// The chunks of a kernel of layout `layout` over the iteration space `space` (elements per
+    /// dimension).
+    fn of(layout: &KernelLayout, space: &[i64]) -> Chunks {
+        let mut split = false;
+        let mut min_rows = 1;
+        let mut axis_len = 0;
+        let mut out_rows = 0;
+        let (rows, per_row, partial) = match layout.reduce {
+            None => match layout.chunk_dim().filter(|&d| d < space.len()) {
+                Some(d) => {
+                    let others = space.iter().enumerate().filter(|&(k, _)| k != d).map(|(_, &n)| n);
+                    (space[d], others.product::<i64>(), false)
+                }
+                None => (1, space.iter().product::<i64>(), false),
+            },
+            Some(_) if layout.reduces_all => {
+                (space.first().copied().unwrap_or(1), space.iter().skip(1).product::<i64>(), true)
+            }
+            Some(r) => {
+                let a = r.axis.unwrap_or(0);
+                let mut expect = space.to_vec();
+                expect.remove(a);
+                axis_len = space[a];
+                out_rows = expect[0];
+                let out_elems: i64 = expect.iter().product();
+                split =
+                    layout.axis_split && (1..=SPLIT_MAX_OUT).contains(&out_elems) && axis_len > CHUNK_ELEMS / out_elems;
+                if split {
+                    (axis_len, out_elems, true)
+                } else {
+                    let inner: i64 = expect[1..].iter().product();
+                    if layout.axis_split && a + 1 < space.len() {
+                        min_rows = (MIN_CHUNK_OUT + inner - 1) / inner.max(1);
+                    }
+                    (expect[0], inner * axis_len.max(1), false)
+                }
+            }
+        };
+        let rows_per_chunk = (CHUNK_ELEMS / per_row.max(1)).max(min_rows);
+        let count = (rows + rows_per_chunk - 1) / rows_per_chunk;
+        Chunks { rows, per_row, rows_per_chunk, count, partial, split, out_rows, axis_len }
+    }
+
+    /// The rows `[lo, hi)` of chunk `c`.
+    fn bounds(&self, c: i64) -> (i64, i64) {
+        let lo = c * self.rows_per_chunk;
+        (lo, (lo + self.rows_per_chunk).min(self.rows))
+    }
+}
+
+/// Per reduction of a launch whose chunks write partial outputs: `(kind, output parameter, buffer)`,
+/// the buffer a contiguous array of one output per chunk (`count` of them, dimension 0). Points the
+/// output's descriptor in `words` at the buffer (its offset, chunk 0's slot, is set per chunk).
+fn partial_outputs(
     plan: &LaunchPlan,
+    abi: &KernelAbi,
     args: &[RtValue],
-    mut base_ptr: impl FnMut(&View) -> u64,
-) -> (Vec<u64>, Vec<usize>) {
-    let mut words: Vec<u64> = vec![];
-    let mut word_start: Vec<usize> = vec![];
-    for (&t, a) in plan.param_types.iter().zip(args) {
-        word_start.push(words.len());
-        match a {
-            RtValue::Scalar(s) => words.push(match s.cast(t.dtype()) {
-                Scalar::F64(x) => x.to_bits(),
-                Scalar::F32(x) => x.to_bits() as u64,
-                Scalar::I64(x) => x as u64,
-                Scalar::Bool(x) => x as u64,
-            }),
-            RtValue::View(v) => {
-                let ptr = base_ptr(v);
-                words.extend([ptr, ptr, v.offset as u64]);
-                words.extend(v.shape.iter().map(|&x| x as u64));
-                words.extend(v.strides.iter().map(|&x| x as u64));
+    words: &mut [u64],
+    count: i64,
+) -> Result<Vec<(ReduceKind, usize, View)>, String> {
+    let mut partials = vec![];
+    for r in plan.layout.reduce.iter().chain(&plan.layout.extra) {
+        let op = out_param(plan, r);
+        let o =
+            args[op].view().ok_or_else(|| format!("kernel @{}: a reduction's output must be an array", plan.name))?;
+        let shape: Vec<i64> = std::iter::once(count).chain(o.shape.iter().copied()).collect();
+        let buf = View::uninitialised(o.dtype, &shape)
+            .map_err(|e| format!("kernel @{}: partial results of a reduction: {e}", plan.name))?;
+        abi.put(
+            words,
+            KernelArg::Param(op),
+            &view_descriptor(buf.base.as_ptr() as u64, 0, &o.shape, &buf.strides[1..]),
+        );
+        partials.push((r.kind, op, buf));
+    }
+    Ok(partials)
+}
+
+/// Combines the partial outputs `partials` of `count` chunks ([`partial_outputs`]) into the outputs
+/// among `args`: each output element over the chunks in chunk order.
+fn combine_partials(partials: &[(ReduceKind, usize, View)], count: i64, args: &[RtValue]) {
+    for (kind, op, buf) in partials {
+        let slot = buf.strides.first().copied().unwrap_or(1);
+        let mut acc: Vec<Scalar> = (0..slot).map(|j| buf.read_at(j)).collect();
+        for c in 1..count {
+            for (j, a) in acc.iter_mut().enumerate() {
+                *a = reduce_combine(*kind, *a, buf.read_at(c * slot + j as i64));
             }
         }
+        let Some(o) = args[*op].view() else { continue };
+        let mut acc = acc.into_iter();
+        o.for_each_offset(|off| o.write_at(off, acc.next().expect("one partial per output element")));
     }
-    (words, word_start)
 }
 
 /// [`launch`] with the fault cell `fault_cell` (passed to the kernel when it can fault).
@@ -578,106 +476,34 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
         // No view parameter: nothing to iterate over.
         return Ok(());
     };
-    let (mut words, word_start) = descriptor_words(plan, args, |v| v.base.as_ptr() as u64);
-    if !plan.layout.faults.is_empty() {
-        // 0-d memref: allocated, aligned, offset.
-        let cell = fault_cell.as_ptr() as u64;
-        words.extend([cell, cell, 0]);
-    }
     let layout = &plan.layout;
-    let view = |p: usize| args[p].view().expect("validated: an array parameter");
-    // The chunked dimension has `rows` rows of `per_row` iteration-space elements each: dimension 0
-    // of the iteration space, dimension 0 of the outputs (a reduction along an axis), or the reduced
-    // axis (`split`). `partial`: every chunk writes its own partial outputs of the reductions.
-    let mut split = false;
-    let mut min_rows = 1;
-    let mut axis_len = 0;
-    let mut out_rows = 0;
-    let (rows, per_row, partial) = match layout.reduce {
-        None => match layout.chunk_dim().filter(|&d| d < space.len()) {
-            Some(d) => {
-                let others = space.iter().enumerate().filter(|&(k, _)| k != d).map(|(_, &n)| n);
-                (space[d], others.product::<i64>(), false)
-            }
-            None => (1, space.iter().product::<i64>(), false),
-        },
-        Some(_) if layout.reduces_all => {
-            (space.first().copied().unwrap_or(1), space.iter().skip(1).product::<i64>(), true)
-        }
-        Some(r) => {
-            let a = r.axis.unwrap_or(0);
-            let mut expect = space.clone();
-            expect.remove(a);
-            axis_len = space[a];
-            out_rows = expect[0];
-            let out_elems: i64 = expect.iter().product();
-            split = layout.axis_split && (1..=SPLIT_MAX_OUT).contains(&out_elems) && axis_len > CHUNK_ELEMS / out_elems;
-            if split {
-                (axis_len, out_elems, true)
-            } else {
-                let inner: i64 = expect[1..].iter().product();
-                if layout.axis_split && a + 1 < space.len() {
-                    min_rows = (MIN_CHUNK_OUT + inner - 1) / inner.max(1);
-                }
-                (expect[0], inner * axis_len.max(1), false)
-            }
-        }
-    };
-    if !partial {
-        for r in layout.reduce.iter().chain(&layout.extra) {
-            written.push(out_param(plan, r));
-        }
+    let chunks = Chunks::of(layout, &space);
+    if !chunks.partial {
+        written.extend(layout.reduce.iter().chain(&layout.extra).map(|r| out_param(plan, r)));
     }
-    if rows * per_row == 0 {
+    if chunks.rows * chunks.per_row == 0 {
         if let (Some(r), true) = (layout.reduce, layout.reduces_all) {
-            let o = view(out_param(plan, &r));
-            o.write_at(o.offset, reduce_identity(r.kind, o.dtype));
+            if let Some(o) = args[out_param(plan, &r)].view() {
+                o.write_at(o.offset, reduce_identity(r.kind, o.dtype));
+            }
         }
         return Ok(());
     }
-    let rows_per_chunk = (CHUNK_ELEMS / per_row.max(1)).max(min_rows);
-    let nchunks = (rows + rows_per_chunk - 1) / rows_per_chunk;
-
+    let abi = plan.abi(Target::Cpu);
+    let mut words = packed_words(&abi, args, |v| v.base.as_ptr() as u64);
+    abi.put(&mut words, KernelArg::FaultCell, &fault_cell_descriptor(fault_cell.as_ptr() as u64));
     // A chunked scan's carries: one per scan and chunk, at the chunk's offset (`scan_carries`).
     let scan_kinds = if layout.chunked_scan { layout.scan_kinds() } else { vec![] };
-    let mut carries = vec![0i64; nchunks as usize * scan_kinds.len()];
-    let carry_word = words.len();
-    if layout.chunked_scan {
-        words.extend(scan_carry_words(carries.as_mut_ptr() as u64, carries.len()));
-    }
-
-    // The chunk bounds: `lo, hi` (dimension 0 of the chunked space; all of dimension 0 of the
-    // outputs when the launch is split), then, for a kernel that can split its reduced axis, the
-    // bounds along that axis (all of it unless the launch is split).
-    let lo_word = words.len();
-    let bounds_at = if split { lo_word + 2 } else { lo_word };
-    words.extend([0, out_rows as u64]);
-    if layout.axis_split {
-        words.extend([0, axis_len as u64]);
-    }
-
-    // Partial outputs: per reduction, a contiguous array of one output per chunk; chunk `c` gets
-    // slot `c` in place of the output (its descriptor's offset set per chunk).
-    let mut partials: Vec<(ReduceKind, usize, View)> = vec![];
-    if partial {
-        for r in layout.reduce.iter().chain(&layout.extra) {
-            let op = out_param(plan, r);
-            let o = view(op);
-            let shape: Vec<i64> = std::iter::once(nchunks).chain(o.shape.iter().copied()).collect();
-            let buf = View::uninitialised(o.dtype, &shape)
-                .map_err(|e| format!("kernel @{}: partial results of a reduction: {e}", plan.name))?;
-            let ws = word_start[op];
-            let ptr = buf.base.as_ptr() as u64;
-            words[ws] = ptr;
-            words[ws + 1] = ptr;
-            for (k, &s) in buf.strides[1..].iter().enumerate() {
-                words[ws + 3 + o.rank() + k] = s as u64;
-            }
-            partials.push((r.kind, op, buf));
-        }
-    }
+    let mut carries = vec![0i64; chunks.count as usize * scan_kinds.len()];
+    abi.put(&mut words, KernelArg::ScanCarries, &vector_descriptor(carries.as_mut_ptr() as u64, carries.len()));
+    // The bounds passed whole: all of dimension 0 of the outputs when the launch is split, all of
+    // the reduced axis unless it is (the chunked ones are set per chunk).
+    abi.put(&mut words, KernelArg::ChunkHi, &[chunks.out_rows as u64]);
+    abi.put(&mut words, KernelArg::AxisHi, &[chunks.axis_len as u64]);
+    let (lo_arg, hi_arg) =
+        if chunks.split { (KernelArg::AxisLo, KernelArg::AxisHi) } else { (KernelArg::ChunkLo, KernelArg::ChunkHi) };
+    let partials = if chunks.partial { partial_outputs(plan, &abi, args, &mut words, chunks.count)? } else { vec![] };
     let slot = partials.first().map_or(0, |(_, _, b)| b.strides.first().copied().unwrap_or(1));
-
     // Outputs that write one element many times (zero strides), and blocks that must run in order
     // (scatters), run sequentially in chunk order.
     let aliased_out = written
@@ -687,50 +513,38 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
     // `totals`: the pass of a chunked scan (the totals pass, else the final pass).
     let run_chunk = |c: i64, totals: bool| {
         let mut w = words.clone();
-        let lo = c * rows_per_chunk;
-        let hi = (lo + rows_per_chunk).min(rows);
-        w[bounds_at] = lo as u64;
-        w[bounds_at + 1] = hi as u64;
+        let (lo, hi) = chunks.bounds(c);
+        abi.put(&mut w, lo_arg, &[lo as u64]);
+        abi.put(&mut w, hi_arg, &[hi as u64]);
         for &(_, op, _) in &partials {
-            w[word_start[op] + 2] = (c * slot) as u64;
+            if let Some(s) = abi.slot(KernelArg::Param(op)) {
+                w[s.start + DESC_OFFSET] = (c * slot) as u64;
+            }
         }
-        if layout.chunked_scan {
-            set_scan_pass(&mut w, carry_word, c as u64 * scan_kinds.len() as u64, totals);
-        }
+        abi.set_scan_pass(&mut w, c as u64 * scan_kinds.len() as u64, totals);
         let mut ptrs: Vec<*mut ()> = w.iter_mut().map(|x| x as *mut u64 as *mut ()).collect();
-        // SAFETY: the descriptors match the kernel's signature (checked above: count, kinds, dtypes,
-        // ranks), every view lies inside its live base buffer, chunks write disjoint parts of the
-        // outputs (or run sequentially when an output aliases itself), and partial outputs and
-        // carries are per-chunk slots of buffers alive for the whole launch.
+        // SAFETY: the words are the kernel's arguments as its ABI lays them out (`KernelAbi` for
+        // `Target::Cpu`; the parameters checked above: count, kinds, dtypes, ranks), every view lies
+        // inside its live base buffer, chunks write disjoint parts of the outputs (or run
+        // sequentially when an output aliases itself), and the fault cell, partial outputs and
+        // carries are (per-chunk slots of) buffers alive for the whole launch.
         unsafe { (entry.0)(ptrs.as_mut_ptr()) }
     };
     let run_all = |totals: bool| {
-        if nchunks == 1 || aliased_out || layout.in_order() {
-            (0..nchunks).for_each(|c| run_chunk(c, totals));
+        if chunks.count == 1 || aliased_out || layout.in_order() {
+            (0..chunks.count).for_each(|c| run_chunk(c, totals));
         } else {
-            (0..nchunks).into_par_iter().for_each(|c| run_chunk(c, totals));
+            (0..chunks.count).into_par_iter().for_each(|c| run_chunk(c, totals));
         }
     };
     if layout.chunked_scan {
-        if nchunks > 1 {
+        if chunks.count > 1 {
             run_all(true);
         }
         // One chunk: its carries become the identities.
         scan_carries(&scan_kinds, &mut carries);
     }
     run_all(false);
-
-    // Each output element combines its partials in chunk order.
-    for (kind, op, buf) in &partials {
-        let mut acc: Vec<Scalar> = (0..slot).map(|j| buf.read_at(j)).collect();
-        for c in 1..nchunks {
-            for (j, a) in acc.iter_mut().enumerate() {
-                *a = reduce_combine(*kind, *a, buf.read_at(c * slot + j as i64));
-            }
-        }
-        let o = view(*op);
-        let mut acc = acc.into_iter();
-        o.for_each_offset(|off| o.write_at(off, acc.next().expect("one partial per output element")));
-    }
+    combine_partials(&partials, chunks.count, args);
     Ok(())
 }

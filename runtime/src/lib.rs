@@ -1,6 +1,6 @@
 //! arrayc run-time library: arrays and views, host values, kernel launch (CPU and GPU), .npy I/O,
 //! RNG, printing.
-//! It holds no IR and links no MLIR: kernels arrive compiled, with a [`launch::LaunchPlan`]
+//! It holds no IR and links no MLIR: kernels arrive compiled, with a [`LaunchPlan`](arrayc_core::abi::LaunchPlan)
 //! computed once at compile time; what it shares with the compiler is in `arrayc-core`.
 pub mod array;
 pub mod gpu;

@@ -1,13 +1,15 @@
-//! The kernels' calling convention as MLIR types (see the parent module's docs): a view of dtype `T`
-//! and rank `r` is a `memref<?x..x?xT, strided<[?, .., ?], offset: ?>>` (sizes, strides and offset in
-//! elements, all dynamic), a scalar its element type. A kernel that can fault takes the fault cell
-//! after its parameters, a chunked scan its carries and pass after that. On the CPU every kernel then ends with the
-//! chunk bounds `%lo, %hi: index` of dimension 0, and a kernel ending in reductions along an axis
-//! with `%axis_lo, %axis_hi: index`, the bounds along that axis (Kristensen et al. 2016, Sec. IV: one
-//! launch per block, here split into chunks by `arrayc_runtime::launch`; added by `cpu`).
+//! The kernels' calling convention as MLIR types. The convention itself, which arguments a kernel
+//! takes in which order on which target, is defined once, in `arrayc_core::abi` ([`KernelAbi`]);
+//! this module only gives its arguments their MLIR types: a view of dtype `T` and rank `r` is a
+//! `memref<?x..x?xT, strided<[?, .., ?], offset: ?>>` (sizes, strides and offset in elements, all
+//! dynamic), a contiguous array (the GPU's partials) a `memref<?xT>`, a scalar its element type, a
+//! chunk bound or grid coordinate an `index`. Kernels are built with the target-neutral arguments
+//! ([`signature`]); the CPU target appends its chunk bounds (`cpu`), the GPU target its partials and
+//! (emulated) grid coordinates (`gpu`).
 
+use arrayc_core::abi::{AbiArg, ArgType, KernelAbi, Target};
 use arrayc_core::DType;
-use arrayc_dialect::ir::{self, Type as IrType};
+use arrayc_dialect::ir;
 use arrayc_passes::kernel_layout::KernelLayout;
 use melior::{
     ir::{
@@ -45,27 +47,33 @@ pub fn view_type(context: &Context, d: DType, rank: usize, last_stride: Option<i
     MemRefType::new(elem_type(context, d), &vec![dynamic(); rank], Some(layout.into()), None)
 }
 
-/// The MLIR type of a kernel parameter of type `t`.
-pub fn param_type(context: &Context, t: IrType) -> Type<'_> {
+/// The MLIR type of a kernel argument of type `t` (see the module docs).
+pub fn arg_type(context: &Context, t: ArgType) -> Type<'_> {
     match t {
-        IrType::Scalar(d) => elem_type(context, d),
-        IrType::Array(d, r) => view_type(context, d, r, None).into(),
+        ArgType::Scalar(d) => elem_type(context, d),
+        ArgType::View(d, r) => view_type(context, d, r, None).into(),
+        ArgType::Vector(d) => MemRefType::new(elem_type(context, d), &[dynamic()], None, None).into(),
+        ArgType::Index => Type::index(context),
     }
 }
 
-/// The target-neutral signature of kernel `f` (block layout `layout`): its parameters' types, then,
-/// when the kernel can fault, the fault cell: a 0-d `i64` view (see
-/// `arrayc_runtime::launch::KernelFault`), then, for a [`KernelLayout::chunked_scan`], the carries
-/// (a 1-d `i64` view) and the pass (`i64`; `arrayc_runtime::launch::scan_carry_words`); no
-/// results. (The CPU target appends the chunk bounds, see `cpu`.)
-pub fn signature<'c>(context: &'c Context, f: &ir::Func, layout: &KernelLayout) -> FunctionType<'c> {
-    let mut inputs: Vec<Type> = f.params.iter().map(|&p| param_type(context, f.ty(p))).collect();
-    if !layout.faults.is_empty() {
-        inputs.push(view_type(context, DType::I64, 0, None).into());
-    }
-    if layout.chunked_scan {
-        inputs.push(view_type(context, DType::I64, 1, None).into());
-        inputs.push(elem_type(context, DType::I64));
-    }
+/// The arguments of kernel `f` (block layout `layout`) on `target` ([`KernelAbi::of`]).
+pub fn kernel_abi(f: &ir::Func, layout: &KernelLayout, target: Target) -> KernelAbi {
+    let types: Vec<ir::Type> = f.params.iter().map(|&p| f.ty(p)).collect();
+    KernelAbi::of(&f.params, &types, layout, target)
+}
+
+/// The function type (no results) whose inputs are the arguments `args`, in order.
+pub fn function_type<'c>(context: &'c Context, args: &[AbiArg]) -> FunctionType<'c> {
+    let inputs: Vec<Type> = args.iter().map(|a| arg_type(context, a.ty)).collect();
     FunctionType::new(context, &inputs, &[])
+}
+
+/// The target-neutral signature of a kernel whose arguments on some target are `abi`: the arguments
+/// every target takes ([`KernelArg::is_neutral`](arrayc_core::abi::KernelArg::is_neutral): the
+/// parameters, then the fault cell and a chunked scan's carries and pass where the layout calls for
+/// them), a prefix of every target's arguments.
+pub fn signature<'c>(context: &'c Context, abi: &KernelAbi) -> FunctionType<'c> {
+    let neutral: Vec<AbiArg> = abi.args().iter().copied().take_while(|a| a.arg.is_neutral()).collect();
+    function_type(context, &neutral)
 }

@@ -8,9 +8,9 @@
 //! a `Value<'c, 'c>`: valid as long as the context, used only while the module being built lives.
 
 use super::abi::{elem_type, view_type};
+use arrayc_core::abi::{KernelAbi, KernelArg};
 use arrayc_core::DType;
 use arrayc_dialect::ir::{self, Type as IrType, ValueId};
-use arrayc_passes::kernel_layout::KernelLayout;
 use melior::{
     dialect::{
         arith::{self, CmpfPredicate, CmpiPredicate},
@@ -163,7 +163,7 @@ pub(super) struct Gen<'c, 'f> {
     /// The position in [`scan`](Self::scan) of the next scan of the iteration being built.
     pub scan_next: usize,
     /// In a [`KernelLayout::chunked_scan`]: the carries and the pass arguments
-    /// (`arrayc_runtime::launch::scan_carry_words`).
+    /// ([`KernelArg::ScanCarries`], [`KernelArg::ScanPass`]).
     ///
     /// [`KernelLayout::chunked_scan`]: arrayc_passes::kernel_layout::KernelLayout::chunked_scan
     pub carries: Option<(Value<'c, 'c>, Value<'c, 'c>)>,
@@ -180,15 +180,14 @@ pub(super) const ATOMIC_RMW_ADDI: i64 = 1;
 const ATOMIC_RMW_MINS: i64 = 10;
 
 impl<'c, 'f> Gen<'c, 'f> {
-    /// A builder of kernel `f` (block layout `layout`) whose function body is `entry` (with the
-    /// arguments of [`super::abi::signature`]).
-    pub fn new(ctx: &'c Context, f: &'f ir::Func, entry: Block<'c>, layout: &KernelLayout) -> Self {
+    /// A builder of kernel `f` whose function body is `entry`, with the arguments `abi` gives (at
+    /// least the target-neutral ones, [`super::abi::signature`]).
+    pub fn new(ctx: &'c Context, f: &'f ir::Func, entry: Block<'c>, abi: &KernelAbi) -> Self {
         let arg = |i: usize| -> Value<'c, 'c> { entry.argument(i).expect("an argument of the signature").into() };
-        let faults = !layout.faults.is_empty();
-        let fault_cell = faults.then(|| arg(f.params.len()));
-        let carry_at = f.params.len() + usize::from(faults);
-        let carries = layout.chunked_scan.then(|| (arg(carry_at), arg(carry_at + 1)));
-        let params = f.params.iter().enumerate().map(|(i, &p)| (p, arg(i))).collect();
+        let at = |a: KernelArg| abi.position(a).map(arg);
+        let fault_cell = at(KernelArg::FaultCell);
+        let carries = at(KernelArg::ScanCarries).zip(at(KernelArg::ScanPass));
+        let params = f.params.iter().enumerate().filter_map(|(i, &p)| Some((p, at(KernelArg::Param(i))?))).collect();
         Gen {
             ctx,
             loc: Location::unknown(ctx),

@@ -1,9 +1,11 @@
 //! The CPU target: lowers target-neutral kernels (an `scf.parallel` over the whole iteration space)
-//! to the chunk calling convention of `arrayc_runtime::launch`: each kernel function gets two more
-//! arguments `%lo, %hi: index`, and every `scf.parallel` marked with `arrayc.chunk` runs its marked
+//! to the chunk calling convention of `arrayc_runtime::launch`: each kernel function gets the
+//! arguments its [`KernelAbi`] for [`Target::Cpu`](arrayc_core::abi::Target::Cpu) adds to the
+//! target-neutral ones, two more arguments `%lo, %hi: index`, and every `scf.parallel` marked with `arrayc.chunk` runs its marked
 //! dimension over `[%lo, %hi)` instead of its full extent (in elements of that dimension). A kernel
 //! with an `scf.for` marked `arrayc.axis_chunk` (the axis loop of reductions that accumulate in their
-//! outputs) gets two more, `%axis_lo, %axis_hi: index`, the range of that loop. The launcher splits
+//! outputs; [`KernelLayout::axis_split`](arrayc_core::abi::KernelLayout::axis_split)) gets two more,
+//! `%axis_lo, %axis_hi: index`, the range of that loop. The launcher splits
 //! one of the two ranges into chunks of about 64K elements and passes the other whole, and runs the
 //! chunks on rayon's pool; a reduction over everything, or one split along its axis, then yields
 //! partial outputs per chunk, which the launcher combines in chunk order. The MLIR pipeline lowers
@@ -11,30 +13,32 @@
 //! vectorises. A loop with a long body that carries accumulators gets its vector width fixed to the
 //! host's 64-bit lanes ([`HEAVY_LOOP_ANNOTATIONS`]).
 
+use super::abi::{arg_type, function_type};
 use super::builder::{AXIS_CHUNK_ATTR, CHUNK_ATTR, HEAVY_LOOP_ANNOTATION, HEAVY_LOOP_ANNOTATIONS, LOOP_ANNOTATION};
+use arrayc_core::abi::{KernelAbi, KernelArg};
 use melior::{
     ir::{
         attribute::{Attribute, IntegerAttribute, TypeAttribute},
         block::BlockLike,
         operation::{OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
-        r#type::FunctionType,
-        Location, Module, RegionLike, Type, ValueLike,
+        Location, Module, RegionLike,
     },
     Context,
 };
 
-/// Lowers every kernel function of `module` (built by `super::kernels_module`) to the chunk
-/// calling convention (see the module docs), and gives every loop annotated with
+/// Lowers every kernel function of `module` (built by `super::kernels_module`; `abis`: each one's
+/// [`KernelAbi`] for the CPU, in order) to the chunk calling convention (see the module docs), and
+/// gives every loop annotated with
 /// [`HEAVY_LOOP_ANNOTATION`] the vector width of `lanes` 64-bit lanes (2, 4 or 8: the host's vector
 /// register in bits over 64; another number leaves the width to LLVM).
-pub fn lower_to_chunks(context: &Context, module: &Module, lanes: u32) {
+pub fn lower_to_chunks(context: &Context, module: &Module, abis: &[KernelAbi], lanes: u32) {
     let location = Location::unknown(context);
-    let index = Type::index(context);
     let parse = |a: &str| Attribute::parse(context, a).expect("a valid loop annotation");
     let heavy = parse(HEAVY_LOOP_ANNOTATION);
     let widened = HEAVY_LOOP_ANNOTATIONS.iter().find(|(l, _)| *l == lanes).map(|(_, a)| parse(a));
     let mut func = module.body().first_operation();
-    while let Some(f) = func {
+    for abi in abis {
+        let Some(f) = func else { break };
         func = f.next_in_block();
         // Collected first: the walk does not allow changing the operations it visits.
         let mut marked = vec![];
@@ -54,16 +58,17 @@ pub fn lower_to_chunks(context: &Context, module: &Module, lanes: u32) {
             WalkResult::Advance
         });
         let entry = f.region(0).expect("a function body").first_block().expect("an entry block");
-        let lo = entry.add_argument(index, location);
-        let hi = entry.add_argument(index, location);
-        let axis_bounds = (!axis_marked.is_empty())
-            .then(|| (entry.add_argument(index, location), entry.add_argument(index, location)));
-        let inputs: Vec<Type> =
-            (0..entry.argument_count()).map(|i| entry.argument(i).expect("an argument").r#type()).collect();
-        let chunked_ty = FunctionType::new(context, &inputs, &[]);
+        // The arguments the CPU adds to the target-neutral ones, in the ABI's order.
+        let mut added = vec![];
+        for a in abi.args().iter().skip(entry.argument_count()) {
+            added.push((a.arg, entry.add_argument(arg_type(context, a.ty), location)));
+        }
         // SAFETY: `f` is an operation of `module`, alive for this call; nothing else refers to it.
         let mut fm = unsafe { OperationRefMut::from_raw(f.to_raw()) };
-        fm.set_attribute("function_type", TypeAttribute::new(chunked_ty.into()).into());
+        fm.set_attribute("function_type", TypeAttribute::new(function_type(context, abi.args()).into()).into());
+        let at = |arg: KernelArg| added.iter().find(|(a, _)| *a == arg).map(|&(_, v)| v);
+        let (Some(lo), Some(hi)) = (at(KernelArg::ChunkLo), at(KernelArg::ChunkHi)) else { continue };
+        let axis_bounds = at(KernelArg::AxisLo).zip(at(KernelArg::AxisHi));
         for (raw, dim) in marked {
             // SAFETY: collected from the walk of `f` just above; no operation was removed since.
             let mut op = unsafe { OperationRefMut::from_raw(raw) };

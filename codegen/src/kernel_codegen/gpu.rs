@@ -44,17 +44,18 @@
 //!
 //! # Calling convention
 //!
-//! A `gpu.func` takes the target-neutral parameters ([`super::abi::signature`]: views as strided
-//! memrefs, scalars, the fault cell when the kernel can fault), then, for a reduction over
-//! everything, `partials: memref<?xA>` (`A` the accumulator dtype); a chunked scan takes its carries
-//! and pass among the target-neutral parameters. `convert-gpu-to-nvvm` expands
+//! A `gpu.func` takes the arguments of its [`KernelAbi`](arrayc_core::abi::KernelAbi) for
+//! [`Target::Gpu`]: the target-neutral ones (views as strided memrefs, scalars, the fault cell when
+//! the kernel can fault, a chunked scan's carries and pass), then, for a reduction over everything,
+//! `partials: memref<?xA>` (`A` the accumulator dtype). `convert-gpu-to-nvvm` expands
 //! each memref into its descriptor (allocated pointer, aligned pointer, offset, sizes, strides: in
 //! elements), which is what the launcher passes.
 
-use super::abi::{dynamic, elem_type, signature};
+use super::abi::{arg_type, function_type, kernel_abi};
 use super::builder::{ForChunk, Gen, V};
 use super::loops::reductions;
 use super::{kernel_legality, CodegenError};
+use arrayc_core::abi::{GridCoord, KernelArg, Target, GRID_COORDS};
 use arrayc_core::DType;
 use arrayc_dialect::ir;
 use arrayc_passes::kernel_layout::{acc_dtype, KernelLayout};
@@ -64,7 +65,7 @@ use melior::{
         attribute::{Attribute, IntegerAttribute, StringAttribute, TypeAttribute},
         block::BlockLike,
         operation::{OperationBuilder, OperationLike, OperationMutLike},
-        r#type::{FunctionType, IntegerType, MemRefType},
+        r#type::IntegerType,
         Block, BlockRef, Identifier, Location, Module, Region, RegionLike, Type, Value, ValueLike,
     },
     Context,
@@ -73,7 +74,7 @@ use melior::{
 /// The symbol of the `gpu.module` that holds every kernel of a program.
 pub const GPU_MODULE: &str = "kernels";
 
-pub use arrayc_runtime::gpu::COMBINE_SUFFIX;
+pub use arrayc_core::abi::COMBINE_SUFFIX;
 
 /// A grid dimension, `x` or `y`, as `gpu.block_id` and its siblings name it.
 #[derive(Clone, Copy)]
@@ -82,14 +83,10 @@ enum Dim {
     Y,
 }
 
-/// The grid coordinates of an emulated GPU kernel ([`build_emulated_kernel`]), its last arguments
-/// in this order (all `index`): `block_id.x, block_id.y, thread_id.x, grid_dim.x, grid_dim.y,
-/// block_dim.x`.
+/// The grid coordinates of an emulated GPU kernel ([`build_emulated_kernel`]), its arguments
+/// [`KernelArg::Grid`], in the order of [`GRID_COORDS`].
 #[derive(Clone, Copy)]
-pub struct GridArgs<'c>([Value<'c, 'c>; GRID_ARGS]);
-
-/// The number of grid coordinates an emulated kernel takes ([`GridArgs`]).
-pub const GRID_ARGS: usize = 6;
+pub struct GridArgs<'c>([Value<'c, 'c>; GRID_COORDS.len()]);
 
 /// A module with `gpu.container_module` and one empty `gpu.module` [`GPU_MODULE`]; returns the module
 /// and the `gpu.module`'s body.
@@ -141,24 +138,19 @@ pub fn build_emulated_kernel<'c>(context: &'c Context, module: &Module<'c>, f: &
 fn build<'c>(context: &'c Context, body: &BlockRef<'c, '_>, f: &ir::Func, emulate: bool) -> Result<(), CodegenError> {
     let layout = kernel_legality(f).map_err(|e| CodegenError { kernel: f.name.clone(), msg: e.0 })?;
     let location = Location::unknown(context);
-    let neutral = signature(context, f, &layout);
-    let mut inputs: Vec<Type> = (0..neutral.input_count()).map(|i| neutral.input(i).expect("an input")).collect();
-    let whole = whole_reduction(f, &layout);
-    if let Some(d) = whole {
-        inputs.push(MemRefType::new(elem_type(context, d), &[dynamic()], None, None).into());
-    }
-    let partials_at = inputs.len().wrapping_sub(1);
-    let grid_at = inputs.len();
-    if emulate {
-        inputs.extend([Type::index(context); GRID_ARGS]);
-    }
-    let fty = FunctionType::new(context, &inputs, &[]);
+    let abi = kernel_abi(f, &layout, if emulate { Target::GpuEmulated } else { Target::Gpu });
+    let fty = function_type(context, abi.args());
+    let has_partials = abi.position(KernelArg::Partials).is_some();
     let build = |name: String, combine: bool| {
-        let entry = Block::new(&inputs.iter().map(|&t| (t, location)).collect::<Vec<_>>());
+        let types: Vec<(Type, Location)> = abi.args().iter().map(|a| (arg_type(context, a.ty), location)).collect();
+        let entry = Block::new(&types);
         let arg = |i: usize| -> Value<'c, 'c> { entry.argument(i).expect("an argument of the signature").into() };
-        let partials = whole.map(|_| arg(partials_at));
-        let grid = emulate.then(|| GridArgs(std::array::from_fn(|k| arg(grid_at + k))));
-        let mut g = Gen::new(context, f, entry, &layout);
+        let at = |a: KernelArg| abi.position(a).map(arg);
+        let partials = at(KernelArg::Partials);
+        let grid = emulate.then(|| {
+            GridArgs(GRID_COORDS.map(|c| at(KernelArg::Grid(c)).expect("an emulated kernel's grid coordinate")))
+        });
+        let mut g = Gen::new(context, f, entry, &abi);
         g.grid = grid;
         g.atomic_adds = true;
         if combine {
@@ -189,17 +181,10 @@ fn build<'c>(context: &'c Context, body: &BlockRef<'c, '_>, f: &ir::Func, emulat
         body.append_operation(func);
     };
     build(f.name.clone(), false);
-    if whole.is_some() {
+    if has_partials {
         build(format!("{}{COMBINE_SUFFIX}", f.name), true);
     }
     Ok(())
-}
-
-/// The accumulator dtype of the reduction of kernel `f` (block layout `l`) when it reduces over
-/// everything (the kernel then takes `partials`), else `None`.
-fn whole_reduction(f: &ir::Func, l: &KernelLayout) -> Option<DType> {
-    let red = l.reduce.filter(|_| l.reduces_all && l.space.is_some())?;
-    Some(acc_dtype(red.kind, f.ty(red.out).dtype()))
 }
 
 impl<'c> Gen<'c, '_> {
@@ -207,14 +192,15 @@ impl<'c> Gen<'c, '_> {
     /// emulated kernel, its argument).
     fn gpu_id(&self, what: &str, dim: Dim) -> Value<'c, 'c> {
         if let Some(GridArgs(a)) = self.grid {
-            return match (what, dim) {
-                ("block_id", Dim::X) => a[0],
-                ("block_id", Dim::Y) => a[1],
-                ("thread_id", _) => a[2],
-                ("grid_dim", Dim::X) => a[3],
-                ("grid_dim", Dim::Y) => a[4],
-                _ => a[5],
+            let coord = match (what, dim) {
+                ("block_id", Dim::X) => GridCoord::BlockX,
+                ("block_id", Dim::Y) => GridCoord::BlockY,
+                ("thread_id", _) => GridCoord::Thread,
+                ("grid_dim", Dim::X) => GridCoord::GridX,
+                ("grid_dim", Dim::Y) => GridCoord::GridY,
+                _ => GridCoord::BlockDim,
             };
+            return a[coord as usize];
         }
         let attr = Attribute::parse(self.ctx, if matches!(dim, Dim::X) { "#gpu<dim x>" } else { "#gpu<dim y>" })
             .expect("a valid gpu dimension attribute");

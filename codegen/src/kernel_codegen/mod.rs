@@ -124,6 +124,7 @@ mod mathlib;
 mod philox;
 mod scalar;
 
+use arrayc_core::abi::{KernelAbi, Target};
 use arrayc_dialect::ir;
 use melior::{
     dialect::{func, DialectRegistry},
@@ -169,19 +170,21 @@ pub fn context(gpu: bool) -> Context {
     context
 }
 
-/// Appends kernel `f` to `module` as one `func.func` (see the module docs for the calling convention,
-/// the supported block forms and the semantics).
+/// Appends kernel `f` to `module` as one `func.func` with the target-neutral signature (see the
+/// module docs for the calling convention, the supported block forms and the semantics); returns
+/// its arguments on the CPU ([`KernelAbi`] for [`Target::Cpu`], whose neutral prefix it takes).
 ///
 /// Errors: `f` is not a kernel or its block is not legal ([`kernel_legality`]).
-pub fn build_kernel<'c>(context: &'c Context, module: &Module<'c>, f: &ir::Func) -> Result<(), CodegenError> {
+pub fn build_kernel<'c>(context: &'c Context, module: &Module<'c>, f: &ir::Func) -> Result<KernelAbi, CodegenError> {
     let layout = kernel_legality(f).map_err(|e| CodegenError { kernel: f.name.clone(), msg: e.0 })?;
     let location = Location::unknown(context);
-    let signature = abi::signature(context, f, &layout);
+    let cpu_abi = abi::kernel_abi(f, &layout, Target::Cpu);
+    let signature = abi::signature(context, &cpu_abi);
     let arg_types: Vec<_> = (0..signature.input_count())
         .map(|i| (signature.input(i).expect("an input of the signature"), location))
         .collect();
     let entry = Block::new(&arg_types);
-    let mut g = builder::Gen::new(context, f, entry, &layout);
+    let mut g = builder::Gen::new(context, f, entry, &cpu_abi);
     g.gen_block(&layout);
     let entry = g.finish();
     entry.append_operation(func::r#return(&[], location));
@@ -195,7 +198,7 @@ pub fn build_kernel<'c>(context: &'c Context, module: &Module<'c>, f: &ir::Func)
         &[],
         location,
     ));
-    Ok(())
+    Ok(cpu_abi)
 }
 
 /// The kernels of `m` (functions with `kernel == true`), in module order.
@@ -206,11 +209,17 @@ pub fn kernels_of(m: &ir::Module) -> Vec<&ir::Func> {
 /// One module with the MLIR function of every kernel of `kernels`, in order, built in `context`
 /// (which must have the dialects of [`context`] loaded).
 pub fn kernels_module<'c>(context: &'c Context, kernels: &[&ir::Func]) -> Result<Module<'c>, CodegenError> {
+    Ok(kernels_module_and_abis(context, kernels)?.0)
+}
+
+/// [`kernels_module`] and the CPU arguments of each of its kernels, in order ([`build_kernel`]).
+fn kernels_module_and_abis<'c>(
+    context: &'c Context,
+    kernels: &[&ir::Func],
+) -> Result<(Module<'c>, Vec<KernelAbi>), CodegenError> {
     let module = Module::new(Location::unknown(context));
-    for f in kernels {
-        build_kernel(context, &module, f)?;
-    }
-    Ok(module)
+    let abis = kernels.iter().map(|f| build_kernel(context, &module, f)).collect::<Result<_, _>>()?;
+    Ok((module, abis))
 }
 
 /// The printed `func.func` of kernel `f` (no enclosing module), as [`build_kernel`] builds it
@@ -229,8 +238,8 @@ pub fn cpu_kernels_module<'c>(
     kernels: &[&ir::Func],
     lanes: u32,
 ) -> Result<Module<'c>, CodegenError> {
-    let module = kernels_module(context, kernels)?;
-    cpu::lower_to_chunks(context, &module, lanes);
+    let (module, abis) = kernels_module_and_abis(context, kernels)?;
+    cpu::lower_to_chunks(context, &module, &abis, lanes);
     Ok(module)
 }
 
