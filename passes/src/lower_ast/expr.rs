@@ -759,17 +759,12 @@ impl Lowerer<'_> {
     }
 
     /// Is `s` the size of dimension `axis` of `v` (its `arr.new` size operand or an `arr.dim` of it in
-    /// the current body)?
+    /// the current body)? Constant time (`dim_defs`).
     fn is_dim_of(&self, s: ValueId, v: ValueId, axis: usize) -> bool {
         if self.new_sizes.get(&v).is_some_and(|sizes| sizes[axis] == s) {
             return true;
         }
-        self.bodies
-            .last()
-            .unwrap()
-            .iter()
-            .rev()
-            .any(|op| matches!(op.kind, OpKind::Dim { res, src, axis: a } if res == s && src == v && a == axis))
+        self.dim_defs.get(&s) == Some(&(v, axis, self.current_body()))
     }
 
     /// A fresh base array holding a copy of `v`.
