@@ -130,7 +130,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The `body_ids` entry of the body being built.
-    pub(crate) fn current_body(&self) -> usize {
+    fn current_body(&self) -> usize {
         self.body_ids.last().copied().unwrap_or(0)
     }
 
