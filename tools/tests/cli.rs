@@ -721,6 +721,28 @@ fn min_and_max_of_nothing_are_errors() {
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
+/// `bincount` of an index of `i64::MAX`: its size (the largest index plus one) overflows, and the
+/// message says so (once: "index out of bounds ... an indexed axis has size 0", from the wrapped
+/// size); the index below it is only too large to allocate.
+#[test]
+fn bincount_of_the_largest_i64_names_the_overflow() {
+    let d = temp_dir("bincountmax");
+    let src = "fn main(top: i64 = 9223372036854775807) -> i64[?] {\n    let idx = zeros(2, dtype=i64);\n    idx[1] = top;\n    return bincount(idx);\n}\n";
+    let p = write_program(&d, "bc.arr", src);
+    let o = arrayc().arg("run").arg(&p).output().unwrap();
+    assert_fails_with(
+        &o,
+        "bc.arr:4:5: error: bincount: the largest index is 9223372036854775807; the result's size, the largest index plus one, overflows a 64-bit integer",
+        "bincount of i64::MAX",
+    );
+    let o = arrayc().arg("run").arg(&p).args(["--arg", "top=9223372036854775806"]).output().unwrap();
+    assert_fails_with(&o, "bc.arr:4:5: error:", "bincount of i64::MAX - 1");
+    assert!(!stderr(&o).contains("overflows"), "{}", stderr(&o));
+    let o = arrayc().arg("run").arg(&p).args(["--arg", "top=3"]).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "[1 0 0 1]");
+}
+
 /// A size that differs from the signature names both sizes (once only "the signature says N").
 #[test]
 fn size_mismatch_names_both_sizes() {
