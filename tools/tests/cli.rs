@@ -721,6 +721,35 @@ fn min_and_max_of_nothing_are_errors() {
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
+/// A file with 2,000 definitions of one function: `check` (and `run`) print the first 100 errors
+/// in full, then how many more there are; `--error-limit N` changes the limit, 0 shows them all.
+/// (Once all 1,999 were printed, about 50,000 lines.)
+#[test]
+fn the_error_limit_caps_the_diagnostics_printed() {
+    let d = temp_dir("errorlimit");
+    let p = write_program(&d, "dup.arr", &"fn f() -> f64 {\n    return 1.0;\n}\n".repeat(2000));
+    let shown = |o: &Output| stderr(o).matches("[E0203] Error").count();
+    let o = arrayc().arg("check").arg(&p).output().unwrap();
+    assert_fails_with(
+        &o,
+        "note: 1899 more errors not shown: the error limit is 100 (`--error-limit N` changes it, 0 shows all)",
+        "default limit",
+    );
+    assert_fails_with(&o, "could not compile `", "default limit");
+    assert!(stderr(&o).contains("due to 1999 previous errors"), "{}", stderr(&o));
+    assert_eq!(shown(&o), 100);
+    assert!(stderr(&o).lines().count() < 2_000, "{} lines", stderr(&o).lines().count());
+    let o = arrayc().args(["check", "--error-limit", "3"]).arg(&p).output().unwrap();
+    assert_fails_with(&o, "note: 1996 more errors not shown: the error limit is 3", "--error-limit 3");
+    assert_eq!(shown(&o), 3);
+    let o = arrayc().args(["--error-limit", "0", "run"]).arg(&p).output().unwrap();
+    assert_fails_with(&o, "due to 1999 previous errors", "--error-limit 0");
+    assert_eq!(shown(&o), 1999);
+    assert!(!stderr(&o).contains("not shown"), "--error-limit 0");
+    let o = arrayc().args(["check", "--error-limit=-1"]).arg(&p).output().unwrap();
+    assert!(!o.status.success() && stderr(&o).contains("--error-limit"), "a negative limit: {}", stderr(&o));
+}
+
 /// `bincount` of an index of `i64::MAX`: its size (the largest index plus one) overflows, and the
 /// message says so (once: "index out of bounds ... an indexed axis has size 0", from the wrapped
 /// size); the index below it is only too large to allocate.
