@@ -3,7 +3,7 @@
 //! partial output file.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 /// The binary, with a compile cache of the test suite's own (one directory under the system's
 /// temporary directory, shared by every run of the suite and bounded like any cache), so that tests
@@ -719,6 +719,40 @@ fn min_and_max_of_nothing_are_errors() {
     );
     let o = arrayc().arg("run").arg(&p).args(["--arg", "n=2"]).output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// The CPU time (user and system, of the process alone: robust to other load on the machine) that
+/// `arrayc check FILE` takes; the check must succeed.
+fn check_cpu_seconds(file: &Path) -> f64 {
+    let child = arrayc().arg("check").arg(file).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data; `wait4` reaps our own child, which `child` then never waits for.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut usage) }, pid);
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "check of {} failed", file.display());
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    secs(usage.ru_utime) + secs(usage.ru_stime)
+}
+
+/// `arrayc check` is linear in statements that gather and scatter: four times the statements take
+/// about four times the CPU time, at most eight (a ratio, so the machine's speed does not matter;
+/// the lowering was quadratic, once 16 times: 8,000 of them took 17 s, 24,000 over two minutes).
+#[test]
+fn check_is_linear_in_gathers_and_scatters() {
+    let d = temp_dir("linearcheck");
+    let program = |n: usize| {
+        let body = "    a[arange(3)] = a[arange(3)[::-1]] + 1.0;\n".repeat(n);
+        let src = format!("fn main() -> f64 {{\n    let a = zeros(8);\n{body}    return sum(a);\n}}\n");
+        write_program(&d, &format!("g{n}.arr"), &src)
+    };
+    let (small, large) = (program(3_000), program(12_000));
+    let best = |p: &Path| (0..2).map(|_| check_cpu_seconds(p)).fold(f64::INFINITY, f64::min);
+    let (t_small, t_large) = (best(&small), check_cpu_seconds(&large));
+    assert!(
+        t_large < 8.0 * t_small + 0.2,
+        "12,000 statements took {t_large:.2} s of CPU time, 3,000 took {t_small:.2} s: not linear"
+    );
 }
 
 /// A file with 2,000 definitions of one function: `check` (and `run`) print the first 100 errors
