@@ -1,5 +1,5 @@
-//! The server: the main loop, the front-end worker and the fusion worker (see the crate docs for
-//! who does what).
+//! The server: the main loop, the front-end worker, the lowering worker and the fusion worker (see
+//! the crate docs for who does what).
 //!
 //! The main loop owns the documents: it applies `didOpen`/`didChange`/`didClose`, records each
 //! document's latest version in [`Versions`] (which every background job checks to know it is
