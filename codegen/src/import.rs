@@ -89,26 +89,34 @@ pub fn import_module(ctx: &Context, text: &str, source_name: &str) -> Result<Mod
 fn string_attr(a: Attribute) -> Option<String> {
     let s = StringAttribute::try_from(a).ok()?;
     // SAFETY: `s` is a live string attribute; the returned reference lives as long as the context.
-    let text = unsafe { StringRef::from_raw(mlir_sys::mlirStringAttrGetValue(s.to_raw())) };
-    text.as_str().ok().map(str::to_string)
+    string_of(unsafe { mlir_sys::mlirStringAttrGetValue(s.to_raw()) })
 }
 
 /// The name of a flat symbol reference attribute; `None` as for [`string_attr`].
 fn symbol_attr(a: Attribute) -> Option<String> {
     let s = FlatSymbolRefAttribute::try_from(a).ok()?;
     // SAFETY: as in `string_attr`.
-    let text = unsafe { StringRef::from_raw(mlir_sys::mlirFlatSymbolRefAttrGetValue(s.to_raw())) };
-    text.as_str().ok().map(str::to_string)
+    string_of(unsafe { mlir_sys::mlirFlatSymbolRefAttrGetValue(s.to_raw()) })
+}
+
+/// A string MLIR returned, `None` when not UTF-8. The empty string is checked first: melior's
+/// `StringRef::as_str` indexes its last byte and panics on it (`kind = ""`).
+fn string_of(raw: mlir_sys::MlirStringRef) -> Option<String> {
+    if raw.length == 0 {
+        return Some(String::new());
+    }
+    // SAFETY: MLIR gave a live string of `length` bytes; it lives as long as the context.
+    unsafe { StringRef::from_raw(raw) }.as_str().ok().map(str::to_string)
 }
 
 fn op_name<'c, 'a>(o: &OperationRef<'c, 'a>) -> String {
-    o.name().as_string_ref().as_str().unwrap_or("?").to_string()
+    string_of(o.name().as_string_ref().to_raw()).unwrap_or_else(|| "?".into())
 }
 
 fn loc_text(l: Location) -> String {
     if l.is_file_line_col_range() {
         let file = l.file_line_col_range_filename();
-        let file = file.as_string_ref().as_str().unwrap_or("").to_string();
+        let file = string_of(file.as_string_ref().to_raw()).unwrap_or_default();
         if !file.is_empty() && file != "-" {
             return format!(
                 "{}:{}:{}: ",
@@ -223,7 +231,7 @@ impl FuncImporter<'_> {
             return None;
         }
         let file = l.file_line_col_range_filename();
-        let file = file.as_string_ref().as_str().ok()?.to_string();
+        let file = string_of(file.as_string_ref().to_raw())?;
         if file.is_empty() || file == "-" {
             return None;
         }

@@ -40,7 +40,8 @@ pub fn new_context() -> Result<Context, MlirError> {
 }
 
 /// Parses and verifies `text`, returning the module or MLIR's diagnostics. Errors:
-/// [`MlirError::Parse`] (also for a NUL byte, which MLIR's C API cannot take), [`MlirError::Verify`].
+/// [`MlirError::Parse`] (also for a NUL byte, which MLIR's C API cannot take, and for text that
+/// MLIR's parser would crash on: [`arrayc_dialect::guard`]), [`MlirError::Verify`].
 pub fn parse_and_verify<'c>(context: &'c Context, text: &str) -> Result<Module<'c>, MlirError> {
     if let Some(at) = text.find('\0') {
         let line = text[..at].matches('\n').count() + 1;
@@ -48,6 +49,7 @@ pub fn parse_and_verify<'c>(context: &'c Context, text: &str) -> Result<Module<'
             "line {line}: a NUL byte (byte offset {at}); MLIR text cannot contain one"
         )));
     }
+    arrayc_dialect::guard::check_text(text).map_err(MlirError::Parse)?;
     let messages = Arc::new(Mutex::new(Vec::<String>::new()));
     let sink = messages.clone();
     let id = context.attach_diagnostic_handler(move |d| {

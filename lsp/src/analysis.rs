@@ -68,7 +68,8 @@ pub struct Analysis {
     pub text: Arc<str>,
     /// Its lines, for LSP positions.
     pub lines: LineMap,
-    /// Every front-end diagnostic, as `arrayc check` reports them.
+    /// Every front-end diagnostic, as `arrayc check` reports them (without the lowering's, in an
+    /// analysis made by [`Analysis::front_end`]).
     pub diagnostics: Vec<Diagnostic>,
     /// The parsed and checked program, when it parses. When the checker reported errors, the
     /// expressions it could not type have `Ty::Error`; the rest keep their types.
@@ -87,6 +88,17 @@ impl Analysis {
     /// Runs the front end on `text` and indexes the result. `lowering` gives the diagnostics of the
     /// stages after the checker that `arrayc check` also runs (the lowering), for a checked program.
     pub fn new(version: i32, text: Arc<str>, lowering: impl FnOnce(&Checked, &str) -> Vec<Diagnostic>) -> Self {
+        let mut a = Analysis::front_end(version, text);
+        if let Some(c) = a.checked.as_ref().filter(|_| a.clean) {
+            let more = lowering(c, &a.text);
+            a.diagnostics.extend(more);
+        }
+        a
+    }
+
+    /// [`Analysis::new`] without the lowering: the parser's and the checker's diagnostics only. The
+    /// server answers requests from it at once and runs the lowering on another thread.
+    pub fn front_end(version: i32, text: Arc<str>) -> Self {
         // The two steps of `arrayc_grammar::frontend`, keeping the checker's results when it
         // reports errors (for navigation and the types it found).
         let (program, mut diagnostics) = arrayc_grammar::parse(&text);
@@ -96,9 +108,6 @@ impl Analysis {
             c
         });
         let clean = checked.is_some() && !diagnostics.iter().any(Diagnostic::is_error);
-        if let Some(c) = checked.as_ref().filter(|_| clean) {
-            diagnostics.extend(lowering(c, &text));
-        }
         let mut a = Analysis {
             version,
             lines: LineMap::new(&text),

@@ -22,7 +22,12 @@ pub const CMD_RUN: &str = "arrayc.run";
 /// with the primary label, notes and the suggested fix, and every secondary label as related
 /// information.
 pub fn diagnostics(a: &Analysis, uri: &Uri) -> Vec<Diagnostic> {
-    a.diagnostics.iter().map(|d| diagnostic(a, uri, d)).collect()
+    diagnostics_with(a, uri, &[])
+}
+
+/// [`diagnostics`], then `more` (the lowering's, which the server computes after the analysis).
+pub fn diagnostics_with(a: &Analysis, uri: &Uri, more: &[FrontDiagnostic]) -> Vec<Diagnostic> {
+    a.diagnostics.iter().chain(more).map(|d| diagnostic(a, uri, d)).collect()
 }
 
 fn diagnostic(a: &Analysis, uri: &Uri, d: &FrontDiagnostic) -> Diagnostic {

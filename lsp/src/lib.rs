@@ -17,8 +17,11 @@
 //! input and out-of-order messages where `lsp-server`'s end the connection.
 //!
 //! **Threads.** The main loop ([`server`]) owns the documents and applies edits; a front-end
-//! worker (on a large stack) analyses each new version, publishes its diagnostics and answers
-//! requests in arrival order, so a request always sees the version sent before it; a fusion worker
+//! worker (on a large stack) analyses each new version with the parser and the checker and answers
+//! requests in arrival order, so a request always sees the version sent before it; a lowering
+//! worker lowers the latest checked version and publishes its diagnostics (the front-end worker
+//! publishes those of a version the checker rejects), skipping and dropping stale versions, so no
+//! request waits for a lowering; a fusion worker
 //! runs the fusion pass in the background, coalescing versions and discarding stale results;
 //! code-lens runs are subprocesses of the driver with a time and memory limit, killed when their
 //! document changes. A panic in a request is caught, logged and answered with an error.

@@ -1,5 +1,5 @@
-//! The server: the main loop, the front-end worker and the fusion worker (see the crate docs for
-//! who does what).
+//! The server: the main loop, the front-end worker, the lowering worker and the fusion worker (see
+//! the crate docs for who does what).
 //!
 //! The main loop owns the documents: it applies `didOpen`/`didChange`/`didClose`, records each
 //! document's latest version in [`Versions`] (which every background job checks to know it is
@@ -42,6 +42,17 @@ impl Versions {
     /// Whether `version` is still the latest version of `uri`.
     pub(crate) fn is_current(&self, uri: &Uri, version: i32) -> bool {
         self.0.lock().unwrap_or_else(|p| p.into_inner()).get(uri) == Some(&version)
+    }
+    /// Runs `f` if `version` is the latest version of `uri`, with no new version set meanwhile (so a
+    /// publication made in `f` never comes after one of a newer version or of the close); returns
+    /// whether it ran.
+    fn while_current(&self, uri: &Uri, version: i32, f: impl FnOnce()) -> bool {
+        let m = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let current = m.get(uri) == Some(&version);
+        if current {
+            f();
+        }
+        current
     }
 }
 
@@ -87,7 +98,7 @@ enum Job {
     Refuse,
 }
 
-/// A job for the fusion worker.
+/// A job for the lowering worker and the fusion worker.
 struct FusionJob {
     uri: Uri,
     analysis: Arc<Analysis>,
@@ -137,6 +148,7 @@ pub fn run(connection: Connection, options: Options) -> Result<(), String> {
         compiler: options.compiler,
     });
     let (to_frontend, frontend_jobs) = crossbeam_channel::unbounded::<Job>();
+    let (to_lowering, lowering_jobs) = crossbeam_channel::unbounded::<FusionJob>();
     let (to_fusion, fusion_jobs) = crossbeam_channel::unbounded::<FusionJob>();
     let spawn = |name: &str, f: Box<dyn FnOnce() + Send>| {
         std::thread::Builder::new()
@@ -146,7 +158,11 @@ pub fn run(connection: Connection, options: Options) -> Result<(), String> {
             .map_err(|e| e.to_string())
     };
     let s = shared.clone();
-    let frontend = spawn("lsp-frontend", Box::new(move || frontend_worker(&s, frontend_jobs, to_fusion)))?;
+    let fusion = to_fusion.clone();
+    let frontend = spawn("lsp-frontend", Box::new(move || frontend_worker(&s, frontend_jobs, to_lowering, fusion)))?;
+    let s = shared.clone();
+    // Detached, as the fusion worker: a lowering still running at exit is no longer wanted.
+    spawn("lsp-lowering", Box::new(move || lowering_worker(&s, lowering_jobs, to_fusion)))?;
     let s = shared.clone();
     // Detached: the fusion worker is not waited for at exit (see below).
     spawn("lsp-fusion", Box::new(move || fusion_worker(&s, fusion_jobs)))?;
@@ -265,9 +281,11 @@ fn bad_params(method: &str) {
     log(&format!("ignored `{method}` with unreadable parameters"));
 }
 
-/// The front-end worker: analyses documents (publishing their diagnostics and queueing the fusion
-/// pass) and answers requests, in arrival order.
-fn frontend_worker(shared: &Shared, jobs: Receiver<Job>, to_fusion: Sender<FusionJob>) {
+/// The front-end worker: analyses documents with the parser and the checker and answers requests,
+/// in arrival order. A document the checker rejects gets its diagnostics at once; one it accepts
+/// goes to the lowering worker, which publishes them with the lowering's (the lowering of a long
+/// document takes seconds, and requests must not wait for it).
+fn frontend_worker(shared: &Shared, jobs: Receiver<Job>, to_lowering: Sender<FusionJob>, to_fusion: Sender<FusionJob>) {
     let mut analyses: HashMap<Uri, Arc<Analysis>> = HashMap::new();
     for job in jobs {
         match job {
@@ -276,15 +294,7 @@ fn frontend_worker(shared: &Shared, jobs: Receiver<Job>, to_fusion: Sender<Fusio
                 if !shared.versions.is_current(&uri, version) {
                     continue;
                 }
-                let file = file_name(&uri);
-                let lowering = |c: &_, src: &str| {
-                    let Some(k) = &shared.compiler else { return vec![] };
-                    catch_unwind(AssertUnwindSafe(|| k.lowering_diagnostics(c, src, &file))).unwrap_or_else(|p| {
-                        log(&format!("internal error in the lowering of {}: {}", uri.as_str(), panic_text(&p)));
-                        vec![]
-                    })
-                };
-                let outcome = catch_unwind(AssertUnwindSafe(|| Analysis::new(version, text, lowering)));
+                let outcome = catch_unwind(AssertUnwindSafe(|| Analysis::front_end(version, text)));
                 let a = match outcome {
                     Ok(a) => Arc::new(a),
                     Err(p) => {
@@ -292,16 +302,10 @@ fn frontend_worker(shared: &Shared, jobs: Receiver<Job>, to_fusion: Sender<Fusio
                         continue;
                     }
                 };
-                shared.send(Notification::new(
-                    note::PublishDiagnostics::METHOD.into(),
-                    PublishDiagnosticsParams {
-                        uri: uri.clone(),
-                        diagnostics: features::diagnostics(&a, &uri),
-                        version: Some(version),
-                    },
-                ));
                 if a.clean && shared.compiler.is_some() {
-                    let _ = to_fusion.send(FusionJob { uri: uri.clone(), analysis: a.clone() });
+                    let _ = to_lowering.send(FusionJob { uri: uri.clone(), analysis: a.clone() });
+                } else {
+                    publish(shared, &uri, &a, &[]);
                 }
                 analyses.insert(uri, a);
             }
@@ -323,6 +327,49 @@ fn frontend_worker(shared: &Shared, jobs: Receiver<Job>, to_fusion: Sender<Fusio
             Job::Request(r) => {
                 let (id, method) = (r.id.clone(), r.method.clone());
                 shared.send(guarded(id, &method, || request(shared, &analyses, r)));
+            }
+        }
+    }
+}
+
+/// Publishes the diagnostics of analysis `a` of `uri`, followed by `more` (the lowering's).
+fn publish(shared: &Shared, uri: &Uri, a: &Analysis, more: &[arrayc_grammar::Diagnostic]) {
+    shared.send(Notification::new(
+        note::PublishDiagnostics::METHOD.into(),
+        PublishDiagnosticsParams {
+            uri: uri.clone(),
+            diagnostics: features::diagnostics_with(a, uri, more),
+            version: Some(a.version),
+        },
+    ));
+}
+
+/// The lowering worker: runs the lowering on the latest checked version of each document, publishes
+/// its diagnostics with the checker's (as `arrayc check` reports them) and queues the fusion pass.
+/// Versions that are stale before it starts are skipped, and a result that went stale meanwhile is
+/// dropped, so a long document being edited costs one lowering at a time.
+fn lowering_worker(shared: &Shared, jobs: Receiver<FusionJob>, to_fusion: Sender<FusionJob>) {
+    while let Ok(first) = jobs.recv() {
+        let mut latest = vec![first];
+        for j in jobs.try_iter() {
+            match latest.iter_mut().find(|l| l.uri == j.uri) {
+                Some(l) => *l = j,
+                None => latest.push(j),
+            }
+        }
+        for FusionJob { uri, analysis: a } in latest {
+            let (Some(k), Some(c)) = (&shared.compiler, &a.checked) else { continue };
+            if !shared.versions.is_current(&uri, a.version) {
+                continue;
+            }
+            let file = file_name(&uri);
+            let more =
+                catch_unwind(AssertUnwindSafe(|| k.lowering_diagnostics(c, &a.text, &file))).unwrap_or_else(|p| {
+                    log(&format!("internal error in the lowering of {}: {}", uri.as_str(), panic_text(&p)));
+                    vec![]
+                });
+            if shared.versions.while_current(&uri, a.version, || publish(shared, &uri, &a, &more)) {
+                let _ = to_fusion.send(FusionJob { uri, analysis: a });
             }
         }
     }

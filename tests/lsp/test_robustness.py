@@ -11,7 +11,7 @@ from pathlib import Path
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from conftest import ARRAYC, ROOT, change, open_doc, utf16_offset
+from conftest import ARRAYC, ROOT, change, diagnostics_of, open_doc, utf16_offset
 
 CORPUS = sorted((ROOT / "grammar" / "tests" / "malformed").glob("*.arr")) + sorted((ROOT / "examples").glob("*.arr"))
 
@@ -164,3 +164,34 @@ async def test_one_huge_line(client: LanguageClient):
     shapes = [h for h in hints if h.kind == types.InlayHintKind.Type]
     assert len(shapes) == 20_000 and shapes[-1].label == ": f64[N]"
     assert shapes[-1].position.character == text.index("x19999 =") + len("x19999")
+
+
+async def test_hover_on_a_200000_line_document_of_gathers(client: LanguageClient):
+    """A 200,000-line document of statements that gather and scatter (about 9 MB). Its lowering
+    takes seconds (once hours: it was quadratic, and hovers waited behind it): a hover is answered
+    from the checker's analysis while the lowering runs on its own thread; an edit that breaks a
+    name is diagnosed without waiting for the stale lowering; the fixed version's diagnostics,
+    lowering included, follow."""
+    lines = ["fn main() -> f64 {", "    let a = zeros(8);"]
+    lines += ["    a[arange(3)] = a[arange(3)[::-1]] + 1.0;"] * 200_000
+    lines += ["    return sum(a);", "}"]
+    text = "\n".join(lines) + "\n"
+    uri = "file:///tmp/gathers.arr"
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=uri, language_id="arrayc", version=1, text=text)))
+    hover = await asyncio.wait_for(client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=1, character=9))), 30)
+    assert "let a: f64[8]" in hover.contents.value
+    at = types.Position(line=len(lines) - 2, character=len("    return sum("))
+    name = types.Range(start=at, end=types.Position(line=at.line, character=at.character + 1))
+
+    def edit(version: int, new: str):
+        client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangePartial(range=name, text=new)]))
+
+    edit(2, "b")
+    [d] = await diagnostics_of(client, uri, 2, timeout=60)
+    assert d.code == "E0201" and d.range.start == at
+    edit(3, "a")
+    assert await diagnostics_of(client, uri, 3, timeout=180) == []

@@ -13,6 +13,11 @@ use arrayc_passes::wsp_fusion::{FusionOptions, RegionReport};
 /// [`arrayc_lsp::Compiler`] on the passes of this workspace.
 pub struct Driver;
 
+/// The longest document the fusion hints are computed for. The fusion pass is not linear in a
+/// region's length (thousands of gathers take minutes and gigabytes), and the language server runs
+/// it on every version; beyond this the hints are off, and the server logs why.
+pub const MAX_FUSION_SOURCE_BYTES: usize = 1 << 20;
+
 impl arrayc_lsp::Compiler for Driver {
     fn lowering_diagnostics(&self, checked: &Checked, source: &str, file: &str) -> Vec<Diagnostic> {
         lower_ast::lower_program(checked, source, file).err().unwrap_or_default()
@@ -35,6 +40,12 @@ impl arrayc_lsp::Compiler for Driver {
                 "unknown cost model `{}`; cost models: {}",
                 settings.cost_model,
                 MODEL_NAMES.join(", ")
+            ));
+        }
+        if source.len() > MAX_FUSION_SOURCE_BYTES {
+            return Err(format!(
+                "no fusion hints for a document of {} bytes (more than {MAX_FUSION_SOURCE_BYTES}): the fusion pass would take too long",
+                source.len()
             ));
         }
         let mut m = lower_ast::lower_program(checked, source, file).map_err(|_| "the lowering failed".to_string())?;

@@ -8,6 +8,7 @@ use arrayc_passes::wsp_fusion::{KnownArg, Specialization};
 use arrayc_runtime::value::RtValue;
 use std::io::IsTerminal;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use arrayc_passes::wsp::{Algorithm, Budget, MODEL_NAMES};
 use arrayc_passes::wsp_fusion::FusionOptions;
@@ -25,10 +26,49 @@ pub mod lib_names;
 pub mod pipeline;
 pub mod report;
 
-/// Renders diagnostics for the terminal (colour only when stderr is a terminal).
+/// How many errors the drivers print by default before they only count the rest (as clang's
+/// `-ferror-limit`): one mistake repeated through a generated file should not bury the first.
+pub const DEFAULT_ERROR_LIMIT: usize = 100;
+
+/// The error limit of this process ([`set_error_limit`]); 0 means none.
+static ERROR_LIMIT: AtomicUsize = AtomicUsize::new(DEFAULT_ERROR_LIMIT);
+
+/// Sets how many errors [`render_diagnostics`] prints in full (`--error-limit N`; 0: all of them).
+pub fn set_error_limit(n: usize) {
+    ERROR_LIMIT.store(n, Ordering::Relaxed);
+}
+
+/// Renders diagnostics for the terminal (colour only when stderr is a terminal), up to the error
+/// limit ([`set_error_limit`]; default [`DEFAULT_ERROR_LIMIT`]).
 pub fn render_diagnostics(diags: &[Diagnostic], file: &str, src: &str) -> String {
     let color = std::io::stderr().is_terminal();
-    diags.iter().map(|d| d.render(file, src, color)).collect::<Vec<_>>().join("")
+    render_limited(diags, ERROR_LIMIT.load(Ordering::Relaxed), |d| d.render(file, src, color))
+}
+
+/// `diags` rendered by `render` in order until `limit` errors have been (0: no limit); what comes
+/// after the last of those (errors and warnings) is only counted, in a last line that says how to
+/// see it.
+fn render_limited(diags: &[Diagnostic], limit: usize, render: impl Fn(&Diagnostic) -> String) -> String {
+    let shown = match diags.iter().enumerate().filter(|(_, d)| d.is_error()).nth(limit.wrapping_sub(1)) {
+        Some((last, _)) if limit > 0 => last + 1,
+        _ => diags.len(),
+    };
+    let mut out: String = diags[..shown].iter().map(render).collect();
+    let rest = &diags[shown..];
+    if !rest.is_empty() {
+        let errors = rest.iter().filter(|d| d.is_error()).count();
+        let warnings = rest.len() - errors;
+        let plural = |n: usize, what: &str| format!("{n} more {what}{}", if n == 1 { "" } else { "s" });
+        let hidden = match (errors, warnings) {
+            (e, 0) => plural(e, "error"),
+            (0, w) => plural(w, "warning"),
+            (e, w) => format!("{} and {}", plural(e, "error"), plural(w, "warning")),
+        };
+        out += &format!(
+            "note: {hidden} not shown: the error limit is {limit} (`--error-limit N` changes it, 0 shows all)\n"
+        );
+    }
+    out
 }
 
 /// Reads a source file, with an error that names it. A leading UTF-8 byte order mark is dropped
@@ -161,5 +201,45 @@ impl FuseArgs {
             decisions: None,
         };
         PassOptions { fusion, verify_each: self.verify_each || cfg!(debug_assertions) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Errors `E<i>` and warnings `W<i>` in the order `kinds` gives (`e`/`w`), rendered as their code.
+    fn limited(kinds: &str, limit: usize) -> String {
+        let diags: Vec<Diagnostic> = kinds
+            .chars()
+            .enumerate()
+            .map(|(i, k)| {
+                let code: &'static str = Box::leak(format!("{}{i}", k.to_ascii_uppercase()).into_boxed_str());
+                match k {
+                    'e' => Diagnostic::error(code, "m", 0..1, "l"),
+                    _ => Diagnostic::warning(code, "m", 0..1, "l"),
+                }
+            })
+            .collect();
+        render_limited(&diags, limit, |d| format!("{} ", d.code))
+    }
+
+    /// The first `limit` errors and every diagnostic before the last of them are rendered; the rest
+    /// is counted (errors and warnings apart); 0, or no more errors than the limit, renders all.
+    #[test]
+    fn the_error_limit_renders_the_first_errors_and_counts_the_rest() {
+        assert_eq!(
+            limited("eeee", 2),
+            "E0 E1 note: 2 more errors not shown: the error limit is 2 (`--error-limit N` changes it, 0 shows all)\n"
+        );
+        assert_eq!(limited("ewewe", 2), "E0 W1 E2 note: 1 more error and 1 more warning not shown: the error limit is 2 (`--error-limit N` changes it, 0 shows all)\n");
+        assert_eq!(
+            limited("eew", 2),
+            "E0 E1 note: 1 more warning not shown: the error limit is 2 (`--error-limit N` changes it, 0 shows all)\n"
+        );
+        assert_eq!(limited("wwee", 2), "W0 W1 E2 E3 ");
+        assert_eq!(limited("wwwe", 1), "W0 W1 W2 E3 ");
+        assert_eq!(limited("eeee", 0), "E0 E1 E2 E3 ");
+        assert_eq!(limited("", 3), "");
     }
 }

@@ -3,7 +3,7 @@
 //! partial output file.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 /// The binary, with a compile cache of the test suite's own (one directory under the system's
 /// temporary directory, shared by every run of the suite and bounded like any cache), so that tests
@@ -719,6 +719,91 @@ fn min_and_max_of_nothing_are_errors() {
     );
     let o = arrayc().arg("run").arg(&p).args(["--arg", "n=2"]).output().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// The CPU time (user and system, of the process alone: robust to other load on the machine) that
+/// `arrayc check FILE` takes; the check must succeed.
+fn check_cpu_seconds(file: &Path) -> f64 {
+    let child = arrayc().arg("check").arg(file).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data; `wait4` reaps our own child, which `child` then never waits for.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut usage) }, pid);
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "check of {} failed", file.display());
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    secs(usage.ru_utime) + secs(usage.ru_stime)
+}
+
+/// `arrayc check` is linear in statements that gather and scatter: four times the statements take
+/// about four times the CPU time, at most eight (a ratio, so the machine's speed does not matter;
+/// the lowering was quadratic, once 16 times: 8,000 of them took 17 s, 24,000 over two minutes).
+#[test]
+fn check_is_linear_in_gathers_and_scatters() {
+    let d = temp_dir("linearcheck");
+    let program = |n: usize| {
+        let body = "    a[arange(3)] = a[arange(3)[::-1]] + 1.0;\n".repeat(n);
+        let src = format!("fn main() -> f64 {{\n    let a = zeros(8);\n{body}    return sum(a);\n}}\n");
+        write_program(&d, &format!("g{n}.arr"), &src)
+    };
+    let (small, large) = (program(3_000), program(12_000));
+    let best = |p: &Path| (0..2).map(|_| check_cpu_seconds(p)).fold(f64::INFINITY, f64::min);
+    let (t_small, t_large) = (best(&small), check_cpu_seconds(&large));
+    assert!(
+        t_large < 8.0 * t_small + 0.2,
+        "12,000 statements took {t_large:.2} s of CPU time, 3,000 took {t_small:.2} s: not linear"
+    );
+}
+
+/// A file with 2,000 definitions of one function: `check` (and `run`) print the first 100 errors
+/// in full, then how many more there are; `--error-limit N` changes the limit, 0 shows them all.
+/// (Once all 1,999 were printed, about 50,000 lines.)
+#[test]
+fn the_error_limit_caps_the_diagnostics_printed() {
+    let d = temp_dir("errorlimit");
+    let p = write_program(&d, "dup.arr", &"fn f() -> f64 {\n    return 1.0;\n}\n".repeat(2000));
+    let shown = |o: &Output| stderr(o).matches("[E0203] Error").count();
+    let o = arrayc().arg("check").arg(&p).output().unwrap();
+    assert_fails_with(
+        &o,
+        "note: 1899 more errors not shown: the error limit is 100 (`--error-limit N` changes it, 0 shows all)",
+        "default limit",
+    );
+    assert_fails_with(&o, "could not compile `", "default limit");
+    assert!(stderr(&o).contains("due to 1999 previous errors"), "{}", stderr(&o));
+    assert_eq!(shown(&o), 100);
+    assert!(stderr(&o).lines().count() < 2_000, "{} lines", stderr(&o).lines().count());
+    let o = arrayc().args(["check", "--error-limit", "3"]).arg(&p).output().unwrap();
+    assert_fails_with(&o, "note: 1996 more errors not shown: the error limit is 3", "--error-limit 3");
+    assert_eq!(shown(&o), 3);
+    let o = arrayc().args(["--error-limit", "0", "run"]).arg(&p).output().unwrap();
+    assert_fails_with(&o, "due to 1999 previous errors", "--error-limit 0");
+    assert_eq!(shown(&o), 1999);
+    assert!(!stderr(&o).contains("not shown"), "--error-limit 0");
+    let o = arrayc().args(["check", "--error-limit=-1"]).arg(&p).output().unwrap();
+    assert!(!o.status.success() && stderr(&o).contains("--error-limit"), "a negative limit: {}", stderr(&o));
+}
+
+/// `bincount` of an index of `i64::MAX`: its size (the largest index plus one) overflows, and the
+/// message says so (once: "index out of bounds ... an indexed axis has size 0", from the wrapped
+/// size); the index below it is only too large to allocate.
+#[test]
+fn bincount_of_the_largest_i64_names_the_overflow() {
+    let d = temp_dir("bincountmax");
+    let src = "fn main(top: i64 = 9223372036854775807) -> i64[?] {\n    let idx = zeros(2, dtype=i64);\n    idx[1] = top;\n    return bincount(idx);\n}\n";
+    let p = write_program(&d, "bc.arr", src);
+    let o = arrayc().arg("run").arg(&p).output().unwrap();
+    assert_fails_with(
+        &o,
+        "bc.arr:4:5: error: bincount: the largest index is 9223372036854775807; the result's size, the largest index plus one, overflows a 64-bit integer",
+        "bincount of i64::MAX",
+    );
+    let o = arrayc().arg("run").arg(&p).args(["--arg", "top=9223372036854775806"]).output().unwrap();
+    assert_fails_with(&o, "bc.arr:4:5: error:", "bincount of i64::MAX - 1");
+    assert!(!stderr(&o).contains("overflows"), "{}", stderr(&o));
+    let o = arrayc().arg("run").arg(&p).args(["--arg", "top=3"]).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "[1 0 0 1]");
 }
 
 /// A size that differs from the signature names both sizes (once only "the signature says N").

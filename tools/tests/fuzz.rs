@@ -119,6 +119,16 @@ const TOKENS: &[&str] = &[
     "strided<[?], offset: ?>",
     "i1",
     "index",
+    // Attribute forms that melior or MLIR's parser crashed on (issue 34): empty strings, dense
+    // arrays of `index` (or of an alias that may be `index`).
+    "\"\"",
+    " = \"\"",
+    "array<index: ",
+    "array<i64: ",
+    "array<i32: 1, 2>",
+    "array<!t: ",
+    "!t = index\n",
+    "loc(\"\":1:1)",
     "\n",
     "\u{e9}",
     "\0",

@@ -179,6 +179,30 @@ fn import_reports_unsupported_ops_and_parse_errors() {
     assert!(e.contains("could not parse"), "{e}");
 }
 
+/// Attributes that melior or MLIR once crashed on are import errors: an empty `kind` (a panic in
+/// melior's `StringRef::as_str`), an `index` dense array (a segmentation fault in MLIR's parser, so
+/// refused before it runs), and empty strings elsewhere (an assertion's message, a location's file).
+#[test]
+fn hostile_attributes_are_import_errors() {
+    let ctx = mlir::new_context().unwrap();
+    let src = "fn main() -> f64 {\n    let a = zeros(8);\n    let b = a[1:3];\n    return sum(b);\n}\n";
+    let m = pipeline::lower_source(src, "v.arr").unwrap();
+    let text = print_module(&m);
+    assert!(text.contains("kind = \"sum\"") && text.contains("array<i64: 11>"), "{text}");
+    let e = import_module(&ctx, &text.replace("kind = \"sum\"", "kind = \"\""), "t.mlir").unwrap_err().to_string();
+    assert!(e.contains("unsupported operation `arr.reduce`: `kind` must be"), "{e}");
+    for elem in ["index", "!t"] {
+        let bad = text.replace("array<i64: 11>", &format!("array<{elem}: 11>"));
+        let e = import_module(&ctx, &bad, "t.mlir").unwrap_err().to_string();
+        assert!(e.contains(&format!("a dense array of `{elem}` elements")), "{e}");
+    }
+    let empty_loc = text.replace("loc(\"v.arr\":3:5)", "loc(\"\":3:5)");
+    assert!(import_module(&ctx, &empty_loc, "t.mlir").is_ok());
+    let assert_text = "module {\n  func.func @main() -> () {\n    %0 = arith.constant true\n    cf.assert %0, \"\"\n    func.return\n  }\n}\n";
+    let m = import_module(&ctx, assert_text, "t.mlir").unwrap();
+    assert!(print_module(&m).contains("cf.assert"), "{}", print_module(&m));
+}
+
 #[test]
 fn fused_modules_independent_of_thread_count() {
     // The optimal search runs on rayon; the partition it proves optimal must not depend on how

@@ -542,7 +542,8 @@ impl Lowerer<'_> {
     /// NumPy's `bincount(idx, weights, minlength=m)`: a new 1-d array of size
     /// `max(max(idx) + 1, m)` (a size known only at run time; `shape` is its checked shape), zero,
     /// then `add_at(out, idx, weights)` (1 per index without weights: an i64 count). A negative
-    /// index or `m` is NumPy's ValueError, naming the line. Three kernels: the largest and the
+    /// index or `m` is NumPy's ValueError, naming the line; so is a largest index of `i64::MAX`,
+    /// whose size would overflow. Three kernels: the largest and the
     /// smallest index (two reductions, each read by the host), and the in-order scatter.
     fn bincount(
         &mut self,
@@ -564,6 +565,11 @@ impl Lowerer<'_> {
         let ok = self.scalar_binary(BinFn::Ge, minlength, zero, DType::I64);
         self.emit(OpKind::Assert { cond: ok, msg: "bincount: 'minlength' must not be negative".into() });
         let highest = extreme(self, ReduceKind::Max);
+        // The size is the largest index plus one, which must not wrap (to a negative size).
+        let top = self.i64_const(i64::MAX);
+        let ok = self.scalar_binary(BinFn::Lt, highest, top, DType::I64);
+        let msg = "bincount: the largest index is {lhs}; the result's size, the largest index plus one, overflows a 64-bit integer";
+        self.emit(OpKind::Assert { cond: ok, msg: msg.into() });
         let one = self.i64_const(1);
         let past = self.scalar_binary(BinFn::Add, highest, one, DType::I64);
         let size = self.scalar_binary(BinFn::Maximum, past, minlength, DType::I64);
@@ -758,17 +764,12 @@ impl Lowerer<'_> {
     }
 
     /// Is `s` the size of dimension `axis` of `v` (its `arr.new` size operand or an `arr.dim` of it in
-    /// the current body)?
+    /// the current body)? Constant time (`dim_defs`).
     fn is_dim_of(&self, s: ValueId, v: ValueId, axis: usize) -> bool {
         if self.new_sizes.get(&v).is_some_and(|sizes| sizes[axis] == s) {
             return true;
         }
-        self.bodies
-            .last()
-            .unwrap()
-            .iter()
-            .rev()
-            .any(|op| matches!(op.kind, OpKind::Dim { res, src, axis: a } if res == s && src == v && a == axis))
+        self.dim_defs.get(&s) == Some(&(v, axis, self.current_body()))
     }
 
     /// A fresh base array holding a copy of `v`.

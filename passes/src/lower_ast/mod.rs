@@ -60,6 +60,15 @@ pub(crate) struct Lowerer<'a> {
     scopes: Vec<HashMap<String, ValueId>>,
     /// Bodies being built, innermost last.
     bodies: Vec<Body>,
+    /// A number per body on `bodies` (parallel to it), unique within the function, so that
+    /// `dim_defs` can tell which body an `arr.dim` is in.
+    body_ids: Vec<usize>,
+    /// How many bodies this function has had (the next `body_ids` entry).
+    bodies_made: usize,
+    /// Every `arr.dim` emitted so far: its result -> (array, axis, the `body_ids` entry of its body).
+    /// `is_dim_of` looks its size operands up here in constant time, not by scanning the body
+    /// (which made a function of n gathers or scatters take time quadratic in n).
+    dim_defs: HashMap<ValueId, (ValueId, usize, usize)>,
     /// Base array of every array value.
     pub(crate) roots: HashMap<ValueId, Root>,
     /// How each view value was made (for the identical-view test).
@@ -93,6 +102,9 @@ impl<'a> Lowerer<'a> {
             f: ir::Func::new(name, false),
             scopes: vec![HashMap::new()],
             bodies: vec![vec![]],
+            body_ids: vec![0],
+            bodies_made: 1,
+            dim_defs: HashMap::new(),
             roots: HashMap::new(),
             view_defs: HashMap::new(),
             consts: HashMap::new(),
@@ -110,7 +122,16 @@ impl<'a> Lowerer<'a> {
 
     pub(crate) fn emit(&mut self, kind: OpKind) {
         let loc = self.loc;
+        if let OpKind::Dim { res, src, axis } = &kind {
+            let body = self.current_body();
+            self.dim_defs.insert(*res, (*src, *axis, body));
+        }
         self.bodies.last_mut().unwrap().push(Op { kind, loc, block: None });
+    }
+
+    /// The `body_ids` entry of the body being built.
+    fn current_body(&self) -> usize {
+        self.body_ids.last().copied().unwrap_or(0)
     }
 
     pub(crate) fn value(&mut self, ty: Type, name: Option<&str>) -> ValueId {
@@ -287,8 +308,11 @@ impl<'a> Lowerer<'a> {
     /// Runs `f` in a fresh body and returns what it emitted.
     pub(crate) fn in_body<T>(&mut self, f: impl FnOnce(&mut Self) -> LResult<T>) -> LResult<(Body, T)> {
         self.bodies.push(vec![]);
+        self.body_ids.push(self.bodies_made);
+        self.bodies_made += 1;
         let r = f(self);
         let body = self.bodies.pop().unwrap();
+        self.body_ids.pop();
         r.map(|t| (body, t))
     }
 

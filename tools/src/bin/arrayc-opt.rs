@@ -31,10 +31,15 @@ struct Cli {
     /// unless --generic) and of the verification after each pass.
     #[command(flatten)]
     fuse: FuseArgs,
+    /// Print the first N errors of `lower-ast`'s diagnostics in full, then only how many more there
+    /// are (0: all of them).
+    #[arg(long, value_name = "N", default_value_t = arrayc_tools::DEFAULT_ERROR_LIMIT)]
+    error_limit: usize,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    arrayc_tools::set_error_limit(cli.error_limit);
     let result = arrayc_tools::on_driver_stack(|| run(&cli))
         .unwrap_or_else(|e| Err(arrayc_tools::UserError(format!("error: cannot start the compiler thread: {e}"))));
     match result {

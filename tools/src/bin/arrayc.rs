@@ -36,6 +36,10 @@ struct Cli {
     /// the source line, not an abort.
     #[arg(long, global = true, value_name = "SIZE", value_parser = parse_memory_size)]
     max_memory: Option<u64>,
+    /// Print the first N errors in full, then only how many more there are (0: all of them); for
+    /// every command that prints the compiler's diagnostics (check, run, build, emit, fuse-report).
+    #[arg(long, global = true, value_name = "N", default_value_t = arrayc_tools::DEFAULT_ERROR_LIMIT)]
+    error_limit: usize,
 }
 
 /// `--max-memory`'s value: a size with an optional unit (`bytesize`'s syntax: `4GiB`, `4GB`, `4096`).
@@ -192,6 +196,7 @@ enum Stage {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    arrayc_tools::set_error_limit(cli.error_limit);
     if let Some(bytes) = cli.max_memory {
         arrayc_runtime::array::set_memory_limit(bytes);
     }

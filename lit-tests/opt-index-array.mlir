@@ -1,0 +1,24 @@
+// A dense array of `index` elements (`arr.view`'s `index = array<index: ...>`) is refused before
+// MLIR's parser sees it: that parser asks `index` for a bit width it does not have and crashed
+// with a segmentation fault (issue 34).
+// RUN: not %arrayc-opt %s 2>&1 | FileCheck %s
+// CHECK: error: `{{.*}}opt-index-array.mlir`: MLIR could not parse the module:
+// CHECK-NEXT: line 15: a dense array of `index` elements (`array<index: ...>`), which MLIR cannot read; dense arrays hold integers or floats, such as `array<i64: ...>`
+module {
+  func.func @main() -> (f64) {
+    %0 = arith.constant 8 : i64 loc("v.arr":2:5)
+    %a_1 = "arr.new"(%0) : (i64) -> (memref<?xf64, strided<[?], offset: ?>>) loc("v.arr":2:5)
+    %2 = arith.constant 0.0 : f64 loc("v.arr":2:5)
+    "arr.fill"(%a_1, %2) : (memref<?xf64, strided<[?], offset: ?>>, f64) -> () loc("v.arr":2:5)
+    %3 = arith.constant 1 : i64 loc("v.arr":3:5)
+    %4 = arith.constant 3 : i64 loc("v.arr":3:5)
+    %b_5 = "arr.view"(%a_1, %3, %4) {index = array<index: 11>} : (memref<?xf64, strided<[?], offset: ?>>, i64, i64) -> (memref<?xf64, strided<[?], offset: ?>>) loc("v.arr":3:5)
+    %6 = "arr.new"() : () -> (memref<f64, strided<[], offset: ?>>) loc("v.arr":4:5)
+    "arr.reduce"(%6, %b_5) {kind = "sum"} : (memref<f64, strided<[], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>) -> () loc("v.arr":4:5)
+    "arr.del"(%a_1) : (memref<?xf64, strided<[?], offset: ?>>) -> () loc("v.arr":4:5)
+    "arr.sync"(%6) : (memref<f64, strided<[], offset: ?>>) -> () loc("v.arr":4:5)
+    %7 = "arr.load"(%6) : (memref<f64, strided<[], offset: ?>>) -> (f64) loc("v.arr":4:5)
+    "arr.del"(%6) : (memref<f64, strided<[], offset: ?>>) -> () loc("v.arr":4:5)
+    func.return %7 : f64 loc("v.arr":4:5)
+  }
+}
