@@ -47,7 +47,9 @@ pub fn check_text(text: &str) -> Result<(), String> {
                 let lt = skip(i);
                 if b.get(lt) == Some(&b'<') {
                     let t = skip(lt + 1);
-                    let end = (t..b.len()).find(|&k| !(ident(b[k]) || (k == t && b[k] == b'!'))).unwrap_or(b.len());
+                    // The element type: a bare identifier, or a `!` name (an alias or dialect type).
+                    let in_type = |k: usize| ident(b[k]) || (k == t && b[k] == b'!');
+                    let end = (t..b.len()).find(|&k| !in_type(k)).unwrap_or(b.len());
                     let elem = &text[t..end];
                     if elem == "index" || elem.starts_with('!') {
                         return Err(format!(

@@ -723,8 +723,7 @@ fn min_and_max_of_nothing_are_errors() {
 
 /// The CPU time (user and system, of the process alone: robust to other load on the machine) that
 /// `arrayc check FILE` takes; the check must succeed.
-// The child is reaped by `wait4` (which also gives its rusage), not by `Child::wait`.
-#[allow(clippy::zombie_processes)]
+#[allow(clippy::zombie_processes)] // `wait4` below reaps the child (std's `wait` gives no rusage).
 fn check_cpu_seconds(file: &Path) -> f64 {
     let child = arrayc().arg("check").arg(file).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
     let pid = child.id() as libc::pid_t;
