@@ -47,7 +47,7 @@ pub fn check_text(text: &str) -> Result<(), String> {
                 let lt = skip(i);
                 if b.get(lt) == Some(&b'<') {
                     let t = skip(lt + 1);
-                    let end = (t..b.len()).find(|&k| !ident(b[k]) && !(k == t && b[k] == b'!')).unwrap_or(b.len());
+                    let end = (t..b.len()).find(|&k| !(ident(b[k]) || (k == t && b[k] == b'!'))).unwrap_or(b.len());
                     let elem = &text[t..end];
                     if elem == "index" || elem.starts_with('!') {
                         return Err(format!(

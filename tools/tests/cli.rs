@@ -723,12 +723,15 @@ fn min_and_max_of_nothing_are_errors() {
 
 /// The CPU time (user and system, of the process alone: robust to other load on the machine) that
 /// `arrayc check FILE` takes; the check must succeed.
+// The child is reaped by `wait4` (which also gives its rusage), not by `Child::wait`.
+#[allow(clippy::zombie_processes)]
 fn check_cpu_seconds(file: &Path) -> f64 {
     let child = arrayc().arg("check").arg(file).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
     let pid = child.id() as libc::pid_t;
     let mut status = 0;
     // SAFETY: `rusage` is plain data; `wait4` reaps our own child, which `child` then never waits for.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is our own child, not yet reaped; `status` and `usage` are valid for writes.
     assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut usage) }, pid);
     assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "check of {} failed", file.display());
     let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
