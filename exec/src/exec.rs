@@ -191,7 +191,7 @@ impl<'a> Executor<'a> {
                 fr.views[*res as usize] = Some(v)
             }
             Inst::View { res, src, index, operands } => {
-                let v = with_indices(fr, operands, |ops| apply_index(fr.vw(*src)?, index, ops).map_err(OpError::Msg))?;
+                let v = with_indices(fr, operands, |ops| Ok(apply_index(fr.vw(*src)?, index, ops)?))?;
                 fr.views[*res as usize] = Some(v)
             }
             Inst::Element { off, src, index } => {
@@ -317,6 +317,13 @@ impl From<String> for OpError {
 /// executor at the operation.
 impl From<ScalarError> for OpError {
     fn from(e: ScalarError) -> Self {
+        OpError::Msg(e.to_string())
+    }
+}
+
+/// NumPy's error of an index or a broadcast, located by the executor at the operation.
+impl From<arrayc_runtime::views::ViewError> for OpError {
+    fn from(e: arrayc_runtime::views::ViewError) -> Self {
         OpError::Msg(e.to_string())
     }
 }
