@@ -59,7 +59,7 @@ impl Emulation {
             let names: Vec<&str> = kernels.iter().map(|f| f.name.as_str()).collect();
             object_file(&module, &diags, &names)?
         };
-        let code = load_object(&object).map_err(|diagnostics| JitError::Engine { diagnostics })?;
+        let code = load_object(&object).map_err(|e| JitError::Engine { diagnostics: e.to_string() })?;
         let mut table = HashMap::new();
         for f in kernels {
             let plan = launch_plan(f).map_err(|e| CodegenError { kernel: f.name.clone(), msg: e.0 })?;

@@ -117,7 +117,7 @@ impl<'a> Executor<'a> {
                         .iter()
                         .map(|v| fr.value(*v))
                         .collect::<Result<_, _>>()
-                        .map_err(|m| self.err(code.locs[pc - 1], m));
+                        .map_err(|e| self.err(code.locs[pc - 1], e.to_string()));
                 }
                 Err(OpError::Msg(m)) => return Err(self.err(code.locs[pc - 1], m)),
                 Err(OpError::Exec(e)) => return Err(*e),
@@ -191,7 +191,7 @@ impl<'a> Executor<'a> {
                 fr.views[*res as usize] = Some(v)
             }
             Inst::View { res, src, index, operands } => {
-                let v = with_indices(fr, operands, |ops| apply_index(fr.vw(*src)?, index, ops).map_err(OpError::Msg))?;
+                let v = with_indices(fr, operands, |ops| Ok(apply_index(fr.vw(*src)?, index, ops)?))?;
                 fr.views[*res as usize] = Some(v)
             }
             Inst::Element { off, src, index } => {
@@ -321,6 +321,20 @@ impl From<ScalarError> for OpError {
     }
 }
 
+/// NumPy's error of an index or a broadcast, located by the executor at the operation.
+impl From<arrayc_runtime::views::ViewError> for OpError {
+    fn from(e: arrayc_runtime::views::ViewError) -> Self {
+        OpError::Msg(e.to_string())
+    }
+}
+
+/// A compiler bug found while running, located by the executor at the operation.
+impl From<InternalError> for OpError {
+    fn from(e: InternalError) -> Self {
+        OpError::Msg(e.to_string())
+    }
+}
+
 /// A failed copy between host and device memory (`KernelLauncher::host_read`/`host_write`).
 impl From<LaunchError> for OpError {
     fn from(e: LaunchError) -> Self {
@@ -350,13 +364,13 @@ impl Frame {
     fn truth(&self, r: u32) -> bool {
         self.scalars[r as usize] != 0
     }
-    fn vw(&self, r: u32) -> Result<&View, String> {
+    fn vw(&self, r: u32) -> Result<&View, InternalError> {
         self.views[r as usize]
             .as_ref()
-            .ok_or_else(|| InternalError::new("a view is used after `arr.del` or before definition").to_string())
+            .ok_or_else(|| InternalError::new("a view is used after `arr.del` or before definition"))
     }
     /// The value in `slot` (an element slot is never read whole: [`element_only`]).
-    fn value(&self, slot: Slot) -> Result<RtValue, String> {
+    fn value(&self, slot: Slot) -> Result<RtValue, InternalError> {
         match slot {
             Slot::S(r, dt) => Ok(RtValue::Scalar(self.sc(r, dt))),
             slot => Ok(RtValue::View(self.vw(slot.view())?.clone())),
@@ -372,11 +386,11 @@ impl Frame {
         true
     }
     /// The view and base element offset of the element `e`.
-    fn elem(&self, e: Elem) -> Result<(&View, i64), String> {
+    fn elem(&self, e: Elem) -> Result<(&View, i64), InternalError> {
         let v = self.vw(e.view)?;
         Ok((v, e.off.map_or(v.offset, |o| self.elems[o as usize])))
     }
-    fn load(&self, e: Elem) -> Result<Scalar, String> {
+    fn load(&self, e: Elem) -> Result<Scalar, InternalError> {
         let (v, off) = self.elem(e)?;
         Ok(v.read_at(off))
     }

@@ -58,19 +58,19 @@ pub const SPLIT_MAX_OUT: i64 = CHUNK_ELEMS / 64;
 pub const MIN_CHUNK_OUT: i64 = 64;
 
 /// Checks that every element of `v` lies inside its base buffer.
-fn check_in_bounds(v: &View, what: &str) -> Result<(), String> {
+fn check_in_bounds(v: &View, what: &str) -> Result<(), LaunchError> {
     if v.shape.len() != v.strides.len() {
-        return Err(format!("{what}: view has {} sizes but {} strides", v.shape.len(), v.strides.len()));
+        return Err(format!("{what}: view has {} sizes but {} strides", v.shape.len(), v.strides.len()).into());
     }
     if v.shape.iter().any(|&d| d < 0) {
-        return Err(format!("{what}: negative size in shape {}", shape_str(&v.shape)));
+        return Err(format!("{what}: negative size in shape {}", shape_str(&v.shape)).into());
     }
     let Some((lo, hi)) = element_range(v.offset, &v.shape, &v.strides) else {
         return Ok(()); // no element
     };
     let n = (v.base.len_bytes() / v.dtype.size_bytes()) as i128;
     if lo < 0 || hi >= n {
-        return Err(format!("{what}: view out of bounds (elements {lo}..={hi} of a base array of {n} elements)"));
+        return Err(format!("{what}: view out of bounds (elements {lo}..={hi} of a base array of {n} elements)").into());
     }
     Ok(())
 }
@@ -228,10 +228,10 @@ fn check_inner_stride(v: &View, expected: Option<i64>) -> Result<(), String> {
 ///
 /// Errors: a message for the user (e.g. `shape mismatch: operand 2 has shape (3, 4) but the kernel
 /// iterates over (3, 5)`).
-pub fn validate(plan: &LaunchPlan, args: &[RtValue]) -> Result<Validated, String> {
+pub fn validate(plan: &LaunchPlan, args: &[RtValue]) -> Result<Validated, LaunchError> {
     let name = &plan.name;
     if args.len() != plan.params.len() {
-        return Err(format!("kernel @{name} takes {} arguments, got {}", plan.params.len(), args.len()));
+        return Err(format!("kernel @{name} takes {} arguments, got {}", plan.params.len(), args.len()).into());
     }
     let pos = |v: ValueId| plan.params.iter().position(|&p| p == v);
     for (i, (&t, a)) in plan.param_types.iter().zip(args).enumerate() {
@@ -243,23 +243,25 @@ pub fn validate(plan: &LaunchPlan, args: &[RtValue]) -> Result<Validated, String
                         "kernel @{name}: operand {i} has dtype {} but the kernel expects {}",
                         v.dtype.name(),
                         d.name()
-                    ));
+                    )
+                    .into());
                 }
                 if v.rank() != r {
                     return Err(format!(
                         "kernel @{name}: operand {i} has rank {} but the kernel expects rank {r}",
                         v.rank()
-                    ));
+                    )
+                    .into());
                 }
                 check_in_bounds(v, &format!("kernel @{name}: operand {i}"))?;
                 check_inner_stride(v, plan.inner_strides.get(i).copied().flatten())
-                    .map_err(|e| format!("kernel @{name}: operand {i} {e}"))?;
+                    .map_err(|e| LaunchError::Invalid(format!("kernel @{name}: operand {i} {e}")))?;
             }
             (Type::Scalar(_), RtValue::View(_)) => {
-                return Err(format!("kernel @{name}: operand {i} is an array but the kernel expects a scalar"))
+                return Err(format!("kernel @{name}: operand {i} is an array but the kernel expects a scalar").into())
             }
             (Type::Array(..), RtValue::Scalar(_)) => {
-                return Err(format!("kernel @{name}: operand {i} is a scalar but the kernel expects an array"))
+                return Err(format!("kernel @{name}: operand {i} is a scalar but the kernel expects an array").into())
             }
         }
     }
@@ -282,13 +284,13 @@ pub fn validate(plan: &LaunchPlan, args: &[RtValue]) -> Result<Validated, String
     let mut written: Vec<usize> = vec![];
     for (func, out, ins) in &layout.ops {
         if *func == ComputeFn::Arange && space.len() != 1 {
-            return Err(format!("kernel @{name}: arange output must be 1-d"));
+            return Err(format!("kernel @{name}: arange output must be 1-d").into());
         }
         for &v in func.space_operands(out, ins) {
             let Some(p) = pos(v) else { continue };
             if let RtValue::View(vw) = &args[p] {
                 if vw.rank() == space.len() && vw.shape != space {
-                    return Err(mismatch(p, &vw.shape, &space));
+                    return Err(mismatch(p, &vw.shape, &space).into());
                 }
             }
         }
@@ -301,24 +303,24 @@ pub fn validate(plan: &LaunchPlan, args: &[RtValue]) -> Result<Validated, String
     match layout.reduce {
         None => {}
         Some(r) if layout.reduces_all && view(ppos(r.out)?)?.rank() != 0 => {
-            return Err(format!("kernel @{name}: reduction over everything needs a 0-d output"));
+            return Err(format!("kernel @{name}: reduction over everything needs a 0-d output").into());
         }
         Some(_) if layout.reduces_all => {}
         Some(r) => {
             let a = r.axis.unwrap_or(0);
             if a >= space.len() {
-                return Err(format!("kernel @{name}: reduction axis {a} out of range for rank {}", space.len()));
+                return Err(format!("kernel @{name}: reduction axis {a} out of range for rank {}", space.len()).into());
             }
             let mut expect = space.clone();
             expect.remove(a);
             for e in std::iter::once(&r).chain(&layout.extra) {
                 let ep = ppos(e.out)?;
                 if view(ep)?.shape != expect {
-                    return Err(mismatch(ep, &view(ep)?.shape, &expect));
+                    return Err(mismatch(ep, &view(ep)?.shape, &expect).into());
                 }
                 if let Some(ip) = pos(e.input) {
                     if view(ip)?.shape != space {
-                        return Err(mismatch(ip, &view(ip)?.shape, &space));
+                        return Err(mismatch(ip, &view(ip)?.shape, &space).into());
                     }
                 }
             }
@@ -433,7 +435,7 @@ fn partial_outputs(
     args: &[RtValue],
     words: &mut [u64],
     count: i64,
-) -> Result<Vec<(ReduceKind, usize, View)>, String> {
+) -> Result<Vec<(ReduceKind, usize, View)>, LaunchError> {
     let mut partials = vec![];
     for r in plan.layout.reduce.iter().chain(&plan.layout.extra) {
         let op = out_param(plan, r);
@@ -441,7 +443,7 @@ fn partial_outputs(
             args[op].view().ok_or_else(|| format!("kernel @{}: a reduction's output must be an array", plan.name))?;
         let shape: Vec<i64> = std::iter::once(count).chain(o.shape.iter().copied()).collect();
         let buf = View::uninitialised(o.dtype, &shape)
-            .map_err(|e| format!("kernel @{}: partial results of a reduction: {e}", plan.name))?;
+            .map_err(|e| LaunchError::Invalid(format!("kernel @{}: partial results of a reduction: {e}", plan.name)))?;
         abi.put(
             words,
             KernelArg::Param(op),
@@ -470,7 +472,7 @@ fn combine_partials(partials: &[(ReduceKind, usize, View)], count: i64, args: &[
 }
 
 /// [`launch`] with the fault cell `fault_cell` (passed to the kernel when it can fault).
-fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &AtomicI64) -> Result<(), String> {
+fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &AtomicI64) -> Result<(), LaunchError> {
     let Validated { space, mut written } = validate(plan, args)?;
     let Some(space) = space else {
         // No view parameter: nothing to iterate over.

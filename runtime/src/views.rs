@@ -7,9 +7,30 @@ use crate::array::View;
 use arrayc_core::shape::{checked_len, shape_str, slice_indices};
 use arrayc_core::IndexEntry;
 
+/// NumPy's errors of basic indexing and broadcasting (`IndexError`, `ValueError`), with NumPy's
+/// words; the executor adds the source place.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ViewError {
+    /// An integer index outside `[-size, size)` of an axis.
+    #[error("index {index} is out of bounds for axis {axis} with size {size}")]
+    OutOfBounds { index: i64, axis: usize, size: i64 },
+    /// A slice with step 0.
+    #[error("slice step cannot be zero (axis {axis})")]
+    ZeroStep { axis: usize },
+    /// `diagonal` of an array that is not 2-d (its shape, as NumPy prints it).
+    #[error("diagonal needs a 2-d array, got shape {0}")]
+    DiagonalRank(String),
+    /// Shapes that do not broadcast (both as NumPy prints them).
+    #[error("operands could not be broadcast together: shape {from} does not broadcast to {to}")]
+    Broadcast { from: String, to: String },
+    /// A broadcast shape whose element count does not fit 64 bits.
+    #[error("cannot broadcast to shape {0}: its element count overflows a 64-bit size")]
+    BroadcastOverflow(String),
+}
+
 /// NumPy basic indexing (`slice.indices` semantics: bounds clipped, negative values count from the
 /// end; an integer out of range is an error). Offsets and strides in elements.
-pub fn apply_index(src: &View, index: &[IndexEntry], ops: &[i64]) -> Result<View, String> {
+pub fn apply_index(src: &View, index: &[IndexEntry], ops: &[i64]) -> Result<View, ViewError> {
     let mut v = View { base: src.base.clone(), dtype: src.dtype, offset: src.offset, shape: vec![], strides: vec![] };
     let mut d = 0;
     let mut k = 0;
@@ -36,7 +57,7 @@ pub fn apply_index(src: &View, index: &[IndexEntry], ops: &[i64]) -> Result<View
                 let (a, b) = (if start { Some(next()) } else { None }, if stop { Some(next()) } else { None });
                 let s = if step { next() } else { 1 };
                 if s == 0 {
-                    return Err(format!("slice step cannot be zero (axis {d})"));
+                    return Err(ViewError::ZeroStep { axis: d });
                 }
                 let (first, len) = slice_indices(src.shape[d], a, b, s);
                 if len > 0 {
@@ -58,7 +79,7 @@ pub fn apply_index(src: &View, index: &[IndexEntry], ops: &[i64]) -> Result<View
 /// entries, with the same errors, but without making the view (the executor's element reads and
 /// writes in host loops).
 #[inline]
-pub fn element_offset(src: &View, idx: impl IntoIterator<Item = i64>) -> Result<i64, String> {
+pub fn element_offset(src: &View, idx: impl IntoIterator<Item = i64>) -> Result<i64, ViewError> {
     let mut off = src.offset;
     for (d, ((i, &n), &s)) in idx.into_iter().zip(&src.shape).zip(&src.strides).enumerate() {
         off += position(i, d, n)? * s;
@@ -69,7 +90,7 @@ pub fn element_offset(src: &View, idx: impl IntoIterator<Item = i64>) -> Result<
 /// The position of integer index `i` on axis `axis` of size `n` (negative counts from the end), or
 /// NumPy's error when it is out of range.
 #[inline]
-fn position(i: i64, axis: usize, n: i64) -> Result<i64, String> {
+fn position(i: i64, axis: usize, n: i64) -> Result<i64, ViewError> {
     let p = if i < 0 { i + n } else { i };
     if p < 0 || p >= n {
         return Err(out_of_bounds(i, axis, n));
@@ -78,8 +99,8 @@ fn position(i: i64, axis: usize, n: i64) -> Result<i64, String> {
 }
 
 #[cold]
-fn out_of_bounds(i: i64, axis: usize, n: i64) -> String {
-    format!("index {i} is out of bounds for axis {axis} with size {n}")
+fn out_of_bounds(i: i64, axis: usize, n: i64) -> ViewError {
+    ViewError::OutOfBounds { index: i, axis, size: n }
 }
 
 /// `src` with permuted axes: axis `i` of the result is axis `perm[i]` of `src` (same elements).
@@ -90,9 +111,9 @@ pub fn transpose(src: &View, perm: &[usize]) -> View {
 }
 
 /// The main diagonal of a 2-d `src`: `min(d0, d1)` elements `src[i, i]` (stride `s0 + s1`).
-pub fn diagonal(src: &View) -> Result<View, String> {
+pub fn diagonal(src: &View) -> Result<View, ViewError> {
     let [d0, d1] = src.shape[..] else {
-        return Err(format!("diagonal needs a 2-d array, got shape {}", shape_str(&src.shape)));
+        return Err(ViewError::DiagonalRank(shape_str(&src.shape)));
     };
     Ok(View {
         base: src.base.clone(),
@@ -104,23 +125,14 @@ pub fn diagonal(src: &View) -> Result<View, String> {
 }
 
 /// `src` broadcast to `shape` (NumPy rules; broadcast dimensions get stride 0).
-pub fn broadcast(src: &View, shape: &[i64]) -> Result<View, String> {
+pub fn broadcast(src: &View, shape: &[i64]) -> Result<View, ViewError> {
     let (r, k) = (src.rank(), shape.len());
-    let fail = || {
-        format!(
-            "operands could not be broadcast together: shape {} does not broadcast to {}",
-            shape_str(&src.shape),
-            shape_str(shape)
-        )
-    };
+    let fail = || ViewError::Broadcast { from: shape_str(&src.shape), to: shape_str(shape) };
     if r > k {
         return Err(fail());
     }
     if checked_len(shape).is_none() {
-        return Err(format!(
-            "cannot broadcast to shape {}: its element count overflows a 64-bit size",
-            shape_str(shape)
-        ));
+        return Err(ViewError::BroadcastOverflow(shape_str(shape)));
     }
     let mut strides = vec![0; k];
     for j in 0..k {

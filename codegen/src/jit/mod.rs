@@ -508,7 +508,7 @@ fn compile_group(group: &[(&ir::Func, &Key)], cache: Option<&DiskCache>) -> Resu
         lower_to_llvm(&context, &diags, &mut module)?;
         object_file(&module, &diags, &names)?
     };
-    let code = load_object(&object).map_err(|diagnostics| JitError::Engine { diagnostics })?;
+    let code = load_object(&object).map_err(|e| JitError::Engine { diagnostics: e.to_string() })?;
     let entries = names.iter().map(|n| code.packed(n).map_or(0, |p| p as usize)).collect();
     let mut not_stored = None;
     if let Some(c) = cache {
@@ -781,9 +781,14 @@ fn llvm_error(err: llvm_sys::error::LLVMErrorRef) -> Option<String> {
     }
 }
 
+/// Why LLVM's ORC JIT could not load an object file ([`load_object`]): LLVM's message and the step.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct LoadError(String);
+
 /// Loads the object file `object` into a new ORC `LLJIT`, with the process's symbols (for the math
 /// library); its entries are looked up with [`Code::packed`].
-pub(crate) fn load_object(object: &[u8]) -> Result<Code, String> {
+pub(crate) fn load_object(object: &[u8]) -> Result<Code, LoadError> {
     use llvm_sys::orc2::{lljit::*, *};
     // SAFETY: LLVM C API calls in their documented order: the builder is consumed by
     // `LLVMOrcCreateLLJIT`, the generator by `LLVMOrcJITDylibAddGenerator` and the memory buffer
@@ -792,7 +797,7 @@ pub(crate) fn load_object(object: &[u8]) -> Result<Code, String> {
     unsafe {
         let mut jit: LLVMOrcLLJITRef = std::ptr::null_mut();
         if let Some(e) = llvm_error(LLVMOrcCreateLLJIT(&mut jit, LLVMOrcCreateLLJITBuilder())) {
-            return Err(format!("creating the JIT: {e}"));
+            return Err(LoadError(format!("creating the JIT: {e}")));
         }
         let code = Code(jit);
         let dylib = LLVMOrcLLJITGetMainJITDylib(jit);
@@ -801,7 +806,7 @@ pub(crate) fn load_object(object: &[u8]) -> Result<Code, String> {
         let err =
             LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&mut generator, prefix, None, std::ptr::null_mut());
         if let Some(e) = llvm_error(err) {
-            return Err(format!("resolving the process's symbols: {e}"));
+            return Err(LoadError(format!("resolving the process's symbols: {e}")));
         }
         LLVMOrcJITDylibAddGenerator(dylib, generator);
         let buffer = llvm_sys::core::LLVMCreateMemoryBufferWithMemoryRangeCopy(
@@ -810,7 +815,7 @@ pub(crate) fn load_object(object: &[u8]) -> Result<Code, String> {
             c"arrayc-kernels.o".as_ptr(),
         );
         if let Some(e) = llvm_error(LLVMOrcLLJITAddObjectFile(jit, dylib, buffer)) {
-            return Err(format!("adding the object file: {e}"));
+            return Err(LoadError(format!("adding the object file: {e}")));
         }
         Ok(code)
     }

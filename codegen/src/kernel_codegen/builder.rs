@@ -1,7 +1,7 @@
 //! The kernel builder's state and its primitives: the insertion point (a stack of open blocks:
 //! the function's entry block, then one per open `scf.for` or `scf.if` region), constants of each
 //! dtype, and NumPy's dtype conversions (`astype`). Every value is a scalar SSA value with its dtype
-//! ([`V`]); views are only indexed (`memref.load`/`memref.store`, see `loops`).
+//! ([`TypedValue`]); views are only indexed (`memref.load`/`memref.store`, see `loops`).
 //!
 //! A region's block is built while it is open and moved into its region when closed (melior's
 //! owned [`Block`]s do not tie the values they define to a borrow of the block), so every value is
@@ -82,11 +82,45 @@ pub const STRICT_LOOP_ANNOTATION: &str =
 
 /// A built scalar SSA value and its dtype.
 #[derive(Clone, Copy)]
-pub(super) struct V<'c> {
+pub(super) struct TypedValue<'c> {
     /// The SSA value.
     pub v: Value<'c, 'c>,
     /// Its dtype (bool is `i1`).
     pub d: DType,
+}
+
+/// The state of the one iteration of the loop nest that [`Gen`] is building.
+#[derive(Default)]
+pub(super) struct Iteration<'c> {
+    /// The current scalar of every parameter view loaded or written so far and of every contracted
+    /// temporary written so far (array contraction, Kristensen et al. 2016, Sec. IV-A).
+    pub cur: HashMap<ValueId, TypedValue<'c>>,
+    /// Parameter views written so far, in order of first write (stored once, with their final
+    /// value, at the end of the iteration).
+    pub dirty: Vec<ValueId>,
+    /// In a block with scans ([`KernelLayout::scan_axis`]): the accumulator of each scan, in op
+    /// order; its value before the iteration when the iteration starts, after it once built.
+    ///
+    /// [`KernelLayout::scan_axis`]: arrayc_passes::kernel_layout::KernelLayout::scan_axis
+    pub scan: Vec<TypedValue<'c>>,
+    /// The position in [`scan`](Self::scan) of the next scan of the iteration being built.
+    pub scan_next: usize,
+}
+
+/// What the target changes in the code [`Gen`] builds; the default is the CPU's.
+#[derive(Clone, Copy, Default)]
+pub(super) struct TargetMode<'c> {
+    /// In the CPU emulation of a GPU kernel (`gpu::build_emulated_kernel`): the grid coordinates
+    /// the kernel takes as arguments instead of reading them from the hardware.
+    pub grid: Option<super::gpu::GridArgs<'c>>,
+    /// Whether scatter-adds that can be atomic ([`atomic_scatter_add`]) are built as
+    /// `memref.atomic_rmw` (the GPU target, emulated or not: its threads run a block's iterations in
+    /// parallel unless [`KernelLayout::in_order_on_gpu`]); otherwise as a load, an add and a store
+    /// (the CPU, which runs a block with scatters in order).
+    ///
+    /// [`atomic_scatter_add`]: arrayc_passes::kernel_layout::atomic_scatter_add
+    /// [`KernelLayout::in_order_on_gpu`]: arrayc_passes::kernel_layout::KernelLayout::in_order_on_gpu
+    pub atomic_adds: bool,
 }
 
 /// A binary `arith` op builder (`arith::addf`, ...), its result of its operands' type.
@@ -110,7 +144,7 @@ enum Frame<'c> {
     Entry,
     /// The body of an `scf.for` from `lo` to `hi` by `step`, carrying `inits` (iteration arguments),
     /// with the CPU target's chunk marker `chunk`.
-    For { lo: Value<'c, 'c>, hi: Value<'c, 'c>, step: Value<'c, 'c>, inits: Vec<V<'c>>, chunk: ForChunk },
+    For { lo: Value<'c, 'c>, hi: Value<'c, 'c>, step: Value<'c, 'c>, inits: Vec<TypedValue<'c>>, chunk: ForChunk },
     /// The body of an `scf.parallel` over `[lbs[k], ubs[k])` by `step`, with the dimension the CPU
     /// target chunks at position `chunk`.
     Parallel { lbs: Vec<Value<'c, 'c>>, ubs: Vec<Value<'c, 'c>>, step: Value<'c, 'c>, chunk: Option<usize> },
@@ -136,32 +170,12 @@ pub(super) struct Gen<'c, 'f> {
     pub params: HashMap<ValueId, Value<'c, 'c>>,
     /// Sizes of the iteration space (elements per dimension, see `loops::gen_block`).
     pub dims: Vec<Value<'c, 'c>>,
-    /// Per iteration: the current scalar of every parameter view loaded or written so far and of
-    /// every contracted temporary written so far (array contraction, Sec. IV-A).
-    pub cur: HashMap<ValueId, V<'c>>,
-    /// Per iteration: parameter views written so far, in order of first write (stored once, with
-    /// their final value, at the end of the iteration).
-    pub dirty: Vec<ValueId>,
+    /// The state of the iteration being built ([`Iteration`]).
+    pub iter: Iteration<'c>,
     /// The fault cell argument, when the kernel can fault (see [`Gen::fault_if`]).
     fault_cell: Option<Value<'c, 'c>>,
-    /// In the CPU emulation of a GPU kernel (`gpu::build_emulated_kernel`): the grid coordinates
-    /// the kernel takes as arguments instead of reading them from the hardware.
-    pub grid: Option<super::gpu::GridArgs<'c>>,
-    /// Whether scatter-adds that can be atomic ([`atomic_scatter_add`]) are built as
-    /// `memref.atomic_rmw` (the GPU target, emulated or not: its threads run a block's iterations in
-    /// parallel unless [`KernelLayout::in_order_on_gpu`]); otherwise as a load, an add and a store
-    /// (the CPU, which runs a block with scatters in order).
-    ///
-    /// [`atomic_scatter_add`]: arrayc_passes::kernel_layout::atomic_scatter_add
-    /// [`KernelLayout::in_order_on_gpu`]: arrayc_passes::kernel_layout::KernelLayout::in_order_on_gpu
-    pub atomic_adds: bool,
-    /// In a block with scans ([`KernelLayout::scan_axis`]): the accumulator of each scan, in op
-    /// order; its value before the iteration when the iteration starts, after it once built.
-    ///
-    /// [`KernelLayout::scan_axis`]: arrayc_passes::kernel_layout::KernelLayout::scan_axis
-    pub scan: Vec<V<'c>>,
-    /// The position in [`scan`](Self::scan) of the next scan of the iteration being built.
-    pub scan_next: usize,
+    /// What the target changes in the code built ([`TargetMode`]); the CPU's by default.
+    pub target: TargetMode<'c>,
     /// In a [`KernelLayout::chunked_scan`]: the carries and the pass arguments
     /// ([`KernelArg::ScanCarries`], [`KernelArg::ScanPass`]).
     ///
@@ -195,13 +209,9 @@ impl<'c, 'f> Gen<'c, 'f> {
             blocks: vec![(entry, Frame::Entry)],
             params,
             dims: vec![],
-            cur: HashMap::new(),
-            dirty: vec![],
-            scan: vec![],
-            scan_next: 0,
+            iter: Iteration::default(),
             fault_cell,
-            grid: None,
-            atomic_adds: false,
+            target: TargetMode::default(),
             carries,
             no_stores: false,
         }
@@ -210,7 +220,7 @@ impl<'c, 'f> Gen<'c, 'f> {
     /// Raises fault `k` (an index into the layout's faults) where `cond` holds: lowers the fault cell
     /// to `k` with `memref.atomic_rmw mins`, so the launch reports the fault of the smallest index
     /// whatever the order of the iterations (`arrayc_runtime::launch`).
-    pub fn fault_if(&mut self, cond: V<'c>, k: usize) {
+    pub fn fault_if(&mut self, cond: TypedValue<'c>, k: usize) {
         let cell = self.fault_cell.expect("a kernel with faults takes the fault cell");
         self.open_if(cond);
         let code = self.consti(DType::I64, k as i64);
@@ -220,7 +230,7 @@ impl<'c, 'f> Gen<'c, 'f> {
 
     /// `memref.atomic_rmw` of kind `kind` (an `ATOMIC_RMW_*` case) of `val` into `memref` at
     /// `idx`: one indivisible read-modify-write of that element.
-    pub(super) fn atomic_rmw(&self, kind: i64, val: V<'c>, memref: Value<'c, 'c>, idx: &[Value<'c, 'c>]) {
+    pub(super) fn atomic_rmw(&self, kind: i64, val: TypedValue<'c>, memref: Value<'c, 'c>, idx: &[Value<'c, 'c>]) {
         let i64_ty: Type = IntegerType::new(self.ctx, 64).into();
         let kind = IntegerAttribute::new(i64_ty, kind);
         let op = OperationBuilder::new("memref.atomic_rmw", self.loc)
@@ -248,18 +258,18 @@ impl<'c, 'f> Gen<'c, 'f> {
         self.push(op).result(0).expect("an operation with a result").into()
     }
     /// Appends `op` (result of dtype `d`).
-    pub fn typed(&self, op: Operation<'c>, d: DType) -> V<'c> {
-        V { v: self.val(op), d }
+    pub fn typed(&self, op: Operation<'c>, d: DType) -> TypedValue<'c> {
+        TypedValue { v: self.val(op), d }
     }
     /// `name(operands)` with one result of `operands[0]`'s type (the `math` functions).
-    pub fn same_type(&self, name: &str, operands: &[V<'c>]) -> V<'c> {
+    pub fn same_type(&self, name: &str, operands: &[TypedValue<'c>]) -> TypedValue<'c> {
         let vals: Vec<Value> = operands.iter().map(|x| x.v).collect();
         let op = OperationBuilder::new(name, self.loc)
             .add_operands(&vals)
             .add_results(&[vals[0].r#type()])
             .build()
             .expect("a valid operation");
-        V { v: self.val(op), d: operands[0].d }
+        TypedValue { v: self.val(op), d: operands[0].d }
     }
 
     /// The MLIR type of dtype `d`.
@@ -277,7 +287,7 @@ impl<'c, 'f> Gen<'c, 'f> {
         self.val(arith::constant(self.ctx, attr.into(), self.loc))
     }
     /// A constant of dtype `d` from an f64 (floats) or the integer it truncates to (ints, bool: `!= 0`).
-    pub fn constf(&self, d: DType, x: f64) -> V<'c> {
+    pub fn constf(&self, d: DType, x: f64) -> TypedValue<'c> {
         match d {
             DType::F64 | DType::F32 => {
                 // An f32 constant is the f32 nearest to `x`, exactly representable in the attribute.
@@ -289,7 +299,7 @@ impl<'c, 'f> Gen<'c, 'f> {
         }
     }
     /// A constant of dtype `d` from an i64 (bool: `!= 0`; floats: converted).
-    pub fn consti(&self, d: DType, x: i64) -> V<'c> {
+    pub fn consti(&self, d: DType, x: i64) -> TypedValue<'c> {
         let x = match d {
             DType::I64 => x,
             DType::Bool => (x != 0) as i64,
@@ -300,24 +310,24 @@ impl<'c, 'f> Gen<'c, 'f> {
     }
 
     /// `arith.cmpf pred` (result i1).
-    pub fn cmpf(&self, pred: CmpfPredicate, a: V<'c>, b: V<'c>) -> V<'c> {
+    pub fn cmpf(&self, pred: CmpfPredicate, a: TypedValue<'c>, b: TypedValue<'c>) -> TypedValue<'c> {
         self.typed(arith::cmpf(self.ctx, pred, a.v, b.v, self.loc), DType::Bool)
     }
     /// `arith.cmpi pred` (result i1).
-    pub fn cmpi(&self, pred: CmpiPredicate, a: V<'c>, b: V<'c>) -> V<'c> {
+    pub fn cmpi(&self, pred: CmpiPredicate, a: TypedValue<'c>, b: TypedValue<'c>) -> TypedValue<'c> {
         self.typed(arith::cmpi(self.ctx, pred, a.v, b.v, self.loc), DType::Bool)
     }
     /// `c ? a : b`.
-    pub fn select(&self, c: V<'c>, a: V<'c>, b: V<'c>) -> V<'c> {
+    pub fn select(&self, c: TypedValue<'c>, a: TypedValue<'c>, b: TypedValue<'c>) -> TypedValue<'c> {
         self.typed(arith::select(c.v, a.v, b.v, self.loc), a.d)
     }
     /// A binary `arith` op whose result has `a`'s type.
-    pub fn arith2(&self, op: Arith2<'c>, a: V<'c>, b: V<'c>) -> V<'c> {
+    pub fn arith2(&self, op: Arith2<'c>, a: TypedValue<'c>, b: TypedValue<'c>) -> TypedValue<'c> {
         self.typed(op(a.v, b.v, self.loc), a.d)
     }
 
     /// Converts `v` to dtype `to` (NumPy `astype`: float to int truncates, anything to bool is `!= 0`).
-    pub fn convert(&self, v: V<'c>, to: DType) -> V<'c> {
+    pub fn convert(&self, v: TypedValue<'c>, to: DType) -> TypedValue<'c> {
         use DType::*;
         if v.d == to {
             return v;
@@ -338,7 +348,7 @@ impl<'c, 'f> Gen<'c, 'f> {
     }
 
     /// `i64` value of an index.
-    pub fn index_to_i64(&self, i: Value<'c, 'c>) -> V<'c> {
+    pub fn index_to_i64(&self, i: Value<'c, 'c>) -> TypedValue<'c> {
         self.typed(arith::index_cast(i, self.ty(DType::I64), self.loc), DType::I64)
     }
 
@@ -395,9 +405,9 @@ impl<'c, 'f> Gen<'c, 'f> {
         &mut self,
         lo: Value<'c, 'c>,
         hi: Value<'c, 'c>,
-        inits: &[V<'c>],
+        inits: &[TypedValue<'c>],
         chunk: ForChunk,
-    ) -> (Value<'c, 'c>, Vec<V<'c>>) {
+    ) -> (Value<'c, 'c>, Vec<TypedValue<'c>>) {
         let step = self.idx_const(1);
         self.open_for_step(lo, hi, step, inits, chunk)
     }
@@ -408,9 +418,9 @@ impl<'c, 'f> Gen<'c, 'f> {
         lo: Value<'c, 'c>,
         hi: Value<'c, 'c>,
         step: Value<'c, 'c>,
-        inits: &[V<'c>],
+        inits: &[TypedValue<'c>],
         chunk: ForChunk,
-    ) -> (Value<'c, 'c>, Vec<V<'c>>) {
+    ) -> (Value<'c, 'c>, Vec<TypedValue<'c>>) {
         let mut args = vec![(Type::index(self.ctx), self.loc)];
         args.extend(inits.iter().map(|x| (x.v.r#type(), self.loc)));
         let body = Block::new(&args);
@@ -418,7 +428,7 @@ impl<'c, 'f> Gen<'c, 'f> {
         let accs = inits
             .iter()
             .enumerate()
-            .map(|(k, x)| V { v: body.argument(k + 1).expect("an iteration argument").into(), d: x.d })
+            .map(|(k, x)| TypedValue { v: body.argument(k + 1).expect("an iteration argument").into(), d: x.d })
             .collect();
         self.blocks.push((body, Frame::For { lo, hi, step, inits: inits.to_vec(), chunk }));
         (i, accs)
@@ -426,7 +436,7 @@ impl<'c, 'f> Gen<'c, 'f> {
 
     /// Closes the innermost `scf.for`, yielding `yields` (one per iteration argument); returns its
     /// results.
-    pub fn close_for(&mut self, yields: &[V<'c>]) -> Vec<V<'c>> {
+    pub fn close_for(&mut self, yields: &[TypedValue<'c>]) -> Vec<TypedValue<'c>> {
         let (body, frame) = self.blocks.pop().expect("an open loop");
         let Frame::For { lo, hi, step, inits, chunk } = frame else { panic!("closing a loop that is not open") };
         let strict = yields.iter().any(|y| {
@@ -459,7 +469,11 @@ impl<'c, 'f> Gen<'c, 'f> {
             .build()
             .expect("a valid scf.for");
         let op = self.push(op);
-        inits.iter().enumerate().map(|(k, x)| V { v: op.result(k).expect("a loop result").into(), d: x.d }).collect()
+        inits
+            .iter()
+            .enumerate()
+            .map(|(k, x)| TypedValue { v: op.result(k).expect("a loop result").into(), d: x.d })
+            .collect()
     }
 
     /// `loop_annotation` = `annotation` ([`HEAVY_LOOP_ANNOTATION`] or [`STRICT_LOOP_ANNOTATION`]).
@@ -523,10 +537,10 @@ impl<'c, 'f> Gen<'c, 'f> {
         d: DType,
         t: Type<'c>,
         terminator: &str,
-        combine: impl Fn(&Self, V<'c>, V<'c>) -> V<'c>,
+        combine: impl Fn(&Self, TypedValue<'c>, TypedValue<'c>) -> TypedValue<'c>,
     ) -> Region<'c> {
         let b = Block::new(&[(t, self.loc), (t, self.loc)]);
-        let arg = |i: usize| V { v: b.argument(i).expect("a reduction operand").into(), d };
+        let arg = |i: usize| TypedValue { v: b.argument(i).expect("a reduction operand").into(), d };
         let (acc, x) = (arg(0), arg(1));
         self.blocks.push((b, Frame::Reduce));
         let r = combine(self, acc, x);
@@ -540,7 +554,7 @@ impl<'c, 'f> Gen<'c, 'f> {
     }
 
     /// Opens the then-region of an `scf.if` on `cond` (i1) without results.
-    pub fn open_if(&mut self, cond: V<'c>) {
+    pub fn open_if(&mut self, cond: TypedValue<'c>) {
         self.blocks.push((Block::new(&[]), Frame::Then { cond: cond.v }));
     }
     /// Closes the innermost `scf.if` (its else-region is empty).

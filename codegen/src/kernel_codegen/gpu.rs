@@ -52,7 +52,7 @@
 //! elements), which is what the launcher passes.
 
 use super::abi::{arg_type, function_type, kernel_abi};
-use super::builder::{ForChunk, Gen, V};
+use super::builder::{ForChunk, Gen, TargetMode, TypedValue};
 use super::loops::reductions;
 use super::{kernel_legality, CodegenError};
 use arrayc_core::abi::{GridCoord, KernelArg, Target, GRID_COORDS};
@@ -151,8 +151,7 @@ fn build<'c>(context: &'c Context, body: &BlockRef<'c, '_>, f: &ir::Func, emulat
             GridArgs(GRID_COORDS.map(|c| at(KernelArg::Grid(c)).expect("an emulated kernel's grid coordinate")))
         });
         let mut g = Gen::new(context, f, entry, &abi);
-        g.grid = grid;
-        g.atomic_adds = true;
+        g.target = TargetMode { grid, atomic_adds: true };
         if combine {
             g.gpu_combine(&layout, partials.expect("a reduction over everything"));
         } else {
@@ -191,7 +190,7 @@ impl<'c> Gen<'c, '_> {
     /// `gpu.<what> <dim>`: `block_id`, `block_dim`, `thread_id` or `grid_dim` along `dim` (in an
     /// emulated kernel, its argument).
     fn gpu_id(&self, what: &str, dim: Dim) -> Value<'c, 'c> {
-        if let Some(GridArgs(a)) = self.grid {
+        if let Some(GridArgs(a)) = self.target.grid {
             let coord = match (what, dim) {
                 ("block_id", Dim::X) => GridCoord::BlockX,
                 ("block_id", Dim::Y) => GridCoord::BlockY,
@@ -214,7 +213,7 @@ impl<'c> Gen<'c, '_> {
     }
 
     /// Whether this is thread 0 of its block (i1).
-    fn first_thread(&self) -> V<'c> {
+    fn first_thread(&self) -> TypedValue<'c> {
         let c0 = self.idx_const(0);
         let tid = self.gpu_id("thread_id", Dim::X);
         self.typed(arith::cmpi(self.ctx, arith::CmpiPredicate::Eq, tid, c0, self.loc), DType::Bool)
@@ -228,7 +227,12 @@ impl<'c> Gen<'c, '_> {
     /// the last along x, the others flattened along y), carrying `inits`; returns the indices
     /// (`idx[d]` set for each `d` in `ds`) and the carried values. Closed by
     /// [`close_grid`](Self::close_grid).
-    fn open_grid(&mut self, ds: &[usize], idx: &mut [Option<Value<'c, 'c>>], inits: &[V<'c>]) -> Vec<V<'c>> {
+    fn open_grid(
+        &mut self,
+        ds: &[usize],
+        idx: &mut [Option<Value<'c, 'c>>],
+        inits: &[TypedValue<'c>],
+    ) -> Vec<TypedValue<'c>> {
         let one = self.idx_const(1);
         let (outer, inner) = match ds.split_last() {
             Some((&last, outer)) => (outer, Some(last)),
@@ -261,7 +265,7 @@ impl<'c> Gen<'c, '_> {
 
     /// Closes the loops of [`open_grid`](Self::open_grid), yielding `yields`; returns the values
     /// each thread carried out of them.
-    fn close_grid(&mut self, yields: &[V<'c>]) -> Vec<V<'c>> {
+    fn close_grid(&mut self, yields: &[TypedValue<'c>]) -> Vec<TypedValue<'c>> {
         let inner = self.close_for(yields);
         self.close_for(&inner)
     }
@@ -308,9 +312,9 @@ impl<'c> Gen<'c, '_> {
                 let c0 = self.idx_const(0);
                 let (j, accs) = self.open_for(c0, self.dims[a], &inits, ForChunk::Whole);
                 idx[a] = Some(j);
-                self.scan = accs;
+                self.iter.scan = accs;
                 self.iteration(l, &full(&idx));
-                let ys = std::mem::take(&mut self.scan);
+                let ys = std::mem::take(&mut self.iter.scan);
                 self.close_for(&ys);
                 self.close_grid(&[]);
             }
@@ -328,7 +332,7 @@ impl<'c> Gen<'c, '_> {
                 let mine = self.close_grid(&[y])[0];
                 let slot = self.muli(self.gpu_id("block_id", Dim::Y), self.gpu_id("grid_dim", Dim::X));
                 let slot = self.val(arith::addi(slot, self.gpu_id("block_id", Dim::X), self.loc));
-                if self.grid.is_some() {
+                if self.target.grid.is_some() {
                     // Emulated: no threads to reduce with; one partial per thread.
                     let slot = self.muli(slot, self.gpu_id("block_dim", Dim::X));
                     let slot = self.val(arith::addi(slot, self.gpu_id("thread_id", Dim::X), self.loc));
@@ -346,7 +350,7 @@ impl<'c> Gen<'c, '_> {
                 let reds: Vec<_> = reductions(l).copied().collect();
                 let odims: Vec<usize> = (0..r).filter(|&d| d != a).collect();
                 self.open_grid(&odims, &mut idx, &[]);
-                let inits: Vec<V<'c>> = reds
+                let inits: Vec<TypedValue<'c>> = reds
                     .iter()
                     .map(|red| self.identity(red.kind, acc_dtype(red.kind, self.ir_ty(red.out).dtype())))
                     .collect();
@@ -354,7 +358,7 @@ impl<'c> Gen<'c, '_> {
                 let (i, accs) = self.open_for(c0, self.dims[a], &inits, ForChunk::Whole);
                 idx[a] = Some(i);
                 let xs = self.iteration(l, &full(&idx));
-                let ys: Vec<V<'c>> =
+                let ys: Vec<TypedValue<'c>> =
                     reds.iter().zip(accs).zip(xs).map(|((red, acc), x)| self.combine(red.kind, acc, x)).collect();
                 let res = self.close_for(&ys);
                 let oidx: Vec<Value<'c, 'c>> = odims.iter().map(|&d| idx[d].expect("an output index")).collect();
@@ -368,7 +372,7 @@ impl<'c> Gen<'c, '_> {
 
     /// `gpu.all_reduce` of `x` over the thread block with the reduction's own combination (NumPy's
     /// NaN rule for min/max); a bool is reduced as an i64 0 or 1 (shuffles move 32 or 64 bits).
-    fn all_reduce(&mut self, kind: ir::ReduceKind, x: V<'c>) -> V<'c> {
+    fn all_reduce(&mut self, kind: ir::ReduceKind, x: TypedValue<'c>) -> TypedValue<'c> {
         let wide = if x.d == DType::Bool { self.convert(x, DType::I64) } else { x };
         let t = wide.v.r#type();
         let region = self.combine_region(wide.d, t, "gpu.yield", |g, acc, y| g.combine(kind, acc, y));

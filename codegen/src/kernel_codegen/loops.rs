@@ -5,7 +5,7 @@
 //! `[lo, hi)` except where a reduction axis moves it inward; a reduction along an axis
 //! ([`KernelLayout::axis_split`]) also marks its axis loop, which the launcher may chunk instead.
 
-use super::builder::{ForChunk, Gen, ATOMIC_RMW_ADDF, ATOMIC_RMW_ADDI, V};
+use super::builder::{ForChunk, Gen, TypedValue, ATOMIC_RMW_ADDF, ATOMIC_RMW_ADDI};
 use arrayc_core::DType;
 use arrayc_dialect::ir::{BinFn, ComputeFn, ReduceKind, ScatterKind, ScatterMode, Type, UnFn, ValueId};
 use arrayc_passes::kernel_layout::{acc_dtype, atomic_scatter_add, KernelLayout, Reduction};
@@ -48,7 +48,7 @@ impl<'c> Gen<'c, '_> {
     }
 
     /// `memref.load` of view parameter `v` at `idx`.
-    pub(super) fn load(&self, v: ValueId, idx: &[Value<'c, 'c>]) -> V<'c> {
+    pub(super) fn load(&self, v: ValueId, idx: &[Value<'c, 'c>]) -> TypedValue<'c> {
         let Type::Array(d, r) = self.ir_ty(v) else { unreachable!("loads are from views") };
         self.typed(memref::load(self.view_ref(v), Self::index_of(r, idx), self.loc), d)
     }
@@ -56,15 +56,15 @@ impl<'c> Gen<'c, '_> {
     /// Value of operand `v` in the current iteration: a scalar parameter directly; a view parameter
     /// loaded at `idx` the first time the iteration needs it, its cached or last written scalar
     /// afterwards; a contracted temporary's current scalar (never loaded).
-    fn read(&mut self, v: ValueId, idx: &[Value<'c, 'c>]) -> V<'c> {
+    fn read(&mut self, v: ValueId, idx: &[Value<'c, 'c>]) -> TypedValue<'c> {
         match self.ir_ty(v) {
-            Type::Scalar(d) => V { v: self.params[&v], d },
+            Type::Scalar(d) => TypedValue { v: self.params[&v], d },
             Type::Array(..) => {
-                if let Some(x) = self.cur.get(&v) {
+                if let Some(x) = self.iter.cur.get(&v) {
                     return *x;
                 }
                 let x = self.load(v, idx);
-                self.cur.insert(v, x);
+                self.iter.cur.insert(v, x);
                 x
             }
         }
@@ -72,16 +72,16 @@ impl<'c> Gen<'c, '_> {
 
     /// Sets `out` (converted to its dtype) for the rest of the iteration; a parameter is stored by
     /// [`flush`](Self::flush), a contracted temporary never.
-    fn write(&mut self, out: ValueId, val: V<'c>) {
+    fn write(&mut self, out: ValueId, val: TypedValue<'c>) {
         let val = self.convert(val, self.ir_ty(out).dtype());
-        self.cur.insert(out, val);
-        if self.params.contains_key(&out) && !self.dirty.contains(&out) {
-            self.dirty.push(out);
+        self.iter.cur.insert(out, val);
+        if self.params.contains_key(&out) && !self.iter.dirty.contains(&out) {
+            self.iter.dirty.push(out);
         }
     }
 
     /// Stores `val` (converted to the dtype of view `out`) at `idx`.
-    pub(super) fn store(&self, out: ValueId, idx: &[Value<'c, 'c>], val: V<'c>) {
+    pub(super) fn store(&self, out: ValueId, idx: &[Value<'c, 'c>], val: TypedValue<'c>) {
         if self.no_stores {
             return;
         }
@@ -92,10 +92,10 @@ impl<'c> Gen<'c, '_> {
 
     /// End of an iteration: stores every written parameter once, with its final value.
     fn flush(&mut self, idx: &[Value<'c, 'c>]) {
-        for p in std::mem::take(&mut self.dirty) {
-            self.store(p, idx, self.cur[&p]);
+        for p in std::mem::take(&mut self.iter.dirty) {
+            self.store(p, idx, self.iter.cur[&p]);
         }
-        self.cur.clear();
+        self.iter.cur.clear();
     }
 
     /// One elementwise op at full iteration index `idx`.
@@ -173,7 +173,7 @@ impl<'c> Gen<'c, '_> {
                     self.open_if(ok);
                 }
                 match kind {
-                    ScatterKind::Add if self.atomic_adds && atomic_scatter_add(func, od) => {
+                    ScatterKind::Add if self.target.atomic_adds && atomic_scatter_add(func, od) => {
                         // `arith_dt` is `od` here: the add NumPy's `add.at` does, made atomic.
                         let kind = if od.is_float() { ATOMIC_RMW_ADDF } else { ATOMIC_RMW_ADDI };
                         self.atomic_rmw(kind, self.convert(v, od), self.view_ref(out), &at);
@@ -223,12 +223,12 @@ impl<'c> Gen<'c, '_> {
             ComputeFn::Reduce(..) => unreachable!("reductions end the block (kernel_layout)"),
             ComputeFn::Scan(kind, _) => {
                 // The next scan's accumulator, combined with this iteration's input in order.
-                let k = self.scan_next;
+                let k = self.iter.scan_next;
                 let x = self.read(ins[0], idx);
                 let x = self.convert(x, acc_dtype(kind, od));
-                let y = self.combine(kind, self.scan[k], x);
-                self.scan[k] = y;
-                self.scan_next += 1;
+                let y = self.combine(kind, self.iter.scan[k], x);
+                self.iter.scan[k] = y;
+                self.iter.scan_next += 1;
                 y
             }
         };
@@ -246,10 +246,10 @@ impl<'c> Gen<'c, '_> {
         axis: usize,
         indices: &[ValueId],
         idx: &[Value<'c, 'c>],
-    ) -> (Vec<Value<'c, 'c>>, V<'c>) {
+    ) -> (Vec<Value<'c, 'c>>, TypedValue<'c>) {
         let Type::Array(_, r) = self.ir_ty(src) else { unreachable!("an index array selects from a view") };
         let zero = self.consti(DType::I64, 0);
-        let mut bad: Option<V<'c>> = None;
+        let mut bad: Option<TypedValue<'c>> = None;
         let mut ks = vec![];
         for (t, &index) in indices.iter().enumerate() {
             let k = self.read(index, idx);
@@ -274,7 +274,7 @@ impl<'c> Gen<'c, '_> {
     }
 
     /// The identity of reduction `kind` in dtype `d`.
-    pub(super) fn identity(&self, kind: ReduceKind, d: DType) -> V<'c> {
+    pub(super) fn identity(&self, kind: ReduceKind, d: DType) -> TypedValue<'c> {
         match (kind, d) {
             (ReduceKind::Sum, _) => self.consti(d, 0),
             (ReduceKind::Prod, _) => self.consti(d, 1),
@@ -293,7 +293,7 @@ impl<'c> Gen<'c, '_> {
     /// below 0.0), as `arrayc_core::semantics::reduce_combine`: LLVM vectorises that reduction, and
     /// not NumPy's elementwise `a < b ? a : b` with its NaN test (about 20 times slower on 10^7
     /// elements). Order does not matter to it, so it is the same for any partition too.
-    pub(super) fn combine(&self, kind: ReduceKind, acc: V<'c>, x: V<'c>) -> V<'c> {
+    pub(super) fn combine(&self, kind: ReduceKind, acc: TypedValue<'c>, x: TypedValue<'c>) -> TypedValue<'c> {
         if acc.d.is_float() {
             match kind {
                 ReduceKind::Min => return self.same_type("arith.minimumf", &[acc, x]),
@@ -313,10 +313,10 @@ impl<'c> Gen<'c, '_> {
     /// One iteration of the block at full iteration index `idx`: every elementwise op in order (on
     /// loaded/cached parameter scalars and contracted scalars), then the input value of each of the
     /// block's reductions (in its accumulator dtype), then one store per written parameter.
-    pub(super) fn iteration(&mut self, l: &KernelLayout, idx: &[Value<'c, 'c>]) -> Vec<V<'c>> {
-        self.cur.clear();
-        self.dirty.clear();
-        self.scan_next = 0;
+    pub(super) fn iteration(&mut self, l: &KernelLayout, idx: &[Value<'c, 'c>]) -> Vec<TypedValue<'c>> {
+        self.iter.cur.clear();
+        self.iter.dirty.clear();
+        self.iter.scan_next = 0;
         for (i, (func, out, ins)) in l.ops.iter().enumerate() {
             let fault = l.faults.iter().position(|f| f.op == i);
             self.elementwise(*func, *out, ins, idx, fault);
@@ -332,7 +332,7 @@ impl<'c> Gen<'c, '_> {
 
     /// The initial accumulators of the block's scans, in op order: each scan's identity in its
     /// accumulator dtype.
-    pub(super) fn scan_inits(&self, l: &KernelLayout) -> Vec<V<'c>> {
+    pub(super) fn scan_inits(&self, l: &KernelLayout) -> Vec<TypedValue<'c>> {
         l.ops
             .iter()
             .filter_map(|(func, out, _)| match func {
@@ -356,7 +356,7 @@ impl<'c> Gen<'c, '_> {
         chunk: ForChunk,
     ) {
         let (carries, pass) = self.carries.expect("a chunked scan takes its carries and pass");
-        let pass = V { v: pass, d: DType::I64 };
+        let pass = TypedValue { v: pass, d: DType::I64 };
         let zero = self.consti(DType::I64, 0);
         let nscans = l.scan_kinds().len();
         let at = |g: &Self, k: usize| g.val(arith::addi(slot, g.idx_const(k as i64), g.loc));
@@ -371,9 +371,9 @@ impl<'c> Gen<'c, '_> {
                 (0..nscans).map(|k| self.typed(memref::load(carries, &[at(self, k)], self.loc), DType::I64)).collect()
             };
             let (i, accs) = self.open_for(lo, hi, &inits, chunk);
-            self.scan = accs;
+            self.iter.scan = accs;
             self.iteration(l, &[i]);
-            let ys = std::mem::take(&mut self.scan);
+            let ys = std::mem::take(&mut self.iter.scan);
             let res = self.close_for(&ys);
             if totals {
                 for (k, y) in res.into_iter().enumerate() {
@@ -459,9 +459,9 @@ impl<'c> Gen<'c, '_> {
             let c0 = self.idx_const(0);
             let (j, accs) = self.open_for(c0, self.dims[a], &inits, ForChunk::Whole);
             idx[a] = Some(j);
-            self.scan = accs;
+            self.iter.scan = accs;
             self.iteration(l, &at(&idx, 0..r));
-            let ys = std::mem::take(&mut self.scan);
+            let ys = std::mem::take(&mut self.iter.scan);
             self.close_for(&ys);
             self.close_space();
             return;
@@ -554,7 +554,7 @@ impl<'c> Gen<'c, '_> {
                 let reds: Vec<Reduction> = reductions(l).copied().collect();
                 let odims: Vec<usize> = (0..r).filter(|&d| d != a).collect();
                 self.open_space(&odims, true, &mut idx);
-                let inits: Vec<V<'c>> = reds
+                let inits: Vec<TypedValue<'c>> = reds
                     .iter()
                     .map(|red| self.identity(red.kind, acc_dtype(red.kind, self.ir_ty(red.out).dtype())))
                     .collect();
@@ -563,7 +563,7 @@ impl<'c> Gen<'c, '_> {
                 let (i, accs) = self.open_for(c0, self.dims[a], &inits, chunk);
                 idx[a] = Some(i);
                 let xs = self.iteration(l, &at(&idx, 0..r));
-                let ys: Vec<V<'c>> =
+                let ys: Vec<TypedValue<'c>> =
                     reds.iter().zip(accs).zip(xs).map(|((red, acc), x)| self.combine(red.kind, acc, x)).collect();
                 let res = self.close_for(&ys);
                 let oidx = at(&idx, odims.iter().copied());

@@ -1,26 +1,26 @@
 //! `exp` and `log` for f64 as straight-line arithmetic that LLVM vectorises (a call to libm's `exp`
 //! or `log` does not), within a few ulp of libm. The other math functions are `math` dialect ops.
 
-use super::builder::{Gen, V};
+use super::builder::{Gen, TypedValue};
 use arrayc_core::DType::{F64, I64};
 use melior::dialect::arith::{self, CmpfPredicate as F};
 
 impl<'c> Gen<'c, '_> {
-    fn f64c(&self, x: f64) -> V<'c> {
+    fn f64c(&self, x: f64) -> TypedValue<'c> {
         self.constf(F64, x)
     }
-    fn i64c(&self, x: i64) -> V<'c> {
+    fn i64c(&self, x: i64) -> TypedValue<'c> {
         self.consti(I64, x)
     }
-    fn fma(&self, a: V<'c>, b: V<'c>, c: V<'c>) -> V<'c> {
+    fn fma(&self, a: TypedValue<'c>, b: TypedValue<'c>, c: TypedValue<'c>) -> TypedValue<'c> {
         self.same_type("math.fma", &[a, b, c])
     }
-    fn bitcast(&self, v: V<'c>, to: arrayc_core::DType) -> V<'c> {
+    fn bitcast(&self, v: TypedValue<'c>, to: arrayc_core::DType) -> TypedValue<'c> {
         self.typed(arith::bitcast(v.v, self.ty(to), self.loc), to)
     }
 
     /// `c0 + z (c1 + z (c2 + ...))` in f64 with fused multiply-adds.
-    fn horner_f64(&self, z: V<'c>, coeffs: &[f64]) -> V<'c> {
+    fn horner_f64(&self, z: TypedValue<'c>, coeffs: &[f64]) -> TypedValue<'c> {
         let mut acc = self.f64c(*coeffs.last().expect("a coefficient"));
         for &c in coeffs.iter().rev().skip(1) {
             acc = self.fma(acc, z, self.f64c(c));
@@ -32,7 +32,7 @@ impl<'c> Gen<'c, '_> {
     /// (Cody-Waite), `exp(r)` by its Taylor polynomial of degree 13 (truncation below 1e-17 for
     /// `|r| <= ln2 / 2`), times `2^k` built from exponent bits in two halves (so subnormal results
     /// come out right). Overflow gives `inf`, underflow `0`, NaN stays NaN.
-    pub fn exp_f64(&self, x: V<'c>) -> V<'c> {
+    pub fn exp_f64(&self, x: TypedValue<'c>) -> TypedValue<'c> {
         let nan = self.cmpf(F::Uno, x, x);
         let zero = self.f64c(0.0);
         let xn = self.select(nan, zero, x);
@@ -51,7 +51,7 @@ impl<'c> Gen<'c, '_> {
         let k = self.convert(kf, I64);
         let k1 = self.arith2(arith::shrsi, k, self.i64c(1));
         let k2 = self.arith2(arith::subi, k, k1);
-        let scale = |k: V<'c>| {
+        let scale = |k: TypedValue<'c>| {
             let b = self.arith2(arith::addi, k, self.i64c(1023));
             self.bitcast(self.arith2(arith::shli, b, self.i64c(52)), F64)
         };
@@ -68,7 +68,7 @@ impl<'c> Gen<'c, '_> {
     /// `[sqrt(1/2), sqrt(2))`, `log(m) = 2 atanh(s)` with `s = (m - 1) / (m + 1)` by its odd series to
     /// `s^23` (`|s| <= 0.172`: truncation below 1e-18), plus `e ln2` in two parts. `log(0) = -inf`,
     /// negative gives NaN, `log(inf) = inf`, NaN stays NaN.
-    pub fn log_f64(&self, x: V<'c>) -> V<'c> {
+    pub fn log_f64(&self, x: TypedValue<'c>) -> TypedValue<'c> {
         let tiny = self.cmpf(F::Olt, x, self.f64c(f64::MIN_POSITIVE));
         let xs = self.arith2(arith::mulf, x, self.f64c(2f64.powi(54)));
         let xs = self.select(tiny, xs, x);

@@ -2,7 +2,7 @@
 //! easy as 1, 2, 3", SC 2011) on 32-bit words, one uniform double in `[0, 1)` per element. Matches
 //! `arrayc_runtime::rng::uniform_f64` bit for bit, so a kernel's `random` is the host's for any chunking.
 
-use super::builder::{Gen, V};
+use super::builder::{Gen, TypedValue};
 use arrayc_core::DType;
 use melior::dialect::arith;
 
@@ -18,11 +18,11 @@ impl<'c> Gen<'c, '_> {
     /// Every 32-bit word is held zero-extended in an i64, so each round's `32 x 32 -> 64`-bit
     /// product is one i64 multiplication of operands known to fit in 32 bits, which LLVM selects
     /// as one `pmuludq` per vector of lanes, with no shuffles between 32- and 64-bit lanes.
-    pub fn philox(&self, k: V<'c>, seed: V<'c>) -> V<'c> {
+    pub fn philox(&self, k: TypedValue<'c>, seed: TypedValue<'c>) -> TypedValue<'c> {
         let m = self.consti(DType::I64, 0xFFFF_FFFF);
         let c32 = self.consti(DType::I64, 32);
-        let lo = |x: V<'c>| self.arith2(arith::andi, x, m);
-        let hi = |x: V<'c>| self.arith2(arith::shrui, x, c32);
+        let lo = |x: TypedValue<'c>| self.arith2(arith::andi, x, m);
+        let hi = |x: TypedValue<'c>| self.arith2(arith::shrui, x, c32);
         let zero = self.consti(DType::I64, 0);
         let mut key = [lo(seed), hi(seed)];
         let mut c = [lo(k), hi(k), zero, zero];

@@ -2,7 +2,7 @@
 //! converted to the op's compute dtype, with NumPy's semantics (see the parent module's docs; the
 //! host computes the same with `arrayc_core::semantics`).
 
-use super::builder::{Arith2, Gen, V};
+use super::builder::{Arith2, Gen, TypedValue};
 use arrayc_core::DType;
 use arrayc_dialect::ir::{BinFn, UnFn};
 use melior::dialect::arith::{self, CmpfPredicate as F, CmpiPredicate as I};
@@ -11,7 +11,7 @@ impl<'c> Gen<'c, '_> {
     /// Binary function on two values of one compute dtype (for comparisons the result is i1).
     /// Legality ([`super::legality`]) guarantees a float dtype for `/` and a non-bool one for `%`
     /// and `**`.
-    pub fn binary(&self, op: BinFn, a: V<'c>, b: V<'c>) -> V<'c> {
+    pub fn binary(&self, op: BinFn, a: TypedValue<'c>, b: TypedValue<'c>) -> TypedValue<'c> {
         use BinFn::*;
         let fl = a.d.is_float();
         let pick = |f: Arith2<'c>, i: Arith2<'c>| if fl { f } else { i };
@@ -62,7 +62,7 @@ impl<'c> Gen<'c, '_> {
     /// NumPy's `minimum` (`min`) or `maximum`: for floats NaN if either input is NaN, else
     /// `a < b ? a : b` (`>` for maximum), so of two equal values (`-0.0`, `0.0`) the second; bools
     /// as unsigned, integers as signed.
-    pub fn min_max(&self, min: bool, a: V<'c>, b: V<'c>) -> V<'c> {
+    pub fn min_max(&self, min: bool, a: TypedValue<'c>, b: TypedValue<'c>) -> TypedValue<'c> {
         match a.d {
             DType::Bool => self.arith2(if min { arith::minui } else { arith::maxui }, a, b),
             DType::I64 => self.arith2(if min { arith::minsi } else { arith::maxsi }, a, b),
@@ -78,7 +78,7 @@ impl<'c> Gen<'c, '_> {
     /// NumPy remainder (sign of the divisor): `r = fmod/srem(a, b)`, then `r += b` when `r != 0` and
     /// its sign differs from `b`'s; a float zero result takes the sign of `b` (`0.0 % -1.0 == -0.0`).
     /// Integer `b == 0` gives 0 and `b == -1` is routed through `b = 1` (no trap).
-    fn rem(&self, a: V<'c>, b: V<'c>) -> V<'c> {
+    fn rem(&self, a: TypedValue<'c>, b: TypedValue<'c>) -> TypedValue<'c> {
         let d = a.d;
         if d.is_float() {
             let r = self.arith2(arith::remf, a, b);
@@ -105,7 +105,7 @@ impl<'c> Gen<'c, '_> {
     /// `a ** b`: `math.powf` for floats; `math.ipowi` for integers. A negative integer exponent is
     /// NumPy's error: the elementwise op raises its kernel fault before (`loops`), and the value here
     /// is then `a ** 0` (the exponent clamped, so `ipowi` never sees a negative one).
-    fn pow(&self, a: V<'c>, b: V<'c>) -> V<'c> {
+    fn pow(&self, a: TypedValue<'c>, b: TypedValue<'c>) -> TypedValue<'c> {
         let d = a.d;
         if d.is_float() {
             return self.same_type("math.powf", &[a, b]);
@@ -119,7 +119,7 @@ impl<'c> Gen<'c, '_> {
 
     /// Unary function on a value in its compute dtype. Legality guarantees a non-float `~` and a
     /// non-bool negation; the float functions get a float.
-    pub fn unary(&self, op: UnFn, a: V<'c>) -> V<'c> {
+    pub fn unary(&self, op: UnFn, a: TypedValue<'c>) -> TypedValue<'c> {
         use UnFn::*;
         let d = a.d;
         match op {
