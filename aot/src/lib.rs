@@ -109,7 +109,7 @@ fn run() -> Result<(), UserError> {
         arrayc_runtime::array::set_memory_limit(m.as_u64());
     }
     let argv = entry_arguments(&program.module, &program.entry, &cli.run.args)?;
-    program.check_fixed(&argv).map_err(UserError)?;
+    program.check_fixed(&argv)?;
     let load = start.elapsed();
     let mut stdout = std::io::stdout();
     let results = Executor::new(&program.module, kernels, &mut stdout)

@@ -67,9 +67,9 @@ impl Program {
 
     /// Checks the entry's arguments `args` against [`Program::fixed`]. Errors: the first argument
     /// that differs, with the value the executable was built for and the fix.
-    pub fn check_fixed(&self, args: &[arrayc_runtime::value::RtValue]) -> Result<(), String> {
+    pub fn check_fixed(&self, args: &[arrayc_runtime::value::RtValue]) -> Result<(), crate::UserError> {
         use arrayc_runtime::value::RtValue;
-        let f = self.module.func(&self.entry).ok_or("no entry function")?;
+        let f = self.module.func(&self.entry).ok_or_else(|| crate::UserError("error: no entry function".into()))?;
         for ((fixed, arg), name) in self.fixed.iter().zip(args).zip(&f.param_names) {
             let ok = match (fixed, arg) {
                 (None, _) => true,
@@ -88,10 +88,10 @@ impl Program {
                     Some(Fixed::Shape(sh)) => format!("{name} of shape {sh:?}"),
                     None => unreachable!("a free parameter always matches"),
                 };
-                return Err(format!(
+                return Err(crate::UserError(format!(
                     "error: this executable was built for {built} (`arrayc build --arg`), and its kernels assume it; \
                      pass that, or build again without --arg {name} (or with the new value)"
-                ));
+                )));
             }
         }
         Ok(())
@@ -99,17 +99,31 @@ impl Program {
 
     /// Reads a payload made by [`Program::encode`]. Errors: not a payload of this arrayc; written by
     /// an arrayc build other than this runtime library's; damaged.
-    pub fn decode(bytes: &[u8]) -> Result<Program, String> {
-        let body = bytes.strip_prefix(MAGIC.as_slice()).ok_or("not a program of this version of arrayc")?;
-        let (schema, body) = body.split_at_checked(8).ok_or("the embedded program is truncated")?;
+    pub fn decode(bytes: &[u8]) -> Result<Program, ProgramError> {
+        let body = bytes.strip_prefix(MAGIC.as_slice()).ok_or(ProgramError::Foreign)?;
+        let (schema, body) = body.split_at_checked(8).ok_or(ProgramError::Truncated)?;
         if schema != SCHEMA.to_le_bytes() {
-            return Err("its program was written by another build of arrayc than its runtime library \
-                        (libarrayc_aot.a beside arrayc, or $ARRAYC_AOT_LIB): build both from one source \
-                        (`make build`), then run `arrayc build` again"
-                .into());
+            return Err(ProgramError::OtherBuild);
         }
-        postcard::from_bytes(body).map_err(|e| format!("the embedded program is damaged ({e})"))
+        postcard::from_bytes(body).map_err(|e| ProgramError::Damaged(e.to_string()))
     }
+}
+
+/// Why an executable's or library's embedded program cannot be read ([`Program::decode`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProgramError {
+    #[error("not a program of this version of arrayc")]
+    Foreign,
+    #[error("the embedded program is truncated")]
+    Truncated,
+    #[error(
+        "its program was written by another build of arrayc than its runtime library (libarrayc_aot.a beside \
+         arrayc, or $ARRAYC_AOT_LIB): build both from one source (`make build`), then run `arrayc build` again"
+    )]
+    OtherBuild,
+    /// The payload does not deserialise (postcard's words).
+    #[error("the embedded program is damaged ({0})")]
+    Damaged(String),
 }
 
 /// The dtype codes of the C interface of a library from `arrayc build --lib`
@@ -146,11 +160,11 @@ mod tests {
         assert_eq!(Program::decode(&bytes).unwrap(), program());
         let mut other = bytes.clone();
         other[MAGIC.len()] ^= 1; // the schema fingerprint of another build
-        assert!(Program::decode(&other).unwrap_err().contains("another build of arrayc"));
-        assert!(Program::decode(&bytes[..MAGIC.len() + 3]).unwrap_err().contains("truncated"));
-        assert!(Program::decode(b"arrayc-aot-0").unwrap_err().contains("not a program"));
+        assert!(Program::decode(&other).unwrap_err().to_string().contains("another build of arrayc"));
+        assert!(Program::decode(&bytes[..MAGIC.len() + 3]).unwrap_err().to_string().contains("truncated"));
+        assert!(Program::decode(b"arrayc-aot-0").unwrap_err().to_string().contains("not a program"));
         let mut damaged = bytes;
         damaged.truncate(MAGIC.len() + 8 + 1);
-        assert!(Program::decode(&damaged).unwrap_err().contains("damaged"));
+        assert!(Program::decode(&damaged).unwrap_err().to_string().contains("damaged"));
     }
 }
