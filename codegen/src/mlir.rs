@@ -49,7 +49,7 @@ pub fn parse_and_verify<'c>(context: &'c Context, text: &str) -> Result<Module<'
             "line {line}: a NUL byte (byte offset {at}); MLIR text cannot contain one"
         )));
     }
-    arrayc_dialect::guard::check_text(text).map_err(MlirError::Parse)?;
+    arrayc_dialect::guard::check_text(text).map_err(|e| MlirError::Parse(e.to_string()))?;
     let messages = Arc::new(Mutex::new(Vec::<String>::new()));
     let sink = messages.clone();
     let id = context.attach_diagnostic_handler(move |d| {

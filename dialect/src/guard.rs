@@ -6,9 +6,21 @@
 //! element type written as an alias or a dialect type (`array<!t: 1>`) might name `index` too, so it
 //! is refused as well; arrayc writes dense arrays of `i64` only.
 
+/// A dense array whose element type MLIR's parser cannot read ([`check_text`]): its line (1-based)
+/// and element type as written.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "line {line}: a dense array of `{elem}` elements (`array<{elem}: ...>`), which MLIR cannot read; dense \
+     arrays hold integers or floats, such as `array<i64: ...>`"
+)]
+pub struct UnreadableArray {
+    pub line: usize,
+    pub elem: String,
+}
+
 /// Scans `text` as MLIR tokens (skipping string literals and `//` comments) for the forms above;
 /// returns a message naming the line and the fix for the first one found.
-pub fn check_text(text: &str) -> Result<(), String> {
+pub fn check_text(text: &str) -> Result<(), UnreadableArray> {
     let b = text.as_bytes();
     let line_of = |at: usize| text[..at].matches('\n').count() + 1;
     let ident = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.' | b'-');
@@ -52,10 +64,7 @@ pub fn check_text(text: &str) -> Result<(), String> {
                     let end = (t..b.len()).find(|&k| !in_type(k)).unwrap_or(b.len());
                     let elem = &text[t..end];
                     if elem == "index" || elem.starts_with('!') {
-                        return Err(format!(
-                            "line {}: a dense array of `{elem}` elements (`array<{elem}: ...>`), which MLIR cannot read; dense arrays hold integers or floats, such as `array<i64: ...>`",
-                            line_of(start)
-                        ));
+                        return Err(UnreadableArray { line: line_of(start), elem: elem.to_string() });
                     }
                 }
             }
@@ -83,10 +92,10 @@ mod tests {
             "!t = index\n{i = array<!t: 1>}",
             "{i = array<index>}",
         ] {
-            let e = check_text(bad).expect_err(bad);
+            let e = check_text(bad).expect_err(bad).to_string();
             assert!(e.contains("array<") && e.contains("i64"), "{e}");
         }
-        assert!(check_text("\n\n{index = array<index: 1>}").unwrap_err().starts_with("line 3:"));
+        assert!(check_text("\n\n{index = array<index: 1>}").unwrap_err().to_string().starts_with("line 3:"));
         for good in [
             "{index = array<i64: 11>}",
             "{index = array<i32: 11>, x = array<f64: 1.0>, y = array<i1: true>}",

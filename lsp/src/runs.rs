@@ -33,6 +33,20 @@ pub struct Run {
 /// The most output shown in a message.
 const MAX_OUTPUT_CHARS: usize = 4000;
 
+/// Why a code-lens run gave no output of the driver's: shown to the user as the run's output.
+#[derive(Debug, thiserror::Error)]
+enum RunError {
+    /// A file or process operation failed (what was being done, and the OS error).
+    #[error("{0}: {1}")]
+    Io(String, std::io::Error),
+    /// The document changed while the driver ran.
+    #[error("cancelled: the document changed")]
+    Cancelled,
+    /// The driver ran past the time limit (`arrayc.run.timeoutMs` in the client's settings).
+    #[error("stopped after the time limit of {0:?}")]
+    TimeLimit(Duration),
+}
+
 /// Runs `job`, polling `cancelled`; returns the command's answer (`{"ok", "output"}`) and the
 /// message for the user.
 pub fn execute(job: &Run, cancelled: &dyn Fn() -> bool) -> (serde_json::Value, ShowMessageParams) {
@@ -42,7 +56,7 @@ pub fn execute(job: &Run, cancelled: &dyn Fn() -> bool) -> (serde_json::Value, S
     };
     let (ok, output) = match run(job, cancelled) {
         Ok((ok, out)) => (ok, out),
-        Err(e) => (false, e),
+        Err(e) => (false, e.to_string()),
     };
     let output = if output.chars().count() > MAX_OUTPUT_CHARS {
         output.chars().take(MAX_OUTPUT_CHARS).collect::<String>() + "\n[output cut]"
@@ -59,17 +73,17 @@ pub fn execute(job: &Run, cancelled: &dyn Fn() -> bool) -> (serde_json::Value, S
 /// Writes the text to a fresh temporary directory and runs the driver on it. `Ok((success,
 /// output))` when the driver ran (its stdout then stderr); `Err` when it could not, timed out or
 /// was cancelled.
-fn run(job: &Run, cancelled: &dyn Fn() -> bool) -> Result<(bool, String), String> {
+fn run(job: &Run, cancelled: &dyn Fn() -> bool) -> Result<(bool, String), RunError> {
     let dir = std::env::temp_dir().join(format!("arrayc-lsp-{}-{}", std::process::id(), job.run_id));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(|e| RunError::Io(format!("cannot create `{}`", dir.display()), e))?;
     let result = run_in(job, &dir, cancelled);
     let _ = std::fs::remove_dir_all(&dir);
     result
 }
 
-fn run_in(job: &Run, dir: &std::path::Path, cancelled: &dyn Fn() -> bool) -> Result<(bool, String), String> {
+fn run_in(job: &Run, dir: &std::path::Path, cancelled: &dyn Fn() -> bool) -> Result<(bool, String), RunError> {
     let file = dir.join(&job.file);
-    std::fs::write(&file, &job.text).map_err(|e| format!("cannot write `{}`: {e}", file.display()))?;
+    std::fs::write(&file, &job.text).map_err(|e| RunError::Io(format!("cannot write `{}`", file.display()), e))?;
     let sub = match job.kind {
         RunKind::FuseReport => "fuse-report",
         RunKind::Run => "run",
@@ -86,7 +100,7 @@ fn run_in(job: &Run, dir: &std::path::Path, cancelled: &dyn Fn() -> bool) -> Res
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("cannot start `{}`: {e}", job.driver.display()))?;
+        .map_err(|e| RunError::Io(format!("cannot start `{}`", job.driver.display()), e))?;
     let drain = |r: Option<Box<dyn Read + Send>>| {
         std::thread::spawn(move || {
             let mut buf = Vec::new();
@@ -103,10 +117,10 @@ fn run_in(job: &Run, dir: &std::path::Path, cancelled: &dyn Fn() -> bool) -> Res
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break Ok(status),
-            Ok(None) if cancelled() => break Err("cancelled: the document changed".to_string()),
-            Ok(None) if start.elapsed() > limit => break Err(format!("stopped after the time limit of {limit:?}")),
+            Ok(None) if cancelled() => break Err(RunError::Cancelled),
+            Ok(None) if start.elapsed() > limit => break Err(RunError::TimeLimit(limit)),
             Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-            Err(e) => break Err(format!("cannot wait for the driver: {e}")),
+            Err(e) => break Err(RunError::Io("cannot wait for the driver".into(), e)),
         }
     };
     if status.is_err() {

@@ -201,20 +201,26 @@ pub struct Validated {
     pub written: Vec<usize>,
 }
 
+/// A view whose last-dimension stride (elements) is not the one the kernel's code assumes
+/// ([`check_inner_stride`]): a compiler bug.
+#[derive(Debug, thiserror::Error)]
+#[error("has last-dimension stride {got}, but the kernel was compiled for stride {want} (an internal error of arrayc: please report it)")]
+struct StrideMismatch {
+    got: i64,
+    want: i64,
+}
+
 /// Checks that view `v` has the last-dimension stride `expected` (elements) that the kernel's code
 /// assumes, where that dimension has more than one element and the view is not empty (otherwise no
 /// address depends on it; the strides of an empty array differ anyway: the fusion symbols multiply
 /// the sizes, `row_major_strides` counts a size 0 as 1). A mismatch is a compiler bug (the stride
 /// is a fact of the fusion symbols), reported instead of computed wrongly.
-fn check_inner_stride(v: &View, expected: Option<i64>) -> Result<(), String> {
+fn check_inner_stride(v: &View, expected: Option<i64>) -> Result<(), StrideMismatch> {
     if v.shape.contains(&0) {
         return Ok(());
     }
     match (expected, v.shape.last(), v.strides.last()) {
-        (Some(want), Some(&n), Some(&got)) if n > 1 && got != want => Err(format!(
-            "has last-dimension stride {got}, but the kernel was compiled for stride {want} \
-             (an internal error of arrayc: please report it)"
-        )),
+        (Some(want), Some(&n), Some(&got)) if n > 1 && got != want => Err(StrideMismatch { got, want }),
         _ => Ok(()),
     }
 }

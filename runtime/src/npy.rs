@@ -241,12 +241,52 @@ fn abandon() {
     }
 }
 
+/// Whether an interrupt began ([`begin_interrupt`]): the process is about to exit through
+/// [`abandon_writes_and_exit`], and the main thread must leave the exit to it ([`interrupted`]).
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Marks that an interrupt handler runs and will end the process with [`abandon_writes_and_exit`].
+pub fn begin_interrupt() {
+    INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Runs `spawn` (the start of a process that writes a recorded temporary file, such as the linker
+/// of `arrayc build`) under the lock of the writes in progress, unless an interrupt began: then it
+/// waits for the interrupt handler to end the process.
+pub fn spawn_recorded<T>(spawn: impl FnOnce() -> T) -> T {
+    let files = in_progress();
+    if interrupted() {
+        // The handler needs the lock to end the process.
+        drop(files);
+        loop {
+            std::thread::park();
+        }
+    }
+    let started = spawn();
+    drop(files);
+    started
+}
+
+/// Whether an interrupt handler runs ([`begin_interrupt`]): a driver that is about to exit waits
+/// for it instead, so the exit status is the interrupt's (130) whichever thread gets there first.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
+}
+
 /// Removes every file of the write in progress, so that an interrupted run leaves no temporary
 /// and no partial set of outputs, then exits the process with `code`. For a signal handler
 /// (SIGINT: 130). The lock on the list of files is held until the exit, so no write can create or
 /// rename a file after the removal.
 pub fn abandon_writes_and_exit(code: i32) -> ! {
+    abandon_writes_and_exit_after(code, || {})
+}
+
+/// [`abandon_writes_and_exit`], running `before` first under the lock of the writes in progress:
+/// no process that [`spawn_recorded`] starts can start after `before` began (the driver's
+/// Ctrl-C handler stops the linker of `arrayc build` there).
+pub fn abandon_writes_and_exit_after(code: i32, before: impl FnOnce()) -> ! {
     let mut files = in_progress();
+    before();
     for p in files.drain(..) {
         let _ = std::fs::remove_file(p);
     }

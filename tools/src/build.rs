@@ -135,8 +135,8 @@ pub fn build(
     // A library: position-independent, and the C interface pulled out of the archive.
     let lib_flags: &[&str] =
         if lib { &["-shared", "-fPIC", "-Wl,-u,arrayc_call", "-Wl,-u,arrayc_release"] } else { &[] };
-    let output = Command::new(&cc)
-        .arg("-O1")
+    let mut link = Command::new(&cc);
+    link.arg("-O1")
         .args(lib_flags)
         .arg("-o")
         .arg(&tmp)
@@ -144,7 +144,12 @@ pub fn build(
         .arg(&kernels_o)
         .arg(&archive)
         .args(NATIVE_LIBS)
-        .output()
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    // Started where an interrupt cannot miss it: the Ctrl-C handler stops the linker before it
+    // removes the staged files, so the linker cannot write one after.
+    let output = arrayc_runtime::npy::spawn_recorded(|| link.spawn())
+        .and_then(|child| child.wait_with_output())
         .map_err(|e| {
             UserError(format!("error: cannot run the C compiler `{cc}` to link: {e}; install one (apt-get install build-essential) or set CC"))
         })?;

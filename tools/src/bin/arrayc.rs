@@ -194,14 +194,75 @@ enum Stage {
     Ptx,
 }
 
+/// Makes this process the reaper of its orphaned descendants (`PR_SET_CHILD_SUBREAPER`), so that
+/// a linker whose `cc` has died stays this process's descendant, where [`stop_descendants`] finds it.
+fn become_subreaper() {
+    // SAFETY: `prctl` with `PR_SET_CHILD_SUBREAPER` takes one integer argument and touches no memory.
+    let _ = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
+}
+
+/// Kills every running descendant of this process (`cc`, the linker: `/proc/PID/stat` gives each
+/// process's parent and state) and waits, at most `limit`, until none runs, so that none writes a
+/// file after the interrupt handler removed it. Reaps nothing: the thread that waits for a child
+/// still gets its status.
+fn stop_descendants(limit: std::time::Duration) {
+    let me = std::process::id() as i32;
+    let running = || -> Vec<i32> {
+        let Ok(procs) = std::fs::read_dir("/proc") else { return vec![] };
+        // (pid, parent, running) of every process.
+        let table: Vec<(i32, i32, bool)> = procs
+            .filter_map(Result::ok)
+            .filter_map(|p| {
+                let pid: i32 = p.file_name().to_str()?.parse().ok()?;
+                let stat = std::fs::read_to_string(p.path().join("stat")).ok()?;
+                // `pid (comm) state ppid ...`: the command name may hold spaces and parentheses.
+                let mut fields = stat.rsplit_once(')')?.1.split_whitespace();
+                let state = fields.next()?;
+                let ppid: i32 = fields.next()?.parse().ok()?;
+                Some((pid, ppid, !matches!(state, "Z" | "X")))
+            })
+            .collect();
+        let mut family = vec![me];
+        let mut k = 0;
+        while k < family.len() {
+            let parent = family[k];
+            family.extend(
+                table.iter().filter(|t| t.1 == parent && !family.contains(&t.0)).map(|t| t.0).collect::<Vec<_>>(),
+            );
+            k += 1;
+        }
+        table.iter().filter(|t| t.2 && t.0 != me && family.contains(&t.0)).map(|t| t.0).collect()
+    };
+    let start = std::time::Instant::now();
+    loop {
+        let alive = running();
+        if alive.is_empty() || start.elapsed() >= limit {
+            return;
+        }
+        for pid in alive {
+            // SAFETY: sending a signal to a descendant of this process; no memory is touched.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     arrayc_tools::set_error_limit(cli.error_limit);
     if let Some(bytes) = cli.max_memory {
         arrayc_runtime::array::set_memory_limit(bytes);
     }
-    // Ctrl-C: remove the .npy files being written, then exit with the shell's code for SIGINT.
-    let _ = ctrlc::set_handler(|| npy::abandon_writes_and_exit(130));
+    // Ctrl-C: remove the .npy files and build outputs being written, then exit with the shell's
+    // code for SIGINT. The linker of `arrayc build` (cc's grandchild) may still be writing its
+    // output: arrayc is its subreaper, and the handler first waits for it to end (it got the
+    // terminal's SIGINT too, but may ignore it), so that it cannot recreate a file the handler
+    // removed; meanwhile the main thread, which sees its child fail, leaves the exit to the handler.
+    become_subreaper();
+    let _ = ctrlc::set_handler(|| {
+        npy::begin_interrupt();
+        npy::abandon_writes_and_exit_after(130, || stop_descendants(std::time::Duration::from_secs(2)))
+    });
     let r = arrayc_tools::on_driver_stack(|| match cli.command {
         Command::Run { file, entry, run: RunArgs { args, out }, time, no_cache, target, fuse } => {
             let fuse = fuse.for_target(target);
@@ -230,6 +291,11 @@ fn main() -> ExitCode {
         Command::Cache { action } => cache(action),
     })
     .unwrap_or_else(|e| Err(UserError(format!("error: cannot start the compiler thread: {e}"))));
+    // An interrupt handler is running (its child processes failed because of it): it ends the
+    // process with status 130, after removing the files being written.
+    while npy::interrupted() {
+        std::thread::park();
+    }
     match r {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
