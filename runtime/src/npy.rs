@@ -301,8 +301,10 @@ fn create_recorded(path: &Path) -> io::Result<File> {
     Ok(f)
 }
 
-/// Renames `tmp` to `path` and records `path` as part of the write in progress, under one lock.
-fn rename_recorded(tmp: &Path, path: &Path) -> io::Result<()> {
+/// Renames the recorded temporary file `tmp` (of [`write_npy_all`], or of another all-or-nothing
+/// writer: [`create_recorded_temporary`]) to `path`, which an interrupt then removes in its place;
+/// under one lock, so that an interrupt sees one or the other.
+pub fn rename_recorded(tmp: &Path, path: &Path) -> io::Result<()> {
     let mut files = in_progress();
     std::fs::rename(tmp, path)?;
     files.retain(|p| p != tmp);
@@ -319,12 +321,6 @@ pub fn create_recorded_temporary(path: &Path) -> io::Result<File> {
     let f = File::options().write(true).create_new(true).open(path)?;
     files.push(path.to_path_buf());
     Ok(f)
-}
-
-/// Renames the recorded temporary file `tmp` ([`create_recorded_temporary`]) to `path`, which an interrupt
-/// then removes in its place; under one lock, so that an interrupt sees one or the other.
-pub fn rename_recorded_temporary(tmp: &Path, path: &Path) -> io::Result<()> {
-    rename_recorded(tmp, path)
 }
 
 /// Ends the write in progress of [`create_recorded_temporary`]: its files are kept (or already removed).

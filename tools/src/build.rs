@@ -254,7 +254,7 @@ impl Staged {
         let mut rest = self.files.into_iter();
         while let Some((tmp, path, mode)) = rest.next() {
             let moved = std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(mode))
-                .and_then(|()| arrayc_runtime::npy::rename_recorded_temporary(&tmp, &path));
+                .and_then(|()| arrayc_runtime::npy::rename_recorded(&tmp, &path));
             if let Err(e) = moved {
                 for p in done {
                     let _ = std::fs::remove_file(p);

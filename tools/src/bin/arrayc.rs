@@ -255,9 +255,10 @@ fn main() -> ExitCode {
     }
     // Ctrl-C: remove the .npy files and build outputs being written, then exit with the shell's
     // code for SIGINT. The linker of `arrayc build` (cc's grandchild) may still be writing its
-    // output: arrayc is its subreaper, and the handler first waits for it to end (it got the
-    // terminal's SIGINT too, but may ignore it), so that it cannot recreate a file the handler
-    // removed; meanwhile the main thread, which sees its child fail, leaves the exit to the handler.
+    // output: it is started under the lock of the writes in progress (`npy::spawn_recorded`),
+    // arrayc is its subreaper, and the handler kills it (and every other descendant) under that
+    // lock before it removes the files, so that it cannot recreate one; meanwhile the main thread,
+    // which sees its child fail, leaves the exit to the handler.
     become_subreaper();
     let _ = ctrlc::set_handler(|| {
         npy::begin_interrupt();
