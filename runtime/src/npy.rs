@@ -241,13 +241,15 @@ fn abandon() {
     }
 }
 
-/// Whether an interrupt began ([`begin_interrupt`]): the process is about to exit through
+/// Whether an interrupt began ([`interrupt_flag`]): the process is about to exit through
 /// [`abandon_writes_and_exit`], and the main thread must leave the exit to it ([`interrupted`]).
 static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Marks that an interrupt handler runs and will end the process with [`abandon_writes_and_exit`].
-pub fn begin_interrupt() {
-    INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
+/// The flag that marks an interrupt: a driver's signal handler sets it (to `true`, in the handler
+/// itself, so that it is set before any thread can see a child process die of the same signal),
+/// and then ends the process with [`abandon_writes_and_exit`].
+pub fn interrupt_flag() -> &'static std::sync::atomic::AtomicBool {
+    &INTERRUPTED
 }
 
 /// Runs `spawn` (the start of a process that writes a recorded temporary file, such as the linker
@@ -267,7 +269,7 @@ pub fn spawn_recorded<T>(spawn: impl FnOnce() -> T) -> T {
     started
 }
 
-/// Whether an interrupt handler runs ([`begin_interrupt`]): a driver that is about to exit waits
+/// Whether an interrupt handler runs ([`interrupt_flag`]): a driver that is about to exit waits
 /// for it instead, so the exit status is the interrupt's (130) whichever thread gets there first.
 pub fn interrupted() -> bool {
     INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)

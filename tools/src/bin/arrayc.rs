@@ -247,6 +247,43 @@ fn stop_descendants(limit: std::time::Duration) {
     }
 }
 
+/// Blocks (`true`) or unblocks SIGINT on the calling thread; threads it starts inherit the mask.
+/// Child processes do not: `std::process::Command` clears the mask in the child.
+fn set_sigint_blocked(blocked: bool) {
+    // SAFETY: `sigemptyset`, `sigaddset` and `pthread_sigmask` only touch the local `set`, which
+    // is initialised by `sigemptyset` before it is read.
+    unsafe {
+        let mut set = std::mem::MaybeUninit::<libc::sigset_t>::uninit();
+        libc::sigemptyset(set.as_mut_ptr());
+        libc::sigaddset(set.as_mut_ptr(), libc::SIGINT);
+        let how = if blocked { libc::SIG_BLOCK } else { libc::SIG_UNBLOCK };
+        libc::pthread_sigmask(how, set.as_ptr(), std::ptr::null_mut());
+    }
+}
+
+/// Installs the Ctrl-C handling of the drivers. The signal handler itself sets
+/// [`npy::interrupt_flag`] and wakes a thread that, under the lock of the writes in progress, kills
+/// every descendant ([`stop_descendants`]: the linker of `arrayc build`, started under that lock by
+/// `npy::spawn_recorded`, with arrayc its subreaper), removes the files being written, and exits
+/// with 130. Only the main thread takes SIGINT (the cleaning thread and the compiler thread block
+/// it), so the flag is set before the compiler thread can see a child die of the same Ctrl-C (a
+/// terminal signals the whole process group, and the kernel queues the signal for every process
+/// of the group before any can exit): the driver then leaves the exit to the handler instead of
+/// reporting the child's failure (issue 34's CI failure, exit 1 instead of 130). Errors: the handler or its thread could not be installed.
+fn handle_interrupts() -> std::io::Result<()> {
+    use signal_hook::consts::SIGINT;
+    signal_hook::flag::register(SIGINT, npy::interrupt_flag())?;
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT])?;
+    set_sigint_blocked(true);
+    let cleaner = std::thread::Builder::new().name("ctrl-c".into()).spawn(move || {
+        if signals.forever().next().is_some() {
+            npy::abandon_writes_and_exit_after(130, || stop_descendants(std::time::Duration::from_secs(2)))
+        }
+    });
+    set_sigint_blocked(false);
+    cleaner.map(drop)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     arrayc_tools::set_error_limit(cli.error_limit);
@@ -254,42 +291,41 @@ fn main() -> ExitCode {
         arrayc_runtime::array::set_memory_limit(bytes);
     }
     // Ctrl-C: remove the .npy files and build outputs being written, then exit with the shell's
-    // code for SIGINT. The linker of `arrayc build` (cc's grandchild) may still be writing its
-    // output: it is started under the lock of the writes in progress (`npy::spawn_recorded`),
-    // arrayc is its subreaper, and the handler kills it (and every other descendant) under that
-    // lock before it removes the files, so that it cannot recreate one; meanwhile the main thread,
-    // which sees its child fail, leaves the exit to the handler.
+    // code for SIGINT (see `handle_interrupts`).
     become_subreaper();
-    let _ = ctrlc::set_handler(|| {
-        npy::begin_interrupt();
-        npy::abandon_writes_and_exit_after(130, || stop_descendants(std::time::Duration::from_secs(2)))
-    });
-    let r = arrayc_tools::on_driver_stack(|| match cli.command {
-        Command::Run { file, entry, run: RunArgs { args, out }, time, no_cache, target, fuse } => {
-            let fuse = fuse.for_target(target);
-            let opts = RunOptions { out: out.as_deref(), time, use_cache: !no_cache, target };
-            let r = run(&file, entry.as_deref(), &args, opts, &fuse);
-            // A failed run leaves no results in --out DIR, not even an earlier run's.
-            match (r, &out) {
-                (Err(e), Some(dir)) => Err(match remove_stale_results(dir, 0) {
-                    Ok(()) => e,
-                    Err(also) => UserError(format!("{}\n{}", e.0.trim_end(), also.0)),
-                }),
-                (r, _) => r,
+    if let Err(e) = handle_interrupts() {
+        eprintln!("warning: Ctrl-C will not remove partial outputs: cannot install its handler: {e}");
+    }
+    let r = arrayc_tools::on_driver_stack(|| {
+        // The compiler thread and the threads it starts never take SIGINT: the main thread does.
+        set_sigint_blocked(true);
+        match cli.command {
+            Command::Run { file, entry, run: RunArgs { args, out }, time, no_cache, target, fuse } => {
+                let fuse = fuse.for_target(target);
+                let opts = RunOptions { out: out.as_deref(), time, use_cache: !no_cache, target };
+                let r = run(&file, entry.as_deref(), &args, opts, &fuse);
+                // A failed run leaves no results in --out DIR, not even an earlier run's.
+                match (r, &out) {
+                    (Err(e), Some(dir)) => Err(match remove_stale_results(dir, 0) {
+                        Ok(()) => e,
+                        Err(also) => UserError(format!("{}\n{}", e.0.trim_end(), also.0)),
+                    }),
+                    (r, _) => r,
+                }
             }
+            Command::Check { file } => check(&file),
+            Command::Build { file, entry, output, lib, args, fuse } => {
+                arrayc_tools::build::build(&file, entry.as_deref(), &output, lib, &args, &fuse)
+            }
+            Command::Emit { stage, target, file, entry, args, fuse } => {
+                emit(stage, target, &file, entry.as_deref(), &args, &fuse)
+            }
+            Command::FuseReport { file, entry, args, format, target, fuse } => {
+                fuse_report(&file, entry.as_deref(), &args, format, &fuse.for_target(target))
+            }
+            Command::Lsp => lsp(),
+            Command::Cache { action } => cache(action),
         }
-        Command::Check { file } => check(&file),
-        Command::Build { file, entry, output, lib, args, fuse } => {
-            arrayc_tools::build::build(&file, entry.as_deref(), &output, lib, &args, &fuse)
-        }
-        Command::Emit { stage, target, file, entry, args, fuse } => {
-            emit(stage, target, &file, entry.as_deref(), &args, &fuse)
-        }
-        Command::FuseReport { file, entry, args, format, target, fuse } => {
-            fuse_report(&file, entry.as_deref(), &args, format, &fuse.for_target(target))
-        }
-        Command::Lsp => lsp(),
-        Command::Cache { action } => cache(action),
     })
     .unwrap_or_else(|e| Err(UserError(format!("error: cannot start the compiler thread: {e}"))));
     // An interrupt handler is running (its child processes failed because of it): it ends the
