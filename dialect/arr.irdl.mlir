@@ -65,6 +65,12 @@ irdl.dialect @arr {
     irdl.operands(base: %b) }
   irdl.operation @print { %x = irdl.any
     irdl.operands(value: %x) }
+  // arr.matmul(out, lhs, rhs) : out = lhs @ rhs of 2-d views, a host operation that calls a
+  // matrix-product library (dialect/README.md).
+  irdl.operation @matmul { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, lhs: %a, rhs: %b) }
 
   // Destination-passing computations: the first operand is the output view.
   irdl.operation @fill { %o = irdl.any

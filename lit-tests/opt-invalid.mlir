@@ -9,6 +9,8 @@
 // RUN: sed -n '/^\/\/ RED-BEGIN/,/^\/\/ RED-END/p' %s | not %arrayc-opt - 2>&1 | FileCheck %s --check-prefix=RED
 // RUN: sed -n '/^\/\/ SCAN-BEGIN/,/^\/\/ SCAN-END/p' %s | not %arrayc-opt - 2>&1 | FileCheck %s --check-prefix=SCAN
 // RUN: sed -n '/^\/\/ CALL-BEGIN/,/^\/\/ CALL-END/p' %s | not %arrayc-opt - 2>&1 | FileCheck %s --check-prefix=CALL
+// RUN: sed -n '/^\/\/ RANK-BEGIN/,/^\/\/ RANK-END/p' %s | not %arrayc-opt - 2>&1 | FileCheck %s --check-prefix=RANK
+// RUN: sed -n '/^\/\/ INT-BEGIN/,/^\/\/ INT-END/p' %s | not %arrayc-opt - 2>&1 | FileCheck %s --check-prefix=INT
 
 // DIM-BEGIN
 module {
@@ -90,3 +92,27 @@ module {
 }
 // SCAN-END
 // SCAN: error: `<stdin>`: invalid arr module: @f: arr.scan: scans axis 1 of a 1-d input into a 1-d out
+
+// arr.matmul takes 2-d views of one float dtype.
+// RANK-BEGIN
+module {
+  func.func @f(%n: i64) {
+    %a = "arr.new"(%n) : (i64) -> (memref<?xf64, strided<[?], offset: ?>>)
+    %c = "arr.new"(%n, %n) : (i64, i64) -> (memref<?x?xf64, strided<[?, ?], offset: ?>>)
+    "arr.matmul"(%c, %a, %a) : (memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>) -> ()
+    return
+  }
+}
+// RANK-END
+// RANK: error: `<stdin>`: invalid arr module: @f: arr.matmul: takes 2-d views only
+
+// INT-BEGIN
+module {
+  func.func @f(%n: i64) {
+    %a = "arr.new"(%n, %n) : (i64, i64) -> (memref<?x?xi64, strided<[?, ?], offset: ?>>)
+    "arr.matmul"(%a, %a, %a) : (memref<?x?xi64, strided<[?, ?], offset: ?>>, memref<?x?xi64, strided<[?, ?], offset: ?>>, memref<?x?xi64, strided<[?, ?], offset: ?>>) -> ()
+    return
+  }
+}
+// INT-END
+// INT: error: `<stdin>`: invalid arr module: @f: arr.matmul: takes `f64` or `f32` views of one dtype

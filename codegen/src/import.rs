@@ -577,6 +577,11 @@ impl FuncImporter<'_> {
                 no_results()?;
                 OpKind::Sync { base: ops[0] }
             }
+            "matmul" => {
+                want(3)?;
+                no_results()?;
+                OpKind::MatMul { out: ops[0], lhs: ops[1], rhs: ops[2] }
+            }
             "print" => {
                 want(1)?;
                 no_results()?;

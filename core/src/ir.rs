@@ -115,6 +115,13 @@ pub enum OpKind {
     Print { value: ValueId, newline: bool },
     /// An array computation writing `out` (destination-passing).
     Compute { func: ComputeFn, out: ValueId, ins: Vec<ValueId> },
+    /// `arr.matmul`: the matrix product `out = lhs @ rhs` of materialised 2-d views (`lhs` `n x k`,
+    /// `rhs` `k x m`, `out` `n x m`, one float dtype; `out` overlaps neither input), which the host
+    /// executor computes with a BLAS-like library instead of a kernel (NumPy's `matmul` of 2-d
+    /// arrays; which products take this form is [`crate::ops::matmul_by_library`]). A host operation:
+    /// it reads `lhs` and `rhs` and writes `out` as `arr.load` and `arr.print` read arrays, so it
+    /// ends a WSP region.
+    MatMul { out: ValueId, lhs: ValueId, rhs: ValueId },
 }
 
 impl OpKind {
@@ -165,7 +172,15 @@ impl OpKind {
             | Dim { res, .. }
             | Load { res, .. } => vec![*res],
             Call { results, .. } | For { results, .. } | While { results, .. } | If { results, .. } => results.clone(),
-            Return { .. } | Assert { .. } | Del { .. } | Sync { .. } | Print { .. } | Compute { .. } => vec![],
+            Return { .. }
+            | Assert { .. }
+            | Del { .. }
+            | Sync { .. }
+            | Print { .. }
+            | Compute { .. }
+            | MatMul { .. } => {
+                vec![]
+            }
         }
     }
     /// Values this operation reads, not counting those read inside nested bodies.
@@ -192,6 +207,7 @@ impl OpKind {
             Del { base } | Sync { base } => vec![*base],
             Print { value, .. } => vec![*value],
             Compute { out, ins, .. } => [vec![*out], ins.clone()].concat(),
+            MatMul { out, lhs, rhs } => vec![*out, *lhs, *rhs],
         }
     }
 }

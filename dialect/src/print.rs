@@ -256,6 +256,7 @@ impl Printer<'_> {
             Del { base } => self.generic("del", &[], &[*base], ""),
             Sync { base } => self.generic("sync", &[], &[*base], ""),
             Print { value, newline } => self.generic("print", &[], &[*value], &format!(" {{newline = {newline}}}")),
+            MatMul { out, lhs, rhs } => self.generic("matmul", &[], &[*out, *lhs, *rhs], ""),
             Compute { func, out, ins } => {
                 let mut ops = vec![*out];
                 ops.extend(ins);

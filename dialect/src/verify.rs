@@ -384,6 +384,16 @@ impl Verifier<'_> {
                 self.array(*base, "base")?;
             }
             Print { .. } => {}
+            MatMul { out, lhs, rhs } => {
+                let ranks = [self.array(*out, "out")?, self.array(*lhs, "lhs")?, self.array(*rhs, "rhs")?];
+                if ranks != [2, 2, 2] {
+                    return Err("takes 2-d views only".into());
+                }
+                let dtypes = [*out, *lhs, *rhs].map(|v| self.f.ty(v).dtype());
+                if dtypes.iter().any(|d| *d != dtypes[0]) || !dtypes[0].is_float() {
+                    return Err("takes `f64` or `f32` views of one dtype".into());
+                }
+            }
             Compute { func, out, ins } => self.compute(*func, *out, ins)?,
         }
         Ok(())
@@ -508,6 +518,7 @@ fn op_name(k: &OpKind) -> String {
         Del { .. } => "arr.del".into(),
         Sync { .. } => "arr.sync".into(),
         Print { .. } => "arr.print".into(),
+        MatMul { .. } => "arr.matmul".into(),
         Compute { func, .. } => format!("arr.{}", func.name()),
     }
 }

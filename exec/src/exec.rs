@@ -240,6 +240,15 @@ impl<'a> Executor<'a> {
                 };
                 let _ = write!(self.out, "{text}{}", if *newline { "\n" } else { " " });
             }
+            Inst::MatMul { out, lhs, rhs } => {
+                let (out, lhs, rhs) = (fr.vw(*out)?, fr.vw(*lhs)?, fr.vw(*rhs)?);
+                if self.device {
+                    self.kernels.host_read(lhs)?;
+                    self.kernels.host_read(rhs)?;
+                    self.kernels.host_write(out)?;
+                }
+                arrayc_runtime::matmul::matmul(out, lhs, rhs)?
+            }
             Inst::Fail(e) => return Err(OpError::Msg(e.to_string())),
         }
         Ok(Next::Pc)
@@ -607,6 +616,12 @@ enum Inst {
         value: Slot,
         newline: bool,
     },
+    /// `arr.matmul`: `out = lhs @ rhs` by the library (`arrayc_runtime::matmul`).
+    MatMul {
+        out: u32,
+        lhs: u32,
+        rhs: u32,
+    },
     /// An internal error found by the translation, reported if the operation is reached.
     Fail(InternalError),
 }
@@ -930,6 +945,9 @@ impl Translator<'_> {
             }
             Sync { .. } => return,
             Print { value, newline } => Inst::Print { value: self.slot(*value), newline: *newline },
+            MatMul { out, lhs, rhs } => {
+                Inst::MatMul { out: self.view_reg(*out), lhs: self.view_reg(*lhs), rhs: self.view_reg(*rhs) }
+            }
             Compute { func: ComputeFn::Fill | ComputeFn::Copy, out, ins } if ins.len() == 1 => {
                 let src = match self.slot(ins[0]) {
                     Slot::S(r, dt) => Some(Operand::Scalar(r, dt)),

@@ -58,7 +58,7 @@ pub const SPLIT_MAX_OUT: i64 = CHUNK_ELEMS / 64;
 pub const MIN_CHUNK_OUT: i64 = 64;
 
 /// Checks that every element of `v` lies inside its base buffer.
-fn check_in_bounds(v: &View, what: &str) -> Result<(), LaunchError> {
+pub(crate) fn check_in_bounds(v: &View, what: &str) -> Result<(), LaunchError> {
     if v.shape.len() != v.strides.len() {
         return Err(format!("{what}: view has {} sizes but {} strides", v.shape.len(), v.strides.len()).into());
     }

@@ -5,6 +5,7 @@
 pub mod array;
 pub mod gpu;
 pub mod launch;
+pub mod matmul;
 pub mod npy;
 pub mod print;
 pub mod rng;
