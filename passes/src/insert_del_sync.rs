@@ -1,9 +1,10 @@
 //! Pass `insert-del-sync`: adds Bohrium's `SYNC` before every host read of an array and `DEL` after
 //! the last use of every base array (Kristensen et al. 2016, Sec. IV, Fig. 3b).
 //!
-//! Host reads: `arr.load`, `arr.print` of a view, and the results of the entry function (the driver
-//! reads them). `arr.del %b` goes right after the last operation of the region (body) that defines
-//! `%b` with `arr.new` and uses `%b` or a view of it, nested regions included. Arrays that leave
+//! Host reads: `arr.load`, `arr.print` of a view, the operands of `arr.matmul`, and the results of
+//! the entry function (the driver reads them). `arr.del %b` goes right after the last operation of
+//! the region (body) that defines `%b` with `arr.new` and uses `%b` or a view of it, nested regions
+//! included. Arrays that leave
 //! their region get no `del` there: results of a non-entry function, and values yielded out of a
 //! loop or branch. Results of the entry function are synced and then deleted just before
 //! `func.return`, as Fig. 3b's `SYNC D; DEL D` (the returned value keeps its storage alive; `del` ends
@@ -37,6 +38,7 @@ fn insert_syncs(body: &mut Body, f: &Func, bases: &HashMap<ValueId, ValueId>, is
         let reads: Vec<ValueId> = match &op.kind {
             OpKind::Load { src, .. } => vec![*src],
             OpKind::Print { value, .. } if f.ty(*value).is_array() => vec![*value],
+            OpKind::MatMul { lhs, rhs, .. } => vec![*lhs, *rhs],
             OpKind::Return { values } if is_entry => values.iter().copied().filter(|v| f.ty(*v).is_array()).collect(),
             _ => vec![],
         };

@@ -8,6 +8,7 @@
 //! mlir-sys or llvm-sys; `scripts/check-layers.sh`, run by `make lint`, checks it).
 pub mod dce;
 pub mod disk_cache;
+pub mod expand_matmul;
 pub mod insert_del_sync;
 pub mod kernel_layout;
 pub mod legality;

@@ -178,17 +178,25 @@ pub struct FuseArgs {
     /// when the environment variable ARRAYC_VERIFY_EACH is set (the test suites set it).
     #[arg(long, env = "ARRAYC_VERIFY_EACH", value_parser = clap::builder::FalseyValueParser::new())]
     pub verify_each: bool,
+    /// Whether the target has no matrix-product library, so that `arr.matmul` becomes the fused
+    /// kernel (pass `expand-matmul`): set by [`FuseArgs::for_target`] for the GPU targets.
+    #[arg(skip)]
+    pub expand_matmul: bool,
 }
 
 impl FuseArgs {
     /// These options for kernels that run on `target`: its default cost model unless `--cost` gave
-    /// one.
+    /// one, and on the GPU targets the fused form of every matrix product (cuBLAS is not wired in).
     pub fn for_target(&self, target: Target) -> FuseArgs {
         let default = match target {
             Target::Cpu => "bohrium",
             Target::Gpu | Target::GpuEmulated => "gpu",
         };
-        FuseArgs { cost: Some(self.cost.clone().unwrap_or_else(|| default.into())), ..self.clone() }
+        FuseArgs {
+            cost: Some(self.cost.clone().unwrap_or_else(|| default.into())),
+            expand_matmul: target != Target::Cpu,
+            ..self.clone()
+        }
     }
 
     /// The options for partitioning `entry`, given its arguments as far as they are known.
@@ -200,7 +208,11 @@ impl FuseArgs {
             specialize: (!self.generic).then(|| specialization(entry, given)),
             decisions: None,
         };
-        PassOptions { fusion, verify_each: self.verify_each || cfg!(debug_assertions) }
+        PassOptions {
+            fusion,
+            verify_each: self.verify_each || cfg!(debug_assertions),
+            expand_matmul: self.expand_matmul,
+        }
     }
 }
 

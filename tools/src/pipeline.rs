@@ -2,7 +2,8 @@
 //! which is also its `arrayc-opt --pass` flag), run in order with the project's IR invariants
 //! checked after each (`verify::verify_module`) and, with `--verify-each`, MLIR's verifier too.
 //!
-//! `lower-ast` -> `insert-del-sync` -> `wsp-fusion` -> `outline-kernels` -> `dce`, then kernel code
+//! `lower-ast` -> (`expand-matmul`, on the GPU targets) -> `insert-del-sync` -> `wsp-fusion` ->
+//! `outline-kernels` -> `dce`, then kernel code
 //! generation and the JIT (`arrayc_codegen::jit`, not run through this registry: their input is the
 //! outlined kernels, their output machine code).
 
@@ -11,13 +12,17 @@ use arrayc_codegen::mlir;
 use arrayc_core::error::InternalError;
 use arrayc_dialect::{ir::Module, print, verify};
 use arrayc_passes::wsp_fusion::{self, FusionOptions, RegionReport};
-use arrayc_passes::{dce, insert_del_sync, lower_ast, outline};
+use arrayc_passes::{dce, expand_matmul, insert_del_sync, lower_ast, outline};
 
 /// Every pass of the pipeline, in pipeline order, with a one-line description. `lower-ast` reads
 /// source text (`arrayc-opt` accepts it only as the first pass, on a `.arr` file); every other pass
 /// rewrites an `arr` module.
 pub const PASSES: &[(&str, &str)] = &[
     (lower_ast::NAME, "the checked program (.arr source) to an arr module; only as the first pass"),
+    (
+        expand_matmul::NAME,
+        "turn each arr.matmul into the fused kernel's form (targets without a matrix-product library)",
+    ),
     (insert_del_sync::NAME, "add arr.sync before host reads and arr.del after each base array's last use"),
     (
         wsp_fusion::NAME,
@@ -34,6 +39,8 @@ pub const PASSES: &[(&str, &str)] = &[
 pub struct PassOptions {
     pub fusion: FusionOptions,
     pub verify_each: bool,
+    /// Run `expand-matmul` first ([`prepare`]): the target has no matrix-product library.
+    pub expand_matmul: bool,
 }
 
 /// Front end and `lower-ast`: source text to an `arr` module, verified.
@@ -64,6 +71,10 @@ pub fn run_pass_with(
     opts: &PassOptions,
 ) -> Result<Vec<RegionReport>, UserError> {
     let reports = match name {
+        expand_matmul::NAME => {
+            expand_matmul::run(m);
+            vec![]
+        }
         insert_del_sync::NAME => {
             insert_del_sync::run(m, entry);
             vec![]
@@ -94,10 +105,19 @@ pub fn run_pass_with(
     Ok(reports)
 }
 
-/// The passes from an `arr` module to kernels: `insert-del-sync`, `wsp-fusion`, `outline-kernels`
-/// and `dce`. Returns the fusion reports.
+/// The passes from the lowering to `emit --stage=arr`: `expand-matmul` where `opts` asks for it,
+/// then `insert-del-sync`.
+pub fn prepare(m: &mut Module, entry: &str, opts: &PassOptions) -> Result<(), UserError> {
+    if opts.expand_matmul {
+        run_pass_with(m, expand_matmul::NAME, entry, opts)?;
+    }
+    run_pass_with(m, insert_del_sync::NAME, entry, opts).map(|_| ())
+}
+
+/// The passes from an `arr` module to kernels: [`prepare`], `wsp-fusion`, `outline-kernels` and
+/// `dce`. Returns the fusion reports.
 pub fn to_kernels(m: &mut Module, entry: &str, opts: &PassOptions) -> Result<Vec<RegionReport>, UserError> {
-    run_pass_with(m, insert_del_sync::NAME, entry, opts)?;
+    prepare(m, entry, opts)?;
     let reports = run_pass_with(m, wsp_fusion::NAME, entry, opts)?;
     run_pass_with(m, outline::NAME, entry, opts)?;
     run_pass_with(m, dce::NAME, entry, opts)?;

@@ -1,6 +1,7 @@
 //! Expressions: scalar host arithmetic, array operations (one `arr` op each), views, builtins.
 
 use super::{LResult, Lowerer, Root};
+use arrayc_core::ops::matmul_by_library;
 use arrayc_core::semantics::{gather_out_of_bounds, scatter_out_of_bounds};
 use arrayc_dialect::ir::{
     BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, ScatterKind, ScatterMode, Type, UnFn, ValueId,
@@ -657,12 +658,15 @@ impl Lowerer<'_> {
         res
     }
 
-    /// `dot(a, b)` of 1-d and 2-d operands (NumPy `a @ b`): the operands' product, broadcast over
-    /// the output's axes and the inner axis, summed along the inner axis; for two matrices
-    /// `sum(a[:, :, newaxis] * b[newaxis, :, :], axis=1)`. Fused, that is one kernel that
-    /// accumulates each output row over the inner axis (`kernel_codegen::loops`, reductions along an
-    /// axis that is not the last), not a blocked BLAS kernel. The inner sizes are checked at run time
-    /// (NumPy raises for unaligned shapes; broadcasting would hide a size 1).
+    /// `dot(a, b)` of 1-d and 2-d operands (NumPy `a @ b`). Where the cost model's rule
+    /// [`matmul_by_library`] says so (two float matrices), an `arr.matmul` into a new array, its
+    /// operands first converted to the result's dtype where they differ (as NumPy does before
+    /// calling BLAS). Otherwise the operands' product, broadcast over the output's axes and the
+    /// inner axis, summed along the inner axis (for two matrices
+    /// `sum(a[:, :, newaxis] * b[newaxis, :, :], axis=1)`): fused, one kernel that accumulates each
+    /// output row over the inner axis (`kernel_codegen::loops`, reductions along an axis that is
+    /// not the last). The inner sizes are checked at run time (NumPy raises for unaligned shapes;
+    /// broadcasting would hide a size 1).
     fn dot(&mut self, a: ValueId, b: ValueId, args: &[Expr], ty: &Ty, e: &Expr) -> LResult<ValueId> {
         use IndexEntry::{Full, NewAxis};
         let (Ty::Array(_, sa), Ty::Array(_, sb)) = (self.ty_of(&args[0]).clone(), self.ty_of(&args[1]).clone()) else {
@@ -675,6 +679,15 @@ impl Lowerer<'_> {
         // `{lhs}` and `{rhs}`: the executor puts in the compared sizes (see `cf.assert`).
         let msg = "dot: shapes not aligned: the last dimension of `a` has size {lhs}, the first of `b` {rhs}".into();
         self.emit(OpKind::Assert { cond: aligned, msg });
+        if matmul_by_library(d, sa.len(), sb.len()) {
+            let Ty::Array(_, shape) = ty else { unreachable!("`dot` of matrices is an array") };
+            let (lhs, rhs) = (self.converted(a, d, &sa)?, self.converted(b, d, &sb)?);
+            let sizes = vec![self.dim(lhs, 0), self.dim(rhs, 1)];
+            let out = self.new_array(d, sizes);
+            self.shapes.insert(out, shape.clone());
+            self.emit(OpKind::MatMul { out, lhs, rhs });
+            return Ok(out);
+        }
         let (x, y, shape, axis) = match (sa.len(), sb.len()) {
             (1, 1) => (a, b, sa.clone(), None),
             (2, 1) => (a, self.expand(b, vec![NewAxis, Full]), sa.clone(), Some(1)),
@@ -687,6 +700,15 @@ impl Lowerer<'_> {
         };
         let prod = self.array_op(ComputeFn::Binary(BinFn::Mul), vec![x, y], &Ty::Array(d, shape))?;
         self.reduction(false, ReduceKind::Sum, prod, axis, ty, e)
+    }
+
+    /// `v` (of checked shape `shape`) in dtype `dt`: itself when it has that dtype, else a
+    /// converted copy (`arr.copy` converts).
+    fn converted(&mut self, v: ValueId, dt: DType, shape: &[Size]) -> LResult<ValueId> {
+        if self.f.ty(v).dtype() == dt {
+            return Ok(v);
+        }
+        self.array_op(ComputeFn::Copy, vec![v], &Ty::Array(dt, shape.to_vec()))
     }
 
     /// `arr.new` of a base array.
