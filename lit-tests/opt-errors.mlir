@@ -16,6 +16,7 @@ module {
 
 // PASS: error: unknown pass `no-such-pass`; available passes:
 // PASS-NEXT: lower-ast
+// PASS-NEXT: expand-matmul
 // PASS-NEXT: insert-del-sync
 // PASS-NEXT: wsp-fusion
 // PASS-NEXT: outline-kernels

@@ -388,20 +388,29 @@ impl IndexEntry {
     }
 }
 
+/// The largest inner size `k`, known when the program is compiled, of a product of matrices that
+/// stays the fused kernel ([`matmul_by_library`]): with `k <= 8` a product does at most 16 flops per
+/// output element, about as few as an elementwise operation, so it is bound by memory like one, and
+/// fusing it with its neighbours (no write and read back of the `n x m` result) beats a library call.
+pub const FUSED_MATMUL_MAX_INNER: i64 = 8;
+
 /// The cost model's one decision between the two forms of a matrix product `dot(a, b)` / `a @ b`:
-/// whether a product of a `lhs_rank`-d and a `rhs_rank`-d operand of dtype `dtype` becomes
-/// `arr.matmul` (a library call on materialised operands, [`crate::ir::OpKind::MatMul`]) rather
-/// than the fused kernel (a broadcast multiply and a sum along the inner axis, which the WSP pass
-/// may fuse with its neighbours).
+/// whether a product of a `lhs_rank`-d and a `rhs_rank`-d operand of dtype `dtype`, with the inner
+/// size `inner` when the program fixes it (a literal size), becomes `arr.matmul` (a library call
+/// on materialised operands, [`crate::ir::OpKind::MatMul`]) rather than the fused kernel (a
+/// broadcast multiply and a sum along the inner axis, which the WSP pass may fuse with its
+/// neighbours).
 ///
-/// True for 2-d × 2-d products of `f64` or `f32`. Such a product does `2·n·k·m` flops on `n·k +
-/// k·m` inputs: a blocked library kernel (register tiles, cache blocking, packing) runs it several
-/// times faster than one loop nest, and fusing the product into its neighbours saves at most one
-/// pass over the `n × m` result (the fused kernel's only advantage, `O(n·m)` bytes against
-/// `O(n·k·m)` flops). The fused kernel stays for 1-d operands (a dot or matrix-vector product
-/// reads each input element once, so it is memory-bound and a loop nest runs it at memory speed)
-/// and for integer and bool dtypes (BLAS has none). On the GPU targets the pipeline expands every
-/// `arr.matmul` back into the fused kernel (pass `expand-matmul`; cuBLAS is not wired in).
-pub fn matmul_by_library(dtype: DType, lhs_rank: usize, rhs_rank: usize) -> bool {
-    dtype.is_float() && lhs_rank == 2 && rhs_rank == 2
+/// True for 2-d × 2-d products of `f64` or `f32` unless `inner` is at most
+/// [`FUSED_MATMUL_MAX_INNER`] (an outer product, say). Such a product does `2·n·k·m` flops on
+/// `n·k + k·m` inputs: a blocked library kernel (register tiles, cache blocking, packing) runs it
+/// several times faster than one loop nest, and fusing the product into its neighbours saves at
+/// most one pass over the `n × m` result (the fused kernel's only advantage, `O(n·m)` bytes
+/// against `O(n·k·m)` flops), which matters only for a small `k`. The fused kernel stays for 1-d
+/// operands (a dot or matrix-vector product reads each input element once, so it is memory-bound
+/// and a loop nest runs it at memory speed) and for integer and bool dtypes (BLAS has none). On the
+/// GPU targets the pipeline expands every `arr.matmul` back into the fused kernel (pass
+/// `expand-matmul`; cuBLAS is not wired in).
+pub fn matmul_by_library(dtype: DType, lhs_rank: usize, rhs_rank: usize, inner: Option<i64>) -> bool {
+    dtype.is_float() && lhs_rank == 2 && rhs_rank == 2 && inner.is_none_or(|k| k > FUSED_MATMUL_MAX_INNER)
 }

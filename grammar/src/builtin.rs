@@ -293,7 +293,8 @@ pub const DOCS: &[DocRow] = {
             result: "NumPy's `a @ b` (`@` has `*`'s precedence) for 1-d and 2-d `a` and `b` (vector·vector: a \
                 scalar; matrix·vector, vector·matrix, matrix·matrix); numeric dtypes, promoted; the inner \
                 sizes must be equal (no broadcasting; checked at compile time when constant, else at run \
-                time naming the line). Two `f64` or `f32` matrices: one call of a matrix-product library \
+                time naming the line). Two `f64` or `f32` matrices (but an inner size of at most 8 written in \
+                the program): one call of a matrix-product library \
                 (faer) on the CPU, on the operands as they lie (transposed and sliced views too; timings \
                 against NumPy's OpenBLAS `@` in `benchmarks/REPORT-e2e.md`); otherwise, and on the GPU, \
                 the fused product summed along the inner axis, one kernel",

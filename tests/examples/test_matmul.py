@@ -100,10 +100,14 @@ def emit_arr(src, tmp_path, *flags):
     ("a: i64[N, K], b: i64[K, M]", "a @ b", False),
     ("a: f64[N, K], b: f64[K]", "a @ b", False),
     ("a: f64[K], b: f64[K, M]", "a @ b", False),
+    ("a: f64[N], b: f64[M]", "a[:, newaxis] @ b[newaxis, :] + 1.0", False),
+    ("a: f32[N, 8], b: f32[8, M]", "a @ b", False),
+    ("a: f32[N, 9], b: f32[9, M]", "a @ b", True),
 ])
 def test_which_products_call_the_library(sig, expr, library, tmp_path):
-    """Two float matrices: `arr.matmul` on the CPU; other products, and every product on the GPU
-    targets, the fused form (a multiply and a sum along the inner axis)."""
+    """Two float matrices: `arr.matmul` on the CPU, unless their inner size is a literal of at most
+    8 (`FUSED_MATMUL_MAX_INNER`); other products, and every product on the GPU targets, the fused
+    form (a multiply and a sum along the inner axis)."""
     src = f"fn main({sig}) {{\n    print({expr});\n}}\n"
     assert ("arr.matmul" in emit_arr(src, tmp_path)) == library
     gpu = emit_arr(src, tmp_path, "--target", "gpu")

@@ -659,7 +659,7 @@ impl Lowerer<'_> {
     }
 
     /// `dot(a, b)` of 1-d and 2-d operands (NumPy `a @ b`). Where the cost model's rule
-    /// [`matmul_by_library`] says so (two float matrices), an `arr.matmul` into a new array, its
+    /// [`matmul_by_library`] says so (two float matrices, unless a literal inner size is small), an `arr.matmul` into a new array, its
     /// operands first converted to the result's dtype where they differ (as NumPy does before
     /// calling BLAS). Otherwise the operands' product, broadcast over the output's axes and the
     /// inner axis, summed along the inner axis (for two matrices
@@ -679,7 +679,8 @@ impl Lowerer<'_> {
         // `{lhs}` and `{rhs}`: the executor puts in the compared sizes (see `cf.assert`).
         let msg = "dot: shapes not aligned: the last dimension of `a` has size {lhs}, the first of `b` {rhs}".into();
         self.emit(OpKind::Assert { cond: aligned, msg });
-        if matmul_by_library(d, sa.len(), sb.len()) {
+        let inner = sa.last().and_then(Size::as_const).or_else(|| sb[0].as_const());
+        if matmul_by_library(d, sa.len(), sb.len(), inner) {
             let Ty::Array(_, shape) = ty else { unreachable!("`dot` of matrices is an array") };
             let (lhs, rhs) = (self.converted(a, d, &sa)?, self.converted(b, d, &sb)?);
             let sizes = vec![self.dim(lhs, 0), self.dim(rhs, 1)];
