@@ -1237,7 +1237,7 @@ fn kernel_signatures_follow_the_abi() {
                 &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])],
             ),
             vec![ChunkLo, ChunkHi],
-            vec![Partials],
+            vec![Partials(0)],
         ),
     ];
     for (f, cpu, gpu) in cases {
@@ -1246,7 +1246,7 @@ fn kernel_signatures_follow_the_abi() {
         let l = &plan.layout;
         let flags = (!l.faults.is_empty(), l.chunked_scan, l.axis_split, l.reduces_all);
         let want_flags =
-            (cpu.contains(&FaultCell), cpu.contains(&ScanCarries), cpu.contains(&AxisLo), gpu.contains(&Partials));
+            (cpu.contains(&FaultCell), cpu.contains(&ScanCarries), cpu.contains(&AxisLo), gpu.contains(&Partials(0)));
         assert_eq!(flags, want_flags, "{name}: the block's layout");
         let params = (0..f.params.len()).map(Param);
         let grid = GRID_COORDS.map(Grid);

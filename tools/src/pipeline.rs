@@ -2,7 +2,7 @@
 //! which is also its `arrayc-opt --pass` flag), run in order with the project's IR invariants
 //! checked after each (`verify::verify_module`) and, with `--verify-each`, MLIR's verifier too.
 //!
-//! `lower-ast` -> `insert-del-sync` -> `wsp-fusion` -> `outline-kernels` -> `dce`, then kernel code
+//! `lower-ast` -> `fold-filters` -> `sink-loads` -> `insert-del-sync` -> `wsp-fusion` -> `outline-kernels` -> `dce`, then kernel code
 //! generation and the JIT (`arrayc_codegen::jit`, not run through this registry: their input is the
 //! outlined kernels, their output machine code).
 
@@ -11,13 +11,15 @@ use arrayc_codegen::mlir;
 use arrayc_core::error::InternalError;
 use arrayc_dialect::{ir::Module, print, verify};
 use arrayc_passes::wsp_fusion::{self, FusionOptions, RegionReport};
-use arrayc_passes::{dce, insert_del_sync, lower_ast, outline};
+use arrayc_passes::{dce, fold_filters, insert_del_sync, lower_ast, outline, sink_loads};
 
 /// Every pass of the pipeline, in pipeline order, with a one-line description. `lower-ast` reads
 /// source text (`arrayc-opt` accepts it only as the first pass, on a `.arr` file); every other pass
 /// rewrites an `arr` module.
 pub const PASSES: &[(&str, &str)] = &[
     (lower_ast::NAME, "the checked program (.arr source) to an arr module; only as the first pass"),
+    (fold_filters::NAME, "reduce a filter's input under its mask where the filter's result is only reduced"),
+    (sink_loads::NAME, "move each host read of a reduction's value down to its first use (regions grow)"),
     (insert_del_sync::NAME, "add arr.sync before host reads and arr.del after each base array's last use"),
     (
         wsp_fusion::NAME,
@@ -64,6 +66,14 @@ pub fn run_pass_with(
     opts: &PassOptions,
 ) -> Result<Vec<RegionReport>, UserError> {
     let reports = match name {
+        fold_filters::NAME => {
+            fold_filters::run(m);
+            vec![]
+        }
+        sink_loads::NAME => {
+            sink_loads::run(m);
+            vec![]
+        }
         insert_del_sync::NAME => {
             insert_del_sync::run(m, entry);
             vec![]
@@ -94,9 +104,11 @@ pub fn run_pass_with(
     Ok(reports)
 }
 
-/// The passes from an `arr` module to kernels: `insert-del-sync`, `wsp-fusion`, `outline-kernels`
-/// and `dce`. Returns the fusion reports.
+/// The passes from an `arr` module to kernels: `fold-filters`, `sink-loads`, `insert-del-sync`, `wsp-fusion`,
+/// `outline-kernels` and `dce`. Returns the fusion reports.
 pub fn to_kernels(m: &mut Module, entry: &str, opts: &PassOptions) -> Result<Vec<RegionReport>, UserError> {
+    run_pass_with(m, fold_filters::NAME, entry, opts)?;
+    run_pass_with(m, sink_loads::NAME, entry, opts)?;
     run_pass_with(m, insert_del_sync::NAME, entry, opts)?;
     let reports = run_pass_with(m, wsp_fusion::NAME, entry, opts)?;
     run_pass_with(m, outline::NAME, entry, opts)?;

@@ -455,7 +455,9 @@ fn emit(
     let mut m = pipeline::lower_source(&src, &name)?;
     let entry = choose_entry(&m, entry)?;
     let opts = fuse.options(&entry, &given_arguments(&m, &entry, args)?);
-    pipeline::run_pass_with(&mut m, "insert-del-sync", &entry, &opts)?;
+    for pass in ["fold-filters", "sink-loads", "insert-del-sync"] {
+        pipeline::run_pass_with(&mut m, pass, &entry, &opts)?;
+    }
     if let Stage::Arr = stage {
         emit_text(&pipeline::verified_text(&m)?);
         return Ok(());
