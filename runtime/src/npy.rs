@@ -156,6 +156,7 @@ pub fn read_npy(path: &Path) -> Result<View, NpyError> {
     if native && in_order {
         let mut out = View::uninitialised(dtype, &shape).map_err(alloc)?;
         let data = out.contiguous_bytes_mut().expect("a new array is contiguous and has no other view");
+        crate::array::prefault(data);
         file.read_exact(data).map_err(|e| bad_data(path, e))?;
         if let Some(b) = data.iter().find(|&&b| b > 1 && dtype == DType::Bool) {
             return Err(not_npy(path, format!("data is invalid: {b} is not a bool (0 or 1)")));
@@ -401,29 +402,41 @@ fn write_file(tmp: &Path, view: &View) -> io::Result<()> {
 
 /// Writes each `(path, view)` as a little-endian C-order `.npy` file with the view's dtype (any
 /// strides, including negative and zero; any rank including 0-d; elements in row-major order of
-/// the view), all or nothing: every view goes to a temporary file in its target's directory (so
-/// the renames are atomic), and only when all are written are they renamed into place. On an error,
-/// or through [`abandon_writes_and_exit`] on an interrupt, the temporary files and any target
-/// already renamed are removed. The files are not flushed to the disk (no `fsync`, as with
-/// `numpy.save`): all or nothing holds against errors and interrupts of this process, not against a
-/// crash of the machine. Errors: [`NpyError::Io`] naming the target (e.g. the directory does not
-/// exist or is not writable, disk full).
+/// the view), all or nothing: every view goes to a temporary file in its target's directory, and
+/// only when all are written are they renamed into place. The files the targets held before are
+/// removed meanwhile, on a thread of their own (a rename over a file waits for the file system to
+/// free the old file and to start writing back the new one: 0.3 s for 240 MB on ext4). On an
+/// error, or through [`abandon_writes_and_exit`] on an interrupt, the temporary files and any
+/// target already renamed are removed, so no target holds a file then. The files are not flushed
+/// to the disk (no `fsync`, as with `numpy.save`): all or nothing holds against errors and
+/// interrupts of this process, not against a crash of the machine. Errors: [`NpyError::Io`]
+/// naming the target (e.g. the directory does not exist or is not writable, disk full).
 pub fn write_npy_all(items: &[(PathBuf, &View)]) -> Result<(), NpyError> {
     let fail = |path: &Path, e: io::Error| {
         abandon();
         io_err(path, "write", e)
     };
-    let mut temps = Vec::with_capacity(items.len());
-    for (path, view) in items {
-        let tmp = temp_path(path);
-        write_file(&tmp, view).map_err(|e| fail(path, e))?;
-        temps.push(tmp);
-    }
-    for ((path, _), tmp) in items.iter().zip(&temps) {
-        rename_recorded(tmp, path).map_err(|e| fail(path, e))?;
-    }
-    in_progress().clear();
-    Ok(())
+    std::thread::scope(|scope| {
+        // A target that cannot be removed (a directory) fails its rename below, with the error.
+        let removing = scope.spawn(|| {
+            for (path, _) in items {
+                let _ = std::fs::remove_file(path);
+            }
+        });
+        let mut temps = Vec::with_capacity(items.len());
+        for (path, view) in items {
+            let tmp = temp_path(path);
+            write_file(&tmp, view).map_err(|e| fail(path, e))?;
+            temps.push(tmp);
+        }
+        // Only a panic of the thread is an error of `join`, and `remove_file` does not panic.
+        let _ = removing.join();
+        for ((path, _), tmp) in items.iter().zip(&temps) {
+            rename_recorded(tmp, path).map_err(|e| fail(path, e))?;
+        }
+        in_progress().clear();
+        Ok(())
+    })
 }
 
 /// Writes `view` to `path` as [`write_npy_all`] does: an error never leaves a partial file at
