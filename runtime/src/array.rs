@@ -139,20 +139,6 @@ fn map_large(bytes: usize) -> Option<(usize, usize)> {
     Some((aligned, len))
 }
 
-/// The size (bytes) from which [`prefault`] touches a buffer's pages.
-const PREFAULT_BYTES: usize = 16 << 20;
-
-/// Touches every 4 KiB page of `bytes`, a buffer about to be overwritten whole, from all cores, so
-/// that the operating system maps (and zeroes) its pages in parallel rather than page by page
-/// inside the one thread that fills it (a copy from the GPU, a file's `read`). Buffers under
-/// 16 MiB are left alone.
-pub fn prefault(bytes: &mut [u8]) {
-    if bytes.len() >= PREFAULT_BYTES {
-        use rayon::prelude::*;
-        bytes.par_chunks_mut(4096).for_each(|page| page[0] = 0);
-    }
-}
-
 impl Buffer {
     /// A zeroed buffer of `bytes` bytes (at least one byte is allocated so the pointer is valid).
     /// Errors: `None` when the system refuses the memory.

@@ -56,6 +56,23 @@ pub const BLOCK_THREADS: u32 = 256;
 /// results of a reduction over everything.
 pub const MAX_BLOCKS: u32 = 2048;
 
+/// The size (bytes) from which a copy to the host first touches its destination's pages in
+/// parallel ([`prefault`]).
+const PREFAULT_BYTES: usize = 16 << 20;
+
+/// Touches every 4 KiB page of `host`, a buffer of at least [`PREFAULT_BYTES`] about to be
+/// overwritten whole, from all cores, so that the operating system maps (and zeroes) its pages in
+/// parallel rather than page by page inside the driver's copy. A kernel's result is often a new
+/// array the host never touched: on an H100 machine with 16 cores, copying heat's 269 MB of results
+/// took 62-77 ms without this and 24-27 ms with it (pinning the pages as well, `cuMemHostRegister`,
+/// gained 1-3 ms more and was not kept; `docs/gpu.md`).
+fn prefault(host: &mut [u8]) {
+    if host.len() >= PREFAULT_BYTES {
+        use rayon::prelude::*;
+        host.par_chunks_mut(4096).for_each(|page| page[0] = 0);
+    }
+}
+
 /// Bytes of freed device allocations kept for reuse at most; beyond it they are freed.
 const POOL_MAX_BYTES: usize = 4 << 30;
 
@@ -502,11 +519,7 @@ impl KernelLauncher for Gpu {
             // accesses it during the copy (the executor runs on this thread).
             let host = unsafe { std::slice::from_raw_parts_mut(v.base.as_ptr(), m.bytes) };
             let start = Instant::now();
-            // A kernel's result is often a new array the host never touched: on an H100 machine with
-            // 16 cores, copying heat's 269 MB of results took 62-77 ms without this and 24-27 ms
-            // with it (pinning the pages as well, `cuMemHostRegister`, gained 1-3 ms more and was
-            // not kept; `docs/gpu.md`).
-            crate::array::prefault(host);
+            prefault(host);
             // SAFETY: `m.ptr` is the mirror's live device allocation of `m.bytes` bytes, the
             // length of `host`.
             unsafe { result::memcpy_dtoh_sync(host, m.ptr) }.map_err(|e| gpu_err(driver("copy to the host", e)))?;

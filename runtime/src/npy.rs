@@ -156,7 +156,6 @@ pub fn read_npy(path: &Path) -> Result<View, NpyError> {
     if native && in_order {
         let mut out = View::uninitialised(dtype, &shape).map_err(alloc)?;
         let data = out.contiguous_bytes_mut().expect("a new array is contiguous and has no other view");
-        crate::array::prefault(data);
         file.read_exact(data).map_err(|e| bad_data(path, e))?;
         if let Some(b) = data.iter().find(|&&b| b > 1 && dtype == DType::Bool) {
             return Err(not_npy(path, format!("data is invalid: {b} is not a bool (0 or 1)")));
