@@ -383,8 +383,16 @@ for dt, v in vals.items():
         np.save(os.path.join(d, f'be_{dt}.npy'), be)
         np.save(os.path.join(d, f'bef_{dt}.npy'), np.asfortranarray(be))
 np.save(os.path.join(d, 'big.npy'), np.arange(400 * 400, dtype=np.float64).reshape(400, 400) * 0.5)
+np.save(os.path.join(d, 'chunks.npy'), np.arange(2_500_000, dtype=np.float64))
 "#;
     run_python(script, &[&dir]);
+    // 20 MB: read in several chunks in parallel; cut short, its last chunk ends early.
+    let chunks = read_npy(&dir.join("chunks.npy")).unwrap();
+    assert_eq!(chunks.to_f64_vec(), (0..2_500_000).map(|k| k as f64).collect::<Vec<_>>());
+    let bytes = std::fs::read(dir.join("chunks.npy")).unwrap();
+    std::fs::write(dir.join("cut_chunks.npy"), &bytes[..bytes.len() - 1]).unwrap();
+    let e = read_err(&dir.join("cut_chunks.npy"));
+    assert!(matches!(e, NpyError::NotNpy { .. }) && e.to_string().contains("ends early"), "{e}");
     let expected = |dtype: DType, shape: &[i64], index: &dyn Fn(i64) -> i64| -> Vec<Scalar> {
         (0..shape.iter().product::<i64>()).map(|i| layout_value(dtype, index(i))).collect()
     };
