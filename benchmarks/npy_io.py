@@ -16,7 +16,9 @@ process pays for the previous one's writes. Modes:
   first run after the file was written (its `run` phase is the first touch of the result).
 
 Usage: python3 benchmarks/npy_io.py [--arrayc NEW] [--old OLD] [--n 30000000] [--repeats 5]
-[--modes warm,cold,fresh] [--dir /tmp/npy_io]. Prints a Markdown table of medians and ratios.
+[--modes warm,cold,fresh] [--dir /tmp/npy_io]. Prints a Markdown table: per phase the median and
+(in parentheses) the fastest of the rounds, and the ratios of the medians and of the fastest (on a
+shared machine the fastest round is the least disturbed one).
 """
 import argparse
 import os
@@ -126,23 +128,23 @@ def main():
                 t = run_arrayc(binary, prog, x, out) if binary else run_numpy(x, out)
                 for phase, ms in t.items():
                     results.setdefault((mode, name), {}).setdefault(phase, []).append(ms)
-    print(f"{a.n} float64 elements ({a.n * 8 / 1e6:.0f} MB), median of {a.repeats} interleaved rounds, ms\n")
+    print(f"{a.n} float64 elements ({a.n * 8 / 1e6:.0f} MB), {a.repeats} interleaved rounds, "
+          "ms: median (fastest)\n")
     print("| mode | phase | " + " | ".join(n for n, _ in tools) + " | new / NumPy |"
           + (" old / NumPy |" if a.old else ""))
     print("|---|---|" + "---|" * (len(tools) + 1 + bool(a.old)))
     for mode in a.modes.split(","):
         for phase in ["load", "run", "write"]:
-            med = {}
+            med, best = {}, {}
             for name, _ in tools:
                 v = results.get((mode, name), {}).get(phase)
-                med[name] = statistics.median(v) if v else None
+                med[name], best[name] = (statistics.median(v), min(v)) if v else (None, None)
             if med["NumPy"] is None:
                 continue
-            cells = [f"{med[n]:.0f}" for n, _ in tools]
-            ratios = [f"{med['new arrayc'] / med['NumPy']:.2f}"]
-            if a.old:
-                ratios.append(f"{med['old arrayc'] / med['NumPy']:.2f}")
-            print(f"| {mode} | {phase} | " + " | ".join(cells + ratios) + " |")
+            cells = [f"{med[n]:.0f} ({best[n]:.0f})" for n, _ in tools]
+            for name in ["new arrayc"] + (["old arrayc"] if a.old else []):
+                cells.append(f"{med[name] / med['NumPy']:.2f} ({best[name] / best['NumPy']:.2f})")
+            print(f"| {mode} | {phase} | " + " | ".join(cells) + " |")
     for n in notes:
         print(f"\n{n}")
 
