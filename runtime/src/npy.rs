@@ -4,10 +4,10 @@
 //! Big-endian files of those types are byte-swapped on reading; files are always written
 //! little-endian, C order. Fortran-order files are converted to row-major on reading.
 //!
-//! The data of a file in the machine's byte order and C order is read with one `read_exact`
-//! straight into the new array's buffer, and a contiguous array is written with one write after
-//! its header (memory speed, as `numpy.load` and `numpy.save`); only headers, and the files that
-//! need converting, go through `npyz`.
+//! The data of a file in the machine's byte order and C order is read straight into the new
+//! array's buffer (in 8 MiB chunks on all cores), and a contiguous array is written with one write
+//! after its header (memory speed, as `numpy.load` and `numpy.save`); only headers, and the files
+//! that need converting, go through `npyz`.
 
 use crate::array::{AllocError, Scalar, View};
 use arrayc_core::DType;
@@ -92,9 +92,9 @@ fn header_descr(path: &Path) -> Option<String> {
 
 /// Reads a `.npy` file into a new contiguous row-major array.
 ///
-/// A C-order file in the machine's byte order (what `numpy.save` writes) is read with one
-/// `read_exact` straight into the array's buffer; a big-endian or Fortran-order file element by
-/// element through `npyz`, converted.
+/// A C-order file in the machine's byte order (what `numpy.save` writes) is read straight into the
+/// array's buffer, in chunks on all cores ([`read_parallel`]); a big-endian or Fortran-order file
+/// element by element through `npyz`, converted.
 ///
 /// Errors: [`NpyError::NotFound`] if `path` does not exist, [`NpyError::NotNpy`] if it is not a valid
 /// `.npy` file (including truncated data, a bool byte other than 0 or 1, and a header whose shape
@@ -157,7 +157,8 @@ pub fn read_npy(path: &Path) -> Result<View, NpyError> {
         let mut out = View::uninitialised(dtype, &shape).map_err(alloc)?;
         let data = out.contiguous_bytes_mut().expect("a new array is contiguous and has no other view");
         read_parallel(&mut file, data).map_err(|e| bad_data(path, e))?;
-        if let Some(b) = data.iter().find(|&&b| b > 1 && dtype == DType::Bool) {
+        let bad_bool = if dtype == DType::Bool { data.iter().find(|&&b| b > 1) } else { None };
+        if let Some(b) = bad_bool {
             return Err(not_npy(path, format!("data is invalid: {b} is not a bool (0 or 1)")));
         }
         return Ok(out);
