@@ -213,7 +213,8 @@ impl<'c> Gen<'c, '_> {
             ComputeFn::Unary(op) => {
                 let a = self.read(ins[0], idx);
                 let ct = match op {
-                    UnFn::Not | UnFn::Abs | UnFn::Ceil => od,
+                    UnFn::Not | UnFn::Abs => od,
+                    _ if op.rounds() => od,
                     UnFn::Neg => arith_dt,
                     _ => float_dt,
                 };
