@@ -202,4 +202,58 @@ irdl.dialect @arr {
   irdl.operation @tanh { %o = irdl.any
     %a = irdl.any
     irdl.operands(out: %o, in: %a) }
+  irdl.operation @ceil { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @tan { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @arcsin { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @arccos { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @arctan { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @sinh { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @cosh { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @arcsinh { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @arccosh { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @arctanh { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @exp2 { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @expm1 { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @log2 { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @log10 { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @log1p { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @floor { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @trunc { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
+  irdl.operation @rint { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, in: %a) }
 }

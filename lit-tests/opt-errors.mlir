@@ -17,6 +17,8 @@ module {
 // PASS: error: unknown pass `no-such-pass`; available passes:
 // PASS-NEXT: lower-ast
 // PASS-NEXT: expand-matmul
+// PASS-NEXT: fold-filters
+// PASS-NEXT: sink-loads
 // PASS-NEXT: insert-del-sync
 // PASS-NEXT: wsp-fusion
 // PASS-NEXT: outline-kernels

@@ -65,9 +65,10 @@ impl Emulation {
             let plan = launch_plan(f).map_err(|e| CodegenError { kernel: f.name.clone(), msg: e.0 })?;
             let lookup = |name: &str| code.packed(name).ok_or_else(|| JitError::Lookup(name.to_string()));
             let main = lookup(&f.name)?;
-            let combine = match plan.layout.partials_reduction() {
-                Some(_) => Some(lookup(&format!("{}{COMBINE_SUFFIX}", f.name))?),
-                None => None,
+            let combine = if plan.layout.partials_reductions().is_empty() {
+                None
+            } else {
+                Some(lookup(&format!("{}{COMBINE_SUFFIX}", f.name))?)
             };
             table.insert(f.name.clone(), (main, combine, plan));
         }
@@ -105,13 +106,16 @@ impl KernelLauncher for Emulation {
         let mut carries = vec![0i64; nthreads * scan_kinds.len()];
         abi.put(&mut words, KernelArg::ScanCarries, &vector_descriptor(carries.as_mut_ptr() as u64, carries.len()));
         abi.set_scan_pass(&mut words, 0, true);
-        let mut partials: Option<View> = None;
-        if let (Some(r), Some(_), Some(_)) = (layout.reduce, combine, abi.slot(KernelArg::Partials)) {
-            let out = args[out_param(plan, &r)].view().expect("validated: a view");
+        let mut partials: Vec<View> = vec![];
+        for (k, r) in layout.partials_reductions().iter().enumerate() {
+            if combine.is_none() || abi.slot(KernelArg::Partials(k)).is_none() {
+                continue;
+            }
+            let out = args[out_param(plan, r)].view().expect("validated: a view");
             let p = View::uninitialised(acc_dtype(r.kind, out.dtype), &[nthreads as i64])
                 .map_err(|e| LaunchError::Invalid(e.to_string()))?;
-            abi.put(&mut words, KernelArg::Partials, &vector_descriptor(p.base.as_ptr() as u64, nthreads));
-            partials = Some(p);
+            abi.put(&mut words, KernelArg::Partials(k), &vector_descriptor(p.base.as_ptr() as u64, nthreads));
+            partials.push(p);
         }
         // `grid`: the values of `GRID_COORDS`, in order.
         let call = |f: PackedFn, grid: [u64; GRID_COORDS.len()], words: &[u64]| {

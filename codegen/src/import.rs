@@ -136,10 +136,9 @@ fn unsupported<'c, 'a>(o: &OperationRef<'c, 'a>, why: &str) -> ImportError {
 /// The arr computation named `name` (without `arr.`), apart from `reduce`.
 fn compute_fn(name: &str) -> Option<ComputeFn> {
     use BinFn::*;
-    use UnFn::*;
     let simple = [ComputeFn::Fill, ComputeFn::Copy, ComputeFn::Arange, ComputeFn::Random, ComputeFn::Where];
     let bins = [Add, Sub, Mul, Div, Rem, Pow, Minimum, Maximum, Eq, Ne, Lt, Le, Gt, Ge, And, Or].map(ComputeFn::Binary);
-    let uns = [Neg, Not, Abs, Sqrt, Exp, Log, Sin, Cos, Tanh, Ceil].map(ComputeFn::Unary);
+    let uns = UnFn::ALL.map(ComputeFn::Unary);
     simple.into_iter().chain(bins).chain(uns).find(|f| f.name() == name)
 }
 

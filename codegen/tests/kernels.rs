@@ -1237,7 +1237,7 @@ fn kernel_signatures_follow_the_abi() {
                 &[(ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![1])],
             ),
             vec![ChunkLo, ChunkHi],
-            vec![Partials],
+            vec![Partials(0)],
         ),
     ];
     for (f, cpu, gpu) in cases {
@@ -1246,7 +1246,7 @@ fn kernel_signatures_follow_the_abi() {
         let l = &plan.layout;
         let flags = (!l.faults.is_empty(), l.chunked_scan, l.axis_split, l.reduces_all);
         let want_flags =
-            (cpu.contains(&FaultCell), cpu.contains(&ScanCarries), cpu.contains(&AxisLo), gpu.contains(&Partials));
+            (cpu.contains(&FaultCell), cpu.contains(&ScanCarries), cpu.contains(&AxisLo), gpu.contains(&Partials(0)));
         assert_eq!(flags, want_flags, "{name}: the block's layout");
         let params = (0..f.params.len()).map(Param);
         let grid = GRID_COORDS.map(Grid);
@@ -1579,17 +1579,47 @@ fn several_reductions_along_one_axis_share_a_loop_nest() {
             assert!(e.contains("shape mismatch"), "{e}");
         }
     }
-    // Reductions over everything, or along different axes, do not share a kernel.
+    // Reductions over everything share a kernel too: one accumulator each, each result the one
+    // its own kernel gives (Robinson et al. 2014, Fig. 1).
     let all = kernel_t(
-        "bad",
-        &[arr(DType::F64, 0), arr(DType::F64, 0), f2],
+        "all",
+        &[arr(DType::F64, 0), arr(DType::F64, 0), arr(DType::I64, 0), f2],
         &[],
         &[
-            (ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![2]),
-            (ComputeFn::Reduce(ReduceKind::Max, None), 1, vec![2]),
+            (ComputeFn::Reduce(ReduceKind::Sum, None), 0, vec![3]),
+            (ComputeFn::Reduce(ReduceKind::Max, None), 1, vec![3]),
+            (ComputeFn::Reduce(ReduceKind::Sum, None), 2, vec![3]),
         ],
     );
-    assert!(!kernel_codegen::fusible_block(&all));
+    assert!(kernel_codegen::fusible_block(&all));
+    let jk = compile1(all);
+    for sh in [[7i64, 5], [300, 2000], [0, 3]] {
+        let a = vals((sh[0] * sh[1]) as usize, 95);
+        let va = fview(&sh, &a);
+        let (o1, o2, o3) = (zeros(DType::F64, &[]), zeros(DType::F64, &[]), zeros(DType::I64, &[]));
+        if sh[0] == 0 {
+            // An empty space: the identities (max's is checked by the front end's assert).
+            jk.launch("all", &[rv(&o1), rv(&o2), rv(&o3), rv(&va)]).unwrap();
+            assert_eq!((o1.to_f64_vec()[0], o3.to_f64_vec()[0]), (0.0, 0.0));
+            continue;
+        }
+        jk.launch("all", &[rv(&o1), rv(&o2), rv(&o3), rv(&va)]).unwrap();
+        let sum = ref_reduce(ReduceKind::Sum, &a);
+        assert!((o1.to_f64_vec()[0] - sum).abs() <= 1e-9 * sum.abs().max(1.0), "{sh:?}: sum");
+        assert_eq!(o2.to_f64_vec()[0], ref_reduce(ReduceKind::Max, &a), "{sh:?}: max");
+        assert_eq!(o3.to_f64_vec()[0], a.iter().map(|&x| x as i64).sum::<i64>() as f64, "{sh:?}: i64 sum");
+    }
+    // Reductions along different axes do not share a kernel.
+    let cross = kernel_t(
+        "cross",
+        &[arr(DType::F64, 1), arr(DType::F64, 1), f2],
+        &[],
+        &[
+            (ComputeFn::Reduce(ReduceKind::Sum, Some(0)), 0, vec![2]),
+            (ComputeFn::Reduce(ReduceKind::Max, Some(1)), 1, vec![2]),
+        ],
+    );
+    assert!(!kernel_codegen::fusible_block(&cross));
 }
 
 #[test]
@@ -1635,8 +1665,12 @@ fn unsupported_blocks_are_rejected_before_the_jit() {
     let rejected = [
         // An op after the reduction.
         kernel("after", &[f0, f1, f1], &[(sum, 0, vec![1]), (add, 2, vec![1, 1])]),
-        // Two reductions.
-        kernel("two", &[f0, f0, f1], &[(sum, 0, vec![2]), (sum, 1, vec![2])]),
+        // Two reductions, one over everything, one along an axis.
+        kernel(
+            "two",
+            &[f0, f1, arr(DType::F64, 2)],
+            &[(sum, 0, vec![2]), (ComputeFn::Reduce(ReduceKind::Sum, Some(0)), 1, vec![2])],
+        ),
         // The reduction output used by the elementwise part.
         kernel("outused", &[f0, f1], &[(ComputeFn::Fill, 0, vec![1]), (sum, 0, vec![1])]),
         // A temporary read before it is written.

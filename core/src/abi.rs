@@ -98,9 +98,9 @@ pub struct KernelLayout {
     pub ops: Vec<(ComputeFn, ValueId, Vec<ValueId>)>,
     /// The block's final reduction, if any.
     pub reduce: Option<Reduction>,
-    /// Further reductions after it, along the same axis of inputs of the same shape (a block may
-    /// end in several reductions along an axis that is not its input's only one; the generated loop
-    /// nest computes them together).
+    /// Further reductions after it, of inputs of the same shape, all over everything (0-d outputs)
+    /// or all along the same axis of a space of rank 2 or more; the generated loop nest computes
+    /// them together, one accumulator each.
     pub extra: Vec<Reduction>,
     /// Rank of the iteration space.
     pub rank: usize,
@@ -190,11 +190,16 @@ impl KernelLayout {
         self.in_order() && !self.atomic_scatters
     }
 
-    /// The reduction whose partial results a GPU launch combines in a second kernel
-    /// (`<name>_combine`; the kernel then takes [`KernelArg::Partials`]): the block's reduction
-    /// when it reduces over everything and the block has an iteration space.
-    pub fn partials_reduction(&self) -> Option<Reduction> {
-        self.reduce.filter(|_| self.reduces_all && self.space.is_some())
+    /// The reductions whose partial results a GPU launch combines in a second kernel
+    /// (`<name>_combine`; the kernel then takes one [`KernelArg::Partials`] each, in this order):
+    /// the block's reductions when they reduce everything and the block has an iteration space;
+    /// else none.
+    pub fn partials_reductions(&self) -> Vec<Reduction> {
+        if self.reduces_all && self.space.is_some() {
+            self.reduce.iter().chain(&self.extra).copied().collect()
+        } else {
+            vec![]
+        }
     }
 
     /// For a block without reductions: the dimension of the iteration space that the CPU launcher
@@ -296,9 +301,11 @@ pub enum KernelArg {
     AxisLo,
     /// One past the last index of the reduced axis that a CPU chunk runs.
     AxisHi,
-    /// The partial results of a GPU reduction over everything: a contiguous 1-d array in the
-    /// accumulator dtype ([`acc_dtype`]), one element per thread block (per thread when emulated).
-    Partials,
+    /// The partial results of the `k`-th reduction of a GPU block that reduces everything (the
+    /// block's [`KernelLayout::reduce`], then its [`KernelLayout::extra`] in order): a contiguous
+    /// 1-d array in the accumulator dtype ([`acc_dtype`]), one element per thread block (per
+    /// thread when emulated).
+    Partials(usize),
     /// A grid coordinate of an emulated GPU kernel.
     Grid(GridCoord),
 }
@@ -390,8 +397,10 @@ impl KernelAbi {
                     let p = params.iter().position(|&v| v == r.out)?;
                     Some(acc_dtype(r.kind, param_types.get(p)?.dtype()))
                 };
-                if let Some(d) = layout.partials_reduction().and_then(out_dtype) {
-                    args.push((KernelArg::Partials, ArgType::Vector(d)));
+                for (k, r) in layout.partials_reductions().into_iter().enumerate() {
+                    if let Some(d) = out_dtype(r) {
+                        args.push((KernelArg::Partials(k), ArgType::Vector(d)));
+                    }
                 }
                 if target == Target::GpuEmulated {
                     args.extend(GRID_COORDS.map(|c| (KernelArg::Grid(c), ArgType::Index)));
@@ -560,7 +569,7 @@ mod tests {
         let want = want.into_iter().chain([(ChunkLo, 15..16), (ChunkHi, 16..17)]);
         assert_eq!(slots, want.collect::<Vec<_>>());
         assert_eq!(abi.word_count(), 17);
-        assert_eq!((abi.position(ScanPass), abi.position(AxisLo), abi.position(Partials)), (Some(4), None, None));
+        assert_eq!((abi.position(ScanPass), abi.position(AxisLo), abi.position(Partials(0))), (Some(4), None, None));
         let mut words = vec![0; abi.word_count()];
         abi.put(&mut words, ScanCarries, &vector_descriptor(64, 2));
         abi.put(&mut words, AxisLo, &[9]);

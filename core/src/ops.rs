@@ -174,8 +174,42 @@ pub enum UnFn {
     Sin,
     Cos,
     Tanh,
-    /// Rounds up to an integral value (same dtype); used for `arange` sizes.
+    /// Rounds up to an integral value (same dtype; NumPy 2's `ceil` keeps integers).
     Ceil,
+    /// NumPy's `tan`.
+    Tan,
+    /// NumPy's `arcsin`.
+    Arcsin,
+    /// NumPy's `arccos`.
+    Arccos,
+    /// NumPy's `arctan`.
+    Arctan,
+    /// NumPy's `sinh`.
+    Sinh,
+    /// NumPy's `cosh`.
+    Cosh,
+    /// NumPy's `arcsinh`.
+    Arcsinh,
+    /// NumPy's `arccosh`.
+    Arccosh,
+    /// NumPy's `arctanh`.
+    Arctanh,
+    /// NumPy's `exp2`.
+    Exp2,
+    /// NumPy's `expm1`.
+    Expm1,
+    /// NumPy's `log2`.
+    Log2,
+    /// NumPy's `log10`.
+    Log10,
+    /// NumPy's `log1p`.
+    Log1p,
+    /// NumPy's `floor`.
+    Floor,
+    /// NumPy's `trunc`.
+    Trunc,
+    /// NumPy's `rint`.
+    Rint,
 }
 
 impl UnFn {
@@ -192,7 +226,61 @@ impl UnFn {
             Cos => "cos",
             Tanh => "tanh",
             Ceil => "ceil",
+            Tan => "tan",
+            Arcsin => "arcsin",
+            Arccos => "arccos",
+            Arctan => "arctan",
+            Sinh => "sinh",
+            Cosh => "cosh",
+            Arcsinh => "arcsinh",
+            Arccosh => "arccosh",
+            Arctanh => "arctanh",
+            Exp2 => "exp2",
+            Expm1 => "expm1",
+            Log2 => "log2",
+            Log10 => "log10",
+            Log1p => "log1p",
+            Floor => "floor",
+            Trunc => "trunc",
+            Rint => "rint",
         }
+    }
+
+    /// Every unary function, in declaration order.
+    pub const ALL: [UnFn; 27] = [
+        UnFn::Neg,
+        UnFn::Not,
+        UnFn::Abs,
+        UnFn::Sqrt,
+        UnFn::Exp,
+        UnFn::Log,
+        UnFn::Sin,
+        UnFn::Cos,
+        UnFn::Tanh,
+        UnFn::Ceil,
+        UnFn::Tan,
+        UnFn::Arcsin,
+        UnFn::Arccos,
+        UnFn::Arctan,
+        UnFn::Sinh,
+        UnFn::Cosh,
+        UnFn::Arcsinh,
+        UnFn::Arccosh,
+        UnFn::Arctanh,
+        UnFn::Exp2,
+        UnFn::Expm1,
+        UnFn::Log2,
+        UnFn::Log10,
+        UnFn::Log1p,
+        UnFn::Floor,
+        UnFn::Trunc,
+        UnFn::Rint,
+    ];
+
+    /// Whether the function rounds to an integral value in the operand's dtype, so that it is the
+    /// identity on integers and bools (NumPy 2: `floor`, `ceil`, `trunc` keep the dtype).
+    pub fn rounds(self) -> bool {
+        matches!(self, UnFn::Ceil | UnFn::Floor | UnFn::Trunc)
     }
 }
 

@@ -156,6 +156,23 @@ pub fn scalar_unary(op: UnFn, a: Scalar) -> Scalar {
             UnFn::Cos => x.cos(),
             UnFn::Tanh => x.tanh(),
             UnFn::Ceil => x.ceil(),
+            UnFn::Tan => x.tan(),
+            UnFn::Arcsin => x.asin(),
+            UnFn::Arccos => x.acos(),
+            UnFn::Arctan => x.atan(),
+            UnFn::Sinh => x.sinh(),
+            UnFn::Cosh => x.cosh(),
+            UnFn::Arcsinh => x.asinh(),
+            UnFn::Arccosh => x.acosh(),
+            UnFn::Arctanh => x.atanh(),
+            UnFn::Exp2 => x.exp2(),
+            UnFn::Expm1 => x.exp_m1(),
+            UnFn::Log2 => x.log2(),
+            UnFn::Log10 => x.log10(),
+            UnFn::Log1p => x.ln_1p(),
+            UnFn::Floor => x.floor(),
+            UnFn::Trunc => x.trunc(),
+            UnFn::Rint => x.round_ties_even(),
             UnFn::Not => x,
         }
     };
@@ -165,7 +182,7 @@ pub fn scalar_unary(op: UnFn, a: Scalar) -> Scalar {
         Scalar::I64(x) => match op {
             UnFn::Abs => Scalar::I64(x.wrapping_abs()),
             UnFn::Neg => Scalar::I64(x.wrapping_neg()),
-            UnFn::Ceil => a,
+            _ if op.rounds() => a,
             _ => Scalar::F64(f(x as f64)),
         },
         Scalar::Bool(b) => match op {

@@ -99,7 +99,7 @@ pub const BINARY: [OpRow<BinFn>; 16] = [
 
 /// Every unary function (arity 1). Integer negation is `0 - x` and `~` is `x xor true` in host code;
 /// float functions of an integer are computed in `f64`.
-pub const UNARY: [OpRow<UnFn>; 10] = [
+pub const UNARY: [OpRow<UnFn>; 27] = [
     row(UnFn::Neg, "negative", Op("arith.negf"), Lowered("arith.subi"), Undefined),
     row(UnFn::Not, "logical_not", Undefined, Undefined, Lowered("arith.xori")),
     row(UnFn::Abs, "absolute", Op("math.absf"), Op("math.absi"), Undefined),
@@ -110,6 +110,23 @@ pub const UNARY: [OpRow<UnFn>; 10] = [
     row(UnFn::Cos, "cos", Op("math.cos"), Undefined, Undefined),
     row(UnFn::Tanh, "tanh", Op("math.tanh"), Undefined, Undefined),
     row(UnFn::Ceil, "ceil", Op("math.ceil"), Undefined, Undefined),
+    row(UnFn::Tan, "tan", Op("math.tan"), Undefined, Undefined),
+    row(UnFn::Arcsin, "arcsin", Op("math.asin"), Undefined, Undefined),
+    row(UnFn::Arccos, "arccos", Op("math.acos"), Undefined, Undefined),
+    row(UnFn::Arctan, "arctan", Op("math.atan"), Undefined, Undefined),
+    row(UnFn::Sinh, "sinh", Op("math.sinh"), Undefined, Undefined),
+    row(UnFn::Cosh, "cosh", Op("math.cosh"), Undefined, Undefined),
+    row(UnFn::Arcsinh, "arcsinh", Op("math.asinh"), Undefined, Undefined),
+    row(UnFn::Arccosh, "arccosh", Op("math.acosh"), Undefined, Undefined),
+    row(UnFn::Arctanh, "arctanh", Op("math.atanh"), Undefined, Undefined),
+    row(UnFn::Exp2, "exp2", Op("math.exp2"), Undefined, Undefined),
+    row(UnFn::Expm1, "expm1", Op("math.expm1"), Undefined, Undefined),
+    row(UnFn::Log2, "log2", Op("math.log2"), Undefined, Undefined),
+    row(UnFn::Log10, "log10", Op("math.log10"), Undefined, Undefined),
+    row(UnFn::Log1p, "log1p", Op("math.log1p"), Undefined, Undefined),
+    row(UnFn::Floor, "floor", Op("math.floor"), Undefined, Undefined),
+    row(UnFn::Trunc, "trunc", Op("math.trunc"), Undefined, Undefined),
+    row(UnFn::Rint, "rint", Op("math.roundeven"), Undefined, Undefined),
 ];
 
 /// The row of a binary function.

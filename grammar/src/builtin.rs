@@ -88,6 +88,24 @@ builtins! {
     Sin: "sin", (1, 1), &[], MATH;
     Cos: "cos", (1, 1), &[], MATH;
     Tanh: "tanh", (1, 1), &[], MATH;
+    Tan: "tan", (1, 1), &[], MATH;
+    Arcsin: "arcsin", (1, 1), &[], MATH;
+    Arccos: "arccos", (1, 1), &[], MATH;
+    Arctan: "arctan", (1, 1), &[], MATH;
+    Sinh: "sinh", (1, 1), &[], MATH;
+    Cosh: "cosh", (1, 1), &[], MATH;
+    Arcsinh: "arcsinh", (1, 1), &[], MATH;
+    Arccosh: "arccosh", (1, 1), &[], MATH;
+    Arctanh: "arctanh", (1, 1), &[], MATH;
+    Exp2: "exp2", (1, 1), &[], MATH;
+    Expm1: "expm1", (1, 1), &[], MATH;
+    Log2: "log2", (1, 1), &[], MATH;
+    Log10: "log10", (1, 1), &[], MATH;
+    Log1p: "log1p", (1, 1), &[], MATH;
+    Floor: "floor", (1, 1), &[], MATH;
+    Ceil: "ceil", (1, 1), &[], MATH;
+    Trunc: "trunc", (1, 1), &[], MATH;
+    Rint: "rint", (1, 1), &[], MATH;
     Minimum: "minimum", (2, 2), &[], MIN_MAX;
     Maximum: "maximum", (2, 2), &[], MIN_MAX;
     Where: "where", (3, 3), &[], "where(cond, a, b)";
@@ -223,6 +241,34 @@ pub const DOCS: &[DocRow] = {
             calls: "`abs sqrt exp log sin cos tanh (x)`",
             result: "elementwise; all but `abs` give a float (`i64 -> f64`)",
             builtins: &[B::Abs, B::Sqrt, B::Exp, B::Log, B::Sin, B::Cos, B::Tanh],
+        },
+        DocRow {
+            calls: "`tan arcsin arccos arctan sinh cosh arcsinh arccosh arctanh exp2 expm1 log2 log10 log1p rint (x)`",
+            result: "elementwise, NumPy's ufuncs of these names; a float (`i64 -> f64`, `bool -> f64` where NumPy \
+                gives `float16`)",
+            builtins: &[
+                B::Tan,
+                B::Arcsin,
+                B::Arccos,
+                B::Arctan,
+                B::Sinh,
+                B::Cosh,
+                B::Arcsinh,
+                B::Arccosh,
+                B::Arctanh,
+                B::Exp2,
+                B::Expm1,
+                B::Log2,
+                B::Log10,
+                B::Log1p,
+                B::Rint,
+            ],
+        },
+        DocRow {
+            calls: "`floor ceil trunc (x)`",
+            result: "elementwise rounding toward minus infinity, plus infinity, zero; integers and bools are kept \
+                (their own dtype, as NumPy 2)",
+            builtins: &[B::Floor, B::Ceil, B::Trunc],
         },
         DocRow {
             calls: "`minimum(a, b)`, `maximum(a, b)`",

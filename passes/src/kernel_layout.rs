@@ -124,10 +124,17 @@ fn block_ops(f: &ir::Func) -> Result<Block, UnsupportedKernel> {
                 return Err(format!("the output %v{out} of a reduction must be a kernel parameter").into());
             }
             let r = Reduction { kind, axis, out, input: ins[0] };
+            // Reductions over everything (a 0-d output) share a block; so do reductions along
+            // one axis of a space of rank 2 or more (checked in `space`).
+            let everything = |r: &Reduction| r.axis.is_none() || matches!(f.ty(r.out), Type::Array(_, 0));
             match &b.reduce {
                 None => b.reduce = Some(r),
-                Some(first) if axis.is_none() || axis != first.axis => {
-                    return Err("several reductions in one block must all be along the same axis".into())
+                Some(first) if everything(first) && everything(&r) => b.extra.push(r),
+                Some(first) if axis.is_none() || axis != first.axis || everything(first) => {
+                    return Err(
+                        "several reductions in one block must all reduce everything or all be along the same axis"
+                            .into(),
+                    )
                 }
                 Some(_) => b.extra.push(r),
             }
@@ -318,7 +325,8 @@ impl Analysis<'_> {
         if space.is_none() && self.reduce.is_some() {
             return Err("a reduction of a contracted temporary needs a view parameter of the iteration-space shape among the block's operands".into());
         }
-        if !self.extra.is_empty() && rank < 2 {
+        let reduces_all = self.reduce.is_some_and(|r| r.axis.is_none() || self.rank_of(r.out) == Some(0));
+        if !self.extra.is_empty() && rank < 2 && !reduces_all {
             return Err("several reductions in one block need an input of rank 2 or more".into());
         }
         Ok(space)

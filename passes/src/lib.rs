@@ -1,5 +1,5 @@
 //! The passes of arrayc that need no MLIR, one module per pass: `lower-ast` ([`lower_ast`]) ->
-//! `insert-del-sync` ([`insert_del_sync`]) -> `wsp-fusion` ([`wsp_fusion`]) -> `outline-kernels`
+//! `expand-matmul` ([`expand_matmul`], on the GPU targets) -> `fold-filters` ([`fold_filters`]) -> `sink-loads` ([`sink_loads`]) -> `insert-del-sync` ([`insert_del_sync`]) -> `wsp-fusion` ([`wsp_fusion`]) -> `outline-kernels`
 //! ([`outline`]) -> `dce` ([`dce`]), with the WSP problem itself ([`wsp`]), the structure of a
 //! kernel's block ([`kernel_layout`]), what a kernel may contain ([`legality`]) and the persistent
 //! compile cache ([`disk_cache`]). Kernel code generation, the JIT and PTX are in `arrayc-codegen`.
@@ -9,11 +9,13 @@
 pub mod dce;
 pub mod disk_cache;
 pub mod expand_matmul;
+pub mod fold_filters;
 pub mod insert_del_sync;
 pub mod kernel_layout;
 pub mod legality;
 pub mod lower_ast;
 pub mod outline;
 pub mod roots;
+pub mod sink_loads;
 pub mod wsp;
 pub mod wsp_fusion;

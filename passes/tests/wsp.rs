@@ -327,10 +327,13 @@ mod verify {
         let red = |x: &Op, y: &Op| {
             matches!(x.kind, OpKind::Reduction { .. }) && x.outs.iter().any(|o| y.ins.iter().any(|v| overlap(r, o, v)))
         };
-        // Two reductions share a kernel only along the same axis of a space of rank >= 2.
+        // Two reductions share a kernel when both reduce everything (no axis, or a 1-d space), or
+        // along the same axis of a space of rank >= 2.
         let two = match (&f.kind, &g.kind) {
             (OpKind::Reduction { axis: a }, OpKind::Reduction { axis: b }) => {
-                a.is_none() || a != b || space(f).map_or(0, |s| s.len()) < 2
+                let rank = space(f).map_or(0, |s| s.len());
+                let all = |x: &Option<usize>| x.is_none() || rank < 2;
+                !(all(a) && all(b)) && (a != b || rank < 2)
             }
             _ => false,
         };

@@ -286,6 +286,53 @@ impl View {
         };
         Ok(View { base: Arc::new(buffer), dtype, offset: 0, strides: row_major_strides(shape), shape: shape.to_vec() })
     }
+    /// Whether the view's elements lie in row-major order one after another in its base (the
+    /// strides of dimensions of size 1 do not matter, and an empty view is contiguous), so that
+    /// they are the bytes [`View::contiguous_bytes`] returns.
+    pub fn is_contiguous(&self) -> bool {
+        if self.is_empty() {
+            return true;
+        }
+        let mut expected = 1;
+        for (&n, &s) in self.shape.iter().zip(&self.strides).rev() {
+            if n > 1 && s != expected {
+                return false;
+            }
+            expected *= n;
+        }
+        true
+    }
+    /// The bytes of the view's elements, in row-major order: `len() * dtype.size_bytes()` bytes
+    /// from element `offset` of the base, in the machine's byte order (bool: one byte, 0 or 1).
+    /// `None` unless the view [`is_contiguous`](View::is_contiguous).
+    pub fn contiguous_bytes(&self) -> Option<&[u8]> {
+        let (start, len) = self.contiguous_span()?;
+        // SAFETY: the span lies inside the base (`contiguous_span` checks it); kernels write only
+        // between host accesses.
+        Some(unsafe { std::slice::from_raw_parts(self.base.as_ptr().add(start), len) })
+    }
+    /// The bytes of [`View::contiguous_bytes`], writable: for filling a new array. `None` unless the
+    /// view is contiguous and the only reference to its base (no other view can see the writes).
+    pub fn contiguous_bytes_mut(&mut self) -> Option<&mut [u8]> {
+        let (start, len) = self.contiguous_span()?;
+        let base = Arc::get_mut(&mut self.base)?;
+        // SAFETY: as in `contiguous_bytes`; `base` is borrowed exclusively for the slice's lifetime.
+        Some(unsafe { std::slice::from_raw_parts_mut(base.as_ptr().add(start), len) })
+    }
+    /// `(first byte, byte length)` of a contiguous view's elements in its base; `None` for any
+    /// other view, or one that does not lie inside its base.
+    fn contiguous_span(&self) -> Option<(usize, usize)> {
+        if !self.is_contiguous() {
+            return None;
+        }
+        if self.is_empty() {
+            return Some((0, 0));
+        }
+        let size = self.dtype.size_bytes();
+        let start = usize::try_from(self.offset).ok()?.checked_mul(size)?;
+        let len = usize::try_from(self.len()).ok()?.checked_mul(size)?;
+        (start.checked_add(len)? <= self.base.len_bytes()).then_some((start, len))
+    }
     /// Bytes of the distinct elements the view addresses: the product of the sizes of the
     /// dimensions with a non-zero stride, times the element size (a broadcast dimension,
     /// stride 0, reads the same elements again).

@@ -289,9 +289,10 @@ impl Gpu {
                 unsafe { result::module::get_function(module, c) }.map_err(|e| driver(&format!("kernel @{name}"), e))
             };
             let main = function(&plan.name)?;
-            let combine = match plan.layout.partials_reduction() {
-                Some(_) => Some(function(&format!("{}{COMBINE_SUFFIX}", plan.name))?),
-                None => None,
+            let combine = if plan.layout.partials_reductions().is_empty() {
+                None
+            } else {
+                Some(function(&format!("{}{COMBINE_SUFFIX}", plan.name))?)
             };
             self.kernels.insert(plan.name.clone(), (main, combine, plan));
         }
@@ -417,18 +418,20 @@ impl Gpu {
             } else {
                 None
             };
-            let partials = match (layout.reduce, combine) {
-                (Some(r), Some(_)) if abi.slot(KernelArg::Partials).is_some() => {
-                    let out = args[out_param(plan, &r)].view().expect("validated: a view");
-                    let size = acc_dtype(r.kind, out.dtype).size_bytes();
-                    let blocks = geometry.map_or(0, |(gx, gy, _)| gx as usize * gy as usize);
-                    let p = Gpu::alloc(&mut memory, blocks * size)?;
-                    scratch.push(((blocks * size).max(1), p));
-                    abi.put(&mut words, KernelArg::Partials, &vector_descriptor(p, blocks));
-                    true
+            // One partials buffer per reduction over everything: one element per thread block.
+            let mut partials = false;
+            for (k, r) in layout.partials_reductions().iter().enumerate() {
+                if combine.is_none() || abi.slot(KernelArg::Partials(k)).is_none() {
+                    continue;
                 }
-                _ => false,
-            };
+                let out = args[out_param(plan, r)].view().expect("validated: a view");
+                let size = acc_dtype(r.kind, out.dtype).size_bytes();
+                let blocks = geometry.map_or(0, |(gx, gy, _)| gx as usize * gy as usize);
+                let p = Gpu::alloc(&mut memory, blocks * size)?;
+                scratch.push(((blocks * size).max(1), p));
+                abi.put(&mut words, KernelArg::Partials(k), &vector_descriptor(p, blocks));
+                partials = true;
+            }
             let launch = |f: sys::CUfunction, grid: (u32, u32), threads: u32, words: &mut [u64]| {
                 let mut params: Vec<*mut c_void> = words.iter_mut().map(|w| w as *mut u64 as *mut c_void).collect();
                 // SAFETY: the parameters match the kernel's PTX signature word for word (its

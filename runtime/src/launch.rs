@@ -308,10 +308,13 @@ pub fn validate(plan: &LaunchPlan, args: &[RtValue]) -> Result<Validated, Launch
     }
     match layout.reduce {
         None => {}
-        Some(r) if layout.reduces_all && view(ppos(r.out)?)?.rank() != 0 => {
-            return Err(format!("kernel @{name}: reduction over everything needs a 0-d output").into());
+        Some(r) if layout.reduces_all => {
+            for e in std::iter::once(&r).chain(&layout.extra) {
+                if view(ppos(e.out)?)?.rank() != 0 {
+                    return Err(format!("kernel @{name}: reduction over everything needs a 0-d output").into());
+                }
+            }
         }
-        Some(_) if layout.reduces_all => {}
         Some(r) => {
             let a = r.axis.unwrap_or(0);
             if a >= space.len() {
@@ -490,9 +493,11 @@ fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &At
         written.extend(layout.reduce.iter().chain(&layout.extra).map(|r| out_param(plan, r)));
     }
     if chunks.rows * chunks.per_row == 0 {
-        if let (Some(r), true) = (layout.reduce, layout.reduces_all) {
-            if let Some(o) = args[out_param(plan, &r)].view() {
-                o.write_at(o.offset, reduce_identity(r.kind, o.dtype));
+        if layout.reduces_all {
+            for r in layout.reduce.iter().chain(&layout.extra) {
+                if let Some(o) = args[out_param(plan, r)].view() {
+                    o.write_at(o.offset, reduce_identity(r.kind, o.dtype));
+                }
             }
         }
         return Ok(());

@@ -345,6 +345,125 @@ for p in sys.argv[1:]:
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The dtypes of `.npy` files, NumPy's names, and the value at row-major index `k` of the arrays
+/// that `npy_every_dtype_and_layout_against_numpy` has NumPy write (the same formulas as its script).
+const LAYOUT_DTYPES: [(DType, &str); 4] =
+    [(DType::F64, "f8"), (DType::F32, "f4"), (DType::I64, "i8"), (DType::Bool, "b1")];
+
+fn layout_value(dtype: DType, k: i64) -> Scalar {
+    match dtype {
+        DType::F64 => Scalar::F64(k as f64 * 0.5 - 20.0),
+        DType::F32 => Scalar::F32((k as f64 * 0.25 - 7.0) as f32),
+        DType::I64 => Scalar::I64((k - 50) * 1_000_000_000_000_000),
+        DType::Bool => Scalar::Bool(k % 3 == 0),
+    }
+}
+
+/// Every dtype through the fast path (C order, the machine's byte order: one read, one write) and
+/// through the converting path (big-endian, Fortran order, both), against arrays NumPy wrote, and
+/// back: NumPy reads what we write, contiguous and transposed (gathered in blocks). Truncated files
+/// and an invalid bool byte are errors on either path.
+#[test]
+fn npy_every_dtype_and_layout_against_numpy() {
+    require_numpy("npy_every_dtype_and_layout_against_numpy");
+    let dir = tmp_dir("layouts");
+    let script = r#"
+import numpy as np, sys, os
+d = sys.argv[1]
+k = np.arange(3 * 5 * 7).reshape(3, 5, 7)
+vals = {'f8': k * 0.5 - 20.0, 'f4': (k * 0.25 - 7.0).astype(np.float32),
+        'i8': (k - 50) * 10**15, 'b1': k % 3 == 0}
+for dt, v in vals.items():
+    np.save(os.path.join(d, f'c_{dt}.npy'), v)
+    np.save(os.path.join(d, f'f_{dt}.npy'), np.asfortranarray(v))
+    # Fortran order with one dimension longer than 1 stores the elements as C order does.
+    np.save(os.path.join(d, f'f1_{dt}.npy'), np.asfortranarray(v[1:2, :, 3:4]))
+    if dt != 'b1':
+        be = v.astype(v.dtype.newbyteorder('>'))
+        np.save(os.path.join(d, f'be_{dt}.npy'), be)
+        np.save(os.path.join(d, f'bef_{dt}.npy'), np.asfortranarray(be))
+np.save(os.path.join(d, 'big.npy'), np.arange(400 * 400, dtype=np.float64).reshape(400, 400) * 0.5)
+np.save(os.path.join(d, 'chunks.npy'), np.arange(2_500_000, dtype=np.float64))
+"#;
+    run_python(script, &[&dir]);
+    // 20 MB: read in several chunks in parallel; cut short, its last chunk ends early.
+    let chunks = read_npy(&dir.join("chunks.npy")).unwrap();
+    assert_eq!(chunks.to_f64_vec(), (0..2_500_000).map(|k| k as f64).collect::<Vec<_>>());
+    let bytes = std::fs::read(dir.join("chunks.npy")).unwrap();
+    std::fs::write(dir.join("cut_chunks.npy"), &bytes[..bytes.len() - 1]).unwrap();
+    let e = read_err(&dir.join("cut_chunks.npy"));
+    assert!(matches!(e, NpyError::NotNpy { .. }) && e.to_string().contains("ends early"), "{e}");
+    let expected = |dtype: DType, shape: &[i64], index: &dyn Fn(i64) -> i64| -> Vec<Scalar> {
+        (0..shape.iter().product::<i64>()).map(|i| layout_value(dtype, index(i))).collect()
+    };
+    let mut written = Vec::new();
+    for (dtype, name) in LAYOUT_DTYPES {
+        let mut files = vec![("c", vec![3, 5, 7]), ("f", vec![3, 5, 7]), ("f1", vec![1, 5, 1])];
+        if dtype != DType::Bool {
+            files.extend([("be", vec![3, 5, 7]), ("bef", vec![3, 5, 7])]);
+        }
+        for (layout, shape) in files {
+            let file = format!("{layout}_{name}");
+            let r = read_npy(&dir.join(format!("{file}.npy"))).unwrap();
+            assert_eq!((r.dtype, &r.shape), (dtype, &shape), "{file}");
+            assert!(r.is_contiguous(), "{file}");
+            // f1 holds v[1:2, :, 3:4]: element j of it is v[1, j, 3].
+            let want = if layout == "f1" {
+                expected(dtype, &shape, &|j| 35 + 7 * j + 3)
+            } else {
+                expected(dtype, &shape, &|i| i)
+            };
+            assert!(same(&elements(&r), &want), "{file}: {:?}", elements(&r));
+            // Truncated by one byte: an error, whichever path reads the file.
+            let bytes = std::fs::read(dir.join(format!("{file}.npy"))).unwrap();
+            let cut = dir.join(format!("cut_{file}.npy"));
+            std::fs::write(&cut, &bytes[..bytes.len() - 1]).unwrap();
+            let e = read_err(&cut);
+            assert!(matches!(e, NpyError::NotNpy { .. }) && e.to_string().contains("ends early"), "{file}: {e}");
+        }
+        let r = read_npy(&dir.join(format!("c_{name}.npy"))).unwrap();
+        let transposed = View { shape: vec![7, 5, 3], strides: vec![1, 7, 35], ..r.clone() };
+        for (tag, v) in [("c", r), ("t", transposed)] {
+            let p = dir.join(format!("w{tag}_{name}.npy"));
+            write_npy(&p, &v).unwrap();
+            written.push(p);
+        }
+    }
+    let big = read_npy(&dir.join("big.npy")).unwrap();
+    let big_t = View { strides: vec![1, 400], ..big.clone() };
+    for (tag, v) in [("c", big), ("t", big_t)] {
+        let p = dir.join(format!("w{tag}_big.npy"));
+        write_npy(&p, &v).unwrap();
+        written.push(p);
+    }
+    let check = r#"
+import numpy as np, sys, os
+k = np.arange(3 * 5 * 7).reshape(3, 5, 7)
+vals = {'f8': k * 0.5 - 20.0, 'f4': (k * 0.25 - 7.0).astype(np.float32),
+        'i8': (k - 50) * 10**15, 'b1': k % 3 == 0,
+        'big': np.arange(400 * 400, dtype=np.float64).reshape(400, 400) * 0.5}
+for p in sys.argv[1:]:
+    tag, dt = os.path.basename(p)[:-4].split('_')
+    want = vals[dt] if tag == 'wc' else vals[dt].T
+    got = np.load(p)
+    assert got.dtype == want.dtype and got.dtype.byteorder in '<|=', (p, got.dtype)
+    assert got.flags['C_CONTIGUOUS'] and np.array_equal(got, want), p
+    print('ok', os.path.basename(p))
+"#;
+    let refs: Vec<&Path> = written.iter().map(|p| p.as_path()).collect();
+    let out = run_python(check, &refs);
+    assert_eq!(out.lines().count(), written.len(), "{out}");
+
+    // A bool byte other than 0 or 1 is invalid data (as npyz finds on the converting path).
+    let mut bytes = std::fs::read(dir.join("c_b1.npy")).unwrap();
+    *bytes.last_mut().unwrap() = 2;
+    let bad = dir.join("bad_b1.npy");
+    std::fs::write(&bad, &bytes).unwrap();
+    let e = read_err(&bad);
+    assert!(matches!(e, NpyError::NotNpy { .. }) && e.to_string().contains("not a bool"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 // ---------------------------------------------------------------- print
 
 #[test]

@@ -305,3 +305,66 @@ def test_a_mask_that_is_a_view_of_the_target_is_read_before_the_writes(algo, tar
     r[r.T.copy()] = r[r.T] & False
     for got, want in zip(res, [p, q, y, r]):
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.filterwarnings("ignore:Mean of empty slice")
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("n,p", [(0, 0.5), (9, 0.0), (10, 0.5), (200_003, 0.3)])
+def test_reductions_of_filters_match_numpy(dt, n, p, target, tmp_path):
+    """`sum`/`prod`/`mean` of a filter's result (folded into the reduction by `fold-filters` where
+    nothing else reads it) against NumPy; and the filters that must not fold: a mask written after
+    the filter, a result also returned, a 2-d mask, a filter inside a loop."""
+    rng = np.random.default_rng(n + 7 * len(dt))
+    x = values(dt, n, rng)
+    mask = rng.random(n) < p
+    sd = "i64" if dt == "bool" else dt
+    src = f"""fn main(x: {dt}[N], m: bool[N], q: f64[N]) -> ({sd}, {sd}, f64, f64, {dt}[?], f64, f64, f64, f64) {{
+    let s = sum(x[m]);
+    let g = x[x >= x[0:1]];
+    let t = sum(g);
+    let pr = prod(q[m]);
+    let mm = copy(m);
+    let h = q[mm];
+    mm[0:1] = true;
+    let u = sum(h);
+    let k = q[m];
+    let v = sum(k);
+    let w = 0.0;
+    for i in 0..2 {{
+        w = w + sum(q[m]);
+    }}
+    return (s, t, pr, u, x[m], v + sum(k), w, mean(q[m]), sum(f64(x[m])));
+}}
+"""
+    q = 1.0 + rng.standard_normal(n) * 1e-3
+    proc, res = run_source(src, {"x": x, "m": mask, "q": q}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    want = [x[mask].sum(), x[x >= x[0:1]].sum(), q[mask].prod(), q[mask].sum(), x[mask], 2 * q[mask].sum(),
+            2 * q[mask].sum(), q[mask].mean(), x[mask].astype(np.float64).sum()]
+    for got, w in zip(res, want):
+        if isinstance(w, np.ndarray) and w.ndim > 0:
+            np.testing.assert_array_equal(got, w)
+        else:
+            rtol = 1e-4 if dt == "f32" else 1e-9
+            np.testing.assert_allclose(got, w, rtol=rtol, atol=rtol, equal_nan=True)
+
+
+def test_normalize2_is_two_kernels(tmp_path):
+    """Robinson et al. 2014, Fig. 1: normalize2's two sums share one loop and its two maps the
+    other (`fold-filters`, `sink-loads`, reductions over everything sharing a kernel), and the
+    results are NumPy's."""
+    rng = np.random.default_rng(5)
+    xs = rng.standard_normal(100_001)
+    src = """fn normalize2(xs: f64[N]) -> (f64[N], f64[N]) {
+    let sum1 = sum(xs);
+    let gts = xs[xs > 0.0];
+    let sum2 = sum(gts);
+    return (xs / sum1, xs / sum2);
+}
+"""
+    proc, res = run_source(src, {"xs": xs}, tmp_path, flags=("--time",))
+    assert proc.returncode == 0, proc.stderr
+    assert "in 2 kernel launches" in proc.stderr, proc.stderr
+    np.testing.assert_allclose(res[0], xs / xs.sum(), rtol=1e-12)
+    np.testing.assert_allclose(res[1], xs / xs[xs > 0].sum(), rtol=1e-12)

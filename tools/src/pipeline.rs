@@ -2,8 +2,8 @@
 //! which is also its `arrayc-opt --pass` flag), run in order with the project's IR invariants
 //! checked after each (`verify::verify_module`) and, with `--verify-each`, MLIR's verifier too.
 //!
-//! `lower-ast` -> (`expand-matmul`, on the GPU targets) -> `insert-del-sync` -> `wsp-fusion` ->
-//! `outline-kernels` -> `dce`, then kernel code
+//! `lower-ast` -> (`expand-matmul`, on the GPU targets) -> `fold-filters` -> `sink-loads` ->
+//! `insert-del-sync` -> `wsp-fusion` -> `outline-kernels` -> `dce`, then kernel code
 //! generation and the JIT (`arrayc_codegen::jit`, not run through this registry: their input is the
 //! outlined kernels, their output machine code).
 
@@ -12,7 +12,7 @@ use arrayc_codegen::mlir;
 use arrayc_core::error::InternalError;
 use arrayc_dialect::{ir::Module, print, verify};
 use arrayc_passes::wsp_fusion::{self, FusionOptions, RegionReport};
-use arrayc_passes::{dce, expand_matmul, insert_del_sync, lower_ast, outline};
+use arrayc_passes::{dce, expand_matmul, fold_filters, insert_del_sync, lower_ast, outline, sink_loads};
 
 /// Every pass of the pipeline, in pipeline order, with a one-line description. `lower-ast` reads
 /// source text (`arrayc-opt` accepts it only as the first pass, on a `.arr` file); every other pass
@@ -23,6 +23,8 @@ pub const PASSES: &[(&str, &str)] = &[
         expand_matmul::NAME,
         "turn each arr.matmul into the fused kernel's form (targets without a matrix-product library)",
     ),
+    (fold_filters::NAME, "reduce a filter's input under its mask where the filter's result is only reduced"),
+    (sink_loads::NAME, "move each host read of a reduction's value down to its first use (regions grow)"),
     (insert_del_sync::NAME, "add arr.sync before host reads and arr.del after each base array's last use"),
     (
         wsp_fusion::NAME,
@@ -75,6 +77,14 @@ pub fn run_pass_with(
             expand_matmul::run(m);
             vec![]
         }
+        fold_filters::NAME => {
+            fold_filters::run(m);
+            vec![]
+        }
+        sink_loads::NAME => {
+            sink_loads::run(m);
+            vec![]
+        }
         insert_del_sync::NAME => {
             insert_del_sync::run(m, entry);
             vec![]
@@ -106,11 +116,13 @@ pub fn run_pass_with(
 }
 
 /// The passes from the lowering to `emit --stage=arr`: `expand-matmul` where `opts` asks for it,
-/// then `insert-del-sync`.
+/// then `fold-filters`, `sink-loads` and `insert-del-sync`.
 pub fn prepare(m: &mut Module, entry: &str, opts: &PassOptions) -> Result<(), UserError> {
     if opts.expand_matmul {
         run_pass_with(m, expand_matmul::NAME, entry, opts)?;
     }
+    run_pass_with(m, fold_filters::NAME, entry, opts)?;
+    run_pass_with(m, sink_loads::NAME, entry, opts)?;
     run_pass_with(m, insert_del_sync::NAME, entry, opts).map(|_| ())
 }
 

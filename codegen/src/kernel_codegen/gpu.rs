@@ -140,22 +140,23 @@ fn build<'c>(context: &'c Context, body: &BlockRef<'c, '_>, f: &ir::Func, emulat
     let location = Location::unknown(context);
     let abi = kernel_abi(f, &layout, if emulate { Target::GpuEmulated } else { Target::Gpu });
     let fty = function_type(context, abi.args());
-    let has_partials = abi.position(KernelArg::Partials).is_some();
+    let has_partials = abi.position(KernelArg::Partials(0)).is_some();
     let build = |name: String, combine: bool| {
         let types: Vec<(Type, Location)> = abi.args().iter().map(|a| (arg_type(context, a.ty), location)).collect();
         let entry = Block::new(&types);
         let arg = |i: usize| -> Value<'c, 'c> { entry.argument(i).expect("an argument of the signature").into() };
         let at = |a: KernelArg| abi.position(a).map(arg);
-        let partials = at(KernelArg::Partials);
+        let partials: Vec<Value<'c, 'c>> =
+            (0..layout.partials_reductions().len()).filter_map(|k| at(KernelArg::Partials(k))).collect();
         let grid = emulate.then(|| {
             GridArgs(GRID_COORDS.map(|c| at(KernelArg::Grid(c)).expect("an emulated kernel's grid coordinate")))
         });
         let mut g = Gen::new(context, f, entry, &abi);
         g.target = TargetMode { grid, atomic_adds: true };
         if combine {
-            g.gpu_combine(&layout, partials.expect("a reduction over everything"));
+            g.gpu_combine(&layout, &partials);
         } else {
-            g.gpu_block(&layout, partials);
+            g.gpu_block(&layout, &partials);
         }
         let entry = g.finish();
         let ret = if emulate { "func.return" } else { "gpu.return" };
@@ -270,9 +271,9 @@ impl<'c> Gen<'c, '_> {
         self.close_for(&inner)
     }
 
-    /// The body of the `gpu.func` of a block (see the module docs); `partials` is the partials
-    /// buffer of a reduction over everything.
-    fn gpu_block(&mut self, l: &KernelLayout, partials: Option<Value<'c, 'c>>) {
+    /// The body of the `gpu.func` of a block (see the module docs); `partials` are the partials
+    /// buffers of reductions over everything, one per reduction (none otherwise).
+    fn gpu_block(&mut self, l: &KernelLayout, partials: &[Value<'c, 'c>]) {
         let Some(sp) = l.space else {
             // No view parameter: nothing to iterate over (the launcher launches nothing).
             return;
@@ -284,7 +285,7 @@ impl<'c> Gen<'c, '_> {
         let full = |idx: &[Option<Value<'c, 'c>>]| -> Vec<Value<'c, 'c>> {
             idx.iter().map(|i| i.expect("an open loop's index")).collect()
         };
-        match (l.reduce, partials) {
+        match (l.reduce, partials.is_empty()) {
             (None, _) if l.chunked_scan => {
                 // A chunked scan: thread `t` of the grid's `T` (x fastest, then y) takes the `t`-th
                 // of `T` contiguous ranges of the space, and its carries at `t * scans`.
@@ -323,29 +324,39 @@ impl<'c> Gen<'c, '_> {
                 self.iteration(l, &full(&idx));
                 self.close_grid(&[]);
             }
-            (Some(red), Some(partials)) => {
-                let ad = acc_dtype(red.kind, self.ir_ty(red.out).dtype());
-                let init = self.identity(red.kind, ad);
-                let acc = self.open_grid(&all, &mut idx, &[init])[0];
-                let x = self.iteration(l, &full(&idx))[0];
-                let y = self.combine(red.kind, acc, x);
-                let mine = self.close_grid(&[y])[0];
+            (Some(_), false) => {
+                // One accumulator per reduction over everything, each with its partials buffer.
+                let reds: Vec<_> = reductions(l).copied().collect();
+                let inits: Vec<TypedValue<'c>> = reds
+                    .iter()
+                    .map(|red| self.identity(red.kind, acc_dtype(red.kind, self.ir_ty(red.out).dtype())))
+                    .collect();
+                let accs = self.open_grid(&all, &mut idx, &inits);
+                let xs = self.iteration(l, &full(&idx));
+                let ys: Vec<TypedValue<'c>> =
+                    reds.iter().zip(accs).zip(xs).map(|((red, acc), x)| self.combine(red.kind, acc, x)).collect();
+                let mine = self.close_grid(&ys);
                 let slot = self.muli(self.gpu_id("block_id", Dim::Y), self.gpu_id("grid_dim", Dim::X));
                 let slot = self.val(arith::addi(slot, self.gpu_id("block_id", Dim::X), self.loc));
                 if self.target.grid.is_some() {
                     // Emulated: no threads to reduce with; one partial per thread.
                     let slot = self.muli(slot, self.gpu_id("block_dim", Dim::X));
                     let slot = self.val(arith::addi(slot, self.gpu_id("thread_id", Dim::X), self.loc));
-                    self.push(memref::store(mine.v, partials, &[slot], self.loc));
+                    for (m, &p) in mine.iter().zip(partials) {
+                        self.push(memref::store(m.v, p, &[slot], self.loc));
+                    }
                 } else {
-                    let block_total = self.all_reduce(red.kind, mine);
+                    let totals: Vec<TypedValue<'c>> =
+                        reds.iter().zip(mine).map(|(red, m)| self.all_reduce(red.kind, m)).collect();
                     let first_thread = self.first_thread();
                     self.open_if(first_thread);
-                    self.push(memref::store(block_total.v, partials, &[slot], self.loc));
+                    for (t, &p) in totals.iter().zip(partials) {
+                        self.push(memref::store(t.v, p, &[slot], self.loc));
+                    }
                     self.close_if();
                 }
             }
-            (Some(red), None) => {
+            (Some(red), true) => {
                 let a = red.axis.expect("a reduction that does not reduce everything has an axis");
                 let reds: Vec<_> = reductions(l).copied().collect();
                 let odims: Vec<usize> = (0..r).filter(|&d| d != a).collect();
@@ -387,20 +398,22 @@ impl<'c> Gen<'c, '_> {
         self.convert(r, x.d)
     }
 
-    /// The body of `<name>_combine`: thread 0 combines `partials` in order into the 0-d output.
-    fn gpu_combine(&mut self, l: &KernelLayout, partials: Value<'c, 'c>) {
-        let red = l.reduce.expect("a reduction over everything");
-        let ad = acc_dtype(red.kind, self.ir_ty(red.out).dtype());
+    /// The body of `<name>_combine`: thread 0 combines each reduction's `partials` in order into
+    /// its 0-d output.
+    fn gpu_combine(&mut self, l: &KernelLayout, partials: &[Value<'c, 'c>]) {
         let c0 = self.idx_const(0);
         let first_thread = self.first_thread();
         self.open_if(first_thread);
-        let n = self.val(memref::dim(partials, c0, self.loc));
-        let init = self.identity(red.kind, ad);
-        let (k, accs) = self.open_for(c0, n, &[init], ForChunk::Whole);
-        let p = self.typed(memref::load(partials, &[k], self.loc), ad);
-        let y = self.combine(red.kind, accs[0], p);
-        let total = self.close_for(&[y])[0];
-        self.store(red.out, &[], total);
+        for (red, &buf) in reductions(l).zip(partials) {
+            let ad = acc_dtype(red.kind, self.ir_ty(red.out).dtype());
+            let n = self.val(memref::dim(buf, c0, self.loc));
+            let init = self.identity(red.kind, ad);
+            let (k, accs) = self.open_for(c0, n, &[init], ForChunk::Whole);
+            let p = self.typed(memref::load(buf, &[k], self.loc), ad);
+            let y = self.combine(red.kind, accs[0], p);
+            let total = self.close_for(&[y])[0];
+            self.store(red.out, &[], total);
+        }
         self.close_if();
     }
 }

@@ -213,7 +213,8 @@ impl<'c> Gen<'c, '_> {
             ComputeFn::Unary(op) => {
                 let a = self.read(ins[0], idx);
                 let ct = match op {
-                    UnFn::Not | UnFn::Abs | UnFn::Ceil => od,
+                    UnFn::Not | UnFn::Abs => od,
+                    _ if op.rounds() => od,
                     UnFn::Neg => arith_dt,
                     _ => float_dt,
                 };
@@ -479,13 +480,17 @@ impl<'c> Gen<'c, '_> {
                 self.iteration(l, &at(&idx, 0..r));
                 self.close_space();
             }
-            (Some(red), None) => {
-                // Reduction over everything: a nest of `scf.for` over the space (dimension 0 the
-                // launch's chunk), carrying the accumulator, combined in row-major order (the CPU
-                // target's chunk gives its partial; the launcher combines them in chunk order). A
-                // nest, not an `scf.parallel` with `scf.reduce`, which lowers to the same loops.
-                let ad = acc_dtype(red.kind, self.ir_ty(red.out).dtype());
-                let mut accs = vec![self.identity(red.kind, ad)];
+            (Some(_), None) => {
+                // Reductions over everything: a nest of `scf.for` over the space (dimension 0 the
+                // launch's chunk), carrying one accumulator per reduction, combined in row-major
+                // order (the CPU target's chunk gives its partials; the launcher combines them in
+                // chunk order). A nest, not an `scf.parallel` with `scf.reduce`, which lowers to
+                // the same loops.
+                let reds: Vec<Reduction> = reductions(l).copied().collect();
+                let mut accs: Vec<TypedValue<'c>> = reds
+                    .iter()
+                    .map(|red| self.identity(red.kind, acc_dtype(red.kind, self.ir_ty(red.out).dtype())))
+                    .collect();
                 // A rank-0 space is one iteration.
                 let ubs = if r == 0 { vec![self.idx_const(1)] } else { self.dims.clone() };
                 for (d, &ub) in ubs.iter().enumerate() {
@@ -497,12 +502,15 @@ impl<'c> Gen<'c, '_> {
                     }
                     accs = a;
                 }
-                let x = self.iteration(l, &at(&idx, 0..r))[0];
-                let mut ys = vec![self.combine(red.kind, accs[0], x)];
+                let xs = self.iteration(l, &at(&idx, 0..r));
+                let mut ys: Vec<TypedValue<'c>> =
+                    reds.iter().zip(accs).zip(xs).map(|((red, acc), x)| self.combine(red.kind, acc, x)).collect();
                 for _ in &ubs {
                     ys = self.close_for(&ys);
                 }
-                self.store(red.out, &[], ys[0]);
+                for (red, y) in reds.iter().zip(ys) {
+                    self.store(red.out, &[], y);
+                }
             }
             (Some(_), Some(a)) if l.axis_split && a + 1 < r => {
                 // Reductions along an axis that is not the last: accumulate in each `out` itself,

@@ -1,5 +1,7 @@
 //! `exp` and `log` for f64 as straight-line arithmetic that LLVM vectorises (a call to libm's `exp`
-//! or `log` does not), within a few ulp of libm. The other math functions are `math` dialect ops.
+//! or `log` does not), within a few ulp of libm; `expm1` and `log1p` from them by Kahan's
+//! formulas (MLIR lowers `math.expm1` to `exp(x) - 1`, which loses every digit near 0). The other
+//! math functions are `math` dialect ops.
 
 use super::builder::{Gen, TypedValue};
 use arrayc_core::DType::{F64, I64};
@@ -103,5 +105,34 @@ impl<'c> Gen<'c, '_> {
         let inf = self.f64c(f64::INFINITY);
         let y = self.select(self.cmpf(F::Oeq, x, inf), inf, y);
         self.select(self.cmpf(F::Uno, x, x), x, y)
+    }
+
+    /// `expm1(x) = exp(x) - 1` without the cancellation near 0 (Kahan: with `u = exp(x)`,
+    /// `(u - 1) * (x / log(u))`, exact where `u` rounds to 1; Goldberg 1991, Sec. 4.1), in f64
+    /// (an f32 operand is computed in f64 and rounded). `u = 0` gives -1, `u = inf` gives inf.
+    pub fn expm1(&self, x: TypedValue<'c>) -> TypedValue<'c> {
+        let d = x.d;
+        let x = self.convert(x, F64);
+        let u = self.exp_f64(x);
+        let um1 = self.arith2(arith::subf, u, self.f64c(1.0));
+        let general = self.arith2(arith::mulf, um1, self.arith2(arith::divf, x, self.log_f64(u)));
+        let y = self.select(self.cmpf(F::Oeq, u, self.f64c(f64::INFINITY)), u, general);
+        let y = self.select(self.cmpf(F::Oeq, u, self.f64c(0.0)), self.f64c(-1.0), y);
+        let y = self.select(self.cmpf(F::Oeq, u, self.f64c(1.0)), x, y);
+        self.convert(y, d)
+    }
+
+    /// `log1p(x) = log(1 + x)` without the rounding of `1 + x` near 0 (Kahan: with `u = 1 + x`,
+    /// `log(u) * (x / (u - 1))`, exact where `u` rounds to 1; Goldberg 1991, Theorem 4), in f64
+    /// (an f32 operand is computed in f64 and rounded). `u = inf` gives inf.
+    pub fn log1p(&self, x: TypedValue<'c>) -> TypedValue<'c> {
+        let d = x.d;
+        let x = self.convert(x, F64);
+        let u = self.arith2(arith::addf, x, self.f64c(1.0));
+        let um1 = self.arith2(arith::subf, u, self.f64c(1.0));
+        let general = self.arith2(arith::mulf, self.log_f64(u), self.arith2(arith::divf, x, um1));
+        let y = self.select(self.cmpf(F::Oeq, u, self.f64c(f64::INFINITY)), u, general);
+        let y = self.select(self.cmpf(F::Oeq, u, self.f64c(1.0)), x, y);
+        self.convert(y, d)
     }
 }

@@ -138,19 +138,22 @@ impl<'c> Gen<'c, '_> {
                 DType::I64 => self.same_type("math.absi", &[a]),
                 DType::Bool => a,
             },
-            Ceil if d.is_float() => self.same_type("math.ceil", &[a]),
-            Ceil => a,
+            _ if op.rounds() && !d.is_float() => a,
             Exp if d == DType::F64 => self.exp_f64(a),
+            // `math.trunc` has no NVVM lowering in MLIR 22: toward zero is `ceil` below 0, else
+            // `floor` (signed zeros and NaN kept), on every target alike.
+            Trunc => {
+                let below = self.cmpf(F::Olt, a, self.constf(d, 0.0));
+                self.select(below, self.same_type("math.ceil", &[a]), self.same_type("math.floor", &[a]))
+            }
+            Expm1 => self.expm1(a),
+            Log1p => self.log1p(a),
             Log if d == DType::F64 => self.log_f64(a),
-            Sqrt | Exp | Log | Sin | Cos | Tanh => {
+            _ => {
+                // The float functions: one `math` operation each, from the op table.
                 assert!(d.is_float(), "float function on a non-float value");
-                let name = match op {
-                    Sqrt => "math.sqrt",
-                    Exp => "math.exp",
-                    Log => "math.log",
-                    Sin => "math.sin",
-                    Cos => "math.cos",
-                    _ => "math.tanh",
+                let Some(name) = arrayc_dialect::ops::unary(op).spelling(d).op_name() else {
+                    unreachable!("every float function has a spelling in the op table")
                 };
                 self.same_type(name, &[a])
             }

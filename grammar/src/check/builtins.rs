@@ -37,6 +37,24 @@ impl Checker {
             B::Zeros | B::Ones | B::Empty | B::Random | B::Full | B::Arange | B::Linspace => self.constructor(&c),
             B::Copy | B::Transpose | B::Diagonal => self.copy_or_view(&c),
             B::Abs | B::Sqrt | B::Exp | B::Log | B::Sin | B::Cos | B::Tanh => self.math(&c),
+            B::Tan
+            | B::Arcsin
+            | B::Arccos
+            | B::Arctan
+            | B::Sinh
+            | B::Cosh
+            | B::Arcsinh
+            | B::Arccosh
+            | B::Arctanh
+            | B::Exp2
+            | B::Expm1
+            | B::Log2
+            | B::Log10
+            | B::Log1p
+            | B::Floor
+            | B::Ceil
+            | B::Trunc
+            | B::Rint => self.math(&c),
             B::Minimum | B::Maximum | B::Where => self.selection(&c),
             B::F64 | B::F32 | B::I64 | B::Bool => self.cast(&c),
             B::Sum | B::Prod | B::Min | B::Max | B::Mean => self.reduction(&c),
@@ -286,7 +304,8 @@ impl Checker {
     fn math(&mut self, c: &Call) -> Ty {
         let t = self.value(&c.args[0]);
         let Some(d) = t.dtype() else { return Ty::Error };
-        let rd = if c.b == Builtin::Abs || d.is_float() { d } else { DType::F64 };
+        let keeps = matches!(c.b, Builtin::Abs | Builtin::Floor | Builtin::Ceil | Builtin::Trunc);
+        let rd = if keeps || d.is_float() { d } else { DType::F64 };
         with_dtype(&t, rd)
     }
 

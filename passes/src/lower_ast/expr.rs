@@ -42,6 +42,24 @@ fn elementwise_fn(b: Builtin) -> Option<ComputeFn> {
         B::Sin => ComputeFn::Unary(UnFn::Sin),
         B::Cos => ComputeFn::Unary(UnFn::Cos),
         B::Tanh => ComputeFn::Unary(UnFn::Tanh),
+        B::Tan => ComputeFn::Unary(UnFn::Tan),
+        B::Arcsin => ComputeFn::Unary(UnFn::Arcsin),
+        B::Arccos => ComputeFn::Unary(UnFn::Arccos),
+        B::Arctan => ComputeFn::Unary(UnFn::Arctan),
+        B::Sinh => ComputeFn::Unary(UnFn::Sinh),
+        B::Cosh => ComputeFn::Unary(UnFn::Cosh),
+        B::Arcsinh => ComputeFn::Unary(UnFn::Arcsinh),
+        B::Arccosh => ComputeFn::Unary(UnFn::Arccosh),
+        B::Arctanh => ComputeFn::Unary(UnFn::Arctanh),
+        B::Exp2 => ComputeFn::Unary(UnFn::Exp2),
+        B::Expm1 => ComputeFn::Unary(UnFn::Expm1),
+        B::Log2 => ComputeFn::Unary(UnFn::Log2),
+        B::Log10 => ComputeFn::Unary(UnFn::Log10),
+        B::Log1p => ComputeFn::Unary(UnFn::Log1p),
+        B::Floor => ComputeFn::Unary(UnFn::Floor),
+        B::Ceil => ComputeFn::Unary(UnFn::Ceil),
+        B::Trunc => ComputeFn::Unary(UnFn::Trunc),
+        B::Rint => ComputeFn::Unary(UnFn::Rint),
         B::Minimum => ComputeFn::Binary(BinFn::Minimum),
         B::Maximum => ComputeFn::Binary(BinFn::Maximum),
         B::Where => ComputeFn::Where,
@@ -155,8 +173,10 @@ impl Lowerer<'_> {
     }
 
     pub(crate) fn scalar_unary(&mut self, op: UnFn, x: ValueId) -> ValueId {
-        // `abs` of a bool is the bool itself (NumPy); the op table has no bool `abs` operation.
-        if op == UnFn::Abs && self.f.ty(x) == Type::Scalar(DType::Bool) {
+        // `abs` of a bool, and `floor`/`ceil`/`trunc` of an integer or bool, is the value itself
+        // (NumPy 2); the op table has no such operation.
+        let integral = matches!(self.f.ty(x), Type::Scalar(d) if !d.is_float());
+        if op == UnFn::Abs && self.f.ty(x) == Type::Scalar(DType::Bool) || op.rounds() && integral {
             return x;
         }
         let r = self.value(self.f.ty(x), None);
@@ -996,7 +1016,34 @@ impl Lowerer<'_> {
                 self.roots.insert(res, root);
                 res
             }
-            B::Abs | B::Sqrt | B::Exp | B::Log | B::Sin | B::Cos | B::Tanh | B::Minimum | B::Maximum | B::Where => {
+            B::Abs
+            | B::Sqrt
+            | B::Exp
+            | B::Log
+            | B::Sin
+            | B::Cos
+            | B::Tanh
+            | B::Minimum
+            | B::Maximum
+            | B::Where
+            | B::Tan
+            | B::Arcsin
+            | B::Arccos
+            | B::Arctan
+            | B::Sinh
+            | B::Cosh
+            | B::Arcsinh
+            | B::Arccosh
+            | B::Arctanh
+            | B::Exp2
+            | B::Expm1
+            | B::Log2
+            | B::Log10
+            | B::Log1p
+            | B::Floor
+            | B::Ceil
+            | B::Trunc
+            | B::Rint => {
                 let Some(f) = elementwise_fn(b) else { return Err(self.not_lowered(b, e)) };
                 self.elementwise(f, vals, ty, e)?
             }

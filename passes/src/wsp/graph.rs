@@ -94,15 +94,18 @@ impl WspGraph {
 /// array is fuse-preventing with any write to it (van Balen et al. 2024, Sec. 3.3), a scatter's
 /// target with any other use of it (Fig. 4), a scan shares a
 /// block with no reduction and with scans along its own axis only, and two reductions
-/// share a block only when both reduce the same axis of a space of rank 2 or more (what the kernel
-/// back end runs as one loop nest: `crate::kernel_layout::kernel_layout`; the paper's Sec. IV-A
-/// leaves what is fusible to the back end).
+/// share a block only when both reduce everything (one accumulator each in one loop nest: Robinson
+/// et al. 2014, Fig. 1, normalize2's two sums in one loop) or both reduce the same axis of a space
+/// of rank 2 or more (what the kernel back end runs as one loop nest:
+/// `crate::kernel_layout::kernel_layout`; the paper's Sec. IV-A leaves what is fusible to the back
+/// end).
 pub fn fusible(region: &Region, i: usize, j: usize) -> bool {
     let b = &region.bindings;
     let (f, g) = (&region.ops[i], &region.ops[j]);
     if let (OpKind::Reduction { axis: af }, OpKind::Reduction { axis: ag }) = (&f.kind, &g.kind) {
         let rank = f.iteration_space().map_or(0, <[_]>::len);
-        if af.is_none() || af != ag || rank < 2 {
+        let everything = |a: &Option<usize>| a.is_none() || rank < 2;
+        if !(everything(af) && everything(ag) || af == ag && rank >= 2) {
             return false;
         }
     }
