@@ -106,6 +106,9 @@ builtins! {
     Ceil: "ceil", (1, 1), &[], MATH;
     Trunc: "trunc", (1, 1), &[], MATH;
     Rint: "rint", (1, 1), &[], MATH;
+    IsNan: "isnan", (1, 1), &[], MATH;
+    IsInf: "isinf", (1, 1), &[], MATH;
+    IsFinite: "isfinite", (1, 1), &[], MATH;
     Minimum: "minimum", (2, 2), &[], MIN_MAX;
     Maximum: "maximum", (2, 2), &[], MIN_MAX;
     Where: "where", (3, 3), &[], "where(cond, a, b)";
@@ -269,6 +272,11 @@ pub const DOCS: &[DocRow] = {
             result: "elementwise rounding toward minus infinity, plus infinity, zero; integers and bools are kept \
                 (their own dtype, as NumPy 2)",
             builtins: &[B::Floor, B::Ceil, B::Trunc],
+        },
+        DocRow {
+            calls: "`isnan isinf isfinite (x)`",
+            result: "elementwise tests of a float, a bool (`false`, `false`, `true` for integers and bools)",
+            builtins: &[B::IsNan, B::IsInf, B::IsFinite],
         },
         DocRow {
             calls: "`minimum(a, b)`, `maximum(a, b)`",

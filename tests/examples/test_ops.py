@@ -76,6 +76,12 @@ UNARY = [
     ("trunc({a})", np.trunc, True),
     ("rint({a})", np.rint, True),
 ]
+# Builtins that are compositions of the functions above, not functions of the op table.
+FLOAT_TESTS = [
+    ("isnan({a})", np.isnan, True),
+    ("isinf({a})", np.isinf, True),
+    ("isfinite({a})", np.isfinite, True),
+]
 # Which (function, dtype) pairs the language has: `&`, `|`, `~` only on bool (NumPy's bitwise
 # meaning on integers is not in the language), no `-` on bool (NumPy raises too).
 BOOL_ONLY = {np.logical_and, np.logical_or, np.logical_not}
@@ -189,6 +195,13 @@ def test_binary_ops_match_numpy(dt, tmp_path):
 @pytest.mark.parametrize("dt", list(DTYPES))
 def test_unary_ops_match_numpy(dt, tmp_path):
     run_cases(dt, UNARY, True, tmp_path)
+
+
+@pytest.mark.parametrize("dt", list(DTYPES))
+def test_float_tests_match_numpy(dt, tmp_path):
+    """`isnan`, `isinf`, `isfinite` (compositions of `!=`, `abs`, `==`, `<`; constants for integers
+    and bools) on every dtype, kernel and host path."""
+    run_cases(dt, FLOAT_TESTS, True, tmp_path)
 
 
 def test_table_covers_every_function():

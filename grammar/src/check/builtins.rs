@@ -55,6 +55,14 @@ impl Checker {
             | B::Ceil
             | B::Trunc
             | B::Rint => self.math(&c),
+            B::IsNan | B::IsInf | B::IsFinite => {
+                let t = self.value(&c.args[0]);
+                if t.dtype().is_none() {
+                    Ty::Error
+                } else {
+                    with_dtype(&t, DType::Bool)
+                }
+            }
             B::Minimum | B::Maximum | B::Where => self.selection(&c),
             B::F64 | B::F32 | B::I64 | B::Bool => self.cast(&c),
             B::Sum | B::Prod | B::Min | B::Max | B::Mean => self.reduction(&c),
