@@ -111,6 +111,8 @@ builtins! {
     IsFinite: "isfinite", (1, 1), &[], MATH;
     Minimum: "minimum", (2, 2), &[], MIN_MAX;
     Maximum: "maximum", (2, 2), &[], MIN_MAX;
+    Arctan2: "arctan2", (2, 2), &[], "arctan2(y, x)";
+    Copysign: "copysign", (2, 2), &[], "copysign(x, y)";
     Where: "where", (3, 3), &[], "where(cond, a, b)";
     Sum: "sum", (1, 1), AXIS, REDUCTION;
     Prod: "prod", (1, 1), AXIS, REDUCTION;
@@ -272,6 +274,11 @@ pub const DOCS: &[DocRow] = {
             result: "elementwise rounding toward minus infinity, plus infinity, zero; integers and bools are kept \
                 (their own dtype, as NumPy 2)",
             builtins: &[B::Floor, B::Ceil, B::Trunc],
+        },
+        DocRow {
+            calls: "`arctan2(y, x)`, `copysign(x, y)`",
+            result: "elementwise, broadcast, NumPy's ufuncs; a float (`i64 -> f64`)",
+            builtins: &[B::Arctan2, B::Copysign],
         },
         DocRow {
             calls: "`isnan isinf isfinite (x)`",

@@ -61,6 +61,8 @@ fn elementwise_fn(b: Builtin) -> Option<ComputeFn> {
         B::Rint => ComputeFn::Unary(UnFn::Rint),
         B::Minimum => ComputeFn::Binary(BinFn::Minimum),
         B::Maximum => ComputeFn::Binary(BinFn::Maximum),
+        B::Arctan2 => ComputeFn::Binary(BinFn::Arctan2),
+        B::Copysign => ComputeFn::Binary(BinFn::Copysign),
         B::Where => ComputeFn::Where,
         _ => return None,
     })
@@ -1035,6 +1037,8 @@ impl Lowerer<'_> {
             | B::Minimum
             | B::Maximum
             | B::Where
+            | B::Arctan2
+            | B::Copysign
             | B::Tan
             | B::Arcsin
             | B::Arccos
