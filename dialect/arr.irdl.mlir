@@ -138,6 +138,14 @@ irdl.dialect @arr {
     %a = irdl.any
     %b = irdl.any
     irdl.operands(out: %o, lhs: %a, rhs: %b) }
+  irdl.operation @arctan2 { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, lhs: %a, rhs: %b) }
+  irdl.operation @copysign { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, lhs: %a, rhs: %b) }
   irdl.operation @maximum { %o = irdl.any
     %a = irdl.any
     %b = irdl.any

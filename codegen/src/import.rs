@@ -135,9 +135,8 @@ fn unsupported<'c, 'a>(o: &OperationRef<'c, 'a>, why: &str) -> ImportError {
 
 /// The arr computation named `name` (without `arr.`), apart from `reduce`.
 fn compute_fn(name: &str) -> Option<ComputeFn> {
-    use BinFn::*;
     let simple = [ComputeFn::Fill, ComputeFn::Copy, ComputeFn::Arange, ComputeFn::Random, ComputeFn::Where];
-    let bins = [Add, Sub, Mul, Div, Rem, Pow, Minimum, Maximum, Eq, Ne, Lt, Le, Gt, Ge, And, Or].map(ComputeFn::Binary);
+    let bins = BinFn::ALL.map(ComputeFn::Binary);
     let uns = UnFn::ALL.map(ComputeFn::Unary);
     simple.into_iter().chain(bins).chain(uns).find(|f| f.name() == name)
 }

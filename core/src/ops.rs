@@ -132,9 +132,41 @@ pub enum BinFn {
     Ge,
     And,
     Or,
+    /// NumPy's `arctan2(y, x)`: the angle of the point `(x, y)`, in a float.
+    Arctan2,
+    /// NumPy's `copysign(x, y)`: `|x|` with the sign of `y`, in a float.
+    Copysign,
 }
 
 impl BinFn {
+    /// Every binary function, in declaration order.
+    pub const ALL: [BinFn; 18] = [
+        BinFn::Add,
+        BinFn::Sub,
+        BinFn::Mul,
+        BinFn::Div,
+        BinFn::Rem,
+        BinFn::Pow,
+        BinFn::Minimum,
+        BinFn::Maximum,
+        BinFn::Eq,
+        BinFn::Ne,
+        BinFn::Lt,
+        BinFn::Le,
+        BinFn::Gt,
+        BinFn::Ge,
+        BinFn::And,
+        BinFn::Or,
+        BinFn::Arctan2,
+        BinFn::Copysign,
+    ];
+
+    /// Whether the function is computed in a float (`f64` for integer and bool operands): true
+    /// division and the float functions.
+    pub fn in_float(self) -> bool {
+        matches!(self, BinFn::Div | BinFn::Arctan2 | BinFn::Copysign)
+    }
+
     /// The `arr` operation name (without the `arr.` prefix).
     pub fn name(self) -> &'static str {
         use BinFn::*;
@@ -155,6 +187,8 @@ impl BinFn {
             Ge => "ge",
             And => "and",
             Or => "or",
+            Arctan2 => "arctan2",
+            Copysign => "copysign",
         }
     }
     pub fn is_comparison(self) -> bool {

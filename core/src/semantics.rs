@@ -23,6 +23,8 @@ fn float_bin(op: BinFn, x: f64, y: f64) -> Result<f64, Scalar> {
         BinFn::Gt => return Err(Scalar::Bool(x > y)),
         BinFn::Ge => return Err(Scalar::Bool(x >= y)),
         BinFn::And | BinFn::Or => return Err(Scalar::Bool(false)),
+        BinFn::Arctan2 => x.atan2(y),
+        BinFn::Copysign => x.copysign(y),
     })
 }
 
@@ -126,7 +128,9 @@ fn int_bin(op: BinFn, x: i64, y: i64) -> Result<Scalar, ScalarError> {
         BinFn::Add => I64(x.wrapping_add(y)),
         BinFn::Sub => I64(x.wrapping_sub(y)),
         BinFn::Mul => I64(x.wrapping_mul(y)),
-        BinFn::Div => F64(x as f64 / y as f64),
+        BinFn::Div | BinFn::Arctan2 | BinFn::Copysign => {
+            F64(float_bin(op, x as f64, y as f64).unwrap_or_else(|_| unreachable!("not a comparison")))
+        }
         BinFn::Rem => I64(if y == 0 { 0 } else { x.wrapping_rem(y) }),
         BinFn::Pow => I64(ipow(x, y).ok_or(ScalarError::NegativeIntPower)?),
         BinFn::Minimum => I64(x.min(y)),

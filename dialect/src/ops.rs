@@ -78,7 +78,7 @@ const fn row<F>(func: F, numpy: &'static str, float: Spelling, int: Spelling, bo
 /// Every binary function (arity 2). Comparison predicates are MLIR's `CmpFPredicate` (ordered, except
 /// `!=`, which is unordered: NaN != NaN is true as in NumPy) and `CmpIPredicate` (signed for `i64`,
 /// unsigned for bool, where `true` is 1).
-pub const BINARY: [OpRow<BinFn>; 16] = [
+pub const BINARY: [OpRow<BinFn>; 18] = [
     row(BinFn::Add, "add", Op("arith.addf"), Op("arith.addi"), Undefined),
     row(BinFn::Sub, "subtract", Op("arith.subf"), Op("arith.subi"), Undefined),
     row(BinFn::Mul, "multiply", Op("arith.mulf"), Op("arith.muli"), Undefined),
@@ -95,6 +95,8 @@ pub const BINARY: [OpRow<BinFn>; 16] = [
     row(BinFn::Ge, "greater_equal", CmpF("oge", 3), CmpI("sge", 5), CmpI("uge", 9)),
     row(BinFn::And, "logical_and", Undefined, Undefined, Op("arith.andi")),
     row(BinFn::Or, "logical_or", Undefined, Undefined, Op("arith.ori")),
+    row(BinFn::Arctan2, "arctan2", Op("math.atan2"), Undefined, Undefined),
+    row(BinFn::Copysign, "copysign", Op("math.copysign"), Undefined, Undefined),
 ];
 
 /// Every unary function (arity 1). Integer negation is `0 - x` and `~` is `x xor true` in host code;

@@ -106,8 +106,13 @@ builtins! {
     Ceil: "ceil", (1, 1), &[], MATH;
     Trunc: "trunc", (1, 1), &[], MATH;
     Rint: "rint", (1, 1), &[], MATH;
+    IsNan: "isnan", (1, 1), &[], MATH;
+    IsInf: "isinf", (1, 1), &[], MATH;
+    IsFinite: "isfinite", (1, 1), &[], MATH;
     Minimum: "minimum", (2, 2), &[], MIN_MAX;
     Maximum: "maximum", (2, 2), &[], MIN_MAX;
+    Arctan2: "arctan2", (2, 2), &[], "arctan2(y, x)";
+    Copysign: "copysign", (2, 2), &[], "copysign(x, y)";
     Where: "where", (3, 3), &[], "where(cond, a, b)";
     Sum: "sum", (1, 1), AXIS, REDUCTION;
     Prod: "prod", (1, 1), AXIS, REDUCTION;
@@ -269,6 +274,16 @@ pub const DOCS: &[DocRow] = {
             result: "elementwise rounding toward minus infinity, plus infinity, zero; integers and bools are kept \
                 (their own dtype, as NumPy 2)",
             builtins: &[B::Floor, B::Ceil, B::Trunc],
+        },
+        DocRow {
+            calls: "`arctan2(y, x)`, `copysign(x, y)`",
+            result: "elementwise, broadcast, NumPy's ufuncs; a float (`i64 -> f64`)",
+            builtins: &[B::Arctan2, B::Copysign],
+        },
+        DocRow {
+            calls: "`isnan isinf isfinite (x)`",
+            result: "elementwise tests of a float, a bool (`false`, `false`, `true` for integers and bools)",
+            builtins: &[B::IsNan, B::IsInf, B::IsFinite],
         },
         DocRow {
             calls: "`minimum(a, b)`, `maximum(a, b)`",

@@ -46,6 +46,8 @@ BINARY = [
     ("{a} >= {b}", np.greater_equal, True),
     ("{a} & {b}", np.logical_and, True),
     ("{a} | {b}", np.logical_or, True),
+    ("arctan2({a}, {b})", np.arctan2, False),
+    ("copysign({a}, {b})", np.copysign, True),
 ]
 UNARY = [
     ("-{a}", np.negative, True),
@@ -76,11 +78,17 @@ UNARY = [
     ("trunc({a})", np.trunc, True),
     ("rint({a})", np.rint, True),
 ]
+# Builtins that are compositions of the functions above, not functions of the op table.
+FLOAT_TESTS = [
+    ("isnan({a})", np.isnan, True),
+    ("isinf({a})", np.isinf, True),
+    ("isfinite({a})", np.isfinite, True),
+]
 # Which (function, dtype) pairs the language has: `&`, `|`, `~` only on bool (NumPy's bitwise
 # meaning on integers is not in the language), no `-` on bool (NumPy raises too).
 BOOL_ONLY = {np.logical_and, np.logical_or, np.logical_not}
 ARITHMETIC = {np.add, np.subtract, np.multiply, np.remainder, np.power}
-FLOAT_FUNCS = {np.sqrt, np.exp, np.log, np.sin, np.cos, np.tanh, np.rint, np.tan, np.arcsin, np.arccos, np.arctan, np.sinh, np.cosh, np.arcsinh, np.arccosh, np.arctanh, np.exp2, np.expm1, np.log2, np.log10, np.log1p}
+FLOAT_FUNCS = {np.arctan2, np.copysign, np.sqrt, np.exp, np.log, np.sin, np.cos, np.tanh, np.rint, np.tan, np.arcsin, np.arccos, np.arctan, np.sinh, np.cosh, np.arcsinh, np.arccosh, np.arctanh, np.exp2, np.expm1, np.log2, np.log10, np.log1p}
 
 F_VALUES = [0.0, -0.0, 1.0, -1.0, 0.5, 2.5, -3.5, 7.0, 3.0, 1e300, -1e-300, np.inf, -np.inf, np.nan]
 I_VALUES = [0, 1, -1, 2, -2, 3, 7, -7, 100, 2**62, -(2**63), 2**63 - 1]
@@ -189,6 +197,13 @@ def test_binary_ops_match_numpy(dt, tmp_path):
 @pytest.mark.parametrize("dt", list(DTYPES))
 def test_unary_ops_match_numpy(dt, tmp_path):
     run_cases(dt, UNARY, True, tmp_path)
+
+
+@pytest.mark.parametrize("dt", list(DTYPES))
+def test_float_tests_match_numpy(dt, tmp_path):
+    """`isnan`, `isinf`, `isfinite` (compositions of `!=`, `abs`, `==`, `<`; constants for integers
+    and bools) on every dtype, kernel and host path."""
+    run_cases(dt, FLOAT_TESTS, True, tmp_path)
 
 
 def test_table_covers_every_function():

@@ -197,7 +197,7 @@ impl<'c> Gen<'c, '_> {
                 let ct = match op {
                     _ if op.is_comparison() => a.d.promote(b.d),
                     BinFn::And | BinFn::Or => DType::Bool,
-                    BinFn::Div => float_dt,
+                    _ if op.in_float() => float_dt,
                     BinFn::Minimum | BinFn::Maximum => od,
                     _ => arith_dt,
                 };

@@ -28,6 +28,13 @@ impl<'c> Gen<'c, '_> {
             Pow => self.pow(a, b),
             And => self.arith2(arith::andi, a, b),
             Or => self.arith2(arith::ori, a, b),
+            Arctan2 | Copysign => {
+                assert!(fl, "float function on a non-float value");
+                let Some(name) = arrayc_dialect::ops::binary(op).spelling(a.d).op_name() else {
+                    unreachable!("every float function has a spelling in the op table")
+                };
+                self.same_type(name, &[a, b])
+            }
             Eq | Ne | Lt | Le | Gt | Ge if fl => {
                 let p = match op {
                     Eq => F::Oeq,

@@ -55,7 +55,16 @@ impl Checker {
             | B::Ceil
             | B::Trunc
             | B::Rint => self.math(&c),
+            B::IsNan | B::IsInf | B::IsFinite => {
+                let t = self.value(&c.args[0]);
+                if t.dtype().is_none() {
+                    Ty::Error
+                } else {
+                    with_dtype(&t, DType::Bool)
+                }
+            }
             B::Minimum | B::Maximum | B::Where => self.selection(&c),
+            B::Arctan2 | B::Copysign => self.float_binary(&c),
             B::F64 | B::F32 | B::I64 | B::Bool => self.cast(&c),
             B::Sum | B::Prod | B::Min | B::Max | B::Mean => self.reduction(&c),
             B::ArgMin | B::ArgMax | B::CumSum | B::CumProd => self.arg_reduction_or_scan(&c),
@@ -307,6 +316,16 @@ impl Checker {
         let keeps = matches!(c.b, Builtin::Abs | Builtin::Floor | Builtin::Ceil | Builtin::Trunc);
         let rd = if keeps || d.is_float() { d } else { DType::F64 };
         with_dtype(&t, rd)
+    }
+
+    /// Elementwise float functions of two values, broadcast and promoted, then computed in a float
+    /// (`f64` for integers and bools): `arctan2(y, x)`, `copysign(x, y)`.
+    fn float_binary(&mut self, c: &Call) -> Ty {
+        let ta = self.value(&c.args[0]);
+        let tb = self.value(&c.args[1]);
+        let (Some(da), Some(db)) = (ta.dtype(), tb.dtype()) else { return Ty::Error };
+        let d = promote(da, weak_of(&c.args[0]), db, weak_of(&c.args[1]));
+        self.broadcast_all(&[&ta, &tb], if d.is_float() { d } else { DType::F64 }, c.e)
     }
 
     /// Elementwise selections, broadcast and promoted: `minimum(a, b)`, `maximum(a, b)`,

@@ -62,6 +62,8 @@ fn elementwise_fn(b: Builtin) -> Option<ComputeFn> {
         B::Rint => ComputeFn::Unary(UnFn::Rint),
         B::Minimum => ComputeFn::Binary(BinFn::Minimum),
         B::Maximum => ComputeFn::Binary(BinFn::Maximum),
+        B::Arctan2 => ComputeFn::Binary(BinFn::Arctan2),
+        B::Copysign => ComputeFn::Binary(BinFn::Copysign),
         B::Where => ComputeFn::Where,
         _ => return None,
     })
@@ -732,6 +734,38 @@ impl Lowerer<'_> {
         self.array_op(ComputeFn::Copy, vec![v], &Ty::Array(dt, shape.to_vec()))
     }
 
+    /// `isnan(x)`, `isinf(x)`, `isfinite(x)` (NumPy's): for a float `x`, `x != x`, `abs(x) == inf`
+    /// and `abs(x) < inf`, elementwise (fused like any comparison); for an integer or bool `x`, the
+    /// constant `false`, `false`, `true` of `x`'s shape. `ty`: the (bool) result type.
+    fn float_test(&mut self, b: Builtin, x: ValueId, arg: &Expr, ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        let xt = self.ty_of(arg).clone();
+        let dt = xt.dtype().expect("checked: a value with a dtype");
+        if !dt.is_float() {
+            let c = self.constant(Scalar::Bool(b == Builtin::IsFinite));
+            if !ty.is_array() {
+                return Ok(c);
+            }
+            let rank = match self.f.ty(x) {
+                Type::Array(_, r) => r,
+                Type::Scalar(_) => 0,
+            };
+            let sizes = (0..rank).map(|d| self.dim(x, d)).collect();
+            return Ok(self.compute_new(ComputeFn::Fill, vec![c], DType::Bool, sizes, ty.shape()));
+        }
+        let inf = self.constant(if dt == DType::F32 { Scalar::F32(f32::INFINITY) } else { Scalar::F64(f64::INFINITY) });
+        let (cmp, a, b) = match b {
+            Builtin::IsNan => (BinFn::Ne, x, x),
+            Builtin::IsInf => (BinFn::Eq, self.elementwise(ComputeFn::Unary(UnFn::Abs), vec![x], &xt, e)?, inf),
+            _ => (BinFn::Lt, self.elementwise(ComputeFn::Unary(UnFn::Abs), vec![x], &xt, e)?, inf),
+        };
+        if ty.is_array() {
+            self.array_op(ComputeFn::Binary(cmp), vec![a, b], ty)
+        } else {
+            // A comparison in the operand's dtype (`elementwise` would compute in the result's).
+            Ok(self.scalar_binary(cmp, a, b, dt))
+        }
+    }
+
     /// `arr.new` of a base array.
     pub(crate) fn new_array(&mut self, dt: DType, sizes: Vec<ValueId>) -> ValueId {
         let out = self.value(Type::Array(dt, sizes.len()), None);
@@ -1026,6 +1060,8 @@ impl Lowerer<'_> {
             | B::Minimum
             | B::Maximum
             | B::Where
+            | B::Arctan2
+            | B::Copysign
             | B::Tan
             | B::Arcsin
             | B::Arccos
@@ -1047,6 +1083,7 @@ impl Lowerer<'_> {
                 let Some(f) = elementwise_fn(b) else { return Err(self.not_lowered(b, e)) };
                 self.elementwise(f, vals, ty, e)?
             }
+            B::IsNan | B::IsInf | B::IsFinite => self.float_test(b, vals[0], &args[0], ty, e)?,
             B::F64 | B::F32 | B::I64 | B::Bool => {
                 let Some(d) = b.cast_dtype() else { return Err(self.not_lowered(b, e)) };
                 if ty.is_array() {
