@@ -171,6 +171,8 @@ fn ref_bin_f64(op: BinFn, a: f64, b: f64) -> Scalar {
         Le => Scalar::Bool(a <= b),
         Gt => Scalar::Bool(a > b),
         Ge => Scalar::Bool(a >= b),
+        Arctan2 => Scalar::F64(a.atan2(b)),
+        Copysign => Scalar::F64(a.copysign(b)),
         And | Or => unreachable!(),
     }
 }
@@ -190,11 +192,11 @@ fn ref_bin_i64(op: BinFn, a: i64, b: i64) -> Scalar {
         Le => Scalar::Bool(a <= b),
         Gt => Scalar::Bool(a > b),
         Ge => Scalar::Bool(a >= b),
-        Div | And | Or => unreachable!(),
+        Div | And | Or | Arctan2 | Copysign => unreachable!("computed in a float"),
     }
 }
 
-const FBIN: [BinFn; 14] = [
+const FBIN: [BinFn; 16] = [
     BinFn::Add,
     BinFn::Sub,
     BinFn::Mul,
@@ -209,6 +211,8 @@ const FBIN: [BinFn; 14] = [
     BinFn::Le,
     BinFn::Gt,
     BinFn::Ge,
+    BinFn::Arctan2,
+    BinFn::Copysign,
 ];
 
 // ---------------------------------------------------------------- tests
