@@ -196,24 +196,10 @@ fn ref_bin_i64(op: BinFn, a: i64, b: i64) -> Scalar {
     }
 }
 
-const FBIN: [BinFn; 16] = [
-    BinFn::Add,
-    BinFn::Sub,
-    BinFn::Mul,
-    BinFn::Div,
-    BinFn::Rem,
-    BinFn::Pow,
-    BinFn::Minimum,
-    BinFn::Maximum,
-    BinFn::Eq,
-    BinFn::Ne,
-    BinFn::Lt,
-    BinFn::Le,
-    BinFn::Gt,
-    BinFn::Ge,
-    BinFn::Arctan2,
-    BinFn::Copysign,
-];
+/// The binary functions on floats: every one but the bool-only `&` and `|`.
+fn fbin() -> Vec<BinFn> {
+    BinFn::ALL.into_iter().filter(|op| !matches!(op, BinFn::And | BinFn::Or)).collect()
+}
 
 // ---------------------------------------------------------------- tests
 
@@ -229,9 +215,9 @@ fn f64_binary_all_ops_2d() {
     b[7] = 2.0;
     a[7] = -3.0;
     let (va, vb) = (fview(&shape, &a), fview(&shape, &b));
-    let funcs: Vec<ir::Func> = FBIN
-        .iter()
-        .map(|&op| {
+    let funcs: Vec<ir::Func> = fbin()
+        .into_iter()
+        .map(|op| {
             let od = if op.is_comparison() { DType::Bool } else { DType::F64 };
             kernel(
                 &format!("k_{}", op.name()),
@@ -241,7 +227,7 @@ fn f64_binary_all_ops_2d() {
         })
         .collect();
     let jk = jit::compile(&module(funcs), None).unwrap();
-    for &op in &FBIN {
+    for op in fbin() {
         let od = if op.is_comparison() { DType::Bool } else { DType::F64 };
         let out = zeros(od, &shape);
         jk.launch(&format!("k_{}", op.name()), &[rv(&out), rv(&va), rv(&vb)]).unwrap();
