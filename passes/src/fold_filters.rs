@@ -49,22 +49,22 @@ struct Fold {
 }
 
 /// Per value: `(reads, writes)`, the operations that have it as an operand (see [`uses`]).
-type Uses = HashMap<ValueId, (Vec<OpKind>, Vec<OpKind>)>;
+type Uses<'f> = HashMap<ValueId, (Vec<&'f OpKind>, Vec<&'f OpKind>)>;
 
 /// Every use of each value in `f`, nested bodies included: `(reads, writes)` of the operations
 /// that have it as an operand, writes being a computation's output that it does not also read.
-fn uses(f: &Func) -> Uses {
-    fn walk(body: &Body, acc: &mut Uses) {
+fn uses(f: &Func) -> Uses<'_> {
+    fn walk<'f>(body: &'f Body, acc: &mut Uses<'f>) {
         for op in body {
             let (out, ins) = match &op.kind {
                 OpKind::Compute { out, ins, .. } => (Some(*out), ins.clone()),
                 k => (None, k.operands()),
             };
             if let Some(o) = out.filter(|o| !ins.contains(o)) {
-                acc.entry(o).or_default().1.push(op.kind.clone());
+                acc.entry(o).or_default().1.push(&op.kind);
             }
             for v in ins {
-                acc.entry(v).or_default().0.push(op.kind.clone());
+                acc.entry(v).or_default().0.push(&op.kind);
             }
             for b in op.kind.bodies() {
                 walk(b, acc);
@@ -125,7 +125,7 @@ fn find_fold(f: &Func) -> Option<Fold> {
 /// broadcasts of it): no view that could be written, no call that could write it. A parameter of
 /// a function that writes no array from outside its own allocations and passes no array to a call
 /// (so neither it nor an alias of it can change).
-fn unchanging(v: ValueId, f: &Func, uses: &Uses, defs: &HashMap<ValueId, OpKind>) -> bool {
+fn unchanging(v: ValueId, f: &Func, uses: &Uses, defs: &HashMap<ValueId, &OpKind>) -> bool {
     if let Some(OpKind::Broadcast { src, .. }) = defs.get(&v) {
         return unchanging(*src, f, uses, defs);
     }
@@ -156,11 +156,11 @@ fn unchanging(v: ValueId, f: &Func, uses: &Uses, defs: &HashMap<ValueId, OpKind>
 }
 
 /// The operation that defines each value of `body` (nested bodies included).
-fn definitions(body: &Body) -> HashMap<ValueId, OpKind> {
+fn definitions(body: &Body) -> HashMap<ValueId, &OpKind> {
     let mut defs = HashMap::new();
     for op in body {
         for r in op.kind.results() {
-            defs.insert(r, op.kind.clone());
+            defs.insert(r, &op.kind);
         }
         for b in op.kind.bodies() {
             defs.extend(definitions(b));
@@ -219,7 +219,7 @@ fn remove_dead(f: &mut Func, mut candidates: Vec<ValueId>) {
     while let Some(v) = candidates.pop() {
         let defs = definitions(&f.body);
         let uses = uses(f);
-        let (reads, writes) = uses.get(&v).map_or((vec![], vec![]), |(r, w)| (r.clone(), w.clone()));
+        let (reads, writes) = uses.get(&v).map_or((&[][..], &[][..]), |(r, w)| (&r[..], &w[..]));
         let dead = reads.is_empty()
             && match defs.get(&v) {
                 Some(OpKind::New { .. }) => writes.iter().all(|w| match w {
