@@ -29,6 +29,7 @@ fn normalize2(xs: f64[N]) -> (f64[N], f64[N]) {
 # SINK:        "arr.reduce"
 # SINK:        %sum1_{{[0-9]+}} = "arr.load"
 # SINK-NEXT:   %sum2_{{[0-9]+}} = "arr.load"
+# SINK-NEXT:   "arr.new"
 # SINK-NEXT:   "arr.div"
 # FUSED:       "arr.reduce"(%{{[0-9]+}}, %xs_0) {kind = "sum", arr.block = [[B:[0-9]+]] : i64}
 # FUSED:       "arr.reduce"(%{{[0-9]+}}, %{{[0-9]+}}) {kind = "sum", arr.block = [[B]] : i64}

@@ -94,7 +94,8 @@ fn reads(op: &OpKind, acc: &mut HashSet<ValueId>) {
 }
 
 /// Moves the loads of `movable` arrays in `body` (and, separately, in each nested body) down to
-/// just before their first user, with the scalar arithmetic that depends on them.
+/// just before their first user (above the allocations just before it), with the scalar arithmetic
+/// that depends on them.
 fn sink(body: &mut Body, movable: &HashSet<ValueId>) {
     let mut out = Vec::with_capacity(body.len());
     // The moved operations, in their order, and the values they define.
@@ -121,7 +122,12 @@ fn sink(body: &mut Body, movable: &HashSet<ValueId>) {
         if matches!(op.kind, OpKind::Return { .. }) || !needed.is_disjoint(&defined) {
             // Every held read, not only the needed ones: the host waits here anyway, and one wait
             // ends one region where reading each value at its own first use could end several.
-            out.append(&mut held);
+            // They go above the allocations just before `op`: an `arr.new` belongs in the region of
+            // the operation that first writes it, or the array could not be contracted (argmin's
+            // `x == min(x)` was stored whole). None of those allocations reads a held value (that
+            // one would have been `op`), and the reduction writing each held array is not one.
+            let at = out.iter().rposition(|o: &Op| !matches!(o.kind, OpKind::New { .. })).map_or(0, |i| i + 1);
+            out.splice(at..at, held.drain(..));
             defined.clear();
         }
         out.push(op);
