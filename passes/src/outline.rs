@@ -11,6 +11,8 @@
 //! parameters are the distinct values the block uses, in first-use order. Structurally identical
 //! kernels are shared. No operation keeps a block number afterwards.
 
+mod contiguous_axis;
+
 use crate::legality;
 use crate::roots::{base_arrays, base_of};
 use crate::wsp_fusion::{called_functions, function_symbols, region::Symbols, FusionOptions};
@@ -120,7 +122,9 @@ fn emit_block(
         let contracted_set: HashSet<ValueId> = contracted.iter().copied().collect();
         let canon = canonical_views(&computes, host, syms);
         let (mut kernel, mut args) = make_kernel(&computes, host, bases, &contracted_set, &canon);
-        kernel.inner_strides = inner_strides(&args, host, syms);
+        kernel.inner_strides =
+            contiguous_axis::reduce_along_contiguous_axis(&mut kernel, &mut args, host, syms, st, computes[0].loc, out)
+                .unwrap_or_else(|| inner_strides(&args, host, syms));
         let fusible = computes.len() == 1
             || legality::fusible_block(&kernel)
             || add_shape_param(&mut kernel, &mut args, old, block, contracted, host, st, out);

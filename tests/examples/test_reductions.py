@@ -78,6 +78,12 @@ def cases(shape, dt):
         # Views: reversed along axis 0, transposed (negative axis), offset by one row.
         out.append(("sum({x}[::-1], axis=0)", lambda x, p: np.sum(x[::-1], axis=0), "sum", 0))
         out.append(("max({x}.T, axis=-1)", lambda x, p: np.max(x.T, axis=-1), "max", "T"))
+        # Along the last axis of transposes (of 2-d arrays: reduced along the contiguous axis
+        # instead, `passes/src/outline/contiguous_axis.rs`), with an elementwise producer.
+        out.append(("sum({x}.T, axis=-1)", lambda x, p: np.sum(x.T, axis=-1), "sum", "T"))
+        out.append(("mean({x}.T, axis=-1)", lambda x, p: np.mean(x.T, axis=-1), "mean", "T"))
+        if dt != "bool":
+            out.append(("min({x}.T * {x}.T, axis=-1)", lambda x, p: np.min(x.T * x.T, axis=-1), "min", "T"))
         if dt != "bool":
             # An elementwise producer (contracted) and two reductions of it; a consumer.
             out.append(("sum({x} * {x}, axis=0)", lambda x, p: np.sum(x * x, axis=0), "sum", 0))
