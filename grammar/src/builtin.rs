@@ -10,7 +10,7 @@
 //! Builtin names are reserved: a function of the program named like a builtin is an error (E0203,
 //! `grammar/ERRORS.md`), so a call of a builtin's name always calls the builtin.
 
-use crate::ast::DType;
+use crate::ast::{DType, Expr, ExprKind};
 
 /// What a call calls, as the checker resolved it (see [`crate::Checked::callee`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -135,6 +135,17 @@ builtins! {
     Compress: "compress", (2, 2), &[], "compress(mask, x) (x and mask 1-d, mask bool)";
     Bincount: "bincount", (1, 2), &["minlength"],
         "bincount(idx, minlength=0) | bincount(idx, weights, minlength=0) (idx 1-d i64)";
+    Flip: "flip", (1, 1), AXIS, "flip(x) | flip(x, axis=k)";
+    ExpandDims: "expand_dims", (1, 1), AXIS, "expand_dims(x, axis=k)";
+    Squeeze: "squeeze", (1, 1), AXIS, "squeeze(x) | squeeze(x, axis=k)";
+    Concatenate: "concatenate", (1, 1), AXIS, "concatenate((a, b, ...)) | concatenate((a, b, ...), axis=k)";
+    Stack: "stack", (1, 1), AXIS, "stack((a, b, ...)) | stack((a, b, ...), axis=k)";
+    Vstack: "vstack", (1, 1), &[], "vstack((a, b, ...))";
+    Hstack: "hstack", (1, 1), &[], "hstack((a, b, ...))";
+    Append: "append", (2, 2), &[], "append(x, values) (x 1-d, values a scalar or 1-d)";
+    Roll: "roll", (2, 2), AXIS, "roll(x, shift) (x 1-d) | roll(x, shift, axis=k)";
+    Pad: "pad", (2, 2), &["constant_values"],
+        "pad(x, w) | pad(x, (before, after)) | pad(x, ((b0, a0), (b1, a1), ...)), constant_values=0";
 }
 
 impl Builtin {
@@ -178,7 +189,7 @@ impl Builtin {
     /// Whether its result is a view of its argument, so that writes through it change the
     /// argument (`transpose`, `diagonal`; `docs/language.md`).
     pub fn returns_view(self) -> bool {
-        matches!(self, Builtin::Transpose | Builtin::Diagonal)
+        matches!(self, Builtin::Transpose | Builtin::Diagonal | Builtin::Flip | Builtin::ExpandDims | Builtin::Squeeze)
     }
 
     /// Its documentation as markdown: every row of [`DOCS`] that documents it.
@@ -369,6 +380,66 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Take],
         },
         DocRow {
+            calls: "`flip(x)`, `flip(x, axis=k)`",
+            result: "a view of `x` reversed along every axis (along axis `k`); aliases `x`, as NumPy's",
+            builtins: &[B::Flip],
+        },
+        DocRow {
+            calls: "`expand_dims(x, axis=k)`",
+            result: "a view of `x` with a new axis of size 1 at position `k` (negative counts from the end of \
+                the result's axes); aliases `x`",
+            builtins: &[B::ExpandDims],
+        },
+        DocRow {
+            calls: "`squeeze(x, axis=k)`, `squeeze(x)`",
+            result: "a view of `x` without axis `k`, which must have size 1 (checked at compile time when the \
+                size is known, else at run time naming the line); without `axis=`, without every axis whose \
+                size is 1 in the program (every size must then be known at compile time: NumPy decides at run \
+                time, arrayc's ranks are static); aliases `x`. Of every axis: the element, a scalar",
+            builtins: &[B::Squeeze],
+        },
+        DocRow {
+            calls: "`concatenate((a, b, ...), axis=0)`",
+            result: "a new array of the arrays joined along axis `k` (default 0): equal ranks (at least 1) and \
+                sizes but along `k` (checked at compile time where known, else at run time naming the line), \
+                dtypes promoted as NumPy's arrays; one copy per array, fused",
+            builtins: &[B::Concatenate],
+        },
+        DocRow {
+            calls: "`stack((a, b, ...), axis=0)`",
+            result: "a new array of the arrays (all of one shape) along a new axis `k` (default 0; negative \
+                counts from the end of the result's axes)",
+            builtins: &[B::Stack],
+        },
+        DocRow {
+            calls: "`vstack((a, b, ...))`, `hstack((a, b, ...))`",
+            result: "NumPy's: `vstack` joins along axis 0, a 1-d array of size `n` taken as a row `(1, n)`; \
+                `hstack` joins 1-d arrays along axis 0 and others along axis 1",
+            builtins: &[B::Vstack, B::Hstack],
+        },
+        DocRow {
+            calls: "`append(x, values)`",
+            result: "a new 1-d array: `x` (1-d) followed by `values` (a scalar or 1-d), dtypes promoted as \
+                NumPy's arrays (`append(i64 array, 1.5)` is `f64`); NumPy flattens arrays of other ranks, \
+                which arrayc refuses (E0503)",
+            builtins: &[B::Append],
+        },
+        DocRow {
+            calls: "`roll(x, shift)`, `roll(x, shift, axis=k)`",
+            result: "a new array of `x`'s elements shifted by `shift` (an integer, negative to the left) along \
+                axis `k`, those pushed out at one end coming back at the other; without `axis=` only of a \
+                1-d `x` (NumPy rolls the flattened array)",
+            builtins: &[B::Roll],
+        },
+        DocRow {
+            calls: "`pad(x, w)`, `pad(x, (before, after))`, `pad(x, ((b0, a0), (b1, a1), ...))`, \
+                `constant_values=c`",
+            result: "NumPy's `pad` in its default mode (constant): a new array with `before` and `after` \
+                elements of `c` (default 0, cast to `x`'s dtype) around `x` along every axis (along axis `i`: \
+                `bi` and `ai`); the widths are non-negative integers (checked at run time unless literal)",
+            builtins: &[B::Pad],
+        },
+        DocRow {
             calls: "`f64(x) f32(x) i64(x) bool(x)`",
             result: "casts (float to int truncates toward zero)",
             builtins: &[B::F64, B::F32, B::I64, B::Bool],
@@ -384,4 +455,26 @@ pub fn docs_table() -> String {
         s += &format!("| {} | {} |\n", r.calls, r.result);
     }
     s
+}
+
+/// The `(before, after)` width expressions of each of the `r` axes that `pad`'s argument `w`
+/// gives, NumPy's forms: an integer `w` (both widths of every axis), a pair `(before, after)` (of
+/// every axis) or `r` pairs, one per axis; `None` for another form. The checker
+/// (`check/shape_ops.rs`) and the lowering read the widths through this one function.
+pub fn pad_width_pairs(w: &Expr, r: usize) -> Option<Vec<(&Expr, &Expr)>> {
+    fn pair(e: &Expr) -> Option<(&Expr, &Expr)> {
+        match &e.kind {
+            ExprKind::Tuple(ab) if ab.len() == 2 && !ab.iter().any(|x| matches!(x.kind, ExprKind::Tuple(_))) => {
+                Some((&ab[0], &ab[1]))
+            }
+            _ => None,
+        }
+    }
+    match &w.kind {
+        ExprKind::Tuple(items) if items.len() == r && items.iter().all(|i| pair(i).is_some()) => {
+            items.iter().map(pair).collect()
+        }
+        ExprKind::Tuple(_) => pair(w).map(|p| vec![p; r]),
+        _ => Some(vec![(w, w); r]),
+    }
 }

@@ -11,17 +11,17 @@ use crate::diag::Diagnostic;
 use crate::types::{Size, Ty};
 
 /// A builtin call being checked: the builtin, its arguments and its keyword arguments.
-struct Call<'a> {
-    b: Builtin,
-    args: &'a [Expr],
+pub(super) struct Call<'a> {
+    pub(super) b: Builtin,
+    pub(super) args: &'a [Expr],
     /// The call expression.
-    e: &'a Expr,
+    pub(super) e: &'a Expr,
     /// `dtype=`, when given.
-    dtype: Option<DType>,
+    pub(super) dtype: Option<DType>,
     /// `axis=` (its value and its expression), when given.
-    axis: Option<(i64, &'a Expr)>,
+    pub(super) axis: Option<(i64, &'a Expr)>,
     /// Whether a keyword argument was wrong; the call's type is then an error.
-    bad: bool,
+    pub(super) bad: bool,
 }
 
 impl Checker {
@@ -73,6 +73,16 @@ impl Checker {
             B::Compress => self.compress(&c),
             B::AddAt => self.add_at(&c),
             B::Dot => self.dot(&c),
+            B::Flip
+            | B::ExpandDims
+            | B::Squeeze
+            | B::Concatenate
+            | B::Stack
+            | B::Vstack
+            | B::Hstack
+            | B::Append
+            | B::Roll
+            | B::Pad => self.shape_op(&c),
         };
         if c.bad {
             Ty::Error
@@ -133,6 +143,18 @@ impl Checker {
                             );
                             c.bad = true;
                         }
+                    }
+                }
+                "constant_values" => {
+                    let t = self.value(v);
+                    if !matches!(t, Ty::Scalar(_) | Ty::Error) {
+                        self.error(
+                            "E0503",
+                            format!("`constant_values=` must be a scalar, found {t}"),
+                            v.span.clone(),
+                            "not a scalar",
+                        );
+                        c.bad = true;
                     }
                 }
                 _ => {
@@ -737,7 +759,7 @@ impl Checker {
 
     /// Axis `a` (negative counts from the end) of an array of shape `shape`, or E0405 at `span`
     /// (the `axis=` argument) when it is out of range.
-    fn axis_in_range(&mut self, a: i64, shape: &[Size], span: &Span) -> Option<usize> {
+    pub(super) fn axis_in_range(&mut self, a: i64, shape: &[Size], span: &Span) -> Option<usize> {
         let r = shape.len() as i64;
         let k = if a < 0 { a.saturating_add(r) } else { a };
         if (0..r).contains(&k) {
@@ -868,7 +890,7 @@ fn with_dtype(t: &Ty, d: DType) -> Ty {
 }
 
 /// The value of an integer literal, optionally negated.
-fn literal_int(e: &Expr) -> Option<i64> {
+pub(super) fn literal_int(e: &Expr) -> Option<i64> {
     match &e.kind {
         ExprKind::Int(v) => Some(*v),
         ExprKind::Unary(UnOp::Neg, a) => literal_int(a).map(|v| v.wrapping_neg()),

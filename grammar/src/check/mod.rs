@@ -17,6 +17,7 @@ mod expr;
 mod names;
 pub mod promote;
 pub mod shape;
+mod shape_ops;
 mod sig;
 mod stmt;
 

@@ -198,7 +198,7 @@ impl Lowerer<'_> {
 
     /// NumPy's remainder on scalars: C remainder, then `+ b` when the signs of result and divisor differ;
     /// a float zero remainder takes the divisor's sign.
-    fn numpy_rem(&mut self, a: ValueId, b: ValueId, dt: DType) -> ValueId {
+    pub(crate) fn numpy_rem(&mut self, a: ValueId, b: ValueId, dt: DType) -> ValueId {
         let r = self.scalar_binary(BinFn::Rem, a, b, dt);
         let zero = self.constant(Scalar::I64(0).cast(dt));
         let nz = self.scalar_binary(BinFn::Ne, r, zero, dt);
@@ -670,14 +670,7 @@ impl Lowerer<'_> {
 
     /// A view of `v` through index `entries` without operands (full axes and new axes).
     pub(crate) fn expand(&mut self, v: ValueId, entries: Vec<IndexEntry>) -> ValueId {
-        let Type::Array(d, _) = self.f.ty(v) else { unreachable!("views of arrays") };
-        let rank = entries.iter().filter(|e| matches!(e, IndexEntry::Full | IndexEntry::NewAxis)).count();
-        let res = self.value(Type::Array(d, rank), None);
-        self.emit(OpKind::View { res, src: v, index: entries.clone(), operands: vec![] });
-        let root = self.root(v);
-        self.roots.insert(res, root);
-        self.view_defs.insert(res, (v, entries, vec![]));
-        res
+        self.view_with(v, entries, vec![])
     }
 
     /// `dot(a, b)` of 1-d and 2-d operands (NumPy `a @ b`). Where the cost model's rule
@@ -928,7 +921,7 @@ impl Lowerer<'_> {
 
     /// `src[index]` as an `arr.view` (NumPy basic indexing; ellipsis expanded here).
     pub(crate) fn view(&mut self, src: ValueId, index: &[Index]) -> LResult<ValueId> {
-        let Type::Array(d, rank) = self.f.ty(src) else {
+        let Type::Array(_, rank) = self.f.ty(src) else {
             return Err(self.error("E0909", &(0..0), "subscript of a scalar", ""));
         };
         let consumed = index.iter().filter(|i| matches!(i, Index::At(_) | Index::Slice { .. })).count();
@@ -971,15 +964,11 @@ impl Lowerer<'_> {
             entries.push(IndexEntry::Full);
             out_rank += 1;
         }
-        let res = self.value(Type::Array(d, out_rank), None);
-        self.emit(OpKind::View { res, src, index: entries.clone(), operands: operands.clone() });
-        let root = self.root(src);
-        self.roots.insert(res, root);
-        self.view_defs.insert(res, (src, entries, operands));
-        Ok(res)
+        debug_assert_eq!(out_rank, entries.iter().filter(|e| !matches!(e, IndexEntry::At)).count());
+        Ok(self.view_with(src, entries, operands))
     }
 
-    fn kwarg<'e>(kwargs: &'e [(ast::Ident, Expr)], name: &str) -> Option<&'e Expr> {
+    pub(crate) fn kwarg<'e>(kwargs: &'e [(ast::Ident, Expr)], name: &str) -> Option<&'e Expr> {
         kwargs.iter().find(|(k, _)| k.name == name).map(|(_, e)| e)
     }
 
@@ -1027,11 +1016,24 @@ impl Lowerer<'_> {
             self.scatter(x, &indices, Some(&b), v, ScatterKind::Add, ScatterMode::Raise);
             return Ok(vec![]);
         }
+        if let Some(v) = self.shape_op(b, args, kwargs, ty)? {
+            return Ok(vec![v]);
+        }
         let mut vals = vec![];
         for a in args {
             vals.push(self.expr(a)?);
         }
         let v = match b {
+            B::Flip
+            | B::ExpandDims
+            | B::Squeeze
+            | B::Concatenate
+            | B::Stack
+            | B::Vstack
+            | B::Hstack
+            | B::Append
+            | B::Roll
+            | B::Pad => unreachable!("lowered by `shape_op`"),
             B::Zeros | B::Ones | B::Empty | B::Full | B::Random => self.creation(b, &vals, kwargs, ty)?,
             B::Arange => self.arange(&vals, ty),
             B::Linspace => self.linspace(&vals),

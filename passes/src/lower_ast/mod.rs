@@ -14,6 +14,7 @@
 pub const NAME: &str = "lower-ast";
 
 mod expr;
+mod shape_ops;
 mod stmt;
 
 use arrayc_dialect::ir::{self, Body, Loc, Op, OpKind, Scalar, Type, ValueId};

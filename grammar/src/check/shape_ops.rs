@@ -1,0 +1,329 @@
+//! Shape operations (`docs/language.md`, "Builtin functions"): the views `flip`, `expand_dims` and
+//! `squeeze`, and the new arrays `concatenate`, `stack`, `vstack`, `hstack`, `append`, `roll` and
+//! `pad`, with NumPy's shapes and dtypes. Sizes the checker cannot compare (symbols) are checked
+//! at run time by the lowering (`passes/src/lower_ast/shape_ops.rs`), naming the line.
+
+use super::builtins::{literal_int, Call};
+use super::promote::promote;
+use super::Checker;
+use crate::ast::{DType, Expr, ExprKind};
+use crate::builtin::{pad_width_pairs, Builtin};
+use crate::diag::Diagnostic;
+use crate::types::{Size, Ty};
+
+impl Checker {
+    /// Checks a shape operation and returns its type (`Ty::Error` after reporting an error).
+    pub(super) fn shape_op(&mut self, c: &Call) -> Ty {
+        use Builtin as B;
+        match c.b {
+            B::Flip | B::Roll => {
+                let t = self.array_arg(c, &c.args[0]);
+                if c.b == B::Roll && self.int_operand(&c.args[1], "the shift of `roll`").is_err() {
+                    return Ty::Error;
+                }
+                let Ty::Array(_, s) = &t else { return Ty::Error };
+                match c.axis {
+                    Some((a, ae)) if self.axis_in_range(a, s, &ae.span).is_none() => Ty::Error,
+                    None if c.b == B::Roll && s.len() != 1 => {
+                        self.needs_axis(c, s.len());
+                        Ty::Error
+                    }
+                    _ => t,
+                }
+            }
+            B::ExpandDims => self.expand_dims(c),
+            B::Squeeze => self.squeeze(c),
+            B::Concatenate | B::Stack | B::Vstack | B::Hstack => self.join(c),
+            B::Append => self.append(c),
+            B::Pad => self.pad(c),
+            other => unreachable!("`{}` is not a shape operation", other.name()),
+        }
+    }
+
+    /// The type of argument `e` of call `c`, which must be an array (else E0503).
+    fn array_arg(&mut self, c: &Call, e: &Expr) -> Ty {
+        let t = self.value(e);
+        match t {
+            Ty::Array(..) | Ty::Error => t,
+            other => {
+                self.error(
+                    "E0503",
+                    format!("`{}` needs an array, found {other}", c.b.name()),
+                    e.span.clone(),
+                    "not an array",
+                );
+                Ty::Error
+            }
+        }
+    }
+
+    /// E0405: call `c` of a rank-`r` array needs `axis=` (NumPy would flatten it).
+    fn needs_axis(&mut self, c: &Call, r: usize) {
+        self.err(
+            Diagnostic::error(
+                "E0405",
+                format!("`{}` of a rank-{r} array needs `axis=`", c.b.name()),
+                c.e.span.clone(),
+                "no axis",
+            )
+            .with_note(format!(
+                "NumPy's `{}` without an axis works on the flattened array, which arrayc does not do",
+                c.b.name()
+            )),
+        );
+    }
+
+    /// `expand_dims(x, axis=k)`: `x`'s shape with a size 1 inserted at `k` in `-(r+1) ..= r`.
+    fn expand_dims(&mut self, c: &Call) -> Ty {
+        let t = self.array_arg(c, &c.args[0]);
+        let Ty::Array(d, mut s) = t else { return Ty::Error };
+        let Some((a, ae)) = c.axis else {
+            self.error("E0405", "`expand_dims` needs `axis=`", c.e.span.clone(), "no axis");
+            return Ty::Error;
+        };
+        let mut longer = s.clone();
+        longer.push(Size::lit(1));
+        let Some(k) = self.axis_in_range(a, &longer, &ae.span) else { return Ty::Error };
+        s.insert(k, Size::lit(1));
+        Ty::Array(d, s)
+    }
+
+    /// `squeeze(x, axis=k)` (axis `k` must have size 1: an error here when its size is another
+    /// constant) or `squeeze(x)` (every axis of constant size 1; every size must be constant).
+    fn squeeze(&mut self, c: &Call) -> Ty {
+        let t = self.array_arg(c, &c.args[0]);
+        let Ty::Array(d, s) = t else { return Ty::Error };
+        let keep: Vec<Size> = match c.axis {
+            Some((a, ae)) => {
+                let Some(k) = self.axis_in_range(a, &s, &ae.span) else { return Ty::Error };
+                if let Some(n) = s[k].as_const().filter(|&n| n != 1) {
+                    self.error(
+                        "E0405",
+                        format!("cannot squeeze axis {a}: its size is {n}, not 1"),
+                        ae.span.clone(),
+                        "size is not 1",
+                    );
+                    return Ty::Error;
+                }
+                s.iter().enumerate().filter(|&(i, _)| i != k).map(|(_, z)| z.clone()).collect()
+            }
+            None => {
+                if s.iter().any(|z| z.as_const().is_none()) {
+                    self.err(
+                        Diagnostic::error(
+                            "E0405",
+                            "`squeeze` without `axis=` needs every size known at compile time",
+                            c.e.span.clone(),
+                            "sizes known only at run time",
+                        )
+                        .with_help("name the axis: `squeeze(x, axis=k)`"),
+                    );
+                    return Ty::Error;
+                }
+                s.into_iter().filter(|z| z.as_const() != Some(1)).collect()
+            }
+        };
+        if keep.is_empty() {
+            Ty::Scalar(d)
+        } else {
+            Ty::Array(d, keep)
+        }
+    }
+
+    /// The arrays of the tuple argument of `concatenate`, `stack`, `vstack` or `hstack` (E0503 for
+    /// anything else), with their types; `None` after an error.
+    fn tuple_of_arrays(&mut self, c: &Call) -> Option<Vec<(DType, Vec<Size>)>> {
+        let ExprKind::Tuple(items) = &c.args[0].kind else {
+            self.value(&c.args[0]);
+            self.err(
+                Diagnostic::error(
+                    "E0503",
+                    format!("`{}` needs a tuple of arrays", c.b.name()),
+                    c.args[0].span.clone(),
+                    "not a tuple",
+                )
+                .with_help(format!("write the arrays in parentheses: `{}((a, b))`", c.b.name())),
+            );
+            return None;
+        };
+        self.set_ty(c.args[0].id, Ty::Unit);
+        let mut out = vec![];
+        for e in items {
+            match self.array_arg(c, e) {
+                Ty::Array(d, s) => out.push((d, s)),
+                _ => return None,
+            }
+        }
+        Some(out)
+    }
+
+    /// `concatenate`, `stack`, `vstack` and `hstack` of a tuple of arrays.
+    fn join(&mut self, c: &Call) -> Ty {
+        let Some(arrays) = self.tuple_of_arrays(c) else { return Ty::Error };
+        let d = arrays.iter().map(|(d, _)| *d).reduce(|a, b| promote(a, None, b, None)).expect("a tuple has items");
+        let ranks: Vec<usize> = arrays.iter().map(|(_, s)| s.len()).collect();
+        let (min_rank, max_rank) = (*ranks.iter().min().unwrap(), *ranks.iter().max().unwrap());
+        // Each array's shape as joined, and the axis of the join: `new` for a new axis (`stack`).
+        let (shapes, axis, new): (Vec<Vec<Size>>, i64, bool) = match c.b {
+            Builtin::Stack => (arrays.iter().map(|(_, s)| s.clone()).collect(), c.axis.map_or(0, |a| a.0), true),
+            Builtin::Vstack if max_rank <= 2 => {
+                let rows =
+                    arrays.iter().map(|(_, s)| if s.len() == 1 { vec![Size::lit(1), s[0].clone()] } else { s.clone() });
+                (rows.collect(), 0, false)
+            }
+            Builtin::Hstack if max_rank == 1 => (arrays.iter().map(|(_, s)| s.clone()).collect(), 0, false),
+            Builtin::Vstack | Builtin::Hstack => {
+                (arrays.iter().map(|(_, s)| s.clone()).collect(), i64::from(c.b == Builtin::Hstack), false)
+            }
+            _ => (arrays.iter().map(|(_, s)| s.clone()).collect(), c.axis.map_or(0, |a| a.0), false),
+        };
+        let r = shapes[0].len();
+        if shapes.iter().any(|s| s.len() != r) || (min_rank == 0) {
+            self.error(
+                "E0401",
+                format!(
+                    "`{}` needs arrays of one rank (at least 1), found ranks {}",
+                    c.b.name(),
+                    ranks.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(", ")
+                ),
+                c.args[0].span.clone(),
+                "ranks differ",
+            );
+            return Ty::Error;
+        }
+        let span = c.axis.map_or(c.e.span.clone(), |(_, ae)| ae.span.clone());
+        let mut out_shape = shapes[0].clone();
+        if new {
+            out_shape.push(Size::lit(0));
+        }
+        let Some(k) = self.axis_in_range(axis, &out_shape, &span) else { return Ty::Error };
+        for s in &shapes[1..] {
+            for (i, (a, b)) in shapes[0].iter().zip(s).enumerate() {
+                if (new || i != k) && a.provably_eq(b) == Some(false) {
+                    self.error(
+                        "E0401",
+                        format!("`{}` needs equal sizes along axis {i}, found {a} and {b}", c.b.name()),
+                        c.args[0].span.clone(),
+                        "sizes differ",
+                    );
+                    return Ty::Error;
+                }
+            }
+        }
+        if new {
+            out_shape = shapes[0].clone();
+            out_shape.insert(k, Size::lit(shapes.len() as i64));
+        } else {
+            out_shape[k] = shapes[1..].iter().fold(shapes[0][k].clone(), |acc, s| acc.add(&s[k]));
+        }
+        Ty::Array(d, out_shape)
+    }
+
+    /// `append(x, values)`: `x` 1-d, `values` a scalar or 1-d.
+    fn append(&mut self, c: &Call) -> Ty {
+        let tx = self.value(&c.args[0]);
+        let tv = self.value(&c.args[1]);
+        let (Some(dx), Some(dv)) = (tx.dtype(), tv.dtype()) else { return Ty::Error };
+        let size_of = |t: &Ty| match t {
+            Ty::Array(_, s) if s.len() == 1 => Some(s[0].clone()),
+            Ty::Scalar(_) => Some(Size::lit(1)),
+            _ => None,
+        };
+        let (Some(n), Some(m), Ty::Array(..)) = (size_of(&tx), size_of(&tv), &tx) else {
+            let bad = if matches!(&tx, Ty::Array(_, s) if s.len() == 1) { &c.args[1] } else { &c.args[0] };
+            self.err(
+                Diagnostic::error(
+                    "E0503",
+                    format!("`append` needs a 1-d array and a scalar or 1-d array, found {tx} and {tv}"),
+                    bad.span.clone(),
+                    "not 1-d",
+                )
+                .with_note("NumPy's `append` flattens arrays of other ranks, which arrayc does not do"),
+            );
+            return Ty::Error;
+        };
+        Ty::Array(promote(dx, None, dv, None), vec![n.add(&m)])
+    }
+
+    /// `pad(x, widths, constant_values=c)`: widths an integer, a pair `(before, after)` or one pair
+    /// per axis.
+    fn pad(&mut self, c: &Call) -> Ty {
+        let t = self.array_arg(c, &c.args[0]);
+        let Ty::Array(d, s) = t else {
+            self.expr(&c.args[1]);
+            return Ty::Error;
+        };
+        let Some(widths) = self.pad_widths(&c.args[1], s.len()) else { return Ty::Error };
+        let shape = s
+            .iter()
+            .zip(&widths)
+            .map(|(n, (b, a))| match (b, a) {
+                (Some(b), Some(a)) => n.add(b).add(a),
+                _ => self.fresh(),
+            })
+            .collect();
+        Ty::Array(d, shape)
+    }
+
+    /// The `(before, after)` widths of each of `r` axes that `pad`'s argument `w` gives
+    /// ([`pad_width_pairs`]), each a size when the checker knows it; `None` after an error (E0503:
+    /// a negative literal, a tuple of another form).
+    fn pad_widths(&mut self, w: &Expr, r: usize) -> Option<Vec<(Option<Size>, Option<Size>)>> {
+        let Some(pairs) = pad_width_pairs(w, r) else {
+            if let ExprKind::Tuple(items) = &w.kind {
+                for i in items {
+                    self.expr(i);
+                }
+            }
+            self.err(
+                Diagnostic::error(
+                    "E0503",
+                    format!(
+                        "`pad` widths must be an integer, a pair `(before, after)` or {r} such pairs, one per axis"
+                    ),
+                    w.span.clone(),
+                    "not pad widths",
+                )
+                .with_help("e.g. `pad(x, 1)`, `pad(x, (1, 2))` or `pad(x, ((1, 2), (0, 1)))` for a 2-d `x`"),
+            );
+            return None;
+        };
+        mark_tuples(self, w);
+        // A width used for several axes is checked once.
+        let mut seen: Vec<(crate::ast::ExprId, Option<Size>)> = vec![];
+        let mut out = vec![];
+        for (b, a) in pairs {
+            let mut one = |ck: &mut Self, e: &Expr| -> Option<Option<Size>> {
+                if let Some((_, s)) = seen.iter().find(|(id, _)| *id == e.id) {
+                    return Some(s.clone());
+                }
+                let s = ck.pad_width(e)?;
+                seen.push((e.id, s.clone()));
+                Some(s)
+            };
+            let b = one(self, b)?;
+            out.push((b, one(self, a)?));
+        }
+        Some(out)
+    }
+
+    /// One pad width: a non-negative integer scalar (its size when known; `Some(None)` when not).
+    fn pad_width(&mut self, e: &Expr) -> Option<Option<Size>> {
+        let v = self.int_operand(e, "a pad width").ok()?;
+        if let Some(n) = literal_int(e).filter(|&n| n < 0) {
+            self.error("E0503", format!("negative pad width {n}"), e.span.clone(), "negative");
+            return None;
+        }
+        Some(v)
+    }
+}
+
+/// Types the tuples of a `pad` width argument as `()` (they are forms, not values).
+fn mark_tuples(ck: &mut Checker, w: &Expr) {
+    if let ExprKind::Tuple(items) = &w.kind {
+        ck.set_ty(w.id, Ty::Unit);
+        for i in items {
+            mark_tuples(ck, i);
+        }
+    }
+}

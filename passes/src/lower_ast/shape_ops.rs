@@ -1,0 +1,303 @@
+//! Shape operations (`docs/language.md`, "Builtin functions"; their types:
+//! `grammar/src/check/shape_ops.rs`). `flip`, `expand_dims` and `squeeze` are `arr.view`s of their
+//! argument (NumPy gives views too). `concatenate`, `stack`, `vstack`, `hstack`, `append`, `roll`
+//! and `pad` allocate the result and copy each part into a view of it (`arr.copy`, `arr.fill`),
+//! which the fusion pass fuses like any elementwise operation. Sizes the checker could not compare
+//! are checked at run time (`cf.assert`, naming the line).
+
+use super::{LResult, Lowerer};
+use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, Scalar, Type, ValueId};
+use arrayc_grammar::ast::{self, DType, Expr, ExprKind};
+use arrayc_grammar::builtin::{pad_width_pairs, Builtin};
+use arrayc_grammar::types::Ty;
+use std::collections::HashMap;
+
+/// An entry that slices one axis: `start:stop` with the given parts present.
+fn slice(start: bool, stop: bool) -> IndexEntry {
+    IndexEntry::Slice { start, stop, step: false }
+}
+
+impl Lowerer<'_> {
+    /// A call of builtin `b` (checked: its type is `ty`) when `b` is a shape operation: its
+    /// value; `None` for the other builtins.
+    pub(crate) fn shape_op(
+        &mut self,
+        b: Builtin,
+        args: &[Expr],
+        kwargs: &[(ast::Ident, Expr)],
+        ty: &Ty,
+    ) -> LResult<Option<ValueId>> {
+        use Builtin as B;
+        let axis = Self::kwarg(kwargs, "axis").map(|a| self.checked_axis(a));
+        let v = match b {
+            B::Flip => {
+                let x = self.expr(&args[0])?;
+                let r = self.rank(x);
+                let flip = |d: usize| axis.is_none_or(|a| a.rem_euclid(r as i64) as usize == d);
+                let entries = (0..r)
+                    .map(|d| {
+                        if flip(d) {
+                            IndexEntry::Slice { start: false, stop: false, step: true }
+                        } else {
+                            IndexEntry::Full
+                        }
+                    })
+                    .collect();
+                let minus_one = self.i64_const(-1);
+                let operands = (0..r).filter(|&d| flip(d)).map(|_| minus_one).collect();
+                self.view_with(x, entries, operands)
+            }
+            B::ExpandDims => {
+                let x = self.expr(&args[0])?;
+                let r = self.rank(x);
+                let k = axis.expect("checked: `axis=`").rem_euclid(r as i64 + 1) as usize;
+                let mut entries = vec![IndexEntry::Full; r];
+                entries.insert(k, IndexEntry::NewAxis);
+                self.view_with(x, entries, vec![])
+            }
+            B::Squeeze => self.squeeze(&args[0], axis, ty)?,
+            B::Concatenate | B::Stack | B::Vstack | B::Hstack => {
+                let ExprKind::Tuple(items) = &args[0].kind else { unreachable!("checked: a tuple") };
+                let mut vals = vec![];
+                for e in items {
+                    vals.push(self.expr(e)?);
+                }
+                let max_rank = vals.iter().map(|&v| self.rank(v)).max().unwrap_or(0);
+                let (k, new) = match b {
+                    B::Stack => (axis.unwrap_or(0).rem_euclid(max_rank as i64 + 1) as usize, true),
+                    B::Vstack => {
+                        if max_rank <= 2 {
+                            for v in &mut vals {
+                                if self.rank(*v) == 1 {
+                                    *v = self.view_with(*v, vec![IndexEntry::NewAxis, IndexEntry::Full], vec![]);
+                                }
+                            }
+                        }
+                        (0, false)
+                    }
+                    B::Hstack => (usize::from(max_rank > 1), false),
+                    _ => (axis.unwrap_or(0).rem_euclid(max_rank as i64) as usize, false),
+                };
+                self.join(b, &vals, k, new, ty)
+            }
+            B::Append => {
+                let x = self.expr(&args[0])?;
+                let v = self.expr(&args[1])?;
+                self.join(b, &[x, v], 0, false, ty)
+            }
+            B::Roll => {
+                let x = self.expr(&args[0])?;
+                let shift = self.expr(&args[1])?;
+                let shift = self.cast_scalar(shift, DType::I64);
+                let k = axis.unwrap_or(0).rem_euclid(self.rank(x) as i64) as usize;
+                self.roll(x, shift, k, ty)
+            }
+            B::Pad => self.pad(&args[0], &args[1], Self::kwarg(kwargs, "constant_values"), ty)?,
+            _ => return Ok(None),
+        };
+        Ok(Some(v))
+    }
+
+    /// The value of a checked `axis=` literal.
+    fn checked_axis(&self, a: &Expr) -> i64 {
+        match &a.kind {
+            ExprKind::Int(v) => *v,
+            ExprKind::Unary(ast::UnOp::Neg, e) => -self.checked_axis(e),
+            _ => unreachable!("checked: `axis=` is an integer literal"),
+        }
+    }
+
+    /// The rank of array value `v`.
+    fn rank(&self, v: ValueId) -> usize {
+        match self.f.ty(v) {
+            Type::Array(_, r) => r,
+            Type::Scalar(_) => 0,
+        }
+    }
+
+    /// An `arr.view` of `src` through `entries` with i64 `operands` (NumPy basic indexing).
+    pub(crate) fn view_with(&mut self, src: ValueId, entries: Vec<IndexEntry>, operands: Vec<ValueId>) -> ValueId {
+        let Type::Array(d, _) = self.f.ty(src) else { unreachable!("views of arrays") };
+        let rank = entries.iter().filter(|e| !matches!(e, IndexEntry::At)).count();
+        let res = self.value(Type::Array(d, rank), None);
+        self.emit(OpKind::View { res, src, index: entries.clone(), operands: operands.clone() });
+        let root = self.root(src);
+        self.roots.insert(res, root);
+        self.view_defs.insert(res, (src, entries, operands));
+        res
+    }
+
+    /// A view of `v` (rank `r`) sliced along axis `k` to `[start, stop)` (`None`: that end open).
+    fn slice_along(&mut self, v: ValueId, k: usize, start: Option<ValueId>, stop: Option<ValueId>) -> ValueId {
+        let r = self.rank(v);
+        let mut entries = vec![IndexEntry::Full; r];
+        entries[k] = slice(start.is_some(), stop.is_some());
+        self.view_with(v, entries, start.into_iter().chain(stop).collect())
+    }
+
+    /// A new array of the checked type `ty` (its sizes `sizes`).
+    fn new_result(&mut self, ty: &Ty, sizes: Vec<ValueId>) -> ValueId {
+        let Ty::Array(d, shape) = ty else { unreachable!("checked: an array result") };
+        let out = self.new_array(*d, sizes);
+        self.shapes.insert(out, shape.clone());
+        out
+    }
+
+    /// Asserts at run time that `a == b` (i64 sizes), else the error `msg`.
+    fn assert_equal_sizes(&mut self, a: ValueId, b: ValueId, msg: String) {
+        if a != b {
+            let same = self.scalar_binary(BinFn::Eq, a, b, DType::I64);
+            self.emit(OpKind::Assert { cond: same, msg });
+        }
+    }
+
+    /// `squeeze(x, axis=k)` or `squeeze(x)` (every axis of checked size 1): a view of `x` at index 0
+    /// of each squeezed axis (checked at run time to have size 1); of every axis, the element.
+    fn squeeze(&mut self, arg: &Expr, axis: Option<i64>, ty: &Ty) -> LResult<ValueId> {
+        let Ty::Array(_, shape) = self.ty_of(arg).clone() else { unreachable!("checked: an array") };
+        let x = self.expr(arg)?;
+        let r = shape.len();
+        let squeezed: Vec<bool> = match axis {
+            Some(a) => (0..r).map(|d| d == a.rem_euclid(r as i64) as usize).collect(),
+            None => shape.iter().map(|s| s.as_const() == Some(1)).collect(),
+        };
+        let zero = self.i64_const(0);
+        let one = self.i64_const(1);
+        let mut entries = vec![];
+        let mut operands = vec![];
+        for (d, &sq) in squeezed.iter().enumerate() {
+            if !sq {
+                entries.push(IndexEntry::Full);
+                continue;
+            }
+            if shape[d].as_const() != Some(1) {
+                let n = self.dim(x, d);
+                let msg = format!("cannot select an axis to squeeze out which has size not equal to one (axis {d})");
+                self.assert_equal_sizes(n, one, msg);
+            }
+            entries.push(IndexEntry::At);
+            operands.push(zero);
+        }
+        let v = self.view_with(x, entries, operands);
+        Ok(if ty.is_array() { v } else { self.load_element(v) })
+    }
+
+    /// `concatenate` (`new` false: along axis `k`) or `stack` (`new`: along a new axis `k`) of
+    /// `vals` into a new array of type `ty`; a scalar in `vals` (`append`'s) is one element.
+    fn join(&mut self, b: Builtin, vals: &[ValueId], k: usize, new: bool, ty: &Ty) -> ValueId {
+        let r = self.rank(vals[0]);
+        let name = b.name();
+        // The sizes of the first array, checked against every other's (but along `k` when joining
+        // along an existing axis).
+        let first: Vec<ValueId> = (0..r).map(|d| self.dim(vals[0], d)).collect();
+        let mut along = vec![];
+        for (i, &v) in vals.iter().enumerate() {
+            if self.f.ty(v).is_array() {
+                for (d, &f) in first.iter().enumerate() {
+                    let n = self.dim(v, d);
+                    if !new && d == k {
+                        along.push(n);
+                    } else {
+                        let msg = format!(
+                            "{name}: all the input array dimensions except for the concatenation axis must match \
+                             exactly, but along dimension {d} the array at index {i} has another size than the \
+                             array at index 0"
+                        );
+                        self.assert_equal_sizes(n, f, msg);
+                    }
+                }
+            } else {
+                along.push(self.i64_const(1));
+            }
+        }
+        let mut sizes = first;
+        if new {
+            let count = self.i64_const(vals.len() as i64);
+            sizes.insert(k, count);
+        } else {
+            sizes[k] =
+                along.iter().copied().reduce(|a, n| self.scalar_binary(BinFn::Add, a, n, DType::I64)).expect("parts");
+        }
+        let out = self.new_result(ty, sizes);
+        let mut offset = self.i64_const(0);
+        for (i, &v) in vals.iter().enumerate() {
+            let part = if new {
+                let mut entries = vec![IndexEntry::Full; r + 1];
+                entries[k] = IndexEntry::At;
+                let at = self.i64_const(i as i64);
+                self.view_with(out, entries, vec![at])
+            } else {
+                let end = self.scalar_binary(BinFn::Add, offset, along[i], DType::I64);
+                let part = self.slice_along(out, k, Some(offset), Some(end));
+                offset = end;
+                part
+            };
+            let func = if self.f.ty(v).is_array() { ComputeFn::Copy } else { ComputeFn::Fill };
+            self.emit(OpKind::Compute { func, out: part, ins: vec![v] });
+        }
+        out
+    }
+
+    /// `roll(x, shift, axis=k)`: `s = shift mod n` (`n` the size along `k`; 0 when `n` is 0), then
+    /// `out[s:] = x[:n - s]` and `out[:s] = x[n - s:]` along `k`.
+    fn roll(&mut self, x: ValueId, shift: ValueId, k: usize, ty: &Ty) -> ValueId {
+        let r = self.rank(x);
+        let sizes: Vec<ValueId> = (0..r).map(|d| self.dim(x, d)).collect();
+        let n = sizes[k];
+        // NumPy's remainder, in `[0, n)`; by `max(n, 1)`, so 0 when `n` is 0.
+        let one = self.i64_const(1);
+        let divisor = self.scalar_binary(BinFn::Maximum, n, one, DType::I64);
+        let s = self.numpy_rem(shift, divisor, DType::I64);
+        let rest = self.scalar_binary(BinFn::Sub, n, s, DType::I64);
+        let out = self.new_result(ty, sizes);
+        let (dst, src) = (self.slice_along(out, k, Some(s), None), self.slice_along(x, k, None, Some(rest)));
+        self.emit(OpKind::Compute { func: ComputeFn::Copy, out: dst, ins: vec![src] });
+        let (dst, src) = (self.slice_along(out, k, None, Some(s)), self.slice_along(x, k, Some(rest), None));
+        self.emit(OpKind::Compute { func: ComputeFn::Copy, out: dst, ins: vec![src] });
+        out
+    }
+
+    /// `pad(x, widths, constant_values=c)`: a new array filled with `c` (default 0, cast to `x`'s
+    /// dtype), then `x` copied into its interior; every width checked to be non-negative.
+    fn pad(&mut self, arg: &Expr, widths: &Expr, value: Option<&Expr>, ty: &Ty) -> LResult<ValueId> {
+        let x = self.expr(arg)?;
+        let r = self.rank(x);
+        let pairs = pad_width_pairs(widths, r).expect("checked: pad widths");
+        // Each width expression evaluated once, however many axes it serves.
+        let mut done: HashMap<ast::ExprId, ValueId> = HashMap::new();
+        let zero = self.i64_const(0);
+        let mut width = |l: &mut Self, e: &Expr| -> LResult<ValueId> {
+            if let Some(&v) = done.get(&e.id) {
+                return Ok(v);
+            }
+            let v = l.expr(e)?;
+            let v = l.cast_scalar(v, DType::I64);
+            let ok = l.scalar_binary(BinFn::Ge, v, zero, DType::I64);
+            l.emit(OpKind::Assert { cond: ok, msg: "pad: index can't contain negative values".into() });
+            done.insert(e.id, v);
+            Ok(v)
+        };
+        let mut before = vec![];
+        let mut sizes = vec![];
+        for (d, (b, a)) in pairs.into_iter().enumerate() {
+            let (b, a) = (width(self, b)?, width(self, a)?);
+            let n = self.dim(x, d);
+            let n_b = self.scalar_binary(BinFn::Add, n, b, DType::I64);
+            sizes.push(self.scalar_binary(BinFn::Add, n_b, a, DType::I64));
+            before.push((b, n_b));
+        }
+        let d = ty.dtype().expect("checked: an array");
+        let c = match value {
+            Some(e) => self.expr(e)?,
+            None => self.constant(Scalar::I64(0)),
+        };
+        let c = self.cast_scalar(c, d);
+        let out = self.new_result(ty, sizes);
+        self.emit(OpKind::Compute { func: ComputeFn::Fill, out, ins: vec![c] });
+        let entries = vec![slice(true, true); r];
+        let operands = before.into_iter().flat_map(|(b, e)| [b, e]).collect();
+        let inner = self.view_with(out, entries, operands);
+        self.emit(OpKind::Compute { func: ComputeFn::Copy, out: inner, ins: vec![x] });
+        Ok(out)
+    }
+}

@@ -1,0 +1,167 @@
+"""Shape operations against NumPy (docs/language.md, "Builtin functions"): the views `flip`,
+`expand_dims`, `squeeze` (writes through them change the argument, as NumPy's views do) and the new
+arrays `concatenate`, `stack`, `vstack`, `hstack`, `append`, `roll`, `pad`, on every dtype, with
+mixed dtypes (NumPy's promotion), empty arrays and sizes known only at run time; on the CPU and on
+the GPU kernels (emulated, and the GPU where there is one). Then the checker's errors and the run
+time's, each naming the place."""
+import numpy as np
+import pytest
+
+from arrayc_examples import DTYPES, TARGETS, check_source, run_source
+
+# (arrayc expression, NumPy function of the inputs, arrayc result type): `a` is `T[n, m]`, `b` is
+# `T[k, m]`, `v` is `T[n]`, `w` is `i64[n]`, `s` an i64 scalar (a shift or width known at run time).
+CASES = [
+    ("flip(a)", lambda a, b, v, w, s: np.flip(a), "T[n, m]"),
+    ("flip(a, axis=-1)", lambda a, b, v, w, s: np.flip(a, axis=-1), "T[n, m]"),
+    ("flip(v)", lambda a, b, v, w, s: np.flip(v), "T[n]"),
+    ("expand_dims(a, axis=0)", lambda a, b, v, w, s: np.expand_dims(a, 0), "T[1, n, m]"),
+    ("expand_dims(a, axis=-1)", lambda a, b, v, w, s: np.expand_dims(a, -1), "T[n, m, 1]"),
+    ("squeeze(a[1:2, :], axis=0)", lambda a, b, v, w, s: np.squeeze(a[1:2, :], axis=0), "T[m]"),
+    ("squeeze(expand_dims(v, axis=1), axis=-1)", lambda a, b, v, w, s: np.squeeze(v[:, None], axis=-1), "T[n]"),
+    ("concatenate((a, b))", lambda a, b, v, w, s: np.concatenate((a, b)), "T[?, m]"),
+    ("concatenate((a, b, a), axis=-2)", lambda a, b, v, w, s: np.concatenate((a, b, a), axis=-2), "T[?, m]"),
+    ("concatenate((a, a), axis=1)", lambda a, b, v, w, s: np.concatenate((a, a), axis=1), "T[n, ?]"),
+    ("concatenate((v, w))", lambda a, b, v, w, s: np.concatenate((v, w)), "P[?]"),
+    ("stack((v, v, v))", lambda a, b, v, w, s: np.stack((v, v, v)), "T[3, n]"),
+    ("stack((a, a), axis=2)", lambda a, b, v, w, s: np.stack((a, a), axis=2), "T[n, m, 2]"),
+    ("stack((v, w), axis=-1)", lambda a, b, v, w, s: np.stack((v, w), axis=-1), "P[n, 2]"),
+    ("vstack((v, v))", lambda a, b, v, w, s: np.vstack((v, v)), "T[2, n]"),
+    ("vstack((a, b, a[0]))", lambda a, b, v, w, s: np.vstack((a, b, a[0])), "T[?, m]"),
+    ("hstack((v, w, v))", lambda a, b, v, w, s: np.hstack((v, w, v)), "P[?]"),
+    ("hstack((a, a))", lambda a, b, v, w, s: np.hstack((a, a)), "T[n, ?]"),
+    ("append(v, w)", lambda a, b, v, w, s: np.append(v, w), "P[?]"),
+    ("append(v, v[0])", lambda a, b, v, w, s: np.append(v, v[0]), "T[?]"),
+    ("roll(v, s)", lambda a, b, v, w, s: np.roll(v, s), "T[n]"),
+    ("roll(v, -s - 1)", lambda a, b, v, w, s: np.roll(v, -s - 1), "T[n]"),
+    ("roll(a, 7, axis=1)", lambda a, b, v, w, s: np.roll(a, 7, axis=1), "T[n, m]"),
+    ("roll(a, -1, axis=0)", lambda a, b, v, w, s: np.roll(a, -1, axis=0), "T[n, m]"),
+    ("pad(v, 2)", lambda a, b, v, w, s: np.pad(v, 2), "T[?]"),
+    ("pad(a, (1, s))", lambda a, b, v, w, s: np.pad(a, (1, s)), "T[?, ?]"),
+    ("pad(a, ((0, 2), (s, 0)), constant_values=3)", lambda a, b, v, w, s: np.pad(a, ((0, 2), (s, 0)), constant_values=3),
+     "T[?, ?]"),
+    # A fused consumer of each kind of result.
+    ("concatenate((a, b)) * 2 + 1", lambda a, b, v, w, s: np.concatenate((a, b)) * 2 + 1, "Q[?, m]"),
+    ("sum(pad(a, 1), axis=0)", lambda a, b, v, w, s: np.sum(np.pad(a, 1), axis=0), "R[?]"),
+]
+
+SHAPES = [(5, 4, 3), (2, 1, 2), (2, 0, 3), (37, 11, 5)]
+
+
+def names(dt):
+    """The result dtypes the cases name: T the input's, P promoted with i64, Q of `* 2 + 1`, R of a sum."""
+    p = {"f64": "f64", "f32": "f64", "i64": "i64", "bool": "i64"}[dt]
+    q = {"f64": "f64", "f32": "f32", "i64": "i64", "bool": "i64"}[dt]
+    return {"T": dt, "P": p, "Q": q, "R": q}
+
+
+def inputs(dt, shape, rng):
+    n, m, k = shape
+    def draw(*s):
+        x = rng.integers(-9, 10, s)
+        if dt == "bool":
+            return x > 0
+        return x.astype(DTYPES[dt]) / 4 if dt in ("f64", "f32") else x.astype(np.int64)
+    return {"a": draw(n, m), "b": draw(k, m), "v": draw(n), "w": rng.integers(-5, 5, n).astype(np.int64)}
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", list(DTYPES))
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+def test_shape_operations_match_numpy(shape, dt, target, tmp_path):
+    rng = np.random.default_rng(sum(shape) * 7 + len(dt))
+    ins = inputs(dt, shape, rng)
+    s = 2
+    nm = names(dt)
+    cases = [(e, f, t) for e, f, t in CASES if not (dt == "bool" and ("* 2" in e or "sum(" in e))]
+    types = [nm[t[0]] + t[1:] for _, _, t in cases]
+    src = (
+        f"fn main(a: {dt}[n, m], b: {dt}[k, m], v: {dt}[n], w: i64[n], s: i64) -> ({', '.join(types)}) {{\n"
+        f"    return ({', '.join(e for e, _, _ in cases)});\n}}\n"
+    )
+    proc, got = run_source(src, ins, tmp_path, flags=["--target", target, "--arg", f"s={s}"])
+    assert proc.returncode == 0, f"{src}\n{proc.stderr}"
+    for g, (e, f, _) in zip(got, cases):
+        want = np.asarray(f(ins["a"], ins["b"], ins["v"], ins["w"], s))
+        assert g.dtype == want.dtype and g.shape == want.shape, f"{e}: {g.dtype}{g.shape}, NumPy {want.dtype}{want.shape}"
+        np.testing.assert_array_equal(g, want, err_msg=e)
+
+
+@pytest.mark.parametrize("target", TARGETS[:2])
+def test_squeeze_without_an_axis_removes_every_size_1(target, tmp_path):
+    src = "fn main(x: f64[1, 3, 1], y: f64[1, 1]) -> (f64[3], f64) { return (squeeze(x), squeeze(y)); }"
+    x, y = np.arange(3.0).reshape(1, 3, 1), np.full((1, 1), 2.5)
+    proc, got = run_source(src, {"x": x, "y": y}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    np.testing.assert_array_equal(got[0], np.squeeze(x))
+    assert got[1] == np.squeeze(y)
+
+
+@pytest.mark.parametrize("target", TARGETS[:2])
+def test_writes_through_view_operations_change_the_argument(target, tmp_path):
+    src = """fn main(a: f64[n, m]) -> f64[n, m] {
+    let f = flip(a, axis=0);
+    f[0, :] = -1.0;
+    let e = expand_dims(a, axis=0);
+    e[0, 1, 0] = 7.0;
+    let q = squeeze(a[:, 1:2], axis=1);
+    q[2] = 9.0;
+    return a;
+}
+"""
+    a = np.arange(20, dtype=np.float64).reshape(5, 4)
+    proc, got = run_source(src, {"a": a}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    want = a.copy()
+    np.flip(want, axis=0)[0, :] = -1.0
+    np.expand_dims(want, 0)[0, 1, 0] = 7.0
+    np.squeeze(want[:, 1:2], axis=1)[2] = 9.0
+    np.testing.assert_array_equal(got[0], want)
+
+
+@pytest.mark.parametrize(
+    "src,code,words",
+    [
+        ("fn f(x: f64[3, 4]) -> f64[4] { return squeeze(x, axis=0); }", "E0405", "its size is 3, not 1"),
+        ("fn f(x: f64[n, 4]) -> f64[4] { return squeeze(x); }", "E0405", "needs every size known"),
+        ("fn f(x: f64[n], y: f64[n, 2]) -> f64[?] { return concatenate((x, y)); }", "E0401", "ranks 1, 2"),
+        ("fn f(x: f64[3, 2], y: f64[3, 4]) -> f64[?, 2] { return concatenate((x, y)); }", "E0401", "along axis 1"),
+        ("fn f(x: f64[n]) -> f64[?] { return concatenate(x); }", "E0503", "needs a tuple of arrays"),
+        ("fn f(x: f64[n], y: f64[m]) -> f64[?] { return stack((x, y), axis=2); }", "E0405", "axis 2 is out of range"),
+        ("fn f(x: f64[n, m]) -> f64[n, m] { return roll(x, 1); }", "E0405", "needs `axis=`"),
+        ("fn f(x: f64[n], s: f64) -> f64[n] { return roll(x, s); }", "E0", "shift"),
+        ("fn f(x: f64[n, m]) -> f64[?] { return append(x, 1.0); }", "E0503", "flattens"),
+        ("fn f(x: f64[n, m]) -> f64[?, ?] { return pad(x, (1, 2, 3)); }", "E0503", "pad` widths"),
+        ("fn f(x: f64[n]) -> f64[?] { return pad(x, -1); }", "E0503", "negative pad width"),
+        ("fn f(x: f64[n]) -> f64[?] { return pad(x, 1, constant_values=x); }", "E0503", "must be a scalar"),
+        ("fn f(x: f64) -> f64 { return flip(x); }", "E0503", "needs an array"),
+        ("fn f(x: f64[n]) -> f64[n, 1] { return expand_dims(x); }", "E0405", "needs `axis=`"),
+    ],
+)
+def test_checker_errors(src, code, words, tmp_path):
+    proc = check_source(src, tmp_path)
+    assert proc.returncode != 0
+    assert code in proc.stderr and words in proc.stderr, proc.stderr
+    assert "panicked" not in proc.stderr
+
+
+@pytest.mark.parametrize(
+    "src,args,message",
+    [
+        ("fn f(x: f64[n, m], y: f64[k, j]) -> f64[?, m] {\n    return concatenate((x, y));\n}",
+         {"x": np.zeros((2, 3)), "y": np.zeros((2, 4))}, "along dimension 1 the array at index 1"),
+        ("fn f(x: f64[n, m]) -> f64[m] {\n    return squeeze(x, axis=0);\n}",
+         {"x": np.zeros((2, 3))}, "size not equal to one"),
+        ("fn f(x: f64[n], w: i64) -> f64[?] {\n    return pad(x, (1, w));\n}",
+         {"x": np.zeros(3), "w": -2}, "negative values"),
+        ("fn f(x: f64[n], y: f64[m]) -> f64[2, n] {\n    return stack((x, y));\n}",
+         {"x": np.zeros(3), "y": np.zeros(4)}, "must match"),
+    ],
+)
+def test_run_time_errors_name_the_line(src, args, message, tmp_path):
+    arrays = {k: v for k, v in args.items() if isinstance(v, np.ndarray)}
+    flags = [a for k, v in args.items() if not isinstance(v, np.ndarray) for a in ("--arg", f"{k}={v}")]
+    proc, _ = run_source(src, arrays, tmp_path, flags=flags)
+    assert proc.returncode != 0, "the program ran"
+    assert message in proc.stderr and "prog.arr:2:" in proc.stderr, proc.stderr
+    assert not (tmp_path / "out").exists(), "an error left result files"
