@@ -78,7 +78,7 @@ builtins! {
     Empty: "empty", (0, ANY), DTYPE, CREATION;
     Full: "full", (1, ANY), DTYPE, "full(d0, ..., value, dtype=...)";
     Arange: "arange", (1, 3), &[], "arange(stop) | arange(start, stop) | arange(start, stop, step)";
-    Linspace: "linspace", (3, 3), &[], "linspace(start, stop, num)";
+    Linspace: "linspace", (3, 3), &["endpoint"], "linspace(start, stop, num) | linspace(start, stop, num, endpoint=false)";
     Random: "random", (0, ANY), &["seed"], "random(d0, ..., seed=0)";
     Copy: "copy", (1, 1), &[], "copy(x)";
     Abs: "abs", (1, 1), &[], MATH;
@@ -144,6 +144,7 @@ builtins! {
     Hstack: "hstack", (1, 1), &[], "hstack((a, b, ...))";
     Append: "append", (2, 2), &[], "append(x, values) (x 1-d, values a scalar or 1-d)";
     Roll: "roll", (2, 2), AXIS, "roll(x, shift) (x 1-d) | roll(x, shift, axis=k)";
+    Meshgrid: "meshgrid", (2, ANY), &[], "meshgrid(x1, x2, ...) (1-d arrays)";
     Pad: "pad", (2, 2), &["constant_values"],
         "pad(x, w) | pad(x, (before, after)) | pad(x, ((b0, a0), (b1, a1), ...)), constant_values=0";
 }
@@ -231,8 +232,9 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Arange],
         },
         DocRow {
-            calls: "`linspace(start, stop, num)`",
-            result: "`f64[num]`, endpoints included",
+            calls: "`linspace(start, stop, num)`, `endpoint=false`",
+            result: "`f64[num]`: `num` evenly spaced values from `start` to `stop`, `stop` included (with \
+                `endpoint=false`: excluded, the step `(stop - start) / num`), as NumPy's",
             builtins: &[B::Linspace],
         },
         DocRow {
@@ -438,6 +440,13 @@ pub const DOCS: &[DocRow] = {
                 elements of `c` (default 0, cast to `x`'s dtype) around `x` along every axis (along axis `i`: \
                 `bi` and `ai`); the widths are non-negative integers (checked at run time unless literal)",
             builtins: &[B::Pad],
+        },
+        DocRow {
+            calls: "`meshgrid(x1, x2, ...)`",
+            result: "NumPy's `meshgrid` of 1-d arrays (its default `indexing='xy'`, copies): a tuple of \
+                new arrays, each of its input's dtype and of shape `(n2, n1, n3, ...)`, array `i` varying \
+                along its input's axis (`let (xx, yy) = meshgrid(x, y);`)",
+            builtins: &[B::Meshgrid],
         },
         DocRow {
             calls: "`f64(x) f32(x) i64(x) bool(x)`",

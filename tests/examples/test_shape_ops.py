@@ -1,6 +1,6 @@
 """Shape operations against NumPy (docs/language.md, "Builtin functions"): the views `flip`,
 `expand_dims`, `squeeze` (writes through them change the argument, as NumPy's views do) and the new
-arrays `concatenate`, `stack`, `vstack`, `hstack`, `append`, `roll`, `pad`, on every dtype, with
+arrays `concatenate`, `stack`, `vstack`, `hstack`, `append`, `roll`, `pad`, `meshgrid` (and `linspace(endpoint=false)`), on every dtype, with
 mixed dtypes (NumPy's promotion), empty arrays and sizes known only at run time; on the CPU and on
 the GPU kernels (emulated, and the GPU where there is one). Then the checker's errors and the run
 time's, each naming the place."""
@@ -136,6 +136,8 @@ def test_writes_through_view_operations_change_the_argument(target, tmp_path):
         ("fn f(x: f64[n]) -> f64[?] { return pad(x, 1, constant_values=x); }", "E0503", "must be a scalar"),
         ("fn f(x: f64) -> f64 { return flip(x); }", "E0503", "needs an array"),
         ("fn f(x: f64[n]) -> f64[n, 1] { return expand_dims(x); }", "E0405", "needs `axis=`"),
+        ("fn f(x: f64[n, m]) -> f64[?] { let (a, b) = meshgrid(x, x); return a; }", "E0503", "needs 1-d arrays"),
+        ("fn f() -> f64[3] { return linspace(0, 1, 3, endpoint=1); }", "E0503", "must be `true` or `false`"),
     ],
 )
 def test_checker_errors(src, code, words, tmp_path):
@@ -165,3 +167,31 @@ def test_run_time_errors_name_the_line(src, args, message, tmp_path):
     assert proc.returncode != 0, "the program ran"
     assert message in proc.stderr and "prog.arr:2:" in proc.stderr, proc.stderr
     assert not (tmp_path / "out").exists(), "an error left result files"
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_meshgrid_matches_numpy(target, tmp_path):
+    src = """fn main(x: f64[n], y: i64[m], z: bool[k]) -> (f64[m, n], i64[m, n], f64[m, n, k], i64[m, n, k], bool[m, n, k]) {
+    let (xx, yy) = meshgrid(x, y);
+    let (a, b, c) = meshgrid(x, y, z);
+    return (xx, yy, a, b, c);
+}
+"""
+    ins = {"x": np.arange(5.0) / 3, "y": np.arange(3) * 5 - 4, "z": np.array([True, False])}
+    proc, got = run_source(src, ins, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    want = list(np.meshgrid(ins["x"], ins["y"])) + list(np.meshgrid(ins["x"], ins["y"], ins["z"]))
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype
+        np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("target", TARGETS[:2])
+@pytest.mark.parametrize("start,stop,num", [(0.5, 2.0, 7), (0, 1, 0), (3, 4, 1), (-1.0, 1e6, 1000), (2.0, -3.5, 33)])
+def test_linspace_without_the_endpoint_matches_numpy(start, stop, num, target, tmp_path):
+    src = f"fn main() -> (f64[{num}], f64[{num}]) {{\n" \
+          f"    return (linspace({start}, {stop}, {num}, endpoint=false), linspace({start}, {stop}, {num}, endpoint=true));\n}}\n"
+    proc, got = run_source(src, {}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    np.testing.assert_array_equal(got[0], np.linspace(start, stop, num, endpoint=False))
+    np.testing.assert_array_equal(got[1], np.linspace(start, stop, num))

@@ -82,6 +82,7 @@ impl Checker {
             | B::Hstack
             | B::Append
             | B::Roll
+            | B::Meshgrid
             | B::Pad => self.shape_op(&c),
         };
         if c.bad {
@@ -153,6 +154,20 @@ impl Checker {
                             format!("`constant_values=` must be a scalar, found {t}"),
                             v.span.clone(),
                             "not a scalar",
+                        );
+                        c.bad = true;
+                    }
+                }
+                "endpoint" => {
+                    if matches!(v.kind, ExprKind::Bool(_)) {
+                        self.set_ty(v.id, Ty::Scalar(DType::Bool));
+                    } else {
+                        self.expr(v);
+                        self.error(
+                            "E0503",
+                            "`endpoint=` must be `true` or `false`",
+                            v.span.clone(),
+                            "not a bool literal",
                         );
                         c.bad = true;
                     }

@@ -35,6 +35,7 @@ impl Checker {
             B::Squeeze => self.squeeze(c),
             B::Concatenate | B::Stack | B::Vstack | B::Hstack => self.join(c),
             B::Append => self.append(c),
+            B::Meshgrid => self.meshgrid(c),
             B::Pad => self.pad(c),
             other => unreachable!("`{}` is not a shape operation", other.name()),
         }
@@ -243,6 +244,30 @@ impl Checker {
             return Ty::Error;
         };
         Ty::Array(promote(dx, None, dv, None), vec![n.add(&m)])
+    }
+
+    /// `meshgrid(x1, x2, ...)` of 1-d arrays: one array per input, each of its dtype and of shape
+    /// `(n2, n1, n3, ...)` (NumPy's `indexing='xy'`).
+    fn meshgrid(&mut self, c: &Call) -> Ty {
+        let mut inputs = vec![];
+        for e in c.args {
+            match self.value(e) {
+                Ty::Array(d, s) if s.len() == 1 => inputs.push((d, s[0].clone())),
+                Ty::Error => return Ty::Error,
+                other => {
+                    self.error(
+                        "E0503",
+                        format!("`meshgrid` needs 1-d arrays, found {other}"),
+                        e.span.clone(),
+                        "not 1-d",
+                    );
+                    return Ty::Error;
+                }
+            }
+        }
+        let mut shape: Vec<Size> = inputs.iter().map(|(_, n)| n.clone()).collect();
+        shape.swap(0, 1);
+        Ty::Tuple(inputs.iter().map(|(d, _)| Ty::Array(*d, shape.clone())).collect())
     }
 
     /// `pad(x, widths, constant_values=c)`: widths an integer, a pair `(before, after)` or one pair

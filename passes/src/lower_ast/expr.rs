@@ -1016,8 +1016,8 @@ impl Lowerer<'_> {
             self.scatter(x, &indices, Some(&b), v, ScatterKind::Add, ScatterMode::Raise);
             return Ok(vec![]);
         }
-        if let Some(v) = self.shape_op(b, args, kwargs, ty)? {
-            return Ok(vec![v]);
+        if let Some(vs) = self.shape_op(b, args, kwargs, ty)? {
+            return Ok(vs);
         }
         let mut vals = vec![];
         for a in args {
@@ -1033,10 +1033,14 @@ impl Lowerer<'_> {
             | B::Hstack
             | B::Append
             | B::Roll
+            | B::Meshgrid
             | B::Pad => unreachable!("lowered by `shape_op`"),
             B::Zeros | B::Ones | B::Empty | B::Full | B::Random => self.creation(b, &vals, kwargs, ty)?,
             B::Arange => self.arange(&vals, ty),
-            B::Linspace => self.linspace(&vals),
+            B::Linspace => {
+                let endpoint = !matches!(Self::kwarg(kwargs, "endpoint").map(|e| &e.kind), Some(ExprKind::Bool(false)));
+                self.linspace(&vals, endpoint)
+            }
             B::Copy => self.fresh_copy(vals[0]),
             B::Transpose => {
                 let src = vals[0];
@@ -1407,24 +1411,31 @@ impl Lowerer<'_> {
     }
 
     /// `linspace(start, stop, num)`: `start + i * step` with `step = (stop - start) / (num - 1)`, and
-    /// the last element set to `stop` exactly, as NumPy does.
-    fn linspace(&mut self, vals: &[ValueId]) -> ValueId {
+    /// the last element set to `stop` exactly, as NumPy does; without the endpoint
+    /// (`endpoint=false`), `step = (stop - start) / num` and no such last element.
+    fn linspace(&mut self, vals: &[ValueId], endpoint: bool) -> ValueId {
         let start = self.cast_scalar(vals[0], DType::F64);
         let stop = self.cast_scalar(vals[1], DType::F64);
         let num = self.cast_scalar(vals[2], DType::I64);
         let one = self.i64_const(1);
-        let div = self.scalar_binary(BinFn::Sub, num, one, DType::I64);
+        // The number of steps from `start` to `stop`: `num - 1`, or `num` without the endpoint.
+        let div = if endpoint { self.scalar_binary(BinFn::Sub, num, one, DType::I64) } else { num };
         let divf = self.cast_scalar(div, DType::F64);
         let span = self.scalar_binary(BinFn::Sub, stop, start, DType::F64);
         let step = self.scalar_binary(BinFn::Div, span, divf, DType::F64);
-        // num == 1: the step is 0/0 or x/0; NumPy gives [start], so the step must be 0 (0 * inf is NaN).
-        let several = self.scalar_binary(BinFn::Gt, num, one, DType::I64);
+        // No step (num == 1 with the endpoint, num == 0 without): the step is 0/0 or x/0; NumPy
+        // gives [start] (or nothing), so the step must be 0 (0 * inf is NaN).
+        let zero_i = self.i64_const(0);
+        let several = self.scalar_binary(BinFn::Gt, div, zero_i, DType::I64);
         let zero = self.constant(Scalar::F64(0.0));
         let step_or_zero = self.value(Type::Scalar(DType::F64), None);
         self.emit(OpKind::Select { res: step_or_zero, cond: several, lhs: step, rhs: zero });
         let step = step_or_zero;
         let out = self.new_array(DType::F64, vec![num]);
         self.emit(OpKind::Compute { func: ComputeFn::Arange, out, ins: vec![start, step] });
+        if !endpoint {
+            return out;
+        }
         // out[num-1:] = stop (empty when num == 1 would make it overwrite start; NumPy keeps start then).
         let last = self.value(Type::Array(DType::F64, 1), None);
         let from = self.scalar_binary(BinFn::Maximum, div, one, DType::I64);

@@ -19,14 +19,14 @@ fn slice(start: bool, stop: bool) -> IndexEntry {
 
 impl Lowerer<'_> {
     /// A call of builtin `b` (checked: its type is `ty`) when `b` is a shape operation: its
-    /// value; `None` for the other builtins.
+    /// values (one, or `meshgrid`'s); `None` for the other builtins.
     pub(crate) fn shape_op(
         &mut self,
         b: Builtin,
         args: &[Expr],
         kwargs: &[(ast::Ident, Expr)],
         ty: &Ty,
-    ) -> LResult<Option<ValueId>> {
+    ) -> LResult<Option<Vec<ValueId>>> {
         use Builtin as B;
         let axis = Self::kwarg(kwargs, "axis").map(|a| self.checked_axis(a));
         let v = match b {
@@ -93,9 +93,10 @@ impl Lowerer<'_> {
                 self.roll(x, shift, k, ty)
             }
             B::Pad => self.pad(&args[0], &args[1], Self::kwarg(kwargs, "constant_values"), ty)?,
+            B::Meshgrid => return self.meshgrid(args, ty).map(Some),
             _ => return Ok(None),
         };
-        Ok(Some(v))
+        Ok(Some(vec![v]))
     }
 
     /// The value of a checked `axis=` literal.
@@ -236,6 +237,33 @@ impl Lowerer<'_> {
             self.emit(OpKind::Compute { func, out: part, ins: vec![v] });
         }
         out
+    }
+
+    /// `meshgrid(x1, x2, ...)`: array `i` is `xi` viewed along its axis of the result (axis 1 for
+    /// `x1`, 0 for `x2`, `i` for the others: NumPy's `indexing='xy'`) and size-1 axes elsewhere,
+    /// copied into a new array of the result's shape (broadcast).
+    fn meshgrid(&mut self, args: &[Expr], ty: &Ty) -> LResult<Vec<ValueId>> {
+        let Ty::Tuple(tys) = ty else { unreachable!("checked: a tuple of arrays") };
+        let mut xs = vec![];
+        for e in args {
+            xs.push(self.expr(e)?);
+        }
+        let r = xs.len();
+        let axis_of = |i: usize| match i {
+            0 => 1,
+            1 => 0,
+            i => i,
+        };
+        let sizes: Vec<ValueId> = (0..r).map(|a| self.dim(xs[axis_of(a)], 0)).collect();
+        let mut out = vec![];
+        for (i, (&x, t)) in xs.iter().zip(tys).enumerate() {
+            let entries =
+                (0..r).map(|a| if a == axis_of(i) { IndexEntry::Full } else { IndexEntry::NewAxis }).collect();
+            let along = self.view_with(x, entries, vec![]);
+            let Ty::Array(d, shape) = t else { unreachable!("checked: arrays") };
+            out.push(self.compute_new(ComputeFn::Copy, vec![along], *d, sizes.clone(), Some(shape)));
+        }
+        Ok(out)
     }
 
     /// `roll(x, shift, axis=k)`: `s = shift mod n` (`n` the size along `k`; 0 when `n` is 0), then
