@@ -47,15 +47,15 @@ const AXIS: &[&str] = &["axis"];
 const CREATION: &str = "zeros(d0, d1, ..., dtype=f64)";
 const MATH: &str = "abs(x) / sqrt(x) / exp(x) / log(x) / sin(x) / cos(x) / tanh(x)";
 const MIN_MAX: &str = "minimum(a, b) / maximum(a, b)";
-const REDUCTION: &str = "sum(x) | sum(x, axis=k)";
+const REDUCTION: &str = "sum(x) | sum(x, axis=k) | sum(x, axis=(j, k))";
 const CAST: &str = "f64(x) (a cast)";
 const ARG_REDUCTION: &str = "argmin(x) | argmin(x, axis=k)";
 const SCAN: &str = "cumsum(x) | cumsum(x, axis=k)";
 const UFUNC1: &str = "sign(x) / square(x) / reciprocal(x) / round(x) / logical_not(x)";
 const UFUNC2: &str =
     "hypot(a, b) / fmod(a, b) / power(a, b) / logical_and(a, b) / logical_or(a, b) / logical_xor(a, b)";
-const TEST_REDUCTION: &str = "any(x) | any(x, axis=k)";
-const MOMENT: &str = "var(x) | var(x, axis=k) | var(x, axis=k, ddof=1)";
+const TEST_REDUCTION: &str = "any(x) | any(x, axis=k) | any(x, axis=(j, k))";
+const MOMENT: &str = "var(x) | var(x, axis=k) | var(x, axis=(j, k)) | var(x, axis=k, ddof=1)";
 
 /// Defines [`Builtin`] and [`TABLE`] from one list, so that `TABLE[b as usize]` is `b`'s row.
 macro_rules! builtins {
@@ -138,7 +138,7 @@ builtins! {
     Mean: "mean", (1, 1), AXIS, REDUCTION;
     Any: "any", (1, 1), AXIS, TEST_REDUCTION;
     All: "all", (1, 1), AXIS, TEST_REDUCTION;
-    CountNonzero: "count_nonzero", (1, 1), AXIS, "count_nonzero(x) | count_nonzero(x, axis=k)";
+    CountNonzero: "count_nonzero", (1, 1), AXIS, "count_nonzero(x) | count_nonzero(x, axis=k) | count_nonzero(x, axis=(j, k))";
     Var: "var", (1, 1), &["axis", "ddof"], MOMENT;
     Std: "std", (1, 1), &["axis", "ddof"], MOMENT;
     F64: "f64", (1, 1), &[], CAST;
@@ -195,6 +195,16 @@ impl Builtin {
             Builtin::Bool => Some(DType::Bool),
             _ => None,
         }
+    }
+
+    /// Whether it reduces over a tuple of axes as well as one (`sum(x, axis=(0, 1))`): the
+    /// reductions and those composed from them.
+    pub fn reduces_axis_tuples(self) -> bool {
+        use Builtin as B;
+        matches!(
+            self,
+            B::Sum | B::Prod | B::Min | B::Max | B::Mean | B::Any | B::All | B::CountNonzero | B::Var | B::Std
+        )
     }
 
     /// Whether its result is a view of its argument, so that writes through it change the
@@ -371,20 +381,23 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Sum, B::Prod, B::Min, B::Max, B::Mean],
         },
         DocRow {
-            calls: "`sum prod min max mean (x, axis=k)`",
-            result: "reduction along axis `k` (negative counts from the end)",
+            calls: "`sum prod min max mean (x, axis=k)`, `axis=(j, k, ..)`",
+            result: "reduction along axis `k` (negative counts from the end); with a tuple of distinct axes (integer \
+                literals), along all of them, as NumPy (one reduction per axis, the highest first); every \
+                axis gives a scalar",
             builtins: &[B::Sum, B::Prod, B::Min, B::Max, B::Mean],
         },
         DocRow {
             calls: "`any(x)`, `all(x)`, `count_nonzero(x)`, `axis=k`",
-            result: "over all elements (a scalar) or along axis `k`: whether any element is nonzero, whether all \
+            result: "over all elements (a scalar) or along axis `k` (or a tuple of axes, as `sum`): whether any element is nonzero, whether all \
                 are (a bool; NaN is nonzero; `any` of nothing is `false`, `all` `true`), how many are (`i64`). \
                 A sum of `x != 0` (or `x == 0`), compared with 0",
             builtins: &[B::Any, B::All, B::CountNonzero],
         },
         DocRow {
             calls: "`var(x)`, `std(x)`, `axis=k`, `ddof=d`",
-            result: "NumPy's variance and standard deviation over all elements or along axis `k`: `sum((x - \
+            result: "NumPy's variance and standard deviation over all elements or along axis `k` (or a tuple of \
+                axes, as `sum`): `sum((x - \
                 mean(x))**2) / (n - ddof)` (two passes, as NumPy; `ddof` an `i64`, 0 unless given; `n - ddof \
                 <= 0` gives `inf` or NaN), `std` its square root. `f32` stays `f32`, integers and bools give `f64`",
             builtins: &[B::Var, B::Std],

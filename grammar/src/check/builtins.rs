@@ -18,8 +18,11 @@ struct Call<'a> {
     e: &'a Expr,
     /// `dtype=`, when given.
     dtype: Option<DType>,
-    /// `axis=` (its value and its expression), when given.
+    /// `axis=` (its value and its expression), when given as one integer.
     axis: Option<(i64, &'a Expr)>,
+    /// `axis=` given as a tuple of integers (values, and the tuple's expression), for the
+    /// builtins that reduce over several axes ([`Builtin::reduces_axis_tuples`]).
+    axes: Option<(Vec<i64>, &'a Expr)>,
     /// Whether a keyword argument was wrong; the call's type is then an error.
     bad: bool,
 }
@@ -28,7 +31,7 @@ impl Checker {
     /// Checks a call of builtin `b` (`e`, with `args` and `kwargs`) and returns its type.
     pub fn builtin(&mut self, b: Builtin, args: &[Expr], kwargs: &[(Ident, Expr)], e: &Expr) -> Ty {
         use Builtin as B;
-        let mut c = Call { b, args, e, dtype: None, axis: None, bad: false };
+        let mut c = Call { b, args, e, dtype: None, axis: None, axes: None, bad: false };
         self.keywords(&mut c, kwargs);
         if !self.arity(&c) {
             return Ty::Error;
@@ -122,6 +125,36 @@ impl Checker {
                         c.bad = true;
                     }
                 },
+                "axis" if matches!(v.kind, ExprKind::Tuple(_)) => {
+                    let ExprKind::Tuple(items) = &v.kind else { unreachable!("matched a tuple") };
+                    for it in items {
+                        self.expr(it);
+                    }
+                    self.set_ty(v.id, Ty::Unit);
+                    let values: Option<Vec<i64>> = items.iter().map(literal_int).collect();
+                    match values {
+                        Some(ks) if c.b.reduces_axis_tuples() => {
+                            for it in items {
+                                self.retype_literal(it, Ty::Scalar(DType::I64));
+                            }
+                            c.axes = Some((ks, v));
+                        }
+                        _ => {
+                            let what = if c.b.reduces_axis_tuples() {
+                                "a tuple of integer literals"
+                            } else {
+                                "one integer literal"
+                            };
+                            self.error(
+                                "E0503",
+                                format!("`axis=` of `{}` must be {what}", row.name),
+                                v.span.clone(),
+                                "not allowed here",
+                            );
+                            c.bad = true;
+                        }
+                    }
+                }
                 "axis" => {
                     self.expr(v);
                     match literal_int(v) {
@@ -470,22 +503,29 @@ impl Checker {
             }
             _ => d,
         };
-        match c.axis {
-            None => Ty::Scalar(rd),
-            Some((a, ae)) => {
-                let shape = match &t {
-                    Ty::Array(_, s) => s.clone(),
-                    _ => Vec::new(),
-                };
-                let Some(k) = self.axis_in_range(a, &shape, &ae.span) else { return Ty::Error };
-                let mut s = shape;
-                s.remove(k);
-                if s.is_empty() {
-                    Ty::Scalar(rd)
-                } else {
-                    Ty::Array(rd, s)
-                }
+        let (values, ae) = match (c.axis, &c.axes) {
+            (Some((a, ae)), _) => (vec![a], ae),
+            (None, Some((ks, ae))) => (ks.clone(), *ae),
+            (None, None) => return Ty::Scalar(rd),
+        };
+        let shape = match &t {
+            Ty::Array(_, s) => s.clone(),
+            _ => Vec::new(),
+        };
+        let mut axes = vec![];
+        for a in values {
+            let Some(k) = self.axis_in_range(a, &shape, &ae.span) else { return Ty::Error };
+            if axes.contains(&k) {
+                self.error("E0503", format!("duplicate value {a} in `axis=`"), ae.span.clone(), "axis given twice");
+                return Ty::Error;
             }
+            axes.push(k);
+        }
+        let s: Vec<Size> = shape.into_iter().enumerate().filter(|(k, _)| !axes.contains(k)).map(|(_, s)| s).collect();
+        if s.is_empty() {
+            Ty::Scalar(rd)
+        } else {
+            Ty::Array(rd, s)
         }
     }
 

@@ -730,7 +730,7 @@ impl Lowerer<'_> {
             }
         };
         let prod = self.array_op(ComputeFn::Binary(BinFn::Mul), vec![x, y], &Ty::Array(d, shape))?;
-        self.reduction(false, ReduceKind::Sum, prod, axis, ty, e)
+        self.reduction(false, ReduceKind::Sum, prod, axis.as_ref().map(std::slice::from_ref), ty, e)
     }
 
     /// `v` (of checked shape `shape`) in dtype `dt`: itself when it has that dtype, else a
@@ -1146,21 +1146,21 @@ impl Lowerer<'_> {
             | B::LogicalXor
             | B::Clip => self.composed_ufunc(b, &vals, args, ty, e)?,
             B::Any | B::All | B::CountNonzero => {
-                let axis = self.axis_kwarg(kwargs, vals[0])?;
-                self.nonzero_reduction(b, vals[0], &args[0], axis, ty, e)?
+                let axes = self.axes_kwarg(kwargs, vals[0])?;
+                self.nonzero_reduction(b, vals[0], &args[0], axes.as_deref(), ty, e)?
             }
             B::Var | B::Std => {
-                let axis = self.axis_kwarg(kwargs, vals[0])?;
+                let axes = self.axes_kwarg(kwargs, vals[0])?;
                 let ddof = match Self::kwarg(kwargs, "ddof") {
                     Some(d) => Some(self.expr(d)?),
                     None => None,
                 };
-                self.moment(b, vals[0], &args[0], axis, ddof, ty, e)?
+                self.moment(b, vals[0], &args[0], axes.as_deref(), ddof, ty, e)?
             }
             B::Sum | B::Prod | B::Min | B::Max | B::Mean => {
                 let Some(kind) = reduce_kind(b) else { return Err(self.not_lowered(b, e)) };
-                let axis = self.axis_kwarg(kwargs, vals[0])?;
-                self.reduction(b == B::Mean, kind, vals[0], axis, ty, e)?
+                let axes = self.axes_kwarg(kwargs, vals[0])?;
+                self.reduction(b == B::Mean, kind, vals[0], axes.as_deref(), ty, e)?
             }
         };
         Ok(vec![v])
@@ -1227,16 +1227,31 @@ impl Lowerer<'_> {
         })
     }
 
-    /// The `axis=` keyword of a call on array `x`, negative counting from the end (the checker
-    /// checked the range); `None` without one.
+    /// The `axis=` keyword of a call on array `x` that takes one axis, negative counting from the
+    /// end (the checker checked the range); `None` without one.
     fn axis_kwarg(&self, kwargs: &[(ast::Ident, Expr)], x: ValueId) -> LResult<Option<usize>> {
+        Ok(self.axes_kwarg(kwargs, x)?.and_then(|axes| axes.first().copied()))
+    }
+
+    /// The `axis=` keyword of a reduction of array `x`: one axis or a tuple of them (as the
+    /// checker checked: in range, distinct), each negative one counting from the end; `None`
+    /// without one.
+    fn axes_kwarg(&self, kwargs: &[(ast::Ident, Expr)], x: ValueId) -> LResult<Option<Vec<usize>>> {
         let Some(a) = Self::kwarg(kwargs, "axis") else { return Ok(None) };
-        let a = self.const_int(a)?;
+        let items: Vec<&Expr> = match &a.kind {
+            ExprKind::Tuple(items) => items.iter().collect(),
+            _ => vec![a],
+        };
         let rank = match self.f.ty(x) {
             Type::Array(_, r) => r as i64,
             Type::Scalar(_) => 0,
         };
-        Ok(Some(if a < 0 { a + rank } else { a } as usize))
+        let mut axes = vec![];
+        for item in items {
+            let k = self.const_int(item)?;
+            axes.push(if k < 0 { k + rank } else { k } as usize);
+        }
+        Ok(Some(axes))
     }
 
     fn const_int(&self, e: &Expr) -> LResult<i64> {
@@ -1247,28 +1262,26 @@ impl Lowerer<'_> {
         }
     }
 
-    /// The reduction `kind` of `x`, along `axis` or of every element, of checked type `ty`; with
-    /// `mean`, divided by the number of elements each result reduces.
+    /// The reduction `kind` of `x`, along `axes` (distinct) or of every element (`None`), of
+    /// checked type `ty`; with `mean`, divided by the number of elements each result reduces.
+    /// Several axes are reduced one after the other, the highest first (so that each of the others
+    /// keeps its index): one `arr` reduction each.
     fn reduction(
         &mut self,
         mean: bool,
         kind: ReduceKind,
         x: ValueId,
-        axis: Option<usize>,
+        axes: Option<&[usize]>,
         ty: &Ty,
         e: &Expr,
     ) -> LResult<ValueId> {
-        let Type::Array(_, rank) = self.f.ty(x) else {
+        if !self.f.ty(x).is_array() {
             return Err(self.error("E0911", &e.span, "reduction of a scalar", "reductions take an array"));
-        };
+        }
         let dt = ty.dtype().unwrap();
-        let sizes: Vec<ValueId> = match axis {
-            Some(a) => (0..rank).filter(|&d| d != a).map(|d| self.dim(x, d)).collect(),
-            None => vec![],
-        };
         if matches!(kind, ReduceKind::Min | ReduceKind::Max) {
             // NumPy raises when `min`/`max` (no identity) reduce an empty axis or array.
-            let n = self.reduced_count(x, axis);
+            let n = self.reduced_count(x, axes);
             let zero = self.i64_const(0);
             let nonempty = self.scalar_binary(BinFn::Gt, n, zero, DType::I64);
             let op = if kind == ReduceKind::Min { "minimum" } else { "maximum" };
@@ -1277,10 +1290,27 @@ impl Lowerer<'_> {
                 msg: format!("zero-size array to reduction operation {op} which has no identity"),
             });
         }
-        let out = self.new_array(dt, sizes);
-        self.emit(OpKind::Compute { func: ComputeFn::Reduce(kind, axis), out, ins: vec![x] });
+        let steps: Vec<Option<usize>> = match axes {
+            None => vec![None],
+            Some(axes) => {
+                let mut axes = axes.to_vec();
+                axes.sort_unstable_by(|a, b| b.cmp(a));
+                axes.into_iter().map(Some).collect()
+            }
+        };
+        let mut out = x;
+        for step in steps {
+            let Type::Array(_, rank) = self.f.ty(out) else { unreachable!("a reduction along an axis is an array") };
+            let sizes: Vec<ValueId> = match step {
+                Some(a) => (0..rank).filter(|&d| d != a).map(|d| self.dim(out, d)).collect(),
+                None => vec![],
+            };
+            let next = self.new_array(dt, sizes);
+            self.emit(OpKind::Compute { func: ComputeFn::Reduce(kind, step), out: next, ins: vec![out] });
+            out = next;
+        }
         let count = if mean {
-            let n = self.reduced_count(x, axis);
+            let n = self.reduced_count(x, axes);
             Some(self.cast_scalar(n, dt))
         } else {
             None
@@ -1298,27 +1328,27 @@ impl Lowerer<'_> {
         })
     }
 
-    /// The number of elements of array `x` that each result of a reduction along `axis` (of every
+    /// The number of elements of array `x` that each result of a reduction along `axes` (of every
     /// element: `None`) reduces, an `i64` on the host.
-    fn reduced_count(&mut self, x: ValueId, axis: Option<usize>) -> ValueId {
+    fn reduced_count(&mut self, x: ValueId, axes: Option<&[usize]>) -> ValueId {
         let rank = match self.f.ty(x) {
             Type::Array(_, r) => r,
             Type::Scalar(_) => 0,
         };
-        match axis {
-            Some(a) => self.dim(x, a),
-            None => {
-                let mut n = self.i64_const(1);
-                for d in 0..rank {
-                    let s = self.dim(x, d);
-                    n = self.scalar_binary(BinFn::Mul, n, s, DType::I64);
-                }
-                n
-            }
+        let all: Vec<usize> = (0..rank).collect();
+        let axes = axes.unwrap_or(&all);
+        if let [a] = axes {
+            return self.dim(x, *a);
         }
+        let mut n = self.i64_const(1);
+        for &d in axes {
+            let s = self.dim(x, d);
+            n = self.scalar_binary(BinFn::Mul, n, s, DType::I64);
+        }
+        n
     }
 
-    /// `any(x)`, `all(x)`, `count_nonzero(x)` (NumPy's), of every element or along `axis`: the
+    /// `any(x)`, `all(x)`, `count_nonzero(x)` (NumPy's), of every element or along `axes`: the
     /// number of elements with `x != 0` (for `all`, `x == 0`), a sum of bools, then compared with 0
     /// for `any` (`> 0`) and `all` (`== 0`). NaN is nonzero. `arg`: `x`'s expression; `ty`: the
     /// checked result type.
@@ -1327,7 +1357,7 @@ impl Lowerer<'_> {
         b: Builtin,
         x: ValueId,
         arg: &Expr,
-        axis: Option<usize>,
+        axes: Option<&[usize]>,
         ty: &Ty,
         e: &Expr,
     ) -> LResult<ValueId> {
@@ -1336,7 +1366,7 @@ impl Lowerer<'_> {
         let cmp = if b == Builtin::All { BinFn::Eq } else { BinFn::Ne };
         let xty = retyped(self.ty_of(arg), DType::Bool);
         let m = self.binary(cmp, x, zero, &xty)?;
-        let count = self.reduction(false, ReduceKind::Sum, m, axis, &retyped(ty, DType::I64), e)?;
+        let count = self.reduction(false, ReduceKind::Sum, m, axes, &retyped(ty, DType::I64), e)?;
         let zero = self.i64_const(0);
         match b {
             Builtin::Any => self.binary(BinFn::Gt, count, zero, ty),
@@ -1345,8 +1375,8 @@ impl Lowerer<'_> {
         }
     }
 
-    /// `var(x)` and `std(x)` (NumPy's, `ddof` 0 unless given), of every element or along `axis`:
-    /// NumPy's two passes, `m = mean(x)` (along `axis`, then viewed with a size-1 axis in its place
+    /// `var(x)` and `std(x)` (NumPy's, `ddof` 0 unless given), of every element or along `axes`:
+    /// NumPy's two passes, `m = mean(x)` (along `axes`, then viewed with size-1 axes in their place
     /// to broadcast against `x`), `sum((x - m) * (x - m)) / max(n - ddof, 0)`, and for `std` its
     /// square root. Computed in the result's float dtype (`x` converted first).
     #[allow(clippy::too_many_arguments)]
@@ -1355,7 +1385,7 @@ impl Lowerer<'_> {
         b: Builtin,
         x: ValueId,
         arg: &Expr,
-        axis: Option<usize>,
+        axes: Option<&[usize]>,
         ddof: Option<ValueId>,
         ty: &Ty,
         e: &Expr,
@@ -1366,18 +1396,18 @@ impl Lowerer<'_> {
         let dt = ty.dtype().expect("checked: a float");
         let xty = retyped(self.ty_of(arg), dt);
         let xf = if xd == dt { x } else { self.array_op(ComputeFn::Copy, vec![x], &xty)? };
-        let m = self.reduction(true, ReduceKind::Sum, xf, axis, ty, e)?;
-        let m = match axis {
-            Some(a) if ty.is_array() => {
-                let entries = (0..rank).map(|d| if d == a { IndexEntry::NewAxis } else { IndexEntry::Full }).collect();
-                self.expand(m, entries)
+        let m = self.reduction(true, ReduceKind::Sum, xf, axes, ty, e)?;
+        let m = match axes {
+            Some(axes) if ty.is_array() => {
+                let entry = |d| if axes.contains(&d) { IndexEntry::NewAxis } else { IndexEntry::Full };
+                self.expand(m, (0..rank).map(entry).collect())
             }
             _ => m,
         };
         let d = self.binary(BinFn::Sub, xf, m, &xty)?;
         let sq = self.array_op(ComputeFn::Binary(BinFn::Mul), vec![d, d], &xty)?;
-        let s = self.reduction(false, ReduceKind::Sum, sq, axis, ty, e)?;
-        let mut n = self.reduced_count(x, axis);
+        let s = self.reduction(false, ReduceKind::Sum, sq, axes, ty, e)?;
+        let mut n = self.reduced_count(x, axes);
         if let Some(k) = ddof {
             let k = self.cast_scalar(k, DType::I64);
             n = self.scalar_binary(BinFn::Sub, n, k, DType::I64);
@@ -1577,7 +1607,7 @@ impl Lowerer<'_> {
             Ty::Array(_, s) => Ty::Array(d, s.clone()),
             _ => Ty::Scalar(d),
         };
-        let m = self.reduction(false, kind, x, axis, &red_ty, e)?;
+        let m = self.reduction(false, kind, x, axis.as_ref().map(std::slice::from_ref), &red_ty, e)?;
         let m = match (axis, self.f.ty(m)) {
             (Some(a), Type::Array(..)) => {
                 let entries = (0..r).map(|k| if k == a { NewAxis } else { Full }).collect();
@@ -1632,7 +1662,7 @@ impl Lowerer<'_> {
             Ty::Array(_, s) => Ty::Array(res_dt, s.clone()),
             _ => Ty::Scalar(res_dt),
         };
-        self.reduction(false, ReduceKind::Min, cand, axis, &res_ty, e)
+        self.reduction(false, ReduceKind::Min, cand, axis.as_ref().map(std::slice::from_ref), &res_ty, e)
     }
 
     /// `arange`: size `max(0, ceil((stop - start) / step))` computed on the host in f64, like NumPy;
