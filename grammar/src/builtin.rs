@@ -47,10 +47,15 @@ const AXIS: &[&str] = &["axis"];
 const CREATION: &str = "zeros(d0, d1, ..., dtype=f64)";
 const MATH: &str = "abs(x) / sqrt(x) / exp(x) / log(x) / sin(x) / cos(x) / tanh(x)";
 const MIN_MAX: &str = "minimum(a, b) / maximum(a, b)";
-const REDUCTION: &str = "sum(x) | sum(x, axis=k)";
+const REDUCTION: &str = "sum(x) | sum(x, axis=k) | sum(x, axis=(j, k))";
 const CAST: &str = "f64(x) (a cast)";
 const ARG_REDUCTION: &str = "argmin(x) | argmin(x, axis=k)";
 const SCAN: &str = "cumsum(x) | cumsum(x, axis=k)";
+const UFUNC1: &str = "sign(x) / square(x) / reciprocal(x) / round(x) / logical_not(x)";
+const UFUNC2: &str =
+    "hypot(a, b) / fmod(a, b) / power(a, b) / logical_and(a, b) / logical_or(a, b) / logical_xor(a, b)";
+const TEST_REDUCTION: &str = "any(x) | any(x, axis=k) | any(x, axis=(j, k))";
+const MOMENT: &str = "var(x) | var(x, axis=k) | var(x, axis=(j, k)) | var(x, axis=k, ddof=1)";
 
 /// Defines [`Builtin`] and [`TABLE`] from one list, so that `TABLE[b as usize]` is `b`'s row.
 macro_rules! builtins {
@@ -109,16 +114,33 @@ builtins! {
     IsNan: "isnan", (1, 1), &[], MATH;
     IsInf: "isinf", (1, 1), &[], MATH;
     IsFinite: "isfinite", (1, 1), &[], MATH;
+    Sign: "sign", (1, 1), &[], UFUNC1;
+    Square: "square", (1, 1), &[], UFUNC1;
+    Reciprocal: "reciprocal", (1, 1), &[], UFUNC1;
+    Round: "round", (1, 1), &[], UFUNC1;
+    LogicalNot: "logical_not", (1, 1), &[], UFUNC1;
     Minimum: "minimum", (2, 2), &[], MIN_MAX;
     Maximum: "maximum", (2, 2), &[], MIN_MAX;
     Arctan2: "arctan2", (2, 2), &[], "arctan2(y, x)";
     Copysign: "copysign", (2, 2), &[], "copysign(x, y)";
+    Hypot: "hypot", (2, 2), &[], UFUNC2;
+    Fmod: "fmod", (2, 2), &[], UFUNC2;
+    Power: "power", (2, 2), &[], UFUNC2;
+    LogicalAnd: "logical_and", (2, 2), &[], UFUNC2;
+    LogicalOr: "logical_or", (2, 2), &[], UFUNC2;
+    LogicalXor: "logical_xor", (2, 2), &[], UFUNC2;
+    Clip: "clip", (3, 3), &[], "clip(x, lo, hi)";
     Where: "where", (3, 3), &[], "where(cond, a, b)";
     Sum: "sum", (1, 1), AXIS, REDUCTION;
     Prod: "prod", (1, 1), AXIS, REDUCTION;
     Min: "min", (1, 1), AXIS, REDUCTION;
     Max: "max", (1, 1), AXIS, REDUCTION;
     Mean: "mean", (1, 1), AXIS, REDUCTION;
+    Any: "any", (1, 1), AXIS, TEST_REDUCTION;
+    All: "all", (1, 1), AXIS, TEST_REDUCTION;
+    CountNonzero: "count_nonzero", (1, 1), AXIS, "count_nonzero(x) | count_nonzero(x, axis=k) | count_nonzero(x, axis=(j, k))";
+    Var: "var", (1, 1), &["axis", "ddof"], MOMENT;
+    Std: "std", (1, 1), &["axis", "ddof"], MOMENT;
     F64: "f64", (1, 1), &[], CAST;
     F32: "f32", (1, 1), &[], CAST;
     I64: "i64", (1, 1), &[], CAST;
@@ -185,6 +207,16 @@ impl Builtin {
             Builtin::Bool => Some(DType::Bool),
             _ => None,
         }
+    }
+
+    /// Whether it reduces over a tuple of axes as well as one (`sum(x, axis=(0, 1))`): the
+    /// reductions and those composed from them.
+    pub fn reduces_axis_tuples(self) -> bool {
+        use Builtin as B;
+        matches!(
+            self,
+            B::Sum | B::Prod | B::Min | B::Max | B::Mean | B::Any | B::All | B::CountNonzero | B::Var | B::Std
+        )
     }
 
     /// Whether its result is a view of its argument, so that writes through it change the
@@ -289,6 +321,58 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Floor, B::Ceil, B::Trunc],
         },
         DocRow {
+            calls: "`round(x)`",
+            result: "NumPy's `round` with `decimals=0`: `rint`, half to even, for floats (`bool -> f64` where NumPy \
+                gives `float16`); integers are kept (`decimals=` is not in the language)",
+            builtins: &[B::Round],
+        },
+        DocRow {
+            calls: "`sign(x)`",
+            result: "elementwise `-1`, `0`, `1` in `x`'s dtype (`sign(-0.0)` is `0.0`, NaN stays NaN); a bool `x` is \
+                E0503 (NumPy raises too)",
+            builtins: &[B::Sign],
+        },
+        DocRow {
+            calls: "`square(x)`",
+            result: "`x * x` (`bool -> i64`, as `*`; NumPy gives `int8`)",
+            builtins: &[B::Square],
+        },
+        DocRow {
+            calls: "`reciprocal(x)`",
+            result: "`1 / x` of a float `x`, in its dtype; an integer or bool `x` is E0503 (NumPy's integer \
+                reciprocal is integer division, `1 // x`, which truncates: write `1.0 / x` for a float)",
+            builtins: &[B::Reciprocal],
+        },
+        DocRow {
+            calls: "`power(a, b)`",
+            result: "`a ** b`, the same operation (promotion, broadcasting, errors)",
+            builtins: &[B::Power],
+        },
+        DocRow {
+            calls: "`fmod(a, b)`",
+            result: "NumPy's `fmod`, elementwise, broadcast and promoted as `%` (`bool -> i64`): the remainder \
+                with the sign of the dividend `a` (`%` takes the divisor's); `fmod(a, 0)` is `0` for integers, \
+                NaN for floats",
+            builtins: &[B::Fmod],
+        },
+        DocRow {
+            calls: "`hypot(a, b)`",
+            result: "`sqrt(a**2 + b**2)` without overflow or underflow, elementwise, broadcast; a float (`i64 -> \
+                f64`); `inf` when either is infinite, even with a NaN",
+            builtins: &[B::Hypot],
+        },
+        DocRow {
+            calls: "`logical_and logical_or logical_xor (a, b)`, `logical_not(x)`",
+            result: "elementwise, broadcast, a bool; operands of any dtype, nonzero (NaN included) is true",
+            builtins: &[B::LogicalAnd, B::LogicalOr, B::LogicalXor, B::LogicalNot],
+        },
+        DocRow {
+            calls: "`clip(x, lo, hi)`",
+            result: "NumPy's `clip`: `minimum(maximum(x, lo), hi)`, the three broadcast and promoted together (a \
+                NaN stays NaN)",
+            builtins: &[B::Clip],
+        },
+        DocRow {
             calls: "`arctan2(y, x)`, `copysign(x, y)`",
             result: "elementwise, broadcast, NumPy's ufuncs; a float (`i64 -> f64`)",
             builtins: &[B::Arctan2, B::Copysign],
@@ -310,9 +394,26 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Sum, B::Prod, B::Min, B::Max, B::Mean],
         },
         DocRow {
-            calls: "`sum prod min max mean (x, axis=k)`",
-            result: "reduction along axis `k` (negative counts from the end)",
+            calls: "`sum prod min max mean (x, axis=k)`, `axis=(j, k, ..)`",
+            result: "reduction along axis `k` (negative counts from the end); with a tuple of distinct axes (integer \
+                literals), along all of them, as NumPy (one reduction per axis, the highest first); every \
+                axis gives a scalar",
             builtins: &[B::Sum, B::Prod, B::Min, B::Max, B::Mean],
+        },
+        DocRow {
+            calls: "`any(x)`, `all(x)`, `count_nonzero(x)`, `axis=k`",
+            result: "over all elements (a scalar) or along axis `k` (or a tuple of axes, as `sum`): whether any element is nonzero, whether all \
+                are (a bool; NaN is nonzero; `any` of nothing is `false`, `all` `true`), how many are (`i64`). \
+                A sum of `x != 0` (or `x == 0`), compared with 0",
+            builtins: &[B::Any, B::All, B::CountNonzero],
+        },
+        DocRow {
+            calls: "`var(x)`, `std(x)`, `axis=k`, `ddof=d`",
+            result: "NumPy's variance and standard deviation over all elements or along axis `k` (or a tuple of \
+                axes, as `sum`): `sum((x - \
+                mean(x))**2) / (n - ddof)` (two passes, as NumPy; `ddof` an `i64`, 0 unless given; `n - ddof \
+                <= 0` gives `inf` or NaN), `std` its square root. `f32` stays `f32`, integers and bools give `f64`",
+            builtins: &[B::Var, B::Std],
         },
         DocRow {
             calls: "`bincount(idx)`, `bincount(idx, weights)`, `minlength=m`",

@@ -10,6 +10,10 @@ divisors). Exact functions must agree bit for bit (sign of zero included, NaN fo
 transcendental ones (`**` on floats, exp, log, sin, cos, tanh, tan, arcsin, ..., log1p) within a few ulps, with the same
 NaN, infinity and zero positions. The result dtype must be NumPy's as well.
 
+NumPy's ufuncs that the lowering composes from these functions (`sign square reciprocal round
+logical_not`, `hypot fmod power logical_and logical_or logical_xor`, `clip`) are tested the same
+way, on the CPU and on `--target gpu-emulated`, and must fuse into one kernel and compile to PTX.
+
 Where the language deliberately differs from NumPy, the reference applies the language's rule
 (docs/language.md): arithmetic on bool promotes to i64 (NumPy keeps bool), float functions of a bool
 compute in f64 (NumPy uses f16), and integer `**` is tested with non-negative exponents only (NumPy
@@ -23,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from arrayc_examples import RUN_TIMEOUT_S, arrayc_binary, run_source
+from arrayc_examples import RUN_TIMEOUT_S, arrayc_binary, check_source, run_source
 
 DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "bool": np.bool_}
 NP_NAME = {np.float64: "f64", np.float32: "f32", np.int64: "i64", np.bool_: "bool"}
@@ -84,11 +88,34 @@ FLOAT_TESTS = [
     ("isinf({a})", np.isinf, True),
     ("isfinite({a})", np.isfinite, True),
 ]
+# NumPy's ufuncs that are compositions of the op table's functions in the lowering
+# (`passes/src/lower_ast/expr.rs`, `composed_ufunc`), run on the CPU and on `--target gpu-emulated`.
+COMPOSED_UNARY = [
+    ("sign({a})", np.sign, True),
+    ("square({a})", np.square, True),
+    ("reciprocal({a})", np.reciprocal, True),
+    ("round({a})", np.round, True),
+    ("logical_not({a})", np.logical_not, True),
+    ("clip({a}, -1, 2)", lambda a: np.clip(a, -1, 2), True),
+    ("clip({a}, 0.5, 1e300)", lambda a: np.clip(a, 0.5, 1e300), True),
+]
+COMPOSED_BINARY = [
+    ("hypot({a}, {b})", np.hypot, False),
+    ("fmod({a}, {b})", np.fmod, True),
+    ("power({a}, {e})", np.power, False),
+    ("logical_and({a}, {b})", np.logical_and, True),
+    ("logical_or({a}, {b})", np.logical_or, True),
+    ("logical_xor({a}, {b})", np.logical_xor, True),
+    ("clip({a}, {b}, {e})", np.clip, True),
+]
+# Refused at compile time (E0503, `test_refused_ufuncs_say_why`): NumPy raises for `sign` of a
+# bool; its integer `reciprocal` is integer division, which arrayc refuses.
+REFUSED = {(np.sign, "bool"), (np.reciprocal, "i64"), (np.reciprocal, "bool")}
 # Which (function, dtype) pairs the language has: `&`, `|`, `~` only on bool (NumPy's bitwise
 # meaning on integers is not in the language), no `-` on bool (NumPy raises too).
 BOOL_ONLY = {np.logical_and, np.logical_or, np.logical_not}
-ARITHMETIC = {np.add, np.subtract, np.multiply, np.remainder, np.power}
-FLOAT_FUNCS = {np.arctan2, np.copysign, np.sqrt, np.exp, np.log, np.sin, np.cos, np.tanh, np.rint, np.tan, np.arcsin, np.arccos, np.arctan, np.sinh, np.cosh, np.arcsinh, np.arccosh, np.arctanh, np.exp2, np.expm1, np.log2, np.log10, np.log1p}
+ARITHMETIC = {np.add, np.subtract, np.multiply, np.remainder, np.power, np.square, np.fmod}
+FLOAT_FUNCS = {np.hypot, np.round, np.arctan2, np.copysign, np.sqrt, np.exp, np.log, np.sin, np.cos, np.tanh, np.rint, np.tan, np.arcsin, np.arccos, np.arctan, np.sinh, np.cosh, np.arcsinh, np.arccosh, np.arctanh, np.exp2, np.expm1, np.log2, np.log10, np.log1p}
 
 F_VALUES = [0.0, -0.0, 1.0, -1.0, 0.5, 2.5, -3.5, 7.0, 3.0, 1e300, -1e-300, np.inf, -np.inf, np.nan]
 I_VALUES = [0, 1, -1, 2, -2, 3, 7, -7, 100, 2**62, -(2**63), 2**63 - 1]
@@ -99,6 +126,10 @@ def defined(fn, dt):
     if fn in BOOL_ONLY:
         return dt == "bool"
     return not (fn is np.negative and dt == "bool")
+
+
+def composed_defined(fn, dt):
+    return (fn, dt) not in REFUSED
 
 
 def reference(fn, dt, *args):
@@ -162,7 +193,9 @@ def check(got, want, exact, what):
     assert bad.size == 0, f"{what}: {bad.size} of {ok.size} differ from NumPy, e.g. at {bad[:5]}: got {got[bad[:5]]}, NumPy {want[bad[:5]]}"
 
 
-def run_cases(dt, table, unary, tmp_path):
+def run_cases(dt, table, unary, tmp_path, flags=(), defined=defined):
+    """Runs every case of `table` that `defined(fn, dt)` allows on dtype `dt`, both paths, with
+    `arrayc run` and `flags`, and compares each result with NumPy's."""
     a, b, e = inputs(dt)
     if unary:
         a = np.array(VALUES[dt], dtype=DTYPES[dt])
@@ -170,13 +203,18 @@ def run_cases(dt, table, unary, tmp_path):
     for spelling, fn, exact in table:
         if not defined(fn, dt):
             continue
-        want = reference(fn, dt, a) if unary else reference(fn, dt, a, e if fn is np.power else b)
+        if unary:
+            want = reference(fn, dt, a)
+        elif fn is np.clip:
+            want = reference(fn, dt, a, b, e)
+        else:
+            want = reference(fn, dt, a, e if fn is np.power else b)
         cases.append((spelling, NP_NAME[want.dtype.type]))
         wants.append((spelling, want, exact))
     src = tmp_path / f"ops_{dt}.arr"
     src.write_text(program(dt, cases, unary))
     args = {"a": a} if unary else {"a": a, "b": b, "e": e}
-    cmd = [str(arrayc_binary()), "run", str(src), "--out", str(tmp_path / "out")]
+    cmd = [str(arrayc_binary()), "run", str(src), "--out", str(tmp_path / "out"), *flags]
     for name, arr in args.items():
         np.save(tmp_path / f"{name}.npy", arr)
         cmd += ["--arg", f"{name}=@{tmp_path / f'{name}.npy'}"]
@@ -204,6 +242,113 @@ def test_float_tests_match_numpy(dt, tmp_path):
     """`isnan`, `isinf`, `isfinite` (compositions of `!=`, `abs`, `==`, `<`; constants for integers
     and bools) on every dtype, kernel and host path."""
     run_cases(dt, FLOAT_TESTS, True, tmp_path)
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+@pytest.mark.parametrize("dt", list(DTYPES))
+def test_composed_unary_ufuncs_match_numpy(dt, target, tmp_path):
+    """`sign square reciprocal round logical_not` and `clip` with literal bounds (compositions of
+    the op table's functions) on every dtype they are defined on, kernel and host path."""
+    run_cases(dt, COMPOSED_UNARY, True, tmp_path, ("--target", target), composed_defined)
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+@pytest.mark.parametrize("dt", list(DTYPES))
+def test_composed_binary_ufuncs_match_numpy(dt, target, tmp_path):
+    """`hypot fmod power logical_and logical_or logical_xor` and `clip(a, lo, hi)` of arrays on
+    every dtype, every pair of edge values, kernel and host path."""
+    run_cases(dt, COMPOSED_BINARY, False, tmp_path, ("--target", target), composed_defined)
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_composed_ufuncs_broadcast_and_promote_like_numpy(target, tmp_path):
+    """Mixed dtypes and shapes: a 1-d `i64` against a 2-d `f32` (`f64`, as NumPy), scalars,
+    `clip` with its three operands of three shapes and dtypes, each result's dtype and values
+    NumPy's."""
+    rng = np.random.default_rng(31)
+    x = rng.standard_normal((3, 5)).astype(np.float32) * 4
+    x[0, 0], x[1, 1] = np.nan, -0.0
+    k = np.array([-3, 0, 2, 5, -7], dtype=np.int64)
+    lo = np.array([[-1.0], [0.5], [-2.0]])
+    src = """fn main(x: f32[3, 5], k: i64[5], lo: f64[3, 1], s: f64 = 2.5) -> (f64[3, 5], f64[3, 5], bool[3, 5], f64[3, 5], f32[3, 5], i64[5], f32[3, 5], f64[3, 5], f64) {
+    return (hypot(x, k), fmod(x, k), logical_or(x, k), clip(x, lo, k), clip(x, -1, 1.5), clip(k, -1, 3), sign(x), power(k, x), hypot(s, 3));
+}
+"""
+    proc, res = run_source(src, {"x": x, "k": k, "lo": lo}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    with np.errstate(all="ignore"):
+        want = [np.hypot(x, k), np.fmod(x, k), np.logical_or(x, k), np.clip(x, lo, k), np.clip(x, -1, 1.5),
+                np.clip(k, -1, 3), np.sign(x), np.power(k, x), np.hypot(np.float64(2.5), 3)]
+    for i, (got, w) in enumerate(zip(res, want)):
+        w = np.asarray(w)
+        assert got.dtype == w.dtype, f"result {i}: dtype {got.dtype}, NumPy {w.dtype}"
+        np.testing.assert_allclose(got, w, rtol=1e-6 if w.dtype == np.float32 else 1e-14, equal_nan=True,
+                                   err_msg=f"result {i}")
+
+
+@pytest.mark.parametrize("call, dt, words", [
+    ("sign(x)", "bool", ["sign", "bool", "NumPy raises"]),
+    ("reciprocal(x)", "i64", ["reciprocal", "integer division", "1.0 / x"]),
+    ("reciprocal(x)", "bool", ["reciprocal", "1.0 / x"]),
+])
+def test_refused_ufuncs_say_why(call, dt, words, tmp_path):
+    """The pairs NumPy rejects or gives integer division for are compile-time errors (E0503) naming
+    the call's line and the way to write it, not panics."""
+    proc = check_source(f"fn main(x: {dt}[N]) -> {dt}[N] {{\n    let y = {call};\n    return x;\n}}\n", tmp_path)
+    assert proc.returncode == 1 and "panicked" not in proc.stderr, proc.stderr
+    assert "E0503" in proc.stderr and "e.arr:2:" in proc.stderr, proc.stderr
+    for w in words:
+        assert w in proc.stderr, proc.stderr
+
+
+COMPOSED_PROGRAM = """fn main(a: f64[N], b: f64[N], k: i64[N]) -> (f64[N], f64[N], i64[N], bool[N], f64[N], f64[N], f64[N]) {
+    let h = hypot(a, b);
+    let f = fmod(a, b);
+    let g = fmod(k, 3);
+    let l = logical_xor(a, k) | logical_not(b) | logical_and(a, b) | logical_or(k, b);
+    let c = clip(a, -1.0, b);
+    let s = sign(a) + square(b) + reciprocal(b) + round(a);
+    let p = power(a, 2.5);
+    return (h, f, g, l, c, s, p);
+}
+"""
+
+
+def test_composed_ufuncs_fuse_into_one_kernel(tmp_path):
+    """Every composed ufunc is elementwise arithmetic the fusion pass contracts: the whole
+    program is one kernel launch, and its results are NumPy's."""
+    n = 100_001
+    a, b, k = np.linspace(-3, 3, n), np.linspace(0.5, 2, n), np.arange(n) - n // 2
+    proc, res = run_source(COMPOSED_PROGRAM, {"a": a, "b": b, "k": k}, tmp_path, flags=("--time",))
+    assert proc.returncode == 0, proc.stderr
+    assert "in 1 kernel launches" in proc.stderr, proc.stderr
+    with np.errstate(invalid="ignore"):
+        want = [np.hypot(a, b), np.fmod(a, b), np.fmod(k, 3),
+                np.logical_xor(a, k) | np.logical_not(b) | np.logical_and(a, b) | np.logical_or(k, b),
+                np.clip(a, -1.0, b), np.sign(a) + np.square(b) + np.reciprocal(b) + np.round(a), np.power(a, 2.5)]
+    for i, (got, w) in enumerate(zip(res, want)):
+        assert got.dtype == w.dtype, f"result {i}"
+        np.testing.assert_allclose(got, w, rtol=1e-14, err_msg=f"result {i}")
+
+
+def test_composed_ufuncs_compile_to_ptx_that_ptxas_accepts(tmp_path):
+    """The GPU path: the compositions (and `var`, `std`, `any`, `count_nonzero`) give PTX, with
+    libdevice for `fmod`'s float remainder and `power`, that NVIDIA's ptxas accepts for sm_90."""
+    from test_gpu import emit_ptx
+
+    prog = tmp_path / "composed.arr"
+    prog.write_text(COMPOSED_PROGRAM + """
+fn moments(x: f64[M, N]) -> (f64, f64[N], bool, i64[M], bool[N]) {
+    return (var(x), std(x, axis=0, ddof=1), any(x), count_nonzero(x, axis=1), all(x, axis=0));
+}
+""")
+    nvcc, ptx = emit_ptx(prog, tmp_path)
+    proc = subprocess.run(
+        [str(nvcc / "bin" / "ptxas"), "-arch=sm_90", str(ptx), "-o", str(tmp_path / "k.cubin")],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, f"ptxas rejected the PTX:\n{proc.stderr}"
 
 
 def test_table_covers_every_function():

@@ -2,10 +2,10 @@
 //! per family (constructors, copies and views, elementwise math, reductions, arg-reductions and
 //! scans, indexing, `dot`), after the checks every builtin shares (keyword arguments, arity).
 
-use super::promote::{promote, weak_of};
+use super::promote::{promote, weak_of, Weak};
 use super::shape::shape_str;
 use super::Checker;
-use crate::ast::{DType, Expr, ExprKind, Ident, Span, UnOp};
+use crate::ast::{BinOp, DType, Expr, ExprKind, Ident, Span, UnOp};
 use crate::builtin::Builtin;
 use crate::diag::Diagnostic;
 use crate::types::{Size, Ty};
@@ -18,8 +18,11 @@ pub(super) struct Call<'a> {
     pub(super) e: &'a Expr,
     /// `dtype=`, when given.
     pub(super) dtype: Option<DType>,
-    /// `axis=` (its value and its expression), when given.
+    /// `axis=` (its value and its expression), when given as one integer.
     pub(super) axis: Option<(i64, &'a Expr)>,
+    /// `axis=` given as a tuple of integers (values, and the tuple's expression), for the
+    /// builtins that reduce over several axes ([`Builtin::reduces_axis_tuples`]).
+    pub(super) axes: Option<(Vec<i64>, &'a Expr)>,
     /// Whether a keyword argument was wrong; the call's type is then an error.
     pub(super) bad: bool,
 }
@@ -28,7 +31,7 @@ impl Checker {
     /// Checks a call of builtin `b` (`e`, with `args` and `kwargs`) and returns its type.
     pub fn builtin(&mut self, b: Builtin, args: &[Expr], kwargs: &[(Ident, Expr)], e: &Expr) -> Ty {
         use Builtin as B;
-        let mut c = Call { b, args, e, dtype: None, axis: None, bad: false };
+        let mut c = Call { b, args, e, dtype: None, axis: None, axes: None, bad: false };
         self.keywords(&mut c, kwargs);
         if !self.arity(&c) {
             return Ty::Error;
@@ -63,10 +66,15 @@ impl Checker {
                     with_dtype(&t, DType::Bool)
                 }
             }
+            B::Sign | B::Square | B::Reciprocal | B::Round | B::LogicalNot => self.ufunc1(&c),
+            B::Hypot | B::Fmod | B::Power | B::LogicalAnd | B::LogicalOr | B::LogicalXor => self.ufunc2(&c),
+            B::Clip => self.clip(&c),
             B::Minimum | B::Maximum | B::Where => self.selection(&c),
             B::Arctan2 | B::Copysign => self.float_binary(&c),
             B::F64 | B::F32 | B::I64 | B::Bool => self.cast(&c),
-            B::Sum | B::Prod | B::Min | B::Max | B::Mean => self.reduction(&c),
+            B::Sum | B::Prod | B::Min | B::Max | B::Mean | B::Any | B::All | B::CountNonzero | B::Var | B::Std => {
+                self.reduction(&c)
+            }
             B::ArgMin | B::ArgMax | B::CumSum | B::CumProd => self.arg_reduction_or_scan(&c),
             B::Take => self.take(&c),
             B::Bincount => self.bincount(&c),
@@ -128,6 +136,36 @@ impl Checker {
                         c.bad = true;
                     }
                 },
+                "axis" if matches!(v.kind, ExprKind::Tuple(_)) => {
+                    let ExprKind::Tuple(items) = &v.kind else { unreachable!("matched a tuple") };
+                    for it in items {
+                        self.expr(it);
+                    }
+                    self.set_ty(v.id, Ty::Unit);
+                    let values: Option<Vec<i64>> = items.iter().map(literal_int).collect();
+                    match values {
+                        Some(ks) if c.b.reduces_axis_tuples() => {
+                            for it in items {
+                                self.retype_literal(it, Ty::Scalar(DType::I64));
+                            }
+                            c.axes = Some((ks, v));
+                        }
+                        _ => {
+                            let what = if c.b.reduces_axis_tuples() {
+                                "a tuple of integer literals"
+                            } else {
+                                "one integer literal"
+                            };
+                            self.error(
+                                "E0503",
+                                format!("`axis=` of `{}` must be {what}", row.name),
+                                v.span.clone(),
+                                "not allowed here",
+                            );
+                            c.bad = true;
+                        }
+                    }
+                }
                 "axis" => {
                     self.expr(v);
                     match literal_int(v) {
@@ -355,6 +393,80 @@ impl Checker {
         with_dtype(&t, rd)
     }
 
+    /// NumPy's ufuncs of one value that are compositions in the lowering: `sign` (not of a bool,
+    /// as NumPy), `square` (as `x * x`), `reciprocal` (of a float only: NumPy's integer reciprocal
+    /// is integer division), `round` (`rint`, integers kept), `logical_not` (a bool).
+    fn ufunc1(&mut self, c: &Call) -> Ty {
+        let arg = &c.args[0];
+        let t = self.value(arg);
+        let Some(d) = t.dtype() else { return Ty::Error };
+        let refused = match c.b {
+            Builtin::Sign if d == DType::Bool => {
+                Some(("`sign` of a bool is not defined (NumPy raises too)", "convert first: `sign(i64(x))`"))
+            }
+            Builtin::Reciprocal if !d.is_float() => Some((
+                "`reciprocal` of an integer or bool is NumPy's integer division `1 // x`, which arrayc refuses",
+                "for a float reciprocal write `1.0 / x` (or `reciprocal(f64(x))`)",
+            )),
+            _ => None,
+        };
+        if let Some((msg, help)) = refused {
+            self.err(
+                Diagnostic::error("E0503", format!("{msg}; found {t}"), arg.span.clone(), "not defined on this dtype")
+                    .with_help(help),
+            );
+            return Ty::Error;
+        }
+        match c.b {
+            Builtin::Square => self.binary(BinOp::Mul, (&t, weak_of(arg)), (&t, weak_of(arg)), &c.e.span),
+            Builtin::LogicalNot => with_dtype(&t, DType::Bool),
+            Builtin::Round if !d.is_float() && d != DType::Bool => t,
+            Builtin::Round => with_dtype(&t, if d.is_float() { d } else { DType::F64 }),
+            _ => t,
+        }
+    }
+
+    /// NumPy's ufuncs of two values that are compositions in the lowering, broadcast: `power`
+    /// (`**`) and `fmod` (promoted as `%`), `hypot` (a float), `logical_and`, `logical_or`,
+    /// `logical_xor` (a bool, of any dtypes).
+    fn ufunc2(&mut self, c: &Call) -> Ty {
+        let (a, b) = (&c.args[0], &c.args[1]);
+        let op = match c.b {
+            Builtin::Power => BinOp::Pow,
+            Builtin::Fmod => BinOp::Rem,
+            Builtin::Hypot => return self.float_binary(c),
+            _ => {
+                let ta = self.value(a);
+                let tb = self.value(b);
+                if ta.dtype().is_none() || tb.dtype().is_none() {
+                    return Ty::Error;
+                }
+                return self.broadcast_all(&[&ta, &tb], DType::Bool, c.e);
+            }
+        };
+        let ta = self.value(a);
+        let tb = self.value(b);
+        self.binary(op, (&ta, weak_of(a)), (&tb, weak_of(b)), &c.e.span)
+    }
+
+    /// `clip(x, lo, hi)`: NumPy's `minimum(maximum(x, lo), hi)`, the three broadcast and promoted
+    /// together.
+    fn clip(&mut self, c: &Call) -> Ty {
+        let ts: Vec<Ty> = c.args.iter().map(|a| self.value(a)).collect();
+        let (Some(dx), Some(dl), Some(dh)) = (ts[0].dtype(), ts[1].dtype(), ts[2].dtype()) else {
+            return Ty::Error;
+        };
+        let [wx, wl, wh] = [0, 1, 2].map(|k| weak_of(&c.args[k]));
+        let d1 = promote(dx, wx, dl, wl);
+        // Two literals promote to a literal of their kind: a float if either is.
+        let w1 = match (wx, wl) {
+            (Some(_), Some(_)) => Some(if d1.is_float() { Weak::Float } else { Weak::Int }),
+            _ => None,
+        };
+        let d = promote(d1, w1, dh, wh);
+        self.broadcast_all(&[&ts[0], &ts[1], &ts[2]], d, c.e)
+    }
+
     /// Elementwise float functions of two values, broadcast and promoted, then computed in a float
     /// (`f64` for integers and bools): `arctan2(y, x)`, `copysign(x, y)`.
     fn float_binary(&mut self, c: &Call) -> Ty {
@@ -417,7 +529,9 @@ impl Checker {
                 DType::Bool | DType::I64 => DType::I64,
                 f => f,
             },
-            Builtin::Mean => {
+            Builtin::Any | Builtin::All => DType::Bool,
+            Builtin::CountNonzero => DType::I64,
+            Builtin::Mean | Builtin::Var | Builtin::Std => {
                 if d == DType::F32 {
                     DType::F32
                 } else {
@@ -426,22 +540,29 @@ impl Checker {
             }
             _ => d,
         };
-        match c.axis {
-            None => Ty::Scalar(rd),
-            Some((a, ae)) => {
-                let shape = match &t {
-                    Ty::Array(_, s) => s.clone(),
-                    _ => Vec::new(),
-                };
-                let Some(k) = self.axis_in_range(a, &shape, &ae.span) else { return Ty::Error };
-                let mut s = shape;
-                s.remove(k);
-                if s.is_empty() {
-                    Ty::Scalar(rd)
-                } else {
-                    Ty::Array(rd, s)
-                }
+        let (values, ae) = match (c.axis, &c.axes) {
+            (Some((a, ae)), _) => (vec![a], ae),
+            (None, Some((ks, ae))) => (ks.clone(), *ae),
+            (None, None) => return Ty::Scalar(rd),
+        };
+        let shape = match &t {
+            Ty::Array(_, s) => s.clone(),
+            _ => Vec::new(),
+        };
+        let mut axes = vec![];
+        for a in values {
+            let Some(k) = self.axis_in_range(a, &shape, &ae.span) else { return Ty::Error };
+            if axes.contains(&k) {
+                self.error("E0503", format!("duplicate value {a} in `axis=`"), ae.span.clone(), "axis given twice");
+                return Ty::Error;
             }
+            axes.push(k);
+        }
+        let s: Vec<Size> = shape.into_iter().enumerate().filter(|(k, _)| !axes.contains(k)).map(|(_, s)| s).collect();
+        if s.is_empty() {
+            Ty::Scalar(rd)
+        } else {
+            Ty::Array(rd, s)
         }
     }
 

@@ -69,6 +69,14 @@ fn elementwise_fn(b: Builtin) -> Option<ComputeFn> {
     })
 }
 
+/// `ty` with dtype `d`, the same shape.
+fn retyped(ty: &Ty, d: DType) -> Ty {
+    match ty {
+        Ty::Array(_, s) => Ty::Array(d, s.clone()),
+        _ => Ty::Scalar(d),
+    }
+}
+
 /// The reduction a reduction builtin computes (`mean`: a sum, then divided); `None` for the other
 /// builtins.
 fn reduce_kind(b: Builtin) -> Option<ReduceKind> {
@@ -715,7 +723,7 @@ impl Lowerer<'_> {
             }
         };
         let prod = self.array_op(ComputeFn::Binary(BinFn::Mul), vec![x, y], &Ty::Array(d, shape))?;
-        self.reduction(false, ReduceKind::Sum, prod, axis, ty, e)
+        self.reduction(false, ReduceKind::Sum, prod, axis.as_ref().map(std::slice::from_ref), ty, e)
     }
 
     /// `v` (of checked shape `shape`) in dtype `dt`: itself when it has that dtype, else a
@@ -1131,10 +1139,34 @@ impl Lowerer<'_> {
                 let kind = if b == B::ArgMin { ReduceKind::Min } else { ReduceKind::Max };
                 self.arg_reduction(kind, vals[0], axis, ty, e)?
             }
+            B::Sign
+            | B::Square
+            | B::Reciprocal
+            | B::Round
+            | B::LogicalNot
+            | B::Hypot
+            | B::Fmod
+            | B::Power
+            | B::LogicalAnd
+            | B::LogicalOr
+            | B::LogicalXor
+            | B::Clip => self.composed_ufunc(b, &vals, args, ty, e)?,
+            B::Any | B::All | B::CountNonzero => {
+                let axes = self.axes_kwarg(kwargs, vals[0])?;
+                self.nonzero_reduction(b, vals[0], &args[0], axes.as_deref(), ty, e)?
+            }
+            B::Var | B::Std => {
+                let axes = self.axes_kwarg(kwargs, vals[0])?;
+                let ddof = match Self::kwarg(kwargs, "ddof") {
+                    Some(d) => Some(self.expr(d)?),
+                    None => None,
+                };
+                self.moment(b, vals[0], &args[0], axes.as_deref(), ddof, ty, e)?
+            }
             B::Sum | B::Prod | B::Min | B::Max | B::Mean => {
                 let Some(kind) = reduce_kind(b) else { return Err(self.not_lowered(b, e)) };
-                let axis = self.axis_kwarg(kwargs, vals[0])?;
-                self.reduction(b == B::Mean, kind, vals[0], axis, ty, e)?
+                let axes = self.axes_kwarg(kwargs, vals[0])?;
+                self.reduction(b == B::Mean, kind, vals[0], axes.as_deref(), ty, e)?
             }
         };
         Ok(vec![v])
@@ -1201,16 +1233,31 @@ impl Lowerer<'_> {
         })
     }
 
-    /// The `axis=` keyword of a call on array `x`, negative counting from the end (the checker
-    /// checked the range); `None` without one.
+    /// The `axis=` keyword of a call on array `x` that takes one axis, negative counting from the
+    /// end (the checker checked the range); `None` without one.
     fn axis_kwarg(&self, kwargs: &[(ast::Ident, Expr)], x: ValueId) -> LResult<Option<usize>> {
+        Ok(self.axes_kwarg(kwargs, x)?.and_then(|axes| axes.first().copied()))
+    }
+
+    /// The `axis=` keyword of a reduction of array `x`: one axis or a tuple of them (as the
+    /// checker checked: in range, distinct), each negative one counting from the end; `None`
+    /// without one.
+    fn axes_kwarg(&self, kwargs: &[(ast::Ident, Expr)], x: ValueId) -> LResult<Option<Vec<usize>>> {
         let Some(a) = Self::kwarg(kwargs, "axis") else { return Ok(None) };
-        let a = self.const_int(a)?;
+        let items: Vec<&Expr> = match &a.kind {
+            ExprKind::Tuple(items) => items.iter().collect(),
+            _ => vec![a],
+        };
         let rank = match self.f.ty(x) {
             Type::Array(_, r) => r as i64,
             Type::Scalar(_) => 0,
         };
-        Ok(Some(if a < 0 { a + rank } else { a } as usize))
+        let mut axes = vec![];
+        for item in items {
+            let k = self.const_int(item)?;
+            axes.push(if k < 0 { k + rank } else { k } as usize);
+        }
+        Ok(Some(axes))
     }
 
     fn const_int(&self, e: &Expr) -> LResult<i64> {
@@ -1221,40 +1268,26 @@ impl Lowerer<'_> {
         }
     }
 
-    /// The reduction `kind` of `x`, along `axis` or of every element, of checked type `ty`; with
-    /// `mean`, divided by the number of elements each result reduces.
+    /// The reduction `kind` of `x`, along `axes` (distinct) or of every element (`None`), of
+    /// checked type `ty`; with `mean`, divided by the number of elements each result reduces.
+    /// Several axes are reduced one after the other, the highest first (so that each of the others
+    /// keeps its index): one `arr` reduction each.
     fn reduction(
         &mut self,
         mean: bool,
         kind: ReduceKind,
         x: ValueId,
-        axis: Option<usize>,
+        axes: Option<&[usize]>,
         ty: &Ty,
         e: &Expr,
     ) -> LResult<ValueId> {
-        let Type::Array(_, rank) = self.f.ty(x) else {
+        if !self.f.ty(x).is_array() {
             return Err(self.error("E0911", &e.span, "reduction of a scalar", "reductions take an array"));
-        };
+        }
         let dt = ty.dtype().unwrap();
-        let sizes: Vec<ValueId> = match axis {
-            Some(a) => (0..rank).filter(|&d| d != a).map(|d| self.dim(x, d)).collect(),
-            None => vec![],
-        };
-        // The number of elements each output element reduces.
-        let extent = |l: &mut Self| match axis {
-            Some(a) => l.dim(x, a),
-            None => {
-                let mut n = l.i64_const(1);
-                for d in 0..rank {
-                    let s = l.dim(x, d);
-                    n = l.scalar_binary(BinFn::Mul, n, s, DType::I64);
-                }
-                n
-            }
-        };
         if matches!(kind, ReduceKind::Min | ReduceKind::Max) {
             // NumPy raises when `min`/`max` (no identity) reduce an empty axis or array.
-            let n = extent(self);
+            let n = self.reduced_count(x, axes);
             let zero = self.i64_const(0);
             let nonempty = self.scalar_binary(BinFn::Gt, n, zero, DType::I64);
             let op = if kind == ReduceKind::Min { "minimum" } else { "maximum" };
@@ -1263,10 +1296,27 @@ impl Lowerer<'_> {
                 msg: format!("zero-size array to reduction operation {op} which has no identity"),
             });
         }
-        let out = self.new_array(dt, sizes);
-        self.emit(OpKind::Compute { func: ComputeFn::Reduce(kind, axis), out, ins: vec![x] });
+        let steps: Vec<Option<usize>> = match axes {
+            None => vec![None],
+            Some(axes) => {
+                let mut axes = axes.to_vec();
+                axes.sort_unstable_by(|a, b| b.cmp(a));
+                axes.into_iter().map(Some).collect()
+            }
+        };
+        let mut out = x;
+        for step in steps {
+            let Type::Array(_, rank) = self.f.ty(out) else { unreachable!("a reduction along an axis is an array") };
+            let sizes: Vec<ValueId> = match step {
+                Some(a) => (0..rank).filter(|&d| d != a).map(|d| self.dim(out, d)).collect(),
+                None => vec![],
+            };
+            let next = self.new_array(dt, sizes);
+            self.emit(OpKind::Compute { func: ComputeFn::Reduce(kind, step), out: next, ins: vec![out] });
+            out = next;
+        }
         let count = if mean {
-            let n = extent(self);
+            let n = self.reduced_count(x, axes);
             Some(self.cast_scalar(n, dt))
         } else {
             None
@@ -1282,6 +1332,249 @@ impl Lowerer<'_> {
             Some(n) => self.scalar_binary(BinFn::Div, s, n, dt),
             None => s,
         })
+    }
+
+    /// The number of elements of array `x` that each result of a reduction along `axes` (of every
+    /// element: `None`) reduces, an `i64` on the host.
+    fn reduced_count(&mut self, x: ValueId, axes: Option<&[usize]>) -> ValueId {
+        let rank = match self.f.ty(x) {
+            Type::Array(_, r) => r,
+            Type::Scalar(_) => 0,
+        };
+        let all: Vec<usize> = (0..rank).collect();
+        let axes = axes.unwrap_or(&all);
+        if let [a] = axes {
+            return self.dim(x, *a);
+        }
+        let mut n = self.i64_const(1);
+        for &d in axes {
+            let s = self.dim(x, d);
+            n = self.scalar_binary(BinFn::Mul, n, s, DType::I64);
+        }
+        n
+    }
+
+    /// `any(x)`, `all(x)`, `count_nonzero(x)` (NumPy's), of every element or along `axes`: the
+    /// number of elements with `x != 0` (for `all`, `x == 0`), a sum of bools, then compared with 0
+    /// for `any` (`> 0`) and `all` (`== 0`). NaN is nonzero. `arg`: `x`'s expression; `ty`: the
+    /// checked result type.
+    fn nonzero_reduction(
+        &mut self,
+        b: Builtin,
+        x: ValueId,
+        arg: &Expr,
+        axes: Option<&[usize]>,
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<ValueId> {
+        let xd = self.f.ty(x).dtype();
+        let zero = self.constant(Scalar::I64(0).cast(xd));
+        let cmp = if b == Builtin::All { BinFn::Eq } else { BinFn::Ne };
+        let xty = retyped(self.ty_of(arg), DType::Bool);
+        let m = self.binary(cmp, x, zero, &xty)?;
+        let count = self.reduction(false, ReduceKind::Sum, m, axes, &retyped(ty, DType::I64), e)?;
+        let zero = self.i64_const(0);
+        match b {
+            Builtin::Any => self.binary(BinFn::Gt, count, zero, ty),
+            Builtin::All => self.binary(BinFn::Eq, count, zero, ty),
+            _ => Ok(count),
+        }
+    }
+
+    /// `var(x)` and `std(x)` (NumPy's, `ddof` 0 unless given), of every element or along `axes`:
+    /// NumPy's two passes, `m = mean(x)` (along `axes`, then viewed with size-1 axes in their place
+    /// to broadcast against `x`), `sum((x - m) * (x - m)) / max(n - ddof, 0)`, and for `std` its
+    /// square root. Computed in the result's float dtype (`x` converted first).
+    #[allow(clippy::too_many_arguments)]
+    fn moment(
+        &mut self,
+        b: Builtin,
+        x: ValueId,
+        arg: &Expr,
+        axes: Option<&[usize]>,
+        ddof: Option<ValueId>,
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<ValueId> {
+        let Type::Array(xd, rank) = self.f.ty(x) else {
+            return Err(self.error("E0911", &e.span, "reduction of a scalar", "reductions take an array"));
+        };
+        let dt = ty.dtype().expect("checked: a float");
+        let xty = retyped(self.ty_of(arg), dt);
+        let xf = if xd == dt { x } else { self.array_op(ComputeFn::Copy, vec![x], &xty)? };
+        let m = self.reduction(true, ReduceKind::Sum, xf, axes, ty, e)?;
+        let m = match axes {
+            Some(axes) if ty.is_array() => {
+                let entry = |d| if axes.contains(&d) { IndexEntry::NewAxis } else { IndexEntry::Full };
+                self.expand(m, (0..rank).map(entry).collect())
+            }
+            _ => m,
+        };
+        let d = self.binary(BinFn::Sub, xf, m, &xty)?;
+        let sq = self.array_op(ComputeFn::Binary(BinFn::Mul), vec![d, d], &xty)?;
+        let s = self.reduction(false, ReduceKind::Sum, sq, axes, ty, e)?;
+        let mut n = self.reduced_count(x, axes);
+        if let Some(k) = ddof {
+            let k = self.cast_scalar(k, DType::I64);
+            n = self.scalar_binary(BinFn::Sub, n, k, DType::I64);
+            let zero = self.i64_const(0);
+            n = self.scalar_binary(BinFn::Maximum, n, zero, DType::I64);
+        }
+        let n = self.cast_scalar(n, dt);
+        let var = self.binary(BinFn::Div, s, n, ty)?;
+        if b == Builtin::Std {
+            return self.elementwise(ComputeFn::Unary(UnFn::Sqrt), vec![var], ty, e);
+        }
+        Ok(var)
+    }
+
+    /// Array operands `vals` of an elementwise builtin of checked type `ty`, broadcast to its
+    /// shape (views; scalars as they are), so that the operations a composition builds from them
+    /// all have the result's shape.
+    fn broadcast_operands(&mut self, vals: &[ValueId], ty: &Ty) -> Vec<ValueId> {
+        let Ty::Array(_, shape) = ty else { return vals.to_vec() };
+        let sizes = self.broadcast_sizes(vals, shape);
+        vals.iter()
+            .map(|&v| {
+                if !self.f.ty(v).is_array() || self.same_static_shape(v, shape) {
+                    return v;
+                }
+                let b = self.broadcast_to_sizes(v, &sizes);
+                self.shapes.insert(b, shape.clone());
+                b
+            })
+            .collect()
+    }
+
+    /// NumPy's elementwise ufuncs that are compositions of the op table's functions, not
+    /// functions of their own (fused like any elementwise operation; on the host, scalar
+    /// arithmetic): `power` (`**`), `square` (`x * x`), `reciprocal` (`1 / x`), `round` (`rint`),
+    /// `sign` (selections), `logical_*` (comparisons with 0, then `&`, `|`, `!=`, or `x == 0`),
+    /// `clip` (`minimum(maximum(x, lo), hi)`), `fmod` and `hypot` (see below). `vals`: the
+    /// arguments' values, `args` their expressions, `ty` the checked result type.
+    fn composed_ufunc(&mut self, b: Builtin, vals: &[ValueId], args: &[Expr], ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        use Builtin as B;
+        let dt = ty.dtype().expect("checked: a value");
+        let bty = retyped(ty, DType::Bool);
+        let zero_of = |l: &mut Self, v: ValueId| {
+            let d = l.f.ty(v).dtype();
+            l.constant(Scalar::I64(0).cast(d))
+        };
+        Ok(match b {
+            B::Power => self.binary(BinFn::Pow, vals[0], vals[1], ty)?,
+            B::Square => self.binary(BinFn::Mul, vals[0], vals[0], ty)?,
+            B::Reciprocal => {
+                let one = self.constant(Scalar::F64(1.0).cast(dt));
+                self.binary(BinFn::Div, one, vals[0], ty)?
+            }
+            B::Round if !dt.is_float() => vals[0],
+            B::Round => self.elementwise(ComputeFn::Unary(UnFn::Rint), vals.to_vec(), ty, e)?,
+            B::Sign => {
+                // NumPy: 1 above 0, -1 below, else 0 (`sign(-0.0)` is `+0.0`), NaN stays NaN.
+                let x = vals[0];
+                let [zero, one, minus_one] = [0.0, 1.0, -1.0].map(|c| self.constant(Scalar::F64(c).cast(dt)));
+                let pos = self.binary(BinFn::Gt, x, zero, &bty)?;
+                let neg = self.binary(BinFn::Lt, x, zero, &bty)?;
+                let r = self.elementwise(ComputeFn::Where, vec![neg, minus_one, zero], ty, e)?;
+                let r = self.elementwise(ComputeFn::Where, vec![pos, one, r], ty, e)?;
+                if !dt.is_float() {
+                    return Ok(r);
+                }
+                let nan = self.binary(BinFn::Ne, x, x, &bty)?;
+                self.elementwise(ComputeFn::Where, vec![nan, x, r], ty, e)?
+            }
+            B::LogicalNot => {
+                let zero = zero_of(self, vals[0]);
+                self.binary(BinFn::Eq, vals[0], zero, ty)?
+            }
+            B::LogicalAnd | B::LogicalOr | B::LogicalXor => {
+                let mut truth = vec![];
+                for (v, a) in vals.iter().zip(args) {
+                    let zero = zero_of(self, *v);
+                    let aty = retyped(self.ty_of(a), DType::Bool);
+                    truth.push(self.binary(BinFn::Ne, *v, zero, &aty)?);
+                }
+                let f = match b {
+                    B::LogicalAnd => BinFn::And,
+                    B::LogicalOr => BinFn::Or,
+                    _ => BinFn::Ne,
+                };
+                self.binary(f, truth[0], truth[1], ty)?
+            }
+            B::Clip => {
+                let v = self.broadcast_operands(vals, ty);
+                let m = self.binary(BinFn::Maximum, v[0], v[1], ty)?;
+                self.binary(BinFn::Minimum, m, v[2], ty)?
+            }
+            B::Fmod => {
+                let v = self.broadcast_operands(vals, ty);
+                self.fmod(v[0], v[1], ty, e)?
+            }
+            B::Hypot => {
+                let v = self.broadcast_operands(vals, ty);
+                self.hypot(v[0], v[1], ty, e)?
+            }
+            _ => return Err(self.not_lowered(b, e)),
+        })
+    }
+
+    /// NumPy's `fmod(a, b)` (C's: the sign of the dividend) from NumPy's remainder `%` (the sign of
+    /// the divisor), exactly: for floats `copysign(|a| % |b|, a)` (of non-negative operands the two
+    /// agree); for integers `r = a % b`, then `r - b` where `r != 0` and `r`'s sign differs from
+    /// `a`'s (where `%` added `b` to C's remainder); `fmod(a, 0)` is `0`, as `%` gives. `a`, `b`
+    /// already broadcast to `ty`'s shape.
+    fn fmod(&mut self, a: ValueId, b: ValueId, ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        let dt = ty.dtype().expect("checked: a value");
+        if dt.is_float() {
+            let abs = ComputeFn::Unary(UnFn::Abs);
+            let (aa, ab) = (self.elementwise(abs, vec![a], ty, e)?, self.elementwise(abs, vec![b], ty, e)?);
+            let r = self.binary(BinFn::Rem, aa, ab, ty)?;
+            return self.elementwise(ComputeFn::Binary(BinFn::Copysign), vec![r, a], ty, e);
+        }
+        let bty = retyped(ty, DType::Bool);
+        let r = self.binary(BinFn::Rem, a, b, ty)?;
+        let zero = self.i64_const(0);
+        let nonzero = self.binary(BinFn::Ne, r, zero, &bty)?;
+        let r_neg = self.binary(BinFn::Lt, r, zero, &bty)?;
+        let a_neg = self.binary(BinFn::Lt, a, zero, &bty)?;
+        let differ = self.binary(BinFn::Ne, r_neg, a_neg, &bty)?;
+        let fix = self.binary(BinFn::And, nonzero, differ, &bty)?;
+        let back = self.binary(BinFn::Sub, r, b, ty)?;
+        self.elementwise(ComputeFn::Where, vec![fix, back, r], ty, e)
+    }
+
+    /// NumPy's `hypot(a, b)` without overflow or underflow: with `m = max(|a|, |b|)` and
+    /// `n = min(|a|, |b|)`, `m * sqrt(1 + (n / m)**2)` (within 2 ulps), `m` where `n == 0`, and
+    /// `inf` where either is infinite (NaN or not: C's `hypot`); NaN otherwise propagates through
+    /// `maximum`/`minimum`. `a`, `b` already broadcast to `ty`'s shape.
+    fn hypot(&mut self, a: ValueId, b: ValueId, ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        let dt = ty.dtype().expect("checked: a float");
+        let bty = retyped(ty, DType::Bool);
+        let abs = ComputeFn::Unary(UnFn::Abs);
+        let (aa, ab) = (self.elementwise(abs, vec![a], ty, e)?, self.elementwise(abs, vec![b], ty, e)?);
+        let m = self.binary(BinFn::Maximum, aa, ab, ty)?;
+        let n = self.binary(BinFn::Minimum, aa, ab, ty)?;
+        let q = self.binary(BinFn::Div, n, m, ty)?;
+        let qq = self.array_or_scalar(BinFn::Mul, q, q, ty)?;
+        let [zero, one, inf] = [0.0, 1.0, f64::INFINITY].map(|c| self.constant(Scalar::F64(c).cast(dt)));
+        let s = self.binary(BinFn::Add, qq, one, ty)?;
+        let s = self.elementwise(ComputeFn::Unary(UnFn::Sqrt), vec![s], ty, e)?;
+        let r = self.array_or_scalar(BinFn::Mul, m, s, ty)?;
+        let n_zero = self.binary(BinFn::Eq, n, zero, &bty)?;
+        let r = self.elementwise(ComputeFn::Where, vec![n_zero, m, r], ty, e)?;
+        let a_inf = self.binary(BinFn::Eq, aa, inf, &bty)?;
+        let b_inf = self.binary(BinFn::Eq, ab, inf, &bty)?;
+        let either = self.binary(BinFn::Or, a_inf, b_inf, &bty)?;
+        self.elementwise(ComputeFn::Where, vec![either, inf, r], ty, e)
+    }
+
+    /// `a op b` of checked type `ty` as the operation itself (no rewrite of `**` or `*`).
+    fn array_or_scalar(&mut self, op: BinFn, a: ValueId, b: ValueId, ty: &Ty) -> LResult<ValueId> {
+        if ty.is_array() {
+            self.array_op(ComputeFn::Binary(op), vec![a, b], ty)
+        } else {
+            Ok(self.scalar_bin_promoted(op, a, b, ty.dtype().expect("checked: a value")))
+        }
     }
 
     /// `argmin(x)` / `argmax(x)` (`kind` Min or Max), along `axis` or over the flattened `x`
@@ -1320,7 +1613,7 @@ impl Lowerer<'_> {
             Ty::Array(_, s) => Ty::Array(d, s.clone()),
             _ => Ty::Scalar(d),
         };
-        let m = self.reduction(false, kind, x, axis, &red_ty, e)?;
+        let m = self.reduction(false, kind, x, axis.as_ref().map(std::slice::from_ref), &red_ty, e)?;
         let m = match (axis, self.f.ty(m)) {
             (Some(a), Type::Array(..)) => {
                 let entries = (0..r).map(|k| if k == a { NewAxis } else { Full }).collect();
@@ -1375,7 +1668,7 @@ impl Lowerer<'_> {
             Ty::Array(_, s) => Ty::Array(res_dt, s.clone()),
             _ => Ty::Scalar(res_dt),
         };
-        self.reduction(false, ReduceKind::Min, cand, axis, &res_ty, e)
+        self.reduction(false, ReduceKind::Min, cand, axis.as_ref().map(std::slice::from_ref), &res_ty, e)
     }
 
     /// `arange`: size `max(0, ceil((stop - start) / step))` computed on the host in f64, like NumPy;
