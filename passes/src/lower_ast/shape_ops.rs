@@ -17,6 +17,16 @@ fn slice(start: bool, stop: bool) -> IndexEntry {
     IndexEntry::Slice { start, stop, step: false }
 }
 
+/// The value of an `axis=` that is an integer literal (a shape operation's, as checked), else
+/// `None`.
+fn literal_axis(a: &Expr) -> Option<i64> {
+    match &a.kind {
+        ExprKind::Int(v) => Some(*v),
+        ExprKind::Unary(ast::UnOp::Neg, e) => literal_axis(e).map(|v| -v),
+        _ => None,
+    }
+}
+
 impl Lowerer<'_> {
     /// A call of builtin `b` (checked: its type is `ty`) when `b` is a shape operation: its
     /// values (one, or `meshgrid`'s); `None` for the other builtins.
@@ -28,7 +38,8 @@ impl Lowerer<'_> {
         ty: &Ty,
     ) -> LResult<Option<Vec<ValueId>>> {
         use Builtin as B;
-        let axis = Self::kwarg(kwargs, "axis").map(|a| self.checked_axis(a));
+        // (Every builtin passes here: `axis=` may be a tuple, of a reduction.)
+        let axis = Self::kwarg(kwargs, "axis").and_then(literal_axis);
         let v = match b {
             B::Flip => {
                 let x = self.expr(&args[0])?;
@@ -97,15 +108,6 @@ impl Lowerer<'_> {
             _ => return Ok(None),
         };
         Ok(Some(vec![v]))
-    }
-
-    /// The value of a checked `axis=` literal.
-    fn checked_axis(&self, a: &Expr) -> i64 {
-        match &a.kind {
-            ExprKind::Int(v) => *v,
-            ExprKind::Unary(ast::UnOp::Neg, e) => -self.checked_axis(e),
-            _ => unreachable!("checked: `axis=` is an integer literal"),
-        }
     }
 
     /// The rank of array value `v`.
