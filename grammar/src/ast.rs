@@ -119,6 +119,8 @@ pub enum BinOp {
     Pow,
     /// `%` (NumPy remainder: sign of the divisor)
     Rem,
+    /// `//` (NumPy `floor_divide`: `a == (a // b) * b + a % b`)
+    FloorDiv,
     Eq,
     Ne,
     Lt,
@@ -129,6 +131,12 @@ pub enum BinOp {
     And,
     /// `|`
     Or,
+    /// `^` (NumPy `bitwise_xor` on integers, logical xor on bools)
+    Xor,
+    /// `<<` (NumPy `left_shift`, integers)
+    Shl,
+    /// `>>` (NumPy `right_shift`, integers)
+    Shr,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

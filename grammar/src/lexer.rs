@@ -98,6 +98,14 @@ pub enum Tok {
     StarStar,
     #[token("/")]
     Slash,
+    #[token("//")]
+    SlashSlash,
+    #[token("^")]
+    Caret,
+    #[token("<<")]
+    Shl,
+    #[token(">>")]
+    Shr,
     #[token("%")]
     Percent,
     #[token("@")]
@@ -118,6 +126,20 @@ pub enum Tok {
     StarEq,
     #[token("/=")]
     SlashEq,
+    #[token("//=")]
+    SlashSlashEq,
+    #[token("%=")]
+    PercentEq,
+    #[token("^=")]
+    CaretEq,
+    #[token("<<=")]
+    ShlEq,
+    #[token(">>=")]
+    ShrEq,
+    #[token("&=")]
+    AmpEq,
+    #[token("|=")]
+    PipeEq,
     #[token("->")]
     Arrow,
     #[token("..")]
@@ -184,6 +206,10 @@ impl Tok {
             Star => "*",
             StarStar => "**",
             Slash => "/",
+            SlashSlash => "//",
+            Caret => "^",
+            Shl => "<<",
+            Shr => ">>",
             Percent => "%",
             At => "@",
             Question => "?",
@@ -194,6 +220,13 @@ impl Tok {
             MinusEq => "-=",
             StarEq => "*=",
             SlashEq => "/=",
+            SlashSlashEq => "//=",
+            PercentEq => "%=",
+            CaretEq => "^=",
+            ShlEq => "<<=",
+            ShrEq => ">>=",
+            AmpEq => "&=",
+            PipeEq => "|=",
             Arrow => "->",
             DotDot => "..",
             Ellipsis => "...",

@@ -316,6 +316,14 @@ fn precedence() {
         ("sum(a, axis=1) + f64(x)", "(Add sum(a, axis=1) f64(x))"),
         ("zeros(3, dtype=f32)", "zeros(3, dtype=f32)"),
         (".5 + 1e-9 + 2.5e3", "(Add (Add 0.5 1e-9) 2500.0)"),
+        // Python's order among `| ^ &`, shifts and `+`; comparisons between `&` and shifts.
+        ("a | b ^ c & x", "(Or a (Xor b (And c x)))"),
+        ("a ^ b ^ c", "(Xor (Xor a b) c)"),
+        ("a << b + c >> x", "(Shr (Shl a (Add b c)) x)"),
+        ("a < b << c & p", "(And (Lt a (Shl b c)) p)"),
+        ("a // b * c % x", "(Rem (Mul (FloorDiv a b) c) x)"),
+        ("-a // b", "(FloorDiv (Neg a) b)"),
+        ("a ^ b == c", "(Xor a (Eq b c))"),
     ];
     for (src, want) in cases {
         assert_eq!(sx(&expr_of(src)), want, "for `{src}`");

@@ -1,7 +1,7 @@
 //! Expressions: literals, variables, operators, subscripts, user-function calls.
 
 use super::names::suggest;
-use super::promote::{binop_result, promote, weak_fits, weak_of};
+use super::promote::{binop_operands, binop_result, promote, weak_fits, weak_of};
 use super::shape::shape_str;
 use super::sig::{bind_dim, subst};
 use super::Checker;
@@ -140,12 +140,12 @@ impl Checker {
         };
         let ok = match op {
             UnOp::Neg => d != DType::Bool,
-            UnOp::Not => d == DType::Bool,
+            UnOp::Not => !d.is_float(),
         };
         if !ok {
             let (what, help) = match op {
                 UnOp::Neg => ("`-` cannot negate a bool value", "use `~` for logical not"),
-                UnOp::Not => ("`~` needs a bool operand", "compare first, e.g. `~(x > 0)`"),
+                UnOp::Not => ("`~` needs a bool or integer operand", "compare first, e.g. `~(x > 0)`"),
             };
             self.err(
                 Diagnostic::error("E0301", format!("{what}, found {t}"), span.clone(), format!("operand has type {t}"))
@@ -167,14 +167,19 @@ impl Checker {
         let (Some(da), Some(db)) = (a.0.dtype(), b.0.dtype()) else { return Ty::Error };
         let p = promote(da, a.1, db, b.1);
         let Some(rd) = binop_result(op, p) else {
+            let needs = binop_operands(op).unwrap_or("bool");
+            let help = match op {
+                BinOp::And | BinOp::Or => "compare first, e.g. `(x > 0) & (y < 1)`".to_string(),
+                _ => format!("cast to an integer first, e.g. `i64(x) {} 2`", op_str(op)),
+            };
             self.err(
                 Diagnostic::error(
                     "E0301",
-                    format!("operator `{}` needs bool operands, found {} and {}", op_str(op), a.0, b.0),
+                    format!("operator `{}` needs {needs} operands, found {} and {}", op_str(op), a.0, b.0),
                     span.clone(),
-                    "non-bool operand",
+                    format!("non-{needs} operand"),
                 )
-                .with_help("compare first, e.g. `(x > 0) & (y < 1)`"),
+                .with_help(help),
             );
             return Ty::Error;
         };
@@ -471,6 +476,7 @@ pub fn op_str(op: BinOp) -> &'static str {
         Div => "/",
         Pow => "**",
         Rem => "%",
+        FloorDiv => "//",
         Eq => "==",
         Ne => "!=",
         Lt => "<",
@@ -479,6 +485,9 @@ pub fn op_str(op: BinOp) -> &'static str {
         Ge => ">=",
         And => "&",
         Or => "|",
+        Xor => "^",
+        Shl => "<<",
+        Shr => ">>",
     }
 }
 
