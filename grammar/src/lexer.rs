@@ -54,6 +54,9 @@ pub enum Tok {
     #[regex(r"[0-9]+\.[0-9]+([eE][+-]?[0-9]+)?", |lex| lex.slice().parse::<f64>().ok())]
     #[regex(r"\.[0-9]+([eE][+-]?[0-9]+)?", |lex| lex.slice().parse::<f64>().ok())]
     #[regex(r"[0-9]+[eE][+-]?[0-9]+", |lex| lex.slice().parse::<f64>().ok())]
+    #[regex(r"[0-9]+\.[eE][+-]?[0-9]+", |lex| lex.slice().parse::<f64>().ok())]
+    /// Float literal: `1.5`, `.5`, `1e3`, `2.5e-3`, `9.e3`, and `9.` (Python's, made from an integer
+    /// followed by a `.` by [`Lexer`], since a regex cannot tell it from the range `9..n`).
     Float(f64),
 
     #[token("(")]
@@ -272,9 +275,21 @@ pub type Spanned = Result<(usize, Tok, usize), LexError>;
 impl Iterator for Lexer<'_> {
     type Item = Spanned;
     fn next(&mut self) -> Option<Spanned> {
-        let tok = self.inner.next()?;
-        let span = self.inner.span();
-        let text = self.inner.slice().to_string();
+        let mut tok = self.inner.next()?;
+        let mut span = self.inner.span();
+        let mut text = self.inner.slice().to_string();
+        // `9.`: an integer, then a `.` that starts neither `..` (a range) nor an attribute.
+        if let Ok(Tok::Int(_)) = tok {
+            let rest = self.inner.remainder().as_bytes();
+            if rest.first() == Some(&b'.')
+                && !rest.get(1).is_some_and(|&c| c == b'.' || c == b'_' || c.is_ascii_alphabetic())
+            {
+                self.inner.bump(1);
+                span.end += 1;
+                text.push('.');
+                tok = Ok(Tok::Float(text.parse().unwrap_or(f64::INFINITY)));
+            }
+        }
         Some(match tok {
             Ok(Tok::Int(None)) => Err(LexError::IntOverflow { text, span }),
             Ok(t) => Ok((span.start, t, span.end)),

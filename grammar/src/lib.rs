@@ -8,6 +8,7 @@
 pub mod ast;
 pub mod builtin;
 pub mod check;
+pub mod constants;
 pub mod diag;
 pub mod dump;
 pub mod lexer;

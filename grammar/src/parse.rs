@@ -7,14 +7,17 @@ use crate::parser::ProgramParser;
 use lalrpop_util::ParseError;
 use std::cell::Cell;
 
-/// Parses `src`; on a syntax error, or nesting deeper than [`MAX_NESTING`](crate::nesting::MAX_NESTING)
+/// Parses `src` (and resolves the named constants, [`crate::constants`]); on a syntax error, or nesting deeper than [`MAX_NESTING`](crate::nesting::MAX_NESTING)
 /// (E0104), returns `None` and the diagnostic(s).
 pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
     let ids = Cell::new(0u32);
     let parser = ProgramParser::new();
     match parser.parse(&ids, Lexer::new(src)) {
-        Ok(p) => match crate::nesting::check_nesting(&p) {
-            None => (Some(p), Vec::new()),
+        Ok(mut p) => match crate::nesting::check_nesting(&p) {
+            None => {
+                crate::constants::resolve_constants(&mut p);
+                (Some(p), Vec::new())
+            }
             Some(d) => {
                 crate::nesting::dismantle(p);
                 (None, vec![d])

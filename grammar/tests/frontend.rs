@@ -324,6 +324,9 @@ fn precedence() {
         ("a // b * c % x", "(Rem (Mul (FloorDiv a b) c) x)"),
         ("-a // b", "(FloorDiv (Neg a) b)"),
         ("a ^ b == c", "(Xor a (Eq b c))"),
+        // Python's float literals `9.` and `9.e3`, beside the range `0..n` and `x.T`.
+        ("9. + 1.e2 * 3.", "(Add 9.0 (Mul 100.0 3.0))"),
+        ("f64(2.)", "f64(2.0)"),
     ];
     for (src, want) in cases {
         assert_eq!(sx(&expr_of(src)), want, "for `{src}`");
@@ -331,6 +334,47 @@ fn precedence() {
     // Comparisons are non-associative.
     let (p, d) = parse("fn f() { let r = 1 < 2 < 3; }");
     assert!(p.is_none() && d[0].code == "E0101");
+}
+
+/// `pi`, `e`, `inf`, `nan` are float literals where no variable of the name is in scope; a
+/// parameter, size symbol, `let` or loop variable of that name shadows the constant in its scope only.
+#[test]
+fn named_constants_and_their_shadowing() {
+    assert_eq!(sx(&expr_of("pi * 2.0")), format!("(Mul {:?} 2.0)", std::f64::consts::PI));
+    assert_eq!(sx(&expr_of("-inf")), "(Neg inf)");
+    let src = "fn f(e: i64, x: f64[inf]) -> f64 {
+    let a = e + inf;
+    if true { let pi = 3; let b = pi; }
+    let c = pi;
+    for nan in 0..2 { let d = nan; }
+    let g = nan;
+    return 0.0;
+}";
+    let (p, d) = parse(src);
+    assert!(d.is_empty(), "{d:?}");
+    let mut seen = Vec::new();
+    walk_block(&p.unwrap().functions[0].body, &mut |e| match &e.kind {
+        ExprKind::Var(i) => seen.push(i.name.clone()),
+        ExprKind::Float(v) if !v.is_finite() || *v > 3.0 => seen.push(format!("{v}")),
+        _ => {}
+    });
+    assert_eq!(seen, ["e", "inf", "pi", "3.141592653589793", "nan", "NaN"]);
+    // A constant is a weak f64 literal: with an f32 array the result stays f32, as in NumPy 2.
+    let c = ok("fn f(x: f32[N]) -> f32[N] { return x * pi; }");
+    assert!(c.types.iter().any(|t| t.to_string() == "f32[N]"));
+}
+
+/// `9.` is a float, `0..9` a range, `9.T` no float: the lexer splits them as Python would.
+#[test]
+fn float_literals_with_a_trailing_dot() {
+    use arrayc_grammar::lexer::{Lexer, Tok};
+    let toks = |s: &str| Lexer::new(s).map(|t| t.map(|(_, t, _)| t)).collect::<Result<Vec<_>, _>>().unwrap();
+    assert_eq!(toks("9."), [Tok::Float(9.0)]);
+    assert_eq!(toks("9.;"), [Tok::Float(9.0), Tok::Semi]);
+    assert_eq!(toks("0..9"), [Tok::Int(Some(0)), Tok::DotDot, Tok::Int(Some(9))]);
+    assert_eq!(toks("2.e3 1.5e-1"), [Tok::Float(2000.0), Tok::Float(0.15)]);
+    assert_eq!(toks("x[1.]"), [Tok::Ident("x".into()), Tok::LBracket, Tok::Float(1.0), Tok::RBracket]);
+    assert_eq!(toks("1.T"), [Tok::Int(Some(1)), Tok::DotT]);
 }
 
 #[test]

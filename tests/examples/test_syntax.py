@@ -72,3 +72,35 @@ def test_operators_combine_with_pythons_precedence(target, tmp_path):
         w = np.asarray(w)
         assert got.dtype == w.dtype
         np.testing.assert_array_equal(got, w)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_float_literals_and_named_constants_match_numpy(target, tmp_path):
+    """`9.`, `1.e2`, and `pi`, `e`, `inf`, `nan` as NumPy's `np.pi`, ... (Python floats: weak, so an
+    `f32` array times `pi` stays `f32`), in kernels and on the host; a variable named `e` shadows
+    the constant."""
+    x = np.linspace(-2, 2, 101).astype(np.float32)
+    src = """fn main(x: f32[N]) -> (f32[N], f64[N], f64, f64, bool, f64) {
+    let y = x * pi + 9.;
+    let z = where(f64(x) > 1.e0, inf, -inf) + where(x > 1.5, nan, 0.0);
+    let s = pi + e;
+    let m = 0.0;
+    for i in 0..N { m = maximum(m, f64(x[i]) * e); }
+    let e = 2.;
+    return (y, z, s, m, isnan(nan), e);
+}
+"""
+    proc, res = run_source(src, {"x": x}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    want = [
+        x * np.pi + 9.0,
+        np.where(x.astype(np.float64) > 1e0, np.inf, -np.inf) + np.where(x > 1.5, np.nan, 0.0),
+        np.pi + np.e,
+        np.max(x.astype(np.float64) * np.e),
+        np.isnan(np.nan),
+        2.0,
+    ]
+    for got, w in zip(res, want):
+        w = np.asarray(w)
+        assert got.dtype == w.dtype, (got.dtype, w.dtype)
+        np.testing.assert_array_equal(got, w)

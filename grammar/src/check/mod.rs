@@ -17,7 +17,7 @@ mod expr;
 mod names;
 pub mod promote;
 pub mod shape;
-mod sig;
+pub(crate) mod sig;
 mod stmt;
 
 use crate::ast::{Program, Span};
