@@ -152,6 +152,9 @@ pub enum Tok {
     /// `.T`, the transpose suffix (`x.T` is `transpose(x)`).
     #[token(".T")]
     DotT,
+    /// `.` before an attribute or a method name (`x.shape[0]`, `x.sum()`).
+    #[token(".")]
+    Dot,
 }
 
 impl fmt::Display for Tok {
@@ -234,6 +237,7 @@ impl Tok {
             DotDot => "..",
             Ellipsis => "...",
             DotT => ".T",
+            Dot => ".",
         }
     }
 }
@@ -247,13 +251,19 @@ pub enum LexError {
     /// An integer literal that does not fit in an `i64`.
     #[error("integer literal `{text}` does not fit in i64")]
     IntOverflow { text: String, span: Span },
+    /// An attribute `x.name` that arrayc does not have (reported by the parser; see
+    /// [`crate::methods`]).
+    #[error("arrays have no attribute `{name}` in arrayc")]
+    Attribute { name: String, span: Span },
 }
 
 impl LexError {
     /// Where the error is in the source (bytes).
     pub fn span(&self) -> Span {
         match self {
-            LexError::Invalid { span, .. } | LexError::IntOverflow { span, .. } => span.clone(),
+            LexError::Invalid { span, .. } | LexError::IntOverflow { span, .. } | LexError::Attribute { span, .. } => {
+                span.clone()
+            }
         }
     }
 }

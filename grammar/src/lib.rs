@@ -12,6 +12,7 @@ pub mod constants;
 pub mod diag;
 pub mod dump;
 pub mod lexer;
+pub mod methods;
 pub mod nesting;
 mod parse;
 #[doc(hidden)]

@@ -96,12 +96,19 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
                     "not part of any token",
                 );
                 if text.starts_with('.') {
-                    // NumPy's `x.sum()`, `np.sum(x)`, `x.shape`: the language has functions only.
-                    d.with_help("arrayc has no methods, attributes or modules: write `sum(x)` for `x.sum()` or `np.sum(x)`; `x.T` is the one attribute (the transpose)")
+                    // NumPy's `np.sum(x)`: the language has no modules.
+                    d.with_help("arrayc has no modules: write `sum(x)` for `np.sum(x)`")
                 } else {
                     d
                 }
             }
+            LexError::Attribute { name, span } => Diagnostic::error(
+                "E0003",
+                format!("arrays have no attribute `{name}` in arrayc"),
+                span,
+                "unknown attribute",
+            )
+            .with_help("the attributes are `x.T`, `x.shape[k]`, `x.ndim` and `x.size`; methods are called `x.sum()`"),
             LexError::IntOverflow { text, span } => Diagnostic::error(
                 "E0002",
                 format!("integer literal `{text}` is too large for i64"),

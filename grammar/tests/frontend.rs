@@ -327,6 +327,11 @@ fn precedence() {
         // Python's float literals `9.` and `9.e3`, beside the range `0..n` and `x.T`.
         ("9. + 1.e2 * 3.", "(Add 9.0 (Mul 100.0 3.0))"),
         ("f64(2.)", "f64(2.0)"),
+        // Attributes and methods (`grammar/src/methods.rs`): calls, `x.shape[k]` is `size(x, axis=k)`.
+        ("a.shape[-1] + a.ndim * a.size", "(Add size(a, axis=(Neg 1)) (Mul ndim(a) size(a)))"),
+        ("a.sum(axis=0).T", ".T(.sum(a, axis=0))"),
+        ("a.astype(f32) ** 2", "(Pow f32(a) 2)"),
+        ("-a.max()", "(Neg .max(a))"),
     ];
     for (src, want) in cases {
         assert_eq!(sx(&expr_of(src)), want, "for `{src}`");
@@ -375,11 +380,47 @@ fn float_literals_with_a_trailing_dot() {
     assert_eq!(toks("2.e3 1.5e-1"), [Tok::Float(2000.0), Tok::Float(0.15)]);
     assert_eq!(toks("x[1.]"), [Tok::Ident("x".into()), Tok::LBracket, Tok::Float(1.0), Tok::RBracket]);
     assert_eq!(toks("1.T"), [Tok::Int(Some(1)), Tok::DotT]);
+    assert_eq!(toks("x.ndim"), [Tok::Ident("x".into()), Tok::Dot, Tok::Ident("ndim".into())]);
+}
+
+/// Method calls resolve to the builtin of their name (never to a function of the program), and
+/// each method of NumPy that arrayc lacks, an attribute it lacks, and `len` of a scalar are errors.
+#[test]
+fn methods_and_attributes() {
+    let src = "fn sum2(x: f64[N]) -> f64 { return x.sum(); }
+fn f(x: f64[N, M]) -> (f64[M], i64, f64[N]) { return (x.mean(axis=0), x.shape[1] + len(x), zeros(x.shape[0])); }";
+    let c = ok(src);
+    // A static shape gives the size: `zeros(x.shape[0])` has `x`'s first size, symbolically.
+    assert_eq!(ty1(&c, src, "zeros(x.shape[0])"), "f64[N]");
+    for (src, code, text) in [
+        ("fn f(x: f64[N]) -> bool { return x.any(); }", "E0207", "`x.any()` is not supported yet"),
+        ("fn f(x: f64[N]) -> i64 { return x.shape; }", "E0207", "`x.shape` is a tuple"),
+        ("fn f(x: f64[N]) -> i64 { return x.frobnicate(); }", "E0207", "not an array method"),
+        ("fn f(x: f64[N]) -> i64 { return x.dtype; }", "E0003", "no attribute `dtype`"),
+        ("fn f(x: f64) -> i64 { return len(x); }", "E0503", "`len` of a f64"),
+        ("fn f(x: f64[N]) -> i64 { return x.shape[1]; }", "E0405", ""),
+        (
+            "fn any(x: f64[N]) -> bool { return true; }\nfn f(x: f64[N]) -> bool { return x.any(); }",
+            "E0207",
+            "not supported yet",
+        ),
+    ] {
+        let (_, d) = frontend(src);
+        assert!(d.iter().any(|d| d.code == code && d.message.contains(text)), "{src}: {d:?}");
+    }
 }
 
 #[test]
 fn expr_ids_are_dense() {
-    let (p, _) = parse(HEAT);
+    // Also where the parser rewrites: `x.shape[k]`, `x.astype(d)`, methods, `return (a, b)`.
+    let methods = "fn g(x: f64[N]) -> (f32[N], i64) { return (x.astype(f32), x.shape[-1] + x.sum(axis=0).ndim); }";
+    for src in [HEAT, methods] {
+        expr_ids_are_dense_in(src);
+    }
+}
+
+fn expr_ids_are_dense_in(src: &str) {
+    let (p, _) = parse(src);
     let p = p.unwrap();
     let mut seen = vec![false; p.num_exprs as usize];
     let mut mark = |e: &Expr| seen[e.id.0 as usize] = true;
@@ -487,9 +528,9 @@ fn did_you_mean() {
 /// NumPy habits get a help: methods (`x.sum()`) and sizes as a tuple (`zeros((2, 3))`).
 #[test]
 fn numpy_spellings_get_a_help() {
-    let (_, d) = frontend("fn f(x: f64[3]) -> f64 { return x.sum(); }");
-    assert_eq!(d[0].code, "E0001");
-    assert!(d[0].help.as_deref().is_some_and(|h| h.contains("`sum(x)` for `x.sum()`")), "{d:?}");
+    let (_, d) = frontend("fn f(x: f64[3]) -> f64 { return np.sum(x); }");
+    let np = d.iter().find(|d| d.code == "E0201").expect("`np` is undefined");
+    assert!(np.help.as_deref().is_some_and(|h| h.contains("`sum(x)` for `np.sum(x)`")), "{d:?}");
     let (_, d) = frontend("fn f() -> f64[2, 3] { return zeros((2, 3)); }");
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!(d[0].code, "E0503");

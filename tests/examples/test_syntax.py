@@ -104,3 +104,31 @@ def test_float_literals_and_named_constants_match_numpy(target, tmp_path):
         w = np.asarray(w)
         assert got.dtype == w.dtype, (got.dtype, w.dtype)
         np.testing.assert_array_equal(got, w)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_attributes_and_methods_match_numpy(target, tmp_path):
+    """`x.shape[k]` (negative `k` too), `x.ndim`, `x.size`, `len(x)` as NumPy's (known statically
+    here, and read at run time for a filter's result), and the method forms of the reductions,
+    scans, arg-reductions, `astype` and `copy`, each against NumPy's method of the same name."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((5, 7))
+    src = """fn main(x: f64[N, M]) -> (i64, i64, i64, i64, i64, i64, f64, f64[M], f64, f64, f64[N], f64, i64, i64[M], f64[N, M], f32[N, M], f64[N, M]) {
+    let p = x[x > 0.0];
+    let c = x.copy();
+    c[0, 0] = 100.0;
+    return (x.shape[0], x.shape[-1], x.ndim, x.size, len(x), len(p) + p.size + p.shape[0],
+            x.sum(), x.sum(axis=0), x.mean(), x.max(), x.min(axis=1), x.prod(), x.argmin(),
+            x.argmax(axis=0), x.cumsum(axis=1), x.astype(f32), x);
+}
+"""
+    proc, res = run_source(src, {"x": x}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    p = x[x > 0.0]
+    want = [x.shape[0], x.shape[-1], x.ndim, x.size, len(x), len(p) + p.size + p.shape[0],
+            x.sum(), x.sum(axis=0), x.mean(), x.max(), x.min(axis=1), x.prod(), x.argmin(),
+            x.argmax(axis=0), x.cumsum(axis=1), x.astype(np.float32), x]
+    for i, (got, w) in enumerate(zip(res, want)):
+        w = np.asarray(w)
+        assert got.dtype == w.dtype, (i, got.dtype, w.dtype)
+        np.testing.assert_allclose(got, w, rtol=1e-12, err_msg=f"result {i}")

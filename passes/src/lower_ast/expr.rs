@@ -1143,6 +1143,7 @@ impl Lowerer<'_> {
                 }
             }
             B::Dot => self.dot(vals[0], vals[1], args, ty, e)?,
+            B::Len | B::Ndim | B::Size => self.shape_query(b, vals[0], kwargs)?,
             B::Take => {
                 let axis = self.axis_kwarg(kwargs, vals[0])?.unwrap_or(0);
                 let (Ty::Array(dt, shape), Type::Array(_, q)) = (ty, self.f.ty(vals[1])) else {
@@ -1255,6 +1256,29 @@ impl Lowerer<'_> {
             Type::Scalar(_) => 0,
         };
         Ok(Some(if a < 0 { a + rank } else { a } as usize))
+    }
+
+    /// `len(x)` (the size of axis 0), `ndim(x)` (the rank), `size(x)` (the product of the sizes; 1
+    /// for a scalar) or `size(x, axis=k)`: an `i64` scalar, read from `x`'s sizes at run time
+    /// (constants where the sizes are).
+    fn shape_query(&mut self, b: Builtin, x: ValueId, kwargs: &[(ast::Ident, Expr)]) -> LResult<ValueId> {
+        let rank = match self.f.ty(x) {
+            Type::Array(_, r) => r,
+            Type::Scalar(_) => 0,
+        };
+        Ok(match (b, self.axis_kwarg(kwargs, x)?) {
+            (Builtin::Ndim, _) => self.i64_const(rank as i64),
+            (Builtin::Size, Some(axis)) => self.dim(x, axis),
+            (Builtin::Size, None) => {
+                let mut n = self.i64_const(1);
+                for axis in 0..rank {
+                    let d = self.dim(x, axis);
+                    n = self.scalar_binary(BinFn::Mul, n, d, DType::I64);
+                }
+                n
+            }
+            _ => self.dim(x, 0),
+        })
     }
 
     fn const_int(&self, e: &Expr) -> LResult<i64> {
