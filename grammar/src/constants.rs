@@ -78,9 +78,10 @@ impl Scopes {
                 index.iter_mut().for_each(|i| self.index(i));
                 self.expr(value);
             }
-            Stmt::For { var, start, end, body, .. } => {
+            Stmt::For { var, start, end, step, body, .. } => {
                 self.expr(start);
                 self.expr(end);
+                step.iter_mut().for_each(|s| self.expr(s));
                 self.0.push(BTreeSet::from([var.name.clone()]));
                 self.block(body);
                 self.0.pop();

@@ -255,15 +255,20 @@ pub enum LexError {
     /// [`crate::methods`]).
     #[error("arrays have no attribute `{name}` in arrayc")]
     Attribute { name: String, span: Span },
+    /// A `for` loop over something other than `a..b` or `range(...)` with 1 to 3 positional
+    /// arguments (reported by the parser).
+    #[error("`for` loops over `a..b` or `range(...)`")]
+    NotARange { span: Span },
 }
 
 impl LexError {
     /// Where the error is in the source (bytes).
     pub fn span(&self) -> Span {
         match self {
-            LexError::Invalid { span, .. } | LexError::IntOverflow { span, .. } | LexError::Attribute { span, .. } => {
-                span.clone()
-            }
+            LexError::Invalid { span, .. }
+            | LexError::IntOverflow { span, .. }
+            | LexError::Attribute { span, .. }
+            | LexError::NotARange { span } => span.clone(),
         }
     }
 }

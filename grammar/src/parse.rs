@@ -109,6 +109,10 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
                 "unknown attribute",
             )
             .with_help("the attributes are `x.T`, `x.shape[k]`, `x.ndim` and `x.size`; methods are called `x.sum()`"),
+            LexError::NotARange { span } => {
+                Diagnostic::error("E0105", "a `for` loop needs a range: `a..b` or `range(...)`", span, "not a range")
+                    .with_help("write `for i in 0..n`, `for i in range(n)`, `range(a, b)` or `range(a, b, step)`")
+            }
             LexError::IntOverflow { text, span } => Diagnostic::error(
                 "E0002",
                 format!("integer literal `{text}` is too large for i64"),

@@ -1,6 +1,6 @@
 //! Small helpers used by the generated parser.
 
-use crate::ast::{Expr, ExprId, ExprKind, Ident, Index, Span};
+use crate::ast::{Block, Expr, ExprId, ExprKind, Ident, Index, Span, Stmt};
 use crate::lexer::LexError;
 use std::cell::Cell;
 
@@ -87,4 +87,31 @@ pub fn method_call(ids: &Cell<u32>, base: Expr, name: Ident, all: Vec<(Option<Id
     args.insert(0, base);
     let func = Ident { name: format!(".{}", name.name), span: name.span };
     mk(ids, ExprKind::Call { func, args, kwargs }, span)
+}
+
+/// `for var in range(args) body`: Python's `range(stop)`, `range(start, stop)` or
+/// `range(start, stop, step)` as a [`Stmt::For`]. The `range` call leaves the tree: its id goes to
+/// the `0` of `range(stop)`, or back to `ids` (it is the last one taken, see [`return_values`]).
+pub fn range_for(ids: &Cell<u32>, var: Ident, range: Expr, body: Block, span: Span) -> Result<Stmt, LexError> {
+    let ExprKind::Call { func, args, kwargs } = range.kind else {
+        return Err(LexError::NotARange { span: range.span });
+    };
+    if func.name != "range" || !kwargs.is_empty() || !(1..=3).contains(&args.len()) {
+        return Err(LexError::NotARange { span: range.span });
+    }
+    let mut args = args.into_iter();
+    let (start, end) = match args.len() {
+        1 => {
+            let zero = Expr { id: range.id, kind: ExprKind::Int(0), span: func.span };
+            (zero, args.next())
+        }
+        _ => {
+            if range.id.0 + 1 == ids.get() {
+                ids.set(range.id.0);
+            }
+            (args.next().unwrap_or_else(|| unreachable!("2 or 3 arguments")), args.next())
+        }
+    };
+    let end = end.unwrap_or_else(|| unreachable!("at least 1 argument"));
+    Ok(Stmt::For { var, start, end, step: args.next().map(Box::new), body, span })
 }

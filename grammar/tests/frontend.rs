@@ -66,9 +66,12 @@ fn walk_block(b: &Block, f: &mut dyn FnMut(&Expr)) {
                 }
                 walk_expr(value, f)
             }
-            Stmt::For { start, end, body, .. } => {
+            Stmt::For { start, end, step, body, .. } => {
                 walk_expr(start, f);
                 walk_expr(end, f);
+                if let Some(s) = step {
+                    walk_expr(s, f);
+                }
                 walk_block(body, f)
             }
             Stmt::While { cond, body, .. } => {
@@ -414,7 +417,9 @@ fn f(x: f64[N, M]) -> (f64[M], i64, f64[N]) { return (x.mean(axis=0), x.shape[1]
 fn expr_ids_are_dense() {
     // Also where the parser rewrites: `x.shape[k]`, `x.astype(d)`, methods, `return (a, b)`.
     let methods = "fn g(x: f64[N]) -> (f32[N], i64) { return (x.astype(f32), x.shape[-1] + x.sum(axis=0).ndim); }";
-    for src in [HEAT, methods] {
+    let ranges =
+        "fn h(n: i64) { for i in range(n) { print(i); } for j in range(1, n) { } for k in range(n, 0, -1) { } }";
+    for src in [HEAT, methods, ranges] {
         expr_ids_are_dense_in(src);
     }
 }

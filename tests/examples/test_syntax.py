@@ -132,3 +132,34 @@ def test_attributes_and_methods_match_numpy(target, tmp_path):
         w = np.asarray(w)
         assert got.dtype == w.dtype, (i, got.dtype, w.dtype)
         np.testing.assert_allclose(got, w, rtol=1e-12, err_msg=f"result {i}")
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_for_range_matches_python(target, tmp_path):
+    """`for i in range(n)`, `range(a, b)`, `range(a, b, step)` with positive, negative, run-time
+    steps and empty ranges visit Python's `range`'s values in its order (each loop records them
+    into an array; the arrays are compared with Python's), and a zero step given at run time is
+    Python's ValueError, naming the line."""
+    cases = [(5,), (2, 6), (10, 0, -3), (0, 7, 2), (7, 0, -2), (3, 2), (-4, 4, 3), (0, -5, -1), (5, 5, -1)]
+    lines, rets = [], []
+    for k, args in enumerate(cases):
+        header = ", ".join(str(a) if j < 2 or len(args) < 3 else f"s{k}" for j, a in enumerate(args))
+        lines.append(f"    let r{k} = full(12, -99);\n    let n{k} = 0;\n"
+                     f"    for i in range({header}) {{ r{k}[n{k}] = i; n{k} += 1; }}")
+        rets.append(f"r{k}")
+    params = ", ".join(f"s{k}: i64 = {args[2]}" for k, args in enumerate(cases) if len(args) == 3)
+    src = (f"fn main({params}) -> ({', '.join(['i64[12]'] * len(cases))}) {{\n" + "\n".join(lines)
+           + f"\n    return ({', '.join(rets)});\n}}\n")
+    proc, res = run_source(src, {}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    for args, got in zip(cases, res):
+        want = np.full(12, -99)
+        vals = list(range(*args))
+        want[: len(vals)] = vals
+        np.testing.assert_array_equal(got, want, err_msg=f"range{args}")
+    bad = "fn main(s: i64 = 0) -> i64 {\n    let t = 0;\n    for i in range(0, 3, s) { t += i; }\n    return t;\n}\n"
+    proc, _ = run_source(bad, {}, tmp_path / "zero", flags=("--target", target))
+    assert proc.returncode == 1 and "prog.arr:3:" in proc.stderr, proc.stderr
+    with pytest.raises(ValueError) as err:
+        range(0, 3, 0)
+    assert str(err.value) in proc.stderr, proc.stderr

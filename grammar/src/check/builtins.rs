@@ -918,7 +918,7 @@ fn with_dtype(t: &Ty, d: DType) -> Ty {
 }
 
 /// The value of an integer literal, optionally negated.
-fn literal_int(e: &Expr) -> Option<i64> {
+pub(crate) fn literal_int(e: &Expr) -> Option<i64> {
     match &e.kind {
         ExprKind::Int(v) => Some(*v),
         ExprKind::Unary(UnOp::Neg, a) => literal_int(a).map(|v| v.wrapping_neg()),
