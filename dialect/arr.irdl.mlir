@@ -146,6 +146,22 @@ irdl.dialect @arr {
     %a = irdl.any
     %b = irdl.any
     irdl.operands(out: %o, lhs: %a, rhs: %b) }
+  irdl.operation @floordiv { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, lhs: %a, rhs: %b) }
+  irdl.operation @xor { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, lhs: %a, rhs: %b) }
+  irdl.operation @shl { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, lhs: %a, rhs: %b) }
+  irdl.operation @shr { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, lhs: %a, rhs: %b) }
   irdl.operation @maximum { %o = irdl.any
     %a = irdl.any
     %b = irdl.any

@@ -123,6 +123,27 @@ fn np_rem_i(a: i64, b: i64) -> i64 {
         r
     }
 }
+/// Python's `a // b` on integers (exact, in i128), with NumPy's results where Python raises or
+/// overflows: 0 for `b == 0`, wrapping for `i64::MIN // -1`.
+fn np_floor_div_i(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        return 0;
+    }
+    (a as i128).div_euclid(b as i128) as i64 - i64::from(b < 0 && (a as i128).rem_euclid(b as i128) != 0)
+}
+/// Python's `a // b` on floats for the finite operands of these tests (`(a - a % b) / b`, which is
+/// an integer there), and `a / b` for `b == 0` (NumPy's `inf`/NaN).
+fn np_floor_div_f(a: f64, b: f64) -> f64 {
+    if b == 0.0 || a.is_nan() {
+        return a / b;
+    }
+    let q = ((a - np_rem_f(a, b)) / b).round();
+    if q == 0.0 {
+        0.0f64.copysign(a / b)
+    } else {
+        q
+    }
+}
 fn np_rem_f(a: f64, b: f64) -> f64 {
     let r = a % b;
     if r != 0.0 && ((r < 0.0) != (b < 0.0)) {
@@ -173,7 +194,8 @@ fn ref_bin_f64(op: BinFn, a: f64, b: f64) -> Scalar {
         Ge => Scalar::Bool(a >= b),
         Arctan2 => Scalar::F64(a.atan2(b)),
         Copysign => Scalar::F64(a.copysign(b)),
-        And | Or => unreachable!(),
+        FloorDiv => Scalar::F64(np_floor_div_f(a, b)),
+        And | Or | Xor | Shl | Shr => unreachable!("not defined on floats"),
     }
 }
 fn ref_bin_i64(op: BinFn, a: i64, b: i64) -> Scalar {
@@ -192,13 +214,19 @@ fn ref_bin_i64(op: BinFn, a: i64, b: i64) -> Scalar {
         Le => Scalar::Bool(a <= b),
         Gt => Scalar::Bool(a > b),
         Ge => Scalar::Bool(a >= b),
-        Div | And | Or | Arctan2 | Copysign => unreachable!("computed in a float"),
+        FloorDiv => Scalar::I64(np_floor_div_i(a, b)),
+        And => Scalar::I64(a & b),
+        Or => Scalar::I64(a | b),
+        Xor => Scalar::I64(a ^ b),
+        Shl => Scalar::I64(if (0..64).contains(&b) { a << b } else { 0 }),
+        Shr => Scalar::I64(if (0..64).contains(&b) { a >> b } else { -i64::from(a < 0) }),
+        Div | Arctan2 | Copysign => unreachable!("computed in a float"),
     }
 }
 
-/// The binary functions on floats: every one but the bool-only `&` and `|`.
+/// The binary functions on floats: every one but the bitwise `&`, `|`, `^`, `<<`, `>>`.
 fn fbin() -> Vec<BinFn> {
-    BinFn::ALL.into_iter().filter(|op| !matches!(op, BinFn::And | BinFn::Or)).collect()
+    BinFn::ALL.into_iter().filter(|op| !matches!(op, BinFn::And | BinFn::Or) && !op.is_bitwise()).collect()
 }
 
 // ---------------------------------------------------------------- tests
@@ -238,9 +266,8 @@ fn f64_binary_all_ops_2d() {
 
 #[test]
 fn i64_binary_ops_with_edge_cases() {
-    // Every function on integers: not the float ones (`/`, arctan2, ...), not the bool-only `&`, `|`.
-    let ops: Vec<BinFn> =
-        BinFn::ALL.into_iter().filter(|op| !op.in_float() && !matches!(op, BinFn::And | BinFn::Or)).collect();
+    // Every function on integers: not the float ones (`/`, arctan2, ...).
+    let ops: Vec<BinFn> = BinFn::ALL.into_iter().filter(|op| !op.in_float()).collect();
     let mut a = ivals(40, 3);
     let mut b: Vec<i64> = ivals(40, 4).into_iter().map(|x| x % 7).collect();
     // Edge cases: zero divisor, i64::MIN % -1, negative exponents of 1, -1, 0, 2.
@@ -258,6 +285,10 @@ fn i64_binary_ops_with_edge_cases() {
         (-7, -3),
         (3, 0),
         (0, 0),
+        (i64::MIN, 0),
+        (5, 64),
+        (-5, 70),
+        (-5, 63),
     ];
     for (i, &(x, y)) in edges.iter().enumerate() {
         a[i] = x;

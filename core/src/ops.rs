@@ -136,11 +136,22 @@ pub enum BinFn {
     Arctan2,
     /// NumPy's `copysign(x, y)`: `|x|` with the sign of `y`, in a float.
     Copysign,
+    /// NumPy's `floor_divide` (`//`): rounds the quotient toward negative infinity, so that
+    /// `a == (a // b) * b + a % b`; for integers `x // 0 == 0` and `i64::MIN // -1 == i64::MIN`
+    /// (NumPy's results, without its warnings); for floats NumPy's `divmod` quotient.
+    FloorDiv,
+    /// NumPy's `bitwise_xor` (`^`) on integers; logical xor (`!=`) on bools.
+    Xor,
+    /// NumPy's `left_shift` (`<<`) on integers: a shift by a count outside `0..64` gives 0.
+    Shl,
+    /// NumPy's `right_shift` (`>>`) on integers (arithmetic): a shift by a count outside `0..64`
+    /// gives the sign (-1 for a negative value, else 0).
+    Shr,
 }
 
 impl BinFn {
     /// Every binary function, in declaration order.
-    pub const ALL: [BinFn; 18] = [
+    pub const ALL: [BinFn; 22] = [
         BinFn::Add,
         BinFn::Sub,
         BinFn::Mul,
@@ -159,6 +170,10 @@ impl BinFn {
         BinFn::Or,
         BinFn::Arctan2,
         BinFn::Copysign,
+        BinFn::FloorDiv,
+        BinFn::Xor,
+        BinFn::Shl,
+        BinFn::Shr,
     ];
 
     /// Whether the function is computed in a float (`f64` for integer and bool operands): true
@@ -189,7 +204,15 @@ impl BinFn {
             Or => "or",
             Arctan2 => "arctan2",
             Copysign => "copysign",
+            FloorDiv => "floordiv",
+            Xor => "xor",
+            Shl => "shl",
+            Shr => "shr",
         }
+    }
+    /// Whether the function is only defined on integers and bools (`^`, `<<`, `>>`).
+    pub fn is_bitwise(self) -> bool {
+        matches!(self, BinFn::Xor | BinFn::Shl | BinFn::Shr)
     }
     pub fn is_comparison(self) -> bool {
         use BinFn::*;

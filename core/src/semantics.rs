@@ -25,7 +25,50 @@ fn float_bin(op: BinFn, x: f64, y: f64) -> Result<f64, Scalar> {
         BinFn::And | BinFn::Or => return Err(Scalar::Bool(false)),
         BinFn::Arctan2 => x.atan2(y),
         BinFn::Copysign => x.copysign(y),
+        BinFn::FloorDiv => float_floor_div(x, y, |v| v),
+        // Not defined on floats (the checker rejects them): NaN.
+        BinFn::Xor | BinFn::Shl | BinFn::Shr => f64::NAN,
     })
+}
+
+/// NumPy's `floor_divide` of two floats (`npy_floor_divide`, through `npy_divmod`): for `y == 0`
+/// the true quotient `x / y` (±inf or NaN); else `(x - fmod(x, y)) / y`, less one when the
+/// remainder's sign differs from `y`'s, snapped to the nearest integral value, and a zero quotient
+/// takes the sign of `x / y`. `round` rounds each intermediate result to the operands' dtype
+/// (identity for f64, through f32 for f32; `fmod` and `floor` are exact in either), so that f32
+/// operands give NumPy's f32 result. Kernels compute the same (`codegen`'s `floor_div`).
+pub fn float_floor_div(x: f64, y: f64, round: impl Fn(f64) -> f64) -> f64 {
+    if y == 0.0 {
+        return round(x / y);
+    }
+    let m = x % y;
+    let mut div = round(round(x - m) / y);
+    if m != 0.0 && (y < 0.0) != (m < 0.0) {
+        div = round(div - 1.0);
+    }
+    if div == 0.0 {
+        return 0.0f64.copysign(round(x / y));
+    }
+    let f = div.floor();
+    if div - f > 0.5 {
+        round(f + 1.0)
+    } else {
+        f
+    }
+}
+
+/// NumPy's `floor_divide` of two integers: the quotient rounded toward negative infinity;
+/// `x // 0 == 0` and `i64::MIN // -1 == i64::MIN` (NumPy's results; it also warns).
+pub fn int_floor_div(x: i64, y: i64) -> i64 {
+    if y == 0 {
+        return 0;
+    }
+    let q = x.wrapping_div(y);
+    if x.wrapping_rem(y) != 0 && ((x < 0) != (y < 0)) {
+        q - 1
+    } else {
+        q
+    }
 }
 
 /// NumPy's `minimum` (`min`) or `maximum` of two floats: NaN if either is NaN (the first NaN), else
@@ -104,11 +147,15 @@ pub fn scalar_binary(op: BinFn, a: Scalar, b: Scalar) -> Result<Scalar, ScalarEr
     use Scalar::*;
     Ok(match (a, b) {
         (F64(x), F64(y)) => float_bin(op, x, y).map(F64).unwrap_or_else(|s| s),
+        (F32(x), F32(y)) if op == BinFn::FloorDiv => {
+            F32(float_floor_div(x as f64, y as f64, |v| v as f32 as f64) as f32)
+        }
         (F32(x), F32(y)) => float_bin(op, x as f64, y as f64).map(|v| F32(v as f32)).unwrap_or_else(|s| s),
         (I64(x), I64(y)) => int_bin(op, x, y)?,
         (Bool(x), Bool(y)) => match op {
             BinFn::And => Bool(x & y),
             BinFn::Or => Bool(x | y),
+            BinFn::Xor => Bool(x ^ y),
             BinFn::Eq => Bool(x == y),
             BinFn::Ne => Bool(x != y),
             BinFn::Lt => Bool(!x & y),
@@ -143,6 +190,10 @@ fn int_bin(op: BinFn, x: i64, y: i64) -> Result<Scalar, ScalarError> {
         BinFn::Ge => Bool(x >= y),
         BinFn::And => I64(x & y),
         BinFn::Or => I64(x | y),
+        BinFn::FloorDiv => I64(int_floor_div(x, y)),
+        BinFn::Xor => I64(x ^ y),
+        BinFn::Shl => I64(if (0..64).contains(&y) { x << y } else { 0 }),
+        BinFn::Shr => I64(if (0..64).contains(&y) { x >> y } else { x >> 63 }),
     })
 }
 

@@ -78,7 +78,7 @@ const fn row<F>(func: F, numpy: &'static str, float: Spelling, int: Spelling, bo
 /// Every binary function (arity 2). Comparison predicates are MLIR's `CmpFPredicate` (ordered, except
 /// `!=`, which is unordered: NaN != NaN is true as in NumPy) and `CmpIPredicate` (signed for `i64`,
 /// unsigned for bool, where `true` is 1).
-pub const BINARY: [OpRow<BinFn>; 18] = [
+pub const BINARY: [OpRow<BinFn>; 22] = [
     row(BinFn::Add, "add", Op("arith.addf"), Op("arith.addi"), Undefined),
     row(BinFn::Sub, "subtract", Op("arith.subf"), Op("arith.subi"), Undefined),
     row(BinFn::Mul, "multiply", Op("arith.mulf"), Op("arith.muli"), Undefined),
@@ -93,17 +93,24 @@ pub const BINARY: [OpRow<BinFn>; 18] = [
     row(BinFn::Le, "less_equal", CmpF("ole", 5), CmpI("sle", 3), CmpI("ule", 7)),
     row(BinFn::Gt, "greater", CmpF("ogt", 2), CmpI("sgt", 4), CmpI("ugt", 8)),
     row(BinFn::Ge, "greater_equal", CmpF("oge", 3), CmpI("sge", 5), CmpI("uge", 9)),
-    row(BinFn::And, "logical_and", Undefined, Undefined, Op("arith.andi")),
-    row(BinFn::Or, "logical_or", Undefined, Undefined, Op("arith.ori")),
+    // `&`, `|`, `^`, `~`: bitwise on integers, which on bools is the logical operation.
+    row(BinFn::And, "bitwise_and", Undefined, Op("arith.andi"), Op("arith.andi")),
+    row(BinFn::Or, "bitwise_or", Undefined, Op("arith.ori"), Op("arith.ori")),
     row(BinFn::Arctan2, "arctan2", Op("math.atan2"), Undefined, Undefined),
     row(BinFn::Copysign, "copysign", Op("math.copysign"), Undefined, Undefined),
+    // Host code computes a float `//` as a sequence of the operations above (the front end's
+    // `numpy_floor_div`); kernels compute it directly.
+    row(BinFn::FloorDiv, "floor_divide", Undefined, Lowered("arith.floordivsi"), Undefined),
+    row(BinFn::Xor, "bitwise_xor", Undefined, Op("arith.xori"), Op("arith.xori")),
+    row(BinFn::Shl, "left_shift", Undefined, Lowered("arith.shli"), Undefined),
+    row(BinFn::Shr, "right_shift", Undefined, Lowered("arith.shrsi"), Undefined),
 ];
 
 /// Every unary function (arity 1). Integer negation is `0 - x` and `~` is `x xor true` in host code;
 /// float functions of an integer are computed in `f64`.
 pub const UNARY: [OpRow<UnFn>; 27] = [
     row(UnFn::Neg, "negative", Op("arith.negf"), Lowered("arith.subi"), Undefined),
-    row(UnFn::Not, "logical_not", Undefined, Undefined, Lowered("arith.xori")),
+    row(UnFn::Not, "invert", Undefined, Lowered("arith.xori"), Lowered("arith.xori")),
     row(UnFn::Abs, "absolute", Op("math.absf"), Op("math.absi"), Undefined),
     row(UnFn::Sqrt, "sqrt", Op("math.sqrt"), Undefined, Undefined),
     row(UnFn::Exp, "exp", Op("math.exp"), Undefined, Undefined),

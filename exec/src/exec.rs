@@ -1022,7 +1022,7 @@ fn binary_fn(op: BinFn, dt: DType) -> BinaryFn {
     macro_rules! by_dtype {
         ($($dt:ident)*) => {
             match dt {
-                $(DType::$dt => by_op!($dt: Add Sub Mul Div Rem Pow Minimum Maximum Eq Ne Lt Le Gt Ge And Or Arctan2 Copysign),)*
+                $(DType::$dt => by_op!($dt: Add Sub Mul Div Rem Pow Minimum Maximum Eq Ne Lt Le Gt Ge And Or Arctan2 Copysign FloorDiv Xor Shl Shr),)*
             }
         };
     }

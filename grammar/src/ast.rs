@@ -95,8 +95,9 @@ pub enum Stmt {
     /// `x += e;`, `x[idx] -= e;` (NumPy in-place operators; `index` empty for the whole variable).
     /// For a scalar variable this is `x = x op e`.
     AugAssign { target: Ident, index: Vec<Index>, op: BinOp, value: Expr, span: Span },
-    /// `for i in a..b { }` with `i` an `i64` taking `a, a+1, ..., b-1`.
-    For { var: Ident, start: Expr, end: Expr, body: Block, span: Span },
+    /// `for i in a..b { }` with `i` an `i64` taking `a, a+1, ..., b-1`; `for i in range(a, b, s)`
+    /// (Python's `range`: `step` `s`, which may be negative and is never 0) has a `step`.
+    For { var: Ident, start: Expr, end: Expr, step: Option<Box<Expr>>, body: Block, span: Span },
     /// `while cond { }`
     While { cond: Expr, body: Block, span: Span },
     /// `if cond { } else { }` (`else if` nests another `If` in the else block).
@@ -119,6 +120,8 @@ pub enum BinOp {
     Pow,
     /// `%` (NumPy remainder: sign of the divisor)
     Rem,
+    /// `//` (NumPy `floor_divide`: `a == (a // b) * b + a % b`)
+    FloorDiv,
     Eq,
     Ne,
     Lt,
@@ -129,6 +132,12 @@ pub enum BinOp {
     And,
     /// `|`
     Or,
+    /// `^` (NumPy `bitwise_xor` on integers, logical xor on bools)
+    Xor,
+    /// `<<` (NumPy `left_shift`, integers)
+    Shl,
+    /// `>>` (NumPy `right_shift`, integers)
+    Shr,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

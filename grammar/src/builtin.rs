@@ -147,6 +147,9 @@ builtins! {
     Bool: "bool", (1, 1), &[], CAST;
     Transpose: "transpose", (1, 1), &[], "transpose(x) (or x.T)";
     Diagonal: "diagonal", (1, 1), &[], "diagonal(x)";
+    Len: "len", (1, 1), &[], "len(x) (x an array)";
+    Ndim: "ndim", (1, 1), &[], "ndim(x) (or x.ndim)";
+    Size: "size", (1, 1), AXIS, "size(x) | size(x, axis=k) (or x.size, x.shape[k])";
     Take: "take", (2, 2), AXIS, "take(x, idx) (x 1-d) | take(x, idx, axis=k) (idx an i64 array)";
     Dot: "dot", (2, 2), &[], "dot(a, b) or a @ b (a and b 1-d or 2-d)";
     ArgMin: "argmin", (1, 1), AXIS, ARG_REDUCTION;
@@ -173,11 +176,13 @@ builtins! {
 
 impl Builtin {
     /// The builtin a call names: a builtin's name, or the parser's name for `x.T` (`.T`, the
-    /// builtin `transpose`) or `a @ b` (`@`, the builtin `dot`), which no function can take.
+    /// builtin `transpose`) or `a @ b` (`@`, the builtin `dot`), which no function can take, and
+    /// of the method calls `x.m(...)` (`.m`, [`crate::methods`]).
     pub fn from_name(name: &str) -> Option<Builtin> {
         match name {
             ".T" => Some(Builtin::Transpose),
             "@" => Some(Builtin::Dot),
+            _ if name.starts_with('.') => crate::methods::method_builtin(&name[1..]),
             _ => TABLE.iter().find(|r| r.name == name).map(|r| r.builtin),
         }
     }
@@ -286,6 +291,14 @@ pub const DOCS: &[DocRow] = {
             result: "a view of the main diagonal of a 2-d `x`: `min(d0, d1)` elements `x[i, i]`; aliases `x` and, \
                 unlike NumPy's, is writable (`let d = diagonal(l); d[:] = 1.0;` makes an identity)",
             builtins: &[B::Diagonal],
+        },
+        DocRow {
+            calls: "`len(x)`, `ndim(x)`, `x.ndim`, `size(x)`, `x.size`, `size(x, axis=k)`, `x.shape[k]`",
+            result: "`i64` scalars (Python's `len`, NumPy's `ndim`, `size`, `shape`): the size of the first axis \
+                (`len` of a 0-d array or a scalar is E0503, Python's TypeError), the rank, the number of elements, \
+                the size of axis `k` (a literal, negative counts from the end); known at compile time where the \
+                shape is, else read at run time",
+            builtins: &[B::Len, B::Ndim, B::Size],
         },
         DocRow {
             calls: "`abs sqrt exp log sin cos tanh (x)`",

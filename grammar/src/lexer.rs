@@ -54,6 +54,9 @@ pub enum Tok {
     #[regex(r"[0-9]+\.[0-9]+([eE][+-]?[0-9]+)?", |lex| lex.slice().parse::<f64>().ok())]
     #[regex(r"\.[0-9]+([eE][+-]?[0-9]+)?", |lex| lex.slice().parse::<f64>().ok())]
     #[regex(r"[0-9]+[eE][+-]?[0-9]+", |lex| lex.slice().parse::<f64>().ok())]
+    #[regex(r"[0-9]+\.[eE][+-]?[0-9]+", |lex| lex.slice().parse::<f64>().ok())]
+    /// Float literal: `1.5`, `.5`, `1e3`, `2.5e-3`, `9.e3`, and `9.` (Python's, made from an integer
+    /// followed by a `.` by [`Lexer`], since a regex cannot tell it from the range `9..n`).
     Float(f64),
 
     #[token("(")]
@@ -98,6 +101,14 @@ pub enum Tok {
     StarStar,
     #[token("/")]
     Slash,
+    #[token("//")]
+    SlashSlash,
+    #[token("^")]
+    Caret,
+    #[token("<<")]
+    Shl,
+    #[token(">>")]
+    Shr,
     #[token("%")]
     Percent,
     #[token("@")]
@@ -118,6 +129,20 @@ pub enum Tok {
     StarEq,
     #[token("/=")]
     SlashEq,
+    #[token("//=")]
+    SlashSlashEq,
+    #[token("%=")]
+    PercentEq,
+    #[token("^=")]
+    CaretEq,
+    #[token("<<=")]
+    ShlEq,
+    #[token(">>=")]
+    ShrEq,
+    #[token("&=")]
+    AmpEq,
+    #[token("|=")]
+    PipeEq,
     #[token("->")]
     Arrow,
     #[token("..")]
@@ -127,6 +152,9 @@ pub enum Tok {
     /// `.T`, the transpose suffix (`x.T` is `transpose(x)`).
     #[token(".T")]
     DotT,
+    /// `.` before an attribute or a method name (`x.shape[0]`, `x.sum()`).
+    #[token(".")]
+    Dot,
 }
 
 impl fmt::Display for Tok {
@@ -184,6 +212,10 @@ impl Tok {
             Star => "*",
             StarStar => "**",
             Slash => "/",
+            SlashSlash => "//",
+            Caret => "^",
+            Shl => "<<",
+            Shr => ">>",
             Percent => "%",
             At => "@",
             Question => "?",
@@ -194,10 +226,18 @@ impl Tok {
             MinusEq => "-=",
             StarEq => "*=",
             SlashEq => "/=",
+            SlashSlashEq => "//=",
+            PercentEq => "%=",
+            CaretEq => "^=",
+            ShlEq => "<<=",
+            ShrEq => ">>=",
+            AmpEq => "&=",
+            PipeEq => "|=",
             Arrow => "->",
             DotDot => "..",
             Ellipsis => "...",
             DotT => ".T",
+            Dot => ".",
         }
     }
 }
@@ -211,13 +251,24 @@ pub enum LexError {
     /// An integer literal that does not fit in an `i64`.
     #[error("integer literal `{text}` does not fit in i64")]
     IntOverflow { text: String, span: Span },
+    /// An attribute `x.name` that arrayc does not have (reported by the parser; see
+    /// [`crate::methods`]).
+    #[error("arrays have no attribute `{name}` in arrayc")]
+    Attribute { name: String, span: Span },
+    /// A `for` loop over something other than `a..b` or `range(...)` with 1 to 3 positional
+    /// arguments (reported by the parser).
+    #[error("`for` loops over `a..b` or `range(...)`")]
+    NotARange { span: Span },
 }
 
 impl LexError {
     /// Where the error is in the source (bytes).
     pub fn span(&self) -> Span {
         match self {
-            LexError::Invalid { span, .. } | LexError::IntOverflow { span, .. } => span.clone(),
+            LexError::Invalid { span, .. }
+            | LexError::IntOverflow { span, .. }
+            | LexError::Attribute { span, .. }
+            | LexError::NotARange { span } => span.clone(),
         }
     }
 }
@@ -239,9 +290,21 @@ pub type Spanned = Result<(usize, Tok, usize), LexError>;
 impl Iterator for Lexer<'_> {
     type Item = Spanned;
     fn next(&mut self) -> Option<Spanned> {
-        let tok = self.inner.next()?;
-        let span = self.inner.span();
-        let text = self.inner.slice().to_string();
+        let mut tok = self.inner.next()?;
+        let mut span = self.inner.span();
+        let mut text = self.inner.slice().to_string();
+        // `9.`: an integer, then a `.` that starts neither `..` (a range) nor an attribute.
+        if let Ok(Tok::Int(_)) = tok {
+            let rest = self.inner.remainder().as_bytes();
+            if rest.first() == Some(&b'.')
+                && !rest.get(1).is_some_and(|&c| c == b'.' || c == b'_' || c.is_ascii_alphabetic())
+            {
+                self.inner.bump(1);
+                span.end += 1;
+                text.push('.');
+                tok = Ok(Tok::Float(text.parse().unwrap_or(f64::INFINITY)));
+            }
+        }
         Some(match tok {
             Ok(Tok::Int(None)) => Err(LexError::IntOverflow { text, span }),
             Ok(t) => Ok((span.start, t, span.end)),

@@ -8,9 +8,11 @@
 pub mod ast;
 pub mod builtin;
 pub mod check;
+pub mod constants;
 pub mod diag;
 pub mod dump;
 pub mod lexer;
+pub mod methods;
 pub mod nesting;
 mod parse;
 #[doc(hidden)]

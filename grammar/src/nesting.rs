@@ -123,8 +123,9 @@ pub fn dismantle(program: Program) {
                             work.extend(index_exprs(index).map(Owned::Expr));
                             work.push(Owned::Expr(value));
                         }
-                        Stmt::For { start, end, body, .. } => {
-                            work.extend([Owned::Expr(start), Owned::Expr(end), Owned::Block(body)])
+                        Stmt::For { start, end, step, body, .. } => {
+                            work.extend([Owned::Expr(start), Owned::Expr(end), Owned::Block(body)]);
+                            work.extend(step.map(|s| Owned::Expr(*s)));
                         }
                         Stmt::While { cond, body, .. } => work.extend([Owned::Expr(cond), Owned::Block(body)]),
                         Stmt::If { cond, then_block, else_block, .. } => {
@@ -189,9 +190,12 @@ fn push_stmt<'a>(stack: &mut Vec<(Node<'a>, usize)>, s: &'a Stmt, depth: usize) 
             push_index(stack, index, depth);
             stack.push((Node::Expr(value), depth));
         }
-        Stmt::For { start, end, body, .. } => {
+        Stmt::For { start, end, step, body, .. } => {
             stack.push((Node::Expr(start), depth));
             stack.push((Node::Expr(end), depth));
+            if let Some(s) = step {
+                stack.push((Node::Expr(s), depth));
+            }
             stack.push((Node::Block(body), depth));
         }
         Stmt::While { cond, body, .. } => {

@@ -7,14 +7,17 @@ use crate::parser::ProgramParser;
 use lalrpop_util::ParseError;
 use std::cell::Cell;
 
-/// Parses `src`; on a syntax error, or nesting deeper than [`MAX_NESTING`](crate::nesting::MAX_NESTING)
+/// Parses `src` (and resolves the named constants, [`crate::constants`]); on a syntax error, or nesting deeper than [`MAX_NESTING`](crate::nesting::MAX_NESTING)
 /// (E0104), returns `None` and the diagnostic(s).
 pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
     let ids = Cell::new(0u32);
     let parser = ProgramParser::new();
     match parser.parse(&ids, Lexer::new(src)) {
-        Ok(p) => match crate::nesting::check_nesting(&p) {
-            None => (Some(p), Vec::new()),
+        Ok(mut p) => match crate::nesting::check_nesting(&p) {
+            None => {
+                crate::constants::resolve_constants(&mut p);
+                (Some(p), Vec::new())
+            }
             Some(d) => {
                 crate::nesting::dismantle(p);
                 (None, vec![d])
@@ -93,11 +96,22 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
                     "not part of any token",
                 );
                 if text.starts_with('.') {
-                    // NumPy's `x.sum()`, `np.sum(x)`, `x.shape`: the language has functions only.
-                    d.with_help("arrayc has no methods, attributes or modules: write `sum(x)` for `x.sum()` or `np.sum(x)`; `x.T` is the one attribute (the transpose)")
+                    // NumPy's `np.sum(x)`: the language has no modules.
+                    d.with_help("arrayc has no modules: write `sum(x)` for `np.sum(x)`")
                 } else {
                     d
                 }
+            }
+            LexError::Attribute { name, span } => Diagnostic::error(
+                "E0003",
+                format!("arrays have no attribute `{name}` in arrayc"),
+                span,
+                "unknown attribute",
+            )
+            .with_help("the attributes are `x.T`, `x.shape[k]`, `x.ndim` and `x.size`; methods are called `x.sum()`"),
+            LexError::NotARange { span } => {
+                Diagnostic::error("E0105", "a `for` loop needs a range: `a..b` or `range(...)`", span, "not a range")
+                    .with_help("write `for i in 0..n`, `for i in range(n)`, `range(a, b)` or `range(a, b, step)`")
             }
             LexError::IntOverflow { text, span } => Diagnostic::error(
                 "E0002",

@@ -1,6 +1,7 @@
 //! Small helpers used by the generated parser.
 
-use crate::ast::{Expr, ExprId, ExprKind, Span};
+use crate::ast::{Block, Expr, ExprId, ExprKind, Ident, Index, Span, Stmt};
+use crate::lexer::LexError;
 use std::cell::Cell;
 
 /// Builds an expression with the next dense [`ExprId`] from the counter `ids`.
@@ -23,4 +24,94 @@ pub fn return_values(ids: &Cell<u32>, e: Expr) -> Vec<Expr> {
         }
         _ => vec![e],
     }
+}
+
+/// A call's arguments as written (`None` key: positional), split into the positional and the
+/// keyword ones.
+pub fn split_args(all: Vec<(Option<Ident>, Expr)>) -> (Vec<Expr>, Vec<(Ident, Expr)>) {
+    let mut args = Vec::new();
+    let mut kwargs = Vec::new();
+    for (k, e) in all {
+        match k {
+            Some(k) => kwargs.push((k, e)),
+            None => args.push(e),
+        }
+    }
+    (args, kwargs)
+}
+
+/// `base[index]`; `x.shape[k]` (the call `.shape` of [`attribute`] with one integer entry) is
+/// `size(x, axis=k)`, which takes over the id of the `.shape` call (ids stay dense).
+pub fn subscript(ids: &Cell<u32>, base: Expr, mut index: Vec<Index>, span: Span) -> Expr {
+    if let (ExprKind::Call { func, args, .. }, [Index::At(_)]) = (&base.kind, index.as_slice()) {
+        if func.name == ".shape" && args.len() == 1 {
+            let (Some(Index::At(k)), ExprKind::Call { func, mut args, .. }) = (index.pop(), base.kind) else {
+                unreachable!("matched above")
+            };
+            let axis = Ident { name: "axis".to_string(), span: k.span.clone() };
+            let kind = ExprKind::Call {
+                func: Ident { name: "size".to_string(), span: func.span },
+                args: vec![args.remove(0)],
+                kwargs: vec![(axis, k)],
+            };
+            return Expr { id: base.id, kind, span };
+        }
+    }
+    mk(ids, ExprKind::Subscript { base: Box::new(base), index }, span)
+}
+
+/// `base.name`, an attribute ([`crate::methods`]): `x.ndim` and `x.size` are calls of the builtins
+/// `ndim` and `size`, `x.T` of `transpose` (`.T`), `x.shape` a call of `.shape` (which only
+/// [`subscript`] makes something of); any other name is an error.
+pub fn attribute(ids: &Cell<u32>, base: Expr, name: Ident, span: Span) -> Result<Expr, LexError> {
+    let func = match name.name.as_str() {
+        "ndim" | "size" => name,
+        "shape" | "T" => Ident { name: format!(".{}", name.name), span: name.span },
+        _ => return Err(LexError::Attribute { name: name.name, span: name.span }),
+    };
+    Ok(mk(ids, ExprKind::Call { func, args: vec![base], kwargs: vec![] }, span))
+}
+
+/// `base.name(args)`, a method call ([`crate::methods`]): the call of `.name` with `base` first,
+/// which resolves to the builtin `name`; `x.astype(d)` is the cast `d(x)`, under the id of the
+/// type name `d` (the last expression parsed, so ids stay dense).
+pub fn method_call(ids: &Cell<u32>, base: Expr, name: Ident, all: Vec<(Option<Ident>, Expr)>, span: Span) -> Expr {
+    let (mut args, kwargs) = split_args(all);
+    if let ("astype", [Expr { kind: ExprKind::DTypeName(d), .. }], true) =
+        (name.name.as_str(), args.as_slice(), kwargs.is_empty())
+    {
+        let (id, d) = (args[0].id, *d);
+        let func = Ident { name: d.name().to_string(), span: name.span };
+        return Expr { id, kind: ExprKind::Call { func, args: vec![base], kwargs }, span };
+    }
+    args.insert(0, base);
+    let func = Ident { name: format!(".{}", name.name), span: name.span };
+    mk(ids, ExprKind::Call { func, args, kwargs }, span)
+}
+
+/// `for var in range(args) body`: Python's `range(stop)`, `range(start, stop)` or
+/// `range(start, stop, step)` as a [`Stmt::For`]. The `range` call leaves the tree: its id goes to
+/// the `0` of `range(stop)`, or back to `ids` (it is the last one taken, see [`return_values`]).
+pub fn range_for(ids: &Cell<u32>, var: Ident, range: Expr, body: Block, span: Span) -> Result<Stmt, LexError> {
+    let ExprKind::Call { func, args, kwargs } = range.kind else {
+        return Err(LexError::NotARange { span: range.span });
+    };
+    if func.name != "range" || !kwargs.is_empty() || !(1..=3).contains(&args.len()) {
+        return Err(LexError::NotARange { span: range.span });
+    }
+    let mut args = args.into_iter();
+    let (start, end) = match args.len() {
+        1 => {
+            let zero = Expr { id: range.id, kind: ExprKind::Int(0), span: func.span };
+            (zero, args.next())
+        }
+        _ => {
+            if range.id.0 + 1 == ids.get() {
+                ids.set(range.id.0);
+            }
+            (args.next().unwrap_or_else(|| unreachable!("2 or 3 arguments")), args.next())
+        }
+    };
+    let end = end.unwrap_or_else(|| unreachable!("at least 1 argument"));
+    Ok(Stmt::For { var, start, end, step: args.next().map(Box::new), body, span })
 }

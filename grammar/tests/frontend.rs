@@ -66,9 +66,12 @@ fn walk_block(b: &Block, f: &mut dyn FnMut(&Expr)) {
                 }
                 walk_expr(value, f)
             }
-            Stmt::For { start, end, body, .. } => {
+            Stmt::For { start, end, step, body, .. } => {
                 walk_expr(start, f);
                 walk_expr(end, f);
+                if let Some(s) = step {
+                    walk_expr(s, f);
+                }
                 walk_block(body, f)
             }
             Stmt::While { cond, body, .. } => {
@@ -316,6 +319,22 @@ fn precedence() {
         ("sum(a, axis=1) + f64(x)", "(Add sum(a, axis=1) f64(x))"),
         ("zeros(3, dtype=f32)", "zeros(3, dtype=f32)"),
         (".5 + 1e-9 + 2.5e3", "(Add (Add 0.5 1e-9) 2500.0)"),
+        // Python's order among `| ^ &`, shifts and `+`; comparisons between `&` and shifts.
+        ("a | b ^ c & x", "(Or a (Xor b (And c x)))"),
+        ("a ^ b ^ c", "(Xor (Xor a b) c)"),
+        ("a << b + c >> x", "(Shr (Shl a (Add b c)) x)"),
+        ("a < b << c & p", "(And (Lt a (Shl b c)) p)"),
+        ("a // b * c % x", "(Rem (Mul (FloorDiv a b) c) x)"),
+        ("-a // b", "(FloorDiv (Neg a) b)"),
+        ("a ^ b == c", "(Xor a (Eq b c))"),
+        // Python's float literals `9.` and `9.e3`, beside the range `0..n` and `x.T`.
+        ("9. + 1.e2 * 3.", "(Add 9.0 (Mul 100.0 3.0))"),
+        ("f64(2.)", "f64(2.0)"),
+        // Attributes and methods (`grammar/src/methods.rs`): calls, `x.shape[k]` is `size(x, axis=k)`.
+        ("a.shape[-1] + a.ndim * a.size", "(Add size(a, axis=(Neg 1)) (Mul ndim(a) size(a)))"),
+        ("a.sum(axis=0).T", ".T(.sum(a, axis=0))"),
+        ("a.astype(f32) ** 2", "(Pow f32(a) 2)"),
+        ("-a.max()", "(Neg .max(a))"),
     ];
     for (src, want) in cases {
         assert_eq!(sx(&expr_of(src)), want, "for `{src}`");
@@ -325,9 +344,88 @@ fn precedence() {
     assert!(p.is_none() && d[0].code == "E0101");
 }
 
+/// `pi`, `e`, `inf`, `nan` are float literals where no variable of the name is in scope; a
+/// parameter, size symbol, `let` or loop variable of that name shadows the constant in its scope only.
+#[test]
+fn named_constants_and_their_shadowing() {
+    assert_eq!(sx(&expr_of("pi * 2.0")), format!("(Mul {:?} 2.0)", std::f64::consts::PI));
+    assert_eq!(sx(&expr_of("-inf")), "(Neg inf)");
+    let src = "fn f(e: i64, x: f64[inf]) -> f64 {
+    let a = e + inf;
+    if true { let pi = 3; let b = pi; }
+    let c = pi;
+    for nan in 0..2 { let d = nan; }
+    let g = nan;
+    return 0.0;
+}";
+    let (p, d) = parse(src);
+    assert!(d.is_empty(), "{d:?}");
+    let mut seen = Vec::new();
+    walk_block(&p.unwrap().functions[0].body, &mut |e| match &e.kind {
+        ExprKind::Var(i) => seen.push(i.name.clone()),
+        ExprKind::Float(v) if !v.is_finite() || *v > 3.0 => seen.push(format!("{v}")),
+        _ => {}
+    });
+    assert_eq!(seen, ["e", "inf", "pi", "3.141592653589793", "nan", "NaN"]);
+    // A constant is a weak f64 literal: with an f32 array the result stays f32, as in NumPy 2.
+    let c = ok("fn f(x: f32[N]) -> f32[N] { return x * pi; }");
+    assert!(c.types.iter().any(|t| t.to_string() == "f32[N]"));
+}
+
+/// `9.` is a float, `0..9` a range, `9.T` no float: the lexer splits them as Python would.
+#[test]
+fn float_literals_with_a_trailing_dot() {
+    use arrayc_grammar::lexer::{Lexer, Tok};
+    let toks = |s: &str| Lexer::new(s).map(|t| t.map(|(_, t, _)| t)).collect::<Result<Vec<_>, _>>().unwrap();
+    assert_eq!(toks("9."), [Tok::Float(9.0)]);
+    assert_eq!(toks("9.;"), [Tok::Float(9.0), Tok::Semi]);
+    assert_eq!(toks("0..9"), [Tok::Int(Some(0)), Tok::DotDot, Tok::Int(Some(9))]);
+    assert_eq!(toks("2.e3 1.5e-1"), [Tok::Float(2000.0), Tok::Float(0.15)]);
+    assert_eq!(toks("x[1.]"), [Tok::Ident("x".into()), Tok::LBracket, Tok::Float(1.0), Tok::RBracket]);
+    assert_eq!(toks("1.T"), [Tok::Int(Some(1)), Tok::DotT]);
+    assert_eq!(toks("x.ndim"), [Tok::Ident("x".into()), Tok::Dot, Tok::Ident("ndim".into())]);
+}
+
+/// Method calls resolve to the builtin of their name (never to a function of the program), and
+/// each method of NumPy that arrayc lacks, an attribute it lacks, and `len` of a scalar are errors.
+#[test]
+fn methods_and_attributes() {
+    let src = "fn sum2(x: f64[N]) -> f64 { return x.sum(); }
+fn f(x: f64[N, M]) -> (f64[M], i64, f64[N]) { return (x.mean(axis=0), x.shape[1] + len(x), zeros(x.shape[0])); }";
+    let c = ok(src);
+    // A static shape gives the size: `zeros(x.shape[0])` has `x`'s first size, symbolically.
+    assert_eq!(ty1(&c, src, "zeros(x.shape[0])"), "f64[N]");
+    for (src, code, text) in [
+        ("fn f(x: f64[N]) -> f64[N] { return x.sort(); }", "E0207", "`x.sort()` is not supported yet"),
+        ("fn f(x: f64[N]) -> i64 { return x.shape; }", "E0207", "`x.shape` is a tuple"),
+        ("fn f(x: f64[N]) -> i64 { return x.frobnicate(); }", "E0207", "not an array method"),
+        ("fn f(x: f64[N]) -> i64 { return x.dtype; }", "E0003", "no attribute `dtype`"),
+        ("fn f(x: f64) -> i64 { return len(x); }", "E0503", "`len` of a f64"),
+        ("fn f(x: f64[N]) -> i64 { return x.shape[1]; }", "E0405", ""),
+        (
+            "fn sort(x: f64[N]) -> f64[N] { return x; }\nfn f(x: f64[N]) -> f64[N] { return x.sort(); }",
+            "E0207",
+            "not supported yet",
+        ),
+    ] {
+        let (_, d) = frontend(src);
+        assert!(d.iter().any(|d| d.code == code && d.message.contains(text)), "{src}: {d:?}");
+    }
+}
+
 #[test]
 fn expr_ids_are_dense() {
-    let (p, _) = parse(HEAT);
+    // Also where the parser rewrites: `x.shape[k]`, `x.astype(d)`, methods, `return (a, b)`.
+    let methods = "fn g(x: f64[N]) -> (f32[N], i64) { return (x.astype(f32), x.shape[-1] + x.sum(axis=0).ndim); }";
+    let ranges =
+        "fn h(n: i64) { for i in range(n) { print(i); } for j in range(1, n) { } for k in range(n, 0, -1) { } }";
+    for src in [HEAT, methods, ranges] {
+        expr_ids_are_dense_in(src);
+    }
+}
+
+fn expr_ids_are_dense_in(src: &str) {
+    let (p, _) = parse(src);
     let p = p.unwrap();
     let mut seen = vec![false; p.num_exprs as usize];
     let mut mark = |e: &Expr| seen[e.id.0 as usize] = true;
@@ -435,9 +533,9 @@ fn did_you_mean() {
 /// NumPy habits get a help: methods (`x.sum()`) and sizes as a tuple (`zeros((2, 3))`).
 #[test]
 fn numpy_spellings_get_a_help() {
-    let (_, d) = frontend("fn f(x: f64[3]) -> f64 { return x.sum(); }");
-    assert_eq!(d[0].code, "E0001");
-    assert!(d[0].help.as_deref().is_some_and(|h| h.contains("`sum(x)` for `x.sum()`")), "{d:?}");
+    let (_, d) = frontend("fn f(x: f64[3]) -> f64 { return np.sum(x); }");
+    let np = d.iter().find(|d| d.code == "E0201").expect("`np` is undefined");
+    assert!(np.help.as_deref().is_some_and(|h| h.contains("`sum(x)` for `np.sum(x)`")), "{d:?}");
     let (_, d) = frontend("fn f() -> f64[2, 3] { return zeros((2, 3)); }");
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!(d[0].code, "E0503");

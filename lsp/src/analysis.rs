@@ -331,9 +331,12 @@ impl Indexer<'_> {
                 self.indices(index);
                 self.expr(value);
             }
-            Stmt::For { var, start, end, body, span } => {
+            Stmt::For { var, start, end, step, body, span } => {
                 self.expr(start);
                 self.expr(end);
+                if let Some(s) = step {
+                    self.expr(s);
+                }
                 self.scopes.push(HashMap::new());
                 let ty = self.types.map(|_| Ty::Scalar(arrayc_grammar::ast::DType::I64));
                 self.declare(var, DefKind::LoopVar, span.clone(), ty);

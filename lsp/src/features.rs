@@ -200,7 +200,7 @@ fn stmt_exprs(s: &Stmt) -> Vec<&Expr> {
             v.push(value);
             v
         }
-        Stmt::For { start, end, .. } => vec![start, end],
+        Stmt::For { start, end, step, .. } => [start, end].into_iter().chain(step.as_deref()).collect(),
         Stmt::While { cond, .. } | Stmt::If { cond, .. } => vec![cond],
         Stmt::Return { values: v, .. } | Stmt::Print { args: v, .. } => v.iter().collect(),
         Stmt::Expr(e) => vec![e],

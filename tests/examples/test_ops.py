@@ -48,14 +48,18 @@ BINARY = [
     ("{a} <= {b}", np.less_equal, True),
     ("{a} > {b}", np.greater, True),
     ("{a} >= {b}", np.greater_equal, True),
-    ("{a} & {b}", np.logical_and, True),
-    ("{a} | {b}", np.logical_or, True),
+    ("{a} & {b}", np.bitwise_and, True),
+    ("{a} | {b}", np.bitwise_or, True),
+    ("{a} ^ {b}", np.bitwise_xor, True),
+    ("{a} // {b}", np.floor_divide, True),
+    ("{a} << {b}", np.left_shift, True),
+    ("{a} >> {b}", np.right_shift, True),
     ("arctan2({a}, {b})", np.arctan2, False),
     ("copysign({a}, {b})", np.copysign, True),
 ]
 UNARY = [
     ("-{a}", np.negative, True),
-    ("~{a}", np.logical_not, True),
+    ("~{a}", np.invert, True),
     ("abs({a})", np.absolute, True),
     ("sqrt({a})", np.sqrt, True),
     ("exp({a})", np.exp, False),
@@ -111,20 +115,21 @@ COMPOSED_BINARY = [
 # Refused at compile time (E0503, `test_refused_ufuncs_say_why`): NumPy raises for `sign` of a
 # bool; its integer `reciprocal` is integer division, which arrayc refuses.
 REFUSED = {(np.sign, "bool"), (np.reciprocal, "i64"), (np.reciprocal, "bool")}
-# Which (function, dtype) pairs the language has: `&`, `|`, `~` only on bool (NumPy's bitwise
-# meaning on integers is not in the language), no `-` on bool (NumPy raises too).
-BOOL_ONLY = {np.logical_and, np.logical_or, np.logical_not}
-ARITHMETIC = {np.add, np.subtract, np.multiply, np.remainder, np.power, np.square, np.fmod}
+# Which (function, dtype) pairs the language has: `&`, `|`, `^`, `~`, `<<`, `>>` on integers and
+# bools only (NumPy raises TypeError for floats), no `-` on bool (NumPy raises too).
+NO_FLOATS = {np.bitwise_and, np.bitwise_or, np.bitwise_xor, np.invert, np.left_shift, np.right_shift}
+ARITHMETIC = {np.add, np.subtract, np.multiply, np.remainder, np.power, np.square, np.fmod, np.floor_divide, np.left_shift, np.right_shift}
 FLOAT_FUNCS = {np.hypot, np.round, np.arctan2, np.copysign, np.sqrt, np.exp, np.log, np.sin, np.cos, np.tanh, np.rint, np.tan, np.arcsin, np.arccos, np.arctan, np.sinh, np.cosh, np.arcsinh, np.arccosh, np.arctanh, np.exp2, np.expm1, np.log2, np.log10, np.log1p}
 
 F_VALUES = [0.0, -0.0, 1.0, -1.0, 0.5, 2.5, -3.5, 7.0, 3.0, 1e300, -1e-300, np.inf, -np.inf, np.nan]
-I_VALUES = [0, 1, -1, 2, -2, 3, 7, -7, 100, 2**62, -(2**63), 2**63 - 1]
+# Shift counts among them: negative, 0..63, 64 and more (NumPy: 0, or the sign for `>>`).
+I_VALUES = [0, 1, -1, 2, -2, 3, 7, -7, 63, 64, 100, 2**62, -(2**63), 2**63 - 1]
 VALUES = {"f64": F_VALUES, "f32": F_VALUES, "i64": I_VALUES, "bool": [False, True]}
 
 
 def defined(fn, dt):
-    if fn in BOOL_ONLY:
-        return dt == "bool"
+    if fn in NO_FLOATS:
+        return dt in ("i64", "bool")
     return not (fn is np.negative and dt == "bool")
 
 

@@ -196,7 +196,8 @@ impl<'c> Gen<'c, '_> {
                 let b = self.read(ins[1], idx);
                 let ct = match op {
                     _ if op.is_comparison() => a.d.promote(b.d),
-                    BinFn::And | BinFn::Or => DType::Bool,
+                    // Logical on bools, bitwise on integers.
+                    BinFn::And | BinFn::Or | BinFn::Xor => od,
                     _ if op.in_float() => float_dt,
                     BinFn::Minimum | BinFn::Maximum => od,
                     _ => arith_dt,

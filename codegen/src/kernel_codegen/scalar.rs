@@ -7,10 +7,20 @@ use arrayc_core::DType;
 use arrayc_dialect::ir::{BinFn, UnFn};
 use melior::dialect::arith::{self, CmpfPredicate as F, CmpiPredicate as I};
 
+/// [`Gen::int_divmod`]'s values.
+struct IntDivMod<'c> {
+    sb: TypedValue<'c>,
+    q: TypedValue<'c>,
+    r: TypedValue<'c>,
+    fix: TypedValue<'c>,
+    b_zero: TypedValue<'c>,
+    b_m1: TypedValue<'c>,
+}
+
 impl<'c> Gen<'c, '_> {
     /// Binary function on two values of one compute dtype (for comparisons the result is i1).
-    /// Legality ([`super::legality`]) guarantees a float dtype for `/` and a non-bool one for `%`
-    /// and `**`.
+    /// Legality ([`super::legality`]) guarantees a float dtype for `/`, a non-bool one for `%`,
+    /// `//` and `**`, and a non-float one for `^`, `<<` and `>>`.
     pub fn binary(&self, op: BinFn, a: TypedValue<'c>, b: TypedValue<'c>) -> TypedValue<'c> {
         use BinFn::*;
         let fl = a.d.is_float();
@@ -25,9 +35,12 @@ impl<'c> Gen<'c, '_> {
             }
             Minimum | Maximum => self.min_max(op == Minimum, a, b),
             Rem => self.rem(a, b),
+            FloorDiv => self.floor_div(a, b),
             Pow => self.pow(a, b),
             And => self.arith2(arith::andi, a, b),
             Or => self.arith2(arith::ori, a, b),
+            Xor => self.arith2(arith::xori, a, b),
+            Shl | Shr => self.shift(op == Shl, a, b),
             Arctan2 | Copysign => {
                 assert!(fl, "float function on a non-float value");
                 let Some(name) = arrayc_dialect::ops::binary(op).spelling(a.d).op_name() else {
@@ -97,15 +110,72 @@ impl<'c> Gen<'c, '_> {
             let signed_zero = self.same_type("math.copysign", &[z, b]);
             self.select(self.cmpf(F::Oeq, r, z), signed_zero, r)
         } else {
-            assert_eq!(d, DType::I64, "remainder on bool (should have been promoted to i64)");
-            let (z, one, m1) = (self.consti(d, 0), self.consti(d, 1), self.consti(d, -1));
-            let bad = self.arith2(arith::ori, self.cmpi(I::Eq, b, z), self.cmpi(I::Eq, b, m1));
-            let sb = self.select(bad, one, b);
-            let r = self.arith2(arith::remsi, a, sb);
-            let nz = self.cmpi(I::Ne, r, z);
-            let diff = self.arith2(arith::xori, self.cmpi(I::Slt, r, z), self.cmpi(I::Slt, sb, z));
-            let fix = self.arith2(arith::andi, nz, diff);
-            self.select(fix, self.arith2(arith::addi, r, sb), r)
+            let d = self.int_divmod(a, b);
+            self.select(d.fix, self.arith2(arith::addi, d.r, d.sb), d.r)
+        }
+    }
+
+    /// The truncating quotient and remainder of two integers, with the divisor `b` replaced by 1
+    /// where it is 0 or -1 (`sb`; no trap, no overflow) and whether the floored results differ
+    /// from them (`fix`: a nonzero remainder whose sign differs from the divisor's). NumPy's `%`
+    /// is `r + sb` where `fix`, its `//` is `q - 1` there.
+    fn int_divmod(&self, a: TypedValue<'c>, b: TypedValue<'c>) -> IntDivMod<'c> {
+        let d = a.d;
+        assert_eq!(d, DType::I64, "integer division on bool (should have been promoted to i64)");
+        let (z, one, m1) = (self.consti(d, 0), self.consti(d, 1), self.consti(d, -1));
+        let (b_zero, b_m1) = (self.cmpi(I::Eq, b, z), self.cmpi(I::Eq, b, m1));
+        let sb = self.select(self.arith2(arith::ori, b_zero, b_m1), one, b);
+        let q = self.arith2(arith::divsi, a, sb);
+        let r = self.arith2(arith::remsi, a, sb);
+        let nz = self.cmpi(I::Ne, r, z);
+        let diff = self.arith2(arith::xori, self.cmpi(I::Slt, r, z), self.cmpi(I::Slt, sb, z));
+        let fix = self.arith2(arith::andi, nz, diff);
+        IntDivMod { sb, q, r, fix, b_zero, b_m1 }
+    }
+
+    /// NumPy's `floor_divide` (the host's `arrayc_core::semantics::float_floor_div` and
+    /// `int_floor_div`). Floats: `b == 0` gives `a / b`; else `div = (a - fmod(a, b)) / b`, less one
+    /// when the remainder is nonzero with a sign other than `b`'s, snapped to the nearest integral
+    /// value, a zero taking the sign of `a / b`. Integers: the floored quotient, 0 for `b == 0`
+    /// and `-a` (wrapping) for `b == -1`.
+    fn floor_div(&self, a: TypedValue<'c>, b: TypedValue<'c>) -> TypedValue<'c> {
+        let d = a.d;
+        if !d.is_float() {
+            let dm = self.int_divmod(a, b);
+            let z = self.consti(d, 0);
+            let q = self.select(dm.fix, self.arith2(arith::subi, dm.q, self.consti(d, 1)), dm.q);
+            let q = self.select(dm.b_m1, self.arith2(arith::subi, z, a), q);
+            return self.select(dm.b_zero, z, q);
+        }
+        let (z, one, half) = (self.constf(d, 0.0), self.constf(d, 1.0), self.constf(d, 0.5));
+        let quot = self.arith2(arith::divf, a, b);
+        let m = self.arith2(arith::remf, a, b);
+        let div = self.arith2(arith::divf, self.arith2(arith::subf, a, m), b);
+        let nz = self.cmpf(F::Une, m, z);
+        let diff = self.arith2(arith::xori, self.cmpf(F::Olt, b, z), self.cmpf(F::Olt, m, z));
+        let div = self.select(self.arith2(arith::andi, nz, diff), self.arith2(arith::subf, div, one), div);
+        let fl = self.same_type("math.floor", &[div]);
+        let up = self.cmpf(F::Ogt, self.arith2(arith::subf, div, fl), half);
+        let fl = self.select(up, self.arith2(arith::addf, fl, one), fl);
+        let signed_zero = self.same_type("math.copysign", &[z, quot]);
+        let r = self.select(self.cmpf(F::Oeq, div, z), signed_zero, fl);
+        self.select(self.cmpf(F::Oeq, b, z), quot, r)
+    }
+
+    /// NumPy's `left_shift` (`left`) or `right_shift` of integers: a count outside `0..64` (MLIR's
+    /// shifts are poison there) gives 0, or for a right shift the sign (`a >> 63`).
+    fn shift(&self, left: bool, a: TypedValue<'c>, b: TypedValue<'c>) -> TypedValue<'c> {
+        let d = a.d;
+        let (z, bits) = (self.consti(d, 0), self.consti(d, 63));
+        // Unsigned: a negative count is out of range too.
+        let in_range = self.cmpi(I::Ule, b, bits);
+        let count = self.select(in_range, b, z);
+        if left {
+            let s = self.arith2(arith::shli, a, count);
+            self.select(in_range, s, z)
+        } else {
+            let s = self.arith2(arith::shrsi, a, count);
+            self.select(in_range, s, self.arith2(arith::shrsi, a, bits))
         }
     }
 

@@ -92,6 +92,7 @@ impl Checker {
             | B::Roll
             | B::Meshgrid
             | B::Pad => self.shape_op(&c),
+            B::Len | B::Ndim | B::Size => self.shape_query(&c),
         };
         if c.bad {
             Ty::Error
@@ -893,6 +894,55 @@ impl Checker {
         }
     }
 
+    /// `len(x)`, `ndim(x)`, `size(x)`, `size(x, axis=k)` (also `x.ndim`, `x.size`, `x.shape[k]`):
+    /// an `i64` scalar. `len` needs an array of rank 1 or more (Python's `len` of a 0-d array is
+    /// a TypeError); `ndim` and `size` of a scalar are 0 and 1, as NumPy's.
+    fn shape_query(&mut self, c: &Call) -> Ty {
+        let t = self.value(&c.args[0]);
+        let shape: Vec<Size> = match &t {
+            Ty::Array(_, s) => s.clone(),
+            Ty::Scalar(_) => vec![],
+            _ => return Ty::Error,
+        };
+        if c.b == Builtin::Len && shape.is_empty() {
+            self.err(
+                Diagnostic::error(
+                    "E0503",
+                    format!("`len` of a {t}, which has no axis"),
+                    c.args[0].span.clone(),
+                    "no first axis",
+                )
+                .with_note("Python raises TypeError: len() of unsized object")
+                .with_help("`size(x)` (or `x.size`) is its number of elements, 1"),
+            );
+            return Ty::Error;
+        }
+        if let Some((a, ae)) = c.axis {
+            self.axis_in_range(a, &shape, &ae.span);
+        }
+        Ty::Scalar(DType::I64)
+    }
+
+    /// The value of `len(x)`, `ndim(x)`, `size(x)` or `size(x, axis=k)` (`e`, checked) as an affine
+    /// size, when `x`'s shape gives it (a product of symbolic sizes is not affine).
+    pub fn shape_query_size(&self, b: Builtin, e: &Expr) -> Option<Size> {
+        let ExprKind::Call { args, kwargs, .. } = &e.kind else { return None };
+        let shape: Vec<Size> = match self.types.get(args.first()?.id.0 as usize)? {
+            Ty::Array(_, s) => s.clone(),
+            Ty::Scalar(_) => vec![],
+            _ => return None,
+        };
+        let axis = kwargs.iter().find(|(k, _)| k.name == "axis").and_then(|(_, a)| literal_int(a));
+        let r = shape.len() as i64;
+        match (b, axis) {
+            (Builtin::Ndim, _) => Some(Size::lit(r)),
+            (Builtin::Len, _) => shape.first().cloned(),
+            (Builtin::Size, Some(a)) => shape.get(if a < 0 { a + r } else { a } as usize).cloned(),
+            (Builtin::Size, None) => shape.iter().try_fold(Size::lit(1), |p, s| p.mul(s)),
+            _ => None,
+        }
+    }
+
     /// Axis `a` (negative counts from the end) of an array of shape `shape`, or E0405 at `span`
     /// (the `axis=` argument) when it is out of range.
     pub(super) fn axis_in_range(&mut self, a: i64, shape: &[Size], span: &Span) -> Option<usize> {
@@ -1026,7 +1076,7 @@ fn with_dtype(t: &Ty, d: DType) -> Ty {
 }
 
 /// The value of an integer literal, optionally negated.
-pub(super) fn literal_int(e: &Expr) -> Option<i64> {
+pub(crate) fn literal_int(e: &Expr) -> Option<i64> {
     match &e.kind {
         ExprKind::Int(v) => Some(*v),
         ExprKind::Unary(UnOp::Neg, a) => literal_int(a).map(|v| v.wrapping_neg()),

@@ -1,7 +1,7 @@
 //! Expressions: literals, variables, operators, subscripts, user-function calls.
 
 use super::names::suggest;
-use super::promote::{binop_result, promote, weak_fits, weak_of};
+use super::promote::{binop_operands, binop_result, promote, weak_fits, weak_of};
 use super::shape::shape_str;
 use super::sig::{bind_dim, subst};
 use super::Checker;
@@ -61,6 +61,12 @@ impl Checker {
             ExprKind::Binary(BinOp::Add, a, b) => bounded(self.affine(a)?.add(&self.affine(b)?)),
             ExprKind::Binary(BinOp::Sub, a, b) => bounded(self.affine(a)?.sub(&self.affine(b)?)),
             ExprKind::Binary(BinOp::Mul, a, b) => bounded(self.affine(a)?.mul(&self.affine(b)?)?),
+            ExprKind::Call { .. } => match self.callees.get(e.id.0 as usize).copied().flatten() {
+                Some(Callee::Builtin(b @ (Builtin::Len | Builtin::Ndim | Builtin::Size))) => {
+                    bounded(self.shape_query_size(b, e)?)
+                }
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -124,7 +130,10 @@ impl Checker {
             "not found in this scope",
         );
         let names = self.names_in_scope();
-        if let Some(s) = suggest(&i.name, names.iter().map(|s| s.as_str())) {
+        if i.name == "np" || i.name == "numpy" {
+            // `np.sum(x)` parses as the method call `np.sum(x)` of a variable `np`.
+            d = d.with_help("arrayc has no modules: write `sum(x)` for `np.sum(x)`, `pi` for `np.pi`");
+        } else if let Some(s) = suggest(&i.name, names.iter().map(|s| s.as_str())) {
             d = d.with_help(format!("did you mean `{s}`?"));
         } else if self.resolve(&i.name).is_some() {
             d = d.with_note(format!("`{}` is a function; call it with `{}(...)`", i.name, i.name));
@@ -140,12 +149,12 @@ impl Checker {
         };
         let ok = match op {
             UnOp::Neg => d != DType::Bool,
-            UnOp::Not => d == DType::Bool,
+            UnOp::Not => !d.is_float(),
         };
         if !ok {
             let (what, help) = match op {
                 UnOp::Neg => ("`-` cannot negate a bool value", "use `~` for logical not"),
-                UnOp::Not => ("`~` needs a bool operand", "compare first, e.g. `~(x > 0)`"),
+                UnOp::Not => ("`~` needs a bool or integer operand", "compare first, e.g. `~(x > 0)`"),
             };
             self.err(
                 Diagnostic::error("E0301", format!("{what}, found {t}"), span.clone(), format!("operand has type {t}"))
@@ -167,14 +176,19 @@ impl Checker {
         let (Some(da), Some(db)) = (a.0.dtype(), b.0.dtype()) else { return Ty::Error };
         let p = promote(da, a.1, db, b.1);
         let Some(rd) = binop_result(op, p) else {
+            let needs = binop_operands(op).unwrap_or("bool");
+            let help = match op {
+                BinOp::And | BinOp::Or => "compare first, e.g. `(x > 0) & (y < 1)`".to_string(),
+                _ => format!("cast to an integer first, e.g. `i64(x) {} 2`", op_str(op)),
+            };
             self.err(
                 Diagnostic::error(
                     "E0301",
-                    format!("operator `{}` needs bool operands, found {} and {}", op_str(op), a.0, b.0),
+                    format!("operator `{}` needs {needs} operands, found {} and {}", op_str(op), a.0, b.0),
                     span.clone(),
-                    "non-bool operand",
+                    format!("non-{needs} operand"),
                 )
-                .with_help("compare first, e.g. `(x > 0) & (y < 1)`"),
+                .with_help(help),
             );
             return Ty::Error;
         };
@@ -225,6 +239,10 @@ impl Checker {
         }
         for (_, a) in kwargs {
             self.expr(a);
+        }
+        if let Some(m) = func.name.strip_prefix('.') {
+            self.err(method_error(m, &func.span));
+            return Ty::Error;
         }
         let mut d = Diagnostic::error(
             "E0202",
@@ -471,6 +489,7 @@ pub fn op_str(op: BinOp) -> &'static str {
         Div => "/",
         Pow => "**",
         Rem => "%",
+        FloorDiv => "//",
         Eq => "==",
         Ne => "!=",
         Lt => "<",
@@ -479,6 +498,9 @@ pub fn op_str(op: BinOp) -> &'static str {
         Ge => ">=",
         And => "&",
         Or => "|",
+        Xor => "^",
+        Shl => "<<",
+        Shr => ">>",
     }
 }
 
@@ -492,4 +514,32 @@ pub fn sig_str(s: &crate::FnSig) -> String {
         _ => format!(" -> ({})", rs.join(", ")),
     };
     format!("signature: fn {}({}){r}", s.name, ps.join(", "))
+}
+
+/// E0207 for `x.m(...)` (or `x.shape` not indexed) that names no builtin ([`crate::methods`]).
+fn method_error(m: &str, span: &Span) -> Diagnostic {
+    let (msg, help, label) = match m {
+        "shape" => (
+            "`x.shape` is a tuple, which arrayc has not".to_string(),
+            "write `x.shape[k]` (`k` an integer literal), `x.ndim` or `x.size`".to_string(),
+            "a tuple",
+        ),
+        "astype" => (
+            "`x.astype(...)` takes one type name".to_string(),
+            "write `x.astype(f32)`, or the cast `f32(x)`".to_string(),
+            "not a type name",
+        ),
+        _ if crate::methods::METHODS.contains(&m) => (
+            format!("`x.{m}()` is not supported yet"),
+            format!("arrayc has no builtin `{m}` yet (NumPy's `np.{m}(x)`, `x.{m}()`)"),
+            "not supported yet",
+        ),
+        _ => (
+            format!("`{m}` is not an array method that arrayc knows"),
+            "methods call the builtin of their name with the array first: `x.sum(axis=0)` is `sum(x, axis=0)`"
+                .to_string(),
+            "no such method",
+        ),
+    };
+    Diagnostic::error("E0207", msg, span.clone(), label).with_help(help)
 }

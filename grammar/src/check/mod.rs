@@ -18,7 +18,7 @@ mod names;
 pub mod promote;
 pub mod shape;
 mod shape_ops;
-mod sig;
+pub(crate) mod sig;
 mod stmt;
 
 use crate::ast::{Program, Span};

@@ -47,14 +47,26 @@ fn weak_with(w: Weak, strong: DType) -> DType {
 }
 
 /// Result dtype of a binary operator given the promoted operand dtype; `None` when the operator
-/// does not apply (`&`/`|` need `bool`).
+/// does not apply: `&`, `|`, `^` need bools (logical) or integers (bitwise); `<<`/`>>` integers
+/// or bools, computed in `i64` (NumPy computes bool shifts in an integer too). NumPy raises
+/// `TypeError` for all five on floats.
 pub fn binop_result(op: BinOp, promoted: DType) -> Option<DType> {
     use BinOp::*;
     match op {
         Eq | Ne | Lt | Le | Gt | Ge => Some(DType::Bool),
-        And | Or => (promoted == DType::Bool).then_some(DType::Bool),
+        And | Or | Xor => (!promoted.is_float()).then_some(promoted),
+        Shl | Shr => (!promoted.is_float()).then_some(DType::I64),
         Div => Some(if promoted.is_float() { promoted } else { DType::F64 }),
-        Add | Sub | Mul | Rem | Pow => Some(if promoted == DType::Bool { DType::I64 } else { promoted }),
+        Add | Sub | Mul | Rem | FloorDiv | Pow => Some(if promoted == DType::Bool { DType::I64 } else { promoted }),
+    }
+}
+
+/// What a binary operator's operands must be, for [`binop_result`]'s error: `None` for the
+/// operators defined on every dtype.
+pub fn binop_operands(op: BinOp) -> Option<&'static str> {
+    match op {
+        BinOp::And | BinOp::Or | BinOp::Xor | BinOp::Shl | BinOp::Shr => Some("integer or bool"),
+        _ => None,
     }
 }
 

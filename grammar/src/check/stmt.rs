@@ -124,8 +124,16 @@ impl Checker {
                 }
             }
             Stmt::AugAssign { target, index, op, value, span } => self.aug_assign(target, index, *op, value, span),
-            Stmt::For { var, start, end, body, .. } => {
-                for e in [start, end] {
+            Stmt::For { var, start, end, step, body, .. } => {
+                if let Some(s) = step {
+                    if super::builtins::literal_int(s) == Some(0) {
+                        self.err(
+                            Diagnostic::error("E0314", "`range()` step is zero", s.span.clone(), "step 0")
+                                .with_note("Python raises ValueError: range() arg 3 must not be zero"),
+                        );
+                    }
+                }
+                for e in [start, end].into_iter().chain(step.as_deref()) {
                     match self.value(e) {
                         Ty::Scalar(DType::I64) | Ty::Error => {}
                         other => self.error(

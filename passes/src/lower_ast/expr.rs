@@ -27,6 +27,10 @@ pub(crate) fn bin_fn(op: BinOp) -> BinFn {
         BinOp::Ge => BinFn::Ge,
         BinOp::And => BinFn::And,
         BinOp::Or => BinFn::Or,
+        BinOp::FloorDiv => BinFn::FloorDiv,
+        BinOp::Xor => BinFn::Xor,
+        BinOp::Shl => BinFn::Shl,
+        BinOp::Shr => BinFn::Shr,
     }
 }
 
@@ -147,7 +151,12 @@ impl Lowerer<'_> {
                         let z = self.constant(Scalar::I64(0).cast(d));
                         self.scalar_binary(BinFn::Sub, z, x, d)
                     }
-                    (ast::UnOp::Not, Type::Scalar(_)) => self.not_bool(x),
+                    (ast::UnOp::Not, Type::Scalar(DType::Bool)) => self.not_bool(x),
+                    (ast::UnOp::Not, Type::Scalar(d)) => {
+                        // Bitwise on integers: all bits flipped.
+                        let ones = self.constant(Scalar::I64(-1).cast(d));
+                        self.scalar_binary(BinFn::Xor, x, ones, d)
+                    }
                     (ast::UnOp::Neg, _) => self.array_op(ComputeFn::Unary(UnFn::Neg), vec![x], &ty)?,
                     (ast::UnOp::Not, _) => self.array_op(ComputeFn::Unary(UnFn::Not), vec![x], &ty)?,
                 }
@@ -201,7 +210,48 @@ impl Lowerer<'_> {
         if f == BinFn::Rem {
             return self.numpy_rem(a, b, dt);
         }
+        if f == BinFn::FloorDiv && dt.is_float() {
+            return self.numpy_floor_div(a, b, dt);
+        }
         self.scalar_binary(f, a, b, dt)
+    }
+
+    /// `c ? x : y` on host scalars of dtype `dt`.
+    fn scalar_select(&mut self, cond: ValueId, x: ValueId, y: ValueId, dt: DType) -> ValueId {
+        let res = self.value(Type::Scalar(dt), None);
+        self.emit(OpKind::Select { res, cond, lhs: x, rhs: y });
+        res
+    }
+
+    /// NumPy's `floor_divide` of two float scalars, as host operations (host code has no single
+    /// operation for it; `arrayc_core::semantics::float_floor_div` says the same in Rust, and
+    /// kernels compute it directly): `b == 0` gives `a / b`; else `div = (a - fmod(a, b)) / b`, less
+    /// one when the remainder is nonzero with a sign other than `b`'s, snapped to the nearest
+    /// integral value; a zero quotient takes the sign of `a / b`.
+    fn numpy_floor_div(&mut self, a: ValueId, b: ValueId, dt: DType) -> ValueId {
+        let c = |s: &mut Self, x: f64| s.constant(Scalar::F64(x).cast(dt));
+        let (zero, one, half) = (c(self, 0.0), c(self, 1.0), c(self, 0.5));
+        let quot = self.scalar_binary(BinFn::Div, a, b, dt);
+        let m = self.scalar_binary(BinFn::Rem, a, b, dt);
+        let a_m = self.scalar_binary(BinFn::Sub, a, m, dt);
+        let div = self.scalar_binary(BinFn::Div, a_m, b, dt);
+        let nz = self.scalar_binary(BinFn::Ne, m, zero, dt);
+        let bneg = self.scalar_binary(BinFn::Lt, b, zero, dt);
+        let mneg = self.scalar_binary(BinFn::Lt, m, zero, dt);
+        let differ = self.scalar_binary(BinFn::Ne, bneg, mneg, DType::Bool);
+        let fix = self.scalar_binary(BinFn::And, nz, differ, DType::Bool);
+        let less = self.scalar_binary(BinFn::Sub, div, one, dt);
+        let div = self.scalar_select(fix, less, div, dt);
+        let fl = self.scalar_unary(UnFn::Floor, div);
+        let frac = self.scalar_binary(BinFn::Sub, div, fl, dt);
+        let up = self.scalar_binary(BinFn::Gt, frac, half, dt);
+        let more = self.scalar_binary(BinFn::Add, fl, one, dt);
+        let fl = self.scalar_select(up, more, fl, dt);
+        let signed_zero = self.scalar_binary(BinFn::Copysign, zero, quot, dt);
+        let div_zero = self.scalar_binary(BinFn::Eq, div, zero, dt);
+        let r = self.scalar_select(div_zero, signed_zero, fl, dt);
+        let b_zero = self.scalar_binary(BinFn::Eq, b, zero, dt);
+        self.scalar_select(b_zero, quot, r, dt)
     }
 
     /// NumPy's remainder on scalars: C remainder, then `+ b` when the signs of result and divisor differ;
@@ -1107,6 +1157,7 @@ impl Lowerer<'_> {
                 }
             }
             B::Dot => self.dot(vals[0], vals[1], args, ty, e)?,
+            B::Len | B::Ndim | B::Size => self.shape_query(b, vals[0], kwargs)?,
             B::Take => {
                 let axis = self.axis_kwarg(kwargs, vals[0])?.unwrap_or(0);
                 let (Ty::Array(dt, shape), Type::Array(_, q)) = (ty, self.f.ty(vals[1])) else {
@@ -1258,6 +1309,29 @@ impl Lowerer<'_> {
             axes.push(if k < 0 { k + rank } else { k } as usize);
         }
         Ok(Some(axes))
+    }
+
+    /// `len(x)` (the size of axis 0), `ndim(x)` (the rank), `size(x)` (the product of the sizes; 1
+    /// for a scalar) or `size(x, axis=k)`: an `i64` scalar, read from `x`'s sizes at run time
+    /// (constants where the sizes are).
+    fn shape_query(&mut self, b: Builtin, x: ValueId, kwargs: &[(ast::Ident, Expr)]) -> LResult<ValueId> {
+        let rank = match self.f.ty(x) {
+            Type::Array(_, r) => r,
+            Type::Scalar(_) => 0,
+        };
+        Ok(match (b, self.axis_kwarg(kwargs, x)?) {
+            (Builtin::Ndim, _) => self.i64_const(rank as i64),
+            (Builtin::Size, Some(axis)) => self.dim(x, axis),
+            (Builtin::Size, None) => {
+                let mut n = self.i64_const(1);
+                for axis in 0..rank {
+                    let d = self.dim(x, axis);
+                    n = self.scalar_binary(BinFn::Mul, n, d, DType::I64);
+                }
+                n
+            }
+            _ => self.dim(x, 0),
+        })
     }
 
     fn const_int(&self, e: &Expr) -> LResult<i64> {

@@ -77,9 +77,9 @@ impl Lowerer<'_> {
                     self.aug_assign(dest, *op, value)?;
                 }
             }
-            Stmt::For { var, start, end, body, span } => {
+            Stmt::For { var, start, end, step, body, span } => {
                 self.set_loc(span);
-                self.lower_for(var, start, end, body)?;
+                self.lower_for(var, start, end, step.as_deref(), body)?;
             }
             Stmt::While { cond, body, span } => {
                 self.set_loc(span);
@@ -362,11 +362,47 @@ impl Lowerer<'_> {
         }
     }
 
-    fn lower_for(&mut self, var: &ast::Ident, start: &ast::Expr, end: &ast::Expr, body: &ast::Block) -> LResult<()> {
+    /// `for var in start..end` (`step` `None`), or Python's `for var in range(start, end, step)`:
+    /// a loop of `len(range(...))` iterations `k`, the variable `start + k * step` (so `scf.for`
+    /// keeps its step 1 whatever the sign of `step`). A zero `step` is Python's ValueError, at
+    /// run time naming the line (the checker rejects a literal 0).
+    fn lower_for(
+        &mut self,
+        var: &ast::Ident,
+        start: &ast::Expr,
+        end: &ast::Expr,
+        step: Option<&ast::Expr>,
+        body: &ast::Block,
+    ) -> LResult<()> {
         let lo = self.expr(start)?;
         let lo = self.cast_scalar(lo, DType::I64);
         let hi = self.expr(end)?;
         let hi = self.cast_scalar(hi, DType::I64);
+        let range = match step {
+            Some(s) => {
+                let s = self.expr(s)?;
+                let s = self.cast_scalar(s, DType::I64);
+                let (zero, one) = (self.i64_const(0), self.i64_const(1));
+                let nonzero = self.scalar_binary(BinFn::Ne, s, zero, DType::I64);
+                self.emit(OpKind::Assert { cond: nonzero, msg: "range() arg 3 must not be zero (ValueError)".into() });
+                // len(range(lo, hi, s)) = max(0, (hi - lo + s - sign(s)) // s), NumPy's `//`.
+                let up = self.scalar_binary(BinFn::Gt, s, zero, DType::I64);
+                let minus_one = self.i64_const(-1);
+                let sign = self.value(Type::Scalar(DType::I64), None);
+                self.emit(OpKind::Select { res: sign, cond: up, lhs: one, rhs: minus_one });
+                let span = self.scalar_binary(BinFn::Sub, hi, lo, DType::I64);
+                let span = self.scalar_binary(BinFn::Add, span, s, DType::I64);
+                let span = self.scalar_binary(BinFn::Sub, span, sign, DType::I64);
+                let n = self.scalar_binary(BinFn::FloorDiv, span, s, DType::I64);
+                let n = self.scalar_binary(BinFn::Maximum, n, zero, DType::I64);
+                Some((lo, s, n))
+            }
+            None => None,
+        };
+        let (lo, hi) = match range {
+            Some((_, _, n)) => (self.i64_const(0), n),
+            None => (lo, hi),
+        };
         let step = self.i64_const(1);
         let mut names = vec![];
         let mut sh = BTreeSet::new();
@@ -379,7 +415,14 @@ impl Lowerer<'_> {
         self.bind_all(&names, &carried);
         let (b, yields) = self.in_body(|l| {
             l.scopes.push(Default::default());
-            l.declare(&var.name, iv);
+            let i = match range {
+                Some((start, s, _)) => {
+                    let k = l.scalar_binary(BinFn::Mul, iv, s, DType::I64);
+                    l.scalar_binary(BinFn::Add, start, k, DType::I64)
+                }
+                None => iv,
+            };
+            l.declare(&var.name, i);
             let r = l.block_stmts(&body.stmts);
             l.scopes.pop();
             r?;

@@ -1,0 +1,3 @@
+# expect: E0301
+# at: ~x
+fn f(x: f32) -> f32 { return ~x; }

@@ -1,0 +1,165 @@
+"""NumPy's everyday syntax (issue 31), each compared with NumPy: the operators `//`, `^`, `<<`, `>>`,
+`&`, `|`, `~` on integers (and their augmented forms), on the CPU and on the emulated GPU target.
+
+Every operator on every dtype and edge value, on the CPU, is in `test_ops.py`; here the same
+comparison runs on `--target gpu-emulated` (and `gpu` where there is one), and the operators
+are combined as a NumPy user writes them (precedence, fusion, in-place forms)."""
+import numpy as np
+import pytest
+
+from arrayc_examples import TARGETS, run_source
+from test_ops import BINARY, UNARY, run_cases
+
+NEW_BINARY = [row for row in BINARY if row[0].split()[1] in ("//", "^", "<<", ">>", "&", "|")]
+NEW_UNARY = [row for row in UNARY if row[0].startswith("~")]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", ["f64", "f32", "i64", "bool"])
+def test_new_operators_match_numpy_on_every_target(dt, target, tmp_path):
+    """`//` (all dtypes), `^ << >> & |` and `~` (integers and bools) on the kernel and host paths of
+    `target`, every pair of edge values (zero divisors, negative operands, shift counts outside
+    0..63, i64 extremes), against NumPy bit for bit."""
+    for sub, table, unary in (("bin", NEW_BINARY, False), ("un", NEW_UNARY, True)):
+        if unary and dt in ("f64", "f32"):
+            continue  # `~` of a float is an error, as NumPy's TypeError
+        (tmp_path / sub).mkdir()
+        run_cases(dt, table, unary, tmp_path / sub, ("--target", target))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_operators_combine_with_pythons_precedence(target, tmp_path):
+    """A fused expression of the new operators, with Python's precedence among them (`|` < `^` < `&`
+    < shifts < `+`), the floor-division identity `a == (a // b) * b + a % b`, and the augmented
+    forms `//=`, `%=`, `^=`, `<<=`, `>>=`, `&=`, `|=` on arrays and scalars."""
+    rng = np.random.default_rng(31)
+    a = rng.integers(-1000, 1000, 257)
+    b = rng.integers(-9, 10, 257)
+    b[b == 0] = 3
+    x = rng.standard_normal(257) * 10
+    src = """fn main(a: i64[N], b: i64[N], x: f64[N]) -> (i64[N], i64[N], i64[N], f64[N], i64[N], i64) {
+    let p = a | b ^ a & 7 << 2 + 1 >> 1;
+    let ident = (a // b) * b + a % b;
+    let c = copy(a);
+    c //= b;
+    c %= 7;
+    c ^= a;
+    c <<= 3;
+    c >>= 1;
+    c &= 255;
+    c |= 1024;
+    let d = -x // 0.75;
+    let s = 0;
+    for i in 0..N { s ^= a[i] // 3 << 1; }
+    return (p, ident, c, d, ~a, s);
+}
+"""
+    proc, res = run_source(src, {"a": a, "b": b, "x": x}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    c = a.copy()
+    c //= b
+    c %= 7
+    c ^= a
+    c <<= 3
+    c >>= 1
+    c &= 255
+    c |= 1024
+    s = 0
+    for v in a:
+        s ^= int(v) // 3 << 1
+    want = [a | b ^ a & 7 << 2 + 1 >> 1, a, c, -x // 0.75, ~a, s]
+    for got, w in zip(res, want):
+        w = np.asarray(w)
+        assert got.dtype == w.dtype
+        np.testing.assert_array_equal(got, w)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_float_literals_and_named_constants_match_numpy(target, tmp_path):
+    """`9.`, `1.e2`, and `pi`, `e`, `inf`, `nan` as NumPy's `np.pi`, ... (Python floats: weak, so an
+    `f32` array times `pi` stays `f32`), in kernels and on the host; a variable named `e` shadows
+    the constant."""
+    x = np.linspace(-2, 2, 101).astype(np.float32)
+    src = """fn main(x: f32[N]) -> (f32[N], f64[N], f64, f64, bool, f64) {
+    let y = x * pi + 9.;
+    let z = where(f64(x) > 1.e0, inf, -inf) + where(x > 1.5, nan, 0.0);
+    let s = pi + e;
+    let m = 0.0;
+    for i in 0..N { m = maximum(m, f64(x[i]) * e); }
+    let e = 2.;
+    return (y, z, s, m, isnan(nan), e);
+}
+"""
+    proc, res = run_source(src, {"x": x}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    want = [
+        x * np.pi + 9.0,
+        np.where(x.astype(np.float64) > 1e0, np.inf, -np.inf) + np.where(x > 1.5, np.nan, 0.0),
+        np.pi + np.e,
+        np.max(x.astype(np.float64) * np.e),
+        np.isnan(np.nan),
+        2.0,
+    ]
+    for got, w in zip(res, want):
+        w = np.asarray(w)
+        assert got.dtype == w.dtype, (got.dtype, w.dtype)
+        np.testing.assert_array_equal(got, w)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_attributes_and_methods_match_numpy(target, tmp_path):
+    """`x.shape[k]` (negative `k` too), `x.ndim`, `x.size`, `len(x)` as NumPy's (known statically
+    here, and read at run time for a filter's result), and the method forms of the reductions,
+    scans, arg-reductions, `astype` and `copy`, each against NumPy's method of the same name."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((5, 7))
+    src = """fn main(x: f64[N, M]) -> (i64, i64, i64, i64, i64, i64, f64, f64[M], f64, f64, f64[N], f64, i64, i64[M], f64[N, M], f32[N, M], f64[N, M]) {
+    let p = x[x > 0.0];
+    let c = x.copy();
+    c[0, 0] = 100.0;
+    return (x.shape[0], x.shape[-1], x.ndim, x.size, len(x), len(p) + p.size + p.shape[0],
+            x.sum(), x.sum(axis=0), x.mean(), x.max(), x.min(axis=1), x.prod(), x.argmin(),
+            x.argmax(axis=0), x.cumsum(axis=1), x.astype(f32), x);
+}
+"""
+    proc, res = run_source(src, {"x": x}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    p = x[x > 0.0]
+    want = [x.shape[0], x.shape[-1], x.ndim, x.size, len(x), len(p) + p.size + p.shape[0],
+            x.sum(), x.sum(axis=0), x.mean(), x.max(), x.min(axis=1), x.prod(), x.argmin(),
+            x.argmax(axis=0), x.cumsum(axis=1), x.astype(np.float32), x]
+    for i, (got, w) in enumerate(zip(res, want)):
+        w = np.asarray(w)
+        assert got.dtype == w.dtype, (i, got.dtype, w.dtype)
+        np.testing.assert_allclose(got, w, rtol=1e-12, err_msg=f"result {i}")
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_for_range_matches_python(target, tmp_path):
+    """`for i in range(n)`, `range(a, b)`, `range(a, b, step)` with positive, negative, run-time
+    steps and empty ranges visit Python's `range`'s values in its order (each loop records them
+    into an array; the arrays are compared with Python's), and a zero step given at run time is
+    Python's ValueError, naming the line."""
+    cases = [(5,), (2, 6), (10, 0, -3), (0, 7, 2), (7, 0, -2), (3, 2), (-4, 4, 3), (0, -5, -1), (5, 5, -1)]
+    lines, rets = [], []
+    for k, args in enumerate(cases):
+        header = ", ".join(str(a) if j < 2 or len(args) < 3 else f"s{k}" for j, a in enumerate(args))
+        lines.append(f"    let r{k} = full(12, -99);\n    let n{k} = 0;\n"
+                     f"    for i in range({header}) {{ r{k}[n{k}] = i; n{k} += 1; }}")
+        rets.append(f"r{k}")
+    params = ", ".join(f"s{k}: i64 = {args[2]}" for k, args in enumerate(cases) if len(args) == 3)
+    src = (f"fn main({params}) -> ({', '.join(['i64[12]'] * len(cases))}) {{\n" + "\n".join(lines)
+           + f"\n    return ({', '.join(rets)});\n}}\n")
+    proc, res = run_source(src, {}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    for args, got in zip(cases, res):
+        want = np.full(12, -99)
+        vals = list(range(*args))
+        want[: len(vals)] = vals
+        np.testing.assert_array_equal(got, want, err_msg=f"range{args}")
+    bad = "fn main(s: i64 = 0) -> i64 {\n    let t = 0;\n    for i in range(0, 3, s) { t += i; }\n    return t;\n}\n"
+    proc, _ = run_source(bad, {}, tmp_path / "zero", flags=("--target", target))
+    assert proc.returncode == 1 and "prog.arr:3:" in proc.stderr, proc.stderr
+    with pytest.raises(ValueError) as err:
+        range(0, 3, 0)
+    assert str(err.value) in proc.stderr, proc.stderr
