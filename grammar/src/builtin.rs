@@ -51,7 +51,7 @@ const REDUCTION: &str = "sum(x) | sum(x, axis=k) | sum(x, axis=(j, k))";
 const CAST: &str = "f64(x) (a cast)";
 const ARG_REDUCTION: &str = "argmin(x) | argmin(x, axis=k)";
 const SCAN: &str = "cumsum(x) | cumsum(x, axis=k)";
-const UFUNC1: &str = "sign(x) / square(x) / reciprocal(x) / round(x) / logical_not(x)";
+const UFUNC1: &str = "sign(x) / square(x) / reciprocal(x) / logical_not(x)";
 const UFUNC2: &str =
     "hypot(a, b) / fmod(a, b) / power(a, b) / logical_and(a, b) / logical_or(a, b) / logical_xor(a, b)";
 const TEST_REDUCTION: &str = "any(x) | any(x, axis=k) | any(x, axis=(j, k))";
@@ -117,7 +117,7 @@ builtins! {
     Sign: "sign", (1, 1), &[], UFUNC1;
     Square: "square", (1, 1), &[], UFUNC1;
     Reciprocal: "reciprocal", (1, 1), &[], UFUNC1;
-    Round: "round", (1, 1), &[], UFUNC1;
+    Round: "round", (1, 1), &["decimals"], "round(x) | round(x, decimals=d) (d an integer literal)";
     LogicalNot: "logical_not", (1, 1), &[], UFUNC1;
     Minimum: "minimum", (2, 2), &[], MIN_MAX;
     Maximum: "maximum", (2, 2), &[], MIN_MAX;
@@ -334,9 +334,11 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Floor, B::Ceil, B::Trunc],
         },
         DocRow {
-            calls: "`round(x)`",
-            result: "NumPy's `round` with `decimals=0`: `rint`, half to even, for floats (`bool -> f64` where NumPy \
-                gives `float16`); integers are kept (`decimals=` is not in the language)",
+            calls: "`round(x)`, `round(x, decimals=d)`",
+            result: "NumPy's `round`: `rint` (half to even) of a float (`bool -> f64` where NumPy gives \
+                `float16`); with `decimals=d` (an integer literal), NumPy's `rint(x * 10**d) / 10**d` (`d < 0`: \
+                `rint(x / 10**-d) * 10**-d`) in `x`'s float dtype, so `round(2.675, decimals=2)` is `2.67` as in \
+                NumPy. Integers are kept; an integer with `d < 0`, or a bool with `d != 0`, is E0503",
             builtins: &[B::Round],
         },
         DocRow {

@@ -92,6 +92,18 @@ FLOAT_TESTS = [
     ("isinf({a})", np.isinf, True),
     ("isfinite({a})", np.isfinite, True),
 ]
+def round_2(a):
+    return np.round(a, 2)
+
+
+def round_minus_1(a):
+    return np.round(a, -1)
+
+
+def round_12(a):
+    return np.round(a, 12)
+
+
 # NumPy's ufuncs that are compositions of the op table's functions in the lowering
 # (`passes/src/lower_ast/expr.rs`, `composed_ufunc`), run on the CPU and on `--target gpu-emulated`.
 COMPOSED_UNARY = [
@@ -99,6 +111,9 @@ COMPOSED_UNARY = [
     ("square({a})", np.square, True),
     ("reciprocal({a})", np.reciprocal, True),
     ("round({a})", np.round, True),
+    ("round({a}, decimals=2)", round_2, True),
+    ("round({a}, decimals=-1)", round_minus_1, True),
+    ("round({a}, decimals=12)", round_12, True),
     ("logical_not({a})", np.logical_not, True),
     ("clip({a}, -1, 2)", lambda a: np.clip(a, -1, 2), True),
     ("clip({a}, 0.5, 1e300)", lambda a: np.clip(a, 0.5, 1e300), True),
@@ -113,8 +128,12 @@ COMPOSED_BINARY = [
     ("clip({a}, {b}, {e})", np.clip, True),
 ]
 # Refused at compile time (E0503, `test_refused_ufuncs_say_why`): NumPy raises for `sign` of a
-# bool; its integer `reciprocal` is integer division, which arrayc refuses.
-REFUSED = {(np.sign, "bool"), (np.reciprocal, "i64"), (np.reciprocal, "bool")}
+# bool and for `round` of a bool with decimals; its integer `reciprocal` is integer division and
+# its integer `round` with negative decimals wraps near the ends of i64, which arrayc refuses.
+REFUSED = {
+    (np.sign, "bool"), (np.reciprocal, "i64"), (np.reciprocal, "bool"),
+    (round_2, "bool"), (round_minus_1, "bool"), (round_12, "bool"), (round_minus_1, "i64"),
+}
 # Which (function, dtype) pairs the language has: `&`, `|`, `^`, `~`, `<<`, `>>` on integers and
 # bools only (NumPy raises TypeError for floats), no `-` on bool (NumPy raises too).
 NO_FLOATS = {np.bitwise_and, np.bitwise_or, np.bitwise_xor, np.invert, np.left_shift, np.right_shift}
@@ -252,8 +271,9 @@ def test_float_tests_match_numpy(dt, tmp_path):
 @pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
 @pytest.mark.parametrize("dt", list(DTYPES))
 def test_composed_unary_ufuncs_match_numpy(dt, target, tmp_path):
-    """`sign square reciprocal round logical_not` and `clip` with literal bounds (compositions of
-    the op table's functions) on every dtype they are defined on, kernel and host path."""
+    """`sign square reciprocal round logical_not`, `round` with `decimals=` and `clip` with literal
+    bounds (compositions of the op table's functions) on every dtype they are defined on, kernel
+    and host path."""
     run_cases(dt, COMPOSED_UNARY, True, tmp_path, ("--target", target), composed_defined)
 
 
@@ -295,6 +315,8 @@ def test_composed_ufuncs_broadcast_and_promote_like_numpy(target, tmp_path):
     ("sign(x)", "bool", ["sign", "bool", "NumPy raises"]),
     ("reciprocal(x)", "i64", ["reciprocal", "integer division", "1.0 / x"]),
     ("reciprocal(x)", "bool", ["reciprocal", "1.0 / x"]),
+    ("round(x, decimals=-2)", "i64", ["round", "negative `decimals=`", "i64(round(f64(x), decimals=-2))"]),
+    ("round(x, decimals=1)", "bool", ["round", "bool", "NumPy raises"]),
 ])
 def test_refused_ufuncs_say_why(call, dt, words, tmp_path):
     """The pairs NumPy rejects or gives integer division for are compile-time errors (E0503) naming

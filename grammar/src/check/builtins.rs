@@ -23,6 +23,8 @@ pub(super) struct Call<'a> {
     /// `axis=` given as a tuple of integers (values, and the tuple's expression), for the
     /// builtins that reduce over several axes ([`Builtin::reduces_axis_tuples`]).
     pub(super) axes: Option<(Vec<i64>, &'a Expr)>,
+    /// `decimals=` (an integer literal, `round`'s), when given.
+    pub(super) decimals: Option<i64>,
     /// Whether a keyword argument was wrong; the call's type is then an error.
     pub(super) bad: bool,
 }
@@ -31,7 +33,7 @@ impl Checker {
     /// Checks a call of builtin `b` (`e`, with `args` and `kwargs`) and returns its type.
     pub fn builtin(&mut self, b: Builtin, args: &[Expr], kwargs: &[(Ident, Expr)], e: &Expr) -> Ty {
         use Builtin as B;
-        let mut c = Call { b, args, e, dtype: None, axis: None, axes: None, bad: false };
+        let mut c = Call { b, args, e, dtype: None, axis: None, axes: None, decimals: None, bad: false };
         self.keywords(&mut c, kwargs);
         if !self.arity(&c) {
             return Ty::Error;
@@ -167,17 +169,21 @@ impl Checker {
                         }
                     }
                 }
-                "axis" => {
+                "axis" | "decimals" => {
                     self.expr(v);
                     match literal_int(v) {
                         Some(a) => {
                             self.retype_literal(v, Ty::Scalar(DType::I64));
-                            c.axis = Some((a, v));
+                            if k.name == "axis" {
+                                c.axis = Some((a, v));
+                            } else {
+                                c.decimals = Some(a);
+                            }
                         }
                         None => {
                             self.error(
                                 "E0503",
-                                "`axis=` must be an integer literal",
+                                format!("`{}=` must be an integer literal", k.name),
                                 v.span.clone(),
                                 "not an integer literal",
                             );
@@ -396,7 +402,8 @@ impl Checker {
 
     /// NumPy's ufuncs of one value that are compositions in the lowering: `sign` (not of a bool,
     /// as NumPy), `square` (as `x * x`), `reciprocal` (of a float only: NumPy's integer reciprocal
-    /// is integer division), `round` (`rint`, integers kept), `logical_not` (a bool).
+    /// is integer division), `round` (`rint`, integers kept; `decimals=` of a float, or a
+    /// non-negative one of an integer), `logical_not` (a bool).
     fn ufunc1(&mut self, c: &Call) -> Ty {
         let arg = &c.args[0];
         let t = self.value(arg);
@@ -408,6 +415,15 @@ impl Checker {
             Builtin::Reciprocal if !d.is_float() => Some((
                 "`reciprocal` of an integer or bool is NumPy's integer division `1 // x`, which arrayc refuses",
                 "for a float reciprocal write `1.0 / x` (or `reciprocal(f64(x))`)",
+            )),
+            Builtin::Round if d == DType::Bool && c.decimals.is_some_and(|k| k != 0) => Some((
+                "`round` of a bool with `decimals=` is not defined (NumPy raises too)",
+                "convert first: `f64(x)`",
+            )),
+            Builtin::Round if d == DType::I64 && c.decimals.is_some_and(|k| k < 0) => Some((
+                "`round` of an integer with negative `decimals=` is not supported (NumPy rounds it in f64 and \
+                 casts back, wrapping near the ends of the i64 range)",
+                "round in f64 and convert: `i64(round(f64(x), decimals=-2))`",
             )),
             _ => None,
         };

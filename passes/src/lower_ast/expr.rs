@@ -81,6 +81,19 @@ fn retyped(ty: &Ty, d: DType) -> Ty {
     }
 }
 
+/// `10**n` as NumPy's `round` computes it (`power_of_ten` in `multiarray/calculation.c`): exact
+/// below `10**9`, then `1e9` times 10, rounding at each step (infinite from `n = 309`).
+fn numpy_power_of_ten(n: u64) -> f64 {
+    if n < 9 {
+        return 10f64.powi(n as i32);
+    }
+    let mut r = 1e9;
+    for _ in 9..n.min(400) {
+        r *= 10.0;
+    }
+    r
+}
+
 /// The reduction a reduction builtin computes (`mean`: a sum, then divided); `None` for the other
 /// builtins.
 fn reduce_kind(b: Builtin) -> Option<ReduceKind> {
@@ -1201,7 +1214,10 @@ impl Lowerer<'_> {
             | B::LogicalAnd
             | B::LogicalOr
             | B::LogicalXor
-            | B::Clip => self.composed_ufunc(b, &vals, args, ty, e)?,
+            | B::Clip => {
+                let decimals = Self::kwarg(kwargs, "decimals").map(|d| self.const_int(d)).transpose()?;
+                self.composed_ufunc(b, &vals, args, decimals, ty, e)?
+            }
             B::Any | B::All | B::CountNonzero => {
                 let axes = self.axes_kwarg(kwargs, vals[0])?;
                 self.nonzero_reduction(b, vals[0], &args[0], axes.as_deref(), ty, e)?
@@ -1525,8 +1541,17 @@ impl Lowerer<'_> {
     /// arithmetic): `power` (`**`), `square` (`x * x`), `reciprocal` (`1 / x`), `round` (`rint`),
     /// `sign` (selections), `logical_*` (comparisons with 0, then `&`, `|`, `!=`, or `x == 0`),
     /// `clip` (`minimum(maximum(x, lo), hi)`), `fmod` and `hypot` (see below). `vals`: the
-    /// arguments' values, `args` their expressions, `ty` the checked result type.
-    fn composed_ufunc(&mut self, b: Builtin, vals: &[ValueId], args: &[Expr], ty: &Ty, e: &Expr) -> LResult<ValueId> {
+    /// arguments' values, `args` their expressions, `decimals` `round`'s `decimals=`, `ty` the
+    /// checked result type.
+    fn composed_ufunc(
+        &mut self,
+        b: Builtin,
+        vals: &[ValueId],
+        args: &[Expr],
+        decimals: Option<i64>,
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<ValueId> {
         use Builtin as B;
         let dt = ty.dtype().expect("checked: a value");
         let bty = retyped(ty, DType::Bool);
@@ -1542,7 +1567,17 @@ impl Lowerer<'_> {
                 self.binary(BinFn::Div, one, vals[0], ty)?
             }
             B::Round if !dt.is_float() => vals[0],
-            B::Round => self.elementwise(ComputeFn::Unary(UnFn::Rint), vals.to_vec(), ty, e)?,
+            B::Round => match decimals.filter(|&d| d != 0) {
+                None => self.elementwise(ComputeFn::Unary(UnFn::Rint), vals.to_vec(), ty, e)?,
+                Some(d) => {
+                    // NumPy's `round`: scale by its `power_of_ten`, `rint`, scale back.
+                    let f = self.constant(Scalar::F64(numpy_power_of_ten(d.unsigned_abs())).cast(dt));
+                    let (there, back) = if d > 0 { (BinFn::Mul, BinFn::Div) } else { (BinFn::Div, BinFn::Mul) };
+                    let y = self.array_or_scalar(there, vals[0], f, ty)?;
+                    let y = self.elementwise(ComputeFn::Unary(UnFn::Rint), vec![y], ty, e)?;
+                    self.array_or_scalar(back, y, f, ty)?
+                }
+            },
             B::Sign => {
                 // NumPy: 1 above 0, -1 below, else 0 (`sign(-0.0)` is `+0.0`), NaN stays NaN.
                 let x = vals[0];
