@@ -170,6 +170,8 @@ builtins! {
     Append: "append", (2, 2), &[], "append(x, values) (x 1-d, values a scalar or 1-d)";
     Roll: "roll", (2, 2), AXIS, "roll(x, shift) (x 1-d) | roll(x, shift, axis=k)";
     Meshgrid: "meshgrid", (2, ANY), &[], "meshgrid(x1, x2, ...) (1-d arrays)";
+    Tile: "tile", (2, 2), &[], "tile(x, reps) (reps an integer)";
+    Repeat: "repeat", (2, 2), AXIS, "repeat(x, k) (x 1-d) | repeat(x, k, axis=a) (k an integer)";
     Pad: "pad", (2, 2), &["constant_values"],
         "pad(x, w) | pad(x, (before, after)) | pad(x, ((b0, a0), (b1, a1), ...)), constant_values=0";
 }
@@ -556,6 +558,20 @@ pub const DOCS: &[DocRow] = {
                 elements of `c` (default 0, cast to `x`'s dtype) around `x` along every axis (along axis `i`: \
                 `bi` and `ai`); the widths are non-negative integers (checked at run time unless literal)",
             builtins: &[B::Pad],
+        },
+        DocRow {
+            calls: "`tile(x, reps)`",
+            result: "NumPy's `tile` with an integer `reps`: `x` repeated `reps` times along its last axis \
+                (shape `(..., n * reps)`); a gather through `arange(n * reps) % n`, fused; a negative `reps` \
+                is a run-time error naming the line (a tuple of repetitions is not supported)",
+            builtins: &[B::Tile],
+        },
+        DocRow {
+            calls: "`repeat(x, k)`, `repeat(x, k, axis=a)`",
+            result: "NumPy's `repeat` with an integer `k`: each element repeated `k` times along axis `a` (shape \
+                `n * k` there); without `axis=` only of a 1-d `x` (NumPy flattens); a gather through \
+                `arange(n * k) // k`, fused; a negative `k` is a run-time error naming the line",
+            builtins: &[B::Repeat],
         },
         DocRow {
             calls: "`meshgrid(x1, x2, ...)`",

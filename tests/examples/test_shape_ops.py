@@ -1,6 +1,7 @@
 """Shape operations against NumPy (docs/language.md, "Builtin functions"): the views `flip`,
 `expand_dims`, `squeeze` (writes through them change the argument, as NumPy's views do) and the new
-arrays `concatenate`, `stack`, `vstack`, `hstack`, `append`, `roll`, `pad`, `meshgrid` (and `linspace(endpoint=false)`), on every dtype, with
+arrays `concatenate`, `stack`, `vstack`, `hstack`, `append`, `roll`, `pad`, `tile`, `repeat`,
+`meshgrid` (and `linspace(endpoint=false)`), on every dtype, with
 mixed dtypes (NumPy's promotion), empty arrays and sizes known only at run time; on the CPU and on
 the GPU kernels (emulated, and the GPU where there is one). Then the checker's errors and the run
 time's, each naming the place."""
@@ -40,6 +41,11 @@ CASES = [
     ("pad(a, (1, s))", lambda a, b, v, w, s: np.pad(a, (1, s)), "T[?, ?]"),
     ("pad(a, ((0, 2), (s, 0)), constant_values=3)", lambda a, b, v, w, s: np.pad(a, ((0, 2), (s, 0)), constant_values=3),
      "T[?, ?]"),
+    ("tile(v, 3)", lambda a, b, v, w, s: np.tile(v, 3), "T[?]"),
+    ("tile(a, s)", lambda a, b, v, w, s: np.tile(a, s), "T[n, ?]"),
+    ("repeat(v, s)", lambda a, b, v, w, s: np.repeat(v, s), "T[?]"),
+    ("repeat(a, 3, axis=0)", lambda a, b, v, w, s: np.repeat(a, 3, axis=0), "T[?, m]"),
+    ("a.repeat(0, axis=-1)", lambda a, b, v, w, s: np.repeat(a, 0, axis=-1), "T[n, 0]"),
     # A fused consumer of each kind of result.
     ("concatenate((a, b)) * 2 + 1", lambda a, b, v, w, s: np.concatenate((a, b)) * 2 + 1, "Q[?, m]"),
     ("sum(pad(a, 1), axis=0)", lambda a, b, v, w, s: np.sum(np.pad(a, 1), axis=0), "R[?]"),
@@ -137,6 +143,8 @@ def test_writes_through_view_operations_change_the_argument(target, tmp_path):
         ("fn f(x: f64) -> f64 { return flip(x); }", "E0503", "needs an array"),
         ("fn f(x: f64[n]) -> f64[n, 1] { return expand_dims(x); }", "E0405", "needs `axis=`"),
         ("fn f(x: f64[n, m]) -> f64[?] { let (a, b) = meshgrid(x, x); return a; }", "E0503", "needs 1-d arrays"),
+        ("fn f(x: f64[n, m]) -> f64[?] { return repeat(x, 2); }", "E0405", "needs `axis=`"),
+        ("fn f(x: f64[n]) -> f64[?] { return tile(x, 1.5); }", "E0", "repetitions of `tile`"),
         ("fn f() -> f64[3] { return linspace(0, 1, 3, endpoint=1); }", "E0503", "must be `true` or `false`"),
     ],
 )
@@ -158,6 +166,8 @@ def test_checker_errors(src, code, words, tmp_path):
          {"x": np.zeros(3), "w": -2}, "negative values"),
         ("fn f(x: f64[n], y: f64[m]) -> f64[2, n] {\n    return stack((x, y));\n}",
          {"x": np.zeros(3), "y": np.zeros(4)}, "must match"),
+        ("fn f(x: f64[n], k: i64) -> f64[?] {\n    return tile(x, k);\n}",
+         {"x": np.zeros(3), "k": -1}, "tile: negative dimensions are not allowed"),
     ],
 )
 def test_run_time_errors_name_the_line(src, args, message, tmp_path):

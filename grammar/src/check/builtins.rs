@@ -93,6 +93,8 @@ impl Checker {
             | B::Append
             | B::Roll
             | B::Meshgrid
+            | B::Tile
+            | B::Repeat
             | B::Pad => self.shape_op(&c),
             B::Len | B::Ndim | B::Size => self.shape_query(&c),
         };

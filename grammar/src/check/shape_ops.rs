@@ -1,6 +1,6 @@
 //! Shape operations (`docs/language.md`, "Builtin functions"): the views `flip`, `expand_dims` and
-//! `squeeze`, and the new arrays `concatenate`, `stack`, `vstack`, `hstack`, `append`, `roll` and
-//! `pad`, with NumPy's shapes and dtypes. Sizes the checker cannot compare (symbols) are checked
+//! `squeeze`, and the new arrays `concatenate`, `stack`, `vstack`, `hstack`, `append`, `roll`,
+//! `pad`, `tile`, `repeat` and `meshgrid`, with NumPy's shapes and dtypes. Sizes the checker cannot compare (symbols) are checked
 //! at run time by the lowering (`passes/src/lower_ast/shape_ops.rs`), naming the line.
 
 use super::builtins::{literal_int, Call};
@@ -36,6 +36,7 @@ impl Checker {
             B::Concatenate | B::Stack | B::Vstack | B::Hstack => self.join(c),
             B::Append => self.append(c),
             B::Meshgrid => self.meshgrid(c),
+            B::Tile | B::Repeat => self.tile_or_repeat(c),
             B::Pad => self.pad(c),
             other => unreachable!("`{}` is not a shape operation", other.name()),
         }
@@ -244,6 +245,29 @@ impl Checker {
             return Ty::Error;
         };
         Ty::Array(promote(dx, None, dv, None), vec![n.add(&m)])
+    }
+
+    /// `tile(x, reps)` (along the last axis) and `repeat(x, k, axis=a)` (without `axis=`, of a 1-d
+    /// `x` only): `x`'s shape with the size along that axis multiplied by the integer.
+    fn tile_or_repeat(&mut self, c: &Call) -> Ty {
+        let t = self.array_arg(c, &c.args[0]);
+        let what = if c.b == Builtin::Tile { "the repetitions of `tile`" } else { "the repetitions of `repeat`" };
+        let Ok(k) = self.int_operand(&c.args[1], what) else { return Ty::Error };
+        let Ty::Array(d, mut s) = t else { return Ty::Error };
+        let a = match (c.b, c.axis) {
+            (Builtin::Tile, _) => s.len() - 1,
+            (_, Some((a, ae))) => match self.axis_in_range(a, &s, &ae.span) {
+                Some(a) => a,
+                None => return Ty::Error,
+            },
+            (_, None) if s.len() == 1 => 0,
+            (_, None) => {
+                self.needs_axis(c, s.len());
+                return Ty::Error;
+            }
+        };
+        s[a] = k.and_then(|k| s[a].mul(&k)).unwrap_or_else(|| self.fresh());
+        Ty::Array(d, s)
     }
 
     /// `meshgrid(x1, x2, ...)` of 1-d arrays: one array per input, each of its dtype and of shape

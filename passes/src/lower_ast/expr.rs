@@ -1105,6 +1105,8 @@ impl Lowerer<'_> {
             | B::Append
             | B::Roll
             | B::Meshgrid
+            | B::Tile
+            | B::Repeat
             | B::Pad => unreachable!("lowered by `shape_op`"),
             B::Zeros | B::Ones | B::Empty | B::Full | B::Random => self.creation(b, &vals, kwargs, ty)?,
             B::Arange => self.arange(&vals, ty),

@@ -1,7 +1,7 @@
 //! Shape operations (`docs/language.md`, "Builtin functions"; their types:
 //! `grammar/src/check/shape_ops.rs`). `flip`, `expand_dims` and `squeeze` are `arr.view`s of their
-//! argument (NumPy gives views too). `concatenate`, `stack`, `vstack`, `hstack`, `append`, `roll`
-//! and `pad` allocate the result and copy each part into a view of it (`arr.copy`, `arr.fill`),
+//! argument (NumPy gives views too). `concatenate`, `stack`, `vstack`, `hstack`, `append`, `roll`,
+//! `pad` and `meshgrid` allocate the result and copy each part into a view of it (`arr.copy`, `arr.fill`),
 //! which the fusion pass fuses like any elementwise operation. Sizes the checker could not compare
 //! are checked at run time (`cf.assert`, naming the line).
 
@@ -105,6 +105,14 @@ impl Lowerer<'_> {
             }
             B::Pad => self.pad(&args[0], &args[1], Self::kwarg(kwargs, "constant_values"), ty)?,
             B::Meshgrid => return self.meshgrid(args, ty).map(Some),
+            B::Tile | B::Repeat => {
+                let x = self.expr(&args[0])?;
+                let k = self.expr(&args[1])?;
+                let k = self.cast_scalar(k, DType::I64);
+                let r = self.rank(x);
+                let a = if b == B::Tile { r - 1 } else { axis.unwrap_or(0).rem_euclid(r as i64) as usize };
+                self.tile_or_repeat(b, x, k, a, ty)
+            }
             _ => return Ok(None),
         };
         Ok(Some(vec![v]))
@@ -266,6 +274,23 @@ impl Lowerer<'_> {
             out.push(self.compute_new(ComputeFn::Copy, vec![along], *d, sizes.clone(), Some(shape)));
         }
         Ok(out)
+    }
+
+    /// `tile` (`b`) or `repeat` of `x` `k` times along axis `a`: a gather through the positions
+    /// `arange(n * k) % n` (`tile`) or `arange(n * k) // k` (`repeat`), `n` the size along `a`;
+    /// `k` checked to be non-negative.
+    fn tile_or_repeat(&mut self, b: Builtin, x: ValueId, k: ValueId, a: usize, ty: &Ty) -> ValueId {
+        let Ty::Array(d, shape) = ty else { unreachable!("checked: an array") };
+        let zero = self.i64_const(0);
+        let ok = self.scalar_binary(BinFn::Ge, k, zero, DType::I64);
+        self.emit(OpKind::Assert { cond: ok, msg: format!("{}: negative dimensions are not allowed", b.name()) });
+        let n = self.dim(x, a);
+        let len = self.scalar_binary(BinFn::Mul, n, k, DType::I64);
+        let one = self.i64_const(1);
+        let at = self.compute_new(ComputeFn::Arange, vec![zero, one], DType::I64, vec![len], None);
+        let (f, by) = if b == Builtin::Tile { (BinFn::Rem, n) } else { (BinFn::FloorDiv, k) };
+        let idx = self.compute_new(ComputeFn::Binary(f), vec![at, by], DType::I64, vec![len], None);
+        self.gather(x, &[idx], a, *d, &shape[a..a + 1], Some(shape))
     }
 
     /// `roll(x, shift, axis=k)`: `s = shift mod n` (`n` the size along `k`; 0 when `n` is 0), then
