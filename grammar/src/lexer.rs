@@ -259,6 +259,10 @@ pub enum LexError {
     /// arguments (reported by the parser).
     #[error("`for` loops over `a..b` or `range(...)`")]
     NotARange { span: Span },
+    /// A tuple assignment with a tuple of another length than its targets' (reported by the
+    /// parser).
+    #[error("{targets} targets, {values} values")]
+    TupleLength { targets: usize, values: usize, span: Span },
 }
 
 impl LexError {
@@ -268,7 +272,8 @@ impl LexError {
             LexError::Invalid { span, .. }
             | LexError::IntOverflow { span, .. }
             | LexError::Attribute { span, .. }
-            | LexError::NotARange { span } => span.clone(),
+            | LexError::NotARange { span }
+            | LexError::TupleLength { span, .. } => span.clone(),
         }
     }
 }

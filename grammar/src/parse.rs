@@ -109,6 +109,13 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
                 "unknown attribute",
             )
             .with_help("the attributes are `x.T`, `x.shape[k]`, `x.ndim` and `x.size`; methods are called `x.sum()`"),
+            LexError::TupleLength { targets, values, span } => Diagnostic::error(
+                "E0106",
+                format!("{targets} targets but {values} values in a tuple assignment"),
+                span,
+                format!("{values} values"),
+            )
+            .with_note("Python raises ValueError: the counts must be equal"),
             LexError::NotARange { span } => {
                 Diagnostic::error("E0105", "a `for` loop needs a range: `a..b` or `range(...)`", span, "not a range")
                     .with_help("write `for i in 0..n`, `for i in range(n)`, `range(a, b)` or `range(a, b, step)`")

@@ -115,3 +115,66 @@ pub fn range_for(ids: &Cell<u32>, var: Ident, range: Expr, body: Block, span: Sp
     let end = end.unwrap_or_else(|| unreachable!("at least 1 argument"));
     Ok(Stmt::For { var, start, end, step: args.next().map(Box::new), body, span })
 }
+
+/// Whether `name` is one the parser made up (a tuple assignment's temporary, [`tuple_assign`]),
+/// which no program can write and tools do not show.
+pub fn is_synthesized(name: &str) -> bool {
+    name.contains('.')
+}
+
+/// A target of a tuple assignment: a variable, with the subscript and its span when it is `x[...]`.
+pub type Target = (Ident, Option<(Vec<Index>, Span)>);
+
+/// A tuple assignment as the statements it stands for, with Python's semantics: every value of
+/// the right side is evaluated first, into temporaries (named `tuple.OFFSET.K`, which no program
+/// can write, and a valid MLIR value name), then assigned to the targets left to right:
+/// `(a, b) = (b, a);` swaps, `a[i], a[j] = a[j], a[i];` swaps two elements (as in NumPy, a value
+/// that is a view is assigned as it is when its turn comes). `value` is a tuple of as many values
+/// as there are targets, or a call with that many results (a tuple of another length is E0106).
+/// `declare`: `let (a, b) = ...;`, which declares the targets (the old form, a call's results, is
+/// then one `let`).
+pub fn tuple_assign(
+    ids: &Cell<u32>,
+    targets: Vec<Target>,
+    value: Expr,
+    declare: bool,
+    span: Span,
+) -> Result<Vec<Stmt>, LexError> {
+    let is_tuple = match &value.kind {
+        ExprKind::Tuple(items) if items.len() == targets.len() => true,
+        ExprKind::Tuple(items) => {
+            return Err(LexError::TupleLength { targets: targets.len(), values: items.len(), span: value.span });
+        }
+        _ => false,
+    };
+    if declare && !is_tuple {
+        let names = targets.into_iter().map(|(n, _)| n).collect();
+        return Ok(vec![Stmt::Let { names, value, span }]);
+    }
+    let temps: Vec<Ident> = (0..targets.len())
+        .map(|k| Ident { name: format!("tuple.{}.{k}", span.start), span: targets[k].0.span.clone() })
+        .collect();
+    let mut out = Vec::new();
+    match value.kind {
+        ExprKind::Tuple(items) if is_tuple => {
+            // The tuple leaves the tree; it is the last expression parsed (see `return_values`).
+            if value.id.0 + 1 == ids.get() {
+                ids.set(value.id.0);
+            }
+            for (t, e) in temps.iter().zip(items) {
+                let span = e.span.clone();
+                out.push(Stmt::Let { names: vec![t.clone()], value: e, span });
+            }
+        }
+        _ => out.push(Stmt::Let { names: temps.clone(), value, span }),
+    }
+    for ((name, index), t) in targets.into_iter().zip(temps) {
+        let value = mk(ids, ExprKind::Var(t), name.span.clone());
+        out.push(match index {
+            Some((index, span)) => Stmt::SetItem { target: name, index, value, span },
+            None if declare => Stmt::Let { span: name.span.clone(), names: vec![name], value },
+            None => Stmt::Assign { span: name.span.clone(), name, value },
+        });
+    }
+    Ok(out)
+}

@@ -413,6 +413,50 @@ fn f(x: f64[N, M]) -> (f64[M], i64, f64[N]) { return (x.mean(axis=0), x.shape[1]
     }
 }
 
+/// A tuple assignment is its statements: temporaries for every value, then the assignments in
+/// order (Python's semantics), in both spellings, with subscript targets and from a call.
+#[test]
+fn tuple_assignment_is_temporaries_then_assignments() {
+    let src = "fn f(v: f64[3]) { let a = 1; let b = 2; (a, b) = (b, a + 1); a, v[0] = b, 2.0; let (c, e) = (a, b); }";
+    let (p, d) = parse(src);
+    assert!(d.is_empty(), "{d:?}");
+    let stmts = &p.unwrap().functions[0].body.stmts;
+    let shape: Vec<String> = stmts
+        .iter()
+        .map(|s| match s {
+            Stmt::Let { names, value, .. } => format!("let {} = {}", names[0].name, sx(value)),
+            Stmt::Assign { name, value, .. } => format!("{} = {}", name.name, sx(value)),
+            Stmt::SetItem { target, value, .. } => format!("{}[..] = {}", target.name, sx(value)),
+            _ => "?".into(),
+        })
+        .collect();
+    let t = |k: usize, o: usize| format!("tuple.{o}.{k}");
+    let at = |text: &str| src.find(text).unwrap();
+    let (o1, o2, o3) = (at("(a, b) ="), at("a, v[0]"), at("let (c"));
+    assert_eq!(
+        shape,
+        [
+            "let a = 1".to_string(),
+            "let b = 2".into(),
+            format!("let {} = b", t(0, o1)),
+            format!("let {} = (Add a 1)", t(1, o1)),
+            format!("a = {}", t(0, o1)),
+            format!("b = {}", t(1, o1)),
+            format!("let {} = b", t(0, o2)),
+            format!("let {} = 2.0", t(1, o2)),
+            format!("a = {}", t(0, o2)),
+            format!("v[..] = {}", t(1, o2)),
+            format!("let {} = a", t(0, o3)),
+            format!("let {} = b", t(1, o3)),
+            format!("let c = {}", t(0, o3)),
+            format!("let e = {}", t(1, o3)),
+        ]
+    );
+    expr_ids_are_dense_in(src);
+    let (_, d) = parse("fn f() { let a = 1; let b = 2; a, b = 1, 2, 3; }");
+    assert_eq!(d[0].code, "E0106", "{d:?}");
+}
+
 #[test]
 fn expr_ids_are_dense() {
     // Also where the parser rewrites: `x.shape[k]`, `x.astype(d)`, methods, `return (a, b)`.

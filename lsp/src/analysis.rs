@@ -318,6 +318,10 @@ impl Indexer<'_> {
                         (t, 1) => t.clone(),
                         _ => None,
                     };
+                    if arrayc_grammar::syntax::is_synthesized(&n.name) {
+                        // A tuple assignment's temporary: not the program's name, never shown.
+                        continue;
+                    }
                     let d = self.declare(n, DefKind::Let, span.clone(), ty);
                     self.defs[d].view_of = view_of.clone();
                 }

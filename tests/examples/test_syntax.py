@@ -163,3 +163,48 @@ def test_for_range_matches_python(target, tmp_path):
     with pytest.raises(ValueError) as err:
         range(0, 3, 0)
     assert str(err.value) in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_tuple_assignment_matches_python(target, tmp_path):
+    """Python's tuple assignment: the right side is evaluated first (a swap, a Fibonacci step),
+    element swaps through subscripts, a call's results, and NumPy's behaviour when the values are
+    views (`x[0], x[1] = x[1], x[0]` leaves both rows equal in NumPy too)."""
+    x = np.arange(12.0).reshape(4, 3)
+    v = np.array([5, 1, 4, 2, 3])
+    src = """fn step(a: i64, b: i64) -> (i64, i64) { return (b, a + b); }
+fn main(x: f64[4, 3], v: i64[5]) -> (i64, i64, i64, i64, i64[5], f64[4, 3], f64, f64) {
+    let a = 0;
+    let b = 1;
+    for i in range(10) { a, b = b, a + b; }
+    let c = 3;
+    let d = 4;
+    (c, d) = step(c, d);
+    for i in range(1, 5) {
+        for j in range(4, i - 1, -1) {
+            if v[j - 1] > v[j] { v[j - 1], v[j] = v[j], v[j - 1]; }
+        }
+    }
+    x[0], x[1] = x[1], x[0];
+    x[2], x[3] = copy(x[3]), copy(x[2]);
+    let (p, q) = (x[0, 0], 2.5);
+    return (a, b, c, d, v, x, p, q);
+}
+"""
+    proc, res = run_source(src, {"x": x, "v": v}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    a, b = 0, 1
+    for _ in range(10):
+        a, b = b, a + b
+    c, d = 4, 7
+    w = v.copy()
+    for i in range(1, 5):
+        for j in range(4, i - 1, -1):
+            if w[j - 1] > w[j]:
+                w[j - 1], w[j] = w[j], w[j - 1]
+    y = x.copy()
+    y[0], y[1] = y[1], y[0]
+    y[2], y[3] = y[3].copy(), y[2].copy()
+    want = [a, b, c, d, w, y, y[0, 0], 2.5]
+    for got, w_ in zip(res, want):
+        np.testing.assert_array_equal(got, np.asarray(w_))

@@ -153,7 +153,8 @@ impl Checker {
 
     /// All variable names in scope (for suggestions).
     pub fn names_in_scope(&self) -> Vec<String> {
-        let mut v: Vec<String> = self.scopes.iter().flat_map(|s| s.keys().cloned()).collect();
+        let mut v: Vec<String> =
+            self.scopes.iter().flat_map(|s| s.keys().filter(|n| !crate::syntax::is_synthesized(n)).cloned()).collect();
         v.sort();
         v.dedup();
         v
