@@ -155,7 +155,7 @@ fn _call(ctypes: f64[N]) -> f64[N] {
     return y * 2.0;
 }
 
-fn len(__arrayc_call: f64[N], x_shape: i64, x: f64[N]) -> f64 {
+fn ValueError(__arrayc_call: f64[N], x_shape: i64, x: f64[N]) -> f64 {
     let v = __arrayc_call[1:];
     v[:] = 1.0;
     return sum(x) + x_shape;
@@ -217,7 +217,7 @@ def writes(tmp_path_factory):
 
 def test_python_keywords_and_helper_names_are_escaped(keywords):
     """Functions and parameters named like Python keywords get a trailing underscore; functions named
-    like the module's helpers (`numpy`, `_call`, `len`, `__arrayc_call`) shadow nothing."""
+    like the module's helpers (`numpy`, `_call`, `ValueError`, `__arrayc_call`) shadow nothing."""
     m, _ = keywords
     assert m.class_(np.arange(4.0), int=2) == 8.0  # `int` is no keyword: a valid parameter name
     x = np.arange(3.0)
@@ -225,7 +225,7 @@ def test_python_keywords_and_helper_names_are_escaped(keywords):
     np.testing.assert_array_equal(x, [0.0, 2.0, 4.0])
     np.testing.assert_array_equal(m._call(np.arange(3.0)), [4.0, 2.0, 0.0])
     y = np.zeros(3)
-    assert m.len(y, 5, np.ones(3)) == 8.0
+    assert m.ValueError(y, 5, np.ones(3)) == 8.0
     np.testing.assert_array_equal(y, [0.0, 1.0, 1.0])
     assert m.def_() == 3.0 and m.def_(2.0, False) == -2.0 and m.def_(lambda_=1.0, None_=True, unix=4) == 4.0
     # The helpers still work after every user function ran, under their own names.
