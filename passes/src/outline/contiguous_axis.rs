@@ -50,21 +50,16 @@ pub(super) fn reduce_along_contiguous_axis(
     }
     let mut perm: Vec<usize> = (0..r).collect();
     perm.swap(r - 2, r - 1);
-    let mut strides = vec![];
-    for (a, t) in args.iter_mut().zip(transposed) {
-        strides.push(if t {
+    // The other arguments keep the strides the fusion symbols know; each transposed one has 1.
+    let mut strides = super::inner_strides(args, host, syms);
+    strides.resize(args.len(), None);
+    for ((a, t), s) in args.iter_mut().zip(transposed).zip(&mut strides) {
+        if t {
             let res = st.host_value(host, host.ty(*a));
             out.push(Op { kind: OpKind::Transpose { res, src: *a, perm: perm.clone() }, loc, block: None });
             *a = res;
-            Some(1)
-        } else {
-            match host.ty(*a) {
-                Type::Array(_, ar) if ar > 0 => {
-                    syms.view(host, *a).strides[ar - 1].as_const().filter(|c| *c == 0 || *c == 1)
-                }
-                _ => None,
-            }
-        });
+            *s = Some(1);
+        }
     }
     Some(strides)
 }
