@@ -133,15 +133,24 @@ impl CpuKernels {
     }
 }
 
+impl CpuKernels {
+    /// Runs kernel `kernel` on `args` with [`launch_rows`] (all rows when `rows` is `None`); when
+    /// it succeeds, counts its array arguments' traffic (whole views, even for some rows).
+    /// Errors: no such kernel, and those of [`launch_rows`].
+    pub fn launch_rows(&self, kernel: &str, args: &[RtValue], rows: Option<(i64, i64)>) -> Result<(), LaunchError> {
+        let (entry, plan) = self.get(kernel).ok_or_else(|| format!("no compiled kernel @{kernel}"))?;
+        launch_rows(entry, plan, args, rows)?;
+        // Counted after the launch's checks: only in-bounds views of a launch that ran.
+        self.traffic.count(args);
+        Ok(())
+    }
+}
+
 impl KernelLauncher for CpuKernels {
     /// Runs kernel `kernel` on `args` with [`launch`] (argument and shape checks, chunked parallel
     /// execution on rayon's current pool); when it succeeds, counts its array arguments' traffic.
     fn launch(&self, kernel: &str, args: &[RtValue]) -> Result<(), LaunchError> {
-        let (entry, plan) = self.get(kernel).ok_or_else(|| format!("no compiled kernel @{kernel}"))?;
-        launch(entry, plan, args)?;
-        // Counted after the launch's checks: only in-bounds views of a launch that ran.
-        self.traffic.count(args);
-        Ok(())
+        self.launch_rows(kernel, args, None)
     }
 
     fn traffic(&self) -> Option<(u64, u64)> {
@@ -184,8 +193,27 @@ impl KernelLauncher for CpuKernels {
 /// Errors: [`LaunchError::Invalid`] for the checks above; [`LaunchError::Fault`] when an iteration
 /// faulted (the fault of the smallest index; outputs are then partly written).
 pub fn launch(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue]) -> Result<(), LaunchError> {
+    launch_rows(entry, plan, args, None)
+}
+
+/// [`launch`], restricted to rows `rows = [lo, hi)` of dimension 0 of the iteration space when
+/// given: the kernel runs only the iterations of those rows, with their global coordinates (so an
+/// `arange`, a random draw or a gather sees the indices it sees in a whole launch), and a reduction
+/// over everything writes the combination over those rows only (the identity for none). This is
+/// the owner-computes launch of a distributed run (`arrayc_dist`): every rank runs the rows of the
+/// outputs it owns. Only for a kernel whose chunked rows are dimension 0 of its iteration space
+/// ([`row_restrictable`]); a reduction along an axis is then never split along it.
+///
+/// Errors: as [`launch`]; a range outside `[0, n)` (`n` the rows of the iteration space) is
+/// [`LaunchError::Invalid`].
+pub fn launch_rows(
+    entry: PackedKernel,
+    plan: &LaunchPlan,
+    args: &[RtValue],
+    rows: Option<(i64, i64)>,
+) -> Result<(), LaunchError> {
     let fault_cell = AtomicI64::new(NO_FAULT);
-    run(entry, plan, args, &fault_cell)?;
+    run(entry, plan, args, &fault_cell, rows)?;
     match fault_cell.load(Ordering::Acquire) {
         NO_FAULT => Ok(()),
         k => Err(LaunchError::Fault(plan.layout.faults[k as usize].clone())),
@@ -369,6 +397,8 @@ pub fn packed_words(abi: &KernelAbi, args: &[RtValue], mut base_ptr: impl FnMut(
 /// without reductions), of dimension 0 of the outputs (a reduction along an axis), or of the
 /// reduced axis (`split`).
 struct Chunks {
+    /// The first row (0 unless [`launch_rows`] restricts the rows).
+    first: i64,
     rows: i64,
     per_row: i64,
     rows_per_chunk: i64,
@@ -387,7 +417,7 @@ struct Chunks {
 impl Chunks {
     /// The chunks of a kernel of layout `layout` over the iteration space `space` (elements per
     /// dimension).
-    fn of(layout: &KernelLayout, space: &[i64]) -> Chunks {
+    fn of(layout: &KernelLayout, space: &[i64], never_split: bool) -> Chunks {
         let mut split = false;
         let mut min_rows = 1;
         let mut axis_len = 0;
@@ -410,8 +440,9 @@ impl Chunks {
                 axis_len = space[a];
                 out_rows = expect[0];
                 let out_elems: i64 = expect.iter().product();
-                split =
-                    layout.axis_split && (1..=SPLIT_MAX_OUT).contains(&out_elems) && axis_len > CHUNK_ELEMS / out_elems;
+                split = !never_split
+                    && layout.axis_split
+                    && (1..=SPLIT_MAX_OUT).contains(&out_elems) && axis_len > CHUNK_ELEMS / out_elems;
                 if split {
                     (axis_len, out_elems, true)
                 } else {
@@ -425,13 +456,20 @@ impl Chunks {
         };
         let rows_per_chunk = (CHUNK_ELEMS / per_row.max(1)).max(min_rows);
         let count = (rows + rows_per_chunk - 1) / rows_per_chunk;
-        Chunks { rows, per_row, rows_per_chunk, count, partial, split, out_rows, axis_len }
+        Chunks { first: 0, rows, per_row, rows_per_chunk, count, partial, split, out_rows, axis_len }
+    }
+
+    /// Keeps rows `[lo, hi)` only ([`launch_rows`]).
+    fn restrict(&mut self, lo: i64, hi: i64) {
+        self.first = lo;
+        self.rows = hi - lo;
+        self.count = (self.rows + self.rows_per_chunk - 1) / self.rows_per_chunk;
     }
 
     /// The rows `[lo, hi)` of chunk `c`.
     fn bounds(&self, c: i64) -> (i64, i64) {
         let lo = c * self.rows_per_chunk;
-        (lo, (lo + self.rows_per_chunk).min(self.rows))
+        (self.first + lo, self.first + (lo + self.rows_per_chunk).min(self.rows))
     }
 }
 
@@ -480,15 +518,40 @@ fn combine_partials(partials: &[(ReduceKind, usize, View)], count: i64, args: &[
     }
 }
 
-/// [`launch`] with the fault cell `fault_cell` (passed to the kernel when it can fault).
-fn run(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue], fault_cell: &AtomicI64) -> Result<(), LaunchError> {
+/// Whether a CPU launch of a kernel of layout `layout` chunks dimension 0 of its iteration space,
+/// so that [`launch_rows`] can restrict it to some of its rows: a block without reductions whose
+/// [`KernelLayout::chunk_dim`] is 0 (no scan along axis 0), a reduction over everything, or
+/// reductions along an axis other than 0 (whose outputs' dimension 0 is the space's).
+pub fn row_restrictable(layout: &KernelLayout) -> bool {
+    match layout.reduce {
+        None => layout.chunk_dim() == Some(0) && !layout.chunked_scan,
+        Some(_) if layout.reduces_all => true,
+        Some(r) => r.axis.is_some_and(|a| a > 0),
+    }
+}
+
+/// [`launch_rows`] with the fault cell `fault_cell` (passed to the kernel when it can fault).
+fn run(
+    entry: PackedKernel,
+    plan: &LaunchPlan,
+    args: &[RtValue],
+    fault_cell: &AtomicI64,
+    rows: Option<(i64, i64)>,
+) -> Result<(), LaunchError> {
     let Validated { space, mut written } = validate(plan, args)?;
     let Some(space) = space else {
         // No view parameter: nothing to iterate over.
         return Ok(());
     };
     let layout = &plan.layout;
-    let chunks = Chunks::of(layout, &space);
+    let mut chunks = Chunks::of(layout, &space, rows.is_some());
+    if let Some((lo, hi)) = rows {
+        let n = space.first().copied().unwrap_or(1);
+        if !row_restrictable(layout) || lo < 0 || lo > hi || hi > n || chunks.rows != n {
+            return Err(format!("kernel @{}: cannot run rows {lo}..{hi} of {n} alone", plan.name).into());
+        }
+        chunks.restrict(lo, hi);
+    }
     if !chunks.partial {
         written.extend(layout.reduce.iter().chain(&layout.extra).map(|r| out_param(plan, r)));
     }

@@ -164,6 +164,14 @@ impl JitKernels {
 }
 
 /// Launches through [`CpuKernels`] (which counts the traffic).
+impl JitKernels {
+    /// The compiled kernels with their launch plans (for a launcher that runs them its own way, the
+    /// distributed one of `arrayc_dist`).
+    pub fn cpu(&self) -> &CpuKernels {
+        &self.kernels
+    }
+}
+
 impl KernelLauncher for JitKernels {
     fn launch(&self, kernel: &str, args: &[RtValue]) -> Result<(), LaunchError> {
         self.kernels.launch(kernel, args)

@@ -77,6 +77,13 @@ enum Command {
         /// a GPU; slow).
         #[arg(long, value_enum, default_value = "cpu")]
         target: Target,
+        /// Run as one rank of an MPI job (`mpirun -n P arrayc run FILE --distributed`): every rank
+        /// runs the program, large arrays are split into blocks of rows along axis 0, each kernel
+        /// runs on the rows each rank owns, and the ranks exchange what they read of each other's
+        /// blocks (docs/distributed.md). Rank 0 prints and writes the results. CPU only. Arrays
+        /// below $ARRAYC_DIST_MIN_BYTES bytes (default 65536) are replicated.
+        #[arg(long)]
+        distributed: bool,
         #[command(flatten)]
         fuse: FuseArgs,
     },
@@ -300,9 +307,9 @@ fn main() -> ExitCode {
         // The compiler thread and the threads it starts never take SIGINT: the main thread does.
         set_sigint_blocked(true);
         match cli.command {
-            Command::Run { file, entry, run: RunArgs { args, out }, time, no_cache, target, fuse } => {
+            Command::Run { file, entry, run: RunArgs { args, out }, time, no_cache, target, distributed, fuse } => {
                 let fuse = fuse.for_target(target);
-                let opts = RunOptions { out: out.as_deref(), time, use_cache: !no_cache, target };
+                let opts = RunOptions { out: out.as_deref(), time, use_cache: !no_cache, target, distributed };
                 let r = run(&file, entry.as_deref(), &args, opts, &fuse);
                 // A failed run leaves no results in --out DIR, not even an earlier run's.
                 match (r, &out) {
@@ -508,10 +515,47 @@ struct RunOptions<'a> {
     time: bool,
     use_cache: bool,
     target: Target,
+    /// One rank of an MPI job (`--distributed`).
+    distributed: bool,
+}
+
+/// MPI for `--distributed`: initialised, with rayon's threads divided among the ranks on this
+/// machine (unless `RAYON_NUM_THREADS` says otherwise). Errors: a target other than the CPU, or
+/// MPI failing to start.
+fn start_mpi(target: Target) -> Result<arrayc_dist::Mpi, UserError> {
+    if target != Target::Cpu {
+        return Err(UserError(
+            "error: --distributed runs kernels on the CPU only; --target gpu with one rank per GPU is not implemented yet"
+                .into(),
+        ));
+    }
+    let mpi = arrayc_dist::Mpi::init().map_err(|e| UserError(format!("error: cannot start MPI: {e}")))?;
+    if std::env::var_os("RAYON_NUM_THREADS").is_none() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = (cores / arrayc_dist::Mpi::local_ranks()).max(1);
+        // Fails only when the pool already exists, which then keeps its size.
+        let _ = rayon::ThreadPoolBuilder::new().num_threads(threads).build_global();
+    }
+    Ok(mpi)
+}
+
+/// The smallest array (bytes) a distributed run splits among the ranks: `$ARRAYC_DIST_MIN_BYTES`,
+/// else [`arrayc_dist::DEFAULT_MIN_BYTES`]. Errors: a value that is not a number of bytes.
+fn dist_min_bytes() -> Result<u64, UserError> {
+    match std::env::var("ARRAYC_DIST_MIN_BYTES") {
+        Err(_) => Ok(arrayc_dist::DEFAULT_MIN_BYTES),
+        Ok(v) => v.trim().parse().map_err(|_| {
+            UserError(format!("error: ARRAYC_DIST_MIN_BYTES must be a number of bytes, not `{v}`"))
+        }),
+    }
 }
 
 fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse: &FuseArgs) -> Result<(), UserError> {
-    let RunOptions { out, time, use_cache, target } = opts;
+    let RunOptions { out, time, use_cache, target, distributed } = opts;
+    let mpi = if distributed { Some(start_mpi(target)?) } else { None };
+    let min_bytes = dist_min_bytes()?;
+    // Rank 0 prints and writes; the others compute.
+    let rank0 = mpi.as_ref().is_none_or(|m| m.rank() == 0);
     let mut clock = Instant::now();
     let mut times: Vec<(&str, f64)> = vec![];
     let mut lap = |name: &'static str, clock: &mut Instant| {
@@ -565,17 +609,46 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
             (None, Some(gpu))
         }
     };
-    let launcher: &dyn KernelLauncher = match (&kernels, &gpu, &emulation) {
-        (Some(k), _, _) => k,
-        (_, Some(g), _) => g,
-        (_, _, Some(e)) => e,
+    let dist = match (&mpi, &kernels) {
+        (Some(mpi), Some(k)) => Some(arrayc_dist::DistKernels::new(k.cpu(), mpi.world(), min_bytes)),
+        _ => None,
+    };
+    let launcher: &dyn KernelLauncher = match (&dist, &kernels, &gpu, &emulation) {
+        (Some(d), ..) => d,
+        (_, Some(k), _, _) => k,
+        (_, _, Some(g), _) => g,
+        (_, _, _, Some(e)) => e,
         _ => unreachable!("one of the targets"),
     };
-    let mut program_out = std::io::stdout();
-    let results =
-        Executor::new(&m, launcher, &mut program_out).call(&entry, argv).map_err(|e| UserError(e.to_string()))?;
+    if let Some(d) = &dist {
+        argv.iter().filter_map(RtValue::view).for_each(|v| d.register(v));
+    }
+    let mut program_out: Box<dyn Write> = if rank0 { Box::new(std::io::stdout()) } else { Box::new(std::io::sink()) };
+    let results = match Executor::new(&m, launcher, &mut program_out).call(&entry, argv) {
+        Ok(r) => r,
+        // An error on one rank stops every rank (the others may be waiting for it): its message
+        // names the rank.
+        Err(e) => match &mpi {
+            Some(mpi) if mpi.size() > 1 => {
+                eprintln!("{e} (rank {} of {})", mpi.rank(), mpi.size());
+                if let Some(dir) = out {
+                    let _ = remove_stale_results(dir, 0);
+                }
+                let _ = std::io::stderr().flush();
+                mpi.abort(1)
+            }
+            _ => return Err(UserError(e.to_string())),
+        },
+    };
     output::sync_results(&results, launcher)?;
     lap("run", &mut clock);
+    let dist_stats = match (&mpi, &dist) {
+        (Some(mpi), Some(d)) if time => mpi.all_stats(d.stats()),
+        _ => vec![],
+    };
+    if !rank0 {
+        return Ok(());
+    }
     output::print_results(&results);
     lap("print results", &mut clock);
     if let Some(dir) = out {
@@ -583,6 +656,13 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
         lap("write .npy", &mut clock);
     }
     if time {
+        for (r, s) in dist_stats.iter().enumerate() {
+            eprintln!(
+                "distributed: rank {r}: {} bytes sent in {} exchanges; {} launches on its own rows, {} whole; \
+                 {} gathers ({} bytes sent)",
+                s.bytes_sent, s.exchanges, s.owned_launches, s.whole_launches, s.gathers, s.gather_bytes
+            );
+        }
         for (n, ms) in &times {
             eprintln!("time: {n:<32} {ms:>10.3} ms");
         }

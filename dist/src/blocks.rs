@@ -1,0 +1,318 @@
+//! The block distribution of base arrays along axis 0 and what each rank reads of the others'
+//! blocks: pure arithmetic, no MPI, so that it is tested on its own.
+//!
+//! The model is DistNumPy's and Ramba's (issue 30): a large base array of `rows` rows is split
+//! into `p` contiguous blocks of rows, rank `r` owning block `r` (the first `rows % p` ranks one
+//! row more); a kernel runs on every rank over the rows of its output that the rank owns
+//! (owner computes), and the elements it reads outside the rank's own blocks are fetched from
+//! their owners first. Every rank computes every rank's needs from the same replicated host state,
+//! so nobody has to ask: each knows what to send to whom.
+
+use arrayc_core::shape::element_range;
+
+/// Rows `[lo, hi)` of `rows` that rank `r` of `p` owns: contiguous blocks in rank order, the first
+/// `rows % p` ranks one row more (a rank may own none when `rows < p`).
+pub fn block_rows(rows: i64, p: usize, r: usize) -> (i64, i64) {
+    let (p, r) = (p as i64, r as i64);
+    let (q, extra) = (rows / p, rows % p);
+    let lo = r * q + r.min(extra);
+    (lo, lo + q + i64::from(r < extra))
+}
+
+/// How a distributed base array is split: `rows` rows (its dimension 0) of `row_len` elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BaseLayout {
+    pub rows: i64,
+    pub row_len: i64,
+}
+
+impl BaseLayout {
+    /// The elements `[lo, hi)` (offsets into the base) of rank `r`'s block of `p`.
+    pub fn block(&self, p: usize, r: usize) -> (i64, i64) {
+        let (lo, hi) = block_rows(self.rows, p, r);
+        (lo * self.row_len, hi * self.row_len)
+    }
+
+    /// The rank of `p` that owns element `e` of the base (`e` within the base).
+    pub fn owner(&self, p: usize, e: i64) -> usize {
+        let row = e / self.row_len.max(1);
+        (0..p).find(|&r| row < block_rows(self.rows, p, r).1).unwrap_or(p - 1)
+    }
+}
+
+/// The rows `[a, b)` of dimension 0 of a view (`n0` rows, stride `s0` elements, first element at
+/// base offset `offset`) whose first element lies in rank `r`'s block of `layout`: the rows that
+/// rank computes when the view is a kernel's output (owner computes). The ranges of the `p` ranks
+/// tile `[0, n0)` (in rank order for `s0 > 0`, in reverse for `s0 < 0`). `None` when the rows do
+/// not map to distinct base rows in order (`s0 == 0` with more than one row).
+pub fn owned_rows(offset: i64, n0: i64, s0: i64, layout: BaseLayout, p: usize, r: usize) -> Option<(i64, i64)> {
+    if n0 <= 1 || s0 == 0 {
+        // One row (or none): its owner computes it.
+        if n0 > 1 {
+            return None;
+        }
+        let mine = n0 == 1 && layout.owner(p, offset) == r;
+        return Some(if mine { (0, 1) } else { (0, 0) });
+    }
+    let (x, y) = layout.block(p, r);
+    // Rows i with offset + i * s0 in [x, y).
+    let (a, b) = if s0 > 0 {
+        (ceil_div(x - offset, s0), ceil_div(y - offset, s0))
+    } else {
+        let t = -s0;
+        (floor_div(offset - y, t) + 1, floor_div(offset - x, t) + 1)
+    };
+    let (a, b) = (a.clamp(0, n0), b.clamp(0, n0));
+    Some((a, b.max(a)))
+}
+
+fn floor_div(a: i64, b: i64) -> i64 {
+    a.div_euclid(b)
+}
+
+fn ceil_div(a: i64, b: i64) -> i64 {
+    -(-a).div_euclid(b)
+}
+
+/// The elements a view reads or writes, as runs of `len` consecutive elements: run `k < count`
+/// covers base offsets `[start + k * step, start + k * step + len)`, `step >= len` (the runs do
+/// not overlap). A view whose dimensions after the first are row-major contiguous gives one run per
+/// row of dimension 0 (exact: a stencil's `grid[1:-1, 2:]` reads no column it does not use);
+/// any other gives one run over its bounding range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Runs {
+    pub start: i64,
+    pub step: i64,
+    pub len: i64,
+    pub count: i64,
+    /// Whether the runs hold only the view's elements (false for a bounding range of a view that
+    /// does not fill it).
+    pub exact: bool,
+}
+
+impl Runs {
+    /// The runs of the view `offset`, `shape`, `strides` (elements), restricted to rows `rows` of
+    /// its dimension 0 when given. `None` when the view has no element.
+    pub fn of(offset: i64, shape: &[i64], strides: &[i64], rows: Option<(i64, i64)>) -> Option<Runs> {
+        let (offset, shape) = match (rows, shape.first()) {
+            (Some((a, b)), Some(_)) => {
+                let mut s = shape.to_vec();
+                s[0] = b - a;
+                (offset + a * strides[0], s)
+            }
+            _ => (offset, shape.to_vec()),
+        };
+        let (lo, hi) = element_range(offset, &shape, strides).map(|(lo, hi)| (lo as i64, hi as i64 + 1))?;
+        let filled = shape.iter().product::<i64>() == hi - lo;
+        let bounding = Runs { start: lo, step: hi - lo, len: hi - lo, count: 1, exact: filled };
+        let Some((&n0, inner)) = shape.split_first() else { return Some(bounding) };
+        let mut want = 1;
+        for (&n, &st) in inner.iter().zip(&strides[1..]).rev() {
+            if n > 1 && st != want {
+                return Some(bounding);
+            }
+            want *= n;
+        }
+        let (len, s0) = (want, strides[0]);
+        if n0 == 1 || s0 == 0 || s0.abs() < len {
+            return Some(bounding);
+        }
+        Some(Runs { start: lo, step: s0.abs(), len, count: n0, exact: true })
+    }
+
+    /// The ranges of the runs inside `block` (half-open), one per run that meets it, in order.
+    pub fn pieces(&self, block: (i64, i64)) -> Vec<(i64, i64)> {
+        let first = (block.0 - self.start).div_euclid(self.step).max(0);
+        let last = (block.1 - 1 - self.start).div_euclid(self.step).min(self.count - 1);
+        (first..=last).filter_map(|k| intersect((self.start + k * self.step, self.start + k * self.step + self.len), block)).collect()
+    }
+
+    /// The smallest range of base offsets inside `block` (half-open) that holds every element of
+    /// the runs inside it, if any.
+    pub fn clip(&self, block: (i64, i64)) -> Option<(i64, i64)> {
+        let end = self.start + (self.count - 1) * self.step + self.len;
+        let (mut lo, mut hi) = intersect((self.start, end), block)?;
+        // A bound in the gap after a run moves to the next run's start (lo) or the run's end (hi).
+        let k = (lo - self.start).div_euclid(self.step);
+        if lo >= self.start + k * self.step + self.len {
+            lo = self.start + (k + 1) * self.step;
+        }
+        let k = (hi - 1 - self.start).div_euclid(self.step);
+        if hi > self.start + k * self.step + self.len {
+            hi = self.start + k * self.step + self.len;
+        }
+        (lo < hi).then_some((lo, hi))
+    }
+}
+
+/// The intersection of two half-open ranges, if not empty.
+pub fn intersect(a: (i64, i64), b: (i64, i64)) -> Option<(i64, i64)> {
+    let (lo, hi) = (a.0.max(b.0), a.1.min(b.1));
+    (lo < hi).then_some((lo, hi))
+}
+
+/// Sorts half-open ranges and merges those that overlap or touch.
+pub fn merge(ranges: &mut Vec<(i64, i64)>) {
+    ranges.sort_unstable();
+    let mut out: Vec<(i64, i64)> = Vec::with_capacity(ranges.len());
+    for &(lo, hi) in ranges.iter() {
+        match out.last_mut() {
+            Some(last) if lo <= last.1 => last.1 = last.1.max(hi),
+            _ => out.push((lo, hi)),
+        }
+    }
+    *ranges = out;
+}
+
+/// One copy of an exchange: elements `range` of a base array, from the rank that owns them to a
+/// rank that reads them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Transfer {
+    pub from: usize,
+    pub to: usize,
+    pub range: (i64, i64),
+}
+
+/// The copies that bring every rank what it reads of a distributed base array of layout `layout`:
+/// `needs[q]` are the runs rank `q` reads; each part of them in another rank's block comes from
+/// that rank (the runs clipped to the block, merged). Ordered by receiving rank, then sending rank,
+/// then range, so that sender and receiver agree on the order of the bytes without a word between
+/// them.
+pub fn transfers(layout: BaseLayout, p: usize, needs: &[Vec<Runs>]) -> Vec<Transfer> {
+    let mut out = vec![];
+    for (to, need) in needs.iter().enumerate() {
+        for from in (0..p).filter(|&f| f != to) {
+            let block = layout.block(p, from);
+            let mut parts: Vec<_> = need.iter().filter_map(|n| n.clip(block)).collect();
+            merge(&mut parts);
+            out.extend(parts.into_iter().map(|range| Transfer { from, to, range }));
+        }
+    }
+    out
+}
+
+/// The copies that bring each owner the elements of a distributed base array of layout `layout`
+/// that other ranks wrote in its block: `written[r]` are the exact runs rank `r` wrote (a kernel's
+/// output over the rows `r` computed, which need not follow the output's own blocks: a new array
+/// of 100 rows written along a grid of 102). Ordered as [`transfers`]. `None` when some runs are not
+/// exact (the copies would carry elements nobody wrote).
+pub fn deliveries(layout: BaseLayout, p: usize, written: &[Vec<Runs>]) -> Option<Vec<Transfer>> {
+    let mut out = vec![];
+    for to in 0..p {
+        let block = layout.block(p, to);
+        for (from, runs) in written.iter().enumerate().filter(|&(f, _)| f != to) {
+            for r in runs {
+                if !r.exact {
+                    return None;
+                }
+                out.extend(r.pieces(block).into_iter().map(|range| Transfer { from, to, range }));
+            }
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_tile_the_rows_and_the_first_ranks_get_the_extra_rows() {
+        assert_eq!((0..3).map(|r| block_rows(10, 3, r)).collect::<Vec<_>>(), [(0, 4), (4, 7), (7, 10)]);
+        assert_eq!((0..4).map(|r| block_rows(2, 4, r)).collect::<Vec<_>>(), [(0, 1), (1, 2), (2, 2), (2, 2)]);
+        for rows in 0..20 {
+            for p in 1..6 {
+                let mut next = 0;
+                for r in 0..p {
+                    let (lo, hi) = block_rows(rows, p, r);
+                    assert_eq!(lo, next);
+                    assert!(hi - lo == rows / p as i64 || hi - lo == rows / p as i64 + 1);
+                    next = hi;
+                }
+                assert_eq!(next, rows);
+            }
+        }
+    }
+
+    /// Every row of a view is computed by exactly one rank, the owner of its first element, for
+    /// every offset and stride sign, checked element by element.
+    #[test]
+    fn owned_rows_give_each_row_to_the_owner_of_its_first_element() {
+        let layout = BaseLayout { rows: 11, row_len: 3 };
+        for p in 1..5 {
+            for (offset, n0, s0) in [(0, 11, 3), (4, 9, 3), (30, 10, -3), (32, 11, -3), (1, 5, 6), (31, 5, -6)] {
+                let mut seen = vec![None; n0 as usize];
+                for r in 0..p {
+                    let (a, b) = owned_rows(offset, n0, s0, layout, p, r).unwrap();
+                    for (i, s) in seen.iter_mut().enumerate().take(b as usize).skip(a as usize) {
+                        assert!(s.is_none());
+                        *s = Some(r);
+                        assert_eq!(layout.owner(p, offset + i as i64 * s0), r);
+                    }
+                }
+                assert!(seen.iter().all(Option::is_some), "{offset} {n0} {s0} p={p}: {seen:?}");
+            }
+        }
+    }
+
+    /// A 5-point stencil on a 10x10 grid over 2 ranks: each rank reads, of the other's block, one
+    /// row minus its two corner elements (`grid[:-2, 1:-1]` and `grid[2:, 1:-1]` around the output
+    /// `new[1:-1, 1:-1]`): the halo minimum.
+    #[test]
+    fn a_stencil_needs_only_its_halo_rows() {
+        let layout = BaseLayout { rows: 10, row_len: 10 };
+        let p = 2;
+        // The output new[1:-1, 1:-1]: offset 11, 8 rows of stride 10.
+        let rows: Vec<_> = (0..p).map(|r| owned_rows(11, 8, 10, layout, p, r).unwrap()).collect();
+        assert_eq!(rows, [(0, 4), (4, 8)]);
+        let views = [(1, [8, 8], [10, 1]), (21, [8, 8], [10, 1]), (10, [8, 8], [10, 1]), (12, [8, 8], [10, 1])];
+        let needs: Vec<Vec<_>> = (0..p)
+            .map(|r| views.iter().filter_map(|(o, s, st)| Runs::of(*o, s, st, Some(rows[r]))).collect())
+            .collect();
+        let t = transfers(layout, p, &needs);
+        assert_eq!(t, [Transfer { from: 1, to: 0, range: (51, 59) }, Transfer { from: 0, to: 1, range: (41, 49) }]);
+    }
+
+    /// Clipping runs to a block keeps exactly the elements of the runs inside it: checked against
+    /// the elements one by one.
+    #[test]
+    fn clipped_runs_are_the_tightest_range_of_their_elements() {
+        let runs = Runs { start: 3, step: 7, len: 4, count: 5, exact: true };
+        let elems: Vec<i64> = (0..5).flat_map(|k| 3 + 7 * k..3 + 7 * k + 4).collect();
+        for x in 0..40 {
+            for y in x..41 {
+                let inside: Vec<i64> = elems.iter().copied().filter(|e| (x..y).contains(e)).collect();
+                let want = inside.first().map(|&lo| (lo, inside.last().unwrap() + 1));
+                assert_eq!(runs.clip((x, y)), want, "block {x}..{y}");
+                let mut pieces: Vec<i64> = runs.pieces((x, y)).iter().flat_map(|&(a, b)| a..b).collect();
+                pieces.dedup();
+                assert_eq!(pieces, inside, "block {x}..{y}");
+            }
+        }
+    }
+
+    /// A 100-row array written along the interior rows of a 102-row grid over 3 ranks: the rows
+    /// computed by a rank that lie in another rank's block of the output go to that rank.
+    #[test]
+    fn outputs_written_off_their_blocks_are_delivered_to_their_owners() {
+        let grid = BaseLayout { rows: 102, row_len: 102 };
+        let work = BaseLayout { rows: 100, row_len: 100 };
+        let p = 3;
+        let rows: Vec<_> = (0..p).map(|r| owned_rows(103, 100, 102, grid, p, r).unwrap()).collect();
+        assert_eq!(rows, [(0, 33), (33, 67), (67, 100)]);
+        let written: Vec<Vec<Runs>> =
+            rows.iter().map(|&rr| Runs::of(0, &[100, 100], &[100, 1], Some(rr)).into_iter().collect()).collect();
+        // The output's blocks are rows 0..34, 34..67, 67..100: row 33 was computed by rank 1.
+        assert_eq!(deliveries(work, p, &written).unwrap(), [Transfer { from: 1, to: 0, range: (3300, 3400) }]);
+        let strided = Runs::of(0, &[50, 50], &[200, 2], None).unwrap();
+        assert!(!strided.exact);
+        assert_eq!(deliveries(work, p, &[vec![strided], vec![], vec![]]), None);
+    }
+
+    #[test]
+    fn merge_joins_overlapping_and_touching_ranges() {
+        let mut r = vec![(5, 7), (0, 2), (2, 3), (6, 9), (11, 12)];
+        merge(&mut r);
+        assert_eq!(r, [(0, 3), (5, 9), (11, 12)]);
+    }
+}

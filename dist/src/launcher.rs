@@ -1,0 +1,445 @@
+//! The distributed kernel launcher: every rank runs the same host program (SPMD, no master) and
+//! launches every kernel through [`DistKernels`], which decides per launch who computes what and
+//! moves the data that decision needs.
+//!
+//! * **Base arrays.** A base array of at least [`DistKernels::min_bytes`] bytes and rank 1 or more
+//!   is split into blocks of rows along axis 0 ([`crate::blocks::block_rows`]); it is either
+//!   *replicated* (every rank holds every element: a new array, an argument read from a file,
+//!   after a gather) or *distributed* (each rank holds its own block; elsewhere its copy is stale).
+//!   Every rank keeps the whole base's memory, so a kernel addresses its views unchanged; the pages
+//!   of other ranks' blocks that are never touched are never faulted in. Smaller arrays and 0-d
+//!   arrays are always replicated.
+//! * **Owner computes.** A kernel whose rows are dimension 0 of its iteration space
+//!   (`arrayc_runtime::launch::row_restrictable`) and whose outputs are large runs on every rank
+//!   over the rows of its outputs that the rank owns (`launch_rows`), its outputs then distributed.
+//!   Any other kernel (scatters, filters, scans along axis 0, reductions along axis 0, outputs that
+//!   do not follow the anchor's rows, small outputs) runs whole on every rank on replicated inputs,
+//!   as the single process would.
+//! * **Exchanges.** Before a launch, the elements each rank reads in other ranks' blocks
+//!   ([`crate::blocks::transfers`]: exact runs, so a stencil moves its halo rows and nothing else)
+//!   are copied by one `MPI_Alltoallv` (one message per pair of ranks that share data), skipped
+//!   when no rank needs anything.
+//! * **Reductions over everything** combine the ranks' partial results in rank order (an
+//!   all-gather of the partials, each rank combining them alike), so every rank sees the value
+//!   (`while delta > eps`) and the result is the same on every rank, run after run.
+//! * **Host reads** of a distributed array (an element, a print, a result) bring the elements from
+//!   their owner (a broadcast), or gather the whole array when several ranks own them.
+
+use crate::blocks::{deliveries, transfers, BaseLayout, Runs, Transfer};
+use arrayc_core::semantics::reduce_combine;
+use arrayc_core::ValueId;
+use arrayc_runtime::array::{Buffer, View};
+use arrayc_runtime::launch::{out_param, row_restrictable, CpuKernels, LaunchError, LaunchPlan};
+use arrayc_runtime::value::{KernelLauncher, RtValue};
+use mpi::datatype::{Partition, PartitionMut};
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+use mpi::Count;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::sync::{Arc, Weak};
+
+/// The smallest base array (bytes) that is distributed by default; smaller ones are replicated
+/// (DistNumPy's and the choice: below it, the messages cost more than the work saved).
+pub const DEFAULT_MIN_BYTES: u64 = 64 << 10;
+
+/// What a distributed run did on one rank, as `--time` reports it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DistStats {
+    /// Bytes this rank sent to other ranks in exchanges before launches (halos, inputs of kernels
+    /// that run whole).
+    pub bytes_sent: u64,
+    /// Exchanges (`MPI_Alltoallv`) before launches.
+    pub exchanges: u64,
+    /// Launches that ran over this rank's rows only.
+    pub owned_launches: u64,
+    /// Launches that ran whole on every rank.
+    pub whole_launches: u64,
+    /// Host reads that gathered a whole distributed array, and bytes this rank sent for them.
+    pub gathers: u64,
+    pub gather_bytes: u64,
+}
+
+impl DistStats {
+    /// The fields as words, in declaration order (for an all-gather).
+    pub fn to_words(self) -> [u64; 6] {
+        [self.bytes_sent, self.exchanges, self.owned_launches, self.whole_launches, self.gathers, self.gather_bytes]
+    }
+    /// The inverse of [`to_words`](Self::to_words).
+    pub fn from_words(w: &[u64]) -> DistStats {
+        DistStats {
+            bytes_sent: w[0],
+            exchanges: w[1],
+            owned_launches: w[2],
+            whole_launches: w[3],
+            gathers: w[4],
+            gather_bytes: w[5],
+        }
+    }
+}
+
+/// A large base array the launcher knows.
+struct Entry {
+    /// The buffer, to tell it from a later one at the same address.
+    buf: Weak<Buffer>,
+    layout: BaseLayout,
+    /// Distributed (each rank holds its block) rather than replicated.
+    distributed: bool,
+}
+
+/// Launches kernels of `cpu` on this rank's rows of every rank's block distribution (see the
+/// module docs). All ranks must make the same calls in the same order (they run the same host
+/// program on the same replicated scalars); every method that communicates is collective.
+pub struct DistKernels<'a> {
+    cpu: &'a CpuKernels,
+    world: &'a SimpleCommunicator,
+    /// Base arrays of at least this many bytes are distributed.
+    pub min_bytes: u64,
+    bases: RefCell<HashMap<usize, Entry>>,
+    stats: Cell<DistStats>,
+}
+
+/// How a launch on its ranks' own rows divides the work: rows `[lo, hi)` of dimension 0 of the
+/// iteration space per rank, and the copies of outputs computed off their owners' blocks.
+struct Split {
+    rows: Vec<(i64, i64)>,
+    deliver: Vec<(View, Vec<Transfer>)>,
+}
+
+/// The displacements of consecutive parts of `counts` bytes. Errors: past 2 GiB.
+fn displacements(counts: &[Count]) -> Result<Vec<Count>, LaunchError> {
+    let mut at = 0usize;
+    counts
+        .iter()
+        .map(|&n| {
+            let d = to_count(at, "an exchange")?;
+            at += n as usize;
+            Ok(d)
+        })
+        .collect()
+}
+
+fn key(v: &View) -> usize {
+    Arc::as_ptr(&v.base) as usize
+}
+
+fn to_count(bytes: usize, what: &str) -> Result<Count, LaunchError> {
+    Count::try_from(bytes).map_err(|_| {
+        LaunchError::Invalid(format!(
+            "{what} of {bytes} bytes between two ranks exceeds MPI's 2 GiB per message; run on more ranks"
+        ))
+    })
+}
+
+impl<'a> DistKernels<'a> {
+    /// A launcher of `cpu`'s kernels over the ranks of `world`, distributing base arrays of at
+    /// least `min_bytes` bytes.
+    pub fn new(cpu: &'a CpuKernels, world: &'a SimpleCommunicator, min_bytes: u64) -> Self {
+        DistKernels { cpu, world, min_bytes, bases: RefCell::default(), stats: Cell::default() }
+    }
+
+    /// This rank's counts so far.
+    pub fn stats(&self) -> DistStats {
+        self.stats.get()
+    }
+
+    fn bump(&self, f: impl FnOnce(&mut DistStats)) {
+        let mut s = self.stats.get();
+        f(&mut s);
+        self.stats.set(s);
+    }
+
+    fn p(&self) -> usize {
+        self.world.size() as usize
+    }
+
+    fn me(&self) -> usize {
+        self.world.rank() as usize
+    }
+
+    /// Records `v` as a replicated base array if it is a whole base of at least `min_bytes` bytes
+    /// and rank 1 or more (a new array, an argument); else forgets any record at its address.
+    pub fn register(&self, v: &View) {
+        let elems = v.len().max(0) as u64;
+        let whole = v.offset == 0 && v.rank() > 0 && v.is_contiguous();
+        let bytes = elems * v.dtype.size_bytes() as u64;
+        let mut bases = self.bases.borrow_mut();
+        // Forget dead arrays now and then (a loop may make a temporary every iteration).
+        if bases.len() >= 256 && bases.len().is_power_of_two() {
+            bases.retain(|_, e| e.buf.strong_count() > 0);
+        }
+        if whole && bytes == v.base.len_bytes() as u64 && bytes >= self.min_bytes.max(1) {
+            let layout = BaseLayout { rows: v.shape[0], row_len: v.shape[1..].iter().product() };
+            bases.insert(key(v), Entry { buf: Arc::downgrade(&v.base), layout, distributed: false });
+        } else {
+            bases.remove(&key(v));
+        }
+    }
+
+    /// The layout of `v`'s base and whether it is distributed, if it is a large base array the
+    /// launcher knows.
+    fn entry(&self, v: &View) -> Option<(BaseLayout, bool)> {
+        let mut bases = self.bases.borrow_mut();
+        let e = bases.get(&key(v))?;
+        if e.buf.upgrade().is_some_and(|b| Arc::ptr_eq(&b, &v.base)) {
+            Some((e.layout, e.distributed))
+        } else {
+            bases.remove(&key(v));
+            None
+        }
+    }
+
+    fn set_distributed(&self, v: &View, d: bool) {
+        if let Some(e) = self.bases.borrow_mut().get_mut(&key(v)) {
+            e.distributed = d;
+        }
+    }
+
+    /// Decides how kernel `plan` runs on `args`: each rank over the rows of the anchor (its first
+    /// output) that it owns, with the copies that then bring the other outputs' rows to their
+    /// owners, or whole everywhere (`None`; see the module docs). The same on every rank (it reads
+    /// only the replicated host state).
+    fn split(&self, plan: &LaunchPlan, args: &[RtValue]) -> Option<Split> {
+        let layout = &plan.layout;
+        let p = self.p();
+        let pos = |v: ValueId| plan.params.iter().position(|&q| q == v);
+        let view = |v: ValueId| pos(v).and_then(|i| args[i].view());
+        if p == 1 || !row_restrictable(layout) || layout.ops.iter().any(|(f, ..)| f.own_shape_output()) {
+            return None;
+        }
+        let space = view(layout.space?)?.shape.clone();
+        if space.is_empty() {
+            return None;
+        }
+        let mut outs: Vec<&View> = vec![];
+        let reduced = layout.reduce.iter().chain(&layout.extra).map(|r| r.out);
+        for v in layout.ops.iter().map(|(_, out, _)| *out).chain(reduced).filter_map(view) {
+            if v.rank() > 0 && !outs.iter().any(|o| Arc::ptr_eq(&o.base, &v.base) && o.offset == v.offset && o.shape == v.shape) {
+                outs.push(v);
+            }
+        }
+        // The view whose rows decide who computes what: the first output (the reduced input when
+        // everything is reduced).
+        let anchor = if layout.reduces_all { view(layout.space?)? } else { outs.first().copied()? };
+        let (base, _) = self.entry(anchor)?;
+        let rows: Vec<(i64, i64)> = (0..p)
+            .map(|r| crate::blocks::owned_rows(anchor.offset, anchor.shape[0], anchor.strides[0], base, p, r))
+            .collect::<Option<_>>()?;
+        // Every output must be a large array; the rows computed off its owner's block go there.
+        let mut deliver = vec![];
+        for o in outs {
+            let (ob, _) = self.entry(o)?;
+            let written: Vec<Vec<Runs>> =
+                rows.iter().map(|&rr| Runs::of(o.offset, &o.shape, &o.strides, Some(rr)).into_iter().collect()).collect();
+            let t = deliveries(ob, p, &written)?;
+            if !t.is_empty() {
+                deliver.push((o.clone(), t));
+            }
+        }
+        Some(Split { rows, deliver })
+    }
+
+    /// The copies that bring every rank the elements of distributed base arrays that it reads in
+    /// the launch of `plan` on `args` (over `rows` per rank, or everything) and does not own.
+    fn reads(&self, plan: &LaunchPlan, args: &[RtValue], rows: Option<&[(i64, i64)]>) -> Vec<(View, Vec<Transfer>)> {
+        let layout = &plan.layout;
+        let p = self.p();
+        let pos = |v: &ValueId| plan.params.iter().position(|q| q == v);
+        let space_rank = layout.space.and_then(|s| pos(&s)).and_then(|i| args[i].view()).map_or(0, View::rank);
+        let gathered: Vec<usize> =
+            layout.ops.iter().filter_map(|(f, _, ins)| f.own_shape_input().and_then(|k| pos(&ins[k]))).collect();
+        let read: Vec<usize> = layout
+            .ops
+            .iter()
+            .flat_map(|(_, _, ins)| ins.iter())
+            .chain(layout.reduce.iter().chain(&layout.extra).map(|r| &r.input))
+            .filter_map(pos)
+            .collect();
+        // The distributed bases read, in order of first use, with every rank's runs of each.
+        let mut bases: Vec<(View, BaseLayout, Vec<Vec<Runs>>)> = vec![];
+        for (i, a) in args.iter().enumerate() {
+            let Some(v) = a.view().filter(|_| read.contains(&i)) else { continue };
+            let Some((bl, true)) = self.entry(v) else { continue };
+            let sliced = v.rank() == space_rank && !gathered.contains(&i);
+            let k = match bases.iter().position(|(b, ..)| Arc::ptr_eq(&b.base, &v.base)) {
+                Some(k) => k,
+                None => {
+                    bases.push((v.clone(), bl, vec![vec![]; p]));
+                    bases.len() - 1
+                }
+            };
+            for (q, need) in bases[k].2.iter_mut().enumerate() {
+                let rr = rows.filter(|_| sliced).map(|r| r[q]);
+                need.extend(Runs::of(v.offset, &v.shape, &v.strides, rr));
+            }
+        }
+        bases.into_iter().map(|(v, bl, needs)| (v, transfers(bl, p, &needs))).collect()
+    }
+
+    /// Makes the copies `moves` (per base array, given by one of its views: elements of it from
+    /// rank to rank) with one all-to-all, skipped when there are none on any rank; returns the bytes
+    /// this rank sent. Errors: more than 2 GiB between two ranks.
+    fn move_elements(&self, moves: &[(View, Vec<Transfer>)]) -> Result<u64, LaunchError> {
+        if moves.iter().all(|(_, t)| t.is_empty()) {
+            return Ok(0);
+        }
+        let (p, me) = (self.p(), self.me());
+        let all: Vec<(&View, &Transfer)> = moves.iter().flat_map(|(v, ts)| ts.iter().map(move |t| (v, t))).collect();
+        let bytes_of = |v: &View, t: &Transfer| (t.range.1 - t.range.0) as usize * v.dtype.size_bytes();
+        // SAFETY (of every use): the range lies in the base array (a block of it), which `moves`
+        // keeps alive; the host copies between launches, when no kernel runs.
+        let ptr_of = |v: &View, t: &Transfer| unsafe { v.base.as_ptr().add(t.range.0 as usize * v.dtype.size_bytes()) };
+        // Never a dangling pointer: OpenMPI reads the address 1 (an empty `Vec<u8>`'s) as
+        // MPI_IN_PLACE.
+        let mut send = Vec::with_capacity(1);
+        let (mut scounts, mut rcounts) = (vec![0 as Count; p], vec![0 as Count; p]);
+        let mut rtotal = 0;
+        for q in 0..p {
+            let start = send.len();
+            for (v, t) in all.iter().filter(|(_, t)| t.from == me && t.to == q) {
+                // SAFETY: `ptr_of` points at `bytes_of` bytes of a live base array.
+                send.extend_from_slice(unsafe { std::slice::from_raw_parts(ptr_of(v, t), bytes_of(v, t)) });
+            }
+            scounts[q] = to_count(send.len() - start, "an exchange")?;
+            let n: usize = all.iter().filter(|(_, t)| t.from == q && t.to == me).map(|(v, t)| bytes_of(v, t)).sum();
+            rcounts[q] = to_count(n, "an exchange")?;
+            rtotal += n;
+        }
+        let (sd, rd) = (displacements(&scounts)?, displacements(&rcounts)?);
+        let mut recv = vec![0u8; rtotal.max(1)];
+        {
+            let sp = Partition::new(&send[..], &scounts[..], &sd[..]);
+            let mut rp = PartitionMut::new(&mut recv[..], &rcounts[..], &rd[..]);
+            self.world.all_to_all_varcount_into(&sp, &mut rp);
+        }
+        let mut at = 0;
+        for q in 0..p {
+            for (v, t) in all.iter().filter(|(_, t)| t.from == q && t.to == me) {
+                let n = bytes_of(v, t);
+                // SAFETY: as above.
+                unsafe { std::ptr::copy_nonoverlapping(recv[at..at + n].as_ptr(), ptr_of(v, t), n) };
+                at += n;
+            }
+        }
+        self.bump(|s| s.exchanges += 1);
+        Ok(send.len() as u64)
+    }
+
+    /// Combines every rank's partial result of the reductions over everything of `plan` (in the
+    /// 0-d outputs among `args`) in rank order, on every rank.
+    fn combine(&self, plan: &LaunchPlan, args: &[RtValue]) {
+        let p = self.p();
+        for r in plan.layout.reduce.iter().chain(&plan.layout.extra) {
+            let Some(o) = args[out_param(plan, r)].view() else { continue };
+            let es = o.dtype.size_bytes();
+            // SAFETY: a 0-d view's one element lies in its base (validated by the launch).
+            let mine = unsafe { std::slice::from_raw_parts(o.base.as_ptr().add(o.offset as usize * es), es) }.to_vec();
+            let mut all = vec![0u8; es * p];
+            self.world.all_gather_into(&mine[..], &mut all[..]);
+            let Ok(parts) = View::uninitialised(o.dtype, &[p as i64]) else { continue };
+            // SAFETY: `parts` holds `p` elements of `es` bytes.
+            unsafe { std::ptr::copy_nonoverlapping(all.as_ptr(), parts.base.as_ptr(), all.len()) };
+            let acc = (1..p as i64).fold(parts.read_at(0), |acc, k| reduce_combine(r.kind, acc, parts.read_at(k)));
+            o.write_at(o.offset, acc);
+        }
+    }
+}
+
+impl KernelLauncher for DistKernels<'_> {
+    /// Runs kernel `kernel` (see the module docs): decides the rows, exchanges, launches, and
+    /// combines reductions over everything. Errors: those of the launch; a fault on one rank is
+    /// that rank's error (the driver then stops every rank).
+    fn launch(&self, kernel: &str, args: &[RtValue]) -> Result<(), LaunchError> {
+        let (_, plan) = self.cpu.get(kernel).ok_or_else(|| format!("no compiled kernel @{kernel}"))?;
+        let split = self.split(plan, args);
+        let rows = split.as_ref().map(|s| &s.rows[..]);
+        let sent = self.move_elements(&self.reads(plan, args, rows))?;
+        self.bump(|s| s.bytes_sent += sent);
+        self.cpu.launch_rows(kernel, args, rows.map(|r| r[self.me()]))?;
+        let Some(split) = split else {
+            self.bump(|s| s.whole_launches += 1);
+            return Ok(());
+        };
+        let sent = self.move_elements(&split.deliver)?;
+        self.bump(|s| {
+            s.owned_launches += 1;
+            s.bytes_sent += sent;
+        });
+        let layout = &plan.layout;
+        let reduced = layout.reduce.iter().chain(&layout.extra).map(|r| r.out).filter(|_| !layout.reduces_all);
+        for out in layout.ops.iter().map(|(_, out, _)| *out).chain(reduced) {
+            if let Some(v) = plan.params.iter().position(|&q| q == out).and_then(|i| args[i].view()) {
+                self.set_distributed(v, true);
+            }
+        }
+        if layout.reduces_all {
+            self.combine(plan, args);
+        }
+        Ok(())
+    }
+
+    /// Every rank reads host values on the host: distributed arrays take the messages of
+    /// [`host_read`](Self::host_read).
+    fn device_memory(&self) -> bool {
+        true
+    }
+
+    /// Brings every rank the elements of `v`: a broadcast from their owner when one rank owns them
+    /// all, else a gather of the whole base array (which is then replicated).
+    fn host_read(&self, v: &View) -> Result<(), LaunchError> {
+        let Some((bl, true)) = self.entry(v) else { return Ok(()) };
+        let Some(runs) = Runs::of(v.offset, &v.shape, &v.strides, None) else { return Ok(()) };
+        let (p, me) = (self.p(), self.me());
+        let es = v.dtype.size_bytes();
+        let (lo, hi) = (runs.start, runs.start + (runs.count - 1) * runs.step + runs.len);
+        let owner = bl.owner(p, lo);
+        let base = v.base.as_ptr();
+        if hi <= bl.block(p, owner).1 {
+            let n = (hi - lo) as usize * es;
+            to_count(n, "a broadcast")?;
+            // SAFETY: the range lies in the base; the host reads between launches.
+            let buf = unsafe { std::slice::from_raw_parts_mut(base.add(lo as usize * es), n) };
+            self.world.process_at_rank(owner as i32).broadcast_into(buf);
+            return Ok(());
+        }
+        let counts: Vec<Count> = (0..p)
+            .map(|r| {
+                let (a, b) = bl.block(p, r);
+                to_count((b - a) as usize * es, "a gather")
+            })
+            .collect::<Result<_, _>>()?;
+        let displs: Vec<Count> =
+            (0..p).map(|r| to_count(bl.block(p, r).0 as usize * es, "a gather")).collect::<Result<_, _>>()?;
+        let (a, b) = bl.block(p, me);
+        // SAFETY: rank `me`'s block of the base, copied out before the base is overwritten.
+        let mine = unsafe { std::slice::from_raw_parts(base.add(a as usize * es), (b - a) as usize * es) };
+        // Never a dangling pointer (see `move_elements`).
+        let mut mine_buf = Vec::with_capacity(mine.len().max(1));
+        mine_buf.extend_from_slice(mine);
+        let mine = mine_buf;
+        let total = (bl.rows * bl.row_len) as usize * es;
+        // SAFETY: the whole base (its registered size), written only by the gather.
+        let whole = unsafe { std::slice::from_raw_parts_mut(base, total) };
+        let mut rp = PartitionMut::new(whole, &counts[..], &displs[..]);
+        self.world.all_gather_varcount_into(&mine[..], &mut rp);
+        self.set_distributed(v, false);
+        self.bump(|s| {
+            s.gathers += 1;
+            s.gather_bytes += mine.len() as u64;
+        });
+        Ok(())
+    }
+
+    /// The host writes the same values on every rank: nothing to move.
+    fn host_write(&self, _v: &View) -> Result<(), LaunchError> {
+        Ok(())
+    }
+
+    fn fresh(&self, v: &View) {
+        self.register(v);
+    }
+
+    fn traffic(&self) -> Option<(u64, u64)> {
+        self.cpu.traffic()
+    }
+}

@@ -1,0 +1,92 @@
+"""Distributed runs (issue 30, docs/distributed.md): every Benchpress benchmark of the suite and
+every example, run at its SMALL arguments under `mpirun -n P arrayc run --distributed` for
+P = 1, 2, 3, 4 (more ranks than this machine's cores: `--oversubscribe`), gives the results of its
+NumPy reference, as the single process does. `ARRAYC_DIST_MIN_BYTES=0` distributes every array of
+rank 1 or more, however small, so that SMALL sizes exercise the distribution (block boundaries
+that P does not divide, ranks without rows, halos, reductions over everything combined across
+ranks, deliveries of outputs computed off their blocks); at the default threshold (64 KiB) most
+SMALL arrays would be replicated.
+
+A failing rank stops every rank: a fault on one rank's rows ends the job with one message naming
+the line and the rank, a non-zero exit, within the launcher's timeout, and no result files.
+
+Skips loudly, naming what to install, where `mpirun` is missing (scripts/setup.sh installs
+OpenMPI).
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from arrayc_examples import REPO, arrayc_binary, assert_benchmark_matches, format_arg, load_results
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+import suite  # noqa: E402
+
+RANKS = [1, 2, 3, 4]
+# mpirun's own limit (seconds): a hung rank fails the test instead of hanging it.
+MPI_TIMEOUT_S = 240
+
+
+def mpi_env():
+    env = dict(os.environ)
+    env.update(
+        ARRAYC_DIST_MIN_BYTES="0",
+        # Running as root (CI, containers) needs OpenMPI's explicit consent.
+        OMPI_ALLOW_RUN_AS_ROOT="1",
+        OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+        # One thread per rank: the ranks share this machine's cores.
+        RAYON_NUM_THREADS="1",
+    )
+    return env
+
+
+def mpirun(ranks, arr_file, args=(), out_dir=None, entry=None):
+    """`mpirun -n RANKS arrayc run FILE --distributed ...`: the completed process."""
+    if shutil.which("mpirun") is None:
+        pytest.skip("mpirun not found: install OpenMPI (apt-get install openmpi-bin libopenmpi-dev; scripts/setup.sh)")
+    cmd = ["mpirun", "-n", str(ranks), "--oversubscribe", "--timeout", str(MPI_TIMEOUT_S),
+           str(arrayc_binary()), "run", str(arr_file), "--distributed"]
+    if entry is not None:
+        cmd += ["--entry", entry]
+    for name, value in dict(args).items():
+        cmd += ["--arg", f"{name}={format_arg(value)}"]
+    if out_dir is not None:
+        cmd += ["--out", str(out_dir)]
+    return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, env=mpi_env(),
+                          timeout=MPI_TIMEOUT_S + 30)
+
+
+@pytest.mark.parametrize("ranks", RANKS)
+@pytest.mark.parametrize("name", suite.available())
+def test_benchmark_matches_numpy_on_every_rank_count(name, ranks, tmp_path):
+    bench = suite.load(name)
+    proc = mpirun(ranks, REPO / bench.PROGRAM, bench.SMALL.items(), tmp_path, entry=bench.ENTRY)
+    assert proc.returncode == 0, f"mpirun -n {ranks} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    assert_benchmark_matches(name, load_results(tmp_path))
+
+
+FAULT = """\
+fn main(idx: i64[n]) -> f64[n] {
+    let x = arange(n) * 1.0;
+    let y = x[idx] + 1.0;
+    return y;
+}
+"""
+
+
+@pytest.mark.parametrize("ranks", [2, 3])
+def test_a_fault_on_one_rank_stops_every_rank_with_one_message(ranks, tmp_path):
+    # Only the last index is out of range: only the rank that owns the last row faults.
+    idx = np.arange(40, dtype=np.int64)
+    idx[-1] = 1000
+    np.save(tmp_path / "idx.npy", idx)
+    (tmp_path / "prog.arr").write_text(FAULT)
+    out = tmp_path / "out"
+    proc = mpirun(ranks, tmp_path / "prog.arr", {"idx": f"@{tmp_path / 'idx.npy'}"}.items(), out)
+    assert proc.returncode != 0
+    assert "prog.arr:3:" in proc.stderr and "out of" in proc.stderr and f"(rank {ranks - 1} of {ranks})" in proc.stderr, proc.stderr
+    assert not out.exists() or not list(out.iterdir())
