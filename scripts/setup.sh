@@ -27,7 +27,9 @@ APT_PACKAGES=(
     zlib1g-dev          #   ... and zlib
     build-essential     # cc, c++ and ar: C++ parts of the tblgen crate and other -sys crates
     cmake               # highs-sys builds the HiGHS solver (`--fuse ilp`) from source with it
-    pkg-config          # how -sys crates find system libraries
+    pkg-config          # how -sys crates find system libraries (and the mpi crate finds OpenMPI)
+    libopenmpi-dev      # MPI for distributed runs (`--distributed`): the mpi crate (rsmpi) links OpenMPI
+    openmpi-bin         # mpirun: the launcher of distributed runs and of their tests
     ca-certificates     # HTTPS to crates.io (cargo) and PyPI (pip)
     python3             # lit, the example tests (pytest) and the NumPy references
     python3-pip         # installs the Python packages below for $PYTHON

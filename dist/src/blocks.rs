@@ -19,24 +19,35 @@ pub fn block_rows(rows: i64, p: usize, r: usize) -> (i64, i64) {
     (lo, lo + q + i64::from(r < extra))
 }
 
-/// How a distributed base array is split: `rows` rows (its dimension 0) of `row_len` elements.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How a distributed base array is split: `rows` rows (its dimension 0) of `row_len` elements, in
+/// blocks of rows: [`block_rows`]'s, or the blocks `cuts` gives (rank `r` owns rows
+/// `cuts[r]..cuts[r + 1]`; a new array takes the rows its first writer computed, so that it lines
+/// up with the arrays it is computed from: a 100-row temporary of a 102-row grid).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BaseLayout {
     pub rows: i64,
     pub row_len: i64,
+    pub cuts: Option<std::sync::Arc<[i64]>>,
 }
 
 impl BaseLayout {
+    /// [`block_rows`]'s blocks of `rows` rows of `row_len` elements.
+    pub fn even(rows: i64, row_len: i64) -> BaseLayout {
+        BaseLayout { rows, row_len, cuts: None }
+    }
+
     /// The elements `[lo, hi)` (offsets into the base) of rank `r`'s block of `p`.
     pub fn block(&self, p: usize, r: usize) -> (i64, i64) {
-        let (lo, hi) = block_rows(self.rows, p, r);
+        let (lo, hi) = match &self.cuts {
+            Some(c) => (c[r], c[r + 1]),
+            None => block_rows(self.rows, p, r),
+        };
         (lo * self.row_len, hi * self.row_len)
     }
 
     /// The rank of `p` that owns element `e` of the base (`e` within the base).
     pub fn owner(&self, p: usize, e: i64) -> usize {
-        let row = e / self.row_len.max(1);
-        (0..p).find(|&r| row < block_rows(self.rows, p, r).1).unwrap_or(p - 1)
+        (0..p).find(|&r| e < self.block(p, r).1).unwrap_or(p - 1)
     }
 }
 
@@ -45,7 +56,7 @@ impl BaseLayout {
 /// rank computes when the view is a kernel's output (owner computes). The ranges of the `p` ranks
 /// tile `[0, n0)` (in rank order for `s0 > 0`, in reverse for `s0 < 0`). `None` when the rows do
 /// not map to distinct base rows in order (`s0 == 0` with more than one row).
-pub fn owned_rows(offset: i64, n0: i64, s0: i64, layout: BaseLayout, p: usize, r: usize) -> Option<(i64, i64)> {
+pub fn owned_rows(offset: i64, n0: i64, s0: i64, layout: &BaseLayout, p: usize, r: usize) -> Option<(i64, i64)> {
     if n0 <= 1 || s0 == 0 {
         // One row (or none): its owner computes it.
         if n0 > 1 {
@@ -178,7 +189,7 @@ pub struct Transfer {
 /// that rank (the runs clipped to the block, merged). Ordered by receiving rank, then sending rank,
 /// then range, so that sender and receiver agree on the order of the bytes without a word between
 /// them.
-pub fn transfers(layout: BaseLayout, p: usize, needs: &[Vec<Runs>]) -> Vec<Transfer> {
+pub fn transfers(layout: &BaseLayout, p: usize, needs: &[Vec<Runs>]) -> Vec<Transfer> {
     let mut out = vec![];
     for (to, need) in needs.iter().enumerate() {
         for from in (0..p).filter(|&f| f != to) {
@@ -196,7 +207,7 @@ pub fn transfers(layout: BaseLayout, p: usize, needs: &[Vec<Runs>]) -> Vec<Trans
 /// output over the rows `r` computed, which need not follow the output's own blocks: a new array
 /// of 100 rows written along a grid of 102). Ordered as [`transfers`]. `None` when some runs are not
 /// exact (the copies would carry elements nobody wrote).
-pub fn deliveries(layout: BaseLayout, p: usize, written: &[Vec<Runs>]) -> Option<Vec<Transfer>> {
+pub fn deliveries(layout: &BaseLayout, p: usize, written: &[Vec<Runs>]) -> Option<Vec<Transfer>> {
     let mut out = vec![];
     for to in 0..p {
         let block = layout.block(p, to);
@@ -238,12 +249,12 @@ mod tests {
     /// every offset and stride sign, checked element by element.
     #[test]
     fn owned_rows_give_each_row_to_the_owner_of_its_first_element() {
-        let layout = BaseLayout { rows: 11, row_len: 3 };
+        let layout = BaseLayout::even(11, 3);
         for p in 1..5 {
             for (offset, n0, s0) in [(0, 11, 3), (4, 9, 3), (30, 10, -3), (32, 11, -3), (1, 5, 6), (31, 5, -6)] {
                 let mut seen = vec![None; n0 as usize];
                 for r in 0..p {
-                    let (a, b) = owned_rows(offset, n0, s0, layout, p, r).unwrap();
+                    let (a, b) = owned_rows(offset, n0, s0, &layout, p, r).unwrap();
                     for (i, s) in seen.iter_mut().enumerate().take(b as usize).skip(a as usize) {
                         assert!(s.is_none());
                         *s = Some(r);
@@ -260,16 +271,16 @@ mod tests {
     /// `new[1:-1, 1:-1]`): the halo minimum.
     #[test]
     fn a_stencil_needs_only_its_halo_rows() {
-        let layout = BaseLayout { rows: 10, row_len: 10 };
+        let layout = BaseLayout::even(10, 10);
         let p = 2;
         // The output new[1:-1, 1:-1]: offset 11, 8 rows of stride 10.
-        let rows: Vec<_> = (0..p).map(|r| owned_rows(11, 8, 10, layout, p, r).unwrap()).collect();
+        let rows: Vec<_> = (0..p).map(|r| owned_rows(11, 8, 10, &layout, p, r).unwrap()).collect();
         assert_eq!(rows, [(0, 4), (4, 8)]);
         let views = [(1, [8, 8], [10, 1]), (21, [8, 8], [10, 1]), (10, [8, 8], [10, 1]), (12, [8, 8], [10, 1])];
         let needs: Vec<Vec<_>> = (0..p)
             .map(|r| views.iter().filter_map(|(o, s, st)| Runs::of(*o, s, st, Some(rows[r]))).collect())
             .collect();
-        let t = transfers(layout, p, &needs);
+        let t = transfers(&layout, p, &needs);
         assert_eq!(t, [Transfer { from: 1, to: 0, range: (51, 59) }, Transfer { from: 0, to: 1, range: (41, 49) }]);
     }
 
@@ -295,18 +306,18 @@ mod tests {
     /// computed by a rank that lie in another rank's block of the output go to that rank.
     #[test]
     fn outputs_written_off_their_blocks_are_delivered_to_their_owners() {
-        let grid = BaseLayout { rows: 102, row_len: 102 };
-        let work = BaseLayout { rows: 100, row_len: 100 };
+        let grid = BaseLayout::even(102, 102);
+        let work = BaseLayout::even(100, 100);
         let p = 3;
-        let rows: Vec<_> = (0..p).map(|r| owned_rows(103, 100, 102, grid, p, r).unwrap()).collect();
+        let rows: Vec<_> = (0..p).map(|r| owned_rows(103, 100, 102, &grid, p, r).unwrap()).collect();
         assert_eq!(rows, [(0, 33), (33, 67), (67, 100)]);
         let written: Vec<Vec<Runs>> =
             rows.iter().map(|&rr| Runs::of(0, &[100, 100], &[100, 1], Some(rr)).into_iter().collect()).collect();
         // The output's blocks are rows 0..34, 34..67, 67..100: row 33 was computed by rank 1.
-        assert_eq!(deliveries(work, p, &written).unwrap(), [Transfer { from: 1, to: 0, range: (3300, 3400) }]);
+        assert_eq!(deliveries(&work, p, &written).unwrap(), [Transfer { from: 1, to: 0, range: (3300, 3400) }]);
         let strided = Runs::of(0, &[50, 50], &[200, 2], None).unwrap();
         assert!(!strided.exact);
-        assert_eq!(deliveries(work, p, &[vec![strided], vec![], vec![]]), None);
+        assert_eq!(deliveries(&work, p, &[vec![strided], vec![], vec![]]), None);
     }
 
     #[test]

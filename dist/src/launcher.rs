@@ -104,6 +104,8 @@ pub struct DistKernels<'a> {
 struct Split {
     rows: Vec<(i64, i64)>,
     deliver: Vec<(View, Vec<Transfer>)>,
+    /// Replicated outputs that take the launch's rows as their blocks (`BaseLayout::cuts`).
+    recut: Vec<(View, Vec<i64>)>,
 }
 
 /// The displacements of consecutive parts of `counts` bytes. Errors: past 2 GiB.
@@ -169,7 +171,7 @@ impl<'a> DistKernels<'a> {
             bases.retain(|_, e| e.buf.strong_count() > 0);
         }
         if whole && bytes == v.base.len_bytes() as u64 && bytes >= self.min_bytes.max(1) {
-            let layout = BaseLayout { rows: v.shape[0], row_len: v.shape[1..].iter().product() };
+            let layout = BaseLayout::even(v.shape[0], v.shape[1..].iter().product());
             bases.insert(key(v), Entry { buf: Arc::downgrade(&v.base), layout, distributed: false });
         } else {
             bases.remove(&key(v));
@@ -182,7 +184,7 @@ impl<'a> DistKernels<'a> {
         let mut bases = self.bases.borrow_mut();
         let e = bases.get(&key(v))?;
         if e.buf.upgrade().is_some_and(|b| Arc::ptr_eq(&b, &v.base)) {
-            Some((e.layout, e.distributed))
+            Some((e.layout.clone(), e.distributed))
         } else {
             bases.remove(&key(v));
             None
@@ -218,25 +220,56 @@ impl<'a> DistKernels<'a> {
                 outs.push(v);
             }
         }
-        // The view whose rows decide who computes what: the first output (the reduced input when
+        // The view whose rows decide who computes what: an output already distributed, else an
+        // input of the space's shape that is, else the first output (the reduced input when
         // everything is reduced).
-        let anchor = if layout.reduces_all { view(layout.space?)? } else { outs.first().copied()? };
+        let distributed = |v: &&&View| self.entry(v).is_some_and(|(_, d)| d);
+        let read = layout.ops.iter().filter(|(f, ..)| f.own_shape_input().is_none()).flat_map(|(_, _, ins)| ins);
+        let inputs: Vec<&View> = read
+            .chain(layout.reduce.iter().map(|r| &r.input))
+            .filter_map(|&v| view(v))
+            .filter(|v| v.shape == space)
+            .collect();
+        let first = if layout.reduces_all { view(layout.space?)? } else { outs.first().copied()? };
+        let anchor = outs
+            .iter()
+            .find(distributed)
+            .or_else(|| inputs.iter().find(distributed))
+            .copied()
+            .unwrap_or(first);
         let (base, _) = self.entry(anchor)?;
+        if anchor.shape[0] != space[0] {
+            return None;
+        }
         let rows: Vec<(i64, i64)> = (0..p)
-            .map(|r| crate::blocks::owned_rows(anchor.offset, anchor.shape[0], anchor.strides[0], base, p, r))
+            .map(|r| crate::blocks::owned_rows(anchor.offset, anchor.shape[0], anchor.strides[0], &base, p, r))
             .collect::<Option<_>>()?;
+        // Rows in rank order covering them all: a replicated output of whole rows takes them as
+        // its blocks.
+        let ordered = rows.first().is_some_and(|r| r.0 == 0)
+            && rows.windows(2).all(|w| w[0].1 == w[1].0)
+            && rows.last().is_some_and(|r| r.1 == space[0]);
         // Every output must be a large array; the rows computed off its owner's block go there.
-        let mut deliver = vec![];
+        let (mut deliver, mut recut) = (vec![], vec![]);
         for o in outs {
-            let (ob, _) = self.entry(o)?;
+            let (ob, dist) = self.entry(o)?;
+            let runs = Runs::of(o.offset, &o.shape, &o.strides, None);
+            let row_aligned = runs.is_some_and(|r| {
+                r.exact && r.count == ob.rows && r.step == ob.row_len && r.start + r.len <= ob.row_len
+            });
+            if ordered && !dist && row_aligned {
+                let cuts: Vec<i64> = std::iter::once(0).chain(rows.iter().map(|r| r.1)).collect();
+                recut.push((o.clone(), cuts));
+                continue;
+            }
             let written: Vec<Vec<Runs>> =
                 rows.iter().map(|&rr| Runs::of(o.offset, &o.shape, &o.strides, Some(rr)).into_iter().collect()).collect();
-            let t = deliveries(ob, p, &written)?;
+            let t = deliveries(&ob, p, &written)?;
             if !t.is_empty() {
                 deliver.push((o.clone(), t));
             }
         }
-        Some(Split { rows, deliver })
+        Some(Split { rows, deliver, recut })
     }
 
     /// The copies that bring every rank the elements of distributed base arrays that it reads in
@@ -273,7 +306,7 @@ impl<'a> DistKernels<'a> {
                 need.extend(Runs::of(v.offset, &v.shape, &v.strides, rr));
             }
         }
-        bases.into_iter().map(|(v, bl, needs)| (v, transfers(bl, p, &needs))).collect()
+        bases.into_iter().map(|(v, bl, needs)| (v, transfers(&bl, p, &needs))).collect()
     }
 
     /// Makes the copies `moves` (per base array, given by one of its views: elements of it from
@@ -352,6 +385,11 @@ impl KernelLauncher for DistKernels<'_> {
     fn launch(&self, kernel: &str, args: &[RtValue]) -> Result<(), LaunchError> {
         let (_, plan) = self.cpu.get(kernel).ok_or_else(|| format!("no compiled kernel @{kernel}"))?;
         let split = self.split(plan, args);
+        for (v, cuts) in split.iter().flat_map(|s| &s.recut) {
+            if let Some(e) = self.bases.borrow_mut().get_mut(&key(v)) {
+                e.layout.cuts = Some(cuts.clone().into());
+            }
+        }
         let rows = split.as_ref().map(|s| &s.rows[..]);
         let sent = self.move_elements(&self.reads(plan, args, rows))?;
         self.bump(|s| s.bytes_sent += sent);
