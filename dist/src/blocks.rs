@@ -135,7 +135,9 @@ impl Runs {
     pub fn pieces(&self, block: (i64, i64)) -> Vec<(i64, i64)> {
         let first = (block.0 - self.start).div_euclid(self.step).max(0);
         let last = (block.1 - 1 - self.start).div_euclid(self.step).min(self.count - 1);
-        (first..=last).filter_map(|k| intersect((self.start + k * self.step, self.start + k * self.step + self.len), block)).collect()
+        (first..=last)
+            .filter_map(|k| intersect((self.start + k * self.step, self.start + k * self.step + self.len), block))
+            .collect()
     }
 
     /// The smallest range of base offsets inside `block` (half-open) that holds every element of

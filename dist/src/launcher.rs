@@ -216,7 +216,9 @@ impl<'a> DistKernels<'a> {
         let mut outs: Vec<&View> = vec![];
         let reduced = layout.reduce.iter().chain(&layout.extra).map(|r| r.out);
         for v in layout.ops.iter().map(|(_, out, _)| *out).chain(reduced).filter_map(view) {
-            if v.rank() > 0 && !outs.iter().any(|o| Arc::ptr_eq(&o.base, &v.base) && o.offset == v.offset && o.shape == v.shape) {
+            if v.rank() > 0
+                && !outs.iter().any(|o| Arc::ptr_eq(&o.base, &v.base) && o.offset == v.offset && o.shape == v.shape)
+            {
                 outs.push(v);
             }
         }
@@ -231,12 +233,8 @@ impl<'a> DistKernels<'a> {
             .filter(|v| v.shape == space)
             .collect();
         let first = if layout.reduces_all { view(layout.space?)? } else { outs.first().copied()? };
-        let anchor = outs
-            .iter()
-            .find(distributed)
-            .or_else(|| inputs.iter().find(distributed))
-            .copied()
-            .unwrap_or(first);
+        let anchor =
+            outs.iter().find(distributed).or_else(|| inputs.iter().find(distributed)).copied().unwrap_or(first);
         let (base, _) = self.entry(anchor)?;
         if anchor.shape[0] != space[0] {
             return None;
@@ -262,8 +260,10 @@ impl<'a> DistKernels<'a> {
                 recut.push((o.clone(), cuts));
                 continue;
             }
-            let written: Vec<Vec<Runs>> =
-                rows.iter().map(|&rr| Runs::of(o.offset, &o.shape, &o.strides, Some(rr)).into_iter().collect()).collect();
+            let written: Vec<Vec<Runs>> = rows
+                .iter()
+                .map(|&rr| Runs::of(o.offset, &o.shape, &o.strides, Some(rr)).into_iter().collect())
+                .collect();
             let t = deliveries(&ob, p, &written)?;
             if !t.is_empty() {
                 deliver.push((o.clone(), t));
@@ -319,9 +319,9 @@ impl<'a> DistKernels<'a> {
         let (p, me) = (self.p(), self.me());
         let all: Vec<(&View, &Transfer)> = moves.iter().flat_map(|(v, ts)| ts.iter().map(move |t| (v, t))).collect();
         let bytes_of = |v: &View, t: &Transfer| (t.range.1 - t.range.0) as usize * v.dtype.size_bytes();
-        // SAFETY (of every use): the range lies in the base array (a block of it), which `moves`
-        // keeps alive; the host copies between launches, when no kernel runs.
-        let ptr_of = |v: &View, t: &Transfer| unsafe { v.base.as_ptr().add(t.range.0 as usize * v.dtype.size_bytes()) };
+        // The address of a transfer's first element; `wrapping_add` keeps this safe code, and every
+        // dereference below says why the range lies in a live base array.
+        let ptr_of = |v: &View, t: &Transfer| v.base.as_ptr().wrapping_add(t.range.0 as usize * v.dtype.size_bytes());
         // Never a dangling pointer: OpenMPI reads the address 1 (an empty `Vec<u8>`'s) as
         // MPI_IN_PLACE.
         let mut send = Vec::with_capacity(1);
@@ -330,7 +330,8 @@ impl<'a> DistKernels<'a> {
         for q in 0..p {
             let start = send.len();
             for (v, t) in all.iter().filter(|(_, t)| t.from == me && t.to == q) {
-                // SAFETY: `ptr_of` points at `bytes_of` bytes of a live base array.
+                // SAFETY: the transfer's range lies in its base array (a block of it: `transfers`,
+                // `deliveries`), which `moves` keeps alive; `ptr_of` points at its first byte.
                 send.extend_from_slice(unsafe { std::slice::from_raw_parts(ptr_of(v, t), bytes_of(v, t)) });
             }
             scounts[q] = to_count(send.len() - start, "an exchange")?;
@@ -349,7 +350,8 @@ impl<'a> DistKernels<'a> {
         for q in 0..p {
             for (v, t) in all.iter().filter(|(_, t)| t.from == q && t.to == me) {
                 let n = bytes_of(v, t);
-                // SAFETY: as above.
+                // SAFETY: as above; the host copies between launches, when no kernel runs, and
+                // `recv` holds the `n` bytes at `at` (its counts are these transfers').
                 unsafe { std::ptr::copy_nonoverlapping(recv[at..at + n].as_ptr(), ptr_of(v, t), n) };
                 at += n;
             }

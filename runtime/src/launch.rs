@@ -442,7 +442,8 @@ impl Chunks {
                 let out_elems: i64 = expect.iter().product();
                 split = !never_split
                     && layout.axis_split
-                    && (1..=SPLIT_MAX_OUT).contains(&out_elems) && axis_len > CHUNK_ELEMS / out_elems;
+                    && (1..=SPLIT_MAX_OUT).contains(&out_elems)
+                    && axis_len > CHUNK_ELEMS / out_elems;
                 if split {
                     (axis_len, out_elems, true)
                 } else {

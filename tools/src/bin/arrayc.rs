@@ -544,9 +544,10 @@ fn start_mpi(target: Target) -> Result<arrayc_dist::Mpi, UserError> {
 fn dist_min_bytes() -> Result<u64, UserError> {
     match std::env::var("ARRAYC_DIST_MIN_BYTES") {
         Err(_) => Ok(arrayc_dist::DEFAULT_MIN_BYTES),
-        Ok(v) => v.trim().parse().map_err(|_| {
-            UserError(format!("error: ARRAYC_DIST_MIN_BYTES must be a number of bytes, not `{v}`"))
-        }),
+        Ok(v) => v
+            .trim()
+            .parse()
+            .map_err(|_| UserError(format!("error: ARRAYC_DIST_MIN_BYTES must be a number of bytes, not `{v}`"))),
     }
 }
 
