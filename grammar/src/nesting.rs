@@ -75,7 +75,9 @@ pub fn check_nesting(program: &Program) -> Option<Diagnostic> {
                     stack.extend(args.iter().map(|a| (Node::Expr(a), d)));
                     stack.extend(kwargs.iter().map(|(_, a)| (Node::Expr(a), d)));
                 }
-                ExprKind::Tuple(items) | ExprKind::List(items) => stack.extend(items.iter().map(|a| (Node::Expr(a), d))),
+                ExprKind::Tuple(items) | ExprKind::List(items) => {
+                    stack.extend(items.iter().map(|a| (Node::Expr(a), d)))
+                }
                 ExprKind::Subscript { base, index } => {
                     stack.push((Node::Expr(base), d));
                     push_index(&mut stack, index, d);

@@ -226,4 +226,3 @@ impl Checker {
         Ty::Array(d, shape)
     }
 }
-
