@@ -186,7 +186,7 @@ impl Lowerer<'_> {
             }
             let v = self.expr(a)?;
             let v = self.cast_scalar(v, DType::I64);
-            if self.consts.get(&v).is_none() {
+            if !self.consts.contains_key(&v) {
                 let zero = self.i64_const(0);
                 let ok = self.scalar_binary(BinFn::Ge, v, zero, DType::I64);
                 self.emit(OpKind::Assert { cond: ok, msg: format!("reshape: negative size in shape {shown}") });
