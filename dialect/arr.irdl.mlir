@@ -39,6 +39,23 @@ irdl.dialect @arr {
     irdl.operands(source: %s)
     irdl.results(result: %v)
   }
+  // %v = arr.reshape(source, sizes...) : source's elements in row-major order as a view of sizes
+  // (NumPy's reshape without a copy; a run-time error where that needs a copy).
+  irdl.operation @reshape {
+    %s = irdl.any
+    %i = irdl.is i64
+    %v = irdl.any
+    irdl.operands(source: %s, sizes: variadic %i)
+    irdl.results(result: %v)
+  }
+  // %b = arr.reshapable(source, sizes...) : whether arr.reshape of source to sizes is possible (i1).
+  irdl.operation @reshapable {
+    %s = irdl.any
+    %i = irdl.is i64
+    %b = irdl.is i1
+    irdl.operands(source: %s, sizes: variadic %i)
+    irdl.results(result: %b)
+  }
   // %n = arr.dim(view) {axis} : size of one dimension, in elements.
   irdl.operation @dim {
     %s = irdl.any

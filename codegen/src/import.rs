@@ -556,6 +556,14 @@ impl FuncImporter<'_> {
                 want(1)?;
                 OpKind::Diagonal { res: self.result(o)?, src: ops[0] }
             }
+            "reshape" => {
+                at_least(1)?;
+                OpKind::Reshape { res: self.result(o)?, src: ops[0], sizes: ops[1..].to_vec() }
+            }
+            "reshapable" => {
+                at_least(1)?;
+                OpKind::Reshapable { res: self.result(o)?, src: ops[0], sizes: ops[1..].to_vec() }
+            }
             "dim" => {
                 want(1)?;
                 let axis = self.int_attr(o, "axis")?;

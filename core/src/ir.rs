@@ -103,6 +103,15 @@ pub enum OpKind {
     /// `arr.diagonal`: the main diagonal of a 2-d `src`, a 1-d view of `min(d0, d1)` elements with
     /// stride `s0 + s1` (NumPy `x.diagonal()`, but writable). Aliases `src`'s base array.
     Diagonal { res: ValueId, src: ValueId },
+    /// `arr.reshape`: `src`'s elements in row-major order as a view of shape `sizes` (NumPy's
+    /// `reshape` when it returns a view): the same element count, and `src`'s elements laid out so
+    /// that the new shape has strides (NumPy's no-copy rule: each group of axes that is merged or
+    /// split is contiguous within itself). A run-time error otherwise: the lowering emits it only
+    /// where `arr.reshapable` holds or the source is known to be row-major. Aliases `src`'s base.
+    Reshape { res: ValueId, src: ValueId, sizes: Vec<ValueId> },
+    /// `arr.reshapable`: whether `arr.reshape` of `src` to `sizes` can be a view (an `i1`; `false`
+    /// also when the element counts differ). Reads only the view's shape and strides.
+    Reshapable { res: ValueId, src: ValueId, sizes: Vec<ValueId> },
     /// `arr.dim`: size of dimension `axis` of a view.
     Dim { res: ValueId, src: ValueId, axis: usize },
     /// `arr.load`: the host reads the element of a 0-d view.
@@ -143,11 +152,12 @@ impl OpKind {
         }
     }
     /// `(result, source)` of an operation that makes a view of an existing array without moving data
-    /// (`arr.view`, `arr.broadcast`, `arr.transpose`, `arr.diagonal`): the result aliases the
-    /// source's base array.
+    /// (`arr.view`, `arr.broadcast`, `arr.transpose`, `arr.diagonal`, `arr.reshape`): the result
+    /// aliases the source's base array.
     pub fn view_of(&self) -> Option<(ValueId, ValueId)> {
         match self {
             OpKind::View { res, src, .. }
+            | OpKind::Reshape { res, src, .. }
             | OpKind::Broadcast { res, src, .. }
             | OpKind::Transpose { res, src, .. }
             | OpKind::Diagonal { res, src } => Some((*res, *src)),
@@ -169,6 +179,8 @@ impl OpKind {
             | Broadcast { res, .. }
             | Transpose { res, .. }
             | Diagonal { res, .. }
+            | Reshape { res, .. }
+            | Reshapable { res, .. }
             | Dim { res, .. }
             | Load { res, .. } => vec![*res],
             Call { results, .. } | For { results, .. } | While { results, .. } | If { results, .. } => results.clone(),
@@ -201,7 +213,9 @@ impl OpKind {
             Assert { cond, .. } => vec![*cond],
             New { sizes, .. } => sizes.clone(),
             View { src, operands, .. } => [vec![*src], operands.clone()].concat(),
-            Broadcast { src, sizes, .. } => [vec![*src], sizes.clone()].concat(),
+            Broadcast { src, sizes, .. } | Reshape { src, sizes, .. } | Reshapable { src, sizes, .. } => {
+                [vec![*src], sizes.clone()].concat()
+            }
             Transpose { src, .. } | Diagonal { src, .. } => vec![*src],
             Dim { src, .. } | Load { src, .. } => vec![*src],
             Del { base } | Sync { base } => vec![*base],

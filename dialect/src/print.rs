@@ -251,6 +251,12 @@ impl Printer<'_> {
                 self.generic("transpose", &[*res], &[*src], &format!(" {{perm = array<i64: {}>}}", p.join(", ")))
             }
             Diagonal { res, src } => self.generic("diagonal", &[*res], &[*src], ""),
+            Reshape { res, src, sizes } | Reshapable { res, src, sizes } => {
+                let name = if matches!(op.kind, Reshape { .. }) { "reshape" } else { "reshapable" };
+                let mut ops = vec![*src];
+                ops.extend(sizes);
+                self.generic(name, &[*res], &ops, "")
+            }
             Dim { res, src, axis } => self.generic("dim", &[*res], &[*src], &format!(" {{axis = {axis} : i64}}")),
             Load { res, src } => self.generic("load", &[*res], &[*src], ""),
             Del { base } => self.generic("del", &[], &[*base], ""),

@@ -367,6 +367,20 @@ impl Verifier<'_> {
                     return Err("takes a 2-d source to a 1-d result".into());
                 }
             }
+            Reshape { res, src, sizes } => {
+                self.array(*src, "source")?;
+                if self.array(*res, "result")? != sizes.len() {
+                    return Err(format!("{} sizes for a result of another rank", sizes.len()).into());
+                }
+                self.i64s(sizes, "size")?;
+            }
+            Reshapable { res, src, sizes } => {
+                self.array(*src, "source")?;
+                self.i64s(sizes, "size")?;
+                if self.scalar(*res, "result")? != DType::Bool {
+                    return Err(format!("result %{res} must be an i1").into());
+                }
+            }
             Dim { res, src, axis } => {
                 let r = self.array(*src, "source")?;
                 if *axis >= r {
@@ -513,6 +527,8 @@ fn op_name(k: &OpKind) -> String {
         Broadcast { .. } => "arr.broadcast".into(),
         Transpose { .. } => "arr.transpose".into(),
         Diagonal { .. } => "arr.diagonal".into(),
+        Reshape { .. } => "arr.reshape".into(),
+        Reshapable { .. } => "arr.reshapable".into(),
         Dim { .. } => "arr.dim".into(),
         Load { .. } => "arr.load".into(),
         Del { .. } => "arr.del".into(),

@@ -25,7 +25,7 @@ use arrayc_runtime::array::View;
 use arrayc_runtime::launch::LaunchError;
 use arrayc_runtime::print::{format_scalar, format_view};
 use arrayc_runtime::value::{KernelLauncher, RtValue};
-use arrayc_runtime::views::{apply_index, broadcast, diagonal, element_offset, transpose};
+use arrayc_runtime::views::{apply_index, broadcast, diagonal, element_offset, reshape, reshaped, transpose};
 use std::io::Write;
 use std::rc::Rc;
 
@@ -203,6 +203,14 @@ impl<'a> Executor<'a> {
             }
             Inst::Transpose { res, src, perm } => fr.views[*res as usize] = Some(transpose(fr.vw(*src)?, perm)),
             Inst::Diagonal { res, src } => fr.views[*res as usize] = Some(diagonal(fr.vw(*src)?)?),
+            Inst::Reshape { res, src, sizes } => {
+                let shape: Vec<i64> = sizes.iter().map(|s| fr.int(*s)).collect();
+                fr.views[*res as usize] = Some(reshape(fr.vw(*src)?, &shape)?)
+            }
+            Inst::Reshapable { res, src, sizes } => {
+                let shape: Vec<i64> = sizes.iter().map(|s| fr.int(*s)).collect();
+                fr.scalars[*res as usize] = u64::from(reshaped(fr.vw(*src)?, &shape).is_some())
+            }
             Inst::Dim { res, src, axis } => fr.scalars[*res as usize] = fr.vw(*src)?.shape[*axis] as u64,
             Inst::Load { res, src } => {
                 if self.device {
@@ -596,6 +604,17 @@ enum Inst {
         res: u32,
         src: u32,
     },
+    /// `arr.reshape` (a view) and `arr.reshapable` (into a scalar register: whether it can be one).
+    Reshape {
+        res: u32,
+        src: u32,
+        sizes: Vec<u32>,
+    },
+    Reshapable {
+        res: u32,
+        src: u32,
+        sizes: Vec<u32>,
+    },
     Dim {
         res: u32,
         src: u32,
@@ -928,6 +947,12 @@ impl Translator<'_> {
                 Inst::Transpose { res: self.view_reg(*res), src: self.view_reg(*src), perm: perm.clone() }
             }
             Diagonal { res, src } => Inst::Diagonal { res: self.view_reg(*res), src: self.view_reg(*src) },
+            Reshape { res, src, sizes } => {
+                Inst::Reshape { res: self.view_reg(*res), src: self.view_reg(*src), sizes: self.ints(sizes, loc) }
+            }
+            Reshapable { res, src, sizes } => {
+                Inst::Reshapable { res: self.scalar_reg(*res), src: self.view_reg(*src), sizes: self.ints(sizes, loc) }
+            }
             Dim { res, src, axis } => Inst::Dim { res: self.scalar_reg(*res), src: self.view_reg(*src), axis: *axis },
             Load { res, src } => match self.elem(*src) {
                 Some(e) => Inst::Load { res: self.scalar_reg(*res), src: e },

@@ -196,4 +196,8 @@ pub enum ExprKind {
     /// apart) and as the index arrays of `add_at(x, (i, j), v)` (typed as the arrays' broadcast
     /// shape); anywhere else E0309.
     Tuple(Vec<Expr>),
+    /// `[a, b, ..]`, an array literal (NumPy's `np.array([a, b, ..])`): items are scalars or,
+    /// nested, array literals of one length each (`[[1, 2], [3, 4]]`); a new array of the nesting's
+    /// shape whose dtype is the promotion of the items' (`[]` is `f64` of shape `(0,)`).
+    List(Vec<Expr>),
 }

@@ -174,6 +174,12 @@ builtins! {
     Repeat: "repeat", (2, 2), AXIS, "repeat(x, k) (x 1-d) | repeat(x, k, axis=a) (k an integer)";
     Pad: "pad", (2, 2), &["constant_values"],
         "pad(x, w) | pad(x, (before, after)) | pad(x, ((b0, a0), (b1, a1), ...)), constant_values=0";
+    Array: "array", (1, 1), DTYPE, "array([a, b, ...], dtype=...) | array(x, dtype=...)";
+    AsArray: "asarray", (1, 1), DTYPE, "asarray([a, b, ...], dtype=...) | asarray(x, dtype=...)";
+    Reshape: "reshape", (2, ANY), &[],
+        "reshape(x, (d0, d1, ...)) | reshape(x, d) | x.reshape(d0, d1, ...) | x.reshape((d0, d1, ...)) (one size may be -1)";
+    Ravel: "ravel", (1, 1), &[], "ravel(x) | x.ravel()";
+    Flatten: "flatten", (1, 1), &[], "flatten(x) | x.flatten()";
 }
 
 impl Builtin {
@@ -581,6 +587,29 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Meshgrid],
         },
         DocRow {
+            calls: "`array([a, b, ...])`, `asarray([a, b, ...])`, `dtype=d`",
+            result: "NumPy's `np.array` of a list: the array literal `[a, b, ...]` (see Array literals), of \
+                dtype `d` when given (each item cast to it); `array(x)` of an array is a new array, a copy (cast to \
+                `d`), `asarray(x)` is `x` itself unless `d` differs (then a cast copy); of a scalar, a 0-d array",
+            builtins: &[B::Array, B::AsArray],
+        },
+        DocRow {
+            calls: "`reshape(x, (d0, d1, ...))`, `reshape(x, d)`, `x.reshape(d0, d1, ...)`, `x.reshape((d0, d1, ...))`",
+            result: "NumPy's `reshape` (row-major order): `x`'s elements in shape `(d0, d1, ...)`, of as many \
+                elements; one size may be `-1`, inferred. A view of `x` (aliasing it: writes through either change \
+                both) when `x`'s elements lie in row-major order (a new array, a contiguous view of one: NumPy's rule, \
+                decided at run time), else a new array, a copy. A size that cannot hold `x`'s elements is E0412 when \
+                known at compile time, else a run-time error naming the line (NumPy's \"cannot reshape array of \
+                size 12 into shape (5,2)\")",
+            builtins: &[B::Reshape],
+        },
+        DocRow {
+            calls: "`ravel(x)`, `x.ravel()`, `flatten(x)`, `x.flatten()`",
+            result: "`x`'s elements as a 1-d array in row-major order: `ravel` is `reshape(x, -1)` (a view when it \
+                can be), `flatten` always a new array, a copy",
+            builtins: &[B::Ravel, B::Flatten],
+        },
+        DocRow {
             calls: "`f64(x) f32(x) i64(x) bool(x)`",
             result: "casts (float to int truncates toward zero)",
             builtins: &[B::F64, B::F32, B::I64, B::Bool],
@@ -617,5 +646,17 @@ pub fn pad_width_pairs(w: &Expr, r: usize) -> Option<Vec<(&Expr, &Expr)>> {
         }
         ExprKind::Tuple(_) => pair(w).map(|p| vec![p; r]),
         _ => Some(vec![(w, w); r]),
+    }
+}
+
+/// The size expressions of a `reshape`'s arguments after `x` (the checker's and the lowering's one
+/// reading of them): the items of one tuple, or the
+/// arguments themselves (one integer, or the method's `x.reshape(a, b)`); `None` for a tuple
+/// among several arguments.
+pub fn reshape_dims(args: &[Expr]) -> Option<Vec<&Expr>> {
+    match args {
+        [Expr { kind: ExprKind::Tuple(items), .. }] => Some(items.iter().collect()),
+        _ if args.iter().any(|a| matches!(a.kind, ExprKind::Tuple(_))) => None,
+        _ => Some(args.iter().collect()),
     }
 }

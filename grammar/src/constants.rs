@@ -133,7 +133,7 @@ impl Scopes {
                 self.expr(base);
                 index.iter_mut().for_each(|i| self.index(i));
             }
-            ExprKind::Tuple(items) => items.iter_mut().for_each(|a| self.expr(a)),
+            ExprKind::Tuple(items) | ExprKind::List(items) => items.iter_mut().for_each(|a| self.expr(a)),
         }
     }
 }

@@ -184,6 +184,11 @@ pub struct LineIndex<'s> {
 }
 
 impl<'s> LineIndex<'s> {
+    /// The source text of `span` (empty when it is not a range of the source).
+    pub fn text(&self, span: &std::ops::Range<usize>) -> &'s str {
+        self.source.get(span.clone()).unwrap_or("")
+    }
+
     /// Indexes the lines of `source`.
     pub fn new(source: &'s str) -> Self {
         let starts = std::iter::once(0).chain(source.match_indices('\n').map(|(i, _)| i + 1)).collect();

@@ -75,7 +75,9 @@ pub fn check_nesting(program: &Program) -> Option<Diagnostic> {
                     stack.extend(args.iter().map(|a| (Node::Expr(a), d)));
                     stack.extend(kwargs.iter().map(|(_, a)| (Node::Expr(a), d)));
                 }
-                ExprKind::Tuple(items) => stack.extend(items.iter().map(|a| (Node::Expr(a), d))),
+                ExprKind::Tuple(items) | ExprKind::List(items) => {
+                    stack.extend(items.iter().map(|a| (Node::Expr(a), d)))
+                }
                 ExprKind::Subscript { base, index } => {
                     stack.push((Node::Expr(base), d));
                     push_index(&mut stack, index, d);
@@ -149,7 +151,7 @@ pub fn dismantle(program: Program) {
                     work.extend(args.into_iter().map(Owned::Expr));
                     work.extend(kwargs.into_iter().map(|(_, a)| Owned::Expr(a)));
                 }
-                ExprKind::Tuple(items) => work.extend(items.into_iter().map(Owned::Expr)),
+                ExprKind::Tuple(items) | ExprKind::List(items) => work.extend(items.into_iter().map(Owned::Expr)),
                 ExprKind::Subscript { base, index } => {
                     work.push(Owned::Expr(*base));
                     work.extend(index_exprs(index).map(Owned::Expr));

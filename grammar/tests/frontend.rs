@@ -296,6 +296,7 @@ fn sx(e: &Expr) -> String {
         ExprKind::Subscript { base, index } => format!("{}[{}]", sx(base), index.len()),
         ExprKind::DTypeName(d) => d.name().to_string(),
         ExprKind::Tuple(items) => format!("(tuple {})", items.iter().map(sx).collect::<Vec<_>>().join(" ")),
+        ExprKind::List(items) => format!("[{}]", items.iter().map(sx).collect::<Vec<_>>().join(" ")),
     }
 }
 

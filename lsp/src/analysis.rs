@@ -426,7 +426,7 @@ impl Indexer<'_> {
                 self.expr(base);
                 self.indices(index);
             }
-            ExprKind::Tuple(items) => items.iter().for_each(|a| self.expr(a)),
+            ExprKind::Tuple(items) | ExprKind::List(items) => items.iter().for_each(|a| self.expr(a)),
         }
     }
 }

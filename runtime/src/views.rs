@@ -1,7 +1,7 @@
 //! View arithmetic of NumPy's basic indexing: indexing with integers, slices and `newaxis`,
-//! transposes, diagonals and broadcasts. Each makes a new [`View`] of the same base array (no data
-//! moves); offsets and strides are in elements. The host executor applies them for `arr.view`,
-//! `arr.transpose`, `arr.diagonal` and `arr.broadcast`.
+//! transposes, diagonals, broadcasts and reshapes. Each makes a new [`View`] of the same base array
+//! (no data moves); offsets and strides are in elements. The host executor applies them for
+//! `arr.view`, `arr.transpose`, `arr.diagonal`, `arr.broadcast` and `arr.reshape`.
 
 use crate::array::View;
 use arrayc_core::shape::{checked_len, shape_str, slice_indices};
@@ -23,6 +23,13 @@ pub enum ViewError {
     /// Shapes that do not broadcast (both as NumPy prints them).
     #[error("operands could not be broadcast together: shape {from} does not broadcast to {to}")]
     Broadcast { from: String, to: String },
+    /// A reshape to a shape of another element count (NumPy's words; the shape as NumPy prints it).
+    #[error("cannot reshape array of size {size} into shape {shape}")]
+    ReshapeSize { size: i64, shape: String },
+    /// A reshape that would need a copy, asked for as a view (the lowering asks only where
+    /// [`reshaped`] succeeds: a compiler bug).
+    #[error("internal error: a reshape of the view of shape {from} to {to} needs a copy; please report it")]
+    ReshapeCopy { from: String, to: String },
     /// A broadcast shape whose element count does not fit 64 bits.
     #[error("cannot broadcast to shape {0}: its element count overflows a 64-bit size")]
     BroadcastOverflow(String),
@@ -147,4 +154,67 @@ pub fn broadcast(src: &View, shape: &[i64]) -> Result<View, ViewError> {
         }
     }
     Ok(View { base: src.base.clone(), dtype: src.dtype, offset: src.offset, shape: shape.to_vec(), strides })
+}
+
+/// `src` as a view of `shape` with the same elements in row-major order (NumPy's `reshape` when it
+/// gives a view), or `None` when that needs a copy or the element counts differ. NumPy's no-copy
+/// rule: the axes of size 1 of `src` aside, the old and the new shape are cut into the shortest
+/// groups of equal element counts; each old group must be contiguous within itself (every stride
+/// the next axis's stride times its size), and the new axes of a group get strides in row-major
+/// order from the group's innermost stride. An empty array reshapes to any empty shape.
+pub fn reshaped(src: &View, shape: &[i64]) -> Option<View> {
+    let n = checked_len(&src.shape)?;
+    if checked_len(shape)? != n {
+        return None;
+    }
+    let mut strides = vec![1i64; shape.len()];
+    if n == 0 {
+        for k in (0..shape.len().saturating_sub(1)).rev() {
+            strides[k] = strides[k + 1].saturating_mul(shape[k + 1].max(1));
+        }
+    } else {
+        let old: Vec<(i64, i64)> =
+            src.shape.iter().zip(&src.strides).filter(|(d, _)| **d != 1).map(|(&d, &s)| (d, s)).collect();
+        let (mut oi, mut ni) = (0, 0);
+        while oi < old.len() && ni < shape.len() {
+            let (mut oj, mut nj) = (oi + 1, ni + 1);
+            let (mut op, mut np) = (old[oi].0, shape[ni]);
+            while op != np {
+                if np < op {
+                    np *= *shape.get(nj)?;
+                    nj += 1;
+                } else {
+                    op *= old.get(oj)?.0;
+                    oj += 1;
+                }
+            }
+            if (oi..oj - 1).any(|k| old[k].1 != old[k + 1].0 * old[k + 1].1) {
+                return None;
+            }
+            strides[nj - 1] = old[oj - 1].1;
+            for k in (ni..nj - 1).rev() {
+                strides[k] = strides[k + 1] * shape[k + 1];
+            }
+            (oi, ni) = (oj, nj);
+        }
+        // What is left of the new shape are axes of size 1, whose strides do not matter.
+    }
+    Some(View { base: src.base.clone(), dtype: src.dtype, offset: src.offset, shape: shape.to_vec(), strides })
+}
+
+/// [`reshaped`] as the executor's `arr.reshape`: NumPy's error for another element count, an
+/// internal error where the reshape needs a copy.
+pub fn reshape(src: &View, shape: &[i64]) -> Result<View, ViewError> {
+    if let Some(v) = reshaped(src, shape) {
+        return Ok(v);
+    }
+    let n = checked_len(&src.shape).unwrap_or(i64::MAX);
+    if checked_len(shape) != Some(n) {
+        let shown = match shape {
+            [x] => format!("({x},)"),
+            _ => format!("({})", shape.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")),
+        };
+        return Err(ViewError::ReshapeSize { size: n, shape: shown });
+    }
+    Err(ViewError::ReshapeCopy { from: shape_str(&src.shape), to: shape_str(shape) })
 }

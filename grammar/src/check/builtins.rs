@@ -97,6 +97,8 @@ impl Checker {
             | B::Repeat
             | B::Pad => self.shape_op(&c),
             B::Len | B::Ndim | B::Size => self.shape_query(&c),
+            B::Array | B::AsArray => self.array_call(&c),
+            B::Reshape | B::Ravel | B::Flatten => self.reshape(&c),
         };
         if c.bad {
             Ty::Error

@@ -102,6 +102,7 @@ impl Checker {
                 ));
                 Ty::Error
             }
+            ExprKind::List(_) => self.list_literal(e, None),
             ExprKind::Unary(op, a) => {
                 let t = self.value(a);
                 self.unary(*op, t, &e.span)

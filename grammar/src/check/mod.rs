@@ -6,6 +6,7 @@
 //! - [`shape`]: broadcasting, slice sizes, subscripts (views);
 //! - [`expr`]: expressions, call resolution and user-function calls; [`builtins`]: builtin calls,
 //!   one function per family (the builtins themselves: [`crate::builtin`]);
+//! - [`literals`]: array literals `[a, b]`, `array`, `asarray`, and `reshape`, `ravel`, `flatten`;
 //! - [`stmt`]: statements, assignments, control flow, returns;
 //! - [`names`]: "did you mean" suggestions.
 //!
@@ -14,6 +15,7 @@
 
 mod builtins;
 mod expr;
+mod literals;
 mod names;
 pub mod promote;
 pub mod shape;

@@ -141,6 +141,7 @@ impl Lowerer<'_> {
             ExprKind::Var(id) => self.var(id)?,
             ExprKind::DTypeName(_) => return Err(self.error("E0908", &e.span, "a type name is not a value here", "")),
             ExprKind::Tuple(_) => return Err(self.error("E0908", &e.span, "a tuple is not a value here", "")),
+            ExprKind::List(_) => self.list_literal(e, &ty)?,
             ExprKind::Binary(op, a, b) => {
                 let (x, y) = (self.expr(a)?, self.expr(b)?);
                 self.binary(bin_fn(*op), x, y, &ty)?
@@ -1090,6 +1091,11 @@ impl Lowerer<'_> {
         if let Some(vs) = self.shape_op(b, args, kwargs, ty)? {
             return Ok(vs);
         }
+        match b {
+            B::Array | B::AsArray => return Ok(vec![self.array_call(&args[0], b == B::Array, ty)?]),
+            B::Reshape | B::Ravel | B::Flatten => return Ok(vec![self.reshape_call(b, args, ty)?]),
+            _ => {}
+        }
         let mut vals = vec![];
         for a in args {
             vals.push(self.expr(a)?);
@@ -1108,6 +1114,7 @@ impl Lowerer<'_> {
             | B::Tile
             | B::Repeat
             | B::Pad => unreachable!("lowered by `shape_op`"),
+            B::Array | B::AsArray | B::Reshape | B::Ravel | B::Flatten => unreachable!("lowered above"),
             B::Zeros | B::Ones | B::Empty | B::Full | B::Random => self.creation(b, &vals, kwargs, ty)?,
             B::Arange => self.arange(&vals, ty),
             B::Linspace => {

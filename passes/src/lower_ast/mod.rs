@@ -14,6 +14,7 @@
 pub const NAME: &str = "lower-ast";
 
 mod expr;
+mod literals;
 mod shape_ops;
 mod stmt;
 
@@ -75,6 +76,8 @@ pub(crate) struct Lowerer<'a> {
     /// How each view value was made (for the identical-view test).
     pub(crate) view_defs: HashMap<ValueId, (ValueId, Vec<ir::IndexEntry>, Vec<ValueId>)>,
     pub(crate) consts: HashMap<ValueId, Scalar>,
+    /// Reshape views known to be row-major (`literals.rs`: their reshapes are views again).
+    pub(crate) row_major: std::collections::HashSet<ValueId>,
     /// Size operands of the arrays allocated with `arr.new` in this function.
     pub(crate) new_sizes: HashMap<ValueId, Vec<ValueId>>,
     /// Static (symbolic) shape of array values, from the checker, where known.
@@ -109,6 +112,7 @@ impl<'a> Lowerer<'a> {
             roots: HashMap::new(),
             view_defs: HashMap::new(),
             consts: HashMap::new(),
+            row_major: Default::default(),
             shapes: HashMap::new(),
             new_sizes: HashMap::new(),
             loc: None,

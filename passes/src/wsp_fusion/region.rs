@@ -303,6 +303,28 @@ impl Symbols {
                 let strides = perm.iter().map(|&a| w.strides[a].clone()).collect();
                 self.views.insert(*res, wsp::View { base: w.base, offset: w.offset, shape, strides });
             }
+            OpKind::Reshape { res, src, sizes } => {
+                // Row-major (every stride the next one times its size, the last 1) stays row-major.
+                let w = self.view(f, *src);
+                self.bases.insert(*res, w.base);
+                let shape: Vec<SymExpr> = sizes.iter().map(|s| self.int(f, *s)).collect();
+                let mut inner = SymExpr::constant(1);
+                let mut row_major = true;
+                for k in (0..w.shape.len()).rev() {
+                    row_major &= w.strides[k] == inner;
+                    inner = inner * w.shape[k].clone();
+                }
+                let v = if row_major {
+                    let mut strides = vec![SymExpr::constant(1); shape.len()];
+                    for k in (0..shape.len().saturating_sub(1)).rev() {
+                        strides[k] = strides[k + 1].clone() * shape[k + 1].clone();
+                    }
+                    wsp::View { base: w.base, offset: w.offset, shape, strides }
+                } else {
+                    self.opaque_view(w.base, sizes.len())
+                };
+                self.views.insert(*res, v);
+            }
             OpKind::Diagonal { res, src } => {
                 let w = self.view(f, *src);
                 self.bases.insert(*res, w.base);
@@ -434,6 +456,7 @@ pub fn is_pure_host_op(k: &OpKind) -> bool {
             | OpKind::Cast { .. }
             | OpKind::Select { .. }
             | OpKind::Dim { .. }
+            | OpKind::Reshapable { .. }
     ) || k.view_of().is_some()
 }
 
