@@ -204,25 +204,59 @@ pub fn transfers(layout: &BaseLayout, p: usize, needs: &[Vec<Runs>]) -> Vec<Tran
     out
 }
 
+/// The exact ranges of the elements of the view `offset`, `shape`, `strides` (restricted to rows
+/// `rows` of its dimension 0) that lie in `block`, in order: one range per run of the view's
+/// [`Runs`] where they are exact, else the view is split along its first dimension until they are
+/// (a 3-d interior `grid[1:-1, 1:-1, 1:-1]`: one range per row of a plane).
+pub fn exact_pieces(
+    offset: i64,
+    shape: &[i64],
+    strides: &[i64],
+    rows: (i64, i64),
+    block: (i64, i64),
+) -> Vec<(i64, i64)> {
+    fn walk(offset: i64, shape: &[i64], strides: &[i64], block: (i64, i64), out: &mut Vec<(i64, i64)>) {
+        let Some(r) = Runs::of(offset, shape, strides, None) else { return };
+        if r.clip(block).is_none() {
+            return;
+        }
+        if r.exact || shape.is_empty() {
+            out.extend(r.pieces(block));
+            return;
+        }
+        for i in 0..shape[0] {
+            walk(offset + i * strides[0], &shape[1..], &strides[1..], block, out);
+        }
+    }
+    let mut out = vec![];
+    if let (Some(_), true) = (shape.first(), rows.0 < rows.1) {
+        let mut s = shape.to_vec();
+        s[0] = rows.1 - rows.0;
+        walk(offset + rows.0 * strides[0], &s, strides, block, &mut out);
+    }
+    out
+}
+
 /// The copies that bring each owner the elements of a distributed base array of layout `layout`
-/// that other ranks wrote in its block: `written[r]` are the exact runs rank `r` wrote (a kernel's
-/// output over the rows `r` computed, which need not follow the output's own blocks: a new array
-/// of 100 rows written along a grid of 102). Ordered as [`transfers`]. `None` when some runs are not
-/// exact (the copies would carry elements nobody wrote).
-pub fn deliveries(layout: &BaseLayout, p: usize, written: &[Vec<Runs>]) -> Option<Vec<Transfer>> {
+/// that other ranks wrote in its block: rank `r` wrote the rows `rows[r]` of the view `offset`,
+/// `shape`, `strides` (a kernel's output over the rows `r` computed, which need not follow the
+/// output's own blocks: a new array of 100 rows written along a grid of 102). Only elements that
+/// were written move ([`exact_pieces`]). Ordered as [`transfers`].
+pub fn deliveries(
+    layout: &BaseLayout,
+    p: usize,
+    (offset, shape, strides): (i64, &[i64], &[i64]),
+    rows: &[(i64, i64)],
+) -> Vec<Transfer> {
     let mut out = vec![];
     for to in 0..p {
         let block = layout.block(p, to);
-        for (from, runs) in written.iter().enumerate().filter(|&(f, _)| f != to) {
-            for r in runs {
-                if !r.exact {
-                    return None;
-                }
-                out.extend(r.pieces(block).into_iter().map(|range| Transfer { from, to, range }));
-            }
+        for (from, &rr) in rows.iter().enumerate().filter(|&(f, _)| f != to) {
+            let pieces = exact_pieces(offset, shape, strides, rr, block);
+            out.extend(pieces.into_iter().map(|range| Transfer { from, to, range }));
         }
     }
-    Some(out)
+    out
 }
 
 #[cfg(test)]
@@ -313,13 +347,17 @@ mod tests {
         let p = 3;
         let rows: Vec<_> = (0..p).map(|r| owned_rows(103, 100, 102, &grid, p, r).unwrap()).collect();
         assert_eq!(rows, [(0, 33), (33, 67), (67, 100)]);
-        let written: Vec<Vec<Runs>> =
-            rows.iter().map(|&rr| Runs::of(0, &[100, 100], &[100, 1], Some(rr)).into_iter().collect()).collect();
         // The output's blocks are rows 0..34, 34..67, 67..100: row 33 was computed by rank 1.
-        assert_eq!(deliveries(&work, p, &written).unwrap(), [Transfer { from: 1, to: 0, range: (3300, 3400) }]);
-        let strided = Runs::of(0, &[50, 50], &[200, 2], None).unwrap();
-        assert!(!strided.exact);
-        assert_eq!(deliveries(&work, p, &[vec![strided], vec![], vec![]]), None);
+        let t = deliveries(&work, p, (0, &[100, 100], &[100, 1]), &rows);
+        assert_eq!(t, [Transfer { from: 1, to: 0, range: (3300, 3400) }]);
+        // A 3-d interior written off its blocks moves row by row, never the boundary between.
+        let cube = BaseLayout::even(6, 36);
+        let rows = [(0, 3), (3, 4)];
+        let t = deliveries(&cube, 2, (43, &[4, 4, 4], &[36, 6, 1]), &rows);
+        let moved: Vec<i64> = t.iter().flat_map(|t| t.range.0..t.range.1).collect();
+        let want: Vec<i64> = (0..4).flat_map(|j| (0..4).map(move |k| 43 + 2 * 36 + j * 6 + k)).collect();
+        assert_eq!(moved, want);
+        assert!(t.iter().all(|t| t.from == 0 && t.to == 1));
     }
 
     #[test]

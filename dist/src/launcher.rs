@@ -97,6 +97,8 @@ pub struct DistKernels<'a> {
     pub min_bytes: u64,
     bases: RefCell<HashMap<usize, Entry>>,
     stats: Cell<DistStats>,
+    /// Print every launch's decision and reads on rank 0 (`ARRAYC_DIST_TRACE=1`).
+    trace: bool,
 }
 
 /// How a launch on its ranks' own rows divides the work: rows `[lo, hi)` of dimension 0 of the
@@ -137,7 +139,8 @@ impl<'a> DistKernels<'a> {
     /// A launcher of `cpu`'s kernels over the ranks of `world`, distributing base arrays of at
     /// least `min_bytes` bytes.
     pub fn new(cpu: &'a CpuKernels, world: &'a SimpleCommunicator, min_bytes: u64) -> Self {
-        DistKernels { cpu, world, min_bytes, bases: RefCell::default(), stats: Cell::default() }
+        let trace = std::env::var_os("ARRAYC_DIST_TRACE").is_some_and(|v| v == "1");
+        DistKernels { cpu, world, min_bytes, bases: RefCell::default(), stats: Cell::default(), trace }
     }
 
     /// This rank's counts so far.
@@ -214,7 +217,9 @@ impl<'a> DistKernels<'a> {
             return None;
         }
         let mut outs: Vec<&View> = vec![];
-        let reduced = layout.reduce.iter().chain(&layout.extra).map(|r| r.out);
+        // Reductions combined across ranks afterwards: their outputs are not distributed.
+        let combined = combined(layout);
+        let reduced = layout.reduce.iter().chain(&layout.extra).map(|r| r.out).filter(|_| !combined);
         for v in layout.ops.iter().map(|(_, out, _)| *out).chain(reduced).filter_map(view) {
             if v.rank() > 0
                 && !outs.iter().any(|o| Arc::ptr_eq(&o.base, &v.base) && o.offset == v.offset && o.shape == v.shape)
@@ -232,7 +237,7 @@ impl<'a> DistKernels<'a> {
             .filter_map(|&v| view(v))
             .filter(|v| v.shape == space)
             .collect();
-        let first = if layout.reduces_all { view(layout.space?)? } else { outs.first().copied()? };
+        let first = if combined { view(layout.space?)? } else { outs.first().copied()? };
         let anchor =
             outs.iter().find(distributed).or_else(|| inputs.iter().find(distributed)).copied().unwrap_or(first);
         let (base, _) = self.entry(anchor)?;
@@ -260,11 +265,7 @@ impl<'a> DistKernels<'a> {
                 recut.push((o.clone(), cuts));
                 continue;
             }
-            let written: Vec<Vec<Runs>> = rows
-                .iter()
-                .map(|&rr| Runs::of(o.offset, &o.shape, &o.strides, Some(rr)).into_iter().collect())
-                .collect();
-            let t = deliveries(&ob, p, &written)?;
+            let t = deliveries(&ob, p, (o.offset, &o.shape, &o.strides), &rows);
             if !t.is_empty() {
                 deliver.push((o.clone(), t));
             }
@@ -360,24 +361,45 @@ impl<'a> DistKernels<'a> {
         Ok(send.len() as u64)
     }
 
-    /// Combines every rank's partial result of the reductions over everything of `plan` (in the
-    /// 0-d outputs among `args`) in rank order, on every rank.
-    fn combine(&self, plan: &LaunchPlan, args: &[RtValue]) {
+    /// Combines every rank's partial results of the reductions of `plan` that [`combined`] says are
+    /// partial (their outputs among `args`), each output element over the ranks in rank order, on
+    /// every rank (one all-gather per reduction).
+    fn combine(&self, plan: &LaunchPlan, args: &[RtValue]) -> Result<(), LaunchError> {
         let p = self.p();
         for r in plan.layout.reduce.iter().chain(&plan.layout.extra) {
             let Some(o) = args[out_param(plan, r)].view() else { continue };
             let es = o.dtype.size_bytes();
-            // SAFETY: a 0-d view's one element lies in its base (validated by the launch).
-            let mine = unsafe { std::slice::from_raw_parts(o.base.as_ptr().add(o.offset as usize * es), es) }.to_vec();
-            let mut all = vec![0u8; es * p];
-            self.world.all_gather_into(&mine[..], &mut all[..]);
-            let Ok(parts) = View::uninitialised(o.dtype, &[p as i64]) else { continue };
-            // SAFETY: `parts` holds `p` elements of `es` bytes.
-            unsafe { std::ptr::copy_nonoverlapping(all.as_ptr(), parts.base.as_ptr(), all.len()) };
-            let acc = (1..p as i64).fold(parts.read_at(0), |acc, k| reduce_combine(r.kind, acc, parts.read_at(k)));
-            o.write_at(o.offset, acc);
+            let n = o.len().max(0) as usize;
+            let mut mine = Vec::with_capacity((n * es).max(1));
+            o.for_each_offset(|off| {
+                // SAFETY: every element of a validated view lies in its live base array.
+                mine.extend_from_slice(unsafe {
+                    std::slice::from_raw_parts(o.base.as_ptr().add(off as usize * es), es)
+                })
+            });
+            to_count(mine.len(), "a reduction's partial results")?;
+            let mut all = vec![0u8; (mine.len() * p).max(1)];
+            self.world.all_gather_into(&mine[..], &mut all[..mine.len() * p]);
+            let parts = View::uninitialised(o.dtype, &[p as i64, n as i64])
+                .map_err(|e| LaunchError::Invalid(format!("partial results of a reduction: {e}")))?;
+            // SAFETY: `parts` holds `p * n` elements of `es` bytes, as `all` does.
+            unsafe { std::ptr::copy_nonoverlapping(all.as_ptr(), parts.base.as_ptr(), mine.len() * p) };
+            let mut j = 0;
+            o.for_each_offset(|off| {
+                let acc = (1..p as i64)
+                    .fold(parts.read_at(j), |acc, k| reduce_combine(r.kind, acc, parts.read_at(k * n as i64 + j)));
+                o.write_at(off, acc);
+                j += 1;
+            });
         }
+        Ok(())
     }
+}
+
+/// Whether the reductions of a kernel of layout `layout` run on each rank's rows of their input
+/// and leave partial results to combine across ranks: over everything, or along axis 0.
+fn combined(layout: &arrayc_runtime::launch::KernelLayout) -> bool {
+    layout.reduces_all || layout.reduce.is_some_and(|r| r.axis == Some(0))
 }
 
 impl KernelLauncher for DistKernels<'_> {
@@ -387,13 +409,25 @@ impl KernelLauncher for DistKernels<'_> {
     fn launch(&self, kernel: &str, args: &[RtValue]) -> Result<(), LaunchError> {
         let (_, plan) = self.cpu.get(kernel).ok_or_else(|| format!("no compiled kernel @{kernel}"))?;
         let split = self.split(plan, args);
+        let trace = self.trace && self.me() == 0;
+        if trace {
+            let how = split.as_ref().map_or("whole on every rank".to_string(), |s| format!("rows {:?}", s.rows));
+            eprintln!("distributed: @{kernel}: {how}");
+        }
         for (v, cuts) in split.iter().flat_map(|s| &s.recut) {
             if let Some(e) = self.bases.borrow_mut().get_mut(&key(v)) {
                 e.layout.cuts = Some(cuts.clone().into());
             }
         }
         let rows = split.as_ref().map(|s| &s.rows[..]);
-        let sent = self.move_elements(&self.reads(plan, args, rows))?;
+        let reads = self.reads(plan, args, rows);
+        if trace {
+            for (v, t) in reads.iter().filter(|(_, t)| !t.is_empty()) {
+                let n: i64 = t.iter().map(|t| t.range.1 - t.range.0).sum();
+                eprintln!("distributed:   reads {n} elements of a {:?} array from other ranks", v.shape);
+            }
+        }
+        let sent = self.move_elements(&reads)?;
         self.bump(|s| s.bytes_sent += sent);
         self.cpu.launch_rows(kernel, args, rows.map(|r| r[self.me()]))?;
         let Some(split) = split else {
@@ -406,14 +440,14 @@ impl KernelLauncher for DistKernels<'_> {
             s.bytes_sent += sent;
         });
         let layout = &plan.layout;
-        let reduced = layout.reduce.iter().chain(&layout.extra).map(|r| r.out).filter(|_| !layout.reduces_all);
+        let reduced = layout.reduce.iter().chain(&layout.extra).map(|r| r.out).filter(|_| !combined(layout));
         for out in layout.ops.iter().map(|(_, out, _)| *out).chain(reduced) {
             if let Some(v) = plan.params.iter().position(|&q| q == out).and_then(|i| args[i].view()) {
                 self.set_distributed(v, true);
             }
         }
-        if layout.reduces_all {
-            self.combine(plan, args);
+        if combined(layout) {
+            self.combine(plan, args)?;
         }
         Ok(())
     }

@@ -201,8 +201,9 @@ pub fn launch(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue]) -> Resul
 /// `arange`, a random draw or a gather sees the indices it sees in a whole launch), and a reduction
 /// over everything writes the combination over those rows only (the identity for none). This is
 /// the owner-computes launch of a distributed run (`arrayc_dist`): every rank runs the rows of the
-/// outputs it owns. Only for a kernel whose chunked rows are dimension 0 of its iteration space
-/// ([`row_restrictable`]); a reduction along an axis is then never split along it.
+/// outputs it owns. Only for a kernel [`row_restrictable`]: a reduction along axis 0 then writes
+/// the combination over those rows (partial results, the identity for none), one along another
+/// axis the rows' outputs.
 ///
 /// Errors: as [`launch`]; a range outside `[0, n)` (`n` the rows of the iteration space) is
 /// [`LaunchError::Invalid`].
@@ -417,7 +418,9 @@ struct Chunks {
 impl Chunks {
     /// The chunks of a kernel of layout `layout` over the iteration space `space` (elements per
     /// dimension).
-    fn of(layout: &KernelLayout, space: &[i64], never_split: bool) -> Chunks {
+    /// `restricted`: for [`launch_rows`], which chunks dimension 0 of the space: a reduction along
+    /// axis 0 is then always split along it, one along another axis never.
+    fn of(layout: &KernelLayout, space: &[i64], restricted: bool) -> Chunks {
         let mut split = false;
         let mut min_rows = 1;
         let mut axis_len = 0;
@@ -440,10 +443,11 @@ impl Chunks {
                 axis_len = space[a];
                 out_rows = expect[0];
                 let out_elems: i64 = expect.iter().product();
-                split = !never_split
-                    && layout.axis_split
-                    && (1..=SPLIT_MAX_OUT).contains(&out_elems)
-                    && axis_len > CHUNK_ELEMS / out_elems;
+                split = if restricted {
+                    a == 0
+                } else {
+                    layout.axis_split && (1..=SPLIT_MAX_OUT).contains(&out_elems) && axis_len > CHUNK_ELEMS / out_elems
+                };
                 if split {
                     (axis_len, out_elems, true)
                 } else {
@@ -519,15 +523,17 @@ fn combine_partials(partials: &[(ReduceKind, usize, View)], count: i64, args: &[
     }
 }
 
-/// Whether a CPU launch of a kernel of layout `layout` chunks dimension 0 of its iteration space,
-/// so that [`launch_rows`] can restrict it to some of its rows: a block without reductions whose
-/// [`KernelLayout::chunk_dim`] is 0 (no scan along axis 0), a reduction over everything, or
-/// reductions along an axis other than 0 (whose outputs' dimension 0 is the space's).
+/// Whether a CPU launch of a kernel of layout `layout` can run some rows of dimension 0 of its
+/// iteration space alone ([`launch_rows`]): a block without reductions whose
+/// [`KernelLayout::chunk_dim`] is 0 (no scan along axis 0), a reduction over everything,
+/// reductions along an axis other than 0 (whose outputs' dimension 0 is the space's), or along
+/// axis 0 when the kernel can split its axis ([`KernelLayout::axis_split`]: the outputs then hold
+/// the combination over those rows, partial results to combine).
 pub fn row_restrictable(layout: &KernelLayout) -> bool {
     match layout.reduce {
         None => layout.chunk_dim() == Some(0) && !layout.chunked_scan,
         Some(_) if layout.reduces_all => true,
-        Some(r) => r.axis.is_some_and(|a| a > 0),
+        Some(r) => r.axis.is_some_and(|a| a > 0) || layout.axis_split,
     }
 }
 
@@ -557,10 +563,11 @@ fn run(
         written.extend(layout.reduce.iter().chain(&layout.extra).map(|r| out_param(plan, r)));
     }
     if chunks.rows * chunks.per_row == 0 {
-        if layout.reduces_all {
+        // Nothing reduced: the identity (a split axis: no rows of it, every output element).
+        if layout.reduces_all || chunks.split {
             for r in layout.reduce.iter().chain(&layout.extra) {
                 if let Some(o) = args[out_param(plan, r)].view() {
-                    o.write_at(o.offset, reduce_identity(r.kind, o.dtype));
+                    o.for_each_offset(|off| o.write_at(off, reduce_identity(r.kind, o.dtype)));
                 }
             }
         }

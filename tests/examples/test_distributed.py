@@ -90,3 +90,34 @@ def test_a_fault_on_one_rank_stops_every_rank_with_one_message(ranks, tmp_path):
     assert proc.returncode != 0
     assert "prog.arr:3:" in proc.stderr and "out of" in proc.stderr and f"(rank {ranks - 1} of {ranks})" in proc.stderr, proc.stderr
     assert not out.exists() or not list(out.iterdir())
+
+
+REDUCTIONS = """\
+fn main(x: f64[n, m], k: i64[n, m]) -> (f64[m], f64[m], f64[n], i64[m], f64, i64[m], f64[m]) {
+    let y = x * 2.0 + 1.0;
+    return (sum(y, axis=0), max(x, axis=0), min(x, axis=1), sum(k, axis=0), sum(x),
+            argmin(x, axis=0), mean(x[1:, :] * x[:-1, :], axis=0));
+}
+"""
+
+
+@pytest.mark.parametrize("ranks", [2, 3, 4])
+@pytest.mark.parametrize("shape", [(7, 5), (3, 700), (400, 3)])
+def test_reductions_along_each_axis_match_numpy(ranks, shape, tmp_path):
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal(shape)
+    k = rng.integers(-50, 50, shape)
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "k.npy", k)
+    (tmp_path / "prog.arr").write_text(REDUCTIONS)
+    out = tmp_path / "out"
+    args = {"x": f"@{tmp_path / 'x.npy'}", "k": f"@{tmp_path / 'k.npy'}"}
+    proc = mpirun(ranks, tmp_path / "prog.arr", args.items(), out)
+    assert proc.returncode == 0, proc.stderr
+    got = load_results(out)
+    y = x * 2.0 + 1.0
+    want = [y.sum(axis=0), x.max(axis=0), x.min(axis=1), k.sum(axis=0), x.sum(), x.argmin(axis=0),
+            (x[1:] * x[:-1]).mean(axis=0)]
+    for g, w in zip(got, want):
+        assert np.asarray(g).dtype == np.asarray(w).dtype
+        np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-12)
