@@ -1,6 +1,6 @@
-"""Distributed runs (issue 30, docs/distributed.md): every Benchpress benchmark of the suite and
-every example, run at its SMALL arguments under `mpirun -n P arrayc run --distributed` for
-P = 1, 2, 3, 4 (more ranks than this machine's cores: `--oversubscribe`), gives the results of its
+"""Distributed runs (issue 30, docs/distributed.md): every Benchpress benchmark of the suite, run
+at its SMALL arguments, and every example case of test_examples.py, under
+`mpirun -n P arrayc run --distributed` for P = 1, 2, 3, 4 (examples: 2, 3, 4) (more ranks than this machine's cores: `--oversubscribe`), gives the results of its
 NumPy reference, as the single process does. `ARRAYC_DIST_MIN_BYTES=0` distributes every array of
 rank 1 or more, however small, so that SMALL sizes exercise the distribution (block boundaries
 that P does not divide, ranks without rows, halos, reductions over everything combined across
@@ -21,7 +21,8 @@ import sys
 import numpy as np
 import pytest
 
-from arrayc_examples import REPO, arrayc_binary, assert_benchmark_matches, format_arg, load_results
+from arrayc_examples import EXAMPLES, REPO, arrayc_binary, assert_benchmark_matches, format_arg, load_results
+from test_examples import CASES, assert_case_matches, case_id
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 import suite  # noqa: E402
@@ -67,6 +68,14 @@ def test_benchmark_matches_numpy_on_every_rank_count(name, ranks, tmp_path):
     proc = mpirun(ranks, REPO / bench.PROGRAM, bench.SMALL.items(), tmp_path, entry=bench.ENTRY)
     assert proc.returncode == 0, f"mpirun -n {ranks} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
     assert_benchmark_matches(name, load_results(tmp_path))
+
+
+@pytest.mark.parametrize("ranks", [2, 3, 4])
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_example_matches_numpy_on_every_rank_count(case, ranks, tmp_path):
+    proc = mpirun(ranks, EXAMPLES / case["file"], case["args"].items(), tmp_path, entry=case["entry"])
+    assert proc.returncode == 0, f"mpirun -n {ranks} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    assert_case_matches(case, load_results(tmp_path))
 
 
 FAULT = """\
