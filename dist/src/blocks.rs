@@ -19,6 +19,13 @@ pub fn block_rows(rows: i64, p: usize, r: usize) -> (i64, i64) {
     (lo, lo + q + i64::from(r < extra))
 }
 
+/// Whether a base array of `shape` (elements per dimension) and `bytes` bytes is distributed when
+/// arrays of at least `min_bytes` bytes are: rank 1 or more and at least that large (and at least
+/// one byte).
+pub fn distributable(shape: &[i64], bytes: u64, min_bytes: u64) -> bool {
+    !shape.is_empty() && bytes >= min_bytes.max(1)
+}
+
 /// How a distributed base array is split: `rows` rows (its dimension 0) of `row_len` elements, in
 /// blocks of rows: [`block_rows`]'s, or the blocks `cuts` gives (rank `r` owns rows
 /// `cuts[r]..cuts[r + 1]`; a new array takes the rows its first writer computed, so that it lines

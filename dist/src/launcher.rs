@@ -173,12 +173,20 @@ impl<'a> DistKernels<'a> {
         if bases.len() >= 256 && bases.len().is_power_of_two() {
             bases.retain(|_, e| e.buf.strong_count() > 0);
         }
-        if whole && bytes == v.base.len_bytes() as u64 && bytes >= self.min_bytes.max(1) {
+        if whole && bytes == v.base.len_bytes() as u64 && crate::blocks::distributable(&v.shape, bytes, self.min_bytes)
+        {
             let layout = BaseLayout::even(v.shape[0], v.shape[1..].iter().product());
             bases.insert(key(v), Entry { buf: Arc::downgrade(&v.base), layout, distributed: false });
         } else {
             bases.remove(&key(v));
         }
+    }
+
+    /// [`register`](Self::register)s `v`, an argument read with [`read_own_blocks`] (this rank's
+    /// block only), as distributed.
+    pub fn register_read(&self, v: &View) {
+        self.register(v);
+        self.set_distributed(v, true);
     }
 
     /// The layout of `v`'s base and whether it is distributed, if it is a large base array the
@@ -516,4 +524,19 @@ impl KernelLauncher for DistKernels<'_> {
     fn traffic(&self) -> Option<(u64, u64)> {
         self.cpu.traffic()
     }
+}
+
+/// Makes every `.npy` argument that a distributed run would split (at least `min_bytes` bytes, rank
+/// 1 or more) be read only where rank `me` of `p` owns it (offset reads: each rank reads its own
+/// block of rows, not the whole file); [`DistKernels::register_read`] then records it as
+/// distributed.
+pub fn read_own_blocks(p: usize, me: usize, min_bytes: u64) {
+    arrayc_runtime::npy::read_only_part(Box::new(move |dtype, shape| {
+        let elems: i64 = shape.iter().product();
+        let bytes = elems as u64 * dtype.size_bytes() as u64;
+        if p < 2 || !crate::blocks::distributable(shape, bytes, min_bytes) {
+            return None;
+        }
+        Some(BaseLayout::even(shape[0], shape[1..].iter().product()).block(p, me))
+    }));
 }

@@ -90,6 +90,20 @@ fn header_descr(path: &Path) -> Option<String> {
     Some(rest[..rest.find('\'')?].to_string())
 }
 
+/// Which elements `[lo, hi)` of an array of this dtype and shape [`read_npy`] reads, when not all.
+type ReadPart = Box<dyn Fn(DType, &[i64]) -> Option<(i64, i64)> + Send + Sync>;
+
+static READ_PART: std::sync::OnceLock<ReadPart> = std::sync::OnceLock::new();
+
+/// Makes [`read_npy`] read, of each C-order native-endian file, only the elements `part(dtype,
+/// shape)` gives (all where it gives `None`), leaving the others unspecified: a rank of a
+/// distributed run reads its own block of rows (offset reads, `arrayc_dist`). Once per process;
+/// later calls are ignored. Files read element by element (big-endian, Fortran order) are read
+/// whole, which a caller that needs only a part may not tell apart.
+pub fn read_only_part(part: ReadPart) {
+    let _ = READ_PART.set(part);
+}
+
 /// Reads a `.npy` file into a new contiguous row-major array.
 ///
 /// A C-order file in the machine's byte order (what `numpy.save` writes) is read straight into the
@@ -156,6 +170,16 @@ pub fn read_npy(path: &Path) -> Result<View, NpyError> {
     if native && in_order {
         let mut out = View::uninitialised(dtype, &shape).map_err(alloc)?;
         let data = out.contiguous_bytes_mut().expect("a new array is contiguous and has no other view");
+        // Only the part this process reads (`read_only_part`), the rest left unspecified.
+        let es = dtype.size_bytes();
+        let data = match READ_PART.get().and_then(|f| f(dtype, &shape)) {
+            Some((lo, hi)) => {
+                use std::io::Seek;
+                file.seek(io::SeekFrom::Current(lo * es as i64)).map_err(|e| io_err(path, "read", e))?;
+                &mut data[lo as usize * es..hi as usize * es]
+            }
+            None => data,
+        };
         read_parallel(&mut file, data).map_err(|e| bad_data(path, e))?;
         let bad_bool = if dtype == DType::Bool { data.iter().find(|&&b| b > 1) } else { None };
         if let Some(b) = bad_bool {

@@ -555,6 +555,9 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
     let RunOptions { out, time, use_cache, target, distributed } = opts;
     let mpi = if distributed { Some(start_mpi(target)?) } else { None };
     let min_bytes = dist_min_bytes()?;
+    if let Some(mpi) = &mpi {
+        arrayc_dist::read_own_blocks(mpi.size(), mpi.rank(), min_bytes);
+    }
     // Rank 0 prints and writes; the others compute.
     let rank0 = mpi.as_ref().is_none_or(|m| m.rank() == 0);
     let mut clock = Instant::now();
@@ -622,7 +625,8 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
         _ => unreachable!("one of the targets"),
     };
     if let Some(d) = &dist {
-        argv.iter().filter_map(RtValue::view).for_each(|v| d.register(v));
+        // `.npy` arguments: each rank read its own blocks (`read_own_blocks`).
+        argv.iter().filter_map(RtValue::view).for_each(|v| d.register_read(v));
     }
     let mut program_out: Box<dyn Write> = if rank0 { Box::new(std::io::stdout()) } else { Box::new(std::io::sink()) };
     let results = match Executor::new(&m, launcher, &mut program_out).call(&entry, argv) {
