@@ -29,7 +29,7 @@ use crate::blocks::{deliveries, transfers, BaseLayout, Runs, Transfer};
 use arrayc_core::semantics::reduce_combine;
 use arrayc_core::ValueId;
 use arrayc_runtime::array::{Buffer, View};
-use arrayc_runtime::launch::{out_param, row_restrictable, CpuKernels, LaunchError, LaunchPlan};
+use arrayc_runtime::launch::{out_param, row_restrictable, CpuKernels, KernelLayout, LaunchError, LaunchPlan};
 use arrayc_runtime::value::{KernelLauncher, RtValue};
 use mpi::datatype::{Partition, PartitionMut};
 use mpi::topology::SimpleCommunicator;
@@ -217,7 +217,7 @@ impl<'a> DistKernels<'a> {
         let p = self.p();
         let pos = |v: ValueId| plan.params.iter().position(|&q| q == v);
         let view = |v: ValueId| pos(v).and_then(|i| args[i].view());
-        if p == 1 || !row_restrictable(layout) || layout.ops.iter().any(|(f, ..)| f.own_shape_output()) {
+        if p == 1 || matches!(placement(layout), Placement::Whole(_)) {
             return None;
         }
         let space = view(layout.space?)?.shape.clone();
@@ -404,9 +404,43 @@ impl<'a> DistKernels<'a> {
     }
 }
 
+/// Where a kernel runs in a distributed run, as far as its block structure decides (which rows and
+/// which exchanges are decided at each launch, from its views).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// On each rank's rows of its anchor (an output, or the reduced input).
+    OwnRows,
+    /// On each rank's rows of its reduced input, the partial results of its reductions combined
+    /// across ranks in rank order (over everything, or along axis 0).
+    OwnRowsCombined,
+    /// Whole on every rank, on gathered inputs, for the reason given.
+    Whole(&'static str),
+}
+
+/// The [`Placement`] of a kernel of layout `layout`.
+pub fn placement(layout: &KernelLayout) -> Placement {
+    if layout.ops.iter().any(|(f, ..)| f.own_shape_output()) {
+        return Placement::Whole("a scatter (`x[idx] = v`, `add.at`, a filter's compaction) writes anywhere");
+    }
+    if layout.space.is_none() {
+        return Placement::Whole("no array to iterate over");
+    }
+    if !row_restrictable(layout) {
+        return Placement::Whole(match layout.reduce {
+            Some(_) => "a reduction along axis 0 that cannot split its axis",
+            None => "a scan along axis 0",
+        });
+    }
+    if combined(layout) {
+        Placement::OwnRowsCombined
+    } else {
+        Placement::OwnRows
+    }
+}
+
 /// Whether the reductions of a kernel of layout `layout` run on each rank's rows of their input
 /// and leave partial results to combine across ranks: over everything, or along axis 0.
-fn combined(layout: &arrayc_runtime::launch::KernelLayout) -> bool {
+fn combined(layout: &KernelLayout) -> bool {
     layout.reduces_all || layout.reduce.is_some_and(|r| r.axis == Some(0))
 }
 
@@ -432,7 +466,8 @@ impl KernelLauncher for DistKernels<'_> {
         if trace {
             for (v, t) in reads.iter().filter(|(_, t)| !t.is_empty()) {
                 let n: i64 = t.iter().map(|t| t.range.1 - t.range.0).sum();
-                eprintln!("distributed:   reads {n} elements of a {:?} array from other ranks", v.shape);
+                let rows = self.entry(v).map_or(0, |(b, _)| b.rows);
+                eprintln!("distributed:   exchange: {n} elements of a base array of {rows} rows (all ranks)");
             }
         }
         let sent = self.move_elements(&reads)?;

@@ -9,7 +9,7 @@
 pub mod blocks;
 pub mod launcher;
 
-pub use launcher::{read_own_blocks, DistKernels, DistStats, DEFAULT_MIN_BYTES};
+pub use launcher::{placement, read_own_blocks, DistKernels, DistStats, Placement, DEFAULT_MIN_BYTES};
 
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;

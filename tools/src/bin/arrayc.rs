@@ -158,6 +158,11 @@ enum Command {
         /// Where the kernels would run (decides the default cost model).
         #[arg(long, value_enum, default_value = "cpu")]
         target: Target,
+        /// Text only: also say how each kernel runs under `run --distributed` (on each rank's own
+        /// rows, with reductions combined across ranks, or whole on every rank and why); the
+        /// kernels are the same as in one process.
+        #[arg(long)]
+        distributed: bool,
         #[command(flatten)]
         fuse: FuseArgs,
     },
@@ -327,8 +332,8 @@ fn main() -> ExitCode {
             Command::Emit { stage, target, file, entry, args, fuse } => {
                 emit(stage, target, &file, entry.as_deref(), &args, &fuse)
             }
-            Command::FuseReport { file, entry, args, format, target, fuse } => {
-                fuse_report(&file, entry.as_deref(), &args, format, &fuse.for_target(target))
+            Command::FuseReport { file, entry, args, format, target, distributed, fuse } => {
+                fuse_report(&file, entry.as_deref(), &args, format, distributed, &fuse.for_target(target))
             }
             Command::Lsp => lsp(),
             Command::Cache { action } => cache(action),
@@ -402,8 +407,12 @@ fn fuse_report(
     entry: Option<&str>,
     args: &[String],
     format: Format,
+    distributed: bool,
     fuse: &FuseArgs,
 ) -> Result<(), UserError> {
+    if distributed && !matches!(format, Format::Text) {
+        return Err(UserError("error: --distributed goes with --format text only".into()));
+    }
     let src = read_source(file)?;
     let mut m = pipeline::lower_source(&src, &file_name(file))?;
     let entry = choose_entry(&m, entry)?;
@@ -426,8 +435,30 @@ fn fuse_report(
         Format::Json => format!("{:#}\n", report::to_json(&reports, &bindings)),
         Format::Dot => report::to_dot(&reports),
     };
+    let text = if distributed { text + &distributed_report(&m)? } else { text };
     emit_text(&text);
     Ok(())
+}
+
+/// `fuse-report --distributed`'s section: each kernel of `m` (outlined) and its
+/// [`arrayc_dist::Placement`]. Errors: a kernel without a launch plan (a compiler bug).
+fn distributed_report(m: &arrayc_dialect::ir::Module) -> Result<String, UserError> {
+    let mut s = String::from(
+        "distributed (run --distributed): the same kernels on every rank; exchanges before a launch are \
+         decided at run time from its views (ARRAYC_DIST_TRACE=1 prints them)\n",
+    );
+    for k in m.funcs.iter().filter(|f| f.kernel) {
+        let plan = arrayc_passes::kernel_layout::launch_plan(k).map_err(InternalError::new)?;
+        let how = match arrayc_dist::placement(&plan.layout) {
+            arrayc_dist::Placement::OwnRows => "on each rank's own rows".to_string(),
+            arrayc_dist::Placement::OwnRowsCombined => {
+                "on each rank's own rows; its reductions combined across ranks in rank order".to_string()
+            }
+            arrayc_dist::Placement::Whole(why) => format!("whole on every rank: {why}"),
+        };
+        s += &format!("  @{}: {how}\n", k.name);
+    }
+    Ok(s)
 }
 
 fn emit(
