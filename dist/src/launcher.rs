@@ -26,10 +26,10 @@
 //!   their owner (a broadcast), or gather the whole array when several ranks own them.
 
 use crate::blocks::{deliveries, transfers, BaseLayout, Runs, Transfer};
-use arrayc_core::semantics::reduce_combine;
-use arrayc_core::ValueId;
+use arrayc_core::semantics::{reduce_combine, reduce_identity};
+use arrayc_core::{ComputeFn, ReduceKind, ScatterKind, ValueId};
 use arrayc_runtime::array::{Buffer, View};
-use arrayc_runtime::launch::{out_param, row_restrictable, CpuKernels, KernelLayout, LaunchError, LaunchPlan};
+use arrayc_runtime::launch::{row_restrictable, CpuKernels, KernelLayout, LaunchError, LaunchPlan};
 use arrayc_runtime::value::{KernelLauncher, RtValue};
 use mpi::datatype::{Partition, PartitionMut};
 use mpi::topology::SimpleCommunicator;
@@ -212,23 +212,34 @@ impl<'a> DistKernels<'a> {
     /// output) that it owns, with the copies that then bring the other outputs' rows to their
     /// owners, or whole everywhere (`None`; see the module docs). The same on every rank (it reads
     /// only the replicated host state).
-    fn split(&self, plan: &LaunchPlan, args: &[RtValue]) -> Option<Split> {
+    fn split(&self, plan: &LaunchPlan, args: &[RtValue]) -> Result<Split, &'static str> {
         let layout = &plan.layout;
         let p = self.p();
         let pos = |v: ValueId| plan.params.iter().position(|&q| q == v);
         let view = |v: ValueId| pos(v).and_then(|i| args[i].view());
-        if p == 1 || matches!(placement(layout), Placement::Whole(_)) {
-            return None;
+        if p == 1 {
+            return Err("one rank");
         }
-        let space = view(layout.space?)?.shape.clone();
+        if let Placement::Whole(why) = placement(layout) {
+            return Err(why);
+        }
+        let space_view = layout.space.and_then(view).ok_or("no array to iterate over")?;
+        let space = space_view.shape.clone();
         if space.is_empty() {
-            return None;
+            return Err("a 0-d iteration space");
         }
         let mut outs: Vec<&View> = vec![];
         // Reductions combined across ranks afterwards: their outputs are not distributed.
         let combined = combined(layout);
         let reduced = layout.reduce.iter().chain(&layout.extra).map(|r| r.out).filter(|_| !combined);
-        for v in layout.ops.iter().map(|(_, out, _)| *out).chain(reduced).filter_map(view) {
+        let partial: Vec<ValueId> = partial_outputs(layout).into_iter().map(|(_, v)| v).collect();
+        // A scatter-add adds to its target's values, which rank 0 must hold whole (`launch`
+        // gathers a distributed one first).
+        if partial.iter().filter_map(|&v| view(v)).any(|v| self.entry(v).is_some_and(|(_, d)| d)) {
+            return Err("the target of a scatter-add is distributed");
+        }
+        let written = layout.ops.iter().map(|(_, out, _)| *out).filter(|o| !partial.contains(o));
+        for v in written.chain(reduced).filter_map(view) {
             if v.rank() > 0
                 && !outs.iter().any(|o| Arc::ptr_eq(&o.base, &v.base) && o.offset == v.offset && o.shape == v.shape)
             {
@@ -238,23 +249,27 @@ impl<'a> DistKernels<'a> {
         // The view whose rows decide who computes what: an output already distributed, else an
         // input of the space's shape that is, else the first output (the reduced input when
         // everything is reduced).
-        let distributed = |v: &&&View| self.entry(v).is_some_and(|(_, d)| d);
+        let distributed = |v: &&&View| self.entry(v).is_some_and(|(_, d)| d) && !repeats_rows(v);
         let read = layout.ops.iter().filter(|(f, ..)| f.own_shape_input().is_none()).flat_map(|(_, _, ins)| ins);
         let inputs: Vec<&View> = read
             .chain(layout.reduce.iter().map(|r| &r.input))
             .filter_map(|&v| view(v))
-            .filter(|v| v.shape == space)
+            .filter(|v| v.shape == space && !repeats_rows(v))
             .collect();
-        let first = if combined { view(layout.space?)? } else { outs.first().copied()? };
+        let first = match outs.first() {
+            Some(o) if !combined => *o,
+            _ => space_view,
+        };
         let anchor =
             outs.iter().find(distributed).or_else(|| inputs.iter().find(distributed)).copied().unwrap_or(first);
-        let (base, _) = self.entry(anchor)?;
+        let (base, _) = self.entry(anchor).ok_or("its rows follow an array too small to distribute")?;
         if anchor.shape[0] != space[0] {
-            return None;
+            return Err("its anchor's rows are not the iteration space's");
         }
         let rows: Vec<(i64, i64)> = (0..p)
             .map(|r| crate::blocks::owned_rows(anchor.offset, anchor.shape[0], anchor.strides[0], &base, p, r))
-            .collect::<Option<_>>()?;
+            .collect::<Option<_>>()
+            .ok_or("its anchor repeats a row (a broadcast)")?;
         // Rows in rank order covering them all: a replicated output of whole rows takes them as
         // its blocks.
         let ordered = rows.first().is_some_and(|r| r.0 == 0)
@@ -263,7 +278,7 @@ impl<'a> DistKernels<'a> {
         // Every output must be a large array; the rows computed off its owner's block go there.
         let (mut deliver, mut recut) = (vec![], vec![]);
         for o in outs {
-            let (ob, dist) = self.entry(o)?;
+            let (ob, dist) = self.entry(o).ok_or("an output is too small to distribute")?;
             let runs = Runs::of(o.offset, &o.shape, &o.strides, None);
             let row_aligned = runs.is_some_and(|r| {
                 r.exact && r.count == ob.rows && r.step == ob.row_len && r.start + r.len <= ob.row_len
@@ -278,7 +293,7 @@ impl<'a> DistKernels<'a> {
                 deliver.push((o.clone(), t));
             }
         }
-        Some(Split { rows, deliver, recut })
+        Ok(Split { rows, deliver, recut })
     }
 
     /// The copies that bring every rank the elements of distributed base arrays that it reads in
@@ -369,13 +384,12 @@ impl<'a> DistKernels<'a> {
         Ok(send.len() as u64)
     }
 
-    /// Combines every rank's partial results of the reductions of `plan` that [`combined`] says are
-    /// partial (their outputs among `args`), each output element over the ranks in rank order, on
-    /// every rank (one all-gather per reduction).
+    /// Combines every rank's partial results in the [`partial_outputs`] of `plan` (among `args`),
+    /// each output element over the ranks in rank order, on every rank (one all-gather each).
     fn combine(&self, plan: &LaunchPlan, args: &[RtValue]) -> Result<(), LaunchError> {
         let p = self.p();
-        for r in plan.layout.reduce.iter().chain(&plan.layout.extra) {
-            let Some(o) = args[out_param(plan, r)].view() else { continue };
+        for (kind, out) in partial_outputs(&plan.layout) {
+            let Some(o) = plan.params.iter().position(|&q| q == out).and_then(|i| args[i].view()) else { continue };
             let es = o.dtype.size_bytes();
             let n = o.len().max(0) as usize;
             let mut mine = Vec::with_capacity((n * es).max(1));
@@ -395,7 +409,7 @@ impl<'a> DistKernels<'a> {
             let mut j = 0;
             o.for_each_offset(|off| {
                 let acc = (1..p as i64)
-                    .fold(parts.read_at(j), |acc, k| reduce_combine(r.kind, acc, parts.read_at(k * n as i64 + j)));
+                    .fold(parts.read_at(j), |acc, k| reduce_combine(kind, acc, parts.read_at(k * n as i64 + j)));
                 o.write_at(off, acc);
                 j += 1;
             });
@@ -410,8 +424,9 @@ impl<'a> DistKernels<'a> {
 pub enum Placement {
     /// On each rank's rows of its anchor (an output, or the reduced input).
     OwnRows,
-    /// On each rank's rows of its reduced input, the partial results of its reductions combined
-    /// across ranks in rank order (over everything, or along axis 0).
+    /// On each rank's rows of its reduced input (or of its iteration space), the partial results
+    /// of its reductions (over everything, or along axis 0) and of its scatter-adds combined across
+    /// ranks in rank order.
     OwnRowsCombined,
     /// Whole on every rank, on gathered inputs, for the reason given.
     Whole(&'static str),
@@ -419,8 +434,15 @@ pub enum Placement {
 
 /// The [`Placement`] of a kernel of layout `layout`.
 pub fn placement(layout: &KernelLayout) -> Placement {
-    if layout.ops.iter().any(|(f, ..)| f.own_shape_output()) {
-        return Placement::Whole("a scatter (`x[idx] = v`, `add.at`, a filter's compaction) writes anywhere");
+    let scatters: Vec<&(ComputeFn, ValueId, Vec<ValueId>)> =
+        layout.ops.iter().filter(|(f, ..)| f.own_shape_output()).collect();
+    if scatters.iter().any(|(f, ..)| !matches!(f, ComputeFn::Scatter(ScatterKind::Add, _))) {
+        return Placement::Whole("a scatter that sets (`x[idx] = v`, a filter's compaction) writes anywhere");
+    }
+    let other_use =
+        |t: &ValueId| layout.ops.iter().any(|(f, out, ins)| ins.contains(t) || (out == t && !f.own_shape_output()));
+    if scatters.iter().any(|(_, t, _)| other_use(t)) {
+        return Placement::Whole("another op of the block reads or writes the target of its scatter-add");
     }
     if layout.space.is_none() {
         return Placement::Whole("no array to iterate over");
@@ -431,11 +453,26 @@ pub fn placement(layout: &KernelLayout) -> Placement {
             None => "a scan along axis 0",
         });
     }
-    if combined(layout) {
+    if combined(layout) || !scatters.is_empty() {
         Placement::OwnRowsCombined
     } else {
         Placement::OwnRows
     }
+}
+
+/// The outputs of a kernel of layout `layout` that hold partial results after a launch on each
+/// rank's rows, with how to combine them: its reductions when [`combined`], and the targets of its
+/// scatter-adds (`add.at`, `bincount`: each rank adds its rows' values, the sums add up).
+fn partial_outputs(layout: &KernelLayout) -> Vec<(ReduceKind, ValueId)> {
+    let reductions = layout.reduce.iter().chain(&layout.extra).filter(|_| combined(layout)).map(|r| (r.kind, r.out));
+    let scatters = layout.ops.iter().filter(|(f, ..)| f.own_shape_output()).map(|(_, out, _)| (ReduceKind::Sum, *out));
+    reductions.chain(scatters).collect()
+}
+
+/// Whether `v` repeats its rows (a broadcast along dimension 0: stride 0 with more than one row),
+/// so that its rows cannot decide who computes what.
+fn repeats_rows(v: &View) -> bool {
+    v.shape.first().is_some_and(|&n| n > 1) && v.strides.first() == Some(&0)
 }
 
 /// Whether the reductions of a kernel of layout `layout` run on each rank's rows of their input
@@ -450,12 +487,24 @@ impl KernelLauncher for DistKernels<'_> {
     /// that rank's error (the driver then stops every rank).
     fn launch(&self, kernel: &str, args: &[RtValue]) -> Result<(), LaunchError> {
         let (_, plan) = self.cpu.get(kernel).ok_or_else(|| format!("no compiled kernel @{kernel}"))?;
+        if self.p() > 1 && placement(&plan.layout) == Placement::OwnRowsCombined {
+            // Scatter-adds add to their targets' values: rank 0 must hold them whole.
+            for out in plan.layout.ops.iter().filter(|(f, ..)| f.own_shape_output()).map(|(_, out, _)| out) {
+                if let Some(o) = plan.params.iter().position(|q| q == out).and_then(|i| args[i].view()) {
+                    self.replicate(o)?;
+                }
+            }
+        }
         let split = self.split(plan, args);
         let trace = self.trace && self.me() == 0;
         if trace {
-            let how = split.as_ref().map_or("whole on every rank".to_string(), |s| format!("rows {:?}", s.rows));
+            let how = match &split {
+                Ok(s) => format!("rows {:?}", s.rows),
+                Err(why) => format!("whole on every rank: {why}"),
+            };
             eprintln!("distributed: @{kernel}: {how}");
         }
+        let split = split.ok();
         for (v, cuts) in split.iter().flat_map(|s| &s.recut) {
             if let Some(e) = self.bases.borrow_mut().get_mut(&key(v)) {
                 e.layout.cuts = Some(cuts.clone().into());
@@ -472,6 +521,16 @@ impl KernelLauncher for DistKernels<'_> {
         }
         let sent = self.move_elements(&reads)?;
         self.bump(|s| s.bytes_sent += sent);
+        let partial = partial_outputs(&plan.layout);
+        if split.is_some() && self.me() != 0 {
+            // Ranks other than 0 add their rows' values to zeros (rank 0 to the target's values).
+            let targets = plan.layout.ops.iter().filter(|(f, ..)| f.own_shape_output()).map(|(_, out, _)| out);
+            for out in targets {
+                if let Some(o) = plan.params.iter().position(|q| q == out).and_then(|i| args[i].view()) {
+                    o.for_each_offset(|off| o.write_at(off, reduce_identity(ReduceKind::Sum, o.dtype)));
+                }
+            }
+        }
         self.cpu.launch_rows(kernel, args, rows.map(|r| r[self.me()]))?;
         let Some(split) = split else {
             self.bump(|s| s.whole_launches += 1);
@@ -483,13 +542,16 @@ impl KernelLauncher for DistKernels<'_> {
             s.bytes_sent += sent;
         });
         let layout = &plan.layout;
-        let reduced = layout.reduce.iter().chain(&layout.extra).map(|r| r.out).filter(|_| !combined(layout));
+        let reduced = layout.reduce.iter().chain(&layout.extra).map(|r| r.out);
         for out in layout.ops.iter().map(|(_, out, _)| *out).chain(reduced) {
+            if partial.iter().any(|(_, v)| *v == out) {
+                continue;
+            }
             if let Some(v) = plan.params.iter().position(|&q| q == out).and_then(|i| args[i].view()) {
                 self.set_distributed(v, true);
             }
         }
-        if combined(layout) {
+        if !partial.is_empty() {
             self.combine(plan, args)?;
         }
         Ok(())
@@ -506,7 +568,7 @@ impl KernelLauncher for DistKernels<'_> {
     fn host_read(&self, v: &View) -> Result<(), LaunchError> {
         let Some((bl, true)) = self.entry(v) else { return Ok(()) };
         let Some(runs) = Runs::of(v.offset, &v.shape, &v.strides, None) else { return Ok(()) };
-        let (p, me) = (self.p(), self.me());
+        let p = self.p();
         let es = v.dtype.size_bytes();
         let (lo, hi) = (runs.start, runs.start + (runs.count - 1) * runs.step + runs.len);
         let owner = bl.owner(p, lo);
@@ -519,6 +581,31 @@ impl KernelLauncher for DistKernels<'_> {
             self.world.process_at_rank(owner as i32).broadcast_into(buf);
             return Ok(());
         }
+        self.replicate(v)
+    }
+
+    /// The host writes the same values on every rank: nothing to move.
+    fn host_write(&self, _v: &View) -> Result<(), LaunchError> {
+        Ok(())
+    }
+
+    fn fresh(&self, v: &View) {
+        self.register(v);
+    }
+
+    fn traffic(&self) -> Option<(u64, u64)> {
+        self.cpu.traffic()
+    }
+}
+
+impl DistKernels<'_> {
+    /// Makes `v`'s base array replicated if it is distributed: an all-gather of every rank's block.
+    /// Errors: a block of more than 2 GiB.
+    fn replicate(&self, v: &View) -> Result<(), LaunchError> {
+        let Some((bl, true)) = self.entry(v) else { return Ok(()) };
+        let (p, me) = (self.p(), self.me());
+        let es = v.dtype.size_bytes();
+        let base = v.base.as_ptr();
         let counts: Vec<Count> = (0..p)
             .map(|r| {
                 let (a, b) = bl.block(p, r);
@@ -545,19 +632,6 @@ impl KernelLauncher for DistKernels<'_> {
             s.gather_bytes += mine.len() as u64;
         });
         Ok(())
-    }
-
-    /// The host writes the same values on every rank: nothing to move.
-    fn host_write(&self, _v: &View) -> Result<(), LaunchError> {
-        Ok(())
-    }
-
-    fn fresh(&self, v: &View) {
-        self.register(v);
-    }
-
-    fn traffic(&self) -> Option<(u64, u64)> {
-        self.cpu.traffic()
     }
 }
 

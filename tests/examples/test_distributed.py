@@ -130,3 +130,39 @@ def test_reductions_along_each_axis_match_numpy(ranks, shape, tmp_path):
     for g, w in zip(got, want):
         assert np.asarray(g).dtype == np.asarray(w).dtype
         np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-12)
+
+
+SCATTER_ADD = """\
+fn main(idx: i64[n], v: f64[n], counts0: i64[k]) -> (i64[k], f64[k], i64[?]) {
+    let counts = counts0 * 1;
+    add_at(counts, idx, 1);
+    let sums = zeros(k);
+    add_at(sums, idx, v * 2.0);
+    return (counts, sums, bincount(idx));
+}
+"""
+
+
+@pytest.mark.parametrize("ranks", [2, 3])
+def test_scatter_adds_combine_across_ranks(ranks, tmp_path):
+    # Repeated indices everywhere, targets with values before the adds (counts0).
+    rng = np.random.default_rng(3)
+    n, k = 1000, 7
+    idx = rng.integers(0, k, n)
+    v = rng.standard_normal(n)
+    counts0 = np.arange(k) * 10
+    for name, a in dict(idx=idx, v=v, counts0=counts0).items():
+        np.save(tmp_path / f"{name}.npy", a)
+    (tmp_path / "prog.arr").write_text(SCATTER_ADD)
+    out = tmp_path / "out"
+    args = {name: f"@{tmp_path / f'{name}.npy'}" for name in ("idx", "v", "counts0")}
+    proc = mpirun(ranks, tmp_path / "prog.arr", args.items(), out)
+    assert proc.returncode == 0, proc.stderr
+    counts, sums, bins = load_results(out)
+    want_counts = counts0.copy()
+    np.add.at(want_counts, idx, 1)
+    want_sums = np.zeros(k)
+    np.add.at(want_sums, idx, v * 2.0)
+    np.testing.assert_array_equal(counts, want_counts)
+    np.testing.assert_allclose(sums, want_sums, rtol=1e-12)
+    np.testing.assert_array_equal(bins, np.bincount(idx))
