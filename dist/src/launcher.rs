@@ -85,6 +85,8 @@ struct Entry {
     layout: BaseLayout,
     /// Distributed (each rank holds its block) rather than replicated.
     distributed: bool,
+    /// Launches that wrote it on each rank's rows so far.
+    writes: u32,
 }
 
 /// Launches kernels of `cpu` on this rank's rows of every rank's block distribution (see the
@@ -176,7 +178,7 @@ impl<'a> DistKernels<'a> {
         if whole && bytes == v.base.len_bytes() as u64 && crate::blocks::distributable(&v.shape, bytes, self.min_bytes)
         {
             let layout = BaseLayout::even(v.shape[0], v.shape[1..].iter().product());
-            bases.insert(key(v), Entry { buf: Arc::downgrade(&v.base), layout, distributed: false });
+            bases.insert(key(v), Entry { buf: Arc::downgrade(&v.base), layout, distributed: false, writes: 0 });
         } else {
             bases.remove(&key(v));
         }
@@ -205,7 +207,14 @@ impl<'a> DistKernels<'a> {
     fn set_distributed(&self, v: &View, d: bool) {
         if let Some(e) = self.bases.borrow_mut().get_mut(&key(v)) {
             e.distributed = d;
+            e.writes += u32::from(d);
         }
+    }
+
+    /// Whether `v`'s base has been written on each rank's rows at most once (an input computed
+    /// once, then only read).
+    fn written_once(&self, v: &View) -> bool {
+        self.bases.borrow().get(&key(v)).is_some_and(|e| e.writes <= 1)
     }
 
     /// Decides how kernel `plan` runs on `args`: each rank over the rows of the anchor (its first
@@ -511,7 +520,17 @@ impl KernelLauncher for DistKernels<'_> {
             }
         }
         let rows = split.as_ref().map(|s| &s.rows[..]);
-        let reads = self.reads(plan, args, rows);
+        let mut reads = self.reads(plan, args, rows);
+        // An array computed once that the ranks read half of or more from each other is gathered
+        // whole instead: about as many bytes now, and none for its later reads (black_scholes'
+        // prices, read every step). An array written again and again keeps its exchanges.
+        for (v, t) in &mut reads {
+            let moved: i64 = t.iter().map(|t| t.range.1 - t.range.0).sum();
+            if self.written_once(v) && self.entry(v).is_some_and(|(b, _)| 2 * moved >= b.rows * b.row_len) {
+                self.replicate(v)?;
+                t.clear();
+            }
+        }
         if trace {
             for (v, t) in reads.iter().filter(|(_, t)| !t.is_empty()) {
                 let n: i64 = t.iter().map(|t| t.range.1 - t.range.0).sum();
