@@ -11,17 +11,19 @@
 //!   arrays are always replicated.
 //! * **Owner computes.** A kernel whose rows are dimension 0 of its iteration space
 //!   (`arrayc_runtime::launch::row_restrictable`) and whose outputs are large runs on every rank
-//!   over the rows of its outputs that the rank owns (`launch_rows`), its outputs then distributed.
-//!   Any other kernel (scatters, filters, scans along axis 0, reductions along axis 0, outputs that
-//!   do not follow the anchor's rows, small outputs) runs whole on every rank on replicated inputs,
-//!   as the single process would.
+//!   over the rows of its anchor that the rank owns (`launch_rows`), its outputs then distributed
+//!   (rows computed off an output's blocks are delivered to their owner). Reductions over
+//!   everything or along axis 0, and scatter-adds, leave partial results that are combined across
+//!   ranks in rank order. Any other kernel (scatters that set, filters' compaction, scans along
+//!   axis 0, small outputs) runs whole on every rank on gathered inputs, as the single process
+//!   would ([`placement`] says which, and why).
 //! * **Exchanges.** Before a launch, the elements each rank reads in other ranks' blocks
 //!   ([`crate::blocks::transfers`]: exact runs, so a stencil moves its halo rows and nothing else)
 //!   are copied by one `MPI_Alltoallv` (one message per pair of ranks that share data), skipped
 //!   when no rank needs anything.
-//! * **Reductions over everything** combine the ranks' partial results in rank order (an
-//!   all-gather of the partials, each rank combining them alike), so every rank sees the value
-//!   (`while delta > eps`) and the result is the same on every rank, run after run.
+//! * **Partial results** combine in rank order (an all-gather of the partials, each rank combining
+//!   them alike), so every rank sees a reduced value (`while delta > eps`) and the result is the
+//!   same on every rank, run after run.
 //! * **Host reads** of a distributed array (an element, a print, a result) bring the elements from
 //!   their owner (a broadcast), or gather the whole array when several ranks own them.
 
