@@ -19,7 +19,7 @@
 //!   would ([`placement`] says which, and why).
 //! * **Exchanges.** Before a launch, the elements each rank reads in other ranks' blocks
 //!   ([`crate::blocks::transfers`]: exact runs, so a stencil moves its halo rows and nothing else)
-//!   are copied by one `MPI_Alltoallv` (one message per pair of ranks that share data), skipped
+//!   are copied with one non-blocking message per pair of ranks that share data, each way, skipped
 //!   when no rank needs anything.
 //! * **Partial results** combine in rank order (an all-gather of the partials, each rank combining
 //!   them alike), so every rank sees a reduced value (`while delta > eps`) and the result is the
@@ -33,7 +33,7 @@ use arrayc_core::{ComputeFn, ReduceKind, ScatterKind, ValueId};
 use arrayc_runtime::array::{Buffer, View};
 use arrayc_runtime::launch::{row_restrictable, CpuKernels, KernelLayout, LaunchError, LaunchPlan};
 use arrayc_runtime::value::{KernelLauncher, RtValue};
-use mpi::datatype::{Partition, PartitionMut};
+use mpi::datatype::PartitionMut;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::Count;
@@ -51,7 +51,7 @@ pub struct DistStats {
     /// Bytes this rank sent to other ranks in exchanges before launches (halos, inputs of kernels
     /// that run whole).
     pub bytes_sent: u64,
-    /// Exchanges (`MPI_Alltoallv`) before launches.
+    /// Exchanges (non-blocking messages between the ranks that share data) before launches.
     pub exchanges: u64,
     /// Launches that ran over this rank's rows only.
     pub owned_launches: u64,
@@ -112,19 +112,6 @@ struct Split {
     deliver: Vec<(View, Vec<Transfer>)>,
     /// Replicated outputs that take the launch's rows as their blocks (`BaseLayout::cuts`).
     recut: Vec<(View, Vec<i64>)>,
-}
-
-/// The displacements of consecutive parts of `counts` bytes. Errors: past 2 GiB.
-fn displacements(counts: &[Count]) -> Result<Vec<Count>, LaunchError> {
-    let mut at = 0usize;
-    counts
-        .iter()
-        .map(|&n| {
-            let d = to_count(at, "an exchange")?;
-            at += n as usize;
-            Ok(d)
-        })
-        .collect()
 }
 
 fn key(v: &View) -> usize {
@@ -345,8 +332,9 @@ impl<'a> DistKernels<'a> {
     }
 
     /// Makes the copies `moves` (per base array, given by one of its views: elements of it from
-    /// rank to rank) with one all-to-all, skipped when there are none on any rank; returns the bytes
-    /// this rank sent. Errors: more than 2 GiB between two ranks.
+    /// rank to rank): one non-blocking message to each rank it sends to and from each rank it
+    /// receives from (`MPI_Isend`/`MPI_Irecv`, then `MPI_Waitall`), skipped when there are none on
+    /// any rank; returns the bytes this rank sent. Errors: more than 2 GiB between two ranks.
     fn move_elements(&self, moves: &[(View, Vec<Transfer>)]) -> Result<u64, LaunchError> {
         if moves.iter().all(|(_, t)| t.is_empty()) {
             return Ok(0);
@@ -357,42 +345,49 @@ impl<'a> DistKernels<'a> {
         // The address of a transfer's first element; `wrapping_add` keeps this safe code, and every
         // dereference below says why the range lies in a live base array.
         let ptr_of = |v: &View, t: &Transfer| v.base.as_ptr().wrapping_add(t.range.0 as usize * v.dtype.size_bytes());
-        // Never a dangling pointer: OpenMPI reads the address 1 (an empty `Vec<u8>`'s) as
-        // MPI_IN_PLACE.
-        let mut send = Vec::with_capacity(1);
-        let (mut scounts, mut rcounts) = (vec![0 as Count; p], vec![0 as Count; p]);
-        let mut rtotal = 0;
-        for q in 0..p {
-            let start = send.len();
+        // One message per pair of ranks that share data, each way, all in flight at once
+        // (non-blocking sends and receives, then one wait for all).
+        let mut sends: Vec<(usize, Vec<u8>)> = vec![];
+        let mut recvs: Vec<(usize, Vec<u8>)> = vec![];
+        for q in (0..p).filter(|&q| q != me) {
+            let mut buf = vec![];
             for (v, t) in all.iter().filter(|(_, t)| t.from == me && t.to == q) {
                 // SAFETY: the transfer's range lies in its base array (a block of it: `transfers`,
                 // `deliveries`), which `moves` keeps alive; `ptr_of` points at its first byte.
-                send.extend_from_slice(unsafe { std::slice::from_raw_parts(ptr_of(v, t), bytes_of(v, t)) });
+                buf.extend_from_slice(unsafe { std::slice::from_raw_parts(ptr_of(v, t), bytes_of(v, t)) });
             }
-            scounts[q] = to_count(send.len() - start, "an exchange")?;
+            if !buf.is_empty() {
+                to_count(buf.len(), "an exchange")?;
+                sends.push((q, buf));
+            }
             let n: usize = all.iter().filter(|(_, t)| t.from == q && t.to == me).map(|(v, t)| bytes_of(v, t)).sum();
-            rcounts[q] = to_count(n, "an exchange")?;
-            rtotal += n;
+            if n > 0 {
+                to_count(n, "an exchange")?;
+                recvs.push((q, vec![0u8; n]));
+            }
         }
-        let (sd, rd) = (displacements(&scounts)?, displacements(&rcounts)?);
-        let mut recv = vec![0u8; rtotal.max(1)];
-        {
-            let sp = Partition::new(&send[..], &scounts[..], &sd[..]);
-            let mut rp = PartitionMut::new(&mut recv[..], &rcounts[..], &rd[..]);
-            self.world.all_to_all_varcount_into(&sp, &mut rp);
-        }
-        let mut at = 0;
-        for q in 0..p {
-            for (v, t) in all.iter().filter(|(_, t)| t.from == q && t.to == me) {
+        mpi::request::multiple_scope(sends.len() + recvs.len(), |scope, requests| {
+            for (q, buf) in &sends {
+                requests.add(self.world.process_at_rank(*q as i32).immediate_send(scope, &buf[..]));
+            }
+            for (q, buf) in &mut recvs {
+                requests.add(self.world.process_at_rank(*q as i32).immediate_receive_into(scope, &mut buf[..]));
+            }
+            requests.wait_all(&mut vec![]);
+        });
+        for (q, buf) in &recvs {
+            let mut at = 0;
+            for (v, t) in all.iter().filter(|(_, t)| t.from == *q && t.to == me) {
                 let n = bytes_of(v, t);
                 // SAFETY: as above; the host copies between launches, when no kernel runs, and
-                // `recv` holds the `n` bytes at `at` (its counts are these transfers').
-                unsafe { std::ptr::copy_nonoverlapping(recv[at..at + n].as_ptr(), ptr_of(v, t), n) };
+                // `buf` holds the `n` bytes at `at` (its size is these transfers').
+                unsafe { std::ptr::copy_nonoverlapping(buf[at..at + n].as_ptr(), ptr_of(v, t), n) };
                 at += n;
             }
         }
+        let sent: usize = sends.iter().map(|(_, b)| b.len()).sum();
         self.bump(|s| s.exchanges += 1);
-        Ok(send.len() as u64)
+        Ok(sent as u64)
     }
 
     /// Combines every rank's partial results in the [`partial_outputs`] of `plan` (among `args`),
