@@ -1117,6 +1117,8 @@ impl Lowerer<'_> {
             B::Array | B::AsArray | B::Reshape | B::Ravel | B::Flatten => unreachable!("lowered above"),
             B::Zeros | B::Ones | B::Empty | B::Full | B::Random => self.creation(b, &vals, kwargs, ty)?,
             B::Arange => self.arange(&vals, ty),
+            B::Normal | B::Integers => self.random_draws(b, &vals, kwargs, ty)?,
+            B::Convolve => self.convolve(args, &vals, kwargs, ty, e)?,
             B::Linspace => {
                 let endpoint = !matches!(Self::kwarg(kwargs, "endpoint").map(|e| &e.kind), Some(ExprKind::Bool(false)));
                 self.linspace(&vals, endpoint)
