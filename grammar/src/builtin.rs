@@ -296,15 +296,15 @@ pub const DOCS: &[DocRow] = {
             result: "`f64` normally distributed (NumPy's `Generator.normal` with scalar `loc`, `scale`), from the \
                 generator of `random` by Box–Muller: element `k` in row-major order is `loc + scale * sqrt(-2 * \
                 log(1 - u(2k))) * cos(2π * u(2k + 1))`, `u(i)` the `i`-th uniform of `random(..., seed=seed)` \
-                (`examples/reference/arrayc_random.py` models it); elementwise, fused. The values differ from \
-                NumPy's (another generator), the distribution is the same",
+                (`examples/reference/arrayc_random.py` models it): two kernels, the `2 * size` uniforms, then the \
+                transform fused. The values differ from NumPy's (another generator), the distribution is the same",
             builtins: &[B::Normal],
         },
         DocRow {
             calls: "`integers(low, high, d0, ..., seed=0)`",
             result: "`i64` uniform in `[low, high)` (NumPy's `Generator.integers`, `high` excluded): element `k` is \
                 `low + floor(u(k) * (high - low))`, `u(k)` the uniform of `random(..., seed=seed)`; exact for \
-                `high - low <= 2**53`. `high <= low` is E0503 when both are literals, else a run-time error \
+                `high - low <= 2**53`; one fused kernel. `high <= low` is E0503 when both are literals, else a run-time error \
                 naming the line (NumPy's ValueError `low >= high`)",
             builtins: &[B::Integers],
         },
@@ -635,9 +635,9 @@ pub const DOCS: &[DocRow] = {
                 written as names): `out[k] = sum(a[k - j] * v[j])` over the valid `j`, of `n + m - 1` elements \
                 (`full`, the default), `max(n, m)` (`same`: centred, from `(min(n, m) - 1) // 2`) or \
                 `max(n, m) - min(n, m) + 1` (`valid`), the longer array taken first as NumPy does; an empty \
-                array is E0503 when known, else a run-time ValueError naming the line. One fused kernel: a \
-                gather of the longer array summed along the shorter one (`n * m` multiplications, as NumPy's \
-                direct method)",
+                array is E0503 when known, else a run-time ValueError naming the line. The longer array gathered \
+                over the grid of (output, shorter-array) positions, times the shorter, summed along it: one \
+                fused kernel (`len * min(n, m)` multiplications, as NumPy's direct method)",
             builtins: &[B::Convolve],
         },
         DocRow {
