@@ -183,6 +183,8 @@ builtins! {
     Ravel: "ravel", (1, 1), &[], "ravel(x) | x.ravel()";
     Flatten: "flatten", (1, 1), &[], "flatten(x) | x.flatten()";
     Convolve: "convolve", (2, 2), &["mode"], "convolve(a, v) | convolve(a, v, mode=full|same|valid) (a, v 1-d)";
+    Sort: "sort", (1, 1), AXIS, "sort(x) | sort(x, axis=k)";
+    Argsort: "argsort", (1, 1), AXIS, "argsort(x) | argsort(x, axis=k) (or x.argsort())";
 }
 
 impl Builtin {
@@ -639,6 +641,23 @@ pub const DOCS: &[DocRow] = {
                 over the grid of (output, shorter-array) positions, times the shorter, summed along it: one \
                 fused kernel (`len * min(n, m)` multiplications, as NumPy's direct method)",
             builtins: &[B::Convolve],
+        },
+        DocRow {
+            calls: "`sort(x)`, `sort(x, axis=k)`",
+            result: "NumPy's `np.sort`: a new array, `x` sorted along axis `k` (default `-1`, the last; \
+                negative counts from the end), NaN last as in NumPy; any rank at least 1 (NumPy's `axis=None`, \
+                the flattened array, is `sort(ravel(x))`). The method `x.sort()` sorts in place in NumPy and \
+                is E0207. On the host, a parallel sort (rayon's, `runtime/src/sort.rs`): many lines one per \
+                task, a few long lines each in parallel; on the GPU targets too, after copying `x` to the \
+                host (a device sort is future work)",
+            builtins: &[B::Sort],
+        },
+        DocRow {
+            calls: "`argsort(x)`, `argsort(x, axis=k)`, `x.argsort()`",
+            result: "NumPy's `argsort`: `i64` positions along axis `k` (default `-1`) that sort `x` (`take_along_axis(x, \
+                argsort(x))` is `sort(x)`), NaN last; stable, NumPy's `kind='stable'`: NumPy's default \
+                quicksort gives the same positions but for the order among equal values. Computed as `sort`",
+            builtins: &[B::Argsort],
         },
         DocRow {
             calls: "`f64(x) f32(x) i64(x) bool(x)`",

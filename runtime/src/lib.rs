@@ -6,6 +6,7 @@ pub mod array;
 pub mod gpu;
 pub mod launch;
 pub mod matmul;
+pub mod sort;
 pub mod npy;
 pub mod print;
 pub mod rng;

@@ -101,6 +101,7 @@ impl Checker {
             B::Reshape | B::Ravel | B::Flatten => self.reshape(&c),
             B::Normal | B::Integers => self.random_draws(&c),
             B::Convolve => self.convolve(&c, kwargs),
+            B::Sort | B::Argsort => self.sort(&c),
         };
         if c.bad {
             Ty::Error

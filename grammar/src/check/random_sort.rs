@@ -1,6 +1,6 @@
 //! Random draws, convolution and sorting (`docs/language.md`, "Builtin functions"): `normal` and
-//! `integers` (new arrays from `random`'s generator), `convolve` of 1-d arrays, with NumPy's
-//! shapes and dtypes. The lowering is `passes/src/lower_ast/random_sort.rs`.
+//! `integers` (new arrays from `random`'s generator), `convolve` of 1-d arrays, `sort` and `argsort`
+//! along an axis, with NumPy's shapes and dtypes. The lowering is `passes/src/lower_ast/random_sort.rs`.
 
 use super::builtins::{literal_int, Call};
 use super::promote::promote;
@@ -91,5 +91,30 @@ impl Checker {
             _ => self.fresh(),
         };
         Ty::Array(d, vec![len])
+    }
+
+    /// `sort(x, axis=k)`, `argsort(x, axis=k)`: an array of rank at least 1 (NumPy's AxisError
+    /// otherwise), `k` in range (default `-1`); `x`'s type, or its shape in `i64`.
+    pub(super) fn sort(&mut self, c: &Call) -> Ty {
+        let t = self.value(&c.args[0]);
+        let (d, s) = match t {
+            Ty::Array(d, s) if !s.is_empty() => (d, s),
+            Ty::Error => return Ty::Error,
+            other => {
+                self.error(
+                    "E0503",
+                    format!("`{}` needs an array of rank 1 or more, found {other}", c.b.name()),
+                    c.args[0].span.clone(),
+                    "not an array of rank 1 or more",
+                );
+                return Ty::Error;
+            }
+        };
+        if let Some((a, ae)) = c.axis {
+            if self.axis_in_range(a, &s, &ae.span).is_none() {
+                return Ty::Error;
+            }
+        }
+        Ty::Array(if c.b == Builtin::Argsort { DType::I64 } else { d }, s)
     }
 }

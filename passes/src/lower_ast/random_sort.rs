@@ -3,7 +3,8 @@
 //! `normal` is Box–Muller on `random`'s uniforms (`arr.compute random` of an array with a trailing
 //! axis of 2, then elementwise `log`, `sqrt`, `cos`); `integers` scales `random`'s uniforms and
 //! rounds down; `convolve` gathers the longer array along a grid of (output, shorter-array)
-//! positions and sums along the shorter array, one reduction.
+//! positions and sums along the shorter array, one reduction. `sort` and `argsort` are `arr.sort`,
+//! a host operation (`arrayc_runtime::sort`).
 
 use super::{LResult, Lowerer};
 use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
@@ -95,7 +96,6 @@ impl Lowerer<'_> {
         vals: &[ValueId],
         kwargs: &[(ast::Ident, Expr)],
         ty: &Ty,
-        e: &Expr,
     ) -> LResult<ValueId> {
         let Ty::Array(dt, _) = ty else { unreachable!("checked: an array") };
         let dt = *dt;
@@ -168,12 +168,23 @@ impl Lowerer<'_> {
         let x = self.compute_new(ComputeFn::Where, vec![inside, x, zd], dt, grid.to_vec(), None);
         let y = self.view_with(y, vec![IndexEntry::NewAxis, IndexEntry::Full], vec![]);
         let p = self.compute_new(ComputeFn::Binary(BinFn::Mul), vec![x, y], dt, grid.to_vec(), None);
-        let _ = e;
         let out = self.new_array(dt, vec![len]);
         if let Ty::Array(_, shape) = ty {
             self.shapes.insert(out, shape.clone());
         }
         self.emit(OpKind::Compute { func: ComputeFn::Reduce(ReduceKind::Sum, Some(1)), out, ins: vec![p] });
         Ok(out)
+    }
+
+    /// `sort(x, axis=k)` or `argsort` (`indices`): an `arr.sort` of `x` along `k` (default the last
+    /// axis) into a new array of `x`'s sizes, `x`'s dtype or `i64` (`ty`).
+    pub(crate) fn sort(&mut self, x: ValueId, axis: Option<usize>, indices: bool, ty: &Ty) -> ValueId {
+        let Type::Array(_, r) = self.f.ty(x) else { unreachable!("checked: an array") };
+        let Ty::Array(dt, shape) = ty else { unreachable!("checked: an array") };
+        let sizes = (0..r).map(|a| self.dim(x, a)).collect();
+        let out = self.new_array(*dt, sizes);
+        self.shapes.insert(out, shape.clone());
+        self.emit(OpKind::Sort { out, src: x, axis: axis.unwrap_or(r - 1), indices });
+        out
     }
 }
