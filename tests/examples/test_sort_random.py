@@ -203,3 +203,107 @@ def test_run_time_errors_name_the_line(src, args, message, tmp_path):
     proc, _ = run_source(src, arrays, tmp_path, flags=flags)
     assert proc.returncode != 0, "the program ran"
     assert message in proc.stderr and "prog.arr:2:" in proc.stderr, proc.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# sort, argsort
+
+ALL = dict(NUM, bool=np.bool_)
+
+
+def keys(dt, shape, rng):
+    """Values with repeats (argsort's ties: stable) and, for floats, NaN and signed zeros."""
+    x = rng.integers(-6, 7, shape)
+    if dt == "bool":
+        return x > 0
+    if dt == "i64":
+        return x.astype(np.int64)
+    x = (x / 4).astype(ALL[dt])
+    flat = x.reshape(-1)
+    if flat.size > 3:
+        flat[:: max(1, flat.size // 3)] = np.nan
+        flat[1] = -0.0
+    return x
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", list(ALL))
+@pytest.mark.parametrize("shape", [(6, 5, 4), (1, 7, 1), (3, 0, 2), (20, 33, 3)], ids=lambda s: "x".join(map(str, s)))
+def test_sort_and_argsort_match_numpy(shape, dt, target, tmp_path):
+    rng = np.random.default_rng(sum(shape) + len(dt))
+    x = keys(dt, shape, rng)
+    v = keys(dt, (shape[1] * 3,), rng)
+    cases = [
+        ("sort(x)", lambda: np.sort(x), "T[n, m, k]"),
+        ("sort(x, axis=0)", lambda: np.sort(x, axis=0), "T[n, m, k]"),
+        ("sort(x, axis=-2)", lambda: np.sort(x, axis=-2), "T[n, m, k]"),
+        ("argsort(x)", lambda: np.argsort(x, kind="stable"), "i64[n, m, k]"),
+        ("argsort(x, axis=0)", lambda: np.argsort(x, axis=0, kind="stable"), "i64[n, m, k]"),
+        ("x.argsort(axis=1)", lambda: np.argsort(x, axis=1, kind="stable"), "i64[n, m, k]"),
+        ("sort(v)", lambda: np.sort(v), "T[j]"),
+        ("argsort(v)", lambda: np.argsort(v, kind="stable"), "i64[j]"),
+        # Views as they lie: transposed, reversed, strided.
+        ("sort(transpose(x), axis=1)", lambda: np.sort(x.T, axis=1), "T[k, m, n]"),
+        ("argsort(x[::-1, ::2, :], axis=1)", lambda: np.argsort(x[::-1, ::2, :], axis=1, kind="stable"), "i64[n, ?, k]"),
+        # A consumer of the result, fused after the host sort.
+        ("sort(x, axis=1)[:, 0, :]", lambda: np.sort(x, axis=1)[:, 0, :], "T[n, k]"),
+    ]
+    types = [t.replace("T", dt) for _, _, t in cases]
+    src = (
+        f"fn main(x: {dt}[n, m, k], v: {dt}[j]) -> ({', '.join(types)}) {{\n"
+        f"    return ({', '.join(e for e, _, _ in cases)});\n}}\n"
+    )
+    if shape[1] == 0:
+        cases, src = cases[:-1], src.replace(", sort(x, axis=1)[:, 0, :]", "").replace(f", {dt}[n, k])", ")")
+    proc, got = run_source(src, {"x": x, "v": v}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, f"{src}\n{proc.stderr}"
+    for g, (e, f, _) in zip(got, cases):
+        want = np.asarray(f())
+        assert g.dtype == want.dtype and g.shape == want.shape, f"{e}: {g.dtype}{g.shape}, NumPy {want.dtype}{want.shape}"
+        np.testing.assert_array_equal(g, want, err_msg=e)
+
+
+@pytest.mark.parametrize("threads", ["1", "4"])
+def test_sort_of_long_and_many_lines_is_numpys_at_any_thread_count(threads, tmp_path):
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal(1_000_000)
+    a[::1000] = np.nan
+    b = rng.integers(0, 50, (2000, 300)).astype(np.int64)
+    src = """fn main(a: f64[n], b: i64[p, q]) -> (f64[n], i64[n], i64[p, q], i64[p, q], f64) {
+    return (sort(a), argsort(a), sort(b), argsort(b, axis=0), sum(sort(a)[:10]));
+}
+"""
+    env = dict(os.environ, RAYON_NUM_THREADS=threads)
+    proc, got = run_source(src, {"a": a, "b": b}, tmp_path, env=env)
+    assert proc.returncode == 0, proc.stderr
+    np.testing.assert_array_equal(got[0], np.sort(a))
+    np.testing.assert_array_equal(got[1], np.argsort(a, kind="stable"))
+    np.testing.assert_array_equal(got[2], np.sort(b))
+    np.testing.assert_array_equal(got[3], np.argsort(b, axis=0, kind="stable"))
+    assert got[4] == np.sum(np.sort(a)[:10])
+
+
+def test_argsort_of_distinct_keys_is_numpys_default(tmp_path):
+    """With distinct keys NumPy's default quicksort and the stable sort agree."""
+    x = np.random.default_rng(2).permutation(5000).astype(np.float64)
+    proc, got = run_source("fn main(x: f64[n]) -> i64[n] { return argsort(x); }", {"x": x}, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    np.testing.assert_array_equal(got[0], np.argsort(x))
+
+
+@pytest.mark.parametrize(
+    "src,code,words",
+    [
+        ("fn f(x: f64) -> f64 { return sort(x); }", "E0503", "rank 1 or more"),
+        ("fn f(x: f64[n, m]) -> f64[n, m] { return sort(x, axis=2); }", "E0405", "axis 2 is out of range"),
+        ("fn f(x: f64[n]) -> i64[n] { return argsort(x, axis=-2); }", "E0405", "out of range"),
+        ("fn f(x: f64[n]) -> f64[n] { return x.sort(); }", "E0207", "sorts in place"),
+        ("fn sort(x: f64) -> f64 { return x; }", "E0203", "sort"),
+        ("fn argsort(x: f64) -> f64 { return x; }", "E0203", "argsort"),
+    ],
+)
+def test_sort_checker_errors(src, code, words, tmp_path):
+    proc = check_source(src, tmp_path)
+    assert proc.returncode != 0
+    assert code in proc.stderr and words in proc.stderr, proc.stderr
+    assert "panicked" not in proc.stderr
