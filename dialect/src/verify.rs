@@ -401,7 +401,10 @@ impl Verifier<'_> {
             Sort { out, src, axis, indices } => {
                 let ranks = [self.array(*out, "out")?, self.array(*src, "src")?];
                 if ranks[0] != ranks[1] || *axis >= ranks[0] {
-                    return Err(format!("takes views of one rank with an axis below it, got ranks {ranks:?} and axis {axis}").into());
+                    return Err(format!(
+                        "takes views of one rank with an axis below it, got ranks {ranks:?} and axis {axis}"
+                    )
+                    .into());
                 }
                 let (od, sd) = (self.f.ty(*out).dtype(), self.f.ty(*src).dtype());
                 if od != if *indices { DType::I64 } else { sd } {

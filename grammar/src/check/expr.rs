@@ -531,7 +531,7 @@ fn method_error(m: &str, span: &Span) -> Diagnostic {
             "not a type name",
         ),
         "sort" => (
-            "`x.sort()` is not supported: NumPy's method sorts in place and returns None".to_string(),
+            "`x.sort()` is not supported yet: NumPy's method sorts in place and returns None".to_string(),
             "write `x = sort(x);` or `x[...] = sort(x)` (`sort(x)` is NumPy's `np.sort`, a sorted copy)".to_string(),
             "sorts in place",
         ),

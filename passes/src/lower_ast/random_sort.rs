@@ -106,7 +106,10 @@ impl Lowerer<'_> {
         let one = self.i64_const(1);
         for (len, what) in [(n, "a"), (m, "v")] {
             let ok = self.scalar_binary(BinFn::Gt, len, zero, DType::I64);
-            self.emit(OpKind::Assert { cond: ok, msg: format!("convolve: {what} cannot be empty (NumPy's ValueError)") });
+            self.emit(OpKind::Assert {
+                cond: ok,
+                msg: format!("convolve: {what} cannot be empty (NumPy's ValueError)"),
+            });
         }
         let known = |i: usize| self.ty_of(&args[i]).shape().and_then(|s| s[0].as_const());
         // `Some(true)`: `v` is longer (NumPy swaps); `None`: decided at run time.
