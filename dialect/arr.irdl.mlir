@@ -88,6 +88,11 @@ irdl.dialect @arr {
     %a = irdl.any
     %b = irdl.any
     irdl.operands(out: %o, lhs: %a, rhs: %b) }
+  // arr.sort(out, src) {axis, indices} : out = src sorted along axis (indices: the i64 positions
+  // that sort it, stably), a host operation that calls a parallel sort (dialect/README.md).
+  irdl.operation @sort { %o = irdl.any
+    %a = irdl.any
+    irdl.operands(out: %o, src: %a) }
 
   // Destination-passing computations: the first operand is the output view.
   irdl.operation @fill { %o = irdl.any

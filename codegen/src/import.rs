@@ -583,6 +583,18 @@ impl FuncImporter<'_> {
                 no_results()?;
                 OpKind::Sync { base: ops[0] }
             }
+            "sort" => {
+                want(2)?;
+                no_results()?;
+                let axis = self.int_attr(o, "axis")? as usize;
+                let indices = o
+                    .attribute("indices")
+                    .ok()
+                    .and_then(|a| BoolAttribute::try_from(a).ok())
+                    .ok_or_else(|| unsupported(o, "`indices` must be a bool"))?
+                    .value();
+                OpKind::Sort { out: ops[0], src: ops[1], axis, indices }
+            }
             "matmul" => {
                 want(3)?;
                 no_results()?;

@@ -131,6 +131,12 @@ pub enum OpKind {
     /// it reads `lhs` and `rhs` and writes `out` as `arr.load` and `arr.print` read arrays, so it
     /// ends a WSP region.
     MatMul { out: ValueId, lhs: ValueId, rhs: ValueId },
+    /// `arr.sort`: `out` is `src` sorted along `axis` (NumPy's `sort`, NaN last), or with
+    /// `indices`, the `i64` positions along `axis` that sort it, stably (NumPy's
+    /// `argsort(kind='stable')`); `out` a new array of `src`'s shape (`src`'s dtype, or `i64`)
+    /// that overlaps nothing. A host operation like `arr.matmul` (`arrayc_runtime::sort`, a
+    /// parallel sort): it reads `src` and writes `out`, so it ends a WSP region.
+    Sort { out: ValueId, src: ValueId, axis: usize, indices: bool },
 }
 
 impl OpKind {
@@ -190,7 +196,8 @@ impl OpKind {
             | Sync { .. }
             | Print { .. }
             | Compute { .. }
-            | MatMul { .. } => {
+            | MatMul { .. }
+            | Sort { .. } => {
                 vec![]
             }
         }
@@ -222,6 +229,7 @@ impl OpKind {
             Print { value, .. } => vec![*value],
             Compute { out, ins, .. } => [vec![*out], ins.clone()].concat(),
             MatMul { out, lhs, rhs } => vec![*out, *lhs, *rhs],
+            Sort { out, src, .. } => vec![*out, *src],
         }
     }
 }

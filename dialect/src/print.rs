@@ -263,6 +263,9 @@ impl Printer<'_> {
             Sync { base } => self.generic("sync", &[], &[*base], ""),
             Print { value, newline } => self.generic("print", &[], &[*value], &format!(" {{newline = {newline}}}")),
             MatMul { out, lhs, rhs } => self.generic("matmul", &[], &[*out, *lhs, *rhs], ""),
+            Sort { out, src, axis, indices } => {
+                self.generic("sort", &[], &[*out, *src], &format!(" {{axis = {axis} : i64, indices = {indices}}}"))
+            }
             Compute { func, out, ins } => {
                 let mut ops = vec![*out];
                 ops.extend(ins);

@@ -398,6 +398,19 @@ impl Verifier<'_> {
                 self.array(*base, "base")?;
             }
             Print { .. } => {}
+            Sort { out, src, axis, indices } => {
+                let ranks = [self.array(*out, "out")?, self.array(*src, "src")?];
+                if ranks[0] != ranks[1] || *axis >= ranks[0] {
+                    return Err(format!(
+                        "takes views of one rank with an axis below it, got ranks {ranks:?} and axis {axis}"
+                    )
+                    .into());
+                }
+                let (od, sd) = (self.f.ty(*out).dtype(), self.f.ty(*src).dtype());
+                if od != if *indices { DType::I64 } else { sd } {
+                    return Err("writes `i64` indices, or values of its input's dtype".into());
+                }
+            }
             MatMul { out, lhs, rhs } => {
                 let ranks = [self.array(*out, "out")?, self.array(*lhs, "lhs")?, self.array(*rhs, "rhs")?];
                 if ranks != [2, 2, 2] {
@@ -535,6 +548,7 @@ fn op_name(k: &OpKind) -> String {
         Sync { .. } => "arr.sync".into(),
         Print { .. } => "arr.print".into(),
         MatMul { .. } => "arr.matmul".into(),
+        Sort { .. } => "arr.sort".into(),
         Compute { func, .. } => format!("arr.{}", func.name()),
     }
 }

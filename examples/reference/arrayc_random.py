@@ -54,3 +54,21 @@ def random(*shape, seed=0):
     shape = tuple(int(d) for d in shape)
     n = int(np.prod(shape, dtype=np.int64)) if shape else 1
     return uniform(seed, np.arange(n, dtype=np.uint64)).reshape(shape)
+
+
+def normal(*shape, seed=0, loc=0.0, scale=1.0):
+    """Like arrayc `normal(d0, ..., seed=s, loc=, scale=)`: Box-Muller on the uniforms of `random`,
+    element k (row-major) from u(2k) and u(2k + 1):
+    loc + scale * sqrt(-2 * log(1 - u(2k))) * cos(2*pi * u(2k + 1)), in that order of operations."""
+    u = random(*shape, 2, seed=seed)
+    u1, u2 = u[..., 0], u[..., 1]
+    z = np.sqrt(-2.0 * np.log(1.0 - u1)) * np.cos(2.0 * np.pi * u2)
+    return loc + scale * z
+
+
+def integers(low, high, *shape, seed=0):
+    """Like arrayc `integers(low, high, d0, ..., seed=s)`: int64, element k = low + floor(u(k) * (high - low))."""
+    if high <= low:
+        raise ValueError("low >= high")
+    u = random(*shape, seed=seed)
+    return (np.floor(u * float(high - low)).astype(np.int64) + np.int64(low))

@@ -257,6 +257,14 @@ impl<'a> Executor<'a> {
                 }
                 arrayc_runtime::matmul::matmul(out, lhs, rhs)?
             }
+            Inst::Sort { out, src, axis, indices } => {
+                let (out, src) = (fr.vw(*out)?, fr.vw(*src)?);
+                if self.device {
+                    self.kernels.host_read(src)?;
+                    self.kernels.host_write(out)?;
+                }
+                arrayc_runtime::sort::sort(out, src, *axis, *indices)?
+            }
             Inst::Fail(e) => return Err(OpError::Msg(e.to_string())),
         }
         Ok(Next::Pc)
@@ -641,6 +649,13 @@ enum Inst {
         lhs: u32,
         rhs: u32,
     },
+    /// `arr.sort`: `out` is `src` sorted along `axis`, or its sorting indices (`arrayc_runtime::sort`).
+    Sort {
+        out: u32,
+        src: u32,
+        axis: usize,
+        indices: bool,
+    },
     /// An internal error found by the translation, reported if the operation is reached.
     Fail(InternalError),
 }
@@ -970,6 +985,9 @@ impl Translator<'_> {
             }
             Sync { .. } => return,
             Print { value, newline } => Inst::Print { value: self.slot(*value), newline: *newline },
+            Sort { out, src, axis, indices } => {
+                Inst::Sort { out: self.view_reg(*out), src: self.view_reg(*src), axis: *axis, indices: *indices }
+            }
             MatMul { out, lhs, rhs } => {
                 Inst::MatMul { out: self.view_reg(*out), lhs: self.view_reg(*lhs), rhs: self.view_reg(*rhs) }
             }

@@ -85,6 +85,8 @@ builtins! {
     Arange: "arange", (1, 3), &[], "arange(stop) | arange(start, stop) | arange(start, stop, step)";
     Linspace: "linspace", (3, 3), &["endpoint"], "linspace(start, stop, num) | linspace(start, stop, num, endpoint=false)";
     Random: "random", (0, ANY), &["seed"], "random(d0, ..., seed=0)";
+    Normal: "normal", (0, ANY), &["seed", "loc", "scale"], "normal(d0, ..., seed=0, loc=0.0, scale=1.0)";
+    Integers: "integers", (2, ANY), &["seed"], "integers(low, high, d0, ..., seed=0) (low < high integers)";
     Copy: "copy", (1, 1), &[], "copy(x)";
     Abs: "abs", (1, 1), &[], MATH;
     Sqrt: "sqrt", (1, 1), &[], MATH;
@@ -180,6 +182,9 @@ builtins! {
         "reshape(x, (d0, d1, ...)) | reshape(x, d) | x.reshape(d0, d1, ...) | x.reshape((d0, d1, ...)) (one size may be -1)";
     Ravel: "ravel", (1, 1), &[], "ravel(x) | x.ravel()";
     Flatten: "flatten", (1, 1), &[], "flatten(x) | x.flatten()";
+    Convolve: "convolve", (2, 2), &["mode"], "convolve(a, v) | convolve(a, v, mode=full|same|valid) (a, v 1-d)";
+    Sort: "sort", (1, 1), AXIS, "sort(x) | sort(x, axis=k)";
+    Argsort: "argsort", (1, 1), AXIS, "argsort(x) | argsort(x, axis=k) (or x.argsort())";
 }
 
 impl Builtin {
@@ -287,6 +292,23 @@ pub const DOCS: &[DocRow] = {
             result: "`f64` uniform in [0, 1), counter-based Philox4x32-10 (see `runtime/src/rng.rs`): element `k` in \
                 row-major order depends only on `seed` and `k`",
             builtins: &[B::Random],
+        },
+        DocRow {
+            calls: "`normal(d0, ..., seed=0, loc=0.0, scale=1.0)`",
+            result: "`f64` normally distributed (NumPy's `Generator.normal` with scalar `loc`, `scale`), from the \
+                generator of `random` by Box–Muller: element `k` in row-major order is `loc + scale * sqrt(-2 * \
+                log(1 - u(2k))) * cos(2π * u(2k + 1))`, `u(i)` the `i`-th uniform of `random(..., seed=seed)` \
+                (`examples/reference/arrayc_random.py` models it): two kernels, the `2 * size` uniforms, then the \
+                transform fused. The values differ from NumPy's (another generator), the distribution is the same",
+            builtins: &[B::Normal],
+        },
+        DocRow {
+            calls: "`integers(low, high, d0, ..., seed=0)`",
+            result: "`i64` uniform in `[low, high)` (NumPy's `Generator.integers`, `high` excluded): element `k` is \
+                `low + floor(u(k) * (high - low))`, `u(k)` the uniform of `random(..., seed=seed)`; exact for \
+                `high - low <= 2**53`; one fused kernel. `high <= low` is E0503 when both are literals, else a run-time error \
+                naming the line (NumPy's ValueError `low >= high`)",
+            builtins: &[B::Integers],
         },
         DocRow { calls: "`copy(x)`", result: "a new array with the same values", builtins: &[B::Copy] },
         DocRow {
@@ -610,6 +632,34 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Ravel, B::Flatten],
         },
         DocRow {
+            calls: "`convolve(a, v)`, `mode=full`, `mode=same`, `mode=valid`",
+            result: "NumPy's `convolve` of 1-d numeric arrays (dtypes promoted; NumPy's strings `'full'` ... \
+                written as names): `out[k] = sum(a[k - j] * v[j])` over the valid `j`, of `n + m - 1` elements \
+                (`full`, the default), `max(n, m)` (`same`: centred, from `(min(n, m) - 1) // 2`) or \
+                `max(n, m) - min(n, m) + 1` (`valid`), the longer array taken first as NumPy does; an empty \
+                array is E0503 when known, else a run-time ValueError naming the line. The longer array gathered \
+                over the grid of (output, shorter-array) positions, times the shorter, summed along it: one \
+                fused kernel (`len * min(n, m)` multiplications, as NumPy's direct method)",
+            builtins: &[B::Convolve],
+        },
+        DocRow {
+            calls: "`sort(x)`, `sort(x, axis=k)`",
+            result: "NumPy's `np.sort`: a new array, `x` sorted along axis `k` (default `-1`, the last; \
+                negative counts from the end), NaN last as in NumPy; any rank at least 1 (NumPy's `axis=None`, \
+                the flattened array, is `sort(ravel(x))`). The method `x.sort()` sorts in place in NumPy and \
+                is E0207. On the host, a parallel sort (rayon's, `runtime/src/sort.rs`): many lines one per \
+                task, a few long lines each in parallel; on the GPU targets too, after copying `x` to the \
+                host (a device sort is future work)",
+            builtins: &[B::Sort],
+        },
+        DocRow {
+            calls: "`argsort(x)`, `argsort(x, axis=k)`, `x.argsort()`",
+            result: "NumPy's `argsort`: `i64` positions along axis `k` (default `-1`) that sort `x` (`take_along_axis(x, \
+                argsort(x))` is `sort(x)`), NaN last; stable, NumPy's `kind='stable'`: NumPy's default \
+                quicksort gives the same positions but for the order among equal values. Computed as `sort`",
+            builtins: &[B::Argsort],
+        },
+        DocRow {
             calls: "`f64(x) f32(x) i64(x) bool(x)`",
             result: "casts (float to int truncates toward zero)",
             builtins: &[B::F64, B::F32, B::I64, B::Bool],
@@ -658,5 +708,30 @@ pub fn reshape_dims(args: &[Expr]) -> Option<Vec<&Expr>> {
         [Expr { kind: ExprKind::Tuple(items), .. }] => Some(items.iter().collect()),
         _ if args.iter().any(|a| matches!(a.kind, ExprKind::Tuple(_))) => None,
         _ => Some(args.iter().collect()),
+    }
+}
+
+/// `convolve`'s `mode=` (NumPy's `'full'`, `'same'`, `'valid'`, written as names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConvolveMode {
+    /// Every partial overlap: `n + m - 1` elements (the default).
+    Full,
+    /// `max(n, m)` elements, centred on `full`'s.
+    Same,
+    /// Only the complete overlaps: `max(n, m) - min(n, m) + 1` elements.
+    Valid,
+}
+
+/// The mode that `mode=`'s value `e` names (`full`, `same`, `valid`), else `None`; the checker and
+/// the lowering read it through this one function.
+pub fn convolve_mode(e: &Expr) -> Option<ConvolveMode> {
+    match &e.kind {
+        ExprKind::Var(id) => match id.name.as_str() {
+            "full" => Some(ConvolveMode::Full),
+            "same" => Some(ConvolveMode::Same),
+            "valid" => Some(ConvolveMode::Valid),
+            _ => None,
+        },
+        _ => None,
     }
 }

@@ -53,5 +53,10 @@ pub const ATTRIBUTES: &[&str] = &["shape", "ndim", "size"];
 /// The builtin that the method `name` calls, if `name` is one of [`METHODS`] and the builtin
 /// exists.
 pub fn method_builtin(name: &str) -> Option<Builtin> {
+    if name == "sort" {
+        // NumPy's `x.sort()` sorts in place and returns None, unlike the builtin `sort` (a copy):
+        // E0207 says so.
+        return None;
+    }
     METHODS.contains(&name).then(|| Builtin::from_name(name)).flatten()
 }

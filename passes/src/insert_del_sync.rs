@@ -39,6 +39,7 @@ fn insert_syncs(body: &mut Body, f: &Func, bases: &HashMap<ValueId, ValueId>, is
             OpKind::Load { src, .. } => vec![*src],
             OpKind::Print { value, .. } if f.ty(*value).is_array() => vec![*value],
             OpKind::MatMul { lhs, rhs, .. } => vec![*lhs, *rhs],
+            OpKind::Sort { src, .. } => vec![*src],
             OpKind::Return { values } if is_entry => values.iter().copied().filter(|v| f.ty(*v).is_array()).collect(),
             _ => vec![],
         };

@@ -9,5 +9,6 @@ pub mod matmul;
 pub mod npy;
 pub mod print;
 pub mod rng;
+pub mod sort;
 pub mod value;
 pub mod views;

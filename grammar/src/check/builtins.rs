@@ -99,6 +99,9 @@ impl Checker {
             B::Len | B::Ndim | B::Size => self.shape_query(&c),
             B::Array | B::AsArray => self.array_call(&c),
             B::Reshape | B::Ravel | B::Flatten => self.reshape(&c),
+            B::Normal | B::Integers => self.random_draws(&c),
+            B::Convolve => self.convolve(&c, kwargs),
+            B::Sort | B::Argsort => self.sort(&c),
         };
         if c.bad {
             Ty::Error
@@ -203,6 +206,31 @@ impl Checker {
                             format!("`constant_values=` must be a scalar, found {t}"),
                             v.span.clone(),
                             "not a scalar",
+                        );
+                        c.bad = true;
+                    }
+                }
+                "mode" => {
+                    if crate::builtin::convolve_mode(v).is_some() {
+                        self.set_ty(v.id, Ty::Unit);
+                    } else {
+                        self.error(
+                            "E0503",
+                            "`mode=` must be `full`, `same` or `valid` (NumPy's strings, written as names)",
+                            v.span.clone(),
+                            "not a mode",
+                        );
+                        c.bad = true;
+                    }
+                }
+                "loc" | "scale" => {
+                    let t = self.value(v);
+                    if !matches!(t, Ty::Scalar(DType::F64 | DType::F32 | DType::I64) | Ty::Error) {
+                        self.error(
+                            "E0503",
+                            format!("`{}=` must be a numeric scalar, found {t}", k.name),
+                            v.span.clone(),
+                            "not a numeric scalar",
                         );
                         c.bad = true;
                     }
@@ -988,7 +1016,7 @@ impl Checker {
     }
 
     /// Checks dimension arguments (`i64` scalars) and returns their sizes.
-    fn dims(&mut self, args: &[Expr]) -> Option<Vec<Size>> {
+    pub(super) fn dims(&mut self, args: &[Expr]) -> Option<Vec<Size>> {
         let mut out = Vec::new();
         let mut ok = true;
         for a in args {

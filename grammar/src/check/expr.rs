@@ -530,6 +530,11 @@ fn method_error(m: &str, span: &Span) -> Diagnostic {
             "write `x.astype(f32)`, or the cast `f32(x)`".to_string(),
             "not a type name",
         ),
+        "sort" => (
+            "`x.sort()` is not supported yet: NumPy's method sorts in place and returns None".to_string(),
+            "write `x = sort(x);` or `x[...] = sort(x)` (`sort(x)` is NumPy's `np.sort`, a sorted copy)".to_string(),
+            "sorts in place",
+        ),
         _ if crate::methods::METHODS.contains(&m) => (
             format!("`x.{m}()` is not supported yet"),
             format!("arrayc has no builtin `{m}` yet (NumPy's `np.{m}(x)`, `x.{m}()`)"),

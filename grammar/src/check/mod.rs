@@ -18,6 +18,7 @@ mod expr;
 mod literals;
 mod names;
 pub mod promote;
+mod random_sort;
 pub mod shape;
 mod shape_ops;
 pub(crate) mod sig;
