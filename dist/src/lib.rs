@@ -59,6 +59,11 @@ impl Mpi {
         self.world.abort(code)
     }
 
+    /// Waits until every rank has called it (collective).
+    pub fn barrier(&self) {
+        self.world.barrier()
+    }
+
     /// Every rank's `stats`, in rank order (collective).
     pub fn all_stats(&self, stats: DistStats) -> Vec<DistStats> {
         let mine = stats.to_words();

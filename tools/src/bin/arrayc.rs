@@ -627,7 +627,17 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
             (None, None)
         }
         None => {
-            let kernels = jit::compile(&m, cache.as_ref()).map_err(InternalError::new)?;
+            // Ranks on one machine compile the same kernels: rank 0 compiles them into the cache
+            // while the others wait, then read them from it.
+            let first = mpi.as_ref().filter(|m| m.size() > 1 && cache.is_some());
+            if let Some(mpi) = first.filter(|m| m.rank() != 0) {
+                mpi.barrier();
+            }
+            let kernels = jit::compile(&m, cache.as_ref()).map_err(InternalError::new);
+            if let Some(mpi) = first.filter(|m| m.rank() == 0) {
+                mpi.barrier();
+            }
+            let kernels = kernels?;
             let all_hits = !kernels.cache.is_empty() && kernels.cache.iter().all(|c| *c == jit::CacheOutcome::Hit);
             lap(if all_hits { "kernels (from the cache)" } else { "kernel JIT (MLIR -> LLVM, O3)" }, &mut clock);
             (Some(kernels), None)
