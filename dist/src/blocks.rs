@@ -147,11 +147,15 @@ impl Runs {
             .collect()
     }
 
+    /// One past the last base offset of the runs.
+    pub fn end(&self) -> i64 {
+        self.start + (self.count - 1) * self.step + self.len
+    }
+
     /// The smallest range of base offsets inside `block` (half-open) that holds every element of
     /// the runs inside it, if any.
     pub fn clip(&self, block: (i64, i64)) -> Option<(i64, i64)> {
-        let end = self.start + (self.count - 1) * self.step + self.len;
-        let (mut lo, mut hi) = intersect((self.start, end), block)?;
+        let (mut lo, mut hi) = intersect((self.start, self.end()), block)?;
         // A bound in the gap after a run moves to the next run's start (lo) or the run's end (hi).
         let k = (lo - self.start).div_euclid(self.step);
         if lo >= self.start + k * self.step + self.len {

@@ -114,6 +114,21 @@ struct Split {
     recut: Vec<(View, Vec<i64>)>,
 }
 
+/// The view `args` passes for parameter `v` of `plan`, if `v` is a parameter and a view.
+fn param_view<'v>(plan: &LaunchPlan, args: &'v [RtValue], v: ValueId) -> Option<&'v View> {
+    plan.params.iter().position(|&q| q == v).and_then(|i| args[i].view())
+}
+
+/// The targets of the scatters of a kernel of layout `layout` (outputs of their own shape).
+fn scatter_targets(layout: &KernelLayout) -> impl Iterator<Item = ValueId> + '_ {
+    layout.ops.iter().filter(|(f, ..)| f.own_shape_output()).map(|(_, out, _)| *out)
+}
+
+/// The elements a list of transfers moves.
+fn elements(transfers: &[Transfer]) -> i64 {
+    transfers.iter().map(|t| t.range.1 - t.range.0).sum()
+}
+
 fn key(v: &View) -> usize {
     Arc::as_ptr(&v.base) as usize
 }
@@ -213,8 +228,7 @@ impl<'a> DistKernels<'a> {
     fn split(&self, plan: &LaunchPlan, args: &[RtValue]) -> Result<Split, &'static str> {
         let layout = &plan.layout;
         let p = self.p();
-        let pos = |v: ValueId| plan.params.iter().position(|&q| q == v);
-        let view = |v: ValueId| pos(v).and_then(|i| args[i].view());
+        let view = |v: ValueId| param_view(plan, args, v);
         if p == 1 {
             return Err("one rank");
         }
@@ -300,7 +314,7 @@ impl<'a> DistKernels<'a> {
         let layout = &plan.layout;
         let p = self.p();
         let pos = |v: &ValueId| plan.params.iter().position(|q| q == v);
-        let space_rank = layout.space.and_then(|s| pos(&s)).and_then(|i| args[i].view()).map_or(0, View::rank);
+        let space_rank = layout.space.and_then(|s| param_view(plan, args, s)).map_or(0, View::rank);
         let gathered: Vec<usize> =
             layout.ops.iter().filter_map(|(f, _, ins)| f.own_shape_input().and_then(|k| pos(&ins[k]))).collect();
         let read: Vec<usize> = layout
@@ -395,7 +409,7 @@ impl<'a> DistKernels<'a> {
     fn combine(&self, plan: &LaunchPlan, args: &[RtValue]) -> Result<(), LaunchError> {
         let p = self.p();
         for (kind, out) in partial_outputs(&plan.layout) {
-            let Some(o) = plan.params.iter().position(|&q| q == out).and_then(|i| args[i].view()) else { continue };
+            let Some(o) = param_view(plan, args, out) else { continue };
             let es = o.dtype.size_bytes();
             let n = o.len().max(0) as usize;
             let mut mine = Vec::with_capacity((n * es).max(1));
@@ -471,7 +485,7 @@ pub fn placement(layout: &KernelLayout) -> Placement {
 /// scatter-adds (`add.at`, `bincount`: each rank adds its rows' values, the sums add up).
 fn partial_outputs(layout: &KernelLayout) -> Vec<(ReduceKind, ValueId)> {
     let reductions = layout.reduce.iter().chain(&layout.extra).filter(|_| combined(layout)).map(|r| (r.kind, r.out));
-    let scatters = layout.ops.iter().filter(|(f, ..)| f.own_shape_output()).map(|(_, out, _)| (ReduceKind::Sum, *out));
+    let scatters = scatter_targets(layout).map(|t| (ReduceKind::Sum, t));
     reductions.chain(scatters).collect()
 }
 
@@ -495,10 +509,8 @@ impl KernelLauncher for DistKernels<'_> {
         let (_, plan) = self.cpu.get(kernel).ok_or_else(|| format!("no compiled kernel @{kernel}"))?;
         if self.p() > 1 && placement(&plan.layout) == Placement::OwnRowsCombined {
             // Scatter-adds add to their targets' values: rank 0 must hold them whole.
-            for out in plan.layout.ops.iter().filter(|(f, ..)| f.own_shape_output()).map(|(_, out, _)| out) {
-                if let Some(o) = plan.params.iter().position(|q| q == out).and_then(|i| args[i].view()) {
-                    self.replicate(o)?;
-                }
+            for o in scatter_targets(&plan.layout).filter_map(|t| param_view(plan, args, t)) {
+                self.replicate(o)?;
             }
         }
         let split = self.split(plan, args);
@@ -522,16 +534,14 @@ impl KernelLauncher for DistKernels<'_> {
         // whole instead: about as many bytes now, and none for its later reads (black_scholes'
         // prices, read every step). An array written again and again keeps its exchanges.
         for (v, t) in &mut reads {
-            let moved: i64 = t.iter().map(|t| t.range.1 - t.range.0).sum();
-            if self.written_once(v) && self.entry(v).is_some_and(|(b, _)| 2 * moved >= b.rows * b.row_len) {
+            if self.written_once(v) && self.entry(v).is_some_and(|(b, _)| 2 * elements(t) >= b.rows * b.row_len) {
                 self.replicate(v)?;
                 t.clear();
             }
         }
         if trace {
             for (v, t) in reads.iter().filter(|(_, t)| !t.is_empty()) {
-                let n: i64 = t.iter().map(|t| t.range.1 - t.range.0).sum();
-                let rows = self.entry(v).map_or(0, |(b, _)| b.rows);
+                let (n, rows) = (elements(t), self.entry(v).map_or(0, |(b, _)| b.rows));
                 eprintln!("distributed:   exchange: {n} elements of a base array of {rows} rows (all ranks)");
             }
         }
@@ -540,11 +550,8 @@ impl KernelLauncher for DistKernels<'_> {
         let partial = partial_outputs(&plan.layout);
         if split.is_some() && self.me() != 0 {
             // Ranks other than 0 add their rows' values to zeros (rank 0 to the target's values).
-            let targets = plan.layout.ops.iter().filter(|(f, ..)| f.own_shape_output()).map(|(_, out, _)| out);
-            for out in targets {
-                if let Some(o) = plan.params.iter().position(|q| q == out).and_then(|i| args[i].view()) {
-                    o.for_each_offset(|off| o.write_at(off, reduce_identity(ReduceKind::Sum, o.dtype)));
-                }
+            for o in scatter_targets(&plan.layout).filter_map(|t| param_view(plan, args, t)) {
+                o.for_each_offset(|off| o.write_at(off, reduce_identity(ReduceKind::Sum, o.dtype)));
             }
         }
         self.cpu.launch_rows(kernel, args, rows.map(|r| r[self.me()]))?;
@@ -559,11 +566,12 @@ impl KernelLauncher for DistKernels<'_> {
         });
         let layout = &plan.layout;
         let reduced = layout.reduce.iter().chain(&layout.extra).map(|r| r.out);
-        for out in layout.ops.iter().map(|(_, out, _)| *out).chain(reduced) {
-            if partial.iter().any(|(_, v)| *v == out) {
-                continue;
-            }
-            if let Some(v) = plan.params.iter().position(|&q| q == out).and_then(|i| args[i].view()) {
+        // Each base array written counts one write, however many ops of the block write it.
+        let mut written: Vec<&View> = vec![];
+        let outs = layout.ops.iter().map(|(_, out, _)| *out).chain(reduced);
+        for v in outs.filter(|out| !partial.iter().any(|(_, p)| p == out)).filter_map(|o| param_view(plan, args, o)) {
+            if !written.iter().any(|w| Arc::ptr_eq(&w.base, &v.base)) {
+                written.push(v);
                 self.set_distributed(v, true);
             }
         }
@@ -586,7 +594,7 @@ impl KernelLauncher for DistKernels<'_> {
         let Some(runs) = Runs::of(v.offset, &v.shape, &v.strides, None) else { return Ok(()) };
         let p = self.p();
         let es = v.dtype.size_bytes();
-        let (lo, hi) = (runs.start, runs.start + (runs.count - 1) * runs.step + runs.len);
+        let (lo, hi) = (runs.start, runs.end());
         let owner = bl.owner(p, lo);
         let base = v.base.as_ptr();
         if hi <= bl.block(p, owner).1 {
