@@ -113,6 +113,26 @@ def check_source(src, tmp_path):
                           timeout=RUN_TIMEOUT_S)
 
 
+def assert_check_error(src, code, words, tmp_path):
+    """`arrayc check` of `src` fails with error `code` and a message containing `words`, and
+    does not panic."""
+    proc = check_source(src, tmp_path)
+    assert proc.returncode != 0
+    assert code in proc.stderr and words in proc.stderr, proc.stderr
+    assert "panicked" not in proc.stderr
+
+
+def assert_run_time_error(src, args, message, tmp_path):
+    """Running `src` (its line 2 fails) with `args` (arrays as `.npy` files, the rest as
+    `--arg NAME=VALUE`) fails with `message` naming `prog.arr:2:`, and leaves no result files."""
+    arrays = {k: v for k, v in args.items() if isinstance(v, np.ndarray)}
+    flags = [a for k, v in args.items() if not isinstance(v, np.ndarray) for a in ("--arg", f"{k}={v}")]
+    proc, _ = run_source(src, arrays, tmp_path, flags=flags)
+    assert proc.returncode != 0, "the program ran"
+    assert message in proc.stderr and "prog.arr:2:" in proc.stderr, proc.stderr
+    assert not (tmp_path / "out").exists(), "an error left result files"
+
+
 def assert_benchmark_matches(name, actual):
     """Asserts that `actual` (a benchmark's results, one array or scalar each) are the results of its
     NumPy reference at its SMALL arguments: exact shapes and dtypes, i64/bool equal, floats allclose

@@ -8,7 +8,7 @@ time's, each naming the place."""
 import numpy as np
 import pytest
 
-from arrayc_examples import DTYPES, TARGETS, check_source, run_source
+from arrayc_examples import DTYPES, TARGETS, assert_check_error, assert_run_time_error, run_source
 
 # (arrayc expression, NumPy function of the inputs, arrayc result type): `a` is `T[n, m]`, `b` is
 # `T[k, m]`, `v` is `T[n]`, `w` is `i64[n]`, `s` an i64 scalar (a shift or width known at run time).
@@ -149,10 +149,7 @@ def test_writes_through_view_operations_change_the_argument(target, tmp_path):
     ],
 )
 def test_checker_errors(src, code, words, tmp_path):
-    proc = check_source(src, tmp_path)
-    assert proc.returncode != 0
-    assert code in proc.stderr and words in proc.stderr, proc.stderr
-    assert "panicked" not in proc.stderr
+    assert_check_error(src, code, words, tmp_path)
 
 
 @pytest.mark.parametrize(
@@ -171,12 +168,7 @@ def test_checker_errors(src, code, words, tmp_path):
     ],
 )
 def test_run_time_errors_name_the_line(src, args, message, tmp_path):
-    arrays = {k: v for k, v in args.items() if isinstance(v, np.ndarray)}
-    flags = [a for k, v in args.items() if not isinstance(v, np.ndarray) for a in ("--arg", f"{k}={v}")]
-    proc, _ = run_source(src, arrays, tmp_path, flags=flags)
-    assert proc.returncode != 0, "the program ran"
-    assert message in proc.stderr and "prog.arr:2:" in proc.stderr, proc.stderr
-    assert not (tmp_path / "out").exists(), "an error left result files"
+    assert_run_time_error(src, args, message, tmp_path)
 
 
 @pytest.mark.parametrize("target", TARGETS)

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from arrayc_examples import TARGETS, check_source, run_source
+from arrayc_examples import TARGETS, assert_check_error, assert_run_time_error, run_source
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "reference"))
 import arrayc_random  # noqa: E402
@@ -181,10 +181,7 @@ def test_convolve_of_a_large_array_with_a_kernel(tmp_path):
     ],
 )
 def test_checker_errors(src, code, words, tmp_path):
-    proc = check_source(src, tmp_path)
-    assert proc.returncode != 0
-    assert code in proc.stderr and words in proc.stderr, proc.stderr
-    assert "panicked" not in proc.stderr
+    assert_check_error(src, code, words, tmp_path)
 
 
 @pytest.mark.parametrize(
@@ -198,11 +195,7 @@ def test_checker_errors(src, code, words, tmp_path):
     ],
 )
 def test_run_time_errors_name_the_line(src, args, message, tmp_path):
-    arrays = {k: v for k, v in args.items() if isinstance(v, np.ndarray)}
-    flags = [a for k, v in args.items() if not isinstance(v, np.ndarray) for a in ("--arg", f"{k}={v}")]
-    proc, _ = run_source(src, arrays, tmp_path, flags=flags)
-    assert proc.returncode != 0, "the program ran"
-    assert message in proc.stderr and "prog.arr:2:" in proc.stderr, proc.stderr
+    assert_run_time_error(src, args, message, tmp_path)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -303,7 +296,4 @@ def test_argsort_of_distinct_keys_is_numpys_default(tmp_path):
     ],
 )
 def test_sort_checker_errors(src, code, words, tmp_path):
-    proc = check_source(src, tmp_path)
-    assert proc.returncode != 0
-    assert code in proc.stderr and words in proc.stderr, proc.stderr
-    assert "panicked" not in proc.stderr
+    assert_check_error(src, code, words, tmp_path)
