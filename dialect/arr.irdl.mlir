@@ -93,6 +93,14 @@ irdl.dialect @arr {
   irdl.operation @sort { %o = irdl.any
     %a = irdl.any
     irdl.operands(out: %o, src: %a) }
+  // arr.exchange(view) : in a distributed run, each rank receives the elements of view that the
+  // next computation reads there and another rank owns (a halo exchange; dialect/README.md).
+  irdl.operation @exchange { %v = irdl.any
+    irdl.operands(view: %v) }
+  // arr.allreduce(view) {kind} : in a distributed run, the ranks' partial results in view are
+  // combined in rank order with kind (dialect/README.md).
+  irdl.operation @allreduce { %v = irdl.any
+    irdl.operands(view: %v) }
 
   // Destination-passing computations: the first operand is the output view.
   irdl.operation @fill { %o = irdl.any

@@ -611,6 +611,22 @@ impl FuncImporter<'_> {
                 };
                 OpKind::Print { value: ops[0], newline }
             }
+            "exchange" => {
+                want(1)?;
+                no_results()?;
+                OpKind::Exchange { view: ops[0] }
+            }
+            "allreduce" => {
+                want(1)?;
+                no_results()?;
+                let kind = o
+                    .attribute("kind")
+                    .ok()
+                    .and_then(string_attr)
+                    .and_then(|s| reduce_kind(&s))
+                    .ok_or_else(|| unsupported(o, "`kind` must be \"sum\", \"prod\", \"min\" or \"max\""))?;
+                OpKind::AllReduce { view: ops[0], kind }
+            }
             "reduce" | "scan" => {
                 want(2)?;
                 no_results()?;

@@ -137,6 +137,24 @@ pub enum OpKind {
     /// that overlaps nothing. A host operation like `arr.matmul` (`arrayc_runtime::sort`, a
     /// parallel sort): it reads `src` and writes `out`, so it ends a WSP region.
     Sort { out: ValueId, src: ValueId, axis: usize, indices: bool },
+    /// `arr.exchange`: in a distributed run (`arrayc run --distributed`, docs/distributed.md), the
+    /// elements of `view` that the computation following it reads on a rank, where another rank
+    /// owns them, are brought up to date on that rank before it runs (a halo exchange: DistNumPy's
+    /// and Ramba's owner-computes fetch). Inserted by the `distribute` pass where a computation
+    /// reads a view whose rows are not its iteration space's (a stencil's `grid[:-2, 1:-1]`, a
+    /// reversed or transposed view); the launcher sends all of one launch's exchanges as one
+    /// message per pair of ranks. No effect in one process, and the array's values are unchanged:
+    /// for fusion it reads `view`, comes before the computation it is for, and joins a block like
+    /// `arr.sync` (it runs before the block's kernel).
+    Exchange { view: ValueId },
+    /// `arr.allreduce`: in a distributed run, `view` holds each rank's partial result of a
+    /// reduction over everything or along axis 0, or of a scatter-add (`add_at`, `bincount`),
+    /// computed on the rank's own rows; combines them across ranks in rank order with `kind`, so
+    /// that every rank holds the whole result (a fixed rank count gives bit-identical results).
+    /// Inserted by the `distribute` pass right after such a computation. No effect in one process;
+    /// for fusion it reads and writes `view` and joins the block of the computation (it runs after
+    /// the block's kernel).
+    AllReduce { view: ValueId, kind: ReduceKind },
 }
 
 impl OpKind {
@@ -197,7 +215,9 @@ impl OpKind {
             | Print { .. }
             | Compute { .. }
             | MatMul { .. }
-            | Sort { .. } => {
+            | Sort { .. }
+            | Exchange { .. }
+            | AllReduce { .. } => {
                 vec![]
             }
         }
@@ -230,6 +250,7 @@ impl OpKind {
             Compute { out, ins, .. } => [vec![*out], ins.clone()].concat(),
             MatMul { out, lhs, rhs } => vec![*out, *lhs, *rhs],
             Sort { out, src, .. } => vec![*out, *src],
+            Exchange { view } | AllReduce { view, .. } => vec![*view],
         }
     }
 }

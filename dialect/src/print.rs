@@ -266,6 +266,10 @@ impl Printer<'_> {
             Sort { out, src, axis, indices } => {
                 self.generic("sort", &[], &[*out, *src], &format!(" {{axis = {axis} : i64, indices = {indices}}}"))
             }
+            Exchange { view } => self.generic("exchange", &[], &[*view], ""),
+            AllReduce { view, kind } => {
+                self.generic("allreduce", &[], &[*view], &format!(" {{kind = \"{}\"}}", kind.name()))
+            }
             Compute { func, out, ins } => {
                 let mut ops = vec![*out];
                 ops.extend(ins);

@@ -397,6 +397,12 @@ impl Verifier<'_> {
             Del { base } | Sync { base } => {
                 self.array(*base, "base")?;
             }
+            Exchange { view } => {
+                self.array(*view, "view")?;
+            }
+            AllReduce { view, .. } => {
+                self.array(*view, "view")?;
+            }
             Print { .. } => {}
             Sort { out, src, axis, indices } => {
                 let ranks = [self.array(*out, "out")?, self.array(*src, "src")?];
@@ -549,6 +555,8 @@ fn op_name(k: &OpKind) -> String {
         Print { .. } => "arr.print".into(),
         MatMul { .. } => "arr.matmul".into(),
         Sort { .. } => "arr.sort".into(),
+        Exchange { .. } => "arr.exchange".into(),
+        AllReduce { .. } => "arr.allreduce".into(),
         Compute { func, .. } => format!("arr.{}", func.name()),
     }
 }

@@ -60,12 +60,23 @@ pub struct DistStats {
     /// Host reads that gathered a whole distributed array, and bytes this rank sent for them.
     pub gathers: u64,
     pub gather_bytes: u64,
+    /// Elements this rank received in exchanges that no `arr.exchange` announced (pass
+    /// `distribute` did not foresee them; still correct, see [`DistKernels::exchange`]).
+    pub unplanned: u64,
 }
 
 impl DistStats {
     /// The fields as words, in declaration order (for an all-gather).
-    pub fn to_words(self) -> [u64; 6] {
-        [self.bytes_sent, self.exchanges, self.owned_launches, self.whole_launches, self.gathers, self.gather_bytes]
+    pub fn to_words(self) -> [u64; 7] {
+        [
+            self.bytes_sent,
+            self.exchanges,
+            self.owned_launches,
+            self.whole_launches,
+            self.gathers,
+            self.gather_bytes,
+            self.unplanned,
+        ]
     }
     /// The inverse of [`to_words`](Self::to_words).
     pub fn from_words(w: &[u64]) -> DistStats {
@@ -76,6 +87,7 @@ impl DistStats {
             whole_launches: w[3],
             gathers: w[4],
             gather_bytes: w[5],
+            unplanned: w[6],
         }
     }
 }
@@ -103,6 +115,13 @@ pub struct DistKernels<'a> {
     stats: Cell<DistStats>,
     /// Print every launch's decision and reads on rank 0 (`ARRAYC_DIST_TRACE=1`).
     trace: bool,
+    /// An exchange no `arr.exchange` announced is an error (`ARRAYC_DIST_STRICT=1`; the tests).
+    strict: bool,
+    /// Views (by [`key`] of their base array and offset) that an `arr.exchange` announced for the
+    /// next launch reading them.
+    announced: RefCell<Vec<(usize, i64)>>,
+    /// Base arrays (by [`key`]) whose views hold partial results until their `arr.allreduce`.
+    pending: RefCell<Vec<usize>>,
 }
 
 /// How a launch on its ranks' own rows divides the work: rows `[lo, hi)` of dimension 0 of the
@@ -145,8 +164,18 @@ impl<'a> DistKernels<'a> {
     /// A launcher of `cpu`'s kernels over the ranks of `world`, distributing base arrays of at
     /// least `min_bytes` bytes.
     pub fn new(cpu: &'a CpuKernels, world: &'a SimpleCommunicator, min_bytes: u64) -> Self {
-        let trace = std::env::var_os("ARRAYC_DIST_TRACE").is_some_and(|v| v == "1");
-        DistKernels { cpu, world, min_bytes, bases: RefCell::default(), stats: Cell::default(), trace }
+        let flag = |name: &str| std::env::var_os(name).is_some_and(|v| v == "1");
+        DistKernels {
+            cpu,
+            world,
+            min_bytes,
+            bases: RefCell::default(),
+            stats: Cell::default(),
+            trace: flag("ARRAYC_DIST_TRACE"),
+            strict: flag("ARRAYC_DIST_STRICT"),
+            announced: RefCell::default(),
+            pending: RefCell::default(),
+        }
     }
 
     /// This rank's counts so far.
@@ -259,15 +288,17 @@ impl<'a> DistKernels<'a> {
             }
         }
         // The view whose rows decide who computes what: an output already distributed, else an
-        // input of the space's shape that is, else the first output (the reduced input when
-        // everything is reduced).
+        // input of the space's shape that is (one that no `arr.exchange` announced first: pass
+        // `distribute` announces the views shifted against the iteration space's rows), else the
+        // first output (the reduced input when everything is reduced).
         let distributed = |v: &&&View| self.entry(v).is_some_and(|(_, d)| d) && !repeats_rows(v);
         let read = layout.ops.iter().filter(|(f, ..)| f.own_shape_input().is_none()).flat_map(|(_, _, ins)| ins);
-        let inputs: Vec<&View> = read
+        let mut inputs: Vec<&View> = read
             .chain(layout.reduce.iter().map(|r| &r.input))
             .filter_map(|&v| view(v))
             .filter(|v| v.shape == space && !repeats_rows(v))
             .collect();
+        inputs.sort_by_key(|v| self.announced.borrow().contains(&(key(v), v.offset)));
         let first = match outs.first() {
             Some(o) if !combined => *o,
             _ => space_view,
@@ -404,36 +435,31 @@ impl<'a> DistKernels<'a> {
         Ok(sent as u64)
     }
 
-    /// Combines every rank's partial results in the [`partial_outputs`] of `plan` (among `args`),
-    /// each output element over the ranks in rank order, on every rank (one all-gather each).
-    fn combine(&self, plan: &LaunchPlan, args: &[RtValue]) -> Result<(), LaunchError> {
+    /// Combines every rank's partial results in `o` with `kind`, each element over the ranks in
+    /// rank order, on every rank (one all-gather).
+    fn combine(&self, o: &View, kind: ReduceKind) -> Result<(), LaunchError> {
         let p = self.p();
-        for (kind, out) in partial_outputs(&plan.layout) {
-            let Some(o) = param_view(plan, args, out) else { continue };
-            let es = o.dtype.size_bytes();
-            let n = o.len().max(0) as usize;
-            let mut mine = Vec::with_capacity((n * es).max(1));
-            o.for_each_offset(|off| {
-                // SAFETY: every element of a validated view lies in its live base array.
-                mine.extend_from_slice(unsafe {
-                    std::slice::from_raw_parts(o.base.as_ptr().add(off as usize * es), es)
-                })
-            });
-            to_count(mine.len(), "a reduction's partial results")?;
-            let mut all = vec![0u8; (mine.len() * p).max(1)];
-            self.world.all_gather_into(&mine[..], &mut all[..mine.len() * p]);
-            let parts = View::uninitialised(o.dtype, &[p as i64, n as i64])
-                .map_err(|e| LaunchError::Invalid(format!("partial results of a reduction: {e}")))?;
-            // SAFETY: `parts` holds `p * n` elements of `es` bytes, as `all` does.
-            unsafe { std::ptr::copy_nonoverlapping(all.as_ptr(), parts.base.as_ptr(), mine.len() * p) };
-            let mut j = 0;
-            o.for_each_offset(|off| {
-                let acc = (1..p as i64)
-                    .fold(parts.read_at(j), |acc, k| reduce_combine(kind, acc, parts.read_at(k * n as i64 + j)));
-                o.write_at(off, acc);
-                j += 1;
-            });
-        }
+        let es = o.dtype.size_bytes();
+        let n = o.len().max(0) as usize;
+        let mut mine = Vec::with_capacity((n * es).max(1));
+        o.for_each_offset(|off| {
+            // SAFETY: every element of a validated view lies in its live base array.
+            mine.extend_from_slice(unsafe { std::slice::from_raw_parts(o.base.as_ptr().add(off as usize * es), es) })
+        });
+        to_count(mine.len(), "a reduction's partial results")?;
+        let mut all = vec![0u8; (mine.len() * p).max(1)];
+        self.world.all_gather_into(&mine[..], &mut all[..mine.len() * p]);
+        let parts = View::uninitialised(o.dtype, &[p as i64, n as i64])
+            .map_err(|e| LaunchError::Invalid(format!("partial results of a reduction: {e}")))?;
+        // SAFETY: `parts` holds `p * n` elements of `es` bytes, as `all` does.
+        unsafe { std::ptr::copy_nonoverlapping(all.as_ptr(), parts.base.as_ptr(), mine.len() * p) };
+        let mut j = 0;
+        o.for_each_offset(|off| {
+            let acc = (1..p as i64)
+                .fold(parts.read_at(j), |acc, k| reduce_combine(kind, acc, parts.read_at(k * n as i64 + j)));
+            o.write_at(off, acc);
+            j += 1;
+        });
         Ok(())
     }
 }
@@ -502,11 +528,16 @@ fn combined(layout: &KernelLayout) -> bool {
 }
 
 impl KernelLauncher for DistKernels<'_> {
-    /// Runs kernel `kernel` (see the module docs): decides the rows, exchanges, launches, and
-    /// combines reductions over everything. Errors: those of the launch; a fault on one rank is
-    /// that rank's error (the driver then stops every rank).
+    /// Runs kernel `kernel` (see the module docs): decides the rows, makes the exchanges (those
+    /// announced by `arr.exchange`, and any other it finds: see [`exchange`](Self::exchange)),
+    /// launches, and leaves partial results for their `arr.allreduce`. Errors: those of the launch;
+    /// a fault on one rank is that rank's error (the driver then stops every rank); a read of
+    /// partial results before their `arr.allreduce` (a compiler bug).
     fn launch(&self, kernel: &str, args: &[RtValue]) -> Result<(), LaunchError> {
         let (_, plan) = self.cpu.get(kernel).ok_or_else(|| format!("no compiled kernel @{kernel}"))?;
+        for v in args.iter().filter_map(RtValue::view) {
+            self.not_pending(v, kernel)?;
+        }
         if self.p() > 1 && placement(&plan.layout) == Placement::OwnRowsCombined {
             // Scatter-adds add to their targets' values: rank 0 must hold them whole.
             for o in scatter_targets(&plan.layout).filter_map(|t| param_view(plan, args, t)) {
@@ -539,10 +570,27 @@ impl KernelLauncher for DistKernels<'_> {
                 t.clear();
             }
         }
-        if trace {
-            for (v, t) in reads.iter().filter(|(_, t)| !t.is_empty()) {
-                let (n, rows) = (elements(t), self.entry(v).map_or(0, |(b, _)| b.rows));
-                eprintln!("distributed:   exchange: {n} elements of a base array of {rows} rows (all ranks)");
+        // Exchanges of a launch on own rows are announced by pass `distribute` (`arr.exchange`);
+        // a whole launch gathers what it reads.
+        // This launch uses up the announcements of the base arrays it reads.
+        let read: Vec<usize> = args.iter().filter_map(RtValue::view).map(key).collect();
+        let announced: Vec<(usize, i64)> = self.announced.borrow().clone();
+        self.announced.borrow_mut().retain(|(k, _)| !read.contains(k));
+        for (v, t) in reads.iter().filter(|(_, t)| !t.is_empty()) {
+            let planned = split.is_none() || announced.iter().any(|(k, _)| *k == key(v));
+            let (n, rows) = (elements(t), self.entry(v).map_or(0, |(b, _)| b.rows));
+            if !planned {
+                self.bump(|s| s.unplanned += n as u64);
+                if self.strict {
+                    return Err(LaunchError::Invalid(format!(
+                        "@{kernel} reads {n} elements of a base array of {rows} rows from other ranks without an \
+                         arr.exchange (ARRAYC_DIST_STRICT=1; pass `distribute` missed it)"
+                    )));
+                }
+            }
+            if trace {
+                let how = if planned { "" } else { " (unplanned: no arr.exchange)" };
+                eprintln!("distributed:   exchange: {n} elements of a base array of {rows} rows (all ranks){how}");
             }
         }
         let sent = self.move_elements(&reads)?;
@@ -575,8 +623,31 @@ impl KernelLauncher for DistKernels<'_> {
                 self.set_distributed(v, true);
             }
         }
-        if !partial.is_empty() {
-            self.combine(plan, args)?;
+        // Partial results wait for their `arr.allreduce`.
+        for o in partial.iter().filter_map(|(_, o)| param_view(plan, args, *o)) {
+            self.pending.borrow_mut().push(key(o));
+        }
+        Ok(())
+    }
+
+    /// `arr.exchange`: the next launch that reads `v`'s base array may read elements of it from
+    /// other ranks. All of one launch's exchanges go in one message per pair of ranks that share
+    /// data, at that launch. A launch that reads other ranks' elements without an announcement
+    /// still fetches them and counts them ([`DistStats::unplanned`]; an error under
+    /// `ARRAYC_DIST_STRICT=1`).
+    fn exchange(&self, v: &View) -> Result<(), LaunchError> {
+        self.announced.borrow_mut().push((key(v), v.offset));
+        Ok(())
+    }
+
+    /// `arr.allreduce`: combines the ranks' partial results in `v` with `kind`, in rank order, if
+    /// the launch that wrote them ran on each rank's rows (a launch that ran whole left whole
+    /// results: nothing to do).
+    fn allreduce(&self, v: &View, kind: ReduceKind) -> Result<(), LaunchError> {
+        let at = self.pending.borrow().iter().position(|&k| k == key(v));
+        if let Some(at) = at {
+            self.pending.borrow_mut().remove(at);
+            self.combine(v, kind)?;
         }
         Ok(())
     }
@@ -590,6 +661,7 @@ impl KernelLauncher for DistKernels<'_> {
     /// Brings every rank the elements of `v`: a broadcast from their owner when one rank owns them
     /// all, else a gather of the whole base array (which is then replicated).
     fn host_read(&self, v: &View) -> Result<(), LaunchError> {
+        self.not_pending(v, "the host")?;
         let Some((bl, true)) = self.entry(v) else { return Ok(()) };
         let Some(runs) = Runs::of(v.offset, &v.shape, &v.strides, None) else { return Ok(()) };
         let p = self.p();
@@ -623,6 +695,18 @@ impl KernelLauncher for DistKernels<'_> {
 }
 
 impl DistKernels<'_> {
+    /// An error if `v`'s base array holds partial results that no `arr.allreduce` has combined
+    /// yet: `reader` would read them (a compiler bug: pass `distribute` puts the all-reduce right
+    /// after the computation).
+    fn not_pending(&self, v: &View, reader: &str) -> Result<(), LaunchError> {
+        if self.pending.borrow().contains(&key(v)) {
+            return Err(LaunchError::Invalid(format!(
+                "internal error: {reader} reads partial results of a reduction before their arr.allreduce"
+            )));
+        }
+        Ok(())
+    }
+
     /// Makes `v`'s base array replicated if it is distributed: an all-gather of every rank's block.
     /// Errors: a block of more than 2 GiB.
     fn replicate(&self, v: &View) -> Result<(), LaunchError> {

@@ -18,7 +18,9 @@
 //! and touches no reference count.
 
 use arrayc_core::error::{InternalError, ScalarError};
-use arrayc_core::ir::{BinFn, Body, ComputeFn, Func, IndexEntry, Loc, Module, Op, OpKind, Type, UnFn, ValueId};
+use arrayc_core::ir::{
+    BinFn, Body, ComputeFn, Func, IndexEntry, Loc, Module, Op, OpKind, ReduceKind, Type, UnFn, ValueId,
+};
 use arrayc_core::semantics::{scalar_binary, scalar_unary};
 use arrayc_core::{DType, Scalar};
 use arrayc_runtime::array::View;
@@ -257,6 +259,8 @@ impl<'a> Executor<'a> {
                 }
                 arrayc_runtime::matmul::matmul(out, lhs, rhs)?
             }
+            Inst::Exchange { view } => self.kernels.exchange(fr.vw(*view)?)?,
+            Inst::AllReduce { view, kind } => self.kernels.allreduce(fr.vw(*view)?, *kind)?,
             Inst::Sort { out, src, axis, indices } => {
                 let (out, src) = (fr.vw(*out)?, fr.vw(*src)?);
                 if self.device {
@@ -649,6 +653,15 @@ enum Inst {
         lhs: u32,
         rhs: u32,
     },
+    /// `arr.exchange`: the launcher's [`KernelLauncher::exchange`] of the view.
+    Exchange {
+        view: u32,
+    },
+    /// `arr.allreduce`: the launcher's [`KernelLauncher::allreduce`] of the view.
+    AllReduce {
+        view: u32,
+        kind: ReduceKind,
+    },
     /// `arr.sort`: `out` is `src` sorted along `axis`, or its sorting indices (`arrayc_runtime::sort`).
     Sort {
         out: u32,
@@ -985,6 +998,8 @@ impl Translator<'_> {
             }
             Sync { .. } => return,
             Print { value, newline } => Inst::Print { value: self.slot(*value), newline: *newline },
+            Exchange { view } => Inst::Exchange { view: self.view_reg(*view) },
+            AllReduce { view, kind } => Inst::AllReduce { view: self.view_reg(*view), kind: *kind },
             Sort { out, src, axis, indices } => {
                 Inst::Sort { out: self.view_reg(*out), src: self.view_reg(*src), axis: *axis, indices: *indices }
             }

@@ -3,8 +3,8 @@
 //! dispatch regions; one loop nest per block (Kristensen et al. 2016, Sec. IV-A).
 //!
 //! The partition is the one `wsp-fusion` ([`crate::wsp_fusion`]) recorded in [`Op::block`]: a block
-//! is emitted where its first operation is, as one kernel call followed by the block's `arr.sync`s
-//! and the `arr.del`s of its materialised base arrays. Base arrays contracted in a block (their
+//! is emitted where its first operation is, as the block's `arr.exchange`s, one kernel call, then
+//! its `arr.allreduce`s, `arr.sync`s and the `arr.del`s of its materialised base arrays. Base arrays contracted in a block (their
 //! `arr.new` carries the block's number) become kernel-local scalars (no parameter, no load or
 //! store); [`crate::dce`] then removes their `arr.new`/`arr.del` and the views nothing uses any more.
 //! A computation in no block (the module was not fused) becomes a kernel of its own. Kernel
@@ -113,6 +113,10 @@ fn emit_block(
     st: &mut State,
     out: &mut Body,
 ) {
+    // A block's exchanges precede its kernel.
+    for &j in block.iter().filter(|&&j| matches!(old[j].kind, OpKind::Exchange { .. })) {
+        out.push(Op { block: None, ..old[j].clone() });
+    }
     let computes: Vec<&Op> =
         block.iter().map(|&j| &old[j]).filter(|o| matches!(o.kind, OpKind::Compute { .. })).collect();
     let on_host = matches!(computes.as_slice(), [c] if contracted.is_empty() && is_element_write(&c.kind, host));
@@ -141,6 +145,8 @@ fn emit_block(
     }
     for &j in block {
         match &old[j].kind {
+            // A block's all-reduces follow its kernel (its exchanges precede it: above).
+            OpKind::AllReduce { .. } => out.push(Op { block: None, ..old[j].clone() }),
             OpKind::Sync { .. } => out.push(old[j].clone()),
             OpKind::Del { base } if !contracted.contains(base) => out.push(old[j].clone()),
             _ => {}

@@ -63,6 +63,18 @@ pub trait KernelLauncher {
     /// other before a kernel writes it.
     fn fresh(&self, _v: &View) {}
 
+    /// `arr.exchange` (pass `distribute`): the next launch that reads `v` reads elements of it
+    /// that other ranks of a distributed run own. Nothing to do in one process.
+    fn exchange(&self, _v: &View) -> Result<(), LaunchError> {
+        Ok(())
+    }
+
+    /// `arr.allreduce` (pass `distribute`): `v` holds the ranks' partial results of a reduction or
+    /// a scatter-add, to combine with `kind`. Nothing to do in one process.
+    fn allreduce(&self, _v: &View, _kind: arrayc_core::ReduceKind) -> Result<(), LaunchError> {
+        Ok(())
+    }
+
     /// `(bytes, launches)` of the kernels launched so far (`crate::array::Traffic`), when counted.
     fn traffic(&self) -> Option<(u64, u64)> {
         None

@@ -212,6 +212,7 @@ impl FuseArgs {
             fusion,
             verify_each: self.verify_each || cfg!(debug_assertions),
             expand_matmul: self.expand_matmul,
+            distribute: false,
         }
     }
 }

@@ -3,7 +3,7 @@
 //! checked after each (`verify::verify_module`) and, with `--verify-each`, MLIR's verifier too.
 //!
 //! `lower-ast` -> (`expand-matmul`, on the GPU targets) -> `fold-filters` -> `sink-loads` ->
-//! `insert-del-sync` -> `wsp-fusion` -> `outline-kernels` -> `dce`, then kernel code
+//! (`distribute`, in distributed runs) -> `insert-del-sync` -> `wsp-fusion` -> `outline-kernels` -> `dce`, then kernel code
 //! generation and the JIT (`arrayc_codegen::jit`, not run through this registry: their input is the
 //! outlined kernels, their output machine code).
 
@@ -12,7 +12,7 @@ use arrayc_codegen::mlir;
 use arrayc_core::error::InternalError;
 use arrayc_dialect::{ir::Module, print, verify};
 use arrayc_passes::wsp_fusion::{self, FusionOptions, RegionReport};
-use arrayc_passes::{dce, expand_matmul, fold_filters, insert_del_sync, lower_ast, outline, sink_loads};
+use arrayc_passes::{dce, distribute, expand_matmul, fold_filters, insert_del_sync, lower_ast, outline, sink_loads};
 
 /// Every pass of the pipeline, in pipeline order, with a one-line description. `lower-ast` reads
 /// source text (`arrayc-opt` accepts it only as the first pass, on a `.arr` file); every other pass
@@ -25,6 +25,10 @@ pub const PASSES: &[(&str, &str)] = &[
     ),
     (fold_filters::NAME, "reduce a filter's input under its mask where the filter's result is only reduced"),
     (sink_loads::NAME, "move each host read of a reduction's value down to its first use (regions grow)"),
+    (
+        distribute::NAME,
+        "insert arr.exchange before reads of other rows and arr.allreduce after partial results (distributed runs)",
+    ),
     (insert_del_sync::NAME, "add arr.sync before host reads and arr.del after each base array's last use"),
     (
         wsp_fusion::NAME,
@@ -43,6 +47,8 @@ pub struct PassOptions {
     pub verify_each: bool,
     /// Run `expand-matmul` first ([`prepare`]): the target has no matrix-product library.
     pub expand_matmul: bool,
+    /// Run `distribute` ([`prepare`]): a distributed run (`--distributed`).
+    pub distribute: bool,
 }
 
 /// Front end and `lower-ast`: source text to an `arr` module, verified.
@@ -85,6 +91,10 @@ pub fn run_pass_with(
             sink_loads::run(m);
             vec![]
         }
+        distribute::NAME => {
+            distribute::run(m, &opts.fusion);
+            vec![]
+        }
         insert_del_sync::NAME => {
             insert_del_sync::run(m, entry);
             vec![]
@@ -116,13 +126,16 @@ pub fn run_pass_with(
 }
 
 /// The passes from the lowering to `emit --stage=arr`: `expand-matmul` where `opts` asks for it,
-/// then `fold-filters`, `sink-loads` and `insert-del-sync`.
+/// then `fold-filters`, `sink-loads`, `distribute` where `opts` asks for it, and `insert-del-sync`.
 pub fn prepare(m: &mut Module, entry: &str, opts: &PassOptions) -> Result<(), UserError> {
     if opts.expand_matmul {
         run_pass_with(m, expand_matmul::NAME, entry, opts)?;
     }
     run_pass_with(m, fold_filters::NAME, entry, opts)?;
     run_pass_with(m, sink_loads::NAME, entry, opts)?;
+    if opts.distribute {
+        run_pass_with(m, distribute::NAME, entry, opts)?;
+    }
     run_pass_with(m, insert_del_sync::NAME, entry, opts).map(|_| ())
 }
 

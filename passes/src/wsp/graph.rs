@@ -46,7 +46,10 @@ impl WspGraph {
                     xs.iter().any(|x| ys.iter().any(|y| relation(x, y, b) != Relation::Disjoint))
                 };
                 // Data dependencies: RAW, WAR, WAW.
-                let data = ov(&a.outs, &c.ins) || ov(&a.ins, &c.outs) || ov(&a.outs, &c.outs);
+                let data = ov(&a.outs, &c.ins)
+                    || ov(&a.ins, &c.outs)
+                    || ov(&a.outs, &c.outs)
+                    || (a.outs.is_empty() && a.kind == OpKind::Communication { partner: Some(j) });
                 // Lifetime ordering: new before every use, del after every use, sync after writers
                 // and before later writers.
                 let (ta, tc) = (&touched[i], &touched[j]);
@@ -98,10 +101,28 @@ impl WspGraph {
 /// et al. 2014, Fig. 1, normalize2's two sums in one loop) or both reduce the same axis of a space
 /// of rank 2 or more (what the kernel back end runs as one loop nest:
 /// `crate::kernel_layout::kernel_layout`; the paper's Sec. IV-A leaves what is fusible to the back
-/// end).
+/// end). A communication op of a distributed run joins a block as `new`/`del`/`sync` do (so the
+/// partition is the single process's): an `arr.exchange`, which runs before its block's kernel,
+/// with any op; an `arr.allreduce`, which runs after it, with the op that writes its partial
+/// results and any op that does not touch them.
 pub fn fusible(region: &Region, i: usize, j: usize) -> bool {
     let b = &region.bindings;
     let (f, g) = (&region.ops[i], &region.ops[j]);
+    let touches = |x: &[super::View], y: &[super::View]| {
+        x.iter().any(|v| y.iter().any(|w| relation(v, w, b) != Relation::Disjoint))
+    };
+    match (&f.kind, &g.kind) {
+        // An exchange announces, before its block's kernel, the reads of other ranks' rows that
+        // the launch then makes; a view its block's kernel also writes is computed on the rows
+        // it is read on (a block writes and reads only identical views of one base, Def. 12).
+        (OpKind::Communication { .. }, _) if f.outs.is_empty() => return true,
+        (_, OpKind::Communication { .. }) if g.outs.is_empty() => return true,
+        // An all-reduce runs after its block's kernel: with the computation that writes its
+        // partial results, never with a later read or write of them.
+        (OpKind::Communication { .. }, _) => return !touches(&f.outs, &g.ins) && !touches(&f.outs, &g.outs),
+        (_, OpKind::Communication { .. }) => return !touches(&g.outs, &f.ins),
+        _ => {}
+    }
     if let (OpKind::Reduction { axis: af }, OpKind::Reduction { axis: ag }) = (&f.kind, &g.kind) {
         let rank = f.iteration_space().map_or(0, <[_]>::len);
         let everything = |a: &Option<usize>| a.is_none() || rank < 2;

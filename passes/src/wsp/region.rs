@@ -66,6 +66,15 @@ pub enum OpKind {
     /// `new`/`del`/`sync`: no iteration space, fuses with anything, costs nothing by itself
     /// (Def. 10: "DEL and SYNC are counted as having no input or output").
     System,
+    /// Communication between the ranks of a distributed run, inserted by the `distribute` pass
+    /// (`arr.exchange`: reads its view, no outputs, and comes before `partner`, the index in the
+    /// region of the computation it is for; `arr.allreduce`: reads and writes its view, right after
+    /// `partner`, the computation that writes it). No
+    /// iteration space; it joins a block like `System` ops, under the fusibility rules of
+    /// [`super::graph::fusible`] (an exchange runs before its block's kernel, an all-reduce after),
+    /// so the partition is the single process's. Its views are those of the computations it goes
+    /// with, so the cost models see no new array.
+    Communication { partner: Option<usize> },
 }
 
 /// One array operation (a vertex of the WSP graph, Sec. IV-A3). `new`, `del`, `sync` are the
@@ -165,6 +174,20 @@ impl Op {
             sync: vec![],
         }
     }
+    /// A communication op `name` (see [`OpKind::Communication`]) reading `ins` and writing `outs`;
+    /// its partner is set by the region builder.
+    pub fn communication(name: &str, ins: Vec<View>, outs: Vec<View>) -> Op {
+        Op {
+            name: name.into(),
+            line: None,
+            kind: OpKind::Communication { partner: None },
+            ins,
+            outs,
+            new: vec![],
+            del: vec![],
+            sync: vec![],
+        }
+    }
     /// Builder: mark bases as allocated by this op.
     pub fn with_new(mut self, b: &[BaseId]) -> Op {
         self.new.extend_from_slice(b);
@@ -180,7 +203,7 @@ impl Op {
             OpKind::Elementwise => self.outs.first().or(self.ins.first()).map(|v| v.shape.as_slice()),
             OpKind::Gather | OpKind::Scan { .. } => self.outs.first().map(|v| v.shape.as_slice()),
             OpKind::Reduction { .. } | OpKind::Scatter => self.ins.first().map(|v| v.shape.as_slice()),
-            OpKind::System => None,
+            OpKind::System | OpKind::Communication { .. } => None,
         }
     }
     /// Every base the op mentions (views, new, del, sync).

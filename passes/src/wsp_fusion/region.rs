@@ -442,7 +442,15 @@ fn count_rank(index: &[IndexEntry], rank: usize) -> usize {
 
 /// Is `k` an operation the WSP region contains (an array operation of Def. 9/10)?
 pub fn is_wsp_op(k: &OpKind) -> bool {
-    matches!(k, OpKind::New { .. } | OpKind::Compute { .. } | OpKind::Del { .. } | OpKind::Sync { .. })
+    matches!(
+        k,
+        OpKind::New { .. }
+            | OpKind::Compute { .. }
+            | OpKind::Del { .. }
+            | OpKind::Sync { .. }
+            | OpKind::Exchange { .. }
+            | OpKind::AllReduce { .. }
+    )
 }
 
 /// Is `k` a pure host operation that can move freely inside a segment (no effects, no reads of
@@ -502,6 +510,11 @@ pub fn build_region(
             }
             OpKind::Del { base } => wsp::Op::del(syms.base(f, *base)),
             OpKind::Sync { base } => wsp::Op::sync(syms.base(f, *base)),
+            OpKind::Exchange { view } => wsp::Op::communication("exchange", vec![syms.view(f, *view)], vec![]),
+            OpKind::AllReduce { view, .. } => {
+                let v = syms.view(f, *view);
+                wsp::Op::communication("allreduce", vec![v.clone()], vec![v])
+            }
             OpKind::Compute { func, out, ins } => {
                 let outs = vec![syms.view(f, *out)];
                 let arrays: Vec<wsp::View> =
@@ -527,6 +540,18 @@ pub fn build_region(
             None => w,
         });
         index.push(i);
+    }
+    // An exchange is for the next computation, an all-reduce for the previous one (the
+    // `distribute` pass puts them right before and right after it).
+    let computation = |o: &wsp::Op| !matches!(o.kind, wsp::OpKind::System | wsp::OpKind::Communication { .. });
+    for k in 0..ops.len() {
+        if matches!(ops[k].kind, wsp::OpKind::Communication { .. }) {
+            let partner = match ops[k].outs.is_empty() {
+                true => (k + 1..ops.len()).find(|&j| computation(&ops[j])),
+                false => (0..k).rev().find(|&j| computation(&ops[j])),
+            };
+            ops[k].kind = wsp::OpKind::Communication { partner };
+        }
     }
     let region = wsp::Region {
         ops,

@@ -429,7 +429,9 @@ fn fuse_report(
             _ => None,
         })
         .collect();
-    let reports = pipeline::to_kernels(&mut m, &entry, &fuse.options(&entry, &argv))?;
+    let mut options = fuse.options(&entry, &argv);
+    options.distribute = distributed;
+    let reports = pipeline::to_kernels(&mut m, &entry, &options)?;
     let text = match format {
         Format::Text => report::to_text(&reports),
         Format::Json => format!("{:#}\n", report::to_json(&reports, &bindings)),
@@ -444,8 +446,10 @@ fn fuse_report(
 /// [`arrayc_dist::Placement`]. Errors: a kernel without a launch plan (a compiler bug).
 fn distributed_report(m: &arrayc_dialect::ir::Module) -> Result<String, UserError> {
     let mut s = String::from(
-        "distributed (run --distributed): the same kernels on every rank; exchanges before a launch are \
-         decided at run time from its views (ARRAYC_DIST_TRACE=1 prints them)\n",
+        "distributed (run --distributed): the same kernels on every rank, between the exchanges and \
+         all-reduces of pass `distribute` (the blocks `exchange` and `allreduce` above); which rows \
+         each launch runs and how many elements each exchange moves are decided at run time from its \
+         views (ARRAYC_DIST_TRACE=1 prints them)\n",
     );
     for k in m.funcs.iter().filter(|f| f.kernel) {
         let plan = arrayc_passes::kernel_layout::launch_plan(k).map_err(InternalError::new)?;
@@ -616,6 +620,7 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
         if use_cache { Some(DiskCache::from_env().map_err(|e| UserError(format!("error: {e}")))?) } else { None };
     let mut options = fuse.options(&entry, &given);
     options.fusion.decisions = cache.clone();
+    options.distribute = distributed;
     let regions = pipeline::to_kernels(&mut m, &entry, &options)?;
     lap("passes (fusion included)", &mut clock);
     let mut emulation = None;
@@ -703,9 +708,13 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
     }
     if time {
         for (r, s) in dist_stats.iter().enumerate() {
+            let unplanned = match s.unplanned {
+                0 => String::new(),
+                n => format!("; {n} elements received without an arr.exchange"),
+            };
             eprintln!(
                 "distributed: rank {r}: {} bytes sent in {} exchanges; {} launches on its own rows, {} whole; \
-                 {} gathers ({} bytes sent)",
+                 {} gathers ({} bytes sent){unplanned}",
                 s.bytes_sent, s.exchanges, s.owned_launches, s.whole_launches, s.gathers, s.gather_bytes
             );
         }

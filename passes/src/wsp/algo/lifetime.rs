@@ -18,9 +18,27 @@
 //! moved vertex is another's target. The property tests compare `optimal` with an exhaustive
 //! search on random regions that contain standalone `new`/`del` vertices.
 use super::{PState, Problem};
+use crate::wsp::region::OpKind;
 
 /// Merges every attachable standalone `new`/`del` vertex of `st` (a state whose blocks are still
 /// singletons for those vertices) into its target's block.
+/// Puts each communication op of a distributed run (pass `distribute`: `arr.exchange`,
+/// `arr.allreduce`) in the block of its partner, the computation it goes with. Never excludes an
+/// optimal partition: the op is fusible with its partner, touches only the partner's view (no cost
+/// of its own in that block), and any partition keeping it apart can move it there. Without this
+/// the search would also place these ops, each fusible with most of the region.
+pub fn attach_communication(p: &Problem, mut st: PState) -> PState {
+    for (v, op) in p.region.ops.iter().enumerate().take(p.graph.n) {
+        if let OpKind::Communication { partner: Some(w) } = op.kind {
+            let (a, b) = (st.owner[v], st.owner[w]);
+            if a != b && !st.fpu[a].contains(w) {
+                st.merge(a, b);
+            }
+        }
+    }
+    st
+}
+
 pub fn attach_lifetime_ops(p: &Problem, mut st: PState) -> PState {
     let g = &p.graph;
     let ops = &p.region.ops;

@@ -34,8 +34,12 @@
 //! [`Shared::prunes`]). A [`Budget`] stops the search; the best partition so far is returned
 //! unproven, and only then may the result depend on timing.
 use super::{
-    acyclic, greedy::greedy, lifetime::attach_lifetime_ops, to_partition, unintrusive::unintrusive, Budget, Deadline,
-    PState, Problem, Stats,
+    acyclic,
+    greedy::greedy,
+    lifetime::{attach_communication, attach_lifetime_ops},
+    to_partition,
+    unintrusive::unintrusive,
+    Budget, Deadline, PState, Problem, Stats,
 };
 use crate::wsp::bitset::BitSet;
 use rayon::prelude::*;
@@ -370,6 +374,7 @@ impl Comp<'_, '_> {
 pub fn optimal(p: &Problem, budget: Budget, deadline: Deadline, improved: bool, stats: &mut Stats) -> Vec<Vec<usize>> {
     let g = &p.graph;
     let first = if improved { attach_lifetime_ops(p, PState::singletons(g)) } else { PState::singletons(g) };
+    let first = attach_communication(p, first);
     let p0 = unintrusive(p, first, deadline);
     let slots = p0.live();
     let q0 = p0.quotient(g);
