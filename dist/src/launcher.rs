@@ -121,6 +121,8 @@ pub struct DistKernels<'a> {
     /// next launch reading them.
     announced: RefCell<Vec<(usize, i64)>>,
     /// Base arrays (by [`key`]) whose views hold partial results until their `arr.allreduce`.
+    /// (Announcements stay until a launch writes the base array: a block that the back end runs
+    /// as several kernels announces its exchanges once, before the first.)
     pending: RefCell<Vec<usize>>,
 }
 
@@ -288,8 +290,9 @@ impl<'a> DistKernels<'a> {
             }
         }
         // The view whose rows decide who computes what: an output already distributed, else an
-        // input of the space's shape that is (one that no `arr.exchange` announced first: pass
-        // `distribute` announces the views shifted against the iteration space's rows), else the
+        // input of the space's shape that is (one centred in its base's rows first, as
+        // `grid[1:-1, 1:-1]` among a stencil's views: pass `distribute` takes views at the same
+        // place in bases of as many rows to be read on the rows they are computed on), else the
         // first output (the reduced input when everything is reduced).
         let distributed = |v: &&&View| self.entry(v).is_some_and(|(_, d)| d) && !repeats_rows(v);
         let read = layout.ops.iter().filter(|(f, ..)| f.own_shape_input().is_none()).flat_map(|(_, _, ins)| ins);
@@ -298,7 +301,7 @@ impl<'a> DistKernels<'a> {
             .filter_map(|&v| view(v))
             .filter(|v| v.shape == space && !repeats_rows(v))
             .collect();
-        inputs.sort_by_key(|v| self.announced.borrow().contains(&(key(v), v.offset)));
+        inputs.sort_by_key(|v| self.row_margin(v) != Some(0));
         let first = match outs.first() {
             Some(o) if !combined => *o,
             _ => space_view,
@@ -572,10 +575,7 @@ impl KernelLauncher for DistKernels<'_> {
         }
         // Exchanges of a launch on own rows are announced by pass `distribute` (`arr.exchange`);
         // a whole launch gathers what it reads.
-        // This launch uses up the announcements of the base arrays it reads.
-        let read: Vec<usize> = args.iter().filter_map(RtValue::view).map(key).collect();
         let announced: Vec<(usize, i64)> = self.announced.borrow().clone();
-        self.announced.borrow_mut().retain(|(k, _)| !read.contains(k));
         for (v, t) in reads.iter().filter(|(_, t)| !t.is_empty()) {
             let planned = split.is_none() || announced.iter().any(|(k, _)| *k == key(v));
             let (n, rows) = (elements(t), self.entry(v).map_or(0, |(b, _)| b.rows));
@@ -623,6 +623,9 @@ impl KernelLauncher for DistKernels<'_> {
                 self.set_distributed(v, true);
             }
         }
+        // What this launch wrote is new: its next reads from other ranks need new announcements.
+        let wrote: Vec<usize> = layout.ops.iter().filter_map(|(_, out, _)| param_view(plan, args, *out)).map(key).collect();
+        self.announced.borrow_mut().retain(|(k, _)| !wrote.contains(k));
         // Partial results wait for their `arr.allreduce`.
         for o in partial.iter().filter_map(|(_, o)| param_view(plan, args, *o)) {
             self.pending.borrow_mut().push(key(o));
@@ -695,6 +698,20 @@ impl KernelLauncher for DistKernels<'_> {
 }
 
 impl DistKernels<'_> {
+    /// Where a view of a distributed or replicated large base array lies among its base's rows:
+    /// twice the offset of the centre of its rows from the centre of the base's (0 for
+    /// `grid[1:-1, 1:-1]`), as pass `distribute`'s `row_margin` computes it; `None` for other
+    /// arrays and where axis 0 does not step over whole rows.
+    fn row_margin(&self, v: &View) -> Option<i64> {
+        let (bl, _) = self.entry(v)?;
+        let (rs, s0, n) = (bl.row_len, *v.strides.first()?, *v.shape.first()?);
+        if rs <= 0 || s0 <= 0 || s0 % rs != 0 || n <= 0 {
+            return None;
+        }
+        let first = v.offset.div_euclid(rs);
+        Some(2 * first + (n - 1) * (s0 / rs) - (bl.rows - 1))
+    }
+
     /// An error if `v`'s base array holds partial results that no `arr.allreduce` has combined
     /// yet: `reader` would read them (a compiler bug: pass `distribute` puts the all-reduce right
     /// after the computation).
