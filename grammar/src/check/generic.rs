@@ -16,7 +16,13 @@ use crate::FnSig;
 
 /// How many instances may be being checked inside each other: a function that calls itself with
 /// a higher rank each time (`f(x[newaxis])` in `f`) would otherwise make instances for ever.
-pub const MAX_INSTANCE_DEPTH: usize = 32;
+pub const MAX_INSTANCE_DEPTH: usize = 16;
+
+/// How an error in an instance's body names the instance (and the call that made it).
+const INSTANCE_NOTE: &str = "in the instance of";
+
+/// How many instances (innermost first) an error names.
+const MAX_INSTANCE_NOTES: usize = 3;
 
 impl Checker {
     /// The instance of the rank-generic function `fi` for the arguments `arg_tys` (by parameter;
@@ -133,9 +139,15 @@ impl Checker {
         self.cur_fn = caller;
         self.scopes = scopes;
         for d in &mut self.diags[first..] {
-            let label = format!("in the instance of `{name}` for {what}, called here");
-            d.notes.push(format!("in the instance of `{name}` for {what}"));
-            d.secondary.push(crate::diag::Label { span: call.span.clone(), message: label });
+            // Name the instances the error is in, innermost first, and at most a few of them.
+            let shown = d.notes.iter().filter(|n| n.starts_with(INSTANCE_NOTE)).count();
+            if shown < MAX_INSTANCE_NOTES {
+                let label = format!("{INSTANCE_NOTE} `{name}` for {what}, called here");
+                d.notes.push(format!("{INSTANCE_NOTE} `{name}` for {what}"));
+                d.secondary.push(crate::diag::Label { span: call.span.clone(), message: label });
+            } else if shown == MAX_INSTANCE_NOTES {
+                d.notes.push("and in the instances that call these".to_string());
+            }
         }
         self.declare_inferred_results(&mut inst, ii);
         self.new_functions[slot] = Some(inst);
