@@ -54,8 +54,10 @@ pub fn choose_entry(m: &Module, requested: Option<&str>) -> Result<String, UserE
         Some(r) if m.funcs.iter().any(|f| f.name.strip_prefix(r).is_some_and(|rest| rest.starts_with(".r"))) => {
             Err(UserError(format!(
                 "error: `{r}` is rank-generic (a parameter of type `[...]`): it is compiled once per tuple of \
-                 ranks at its calls, so it cannot be the entry function; call it from an entry function whose \
-                 parameters have ranks, e.g. `fn main(x: f64[N, M]) -> f64[N, M] {{ return {r}(x); }}`"
+                 ranks at its calls, so it is an entry function only where arrays given for its `[...]` \
+                 parameters give the ranks (`arrayc run`, `emit` and `fuse-report` with --arg x=@file.npy); else call it \
+                 from an entry function whose parameters have ranks, e.g. \
+                 `fn main(x: f64[N, M]) -> f64[N, M] {{ return {r}(x); }}`"
             )))
         }
         Some(r) => Err(UserError(format!("error: no function `{r}` in this file; functions: {}", names.join(", ")))),

@@ -90,6 +90,18 @@ pub fn check_keeping_errors(program: ast::Program) -> (Checked, Vec<Diagnostic>)
     check::check_program_all(program)
 }
 
+/// [`check`], also making the instance of the rank-generic function `entry` for the ranks `ranks`
+/// of its `[...]` parameters (named [`check::generic::instance_name`]), as `arrayc run --entry`
+/// does when the entry's array arguments give its ranks.
+pub fn check_for_entry(program: ast::Program, entry: &str, ranks: &[usize]) -> (Option<Checked>, Vec<Diagnostic>) {
+    let (checked, diags) = check::check_program_for(program, Some((entry, ranks)));
+    if diags.iter().any(|d| d.is_error()) {
+        (None, diags)
+    } else {
+        (Some(checked), diags)
+    }
+}
+
 /// [`parse`] then [`check`].
 pub fn frontend(src: &str) -> (Option<Checked>, Vec<Diagnostic>) {
     let (prog, mut diags) = parse(src);

@@ -2,8 +2,8 @@
 takes an array of any rank, and the function is checked and compiled once per tuple of argument
 ranks at its calls, as NumPy code uses one function at several ranks. One stencil and a few
 elementwise and shape-querying functions, each called at 1-d, 2-d and 3-d, against NumPy on the
-CPU and on the GPU kernels (emulated, and the GPU where there is one); then the checker's errors
-and `arrayc run`'s refusal of a rank-generic entry function."""
+CPU and on the GPU kernels (emulated, and the GPU where there is one); then a rank-generic entry
+function, which takes the ranks of the arrays given for it, and the checker's errors."""
 import subprocess
 
 import numpy as np
@@ -142,16 +142,34 @@ def test_instances_are_named_after_the_function_and_rank(tmp_path):
     assert "func.func @lap(" not in out.stdout
 
 
-def test_a_rank_generic_entry_function_is_refused_with_the_fix(tmp_path):
+@pytest.mark.parametrize("shape", [(9,), (4, 7), (2, 3, 5)], ids=lambda s: "x".join(map(str, s)))
+def test_a_rank_generic_entry_takes_the_ranks_of_its_arrays(shape, tmp_path):
+    """`arrayc run --entry lap --arg x=@x.npy` compiles the instance of `lap` for the rank of
+    `x`, as a call would."""
+    x = np.random.default_rng(len(shape)).standard_normal(shape)
+    proc, got = run_source(PROGRAM, {"x": x}, tmp_path, flags=["--entry", "lap"])
+    assert proc.returncode == 0, proc.stderr
+    assert len(got) == 1 and got[0].shape == lap(x).shape
+    np.testing.assert_allclose(got[0], lap(x), rtol=1e-12, atol=1e-12)
+    proc, got = run_source(PROGRAM, {"x": x}, tmp_path / "2", flags=["--entry", "shape_of"])
+    assert proc.returncode == 0, proc.stderr
+    assert [int(g) for g in got] == [x.ndim, x.shape[-1], len(x), x.size]
+
+
+def test_a_rank_generic_entry_without_its_arrays_is_refused_with_the_fix(tmp_path):
     prog = tmp_path / "prog.arr"
     prog.write_text(PROGRAM)
     proc = subprocess.run([str(arrayc_binary()), "run", str(prog), "--entry", "lap"], capture_output=True, text=True)
     assert proc.returncode == 1
-    assert "`lap` is rank-generic" in proc.stderr and "cannot be the entry function" in proc.stderr, proc.stderr
+    assert "`lap` is rank-generic" in proc.stderr and "--arg x=@file.npy" in proc.stderr, proc.stderr
     assert "panicked" not in proc.stderr
-    # Nor can an instance be named.
+    # An instance is no entry of its own.
     proc = subprocess.run([str(arrayc_binary()), "run", str(prog), "--entry", "lap.r2"], capture_output=True, text=True)
     assert proc.returncode == 1 and "no function `lap.r2`" in proc.stderr, proc.stderr
+    # `arrayc build` makes no instance for its entry.
+    proc = subprocess.run([str(arrayc_binary()), "build", str(prog), "--entry", "lap", "-o", str(tmp_path / "exe")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1 and "`lap` is rank-generic" in proc.stderr, proc.stderr
 
 
 @pytest.mark.parametrize(

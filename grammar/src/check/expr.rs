@@ -346,7 +346,7 @@ impl Checker {
         }
         let arg_tys: Vec<Option<Ty>> = slots.iter().map(|s| s.map(|a| self.value(a))).collect();
         if self.infos[fi].rank_generic {
-            let inst = if ok { self.instantiate(fi, &slots, &arg_tys, call) } else { None };
+            let inst = if ok { self.instantiate(fi, &slots, &arg_tys, Some(call)) } else { None };
             let Some(ii) = inst else { return Ty::Error };
             self.set_callee(call.id, Some(Callee::User(ii)));
             sig = self.sigs[ii].clone();

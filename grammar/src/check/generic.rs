@@ -26,17 +26,19 @@ const MAX_INSTANCE_NOTES: usize = 3;
 
 impl Checker {
     /// The instance of the rank-generic function `fi` for the arguments `arg_tys` (by parameter;
-    /// `None` for a parameter not given) of the call `call`, made and checked when it is the first
-    /// call with these ranks. `None` after an error (reported here, or earlier for the arguments).
+    /// `None` for a parameter not given) of the call `call` (`None`: the entry function of
+    /// `arrayc run`, whose arguments give the ranks), made and checked when it is the first call
+    /// with these ranks. `None` after an error (reported here, or earlier for the arguments).
     pub(super) fn instantiate(
         &mut self,
         fi: usize,
         slots: &[Option<&Expr>],
         arg_tys: &[Option<Ty>],
-        call: &Expr,
+        call: Option<&Expr>,
     ) -> Option<usize> {
         let generic = self.generic_asts.get(&fi)?.clone();
         let name = generic.name.name.clone();
+        let call_span = call.map_or_else(|| generic.name.span.clone(), |c| c.span.clone());
         let mut ranks = Vec::new();
         let mut ok = true;
         for (k, p) in generic.params.iter().enumerate() {
@@ -74,7 +76,7 @@ impl Checker {
                     Diagnostic::error(
                         "E0209",
                         format!("`{name}` calls itself before its result's rank is known"),
-                        call.span.clone(),
+                        call_span,
                         "recursive call",
                     )
                     .with_note(format!("the result of `{name}` is `[...]`, inferred from its `return`"))
@@ -89,7 +91,7 @@ impl Checker {
                 Diagnostic::error(
                     "E0209",
                     format!("too many nested instances of rank-generic functions (more than {MAX_INSTANCE_DEPTH})"),
-                    call.span.clone(),
+                    call_span,
                     "one more instance here",
                 )
                 .with_note(format!("`{name}` is called with ever higher ranks, each a new instance"))
@@ -98,8 +100,7 @@ impl Checker {
             return None;
         }
         let mut inst = generic;
-        let ranks_text: Vec<String> = ranks.iter().map(|r| r.to_string()).collect();
-        inst.name.name = format!("{name}.r{}", ranks_text.join("_"));
+        inst.name.name = instance_name(&name, &ranks);
         let mut generic_ranks = ranks.iter();
         for p in &mut inst.params {
             let Some([DimExpr::AnyRank(sp)]) = p.ty.dims.as_deref() else { continue };
@@ -142,9 +143,11 @@ impl Checker {
             // Name the instances the error is in, innermost first, and at most a few of them.
             let shown = d.notes.iter().filter(|n| n.starts_with(INSTANCE_NOTE)).count();
             if shown < MAX_INSTANCE_NOTES {
-                let label = format!("{INSTANCE_NOTE} `{name}` for {what}, called here");
                 d.notes.push(format!("{INSTANCE_NOTE} `{name}` for {what}"));
-                d.secondary.push(crate::diag::Label { span: call.span.clone(), message: label });
+                if let Some(c) = call {
+                    let label = format!("{INSTANCE_NOTE} `{name}` for {what}, called here");
+                    d.secondary.push(crate::diag::Label { span: c.span.clone(), message: label });
+                }
             } else if shown == MAX_INSTANCE_NOTES {
                 d.notes.push("and in the instances that call these".to_string());
             }
@@ -152,6 +155,29 @@ impl Checker {
         self.declare_inferred_results(&mut inst, ii);
         self.new_functions[slot] = Some(inst);
         Some(ii)
+    }
+
+    /// The instance of the rank-generic function `entry` for the ranks `ranks` of its `[...]`
+    /// parameters, as `arrayc run --entry` makes it from its array arguments; the other
+    /// parameters have their declared types.
+    pub(super) fn instantiate_entry(&mut self, entry: &str, ranks: &[usize]) {
+        let Some(&fi) = self.fn_index.get(entry) else { return };
+        let Some(generic) = self.generic_asts.get(&fi) else { return };
+        let mut ranks = ranks.iter();
+        let params: Vec<(crate::ast::DType, Option<usize>)> = generic
+            .params
+            .iter()
+            .map(|p| (p.ty.dtype, p.ty.is_any_rank().then(|| ranks.next().copied()).flatten()))
+            .collect();
+        let mut arg_tys = Vec::new();
+        for (k, (dtype, rank)) in params.into_iter().enumerate() {
+            arg_tys.push(Some(match rank {
+                Some(r) => Ty::Array(dtype, (0..r).map(|_| self.fresh()).collect()),
+                None => self.sigs[fi].params[k].1.clone(),
+            }));
+        }
+        let slots = vec![None; arg_tys.len()];
+        self.instantiate(fi, &slots, &arg_tys, None);
     }
 
     /// Writes each inferred result type (`-> f64[...]`) of instance `ii`, as its `return` gave it,
@@ -165,6 +191,13 @@ impl Checker {
             r.dims = Some(shape.iter().map(|s| size_dim(s, &sp)).collect());
         }
     }
+}
+
+/// The name of the instance of the rank-generic function `name` for the ranks of its `[...]`
+/// parameters, in order: `lap.r2`, `axpy.r1_2` (a dot, which no name a program writes has).
+pub fn instance_name(name: &str, ranks: &[usize]) -> String {
+    let ranks: Vec<String> = ranks.iter().map(|r| r.to_string()).collect();
+    format!("{name}.r{}", ranks.join("_"))
 }
 
 /// `x: f64[_, _]` (the `[...]` parameters of instance `sig` of `generic`), for messages.

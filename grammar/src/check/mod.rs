@@ -16,7 +16,7 @@
 
 mod builtins;
 mod expr;
-mod generic;
+pub mod generic;
 mod literals;
 mod names;
 pub mod promote;
@@ -99,7 +99,14 @@ pub fn check_program(program: Program) -> (Option<Checked>, Vec<Diagnostic>) {
 
 /// Checks a parsed program and returns what it found also when there are errors (then the
 /// expressions that could not be typed have [`Ty::Error`]).
-pub fn check_program_all(mut program: Program) -> (Checked, Vec<Diagnostic>) {
+pub fn check_program_all(program: Program) -> (Checked, Vec<Diagnostic>) {
+    check_program_for(program, None)
+}
+
+/// [`check_program_all`], also making the instance of the rank-generic function `entry.0` for
+/// the ranks `entry.1` of its `[...]` parameters (`arrayc run --entry`; [`generic::instance_name`]
+/// names it).
+pub fn check_program_for(mut program: Program, entry: Option<(&str, &[usize])>) -> (Checked, Vec<Diagnostic>) {
     let mut c = Checker {
         types: vec![Ty::Error; program.num_exprs as usize],
         diags: Vec::new(),
@@ -125,6 +132,9 @@ pub fn check_program_all(mut program: Program) -> (Checked, Vec<Diagnostic>) {
             c.cur_fn = i;
             c.check_function(f);
         }
+    }
+    if let Some((name, ranks)) = entry {
+        c.instantiate_entry(name, ranks);
     }
     let Checker { mut types, diags, sigs, target_types, mut callees, new_functions, instance_of, next_expr, .. } = c;
     program.functions.extend(new_functions.into_iter().flatten());
