@@ -16,8 +16,8 @@ use clap::builder::PossibleValuesParser;
 use pipeline::PassOptions;
 
 pub use arrayc_exec::{
-    choose_entry, entry_arguments, exec, given_arguments, on_driver_stack, output, remove_stale_results, UserError,
-    DRIVER_STACK_BYTES,
+    choose_entry, entry_arguments, exec, given_arguments, is_source_function, on_driver_stack, output,
+    remove_stale_results, UserError, DRIVER_STACK_BYTES,
 };
 
 pub mod build;
