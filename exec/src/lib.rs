@@ -41,13 +41,31 @@ impl From<arrayc_core::error::InternalError> for UserError {
     }
 }
 
+/// Whether `f` is a function of the program as written: not a kernel, and not an instance of a
+/// rank-generic function (`lap.r2`: named with a dot, which no name a program writes has;
+/// `arrayc_grammar::Checked::instance_of`), which only the program's functions call.
+pub fn is_source_function(f: &arrayc_core::ir::Func) -> bool {
+    !f.kernel && !f.name.contains('.')
+}
+
 /// The entry function: `requested`, else `main`, else the only function, else the function named
 /// like the file (`synthetic` in `synthetic.arr`).
+/// Instances of rank-generic functions (`lap.r2`, named with a dot, which no source name has) are
+/// never entries: the entry's ranks come from its declared types.
 pub fn choose_entry(m: &Module, requested: Option<&str>) -> Result<String, UserError> {
-    let names: Vec<&str> = m.funcs.iter().filter(|f| !f.kernel).map(|f| f.name.as_str()).collect();
+    let names: Vec<&str> = m.funcs.iter().filter(|f| is_source_function(f)).map(|f| f.name.as_str()).collect();
     let stem = Path::new(&m.source_name).file_stem().and_then(|s| s.to_str()).unwrap_or("");
     match requested {
         Some(r) if names.contains(&r) => Ok(r.to_string()),
+        Some(r) if m.funcs.iter().any(|f| f.name.strip_prefix(r).is_some_and(|rest| rest.starts_with(".r"))) => {
+            Err(UserError(format!(
+                "error: `{r}` is rank-generic (a parameter of type `[...]`): it is compiled once per tuple of \
+                 ranks at its calls, so it is an entry function only where arrays given for its `[...]` \
+                 parameters give the ranks (`arrayc run`, `emit` and `fuse-report` with --arg x=@file.npy); else call it \
+                 from an entry function whose parameters have ranks, e.g. \
+                 `fn main(x: f64[N, M]) -> f64[N, M] {{ return {r}(x); }}`"
+            )))
+        }
         Some(r) => Err(UserError(format!("error: no function `{r}` in this file; functions: {}", names.join(", ")))),
         None if names.contains(&"main") => Ok("main".into()),
         None if names.len() == 1 => Ok(names[0].to_string()),

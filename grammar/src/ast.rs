@@ -74,6 +74,111 @@ pub enum DimExpr {
     /// `?`, a whole dimension: an existential size (Robinson et al. 2014, Sec. 3), known only at
     /// run time: a result's size that no parameter gives (a filter's, `bincount`'s).
     Exists(Span),
+    /// `...`, only as the one entry of `f64[...]` (NumPy's ellipsis): an array of any rank, a
+    /// rank-generic type. A function with such a parameter is checked and lowered once per tuple
+    /// of argument ranks at its calls (`docs/language.md`, "Rank-generic functions").
+    AnyRank(Span),
+}
+
+impl TypeExpr {
+    /// Whether this is the rank-generic array type `f64[...]`.
+    pub fn is_any_rank(&self) -> bool {
+        matches!(self.dims.as_deref(), Some([DimExpr::AnyRank(_)]))
+    }
+}
+
+impl Function {
+    /// Whether a parameter has a rank-generic type `f64[...]` (the function is then instantiated
+    /// per call; only its instances are lowered).
+    pub fn is_rank_generic(&self) -> bool {
+        self.params.iter().any(|p| p.ty.is_any_rank())
+    }
+
+    /// Whether this is an instance of a rank-generic function, which the checker made (its name,
+    /// `lap.r2`, has a dot, which no name a program writes has; [`crate::Checked::instance_of`]).
+    /// Tools that show the program's own functions skip instances.
+    pub fn is_instance(&self) -> bool {
+        self.name.name.contains('.')
+    }
+
+    /// Calls `visit` on every expression of the function (parameter defaults and body), outer
+    /// expressions before the ones they contain.
+    pub fn for_each_expr_mut(&mut self, visit: &mut impl FnMut(&mut Expr)) {
+        for p in &mut self.params {
+            if let Some(d) = &mut p.default {
+                expr_walk_mut(d, visit);
+            }
+        }
+        block_walk_mut(&mut self.body, visit);
+    }
+}
+
+fn block_walk_mut(b: &mut Block, visit: &mut impl FnMut(&mut Expr)) {
+    for s in &mut b.stmts {
+        match s {
+            Stmt::Let { value, .. } | Stmt::Assign { value, .. } => expr_walk_mut(value, visit),
+            Stmt::SetItem { index, value, .. } | Stmt::AugAssign { index, value, .. } => {
+                index.iter_mut().for_each(|ix| index_walk_mut(ix, visit));
+                expr_walk_mut(value, visit);
+            }
+            Stmt::For { start, end, step, body, .. } => {
+                expr_walk_mut(start, visit);
+                expr_walk_mut(end, visit);
+                if let Some(st) = step {
+                    expr_walk_mut(st, visit);
+                }
+                block_walk_mut(body, visit);
+            }
+            Stmt::While { cond, body, .. } => {
+                expr_walk_mut(cond, visit);
+                block_walk_mut(body, visit);
+            }
+            Stmt::If { cond, then_block, else_block, .. } => {
+                expr_walk_mut(cond, visit);
+                block_walk_mut(then_block, visit);
+                if let Some(e) = else_block {
+                    block_walk_mut(e, visit);
+                }
+            }
+            Stmt::Return { values: es, .. } | Stmt::Print { args: es, .. } => {
+                es.iter_mut().for_each(|e| expr_walk_mut(e, visit));
+            }
+            Stmt::Expr(e) => expr_walk_mut(e, visit),
+        }
+    }
+}
+
+fn index_walk_mut(ix: &mut Index, visit: &mut impl FnMut(&mut Expr)) {
+    match ix {
+        Index::At(e) => expr_walk_mut(e, visit),
+        Index::Slice { start, stop, step, .. } => {
+            for e in [start, stop, step].into_iter().flatten() {
+                expr_walk_mut(e, visit);
+            }
+        }
+        Index::NewAxis(_) | Index::Ellipsis(_) => {}
+    }
+}
+
+fn expr_walk_mut(e: &mut Expr, visit: &mut impl FnMut(&mut Expr)) {
+    visit(e);
+    match &mut e.kind {
+        ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Var(_) | ExprKind::DTypeName(_) => {}
+        ExprKind::Binary(_, a, b) => {
+            expr_walk_mut(a, visit);
+            expr_walk_mut(b, visit);
+        }
+        ExprKind::Unary(_, a) => expr_walk_mut(a, visit),
+        ExprKind::Call { args, kwargs, .. } => {
+            args.iter_mut().for_each(|a| expr_walk_mut(a, visit));
+            kwargs.iter_mut().for_each(|(_, a)| expr_walk_mut(a, visit));
+        }
+        ExprKind::Subscript { base, index } => {
+            expr_walk_mut(base, visit);
+            index.iter_mut().for_each(|ix| index_walk_mut(ix, visit));
+        }
+        ExprKind::Tuple(items) | ExprKind::List(items) => items.iter_mut().for_each(|a| expr_walk_mut(a, visit)),
+    }
 }
 
 /// `{ stmt* }`

@@ -37,13 +37,20 @@ pub struct Checked {
     pub types: Vec<types::Ty>,
     /// Signatures, in the same order as `program.functions`.
     pub signatures: Vec<FnSig>,
-    /// Type of the view written by each `x[...] = e` and `x[...] op= e`, keyed by the statement's
-    /// span start (byte offset).
-    pub target_types: std::collections::HashMap<usize, types::Ty>,
+    /// Type of the view written by each `x[...] = e` and `x[...] op= e`, keyed by the id of the
+    /// value `e` (not by the statement's place: instances of a rank-generic function share it).
+    pub target_types: std::collections::HashMap<ast::ExprId, types::Ty>,
     /// What each call calls, indexed by `ExprId.0` (length `program.num_exprs`; `None` for other
     /// expressions and for calls of unknown functions): the checker's one resolution of names,
     /// which the lowering and the language server read (see [`builtin`]).
     pub callees: Vec<Option<builtin::Callee>>,
+    /// Per function (parallel to `signatures`): for an instance of a rank-generic function, the
+    /// generic function's index. Instances follow the program's own functions in
+    /// `program.functions`; each is a copy of its generic function with concrete parameter types,
+    /// named `NAME.rR` (`lap.r2`; ranks of several `[...]` parameters joined by `_`: `f.r2_3`),
+    /// which no program can write. The generic function itself is never lowered
+    /// ([`ast::Function::is_rank_generic`]); its calls call the instances.
+    pub instance_of: Vec<Option<usize>>,
 }
 
 impl Checked {
@@ -58,6 +65,8 @@ impl Checked {
 /// scalar `i64` parameters used as sizes (`n` in `-> f64[n+2, n+2]`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FnSig {
+    /// The function's name in the source (an instance of a rank-generic function has its generic
+    /// function's name here, for messages; its tree's name is the instance's, `lap.r2`).
     pub name: String,
     pub params: Vec<(String, types::Ty)>,
     pub results: Vec<types::Ty>,
@@ -79,6 +88,18 @@ pub fn check(program: ast::Program) -> (Option<Checked>, Vec<Diagnostic>) {
 /// it could not type have [`types::Ty::Error`] (the language server shows the types it has).
 pub fn check_keeping_errors(program: ast::Program) -> (Checked, Vec<Diagnostic>) {
     check::check_program_all(program)
+}
+
+/// [`check`], also making the instance of the rank-generic function `entry` for the ranks `ranks`
+/// of its `[...]` parameters (named [`check::generic::instance_name`]), as `arrayc run --entry`
+/// does when the entry's array arguments give its ranks.
+pub fn check_for_entry(program: ast::Program, entry: &str, ranks: &[usize]) -> (Option<Checked>, Vec<Diagnostic>) {
+    let (checked, diags) = check::check_program_for(program, Some((entry, ranks)));
+    if diags.iter().any(|d| d.is_error()) {
+        (None, diags)
+    } else {
+        (Some(checked), diags)
+    }
 }
 
 /// [`parse`] then [`check`].

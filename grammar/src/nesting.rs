@@ -54,7 +54,7 @@ pub fn check_nesting(program: &Program) -> Option<Diagnostic> {
                 }
             }
             Node::Dim(e) => match e {
-                DimExpr::Lit(..) | DimExpr::Sym(_) | DimExpr::Exists(_) => {}
+                DimExpr::Lit(..) | DimExpr::Sym(_) | DimExpr::Exists(_) | DimExpr::AnyRank(_) => {}
                 DimExpr::Add(a, b, _) | DimExpr::Sub(a, b, _) | DimExpr::Mul(a, b, _) => {
                     stack.push((Node::Dim(a), d));
                     stack.push((Node::Dim(b), d));
@@ -143,7 +143,7 @@ pub fn dismantle(program: Program) {
             Owned::Dim(DimExpr::Add(a, b, _) | DimExpr::Sub(a, b, _) | DimExpr::Mul(a, b, _)) => {
                 work.extend([Owned::Dim(*a), Owned::Dim(*b)]);
             }
-            Owned::Dim(DimExpr::Lit(..) | DimExpr::Sym(_) | DimExpr::Exists(_)) => {}
+            Owned::Dim(DimExpr::Lit(..) | DimExpr::Sym(_) | DimExpr::Exists(_) | DimExpr::AnyRank(_)) => {}
             Owned::Expr(e) => match e.kind {
                 ExprKind::Binary(_, a, b) => work.extend([Owned::Expr(*a), Owned::Expr(*b)]),
                 ExprKind::Unary(_, a) => work.push(Owned::Expr(*a)),
@@ -221,7 +221,7 @@ fn span_of(n: &Node) -> Span {
     match n {
         Node::Expr(e) => e.span.clone(),
         Node::Block(b) => b.span.clone(),
-        Node::Dim(DimExpr::Lit(_, s) | DimExpr::Exists(s)) => s.clone(),
+        Node::Dim(DimExpr::Lit(_, s) | DimExpr::Exists(s) | DimExpr::AnyRank(s)) => s.clone(),
         Node::Dim(DimExpr::Sym(i)) => i.span.clone(),
         Node::Dim(DimExpr::Add(_, _, s) | DimExpr::Sub(_, _, s) | DimExpr::Mul(_, _, s)) => s.clone(),
     }

@@ -81,12 +81,30 @@ impl Size {
     }
 }
 
+/// The size symbol of axis `axis` of a rank-generic parameter `param` in one instance of its
+/// function: `x.shape.1`, which no program can write (it contains dots, as the parser's own
+/// names do: [`crate::syntax::is_synthesized`]) and which is a valid MLIR value name. Shown as
+/// `x.shape[1]`.
+pub fn shape_symbol(param: &str, axis: usize) -> String {
+    format!("{param}.shape.{axis}")
+}
+
+/// How a size symbol is shown: `x.shape[1]` for [`shape_symbol`]'s, else the name.
+pub fn shape_symbol_text(name: &str) -> String {
+    if let Some((param, axis)) = name.rsplit_once(".shape.") {
+        if !axis.is_empty() && axis.bytes().all(|b| b.is_ascii_digit()) {
+            return format!("{param}.shape[{axis}]");
+        }
+    }
+    name.to_string()
+}
+
 impl fmt::Display for Size {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut first = true;
         for (s, k) in &self.terms {
             let name = match s {
-                SizeSym::Named(n) => n.clone(),
+                SizeSym::Named(n) => shape_symbol_text(n),
                 SizeSym::Unknown(i) => format!("?{i}"),
             };
             let (sign, mag) = if *k < 0 { ("-", k.unsigned_abs()) } else { ("+", k.unsigned_abs()) };
@@ -126,6 +144,10 @@ pub enum Ty {
     Tuple(Vec<Ty>),
     /// Expressions with no value (calls of functions without results).
     Unit,
+    /// `f64[...]`, an array of any rank: the type of a rank-generic parameter (or inferred result)
+    /// in the signature of the generic function itself. Its instances have concrete types
+    /// (`docs/language.md`, "Rank-generic functions"); no expression has this type.
+    AnyRank(DType),
     /// Produced after an error so checking can go on without cascading diagnostics.
     Error,
 }
@@ -133,7 +155,7 @@ pub enum Ty {
 impl Ty {
     pub fn dtype(&self) -> Option<DType> {
         match self {
-            Ty::Scalar(d) | Ty::Array(d, _) => Some(*d),
+            Ty::Scalar(d) | Ty::Array(d, _) | Ty::AnyRank(d) => Some(*d),
             _ => None,
         }
     }
@@ -180,6 +202,7 @@ impl fmt::Display for Ty {
                 }
                 write!(f, ")")
             }
+            Ty::AnyRank(d) => write!(f, "{}[...]", d.name()),
             Ty::Unit => write!(f, "()"),
             Ty::Error => write!(f, "<error>"),
         }

@@ -259,6 +259,57 @@ fn user_calls_bind_sizes() {
     assert!(d.is_empty());
 }
 
+/// A rank-generic function (`x: f64[...]`) is checked once per tuple of argument ranks: each call
+/// gets the result shape of its own instance, in the caller's sizes.
+#[test]
+fn rank_generic_functions_are_instantiated_per_rank() {
+    let src = "fn lap(x: f64[...]) -> f64[...] { return x[..., :-2] - 2.0 * x[..., 1:-1] + x[..., 2:]; }
+    fn info(x: f64[...], w: f64[K]) -> (i64, i64, i64) { return (x.ndim, x.shape[-1] + K, len(x)); }
+    fn main(n: i64) -> f64 {
+        let a = lap(zeros(n));
+        let b = lap(zeros(3, n));
+        let c = lap(zeros(2, 3, n + 1));
+        let d = lap(zeros(4, n));
+        let (r, s, l) = info(zeros(2, 5), zeros(7));
+        return sum(a) + sum(b) + sum(c) + sum(d);
+    }";
+    let c = ok(src);
+    let t = |s: &str| ty1(&c, src, s);
+    assert_eq!(t("lap(zeros(n))"), "f64[n-2]");
+    assert_eq!(t("lap(zeros(3, n))"), "f64[3, n-2]");
+    assert_eq!(t("lap(zeros(2, 3, n + 1))"), "f64[2, 3, n-1]");
+    assert_eq!(t("lap(zeros(4, n))"), "f64[4, n-2]");
+    // The generic function's own signature, and one instance per rank (the second 2-d call
+    // shares the first one's instance), after the program's functions.
+    assert_eq!(c.signatures[0].params[0].1.to_string(), "f64[...]");
+    let names: Vec<&str> = c.program.functions.iter().map(|f| f.name.name.as_str()).collect();
+    assert_eq!(names, ["lap", "info", "main", "lap.r1", "lap.r2", "lap.r3", "info.r2"]);
+    assert_eq!(c.instance_of, [None, None, None, Some(0), Some(0), Some(0), Some(1)]);
+    assert_eq!(c.signatures[4].name, "lap");
+    assert_eq!(c.signatures[4].params[0].1.to_string(), "f64[x.shape[0], x.shape[1]]");
+    assert_eq!(c.signatures[4].results[0].to_string(), "f64[x.shape[0], x.shape[1]-2]");
+    assert!(c.program.functions[0].is_rank_generic() && !c.program.functions[4].is_rank_generic());
+    // Every expression of an instance has an id of its own.
+    assert_eq!(c.types.len(), c.program.num_exprs as usize);
+    assert_eq!(c.callees.len(), c.program.num_exprs as usize);
+}
+
+/// An error in an instance's body names the instance and the call that made it.
+#[test]
+fn rank_generic_errors_name_the_instance() {
+    let src = "fn f(x: f64[...]) -> f64 { return x[0, 0]; }
+fn main() -> f64 { return f(zeros(3, 3)) + f(zeros(3)); }";
+    let (c, d) = frontend(src);
+    assert!(c.is_none());
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].code, "E0403");
+    assert_eq!(d[0].notes, ["in the instance of `f` for `x: f64[_]`"]);
+    let call = src.find("f(zeros(3))").unwrap();
+    assert_eq!(d[0].secondary[0].span.start, call);
+    let r = d[0].render("t.arr", src, false);
+    assert!(r.contains("in the instance of `f` for `x: f64[_]`, called here"), "{r}");
+}
+
 #[test]
 fn defaults_and_literals_get_param_types() {
     let src = "fn f(a: f64 = 1, b: i64 = -3, c: bool = true, d: f32 = -0.5) -> f64 { return 0; }

@@ -174,10 +174,20 @@ impl Analysis {
             cur: 0,
         };
         for (i, f) in program.functions.iter().enumerate() {
+            // A call of a rank-generic function calls an instance: its definition is the generic
+            // function's (instances follow the program's functions).
+            let generic = self.checked.as_ref().and_then(|c| c.instance_of.get(i).copied().flatten());
+            if let Some(&d) = generic.and_then(|g| ix.functions.get(g)) {
+                ix.functions.push(d);
+                continue;
+            }
             let d = ix.def(&f.name, DefKind::Function, f.span.clone(), i, None);
             ix.functions.push(d);
         }
         for (i, f) in program.functions.iter().enumerate() {
+            if f.is_instance() {
+                continue;
+            }
             ix.cur = i;
             ix.function(f, i);
         }
@@ -278,7 +288,7 @@ impl Indexer<'_> {
     /// Size symbols in a type: in parameter types the first occurrence defines the symbol.
     fn dims(&mut self, d: &DimExpr, params: bool) {
         match d {
-            DimExpr::Lit(..) | DimExpr::Exists(_) => {}
+            DimExpr::Lit(..) | DimExpr::Exists(_) | DimExpr::AnyRank(_) => {}
             DimExpr::Sym(id) => {
                 if self.lookup(&id.name).is_some() || !params {
                     self.use_name(id, None);

@@ -175,7 +175,13 @@ fn find_expr(a: &Analysis, id: u32) -> Option<&ExprKind> {
         }
     });
     found.or_else(|| {
-        program.functions.iter().flat_map(|f| &f.params).filter_map(|p| p.default.as_ref()).find_map(|e| walk(e, id))
+        program
+            .functions
+            .iter()
+            .filter(|f| !f.is_instance())
+            .flat_map(|f| &f.params)
+            .filter_map(|p| p.default.as_ref())
+            .find_map(|e| walk(e, id))
     })
 }
 
@@ -224,7 +230,8 @@ fn for_each_stmt<'a>(functions: &'a [Function], f: &mut dyn FnMut(&'a Stmt)) {
             }
         }
     }
-    for func in functions {
+    // An instance of a rank-generic function repeats its generic function's statements.
+    for func in functions.iter().filter(|f| !f.is_instance()) {
         block(&func.body, f);
     }
 }
@@ -367,7 +374,8 @@ fn fusion_label(regions: &[FusionRegion], first: u32, last: u32) -> Option<Strin
 pub fn code_lenses(a: &Analysis, uri: &Uri) -> Vec<CodeLens> {
     let Some(program) = a.tree() else { return vec![] };
     let mut lenses = vec![];
-    for f in &program.functions {
+    // Neither a rank-generic function (no entry function) nor its instances have lenses.
+    for f in program.functions.iter().filter(|f| !f.is_instance() && !f.is_rank_generic()) {
         let range = a.lines.range(&a.text, &f.name.span);
         let args = Some(vec![serde_json::json!(uri.as_str()), serde_json::json!(f.name.name)]);
         let lens = |title: &str, command: &str| CodeLens {

@@ -326,3 +326,25 @@ async def test_types_while_the_file_has_errors(client: LanguageClient):
     hints = await inlay_hints(client, uri, text)
     assert ": f64[n+2, n+2]" in [h.label for h in hints]
     assert not any(h.label.startswith("▸") for h in hints)
+
+
+async def test_rank_generic_functions(client: LanguageClient):
+    """A call of a rank-generic function goes to its definition (not to the instance the checker
+    made for the call's ranks), the call's type is the instance's result in the caller's sizes,
+    and neither the instances nor the generic function (no entry) show as functions of their own."""
+    text = ("fn lap(x: f64[...]) -> f64[...] {\n    return x[..., :-2] - 2.0 * x[..., 1:-1] + x[..., 2:];\n}\n"
+            "fn main(n: i64 = 6) -> f64 {\n    let y = lap(zeros(n, n));\n    let z = lap(zeros(n));\n"
+            "    return sum(y) + sum(z);\n}\n")
+    uri = "file:///tmp/generic/prog.arr"
+    assert await open_doc(client, uri, text) == []
+    loc = await client.text_document_definition_async(types.DefinitionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=position_of(text, "lap(zeros(n))")))
+    assert loc.uri == uri and loc.range.start == position_of(text, "lap(x")
+    assert "let y: f64[n, n-2]" in await hover_at(client, uri, position_of(text, "y = lap"))
+    assert "let z: f64[n-2]" in await hover_at(client, uri, position_of(text, "z = lap"))
+    symbols = await client.text_document_document_symbol_async(types.DocumentSymbolParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert [s.name for s in symbols] == ["lap", "main"]
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert {text.splitlines()[l.range.start.line].split("(")[0] for l in lenses} == {"fn main"}

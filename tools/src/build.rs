@@ -24,7 +24,7 @@
 //! `--arg NAME=VALUE` it is specialised to those values, as `arrayc run` specialises it (exact sizes
 //! and overlaps, usually more fusion), and the executable refuses other values of those parameters.
 
-use crate::{choose_entry, given_arguments, read_source, specialization, FuseArgs, UserError};
+use crate::{choose_entry, given_arguments, is_source_function, read_source, specialization, FuseArgs, UserError};
 use crate::{lib_names, pipeline};
 use arrayc_codegen::jit;
 use arrayc_core::error::InternalError;
@@ -80,7 +80,7 @@ pub fn build(
     if let Some(name) = &lib_name {
         check_names(name, &m)?;
     }
-    let entry = match (lib, m.funcs.iter().find(|f| !f.kernel)) {
+    let entry = match (lib, m.funcs.iter().find(|f| is_source_function(f))) {
         // A library exports every function; the entry only decides where `arr.sync` goes.
         (true, Some(first)) => first.name.clone(),
         _ => choose_entry(&m, entry)?,
@@ -275,7 +275,7 @@ impl Staged {
 /// Refuses a library whose names the generated header cannot hold (see `lib_names`): a wrapper
 /// `<name>_<function>` that C or the header already defines.
 fn check_names(name: &str, m: &arrayc_core::ir::Module) -> Result<(), UserError> {
-    for f in m.funcs.iter().filter(|f| !f.kernel) {
+    for f in m.funcs.iter().filter(|f| is_source_function(f)) {
         lib_names::check_wrapper_name(name, &f.name).map_err(|why| {
             UserError(format!("error: --lib: {why}; rename the function or the library (`-o lib<NAME>.so`)"))
         })?;
@@ -307,9 +307,10 @@ fn suggestion(name: &str) -> String {
     }
 }
 
-/// The exported host functions of `program` (every one but the kernels), in module order.
+/// The exported host functions of `program` (every one but the kernels and the instances of
+/// rank-generic functions, `lap.r2`, which the exported functions may call), in module order.
 fn exported(program: &Program) -> impl Iterator<Item = &arrayc_core::ir::Func> {
-    program.module.funcs.iter().filter(|f| !f.kernel)
+    program.module.funcs.iter().filter(|f| is_source_function(f))
 }
 
 /// Per function of `module`, per parameter: whether the function may write into the array passed

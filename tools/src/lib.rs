@@ -16,8 +16,8 @@ use clap::builder::PossibleValuesParser;
 use pipeline::PassOptions;
 
 pub use arrayc_exec::{
-    choose_entry, entry_arguments, exec, given_arguments, on_driver_stack, output, remove_stale_results, UserError,
-    DRIVER_STACK_BYTES,
+    choose_entry, entry_arguments, exec, given_arguments, is_source_function, on_driver_stack, output,
+    remove_stale_results, UserError, DRIVER_STACK_BYTES,
 };
 
 pub mod build;
@@ -95,6 +95,31 @@ pub fn read_source(path: &Path) -> Result<String, UserError> {
 /// Parses and checks `src`; on errors returns them rendered.
 pub fn check_source(src: &str, file: &str) -> Result<Checked, UserError> {
     let (checked, diags) = arrayc_grammar::frontend(src);
+    checked_or_error(checked, diags, src, file)
+}
+
+/// [`check_source`], also making the instance of the rank-generic function `entry` for the ranks
+/// `ranks` of its `[...]` parameters ([`arrayc_grammar::check_for_entry`]).
+pub fn check_source_for_entry(src: &str, file: &str, entry: &str, ranks: &[usize]) -> Result<Checked, UserError> {
+    let (program, mut diags) = arrayc_grammar::parse(src);
+    let checked = match program {
+        Some(p) if !diags.iter().any(|d| d.is_error()) => {
+            let (c, more) = arrayc_grammar::check_for_entry(p, entry, ranks);
+            diags.extend(more);
+            c
+        }
+        _ => None,
+    };
+    checked_or_error(checked, diags, src, file)
+}
+
+/// The checked program, with its warnings printed, or the error that renders its diagnostics.
+fn checked_or_error(
+    checked: Option<Checked>,
+    diags: Vec<Diagnostic>,
+    src: &str,
+    file: &str,
+) -> Result<Checked, UserError> {
     match checked {
         Some(c) => {
             if !diags.is_empty() {

@@ -61,6 +61,55 @@ pub fn lower_source(src: &str, file: &str) -> Result<Module, UserError> {
     Ok(m)
 }
 
+/// [`lower_source`] and the entry function ([`crate::choose_entry`]). A rank-generic entry
+/// function (`x: f64[...]`) is compiled for the ranks of the arrays its `[...]` parameters are
+/// given with `--arg NAME=@file.npy` in `args`: the entry is then that instance (`lap.r2`).
+pub fn lower_source_for_entry(
+    src: &str,
+    file: &str,
+    entry: Option<&str>,
+    args: &[String],
+) -> Result<(Module, String), UserError> {
+    let m = lower_source(src, file)?;
+    let refused = match crate::choose_entry(&m, entry) {
+        Ok(e) => return Ok((m, e)),
+        Err(e) => e,
+    };
+    let Some(name) = entry else { return Err(refused) };
+    let Some(ranks) = entry_ranks(src, name, args)? else { return Err(refused) };
+    let checked = crate::check_source_for_entry(src, file, name, &ranks)?;
+    let m = lower_ast::lower_program(&checked, src, file).map_err(|diags| {
+        UserError(format!("{}error: could not compile `{file}`", render_diagnostics(&diags, file, src)))
+    })?;
+    verify::verify_module(&m).map_err(|e| InternalError::new(format!("after `{}`: {e}", lower_ast::NAME)))?;
+    Ok((m, arrayc_grammar::check::generic::instance_name(name, &ranks)))
+}
+
+/// The ranks of the arrays given for the `[...]` parameters of `entry`, when it is a rank-generic
+/// function of the program (`None` when it is not); an error names a parameter not given.
+fn entry_ranks(src: &str, entry: &str, args: &[String]) -> Result<Option<Vec<usize>>, UserError> {
+    let (Some(program), _) = arrayc_grammar::parse(src) else { return Ok(None) };
+    let Some(f) = program.functions.iter().find(|f| f.name.name == entry && f.is_rank_generic()) else {
+        return Ok(None);
+    };
+    let mut ranks = vec![];
+    for p in f.params.iter().filter(|p| p.ty.is_any_rank()) {
+        let name = &p.name.name;
+        let given = args.iter().find_map(|a| a.split_once('=').filter(|(k, _)| k == name).map(|(_, v)| v));
+        let Some(path) = given.and_then(|v| v.strip_prefix('@')) else {
+            return Err(UserError(format!(
+                "error: `{entry}` is rank-generic: its parameter `{name}: {}[...]` takes the rank of the array \
+                 given for it; pass one with --arg {name}=@file.npy",
+                p.ty.dtype.name()
+            )));
+        };
+        let v = arrayc_runtime::npy::read_npy(std::path::Path::new(path))
+            .map_err(|e| UserError(format!("error: --arg {name}: {e}")))?;
+        ranks.push(v.rank());
+    }
+    Ok(Some(ranks))
+}
+
 /// Runs one named pass with the default options. `entry` is the function whose results the host
 /// reads.
 pub fn run_pass(m: &mut Module, name: &str, entry: &str) -> Result<(), UserError> {

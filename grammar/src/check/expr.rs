@@ -226,12 +226,10 @@ impl Checker {
     /// Checks a call: resolves it once (recorded in [`crate::Checked::callees`]), then checks it.
     fn call(&mut self, func: &Ident, args: &[Expr], kwargs: &[(Ident, Expr)], e: &Expr) -> Ty {
         let callee = self.resolve(&func.name);
-        if let Some(slot) = self.callees.get_mut(e.id.0 as usize) {
-            *slot = callee;
-        }
+        self.set_callee(e.id, callee);
         match callee {
             Some(Callee::Builtin(b)) => return self.builtin(b, args, kwargs, e),
-            Some(Callee::User(fi)) => return self.user_call(fi, args, kwargs, &e.span),
+            Some(Callee::User(fi)) => return self.user_call(fi, args, kwargs, e),
             None => {}
         }
         // Unknown: still check the arguments for errors.
@@ -261,10 +259,13 @@ impl Checker {
     }
 
     /// A call of a user function: arity, argument dtype/rank, size-symbol binding, result types.
-    fn user_call(&mut self, fi: usize, args: &[Expr], kwargs: &[(Ident, Expr)], span: &Span) -> Ty {
-        let sig = self.sigs[fi].clone();
+    /// A call of a rank-generic function calls (and records as its callee) the instance for its
+    /// arguments' ranks.
+    fn user_call(&mut self, fi: usize, args: &[Expr], kwargs: &[(Ident, Expr)], call: &Expr) -> Ty {
+        let span = &call.span;
+        let mut sig = self.sigs[fi].clone();
         let required = self.infos[fi].required.clone();
-        let size_params = self.infos[fi].size_params.clone();
+        let mut size_params = self.infos[fi].size_params.clone();
         let mut slots: Vec<Option<&Expr>> = vec![None; sig.params.len()];
         let mut ok = true;
         for (k, a) in args.iter().enumerate() {
@@ -343,16 +344,23 @@ impl Checker {
             );
             ok = false;
         }
+        let arg_tys: Vec<Option<Ty>> = slots.iter().map(|s| s.map(|a| self.value(a))).collect();
+        if self.infos[fi].rank_generic {
+            let inst = if ok { self.instantiate(fi, &slots, &arg_tys, Some(call)) } else { None };
+            let Some(ii) = inst else { return Ty::Error };
+            self.set_callee(call.id, Some(Callee::User(ii)));
+            sig = self.sigs[ii].clone();
+            size_params = self.infos[ii].size_params.clone();
+        }
         let mut binding: HashMap<String, Size> = HashMap::new();
-        for (k, ((pname, pty), slot)) in sig.params.iter().zip(&slots).enumerate() {
-            let Some(a) = slot else {
+        for (k, (((pname, pty), slot), at)) in sig.params.iter().zip(&slots).zip(arg_tys).enumerate() {
+            let (Some(a), Some(at)) = (slot, at) else {
                 if size_params.contains(pname) {
                     let f = self.fresh();
                     binding.insert(pname.clone(), f);
                 }
                 continue;
             };
-            let at = self.value(a);
             if at == Ty::Error || *pty == Ty::Error {
                 if size_params.contains(pname) {
                     let f = self.fresh();

@@ -8,6 +8,7 @@
 //!   one function per family (the builtins themselves: [`crate::builtin`]);
 //! - [`literals`]: array literals `[a, b]`, `array`, `asarray`, and `reshape`, `ravel`, `flatten`;
 //! - [`stmt`]: statements, assignments, control flow, returns;
+//! - [`generic`]: rank-generic functions (`f64[...]` parameters), one instance per tuple of ranks;
 //! - [`names`]: "did you mean" suggestions.
 //!
 //! The checker reports as many errors as it can: after an error the offending expression gets
@@ -15,6 +16,7 @@
 
 mod builtins;
 mod expr;
+pub mod generic;
 mod literals;
 mod names;
 pub mod promote;
@@ -24,7 +26,7 @@ mod shape_ops;
 pub(crate) mod sig;
 mod stmt;
 
-use crate::ast::{Program, Span};
+use crate::ast::{Function, Program, Span};
 use crate::builtin::Callee;
 use crate::diag::Diagnostic;
 use crate::types::{Size, SizeSym, Ty};
@@ -50,6 +52,9 @@ pub(crate) struct FnInfo {
     pub mutated: HashSet<String>,
     /// False for a duplicate definition (its calls resolve to the first one).
     pub primary: bool,
+    /// A parameter has the rank-generic type `f64[...]`: the function's body is checked per
+    /// instance ([`Checker::instantiate`]), never on its own.
+    pub rank_generic: bool,
 }
 
 /// The checker state.
@@ -63,10 +68,23 @@ pub(crate) struct Checker {
     pub scopes: Vec<HashMap<String, Var>>,
     /// Index of the function whose body is being checked.
     pub cur_fn: usize,
-    /// Type of the view written by each `x[...] = e` / `x[...] op= e`, by statement span start.
-    pub target_types: HashMap<usize, Ty>,
+    /// Type of the view written by each `x[...] = e` / `x[...] op= e`, by the id of `e`.
+    pub target_types: HashMap<crate::ast::ExprId, Ty>,
     /// What each call calls, by `ExprId` ([`Checked::callees`]).
     pub callees: Vec<Option<Callee>>,
+    /// The rank-generic functions' trees, by function index: each instance is a copy.
+    pub generic_asts: HashMap<usize, Function>,
+    /// Instances made so far: (generic function, ranks of its `[...]` parameters) -> instance.
+    pub instances: HashMap<(usize, Vec<usize>), usize>,
+    /// The instances' trees, by function index minus the program's function count (`None` only
+    /// while the instance's body is being checked).
+    pub new_functions: Vec<Option<Function>>,
+    /// Per function (parallel to `sigs`): the generic function an instance is of.
+    pub instance_of: Vec<Option<usize>>,
+    /// The next free `ExprId` (instances' expressions are numbered after the program's).
+    pub next_expr: u32,
+    /// The instances whose bodies are being checked, innermost last.
+    pub inst_stack: Vec<usize>,
 }
 
 /// Checks a parsed program; `Some` only without errors.
@@ -82,6 +100,13 @@ pub fn check_program(program: Program) -> (Option<Checked>, Vec<Diagnostic>) {
 /// Checks a parsed program and returns what it found also when there are errors (then the
 /// expressions that could not be typed have [`Ty::Error`]).
 pub fn check_program_all(program: Program) -> (Checked, Vec<Diagnostic>) {
+    check_program_for(program, None)
+}
+
+/// [`check_program_all`], also making the instance of the rank-generic function `entry.0` for
+/// the ranks `entry.1` of its `[...]` parameters (`arrayc run --entry`; [`generic::instance_name`]
+/// names it).
+pub fn check_program_for(mut program: Program, entry: Option<(&str, &[usize])>) -> (Checked, Vec<Diagnostic>) {
     let mut c = Checker {
         types: vec![Ty::Error; program.num_exprs as usize],
         diags: Vec::new(),
@@ -93,16 +118,31 @@ pub fn check_program_all(program: Program) -> (Checked, Vec<Diagnostic>) {
         cur_fn: 0,
         target_types: HashMap::new(),
         callees: vec![None; program.num_exprs as usize],
+        generic_asts: HashMap::new(),
+        instances: HashMap::new(),
+        new_functions: Vec::new(),
+        instance_of: Vec::new(),
+        next_expr: program.num_exprs,
+        inst_stack: Vec::new(),
     };
     c.collect_signatures(&program);
     for (i, f) in program.functions.iter().enumerate() {
-        c.cur_fn = i;
-        c.check_function(f);
+        // A rank-generic function's body is checked in each of its instances.
+        if !c.infos[i].rank_generic {
+            c.cur_fn = i;
+            c.check_function(f);
+        }
     }
-    let Checker { mut types, diags, sigs, target_types, callees, .. } = c;
+    if let Some((name, ranks)) = entry {
+        c.instantiate_entry(name, ranks);
+    }
+    let Checker { mut types, diags, sigs, target_types, mut callees, new_functions, instance_of, next_expr, .. } = c;
+    program.functions.extend(new_functions.into_iter().flatten());
+    program.num_exprs = next_expr;
     types.truncate(program.num_exprs as usize);
     types.resize(program.num_exprs as usize, Ty::Error);
-    (Checked { program, types, signatures: sigs, target_types, callees }, diags)
+    callees.resize(program.num_exprs as usize, None);
+    (Checked { program, types, signatures: sigs, target_types, callees, instance_of }, diags)
 }
 
 impl Checker {
@@ -110,6 +150,15 @@ impl Checker {
     pub fn fresh(&mut self) -> Size {
         self.next_unknown += 1;
         Size::sym(SizeSym::Unknown(self.next_unknown - 1))
+    }
+
+    /// Records what call `id` calls.
+    pub fn set_callee(&mut self, id: crate::ast::ExprId, callee: Option<Callee>) {
+        let i = id.0 as usize;
+        if i >= self.callees.len() {
+            self.callees.resize(i + 1, None);
+        }
+        self.callees[i] = callee;
     }
 
     pub fn err(&mut self, d: Diagnostic) {

@@ -33,7 +33,7 @@ pub fn mutated_names(b: &Block, out: &mut HashSet<String>) {
 /// Size symbols named in a dimension expression.
 pub fn dim_symbols(d: &DimExpr, out: &mut BTreeSet<String>) {
     match d {
-        DimExpr::Lit(..) | DimExpr::Exists(_) => {}
+        DimExpr::Lit(..) | DimExpr::Exists(_) | DimExpr::AnyRank(_) => {}
         DimExpr::Sym(i) => {
             out.insert(i.name.clone());
         }
@@ -50,6 +50,8 @@ impl Checker {
         match d {
             DimExpr::Lit(v, _) => Some(Size::lit(*v)),
             DimExpr::Exists(_) => Some(self.fresh()),
+            // Only as the whole of `f64[...]`, which `type_of` takes first.
+            DimExpr::AnyRank(_) => None,
             DimExpr::Sym(i) => Some(Size::sym(SizeSym::Named(i.name.clone()))),
             DimExpr::Add(a, b, _) => Some(self.dim_size(a)?.add(&self.dim_size(b)?)),
             DimExpr::Sub(a, b, _) => Some(self.dim_size(a)?.sub(&self.dim_size(b)?)),
@@ -71,6 +73,9 @@ impl Checker {
 
     /// Converts a written type to a checked type (symbols become `SizeSym::Named`).
     pub fn type_of(&mut self, t: &TypeExpr) -> Ty {
+        if t.is_any_rank() {
+            return Ty::AnyRank(t.dtype);
+        }
         match &t.dims {
             None => Ty::Scalar(t.dtype),
             Some(dims) => {
@@ -89,8 +94,11 @@ impl Checker {
     /// Pass 1: signatures of all functions, duplicates, size symbols in result types.
     pub fn collect_signatures(&mut self, p: &Program) {
         for (i, f) in p.functions.iter().enumerate() {
-            let mut info = FnInfo { primary: true, ..Default::default() };
+            let mut info = FnInfo { primary: true, rank_generic: f.is_rank_generic(), ..Default::default() };
             mutated_names(&f.body, &mut info.mutated);
+            if info.rank_generic {
+                self.generic_asts.insert(i, f.clone());
+            }
             let name = f.name.name.as_str();
             // Builtin names are reserved (`docs/language.md`): a call of one calls the builtin.
             if Builtin::from_name(name).is_some() {
@@ -122,10 +130,11 @@ impl Checker {
             let sig = self.signature(f, &mut info);
             self.sigs.push(sig);
             self.infos.push(info);
+            self.instance_of.push(None);
         }
     }
 
-    fn signature(&mut self, f: &Function, info: &mut FnInfo) -> FnSig {
+    pub(super) fn signature(&mut self, f: &Function, info: &mut FnInfo) -> FnSig {
         let mut params = Vec::new();
         let mut seen: HashMap<&str, &crate::ast::Ident> = HashMap::new();
         let mut bound = BTreeSet::new();
@@ -158,6 +167,18 @@ impl Checker {
         let mut results = Vec::new();
         for r in &f.results {
             let ty = self.type_of(r);
+            if r.is_any_rank() && !f.is_rank_generic() && !f.name.name.contains('.') {
+                self.err(
+                    Diagnostic::error(
+                        "E0208",
+                        format!("the result type {ty} of `{}` needs a rank-generic parameter", f.name.name),
+                        r.span.clone(),
+                        "rank inferred from nothing",
+                    )
+                    .with_note("a result `f64[...]` takes its rank from the body of each instance of a function with a `[...]` parameter")
+                    .with_help("write the result's rank (`f64[N, M]`, `f64[?]`), or make a parameter rank-generic (`x: f64[...]`)"),
+                );
+            }
             if let Some(dims) = &r.dims {
                 let mut syms = BTreeSet::new();
                 for d in dims {
@@ -182,7 +203,9 @@ impl Checker {
             }
             results.push(ty);
         }
-        FnSig { name: f.name.name.clone(), params, results }
+        // An instance (`lap.r2`) is named after its generic function in messages.
+        let name = f.name.name.split('.').next().unwrap_or_default().to_string();
+        FnSig { name, params, results }
     }
 }
 

@@ -5,7 +5,7 @@ use super::promote::{same_kind, weak_fits, weak_of};
 use super::shape::shape_str;
 use super::sig::dim_symbols;
 use super::{Checker, Var};
-use crate::ast::{BinOp, Block, DType, Expr, ExprKind, Function, Ident, Index, Span, Stmt, UnOp};
+use crate::ast::{BinOp, Block, DType, Expr, ExprId, ExprKind, Function, Ident, Index, Span, Stmt, UnOp};
 use crate::diag::Diagnostic;
 use crate::types::{Size, SizeSym, Ty};
 use std::collections::BTreeSet;
@@ -53,7 +53,7 @@ impl Checker {
             self.err(
                 Diagnostic::error(
                     "E0313",
-                    format!("function `{}` may end without returning a value", f.name.name),
+                    format!("function `{}` may end without returning a value", sig.name),
                     end.saturating_sub(1)..end,
                     "the body can reach its end here",
                 )
@@ -117,7 +117,7 @@ impl Checker {
             Stmt::Let { names, value, .. } => self.let_stmt(names, value),
             Stmt::Assign { name, value, .. } => self.assign(name, value),
             Stmt::SetItem { target, index, value, span } => {
-                let view = self.target_view(target, index, span);
+                let view = self.target_view(target, index, value.id, span);
                 let vt = self.value(value);
                 if let (Some(view), Ty::Scalar(_) | Ty::Array(..)) = (view, &vt) {
                     self.check_fits(&vt, &view, value);
@@ -278,7 +278,9 @@ impl Checker {
     }
 
     /// The view type written by `target[index] = ...` (or the whole variable without index).
-    fn target_view(&mut self, target: &Ident, index: &[Index], span: &Span) -> Option<Ty> {
+    /// The type of the view `target[index]` written by a statement whose value is `value`
+    /// (recorded in `target_types` under the value's id).
+    fn target_view(&mut self, target: &Ident, index: &[Index], value: ExprId, span: &Span) -> Option<Ty> {
         let Some(var) = self.lookup(&target.name).cloned() else {
             self.undefined(target);
             for ix in index {
@@ -304,7 +306,7 @@ impl Checker {
         if t == Ty::Error {
             return None;
         }
-        self.target_types.insert(span.start, t.clone());
+        self.target_types.insert(value, t.clone());
         Some(t)
     }
 
@@ -351,7 +353,7 @@ impl Checker {
     }
 
     fn aug_assign(&mut self, target: &Ident, index: &[Index], op: BinOp, value: &Expr, span: &Span) {
-        let view = self.target_view(target, index, span);
+        let view = self.target_view(target, index, value.id, span);
         let index_array = |ix: &&Index| match ix {
             Index::At(e) => self.types.get(e.id.0 as usize).is_some_and(|t| matches!(t, Ty::Array(DType::I64, _))),
             _ => false,
@@ -435,11 +437,19 @@ impl Checker {
             ));
             return;
         }
-        for ((v, t), e) in values.iter().zip(&tys).zip(&expected) {
+        for (k, ((v, t), e)) in values.iter().zip(&tys).zip(&expected).enumerate() {
             if *t == Ty::Error || *e == Ty::Error {
                 continue;
             }
             let ok = match (e, t) {
+                // An inferred result `f64[...]` (of a rank-generic function's instance) takes the
+                // type of the first `return`; later ones must match it.
+                (Ty::AnyRank(da), Ty::Array(db, _)) if da == db => {
+                    if let Some(r) = self.sigs.get_mut(self.cur_fn).and_then(|s| s.results.get_mut(k)) {
+                        *r = t.clone();
+                    }
+                    true
+                }
                 (Ty::Scalar(a), Ty::Scalar(b)) => a == b || weak_of(v).is_some_and(|w| weak_fits(w, *a)),
                 (Ty::Array(da, sa), Ty::Array(db, sb)) => {
                     da == db && sa.len() == sb.len() && sa.iter().zip(sb).all(|(x, y)| x.provably_eq(y) != Some(false))

@@ -1877,7 +1877,8 @@ impl Lowerer<'_> {
                 "",
             ));
         };
-        let name = sig.name.clone();
+        // The callee's name in the IR: its tree's (an instance's is `lap.r2`, its signature's `lap`).
+        let name = self.checked.program.functions.get(fi).map_or_else(|| sig.name.clone(), |f| f.name.name.clone());
         let params: Vec<Ty> = sig.params.iter().map(|(_, t)| t.clone()).collect();
         let args: Vec<ValueId> = vals
             .into_iter()

@@ -32,6 +32,11 @@ pub fn lower_program(checked: &Checked, source: &str, file_name: &str) -> Result
     let mut errors = vec![];
     let lines = arrayc_grammar::LineIndex::new(source);
     for (i, f) in checked.program.functions.iter().enumerate() {
+        // A rank-generic function is lowered as its instances (`lap.r2`, ...), which follow the
+        // program's functions in the checked program.
+        if f.is_rank_generic() {
+            continue;
+        }
         let mut l = Lowerer::new(checked, &lines, &f.name.name);
         match l.function(f, &checked.signatures[i]) {
             Ok(()) => module.funcs.push(l.f),
@@ -214,7 +219,7 @@ impl<'a> Lowerer<'a> {
             self.declare(&p.name.name, v);
         }
         self.f.results = sig.results.iter().filter_map(ir_type).collect();
-        self.bind_size_symbols(f)?;
+        self.bind_size_symbols(f, &sig.name)?;
         // The declared result sizes, computed here where the signature's names are in scope (a
         // `let` in the body may shadow them).
         for (rt, ty) in f.results.iter().zip(&sig.results) {
@@ -224,7 +229,7 @@ impl<'a> Lowerer<'a> {
                     dims: dims
                         .iter()
                         .map(|d| match d {
-                            ast::DimExpr::Exists(_) => Ok(None),
+                            ast::DimExpr::Exists(_) | ast::DimExpr::AnyRank(_) => Ok(None),
                             _ => Ok(Some((self.dim_expr(d)?, dim_text(d)))),
                         })
                         .collect::<LResult<_>>()?,
@@ -251,12 +256,14 @@ impl<'a> Lowerer<'a> {
 
     /// Binds each size symbol of the signature (`N` in `x: f64[N]`) to `arr.dim` of the first
     /// parameter that mentions it, and checks every other declared size at run time.
-    fn bind_size_symbols(&mut self, f: &ast::Function) -> LResult<()> {
+    /// `name` is the function's name in the source (an instance's, `lap.r2`, is its generic
+    /// function's, `lap`).
+    fn bind_size_symbols(&mut self, f: &ast::Function, name: &str) -> LResult<()> {
         for (pi, p) in f.params.iter().enumerate() {
             let Some(dims) = &p.ty.dims else { continue };
             let pv = self.f.params[pi];
             for (axis, d) in dims.iter().enumerate() {
-                if let ast::DimExpr::Exists(_) = d {
+                if let ast::DimExpr::Exists(_) | ast::DimExpr::AnyRank(_) = d {
                     continue;
                 }
                 let dim = self.value(Type::Scalar(DType::I64), None);
@@ -276,7 +283,7 @@ impl<'a> Lowerer<'a> {
                 let msg = format!(
                     "line {line}: argument `{}` has size {{lhs}} in dimension {axis}, but the signature of `{}` says {} = {{rhs}}",
                     p.name.name,
-                    f.name.name,
+                    name,
                     dim_text(d)
                 );
                 self.emit(OpKind::Assert { cond: ok, msg });
@@ -290,7 +297,9 @@ impl<'a> Lowerer<'a> {
         Ok(match d {
             Lit(x, _) => self.i64_const(*x),
             Sym(id) => self.lookup(&id.name).ok_or_else(|| self.error("E0903", &id.span, "unknown size symbol", ""))?,
-            Exists(sp) => return Err(self.error("E0903", sp, "an existential size `?` has no value", "")),
+            Exists(sp) | AnyRank(sp) => {
+                return Err(self.error("E0903", sp, "an existential size `?` (or `...`) has no value", ""))
+            }
             Add(a, b, _) | Sub(a, b, _) | Mul(a, b, _) => {
                 let (x, y) = (self.dim_expr(a)?, self.dim_expr(b)?);
                 let op = match d {
@@ -358,10 +367,11 @@ fn dim_text(d: &ast::DimExpr) -> String {
     use ast::DimExpr::*;
     match d {
         Lit(x, _) => x.to_string(),
-        Sym(id) => id.name.clone(),
+        Sym(id) => arrayc_grammar::types::shape_symbol_text(&id.name),
         Add(a, b, _) => format!("{}+{}", dim_text(a), dim_text(b)),
         Sub(a, b, _) => format!("{}-{}", dim_text(a), dim_text(b)),
         Mul(a, b, _) => format!("{}*{}", dim_text(a), dim_text(b)),
         Exists(_) => "?".into(),
+        AnyRank(_) => "...".into(),
     }
 }

@@ -41,12 +41,12 @@ impl Lowerer<'_> {
                     // `x[i, 0, :, j] = v` with index arrays: a scatter (NumPy's advanced indexing).
                     let x = self.var(target)?;
                     let v = self.expr(value)?;
-                    let Some(Ty::Array(_, shape)) = self.checked.target_types.get(&span.start).cloned() else {
+                    let Some(Ty::Array(_, shape)) = self.checked.target_types.get(&value.id).cloned() else {
                         unreachable!("the checker typed the scatter's target")
                     };
                     return self.scatter_subscript(x, index, &shape, v);
                 }
-                let dest = self.target_view(target, index, span.start)?;
+                let dest = self.target_view(target, index, value.id)?;
                 self.assign_into(dest, value)?;
             }
             Stmt::AugAssign { target, index, op, value, span } => {
@@ -73,7 +73,7 @@ impl Lowerer<'_> {
                             return Ok(());
                         }
                     }
-                    let dest = self.target_view(target, index, span.start)?;
+                    let dest = self.target_view(target, index, value.id)?;
                     self.aug_assign(dest, *op, value)?;
                 }
             }
@@ -220,13 +220,13 @@ impl Lowerer<'_> {
     }
 
     /// The view written by `x[index] = ...` (the array itself for no index or `[...]`).
-    fn target_view(&mut self, target: &ast::Ident, index: &[ast::Index], span_start: usize) -> LResult<ValueId> {
+    fn target_view(&mut self, target: &ast::Ident, index: &[ast::Index], value: ast::ExprId) -> LResult<ValueId> {
         let base = self.var(target)?;
         if index.is_empty() || matches!(index, [ast::Index::Ellipsis(_)]) {
             return Ok(base);
         }
         let v = self.view(base, index)?;
-        if let Some(arrayc_grammar::types::Ty::Array(_, shape)) = self.checked.target_types.get(&span_start).cloned() {
+        if let Some(arrayc_grammar::types::Ty::Array(_, shape)) = self.checked.target_types.get(&value).cloned() {
             self.shapes.insert(v, shape);
         }
         Ok(v)

@@ -12,8 +12,8 @@ use arrayc_runtime::{
 };
 use arrayc_tools::exec::Executor;
 use arrayc_tools::{
-    choose_entry, entry_arguments, given_arguments, output, pipeline, read_source, remove_stale_results, report,
-    FuseArgs, Target, UserError,
+    entry_arguments, given_arguments, output, pipeline, read_source, remove_stale_results, report, FuseArgs, Target,
+    UserError,
 };
 use clap::{Parser, Subcommand, ValueEnum};
 use std::collections::HashMap;
@@ -414,8 +414,7 @@ fn fuse_report(
         return Err(UserError("error: --distributed goes with --format text only".into()));
     }
     let src = read_source(file)?;
-    let mut m = pipeline::lower_source(&src, &file_name(file))?;
-    let entry = choose_entry(&m, entry)?;
+    let (mut m, entry) = pipeline::lower_source_for_entry(&src, &file_name(file), entry, args)?;
     let argv = given_arguments(&m, &entry, args)?;
     // Bind the entry's scalar i64 parameters that have a value (symbols are named `<name>_<value id>`).
     let f = m.func(&entry).expect("entry exists");
@@ -494,8 +493,7 @@ fn emit(
         emit_text(&arrayc_grammar::dump_ast(&prog));
         return Ok(());
     }
-    let mut m = pipeline::lower_source(&src, &name)?;
-    let entry = choose_entry(&m, entry)?;
+    let (mut m, entry) = pipeline::lower_source_for_entry(&src, &name, entry, args)?;
     let opts = fuse.options(&entry, &given_arguments(&m, &entry, args)?);
     pipeline::prepare(&mut m, &entry, &opts)?;
     if let Stage::Arr = stage {
@@ -610,9 +608,8 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
     };
     let src = read_source(file)?;
     let name = file_name(file);
-    let mut m = pipeline::lower_source(&src, &name)?;
+    let (mut m, entry) = pipeline::lower_source_for_entry(&src, &name, entry, args)?;
     lap("front end + lower-ast", &mut clock);
-    let entry = choose_entry(&m, entry)?;
     let argv = entry_arguments(&m, &entry, args)?;
     lap("load arguments", &mut clock);
     let given: Vec<Option<RtValue>> = argv.iter().cloned().map(Some).collect();

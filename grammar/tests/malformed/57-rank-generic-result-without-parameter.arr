@@ -1,0 +1,3 @@
+# expect: E0208
+# at: f64[...]
+fn g(n: i64) -> f64[...] { return zeros(n); }

@@ -1,0 +1,3 @@
+# expect: E0101
+# at: ...
+fn f(x: f64[N, ...]) -> f64 { return sum(x); }
