@@ -289,25 +289,35 @@ impl<'a> DistKernels<'a> {
                 outs.push(v);
             }
         }
-        // The view whose rows decide who computes what: an output already distributed, else an
-        // input of the space's shape that is (one centred in its base's rows first, as
-        // `grid[1:-1, 1:-1]` among a stencil's views: pass `distribute` takes views at the same
-        // place in bases of as many rows to be read on the rows they are computed on), else the
-        // first output (the reduced input when everything is reduced).
+        // The view whose rows decide who computes what, the first of: an output already
+        // distributed whose axis 0 steps over whole rows of its base; an input of the space's
+        // shape that is distributed and centred in its base's rows (`grid[1:-1, 1:-1]` among a
+        // stencil's views: pass `distribute` takes views at the same place in bases of as many
+        // rows to be read on the rows they are computed on); such an input stepping over whole
+        // rows; any distributed output; the first output (the reduced input when everything is
+        // reduced). A row of a two-row array (`d[0]`) is no anchor while an input of whole rows
+        // is (its owner alone would compute it), nor is a transposed input (`s.T`).
         let distributed = |v: &&&View| self.entry(v).is_some_and(|(_, d)| d) && !repeats_rows(v);
+        let rows_of = |v: &&&View| distributed(v) && self.row_margin(v).is_some();
+        let centred = |v: &&&View| distributed(v) && self.row_margin(v) == Some(0);
         let read = layout.ops.iter().filter(|(f, ..)| f.own_shape_input().is_none()).flat_map(|(_, _, ins)| ins);
-        let mut inputs: Vec<&View> = read
+        let inputs: Vec<&View> = read
             .chain(layout.reduce.iter().map(|r| &r.input))
             .filter_map(|&v| view(v))
             .filter(|v| v.shape == space && !repeats_rows(v))
             .collect();
-        inputs.sort_by_key(|v| self.row_margin(v) != Some(0));
         let first = match outs.first() {
             Some(o) if !combined => *o,
             _ => space_view,
         };
-        let anchor =
-            outs.iter().find(distributed).or_else(|| inputs.iter().find(distributed)).copied().unwrap_or(first);
+        let anchor = outs
+            .iter()
+            .find(rows_of)
+            .or_else(|| inputs.iter().find(centred))
+            .or_else(|| inputs.iter().find(rows_of))
+            .or_else(|| outs.iter().find(distributed))
+            .copied()
+            .unwrap_or(first);
         let (base, _) = self.entry(anchor).ok_or("its rows follow an array too small to distribute")?;
         if anchor.shape[0] != space[0] {
             return Err("its anchor's rows are not the iteration space's");
@@ -624,7 +634,8 @@ impl KernelLauncher for DistKernels<'_> {
             }
         }
         // What this launch wrote is new: its next reads from other ranks need new announcements.
-        let wrote: Vec<usize> = layout.ops.iter().filter_map(|(_, out, _)| param_view(plan, args, *out)).map(key).collect();
+        let wrote: Vec<usize> =
+            layout.ops.iter().filter_map(|(_, out, _)| param_view(plan, args, *out)).map(key).collect();
         self.announced.borrow_mut().retain(|(k, _)| !wrote.contains(k));
         // Partial results wait for their `arr.allreduce`.
         for o in partial.iter().filter_map(|(_, o)| param_view(plan, args, *o)) {
