@@ -11,19 +11,20 @@ fn main(n: i64 = 8) -> (f64[n, n], f64) {
 }
 
 # The kernels of one process, each with where it runs under --distributed.
+# REPORT: exchange {{.*}}; add
+# REPORT: reduce {{.*}}; allreduce
 # REPORT: distributed (run --distributed): the same kernels on every rank
 # REPORT: @kernel{{[0-9]+}}_{{.*}}: on each rank's own rows
 # REPORT: reduce{{.*}}: on each rank's own rows; its reductions combined across ranks in rank order
 
-# Two ranks, 8 rows each owning 4. The stencil's block runs along g[:-2, 1:-1] (rows 0..4 and
-# 4..6 of its 6): rank 0 reads rows 4 and 5 of g from rank 1, the elements its views use (15,
-# from row 4 column 0 to row 5 column 6), rank 1 nothing; the 6x6 temporary takes those rows as
-# its blocks. The copy into g[1:-1, 1:-1] runs along g's own rows (3 + 3): rank 1 reads row 3 of
-# the temporary (6 elements).
-# CHECK: @kernel{{[0-9]+}}_add_add_add_mul: rows [(0, 4), (4, 6)]
-# CHECK-NEXT: exchange: 15 elements of a base array of 8 rows (all ranks)
-# CHECK: @kernel{{[0-9]+}}_copy: rows [(0, 3), (3, 6)]
-# CHECK-NEXT: exchange: 6 elements of a base array of 6 rows (all ranks)
+# Two ranks, 8 rows each owning 4. The stencil's block runs along g[1:-1, :-2], the view centred
+# in g's rows (rows 0..3 and 3..6 of its 6: g's rows 1..4 and 4..7, its owners'): each rank reads
+# the one halo row of the other, the six columns its views use (12 elements in all), and the 6x6
+# temporary takes those rows as its blocks, so the copy into g[1:-1, 1:-1] reads nothing.
+# CHECK: @kernel{{[0-9]+}}_add_add_add_mul: rows [(0, 3), (3, 6)]
+# CHECK-NEXT: exchange: 12 elements of a base array of 8 rows (all ranks)
+# CHECK-NEXT: @kernel{{[0-9]+}}_copy: rows [(0, 3), (3, 6)]
+# CHECK-NEXT: @kernel{{[0-9]+}}_reduce
 # The results, printed by rank 0 only, are one process's.
 # TWO: result 1: 9.5
 # TWO-NOT: result

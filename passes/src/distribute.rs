@@ -41,7 +41,7 @@ use crate::roots::base_arrays;
 use crate::wsp::View;
 use crate::wsp_fusion::{called_functions, function_symbols, region::Symbols, FusionOptions};
 use arrayc_dialect::ir::{Body, ComputeFn, Func, Module, Op, OpKind, ReduceKind, ScatterKind, Type, ValueId};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The pass's name: its `arrayc-opt --pass` flag.
 pub const NAME: &str = "distribute";
@@ -54,30 +54,49 @@ pub fn run(m: &mut Module, opts: &FusionOptions) {
         let bases = base_arrays(f);
         let mut syms = function_symbols(f, &bases, opts, &called);
         let mut body = std::mem::take(&mut f.body);
-        distribute_body(&mut body, f, &bases, &mut syms);
+        let mut walk = Walk { f, bases: &bases, syms: &mut syms, written: HashSet::new() };
+        walk.body(&mut body);
         f.body = body;
     }
 }
 
-fn distribute_body(body: &mut Body, f: &Func, bases: &HashMap<ValueId, ValueId>, syms: &mut Symbols) {
-    let old = std::mem::take(body);
-    for mut op in old {
-        syms.learn(f, &op.kind);
-        for b in op.kind.bodies_mut() {
-            distribute_body(b, f, bases, syms);
-        }
-        let OpKind::Compute { func, out, ins } = &op.kind else {
+/// The walk over one host function's bodies, in program order.
+struct Walk<'a> {
+    f: &'a Func,
+    /// [`base_arrays`] of `f`.
+    bases: &'a HashMap<ValueId, ValueId>,
+    syms: &'a mut Symbols,
+    /// Base arrays of `f`'s own `arr.new`s that a computation has written since their `arr.new`
+    /// (the others are fresh: the launcher gives them the rows of their first writer).
+    written: HashSet<ValueId>,
+}
+
+impl Walk<'_> {
+    fn body(&mut self, body: &mut Body) {
+        let old = std::mem::take(body);
+        for mut op in old {
+            self.syms.learn(self.f, &op.kind);
+            for b in op.kind.bodies_mut() {
+                self.body(b);
+            }
+            if let OpKind::New { res, .. } = op.kind {
+                self.written.remove(&res);
+            }
+            let OpKind::Compute { func, out, ins } = &op.kind else {
+                body.push(op);
+                continue;
+            };
+            let (func, out) = (*func, *out);
+            for view in self.exchanged(func, out, ins) {
+                body.push(Op { kind: OpKind::Exchange { view }, loc: op.loc, block: None });
+            }
+            let base = self.bases.get(&out).copied().unwrap_or(out);
+            self.written.insert(base);
+            let loc = op.loc;
             body.push(op);
-            continue;
-        };
-        let (func, out) = (*func, *out);
-        for view in exchanged(func, out, ins, f, bases, syms) {
-            body.push(Op { kind: OpKind::Exchange { view }, loc: op.loc, block: None });
-        }
-        let loc = op.loc;
-        body.push(op);
-        if let Some(kind) = all_reduced(func, out, f) {
-            body.push(Op { kind: OpKind::AllReduce { view: out, kind }, loc, block: None });
+            if let Some(kind) = all_reduced(func, out, self.f) {
+                body.push(Op { kind: OpKind::AllReduce { view: out, kind }, loc, block: None });
+            }
         }
     }
 }
@@ -121,44 +140,55 @@ fn row_margin(w: &View, base: &View) -> Option<(i64, i64)> {
     Some((first + last - (rows - 1), rows))
 }
 
-/// The input views of computation `func` (writing `out`, reading `ins`) that need an exchange
-/// before it (see the module docs), each once, in operand order. `bases` maps each array value
-/// to its base array's value ([`base_arrays`]).
-fn exchanged(
-    func: ComputeFn,
-    out: ValueId,
-    ins: &[ValueId],
-    f: &Func,
-    bases: &HashMap<ValueId, ValueId>,
-    syms: &mut Symbols,
-) -> Vec<ValueId> {
-    let arrays: Vec<ValueId> = ins.iter().copied().filter(|&v| rank(f, v) >= 1).collect();
-    let Some(&first) = arrays.first() else { return vec![] };
-    let space_rank = match func {
-        ComputeFn::Reduce(..) | ComputeFn::Scatter(..) => rank(f, first),
-        _ => rank(f, out),
-    };
-    let gathered = matches!(func, ComputeFn::Gather(_)).then_some(first);
-    let mut margin = |v: ValueId| {
-        let w = syms.view(f, v);
-        let base = syms.view(f, bases.get(&v).copied().unwrap_or(v));
+impl Walk<'_> {
+    /// [`row_margin`] of array value `v`, and its view.
+    fn margin(&mut self, v: ValueId) -> (Option<(i64, i64)>, View) {
+        let w = self.syms.view(self.f, v);
+        let base = self.syms.view(self.f, self.bases.get(&v).copied().unwrap_or(v));
         (row_margin(&w, &base), w)
-    };
-    // The rows the computation runs over: its output's (not a scatter's target, written
-    // anywhere), else its first input's (a reduction's reduced array, a scatter's indices).
-    let anchor =
-        if rank(f, out) >= 1 && !matches!(func, ComputeFn::Scatter(..)) { margin(out).0 } else { margin(first).0 };
-    let mut need = vec![];
-    for &v in &arrays {
-        let (m, w) = margin(v);
-        let s0 = w.strides.first().and_then(|s| s.as_const());
-        let s1 = w.strides.get(1).and_then(|s| s.as_const());
-        let odd_axis0 = s0.is_some_and(|s| s <= 0) || matches!((s0, s1), (Some(a), Some(c)) if a < c);
-        // Provably read on the rows it is computed on: the same rows of bases of as many rows.
-        let aligned = m.is_some() && m == anchor;
-        if (Some(v) == gathered || rank(f, v) < space_rank || odd_axis0 || !aligned) && !need.contains(&v) {
-            need.push(v);
-        }
     }
-    need
+
+    /// The input views of computation `func` (writing `out`, reading `ins`) that need an exchange
+    /// before it (see the module docs), each once, in operand order.
+    fn exchanged(&mut self, func: ComputeFn, out: ValueId, ins: &[ValueId]) -> Vec<ValueId> {
+        let f = self.f;
+        let arrays: Vec<ValueId> = ins.iter().copied().filter(|&v| rank(f, v) >= 1).collect();
+        let Some(&first) = arrays.first() else { return vec![] };
+        let space_rank = match func {
+            ComputeFn::Reduce(..) | ComputeFn::Scatter(..) => rank(f, first),
+            _ => rank(f, out),
+        };
+        let gathered = matches!(func, ComputeFn::Gather(_)).then_some(first);
+        // The rows the computation runs over, as the launcher chooses them: its output's (not a
+        // scatter's target, written anywhere), unless the output is fresh (first written here), whose
+        // rows follow a centred input's, else an input's of whole rows; else its first input's (a
+        // reduction's reduced array, a scatter's indices).
+        let fresh = !self.written.contains(&self.bases.get(&out).copied().unwrap_or(out));
+        let margins: Vec<Option<(i64, i64)>> = arrays.iter().map(|&v| self.margin(v).0).collect();
+        let by_input = || {
+            margins.iter().find(|m| matches!(m, Some((0, _)))).or_else(|| margins.iter().find(|m| m.is_some())).copied()
+        };
+        let anchor = if rank(f, out) >= 1 && !matches!(func, ComputeFn::Scatter(..)) {
+            let own = self.margin(out).0;
+            match (fresh, by_input()) {
+                (true, Some(m)) => m,
+                _ => own,
+            }
+        } else {
+            margins[0]
+        };
+        let mut need = vec![];
+        for &v in &arrays {
+            let (m, w) = self.margin(v);
+            let s0 = w.strides.first().and_then(|s| s.as_const());
+            let s1 = w.strides.get(1).and_then(|s| s.as_const());
+            let odd_axis0 = s0.is_some_and(|s| s <= 0) || matches!((s0, s1), (Some(a), Some(c)) if a < c);
+            // Provably read on the rows it is computed on: the same rows of bases of as many rows.
+            let aligned = m.is_some() && m == anchor;
+            if (Some(v) == gathered || rank(f, v) < space_rank || odd_axis0 || !aligned) && !need.contains(&v) {
+                need.push(v);
+            }
+        }
+        need
+    }
 }

@@ -445,10 +445,10 @@ fn fuse_report(
 /// [`arrayc_dist::Placement`]. Errors: a kernel without a launch plan (a compiler bug).
 fn distributed_report(m: &arrayc_dialect::ir::Module) -> Result<String, UserError> {
     let mut s = String::from(
-        "distributed (run --distributed): the same kernels on every rank, between the exchanges and \
-         all-reduces of pass `distribute` (the blocks `exchange` and `allreduce` above); which rows \
-         each launch runs and how many elements each exchange moves are decided at run time from its \
-         views (ARRAYC_DIST_TRACE=1 prints them)\n",
+        "distributed (run --distributed): the same kernels on every rank; pass `distribute`'s \
+         `exchange`s run before their block's kernel and its `allreduce`s after it (in the blocks \
+         above); which rows each launch runs and how many elements each exchange moves are decided \
+         at run time from its views (ARRAYC_DIST_TRACE=1 prints them)\n",
     );
     for k in m.funcs.iter().filter(|f| f.kernel) {
         let plan = arrayc_passes::kernel_layout::launch_plan(k).map_err(InternalError::new)?;
