@@ -280,7 +280,9 @@ mod verify {
         match o.kind {
             OpKind::Elementwise | OpKind::Gather | OpKind::Scan { .. } => o.outs.first().map(|v| v.shape.clone()),
             OpKind::Reduction { .. } | OpKind::Scatter => o.ins.first().map(|v| v.shape.clone()),
-            OpKind::System => None,
+            // The generated regions hold no communication ops (those of pass `distribute` are
+            // checked by tests/examples/test_distributed.py and lit-tests/opt-distribute.arr).
+            OpKind::System | OpKind::Communication { .. } => None,
         }
     }
     fn bases(o: &Op) -> HashSet<BaseId> {
