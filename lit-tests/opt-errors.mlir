@@ -19,6 +19,7 @@ module {
 // PASS-NEXT: expand-matmul
 // PASS-NEXT: fold-filters
 // PASS-NEXT: sink-loads
+// PASS-NEXT: distribute
 // PASS-NEXT: insert-del-sync
 // PASS-NEXT: wsp-fusion
 // PASS-NEXT: outline-kernels
