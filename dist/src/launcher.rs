@@ -650,7 +650,11 @@ impl KernelLauncher for DistKernels<'_> {
     /// still fetches them and counts them ([`DistStats::unplanned`]; an error under
     /// `ARRAYC_DIST_STRICT=1`).
     fn exchange(&self, v: &View) -> Result<(), LaunchError> {
-        self.announced.borrow_mut().push((key(v), v.offset));
+        let mut announced = self.announced.borrow_mut();
+        // Once per view: a host loop announces the same exchanges every iteration.
+        if !announced.contains(&(key(v), v.offset)) {
+            announced.push((key(v), v.offset));
+        }
         Ok(())
     }
 

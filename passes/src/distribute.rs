@@ -1,6 +1,6 @@
 //! Pass `distribute`: makes the communication of a distributed run (`arrayc run --distributed`,
-//! docs/distributed.md) explicit in the `arr` module, before `wsp-fusion`, so that the WSP partition
-//! sees it (issue 30; DESIGN.md: "distribution as a pass plus a launcher").
+//! docs/distributed.md) explicit in the `arr` module, before `wsp-fusion` (issue 30; DESIGN.md:
+//! "distribution as a pass plus a launcher").
 //!
 //! The model is owner computes over blocks of rows along axis 0 (DistNumPy, Ramba): each rank runs
 //! a computation over the rows of its iteration space that it owns. The pass inserts
@@ -25,14 +25,14 @@
 //! fuse-preventing for its readers, a scatter's target for any other use).
 //!
 //! Views are compared by where their rows lie in their base arrays ([`row_margin`]), with their
-//! sizes as constants where the partition is specialised to the entry's arguments (`arrayc run`).
-//! An exchange is an announcement: the launcher moves only the elements a launch reads from other
-//! ranks' blocks (none where the distribution happens to line up: heat's 100-row temporary takes
-//! the rows of the 102-row grid's interior). The launcher (`arrayc-dist`) performs each launch's announced exchanges as one message per pair
-//! of ranks; elements a launch reads from other ranks without an announced exchange (where that
-//! assumption fails) are still fetched, and counted as unplanned (`ARRAYC_DIST_STRICT=1` makes them
-//! an error: the tests run so). Which arrays are distributed at all (the size threshold) is decided
-//! at run time: on a replicated array an exchange moves nothing.
+//! sizes as constants where the partition is specialised to the entry's arguments (`arrayc run`),
+//! against the computation's output (or its first input, for a reduction or a scatter). An
+//! exchange is an announcement: the launcher (`arrayc-dist`) moves at the launch only the
+//! elements it reads from other ranks' blocks under the run-time distribution (none where that
+//! lines up: heat's 100-row temporary takes the rows of the 102-row grid's interior; none for a
+//! replicated array), all of a launch's exchanges in one message per pair of ranks. Elements a
+//! launch reads from other ranks without an announced exchange are still fetched and counted
+//! (`ARRAYC_DIST_STRICT=1` makes them an error: the tests run so).
 //!
 //! Runs after `sink-loads` and before `insert-del-sync` (so an array's `arr.del` follows its
 //! all-reduce), only for distributed runs.
@@ -41,7 +41,7 @@ use crate::roots::base_arrays;
 use crate::wsp::View;
 use crate::wsp_fusion::{called_functions, function_symbols, region::Symbols, FusionOptions};
 use arrayc_dialect::ir::{Body, ComputeFn, Func, Module, Op, OpKind, ReduceKind, ScatterKind, Type, ValueId};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// The pass's name: its `arrayc-opt --pass` flag.
 pub const NAME: &str = "distribute";
@@ -54,49 +54,30 @@ pub fn run(m: &mut Module, opts: &FusionOptions) {
         let bases = base_arrays(f);
         let mut syms = function_symbols(f, &bases, opts, &called);
         let mut body = std::mem::take(&mut f.body);
-        let mut walk = Walk { f, bases: &bases, syms: &mut syms, written: HashSet::new() };
-        walk.body(&mut body);
+        distribute_body(&mut body, f, &bases, &mut syms);
         f.body = body;
     }
 }
 
-/// The walk over one host function's bodies, in program order.
-struct Walk<'a> {
-    f: &'a Func,
-    /// [`base_arrays`] of `f`.
-    bases: &'a HashMap<ValueId, ValueId>,
-    syms: &'a mut Symbols,
-    /// Base arrays of `f`'s own `arr.new`s that a computation has written since their `arr.new`
-    /// (the others are fresh: the launcher gives them the rows of their first writer).
-    written: HashSet<ValueId>,
-}
-
-impl Walk<'_> {
-    fn body(&mut self, body: &mut Body) {
-        let old = std::mem::take(body);
-        for mut op in old {
-            self.syms.learn(self.f, &op.kind);
-            for b in op.kind.bodies_mut() {
-                self.body(b);
-            }
-            if let OpKind::New { res, .. } = op.kind {
-                self.written.remove(&res);
-            }
-            let OpKind::Compute { func, out, ins } = &op.kind else {
-                body.push(op);
-                continue;
-            };
-            let (func, out) = (*func, *out);
-            for view in self.exchanged(func, out, ins) {
-                body.push(Op { kind: OpKind::Exchange { view }, loc: op.loc, block: None });
-            }
-            let base = self.bases.get(&out).copied().unwrap_or(out);
-            self.written.insert(base);
-            let loc = op.loc;
+fn distribute_body(body: &mut Body, f: &Func, bases: &HashMap<ValueId, ValueId>, syms: &mut Symbols) {
+    let old = std::mem::take(body);
+    for mut op in old {
+        syms.learn(f, &op.kind);
+        for b in op.kind.bodies_mut() {
+            distribute_body(b, f, bases, syms);
+        }
+        let OpKind::Compute { func, out, ins } = &op.kind else {
             body.push(op);
-            if let Some(kind) = all_reduced(func, out, self.f) {
-                body.push(Op { kind: OpKind::AllReduce { view: out, kind }, loc, block: None });
-            }
+            continue;
+        };
+        let (func, out) = (*func, *out);
+        for view in exchanged(func, out, ins, f, bases, syms) {
+            body.push(Op { kind: OpKind::Exchange { view }, loc: op.loc, block: None });
+        }
+        let loc = op.loc;
+        body.push(op);
+        if let Some(kind) = all_reduced(func, out, f) {
+            body.push(Op { kind: OpKind::AllReduce { view: out, kind }, loc, block: None });
         }
     }
 }
@@ -124,10 +105,9 @@ fn all_reduced(func: ComputeFn, out: ValueId, f: &Func) -> Option<ReduceKind> {
 /// Where view `w` (of a base array whose whole view is `base`) lies among the base's rows, as
 /// twice the offset of the centre of its rows from the centre of the base's rows: 0 for
 /// `grid[1:-1, 1:-1]` of an `(n+2) x (n+2)` grid and for a whole array, -2 for `grid[:-2, 1:-1]`,
-/// +2 for `grid[2:, 1:-1]`. Views with equal margins are read row for row alike by owner computes
-/// (the launcher gives a new array the rows of its first writer, so a temporary of `n` rows lines
-/// up with the grid's interior), with the base's row count. `None` where the offset, strides or
-/// sizes are not constants, or axis 0 does not run forward over the base's rows.
+/// +2 for `grid[2:, 1:-1]`; with the base's row count. Views with equal margins in bases of as
+/// many rows are read row for row alike by owner computes. `None` where the offset, strides or
+/// sizes are not constants, or axis 0 does not run forward over whole rows of the base.
 fn row_margin(w: &View, base: &View) -> Option<(i64, i64)> {
     let rs = base.strides.first()?.as_const()?;
     let (off, s0, n) = (w.offset.as_const()?, w.strides.first()?.as_const()?, w.shape.first()?.as_const()?);
@@ -140,55 +120,44 @@ fn row_margin(w: &View, base: &View) -> Option<(i64, i64)> {
     Some((first + last - (rows - 1), rows))
 }
 
-impl Walk<'_> {
-    /// [`row_margin`] of array value `v`, and its view.
-    fn margin(&mut self, v: ValueId) -> (Option<(i64, i64)>, View) {
-        let w = self.syms.view(self.f, v);
-        let base = self.syms.view(self.f, self.bases.get(&v).copied().unwrap_or(v));
+/// The input views of computation `func` (writing `out`, reading `ins`) that need an exchange
+/// before it (see the module docs), each once, in operand order. `bases` maps each array value
+/// to its base array's value ([`base_arrays`]).
+fn exchanged(
+    func: ComputeFn,
+    out: ValueId,
+    ins: &[ValueId],
+    f: &Func,
+    bases: &HashMap<ValueId, ValueId>,
+    syms: &mut Symbols,
+) -> Vec<ValueId> {
+    let arrays: Vec<ValueId> = ins.iter().copied().filter(|&v| rank(f, v) >= 1).collect();
+    let Some(&first) = arrays.first() else { return vec![] };
+    let space_rank = match func {
+        ComputeFn::Reduce(..) | ComputeFn::Scatter(..) => rank(f, first),
+        _ => rank(f, out),
+    };
+    let gathered = matches!(func, ComputeFn::Gather(_)).then_some(first);
+    let mut margin = |v: ValueId| {
+        let w = syms.view(f, v);
+        let base = syms.view(f, bases.get(&v).copied().unwrap_or(v));
         (row_margin(&w, &base), w)
-    }
-
-    /// The input views of computation `func` (writing `out`, reading `ins`) that need an exchange
-    /// before it (see the module docs), each once, in operand order.
-    fn exchanged(&mut self, func: ComputeFn, out: ValueId, ins: &[ValueId]) -> Vec<ValueId> {
-        let f = self.f;
-        let arrays: Vec<ValueId> = ins.iter().copied().filter(|&v| rank(f, v) >= 1).collect();
-        let Some(&first) = arrays.first() else { return vec![] };
-        let space_rank = match func {
-            ComputeFn::Reduce(..) | ComputeFn::Scatter(..) => rank(f, first),
-            _ => rank(f, out),
-        };
-        let gathered = matches!(func, ComputeFn::Gather(_)).then_some(first);
-        // The rows the computation runs over, as the launcher chooses them: its output's (not a
-        // scatter's target, written anywhere), unless the output is fresh (first written here), whose
-        // rows follow a centred input's, else an input's of whole rows; else its first input's (a
-        // reduction's reduced array, a scatter's indices).
-        let fresh = !self.written.contains(&self.bases.get(&out).copied().unwrap_or(out));
-        let margins: Vec<Option<(i64, i64)>> = arrays.iter().map(|&v| self.margin(v).0).collect();
-        let by_input = || {
-            margins.iter().find(|m| matches!(m, Some((0, _)))).or_else(|| margins.iter().find(|m| m.is_some())).copied()
-        };
-        let anchor = if rank(f, out) >= 1 && !matches!(func, ComputeFn::Scatter(..)) {
-            let own = self.margin(out).0;
-            match (fresh, by_input()) {
-                (true, Some(m)) => m,
-                _ => own,
-            }
-        } else {
-            margins[0]
-        };
-        let mut need = vec![];
-        for &v in &arrays {
-            let (m, w) = self.margin(v);
-            let s0 = w.strides.first().and_then(|s| s.as_const());
-            let s1 = w.strides.get(1).and_then(|s| s.as_const());
-            let odd_axis0 = s0.is_some_and(|s| s <= 0) || matches!((s0, s1), (Some(a), Some(c)) if a < c);
-            // Provably read on the rows it is computed on: the same rows of bases of as many rows.
-            let aligned = m.is_some() && m == anchor;
-            if (Some(v) == gathered || rank(f, v) < space_rank || odd_axis0 || !aligned) && !need.contains(&v) {
-                need.push(v);
-            }
+    };
+    // The rows the computation runs over: its output's (not a scatter's target, written
+    // anywhere), else its first input's (a reduction's reduced array, a scatter's indices).
+    let anchor =
+        if rank(f, out) >= 1 && !matches!(func, ComputeFn::Scatter(..)) { margin(out).0 } else { margin(first).0 };
+    let mut need = vec![];
+    for &v in &arrays {
+        let (m, w) = margin(v);
+        let s0 = w.strides.first().and_then(|s| s.as_const());
+        let s1 = w.strides.get(1).and_then(|s| s.as_const());
+        let odd_axis0 = s0.is_some_and(|s| s <= 0) || matches!((s0, s1), (Some(a), Some(c)) if a < c);
+        // Provably read on the rows it is computed on: the same rows of bases of as many rows.
+        let aligned = m.is_some() && m == anchor;
+        if (Some(v) == gathered || rank(f, v) < space_rank || odd_axis0 || !aligned) && !need.contains(&v) {
+            need.push(v);
         }
-        need
     }
+    need
 }
