@@ -141,8 +141,13 @@ fn compute_fn(name: &str) -> Option<ComputeFn> {
     simple.into_iter().chain(bins).chain(uns).find(|f| f.name() == name)
 }
 
-fn reduce_kind(name: &str) -> Option<ReduceKind> {
-    [ReduceKind::Sum, ReduceKind::Prod, ReduceKind::Min, ReduceKind::Max].into_iter().find(|k| k.name() == name)
+/// The `kind` attribute of a reduction, a scan or an all-reduce.
+fn reduce_kind<'c, 'a>(o: &OperationRef<'c, 'a>) -> Result<ReduceKind, ImportError> {
+    let name = o.attribute("kind").ok().and_then(string_attr);
+    [ReduceKind::Sum, ReduceKind::Prod, ReduceKind::Min, ReduceKind::Max]
+        .into_iter()
+        .find(|k| name.as_deref() == Some(k.name()))
+        .ok_or_else(|| unsupported(o, "`kind` must be \"sum\", \"prod\", \"min\" or \"max\""))
 }
 
 fn scalar_dtype(s: &str) -> Option<DType> {
@@ -619,23 +624,13 @@ impl FuncImporter<'_> {
             "allreduce" => {
                 want(1)?;
                 no_results()?;
-                let kind = o
-                    .attribute("kind")
-                    .ok()
-                    .and_then(string_attr)
-                    .and_then(|s| reduce_kind(&s))
-                    .ok_or_else(|| unsupported(o, "`kind` must be \"sum\", \"prod\", \"min\" or \"max\""))?;
+                let kind = reduce_kind(o)?;
                 OpKind::AllReduce { view: ops[0], kind }
             }
             "reduce" | "scan" => {
                 want(2)?;
                 no_results()?;
-                let kind = o
-                    .attribute("kind")
-                    .ok()
-                    .and_then(string_attr)
-                    .and_then(|s| reduce_kind(&s))
-                    .ok_or_else(|| unsupported(o, "`kind` must be \"sum\", \"prod\", \"min\" or \"max\""))?;
+                let kind = reduce_kind(o)?;
                 let axis = if o.has_attribute("axis") { Some(self.int_attr(o, "axis")?) } else { None };
                 let axis = axis
                     .map(|a| usize::try_from(a).map_err(|_| unsupported(o, "`axis` must not be negative")))

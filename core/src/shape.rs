@@ -51,6 +51,21 @@ pub fn element_range(offset: i64, shape: &[i64], strides: &[i64]) -> Option<(i12
 /// Python's `slice(start, stop, step).indices(n)` for a dimension of `n` elements: the first index
 /// and the number of elements selected (bounds clipped, negative values count from the end).
 /// `step` must not be 0.
+/// Where a view whose axis 0 starts `offset` elements into its base array and steps `stride0`
+/// elements over `len0` entries lies among the base's `rows` rows of `row_len` elements: twice the
+/// offset of the centre of its rows from the centre of the base's rows (0 for `grid[1:-1, 1:-1]`
+/// of an `(n+2) x (n+2)` grid and for a whole array, -2 for `grid[:-2, 1:-1]`, +2 for
+/// `grid[2:, 1:-1]`). Views with equal margins in bases of as many rows are read row for row alike
+/// under owner computes (docs/distributed.md). `None` where axis 0 does not step forward over
+/// whole rows, or is empty. The one rule of pass `distribute` and of the distributed launcher.
+pub fn row_margin(offset: i64, stride0: i64, len0: i64, row_len: i64, rows: i64) -> Option<i64> {
+    if row_len <= 0 || stride0 <= 0 || stride0 % row_len != 0 || len0 <= 0 {
+        return None;
+    }
+    let first = offset.div_euclid(row_len);
+    Some(2 * first + (len0 - 1) * (stride0 / row_len) - (rows - 1))
+}
+
 pub fn slice_indices(n: i64, start: Option<i64>, stop: Option<i64>, step: i64) -> (i64, i64) {
     // In i128: `x + n`, `end - first + step` and `-step` may leave i64 for extreme values.
     let (n, step) = (n as i128, step as i128);
@@ -71,6 +86,22 @@ pub fn slice_indices(n: i64, start: Option<i64>, stop: Option<i64>, step: i64) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn row_margin_is_twice_the_offset_of_the_centres_of_the_rows() {
+        // Against the rows each view's axis 0 visits, listed one by one: a 10 x 10 base.
+        let (row_len, rows) = (10, 10);
+        for (offset, stride0, len0) in [(11, 10, 8), (1, 10, 8), (21, 10, 8), (0, 10, 10), (13, 20, 4), (50, 10, 1)] {
+            let visited: Vec<i64> = (0..len0).map(|i| (offset + i * stride0) / row_len).collect();
+            let want = visited[0] + visited[visited.len() - 1] - (rows - 1);
+            assert_eq!(row_margin(offset, stride0, len0, row_len, rows), Some(want), "{offset} {stride0} {len0}");
+        }
+        assert_eq!(row_margin(11, 10, 8, row_len, rows), Some(0));
+        // Columns, reversed or empty axes 0 are not runs of whole rows.
+        assert_eq!(row_margin(0, 1, 10, row_len, rows), None);
+        assert_eq!(row_margin(90, -10, 10, row_len, rows), None);
+        assert_eq!(row_margin(0, 10, 0, row_len, rows), None);
+    }
 
     #[test]
     fn slice_indices_of_extreme_steps_match_python() {

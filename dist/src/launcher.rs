@@ -714,17 +714,11 @@ impl KernelLauncher for DistKernels<'_> {
 
 impl DistKernels<'_> {
     /// Where a view of a distributed or replicated large base array lies among its base's rows:
-    /// twice the offset of the centre of its rows from the centre of the base's (0 for
-    /// `grid[1:-1, 1:-1]`), as pass `distribute`'s `row_margin` computes it; `None` for other
-    /// arrays and where axis 0 does not step over whole rows.
+    /// [`arrayc_core::shape::row_margin`], as pass `distribute` computes it; `None` for arrays
+    /// the launcher does not know and where axis 0 does not step over whole rows.
     fn row_margin(&self, v: &View) -> Option<i64> {
         let (bl, _) = self.entry(v)?;
-        let (rs, s0, n) = (bl.row_len, *v.strides.first()?, *v.shape.first()?);
-        if rs <= 0 || s0 <= 0 || s0 % rs != 0 || n <= 0 {
-            return None;
-        }
-        let first = v.offset.div_euclid(rs);
-        Some(2 * first + (n - 1) * (s0 / rs) - (bl.rows - 1))
+        arrayc_core::shape::row_margin(v.offset, *v.strides.first()?, *v.shape.first()?, bl.row_len, bl.rows)
     }
 
     /// An error if `v`'s base array holds partial results that no `arr.allreduce` has combined

@@ -102,22 +102,15 @@ fn all_reduced(func: ComputeFn, out: ValueId, f: &Func) -> Option<ReduceKind> {
     }
 }
 
-/// Where view `w` (of a base array whose whole view is `base`) lies among the base's rows, as
-/// twice the offset of the centre of its rows from the centre of the base's rows: 0 for
-/// `grid[1:-1, 1:-1]` of an `(n+2) x (n+2)` grid and for a whole array, -2 for `grid[:-2, 1:-1]`,
-/// +2 for `grid[2:, 1:-1]`; with the base's row count. Views with equal margins in bases of as
-/// many rows are read row for row alike by owner computes. `None` where the offset, strides or
-/// sizes are not constants, or axis 0 does not run forward over whole rows of the base.
+/// [`arrayc_core::shape::row_margin`] of view `w` (of a base array whose whole view is `base`),
+/// with the base's row count. `None` where the offsets, strides or sizes are not constants, or
+/// axis 0 does not step forward over whole rows of the base.
 fn row_margin(w: &View, base: &View) -> Option<(i64, i64)> {
-    let rs = base.strides.first()?.as_const()?;
-    let (off, s0, n) = (w.offset.as_const()?, w.strides.first()?.as_const()?, w.shape.first()?.as_const()?);
     let rows = base.shape.first()?.as_const()?;
-    if rs <= 0 || s0 <= 0 || s0 % rs != 0 || n <= 0 {
-        return None;
-    }
-    let first = (off - base.offset.as_const()?).div_euclid(rs);
-    let last = first + (n - 1) * (s0 / rs);
-    Some((first + last - (rows - 1), rows))
+    let offset = w.offset.as_const()? - base.offset.as_const()?;
+    let (s0, n) = (w.strides.first()?.as_const()?, w.shape.first()?.as_const()?);
+    let margin = arrayc_core::shape::row_margin(offset, s0, n, base.strides.first()?.as_const()?, rows)?;
+    Some((margin, rows))
 }
 
 /// The input views of computation `func` (writing `out`, reading `ins`) that need an exchange
