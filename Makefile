@@ -32,7 +32,7 @@ setup:
 	@PYTHON=$(PYTHON) bash scripts/setup.sh
 
 build: setup
-	$(CARGO) build --release -p arrayc-tools -p arrayc-aot
+	$(CARGO) build --release -p arrayc-tools -p arrayc-aot -p arrayc-aot-dist
 
 demo: build
 	@echo

@@ -7,7 +7,7 @@
 set -euo pipefail
 
 CARGO="${CARGO:-cargo}"
-MLIR_FREE=(arrayc-core arrayc-grammar arrayc-dialect arrayc-passes arrayc-runtime arrayc-exec arrayc-aot arrayc-lsp arrayc-dist)
+MLIR_FREE=(arrayc-core arrayc-grammar arrayc-dialect arrayc-passes arrayc-runtime arrayc-exec arrayc-aot arrayc-aot-dist arrayc-lsp arrayc-dist)
 FORBIDDEN='^(melior|melior-macro|mlir-sys|llvm-sys|tblgen)$'
 
 status=0

@@ -10,6 +10,10 @@
 //! * A library (`--lib`) exports the C interface of [`capi`]: `arrayc_call` runs any host function
 //!   on plain buffers, `arrayc_release` frees a result.
 //!
+//! * An executable of `arrayc build --distributed` links `libarrayc_aot_dist.a` instead (crate
+//!   `arrayc-aot-dist`), whose `main` runs the same [`main_with`] on every rank of an MPI job
+//!   through a [`Spread`] of its own; this archive links no MPI.
+//!
 //! The crate is empty when compiled for its own unit tests (whose harness has a `main` of its own);
 //! executables are tested end to end (`tests/examples/test_aot.py`).
 #![cfg(not(test))]
@@ -19,6 +23,7 @@ use arrayc_exec::aot::Program;
 use arrayc_exec::exec::Executor;
 use arrayc_exec::{entry_arguments, on_driver_stack, output, remove_stale_results, RunArgs, UserError};
 use arrayc_runtime::launch::{CpuKernels, PackedFn, PackedKernel};
+use arrayc_runtime::value::{KernelLauncher, RtValue};
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -48,6 +53,49 @@ struct Cli {
 }
 
 mod capi;
+
+/// The run of the entry function and the host reads of its results, on the launcher given: its
+/// results, or its error's message.
+pub type EntryRun<'a> = dyn FnMut(&dyn KernelLauncher) -> Result<Vec<RtValue>, String> + 'a;
+
+/// How an executable runs its program's kernels across processes: in this one process (the
+/// executables of `arrayc build`), or on every rank of an MPI job (`arrayc-aot-dist`, for
+/// `arrayc build --distributed`).
+pub trait Spread {
+    /// Whether this process prints and writes the results (rank 0 of a job).
+    fn prints(&self) -> bool;
+    /// Runs `body` (the entry function, then the host reads of its results) with a launcher over
+    /// `cpu`'s kernels; `args` are the entry's arguments. Returns `body`'s results and, when
+    /// `time`, extra lines for `--time`. Errors: `body`'s; a job of several ranks may instead print
+    /// the error, run `before_abort` and stop every rank.
+    fn run(
+        &self,
+        cpu: &CpuKernels,
+        args: &[RtValue],
+        time: bool,
+        before_abort: &mut dyn FnMut(),
+        body: &mut EntryRun,
+    ) -> Result<(Vec<RtValue>, Vec<String>), String>;
+}
+
+/// One process: the kernels run here, on all its cores.
+struct Alone;
+
+impl Spread for Alone {
+    fn prints(&self) -> bool {
+        true
+    }
+    fn run(
+        &self,
+        cpu: &CpuKernels,
+        _args: &[RtValue],
+        _time: bool,
+        _before_abort: &mut dyn FnMut(),
+        body: &mut EntryRun,
+    ) -> Result<(Vec<RtValue>, Vec<String>), String> {
+        Ok((body(cpu)?, vec![]))
+    }
+}
 
 /// The program and its kernels, read from the linked data once per process.
 fn program() -> Result<&'static (Program, CpuKernels), UserError> {
@@ -82,7 +130,7 @@ fn linked() -> Result<(Program, Vec<PackedFn>), UserError> {
     Ok((program, table.to_vec()))
 }
 
-fn run() -> Result<(), UserError> {
+fn run(make_spread: &(dyn Fn() -> Result<Box<dyn Spread>, String> + Sync)) -> Result<(), UserError> {
     let start = Instant::now();
     let (program, kernels) = program()?;
     let f = program.module.func(&program.entry).ok_or_else(|| UserError("error: damaged: no entry function".into()))?;
@@ -108,19 +156,40 @@ fn run() -> Result<(), UserError> {
     if let Some(m) = cli.max_memory {
         arrayc_runtime::array::set_memory_limit(m.as_u64());
     }
+    // Started before the arguments are read: a rank of a job reads only its own blocks.
+    let spread = make_spread().map_err(UserError)?;
     let argv = entry_arguments(&program.module, &program.entry, &cli.run.args)?;
     program.check_fixed(&argv)?;
     let load = start.elapsed();
-    let mut stdout = std::io::stdout();
-    let results = Executor::new(&program.module, kernels, &mut stdout)
-        .call(&program.entry, argv)
-        .map_err(|e| UserError(e.to_string()))?;
+    let mut out: Box<dyn std::io::Write> =
+        if spread.prints() { Box::new(std::io::stdout()) } else { Box::new(std::io::sink()) };
+    let args = argv.clone();
+    let mut argv = Some(argv);
+    let mut body = |launcher: &dyn KernelLauncher| {
+        let argv = argv.take().expect("the entry runs once");
+        let results =
+            Executor::new(&program.module, launcher, &mut out).call(&program.entry, argv).map_err(|e| e.to_string())?;
+        output::sync_results(&results, launcher).map_err(|e| e.0)?;
+        Ok(results)
+    };
+    let mut clean = || {
+        if let Some(dir) = &cli.run.out {
+            let _ = remove_stale_results(dir, 0);
+        }
+    };
+    let (results, lines) = spread.run(kernels, &args, cli.time, &mut clean, &mut body).map_err(UserError)?;
     let ran = start.elapsed();
+    if !spread.prints() {
+        return Ok(());
+    }
     output::print_results(&results);
     if let Some(dir) = &cli.run.out {
         output::write_results(&results, dir)?;
     }
     if cli.time {
+        for line in &lines {
+            eprintln!("{line}");
+        }
         eprintln!("time: {:<32} {:>10.3} ms", "start + arguments", load.as_secs_f64() * 1e3);
         eprintln!("time: {:<32} {:>10.3} ms", "run", (ran - load).as_secs_f64() * 1e3);
         eprintln!("time: {:<32} {:>10.3} ms", "results", (start.elapsed() - ran).as_secs_f64() * 1e3);
@@ -133,7 +202,14 @@ fn run() -> Result<(), UserError> {
 /// `--out DIR`. The arguments are the process's (Rust's `std::env::args` reads them).
 #[no_mangle]
 pub extern "C" fn arrayc_aot_main(_argc: std::ffi::c_int, _argv: *const *const std::ffi::c_char) -> std::ffi::c_int {
-    let r = on_driver_stack(run).unwrap_or_else(|e| Err(UserError(format!("error: cannot start: {e}"))));
+    main_with(&|| Ok(Box::new(Alone)))
+}
+
+/// [`arrayc_aot_main`] with the kernels run through the [`Spread`] that `start` makes (after the
+/// command line is read, before the arguments are): the executable's whole run, returning its exit
+/// status.
+pub fn main_with(start: &(dyn Fn() -> Result<Box<dyn Spread>, String> + Sync)) -> std::ffi::c_int {
+    let r = on_driver_stack(|| run(start)).unwrap_or_else(|e| Err(UserError(format!("error: cannot start: {e}"))));
     match r {
         Ok(()) => 0,
         Err(e) => {

@@ -8,6 +8,9 @@ ranks, deliveries of outputs computed off their blocks); at the default threshol
 SMALL arrays would be replicated. `ARRAYC_DIST_STRICT=1` makes every exchange that pass
 `distribute` did not announce (`arr.exchange`) an error, so these runs also check the pass.
 
+Executables of `arrayc build --distributed` (`mpirun -n P ./exe`) give the same results for every
+benchmark, stop every rank on a fault as `arrayc run` does, and plain executables link no MPI.
+
 A failing rank stops every rank: a fault on one rank's rows ends the job with one message naming
 the line and the rank, a non-zero exit, within the launcher's timeout, and no result files.
 
@@ -50,20 +53,55 @@ def mpi_env():
     return env
 
 
-def mpirun(ranks, arr_file, args=(), out_dir=None, entry=None):
-    """`mpirun -n RANKS arrayc run FILE --distributed ...`: the completed process."""
+def require_mpirun():
+    """Skips the test loudly where OpenMPI's `mpirun` is missing."""
     if shutil.which("mpirun") is None:
         pytest.skip("mpirun not found: install OpenMPI (apt-get install openmpi-bin libopenmpi-dev; scripts/setup.sh)")
-    cmd = ["mpirun", "-n", str(ranks), "--oversubscribe", "--timeout", str(MPI_TIMEOUT_S),
-           str(arrayc_binary()), "run", str(arr_file), "--distributed"]
-    if entry is not None:
-        cmd += ["--entry", entry]
+
+
+def mpirun(ranks, arr_file, args=(), out_dir=None, entry=None, exe=None):
+    """`mpirun -n RANKS arrayc run FILE --distributed ...`, or with `exe` (a distributed executable)
+    `mpirun -n RANKS EXE ...`: the completed process."""
+    require_mpirun()
+    cmd = ["mpirun", "-n", str(ranks), "--oversubscribe", "--timeout", str(MPI_TIMEOUT_S)]
+    if exe is not None:
+        cmd += [str(exe)]
+    else:
+        cmd += [str(arrayc_binary()), "run", str(arr_file), "--distributed"]
+        if entry is not None:
+            cmd += ["--entry", entry]
     for name, value in dict(args).items():
         cmd += ["--arg", f"{name}={format_arg(value)}"]
     if out_dir is not None:
         cmd += ["--out", str(out_dir)]
     return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, env=mpi_env(),
                           timeout=MPI_TIMEOUT_S + 30)
+
+
+def build(program, out, entry=None, extra=("--distributed",)):
+    """`arrayc build PROGRAM -o OUT` with `extra` options (default `--distributed`); fails the test
+    with arrayc's message if the build fails."""
+    cmd = [str(arrayc_binary()), "build", str(program), "-o", str(out), *extra]
+    if entry is not None:
+        cmd += ["--entry", entry]
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
+    assert proc.returncode == 0, f"arrayc build {program} failed:\n{proc.stderr}"
+    return out
+
+
+@pytest.fixture(scope="module")
+def built_distributed(tmp_path_factory):
+    """Builds each benchmark's distributed executable once (generic: no --arg)."""
+    out_dir = tmp_path_factory.mktemp("aot-dist")
+    cache = {}
+
+    def get(name):
+        if name not in cache:
+            bench = suite.load(name)
+            cache[name] = build(REPO / bench.PROGRAM, out_dir / name, entry=bench.ENTRY)
+        return cache[name]
+
+    return get
 
 
 @pytest.mark.parametrize("ranks", RANKS)
@@ -104,6 +142,69 @@ def test_a_fault_on_one_rank_stops_every_rank_with_one_message(ranks, tmp_path):
     assert proc.returncode != 0
     assert "prog.arr:3:" in proc.stderr and "out of" in proc.stderr and f"(rank {ranks - 1} of {ranks})" in proc.stderr, proc.stderr
     assert not out.exists() or not list(out.iterdir())
+
+
+@pytest.mark.parametrize("ranks", [1, 3])
+@pytest.mark.parametrize("name", suite.available())
+def test_built_executable_matches_numpy_on_every_rank_count(built_distributed, name, ranks, tmp_path):
+    # `mpirun -n P ./exe`: the executable of `arrayc build --distributed`, generic in its sizes.
+    bench = suite.load(name)
+    proc = mpirun(ranks, None, bench.SMALL.items(), tmp_path, exe=built_distributed(name))
+    assert proc.returncode == 0, f"mpirun -n {ranks} ./{name} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    assert_benchmark_matches(name, load_results(tmp_path))
+
+
+def test_a_built_executable_sends_only_the_halo(tmp_path):
+    # heat at n = 20, 5 sweeps, 2 ranks: each sweep each rank sends the one interior row (20 f64)
+    # its neighbour's stencil reads, and nothing else: 800 bytes in 5 exchanges, as `arrayc run
+    # --distributed` does; every launch runs on the rank's own rows.
+    require_mpirun()
+    exe = build(EXAMPLES / "heat.arr", tmp_path / "heat")
+    args = {"n": 20, "max_iter": 5}
+    stats = []
+    for run_exe in (exe, None):
+        proc = subprocess.run(
+            ["mpirun", "-n", "2", "--oversubscribe", "--timeout", str(MPI_TIMEOUT_S)]
+            + ([str(exe)] if run_exe else [str(arrayc_binary()), "run", str(EXAMPLES / "heat.arr"), "--distributed"])
+            + [f"--arg={k}={v}" for k, v in args.items()] + ["--time"],
+            cwd=REPO, capture_output=True, text=True, env=mpi_env(), timeout=MPI_TIMEOUT_S + 30)
+        assert proc.returncode == 0, proc.stderr
+        stats.append(re.findall(r"distributed: rank \d: (\d+) bytes sent in (\d+) exchanges; (\d+) launches on its "
+                                r"own rows, (\d+) whole", proc.stderr))
+    assert stats[0] == stats[1]
+    assert [(b, e, w) for b, e, _, w in stats[0]] == [("800", "5", "0")] * 2, stats[0]
+
+
+def test_a_fault_in_a_built_executable_stops_every_rank(tmp_path):
+    idx = np.arange(40, dtype=np.int64)
+    idx[-1] = 1000
+    np.save(tmp_path / "idx.npy", idx)
+    (tmp_path / "prog.arr").write_text(FAULT)
+    exe = build(tmp_path / "prog.arr", tmp_path / "prog")
+    out = tmp_path / "out"
+    proc = mpirun(3, None, {"idx": f"@{tmp_path / 'idx.npy'}"}.items(), out, exe=exe)
+    assert proc.returncode != 0
+    assert "prog.arr:3:" in proc.stderr and "out of" in proc.stderr and "(rank 2 of 3)" in proc.stderr, proc.stderr
+    assert not out.exists() or not list(out.iterdir())
+
+
+def test_only_distributed_executables_link_mpi(tmp_path):
+    # A plain executable must run where MPI is not installed; a distributed one needs libmpi.
+    if shutil.which("ldd") is None:
+        pytest.skip("ldd not found: install libc-bin")
+    plain = build(EXAMPLES / "heat.arr", tmp_path / "plain", extra=())
+    dist = build(EXAMPLES / "heat.arr", tmp_path / "dist")
+    libs = lambda exe: subprocess.run(["ldd", str(exe)], capture_output=True, text=True).stdout  # noqa: E731
+    assert "libmpi" not in libs(plain)
+    assert "libmpi" in libs(dist)
+
+
+def test_a_distributed_library_is_refused(tmp_path):
+    proc = subprocess.run([str(arrayc_binary()), "build", str(EXAMPLES / "heat.arr"), "--lib", "--distributed",
+                           "-o", str(tmp_path / "libheat.so")], capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert "--lib" in proc.stderr and "--distributed" in proc.stderr and "drop one" in proc.stderr
+    assert not list(tmp_path.iterdir())
 
 
 REDUCTIONS = """\

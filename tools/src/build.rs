@@ -10,7 +10,9 @@
 //!   launch plans, serialised) as a byte array, and the table of the kernels' packed entries;
 //! * `libarrayc_aot.a` (crate `arrayc-aot`): the host executor, the CPU launcher, and either
 //!   `arrayc_aot_main` (an executable: the C file's `main` calls it) or the C interface
-//!   `arrayc_call`/`arrayc_release` (a library).
+//!   `arrayc_call`/`arrayc_release` (a library); for `--distributed`, `libarrayc_aot_dist.a` (crate
+//!   `arrayc-aot-dist`: the same run on every rank of an MPI job, `arrayc_aot_dist_main`) and the
+//!   system's MPI library.
 //!
 //! A library exports every host function of the program. Its header declares, per function, a
 //! typed wrapper over plain buffers (a scalar by value; an array as its data pointer, shape and
@@ -54,9 +56,17 @@ pub fn build(
     entry: Option<&str>,
     out: &Path,
     lib: bool,
+    distributed: bool,
     args: &[String],
     fuse: &FuseArgs,
 ) -> Result<(), UserError> {
+    if lib && distributed {
+        return Err(UserError(
+            "error: --distributed builds an executable that `mpirun -n P` starts on every rank; a library (--lib) \
+             cannot be distributed; drop one of the two"
+                .into(),
+        ));
+    }
     let lib_name = if lib { Some(library_name(out)?) } else { None };
     if lib && !args.is_empty() {
         return Err(UserError(
@@ -106,7 +116,8 @@ pub fn build(
             })
         })
         .collect();
-    let options = FuseArgs { generic: args.is_empty(), ..fuse.clone() }.options(&entry, &explicit);
+    let mut options = FuseArgs { generic: args.is_empty(), ..fuse.clone() }.options(&entry, &explicit);
+    options.distribute = distributed;
     pipeline::to_kernels(&mut m, &entry, &options)?;
     let (object, plans) = jit::object_code(&m).map_err(InternalError::new)?;
     let names: Vec<String> = plans.iter().map(|p| p.name.clone()).collect();
@@ -115,12 +126,18 @@ pub fn build(
     }
     let program = Program { module: m, entry, plans, fixed };
     let payload = program.encode();
-    let archive = aot_library()?;
+    let archive = aot_library(distributed)?;
+    let mpi_flags = if distributed { mpi_link_flags()? } else { vec![] };
     let dir = tempfile::tempdir().map_err(|e| UserError(format!("error: cannot create a temporary directory: {e}")))?;
     let (kernels_o, glue_c) = (dir.path().join("kernels.o"), dir.path().join("program.c"));
     std::fs::write(&kernels_o, object)
         .map_err(|e| UserError(format!("error: cannot write `{}`: {e}", kernels_o.display())))?;
-    std::fs::write(&glue_c, glue(&names, &payload, !lib))
+    let main = match (lib, distributed) {
+        (true, _) => None,
+        (false, false) => Some("arrayc_aot_main"),
+        (false, true) => Some("arrayc_aot_dist_main"),
+    };
+    std::fs::write(&glue_c, glue(&names, &payload, main))
         .map_err(|e| UserError(format!("error: cannot write `{}`: {e}", glue_c.display())))?;
     // Every output is written beside its target under a temporary name, and all are renamed at
     // the end: they appear together or not at all.
@@ -143,6 +160,7 @@ pub fn build(
         .arg(&glue_c)
         .arg(&kernels_o)
         .arg(&archive)
+        .args(&mpi_flags)
         .args(NATIVE_LIBS)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());
@@ -819,22 +837,46 @@ __arrayc_call = __arrayc_helpers()
 del __arrayc_helpers
 "#;
 
-/// `libarrayc_aot.a`: `$ARRAYC_AOT_LIB`, else beside the running `arrayc`.
-fn aot_library() -> Result<PathBuf, UserError> {
-    let path = match std::env::var_os(AOT_LIB_VAR) {
+/// The run-time archive: `libarrayc_aot.a` (`$ARRAYC_AOT_LIB`, else beside the running `arrayc`),
+/// or for a `distributed` executable `libarrayc_aot_dist.a` in the same directory. Errors: the
+/// archive does not exist (the message names the cargo command that builds it).
+fn aot_library(distributed: bool) -> Result<PathBuf, UserError> {
+    let plain = match std::env::var_os(AOT_LIB_VAR) {
         Some(p) => PathBuf::from(p),
         None => std::env::current_exe()
             .map_err(|e| UserError(format!("error: cannot locate the arrayc executable: {e}")))?
             .with_file_name("libarrayc_aot.a"),
     };
+    let (path, krate) = if distributed {
+        (plain.with_file_name("libarrayc_aot_dist.a"), "arrayc-aot-dist")
+    } else {
+        (plain, "arrayc-aot")
+    };
     if path.is_file() {
         Ok(path)
     } else {
         Err(UserError(format!(
-            "error: the run-time library of executables, `{}`, does not exist; build it with `cargo build --release -p arrayc-aot` (`make build` does) or point {AOT_LIB_VAR} at it",
+            "error: the run-time library of executables, `{}`, does not exist; build it with `cargo build --release -p {krate}` (`make build` does) or point {AOT_LIB_VAR} at `libarrayc_aot.a` in the directory that holds it",
             path.display()
         )))
     }
+}
+
+/// The linker flags of the system's MPI library (`pkg-config --libs mpi`), which a distributed
+/// executable links. Errors: pkg-config or MPI's `.pc` file is missing (the message names the
+/// packages to install).
+fn mpi_link_flags() -> Result<Vec<String>, UserError> {
+    let fix = "install OpenMPI and pkg-config (apt-get install libopenmpi-dev pkgconf, as scripts/setup.sh does)";
+    let output = Command::new("pkg-config").args(["--libs", "mpi"]).output().map_err(|e| {
+        UserError(format!("error: a distributed executable links MPI, but `pkg-config` cannot run ({e}); {fix}"))
+    })?;
+    if !output.status.success() {
+        return Err(UserError(format!(
+            "error: a distributed executable links MPI, but `pkg-config --libs mpi` failed: {}; {fix}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        )));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).split_whitespace().map(String::from).collect())
 }
 
 fn is_c_identifier(s: &str) -> bool {
@@ -844,8 +886,9 @@ fn is_c_identifier(s: &str) -> bool {
 
 /// The C file that gives `libarrayc_aot.a` its program (`arrayc_payload`, `arrayc_payload_len`) and
 /// the kernels' packed entries (`arrayc_kernels`, `arrayc_kernel_count`, in the order of `names`),
-/// and, for an `executable`, `main`.
-fn glue(names: &[String], payload: &[u8], executable: bool) -> String {
+/// and, for an executable, a `main` that calls the archive's entry `main` (`arrayc_aot_main`, or
+/// `arrayc_aot_dist_main` of a distributed one).
+fn glue(names: &[String], payload: &[u8], main: Option<&str>) -> String {
     let mut c =
         String::from("/* Generated by `arrayc build`: the program and its kernel table. */\n#include <stddef.h>\n");
     for n in names {
@@ -866,8 +909,11 @@ fn glue(names: &[String], payload: &[u8], executable: bool) -> String {
         let _ = write!(c, "{b},");
     }
     c.push_str("\n};\nconst size_t arrayc_payload_len = sizeof arrayc_payload;\n");
-    if executable {
-        c.push_str("int arrayc_aot_main(int argc, char **argv);\nint main(int argc, char **argv) { return arrayc_aot_main(argc, argv); }\n");
+    if let Some(f) = main {
+        let _ = writeln!(
+            c,
+            "int {f}(int argc, char **argv);\nint main(int argc, char **argv) {{ return {f}(argc, argv); }}"
+        );
     }
     c
 }

@@ -110,6 +110,12 @@ enum Command {
         /// `NAME.h` and a Python module `NAME.py` (ctypes, NumPy arrays without copies) beside it.
         #[arg(long)]
         lib: bool,
+        /// Build an executable that runs SPMD on every rank of an MPI job, `mpirun -n P OUT
+        /// --arg ...`, as `run --distributed` does (pass `distribute`, kernels on each rank's own
+        /// rows; docs/distributed.md). Links libarrayc_aot_dist.a (beside libarrayc_aot.a) and the
+        /// system's MPI (`pkg-config --libs mpi`). Not with --lib.
+        #[arg(long)]
+        distributed: bool,
         #[command(flatten)]
         fuse: FuseArgs,
     },
@@ -326,8 +332,8 @@ fn main() -> ExitCode {
                 }
             }
             Command::Check { file } => check(&file),
-            Command::Build { file, entry, output, lib, args, fuse } => {
-                arrayc_tools::build::build(&file, entry.as_deref(), &output, lib, &args, &fuse)
+            Command::Build { file, entry, output, lib, distributed, args, fuse } => {
+                arrayc_tools::build::build(&file, entry.as_deref(), &output, lib, distributed, &args, &fuse)
             }
             Command::Emit { stage, target, file, entry, args, fuse } => {
                 emit(stage, target, &file, entry.as_deref(), &args, &fuse)
@@ -552,47 +558,23 @@ struct RunOptions<'a> {
     distributed: bool,
 }
 
-/// MPI for `--distributed`: initialised, with rayon's threads divided among the ranks on this
-/// machine (unless `RAYON_NUM_THREADS` says otherwise). Errors: a target other than the CPU, or
+/// MPI for `--distributed` ([`arrayc_dist::Session`]). Errors: a target other than the CPU, or
 /// MPI failing to start.
-fn start_mpi(target: Target) -> Result<arrayc_dist::Mpi, UserError> {
+fn start_mpi(target: Target) -> Result<arrayc_dist::Session, UserError> {
     if target != Target::Cpu {
         return Err(UserError(
             "error: --distributed runs kernels on the CPU only; --target gpu with one rank per GPU is not implemented yet"
                 .into(),
         ));
     }
-    let mpi = arrayc_dist::Mpi::init().map_err(|e| UserError(format!("error: cannot start MPI: {e}")))?;
-    if std::env::var_os("RAYON_NUM_THREADS").is_none() {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let threads = (cores / arrayc_dist::Mpi::local_ranks()).max(1);
-        // Fails only when the pool already exists, which then keeps its size.
-        let _ = rayon::ThreadPoolBuilder::new().num_threads(threads).build_global();
-    }
-    Ok(mpi)
-}
-
-/// The smallest array (bytes) a distributed run splits among the ranks: `$ARRAYC_DIST_MIN_BYTES`,
-/// else [`arrayc_dist::DEFAULT_MIN_BYTES`]. Errors: a value that is not a number of bytes.
-fn dist_min_bytes() -> Result<u64, UserError> {
-    match std::env::var("ARRAYC_DIST_MIN_BYTES") {
-        Err(_) => Ok(arrayc_dist::DEFAULT_MIN_BYTES),
-        Ok(v) => v
-            .trim()
-            .parse()
-            .map_err(|_| UserError(format!("error: ARRAYC_DIST_MIN_BYTES must be a number of bytes, not `{v}`"))),
-    }
+    arrayc_dist::Session::start().map_err(UserError)
 }
 
 fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse: &FuseArgs) -> Result<(), UserError> {
     let RunOptions { out, time, use_cache, target, distributed } = opts;
-    let mpi = if distributed { Some(start_mpi(target)?) } else { None };
-    let min_bytes = dist_min_bytes()?;
-    if let Some(mpi) = &mpi {
-        arrayc_dist::read_own_blocks(mpi.size(), mpi.rank(), min_bytes);
-    }
+    let session = if distributed { Some(start_mpi(target)?) } else { None };
     // Rank 0 prints and writes; the others compute.
-    let rank0 = mpi.as_ref().is_none_or(|m| m.rank() == 0);
+    let rank0 = session.as_ref().is_none_or(|s| s.prints());
     let mut clock = Instant::now();
     let mut times: Vec<(&str, f64)> = vec![];
     let mut lap = |name: &'static str, clock: &mut Instant| {
@@ -631,7 +613,7 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
         None => {
             // Ranks on one machine compile the same kernels: rank 0 compiles them into the cache
             // while the others wait, then read them from it.
-            let first = mpi.as_ref().filter(|m| m.size() > 1 && cache.is_some());
+            let first = session.as_ref().map(|s| s.mpi()).filter(|m| m.size() > 1 && cache.is_some());
             if let Some(mpi) = first.filter(|m| m.rank() != 0) {
                 mpi.barrier();
             }
@@ -656,44 +638,32 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
             (None, Some(gpu))
         }
     };
-    let dist = match (&mpi, &kernels) {
-        (Some(mpi), Some(k)) => Some(arrayc_dist::DistKernels::new(k.cpu(), mpi.world(), min_bytes)),
-        _ => None,
-    };
-    let launcher: &dyn KernelLauncher = match (&dist, &kernels, &gpu, &emulation) {
-        (Some(d), ..) => d,
-        (_, Some(k), _, _) => k,
-        (_, _, Some(g), _) => g,
-        (_, _, _, Some(e)) => e,
+    let launcher: &dyn KernelLauncher = match (&kernels, &gpu, &emulation) {
+        (Some(k), _, _) => k,
+        (_, Some(g), _) => g,
+        (_, _, Some(e)) => e,
         _ => unreachable!("one of the targets"),
     };
-    if let Some(d) = &dist {
-        // `.npy` arguments: each rank read its own blocks (`read_own_blocks`).
-        argv.iter().filter_map(RtValue::view).for_each(|v| d.register_read(v));
-    }
     let mut program_out: Box<dyn Write> = if rank0 { Box::new(std::io::stdout()) } else { Box::new(std::io::sink()) };
-    let results = match Executor::new(&m, launcher, &mut program_out).call(&entry, argv) {
-        Ok(r) => r,
-        // An error on one rank stops every rank (the others may be waiting for it): its message
-        // names the rank.
-        Err(e) => match &mpi {
-            Some(mpi) if mpi.size() > 1 => {
-                eprintln!("{e} (rank {} of {})", mpi.rank(), mpi.size());
+    let arg_values = argv.clone();
+    let body = |launcher: &dyn KernelLauncher| {
+        let results = Executor::new(&m, launcher, &mut program_out).call(&entry, argv).map_err(|e| e.to_string())?;
+        output::sync_results(&results, launcher).map_err(|e| e.0)?;
+        Ok(results)
+    };
+    let (results, dist_lines) = match (&session, &kernels) {
+        (Some(session), Some(k)) => {
+            // An error on one rank stops every rank (the others may be waiting for it).
+            let clean = || {
                 if let Some(dir) = out {
                     let _ = remove_stale_results(dir, 0);
                 }
-                let _ = std::io::stderr().flush();
-                mpi.abort(1)
-            }
-            _ => return Err(UserError(e.to_string())),
-        },
+            };
+            session.run(k.cpu(), &arg_values, time, clean, body).map_err(UserError)?
+        }
+        _ => (body(launcher).map_err(UserError)?, vec![]),
     };
-    output::sync_results(&results, launcher)?;
     lap("run", &mut clock);
-    let dist_stats = match (&mpi, &dist) {
-        (Some(mpi), Some(d)) if time => mpi.all_stats(d.stats()),
-        _ => vec![],
-    };
     if !rank0 {
         return Ok(());
     }
@@ -704,16 +674,8 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
         lap("write .npy", &mut clock);
     }
     if time {
-        for (r, s) in dist_stats.iter().enumerate() {
-            let unplanned = match s.unplanned {
-                0 => String::new(),
-                n => format!("; {n} elements received without an arr.exchange"),
-            };
-            eprintln!(
-                "distributed: rank {r}: {} bytes sent in {} exchanges; {} launches on its own rows, {} whole; \
-                 {} gathers ({} bytes sent){unplanned}",
-                s.bytes_sent, s.exchanges, s.owned_launches, s.whole_launches, s.gathers, s.gather_bytes
-            );
+        for line in &dist_lines {
+            eprintln!("{line}");
         }
         for (n, ms) in &times {
             eprintln!("time: {n:<32} {ms:>10.3} ms");
