@@ -52,9 +52,27 @@ impl BaseLayout {
         (lo * self.row_len, hi * self.row_len)
     }
 
-    /// The rank of `p` that owns element `e` of the base (`e` within the base).
+    /// The rank of `p` that owns element `e` of the base (`e` within the base; past the end: the
+    /// last rank). A binary search over the blocks, which end in rank order: O(log p).
     pub fn owner(&self, p: usize, e: i64) -> usize {
-        (0..p).find(|&r| e < self.block(p, r).1).unwrap_or(p - 1)
+        let (mut lo, mut hi) = (0, p - 1);
+        // The first rank whose block ends after `e`, or the last rank.
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if e < self.block(p, mid).1 {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        lo
+    }
+
+    /// The ranks whose blocks may hold elements of the range `[lo, hi)` of base offsets (`lo < hi`):
+    /// from the owner of `lo` to the owner of `hi - 1`, every rank whose block meets the range (and
+    /// ranks with empty blocks between them).
+    pub fn owners(&self, p: usize, (lo, hi): (i64, i64)) -> std::ops::RangeInclusive<usize> {
+        self.owner(p, lo)..=self.owner(p, hi - 1)
     }
 }
 
@@ -201,11 +219,16 @@ pub struct Transfer {
 /// `needs[q]` are the runs rank `q` reads; each part of them in another rank's block comes from
 /// that rank (the runs clipped to the block, merged). Ordered by receiving rank, then sending rank,
 /// then range, so that sender and receiver agree on the order of the bytes without a word between
-/// them.
+/// them. Only the blocks each rank's runs span are visited ([`BaseLayout::owners`]): O(p) work for
+/// a stencil, whose ranks read from their neighbours only, where trying every pair of ranks was
+/// O(p²) on every rank and every launch.
 pub fn transfers(layout: &BaseLayout, p: usize, needs: &[Vec<Runs>]) -> Vec<Transfer> {
     let mut out = vec![];
     for (to, need) in needs.iter().enumerate() {
-        for from in (0..p).filter(|&f| f != to) {
+        let mut senders: Vec<usize> = need.iter().flat_map(|n| layout.owners(p, (n.start, n.end()))).collect();
+        senders.sort_unstable();
+        senders.dedup();
+        for from in senders.into_iter().filter(|&f| f != to) {
             let block = layout.block(p, from);
             let mut parts: Vec<_> = need.iter().filter_map(|n| n.clip(block)).collect();
             merge(&mut parts);
@@ -252,20 +275,25 @@ pub fn exact_pieces(
 /// that other ranks wrote in its block: rank `r` wrote the rows `rows[r]` of the view `offset`,
 /// `shape`, `strides` (a kernel's output over the rows `r` computed, which need not follow the
 /// output's own blocks: a new array of 100 rows written along a grid of 102). Only elements that
-/// were written move ([`exact_pieces`]). Ordered as [`transfers`].
+/// were written move ([`exact_pieces`]). Ordered as [`transfers`]; as there, only the blocks that
+/// each rank's rows span are visited (O(p) for rows in rank order, not O(p²)).
 pub fn deliveries(
     layout: &BaseLayout,
     p: usize,
     (offset, shape, strides): (i64, &[i64], &[i64]),
     rows: &[(i64, i64)],
 ) -> Vec<Transfer> {
-    let mut out = vec![];
-    for to in 0..p {
-        let block = layout.block(p, to);
-        for (from, &rr) in rows.iter().enumerate().filter(|&(f, _)| f != to) {
-            let pieces = exact_pieces(offset, shape, strides, rr, block);
-            out.extend(pieces.into_iter().map(|range| Transfer { from, to, range }));
+    let mut pairs: Vec<(usize, usize)> = vec![];
+    for (from, &rr) in rows.iter().enumerate() {
+        if let Some(r) = Runs::of(offset, shape, strides, Some(rr)) {
+            pairs.extend(layout.owners(p, (r.start, r.end())).filter(|&to| to != from).map(|to| (to, from)));
         }
+    }
+    pairs.sort_unstable();
+    let mut out = vec![];
+    for (to, from) in pairs {
+        let pieces = exact_pieces(offset, shape, strides, rows[from], layout.block(p, to));
+        out.extend(pieces.into_iter().map(|range| Transfer { from, to, range }));
     }
     out
 }
@@ -369,6 +397,100 @@ mod tests {
         let want: Vec<i64> = (0..4).flat_map(|j| (0..4).map(move |k| 43 + 2 * 36 + j * 6 + k)).collect();
         assert_eq!(moved, want);
         assert!(t.iter().all(|t| t.from == 0 && t.to == 1));
+    }
+
+    /// The definitions of [`transfers`] and [`deliveries`], every pair of ranks tried (O(p²)), and
+    /// of [`BaseLayout::owner`], every block tried: the references of the fast versions.
+    fn transfers_of_every_pair(layout: &BaseLayout, p: usize, needs: &[Vec<Runs>]) -> Vec<Transfer> {
+        let mut out = vec![];
+        for (to, need) in needs.iter().enumerate() {
+            for from in (0..p).filter(|&f| f != to) {
+                let mut parts: Vec<_> = need.iter().filter_map(|n| n.clip(layout.block(p, from))).collect();
+                merge(&mut parts);
+                out.extend(parts.into_iter().map(|range| Transfer { from, to, range }));
+            }
+        }
+        out
+    }
+
+    fn deliveries_of_every_pair(
+        layout: &BaseLayout,
+        p: usize,
+        (offset, shape, strides): (i64, &[i64], &[i64]),
+        rows: &[(i64, i64)],
+    ) -> Vec<Transfer> {
+        let mut out = vec![];
+        for to in 0..p {
+            for (from, &rr) in rows.iter().enumerate().filter(|&(f, _)| f != to) {
+                let pieces = exact_pieces(offset, shape, strides, rr, layout.block(p, to));
+                out.extend(pieces.into_iter().map(|range| Transfer { from, to, range }));
+            }
+        }
+        out
+    }
+
+    /// The transfers and deliveries that visit only the blocks a rank's runs span are exactly those
+    /// of every pair of ranks, and `owner` is the first block ending after the element, over
+    /// stencil views, reversed, strided and transposed views, row ranges in and out of rank order,
+    /// even and cut layouts, 1 to 9 ranks (more ranks than rows too).
+    #[test]
+    fn visiting_only_spanned_blocks_finds_every_transfer() {
+        let (rows, len) = (13i64, 7i64);
+        let layouts = [
+            BaseLayout::even(rows, len),
+            BaseLayout { rows, row_len: len, cuts: Some(vec![0, 0, 5, 6, 6, 13].into()) },
+        ];
+        // (offset, shape, strides) of views of the 13 x 7 base.
+        let views: [(i64, [i64; 2], [i64; 2]); 7] = [
+            (8, [11, 5], [7, 1]),
+            (1, [11, 5], [7, 1]),
+            (15, [11, 5], [7, 1]),
+            (84, [13, 7], [-7, 1]),
+            (0, [7, 13], [1, 7]),
+            (3, [6, 3], [14, 2]),
+            (0, [13, 7], [0, 1]),
+        ];
+        let mut moved = 0;
+        for layout in &layouts {
+            let ps: Vec<usize> = if layout.cuts.is_some() { vec![5] } else { (1..10).collect() };
+            for &p in &ps {
+                for e in 0..rows * len + 3 {
+                    let want = (0..p).find(|&r| e < layout.block(p, r).1).unwrap_or(p - 1);
+                    assert_eq!(layout.owner(p, e), want, "element {e}, p = {p}");
+                }
+                let split: Vec<(i64, i64)> = (0..p).map(|r| block_rows(11, p, r)).collect();
+                let mut reversed = split.clone();
+                reversed.reverse();
+                for (o, sh, st) in &views {
+                    for rows_of in [&split, &reversed] {
+                        let needs: Vec<Vec<Runs>> = (0..p)
+                            .map(|q| {
+                                let rr = (rows_of[q].0.min(sh[0]), rows_of[q].1.min(sh[0]));
+                                views
+                                    .iter()
+                                    .take(3)
+                                    .chain([(*o, *sh, *st)].iter())
+                                    .filter_map(|(o2, sh2, st2)| {
+                                        Runs::of(*o2, sh2, st2, Some((rr.0.min(sh2[0]), rr.1.min(sh2[0]))))
+                                    })
+                                    .collect()
+                            })
+                            .collect();
+                        let t = transfers(layout, p, &needs);
+                        assert_eq!(t, transfers_of_every_pair(layout, p, &needs));
+                        moved += t.len();
+                        let written: Vec<(i64, i64)> =
+                            rows_of.iter().map(|&(a, b)| (a.min(sh[0]), b.min(sh[0]))).collect();
+                        assert_eq!(
+                            deliveries(layout, p, (*o, sh, st), &written),
+                            deliveries_of_every_pair(layout, p, (*o, sh, st), &written),
+                            "view {o} {sh:?} {st:?}, p = {p}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(moved > 1000, "the cases move data between ranks: {moved} transfers");
     }
 
     #[test]

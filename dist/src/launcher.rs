@@ -398,7 +398,12 @@ impl<'a> DistKernels<'a> {
             return Ok(0);
         }
         let (p, me) = (self.p(), self.me());
-        let all: Vec<(&View, &Transfer)> = moves.iter().flat_map(|(v, ts)| ts.iter().map(move |t| (v, t))).collect();
+        // This rank's transfers only: what it sends and receives.
+        let all: Vec<(&View, &Transfer)> = moves
+            .iter()
+            .flat_map(|(v, ts)| ts.iter().map(move |t| (v, t)))
+            .filter(|(_, t)| t.from == me || t.to == me)
+            .collect();
         let bytes_of = |v: &View, t: &Transfer| (t.range.1 - t.range.0) as usize * v.dtype.size_bytes();
         // The address of a transfer's first element; `wrapping_add` keeps this safe code, and every
         // dereference below says why the range lies in a live base array.
