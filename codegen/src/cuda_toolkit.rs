@@ -5,7 +5,7 @@
 //! The places, in order ([`search`]):
 //! 1. `$ARRAYC_CUDA_PATH`, `$CUDA_PATH`, `$CUDA_HOME` (the user's choice first);
 //! 2. the usual toolkit directories: `/usr/local/cuda`, `/usr/local/cuda-<version>` (newest
-//!    version first), `/usr/lib/cuda` (Debian's `nvidia-cuda-toolkit`), `/opt/cuda`;
+//!    version first), `/usr/lib/cuda`, `/opt/cuda`;
 //! 3. the `nvidia/cuda_nvcc` directory of the `nvidia-cuda-nvcc-cu12` Python wheel, as the Python
 //!    interpreter `$PYTHON` (default `python3`, looked up on `PATH`) reports it: the interpreter
 //!    and default of `scripts/setup.sh`, which installs that wheel, so that `arrayc emit
