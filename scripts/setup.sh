@@ -6,7 +6,11 @@
 # `scripts/check-fresh.sh` proves this list complete on a fresh Debian 12 root file system.
 #
 # Usage: bash scripts/setup.sh        (`make demo` and `make test` run it first)
-# Environment: PYTHON (default python3) is the interpreter the example tests run with.
+# Environment: PYTHON (default python3) is the interpreter the example tests run with, and the one
+# the Python packages below are installed for. arrayc asks the same interpreter ($PYTHON, default
+# python3; codegen/src/cuda_toolkit.rs) where the nvidia-cuda-nvcc-cu12 wheel's libdevice is, so
+# `arrayc emit --stage=ptx` needs no variable after this script; set PYTHON when running arrayc too
+# if it named another interpreter here.
 set -euo pipefail
 
 PYTHON="${PYTHON:-python3}"

@@ -3,10 +3,13 @@
 //! `gpu-module-to-binary` (LLVM's NVPTX back end; no CUDA installation needed, except libdevice for
 //! math functions). The CUDA driver JIT-compiles the PTX for the device it runs on (`arrayc_runtime::gpu`).
 //!
-//! Math functions (`sin`, `tanh`, `**` of floats, ...) become calls to NVIDIA's libdevice
-//! (`__nv_sin`, ...), which `gpu-module-to-binary` links from a CUDA toolkit: [`cuda_toolkit`] finds
-//! one. Without it, a module that needs libdevice is an error ([`JitError::NoLibdevice`]) rather
-//! than PTX with unresolved functions.
+//! Math functions that NVPTX has an instruction for (`abs`, `sqrt`, `fma`, `rint`, `floor`, `ceil`,
+//! `trunc`, `copysign`) are built as calls of LLVM's own intrinsics (`kernel_codegen::gpu`), so the
+//! PTX uses those instructions. The others (`sin`, `tanh`, `**` of floats, ...) become calls to
+//! NVIDIA's libdevice (`__nv_sin`, ...), which `gpu-module-to-binary` links from a CUDA toolkit:
+//! [`cuda_toolkit`] finds one (`crate::cuda_toolkit`). Without it, a module that needs libdevice is
+//! an error ([`JitError::NoLibdevice`], listing the places looked at) rather than PTX with
+//! unresolved functions; a module that needs none compiles without a toolkit.
 
 use crate::jit::{context, run_passes, take, CacheOutcome, JitError};
 use crate::kernel_codegen::{self, gpu, CodegenError};
@@ -21,29 +24,13 @@ use melior::{
     },
     Context,
 };
-use std::path::PathBuf;
 
 /// The GPU architecture the PTX is generated for (NVIDIA Hopper, H100), and its PTX ISA version.
 pub const CHIP: &str = "sm_90";
 /// The PTX ISA feature the NVPTX back end targets (PTX 8.0, the first with `sm_90`).
 pub const PTX_FEATURES: &str = "+ptx80";
 
-/// The environment variable naming a CUDA toolkit directory (one with `nvvm/libdevice/libdevice.10.bc`;
-/// the `nvidia/cuda_nvcc` directory of the `nvidia-cuda-nvcc-cu12` Python wheel is one).
-pub const CUDA_PATH_VAR: &str = "ARRAYC_CUDA_PATH";
-
-/// libdevice, relative to a CUDA toolkit directory.
-const LIBDEVICE: &str = "nvvm/libdevice/libdevice.10.bc";
-
-/// The CUDA toolkit whose libdevice the PTX links: the first of `$ARRAYC_CUDA_PATH`, `$CUDA_PATH`,
-/// `$CUDA_HOME` and `/usr/local/cuda` that contains `nvvm/libdevice/libdevice.10.bc`.
-pub fn cuda_toolkit() -> Option<PathBuf> {
-    [CUDA_PATH_VAR, "CUDA_PATH", "CUDA_HOME"]
-        .iter()
-        .filter_map(|v| std::env::var_os(v).map(PathBuf::from))
-        .chain(std::iter::once(PathBuf::from("/usr/local/cuda")))
-        .find(|p| p.join(LIBDEVICE).is_file())
-}
+use crate::cuda_toolkit::{cuda_toolkit, cuda_toolkit_or_places};
 
 /// The first part of the lowering: `math.ipowi` to a helper function (`convert-math-to-funcs`, as on
 /// the CPU). That pass runs on builtin modules only and puts its helpers there; [`ptx`] moves them
@@ -134,11 +121,11 @@ pub fn cache_key(gpu_mlir: &str) -> Key {
 /// reduction over everything, `<name>_combine`), for [`CHIP`].
 ///
 /// Errors: as [`gpu_mlir`]; a pipeline failure; [`JitError::NoLibdevice`] when the kernels call
-/// math functions and no CUDA toolkit is found ([`cuda_toolkit`]).
+/// libdevice functions and no CUDA toolkit is found ([`cuda_toolkit`]).
 pub fn ptx(m: &ir::Module) -> Result<String, JitError> {
     let (context, diags) = context(true);
     let mut module = build(&context, &diags, &kernel_codegen::kernels_of(m))?;
-    let toolkit = cuda_toolkit();
+    let toolkit = cuda_toolkit_or_places();
     let option = toolkit.as_ref().map_or(String::new(), |t| format!("toolkit={}", t.display()));
     // Unverified: until the helpers move, the kernels' calls do not resolve inside the gpu.module.
     run_passes(&context, &diags, &mut module, MATH_TO_FUNCS, false)?;
@@ -181,7 +168,8 @@ pub fn ptx(m: &ir::Module) -> Result<String, JitError> {
         .map(|w| w.trim_end_matches('('))
         .collect();
     if !missing.is_empty() {
-        return Err(JitError::NoLibdevice { functions: missing.join(", ") });
+        let places = toolkit.err().unwrap_or_default();
+        return Err(JitError::NoLibdevice { functions: missing.join(", "), places });
     }
     Ok(text)
 }

@@ -1907,6 +1907,46 @@ fn gpu_scatter_adds_are_atomic() {
     }
 }
 
+/// On the GPU, the float functions NVPTX has an instruction for are calls of LLVM's intrinsics
+/// (no `math` op, which `convert-gpu-to-nvvm` would make a libdevice call), in f64 and f32, and
+/// `exp` of f64 (arrayc's own, with fma and roundeven) uses only those; `sin` stays `math.sin`
+/// (libdevice). The emulation of the same kernel, which the CPU compiles, keeps the `math` ops.
+#[test]
+fn gpu_native_math_functions_are_llvm_intrinsics() {
+    use melior::ir::{Location, Module};
+    let native = [
+        (UnFn::Abs, "llvm.fabs"),
+        (UnFn::Sqrt, "llvm.sqrt"),
+        (UnFn::Rint, "llvm.roundeven"),
+        (UnFn::Floor, "llvm.floor"),
+        (UnFn::Ceil, "llvm.ceil"),
+        (UnFn::Trunc, "llvm.trunc"),
+    ];
+    for (d, suffix) in [(DType::F64, "f64"), (DType::F32, "f32")] {
+        for (func, intrinsic) in native {
+            let f = kernel("k", &[arr(d, 1), arr(d, 1)], &[(ComputeFn::Unary(func), 0, vec![1])]);
+            let text = arrayc_codegen::ptx::gpu_mlir(&module(vec![f.clone()])).unwrap();
+            let call = format!("llvm.call_intrinsic \"{intrinsic}.{suffix}\"");
+            assert!(text.contains(&call) && !text.contains("math."), "{func:?} of {d:?}:\n{text}");
+            let context = kernel_codegen::context(true);
+            let em = Module::new(Location::unknown(&context));
+            kernel_codegen::gpu::build_emulated_kernel(&context, &em, &f).unwrap();
+            let emulated = em.as_operation().to_string();
+            assert!(!emulated.contains("llvm.call_intrinsic"), "{func:?} of {d:?} emulated:\n{emulated}");
+        }
+    }
+    let copysign = kernel("k", &[arr(DType::F64, 1); 3], &[(ComputeFn::Binary(BinFn::Copysign), 0, vec![1, 2])]);
+    let text = arrayc_codegen::ptx::gpu_mlir(&module(vec![copysign])).unwrap();
+    assert!(text.contains("llvm.call_intrinsic \"llvm.copysign.f64\"") && !text.contains("math."), "{text}");
+    let exp = kernel("k", &[arr(DType::F64, 1); 2], &[(ComputeFn::Unary(UnFn::Exp), 0, vec![1])]);
+    let text = arrayc_codegen::ptx::gpu_mlir(&module(vec![exp])).unwrap();
+    assert!(text.contains("\"llvm.fma.f64\"") && text.contains("\"llvm.roundeven.f64\""), "{text}");
+    assert!(!text.contains("math."), "{text}");
+    let sin = kernel("k", &[arr(DType::F64, 1); 2], &[(ComputeFn::Unary(UnFn::Sin), 0, vec![1])]);
+    let text = arrayc_codegen::ptx::gpu_mlir(&module(vec![sin])).unwrap();
+    assert!(text.contains("math.sin") && !text.contains("llvm.call_intrinsic"), "{text}");
+}
+
 /// A 1-d block of integer scans runs as a chunked scan (a totals pass, the carries, a final pass)
 /// where any grouping gives the sequential result; a float scan, a scan of a scan, a 2-d scan and a
 /// block that runs in order keep the sequential loop. A filter's block (positions scanned from the

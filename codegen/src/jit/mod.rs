@@ -65,11 +65,16 @@ pub enum JitError {
     #[error("kernel @{0} not found in the JIT-compiled code")]
     Lookup(String),
     #[error(
-        "the GPU kernels call math functions of NVIDIA's libdevice ({functions}), and no CUDA toolkit was found: \
-         set ARRAYC_CUDA_PATH to a directory with nvvm/libdevice/libdevice.10.bc (a CUDA toolkit, or the \
-         nvidia/cuda_nvcc directory of `pip install nvidia-cuda-nvcc-cu12`)"
+        "the GPU kernels call math functions of NVIDIA's libdevice ({functions}), and no CUDA toolkit with \
+         nvvm/libdevice/libdevice.10.bc was found. Looked at:\n{}\n\
+         Fix: install the nvidia-cuda-nvcc-cu12 wheel for the Python named by $PYTHON (default python3): \
+         `bash scripts/setup.sh` does, or `python3 -m pip install nvidia-cuda-nvcc-cu12`; or set ARRAYC_CUDA_PATH \
+         to a directory with nvvm/libdevice/libdevice.10.bc (a CUDA toolkit, or that wheel's nvidia/cuda_nvcc)",
+        places.iter().map(|p| format!("  {p}")).collect::<Vec<_>>().join("\n")
     )]
-    NoLibdevice { functions: String },
+    /// `functions`: the libdevice functions the PTX would call; `places`: every place looked at for
+    /// libdevice, with what was found there (`crate::cuda_toolkit::search`).
+    NoLibdevice { functions: String, places: Vec<String> },
 }
 
 /// The owner of compiled kernel code: an ORC `LLJIT` holding one object file ([`object_file`], or

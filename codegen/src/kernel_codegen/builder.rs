@@ -17,7 +17,10 @@ use melior::{
         memref, scf,
     },
     ir::{
-        attribute::{Attribute, DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute},
+        attribute::{
+            Attribute, DenseI32ArrayAttribute, DenseI64ArrayAttribute, FloatAttribute, IntegerAttribute,
+            StringAttribute,
+        },
         block::BlockLike,
         operation::{OperationBuilder, OperationLike, OperationRef, OperationResult},
         r#type::IntegerType,
@@ -121,6 +124,30 @@ pub(super) struct TargetMode<'c> {
     /// [`atomic_scatter_add`]: arrayc_passes::kernel_layout::atomic_scatter_add
     /// [`KernelLayout::in_order_on_gpu`]: arrayc_passes::kernel_layout::KernelLayout::in_order_on_gpu
     pub atomic_adds: bool,
+    /// Whether the `math` operations that NVPTX has an instruction for ([`native_intrinsic`]) are
+    /// built as calls of LLVM's own intrinsics (`llvm.call_intrinsic`; the GPU target, not its
+    /// emulation). `convert-gpu-to-nvvm` would turn the `math` operations into calls of libdevice
+    /// (`__nv_sqrt`, ...), and it refuses the `llvm.intr.*` operations of most of them; the
+    /// intrinsics reach LLVM's NVPTX back end, which emits one instruction each.
+    pub native_math: bool,
+}
+
+/// The LLVM intrinsic (without its type suffix) that computes `math` operation `name` exactly as
+/// the `math` operation does (IEEE 754, correctly rounded: `sqrt.rn`, `fma.rn`; `rint` rounds half
+/// to even, `cvt.rni`) and that NVPTX compiles to one instruction, or `None`. The CPU lowers these
+/// `math` operations to the same intrinsics (`convert-math-to-llvm`).
+pub(super) fn native_intrinsic(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "math.absf" => "llvm.fabs",
+        "math.sqrt" => "llvm.sqrt",
+        "math.fma" => "llvm.fma",
+        "math.roundeven" => "llvm.roundeven",
+        "math.floor" => "llvm.floor",
+        "math.ceil" => "llvm.ceil",
+        "math.trunc" => "llvm.trunc",
+        "math.copysign" => "llvm.copysign",
+        _ => return None,
+    })
 }
 
 /// A binary `arith` op builder (`arith::addf`, ...), its result of its operands' type.
@@ -261,15 +288,35 @@ impl<'c, 'f> Gen<'c, 'f> {
     pub fn typed(&self, op: Operation<'c>, d: DType) -> TypedValue<'c> {
         TypedValue { v: self.val(op), d }
     }
-    /// `name(operands)` with one result of `operands[0]`'s type (the `math` functions).
+    /// `name(operands)` with one result of `operands[0]`'s type (the `math` functions); with
+    /// [`TargetMode::native_math`], a [`native_intrinsic`] instead when `name` has one.
     pub fn same_type(&self, name: &str, operands: &[TypedValue<'c>]) -> TypedValue<'c> {
         let vals: Vec<Value> = operands.iter().map(|x| x.v).collect();
-        let op = OperationBuilder::new(name, self.loc)
-            .add_operands(&vals)
-            .add_results(&[vals[0].r#type()])
-            .build()
-            .expect("a valid operation");
-        TypedValue { v: self.val(op), d: operands[0].d }
+        let d = operands[0].d;
+        let intrinsic = native_intrinsic(name).filter(|_| self.target.native_math);
+        let op = match (intrinsic, d) {
+            (Some(intrinsic), DType::F64 | DType::F32) => {
+                let suffix = if d == DType::F64 { "f64" } else { "f32" };
+                let segments = DenseI32ArrayAttribute::new(self.ctx, &[vals.len() as i32, 0]);
+                OperationBuilder::new("llvm.call_intrinsic", self.loc)
+                    .add_operands(&vals)
+                    .add_attributes(&[
+                        (
+                            Identifier::new(self.ctx, "intrin"),
+                            StringAttribute::new(self.ctx, &format!("{intrinsic}.{suffix}")).into(),
+                        ),
+                        (
+                            Identifier::new(self.ctx, "op_bundle_sizes"),
+                            DenseI32ArrayAttribute::new(self.ctx, &[]).into(),
+                        ),
+                        (Identifier::new(self.ctx, "operandSegmentSizes"), segments.into()),
+                    ])
+                    .add_results(&[vals[0].r#type()])
+                    .build()
+            }
+            _ => OperationBuilder::new(name, self.loc).add_operands(&vals).add_results(&[vals[0].r#type()]).build(),
+        };
+        TypedValue { v: self.val(op.expect("a valid operation")), d }
     }
 
     /// The MLIR type of dtype `d`.

@@ -152,7 +152,7 @@ fn build<'c>(context: &'c Context, body: &BlockRef<'c, '_>, f: &ir::Func, emulat
             GridArgs(GRID_COORDS.map(|c| at(KernelArg::Grid(c)).expect("an emulated kernel's grid coordinate")))
         });
         let mut g = Gen::new(context, f, entry, &abi);
-        g.target = TargetMode { grid, atomic_adds: true };
+        g.target = TargetMode { grid, atomic_adds: true, native_math: !emulate };
         if combine {
             g.gpu_combine(&layout, &partials);
         } else {

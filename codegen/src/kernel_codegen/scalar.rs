@@ -217,8 +217,11 @@ impl<'c> Gen<'c, '_> {
             },
             _ if op.rounds() && !d.is_float() => a,
             Exp if d == DType::F64 => self.exp_f64(a),
-            // `math.trunc` has no NVVM lowering in MLIR 22: toward zero is `ceil` below 0, else
-            // `floor` (signed zeros and NaN kept), on every target alike.
+            // The GPU's `llvm.trunc` intrinsic (`TargetMode::native_math`; NVPTX's `cvt.rzi`).
+            Trunc if self.target.native_math => self.same_type("math.trunc", &[a]),
+            // `math.trunc` has no NVVM lowering in MLIR 22 and the CPU emulation of the GPU kernels
+            // should compute as the CPU does: toward zero is `ceil` below 0, else `floor` (signed
+            // zeros and NaN kept).
             Trunc => {
                 let below = self.cmpf(F::Olt, a, self.constf(d, 0.0));
                 self.select(below, self.same_type("math.ceil", &[a]), self.same_type("math.floor", &[a]))
