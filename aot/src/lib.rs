@@ -54,8 +54,7 @@ struct Cli {
 
 mod capi;
 
-/// The run of the entry function and the host reads of its results, on the launcher given: its
-/// results, or its error's message.
+/// The run of the entry function on the launcher given: its results, or its error's message.
 pub type EntryRun<'a> = dyn FnMut(&dyn KernelLauncher) -> Result<Vec<RtValue>, String> + 'a;
 
 /// How an executable runs its program's kernels across processes: in this one process (the
@@ -64,10 +63,11 @@ pub type EntryRun<'a> = dyn FnMut(&dyn KernelLauncher) -> Result<Vec<RtValue>, S
 pub trait Spread {
     /// Whether this process prints and writes the results (rank 0 of a job).
     fn prints(&self) -> bool;
-    /// Runs `body` (the entry function, then the host reads of its results) with a launcher over
-    /// `cpu`'s kernels; `args` are the entry's arguments. Returns `body`'s results and, when
-    /// `time`, extra lines for `--time`. Errors: `body`'s; a job of several ranks may instead print
-    /// the error, run `before_abort` and stop every rank.
+    /// Runs `body` (the entry function) with a launcher over `cpu`'s kernels, then brings its
+    /// results to the process that prints them ([`prints`](Self::prints)); `args` are the entry's
+    /// arguments. Returns the results and, when `time`, extra lines for `--time`. Errors: `body`'s
+    /// or the results' transfer; a job of several ranks may instead print the error, run
+    /// `before_abort` and stop every rank.
     fn run(
         &self,
         cpu: &CpuKernels,
@@ -93,7 +93,9 @@ impl Spread for Alone {
         _before_abort: &mut dyn FnMut(),
         body: &mut EntryRun,
     ) -> Result<(Vec<RtValue>, Vec<String>), String> {
-        Ok((body(cpu)?, vec![]))
+        let results = body(cpu)?;
+        output::sync_results(&results, cpu).map_err(|e| e.0)?;
+        Ok((results, vec![]))
     }
 }
 
@@ -167,10 +169,7 @@ fn run(make_spread: &(dyn Fn() -> Result<Box<dyn Spread>, String> + Sync)) -> Re
     let mut argv = Some(argv);
     let mut body = |launcher: &dyn KernelLauncher| {
         let argv = argv.take().expect("the entry runs once");
-        let results =
-            Executor::new(&program.module, launcher, &mut out).call(&program.entry, argv).map_err(|e| e.to_string())?;
-        output::sync_results(&results, launcher).map_err(|e| e.0)?;
-        Ok(results)
+        Executor::new(&program.module, launcher, &mut out).call(&program.entry, argv).map_err(|e| e.to_string())
     };
     let mut clean = || {
         if let Some(dir) = &cli.run.out {

@@ -774,6 +774,54 @@ impl DistKernels<'_> {
     }
 }
 
+impl DistKernels<'_> {
+    /// Brings rank 0 every element of `v` (a result of the program, which only rank 0 prints and
+    /// writes): a gather to rank 0 of every rank's block of its base array (`MPI_Gatherv`), not an
+    /// all-gather, so the other ranks receive nothing. Collective; every rank passes the same
+    /// results in the same order. Afterwards the other ranks' copies are stale: call it only once
+    /// the program has ended. Errors: partial results not combined yet (a compiler bug); a block of
+    /// more than 2 GiB.
+    pub fn gather_result(&self, v: &View) -> Result<(), LaunchError> {
+        self.not_pending(v, "a result")?;
+        let Some((bl, true)) = self.entry(v) else { return Ok(()) };
+        let (p, me) = (self.p(), self.me());
+        let es = v.dtype.size_bytes();
+        let base = v.base.as_ptr();
+        let (a, b) = bl.block(p, me);
+        // SAFETY: rank `me`'s block of the live base array; nothing writes it during the gather
+        // (rank 0 receives the other ranks' blocks only).
+        let mine = unsafe { std::slice::from_raw_parts(base.add(a as usize * es), (b - a) as usize * es) };
+        let root = self.world.process_at_rank(0);
+        if me == 0 {
+            let counts: Vec<Count> = (0..p)
+                .map(|r| {
+                    let (a, b) = bl.block(p, r);
+                    to_count((b - a) as usize * es, "a result's gather")
+                })
+                .collect::<Result<_, _>>()?;
+            let displs: Vec<Count> = (0..p)
+                .map(|r| to_count(bl.block(p, r).0 as usize * es, "a result's gather"))
+                .collect::<Result<_, _>>()?;
+            // Rank 0's own block is copied onto itself by the gather: give it a copy to send.
+            let mine = mine.to_vec();
+            let total = (bl.rows * bl.row_len) as usize * es;
+            // SAFETY: the whole base (its registered size), written only by the gather.
+            let whole = unsafe { std::slice::from_raw_parts_mut(base, total) };
+            let mut rp = PartitionMut::new(whole, &counts[..], &displs[..]);
+            root.gather_varcount_into_root(&mine[..], &mut rp);
+        } else {
+            to_count(mine.len(), "a result's gather")?;
+            root.gather_varcount_into(mine);
+            self.bump(|s| {
+                s.gathers += 1;
+                s.gather_bytes += mine.len() as u64;
+            });
+        }
+        self.set_distributed(v, false);
+        Ok(())
+    }
+}
+
 /// Makes every `.npy` argument that a distributed run would split (at least `min_bytes` bytes, rank
 /// 1 or more) be read only where rank `me` of `p` owns it (offset reads: each rank reads its own
 /// block of rows, not the whole file); [`DistKernels::register_read`] then records it as

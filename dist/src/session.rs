@@ -58,26 +58,35 @@ impl Session {
         self.mpi.rank() == 0
     }
 
-    /// Runs `body` (the host program, then the host reads of its results) with a [`DistKernels`]
-    /// over `cpu`'s kernels, after recording the `.npy` arguments among `args` as each rank's own
-    /// blocks. Returns `body`'s value and, when `time`, the `--time` lines of every rank (an
-    /// all-gather: every rank must pass the same `time`).
+    /// Runs `body` (the host program's entry function, returning its results) with a
+    /// [`DistKernels`] over `cpu`'s kernels, after recording the `.npy` arguments among `args` as
+    /// each rank's own blocks, then gathers every result to rank 0, which alone prints and writes
+    /// them ([`DistKernels::gather_result`]; the other ranks' copies are then stale). Returns the
+    /// results and, when `time`, the `--time` lines of every rank (an all-gather: every rank must
+    /// pass the same `time`).
     ///
-    /// Errors: `body`'s error, returned as it is in a job of one rank. In a job of several ranks
-    /// the others may be waiting for this one, so the error is printed naming the rank,
-    /// `before_abort` runs (removing partial outputs), and every rank stops (`MPI_Abort`, exit 1).
-    pub fn run<T>(
+    /// Errors: `body`'s error, or a failed gather, returned as it is in a job of one rank. In a
+    /// job of several ranks the others may be waiting for this one, so the error is printed naming
+    /// the rank, `before_abort` runs (removing partial outputs), and every rank stops
+    /// (`MPI_Abort`, exit 1).
+    pub fn run(
         &self,
         cpu: &CpuKernels,
         args: &[RtValue],
         time: bool,
         before_abort: impl FnOnce(),
-        body: impl FnOnce(&dyn KernelLauncher) -> Result<T, String>,
-    ) -> Result<(T, Vec<String>), String> {
+        body: impl FnOnce(&dyn KernelLauncher) -> Result<Vec<RtValue>, String>,
+    ) -> Result<(Vec<RtValue>, Vec<String>), String> {
         let dist = DistKernels::new(cpu, self.mpi.world(), self.min_bytes);
         // `.npy` arguments: each rank read its own blocks (`read_own_blocks`).
         args.iter().filter_map(RtValue::view).for_each(|v| dist.register_read(v));
-        let value = match body(&dist) {
+        let gathered = body(&dist).and_then(|results| {
+            for v in results.iter().filter_map(RtValue::view) {
+                dist.gather_result(v).map_err(|e| format!("error: {e}"))?;
+            }
+            Ok(results)
+        });
+        let value = match gathered {
             Ok(v) => v,
             Err(e) if self.mpi.size() > 1 => {
                 eprintln!("{} (rank {} of {})", e.trim_end(), self.mpi.rank(), self.mpi.size());

@@ -157,7 +157,7 @@ def test_built_executable_matches_numpy_on_every_rank_count(built_distributed, n
 def test_a_built_executable_sends_only_the_halo(tmp_path):
     # heat at n = 20, 5 sweeps, 2 ranks: each sweep each rank sends the one interior row (20 f64)
     # its neighbour's stencil reads, and nothing else: 800 bytes in 5 exchanges, as `arrayc run
-    # --distributed` does; every launch runs on the rank's own rows.
+    # --distributed` does; every launch runs on the rank's own rows; the results go to rank 0.
     require_mpirun()
     exe = build(EXAMPLES / "heat.arr", tmp_path / "heat")
     args = {"n": 20, "max_iter": 5}
@@ -170,9 +170,12 @@ def test_a_built_executable_sends_only_the_halo(tmp_path):
             cwd=REPO, capture_output=True, text=True, env=mpi_env(), timeout=MPI_TIMEOUT_S + 30)
         assert proc.returncode == 0, proc.stderr
         stats.append(re.findall(r"distributed: rank \d: (\d+) bytes sent in (\d+) exchanges; (\d+) launches on its "
-                                r"own rows, (\d+) whole", proc.stderr))
+                                r"own rows, (\d+) whole; (\d+) gathers \((\d+) bytes sent\)", proc.stderr))
     assert stats[0] == stats[1]
-    assert [(b, e, w) for b, e, _, w in stats[0]] == [("800", "5", "0")] * 2, stats[0]
+    assert [(b, e, w) for b, e, _, w, _, _ in stats[0]] == [("800", "5", "0")] * 2, stats[0]
+    # The resulting grid (22 x 22 f64) is gathered to rank 0 alone: rank 1 sends its 11 rows
+    # (1936 bytes), rank 0 sends nothing.
+    assert [(g, b) for *_, g, b in stats[0]] == [("0", "0"), ("1", "1936")], stats[0]
 
 
 def test_a_fault_in_a_built_executable_stops_every_rank(tmp_path):

@@ -647,9 +647,7 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
     let mut program_out: Box<dyn Write> = if rank0 { Box::new(std::io::stdout()) } else { Box::new(std::io::sink()) };
     let arg_values = argv.clone();
     let body = |launcher: &dyn KernelLauncher| {
-        let results = Executor::new(&m, launcher, &mut program_out).call(&entry, argv).map_err(|e| e.to_string())?;
-        output::sync_results(&results, launcher).map_err(|e| e.0)?;
-        Ok(results)
+        Executor::new(&m, launcher, &mut program_out).call(&entry, argv).map_err(|e| e.to_string())
     };
     let (results, dist_lines) = match (&session, &kernels) {
         (Some(session), Some(k)) => {
@@ -661,7 +659,11 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
             };
             session.run(k.cpu(), &arg_values, time, clean, body).map_err(UserError)?
         }
-        _ => (body(launcher).map_err(UserError)?, vec![]),
+        _ => {
+            let results = body(launcher).map_err(UserError)?;
+            output::sync_results(&results, launcher)?;
+            (results, vec![])
+        }
     };
     lap("run", &mut clock);
     if !rank0 {
