@@ -68,7 +68,7 @@ impl Session {
     /// Errors: `body`'s error, or a failed gather, returned as it is in a job of one rank. In a
     /// job of several ranks the others may be waiting for this one, so the error is printed naming
     /// the rank, `before_abort` runs (removing partial outputs), and every rank stops
-    /// (`MPI_Abort`, exit 1).
+    /// ([`crate::end_job`], exit 1).
     pub fn run(
         &self,
         cpu: &CpuKernels,
