@@ -84,9 +84,10 @@ impl Checker {
     }
 
     /// Size of `x[start:stop:step]` on a dimension of size `dim` (NumPy semantics).
-    /// Exact for constant bounds on a constant dimension; for unit steps with affine bounds it is
-    /// `stop - start` (negative bounds count from the end), assuming the bounds lie within the
-    /// dimension; a reversed full slice keeps the size; anything else is a fresh unknown.
+    /// Exact for constant bounds on a constant dimension; for affine bounds and a constant step it
+    /// is [`arrayc_core::shape::symbolic_slice`]'s length (`ceil((stop - start) / step)`, negative
+    /// constant bounds counting from the end), assuming the bounds lie within the dimension, as the
+    /// fusion pass's views do; anything else is a fresh unknown.
     pub fn slice_size(
         &mut self,
         dim: &Size,
@@ -113,26 +114,10 @@ impl Checker {
                 return Size::lit(const_slice_len(d, sc.flatten(), ec.flatten(), step));
             }
         }
-        if step == 1 {
-            let resolve = |b: Option<Size>, default: Size| match b {
-                None => default,
-                Some(s) => match s.as_const() {
-                    Some(c) if c < 0 => dim.add(&s),
-                    _ => s,
-                },
-            };
-            let a = resolve(start, Size::lit(0));
-            let b = resolve(stop, dim.clone());
-            let len = b.sub(&a);
-            return match len.as_const() {
-                Some(c) if c < 0 => Size::lit(0),
-                _ => len,
-            };
+        match arrayc_core::shape::symbolic_slice(dim, start, stop, step) {
+            Some((_, len)) => len,
+            None => self.fresh(),
         }
-        if step == -1 && start.is_none() && stop.is_none() {
-            return dim.clone();
-        }
-        self.fresh()
     }
 
     /// Type of the view `base[index]`. Reports too many indices, bad index types, provably

@@ -216,6 +216,7 @@ pub fn subst(s: &Size, binding: &HashMap<String, Size>) -> Option<Size> {
         let v = match sym {
             SizeSym::Named(n) => binding.get(n)?.clone(),
             SizeSym::Unknown(_) => Size::sym(sym.clone()),
+            SizeSym::Ceil(num, d) => subst(num, binding)?.ceil_div(*d)?,
         };
         out = out.add(&v.mul(&Size::lit(*k))?);
     }
