@@ -20,6 +20,13 @@ pub enum SizeSym {
     /// [`Size::ceil_div`]: two of them are equal exactly when their numerators and divisors are,
     /// and then they are equal for every value of the symbols.
     Ceil(Box<Size>, i64),
+    /// NumPy's broadcast of these sizes, which only the run time can decide (`ceil(n/2)` against
+    /// `ceil((n-1)/2)`): once the run-time broadcast has succeeded, every size in the set that is
+    /// not 1 has one value, and this is it (1 if there is none). Built only by [`Size::broadcast`]:
+    /// at least two sizes, sorted, without repeats, none the literal 1 or itself such a set (the
+    /// broadcast of broadcasts is one set: it is associative, commutative and idempotent), so two
+    /// results of broadcasting the same sizes in any order and grouping are one size.
+    Bcast(Vec<Size>),
 }
 
 /// An affine size expression `c + sum(k_i * s_i)` in elements (a `s_i` may be a [`SizeSym::Ceil`]
@@ -102,28 +109,54 @@ impl Size {
     pub fn rem(&self, k: i64) -> Option<Size> {
         arrayc_core::shape::SymbolicSize::rem(self, k)
     }
-    /// Whether a fresh unknown (`?3`) occurs in the size, inside a ceiling division too.
+    /// The size of NumPy's broadcast of two sizes that are not provably equal, neither the
+    /// literal 1 ([`SizeSym::Bcast`]; the run time checks that they broadcast): the set of both
+    /// (a set's members taken in), without 1s and repeats; a single remaining size is itself.
+    pub fn broadcast(a: &Size, b: &Size) -> Size {
+        let mut members = vec![];
+        for s in [a, b] {
+            match s.terms.iter().next() {
+                Some((SizeSym::Bcast(m), 1)) if s.terms.len() == 1 && s.constant == 0 => {
+                    members.extend(m.iter().cloned())
+                }
+                _ => members.push(s.clone()),
+            }
+        }
+        members.retain(|s| s.as_const() != Some(1));
+        members.sort();
+        members.dedup();
+        match members.len() {
+            0 => Size::lit(1),
+            1 => members.swap_remove(0),
+            _ => Size::sym(SizeSym::Bcast(members)),
+        }
+    }
+    /// The sizes inside a ceiling division or a broadcast set.
+    fn inner(s: &SizeSym) -> &[Size] {
+        match s {
+            SizeSym::Ceil(num, _) => std::slice::from_ref(num),
+            SizeSym::Bcast(m) => m,
+            SizeSym::Named(_) | SizeSym::Unknown(_) => &[],
+        }
+    }
+    /// Whether a fresh unknown (`?3`) occurs in the size, inside a ceiling division or a broadcast
+    /// set too.
     pub fn has_unknown(&self) -> bool {
-        self.terms.keys().any(|s| match s {
-            SizeSym::Unknown(_) => true,
-            SizeSym::Ceil(num, _) => num.has_unknown(),
-            SizeSym::Named(_) => false,
-        })
+        self.terms.keys().any(|s| matches!(s, SizeSym::Unknown(_)) || Size::inner(s).iter().any(Size::has_unknown))
     }
-    /// Whether the size is affine in named symbols and unknowns only (no ceiling division), so
-    /// that it can be written as a dimension of a declared type.
+    /// Whether the size is affine in named symbols and unknowns only (no ceiling division or
+    /// broadcast set), so that it can be written as a dimension of a declared type.
     pub fn is_affine(&self) -> bool {
-        !self.terms.keys().any(|s| matches!(s, SizeSym::Ceil(..)))
+        !self.terms.keys().any(|s| matches!(s, SizeSym::Ceil(..) | SizeSym::Bcast(_)))
     }
-    /// The named symbols of the size, inside ceiling divisions too.
+    /// The named symbols of the size, inside ceiling divisions and broadcast sets too.
     pub fn named_symbols(&self) -> Vec<String> {
         let mut out = vec![];
         for s in self.terms.keys() {
-            match s {
-                SizeSym::Named(n) => out.push(n.clone()),
-                SizeSym::Ceil(num, _) => out.extend(num.named_symbols()),
-                SizeSym::Unknown(_) => {}
+            if let SizeSym::Named(n) = s {
+                out.push(n.clone());
             }
+            out.extend(Size::inner(s).iter().flat_map(Size::named_symbols));
         }
         out
     }
@@ -188,6 +221,9 @@ impl fmt::Display for Size {
                 SizeSym::Unknown(i) => format!("?{i}"),
                 SizeSym::Ceil(num, d) if num.constant == 0 && num.terms.len() == 1 => format!("ceil({num}/{d})"),
                 SizeSym::Ceil(num, d) => format!("ceil(({num})/{d})"),
+                SizeSym::Bcast(m) => {
+                    format!("broadcast({})", m.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "))
+                }
             };
             let (sign, mag) = if *k < 0 { ("-", k.unsigned_abs()) } else { ("+", k.unsigned_abs()) };
             if first {
@@ -346,6 +382,62 @@ mod tests {
         assert_eq!(n().mul(&Size::lit(2)).unwrap().sub(&Size::lit(1)).ceil_div(2), Some(n()));
         assert_eq!(n().floor_div(2).unwrap().to_string(), "ceil((n+1)/2)-1");
         assert_eq!(n().ceil_div(0), None);
+    }
+
+    /// NumPy's broadcast of concrete sizes: `None` where they do not broadcast.
+    fn np_broadcast(sizes: &[i64]) -> Option<i64> {
+        let big: Vec<i64> = sizes.iter().copied().filter(|&s| s != 1).collect();
+        match big.first() {
+            None => Some(1),
+            Some(&b) => big.iter().all(|&s| s == b).then_some(b),
+        }
+    }
+
+    #[test]
+    fn broadcast_sets_are_one_size_for_any_order_and_equal_numpy_where_it_broadcasts() {
+        // Sizes ceil(n/2), ceil((n-1)/2), n, n-1 and 1, broadcast in every order and grouping of
+        // up to 3: equal sets are equal sizes, and at every n where NumPy broadcasts the sizes, the
+        // set's value (through substitution) is NumPy's.
+        let c1 = n().ceil_div(2).unwrap();
+        let c2 = n().sub(&Size::lit(1)).ceil_div(2).unwrap();
+        let pool = [c1.clone(), c2.clone(), n(), n().sub(&Size::lit(1)), Size::lit(1), m()];
+        let value = |s: &Size, nv: i64, mv: i64| -> Option<i64> {
+            // A set's value: NumPy's broadcast of its members' values.
+            match s.terms.iter().next() {
+                Some((SizeSym::Bcast(ms), 1)) if s.terms.len() == 1 && s.constant == 0 => {
+                    np_broadcast(&ms.iter().map(|x| at(x, nv, mv)).collect::<Vec<_>>())
+                }
+                _ => Some(at(s, nv, mv)),
+            }
+        };
+        let mut checked = 0;
+        for a in &pool {
+            for b in &pool {
+                for c in &pool {
+                    let left = Size::broadcast(&Size::broadcast(a, b), c);
+                    let right = Size::broadcast(a, &Size::broadcast(c, b));
+                    assert_eq!(left, right, "({a} {b}) {c}");
+                    assert_eq!(Size::broadcast(&left, a), left, "idempotent");
+                    for nv in 0..12 {
+                        for mv in 0..4 {
+                            let want = np_broadcast(&[at(a, nv, mv), at(b, nv, mv), at(c, nv, mv)]);
+                            if let Some(w) = want {
+                                assert_eq!(value(&left, nv, mv), Some(w), "{left} at n={nv}, m={mv}");
+                                // Substituting the symbols gives the same value.
+                                let b =
+                                    HashMap::from([("n".to_string(), Size::lit(nv)), ("m".to_string(), Size::lit(mv))]);
+                                assert_eq!(subst(&left, &b).and_then(|v| v.as_const()), Some(w));
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000);
+        assert_eq!(Size::broadcast(&c1, &Size::lit(1)), c1);
+        assert_eq!(Size::broadcast(&c1, &c2).to_string(), "broadcast(ceil((n+1)/2)-1, ceil(n/2))");
+        assert!(!Size::broadcast(&c1, &c2).is_affine());
     }
 
     #[test]

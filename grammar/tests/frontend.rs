@@ -160,6 +160,7 @@ fn slice_shapes_symbolic() {
         let g = x[newaxis, :]; let h = m[..., 0]; let k = m[0]; let s = m[1, 2];
         let q = x[2:5]; let r = zeros(7)[::2]; let z = m[:, newaxis, 1:];
         let o = x[1::2]; let hz = zeros(N // 2); let ev = zeros(2 * N)[1::2]; let rv = x[::-2];
+        let bs = x[::2] + x[1::2]; let bt = x[1::2] + x[::2] + x[::2];
         let n1 = N - 1; let y = zeros(n1);
         let u = sum(m, axis=0); let v = sum(m, axis=-1); let w = arange(N);
         return c;
@@ -177,6 +178,9 @@ fn slice_shapes_symbolic() {
     assert_eq!(t("zeros(N // 2)"), "f64[ceil((N+1)/2)-1]");
     assert_eq!(t("zeros(2 * N)[1::2]"), "f64[N]");
     assert_eq!(t("x[::-2]"), "f64[ceil(N/2)]");
+    // Sizes only the run time can compare broadcast to one set, however they are grouped.
+    assert_eq!(t("x[::2] + x[1::2]"), "f64[broadcast(ceil((N+1)/2)-1, ceil(N/2))]");
+    assert_eq!(t("x[1::2] + x[::2] + x[::2]"), "f64[broadcast(ceil((N+1)/2)-1, ceil(N/2))]");
     assert_eq!(t("x[newaxis, :]"), "f64[1, N]");
     assert_eq!(t("m[..., 0]"), "f64[N]");
     assert_eq!(t("m[0]"), "f64[M]");

@@ -40,8 +40,9 @@ pub fn shape_str(s: &[Size]) -> String {
 }
 
 impl Checker {
-    /// NumPy broadcasting of two shapes (right-aligned). Undecidable pairs get a fresh size (checked at
-    /// run time); provably different pairs (neither a literal 1) are an error.
+    /// NumPy broadcasting of two shapes (right-aligned). Undecidable pairs get their broadcast set
+    /// ([`Size::broadcast`], checked at run time by the lowering's `arr.broadcast`); provably
+    /// different pairs (neither a literal 1) are an error.
     pub fn broadcast(&mut self, a: &[Size], b: &[Size]) -> Result<Vec<Size>, BroadcastError> {
         let n = a.len().max(b.len());
         let mut out = Vec::with_capacity(n);
@@ -51,7 +52,7 @@ impl Checker {
             let s = match (x, y) {
                 (Some(x), Some(y)) => match pair(&x, &y) {
                     Pair::Take(s) => s,
-                    Pair::Undecided => self.fresh(),
+                    Pair::Undecided => Size::broadcast(&x, &y),
                     Pair::Incompatible => return Err(BroadcastError { left: x, right: y }),
                 },
                 (Some(x), None) | (None, Some(x)) => x,
