@@ -29,6 +29,11 @@ pub enum SizeSym {
     Bcast(Vec<Size>),
 }
 
+/// The largest [`Size::weight`] the checker builds with ceiling divisions and broadcast sets; a
+/// larger one becomes a fresh unknown (checked at run time, as any unknown), so that long chains
+/// of slices and broadcasts (each nesting the previous size) stay linear in time and memory.
+pub const MAX_SIZE_WEIGHT: usize = 64;
+
 /// An affine size expression `c + sum(k_i * s_i)` in elements (a `s_i` may be a [`SizeSym::Ceil`]
 /// of another size).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
@@ -130,6 +135,11 @@ impl Size {
             1 => members.swap_remove(0),
             _ => Size::sym(SizeSym::Bcast(members)),
         }
+    }
+    /// The number of symbols and constants in the size, counted through ceiling divisions and
+    /// broadcast sets: what [`MAX_SIZE_WEIGHT`] bounds.
+    pub fn weight(&self) -> usize {
+        1 + self.terms.keys().map(|s| 1 + Size::inner(s).iter().map(Size::weight).sum::<usize>()).sum::<usize>()
     }
     /// The sizes inside a ceiling division or a broadcast set.
     fn inner(s: &SizeSym) -> &[Size] {

@@ -154,6 +154,24 @@ fn synthetic_checks_with_shapes() {
 }
 
 #[test]
+fn long_chains_of_step_slices_and_broadcasts_stay_bounded() {
+    // Each step slice nests the previous size in a ceiling division, each undecided broadcast the
+    // previous set: past MAX_SIZE_WEIGHT the size is a fresh unknown (checked at run time).
+    let mut src = String::from("fn f(x: f64[N], y: f64[M]) -> f64 {\n    let a0 = x;\n");
+    for k in 1..400 {
+        src.push_str(&format!("    let a{k} = a{}[::2] + y[{}:];\n", k - 1, k % 3));
+    }
+    src.push_str("    return sum(a399);\n}\n");
+    let start = std::time::Instant::now();
+    let c = ok(&src);
+    assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+    assert_eq!(ty1(&c, &src, "a0[::2]"), "f64[ceil(N/2)]");
+    assert!(ty1(&c, &src, "a1[::2] + y[2:]").starts_with("f64[broadcast("));
+    let last = ty1(&c, &src, "a398[::2] + y[0:]");
+    assert!(last.len() < 400, "{last}");
+}
+
+#[test]
 fn slice_shapes_symbolic() {
     let src = "fn f(x: f64[N], m: f64[N, M]) -> f64[N-2] {
         let a = x[:-1]; let b = x[1:]; let c = x[1:-1]; let d = x[::-1]; let e = x[::2];

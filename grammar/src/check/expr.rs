@@ -51,7 +51,9 @@ impl Checker {
     /// The value of an `i64` expression as an affine size over size symbols, if it is one.
     pub fn affine(&self, e: &Expr) -> Option<Size> {
         let bounded = |s: Size| {
-            (s.constant.unsigned_abs() < (1 << 40) && s.terms.values().all(|k| k.unsigned_abs() < (1 << 20)))
+            (s.constant.unsigned_abs() < (1 << 40)
+                && s.terms.values().all(|k| k.unsigned_abs() < (1 << 20))
+                && s.weight() <= crate::types::MAX_SIZE_WEIGHT)
                 .then_some(s)
         };
         match &e.kind {

@@ -3,7 +3,7 @@
 use super::Checker;
 use crate::ast::{DType, Expr, Index, Span};
 use crate::diag::Diagnostic;
-use crate::types::{Size, Ty};
+use crate::types::{Size, Ty, MAX_SIZE_WEIGHT};
 
 /// Broadcasting failure: the right-aligned dimension pair that provably differs.
 #[derive(Clone, Debug)]
@@ -52,7 +52,14 @@ impl Checker {
             let s = match (x, y) {
                 (Some(x), Some(y)) => match pair(&x, &y) {
                     Pair::Take(s) => s,
-                    Pair::Undecided => Size::broadcast(&x, &y),
+                    Pair::Undecided => {
+                        let s = Size::broadcast(&x, &y);
+                        if s.weight() > MAX_SIZE_WEIGHT {
+                            self.fresh()
+                        } else {
+                            s
+                        }
+                    }
                     Pair::Incompatible => return Err(BroadcastError { left: x, right: y }),
                 },
                 (Some(x), None) | (None, Some(x)) => x,
@@ -116,8 +123,8 @@ impl Checker {
             }
         }
         match arrayc_core::shape::symbolic_slice(dim, start, stop, step) {
-            Some((_, len)) => len,
-            None => self.fresh(),
+            Some((_, len)) if len.weight() <= MAX_SIZE_WEIGHT => len,
+            _ => self.fresh(),
         }
     }
 

@@ -11,6 +11,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::ops::{Add, Mul, Neg, Sub};
 
+/// The largest [`SymExpr::weight`] of a step slice's length that `wsp_fusion` keeps; a longer one
+/// (a chain of step slices of step slices) makes the view opaque (overlapping everything on its
+/// base: conservative), so that chains stay linear in time and memory.
+pub const MAX_WEIGHT: usize = 64;
+
 /// A factor of a monomial.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Atom {
@@ -77,6 +82,15 @@ impl SymExpr {
         }
         Some(out)
     }
+    /// The number of coefficients and atoms, counted through ceiling divisions: what bounds the
+    /// views `wsp_fusion` resolves exactly ([`MAX_WEIGHT`]).
+    pub fn weight(&self) -> usize {
+        let atom = |a: &Atom| match a {
+            Atom::Sym(_) => 1,
+            Atom::Ceil(num, _) => 1 + num.weight(),
+        };
+        self.terms.keys().map(|m| 1 + m.iter().map(atom).sum::<usize>()).sum()
+    }
     /// `Some(c)` when the polynomial has no symbols.
     pub fn as_const(&self) -> Option<i64> {
         match self.terms.len() {
@@ -104,6 +118,9 @@ impl SymExpr {
     /// Substitute the bound symbols; unbound symbols stay symbolic. A ceiling division whose
     /// numerator becomes constant becomes its value.
     pub fn substitute(&self, bindings: &HashMap<String, i64>) -> SymExpr {
+        if bindings.is_empty() {
+            return self.clone();
+        }
         let mut out = SymExpr::default();
         for (mono, &c) in &self.terms {
             let mut coef = c;

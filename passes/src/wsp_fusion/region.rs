@@ -413,7 +413,9 @@ impl Symbols {
                         }
                         // A constant step over a symbolic size: bounds assumed in range, the
                         // checker's rule (lengths `ceil((stop - start) / step)`).
-                        (_, Some(sc)) => arrayc_core::shape::symbolic_slice(&n, a, b, sc).map(|(f, l)| (f, l, sc)),
+                        (_, Some(sc)) => arrayc_core::shape::symbolic_slice(&n, a, b, sc)
+                            .filter(|(f, l)| f.weight() <= wsp::sym::MAX_WEIGHT && l.weight() <= wsp::sym::MAX_WEIGHT)
+                            .map(|(f, l)| (f, l, sc)),
                         _ => None,
                     };
                     match bounds {
