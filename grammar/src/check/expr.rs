@@ -51,7 +51,9 @@ impl Checker {
     /// The value of an `i64` expression as an affine size over size symbols, if it is one.
     pub fn affine(&self, e: &Expr) -> Option<Size> {
         let bounded = |s: Size| {
-            (s.constant.unsigned_abs() < (1 << 40) && s.terms.values().all(|k| k.unsigned_abs() < (1 << 20)))
+            (s.constant.unsigned_abs() < (1 << 40)
+                && s.terms.values().all(|k| k.unsigned_abs() < (1 << 20))
+                && s.weight() <= crate::types::MAX_SIZE_WEIGHT)
                 .then_some(s)
         };
         match &e.kind {
@@ -61,6 +63,13 @@ impl Checker {
             ExprKind::Binary(BinOp::Add, a, b) => bounded(self.affine(a)?.add(&self.affine(b)?)),
             ExprKind::Binary(BinOp::Sub, a, b) => bounded(self.affine(a)?.sub(&self.affine(b)?)),
             ExprKind::Binary(BinOp::Mul, a, b) => bounded(self.affine(a)?.mul(&self.affine(b)?)?),
+            // `//` and `%` by a non-zero constant: NumPy's floor division and remainder.
+            ExprKind::Binary(BinOp::FloorDiv, a, b) => {
+                bounded(self.affine(a)?.floor_div(self.affine(b)?.as_const().filter(|&k| k != 0)?)?)
+            }
+            ExprKind::Binary(BinOp::Rem, a, b) => {
+                bounded(self.affine(a)?.rem(self.affine(b)?.as_const().filter(|&k| k != 0)?)?)
+            }
             ExprKind::Call { .. } => match self.callees.get(e.id.0 as usize).copied().flatten() {
                 Some(Callee::Builtin(b @ (Builtin::Len | Builtin::Ndim | Builtin::Size))) => {
                     bounded(self.shape_query_size(b, e)?)
@@ -395,16 +404,13 @@ impl Checker {
             Ty::Array(d, shape) => {
                 let mut out = Vec::new();
                 for s in shape {
-                    for sym in s.terms.keys() {
-                        if let crate::types::SizeSym::Named(n) = sym {
-                            if !binding.contains_key(n) {
-                                let f = self.fresh();
-                                binding.insert(n.clone(), f);
-                            }
+                    for n in s.named_symbols() {
+                        if let std::collections::hash_map::Entry::Vacant(v) = binding.entry(n) {
+                            v.insert(self.fresh());
                         }
                     }
                     // An existential size (`?`) is a new unknown at every call.
-                    let existential = s.terms.keys().any(|k| matches!(k, crate::types::SizeSym::Unknown(_)));
+                    let existential = s.has_unknown();
                     let v = subst(s, binding).filter(|_| !existential).unwrap_or_else(|| self.fresh());
                     out.push(v);
                 }

@@ -217,7 +217,8 @@ fn instance_text(sig: &FnSig, generic: &Function) -> String {
 
 /// A size as a dimension of a declared type: `Exists` when it has a size known only in the body.
 fn size_dim(s: &Size, sp: &Span) -> DimExpr {
-    if s.terms.keys().any(|k| matches!(k, SizeSym::Unknown(_))) {
+    // An unknown or a ceiling division (no declared type can write one) is a size known in the body.
+    if s.has_unknown() || !s.is_affine() {
         return DimExpr::Exists(sp.clone());
     }
     let lit = |v: i64| DimExpr::Lit(v, sp.clone());

@@ -3,7 +3,7 @@
 use super::Checker;
 use crate::ast::{DType, Expr, Index, Span};
 use crate::diag::Diagnostic;
-use crate::types::{Size, Ty};
+use crate::types::{Size, Ty, MAX_SIZE_WEIGHT};
 
 /// Broadcasting failure: the right-aligned dimension pair that provably differs.
 #[derive(Clone, Debug)]
@@ -40,8 +40,9 @@ pub fn shape_str(s: &[Size]) -> String {
 }
 
 impl Checker {
-    /// NumPy broadcasting of two shapes (right-aligned). Undecidable pairs get a fresh size (checked at
-    /// run time); provably different pairs (neither a literal 1) are an error.
+    /// NumPy broadcasting of two shapes (right-aligned). Undecidable pairs get their broadcast set
+    /// ([`Size::broadcast`], checked at run time by the lowering's `arr.broadcast`); provably
+    /// different pairs (neither a literal 1) are an error.
     pub fn broadcast(&mut self, a: &[Size], b: &[Size]) -> Result<Vec<Size>, BroadcastError> {
         let n = a.len().max(b.len());
         let mut out = Vec::with_capacity(n);
@@ -51,7 +52,14 @@ impl Checker {
             let s = match (x, y) {
                 (Some(x), Some(y)) => match pair(&x, &y) {
                     Pair::Take(s) => s,
-                    Pair::Undecided => self.fresh(),
+                    Pair::Undecided => {
+                        let s = Size::broadcast(&x, &y);
+                        if s.weight() > MAX_SIZE_WEIGHT {
+                            self.fresh()
+                        } else {
+                            s
+                        }
+                    }
                     Pair::Incompatible => return Err(BroadcastError { left: x, right: y }),
                 },
                 (Some(x), None) | (None, Some(x)) => x,
@@ -84,9 +92,10 @@ impl Checker {
     }
 
     /// Size of `x[start:stop:step]` on a dimension of size `dim` (NumPy semantics).
-    /// Exact for constant bounds on a constant dimension; for unit steps with affine bounds it is
-    /// `stop - start` (negative bounds count from the end), assuming the bounds lie within the
-    /// dimension; a reversed full slice keeps the size; anything else is a fresh unknown.
+    /// Exact for constant bounds on a constant dimension; for affine bounds and a constant step it
+    /// is [`arrayc_core::shape::symbolic_slice`]'s length (`ceil((stop - start) / step)`, negative
+    /// constant bounds counting from the end), assuming the bounds lie within the dimension, as the
+    /// fusion pass's views do; anything else is a fresh unknown.
     pub fn slice_size(
         &mut self,
         dim: &Size,
@@ -113,26 +122,10 @@ impl Checker {
                 return Size::lit(const_slice_len(d, sc.flatten(), ec.flatten(), step));
             }
         }
-        if step == 1 {
-            let resolve = |b: Option<Size>, default: Size| match b {
-                None => default,
-                Some(s) => match s.as_const() {
-                    Some(c) if c < 0 => dim.add(&s),
-                    _ => s,
-                },
-            };
-            let a = resolve(start, Size::lit(0));
-            let b = resolve(stop, dim.clone());
-            let len = b.sub(&a);
-            return match len.as_const() {
-                Some(c) if c < 0 => Size::lit(0),
-                _ => len,
-            };
+        match arrayc_core::shape::symbolic_slice(dim, start, stop, step) {
+            Some((_, len)) if len.weight() <= MAX_SIZE_WEIGHT => len,
+            _ => self.fresh(),
         }
-        if step == -1 && start.is_none() && stop.is_none() {
-            return dim.clone();
-        }
-        self.fresh()
     }
 
     /// Type of the view `base[index]`. Reports too many indices, bad index types, provably

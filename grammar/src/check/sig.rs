@@ -216,6 +216,14 @@ pub fn subst(s: &Size, binding: &HashMap<String, Size>) -> Option<Size> {
         let v = match sym {
             SizeSym::Named(n) => binding.get(n)?.clone(),
             SizeSym::Unknown(_) => Size::sym(sym.clone()),
+            SizeSym::Ceil(num, d) => subst(num, binding)?.ceil_div(*d)?,
+            SizeSym::Bcast(m) => {
+                let mut out = subst(m.first()?, binding)?;
+                for s in &m[1..] {
+                    out = Size::broadcast(&out, &subst(s, binding)?);
+                }
+                out
+            }
         };
         out = out.add(&v.mul(&Size::lit(*k))?);
     }

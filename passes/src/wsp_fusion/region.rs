@@ -5,8 +5,9 @@
 //!
 //! Symbols are the function's own i64 values (`n`, `%12`): sizes from `arr.dim` resolve to the
 //! shape of the view they measure, and `+ - *` of sizes stay symbolic, so `N-2` equals `N-2`.
-//! Resolution is exact for constant indices and unit-step slices (assuming in-range bounds, which
-//! only makes two views *identical* when they really are the same view); anything else becomes an
+//! Resolution is exact for constant indices and constant-step slices (assuming in-range bounds, which
+//! only makes two views *identical* when they really are the same view; a step slice's length is
+//! a canonical ceiling division, [`crate::wsp::sym::Atom::Ceil`]); anything else becomes an
 //! opaque view with fresh symbols, which the WSP graph treats as overlapping everything on its base
 //! (conservative, never wrong).
 //!
@@ -18,6 +19,7 @@
 use super::KnownArg;
 use crate::wsp::{self, BaseId, SymExpr};
 use arrayc_core::semantics::{scalar_binary, scalar_unary};
+use arrayc_core::shape::SymbolicSize;
 use arrayc_dialect::ir::{BinFn, Body, ComputeFn, Func, IndexEntry, OpKind, Scalar, Type, ValueId};
 use arrayc_grammar::ast::DType;
 use std::collections::HashMap;
@@ -233,12 +235,23 @@ impl Symbols {
                     self.ints.insert(*res, e);
                 }
             }
+            // Either way the same size (the lowering's broadcast of two provably equal sizes).
+            OpKind::Select { res, lhs, rhs, .. } if f.ty(*res) == Type::Scalar(DType::I64) => {
+                let (a, b) = (self.int(f, *lhs), self.int(f, *rhs));
+                if a == b {
+                    self.ints.insert(*res, a);
+                }
+            }
             OpKind::Binary { res, op, lhs, rhs } if f.ty(*res) == Type::Scalar(DType::I64) => {
                 let (a, b) = (self.int(f, *lhs), self.int(f, *rhs));
+                let divisor = b.as_const().filter(|&k| k != 0);
                 let e = match op {
                     BinFn::Add => Some(a + b),
                     BinFn::Sub => Some(a - b),
                     BinFn::Mul => Some(a * b),
+                    // By a non-zero constant: NumPy's floor division and remainder (the checker's rule).
+                    BinFn::FloorDiv => divisor.and_then(|k| SymbolicSize::floor_div(&a, k)),
+                    BinFn::Rem => divisor.and_then(|k| SymbolicSize::rem(&a, k)),
                     _ => None,
                 };
                 if let Some(e) = e {
@@ -398,19 +411,11 @@ impl Symbols {
                             );
                             Some((SymExpr::constant(first), SymExpr::constant(len), sc))
                         }
-                        // Unit step over a symbolic size: bounds assumed in range.
-                        (_, Some(1)) => {
-                            let norm = |x: Option<SymExpr>, default: SymExpr| match x {
-                                None => default,
-                                Some(e) => match e.as_const() {
-                                    Some(c) if c < 0 => n.clone() + SymExpr::constant(c),
-                                    _ => e,
-                                },
-                            };
-                            let first = norm(a, SymExpr::constant(0));
-                            let end = norm(b, n.clone());
-                            Some((first.clone(), end - first, 1))
-                        }
+                        // A constant step over a symbolic size: bounds assumed in range, the
+                        // checker's rule (lengths `ceil((stop - start) / step)`).
+                        (_, Some(sc)) => arrayc_core::shape::symbolic_slice(&n, a, b, sc)
+                            .filter(|(f, l)| f.weight() <= wsp::sym::MAX_WEIGHT && l.weight() <= wsp::sym::MAX_WEIGHT)
+                            .map(|(f, l)| (f, l, sc)),
                         _ => None,
                     };
                     match bounds {
