@@ -73,7 +73,7 @@ impl Checker {
             B::Clip => self.clip(&c),
             B::Minimum | B::Maximum | B::Where => self.selection(&c),
             B::Arctan2 | B::Copysign => self.float_binary(&c),
-            B::F64 | B::F32 | B::I64 | B::Bool => self.cast(&c),
+            B::F64 | B::F32 | B::I64 | B::I32 | B::Bool => self.cast(&c),
             B::Sum | B::Prod | B::Min | B::Max | B::Mean | B::Any | B::All | B::CountNonzero | B::Var | B::Std => {
                 self.reduction(&c)
             }
@@ -225,7 +225,7 @@ impl Checker {
                 }
                 "loc" | "scale" => {
                     let t = self.value(v);
-                    if !matches!(t, Ty::Scalar(DType::F64 | DType::F32 | DType::I64) | Ty::Error) {
+                    if !matches!(t, Ty::Scalar(DType::F64 | DType::F32 | DType::I64 | DType::I32) | Ty::Error) {
                         self.error(
                             "E0503",
                             format!("`{}=` must be a numeric scalar, found {t}", k.name),
@@ -452,7 +452,7 @@ impl Checker {
                 "`round` of a bool with `decimals=` is not defined (NumPy raises too)",
                 "convert first: `f64(x)`",
             )),
-            Builtin::Round if d == DType::I64 && c.decimals.is_some_and(|k| k < 0) => Some((
+            Builtin::Round if d.is_int() && c.decimals.is_some_and(|k| k < 0) => Some((
                 "`round` of an integer with negative `decimals=` is not supported (NumPy rounds it in f64 and \
                  casts back, wrapping near the ends of the i64 range)",
                 "round in f64 and convert: `i64(round(f64(x), decimals=-2))`",
@@ -574,10 +574,7 @@ impl Checker {
             return Ty::Error;
         }
         let rd = match c.b {
-            Builtin::Sum | Builtin::Prod => match d {
-                DType::Bool | DType::I64 => DType::I64,
-                f => f,
-            },
+            Builtin::Sum | Builtin::Prod => d.sum_dtype(),
             Builtin::Any | Builtin::All => DType::Bool,
             Builtin::CountNonzero => DType::I64,
             Builtin::Mean | Builtin::Var | Builtin::Std => {
@@ -662,9 +659,9 @@ impl Checker {
                     Ty::Array(DType::I64, s)
                 }
             }
-            // A scan keeps the shape; it accumulates like `sum`/`prod`: a bool or i64 array
+            // A scan keeps the shape; it accumulates like `sum`/`prod`: a bool or integer array
             // gives i64.
-            (true, _) => Ty::Array(if d == DType::Bool { DType::I64 } else { d }, shape),
+            (true, _) => Ty::Array(d.sum_dtype(), shape),
         }
     }
 
