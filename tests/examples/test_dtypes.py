@@ -100,15 +100,27 @@ def test_i32_weak_literals_wrap_reduce_and_convert_like_numpy(target, tmp_path):
             np.testing.assert_array_equal(got, w, err_msg=f"result {k}")
 
 
-@pytest.mark.parametrize("expr", ["x + 3000000000", "x * -2147483649", "2147483648 - x"])
+@pytest.mark.parametrize("expr", ["x + 3000000000", "x * -2147483649", "2147483648 - x", "maximum(x, 3000000000)",
+                                  "where(x > 0, x, -2147483649)", "clip(x, 0, 2147483648)", "fmod(x, 2147483648)",
+                                  "y += 2147483648"])
 def test_an_i32_literal_out_of_range_is_numpys_overflow_error(expr, tmp_path):
-    """NumPy 2 raises OverflowError for a Python int outside int32's range beside an int32 array;
-    arrayc refuses it at compile time (E0315), naming the line and a fix, without a panic."""
-    with pytest.raises(OverflowError):
-        eval(expr, {"x": np.zeros(2, np.int32)})
-    proc = check_source(f"fn main(x: i32[N]) -> i32[N] {{\n    return {expr};\n}}\n", tmp_path)
+    """NumPy 2 raises OverflowError for a Python int outside int32's range beside an int32 array
+    (an operator, a ufunc, `where`, `clip`, an in-place operator); arrayc refuses it at compile time
+    (E0315), naming the line and a fix, without a panic."""
+    env = {"x": np.zeros(2, np.int32), "y": np.zeros(2, np.int32), "maximum": np.maximum, "where": np.where,
+           "clip": np.clip, "fmod": np.fmod}
+    if expr.startswith(("where", "clip")):
+        # NumPy does not raise there (`where` wraps the literal, `clip` compares exactly); arrayc
+        # refuses the literal all the same rather than wrap it.
+        exec(expr, env)
+    else:
+        with pytest.raises(OverflowError):
+            exec(expr, env)
+    body = f"let y = copy(x);\n    {expr};\n    return y;" if "+=" in expr else f"return {expr};"
+    proc = check_source(f"fn main(x: i32[N]) -> i32[N] {{\n    {body}\n}}\n", tmp_path)
     assert proc.returncode == 1 and "panicked" not in proc.stderr, proc.stderr
-    assert "E0315" in proc.stderr and "e.arr:2:" in proc.stderr and "i64(x)" in proc.stderr, proc.stderr
+    line = 3 if "+=" in expr else 2
+    assert "E0315" in proc.stderr and f"e.arr:{line}:" in proc.stderr and "i64(x)" in proc.stderr, proc.stderr
     ok = check_source("fn main(x: i32[N]) -> i32[N] {\n    return x * -2147483648 + 2147483647;\n}\n", tmp_path)
     assert ok.returncode == 0, ok.stderr
 
@@ -210,3 +222,23 @@ def test_i32_executable(tmp_path):
     assert y.dtype == np.int32 and s.dtype == np.int64
     np.testing.assert_array_equal(y, x * np.int32(7) - np.int32(1))
     assert s == np.sum(x)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_i32_scalars_index_slice_size_and_bound_loops(target, tmp_path):
+    """An `i32` scalar is an index (negative too), a slice bound, a size and a `range` bound, as
+    NumPy takes any integer there; an `i32` index array is E0406 naming the conversion."""
+    src = """fn main(x: f64[N], k: i32, j: i32) -> (f64, f64, f64[?], f64[?], i64) {
+    let s = 0;
+    for i in range(j, k) { s = s + i; }
+    return (x[k], x[-k], x[j:k], zeros(k), s);
+}
+"""
+    x = np.arange(10.0) * 1.5
+    proc, res = run_source(src, {"x": x}, tmp_path, flags=("--arg", "k=4", "--arg", "j=1", "--target", target))
+    assert proc.returncode == 0, proc.stderr
+    want = [x[4], x[-4], x[1:4], np.zeros(4), sum(range(1, 4))]
+    for got, w in zip(res, want):
+        np.testing.assert_array_equal(got, w)
+    bad = check_source("fn main(x: f64[N], idx: i32[M]) -> f64[M] {\n    return x[idx];\n}\n", tmp_path)
+    assert bad.returncode == 1 and "E0406" in bad.stderr and "x[i64(idx)]" in bad.stderr, bad.stderr

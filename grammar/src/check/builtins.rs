@@ -495,6 +495,9 @@ impl Checker {
         };
         let ta = self.value(a);
         let tb = self.value(b);
+        if let (Some(da), Some(db)) = (ta.dtype(), tb.dtype()) {
+            self.check_int_literals(&[a, b], promote(da, weak_of(a), db, weak_of(b)));
+        }
         self.binary(op, (&ta, weak_of(a)), (&tb, weak_of(b)), &c.e.span)
     }
 
@@ -513,6 +516,7 @@ impl Checker {
             _ => None,
         };
         let d = promote(d1, w1, dh, wh);
+        self.check_int_literals(&[&c.args[0], &c.args[1], &c.args[2]], d);
         self.broadcast_all(&[&ts[0], &ts[1], &ts[2]], d, c.e)
     }
 
@@ -534,6 +538,7 @@ impl Checker {
             let tb = self.value(&c.args[1]);
             let (Some(da), Some(db)) = (ta.dtype(), tb.dtype()) else { return Ty::Error };
             let d = promote(da, weak_of(&c.args[0]), db, weak_of(&c.args[1]));
+            self.check_int_literals(&[&c.args[0], &c.args[1]], d);
             return self.broadcast_all(&[&ta, &tb], d, c.e);
         }
         let tc = self.value(&c.args[0]);
@@ -554,6 +559,7 @@ impl Checker {
             return Ty::Error;
         };
         let d = promote(da, weak_of(&c.args[1]), db, weak_of(&c.args[2]));
+        self.check_int_literals(&[&c.args[1], &c.args[2]], d);
         self.broadcast_all(&[&tc, &ta, &tb], d, c.e)
     }
 

@@ -524,6 +524,14 @@ impl Checker {
             );
         }
     }
+
+    /// [`Checker::check_int_literal`] of each of `args` that is a weak literal of an elementwise
+    /// operation promoted to `d`.
+    pub fn check_int_literals(&mut self, args: &[&Expr], d: DType) {
+        for a in args {
+            self.check_int_literal(a, d);
+        }
+    }
 }
 
 /// The value of a (possibly negated or parenthesised) integer literal.
