@@ -226,19 +226,22 @@ def test_i32_executable(tmp_path):
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_i32_scalars_index_slice_size_and_bound_loops(target, tmp_path):
-    """An `i32` scalar is an index (negative too), a slice bound, a size and a `range` bound, as
-    NumPy takes any integer there; an `i32` index array is E0406 naming the conversion."""
-    src = """fn main(x: f64[N], k: i32, j: i32) -> (f64, f64, f64[?], f64[?], i64) {
+    """An `i32` scalar is an index (negative too), a slice bound, a size, a `range` bound and an
+    argument of `arange` (`int64`, as NumPy's) and `linspace`, as NumPy takes any integer there; an
+    `i32` index array is E0406 naming the conversion."""
+    src = """fn main(x: f64[N], k: i32, j: i32) -> (f64, f64, f64[?], f64[?], i64, i64[?], f64[?]) {
     let s = 0;
     for i in range(j, k) { s = s + i; }
-    return (x[k], x[-k], x[j:k], zeros(k), s);
+    return (x[k], x[-k], x[j:k], zeros(k), s, arange(j, k), linspace(j, k, 5));
 }
 """
     x = np.arange(10.0) * 1.5
     proc, res = run_source(src, {"x": x}, tmp_path, flags=("--arg", "k=4", "--arg", "j=1", "--target", target))
     assert proc.returncode == 0, proc.stderr
-    want = [x[4], x[-4], x[1:4], np.zeros(4), sum(range(1, 4))]
+    j, k = np.int32(1), np.int32(4)
+    want = [x[4], x[-4], x[1:4], np.zeros(4), sum(range(1, 4)), np.arange(j, k), np.linspace(j, k, 5)]
     for got, w in zip(res, want):
+        assert got.dtype == np.asarray(w).dtype
         np.testing.assert_array_equal(got, w)
     bad = check_source("fn main(x: f64[N], idx: i32[M]) -> f64[M] {\n    return x[idx];\n}\n", tmp_path)
     assert bad.returncode == 1 and "E0406" in bad.stderr and "x[i64(idx)]" in bad.stderr, bad.stderr

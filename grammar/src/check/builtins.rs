@@ -330,13 +330,13 @@ impl Checker {
     }
 
     /// `arange(stop)`, `arange(start, stop)`, `arange(start, stop, step)`: `i64` when every
-    /// argument is, else `f64`.
+    /// argument is an integer (NumPy gives `int64` for `int32` arguments too), else `f64`.
     fn arange(&mut self, c: &Call) -> Ty {
         let mut all_int = true;
         let mut ok = true;
         for a in c.args {
             match self.value(a) {
-                Ty::Scalar(DType::I64) => {}
+                Ty::Scalar(d) if d.is_int() => {}
                 Ty::Scalar(DType::F64 | DType::F32) => all_int = false,
                 Ty::Error => ok = false,
                 other => {
@@ -367,7 +367,7 @@ impl Checker {
         let mut ok = true;
         for a in &c.args[..2] {
             match self.value(a) {
-                Ty::Scalar(DType::I64 | DType::F64 | DType::F32) => {}
+                Ty::Scalar(d) if d.is_int() || d.is_float() => {}
                 Ty::Error => ok = false,
                 other => {
                     self.error(
