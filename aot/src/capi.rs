@@ -59,6 +59,9 @@ unsafe fn argument(name: &str, a: &ArraycValue, t: Type) -> Result<RtValue, Stri
                 DType::F64 => Scalar::F64(a.f),
                 DType::F32 => Scalar::F32(a.f as f32),
                 DType::I64 => Scalar::I64(a.i),
+                DType::I32 => Scalar::I32(
+                    i32::try_from(a.i).map_err(|_| format!("argument `{name}`: {} is out of int32's range", a.i))?,
+                ),
                 DType::Bool => Scalar::Bool(a.i != 0),
             };
             Ok(RtValue::Scalar(s.cast(want)))
@@ -107,6 +110,7 @@ fn result(r: RtValue, out: &mut ArraycValue) {
                 Scalar::F64(x) => out.f = x,
                 Scalar::F32(x) => out.f = x as f64,
                 Scalar::I64(x) => out.i = x,
+                Scalar::I32(x) => out.i = x.into(),
                 Scalar::Bool(x) => out.i = x as i64,
             }
         }

@@ -151,16 +151,10 @@ fn reduce_kind<'c, 'a>(o: &OperationRef<'c, 'a>) -> Result<ReduceKind, ImportErr
 }
 
 fn scalar_dtype(s: &str) -> Option<DType> {
-    Some(match s {
-        "f64" => DType::F64,
-        "f32" => DType::F32,
-        "i64" => DType::I64,
-        "i1" => DType::Bool,
-        _ => return None,
-    })
+    DType::ALL.into_iter().find(|&d| arrayc_dialect::print::elem_type(d) == s)
 }
 
-/// arrayc type of an MLIR type: `f64`/`f32`/`i64`/`i1` scalars and memrefs of them (any layout).
+/// arrayc type of an MLIR type: `f64`/`f32`/`i64`/`i32`/`i1` scalars and memrefs of them (any layout).
 fn ir_type(t: MType) -> Option<Type> {
     if let Ok(mr) = MemRefType::try_from(t) {
         return scalar_dtype(&mr.element().to_string()).map(|d| Type::Array(d, mr.rank()));
@@ -411,6 +405,9 @@ impl FuncImporter<'_> {
                     Type::Scalar(DType::I64) => {
                         Scalar::I64(IntegerAttribute::try_from(attr).map_err(|_| unsupported(o, "bad i64"))?.value())
                     }
+                    Type::Scalar(DType::I32) => Scalar::I32(
+                        IntegerAttribute::try_from(attr).map_err(|_| unsupported(o, "bad i32"))?.value() as i32,
+                    ),
                     Type::Scalar(DType::Bool) => Scalar::Bool(
                         IntegerAttribute::try_from(attr).map_err(|_| unsupported(o, "bad i1"))?.value() != 0,
                     ),

@@ -512,6 +512,7 @@ pub fn scalar_word(s: Scalar, d: DType) -> u64 {
         Scalar::F64(x) => x.to_bits(),
         Scalar::F32(x) => x.to_bits() as u64,
         Scalar::I64(x) => x as u64,
+        Scalar::I32(x) => x as u32 as u64,
         Scalar::Bool(x) => x as u64,
     }
 }

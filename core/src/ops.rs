@@ -31,6 +31,7 @@ pub enum Scalar {
     F64(f64),
     F32(f32),
     I64(i64),
+    I32(i32),
     Bool(bool),
 }
 
@@ -41,6 +42,7 @@ impl Scalar {
             Scalar::F64(_) => DType::F64,
             Scalar::F32(_) => DType::F32,
             Scalar::I64(_) => DType::I64,
+            Scalar::I32(_) => DType::I32,
             Scalar::Bool(_) => DType::Bool,
         }
     }
@@ -51,6 +53,7 @@ impl Scalar {
             Scalar::F64(v) => v,
             Scalar::F32(v) => v as f64,
             Scalar::I64(v) => v as f64,
+            Scalar::I32(v) => v as f64,
             Scalar::Bool(v) => v as i64 as f64,
         }
     }
@@ -70,7 +73,26 @@ impl Scalar {
             Scalar::F64(v) => float(v),
             Scalar::F32(v) => float(v as f64),
             Scalar::I64(v) => v,
+            Scalar::I32(v) => v as i64,
             Scalar::Bool(v) => v as i64,
+        }
+    }
+    /// Value as i32 (NumPy's `astype(int32)`): an integer wraps (keeps its low 32 bits), a
+    /// float truncates toward zero, and a float that is NaN or outside the i32 range gives
+    /// `i32::MIN`, as the kernels' `arith.fptosi` to `i32` does on x86-64 (`cvttsd2si`).
+    #[inline]
+    pub fn as_i32(self) -> i32 {
+        let float = |v: f64| {
+            if v.is_nan() || !(-2_147_483_648.0..2_147_483_648.0).contains(&v) {
+                i32::MIN
+            } else {
+                v as i32
+            }
+        };
+        match self {
+            Scalar::F64(v) => float(v),
+            Scalar::F32(v) => float(v as f64),
+            s => s.as_i64() as i32,
         }
     }
     /// Converts to `dtype` with NumPy's `astype` semantics (float to int truncates, nonzero is true).
@@ -80,9 +102,11 @@ impl Scalar {
             DType::F64 => Scalar::F64(self.as_f64()),
             DType::F32 => Scalar::F32(self.as_f64() as f32),
             DType::I64 => Scalar::I64(self.as_i64()),
+            DType::I32 => Scalar::I32(self.as_i32()),
             DType::Bool => Scalar::Bool(match self {
                 Scalar::Bool(b) => b,
                 Scalar::I64(v) => v != 0,
+                Scalar::I32(v) => v != 0,
                 s => s.as_f64() != 0.0,
             }),
         }
@@ -96,6 +120,7 @@ impl Scalar {
             Scalar::F64(v) => v.to_bits(),
             Scalar::F32(v) => u64::from(v.to_bits()),
             Scalar::I64(v) => v as u64,
+            Scalar::I32(v) => u64::from(v as u32),
             Scalar::Bool(v) => u64::from(v),
         }
     }
@@ -106,6 +131,7 @@ impl Scalar {
             DType::F64 => Scalar::F64(f64::from_bits(bits)),
             DType::F32 => Scalar::F32(f32::from_bits(bits as u32)),
             DType::I64 => Scalar::I64(bits as i64),
+            DType::I32 => Scalar::I32(bits as u32 as i32),
             DType::Bool => Scalar::Bool(bits != 0),
         }
     }

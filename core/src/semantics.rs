@@ -151,7 +151,12 @@ pub fn scalar_binary(op: BinFn, a: Scalar, b: Scalar) -> Result<Scalar, ScalarEr
             F32(float_floor_div(x as f64, y as f64, |v| v as f32 as f64) as f32)
         }
         (F32(x), F32(y)) => float_bin(op, x as f64, y as f64).map(|v| F32(v as f32)).unwrap_or_else(|s| s),
-        (I64(x), I64(y)) => int_bin(op, x, y)?,
+        (I64(x), I64(y)) => int_bin(op, x, y, 64)?,
+        // Computed in i64 and wrapped to i32: exact for every operation modulo 2^32 (`int_bin`).
+        (I32(x), I32(y)) => match int_bin(op, x.into(), y.into(), 32)? {
+            I64(v) => I32(v as i32),
+            s => s,
+        },
         (Bool(x), Bool(y)) => match op {
             BinFn::And => Bool(x & y),
             BinFn::Or => Bool(x | y),
@@ -162,14 +167,18 @@ pub fn scalar_binary(op: BinFn, a: Scalar, b: Scalar) -> Result<Scalar, ScalarEr
             BinFn::Le => Bool(x <= y),
             BinFn::Gt => Bool(x & !y),
             BinFn::Ge => Bool(x >= y),
-            _ => int_bin(op, x as i64, y as i64)?,
+            _ => int_bin(op, x as i64, y as i64, 64)?,
         },
         (a, b) => return Err(ScalarError::MixedDtypes(a.dtype(), b.dtype())),
     })
 }
 
+/// Binary operation on two integers of a `bits`-wide dtype (64, or 32 with `x` and `y` in the i32
+/// range, the caller wrapping an `I64` result to i32: wrapping i64 arithmetic agrees with i32's
+/// modulo 2^32, and `i32::MIN // -1` is 2^31, which wraps to `i32::MIN` as NumPy gives). Shift
+/// counts outside `0..bits` give 0 (left) or the sign (right), as NumPy.
 #[inline]
-fn int_bin(op: BinFn, x: i64, y: i64) -> Result<Scalar, ScalarError> {
+fn int_bin(op: BinFn, x: i64, y: i64, bits: i64) -> Result<Scalar, ScalarError> {
     use Scalar::*;
     Ok(match op {
         BinFn::Add => I64(x.wrapping_add(y)),
@@ -192,8 +201,8 @@ fn int_bin(op: BinFn, x: i64, y: i64) -> Result<Scalar, ScalarError> {
         BinFn::Or => I64(x | y),
         BinFn::FloorDiv => I64(int_floor_div(x, y)),
         BinFn::Xor => I64(x ^ y),
-        BinFn::Shl => I64(if (0..64).contains(&y) { x << y } else { 0 }),
-        BinFn::Shr => I64(if (0..64).contains(&y) { x >> y } else { x >> 63 }),
+        BinFn::Shl => I64(if (0..bits).contains(&y) { x << y } else { 0 }),
+        BinFn::Shr => I64(if (0..bits).contains(&y) { x >> y } else { x >> 63 }),
     })
 }
 
@@ -240,6 +249,12 @@ pub fn scalar_unary(op: UnFn, a: Scalar) -> Scalar {
             _ if op.rounds() => a,
             _ => Scalar::F64(f(x as f64)),
         },
+        Scalar::I32(x) => match op {
+            UnFn::Abs => Scalar::I32(x.wrapping_abs()),
+            UnFn::Neg => Scalar::I32(x.wrapping_neg()),
+            _ if op.rounds() => a,
+            _ => Scalar::F64(f(x as f64)),
+        },
         Scalar::Bool(b) => match op {
             UnFn::Not => Scalar::Bool(!b),
             _ => a,
@@ -254,13 +269,15 @@ pub fn reduce_identity(kind: ReduceKind, d: DType) -> Scalar {
         ReduceKind::Prod => Scalar::I64(1),
         ReduceKind::Min => match d {
             DType::I64 => Scalar::I64(i64::MAX),
+            DType::I32 => Scalar::I32(i32::MAX),
             DType::Bool => Scalar::Bool(true),
-            _ => Scalar::F64(f64::INFINITY),
+            DType::F64 | DType::F32 => Scalar::F64(f64::INFINITY),
         },
         ReduceKind::Max => match d {
             DType::I64 => Scalar::I64(i64::MIN),
+            DType::I32 => Scalar::I32(i32::MIN),
             DType::Bool => Scalar::Bool(false),
-            _ => Scalar::F64(f64::NEG_INFINITY),
+            DType::F64 | DType::F32 => Scalar::F64(f64::NEG_INFINITY),
         },
     };
     s.cast(d)
@@ -291,6 +308,12 @@ pub fn reduce_combine(kind: ReduceKind, a: Scalar, b: Scalar) -> Scalar {
             Min => x.min(y),
             Max => x.max(y),
         }),
+        (Scalar::I32(x), Scalar::I32(y)) => Scalar::I32(match kind {
+            Sum => x.wrapping_add(y),
+            Prod => x.wrapping_mul(y),
+            Min => x.min(y),
+            Max => x.max(y),
+        }),
         (Scalar::Bool(x), Scalar::Bool(y)) => Scalar::Bool(match kind {
             Sum | Max => x | y,
             Prod | Min => x & y,
@@ -302,6 +325,27 @@ pub fn reduce_combine(kind: ReduceKind, a: Scalar, b: Scalar) -> Scalar {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// i32 arithmetic wraps as NumPy's `int32` does (values from NumPy 2.4).
+    #[test]
+    fn i32_wraps_as_numpy() {
+        let b = |op, x: i32, y: i32| scalar_binary(op, Scalar::I32(x), Scalar::I32(y)).unwrap();
+        assert_eq!(b(BinFn::Add, i32::MAX, 1), Scalar::I32(i32::MIN));
+        assert_eq!(b(BinFn::Mul, 65536, 65536), Scalar::I32(0));
+        assert_eq!(b(BinFn::FloorDiv, i32::MIN, -1), Scalar::I32(i32::MIN));
+        assert_eq!(b(BinFn::FloorDiv, 7, 0), Scalar::I32(0));
+        assert_eq!(b(BinFn::Rem, i32::MIN, -1), Scalar::I32(0));
+        assert_eq!(b(BinFn::Rem, 7, 0), Scalar::I32(0));
+        assert_eq!(b(BinFn::Shl, 1, 40), Scalar::I32(0));
+        assert_eq!(b(BinFn::Shl, 1, 31), Scalar::I32(i32::MIN));
+        assert_eq!(b(BinFn::Shr, -8, 40), Scalar::I32(-1));
+        assert_eq!(b(BinFn::Pow, 3, 40), Scalar::I32(689_956_897));
+        assert_eq!(scalar_unary(UnFn::Abs, Scalar::I32(i32::MIN)), Scalar::I32(i32::MIN));
+        for v in [f64::NAN, 3e9, -3e9] {
+            assert_eq!(Scalar::F64(v).cast(DType::I32), Scalar::I32(i32::MIN), "{v}");
+        }
+        assert_eq!(Scalar::I64(1 << 32 | 5).cast(DType::I32), Scalar::I32(5));
+    }
 
     /// Host scalar semantics that once disagreed with the kernels and NumPy (issue 10): a float to
     /// i64 cast of NaN or of a value outside the range gives i64::MIN (NumPy and `fptosi` on x86-64),

@@ -47,7 +47,7 @@ impl Spelling {
 }
 
 /// One row of the table: a function, the NumPy function it follows, and its spelling for float
-/// (`f64`, `f32`), signed integer (`i64`) and bool (`i1`, compared as unsigned) operands.
+/// (`f64`, `f32`), signed integer (`i64`, `i32`) and bool (`i1`, compared as unsigned) operands.
 #[derive(Clone, Copy, Debug)]
 pub struct OpRow<F> {
     pub func: F,
@@ -63,7 +63,7 @@ impl<F> OpRow<F> {
     pub fn spelling(&self, dt: DType) -> Spelling {
         match dt {
             DType::F64 | DType::F32 => self.float,
-            DType::I64 => self.int,
+            DType::I64 | DType::I32 => self.int,
             DType::Bool => self.bool,
         }
     }
@@ -175,10 +175,12 @@ pub fn unary_of_mlir(name: &str) -> Option<UnFn> {
 pub fn cast(from: DType, to: DType) -> &'static str {
     use DType::*;
     match (from, to) {
-        (Bool, I64) => "arith.extui",
+        (Bool, I64 | I32) => "arith.extui",
         (Bool, F64 | F32) => "arith.uitofp",
-        (I64, F64 | F32) => "arith.sitofp",
-        (F64 | F32, I64) => "arith.fptosi",
+        (I32, I64) => "arith.extsi",
+        (I64, I32) => "arith.trunci",
+        (I64 | I32, F64 | F32) => "arith.sitofp",
+        (F64 | F32, I64 | I32) => "arith.fptosi",
         (F32, F64) => "arith.extf",
         (F64, F32) => "arith.truncf",
         _ => "arith.bitcast",
@@ -187,8 +189,7 @@ pub fn cast(from: DType, to: DType) -> &'static str {
 
 /// Whether `name` is a conversion operation [`cast`] writes (for the importer).
 pub fn is_cast(name: &str) -> bool {
-    const DTYPES: [DType; 4] = [DType::F64, DType::F32, DType::I64, DType::Bool];
-    DTYPES.iter().any(|&from| DTYPES.iter().any(|&to| cast(from, to) == name))
+    DType::ALL.iter().any(|&from| DType::ALL.iter().any(|&to| cast(from, to) == name))
 }
 
 #[cfg(test)]
@@ -200,7 +201,7 @@ mod tests {
     #[test]
     fn spellings_round_trip() {
         for r in BINARY {
-            for dt in [DType::F64, DType::F32, DType::I64, DType::Bool] {
+            for dt in DType::ALL {
                 let back = match r.spelling(dt) {
                     CmpF(_, p) => binary_of_mlir("arith.cmpf", Some(p)),
                     CmpI(_, p) => binary_of_mlir("arith.cmpi", Some(p)),

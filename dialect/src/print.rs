@@ -13,6 +13,7 @@ pub fn elem_type(d: DType) -> &'static str {
         DType::F64 => "f64",
         DType::F32 => "f32",
         DType::I64 => "i64",
+        DType::I32 => "i32",
         DType::Bool => "i1",
     }
 }
@@ -39,6 +40,7 @@ pub fn literal(s: Scalar) -> String {
         Scalar::F64(v) => float_lit(v, v.to_bits(), 16),
         Scalar::F32(v) => float_lit(v as f64, v.to_bits() as u64, 8),
         Scalar::I64(v) => v.to_string(),
+        Scalar::I32(v) => v.to_string(),
         Scalar::Bool(b) => b.to_string(),
     }
 }

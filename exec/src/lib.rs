@@ -147,6 +147,7 @@ fn parse_arg(name: &str, value: &str, ty: Type) -> Result<RtValue, UserError> {
             let bad = || UserError(format!("error: --arg {name}={value}: `{value}` is not a valid {} value", d.name()));
             let s = match d {
                 DType::I64 => Scalar::I64(value.trim().parse().map_err(|_| bad())?),
+                DType::I32 => Scalar::I32(value.trim().parse().map_err(|_| bad())?),
                 DType::F64 => Scalar::F64(value.trim().parse().map_err(|_| bad())?),
                 DType::F32 => Scalar::F32(value.trim().parse().map_err(|_| bad())?),
                 DType::Bool => Scalar::Bool(match value.trim() {
@@ -165,6 +166,7 @@ fn numpy_name(d: DType) -> &'static str {
         DType::F64 => "float64",
         DType::F32 => "float32",
         DType::I64 => "int64",
+        DType::I32 => "int32",
         DType::Bool => "bool_",
     }
 }

@@ -146,6 +146,7 @@ builtins! {
     F64: "f64", (1, 1), &[], CAST;
     F32: "f32", (1, 1), &[], CAST;
     I64: "i64", (1, 1), &[], CAST;
+    I32: "i32", (1, 1), &[], CAST;
     Bool: "bool", (1, 1), &[], CAST;
     Transpose: "transpose", (1, 1), &[], "transpose(x) (or x.T)";
     Diagonal: "diagonal", (1, 1), &[], "diagonal(x)";
@@ -222,6 +223,7 @@ impl Builtin {
             Builtin::F64 => Some(DType::F64),
             Builtin::F32 => Some(DType::F32),
             Builtin::I64 => Some(DType::I64),
+            Builtin::I32 => Some(DType::I32),
             Builtin::Bool => Some(DType::Bool),
             _ => None,
         }
@@ -498,7 +500,8 @@ pub const DOCS: &[DocRow] = {
         },
         DocRow {
             calls: "`cumsum(x)`, `cumprod(x)`",
-            result: "the running sum (product) of a 1-d `x`; `bool` and `i64` give `i64`. Of a rank-2 or higher `x` \
+            result: "the running sum (product) of a 1-d `x`; `bool`, `i32` and `i64` give `i64` (NumPy's upcast to its \
+                default integer). Of a rank-2 or higher `x` \
                 it is E0405: give `axis=` (NumPy would scan the flattened array, which arrayc does not do)",
             builtins: &[B::CumSum, B::CumProd],
         },
@@ -660,9 +663,9 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Argsort],
         },
         DocRow {
-            calls: "`f64(x) f32(x) i64(x) bool(x)`",
+            calls: "`f64(x) f32(x) i64(x) i32(x) bool(x)`",
             result: "casts (float to int truncates toward zero)",
-            builtins: &[B::F64, B::F32, B::I64, B::Bool],
+            builtins: &[B::F64, B::F32, B::I64, B::I32, B::Bool],
         },
     ]
 };

@@ -43,6 +43,8 @@ pub enum Tok {
     TF32,
     #[token("i64")]
     TI64,
+    #[token("i32")]
+    TI32,
     #[token("bool")]
     TBool,
 
@@ -189,6 +191,7 @@ impl Tok {
             TF64 => "f64",
             TF32 => "f32",
             TI64 => "i64",
+            TI32 => "i32",
             TBool => "bool",
             Ident(_) | Int(_) | Float(_) => "",
             LParen => "(",

@@ -364,6 +364,7 @@ impl View {
                 DType::F64 => Scalar::F64(*(p as *const f64).offset(off as isize)),
                 DType::F32 => Scalar::F32(*(p as *const f32).offset(off as isize)),
                 DType::I64 => Scalar::I64(*(p as *const i64).offset(off as isize)),
+                DType::I32 => Scalar::I32(*(p as *const i32).offset(off as isize)),
                 DType::Bool => Scalar::Bool(*p.offset(off as isize) != 0),
             }
         }
@@ -378,6 +379,7 @@ impl View {
                 Scalar::F64(x) => *(p as *mut f64).offset(off as isize) = x,
                 Scalar::F32(x) => *(p as *mut f32).offset(off as isize) = x,
                 Scalar::I64(x) => *(p as *mut i64).offset(off as isize) = x,
+                Scalar::I32(x) => *(p as *mut i32).offset(off as isize) = x,
                 Scalar::Bool(x) => *p.offset(off as isize) = x as u8,
             }
         }

@@ -27,7 +27,7 @@ pub enum NpyError {
     #[error("'{}' is not a valid .npy file ({reason}); create it with numpy.save(path, array)", path.display())]
     NotNpy { path: PathBuf, reason: String },
     /// The file's element type is not one arrayc supports.
-    #[error("'{}' has dtype {dtype}, which arrayc does not support; supported dtypes are float64, float32, int64 and bool: convert it, e.g. numpy.save(path, numpy.load(path).astype(numpy.float64))", path.display())]
+    #[error("'{}' has dtype {dtype}, which arrayc does not support; supported dtypes are float64, float32, int64, int32 and bool: convert it, e.g. numpy.save(path, numpy.load(path).astype(numpy.float64))", path.display())]
     UnsupportedDType { path: PathBuf, dtype: String },
     /// The array the file holds cannot be allocated (too large for the memory limit or the system).
     #[error("cannot load '{}': {source}", path.display())]
@@ -67,6 +67,7 @@ fn dtype_of(d: &npyz::DType) -> Option<DType> {
         (TypeChar::Float, 8) => Some(DType::F64),
         (TypeChar::Float, 4) => Some(DType::F32),
         (TypeChar::Int, 8) => Some(DType::I64),
+        (TypeChar::Int, 4) => Some(DType::I32),
         (TypeChar::Bool, 1) => Some(DType::Bool),
         _ => None,
     }
@@ -113,7 +114,7 @@ pub fn read_only_part(part: ReadPart) {
 /// Errors: [`NpyError::NotFound`] if `path` does not exist, [`NpyError::NotNpy`] if it is not a valid
 /// `.npy` file (including truncated data, a bool byte other than 0 or 1, and a header whose shape
 /// needs more bytes than the file has, found before anything is allocated),
-/// [`NpyError::UnsupportedDType`] for element types other than float64, float32, int64 and bool,
+/// [`NpyError::UnsupportedDType`] for element types other than float64, float32, int64, int32 and bool,
 /// [`NpyError::Alloc`] when the array passes the memory limit or the system refuses the memory,
 /// [`NpyError::Io`] for other read failures.
 pub fn read_npy(path: &Path) -> Result<View, NpyError> {
@@ -224,6 +225,7 @@ pub fn read_npy(path: &Path) -> Result<View, NpyError> {
         DType::F64 => fill!(f64, Scalar::F64),
         DType::F32 => fill!(f32, Scalar::F32),
         DType::I64 => fill!(i64, Scalar::I64),
+        DType::I32 => fill!(i32, Scalar::I32),
         DType::Bool => fill!(bool, Scalar::Bool),
     }
     Ok(out)
@@ -273,6 +275,7 @@ fn npy_dtype(dtype: DType) -> npyz::DType {
         DType::F64 => "<f8",
         DType::F32 => "<f4",
         DType::I64 => "<i8",
+        DType::I32 => "<i4",
         DType::Bool => "|b1",
     };
     npyz::DType::Plain(s.parse().expect("valid type string"))
@@ -293,6 +296,7 @@ fn header_bytes(view: &View) -> io::Result<Vec<u8>> {
         DType::F64 => begin!(f64),
         DType::F32 => begin!(f32),
         DType::I64 => begin!(i64),
+        DType::I32 => begin!(i32),
         DType::Bool => begin!(bool),
     }
     Ok(header)
@@ -315,6 +319,7 @@ fn write_elements(w: &mut impl Write, view: &View) -> io::Result<()> {
             Scalar::F64(x) => block.extend_from_slice(&x.to_le_bytes()),
             Scalar::F32(x) => block.extend_from_slice(&x.to_le_bytes()),
             Scalar::I64(x) => block.extend_from_slice(&x.to_le_bytes()),
+            Scalar::I32(x) => block.extend_from_slice(&x.to_le_bytes()),
             Scalar::Bool(x) => block.push(x as u8),
         }
         if block.len() >= GATHER_BYTES {

@@ -124,6 +124,7 @@ pub fn format_scalar(s: Scalar) -> String {
     match s {
         Scalar::Bool(b) => if b { "True" } else { "False" }.to_string(),
         Scalar::I64(v) => v.to_string(),
+        Scalar::I32(v) => v.to_string(),
         Scalar::F64(_) | Scalar::F32(_) => {
             let v = s.as_f64();
             if !v.is_finite() {
@@ -223,7 +224,7 @@ impl ElemFormat {
     fn new(dtype: DType, data: &[Scalar]) -> ElemFormat {
         match dtype {
             DType::Bool => ElemFormat::Bool,
-            DType::I64 => {
+            DType::I64 | DType::I32 => {
                 let width = data.iter().map(|s| s.as_i64().to_string().len()).max().unwrap_or(0);
                 ElemFormat::Int { width }
             }

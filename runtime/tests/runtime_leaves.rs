@@ -253,20 +253,20 @@ fn npy_errors() {
     let e = read_err(&trunc);
     assert!(matches!(e, NpyError::NotNpy { .. }), "{e:?}");
 
-    // Unsupported dtype: patch '<f8' into '<i4' (same header length) with matching data size.
+    // Unsupported dtype: patch '<f8' into '<i2' (same header length) with matching data size.
     let small = dir.join("small.npy");
     write_npy(&small, &f64s(&[2], &[1.0, 2.0])).unwrap();
     let b = std::fs::read(&small).unwrap();
     let at = b.windows(3).position(|w| w == b"<f8").unwrap();
     let mut patched = b[..b.len() - 16].to_vec();
-    patched[at + 1..at + 3].copy_from_slice(b"i4");
-    patched.extend_from_slice(&[1, 0, 0, 0, 2, 0, 0, 0]);
-    let i4 = dir.join("i4.npy");
-    std::fs::write(&i4, &patched).unwrap();
-    let e = read_err(&i4);
+    patched[at + 1..at + 3].copy_from_slice(b"i2");
+    patched.extend_from_slice(&[1, 0, 2, 0]);
+    let i2 = dir.join("i2.npy");
+    std::fs::write(&i2, &patched).unwrap();
+    let e = read_err(&i2);
     assert!(matches!(e, NpyError::UnsupportedDType { .. }), "{e:?}");
     let msg = e.to_string();
-    assert!(msg.contains("i4.npy") && msg.contains("<i4") && msg.contains("astype"), "{msg}");
+    assert!(msg.contains("i2.npy") && msg.contains("<i2") && msg.contains("astype"), "{msg}");
 
     // Writing into a missing directory fails cleanly and leaves nothing behind.
     let bad = dir.join("no/such/dir/out.npy");
@@ -290,7 +290,7 @@ np.save(os.path.join(d, 'd.npy'), np.array([True, False, True]))
 np.save(os.path.join(d, 'e.npy'), np.asfortranarray(np.arange(6, dtype=np.float64).reshape(2, 3)))
 np.save(os.path.join(d, 'f.npy'), np.array(3.5))
 np.save(os.path.join(d, 'g.npy'), np.arange(4, dtype='>f8'))
-np.save(os.path.join(d, 'h.npy'), np.arange(4, dtype=np.int32))
+np.save(os.path.join(d, 'h.npy'), np.arange(4, dtype=np.int16))
 "#;
     run_python(script, &[&dir]);
     let a = read_npy(&dir.join("a.npy")).unwrap();
@@ -347,14 +347,16 @@ for p in sys.argv[1:]:
 
 /// The dtypes of `.npy` files, NumPy's names, and the value at row-major index `k` of the arrays
 /// that `npy_every_dtype_and_layout_against_numpy` has NumPy write (the same formulas as its script).
-const LAYOUT_DTYPES: [(DType, &str); 4] =
-    [(DType::F64, "f8"), (DType::F32, "f4"), (DType::I64, "i8"), (DType::Bool, "b1")];
+const LAYOUT_DTYPES: [(DType, &str); 5] =
+    [(DType::F64, "f8"), (DType::F32, "f4"), (DType::I64, "i8"), (DType::I32, "i4"), (DType::Bool, "b1")];
 
 fn layout_value(dtype: DType, k: i64) -> Scalar {
     match dtype {
         DType::F64 => Scalar::F64(k as f64 * 0.5 - 20.0),
         DType::F32 => Scalar::F32((k as f64 * 0.25 - 7.0) as f32),
         DType::I64 => Scalar::I64((k - 50) * 1_000_000_000_000_000),
+        // Past i32's range from k = 104 on: wrapped, as NumPy's `astype(np.int32)`.
+        DType::I32 => Scalar::I32(((k - 50) * 40_000_000) as i32),
         DType::Bool => Scalar::Bool(k % 3 == 0),
     }
 }
@@ -372,7 +374,7 @@ import numpy as np, sys, os
 d = sys.argv[1]
 k = np.arange(3 * 5 * 7).reshape(3, 5, 7)
 vals = {'f8': k * 0.5 - 20.0, 'f4': (k * 0.25 - 7.0).astype(np.float32),
-        'i8': (k - 50) * 10**15, 'b1': k % 3 == 0}
+        'i8': (k - 50) * 10**15, 'i4': ((k - 50) * 40_000_000).astype(np.int32), 'b1': k % 3 == 0}
 for dt, v in vals.items():
     np.save(os.path.join(d, f'c_{dt}.npy'), v)
     np.save(os.path.join(d, f'f_{dt}.npy'), np.asfortranarray(v))
@@ -440,7 +442,7 @@ np.save(os.path.join(d, 'chunks.npy'), np.arange(2_500_000, dtype=np.float64))
 import numpy as np, sys, os
 k = np.arange(3 * 5 * 7).reshape(3, 5, 7)
 vals = {'f8': k * 0.5 - 20.0, 'f4': (k * 0.25 - 7.0).astype(np.float32),
-        'i8': (k - 50) * 10**15, 'b1': k % 3 == 0,
+        'i8': (k - 50) * 10**15, 'i4': ((k - 50) * 40_000_000).astype(np.int32), 'b1': k % 3 == 0,
         'big': np.arange(400 * 400, dtype=np.float64).reshape(400, 400) * 0.5}
 for p in sys.argv[1:]:
     tag, dt = os.path.basename(p)[:-4].split('_')

@@ -22,7 +22,7 @@ if str(REFERENCE) not in sys.path:  # references import `arrayc_random`
 
 
 # The dtypes of the language, as NumPy's.
-DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "bool": np.bool_}
+DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "bool": np.bool_}
 # The partition algorithms an "every fusion algorithm" test runs. `ilp` is left out: it is checked
 # against `optimal` on random regions (passes/tests/wsp.rs) and on the examples (test_fusion.py),
 # and a region it cannot prove costs a second.
@@ -191,7 +191,7 @@ def call_reference(arr_file, entry, args):
 # ---------------------------------------------------------------------------------------
 # A small parser for entry signatures, enough for the examples (not a language parser).
 
-_DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "bool": np.bool_}
+_DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "bool": np.bool_}
 
 
 def _strip_comments(src):

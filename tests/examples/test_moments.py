@@ -13,7 +13,7 @@ import pytest
 
 from arrayc_examples import check_source, run_source
 
-DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "bool": np.bool_}
+DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "bool": np.bool_}
 SHAPES = [(5, 7), (1, 4), (0, 3), (3, 0), (70_001, 3), (2, 100_003)]
 
 
@@ -98,7 +98,7 @@ def test_reductions_over_a_tuple_of_axes_match_numpy(dt, shape, target, tmp_path
     rng = np.random.default_rng(sum(shape) + 1)
     x = (rng.integers(-3, 4, size=shape) * 0.75).astype(DTYPES[dt])
     f = "f32" if dt == "f32" else "f64"
-    s = "i64" if dt in ("i64", "bool") else dt
+    s = "i64" if dt in ("i64", "i32", "bool") else dt
     calls = [
         ("sum(x, axis=(0, 1))", f"{s}[C]", lambda: np.sum(x, axis=(0, 1))),
         ("sum(x, axis=(2, 0, 1))", s, lambda: np.sum(x, axis=(2, 0, 1))),

@@ -29,8 +29,9 @@ import pytest
 
 from arrayc_examples import RUN_TIMEOUT_S, arrayc_binary, check_source, run_source
 
-DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "bool": np.bool_}
-NP_NAME = {np.float64: "f64", np.float32: "f32", np.int64: "i64", np.bool_: "bool"}
+DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "bool": np.bool_}
+NP_NAME = {np.float64: "f64", np.float32: "f32", np.int64: "i64", np.int32: "i32", np.bool_: "bool"}
+INTS = ("i64", "i32")
 
 # language spelling (a format string over the operands) -> NumPy function, exact?
 BINARY = [
@@ -133,6 +134,7 @@ COMPOSED_BINARY = [
 REFUSED = {
     (np.sign, "bool"), (np.reciprocal, "i64"), (np.reciprocal, "bool"),
     (round_2, "bool"), (round_minus_1, "bool"), (round_12, "bool"), (round_minus_1, "i64"),
+    (np.reciprocal, "i32"), (round_minus_1, "i32"),
 }
 # Which (function, dtype) pairs the language has: `&`, `|`, `^`, `~`, `<<`, `>>` on integers and
 # bools only (NumPy raises TypeError for floats), no `-` on bool (NumPy raises too).
@@ -143,12 +145,14 @@ FLOAT_FUNCS = {np.hypot, np.round, np.arctan2, np.copysign, np.sqrt, np.exp, np.
 F_VALUES = [0.0, -0.0, 1.0, -1.0, 0.5, 2.5, -3.5, 7.0, 3.0, 1e300, -1e-300, np.inf, -np.inf, np.nan]
 # Shift counts among them: negative, 0..63, 64 and more (NumPy: 0, or the sign for `>>`).
 I_VALUES = [0, 1, -1, 2, -2, 3, 7, -7, 63, 64, 100, 2**62, -(2**63), 2**63 - 1]
-VALUES = {"f64": F_VALUES, "f32": F_VALUES, "i64": I_VALUES, "bool": [False, True]}
+# i32: its extremes (overflow wraps), shift counts 31, 32 and beyond.
+I32_VALUES = [0, 1, -1, 2, -2, 3, 7, -7, 31, 32, 100, 65536, 2**30, -(2**31), 2**31 - 1]
+VALUES = {"f64": F_VALUES, "f32": F_VALUES, "i64": I_VALUES, "i32": I32_VALUES, "bool": [False, True]}
 
 
 def defined(fn, dt):
     if fn in NO_FLOATS:
-        return dt in ("i64", "bool")
+        return dt in (*INTS, "bool")
     return not (fn is np.negative and dt == "bool")
 
 
@@ -170,7 +174,7 @@ def inputs(dt):
     """`a` and `b`: every pair of edge values; `e`: exponents (non-negative for integers)."""
     vals = np.array(VALUES[dt], dtype=DTYPES[dt])
     a, b = np.repeat(vals, len(vals)), np.tile(vals, len(vals))
-    e = (np.abs(b) % 63) if dt == "i64" else b
+    e = (np.abs(b.astype(np.int64)) % 63).astype(b.dtype) if dt in INTS else b
     return a, b, e
 
 
@@ -414,10 +418,11 @@ def test_element_writes_cast_like_numpy(dt, tmp_path):
     assert proc.returncode == 0, proc.stderr
     for i, (src, vals, want) in enumerate(cases):
         got = np.load(tmp_path / "out" / f"result_{i}.npy")
-        if dt == "i64" and src in ("f64", "f32"):
+        if dt in INTS and src in ("f64", "f32"):
             # NaN and out-of-range floats have no NumPy-defined integer (it gives i64::MIN on x86,
             # with a warning); compare where the value is representable.
-            ok = np.isfinite(vals) & (np.abs(vals.astype(np.float64)) < 2.0**63)
+            bits = 63 if dt == "i64" else 31
+            ok = np.isfinite(vals) & (np.abs(vals.astype(np.float64)) < 2.0**bits)
             got, want = got[ok], want[ok]
         check(got, want, True, f"{src} written into {dt}")
 

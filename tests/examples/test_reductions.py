@@ -1,5 +1,5 @@
 """Reductions along every axis against NumPy: every reduce kind (`sum`, `prod`, `min`, `max`,
-`mean`) on every dtype (f64, f32, i64, bool), on ranks 1 to 4, on tall and narrow, wide and small
+`mean`) on every dtype (f64, f32, i64, i32, bool), on ranks 1 to 4, on tall and narrow, wide and small
 shapes, and on sizes 0 and 1 along each axis. The shapes cover each way the launcher chunks a
 reduction (`runtime/src/launch.rs`): along the outputs, along the reduced axis with per-chunk
 partial outputs (small outputs, long axis: `sum(x, axis=0)` of a tall narrow matrix), and with sizes
@@ -21,7 +21,7 @@ import pytest
 
 from arrayc_examples import RUN_TIMEOUT_S, TARGETS, arrayc_binary, load_results, run_source
 
-DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "bool": np.bool_}
+DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "bool": np.bool_}
 DTYPES_NAME = {v: k for k, v in DTYPES.items()}
 KINDS = ["sum", "prod", "min", "max", "mean"]
 
@@ -50,8 +50,9 @@ SHAPES = [
 
 
 def result_dtype(kind, dt):
-    """The dtype of `kind` on `dt` (docs/language.md: sum/prod of bool or i64 give i64, mean f64)."""
-    if kind in ("sum", "prod") and dt in ("bool", "i64"):
+    """The dtype of `kind` on `dt` (docs/language.md: sum/prod of bool, i32 or i64 give i64, as
+    NumPy's default-integer upcast; mean f64)."""
+    if kind in ("sum", "prod") and dt in ("bool", "i64", "i32"):
         return "i64"
     if kind == "mean":
         return "f32" if dt == "f32" else "f64"
@@ -105,10 +106,10 @@ def inputs(shape, dt, rng):
         x = rng.random(n) < 0.5
         p = rng.random(n) < 0.9999
         return x.reshape(shape), p.reshape(shape)
-    if dt == "i64":
+    if dt in ("i64", "i32"):
         x = rng.integers(-8, 9, n)
         p = rng.choice([-1, 1, 2, 3], n, p=[0.4995, 0.4995, 0.0005, 0.0005])
-        return x.reshape(shape).astype(np.int64), p.reshape(shape).astype(np.int64)
+        return x.reshape(shape).astype(DTYPES[dt]), p.reshape(shape).astype(DTYPES[dt])
     x = (rng.integers(-8, 9, n) / 4).astype(DTYPES[dt])
     if n > 10:
         x[n // 3] = np.nan

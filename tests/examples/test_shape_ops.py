@@ -56,9 +56,9 @@ SHAPES = [(5, 4, 3), (2, 1, 2), (2, 0, 3), (37, 11, 5)]
 
 def names(dt):
     """The result dtypes the cases name: T the input's, P promoted with i64, Q of `* 2 + 1`, R of a sum."""
-    p = {"f64": "f64", "f32": "f64", "i64": "i64", "bool": "i64"}[dt]
-    q = {"f64": "f64", "f32": "f32", "i64": "i64", "bool": "i64"}[dt]
-    return {"T": dt, "P": p, "Q": q, "R": q}
+    p = {"f64": "f64", "f32": "f64", "i64": "i64", "i32": "i64", "bool": "i64"}[dt]
+    q = {"f64": "f64", "f32": "f32", "i64": "i64", "i32": "i32", "bool": "i64"}[dt]
+    return {"T": dt, "P": p, "Q": q, "R": "i64" if dt == "i32" else q}
 
 
 def inputs(dt, shape, rng):
@@ -67,7 +67,7 @@ def inputs(dt, shape, rng):
         x = rng.integers(-9, 10, s)
         if dt == "bool":
             return x > 0
-        return x.astype(DTYPES[dt]) / 4 if dt in ("f64", "f32") else x.astype(np.int64)
+        return x.astype(DTYPES[dt]) / 4 if dt in ("f64", "f32") else x.astype(DTYPES[dt])
     return {"a": draw(n, m), "b": draw(k, m), "v": draw(n), "w": rng.integers(-5, 5, n).astype(np.int64)}
 
 

@@ -201,7 +201,7 @@ def test_run_time_errors_name_the_line(src, args, message, tmp_path):
 # ---------------------------------------------------------------------------------------------
 # sort, argsort
 
-ALL = dict(NUM, bool=np.bool_)
+ALL = dict(NUM, i32=np.int32, bool=np.bool_)
 
 
 def keys(dt, shape, rng):
@@ -209,8 +209,8 @@ def keys(dt, shape, rng):
     x = rng.integers(-6, 7, shape)
     if dt == "bool":
         return x > 0
-    if dt == "i64":
-        return x.astype(np.int64)
+    if dt in ("i64", "i32"):
+        return x.astype(ALL[dt])
     x = (x / 4).astype(ALL[dt])
     flat = x.reshape(-1)
     if flat.size > 3:

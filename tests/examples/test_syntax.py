@@ -15,11 +15,11 @@ NEW_UNARY = [row for row in UNARY if row[0].startswith("~")]
 
 
 @pytest.mark.parametrize("target", TARGETS)
-@pytest.mark.parametrize("dt", ["f64", "f32", "i64", "bool"])
+@pytest.mark.parametrize("dt", ["f64", "f32", "i64", "i32", "bool"])
 def test_new_operators_match_numpy_on_every_target(dt, target, tmp_path):
     """`//` (all dtypes), `^ << >> & |` and `~` (integers and bools) on the kernel and host paths of
     `target`, every pair of edge values (zero divisors, negative operands, shift counts outside
-    0..63, i64 extremes), against NumPy bit for bit."""
+    0..63 or 0..31, i64 and i32 extremes), against NumPy bit for bit."""
     for sub, table, unary in (("bin", NEW_BINARY, False), ("un", NEW_UNARY, True)):
         if unary and dt in ("f64", "f32"):
             continue  # `~` of a float is an error, as NumPy's TypeError

@@ -580,6 +580,7 @@ fn python_literal(s: Scalar) -> String {
         Scalar::F64(x) => float(x),
         Scalar::F32(x) => float(x as f64),
         Scalar::I64(x) => x.to_string(),
+        Scalar::I32(x) => x.to_string(),
         Scalar::Bool(x) => if x { "True" } else { "False" }.to_string(),
     }
 }

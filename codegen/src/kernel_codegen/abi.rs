@@ -26,13 +26,12 @@ pub(super) fn dynamic() -> i64 {
     unsafe { mlir_sys::mlirShapedTypeGetDynamicSize() }
 }
 
-/// The element type of dtype `d`: `f64`, `f32`, `i64`, or `i1` for bool.
+/// The element type of dtype `d`: `f64`, `f32`, `i64`, `i32`, or `i1` for bool.
 pub fn elem_type(context: &Context, d: DType) -> Type<'_> {
     match d {
         DType::F64 => Type::float64(context),
         DType::F32 => Type::float32(context),
-        DType::I64 => IntegerType::new(context, 64).into(),
-        DType::Bool => IntegerType::new(context, 1).into(),
+        DType::I64 | DType::I32 | DType::Bool => IntegerType::new(context, d.bits()).into(),
     }
 }
 

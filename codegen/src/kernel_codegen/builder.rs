@@ -349,8 +349,10 @@ impl<'c, 'f> Gen<'c, 'f> {
     pub fn consti(&self, d: DType, x: i64) -> TypedValue<'c> {
         let x = match d {
             DType::I64 => x,
+            // Wraps, as NumPy's casts of integers do (the attribute keeps the low 32 bits).
+            DType::I32 => x as i32 as i64,
             DType::Bool => (x != 0) as i64,
-            _ => return self.constf(d, x as f64),
+            DType::F64 | DType::F32 => return self.constf(d, x as f64),
         };
         let attr = IntegerAttribute::new(self.ty(d), x);
         self.typed(arith::constant(self.ctx, attr.into(), self.loc), d)
@@ -381,12 +383,15 @@ impl<'c, 'f> Gen<'c, 'f> {
         }
         let t = self.ty(to);
         let op = match (v.d, to) {
-            (I64, Bool) => return self.cmpi(CmpiPredicate::Ne, v, self.consti(I64, 0)),
+            (I64 | I32, Bool) => return self.cmpi(CmpiPredicate::Ne, v, self.consti(v.d, 0)),
             (F64 | F32, Bool) => return self.cmpf(CmpfPredicate::Une, v, self.constf(v.d, 0.0)),
-            (Bool, I64) => arith::extui(v.v, t, self.loc),
+            (Bool, I64 | I32) => arith::extui(v.v, t, self.loc),
             (Bool, _) => arith::uitofp(v.v, t, self.loc),
-            (I64, _) => arith::sitofp(v.v, t, self.loc),
-            (_, I64) => arith::fptosi(v.v, t, self.loc),
+            // Integer to integer: sign-extend a narrower one, wrap (keep the low bits) a wider one.
+            (I32, I64) => arith::extsi(v.v, t, self.loc),
+            (I64, I32) => arith::trunci(v.v, t, self.loc),
+            (I64 | I32, _) => arith::sitofp(v.v, t, self.loc),
+            (_, I64 | I32) => arith::fptosi(v.v, t, self.loc),
             (F32, F64) => arith::extf(v.v, t, self.loc),
             (F64, F32) => arith::truncf(v.v, t, self.loc),
             _ => unreachable!("conversions between equal dtypes return early"),

@@ -282,10 +282,12 @@ impl<'c> Gen<'c, '_> {
             (ReduceKind::Prod, _) => self.consti(d, 1),
             (ReduceKind::Min, DType::I64) => self.consti(d, i64::MAX),
             (ReduceKind::Max, DType::I64) => self.consti(d, i64::MIN),
+            (ReduceKind::Min, DType::I32) => self.consti(d, i32::MAX.into()),
+            (ReduceKind::Max, DType::I32) => self.consti(d, i32::MIN.into()),
             (ReduceKind::Min, DType::Bool) => self.consti(d, 1),
             (ReduceKind::Max, DType::Bool) => self.consti(d, 0),
-            (ReduceKind::Min, _) => self.constf(d, f64::INFINITY),
-            (ReduceKind::Max, _) => self.constf(d, f64::NEG_INFINITY),
+            (ReduceKind::Min, DType::F64 | DType::F32) => self.constf(d, f64::INFINITY),
+            (ReduceKind::Max, DType::F64 | DType::F32) => self.constf(d, f64::NEG_INFINITY),
         }
     }
 

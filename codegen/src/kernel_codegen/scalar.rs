@@ -85,8 +85,8 @@ impl<'c> Gen<'c, '_> {
     pub fn min_max(&self, min: bool, a: TypedValue<'c>, b: TypedValue<'c>) -> TypedValue<'c> {
         match a.d {
             DType::Bool => self.arith2(if min { arith::minui } else { arith::maxui }, a, b),
-            DType::I64 => self.arith2(if min { arith::minsi } else { arith::maxsi }, a, b),
-            _ => {
+            DType::I64 | DType::I32 => self.arith2(if min { arith::minsi } else { arith::maxsi }, a, b),
+            DType::F64 | DType::F32 => {
                 let first = self.cmpf(if min { F::Olt } else { F::Ogt }, a, b);
                 let r = self.select(first, a, b);
                 let a_nan = self.cmpf(F::Uno, a, a);
@@ -121,7 +121,7 @@ impl<'c> Gen<'c, '_> {
     /// is `r + sb` where `fix`, its `//` is `q - 1` there.
     fn int_divmod(&self, a: TypedValue<'c>, b: TypedValue<'c>) -> IntDivMod<'c> {
         let d = a.d;
-        assert_eq!(d, DType::I64, "integer division on bool (should have been promoted to i64)");
+        assert!(d.is_int(), "integer division on bool (should have been promoted to i64)");
         let (z, one, m1) = (self.consti(d, 0), self.consti(d, 1), self.consti(d, -1));
         let (b_zero, b_m1) = (self.cmpi(I::Eq, b, z), self.cmpi(I::Eq, b, m1));
         let sb = self.select(self.arith2(arith::ori, b_zero, b_m1), one, b);
@@ -162,11 +162,11 @@ impl<'c> Gen<'c, '_> {
         self.select(self.cmpf(F::Oeq, b, z), quot, r)
     }
 
-    /// NumPy's `left_shift` (`left`) or `right_shift` of integers: a count outside `0..64` (MLIR's
-    /// shifts are poison there) gives 0, or for a right shift the sign (`a >> 63`).
+    /// NumPy's `left_shift` (`left`) or `right_shift` of integers: a count outside `0..width`
+    /// (MLIR's shifts are poison there) gives 0, or for a right shift the sign (`a >> width - 1`).
     fn shift(&self, left: bool, a: TypedValue<'c>, b: TypedValue<'c>) -> TypedValue<'c> {
         let d = a.d;
-        let (z, bits) = (self.consti(d, 0), self.consti(d, 63));
+        let (z, bits) = (self.consti(d, 0), self.consti(d, i64::from(d.bits()) - 1));
         // Unsigned: a negative count is out of range too.
         let in_range = self.cmpi(I::Ule, b, bits);
         let count = self.select(in_range, b, z);
@@ -187,7 +187,7 @@ impl<'c> Gen<'c, '_> {
         if d.is_float() {
             return self.same_type("math.powf", &[a, b]);
         }
-        assert_eq!(d, DType::I64, "power on bool (should have been promoted to i64)");
+        assert!(d.is_int(), "power on bool (should have been promoted to i64)");
         let z = self.consti(d, 0);
         let neg = self.cmpi(I::Slt, b, z);
         let se = self.select(neg, z, b);
@@ -202,7 +202,7 @@ impl<'c> Gen<'c, '_> {
         match op {
             Neg => match d {
                 DType::F64 | DType::F32 => self.typed(arith::negf(a.v, self.loc), d),
-                DType::I64 => self.arith2(arith::subi, self.consti(d, 0), a),
+                DType::I64 | DType::I32 => self.arith2(arith::subi, self.consti(d, 0), a),
                 DType::Bool => unreachable!("negation of bool (computed in i64)"),
             },
             Not => {
@@ -212,7 +212,7 @@ impl<'c> Gen<'c, '_> {
             }
             Abs => match d {
                 DType::F64 | DType::F32 => self.same_type("math.absf", &[a]),
-                DType::I64 => self.same_type("math.absi", &[a]),
+                DType::I64 | DType::I32 => self.same_type("math.absi", &[a]),
                 DType::Bool => a,
             },
             _ if op.rounds() && !d.is_float() => a,

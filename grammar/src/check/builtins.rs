@@ -73,7 +73,7 @@ impl Checker {
             B::Clip => self.clip(&c),
             B::Minimum | B::Maximum | B::Where => self.selection(&c),
             B::Arctan2 | B::Copysign => self.float_binary(&c),
-            B::F64 | B::F32 | B::I64 | B::Bool => self.cast(&c),
+            B::F64 | B::F32 | B::I64 | B::I32 | B::Bool => self.cast(&c),
             B::Sum | B::Prod | B::Min | B::Max | B::Mean | B::Any | B::All | B::CountNonzero | B::Var | B::Std => {
                 self.reduction(&c)
             }
@@ -225,7 +225,7 @@ impl Checker {
                 }
                 "loc" | "scale" => {
                     let t = self.value(v);
-                    if !matches!(t, Ty::Scalar(DType::F64 | DType::F32 | DType::I64) | Ty::Error) {
+                    if !matches!(t, Ty::Scalar(DType::F64 | DType::F32 | DType::I64 | DType::I32) | Ty::Error) {
                         self.error(
                             "E0503",
                             format!("`{}=` must be a numeric scalar, found {t}", k.name),
@@ -330,13 +330,13 @@ impl Checker {
     }
 
     /// `arange(stop)`, `arange(start, stop)`, `arange(start, stop, step)`: `i64` when every
-    /// argument is, else `f64`.
+    /// argument is an integer (NumPy gives `int64` for `int32` arguments too), else `f64`.
     fn arange(&mut self, c: &Call) -> Ty {
         let mut all_int = true;
         let mut ok = true;
         for a in c.args {
             match self.value(a) {
-                Ty::Scalar(DType::I64) => {}
+                Ty::Scalar(d) if d.is_int() => {}
                 Ty::Scalar(DType::F64 | DType::F32) => all_int = false,
                 Ty::Error => ok = false,
                 other => {
@@ -367,7 +367,7 @@ impl Checker {
         let mut ok = true;
         for a in &c.args[..2] {
             match self.value(a) {
-                Ty::Scalar(DType::I64 | DType::F64 | DType::F32) => {}
+                Ty::Scalar(d) if d.is_int() || d.is_float() => {}
                 Ty::Error => ok = false,
                 other => {
                     self.error(
@@ -452,7 +452,7 @@ impl Checker {
                 "`round` of a bool with `decimals=` is not defined (NumPy raises too)",
                 "convert first: `f64(x)`",
             )),
-            Builtin::Round if d == DType::I64 && c.decimals.is_some_and(|k| k < 0) => Some((
+            Builtin::Round if d.is_int() && c.decimals.is_some_and(|k| k < 0) => Some((
                 "`round` of an integer with negative `decimals=` is not supported (NumPy rounds it in f64 and \
                  casts back, wrapping near the ends of the i64 range)",
                 "round in f64 and convert: `i64(round(f64(x), decimals=-2))`",
@@ -495,6 +495,9 @@ impl Checker {
         };
         let ta = self.value(a);
         let tb = self.value(b);
+        if let (Some(da), Some(db)) = (ta.dtype(), tb.dtype()) {
+            self.check_int_literals(&[a, b], promote(da, weak_of(a), db, weak_of(b)));
+        }
         self.binary(op, (&ta, weak_of(a)), (&tb, weak_of(b)), &c.e.span)
     }
 
@@ -513,6 +516,7 @@ impl Checker {
             _ => None,
         };
         let d = promote(d1, w1, dh, wh);
+        self.check_int_literals(&[&c.args[0], &c.args[1], &c.args[2]], d);
         self.broadcast_all(&[&ts[0], &ts[1], &ts[2]], d, c.e)
     }
 
@@ -534,6 +538,7 @@ impl Checker {
             let tb = self.value(&c.args[1]);
             let (Some(da), Some(db)) = (ta.dtype(), tb.dtype()) else { return Ty::Error };
             let d = promote(da, weak_of(&c.args[0]), db, weak_of(&c.args[1]));
+            self.check_int_literals(&[&c.args[0], &c.args[1]], d);
             return self.broadcast_all(&[&ta, &tb], d, c.e);
         }
         let tc = self.value(&c.args[0]);
@@ -554,6 +559,7 @@ impl Checker {
             return Ty::Error;
         };
         let d = promote(da, weak_of(&c.args[1]), db, weak_of(&c.args[2]));
+        self.check_int_literals(&[&c.args[1], &c.args[2]], d);
         self.broadcast_all(&[&tc, &ta, &tb], d, c.e)
     }
 
@@ -574,10 +580,7 @@ impl Checker {
             return Ty::Error;
         }
         let rd = match c.b {
-            Builtin::Sum | Builtin::Prod => match d {
-                DType::Bool | DType::I64 => DType::I64,
-                f => f,
-            },
+            Builtin::Sum | Builtin::Prod => d.sum_dtype(),
             Builtin::Any | Builtin::All => DType::Bool,
             Builtin::CountNonzero => DType::I64,
             Builtin::Mean | Builtin::Var | Builtin::Std => {
@@ -662,9 +665,9 @@ impl Checker {
                     Ty::Array(DType::I64, s)
                 }
             }
-            // A scan keeps the shape; it accumulates like `sum`/`prod`: a bool or i64 array
+            // A scan keeps the shape; it accumulates like `sum`/`prod`: a bool or integer array
             // gives i64.
-            (true, _) => Ty::Array(if d == DType::Bool { DType::I64 } else { d }, shape),
+            (true, _) => Ty::Array(d.sum_dtype(), shape),
         }
     }
 

@@ -119,6 +119,17 @@ impl Checker {
             ExprKind::Binary(op, a, b) => {
                 let ta = self.value(a);
                 let tb = self.value(b);
+                // A weak integer literal takes the other operand's dtype: it must fit it.
+                if weak_of(b).is_none() {
+                    if let Some(d) = tb.dtype() {
+                        self.check_int_literal(a, d);
+                    }
+                }
+                if weak_of(a).is_none() {
+                    if let Some(d) = ta.dtype() {
+                        self.check_int_literal(b, d);
+                    }
+                }
                 self.binary(*op, (&ta, weak_of(a)), (&tb, weak_of(b)), &e.span)
             }
             ExprKind::Subscript { base, index } => {
@@ -485,12 +496,56 @@ impl Checker {
         }
     }
 
-    /// Gives a (possibly negated) literal the type expected by its context.
+    /// Gives a (possibly negated) literal the type expected by its context; an integer literal
+    /// must fit an integer type ([`Checker::check_int_literal`]).
     pub fn retype_literal(&mut self, e: &Expr, t: Ty) {
+        if let Some(d) = t.dtype() {
+            self.check_int_literal(e, d);
+        }
+        self.set_literal_ty(e, t);
+    }
+
+    fn set_literal_ty(&mut self, e: &Expr, t: Ty) {
         self.set_ty(e.id, t.clone());
         if let ExprKind::Unary(UnOp::Neg, inner) = &e.kind {
-            self.retype_literal(inner, t);
+            self.set_literal_ty(inner, t);
         }
+    }
+
+    /// E0315 if `e` is a (possibly negated) integer literal that becomes a value of integer dtype
+    /// `d` (a weak literal beside a `d` operand, or a `d` parameter, variable or default) outside
+    /// `d`'s range: NumPy 2 raises `OverflowError` ("Python integer ... out of bounds for int32").
+    pub fn check_int_literal(&mut self, e: &Expr, d: DType) {
+        let (Some(v), Some((lo, hi))) = (int_literal(e), d.int_range()) else { return };
+        if v < lo || v > hi {
+            self.err(
+                Diagnostic::error(
+                    "E0315",
+                    format!("the integer literal {v} is out of the range of {} ({lo} to {hi})", d.name()),
+                    e.span.clone(),
+                    format!("out of {}'s range", d.name()),
+                )
+                .with_note("the literal takes the other operand's dtype (NumPy 2 raises OverflowError here)")
+                .with_help("compute in a wider dtype: convert the other operand first, e.g. `i64(x)`"),
+            );
+        }
+    }
+
+    /// [`Checker::check_int_literal`] of each of `args` that is a weak literal of an elementwise
+    /// operation promoted to `d`.
+    pub fn check_int_literals(&mut self, args: &[&Expr], d: DType) {
+        for a in args {
+            self.check_int_literal(a, d);
+        }
+    }
+}
+
+/// The value of a (possibly negated or parenthesised) integer literal.
+fn int_literal(e: &Expr) -> Option<i128> {
+    match &e.kind {
+        ExprKind::Int(v) => Some(i128::from(*v)),
+        ExprKind::Unary(UnOp::Neg, inner) => int_literal(inner).map(|v| -v),
+        _ => None,
     }
 }
 

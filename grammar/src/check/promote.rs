@@ -19,7 +19,7 @@ pub fn weak_of(e: &Expr) -> Option<Weak> {
     }
 }
 
-/// Common dtype of two operands: `f64 > f32 > i64 > bool`, except `f32` with `i64` gives `f64`;
+/// Common dtype of two operands: [`DType::promote`] (NumPy's `result_type`) of two non-literals;
 /// an integer literal takes the other operand's dtype (bool becomes `i64`), a float literal with
 /// an integer or bool operand gives `f64`.
 pub fn promote(a: DType, aw: Option<Weak>, b: DType, bw: Option<Weak>) -> DType {
@@ -48,14 +48,15 @@ fn weak_with(w: Weak, strong: DType) -> DType {
 
 /// Result dtype of a binary operator given the promoted operand dtype; `None` when the operator
 /// does not apply: `&`, `|`, `^` need bools (logical) or integers (bitwise); `<<`/`>>` integers
-/// or bools, computed in `i64` (NumPy computes bool shifts in an integer too). NumPy raises
+/// or bools, computed in the integer dtype (bools in `i64`: NumPy computes bool shifts in an
+/// integer too). NumPy raises
 /// `TypeError` for all five on floats.
 pub fn binop_result(op: BinOp, promoted: DType) -> Option<DType> {
     use BinOp::*;
     match op {
         Eq | Ne | Lt | Le | Gt | Ge => Some(DType::Bool),
         And | Or | Xor => (!promoted.is_float()).then_some(promoted),
-        Shl | Shr => (!promoted.is_float()).then_some(DType::I64),
+        Shl | Shr => (!promoted.is_float()).then_some(if promoted == DType::Bool { DType::I64 } else { promoted }),
         Div => Some(if promoted.is_float() { promoted } else { DType::F64 }),
         Add | Sub | Mul | Rem | FloorDiv | Pow => Some(if promoted == DType::Bool { DType::I64 } else { promoted }),
     }
@@ -75,7 +76,7 @@ pub fn same_kind(from: DType, to: DType) -> bool {
     use DType::*;
     match from {
         Bool => true,
-        I64 => matches!(to, I64 | F32 | F64),
+        I64 | I32 => to.is_int() || to.is_float(),
         F32 | F64 => to.is_float(),
     }
 }

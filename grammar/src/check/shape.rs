@@ -390,7 +390,8 @@ impl Checker {
         }
     }
 
-    /// Checks that `e` is an `i64` scalar; returns its affine value if known.
+    /// Checks that `e` is an integer scalar (`i64`, or another integer dtype that the lowering
+    /// converts to `i64`); returns its affine value if known.
     pub fn int_operand(&mut self, e: &Expr, what: &str) -> Result<Option<Size>, ()> {
         let t = self.expr(e);
         self.int_typed(e, t, what)
@@ -400,11 +401,13 @@ impl Checker {
     fn int_typed(&mut self, e: &Expr, t: Ty, what: &str) -> Result<Option<Size>, ()> {
         match t {
             Ty::Scalar(DType::I64) => Ok(self.affine(e)),
+            // NumPy takes any integer here; the lowering converts it to i64 (no affine value).
+            Ty::Scalar(d) if d.is_int() => Ok(None),
             Ty::Error => Err(()),
             other => {
                 let mut d = Diagnostic::error(
                     "E0406",
-                    format!("{what} must be an i64 scalar, found {other}"),
+                    format!("{what} must be an integer scalar, found {other}"),
                     e.span.clone(),
                     format!("has type {other}"),
                 );

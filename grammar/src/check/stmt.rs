@@ -135,10 +135,12 @@ impl Checker {
                 }
                 for e in [start, end].into_iter().chain(step.as_deref()) {
                     match self.value(e) {
-                        Ty::Scalar(DType::I64) | Ty::Error => {}
+                        // Any integer, as Python's `range` (the lowering converts to i64).
+                        Ty::Scalar(d) if d.is_int() => {}
+                        Ty::Error => {}
                         other => self.error(
                             "E0305",
-                            format!("loop bounds must be i64 scalars, found {other}"),
+                            format!("loop bounds must be integer scalars, found {other}"),
                             e.span.clone(),
                             format!("has type {other}"),
                         ),
@@ -376,6 +378,10 @@ impl Checker {
         let Some(view) = view else { return };
         if vt == Ty::Error || view == Ty::Error {
             return;
+        }
+        if let Some(d) = view.dtype() {
+            // A weak literal takes the target's dtype (`x_i32 += 3000000000` is NumPy's OverflowError).
+            self.check_int_literal(value, d);
         }
         let r = self.binary(op, (&view, None), (&vt, weak_of(value)), span);
         let (Some(td), Some(rd)) = (view.dtype(), r.dtype()) else { return };

@@ -153,6 +153,7 @@ impl Lowerer<'_> {
                         Scalar::F64(v) => Some(Scalar::F64(-v)),
                         Scalar::F32(v) => Some(Scalar::F32(-v)),
                         Scalar::I64(v) => Some(Scalar::I64(v.wrapping_neg())),
+                        Scalar::I32(v) => Some(Scalar::I32(v.wrapping_neg())),
                         Scalar::Bool(_) => None,
                     };
                     if let Some(f) = folded {
@@ -1176,7 +1177,7 @@ impl Lowerer<'_> {
                 self.elementwise(f, vals, ty, e)?
             }
             B::IsNan | B::IsInf | B::IsFinite => self.float_test(b, vals[0], &args[0], ty, e)?,
-            B::F64 | B::F32 | B::I64 | B::Bool => {
+            B::F64 | B::F32 | B::I64 | B::I32 | B::Bool => {
                 let Some(d) = b.cast_dtype() else { return Err(self.not_lowered(b, e)) };
                 if ty.is_array() {
                     self.array_op(ComputeFn::Copy, vals, ty)?
