@@ -743,26 +743,11 @@ impl DistKernels<'_> {
     fn replicate(&self, v: &View) -> Result<(), LaunchError> {
         let Some((bl, true)) = self.entry(v) else { return Ok(()) };
         let (p, me) = (self.p(), self.me());
-        let es = v.dtype.size_bytes();
-        let base = v.base.as_ptr();
-        let counts: Vec<Count> = (0..p)
-            .map(|r| {
-                let (a, b) = bl.block(p, r);
-                to_count((b - a) as usize * es, "a gather")
-            })
-            .collect::<Result<_, _>>()?;
-        let displs: Vec<Count> =
-            (0..p).map(|r| to_count(bl.block(p, r).0 as usize * es, "a gather")).collect::<Result<_, _>>()?;
-        let (a, b) = bl.block(p, me);
-        // SAFETY: rank `me`'s block of the base, copied out before the base is overwritten.
-        let mine = unsafe { std::slice::from_raw_parts(base.add(a as usize * es), (b - a) as usize * es) };
-        // Never a dangling pointer (see `move_elements`).
-        let mut mine_buf = Vec::with_capacity(mine.len().max(1));
-        mine_buf.extend_from_slice(mine);
-        let mine = mine_buf;
-        let total = (bl.rows * bl.row_len) as usize * es;
+        let (counts, displs) = block_partition(&bl, p, v.dtype.size_bytes(), "a gather")?;
+        let mine = own_block_copy(v, &bl, p, me);
+        let total = (bl.rows * bl.row_len) as usize * v.dtype.size_bytes();
         // SAFETY: the whole base (its registered size), written only by the gather.
-        let whole = unsafe { std::slice::from_raw_parts_mut(base, total) };
+        let whole = unsafe { std::slice::from_raw_parts_mut(v.base.as_ptr(), total) };
         let mut rp = PartitionMut::new(whole, &counts[..], &displs[..]);
         self.world.all_gather_varcount_into(&mine[..], &mut rp);
         self.set_distributed(v, false);
@@ -786,30 +771,22 @@ impl DistKernels<'_> {
         let Some((bl, true)) = self.entry(v) else { return Ok(()) };
         let (p, me) = (self.p(), self.me());
         let es = v.dtype.size_bytes();
-        let base = v.base.as_ptr();
-        let (a, b) = bl.block(p, me);
-        // SAFETY: rank `me`'s block of the live base array; nothing writes it during the gather
-        // (rank 0 receives the other ranks' blocks only).
-        let mine = unsafe { std::slice::from_raw_parts(base.add(a as usize * es), (b - a) as usize * es) };
         let root = self.world.process_at_rank(0);
         if me == 0 {
-            let counts: Vec<Count> = (0..p)
-                .map(|r| {
-                    let (a, b) = bl.block(p, r);
-                    to_count((b - a) as usize * es, "a result's gather")
-                })
-                .collect::<Result<_, _>>()?;
-            let displs: Vec<Count> = (0..p)
-                .map(|r| to_count(bl.block(p, r).0 as usize * es, "a result's gather"))
-                .collect::<Result<_, _>>()?;
+            let (counts, displs) = block_partition(&bl, p, es, "a result's gather")?;
             // Rank 0's own block is copied onto itself by the gather: give it a copy to send.
-            let mine = mine.to_vec();
+            let mine = own_block_copy(v, &bl, p, me);
             let total = (bl.rows * bl.row_len) as usize * es;
             // SAFETY: the whole base (its registered size), written only by the gather.
-            let whole = unsafe { std::slice::from_raw_parts_mut(base, total) };
+            let whole = unsafe { std::slice::from_raw_parts_mut(v.base.as_ptr(), total) };
             let mut rp = PartitionMut::new(whole, &counts[..], &displs[..]);
             root.gather_varcount_into_root(&mine[..], &mut rp);
         } else {
+            let (a, b) = bl.block(p, me);
+            // SAFETY: rank `me`'s block of the live base array; nothing writes it during the
+            // gather (rank 0 receives the other ranks' blocks only).
+            let mine =
+                unsafe { std::slice::from_raw_parts(v.base.as_ptr().add(a as usize * es), (b - a) as usize * es) };
             to_count(mine.len(), "a result's gather")?;
             root.gather_varcount_into(mine);
             self.bump(|s| {
@@ -820,6 +797,32 @@ impl DistKernels<'_> {
         self.set_distributed(v, false);
         Ok(())
     }
+}
+
+/// The byte count and byte offset of each rank's block of a base array of layout `bl` and `es`
+/// bytes per element, in rank order: the partition of a gather of the whole base (`what` names it
+/// in the error). Errors: a block of more than 2 GiB.
+fn block_partition(bl: &BaseLayout, p: usize, es: usize, what: &str) -> Result<(Vec<Count>, Vec<Count>), LaunchError> {
+    let mut counts = Vec::with_capacity(p);
+    let mut displs = Vec::with_capacity(p);
+    for r in 0..p {
+        let (a, b) = bl.block(p, r);
+        counts.push(to_count((b - a) as usize * es, what)?);
+        displs.push(to_count(a as usize * es, what)?);
+    }
+    Ok((counts, displs))
+}
+
+/// A copy of rank `me`'s block of `v`'s base array (layout `bl`), to send while the base itself
+/// receives; never with a dangling pointer, even when empty (see `move_elements`).
+fn own_block_copy(v: &View, bl: &BaseLayout, p: usize, me: usize) -> Vec<u8> {
+    let es = v.dtype.size_bytes();
+    let (a, b) = bl.block(p, me);
+    // SAFETY: rank `me`'s block of the live base array, read before the base is overwritten.
+    let mine = unsafe { std::slice::from_raw_parts(v.base.as_ptr().add(a as usize * es), (b - a) as usize * es) };
+    let mut copy = Vec::with_capacity(mine.len().max(1));
+    copy.extend_from_slice(mine);
+    copy
 }
 
 /// Makes every `.npy` argument that a distributed run would split (at least `min_bytes` bytes, rank

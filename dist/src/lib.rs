@@ -11,7 +11,7 @@ pub mod launcher;
 pub mod session;
 
 pub use launcher::{placement, read_own_blocks, DistKernels, DistStats, Placement, DEFAULT_MIN_BYTES};
-pub use session::{min_bytes_from_env, Session};
+pub use session::Session;
 
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;

@@ -7,16 +7,15 @@
 use crate::{read_own_blocks, DistKernels, Mpi, DEFAULT_MIN_BYTES};
 use arrayc_runtime::launch::CpuKernels;
 use arrayc_runtime::value::{KernelLauncher, RtValue};
-use std::io::Write;
 
 /// The environment variable giving the smallest array (bytes) a distributed run splits among the
 /// ranks (default [`DEFAULT_MIN_BYTES`]).
-pub const MIN_BYTES_VAR: &str = "ARRAYC_DIST_MIN_BYTES";
+const MIN_BYTES_VAR: &str = "ARRAYC_DIST_MIN_BYTES";
 
 /// The smallest array, in bytes, that a distributed run splits among the ranks: `$ARRAYC_DIST_MIN_BYTES`,
 /// else [`DEFAULT_MIN_BYTES`]. Errors: a value that is not a number of bytes (the message names the
 /// variable and the value).
-pub fn min_bytes_from_env() -> Result<u64, String> {
+fn min_bytes_from_env() -> Result<u64, String> {
     match std::env::var(MIN_BYTES_VAR) {
         Err(_) => Ok(DEFAULT_MIN_BYTES),
         Ok(v) => v.trim().parse().map_err(|_| format!("error: {MIN_BYTES_VAR} must be a number of bytes, not `{v}`")),
@@ -91,7 +90,6 @@ impl Session {
             Err(e) if self.mpi.size() > 1 => {
                 eprintln!("{} (rank {} of {})", e.trim_end(), self.mpi.rank(), self.mpi.size());
                 before_abort();
-                let _ = std::io::stderr().flush();
                 self.mpi.abort(1)
             }
             Err(e) => return Err(e),
