@@ -180,7 +180,7 @@ def main(argv=None):
     ap.add_argument("--only", default="")
     ap.add_argument("--out", default=str(REPO / "benchmarks/REPORT-e2e.md"))
     opts = ap.parse_args(argv)
-    names = [n for n in opts.only.split(",") if n] or suite.available()
+    names = [n for n in opts.only.split(",") if n] or suite.corpus()
     rows = []
     with tempfile.TemporaryDirectory(prefix="arrayc-e2e-") as work:
         for name in names:

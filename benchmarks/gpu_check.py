@@ -92,4 +92,4 @@ def main(names):
 if __name__ == "__main__":
     if not ARRAYC.is_file():
         sys.exit(f"arrayc not found at {ARRAYC}: build it (cargo build --release) or set ARRAYC")
-    sys.exit(main(sys.argv[1:] or suite.available()))
+    sys.exit(main(sys.argv[1:] or suite.corpus()))

@@ -6,8 +6,8 @@ fusion algorithm (the paper's Fig. 14).
 
     python3 benchmarks/harness.py [--repeats N] [--only NAME,...] [--quick]
 
-Benchmarks are the modules of `benchmarks/suite` that exist (`suite.available()`), run at their
-LARGE arguments (`--quick`: SMALL, for a smoke run; its report goes to a temporary directory
+Benchmarks are the modules of `benchmarks/suite` that exist (`suite.corpus()`: Table I, issue
+13, then the rest of Benchpress), run at their LARGE arguments (`--quick`: SMALL, for a smoke run; its report goes to a temporary directory
 unless `--out-dir` is given). Per benchmark:
 
 * Every in-process implementation (NumPy reference, numexpr, JAX) is called once untimed first:
@@ -878,7 +878,7 @@ def main(argv=None):
     else:
         if not ARRAYC.exists():
             sys.exit(f"{ARRAYC} not found: run `make build` first")
-        available = suite.available()
+        available = suite.corpus()
         names = [n.strip() for n in opts.only.split(",") if n.strip()] or available
         unknown = [n for n in names if n not in available]
         if unknown:

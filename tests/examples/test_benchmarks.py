@@ -17,7 +17,7 @@ from arrayc_examples import REPO, assert_benchmark_matches, load_results, run_ar
 sys.path.insert(0, str(REPO / "benchmarks"))
 import suite  # noqa: E402
 
-AVAILABLE = suite.available()
+AVAILABLE = suite.corpus()
 
 
 def _results(out):

@@ -40,7 +40,7 @@ import suite  # noqa: E402
 PROGRAMS = sorted(
     [*EXAMPLES.glob("*.arr"), *(EXAMPLES / "features").glob("*.arr"), *(REPO / "benchmarks/programs").glob("*.arr")]
 )
-BENCHMARKS = suite.available()
+BENCHMARKS = suite.corpus()
 # A grid of 2 x 3 blocks of 32 threads: every grid-stride loop of a non-tiny array goes round
 # several times, and rows are shared among the y blocks.
 SMALL_GRID = "2,3,32"
