@@ -1,6 +1,6 @@
 //! Small helpers used by the generated parser.
 
-use crate::ast::{Block, Expr, ExprId, ExprKind, Ident, Index, Span, Stmt};
+use crate::ast::{BinOp, Block, Expr, ExprId, ExprKind, Ident, Index, Span, Stmt};
 use crate::lexer::LexError;
 use std::cell::Cell;
 
@@ -116,7 +116,36 @@ pub fn range_for(ids: &Cell<u32>, var: Ident, range: Expr, body: Block, span: Sp
     Ok(Stmt::For { var, start, end, step: args.next().map(Box::new), body, span })
 }
 
-/// Whether `name` is one the parser made up (a tuple assignment's temporary, [`tuple_assign`]),
+/// `target[i][j] = value;` (`op`: `target[i][j] op= value;`), a chain of two or more subscripts
+/// as an assignment's target, with Python's semantics: everything but the last subscript is read
+/// first, `t = target[i]`, then the last one assigned, `t[j] = value`. So it writes into `target`
+/// where `target[i]` is a view (integers and slices: NumPy's basic indexing), and into a copy that
+/// is then dropped where `target[i]` is a gather (an index array or mask), as NumPy does. `t` is
+/// named `chain.OFFSET`, which no program can write ([`is_synthesized`]).
+pub fn chained_assign(
+    ids: &Cell<u32>,
+    target: Ident,
+    mut subs: Vec<(Vec<Index>, Span)>,
+    op: Option<BinOp>,
+    value: Expr,
+    span: Span,
+) -> Vec<Stmt> {
+    let (index, last_span) = subs.pop().unwrap_or_else(|| unreachable!("the grammar gives two or more"));
+    let temp = Ident { name: format!("chain.{}", span.start), span: target.span.start..last_span.start };
+    let mut base = mk(ids, ExprKind::Var(target), temp.span.clone());
+    for (index, sub_span) in subs {
+        base = subscript(ids, base, index, temp.span.start..sub_span.end);
+    }
+    let read = Stmt::Let { names: vec![temp.clone()], value: base, span: temp.span.clone() };
+    let write = match op {
+        None => Stmt::SetItem { target: temp, index, value, span },
+        Some(op) => Stmt::AugAssign { target: temp, index, op, value, span },
+    };
+    vec![read, write]
+}
+
+/// Whether `name` is one the parser made up (a tuple assignment's temporary, [`tuple_assign`], or
+/// a chained subscript's view, [`chained_assign`]),
 /// which no program can write and tools do not show.
 pub fn is_synthesized(name: &str) -> bool {
     name.contains('.')

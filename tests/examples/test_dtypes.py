@@ -228,7 +228,7 @@ def test_i32_executable(tmp_path):
 def test_i32_scalars_index_slice_size_and_bound_loops(target, tmp_path):
     """An `i32` scalar is an index (negative too), a slice bound, a size, a `range` bound and an
     argument of `arange` (`int64`, as NumPy's) and `linspace`, as NumPy takes any integer there; an
-    `i32` index array is E0406 naming the conversion."""
+    `i32` index array gathers and scatters as NumPy's (negative indices too)."""
     src = """fn main(x: f64[N], k: i32, j: i32) -> (f64, f64, f64[?], f64[?], i64, i64[?], f64[?]) {
     let s = 0;
     for i in range(j, k) { s = s + i; }
@@ -243,5 +243,21 @@ def test_i32_scalars_index_slice_size_and_bound_loops(target, tmp_path):
     for got, w in zip(res, want):
         assert got.dtype == np.asarray(w).dtype
         np.testing.assert_array_equal(got, w)
-    bad = check_source("fn main(x: f64[N], idx: i32[M]) -> f64[M] {\n    return x[idx];\n}\n", tmp_path)
-    assert bad.returncode == 1 and "E0406" in bad.stderr and "x[i64(idx)]" in bad.stderr, bad.stderr
+    src = """fn main(x: f64[N], m: f64[R, C], idx: i32[M]) -> (f64[M], f64[N], f64[R, C], f64[M]) {
+    let y = x[idx] * 2.0;
+    x[idx] = -1.0;
+    m[idx % 4, 1:3] = 7.0;
+    return (y, x, m, m[idx % 4, idx % 5]);
+}
+"""
+    idx = np.array([1, -5, 3, 9], dtype=np.int32)
+    m = np.arange(20.0).reshape(4, 5)
+    proc, res = run_source(src, {"x": x.copy(), "m": m.copy(), "idx": idx}, tmp_path / "gather",
+                           flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    y = x[idx] * 2.0
+    x[idx] = -1.0
+    m[idx % 4, 1:3] = 7.0
+    for got, w in zip(res, [y, x, m, m[idx % 4, idx % 5]]):
+        assert got.dtype == w.dtype
+        np.testing.assert_array_equal(got, w)

@@ -7,7 +7,7 @@ are combined as a NumPy user writes them (precedence, fusion, in-place forms).""
 import numpy as np
 import pytest
 
-from arrayc_examples import TARGETS, run_source
+from arrayc_examples import TARGETS, check_source, run_source
 from test_ops import BINARY, UNARY, run_cases
 
 NEW_BINARY = [row for row in BINARY if row[0].split()[1] in ("//", "^", "<<", ">>", "&", "|")]
@@ -208,3 +208,40 @@ fn main(x: f64[4, 3], v: i64[5]) -> (i64, i64, i64, i64, i64[5], f64[4, 3], f64,
     want = [a, b, c, d, w, y, y[0, 0], 2.5]
     for got, w_ in zip(res, want):
         np.testing.assert_array_equal(got, np.asarray(w_))
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_chained_subscript_targets_match_numpy(target, tmp_path):
+    """`p[i][j] = v` and `p[i][j] op= v`: Python reads `p[i]`, then assigns into it, so the write
+    reaches `p` where `p[i]` is a view (integers, slices) and is lost where it is a copy (an index
+    array or a mask), as in NumPy."""
+    src = """fn main(p: f64[4, 4], idx: i64[2]) -> (f64[4, 4], f64[3, 3, 3]) {
+    p[1][2] = 5.0;
+    p[3][1:][::2] += 2.0;
+    p[idx][0] = 100.0;
+    p[p > 4.0][0] = -1.0;
+    let c = zeros(3, 3, 3);
+    for i in range(3) {
+        c[i][i][2 - i] = f64(i + 1);
+        c[1:][i % 2] *= 2.0;
+    }
+    return (p, c);
+}
+"""
+    p = np.zeros((4, 4))
+    idx = np.array([0, 2])
+    proc, res = run_source(src, {"p": p.copy(), "idx": idx}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    p[1][2] = 5.0
+    p[3][1:][::2] += 2.0
+    p[idx][0] = 100.0
+    p[p > 4.0][0] = -1.0
+    c = np.zeros((3, 3, 3))
+    for i in range(3):
+        c[i][i][2 - i] = float(i + 1)
+        c[1:][i % 2] *= 2.0
+    np.testing.assert_array_equal(res[0], p)
+    np.testing.assert_array_equal(res[1], c)
+    bad = check_source("fn main(p: f64[4]) -> f64[4] {\n    p[1][2] = 5.0;\n    return p;\n}\n", tmp_path)
+    assert bad.returncode == 1 and "E0408" in bad.stderr and "into a scalar" in bad.stderr, bad.stderr
+    assert "chain." not in bad.stderr, bad.stderr

@@ -350,7 +350,8 @@ impl Checker {
             Index::At(e) => {
                 let t = self.expr(e);
                 match t {
-                    Ty::Array(DType::I64, g) => return Part::Gather(g),
+                    // NumPy takes index arrays of any integer dtype; the lowering converts to i64.
+                    Ty::Array(d, g) if d.is_int() => return Part::Gather(g),
                     Ty::Array(DType::Bool, m) => return Part::Mask(m),
                     _ => {}
                 }
@@ -413,7 +414,7 @@ impl Checker {
                 );
                 if what == "an index" {
                     d = d.with_help(match other {
-                        Ty::Array(..) => "an index array must have dtype i64 (`x[i64(idx)]`), a boolean mask bool",
+                        Ty::Array(..) => "an index array must have an integer dtype, a boolean mask bool",
                         _ => "convert the index with `i64(...)`",
                     });
                 }
@@ -427,7 +428,7 @@ impl Checker {
 /// The checked parts of one index entry.
 enum Part {
     At(Option<Size>),
-    /// An `i64` index array of this shape (a gather).
+    /// An index array (of any integer dtype) of this shape (a gather).
     Gather(Vec<Size>),
     /// A `bool` array of this shape (a boolean mask: a filter).
     Mask(Vec<Size>),

@@ -292,11 +292,16 @@ impl Checker {
         };
         if let Ty::Scalar(_) = var.ty {
             if !index.is_empty() {
+                // A chained target's view (`p[1][2] = v`) is shown as its source, under the caret.
+                let (what, shown) = match crate::syntax::is_synthesized(&target.name) {
+                    true => ("a scalar".to_string(), "this".to_string()),
+                    false => (format!("the scalar `{}`", target.name), format!("`{}`", target.name)),
+                };
                 self.error(
                     "E0408",
-                    format!("cannot write through an index into the scalar `{}`", target.name),
+                    format!("cannot write through an index into {what}"),
                     target.span.clone(),
-                    format!("`{}` has type {}", target.name, var.ty),
+                    format!("{shown} has type {}", var.ty),
                 );
                 for ix in index {
                     self.index_exprs(ix);
@@ -357,7 +362,7 @@ impl Checker {
     fn aug_assign(&mut self, target: &Ident, index: &[Index], op: BinOp, value: &Expr, span: &Span) {
         let view = self.target_view(target, index, value.id, span);
         let index_array = |ix: &&Index| match ix {
-            Index::At(e) => self.types.get(e.id.0 as usize).is_some_and(|t| matches!(t, Ty::Array(DType::I64, _))),
+            Index::At(e) => self.types.get(e.id.0 as usize).is_some_and(|t| matches!(t, Ty::Array(d, _) if d.is_int())),
             _ => false,
         };
         if let Some(Index::At(e)) = index.iter().find(index_array) {

@@ -499,7 +499,10 @@ impl Lowerer<'_> {
         let mut indices = vec![];
         for (ix, &a) in index.iter().zip(&arrays) {
             if let (Index::At(e), true) = (ix, a) {
-                indices.push(self.expr(e)?);
+                // An index array of another integer dtype is converted (fused into its reader).
+                let Ty::Array(_, shape) = self.ty_of(e).clone() else { unreachable!("checked: an index array") };
+                let idx = self.expr(e)?;
+                indices.push(self.converted(idx, DType::I64, &shape)?);
             }
         }
         if arrayc_grammar::check::shape::advanced_run(index).is_some() {
