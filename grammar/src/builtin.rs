@@ -170,6 +170,8 @@ builtins! {
     Stack: "stack", (1, 1), AXIS, "stack((a, b, ...)) | stack((a, b, ...), axis=k)";
     Vstack: "vstack", (1, 1), &[], "vstack((a, b, ...))";
     Hstack: "hstack", (1, 1), &[], "hstack((a, b, ...))";
+    Dstack: "dstack", (1, 1), &[], "dstack((a, b, ...))";
+    ColumnStack: "column_stack", (1, 1), &[], "column_stack((a, b, ...))";
     Append: "append", (2, 2), &[], "append(x, values) (x 1-d, values a scalar or 1-d)";
     Roll: "roll", (2, 2), AXIS, "roll(x, shift) (x 1-d) | roll(x, shift, axis=k)";
     Meshgrid: "meshgrid", (2, ANY), &[], "meshgrid(x1, x2, ...) (1-d arrays)";
@@ -569,6 +571,13 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Vstack, B::Hstack],
         },
         DocRow {
+            calls: "`dstack((a, b, ...))`, `column_stack((a, b, ...))`",
+            result: "NumPy's: `dstack` joins along axis 2, a 1-d array of size `n` taken as `(1, n, 1)` and a \
+                2-d `(m, n)` as `(m, n, 1)`; `column_stack` joins along axis 1, a 1-d array taken as a column \
+                `(n, 1)`",
+            builtins: &[B::Dstack, B::ColumnStack],
+        },
+        DocRow {
             calls: "`append(x, values)`",
             result: "a new 1-d array: `x` (1-d) followed by `values` (a scalar or 1-d), dtypes promoted as \
                 NumPy's arrays (`append(i64 array, 1.5)` is `f64`); NumPy flattens arrays of other ranks, \
@@ -678,6 +687,31 @@ pub fn docs_table() -> String {
         s += &format!("| {} | {} |\n", r.calls, r.result);
     }
     s
+}
+
+/// How `vstack`, `dstack` and `column_stack` (`b`) take an array of rank `rank` before joining
+/// (NumPy's `atleast_2d`, `atleast_3d` and column rule): its axes as joined, `true` for each of
+/// its own axes in order and `false` for a new axis of size 1; `None` where it is joined as it is
+/// (also for every other builtin). The checker (`check/shape_ops.rs`) and the lowering read this
+/// one rule.
+pub fn join_unit_axes(b: Builtin, rank: usize) -> Option<&'static [bool]> {
+    match (b, rank) {
+        (Builtin::Vstack, 1) => Some(&[false, true]),
+        (Builtin::Dstack, 1) => Some(&[false, true, false]),
+        (Builtin::Dstack, 2) => Some(&[true, true, false]),
+        (Builtin::ColumnStack, 1) => Some(&[true, false]),
+        _ => None,
+    }
+}
+
+/// The axis along which `vstack` (0), `dstack` (2) and `column_stack` (1) join their arrays, as
+/// [`join_unit_axes`] takes them.
+pub fn join_axis(b: Builtin) -> usize {
+    match b {
+        Builtin::Dstack => 2,
+        Builtin::ColumnStack => 1,
+        _ => 0,
+    }
 }
 
 /// The `(before, after)` width expressions of each of the `r` axes that `pad`'s argument `w`

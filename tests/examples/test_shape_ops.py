@@ -1,6 +1,6 @@
 """Shape operations against NumPy (docs/language.md, "Builtin functions"): the views `flip`,
 `expand_dims`, `squeeze` (writes through them change the argument, as NumPy's views do) and the new
-arrays `concatenate`, `stack`, `vstack`, `hstack`, `append`, `roll`, `pad`, `tile`, `repeat`,
+arrays `concatenate`, `stack`, `vstack`, `hstack`, `dstack`, `column_stack`, `append`, `roll`, `pad`, `tile`, `repeat`,
 `meshgrid` (and `linspace(endpoint=false)`), on every dtype, with
 mixed dtypes (NumPy's promotion), empty arrays and sizes known only at run time; on the CPU and on
 the GPU kernels (emulated, and the GPU where there is one). Then the checker's errors and the run
@@ -31,6 +31,11 @@ CASES = [
     ("vstack((a, b, a[0]))", lambda a, b, v, w, s: np.vstack((a, b, a[0])), "T[?, m]"),
     ("hstack((v, w, v))", lambda a, b, v, w, s: np.hstack((v, w, v)), "P[?]"),
     ("hstack((a, a))", lambda a, b, v, w, s: np.hstack((a, a)), "T[n, ?]"),
+    ("dstack((v, w, v))", lambda a, b, v, w, s: np.dstack((v, w, v)), "P[1, n, 3]"),
+    ("dstack((a, a * 3))", lambda a, b, v, w, s: np.dstack((a, a * 3)), "Q[n, m, 2]"),
+    ("dstack((expand_dims(a, axis=-1), a))", lambda a, b, v, w, s: np.dstack((a[..., None], a)), "T[n, m, 2]"),
+    ("column_stack((v, w))", lambda a, b, v, w, s: np.column_stack((v, w)), "P[n, 2]"),
+    ("column_stack((a, v, a))", lambda a, b, v, w, s: np.column_stack((a, v, a)), "T[n, ?]"),
     ("append(v, w)", lambda a, b, v, w, s: np.append(v, w), "P[?]"),
     ("append(v, v[0])", lambda a, b, v, w, s: np.append(v, v[0]), "T[?]"),
     ("roll(v, s)", lambda a, b, v, w, s: np.roll(v, s), "T[n]"),

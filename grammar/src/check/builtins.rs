@@ -90,6 +90,8 @@ impl Checker {
             | B::Stack
             | B::Vstack
             | B::Hstack
+            | B::Dstack
+            | B::ColumnStack
             | B::Append
             | B::Roll
             | B::Meshgrid

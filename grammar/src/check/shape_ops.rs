@@ -7,7 +7,7 @@ use super::builtins::{literal_int, Call};
 use super::promote::promote;
 use super::Checker;
 use crate::ast::{DType, Expr, ExprKind};
-use crate::builtin::{pad_width_pairs, Builtin};
+use crate::builtin::{join_axis, join_unit_axes, pad_width_pairs, Builtin};
 use crate::diag::Diagnostic;
 use crate::types::{Size, Ty};
 
@@ -33,7 +33,7 @@ impl Checker {
             }
             B::ExpandDims => self.expand_dims(c),
             B::Squeeze => self.squeeze(c),
-            B::Concatenate | B::Stack | B::Vstack | B::Hstack => self.join(c),
+            B::Concatenate | B::Stack | B::Vstack | B::Hstack | B::Dstack | B::ColumnStack => self.join(c),
             B::Append => self.append(c),
             B::Meshgrid => self.meshgrid(c),
             B::Tile | B::Repeat => self.tile_or_repeat(c),
@@ -168,15 +168,21 @@ impl Checker {
         // Each array's shape as joined, and the axis of the join: `new` for a new axis (`stack`).
         let (shapes, axis, new): (Vec<Vec<Size>>, i64, bool) = match c.b {
             Builtin::Stack => (arrays.iter().map(|(_, s)| s.clone()).collect(), c.axis.map_or(0, |a| a.0), true),
-            Builtin::Vstack if max_rank <= 2 => {
-                let rows =
-                    arrays.iter().map(|(_, s)| if s.len() == 1 { vec![Size::lit(1), s[0].clone()] } else { s.clone() });
-                (rows.collect(), 0, false)
+            Builtin::Vstack | Builtin::Dstack | Builtin::ColumnStack => {
+                let joined = arrays.iter().map(|(_, s)| match join_unit_axes(c.b, s.len()) {
+                    Some(axes) => {
+                        let mut own = s.iter();
+                        axes.iter()
+                            .map(|&a| if a { own.next().cloned() } else { Some(Size::lit(1)) })
+                            .flatten()
+                            .collect()
+                    }
+                    None => s.clone(),
+                });
+                (joined.collect(), join_axis(c.b) as i64, false)
             }
             Builtin::Hstack if max_rank == 1 => (arrays.iter().map(|(_, s)| s.clone()).collect(), 0, false),
-            Builtin::Vstack | Builtin::Hstack => {
-                (arrays.iter().map(|(_, s)| s.clone()).collect(), i64::from(c.b == Builtin::Hstack), false)
-            }
+            Builtin::Hstack => (arrays.iter().map(|(_, s)| s.clone()).collect(), 1, false),
             _ => (arrays.iter().map(|(_, s)| s.clone()).collect(), c.axis.map_or(0, |a| a.0), false),
         };
         let r = shapes[0].len();

@@ -1112,6 +1112,8 @@ impl Lowerer<'_> {
             | B::Stack
             | B::Vstack
             | B::Hstack
+            | B::Dstack
+            | B::ColumnStack
             | B::Append
             | B::Roll
             | B::Meshgrid

@@ -8,7 +8,7 @@
 use super::{LResult, Lowerer};
 use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, Scalar, Type, ValueId};
 use arrayc_grammar::ast::{self, DType, Expr, ExprKind};
-use arrayc_grammar::builtin::{pad_width_pairs, Builtin};
+use arrayc_grammar::builtin::{join_axis, join_unit_axes, pad_width_pairs, Builtin};
 use arrayc_grammar::types::Ty;
 use std::collections::HashMap;
 
@@ -67,7 +67,7 @@ impl Lowerer<'_> {
                 self.view_with(x, entries, vec![])
             }
             B::Squeeze => self.squeeze(&args[0], axis, ty)?,
-            B::Concatenate | B::Stack | B::Vstack | B::Hstack => {
+            B::Concatenate | B::Stack | B::Vstack | B::Hstack | B::Dstack | B::ColumnStack => {
                 let ExprKind::Tuple(items) = &args[0].kind else { unreachable!("checked: a tuple") };
                 let mut vals = vec![];
                 for e in items {
@@ -76,15 +76,15 @@ impl Lowerer<'_> {
                 let max_rank = vals.iter().map(|&v| self.rank(v)).max().unwrap_or(0);
                 let (k, new) = match b {
                     B::Stack => (axis.unwrap_or(0).rem_euclid(max_rank as i64 + 1) as usize, true),
-                    B::Vstack => {
-                        if max_rank <= 2 {
-                            for v in &mut vals {
-                                if self.rank(*v) == 1 {
-                                    *v = self.view_with(*v, vec![IndexEntry::NewAxis, IndexEntry::Full], vec![]);
-                                }
+                    B::Vstack | B::Dstack | B::ColumnStack => {
+                        for v in &mut vals {
+                            if let Some(axes) = join_unit_axes(b, self.rank(*v)) {
+                                let entries =
+                                    axes.iter().map(|&a| if a { IndexEntry::Full } else { IndexEntry::NewAxis });
+                                *v = self.view_with(*v, entries.collect(), vec![]);
                             }
                         }
-                        (0, false)
+                        (join_axis(b), false)
                     }
                     B::Hstack => (usize::from(max_rank > 1), false),
                     _ => (axis.unwrap_or(0).rem_euclid(max_rank as i64) as usize, false),
