@@ -172,6 +172,7 @@ builtins! {
     Hstack: "hstack", (1, 1), &[], "hstack((a, b, ...))";
     Dstack: "dstack", (1, 1), &[], "dstack((a, b, ...))";
     ColumnStack: "column_stack", (1, 1), &[], "column_stack((a, b, ...))";
+    Cross: "cross", (2, 2), &[], "cross(a, b) (2 or 3 components along the last axis)";
     Append: "append", (2, 2), &[], "append(x, values) (x 1-d, values a scalar or 1-d)";
     Roll: "roll", (2, 2), AXIS, "roll(x, shift) (x 1-d) | roll(x, shift, axis=k)";
     Meshgrid: "meshgrid", (2, ANY), &[], "meshgrid(x1, x2, ...) (1-d arrays)";
@@ -578,6 +579,16 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Dstack, B::ColumnStack],
         },
         DocRow {
+            calls: "`cross(a, b)`",
+            result: "NumPy's `cross` of vectors along the last axis, the leading axes broadcast, dtypes \
+                promoted: of 3 components each, a new array of the broadcast shape with 3 components; of 2, \
+                the `z` component alone (a scalar for two 1-d vectors). The component count must be known \
+                at compile time and equal in both (NumPy's mixed 2 and 3 is E0503: pad the 2-d one with \
+                a 0); bool vectors are E0503 (NumPy's TypeError). Fused: two products and a difference per \
+                component",
+            builtins: &[B::Cross],
+        },
+        DocRow {
             calls: "`append(x, values)`",
             result: "a new 1-d array: `x` (1-d) followed by `values` (a scalar or 1-d), dtypes promoted as \
                 NumPy's arrays (`append(i64 array, 1.5)` is `f64`); NumPy flattens arrays of other ranks, \
@@ -711,6 +722,16 @@ pub fn join_axis(b: Builtin) -> usize {
         Builtin::Dstack => 2,
         Builtin::ColumnStack => 1,
         _ => 0,
+    }
+}
+
+/// The component count (2 or 3) of the vectors along the last axis of an array of `shape`, as
+/// `cross` takes them; `None` for another or an unknown size.
+pub fn cross_components(shape: &[crate::types::Size]) -> Option<usize> {
+    match shape.last()?.as_const()? {
+        2 => Some(2),
+        3 => Some(3),
+        _ => None,
     }
 }
 

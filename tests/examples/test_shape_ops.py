@@ -1,6 +1,6 @@
 """Shape operations against NumPy (docs/language.md, "Builtin functions"): the views `flip`,
 `expand_dims`, `squeeze` (writes through them change the argument, as NumPy's views do) and the new
-arrays `concatenate`, `stack`, `vstack`, `hstack`, `dstack`, `column_stack`, `append`, `roll`, `pad`, `tile`, `repeat`,
+arrays `concatenate`, `stack`, `vstack`, `hstack`, `dstack`, `column_stack`, `cross`, `append`, `roll`, `pad`, `tile`, `repeat`,
 `meshgrid` (and `linspace(endpoint=false)`), on every dtype, with
 mixed dtypes (NumPy's promotion), empty arrays and sizes known only at run time; on the CPU and on
 the GPU kernels (emulated, and the GPU where there is one). Then the checker's errors and the run
@@ -146,6 +146,9 @@ def test_writes_through_view_operations_change_the_argument(target, tmp_path):
         ("fn f(x: f64[n]) -> f64[?] { return pad(x, -1); }", "E0503", "negative pad width"),
         ("fn f(x: f64[n]) -> f64[?] { return pad(x, 1, constant_values=x); }", "E0503", "must be a scalar"),
         ("fn f(x: f64) -> f64 { return flip(x); }", "E0503", "needs an array"),
+        ("fn f(x: f64[n, 3], y: f64[n, 2]) -> f64[n, 3] { return cross(x, y); }", "E0503", "2 or 3 components"),
+        ("fn f(x: f64[n, m]) -> f64[n, m] { return cross(x, x); }", "E0503", "must be known and equal"),
+        ("fn f(x: bool[3]) -> bool[3] { return cross(x, x); }", "E0503", "bool vectors"),
         ("fn f(x: f64[n]) -> f64[n, 1] { return expand_dims(x); }", "E0405", "needs `axis=`"),
         ("fn f(x: f64[n, m]) -> f64[?] { let (a, b) = meshgrid(x, x); return a; }", "E0503", "needs 1-d arrays"),
         ("fn f(x: f64[n, m]) -> f64[?] { return repeat(x, 2); }", "E0405", "needs `axis=`"),
@@ -202,3 +205,27 @@ def test_linspace_without_the_endpoint_matches_numpy(start, stop, num, target, t
     assert proc.returncode == 0, proc.stderr
     np.testing.assert_array_equal(got[0], np.linspace(start, stop, num, endpoint=False))
     np.testing.assert_array_equal(got[1], np.linspace(start, stop, num))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_cross_matches_numpy(target, tmp_path):
+    """`cross` of 3-vectors (leading axes broadcast, a 1-d vector against rows, mixed dtypes, a
+    fused consumer) and of 2-vectors (the `z` component: a scalar for two 1-d vectors)."""
+    src = """fn main(a: f64[4, 3], b: f64[3], c: i64[2], d: f64[5, 2], e: f32[2], g: i32[4, 3]) -> (f64[4, 3], f64[3], f64, f64[5], f64[4, 3], f64[4, 3]) {
+    return (cross(a, b), cross(b, a[1]), cross(e, c), cross(d, c), cross(a, a[::-1]) * 2.0, cross(g, a));
+}
+"""
+    rng = np.random.default_rng(5)
+    ins = {"a": rng.standard_normal((4, 3)), "b": rng.standard_normal(3), "c": np.array([2, -3]),
+           "d": rng.standard_normal((5, 2)), "e": rng.standard_normal(2).astype(np.float32),
+           "g": rng.integers(-9, 9, (4, 3)).astype(np.int32)}
+    proc, res = run_source(src, ins, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    a, b, c, d, e, g = (ins[k] for k in "abcdeg")
+    with np.testing.suppress_warnings() as sup:
+        sup.filter(DeprecationWarning)  # NumPy 2 deprecates arrays of 2-vectors, and still computes them
+        want = [np.cross(a, b), np.cross(b, a[1]), np.cross(e, c), np.cross(d, c), np.cross(a, a[::-1]) * 2.0,
+                np.cross(g, a)]
+    for got, w in zip(res, want):
+        assert got.shape == np.shape(w) and got.dtype == np.asarray(w).dtype, (got.dtype, np.asarray(w).dtype)
+        np.testing.assert_allclose(got, w, rtol=1e-12, atol=1e-15)

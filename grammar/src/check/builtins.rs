@@ -92,6 +92,7 @@ impl Checker {
             | B::Hstack
             | B::Dstack
             | B::ColumnStack
+            | B::Cross
             | B::Append
             | B::Roll
             | B::Meshgrid
@@ -1083,7 +1084,7 @@ impl Checker {
     }
 
     /// Broadcasts several operand types to one result of dtype `d`.
-    fn broadcast_all(&mut self, ts: &[&Ty], d: DType, e: &Expr) -> Ty {
+    pub(super) fn broadcast_all(&mut self, ts: &[&Ty], d: DType, e: &Expr) -> Ty {
         let mut shape: Option<Vec<Size>> = None;
         for t in ts {
             if let Ty::Array(_, s) = t {

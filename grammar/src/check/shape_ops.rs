@@ -7,7 +7,7 @@ use super::builtins::{literal_int, Call};
 use super::promote::promote;
 use super::Checker;
 use crate::ast::{DType, Expr, ExprKind};
-use crate::builtin::{join_axis, join_unit_axes, pad_width_pairs, Builtin};
+use crate::builtin::{cross_components, join_axis, join_unit_axes, pad_width_pairs, Builtin};
 use crate::diag::Diagnostic;
 use crate::types::{Size, Ty};
 
@@ -38,6 +38,7 @@ impl Checker {
             B::Meshgrid => self.meshgrid(c),
             B::Tile | B::Repeat => self.tile_or_repeat(c),
             B::Pad => self.pad(c),
+            B::Cross => self.cross(c),
             other => unreachable!("`{}` is not a shape operation", other.name()),
         }
     }
@@ -225,6 +226,48 @@ impl Checker {
             out_shape[k] = shapes[1..].iter().fold(shapes[0][k].clone(), |acc, s| acc.add(&s[k]));
         }
         Ty::Array(d, out_shape)
+    }
+
+    /// `cross(a, b)`: vectors of [`cross_components`] components along the last axis of each, the
+    /// leading axes broadcast.
+    fn cross(&mut self, c: &Call) -> Ty {
+        let ta = self.array_arg(c, &c.args[0]);
+        let tb = self.array_arg(c, &c.args[1]);
+        let (Ty::Array(da, sa), Ty::Array(db, sb)) = (&ta, &tb) else { return Ty::Error };
+        if *da == DType::Bool || *db == DType::Bool {
+            let bad = if *da == DType::Bool { &c.args[0] } else { &c.args[1] };
+            self.error("E0503", "`cross` of bool vectors (NumPy's TypeError)", bad.span.clone(), "a bool array");
+            return Ty::Error;
+        }
+        let k = match (cross_components(sa), cross_components(sb)) {
+            (Some(k), Some(l)) if k == l => k,
+            _ => {
+                self.err(
+                    Diagnostic::error(
+                        "E0503",
+                        format!(
+                            "`cross` needs vectors of 2 or 3 components each along the last axis, found {ta} and {tb}"
+                        ),
+                        c.e.span.clone(),
+                        "component counts",
+                    )
+                    .with_help(
+                        "the last axes' sizes must be known and equal: `a[..., :3]`, or pad a 2-d vector with a 0",
+                    ),
+                );
+                return Ty::Error;
+            }
+        };
+        let d = promote(*da, None, *db, None);
+        let lead = |s: &[Size]| Ty::Array(d, s[..s.len() - 1].to_vec());
+        match self.broadcast_all(&[&lead(sa), &lead(sb)], d, c.e) {
+            Ty::Array(d, mut s) if k == 3 => {
+                s.push(Size::lit(3));
+                Ty::Array(d, s)
+            }
+            Ty::Array(d, s) if s.is_empty() => Ty::Scalar(d),
+            t => t,
+        }
     }
 
     /// `append(x, values)`: `x` 1-d, `values` a scalar or 1-d.

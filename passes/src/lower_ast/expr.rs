@@ -1114,6 +1114,7 @@ impl Lowerer<'_> {
             | B::Hstack
             | B::Dstack
             | B::ColumnStack
+            | B::Cross
             | B::Append
             | B::Roll
             | B::Meshgrid

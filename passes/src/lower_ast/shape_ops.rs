@@ -8,7 +8,7 @@
 use super::{LResult, Lowerer};
 use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, Scalar, Type, ValueId};
 use arrayc_grammar::ast::{self, DType, Expr, ExprKind};
-use arrayc_grammar::builtin::{join_axis, join_unit_axes, pad_width_pairs, Builtin};
+use arrayc_grammar::builtin::{cross_components, join_axis, join_unit_axes, pad_width_pairs, Builtin};
 use arrayc_grammar::types::Ty;
 use std::collections::HashMap;
 
@@ -104,6 +104,7 @@ impl Lowerer<'_> {
                 self.roll(x, shift, k, ty)
             }
             B::Pad => self.pad(&args[0], &args[1], Self::kwarg(kwargs, "constant_values"), ty)?,
+            B::Cross => self.cross(&args[0], &args[1], ty)?,
             B::Meshgrid => return self.meshgrid(args, ty).map(Some),
             B::Tile | B::Repeat => {
                 let x = self.expr(&args[0])?;
@@ -116,6 +117,48 @@ impl Lowerer<'_> {
             _ => return Ok(None),
         };
         Ok(Some(vec![v]))
+    }
+
+    /// NumPy's `cross(a, b)` of checked type `ty`: with `u`, `v` the components of `a` and `b` along
+    /// their last axes (views), `u1 v2 - u2 v1`, `u2 v0 - u0 v2`, `u0 v1 - u1 v0` stacked along a
+    /// new last axis (3 components), or `u0 v1 - u1 v0` alone (2), each computed over the broadcast
+    /// leading axes. A scalar result (two 1-d 2-vectors) is read from its 0-d array.
+    fn cross(&mut self, a: &Expr, b: &Expr, ty: &Ty) -> LResult<ValueId> {
+        let Ty::Array(_, sa) = self.ty_of(a) else { unreachable!("checked: `cross` of arrays") };
+        let k = cross_components(sa).expect("checked: 2 or 3 components");
+        let (a, b) = (self.expr(a)?, self.expr(b)?);
+        let components = |s: &mut Self, x: ValueId| -> Vec<ValueId> {
+            let mut entries = vec![IndexEntry::Full; s.rank(x) - 1];
+            entries.push(IndexEntry::At);
+            (0..k as i64)
+                .map(|j| {
+                    let j = s.i64_const(j);
+                    s.view_with(x, entries.clone(), vec![j])
+                })
+                .collect()
+        };
+        let (u, v) = (components(self, a), components(self, b));
+        let part = match ty {
+            Ty::Array(d, s) if k == 3 => Ty::Array(*d, s[..s.len() - 1].to_vec()),
+            Ty::Array(..) => ty.clone(),
+            Ty::Scalar(d) => Ty::Array(*d, vec![]),
+            _ => unreachable!("checked: the type of `cross`"),
+        };
+        let z = |s: &mut Self, i: usize, j: usize| -> LResult<ValueId> {
+            let p = s.array_op(ComputeFn::Binary(BinFn::Mul), vec![u[i], v[j]], &part)?;
+            let q = s.array_op(ComputeFn::Binary(BinFn::Mul), vec![u[j], v[i]], &part)?;
+            s.array_op(ComputeFn::Binary(BinFn::Sub), vec![p, q], &part)
+        };
+        if k == 2 {
+            let r = z(self, 0, 1)?;
+            return Ok(match ty {
+                Ty::Scalar(_) => self.load_element(r),
+                _ => r,
+            });
+        }
+        let parts = [z(self, 1, 2)?, z(self, 2, 0)?, z(self, 0, 1)?];
+        let last = self.rank(parts[0]);
+        Ok(self.join(Builtin::Stack, &parts, last, true, ty))
     }
 
     /// The rank of array value `v`.
