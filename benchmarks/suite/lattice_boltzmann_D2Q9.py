@@ -110,7 +110,7 @@ def _jitted():
                 f_in[5, lx - 1, 1:ly - 1] - f_in[8, lx - 1, 1:ly - 1]
                 - f_eq[5, lx - 1, 1:ly - 1] + f_eq[8, lx - 1, 1:ly - 1]))
             f_out = f_out * ~bb + f_in[jnp.array(opp)] * bb
-            return jnp.stack([jnp.roll(jnp.roll(f_out[i], int(cx[i, 0, 0]), axis=0), int(cy[i, 0, 0]), axis=1)
+            return jnp.stack([jnp.roll(jnp.roll(f_out[i], ref.cx[i], axis=0), ref.cy[i], axis=1)
                               for i in range(9)])
 
         return jax.lax.fori_loop(0, iterations, step, f_in)
