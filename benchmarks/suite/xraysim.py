@@ -10,7 +10,8 @@ import numpy as np
 PROGRAM = "benchmarks/programs/xraysim.arr"
 ENTRY = "xraysim_snake"
 REFERENCE = "benchmarks/reference/xraysim.py"
-# Benchpress's test size 10*10*1.
+# Benchpress's test size 10*10*1. (An odd detector_res puts a pixel straight under the source:
+# its ray's inverse x direction is inf, and the original's fmin/fmax give NaN there, as arrayc's.)
 SMALL = dict(scene_res=10, detector_res=10, iterations=1)
 # 8000 voxels x 1024 rays: each 4-d temporary is 65 MB; NumPy 1.6 to 2.9 s per
 # iteration on this (loaded, shared) machine.
