@@ -23,8 +23,7 @@
 #   statements in `guard` (arrayc has no conditional expression).
 # - `np.fromfunction(pcfun, shape=dshape)` is the expression of `pcfun` on the float index
 #   grids `f64(arange(r2))[:, newaxis]`, `f64(arange(r1))[newaxis, :]` (no fromfunction, no
-#   function values); `np.dstack((pxs, pys, pzs))` of 2-d arrays is `stack(..., axis=2)` (no
-#   dstack); `np.cross(di, dj)` of two 3-vectors is written by components (no cross).
+#   function values); `np.cross(di, dj)` of two 3-vectors is written by components (no cross).
 # - `np.ones(unitrays.shape) / unitrays` is `ones(raycount, 3) / unitrays`; `x.reshape(a, b)`
 #   is `reshape(x, (a, b))`; `source[power]` is `source[3]`.
 # - `for source in sourcelist` and `for ... in detectors` (one source, one detector) are the
@@ -81,7 +80,7 @@ fn xraysim(source: f64[5], c0: f64[3], c1: f64[3], c2: f64[3], r1: i64, r2: i64,
     let pxs = c0[0] + (i + 0.5) * di[0] + (j + 0.5) * dj[0];
     let pys = c0[1] + (i + 0.5) * di[1] + (j + 0.5) * dj[1];
     let pzs = c0[2] + (i + 0.5) * di[2] + (j + 0.5) * dj[2];
-    let pixelpositions = array(stack((pxs, pys, pzs), axis=2));
+    let pixelpositions = array(dstack((pxs, pys, pzs)));
     let pixelareavector = [di[1] * dj[2] - di[2] * dj[1], di[2] * dj[0] - di[0] * dj[2],
                            di[0] * dj[1] - di[1] * dj[0]];
     let result = zeros(r2, r1);
