@@ -6,21 +6,20 @@
 # Deviations from the original's NumPy spelling:
 # - `for phase in phases:` is `for p in 0..len(phases) { let phase = phases[p]; ... }`: arrayc's
 #   `for` runs over ranges only, not over the elements of an array.
-# - `r[np.isinf(r) == True] = 0` is `r[isinf(r) == true] = 0.0` (the origin, log 0).
 # - `np.empty((N, N), dtype=bench.dtype)` is `empty(n, n)` (f64, Benchpress's default dtype), and
 #   `np.arange(-N / 2, N / 2, dtype=bench.dtype)` is `arange(-n / 2, n / 2)`: arrayc's `arange`
 #   takes no `dtype=` (`/` gives f64 bounds, so the values are f64).
 fn quasicrystal(k: i64 = 5, stripes: i64 = 37, n: i64 = 64, iterations: i64 = 5) -> f64[n, n] {
-    let phases = arange(0.0, 2.0 * pi, 2.0 * pi / iterations);
+    let phases = arange(0, 2 * pi, 2 * pi / iterations);
     let image = empty(n, n);
     let d = arange(-n / 2, n / 2);
     let (xv, yv) = meshgrid(d, d);
     let theta = arctan2(yv, xv);
     let r = log(sqrt(xv * xv + yv * yv));
-    r[isinf(r) == true] = 0.0;
+    r[isinf(r) == true] = 0;
 
-    let tcos = theta * cos(arange(0.0, pi, pi / k))[:, newaxis, newaxis];
-    let rsin = r * sin(arange(0.0, pi, pi / k))[:, newaxis, newaxis];
+    let tcos = theta * cos(arange(0, pi, pi / k))[:, newaxis, newaxis];
+    let rsin = r * sin(arange(0, pi, pi / k))[:, newaxis, newaxis];
     let inner = (tcos - rsin) * stripes;
 
     let cinner = cos(inner);
