@@ -24,12 +24,12 @@ fn cylinder(height: i64, width: i64)
     let re = 100;      # Reynolds number
     let lx = width;
     let ly = height;
-    let obst_x = lx / 5.0 + 1.0;  # position of the cylinder (exact
-    let obst_y = ly / 2.0 + 0.0;  # y-symmetry is avoided)
-    let obst_r = ly / 10.0 + 1.0; # radius of the cylinder
+    let obst_x = lx / 5. + 1;  # position of the cylinder (exact
+    let obst_y = ly / 2. + 0;  # y-symmetry is avoided)
+    let obst_r = ly / 10. + 1; # radius of the cylinder
 
-    let nu = u_max * 2.0 * obst_r / re;    # kinematic viscosity
-    let omega = 1.0 / (3.0 * nu + 1.0 / 2.0);  # relaxation parameter
+    let nu = u_max * 2. * obst_r / re;    # kinematic viscosity
+    let omega = 1. / (3 * nu + 1. / 2.);  # relaxation parameter
 
     let col = arange(1, ly - 1);
 
@@ -68,8 +68,8 @@ fn solve(f_in: f64[9, LX, LY], omega: f64, bb_region: bool[LX, LY], col: i64[LY 
         # inlet: Poiseuille profile
         let l = ly - 2.0;
         let y = col - 0.5;
-        ux[0, 1:ly - 1] = 4.0 * u_max / (l ** 2) * (y * l - y ** 2);
-        uy[0, 1:ly - 1] = 0.0;
+        ux[0, 1:ly - 1] = 4 * u_max / (l ** 2) * (y * l - y ** 2);
+        uy[0, 1:ly - 1] = 0;
 
         let t1 = zeros(ly - 2);
         for q in range(3) {
@@ -79,30 +79,30 @@ fn solve(f_in: f64[9, LX, LY], omega: f64, bb_region: bool[LX, LY], col: i64[LY 
         for q in range(3) {
             t2 += f_in[out_left[q], 0, 1:ly - 1];
         }
-        t2 *= 2.0;
+        t2 *= 2;
 
-        rho[0, 1:ly - 1] = 1.0 / (1.0 - ux[0, 1:ly - 1]) * (t1 + t2);
+        rho[0, 1:ly - 1] = 1 / (1 - ux[0, 1:ly - 1]) * (t1 + t2);
 
         # outlet: zero gradient on rho and ux
-        rho[lx - 1, 1:ly - 1] = 4.0 / 3.0 * rho[lx - 2, 1:ly - 1] - 1.0 / 3.0 * rho[lx - 3, 1:ly - 1];
-        uy[lx - 1, 1:ly - 1] = 0.0;
-        ux[lx - 1, 1:ly - 1] = 4.0 / 3.0 * ux[lx - 2, 1:ly - 1] - 1.0 / 3.0 * ux[lx - 3, 1:ly - 1];
+        rho[lx - 1, 1:ly - 1] = 4.0 / 3 * rho[lx - 2, 1:ly - 1] - 1.0 / 3 * rho[lx - 3, 1:ly - 1];
+        uy[lx - 1, 1:ly - 1] = 0;
+        ux[lx - 1, 1:ly - 1] = 4.0 / 3 * ux[lx - 2, 1:ly - 1] - 1.0 / 3 * ux[lx - 3, 1:ly - 1];
 
         let f_eq = zeros(9, lx, ly);
         let f_out = zeros(9, lx, ly);
         for i in range(0, 9) {
-            let cu = 3.0 * (cx[i] * ux + cy[i] * uy);
-            f_eq[i] = rho * t[i] * (1.0 + cu + 0.5 * cu ** 2 - 1.5 * (ux ** 2 + uy ** 2));
+            let cu = 3 * (cx[i] * ux + cy[i] * uy);
+            f_eq[i] = rho * t[i] * (1 + cu + 0.5 * cu ** 2 - 1.5 * (ux ** 2 + uy ** 2));
             f_out[i] = f_in[i] - omega * (f_in[i] - f_eq[i]);
         }
 
         # microscopic boundary conditions
         for i in range(0, 9) {
             # left boundary
-            f_out[i, 0, 1:ly - 1] = f_eq[i, 0, 1:ly - 1] + 18.0 * t[i] * cx[i] * cy[i] *
+            f_out[i, 0, 1:ly - 1] = f_eq[i, 0, 1:ly - 1] + 18 * t[i] * cx[i] * cy[i] *
                 (f_in[7, 0, 1:ly - 1] - f_in[6, 0, 1:ly - 1] - f_eq[7, 0, 1:ly - 1] + f_eq[6, 0, 1:ly - 1]);
             # right boundary
-            f_out[i, lx - 1, 1:ly - 1] = f_eq[i, lx - 1, 1:ly - 1] + 18.0 * t[i] * cx[i] * cy[i] *
+            f_out[i, lx - 1, 1:ly - 1] = f_eq[i, lx - 1, 1:ly - 1] + 18 * t[i] * cx[i] * cy[i] *
                 (f_in[5, lx - 1, 1:ly - 1] - f_in[8, lx - 1, 1:ly - 1] -
                  f_eq[5, lx - 1, 1:ly - 1] + f_eq[8, lx - 1, 1:ly - 1]);
             # bounce back region, with an explicit mask
