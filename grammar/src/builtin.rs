@@ -82,7 +82,12 @@ builtins! {
     Ones: "ones", (0, ANY), DTYPE, CREATION;
     Empty: "empty", (0, ANY), DTYPE, CREATION;
     Full: "full", (1, ANY), DTYPE, "full(d0, ..., value, dtype=...)";
-    Arange: "arange", (1, 3), &[], "arange(stop) | arange(start, stop) | arange(start, stop, step)";
+    ZerosLike: "zeros_like", (1, 1), DTYPE, "zeros_like(x, dtype=...)";
+    OnesLike: "ones_like", (1, 1), DTYPE, "ones_like(x, dtype=...)";
+    EmptyLike: "empty_like", (1, 1), DTYPE, "empty_like(x, dtype=...)";
+    FullLike: "full_like", (2, 2), DTYPE, "full_like(x, value, dtype=...)";
+    Arange: "arange", (1, 3), DTYPE,
+        "arange(stop) | arange(start, stop) | arange(start, stop, step), dtype=...";
     Linspace: "linspace", (3, 3), &["endpoint"], "linspace(start, stop, num) | linspace(start, stop, num, endpoint=false)";
     Random: "random", (0, ANY), &["seed"], "random(d0, ..., seed=0)";
     Normal: "normal", (0, ANY), &["seed", "loc", "scale"], "normal(d0, ..., seed=0, loc=0.0, scale=1.0)";
@@ -282,8 +287,15 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Full],
         },
         DocRow {
-            calls: "`arange(stop)`, `arange(start, stop)`, `arange(start, stop, step)`",
-            result: "1-d, `i64` if all arguments are integers else `f64`",
+            calls: "`zeros_like(x, dtype=...)`, `ones_like(...)`, `empty_like(...)`, `full_like(x, value, dtype=...)`",
+            result: "new array of `x`'s shape (an array) and dtype (or `dtype=`), filled as `zeros`, `ones`, \
+                `empty`, `full` (the value cast to the dtype)",
+            builtins: &[B::ZerosLike, B::OnesLike, B::EmptyLike, B::FullLike],
+        },
+        DocRow {
+            calls: "`arange(stop)`, `arange(start, stop)`, `arange(start, stop, step)`, `dtype=d`",
+            result: "1-d, `i64` if all arguments are integers else `f64`, or `d` (start and step cast to `d`, \
+                `start + i * step` in `d`; the length from the arguments as given; `dtype=bool` is E0503)",
             builtins: &[B::Arange],
         },
         DocRow {

@@ -60,6 +60,20 @@ pub fn subscript(ids: &Cell<u32>, base: Expr, mut index: Vec<Index>, span: Span)
     mk(ids, ExprKind::Subscript { base: Box::new(base), index }, span)
 }
 
+/// NumPy's positional `axis`: a call of a builtin that takes `axis=` with one positional argument
+/// more than it takes otherwise (`sum(x, -1)`, `x.sum(0)`, `concatenate((a, b), 1)`,
+/// `take(x, idx, 0)`) passes that last argument as `axis=` (`func` is the builtin's name, or a
+/// method's `.name`). Any other call is left as it is, for the checker's arity error.
+pub fn positional_axis(func: &Ident, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ident, Expr)>) {
+    let name = func.name.strip_prefix('.').unwrap_or(&func.name);
+    let Some(row) = crate::builtin::Builtin::from_name(name).map(|b| b.row()) else { return };
+    let takes_axis = row.keywords.contains(&"axis") && !kwargs.iter().any(|(k, _)| k.name == "axis");
+    if takes_axis && row.arity.1 != usize::MAX && args.len() == row.arity.1 + 1 {
+        let axis = args.pop().unwrap_or_else(|| unreachable!("one argument more than the most"));
+        kwargs.push((Ident { name: "axis".to_string(), span: axis.span.clone() }, axis));
+    }
+}
+
 /// `base.name`, an attribute ([`crate::methods`]): `x.ndim` and `x.size` are calls of the builtins
 /// `ndim` and `size`, `x.T` of `transpose` (`.T`), `x.shape` a call of `.shape` (which only
 /// [`subscript`] makes something of); any other name is an error.
@@ -86,6 +100,8 @@ pub fn method_call(ids: &Cell<u32>, base: Expr, name: Ident, all: Vec<(Option<Id
     }
     args.insert(0, base);
     let func = Ident { name: format!(".{}", name.name), span: name.span };
+    let mut kwargs = kwargs;
+    positional_axis(&func, &mut args, &mut kwargs);
     mk(ids, ExprKind::Call { func, args, kwargs }, span)
 }
 

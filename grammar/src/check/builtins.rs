@@ -40,6 +40,7 @@ impl Checker {
         }
         let t = match b {
             B::Zeros | B::Ones | B::Empty | B::Random | B::Full | B::Arange | B::Linspace => self.constructor(&c),
+            B::ZerosLike | B::OnesLike | B::EmptyLike | B::FullLike => self.like(&c),
             B::Copy | B::Transpose | B::Diagonal => self.copy_or_view(&c),
             B::Abs | B::Sqrt | B::Exp | B::Log | B::Sin | B::Cos | B::Tanh => self.math(&c),
             B::Tan
@@ -308,6 +309,29 @@ impl Checker {
         }
     }
 
+    /// `zeros_like(x)`, `ones_like(x)`, `empty_like(x)`, `full_like(x, value)`: a new array of the
+    /// array `x`'s shape, of its dtype or `dtype=`; `value` a scalar.
+    fn like(&mut self, c: &Call) -> Ty {
+        let t = self.value(&c.args[0]);
+        let vt = c.args.get(1).map(|v| self.value(v));
+        let Ty::Array(d, shape) = t else {
+            if t != Ty::Error {
+                let what = format!("`{}` needs an array, found {t}", c.b.name());
+                self.error("E0503", what, c.args[0].span.clone(), "not an array");
+            }
+            return Ty::Error;
+        };
+        match vt {
+            None | Some(Ty::Scalar(_)) if !c.bad => Ty::Array(c.dtype.unwrap_or(d), shape),
+            None | Some(Ty::Scalar(_) | Ty::Error) => Ty::Error,
+            Some(t) => {
+                let what = format!("`full_like` needs a scalar fill value, found {t}");
+                self.error("E0503", what, c.args[1].span.clone(), "not a scalar");
+                Ty::Error
+            }
+        }
+    }
+
     /// `full(d0, ..., value)`: the sizes, then a scalar fill value.
     fn full(&mut self, c: &Call) -> Ty {
         let (dims, value) = c.args.split_at(c.args.len() - 1);
@@ -353,15 +377,20 @@ impl Checker {
                 }
             }
         }
+        if c.dtype == Some(DType::Bool) {
+            let span = c.e.span.clone();
+            self.error("E0503", "`arange` with `dtype=bool` (NumPy's works for lengths up to 2)", span, "bool");
+            return Ty::Error;
+        }
         if !ok {
             return Ty::Error;
         }
         if all_int {
             let len = self.arange_len(c.args);
-            Ty::Array(DType::I64, vec![len])
+            Ty::Array(c.dtype.unwrap_or(DType::I64), vec![len])
         } else {
             let f = self.fresh();
-            Ty::Array(DType::F64, vec![f])
+            Ty::Array(c.dtype.unwrap_or(DType::F64), vec![f])
         }
     }
 

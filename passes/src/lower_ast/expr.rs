@@ -1123,6 +1123,7 @@ impl Lowerer<'_> {
             | B::Pad => unreachable!("lowered by `shape_op`"),
             B::Array | B::AsArray | B::Reshape | B::Ravel | B::Flatten => unreachable!("lowered above"),
             B::Zeros | B::Ones | B::Empty | B::Full | B::Random => self.creation(b, &vals, kwargs, ty)?,
+            B::ZerosLike | B::OnesLike | B::EmptyLike | B::FullLike => self.creation(b, &vals, kwargs, ty)?,
             B::Arange => self.arange(&vals, ty),
             B::Normal | B::Integers => self.random_draws(b, &vals, kwargs, ty)?,
             B::Convolve => self.convolve(args, &vals, kwargs, ty)?,
@@ -1273,12 +1274,17 @@ impl Lowerer<'_> {
     fn creation(&mut self, b: Builtin, vals: &[ValueId], kwargs: &[(ast::Ident, Expr)], ty: &Ty) -> LResult<ValueId> {
         let Ty::Array(dt, shape) = ty else { unreachable!() };
         let ndims = shape.len();
-        let sizes: Vec<ValueId> = vals[..ndims].iter().map(|v| self.cast_scalar(*v, DType::I64)).collect();
+        let like = matches!(b, Builtin::ZerosLike | Builtin::OnesLike | Builtin::EmptyLike | Builtin::FullLike);
+        let sizes: Vec<ValueId> = match like {
+            true => (0..ndims).map(|d| self.dim(vals[0], d)).collect(),
+            false => vals[..ndims].iter().map(|v| self.cast_scalar(*v, DType::I64)).collect(),
+        };
         let out = self.new_array(*dt, sizes);
         let fill = match b {
-            Builtin::Zeros => Some(self.constant(Scalar::I64(0).cast(*dt))),
-            Builtin::Ones => Some(self.constant(Scalar::I64(1).cast(*dt))),
+            Builtin::Zeros | Builtin::ZerosLike => Some(self.constant(Scalar::I64(0).cast(*dt))),
+            Builtin::Ones | Builtin::OnesLike => Some(self.constant(Scalar::I64(1).cast(*dt))),
             Builtin::Full => Some(vals[ndims]),
+            Builtin::FullLike => Some(self.cast_scalar(vals[1], *dt)),
             _ => None,
         };
         if let Some(f) = fill {
