@@ -54,11 +54,16 @@ def _jitted():
         fsize = kernel.shape[0]
         m = image.shape[0] - fsize + 1
 
-        def add(k, result):
+        def add(k, state):
+            # each product is added in the next iteration, so that XLA cannot contract the
+            # f32 multiply and add into an FMA (NumPy rounds the product, then the sum)
+            result, product = state
             i, j = k // fsize, k % fsize
-            return result + jax.lax.dynamic_slice(image, (i, j), (m, m)) * kernel[i, j]
+            return result + product, jax.lax.dynamic_slice(image, (i, j), (m, m)) * kernel[i, j]
 
-        return jax.lax.fori_loop(0, fsize * fsize, add, jnp.zeros((m, m), dtype=jnp.float32))
+        zero = jnp.zeros((m, m), dtype=jnp.float32)
+        result, product = jax.lax.fori_loop(0, fsize * fsize, add, (zero, zero))
+        return result + product
 
     return run
 
