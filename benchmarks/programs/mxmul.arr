@@ -6,7 +6,9 @@
 # Deviations from the NumPy spelling: `x.shape = (n, n)` (an in-place reshape) is
 # `reshape(..., (n, n))` (arrayc has no assignment to `shape`); `np.add.reduce(a, -1)` is
 # `sum(a, axis=-1)` (the same reduction: arrayc has no ufunc methods); `np.zeros_like(x)` is
-# `zeros(n, n)`. The benchmark harness (util.Benchmark, input files) is left out.
+# `zeros(n, n)` (arrayc has no zeros_like, E0202); `np.arange(nelements, dtype=float64)`, with
+# the float count N*N, is `arange(n * n)` (i64), the same values once divided by the f64
+# `nelements`. The benchmark harness (util.Benchmark, input files, flush) is left out.
 # Result: C.
 fn mxmul(n: i64 = 32, iterations: i64 = 1) -> f64[n, n] {
     let nelements = f64(n * n);
