@@ -245,3 +245,36 @@ def test_chained_subscript_targets_match_numpy(target, tmp_path):
     bad = check_source("fn main(p: f64[4]) -> f64[4] {\n    p[1][2] = 5.0;\n    return p;\n}\n", tmp_path)
     assert bad.returncode == 1 and "E0408" in bad.stderr and "into a scalar" in bad.stderr, bad.stderr
     assert "chain." not in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_like_constructors_arange_dtype_and_positional_axis_match_numpy(target, tmp_path):
+    """`zeros_like`, `ones_like`, `full_like` (the array's shape and dtype, or `dtype=`; the value
+    cast), `arange(..., dtype=)`, and an axis passed positionally as NumPy allows
+    (`sum(x, -1)`, `x.sum(0)`, `max(x, 1)`, `concatenate((a, b), 0)`, `take(x, idx, 1)`)."""
+    src = """fn main(x: f64[3, 2], k: i32[4], idx: i64[2]) -> (f64[3, 2], i64[3, 2], f32[3, 2], f64[3, 2], i32[4], f64[3], f64[2], f64[3], f32[5], f64[2, 2], f64[3, 2], f64[7]) {
+    let e = empty_like(x);
+    e[...] = 1.5;
+    return (zeros_like(x), ones_like(x, dtype=i64), full_like(x, 2.5, dtype=f32), full_like(x, 7), full_like(k, 3.9),
+            sum(x, -1), x.sum(0), max(x, 1), arange(5, dtype=f32), concatenate((x[:1, :], x[2:, :]), 0),
+            e * take(x, idx, 1), arange(0.5, 4.0, 0.5, dtype=f64));
+}
+"""
+    x = np.arange(6.0).reshape(3, 2) - 2.5
+    k = np.arange(4, dtype=np.int32)
+    idx = np.array([1, 0])
+    proc, res = run_source(src, {"x": x, "k": k, "idx": idx}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    e = np.full_like(x, 1.5)
+    want = [np.zeros_like(x), np.ones_like(x, dtype=np.int64), np.full_like(x, 2.5, dtype=np.float32),
+            np.full_like(x, 7), np.full_like(k, 3.9), np.sum(x, -1), x.sum(0), np.max(x, 1),
+            np.arange(5, dtype=np.float32), np.concatenate((x[:1, :], x[2:, :]), 0), e * np.take(x, idx, 1),
+            np.arange(0.5, 4.0, 0.5, dtype=np.float64)]
+    for got, w in zip(res, want):
+        assert got.dtype == w.dtype and got.shape == w.shape, (got.dtype, w.dtype, got.shape, w.shape)
+        np.testing.assert_array_equal(got, w)
+    for body, words in [("return full_like(x, x);", "needs a scalar fill value"),
+                        ("return zeros_like(1.0);", "needs an array"),
+                        ("let a = arange(3, dtype=bool); return x;", "dtype=bool")]:
+        bad = check_source(f"fn main(x: f64[3]) -> f64[3] {{\n    {body}\n}}\n", tmp_path)
+        assert bad.returncode == 1 and "E0503" in bad.stderr and words in bad.stderr, bad.stderr
