@@ -29,6 +29,21 @@ impl DType {
     pub fn from_name(name: &str) -> Option<DType> {
         DType::ALL.into_iter().find(|d| d.name() == name)
     }
+    /// NumPy's name of the dtype (`np.float64`, ..., `np.bool`), as a NumPy program spells it.
+    pub fn numpy_name(self) -> &'static str {
+        match self {
+            DType::F64 => "float64",
+            DType::F32 => "float32",
+            DType::I64 => "int64",
+            DType::I32 => "int32",
+            DType::Bool => "bool",
+        }
+    }
+    /// The dtype NumPy names `name` (the inverse of [`DType::numpy_name`], and `bool_`).
+    pub fn from_numpy_name(name: &str) -> Option<DType> {
+        let name = if name == "bool_" { "bool" } else { name };
+        DType::ALL.into_iter().find(|d| d.numpy_name() == name)
+    }
     /// Size of one element in bytes (NumPy's itemsize; bool is one byte).
     pub fn size_bytes(self) -> usize {
         match self {

@@ -35,7 +35,12 @@ pub enum Tok {
     True,
     #[token("false")]
     False,
+    /// `newaxis`, and NumPy's spellings of it: `np.newaxis`, `numpy.newaxis` and `None` (which
+    /// arrayc has only in this meaning).
     #[token("newaxis")]
+    #[token("np.newaxis")]
+    #[token("numpy.newaxis")]
+    #[token("None")]
     NewAxis,
     #[token("f64")]
     TF64,

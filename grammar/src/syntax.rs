@@ -68,7 +68,18 @@ pub fn positional_axis(func: &Ident, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ide
     let name = func.name.strip_prefix('.').unwrap_or(&func.name);
     let Some(row) = crate::builtin::Builtin::from_name(name).map(|b| b.row()) else { return };
     let takes_axis = row.keywords.contains(&"axis") && !kwargs.iter().any(|(k, _)| k.name == "axis");
-    if takes_axis && row.arity.1 != usize::MAX && args.len() == row.arity.1 + 1 {
+    // arrayc's axes are integer literals; anything else stays an argument, for the arity error
+    // (`min(a, b)` of two scalars is Python's `min`, arrayc's `minimum`).
+    fn literal_axis(e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Int(_) => true,
+            ExprKind::Unary(crate::ast::UnOp::Neg, x) => matches!(x.kind, ExprKind::Int(_)),
+            ExprKind::Tuple(items) => items.iter().all(literal_axis),
+            _ => false,
+        }
+    }
+    let literal = args.last().is_some_and(literal_axis);
+    if takes_axis && literal && row.arity.1 != usize::MAX && args.len() == row.arity.1 + 1 {
         let axis = args.pop().unwrap_or_else(|| unreachable!("one argument more than the most"));
         kwargs.push((Ident { name: "axis".to_string(), span: axis.span.clone() }, axis));
     }
@@ -78,6 +89,9 @@ pub fn positional_axis(func: &Ident, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ide
 /// `ndim` and `size`, `x.T` of `transpose` (`.T`), `x.shape` a call of `.shape` (which only
 /// [`subscript`] makes something of); any other name is an error.
 pub fn attribute(ids: &Cell<u32>, base: Expr, name: Ident, span: Span) -> Result<Expr, LexError> {
+    if is_numpy(&base) {
+        return numpy_attribute(base, name, span);
+    }
     let func = match name.name.as_str() {
         "ndim" | "size" => name,
         "shape" | "T" => Ident { name: format!(".{}", name.name), span: name.span },
@@ -86,11 +100,44 @@ pub fn attribute(ids: &Cell<u32>, base: Expr, name: Ident, span: Span) -> Result
     Ok(mk(ids, ExprKind::Call { func, args: vec![base], kwargs: vec![] }, span))
 }
 
+/// NumPy's module names, `np` and `numpy`: `np.sum(x)` is `sum(x)`, `np.pi` is `pi`
+/// ([`numpy_attribute`], [`method_call`]). So a program cannot name a variable `np`.
+pub const NUMPY_MODULES: [&str; 2] = ["np", "numpy"];
+
+/// Whether `e` is the name of NumPy's module ([`NUMPY_MODULES`]).
+fn is_numpy(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Var(v) if NUMPY_MODULES.contains(&v.name.as_str()))
+}
+
+/// `np.name`, a name of NumPy's module: a dtype (`np.float64`, `np.int32`, `np.bool_`: the type
+/// name), or any other name as it is (`np.pi` is `pi`, `np.add` the name `add` of `np.add.at`);
+/// what the name means is then checked as if written without `np.`. The expression keeps the id
+/// of `np` (ids stay dense).
+fn numpy_attribute(np: Expr, name: Ident, span: Span) -> Result<Expr, LexError> {
+    let kind = match arrayc_core::dtype::DType::from_numpy_name(&name.name) {
+        Some(d) => ExprKind::DTypeName(d),
+        None => ExprKind::Var(name),
+    };
+    Ok(Expr { id: np.id, kind, span })
+}
+
 /// `base.name(args)`, a method call ([`crate::methods`]): the call of `.name` with `base` first,
 /// which resolves to the builtin `name`; `x.astype(d)` is the cast `d(x)`, under the id of the
 /// type name `d` (the last expression parsed, so ids stay dense).
 pub fn method_call(ids: &Cell<u32>, base: Expr, name: Ident, all: Vec<(Option<Ident>, Expr)>, span: Span) -> Expr {
-    let (mut args, kwargs) = split_args(all);
+    let (mut args, mut kwargs) = split_args(all);
+    if is_numpy(&base) {
+        // `np.f(args)` is the call `f(args)`, under the id of `np` (ids stay dense).
+        positional_axis(&name, &mut args, &mut kwargs);
+        return Expr { id: base.id, kind: ExprKind::Call { func: name, args, kwargs }, span };
+    }
+    if let (ExprKind::Var(v), "at") = (&base.kind, name.name.as_str()) {
+        if v.name == "add" {
+            // NumPy's `np.add.at(x, idx, v)` is the builtin `add_at`, under the id of `add`.
+            let func = Ident { name: "add_at".to_string(), span: v.span.start..name.span.end };
+            return Expr { id: base.id, kind: ExprKind::Call { func, args, kwargs }, span };
+        }
+    }
     if let ("astype", [Expr { kind: ExprKind::DTypeName(d), .. }], true) =
         (name.name.as_str(), args.as_slice(), kwargs.is_empty())
     {
@@ -100,7 +147,6 @@ pub fn method_call(ids: &Cell<u32>, base: Expr, name: Ident, all: Vec<(Option<Id
     }
     args.insert(0, base);
     let func = Ident { name: format!(".{}", name.name), span: name.span };
-    let mut kwargs = kwargs;
     positional_axis(&func, &mut args, &mut kwargs);
     mk(ids, ExprKind::Call { func, args, kwargs }, span)
 }

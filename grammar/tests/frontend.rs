@@ -544,7 +544,12 @@ fn expr_ids_are_dense() {
     let methods = "fn g(x: f64[N]) -> (f32[N], i64) { return (x.astype(f32), x.shape[-1] + x.sum(axis=0).ndim); }";
     let ranges =
         "fn h(n: i64) { for i in range(n) { print(i); } for j in range(1, n) { } for k in range(n, 0, -1) { } }";
-    for src in [HEAT, methods, ranges] {
+    // NumPy's spellings (`np.f(..)`, `np.pi`, `np.float32`, `np.add.at`), chained targets and a
+    // positional axis.
+    let numpy = "fn k(x: f64[N], m: f64[N, 3], i: i64[2]) -> (f64, f32[N], f64[N]) {
+        np.add.at(x, i, 1.0); m[1][2] = 3.0; m[0][1:] += np.pi;
+        return (np.sum(x), x.astype(np.float32), np.max(m[:, np.newaxis], -1)[:, 0]); }";
+    for src in [HEAT, methods, ranges, numpy] {
         expr_ids_are_dense_in(src);
     }
 }
@@ -655,16 +660,21 @@ fn did_you_mean() {
     assert_eq!(d[1].help.as_deref(), Some("did you mean `sqrt`?"));
 }
 
-/// NumPy habits get a help: methods (`x.sum()`) and sizes as a tuple (`zeros((2, 3))`).
+/// NumPy's spellings: `np.sum(x)` and `zeros((2, 3))` are accepted; `np` alone, and a size
+/// tuple beside other sizes, get a help.
 #[test]
-fn numpy_spellings_get_a_help() {
-    let (_, d) = frontend("fn f(x: f64[3]) -> f64 { return np.sum(x); }");
+fn numpy_spellings_are_taken_or_get_a_help() {
+    let (_, d) = frontend(
+        "fn f(x: f64[3]) -> (f64, f64[2, 3], f64[2, 3]) { return (np.sum(x), zeros((2, 3)), np.full((2, 3), np.pi)); }",
+    );
+    assert!(d.is_empty(), "{d:?}");
+    let (_, d) = frontend("fn f(x: f64[3]) -> f64 { let m = np; return 0.0; }");
     let np = d.iter().find(|d| d.code == "E0201").expect("`np` is undefined");
     assert!(np.help.as_deref().is_some_and(|h| h.contains("`sum(x)` for `np.sum(x)`")), "{d:?}");
-    let (_, d) = frontend("fn f() -> f64[2, 3] { return zeros((2, 3)); }");
+    let (_, d) = frontend("fn f() -> f64[2, 3, 4] { return zeros((2, 3), 4); }");
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!(d[0].code, "E0503");
-    assert!(d[0].help.as_deref().is_some_and(|h| h.contains("zeros(2, 3)")), "{d:?}");
+    assert!(d[0].help.as_deref().is_some_and(|h| h.contains("zeros((2, 3))")), "{d:?}");
 }
 
 #[test]

@@ -278,3 +278,27 @@ def test_like_constructors_arange_dtype_and_positional_axis_match_numpy(target, 
                         ("let a = arange(3, dtype=bool); return x;", "dtype=bool")]:
         bad = check_source(f"fn main(x: f64[3]) -> f64[3] {{\n    {body}\n}}\n", tmp_path)
         assert bad.returncode == 1 and "E0503" in bad.stderr and words in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_numpy_module_spellings_match_numpy(target, tmp_path):
+    """NumPy code keeps its `np.` spelling: `np.f(..)`, `np.pi`, `np.float32` as a dtype,
+    `np.newaxis` and `None`, `np.add.at(..);` as a statement, sizes as one tuple."""
+    src = """fn main(x: f64[8], m: f64[4, 5], k: i64[8]) -> (f64[8], f64[4, 1, 5], f64, f32[8], i32[3], f64[4], f64[5], f64[4, 5, 1], f64[2, 3]) {
+    np.add.at(x, k % 3, 1.0);
+    let a = m[:, np.newaxis];
+    return (x, a, np.pi * 2, x.astype(np.float32), np.zeros(3, dtype=np.int32), np.sum(m, 1), numpy.max(m, axis=0),
+            m[..., None], np.full((2, 3), np.e));
+}
+"""
+    x = np.arange(8.0)
+    m = np.arange(20.0).reshape(4, 5)
+    k = np.arange(8) * 5
+    proc, res = run_source(src, {"x": x.copy(), "m": m, "k": k}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    np.add.at(x, k % 3, 1.0)
+    want = [x, m[:, np.newaxis], np.float64(np.pi * 2), x.astype(np.float32), np.zeros(3, dtype=np.int32),
+            np.sum(m, 1), np.max(m, axis=0), m[..., None], np.full((2, 3), np.e)]
+    for got, w in zip(res, want):
+        assert got.dtype == w.dtype and got.shape == np.shape(w), (got.dtype, w.dtype)
+        np.testing.assert_array_equal(got, w)

@@ -1052,22 +1052,29 @@ impl Checker {
 
     /// Checks dimension arguments (`i64` scalars) and returns their sizes.
     pub(super) fn dims(&mut self, args: &[Expr]) -> Option<Vec<Size>> {
+        if let [Expr { kind: ExprKind::Tuple(items), id, .. }] = args {
+            // NumPy's `zeros((2, 3))`: the sizes as one tuple (the lowering takes its items).
+            self.set_ty(*id, Ty::Unit);
+            return self.dims(items);
+        }
         let mut out = Vec::new();
         let mut ok = true;
         for a in args {
             if let ExprKind::Tuple(items) = &a.kind {
-                // NumPy's `zeros((2, 3))`: here the sizes are separate arguments.
+                // A tuple beside other sizes, or nested.
                 for i in items {
                     self.expr(i);
                 }
                 self.err(
                     Diagnostic::error(
                         "E0503",
-                        "array sizes are separate arguments, not a tuple",
+                        "array sizes are one tuple or separate integers",
                         a.span.clone(),
                         "a tuple",
                     )
-                    .with_help("drop the parentheses: `zeros(2, 3)` is NumPy's `zeros((2, 3))`"),
+                    .with_help(
+                        "write the sizes as one tuple, `zeros((2, 3))`, or as separate arguments, `zeros(2, 3)`",
+                    ),
                 );
                 ok = false;
                 continue;

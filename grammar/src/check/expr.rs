@@ -152,8 +152,10 @@ impl Checker {
         );
         let names = self.names_in_scope();
         if i.name == "np" || i.name == "numpy" {
-            // `np.sum(x)` parses as the method call `np.sum(x)` of a variable `np`.
-            d = d.with_help("arrayc has no modules: write `sum(x)` for `np.sum(x)`, `pi` for `np.pi`");
+            // `np.f(..)` and `np.name` are taken as `f(..)` and `name` (`syntax::NUMPY_MODULES`).
+            d = d.with_help(
+                "`np` is NumPy's module, not a value: `np.sum(x)` is taken as `sum(x)` for `np.sum(x)`, `np.pi` as `pi`",
+            );
         } else if let Some(s) = suggest(&i.name, names.iter().map(|s| s.as_str())) {
             d = d.with_help(format!("did you mean `{s}`?"));
         } else if self.resolve(&i.name).is_some() {

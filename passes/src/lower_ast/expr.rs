@@ -1102,7 +1102,15 @@ impl Lowerer<'_> {
         }
         let mut vals = vec![];
         for a in args {
-            vals.push(self.expr(a)?);
+            match &a.kind {
+                // NumPy's sizes as one tuple, `zeros((2, 3))` (the checker's `dims`): its items.
+                ExprKind::Tuple(items) => {
+                    for i in items {
+                        vals.push(self.expr(i)?);
+                    }
+                }
+                _ => vals.push(self.expr(a)?),
+            }
         }
         let v = match b {
             B::Flip
