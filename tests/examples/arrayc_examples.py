@@ -191,7 +191,8 @@ def call_reference(arr_file, entry, args):
 # ---------------------------------------------------------------------------------------
 # A small parser for entry signatures, enough for the examples (not a language parser).
 
-_DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "bool": np.bool_}
+_DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "u64": np.uint64, "u8": np.uint8,
+           "bool": np.bool_}
 
 
 def _strip_comments(src):
