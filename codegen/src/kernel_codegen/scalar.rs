@@ -192,9 +192,12 @@ impl<'c> Gen<'c, '_> {
             let s = self.arith2(arith::shli, a, count);
             self.select(in_range, s, z)
         } else {
-            let shr = if d.is_unsigned() { arith::shrui } else { arith::shrsi };
-            let s = self.arith2(shr, a, count);
-            self.select(in_range, s, self.arith2(shr, a, bits))
+            if d.is_unsigned() {
+                let s = self.arith2(arith::shrui, a, count);
+                return self.select(in_range, s, z);
+            }
+            let s = self.arith2(arith::shrsi, a, count);
+            self.select(in_range, s, self.arith2(arith::shrsi, a, bits))
         }
     }
 
