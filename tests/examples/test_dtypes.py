@@ -402,3 +402,23 @@ def test_unsigned_kernel_compiles_to_ptx_that_ptxas_accepts(tmp_path):
     proc = subprocess.run([str(nvcc / "bin" / "ptxas"), "-arch=sm_90", str(ptx), "-o", str(tmp_path / "k.cubin")],
                           capture_output=True, text=True)
     assert proc.returncode == 0, f"ptxas rejected the PTX:\n{proc.stderr}"
+
+
+@pytest.mark.parametrize("use", ["x[k]", "x[k:]", "zeros(k)", "arange(k)", "range"])
+def test_a_u64_index_bound_or_size_is_refused_naming_the_conversion(use, tmp_path):
+    """A `u64` scalar as an index, slice bound, size, `range` bound or `arange` argument would be
+    computed in `i64`, where 2^63 and more do not fit (NumPy raises OverflowError there, and its
+    `arange` of a uint64 is float64): a compile-time error naming `i64(...)`, not a wrapped value;
+    a `u8` serves as any integer does."""
+    body = {"x[k]": "return x[k];", "x[k:]": "return sum(x[k:]);", "zeros(k)": "return sum(zeros(k));",
+            "arange(k)": "return f64(sum(arange(k)));",
+            "range": "let s = 0.0;\n    for i in 0..k { s = s + x[i]; }\n    return s;"}[use]
+    proc = check_source(f"fn main(x: f64[N], k: u64) -> f64 {{\n    {body}\n}}\n", tmp_path)
+    assert proc.returncode == 1 and "panicked" not in proc.stderr, proc.stderr
+    assert "u64" in proc.stderr and "i64(...)" in proc.stderr and "e.arr:" in proc.stderr, proc.stderr
+    src = f"fn main(x: f64[N], k: u8) -> f64 {{\n    {body}\n}}\n"
+    x = np.arange(10.0)
+    proc, res = run_source(src, {"x": x}, tmp_path, flags=("--arg", "k=3"))
+    assert proc.returncode == 0, proc.stderr
+    want = {"x[k]": x[3], "x[k:]": np.sum(x[3:]), "zeros(k)": 0.0, "arange(k)": 3.0, "range": np.sum(x[:3])}[use]
+    assert res[0] == want

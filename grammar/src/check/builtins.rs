@@ -336,6 +336,11 @@ impl Checker {
         let mut ok = true;
         for a in c.args {
             match self.value(a) {
+                // NumPy's `arange` of a uint64 is float64.
+                Ty::Scalar(DType::U64) => {
+                    self.refuse_u64("E0503", a, "an argument of `arange`");
+                    ok = false;
+                }
                 Ty::Scalar(d) if d.is_int() => {}
                 Ty::Scalar(DType::F64 | DType::F32) => all_int = false,
                 Ty::Error => ok = false,
