@@ -62,6 +62,11 @@ unsafe fn argument(name: &str, a: &ArraycValue, t: Type) -> Result<RtValue, Stri
                 DType::I32 => Scalar::I32(
                     i32::try_from(a.i).map_err(|_| format!("argument `{name}`: {} is out of int32's range", a.i))?,
                 ),
+                DType::U8 => Scalar::U8(
+                    u8::try_from(a.i).map_err(|_| format!("argument `{name}`: {} is out of uint8's range", a.i))?,
+                ),
+                // A uint64 travels as its bits in the int64_t `i` (`(uint64_t)v.i`).
+                DType::U64 => Scalar::U64(a.i as u64),
                 DType::Bool => Scalar::Bool(a.i != 0),
             };
             Ok(RtValue::Scalar(s.cast(want)))
@@ -111,6 +116,8 @@ fn result(r: RtValue, out: &mut ArraycValue) {
                 Scalar::F32(x) => out.f = x as f64,
                 Scalar::I64(x) => out.i = x,
                 Scalar::I32(x) => out.i = x.into(),
+                Scalar::U8(x) => out.i = x.into(),
+                Scalar::U64(x) => out.i = x as i64,
                 Scalar::Bool(x) => out.i = x as i64,
             }
         }

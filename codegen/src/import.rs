@@ -18,7 +18,7 @@ use melior::{
             StringAttribute, TypeAttribute,
         },
         operation::OperationLike,
-        r#type::{FunctionType, MemRefType},
+        r#type::{FunctionType, IntegerType, MemRefType},
         Attribute, BlockLike, BlockRef, Location, OperationRef, RegionLike, ShapedTypeLike, Type as MType, ValueLike,
     },
     Context,
@@ -150,6 +150,32 @@ fn reduce_kind<'c, 'a>(o: &OperationRef<'c, 'a>) -> Result<ReduceKind, ImportErr
         .ok_or_else(|| unsupported(o, "`kind` must be \"sum\", \"prod\", \"min\" or \"max\""))
 }
 
+/// The operation that bridges an unsigned value and the signless integer type `arith` takes, in
+/// either direction (`arrayc_dialect::print::BRIDGE`).
+const BRIDGE: &str = arrayc_dialect::print::BRIDGE;
+
+/// The type `v` has in arrayc: its MLIR type, or, for a signless integer whose first use bridges
+/// it to an unsigned type (the printer writes nothing else there), that unsigned type.
+fn bridged_type<'c, V: ValueLike<'c>>(v: &V) -> MType<'c> {
+    let t = v.r#type();
+    if IntegerType::try_from(t).is_err() || t.to_string().starts_with('u') {
+        return t;
+    }
+    // SAFETY: `v` is a live value of a module the caller holds; its first use (if any) and that
+    // use's owner live as long.
+    let owner = unsafe {
+        let first = mlir_sys::mlirValueGetFirstUse(v.to_raw());
+        if mlir_sys::mlirOpOperandIsNull(first) {
+            return t;
+        }
+        OperationRef::from_raw(mlir_sys::mlirOpOperandGetOwner(first))
+    };
+    match (op_name(&owner) == BRIDGE, owner.result(0)) {
+        (true, Ok(r)) if r.r#type().to_string().starts_with('u') => r.r#type(),
+        _ => t,
+    }
+}
+
 fn scalar_dtype(s: &str) -> Option<DType> {
     DType::ALL.into_iter().find(|&d| arrayc_dialect::print::elem_type(d) == s)
 }
@@ -178,9 +204,11 @@ impl FuncImporter<'_> {
         ir_type(t).ok_or_else(|| ImportError::Type { ty: t.to_string(), op: op_name(o), at: loc_text(o.location()) })
     }
 
-    /// Defines a new value for an MLIR value.
+    /// Defines a new value for an MLIR value: of its MLIR type, or where the printer bridged an
+    /// unsigned result from `arith`'s signless type (the value's use is a [`BRIDGE`] to `ui64` or
+    /// `ui8`), of the bridge's result type.
     fn def<'c, 'a, V: ValueLike<'c>>(&mut self, v: &V, o: &OperationRef<'c, 'a>) -> Result<ValueId, ImportError> {
-        let ty = self.ty(v.r#type(), o)?;
+        let ty = self.ty(bridged_type(v), o)?;
         let id = self.func.new_value(ty, None);
         self.values.insert(v.to_raw().ptr as usize, id);
         Ok(id)
@@ -323,6 +351,17 @@ impl FuncImporter<'_> {
                 }
                 return Ok((body, Some(o)));
             }
+            if name == BRIDGE {
+                // The printer's bridge between an unsigned value and the signless type `arith`
+                // needs (`arrayc_dialect::print`): the result is the operand's value.
+                let from = self.operands(&o)?;
+                let (Ok(r), [v]) = (o.result(0), from.as_slice()) else {
+                    return Err(unsupported(&o, "expected one operand and one result"));
+                };
+                self.values.insert(r.to_raw().ptr as usize, *v);
+                op = o.next_in_block();
+                continue;
+            }
             if name == "arr.contracted" {
                 // A kernel-local temporary: a value of the kernel with no operation of its own.
                 self.result(&o)?;
@@ -407,6 +446,13 @@ impl FuncImporter<'_> {
                     }
                     Type::Scalar(DType::I32) => Scalar::I32(
                         IntegerAttribute::try_from(attr).map_err(|_| unsupported(o, "bad i32"))?.value() as i32,
+                    ),
+                    // Bridged (`arrayc_dialect::print`): the signless attribute holds the bits.
+                    Type::Scalar(DType::U64) => Scalar::U64(
+                        IntegerAttribute::try_from(attr).map_err(|_| unsupported(o, "bad ui64"))?.value() as u64,
+                    ),
+                    Type::Scalar(DType::U8) => Scalar::U8(
+                        IntegerAttribute::try_from(attr).map_err(|_| unsupported(o, "bad ui8"))?.value() as u8,
                     ),
                     Type::Scalar(DType::Bool) => Scalar::Bool(
                         IntegerAttribute::try_from(attr).map_err(|_| unsupported(o, "bad i1"))?.value() != 0,

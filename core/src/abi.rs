@@ -145,12 +145,13 @@ pub struct KernelLayout {
 
 /// Whether op `func`, whose output has dtype `out`, is a scatter-add that a GPU kernel performs
 /// with an atomic add (`memref.atomic_rmw addf`/`addi`, PTX `atom.add` of 32- and 64-bit floats
-/// and 64-bit integers): a [`ScatterKind::Add`] into `f64`, `f32` or `i64`. Each add is the one
+/// and 32- and 64-bit integers): a [`ScatterKind::Add`] into a dtype of 32 or 64 bits (not `bool`
+/// or `u8`: PTX has no 8-bit atomics, so those scatters run in order). Each add is the one
 /// NumPy's `add.at` does (the same rounding); only their order is unspecified, so with repeated
 /// indices a float sum may differ in its last bits from NumPy's sequential one, as a float
 /// reduction may. Integer sums are exact in any order.
 pub fn atomic_scatter_add(func: ComputeFn, out: DType) -> bool {
-    matches!(func, ComputeFn::Scatter(ScatterKind::Add, _)) && out != DType::Bool
+    matches!(func, ComputeFn::Scatter(ScatterKind::Add, _)) && out.bits() >= 32
 }
 
 impl KernelLayout {
@@ -513,6 +514,8 @@ pub fn scalar_word(s: Scalar, d: DType) -> u64 {
         Scalar::F32(x) => x.to_bits() as u64,
         Scalar::I64(x) => x as u64,
         Scalar::I32(x) => x as u32 as u64,
+        Scalar::U64(x) => x,
+        Scalar::U8(x) => x.into(),
         Scalar::Bool(x) => x as u64,
     }
 }

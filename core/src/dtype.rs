@@ -8,20 +8,26 @@ pub enum DType {
     I64,
     /// NumPy's `int32` (two's complement, wrapping as NumPy's arithmetic does).
     I32,
+    /// NumPy's `uint64` (wrapping modulo 2^64; division, shifts and comparisons unsigned).
+    U64,
+    /// NumPy's `uint8` (wrapping modulo 2^8; division, shifts and comparisons unsigned).
+    U8,
     Bool,
 }
 
 impl DType {
     /// Every dtype, in the order of the documentation's dtype table.
-    pub const ALL: [DType; 5] = [DType::F64, DType::F32, DType::I64, DType::I32, DType::Bool];
+    pub const ALL: [DType; 7] = [DType::F64, DType::F32, DType::I64, DType::I32, DType::U64, DType::U8, DType::Bool];
 
-    /// The spelling in source (`f64`, `f32`, `i64`, `i32`, `bool`).
+    /// The spelling in source (`f64`, `f32`, `i64`, `i32`, `u64`, `u8`, `bool`).
     pub fn name(self) -> &'static str {
         match self {
             DType::F64 => "f64",
             DType::F32 => "f32",
             DType::I64 => "i64",
             DType::I32 => "i32",
+            DType::U64 => "u64",
+            DType::U8 => "u8",
             DType::Bool => "bool",
         }
     }
@@ -36,6 +42,8 @@ impl DType {
             DType::F32 => "float32",
             DType::I64 => "int64",
             DType::I32 => "int32",
+            DType::U64 => "uint64",
+            DType::U8 => "uint8",
             DType::Bool => "bool",
         }
     }
@@ -47,9 +55,9 @@ impl DType {
     /// Size of one element in bytes (NumPy's itemsize; bool is one byte).
     pub fn size_bytes(self) -> usize {
         match self {
-            DType::F64 | DType::I64 => 8,
+            DType::F64 | DType::I64 | DType::U64 => 8,
             DType::F32 | DType::I32 => 4,
-            DType::Bool => 1,
+            DType::U8 | DType::Bool => 1,
         }
     }
     /// Width in bits of the value (bool: 1, as MLIR's `i1`).
@@ -59,31 +67,51 @@ impl DType {
             d => 8 * d.size_bytes() as u32,
         }
     }
+    /// Whether it is a floating-point dtype.
     pub fn is_float(self) -> bool {
         matches!(self, DType::F64 | DType::F32)
     }
-    /// Whether it is an integer dtype (not bool, not a float).
+    /// Whether it is an integer dtype, signed or unsigned (not bool, not a float).
     pub fn is_int(self) -> bool {
         match self {
-            DType::I64 | DType::I32 => true,
+            DType::I64 | DType::I32 | DType::U64 | DType::U8 => true,
             DType::F64 | DType::F32 | DType::Bool => false,
         }
+    }
+    /// Whether it is an unsigned integer dtype (`u8`, `u64`): its division, remainder, shifts,
+    /// comparisons, min/max and conversions are the unsigned ones (`arith.divui`, `cmpi ult`, ...).
+    pub fn is_unsigned(self) -> bool {
+        matches!(self, DType::U64 | DType::U8)
     }
     /// The smallest and largest value of an integer dtype (`None` for floats and bool).
     pub fn int_range(self) -> Option<(i128, i128)> {
         self.is_int().then(|| {
-            let b = self.bits() - 1;
-            (-(1i128 << b), (1i128 << b) - 1)
+            if self.is_unsigned() {
+                (0, (1i128 << self.bits()) - 1)
+            } else {
+                let b = self.bits() - 1;
+                (-(1i128 << b), (1i128 << b) - 1)
+            }
         })
     }
-    /// NumPy's promotion of two (non-literal) dtypes (`np.result_type`): of two integers the
-    /// wider; a float with an integer the float if it is wider than the integer (its mantissa
+    /// NumPy's promotion of two (non-literal) dtypes (`np.result_type`): of two integers of one
+    /// signedness the wider; of a signed and an unsigned one the signed if it is wider, else the
+    /// signed dtype twice the unsigned's width, which for `u64` does not exist and gives `f64`
+    /// (`u8` with `i32` is `i32`, `u64` with `i64` is `f64`); a float with an integer the float if it is wider than the integer (its mantissa
     /// holds the integer's values), else `f64` (`f32` with `i32` or `i64` gives `f64`); a float
     /// with a float the wider; `bool` with anything the other.
     pub fn promote(self, other: DType) -> DType {
         use DType::*;
         match (self, other) {
             (Bool, d) | (d, Bool) => d,
+            (a, b) if a.is_int() && b.is_int() && a.is_unsigned() != b.is_unsigned() => {
+                let (s, u) = if a.is_unsigned() { (b, a) } else { (a, b) };
+                if s.size_bytes() > u.size_bytes() {
+                    s
+                } else {
+                    F64
+                }
+            }
             (a, b) if a.is_float() && b.is_float() || a.is_int() && b.is_int() => {
                 if a.size_bytes() >= b.size_bytes() {
                     a
@@ -102,11 +130,12 @@ impl DType {
         }
     }
     /// The dtype NumPy's `sum`, `prod`, `cumsum` and `cumprod` give (and accumulate in): bools
-    /// and integers narrower than the default integer `i64` (the platform's C `long`) are upcast
-    /// to `i64`; floats and `i64` keep their dtype.
+    /// and signed integers narrower than the default integer `i64` (the platform's C `long`) are
+    /// upcast to `i64`, unsigned ones to `u64` (C's `unsigned long`); floats keep their dtype.
     pub fn sum_dtype(self) -> DType {
         match self {
             DType::Bool | DType::I32 | DType::I64 => DType::I64,
+            DType::U8 | DType::U64 => DType::U64,
             DType::F64 | DType::F32 => self,
         }
     }
@@ -116,10 +145,22 @@ impl DType {
 mod tests {
     use super::DType::{self, *};
 
-    /// `np.result_type` of every pair (NumPy 2), and symmetry.
+    /// `np.result_type` of every pair (NumPy 2), and symmetry. The table is NumPy's: printed by
+    /// `python3 -c "import numpy as np; [print(a, b, np.result_type(a, b)) for a in T for b in T]"`.
     #[test]
     fn promotion_is_numpys() {
         let table = [
+            (U8, F64, F64),
+            (U8, F32, F32),
+            (U8, I64, I64),
+            (U8, I32, I32),
+            (U8, U64, U64),
+            (U8, Bool, U8),
+            (U64, F64, F64),
+            (U64, F32, F64),
+            (U64, I64, F64),
+            (U64, I32, F64),
+            (U64, Bool, U64),
             (F64, F32, F64),
             (F64, I64, F64),
             (F64, I32, F64),
@@ -140,5 +181,8 @@ mod tests {
             assert_eq!(DType::from_name(d.name()), Some(d));
         }
         assert_eq!(I32.int_range(), Some((i32::MIN as i128, i32::MAX as i128)));
+        assert_eq!(U8.int_range(), Some((0, 255)));
+        assert_eq!(U64.int_range(), Some((0, u64::MAX as i128)));
+        assert_eq!((U8.sum_dtype(), U64.sum_dtype(), I32.sum_dtype()), (U64, U64, I64));
     }
 }

@@ -32,6 +32,8 @@ pub enum Scalar {
     F32(f32),
     I64(i64),
     I32(i32),
+    U64(u64),
+    U8(u8),
     Bool(bool),
 }
 
@@ -43,6 +45,8 @@ impl Scalar {
             Scalar::F32(_) => DType::F32,
             Scalar::I64(_) => DType::I64,
             Scalar::I32(_) => DType::I32,
+            Scalar::U64(_) => DType::U64,
+            Scalar::U8(_) => DType::U8,
             Scalar::Bool(_) => DType::Bool,
         }
     }
@@ -54,6 +58,8 @@ impl Scalar {
             Scalar::F32(v) => v as f64,
             Scalar::I64(v) => v as f64,
             Scalar::I32(v) => v as f64,
+            Scalar::U64(v) => v as f64,
+            Scalar::U8(v) => v as f64,
             Scalar::Bool(v) => v as i64 as f64,
         }
     }
@@ -74,7 +80,41 @@ impl Scalar {
             Scalar::F32(v) => float(v as f64),
             Scalar::I64(v) => v,
             Scalar::I32(v) => v as i64,
+            // Wraps, as NumPy's `astype(int64)` of a `uint64`.
+            Scalar::U64(v) => v as i64,
+            Scalar::U8(v) => v.into(),
             Scalar::Bool(v) => v as i64,
+        }
+    }
+    /// Value as u64 (NumPy's `astype(uint64)`): an integer wraps (a negative one modulo 2^64), a
+    /// float below 2^63 converts as to i64 ([`Scalar::as_i64`], then wraps: -1.0 gives 2^64 - 1,
+    /// NaN 2^63), and one at or above 2^63 as `x - 2^63` with the top bit set (2^64 and above give
+    /// 0): x86-64's conversion sequence for C's `(uint64_t)x`, which NumPy's cast compiles to.
+    #[inline]
+    pub fn as_u64(self) -> u64 {
+        const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+        let float = |v: f64| {
+            if v >= TWO_63 {
+                (Scalar::F64(v - TWO_63).as_i64() as u64) ^ (1 << 63)
+            } else {
+                Scalar::F64(v).as_i64() as u64
+            }
+        };
+        match self {
+            Scalar::F64(v) => float(v),
+            Scalar::F32(v) => float(v.into()),
+            Scalar::U64(v) => v,
+            s => s.as_i64() as u64,
+        }
+    }
+    /// Value as u8 (NumPy's `astype(uint8)`): an integer wraps (keeps its low 8 bits), a float
+    /// converts as to i32 ([`Scalar::as_i32`]) and then wraps (-1.0 gives 255, 300.0 gives 44,
+    /// NaN 0): x86-64's `cvttsd2si` for C's `(uint8_t)x`, as NumPy's cast.
+    #[inline]
+    pub fn as_u8(self) -> u8 {
+        match self {
+            Scalar::F64(_) | Scalar::F32(_) => self.as_i32() as u8,
+            s => s.as_i64() as u8,
         }
     }
     /// Value as i32 (NumPy's `astype(int32)`): an integer wraps (keeps its low 32 bits), a
@@ -103,10 +143,14 @@ impl Scalar {
             DType::F32 => Scalar::F32(self.as_f64() as f32),
             DType::I64 => Scalar::I64(self.as_i64()),
             DType::I32 => Scalar::I32(self.as_i32()),
+            DType::U64 => Scalar::U64(self.as_u64()),
+            DType::U8 => Scalar::U8(self.as_u8()),
             DType::Bool => Scalar::Bool(match self {
                 Scalar::Bool(b) => b,
                 Scalar::I64(v) => v != 0,
                 Scalar::I32(v) => v != 0,
+                Scalar::U64(v) => v != 0,
+                Scalar::U8(v) => v != 0,
                 s => s.as_f64() != 0.0,
             }),
         }
@@ -121,6 +165,8 @@ impl Scalar {
             Scalar::F32(v) => u64::from(v.to_bits()),
             Scalar::I64(v) => v as u64,
             Scalar::I32(v) => u64::from(v as u32),
+            Scalar::U64(v) => v,
+            Scalar::U8(v) => v.into(),
             Scalar::Bool(v) => u64::from(v),
         }
     }
@@ -132,6 +178,8 @@ impl Scalar {
             DType::F32 => Scalar::F32(f32::from_bits(bits as u32)),
             DType::I64 => Scalar::I64(bits as i64),
             DType::I32 => Scalar::I32(bits as u32 as i32),
+            DType::U64 => Scalar::U64(bits),
+            DType::U8 => Scalar::U8(bits as u8),
             DType::Bool => Scalar::Bool(bits != 0),
         }
     }

@@ -157,6 +157,12 @@ pub fn scalar_binary(op: BinFn, a: Scalar, b: Scalar) -> Result<Scalar, ScalarEr
             I64(v) => I32(v as i32),
             s => s,
         },
+        (U64(x), U64(y)) => uint_bin(op, x, y),
+        // Computed in u64 and wrapped to u8: exact for every operation modulo 2^8 (`uint_bin`).
+        (U8(x), U8(y)) => match uint_bin(op, x.into(), y.into()) {
+            U64(v) => U8(v as u8),
+            s => s,
+        },
         (Bool(x), Bool(y)) => match op {
             BinFn::And => Bool(x & y),
             BinFn::Or => Bool(x | y),
@@ -204,6 +210,49 @@ fn int_bin(op: BinFn, x: i64, y: i64, bits: i64) -> Result<Scalar, ScalarError> 
         BinFn::Shl => I64(if (0..bits).contains(&y) { x << y } else { 0 }),
         BinFn::Shr => I64(if (0..bits).contains(&y) { x >> y } else { x >> 63 }),
     })
+}
+
+/// Binary operation on two unsigned integers (`u64`, or `u8` with `x` and `y` below 256, the
+/// caller wrapping a `U64` result to u8: wrapping u64 arithmetic agrees with u8's modulo 2^8, and
+/// a shift by 8 to 63 leaves no low byte). Division and remainder by zero give 0 and shift counts
+/// of 64 or more give 0, as NumPy's `uint64`.
+#[inline]
+fn uint_bin(op: BinFn, x: u64, y: u64) -> Scalar {
+    use Scalar::*;
+    match op {
+        BinFn::Add => U64(x.wrapping_add(y)),
+        BinFn::Sub => U64(x.wrapping_sub(y)),
+        BinFn::Mul => U64(x.wrapping_mul(y)),
+        BinFn::Div | BinFn::Arctan2 | BinFn::Copysign => {
+            F64(float_bin(op, x as f64, y as f64).unwrap_or_else(|_| unreachable!("not a comparison")))
+        }
+        BinFn::Rem => U64(x.checked_rem(y).unwrap_or(0)),
+        BinFn::FloorDiv => U64(x.checked_div(y).unwrap_or(0)),
+        BinFn::Pow => {
+            let (mut base, mut e, mut acc) = (x, y, 1u64);
+            while e > 0 {
+                if e & 1 == 1 {
+                    acc = acc.wrapping_mul(base);
+                }
+                base = base.wrapping_mul(base);
+                e >>= 1;
+            }
+            U64(acc)
+        }
+        BinFn::Minimum => U64(x.min(y)),
+        BinFn::Maximum => U64(x.max(y)),
+        BinFn::Eq => Bool(x == y),
+        BinFn::Ne => Bool(x != y),
+        BinFn::Lt => Bool(x < y),
+        BinFn::Le => Bool(x <= y),
+        BinFn::Gt => Bool(x > y),
+        BinFn::Ge => Bool(x >= y),
+        BinFn::And => U64(x & y),
+        BinFn::Or => U64(x | y),
+        BinFn::Xor => U64(x ^ y),
+        BinFn::Shl => U64(x.checked_shl(y.try_into().unwrap_or(u32::MAX)).unwrap_or(0)),
+        BinFn::Shr => U64(x.checked_shr(y.try_into().unwrap_or(u32::MAX)).unwrap_or(0)),
+    }
 }
 
 #[cold]
@@ -255,6 +304,18 @@ pub fn scalar_unary(op: UnFn, a: Scalar) -> Scalar {
             _ if op.rounds() => a,
             _ => Scalar::F64(f(x as f64)),
         },
+        Scalar::U64(x) => match op {
+            UnFn::Abs => a,
+            UnFn::Neg => Scalar::U64(x.wrapping_neg()),
+            _ if op.rounds() => a,
+            _ => Scalar::F64(f(x as f64)),
+        },
+        Scalar::U8(x) => match op {
+            UnFn::Abs => a,
+            UnFn::Neg => Scalar::U8(x.wrapping_neg()),
+            _ if op.rounds() => a,
+            _ => Scalar::F64(f(x.into())),
+        },
         Scalar::Bool(b) => match op {
             UnFn::Not => Scalar::Bool(!b),
             _ => a,
@@ -270,12 +331,15 @@ pub fn reduce_identity(kind: ReduceKind, d: DType) -> Scalar {
         ReduceKind::Min => match d {
             DType::I64 => Scalar::I64(i64::MAX),
             DType::I32 => Scalar::I32(i32::MAX),
+            DType::U64 => Scalar::U64(u64::MAX),
+            DType::U8 => Scalar::U8(u8::MAX),
             DType::Bool => Scalar::Bool(true),
             DType::F64 | DType::F32 => Scalar::F64(f64::INFINITY),
         },
         ReduceKind::Max => match d {
             DType::I64 => Scalar::I64(i64::MIN),
             DType::I32 => Scalar::I32(i32::MIN),
+            DType::U64 | DType::U8 => Scalar::U64(0),
             DType::Bool => Scalar::Bool(false),
             DType::F64 | DType::F32 => Scalar::F64(f64::NEG_INFINITY),
         },
@@ -314,6 +378,18 @@ pub fn reduce_combine(kind: ReduceKind, a: Scalar, b: Scalar) -> Scalar {
             Min => x.min(y),
             Max => x.max(y),
         }),
+        (Scalar::U64(x), Scalar::U64(y)) => Scalar::U64(match kind {
+            Sum => x.wrapping_add(y),
+            Prod => x.wrapping_mul(y),
+            Min => x.min(y),
+            Max => x.max(y),
+        }),
+        (Scalar::U8(x), Scalar::U8(y)) => Scalar::U8(match kind {
+            Sum => x.wrapping_add(y),
+            Prod => x.wrapping_mul(y),
+            Min => x.min(y),
+            Max => x.max(y),
+        }),
         (Scalar::Bool(x), Scalar::Bool(y)) => Scalar::Bool(match kind {
             Sum | Max => x | y,
             Prod | Min => x & y,
@@ -325,6 +401,38 @@ pub fn reduce_combine(kind: ReduceKind, a: Scalar, b: Scalar) -> Scalar {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// u8 and u64 arithmetic wraps and divides as NumPy's `uint8`/`uint64` (values from NumPy
+    /// 2.4), and floats convert to them as NumPy's `astype` does on x86-64.
+    #[test]
+    fn unsigned_is_numpys() {
+        let b = |op, x: u8, y: u8| scalar_binary(op, Scalar::U8(x), Scalar::U8(y)).unwrap();
+        assert_eq!(b(BinFn::Add, 200, 200), Scalar::U8(144));
+        assert_eq!(b(BinFn::Sub, 0, 201), Scalar::U8(55));
+        assert_eq!(b(BinFn::Mul, 200, 200), Scalar::U8(64));
+        assert_eq!(b(BinFn::FloorDiv, 7, 0), Scalar::U8(0));
+        assert_eq!(b(BinFn::Rem, 7, 0), Scalar::U8(0));
+        assert_eq!(b(BinFn::Shr, 200, 9), Scalar::U8(0));
+        assert_eq!(b(BinFn::Shl, 200, 9), Scalar::U8(0));
+        assert_eq!(b(BinFn::Shr, 200, 3), Scalar::U8(25));
+        assert_eq!(b(BinFn::Pow, 3, 5), Scalar::U8(243));
+        assert_eq!(b(BinFn::Gt, 200, 100), Scalar::Bool(true));
+        let w = |op, x: u64, y: u64| scalar_binary(op, Scalar::U64(x), Scalar::U64(y)).unwrap();
+        assert_eq!(w(BinFn::Pow, 3, 50), Scalar::U64(6_048_575_297_968_530_377));
+        assert_eq!(w(BinFn::Lt, 1, u64::MAX), Scalar::Bool(true));
+        assert_eq!(w(BinFn::FloorDiv, u64::MAX, 2), Scalar::U64(u64::MAX / 2));
+        assert_eq!(w(BinFn::Shr, u64::MAX, 1 << 63), Scalar::U64(0));
+        assert_eq!(scalar_unary(UnFn::Neg, Scalar::U8(200)), Scalar::U8(56));
+        let f = [-1.0, 300.0, 2f64.powi(63), 2f64.powi(64), 1e30, f64::NAN, -0.5, 255.9, -3e19, 1.8e19];
+        let u8s = [255, 44, 0, 0, 0, 0, 0, 255, 0, 0];
+        let u64s = [u64::MAX, 300, 1 << 63, 0, 0, 1 << 63, 0, 255, 1 << 63, 18_000_000_000_000_000_000];
+        for ((v, a), b) in f.into_iter().zip(u8s).zip(u64s) {
+            assert_eq!(Scalar::F64(v).cast(DType::U8), Scalar::U8(a), "{v}");
+            assert_eq!(Scalar::F64(v).cast(DType::U64), Scalar::U64(b), "{v}");
+        }
+        assert_eq!(Scalar::I64(-3).cast(DType::U8), Scalar::U8(253));
+        assert_eq!(Scalar::U64(u64::MAX - 2).cast(DType::I64), Scalar::I64(-3));
+    }
 
     /// i32 arithmetic wraps as NumPy's `int32` does (values from NumPy 2.4).
     #[test]

@@ -47,7 +47,8 @@ impl Spelling {
 }
 
 /// One row of the table: a function, the NumPy function it follows, and its spelling for float
-/// (`f64`, `f32`), signed integer (`i64`, `i32`) and bool (`i1`, compared as unsigned) operands.
+/// (`f64`, `f32`), signed integer (`i64`, `i32`), unsigned integer (`u64`, `u8`: `divui`, `remui`,
+/// `shrui`, `minui`, comparisons `ult`...) and bool (`i1`, compared as unsigned) operands.
 #[derive(Clone, Copy, Debug)]
 pub struct OpRow<F> {
     pub func: F,
@@ -55,6 +56,7 @@ pub struct OpRow<F> {
     pub numpy: &'static str,
     pub float: Spelling,
     pub int: Spelling,
+    pub uint: Spelling,
     pub bool: Spelling,
 }
 
@@ -64,6 +66,7 @@ impl<F> OpRow<F> {
         match dt {
             DType::F64 | DType::F32 => self.float,
             DType::I64 | DType::I32 => self.int,
+            DType::U64 | DType::U8 => self.uint,
             DType::Bool => self.bool,
         }
     }
@@ -71,71 +74,78 @@ impl<F> OpRow<F> {
 
 use Spelling::{CmpF, CmpI, Lowered, Op, Undefined};
 
-const fn row<F>(func: F, numpy: &'static str, float: Spelling, int: Spelling, bool: Spelling) -> OpRow<F> {
-    OpRow { func, numpy, float, int, bool }
+const fn row<F>(
+    func: F,
+    numpy: &'static str,
+    float: Spelling,
+    int: Spelling,
+    uint: Spelling,
+    bool: Spelling,
+) -> OpRow<F> {
+    OpRow { func, numpy, float, int, uint, bool }
 }
 
 /// Every binary function (arity 2). Comparison predicates are MLIR's `CmpFPredicate` (ordered, except
 /// `!=`, which is unordered: NaN != NaN is true as in NumPy) and `CmpIPredicate` (signed for `i64`,
 /// unsigned for bool, where `true` is 1).
 pub const BINARY: [OpRow<BinFn>; 22] = [
-    row(BinFn::Add, "add", Op("arith.addf"), Op("arith.addi"), Undefined),
-    row(BinFn::Sub, "subtract", Op("arith.subf"), Op("arith.subi"), Undefined),
-    row(BinFn::Mul, "multiply", Op("arith.mulf"), Op("arith.muli"), Undefined),
-    row(BinFn::Div, "divide", Op("arith.divf"), Undefined, Undefined),
-    row(BinFn::Rem, "remainder", Lowered("arith.remf"), Lowered("arith.remsi"), Undefined),
-    row(BinFn::Pow, "power", Op("math.powf"), Lowered("math.ipowi"), Undefined),
-    row(BinFn::Minimum, "minimum", Op("arith.minimumf"), Op("arith.minsi"), Op("arith.minui")),
-    row(BinFn::Maximum, "maximum", Op("arith.maximumf"), Op("arith.maxsi"), Op("arith.maxui")),
-    row(BinFn::Eq, "equal", CmpF("oeq", 1), CmpI("eq", 0), CmpI("eq", 0)),
-    row(BinFn::Ne, "not_equal", CmpF("une", 13), CmpI("ne", 1), CmpI("ne", 1)),
-    row(BinFn::Lt, "less", CmpF("olt", 4), CmpI("slt", 2), CmpI("ult", 6)),
-    row(BinFn::Le, "less_equal", CmpF("ole", 5), CmpI("sle", 3), CmpI("ule", 7)),
-    row(BinFn::Gt, "greater", CmpF("ogt", 2), CmpI("sgt", 4), CmpI("ugt", 8)),
-    row(BinFn::Ge, "greater_equal", CmpF("oge", 3), CmpI("sge", 5), CmpI("uge", 9)),
+    row(BinFn::Add, "add", Op("arith.addf"), Op("arith.addi"), Op("arith.addi"), Undefined),
+    row(BinFn::Sub, "subtract", Op("arith.subf"), Op("arith.subi"), Op("arith.subi"), Undefined),
+    row(BinFn::Mul, "multiply", Op("arith.mulf"), Op("arith.muli"), Op("arith.muli"), Undefined),
+    row(BinFn::Div, "divide", Op("arith.divf"), Undefined, Undefined, Undefined),
+    row(BinFn::Rem, "remainder", Lowered("arith.remf"), Lowered("arith.remsi"), Lowered("arith.remui"), Undefined),
+    row(BinFn::Pow, "power", Op("math.powf"), Lowered("math.ipowi"), Lowered("math.ipowi"), Undefined),
+    row(BinFn::Minimum, "minimum", Op("arith.minimumf"), Op("arith.minsi"), Op("arith.minui"), Op("arith.minui")),
+    row(BinFn::Maximum, "maximum", Op("arith.maximumf"), Op("arith.maxsi"), Op("arith.maxui"), Op("arith.maxui")),
+    row(BinFn::Eq, "equal", CmpF("oeq", 1), CmpI("eq", 0), CmpI("eq", 0), CmpI("eq", 0)),
+    row(BinFn::Ne, "not_equal", CmpF("une", 13), CmpI("ne", 1), CmpI("ne", 1), CmpI("ne", 1)),
+    row(BinFn::Lt, "less", CmpF("olt", 4), CmpI("slt", 2), CmpI("ult", 6), CmpI("ult", 6)),
+    row(BinFn::Le, "less_equal", CmpF("ole", 5), CmpI("sle", 3), CmpI("ule", 7), CmpI("ule", 7)),
+    row(BinFn::Gt, "greater", CmpF("ogt", 2), CmpI("sgt", 4), CmpI("ugt", 8), CmpI("ugt", 8)),
+    row(BinFn::Ge, "greater_equal", CmpF("oge", 3), CmpI("sge", 5), CmpI("uge", 9), CmpI("uge", 9)),
     // `&`, `|`, `^`, `~`: bitwise on integers, which on bools is the logical operation.
-    row(BinFn::And, "bitwise_and", Undefined, Op("arith.andi"), Op("arith.andi")),
-    row(BinFn::Or, "bitwise_or", Undefined, Op("arith.ori"), Op("arith.ori")),
-    row(BinFn::Arctan2, "arctan2", Op("math.atan2"), Undefined, Undefined),
-    row(BinFn::Copysign, "copysign", Op("math.copysign"), Undefined, Undefined),
+    row(BinFn::And, "bitwise_and", Undefined, Op("arith.andi"), Op("arith.andi"), Op("arith.andi")),
+    row(BinFn::Or, "bitwise_or", Undefined, Op("arith.ori"), Op("arith.ori"), Op("arith.ori")),
+    row(BinFn::Arctan2, "arctan2", Op("math.atan2"), Undefined, Undefined, Undefined),
+    row(BinFn::Copysign, "copysign", Op("math.copysign"), Undefined, Undefined, Undefined),
     // Host code computes a float `//` as a sequence of the operations above (the front end's
     // `numpy_floor_div`); kernels compute it directly.
-    row(BinFn::FloorDiv, "floor_divide", Undefined, Lowered("arith.floordivsi"), Undefined),
-    row(BinFn::Xor, "bitwise_xor", Undefined, Op("arith.xori"), Op("arith.xori")),
-    row(BinFn::Shl, "left_shift", Undefined, Lowered("arith.shli"), Undefined),
-    row(BinFn::Shr, "right_shift", Undefined, Lowered("arith.shrsi"), Undefined),
+    row(BinFn::FloorDiv, "floor_divide", Undefined, Lowered("arith.floordivsi"), Lowered("arith.divui"), Undefined),
+    row(BinFn::Xor, "bitwise_xor", Undefined, Op("arith.xori"), Op("arith.xori"), Op("arith.xori")),
+    row(BinFn::Shl, "left_shift", Undefined, Lowered("arith.shli"), Lowered("arith.shli"), Undefined),
+    row(BinFn::Shr, "right_shift", Undefined, Lowered("arith.shrsi"), Lowered("arith.shrui"), Undefined),
 ];
 
 /// Every unary function (arity 1). Integer negation is `0 - x` and `~` is `x xor true` in host code;
 /// float functions of an integer are computed in `f64`.
 pub const UNARY: [OpRow<UnFn>; 27] = [
-    row(UnFn::Neg, "negative", Op("arith.negf"), Lowered("arith.subi"), Undefined),
-    row(UnFn::Not, "invert", Undefined, Lowered("arith.xori"), Lowered("arith.xori")),
-    row(UnFn::Abs, "absolute", Op("math.absf"), Op("math.absi"), Undefined),
-    row(UnFn::Sqrt, "sqrt", Op("math.sqrt"), Undefined, Undefined),
-    row(UnFn::Exp, "exp", Op("math.exp"), Undefined, Undefined),
-    row(UnFn::Log, "log", Op("math.log"), Undefined, Undefined),
-    row(UnFn::Sin, "sin", Op("math.sin"), Undefined, Undefined),
-    row(UnFn::Cos, "cos", Op("math.cos"), Undefined, Undefined),
-    row(UnFn::Tanh, "tanh", Op("math.tanh"), Undefined, Undefined),
-    row(UnFn::Ceil, "ceil", Op("math.ceil"), Undefined, Undefined),
-    row(UnFn::Tan, "tan", Op("math.tan"), Undefined, Undefined),
-    row(UnFn::Arcsin, "arcsin", Op("math.asin"), Undefined, Undefined),
-    row(UnFn::Arccos, "arccos", Op("math.acos"), Undefined, Undefined),
-    row(UnFn::Arctan, "arctan", Op("math.atan"), Undefined, Undefined),
-    row(UnFn::Sinh, "sinh", Op("math.sinh"), Undefined, Undefined),
-    row(UnFn::Cosh, "cosh", Op("math.cosh"), Undefined, Undefined),
-    row(UnFn::Arcsinh, "arcsinh", Op("math.asinh"), Undefined, Undefined),
-    row(UnFn::Arccosh, "arccosh", Op("math.acosh"), Undefined, Undefined),
-    row(UnFn::Arctanh, "arctanh", Op("math.atanh"), Undefined, Undefined),
-    row(UnFn::Exp2, "exp2", Op("math.exp2"), Undefined, Undefined),
-    row(UnFn::Expm1, "expm1", Op("math.expm1"), Undefined, Undefined),
-    row(UnFn::Log2, "log2", Op("math.log2"), Undefined, Undefined),
-    row(UnFn::Log10, "log10", Op("math.log10"), Undefined, Undefined),
-    row(UnFn::Log1p, "log1p", Op("math.log1p"), Undefined, Undefined),
-    row(UnFn::Floor, "floor", Op("math.floor"), Undefined, Undefined),
-    row(UnFn::Trunc, "trunc", Op("math.trunc"), Undefined, Undefined),
-    row(UnFn::Rint, "rint", Op("math.roundeven"), Undefined, Undefined),
+    row(UnFn::Neg, "negative", Op("arith.negf"), Lowered("arith.subi"), Lowered("arith.subi"), Undefined),
+    row(UnFn::Not, "invert", Undefined, Lowered("arith.xori"), Lowered("arith.xori"), Lowered("arith.xori")),
+    row(UnFn::Abs, "absolute", Op("math.absf"), Op("math.absi"), Lowered("math.absi"), Undefined),
+    row(UnFn::Sqrt, "sqrt", Op("math.sqrt"), Undefined, Undefined, Undefined),
+    row(UnFn::Exp, "exp", Op("math.exp"), Undefined, Undefined, Undefined),
+    row(UnFn::Log, "log", Op("math.log"), Undefined, Undefined, Undefined),
+    row(UnFn::Sin, "sin", Op("math.sin"), Undefined, Undefined, Undefined),
+    row(UnFn::Cos, "cos", Op("math.cos"), Undefined, Undefined, Undefined),
+    row(UnFn::Tanh, "tanh", Op("math.tanh"), Undefined, Undefined, Undefined),
+    row(UnFn::Ceil, "ceil", Op("math.ceil"), Undefined, Undefined, Undefined),
+    row(UnFn::Tan, "tan", Op("math.tan"), Undefined, Undefined, Undefined),
+    row(UnFn::Arcsin, "arcsin", Op("math.asin"), Undefined, Undefined, Undefined),
+    row(UnFn::Arccos, "arccos", Op("math.acos"), Undefined, Undefined, Undefined),
+    row(UnFn::Arctan, "arctan", Op("math.atan"), Undefined, Undefined, Undefined),
+    row(UnFn::Sinh, "sinh", Op("math.sinh"), Undefined, Undefined, Undefined),
+    row(UnFn::Cosh, "cosh", Op("math.cosh"), Undefined, Undefined, Undefined),
+    row(UnFn::Arcsinh, "arcsinh", Op("math.asinh"), Undefined, Undefined, Undefined),
+    row(UnFn::Arccosh, "arccosh", Op("math.acosh"), Undefined, Undefined, Undefined),
+    row(UnFn::Arctanh, "arctanh", Op("math.atanh"), Undefined, Undefined, Undefined),
+    row(UnFn::Exp2, "exp2", Op("math.exp2"), Undefined, Undefined, Undefined),
+    row(UnFn::Expm1, "expm1", Op("math.expm1"), Undefined, Undefined, Undefined),
+    row(UnFn::Log2, "log2", Op("math.log2"), Undefined, Undefined, Undefined),
+    row(UnFn::Log10, "log10", Op("math.log10"), Undefined, Undefined, Undefined),
+    row(UnFn::Log1p, "log1p", Op("math.log1p"), Undefined, Undefined, Undefined),
+    row(UnFn::Floor, "floor", Op("math.floor"), Undefined, Undefined, Undefined),
+    row(UnFn::Trunc, "trunc", Op("math.trunc"), Undefined, Undefined, Undefined),
+    row(UnFn::Rint, "rint", Op("math.roundeven"), Undefined, Undefined, Undefined),
 ];
 
 /// The row of a binary function.
@@ -158,16 +168,16 @@ pub fn binary_of_mlir(name: &str, predicate: Option<i64>) -> Option<BinFn> {
             (Op(n) | Lowered(n), None) => n == name,
             _ => false,
         };
-        [r.float, r.int, r.bool].into_iter().any(spells).then_some(r.func)
+        [r.float, r.int, r.uint, r.bool].into_iter().any(spells).then_some(r.func)
     })
 }
 
 /// The unary function an MLIR operation spells, among those the printer writes as one unary
 /// operation (`Lowered` rows are written as binary operations and are not matched here).
 pub fn unary_of_mlir(name: &str) -> Option<UnFn> {
-    UNARY
-        .iter()
-        .find_map(|r| [r.float, r.int, r.bool].iter().any(|s| matches!(s, Op(n) if *n == name)).then_some(r.func))
+    UNARY.iter().find_map(|r| {
+        [r.float, r.int, r.uint, r.bool].iter().any(|s| matches!(s, Op(n) if *n == name)).then_some(r.func)
+    })
 }
 
 /// The conversion operation between two dtypes (NumPy's `astype`: float to int truncates toward
@@ -175,12 +185,22 @@ pub fn unary_of_mlir(name: &str) -> Option<UnFn> {
 pub fn cast(from: DType, to: DType) -> &'static str {
     use DType::*;
     match (from, to) {
-        (Bool, I64 | I32) => "arith.extui",
+        (Bool, t) if t.is_int() => "arith.extui",
         (Bool, F64 | F32) => "arith.uitofp",
-        (I32, I64) => "arith.extsi",
-        (I64, I32) => "arith.trunci",
-        (I64 | I32, F64 | F32) => "arith.sitofp",
-        (F64 | F32, I64 | I32) => "arith.fptosi",
+        // Integer to integer: zero- (unsigned) or sign-extend a narrower one, keep the low bits of
+        // a wider one; `u64` and `i64` share their bits.
+        (f, t) if f.is_int() && t.is_int() => match f.bits().cmp(&t.bits()) {
+            std::cmp::Ordering::Less if f.is_unsigned() => "arith.extui",
+            std::cmp::Ordering::Less => "arith.extsi",
+            std::cmp::Ordering::Greater => "arith.trunci",
+            std::cmp::Ordering::Equal => "arith.bitcast",
+        },
+        (f, F64 | F32) if f.is_unsigned() => "arith.uitofp",
+        (f, F64 | F32) if f.is_int() => "arith.sitofp",
+        // Code generation converts a float to an unsigned integer as NumPy does (through `i32`
+        // or with the 2^63 offset, `Scalar::as_u8`/`as_u64`), not with `fptoui`'s poison.
+        (F64 | F32, t) if t.is_unsigned() => "arith.fptoui",
+        (F64 | F32, t) if t.is_int() => "arith.fptosi",
         (F32, F64) => "arith.extf",
         (F64, F32) => "arith.truncf",
         _ => "arith.bitcast",
@@ -212,7 +232,7 @@ mod tests {
             }
         }
         for r in UNARY {
-            for s in [r.float, r.int, r.bool] {
+            for s in [r.float, r.int, r.uint, r.bool] {
                 if let Op(n) = s {
                     assert_eq!(unary_of_mlir(n), Some(r.func), "{n}");
                 }

@@ -7,14 +7,34 @@ use crate::ops::{self, Spelling};
 use arrayc_core::DType;
 use std::fmt::Write;
 
-/// MLIR element type of a dtype (`bool` is `i1`).
+/// MLIR element type of a dtype (`bool` is `i1`; the unsigned dtypes are MLIR's unsigned integer
+/// types `ui64` and `ui8`, so the text keeps their signedness and the importer reads it back).
 pub fn elem_type(d: DType) -> &'static str {
     match d {
         DType::F64 => "f64",
         DType::F32 => "f32",
         DType::I64 => "i64",
         DType::I32 => "i32",
+        DType::U64 => "ui64",
+        DType::U8 => "ui8",
         DType::Bool => "i1",
+    }
+}
+
+/// The operation that bridges an unsigned host scalar and the signless integer type that MLIR's
+/// `arith` and `math` operations take: an operand `%x : ui64` of such an operation is passed as
+/// `builtin.unrealized_conversion_cast %x : ui64 to i64`, and its result comes back through the
+/// cast the other way. The importer (`arrayc_codegen::import`) reads both casts as the value
+/// itself, so the text keeps every value's dtype (ARCHITECTURE.md, "Unsigned dtypes in MLIR").
+pub const BRIDGE: &str = "builtin.unrealized_conversion_cast";
+
+/// MLIR type of a dtype in host `arith`/`math` operations: [`elem_type`], but the signless integer
+/// of its width for the unsigned dtypes (`i64` for `u64`, `i8` for `u8`), see [`BRIDGE`].
+fn arith_type(d: DType) -> &'static str {
+    match d {
+        DType::U64 => "i64",
+        DType::U8 => "i8",
+        d => elem_type(d),
     }
 }
 
@@ -41,6 +61,8 @@ pub fn literal(s: Scalar) -> String {
         Scalar::F32(v) => float_lit(v as f64, v.to_bits() as u64, 8),
         Scalar::I64(v) => v.to_string(),
         Scalar::I32(v) => v.to_string(),
+        Scalar::U64(v) => v.to_string(),
+        Scalar::U8(v) => v.to_string(),
         Scalar::Bool(b) => b.to_string(),
     }
 }
@@ -60,10 +82,17 @@ struct Printer<'a> {
     out: String,
     /// The `arr.block` of the operation being printed ([`Op::block`]).
     block: Option<u32>,
+    /// The signless names of the unsigned values of the operation being printed ([`BRIDGE`]).
+    bridged: Vec<(ValueId, String)>,
+    /// How many bridged names the function has used.
+    bridges: usize,
 }
 
 impl Printer<'_> {
     fn v(&self, v: ValueId) -> String {
+        if let Some((_, n)) = self.bridged.iter().find(|b| b.0 == v) {
+            return n.clone();
+        }
         match &self.f.value_names[v as usize] {
             Some(n) => format!("%{n}_{v}"),
             None => format!("%{v}"),
@@ -124,13 +153,48 @@ impl Printer<'_> {
         all.extend_from_slice(vals);
         self.line(depth, &format!("\"{name}\"({}) : ({}) -> ()", self.vs(&all), self.ts(&all)));
     }
+    /// Bridges the unsigned operands and result of a host scalar operation ([`BRIDGE`]): prints the
+    /// casts of the operands and gives them and the result signless names. Returns the result's
+    /// own name, its signless name and its dtype when it needs the cast back.
+    fn bridge_in(&mut self, depth: usize, op: &Op) -> Option<(String, String, DType)> {
+        use OpKind::*;
+        let (res, args) = match &op.kind {
+            Const { res, .. } => (*res, vec![]),
+            Binary { res, lhs, rhs, .. } => (*res, vec![*lhs, *rhs]),
+            Unary { res, arg, .. } | Cast { res, arg } => (*res, vec![*arg]),
+            Select { res, cond, lhs, rhs } => (*res, vec![*cond, *lhs, *rhs]),
+            _ => return None,
+        };
+        for a in args {
+            let t = self.f.ty(a).dtype();
+            if t.is_unsigned() && !self.bridged.iter().any(|b| b.0 == a) {
+                let name = format!("%bridge.{}", self.bridges);
+                self.bridges += 1;
+                self.line(depth, &format!("{name} = {BRIDGE} {} : {} to {}", self.v(a), elem_type(t), arith_type(t)));
+                self.bridged.push((a, name));
+            }
+        }
+        let t = self.f.ty(res).dtype();
+        if !t.is_unsigned() {
+            return None;
+        }
+        let (own, signless) = (self.v(res), format!("%bridge.{}", self.bridges));
+        self.bridged.push((res, signless.clone()));
+        self.bridges += 1;
+        Some((own, signless, t))
+    }
+
     fn print_op(&mut self, d: usize, op: &Op) {
         use OpKind::*;
         let loc = self.loc(op);
         self.block = op.block;
+        let back = self.bridge_in(d, op);
         let text = match &op.kind {
             // `i1` constants print as `true`/`false`, whose type MLIR infers.
             Const { res, value: Scalar::Bool(b) } => format!("{} = arith.constant {b}", self.v(*res)),
+            // The signless attribute holds an unsigned constant's bits.
+            Const { res, value: Scalar::U64(x) } => format!("{} = arith.constant {} : i64", self.v(*res), *x as i64),
+            Const { res, value: Scalar::U8(x) } => format!("{} = arith.constant {} : i8", self.v(*res), *x as i8),
             Const { res, value } => format!("{} = arith.constant {} : {}", self.v(*res), literal(*value), self.t(*res)),
             Binary { res, op: b, lhs, rhs } => {
                 let dt = self.f.ty(*lhs).dtype();
@@ -140,7 +204,7 @@ impl Printer<'_> {
                     scalar_binary_text(*b, dt),
                     self.v(*lhs),
                     self.v(*rhs),
-                    elem_type(dt)
+                    arith_type(dt)
                 )
             }
             Unary { res, op: u, arg } => {
@@ -153,7 +217,7 @@ impl Printer<'_> {
                         .op_name()
                         .unwrap_or_else(|| panic!("host code applies `{}` to {dt:?}", u.name())),
                     self.v(*arg),
-                    elem_type(dt)
+                    arith_type(dt)
                 )
             }
             Cast { res, arg } => {
@@ -163,8 +227,8 @@ impl Printer<'_> {
                     self.v(*res),
                     ops::cast(from, to),
                     self.v(*arg),
-                    elem_type(from),
-                    elem_type(to)
+                    arith_type(from),
+                    arith_type(to)
                 )
             }
             Select { res, cond, lhs, rhs } => {
@@ -174,7 +238,7 @@ impl Printer<'_> {
                     self.v(*cond),
                     self.v(*lhs),
                     self.v(*rhs),
-                    self.t(*res)
+                    arith_type(self.f.ty(*res).dtype())
                 )
             }
             For { iv, lo, hi, step, inits, carried, body, yields, results } => {
@@ -290,6 +354,10 @@ impl Printer<'_> {
             d,
             &format!("{text}{}", if matches!(op.kind, For { .. } | While { .. } | If { .. }) { "" } else { &loc }),
         );
+        if let Some((own, signless, t)) = back {
+            self.line(d, &format!("{own} = {BRIDGE} {signless} : {} to {}", arith_type(t), elem_type(t)));
+        }
+        self.bridged.clear();
     }
 }
 
@@ -315,7 +383,7 @@ pub fn print_module(m: &Module) -> String {
 
 /// One function as MLIR text (indented for a module body).
 pub fn print_func(f: &Func, file: &str) -> String {
-    let mut p = Printer { f, file, out: String::new(), block: None };
+    let mut p = Printer { f, file, out: String::new(), block: None, bridged: vec![], bridges: 0 };
     let params: Vec<String> = f.params.iter().map(|v| format!("{}: {}", p.v(*v), p.t(*v))).collect();
     let results: Vec<String> = f.results.iter().map(|t| mlir_type(*t)).collect();
     let attrs = match (f.kernel, f.inner_strides.is_empty()) {

@@ -129,12 +129,14 @@ pub enum ProgramError {
 /// The dtype codes of the C interface of a library from `arrayc build --lib`
 /// (`arrayc_value.dtype`), with each dtype's C element type and NumPy dtype: the one table the
 /// library, its generated C header and its generated Python module share.
-pub const DTYPE_CODES: [(arrayc_core::DType, i32, &str, &str); 5] = [
+pub const DTYPE_CODES: [(arrayc_core::DType, i32, &str, &str); 7] = [
     (arrayc_core::DType::F64, 0, "double", "float64"),
     (arrayc_core::DType::F32, 1, "float", "float32"),
     (arrayc_core::DType::I64, 2, "int64_t", "int64"),
     (arrayc_core::DType::Bool, 3, "_Bool", "bool_"),
     (arrayc_core::DType::I32, 4, "int32_t", "int32"),
+    (arrayc_core::DType::U8, 5, "uint8_t", "uint8"),
+    (arrayc_core::DType::U64, 6, "uint64_t", "uint64"),
 ];
 
 /// The code of dtype `d` in [`DTYPE_CODES`].

@@ -148,6 +148,8 @@ fn parse_arg(name: &str, value: &str, ty: Type) -> Result<RtValue, UserError> {
             let s = match d {
                 DType::I64 => Scalar::I64(value.trim().parse().map_err(|_| bad())?),
                 DType::I32 => Scalar::I32(value.trim().parse().map_err(|_| bad())?),
+                DType::U64 => Scalar::U64(value.trim().parse().map_err(|_| bad())?),
+                DType::U8 => Scalar::U8(value.trim().parse().map_err(|_| bad())?),
                 DType::F64 => Scalar::F64(value.trim().parse().map_err(|_| bad())?),
                 DType::F32 => Scalar::F32(value.trim().parse().map_err(|_| bad())?),
                 DType::Bool => Scalar::Bool(match value.trim() {
@@ -161,14 +163,9 @@ fn parse_arg(name: &str, value: &str, ty: Type) -> Result<RtValue, UserError> {
     }
 }
 
+/// NumPy's name of dtype `d` (`numpy.{name}`), from the one table [`aot::DTYPE_CODES`].
 fn numpy_name(d: DType) -> &'static str {
-    match d {
-        DType::F64 => "float64",
-        DType::F32 => "float32",
-        DType::I64 => "int64",
-        DType::I32 => "int32",
-        DType::Bool => "bool_",
-    }
+    aot::DTYPE_CODES.iter().find(|c| c.0 == d).map_or("float64", |c| c.3)
 }
 
 /// Stack size, in bytes, of the thread the drivers compile and run on. The front end bounds the

@@ -152,6 +152,8 @@ builtins! {
     F32: "f32", (1, 1), &[], CAST;
     I64: "i64", (1, 1), &[], CAST;
     I32: "i32", (1, 1), &[], CAST;
+    U64: "u64", (1, 1), &[], CAST;
+    U8: "u8", (1, 1), &[], CAST;
     Bool: "bool", (1, 1), &[], CAST;
     Transpose: "transpose", (1, 1), &[], "transpose(x) (or x.T)";
     Diagonal: "diagonal", (1, 1), &[], "diagonal(x)";
@@ -232,6 +234,8 @@ impl Builtin {
             Builtin::F32 => Some(DType::F32),
             Builtin::I64 => Some(DType::I64),
             Builtin::I32 => Some(DType::I32),
+            Builtin::U64 => Some(DType::U64),
+            Builtin::U8 => Some(DType::U8),
             Builtin::Bool => Some(DType::Bool),
             _ => None,
         }
@@ -516,7 +520,7 @@ pub const DOCS: &[DocRow] = {
         DocRow {
             calls: "`cumsum(x)`, `cumprod(x)`",
             result: "the running sum (product) of a 1-d `x`; `bool`, `i32` and `i64` give `i64` (NumPy's upcast to its \
-                default integer). Of a rank-2 or higher `x` \
+                default integer), `u8` and `u64` give `u64`. Of a rank-2 or higher `x` \
                 it is E0405: give `axis=` (NumPy would scan the flattened array, which arrayc does not do)",
             builtins: &[B::CumSum, B::CumProd],
         },
@@ -695,9 +699,9 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Argsort],
         },
         DocRow {
-            calls: "`f64(x) f32(x) i64(x) i32(x) bool(x)`",
-            result: "casts (float to int truncates toward zero)",
-            builtins: &[B::F64, B::F32, B::I64, B::I32, B::Bool],
+            calls: "`f64(x) f32(x) i64(x) i32(x) u64(x) u8(x) bool(x)`",
+            result: "casts, NumPy's `astype` (float to int truncates toward zero; integers wrap)",
+            builtins: &[B::F64, B::F32, B::I64, B::I32, B::U64, B::U8, B::Bool],
         },
     ]
 };

@@ -50,6 +50,10 @@ pub enum Tok {
     TI64,
     #[token("i32")]
     TI32,
+    #[token("u64")]
+    TU64,
+    #[token("u8")]
+    TU8,
     #[token("bool")]
     TBool,
 
@@ -197,6 +201,8 @@ impl Tok {
             TF32 => "f32",
             TI64 => "i64",
             TI32 => "i32",
+            TU64 => "u64",
+            TU8 => "u8",
             TBool => "bool",
             Ident(_) | Int(_) | Float(_) => "",
             LParen => "(",

@@ -16,7 +16,7 @@ use arrayc_dialect::ir::{self, ComputeFn, OpKind, Type, ValueId};
 /// where this says so.
 pub fn fault_of(func: ComputeFn, out: DType, inputs: usize) -> Option<String> {
     match func {
-        ComputeFn::Binary(BinFn::Pow) if !out.is_float() => Some(NEGATIVE_INT_POWER.into()),
+        ComputeFn::Binary(BinFn::Pow) if !out.is_float() && !out.is_unsigned() => Some(NEGATIVE_INT_POWER.into()),
         ComputeFn::Gather(axis) => Some(gather_out_of_bounds(axis, inputs - 1)),
         ComputeFn::Scatter(_, ScatterMode::Raise) => Some(scatter_out_of_bounds(inputs - 1)),
         _ => None,

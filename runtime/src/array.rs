@@ -365,6 +365,8 @@ impl View {
                 DType::F32 => Scalar::F32(*(p as *const f32).offset(off as isize)),
                 DType::I64 => Scalar::I64(*(p as *const i64).offset(off as isize)),
                 DType::I32 => Scalar::I32(*(p as *const i32).offset(off as isize)),
+                DType::U64 => Scalar::U64(*(p as *const u64).offset(off as isize)),
+                DType::U8 => Scalar::U8(*p.offset(off as isize)),
                 DType::Bool => Scalar::Bool(*p.offset(off as isize) != 0),
             }
         }
@@ -380,6 +382,8 @@ impl View {
                 Scalar::F32(x) => *(p as *mut f32).offset(off as isize) = x,
                 Scalar::I64(x) => *(p as *mut i64).offset(off as isize) = x,
                 Scalar::I32(x) => *(p as *mut i32).offset(off as isize) = x,
+                Scalar::U64(x) => *(p as *mut u64).offset(off as isize) = x,
+                Scalar::U8(x) => *p.offset(off as isize) = x,
                 Scalar::Bool(x) => *p.offset(off as isize) = x as u8,
             }
         }

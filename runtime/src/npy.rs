@@ -27,7 +27,7 @@ pub enum NpyError {
     #[error("'{}' is not a valid .npy file ({reason}); create it with numpy.save(path, array)", path.display())]
     NotNpy { path: PathBuf, reason: String },
     /// The file's element type is not one arrayc supports.
-    #[error("'{}' has dtype {dtype}, which arrayc does not support; supported dtypes are float64, float32, int64, int32 and bool: convert it, e.g. numpy.save(path, numpy.load(path).astype(numpy.float64))", path.display())]
+    #[error("'{}' has dtype {dtype}, which arrayc does not support; supported dtypes are float64, float32, int64, int32, uint64, uint8 and bool: convert it, e.g. numpy.save(path, numpy.load(path).astype(numpy.float64))", path.display())]
     UnsupportedDType { path: PathBuf, dtype: String },
     /// The array the file holds cannot be allocated (too large for the memory limit or the system).
     #[error("cannot load '{}': {source}", path.display())]
@@ -68,6 +68,8 @@ fn dtype_of(d: &npyz::DType) -> Option<DType> {
         (TypeChar::Float, 4) => Some(DType::F32),
         (TypeChar::Int, 8) => Some(DType::I64),
         (TypeChar::Int, 4) => Some(DType::I32),
+        (TypeChar::Uint, 8) => Some(DType::U64),
+        (TypeChar::Uint, 1) => Some(DType::U8),
         (TypeChar::Bool, 1) => Some(DType::Bool),
         _ => None,
     }
@@ -114,7 +116,7 @@ pub fn read_only_part(part: ReadPart) {
 /// Errors: [`NpyError::NotFound`] if `path` does not exist, [`NpyError::NotNpy`] if it is not a valid
 /// `.npy` file (including truncated data, a bool byte other than 0 or 1, and a header whose shape
 /// needs more bytes than the file has, found before anything is allocated),
-/// [`NpyError::UnsupportedDType`] for element types other than float64, float32, int64, int32 and bool,
+/// [`NpyError::UnsupportedDType`] for element types other than float64, float32, int64, int32, uint64, uint8 and bool,
 /// [`NpyError::Alloc`] when the array passes the memory limit or the system refuses the memory,
 /// [`NpyError::Io`] for other read failures.
 pub fn read_npy(path: &Path) -> Result<View, NpyError> {
@@ -226,6 +228,8 @@ pub fn read_npy(path: &Path) -> Result<View, NpyError> {
         DType::F32 => fill!(f32, Scalar::F32),
         DType::I64 => fill!(i64, Scalar::I64),
         DType::I32 => fill!(i32, Scalar::I32),
+        DType::U64 => fill!(u64, Scalar::U64),
+        DType::U8 => fill!(u8, Scalar::U8),
         DType::Bool => fill!(bool, Scalar::Bool),
     }
     Ok(out)
@@ -276,6 +280,8 @@ fn npy_dtype(dtype: DType) -> npyz::DType {
         DType::F32 => "<f4",
         DType::I64 => "<i8",
         DType::I32 => "<i4",
+        DType::U64 => "<u8",
+        DType::U8 => "|u1",
         DType::Bool => "|b1",
     };
     npyz::DType::Plain(s.parse().expect("valid type string"))
@@ -297,6 +303,8 @@ fn header_bytes(view: &View) -> io::Result<Vec<u8>> {
         DType::F32 => begin!(f32),
         DType::I64 => begin!(i64),
         DType::I32 => begin!(i32),
+        DType::U64 => begin!(u64),
+        DType::U8 => begin!(u8),
         DType::Bool => begin!(bool),
     }
     Ok(header)
@@ -320,6 +328,8 @@ fn write_elements(w: &mut impl Write, view: &View) -> io::Result<()> {
             Scalar::F32(x) => block.extend_from_slice(&x.to_le_bytes()),
             Scalar::I64(x) => block.extend_from_slice(&x.to_le_bytes()),
             Scalar::I32(x) => block.extend_from_slice(&x.to_le_bytes()),
+            Scalar::U64(x) => block.extend_from_slice(&x.to_le_bytes()),
+            Scalar::U8(x) => block.push(x),
             Scalar::Bool(x) => block.push(x as u8),
         }
         if block.len() >= GATHER_BYTES {

@@ -125,6 +125,8 @@ pub fn format_scalar(s: Scalar) -> String {
         Scalar::Bool(b) => if b { "True" } else { "False" }.to_string(),
         Scalar::I64(v) => v.to_string(),
         Scalar::I32(v) => v.to_string(),
+        Scalar::U64(v) => v.to_string(),
+        Scalar::U8(v) => v.to_string(),
         Scalar::F64(_) | Scalar::F32(_) => {
             let v = s.as_f64();
             if !v.is_finite() {
@@ -224,8 +226,8 @@ impl ElemFormat {
     fn new(dtype: DType, data: &[Scalar]) -> ElemFormat {
         match dtype {
             DType::Bool => ElemFormat::Bool,
-            DType::I64 | DType::I32 => {
-                let width = data.iter().map(|s| s.as_i64().to_string().len()).max().unwrap_or(0);
+            DType::I64 | DType::I32 | DType::U64 | DType::U8 => {
+                let width = data.iter().map(|s| format_scalar(*s).len()).max().unwrap_or(0);
                 ElemFormat::Int { width }
             }
             DType::F64 | DType::F32 => ElemFormat::Float(FloatFormat::new(data, dtype == DType::F32)),
@@ -235,7 +237,7 @@ impl ElemFormat {
     fn format(&self, x: Scalar) -> String {
         match self {
             ElemFormat::Bool => if matches!(x, Scalar::Bool(true)) { " True" } else { "False" }.to_string(),
-            ElemFormat::Int { width } => format!("{:>w$}", x.as_i64(), w = *width),
+            ElemFormat::Int { width } => format!("{:>w$}", format_scalar(x), w = *width),
             ElemFormat::Float(f) => f.format(x),
         }
     }

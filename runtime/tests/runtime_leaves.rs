@@ -347,8 +347,15 @@ for p in sys.argv[1:]:
 
 /// The dtypes of `.npy` files, NumPy's names, and the value at row-major index `k` of the arrays
 /// that `npy_every_dtype_and_layout_against_numpy` has NumPy write (the same formulas as its script).
-const LAYOUT_DTYPES: [(DType, &str); 5] =
-    [(DType::F64, "f8"), (DType::F32, "f4"), (DType::I64, "i8"), (DType::I32, "i4"), (DType::Bool, "b1")];
+const LAYOUT_DTYPES: [(DType, &str); 7] = [
+    (DType::F64, "f8"),
+    (DType::F32, "f4"),
+    (DType::I64, "i8"),
+    (DType::I32, "i4"),
+    (DType::U64, "u8"),
+    (DType::U8, "u1"),
+    (DType::Bool, "b1"),
+];
 
 fn layout_value(dtype: DType, k: i64) -> Scalar {
     match dtype {
@@ -357,6 +364,9 @@ fn layout_value(dtype: DType, k: i64) -> Scalar {
         DType::I64 => Scalar::I64((k - 50) * 1_000_000_000_000_000),
         // Past i32's range from k = 104 on: wrapped, as NumPy's `astype(np.int32)`.
         DType::I32 => Scalar::I32(((k - 50) * 40_000_000) as i32),
+        // Negative below k = 50: wrapped, as NumPy's `astype(np.uint64)`.
+        DType::U64 => Scalar::U64(((k - 50) * 1_000_000_000_000_000) as u64),
+        DType::U8 => Scalar::U8((k * 7 % 256) as u8),
         DType::Bool => Scalar::Bool(k % 3 == 0),
     }
 }
@@ -374,7 +384,8 @@ import numpy as np, sys, os
 d = sys.argv[1]
 k = np.arange(3 * 5 * 7).reshape(3, 5, 7)
 vals = {'f8': k * 0.5 - 20.0, 'f4': (k * 0.25 - 7.0).astype(np.float32),
-        'i8': (k - 50) * 10**15, 'i4': ((k - 50) * 40_000_000).astype(np.int32), 'b1': k % 3 == 0}
+        'i8': (k - 50) * 10**15, 'i4': ((k - 50) * 40_000_000).astype(np.int32),
+        'u8': ((k - 50) * 10**15).astype(np.uint64), 'u1': (k * 7 % 256).astype(np.uint8), 'b1': k % 3 == 0}
 for dt, v in vals.items():
     np.save(os.path.join(d, f'c_{dt}.npy'), v)
     np.save(os.path.join(d, f'f_{dt}.npy'), np.asfortranarray(v))
@@ -442,7 +453,8 @@ np.save(os.path.join(d, 'chunks.npy'), np.arange(2_500_000, dtype=np.float64))
 import numpy as np, sys, os
 k = np.arange(3 * 5 * 7).reshape(3, 5, 7)
 vals = {'f8': k * 0.5 - 20.0, 'f4': (k * 0.25 - 7.0).astype(np.float32),
-        'i8': (k - 50) * 10**15, 'i4': ((k - 50) * 40_000_000).astype(np.int32), 'b1': k % 3 == 0,
+        'i8': (k - 50) * 10**15, 'i4': ((k - 50) * 40_000_000).astype(np.int32),
+        'u8': ((k - 50) * 10**15).astype(np.uint64), 'u1': (k * 7 % 256).astype(np.uint8), 'b1': k % 3 == 0,
         'big': np.arange(400 * 400, dtype=np.float64).reshape(400, 400) * 0.5}
 for p in sys.argv[1:]:
     tag, dt = os.path.basename(p)[:-4].split('_')

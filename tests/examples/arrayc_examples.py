@@ -22,7 +22,19 @@ if str(REFERENCE) not in sys.path:  # references import `arrayc_random`
 
 
 # The dtypes of the language, as NumPy's.
-DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "bool": np.bool_}
+DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "u64": np.uint64, "u8": np.uint8,
+          "bool": np.bool_}
+# The integer dtypes, and the dtype NumPy's `sum`, `prod` and `cumsum` give for each dtype (its
+# upcast of bools and narrow integers to its default integer, `u64` for the unsigned ones).
+INTS = ("i64", "i32", "u64", "u8")
+SUM_DTYPE = {"bool": "i64", "i32": "i64", "u8": "u64"}
+
+
+def sum_dtype(dt):
+    """The dtype of `sum` of a `dt` array (NumPy's)."""
+    return SUM_DTYPE.get(dt, dt)
+
+
 # The partition algorithms an "every fusion algorithm" test runs. `ilp` is left out: it is checked
 # against `optimal` on random regions (passes/tests/wsp.rs) and on the examples (test_fusion.py),
 # and a region it cannot prove costs a second.
@@ -191,7 +203,8 @@ def call_reference(arr_file, entry, args):
 # ---------------------------------------------------------------------------------------
 # A small parser for entry signatures, enough for the examples (not a language parser).
 
-_DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "bool": np.bool_}
+_DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "u64": np.uint64, "u8": np.uint8,
+           "bool": np.bool_}
 
 
 def _strip_comments(src):

@@ -1,4 +1,4 @@
-"""The integer dtypes beyond `i64` (issue 31: `i32`) against NumPy 2: promotion with every other
+"""The integer dtypes beyond `i64` (issue 31: `i32`, `u8`, `u64`) against NumPy 2: promotion with every other
 dtype and with weak literals (NEP 50, out-of-range literals refused as NumPy's OverflowError),
 wrap-around, conversions, reductions (`sum` of `i32` upcast to `i64` as NumPy's default integer),
 `.npy` files in both directions, printing, a `--lib` Python module and GPU PTX that ptxas accepts.
@@ -11,7 +11,8 @@ import pytest
 
 from arrayc_examples import RUN_TIMEOUT_S, arrayc_binary, check_source, run_source
 
-NP = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "bool": np.bool_}
+NP = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "u64": np.uint64, "u8": np.uint8,
+      "bool": np.bool_}
 NAME = {v: k for k, v in NP.items()}
 TARGETS = ["cpu", "gpu-emulated"]
 
@@ -20,21 +21,23 @@ def sample(dt, n, rng):
     """Values of `dt` that reach its extremes (integers) or mix signs and magnitudes (floats)."""
     if dt == "bool":
         return rng.random(n) < 0.5
-    if dt in ("i64", "i32"):
+    if dt in ("i64", "i32", "u64", "u8"):
         info = np.iinfo(NP[dt])
         v = rng.integers(info.min, info.max, n, endpoint=True, dtype=NP[dt])
-        v[:4] = [info.min, info.max, -1, 0]
+        v[:4] = [info.min, info.max, info.max // 2 + 1, 0] if info.min == 0 else [info.min, info.max, -1, 0]
         return v
     return (rng.standard_normal(n) * 1000).astype(NP[dt])
 
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("other", list(NP))
-def test_i32_promotes_with_every_dtype_like_numpy(other, target, tmp_path):
-    """`i32 op other` and `other op i32` for `+ - * < ==` and `maximum`: the result dtype is
-    `np.result_type`'s and the values NumPy's, integer overflow wrapping, kernel and host path."""
+@pytest.mark.parametrize("dt", ["i32", "u8", "u64"])
+def test_int_promotes_with_every_dtype_like_numpy(dt, other, target, tmp_path):
+    """`a op other` and `other op a` for `a` of `i32`, `u8`, `u64` and `+ - * < ==` and `maximum`:
+    the result dtype is `np.result_type`'s (`u64` with `i64` is `f64`, and so is their comparison)
+    and the values NumPy's, integer overflow wrapping, kernel and host path."""
     rng = np.random.default_rng(7)
-    a, b = sample("i32", 64, rng), sample(other, 64, rng)
+    a, b = sample(dt, 64, rng), sample(other, 64, rng)
     ops = [("+", np.add), ("-", np.subtract), ("*", np.multiply), ("<", np.less), ("==", np.equal)]
     cases = []
     for sym, fn in ops:
@@ -55,14 +58,14 @@ def test_i32_promotes_with_every_dtype_like_numpy(other, target, tmp_path):
                   f"    for i in 0..N {{ h{k}[i] = {host}; }}"]
         rets += [f"k{k}", f"h{k}"]
         types += [f"{t}[N]"] * 2
-    src = f"fn main(a: i32[N], b: {other}[N]) -> ({', '.join(types)}) {{\n" + "\n".join(lines) + \
+    src = f"fn main(a: {dt}[N], b: {other}[N]) -> ({', '.join(types)}) {{\n" + "\n".join(lines) + \
         f"\n    return ({', '.join(rets)});\n}}\n"
     proc, res = run_source(src, {"a": a, "b": b}, tmp_path, flags=("--target", target))
     assert proc.returncode == 0, src + proc.stderr
     for k, ((kern, _, _), w) in enumerate(zip(cases, wants)):
         for path, got in (("kernel", res[2 * k]), ("host", res[2 * k + 1])):
             assert got.dtype == w.dtype, f"{kern} ({path}): {got.dtype}, NumPy {w.dtype}"
-            np.testing.assert_array_equal(got, w, err_msg=f"{kern} on i32, {other} ({path} path)")
+            np.testing.assert_array_equal(got, w, err_msg=f"{kern} on {dt}, {other} ({path} path)")
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -261,3 +264,177 @@ def test_i32_scalars_index_slice_size_and_bound_loops(target, tmp_path):
     for got, w in zip(res, [y, x, m, m[idx % 4, idx % 5]]):
         assert got.dtype == w.dtype
         np.testing.assert_array_equal(got, w)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_unsigned_wrap_divide_shift_reduce_and_convert_like_numpy(target, tmp_path):
+    """`u8` and `u64` (issue 31): literals take the array's dtype, arithmetic and negation wrap,
+    `//` and `%` are unsigned (by zero 0, as NumPy's, which also warns), shifts are logical (past
+    the width 0), comparisons unsigned; `sum`/`prod`/`cumsum` give `u64`, `min`/`max` keep the
+    dtype, `mean` gives `f64`; conversions from signed integers wrap and from floats are NumPy's
+    on x86-64 (-1.0 to 255 and 2^64 - 1, NaN to 0 and 2^63, 2^64 to 0)."""
+    rng = np.random.default_rng(5)
+    a, b = sample("u8", 1000, rng), rng.integers(0, 12, 1000).astype(np.uint8)
+    c, d = sample("u64", 1000, rng), rng.integers(0, 70, 1000).astype(np.uint64)
+    b[:3] = 0
+    d[:3] = 0
+    i = sample("i64", 1000, rng)
+    f = np.concatenate([[-1.0, 300.0, 2.0**63, 2.0**64, 1e30, np.nan, -np.inf, -0.5, 255.9, -3e19, 1.8e19],
+                        rng.standard_normal(989) * 1e6])
+    src = """fn main(a: u8[N], b: u8[N], c: u64[N], d: u64[N], i: i64[N], f: f64[N]) -> (u8[N], u8[N], u8[N], u8[N], u8[N], u8[N], bool[N], u8[N], u64[N], u64[N], u64[N], u64[N], u64[N], bool[N], u64, u64, u8, u8, f64, u64[N], u64, u64, u64, u8[N], u64[N], u8[N], u64[N], f64[N], u8[N], u64[N], u8, u64) {
+    let s = u8(250);
+    let t = u64(0);
+    for k in 0..N { s = s + u8(1); t = t - u64(1); }
+    return (a * 3 + 200, a // b, a % b, a << b, a >> b, -a, a > 127,
+            ~a & 240 | 7 ^ a, c * 3 + 1, c // d, c % d, c >> d, c << d, c < d,
+            sum(a), prod(b), max(a), min(a), mean(a), cumsum(a), sum(c), max(c), min(c),
+            u8(i), u64(i), u8(f), u64(f), f64(c), abs(a), a ** b + c, s, t);
+}
+"""
+    proc, res = run_source(src, {"a": a, "b": b, "c": c, "d": d, "i": i, "f": f}, tmp_path,
+                           flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    with np.errstate(all="ignore"):
+        want = [a * np.uint8(3) + np.uint8(200), a // b, a % b, a << b, a >> b, -a, a > 127,
+                ~a & 240 | 7 ^ a, c * np.uint64(3) + np.uint64(1), c // d, c % d, c >> d, c << d, c < d,
+                np.sum(a), np.prod(b), np.max(a), np.min(a), np.mean(a), np.cumsum(a), np.sum(c), np.max(c),
+                np.min(c), i.astype(np.uint8), i.astype(np.uint64), f.astype(np.uint8), f.astype(np.uint64),
+                c.astype(np.float64), np.abs(a), a ** b + c, np.uint8((250 + 1000) % 256), np.uint64(2**64 - 1000)]
+    assert len(res) == len(want)
+    for k, (got, w) in enumerate(zip(res, want)):
+        w = np.asarray(w)
+        assert got.dtype == w.dtype, f"result {k}: {got.dtype}, NumPy {w.dtype}"
+        if w.dtype.kind == "f":
+            np.testing.assert_allclose(got, w, rtol=1e-15, err_msg=f"result {k}")
+        else:
+            np.testing.assert_array_equal(got, w, err_msg=f"result {k}")
+
+
+@pytest.mark.parametrize("dt,expr", [("u8", "x + 256"), ("u8", "x - -1"), ("u8", "maximum(x, 300)"),
+                                     ("u64", "x + -1"), ("u64", "x * 18446744073709551616")])
+def test_an_unsigned_literal_out_of_range_is_numpys_overflow_error(dt, expr, tmp_path):
+    """NumPy 2 raises OverflowError for a Python int outside `uint8`/`uint64`'s range beside such
+    an array (a negative one too); arrayc refuses it at compile time (E0315)."""
+    env = {"x": np.zeros(2, NP[dt]), "maximum": np.maximum}
+    with pytest.raises(OverflowError):
+        exec(expr, env)
+    if "18446744073709551616" in expr:
+        return  # beyond i64: the lexer's own error (E0102-style), not a dtype question
+    proc = check_source(f"fn main(x: {dt}[N]) -> {dt}[N] {{\n    return {expr};\n}}\n", tmp_path)
+    assert proc.returncode == 1 and "panicked" not in proc.stderr, proc.stderr
+    assert "E0315" in proc.stderr and "e.arr:2:" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("dt", ["u8", "u64"])
+def test_unsigned_npy_files_round_trip_with_numpy(dt, tmp_path):
+    """A `|u1`/`<u8` file NumPy wrote is read as `u8`/`u64`, and the files arrayc writes (of
+    contiguous, transposed and strided views) load in NumPy with the same dtype, equal."""
+    info = np.iinfo(NP[dt])
+    x = (np.arange(12, dtype=np.uint64) * np.uint64(int(info.max) // 11)).astype(NP[dt]).reshape(3, 4)
+    x[0, 0] = info.max
+    np.save(tmp_path / "x.npy", x)
+    (tmp_path / "prog.arr").write_text(
+        f"fn main(x: {dt}[M, N]) -> ({dt}[M, N], {dt}[N, M], {dt}[M, 2]) {{\n    return (x, x.T, x[::-1, ::2]);\n}}\n")
+    proc = subprocess.run([str(arrayc_binary()), "run", str(tmp_path / "prog.arr"), "--out", str(tmp_path / "out"),
+                           "--arg", f"x=@{tmp_path / 'x.npy'}"], capture_output=True, text=True,
+                          timeout=RUN_TIMEOUT_S, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    for k, want in enumerate([x, x.T, x[::-1, ::2]]):
+        got = np.load(tmp_path / "out" / f"result_{k}.npy")
+        assert got.dtype == NP[dt] and got.dtype.str == np.dtype(NP[dt]).str
+        np.testing.assert_array_equal(got, want)
+    np.save(tmp_path / "y.npy", x.astype(np.int64))
+    bad = subprocess.run([str(arrayc_binary()), "run", str(tmp_path / "prog.arr"), "--arg", f"x=@{tmp_path / 'y.npy'}"],
+                         capture_output=True, text=True, timeout=RUN_TIMEOUT_S, cwd=tmp_path)
+    name = np.dtype(NP[dt]).name
+    assert bad.returncode != 0 and f"astype(numpy.{name})" in bad.stderr and "panicked" not in bad.stderr, bad.stderr
+
+
+def test_unsigned_prints_and_takes_arguments_like_numpy(tmp_path):
+    """`print` of `u8`/`u64` arrays and scalars is NumPy's `str` (2^64 - 1 whole); `--arg` of
+    unsigned scalars, a default, and an out-of-range default (E0315)."""
+    x = np.array([[0, 255], [7, 128]], dtype=np.uint8)
+    y = np.array([2**64 - 1, 3], dtype=np.uint64)
+    src = "fn main(x: u8[M, N], y: u64[K], k: u64, j: u8 = 200) -> u64[K] {\n    print(x);\n    print(y);\n" \
+          "    print(y[0]);\n    print(x[0, 1] + j);\n    return y * k + j;\n}\n"
+    proc, res = run_source(src, {"x": x, "y": y}, tmp_path, flags=("--arg", "k=18446744073709551615"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(f"{x}\n{y}\n{y[0]}\n{(int(x[0, 1]) + 200) % 256}\n"), proc.stdout
+    assert res[0].dtype == np.uint64
+    np.testing.assert_array_equal(res[0], y * np.uint64(2**64 - 1) + np.uint64(200))
+    bad = check_source("fn main(x: u8[N], d: u8 = 256) -> u8[N] {\n    return x + d;\n}\n", tmp_path)
+    assert bad.returncode == 1 and "E0315" in bad.stderr, bad.stderr
+
+
+def test_unsigned_python_module(tmp_path):
+    """`arrayc build --lib`: the Python module takes and gives uint8/uint64 arrays and scalars
+    (dtype codes 5 and 6); an int64 array is a TypeError naming the conversion."""
+    from test_lib import build_lib
+
+    (tmp_path / "uints.arr").write_text(
+        "fn f(x: u8[N], k: u64) -> (u8[N], u64, u8, u64) {\n    return (x * 3 + 1, sum(x), max(x), k + 1);\n}\n")
+    m = build_lib(tmp_path / "uints.arr", "uints", tmp_path)
+    x = np.array([5, 200, 255], dtype=np.uint8)
+    y, s, mx, k = m.f(x[::-1], 2**64 - 2)
+    assert y.dtype == np.uint8 and s.dtype == np.uint64 and mx.dtype == np.uint8 and k.dtype == np.uint64
+    np.testing.assert_array_equal(y, x[::-1] * np.uint8(3) + np.uint8(1))
+    assert s == np.sum(x) and mx == np.max(x) and k == 2**64 - 1
+    with pytest.raises(TypeError, match="uint8"):
+        m.f(x.astype(np.int64), 3)
+
+
+def test_unsigned_executable(tmp_path):
+    """`arrayc build` of a program with `u8`/`u64` parameters and results: the executable reads a
+    `|u1` file and a `u64` scalar argument and writes NumPy's uint8/uint64 results."""
+    (tmp_path / "uints.arr").write_text(
+        "fn main(x: u8[N], k: u64) -> (u8[N], u64) {\n    return (x * 7 - 1, sum(x) + k);\n}\n")
+    exe = tmp_path / "uints"
+    proc = subprocess.run([str(arrayc_binary()), "build", str(tmp_path / "uints.arr"), "-o", str(exe)],
+                          capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+    assert proc.returncode == 0, proc.stderr
+    x = np.array([3, 0, 255, 128], dtype=np.uint8)
+    np.save(tmp_path / "x.npy", x)
+    run = subprocess.run([str(exe), "--arg", f"x=@{tmp_path / 'x.npy'}", "--arg", "k=18446744073709551000",
+                          "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+    assert run.returncode == 0, run.stderr
+    y, s = np.load(tmp_path / "out" / "result_0.npy"), np.load(tmp_path / "out" / "result_1.npy")
+    assert y.dtype == np.uint8 and s.dtype == np.uint64
+    np.testing.assert_array_equal(y, x * np.uint8(7) - np.uint8(1))
+    assert s == np.sum(x) + np.uint64(18446744073709551000)
+
+
+def test_unsigned_kernel_compiles_to_ptx_that_ptxas_accepts(tmp_path):
+    """The GPU path of `u8`/`u64` kernels (wrap-around, unsigned division and shifts, float
+    conversions, `sum` upcast to `u64`, min/max of `u8` through 64-bit shuffles): PTX that NVIDIA's
+    ptxas accepts for sm_90."""
+    from test_gpu import emit_ptx
+
+    prog = tmp_path / "uints.arr"
+    prog.write_text("""fn main(a: u8[N], b: u64[N], f: f64[N]) -> (u8[N], u64[N], u64, u8, u64, f64, u8[N]) {
+    return ((a * 3 + 1) // a % 7 << 2 >> a, b // b >> b, sum(a), max(a - a), min(b), mean(b), u8(f) + a ** a);
+}
+""")
+    nvcc, ptx = emit_ptx(prog, tmp_path)
+    proc = subprocess.run([str(nvcc / "bin" / "ptxas"), "-arch=sm_90", str(ptx), "-o", str(tmp_path / "k.cubin")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, f"ptxas rejected the PTX:\n{proc.stderr}"
+
+
+@pytest.mark.parametrize("use", ["x[k]", "x[k:]", "zeros(k)", "arange(k)", "range"])
+def test_a_u64_index_bound_or_size_is_refused_naming_the_conversion(use, tmp_path):
+    """A `u64` scalar as an index, slice bound, size, `range` bound or `arange` argument would be
+    computed in `i64`, where 2^63 and more do not fit (NumPy raises OverflowError there, and its
+    `arange` of a uint64 is float64): a compile-time error naming `i64(...)`, not a wrapped value;
+    a `u8` serves as any integer does."""
+    body = {"x[k]": "return x[k];", "x[k:]": "return sum(x[k:]);", "zeros(k)": "return sum(zeros(k));",
+            "arange(k)": "return f64(sum(arange(k)));",
+            "range": "let s = 0.0;\n    for i in 0..k { s = s + x[i]; }\n    return s;"}[use]
+    proc = check_source(f"fn main(x: f64[N], k: u64) -> f64 {{\n    {body}\n}}\n", tmp_path)
+    assert proc.returncode == 1 and "panicked" not in proc.stderr, proc.stderr
+    assert "u64" in proc.stderr and "i64(...)" in proc.stderr and "e.arr:" in proc.stderr, proc.stderr
+    src = f"fn main(x: f64[N], k: u8) -> f64 {{\n    {body}\n}}\n"
+    x = np.arange(10.0)
+    proc, res = run_source(src, {"x": x}, tmp_path, flags=("--arg", "k=3"))
+    assert proc.returncode == 0, proc.stderr
+    want = {"x[k]": x[3], "x[k:]": np.sum(x[3:]), "zeros(k)": 0.0, "arange(k)": 3.0, "range": np.sum(x[:3])}[use]
+    assert res[0] == want

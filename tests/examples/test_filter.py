@@ -10,7 +10,7 @@ import os
 import numpy as np
 import pytest
 
-from arrayc_examples import ALGORITHMS, DTYPES, TARGETS, check_source, run_source
+from arrayc_examples import ALGORITHMS, DTYPES, TARGETS, check_source, run_source, sum_dtype
 
 
 
@@ -318,7 +318,7 @@ def test_reductions_of_filters_match_numpy(dt, n, p, target, tmp_path):
     rng = np.random.default_rng(n + 7 * len(dt))
     x = values(dt, n, rng)
     mask = rng.random(n) < p
-    sd = "i64" if dt in ("bool", "i32") else dt  # NumPy: `sum` upcasts bools and narrow integers
+    sd = sum_dtype(dt)  # NumPy: `sum` upcasts bools and narrow integers
     src = f"""fn main(x: {dt}[N], m: bool[N], q: f64[N]) -> ({sd}, {sd}, f64, f64, {dt}[?], f64, f64, f64, f64) {{
     let s = sum(x[m]);
     let g = x[x >= x[0:1]];

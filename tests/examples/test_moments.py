@@ -11,9 +11,10 @@ than NumPy's pairwise summation, so they are compared within a relative toleranc
 import numpy as np
 import pytest
 
-from arrayc_examples import check_source, run_source
+from arrayc_examples import check_source, run_source, sum_dtype
 
-DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "bool": np.bool_}
+DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "u64": np.uint64, "u8": np.uint8,
+          "bool": np.bool_}
 SHAPES = [(5, 7), (1, 4), (0, 3), (3, 0), (70_001, 3), (2, 100_003)]
 
 
@@ -98,7 +99,7 @@ def test_reductions_over_a_tuple_of_axes_match_numpy(dt, shape, target, tmp_path
     rng = np.random.default_rng(sum(shape) + 1)
     x = (rng.integers(-3, 4, size=shape) * 0.75).astype(DTYPES[dt])
     f = "f32" if dt == "f32" else "f64"
-    s = "i64" if dt in ("i64", "i32", "bool") else dt
+    s = sum_dtype(dt)
     calls = [
         ("sum(x, axis=(0, 1))", f"{s}[C]", lambda: np.sum(x, axis=(0, 1))),
         ("sum(x, axis=(2, 0, 1))", s, lambda: np.sum(x, axis=(2, 0, 1))),

@@ -16,7 +16,7 @@ way, on the CPU and on `--target gpu-emulated`, and must fuse into one kernel an
 
 Where the language deliberately differs from NumPy, the reference applies the language's rule
 (docs/language.md): arithmetic on bool promotes to i64 (NumPy keeps bool), float functions of a bool
-compute in f64 (NumPy uses f16), and integer `**` is tested with non-negative exponents only (NumPy
+or a u8 compute in f64 (NumPy uses f16), and integer `**` is tested with non-negative exponents only (NumPy
 raises for negative ones: `test_integer_power_with_a_negative_exponent_raises_like_numpy`
 checks that arrayc raises too).
 """
@@ -29,9 +29,10 @@ import pytest
 
 from arrayc_examples import RUN_TIMEOUT_S, arrayc_binary, check_source, run_source
 
-DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "bool": np.bool_}
-NP_NAME = {np.float64: "f64", np.float32: "f32", np.int64: "i64", np.int32: "i32", np.bool_: "bool"}
-INTS = ("i64", "i32")
+DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "u64": np.uint64, "u8": np.uint8,
+          "bool": np.bool_}
+NP_NAME = {v: k for k, v in DTYPES.items()}
+INTS = ("i64", "i32", "u64", "u8")
 
 # language spelling (a format string over the operands) -> NumPy function, exact?
 BINARY = [
@@ -105,6 +106,10 @@ def round_12(a):
     return np.round(a, 12)
 
 
+def clip_minus_1_2(a):
+    return np.clip(a, -1, 2)
+
+
 # NumPy's ufuncs that are compositions of the op table's functions in the lowering
 # (`passes/src/lower_ast/expr.rs`, `composed_ufunc`), run on the CPU and on `--target gpu-emulated`.
 COMPOSED_UNARY = [
@@ -116,7 +121,7 @@ COMPOSED_UNARY = [
     ("round({a}, decimals=-1)", round_minus_1, True),
     ("round({a}, decimals=12)", round_12, True),
     ("logical_not({a})", np.logical_not, True),
-    ("clip({a}, -1, 2)", lambda a: np.clip(a, -1, 2), True),
+    ("clip({a}, -1, 2)", clip_minus_1_2, True),
     ("clip({a}, 0.5, 1e300)", lambda a: np.clip(a, 0.5, 1e300), True),
 ]
 COMPOSED_BINARY = [
@@ -135,6 +140,9 @@ REFUSED = {
     (np.sign, "bool"), (np.reciprocal, "i64"), (np.reciprocal, "bool"),
     (round_2, "bool"), (round_minus_1, "bool"), (round_12, "bool"), (round_minus_1, "i64"),
     (np.reciprocal, "i32"), (round_minus_1, "i32"),
+    (np.reciprocal, "u64"), (round_minus_1, "u64"), (np.reciprocal, "u8"), (round_minus_1, "u8"),
+    # The literal -1 does not fit an unsigned dtype: E0315, as NumPy 2's OverflowError.
+    (clip_minus_1_2, "u64"), (clip_minus_1_2, "u8"),
 }
 # Which (function, dtype) pairs the language has: `&`, `|`, `^`, `~`, `<<`, `>>` on integers and
 # bools only (NumPy raises TypeError for floats), no `-` on bool (NumPy raises too).
@@ -147,7 +155,12 @@ F_VALUES = [0.0, -0.0, 1.0, -1.0, 0.5, 2.5, -3.5, 7.0, 3.0, 1e300, -1e-300, np.i
 I_VALUES = [0, 1, -1, 2, -2, 3, 7, -7, 63, 64, 100, 2**62, -(2**63), 2**63 - 1]
 # i32: its extremes (overflow wraps), shift counts 31, 32 and beyond.
 I32_VALUES = [0, 1, -1, 2, -2, 3, 7, -7, 31, 32, 100, 65536, 2**30, -(2**31), 2**31 - 1]
-VALUES = {"f64": F_VALUES, "f32": F_VALUES, "i64": I_VALUES, "i32": I32_VALUES, "bool": [False, True]}
+# u64 and u8: their extremes and top bits (unsigned comparisons, division, logical shifts), shift
+# counts at and past the width.
+U64_VALUES = [0, 1, 2, 3, 7, 63, 64, 100, 2**62, 2**63, 2**63 + 1, 2**64 - 2, 2**64 - 1]
+U8_VALUES = [0, 1, 2, 3, 7, 8, 9, 100, 127, 128, 129, 200, 254, 255]
+VALUES = {"f64": F_VALUES, "f32": F_VALUES, "i64": I_VALUES, "i32": I32_VALUES, "u64": U64_VALUES, "u8": U8_VALUES,
+          "bool": [False, True]}
 
 
 def defined(fn, dt):
@@ -165,6 +178,8 @@ def reference(fn, dt, *args):
     if dt == "bool" and fn in ARITHMETIC:
         args = [x.astype(np.int64) for x in args]
     if dt == "bool" and (fn in FLOAT_FUNCS or fn is np.true_divide):
+        args = [x.astype(np.float64) for x in args]
+    if dt == "u8" and fn in FLOAT_FUNCS and fn is not np.round:
         args = [x.astype(np.float64) for x in args]
     with np.errstate(all="ignore"):
         return fn(*args)

@@ -19,9 +19,10 @@ import subprocess
 import numpy as np
 import pytest
 
-from arrayc_examples import RUN_TIMEOUT_S, TARGETS, arrayc_binary, load_results, run_source
+from arrayc_examples import INTS, RUN_TIMEOUT_S, TARGETS, arrayc_binary, load_results, run_source, sum_dtype
 
-DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "bool": np.bool_}
+DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "u64": np.uint64, "u8": np.uint8,
+          "bool": np.bool_}
 DTYPES_NAME = {v: k for k, v in DTYPES.items()}
 KINDS = ["sum", "prod", "min", "max", "mean"]
 
@@ -50,10 +51,10 @@ SHAPES = [
 
 
 def result_dtype(kind, dt):
-    """The dtype of `kind` on `dt` (docs/language.md: sum/prod of bool, i32 or i64 give i64, as
+    """The dtype of `kind` on `dt` (docs/language.md: sum/prod of bool, i32 or i64 give i64, of u8 or u64 u64, as
     NumPy's default-integer upcast; mean f64)."""
-    if kind in ("sum", "prod") and dt in ("bool", "i64", "i32"):
-        return "i64"
+    if kind in ("sum", "prod"):
+        return sum_dtype(dt)
     if kind == "mean":
         return "f32" if dt == "f32" else "f64"
     return dt
@@ -106,7 +107,7 @@ def inputs(shape, dt, rng):
         x = rng.random(n) < 0.5
         p = rng.random(n) < 0.9999
         return x.reshape(shape), p.reshape(shape)
-    if dt in ("i64", "i32"):
+    if dt in INTS:
         x = rng.integers(-8, 9, n)
         p = rng.choice([-1, 1, 2, 3], n, p=[0.4995, 0.4995, 0.0005, 0.0005])
         return x.reshape(shape).astype(DTYPES[dt]), p.reshape(shape).astype(DTYPES[dt])

@@ -9,14 +9,14 @@ import os
 import numpy as np
 import pytest
 
-from arrayc_examples import ALGORITHMS, DTYPES, TARGETS, check_source, run_source
+from arrayc_examples import ALGORITHMS, DTYPES, INTS, TARGETS, check_source, run_source, sum_dtype
 
 
 
 def values(dt, shape, rng, prod=False):
     if dt == "bool":
         return rng.random(shape) < 0.5
-    if dt in ("i64", "i32"):
+    if dt in INTS:
         return rng.integers(-3 if prod else -1000, 4 if prod else 1000, shape).astype(DTYPES[dt])
     # cumprod: values near 1 keep products finite; any f64/f32 value is fine for bit equality.
     x = 1.0 + rng.standard_normal(shape) * 0.01 if prod else rng.standard_normal(shape) * 100
@@ -28,7 +28,7 @@ def sym(shape):
 
 
 def result_type(dt, shape):
-    rd = "i64" if dt in ("bool", "i64", "i32") else dt  # NumPy's upcast to its default integer
+    rd = sum_dtype(dt)  # NumPy's upcast to its default integer
     return f"{rd}[{sym(shape)}]"
 
 

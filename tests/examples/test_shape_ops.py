@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 import pytest
 
-from arrayc_examples import DTYPES, TARGETS, assert_check_error, assert_run_time_error, run_source
+from arrayc_examples import DTYPES, TARGETS, assert_check_error, assert_run_time_error, run_source, sum_dtype
 
 # (arrayc expression, NumPy function of the inputs, arrayc result type): `a` is `T[n, m]`, `b` is
 # `T[k, m]`, `v` is `T[n]`, `w` is `i64[n]`, `s` an i64 scalar (a shift or width known at run time).
@@ -63,9 +63,9 @@ SHAPES = [(5, 4, 3), (2, 1, 2), (2, 0, 3), (37, 11, 5)]
 
 def names(dt):
     """The result dtypes the cases name: T the input's, P promoted with i64, Q of `* 2 + 1`, R of a sum."""
-    p = {"f64": "f64", "f32": "f64", "i64": "i64", "i32": "i64", "bool": "i64"}[dt]
-    q = {"f64": "f64", "f32": "f32", "i64": "i64", "i32": "i32", "bool": "i64"}[dt]
-    return {"T": dt, "P": p, "Q": q, "R": "i64" if dt == "i32" else q}
+    p = {v: k for k, v in DTYPES.items()}[np.result_type(DTYPES[dt], np.int64).type]
+    q = "i64" if dt == "bool" else dt
+    return {"T": dt, "P": p, "Q": q, "R": sum_dtype(q)}
 
 
 def inputs(dt, shape, rng):

@@ -155,7 +155,7 @@ const C_LIBRARY_NAMES: [&str; 38] = [
 ];
 
 /// The names every generated header declares, and the typed wrappers' own parameters and locals.
-const C_HEADER_NAMES: [&str; 11] = [
+const C_HEADER_NAMES: [&str; 14] = [
     "arrayc_value",
     "arrayc_call",
     "arrayc_release",
@@ -163,6 +163,9 @@ const C_HEADER_NAMES: [&str; 11] = [
     "ARRAYC_F32",
     "ARRAYC_I64",
     "ARRAYC_BOOL",
+    "ARRAYC_I32",
+    "ARRAYC_U8",
+    "ARRAYC_U64",
     "args",
     "results",
     "error",

@@ -26,12 +26,13 @@ pub(super) fn dynamic() -> i64 {
     unsafe { mlir_sys::mlirShapedTypeGetDynamicSize() }
 }
 
-/// The element type of dtype `d`: `f64`, `f32`, `i64`, `i32`, or `i1` for bool.
+/// The element type of dtype `d`: `f64`, `f32`, or the signless integer of its width (`i1` for bool).
 pub fn elem_type(context: &Context, d: DType) -> Type<'_> {
     match d {
         DType::F64 => Type::float64(context),
         DType::F32 => Type::float32(context),
-        DType::I64 | DType::I32 | DType::Bool => IntegerType::new(context, d.bits()).into(),
+        // Signless, as `arith` needs: the unsigned dtypes' operations are chosen by dtype.
+        DType::I64 | DType::I32 | DType::U64 | DType::U8 | DType::Bool => IntegerType::new(context, d.bits()).into(),
     }
 }
 

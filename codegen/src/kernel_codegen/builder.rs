@@ -351,6 +351,9 @@ impl<'c, 'f> Gen<'c, 'f> {
             DType::I64 => x,
             // Wraps, as NumPy's casts of integers do (the attribute keeps the low 32 bits).
             DType::I32 => x as i32 as i64,
+            // The attribute holds the bits; a signless `i64`/`i8` reads them as unsigned ops do.
+            DType::U64 => x,
+            DType::U8 => x as u8 as i8 as i64,
             DType::Bool => (x != 0) as i64,
             DType::F64 | DType::F32 => return self.constf(d, x as f64),
         };
@@ -383,20 +386,42 @@ impl<'c, 'f> Gen<'c, 'f> {
         }
         let t = self.ty(to);
         let op = match (v.d, to) {
-            (I64 | I32, Bool) => return self.cmpi(CmpiPredicate::Ne, v, self.consti(v.d, 0)),
+            (f, Bool) if f.is_int() => return self.cmpi(CmpiPredicate::Ne, v, self.consti(v.d, 0)),
             (F64 | F32, Bool) => return self.cmpf(CmpfPredicate::Une, v, self.constf(v.d, 0.0)),
-            (Bool, I64 | I32) => arith::extui(v.v, t, self.loc),
+            (Bool, t) if t.is_int() => arith::extui(v.v, self.ty(t), self.loc),
             (Bool, _) => arith::uitofp(v.v, t, self.loc),
-            // Integer to integer: sign-extend a narrower one, wrap (keep the low bits) a wider one.
-            (I32, I64) => arith::extsi(v.v, t, self.loc),
-            (I64, I32) => arith::trunci(v.v, t, self.loc),
-            (I64 | I32, _) => arith::sitofp(v.v, t, self.loc),
+            // Integer to integer: zero- (unsigned) or sign-extend a narrower one, wrap (keep the
+            // low bits) a wider one; `u64` and `i64` are the same bits.
+            (f, t) if f.is_int() && t.is_int() => match f.bits().cmp(&t.bits()) {
+                std::cmp::Ordering::Less if f.is_unsigned() => arith::extui(v.v, self.ty(t), self.loc),
+                std::cmp::Ordering::Less => arith::extsi(v.v, self.ty(t), self.loc),
+                std::cmp::Ordering::Greater => arith::trunci(v.v, self.ty(t), self.loc),
+                std::cmp::Ordering::Equal => return TypedValue { v: v.v, d: to },
+            },
+            (f, _) if f.is_unsigned() => arith::uitofp(v.v, t, self.loc),
+            (f, _) if f.is_int() => arith::sitofp(v.v, t, self.loc),
+            // Float to unsigned as NumPy's cast on x86-64 (`Scalar::as_u8`, `Scalar::as_u64`).
+            (_, U8) => return self.convert(self.convert(v, I32), U8),
+            (_, U64) => return self.float_to_u64(v),
             (_, I64 | I32) => arith::fptosi(v.v, t, self.loc),
             (F32, F64) => arith::extf(v.v, t, self.loc),
             (F64, F32) => arith::truncf(v.v, t, self.loc),
             _ => unreachable!("conversions between equal dtypes return early"),
         };
         self.typed(op, to)
+    }
+
+    /// NumPy's `astype(uint64)` of a float (`Scalar::as_u64`): below 2^63 converted as to `i64`,
+    /// at or above it as `x - 2^63` with the top bit set.
+    fn float_to_u64(&self, v: TypedValue<'c>) -> TypedValue<'c> {
+        let x = self.convert(v, DType::F64);
+        let two63 = self.constf(DType::F64, 9_223_372_036_854_775_808.0);
+        let big = self.cmpf(CmpfPredicate::Oge, x, two63);
+        let low = self.convert(x, DType::I64);
+        let high = self.convert(self.typed(arith::subf(x.v, two63.v, self.loc), DType::F64), DType::I64);
+        let high = self.arith2(arith::xori, high, self.consti(DType::I64, i64::MIN));
+        let r = self.select(big, high, low);
+        TypedValue { v: r.v, d: DType::U64 }
     }
 
     /// `i64` value of an index.

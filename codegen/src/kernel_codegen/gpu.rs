@@ -382,9 +382,14 @@ impl<'c> Gen<'c, '_> {
     }
 
     /// `gpu.all_reduce` of `x` over the thread block with the reduction's own combination (NumPy's
-    /// NaN rule for min/max); a bool is reduced as an i64 0 or 1 (shuffles move 32 or 64 bits).
+    /// NaN rule for min/max); a bool is reduced as an i64 0 or 1 and a `u8` as a `u64` (shuffles
+    /// move 32 or 64 bits).
     fn all_reduce(&mut self, kind: ir::ReduceKind, x: TypedValue<'c>) -> TypedValue<'c> {
-        let wide = if x.d == DType::Bool { self.convert(x, DType::I64) } else { x };
+        let wide = match x.d {
+            DType::Bool => self.convert(x, DType::I64),
+            DType::U8 => self.convert(x, DType::U64),
+            _ => x,
+        };
         let t = wide.v.r#type();
         let region = self.combine_region(wide.d, t, "gpu.yield", |g, acc, y| g.combine(kind, acc, y));
         let op = OperationBuilder::new("gpu.all_reduce", self.loc)

@@ -284,6 +284,9 @@ impl<'c> Gen<'c, '_> {
             (ReduceKind::Max, DType::I64) => self.consti(d, i64::MIN),
             (ReduceKind::Min, DType::I32) => self.consti(d, i32::MAX.into()),
             (ReduceKind::Max, DType::I32) => self.consti(d, i32::MIN.into()),
+            // All ones: the largest unsigned value.
+            (ReduceKind::Min, DType::U64 | DType::U8) => self.consti(d, -1),
+            (ReduceKind::Max, DType::U64 | DType::U8) => self.consti(d, 0),
             (ReduceKind::Min, DType::Bool) => self.consti(d, 1),
             (ReduceKind::Max, DType::Bool) => self.consti(d, 0),
             (ReduceKind::Min, DType::F64 | DType::F32) => self.constf(d, f64::INFINITY),

@@ -60,8 +60,9 @@ impl<'c> Gen<'c, '_> {
                 self.cmpf(p, a, b)
             }
             Eq | Ne | Lt | Le | Gt | Ge => {
-                // Bools compare as unsigned (false < true), integers as signed.
-                let u = a.d == DType::Bool;
+                // Bools (false < true) and unsigned integers compare as unsigned, the others as
+                // signed.
+                let u = a.d == DType::Bool || a.d.is_unsigned();
                 let p = match op {
                     Eq => I::Eq,
                     Ne => I::Ne,
@@ -84,7 +85,7 @@ impl<'c> Gen<'c, '_> {
     /// as unsigned, integers as signed.
     pub fn min_max(&self, min: bool, a: TypedValue<'c>, b: TypedValue<'c>) -> TypedValue<'c> {
         match a.d {
-            DType::Bool => self.arith2(if min { arith::minui } else { arith::maxui }, a, b),
+            DType::Bool | DType::U64 | DType::U8 => self.arith2(if min { arith::minui } else { arith::maxui }, a, b),
             DType::I64 | DType::I32 => self.arith2(if min { arith::minsi } else { arith::maxsi }, a, b),
             DType::F64 | DType::F32 => {
                 let first = self.cmpf(if min { F::Olt } else { F::Ogt }, a, b);
@@ -109,10 +110,23 @@ impl<'c> Gen<'c, '_> {
             let r = self.select(fix, self.arith2(arith::addf, r, b), r);
             let signed_zero = self.same_type("math.copysign", &[z, b]);
             self.select(self.cmpf(F::Oeq, r, z), signed_zero, r)
+        } else if d.is_unsigned() {
+            self.unsigned_divmod(a, b).1
         } else {
             let d = self.int_divmod(a, b);
             self.select(d.fix, self.arith2(arith::addi, d.r, d.sb), d.r)
         }
+    }
+
+    /// The quotient and remainder of two unsigned integers (`arith.divui`, `arith.remui`), both 0
+    /// where `b == 0` (NumPy's, which also warns), the divisor replaced by 1 there (no trap).
+    fn unsigned_divmod(&self, a: TypedValue<'c>, b: TypedValue<'c>) -> (TypedValue<'c>, TypedValue<'c>) {
+        let d = a.d;
+        let (z, one) = (self.consti(d, 0), self.consti(d, 1));
+        let b_zero = self.cmpi(I::Eq, b, z);
+        let sb = self.select(b_zero, one, b);
+        let q = self.select(b_zero, z, self.arith2(arith::divui, a, sb));
+        (q, self.arith2(arith::remui, a, sb))
     }
 
     /// The truncating quotient and remainder of two integers, with the divisor `b` replaced by 1
@@ -140,6 +154,9 @@ impl<'c> Gen<'c, '_> {
     /// and `-a` (wrapping) for `b == -1`.
     fn floor_div(&self, a: TypedValue<'c>, b: TypedValue<'c>) -> TypedValue<'c> {
         let d = a.d;
+        if d.is_unsigned() {
+            return self.unsigned_divmod(a, b).0;
+        }
         if !d.is_float() {
             let dm = self.int_divmod(a, b);
             let z = self.consti(d, 0);
@@ -163,7 +180,8 @@ impl<'c> Gen<'c, '_> {
     }
 
     /// NumPy's `left_shift` (`left`) or `right_shift` of integers: a count outside `0..width`
-    /// (MLIR's shifts are poison there) gives 0, or for a right shift the sign (`a >> width - 1`).
+    /// (MLIR's shifts are poison there) gives 0, or for a right shift the sign (`a >> width - 1`,
+    /// 0 for an unsigned integer, whose right shift is `arith.shrui`).
     fn shift(&self, left: bool, a: TypedValue<'c>, b: TypedValue<'c>) -> TypedValue<'c> {
         let d = a.d;
         let (z, bits) = (self.consti(d, 0), self.consti(d, i64::from(d.bits()) - 1));
@@ -174,6 +192,10 @@ impl<'c> Gen<'c, '_> {
             let s = self.arith2(arith::shli, a, count);
             self.select(in_range, s, z)
         } else {
+            if d.is_unsigned() {
+                let s = self.arith2(arith::shrui, a, count);
+                return self.select(in_range, s, z);
+            }
             let s = self.arith2(arith::shrsi, a, count);
             self.select(in_range, s, self.arith2(arith::shrsi, a, bits))
         }
@@ -188,6 +210,20 @@ impl<'c> Gen<'c, '_> {
             return self.same_type("math.powf", &[a, b]);
         }
         assert!(d.is_int(), "power on bool (should have been promoted to i64)");
+        if d == DType::U8 {
+            // Exact modulo 2^8 in u64, where the exponent (below 256) is not negative.
+            let r = self.pow(self.convert(a, DType::U64), self.convert(b, DType::U64));
+            return self.convert(r, DType::U8);
+        }
+        if d == DType::U64 {
+            // `ipowi` takes the exponent as signed: one at or above 2^63 becomes
+            // `e mod 2^62 + 2^62`, which gives the same power modulo 2^64 (0 for an even base, as
+            // the exponent is at least 64; for an odd one, whose powers repeat every 2^62).
+            let neg = self.cmpi(I::Slt, b, self.consti(d, 0));
+            let low = self.arith2(arith::andi, b, self.consti(d, (1 << 62) - 1));
+            let folded = self.arith2(arith::ori, low, self.consti(d, 1 << 62));
+            return self.same_type("math.ipowi", &[a, self.select(neg, folded, b)]);
+        }
         let z = self.consti(d, 0);
         let neg = self.cmpi(I::Slt, b, z);
         let se = self.select(neg, z, b);
@@ -202,7 +238,7 @@ impl<'c> Gen<'c, '_> {
         match op {
             Neg => match d {
                 DType::F64 | DType::F32 => self.typed(arith::negf(a.v, self.loc), d),
-                DType::I64 | DType::I32 => self.arith2(arith::subi, self.consti(d, 0), a),
+                DType::I64 | DType::I32 | DType::U64 | DType::U8 => self.arith2(arith::subi, self.consti(d, 0), a),
                 DType::Bool => unreachable!("negation of bool (computed in i64)"),
             },
             Not => {
@@ -213,7 +249,7 @@ impl<'c> Gen<'c, '_> {
             Abs => match d {
                 DType::F64 | DType::F32 => self.same_type("math.absf", &[a]),
                 DType::I64 | DType::I32 => self.same_type("math.absi", &[a]),
-                DType::Bool => a,
+                DType::U64 | DType::U8 | DType::Bool => a,
             },
             _ if op.rounds() && !d.is_float() => a,
             Exp if d == DType::F64 => self.exp_f64(a),

@@ -74,7 +74,7 @@ impl Checker {
             B::Clip => self.clip(&c),
             B::Minimum | B::Maximum | B::Where => self.selection(&c),
             B::Arctan2 | B::Copysign => self.float_binary(&c),
-            B::F64 | B::F32 | B::I64 | B::I32 | B::Bool => self.cast(&c),
+            B::F64 | B::F32 | B::I64 | B::I32 | B::U64 | B::U8 | B::Bool => self.cast(&c),
             B::Sum | B::Prod | B::Min | B::Max | B::Mean | B::Any | B::All | B::CountNonzero | B::Var | B::Std => {
                 self.reduction(&c)
             }
@@ -143,7 +143,7 @@ impl Checker {
                         self.expr(v);
                         self.error(
                             "E0503",
-                            "`dtype=` needs a type name (`f64`, `f32`, `i64`, `bool`)",
+                            "`dtype=` needs a type name (`f64`, `f32`, `i64`, `i32`, `u64`, `u8`, `bool`)",
                             v.span.clone(),
                             "not a type name",
                         );
@@ -229,7 +229,7 @@ impl Checker {
                 }
                 "loc" | "scale" => {
                     let t = self.value(v);
-                    if !matches!(t, Ty::Scalar(DType::F64 | DType::F32 | DType::I64 | DType::I32) | Ty::Error) {
+                    if !matches!(t, Ty::Scalar(d) if d.is_int() || d.is_float()) && t != Ty::Error {
                         self.error(
                             "E0503",
                             format!("`{}=` must be a numeric scalar, found {t}", k.name),
@@ -363,6 +363,11 @@ impl Checker {
         let mut ok = true;
         for a in c.args {
             match self.value(a) {
+                // NumPy's `arange` of a uint64 is float64.
+                Ty::Scalar(DType::U64) => {
+                    self.refuse_u64("E0503", a, "an argument of `arange`");
+                    ok = false;
+                }
                 Ty::Scalar(d) if d.is_int() => {}
                 Ty::Scalar(DType::F64 | DType::F32) => all_int = false,
                 Ty::Error => ok = false,

@@ -76,7 +76,10 @@ pub fn same_kind(from: DType, to: DType) -> bool {
     use DType::*;
     match from {
         Bool => true,
-        I64 | I32 => to.is_int() || to.is_float(),
+        // NumPy: an unsigned integer casts to any integer within the kind, a signed one to the
+        // signed ones only (`i64` to `u8` is not `same_kind`).
+        U64 | U8 => to.is_int() || to.is_float(),
+        I64 | I32 => to.is_int() && !to.is_unsigned() || to.is_float(),
         F32 | F64 => to.is_float(),
     }
 }

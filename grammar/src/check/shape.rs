@@ -351,6 +351,10 @@ impl Checker {
                 let t = self.expr(e);
                 match t {
                     // NumPy takes index arrays of any integer dtype; the lowering converts to i64.
+                    Ty::Array(DType::U64, _) => {
+                        self.refuse_u64("E0406", e, "an index array");
+                        return Part::Bad;
+                    }
                     Ty::Array(d, g) if d.is_int() => return Part::Gather(g),
                     Ty::Array(DType::Bool, m) => return Part::Mask(m),
                     _ => {}
@@ -398,10 +402,25 @@ impl Checker {
         self.int_typed(e, t, what)
     }
 
+    /// Error `code` for a `u64` scalar used as `what` (an index, a bound, a size), where arrayc
+    /// computes in `i64`: a value of 2^63 or more would wrap to a negative one, where NumPy raises
+    /// (OverflowError, or gives `float64` for `arange`); the fix is an explicit conversion.
+    pub(super) fn refuse_u64(&mut self, code: &'static str, e: &Expr, what: &str) {
+        self.err(
+            Diagnostic::error(code, format!("{what} must not be u64"), e.span.clone(), "has type u64")
+                .with_note("arrayc computes it in i64, where a u64 of 2^63 or more does not fit (NumPy raises)")
+                .with_help("convert it: `i64(...)` (or `u8(...)` for small values)"),
+        );
+    }
+
     /// [`Checker::int_operand`] for an expression already checked, of type `t`.
     fn int_typed(&mut self, e: &Expr, t: Ty, what: &str) -> Result<Option<Size>, ()> {
         match t {
             Ty::Scalar(DType::I64) => Ok(self.affine(e)),
+            Ty::Scalar(DType::U64) => {
+                self.refuse_u64("E0406", e, what);
+                Err(())
+            }
             // NumPy takes any integer here; the lowering converts it to i64 (no affine value).
             Ty::Scalar(d) if d.is_int() => Ok(None),
             Ty::Error => Err(()),

@@ -135,6 +135,7 @@ impl Checker {
                 }
                 for e in [start, end].into_iter().chain(step.as_deref()) {
                     match self.value(e) {
+                        Ty::Scalar(DType::U64) => self.refuse_u64("E0305", e, "a loop bound"),
                         // Any integer, as Python's `range` (the lowering converts to i64).
                         Ty::Scalar(d) if d.is_int() => {}
                         Ty::Error => {}

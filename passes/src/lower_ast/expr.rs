@@ -154,6 +154,8 @@ impl Lowerer<'_> {
                         Scalar::F32(v) => Some(Scalar::F32(-v)),
                         Scalar::I64(v) => Some(Scalar::I64(v.wrapping_neg())),
                         Scalar::I32(v) => Some(Scalar::I32(v.wrapping_neg())),
+                        Scalar::U64(v) => Some(Scalar::U64(v.wrapping_neg())),
+                        Scalar::U8(v) => Some(Scalar::U8(v.wrapping_neg())),
                         Scalar::Bool(_) => None,
                     };
                     if let Some(f) = folded {
@@ -210,7 +212,9 @@ impl Lowerer<'_> {
         // `abs` of a bool, and `floor`/`ceil`/`trunc` of an integer or bool, is the value itself
         // (NumPy 2); the op table has no such operation.
         let integral = matches!(self.f.ty(x), Type::Scalar(d) if !d.is_float());
-        if op == UnFn::Abs && self.f.ty(x) == Type::Scalar(DType::Bool) || op.rounds() && integral {
+        if op == UnFn::Abs && matches!(self.f.ty(x), Type::Scalar(d) if d == DType::Bool || d.is_unsigned())
+            || op.rounds() && integral
+        {
             return x;
         }
         let r = self.value(self.f.ty(x), None);
@@ -1192,7 +1196,7 @@ impl Lowerer<'_> {
                 self.elementwise(f, vals, ty, e)?
             }
             B::IsNan | B::IsInf | B::IsFinite => self.float_test(b, vals[0], &args[0], ty, e)?,
-            B::F64 | B::F32 | B::I64 | B::I32 | B::Bool => {
+            B::F64 | B::F32 | B::I64 | B::I32 | B::U64 | B::U8 | B::Bool => {
                 let Some(d) = b.cast_dtype() else { return Err(self.not_lowered(b, e)) };
                 if ty.is_array() {
                     self.array_op(ComputeFn::Copy, vals, ty)?
