@@ -377,6 +377,7 @@ fn sx(e: &Expr) -> String {
         ExprKind::DTypeName(d) => d.name().to_string(),
         ExprKind::Tuple(items) => format!("(tuple {})", items.iter().map(sx).collect::<Vec<_>>().join(" ")),
         ExprKind::List(items) => format!("[{}]", items.iter().map(sx).collect::<Vec<_>>().join(" ")),
+        ExprKind::IfElse(parts) => format!("(if {} {} {})", sx(&parts[0]), sx(&parts[1]), sx(&parts[2])),
     }
 }
 
@@ -544,7 +545,10 @@ fn expr_ids_are_dense() {
     let methods = "fn g(x: f64[N]) -> (f32[N], i64) { return (x.astype(f32), x.shape[-1] + x.sum(axis=0).ndim); }";
     let ranges =
         "fn h(n: i64) { for i in range(n) { print(i); } for j in range(1, n) { } for k in range(n, 0, -1) { } }";
-    for src in [HEAT, methods, ranges] {
+    // And the issue-31 desugarings, which drop expressions: `a = b = e`, `for v in x`, `add.reduce`.
+    let issue31 = "fn k(x: f64[N, M], v: i64[N]) -> f64 { let a = b = sum(x); a = b = 1.0; v[0] = v[1] = 2; \
+        for r in x { a += add.reduce(r); } for k in [0, 2] { b += multiply.accumulate(x, 1)[k, 0]; } return a + b; }";
+    for src in [HEAT, methods, ranges, issue31] {
         expr_ids_are_dense_in(src);
     }
 }
