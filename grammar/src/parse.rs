@@ -15,6 +15,8 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
     match parser.parse(&ids, Lexer::new(src)) {
         Ok(mut p) => match crate::nesting::check_nesting(&p) {
             None => {
+                // After the nesting check: the walk recurses.
+                p.num_exprs = crate::syntax::dense_ids(&mut p.functions, p.num_exprs);
                 crate::constants::resolve_constants(&mut p);
                 (Some(p), Vec::new())
             }

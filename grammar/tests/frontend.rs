@@ -119,6 +119,8 @@ fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             walk_expr(base, f);
             index.iter().for_each(|i| walk_index(i, f))
         }
+        ExprKind::Tuple(items) | ExprKind::List(items) => items.iter().for_each(|a| walk_expr(a, f)),
+        ExprKind::IfElse(parts) => parts.iter().for_each(|a| walk_expr(a, f)),
         _ => {}
     }
 }
