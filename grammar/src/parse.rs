@@ -110,7 +110,10 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
                 span,
                 "unknown attribute",
             )
-            .with_help("the attributes are `x.T`, `x.shape[k]`, `x.ndim` and `x.size`; methods are called `x.sum()`"),
+            .with_help(
+                "the attributes are `x.T`, `x.shape[k]`, `x.ndim` and `x.size`; methods are called `x.sum()`; \
+                 arrayc has no modules: `np.add.reduce(x)` is `add.reduce(x)`",
+            ),
             LexError::TupleLength { targets, values, span } => Diagnostic::error(
                 "E0106",
                 format!("{targets} targets but {values} values in a tuple assignment"),
