@@ -9,7 +9,7 @@
 # * The image was read from a photo (/tmp/Hell.jpg, PIL); here it is an n x n RGB image of
 #   random integer levels 0..255 (`integers(0, 256, n, n, 3, seed=seed)`), cast to f32 as
 #   `np.array(img, dtype=np.float32)` does.
-# * `np.add.reduce(a, axis=2)` is `sum(a, axis=2)`; `np.zeros((size, size), dtype=np.float32)`
+# * `np.add.reduce` is `add.reduce` (no `np.`, as every builtin); `np.zeros((size, size), dtype=np.float32)`
 #   is `zeros(fsize, fsize, dtype=f32)`; Python 2's `size / 2` is `fsize // 2`; Python's
 #   `totalsum = 0`, an int that the first f32 element makes an np.float32, is `f32(0.0)`.
 # * bohrium.stdviews' `cartesian(image, fsize)` (a list of views built from tuples of slices)
@@ -22,7 +22,7 @@
 fn convolve_2d(n: i64 = 64, fsize: i64 = 5, seed: i64 = 1) -> f32[n - fsize + 1, n - fsize + 1] {
     let rgb = f32(integers(0, 256, n, n, 3, seed=seed));
     let tones = array([0.3, 0.6, 0.11], dtype=f32);
-    let image = sum(rgb * tones[newaxis, newaxis, :], axis=2);
+    let image = add.reduce(rgb * tones[newaxis, newaxis, :], axis=2);
     # gen_2d_filter(fsize, 13.0)
     let weight = 13.0;
     let kernel = zeros(fsize, fsize, dtype=f32);

@@ -10,11 +10,8 @@
 # - the `state` dict of `cylinder` is its tuple of results (fIn, omega, bbRegion, col); its
 #   `viz_max`/`viz_min` (an extra `ux` computed only to scale the plot) are left out, as is
 #   `bench.plot_surface`; `bench.do_while(loop_body, timesteps, fIn)` is a `for` loop.
-# - `for i in [0, 2, 4]:` and `for i in [3, 6, 7]:` are `for q in range(3)` over the array
-#   literals `[0, 2, 4]`, `[3, 6, 7]`: arrayc's `for` runs over ranges only.
-# - `obst[:, 0] = obst[:, ly - 1] = 1` (a chained assignment) is two assignments of `true`, and
-#   `np.asarray(obst, dtype=np.bool)` is `obst` (already bool).
-# - `np.empty_like(fOut[i])` is `empty(lx, ly)`.
+# - `np.asarray(obst, dtype=np.bool)` is `obst` (already bool); `np.` is left out, as arrayc
+#   writes every builtin (`empty_like(fOut[i])`).
 # - the Python lists t, cx, cy, opp are array literals (`cx[i]` reads an element).
 
 fn cylinder(height: i64, width: i64)
@@ -36,8 +33,7 @@ fn cylinder(height: i64, width: i64)
     # the obstacle, and the channel walls
     let (y, x) = meshgrid(arange(ly), arange(lx));
     let obst = (x - obst_x) ** 2 + (y - obst_y) ** 2 <= obst_r ** 2;
-    obst[:, 0] = true;
-    obst[:, ly - 1] = true;
+    obst[:, 0] = obst[:, ly - 1] = 1;
 
     # initial condition: (rho = 0, u = 0) ==> fIn[i] = t[i]
     let t_3d = t[:, newaxis, newaxis];
@@ -55,8 +51,6 @@ fn solve(f_in: f64[9, LX, LY], omega: f64, bb_region: bool[LX, LY], col: i64[LY 
     let lx = LX;
     let cx_3d = cx[:, newaxis, newaxis];
     let cy_3d = cy[:, newaxis, newaxis];
-    let in_left = [0, 2, 4];
-    let out_left = [3, 6, 7];
 
     for step in range(timesteps) {
         # macroscopic variables
@@ -72,12 +66,12 @@ fn solve(f_in: f64[9, LX, LY], omega: f64, bb_region: bool[LX, LY], col: i64[LY 
         uy[0, 1:ly - 1] = 0;
 
         let t1 = zeros(ly - 2);
-        for q in range(3) {
-            t1 += f_in[in_left[q], 0, 1:ly - 1];
+        for i in [0, 2, 4] {
+            t1 += f_in[i, 0, 1:ly - 1];
         }
         let t2 = zeros(ly - 2);
-        for q in range(3) {
-            t2 += f_in[out_left[q], 0, 1:ly - 1];
+        for i in [3, 6, 7] {
+            t2 += f_in[i, 0, 1:ly - 1];
         }
         t2 *= 2;
 
@@ -113,23 +107,23 @@ fn solve(f_in: f64[9, LX, LY], omega: f64, bb_region: bool[LX, LY], col: i64[LY 
         # streaming step: np.roll of fOut[i] by cx[i] along axis 0 and cy[i] along axis 1
         for i in range(0, 9) {
             if cx[i] == 1 {
-                let t1 = empty(lx, ly);
+                let t1 = empty_like(f_out[i]);
                 t1[1:] = f_out[i][:-1];
                 t1[0] = f_out[i][-1];
                 f_out[i] = t1;
             } else if cx[i] == -1 {
-                let t1 = empty(lx, ly);
+                let t1 = empty_like(f_out[i]);
                 t1[:-1] = f_out[i][1:];
                 t1[-1] = f_out[i][0];
                 f_out[i] = t1;
             }
             if cy[i] == 1 {
-                let t1 = empty(lx, ly);
+                let t1 = empty_like(f_out[i]);
                 t1[:, 1:] = f_out[i][:, :-1];
                 t1[:, 0] = f_out[i][:, -1];
                 f_in[i] = t1;
             } else if cy[i] == -1 {
-                let t1 = empty(lx, ly);
+                let t1 = empty_like(f_out[i]);
                 t1[:, :-1] = f_out[i][:, 1:];
                 t1[:, -1] = f_out[i][:, 0];
                 f_in[i] = t1;

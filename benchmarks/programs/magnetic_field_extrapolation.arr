@@ -8,10 +8,10 @@
 # broadcast arrays (n^4 and n^5 elements) and sums them; so does this port. The results are the
 # three field components of the last of `iterations` evaluations.
 # Deviations from the original's NumPy spelling:
-# - `x[:, None]` is `x[:, newaxis]` (arrayc's name for None in a subscript), and
-#   `np.sum(x, -1)` is `sum(x, axis=-1)`: arrayc's `sum` takes its axis by keyword only (E0501).
-# - `np.arange(n, dtype=B_x0.dtype)` is `f64(arange(n))`, and `np.ones_like(B[0])` is `ones(n)`:
-#   arrayc's `arange` takes no `dtype=` and there is no `ones_like`.
+# - `x[:, None]` is `x[:, newaxis]` (arrayc's name for None in a subscript); `np.` is left out,
+#   as arrayc writes every builtin (`sum(x, -1)`, `ones_like(B[0])`).
+# - `np.arange(n, dtype=B_x0.dtype)` is `arange(n, dtype=f64)`: a dtype is written by its name
+#   (B_x0 is f64).
 # - `int(np.ceil(...))` is `i64(ceil(...))`; `.astype(B_x0.dtype, copy=False)` of an f64
 #   linspace is left out (f64 already).
 # - the input B_x0 is `random(n, n, seed=seed)` (Benchpress's `bench.random_array`, NumPy's
@@ -19,7 +19,7 @@
 
 fn window(b: f64[N, N], a: f64) -> f64[N, N] {
     let n = N;
-    let wl = ones(n);
+    let wl = ones_like(b[0]);
     let nb = i64(ceil(a * (n - 1) / 2.0));
     wl[:nb] = 0.5 * (1.0 + cos(pi * (2.0 * arange(nb) / (a * (n - 1)) - 1.0)));
     wl[-nb:] = 0.5 * (1.0 + cos(pi * (2.0 * arange(nb - 1, -1, -1) / (a * (n - 1)) - 1.0)));
@@ -34,12 +34,12 @@ fn calc_b(b_x0: f64[N, N], alpha: f64, x_min: f64, x_max: f64, y_min: f64, y_max
     let x = linspace(x_min, x_max, n, endpoint=false);
     let y = linspace(y_min, y_max, n);
     let z = linspace(z_min, z_max, n);
-    let u = f64(arange(n));
+    let u = arange(n, dtype=f64);
 
     # the coefficients C of the double sine series
     let c = 4.0 / (n - 1.0) ** 2 * sum(sum(
         (b_x0 * sin(pi / y_max * u * y[:, newaxis])[:, :, newaxis])[:, newaxis] * sin(
-            pi / z_max * u * z[:, newaxis])[:, newaxis], axis=-1), axis=-1);
+            pi / z_max * u * z[:, newaxis])[:, newaxis], -1), -1);
     let l = pi ** 2 * ((u ** 2 / y_max)[:, newaxis] + (u ** 2 / z_max));
     l[0, 0] = 1.0;
     let r = sqrt(l - alpha ** 2);
@@ -55,9 +55,9 @@ fn calc_b(b_x0: f64[N, N], alpha: f64, x_min: f64, x_max: f64, y_min: f64, y_max
     let temp_z = c / l * (alpha * pi / y_max * cossin + r * pi / z_max * sincos);
     let exprx = exp(-r * x[:, newaxis, newaxis]);
 
-    let bx = sum(sum(temp_x * exprx[:, newaxis, newaxis], axis=-1), axis=-1);
-    let by = sum(sum(temp_y * exprx[:, newaxis, newaxis], axis=-1), axis=-1);
-    let bz = sum(sum(temp_z * exprx[:, newaxis, newaxis], axis=-1), axis=-1);
+    let bx = sum(sum(temp_x * exprx[:, newaxis, newaxis], -1), -1);
+    let by = sum(sum(temp_y * exprx[:, newaxis, newaxis], -1), -1);
+    let bz = sum(sum(temp_z * exprx[:, newaxis, newaxis], -1), -1);
     return (bx, by, bz);
 }
 

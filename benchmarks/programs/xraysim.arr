@@ -19,27 +19,15 @@
 #   `for material_id in materials.keys()` a range over the literal of ids (arrayc's `for` runs
 #   over ranges only; it has no lists or dicts). Only the cube shape and absolute coordinates,
 #   which the snake scene uses, are written (addobjtoscene's other branches are not reached).
-# - addAAcube's guards `x0 = x0 if x0 < n else n` and `x0 = x0 if x0 >= 0 else 0` are `if`
-#   statements in `guard` (arrayc has no conditional expression).
+# - addAAcube's `x0, y0, z0 = mincorner.astype(np.int64)` (unpacking an array) is one `let` per
+#   element; `sshp[0]` (the scene's shape) is the size `X`.
 # - `np.fromfunction(pcfun, shape=dshape)` is the expression of `pcfun` on the float index
 #   grids `f64(arange(r2))[:, newaxis]`, `f64(arange(r1))[newaxis, :]` (no fromfunction, no
-#   function values); `np.cross(di, dj)` of two 3-vectors is written by components (no cross).
+#   function values).
 # - `np.ones(unitrays.shape) / unitrays` is `ones(raycount, 3) / unitrays`; `x.reshape(a, b)`
 #   is `reshape(x, (a, b))`; `source[power]` is `source[3]`.
 # - `for source in sourcelist` and `for ... in detectors` (one source, one detector) are the
 #   one source and detector; `ret` (a list of one detector image) is that image.
-
-# addAAcube's guard of a relative corner: not beyond the scene's `n` voxels, not below 0
-fn guard(v: i64, n: i64) -> i64 {
-    let c = v;
-    if c >= n {
-        c = n;
-    }
-    if c < 0 {
-        c = 0;
-    }
-    return c;
-}
 
 # addAAcube with Reference.absolute: the corners in scene coordinates, converted to voxel
 # indices (x_r: floor((x - x0) / dx)), then the box filled with `material`
@@ -50,12 +38,24 @@ fn add_aa_cube(matscene: f64[X, Y, Z], mincorner: f64[3], maxcorner: f64[3], mat
     let rel_maxcorner = floor((maxcorner - s0) / dx);
     let lo = i64(rel_mincorner);
     let hi = i64(rel_maxcorner);
-    let x0 = guard(lo[0], X);
-    let y0 = guard(lo[1], Y);
-    let z0 = guard(lo[2], Z);
-    let x1 = guard(hi[0], X);
-    let y1 = guard(hi[1], Y);
-    let z1 = guard(hi[2], Z);
+    let x0 = lo[0];
+    let y0 = lo[1];
+    let z0 = lo[2];
+    let x1 = hi[0];
+    let y1 = hi[1];
+    let z1 = hi[2];
+    x0 = x0 if x0 < X else X;
+    y0 = y0 if y0 < Y else Y;
+    z0 = z0 if z0 < Z else Z;
+    x1 = x1 if x1 < X else X;
+    y1 = y1 if y1 < Y else Y;
+    z1 = z1 if z1 < Z else Z;
+    x0 = x0 if x0 >= 0 else 0;
+    y0 = y0 if y0 >= 0 else 0;
+    z0 = z0 if z0 >= 0 else 0;
+    x1 = x1 if x1 >= 0 else 0;
+    y1 = y1 if y1 >= 0 else 0;
+    z1 = z1 if z1 >= 0 else 0;
     matscene[x0:x1, y0:y1, z0:z1] = material;
 }
 
@@ -81,8 +81,7 @@ fn xraysim(source: f64[5], c0: f64[3], c1: f64[3], c2: f64[3], r1: i64, r2: i64,
     let pys = c0[1] + (i + 0.5) * di[1] + (j + 0.5) * dj[1];
     let pzs = c0[2] + (i + 0.5) * di[2] + (j + 0.5) * dj[2];
     let pixelpositions = array(dstack((pxs, pys, pzs)));
-    let pixelareavector = [di[1] * dj[2] - di[2] * dj[1], di[2] * dj[0] - di[0] * dj[2],
-                           di[0] * dj[1] - di[1] * dj[0]];
+    let pixelareavector = array(cross(di, dj));
     let result = zeros(r2, r1);
 
     # the scene's attenuation coefficients at the source's energy

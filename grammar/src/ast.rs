@@ -178,6 +178,7 @@ fn expr_walk_mut(e: &mut Expr, visit: &mut impl FnMut(&mut Expr)) {
             index.iter_mut().for_each(|ix| index_walk_mut(ix, visit));
         }
         ExprKind::Tuple(items) | ExprKind::List(items) => items.iter_mut().for_each(|a| expr_walk_mut(a, visit)),
+        ExprKind::IfElse(parts) => parts.iter_mut().for_each(|a| expr_walk_mut(a, visit)),
     }
 }
 
@@ -301,6 +302,9 @@ pub enum ExprKind {
     /// apart) and as the index arrays of `add_at(x, (i, j), v)` (typed as the arrays' broadcast
     /// shape); anywhere else E0309.
     Tuple(Vec<Expr>),
+    /// `a if c else b`, Python's conditional expression, as `[c, a, b]`: `c` a `bool` scalar, and
+    /// only the chosen branch is evaluated.
+    IfElse(Box<[Expr; 3]>),
     /// `[a, b, ..]`, an array literal (NumPy's `np.array([a, b, ..])`): items are scalars or,
     /// nested, array literals of one length each (`[[1, 2], [3, 4]]`); a new array of the nesting's
     /// shape whose dtype is the promotion of the items' (`[]` is `f64` of shape `(0,)`).

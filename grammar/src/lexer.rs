@@ -25,6 +25,12 @@ pub enum Tok {
     In,
     #[token("while")]
     While,
+    /// `break` and `continue`, which arrayc does not have (E0109), so that they get their own
+    /// error.
+    #[token("break")]
+    Break,
+    #[token("continue")]
+    Continue,
     #[token("if")]
     If,
     #[token("else")]
@@ -191,6 +197,8 @@ impl Tok {
             For => "for",
             In => "in",
             While => "while",
+            Break => "break",
+            Continue => "continue",
             If => "if",
             Else => "else",
             Print => "print",
@@ -269,14 +277,25 @@ pub enum LexError {
     /// [`crate::methods`]).
     #[error("arrays have no attribute `{name}` in arrayc")]
     Attribute { name: String, span: Span },
-    /// A `for` loop over something other than `a..b` or `range(...)` with 1 to 3 positional
-    /// arguments (reported by the parser).
-    #[error("`for` loops over `a..b` or `range(...)`")]
+    /// A `for` loop over `range(...)` with other than 1 to 3 positional arguments (reported by
+    /// the parser).
+    #[error("`range(...)` takes 1 to 3 positional arguments")]
     NotARange { span: Span },
     /// A tuple assignment with a tuple of another length than its targets' (reported by the
     /// parser).
     #[error("{targets} targets, {values} values")]
     TupleLength { targets: usize, values: usize, span: Span },
+    /// A target of a chained assignment `a = b = e;` that is neither a name nor a name's subscript
+    /// (`declare`: of `let a = b = e;`, whose targets are names; reported by the parser).
+    #[error("a chained assignment's targets are names or subscripts")]
+    NotATarget { declare: bool, span: Span },
+    /// A NumPy ufunc method that arrayc does not have, `ufunc.method(...)` (reported by the
+    /// parser; see `syntax::ufunc_method`).
+    #[error("NumPy's `{ufunc}.{method}` is not in arrayc")]
+    UfuncMethod { ufunc: String, method: String, span: Span },
+    /// `break;` or `continue;` (`word`), which arrayc does not have (reported by the parser).
+    #[error("arrayc has no `{word}`")]
+    LoopJump { word: &'static str, span: Span },
 }
 
 impl LexError {
@@ -287,7 +306,10 @@ impl LexError {
             | LexError::IntOverflow { span, .. }
             | LexError::Attribute { span, .. }
             | LexError::NotARange { span }
-            | LexError::TupleLength { span, .. } => span.clone(),
+            | LexError::TupleLength { span, .. }
+            | LexError::NotATarget { span, .. }
+            | LexError::UfuncMethod { span, .. }
+            | LexError::LoopJump { span, .. } => span.clone(),
         }
     }
 }

@@ -15,6 +15,8 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
     match parser.parse(&ids, Lexer::new(src)) {
         Ok(mut p) => match crate::nesting::check_nesting(&p) {
             None => {
+                // After the nesting check: the walk recurses.
+                p.num_exprs = crate::syntax::dense_ids(&mut p.functions, p.num_exprs);
                 crate::constants::resolve_constants(&mut p);
                 (Some(p), Vec::new())
             }
@@ -108,7 +110,10 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
                 span,
                 "unknown attribute",
             )
-            .with_help("the attributes are `x.T`, `x.shape[k]`, `x.ndim` and `x.size`; methods are called `x.sum()`"),
+            .with_help(
+                "the attributes are `x.T`, `x.shape[k]`, `x.ndim` and `x.size`; methods are called `x.sum()`; \
+                 arrayc has no modules: `np.add.reduce(x)` is `add.reduce(x)`",
+            ),
             LexError::TupleLength { targets, values, span } => Diagnostic::error(
                 "E0106",
                 format!("{targets} targets but {values} values in a tuple assignment"),
@@ -116,8 +121,45 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
                 format!("{values} values"),
             )
             .with_note("Python raises ValueError: the counts must be equal"),
+            LexError::NotATarget { declare, span } => {
+                let (what, fix) = if declare {
+                    ("`let a = b = e;` declares names", "declare each name: `let a = e; let b = a;`")
+                } else {
+                    (
+                        "the targets of `a = b = e;` are names or subscripts `x[i]`",
+                        "assign the value to a name first: `let t = e; p[i][j] = t; q = t;`",
+                    )
+                };
+                Diagnostic::error(
+                    "E0107",
+                    format!("not a target of a chained assignment: {what}"),
+                    span,
+                    "not a target",
+                )
+                .with_help(fix)
+            }
+            LexError::UfuncMethod { ufunc, method, span } => Diagnostic::error(
+                "E0108",
+                format!("NumPy's `{ufunc}.{method}` is not in arrayc"),
+                span,
+                "no such ufunc method",
+            )
+            .with_help(
+                "arrayc has `add.reduce` (`sum(x, axis=0)`), `multiply.reduce` (`prod`), `maximum.reduce` (`max`), \
+                 `minimum.reduce` (`min`), `logical_and.reduce` (`all`), `logical_or.reduce` (`any`), \
+                 `add.accumulate` (`cumsum`), `multiply.accumulate` (`cumprod`) and `add.at` (`add_at`): \
+                 write the reduction as a loop or with these",
+            ),
+            LexError::LoopJump { word, span } => {
+                Diagnostic::error("E0109", format!("arrayc has no `{word}`"), span, format!("`{word}` out of a loop"))
+                    .with_help(if word == "break" {
+                        "make the loop's condition false instead: `while go & c { ...; if done { go = false; } }`"
+                    } else {
+                        "put the rest of the loop body in an `if`: `if not_skipped { ... }`"
+                    })
+            }
             LexError::NotARange { span } => {
-                Diagnostic::error("E0105", "a `for` loop needs a range: `a..b` or `range(...)`", span, "not a range")
+                Diagnostic::error("E0105", "`range(...)` takes 1 to 3 positional arguments", span, "not a range")
                     .with_help("write `for i in 0..n`, `for i in range(n)`, `range(a, b)` or `range(a, b, step)`")
             }
             LexError::IntOverflow { text, span } => Diagnostic::error(

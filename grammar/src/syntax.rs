@@ -1,6 +1,6 @@
 //! Small helpers used by the generated parser.
 
-use crate::ast::{BinOp, Block, Expr, ExprId, ExprKind, Ident, Index, Span, Stmt};
+use crate::ast::{BinOp, Block, Expr, ExprId, ExprKind, Function, Ident, Index, Span, Stmt};
 use crate::lexer::LexError;
 use std::cell::Cell;
 
@@ -121,21 +121,73 @@ fn numpy_attribute(np: Expr, name: Ident, span: Span) -> Result<Expr, LexError> 
     Ok(Expr { id: np.id, kind, span })
 }
 
+/// NumPy's ufunc methods that arrayc has, `(ufunc, method, builtin)`: `add.reduce(x, axis)` is
+/// `sum(x, axis=axis)`, and so on.
+const UFUNC_METHODS: &[(&str, &str, &str)] = &[
+    ("add", "reduce", "sum"),
+    ("multiply", "reduce", "prod"),
+    ("maximum", "reduce", "max"),
+    ("minimum", "reduce", "min"),
+    ("logical_and", "reduce", "all"),
+    ("logical_or", "reduce", "any"),
+    ("add", "accumulate", "cumsum"),
+    ("multiply", "accumulate", "cumprod"),
+    ("add", "at", "add_at"),
+];
+
+/// The methods of NumPy's ufuncs (`add.reduce`), which no array has.
+const UFUNC_METHOD_NAMES: &[&str] = &["reduce", "accumulate", "reduceat", "outer", "at"];
+
+/// `ufunc.method(args)`, NumPy's ufunc methods ([`UFUNC_METHODS`]), as a call of the builtin with
+/// NumPy's default axis, 0 (unlike `sum`'s, all axes): `add.reduce(x)` of a 2-d `x` is
+/// `sum(x, axis=0)`; `add.reduce(x, 1)` and `add.accumulate(x, axis=1)` pass the axis.
+/// `add.at(x, idx, v)` is `add_at(x, idx, v)`. `method` is one of [`UFUNC_METHOD_NAMES`], and
+/// the name `ufunc` is NumPy's ufunc whatever variables are in scope (an array has no such
+/// method). A ufunc method that arrayc does not have (`subtract.reduce`, `maximum.accumulate`,
+/// `add.outer`) is an error.
+fn ufunc_method(
+    ids: &Cell<u32>,
+    ufunc: &Ident,
+    method: &Ident,
+    mut args: Vec<Expr>,
+    mut kwargs: Vec<(Ident, Expr)>,
+    span: Span,
+) -> Result<Expr, LexError> {
+    let Some(&(_, _, builtin)) = UFUNC_METHODS.iter().find(|(u, m, _)| *u == ufunc.name && *m == method.name) else {
+        return Err(LexError::UfuncMethod { ufunc: ufunc.name.clone(), method: method.name.clone(), span });
+    };
+    let func = Ident { name: builtin.to_string(), span: ufunc.span.start..method.span.end };
+    if method.name != "at" {
+        positional_axis(&func, &mut args, &mut kwargs);
+        if !kwargs.iter().any(|(k, _)| k.name == "axis") {
+            let zero = mk(ids, ExprKind::Int(0), method.span.clone());
+            kwargs.push((Ident { name: "axis".to_string(), span: method.span.clone() }, zero));
+        }
+    }
+    Ok(mk(ids, ExprKind::Call { func, args, kwargs }, span))
+}
+
 /// `base.name(args)`, a method call ([`crate::methods`]): the call of `.name` with `base` first,
 /// which resolves to the builtin `name`; `x.astype(d)` is the cast `d(x)`, under the id of the
-/// type name `d` (the last expression parsed, so ids stay dense).
-pub fn method_call(ids: &Cell<u32>, base: Expr, name: Ident, all: Vec<(Option<Ident>, Expr)>, span: Span) -> Expr {
+/// type name `d` (the last expression parsed, so ids stay dense); `np.f(args)` is `f(args)`
+/// ([`NUMPY_MODULES`]); `ufunc.reduce(x)` and NumPy's other ufunc methods are calls of builtins
+/// ([`ufunc_method`]).
+pub fn method_call(
+    ids: &Cell<u32>,
+    base: Expr,
+    name: Ident,
+    all: Vec<(Option<Ident>, Expr)>,
+    span: Span,
+) -> Result<Expr, LexError> {
     let (mut args, mut kwargs) = split_args(all);
     if is_numpy(&base) {
         // `np.f(args)` is the call `f(args)`, under the id of `np` (ids stay dense).
         positional_axis(&name, &mut args, &mut kwargs);
-        return Expr { id: base.id, kind: ExprKind::Call { func: name, args, kwargs }, span };
+        return Ok(Expr { id: base.id, kind: ExprKind::Call { func: name, args, kwargs }, span });
     }
-    if let (ExprKind::Var(v), "at") = (&base.kind, name.name.as_str()) {
-        if v.name == "add" {
-            // NumPy's `np.add.at(x, idx, v)` is the builtin `add_at`, under the id of `add`.
-            let func = Ident { name: "add_at".to_string(), span: v.span.start..name.span.end };
-            return Expr { id: base.id, kind: ExprKind::Call { func, args, kwargs }, span };
+    if let ExprKind::Var(ufunc) = &base.kind {
+        if UFUNC_METHOD_NAMES.contains(&name.name.as_str()) {
+            return ufunc_method(ids, ufunc, &name, args, kwargs, span);
         }
     }
     if let ("astype", [Expr { kind: ExprKind::DTypeName(d), .. }], true) =
@@ -143,22 +195,73 @@ pub fn method_call(ids: &Cell<u32>, base: Expr, name: Ident, all: Vec<(Option<Id
     {
         let (id, d) = (args[0].id, *d);
         let func = Ident { name: d.name().to_string(), span: name.span };
-        return Expr { id, kind: ExprKind::Call { func, args: vec![base], kwargs }, span };
+        return Ok(Expr { id, kind: ExprKind::Call { func, args: vec![base], kwargs }, span });
     }
     args.insert(0, base);
     let func = Ident { name: format!(".{}", name.name), span: name.span };
     positional_axis(&func, &mut args, &mut kwargs);
-    mk(ids, ExprKind::Call { func, args, kwargs }, span)
+    Ok(mk(ids, ExprKind::Call { func, args, kwargs }, span))
+}
+
+/// The number of expressions of `functions` after renumbering their ids densely from 0, in the
+/// order they had: the desugarings that drop an expression of the source (a chained assignment's
+/// target `b` in `a = b = e;`, `add` in `add.reduce(x)`) leave its id unused, and the ids must be
+/// dense ([`crate::ast::ExprId`]). Renumbers nothing where they are dense already.
+pub fn dense_ids(functions: &mut [Function], num_exprs: u32) -> u32 {
+    let mut used = vec![false; num_exprs as usize];
+    for f in functions.iter_mut() {
+        f.for_each_expr_mut(&mut |e| used[e.id.0 as usize] = true);
+    }
+    let mut next = 0;
+    let new_id: Vec<u32> = used
+        .iter()
+        .map(|&u| {
+            next += u32::from(u);
+            next - 1
+        })
+        .collect();
+    if next < num_exprs {
+        for f in functions.iter_mut() {
+            f.for_each_expr_mut(&mut |e| e.id = ExprId(new_id[e.id.0 as usize]));
+        }
+    }
+    next
 }
 
 /// `for var in range(args) body`: Python's `range(stop)`, `range(start, stop)` or
 /// `range(start, stop, step)` as a [`Stmt::For`]. The `range` call leaves the tree: its id goes to
 /// the `0` of `range(stop)`, or back to `ids` (it is the last one taken, see [`return_values`]).
-pub fn range_for(ids: &Cell<u32>, var: Ident, range: Expr, body: Block, span: Span) -> Result<Stmt, LexError> {
-    let ExprKind::Call { func, args, kwargs } = range.kind else {
-        return Err(LexError::NotARange { span: range.span });
-    };
-    if func.name != "range" || !kwargs.is_empty() || !(1..=3).contains(&args.len()) {
+/// Over anything else, an array (`for v in x`, `for k in [0, 2, 4]`), Python iterates axis 0:
+/// `let iter.OFFSET = x; for index.OFFSET in 0..len(iter.OFFSET) { let v = iter.OFFSET[index.OFFSET]; body }`
+/// ([`is_synthesized`] names): `x` is evaluated once, and `v` is a scalar of a 1-d array, a view
+/// (a row) of an n-d one, so writing into it writes into `x`, as in NumPy.
+pub fn for_in(ids: &Cell<u32>, var: Ident, range: Expr, body: Block, span: Span) -> Result<Vec<Stmt>, LexError> {
+    match &range.kind {
+        ExprKind::Call { func, .. } if func.name == "range" => Ok(vec![range_for(ids, var, range, body, span)?]),
+        _ => Ok(array_for(ids, var, range, body, span)),
+    }
+}
+
+/// `for var in x body` over the axis 0 of the array `x` (see [`for_in`]).
+fn array_for(ids: &Cell<u32>, var: Ident, x: Expr, mut body: Block, span: Span) -> Vec<Stmt> {
+    let at = x.span.clone();
+    let iter = Ident { name: format!("iter.{}", span.start), span: at.clone() };
+    let index = Ident { name: format!("index.{}", span.start), span: var.span.clone() };
+    let var_of = |ids: &Cell<u32>, name: &Ident| mk(ids, ExprKind::Var(name.clone()), at.clone());
+    let start = mk(ids, ExprKind::Int(0), at.clone());
+    let len = Ident { name: "len".to_string(), span: at.clone() };
+    let args = vec![var_of(ids, &iter)];
+    let end = mk(ids, ExprKind::Call { func: len, args, kwargs: vec![] }, at.clone());
+    let item = ExprKind::Subscript { base: Box::new(var_of(ids, &iter)), index: vec![Index::At(var_of(ids, &index))] };
+    let item = mk(ids, item, at.clone());
+    body.stmts.insert(0, Stmt::Let { span: var.span.clone(), names: vec![var], value: item });
+    let declare = Stmt::Let { names: vec![iter], value: x, span: at };
+    vec![declare, Stmt::For { var: index, start, end, step: None, body, span }]
+}
+
+fn range_for(ids: &Cell<u32>, var: Ident, range: Expr, body: Block, span: Span) -> Result<Stmt, LexError> {
+    let ExprKind::Call { func, args, kwargs } = range.kind else { unreachable!("for_in passes calls of range") };
+    if !kwargs.is_empty() || !(1..=3).contains(&args.len()) {
         return Err(LexError::NotARange { span: range.span });
     }
     let mut args = args.into_iter();
@@ -259,13 +362,78 @@ pub fn tuple_assign(
         }
         _ => out.push(Stmt::Let { names: temps.clone(), value, span }),
     }
-    for ((name, index), t) in targets.into_iter().zip(temps) {
-        let value = mk(ids, ExprKind::Var(t), name.span.clone());
-        out.push(match index {
-            Some((index, span)) => Stmt::SetItem { target: name, index, value, span },
-            None if declare => Stmt::Let { span: name.span.clone(), names: vec![name], value },
-            None => Stmt::Assign { span: name.span.clone(), name, value },
+    for (target, t) in targets.into_iter().zip(temps) {
+        let value = mk(ids, ExprKind::Var(t), target.0.span.clone());
+        out.push(assign_to(target, value, declare));
+    }
+    Ok(out)
+}
+
+/// The statement that assigns `value` to `target`: `x[i] = value;`, `let x = value;` (`declare`) or
+/// `x = value;`.
+fn assign_to((name, index): Target, value: Expr, declare: bool) -> Stmt {
+    match index {
+        Some((index, span)) => Stmt::SetItem { target: name, index, value, span },
+        None if declare => Stmt::Let { span: name.span.clone(), names: vec![name], value },
+        None => Stmt::Assign { span: name.span.clone(), name, value },
+    }
+}
+
+/// Whether `e` is a literal (`0.0`, `-1`, `true`): cheap and without effects, so that
+/// [`chain_assign`] gives each target the literal itself (a weak scalar, as Python's, which takes
+/// each target's dtype).
+fn is_literal(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) => true,
+        ExprKind::Unary(_, a) => is_literal(a),
+        _ => false,
+    }
+}
+
+/// A copy of the literal `e` ([`is_literal`]) under fresh ids.
+fn literal_copy(ids: &Cell<u32>, e: &Expr) -> Expr {
+    let kind = match &e.kind {
+        ExprKind::Unary(op, a) => ExprKind::Unary(*op, Box::new(literal_copy(ids, a))),
+        kind => kind.clone(),
+    };
+    mk(ids, kind, e.span.clone())
+}
+
+/// Python's chained assignment `a = b = e;` (also `x[i] = y[j] = e;`, and `let a = b = e;`,
+/// `declare`, which declares every target): `e` is evaluated once, into a temporary named
+/// `assign.OFFSET` ([`is_synthesized`]), then assigned to the targets left to right. An array is
+/// not copied: every name refers to the same array, as in Python. A literal `e` is written into
+/// each assignment instead (it is evaluated no differently, and stays weak: `x = n = 0` with `x`
+/// an `f64` and `n` an `i64` is valid, as in Python). `first` is the leftmost target; `mids` the
+/// others, parsed as expressions: each must be a name, or (without `let`) a name's subscript.
+pub fn chain_assign(
+    ids: &Cell<u32>,
+    first: Target,
+    (mids, value): (Vec<Expr>, Expr),
+    declare: bool,
+    span: Span,
+) -> Result<Vec<Stmt>, LexError> {
+    let mut targets = vec![first];
+    for e in mids {
+        targets.push(match e.kind {
+            ExprKind::Var(name) => (name, None),
+            ExprKind::Subscript { base, index } if !declare && matches!(base.kind, ExprKind::Var(_)) => {
+                let ExprKind::Var(name) = base.kind else { unreachable!("matched above") };
+                (name, Some((index, e.span)))
+            }
+            _ => return Err(LexError::NotATarget { declare, span: e.span }),
         });
+    }
+    if is_literal(&value) {
+        let copies: Vec<Expr> = (1..targets.len()).map(|_| literal_copy(ids, &value)).collect();
+        let values = std::iter::once(value).chain(copies);
+        return Ok(targets.into_iter().zip(values).map(|(t, v)| assign_to(t, v, declare)).collect());
+    }
+    let temp = Ident { name: format!("assign.{}", span.start), span: value.span.clone() };
+    let mut out = vec![Stmt::Let { names: vec![temp.clone()], span: value.span.clone(), value }];
+    for target in targets {
+        let value = mk(ids, ExprKind::Var(temp.clone()), target.0.span.clone());
+        out.push(assign_to(target, value, declare));
     }
     Ok(out)
 }

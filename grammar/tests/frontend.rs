@@ -119,6 +119,8 @@ fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             walk_expr(base, f);
             index.iter().for_each(|i| walk_index(i, f))
         }
+        ExprKind::Tuple(items) | ExprKind::List(items) => items.iter().for_each(|a| walk_expr(a, f)),
+        ExprKind::IfElse(parts) => parts.iter().for_each(|a| walk_expr(a, f)),
         _ => {}
     }
 }
@@ -377,6 +379,7 @@ fn sx(e: &Expr) -> String {
         ExprKind::DTypeName(d) => d.name().to_string(),
         ExprKind::Tuple(items) => format!("(tuple {})", items.iter().map(sx).collect::<Vec<_>>().join(" ")),
         ExprKind::List(items) => format!("[{}]", items.iter().map(sx).collect::<Vec<_>>().join(" ")),
+        ExprKind::IfElse(parts) => format!("(if {} {} {})", sx(&parts[0]), sx(&parts[1]), sx(&parts[2])),
     }
 }
 
@@ -549,7 +552,10 @@ fn expr_ids_are_dense() {
     let numpy = "fn k(x: f64[N], m: f64[N, 3], i: i64[2]) -> (f64, f32[N], f64[N]) {
         np.add.at(x, i, 1.0); m[1][2] = 3.0; m[0][1:] += np.pi;
         return (np.sum(x), x.astype(np.float32), np.max(m[:, np.newaxis], -1)[:, 0]); }";
-    for src in [HEAT, methods, ranges, numpy] {
+    // And the issue-31 desugarings, which drop expressions: `a = b = e`, `for v in x`, `add.reduce`.
+    let issue31 = "fn k(x: f64[N, M], v: i64[N]) -> f64 { let a = b = sum(x); a = b = 1.0; v[0] = v[1] = 2; \
+        for r in x { a += add.reduce(r); } for k in [0, 2] { b += multiply.accumulate(x, 1)[k, 0]; } return a + b; }";
+    for src in [HEAT, methods, ranges, numpy, issue31] {
         expr_ids_are_dense_in(src);
     }
 }

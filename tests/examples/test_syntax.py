@@ -302,3 +302,151 @@ def test_numpy_module_spellings_match_numpy(target, tmp_path):
     for got, w in zip(res, want):
         assert got.dtype == w.dtype and got.shape == np.shape(w), (got.dtype, w.dtype)
         np.testing.assert_array_equal(got, w)
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_chained_assignment_matches_python(target, tmp_path):
+    """`a = b = e`: `e` evaluated once and assigned to every target left to right (names and
+    subscripts); an array is shared, not copied, so a write through one name is seen through the
+    other, as in Python; a literal is weak in each target (`x = n = 0`); `let a = b = e` declares."""
+    src = """fn main(x: f64[4], y: f64[3]) -> (f64[4], f64[4], f64[3], f64, i64, f64, f64[4]) {
+    let a = b = x * 2.0;
+    a[0] = -1.0;
+    let s = 5.0;
+    let n = 3;
+    s = n = 0;
+    x[1] = y[2] = s + 7.5;
+    let c = zeros(4);
+    c = b = a + 1.0;
+    let u = 1.0;
+    let v = u = w = sum(y);
+    return (a, b, y, s, n, v, c);
+}
+"""
+    x = np.arange(4.0)
+    y = np.ones(3)
+    proc, res = run_source(src, {"x": x.copy(), "y": y.copy()}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    a = b = x * 2.0
+    a[0] = -1.0
+    s = 5.0
+    n = 3
+    s = n = 0
+    x[1] = y[2] = s + 7.5
+    c = b = a + 1.0
+    u = 1.0
+    v = u = w = np.sum(y)
+    assert (u, w) == (v, v)
+    want = [a, b, y, float(s), n, v, c]
+    for got, w_ in zip(res, want):
+        np.testing.assert_array_equal(got, np.asarray(w_))
+    bad = check_source("fn main(x: f64[3]) {\n    let a = x[0] = 1.0;\n}\n", tmp_path)
+    assert bad.returncode == 1 and "E0107" in bad.stderr and "declare each name" in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_for_over_arrays_matches_python(target, tmp_path):
+    """`for v in x` iterates axis 0 as Python does: scalars of a 1-d array, view rows of a 2-d one
+    (a write into the row reaches `x`); over an array literal and over an expression evaluated once."""
+    src = """fn main(x: f64[5], m: f64[3, 4]) -> (f64, f64[4], f64[3, 4], i64, f64) {
+    let s = 0.0;
+    for v in x { s += v * v; }
+    let acc = zeros(4);
+    for row in m {
+        acc += row;
+        row[0] = 9.0;
+    }
+    let t = 0;
+    for k in [0, 2, 4] { t = t * 10 + k; }
+    let p = 1.0;
+    for q in x[1:] * 2.0 { p *= q; }
+    return (s, acc, m, t, p);
+}
+"""
+    x = np.linspace(0.5, 2.5, 5)
+    m = np.arange(12.0).reshape(3, 4)
+    proc, res = run_source(src, {"x": x, "m": m.copy()}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    s = 0.0
+    for v in x:
+        s += v * v
+    acc = np.zeros(4)
+    for row in m:
+        acc += row
+        row[0] = 9.0
+    t = 0
+    for k in [0, 2, 4]:
+        t = t * 10 + k
+    p = 1.0
+    for q in x[1:] * 2.0:
+        p *= q
+    for got, w in zip(res, [s, acc, m, t, p]):
+        np.testing.assert_allclose(got, np.asarray(w), rtol=1e-15)
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_ufunc_methods_match_numpy(target, tmp_path):
+    """`add.reduce` & co. with NumPy's default axis 0 (not `sum`'s all axes), positional and keyword
+    axes, `accumulate`, `add.at`; a ufunc method arrayc lacks is E0108 naming the arrayc way."""
+    src = """fn main(x: f64[3, 4], b: bool[3, 4], idx: i64[5]) -> (f64[4], f64[3], f64[4], f64[3], f64[4], bool[4], bool[3], f64[3, 4], f64[3, 4], f64[6]) {
+    let h = zeros(6);
+    add.at(h, idx, 1.5);
+    return (add.reduce(x), add.reduce(x, 1), multiply.reduce(x), maximum.reduce(x, axis=1), minimum.reduce(x),
+            logical_and.reduce(b), logical_or.reduce(b, -1), add.accumulate(x), multiply.accumulate(x, 1), h);
+}
+"""
+    rng = np.random.default_rng(31)
+    x = rng.standard_normal((3, 4))
+    b = x > -0.5
+    idx = np.array([0, 5, 0, 2, 5])
+    proc, res = run_source(src, {"x": x, "b": b, "idx": idx}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    h = np.zeros(6)
+    np.add.at(h, idx, 1.5)
+    want = [np.add.reduce(x), np.add.reduce(x, 1), np.multiply.reduce(x), np.maximum.reduce(x, axis=1),
+            np.minimum.reduce(x), np.logical_and.reduce(b), np.logical_or.reduce(b, -1), np.add.accumulate(x),
+            np.multiply.accumulate(x, 1), h]
+    for got, w in zip(res, want):
+        assert got.shape == w.shape and got.dtype == w.dtype, (got.shape, w.shape, got.dtype, w.dtype)
+        np.testing.assert_allclose(got, w, rtol=1e-14)
+    bad = check_source("fn main(x: f64[3]) -> f64 {\n    return subtract.reduce(x);\n}\n", tmp_path)
+    assert bad.returncode == 1 and "E0108" in bad.stderr and "add.reduce" in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_conditional_expressions_match_python(target, tmp_path):
+    """`a if c else b`: Python's precedence (loosest, right-nested), the promotion of two scalars,
+    arrays, and only the chosen branch evaluated (an out-of-bounds index or a call that prints in
+    the other branch has no effect); an array condition is an error naming `where(c, a, b)`."""
+    src = """fn noisy(v: f64) -> f64 {
+    print(777);
+    return v;
+}
+
+fn main(x: f64[4], ks: i64[1]) -> (f64, f64, f64[4], f64, f64[4], i64, f64) {
+    let n = len(x) - 1;
+    let a = 1.0 if n > 0 else 2.0;
+    let b = n if n < 0 else 0.5;
+    let c = x * 2.0 if n > 2 else x - 1.0;
+    let idx = ks[0];
+    let d = x[idx] if idx < 4 else -1.0;
+    let e = (x if n > 5 else -x) + 1.0;
+    let f = 1 if n > 5 else 2 if n > 1 else 3;
+    let g = noisy(5.0) if n < 0 else noisy(6.0);
+    return (a, b, c, d, e, f, g);
+}
+"""
+    x = np.array([0.5, -1.0, 2.0, 3.5])
+    proc, res = run_source(src, {"x": x, "ks": np.array([10])}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("777") == 1, proc.stdout
+    n = len(x) - 1
+    idx = 10
+    want = [1.0 if n > 0 else 2.0, n if n < 0 else 0.5, x * 2.0 if n > 2 else x - 1.0,
+            x[idx] if idx < 4 else -1.0, (x if n > 5 else -x) + 1.0, 1 if n > 5 else 2 if n > 1 else 3, 6.0]
+    for got, w in zip(res, want):
+        np.testing.assert_array_equal(got, np.asarray(w))
+    for body, code, words in [("return 1.0 if x > 0.0 else 2.0;", "E0302", "where(c, a, b)"),
+                              ("return x if len(x) > 1 else 2.0;", "E0316", "branches of `a if c else b`")]:
+        bad = check_source(f"fn main(x: f64[3]) -> f64 {{\n    {body}\n}}\n", tmp_path)
+        assert bad.returncode == 1 and code in bad.stderr and words in bad.stderr, bad.stderr

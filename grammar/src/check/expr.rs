@@ -80,6 +80,39 @@ impl Checker {
         }
     }
 
+    /// `a if c else b` (`parts`: `[c, a, b]`): `c` a `bool` scalar (an array is Python's
+    /// "truth value of an array is ambiguous": `where(c, a, b)` chooses elementwise); the type is
+    /// the promotion of two scalars', or the type of two arrays of one dtype and shape.
+    fn if_else(&mut self, parts: &[Expr; 3], e: &Expr) -> Ty {
+        let [c, a, b] = parts;
+        self.condition(
+            c,
+            "`a if c else b` needs one bool (NumPy: \"the truth value of an array is ambiguous\"): \
+             write `where(c, a, b)` to choose elementwise, or reduce `c` with `all(c)` / `any(c)`",
+        );
+        let (ta, tb) = (self.value(a), self.value(b));
+        match (&ta, &tb) {
+            (Ty::Error, _) | (_, Ty::Error) => Ty::Error,
+            (Ty::Scalar(da), Ty::Scalar(db)) => Ty::Scalar(promote(*da, weak_of(a), *db, weak_of(b))),
+            (Ty::Array(da, sa), Ty::Array(db, sb)) if da == db && sa == sb => ta,
+            _ => {
+                self.err(
+                    Diagnostic::error(
+                        "E0316",
+                        format!("the branches of `a if c else b` have types {ta} and {tb}"),
+                        e.span.clone(),
+                        "branches of different types",
+                    )
+                    .with_help(
+                        "give both branches one type: two scalars, or two arrays of one dtype and shape \
+                         (cast with `f64(a)`); or assign in an `if c { x = a; } else { x = b; }` statement",
+                    ),
+                );
+                Ty::Error
+            }
+        }
+    }
+
     fn expr_inner(&mut self, e: &Expr) -> Ty {
         match &e.kind {
             ExprKind::Int(_) => Ty::Scalar(DType::I64),
@@ -112,6 +145,7 @@ impl Checker {
                 Ty::Error
             }
             ExprKind::List(_) => self.list_literal(e, None),
+            ExprKind::IfElse(parts) => self.if_else(parts, e),
             ExprKind::Unary(op, a) => {
                 let t = self.value(a);
                 self.unary(*op, t, &e.span)

@@ -153,11 +153,11 @@ impl Checker {
                 self.pop_scope();
             }
             Stmt::While { cond, body, .. } => {
-                self.condition(cond);
+                self.condition(cond, "reduce the array first, e.g. `max(x) > 0` or `sum(mask) > 0`");
                 self.block(body);
             }
             Stmt::If { cond, then_block, else_block, .. } => {
-                self.condition(cond);
+                self.condition(cond, "reduce the array first, e.g. `max(x) > 0` or `sum(mask) > 0`");
                 self.block(then_block);
                 if let Some(e) = else_block {
                     self.block(e);
@@ -173,7 +173,9 @@ impl Checker {
         }
     }
 
-    fn condition(&mut self, c: &Expr) {
+    /// Checks that the condition `c` is a `bool` scalar; `array_help` is the help where it is an
+    /// array.
+    pub(super) fn condition(&mut self, c: &Expr, array_help: &str) {
         match self.value(c) {
             Ty::Scalar(DType::Bool) | Ty::Error => {}
             other => {
@@ -184,7 +186,7 @@ impl Checker {
                     format!("has type {other}"),
                 );
                 d = if other.is_array() {
-                    d.with_help("reduce the array first, e.g. `max(x) > 0` or `sum(mask) > 0`")
+                    d.with_help(array_help)
                 } else {
                     d.with_help("compare the value, e.g. `x != 0`")
                 };

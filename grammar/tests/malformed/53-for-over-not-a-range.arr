@@ -1,3 +1,3 @@
 # expect: E0105
-# at: arange(3)
-fn f() { for i in arange(3) { print(i); } }
+# at: range(1, 2, 3, 4)
+fn f() { for i in range(1, 2, 3, 4) { print(i); } }

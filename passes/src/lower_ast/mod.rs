@@ -172,7 +172,7 @@ impl<'a> Lowerer<'a> {
         &self.checked.types[e.id.0 as usize]
     }
 
-    /// A lowering diagnostic (codes E0901-E0912), boxed: [`LResult`]'s error stays one pointer wide.
+    /// A lowering diagnostic (codes E0901-E0913), boxed: [`LResult`]'s error stays one pointer wide.
     pub(crate) fn error(&self, code: &'static str, span: &Span, msg: &str, help: &str) -> Box<Diagnostic> {
         let mut d = Diagnostic::error(code, msg.to_string(), span.clone(), msg.to_string());
         if !help.is_empty() {

@@ -493,6 +493,35 @@ impl Lowerer<'_> {
         Ok(())
     }
 
+    /// `a if c else b` (`parts`: `[c, a, b]`) of type `ty`: an `If` whose branches evaluate one of
+    /// `a` and `b` each (scalars cast to `ty`'s dtype), so only the chosen one is evaluated.
+    pub(crate) fn lower_if_else(&mut self, parts: &[ast::Expr; 3], ty: &Ty) -> LResult<ValueId> {
+        let [cond, a, b] = parts;
+        let c = self.expr(cond)?;
+        let c = self.cast_scalar(c, DType::Bool);
+        let branch = |l: &mut Self, e: &ast::Expr| -> LResult<Vec<ValueId>> {
+            let v = l.expr(e)?;
+            Ok(vec![match (ty, l.f.ty(v)) {
+                (Ty::Scalar(d), Type::Scalar(_)) => l.cast_scalar(v, *d),
+                _ => v,
+            }])
+        };
+        let (then_body, then_yields) = self.in_body(|l| branch(l, a))?;
+        let (else_body, else_yields) = self.in_body(|l| branch(l, b))?;
+        if self.f.ty(then_yields[0]) != self.f.ty(else_yields[0]) {
+            let span = a.span.start..b.span.end;
+            return Err(self.error(
+                "E0913",
+                &span,
+                "the branches of `a if c else b` are arrays of different static shapes",
+                "make both the same size, or assign in an `if c { x = a; } else { x = b; }` statement",
+            ));
+        }
+        let results = self.results_like(&then_yields, &[String::from("ifelse")]);
+        self.emit(OpKind::If { cond: c, then_body, then_yields, else_body, else_yields, results: results.clone() });
+        Ok(results[0])
+    }
+
     fn results_like(&mut self, like: &[ValueId], names: &[String]) -> Vec<ValueId> {
         like.iter()
             .zip(names)

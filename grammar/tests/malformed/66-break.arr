@@ -1,0 +1,3 @@
+# expect: E0109
+# at: break;
+fn f() { while true { break; } }
