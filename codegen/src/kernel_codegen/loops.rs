@@ -305,12 +305,13 @@ impl<'c> Gen<'c, '_> {
         }
     }
 
-    /// `acc (+ or * or min or max) x`, in order: no reassociation, so a sum comes out the same
-    /// whichever partition computed its input (`tests/examples/test_fusion.py` checks bit equality).
-    /// Float min and max are IEEE 754's `minimum`/`maximum` (`arith.minimumf`, NaN propagates, -0.0
-    /// below 0.0), as `arrayc_core::semantics::reduce_combine`: LLVM vectorises that reduction, and
-    /// not NumPy's elementwise `a < b ? a : b` with its NaN test (about 20 times slower on 10^7
-    /// elements). Order does not matter to it, so it is the same for any partition too.
+    /// `acc (+ or * or min or max) x`: no reassociation (the loops fix the order, [`SUM_ACCUMULATORS`]),
+    /// so a sum comes out the same whichever partition computed its input
+    /// (`tests/examples/test_fusion.py` checks bit equality). Float min and max are IEEE 754's
+    /// `minimum`/`maximum` (`arith.minimumf`, NaN propagates, -0.0 below 0.0), as
+    /// `arrayc_core::semantics::reduce_combine`: LLVM vectorises that reduction (with the width fixed,
+    /// `super::builder::MIN_MAX_OPS`), and not NumPy's elementwise `a < b ? a : b` with its NaN test.
+    /// Order does not matter to it, so it is the same for any partition too.
     pub(super) fn combine(&self, kind: ReduceKind, acc: TypedValue<'c>, x: TypedValue<'c>) -> TypedValue<'c> {
         if acc.d.is_float() {
             match kind {

@@ -139,6 +139,7 @@ use melior::{
 };
 
 pub use arrayc_passes::legality::{fusible_block, kernel_legality};
+pub use loops::SUM_ACCUMULATORS;
 
 /// A kernel that this back end cannot compile (malformed kernel IR: a compiler bug upstream).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
