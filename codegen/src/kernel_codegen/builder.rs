@@ -90,8 +90,8 @@ pub const HEAVY_LOOP_ANNOTATIONS: [(u32, &str); 3] = [
 /// [`HEAVY_LOOP_ANNOTATION`]'s.
 pub const HEAVY_BODY_OPS: usize = 64;
 
-/// The operations whose accumulators make a loop [`HEAVY_LOOP_ANNOTATION`]'s whatever its length:
-/// min and max reductions. LLVM's cost model leaves them scalar on x86 without AVX-512 (the
+/// The operations that make an `scf.for` [`HEAVY_LOOP_ANNOTATION`]'s whatever its length, directly
+/// in its body: min and max reductions (carried, or accumulated in their outputs along axis 0). LLVM's cost model leaves them scalar on x86 without AVX-512 (the
 /// NaN-propagating `llvm.minimum` becomes a compare, blends and a NaN test; `i64` has no vector
 /// min before AVX-512), although vectorised they run several times faster; with the vector width
 /// fixed by `super::cpu::lower_to_chunks` it vectorises them, with the same semantics (each lane
@@ -541,16 +541,13 @@ impl<'c, 'f> Gen<'c, 'f> {
     pub fn close_for(&mut self, yields: &[TypedValue<'c>]) -> Vec<TypedValue<'c>> {
         let (body, frame) = self.blocks.pop().expect("an open loop");
         let Frame::For { lo, hi, step, inits } = frame else { panic!("closing a loop that is not open") };
-        let yielded_by = |names: &[&str]| {
-            yields.iter().any(|y| {
-                OperationResult::try_from(y.v)
-                    .is_ok_and(|r| r.owner().name().as_string_ref().as_str().is_ok_and(|n| names.contains(&n)))
-            })
-        };
-        let strict = yielded_by(&["arith.addf", "arith.mulf"]);
-        let heavy = !inits.is_empty()
-            && (yielded_by(&MIN_MAX_OPS)
-                || std::iter::successors(body.first_operation(), |op| op.next_in_block()).count() >= HEAVY_BODY_OPS);
+        let strict = yields.iter().any(|y| {
+            OperationResult::try_from(y.v)
+                .is_ok_and(|r| matches!(r.owner().name().as_string_ref().as_str(), Ok("arith.addf" | "arith.mulf")))
+        });
+        let ops = || std::iter::successors(body.first_operation(), |op| op.next_in_block());
+        let min_max = ops().any(|op| op.name().as_string_ref().as_str().is_ok_and(|n| MIN_MAX_OPS.contains(&n)));
+        let heavy = min_max || !inits.is_empty() && ops().count() >= HEAVY_BODY_OPS;
         let annotation = if strict { Some(STRICT_LOOP_ANNOTATION) } else { heavy.then_some(HEAVY_LOOP_ANNOTATION) };
         let ys: Vec<Value> = yields.iter().map(|y| y.v).collect();
         body.append_operation(scf::r#yield(&ys, self.loc));

@@ -620,7 +620,10 @@ impl<'c> Gen<'c, '_> {
                 }
                 let c0 = self.idx_const(0);
                 idx[a] = Some(self.open_for(c0, self.dims[a], &[], ForChunk::Axis).0);
-                self.open_space(&[r - 1], outer.is_empty(), &mut idx);
+                // An `scf.for`, not an `scf.parallel`, so that min and max get their loop metadata
+                // (`super::builder::MIN_MAX_OPS`); a chunk runs it in sequence either way.
+                let last = if outer.is_empty() { ForChunk::Space } else { ForChunk::Whole };
+                idx[r - 1] = Some(self.open_for(c0, self.dims[r - 1], &[], last).0);
                 let xs = self.iteration(l, &at(&idx, 0..r));
                 let oidx = at(&idx, odims.iter().copied());
                 for (red, x) in reds.iter().zip(xs) {
@@ -628,7 +631,7 @@ impl<'c> Gen<'c, '_> {
                     let n = self.combine(red.kind, acc, x);
                     self.store(red.out, &oidx, n);
                 }
-                self.close_space();
+                self.close_for(&[]);
                 self.close_for(&[]);
                 if !outer.is_empty() {
                     self.close_space();
