@@ -329,7 +329,7 @@ impl<'c> Gen<'c, '_> {
         self.binary(op, acc, x)
     }
 
-    /// The innermost loop of reductions `reds`: over dimension `d` of the space (`idx[d]`; a rank-0
+    /// The innermost loop of the block's reductions: over dimension `d` of the space (`idx[d]`; a rank-0
     /// space has none and runs once) from 0 to `ub`, split among the launch's chunks as `chunk`
     /// says, one iteration of the block per index, combining each reduction's input into its
     /// accumulator (`accs`, one per reduction, in order); returns the accumulators after it. When a
@@ -339,7 +339,6 @@ impl<'c> Gen<'c, '_> {
     fn accumulate(
         &mut self,
         l: &KernelLayout,
-        reds: &[Reduction],
         idx: &mut Idx<'c>,
         d: usize,
         ub: Value<'c, 'c>,
@@ -347,11 +346,12 @@ impl<'c> Gen<'c, '_> {
         accs: Vec<TypedValue<'c>>,
     ) -> Vec<TypedValue<'c>> {
         let r = l.rank;
+        let reds: Vec<Reduction> = reductions(l).copied().collect();
         let c0 = self.idx_const(0);
         let (lo, hi) = self.chunk_bounds(c0, ub, chunk);
         let strict = accs
             .iter()
-            .zip(reds)
+            .zip(&reds)
             .any(|(a, red)| a.d.is_float() && matches!(red.kind, ReduceKind::Sum | ReduceKind::Prod));
         let (mut start, mut accs) = (lo, accs);
         if strict && r > 0 {
@@ -585,7 +585,7 @@ impl<'c> Gen<'c, '_> {
                     idx[d] = Some(i);
                     accs = a;
                 }
-                let mut ys = self.accumulate(l, &reds, &mut idx, last, ubs[last], chunk(last), accs);
+                let mut ys = self.accumulate(l, &mut idx, last, ubs[last], chunk(last), accs);
                 for _ in &ubs[..last] {
                     ys = self.close_for(&ys);
                 }
@@ -651,7 +651,7 @@ impl<'c> Gen<'c, '_> {
                     .map(|red| self.identity(red.kind, acc_dtype(red.kind, self.ir_ty(red.out).dtype())))
                     .collect();
                 let chunk = if l.axis_split { ForChunk::Axis } else { ForChunk::Whole };
-                let res = self.accumulate(l, &reds, &mut idx, a, self.dims[a], chunk, inits);
+                let res = self.accumulate(l, &mut idx, a, self.dims[a], chunk, inits);
                 let oidx = at(&idx, odims.iter().copied());
                 for (red, y) in reds.iter().zip(res) {
                     self.store(red.out, &oidx, y);
