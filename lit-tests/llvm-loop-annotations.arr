@@ -6,12 +6,25 @@ fn sums(n: i64 = 8) -> (f64, i64) {
     return (sum(x), sum(k));
 }
 
-# A float sum keeps NumPy's order, so it cannot be vectorised: neither interleaved nor unrolled
-# (`STRICT_LOOP_ANNOTATION`), which saves LLVM the work on eight copies of it.
+# A float sum keeps its order (LLVM may not reassociate it): eight interleaved partial sums
+# (`SUM_ACCUMULATORS`, a loop by 8), combined pairwise, then the rest in order; neither loop is
+# interleaved or unrolled (`STRICT_LOOP_ANNOTATION`), which saves LLVM the work on copies of them.
 # CHECK-LABEL: define void @kernel2_reduce(
+# CHECK: udiv i64 %{{[0-9]+}}, 8
+# CHECK: add i64 %{{[0-9]+}}, 7
+# CHECK: fadd double
+# CHECK-NEXT: add i64 %{{[0-9]+}}, 8
+# CHECK-NEXT: br label %{{[0-9]+}}, !llvm.loop ![[STRICT:[0-9]+]]
+# CHECK: [[A:%[0-9]+]] = fadd double %{{[0-9]+}}, %{{[0-9]+}}
+# CHECK-NEXT: [[B:%[0-9]+]] = fadd double %{{[0-9]+}}, %{{[0-9]+}}
+# CHECK-NEXT: [[C:%[0-9]+]] = fadd double %{{[0-9]+}}, %{{[0-9]+}}
+# CHECK-NEXT: [[D:%[0-9]+]] = fadd double %{{[0-9]+}}, %{{[0-9]+}}
+# CHECK-NEXT: [[AB:%[0-9]+]] = fadd double [[A]], [[B]]
+# CHECK-NEXT: [[CD:%[0-9]+]] = fadd double [[C]], [[D]]
+# CHECK-NEXT: fadd double [[AB]], [[CD]]
 # CHECK: fadd double
 # CHECK-NEXT: add i64 %{{[0-9]+}}, 1
-# CHECK-NEXT: br label %{{[0-9]+}}, !llvm.loop ![[STRICT:[0-9]+]]
+# CHECK-NEXT: br label %{{[0-9]+}}, !llvm.loop ![[STRICT]]
 # An integer sum is left to LLVM (vectorised and interleaved): no metadata on its loop.
 # CHECK-LABEL: define void @kernel3_reduce(
 # CHECK: add i64 %{{[0-9]+}}, %{{[0-9]+}}

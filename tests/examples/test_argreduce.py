@@ -64,6 +64,37 @@ def test_nans_win_first_occurrence(tmp_path):
         np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("n", [9, 70_001])
+def test_nan_first_middle_last_and_ties(n, tmp_path):
+    """A NaN first, in the middle or last (the first NaN wins, even after an equal extreme value),
+    ties of the extreme value (the first wins), -0.0 and 0.0 (equal: the first wins): over
+    everything and along each axis, against NumPy."""
+    rows = []
+    for pos in (0, n // 2, n - 1):
+        r = np.full(n, 1.0)
+        r[n // 3] = -2.0
+        r[n - 1 - n // 3] = -2.0
+        r[pos] = np.nan
+        rows.append(r)
+    z = np.zeros(n)
+    z[n // 2] = -0.0
+    z[n // 4] = 0.0
+    rows.append(z)
+    rows.append(-z)
+    x = np.stack(rows)
+    src = """fn main(x: f64[N, M]) -> (i64, i64, i64[N], i64[N], i64[M], i64[M], i64, i64) {
+    return (argmin(x), argmax(x), argmin(x, axis=1), argmax(x, axis=1), argmin(x, axis=0), argmax(x, axis=0),
+            argmin(x[3:, :]), argmax(x[3:, :]));
+}
+"""
+    proc, res = run_source(src, {"x": x}, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    wants = [np.argmin(x), np.argmax(x), np.argmin(x, axis=1), np.argmax(x, axis=1), np.argmin(x, axis=0),
+             np.argmax(x, axis=0), np.argmin(x[3:]), np.argmax(x[3:])]
+    for got, want in zip(res, wants):
+        np.testing.assert_array_equal(got, want)
+
+
 FUSED = """fn main(x: f64[N, M]) -> (i64[N], i64, f64) {
     let y = abs(x - 0.5) * 2.0;
     let k = argmax(y, axis=1);

@@ -13,6 +13,7 @@ exactly (`mean` within a few ulps, NaN where NumPy has NaN). Floating-point sums
 depend on the order, which may differ from NumPy's; `test_thread_count_does_not_change_results`
 checks that they are within tolerance of NumPy and identical for 1 and 2 threads.
 """
+import math
 import os
 import subprocess
 
@@ -212,3 +213,104 @@ def test_min_and_max_of_signed_zeros_and_nan(n, target, tmp_path):
     signs = [bool(np.signbit(r)) for r in res[:4]] + [bool(np.signbit(r)) for r in res[6:]]
     assert signs == [True, True, False, False, True, False], signs
     assert np.isnan(res[4]) and np.isnan(res[5])
+
+
+# `docs/language.md`: a float sum's rounding error is at most about (k + c + 3) * eps * sum(abs(x)),
+# with k the longest partial sum (an eighth of a chunk or row) and c the number of chunks.
+CHUNK_ELEMS = 1 << 16
+
+
+@pytest.mark.parametrize("n", [9, 1_000_003])
+def test_ill_conditioned_sums_within_the_documented_bound(n, tmp_path):
+    """Sums that cancel (values from 1e-8 to 1e8 of both signs, whose exact sum is far smaller than
+    the sum of magnitudes) against `math.fsum`, the correctly rounded sum: within the bound of
+    docs/language.md, over everything, along the last axis and along axis 0; identical for 1 and
+    2 threads. NumPy's pairwise sum has its own error, so it is not the reference here."""
+    rng = np.random.default_rng(n)
+    x = rng.standard_normal(n) * 10.0 ** rng.integers(-8, 9, n)
+    x = np.concatenate([x, -x[::-1] * (1 + 1e-12)])
+    rng.shuffle(x)
+    m = x.reshape(2, -1)
+    src = tmp_path / "ill.arr"
+    src.write_text("fn main(x: f64[N], m: f64[R, C]) -> (f64, f64[R], f64[C]) {\n"
+                   "    return (sum(x), sum(m, axis=1), sum(m, axis=0));\n}\n")
+    outs = []
+    for threads in ("1", "2"):
+        d = tmp_path / f"t{threads}"
+        d.mkdir()
+        outs.append(run(src, {"x": x, "m": m}, d, dict(os.environ, RAYON_NUM_THREADS=threads)))
+    for one, two in zip(*outs):
+        assert one.tobytes() == two.tobytes(), "results differ between 1 and 2 threads"
+    total, rows, cols = outs[0]
+    eps = 2.0 ** -53
+
+    def bound(vals):
+        chunks = -(-len(vals) // CHUNK_ELEMS)
+        k = -(-min(len(vals), CHUNK_ELEMS) // 8)
+        return (k + chunks + 3) * eps * math.fsum(np.abs(vals))
+
+    assert abs(total - math.fsum(x)) <= bound(x), (total, math.fsum(x), bound(x))
+    for r in range(2):
+        assert abs(rows[r] - math.fsum(m[r])) <= bound(m[r])
+    # Along axis 0 each output adds its two elements in order: exactly rounded.
+    np.testing.assert_array_equal(cols, m[0] + m[1])
+
+
+@pytest.mark.parametrize("n", [1, 7, 8, 9, 33, 70_001])
+def test_min_max_nan_anywhere_and_infinities(n, tmp_path):
+    """Vectorised min/max loops (4 or 8 lanes, interleaved) against NumPy: a NaN first, in the
+    middle or last (at every lane position of the short lengths) gives NaN, over everything and along
+    the last axis; without NaN, infinities and a single extreme value at any position; f64 and
+    f32."""
+    rng = np.random.default_rng(n)
+    cases = []
+    for pos in sorted({0, n // 2, n - 1}):
+        x = rng.standard_normal(n)
+        x[pos] = np.nan
+        cases.append(x)
+    y = rng.standard_normal(n)
+    y[n // 3] = np.inf
+    y[n - 1 - n // 3] = -np.inf
+    cases.append(y)
+    z = rng.standard_normal(n)
+    z[(n * 2) // 3] = 1e30
+    z[n // 4] = -1e30
+    cases.append(z)
+    x = np.stack(cases)
+    src = tmp_path / "nan.arr"
+    src.write_text("fn main(x: f64[R, N]) -> (f64[R], f64[R], f32[R], f32[R], f64, f64) {\n"
+                   "    return (min(x, axis=1), max(x, axis=1), min(f32(x), axis=1), max(f32(x), axis=1), "
+                   "min(x[1:, :]), max(x[1:, :]));\n}\n")
+    got = run(src, {"x": x}, tmp_path)
+    x32 = x.astype(np.float32)
+    wants = [np.min(x, axis=1), np.max(x, axis=1), np.min(x32, axis=1), np.max(x32, axis=1),
+             np.min(x[1:]), np.max(x[1:])]
+    for g, w in zip(got, wants):
+        np.testing.assert_array_equal(g, w)
+        assert g.dtype == w.dtype
+
+
+@pytest.mark.parametrize("dt", ["i64", "i32", "bool"])
+def test_integer_min_max_at_every_position(dt, tmp_path):
+    """Integer and bool min/max loops (vectorised too) against NumPy, the extremes at the first, a
+    middle and the last position, with the dtype's own limits."""
+    n = 1_003
+    info = np.iinfo(DTYPES[dt]) if dt != "bool" else None
+    rows = []
+    for pos in (0, n // 2, n - 1):
+        if dt == "bool":
+            r = np.ones(n, dtype=bool)
+            r[pos] = False
+        else:
+            r = np.random.default_rng(pos).integers(-100, 100, n).astype(DTYPES[dt])
+            r[pos] = info.min
+            r[n - 1 - pos] = info.max
+        rows.append(r)
+    x = np.stack(rows)
+    src = tmp_path / "ints.arr"
+    src.write_text(f"fn main(x: {dt}[R, N]) -> ({dt}[R], {dt}[R], {dt}, {dt}) {{\n"
+                   "    return (min(x, axis=1), max(x, axis=1), min(x), max(x[:, 1:]));\n}\n")
+    got = run(src, {"x": x}, tmp_path)
+    wants = [np.min(x, axis=1), np.max(x, axis=1), np.min(x), np.max(x[:, 1:])]
+    for g, w in zip(got, wants):
+        np.testing.assert_array_equal(g, w)

@@ -22,7 +22,7 @@ use melior::{
             StringAttribute,
         },
         block::BlockLike,
-        operation::{OperationBuilder, OperationLike, OperationRef, OperationResult},
+        operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRef, OperationResult},
         r#type::IntegerType,
         Block, Identifier, Location, Operation, Region, RegionLike, Type, Value, ValueLike,
     },
@@ -34,9 +34,26 @@ use std::collections::HashMap;
 /// that position the CPU target splits into the launch's chunks (see `cpu`).
 pub(super) const CHUNK_ATTR: &str = "arrayc.chunk";
 
-/// The discardable unit attribute that marks an `scf.for` over a reduced axis whose range the CPU
-/// target may split into the launch's chunks instead (see `cpu`).
-pub(super) const AXIS_CHUNK_ATTR: &str = "arrayc.axis_chunk";
+/// The discardable attribute (an index) that marks the placeholder of a bound of the launch's chunk:
+/// an `arith.addi` of the full range's bound and 0 whose first operand the CPU target replaces by
+/// the chunk's bound (see `cpu`), [`ChunkBound`] as its value. The loops over a chunked range take
+/// their bounds from such placeholders, so that code between the bounds and the loop (the split of
+/// a sum among several accumulators, `loops`) sees the chunk's range too.
+pub(super) const CHUNK_BOUND_ATTR: &str = "arrayc.chunk_bound";
+
+/// Which bound of the launch's chunk a [`CHUNK_BOUND_ATTR`] placeholder stands for, as its
+/// attribute's value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ChunkBound {
+    /// The first index of the chunk of dimension 0 of the iteration space.
+    Lo = 0,
+    /// One past its last index.
+    Hi = 1,
+    /// The first index of the chunk of a reduction's axis split along it.
+    AxisLo = 2,
+    /// One past its last index.
+    AxisHi = 3,
+}
 
 /// The name of an `scf.for`'s attribute that `convert-scf-to-cf` carries to LLVM's loop metadata.
 pub(super) const LOOP_ANNOTATION: &str = "loop_annotation";
@@ -72,6 +89,16 @@ pub const HEAVY_LOOP_ANNOTATIONS: [(u32, &str); 3] = [
 /// The number of operations (directly in the body) from which an accumulating loop is
 /// [`HEAVY_LOOP_ANNOTATION`]'s.
 pub const HEAVY_BODY_OPS: usize = 64;
+
+/// The operations that make an `scf.for` [`HEAVY_LOOP_ANNOTATION`]'s whatever its length, directly
+/// in its body: min and max reductions (carried, or accumulated in their outputs along axis 0). LLVM's cost model leaves them scalar on x86 without AVX-512 (the
+/// NaN-propagating `llvm.minimum` becomes a compare, blends and a NaN test; `i64` has no vector
+/// min before AVX-512), although vectorised they run several times faster; with the vector width
+/// fixed by `super::cpu::lower_to_chunks` it vectorises them, with the same semantics (each lane
+/// is the same `llvm.minimum`, and the lanes are combined by it). Measured in
+/// `benchmarks/REPORT.md`, "Reductions (issue 32)".
+pub const MIN_MAX_OPS: [&str; 6] =
+    ["arith.minimumf", "arith.maximumf", "arith.minsi", "arith.maxsi", "arith.minui", "arith.maxui"];
 
 /// The loop metadata of an `scf.for` whose accumulator is a float sum or product (`arith.addf` or
 /// `arith.mulf` yielded; reductions and scans keep NumPy's order, so LLVM cannot reassociate them):
@@ -159,9 +186,11 @@ pub(super) type Arith2<'c> = fn(Value<'c, 'c>, Value<'c, 'c>, Location<'c>) -> O
 pub enum ForChunk {
     /// The loop runs over its whole range in every chunk.
     Whole,
-    /// The loop is the axis loop of a reduction split along its axis: marked [`AXIS_CHUNK_ATTR`].
+    /// The loop is the axis loop of a reduction split along its axis: its bounds are the
+    /// placeholders [`ChunkBound::AxisLo`] and [`ChunkBound::AxisHi`].
     Axis,
-    /// The loop is dimension 0 of the iteration space: marked [`CHUNK_ATTR`] (as dimension 0).
+    /// The loop is dimension 0 of the iteration space: its bounds are the placeholders
+    /// [`ChunkBound::Lo`] and [`ChunkBound::Hi`].
     Space,
 }
 
@@ -169,9 +198,8 @@ pub enum ForChunk {
 enum Frame<'c> {
     /// The function's entry block (never closed by the builder).
     Entry,
-    /// The body of an `scf.for` from `lo` to `hi` by `step`, carrying `inits` (iteration arguments),
-    /// with the CPU target's chunk marker `chunk`.
-    For { lo: Value<'c, 'c>, hi: Value<'c, 'c>, step: Value<'c, 'c>, inits: Vec<TypedValue<'c>>, chunk: ForChunk },
+    /// The body of an `scf.for` from `lo` to `hi` by `step`, carrying `inits` (iteration arguments).
+    For { lo: Value<'c, 'c>, hi: Value<'c, 'c>, step: Value<'c, 'c>, inits: Vec<TypedValue<'c>> },
     /// The body of an `scf.parallel` over `[lbs[k], ubs[k])` by `step`, with the dimension the CPU
     /// target chunks at position `chunk`.
     Parallel { lbs: Vec<Value<'c, 'c>>, ubs: Vec<Value<'c, 'c>>, step: Value<'c, 'c>, chunk: Option<usize> },
@@ -498,6 +526,7 @@ impl<'c, 'f> Gen<'c, 'f> {
         inits: &[TypedValue<'c>],
         chunk: ForChunk,
     ) -> (Value<'c, 'c>, Vec<TypedValue<'c>>) {
+        let (lo, hi) = self.chunk_bounds(lo, hi, chunk);
         let mut args = vec![(Type::index(self.ctx), self.loc)];
         args.extend(inits.iter().map(|x| (x.v.r#type(), self.loc)));
         let body = Block::new(&args);
@@ -507,21 +536,43 @@ impl<'c, 'f> Gen<'c, 'f> {
             .enumerate()
             .map(|(k, x)| TypedValue { v: body.argument(k + 1).expect("an iteration argument").into(), d: x.d })
             .collect();
-        self.blocks.push((body, Frame::For { lo, hi, step, inits: inits.to_vec(), chunk }));
+        self.blocks.push((body, Frame::For { lo, hi, step, inits: inits.to_vec() }));
         (i, accs)
+    }
+
+    /// The bounds of a loop over `[lo, hi)` that the CPU target splits as `chunk` says: `lo` and
+    /// `hi` themselves for [`ForChunk::Whole`], else [`CHUNK_BOUND_ATTR`] placeholders of them.
+    pub fn chunk_bounds(
+        &self,
+        lo: Value<'c, 'c>,
+        hi: Value<'c, 'c>,
+        chunk: ForChunk,
+    ) -> (Value<'c, 'c>, Value<'c, 'c>) {
+        let (l, h) = match chunk {
+            ForChunk::Whole => return (lo, hi),
+            ForChunk::Space => (ChunkBound::Lo, ChunkBound::Hi),
+            ForChunk::Axis => (ChunkBound::AxisLo, ChunkBound::AxisHi),
+        };
+        let placeholder = |v: Value<'c, 'c>, b: ChunkBound| {
+            let mut op = arith::addi(v, self.idx_const(0), self.loc);
+            op.set_attribute(CHUNK_BOUND_ATTR, IntegerAttribute::new(Type::index(self.ctx), b as i64).into());
+            self.val(op)
+        };
+        (placeholder(lo, l), placeholder(hi, h))
     }
 
     /// Closes the innermost `scf.for`, yielding `yields` (one per iteration argument); returns its
     /// results.
     pub fn close_for(&mut self, yields: &[TypedValue<'c>]) -> Vec<TypedValue<'c>> {
         let (body, frame) = self.blocks.pop().expect("an open loop");
-        let Frame::For { lo, hi, step, inits, chunk } = frame else { panic!("closing a loop that is not open") };
+        let Frame::For { lo, hi, step, inits } = frame else { panic!("closing a loop that is not open") };
         let strict = yields.iter().any(|y| {
             OperationResult::try_from(y.v)
                 .is_ok_and(|r| matches!(r.owner().name().as_string_ref().as_str(), Ok("arith.addf" | "arith.mulf")))
         });
-        let heavy = !inits.is_empty()
-            && std::iter::successors(body.first_operation(), |op| op.next_in_block()).count() >= HEAVY_BODY_OPS;
+        let ops = || std::iter::successors(body.first_operation(), |op| op.next_in_block());
+        let min_max = ops().any(|op| op.name().as_string_ref().as_str().is_ok_and(|n| MIN_MAX_OPS.contains(&n)));
+        let heavy = min_max || !inits.is_empty() && ops().count() >= HEAVY_BODY_OPS;
         let annotation = if strict { Some(STRICT_LOOP_ANNOTATION) } else { heavy.then_some(HEAVY_LOOP_ANNOTATION) };
         let ys: Vec<Value> = yields.iter().map(|y| y.v).collect();
         body.append_operation(scf::r#yield(&ys, self.loc));
@@ -529,14 +580,7 @@ impl<'c, 'f> Gen<'c, 'f> {
         region.append_block(body);
         let init_vals: Vec<Value> = inits.iter().map(|x| x.v).collect();
         let types: Vec<Type> = init_vals.iter().map(|x| x.r#type()).collect();
-        let marker = match chunk {
-            ForChunk::Whole => None,
-            ForChunk::Axis => Some((Identifier::new(self.ctx, AXIS_CHUNK_ATTR), Attribute::unit(self.ctx))),
-            ForChunk::Space => {
-                Some((Identifier::new(self.ctx, CHUNK_ATTR), IntegerAttribute::new(Type::index(self.ctx), 0).into()))
-            }
-        };
-        let attributes: Vec<_> = marker.into_iter().chain(annotation.map(|a| self.loop_annotation(a))).collect();
+        let attributes: Vec<_> = annotation.map(|a| self.loop_annotation(a)).into_iter().collect();
         let op = OperationBuilder::new("scf.for", self.loc)
             .add_operands(&[lo, hi, step])
             .add_operands(&init_vals)

@@ -2,10 +2,11 @@
 //! to the chunk calling convention of `arrayc_runtime::launch`: each kernel function gets the
 //! arguments its [`KernelAbi`] for [`Target::Cpu`](arrayc_core::abi::Target::Cpu) adds to the
 //! target-neutral ones, two more arguments `%lo, %hi: index`, and every `scf.parallel` marked with `arrayc.chunk` runs its marked
-//! dimension over `[%lo, %hi)` instead of its full extent (in elements of that dimension). A kernel
-//! with an `scf.for` marked `arrayc.axis_chunk` (the axis loop of reductions that accumulate in their
-//! outputs; [`KernelLayout::axis_split`](arrayc_core::abi::KernelLayout::axis_split)) gets two more,
-//! `%axis_lo, %axis_hi: index`, the range of that loop. The launcher splits
+//! dimension over `[%lo, %hi)` instead of its full extent (in elements of that dimension); an
+//! `scf.for` over dimension 0 takes its bounds from placeholders marked `arrayc.chunk_bound`
+//! ([`ChunkBound`]), which become `%lo` and `%hi`. A kernel with a reduction split along its axis
+//! ([`KernelLayout::axis_split`](arrayc_core::abi::KernelLayout::axis_split)) gets two more,
+//! `%axis_lo, %axis_hi: index`, the range of its axis loop, whose placeholders become them. The launcher splits
 //! one of the two ranges into chunks of about 64K elements and passes the other whole, and runs the
 //! chunks on rayon's pool; a reduction over everything, or one split along its axis, then yields
 //! partial outputs per chunk, which the launcher combines in chunk order. The MLIR pipeline lowers
@@ -14,7 +15,9 @@
 //! host's 64-bit lanes ([`HEAVY_LOOP_ANNOTATIONS`]).
 
 use super::abi::{arg_type, function_type};
-use super::builder::{AXIS_CHUNK_ATTR, CHUNK_ATTR, HEAVY_LOOP_ANNOTATION, HEAVY_LOOP_ANNOTATIONS, LOOP_ANNOTATION};
+use super::builder::{
+    ChunkBound, CHUNK_ATTR, CHUNK_BOUND_ATTR, HEAVY_LOOP_ANNOTATION, HEAVY_LOOP_ANNOTATIONS, LOOP_ANNOTATION,
+};
 use arrayc_core::abi::{KernelAbi, KernelArg};
 use melior::{
     ir::{
@@ -42,7 +45,7 @@ pub fn lower_to_chunks(context: &Context, module: &Module, abis: &[KernelAbi], l
         func = f.next_in_block();
         // Collected first: the walk does not allow changing the operations it visits.
         let mut marked = vec![];
-        let mut axis_marked = vec![];
+        let mut bounds = vec![];
         let mut heavy_loops = vec![];
         f.walk(WalkOrder::PreOrder, |op| {
             if op.attribute(LOOP_ANNOTATION).is_ok_and(|a| a == heavy) {
@@ -52,8 +55,8 @@ pub fn lower_to_chunks(context: &Context, module: &Module, abis: &[KernelAbi], l
                 let dim = IntegerAttribute::try_from(dim).expect("an index attribute").value() as usize;
                 marked.push((op.to_raw(), dim));
             }
-            if op.has_attribute(AXIS_CHUNK_ATTR) {
-                axis_marked.push(op.to_raw());
+            if let Ok(b) = op.attribute(CHUNK_BOUND_ATTR) {
+                bounds.push((op.to_raw(), IntegerAttribute::try_from(b).expect("an index attribute").value()));
             }
             WalkResult::Advance
         });
@@ -72,33 +75,32 @@ pub fn lower_to_chunks(context: &Context, module: &Module, abis: &[KernelAbi], l
         for (raw, dim) in marked {
             // SAFETY: collected from the walk of `f` just above; no operation was removed since.
             let mut op = unsafe { OperationRefMut::from_raw(raw) };
-            if op.name().as_string_ref().as_str() == Ok("scf.for") {
-                // Operands of `scf.for`: lower bound, upper bound, step, then the iteration arguments.
-                op.set_operand(0, lo);
-                op.set_operand(1, hi);
-            } else {
-                // `scf.parallel`: `n` lower bounds, `n` upper bounds, `n` steps.
-                let n = op.region(0).expect("a loop body").first_block().expect("a loop block").argument_count();
-                op.set_operand(dim, lo);
-                op.set_operand(n + dim, hi);
-            }
+            // `scf.parallel`: `n` lower bounds, `n` upper bounds, `n` steps.
+            let n = op.region(0).expect("a loop body").first_block().expect("a loop block").argument_count();
+            op.set_operand(dim, lo);
+            op.set_operand(n + dim, hi);
             op.remove_attribute(CHUNK_ATTR).expect("the chunk marker");
+        }
+        for (raw, b) in bounds {
+            let bound = match b {
+                b if b == ChunkBound::Lo as i64 => Some(lo),
+                b if b == ChunkBound::Hi as i64 => Some(hi),
+                b if b == ChunkBound::AxisLo as i64 => axis_bounds.map(|(l, _)| l),
+                _ => axis_bounds.map(|(_, h)| h),
+            };
+            // SAFETY: as above.
+            let mut op = unsafe { OperationRefMut::from_raw(raw) };
+            // The placeholder `arith.addi %full_bound, %c0`: its first operand becomes the chunk's.
+            if let Some(v) = bound {
+                op.set_operand(0, v);
+            }
+            op.remove_attribute(CHUNK_BOUND_ATTR).expect("the chunk bound marker");
         }
         if let Some(w) = widened {
             for raw in heavy_loops {
                 // SAFETY: as above.
                 let mut op = unsafe { OperationRefMut::from_raw(raw) };
                 op.set_attribute(LOOP_ANNOTATION, w);
-            }
-        }
-        if let Some((axis_lo, axis_hi)) = axis_bounds {
-            for raw in axis_marked {
-                // SAFETY: as above.
-                let mut op = unsafe { OperationRefMut::from_raw(raw) };
-                // Operands of `scf.for`: lower bound, upper bound, step, then the iteration arguments.
-                op.set_operand(0, axis_lo);
-                op.set_operand(1, axis_hi);
-                op.remove_attribute(AXIS_CHUNK_ATTR).expect("the axis chunk marker");
             }
         }
     }

@@ -22,6 +22,27 @@ pub(super) fn reductions(l: &KernelLayout) -> impl Iterator<Item = &Reduction> {
     l.reduce.iter().chain(&l.extra)
 }
 
+/// How many accumulators a reduction loop carries per reduction when one of its reductions is a
+/// float sum or product: element `i` of each chunk goes to accumulator `i % SUM_ACCUMULATORS`
+/// (counting from the chunk's first element), the partials are combined pairwise in a fixed order
+/// (`((a0 ∘ a1) ∘ (a2 ∘ a3)) ∘ ((a4 ∘ a5) ∘ (a6 ∘ a7))`) and the last `< SUM_ACCUMULATORS`
+/// elements added in order. A strict in-order sum is one chain of dependent additions (one per
+/// 3-4 cycles); eight independent chains keep the adder busy and LLVM's SLP vectoriser packs them
+/// into vector additions, without reassociating anything: the order is fixed by the chunks, which
+/// depend on the sizes only (`arrayc_runtime::launch`), so the result is the same for every
+/// thread count and run. The rounding error also grows more slowly than in one chain (each chain
+/// sums an eighth of the elements), closer to NumPy's pairwise summation, which sums blocks of
+/// 128 elements in eight such accumulators too. Measured in `benchmarks/REPORT.md`,
+/// "Reductions (issue 32)".
+pub const SUM_ACCUMULATORS: usize = 8;
+
+/// The most elementwise operations a block may have for its float sums and products to be split
+/// among [`SUM_ACCUMULATORS`] accumulators: the split loop holds that many copies of the body, and
+/// LLVM's work grows with it. A sum of an array, of `(x - m)**2` or of `a * b` is split; leibnitz_pi's
+/// sum of seven operations is not: split, its whole `arrayc run --no-cache` took 155 M instructions
+/// instead of 56 M (callgrind), and its body's own arithmetic hides the chain of additions anyway.
+pub const SPLIT_MAX_OPS: usize = 3;
+
 /// Loop indices, one per dimension of the iteration space, set as the loops are opened.
 type Idx<'c> = Vec<Option<Value<'c, 'c>>>;
 
@@ -294,12 +315,13 @@ impl<'c> Gen<'c, '_> {
         }
     }
 
-    /// `acc (+ or * or min or max) x`, in order: no reassociation, so a sum comes out the same
-    /// whichever partition computed its input (`tests/examples/test_fusion.py` checks bit equality).
-    /// Float min and max are IEEE 754's `minimum`/`maximum` (`arith.minimumf`, NaN propagates, -0.0
-    /// below 0.0), as `arrayc_core::semantics::reduce_combine`: LLVM vectorises that reduction, and
-    /// not NumPy's elementwise `a < b ? a : b` with its NaN test (about 20 times slower on 10^7
-    /// elements). Order does not matter to it, so it is the same for any partition too.
+    /// `acc (+ or * or min or max) x`: no reassociation (the loops fix the order, [`SUM_ACCUMULATORS`]),
+    /// so a sum comes out the same whichever partition computed its input
+    /// (`tests/examples/test_fusion.py` checks bit equality). Float min and max are IEEE 754's
+    /// `minimum`/`maximum` (`arith.minimumf`, NaN propagates, -0.0 below 0.0), as
+    /// `arrayc_core::semantics::reduce_combine`: LLVM vectorises that reduction (with the width fixed,
+    /// `super::builder::MIN_MAX_OPS`), and not NumPy's elementwise `a < b ? a : b` with its NaN test.
+    /// Order does not matter to it, so it is the same for any partition too.
     pub(super) fn combine(&self, kind: ReduceKind, acc: TypedValue<'c>, x: TypedValue<'c>) -> TypedValue<'c> {
         if acc.d.is_float() {
             match kind {
@@ -315,6 +337,73 @@ impl<'c> Gen<'c, '_> {
             ReduceKind::Max => BinFn::Maximum,
         };
         self.binary(op, acc, x)
+    }
+
+    /// The innermost loop of the block's reductions: over dimension `d` of the space (`idx[d]`; a rank-0
+    /// space has none and runs once) from 0 to `ub`, split among the launch's chunks as `chunk`
+    /// says, one iteration of the block per index, combining each reduction's input into its
+    /// accumulator (`accs`, one per reduction, in order); returns the accumulators after it. When a
+    /// reduction is a float sum or product and the block has at most [`SPLIT_MAX_OPS`] elementwise
+    /// operations, the loop carries [`SUM_ACCUMULATORS`] accumulators per reduction, as that
+    /// constant's docs say (a loop by [`SUM_ACCUMULATORS`], then one over the
+    /// rest); else one, in order.
+    fn accumulate(
+        &mut self,
+        l: &KernelLayout,
+        idx: &mut Idx<'c>,
+        d: usize,
+        ub: Value<'c, 'c>,
+        chunk: ForChunk,
+        accs: Vec<TypedValue<'c>>,
+    ) -> Vec<TypedValue<'c>> {
+        let r = l.rank;
+        let reds: Vec<Reduction> = reductions(l).copied().collect();
+        let c0 = self.idx_const(0);
+        let (lo, hi) = self.chunk_bounds(c0, ub, chunk);
+        let strict = accs
+            .iter()
+            .zip(&reds)
+            .any(|(a, red)| a.d.is_float() && matches!(red.kind, ReduceKind::Sum | ReduceKind::Prod));
+        let (mut start, mut accs) = (lo, accs);
+        if strict && r > 0 && l.ops.len() <= SPLIT_MAX_OPS {
+            let k = SUM_ACCUMULATORS;
+            let step = self.idx_const(k as i64);
+            let n = self.val(arith::subi(hi, lo, self.loc));
+            let whole = self.val(arith::divui(n, step, self.loc));
+            let whole = self.val(arith::muli(whole, step, self.loc));
+            let end = self.val(arith::addi(lo, whole, self.loc));
+            let mut inits = accs.clone();
+            for _ in 1..k {
+                inits.extend(reds.iter().zip(&accs).map(|(red, a)| self.identity(red.kind, a.d)));
+            }
+            let (i, carried) = self.open_for_step(lo, end, step, &inits, ForChunk::Whole);
+            let mut ys = vec![];
+            for j in 0..k {
+                idx[d] = Some(self.val(arith::addi(i, self.idx_const(j as i64), self.loc)));
+                let xs = self.iteration(l, &at(idx, 0..r));
+                let part = &carried[j * reds.len()..(j + 1) * reds.len()];
+                ys.extend(reds.iter().zip(part).zip(xs).map(|((red, &acc), x)| self.combine(red.kind, acc, x)));
+            }
+            let partials = self.close_for(&ys);
+            accs = (0..reds.len())
+                .map(|q| {
+                    let mut level: Vec<TypedValue<'c>> = (0..k).map(|j| partials[j * reds.len() + q]).collect();
+                    while level.len() > 1 {
+                        level = level.chunks(2).map(|p| self.combine(reds[q].kind, p[0], p[1])).collect();
+                    }
+                    level[0]
+                })
+                .collect();
+            start = end;
+        }
+        let (i, carried) = self.open_for(start, hi, &accs, ForChunk::Whole);
+        if r > 0 {
+            idx[d] = Some(i);
+        }
+        let xs = self.iteration(l, &at(idx, 0..r));
+        let ys: Vec<TypedValue<'c>> =
+            reds.iter().zip(carried).zip(xs).map(|((red, acc), x)| self.combine(red.kind, acc, x)).collect();
+        self.close_for(&ys)
     }
 
     /// One iteration of the block at full iteration index `idx`: every elementwise op in order (on
@@ -499,19 +588,16 @@ impl<'c> Gen<'c, '_> {
                     .collect();
                 // A rank-0 space is one iteration.
                 let ubs = if r == 0 { vec![self.idx_const(1)] } else { self.dims.clone() };
-                for (d, &ub) in ubs.iter().enumerate() {
+                let chunk = |d: usize| if d == 0 { ForChunk::Space } else { ForChunk::Whole };
+                let last = ubs.len() - 1;
+                for (d, &ub) in ubs[..last].iter().enumerate() {
                     let c0 = self.idx_const(0);
-                    let chunk = if d == 0 { ForChunk::Space } else { ForChunk::Whole };
-                    let (i, a) = self.open_for(c0, ub, &accs, chunk);
-                    if r > 0 {
-                        idx[d] = Some(i);
-                    }
+                    let (i, a) = self.open_for(c0, ub, &accs, chunk(d));
+                    idx[d] = Some(i);
                     accs = a;
                 }
-                let xs = self.iteration(l, &at(&idx, 0..r));
-                let mut ys: Vec<TypedValue<'c>> =
-                    reds.iter().zip(accs).zip(xs).map(|((red, acc), x)| self.combine(red.kind, acc, x)).collect();
-                for _ in &ubs {
+                let mut ys = self.accumulate(l, &mut idx, last, ubs[last], chunk(last), accs);
+                for _ in &ubs[..last] {
                     ys = self.close_for(&ys);
                 }
                 for (red, y) in reds.iter().zip(ys) {
@@ -545,7 +631,10 @@ impl<'c> Gen<'c, '_> {
                 }
                 let c0 = self.idx_const(0);
                 idx[a] = Some(self.open_for(c0, self.dims[a], &[], ForChunk::Axis).0);
-                self.open_space(&[r - 1], outer.is_empty(), &mut idx);
+                // An `scf.for`, not an `scf.parallel`, so that min and max get their loop metadata
+                // (`super::builder::MIN_MAX_OPS`); a chunk runs it in sequence either way.
+                let last = if outer.is_empty() { ForChunk::Space } else { ForChunk::Whole };
+                idx[r - 1] = Some(self.open_for(c0, self.dims[r - 1], &[], last).0);
                 let xs = self.iteration(l, &at(&idx, 0..r));
                 let oidx = at(&idx, odims.iter().copied());
                 for (red, x) in reds.iter().zip(xs) {
@@ -553,7 +642,7 @@ impl<'c> Gen<'c, '_> {
                     let n = self.combine(red.kind, acc, x);
                     self.store(red.out, &oidx, n);
                 }
-                self.close_space();
+                self.close_for(&[]);
                 self.close_for(&[]);
                 if !outer.is_empty() {
                     self.close_space();
@@ -572,14 +661,8 @@ impl<'c> Gen<'c, '_> {
                     .iter()
                     .map(|red| self.identity(red.kind, acc_dtype(red.kind, self.ir_ty(red.out).dtype())))
                     .collect();
-                let c0 = self.idx_const(0);
                 let chunk = if l.axis_split { ForChunk::Axis } else { ForChunk::Whole };
-                let (i, accs) = self.open_for(c0, self.dims[a], &inits, chunk);
-                idx[a] = Some(i);
-                let xs = self.iteration(l, &at(&idx, 0..r));
-                let ys: Vec<TypedValue<'c>> =
-                    reds.iter().zip(accs).zip(xs).map(|((red, acc), x)| self.combine(red.kind, acc, x)).collect();
-                let res = self.close_for(&ys);
+                let res = self.accumulate(l, &mut idx, a, self.dims[a], chunk, inits);
                 let oidx = at(&idx, odims.iter().copied());
                 for (red, y) in reds.iter().zip(res) {
                     self.store(red.out, &oidx, y);

@@ -28,10 +28,11 @@
 //! a scalar is passed as its element type. Offsets, sizes and strides are in elements. The body is an
 //! `scf.parallel` over the whole iteration space (sizes from `memref.dim` of the view that gives the
 //! space; a rank-0 space is a one-iteration loop); a reduction over everything is an `scf.for` nest
-//! over the space carrying its accumulator. Dimension 0 of the space (of the parallel loop or of the
-//! nest) carries the `arrayc.chunk` marker, and the `scf.for` over the axis of a reduction along an
-//! axis the `arrayc.axis_chunk` marker
-//! ([`KernelLayout::axis_split`](arrayc_passes::kernel_layout::KernelLayout::axis_split)).
+//! over the space carrying its accumulator. Dimension 0 of a parallel loop carries the `arrayc.chunk`
+//! marker; the bounds of an `scf.for` over dimension 0 of the nest, and of the `scf.for` over the
+//! axis of a reduction along an axis
+//! ([`KernelLayout::axis_split`](arrayc_passes::kernel_layout::KernelLayout::axis_split)), are
+//! placeholders marked `arrayc.chunk_bound` (`builder::ChunkBound`).
 //!
 //! The CPU target ([`cpu::lower_to_chunks`]) appends `%lo, %hi: index` and runs the marked dimension
 //! (dimension 0 of the chunked space) over `[%lo, %hi)`, the chunk the runtime assigned (see
@@ -138,6 +139,7 @@ use melior::{
 };
 
 pub use arrayc_passes::legality::{fusible_block, kernel_legality};
+pub use loops::SUM_ACCUMULATORS;
 
 /// A kernel that this back end cannot compile (malformed kernel IR: a compiler bug upstream).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -1438,6 +1438,19 @@ impl Lowerer<'_> {
         let mut out = x;
         for step in steps {
             let Type::Array(_, rank) = self.f.ty(out) else { unreachable!("a reduction along an axis is an array") };
+            if let Some((src, perm, a)) = step.and_then(|a| self.transposed_last_axis(out, a)) {
+                // Along the last axis of a transpose (`sum(x.T, axis=1)`): the same elements of
+                // `src` along its axis `perm[a]`, whose kernel walks `src`'s rows contiguously
+                // (a row-major `src`'s last axis is not reduced), then the other axes permuted as
+                // the transpose had them (a view; none for rank 2).
+                let b = perm[a];
+                let sizes: Vec<ValueId> = (0..rank).filter(|&d| d != b).map(|d| self.dim(src, d)).collect();
+                let red = self.new_array(dt, sizes);
+                self.emit(OpKind::Compute { func: ComputeFn::Reduce(kind, Some(b)), out: red, ins: vec![src] });
+                let rest: Vec<usize> = perm.iter().filter(|&&p| p != b).map(|&p| p - usize::from(p > b)).collect();
+                out = if rest.iter().enumerate().all(|(i, &p)| i == p) { red } else { self.transpose(red, rest) };
+                continue;
+            }
             let sizes: Vec<ValueId> = match step {
                 Some(a) => (0..rank).filter(|&d| d != a).map(|d| self.dim(out, d)).collect(),
                 None => vec![],
@@ -1462,6 +1475,18 @@ impl Lowerer<'_> {
         Ok(match count {
             Some(n) => self.scalar_binary(BinFn::Div, s, n, dt),
             None => s,
+        })
+    }
+
+    /// `(src, perm, a)` when `v` is `arr.transpose(src, perm)` of the current body and `a` is its
+    /// last axis but not `src`'s (the reduction that [`reduction`](Self::reduction) turns into one
+    /// along `src`'s axis `perm[a]`); else `None`.
+    fn transposed_last_axis(&self, v: ValueId, a: usize) -> Option<(ValueId, Vec<usize>, usize)> {
+        self.bodies.last()?.iter().rev().find_map(|op| match &op.kind {
+            OpKind::Transpose { res, src, perm } if *res == v && a + 1 == perm.len() && perm[a] != a => {
+                Some((*src, perm.clone(), a))
+            }
+            _ => None,
         })
     }
 
