@@ -111,8 +111,19 @@ fn run<T: Mac>(out: &View, x: &View, y: &View, off: i64) {
     let mut yr = elements::<T>(y);
     yr.reverse();
     let off = off as usize;
-    let mut sums = vec![T::default(); out.shape[0] as usize];
+    let len = out.shape[0] as usize;
+    let base = out.base.as_ptr() as *mut T;
+    let mut strided = vec![];
+    let sums: &mut [T] = if out.strides[0] == 1 || len <= 1 {
+        // SAFETY: `convolve` checked `out` (of `T`s) to lie inside its base array, which no input
+        // shares; its `len` elements from `offset` are contiguous, and nothing else runs now.
+        unsafe { std::slice::from_raw_parts_mut(base.offset(out.offset as isize), len) }
+    } else {
+        strided.resize(len, T::default());
+        &mut strided
+    };
     sums.par_chunks_mut(BLOCK).enumerate().for_each(|(b, block)| {
+        block.fill(T::default());
         let first = b * BLOCK + off;
         for (j, &c) in yr.iter().enumerate() {
             let xs = &xpad[first + j..first + j + block.len()];
@@ -121,10 +132,8 @@ fn run<T: Mac>(out: &View, x: &View, y: &View, off: i64) {
             }
         }
     });
-    let base = out.base.as_ptr() as *mut T;
-    for (k, s) in sums.into_iter().enumerate() {
-        // SAFETY: `out` (of `T`s) is checked as the inputs; it repeats no element and shares no
-        // base array with them, and nothing else runs now.
+    for (k, s) in strided.into_iter().enumerate() {
+        // SAFETY: as above; `out` repeats no element.
         unsafe { *base.offset((out.offset + k as i64 * out.strides[0]) as isize) = s };
     }
 }
