@@ -72,14 +72,12 @@ def main():
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        inputs, wants = {}, {}
-        for n, m in {(n, m) for n, m, _ in cases}:
-            a, v = rng.random(n), rng.random(m)
-            inputs[(n, m)] = (tmp / f"a{n}.npy", tmp / f"v{m}.npy")
-            np.save(inputs[(n, m)][0], a)
-            np.save(inputs[(n, m)][1], v)
-            for mode in MODES:
-                wants[(n, m, mode)] = (a, v)
+        arrays = {}
+        for name, size in [("a", n) for n in args.sizes] + [("v", m) for m in args.taps]:
+            arrays[(name, size)] = (tmp / f"{name}{size}.npy", rng.random(size))
+            np.save(*arrays[(name, size)])
+        inputs = {c: (arrays[("a", c[0])][0], arrays[("v", c[1])][0]) for c in cases}
+        wants = {c: (arrays[("a", c[0])][1], arrays[("v", c[1])][1]) for c in cases}
         srcs = {}
         for mode in MODES:
             srcs[mode] = tmp / f"{mode}.arr"
@@ -101,7 +99,7 @@ def main():
             numpy_ms[bench].append(best_ms(reference, 1))
             for b in binaries if r % 2 == 0 else binaries[::-1]:
                 for c in cases:
-                    a_path, v_path = inputs[c[:2]]
+                    a_path, v_path = inputs[c]
                     run_ms, wall_ms, got = run_arrayc(b, srcs[c[2]], {"a": f"@{a_path}", "v": f"@{v_path}"}, tmp / "out")
                     a, v = wants[c]
                     np.testing.assert_allclose(got, np.convolve(a, v, c[2]), rtol=1e-9, atol=1e-9, err_msg=f"{b} {c}")

@@ -173,10 +173,7 @@ impl Checker {
                 let joined = arrays.iter().map(|(_, s)| match join_unit_axes(c.b, s.len()) {
                     Some(axes) => {
                         let mut own = s.iter();
-                        axes.iter()
-                            .map(|&a| if a { own.next().cloned() } else { Some(Size::lit(1)) })
-                            .flatten()
-                            .collect()
+                        axes.iter().filter_map(|&a| if a { own.next().cloned() } else { Some(Size::lit(1)) }).collect()
                     }
                     None => s.clone(),
                 });
