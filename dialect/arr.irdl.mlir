@@ -93,6 +93,13 @@ irdl.dialect @arr {
   irdl.operation @sort { %o = irdl.any
     %a = irdl.any
     irdl.operands(out: %o, src: %a) }
+  // arr.convolve(out, a, v, off) : out[k] = sum_j x[k + off - j] * y[j], x the longer of the 1-d
+  // views a and v, y the other (NumPy's convolve), a host operation (dialect/README.md).
+  irdl.operation @convolve { %o = irdl.any
+    %a = irdl.any
+    %v = irdl.any
+    %k = irdl.any
+    irdl.operands(out: %o, a: %a, v: %v, off: %k) }
   // arr.exchange(view) : in a distributed run, each rank receives the elements of view that the
   // next computation reads there and another rank owns (a halo exchange; dialect/README.md).
   irdl.operation @exchange { %v = irdl.any

@@ -643,6 +643,11 @@ impl FuncImporter<'_> {
                     .value();
                 OpKind::Sort { out: ops[0], src: ops[1], axis, indices }
             }
+            "convolve" => {
+                want(4)?;
+                no_results()?;
+                OpKind::Convolve { out: ops[0], a: ops[1], v: ops[2], off: ops[3] }
+            }
             "matmul" => {
                 want(3)?;
                 no_results()?;

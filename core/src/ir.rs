@@ -137,6 +137,13 @@ pub enum OpKind {
     /// that overlaps nothing. A host operation like `arr.matmul` (`arrayc_runtime::sort`, a
     /// parallel sort): it reads `src` and writes `out`, so it ends a WSP region.
     Sort { out: ValueId, src: ValueId, axis: usize, indices: bool },
+    /// `arr.convolve`: `out[k] = sum_j x[k + off - j] * y[j]` over the `j` with `0 <= k + off - j <
+    /// nl`, `x` the longer of the 1-d views `a` and `v` (size `nl`; `a` when the sizes are equal)
+    /// and `y` the other: NumPy's `convolve`, whose mode the lowering turns into the `i64` scalar
+    /// `off` and `out`'s size. `a`, `v` and `out` have one dtype; `out` is a new array. A host
+    /// operation like `arr.sort` (`arrayc_runtime::convolve`): it reads `a` and `v` and writes
+    /// `out`, so it ends a WSP region.
+    Convolve { out: ValueId, a: ValueId, v: ValueId, off: ValueId },
     /// `arr.exchange`: in a distributed run (`arrayc run --distributed`, docs/distributed.md), the
     /// elements of `view` that the computation following it reads on a rank, where another rank
     /// owns them, are brought up to date on that rank before it runs (a halo exchange: DistNumPy's
@@ -216,6 +223,7 @@ impl OpKind {
             | Compute { .. }
             | MatMul { .. }
             | Sort { .. }
+            | Convolve { .. }
             | Exchange { .. }
             | AllReduce { .. } => {
                 vec![]
@@ -250,6 +258,7 @@ impl OpKind {
             Compute { out, ins, .. } => [vec![*out], ins.clone()].concat(),
             MatMul { out, lhs, rhs } => vec![*out, *lhs, *rhs],
             Sort { out, src, .. } => vec![*out, *src],
+            Convolve { out, a, v, off } => vec![*out, *a, *v, *off],
             Exchange { view } | AllReduce { view, .. } => vec![*view],
         }
     }

@@ -332,6 +332,7 @@ impl Printer<'_> {
             Sort { out, src, axis, indices } => {
                 self.generic("sort", &[], &[*out, *src], &format!(" {{axis = {axis} : i64, indices = {indices}}}"))
             }
+            Convolve { out, a, v, off } => self.generic("convolve", &[], &[*out, *a, *v, *off], ""),
             Exchange { view } => self.generic("exchange", &[], &[*view], ""),
             AllReduce { view, kind } => {
                 self.generic("allreduce", &[], &[*view], &format!(" {{kind = \"{}\"}}", kind.name()))

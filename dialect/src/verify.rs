@@ -417,6 +417,19 @@ impl Verifier<'_> {
                     return Err("writes `i64` indices, or values of its input's dtype".into());
                 }
             }
+            Convolve { out, a, v, off } => {
+                let ranks = [self.array(*out, "out")?, self.array(*a, "a")?, self.array(*v, "v")?];
+                if ranks != [1, 1, 1] {
+                    return Err("takes 1-d views only".into());
+                }
+                let dtypes = [*out, *a, *v].map(|x| self.f.ty(x).dtype());
+                if dtypes.iter().any(|d| *d != dtypes[0]) || dtypes[0] == DType::Bool {
+                    return Err("takes numeric views of one dtype".into());
+                }
+                if self.scalar(*off, "off")? != DType::I64 {
+                    return Err("takes an `i64` offset".into());
+                }
+            }
             MatMul { out, lhs, rhs } => {
                 let ranks = [self.array(*out, "out")?, self.array(*lhs, "lhs")?, self.array(*rhs, "rhs")?];
                 if ranks != [2, 2, 2] {
@@ -555,6 +568,7 @@ fn op_name(k: &OpKind) -> String {
         Print { .. } => "arr.print".into(),
         MatMul { .. } => "arr.matmul".into(),
         Sort { .. } => "arr.sort".into(),
+        Convolve { .. } => "arr.convolve".into(),
         Exchange { .. } => "arr.exchange".into(),
         AllReduce { .. } => "arr.allreduce".into(),
         Compute { func, .. } => format!("arr.{}", func.name()),

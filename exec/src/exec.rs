@@ -269,6 +269,15 @@ impl<'a> Executor<'a> {
                 }
                 arrayc_runtime::sort::sort(out, src, *axis, *indices)?
             }
+            Inst::Convolve { out, a, v, off } => {
+                let (out, a, v) = (fr.vw(*out)?, fr.vw(*a)?, fr.vw(*v)?);
+                if self.device {
+                    self.kernels.host_read(a)?;
+                    self.kernels.host_read(v)?;
+                    self.kernels.host_write(out)?;
+                }
+                arrayc_runtime::convolve::convolve(out, a, v, fr.int(*off))?
+            }
             Inst::Fail(e) => return Err(OpError::Msg(e.to_string())),
         }
         Ok(Next::Pc)
@@ -669,6 +678,14 @@ enum Inst {
         axis: usize,
         indices: bool,
     },
+    /// `arr.convolve`: `out` is NumPy's `convolve` of `a` and `v` from offset `off`, an `i64`
+    /// register (`arrayc_runtime::convolve`).
+    Convolve {
+        out: u32,
+        a: u32,
+        v: u32,
+        off: u32,
+    },
     /// An internal error found by the translation, reported if the operation is reached.
     Fail(InternalError),
 }
@@ -1003,6 +1020,12 @@ impl Translator<'_> {
             Sort { out, src, axis, indices } => {
                 Inst::Sort { out: self.view_reg(*out), src: self.view_reg(*src), axis: *axis, indices: *indices }
             }
+            Convolve { out, a, v, off } => Inst::Convolve {
+                out: self.view_reg(*out),
+                a: self.view_reg(*a),
+                v: self.view_reg(*v),
+                off: self.scalar_reg(*off),
+            },
             MatMul { out, lhs, rhs } => {
                 Inst::MatMul { out: self.view_reg(*out), lhs: self.view_reg(*lhs), rhs: self.view_reg(*rhs) }
             }

@@ -676,9 +676,10 @@ pub const DOCS: &[DocRow] = {
                 written as names): `out[k] = sum(a[k - j] * v[j])` over the valid `j`, of `n + m - 1` elements \
                 (`full`, the default), `max(n, m)` (`same`: centred, from `(min(n, m) - 1) // 2`) or \
                 `max(n, m) - min(n, m) + 1` (`valid`), the longer array taken first as NumPy does; an empty \
-                array is E0503 when known, else a run-time ValueError naming the line. The longer array gathered \
-                over the grid of (output, shorter-array) positions, times the shorter, summed along it: one \
-                fused kernel (`len * min(n, m)` multiplications, as NumPy's direct method)",
+                array is E0503 when known, else a run-time ValueError naming the line. A host operation \
+                (`arr.convolve`, on every target): the longer array zero-padded, the shorter reversed, blocks \
+                of outputs in parallel each accumulating one product per tap in a vectorised loop \
+                (`len * min(n, m)` multiplications, as NumPy's direct method)",
             builtins: &[B::Convolve],
         },
         DocRow {

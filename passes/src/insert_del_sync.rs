@@ -40,6 +40,7 @@ fn insert_syncs(body: &mut Body, f: &Func, bases: &HashMap<ValueId, ValueId>, is
             OpKind::Print { value, .. } if f.ty(*value).is_array() => vec![*value],
             OpKind::MatMul { lhs, rhs, .. } => vec![*lhs, *rhs],
             OpKind::Sort { src, .. } => vec![*src],
+            OpKind::Convolve { a, v, .. } => vec![*a, *v],
             OpKind::Return { values } if is_entry => values.iter().copied().filter(|v| f.ty(*v).is_array()).collect(),
             _ => vec![],
         };

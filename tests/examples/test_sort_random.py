@@ -104,7 +104,8 @@ def test_integers_are_uniform(tmp_path):
 # ---------------------------------------------------------------------------------------------
 # convolve
 
-SIZES = [(5, 3), (3, 5), (1, 1), (7, 7), (4, 6), (1, 9), (10, 2)]
+# The last two span several of arrayc_runtime::convolve's blocks of 2048 outputs, either array longer.
+SIZES = [(5, 3), (3, 5), (1, 1), (7, 7), (4, 6), (1, 9), (10, 2), (5000, 6), (9, 4099)]
 
 
 def draw(dt, n, rng):
@@ -127,6 +128,7 @@ def test_convolve_matches_numpy(n, m, dt, target, tmp_path):
         ("convolve(v, a, mode=valid)", lambda: np.convolve(v, a, "valid")),
         ("convolve(a, w, mode=same)", lambda: np.convolve(a, w, "same")),
         ("convolve(a, v) * 2", lambda: np.convolve(a, v) * 2),
+        ("convolve(a[::-1], v[::2], mode=same)", lambda: np.convolve(a[::-1], v[::2], "same")),
     ]
     rdt = {"f64": "f64", "f32": "f32", "i64": "i64"}[dt]
     pdt = "i64" if dt == "i64" else "f64"

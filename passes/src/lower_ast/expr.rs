@@ -1139,7 +1139,7 @@ impl Lowerer<'_> {
             B::ZerosLike | B::OnesLike | B::EmptyLike | B::FullLike => self.creation(b, &vals, kwargs, ty)?,
             B::Arange => self.arange(&vals, ty),
             B::Normal | B::Integers => self.random_draws(b, &vals, kwargs, ty)?,
-            B::Convolve => self.convolve(args, &vals, kwargs, ty)?,
+            B::Convolve => self.convolve(&vals, kwargs, ty)?,
             B::Sort | B::Argsort => {
                 let axis = self.axis_kwarg(kwargs, vals[0])?;
                 self.sort(vals[0], axis, b == B::Argsort, ty)

@@ -1,13 +1,12 @@
 //! Random draws and convolution (`docs/language.md`, "Builtin functions"; their types:
-//! `grammar/src/check/random_sort.rs`), composed from existing operations so that they fuse:
-//! `normal` is Box–Muller on `random`'s uniforms (`arr.compute random` of an array with a trailing
+//! `grammar/src/check/random_sort.rs`). The draws are composed from existing operations so that
+//! they fuse: `normal` is Box–Muller on `random`'s uniforms (`arr.compute random` of an array with a trailing
 //! axis of 2, then elementwise `log`, `sqrt`, `cos`); `integers` scales `random`'s uniforms and
-//! rounds down; `convolve` gathers the longer array along a grid of (output, shorter-array)
-//! positions and sums along the shorter array, one reduction. `sort` and `argsort` are `arr.sort`,
-//! a host operation (`arrayc_runtime::sort`).
+//! rounds down. `convolve` is `arr.convolve`, and `sort` and `argsort` are `arr.sort`: host
+//! operations (`arrayc_runtime::convolve`, `arrayc_runtime::sort`).
 
 use super::{LResult, Lowerer};
-use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
+use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, Scalar, Type, UnFn, ValueId};
 use arrayc_grammar::ast::{self, DType, Expr};
 use arrayc_grammar::builtin::{convolve_mode, Builtin, ConvolveMode};
 use arrayc_grammar::types::Ty;
@@ -82,26 +81,18 @@ impl Lowerer<'_> {
         Ok(z)
     }
 
-    /// `convolve(a, v, mode=)` of 1-d arrays `a` (size `n`) and `v` (size `m`), NumPy's: the longer
-    /// `x` (size `nl`) and the shorter `y` (size `ns`, `a` first when equal), then
-    /// `out[k] = sum_j where(0 <= i < nl, x[clip(i)], 0) * y[j]`, `i = k + off - j`, for `j` in
-    /// `0 .. ns`, `k` in `0 .. len`: a gather over the `(len, ns)` grid summed along its last axis.
-    /// `off` and `len` are `0`, `nl + ns - 1` (`full`), `(ns - 1) // 2`, `nl` (`same`),
-    /// `ns - 1`, `nl - ns + 1` (`valid`). Which array is longer is decided at compile time when both
-    /// sizes are known, else per element by a `where` on the sizes (both arrays gathered at
-    /// clipped positions).
-    pub(crate) fn convolve(
-        &mut self,
-        args: &[Expr],
-        vals: &[ValueId],
-        kwargs: &[(ast::Ident, Expr)],
-        ty: &Ty,
-    ) -> LResult<ValueId> {
-        let Ty::Array(dt, _) = ty else { unreachable!("checked: an array") };
+    /// `convolve(a, v, mode=)` of 1-d arrays `a` (size `n`) and `v` (size `m`), NumPy's: both cast
+    /// to the result's dtype, then an `arr.convolve` (a host operation, `arrayc_runtime::convolve`,
+    /// which takes the longer array first as NumPy does) into a new array of `len` elements from
+    /// offset `off` of the full convolution. With `nl = max(n, m)` and `ns = min(n, m)`, `off` and
+    /// `len` are `0`, `nl + ns - 1` (`full`), `(ns - 1) // 2`, `nl` (`same`), `ns - 1`,
+    /// `nl - ns + 1` (`valid`): this is the one place the run time takes them from. An empty
+    /// array is NumPy's ValueError, a run-time check naming the line.
+    pub(crate) fn convolve(&mut self, vals: &[ValueId], kwargs: &[(ast::Ident, Expr)], ty: &Ty) -> LResult<ValueId> {
+        let Ty::Array(dt, shape) = ty else { unreachable!("checked: an array") };
         let dt = *dt;
         let mode = Self::kwarg(kwargs, "mode").and_then(convolve_mode).unwrap_or(ConvolveMode::Full);
-        let (a, v) = (vals[0], vals[1]);
-        let (n, m) = (self.dim(a, 0), self.dim(v, 0));
+        let (n, m) = (self.dim(vals[0], 0), self.dim(vals[1], 0));
         let zero = self.i64_const(0);
         let one = self.i64_const(1);
         for (len, what) in [(n, "a"), (m, "v")] {
@@ -111,12 +102,6 @@ impl Lowerer<'_> {
                 msg: format!("convolve: {what} cannot be empty (NumPy's ValueError)"),
             });
         }
-        let known = |i: usize| self.ty_of(&args[i]).shape().and_then(|s| s[0].as_const());
-        // `Some(true)`: `v` is longer (NumPy swaps); `None`: decided at run time.
-        let swap = match (known(0), known(1)) {
-            (Some(n), Some(m)) => Some(m > n),
-            _ => None,
-        };
         let nl = self.scalar_binary(BinFn::Maximum, n, m, DType::I64);
         let ns = self.scalar_binary(BinFn::Minimum, n, m, DType::I64);
         let ns1 = self.scalar_binary(BinFn::Sub, ns, one, DType::I64);
@@ -128,54 +113,13 @@ impl Lowerer<'_> {
             }
             ConvolveMode::Valid => (ns1, self.scalar_binary(BinFn::Sub, nl, ns1, DType::I64)),
         };
-        let i64a = |l: &mut Self, func: ComputeFn, ins: Vec<ValueId>, sizes: &[ValueId]| {
-            l.compute_new(func, ins, DType::I64, sizes.to_vec(), None)
-        };
-        let grid = [len, ns];
-        let k = i64a(self, ComputeFn::Arange, vec![off, one], &[len]);
-        let k = self.view_with(k, vec![IndexEntry::Full, IndexEntry::NewAxis], vec![]);
-        let j = i64a(self, ComputeFn::Arange, vec![zero, one], &[ns]);
-        let j2 = self.view_with(j, vec![IndexEntry::NewAxis, IndexEntry::Full], vec![]);
-        let i = i64a(self, ComputeFn::Binary(BinFn::Sub), vec![k, j2], &grid);
-        let bool_grid = |l: &mut Self, f: BinFn, x: ValueId, y: ValueId| {
-            l.compute_new(ComputeFn::Binary(f), vec![x, y], DType::Bool, grid.to_vec(), None)
-        };
-        let ge = bool_grid(self, BinFn::Ge, i, zero);
-        let lt = bool_grid(self, BinFn::Lt, i, nl);
-        let inside = bool_grid(self, BinFn::And, ge, lt);
-        // Gathers `src` (size `len`) at `idx` clipped to `0 .. len`, over `sizes`.
-        let gather_clipped = |l: &mut Self, src: ValueId, len: ValueId, idx: ValueId, sizes: &[ValueId]| {
-            let last = l.scalar_binary(BinFn::Sub, len, one, DType::I64);
-            let c = i64a(l, ComputeFn::Binary(BinFn::Maximum), vec![idx, zero], sizes);
-            let c = i64a(l, ComputeFn::Binary(BinFn::Minimum), vec![c, last], sizes);
-            let Type::Array(d, _) = l.f.ty(src) else { unreachable!("checked: an array") };
-            let out = l.new_array(d, sizes.to_vec());
-            l.emit(OpKind::Compute { func: ComputeFn::Gather(0), out, ins: vec![src, c] });
-            out
-        };
-        let (x, y) = match swap {
-            Some(false) => (gather_clipped(self, a, n, i, &grid), gather_clipped(self, v, m, j, &[ns])),
-            Some(true) => (gather_clipped(self, v, m, i, &grid), gather_clipped(self, a, n, j, &[ns])),
-            None => {
-                let swapped = self.scalar_binary(BinFn::Gt, m, n, DType::I64);
-                let xa = gather_clipped(self, a, n, i, &grid);
-                let xv = gather_clipped(self, v, m, i, &grid);
-                let x = self.compute_new(ComputeFn::Where, vec![swapped, xv, xa], dt, grid.to_vec(), None);
-                let ya = gather_clipped(self, a, n, j, &[ns]);
-                let yv = gather_clipped(self, v, m, j, &[ns]);
-                let y = self.compute_new(ComputeFn::Where, vec![swapped, ya, yv], dt, vec![ns], None);
-                (x, y)
-            }
-        };
-        let zd = self.constant(Scalar::I64(0).cast(dt));
-        let x = self.compute_new(ComputeFn::Where, vec![inside, x, zd], dt, grid.to_vec(), None);
-        let y = self.view_with(y, vec![IndexEntry::NewAxis, IndexEntry::Full], vec![]);
-        let p = self.compute_new(ComputeFn::Binary(BinFn::Mul), vec![x, y], dt, grid.to_vec(), None);
+        let [a, v] = [(vals[0], n), (vals[1], m)].map(|(x, size)| match self.f.ty(x) {
+            Type::Array(d, _) if d == dt => x,
+            _ => self.compute_new(ComputeFn::Copy, vec![x], dt, vec![size], None),
+        });
         let out = self.new_array(dt, vec![len]);
-        if let Ty::Array(_, shape) = ty {
-            self.shapes.insert(out, shape.clone());
-        }
-        self.emit(OpKind::Compute { func: ComputeFn::Reduce(ReduceKind::Sum, Some(1)), out, ins: vec![p] });
+        self.shapes.insert(out, shape.clone());
+        self.emit(OpKind::Convolve { out, a, v, off });
         Ok(out)
     }
 
