@@ -33,15 +33,12 @@ pub(super) fn reductions(l: &KernelLayout) -> impl Iterator<Item = &Reduction> {
 /// thread count and run. The rounding error also grows more slowly than in one chain (each chain
 /// sums an eighth of the elements), closer to NumPy's pairwise summation, which sums blocks of
 /// 128 elements in eight such accumulators too. Measured in `benchmarks/REPORT.md`,
-/// "Reductions (issue 32)".
+/// "Reductions (issue 32)". Every float sum and product is split, whatever else its block
+/// computes: splitting only small blocks made a reduction's rounding depend on the partition
+/// (`test_fusion.py`'s fused == singleton). The price is compile work: leibnitz_pi's seven-operation
+/// sum, split, took 155 M instructions for a whole `arrayc run --no-cache` instead of 56 M.
 pub const SUM_ACCUMULATORS: usize = 8;
 
-/// The most elementwise operations a block may have for its float sums and products to be split
-/// among [`SUM_ACCUMULATORS`] accumulators: the split loop holds that many copies of the body, and
-/// LLVM's work grows with it. A sum of an array, of `(x - m)**2` or of `a * b` is split; leibnitz_pi's
-/// sum of seven operations is not: split, its whole `arrayc run --no-cache` took 155 M instructions
-/// instead of 56 M (callgrind), and its body's own arithmetic hides the chain of additions anyway.
-pub const SPLIT_MAX_OPS: usize = 3;
 
 /// Loop indices, one per dimension of the iteration space, set as the loops are opened.
 type Idx<'c> = Vec<Option<Value<'c, 'c>>>;
@@ -343,8 +340,8 @@ impl<'c> Gen<'c, '_> {
     /// space has none and runs once) from 0 to `ub`, split among the launch's chunks as `chunk`
     /// says, one iteration of the block per index, combining each reduction's input into its
     /// accumulator (`accs`, one per reduction, in order); returns the accumulators after it. When a
-    /// reduction is a float sum or product and the block has at most [`SPLIT_MAX_OPS`] elementwise
-    /// operations, the loop carries [`SUM_ACCUMULATORS`] accumulators per reduction, as that
+    /// reduction is a float sum or product, the loop carries [`SUM_ACCUMULATORS`] accumulators
+    /// per reduction, as that
     /// constant's docs say (a loop by [`SUM_ACCUMULATORS`], then one over the
     /// rest); else one, in order.
     fn accumulate(
@@ -365,7 +362,7 @@ impl<'c> Gen<'c, '_> {
             .zip(&reds)
             .any(|(a, red)| a.d.is_float() && matches!(red.kind, ReduceKind::Sum | ReduceKind::Prod));
         let (mut start, mut accs) = (lo, accs);
-        if strict && r > 0 && l.ops.len() <= SPLIT_MAX_OPS {
+        if strict && r > 0 {
             let k = SUM_ACCUMULATORS;
             let step = self.idx_const(k as i64);
             let n = self.val(arith::subi(hi, lo, self.loc));
