@@ -39,7 +39,6 @@ pub(super) fn reductions(l: &KernelLayout) -> impl Iterator<Item = &Reduction> {
 /// sum, split, took 155 M instructions for a whole `arrayc run --no-cache` instead of 56 M.
 pub const SUM_ACCUMULATORS: usize = 8;
 
-
 /// Loop indices, one per dimension of the iteration space, set as the loops are opened.
 type Idx<'c> = Vec<Option<Value<'c, 'c>>>;
 
