@@ -17,7 +17,6 @@ run phase's ratio to NumPy, and the load average before and after (the machine m
 """
 import argparse
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -27,8 +26,9 @@ from pathlib import Path
 
 import numpy as np
 
+from axis_reduce import run_arrayc  # one `arrayc run --time` of a program of `x`
+
 REPO = Path(__file__).resolve().parents[1]
-RUN_LINE = re.compile(r"^time: run\s+([0-9.]+) ms", re.M)
 OPS = ["sum", "min", "max", "argmin", "argmax"]
 
 
@@ -49,15 +49,6 @@ def cases():
     out.append(("sum(m.T, axis=1)", "m", "fn main(x: f64[N, M]) -> f64[M] {\n    return sum(x.T, axis=1);\n}\n",
                 lambda a: np.sum(a.T, axis=1)))
     return out
-
-
-def run_arrayc(binary, src, x_path, out_dir):
-    """(run phase ms, end-to-end ms, result) of one `arrayc run --time`."""
-    t0 = time.perf_counter()
-    proc = subprocess.run([binary, "run", "--time", str(src), "--arg", f"x=@{x_path}", "--out", str(out_dir)],
-                          capture_output=True, text=True, check=True)
-    wall = (time.perf_counter() - t0) * 1e3
-    return float(RUN_LINE.search(proc.stderr).group(1)), wall, np.load(out_dir / "result_0.npy")
 
 
 def check(name, got, want, x):
