@@ -7,7 +7,11 @@
 //! result, and `<name>_combine` combines them all in order.
 //!
 //! [`Emulation`] is a [`KernelLauncher`], so the host executor runs whole programs on it; the
-//! tests compare those runs with the CPU target's and NumPy (`tests/examples/test_gpu.py`).
+//! tests compare those runs with the CPU target's and NumPy (`tests/examples/test_gpu.py`). It
+//! reports kernel faults as the GPU's asynchronous launches do (`arrayc_runtime::gpu`, "Launch"):
+//! a launch that faults returns, later launches run, and the first fault comes out of the next wait
+//! (`host_read`, `host_write`, `finish`), so that the executor's handling of late faults is tested
+//! where there is no GPU.
 
 use crate::jit::{context, load_object, lower_to_llvm, object_file, take, Code, JitError};
 use crate::kernel_codegen::{self, gpu, CodegenError};
@@ -37,6 +41,8 @@ pub struct Emulation {
     grid: Grid,
     kernels: HashMap<String, (PackedFn, Option<PackedFn>, LaunchPlan)>,
     traffic: Traffic,
+    /// The first fault of the launches since the last wait.
+    pending: std::sync::Mutex<Option<KernelFault>>,
     _code: Code,
 }
 
@@ -72,13 +78,32 @@ impl Emulation {
             };
             table.insert(f.name.clone(), (main, combine, plan));
         }
-        Ok(Emulation { grid, kernels: table, traffic: Traffic::default(), _code: code })
+        Ok(Emulation { grid, kernels: table, traffic: Traffic::default(), pending: Default::default(), _code: code })
     }
 }
 
 impl KernelLauncher for Emulation {
     fn traffic(&self) -> Option<(u64, u64)> {
         Some(self.traffic.total())
+    }
+
+    /// True, so that the executor waits ([`host_read`](Self::host_read)) before the host touches
+    /// array elements, as on the GPU; the arrays themselves are the host's.
+    fn device_memory(&self) -> bool {
+        true
+    }
+
+    fn finish(&self) -> Result<(), LaunchError> {
+        let pending = self.pending.lock().map_err(|_| LaunchError::Invalid("emulation state poisoned".into()))?.take();
+        pending.map_or(Ok(()), |f| Err(LaunchError::Fault(f)))
+    }
+
+    fn host_read(&self, _v: &View) -> Result<(), LaunchError> {
+        self.finish()
+    }
+
+    fn host_write(&self, _v: &View) -> Result<(), LaunchError> {
+        self.finish()
     }
 
     /// Runs every thread of the grid, one after the other, as `arrayc_runtime::gpu` launches the
@@ -151,9 +176,11 @@ impl KernelLauncher for Emulation {
         }
         drop(partials);
         self.traffic.count(args);
-        match fault[0] {
-            NO_FAULT => Ok(()),
-            k => Err(LaunchError::Fault(KernelFault::clone(&layout.faults[k as usize]))),
+        if fault[0] != NO_FAULT {
+            let mut pending =
+                self.pending.lock().map_err(|_| LaunchError::Invalid("emulation state poisoned".into()))?;
+            pending.get_or_insert_with(|| KernelFault::clone(&layout.faults[fault[0] as usize]));
         }
+        Ok(())
     }
 }

@@ -72,7 +72,19 @@ impl<'a> Executor<'a> {
     pub fn call(&mut self, name: &str, args: Vec<RtValue>) -> Result<Vec<RtValue>, ExecError> {
         let f = self.module.funcs.iter().position(|f| f.name == name);
         let f = f.ok_or_else(|| self.err(None, format!("no function `{name}`")))?;
-        self.call_at(f, args, 0)
+        let results = self.call_at(f, args, 0)?;
+        // The launches still in flight (on a GPU) may have faulted.
+        self.kernels.finish().map_err(|e| self.launch_err(e, None))?;
+        Ok(results)
+    }
+
+    /// A launcher's error as the program's: a kernel fault at the faulting op's own line, anything
+    /// else at `loc`, the launching (or waiting) instruction's.
+    fn launch_err(&self, e: LaunchError, loc: Option<Loc>) -> ExecError {
+        match e {
+            LaunchError::Invalid(m) => self.err(loc, m),
+            LaunchError::Fault(f) => self.err(Some(Loc { line: f.line, col: f.col }), f.message),
+        }
     }
 
     /// Calls the host function at position `f` of the module at call depth `depth` (0 for the
@@ -121,7 +133,14 @@ impl<'a> Executor<'a> {
                         .collect::<Result<_, _>>()
                         .map_err(|e| self.err(code.locs[pc - 1], e.to_string()));
                 }
-                Err(OpError::Msg(m)) => return Err(self.err(code.locs[pc - 1], m)),
+                Err(OpError::Msg(m) | OpError::Launch(LaunchError::Invalid(m))) => {
+                    // A fault of a launch still in flight (on a GPU) came first.
+                    if let Err(e @ LaunchError::Fault(_)) = self.kernels.finish() {
+                        return Err(self.launch_err(e, None));
+                    }
+                    return Err(self.err(code.locs[pc - 1], m));
+                }
+                Err(OpError::Launch(e)) => return Err(self.launch_err(e, code.locs[pc - 1])),
                 Err(OpError::Exec(e)) => return Err(*e),
             }
         }
@@ -248,6 +267,8 @@ impl<'a> Executor<'a> {
                         format_view(v)
                     }
                 };
+                // What the program printed before a fault stays what it was: wait for the launches.
+                self.kernels.finish()?;
                 let _ = write!(self.out, "{text}{}", if *newline { "\n" } else { " " });
             }
             Inst::MatMul { out, lhs, rhs } => {
@@ -288,13 +309,7 @@ impl<'a> Executor<'a> {
         let argv: Vec<RtValue> = c.args.iter().map(|a| fr.value(*a)).collect::<Result<_, _>>()?;
         match &c.callee {
             Callee::Missing(name) => Err(OpError::Msg(format!("no function `{name}`"))),
-            Callee::Kernel(name) => self.kernels.launch(name, &argv).map_err(|e| match e {
-                LaunchError::Invalid(m) => OpError::Msg(m),
-                // A kernel fault names the faulting op's own line, not the launch's.
-                LaunchError::Fault(f) => {
-                    OpError::Exec(Box::new(self.err(Some(Loc { line: f.line, col: f.col }), f.message)))
-                }
-            }),
+            Callee::Kernel(name) => Ok(self.kernels.launch(name, &argv)?),
             Callee::Host(f) => {
                 if depth + 1 >= MAX_CALL_DEPTH {
                     let callee = &self.module.funcs[*f].name;
@@ -342,6 +357,8 @@ fn with_indices<T>(fr: &Frame, regs: &[u32], f: impl FnOnce(&[i64]) -> Result<T,
 
 enum OpError {
     Msg(String),
+    /// A launcher's error: a kernel fault names its own line ([`Executor::launch_err`]).
+    Launch(LaunchError),
     Exec(Box<ExecError>),
 }
 
@@ -373,10 +390,11 @@ impl From<InternalError> for OpError {
     }
 }
 
-/// A failed copy between host and device memory (`KernelLauncher::host_read`/`host_write`).
+/// A launcher's error: a launch's, a wait's, or a failed copy between host and device memory
+/// (`KernelLauncher::host_read`/`host_write`).
 impl From<LaunchError> for OpError {
     fn from(e: LaunchError) -> Self {
-        OpError::Msg(e.to_string())
+        OpError::Launch(e)
     }
 }
 

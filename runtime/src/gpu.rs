@@ -24,6 +24,17 @@
 //!
 //! # Launch
 //!
+//! Launches are asynchronous: they queue on the device (the context's default stream, so they run
+//! in order) and the host goes on. Each launch of a kernel that can fault gets a cell of its own in
+//! the fault slots ([`FAULT_SLOTS`] `i64`s on the device, all [`NO_FAULT`] while nothing faulted).
+//! The host waits ([`KernelLauncher::finish`]) only where it must: before it reads or writes array
+//! elements (a copy to the host, a scalar read, a host operation), before it prints, before it
+//! reports an error of its own, at the end of the run, and when the slots are all in use. A wait
+//! reads the slots back and reports the fault of the first launch, in launch order, that faulted,
+//! with its own source line: what a launch-by-launch synchronisation would have reported, since
+//! nothing the host did in between is visible (issue 33). With `CUDA_LAUNCH_BLOCKING=1` in the
+//! environment (CUDA's own switch for synchronous launches) every launch is waited for at once.
+//!
 //! [`geometry`] picks the grid: thread blocks of up to [`BLOCK_THREADS`] threads along the
 //! iteration space's last dimension, blocks along x over it and along y over the other dimensions
 //! (flattened); the kernels' grid-stride loops cover any space with any grid
@@ -75,6 +86,10 @@ fn prefault(host: &mut [u8]) {
 
 /// Bytes of freed device allocations kept for reuse at most; beyond it they are freed.
 const POOL_MAX_BYTES: usize = 4 << 30;
+
+/// Launches that may be in flight with a fault cell each before the host waits for them (see
+/// "Launch" in the module docs): 8 KiB of device memory.
+pub const FAULT_SLOTS: usize = 1024;
 
 /// Why the GPU cannot be used or a CUDA call failed.
 #[derive(Debug, thiserror::Error)]
@@ -195,6 +210,14 @@ struct Memory {
     pool_bytes: usize,
     /// The copies and kernel runs so far.
     time: DeviceTime,
+    /// The fault slots ([`FAULT_SLOTS`] `i64`s), allocated at the first launch that needs one.
+    fault_slots: Option<sys::CUdeviceptr>,
+    /// The kernels of the launches not yet waited for that have a fault cell: launch `i` uses slot `i`.
+    pending: Vec<String>,
+    /// When the device got work after the host last waited for it (`None`: idle).
+    busy_since: Option<Instant>,
+    /// The last kernel launched, named by a driver error that a wait reports.
+    last_kernel: String,
 }
 
 /// The GPU, its loaded kernels and its memory: a [`KernelLauncher`] for the executor.
@@ -206,6 +229,8 @@ pub struct Gpu {
     kernels: HashMap<String, (sys::CUfunction, Option<sys::CUfunction>, LaunchPlan)>,
     memory: Mutex<Memory>,
     traffic: Traffic,
+    /// `CUDA_LAUNCH_BLOCKING=1`: wait for every launch at once.
+    blocking: bool,
 }
 
 // SAFETY: the driver's handles may be used from any thread once the context is current there
@@ -240,6 +265,7 @@ impl Gpu {
             kernels: HashMap::new(),
             memory: Mutex::default(),
             traffic: Traffic::default(),
+            blocking: std::env::var("CUDA_LAUNCH_BLOCKING").is_ok_and(|v| v.trim() == "1"),
         };
         gpu.current()?;
         Ok(gpu)
@@ -377,7 +403,7 @@ impl Gpu {
         let checked = validate(plan, args)?;
         let Some(space) = checked.space else { return Ok(()) };
         let layout = &plan.layout;
-        let mut memory = self.memory.lock().map_err(|_| LaunchError::Invalid("GPU memory state poisoned".into()))?;
+        let mut memory = self.memory()?;
         Gpu::sweep(&mut memory);
         let abi = plan.abi(Target::Gpu);
         let mut failed = None;
@@ -391,18 +417,28 @@ impl Gpu {
         if let Some(e) = failed {
             return Err(gpu_err(e));
         }
+        if memory.pending.len() == FAULT_SLOTS {
+            self.wait(&mut memory)?;
+        }
         let mut scratch: Vec<(usize, sys::CUdeviceptr)> = vec![];
-        let result = (|| -> Result<Option<i64>, GpuError> {
-            let fault_cell = if abi.slot(KernelArg::FaultCell).is_none() {
-                None
-            } else {
-                let cell = Gpu::alloc(&mut memory, 8)?;
-                scratch.push((8, cell));
-                // SAFETY: an 8-byte device allocation.
-                unsafe { result::memcpy_htod_sync(cell, &[NO_FAULT]) }.map_err(|e| driver("fault cell", e))?;
+        let result = (|| -> Result<(), GpuError> {
+            if abi.slot(KernelArg::FaultCell).is_some() {
+                let slots = match memory.fault_slots {
+                    Some(p) => p,
+                    None => {
+                        // SAFETY: a plain allocation in the current context, freed by `drop`.
+                        let p = unsafe { result::malloc_sync(FAULT_SLOTS * 8) }
+                            .map_err(|e| driver("allocating the fault slots", e))?;
+                        // SAFETY: `p` holds FAULT_SLOTS i64s.
+                        unsafe { result::memcpy_htod_sync(p, &[NO_FAULT; FAULT_SLOTS]) }
+                            .map_err(|e| driver("fault slots", e))?;
+                        *memory.fault_slots.insert(p)
+                    }
+                };
+                let cell = slots + 8 * memory.pending.len() as u64;
                 abi.put(&mut words, KernelArg::FaultCell, &fault_cell_descriptor(cell));
-                Some(cell)
-            };
+                memory.pending.push(plan.name.clone());
+            }
             let geometry = launch_geometry(layout, &space);
             // A chunked scan's carries: one per scan and thread (`scan_carries`).
             let scan_kinds = if layout.chunked_scan { layout.scan_kinds() } else { vec![] };
@@ -437,14 +473,17 @@ impl Gpu {
                 // SAFETY: the parameters match the kernel's PTX signature word for word (its
                 // `KernelAbi` for `Target::Gpu`, the parameters validated against the plan; each
                 // word is a u64 holding the value in its low bytes, as the driver reads u8, f32 and
-                // 8-byte parameters), device pointers are live mirrors or scratch allocations, and
-                // the launch is synchronised before they are released.
+                // 8-byte parameters; the driver copies them at the launch), and device pointers are
+                // live mirrors, scratch allocations or a fault slot. A device allocation goes back
+                // to the pool or is reused only by work queued after this launch on the same stream,
+                // and freeing one (`cuMemFree`) waits for the device.
                 unsafe {
                     result::launch_kernel(f, (grid.0, grid.1, 1), (threads, 1, 1), 0, std::ptr::null_mut(), &mut params)
                 }
                 .map_err(|e| driver(&format!("launching @{}", plan.name), e))
             };
-            let start = Instant::now();
+            memory.busy_since.get_or_insert_with(Instant::now);
+            memory.last_kernel.clone_from(&plan.name);
             if let Some((gx, gy, threads)) = geometry {
                 if let Some(buf) = carry_buf {
                     // The totals pass, then the carries computed on the host.
@@ -462,23 +501,13 @@ impl Gpu {
             if partials {
                 launch(combine.expect("a combine kernel"), (1, 1), 1, &mut words)?;
             }
-            result::ctx::synchronize().map_err(|e| driver(&format!("running @{}", plan.name), e))?;
-            memory.time.kernel_s += start.elapsed().as_secs_f64();
-            match fault_cell {
-                Some(cell) => {
-                    let mut k = [NO_FAULT];
-                    // SAFETY: the 8-byte fault cell, after the launch finished.
-                    unsafe { result::memcpy_dtoh_sync(&mut k, cell) }.map_err(|e| driver("fault cell", e))?;
-                    Ok(Some(k[0]))
-                }
-                None => Ok(None),
-            }
+            Ok(())
         })();
         for (bytes, p) in scratch {
             memory.pool.push((bytes, p));
             memory.pool_bytes += bytes;
         }
-        let fault = result.map_err(gpu_err)?;
+        result.map_err(gpu_err)?;
         let outs =
             checked.written.into_iter().chain(layout.reduce.iter().chain(&layout.extra).map(|r| out_param(plan, r)));
         for p in outs {
@@ -487,10 +516,42 @@ impl Gpu {
             }
         }
         self.traffic.count(args);
-        match fault {
-            Some(k) if k != NO_FAULT => Err(LaunchError::Fault(KernelFault::clone(&layout.faults[k as usize]))),
-            _ => Ok(()),
+        if self.blocking {
+            self.wait(&mut memory)?;
         }
+        Ok(())
+    }
+
+    /// Waits for every launch so far (see "Launch" in the module docs): adds the time since the
+    /// device got work to the kernels' time, reads the fault slots of the pending launches back, and
+    /// reports the fault of the first that faulted (resetting its slots).
+    ///
+    /// Errors: [`LaunchError::Fault`] for a fault; [`LaunchError::Invalid`] when the driver reports
+    /// an error of a kernel (named by the last one launched, as the driver cannot say which).
+    fn wait(&self, memory: &mut Memory) -> Result<(), LaunchError> {
+        let Some(since) = memory.busy_since.take() else { return Ok(()) };
+        let gpu_err = |e: GpuError| LaunchError::Invalid(e.to_string());
+        self.current().map_err(gpu_err)?;
+        let synchronized = result::ctx::synchronize();
+        memory.time.kernel_s += since.elapsed().as_secs_f64();
+        synchronized.map_err(|e| gpu_err(driver(&format!("running the kernels up to @{}", memory.last_kernel), e)))?;
+        let pending = std::mem::take(&mut memory.pending);
+        let Some(slots) = memory.fault_slots.filter(|_| !pending.is_empty()) else { return Ok(()) };
+        let mut cells = vec![NO_FAULT; pending.len()];
+        // SAFETY: the first `pending.len()` (at most FAULT_SLOTS) i64s of the fault slots, after
+        // the launches that use them finished.
+        unsafe { result::memcpy_dtoh_sync(&mut cells, slots) }.map_err(|e| gpu_err(driver("fault slots", e)))?;
+        let Some((i, &k)) = cells.iter().enumerate().find(|(_, &k)| k != NO_FAULT) else { return Ok(()) };
+        // SAFETY: as above; the slots are reset for the launches to come.
+        unsafe { result::memcpy_htod_sync(slots, &vec![NO_FAULT; cells.len()]) }
+            .map_err(|e| gpu_err(driver("fault slots", e)))?;
+        let (_, _, plan) = &self.kernels[&pending[i]];
+        Err(LaunchError::Fault(KernelFault::clone(&plan.layout.faults[k as usize])))
+    }
+
+    /// The memory state, locked.
+    fn memory(&self) -> Result<std::sync::MutexGuard<'_, Memory>, LaunchError> {
+        self.memory.lock().map_err(|_| LaunchError::Invalid("GPU memory state poisoned".into()))
     }
 }
 
@@ -511,9 +572,15 @@ impl KernelLauncher for Gpu {
         self.memory.lock().ok().map(|m| m.time)
     }
 
+    fn finish(&self) -> Result<(), LaunchError> {
+        let mut memory = self.memory()?;
+        self.wait(&mut memory)
+    }
+
     fn host_read(&self, v: &View) -> Result<(), LaunchError> {
         let gpu_err = |e: GpuError| LaunchError::Invalid(e.to_string());
-        let mut memory = self.memory.lock().map_err(|_| LaunchError::Invalid("GPU memory state poisoned".into()))?;
+        let mut memory = self.memory()?;
+        self.wait(&mut memory)?;
         let key = Arc::as_ptr(&v.base) as usize;
         let Some(m) = memory.mirrors.get_mut(&key) else { return Ok(()) };
         if m.host_stale {
@@ -536,7 +603,7 @@ impl KernelLauncher for Gpu {
 
     fn host_write(&self, v: &View) -> Result<(), LaunchError> {
         self.host_read(v)?;
-        let mut memory = self.memory.lock().map_err(|_| LaunchError::Invalid("GPU memory state poisoned".into()))?;
+        let mut memory = self.memory()?;
         if let Some(m) = memory.mirrors.get_mut(&(Arc::as_ptr(&v.base) as usize)) {
             m.device_stale = true;
         }
@@ -556,8 +623,10 @@ impl Drop for Gpu {
         if self.current().is_err() {
             return;
         }
+        let _ = result::ctx::synchronize();
         let memory = self.memory.get_mut().map(std::mem::take).unwrap_or_default();
-        for ptr in memory.mirrors.values().map(|m| m.ptr).chain(memory.pool.iter().map(|&(_, p)| p)) {
+        let pool = memory.pool.iter().map(|&(_, p)| p);
+        for ptr in memory.mirrors.values().map(|m| m.ptr).chain(pool).chain(memory.fault_slots) {
             // SAFETY: allocated by `alloc`; nothing uses it any more.
             let _ = unsafe { result::free_sync(ptr) };
         }

@@ -75,6 +75,18 @@ pub trait KernelLauncher {
         Ok(())
     }
 
+    /// Waits for every kernel launched so far, for a launcher whose launches are asynchronous (the
+    /// GPU, `crate::gpu`), and reports the first fault among them, which names its own source
+    /// position. The executor calls it where the host must not go on past a fault: before it prints,
+    /// before it reports an error of its own, and at the end of a run; `host_read` and `host_write`
+    /// wait too. Nothing to do where launches are synchronous.
+    ///
+    /// Errors: [`LaunchError::Fault`] of the first launch that faulted; [`LaunchError::Invalid`]
+    /// for a device error.
+    fn finish(&self) -> Result<(), LaunchError> {
+        Ok(())
+    }
+
     /// `(bytes, launches)` of the kernels launched so far (`crate::array::Traffic`), when counted.
     fn traffic(&self) -> Option<(u64, u64)> {
         None
@@ -89,8 +101,9 @@ pub trait KernelLauncher {
 
 /// The copies and kernel runs of a launcher with memory of its own (the GPU), as `--time` reports
 /// them: bytes copied each way, and seconds of wall time spent in the copies and in the kernels
-/// (from each launch to the end of its synchronisation: launch latency included). Every copy and
-/// launch is synchronous, so the two times add up with the host's own work to the run phase.
+/// (from the launch that found the device idle to the end of the wait for it, launch latency
+/// included). Copies wait for the kernels queued before them, and the kernels' time runs while the
+/// host goes on, so the two times do not add up with the host's own work to the run phase.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct DeviceTime {
     /// Bytes copied from the host to the device.
@@ -99,6 +112,7 @@ pub struct DeviceTime {
     pub to_host: u64,
     /// Seconds spent in the copies, both ways.
     pub copy_s: f64,
-    /// Seconds spent in kernel launches until their end.
+    /// Seconds during which the device had kernels queued or running, as the host saw it: from a
+    /// launch that found it idle to the end of the next wait.
     pub kernel_s: f64,
 }
