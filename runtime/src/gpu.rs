@@ -119,26 +119,32 @@ fn driver(what: &str, e: result::DriverError) -> GpuError {
     GpuError::Driver(format!("{what}: {e:?}"))
 }
 
-/// The grid and block of a launch over an iteration space of `space` (elements per dimension):
-/// `(grid x, grid y, threads per block)`; `None` for an empty space.
-pub fn geometry(space: &[i64]) -> Option<(u32, u32, u32)> {
+/// The threads a launch runs at most where the device's own figure is not known (the emulation,
+/// a failed occupancy query): [`MAX_BLOCKS`] blocks of [`BLOCK_THREADS`].
+pub const MAX_THREADS: u64 = MAX_BLOCKS as u64 * BLOCK_THREADS as u64;
+
+/// The grid and block of a launch over an iteration space of `space` (elements per dimension), of
+/// at most `max_threads` threads (and [`MAX_BLOCKS`] blocks): `(grid x, grid y, threads per
+/// block)`; `None` for an empty space. The kernels' grid-stride loops cover the rest of the space.
+pub fn geometry(space: &[i64], max_threads: u64) -> Option<(u32, u32, u32)> {
     if space.contains(&0) {
         return None;
     }
     let inner = space.last().copied().unwrap_or(1) as u64;
     let rows: u64 = space.iter().rev().skip(1).map(|&n| n as u64).product();
     let threads = inner.next_power_of_two().clamp(32, BLOCK_THREADS as u64);
-    let gx = inner.div_ceil(threads).min(MAX_BLOCKS as u64);
-    let gy = rows.min((MAX_BLOCKS as u64 / gx).max(1)).min(65535);
+    let max_blocks = (max_threads / threads).clamp(1, MAX_BLOCKS as u64);
+    let gx = inner.div_ceil(threads).min(max_blocks);
+    let gy = rows.min((max_blocks / gx).max(1)).min(65535);
     Some((gx as u32, gy as u32, threads as u32))
 }
 
-/// The grid and block of a launch of a kernel of layout `layout` over the iteration space `space`:
-/// [`geometry`] of its [`grid_space`], or one thread for a block that runs in order
-/// ([`KernelLayout::in_order_on_gpu`]: a scatter that sets; its grid-stride loops then visit the
-/// space in row-major order). `None` for an empty space.
-pub fn launch_geometry(layout: &KernelLayout, space: &[i64]) -> Option<(u32, u32, u32)> {
-    let g = geometry(&grid_space(layout, space))?;
+/// The grid and block of a launch of a kernel of layout `layout` over the iteration space `space`,
+/// of at most `max_threads` threads: [`geometry`] of its [`grid_space`], or one thread for a block
+/// that runs in order ([`KernelLayout::in_order_on_gpu`]: a scatter that sets; its grid-stride
+/// loops then visit the space in row-major order). `None` for an empty space.
+pub fn launch_geometry(layout: &KernelLayout, space: &[i64], max_threads: u64) -> Option<(u32, u32, u32)> {
+    let g = geometry(&grid_space(layout, space), max_threads)?;
     Some(if layout.in_order_on_gpu() { (1, 1, 1) } else { g })
 }
 
@@ -226,7 +232,9 @@ pub struct Gpu {
     device: sys::CUdevice,
     name: String,
     module: Option<sys::CUmodule>,
-    kernels: HashMap<String, (sys::CUfunction, Option<sys::CUfunction>, LaunchPlan)>,
+    /// By name: the kernel, its `_combine` kernel, its plan, and the threads its launches run at
+    /// most ([`resident_threads`](Self::resident_threads)).
+    kernels: HashMap<String, (sys::CUfunction, Option<sys::CUfunction>, LaunchPlan, u64)>,
     memory: Mutex<Memory>,
     traffic: Traffic,
     /// `CUDA_LAUNCH_BLOCKING=1`: wait for every launch at once.
@@ -320,9 +328,36 @@ impl Gpu {
             } else {
                 Some(function(&format!("{}{COMBINE_SUFFIX}", plan.name))?)
             };
-            self.kernels.insert(plan.name.clone(), (main, combine, plan));
+            let max_threads = self.resident_threads(main);
+            self.kernels.insert(plan.name.clone(), (main, combine, plan, max_threads));
         }
         Ok(())
+    }
+
+    /// The threads of kernel `f` that the device runs at once, in blocks of [`BLOCK_THREADS`]: its
+    /// multiprocessors times the blocks of `f` each holds (`cuOccupancyMaxActiveBlocksPerMultiprocessor`,
+    /// from `f`'s registers). A launch of that many threads fills the device in one wave, and its
+    /// grid-stride loops do the rest, with no second wave that leaves part of the device idle.
+    /// `ARRAYC_GPU_MAX_BLOCKS=N` sets N blocks instead (to compare grids); [`MAX_THREADS`] when the
+    /// driver cannot say.
+    fn resident_threads(&self, f: sys::CUfunction) -> u64 {
+        if let Some(n) = std::env::var("ARRAYC_GPU_MAX_BLOCKS").ok().and_then(|v| v.trim().parse::<u64>().ok()) {
+            return n.max(1) * BLOCK_THREADS as u64;
+        }
+        // SAFETY: `device` is the opened device and `f` a function of the loaded module.
+        let (sms, per_sm) = unsafe {
+            (
+                result::device::get_attribute(
+                    self.device,
+                    sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                ),
+                result::occupancy::max_active_block_per_multiprocessor(f, BLOCK_THREADS as i32, 0),
+            )
+        };
+        match (sms, per_sm) {
+            (Ok(s), Ok(b)) if s > 0 && b > 0 => s as u64 * b as u64 * BLOCK_THREADS as u64,
+            _ => MAX_THREADS,
+        }
     }
 
     /// A device allocation of `bytes` bytes (at least 1), from the pool when one fits.
@@ -398,7 +433,7 @@ impl Gpu {
     fn run(&self, kernel: &str, args: &[RtValue]) -> Result<(), LaunchError> {
         let gpu_err = |e: GpuError| LaunchError::Invalid(e.to_string());
         self.current().map_err(gpu_err)?;
-        let (main, combine, plan) =
+        let (main, combine, plan, max_threads) =
             self.kernels.get(kernel).ok_or_else(|| LaunchError::Invalid(format!("no GPU kernel @{kernel}")))?;
         let checked = validate(plan, args)?;
         let Some(space) = checked.space else { return Ok(()) };
@@ -439,7 +474,7 @@ impl Gpu {
                 abi.put(&mut words, KernelArg::FaultCell, &fault_cell_descriptor(cell));
                 memory.pending.push(plan.name.clone());
             }
-            let geometry = launch_geometry(layout, &space);
+            let geometry = launch_geometry(layout, &space, *max_threads);
             // A chunked scan's carries: one per scan and thread (`scan_carries`).
             let scan_kinds = if layout.chunked_scan { layout.scan_kinds() } else { vec![] };
             let threads = geometry.map_or(0, |(gx, gy, t)| gx as usize * gy as usize * t as usize);
@@ -545,7 +580,7 @@ impl Gpu {
         // SAFETY: as above; the slots are reset for the launches to come.
         unsafe { result::memcpy_htod_sync(slots, &vec![NO_FAULT; cells.len()]) }
             .map_err(|e| gpu_err(driver("fault slots", e)))?;
-        let (_, _, plan) = &self.kernels[&pending[i]];
+        let (_, _, plan, _) = &self.kernels[&pending[i]];
         Err(LaunchError::Fault(KernelFault::clone(&plan.layout.faults[k as usize])))
     }
 
@@ -645,22 +680,36 @@ mod tests {
     use super::*;
 
     /// The grid covers the space with blocks of whole warps, within the hardware's limits (grid y at
-    /// most 65535) and at most `MAX_BLOCKS` blocks (which bounds the partial results).
+    /// most 65535), at most `MAX_BLOCKS` blocks (which bounds the partial results) and at most the
+    /// threads asked for (one block at least).
     #[test]
     fn geometry_stays_within_limits() {
-        assert_eq!(geometry(&[0]), None);
-        assert_eq!(geometry(&[7, 0, 3]), None);
-        assert_eq!(geometry(&[]), Some((1, 1, 32)));
-        assert_eq!(geometry(&[100]), Some((1, 1, 128)));
-        assert_eq!(geometry(&[1000]), Some((4, 1, 256)));
-        assert_eq!(geometry(&[102, 102]), Some((1, 102, 128)));
-        for space in
-            [vec![1_i64 << 40], vec![3, 1 << 20], vec![1 << 20, 3], vec![5, 7, 11, 13, 17], vec![1 << 31, 1 << 31]]
-        {
-            let (gx, gy, t) = geometry(&space).expect("a non-empty space");
-            assert!(t % 32 == 0 && (32..=BLOCK_THREADS).contains(&t), "{space:?}: {t} threads");
-            assert!(gx >= 1 && (1..=65535).contains(&gy), "{space:?}: grid {gx} x {gy}");
-            assert!(gx as u64 * gy as u64 <= MAX_BLOCKS as u64, "{space:?}: grid {gx} x {gy}");
+        assert_eq!(geometry(&[0], MAX_THREADS), None);
+        assert_eq!(geometry(&[7, 0, 3], MAX_THREADS), None);
+        assert_eq!(geometry(&[], MAX_THREADS), Some((1, 1, 32)));
+        assert_eq!(geometry(&[100], MAX_THREADS), Some((1, 1, 128)));
+        assert_eq!(geometry(&[1000], MAX_THREADS), Some((4, 1, 256)));
+        assert_eq!(geometry(&[102, 102], MAX_THREADS), Some((1, 102, 128)));
+        // An H100 holds 132 x 8 blocks of 256 threads of a small kernel: one wave of them.
+        let h100 = 132 * 8 * 256;
+        assert_eq!(geometry(&[100_000_000], h100), Some((1056, 1, 256)));
+        assert_eq!(geometry(&[5802, 5802], h100), Some((23, 45, 256)));
+        assert_eq!(geometry(&[102, 102], h100), Some((1, 102, 128)));
+        for max_threads in [1, 256, h100, MAX_THREADS, u64::MAX] {
+            for space in [
+                vec![1_i64 << 40],
+                vec![3, 1 << 20],
+                vec![1 << 20, 3],
+                vec![5, 7, 11, 13, 17],
+                vec![1 << 31, 1 << 31],
+            ] {
+                let (gx, gy, t) = geometry(&space, max_threads).expect("a non-empty space");
+                assert!(t % 32 == 0 && (32..=BLOCK_THREADS).contains(&t), "{space:?}: {t} threads");
+                assert!(gx >= 1 && (1..=65535).contains(&gy), "{space:?}: grid {gx} x {gy}");
+                let blocks = gx as u64 * gy as u64;
+                assert!(blocks <= MAX_BLOCKS as u64, "{space:?}: grid {gx} x {gy}");
+                assert!(blocks == 1 || blocks * t as u64 <= max_threads, "{space:?}: {blocks} x {t} > {max_threads}");
+            }
         }
     }
 
