@@ -22,13 +22,13 @@ use arrayc_core::abi::{
 use arrayc_dialect::ir;
 use arrayc_passes::kernel_layout::{launch_plan, LaunchPlan};
 use arrayc_runtime::array::{Traffic, View};
-use arrayc_runtime::gpu::{launch_geometry, MAX_THREADS};
+use arrayc_runtime::gpu::{launch_geometry, UNKNOWN_DEVICE};
 use arrayc_runtime::launch::{out_param, packed_words, scan_carries, validate, LaunchError, PackedFn};
 use arrayc_runtime::value::{KernelLauncher, RtValue};
 use melior::{ir::operation::OperationLike, ir::Module};
 use std::collections::HashMap;
 
-/// The grid an [`Emulation`] runs: the one the GPU runtime would choose ([`launch_geometry`] of at most [`MAX_THREADS`] threads), or a fixed
+/// The grid an [`Emulation`] runs: the one the GPU runtime would choose ([`launch_geometry`] for an [`UNKNOWN_DEVICE`]), or a fixed
 /// `(grid x, grid y, threads per block)`.
 #[derive(Clone, Copy, Debug)]
 pub enum Grid {
@@ -118,7 +118,7 @@ impl KernelLauncher for Emulation {
         let mut words = packed_words(&abi, args, |v| v.base.as_ptr() as u64);
         let mut fault = [NO_FAULT];
         abi.put(&mut words, KernelArg::FaultCell, &fault_cell_descriptor(fault.as_mut_ptr() as u64));
-        let runtime = launch_geometry(layout, &space, MAX_THREADS);
+        let runtime = launch_geometry(layout, &space, UNKNOWN_DEVICE);
         let (gx, gy, threads) = match (self.grid, runtime) {
             (_, None) => (0, 0, 0),
             (Grid::Runtime, Some(g)) => g,

@@ -1906,7 +1906,7 @@ fn ptx_is_cached_and_a_damaged_entry_is_replaced() {
 fn gpu_scatter_adds_are_atomic() {
     use arrayc_dialect::ir::{ScatterKind, ScatterMode};
     use arrayc_passes::kernel_layout::kernel_layout;
-    use arrayc_runtime::gpu::{launch_geometry, MAX_THREADS};
+    use arrayc_runtime::gpu::{launch_geometry, UNKNOWN_DEVICE};
     let scatter = |kind| ComputeFn::Scatter(kind, ScatterMode::Raise);
     let add = scatter(ScatterKind::Add);
     let set = scatter(ScatterKind::Set);
@@ -1923,7 +1923,7 @@ fn gpu_scatter_adds_are_atomic() {
         let f = kernel("k", &[arr(d, 1), arr(DType::I64, 1), arr(d, 1), arr(d, 1)], &ops);
         let layout = kernel_layout(&f).unwrap();
         assert!(layout.in_order(), "the CPU runs every scatter in order");
-        let geometry = launch_geometry(&layout, &[n], MAX_THREADS).unwrap();
+        let geometry = launch_geometry(&layout, &[n], UNKNOWN_DEVICE).unwrap();
         assert_eq!(geometry != (1, 1, 1), parallel, "{ops:?} into {d:?}: {geometry:?}");
         let text = arrayc_codegen::ptx::gpu_mlir(&module(vec![f])).unwrap();
         let atomic_adds =

@@ -40,7 +40,7 @@
 //! (flattened); the kernels' grid-stride loops cover any space with any grid
 //! (`arrayc_codegen::kernel_codegen::gpu`). A reduction over everything runs in two launches: the
 //! kernel, which writes one partial result per thread block into a device buffer, then
-//! `<name>_combine` ([`COMBINE_SUFFIX`]) on one thread, which combines them in block order. A
+//! `<name>_combine` ([`COMBINE_SUFFIX`]) on one block of [`BLOCK_THREADS`], which combines them. A
 //! chunked scan ([`KernelLayout::chunked_scan`]) runs its kernel twice: the totals pass, whose
 //! per-thread totals the host turns into carries ([`scan_carries`]), then the final pass.
 
@@ -119,32 +119,49 @@ fn driver(what: &str, e: result::DriverError) -> GpuError {
     GpuError::Driver(format!("{what}: {e:?}"))
 }
 
-/// The threads a launch runs at most where the device's own figure is not known (the emulation,
-/// a failed occupancy query): [`MAX_BLOCKS`] blocks of [`BLOCK_THREADS`].
-pub const MAX_THREADS: u64 = MAX_BLOCKS as u64 * BLOCK_THREADS as u64;
+/// What a kernel's launches may use of the device (from [`Gpu::device_shape`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DeviceShape {
+    /// The threads of the kernel the device runs at once: the most a launch runs.
+    pub resident_threads: u64,
+    /// The device's multiprocessors: a launch over a small space uses blocks small enough (down to
+    /// one warp) to give each of them a block where the space allows.
+    pub multiprocessors: u64,
+}
 
-/// The grid and block of a launch over an iteration space of `space` (elements per dimension), of
-/// at most `max_threads` threads (and [`MAX_BLOCKS`] blocks): `(grid x, grid y, threads per
-/// block)`; `None` for an empty space. The kernels' grid-stride loops cover the rest of the space.
-pub fn geometry(space: &[i64], max_threads: u64) -> Option<(u32, u32, u32)> {
+/// The shape assumed where the device's own is not known (the emulation, a failed query):
+/// [`MAX_BLOCKS`] blocks of [`BLOCK_THREADS`], one multiprocessor.
+pub const UNKNOWN_DEVICE: DeviceShape =
+    DeviceShape { resident_threads: MAX_BLOCKS as u64 * BLOCK_THREADS as u64, multiprocessors: 1 };
+
+/// The grid and block of a launch over an iteration space of `space` (elements per dimension) on a
+/// device of shape `device`: `(grid x, grid y, threads per block)`; `None` for an empty space.
+/// Blocks are of 32 to [`BLOCK_THREADS`] threads (a power of two covering the last dimension, halved
+/// while the grid has fewer blocks than the device has multiprocessors), and a launch runs at most
+/// `device.resident_threads` threads in at most [`MAX_BLOCKS`] blocks; the kernels' grid-stride
+/// loops cover the rest of the space.
+pub fn geometry(space: &[i64], device: DeviceShape) -> Option<(u32, u32, u32)> {
     if space.contains(&0) {
         return None;
     }
     let inner = space.last().copied().unwrap_or(1) as u64;
     let rows: u64 = space.iter().rev().skip(1).map(|&n| n as u64).product();
-    let threads = inner.next_power_of_two().clamp(32, BLOCK_THREADS as u64);
-    let max_blocks = (max_threads / threads).clamp(1, MAX_BLOCKS as u64);
+    let mut threads = inner.next_power_of_two().clamp(32, BLOCK_THREADS as u64);
+    while threads > 32 && inner.div_ceil(threads).saturating_mul(rows) < device.multiprocessors {
+        threads /= 2;
+    }
+    let max_blocks = (device.resident_threads / threads).clamp(1, MAX_BLOCKS as u64);
     let gx = inner.div_ceil(threads).min(max_blocks);
     let gy = rows.min((max_blocks / gx).max(1)).min(65535);
     Some((gx as u32, gy as u32, threads as u32))
 }
 
-/// The grid and block of a launch of a kernel of layout `layout` over the iteration space `space`,
-/// of at most `max_threads` threads: [`geometry`] of its [`grid_space`], or one thread for a block
+/// The grid and block of a launch of a kernel of layout `layout` over the iteration space `space`
+/// on a device of shape `device`: [`geometry`] of its [`grid_space`], or one thread for a block
 /// that runs in order ([`KernelLayout::in_order_on_gpu`]: a scatter that sets; its grid-stride
 /// loops then visit the space in row-major order). `None` for an empty space.
-pub fn launch_geometry(layout: &KernelLayout, space: &[i64], max_threads: u64) -> Option<(u32, u32, u32)> {
-    let g = geometry(&grid_space(layout, space), max_threads)?;
+pub fn launch_geometry(layout: &KernelLayout, space: &[i64], device: DeviceShape) -> Option<(u32, u32, u32)> {
+    let g = geometry(&grid_space(layout, space), device)?;
     Some(if layout.in_order_on_gpu() { (1, 1, 1) } else { g })
 }
 
@@ -232,9 +249,9 @@ pub struct Gpu {
     device: sys::CUdevice,
     name: String,
     module: Option<sys::CUmodule>,
-    /// By name: the kernel, its `_combine` kernel, its plan, and the threads its launches run at
-    /// most ([`resident_threads`](Self::resident_threads)).
-    kernels: HashMap<String, (sys::CUfunction, Option<sys::CUfunction>, LaunchPlan, u64)>,
+    /// By name: the kernel, its `_combine` kernel, its plan, and what its launches may use of the
+    /// device ([`device_shape`](Self::device_shape)).
+    kernels: HashMap<String, (sys::CUfunction, Option<sys::CUfunction>, LaunchPlan, DeviceShape)>,
     memory: Mutex<Memory>,
     traffic: Traffic,
     /// `CUDA_LAUNCH_BLOCKING=1`: wait for every launch at once.
@@ -328,21 +345,22 @@ impl Gpu {
             } else {
                 Some(function(&format!("{}{COMBINE_SUFFIX}", plan.name))?)
             };
-            let max_threads = self.resident_threads(main);
-            self.kernels.insert(plan.name.clone(), (main, combine, plan, max_threads));
+            let shape = self.device_shape(main);
+            self.kernels.insert(plan.name.clone(), (main, combine, plan, shape));
         }
         Ok(())
     }
 
-    /// The threads of kernel `f` that the device runs at once, in blocks of [`BLOCK_THREADS`]: its
-    /// multiprocessors times the blocks of `f` each holds (`cuOccupancyMaxActiveBlocksPerMultiprocessor`,
-    /// from `f`'s registers). A launch of that many threads fills the device in one wave, and its
-    /// grid-stride loops do the rest, with no second wave that leaves part of the device idle.
-    /// `ARRAYC_GPU_MAX_BLOCKS=N` sets N blocks instead (to compare grids); [`MAX_THREADS`] when the
-    /// driver cannot say.
-    fn resident_threads(&self, f: sys::CUfunction) -> u64 {
+    /// What kernel `f`'s launches may use of the device: its multiprocessors, and the threads of
+    /// `f` it runs at once, in blocks of [`BLOCK_THREADS`] (the multiprocessors times the blocks of
+    /// `f` each holds, `cuOccupancyMaxActiveBlocksPerMultiprocessor`, from `f`'s registers). A
+    /// launch of that many threads fills the device in one wave, and its grid-stride loops do the
+    /// rest, with no second wave that leaves part of the device idle. `ARRAYC_GPU_MAX_BLOCKS=N`
+    /// sets N blocks of any multiprocessor instead (the fixed grid of before, to compare);
+    /// [`UNKNOWN_DEVICE`] when the driver cannot say.
+    fn device_shape(&self, f: sys::CUfunction) -> DeviceShape {
         if let Some(n) = std::env::var("ARRAYC_GPU_MAX_BLOCKS").ok().and_then(|v| v.trim().parse::<u64>().ok()) {
-            return n.max(1) * BLOCK_THREADS as u64;
+            return DeviceShape { resident_threads: n.max(1) * BLOCK_THREADS as u64, multiprocessors: 1 };
         }
         // SAFETY: `device` is the opened device and `f` a function of the loaded module.
         let (sms, per_sm) = unsafe {
@@ -355,8 +373,10 @@ impl Gpu {
             )
         };
         match (sms, per_sm) {
-            (Ok(s), Ok(b)) if s > 0 && b > 0 => s as u64 * b as u64 * BLOCK_THREADS as u64,
-            _ => MAX_THREADS,
+            (Ok(s), Ok(b)) if s > 0 && b > 0 => {
+                DeviceShape { resident_threads: s as u64 * b as u64 * BLOCK_THREADS as u64, multiprocessors: s as u64 }
+            }
+            _ => UNKNOWN_DEVICE,
         }
     }
 
@@ -433,7 +453,7 @@ impl Gpu {
     fn run(&self, kernel: &str, args: &[RtValue]) -> Result<(), LaunchError> {
         let gpu_err = |e: GpuError| LaunchError::Invalid(e.to_string());
         self.current().map_err(gpu_err)?;
-        let (main, combine, plan, max_threads) =
+        let (main, combine, plan, shape) =
             self.kernels.get(kernel).ok_or_else(|| LaunchError::Invalid(format!("no GPU kernel @{kernel}")))?;
         let checked = validate(plan, args)?;
         let Some(space) = checked.space else { return Ok(()) };
@@ -474,7 +494,7 @@ impl Gpu {
                 abi.put(&mut words, KernelArg::FaultCell, &fault_cell_descriptor(cell));
                 memory.pending.push(plan.name.clone());
             }
-            let geometry = launch_geometry(layout, &space, *max_threads);
+            let geometry = launch_geometry(layout, &space, *shape);
             // A chunked scan's carries: one per scan and thread (`scan_carries`).
             let scan_kinds = if layout.chunked_scan { layout.scan_kinds() } else { vec![] };
             let threads = geometry.map_or(0, |(gx, gy, t)| gx as usize * gy as usize * t as usize);
@@ -534,7 +554,7 @@ impl Gpu {
                 launch(*main, (gx, gy), threads, &mut words)?;
             }
             if partials {
-                launch(combine.expect("a combine kernel"), (1, 1), 1, &mut words)?;
+                launch(combine.expect("a combine kernel"), (1, 1), BLOCK_THREADS, &mut words)?;
             }
             Ok(())
         })();
@@ -684,31 +704,41 @@ mod tests {
     /// threads asked for (one block at least).
     #[test]
     fn geometry_stays_within_limits() {
-        assert_eq!(geometry(&[0], MAX_THREADS), None);
-        assert_eq!(geometry(&[7, 0, 3], MAX_THREADS), None);
-        assert_eq!(geometry(&[], MAX_THREADS), Some((1, 1, 32)));
-        assert_eq!(geometry(&[100], MAX_THREADS), Some((1, 1, 128)));
-        assert_eq!(geometry(&[1000], MAX_THREADS), Some((4, 1, 256)));
-        assert_eq!(geometry(&[102, 102], MAX_THREADS), Some((1, 102, 128)));
-        // An H100 holds 132 x 8 blocks of 256 threads of a small kernel: one wave of them.
-        let h100 = 132 * 8 * 256;
+        let u = UNKNOWN_DEVICE;
+        assert_eq!(geometry(&[0], u), None);
+        assert_eq!(geometry(&[7, 0, 3], u), None);
+        assert_eq!(geometry(&[], u), Some((1, 1, 32)));
+        assert_eq!(geometry(&[100], u), Some((1, 1, 128)));
+        assert_eq!(geometry(&[1000], u), Some((4, 1, 256)));
+        assert_eq!(geometry(&[102, 102], u), Some((1, 102, 128)));
+        // An H100 holds 132 x 8 blocks of 256 threads of a small kernel: one wave of them, and a
+        // small space in blocks small enough to reach every multiprocessor.
+        let h100 = DeviceShape { resident_threads: 132 * 8 * 256, multiprocessors: 132 };
         assert_eq!(geometry(&[100_000_000], h100), Some((1056, 1, 256)));
         assert_eq!(geometry(&[5802, 5802], h100), Some((23, 45, 256)));
-        assert_eq!(geometry(&[102, 102], h100), Some((1, 102, 128)));
-        for max_threads in [1, 256, h100, MAX_THREADS, u64::MAX] {
-            for space in [
-                vec![1_i64 << 40],
-                vec![3, 1 << 20],
-                vec![1 << 20, 3],
-                vec![5, 7, 11, 13, 17],
-                vec![1 << 31, 1 << 31],
-            ] {
-                let (gx, gy, t) = geometry(&space, max_threads).expect("a non-empty space");
+        assert_eq!(geometry(&[102, 102], h100), Some((2, 102, 64)));
+        assert_eq!(geometry(&[3000], h100), Some((94, 1, 32)));
+        assert_eq!(geometry(&[40_000], h100), Some((157, 1, 256)));
+        assert_eq!(geometry(&[20_000], h100), Some((157, 1, 128)));
+        for device in [
+            DeviceShape { resident_threads: 1, multiprocessors: 1 },
+            DeviceShape { resident_threads: 256, multiprocessors: 1000 },
+            h100,
+            u,
+            DeviceShape { resident_threads: u64::MAX, multiprocessors: u64::MAX },
+        ] {
+            for space in
+                [vec![1_i64 << 40], vec![3, 1 << 20], vec![1 << 20, 3], vec![5, 7, 11, 13, 17], vec![1 << 31, 1 << 31]]
+            {
+                let (gx, gy, t) = geometry(&space, device).expect("a non-empty space");
                 assert!(t % 32 == 0 && (32..=BLOCK_THREADS).contains(&t), "{space:?}: {t} threads");
                 assert!(gx >= 1 && (1..=65535).contains(&gy), "{space:?}: grid {gx} x {gy}");
                 let blocks = gx as u64 * gy as u64;
                 assert!(blocks <= MAX_BLOCKS as u64, "{space:?}: grid {gx} x {gy}");
-                assert!(blocks == 1 || blocks * t as u64 <= max_threads, "{space:?}: {blocks} x {t} > {max_threads}");
+                assert!(
+                    blocks == 1 || blocks * t as u64 <= device.resident_threads,
+                    "{space:?}: {blocks} x {t} > {device:?}"
+                );
             }
         }
     }

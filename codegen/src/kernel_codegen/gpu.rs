@@ -22,15 +22,18 @@
 //!   shuffles and shared memory, lowered by `convert-gpu-to-nvvm`), and thread 0 writes the block's
 //!   partial result to `partials[blockIdx.y * gridDim.x + blockIdx.x]`, a device buffer the launcher
 //!   provides (one element per block, in the accumulator dtype). A second kernel,
-//!   `<name>_combine` ([`COMBINE_SUFFIX`]), launched with one thread, combines the partials in block
-//!   order into the 0-d output: a second pass, with no atomics, so a result depends only on the grid
-//!   size, not on the order in which blocks run. (The CPU combines its chunks' partials in chunk
+//!   `<name>_combine` ([`COMBINE_SUFFIX`]), launched as one thread block, combines the partials
+//!   into the 0-d output (each thread a strided share in order, then the block's `gpu.all_reduce`):
+//!   a second pass, with no atomics, so a result depends only on the grid size, not on the order in
+//!   which blocks run. (The CPU combines its chunks' partials in chunk
 //!   order the same way; the two targets group the additions differently, so a float sum may differ
 //!   in its last bits between them.)
 //! * **Along an axis**: one thread per output element (the output's dimensions mapped as above),
-//!   looping over the axis in order with one accumulator per reduction, as the CPU does per output
-//!   row. This parallelises over the outputs only: a long axis with few outputs (`sum(x, axis=0)` of
-//!   a tall matrix with few columns) leaves most of the device idle.
+//!   looping over the axis with the CPU's own loop (`loops::accumulate`: a float sum or product
+//!   in `SUM_ACCUMULATORS` interleaved chains combined in a fixed order, else one accumulator in
+//!   order), so the result is the CPU's bit for bit, and each thread has that many independent
+//!   loads in flight. This parallelises over the outputs only: a long axis with few outputs
+//!   (`sum(x, axis=0)` of a tall matrix with few columns) leaves most of the device idle.
 //!
 //! # Scans
 //!
@@ -365,13 +368,9 @@ impl<'c> Gen<'c, '_> {
                     .iter()
                     .map(|red| self.identity(red.kind, acc_dtype(red.kind, self.ir_ty(red.out).dtype())))
                     .collect();
-                let c0 = self.idx_const(0);
-                let (i, accs) = self.open_for(c0, self.dims[a], &inits, ForChunk::Whole);
-                idx[a] = Some(i);
-                let xs = self.iteration(l, &full(&idx));
-                let ys: Vec<TypedValue<'c>> =
-                    reds.iter().zip(accs).zip(xs).map(|((red, acc), x)| self.combine(red.kind, acc, x)).collect();
-                let res = self.close_for(&ys);
+                // The axis in order, as the CPU's loop (`accumulate`: a float sum's
+                // SUM_ACCUMULATORS chains, so each thread has that many loads in flight).
+                let res = self.accumulate(l, &mut idx, a, self.dims[a], ForChunk::Whole, inits);
                 let oidx: Vec<Value<'c, 'c>> = odims.iter().map(|&d| idx[d].expect("an output index")).collect();
                 for (red, y) in reds.iter().zip(res) {
                     self.store(red.out, &oidx, y);
@@ -403,20 +402,28 @@ impl<'c> Gen<'c, '_> {
         self.convert(r, x.d)
     }
 
-    /// The body of `<name>_combine`: thread 0 combines each reduction's `partials` in order into
-    /// its 0-d output.
+    /// The body of `<name>_combine`, launched as one thread block: thread `t` of its `T` combines
+    /// partials `t, t + T, t + 2T, ...` in order, the block combines its threads' values
+    /// (`gpu.all_reduce`), and thread 0 stores the total in the 0-d output. Emulated (one thread),
+    /// the partials are combined in order. Either way the grouping depends only on the grid sizes.
     fn gpu_combine(&mut self, l: &KernelLayout, partials: &[Value<'c, 'c>]) {
         let c0 = self.idx_const(0);
-        let first_thread = self.first_thread();
-        self.open_if(first_thread);
+        let emulated = self.target.grid.is_some();
+        let (first, stride) = (self.gpu_id("thread_id", Dim::X), self.gpu_id("block_dim", Dim::X));
+        let mut totals = vec![];
         for (red, &buf) in reductions(l).zip(partials) {
             let ad = acc_dtype(red.kind, self.ir_ty(red.out).dtype());
             let n = self.val(memref::dim(buf, c0, self.loc));
             let init = self.identity(red.kind, ad);
-            let (k, accs) = self.open_for(c0, n, &[init], ForChunk::Whole);
+            let (k, accs) = self.open_for_step(first, n, stride, &[init], ForChunk::Whole);
             let p = self.typed(memref::load(buf, &[k], self.loc), ad);
             let y = self.combine(red.kind, accs[0], p);
-            let total = self.close_for(&[y])[0];
+            let mine = self.close_for(&[y])[0];
+            totals.push(if emulated { mine } else { self.all_reduce(red.kind, mine) });
+        }
+        let first_thread = self.first_thread();
+        self.open_if(first_thread);
+        for (red, total) in reductions(l).zip(totals) {
             self.store(red.out, &[], total);
         }
         self.close_if();

@@ -343,7 +343,7 @@ impl<'c> Gen<'c, '_> {
     /// per reduction, as that
     /// constant's docs say (a loop by [`SUM_ACCUMULATORS`], then one over the
     /// rest); else one, in order.
-    fn accumulate(
+    pub(super) fn accumulate(
         &mut self,
         l: &KernelLayout,
         idx: &mut Idx<'c>,
