@@ -25,6 +25,8 @@ pub(super) struct Call<'a> {
     pub(super) axes: Option<(Vec<i64>, &'a Expr)>,
     /// `decimals=` (an integer literal, `round`'s), when given.
     pub(super) decimals: Option<i64>,
+    /// `n=` (an integer literal, `diff`'s), when given.
+    pub(super) n: Option<i64>,
     /// Whether a keyword argument was wrong; the call's type is then an error.
     pub(super) bad: bool,
 }
@@ -33,7 +35,7 @@ impl Checker {
     /// Checks a call of builtin `b` (`e`, with `args` and `kwargs`) and returns its type.
     pub fn builtin(&mut self, b: Builtin, args: &[Expr], kwargs: &[(Ident, Expr)], e: &Expr) -> Ty {
         use Builtin as B;
-        let mut c = Call { b, args, e, dtype: None, axis: None, axes: None, decimals: None, bad: false };
+        let mut c = Call { b, args, e, dtype: None, axis: None, axes: None, decimals: None, n: None, bad: false };
         self.keywords(&mut c, kwargs);
         if !self.arity(&c) {
             return Ty::Error;
@@ -106,6 +108,8 @@ impl Checker {
             B::Normal | B::Integers => self.random_draws(&c),
             B::Convolve => self.convolve(&c, kwargs),
             B::Sort | B::Argsort => self.sort(&c),
+            B::Diff | B::Outer | B::Eye | B::Identity | B::Swapaxes | B::Moveaxis | B::Trace => self.numpy_func(&c),
+            B::NanSum | B::NanMax | B::NanMin | B::NanMean | B::Norm => self.reduction(&c),
         };
         if c.bad {
             Ty::Error
@@ -180,15 +184,15 @@ impl Checker {
                         }
                     }
                 }
-                "axis" | "decimals" => {
+                "axis" | "decimals" | "n" => {
                     self.expr(v);
                     match literal_int(v) {
                         Some(a) => {
                             self.retype_literal(v, Ty::Scalar(DType::I64));
-                            if k.name == "axis" {
-                                c.axis = Some((a, v));
-                            } else {
-                                c.decimals = Some(a);
+                            match k.name.as_str() {
+                                "axis" => c.axis = Some((a, v)),
+                                "n" => c.n = Some(a),
+                                _ => c.decimals = Some(a),
                             }
                         }
                         None => {
@@ -609,7 +613,9 @@ impl Checker {
         }
     }
 
-    /// Reductions: `sum`, `prod`, `min`, `max`, `mean`, of every element or along `axis=`.
+    /// Reductions: `sum`, `prod`, `min`, `max`, `mean` (and those composed like them: `any`,
+    /// `all`, `count_nonzero`, `var`, `std`, the `nan` reductions, `linalg.norm`), of every
+    /// element or along `axis=`.
     fn reduction(&mut self, c: &Call) -> Ty {
         let t = self.value(&c.args[0]);
         let Some(d) = t.dtype() else { return Ty::Error };
@@ -617,10 +623,10 @@ impl Checker {
             return Ty::Error;
         }
         let rd = match c.b {
-            Builtin::Sum | Builtin::Prod => d.sum_dtype(),
+            Builtin::Sum | Builtin::Prod | Builtin::NanSum => d.sum_dtype(),
             Builtin::Any | Builtin::All => DType::Bool,
             Builtin::CountNonzero => DType::I64,
-            Builtin::Mean | Builtin::Var | Builtin::Std => {
+            Builtin::Mean | Builtin::Var | Builtin::Std | Builtin::NanMean | Builtin::Norm => {
                 if d == DType::F32 {
                     DType::F32
                 } else {
@@ -1171,7 +1177,7 @@ fn with_dtype(t: &Ty, d: DType) -> Ty {
 }
 
 /// The value of an integer literal, optionally negated.
-pub(crate) fn literal_int(e: &Expr) -> Option<i64> {
+pub fn literal_int(e: &Expr) -> Option<i64> {
     match &e.kind {
         ExprKind::Int(v) => Some(*v),
         ExprKind::Unary(UnOp::Neg, a) => literal_int(a).map(|v| v.wrapping_neg()),
