@@ -210,6 +210,7 @@ builtins! {
     NanMax: "nanmax", (1, 1), AXIS, NAN_REDUCTION;
     NanMin: "nanmin", (1, 1), AXIS, NAN_REDUCTION;
     NanMean: "nanmean", (1, 1), AXIS, NAN_REDUCTION;
+    Median: "median", (1, 1), AXIS, "median(x) | median(x, axis=k)";
     Norm: "linalg.norm", (1, 1), AXIS,
         "linalg.norm(x) | linalg.norm(x, axis=k) | linalg.norm(x, axis=(j, k)) (or np.linalg.norm)";
 }
@@ -783,6 +784,15 @@ pub const DOCS: &[DocRow] = {
                 and `nanmin` give NaN where all are NaN (NumPy warns too). Of integers and bools, the \
                 plain reductions. Fused: masks with `x != x`, one reduction (`nanmax`, `nanmin`: two)",
             builtins: &[B::NanSum, B::NanMax, B::NanMin, B::NanMean],
+        },
+        DocRow {
+            calls: "`median(x)`, `median(x, axis=k)`",
+            result: "NumPy's `median` of every element (of the flattened array) or along axis `k`: the middle \
+                element of the sorted values, or the mean of the two middle ones, `f32` for `f32` and `f64` \
+                otherwise (as `mean`); NaN where the values hold a NaN, as NumPy. Through `sort` (a copy \
+                sorted along the axis, `arr.sort`), then two elements read at run-time positions. Of an \
+                empty array or axis a run-time error naming the line (NumPy gives NaN and warns)",
+            builtins: &[B::Median],
         },
         DocRow {
             calls: "`linalg.norm(x)`, `np.linalg.norm(x)`, `axis=k`, `axis=(j, k)`",

@@ -1,7 +1,7 @@
 """NumPy's everyday functions composed of arrayc's operations against NumPy (docs/language.md,
 "Builtin functions"): `diff`, `outer`, `eye`, `identity`, the views `swapaxes` and `moveaxis`,
-`trace`, the NaN-ignoring reductions `nansum`, `nanmax`, `nanmin`, `nanmean` and `linalg.norm`
-(also spelled `np.linalg.norm`), on several dtypes and shapes (empty ones and sizes known only at
+`trace`, the NaN-ignoring reductions `nansum`, `nanmax`, `nanmin`, `nanmean`, `median` and
+`linalg.norm` (also spelled `np.linalg.norm`), on several dtypes and shapes (empty ones and sizes known only at
 run time), on the CPU and on the GPU kernels (emulated, and the GPU where there is one). Then the
 checker's errors, each naming the place, and the run time's."""
 import warnings
@@ -44,6 +44,10 @@ NONEMPTY_CASES = [
     ("nanmin(c, axis=-1)", lambda a, c, v: np.nanmin(c, axis=-1), "T[n, m]"),
     ("np.nanmax(c, axis=(0, 1))", lambda a, c, v: np.nanmax(c, axis=(0, 1)), "T[k]"),
     ("nanmean(v)", lambda a, c, v: np.nanmean(v), "F"),
+    ("median(a)", lambda a, c, v: np.median(a), "F"),
+    ("np.median(c, axis=1)", lambda a, c, v: np.median(c, axis=1), "F[n, k]"),
+    ("median(v, 0)", lambda a, c, v: np.median(v, 0), "F"),
+    ("c.swapaxes(0, 2)[0] * 1", lambda a, c, v: c.swapaxes(0, 2)[0] * 1, "P[m, n]"),
 ]
 
 SHAPES = [(5, 4, 3), (1, 6, 2), (3, 3, 1), (0, 4, 2), (37, 11, 5)]
@@ -201,6 +205,8 @@ def test_swapaxes_and_moveaxis_are_views(target, tmp_path):
         ("fn f() -> f64[?, 3] { return eye(-1, 3); }", "E0503", "negative dimensions are not allowed"),
         ("fn f() -> f64[?, ?] { return eye(2.5); }", "E0406", "must be an integer scalar"),
         ("fn f(x: f64[n]) -> f64[?, n] { return outer(1.0, x); }", "E0503", "`outer` needs an array"),
+        ("fn f(x: f64[n, m]) -> f64 { return median(x, axis=(0, 1)); }", "E0503", "must be one integer literal"),
+        ("fn f(x: f64[n, m]) -> f64[n] { return median(x, axis=-3); }", "E0405", "axis -3 is out of range"),
     ],
 )
 def test_checker_errors(src, code, words, tmp_path):
@@ -212,6 +218,8 @@ def test_checker_errors(src, code, words, tmp_path):
     [
         ("fn f(n: i64) -> f64[n, n] {\n    return eye(n);\n}", {"n": -2}, "eye: negative dimensions are not allowed"),
         ("fn f(x: f64[n]) -> f64 {\n    return nanmax(x);\n}", {"x": np.zeros(0)}, "zero-size array"),
+        ("fn f(x: f64[n, m]) -> f64[n] {\n    return median(x, axis=1);\n}", {"x": np.zeros((2, 0))},
+         "median of an empty array or axis"),
     ],
 )
 def test_run_time_errors_name_the_line(src, args, message, tmp_path):

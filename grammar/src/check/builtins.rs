@@ -109,7 +109,7 @@ impl Checker {
             B::Convolve => self.convolve(&c, kwargs),
             B::Sort | B::Argsort => self.sort(&c),
             B::Diff | B::Outer | B::Eye | B::Identity | B::Swapaxes | B::Moveaxis | B::Trace => self.numpy_func(&c),
-            B::NanSum | B::NanMax | B::NanMin | B::NanMean | B::Norm => self.reduction(&c),
+            B::NanSum | B::NanMax | B::NanMin | B::NanMean | B::Norm | B::Median => self.reduction(&c),
         };
         if c.bad {
             Ty::Error
@@ -614,7 +614,7 @@ impl Checker {
     }
 
     /// Reductions: `sum`, `prod`, `min`, `max`, `mean` (and those composed like them: `any`,
-    /// `all`, `count_nonzero`, `var`, `std`, the `nan` reductions, `linalg.norm`), of every
+    /// `all`, `count_nonzero`, `var`, `std`, the `nan` reductions, `linalg.norm`, `median`), of every
     /// element or along `axis=`.
     fn reduction(&mut self, c: &Call) -> Ty {
         let t = self.value(&c.args[0]);
@@ -626,7 +626,7 @@ impl Checker {
             Builtin::Sum | Builtin::Prod | Builtin::NanSum => d.sum_dtype(),
             Builtin::Any | Builtin::All => DType::Bool,
             Builtin::CountNonzero => DType::I64,
-            Builtin::Mean | Builtin::Var | Builtin::Std | Builtin::NanMean | Builtin::Norm => {
+            Builtin::Mean | Builtin::Var | Builtin::Std | Builtin::NanMean | Builtin::Norm | Builtin::Median => {
                 if d == DType::F32 {
                     DType::F32
                 } else {

@@ -1158,6 +1158,7 @@ impl Lowerer<'_> {
             | B::NanMax
             | B::NanMin
             | B::NanMean
+            | B::Median
             | B::Norm => unreachable!("lowered by `numpy_func`"),
             B::Array | B::AsArray | B::Reshape | B::Ravel | B::Flatten => unreachable!("lowered above"),
             B::Zeros | B::Ones | B::Empty | B::Full | B::Random => self.creation(b, &vals, kwargs, ty)?,
@@ -1360,7 +1361,7 @@ impl Lowerer<'_> {
 
     /// The `axis=` keyword of a call on array `x` that takes one axis, negative counting from the
     /// end (the checker checked the range); `None` without one.
-    fn axis_kwarg(&self, kwargs: &[(ast::Ident, Expr)], x: ValueId) -> LResult<Option<usize>> {
+    pub(crate) fn axis_kwarg(&self, kwargs: &[(ast::Ident, Expr)], x: ValueId) -> LResult<Option<usize>> {
         Ok(self.axes_kwarg(kwargs, x)?.and_then(|axes| axes.first().copied()))
     }
 

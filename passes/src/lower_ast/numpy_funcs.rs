@@ -3,7 +3,8 @@
 //! (shifted views and one elementwise operation per difference), `outer` (two broadcast views),
 //! `eye` and `identity` (two `arange`s compared), the views `swapaxes` and `moveaxis`
 //! (`arr.transpose`), `trace` (a sum of the diagonal view), the NaN-ignoring reductions (masks
-//! `x != x`, selections and reductions) and `linalg.norm` (`sqrt(sum(x * x))`). Elementwise parts
+//! `x != x`, selections and reductions), `linalg.norm` (`sqrt(sum(x * x))`) and `median` (a sorted
+//! copy's middle elements). Elementwise parts
 //! fuse like any elementwise operation.
 
 use super::expr::retyped;
@@ -53,6 +54,7 @@ impl Lowerer<'_> {
                 self.reduction(false, ReduceKind::Sum, d, None, ty, e)?
             }
             B::NanSum | B::NanMax | B::NanMin | B::NanMean => self.nan_reduction(b, args, kwargs, ty, e)?,
+            B::Median => self.median(args, kwargs, ty, e)?,
             B::Norm => {
                 let x = self.expr(&args[0])?;
                 let axes = self.axes_kwarg(kwargs, x)?;
@@ -224,5 +226,60 @@ impl Lowerer<'_> {
         let none = self.binary(BinFn::Eq, count, zero, &retyped(ty, DType::Bool))?;
         let nan_value = self.constant(Scalar::F64(f64::NAN).cast(dt));
         self.elementwise(ComputeFn::Where, vec![none, nan_value, r], ty, e)
+    }
+
+    /// `median(x)` (of the flattened `x`, a copy unless 1-d) or `median(x, axis=k)`: `x` sorted
+    /// along the axis (`arr.sort`, NaN last), then the mean of its elements at `(n - 1) // 2` and
+    /// `n // 2` (`n` the axis' size), converted to the result's float dtype first; for a float
+    /// `x`, NaN where the last sorted element is NaN (NumPy's median of values holding a NaN).
+    fn median(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        let x = self.expr(&args[0])?;
+        let axis = self.axis_kwarg(kwargs, x)?;
+        let Type::Array(xd, _) = self.f.ty(x) else {
+            return Err(self.error("E0911", &e.span, "reduction of a scalar", "reductions take an array"));
+        };
+        let dt = ty.dtype().expect("checked: a float");
+        let (src, k) = match axis {
+            Some(k) => (x, k),
+            None => (self.flat(x), 0),
+        };
+        let Type::Array(_, r) = self.f.ty(src) else { unreachable!("an array") };
+        let sizes = (0..r).map(|a| self.dim(src, a)).collect();
+        let sorted = self.new_array(xd, sizes);
+        self.emit(OpKind::Sort { out: sorted, src, axis: k, indices: false });
+        let n = self.dim(sorted, k);
+        let zero = self.i64_const(0);
+        let nonempty = self.scalar_binary(BinFn::Gt, n, zero, DType::I64);
+        let msg = "median of an empty array or axis (NumPy gives nan and warns)".to_string();
+        self.emit(OpKind::Assert { cond: nonempty, msg });
+        let (one, two) = (self.i64_const(1), self.i64_const(2));
+        let last = self.scalar_binary(BinFn::Sub, n, one, DType::I64);
+        let lo = self.scalar_binary(BinFn::FloorDiv, last, two, DType::I64);
+        let hi = self.scalar_binary(BinFn::FloorDiv, n, two, DType::I64);
+        let mut entries = vec![IndexEntry::Full; r];
+        entries[k] = IndexEntry::At;
+        let fty = retyped(ty, dt);
+        let at = |l: &mut Self, i: ValueId| -> LResult<ValueId> {
+            let v = l.view_with(sorted, entries.clone(), vec![i]);
+            if !ty.is_array() {
+                let s = l.load_element(v);
+                return Ok(l.cast_scalar(s, dt));
+            }
+            if xd == dt {
+                return Ok(v);
+            }
+            l.array_op(ComputeFn::Copy, vec![v], &fty)
+        };
+        let (a, b) = (at(self, lo)?, at(self, hi)?);
+        let half = self.constant(Scalar::F64(0.5).cast(dt));
+        let sum = self.binary(BinFn::Add, a, b, ty)?;
+        let med = self.binary(BinFn::Mul, sum, half, ty)?;
+        if !xd.is_float() {
+            return Ok(med);
+        }
+        let z = at(self, last)?;
+        let nan = self.binary(BinFn::Ne, z, z, &retyped(ty, DType::Bool))?;
+        let nan_value = self.constant(Scalar::F64(f64::NAN).cast(dt));
+        self.elementwise(ComputeFn::Where, vec![nan, nan_value, med], ty, e)
     }
 }
