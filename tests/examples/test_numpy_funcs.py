@@ -180,6 +180,23 @@ def test_swapaxes_and_moveaxis_are_views(target, tmp_path):
     np.testing.assert_array_equal(got[0], want)
 
 
+@pytest.mark.parametrize("target", TARGETS[:2])
+def test_result_shapes_in_the_signature(target, tmp_path):
+    """The checker's shapes: `diff` shrinks a symbolic size by `n` (`n-1`, `n-2`) and a literal one
+    to at least 0; `outer` of 1-d arrays is `(n, m)`, `identity(n)` `(n, n)`."""
+    src = """fn main(x: f64[n], y: i64[m]) -> (f64[n-1], f64[n-2], f64[0], f64[n, m], f64[n, n], f64[2, 3]) {
+    return (diff(x), np.diff(x, n=2), diff(x[:3], 5), outer(x, y), identity(n), eye(2, 3, k=5));
+}
+"""
+    x, y = np.array([1.0, 4.0, 9.0, 16.0]), np.array([1, 2, 3])
+    proc, got = run_source(src, {"x": x, "y": y}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    want = [np.diff(x), np.diff(x, n=2), np.diff(x[:3], 5), np.outer(x, y), np.identity(4), np.eye(2, 3, k=5)]
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert g.dtype == w.dtype and g.shape == w.shape, f"result {i}"
+        np.testing.assert_array_equal(g, w, err_msg=f"result {i}")
+
+
 @pytest.mark.parametrize(
     "src,code,words",
     [
