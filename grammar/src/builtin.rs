@@ -199,7 +199,7 @@ builtins! {
     Argsort: "argsort", (1, 1), AXIS, "argsort(x) | argsort(x, axis=k) (or x.argsort())";
     Diff: "diff", (1, 2), &["n", "axis"],
         "diff(x) | diff(x, n) | diff(x, n=k, axis=a) (n a non-negative integer literal, axis default -1)";
-    Outer: "outer", (2, 2), &[], "outer(a, b) (a and b arrays, flattened)";
+    Outer: "outer", (2, 2), &[], "outer(a, b) (a and b arrays, flattened, or scalars)";
     Eye: "eye", (1, 3), &["k", "dtype"], "eye(n) | eye(n, m) | eye(n, m, k) | eye(n, k=j), dtype=f64";
     Identity: "identity", (1, 1), DTYPE, "identity(n, dtype=f64)";
     Swapaxes: "swapaxes", (3, 3), &[], "swapaxes(x, a, b) | x.swapaxes(a, b) (a, b integer literals)";
@@ -751,7 +751,8 @@ pub const DOCS: &[DocRow] = {
         DocRow {
             calls: "`outer(a, b)`",
             result: "NumPy's `outer`: `ravel(a)[:, newaxis] * ravel(b)[newaxis, :]`, a new array of shape \
-                `(size(a), size(b))`, dtypes promoted as `*` (bools: their `&`); fused",
+                `(size(a), size(b))` (a scalar is one element), dtypes promoted as NumPy's arrays (a Python \
+                scalar's too: `outer(2.5, i)` of an `i64` `i` is `f64`; bools: their `&`); fused",
             builtins: &[B::Outer],
         },
         DocRow {

@@ -183,15 +183,17 @@ def test_swapaxes_and_moveaxis_are_views(target, tmp_path):
 @pytest.mark.parametrize("target", TARGETS[:2])
 def test_result_shapes_in_the_signature(target, tmp_path):
     """The checker's shapes: `diff` shrinks a symbolic size by `n` (`n-1`, `n-2`) and a literal one
-    to at least 0; `outer` of 1-d arrays is `(n, m)`, `identity(n)` `(n, n)`."""
-    src = """fn main(x: f64[n], y: i64[m]) -> (f64[n-1], f64[n-2], f64[0], f64[n, m], f64[n, n], f64[2, 3]) {
-    return (diff(x), np.diff(x, n=2), diff(x[:3], 5), outer(x, y), identity(n), eye(2, 3, k=5));
+    to at least 0; `outer` of 1-d arrays is `(n, m)` (a scalar is one element), `identity(n)`
+    `(n, n)`."""
+    src = """fn main(x: f64[n], y: i64[m]) -> (f64[n-1], f64[n-2], f64[0], f64[n, m], f64[n, n], f64[2, 3], f64[1, m], i64[m, 1]) {
+    return (diff(x), np.diff(x, n=2), diff(x[:3], 5), outer(x, y), identity(n), eye(2, 3, k=5), outer(2.5, y), outer(y, 3));
 }
 """
     x, y = np.array([1.0, 4.0, 9.0, 16.0]), np.array([1, 2, 3])
     proc, got = run_source(src, {"x": x, "y": y}, tmp_path, flags=["--target", target])
     assert proc.returncode == 0, proc.stderr
-    want = [np.diff(x), np.diff(x, n=2), np.diff(x[:3], 5), np.outer(x, y), np.identity(4), np.eye(2, 3, k=5)]
+    want = [np.diff(x), np.diff(x, n=2), np.diff(x[:3], 5), np.outer(x, y), np.identity(4), np.eye(2, 3, k=5),
+            np.outer(2.5, y), np.outer(y, 3)]
     for i, (g, w) in enumerate(zip(got, want)):
         assert g.dtype == w.dtype and g.shape == w.shape, f"result {i}"
         np.testing.assert_array_equal(g, w, err_msg=f"result {i}")
@@ -221,7 +223,7 @@ def test_result_shapes_in_the_signature(target, tmp_path):
         ("fn f(x: f64[n, n]) -> f64[n, n] { return np.linalg.inv(x); }", "E0202", "linalg.inv"),
         ("fn f() -> f64[?, 3] { return eye(-1, 3); }", "E0503", "negative dimensions are not allowed"),
         ("fn f() -> f64[?, ?] { return eye(2.5); }", "E0406", "must be an integer scalar"),
-        ("fn f(x: f64[n]) -> f64[?, n] { return outer(1.0, x); }", "E0503", "`outer` needs an array"),
+        ("fn f(x: f64[n]) -> f64[?, n] { return outer((1.0, 2.0), x); }", "E0309", "a tuple used as one value"),
         ("fn f(x: f64[n, m]) -> f64 { return median(x, axis=(0, 1)); }", "E0503", "must be one integer literal"),
         ("fn f(x: f64[n, m]) -> f64[n] { return median(x, axis=-3); }", "E0405", "axis -3 is out of range"),
     ],

@@ -106,11 +106,27 @@ impl Checker {
         Ty::Array(d, s)
     }
 
-    /// `outer(a, b)`: `(size(a), size(b))`, the dtypes promoted (two bools: a bool, NumPy's
-    /// logical product).
+    /// `outer(a, b)` of arrays or scalars: `(size(a), size(b))`, the dtypes promoted (two bools: a
+    /// bool, NumPy's logical product).
     fn outer(&mut self, c: &Call) -> Ty {
-        let ta = self.array_arg(c, &c.args[0]);
-        let tb = self.array_arg(c, &c.args[1]);
+        // A scalar is one element, as NumPy's 0-d array.
+        let as_array = |t: Ty| match t {
+            Ty::Scalar(d) => Ty::Array(d, vec![]),
+            t => t,
+        };
+        let ta = as_array(self.value(&c.args[0]));
+        let tb = as_array(self.value(&c.args[1]));
+        for (t, a) in [(&ta, &c.args[0]), (&tb, &c.args[1])] {
+            if !matches!(t, Ty::Array(..) | Ty::Error) {
+                self.error(
+                    "E0503",
+                    format!("`outer` needs arrays or scalars, found {t}"),
+                    a.span.clone(),
+                    "not an array",
+                );
+                return Ty::Error;
+            }
+        }
         let (Ty::Array(da, sa), Ty::Array(db, sb)) = (&ta, &tb) else { return Ty::Error };
         let d = promote(*da, None, *db, None);
         let count = |me: &mut Self, s: &[Size]| match s {

@@ -118,9 +118,17 @@ impl Lowerer<'_> {
     }
 
     /// Array `v` as a 1-d array of its elements in row-major order: `v` itself when 1-d, else a
-    /// new array, a copy.
+    /// new array, a copy (of a scalar, one element).
     fn flat(&mut self, v: ValueId) -> ValueId {
-        let Type::Array(d, r) = self.f.ty(v) else { unreachable!("checked: an array") };
+        let (d, r) = match self.f.ty(v) {
+            Type::Array(d, r) => (d, r),
+            Type::Scalar(d) => {
+                let one = self.i64_const(1);
+                let out = self.new_array(d, vec![one]);
+                self.emit(OpKind::Compute { func: ComputeFn::Fill, out, ins: vec![v] });
+                return out;
+            }
+        };
         if r == 1 {
             return v;
         }
