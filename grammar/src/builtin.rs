@@ -211,8 +211,8 @@ builtins! {
     NanMin: "nanmin", (1, 1), AXIS, NAN_REDUCTION;
     NanMean: "nanmean", (1, 1), AXIS, NAN_REDUCTION;
     Median: "median", (1, 1), AXIS, "median(x) | median(x, axis=k)";
-    Norm: "linalg.norm", (1, 1), AXIS,
-        "linalg.norm(x) | linalg.norm(x, axis=k) | linalg.norm(x, axis=(j, k)) (or np.linalg.norm)";
+    Norm: "linalg.norm", (1, 1), &["axis", "ord"],
+        "linalg.norm(x) | linalg.norm(x, axis=k) | linalg.norm(x, axis=(j, k)) | linalg.norm(v, ord=1|2|inf|-inf) (or np.linalg.norm)";
 }
 
 impl Builtin {
@@ -796,11 +796,13 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Median],
         },
         DocRow {
-            calls: "`linalg.norm(x)`, `np.linalg.norm(x)`, `axis=k`, `axis=(j, k)`",
+            calls: "`linalg.norm(x)`, `np.linalg.norm(x)`, `axis=k`, `axis=(j, k)`, `ord=o`",
             result: "NumPy's `linalg.norm` without `ord`: `sqrt(sum(x * x))` of every element (a vector's \
                 2-norm, a matrix's Frobenius norm, of any rank as NumPy's), or along `axis=` (a vector norm \
                 per line; a pair of axes, the Frobenius norm of each matrix); `f32` stays `f32`, other \
-                dtypes give `f64`. NumPy's `ord=` is not supported (E0502)",
+                dtypes give `f64`. `ord=` of vector norms (a 1-d `x`, or one `axis=k`): `1` (`sum(abs(x))`), \
+                `2` (the default), `inf` and `-inf` (`max(abs(x))`, `min(abs(x))`; of an empty vector a \
+                run-time error, as NumPy's); NumPy's other orders and matrix norms with `ord=` are E0503",
             builtins: &[B::Norm],
         },
         DocRow {
@@ -936,4 +938,32 @@ pub fn moveaxis_perm(r: usize, source: &[usize], destination: &[usize]) -> Vec<u
         perm.insert(d, s);
     }
     perm
+}
+
+/// The vector norm that `linalg.norm`'s `ord=` names (NumPy's `ord`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NormOrd {
+    /// `ord=1`: the sum of the absolute values.
+    One,
+    /// `ord=2`: the Euclidean norm, the default.
+    Two,
+    /// `ord=inf`: the largest absolute value.
+    Inf,
+    /// `ord=-inf`: the smallest absolute value.
+    NegInf,
+}
+
+/// The order that `ord=`'s value `e` names (`1`, `2`, `inf`, `-inf`: `inf` is a float literal by
+/// then, `crate::constants`), else `None`; the checker and the lowering read it through this one
+/// function.
+pub fn norm_ord(e: &Expr) -> Option<NormOrd> {
+    match &e.kind {
+        ExprKind::Int(1) => Some(NormOrd::One),
+        ExprKind::Int(2) => Some(NormOrd::Two),
+        ExprKind::Float(v) if *v == f64::INFINITY => Some(NormOrd::Inf),
+        ExprKind::Unary(crate::ast::UnOp::Neg, x) if matches!(x.kind, ExprKind::Float(v) if v == f64::INFINITY) => {
+            Some(NormOrd::NegInf)
+        }
+        _ => None,
+    }
 }

@@ -27,6 +27,8 @@ pub(super) struct Call<'a> {
     pub(super) decimals: Option<i64>,
     /// `n=` (an integer literal, `diff`'s), when given.
     pub(super) n: Option<i64>,
+    /// Whether `ord=` (`linalg.norm`'s) was given, and valid.
+    pub(super) ord: bool,
     /// Whether a keyword argument was wrong; the call's type is then an error.
     pub(super) bad: bool,
 }
@@ -35,7 +37,8 @@ impl Checker {
     /// Checks a call of builtin `b` (`e`, with `args` and `kwargs`) and returns its type.
     pub fn builtin(&mut self, b: Builtin, args: &[Expr], kwargs: &[(Ident, Expr)], e: &Expr) -> Ty {
         use Builtin as B;
-        let mut c = Call { b, args, e, dtype: None, axis: None, axes: None, decimals: None, n: None, bad: false };
+        let mut c =
+            Call { b, args, e, dtype: None, axis: None, axes: None, decimals: None, n: None, ord: false, bad: false };
         self.keywords(&mut c, kwargs);
         if !self.arity(&c) {
             return Ty::Error;
@@ -214,6 +217,23 @@ impl Checker {
                             format!("`constant_values=` must be a scalar, found {t}"),
                             v.span.clone(),
                             "not a scalar",
+                        );
+                        c.bad = true;
+                    }
+                }
+                "ord" => {
+                    self.expr(v);
+                    if crate::builtin::norm_ord(v).is_some() {
+                        c.ord = true;
+                    } else {
+                        self.err(
+                            Diagnostic::error(
+                                "E0503",
+                                "`ord=` of `linalg.norm` must be `1`, `2`, `inf` or `-inf` (vector norms)",
+                                v.span.clone(),
+                                "not supported",
+                            )
+                            .with_note("NumPy's other orders (`0`, `-1`, `'fro'`, `'nuc'`, ...) are not supported"),
                         );
                         c.bad = true;
                     }
@@ -621,6 +641,25 @@ impl Checker {
         let Some(d) = t.dtype() else { return Ty::Error };
         if c.bad {
             return Ty::Error;
+        }
+        if c.ord {
+            let vector = match (&t, c.axis, &c.axes) {
+                (_, Some(_), _) => true,
+                (Ty::Array(_, s), None, None) => s.len() == 1,
+                _ => false,
+            };
+            if !vector {
+                self.err(
+                    Diagnostic::error(
+                        "E0503",
+                        format!("`linalg.norm` with `ord=` of {t} without one `axis=`: a matrix norm"),
+                        c.e.span.clone(),
+                        "not a vector norm",
+                    )
+                    .with_note("only vector norms take `ord=` here (a 1-d array, or `axis=k`); the default is the Frobenius norm"),
+                );
+                return Ty::Error;
+            }
         }
         let rd = match c.b {
             Builtin::Sum | Builtin::Prod | Builtin::NanSum => d.sum_dtype(),

@@ -3,7 +3,7 @@
 //! (shifted views and one elementwise operation per difference), `outer` (two broadcast views),
 //! `eye` and `identity` (two `arange`s compared), the views `swapaxes` and `moveaxis`
 //! (`arr.transpose`), `trace` (a sum of the diagonal view), the NaN-ignoring reductions (masks
-//! `x != x`, selections and reductions), `linalg.norm` (`sqrt(sum(x * x))`) and `median` (a sorted
+//! `x != x`, selections and reductions), `linalg.norm` (`sqrt(sum(x * x))`, or with `ord=` a reduction of `abs(x)`) and `median` (a sorted
 //! copy's middle elements). Elementwise parts
 //! fuse like any elementwise operation.
 
@@ -11,7 +11,7 @@ use super::expr::retyped;
 use super::{LResult, Lowerer};
 use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
 use arrayc_grammar::ast::{self, DType, Expr};
-use arrayc_grammar::builtin::{moveaxis_axes, moveaxis_perm, Builtin};
+use arrayc_grammar::builtin::{moveaxis_axes, moveaxis_perm, norm_ord, Builtin, NormOrd};
 use arrayc_grammar::check::literal_int;
 use arrayc_grammar::types::{Size, Ty};
 
@@ -64,6 +64,16 @@ impl Lowerer<'_> {
                 let dt = ty.dtype().expect("checked: a float");
                 let xty = retyped(self.ty_of(&args[0]), dt);
                 let xf = if xd == dt { x } else { self.array_op(ComputeFn::Copy, vec![x], &xty)? };
+                let ord = Self::kwarg(kwargs, "ord").and_then(norm_ord).unwrap_or(NormOrd::Two);
+                if ord != NormOrd::Two {
+                    let kind = match ord {
+                        NormOrd::Inf => ReduceKind::Max,
+                        NormOrd::NegInf => ReduceKind::Min,
+                        _ => ReduceKind::Sum,
+                    };
+                    let a = self.array_op(ComputeFn::Unary(UnFn::Abs), vec![xf], &xty)?;
+                    return Ok(Some(self.reduction(false, kind, a, axes.as_deref(), ty, e)?));
+                }
                 let sq = self.array_op(ComputeFn::Binary(BinFn::Mul), vec![xf, xf], &xty)?;
                 let s = self.reduction(false, ReduceKind::Sum, sq, axes.as_deref(), ty, e)?;
                 self.elementwise(ComputeFn::Unary(UnFn::Sqrt), vec![s], ty, e)?
