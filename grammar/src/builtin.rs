@@ -55,6 +55,7 @@ const UFUNC1: &str = "sign(x) / square(x) / reciprocal(x) / logical_not(x)";
 const UFUNC2: &str =
     "hypot(a, b) / fmod(a, b) / power(a, b) / logical_and(a, b) / logical_or(a, b) / logical_xor(a, b)";
 const TEST_REDUCTION: &str = "any(x) | any(x, axis=k) | any(x, axis=(j, k))";
+const NAN_REDUCTION: &str = "nansum(x) | nansum(x, axis=k) | nansum(x, axis=(j, k))";
 const MOMENT: &str = "var(x) | var(x, axis=k) | var(x, axis=(j, k)) | var(x, axis=k, ddof=1)";
 
 /// Defines [`Builtin`] and [`TABLE`] from one list, so that `TABLE[b as usize]` is `b`'s row.
@@ -196,6 +197,22 @@ builtins! {
     Convolve: "convolve", (2, 2), &["mode"], "convolve(a, v) | convolve(a, v, mode=full|same|valid) (a, v 1-d)";
     Sort: "sort", (1, 1), AXIS, "sort(x) | sort(x, axis=k)";
     Argsort: "argsort", (1, 1), AXIS, "argsort(x) | argsort(x, axis=k) (or x.argsort())";
+    Diff: "diff", (1, 2), &["n", "axis"],
+        "diff(x) | diff(x, n) | diff(x, n=k, axis=a) (n a non-negative integer literal, axis default -1)";
+    Outer: "outer", (2, 2), &[], "outer(a, b) (a and b arrays, flattened, or scalars)";
+    Eye: "eye", (1, 3), &["k", "dtype"], "eye(n) | eye(n, m) | eye(n, m, k) | eye(n, k=j), dtype=f64";
+    Identity: "identity", (1, 1), DTYPE, "identity(n, dtype=f64)";
+    Swapaxes: "swapaxes", (3, 3), &[], "swapaxes(x, a, b) | x.swapaxes(a, b) (a, b integer literals)";
+    Moveaxis: "moveaxis", (3, 3), &[],
+        "moveaxis(x, source, destination) (integer literals or tuples of them)";
+    Trace: "trace", (1, 1), &[], "trace(x) | x.trace() (x 2-d)";
+    NanSum: "nansum", (1, 1), AXIS, NAN_REDUCTION;
+    NanMax: "nanmax", (1, 1), AXIS, NAN_REDUCTION;
+    NanMin: "nanmin", (1, 1), AXIS, NAN_REDUCTION;
+    NanMean: "nanmean", (1, 1), AXIS, NAN_REDUCTION;
+    Median: "median", (1, 1), AXIS, "median(x) | median(x, axis=k)";
+    Norm: "linalg.norm", (1, 1), &["axis", "ord"],
+        "linalg.norm(x) | linalg.norm(x, axis=k) | linalg.norm(x, axis=(j, k)) | linalg.norm(v, ord=1|2|inf|-inf) (or np.linalg.norm)";
 }
 
 impl Builtin {
@@ -247,14 +264,37 @@ impl Builtin {
         use Builtin as B;
         matches!(
             self,
-            B::Sum | B::Prod | B::Min | B::Max | B::Mean | B::Any | B::All | B::CountNonzero | B::Var | B::Std
+            B::Sum
+                | B::Prod
+                | B::Min
+                | B::Max
+                | B::Mean
+                | B::Any
+                | B::All
+                | B::CountNonzero
+                | B::Var
+                | B::Std
+                | B::NanSum
+                | B::NanMax
+                | B::NanMin
+                | B::NanMean
+                | B::Norm
         )
     }
 
     /// Whether its result is a view of its argument, so that writes through it change the
     /// argument (`transpose`, `diagonal`; `docs/language.md`).
     pub fn returns_view(self) -> bool {
-        matches!(self, Builtin::Transpose | Builtin::Diagonal | Builtin::Flip | Builtin::ExpandDims | Builtin::Squeeze)
+        matches!(
+            self,
+            Builtin::Transpose
+                | Builtin::Diagonal
+                | Builtin::Flip
+                | Builtin::ExpandDims
+                | Builtin::Squeeze
+                | Builtin::Swapaxes
+                | Builtin::Moveaxis
+        )
     }
 
     /// Its documentation as markdown: every row of [`DOCS`] that documents it.
@@ -700,6 +740,72 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Argsort],
         },
         DocRow {
+            calls: "`diff(x)`, `diff(x, n)`, `diff(x, n=k, axis=a)`",
+            result: "NumPy's `diff`: the `n`-th difference (default 1, a non-negative integer literal) along axis \
+                `a` (default `-1`), `x[..., 1:] - x[..., :-1]` repeated `n` times, of `x`'s dtype (integers \
+                wrap); of a bool `x`, `!=` as NumPy's (a bool); the size along `a` shrinks by `n` (to at \
+                least 0); `n = 0` gives `x` itself. `x` must be an array (NumPy's ValueError for a 0-d one); \
+                fused: one kernel per difference",
+            builtins: &[B::Diff],
+        },
+        DocRow {
+            calls: "`outer(a, b)`",
+            result: "NumPy's `outer`: `ravel(a)[:, newaxis] * ravel(b)[newaxis, :]`, a new array of shape \
+                `(size(a), size(b))` (a scalar is one element), dtypes promoted as NumPy's arrays (a Python \
+                scalar's too: `outer(2.5, i)` of an `i64` `i` is `f64`; bools: their `&`); fused",
+            builtins: &[B::Outer],
+        },
+        DocRow {
+            calls: "`eye(n)`, `eye(n, m)`, `eye(n, m, k)`, `eye(n, k=j)`, `identity(n)`, `dtype=d`",
+            result: "NumPy's `eye`: a new `(n, m)` array (`m` defaults to `n`) of `d` (default `f64`) with ones \
+                on diagonal `k` (default 0, positive above the main diagonal, any integer) and zeros \
+                elsewhere; `identity(n)` is `eye(n)`. A negative size is E0503 when literal, else a run-time \
+                error naming the line (NumPy's ValueError)",
+            builtins: &[B::Eye, B::Identity],
+        },
+        DocRow {
+            calls: "`swapaxes(x, a, b)`, `x.swapaxes(a, b)`, `moveaxis(x, source, destination)`",
+            result: "views of `x` with its axes permuted (aliasing `x`, as NumPy's): `swapaxes` exchanges axes \
+                `a` and `b`; `moveaxis` moves axis `source` to position `destination` (both integer \
+                literals, or tuples of as many distinct ones), the other axes keeping their order. Negative \
+                axes count from the end; an axis out of range is E0405",
+            builtins: &[B::Swapaxes, B::Moveaxis],
+        },
+        DocRow {
+            calls: "`trace(x)`, `x.trace()`",
+            result: "NumPy's `trace` of a 2-d `x`: `sum(diagonal(x))`, of `sum`'s dtype (NumPy's `trace` of a \
+                higher rank, along the first two axes, is not supported: E0503)",
+            builtins: &[B::Trace],
+        },
+        DocRow {
+            calls: "`nansum(x)`, `nanmax(x)`, `nanmin(x)`, `nanmean(x)`, `axis=k`, `axis=(j, k)`",
+            result: "NumPy's NaN-ignoring reductions: as `sum`, `max`, `min`, `mean` (same dtypes, axes and \
+                errors) with NaNs left out: `nansum` counts them as 0 (0 where all are NaN), `nanmean` \
+                divides by the number of others (NaN where all are NaN, where NumPy also warns), `nanmax` \
+                and `nanmin` give NaN where all are NaN (NumPy warns too). Of integers and bools, the \
+                plain reductions. Fused: masks with `x != x`, one reduction (`nanmax`, `nanmin`: two)",
+            builtins: &[B::NanSum, B::NanMax, B::NanMin, B::NanMean],
+        },
+        DocRow {
+            calls: "`median(x)`, `median(x, axis=k)`",
+            result: "NumPy's `median` of every element (of the flattened array) or along axis `k`: the middle \
+                element of the sorted values, or the mean of the two middle ones, `f32` for `f32` and `f64` \
+                otherwise (as `mean`); NaN where the values hold a NaN, as NumPy. Through `sort` (a copy \
+                sorted along the axis, `arr.sort`), then two elements read at run-time positions. Of an \
+                empty array or axis a run-time error naming the line (NumPy gives NaN and warns)",
+            builtins: &[B::Median],
+        },
+        DocRow {
+            calls: "`linalg.norm(x)`, `np.linalg.norm(x)`, `axis=k`, `axis=(j, k)`, `ord=o`",
+            result: "NumPy's `linalg.norm` without `ord`: `sqrt(sum(x * x))` of every element (a vector's \
+                2-norm, a matrix's Frobenius norm, of any rank as NumPy's), or along `axis=` (a vector norm \
+                per line; a pair of axes, the Frobenius norm of each matrix); `f32` stays `f32`, other \
+                dtypes give `f64`. `ord=` of vector norms (a 1-d `x`, or one `axis=k`): `1` (`sum(abs(x))`), \
+                `2` (the default), `inf` and `-inf` (`max(abs(x))`, `min(abs(x))`; of an empty vector a \
+                run-time error, as NumPy's); NumPy's other orders and matrix norms with `ord=` are E0503",
+            builtins: &[B::Norm],
+        },
+        DocRow {
             calls: "`f64(x) f32(x) i64(x) i32(x) u64(x) u8(x) bool(x)`",
             result: "casts, NumPy's `astype` (float to int truncates toward zero; integers wrap)",
             builtins: &[B::F64, B::F32, B::I64, B::I32, B::U64, B::U8, B::Bool],
@@ -807,6 +913,57 @@ pub fn convolve_mode(e: &Expr) -> Option<ConvolveMode> {
             "valid" => Some(ConvolveMode::Valid),
             _ => None,
         },
+        _ => None,
+    }
+}
+
+/// The axes that `moveaxis`'s `source` or `destination` names: one integer literal or a tuple of
+/// them; `None` for anything else.
+pub fn moveaxis_axes(e: &Expr) -> Option<Vec<i64>> {
+    match &e.kind {
+        ExprKind::Tuple(items) => items.iter().map(crate::check::literal_int).collect(),
+        _ => crate::check::literal_int(e).map(|a| vec![a]),
+    }
+}
+
+/// The permutation of `moveaxis` on a rank-`r` array, its source and destination axes in range
+/// (`0..r`, distinct, as many): result axis `i` is the argument's axis `perm[i]` (NumPy's
+/// algorithm: the axes not moved in order, each moved one inserted at its destination, in the
+/// order of the destinations).
+pub fn moveaxis_perm(r: usize, source: &[usize], destination: &[usize]) -> Vec<usize> {
+    let mut perm: Vec<usize> = (0..r).filter(|a| !source.contains(a)).collect();
+    let mut pairs: Vec<(usize, usize)> = destination.iter().copied().zip(source.iter().copied()).collect();
+    pairs.sort_unstable();
+    for (d, s) in pairs {
+        perm.insert(d, s);
+    }
+    perm
+}
+
+/// The vector norm that `linalg.norm`'s `ord=` names (NumPy's `ord`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NormOrd {
+    /// `ord=1`: the sum of the absolute values.
+    One,
+    /// `ord=2`: the Euclidean norm, the default.
+    Two,
+    /// `ord=inf`: the largest absolute value.
+    Inf,
+    /// `ord=-inf`: the smallest absolute value.
+    NegInf,
+}
+
+/// The order that `ord=`'s value `e` names (`1`, `2`, `inf`, `-inf`: `inf` is a float literal by
+/// then, `crate::constants`), else `None`; the checker and the lowering read it through this one
+/// function.
+pub fn norm_ord(e: &Expr) -> Option<NormOrd> {
+    match &e.kind {
+        ExprKind::Int(1) => Some(NormOrd::One),
+        ExprKind::Int(2) => Some(NormOrd::Two),
+        ExprKind::Float(v) if *v == f64::INFINITY => Some(NormOrd::Inf),
+        ExprKind::Unary(crate::ast::UnOp::Neg, x) if matches!(x.kind, ExprKind::Float(v) if v == f64::INFINITY) => {
+            Some(NormOrd::NegInf)
+        }
         _ => None,
     }
 }

@@ -104,6 +104,10 @@ pub fn attribute(ids: &Cell<u32>, base: Expr, name: Ident, span: Span) -> Result
 /// ([`numpy_attribute`], [`method_call`]). So a program cannot name a variable `np`.
 pub const NUMPY_MODULES: [&str; 2] = ["np", "numpy"];
 
+/// NumPy's submodule `linalg`, whose functions arrayc has are the builtins `linalg.name`
+/// (`linalg.norm`): `np.linalg.norm(x)` and `linalg.norm(x)` call them ([`method_call`]).
+pub const LINALG: &str = "linalg";
+
 /// Whether `e` is the name of NumPy's module ([`NUMPY_MODULES`]).
 fn is_numpy(e: &Expr) -> bool {
     matches!(&e.kind, ExprKind::Var(v) if NUMPY_MODULES.contains(&v.name.as_str()))
@@ -170,7 +174,7 @@ fn ufunc_method(
 /// `base.name(args)`, a method call ([`crate::methods`]): the call of `.name` with `base` first,
 /// which resolves to the builtin `name`; `x.astype(d)` is the cast `d(x)`, under the id of the
 /// type name `d` (the last expression parsed, so ids stay dense); `np.f(args)` is `f(args)`
-/// ([`NUMPY_MODULES`]); `ufunc.reduce(x)` and NumPy's other ufunc methods are calls of builtins
+/// ([`NUMPY_MODULES`]); `linalg.f(args)` is the builtin `linalg.f` ([`LINALG`]); `ufunc.reduce(x)` and NumPy's other ufunc methods are calls of builtins
 /// ([`ufunc_method`]).
 pub fn method_call(
     ids: &Cell<u32>,
@@ -184,6 +188,15 @@ pub fn method_call(
         // `np.f(args)` is the call `f(args)`, under the id of `np` (ids stay dense).
         positional_axis(&name, &mut args, &mut kwargs);
         return Ok(Expr { id: base.id, kind: ExprKind::Call { func: name, args, kwargs }, span });
+    }
+    if let ExprKind::Var(m) = &base.kind {
+        if m.name == LINALG {
+            // `np.linalg.norm(x)` (`np.linalg` is the name `linalg`) or `linalg.norm(x)`: the
+            // builtin `linalg.norm`, under the id of `linalg` (ids stay dense). No positional
+            // axis: NumPy's second argument of `norm` is `ord`.
+            let func = Ident { name: format!("{LINALG}.{}", name.name), span: m.span.start..name.span.end };
+            return Ok(Expr { id: base.id, kind: ExprKind::Call { func, args, kwargs }, span });
+        }
     }
     if let ExprKind::Var(ufunc) = &base.kind {
         if UFUNC_METHOD_NAMES.contains(&name.name.as_str()) {

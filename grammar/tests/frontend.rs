@@ -274,17 +274,17 @@ fn promotion_rules() {
 #[test]
 fn user_calls_bind_sizes() {
     let src = "fn inner(x: f64[N], k: i64) -> (f64[N-1], f64[k]) { return (x[1:], zeros(k)); }
-    fn outer(y: f64[M]) -> f64[M-1] {
+    fn caller(y: f64[M]) -> f64[M-1] {
         let (a, b) = inner(y, 3);
         let (p, q) = inner(y[2:], k=M);
         return a;
     }
-    fn main() { let z = outer(zeros(6)); print(z); }";
+    fn main() { let z = caller(zeros(6)); print(z); }";
     let c = ok(src);
     let t = |s: &str| ty1(&c, src, s);
     assert_eq!(t("inner(y, 3)"), "(f64[M-1], f64[3])");
     assert_eq!(t("inner(y[2:], k=M)"), "(f64[M-3], f64[M])");
-    assert_eq!(t("outer(zeros(6))"), "f64[5]");
+    assert_eq!(t("caller(zeros(6))"), "f64[5]");
     assert_eq!(c.signatures[0].params[0].1.to_string(), "f64[N]");
     let (_, d) = frontend(src);
     assert!(d.is_empty());

@@ -25,6 +25,10 @@ pub(super) struct Call<'a> {
     pub(super) axes: Option<(Vec<i64>, &'a Expr)>,
     /// `decimals=` (an integer literal, `round`'s), when given.
     pub(super) decimals: Option<i64>,
+    /// `n=` (an integer literal, `diff`'s), when given.
+    pub(super) n: Option<i64>,
+    /// Whether `ord=` (`linalg.norm`'s) was given, and valid.
+    pub(super) ord: bool,
     /// Whether a keyword argument was wrong; the call's type is then an error.
     pub(super) bad: bool,
 }
@@ -33,7 +37,8 @@ impl Checker {
     /// Checks a call of builtin `b` (`e`, with `args` and `kwargs`) and returns its type.
     pub fn builtin(&mut self, b: Builtin, args: &[Expr], kwargs: &[(Ident, Expr)], e: &Expr) -> Ty {
         use Builtin as B;
-        let mut c = Call { b, args, e, dtype: None, axis: None, axes: None, decimals: None, bad: false };
+        let mut c =
+            Call { b, args, e, dtype: None, axis: None, axes: None, decimals: None, n: None, ord: false, bad: false };
         self.keywords(&mut c, kwargs);
         if !self.arity(&c) {
             return Ty::Error;
@@ -106,6 +111,8 @@ impl Checker {
             B::Normal | B::Integers => self.random_draws(&c),
             B::Convolve => self.convolve(&c, kwargs),
             B::Sort | B::Argsort => self.sort(&c),
+            B::Diff | B::Outer | B::Eye | B::Identity | B::Swapaxes | B::Moveaxis | B::Trace => self.numpy_func(&c),
+            B::NanSum | B::NanMax | B::NanMin | B::NanMean | B::Norm | B::Median => self.reduction(&c),
         };
         if c.bad {
             Ty::Error
@@ -180,15 +187,15 @@ impl Checker {
                         }
                     }
                 }
-                "axis" | "decimals" => {
+                "axis" | "decimals" | "n" => {
                     self.expr(v);
                     match literal_int(v) {
                         Some(a) => {
                             self.retype_literal(v, Ty::Scalar(DType::I64));
-                            if k.name == "axis" {
-                                c.axis = Some((a, v));
-                            } else {
-                                c.decimals = Some(a);
+                            match k.name.as_str() {
+                                "axis" => c.axis = Some((a, v)),
+                                "n" => c.n = Some(a),
+                                _ => c.decimals = Some(a),
                             }
                         }
                         None => {
@@ -210,6 +217,23 @@ impl Checker {
                             format!("`constant_values=` must be a scalar, found {t}"),
                             v.span.clone(),
                             "not a scalar",
+                        );
+                        c.bad = true;
+                    }
+                }
+                "ord" => {
+                    self.expr(v);
+                    if crate::builtin::norm_ord(v).is_some() {
+                        c.ord = true;
+                    } else {
+                        self.err(
+                            Diagnostic::error(
+                                "E0503",
+                                "`ord=` of `linalg.norm` must be `1`, `2`, `inf` or `-inf` (vector norms)",
+                                v.span.clone(),
+                                "not supported",
+                            )
+                            .with_note("NumPy's other orders (`0`, `-1`, `'fro'`, `'nuc'`, ...) are not supported"),
                         );
                         c.bad = true;
                     }
@@ -609,18 +633,39 @@ impl Checker {
         }
     }
 
-    /// Reductions: `sum`, `prod`, `min`, `max`, `mean`, of every element or along `axis=`.
+    /// Reductions: `sum`, `prod`, `min`, `max`, `mean` (and those composed like them: `any`,
+    /// `all`, `count_nonzero`, `var`, `std`, the `nan` reductions, `linalg.norm`, `median`), of every
+    /// element or along `axis=`.
     fn reduction(&mut self, c: &Call) -> Ty {
         let t = self.value(&c.args[0]);
         let Some(d) = t.dtype() else { return Ty::Error };
         if c.bad {
             return Ty::Error;
         }
+        if c.ord {
+            let vector = match (&t, c.axis, &c.axes) {
+                (_, Some(_), _) => true,
+                (Ty::Array(_, s), None, None) => s.len() == 1,
+                _ => false,
+            };
+            if !vector {
+                self.err(
+                    Diagnostic::error(
+                        "E0503",
+                        format!("`linalg.norm` with `ord=` of {t} without one `axis=`: a matrix norm"),
+                        c.e.span.clone(),
+                        "not a vector norm",
+                    )
+                    .with_note("only vector norms take `ord=` here (a 1-d array, or `axis=k`); the default is the Frobenius norm"),
+                );
+                return Ty::Error;
+            }
+        }
         let rd = match c.b {
-            Builtin::Sum | Builtin::Prod => d.sum_dtype(),
+            Builtin::Sum | Builtin::Prod | Builtin::NanSum => d.sum_dtype(),
             Builtin::Any | Builtin::All => DType::Bool,
             Builtin::CountNonzero => DType::I64,
-            Builtin::Mean | Builtin::Var | Builtin::Std => {
+            Builtin::Mean | Builtin::Var | Builtin::Std | Builtin::NanMean | Builtin::Norm | Builtin::Median => {
                 if d == DType::F32 {
                     DType::F32
                 } else {
@@ -1171,7 +1216,7 @@ fn with_dtype(t: &Ty, d: DType) -> Ty {
 }
 
 /// The value of an integer literal, optionally negated.
-pub(crate) fn literal_int(e: &Expr) -> Option<i64> {
+pub fn literal_int(e: &Expr) -> Option<i64> {
     match &e.kind {
         ExprKind::Int(v) => Some(*v),
         ExprKind::Unary(UnOp::Neg, a) => literal_int(a).map(|v| v.wrapping_neg()),

@@ -7,6 +7,7 @@
 //! - [`expr`]: expressions, call resolution and user-function calls; [`builtins`]: builtin calls,
 //!   one function per family (the builtins themselves: [`crate::builtin`]);
 //! - [`literals`]: array literals `[a, b]`, `array`, `asarray`, and `reshape`, `ravel`, `flatten`;
+//! - [`numpy_funcs`]: `diff`, `outer`, `eye`, `swapaxes`, `trace`, the `nan` reductions, `linalg.norm`;
 //! - [`stmt`]: statements, assignments, control flow, returns;
 //! - [`generic`]: rank-generic functions (`f64[...]` parameters), one instance per tuple of ranks;
 //! - [`names`]: "did you mean" suggestions.
@@ -19,12 +20,15 @@ mod expr;
 pub mod generic;
 mod literals;
 mod names;
+mod numpy_funcs;
 pub mod promote;
 mod random_sort;
 pub mod shape;
 mod shape_ops;
 pub(crate) mod sig;
 mod stmt;
+
+pub use builtins::literal_int;
 
 use crate::ast::{Function, Program, Span};
 use crate::builtin::Callee;

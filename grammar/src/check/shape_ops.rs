@@ -44,7 +44,7 @@ impl Checker {
     }
 
     /// The type of argument `e` of call `c`, which must be an array (else E0503).
-    fn array_arg(&mut self, c: &Call, e: &Expr) -> Ty {
+    pub(super) fn array_arg(&mut self, c: &Call, e: &Expr) -> Ty {
         let t = self.value(e);
         match t {
             Ty::Array(..) | Ty::Error => t,

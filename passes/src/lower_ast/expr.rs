@@ -74,7 +74,7 @@ fn elementwise_fn(b: Builtin) -> Option<ComputeFn> {
 }
 
 /// `ty` with dtype `d`, the same shape.
-fn retyped(ty: &Ty, d: DType) -> Ty {
+pub(crate) fn retyped(ty: &Ty, d: DType) -> Ty {
     match ty {
         Ty::Array(_, s) => Ty::Array(d, s.clone()),
         _ => Ty::Scalar(d),
@@ -300,7 +300,7 @@ impl Lowerer<'_> {
         out
     }
 
-    fn binary(&mut self, f: BinFn, x: ValueId, y: ValueId, ty: &Ty) -> LResult<ValueId> {
+    pub(crate) fn binary(&mut self, f: BinFn, x: ValueId, y: ValueId, ty: &Ty) -> LResult<ValueId> {
         let (tx, ty_) = (self.f.ty(x), self.f.ty(y));
         if !tx.is_array() && !ty_.is_array() {
             let dt = if f.is_comparison() { tx.dtype().promote(ty_.dtype()) } else { ty.dtype().unwrap_or(tx.dtype()) };
@@ -569,6 +569,16 @@ impl Lowerer<'_> {
         let Type::Array(d, rank) = self.f.ty(src) else { unreachable!("transposes of arrays") };
         let res = self.value(Type::Array(d, rank), None);
         self.emit(OpKind::Transpose { res, src, perm });
+        let root = self.root(src);
+        self.roots.insert(res, root);
+        res
+    }
+
+    /// The main diagonal of the 2-d array `src`, a view (`arr.diagonal`).
+    pub(crate) fn diagonal(&mut self, src: ValueId) -> ValueId {
+        let Type::Array(d, _) = self.f.ty(src) else { unreachable!("checked: an array") };
+        let res = self.value(Type::Array(d, 1), None);
+        self.emit(OpKind::Diagonal { res, src });
         let root = self.root(src);
         self.roots.insert(res, root);
         res
@@ -1100,6 +1110,9 @@ impl Lowerer<'_> {
         if let Some(vs) = self.shape_op(b, args, kwargs, ty)? {
             return Ok(vs);
         }
+        if let Some(v) = self.numpy_func(b, args, kwargs, ty, e)? {
+            return Ok(vec![v]);
+        }
         match b {
             B::Array | B::AsArray => return Ok(vec![self.array_call(&args[0], b == B::Array, ty)?]),
             B::Reshape | B::Ravel | B::Flatten => return Ok(vec![self.reshape_call(b, args, ty)?]),
@@ -1134,6 +1147,19 @@ impl Lowerer<'_> {
             | B::Tile
             | B::Repeat
             | B::Pad => unreachable!("lowered by `shape_op`"),
+            B::Diff
+            | B::Outer
+            | B::Eye
+            | B::Identity
+            | B::Swapaxes
+            | B::Moveaxis
+            | B::Trace
+            | B::NanSum
+            | B::NanMax
+            | B::NanMin
+            | B::NanMean
+            | B::Median
+            | B::Norm => unreachable!("lowered by `numpy_func`"),
             B::Array | B::AsArray | B::Reshape | B::Ravel | B::Flatten => unreachable!("lowered above"),
             B::Zeros | B::Ones | B::Empty | B::Full | B::Random => self.creation(b, &vals, kwargs, ty)?,
             B::ZerosLike | B::OnesLike | B::EmptyLike | B::FullLike => self.creation(b, &vals, kwargs, ty)?,
@@ -1154,15 +1180,7 @@ impl Lowerer<'_> {
                 let Type::Array(_, rank) = self.f.ty(src) else { unreachable!("checked: an array") };
                 self.transpose(src, (0..rank).rev().collect())
             }
-            B::Diagonal => {
-                let src = vals[0];
-                let Type::Array(d, _) = self.f.ty(src) else { unreachable!("checked: an array") };
-                let res = self.value(Type::Array(d, 1), None);
-                self.emit(OpKind::Diagonal { res, src });
-                let root = self.root(src);
-                self.roots.insert(res, root);
-                res
-            }
+            B::Diagonal => self.diagonal(vals[0]),
             B::Abs
             | B::Sqrt
             | B::Exp
@@ -1316,7 +1334,7 @@ impl Lowerer<'_> {
 
     /// An elementwise builtin (`f`: `abs`, ..., `minimum`, `maximum`, `where`): an array operation
     /// when its result is an array, else host arithmetic.
-    fn elementwise(&mut self, f: ComputeFn, vals: Vec<ValueId>, ty: &Ty, e: &Expr) -> LResult<ValueId> {
+    pub(crate) fn elementwise(&mut self, f: ComputeFn, vals: Vec<ValueId>, ty: &Ty, e: &Expr) -> LResult<ValueId> {
         if ty.is_array() {
             return self.array_op(f, vals, ty);
         }
@@ -1343,14 +1361,14 @@ impl Lowerer<'_> {
 
     /// The `axis=` keyword of a call on array `x` that takes one axis, negative counting from the
     /// end (the checker checked the range); `None` without one.
-    fn axis_kwarg(&self, kwargs: &[(ast::Ident, Expr)], x: ValueId) -> LResult<Option<usize>> {
+    pub(crate) fn axis_kwarg(&self, kwargs: &[(ast::Ident, Expr)], x: ValueId) -> LResult<Option<usize>> {
         Ok(self.axes_kwarg(kwargs, x)?.and_then(|axes| axes.first().copied()))
     }
 
     /// The `axis=` keyword of a reduction of array `x`: one axis or a tuple of them (as the
     /// checker checked: in range, distinct), each negative one counting from the end; `None`
     /// without one.
-    fn axes_kwarg(&self, kwargs: &[(ast::Ident, Expr)], x: ValueId) -> LResult<Option<Vec<usize>>> {
+    pub(crate) fn axes_kwarg(&self, kwargs: &[(ast::Ident, Expr)], x: ValueId) -> LResult<Option<Vec<usize>>> {
         let Some(a) = Self::kwarg(kwargs, "axis") else { return Ok(None) };
         let items: Vec<&Expr> = match &a.kind {
             ExprKind::Tuple(items) => items.iter().collect(),
@@ -1403,7 +1421,7 @@ impl Lowerer<'_> {
     /// checked type `ty`; with `mean`, divided by the number of elements each result reduces.
     /// Several axes are reduced one after the other, the highest first (so that each of the others
     /// keeps its index): one `arr` reduction each.
-    fn reduction(
+    pub(crate) fn reduction(
         &mut self,
         mean: bool,
         kind: ReduceKind,

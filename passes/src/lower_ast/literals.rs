@@ -156,7 +156,7 @@ impl Lowerer<'_> {
     }
 
     /// An `arr.reshape` view of `src` with `sizes` (aliasing `src`).
-    fn reshape_view(&mut self, src: ValueId, sizes: Vec<ValueId>) -> ValueId {
+    pub(crate) fn reshape_view(&mut self, src: ValueId, sizes: Vec<ValueId>) -> ValueId {
         let Type::Array(d, _) = self.f.ty(src) else { unreachable!("reshapes of arrays") };
         let res = self.value(Type::Array(d, sizes.len()), None);
         self.emit(OpKind::Reshape { res, src, sizes });

@@ -15,6 +15,7 @@ pub const NAME: &str = "lower-ast";
 
 mod expr;
 mod literals;
+mod numpy_funcs;
 mod random_sort;
 mod shape_ops;
 mod stmt;

@@ -1,0 +1,241 @@
+//! NumPy's everyday functions that are compositions of arrayc's operations (`docs/language.md`,
+//! "Builtin functions"): `diff`, `outer`, `eye` and `identity`, the views `swapaxes` and
+//! `moveaxis`, and `trace`, with NumPy's dtypes, shapes and errors. Their lowering composes
+//! views, elementwise operations and reductions (`passes/src/lower_ast/numpy_funcs.rs`); the NaN
+//! reductions and `linalg.norm` are checked as reductions (`builtins.rs`).
+
+use super::builtins::{literal_int, Call};
+use super::promote::promote;
+use super::Checker;
+use crate::ast::{DType, ExprKind};
+use crate::builtin::{moveaxis_axes, moveaxis_perm, Builtin};
+use crate::diag::Diagnostic;
+use crate::types::{Size, Ty};
+
+impl Checker {
+    /// Checks a call of `diff`, `outer`, `eye`, `identity`, `swapaxes`, `moveaxis` or `trace` and
+    /// returns its type (`Ty::Error` after reporting an error).
+    pub(super) fn numpy_func(&mut self, c: &Call) -> Ty {
+        use Builtin as B;
+        match c.b {
+            B::Diff => self.diff(c),
+            B::Outer => self.outer(c),
+            B::Eye | B::Identity => self.eye(c),
+            B::Swapaxes | B::Moveaxis => self.permute_axes(c),
+            B::Trace => {
+                let t = self.array_arg(c, &c.args[0]);
+                match t {
+                    Ty::Array(d, s) if s.len() == 2 => Ty::Scalar(d.sum_dtype()),
+                    Ty::Error => Ty::Error,
+                    other => {
+                        self.err(
+                            Diagnostic::error(
+                                "E0503",
+                                format!("`trace` needs a 2-d array, found {other}"),
+                                c.args[0].span.clone(),
+                                "not 2-d",
+                            )
+                            .with_help("NumPy's `trace` of a higher rank sums along the first two axes: write `sum(diagonal(x[:, :, k]))` per `k`"),
+                        );
+                        Ty::Error
+                    }
+                }
+            }
+            other => unreachable!("`{}` is not one of NumPy's composed functions", other.name()),
+        }
+    }
+
+    /// `diff(x, n=1, axis=-1)`: `x`'s dtype, the size along the axis less `n` (at least 0).
+    fn diff(&mut self, c: &Call) -> Ty {
+        let t = self.array_arg(c, &c.args[0]);
+        let n = match c.args.get(1) {
+            Some(ne) => {
+                self.expr(ne);
+                match literal_int(ne) {
+                    Some(n) if c.n.is_none() => {
+                        self.retype_literal(ne, Ty::Scalar(DType::I64));
+                        Some(n)
+                    }
+                    Some(_) => {
+                        self.error("E0502", "`diff` got `n` twice", ne.span.clone(), "also given as `n=`");
+                        return Ty::Error;
+                    }
+                    None => {
+                        self.err(
+                            Diagnostic::error(
+                                "E0503",
+                                "`n` of `diff` must be an integer literal",
+                                ne.span.clone(),
+                                "not an integer literal",
+                            )
+                            .with_note("the number of differences decides the program's operations"),
+                        );
+                        return Ty::Error;
+                    }
+                }
+            }
+            None => c.n,
+        }
+        .unwrap_or(1);
+        if n < 0 {
+            let at = c.args.get(1).map_or(c.e.span.clone(), |a| a.span.clone());
+            self.error("E0503", format!("order must be non-negative but got {n} (`n` of `diff`)"), at, "negative");
+            return Ty::Error;
+        }
+        let Ty::Array(d, mut s) = t else { return Ty::Error };
+        if s.is_empty() {
+            self.error(
+                "E0503",
+                "`diff` requires input that is at least one dimensional",
+                c.args[0].span.clone(),
+                "a 0-d array",
+            );
+            return Ty::Error;
+        }
+        let k = match c.axis {
+            Some((a, ae)) => match self.axis_in_range(a, &s, &ae.span) {
+                Some(k) => k,
+                None => return Ty::Error,
+            },
+            None => s.len() - 1,
+        };
+        s[k] = match s[k].as_const() {
+            Some(m) => Size::lit((m - n).max(0)),
+            None => s[k].sub(&Size::lit(n)),
+        };
+        Ty::Array(d, s)
+    }
+
+    /// `outer(a, b)` of arrays or scalars: `(size(a), size(b))`, the dtypes promoted (two bools: a
+    /// bool, NumPy's logical product).
+    fn outer(&mut self, c: &Call) -> Ty {
+        // A scalar is one element, as NumPy's 0-d array.
+        let as_array = |t: Ty| match t {
+            Ty::Scalar(d) => Ty::Array(d, vec![]),
+            t => t,
+        };
+        let ta = as_array(self.value(&c.args[0]));
+        let tb = as_array(self.value(&c.args[1]));
+        for (t, a) in [(&ta, &c.args[0]), (&tb, &c.args[1])] {
+            if !matches!(t, Ty::Array(..) | Ty::Error) {
+                self.error(
+                    "E0503",
+                    format!("`outer` needs arrays or scalars, found {t}"),
+                    a.span.clone(),
+                    "not an array",
+                );
+                return Ty::Error;
+            }
+        }
+        let (Ty::Array(da, sa), Ty::Array(db, sb)) = (&ta, &tb) else { return Ty::Error };
+        let d = promote(*da, None, *db, None);
+        let count = |me: &mut Self, s: &[Size]| match s {
+            [one] => one.clone(),
+            _ => s.iter().try_fold(Size::lit(1), |p, z| p.mul(z)).unwrap_or_else(|| me.fresh()),
+        };
+        let (n, m) = (count(self, sa), count(self, sb));
+        Ty::Array(d, vec![n, m])
+    }
+
+    /// `eye(n, m=n, k=0, dtype=f64)` and `identity(n, dtype=f64)`: `d[n, m]`.
+    fn eye(&mut self, c: &Call) -> Ty {
+        let mut sizes = vec![];
+        for (i, a) in c.args.iter().enumerate() {
+            let what =
+                ["the number of rows of `eye`", "the number of columns of `eye`", "the diagonal `k` of `eye`"][i];
+            let Ok(v) = self.int_operand(a, what) else { return Ty::Error };
+            if i == 2 {
+                continue;
+            }
+            if let Some(z) = v.as_ref().and_then(|v| v.as_const()).filter(|&z| z < 0) {
+                self.error("E0503", format!("negative dimensions are not allowed ({z})"), a.span.clone(), "negative");
+                return Ty::Error;
+            }
+            sizes.push(v.unwrap_or_else(|| self.fresh()));
+        }
+        if sizes.len() == 1 {
+            let n = sizes[0].clone();
+            sizes.push(n);
+        }
+        Ty::Array(c.dtype.unwrap_or(DType::F64), sizes)
+    }
+
+    /// `swapaxes(x, a, b)` and `moveaxis(x, source, destination)`: `x`'s shape permuted.
+    fn permute_axes(&mut self, c: &Call) -> Ty {
+        let t = self.array_arg(c, &c.args[0]);
+        let mut lists = vec![];
+        for a in &c.args[1..] {
+            let given = if c.b == Builtin::Moveaxis { moveaxis_axes(a) } else { literal_int(a).map(|k| vec![k]) };
+            match &a.kind {
+                ExprKind::Tuple(items) => {
+                    for it in items {
+                        self.expr(it);
+                    }
+                    self.set_ty(a.id, Ty::Unit);
+                }
+                _ => {
+                    self.expr(a);
+                }
+            }
+            let Some(axes) = given else {
+                let what =
+                    if c.b == Builtin::Moveaxis { "integer literals or tuples of them" } else { "integer literals" };
+                self.error(
+                    "E0503",
+                    format!("the axes of `{}` must be {what}", c.b.name()),
+                    a.span.clone(),
+                    "not an axis",
+                );
+                return Ty::Error;
+            };
+            match &a.kind {
+                ExprKind::Tuple(items) => {
+                    for it in items {
+                        self.retype_literal(it, Ty::Scalar(DType::I64));
+                    }
+                }
+                _ => self.retype_literal(a, Ty::Scalar(DType::I64)),
+            }
+            lists.push((axes, a));
+        }
+        let Ty::Array(d, s) = t else { return Ty::Error };
+        let mut resolved = vec![];
+        for (axes, a) in &lists {
+            let mut ks = vec![];
+            for &x in axes {
+                let Some(k) = self.axis_in_range(x, &s, &a.span) else { return Ty::Error };
+                if ks.contains(&k) {
+                    self.error(
+                        "E0503",
+                        format!("repeated axis {x} in `{}`'s argument", c.b.name()),
+                        a.span.clone(),
+                        "axis given twice",
+                    );
+                    return Ty::Error;
+                }
+                ks.push(k);
+            }
+            resolved.push(ks);
+        }
+        let perm = match c.b {
+            Builtin::Swapaxes => {
+                let mut p: Vec<usize> = (0..s.len()).collect();
+                p.swap(resolved[0][0], resolved[1][0]);
+                p
+            }
+            _ => {
+                if resolved[0].len() != resolved[1].len() {
+                    self.error(
+                        "E0503",
+                        "`source` and `destination` arguments of `moveaxis` must have the same number of elements",
+                        c.e.span.clone(),
+                        format!("{} and {} axes", resolved[0].len(), resolved[1].len()),
+                    );
+                    return Ty::Error;
+                }
+                moveaxis_perm(s.len(), &resolved[0], &resolved[1])
+            }
+        };
+        Ty::Array(d, perm.iter().map(|&a| s[a].clone()).collect())
+    }
+}

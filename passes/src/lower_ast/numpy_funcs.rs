@@ -1,0 +1,303 @@
+//! NumPy's everyday functions composed of existing operations (their types:
+//! `grammar/src/check/numpy_funcs.rs` and, for the reductions, `check/builtins.rs`): `diff`
+//! (shifted views and one elementwise operation per difference), `outer` (two broadcast views),
+//! `eye` and `identity` (two `arange`s compared), the views `swapaxes` and `moveaxis`
+//! (`arr.transpose`), `trace` (a sum of the diagonal view), the NaN-ignoring reductions (masks
+//! `x != x`, selections and reductions), `linalg.norm` (`sqrt(sum(x * x))`, or with `ord=` a reduction of `abs(x)`) and `median` (a sorted
+//! copy's middle elements). Elementwise parts
+//! fuse like any elementwise operation.
+
+use super::expr::retyped;
+use super::{LResult, Lowerer};
+use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
+use arrayc_grammar::ast::{self, DType, Expr};
+use arrayc_grammar::builtin::{moveaxis_axes, moveaxis_perm, norm_ord, Builtin, NormOrd};
+use arrayc_grammar::check::literal_int;
+use arrayc_grammar::types::{Size, Ty};
+
+impl Lowerer<'_> {
+    /// A call of builtin `b` (checked: its type is `ty`) when `b` is one of NumPy's composed
+    /// functions of this file: its value; `None` for the other builtins.
+    pub(crate) fn numpy_func(
+        &mut self,
+        b: Builtin,
+        args: &[Expr],
+        kwargs: &[(ast::Ident, Expr)],
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<Option<ValueId>> {
+        use Builtin as B;
+        let v = match b {
+            B::Diff => self.diff(args, kwargs, ty)?,
+            B::Outer => self.outer(args, ty)?,
+            B::Eye | B::Identity => self.eye(args, kwargs, ty)?,
+            B::Swapaxes | B::Moveaxis => {
+                let x = self.expr(&args[0])?;
+                let Type::Array(_, r) = self.f.ty(x) else { unreachable!("checked: an array") };
+                let axes = |a: &Expr| -> Vec<usize> {
+                    let given = moveaxis_axes(a).expect("checked: integer literals");
+                    given.iter().map(|k| k.rem_euclid(r as i64) as usize).collect()
+                };
+                let (p, q) = (axes(&args[1]), axes(&args[2]));
+                let perm = if b == B::Swapaxes {
+                    let mut perm: Vec<usize> = (0..r).collect();
+                    perm.swap(p[0], q[0]);
+                    perm
+                } else {
+                    moveaxis_perm(r, &p, &q)
+                };
+                self.transpose(x, perm)
+            }
+            B::Trace => {
+                let x = self.expr(&args[0])?;
+                let d = self.diagonal(x);
+                self.reduction(false, ReduceKind::Sum, d, None, ty, e)?
+            }
+            B::NanSum | B::NanMax | B::NanMin | B::NanMean => self.nan_reduction(b, args, kwargs, ty, e)?,
+            B::Median => self.median(args, kwargs, ty, e)?,
+            B::Norm => {
+                let x = self.expr(&args[0])?;
+                let axes = self.axes_kwarg(kwargs, x)?;
+                let Type::Array(xd, _) = self.f.ty(x) else {
+                    return Err(self.error("E0911", &e.span, "reduction of a scalar", "reductions take an array"));
+                };
+                let dt = ty.dtype().expect("checked: a float");
+                let xty = retyped(self.ty_of(&args[0]), dt);
+                let xf = if xd == dt { x } else { self.array_op(ComputeFn::Copy, vec![x], &xty)? };
+                let ord = Self::kwarg(kwargs, "ord").and_then(norm_ord).unwrap_or(NormOrd::Two);
+                if ord != NormOrd::Two {
+                    let kind = match ord {
+                        NormOrd::Inf => ReduceKind::Max,
+                        NormOrd::NegInf => ReduceKind::Min,
+                        _ => ReduceKind::Sum,
+                    };
+                    let a = self.array_op(ComputeFn::Unary(UnFn::Abs), vec![xf], &xty)?;
+                    return Ok(Some(self.reduction(false, kind, a, axes.as_deref(), ty, e)?));
+                }
+                let sq = self.array_op(ComputeFn::Binary(BinFn::Mul), vec![xf, xf], &xty)?;
+                let s = self.reduction(false, ReduceKind::Sum, sq, axes.as_deref(), ty, e)?;
+                self.elementwise(ComputeFn::Unary(UnFn::Sqrt), vec![s], ty, e)?
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(v))
+    }
+
+    /// `diff(x, n, axis=k)`: `n` times `x[..., 1:] - x[..., :-1]` along axis `k` (for bools `!=`,
+    /// NumPy's `not_equal`), each difference a new array of the shrunk shape; `x` itself for
+    /// `n = 0`.
+    fn diff(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty) -> LResult<ValueId> {
+        let n = match args.get(1).or(Self::kwarg(kwargs, "n")) {
+            Some(ne) => literal_int(ne).expect("checked: an integer literal"),
+            None => 1,
+        };
+        let axis = Self::kwarg(kwargs, "axis").and_then(literal_int).unwrap_or(-1);
+        let mut x = self.expr(&args[0])?;
+        let Ty::Array(d, mut shape) = self.ty_of(&args[0]).clone() else { unreachable!("checked: an array") };
+        let r = shape.len();
+        let k = axis.rem_euclid(r as i64) as usize;
+        let f = if d == DType::Bool { BinFn::Ne } else { BinFn::Sub };
+        for i in 1..=n {
+            shape[k] = match shape[k].as_const() {
+                Some(m) => Size::lit((m - 1).max(0)),
+                None => shape[k].sub(&Size::lit(1)),
+            };
+            let step_ty = if i == n { ty.clone() } else { Ty::Array(d, shape.clone()) };
+            let mut entries = vec![IndexEntry::Full; r];
+            entries[k] = IndexEntry::Slice { start: true, stop: false, step: false };
+            let one = self.i64_const(1);
+            let hi = self.view_with(x, entries.clone(), vec![one]);
+            entries[k] = IndexEntry::Slice { start: false, stop: true, step: false };
+            let minus_one = self.i64_const(-1);
+            let lo = self.view_with(x, entries, vec![minus_one]);
+            x = self.array_op(ComputeFn::Binary(f), vec![hi, lo], &step_ty)?;
+        }
+        Ok(x)
+    }
+
+    /// `outer(a, b)`: `a` and `b` flattened (1-d ones as they are, others copied in row-major
+    /// order), then `a[:, newaxis] * b[newaxis, :]` (for two bools `&`, NumPy's logical product).
+    fn outer(&mut self, args: &[Expr], ty: &Ty) -> LResult<ValueId> {
+        let a = self.expr(&args[0])?;
+        let b = self.expr(&args[1])?;
+        let (a, b) = (self.flat(a), self.flat(b));
+        let a = self.view_with(a, vec![IndexEntry::Full, IndexEntry::NewAxis], vec![]);
+        let b = self.view_with(b, vec![IndexEntry::NewAxis, IndexEntry::Full], vec![]);
+        let f = if ty.dtype() == Some(DType::Bool) { BinFn::And } else { BinFn::Mul };
+        self.array_op(ComputeFn::Binary(f), vec![a, b], ty)
+    }
+
+    /// Array `v` as a 1-d array of its elements in row-major order: `v` itself when 1-d, else a
+    /// new array, a copy (of a scalar, one element).
+    fn flat(&mut self, v: ValueId) -> ValueId {
+        let (d, r) = match self.f.ty(v) {
+            Type::Array(d, r) => (d, r),
+            Type::Scalar(d) => {
+                let one = self.i64_const(1);
+                let out = self.new_array(d, vec![one]);
+                self.emit(OpKind::Compute { func: ComputeFn::Fill, out, ins: vec![v] });
+                return out;
+            }
+        };
+        if r == 1 {
+            return v;
+        }
+        let sizes: Vec<ValueId> = (0..r).map(|a| self.dim(v, a)).collect();
+        let one = self.i64_const(1);
+        let count = sizes.iter().fold(one, |p, &n| self.scalar_binary(BinFn::Mul, p, n, DType::I64));
+        let out = self.new_array(d, vec![count]);
+        let as_v = self.reshape_view(out, sizes);
+        self.emit(OpKind::Compute { func: ComputeFn::Copy, out: as_v, ins: vec![v] });
+        out
+    }
+
+    /// `eye(n, m, k)` and `identity(n)`: `arange(m)[newaxis, :] - arange(n)[:, newaxis] == k`,
+    /// converted to the result's dtype; negative sizes are run-time errors (NumPy's ValueError).
+    fn eye(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty) -> LResult<ValueId> {
+        let Ty::Array(dt, shape) = ty else { unreachable!("checked: an array") };
+        let mut vals = vec![];
+        for a in args.iter().chain(Self::kwarg(kwargs, "k")) {
+            let v = self.expr(a)?;
+            vals.push(self.cast_scalar(v, DType::I64));
+        }
+        let (n, m) = (vals[0], if args.len() > 1 { vals[1] } else { vals[0] });
+        let k = match vals.get(2) {
+            Some(&k) => k,
+            None => self.i64_const(0),
+        };
+        let iota = |l: &mut Self, size: ValueId| {
+            if !l.consts.contains_key(&size) {
+                let zero = l.i64_const(0);
+                let ok = l.scalar_binary(BinFn::Ge, size, zero, DType::I64);
+                l.emit(OpKind::Assert { cond: ok, msg: "eye: negative dimensions are not allowed".into() });
+            }
+            let out = l.new_array(DType::I64, vec![size]);
+            let (start, step) = (l.i64_const(0), l.i64_const(1));
+            l.emit(OpKind::Compute { func: ComputeFn::Arange, out, ins: vec![start, step] });
+            out
+        };
+        let rows = iota(self, n);
+        let cols = iota(self, m);
+        let rows = self.view_with(rows, vec![IndexEntry::Full, IndexEntry::NewAxis], vec![]);
+        let cols = self.view_with(cols, vec![IndexEntry::NewAxis, IndexEntry::Full], vec![]);
+        let offset =
+            self.array_op(ComputeFn::Binary(BinFn::Sub), vec![cols, rows], &Ty::Array(DType::I64, shape.clone()))?;
+        let on =
+            self.array_op(ComputeFn::Binary(BinFn::Eq), vec![offset, k], &Ty::Array(DType::Bool, shape.clone()))?;
+        if *dt == DType::Bool {
+            return Ok(on);
+        }
+        self.array_op(ComputeFn::Copy, vec![on], ty)
+    }
+
+    /// `nansum`, `nanmax`, `nanmin`, `nanmean` of `args[0]` along `axis=` (or of every element):
+    /// of integers and bools the plain reduction; of floats, with `nan = x != x`, the reduction of
+    /// `where(nan, fill, x)` (`fill` 0, or `-inf` for `nanmax`, `inf` for `nanmin`); `nanmean`
+    /// divides by the count of `x == x`, and `nanmax`/`nanmin` give NaN where that count is 0.
+    fn nan_reduction(
+        &mut self,
+        b: Builtin,
+        args: &[Expr],
+        kwargs: &[(ast::Ident, Expr)],
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<ValueId> {
+        let x = self.expr(&args[0])?;
+        let axes = self.axes_kwarg(kwargs, x)?;
+        let axes = axes.as_deref();
+        let (mean, kind) = match b {
+            Builtin::NanMax => (false, ReduceKind::Max),
+            Builtin::NanMin => (false, ReduceKind::Min),
+            Builtin::NanMean => (true, ReduceKind::Sum),
+            _ => (false, ReduceKind::Sum),
+        };
+        let xd = self.f.ty(x).dtype();
+        if !xd.is_float() || !self.f.ty(x).is_array() {
+            return self.reduction(mean, kind, x, axes, ty, e);
+        }
+        let xty = self.ty_of(&args[0]).clone();
+        let bty = retyped(&xty, DType::Bool);
+        let nan = self.binary(BinFn::Ne, x, x, &bty)?;
+        let fill = match b {
+            Builtin::NanMax => f64::NEG_INFINITY,
+            Builtin::NanMin => f64::INFINITY,
+            _ => 0.0,
+        };
+        let fill = self.constant(Scalar::F64(fill).cast(xd));
+        let clean = self.array_op(ComputeFn::Where, vec![nan, fill, x], &xty)?;
+        if b == Builtin::NanSum {
+            return self.reduction(false, ReduceKind::Sum, clean, axes, ty, e);
+        }
+        let r = self.reduction(false, kind, clean, axes, ty, e)?;
+        let dt = ty.dtype().expect("checked: a float");
+        let present = self.binary(BinFn::Eq, x, x, &bty)?;
+        let count = self.reduction(false, ReduceKind::Sum, present, axes, &retyped(ty, DType::I64), e)?;
+        if b == Builtin::NanMean {
+            let count = if ty.is_array() {
+                self.array_op(ComputeFn::Copy, vec![count], &retyped(ty, dt))?
+            } else {
+                self.cast_scalar(count, dt)
+            };
+            return self.binary(BinFn::Div, r, count, ty);
+        }
+        let zero = self.i64_const(0);
+        let none = self.binary(BinFn::Eq, count, zero, &retyped(ty, DType::Bool))?;
+        let nan_value = self.constant(Scalar::F64(f64::NAN).cast(dt));
+        self.elementwise(ComputeFn::Where, vec![none, nan_value, r], ty, e)
+    }
+
+    /// `median(x)` (of the flattened `x`, a copy unless 1-d) or `median(x, axis=k)`: `x` sorted
+    /// along the axis (`arr.sort`, NaN last), then the mean of its elements at `(n - 1) // 2` and
+    /// `n // 2` (`n` the axis' size), converted to the result's float dtype first; for a float
+    /// `x`, NaN where the last sorted element is NaN (NumPy's median of values holding a NaN).
+    fn median(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        let x = self.expr(&args[0])?;
+        let axis = self.axis_kwarg(kwargs, x)?;
+        let Type::Array(xd, _) = self.f.ty(x) else {
+            return Err(self.error("E0911", &e.span, "reduction of a scalar", "reductions take an array"));
+        };
+        let dt = ty.dtype().expect("checked: a float");
+        let (src, k) = match axis {
+            Some(k) => (x, k),
+            None => (self.flat(x), 0),
+        };
+        let Type::Array(_, r) = self.f.ty(src) else { unreachable!("an array") };
+        let sizes = (0..r).map(|a| self.dim(src, a)).collect();
+        let sorted = self.new_array(xd, sizes);
+        self.emit(OpKind::Sort { out: sorted, src, axis: k, indices: false });
+        let n = self.dim(sorted, k);
+        let zero = self.i64_const(0);
+        let nonempty = self.scalar_binary(BinFn::Gt, n, zero, DType::I64);
+        let msg = "median of an empty array or axis (NumPy gives nan and warns)".to_string();
+        self.emit(OpKind::Assert { cond: nonempty, msg });
+        let (one, two) = (self.i64_const(1), self.i64_const(2));
+        let last = self.scalar_binary(BinFn::Sub, n, one, DType::I64);
+        let lo = self.scalar_binary(BinFn::FloorDiv, last, two, DType::I64);
+        let hi = self.scalar_binary(BinFn::FloorDiv, n, two, DType::I64);
+        let mut entries = vec![IndexEntry::Full; r];
+        entries[k] = IndexEntry::At;
+        let fty = retyped(ty, dt);
+        let at = |l: &mut Self, i: ValueId| -> LResult<ValueId> {
+            let v = l.view_with(sorted, entries.clone(), vec![i]);
+            if !ty.is_array() {
+                let s = l.load_element(v);
+                return Ok(l.cast_scalar(s, dt));
+            }
+            if xd == dt {
+                return Ok(v);
+            }
+            l.array_op(ComputeFn::Copy, vec![v], &fty)
+        };
+        let (a, b) = (at(self, lo)?, at(self, hi)?);
+        let half = self.constant(Scalar::F64(0.5).cast(dt));
+        let sum = self.binary(BinFn::Add, a, b, ty)?;
+        let med = self.binary(BinFn::Mul, sum, half, ty)?;
+        if !xd.is_float() {
+            return Ok(med);
+        }
+        let z = at(self, last)?;
+        let nan = self.binary(BinFn::Ne, z, z, &retyped(ty, DType::Bool))?;
+        let nan_value = self.constant(Scalar::F64(f64::NAN).cast(dt));
+        self.elementwise(ComputeFn::Where, vec![nan, nan_value, med], ty, e)
+    }
+}

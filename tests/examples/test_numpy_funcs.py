@@ -1,0 +1,252 @@
+"""NumPy's everyday functions composed of arrayc's operations against NumPy (docs/language.md,
+"Builtin functions"): `diff`, `outer`, `eye`, `identity`, the views `swapaxes` and `moveaxis`,
+`trace`, the NaN-ignoring reductions `nansum`, `nanmax`, `nanmin`, `nanmean`, `median` and
+`linalg.norm` (also spelled `np.linalg.norm`), on several dtypes and shapes (empty ones and sizes known only at
+run time), on the CPU and on the GPU kernels (emulated, and the GPU where there is one). Then the
+checker's errors, each naming the place, and the run time's."""
+import warnings
+
+import numpy as np
+import pytest
+
+from arrayc_examples import DTYPES, TARGETS, assert_check_error, assert_run_time_error, run_source, sum_dtype
+
+# (arrayc expression, NumPy function of the inputs, arrayc result type): `a` is `T[n, m]`, `c` is
+# `T[n, m, k]`, `v` is `T[n]`. In the types, T is the input's dtype, S `sum`'s and F `mean`'s.
+CASES = [
+    ("diff(a)", lambda a, c, v: np.diff(a), "T[n, ?]"),
+    ("diff(a, 2, axis=0)", lambda a, c, v: np.diff(a, 2, axis=0), "T[?, m]"),
+    ("diff(c, n=3, axis=-2)", lambda a, c, v: np.diff(c, n=3, axis=-2), "T[n, ?, k]"),
+    ("np.diff(v, 0)", lambda a, c, v: np.diff(v, 0), "T[n]"),
+    ("diff(v, n=1)", lambda a, c, v: np.diff(v, n=1), "T[?]"),
+    ("outer(v, a[:1, :])", lambda a, c, v: np.outer(v, a[:1, :]), "T[n, ?]"),
+    ("outer(a, v)", lambda a, c, v: np.outer(a, v), "T[?, n]"),
+    ("swapaxes(a, 0, 1)", lambda a, c, v: np.swapaxes(a, 0, 1), "T[m, n]"),
+    ("c.swapaxes(-1, 0)", lambda a, c, v: c.swapaxes(-1, 0), "T[k, m, n]"),
+    ("moveaxis(c, 0, -1)", lambda a, c, v: np.moveaxis(c, 0, -1), "T[m, k, n]"),
+    ("np.moveaxis(c, (0, 1), (2, 0))", lambda a, c, v: np.moveaxis(c, (0, 1), (2, 0)), "T[m, k, n]"),
+    ("trace(a)", lambda a, c, v: np.trace(a), "S"),
+    ("a.trace()", lambda a, c, v: a.trace(), "S"),
+    ("nansum(a)", lambda a, c, v: np.nansum(a), "S"),
+    ("np.nansum(c, axis=(0, 2))", lambda a, c, v: np.nansum(c, axis=(0, 2)), "S[m]"),
+    ("nanmean(a, axis=1)", lambda a, c, v: np.nanmean(a, axis=1), "F[n]"),
+    ("linalg.norm(a)", lambda a, c, v: np.linalg.norm(a), "F"),
+    ("np.linalg.norm(c, axis=1)", lambda a, c, v: np.linalg.norm(c, axis=1), "F[n, k]"),
+    ("np.linalg.norm(c, axis=(1, 2))", lambda a, c, v: np.linalg.norm(c, axis=(1, 2)), "F[n]"),
+    ("linalg.norm(v)", lambda a, c, v: np.linalg.norm(v), "F"),
+    ("linalg.norm(v, ord=1)", lambda a, c, v: np.linalg.norm(v, ord=1), "F"),
+    ("np.linalg.norm(a, axis=1, ord=np.inf)", lambda a, c, v: np.linalg.norm(a, axis=1, ord=np.inf), "F[n]"),
+    ("np.linalg.norm(c, ord=2, axis=-1)", lambda a, c, v: np.linalg.norm(c, ord=2, axis=-1), "F[n, m]"),
+    # A fused consumer of each kind of result.
+    ("diff(a, axis=0) * 2", lambda a, c, v: np.diff(a, axis=0) * 2, "P[?, m]"),
+    ("outer(v, v) + 1", lambda a, c, v: np.outer(v, v) + 1, "P[n, n]"),
+]
+# Cases that reduce with no identity (NumPy raises for an empty slice): only of non-empty arrays.
+NONEMPTY_CASES = [
+    ("nanmax(a)", lambda a, c, v: np.nanmax(a), "T"),
+    ("nanmin(c, axis=-1)", lambda a, c, v: np.nanmin(c, axis=-1), "T[n, m]"),
+    ("np.nanmax(c, axis=(0, 1))", lambda a, c, v: np.nanmax(c, axis=(0, 1)), "T[k]"),
+    ("nanmean(v)", lambda a, c, v: np.nanmean(v), "F"),
+    ("linalg.norm(v, ord=-inf)", lambda a, c, v: np.linalg.norm(v, ord=-np.inf), "F"),
+    ("median(a)", lambda a, c, v: np.median(a), "F"),
+    ("np.median(c, axis=1)", lambda a, c, v: np.median(c, axis=1), "F[n, k]"),
+    ("median(v, 0)", lambda a, c, v: np.median(v, 0), "F"),
+    ("c.swapaxes(0, 2)[0] * 1", lambda a, c, v: c.swapaxes(0, 2)[0] * 1, "P[m, n]"),
+]
+
+SHAPES = [(5, 4, 3), (1, 6, 2), (3, 3, 1), (0, 4, 2), (37, 11, 5)]
+TESTED_DTYPES = ["f64", "f32", "i64", "i32", "u8", "bool"]
+
+
+def names(dt):
+    """The result dtypes the cases name: T the input's, S of a sum, F of a mean or norm, P of `* 2`
+    and `+ 1` (NumPy's promotion with a Python int)."""
+    p = "i64" if dt == "bool" else dt
+    return {"T": dt, "S": sum_dtype(dt), "F": "f32" if dt == "f32" else "f64", "P": p}
+
+
+def inputs(dt, shape, rng):
+    """Random inputs of dtype `dt`: small integers (quarters for floats), with NaNs in float ones,
+    among them a whole row of `a` and a whole line of `c` along its last axis."""
+    n, m, k = shape
+
+    def draw(*s):
+        x = rng.integers(-9, 10, s)
+        if dt == "bool":
+            return x > 0
+        if dt in ("f64", "f32"):
+            x = (x / 4).astype(DTYPES[dt])
+            x[rng.random(s) < 0.2] = np.nan
+            return x
+        if dt == "u8":
+            return (x + 9).astype(np.uint8)
+        return x.astype(DTYPES[dt])
+
+    a, c, v = draw(n, m), draw(n, m, k), draw(n)
+    if dt in ("f64", "f32") and n > 1:
+        a[1, :] = np.nan
+        c[1, 0, :] = np.nan
+    return {"a": a, "c": c, "v": v}
+
+
+def assert_matches(got, want, dt, what):
+    """`got` has NumPy's dtype and shape and its values: equal for integers and bools, close for
+    floats (sums and norms may round differently), NaN where NumPy has NaN."""
+    assert got.dtype == want.dtype and got.shape == want.shape, f"{what}: {got.dtype}{got.shape}, NumPy {want.dtype}{want.shape}"
+    if want.dtype.kind == "f":
+        rtol = 1e-5 if dt == "f32" or want.dtype == np.float32 else 1e-12
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol, equal_nan=True, err_msg=what)
+    else:
+        np.testing.assert_array_equal(got, want, err_msg=what)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", TESTED_DTYPES)
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+def test_numpy_functions_match_numpy(shape, dt, target, tmp_path):
+    rng = np.random.default_rng(sum(shape) * 11 + len(dt))
+    ins = inputs(dt, shape, rng)
+    nm = names(dt)
+    cases = CASES + (NONEMPTY_CASES if 0 not in shape else [])
+    types = [nm[t[0]] + t[1:] for _, _, t in cases]
+    src = (
+        f"fn main(a: {dt}[n, m], c: {dt}[n, m, k], v: {dt}[n]) -> ({', '.join(types)}) {{\n"
+        f"    return ({', '.join(e for e, _, _ in cases)});\n}}\n"
+    )
+    proc, got = run_source(src, ins, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, f"{src}\n{proc.stderr}"
+    for g, (e, f, _) in zip(got, cases):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's all-NaN slices
+            want = np.asarray(f(ins["a"], ins["c"], ins["v"]))
+        assert_matches(g, want, dt, e)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_eye_and_identity_match_numpy(target, tmp_path):
+    src = """fn main(n: i64, m: i64, k: i64) -> (f64[n, n], f64[n, m], f32[n, m], i64[3, 5], bool[n, m], u8[4, 2], f64[n, n], i32[n, n], f64[0, 3], f64[n, m]) {
+    return (eye(n), eye(n, m), eye(n, m, k, dtype=f32), np.eye(3, 5, k=-1, dtype=np.int64), eye(n, m, k=-k, dtype=bool),
+            eye(4, 2, 7, dtype=u8), identity(n), np.identity(n, dtype=np.int32), eye(0, 3), eye(n, m, k=m));
+}
+"""
+    for n, m, k in [(4, 6, 2), (5, 3, 1), (0, 2, 0), (1, 1, 0)]:
+        flags = ["--target", target] + [a for p, v in (("n", n), ("m", m), ("k", k)) for a in ("--arg", f"{p}={v}")]
+        proc, got = run_source(src, {}, tmp_path / f"{n}{m}{k}", flags=flags)
+        assert proc.returncode == 0, proc.stderr
+        want = [np.eye(n), np.eye(n, m), np.eye(n, m, k, dtype=np.float32), np.eye(3, 5, k=-1, dtype=np.int64),
+                np.eye(n, m, k=-k, dtype=bool), np.eye(4, 2, 7, dtype=np.uint8), np.identity(n),
+                np.identity(n, dtype=np.int32), np.eye(0, 3), np.eye(n, m, k=m)]
+        for i, (g, w) in enumerate(zip(got, want)):
+            assert g.dtype == w.dtype and g.shape == w.shape, f"result {i}: {g.dtype}{g.shape}, NumPy {w.dtype}{w.shape}"
+            np.testing.assert_array_equal(g, w, err_msg=f"result {i}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_nan_reductions_of_all_nan_slices(target, tmp_path):
+    """NumPy's all-NaN behaviour (it also warns): `nanmax`/`nanmin`/`nanmean` NaN, `nansum` 0;
+    infinities are values, not NaNs."""
+    src = """fn main(x: f64[n, m], y: f32[m]) -> (f64[n], f64[n], f64[n], f64[n], f32, f32, f32, f32) {
+    return (nanmax(x, axis=1), nanmin(x, axis=1), nanmean(x, axis=1), nansum(x, axis=1),
+            nanmax(y), nanmin(y), nanmean(y), nansum(y));
+}
+"""
+    x = np.array([[np.nan, np.nan, np.nan], [np.nan, -np.inf, np.nan], [1.5, np.nan, np.inf], [-2.0, 3.0, 0.5]])
+    y = np.full(3, np.nan, dtype=np.float32)
+    proc, got = run_source(src, {"x": x, "y": y}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = [np.nanmax(x, axis=1), np.nanmin(x, axis=1), np.nanmean(x, axis=1), np.nansum(x, axis=1),
+                np.nanmax(y), np.nanmin(y), np.nanmean(y), np.nansum(y)]
+    for i, (g, w) in enumerate(zip(got, want)):
+        w = np.asarray(w)
+        assert g.dtype == w.dtype and g.shape == w.shape, f"result {i}"
+        np.testing.assert_array_equal(g, w, err_msg=f"result {i}")
+
+
+@pytest.mark.parametrize("target", TARGETS[:2])
+def test_swapaxes_and_moveaxis_are_views(target, tmp_path):
+    """Writes through `swapaxes` and `moveaxis` change the argument, as through NumPy's views."""
+    src = """fn main(c: f64[n, m, k]) -> f64[n, m, k] {
+    let s = swapaxes(c, 0, 2);
+    s[1, 0, :] = -1.0;
+    let t = moveaxis(c, -1, 0);
+    t[0, 1, 2] = 7.0;
+    return c;
+}
+"""
+    c = np.arange(24, dtype=np.float64).reshape(2, 3, 4)
+    proc, got = run_source(src, {"c": c}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    want = c.copy()
+    np.swapaxes(want, 0, 2)[1, 0, :] = -1.0
+    np.moveaxis(want, -1, 0)[0, 1, 2] = 7.0
+    np.testing.assert_array_equal(got[0], want)
+
+
+@pytest.mark.parametrize("target", TARGETS[:2])
+def test_result_shapes_in_the_signature(target, tmp_path):
+    """The checker's shapes: `diff` shrinks a symbolic size by `n` (`n-1`, `n-2`) and a literal one
+    to at least 0; `outer` of 1-d arrays is `(n, m)` (a scalar is one element), `identity(n)`
+    `(n, n)`."""
+    src = """fn main(x: f64[n], y: i64[m]) -> (f64[n-1], f64[n-2], f64[0], f64[n, m], f64[n, n], f64[2, 3], f64[1, m], i64[m, 1]) {
+    return (diff(x), np.diff(x, n=2), diff(x[:3], 5), outer(x, y), identity(n), eye(2, 3, k=5), outer(2.5, y), outer(y, 3));
+}
+"""
+    x, y = np.array([1.0, 4.0, 9.0, 16.0]), np.array([1, 2, 3])
+    proc, got = run_source(src, {"x": x, "y": y}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    want = [np.diff(x), np.diff(x, n=2), np.diff(x[:3], 5), np.outer(x, y), np.identity(4), np.eye(2, 3, k=5),
+            np.outer(2.5, y), np.outer(y, 3)]
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert g.dtype == w.dtype and g.shape == w.shape, f"result {i}"
+        np.testing.assert_array_equal(g, w, err_msg=f"result {i}")
+
+
+@pytest.mark.parametrize(
+    "src,code,words",
+    [
+        ("fn f(x: f64[n, m]) -> f64[n, ?] { return diff(x, axis=2); }", "E0405", "axis 2 is out of range"),
+        ("fn f(x: f64[n, m]) -> f64[n, ?] { return diff(x, 1, -3); }", "E0405", "axis -3 is out of range"),
+        ("fn f(x: f64) -> f64 { return diff(x); }", "E0503", "`diff` needs an array"),
+        ("fn f(x: f64[n]) -> f64[?] { return diff(x, -1); }", "E0503", "order must be non-negative"),
+        ("fn f(x: f64[n], k: i64) -> f64[?] { return diff(x, k); }", "E0503", "must be an integer literal"),
+        ("fn f(x: f64[n], k: i64) -> f64[?] { return diff(x, n=k); }", "E0503", "`n=` must be an integer literal"),
+        ("fn f(x: f64[n]) -> f64[?] { return diff(x, 1, n=2); }", "E0502", "`n` twice"),
+        ("fn f(x: f64[n, m]) -> f64[m, n] { return swapaxes(x, 0, 2); }", "E0405", "axis 2 is out of range"),
+        ("fn f(x: f64[n, m], k: i64) -> f64[m, n] { return x.swapaxes(0, k); }", "E0503", "must be integer literals"),
+        ("fn f(x: f64[n, m, k]) -> f64[m, k, n] { return moveaxis(x, (0, 1), 2); }", "E0503", "same number of elements"),
+        ("fn f(x: f64[n, m, k]) -> f64[m, k, n] { return moveaxis(x, (0, 0), (1, 2)); }", "E0503", "repeated axis 0"),
+        ("fn f(x: f64[n, m, k]) -> f64[m, k, n] { return moveaxis(x, 0, 3); }", "E0405", "axis 3 is out of range"),
+        ("fn f(x: f64[n]) -> f64 { return trace(x); }", "E0503", "`trace` needs a 2-d array"),
+        ("fn f(x: f64[n, m, k]) -> f64 { return x.trace(); }", "E0503", "`trace` needs a 2-d array"),
+        ("fn f(x: f64[n, m]) -> f64[n] { return nansum(x, axis=2); }", "E0405", "axis 2 is out of range"),
+        ("fn f(x: f64[n, m]) -> f64 { return nanmax(x, axis=(0, 0)); }", "E0503", "duplicate value 0"),
+        ("fn f(x: f64[n, m]) -> f64 { return np.linalg.norm(x, keepdims=true); }", "E0502", "no keyword argument `keepdims`"),
+        ("fn f(x: f64[n, m]) -> f64[m] { return linalg.norm(x, axis=-3); }", "E0405", "axis -3 is out of range"),
+        ("fn f(x: f64[n, n]) -> f64[n, n] { return np.linalg.inv(x); }", "E0202", "linalg.inv"),
+        ("fn f(x: f64[n]) -> f64 { return linalg.norm(x, ord=3); }", "E0503", "must be `1`, `2`, `inf` or `-inf`"),
+        ("fn f(x: f64[n, m]) -> f64 { return linalg.norm(x, ord=1); }", "E0503", "a matrix norm"),
+        ("fn f(x: f64[n]) -> f64 { return linalg.norm(x, 2); }", "E0501", "takes 1 argument"),
+        ("fn f() -> f64[?, 3] { return eye(-1, 3); }", "E0503", "negative dimensions are not allowed"),
+        ("fn f() -> f64[?, ?] { return eye(2.5); }", "E0406", "must be an integer scalar"),
+        ("fn f(x: f64[n]) -> f64[?, n] { return outer((1.0, 2.0), x); }", "E0309", "a tuple used as one value"),
+        ("fn f(x: f64[n, m]) -> f64 { return median(x, axis=(0, 1)); }", "E0503", "must be one integer literal"),
+        ("fn f(x: f64[n, m]) -> f64[n] { return median(x, axis=-3); }", "E0405", "axis -3 is out of range"),
+    ],
+)
+def test_checker_errors(src, code, words, tmp_path):
+    assert_check_error(src, code, words, tmp_path)
+
+
+@pytest.mark.parametrize(
+    "src,args,message",
+    [
+        ("fn f(n: i64) -> f64[n, n] {\n    return eye(n);\n}", {"n": -2}, "eye: negative dimensions are not allowed"),
+        ("fn f(x: f64[n]) -> f64 {\n    return nanmax(x);\n}", {"x": np.zeros(0)}, "zero-size array"),
+        ("fn f(x: f64[n, m]) -> f64[n] {\n    return median(x, axis=1);\n}", {"x": np.zeros((2, 0))},
+         "median of an empty array or axis"),
+    ],
+)
+def test_run_time_errors_name_the_line(src, args, message, tmp_path):
+    assert_run_time_error(src, args, message, tmp_path)
