@@ -57,7 +57,7 @@ if ! python3 -c "import nvidia.cuda_nvcc" 2>/dev/null; then
     echo "!!! NOTE: no nvidia-cuda-nvcc-cu12 wheel here: the PTX tests are deselected (they run in make test)"
     parallel+=(-k "not ptx and not libdevice")
 fi
-(cd tests/examples && cap 180 python3 -m pytest -q -rfEs "${parallel[@]}" test_gpu.py test_late_faults.py test_scatter.py test_filter.py \
+(cd tests/examples && cap 180 python3 -m pytest -q -rfEs "${parallel[@]}" test_gpu.py test_late_faults.py test_numpy_funcs.py test_scatter.py test_filter.py \
     test_gather.py test_scan.py test_overlap.py test_reductions.py 2>&1 | tee "$OUT/pytest.log" | tail -30)
 tests=$?
 section
