@@ -43,6 +43,8 @@ const ANY: usize = usize::MAX;
 const DTYPE: &[&str] = &["dtype"];
 /// The keyword argument `axis=` alone.
 const AXIS: &[&str] = &["axis"];
+/// The keywords of `isclose` and `allclose`.
+const CLOSE: &[&str] = &["rtol", "atol", "equal_nan"];
 /// The usage lines that several builtins share.
 const CREATION: &str = "zeros(d0, d1, ..., dtype=f64)";
 const MATH: &str = "abs(x) / sqrt(x) / exp(x) / log(x) / sin(x) / cos(x) / tanh(x)";
@@ -213,6 +215,11 @@ builtins! {
     Median: "median", (1, 1), AXIS, "median(x) | median(x, axis=k)";
     Norm: "linalg.norm", (1, 1), &["axis", "ord"],
         "linalg.norm(x) | linalg.norm(x, axis=k) | linalg.norm(x, axis=(j, k)) | linalg.norm(v, ord=1|2|inf|-inf) (or np.linalg.norm)";
+    Isclose: "isclose", (2, 2), CLOSE, "isclose(a, b) | isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)";
+    Allclose: "allclose", (2, 2), CLOSE, "allclose(a, b) | allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)";
+    Ptp: "ptp", (1, 1), AXIS, "ptp(x) | ptp(x, axis=k) | ptp(x, axis=(j, k)) (x not bool)";
+    Average: "average", (1, 1), &["axis", "weights"],
+        "average(x) | average(x, axis=k) | average(x, weights=w) | average(x, axis=k, weights=w) (w of x's shape)";
 }
 
 impl Builtin {
@@ -279,6 +286,8 @@ impl Builtin {
                 | B::NanMin
                 | B::NanMean
                 | B::Norm
+                | B::Ptp
+                | B::Average
         )
     }
 
@@ -804,6 +813,34 @@ pub const DOCS: &[DocRow] = {
                 `2` (the default), `inf` and `-inf` (`max(abs(x))`, `min(abs(x))`; of an empty vector a \
                 run-time error, as NumPy's); NumPy's other orders and matrix norms with `ord=` are E0503",
             builtins: &[B::Norm],
+        },
+        DocRow {
+            calls: "`isclose(a, b)`, `allclose(a, b)`, `rtol=r`, `atol=t`, `equal_nan=true`",
+            result: "NumPy's `isclose`: elementwise `abs(a - b) <= atol + rtol * abs(b)` where `b` is finite, or \
+                `a == b` (so equal infinities are close), a bool array of the broadcast shape (a bool of two \
+                scalars); `rtol` (default `1e-05`) and `atol` (default `1e-08`) numeric scalars, `equal_nan` \
+                (default `false`) a bool literal: with `true`, two NaNs are close too. As NumPy, `b` is \
+                converted to a float first (`f32` stays `f32`, others `f64`), the difference is taken in the \
+                promoted dtype and the tolerance in `b`'s float dtype. `allclose` is `all(isclose(a, b))`, \
+                one bool. Fused: one elementwise kernel (and `allclose`'s reduction)",
+            builtins: &[B::Isclose, B::Allclose],
+        },
+        DocRow {
+            calls: "`ptp(x)`, `ptp(x, axis=k)`, `axis=(j, k)`",
+            result: "NumPy's `ptp` (peak to peak): `max(x) - min(x)` of every element or along the axes, of \
+                `x`'s dtype (integers wrap as NumPy's); of a bool `x` E0503 (NumPy's TypeError: bools have \
+                no `-`); of an empty array or axis a run-time error naming the line, as `max`'s. Two \
+                reductions and one subtraction",
+            builtins: &[B::Ptp],
+        },
+        DocRow {
+            calls: "`average(x)`, `average(x, axis=k)`, `weights=w`, `axis=(j, k)`",
+            result: "NumPy's `average`: without `weights=`, `mean`'s (dtype, axes, result); with `weights=w` (an \
+                array of `x`'s shape; NumPy's 1-d weights along one axis are E0503: broadcast them, \
+                `w[newaxis, :] * ones_like(x)`), `sum(x * w) / sum(w)` along the axes, of the dtypes \
+                promoted (with `f64` for integer and bool `x`); where the weights sum to zero a run-time \
+                error naming the line (NumPy's ZeroDivisionError)",
+            builtins: &[B::Average],
         },
         DocRow {
             calls: "`f64(x) f32(x) i64(x) i32(x) u64(x) u8(x) bool(x)`",

@@ -113,6 +113,8 @@ impl Checker {
             B::Sort | B::Argsort => self.sort(&c),
             B::Diff | B::Outer | B::Eye | B::Identity | B::Swapaxes | B::Moveaxis | B::Trace => self.numpy_func(&c),
             B::NanSum | B::NanMax | B::NanMin | B::NanMean | B::Norm | B::Median => self.reduction(&c),
+            B::Isclose | B::Allclose | B::Ptp => self.numpy_func(&c),
+            B::Average => self.average(&c, kwargs),
         };
         if c.bad {
             Ty::Error
@@ -251,7 +253,7 @@ impl Checker {
                         c.bad = true;
                     }
                 }
-                "loc" | "scale" => {
+                "loc" | "scale" | "rtol" | "atol" => {
                     let t = self.value(v);
                     if !matches!(t, Ty::Scalar(d) if d.is_int() || d.is_float()) && t != Ty::Error {
                         self.error(
@@ -263,20 +265,22 @@ impl Checker {
                         c.bad = true;
                     }
                 }
-                "endpoint" => {
+                "endpoint" | "equal_nan" => {
                     if matches!(v.kind, ExprKind::Bool(_)) {
                         self.set_ty(v.id, Ty::Scalar(DType::Bool));
                     } else {
                         self.expr(v);
                         self.error(
                             "E0503",
-                            "`endpoint=` must be `true` or `false`",
+                            format!("`{}=` must be `true` or `false`", k.name),
                             v.span.clone(),
                             "not a bool literal",
                         );
                         c.bad = true;
                     }
                 }
+                // `average`'s, checked with it.
+                "weights" => {}
                 _ => {
                     // seed, minlength
                     if self.int_operand(v, &format!("`{}`", k.name)).is_err() {
@@ -636,7 +640,7 @@ impl Checker {
     /// Reductions: `sum`, `prod`, `min`, `max`, `mean` (and those composed like them: `any`,
     /// `all`, `count_nonzero`, `var`, `std`, the `nan` reductions, `linalg.norm`, `median`), of every
     /// element or along `axis=`.
-    fn reduction(&mut self, c: &Call) -> Ty {
+    pub(super) fn reduction(&mut self, c: &Call) -> Ty {
         let t = self.value(&c.args[0]);
         let Some(d) = t.dtype() else { return Ty::Error };
         if c.bad {
@@ -665,7 +669,13 @@ impl Checker {
             Builtin::Sum | Builtin::Prod | Builtin::NanSum => d.sum_dtype(),
             Builtin::Any | Builtin::All => DType::Bool,
             Builtin::CountNonzero => DType::I64,
-            Builtin::Mean | Builtin::Var | Builtin::Std | Builtin::NanMean | Builtin::Norm | Builtin::Median => {
+            Builtin::Mean
+            | Builtin::Var
+            | Builtin::Std
+            | Builtin::NanMean
+            | Builtin::Norm
+            | Builtin::Median
+            | Builtin::Average => {
                 if d == DType::F32 {
                     DType::F32
                 } else {

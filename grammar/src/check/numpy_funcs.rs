@@ -1,13 +1,13 @@
 //! NumPy's everyday functions that are compositions of arrayc's operations (`docs/language.md`,
 //! "Builtin functions"): `diff`, `outer`, `eye` and `identity`, the views `swapaxes` and
-//! `moveaxis`, and `trace`, with NumPy's dtypes, shapes and errors. Their lowering composes
+//! `moveaxis`, `trace`, `isclose` and `allclose`, `ptp` and `average`, with NumPy's dtypes, shapes and errors. Their lowering composes
 //! views, elementwise operations and reductions (`passes/src/lower_ast/numpy_funcs.rs`); the NaN
 //! reductions and `linalg.norm` are checked as reductions (`builtins.rs`).
 
 use super::builtins::{literal_int, Call};
 use super::promote::promote;
 use super::Checker;
-use crate::ast::{DType, ExprKind};
+use crate::ast::{DType, Expr, ExprKind, Ident};
 use crate::builtin::{moveaxis_axes, moveaxis_perm, Builtin};
 use crate::diag::Diagnostic;
 use crate::types::{Size, Ty};
@@ -22,6 +22,34 @@ impl Checker {
             B::Outer => self.outer(c),
             B::Eye | B::Identity => self.eye(c),
             B::Swapaxes | B::Moveaxis => self.permute_axes(c),
+            B::Isclose | B::Allclose => {
+                let ta = self.value(&c.args[0]);
+                let tb = self.value(&c.args[1]);
+                if ta.dtype().is_none() || tb.dtype().is_none() {
+                    return Ty::Error;
+                }
+                match self.broadcast_all(&[&ta, &tb], DType::Bool, c.e) {
+                    Ty::Error => Ty::Error,
+                    _ if c.b == B::Allclose => Ty::Scalar(DType::Bool),
+                    t => t,
+                }
+            }
+            B::Ptp => {
+                let t = self.reduction(c);
+                if t.dtype() == Some(DType::Bool) {
+                    self.err(
+                        Diagnostic::error(
+                            "E0503",
+                            "`ptp` of a bool array: NumPy's `-` of bools is a TypeError",
+                            c.args[0].span.clone(),
+                            "a bool array",
+                        )
+                        .with_help("convert first: `ptp(i64(x))`, or `max(x) != min(x)` for whether they differ"),
+                    );
+                    return Ty::Error;
+                }
+                t
+            }
             B::Trace => {
                 let t = self.array_arg(c, &c.args[0]);
                 match t {
@@ -42,6 +70,48 @@ impl Checker {
                 }
             }
             other => unreachable!("`{}` is not one of NumPy's composed functions", other.name()),
+        }
+    }
+
+    /// `average(x, axis=k, weights=w)`: `mean`'s type without weights; with them (of `x`'s
+    /// shape), the reduced shape of the dtypes of `x` and `w` promoted (with `f64` for an integer
+    /// or bool `x`).
+    pub(super) fn average(&mut self, c: &Call, kwargs: &[(Ident, Expr)]) -> Ty {
+        let t = self.reduction(c);
+        let Some((_, we)) = kwargs.iter().find(|(k, _)| k.name == "weights") else { return t };
+        let tw = self.value(we);
+        let tx = self.types.get(c.args[0].id.0 as usize).cloned().unwrap_or(Ty::Error);
+        let (Ty::Array(dx, sx), Ty::Array(dw, sw)) = (&tx, &tw) else {
+            if tw != Ty::Error && tx != Ty::Error {
+                self.error(
+                    "E0503",
+                    format!("`weights=` of `average` must be an array of `x`'s shape, found {tw} for {tx}"),
+                    we.span.clone(),
+                    "not an array of x's shape",
+                );
+            }
+            return Ty::Error;
+        };
+        if sx != sw {
+            self.err(
+                Diagnostic::error(
+                    "E0503",
+                    format!("`weights=` of `average` must have `x`'s shape, found {tw} for {tx}"),
+                    we.span.clone(),
+                    "another shape",
+                )
+                .with_help("NumPy's 1-d weights along `axis=k` are not supported: broadcast them to `x`'s shape"),
+            );
+            return Ty::Error;
+        }
+        let mut d = promote(*dx, None, *dw, None);
+        if !dx.is_float() {
+            d = promote(d, None, DType::F64, None);
+        }
+        match t {
+            Ty::Array(_, s) => Ty::Array(d, s),
+            Ty::Scalar(_) => Ty::Scalar(d),
+            other => other,
         }
     }
 

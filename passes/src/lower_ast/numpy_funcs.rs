@@ -4,7 +4,8 @@
 //! `eye` and `identity` (two `arange`s compared), the views `swapaxes` and `moveaxis`
 //! (`arr.transpose`), `trace` (a sum of the diagonal view), the NaN-ignoring reductions (masks
 //! `x != x`, selections and reductions), `linalg.norm` (`sqrt(sum(x * x))`, or with `ord=` a reduction of `abs(x)`) and `median` (a sorted
-//! copy's middle elements). Elementwise parts
+//! copy's middle elements), `isclose` and `allclose` (NumPy's formula, elementwise), `ptp` (`max`
+//! less `min`) and `average` (`mean`, or weighted sums divided). Elementwise parts
 //! fuse like any elementwise operation.
 
 use super::expr::retyped;
@@ -13,7 +14,8 @@ use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scala
 use arrayc_grammar::ast::{self, DType, Expr};
 use arrayc_grammar::builtin::{moveaxis_axes, moveaxis_perm, norm_ord, Builtin, NormOrd};
 use arrayc_grammar::check::literal_int;
-use arrayc_grammar::types::{Size, Ty};
+use arrayc_grammar::check::promote::{promote, weak_of, Weak};
+use arrayc_grammar::types::{Size, SizeSym, Ty};
 
 impl Lowerer<'_> {
     /// A call of builtin `b` (checked: its type is `ty`) when `b` is one of NumPy's composed
@@ -55,6 +57,15 @@ impl Lowerer<'_> {
             }
             B::NanSum | B::NanMax | B::NanMin | B::NanMean => self.nan_reduction(b, args, kwargs, ty, e)?,
             B::Median => self.median(args, kwargs, ty, e)?,
+            B::Isclose | B::Allclose => self.isclose(b, args, kwargs, ty, e)?,
+            B::Ptp => {
+                let x = self.expr(&args[0])?;
+                let axes = self.axes_kwarg(kwargs, x)?;
+                let hi = self.reduction(false, ReduceKind::Max, x, axes.as_deref(), ty, e)?;
+                let lo = self.reduction(false, ReduceKind::Min, x, axes.as_deref(), ty, e)?;
+                self.binary(BinFn::Sub, hi, lo, ty)?
+            }
+            B::Average => self.average(args, kwargs, ty, e)?,
             B::Norm => {
                 let x = self.expr(&args[0])?;
                 let axes = self.axes_kwarg(kwargs, x)?;
@@ -244,6 +255,151 @@ impl Lowerer<'_> {
         let none = self.binary(BinFn::Eq, count, zero, &retyped(ty, DType::Bool))?;
         let nan_value = self.constant(Scalar::F64(f64::NAN).cast(dt));
         self.elementwise(ComputeFn::Where, vec![none, nan_value, r], ty, e)
+    }
+
+    /// `v` (of checked type `t`) converted to dtype `d`: `v` itself when of `d`, else a cast
+    /// scalar or a converted copy of the array.
+    fn as_dtype(&mut self, v: ValueId, t: &Ty, d: DType) -> LResult<ValueId> {
+        match self.f.ty(v) {
+            Type::Scalar(vd) if vd == d => Ok(v),
+            Type::Array(vd, _) if vd == d => Ok(v),
+            Type::Scalar(_) => Ok(self.cast_scalar(v, d)),
+            Type::Array(..) => self.array_op(ComputeFn::Copy, vec![v], &retyped(t, d)),
+        }
+    }
+
+    /// `isclose(a, b)` as NumPy computes it: `b` converted to its float dtype `fb` (`f32` stays,
+    /// others `f64`; a literal stays weak), `p` the dtype of `a` and that promoted; then
+    /// `abs(a - b) <= atol + rtol * abs(b)` (the difference in `p`, the tolerance in `fb` and
+    /// compared in `p`) where `abs(b) < inf`, or `a == b`; with `equal_nan=true` also where both
+    /// are NaN. `allclose(a, b)`: whether no element is `false` (a count of them compared with 0).
+    fn isclose(
+        &mut self,
+        b: Builtin,
+        args: &[Expr],
+        kwargs: &[(ast::Ident, Expr)],
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<ValueId> {
+        let (ta, tb) = (self.ty_of(&args[0]).clone(), self.ty_of(&args[1]).clone());
+        let (da, db) = (ta.dtype().expect("checked: a value"), tb.dtype().expect("checked: a value"));
+        let fb = if db == DType::F32 { DType::F32 } else { DType::F64 };
+        // NumPy converts a Python int `b` to a Python float: weak either way.
+        let wb = weak_of(&args[1]).map(|_| Weak::Float);
+        let p = promote(da, weak_of(&args[0]), fb, wb);
+        let shape = match ty {
+            Ty::Array(_, s) => Some(s.clone()),
+            _ => Self::broadcast_shape(&ta, &tb, e),
+        };
+        let rty = |d: DType| match &shape {
+            Some(s) => Ty::Array(d, s.clone()),
+            None => Ty::Scalar(d),
+        };
+        let x = self.expr(&args[0])?;
+        let y = self.expr(&args[1])?;
+        let (xp, yp) = (self.as_dtype(x, &ta, p)?, self.as_dtype(y, &tb, p)?);
+        let yf = self.as_dtype(y, &tb, fb)?;
+        let diff = self.binary(BinFn::Sub, xp, yp, &rty(p))?;
+        let adiff = self.elementwise(ComputeFn::Unary(UnFn::Abs), vec![diff], &rty(p), e)?;
+        let fty = retyped(&tb, fb);
+        let ay = self.elementwise(ComputeFn::Unary(UnFn::Abs), vec![yf], &fty, e)?;
+        let mut tols = vec![];
+        for (name, default) in [("rtol", 1e-5), ("atol", 1e-8)] {
+            let v = match Self::kwarg(kwargs, name) {
+                Some(k) => {
+                    let v = self.expr(k)?;
+                    self.cast_scalar(v, fb)
+                }
+                None => self.constant(Scalar::F64(default).cast(fb)),
+            };
+            tols.push(v);
+        }
+        let scaled = self.binary(BinFn::Mul, ay, tols[0], &fty)?;
+        let tol = self.binary(BinFn::Add, scaled, tols[1], &fty)?;
+        let tol = self.as_dtype(tol, &fty, p)?;
+        let within = self.binary(BinFn::Le, adiff, tol, &rty(DType::Bool))?;
+        let inf = self.constant(Scalar::F64(f64::INFINITY).cast(fb));
+        let finite = self.binary(BinFn::Lt, ay, inf, &retyped(&tb, DType::Bool))?;
+        let close = self.binary(BinFn::And, within, finite, &rty(DType::Bool))?;
+        let equal = self.binary(BinFn::Eq, xp, yp, &rty(DType::Bool))?;
+        let mut r = self.binary(BinFn::Or, close, equal, &rty(DType::Bool))?;
+        if matches!(Self::kwarg(kwargs, "equal_nan").map(|v| &v.kind), Some(ast::ExprKind::Bool(true))) {
+            let nx = self.binary(BinFn::Ne, xp, xp, &retyped(&ta, DType::Bool))?;
+            let ny = self.binary(BinFn::Ne, yp, yp, &retyped(&tb, DType::Bool))?;
+            let both = self.binary(BinFn::And, nx, ny, &rty(DType::Bool))?;
+            r = self.binary(BinFn::Or, r, both, &rty(DType::Bool))?;
+        }
+        if b == Builtin::Isclose || !self.f.ty(r).is_array() {
+            return Ok(r);
+        }
+        let no = self.constant(Scalar::Bool(false));
+        let far = self.binary(BinFn::Eq, r, no, &rty(DType::Bool))?;
+        let count = self.reduction(false, ReduceKind::Sum, far, None, &Ty::Scalar(DType::I64), e)?;
+        let zero = self.i64_const(0);
+        self.binary(BinFn::Eq, count, zero, ty)
+    }
+
+    /// The broadcast shape of `a` and `b` (`None` for two scalars) as far as it is known: a size
+    /// of 1 gives way to the other, equal sizes stay, and different symbolic ones are a size
+    /// named after `e` (broadcast at run time).
+    fn broadcast_shape(a: &Ty, b: &Ty, e: &Expr) -> Option<Vec<Size>> {
+        let shape = |t: &Ty| match t {
+            Ty::Array(_, s) => s.clone(),
+            _ => vec![],
+        };
+        let (sa, sb) = (shape(a), shape(b));
+        if !a.is_array() && !b.is_array() {
+            return None;
+        }
+        let r = sa.len().max(sb.len());
+        let at = |s: &[Size], k: usize| if k + s.len() >= r { s[k + s.len() - r].clone() } else { Size::lit(1) };
+        Some(
+            (0..r)
+                .map(|k| {
+                    let (x, y) = (at(&sa, k), at(&sb, k));
+                    if x == Size::lit(1) || x == y {
+                        y
+                    } else if y == Size::lit(1) {
+                        x
+                    } else {
+                        Size::sym(SizeSym::Named(format!("?broadcast{}.{k}", e.id.0)))
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    /// `average(x, axis=k)`: `mean`'s reduction; with `weights=w`, `x` and `w` converted to the
+    /// result's dtype, `sum(x * w) / sum(w)` along the axes, after a run-time check that no sum
+    /// of the weights is 0 (NumPy's ZeroDivisionError).
+    fn average(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        let x = self.expr(&args[0])?;
+        let axes = self.axes_kwarg(kwargs, x)?;
+        let axes = axes.as_deref();
+        let Some(we) = Self::kwarg(kwargs, "weights") else {
+            return self.reduction(true, ReduceKind::Sum, x, axes, ty, e);
+        };
+        let w = self.expr(we)?;
+        let dt = ty.dtype().expect("checked: a float");
+        let xty = self.ty_of(&args[0]).clone();
+        let wty = self.ty_of(we).clone();
+        let xf = self.as_dtype(x, &xty, dt)?;
+        let wf = self.as_dtype(w, &wty, dt)?;
+        let prod = self.binary(BinFn::Mul, xf, wf, &retyped(&xty, dt))?;
+        let num = self.reduction(false, ReduceKind::Sum, prod, axes, ty, e)?;
+        let den = self.reduction(false, ReduceKind::Sum, wf, axes, ty, e)?;
+        let zero = self.constant(Scalar::F64(0.0).cast(dt));
+        let is_zero = self.binary(BinFn::Eq, den, zero, &retyped(ty, DType::Bool))?;
+        let zeros = if ty.is_array() {
+            self.reduction(false, ReduceKind::Sum, is_zero, None, &Ty::Scalar(DType::I64), e)?
+        } else {
+            self.cast_scalar(is_zero, DType::I64)
+        };
+        let none = self.i64_const(0);
+        let ok = self.scalar_binary(BinFn::Eq, zeros, none, DType::I64);
+        let msg = "average: weights sum to zero, can't be normalized (NumPy's ZeroDivisionError)".to_string();
+        self.emit(OpKind::Assert { cond: ok, msg });
+        self.binary(BinFn::Div, num, den, ty)
     }
 
     /// `median(x)` (of the flattened `x`, a copy unless 1-d) or `median(x, axis=k)`: `x` sorted
