@@ -1,7 +1,7 @@
 """NumPy's everyday functions composed of arrayc's operations against NumPy (docs/language.md,
 "Builtin functions"): `diff`, `outer`, `eye`, `identity`, the views `swapaxes` and `moveaxis`,
 `trace`, the NaN-ignoring reductions `nansum`, `nanmax`, `nanmin`, `nanmean`, `median` and
-`linalg.norm` (also spelled `np.linalg.norm`), on several dtypes and shapes (empty ones and sizes known only at
+`linalg.norm` (also spelled `np.linalg.norm`), `isclose`, `allclose`, `ptp` and `average`, on several dtypes and shapes (empty ones and sizes known only at
 run time), on the CPU and on the GPU kernels (emulated, and the GPU where there is one). Then the
 checker's errors, each naming the place, and the run time's."""
 import warnings
@@ -37,6 +37,15 @@ CASES = [
     ("linalg.norm(v, ord=1)", lambda a, c, v: np.linalg.norm(v, ord=1), "F"),
     ("np.linalg.norm(a, axis=1, ord=np.inf)", lambda a, c, v: np.linalg.norm(a, axis=1, ord=np.inf), "F[n]"),
     ("np.linalg.norm(c, ord=2, axis=-1)", lambda a, c, v: np.linalg.norm(c, ord=2, axis=-1), "F[n, m]"),
+    ("isclose(c, a[:, :, newaxis])", lambda a, c, v: np.isclose(c, a[:, :, None]), "B[n, m, k]"),
+    ("isclose(a, 0.5, rtol=0.5, atol=0.25)", lambda a, c, v: np.isclose(a, 0.5, rtol=0.5, atol=0.25), "B[n, m]"),
+    ("np.isclose(v, a[:, 1], equal_nan=true)", lambda a, c, v: np.isclose(v, a[:, 1], equal_nan=True), "B[n]"),
+    ("isclose(1.5, v)", lambda a, c, v: np.isclose(1.5, v), "B[n]"),
+    ("isclose(v, 2)", lambda a, c, v: np.isclose(v, 2), "B[n]"),
+    ("allclose(a, a)", lambda a, c, v: np.allclose(a, a), "B"),
+    ("np.allclose(c, c, equal_nan=true)", lambda a, c, v: np.allclose(c, c, equal_nan=True), "B"),
+    ("allclose(v, a[:, 0], atol=1)", lambda a, c, v: np.allclose(v, a[:, 0], atol=1), "B"),
+    ("average(c, axis=1, weights=c * 0 + 2)", lambda a, c, v: np.average(c, axis=1, weights=c * 0 + 2), "F[n, k]"),
     # A fused consumer of each kind of result.
     ("diff(a, axis=0) * 2", lambda a, c, v: np.diff(a, axis=0) * 2, "P[?, m]"),
     ("outer(v, v) + 1", lambda a, c, v: np.outer(v, v) + 1, "P[n, n]"),
@@ -53,6 +62,15 @@ NONEMPTY_CASES = [
     ("median(v, 0)", lambda a, c, v: np.median(v, 0), "F"),
     ("c.swapaxes(0, 2)[0] * 1", lambda a, c, v: c.swapaxes(0, 2)[0] * 1, "P[m, n]"),
 ]
+# `ptp` of non-empty arrays of numbers (NumPy's `-` of bools is a TypeError).
+NUMBER_NONEMPTY_CASES = [
+    ("ptp(a)", lambda a, c, v: np.ptp(a), "T"),
+    ("np.ptp(c, axis=-1)", lambda a, c, v: np.ptp(c, axis=-1), "T[n, m]"),
+    ("ptp(c, axis=(0, 2))", lambda a, c, v: np.ptp(c, axis=(0, 2)), "T[m]"),
+    ("average(a)", lambda a, c, v: np.average(a), "F"),
+    ("np.average(c, axis=(0, 2))", lambda a, c, v: np.average(c, axis=(0, 2)), "F[m]"),
+    ("average(v, weights=v * 0 + 1)", lambda a, c, v: np.average(v, weights=v * 0 + 1), "F"),
+]
 
 SHAPES = [(5, 4, 3), (1, 6, 2), (3, 3, 1), (0, 4, 2), (37, 11, 5)]
 TESTED_DTYPES = ["f64", "f32", "i64", "i32", "u8", "bool"]
@@ -60,9 +78,9 @@ TESTED_DTYPES = ["f64", "f32", "i64", "i32", "u8", "bool"]
 
 def names(dt):
     """The result dtypes the cases name: T the input's, S of a sum, F of a mean or norm, P of `* 2`
-    and `+ 1` (NumPy's promotion with a Python int)."""
+    and `+ 1` (NumPy's promotion with a Python int), B a bool."""
     p = "i64" if dt == "bool" else dt
-    return {"T": dt, "S": sum_dtype(dt), "F": "f32" if dt == "f32" else "f64", "P": p}
+    return {"T": dt, "S": sum_dtype(dt), "F": "f32" if dt == "f32" else "f64", "P": p, "B": "bool"}
 
 
 def inputs(dt, shape, rng):
@@ -108,6 +126,7 @@ def test_numpy_functions_match_numpy(shape, dt, target, tmp_path):
     ins = inputs(dt, shape, rng)
     nm = names(dt)
     cases = CASES + (NONEMPTY_CASES if 0 not in shape else [])
+    cases += NUMBER_NONEMPTY_CASES if 0 not in shape and dt != "bool" else []
     types = [nm[t[0]] + t[1:] for _, _, t in cases]
     src = (
         f"fn main(a: {dt}[n, m], c: {dt}[n, m, k], v: {dt}[n]) -> ({', '.join(types)}) {{\n"
@@ -158,6 +177,36 @@ def test_nan_reductions_of_all_nan_slices(target, tmp_path):
         warnings.simplefilter("ignore", RuntimeWarning)
         want = [np.nanmax(x, axis=1), np.nanmin(x, axis=1), np.nanmean(x, axis=1), np.nansum(x, axis=1),
                 np.nanmax(y), np.nanmin(y), np.nanmean(y), np.nansum(y)]
+    for i, (g, w) in enumerate(zip(got, want)):
+        w = np.asarray(w)
+        assert g.dtype == w.dtype and g.shape == w.shape, f"result {i}"
+        np.testing.assert_array_equal(g, w, err_msg=f"result {i}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_isclose_of_infinities_nans_and_tolerances(target, tmp_path):
+    """NumPy's `isclose` at the edges: equal infinities are close, opposite ones and an infinity
+    against a number are not, NaN only with `equal_nan=true`; the tolerances at run time (`rtol`
+    a parameter) and in `f32` (`b`'s float dtype); `allclose` of all those."""
+    src = """fn main(x: f64[n], y: f64[n], p: f32[n], q: f32[n], r: f64) -> (bool[n], bool[n], bool[n], bool[n], bool[n], bool, bool, bool[n]) {
+    return (isclose(x, y), isclose(x, y, equal_nan=true), isclose(x, y, rtol=r, atol=0), isclose(p, q),
+            isclose(p, y, atol=r), allclose(x, x, equal_nan=true), allclose(p, q, rtol=r), isclose(y, q, equal_nan=false));
+}
+"""
+    inf, nan = np.inf, np.nan
+    x = np.array([inf, -inf, inf, nan, nan, 1.0, 1.0, 1e-9, 0.0, 100.0, 100.0, -0.0, 1e300])
+    y = np.array([inf, -inf, -inf, nan, 1.0, nan, inf, 0.0, 1e-8, 100.001, 100.0011, 0.0, 1.0000001e300])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # 1e300 overflows f32: inf
+        p, q = x.astype(np.float32), (y * 1.0000001).astype(np.float32)
+    r = 1e-3
+    proc, got = run_source(src, {"x": x, "y": y, "p": p, "q": q}, tmp_path, flags=["--target", target, "--arg", f"r={r}"])
+    assert proc.returncode == 0, proc.stderr
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = [np.isclose(x, y), np.isclose(x, y, equal_nan=True), np.isclose(x, y, rtol=r, atol=0), np.isclose(p, q),
+                np.isclose(p, y, atol=r), np.allclose(x, x, equal_nan=True), np.allclose(p, q, rtol=r),
+                np.isclose(y, q, equal_nan=False)]
     for i, (g, w) in enumerate(zip(got, want)):
         w = np.asarray(w)
         assert g.dtype == w.dtype and g.shape == w.shape, f"result {i}"
@@ -233,6 +282,16 @@ def test_result_shapes_in_the_signature(target, tmp_path):
         ("fn f(x: f64[n]) -> f64[?, n] { return outer((1.0, 2.0), x); }", "E0309", "a tuple used as one value"),
         ("fn f(x: f64[n, m]) -> f64 { return median(x, axis=(0, 1)); }", "E0503", "must be one integer literal"),
         ("fn f(x: f64[n, m]) -> f64[n] { return median(x, axis=-3); }", "E0405", "axis -3 is out of range"),
+        ("fn f(x: f64[2], y: f64[3]) -> bool[2] { return isclose(x, y); }", "E0401", "cannot be broadcast together"),
+        ("fn f(x: f64[n], y: f64[n]) -> bool[n] { return isclose(x, y, rtol=x); }", "E0503", "`rtol=` must be a numeric scalar"),
+        ("fn f(x: f64[n], y: f64[n]) -> bool { return allclose(x, y, equal_nan=1); }", "E0503", "`equal_nan=` must be `true` or `false`"),
+        ("fn f(x: f64[n], y: f64[n]) -> bool { return allclose(x, y, 1e-3); }", "E0501", "takes 2 arguments"),
+        ("fn f(x: f64[n], y: f64[n]) -> bool[n] { return isclose(x, y, tol=1e-3); }", "E0502", "no keyword argument `tol`"),
+        ("fn f(x: bool[n, m]) -> bool { return ptp(x); }", "E0503", "`ptp` of a bool array"),
+        ("fn f(x: f64[n, m]) -> f64[n] { return ptp(x, axis=2); }", "E0405", "axis 2 is out of range"),
+        ("fn f(x: f64[n, m], w: f64[m]) -> f64[n] { return average(x, axis=1, weights=w); }", "E0503", "must have `x`'s shape"),
+        ("fn f(x: f64[n], w: f64) -> f64 { return average(x, weights=w); }", "E0503", "`weights=` of `average` must be an array"),
+        ("fn f(x: f64[n, m]) -> f64[n] { return average(x, axis=(1, 1)); }", "E0503", "duplicate value 1"),
     ],
 )
 def test_checker_errors(src, code, words, tmp_path):
@@ -246,6 +305,11 @@ def test_checker_errors(src, code, words, tmp_path):
         ("fn f(x: f64[n]) -> f64 {\n    return nanmax(x);\n}", {"x": np.zeros(0)}, "zero-size array"),
         ("fn f(x: f64[n, m]) -> f64[n] {\n    return median(x, axis=1);\n}", {"x": np.zeros((2, 0))},
          "median of an empty array or axis"),
+        ("fn f(x: f64[n], w: i64[n]) -> f64 {\n    return average(x, weights=w);\n}", {"x": np.ones(3), "w": np.array([1, -1, 0])},
+         "weights sum to zero"),
+        ("fn f(x: f64[n, m], w: f64[n, m]) -> f64[n] {\n    return average(x, axis=1, weights=w);\n}",
+         {"x": np.ones((2, 3)), "w": np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]])}, "weights sum to zero"),
+        ("fn f(x: i64[n, m]) -> i64[n] {\n    return ptp(x, axis=1);\n}", {"x": np.zeros((2, 0), dtype=np.int64)}, "zero-size array"),
     ],
 )
 def test_run_time_errors_name_the_line(src, args, message, tmp_path):
