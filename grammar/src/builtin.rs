@@ -220,6 +220,9 @@ builtins! {
     Ptp: "ptp", (1, 1), AXIS, "ptp(x) | ptp(x, axis=k) | ptp(x, axis=(j, k)) (x not bool)";
     Average: "average", (1, 1), &["axis", "weights"],
         "average(x) | average(x, axis=k) | average(x, weights=w) | average(x, axis=k, weights=w) (w of x's shape)";
+    Flatnonzero: "flatnonzero", (1, 1), &[], "flatnonzero(x)";
+    Argwhere: "argwhere", (1, 1), &[], "argwhere(x) (x 1-d)";
+    Unique: "unique", (1, 1), &[], "unique(x)";
 }
 
 impl Builtin {
@@ -841,6 +844,23 @@ pub const DOCS: &[DocRow] = {
                 promoted (with `f64` for integer and bool `x`); where the weights sum to zero a run-time \
                 error naming the line (NumPy's ZeroDivisionError)",
             builtins: &[B::Average],
+        },
+        DocRow {
+            calls: "`flatnonzero(x)`, `argwhere(x)`",
+            result: "NumPy's `flatnonzero`: the `i64` positions of the nonzero elements of `x` flattened \
+                (row-major; NaN is nonzero), in order, a new 1-d array whose size is known only at run \
+                time: a filter (see Filters) of `arange(size(x))` by `ravel(x) != 0`. `argwhere(x)` of a \
+                1-d `x` is the same positions as a `(k, 1)` array; of a higher rank E0503 (NumPy's `(k, \
+                ndim)` array of index tuples is not supported)",
+            builtins: &[B::Flatnonzero, B::Argwhere],
+        },
+        DocRow {
+            calls: "`unique(x)`",
+            result: "NumPy's `unique` (no keywords): the sorted distinct elements of `x` flattened, a new 1-d \
+                array of `x`'s dtype whose size is known only at run time; NaNs, sorted last, count as one \
+                (NumPy 2's `equal_nan=True`). `sort` of a copy, then a filter keeping each element that \
+                differs from the one before it",
+            builtins: &[B::Unique],
         },
         DocRow {
             calls: "`f64(x) f32(x) i64(x) i32(x) u64(x) u8(x) bool(x)`",

@@ -113,7 +113,7 @@ impl Checker {
             B::Sort | B::Argsort => self.sort(&c),
             B::Diff | B::Outer | B::Eye | B::Identity | B::Swapaxes | B::Moveaxis | B::Trace => self.numpy_func(&c),
             B::NanSum | B::NanMax | B::NanMin | B::NanMean | B::Norm | B::Median => self.reduction(&c),
-            B::Isclose | B::Allclose | B::Ptp => self.numpy_func(&c),
+            B::Isclose | B::Allclose | B::Ptp | B::Flatnonzero | B::Argwhere | B::Unique => self.numpy_func(&c),
             B::Average => self.average(&c, kwargs),
         };
         if c.bad {

@@ -1,6 +1,7 @@
 //! NumPy's everyday functions that are compositions of arrayc's operations (`docs/language.md`,
 //! "Builtin functions"): `diff`, `outer`, `eye` and `identity`, the views `swapaxes` and
-//! `moveaxis`, `trace`, `isclose` and `allclose`, `ptp` and `average`, with NumPy's dtypes, shapes and errors. Their lowering composes
+//! `moveaxis`, `trace`, `isclose` and `allclose`, `ptp` and `average`, `flatnonzero`, `argwhere`
+//! and `unique`, with NumPy's dtypes, shapes and errors. Their lowering composes
 //! views, elementwise operations and reductions (`passes/src/lower_ast/numpy_funcs.rs`); the NaN
 //! reductions and `linalg.norm` are checked as reductions (`builtins.rs`).
 
@@ -32,6 +33,28 @@ impl Checker {
                     Ty::Error => Ty::Error,
                     _ if c.b == B::Allclose => Ty::Scalar(DType::Bool),
                     t => t,
+                }
+            }
+            B::Flatnonzero | B::Argwhere | B::Unique => {
+                let t = self.array_arg(c, &c.args[0]);
+                let Ty::Array(d, s) = t else { return Ty::Error };
+                let n = self.fresh();
+                match c.b {
+                    B::Unique => Ty::Array(d, vec![n]),
+                    B::Flatnonzero => Ty::Array(DType::I64, vec![n]),
+                    _ if s.len() == 1 => Ty::Array(DType::I64, vec![n, Size::lit(1)]),
+                    _ => {
+                        self.err(
+                            Diagnostic::error(
+                                "E0503",
+                                format!("`argwhere` of a rank-{} array: only 1-d arrays are supported", s.len()),
+                                c.args[0].span.clone(),
+                                "not 1-d",
+                            )
+                            .with_help("`flatnonzero(x)` gives the flat positions of the nonzero elements"),
+                        );
+                        Ty::Error
+                    }
                 }
             }
             B::Ptp => {

@@ -1163,7 +1163,10 @@ impl Lowerer<'_> {
             | B::Isclose
             | B::Allclose
             | B::Ptp
-            | B::Average => unreachable!("lowered by `numpy_func`"),
+            | B::Average
+            | B::Flatnonzero
+            | B::Argwhere
+            | B::Unique => unreachable!("lowered by `numpy_func`"),
             B::Array | B::AsArray | B::Reshape | B::Ravel | B::Flatten => unreachable!("lowered above"),
             B::Zeros | B::Ones | B::Empty | B::Full | B::Random => self.creation(b, &vals, kwargs, ty)?,
             B::ZerosLike | B::OnesLike | B::EmptyLike | B::FullLike => self.creation(b, &vals, kwargs, ty)?,

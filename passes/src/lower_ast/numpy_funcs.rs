@@ -5,7 +5,8 @@
 //! (`arr.transpose`), `trace` (a sum of the diagonal view), the NaN-ignoring reductions (masks
 //! `x != x`, selections and reductions), `linalg.norm` (`sqrt(sum(x * x))`, or with `ord=` a reduction of `abs(x)`) and `median` (a sorted
 //! copy's middle elements), `isclose` and `allclose` (NumPy's formula, elementwise), `ptp` (`max`
-//! less `min`) and `average` (`mean`, or weighted sums divided). Elementwise parts
+//! less `min`), `average` (`mean`, or weighted sums divided), `flatnonzero` and `argwhere` (a
+//! filter of `arange`) and `unique` (a filter of a sorted copy). Elementwise parts
 //! fuse like any elementwise operation.
 
 use super::expr::retyped;
@@ -66,6 +67,25 @@ impl Lowerer<'_> {
                 self.binary(BinFn::Sub, hi, lo, ty)?
             }
             B::Average => self.average(args, kwargs, ty, e)?,
+            B::Flatnonzero | B::Argwhere => {
+                let x = self.expr(&args[0])?;
+                let flat = self.flat(x);
+                let Type::Array(xd, _) = self.f.ty(flat) else { unreachable!("an array") };
+                let n = self.dim(flat, 0);
+                let zero = self.constant(Scalar::I64(0).cast(xd));
+                let mask = self.compute_new(ComputeFn::Binary(BinFn::Ne), vec![flat, zero], DType::Bool, vec![n], None);
+                let iota = self.new_array(DType::I64, vec![n]);
+                let (start, step) = (self.i64_const(0), self.i64_const(1));
+                self.emit(OpKind::Compute { func: ComputeFn::Arange, out: iota, ins: vec![start, step] });
+                let Ty::Array(_, shape) = ty else { unreachable!("checked: an array") };
+                let at = self.filter(iota, mask, Some(&shape[..1]));
+                if b == B::Flatnonzero {
+                    at
+                } else {
+                    self.view_with(at, vec![IndexEntry::Full, IndexEntry::NewAxis], vec![])
+                }
+            }
+            B::Unique => self.unique(&args[0], ty)?,
             B::Norm => {
                 let x = self.expr(&args[0])?;
                 let axes = self.axes_kwarg(kwargs, x)?;
@@ -400,6 +420,39 @@ impl Lowerer<'_> {
         let msg = "average: weights sum to zero, can't be normalized (NumPy's ZeroDivisionError)".to_string();
         self.emit(OpKind::Assert { cond: ok, msg });
         self.binary(BinFn::Div, num, den, ty)
+    }
+
+    /// `unique(x)`: `x` flattened and sorted (`arr.sort`, NaN last), then a filter of the sorted
+    /// elements by a mask true at the first and wherever `s[1:] != s[:-1]` (for floats, not where
+    /// both are NaN: the NaNs count as one, NumPy 2's `equal_nan=True`).
+    fn unique(&mut self, arg: &Expr, ty: &Ty) -> LResult<ValueId> {
+        let x = self.expr(arg)?;
+        let src = self.flat(x);
+        let Type::Array(xd, _) = self.f.ty(src) else { unreachable!("an array") };
+        let n = self.dim(src, 0);
+        let sorted = self.new_array(xd, vec![n]);
+        self.emit(OpKind::Sort { out: sorted, src, axis: 0, indices: false });
+        let one = self.i64_const(1);
+        let hi = self.view_with(sorted, vec![IndexEntry::Slice { start: true, stop: false, step: false }], vec![one]);
+        let minus_one = self.i64_const(-1);
+        let lo =
+            self.view_with(sorted, vec![IndexEntry::Slice { start: false, stop: true, step: false }], vec![minus_one]);
+        let m = self.dim(hi, 0);
+        let bool_op = |l: &mut Self, f: BinFn, a: ValueId, b: ValueId| {
+            l.compute_new(ComputeFn::Binary(f), vec![a, b], DType::Bool, vec![m], None)
+        };
+        let mut differs = bool_op(self, BinFn::Ne, hi, lo);
+        if xd.is_float() {
+            let (hi_num, lo_num) = (bool_op(self, BinFn::Eq, hi, hi), bool_op(self, BinFn::Eq, lo, lo));
+            let either = bool_op(self, BinFn::Or, hi_num, lo_num);
+            differs = bool_op(self, BinFn::And, differs, either);
+        }
+        let mask = self.new_array(DType::Bool, vec![n]);
+        let yes = self.constant(Scalar::Bool(true));
+        self.emit(OpKind::Compute { func: ComputeFn::Fill, out: mask, ins: vec![yes] });
+        let rest = self.view_with(mask, vec![IndexEntry::Slice { start: true, stop: false, step: false }], vec![one]);
+        self.emit(OpKind::Compute { func: ComputeFn::Copy, out: rest, ins: vec![differs] });
+        Ok(self.filter(sorted, mask, ty.shape()))
     }
 
     /// `median(x)` (of the flattened `x`, a copy unless 1-d) or `median(x, axis=k)`: `x` sorted
