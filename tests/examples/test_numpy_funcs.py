@@ -1,7 +1,8 @@
 """NumPy's everyday functions composed of arrayc's operations against NumPy (docs/language.md,
 "Builtin functions"): `diff`, `outer`, `eye`, `identity`, the views `swapaxes` and `moveaxis`,
 `trace`, the NaN-ignoring reductions `nansum`, `nanmax`, `nanmin`, `nanmean`, `median` and
-`linalg.norm` (also spelled `np.linalg.norm`), `isclose`, `allclose`, `ptp` and `average`, on several dtypes and shapes (empty ones and sizes known only at
+`linalg.norm` (also spelled `np.linalg.norm`), `isclose`, `allclose`, `ptp`, `average`, `flatnonzero`,
+`argwhere` and `unique`, on several dtypes and shapes (empty ones and sizes known only at
 run time), on the CPU and on the GPU kernels (emulated, and the GPU where there is one). Then the
 checker's errors, each naming the place, and the run time's."""
 import warnings
@@ -46,6 +47,13 @@ CASES = [
     ("np.allclose(c, c, equal_nan=true)", lambda a, c, v: np.allclose(c, c, equal_nan=True), "B"),
     ("allclose(v, a[:, 0], atol=1)", lambda a, c, v: np.allclose(v, a[:, 0], atol=1), "B"),
     ("average(c, axis=1, weights=c * 0 + 2)", lambda a, c, v: np.average(c, axis=1, weights=c * 0 + 2), "F[n, k]"),
+    ("flatnonzero(a)", lambda a, c, v: np.flatnonzero(a), "I[?]"),
+    ("np.flatnonzero(c > 0)", lambda a, c, v: np.flatnonzero(c > 0), "I[?]"),
+    ("argwhere(v)", lambda a, c, v: np.argwhere(v), "I[?, 1]"),
+    ("unique(a)", lambda a, c, v: np.unique(a), "T[?]"),
+    ("np.unique(v)", lambda a, c, v: np.unique(v), "T[?]"),
+    ("unique(c[:, 1, :])", lambda a, c, v: np.unique(c[:, 1, :]), "T[?]"),
+    ("unique(v) * 1", lambda a, c, v: np.unique(v) * 1, "P[?]"),
     # A fused consumer of each kind of result.
     ("diff(a, axis=0) * 2", lambda a, c, v: np.diff(a, axis=0) * 2, "P[?, m]"),
     ("outer(v, v) + 1", lambda a, c, v: np.outer(v, v) + 1, "P[n, n]"),
@@ -78,9 +86,9 @@ TESTED_DTYPES = ["f64", "f32", "i64", "i32", "u8", "bool"]
 
 def names(dt):
     """The result dtypes the cases name: T the input's, S of a sum, F of a mean or norm, P of `* 2`
-    and `+ 1` (NumPy's promotion with a Python int), B a bool."""
+    and `+ 1` (NumPy's promotion with a Python int), B a bool, I an `i64`."""
     p = "i64" if dt == "bool" else dt
-    return {"T": dt, "S": sum_dtype(dt), "F": "f32" if dt == "f32" else "f64", "P": p, "B": "bool"}
+    return {"T": dt, "S": sum_dtype(dt), "F": "f32" if dt == "f32" else "f64", "P": p, "B": "bool", "I": "i64"}
 
 
 def inputs(dt, shape, rng):
@@ -288,6 +296,10 @@ def test_result_shapes_in_the_signature(target, tmp_path):
         ("fn f(x: f64[n], y: f64[n]) -> bool { return allclose(x, y, 1e-3); }", "E0501", "takes 2 arguments"),
         ("fn f(x: f64[n], y: f64[n]) -> bool[n] { return isclose(x, y, tol=1e-3); }", "E0502", "no keyword argument `tol`"),
         ("fn f(x: bool[n, m]) -> bool { return ptp(x); }", "E0503", "`ptp` of a bool array"),
+        ("fn f(x: f64[n, m]) -> i64[?, 2] { return argwhere(x); }", "E0503", "`argwhere` of a rank-2 array"),
+        ("fn f(x: f64) -> f64[?] { return unique(x); }", "E0503", "`unique` needs an array"),
+        ("fn f(x: f64[n]) -> i64[?] { return flatnonzero(x, 0); }", "E0501", "takes 1 argument"),
+        ("fn f(x: f64[n]) -> f64[?] { return unique(x, return_counts=true); }", "E0502", "no keyword argument `return_counts`"),
         ("fn f(x: f64[n, m]) -> f64[n] { return ptp(x, axis=2); }", "E0405", "axis 2 is out of range"),
         ("fn f(x: f64[n, m], w: f64[m]) -> f64[n] { return average(x, axis=1, weights=w); }", "E0503", "must have `x`'s shape"),
         ("fn f(x: f64[n], w: f64) -> f64 { return average(x, weights=w); }", "E0503", "`weights=` of `average` must be an array"),
