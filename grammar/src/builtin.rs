@@ -223,6 +223,7 @@ builtins! {
     Flatnonzero: "flatnonzero", (1, 1), &[], "flatnonzero(x)";
     Argwhere: "argwhere", (1, 1), &[], "argwhere(x) (x 1-d)";
     Unique: "unique", (1, 1), &[], "unique(x)";
+    Searchsorted: "searchsorted", (2, 2), &["side"], "searchsorted(a, v) | searchsorted(a, v, side=left|right) (a sorted, 1-d)";
 }
 
 impl Builtin {
@@ -863,6 +864,17 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Unique],
         },
         DocRow {
+            calls: "`searchsorted(a, v)`, `side=left`, `side=right`",
+            result: "NumPy's `searchsorted` of a sorted 1-d `a` (NaN last, as `sort` leaves it; not checked): for \
+                each element of `v` (an array of any shape, or a scalar), the `i64` position where it would \
+                be inserted to keep `a` sorted: before equal elements with `side=left` (the default; the \
+                number of elements less than it), after them with `side=right` (the number not greater); \
+                dtypes promoted, NaN greater than every number as NumPy orders it. The result has `v`'s \
+                shape. Computed as counts of a fused comparison of every pair, `len(a) * size(v)` of them \
+                (NumPy's binary search is `log(len(a))` per element: a gather-based search is future work)",
+            builtins: &[B::Searchsorted],
+        },
+        DocRow {
             calls: "`f64(x) f32(x) i64(x) i32(x) u64(x) u8(x) bool(x)`",
             result: "casts, NumPy's `astype` (float to int truncates toward zero; integers wrap)",
             builtins: &[B::F64, B::F32, B::I64, B::I32, B::U64, B::U8, B::Bool],
@@ -958,6 +970,19 @@ pub enum ConvolveMode {
     Same,
     /// Only the complete overlaps: `max(n, m) - min(n, m) + 1` elements.
     Valid,
+}
+
+/// `side=left` or `side=right` of `searchsorted` (NumPy's strings, written as names): whether it is
+/// `right`; `None` for anything else.
+pub fn searchsorted_right(e: &Expr) -> Option<bool> {
+    match &e.kind {
+        ExprKind::Var(id) => match id.name.as_str() {
+            "left" => Some(false),
+            "right" => Some(true),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// The mode that `mode=`'s value `e` names (`full`, `same`, `valid`), else `None`; the checker and

@@ -113,7 +113,9 @@ impl Checker {
             B::Sort | B::Argsort => self.sort(&c),
             B::Diff | B::Outer | B::Eye | B::Identity | B::Swapaxes | B::Moveaxis | B::Trace => self.numpy_func(&c),
             B::NanSum | B::NanMax | B::NanMin | B::NanMean | B::Norm | B::Median => self.reduction(&c),
-            B::Isclose | B::Allclose | B::Ptp | B::Flatnonzero | B::Argwhere | B::Unique => self.numpy_func(&c),
+            B::Isclose | B::Allclose | B::Ptp | B::Flatnonzero | B::Argwhere | B::Unique | B::Searchsorted => {
+                self.numpy_func(&c)
+            }
             B::Average => self.average(&c, kwargs),
         };
         if c.bad {
@@ -236,6 +238,19 @@ impl Checker {
                                 "not supported",
                             )
                             .with_note("NumPy's other orders (`0`, `-1`, `'fro'`, `'nuc'`, ...) are not supported"),
+                        );
+                        c.bad = true;
+                    }
+                }
+                "side" => {
+                    if crate::builtin::searchsorted_right(v).is_some() {
+                        self.set_ty(v.id, Ty::Unit);
+                    } else {
+                        self.error(
+                            "E0503",
+                            "`side=` must be `left` or `right` (NumPy's strings, written as names)",
+                            v.span.clone(),
+                            "not a side",
                         );
                         c.bad = true;
                     }

@@ -1,7 +1,7 @@
 //! NumPy's everyday functions that are compositions of arrayc's operations (`docs/language.md`,
 //! "Builtin functions"): `diff`, `outer`, `eye` and `identity`, the views `swapaxes` and
 //! `moveaxis`, `trace`, `isclose` and `allclose`, `ptp` and `average`, `flatnonzero`, `argwhere`
-//! and `unique`, with NumPy's dtypes, shapes and errors. Their lowering composes
+//! `unique` and `searchsorted`, with NumPy's dtypes, shapes and errors. Their lowering composes
 //! views, elementwise operations and reductions (`passes/src/lower_ast/numpy_funcs.rs`); the NaN
 //! reductions and `linalg.norm` are checked as reductions (`builtins.rs`).
 
@@ -12,6 +12,14 @@ use crate::ast::{DType, Expr, ExprKind, Ident};
 use crate::builtin::{moveaxis_axes, moveaxis_perm, Builtin};
 use crate::diag::Diagnostic;
 use crate::types::{Size, Ty};
+
+/// `t`'s shape with dtype `i64`.
+fn with_i64(t: Ty) -> Ty {
+    match t {
+        Ty::Array(_, s) => Ty::Array(DType::I64, s),
+        _ => Ty::Scalar(DType::I64),
+    }
+}
 
 impl Checker {
     /// Checks a call of `diff`, `outer`, `eye`, `identity`, `swapaxes`, `moveaxis` or `trace` and
@@ -52,6 +60,26 @@ impl Checker {
                                 "not 1-d",
                             )
                             .with_help("`flatnonzero(x)` gives the flat positions of the nonzero elements"),
+                        );
+                        Ty::Error
+                    }
+                }
+            }
+            B::Searchsorted => {
+                let ta = self.value(&c.args[0]);
+                let tv = self.value(&c.args[1]);
+                match (&ta, tv.dtype()) {
+                    (Ty::Array(_, s), Some(_)) if s.len() == 1 => with_i64(tv),
+                    (Ty::Error, _) | (_, None) => Ty::Error,
+                    _ => {
+                        self.err(
+                            Diagnostic::error(
+                                "E0503",
+                                format!("`searchsorted` needs a sorted 1-d array first, found {ta}"),
+                                c.args[0].span.clone(),
+                                "not 1-d",
+                            )
+                            .with_help("search a 1-d line of it: `searchsorted(a[i, :], v)`"),
                         );
                         Ty::Error
                     }

@@ -1166,7 +1166,8 @@ impl Lowerer<'_> {
             | B::Average
             | B::Flatnonzero
             | B::Argwhere
-            | B::Unique => unreachable!("lowered by `numpy_func`"),
+            | B::Unique
+            | B::Searchsorted => unreachable!("lowered by `numpy_func`"),
             B::Array | B::AsArray | B::Reshape | B::Ravel | B::Flatten => unreachable!("lowered above"),
             B::Zeros | B::Ones | B::Empty | B::Full | B::Random => self.creation(b, &vals, kwargs, ty)?,
             B::ZerosLike | B::OnesLike | B::EmptyLike | B::FullLike => self.creation(b, &vals, kwargs, ty)?,

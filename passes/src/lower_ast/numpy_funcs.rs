@@ -6,14 +6,15 @@
 //! `x != x`, selections and reductions), `linalg.norm` (`sqrt(sum(x * x))`, or with `ord=` a reduction of `abs(x)`) and `median` (a sorted
 //! copy's middle elements), `isclose` and `allclose` (NumPy's formula, elementwise), `ptp` (`max`
 //! less `min`), `average` (`mean`, or weighted sums divided), `flatnonzero` and `argwhere` (a
-//! filter of `arange`) and `unique` (a filter of a sorted copy). Elementwise parts
+//! filter of `arange`), `unique` (a filter of a sorted copy) and `searchsorted` (counts of a
+//! comparison of every pair). Elementwise parts
 //! fuse like any elementwise operation.
 
 use super::expr::retyped;
 use super::{LResult, Lowerer};
 use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
 use arrayc_grammar::ast::{self, DType, Expr};
-use arrayc_grammar::builtin::{moveaxis_axes, moveaxis_perm, norm_ord, Builtin, NormOrd};
+use arrayc_grammar::builtin::{moveaxis_axes, moveaxis_perm, norm_ord, searchsorted_right, Builtin, NormOrd};
 use arrayc_grammar::check::literal_int;
 use arrayc_grammar::check::promote::{promote, weak_of, Weak};
 use arrayc_grammar::types::{Size, SizeSym, Ty};
@@ -86,6 +87,7 @@ impl Lowerer<'_> {
                 }
             }
             B::Unique => self.unique(&args[0], ty)?,
+            B::Searchsorted => self.searchsorted(args, kwargs, ty, e)?,
             B::Norm => {
                 let x = self.expr(&args[0])?;
                 let axes = self.axes_kwarg(kwargs, x)?;
@@ -453,6 +455,63 @@ impl Lowerer<'_> {
         let rest = self.view_with(mask, vec![IndexEntry::Slice { start: true, stop: false, step: false }], vec![one]);
         self.emit(OpKind::Compute { func: ComputeFn::Copy, out: rest, ins: vec![differs] });
         Ok(self.filter(sorted, mask, ty.shape()))
+    }
+
+    /// `searchsorted(a, v, side=s)`: `a` and `v` converted to their promoted dtype, viewed as
+    /// `a[newaxis, ..., :]` and `v[..., newaxis]`, and per element of `v` the count along `a` of
+    /// `a < v` (`side=left`) or of `!(v < a)` (`side=right`), where for floats `x < y` is NumPy's
+    /// sort order, NaN greatest: `x < y | (y != y & x == x)`.
+    fn searchsorted(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        let right = Self::kwarg(kwargs, "side").and_then(searchsorted_right).unwrap_or(false);
+        let (ta, tv) = (self.ty_of(&args[0]).clone(), self.ty_of(&args[1]).clone());
+        let Ty::Array(da, sa) = &ta else { unreachable!("checked: a 1-d array") };
+        let dv = tv.dtype().expect("checked: a value");
+        let p = promote(*da, None, dv, weak_of(&args[1]));
+        let a = self.expr(&args[0])?;
+        let v = self.expr(&args[1])?;
+        let (a, v) = (self.as_dtype(a, &ta, p)?, self.as_dtype(v, &tv, p)?);
+        let vs = match &tv {
+            Ty::Array(_, s) => s.clone(),
+            _ => vec![],
+        };
+        let r = vs.len();
+        let (a, v) = if r == 0 {
+            (a, v)
+        } else {
+            let mut ae = vec![IndexEntry::NewAxis; r];
+            ae.push(IndexEntry::Full);
+            let mut ve = vec![IndexEntry::Full; r];
+            ve.push(IndexEntry::NewAxis);
+            (self.view_with(a, ae, vec![]), self.view_with(v, ve, vec![]))
+        };
+        let mut pair = vs.clone();
+        pair.push(sa[0].clone());
+        let bty = Ty::Array(DType::Bool, pair);
+        // The operands' own shapes: `a` as `(1, ..., 1, n)`, `v` as `(..., 1)` (a scalar `v`: `a`'s).
+        let mut a_shape = vec![Size::lit(1); r];
+        a_shape.push(sa[0].clone());
+        let aty = Ty::Array(DType::Bool, a_shape);
+        let mut v_shape = vs.clone();
+        v_shape.push(Size::lit(1));
+        let vty = if r == 0 { Ty::Scalar(DType::Bool) } else { Ty::Array(DType::Bool, v_shape) };
+        let less = |l: &mut Self, (x, xty): (ValueId, &Ty), (y, yty): (ValueId, &Ty)| -> LResult<ValueId> {
+            let lt = l.binary(BinFn::Lt, x, y, &bty)?;
+            if !p.is_float() {
+                return Ok(lt);
+            }
+            let y_nan = l.binary(BinFn::Ne, y, y, yty)?;
+            let x_num = l.binary(BinFn::Eq, x, x, xty)?;
+            let nan_after = l.binary(BinFn::And, y_nan, x_num, &bty)?;
+            l.binary(BinFn::Or, lt, nan_after, &bty)
+        };
+        let counted = if right {
+            let after = less(self, (v, &vty), (a, &aty))?;
+            let no = self.constant(Scalar::Bool(false));
+            self.binary(BinFn::Eq, after, no, &bty)?
+        } else {
+            less(self, (a, &aty), (v, &vty))?
+        };
+        self.reduction(false, ReduceKind::Sum, counted, Some(&[r]), ty, e)
     }
 
     /// `median(x)` (of the flattened `x`, a copy unless 1-d) or `median(x, axis=k)`: `x` sorted
