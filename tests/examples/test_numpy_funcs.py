@@ -2,7 +2,7 @@
 "Builtin functions"): `diff`, `outer`, `eye`, `identity`, the views `swapaxes` and `moveaxis`,
 `trace`, the NaN-ignoring reductions `nansum`, `nanmax`, `nanmin`, `nanmean`, `median` and
 `linalg.norm` (also spelled `np.linalg.norm`), `isclose`, `allclose`, `ptp`, `average`, `flatnonzero`,
-`argwhere` and `unique`, on several dtypes and shapes (empty ones and sizes known only at
+`argwhere`, `unique` and `searchsorted`, on several dtypes and shapes (empty ones and sizes known only at
 run time), on the CPU and on the GPU kernels (emulated, and the GPU where there is one). Then the
 checker's errors, each naming the place, and the run time's."""
 import warnings
@@ -221,6 +221,34 @@ def test_isclose_of_infinities_nans_and_tolerances(target, tmp_path):
         np.testing.assert_array_equal(g, w, err_msg=f"result {i}")
 
 
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", ["f64", "f32", "i64", "u8"])
+@pytest.mark.parametrize("n,m", [(10, 9), (0, 4), (6, 0), (1, 1), (300, 57)])
+def test_searchsorted_matches_numpy(n, m, dt, target, tmp_path):
+    """`searchsorted` of sorted arrays with many ties (and for floats infinities and NaNs, which sort
+    last) against values of several shapes, of the same dtype, of `i64`, and scalars, both sides."""
+    rng = np.random.default_rng(n * 7 + m + len(dt))
+    a = np.sort(rng.integers(0, 6, n)).astype(DTYPES[dt])
+    v = rng.integers(-1, 8, m).astype(DTYPES[dt])
+    w = rng.integers(-1, 8, (m, 3))
+    if dt in ("f64", "f32"):
+        a = np.sort(np.concatenate([a[: n // 2], np.resize([np.nan, np.inf, -np.inf], n - n // 2)])).astype(DTYPES[dt])
+        v = np.concatenate([v[: m // 2], np.resize([np.nan, np.inf, -np.inf, 2.5], m - m // 2)]).astype(DTYPES[dt])
+    src = f"""fn main(a: {dt}[n], v: {dt}[m], w: i64[m, 3]) -> (i64[m], i64[m], i64[m, 3], i64[m, 3], i64, i64, i64[n]) {{
+    return (searchsorted(a, v), searchsorted(a, v, side=right), np.searchsorted(a, w), searchsorted(a, w, side=left),
+            searchsorted(a, 3), searchsorted(a, 2.5, side=right), searchsorted(a, a, side=right));
+}}
+"""
+    proc, got = run_source(src, {"a": a, "v": v, "w": w}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    want = [np.searchsorted(a, v), np.searchsorted(a, v, side="right"), np.searchsorted(a, w), np.searchsorted(a, w, side="left"),
+            np.searchsorted(a, 3), np.searchsorted(a, 2.5, side="right"), np.searchsorted(a, a, side="right")]
+    for i, (g, w_) in enumerate(zip(got, want)):
+        w_ = np.asarray(w_)
+        assert g.dtype == w_.dtype and g.shape == w_.shape, f"result {i}: {g.dtype}{g.shape}, NumPy {w_.dtype}{w_.shape}"
+        np.testing.assert_array_equal(g, w_, err_msg=f"result {i}")
+
+
 @pytest.mark.parametrize("target", TARGETS[:2])
 def test_swapaxes_and_moveaxis_are_views(target, tmp_path):
     """Writes through `swapaxes` and `moveaxis` change the argument, as through NumPy's views."""
@@ -298,6 +326,9 @@ def test_result_shapes_in_the_signature(target, tmp_path):
         ("fn f(x: bool[n, m]) -> bool { return ptp(x); }", "E0503", "`ptp` of a bool array"),
         ("fn f(x: f64[n, m]) -> i64[?, 2] { return argwhere(x); }", "E0503", "`argwhere` of a rank-2 array"),
         ("fn f(x: f64) -> f64[?] { return unique(x); }", "E0503", "`unique` needs an array"),
+        ("fn f(x: f64[n, m], v: f64) -> i64 { return searchsorted(x, v); }", "E0503", "needs a sorted 1-d array first"),
+        ("fn f(x: f64[n], v: f64) -> i64 { return searchsorted(x, v, side=middle); }", "E0503", "`side=` must be `left` or `right`"),
+        ("fn f(x: f64[n], v: f64) -> i64 { return searchsorted(x, v, sorter=x); }", "E0502", "no keyword argument `sorter`"),
         ("fn f(x: f64[n]) -> i64[?] { return flatnonzero(x, 0); }", "E0501", "takes 1 argument"),
         ("fn f(x: f64[n]) -> f64[?] { return unique(x, return_counts=true); }", "E0502", "no keyword argument `return_counts`"),
         ("fn f(x: f64[n, m]) -> f64[n] { return ptp(x, axis=2); }", "E0405", "axis 2 is out of range"),
