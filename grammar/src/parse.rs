@@ -100,6 +100,12 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
                 if text.starts_with('.') {
                     // NumPy's `np.sum(x)`: the language has no modules.
                     d.with_help("arrayc has no modules: write `sum(x)` for `np.sum(x)`")
+                } else if text.starts_with(['"', '\'']) {
+                    // NumPy's `side="right"`: keyword values are bare words.
+                    d.with_help(
+                        "arrayc has no string literals: a keyword's value is written bare, as `side=right` \
+                         for NumPy's `side=\"right\"` and `mode=same` for `mode='same'`",
+                    )
                 } else {
                     d
                 }

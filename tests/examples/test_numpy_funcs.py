@@ -329,6 +329,8 @@ def test_result_shapes_in_the_signature(target, tmp_path):
         ("fn f(x: f64[n, m], v: f64) -> i64 { return searchsorted(x, v); }", "E0503", "needs a sorted 1-d array first"),
         ("fn f(x: f64[n], v: f64) -> i64 { return searchsorted(x, v, side=middle); }", "E0503", "`side=` must be `left` or `right`"),
         ("fn f(x: f64[n], v: f64) -> i64 { return searchsorted(x, v, sorter=x); }", "E0502", "no keyword argument `sorter`"),
+        ('fn f(x: f64[n], v: f64) -> i64 { return searchsorted(x, v, side="right"); }', "E0001", "written bare, as `side=right`"),
+        ("fn f(x: f64[n], v: f64) -> i64 { return searchsorted(x, v, side='left'); }", "E0001", "no string literals"),
         ("fn f(x: f64[n]) -> i64[?] { return flatnonzero(x, 0); }", "E0501", "takes 1 argument"),
         ("fn f(x: f64[n]) -> f64[?] { return unique(x, return_counts=true); }", "E0502", "no keyword argument `return_counts`"),
         ("fn f(x: f64[n, m]) -> f64[n] { return ptp(x, axis=2); }", "E0405", "axis 2 is out of range"),
