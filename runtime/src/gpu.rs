@@ -235,12 +235,14 @@ struct Memory {
     time: DeviceTime,
     /// The fault slots ([`FAULT_SLOTS`] `i64`s), allocated at the first launch that needs one.
     fault_slots: Option<sys::CUdeviceptr>,
-    /// The kernels of the launches not yet waited for that have a fault cell: launch `i` uses slot `i`.
-    pending: Vec<String>,
+    /// The kernels (indices into [`Gpu::kernels`]) of the launches not yet waited for that have a
+    /// fault cell: launch `i` uses slot `i`.
+    pending: Vec<usize>,
     /// When the device got work after the host last waited for it (`None`: idle).
     busy_since: Option<Instant>,
-    /// The last kernel launched, named by a driver error that a wait reports.
-    last_kernel: String,
+    /// The last kernel launched (an index into [`Gpu::kernels`]), named by a driver error that a
+    /// wait reports.
+    last_kernel: Option<usize>,
 }
 
 /// The GPU, its loaded kernels and its memory: a [`KernelLauncher`] for the executor.
@@ -249,9 +251,16 @@ pub struct Gpu {
     device: sys::CUdevice,
     name: String,
     module: Option<sys::CUmodule>,
-    /// By name: the kernel, its `_combine` kernel, its plan, and what its launches may use of the
-    /// device ([`device_shape`](Self::device_shape)).
-    kernels: HashMap<String, (sys::CUfunction, Option<sys::CUfunction>, LaunchPlan, DeviceShape)>,
+    /// The loaded kernels, in load order: the kernel, its `_combine` kernel, its plan, and what its
+    /// launches may use of the device ([`device_shape`](Self::device_shape)).
+    kernels: Vec<(sys::CUfunction, Option<sys::CUfunction>, LaunchPlan, DeviceShape)>,
+    /// Each kernel's index in `kernels`, by name.
+    by_name: HashMap<String, usize>,
+    /// The device's multiprocessors (`None`: the driver cannot say), queried once at open.
+    multiprocessors: Option<u64>,
+    /// `ARRAYC_GPU_MAX_BLOCKS=N`, read once at open: a fixed grid of N blocks instead of the
+    /// occupancy's ([`device_shape`](Self::device_shape)).
+    max_blocks: Option<u64>,
     memory: Mutex<Memory>,
     traffic: Traffic,
     /// `CUDA_LAUNCH_BLOCKING=1`: wait for every launch at once.
@@ -282,12 +291,19 @@ impl Gpu {
         let context =
             unsafe { result::primary_ctx::retain(device) }.map_err(|e| driver("cuDevicePrimaryCtxRetain", e))?;
         let name = result::device::get_name(device).unwrap_or_else(|_| "CUDA device 0".into());
+        // SAFETY: `device` is a valid device handle.
+        let sms = unsafe {
+            result::device::get_attribute(device, sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+        };
         let gpu = Gpu {
             context,
             device,
             name,
             module: None,
-            kernels: HashMap::new(),
+            kernels: vec![],
+            by_name: HashMap::new(),
+            multiprocessors: sms.ok().filter(|&s| s > 0).map(|s| s as u64),
+            max_blocks: std::env::var("ARRAYC_GPU_MAX_BLOCKS").ok().and_then(|v| v.trim().parse::<u64>().ok()),
             memory: Mutex::default(),
             traffic: Traffic::default(),
             blocking: std::env::var("CUDA_LAUNCH_BLOCKING").is_ok_and(|v| v.trim() == "1"),
@@ -346,7 +362,8 @@ impl Gpu {
                 Some(function(&format!("{}{COMBINE_SUFFIX}", plan.name))?)
             };
             let shape = self.device_shape(main);
-            self.kernels.insert(plan.name.clone(), (main, combine, plan, shape));
+            self.by_name.insert(plan.name.clone(), self.kernels.len());
+            self.kernels.push((main, combine, plan, shape));
         }
         Ok(())
     }
@@ -357,24 +374,17 @@ impl Gpu {
     /// launch of that many threads fills the device in one wave, and its grid-stride loops do the
     /// rest, with no second wave that leaves part of the device idle. `ARRAYC_GPU_MAX_BLOCKS=N`
     /// sets N blocks of any multiprocessor instead (the fixed grid of before, to compare);
-    /// [`UNKNOWN_DEVICE`] when the driver cannot say.
+    /// [`UNKNOWN_DEVICE`] when the driver cannot say. The multiprocessors and the variable are read
+    /// once, at [`open`](Self::open); the occupancy once per kernel, here at load.
     fn device_shape(&self, f: sys::CUfunction) -> DeviceShape {
-        if let Some(n) = std::env::var("ARRAYC_GPU_MAX_BLOCKS").ok().and_then(|v| v.trim().parse::<u64>().ok()) {
+        if let Some(n) = self.max_blocks {
             return DeviceShape { resident_threads: n.max(1) * BLOCK_THREADS as u64, multiprocessors: 1 };
         }
-        // SAFETY: `device` is the opened device and `f` a function of the loaded module.
-        let (sms, per_sm) = unsafe {
-            (
-                result::device::get_attribute(
-                    self.device,
-                    sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-                ),
-                result::occupancy::max_active_block_per_multiprocessor(f, BLOCK_THREADS as i32, 0),
-            )
-        };
-        match (sms, per_sm) {
-            (Ok(s), Ok(b)) if s > 0 && b > 0 => {
-                DeviceShape { resident_threads: s as u64 * b as u64 * BLOCK_THREADS as u64, multiprocessors: s as u64 }
+        // SAFETY: `f` is a function of the loaded module.
+        let per_sm = unsafe { result::occupancy::max_active_block_per_multiprocessor(f, BLOCK_THREADS as i32, 0) };
+        match (self.multiprocessors, per_sm) {
+            (Some(s), Ok(b)) if b > 0 => {
+                DeviceShape { resident_threads: s * b as u64 * BLOCK_THREADS as u64, multiprocessors: s }
             }
             _ => UNKNOWN_DEVICE,
         }
@@ -453,8 +463,9 @@ impl Gpu {
     fn run(&self, kernel: &str, args: &[RtValue]) -> Result<(), LaunchError> {
         let gpu_err = |e: GpuError| LaunchError::Invalid(e.to_string());
         self.current().map_err(gpu_err)?;
-        let (main, combine, plan, shape) =
-            self.kernels.get(kernel).ok_or_else(|| LaunchError::Invalid(format!("no GPU kernel @{kernel}")))?;
+        let index =
+            *self.by_name.get(kernel).ok_or_else(|| LaunchError::Invalid(format!("no GPU kernel @{kernel}")))?;
+        let (main, combine, plan, shape) = &self.kernels[index];
         let checked = validate(plan, args)?;
         let Some(space) = checked.space else { return Ok(()) };
         let layout = &plan.layout;
@@ -492,7 +503,7 @@ impl Gpu {
                 };
                 let cell = slots + 8 * memory.pending.len() as u64;
                 abi.put(&mut words, KernelArg::FaultCell, &fault_cell_descriptor(cell));
-                memory.pending.push(plan.name.clone());
+                memory.pending.push(index);
             }
             let geometry = launch_geometry(layout, &space, *shape);
             // A chunked scan's carries: one per scan and thread (`scan_carries`).
@@ -538,7 +549,7 @@ impl Gpu {
                 .map_err(|e| driver(&format!("launching @{}", plan.name), e))
             };
             memory.busy_since.get_or_insert_with(Instant::now);
-            memory.last_kernel.clone_from(&plan.name);
+            memory.last_kernel = Some(index);
             if let Some((gx, gy, threads)) = geometry {
                 if let Some(buf) = carry_buf {
                     // The totals pass, then the carries computed on the host.
@@ -589,7 +600,8 @@ impl Gpu {
         self.current().map_err(gpu_err)?;
         let synchronized = result::ctx::synchronize();
         memory.time.kernel_s += since.elapsed().as_secs_f64();
-        synchronized.map_err(|e| gpu_err(driver(&format!("running the kernels up to @{}", memory.last_kernel), e)))?;
+        let last = memory.last_kernel.map_or("", |k| self.kernels[k].2.name.as_str());
+        synchronized.map_err(|e| gpu_err(driver(&format!("running the kernels up to @{last}"), e)))?;
         let pending = std::mem::take(&mut memory.pending);
         let Some(slots) = memory.fault_slots.filter(|_| !pending.is_empty()) else { return Ok(()) };
         let mut cells = vec![NO_FAULT; pending.len()];
@@ -600,7 +612,7 @@ impl Gpu {
         // SAFETY: as above; the slots are reset for the launches to come.
         unsafe { result::memcpy_htod_sync(slots, &vec![NO_FAULT; cells.len()]) }
             .map_err(|e| gpu_err(driver("fault slots", e)))?;
-        let (_, _, plan, _) = &self.kernels[&pending[i]];
+        let (_, _, plan, _) = &self.kernels[pending[i]];
         Err(LaunchError::Fault(KernelFault::clone(&plan.layout.faults[k as usize])))
     }
 
