@@ -39,6 +39,34 @@ pub(super) fn reductions(l: &KernelLayout) -> impl Iterator<Item = &Reduction> {
 /// sum, split, took 155 M instructions for a whole `arrayc run --no-cache` instead of 56 M.
 pub const SUM_ACCUMULATORS: usize = 8;
 
+/// The most elementwise operations a block may have for [`Gen::accumulate`] to build its
+/// [`SUM_ACCUMULATORS`] chains unrolled (see [`Gen::unrolled_split`]).
+pub const UNROLLED_SPLIT_MAX_OPS: usize = 16;
+
+/// Whether elementwise operation `func` (result dtype `out`, first operand's dtype `arg`) has an
+/// x86 vector instruction (AVX2) that LLVM's SLP vectoriser uses for it: arithmetic, comparisons,
+/// selects and bit operations, a float division, a conversion between floats; not integer
+/// division, powers, the transcendental functions (scalar calls of libm), conversions between
+/// integers and floats (`i64` to `f64` needs AVX-512), random numbers or gathers.
+fn vectorises(func: ComputeFn, out: DType, arg: Option<DType>) -> bool {
+    use BinFn::*;
+    match func {
+        ComputeFn::Fill | ComputeFn::Where => true,
+        ComputeFn::Copy => arg == Some(out) || out.is_float() && arg.is_some_and(|a| a.is_float()),
+        ComputeFn::Binary(Div) => out.is_float(),
+        ComputeFn::Binary(b) => {
+            matches!(b, Add | Sub | Mul | Minimum | Maximum | Eq | Ne | Lt | Le | Gt | Ge | And | Or | Xor | Copysign)
+        }
+        ComputeFn::Unary(u) => {
+            matches!(
+                u,
+                UnFn::Neg | UnFn::Not | UnFn::Abs | UnFn::Sqrt | UnFn::Ceil | UnFn::Floor | UnFn::Trunc | UnFn::Rint
+            )
+        }
+        _ => false,
+    }
+}
+
 /// Loop indices, one per dimension of the iteration space, set as the loops are opened.
 type Idx<'c> = Vec<Option<Value<'c, 'c>>>;
 
@@ -335,6 +363,23 @@ impl<'c> Gen<'c, '_> {
         self.binary(op, acc, x)
     }
 
+    /// Whether [`accumulate`](Self::accumulate) builds the [`SUM_ACCUMULATORS`] chains of block `l`
+    /// unrolled: one copy of the block per chain in a loop by `SUM_ACCUMULATORS`, which LLVM's SLP
+    /// vectoriser turns into vector operations (a plain `sum(x)` or rosenbrock's eight-operation sum
+    /// then run at memory speed). That pays when every operation [`vectorises`] and there are at
+    /// most [`UNROLLED_SPLIT_MAX_OPS`]; otherwise the block is built once, in a loop by 1 whose chains
+    /// rotate: the same elements go to the same chains in the same order, so the result is the same
+    /// bit for bit, with one copy of the block for LLVM to compile instead of eight
+    /// (leibnitz_pi's sum of integer powers and divisions: 177 M instructions for a whole
+    /// `arrayc run --no-cache` unrolled, 110 M rotating, 81 M before sums were split; callgrind).
+    pub(super) fn unrolled_split(&self, l: &KernelLayout) -> bool {
+        l.ops.len() <= UNROLLED_SPLIT_MAX_OPS
+            && l.ops.iter().all(|(func, out, ins)| {
+                let arg = ins.first().map(|&v| self.ir_ty(v).dtype());
+                vectorises(*func, self.ir_ty(*out).dtype(), arg)
+            })
+    }
+
     /// The innermost loop of the block's reductions: over dimension `d` of the space (`idx[d]`; a rank-0
     /// space has none and runs once) from 0 to `ub`, split among the launch's chunks as `chunk`
     /// says, one iteration of the block per index, combining each reduction's input into its
@@ -372,15 +417,32 @@ impl<'c> Gen<'c, '_> {
             for _ in 1..k {
                 inits.extend(reds.iter().zip(&accs).map(|(red, a)| self.identity(red.kind, a.d)));
             }
-            let (i, carried) = self.open_for_step(lo, end, step, &inits, ForChunk::Whole);
-            let mut ys = vec![];
-            for j in 0..k {
-                idx[d] = Some(self.val(arith::addi(i, self.idx_const(j as i64), self.loc)));
+            let nr = reds.len();
+            let partials = if self.unrolled_split(l) {
+                // Unrolled: one copy of the block per chain, which LLVM's SLP vectoriser packs.
+                let (i, carried) = self.open_for_step(lo, end, step, &inits, ForChunk::Whole);
+                let mut ys = vec![];
+                for j in 0..k {
+                    idx[d] = Some(self.val(arith::addi(i, self.idx_const(j as i64), self.loc)));
+                    let xs = self.iteration(l, &at(idx, 0..r));
+                    let part = &carried[j * nr..(j + 1) * nr];
+                    ys.extend(reds.iter().zip(part).zip(xs).map(|((red, &acc), x)| self.combine(red.kind, acc, x)));
+                }
+                self.close_for(&ys)
+            } else {
+                // Rotating: one copy of the block; the element goes to the chain in first place,
+                // which then moves to the last place and every other chain one place up, so that
+                // after each `k` elements (the loop's length is a multiple of `k`) chain `j` is back
+                // in place `j` and got the elements `j` modulo `k`, as unrolled.
+                let (i, carried) = self.open_for(lo, end, &inits, ForChunk::Whole);
+                idx[d] = Some(i);
                 let xs = self.iteration(l, &at(idx, 0..r));
-                let part = &carried[j * reds.len()..(j + 1) * reds.len()];
-                ys.extend(reds.iter().zip(part).zip(xs).map(|((red, &acc), x)| self.combine(red.kind, acc, x)));
-            }
-            let partials = self.close_for(&ys);
+                let mut ys = carried[nr..].to_vec();
+                ys.extend(
+                    reds.iter().zip(&carried[..nr]).zip(xs).map(|((red, &acc), x)| self.combine(red.kind, acc, x)),
+                );
+                self.close_for(&ys)
+            };
             accs = (0..reds.len())
                 .map(|q| {
                     let mut level: Vec<TypedValue<'c>> = (0..k).map(|j| partials[j * reds.len() + q]).collect();
