@@ -57,6 +57,14 @@ pub const SPLIT_MAX_OUT: i64 = CHUNK_ELEMS / 64;
 /// `sum(x, axis=0)`: exactly those), and a shorter loop does not vectorise.
 pub const MIN_CHUNK_OUT: i64 = 64;
 
+/// A reduction along a non-last axis that is chunked along its outputs takes chunks as wide as
+/// leave this many per thread of the pool, and at least [`MIN_CHUNK_OUT`] output elements each.
+/// Each output element is reduced within one chunk, so the width changes no result, only how much
+/// of each input row a chunk reads at a time: a 4000x4000 `sum(x, axis=0)` in chunks of 64 columns
+/// reads 512 bytes of every 32 KiB row, which the hardware prefetcher hardly follows; on 2 threads
+/// its chunks are 500 columns (4000 bytes, one page, of each row) instead.
+pub const OUT_CHUNKS_PER_THREAD: i64 = 4;
+
 /// Checks that every element of `v` lies inside its base buffer.
 pub(crate) fn check_in_bounds(v: &View, what: &str) -> Result<(), LaunchError> {
     if v.shape.len() != v.strides.len() {
@@ -178,7 +186,8 @@ impl KernelLauncher for CpuKernels {
 /// One dimension is split into chunks of about [`CHUNK_ELEMS`] elements of the iteration space (the
 /// count depends only on the sizes): dimension 0 of the iteration space, or, for a reduction along
 /// an axis, dimension 0 of the outputs (at least [`MIN_CHUNK_OUT`] output elements per chunk along
-/// a non-last axis of a [`KernelLayout::axis_split`] kernel), or the reduced axis itself when the
+/// a non-last axis of a [`KernelLayout::axis_split`] kernel, and chunks as wide as leave
+/// [`OUT_CHUNKS_PER_THREAD`] per thread), or the reduced axis itself when the
 /// kernel can split it, the outputs have at most [`SPLIT_MAX_OUT`] elements and the axis spans more
 /// than one chunk.
 /// The chunks run in parallel on rayon's current pool, or inline when there is one chunk (or
@@ -453,7 +462,8 @@ impl Chunks {
                 } else {
                     let inner: i64 = expect[1..].iter().product();
                     if layout.axis_split && a + 1 < space.len() {
-                        min_rows = (MIN_CHUNK_OUT + inner - 1) / inner.max(1);
+                        let wide = expect[0] / (OUT_CHUNKS_PER_THREAD * rayon::current_num_threads() as i64);
+                        min_rows = ((MIN_CHUNK_OUT + inner - 1) / inner.max(1)).max(wide);
                     }
                     (expect[0], inner * axis_len.max(1), false)
                 }
