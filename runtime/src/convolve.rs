@@ -5,10 +5,12 @@
 //! add: no FMA), as NumPy's direct method does. Interior outputs (`ns - 1 <= g < nl`, every tap
 //! meets `x`) are computed in register blocks of `W` outputs: `W` accumulators stay in vector
 //! registers while the loop runs over the taps, broadcasting `yr[j]` and loading `x[g + j ..][..W]`
-//! (no output is stored until its sum is complete). `W` fills 8 vector registers: SSE2's, or
-//! AVX2's when the CPU has it (detected at run time, a `#[target_feature]` copy of the same loop).
-//! The outputs at the edges (where only some taps meet `x`) and a block's last `< W` outputs are
-//! summed one at a time over their taps. Contiguous inputs are read in place (no copy; a strided
+//! (no output is stored until its sum is complete). `W` fills 8 vector registers: SSE2's, or AVX2's
+//! when the CPU has it (detected at run time, a `#[target_feature]` copy of the same loop). The
+//! outputs at the edges (where only some taps meet `x`) run the same blocks over a copy of the `x`
+//! they read with zeros outside it (the same bits as skipping the taps that miss `x` when every tap
+//! is finite; one output at a time over its taps otherwise, as do a block's last `< W` outputs), so
+//! `x` itself is never copied with padding. Contiguous inputs are read in place (no copy; a strided
 //! one is gathered), contiguous outputs written in place. Blocks of outputs run in parallel on
 //! rayon's pool. The semantics are in `dialect/README.md` (`arr.convolve`); the lowering, which
 //! computes `off` and the output's size from the mode, is `passes/src/lower_ast/random_sort.rs`.
@@ -28,6 +30,8 @@ const BLOCK: usize = 4096;
 trait Mac: Copy + Default + Send + Sync {
     /// `acc + c * x`.
     fn mac(acc: Self, c: Self, x: Self) -> Self;
+    /// Whether `self * 0` is a zero (not NaN): not an infinity or NaN.
+    fn finite(self) -> bool;
 }
 
 macro_rules! float_mac {
@@ -36,6 +40,9 @@ macro_rules! float_mac {
             #[inline(always)]
             fn mac(acc: Self, c: Self, x: Self) -> Self {
                 acc + c * x
+            }
+            fn finite(self) -> bool {
+                self.is_finite()
             }
         }
     )*};
@@ -48,6 +55,9 @@ macro_rules! int_mac {
             #[inline(always)]
             fn mac(acc: Self, c: Self, x: Self) -> Self {
                 acc.wrapping_add(c.wrapping_mul(x))
+            }
+            fn finite(self) -> bool {
+                true
             }
         }
     )*};
@@ -138,9 +148,9 @@ fn run<T: Mac, const WS: usize, const WA: usize>(out: &View, x: &View, y: &View,
         strided.resize(len, T::default());
         &mut strided
     };
-    let avx2 = has_avx2();
+    let (avx2, finite) = (has_avx2(), yr.iter().all(|c| c.finite()));
     sums.par_chunks_mut(BLOCK).enumerate().for_each(|(b, block)| {
-        outputs::<T, WS, WA>(block, b * BLOCK + off, &x, &yr, avx2);
+        outputs::<T, WS, WA>(block, b * BLOCK + off, &x, &yr, avx2, finite);
     });
     for (k, s) in strided.into_iter().enumerate() {
         // SAFETY: as above; `out` repeats no element.
@@ -160,35 +170,67 @@ fn has_avx2() -> bool {
     }
 }
 
-/// Outputs `g0 .. g0 + out.len()` of the full convolution of `x` with the reversed `yr`.
-fn outputs<T: Mac, const WS: usize, const WA: usize>(out: &mut [T], g0: usize, x: &[T], yr: &[T], avx2: bool) {
+/// Outputs `g0 .. g0 + out.len()` of the full convolution of `x` with the reversed `yr`;
+/// `finite`: whether every tap is finite.
+fn outputs<T: Mac, const WS: usize, const WA: usize>(
+    out: &mut [T],
+    g0: usize,
+    x: &[T],
+    yr: &[T],
+    avx2: bool,
+    finite: bool,
+) {
     let (nl, ns) = (x.len(), yr.len());
     let g1 = g0 + out.len();
     // The interior `ns - 1 <= g < nl` (not empty: `nl >= ns`), clipped to the block.
     let (lo, hi) = ((ns - 1).clamp(g0, g1) - g0, nl.clamp(g0, g1) - g0);
     let (left, rest) = out.split_at_mut(lo);
     let (mid, right) = rest.split_at_mut(hi - lo);
-    taps(left, g0, x, yr);
-    taps(right, g0 + hi, x, yr);
+    edge::<T, WS, WA>(left, g0, x, yr, avx2, finite);
+    edge::<T, WS, WA>(right, g0 + hi, x, yr, avx2, finite);
     if mid.is_empty() {
         return;
     }
-    // Output `g0 + lo + k` reads `xw[k .. k + ns]`.
+    // Output `g0 + lo + k` reads `x[start + k ..][..ns]`.
     let start = g0 + lo + 1 - ns;
-    let xw = &x[start..start + mid.len() + ns - 1];
-    #[cfg(target_arch = "x86_64")]
-    let done = if avx2 {
-        // SAFETY: `has_avx2` found the CPU to run AVX2 instructions.
-        unsafe { blocks_avx2::<T, WA>(mid, xw, yr) }
-    } else {
-        blocks::<T, WS>(mid, xw, yr)
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let done = {
-        let _ = avx2;
-        blocks::<T, WS>(mid, xw, yr)
-    };
+    let done = kernel::<T, WS, WA>(mid, &x[start..start + mid.len() + ns - 1], yr, avx2);
     taps(&mut mid[done..], g0 + lo + done, x, yr);
+}
+
+/// Outputs `g0 .. g0 + out.len()`, all at the edges (some taps miss `x`). With finite taps, by
+/// [`kernel`] over a copy of the `x` they read with zeros outside it: each tap that misses adds
+/// `c * 0`, a zero, to a sum that started at `+0.0` and so is never `-0.0` (IEEE 754's
+/// `+0.0 + -0.0` and `s + -s` are `+0.0`), which leaves its bits as they were. Otherwise (`inf * 0`
+/// is NaN, which NumPy never adds) one at a time over the taps that meet `x`.
+fn edge<T: Mac, const WS: usize, const WA: usize>(
+    out: &mut [T],
+    g0: usize,
+    x: &[T],
+    yr: &[T],
+    avx2: bool,
+    finite: bool,
+) {
+    let (nl, ns) = (x.len(), yr.len());
+    if out.is_empty() || !finite {
+        return taps(out, g0, x, yr);
+    }
+    // `xw[i]` is `x[g0 + i - (ns - 1)]`, or zero outside `x`.
+    let xw: Vec<T> = (g0..g0 + out.len() + ns - 1)
+        .map(|i| if i + 1 >= ns && i + 1 - ns < nl { x[i + 1 - ns] } else { T::default() })
+        .collect();
+    let done = kernel::<T, WS, WA>(out, &xw, yr, avx2);
+    taps(&mut out[done..], g0 + done, x, yr);
+}
+
+/// [`blocks`] with `WA` outputs per block on a CPU with AVX2 (`avx2`), `WS` otherwise.
+fn kernel<T: Mac, const WS: usize, const WA: usize>(out: &mut [T], xw: &[T], yr: &[T], avx2: bool) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if avx2 {
+        // SAFETY: `has_avx2` found the CPU to run AVX2 instructions.
+        return unsafe { blocks_avx2::<T, WA>(out, xw, yr) };
+    }
+    let _ = avx2;
+    blocks::<T, WS>(out, xw, yr)
 }
 
 /// Outputs `g0 .. g0 + out.len()` one at a time, each over the taps that meet `x`.
@@ -330,14 +372,25 @@ mod tests {
     fn definition<T: Elem>(a: &[T], v: &[T]) -> Vec<T> {
         let (x, y) = if v.len() > a.len() { (v, a) } else { (a, v) };
         (0..x.len() + y.len() - 1)
-            .map(|k| (0..y.len()).rev().filter(|&i| k >= i && k - i < x.len()).fold(T::default(), |s, i| T::mac(s, y[i], x[k - i])))
+            .map(|k| {
+                (0..y.len())
+                    .rev()
+                    .filter(|&i| k >= i && k - i < x.len())
+                    .fold(T::default(), |s, i| T::mac(s, y[i], x[k - i]))
+            })
             .collect()
     }
 
     /// The `(off, len)` of modes full, same and valid, and two ranges of no mode.
     fn ranges(n: usize, m: usize) -> Vec<(usize, usize)> {
         let (nl, ns) = (n.max(m), n.min(m));
-        vec![(0, nl + ns - 1), ((ns - 1) / 2, nl), (ns - 1, nl - ns + 1), (1.min(nl + ns - 2), (nl + ns - 2).min(3)), (0, 0)]
+        vec![
+            (0, nl + ns - 1),
+            ((ns - 1) / 2, nl),
+            (ns - 1, nl - ns + 1),
+            (1.min(nl + ns - 2), (nl + ns - 2).min(3)),
+            (0, 0),
+        ]
     }
 
     /// `WS`, `WA`: as `convolve` picks for `T`.
@@ -372,17 +425,22 @@ mod tests {
                     let got = read::<T>(&out);
                     let want = &full[off..off + len];
                     let at = got.iter().zip(want).position(|(&g, &w)| !g.same(w));
-                    assert!(at.is_none(), "{:?} {n}x{m} strides {sa} {sv} {so}, off {off}: output {at:?} {got:?} != {want:?}", T::DT);
+                    assert!(
+                        at.is_none(),
+                        "{:?} {n}x{m} strides {sa} {sv} {so}, off {off}: output {at:?} {got:?} != {want:?}",
+                        T::DT
+                    );
                 }
             }
             // Either kernel (SSE2's `WS`, AVX2's `WA` where the CPU has it) over odd blocks.
             let (x, y) = if m > n { (&v, &a) } else { (&a, &v) };
             let yr: Vec<T> = y.iter().rev().copied().collect();
-            for avx2 in [false, has_avx2()] {
+            for (avx2, finite) in [(false, true), (has_avx2(), true), (has_avx2(), false)] {
                 for (g0, len) in [(0, full.len()), (3.min(full.len() - 1), full.len() - 3.min(full.len() - 1))] {
                     let mut got = vec![T::default(); len];
-                    outputs::<T, WS, WA>(&mut got, g0, x, &yr, avx2);
-                    assert!(got.iter().zip(&full[g0..]).all(|(&g, &w)| g.same(w)), "{:?} {n}x{m} avx2 {avx2}", T::DT);
+                    outputs::<T, WS, WA>(&mut got, g0, x, &yr, avx2, finite);
+                    let ok = got.iter().zip(&full[g0..]).all(|(&g, &w)| g.same(w));
+                    assert!(ok, "{:?} {n}x{m} avx2 {avx2} finite {finite}", T::DT);
                 }
             }
         }
@@ -404,6 +462,18 @@ mod tests {
         let out = View::zeros(DType::F64, &[4]).unwrap();
         convolve(&out, &view_of(&[1.0, 2.0, 3.0]), &view_of(&[f64::INFINITY, 1.0]), 0).unwrap();
         assert_eq!(out.to_f64_vec(), [f64::INFINITY, f64::INFINITY, f64::INFINITY, 3.0]);
+        // Over several blocks, a NaN tap and an infinite one: NaN only where they meet `a`.
+        let a: Vec<f64> = (0..BLOCK + 300).map(|i| (i % 13) as f64 - 6.0).collect();
+        let mut v: Vec<f64> = (0..200).map(|i| (i % 7) as f64 * 0.25).collect();
+        (v[3], v[150]) = (f64::NAN, f64::INFINITY);
+        let full = definition(&a, &v);
+        for (off, len) in ranges(a.len(), v.len()) {
+            let out = View::zeros(DType::F64, &[len as i64]).unwrap();
+            convolve(&out, &view_of(&a), &view_of(&v), off as i64).unwrap();
+            let same = |g: f64, w: f64| g.to_bits() == w.to_bits() || g.is_nan() && w.is_nan();
+            assert!(out.to_f64_vec().iter().zip(&full[off..]).all(|(&g, &w)| same(g, w)), "off {off}");
+        }
+        assert!(!full[0].is_nan() && full[..3].iter().all(|s| !s.is_nan()) && full[3].is_nan());
     }
 
     #[test]
