@@ -101,7 +101,8 @@ pub fn convolve(out: &View, a: &View, v: &View, off: i64) -> Result<(), LaunchEr
         return Err("convolve: the output repeats an element (a zero stride)".to_string().into());
     }
     let (x, y) = if m > n { (v, a) } else { (a, v) };
-    // `W` (SSE2, AVX2): outputs in 8 vector registers of 16 and 32 bytes.
+    // `W` (SSE2, AVX2): outputs in 8 vector registers of 16 and 32 bytes (`u8`: 4, its products
+    // taking 16-bit lanes).
     match out.dtype {
         DType::F64 => run::<f64, 16, 32>(out, x, y, off),
         DType::F32 => run::<f32, 32, 64>(out, x, y, off),
