@@ -730,9 +730,9 @@ pub const DOCS: &[DocRow] = {
                 (`full`, the default), `max(n, m)` (`same`: centred, from `(min(n, m) - 1) // 2`) or \
                 `max(n, m) - min(n, m) + 1` (`valid`), the longer array taken first as NumPy does; an empty \
                 array is E0503 when known, else a run-time ValueError naming the line. A host operation \
-                (`arr.convolve`, on every target): the longer array zero-padded, the shorter reversed, blocks \
-                of outputs in parallel each accumulating one product per tap in a vectorised loop \
-                (`len * min(n, m)` multiplications, as NumPy's direct method)",
+                (`arr.convolve`, on every target): the shorter array reversed, blocks of outputs in parallel, \
+                each summed in vector registers over every tap (`len * min(n, m)` multiplications, as \
+                NumPy's direct method, in its order)",
             builtins: &[B::Convolve],
         },
         DocRow {

@@ -104,7 +104,7 @@ def test_integers_are_uniform(tmp_path):
 # ---------------------------------------------------------------------------------------------
 # convolve
 
-# The last two span several of arrayc_runtime::convolve's blocks of 2048 outputs, either array longer.
+# The last two span several of arrayc_runtime::convolve's blocks of 4096 outputs, either array longer.
 SIZES = [(5, 3), (3, 5), (1, 1), (7, 7), (4, 6), (1, 9), (10, 2), (5000, 6), (9, 4099)]
 
 
