@@ -33,6 +33,22 @@ PROGRAMS = {
 RUN_LINE = re.compile(r"^time: run\s+([0-9.]+) ms", re.M)
 
 
+def print_numpy_table(label, rows, binaries, numpy_ms, times, digits):
+    """Prints the Markdown table of a side-by-side run against NumPy: one row per `(key, name)` of
+    `rows`, NumPy's median (`numpy_ms[key]`, ms) and, per binary, the median run phase and end to
+    end (`times[(binary, key)]` = (run ms list, wall ms list)) and the run phase's ratio to NumPy;
+    times with `digits` decimals."""
+    print(f"| {label} | NumPy (ms) | " + " | ".join(f"`{b}` run (ms) | / NumPy | end to end (ms)" for b in binaries) + " |")
+    print("|---|---:|" + "---:|---:|---:|" * len(binaries))
+    for key, name in rows:
+        np_med = statistics.median(numpy_ms[key])
+        row = f"| {name} | {np_med:.{digits}f} |"
+        for b in binaries:
+            run_ms, wall_ms = (statistics.median(v) for v in times[(b, key)])
+            row += f" {run_ms:.{digits}f} | {run_ms / np_med:.2f} | {wall_ms:.0f} |"
+        print(row)
+
+
 def run_arrayc(binary, src, x_path, out_dir):
     """(run phase ms, end-to-end ms, result) of one `arrayc run --time`."""
     t0 = time.perf_counter()

@@ -16,7 +16,6 @@ Markdown table, with ratios to NumPy, and the load average before and after (the
 import argparse
 import os
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -30,6 +29,7 @@ sys.path.insert(0, str(REPO / "examples" / "reference"))
 sys.path.insert(0, str(REPO / "benchmarks" / "suite"))
 import convolve1d as suite  # noqa: E402
 from arrayc_random import random  # noqa: E402
+from axis_reduce import print_numpy_table  # noqa: E402
 
 MODES = ["full", "same", "valid"]
 RUN_LINE = re.compile(r"^time: run\s+([0-9.]+) ms", re.M)
@@ -113,17 +113,8 @@ def main():
     load_after = os.getloadavg()
     print(f"a, v: f64 uniform; median of {args.repeats} interleaved rounds; load average before "
           f"{[round(x, 2) for x in load_before]}, after {[round(x, 2) for x in load_after]} ({os.cpu_count()} cores)\n")
-    print("| case | NumPy (ms) | " + " | ".join(f"`{b}` run (ms) | / NumPy | end to end (ms)" for b in binaries) + " |")
-    print("|---|---:|" + "---:|---:|---:|" * len(binaries))
-    for c in cases + [bench]:
-        name = bench if c == bench else f"n={c[0]}, m={c[1]}, {c[2]}"
-        np_med = statistics.median(numpy_ms[c])
-        row = f"| {name} | {np_med:.1f} |"
-        for b in binaries:
-            run_ms, wall_ms = (statistics.median(v) for v in times[(b, c)])
-            row += f" {run_ms:.1f} | {run_ms / np_med:.2f} | {wall_ms:.0f} |"
-        print(row)
-
+    names = [(c, bench if c == bench else f"n={c[0]}, m={c[1]}, {c[2]}") for c in cases + [bench]]
+    print_numpy_table("case", names, binaries, numpy_ms, times, 1)
 
 if __name__ == "__main__":
     main()

@@ -17,7 +17,6 @@ run phase's ratio to NumPy, and the load average before and after (the machine m
 """
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -26,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from axis_reduce import run_arrayc  # one `arrayc run --time` of a program of `x`
+from axis_reduce import print_numpy_table, run_arrayc  # one `arrayc run --time` of a program of `x`
 
 REPO = Path(__file__).resolve().parents[1]
 OPS = ["sum", "min", "max", "argmin", "argmax"]
@@ -107,17 +106,7 @@ def main():
     print(f"v: f64[{args.n}], m: f64[{args.side}, {args.side}]; median of {args.repeats} interleaved rounds; "
           f"load average before {[round(v, 2) for v in load_before]}, after {[round(v, 2) for v in load_after]} "
           f"({os.cpu_count()} cores)\n")
-    head = "| program | NumPy (ms) | " + " | ".join(f"`{b}` run (ms) | / NumPy | end to end (ms)" for b in binaries)
-    print(head + " |")
-    print("|---|---:|" + "---:|---:|---:|" * len(binaries))
-    for name, *_ in progs:
-        np_med = statistics.median(numpy_ms[name])
-        row = f"| `{name}` | {np_med:.2f} |"
-        for b in binaries:
-            run_ms, wall_ms = (statistics.median(v) for v in times[(b, name)])
-            row += f" {run_ms:.2f} | {run_ms / np_med:.2f} | {wall_ms:.0f} |"
-        print(row)
-
+    print_numpy_table("program", [(name, f"`{name}`") for name, *_ in progs], binaries, numpy_ms, times, 2)
 
 if __name__ == "__main__":
     main()
