@@ -144,6 +144,7 @@ fn block_walk_mut(b: &mut Block, visit: &mut impl FnMut(&mut Expr)) {
                 es.iter_mut().for_each(|e| expr_walk_mut(e, visit));
             }
             Stmt::Expr(e) => expr_walk_mut(e, visit),
+            Stmt::Break { .. } | Stmt::Continue { .. } => {}
         }
     }
 }
@@ -212,6 +213,11 @@ pub enum Stmt {
     Return { values: Vec<Expr>, span: Span },
     /// `print(e, ...);`
     Print { args: Vec<Expr>, span: Span },
+    /// `break;`: leaves the innermost enclosing `for` or `while` loop (Python's; outside a loop
+    /// E0109).
+    Break { span: Span },
+    /// `continue;`: skips the rest of the current iteration of the innermost enclosing loop.
+    Continue { span: Span },
     /// An expression evaluated for effect (a call), `f(x);`
     Expr(Expr),
 }

@@ -99,6 +99,7 @@ impl Scopes {
             }
             Stmt::Return { values: es, .. } | Stmt::Print { args: es, .. } => es.iter_mut().for_each(|e| self.expr(e)),
             Stmt::Expr(e) => self.expr(e),
+            Stmt::Break { .. } | Stmt::Continue { .. } => {}
         }
     }
 

@@ -25,8 +25,7 @@ pub enum Tok {
     In,
     #[token("while")]
     While,
-    /// `break` and `continue`, which arrayc does not have (E0109), so that they get their own
-    /// error.
+    /// `break` and `continue` (statements of `for` and `while` loops).
     #[token("break")]
     Break,
     #[token("continue")]
@@ -293,9 +292,6 @@ pub enum LexError {
     /// parser; see `syntax::ufunc_method`).
     #[error("NumPy's `{ufunc}.{method}` is not in arrayc")]
     UfuncMethod { ufunc: String, method: String, span: Span },
-    /// `break;` or `continue;` (`word`), which arrayc does not have (reported by the parser).
-    #[error("arrayc has no `{word}`")]
-    LoopJump { word: &'static str, span: Span },
 }
 
 impl LexError {
@@ -308,8 +304,7 @@ impl LexError {
             | LexError::NotARange { span }
             | LexError::TupleLength { span, .. }
             | LexError::NotATarget { span, .. }
-            | LexError::UfuncMethod { span, .. }
-            | LexError::LoopJump { span, .. } => span.clone(),
+            | LexError::UfuncMethod { span, .. } => span.clone(),
         }
     }
 }

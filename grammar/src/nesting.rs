@@ -138,6 +138,7 @@ pub fn dismantle(program: Program) {
                         Stmt::Return { values, .. } | Stmt::Print { args: values, .. } => {
                             work.extend(values.into_iter().map(Owned::Expr))
                         }
+                        Stmt::Break { .. } | Stmt::Continue { .. } => {}
                     }
                 }
             }
@@ -216,6 +217,7 @@ fn push_stmt<'a>(stack: &mut Vec<(Node<'a>, usize)>, s: &'a Stmt, depth: usize) 
         Stmt::Return { values, .. } | Stmt::Print { args: values, .. } => {
             stack.extend(values.iter().map(|e| (Node::Expr(e), depth)));
         }
+        Stmt::Break { .. } | Stmt::Continue { .. } => {}
     }
 }
 

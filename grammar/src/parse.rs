@@ -156,14 +156,6 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
                  `add.accumulate` (`cumsum`), `multiply.accumulate` (`cumprod`) and `add.at` (`add_at`): \
                  write the reduction as a loop or with these",
             ),
-            LexError::LoopJump { word, span } => {
-                Diagnostic::error("E0109", format!("arrayc has no `{word}`"), span, format!("`{word}` out of a loop"))
-                    .with_help(if word == "break" {
-                        "make the loop's condition false instead: `while go & c { ...; if done { go = false; } }`"
-                    } else {
-                        "put the rest of the loop body in an `if`: `if not_skipped { ... }`"
-                    })
-            }
             LexError::NotARange { span } => {
                 Diagnostic::error("E0105", "`range(...)` takes 1 to 3 positional arguments", span, "not a range")
                     .with_help("write `for i in 0..n`, `for i in range(n)`, `range(a, b)` or `range(a, b, step)`")

@@ -89,6 +89,7 @@ fn walk_block(b: &Block, f: &mut dyn FnMut(&Expr)) {
                 values.iter().for_each(|v| walk_expr(v, f))
             }
             Stmt::Expr(e) => walk_expr(e, f),
+            Stmt::Break { .. } | Stmt::Continue { .. } => {}
         }
     }
 }
@@ -144,6 +145,52 @@ fn heat_checks_with_shapes() {
     assert_eq!(sig.results[0].to_string(), "f64[n+2, n+2]");
     assert_eq!(sig.results[1], Ty::Scalar(DType::I64));
     assert_eq!(c.types.len(), c.program.num_exprs as usize);
+}
+
+#[test]
+fn break_and_continue_in_loops() {
+    // In `for` and `while` bodies, nested `if`s, and a `for v in x`; the innermost loop's own.
+    let src = "fn f(x: f64[N]) -> i64 {
+    let k = 0;
+    for i in range(N - 1, -1, -2) {
+        if x[i] > 0.5 { continue; } else if x[i] < -0.5 { break; }
+        while k < 100 { k += 1; if k % 7 == 0 { break; } continue; }
+    }
+    for v in x { if v == 0.0 { break; } }
+    return k;
+}";
+    let c = ok(src);
+    let mut jumps = vec![];
+    fn collect(b: &Block, out: &mut Vec<String>) {
+        for s in &b.stmts {
+            match s {
+                Stmt::Break { .. } => out.push("break".into()),
+                Stmt::Continue { .. } => out.push("continue".into()),
+                Stmt::For { body, .. } | Stmt::While { body, .. } => collect(body, out),
+                Stmt::If { then_block, else_block, .. } => {
+                    collect(then_block, out);
+                    else_block.iter().for_each(|e| collect(e, out));
+                }
+                _ => {}
+            }
+        }
+    }
+    collect(&c.program.functions[0].body, &mut jumps);
+    assert_eq!(jumps, ["continue", "break", "break", "continue", "break"]);
+    // Outside a loop: E0109, at the statement, in a function's body and in an `if` of it.
+    for (src, word) in
+        [("fn f() { break; }", "break"), ("fn f(n: i64) { for i in 0..n { } if n > 0 { continue; } }", "continue")]
+    {
+        let (c, diags) = frontend(src);
+        assert!(c.is_none());
+        let d = diags.iter().find(|d| d.code == "E0109").expect("E0109");
+        assert_eq!(&src[d.primary.span.clone()], format!("{word};"));
+        assert!(d.message.contains("outside a loop"), "{}", d.message);
+        assert!(d.help.is_some());
+    }
+    // `break` needs its `;`, as every statement.
+    let (_, diags) = frontend("fn f() { while true { break } }");
+    assert_eq!(diags[0].code, "E0101");
 }
 
 #[test]
@@ -748,6 +795,8 @@ mod fuzz {
         "for",
         "in",
         "while",
+        "break",
+        "continue",
         "if",
         "else",
         "print",

@@ -374,6 +374,7 @@ impl Indexer<'_> {
                 }
             }
             Stmt::Expr(e) => self.expr(e),
+            Stmt::Break { .. } | Stmt::Continue { .. } => {}
         }
     }
 

@@ -211,6 +211,7 @@ fn stmt_exprs(s: &Stmt) -> Vec<&Expr> {
         Stmt::While { cond, .. } | Stmt::If { cond, .. } => vec![cond],
         Stmt::Return { values: v, .. } | Stmt::Print { args: v, .. } => v.iter().collect(),
         Stmt::Expr(e) => vec![e],
+        Stmt::Break { .. } | Stmt::Continue { .. } => vec![],
     }
 }
 
@@ -337,7 +338,9 @@ fn stmt_span(s: &Stmt) -> std::ops::Range<usize> {
         | Stmt::While { span, .. }
         | Stmt::If { span, .. }
         | Stmt::Return { span, .. }
-        | Stmt::Print { span, .. } => span.clone(),
+        | Stmt::Print { span, .. }
+        | Stmt::Break { span }
+        | Stmt::Continue { span } => span.clone(),
         Stmt::Expr(e) => e.span.clone(),
     }
 }

@@ -87,6 +87,8 @@ const TOKENS: &[&str] = &[
     "return ",
     "for ",
     "while ",
+    "break;",
+    "continue;",
     "if ",
     "else ",
     "in ",

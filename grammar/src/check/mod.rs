@@ -89,6 +89,9 @@ pub(crate) struct Checker {
     pub next_expr: u32,
     /// The instances whose bodies are being checked, innermost last.
     pub inst_stack: Vec<usize>,
+    /// How many `for` and `while` loops enclose the statement being checked (in the function
+    /// being checked): `break` and `continue` need one.
+    pub loop_depth: usize,
 }
 
 /// Checks a parsed program; `Some` only without errors.
@@ -128,6 +131,7 @@ pub fn check_program_for(mut program: Program, entry: Option<(&str, &[usize])>) 
         instance_of: Vec::new(),
         next_expr: program.num_exprs,
         inst_stack: Vec::new(),
+        loop_depth: 0,
     };
     c.collect_signatures(&program);
     for (i, f) in program.functions.iter().enumerate() {

@@ -24,6 +24,8 @@ impl Checker {
     /// Checks one function's parameters, defaults and body.
     pub fn check_function(&mut self, f: &Function) {
         self.scopes.clear();
+        // An instance of a rank-generic function is checked where a call of it is, maybe in a loop.
+        let caller_loops = std::mem::take(&mut self.loop_depth);
         self.push_scope();
         let sig = self.sigs[self.cur_fn].clone();
         // Size symbols from parameter array types are i64 values in the body.
@@ -62,6 +64,7 @@ impl Checker {
             );
         }
         self.scopes.clear();
+        self.loop_depth = caller_loops;
     }
 
     fn check_default(&mut self, d: &Expr, ty: &Ty) {
@@ -149,13 +152,15 @@ impl Checker {
                 }
                 self.push_scope();
                 self.declare(&var.name, Var { ty: Ty::Scalar(DType::I64), size: None });
-                self.block(body);
+                self.loop_body(body);
                 self.pop_scope();
             }
             Stmt::While { cond, body, .. } => {
                 self.condition(cond, "reduce the array first, e.g. `max(x) > 0` or `sum(mask) > 0`");
-                self.block(body);
+                self.loop_body(body);
             }
+            Stmt::Break { span } => self.loop_jump("break", span),
+            Stmt::Continue { span } => self.loop_jump("continue", span),
             Stmt::If { cond, then_block, else_block, .. } => {
                 self.condition(cond, "reduce the array first, e.g. `max(x) > 0` or `sum(mask) > 0`");
                 self.block(then_block);
@@ -171,6 +176,41 @@ impl Checker {
             }
             Stmt::Expr(e) => if let Ty::Tuple(_) | Ty::Unit | Ty::Error = self.expr(e) {},
         }
+    }
+
+    /// Checks the body of a `for` or `while` loop, where `break` and `continue` may be.
+    fn loop_body(&mut self, body: &Block) {
+        self.loop_depth += 1;
+        self.block(body);
+        self.loop_depth -= 1;
+    }
+
+    /// `break;` or `continue;` (`word`): an error outside a loop (Python's SyntaxError "'break'
+    /// outside loop"). Functions are top-level, so a loop never encloses a function's body.
+    fn loop_jump(&mut self, word: &str, span: &Span) {
+        if self.loop_depth > 0 {
+            return;
+        }
+        let func = self.sigs.get(self.cur_fn).map(|s| s.name.clone()).unwrap_or_default();
+        self.err(
+            Diagnostic::error(
+                "E0109",
+                format!("`{word}` outside a loop"),
+                span.clone(),
+                "not in a `for` or `while` loop",
+            )
+            .with_note(format!(
+                "`{word}` {} the innermost `for` or `while` loop around it, and the body of `{func}` has none here \
+                     (Python's SyntaxError: '{word}' {})",
+                if word == "break" { "leaves" } else { "goes on with the next iteration of" },
+                if word == "break" { "outside loop" } else { "not properly in loop" },
+            ))
+            .with_help(if word == "break" {
+                "put it in a loop's body (`while c { ...; if done { break; } }`), or end the function with `return`"
+            } else {
+                "put it in a loop's body, or remove it"
+            }),
+        );
     }
 
     /// Checks that the condition `c` is a `bool` scalar; `array_help` is the help where it is an

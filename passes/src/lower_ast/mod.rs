@@ -14,6 +14,7 @@
 pub const NAME: &str = "lower-ast";
 
 mod expr;
+mod jumps;
 mod literals;
 mod numpy_funcs;
 mod random_sort;
@@ -69,6 +70,9 @@ pub(crate) struct Lowerer<'a> {
     scopes: Vec<HashMap<String, ValueId>>,
     /// Bodies being built, innermost last.
     bodies: Vec<Body>,
+    /// Per loop being lowered, innermost last: the flags of its `break` and `continue`
+    /// (`jumps.rs`), `None` for a loop without them.
+    jumps: Vec<Option<jumps::LoopJumps>>,
     /// A number per body on `bodies` (parallel to it), unique within the function, so that
     /// `dim_defs` can tell which body an `arr.dim` is in.
     body_ids: Vec<usize>,
@@ -113,6 +117,7 @@ impl<'a> Lowerer<'a> {
             f: ir::Func::new(name, false),
             scopes: vec![HashMap::new()],
             bodies: vec![vec![]],
+            jumps: vec![],
             body_ids: vec![0],
             bodies_made: 1,
             dim_defs: HashMap::new(),
@@ -313,10 +318,11 @@ impl<'a> Lowerer<'a> {
         })
     }
 
-    /// Lowers statements into the current body, in a new scope.
+    /// Lowers statements into the current body, in a new scope (those after a `break` or
+    /// `continue` as [`Self::stmts_with_jumps`] does).
     pub(crate) fn block_stmts(&mut self, stmts: &[ast::Stmt]) -> LResult<()> {
         self.scopes.push(HashMap::new());
-        let r = stmts.iter().try_for_each(|s| self.stmt(s));
+        let r = self.stmts_with_jumps(stmts);
         self.scopes.pop();
         r
     }

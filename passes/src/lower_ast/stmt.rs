@@ -79,11 +79,18 @@ impl Lowerer<'_> {
             }
             Stmt::For { var, start, end, step, body, span } => {
                 self.set_loc(span);
-                self.lower_for(var, start, end, step.as_deref(), body)?;
+                self.lower_for(var, start, end, step.as_deref(), body, span)?;
             }
             Stmt::While { cond, body, span } => {
                 self.set_loc(span);
-                self.lower_while(cond, body)?;
+                match super::jumps::jumps_in(&body.stmts) {
+                    (false, false) => self.lower_while(cond, body)?,
+                    (has_break, _) => self.lower_while_jumps(cond, body, has_break, span)?,
+                }
+            }
+            Stmt::Break { span } | Stmt::Continue { span } => {
+                self.set_loc(span);
+                self.lower_jump(matches!(s, Stmt::Break { .. }), span)?;
             }
             Stmt::If { cond, then_block, else_block, span } => {
                 self.set_loc(span);
@@ -291,7 +298,16 @@ impl Lowerer<'_> {
     }
 
     /// Variables assigned (rebound) in `stmts` that are visible from outside, in source order.
-    fn assigned_outer(&self, stmts: &[Stmt], shadowed: &BTreeSet<String>, out: &mut Vec<String>) {
+    /// With `jumps`, the flags that a `break` or `continue` in `stmts` sets for the innermost loop
+    /// being lowered count as assigned (`jumps.rs`); without, `stmts` are a loop's body, whose
+    /// `break` and `continue` are its own.
+    pub(crate) fn assigned_outer(
+        &self,
+        stmts: &[Stmt],
+        shadowed: &BTreeSet<String>,
+        out: &mut Vec<String>,
+        jumps: bool,
+    ) {
         let start = out.len();
         let mut shadowed = shadowed.clone();
         for s in stmts {
@@ -314,13 +330,20 @@ impl Lowerer<'_> {
                 Stmt::For { var, body, .. } => {
                     let mut sh = shadowed.clone();
                     sh.insert(var.name.clone());
-                    self.assigned_outer(&body.stmts, &sh, out);
+                    self.assigned_outer(&body.stmts, &sh, out, false);
                 }
-                Stmt::While { body, .. } => self.assigned_outer(&body.stmts, &shadowed, out),
+                Stmt::While { body, .. } => self.assigned_outer(&body.stmts, &shadowed, out, false),
                 Stmt::If { then_block, else_block, .. } => {
-                    self.assigned_outer(&then_block.stmts, &shadowed, out);
+                    self.assigned_outer(&then_block.stmts, &shadowed, out, jumps);
                     if let Some(b) = else_block {
-                        self.assigned_outer(&b.stmts, &shadowed, out);
+                        self.assigned_outer(&b.stmts, &shadowed, out, jumps);
+                    }
+                }
+                Stmt::Break { .. } | Stmt::Continue { .. } if jumps => {
+                    for f in self.jump_flags(matches!(s, Stmt::Break { .. })) {
+                        if !out.contains(&f) {
+                            out.push(f);
+                        }
                     }
                 }
                 _ => {}
@@ -337,7 +360,7 @@ impl Lowerer<'_> {
     }
 
     /// Block arguments standing for `names` inside a region (same types and names as now).
-    fn carried_args(&mut self, names: &[String]) -> Vec<ValueId> {
+    pub(crate) fn carried_args(&mut self, names: &[String]) -> Vec<ValueId> {
         names
             .iter()
             .map(|n| {
@@ -352,11 +375,11 @@ impl Lowerer<'_> {
             .collect()
     }
 
-    fn current(&self, names: &[String]) -> Vec<ValueId> {
+    pub(crate) fn current(&self, names: &[String]) -> Vec<ValueId> {
         names.iter().map(|n| self.lookup(n).unwrap()).collect()
     }
 
-    fn bind_all(&mut self, names: &[String], vals: &[ValueId]) {
+    pub(crate) fn bind_all(&mut self, names: &[String], vals: &[ValueId]) {
         for (n, v) in names.iter().zip(vals) {
             self.rebind(n, *v);
         }
@@ -373,6 +396,7 @@ impl Lowerer<'_> {
         end: &ast::Expr,
         step: Option<&ast::Expr>,
         body: &ast::Block,
+        span: &Span,
     ) -> LResult<()> {
         let lo = self.expr(start)?;
         let lo = self.cast_scalar(lo, DType::I64);
@@ -403,18 +427,23 @@ impl Lowerer<'_> {
             Some((_, _, n)) => (self.i64_const(0), n),
             None => (lo, hi),
         };
+        let (has_break, has_continue) = super::jumps::jumps_in(&body.stmts);
+        if has_break {
+            return self.lower_for_break(var, (lo, hi), range.map(|(start, s, _)| (start, s)), body, span);
+        }
+        // A `continue` only needs the flag `skip` (`jumps.rs`): the loop stays an `scf.for`.
+        let jumps = has_continue.then(|| super::jumps::LoopJumps { brk: None, skip: format!("skip.{}", span.start) });
         let step = self.i64_const(1);
         let mut names = vec![];
         let mut sh = BTreeSet::new();
         sh.insert(var.name.clone());
-        self.assigned_outer(&body.stmts, &sh, &mut names);
+        self.assigned_outer(&body.stmts, &sh, &mut names, false);
         let inits = self.current(&names);
         let iv = self.value(Type::Scalar(DType::I64), Some(&var.name));
         let carried = self.carried_args(&names);
         let saved = inits.clone();
         self.bind_all(&names, &carried);
         let (b, yields) = self.in_body(|l| {
-            l.scopes.push(Default::default());
             let i = match range {
                 Some((start, s, _)) => {
                     let k = l.scalar_binary(BinFn::Mul, iv, s, DType::I64);
@@ -422,11 +451,7 @@ impl Lowerer<'_> {
                 }
                 None => iv,
             };
-            l.declare(&var.name, i);
-            let r = l.block_stmts(&body.stmts);
-            l.scopes.pop();
-            r?;
-            Ok(l.current(&names))
+            l.loop_body(jumps, Some((&var.name, i)), body, &names)
         })?;
         self.bind_all(&names, &saved);
         let results = self.results_like(&carried, &names);
@@ -437,7 +462,7 @@ impl Lowerer<'_> {
 
     fn lower_while(&mut self, cond: &ast::Expr, body: &ast::Block) -> LResult<()> {
         let mut names = vec![];
-        self.assigned_outer(&body.stmts, &BTreeSet::new(), &mut names);
+        self.assigned_outer(&body.stmts, &BTreeSet::new(), &mut names, false);
         let inits = self.current(&names);
         let before_args = self.carried_args(&names);
         self.bind_all(&names, &before_args);
@@ -447,10 +472,7 @@ impl Lowerer<'_> {
         })?;
         let after_args = self.carried_args(&names);
         self.bind_all(&names, &after_args);
-        let (after, yields) = self.in_body(|l| {
-            l.block_stmts(&body.stmts)?;
-            Ok(l.current(&names))
-        })?;
+        let (after, yields) = self.in_body(|l| l.loop_body(None, None, body, &names))?;
         let results = self.results_like(&after_args, &names);
         self.emit(OpKind::While {
             inits,
@@ -470,9 +492,9 @@ impl Lowerer<'_> {
         let c = self.expr(cond)?;
         let c = self.cast_scalar(c, DType::Bool);
         let mut names = vec![];
-        self.assigned_outer(&then_block.stmts, &BTreeSet::new(), &mut names);
+        self.assigned_outer(&then_block.stmts, &BTreeSet::new(), &mut names, true);
         if let Some(b) = else_block {
-            self.assigned_outer(&b.stmts, &BTreeSet::new(), &mut names);
+            self.assigned_outer(&b.stmts, &BTreeSet::new(), &mut names, true);
         }
         let before = self.current(&names);
         let (then_body, then_yields) = self.in_body(|l| {
@@ -522,7 +544,7 @@ impl Lowerer<'_> {
         Ok(results[0])
     }
 
-    fn results_like(&mut self, like: &[ValueId], names: &[String]) -> Vec<ValueId> {
+    pub(crate) fn results_like(&mut self, like: &[ValueId], names: &[String]) -> Vec<ValueId> {
         like.iter()
             .zip(names)
             .map(|(v, n)| {

@@ -1,0 +1,3 @@
+# expect: E0109
+# at: continue;
+fn f() { continue; }
