@@ -522,7 +522,7 @@ impl Lowerer<'_> {
         Ok(results[0])
     }
 
-    fn results_like(&mut self, like: &[ValueId], names: &[String]) -> Vec<ValueId> {
+    pub(crate) fn results_like(&mut self, like: &[ValueId], names: &[String]) -> Vec<ValueId> {
         like.iter()
             .zip(names)
             .map(|(v, n)| {
