@@ -262,23 +262,22 @@ impl Checker {
                         c.bad = true;
                     }
                 }
-                "method" => {
-                    match crate::builtin::quantile_method(v) {
-                        Some("linear") => self.set_ty(v.id, Ty::Unit),
-                        other => {
-                            let what = match other {
-                                Some(m) => format!("`method={m}` of `{}` is not supported", row.name),
-                                None => format!("`method=` of `{}` is not one of NumPy's methods", row.name),
-                            };
-                            self.err(
+                "method" => match crate::builtin::quantile_method(v) {
+                    Some("linear") => self.set_ty(v.id, Ty::Unit),
+                    other => {
+                        let what = match other {
+                            Some(m) => format!("`method={m}` of `{}` is not supported", row.name),
+                            None => format!("`method=` of `{}` is not one of NumPy's methods", row.name),
+                        };
+                        let help = "leave `method=` out, or write `method=linear` (NumPy's strings, written as names)";
+                        self.err(
                             Diagnostic::error("E0503", what, v.span.clone(), "not supported")
                                 .with_note("arrayc computes NumPy's default method, `linear`, only")
-                                .with_help("leave `method=` out, or write `method=linear` (NumPy's strings, written as names)"),
+                                .with_help(help),
                         );
-                            c.bad = true;
-                        }
+                        c.bad = true;
                     }
-                }
+                },
                 "mode" => {
                     if crate::builtin::convolve_mode(v).is_some() {
                         self.set_ty(v.id, Ty::Unit);

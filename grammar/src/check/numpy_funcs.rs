@@ -1,7 +1,8 @@
 //! NumPy's everyday functions that are compositions of arrayc's operations (`docs/language.md`,
 //! "Builtin functions"): `diff`, `outer`, `eye` and `identity`, the views `swapaxes` and
 //! `moveaxis`, `trace`, `isclose` and `allclose`, `ptp` and `average`, `flatnonzero`, `argwhere`
-//! `unique` and `searchsorted`, with NumPy's dtypes, shapes and errors. Their lowering composes
+//! `unique`, `searchsorted`, `percentile` and `quantile`, and `nonzero` (a tuple of index arrays),
+//! with NumPy's dtypes, shapes and errors. Their lowering composes
 //! views, elementwise operations and reductions (`passes/src/lower_ast/numpy_funcs.rs`); the NaN
 //! reductions and `linalg.norm` are checked as reductions (`builtins.rs`).
 
@@ -22,7 +23,7 @@ fn with_i64(t: Ty) -> Ty {
 }
 
 impl Checker {
-    /// Checks a call of `diff`, `outer`, `eye`, `identity`, `swapaxes`, `moveaxis` or `trace` and
+    /// Checks a call of one of NumPy's composed functions of this file (`diff`, `outer`, ...) and
     /// returns its type (`Ty::Error` after reporting an error).
     pub(super) fn numpy_func(&mut self, c: &Call) -> Ty {
         use Builtin as B;

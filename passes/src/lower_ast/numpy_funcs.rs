@@ -6,8 +6,9 @@
 //! `x != x`, selections and reductions), `linalg.norm` (`sqrt(sum(x * x))`, or with `ord=` a reduction of `abs(x)`) and `median` (a sorted
 //! copy's middle elements), `isclose` and `allclose` (NumPy's formula, elementwise), `ptp` (`max`
 //! less `min`), `average` (`mean`, or weighted sums divided), `flatnonzero` and `argwhere` (a
-//! filter of `arange`), `unique` (a filter of a sorted copy) and `searchsorted` (counts of a
-//! comparison of every pair). Elementwise parts
+//! filter of `arange`), `nonzero` (the same positions, then per axis `(p // stride) % size`),
+//! `unique` (a filter of a sorted copy), `searchsorted` (counts of a comparison of every pair) and
+//! `percentile` and `quantile` (a sorted copy, as `median`'s, then NumPy's `_lerp`). Elementwise parts
 //! fuse like any elementwise operation.
 
 use super::expr::retyped;
