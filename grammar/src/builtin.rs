@@ -224,6 +224,11 @@ builtins! {
     Argwhere: "argwhere", (1, 1), &[], "argwhere(x) (x 1-d)";
     Unique: "unique", (1, 1), &[], "unique(x)";
     Searchsorted: "searchsorted", (2, 2), &["side"], "searchsorted(a, v) | searchsorted(a, v, side=left|right) (a sorted, 1-d)";
+    Percentile: "percentile", (2, 2), &["axis", "method"],
+        "percentile(x, q) | percentile(x, q, axis=k) (q in [0, 100], a scalar or 1-d; method=linear)";
+    Quantile: "quantile", (2, 2), &["axis", "method"],
+        "quantile(x, q) | quantile(x, q, axis=k) (q in [0, 1], a scalar or 1-d; method=linear)";
+    Nonzero: "nonzero", (1, 1), &[], "nonzero(x)[0] | let (i,) = nonzero(x); | let (i, j) = nonzero(a); (or x.nonzero())";
 }
 
 impl Builtin {
@@ -805,7 +810,7 @@ pub const DOCS: &[DocRow] = {
                 element of the sorted values, or the mean of the two middle ones, `f32` for `f32` and `f64` \
                 otherwise (as `mean`); NaN where the values hold a NaN, as NumPy. Through `sort` (a copy \
                 sorted along the axis, `arr.sort`), then two elements read at run-time positions. Of an \
-                empty array or axis a run-time error naming the line (NumPy gives NaN and warns)",
+                empty array or axis NaN, as NumPy's (which also warns)",
             builtins: &[B::Median],
         },
         DocRow {
@@ -873,6 +878,35 @@ pub const DOCS: &[DocRow] = {
                 shape. Computed as counts of a fused comparison of every pair, `len(a) * size(v)` of them \
                 (NumPy's binary search is `log(len(a))` per element: a gather-based search is future work)",
             builtins: &[B::Searchsorted],
+        },
+        DocRow {
+            calls: "`percentile(x, q)`, `quantile(x, q)`, `axis=k`, `method=linear`",
+            result: "NumPy's `percentile` (`q` in `[0, 100]`) and `quantile` (`q` in `[0, 1]`) with its default \
+                method `linear`, of every element (of the flattened array) or along axis `k`: with `x` \
+                sorted along the axis (NaN last) and `n` values, the virtual index `i = (n - 1) * q` (for \
+                `percentile`, `q / 100`) and NumPy's interpolation between the elements at `floor(i)` and \
+                `floor(i) + 1`, `a + (b - a) * t` (`t` the fraction), `b - (b - a) * (1 - t)` where `t >= \
+                0.5`, so results equal NumPy's. `q` a scalar (taken as a Python number: the result is \
+                `f32` for an `f32` `x`, else `f64`) or a 1-d array or list (`[25, 50, 75]`: an array, \
+                NumPy's promotion of `x`'s and `q`'s dtypes, and a leading axis of `len(q)`); `quantile` \
+                of an integer `q` (`0` or `1`) is the element itself, of `x`'s dtype, as NumPy's. NaN where \
+                the values hold a NaN. A `q` out of range (or NaN) is a run-time error naming the line \
+                (NumPy's ValueError), as is an empty array or axis (NumPy's IndexError); a bool `x`, a \
+                `q` of rank 2 and NumPy's other methods (`method=nearest`, ...) are E0503. Through `sort`, \
+                as `median`",
+            builtins: &[B::Percentile, B::Quantile],
+        },
+        DocRow {
+            calls: "`nonzero(x)`, `x.nonzero()`",
+            result: "NumPy's `nonzero`: a tuple of `i64` index arrays, one per axis of `x`, of the positions of \
+                its nonzero elements in row-major order (NaN is nonzero), each a new 1-d array whose size \
+                is known only at run time. arrayc has tuples only of results: take the one of a 1-d `x` \
+                as `nonzero(x)[0]` or `let (idx,) = nonzero(x);` (Python's `idx, = np.nonzero(x)`: \
+                `idx, = nonzero(x);` assigns a declared `idx`), those of a 2-d `a` as `let (i, j) = \
+                nonzero(a);` or `nonzero(a)[1]`. A use as one value (`x[nonzero(x)]`, `len(nonzero(x))`) \
+                is E0309, whose help names `flatnonzero`. `flatnonzero(x)`, then `(p // stride) % size` \
+                per axis",
+            builtins: &[B::Nonzero],
         },
         DocRow {
             calls: "`f64(x) f32(x) i64(x) i32(x) u64(x) u8(x) bool(x)`",
@@ -1046,6 +1080,63 @@ pub fn norm_ord(e: &Expr) -> Option<NormOrd> {
         ExprKind::Unary(crate::ast::UnOp::Neg, x) if matches!(x.kind, ExprKind::Float(v) if v == f64::INFINITY) => {
             Some(NormOrd::NegInf)
         }
+        _ => None,
+    }
+}
+
+/// The dtypes of a `percentile(x, q)` or `quantile(x, q)` (NumPy 2's `_quantile`, method
+/// `linear`), the one rule of the checker and the lowering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuantileDtypes {
+    /// The dtype the quantiles (`q / 100` for `percentile`), the virtual indices and the fractions
+    /// are computed in: `f32` for an `f32` array `q`, `f64` otherwise (a scalar `q` is a Python
+    /// number: `f64`); `i64` for `quantile` of an integer `q` (only `0` and `1` are valid), whose
+    /// virtual indices are integers: no interpolation.
+    pub q: DType,
+    /// The result's dtype: with an integer `q` of `quantile`, `x`'s; with a scalar `q` (weak, as a
+    /// Python float), `f32` for an `f32` `x`, else `f64`; with an array `q`, `x`'s dtype and
+    /// [`QuantileDtypes::q`] promoted.
+    pub result: DType,
+}
+
+/// [`QuantileDtypes`] of builtin `b` (`percentile` or `quantile`) for an array of dtype `x` and
+/// quantiles `q` of dtype `q` (an array when `q_array`, else a scalar).
+pub fn quantile_dtypes(b: Builtin, x: DType, q: DType, q_array: bool) -> QuantileDtypes {
+    if b == Builtin::Quantile && q.is_int() {
+        return QuantileDtypes { q: DType::I64, result: x };
+    }
+    let qd = if q_array && q == DType::F32 { DType::F32 } else { DType::F64 };
+    let result = match (q_array, x) {
+        (false, DType::F32) => DType::F32,
+        (false, _) => DType::F64,
+        (true, _) => x.promote(qd),
+    };
+    QuantileDtypes { q: qd, result }
+}
+
+/// NumPy's methods of `percentile` and `quantile` (`method=`); arrayc computes `linear`, the
+/// default, only.
+pub const QUANTILE_METHODS: &[&str] = &[
+    "inverted_cdf",
+    "averaged_inverted_cdf",
+    "closest_observation",
+    "interpolated_inverted_cdf",
+    "hazen",
+    "weibull",
+    "linear",
+    "median_unbiased",
+    "normal_unbiased",
+    "lower",
+    "higher",
+    "midpoint",
+    "nearest",
+];
+
+/// The method that `method=`'s value `e` names, one of [`QUANTILE_METHODS`] written as a name
+/// (NumPy's strings), else `None`.
+pub fn quantile_method(e: &Expr) -> Option<&'static str> {
+    match &e.kind {
+        ExprKind::Var(id) => QUANTILE_METHODS.iter().find(|m| **m == id.name).copied(),
         _ => None,
     }
 }

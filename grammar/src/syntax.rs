@@ -337,7 +337,9 @@ pub type Target = (Ident, Option<(Vec<Index>, Span)>);
 /// can write, and a valid MLIR value name), then assigned to the targets left to right:
 /// `(a, b) = (b, a);` swaps, `a[i], a[j] = a[j], a[i];` swaps two elements (as in NumPy, a value
 /// that is a view is assigned as it is when its turn comes). `value` is a tuple of as many values
-/// as there are targets, or a call with that many results (a tuple of another length is E0106).
+/// as there are targets, or a call with that many results (a tuple of another length is E0106);
+/// for one target, a call with one result or a tuple of one (`let (idx,) = nonzero(x);`, Python's
+/// `idx, = np.nonzero(x)`), which the checker takes from the temporary `tuple.OFFSET.0`.
 /// `declare`: `let (a, b) = ...;`, which declares the targets (the old form, a call's results, is
 /// then one `let`).
 pub fn tuple_assign(
@@ -354,7 +356,9 @@ pub fn tuple_assign(
         }
         _ => false,
     };
-    if declare && !is_tuple {
+    // `let (a, b) = f(x);` declares from the call's results; `let (a,) = f(x);` goes through a
+    // temporary, as `a, = f(x);` does, which the checker reads as a tuple of one result.
+    if declare && !is_tuple && targets.len() > 1 {
         let names = targets.into_iter().map(|(n, _)| n).collect();
         return Ok(vec![Stmt::Let { names, value, span }]);
     }

@@ -2,7 +2,7 @@
 "Builtin functions"): `diff`, `outer`, `eye`, `identity`, the views `swapaxes` and `moveaxis`,
 `trace`, the NaN-ignoring reductions `nansum`, `nanmax`, `nanmin`, `nanmean`, `median` and
 `linalg.norm` (also spelled `np.linalg.norm`), `isclose`, `allclose`, `ptp`, `average`, `flatnonzero`,
-`argwhere`, `unique` and `searchsorted`, on several dtypes and shapes (empty ones and sizes known only at
+`argwhere`, `unique`, `searchsorted`, `percentile`, `quantile` and `nonzero`, on several dtypes and shapes (empty ones and sizes known only at
 run time), on the CPU and on the GPU kernels (emulated, and the GPU where there is one). Then the
 checker's errors, each naming the place, and the run time's."""
 import warnings
@@ -249,6 +249,132 @@ def test_searchsorted_matches_numpy(n, m, dt, target, tmp_path):
         np.testing.assert_array_equal(g, w_, err_msg=f"result {i}")
 
 
+# (arrayc expression, NumPy function of the inputs): `x` is `T[n]`, `a` `T[n, m]`, `c` `T[n, m, k]`,
+# `q` an `f64` (a Python float in NumPy, 37.5), `qs` an `f64[4]` of percentiles.
+QUANTILE_CASES = [
+    ("percentile(x, 0)", lambda x, a, c, q, qs: np.percentile(x, 0)),
+    ("percentile(x, 25)", lambda x, a, c, q, qs: np.percentile(x, 25)),
+    ("np.percentile(x, 50)", lambda x, a, c, q, qs: np.percentile(x, 50)),
+    ("percentile(x, 99.9)", lambda x, a, c, q, qs: np.percentile(x, 99.9)),
+    ("percentile(x, 100)", lambda x, a, c, q, qs: np.percentile(x, 100)),
+    ("percentile(x, q)", lambda x, a, c, q, qs: np.percentile(x, q)),
+    ("percentile(x, 100.0 - q)", lambda x, a, c, q, qs: np.percentile(x, 100.0 - q)),
+    ("quantile(x, 0.0)", lambda x, a, c, q, qs: np.quantile(x, 0.0)),
+    ("quantile(x, 0.25)", lambda x, a, c, q, qs: np.quantile(x, 0.25)),
+    ("np.quantile(x, 0.999)", lambda x, a, c, q, qs: np.quantile(x, 0.999)),
+    ("quantile(x, 1.0)", lambda x, a, c, q, qs: np.quantile(x, 1.0)),
+    ("quantile(x, q / 100)", lambda x, a, c, q, qs: np.quantile(x, q / 100)),
+    # An integer `q` of `quantile` is an index: the element itself, of `x`'s dtype.
+    ("quantile(x, 1)", lambda x, a, c, q, qs: np.quantile(x, 1)),
+    ("quantile(a, 0, axis=1)", lambda x, a, c, q, qs: np.quantile(a, 0, axis=1)),
+    ("percentile(a, 12.5)", lambda x, a, c, q, qs: np.percentile(a, 12.5)),
+    ("percentile(a, 50, axis=0)", lambda x, a, c, q, qs: np.percentile(a, 50, axis=0)),
+    ("percentile(a, 25, axis=1)", lambda x, a, c, q, qs: np.percentile(a, 25, axis=1)),
+    ("np.percentile(a, 99.9, axis=-1)", lambda x, a, c, q, qs: np.percentile(a, 99.9, axis=-1)),
+    ("percentile(a, q, 0, method=linear)", lambda x, a, c, q, qs: np.percentile(a, q, 0, method="linear")),
+    ("quantile(c, 0.3, axis=0)", lambda x, a, c, q, qs: np.quantile(c, 0.3, axis=0)),
+    ("quantile(c, 0.75, axis=1)", lambda x, a, c, q, qs: np.quantile(c, 0.75, axis=1)),
+    ("percentile(c, q, axis=-1)", lambda x, a, c, q, qs: np.percentile(c, q, axis=-1)),
+    ("percentile(c, 66.6)", lambda x, a, c, q, qs: np.percentile(c, 66.6)),
+    # A 1-d `q` (a list, or an array) leads the result.
+    ("percentile(x, [0, 25, 50, 99.9, 100])", lambda x, a, c, q, qs: np.percentile(x, [0, 25, 50, 99.9, 100])),
+    ("percentile(a, qs, axis=0)", lambda x, a, c, q, qs: np.percentile(a, qs, axis=0)),
+    ("np.quantile(c, [0.1, 0.5, 0.9], axis=1)", lambda x, a, c, q, qs: np.quantile(c, [0.1, 0.5, 0.9], axis=1)),
+    ("quantile(c, qs / 100, axis=-1)", lambda x, a, c, q, qs: np.quantile(c, qs / 100, axis=-1)),
+    ("quantile(a, f32(qs / 100))", lambda x, a, c, q, qs: np.quantile(a, (qs / 100).astype(np.float32))),
+    ("quantile(a, [0, 1], axis=1)", lambda x, a, c, q, qs: np.quantile(a, [0, 1], axis=1)),
+    ("percentile(x, 50) - median(x)", lambda x, a, c, q, qs: np.percentile(x, 50) - np.median(x)),
+]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", ["f64", "f32", "i64", "i32", "u8"])
+@pytest.mark.parametrize("shape", [(1, 1, 1), (2, 3, 1), (5, 4, 3), (10, 9, 8), (1, 7, 2)], ids=lambda s: "x".join(map(str, s)))
+def test_percentile_and_quantile_match_numpy(shape, dt, target, tmp_path):
+    """`percentile` and `quantile` (NumPy's method `linear`) of several dtypes and shapes, with
+    ties and (in floats) NaNs and infinities, of every element and along each axis, scalar and
+    1-d `q`: NumPy's dtypes, shapes and values, exactly (NumPy's `_lerp`)."""
+    rng = np.random.default_rng(sum(shape) * 13 + len(dt))
+    n, m, k = shape
+
+    def draw(*s):
+        v = rng.integers(0, 7, s) * 3 + rng.integers(0, 2, s)
+        if dt in ("f64", "f32"):
+            v = (v / 7 - 1).astype(DTYPES[dt])
+            if v.size > 3:
+                v.flat[rng.integers(0, v.size, 2)] = [np.inf, -np.inf]
+            return v
+        return v.astype(DTYPES[dt])
+
+    x, a, c = draw(n), draw(n, m), draw(n, m, k)
+    if dt in ("f64", "f32") and n > 1:
+        a[1, 0] = np.nan
+        c[0, 1, :] = np.nan
+    q, qs = 37.5, np.array([0.0, 12.5, 99.9, 100.0])
+    ins = {"x": x, "a": a, "c": c, "qs": qs}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # inf - inf in NumPy's `_lerp`
+        want = [np.asarray(f(x, a, c, q, qs)) for _, f, in QUANTILE_CASES]
+    types = [w.dtype.name.replace("float", "f").replace("uint", "u").replace("int", "i") for w in want]
+    types = [t + ("[" + ", ".join(map(str, w.shape)) + "]" if w.ndim else "") for t, w in zip(types, want)]
+    src = (
+        f"fn main(x: {dt}[{n}], a: {dt}[{n}, {m}], c: {dt}[{n}, {m}, {k}], q: f64, qs: f64[4]) -> ({', '.join(types)}) {{\n"
+        f"    return ({', '.join(e for e, _ in QUANTILE_CASES)});\n}}\n"
+    )
+    proc, got = run_source(src, ins, tmp_path, flags=["--target", target, "--arg", f"q={q}"])
+    assert proc.returncode == 0, f"{src}\n{proc.stderr}"
+    for g, w, (e, _) in zip(got, want, QUANTILE_CASES):
+        assert g.dtype == w.dtype and g.shape == w.shape, f"{e}: {g.dtype}{g.shape}, NumPy {w.dtype}{w.shape}"
+        np.testing.assert_array_equal(g, w, err_msg=e)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_median_of_empty_arrays_is_nan(target, tmp_path):
+    """NumPy's `median` of an empty array or axis is NaN (it also warns), of every dtype's float."""
+    src = """fn main(x: f64[n], a: i64[p, m], b: f32[m, p]) -> (f64, f64[m], f32[m], f64, f32, f64[p]) {
+    return (median(x), median(a, axis=0), np.median(b, axis=-1), median(a), median(b), median(a, axis=1));
+}
+"""
+    x, a, b = np.zeros(0), np.zeros((0, 3), dtype=np.int64), np.zeros((3, 0), dtype=np.float32)
+    proc, got = run_source(src, {"x": x, "a": a, "b": b}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = [np.median(x), np.median(a, axis=0), np.median(b, axis=-1), np.median(a), np.median(b), np.median(a, axis=1)]
+    for i, (g, w) in enumerate(zip(got, want)):
+        w = np.asarray(w)
+        assert g.dtype == w.dtype and g.shape == w.shape, f"result {i}: {g.dtype}{g.shape}, NumPy {w.dtype}{w.shape}"
+        np.testing.assert_array_equal(g, w, err_msg=f"result {i}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("n", [0, 1, 7, 300])
+def test_nonzero_matches_numpy(n, target, tmp_path):
+    """`nonzero` in the forms arrayc's tuples allow: `nonzero(x)[0]`, `let (idx,) = nonzero(x);`,
+    Python's `idx, = np.nonzero(x)` (of a declared `idx`), the method, and a 2-d array's pair of
+    index arrays; NaN is nonzero."""
+    src = """fn main(x: f64[n], a: i64[n, 3], c: u8[2, n, 2]) -> (i64[?], i64[?], i64[?], i64[?], i64[?], i64[?], i64[?], i64[?], i64[?], f64[?]) {
+    let (idx,) = np.nonzero(x);
+    let pos = flatnonzero(x);
+    pos, = np.nonzero(x > 0.0);
+    let (i, j) = nonzero(a);
+    return (idx, pos, nonzero(x)[0], x.nonzero()[-1], i, j, nonzero(c)[0], nonzero(c)[1], nonzero(c)[2], x[nonzero(x)[0]]);
+}
+"""
+    rng = np.random.default_rng(n)
+    x = rng.integers(-2, 3, n).astype(np.float64)
+    x[rng.random(n) < 0.1] = np.nan
+    a = rng.integers(0, 2, (n, 3))
+    c = rng.integers(0, 2, (2, n, 2)).astype(np.uint8)
+    proc, got = run_source(src, {"x": x, "a": a, "c": c}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    (idx,) = np.nonzero(x)
+    want = [idx, np.nonzero(x > 0.0)[0], np.nonzero(x)[0], x.nonzero()[-1], *np.nonzero(a), *np.nonzero(c), x[np.nonzero(x)[0]]]
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert g.dtype == w.dtype and g.shape == w.shape, f"result {i}: {g.dtype}{g.shape}, NumPy {w.dtype}{w.shape}"
+        np.testing.assert_array_equal(g, w, err_msg=f"result {i}")
+
+
 @pytest.mark.parametrize("target", TARGETS[:2])
 def test_swapaxes_and_moveaxis_are_views(target, tmp_path):
     """Writes through `swapaxes` and `moveaxis` change the argument, as through NumPy's views."""
@@ -337,6 +463,26 @@ def test_result_shapes_in_the_signature(target, tmp_path):
         ("fn f(x: f64[n, m], w: f64[m]) -> f64[n] { return average(x, axis=1, weights=w); }", "E0503", "must have `x`'s shape"),
         ("fn f(x: f64[n], w: f64) -> f64 { return average(x, weights=w); }", "E0503", "`weights=` of `average` must be an array"),
         ("fn f(x: f64[n, m]) -> f64[n] { return average(x, axis=(1, 1)); }", "E0503", "duplicate value 1"),
+        ("fn f(x: f64[n]) -> f64 { return percentile(x, 50, method=nearest); }", "E0503", "`method=nearest` of `percentile` is not supported"),
+        ("fn f(x: f64[n]) -> f64 { return quantile(x, 0.5, method=foo); }", "E0503", "not one of NumPy's methods"),
+        ("fn f(x: f64[n]) -> f64 { return percentile(x, 50, method='linear'); }", "E0001", "no string literals"),
+        ("fn f(x: f64[n]) -> f64 { return percentile(x, 50, interpolation=linear); }", "E0502", "no keyword argument `interpolation`"),
+        ("fn f(x: bool[n]) -> f64 { return percentile(x, 50); }", "E0503", "`percentile` of a bool array"),
+        ("fn f(x: f64) -> f64 { return quantile(x, 0.5); }", "E0503", "`quantile` needs an array"),
+        ("fn f(x: f64[n], q: f64[2, 2]) -> f64[2, 2] { return percentile(x, q); }", "E0503", "must be a number or a 1-d array"),
+        ("fn f(x: f64[n]) -> f64 { return quantile(x, true); }", "E0503", "must be a number or a 1-d array"),
+        ("fn f(x: f64[n, m]) -> f64 { return percentile(x, 50, axis=(0, 1)); }", "E0503", "must be one integer literal"),
+        ("fn f(x: f64[n, m]) -> f64[n] { return quantile(x, 0.5, axis=2); }", "E0405", "axis 2 is out of range"),
+        ("fn f(x: f64[n]) -> f64 { return percentile(x); }", "E0501", "takes 2 arguments"),
+        ("fn f(x: f64[n]) -> i64[?] { let idx = nonzero(x); return idx; }", "E0309", "use `flatnonzero(x)`"),
+        ("fn f(x: f64[n]) -> f64[?] { return x[np.nonzero(x)]; }", "E0309", "`nonzero` gives a tuple of 1 index array"),
+        ("fn f(x: f64[n, m]) -> i64 { return len(nonzero(x)); }", "E0309", "let (i, j) = nonzero(x);"),
+        ("fn f(x: f64[n]) -> i64[?] { return nonzero(x)[1]; }", "E0309", "indexed other than by one integer literal in range"),
+        ("fn f(x: f64[n]) -> i64[?] { return nonzero(x)[:]; }", "E0309", "indexed other than by one integer literal"),
+        ("fn f(x: f64[n, m]) -> i64[?] { let (i,) = nonzero(x); return i; }", "E0309", "cannot destructure 2 values into 1 name"),
+        ("fn f(x: f64[n]) -> i64[?] { idx, = nonzero(x); return idx; }", "E0201", "`let (idx,) = ...;`"),
+        ("fn f(x: f64) -> i64[?] { return nonzero(x)[0]; }", "E0503", "`nonzero` needs an array"),
+        ("fn f(x: f64[n]) -> i64[?] { return nonzero(x, 0)[0]; }", "E0501", "takes 1 argument"),
     ],
 )
 def test_checker_errors(src, code, words, tmp_path):
@@ -348,8 +494,24 @@ def test_checker_errors(src, code, words, tmp_path):
     [
         ("fn f(n: i64) -> f64[n, n] {\n    return eye(n);\n}", {"n": -2}, "eye: negative dimensions are not allowed"),
         ("fn f(x: f64[n]) -> f64 {\n    return nanmax(x);\n}", {"x": np.zeros(0)}, "zero-size array"),
-        ("fn f(x: f64[n, m]) -> f64[n] {\n    return median(x, axis=1);\n}", {"x": np.zeros((2, 0))},
-         "median of an empty array or axis"),
+        ("fn f(x: f64[n], q: f64) -> f64 {\n    return percentile(x, q);\n}", {"x": np.ones(3), "q": 100.5},
+         "Percentiles must be in the range [0, 100]"),
+        ("fn f(x: f64[n], q: f64) -> f64 {\n    return percentile(x, q);\n}", {"x": np.ones(3), "q": "nan"},
+         "Percentiles must be in the range [0, 100]"),
+        ("fn f(x: i64[n]) -> f64 {\n    return percentile(x, -1);\n}", {"x": np.ones(3, dtype=np.int64)},
+         "Percentiles must be in the range [0, 100]"),
+        ("fn f(x: f64[n]) -> f64[2] {\n    return percentile(x, [50, 101]);\n}", {"x": np.ones(3)},
+         "Percentiles must be in the range [0, 100]"),
+        ("fn f(x: f32[n, m]) -> f32[m] {\n    return quantile(x, 1.5, axis=0);\n}", {"x": np.ones((2, 2), dtype=np.float32)},
+         "Quantiles must be in the range [0, 1]"),
+        ("fn f(x: f64[n], q: f64[k]) -> f64[k] {\n    return quantile(x, q);\n}", {"x": np.ones(3), "q": np.array([0.5, -0.25])},
+         "Quantiles must be in the range [0, 1]"),
+        ("fn f(x: u8[n], q: i64) -> u8 {\n    return quantile(x, q);\n}", {"x": np.ones(3, dtype=np.uint8), "q": 2},
+         "Quantiles must be in the range [0, 1]"),
+        ("fn f(x: f64[n]) -> f64 {\n    return percentile(x, 50);\n}", {"x": np.zeros(0)},
+         "percentile: of an empty array or axis (NumPy's IndexError"),
+        ("fn f(x: i64[n, m]) -> f64[n] {\n    return quantile(x, 0.5, axis=1);\n}", {"x": np.zeros((2, 0), dtype=np.int64)},
+         "quantile: of an empty array or axis"),
         ("fn f(x: f64[n], w: i64[n]) -> f64 {\n    return average(x, weights=w);\n}", {"x": np.ones(3), "w": np.array([1, -1, 0])},
          "weights sum to zero"),
         ("fn f(x: f64[n, m], w: f64[n, m]) -> f64[n] {\n    return average(x, axis=1, weights=w);\n}",

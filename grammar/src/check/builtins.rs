@@ -113,9 +113,16 @@ impl Checker {
             B::Sort | B::Argsort => self.sort(&c),
             B::Diff | B::Outer | B::Eye | B::Identity | B::Swapaxes | B::Moveaxis | B::Trace => self.numpy_func(&c),
             B::NanSum | B::NanMax | B::NanMin | B::NanMean | B::Norm | B::Median => self.reduction(&c),
-            B::Isclose | B::Allclose | B::Ptp | B::Flatnonzero | B::Argwhere | B::Unique | B::Searchsorted => {
-                self.numpy_func(&c)
-            }
+            B::Isclose
+            | B::Allclose
+            | B::Ptp
+            | B::Flatnonzero
+            | B::Argwhere
+            | B::Unique
+            | B::Searchsorted
+            | B::Percentile
+            | B::Quantile
+            | B::Nonzero => self.numpy_func(&c),
             B::Average => self.average(&c, kwargs),
         };
         if c.bad {
@@ -255,6 +262,22 @@ impl Checker {
                         c.bad = true;
                     }
                 }
+                "method" => match crate::builtin::quantile_method(v) {
+                    Some("linear") => self.set_ty(v.id, Ty::Unit),
+                    other => {
+                        let what = match other {
+                            Some(m) => format!("`method={m}` of `{}` is not supported", row.name),
+                            None => format!("`method=` of `{}` is not one of NumPy's methods", row.name),
+                        };
+                        let help = "leave `method=` out, or write `method=linear` (NumPy's strings, written as names)";
+                        self.err(
+                            Diagnostic::error("E0503", what, v.span.clone(), "not supported")
+                                .with_note("arrayc computes NumPy's default method, `linear`, only")
+                                .with_help(help),
+                        );
+                        c.bad = true;
+                    }
+                },
                 "mode" => {
                     if crate::builtin::convolve_mode(v).is_some() {
                         self.set_ty(v.id, Ty::Unit);

@@ -22,7 +22,75 @@ impl Checker {
     /// Checks an expression that must produce a value (scalar or array).
     pub fn value(&mut self, e: &Expr) -> Ty {
         let t = self.expr(e);
-        self.require_value(t, &e.span)
+        self.require_value_of(t, e)
+    }
+
+    /// [`Checker::require_value`] of expression `e`'s type `t`; the results of `nonzero` used as
+    /// one value (NumPy's tuple of index arrays) get their own help.
+    pub fn require_value_of(&mut self, t: Ty, e: &Expr) -> Ty {
+        let nonzero = matches!(e.kind, ExprKind::Call { .. })
+            && self.callees.get(e.id.0 as usize) == Some(&Some(Callee::Builtin(Builtin::Nonzero)));
+        match t {
+            Ty::Tuple(ts) if nonzero => {
+                let (one, all) = if ts.len() == 1 {
+                    ("`nonzero(x)[0]` or `let (idx,) = nonzero(x);`", String::new())
+                } else {
+                    (
+                        "`nonzero(x)[k]`",
+                        format!(" or `let ({}) = nonzero(x);`", ["i", "j", "k", "l"][..ts.len().min(4)].join(", ")),
+                    )
+                };
+                self.err(
+                    Diagnostic::error(
+                        "E0309",
+                        format!(
+                            "`nonzero` gives a tuple of {} index array{}, used as one value",
+                            ts.len(),
+                            if ts.len() == 1 { "" } else { "s" }
+                        ),
+                        e.span.clone(),
+                        "a tuple of index arrays",
+                    )
+                    .with_note("NumPy's `nonzero` returns one index array per axis; arrayc has no tuple values")
+                    .with_help(format!(
+                        "take its index arrays as {one}{all}, or use `flatnonzero(x)`, the flat positions as one array"
+                    )),
+                );
+                Ty::Error
+            }
+            t => self.require_value(t, &e.span),
+        }
+    }
+
+    /// Item `index` (one integer literal, negative counting from the end) of the results `ts` of
+    /// the call `base`: `nonzero(x)[0]`, `meshgrid(x, y)[1]`, `f(a)[-1]`.
+    fn tuple_item(&mut self, ts: &[Ty], base: &Expr, index: &[crate::ast::Index], span: &Span) -> Ty {
+        let n = ts.len() as i64;
+        let k = match index {
+            [crate::ast::Index::At(ie)] => {
+                self.expr(ie);
+                let k = super::builtins::literal_int(ie).filter(|k| (-n..n).contains(k));
+                if k.is_some() {
+                    self.retype_literal(ie, Ty::Scalar(DType::I64));
+                }
+                k
+            }
+            _ => None,
+        };
+        let Some(k) = k else {
+            let what = if matches!(base.kind, ExprKind::Call { .. }) { "a call's results" } else { "a tuple" };
+            self.err(
+                Diagnostic::error(
+                    "E0309",
+                    format!("{what} ({n} of them) indexed other than by one integer literal in range"),
+                    span.clone(),
+                    "not an item of the results",
+                )
+                .with_help(format!("take one result with an integer literal, `[0]` to `[{}]` (or `[-1]`)", n - 1)),
+            );
+            return Ty::Error;
+        };
+        ts[k.rem_euclid(n) as usize].clone()
     }
 
     /// Reports tuple / unit types where a single value is needed; returns `Ty::Error` for them.
@@ -167,7 +235,11 @@ impl Checker {
                 self.binary(*op, (&ta, weak_of(a)), (&tb, weak_of(b)), &e.span)
             }
             ExprKind::Subscript { base, index } => {
-                let t = self.value(base);
+                let t = self.expr(base);
+                if let Ty::Tuple(ts) = &t {
+                    return self.tuple_item(ts, base, index, &e.span);
+                }
+                let t = self.require_value_of(t, base);
                 self.index_ty(&t, index, &e.span)
             }
             ExprKind::Call { func, args, kwargs } => self.call(func, args, kwargs, e),

@@ -1,7 +1,8 @@
 //! NumPy's everyday functions that are compositions of arrayc's operations (`docs/language.md`,
 //! "Builtin functions"): `diff`, `outer`, `eye` and `identity`, the views `swapaxes` and
 //! `moveaxis`, `trace`, `isclose` and `allclose`, `ptp` and `average`, `flatnonzero`, `argwhere`
-//! `unique` and `searchsorted`, with NumPy's dtypes, shapes and errors. Their lowering composes
+//! `unique`, `searchsorted`, `percentile` and `quantile`, and `nonzero` (a tuple of index arrays),
+//! with NumPy's dtypes, shapes and errors. Their lowering composes
 //! views, elementwise operations and reductions (`passes/src/lower_ast/numpy_funcs.rs`); the NaN
 //! reductions and `linalg.norm` are checked as reductions (`builtins.rs`).
 
@@ -9,7 +10,7 @@ use super::builtins::{literal_int, Call};
 use super::promote::promote;
 use super::Checker;
 use crate::ast::{DType, Expr, ExprKind, Ident};
-use crate::builtin::{moveaxis_axes, moveaxis_perm, Builtin};
+use crate::builtin::{moveaxis_axes, moveaxis_perm, quantile_dtypes, Builtin};
 use crate::diag::Diagnostic;
 use crate::types::{Size, Ty};
 
@@ -22,7 +23,7 @@ fn with_i64(t: Ty) -> Ty {
 }
 
 impl Checker {
-    /// Checks a call of `diff`, `outer`, `eye`, `identity`, `swapaxes`, `moveaxis` or `trace` and
+    /// Checks a call of one of NumPy's composed functions of this file (`diff`, `outer`, ...) and
     /// returns its type (`Ty::Error` after reporting an error).
     pub(super) fn numpy_func(&mut self, c: &Call) -> Ty {
         use Builtin as B;
@@ -120,6 +121,26 @@ impl Checker {
                     }
                 }
             }
+            B::Percentile | B::Quantile => self.quantile(c),
+            B::Nonzero => {
+                let t = self.array_arg(c, &c.args[0]);
+                let Ty::Array(_, s) = t else { return Ty::Error };
+                if s.is_empty() {
+                    self.err(
+                        Diagnostic::error(
+                            "E0503",
+                            "`nonzero` of a 0-d array (NumPy's ValueError: calling nonzero on 0d arrays is not allowed)",
+                            c.args[0].span.clone(),
+                            "a 0-d array",
+                        )
+                        .with_help("`flatnonzero(x)` gives the flat positions of the nonzero elements"),
+                    );
+                    return Ty::Error;
+                }
+                // One count of nonzero elements, the size of every index array.
+                let n = self.fresh();
+                Ty::Tuple(vec![Ty::Array(DType::I64, vec![n]); s.len()])
+            }
             other => unreachable!("`{}` is not one of NumPy's composed functions", other.name()),
         }
     }
@@ -163,6 +184,71 @@ impl Checker {
             Ty::Array(_, s) => Ty::Array(d, s),
             Ty::Scalar(_) => Ty::Scalar(d),
             other => other,
+        }
+    }
+
+    /// `percentile(x, q, axis=k)` and `quantile(x, q, axis=k)`: `x`'s shape reduced as `median`'s
+    /// (every axis, or axis `k`), after `len(q)` for a 1-d `q`, of the result dtype of
+    /// [`quantile_dtypes`]; `x` an array of numbers, `q` a number or a 1-d array of numbers.
+    fn quantile(&mut self, c: &Call) -> Ty {
+        let name = c.b.name();
+        let t = self.reduction(c);
+        let tx = self.types.get(c.args[0].id.0 as usize).cloned().unwrap_or(Ty::Error);
+        let tq = self.value(&c.args[1]);
+        let xd = match &tx {
+            Ty::Array(DType::Bool, _) => {
+                self.err(
+                    Diagnostic::error(
+                        "E0503",
+                        format!("`{name}` of a bool array: NumPy's `-` of bools is a TypeError"),
+                        c.args[0].span.clone(),
+                        "a bool array",
+                    )
+                    .with_help(format!("convert first: `{name}(i64(x), q)`")),
+                );
+                return Ty::Error;
+            }
+            Ty::Array(d, _) => *d,
+            Ty::Error => return Ty::Error,
+            other => {
+                self.error(
+                    "E0503",
+                    format!("`{name}` needs an array, found {other}"),
+                    c.args[0].span.clone(),
+                    "not an array",
+                );
+                return Ty::Error;
+            }
+        };
+        let (qd, len) = match &tq {
+            Ty::Scalar(d) if *d != DType::Bool => (*d, None),
+            Ty::Array(d, s) if *d != DType::Bool && s.len() == 1 => (*d, Some(s[0].clone())),
+            Ty::Error => return Ty::Error,
+            other => {
+                let range = if c.b == Builtin::Percentile { "[0, 100]" } else { "[0, 1]" };
+                self.err(
+                    Diagnostic::error(
+                        "E0503",
+                        format!("`q` of `{name}` must be a number or a 1-d array of numbers, found {other}"),
+                        c.args[1].span.clone(),
+                        "not a number or a 1-d array",
+                    )
+                    .with_note(format!("NumPy's `q`: a scalar or 1-d array of values in {range}")),
+                );
+                return Ty::Error;
+            }
+        };
+        let dtypes = quantile_dtypes(c.b, xd, qd, len.is_some());
+        let mut shape: Vec<Size> = len.into_iter().collect();
+        match t {
+            Ty::Array(_, s) => shape.extend(s),
+            Ty::Scalar(_) => {}
+            _ => return Ty::Error,
+        }
+        if shape.is_empty() {
+            Ty::Scalar(dtypes.result)
+        } else {
+            Ty::Array(dtypes.result, shape)
         }
     }
 

@@ -424,6 +424,11 @@ impl Checker {
             // NumPy takes any integer here; the lowering converts it to i64 (no affine value).
             Ty::Scalar(d) if d.is_int() => Ok(None),
             Ty::Error => Err(()),
+            // A call's several results (`x[nonzero(x)]`): E0309.
+            Ty::Tuple(_) => {
+                self.require_value_of(t, e);
+                Err(())
+            }
             other => {
                 let mut d = Diagnostic::error(
                     "E0406",

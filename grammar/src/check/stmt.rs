@@ -237,8 +237,28 @@ impl Checker {
 
     fn let_stmt(&mut self, names: &[Ident], value: &Expr) {
         let t = self.expr(value);
+        // `let (idx,) = f(x);` and `idx, = f(x);`, which the parser writes as a temporary `tuple.K.0`
+        // declared from `f(x)` (`syntax::tuple_assign`): the one item of a tuple of one result.
+        let t = match t {
+            Ty::Tuple(mut ts) if names.len() == 1 && ts.len() == 1 && names[0].name.starts_with("tuple.") => {
+                ts.remove(0)
+            }
+            t => t,
+        };
         if names.len() == 1 {
-            let t = self.require_value(t, &value.span);
+            if let Ty::Tuple(ts) = &t {
+                if ts.len() > 1 && names[0].name.starts_with("tuple.") {
+                    self.error(
+                        "E0309",
+                        format!("cannot destructure {} values into 1 name", ts.len()),
+                        value.span.clone(),
+                        format!("this is {t}"),
+                    );
+                    self.declare(&names[0].name, Var { ty: Ty::Error, size: None });
+                    return;
+                }
+            }
+            let t = self.require_value_of(t, value);
             let n = &names[0].name;
             let size = if t == Ty::Scalar(DType::I64) && !self.is_mutated(n) { self.affine(value) } else { None };
             self.declare(n, Var { ty: t, size });
@@ -286,6 +306,25 @@ impl Checker {
     fn assign(&mut self, name: &Ident, value: &Expr) {
         let t = self.value(value);
         let Some(var) = self.lookup(&name.name).cloned() else {
+            if matches!(&value.kind, ExprKind::Var(v) if v.name.starts_with("tuple.")) {
+                // A target of a tuple assignment (`idx, = nonzero(x);`, `a, b = f(x);`), which
+                // Python declares and arrayc only assigns: declared now, so that one error is reported.
+                self.err(
+                    Diagnostic::error(
+                        "E0201",
+                        format!("undefined variable `{}`", name.name),
+                        name.span.clone(),
+                        "not found in this scope",
+                    )
+                    .with_note("a tuple assignment assigns declared variables")
+                    .with_help(format!(
+                        "declare it with `let`: `let ({},) = ...;` for one name, `let (a, b) = ...;` for two",
+                        name.name
+                    )),
+                );
+                self.declare(&name.name, Var { ty: t, size: None });
+                return;
+            }
             self.undefined(name);
             return;
         };

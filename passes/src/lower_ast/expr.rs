@@ -180,6 +180,17 @@ impl Lowerer<'_> {
                 }
             }
             ExprKind::Subscript { base, index } => {
+                if let Ty::Tuple(ts) = self.ty_of(base) {
+                    // An item of a call's results (`nonzero(x)[0]`): checked, one integer literal.
+                    let n = ts.len() as i64;
+                    let k = match index.as_slice() {
+                        [Index::At(ix)] => arrayc_grammar::check::literal_int(ix),
+                        _ => None,
+                    };
+                    let k = k.expect("checked: an integer literal").rem_euclid(n) as usize;
+                    let vs = self.expr_multi(base)?;
+                    return Ok(vec![vs[k]]);
+                }
                 let b = self.expr(base)?;
                 if let [Index::At(ix)] = index.as_slice() {
                     if let Ty::Array(DType::Bool, _) = self.ty_of(ix) {
@@ -1110,6 +1121,9 @@ impl Lowerer<'_> {
         if let Some(vs) = self.shape_op(b, args, kwargs, ty)? {
             return Ok(vs);
         }
+        if b == B::Nonzero {
+            return self.nonzero(&args[0], ty);
+        }
         if let Some(v) = self.numpy_func(b, args, kwargs, ty, e)? {
             return Ok(vec![v]);
         }
@@ -1167,7 +1181,10 @@ impl Lowerer<'_> {
             | B::Flatnonzero
             | B::Argwhere
             | B::Unique
-            | B::Searchsorted => unreachable!("lowered by `numpy_func`"),
+            | B::Searchsorted
+            | B::Percentile
+            | B::Quantile => unreachable!("lowered by `numpy_func`"),
+            B::Nonzero => unreachable!("lowered by `nonzero`"),
             B::Array | B::AsArray | B::Reshape | B::Ravel | B::Flatten => unreachable!("lowered above"),
             B::Zeros | B::Ones | B::Empty | B::Full | B::Random => self.creation(b, &vals, kwargs, ty)?,
             B::ZerosLike | B::OnesLike | B::EmptyLike | B::FullLike => self.creation(b, &vals, kwargs, ty)?,

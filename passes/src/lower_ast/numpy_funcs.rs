@@ -6,15 +6,18 @@
 //! `x != x`, selections and reductions), `linalg.norm` (`sqrt(sum(x * x))`, or with `ord=` a reduction of `abs(x)`) and `median` (a sorted
 //! copy's middle elements), `isclose` and `allclose` (NumPy's formula, elementwise), `ptp` (`max`
 //! less `min`), `average` (`mean`, or weighted sums divided), `flatnonzero` and `argwhere` (a
-//! filter of `arange`), `unique` (a filter of a sorted copy) and `searchsorted` (counts of a
-//! comparison of every pair). Elementwise parts
+//! filter of `arange`), `nonzero` (the same positions, then per axis `(p // stride) % size`),
+//! `unique` (a filter of a sorted copy), `searchsorted` (counts of a comparison of every pair) and
+//! `percentile` and `quantile` (a sorted copy, as `median`'s, then NumPy's `_lerp`). Elementwise parts
 //! fuse like any elementwise operation.
 
 use super::expr::retyped;
 use super::{LResult, Lowerer};
 use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
 use arrayc_grammar::ast::{self, DType, Expr};
-use arrayc_grammar::builtin::{moveaxis_axes, moveaxis_perm, norm_ord, searchsorted_right, Builtin, NormOrd};
+use arrayc_grammar::builtin::{
+    moveaxis_axes, moveaxis_perm, norm_ord, quantile_dtypes, searchsorted_right, Builtin, NormOrd,
+};
 use arrayc_grammar::check::literal_int;
 use arrayc_grammar::check::promote::{promote, weak_of, Weak};
 use arrayc_grammar::types::{Size, SizeSym, Ty};
@@ -59,6 +62,7 @@ impl Lowerer<'_> {
             }
             B::NanSum | B::NanMax | B::NanMin | B::NanMean => self.nan_reduction(b, args, kwargs, ty, e)?,
             B::Median => self.median(args, kwargs, ty, e)?,
+            B::Percentile | B::Quantile => self.quantile(b, args, kwargs, ty, e)?,
             B::Isclose | B::Allclose => self.isclose(b, args, kwargs, ty, e)?,
             B::Ptp => {
                 let x = self.expr(&args[0])?;
@@ -70,16 +74,8 @@ impl Lowerer<'_> {
             B::Average => self.average(args, kwargs, ty, e)?,
             B::Flatnonzero | B::Argwhere => {
                 let x = self.expr(&args[0])?;
-                let flat = self.flat(x);
-                let Type::Array(xd, _) = self.f.ty(flat) else { unreachable!("an array") };
-                let n = self.dim(flat, 0);
-                let zero = self.constant(Scalar::I64(0).cast(xd));
-                let mask = self.compute_new(ComputeFn::Binary(BinFn::Ne), vec![flat, zero], DType::Bool, vec![n], None);
-                let iota = self.new_array(DType::I64, vec![n]);
-                let (start, step) = (self.i64_const(0), self.i64_const(1));
-                self.emit(OpKind::Compute { func: ComputeFn::Arange, out: iota, ins: vec![start, step] });
                 let Ty::Array(_, shape) = ty else { unreachable!("checked: an array") };
-                let at = self.filter(iota, mask, Some(&shape[..1]));
+                let at = self.flat_nonzero(x, &shape[..1]);
                 if b == B::Flatnonzero {
                     at
                 } else {
@@ -114,6 +110,46 @@ impl Lowerer<'_> {
             _ => return Ok(None),
         };
         Ok(Some(v))
+    }
+
+    /// The `i64` positions of the nonzero elements of `x` flattened (row-major), in order:
+    /// `flatnonzero(x)`, a filter of `arange(size(x))` by `ravel(x) != 0`, a new 1-d array of the
+    /// checked shape `shape` (its size known only at run time).
+    fn flat_nonzero(&mut self, x: ValueId, shape: &[Size]) -> ValueId {
+        let flat = self.flat(x);
+        let Type::Array(xd, _) = self.f.ty(flat) else { unreachable!("an array") };
+        let n = self.dim(flat, 0);
+        let zero = self.constant(Scalar::I64(0).cast(xd));
+        let mask = self.compute_new(ComputeFn::Binary(BinFn::Ne), vec![flat, zero], DType::Bool, vec![n], None);
+        let iota = self.new_array(DType::I64, vec![n]);
+        let (start, step) = (self.i64_const(0), self.i64_const(1));
+        self.emit(OpKind::Compute { func: ComputeFn::Arange, out: iota, ins: vec![start, step] });
+        self.filter(iota, mask, Some(shape))
+    }
+
+    /// `nonzero(x)` (checked: `ty` is a tuple of one `i64[?]` per axis of `x`): NumPy's index
+    /// arrays, one per axis, of the nonzero elements in row-major order. The flat positions `p`
+    /// ([`Lowerer::flat_nonzero`]); along axis `a`, `(p // s) % n_a` with `s` the product of the
+    /// sizes after axis `a` (axis 0 without `%`, the last axis without `//`), fused.
+    pub(crate) fn nonzero(&mut self, arg: &Expr, ty: &Ty) -> LResult<Vec<ValueId>> {
+        let x = self.expr(arg)?;
+        let Ty::Tuple(tys) = ty else { unreachable!("checked: a tuple of index arrays") };
+        let Ty::Array(_, shape) = &tys[0] else { unreachable!("checked: index arrays") };
+        let p = self.flat_nonzero(x, shape);
+        let r = tys.len();
+        let mut out = vec![p; r];
+        let mut stride = self.i64_const(1);
+        for a in (0..r).rev() {
+            let n = self.dim(x, a);
+            if a + 1 < r {
+                out[a] = self.binary(BinFn::FloorDiv, p, stride, &tys[a])?;
+            }
+            if a > 0 {
+                out[a] = self.binary(BinFn::Rem, out[a], n, &tys[a])?;
+                stride = self.scalar_binary(BinFn::Mul, stride, n, DType::I64);
+            }
+        }
+        Ok(out)
     }
 
     /// `diff(x, n, axis=k)`: `n` times `x[..., 1:] - x[..., :-1]` along axis `k` (for bools `!=`,
@@ -514,42 +550,121 @@ impl Lowerer<'_> {
         self.reduction(false, ReduceKind::Sum, counted, Some(&[r]), ty, e)
     }
 
-    /// `median(x)` (of the flattened `x`, a copy unless 1-d) or `median(x, axis=k)`: `x` sorted
-    /// along the axis (`arr.sort`, NaN last), then the mean of its elements at `(n - 1) // 2` and
-    /// `n // 2` (`n` the axis' size), converted to the result's float dtype first; for a float
-    /// `x`, NaN where the last sorted element is NaN (NumPy's median of values holding a NaN).
-    fn median(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty, e: &Expr) -> LResult<ValueId> {
-        let x = self.expr(&args[0])?;
-        let axis = self.axis_kwarg(kwargs, x)?;
-        let Type::Array(xd, _) = self.f.ty(x) else {
-            return Err(self.error("E0911", &e.span, "reduction of a scalar", "reductions take an array"));
-        };
-        let dt = ty.dtype().expect("checked: a float");
+    /// `x` sorted along axis `axis` into a new array (`arr.sort`, NaN last), or for `None` (NumPy's
+    /// `axis=None`) `x` flattened (a copy unless 1-d) and sorted: the sorted array, the axis and
+    /// its size. `median`, `percentile` and `quantile` read it.
+    fn sorted_along(&mut self, x: ValueId, axis: Option<usize>) -> (ValueId, usize, ValueId) {
         let (src, k) = match axis {
             Some(k) => (x, k),
             None => (self.flat(x), 0),
         };
-        let Type::Array(_, r) = self.f.ty(src) else { unreachable!("an array") };
+        let Type::Array(xd, r) = self.f.ty(src) else { unreachable!("an array") };
         let sizes = (0..r).map(|a| self.dim(src, a)).collect();
         let sorted = self.new_array(xd, sizes);
         self.emit(OpKind::Sort { out: sorted, src, axis: k, indices: false });
         let n = self.dim(sorted, k);
+        (sorted, k, n)
+    }
+
+    /// The elements of `sorted` at position `i` (an `i64` scalar in range) along axis `k`: a view of
+    /// the other axes, or with `scalar` (no other axes) the element, read by the host.
+    fn along(&mut self, sorted: ValueId, k: usize, i: ValueId, scalar: bool) -> ValueId {
+        let Type::Array(_, r) = self.f.ty(sorted) else { unreachable!("an array") };
+        let mut entries = vec![IndexEntry::Full; r];
+        entries[k] = IndexEntry::At;
+        let v = self.view_with(sorted, entries, vec![i]);
+        if scalar {
+            self.load_element(v)
+        } else {
+            v
+        }
+    }
+
+    /// Where the lines of `sorted` (along axis `k`, of `n` elements) hold a NaN, which sorts last:
+    /// `r` (of checked type `ty`) with NaN there, as NumPy's `median` and `quantile`; `r` itself
+    /// for integers.
+    fn nan_where_nan(
+        &mut self,
+        sorted: ValueId,
+        k: usize,
+        n: ValueId,
+        r: ValueId,
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<ValueId> {
+        let xd = self.f.ty(sorted).dtype();
+        if !xd.is_float() {
+            return Ok(r);
+        }
+        let dt = ty.dtype().expect("checked: a value");
+        let one = self.i64_const(1);
+        let last = self.scalar_binary(BinFn::Sub, n, one, DType::I64);
+        let Type::Array(_, rank) = self.f.ty(sorted) else { unreachable!("an array") };
+        let z = self.along(sorted, k, last, rank == 1);
+        let zty = match self.f.ty(z) {
+            Type::Array(..) => {
+                let Ty::Array(_, s) = ty else { unreachable!("an array result of an array line") };
+                Ty::Array(DType::Bool, s[s.len() + 1 - rank..].to_vec())
+            }
+            Type::Scalar(_) => Ty::Scalar(DType::Bool),
+        };
+        let nan = self.binary(BinFn::Ne, z, z, &zty)?;
+        let nan_value = self.constant(Scalar::F64(f64::NAN).cast(dt));
+        self.elementwise(ComputeFn::Where, vec![nan, nan_value, r], ty, e)
+    }
+
+    /// `median(x)` (of the flattened `x`) or `median(x, axis=k)`: `x` sorted along the axis
+    /// ([`Lowerer::sorted_along`]), then the mean of its elements at `(n - 1) // 2` and `n // 2`
+    /// (`n` the axis' size), converted to the result's float dtype first; for a float `x`, NaN
+    /// where the last sorted element is NaN (NumPy's median of values holding a NaN). Of an empty
+    /// axis NaN, as NumPy's (which warns): the elements are read in an `scf.if` on `n > 0`.
+    fn median(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        let x = self.expr(&args[0])?;
+        let axis = self.axis_kwarg(kwargs, x)?;
+        if !self.f.ty(x).is_array() {
+            return Err(self.error("E0911", &e.span, "reduction of a scalar", "reductions take an array"));
+        }
+        let dt = ty.dtype().expect("checked: a float");
+        let (sorted, k, n) = self.sorted_along(x, axis);
         let zero = self.i64_const(0);
         let nonempty = self.scalar_binary(BinFn::Gt, n, zero, DType::I64);
-        let msg = "median of an empty array or axis (NumPy gives nan and warns)".to_string();
-        self.emit(OpKind::Assert { cond: nonempty, msg });
+        let (then_body, then_yields) = self.in_body(|l| Ok(vec![l.median_of_sorted(sorted, k, n, ty, e)?]))?;
+        let (else_body, else_yields) = self.in_body(|l| {
+            let nan = l.constant(Scalar::F64(f64::NAN).cast(dt));
+            let Type::Array(_, r) = l.f.ty(sorted) else { unreachable!("an array") };
+            if !ty.is_array() {
+                return Ok(vec![nan]);
+            }
+            let sizes = (0..r).filter(|&a| a != k).map(|a| l.dim(sorted, a)).collect();
+            let out = l.new_array(dt, sizes);
+            l.emit(OpKind::Compute { func: ComputeFn::Fill, out, ins: vec![nan] });
+            Ok(vec![out])
+        })?;
+        let results = self.results_like(&then_yields, &[String::from("median")]);
+        self.emit(OpKind::If {
+            cond: nonempty,
+            then_body,
+            then_yields,
+            else_body,
+            else_yields,
+            results: results.clone(),
+        });
+        Ok(results[0])
+    }
+
+    /// The median of the non-empty lines along axis `k` (of `n` elements) of `sorted`.
+    fn median_of_sorted(&mut self, sorted: ValueId, k: usize, n: ValueId, ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        let xd = self.f.ty(sorted).dtype();
+        let dt = ty.dtype().expect("checked: a float");
         let (one, two) = (self.i64_const(1), self.i64_const(2));
         let last = self.scalar_binary(BinFn::Sub, n, one, DType::I64);
         let lo = self.scalar_binary(BinFn::FloorDiv, last, two, DType::I64);
         let hi = self.scalar_binary(BinFn::FloorDiv, n, two, DType::I64);
-        let mut entries = vec![IndexEntry::Full; r];
-        entries[k] = IndexEntry::At;
         let fty = retyped(ty, dt);
         let at = |l: &mut Self, i: ValueId| -> LResult<ValueId> {
-            let v = l.view_with(sorted, entries.clone(), vec![i]);
+            let v = l.along(sorted, k, i, !ty.is_array());
             if !ty.is_array() {
-                let s = l.load_element(v);
-                return Ok(l.cast_scalar(s, dt));
+                return Ok(l.cast_scalar(v, dt));
             }
             if xd == dt {
                 return Ok(v);
@@ -560,12 +675,138 @@ impl Lowerer<'_> {
         let half = self.constant(Scalar::F64(0.5).cast(dt));
         let sum = self.binary(BinFn::Add, a, b, ty)?;
         let med = self.binary(BinFn::Mul, sum, half, ty)?;
-        if !xd.is_float() {
-            return Ok(med);
+        self.nan_where_nan(sorted, k, n, med, ty, e)
+    }
+
+    /// `percentile(x, q)` and `quantile(x, q)` (`b`), of every element or along `axis=k`, NumPy 2's
+    /// `_quantile` with method `linear`, in the dtypes of [`quantile_dtypes`]: the quantiles `q`
+    /// (`q / 100` for `percentile`) checked to lie in `[0, 1]` (NumPy's ValueError), `x` sorted
+    /// along the axis ([`Lowerer::sorted_along`]; an empty axis is NumPy's IndexError), the virtual
+    /// index `v = (n - 1) * q` and its neighbours `floor(v)` and `floor(v) + 1` (both `n - 1` where
+    /// `v >= n - 1`), the fraction `t = v - floor(v)` (`v + 1` there, NumPy's `v - (-1)`), then
+    /// NumPy's `_lerp`: `a + (b - a) * t`, or `b - (b - a) * (1 - t)` where `t >= 0.5`, `b - a` in
+    /// `x`'s dtype; NaN where the line holds a NaN. An integer `q` of `quantile` is an integer
+    /// index: the element itself. A 1-d `q` gathers the neighbours along the axis moved first, so
+    /// its axis leads the result.
+    fn quantile(
+        &mut self,
+        b: Builtin,
+        args: &[Expr],
+        kwargs: &[(ast::Ident, Expr)],
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<ValueId> {
+        let x = self.expr(&args[0])?;
+        let axis = self.axis_kwarg(kwargs, x)?;
+        let xd = self.f.ty(x).dtype();
+        let tq = self.ty_of(&args[1]).clone();
+        let q_len = match &tq {
+            Ty::Array(_, s) => Some(s[0].clone()),
+            _ => None,
+        };
+        let dtypes = quantile_dtypes(b, xd, tq.dtype().expect("checked: a number"), q_len.is_some());
+        let (qd, rd) = (dtypes.q, dtypes.result);
+        let qty = retyped(&tq, qd);
+        let q = self.expr(&args[1])?;
+        let mut q = self.as_dtype(q, &tq, qd)?;
+        if b == Builtin::Percentile {
+            let hundred = self.constant(Scalar::F64(100.0).cast(qd));
+            q = self.binary(BinFn::Div, q, hundred, &qty)?;
         }
-        let z = at(self, last)?;
-        let nan = self.binary(BinFn::Ne, z, z, &retyped(ty, DType::Bool))?;
-        let nan_value = self.constant(Scalar::F64(f64::NAN).cast(dt));
-        self.elementwise(ComputeFn::Where, vec![nan, nan_value, med], ty, e)
+        // NumPy's `_quantile_is_valid`: `0 <= q <= 1` (false for NaN).
+        let bty = retyped(&qty, DType::Bool);
+        let (zero, one) = (self.constant(Scalar::I64(0).cast(qd)), self.constant(Scalar::I64(1).cast(qd)));
+        let ge = self.binary(BinFn::Ge, q, zero, &bty)?;
+        let le = self.binary(BinFn::Le, q, one, &bty)?;
+        let mut ok = self.binary(BinFn::And, ge, le, &bty)?;
+        if q_len.is_some() {
+            let no = self.constant(Scalar::Bool(false));
+            let bad = self.binary(BinFn::Eq, ok, no, &bty)?;
+            let count = self.reduction(false, ReduceKind::Sum, bad, None, &Ty::Scalar(DType::I64), e)?;
+            let none = self.i64_const(0);
+            ok = self.scalar_binary(BinFn::Eq, count, none, DType::I64);
+        }
+        let msg = match b {
+            Builtin::Percentile => "percentile: Percentiles must be in the range [0, 100] (NumPy's ValueError)",
+            _ => "quantile: Quantiles must be in the range [0, 1] (NumPy's ValueError)",
+        };
+        self.emit(OpKind::Assert { cond: ok, msg: msg.to_string() });
+        let (sorted, k, n) = self.sorted_along(x, axis);
+        let zero = self.i64_const(0);
+        let nonempty = self.scalar_binary(BinFn::Gt, n, zero, DType::I64);
+        let msg = format!(
+            "{}: of an empty array or axis (NumPy's IndexError: index -1 is out of bounds for axis 0 with size 0)",
+            b.name()
+        );
+        self.emit(OpKind::Assert { cond: nonempty, msg });
+        let one = self.i64_const(1);
+        let last = self.scalar_binary(BinFn::Sub, n, one, DType::I64);
+        let Type::Array(_, r) = self.f.ty(sorted) else { unreachable!("an array") };
+        // The elements at positions `i` (an `i64` scalar, or a 1-d array of `q`'s length): a view
+        // or element of the other axes, or a gather along the axis moved first.
+        let xty = retyped(ty, xd);
+        let shape = ty.shape().map(|s| s.to_vec());
+        let moved = match &q_len {
+            Some(_) => {
+                let mut perm = vec![k];
+                perm.extend((0..r).filter(|&a| a != k));
+                Some(self.transpose(sorted, perm))
+            }
+            None => None,
+        };
+        let at = |l: &mut Self, i: ValueId| -> ValueId {
+            match (moved, &q_len) {
+                (Some(m), Some(len)) => l.gather(m, &[i], 0, xd, std::slice::from_ref(len), shape.as_deref()),
+                _ => l.along(sorted, k, i, r == 1),
+            }
+        };
+        if qd == DType::I64 {
+            // `quantile` of integers (0 or 1): the element at `(n - 1) * q`.
+            let i = self.binary(BinFn::Mul, q, last, &qty)?;
+            let mut v = at(self, i);
+            if ty.is_array() && q_len.is_none() {
+                v = self.array_op(ComputeFn::Copy, vec![v], ty)?;
+            }
+            return self.nan_where_nan(sorted, k, n, v, ty, e);
+        }
+        let lastq = self.cast_scalar(last, qd);
+        let vi = self.binary(BinFn::Mul, lastq, q, &qty)?;
+        let above = self.binary(BinFn::Ge, vi, lastq, &bty)?;
+        let floor = self.elementwise(ComputeFn::Unary(UnFn::Floor), vec![vi], &qty, e)?;
+        let ity = retyped(&qty, DType::I64);
+        let prev = self.as_dtype(floor, &qty, DType::I64)?;
+        let next = self.binary(BinFn::Add, prev, one, &ity)?;
+        let prev = self.elementwise(ComputeFn::Where, vec![above, last, prev], &ity, e)?;
+        let next = self.elementwise(ComputeFn::Where, vec![above, last, next], &ity, e)?;
+        // NumPy's `v - previous_indexes`, the latter `-1` above the last index: in `f64`, then `qd`.
+        let fty = retyped(&qty, DType::F64);
+        let minus_one = self.constant(Scalar::F64(-1.0));
+        let below = self.elementwise(ComputeFn::Where, vec![above, minus_one, floor], &fty, e)?;
+        let vf = self.as_dtype(vi, &qty, DType::F64)?;
+        let t = self.binary(BinFn::Sub, vf, below, &fty)?;
+        let t = self.as_dtype(t, &fty, qd)?;
+        let qone = self.constant(Scalar::F64(1.0).cast(qd));
+        let rest = self.binary(BinFn::Sub, qone, t, &qty)?;
+        let half = self.constant(Scalar::F64(0.5).cast(qd));
+        let upper = self.binary(BinFn::Ge, t, half, &bty)?;
+        // A 1-d `q` leads the result: its fractions as `(len(q), 1, ..., 1)`.
+        let (t, rest, upper) = match (&q_len, ty) {
+            (Some(_), Ty::Array(_, s)) if s.len() > 1 => {
+                let mut entries = vec![IndexEntry::Full];
+                entries.extend(vec![IndexEntry::NewAxis; s.len() - 1]);
+                let lead = |l: &mut Self, v: ValueId| l.view_with(v, entries.clone(), vec![]);
+                (lead(self, t), lead(self, rest), lead(self, upper))
+            }
+            _ => (t, rest, upper),
+        };
+        let (a, bv) = (at(self, prev), at(self, next));
+        let diff = self.binary(BinFn::Sub, bv, a, &xty)?;
+        let up = self.binary(BinFn::Mul, diff, t, ty)?;
+        let lo = self.binary(BinFn::Add, a, up, ty)?;
+        let down = self.binary(BinFn::Mul, diff, rest, ty)?;
+        let hi = self.binary(BinFn::Sub, bv, down, ty)?;
+        let r = self.elementwise(ComputeFn::Where, vec![upper, hi, lo], ty, e)?;
+        debug_assert_eq!(ty.dtype(), Some(rd));
+        self.nan_where_nan(sorted, k, n, r, ty, e)
     }
 }
