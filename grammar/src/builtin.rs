@@ -127,7 +127,7 @@ builtins! {
     Sign: "sign", (1, 1), &[], UFUNC1;
     Square: "square", (1, 1), &[], UFUNC1;
     Reciprocal: "reciprocal", (1, 1), &[], UFUNC1;
-    Round: "round", (1, 1), &["decimals"], "round(x) | round(x, decimals=d) (d an integer literal)";
+    Round: "round", (1, 2), &["decimals"], "round(x) | round(x, d) | round(x, decimals=d) (d an integer literal)";
     LogicalNot: "logical_not", (1, 1), &[], UFUNC1;
     Minimum: "minimum", (2, 2), &[], MIN_MAX;
     Maximum: "maximum", (2, 2), &[], MIN_MAX;
@@ -140,7 +140,7 @@ builtins! {
     LogicalOr: "logical_or", (2, 2), &[], UFUNC2;
     LogicalXor: "logical_xor", (2, 2), &[], UFUNC2;
     Clip: "clip", (3, 3), &[], "clip(x, lo, hi)";
-    Where: "where", (3, 3), &[], "where(cond, a, b)";
+    Where: "where", (1, 3), &[], "where(cond, a, b) | where(cond) (nonzero(cond))";
     Sum: "sum", (1, 1), AXIS, REDUCTION;
     Prod: "prod", (1, 1), AXIS, REDUCTION;
     Min: "min", (1, 1), AXIS, REDUCTION;
@@ -229,6 +229,8 @@ builtins! {
     Quantile: "quantile", (2, 2), &["axis", "method"],
         "quantile(x, q) | quantile(x, q, axis=k) (q in [0, 1], a scalar or 1-d; method=linear)";
     Nonzero: "nonzero", (1, 1), &[], "nonzero(x)[0] | let (i,) = nonzero(x); | let (i, j) = nonzero(a); (or x.nonzero())";
+    Float: "float", (1, 1), &[], "float(s) (Python's, of a scalar)";
+    Int: "int", (1, 1), &[], "int(s) (Python's, of a scalar: toward zero)";
 }
 
 impl Builtin {
@@ -240,6 +242,7 @@ impl Builtin {
             ".T" => Some(Builtin::Transpose),
             "@" => Some(Builtin::Dot),
             _ if name.starts_with('.') => crate::methods::method_builtin(&name[1..]),
+            "around" => Some(Builtin::Round),
             _ => TABLE.iter().find(|r| r.name == name).map(|r| r.builtin),
         }
     }
@@ -274,6 +277,15 @@ impl Builtin {
         }
     }
 
+    /// The dtype a cast or Python's scalar conversion (`float(s)`, `int(s)`) converts to.
+    pub fn conversion_dtype(self) -> Option<DType> {
+        match self {
+            Builtin::Float => Some(DType::F64),
+            Builtin::Int => Some(DType::I64),
+            _ => self.cast_dtype(),
+        }
+    }
+
     /// Whether it reduces over a tuple of axes as well as one (`sum(x, axis=(0, 1))`): the
     /// reductions and those composed from them.
     pub fn reduces_axis_tuples(self) -> bool {
@@ -297,6 +309,31 @@ impl Builtin {
                 | B::Norm
                 | B::Ptp
                 | B::Average
+        )
+    }
+
+    /// Whether it takes NumPy's `keepdims=` (the reductions): the reduced axes stay, of size 1.
+    pub fn takes_keepdims(self) -> bool {
+        use Builtin as B;
+        matches!(
+            self,
+            B::Sum
+                | B::Prod
+                | B::Min
+                | B::Max
+                | B::Mean
+                | B::Any
+                | B::All
+                | B::CountNonzero
+                | B::Var
+                | B::Std
+                | B::ArgMin
+                | B::ArgMax
+                | B::NanSum
+                | B::NanMax
+                | B::NanMin
+                | B::NanMean
+                | B::Median
         )
     }
 
@@ -443,7 +480,7 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Floor, B::Ceil, B::Trunc],
         },
         DocRow {
-            calls: "`round(x)`, `round(x, decimals=d)`",
+            calls: "`round(x)`, `round(x, decimals=d)`, `round(x, d)`, `around(x, d)`, `x.round(d)`",
             result: "NumPy's `round`: `rint` (half to even) of a float (`bool -> f64` where NumPy gives \
                 `float16`); with `decimals=d` (an integer literal), NumPy's `rint(x * 10**d) / 10**d` (`d < 0`: \
                 `rint(x / 10**-d) * 10**-d`) in `x`'s float dtype, so `round(2.675, decimals=2)` is `2.67` as in \
@@ -511,7 +548,39 @@ pub const DOCS: &[DocRow] = {
             result: "elementwise, broadcast",
             builtins: &[B::Minimum, B::Maximum],
         },
-        DocRow { calls: "`where(c, a, b)`", result: "`a` where `c` else `b`, broadcast", builtins: &[B::Where] },
+        DocRow {
+            calls: "`where(c, a, b)`, `where(c)`",
+            result: "`a` where `c` else `b`, broadcast; `where(c)` of one argument is NumPy's: `nonzero(c)` (a tuple of \
+                index arrays; two arguments are E0501)",
+            builtins: &[B::Where],
+        },
+        DocRow {
+            calls: "`keepdims=true` (Python's `keepdims=True`) of `sum prod min max mean any all count_nonzero var std \
+                argmin argmax nansum nanmax nanmin nanmean median` (also as methods)",
+            result: "NumPy's `keepdims`: the reduced axes (`axis=k`, a tuple, or every axis without `axis=`) stay, \
+                of size 1, so `x - x.mean(axis=1, keepdims=true)` broadcasts as in NumPy; `keepdims=false` is the \
+                plain reduction. The reduction, then a view with a new axis at each reduced position (without \
+                `axis=`, its scalar filled into a new array of ones' shape)",
+            builtins: &[
+                B::Sum,
+                B::Prod,
+                B::Min,
+                B::Max,
+                B::Mean,
+                B::Any,
+                B::All,
+                B::CountNonzero,
+                B::Var,
+                B::Std,
+                B::ArgMin,
+                B::ArgMax,
+                B::NanSum,
+                B::NanMax,
+                B::NanMin,
+                B::NanMean,
+                B::Median,
+            ],
+        },
         DocRow {
             calls: "`sum prod min max mean (x)`",
             result: "reduction over all elements: a scalar",
@@ -913,8 +982,24 @@ pub const DOCS: &[DocRow] = {
             result: "casts, NumPy's `astype` (float to int truncates toward zero; integers wrap)",
             builtins: &[B::F64, B::F32, B::I64, B::I32, B::U64, B::U8, B::Bool],
         },
+        DocRow {
+            calls: "`float(s)`, `int(s)`",
+            result: "Python's conversions of a scalar `s` (a 0-d value, a reduction's result): `f64(s)`, `i64(s)` \
+                (`int` truncates toward zero: `int(-2.7)` is `-2`); `bool(s)` is the cast above. Of an array \
+                E0503, whose help names `x.astype(f64)` (NumPy raises for a size other than 1)",
+            builtins: &[B::Float, B::Int],
+        },
     ]
 };
+
+/// The value of a bool keyword argument (`keepdims=true`), also in Python's spelling (`True`).
+pub fn bool_literal(e: &Expr) -> Option<bool> {
+    match &e.kind {
+        ExprKind::Bool(b) => Some(*b),
+        ExprKind::Var(v) if v.name == "True" || v.name == "False" => Some(v.name == "True"),
+        _ => None,
+    }
+}
 
 /// The table of builtin functions of `docs/language.md` (under "## Builtin functions"), as
 /// markdown: a header and one line per row of [`DOCS`].

@@ -31,15 +31,47 @@ pub(super) struct Call<'a> {
     pub(super) ord: bool,
     /// Whether a keyword argument was wrong; the call's type is then an error.
     pub(super) bad: bool,
+    /// `keepdims=true` (a reduction's), when given.
+    pub(super) keepdims: bool,
 }
 
 impl Checker {
     /// Checks a call of builtin `b` (`e`, with `args` and `kwargs`) and returns its type.
     pub fn builtin(&mut self, b: Builtin, args: &[Expr], kwargs: &[(Ident, Expr)], e: &Expr) -> Ty {
         use Builtin as B;
-        let mut c =
-            Call { b, args, e, dtype: None, axis: None, axes: None, decimals: None, n: None, ord: false, bad: false };
+        let mut c = Call {
+            b,
+            args,
+            e,
+            dtype: None,
+            axis: None,
+            axes: None,
+            decimals: None,
+            n: None,
+            ord: false,
+            bad: false,
+            keepdims: false,
+        };
         self.keywords(&mut c, kwargs);
+        if b == B::Round && args.len() == 2 {
+            // `round(x, d)`: `decimals=` given by position.
+            self.expr(&args[1]);
+            match (literal_int(&args[1]), c.decimals) {
+                (Some(d), None) => {
+                    self.retype_literal(&args[1], Ty::Scalar(DType::I64));
+                    c.decimals = Some(d);
+                }
+                _ => {
+                    self.error(
+                        "E0503",
+                        "`round`'s decimals must be one integer literal",
+                        args[1].span.clone(),
+                        "not an integer literal",
+                    );
+                    c.bad = true;
+                }
+            }
+        }
         if !self.arity(&c) {
             return Ty::Error;
         }
@@ -77,9 +109,44 @@ impl Checker {
             B::Sign | B::Square | B::Reciprocal | B::Round | B::LogicalNot => self.ufunc1(&c),
             B::Hypot | B::Fmod | B::Power | B::LogicalAnd | B::LogicalOr | B::LogicalXor => self.ufunc2(&c),
             B::Clip => self.clip(&c),
-            B::Minimum | B::Maximum | B::Where => self.selection(&c),
+            B::Minimum | B::Maximum => self.selection(&c),
+            B::Where if args.len() == 3 => self.selection(&c),
             B::Arctan2 | B::Copysign => self.float_binary(&c),
             B::F64 | B::F32 | B::I64 | B::I32 | B::U64 | B::U8 | B::Bool => self.cast(&c),
+            B::Float | B::Int => match self.cast(&c) {
+                Ty::Array(..) => {
+                    let t = self.types[args[0].id.0 as usize].clone();
+                    self.err(
+                        Diagnostic::error(
+                            "E0503",
+                            format!("`{}` converts a scalar, found {t}", b.name()),
+                            args[0].span.clone(),
+                            "an array",
+                        )
+                        .with_help(format!(
+                            "convert an array elementwise with `x.astype({})`",
+                            if b == B::Int { "i64" } else { "f64" }
+                        )),
+                    );
+                    Ty::Error
+                }
+                t => t,
+            },
+            B::Where => {
+                for a in args {
+                    self.expr(a);
+                }
+                self.err(
+                    Diagnostic::error(
+                        "E0501",
+                        format!("`where` takes 1 or 3 arguments but {} were given", args.len()),
+                        e.span.clone(),
+                        "wrong number of arguments",
+                    )
+                    .with_help("`where(c, a, b)` selects, `where(c)` is `nonzero(c)`"),
+                );
+                Ty::Error
+            }
             B::Sum | B::Prod | B::Min | B::Max | B::Mean | B::Any | B::All | B::CountNonzero | B::Var | B::Std => {
                 self.reduction(&c)
             }
@@ -127,9 +194,33 @@ impl Checker {
         };
         if c.bad {
             Ty::Error
+        } else if c.keepdims {
+            self.keep_dims(&c, t)
         } else {
             t
         }
+    }
+
+    /// NumPy's `keepdims=true`: reduction type `t` with a size-1 axis at each reduced position.
+    fn keep_dims(&self, c: &Call, t: Ty) -> Ty {
+        let s = match self.types.get(c.args[0].id.0 as usize) {
+            Some(Ty::Array(_, s)) => s.clone(),
+            _ => return t,
+        };
+        let (Some(d), r) = (t.dtype(), s.len() as i64) else { return t };
+        let reduced: Vec<i64> = match (&c.axes, c.axis) {
+            (Some((ks, _)), _) => ks.clone(),
+            (None, Some((k, _))) => vec![k],
+            (None, None) => (0..r).collect(),
+        };
+        let reduced: Vec<i64> = reduced.iter().map(|&k| if k < 0 { k + r } else { k }).collect();
+        let mut kept = match t {
+            Ty::Array(_, ks) => ks.into_iter(),
+            _ => vec![].into_iter(),
+        };
+        let shape =
+            (0..r).map(|k| if reduced.contains(&k) { Size::lit(1) } else { kept.next().unwrap_or(Size::lit(1)) });
+        Ty::Array(d, shape.collect())
     }
 
     /// Checks the keyword arguments of a call against the builtin's (E0502) and records `dtype=`
@@ -137,7 +228,8 @@ impl Checker {
     fn keywords<'a>(&mut self, c: &mut Call<'a>, kwargs: &'a [(Ident, Expr)]) {
         let row = c.b.row();
         for (k, v) in kwargs {
-            if !row.keywords.contains(&k.name.as_str()) {
+            let keepdims = k.name == "keepdims" && c.b.takes_keepdims();
+            if !keepdims && !row.keywords.contains(&k.name.as_str()) {
                 self.err(
                     Diagnostic::error(
                         "E0502",
@@ -152,6 +244,22 @@ impl Checker {
                 continue;
             }
             match k.name.as_str() {
+                "keepdims" => match crate::builtin::bool_literal(v) {
+                    Some(keep) => {
+                        self.set_ty(v.id, Ty::Scalar(DType::Bool));
+                        c.keepdims = keep;
+                    }
+                    None => {
+                        self.expr(v);
+                        self.error(
+                            "E0503",
+                            "`keepdims=` must be `true` or `false`",
+                            v.span.clone(),
+                            "not a bool literal",
+                        );
+                        c.bad = true;
+                    }
+                },
                 "dtype" => match &v.kind {
                     ExprKind::DTypeName(d) => {
                         self.set_ty(v.id, Ty::Unit);
@@ -669,7 +777,7 @@ impl Checker {
     /// Casts: `f64(x)`, `f32(x)`, `i64(x)`, `bool(x)`.
     fn cast(&mut self, c: &Call) -> Ty {
         let t = self.value(&c.args[0]);
-        match c.b.cast_dtype() {
+        match c.b.conversion_dtype() {
             Some(d) if t.dtype().is_some() => with_dtype(&t, d),
             _ => Ty::Error,
         }

@@ -353,7 +353,11 @@ impl Checker {
 
     /// Checks a call: resolves it once (recorded in [`crate::Checked::callees`]), then checks it.
     fn call(&mut self, func: &Ident, args: &[Expr], kwargs: &[(Ident, Expr)], e: &Expr) -> Ty {
-        let callee = self.resolve(&func.name);
+        let mut callee = self.resolve(&func.name);
+        if callee == Some(Callee::Builtin(Builtin::Where)) && args.len() == 1 && kwargs.is_empty() {
+            // NumPy's `where(cond)` of one argument is `nonzero(cond)`.
+            callee = Some(Callee::Builtin(Builtin::Nonzero));
+        }
         self.set_callee(e.id, callee);
         match callee {
             Some(Callee::Builtin(b)) => return self.builtin(b, args, kwargs, e),

@@ -1106,6 +1106,13 @@ impl Lowerer<'_> {
         e: &Expr,
     ) -> LResult<Vec<ValueId>> {
         use Builtin as B;
+        if let Some(keep) = Self::kwarg(kwargs, "keepdims").filter(|_| b.takes_keepdims()) {
+            let rest: Vec<(ast::Ident, Expr)> = kwargs.iter().filter(|(k, _)| k.name != "keepdims").cloned().collect();
+            if arrayc_grammar::builtin::bool_literal(keep) != Some(true) {
+                return self.builtin_call(b, args, &rest, ty, e);
+            }
+            return Ok(vec![self.keep_dims(b, args, &rest, ty, e)?]);
+        }
         if let (B::AddAt, Some(ExprKind::Tuple(items))) = (b, args.get(1).map(|a| &a.kind)) {
             // `add_at(x, (i, j), v)`: one index array per leading axis, broadcast together (as checked).
             let x = self.expr(&args[0])?;
@@ -1240,12 +1247,18 @@ impl Lowerer<'_> {
                 self.elementwise(f, vals, ty, e)?
             }
             B::IsNan | B::IsInf | B::IsFinite => self.float_test(b, vals[0], &args[0], ty, e)?,
-            B::F64 | B::F32 | B::I64 | B::I32 | B::U64 | B::U8 | B::Bool => {
-                let Some(d) = b.cast_dtype() else { return Err(self.not_lowered(b, e)) };
-                if ty.is_array() {
-                    self.array_op(ComputeFn::Copy, vals, ty)?
-                } else {
-                    self.cast_scalar(vals[0], d)
+            B::F64 | B::F32 | B::I64 | B::I32 | B::U64 | B::U8 | B::Bool | B::Float | B::Int => {
+                let Some(d) = b.conversion_dtype() else { return Err(self.not_lowered(b, e)) };
+                match self.f.ty(vals[0]) {
+                    _ if ty.is_array() => self.array_op(ComputeFn::Copy, vals, ty)?,
+                    // `bool(s)` of a number: `s != 0` (Python's truth, NaN true).
+                    Type::Scalar(src)
+                        if d == DType::Bool && src != DType::Bool && !self.consts.contains_key(&vals[0]) =>
+                    {
+                        let zero = self.constant(Scalar::I64(0).cast(src));
+                        self.scalar_binary(BinFn::Ne, vals[0], zero, src)
+                    }
+                    _ => self.cast_scalar(vals[0], d),
                 }
             }
             B::Dot => self.dot(vals[0], vals[1], args, ty, e)?,
@@ -1294,8 +1307,10 @@ impl Lowerer<'_> {
             | B::LogicalOr
             | B::LogicalXor
             | B::Clip => {
-                let decimals = Self::kwarg(kwargs, "decimals").map(|d| self.const_int(d)).transpose()?;
-                self.composed_ufunc(b, &vals, args, decimals, ty, e)?
+                let decimals = Self::kwarg(kwargs, "decimals").or(args.get(1).filter(|_| b == B::Round));
+                let decimals = decimals.map(|d| self.const_int(d)).transpose()?;
+                let n = if b == B::Round { 1 } else { vals.len() };
+                self.composed_ufunc(b, &vals[..n], &args[..n], decimals, ty, e)?
             }
             B::Any | B::All | B::CountNonzero => {
                 let axes = self.axes_kwarg(kwargs, vals[0])?;
@@ -1316,6 +1331,47 @@ impl Lowerer<'_> {
             }
         };
         Ok(vec![v])
+    }
+
+    /// NumPy's `keepdims=true` of reduction `b` (of type `ty`, the reduced axes of size 1): the
+    /// reduction (`kwargs` without `keepdims=`), then a view with a new axis at each reduced
+    /// position; a reduction of every axis (a scalar) fills a new array of shape `(1, .., 1)`.
+    fn keep_dims(
+        &mut self,
+        b: Builtin,
+        args: &[Expr],
+        kwargs: &[(ast::Ident, Expr)],
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<ValueId> {
+        use IndexEntry::{Full, NewAxis};
+        let (Ty::Array(d, shape), Ty::Array(..)) = (ty, self.ty_of(&args[0])) else {
+            return Ok(self.builtin_call(b, args, kwargs, ty, e)?[0]);
+        };
+        let r = shape.len();
+        let mut reduced: Vec<usize> = (0..r).collect();
+        if let Some(a) = Self::kwarg(kwargs, "axis") {
+            let items: Vec<&Expr> = match &a.kind {
+                ExprKind::Tuple(items) => items.iter().collect(),
+                _ => vec![a],
+            };
+            reduced.clear();
+            for item in items {
+                let k = self.const_int(item)?;
+                reduced.push(if k < 0 { k + r as i64 } else { k } as usize);
+            }
+        }
+        let kept: Vec<Size> = (0..r).filter(|k| !reduced.contains(k)).map(|k| shape[k].clone()).collect();
+        let inner_ty = if kept.is_empty() { Ty::Scalar(*d) } else { Ty::Array(*d, kept) };
+        let v = self.builtin_call(b, args, kwargs, &inner_ty, e)?[0];
+        if let Type::Array(..) = self.f.ty(v) {
+            let entries = (0..r).map(|k| if reduced.contains(&k) { NewAxis } else { Full }).collect();
+            return Ok(self.expand(v, entries));
+        }
+        let ones = (0..r).map(|_| self.i64_const(1)).collect();
+        let out = self.new_array(*d, ones);
+        self.emit(OpKind::Compute { func: ComputeFn::Fill, out, ins: vec![v] });
+        Ok(out)
     }
 
     /// The error for a builtin that the lowering's tables do not map as its family requires: a
