@@ -38,6 +38,7 @@ impl Lowerer<'_> {
             B::Diff => self.diff(args, kwargs, ty)?,
             B::Outer => self.outer(args, ty)?,
             B::Eye | B::Identity => self.eye(args, kwargs, ty)?,
+            B::Tril | B::Triu => self.tri(b, args, kwargs, ty, e)?,
             B::Swapaxes | B::Moveaxis => {
                 let x = self.expr(&args[0])?;
                 let Type::Array(_, r) = self.f.ty(x) else { unreachable!("checked: an array") };
@@ -257,6 +258,40 @@ impl Lowerer<'_> {
             return Ok(on);
         }
         self.array_op(ComputeFn::Copy, vec![on], ty)
+    }
+
+    /// `tril(x, k)` (`triu`): `where(j - i <= k, x, 0)` (`>=`) with `i`, `j` the row and column
+    /// positions of the last two axes (of a 1-d `x`, both its one axis: NumPy's `(n, n)` result).
+    fn tri(&mut self, b: Builtin, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        let Ty::Array(dt, shape) = ty else { unreachable!("checked: an array") };
+        let x = self.expr(&args[0])?;
+        let k = match args.get(1).or(Self::kwarg(kwargs, "k")) {
+            Some(a) => {
+                let v = self.expr(a)?;
+                self.cast_scalar(v, DType::I64)
+            }
+            None => self.i64_const(0),
+        };
+        let Type::Array(_, r) = self.f.ty(x) else { unreachable!("checked: an array") };
+        let (n, m) = if r == 1 { (self.dim(x, 0), self.dim(x, 0)) } else { (self.dim(x, r - 2), self.dim(x, r - 1)) };
+        let iota = |l: &mut Self, size: ValueId| {
+            let out = l.new_array(DType::I64, vec![size]);
+            let (start, step) = (l.i64_const(0), l.i64_const(1));
+            l.emit(OpKind::Compute { func: ComputeFn::Arange, out, ins: vec![start, step] });
+            out
+        };
+        let rows = iota(self, n);
+        let cols = iota(self, m);
+        let rows = self.view_with(rows, vec![IndexEntry::Full, IndexEntry::NewAxis], vec![]);
+        let cols = self.view_with(cols, vec![IndexEntry::NewAxis, IndexEntry::Full], vec![]);
+        let last2 = shape[shape.len() - 2..].to_vec();
+        let offset =
+            self.array_op(ComputeFn::Binary(BinFn::Sub), vec![cols, rows], &Ty::Array(DType::I64, last2.clone()))?;
+        let cmp = if b == Builtin::Tril { BinFn::Le } else { BinFn::Ge };
+        let keep = self.array_op(ComputeFn::Binary(cmp), vec![offset, k], &Ty::Array(DType::Bool, last2))?;
+        let zero = self.constant(Scalar::I64(0).cast(*dt));
+        let v = self.broadcast_operands(&[keep, x, zero], ty);
+        self.elementwise(ComputeFn::Where, v, ty, e)
     }
 
     /// `nansum`, `nanmax`, `nanmin`, `nanmean` of `args[0]` along `axis=` (or of every element):
