@@ -233,6 +233,8 @@ builtins! {
     Fmin: "fmin", (2, 2), &[], "fmax(a, b) / fmin(a, b)";
     Tril: "tril", (1, 2), &["k"], "tril(x) | tril(x, k) | tril(x, k=j) (x an array, k an integer)";
     Triu: "triu", (1, 2), &["k"], "triu(x) | triu(x, k) | triu(x, k=j) (x an array, k an integer)";
+    NanToNum: "nan_to_num", (1, 1), &["nan", "posinf", "neginf"],
+        "nan_to_num(x) | nan_to_num(x, nan=0.0, posinf=big, neginf=-big) (numeric scalars)";
 }
 
 impl Builtin {
@@ -925,6 +927,14 @@ pub const DOCS: &[DocRow] = {
                 axes; a 1-d `x` of size `n` gives an `(n, n)` array, as NumPy's. A `where` of the column \
                 minus the row position against `k`; fused",
             builtins: &[B::Tril, B::Triu],
+        },
+        DocRow {
+            calls: "`nan_to_num(x)`, `nan=v`, `posinf=p`, `neginf=m`",
+            result: "NumPy's `nan_to_num`: a copy of `x` with NaN replaced by `v` (default `0.0`), `inf` by `p` \
+                (default the largest finite value of `x`'s dtype) and `-inf` by `m` (default the most negative \
+                finite value), the replacements numeric scalars cast to `x`'s dtype; integers and bools \
+                unchanged (a copy). Fused",
+            builtins: &[B::NanToNum],
         },
         DocRow {
             calls: "`f64(x) f32(x) i64(x) i32(x) u64(x) u8(x) bool(x)`",

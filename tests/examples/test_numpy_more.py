@@ -1,5 +1,5 @@
 """More of NumPy's functions composed of arrayc's operations against NumPy (docs/language.md,
-"Builtin functions"): `fmax`, `fmin` (NaN-ignoring), `tril`, `triu`, and the keyword spellings
+"Builtin functions"): `fmax`, `fmin` (NaN-ignoring), `tril`, `triu`, `nan_to_num`, and the keyword spellings
 `linspace(start, stop, num=n)` and `clip(x, a_min=lo, a_max=hi)` (`min=`, `max=`), on several
 dtypes and shapes (empty ones included), on the CPU and on the GPU kernels (emulated, and the GPU
 where there is one). Then the checker's errors, each naming the place."""
@@ -128,6 +128,32 @@ def test_keyword_spellings_of_linspace_and_clip(target, tmp_path):
         assert_same(g, w, f"result {k}")
 
 
+@pytest.mark.parametrize("target", TARGETS)
+def test_nan_to_num_matches_numpy(target, tmp_path):
+    """`nan_to_num` with the defaults (the dtype's largest finite values: `f32`'s for `f32`), with
+    each replacement given (a literal, a run-time scalar), of integers and bools (unchanged), of an
+    empty array and of a scalar; a consumer fuses."""
+    src = """fn main(x: f64[n], p: f32[n], i: i64[n], b: bool[n], z: f64[0], r: f64, s: f64) -> (f64[n], f32[n], f64[n], f32[n], i64[n], bool[n], f64[0], f64, f64[n]) {
+    return (nan_to_num(x), nan_to_num(p), np.nan_to_num(x, nan=-1.5, posinf=r, neginf=-7), nan_to_num(p, posinf=1, nan=r),
+            nan_to_num(i, nan=3), nan_to_num(b), nan_to_num(z), nan_to_num(s), nan_to_num(x) * 0.5 + 1.0);
+}
+"""
+    x = np.array([np.nan, np.inf, -np.inf, 1.0, -0.0, 2.5])
+    p = x.astype(np.float32)
+    i = np.array([1, -2, 3, 0, 5, 6], dtype=np.int64)
+    b = i > 1
+    z = np.zeros(0)
+    r, s = 9.25, float("-inf")
+    proc, got = run_source(src, {"x": x, "p": p, "i": i, "b": b, "z": z}, tmp_path,
+                           flags=["--target", target, "--arg", f"r={r}", "--arg", f"s={s}"])
+    assert proc.returncode == 0, proc.stderr
+    want = [np.nan_to_num(x), np.nan_to_num(p), np.nan_to_num(x, nan=-1.5, posinf=r, neginf=-7),
+            np.nan_to_num(p, posinf=1, nan=r), np.nan_to_num(i, nan=3), np.nan_to_num(b), np.nan_to_num(z),
+            np.float64(np.nan_to_num(s)), np.nan_to_num(x) * 0.5 + 1.0]
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert_same(g, w, f"result {k}")
+
+
 @pytest.mark.parametrize(
     "src, code, words",
     [
@@ -137,6 +163,9 @@ def test_keyword_spellings_of_linspace_and_clip(target, tmp_path):
         ("fn f(x: f64[n, m]) -> f64[n, m] { return triu(x, 1.5); }", "E", "diagonal `k` of `triu`"),
         ("fn f(x: f64[n, m]) -> f64[n, m] { return tril(x, 1, k=2); }", "E0502", "`k` twice"),
         ("fn f(x: f64[n, m]) -> f64[n, m] { return tril(x, j=2); }", "E0502", "no keyword argument `j`"),
+        ("fn f(x: f64[n]) -> f64[n] { return nan_to_num(x, 0.0); }", "E0501", "nan_to_num"),
+        ("fn f(x: f64[n]) -> f64[n] { return nan_to_num(x, copy=false); }", "E0502", "no keyword argument `copy`"),
+        ("fn f(x: f64[n]) -> f64[n] { return nan_to_num(x, nan=x); }", "E0503", "not a numeric scalar"),
         ("fn f() -> f64[5] { return linspace(0, 1, number=5); }", "E0502", "no keyword argument `number`"),
         ("fn f(x: f64[n]) -> f64[n] { return clip(x, a_min=0, hi=1); }", "E0502", "no keyword argument `hi`"),
         ("fn f(x: f64[n]) -> f64[n] { return clip(x, 0, 1, a_max=2); }", "E0502", "no keyword argument `a_max`"),

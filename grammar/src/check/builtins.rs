@@ -111,9 +111,16 @@ impl Checker {
             B::Normal | B::Integers => self.random_draws(&c),
             B::Convolve => self.convolve(&c, kwargs),
             B::Sort | B::Argsort => self.sort(&c),
-            B::Diff | B::Outer | B::Eye | B::Identity | B::Swapaxes | B::Moveaxis | B::Trace | B::Tril | B::Triu => {
-                self.numpy_func(&c)
-            }
+            B::Diff
+            | B::Outer
+            | B::Eye
+            | B::Identity
+            | B::Swapaxes
+            | B::Moveaxis
+            | B::Trace
+            | B::Tril
+            | B::Triu
+            | B::NanToNum => self.numpy_func(&c),
             B::NanSum | B::NanMax | B::NanMin | B::NanMean | B::Norm | B::Median => self.reduction(&c),
             B::Isclose
             | B::Allclose
@@ -293,7 +300,7 @@ impl Checker {
                         c.bad = true;
                     }
                 }
-                "loc" | "scale" | "rtol" | "atol" => {
+                "loc" | "scale" | "rtol" | "atol" | "nan" | "posinf" | "neginf" => {
                     let t = self.value(v);
                     if !matches!(t, Ty::Scalar(d) if d.is_int() || d.is_float()) && t != Ty::Error {
                         self.error(

@@ -32,6 +32,13 @@ impl Checker {
             B::Outer => self.outer(c),
             B::Eye | B::Identity => self.eye(c),
             B::Tril | B::Triu => self.tri(c),
+            B::NanToNum => {
+                let t = self.value(&c.args[0]);
+                if c.bad || t.dtype().is_none() {
+                    return Ty::Error;
+                }
+                t
+            }
             B::Swapaxes | B::Moveaxis => self.permute_axes(c),
             B::Isclose | B::Allclose => {
                 let ta = self.value(&c.args[0]);

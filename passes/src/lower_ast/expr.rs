@@ -1166,6 +1166,7 @@ impl Lowerer<'_> {
             | B::Eye
             | B::Tril
             | B::Triu
+            | B::NanToNum
             | B::Identity
             | B::Swapaxes
             | B::Moveaxis

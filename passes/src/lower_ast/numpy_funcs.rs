@@ -39,6 +39,7 @@ impl Lowerer<'_> {
             B::Outer => self.outer(args, ty)?,
             B::Eye | B::Identity => self.eye(args, kwargs, ty)?,
             B::Tril | B::Triu => self.tri(b, args, kwargs, ty, e)?,
+            B::NanToNum => self.nan_to_num(args, kwargs, ty, e)?,
             B::Swapaxes | B::Moveaxis => {
                 let x = self.expr(&args[0])?;
                 let Type::Array(_, r) = self.f.ty(x) else { unreachable!("checked: an array") };
@@ -258,6 +259,37 @@ impl Lowerer<'_> {
             return Ok(on);
         }
         self.array_op(ComputeFn::Copy, vec![on], ty)
+    }
+
+    /// `nan_to_num(x, nan=v, posinf=p, neginf=m)`: of a float `x`, `where(x != x, v, where(x == inf,
+    /// p, where(x == -inf, m, x)))` (`p`, `m` by default the dtype's largest and most negative finite
+    /// values); of another dtype a copy of `x`.
+    fn nan_to_num(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        let x = self.expr(&args[0])?;
+        let dt = ty.dtype().expect("checked: a value");
+        if !dt.is_float() {
+            return if ty.is_array() { self.array_op(ComputeFn::Copy, vec![x], ty) } else { Ok(x) };
+        }
+        let big = if dt == DType::F32 { f32::MAX as f64 } else { f64::MAX };
+        let mut fills = vec![];
+        for (name, default) in [("nan", 0.0), ("posinf", big), ("neginf", -big)] {
+            fills.push(match Self::kwarg(kwargs, name) {
+                Some(a) => {
+                    let v = self.expr(a)?;
+                    self.cast_scalar(v, dt)
+                }
+                None => self.constant(Scalar::F64(default).cast(dt)),
+            });
+        }
+        let bty = retyped(ty, DType::Bool);
+        let inf = self.constant(Scalar::F64(f64::INFINITY).cast(dt));
+        let minus_inf = self.constant(Scalar::F64(f64::NEG_INFINITY).cast(dt));
+        let is_nan = self.binary(BinFn::Ne, x, x, &bty)?;
+        let is_inf = self.binary(BinFn::Eq, x, inf, &bty)?;
+        let is_minus_inf = self.binary(BinFn::Eq, x, minus_inf, &bty)?;
+        let r = self.elementwise(ComputeFn::Where, vec![is_minus_inf, fills[2], x], ty, e)?;
+        let r = self.elementwise(ComputeFn::Where, vec![is_inf, fills[1], r], ty, e)?;
+        self.elementwise(ComputeFn::Where, vec![is_nan, fills[0], r], ty, e)
     }
 
     /// `tril(x, k)` (`triu`): `where(j - i <= k, x, 0)` (`>=`) with `i`, `j` the row and column
