@@ -91,7 +91,7 @@ builtins! {
     FullLike: "full_like", (2, 2), DTYPE, "full_like(x, value, dtype=...)";
     Arange: "arange", (1, 3), DTYPE,
         "arange(stop) | arange(start, stop) | arange(start, stop, step), dtype=...";
-    Linspace: "linspace", (3, 3), &["endpoint"], "linspace(start, stop, num) | linspace(start, stop, num, endpoint=false)";
+    Linspace: "linspace", (3, 3), &["endpoint"], "linspace(start, stop, num) | linspace(start, stop, num=n) | linspace(start, stop, num, endpoint=false)";
     Random: "random", (0, ANY), &["seed"], "random(d0, ..., seed=0)";
     Normal: "normal", (0, ANY), &["seed", "loc", "scale"], "normal(d0, ..., seed=0, loc=0.0, scale=1.0)";
     Integers: "integers", (2, ANY), &["seed"], "integers(low, high, d0, ..., seed=0) (low < high integers)";
@@ -139,7 +139,7 @@ builtins! {
     LogicalAnd: "logical_and", (2, 2), &[], UFUNC2;
     LogicalOr: "logical_or", (2, 2), &[], UFUNC2;
     LogicalXor: "logical_xor", (2, 2), &[], UFUNC2;
-    Clip: "clip", (3, 3), &[], "clip(x, lo, hi)";
+    Clip: "clip", (3, 3), &[], "clip(x, lo, hi) | clip(x, a_min=lo, a_max=hi) (or min=, max=)";
     Where: "where", (1, 3), &[], "where(cond, a, b) | where(cond) (nonzero(cond))";
     Sum: "sum", (1, 1), AXIS, REDUCTION;
     Prod: "prod", (1, 1), AXIS, REDUCTION;
@@ -231,6 +231,12 @@ builtins! {
     Nonzero: "nonzero", (1, 1), &[], "nonzero(x)[0] | let (i,) = nonzero(x); | let (i, j) = nonzero(a); (or x.nonzero())";
     Float: "float", (1, 1), &[], "float(s) (Python's, of a scalar)";
     Int: "int", (1, 1), &[], "int(s) (Python's, of a scalar: toward zero)";
+    Fmax: "fmax", (2, 2), &[], "fmax(a, b) / fmin(a, b)";
+    Fmin: "fmin", (2, 2), &[], "fmax(a, b) / fmin(a, b)";
+    Tril: "tril", (1, 2), &["k"], "tril(x) | tril(x, k) | tril(x, k=j) (x an array, k an integer)";
+    Triu: "triu", (1, 2), &["k"], "triu(x) | triu(x, k) | triu(x, k=j) (x an array, k an integer)";
+    NanToNum: "nan_to_num", (1, 1), &["nan", "posinf", "neginf"],
+        "nan_to_num(x) | nan_to_num(x, nan=0.0, posinf=big, neginf=-big) (numeric scalars)";
 }
 
 impl Builtin {
@@ -398,7 +404,7 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Arange],
         },
         DocRow {
-            calls: "`linspace(start, stop, num)`, `endpoint=false`",
+            calls: "`linspace(start, stop, num)`, `num=n`, `endpoint=false`",
             result: "`f64[num]`: `num` evenly spaced values from `start` to `stop`, `stop` included (with \
                 `endpoint=false`: excluded, the step `(stop - start) / num`), as NumPy's",
             builtins: &[B::Linspace],
@@ -528,7 +534,7 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::LogicalAnd, B::LogicalOr, B::LogicalXor, B::LogicalNot],
         },
         DocRow {
-            calls: "`clip(x, lo, hi)`",
+            calls: "`clip(x, lo, hi)`, `clip(x, a_min=lo, a_max=hi)`, `min=lo`, `max=hi`",
             result: "NumPy's `clip`: `minimum(maximum(x, lo), hi)`, the three broadcast and promoted together (a \
                 NaN stays NaN)",
             builtins: &[B::Clip],
@@ -976,6 +982,28 @@ pub const DOCS: &[DocRow] = {
                 is E0309, whose help names `flatnonzero`. `flatnonzero(x)`, then `(p // stride) % size` \
                 per axis",
             builtins: &[B::Nonzero],
+        },
+        DocRow {
+            calls: "`fmax(a, b)`, `fmin(a, b)`",
+            result: "NumPy's `fmax`/`fmin`: `maximum`/`minimum` ignoring NaNs (the other operand where one \
+                is NaN, NaN only where both are), broadcast and promoted as `maximum`; fused",
+            builtins: &[B::Fmax, B::Fmin],
+        },
+        DocRow {
+            calls: "`tril(x)`, `triu(x)`, `tril(x, k)`, `k=j`",
+            result: "NumPy's `tril`/`triu`: `x` with the elements above (`tril`) or below (`triu`) diagonal \
+                `k` (default 0, positive above the main diagonal, any integer) set to zero, over the last two \
+                axes; a 1-d `x` of size `n` gives an `(n, n)` array, as NumPy's. A `where` of the column \
+                minus the row position against `k`; fused",
+            builtins: &[B::Tril, B::Triu],
+        },
+        DocRow {
+            calls: "`nan_to_num(x)`, `nan=v`, `posinf=p`, `neginf=m`",
+            result: "NumPy's `nan_to_num`: a copy of `x` with NaN replaced by `v` (default `0.0`), `inf` by `p` \
+                (default the largest finite value of `x`'s dtype) and `-inf` by `m` (default the most negative \
+                finite value), the replacements numeric scalars cast to `x`'s dtype; integers and bools \
+                unchanged (a copy). Fused",
+            builtins: &[B::NanToNum],
         },
         DocRow {
             calls: "`f64(x) f32(x) i64(x) i32(x) u64(x) u8(x) bool(x)`",

@@ -60,12 +60,30 @@ pub fn subscript(ids: &Cell<u32>, base: Expr, mut index: Vec<Index>, span: Span)
     mk(ids, ExprKind::Subscript { base: Box::new(base), index }, span)
 }
 
+/// NumPy's keyword spellings of positional arguments: `linspace(start, stop, num=n)`,
+/// `clip(x, a_min=lo, a_max=hi)` (NumPy 2's `min=`/`max=` too) pass the keyword's value as the
+/// positional argument at its place, when the arguments before it are given positionally. Any other
+/// use stays a keyword, for the checker's unknown-keyword error (E0502).
+fn keyword_positional(name: &str, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ident, Expr)>) {
+    let places: &[&[&str]] = match name {
+        "linspace" => &[&[], &[], &["num"]],
+        "clip" => &[&[], &["a_min", "min"], &["a_max", "max"]],
+        _ => return,
+    };
+    while let Some(names) = places.get(args.len()) {
+        let Some(at) = kwargs.iter().position(|(k, _)| names.contains(&k.name.as_str())) else { return };
+        let (_, v) = kwargs.remove(at);
+        args.push(v);
+    }
+}
+
 /// NumPy's positional `axis`: a call of a builtin that takes `axis=` with one positional argument
 /// more than it takes otherwise (`sum(x, -1)`, `x.sum(0)`, `concatenate((a, b), 1)`,
 /// `take(x, idx, 0)`) passes that last argument as `axis=` (`func` is the builtin's name, or a
 /// method's `.name`). Any other call is left as it is, for the checker's arity error.
 pub fn positional_axis(func: &Ident, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ident, Expr)>) {
     let name = func.name.strip_prefix('.').unwrap_or(&func.name);
+    keyword_positional(name, args, kwargs);
     let Some(row) = crate::builtin::Builtin::from_name(name).map(|b| b.row()) else { return };
     let takes_axis = row.keywords.contains(&"axis") && !kwargs.iter().any(|(k, _)| k.name == "axis");
     // arrayc's axes are integer literals; anything else stays an argument, for the arity error

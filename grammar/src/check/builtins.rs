@@ -109,7 +109,7 @@ impl Checker {
             B::Sign | B::Square | B::Reciprocal | B::Round | B::LogicalNot => self.ufunc1(&c),
             B::Hypot | B::Fmod | B::Power | B::LogicalAnd | B::LogicalOr | B::LogicalXor => self.ufunc2(&c),
             B::Clip => self.clip(&c),
-            B::Minimum | B::Maximum => self.selection(&c),
+            B::Minimum | B::Maximum | B::Fmax | B::Fmin => self.selection(&c),
             B::Where if args.len() == 3 => self.selection(&c),
             B::Arctan2 | B::Copysign => self.float_binary(&c),
             B::F64 | B::F32 | B::I64 | B::I32 | B::U64 | B::U8 | B::Bool => self.cast(&c),
@@ -178,7 +178,16 @@ impl Checker {
             B::Normal | B::Integers => self.random_draws(&c),
             B::Convolve => self.convolve(&c, kwargs),
             B::Sort | B::Argsort => self.sort(&c),
-            B::Diff | B::Outer | B::Eye | B::Identity | B::Swapaxes | B::Moveaxis | B::Trace => self.numpy_func(&c),
+            B::Diff
+            | B::Outer
+            | B::Eye
+            | B::Identity
+            | B::Swapaxes
+            | B::Moveaxis
+            | B::Trace
+            | B::Tril
+            | B::Triu
+            | B::NanToNum => self.numpy_func(&c),
             B::NanSum | B::NanMax | B::NanMin | B::NanMean | B::Norm | B::Median => self.reduction(&c),
             B::Isclose
             | B::Allclose
@@ -399,7 +408,7 @@ impl Checker {
                         c.bad = true;
                     }
                 }
-                "loc" | "scale" | "rtol" | "atol" => {
+                "loc" | "scale" | "rtol" | "atol" | "nan" | "posinf" | "neginf" => {
                     let t = self.value(v);
                     if !matches!(t, Ty::Scalar(d) if d.is_int() || d.is_float()) && t != Ty::Error {
                         self.error(

@@ -31,6 +31,14 @@ impl Checker {
             B::Diff => self.diff(c),
             B::Outer => self.outer(c),
             B::Eye | B::Identity => self.eye(c),
+            B::Tril | B::Triu => self.tri(c),
+            B::NanToNum => {
+                let t = self.value(&c.args[0]);
+                if c.bad || t.dtype().is_none() {
+                    return Ty::Error;
+                }
+                t
+            }
             B::Swapaxes | B::Moveaxis => self.permute_axes(c),
             B::Isclose | B::Allclose => {
                 let ta = self.value(&c.args[0]);
@@ -365,6 +373,38 @@ impl Checker {
             sizes.push(n);
         }
         Ty::Array(c.dtype.unwrap_or(DType::F64), sizes)
+    }
+
+    /// `tril(x, k)` and `triu(x, k)`: `x`'s shape (of a 1-d `x` of size `n`, `(n, n)`), `k` an
+    /// integer scalar (positional or `k=`, checked with the keywords).
+    fn tri(&mut self, c: &Call) -> Ty {
+        let t = self.array_arg(c, &c.args[0]);
+        if let Some(k) = c.args.get(1) {
+            if self.int_operand(k, &format!("the diagonal `k` of `{}`", c.b.name())).is_err() {
+                return Ty::Error;
+            }
+            if let ExprKind::Call { kwargs, .. } = &c.e.kind {
+                if let Some((kw, _)) = kwargs.iter().find(|(kw, _)| kw.name == "k") {
+                    self.err(
+                        Diagnostic::error(
+                            "E0502",
+                            format!("`{}` got `k` twice, positionally and as `k=`", c.b.name()),
+                            kw.span.clone(),
+                            "`k` given again",
+                        )
+                        .with_help("give `k` once: `tril(x, k)` or `tril(x, k=k)`"),
+                    );
+                    return Ty::Error;
+                }
+            }
+        }
+        if c.bad {
+            return Ty::Error;
+        }
+        match t {
+            Ty::Array(d, s) if s.len() == 1 => Ty::Array(d, vec![s[0].clone(), s[0].clone()]),
+            t => t,
+        }
     }
 
     /// `swapaxes(x, a, b)` and `moveaxis(x, source, destination)`: `x`'s shape permuted.

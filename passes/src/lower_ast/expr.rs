@@ -1171,6 +1171,9 @@ impl Lowerer<'_> {
             B::Diff
             | B::Outer
             | B::Eye
+            | B::Tril
+            | B::Triu
+            | B::NanToNum
             | B::Identity
             | B::Swapaxes
             | B::Moveaxis
@@ -1306,6 +1309,8 @@ impl Lowerer<'_> {
             | B::LogicalAnd
             | B::LogicalOr
             | B::LogicalXor
+            | B::Fmax
+            | B::Fmin
             | B::Clip => {
                 let decimals = Self::kwarg(kwargs, "decimals").or(args.get(1).filter(|_| b == B::Round));
                 let decimals = decimals.map(|d| self.const_int(d)).transpose()?;
@@ -1686,7 +1691,7 @@ impl Lowerer<'_> {
     /// Array operands `vals` of an elementwise builtin of checked type `ty`, broadcast to its
     /// shape (views; scalars as they are), so that the operations a composition builds from them
     /// all have the result's shape.
-    fn broadcast_operands(&mut self, vals: &[ValueId], ty: &Ty) -> Vec<ValueId> {
+    pub(crate) fn broadcast_operands(&mut self, vals: &[ValueId], ty: &Ty) -> Vec<ValueId> {
         let Ty::Array(_, shape) = ty else { return vals.to_vec() };
         let sizes = self.broadcast_sizes(vals, shape);
         vals.iter()
@@ -1779,6 +1784,21 @@ impl Lowerer<'_> {
                 let v = self.broadcast_operands(vals, ty);
                 let m = self.binary(BinFn::Maximum, v[0], v[1], ty)?;
                 self.binary(BinFn::Minimum, m, v[2], ty)?
+            }
+            B::Fmax | B::Fmin => {
+                // NumPy's `fmax`/`fmin`: `maximum`/`minimum`, but the other operand where one is
+                // NaN (so NaN only where both are).
+                let v = self.broadcast_operands(vals, ty);
+                let f = if b == B::Fmax { BinFn::Maximum } else { BinFn::Minimum };
+                let m = self.binary(f, v[0], v[1], ty)?;
+                if !dt.is_float() {
+                    m
+                } else {
+                    let a_nan = self.binary(BinFn::Ne, v[0], v[0], &bty)?;
+                    let b_nan = self.binary(BinFn::Ne, v[1], v[1], &bty)?;
+                    let r = self.elementwise(ComputeFn::Where, vec![b_nan, v[0], m], ty, e)?;
+                    self.elementwise(ComputeFn::Where, vec![a_nan, v[1], r], ty, e)?
+                }
             }
             B::Fmod => {
                 let v = self.broadcast_operands(vals, ty);

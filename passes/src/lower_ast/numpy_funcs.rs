@@ -38,6 +38,8 @@ impl Lowerer<'_> {
             B::Diff => self.diff(args, kwargs, ty)?,
             B::Outer => self.outer(args, ty)?,
             B::Eye | B::Identity => self.eye(args, kwargs, ty)?,
+            B::Tril | B::Triu => self.tri(b, args, kwargs, ty, e)?,
+            B::NanToNum => self.nan_to_num(args, kwargs, ty, e)?,
             B::Swapaxes | B::Moveaxis => {
                 let x = self.expr(&args[0])?;
                 let Type::Array(_, r) = self.f.ty(x) else { unreachable!("checked: an array") };
@@ -257,6 +259,71 @@ impl Lowerer<'_> {
             return Ok(on);
         }
         self.array_op(ComputeFn::Copy, vec![on], ty)
+    }
+
+    /// `nan_to_num(x, nan=v, posinf=p, neginf=m)`: of a float `x`, `where(x != x, v, where(x == inf,
+    /// p, where(x == -inf, m, x)))` (`p`, `m` by default the dtype's largest and most negative finite
+    /// values); of another dtype a copy of `x`.
+    fn nan_to_num(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        let x = self.expr(&args[0])?;
+        let dt = ty.dtype().expect("checked: a value");
+        if !dt.is_float() {
+            return if ty.is_array() { self.array_op(ComputeFn::Copy, vec![x], ty) } else { Ok(x) };
+        }
+        let big = if dt == DType::F32 { f32::MAX as f64 } else { f64::MAX };
+        let mut fills = vec![];
+        for (name, default) in [("nan", 0.0), ("posinf", big), ("neginf", -big)] {
+            fills.push(match Self::kwarg(kwargs, name) {
+                Some(a) => {
+                    let v = self.expr(a)?;
+                    self.cast_scalar(v, dt)
+                }
+                None => self.constant(Scalar::F64(default).cast(dt)),
+            });
+        }
+        let bty = retyped(ty, DType::Bool);
+        let inf = self.constant(Scalar::F64(f64::INFINITY).cast(dt));
+        let minus_inf = self.constant(Scalar::F64(f64::NEG_INFINITY).cast(dt));
+        let is_nan = self.binary(BinFn::Ne, x, x, &bty)?;
+        let is_inf = self.binary(BinFn::Eq, x, inf, &bty)?;
+        let is_minus_inf = self.binary(BinFn::Eq, x, minus_inf, &bty)?;
+        let r = self.elementwise(ComputeFn::Where, vec![is_minus_inf, fills[2], x], ty, e)?;
+        let r = self.elementwise(ComputeFn::Where, vec![is_inf, fills[1], r], ty, e)?;
+        self.elementwise(ComputeFn::Where, vec![is_nan, fills[0], r], ty, e)
+    }
+
+    /// `tril(x, k)` (`triu`): `where(j - i <= k, x, 0)` (`>=`) with `i`, `j` the row and column
+    /// positions of the last two axes (of a 1-d `x`, both its one axis: NumPy's `(n, n)` result).
+    fn tri(&mut self, b: Builtin, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        let Ty::Array(dt, shape) = ty else { unreachable!("checked: an array") };
+        let x = self.expr(&args[0])?;
+        let k = match args.get(1).or(Self::kwarg(kwargs, "k")) {
+            Some(a) => {
+                let v = self.expr(a)?;
+                self.cast_scalar(v, DType::I64)
+            }
+            None => self.i64_const(0),
+        };
+        let Type::Array(_, r) = self.f.ty(x) else { unreachable!("checked: an array") };
+        let (n, m) = if r == 1 { (self.dim(x, 0), self.dim(x, 0)) } else { (self.dim(x, r - 2), self.dim(x, r - 1)) };
+        let iota = |l: &mut Self, size: ValueId| {
+            let out = l.new_array(DType::I64, vec![size]);
+            let (start, step) = (l.i64_const(0), l.i64_const(1));
+            l.emit(OpKind::Compute { func: ComputeFn::Arange, out, ins: vec![start, step] });
+            out
+        };
+        let rows = iota(self, n);
+        let cols = iota(self, m);
+        let rows = self.view_with(rows, vec![IndexEntry::Full, IndexEntry::NewAxis], vec![]);
+        let cols = self.view_with(cols, vec![IndexEntry::NewAxis, IndexEntry::Full], vec![]);
+        let last2 = shape[shape.len() - 2..].to_vec();
+        let offset =
+            self.array_op(ComputeFn::Binary(BinFn::Sub), vec![cols, rows], &Ty::Array(DType::I64, last2.clone()))?;
+        let cmp = if b == Builtin::Tril { BinFn::Le } else { BinFn::Ge };
+        let keep = self.array_op(ComputeFn::Binary(cmp), vec![offset, k], &Ty::Array(DType::Bool, last2))?;
+        let zero = self.constant(Scalar::I64(0).cast(*dt));
+        let v = self.broadcast_operands(&[keep, x, zero], ty);
+        self.elementwise(ComputeFn::Where, v, ty, e)
     }
 
     /// `nansum`, `nanmax`, `nanmin`, `nanmean` of `args[0]` along `axis=` (or of every element):
