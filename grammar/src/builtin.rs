@@ -561,6 +561,18 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Where],
         },
         DocRow {
+            calls: "`sum prod min max mean (x)`",
+            result: "reduction over all elements: a scalar",
+            builtins: &[B::Sum, B::Prod, B::Min, B::Max, B::Mean],
+        },
+        DocRow {
+            calls: "`sum prod min max mean (x, axis=k)`, `axis=(j, k, ..)`",
+            result: "reduction along axis `k` (negative counts from the end); with a tuple of distinct axes (integer \
+                literals), along all of them, as NumPy (one reduction per axis, the highest first); every \
+                axis gives a scalar",
+            builtins: &[B::Sum, B::Prod, B::Min, B::Max, B::Mean],
+        },
+        DocRow {
             calls: "`keepdims=true` (Python's `keepdims=True`) of `sum prod min max mean any all count_nonzero var std \
                 argmin argmax nansum nanmax nanmin nanmean median` (also as methods)",
             result: "NumPy's `keepdims`: the reduced axes (`axis=k`, a tuple, or every axis without `axis=`) stay, \
@@ -586,18 +598,6 @@ pub const DOCS: &[DocRow] = {
                 B::NanMean,
                 B::Median,
             ],
-        },
-        DocRow {
-            calls: "`sum prod min max mean (x)`",
-            result: "reduction over all elements: a scalar",
-            builtins: &[B::Sum, B::Prod, B::Min, B::Max, B::Mean],
-        },
-        DocRow {
-            calls: "`sum prod min max mean (x, axis=k)`, `axis=(j, k, ..)`",
-            result: "reduction along axis `k` (negative counts from the end); with a tuple of distinct axes (integer \
-                literals), along all of them, as NumPy (one reduction per axis, the highest first); every \
-                axis gives a scalar",
-            builtins: &[B::Sum, B::Prod, B::Min, B::Max, B::Mean],
         },
         DocRow {
             calls: "`any(x)`, `all(x)`, `count_nonzero(x)`, `axis=k`",
