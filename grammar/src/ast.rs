@@ -222,6 +222,26 @@ pub enum Stmt {
     Expr(Expr),
 }
 
+impl Stmt {
+    /// The statement's source span (bytes), an expression statement's being its expression's.
+    pub fn span(&self) -> &Span {
+        match self {
+            Stmt::Let { span, .. }
+            | Stmt::Assign { span, .. }
+            | Stmt::SetItem { span, .. }
+            | Stmt::AugAssign { span, .. }
+            | Stmt::For { span, .. }
+            | Stmt::While { span, .. }
+            | Stmt::If { span, .. }
+            | Stmt::Return { span, .. }
+            | Stmt::Print { span, .. }
+            | Stmt::Break { span }
+            | Stmt::Continue { span } => span,
+            Stmt::Expr(e) => &e.span,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BinOp {
     Add,

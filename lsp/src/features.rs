@@ -313,7 +313,7 @@ pub fn inlay_hints(a: &Analysis, range: Range, fusion: Option<&[FusionRegion]>) 
         .collect();
     if let (Some(regions), Some(program)) = (fusion, a.tree()) {
         for_each_stmt(&program.functions, &mut |s| {
-            let span = stmt_span(s);
+            let span = s.span().clone();
             if matches!(s, Stmt::For { .. } | Stmt::While { .. } | Stmt::If { .. }) || span.end < lo || span.end > hi {
                 return;
             }
@@ -326,23 +326,6 @@ pub fn inlay_hints(a: &Analysis, range: Range, fusion: Option<&[FusionRegion]>) 
     }
     hints.sort_by_key(|h| (h.position.line, h.position.character));
     hints
-}
-
-fn stmt_span(s: &Stmt) -> std::ops::Range<usize> {
-    match s {
-        Stmt::Let { span, .. }
-        | Stmt::Assign { span, .. }
-        | Stmt::SetItem { span, .. }
-        | Stmt::AugAssign { span, .. }
-        | Stmt::For { span, .. }
-        | Stmt::While { span, .. }
-        | Stmt::If { span, .. }
-        | Stmt::Return { span, .. }
-        | Stmt::Print { span, .. }
-        | Stmt::Break { span }
-        | Stmt::Continue { span } => span.clone(),
-        Stmt::Expr(e) => e.span.clone(),
-    }
 }
 
 /// The fusion hint of a statement on source lines `first..=last` (1-based): the kernels its array

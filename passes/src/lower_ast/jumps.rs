@@ -115,7 +115,7 @@ impl Lowerer<'_> {
     fn unless_skipped(&mut self, rest: &[Stmt]) -> LResult<()> {
         let skip = self.loop_jumps().and_then(|j| self.lookup(&j.skip));
         let Some(skip) = skip else {
-            let span = rest.first().map(stmt_start).unwrap_or_default();
+            let span = rest.first().map(|s| s.span().start..s.span().start).unwrap_or_default();
             return Err(self.error("E0109", &span, "`break` or `continue` outside a loop", ""));
         };
         let mut names = vec![];
@@ -261,58 +261,25 @@ impl Lowerer<'_> {
         cond: impl FnOnce(&mut Self) -> LResult<ValueId>,
         body: impl FnOnce(&mut Self) -> LResult<Vec<ValueId>>,
     ) -> LResult<Vec<ValueId>> {
-        let inits = self.current(names);
-        let before_args = self.carried_args(names);
-        self.bind_all(names, &before_args);
-        let (before, c) = self.in_body(|l| {
-            let Some(brk) = jumps.brk.as_ref().and_then(|b| l.lookup(b)) else { return cond(l) };
-            let (then_body, then_yields) = l.in_body(|l| Ok(vec![l.constant(Scalar::Bool(false))]))?;
-            let (else_body, else_yields) = l.in_body(cond)?;
-            let go = l.value(Type::Scalar(DType::Bool), Some("go"));
-            let results = vec![go];
-            l.emit(OpKind::If {
-                cond: brk,
-                then_body,
-                then_yields,
-                else_body,
-                else_yields: vec![else_yields],
-                results,
-            });
-            Ok(go)
-        })?;
-        let after_args = self.carried_args(names);
-        self.bind_all(names, &after_args);
-        let (after, yields) = self.in_body(body)?;
-        let results = self.results_like(&after_args, names);
-        self.emit(OpKind::While {
-            inits,
-            before_args,
-            before,
-            cond: c,
-            after_args,
-            after,
-            yields,
-            results: results.clone(),
-        });
-        Ok(results)
+        self.while_loop(
+            names,
+            |l| {
+                let Some(brk) = jumps.brk.as_ref().and_then(|b| l.lookup(b)) else { return cond(l) };
+                let (then_body, then_yields) = l.in_body(|l| Ok(vec![l.constant(Scalar::Bool(false))]))?;
+                let (else_body, else_yields) = l.in_body(cond)?;
+                let go = l.value(Type::Scalar(DType::Bool), Some("go"));
+                let results = vec![go];
+                l.emit(OpKind::If {
+                    cond: brk,
+                    then_body,
+                    then_yields,
+                    else_body,
+                    else_yields: vec![else_yields],
+                    results,
+                });
+                Ok(go)
+            },
+            body,
+        )
     }
-}
-
-/// Where a statement starts (for a diagnostic).
-fn stmt_start(s: &Stmt) -> Span {
-    let span = match s {
-        Stmt::Let { span, .. }
-        | Stmt::Assign { span, .. }
-        | Stmt::SetItem { span, .. }
-        | Stmt::AugAssign { span, .. }
-        | Stmt::For { span, .. }
-        | Stmt::While { span, .. }
-        | Stmt::If { span, .. }
-        | Stmt::Return { span, .. }
-        | Stmt::Print { span, .. }
-        | Stmt::Break { span }
-        | Stmt::Continue { span } => span,
-        Stmt::Expr(e) => &e.span,
-    };
-    span.start..span.start
 }

@@ -463,17 +463,35 @@ impl Lowerer<'_> {
     fn lower_while(&mut self, cond: &ast::Expr, body: &ast::Block) -> LResult<()> {
         let mut names = vec![];
         self.assigned_outer(&body.stmts, &BTreeSet::new(), &mut names, false);
-        let inits = self.current(&names);
-        let before_args = self.carried_args(&names);
-        self.bind_all(&names, &before_args);
-        let (before, c) = self.in_body(|l| {
-            let c = l.expr(cond)?;
-            Ok(l.cast_scalar(c, DType::Bool))
-        })?;
-        let after_args = self.carried_args(&names);
-        self.bind_all(&names, &after_args);
-        let (after, yields) = self.in_body(|l| l.loop_body(None, None, body, &names))?;
-        let results = self.results_like(&after_args, &names);
+        let results = self.while_loop(
+            &names,
+            |l| {
+                let c = l.expr(cond)?;
+                Ok(l.cast_scalar(c, DType::Bool))
+            },
+            |l| l.loop_body(None, None, body, &names),
+        )?;
+        self.bind_all(&names, &results);
+        Ok(())
+    }
+
+    /// An `scf.while` carrying the variables `names`: `cond` builds its condition (a bool) in the
+    /// before region, `body` its after region, returning the new values of `names`; returns the
+    /// loop's results (not yet bound to `names`).
+    pub(super) fn while_loop(
+        &mut self,
+        names: &[String],
+        cond: impl FnOnce(&mut Self) -> LResult<ValueId>,
+        body: impl FnOnce(&mut Self) -> LResult<Vec<ValueId>>,
+    ) -> LResult<Vec<ValueId>> {
+        let inits = self.current(names);
+        let before_args = self.carried_args(names);
+        self.bind_all(names, &before_args);
+        let (before, c) = self.in_body(cond)?;
+        let after_args = self.carried_args(names);
+        self.bind_all(names, &after_args);
+        let (after, yields) = self.in_body(body)?;
+        let results = self.results_like(&after_args, names);
         self.emit(OpKind::While {
             inits,
             before_args,
@@ -484,8 +502,7 @@ impl Lowerer<'_> {
             yields,
             results: results.clone(),
         });
-        self.bind_all(&names, &results);
-        Ok(())
+        Ok(results)
     }
 
     fn lower_if(&mut self, cond: &ast::Expr, then_block: &ast::Block, else_block: Option<&ast::Block>) -> LResult<()> {
