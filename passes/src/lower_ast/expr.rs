@@ -1354,18 +1354,7 @@ impl Lowerer<'_> {
             return Ok(self.builtin_call(b, args, kwargs, ty, e)?[0]);
         };
         let r = shape.len();
-        let mut reduced: Vec<usize> = (0..r).collect();
-        if let Some(a) = Self::kwarg(kwargs, "axis") {
-            let items: Vec<&Expr> = match &a.kind {
-                ExprKind::Tuple(items) => items.iter().collect(),
-                _ => vec![a],
-            };
-            reduced.clear();
-            for item in items {
-                let k = self.const_int(item)?;
-                reduced.push(if k < 0 { k + r as i64 } else { k } as usize);
-            }
-        }
+        let reduced = self.axes_of_rank(kwargs, r)?.unwrap_or_else(|| (0..r).collect());
         let kept: Vec<Size> = (0..r).filter(|k| !reduced.contains(k)).map(|k| shape[k].clone()).collect();
         let inner_ty = if kept.is_empty() { Ty::Scalar(*d) } else { Ty::Array(*d, kept) };
         let v = self.builtin_call(b, args, kwargs, &inner_ty, e)?[0];
@@ -1455,15 +1444,21 @@ impl Lowerer<'_> {
     /// checker checked: in range, distinct), each negative one counting from the end; `None`
     /// without one.
     pub(crate) fn axes_kwarg(&self, kwargs: &[(ast::Ident, Expr)], x: ValueId) -> LResult<Option<Vec<usize>>> {
+        let rank = match self.f.ty(x) {
+            Type::Array(_, r) => r,
+            Type::Scalar(_) => 0,
+        };
+        self.axes_of_rank(kwargs, rank)
+    }
+
+    /// [`axes_kwarg`](Self::axes_kwarg) of an array of rank `rank`.
+    fn axes_of_rank(&self, kwargs: &[(ast::Ident, Expr)], rank: usize) -> LResult<Option<Vec<usize>>> {
         let Some(a) = Self::kwarg(kwargs, "axis") else { return Ok(None) };
         let items: Vec<&Expr> = match &a.kind {
             ExprKind::Tuple(items) => items.iter().collect(),
             _ => vec![a],
         };
-        let rank = match self.f.ty(x) {
-            Type::Array(_, r) => r as i64,
-            Type::Scalar(_) => 0,
-        };
+        let rank = rank as i64;
         let mut axes = vec![];
         for item in items {
             let k = self.const_int(item)?;

@@ -236,12 +236,27 @@ impl Lowerer<'_> {
             Some(&k) => k,
             None => self.i64_const(0),
         };
-        let iota = |l: &mut Self, size: ValueId| {
-            if !l.consts.contains_key(&size) {
-                let zero = l.i64_const(0);
-                let ok = l.scalar_binary(BinFn::Ge, size, zero, DType::I64);
-                l.emit(OpKind::Assert { cond: ok, msg: "eye: negative dimensions are not allowed".into() });
+        for size in [n, m] {
+            if !self.consts.contains_key(&size) {
+                let zero = self.i64_const(0);
+                let ok = self.scalar_binary(BinFn::Ge, size, zero, DType::I64);
+                self.emit(OpKind::Assert { cond: ok, msg: "eye: negative dimensions are not allowed".into() });
             }
+        }
+        let offset = self.diagonal_offsets(n, m, shape.clone())?;
+        let on =
+            self.array_op(ComputeFn::Binary(BinFn::Eq), vec![offset, k], &Ty::Array(DType::Bool, shape.clone()))?;
+        if *dt == DType::Bool {
+            return Ok(on);
+        }
+        self.array_op(ComputeFn::Copy, vec![on], ty)
+    }
+
+    /// The `(n, m)` `i64` array of each position's diagonal, `arange(m)[newaxis, :] -
+    /// arange(n)[:, newaxis]` (`shape`: its two sizes as the checker types them), for `eye`, `tril`
+    /// and `triu`; `n` and `m` are not negative.
+    fn diagonal_offsets(&mut self, n: ValueId, m: ValueId, shape: Vec<Size>) -> LResult<ValueId> {
+        let iota = |l: &mut Self, size: ValueId| {
             let out = l.new_array(DType::I64, vec![size]);
             let (start, step) = (l.i64_const(0), l.i64_const(1));
             l.emit(OpKind::Compute { func: ComputeFn::Arange, out, ins: vec![start, step] });
@@ -251,14 +266,7 @@ impl Lowerer<'_> {
         let cols = iota(self, m);
         let rows = self.view_with(rows, vec![IndexEntry::Full, IndexEntry::NewAxis], vec![]);
         let cols = self.view_with(cols, vec![IndexEntry::NewAxis, IndexEntry::Full], vec![]);
-        let offset =
-            self.array_op(ComputeFn::Binary(BinFn::Sub), vec![cols, rows], &Ty::Array(DType::I64, shape.clone()))?;
-        let on =
-            self.array_op(ComputeFn::Binary(BinFn::Eq), vec![offset, k], &Ty::Array(DType::Bool, shape.clone()))?;
-        if *dt == DType::Bool {
-            return Ok(on);
-        }
-        self.array_op(ComputeFn::Copy, vec![on], ty)
+        self.array_op(ComputeFn::Binary(BinFn::Sub), vec![cols, rows], &Ty::Array(DType::I64, shape))
     }
 
     /// `nan_to_num(x, nan=v, posinf=p, neginf=m)`: of a float `x`, `where(x != x, v, where(x == inf,
@@ -306,19 +314,8 @@ impl Lowerer<'_> {
         };
         let Type::Array(_, r) = self.f.ty(x) else { unreachable!("checked: an array") };
         let (n, m) = if r == 1 { (self.dim(x, 0), self.dim(x, 0)) } else { (self.dim(x, r - 2), self.dim(x, r - 1)) };
-        let iota = |l: &mut Self, size: ValueId| {
-            let out = l.new_array(DType::I64, vec![size]);
-            let (start, step) = (l.i64_const(0), l.i64_const(1));
-            l.emit(OpKind::Compute { func: ComputeFn::Arange, out, ins: vec![start, step] });
-            out
-        };
-        let rows = iota(self, n);
-        let cols = iota(self, m);
-        let rows = self.view_with(rows, vec![IndexEntry::Full, IndexEntry::NewAxis], vec![]);
-        let cols = self.view_with(cols, vec![IndexEntry::NewAxis, IndexEntry::Full], vec![]);
         let last2 = shape[shape.len() - 2..].to_vec();
-        let offset =
-            self.array_op(ComputeFn::Binary(BinFn::Sub), vec![cols, rows], &Ty::Array(DType::I64, last2.clone()))?;
+        let offset = self.diagonal_offsets(n, m, last2.clone())?;
         let cmp = if b == Builtin::Tril { BinFn::Le } else { BinFn::Ge };
         let keep = self.array_op(ComputeFn::Binary(cmp), vec![offset, k], &Ty::Array(DType::Bool, last2))?;
         let zero = self.constant(Scalar::I64(0).cast(*dt));
