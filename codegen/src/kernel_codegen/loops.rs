@@ -43,15 +43,17 @@ pub const SUM_ACCUMULATORS: usize = 8;
 /// [`SUM_ACCUMULATORS`] chains unrolled (see [`Gen::unrolled_split`]).
 pub const UNROLLED_SPLIT_MAX_OPS: usize = 16;
 
-/// Whether elementwise operation `func` (result dtype `out`, first operand's dtype `arg`) has an
-/// x86 vector instruction (AVX2) that LLVM's SLP vectoriser uses for it: arithmetic, comparisons,
-/// selects and bit operations, a float division, a conversion between floats; not integer
-/// division, powers, the transcendental functions (scalar calls of libm), conversions between
-/// integers and floats (`i64` to `f64` needs AVX-512), random numbers or gathers.
-fn vectorises(func: ComputeFn, out: DType, arg: Option<DType>) -> bool {
+/// Whether elementwise operation `func` (result dtype `out`, first operand's dtype `arg`) gains
+/// from unrolled copies: it has an x86 vector instruction (AVX2) that LLVM's SLP vectoriser uses
+/// (arithmetic, comparisons, selects and bit operations, a float division, a conversion between
+/// floats), or it is a gather, whose eight copies keep eight independent loads in flight (rotating,
+/// spmv_ell's row sums of gathered values ran 1.3x slower, `benchmarks/compare.py`, 7 rounds); not
+/// integer division, powers, the transcendental functions (scalar calls of libm), conversions
+/// between integers and floats (`i64` to `f64` needs AVX-512) or random numbers.
+fn gains_from_unrolling(func: ComputeFn, out: DType, arg: Option<DType>) -> bool {
     use BinFn::*;
     match func {
-        ComputeFn::Fill | ComputeFn::Where => true,
+        ComputeFn::Fill | ComputeFn::Where | ComputeFn::Gather(_) => true,
         ComputeFn::Copy => arg == Some(out) || out.is_float() && arg.is_some_and(|a| a.is_float()),
         ComputeFn::Binary(Div) => out.is_float(),
         ComputeFn::Binary(b) => {
@@ -366,9 +368,9 @@ impl<'c> Gen<'c, '_> {
     /// Whether [`accumulate`](Self::accumulate) builds the [`SUM_ACCUMULATORS`] chains of block `l`
     /// unrolled: one copy of the block per chain in a loop by `SUM_ACCUMULATORS`, which LLVM's SLP
     /// vectoriser turns into vector operations (a plain `sum(x)` or rosenbrock's eight-operation sum
-    /// then run at memory speed). That pays when every operation [`vectorises`] and there are at
-    /// most [`UNROLLED_SPLIT_MAX_OPS`]; otherwise the block is built once, in a loop by 1 whose chains
-    /// rotate: the same elements go to the same chains in the same order, so the result is the same
+    /// then run at memory speed). That pays when every operation [`gains_from_unrolling`] and
+    /// there are at most [`UNROLLED_SPLIT_MAX_OPS`]; otherwise the block is built once, in a loop
+    /// by 1 whose chains rotate: the same elements go to the same chains in the same order, so the result is the same
     /// bit for bit, with one copy of the block for LLVM to compile instead of eight
     /// (leibnitz_pi's sum of integer powers and divisions: 177 M instructions for a whole
     /// `arrayc run --no-cache` unrolled, 110 M rotating, 81 M before sums were split; callgrind).
@@ -376,7 +378,7 @@ impl<'c> Gen<'c, '_> {
         l.ops.len() <= UNROLLED_SPLIT_MAX_OPS
             && l.ops.iter().all(|(func, out, ins)| {
                 let arg = ins.first().map(|&v| self.ir_ty(v).dtype());
-                vectorises(*func, self.ir_ty(*out).dtype(), arg)
+                gains_from_unrolling(*func, self.ir_ty(*out).dtype(), arg)
             })
     }
 
