@@ -179,7 +179,7 @@ fn expr_walk_mut(e: &mut Expr, visit: &mut impl FnMut(&mut Expr)) {
             index.iter_mut().for_each(|ix| index_walk_mut(ix, visit));
         }
         ExprKind::Tuple(items) | ExprKind::List(items) => items.iter_mut().for_each(|a| expr_walk_mut(a, visit)),
-        ExprKind::IfElse(parts) => parts.iter_mut().for_each(|a| expr_walk_mut(a, visit)),
+        ExprKind::IfElse(parts) | ExprKind::BoolOp(_, parts) => parts.iter_mut().for_each(|a| expr_walk_mut(a, visit)),
     }
 }
 
@@ -272,6 +272,44 @@ pub enum BinOp {
     Shr,
 }
 
+/// Python's boolean operators, [`ExprKind::BoolOp`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoolOp {
+    And,
+    Or,
+    Not,
+}
+
+impl BoolOp {
+    /// The operator as written (`and`, `or`, `not`).
+    pub fn name(self) -> &'static str {
+        match self {
+            BoolOp::And => "and",
+            BoolOp::Or => "or",
+            BoolOp::Not => "not",
+        }
+    }
+
+    /// The elementwise operator that does the same on arrays (`&`, `|`, `~`).
+    pub fn elementwise(self) -> &'static str {
+        match self {
+            BoolOp::And => "&",
+            BoolOp::Or => "|",
+            BoolOp::Not => "~",
+        }
+    }
+
+    /// The operands of `parts` ([`ExprKind::BoolOp`]'s conditional form) the user wrote: `a` and
+    /// `b` of `a and b` / `a or b`, `a` of `not a`.
+    pub fn operands(self, parts: &[Expr; 3]) -> Vec<&Expr> {
+        match self {
+            BoolOp::And => vec![&parts[0], &parts[1]],
+            BoolOp::Or => vec![&parts[0], &parts[2]],
+            BoolOp::Not => vec![&parts[0]],
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum UnOp {
     /// `-x`
@@ -331,6 +369,12 @@ pub enum ExprKind {
     /// `a if c else b`, Python's conditional expression, as `[c, a, b]`: `c` a `bool` scalar, and
     /// only the chosen branch is evaluated.
     IfElse(Box<[Expr; 3]>),
+    /// Python's `a and b`, `a or b` and `not a` on bool scalars, written as the conditional
+    /// expression `[c, a, b]` they mean, so that they short-circuit as Python's do (`i < n and
+    /// x[i] > 0` never reads `x[n]`): `a and b` is `[a, b, false]`, `a or b` `[a, true, b]`, `not a`
+    /// `[a, false, true]` (the `true`/`false` are spanned at the operator). The operator is kept for
+    /// the checker's messages (arrays need `&`, `|`, `~`); lowered as [`ExprKind::IfElse`].
+    BoolOp(BoolOp, Box<[Expr; 3]>),
     /// `[a, b, ..]`, an array literal (NumPy's `np.array([a, b, ..])`): items are scalars or,
     /// nested, array literals of one length each (`[[1, 2], [3, 4]]`); a new array of the nesting's
     /// shape whose dtype is the promotion of the items' (`[]` is `f64` of shape `(0,)`).

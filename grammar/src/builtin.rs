@@ -1020,11 +1020,10 @@ pub const DOCS: &[DocRow] = {
     ]
 };
 
-/// The value of a bool keyword argument (`keepdims=true`), also in Python's spelling (`True`).
+/// The value of a bool keyword argument (`keepdims=true`; Python's `True` is the same token).
 pub fn bool_literal(e: &Expr) -> Option<bool> {
     match &e.kind {
         ExprKind::Bool(b) => Some(*b),
-        ExprKind::Var(v) if v.name == "True" || v.name == "False" => Some(v.name == "True"),
         _ => None,
     }
 }

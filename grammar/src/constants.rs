@@ -135,7 +135,7 @@ impl Scopes {
                 index.iter_mut().for_each(|i| self.index(i));
             }
             ExprKind::Tuple(items) | ExprKind::List(items) => items.iter_mut().for_each(|a| self.expr(a)),
-            ExprKind::IfElse(parts) => parts.iter_mut().for_each(|a| self.expr(a)),
+            ExprKind::IfElse(parts) | ExprKind::BoolOp(_, parts) => parts.iter_mut().for_each(|a| self.expr(a)),
         }
     }
 }

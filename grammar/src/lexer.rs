@@ -34,11 +34,25 @@ pub enum Tok {
     If,
     #[token("else")]
     Else,
+    /// `elif`, Python's spelling of `else if`.
+    #[token("elif")]
+    Elif,
+    /// `and`, `or` and `not`: Python's boolean operators on bool scalars, short-circuiting.
+    #[token("and")]
+    KwAnd,
+    #[token("or")]
+    KwOr,
+    #[token("not")]
+    KwNot,
     #[token("print")]
     Print,
+    /// `true`, also in Python's spelling `True`.
     #[token("true")]
+    #[token("True")]
     True,
+    /// `false`, also in Python's spelling `False`.
     #[token("false")]
+    #[token("False")]
     False,
     /// `newaxis`, and NumPy's spellings of it: `np.newaxis`, `numpy.newaxis` and `None` (which
     /// arrayc has only in this meaning).
@@ -147,6 +161,8 @@ pub enum Tok {
     SlashEq,
     #[token("//=")]
     SlashSlashEq,
+    #[token("**=")]
+    StarStarEq,
     #[token("%=")]
     PercentEq,
     #[token("^=")]
@@ -200,6 +216,10 @@ impl Tok {
             Continue => "continue",
             If => "if",
             Else => "else",
+            Elif => "elif",
+            KwAnd => "and",
+            KwOr => "or",
+            KwNot => "not",
             Print => "print",
             True => "true",
             False => "false",
@@ -248,6 +268,7 @@ impl Tok {
             StarEq => "*=",
             SlashEq => "/=",
             SlashSlashEq => "//=",
+            StarStarEq => "**=",
             PercentEq => "%=",
             CaretEq => "^=",
             ShlEq => "<<=",

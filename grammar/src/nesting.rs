@@ -78,7 +78,9 @@ pub fn check_nesting(program: &Program) -> Option<Diagnostic> {
                 ExprKind::Tuple(items) | ExprKind::List(items) => {
                     stack.extend(items.iter().map(|a| (Node::Expr(a), d)))
                 }
-                ExprKind::IfElse(parts) => stack.extend(parts.iter().map(|a| (Node::Expr(a), d))),
+                ExprKind::IfElse(parts) | ExprKind::BoolOp(_, parts) => {
+                    stack.extend(parts.iter().map(|a| (Node::Expr(a), d)))
+                }
                 ExprKind::Subscript { base, index } => {
                     stack.push((Node::Expr(base), d));
                     push_index(&mut stack, index, d);
@@ -154,7 +156,9 @@ pub fn dismantle(program: Program) {
                     work.extend(kwargs.into_iter().map(|(_, a)| Owned::Expr(a)));
                 }
                 ExprKind::Tuple(items) | ExprKind::List(items) => work.extend(items.into_iter().map(Owned::Expr)),
-                ExprKind::IfElse(parts) => work.extend((*parts).into_iter().map(Owned::Expr)),
+                ExprKind::IfElse(parts) | ExprKind::BoolOp(_, parts) => {
+                    work.extend((*parts).into_iter().map(Owned::Expr))
+                }
                 ExprKind::Subscript { base, index } => {
                     work.push(Owned::Expr(*base));
                     work.extend(index_exprs(index).map(Owned::Expr));

@@ -1,6 +1,6 @@
 //! Small helpers used by the generated parser.
 
-use crate::ast::{BinOp, Block, Expr, ExprId, ExprKind, Function, Ident, Index, Span, Stmt};
+use crate::ast::{BinOp, Block, BoolOp, Expr, ExprId, ExprKind, Function, Ident, Index, Span, Stmt};
 use crate::lexer::LexError;
 use std::cell::Cell;
 
@@ -9,6 +9,18 @@ pub fn mk(ids: &Cell<u32>, kind: ExprKind, span: Span) -> Expr {
     let id = ids.get();
     ids.set(id + 1);
     Expr { id: ExprId(id), kind, span }
+}
+
+/// `a and b`, `a or b` (`b` given) or `not a` (`b` none) as [`ExprKind::BoolOp`]: the conditional
+/// expression each means, whose `true`/`false` literals are spanned at the operator's expression.
+pub fn bool_op(ids: &Cell<u32>, op: BoolOp, a: Expr, b: Option<Expr>, span: Span) -> Expr {
+    let lit = |v: bool| mk(ids, ExprKind::Bool(v), span.clone());
+    let parts = match (op, b) {
+        (BoolOp::And, Some(b)) => [a, b, lit(false)],
+        (BoolOp::Or, Some(b)) => [a, lit(true), b],
+        (_, _) => [a, lit(false), lit(true)],
+    };
+    mk(ids, ExprKind::BoolOp(op, Box::new(parts)), span)
 }
 
 /// The values of `return e;`: the items of a tuple `e` (`return (a, b);`), else `e` alone. The
@@ -40,22 +52,32 @@ pub fn split_args(all: Vec<(Option<Ident>, Expr)>) -> (Vec<Expr>, Vec<(Ident, Ex
     (args, kwargs)
 }
 
+/// The array `x` of `x.shape`, NumPy's tuple of sizes (the call `.shape` of [`attribute`]): arrayc
+/// has it indexed (`x.shape[k]`, [`subscript`]) and destructured (`let (n, m) = x.shape;`, `n, m =
+/// x.shape;`: one `i64` per axis, checked against `x`'s rank).
+pub fn shape_base(e: &Expr) -> Option<&Expr> {
+    match &e.kind {
+        ExprKind::Call { func, args, kwargs } if func.name == ".shape" && args.len() == 1 && kwargs.is_empty() => {
+            Some(&args[0])
+        }
+        _ => None,
+    }
+}
+
 /// `base[index]`; `x.shape[k]` (the call `.shape` of [`attribute`] with one integer entry) is
 /// `size(x, axis=k)`, which takes over the id of the `.shape` call (ids stay dense).
 pub fn subscript(ids: &Cell<u32>, base: Expr, mut index: Vec<Index>, span: Span) -> Expr {
-    if let (ExprKind::Call { func, args, .. }, [Index::At(_)]) = (&base.kind, index.as_slice()) {
-        if func.name == ".shape" && args.len() == 1 {
-            let (Some(Index::At(k)), ExprKind::Call { func, mut args, .. }) = (index.pop(), base.kind) else {
-                unreachable!("matched above")
-            };
-            let axis = Ident { name: "axis".to_string(), span: k.span.clone() };
-            let kind = ExprKind::Call {
-                func: Ident { name: "size".to_string(), span: func.span },
-                args: vec![args.remove(0)],
-                kwargs: vec![(axis, k)],
-            };
-            return Expr { id: base.id, kind, span };
-        }
+    if let (Some(_), [Index::At(_)]) = (shape_base(&base), index.as_slice()) {
+        let (Some(Index::At(k)), ExprKind::Call { func, mut args, .. }) = (index.pop(), base.kind) else {
+            unreachable!("matched above")
+        };
+        let axis = Ident { name: "axis".to_string(), span: k.span.clone() };
+        let kind = ExprKind::Call {
+            func: Ident { name: "size".to_string(), span: func.span },
+            args: vec![args.remove(0)],
+            kwargs: vec![(axis, k)],
+        };
+        return Expr { id: base.id, kind, span };
     }
     mk(ids, ExprKind::Subscript { base: Box::new(base), index }, span)
 }

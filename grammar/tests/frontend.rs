@@ -121,7 +121,7 @@ fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             index.iter().for_each(|i| walk_index(i, f))
         }
         ExprKind::Tuple(items) | ExprKind::List(items) => items.iter().for_each(|a| walk_expr(a, f)),
-        ExprKind::IfElse(parts) => parts.iter().for_each(|a| walk_expr(a, f)),
+        ExprKind::IfElse(parts) | ExprKind::BoolOp(_, parts) => parts.iter().for_each(|a| walk_expr(a, f)),
         _ => {}
     }
 }
@@ -427,6 +427,9 @@ fn sx(e: &Expr) -> String {
         ExprKind::Tuple(items) => format!("(tuple {})", items.iter().map(sx).collect::<Vec<_>>().join(" ")),
         ExprKind::List(items) => format!("[{}]", items.iter().map(sx).collect::<Vec<_>>().join(" ")),
         ExprKind::IfElse(parts) => format!("(if {} {} {})", sx(&parts[0]), sx(&parts[1]), sx(&parts[2])),
+        ExprKind::BoolOp(op, parts) => {
+            format!("({} {})", op.name(), op.operands(parts).into_iter().map(sx).collect::<Vec<_>>().join(" "))
+        }
     }
 }
 

@@ -438,7 +438,7 @@ impl Indexer<'_> {
                 self.indices(index);
             }
             ExprKind::Tuple(items) | ExprKind::List(items) => items.iter().for_each(|a| self.expr(a)),
-            ExprKind::IfElse(parts) => parts.iter().for_each(|a| self.expr(a)),
+            ExprKind::IfElse(parts) | ExprKind::BoolOp(_, parts) => parts.iter().for_each(|a| self.expr(a)),
         }
     }
 }

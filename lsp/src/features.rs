@@ -158,7 +158,7 @@ fn find_expr(a: &Analysis, id: u32) -> Option<&ExprKind> {
         match &e.kind {
             ExprKind::Binary(_, x, y) => walk(x, id).or_else(|| walk(y, id)),
             ExprKind::Unary(_, x) => walk(x, id),
-            ExprKind::IfElse(parts) => parts.iter().find_map(|x| walk(x, id)),
+            ExprKind::IfElse(parts) | ExprKind::BoolOp(_, parts) => parts.iter().find_map(|x| walk(x, id)),
             ExprKind::Call { args, kwargs, .. } => {
                 args.iter().chain(kwargs.iter().map(|(_, v)| v)).find_map(|x| walk(x, id))
             }

@@ -450,3 +450,68 @@ fn main(x: f64[4], ks: i64[1]) -> (f64, f64, f64[4], f64, f64[4], i64, f64) {
                               ("return x if len(x) > 1 else 2.0;", "E0316", "branches of `a if c else b`")]:
         bad = check_source(f"fn main(x: f64[3]) -> f64 {{\n    {body}\n}}\n", tmp_path)
         assert bad.returncode == 1 and code in bad.stderr and words in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_pythons_boolean_operators_elif_and_shape_unpacking_match_python(target, tmp_path):
+    """Python's `and`, `or`, `not` (their precedence: `not` > `and` > `or`, all looser than the
+    comparisons), short-circuiting (an out-of-bounds index or a printing call on the side not taken
+    has no effect), `True`/`False`, `elif` chains, `**=`, and `let (n, m) = x.shape;` / `n, m =
+    x.shape;`, the same code run by Python and NumPy; array operands and wrong counts are errors."""
+    src = """fn noisy(b: bool) -> bool {
+    print(777);
+    return b;
+}
+
+fn grade(s: f64) -> i64 {
+    let g = 0;
+    if s >= 0.9 { g = 4; } elif s >= 0.7 { g = 3; } elif s >= 0.5 { g = 2; } else { g = 1; }
+    return g;
+}
+
+fn main(x: f64[3, 4], k: i64 = 7) -> (bool, bool, bool, bool, bool, bool, i64, i64, i64, f64[3, 4], f64) {
+    let (n, m) = x.shape;
+    let r = 0;
+    let c = 0;
+    r, c = x.shape;
+    let a = k < n and x[k, 0] > 0.0;
+    let b = k >= n or x[k, 0] > 0.0;
+    let t = not k > 2 and True or False;
+    let u = not (k > 2 and True or False);
+    let v = noisy(False) and noisy(True);
+    let w = noisy(True) or noisy(False);
+    let g = grade(x[0, 0]) * 1000 + grade(x[1, 1]) * 100 + grade(x[2, 2]) * 10 + grade(0.1);
+    let p = 2.0;
+    p **= 3;
+    let y = x.copy();
+    y **= 2;
+    while not (r <= 0) and c > 0 {
+        r -= 1;
+    }
+    return (a, b, t, u, v, w, n * 10 + m, r * 10 + c, g, y, p);
+}
+"""
+    x = np.array([[0.95, -1.0, 2.0, 3.5], [0.1, 0.75, 0.2, -0.3], [1.5, 2.5, 0.55, 0.0]])
+    k = 7
+    proc, res = run_source(src, {"x": x}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("777") == 2, proc.stdout  # the left operand of `v` and of `w` only
+
+    def grade(s):
+        return 4 if s >= 0.9 else 3 if s >= 0.7 else 2 if s >= 0.5 else 1
+
+    n, m = x.shape
+    r, c = x.shape
+    while not (r <= 0) and c > 0:
+        r -= 1
+    want = [k < n and x[k, 0] > 0.0, k >= n or x[k, 0] > 0.0, not k > 2 and True or False,
+            not (k > 2 and True or False), False and True, True or False, n * 10 + m, r * 10 + c,
+            grade(x[0, 0]) * 1000 + grade(x[1, 1]) * 100 + grade(x[2, 2]) * 10 + grade(0.1), x ** 2, 8.0]
+    for got, w in zip(res, want):
+        np.testing.assert_array_equal(got, np.asarray(w))
+    for body, code, words in [("return x > 0.0 and x < 1.0;", "E0302", "write `&`"),
+                              ("return not x;", "E0302", "write `~`"),
+                              ("return len(x) or True;", "E0302", "`x != 0`"),
+                              ("let (a, b) = x.shape; return a > b;", "E0309", "1 size of `.shape` into 2 names")]:
+        bad = check_source(f"fn main(x: f64[3]) -> bool {{\n    {body}\n}}\n", tmp_path)
+        assert bad.returncode == 1 and code in bad.stderr and words in bad.stderr, bad.stderr

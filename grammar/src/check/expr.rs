@@ -5,7 +5,7 @@ use super::promote::{binop_operands, binop_result, promote, weak_fits, weak_of};
 use super::shape::shape_str;
 use super::sig::{bind_dim, subst};
 use super::Checker;
-use crate::ast::{BinOp, DType, Expr, ExprKind, Ident, Span, UnOp};
+use crate::ast::{BinOp, BoolOp, DType, Expr, ExprKind, Ident, Span, UnOp};
 use crate::builtin::{Builtin, Callee};
 use crate::diag::Diagnostic;
 use crate::types::{Size, Ty};
@@ -181,6 +181,25 @@ impl Checker {
         }
     }
 
+    /// Python's `and`, `or`, `not` ([`ExprKind::BoolOp`]): each operand one bool scalar (E0302,
+    /// naming the elementwise operator for arrays); the result a bool scalar.
+    fn bool_op(&mut self, op: BoolOp, parts: &[Expr; 3]) -> Ty {
+        let help = format!(
+            "`{}` needs one bool (NumPy: \"the truth value of an array is ambiguous\"): write `{}` to \
+             combine arrays elementwise, or reduce with `all(c)` / `any(c)`",
+            op.name(),
+            op.elementwise()
+        );
+        let operands = op.operands(parts);
+        for e in &operands {
+            self.condition(e, &help);
+        }
+        for e in parts.iter().filter(|p| !operands.iter().any(|o| std::ptr::eq(*o, *p))) {
+            self.expr(e);
+        }
+        Ty::Scalar(DType::Bool)
+    }
+
     fn expr_inner(&mut self, e: &Expr) -> Ty {
         match &e.kind {
             ExprKind::Int(_) => Ty::Scalar(DType::I64),
@@ -214,6 +233,7 @@ impl Checker {
             }
             ExprKind::List(_) => self.list_literal(e, None),
             ExprKind::IfElse(parts) => self.if_else(parts, e),
+            ExprKind::BoolOp(op, parts) => self.bool_op(*op, parts),
             ExprKind::Unary(op, a) => {
                 let t = self.value(a);
                 self.unary(*op, t, &e.span)
@@ -703,7 +723,7 @@ fn method_error(m: &str, span: &Span) -> Diagnostic {
     let (msg, help, label) = match m {
         "shape" => (
             "`x.shape` is a tuple, which arrayc has not".to_string(),
-            "write `x.shape[k]` (`k` an integer literal), `x.ndim` or `x.size`".to_string(),
+            "write `x.shape[k]` (`k` an integer literal), `let (n, m) = x.shape;`, `x.ndim` or `x.size`".to_string(),
             "a tuple",
         ),
         "astype" => (

@@ -236,6 +236,11 @@ impl Checker {
     }
 
     fn let_stmt(&mut self, names: &[Ident], value: &Expr) {
+        if let Some(x) = crate::syntax::shape_base(value) {
+            if names.len() > 1 || names[0].name.starts_with("tuple.") {
+                return self.shape_destructure(names, value, x);
+            }
+        }
         let t = self.expr(value);
         // `let (idx,) = f(x);` and `idx, = f(x);`, which the parser writes as a temporary `tuple.K.0`
         // declared from `f(x)` (`syntax::tuple_assign`): the one item of a tuple of one result.
@@ -284,6 +289,37 @@ impl Checker {
         };
         for (n, t) in names.iter().zip(tys) {
             self.declare(&n.name, Var { ty: t, size: None });
+        }
+    }
+
+    /// `let (n, m) = x.shape;` (and `n, m = x.shape;`): one `i64` per axis of `x`, each with its
+    /// size as the symbol's value (as `let n = x.shape[0];`); as many names as axes (E0309,
+    /// NumPy's "too many values to unpack" / "not enough values to unpack").
+    fn shape_destructure(&mut self, names: &[Ident], value: &Expr, x: &Expr) {
+        let sizes = match self.value(x) {
+            Ty::Array(_, shape) if shape.len() == names.len() => shape.into_iter().map(Some).collect(),
+            Ty::Error => vec![None; names.len()],
+            t => {
+                let rank = if let Ty::Array(_, s) = &t { s.len() } else { 0 };
+                let sizes = if rank == 1 { "1 size".to_string() } else { format!("{rank} sizes") };
+                self.error(
+                    "E0309",
+                    format!("cannot destructure the {sizes} of `.shape` into {} names", names.len()),
+                    value.span.clone(),
+                    format!("the shape of {t}"),
+                );
+                vec![None; names.len()]
+            }
+        };
+        let ty = if sizes.iter().all(Option::is_some) {
+            Ty::Tuple(vec![Ty::Scalar(DType::I64); names.len()])
+        } else {
+            Ty::Error
+        };
+        self.set_ty(value.id, ty);
+        for (n, size) in names.iter().zip(sizes) {
+            let size = size.filter(|_| !self.is_mutated(&n.name));
+            self.declare(&n.name, Var { ty: Ty::Scalar(DType::I64), size });
         }
     }
 

@@ -142,7 +142,7 @@ impl Lowerer<'_> {
             ExprKind::DTypeName(_) => return Err(self.error("E0908", &e.span, "a type name is not a value here", "")),
             ExprKind::Tuple(_) => return Err(self.error("E0908", &e.span, "a tuple is not a value here", "")),
             ExprKind::List(_) => self.list_literal(e, &ty)?,
-            ExprKind::IfElse(parts) => self.lower_if_else(parts, &ty)?,
+            ExprKind::IfElse(parts) | ExprKind::BoolOp(_, parts) => self.lower_if_else(parts, &ty)?,
             ExprKind::Binary(op, a, b) => {
                 let (x, y) = (self.expr(a)?, self.expr(b)?);
                 self.binary(bin_fn(*op), x, y, &ty)?

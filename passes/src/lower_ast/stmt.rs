@@ -11,7 +11,14 @@ impl Lowerer<'_> {
         match s {
             Stmt::Let { names, value, span } => {
                 self.set_loc(span);
-                let vals = self.expr_multi(value)?;
+                let vals = match arrayc_grammar::syntax::shape_base(value) {
+                    // `let (n, m) = x.shape;`: the sizes of `x`, as many as the names (checked).
+                    Some(x) if matches!(self.ty_of(value), Ty::Tuple(_)) => {
+                        let x = self.expr(x)?;
+                        (0..names.len()).map(|k| self.dim(x, k)).collect()
+                    }
+                    _ => self.expr_multi(value)?,
+                };
                 if vals.len() != names.len() {
                     return Err(self.error("E0904", span, "wrong number of names for the values", ""));
                 }
