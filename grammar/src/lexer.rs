@@ -301,6 +301,10 @@ pub enum LexError {
     /// the parser).
     #[error("`range(...)` takes 1 to 3 positional arguments")]
     NotARange { span: Span },
+    /// `for a, b in it` over anything but `enumerate(x)` (two names) or `zip(x, y, ..)` (a name per
+    /// array), reported by the parser (`syntax::for_in_tuple`).
+    #[error("`for` with {names} names iterates `enumerate(x)` or `zip(x, y, ..)`")]
+    ForTargets { names: usize, span: Span },
     /// A tuple assignment with a tuple of another length than its targets' (reported by the
     /// parser).
     #[error("{targets} targets, {values} values")]
@@ -323,6 +327,7 @@ impl LexError {
             | LexError::IntOverflow { span, .. }
             | LexError::Attribute { span, .. }
             | LexError::NotARange { span }
+            | LexError::ForTargets { span, .. }
             | LexError::TupleLength { span, .. }
             | LexError::NotATarget { span, .. }
             | LexError::UfuncMethod { span, .. } => span.clone(),

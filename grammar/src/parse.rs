@@ -160,6 +160,16 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
                 Diagnostic::error("E0105", "`range(...)` takes 1 to 3 positional arguments", span, "not a range")
                     .with_help("write `for i in 0..n`, `for i in range(n)`, `range(a, b)` or `range(a, b, step)`")
             }
+            LexError::ForTargets { names, span } => Diagnostic::error(
+                "E0110",
+                format!("a `for` loop with {names} names iterates `enumerate(x)` or `zip(x, y, ..)`"),
+                span,
+                format!("{names} names for this"),
+            )
+            .with_help(format!(
+                "write `for k, v in enumerate(x)` (two names), `for a, b in zip(x, y)` (one name per array), or \
+                 `for v in x` and index the row `v[k]`; here {names} names"
+            )),
             LexError::IntOverflow { text, span } => Diagnostic::error(
                 "E0002",
                 format!("integer literal `{text}` is too large for i64"),

@@ -295,6 +295,79 @@ pub fn for_in(ids: &Cell<u32>, var: Ident, range: Expr, body: Block, span: Span)
     }
 }
 
+/// `for k, v in enumerate(x)` and `for a, b in zip(x, y)` (also parenthesised, `for (k, v) in ..`),
+/// Python's two iterations that give several names, over axis 0 as [`array_for`] does:
+/// `enumerate(x)` (or `enumerate(x, start)`) binds the position (plus `start`) and the item,
+/// `zip(x, y, ..)` one item of each, as many steps as the shortest has (Python's `zip`). Each array
+/// is evaluated once, into `iter.OFFSET.K`; the loop counts `index.OFFSET` ([`is_synthesized`]
+/// names), and the user's names are `let`s at the top of the body. Anything else with several
+/// names, or as many names as `zip` has not arrays, is [`LexError::ForTargets`].
+pub fn for_in_tuple(
+    ids: &Cell<u32>,
+    first: Ident,
+    rest: Vec<Ident>,
+    it: Expr,
+    mut body: Block,
+    span: Span,
+) -> Result<Vec<Stmt>, LexError> {
+    let mut vars = rest;
+    vars.insert(0, first);
+    let bad = |it: &Expr| LexError::ForTargets { names: vars.len(), span: it.span.clone() };
+    let ExprKind::Call { func, args, kwargs } = &it.kind else { return Err(bad(&it)) };
+    let enumerate = func.name == "enumerate" && vars.len() == 2 && (1..=2).contains(&args.len());
+    let zip = func.name == "zip" && vars.len() == args.len();
+    if !kwargs.is_empty() || !(enumerate || zip) {
+        return Err(bad(&it));
+    }
+    let at = it.span.clone();
+    let ExprKind::Call { args, .. } = it.kind else { unreachable!("matched above") };
+    let mut args = args.into_iter();
+    let var = |ids: &Cell<u32>, name: &Ident| mk(ids, ExprKind::Var(name.clone()), at.clone());
+    let call = |ids: &Cell<u32>, f: &str, args: Vec<Expr>| {
+        mk(
+            ids,
+            ExprKind::Call { func: Ident { name: f.to_string(), span: at.clone() }, args, kwargs: vec![] },
+            at.clone(),
+        )
+    };
+    let index = Ident { name: format!("index.{}", span.start), span: at.clone() };
+    let arrays: Vec<Ident> = (0..if enumerate { 1 } else { vars.len() })
+        .map(|k| Ident { name: format!("iter.{}.{k}", span.start), span: at.clone() })
+        .collect();
+    let mut out: Vec<Stmt> = Vec::new();
+    for a in &arrays {
+        let value = args.next().unwrap_or_else(|| unreachable!("one argument per array"));
+        out.push(Stmt::Let { names: vec![a.clone()], value, span: at.clone() });
+    }
+    let mut lets = Vec::new();
+    let mut items = vars.into_iter();
+    if enumerate {
+        let k = items.next().unwrap_or_else(|| unreachable!("two names"));
+        let position = match args.next() {
+            Some(start) => {
+                let kind = ExprKind::Binary(BinOp::Add, Box::new(var(ids, &index)), Box::new(start));
+                mk(ids, kind, at.clone())
+            }
+            None => var(ids, &index),
+        };
+        lets.push(Stmt::Let { span: k.span.clone(), names: vec![k], value: position });
+    }
+    for (name, a) in items.zip(arrays.iter().cycle()) {
+        let kind = ExprKind::Subscript { base: Box::new(var(ids, a)), index: vec![Index::At(var(ids, &index))] };
+        let item = mk(ids, kind, at.clone());
+        lets.push(Stmt::Let { span: name.span.clone(), names: vec![name], value: item });
+    }
+    let mut end = call(ids, "len", vec![var(ids, &arrays[0])]);
+    for a in &arrays[1..] {
+        let len = call(ids, "len", vec![var(ids, a)]);
+        end = call(ids, "minimum", vec![end, len]);
+    }
+    body.stmts.splice(0..0, lets);
+    let start = mk(ids, ExprKind::Int(0), at.clone());
+    out.push(Stmt::For { var: index, start, end, step: None, body, span });
+    Ok(out)
+}
+
 /// `for var in x body` over the axis 0 of the array `x` (see [`for_in`]).
 fn array_for(ids: &Cell<u32>, var: Ident, x: Expr, mut body: Block, span: Span) -> Vec<Stmt> {
     let at = x.span.clone();

@@ -515,3 +515,53 @@ fn main(x: f64[3, 4], k: i64 = 7) -> (bool, bool, bool, bool, bool, bool, i64, i
                               ("let (a, b) = x.shape; return a > b;", "E0309", "1 size of `.shape` into 2 names")]:
         bad = check_source(f"fn main(x: f64[3]) -> bool {{\n    {body}\n}}\n", tmp_path)
         assert bad.returncode == 1 and code in bad.stderr and words in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_for_enumerate_and_zip_match_python(target, tmp_path):
+    """`for k, v in enumerate(x)`, `enumerate(x, start)`, `for (a, b) in zip(x, y)` with arrays of
+    different lengths (the shortest wins) and three arrays, rows of a 2-d array as views (writes
+    reach the array), `break`/`continue` inside; the same loops in Python. Several names over
+    anything else is E0110."""
+    src = """fn main(x: f64[6], i: i64[4], m: f64[3, 2]) -> (f64, f64, f64, f64, i64, f64[3, 2]) {
+    let a = 0.0;
+    for k, v in enumerate(x) { a += k * v; }
+    let b = 0.0;
+    for (k, v) in enumerate(x[1:], 10) { b += k * v; }
+    let c = 0.0;
+    for u, w in zip(x, i) { c += u * w; }
+    let d = 0.0;
+    for (u, w, z) in zip(x[::-1], i, x) { d += u * w - z; }
+    let s = 0;
+    for k, v in enumerate(i) {
+        if k == 1 { continue; }
+        if v > 5 { break; }
+        s += v * (k + 1);
+    }
+    for r, row in enumerate(m) { row[:] = row * r; }
+    return (a, b, c, d, s, m);
+}
+"""
+    x = np.array([0.5, -1.0, 2.0, 3.5, -2.25, 1.0])
+    i = np.array([3, 9, 4, 7])
+    m = np.arange(6.0).reshape(3, 2)
+    proc, res = run_source(src, {"x": x, "i": i, "m": m}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    s = 0
+    for k, v in enumerate(i):
+        if k == 1:
+            continue
+        if v > 5:
+            break
+        s += v * (k + 1)
+    mm = m.copy()
+    for r, row in enumerate(mm):
+        row[:] = row * r
+    want = [sum(k * v for k, v in enumerate(x)), sum(k * v for k, v in enumerate(x[1:], 10)),
+            sum(u * w for u, w in zip(x, i)), sum(u * w - z for u, w, z in zip(x[::-1], i, x)), s, mm]
+    for got, w in zip(res, want):
+        np.testing.assert_allclose(got, np.asarray(w), rtol=1e-15)
+    for body in ["for a, b in x { print(a); }", "for a, b in zip(x) { print(a); }",
+                 "for a, b, c in enumerate(x) { print(a); }"]:
+        bad = check_source(f"fn main(x: f64[3]) {{\n    {body}\n}}\n", tmp_path)
+        assert bad.returncode == 1 and "E0110" in bad.stderr and "enumerate(x)" in bad.stderr, bad.stderr
