@@ -164,7 +164,12 @@ fn index_walk_mut(ix: &mut Index, visit: &mut impl FnMut(&mut Expr)) {
 fn expr_walk_mut(e: &mut Expr, visit: &mut impl FnMut(&mut Expr)) {
     visit(e);
     match &mut e.kind {
-        ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Var(_) | ExprKind::DTypeName(_) => {}
+        ExprKind::Int(_)
+        | ExprKind::Float(_)
+        | ExprKind::Bool(_)
+        | ExprKind::Str(_)
+        | ExprKind::Var(_)
+        | ExprKind::DTypeName(_) => {}
         ExprKind::Binary(_, a, b) => {
             expr_walk_mut(a, visit);
             expr_walk_mut(b, visit);
@@ -346,6 +351,9 @@ pub enum ExprKind {
     Int(i64),
     Float(f64),
     Bool(bool),
+    /// A string literal, `"same"`: only a keyword argument's value, where
+    /// [`crate::syntax::keyword_value`] makes it the name or type name it spells; anywhere else E0317.
+    Str(String),
     Var(Ident),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     Unary(UnOp, Box<Expr>),

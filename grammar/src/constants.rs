@@ -120,7 +120,7 @@ impl Scopes {
                     e.kind = ExprKind::Float(v);
                 }
             }
-            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::DTypeName(_) => {}
+            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::DTypeName(_) => {}
             ExprKind::Binary(_, a, b) => {
                 self.expr(a);
                 self.expr(b);

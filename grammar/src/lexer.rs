@@ -78,6 +78,10 @@ pub enum Tok {
 
     #[regex(r"[A-Za-z_][A-Za-z0-9_]*", |lex| lex.slice().to_string())]
     Ident(String),
+    /// A string literal, `"same"` or `'same'` (no escapes, one line): its text without the quotes.
+    /// arrayc has strings only as keyword arguments' values (`syntax::keyword_value`).
+    #[regex(r#""[^"\\\n]*"|'[^'\\\n]*'"#, |lex| { let s = lex.slice(); s[1..s.len() - 1].to_string() })]
+    Str(String),
     /// Integer literal; `None` when it does not fit an `i64` (reported by the parser front).
     #[regex(r"[0-9]+", |lex| lex.slice().parse::<i64>().ok())]
     Int(Option<i64>),
@@ -193,6 +197,7 @@ impl fmt::Display for Tok {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Tok::Ident(s) => write!(f, "identifier `{s}`"),
+            Tok::Str(s) => write!(f, "string \"{s}\""),
             Tok::Int(Some(v)) => write!(f, "integer `{v}`"),
             Tok::Int(None) => write!(f, "integer literal"),
             Tok::Float(v) => write!(f, "float `{v}`"),
@@ -231,7 +236,7 @@ impl Tok {
             TU64 => "u64",
             TU8 => "u8",
             TBool => "bool",
-            Ident(_) | Int(_) | Float(_) => "",
+            Ident(_) | Int(_) | Float(_) | Str(_) => "",
             LParen => "(",
             RParen => ")",
             LBracket => "[",

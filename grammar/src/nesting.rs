@@ -63,6 +63,7 @@ pub fn check_nesting(program: &Program) -> Option<Diagnostic> {
             Node::Expr(e) => match &e.kind {
                 ExprKind::Int(_)
                 | ExprKind::Float(_)
+                | ExprKind::Str(_)
                 | ExprKind::Bool(_)
                 | ExprKind::Var(_)
                 | ExprKind::DTypeName(_) => {}
@@ -165,6 +166,7 @@ pub fn dismantle(program: Program) {
                 }
                 ExprKind::Int(_)
                 | ExprKind::Float(_)
+                | ExprKind::Str(_)
                 | ExprKind::Bool(_)
                 | ExprKind::Var(_)
                 | ExprKind::DTypeName(_) => {}

@@ -23,6 +23,24 @@ pub fn bool_op(ids: &Cell<u32>, op: BoolOp, a: Expr, b: Option<Expr>, span: Span
     mk(ids, ExprKind::BoolOp(op, Box::new(parts)), span)
 }
 
+/// A keyword argument's value: a string literal is the word it spells, NumPy's spelling of
+/// arrayc's names (`mode="same"` is `mode=same`, `method="linear"` is `method=linear`), or a
+/// dtype's name (`dtype="float32"` and `dtype="f32"` are `dtype=f32`); it keeps the literal's id. Any other
+/// value is itself.
+pub fn keyword_value(e: Expr) -> Expr {
+    let ExprKind::Str(text) = &e.kind else { return e };
+    let word = text.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    use arrayc_core::dtype::DType;
+    let dtype = DType::from_numpy_name(text).or_else(|| DType::ALL.into_iter().find(|d| d.name() == text));
+    let kind = match dtype {
+        Some(d) => ExprKind::DTypeName(d),
+        None if word => ExprKind::Var(Ident { name: text.clone(), span: e.span.clone() }),
+        None => return e,
+    };
+    Expr { kind, ..e }
+}
+
 /// The values of `return e;`: the items of a tuple `e` (`return (a, b);`), else `e` alone. The
 /// tuple itself leaves the tree, so its [`ExprId`] is given back to `ids` to keep the ids dense: it
 /// is always the last one taken, since the tuple is the last expression before the `;`.

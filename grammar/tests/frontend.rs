@@ -413,6 +413,7 @@ fn sx(e: &Expr) -> String {
     match &e.kind {
         ExprKind::Int(v) => v.to_string(),
         ExprKind::Float(v) => format!("{v:?}"),
+        ExprKind::Str(s) => format!("{s:?}"),
         ExprKind::Bool(b) => b.to_string(),
         ExprKind::Var(i) => i.name.clone(),
         ExprKind::Binary(op, a, b) => format!("({op:?} {} {})", sx(a), sx(b)),

@@ -565,3 +565,31 @@ def test_for_enumerate_and_zip_match_python(target, tmp_path):
                  "for a, b, c in enumerate(x) { print(a); }"]:
         bad = check_source(f"fn main(x: f64[3]) {{\n    {body}\n}}\n", tmp_path)
         assert bad.returncode == 1 and "E0110" in bad.stderr and "enumerate(x)" in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_string_keyword_values_match_numpy(target, tmp_path):
+    """NumPy's string spellings of keyword values, double and single quoted: `mode="same"`,
+    `mode='valid'`, `method="linear"`, `side="right"`, `dtype="float32"`/`"int32"`; a string
+    anywhere else is E0317, an unknown word keeps its builtin's error."""
+    src = """fn main(a: f64[7], v: f64[3]) -> (f64[7], f64[5], f64, i64, f32[3], i32[2]) {
+    let s = np.convolve(a, v, mode="same");
+    let w = np.convolve(a, v, mode='valid');
+    let p = np.percentile(a, 40, method="linear");
+    let k = np.searchsorted(np.sort(a), 0.5, side="right");
+    return (s, w, p, k, np.zeros(3, dtype="float32"), np.ones(2, dtype='int32'));
+}
+"""
+    a = np.array([0.5, -1.0, 2.0, 3.5, -2.25, 1.0, 0.5])
+    v = np.array([1.0, -2.0, 0.25])
+    proc, res = run_source(src, {"a": a, "v": v}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    want = [np.convolve(a, v, mode="same"), np.convolve(a, v, mode="valid"), np.percentile(a, 40, method="linear"),
+            np.searchsorted(np.sort(a), 0.5, side="right"), np.zeros(3, dtype="float32"), np.ones(2, dtype="int32")]
+    for got, w in zip(res, want):
+        assert got.dtype == np.asarray(w).dtype
+        np.testing.assert_allclose(got, w, rtol=1e-15)
+    for body, code, words in [('print("x =", a);', "E0317", "a string literal"),
+                              ('print(np.convolve(a, a, mode="nope"));', "E0503", "`mode=`")]:
+        bad = check_source(f"fn main(a: f64[3]) {{\n    {body}\n}}\n", tmp_path)
+        assert bad.returncode == 1 and code in bad.stderr and words in bad.stderr, bad.stderr

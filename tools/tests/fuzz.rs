@@ -98,6 +98,8 @@ const TOKENS: &[&str] = &[
     "True",
     " **= ",
     "enumerate(",
+    "mode=\"same\"",
+    "\"",
     "zip(",
     ", ",
     "in ",

@@ -205,6 +205,21 @@ impl Checker {
             ExprKind::Int(_) => Ty::Scalar(DType::I64),
             ExprKind::Float(_) => Ty::Scalar(DType::F64),
             ExprKind::Bool(_) => Ty::Scalar(DType::Bool),
+            ExprKind::Str(text) => {
+                self.err(
+                    Diagnostic::error(
+                        "E0317",
+                        format!("a string literal (\"{text}\") is not a value in arrayc"),
+                        e.span.clone(),
+                        "a string",
+                    )
+                    .with_help(
+                        "arrayc has strings only as keyword arguments' values, NumPy's spellings such as \
+                         `mode=\"same\"`, `method=\"linear\"` or `dtype=\"float32\"`; `print` takes arrays and scalars",
+                    ),
+                );
+                Ty::Error
+            }
             ExprKind::Var(i) => self.var(i),
             ExprKind::DTypeName(d) => {
                 self.err(
