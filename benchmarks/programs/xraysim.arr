@@ -59,13 +59,13 @@ fn add_aa_cube(matscene: f64[X, Y, Z], mincorner: f64[3], maxcorner: f64[3], mat
     matscene[x0:x1, y0:y1, z0:z1] = material;
 }
 
-# The original's own `fmin`/`fmax` (arithmetic selections, not NumPy's NaN-ignoring ufuncs, which
-# are arrayc builtins of those names), renamed.
-fn sel_min(a: f64[...], b: f64[...]) -> f64[...] {
+# The original's own `fmin`/`fmax` (arithmetic selections, not NumPy's NaN-ignoring ufuncs): they
+# shadow arrayc's builtins of those names, as a Python function shadows NumPy's.
+fn fmin(a: f64[...], b: f64[...]) -> f64[...] {
     return a * (a <= b) + b * (b < a);
 }
 
-fn sel_max(a: f64[...], b: f64[...]) -> f64[...] {
+fn fmax(a: f64[...], b: f64[...]) -> f64[...] {
     return a * (a >= b) + b * (b > a);
 }
 
@@ -107,8 +107,8 @@ fn xraysim(source: f64[5], c0: f64[3], c1: f64[3], c2: f64[3], r1: i64, r2: i64,
     let tys1 = (gy[1:, 1:, 1:, newaxis] - origin[1]) * rayinverse[:, 1];
     let tzs0 = (gz[:-1, :-1, :-1, newaxis] - origin[2]) * rayinverse[:, 2];
     let tzs1 = (gz[1:, 1:, 1:, newaxis] - origin[2]) * rayinverse[:, 2];
-    let t_in = sel_max(sel_min(txs0, txs1), sel_max(sel_min(tys0, tys1), sel_min(tzs0, tzs1)));
-    let t_out = sel_min(sel_max(txs0, txs1), sel_min(sel_max(tys0, tys1), sel_max(tzs0, tzs1)));
+    let t_in = fmax(fmin(txs0, txs1), fmax(fmin(tys0, tys1), fmin(tzs0, tzs1)));
+    let t_out = fmin(fmax(txs0, txs1), fmin(fmax(tys0, tys1), fmax(tzs0, tzs1)));
     let raydst = (t_out - t_in) * (t_out >= t_in);
 
     # the attenuation along every ray, and what each pixel detects

@@ -7,10 +7,31 @@
 //! resolution instead of names. `docs/language.md`'s table of builtin functions is [`docs_table`]
 //! (a test checks that it is), and the language server's hover shows [`Builtin::doc`].
 //!
-//! Builtin names are reserved: a function of the program named like a builtin is an error (E0203,
-//! `grammar/ERRORS.md`), so a call of a builtin's name always calls the builtin.
+//! A function of the program shadows a builtin of the same name, as a Python function shadows
+//! NumPy's after `from numpy import *`: a bare call `fmin(a, b)` calls the program's `fmin`
+//! ([`crate::check`]'s `resolve`). NumPy's qualified spellings always call the builtin: `np.fmin(a, b)`
+//! (the parser names the call `np.fmin`, [`QUALIFIED`]), a method `x.sum()`, an attribute
+//! `x.ndim`, `x.shape[k]`, a ufunc method `add.reduce(x)`, `linalg.norm(x)`, `x.T` and `a @ b`;
+//! so do the calls the parser writes itself (`len` in `for v in x`). `range` is the syntax of
+//! `for` loops, not a function: a function named `range` is an error (E0203).
 
 use crate::ast::{DType, Expr, ExprKind};
+
+/// The prefix of a call's name that the parser writes for NumPy's qualified spelling `np.f(...)`
+/// (and for the calls it writes itself): such a call always calls the builtin `f`, never a
+/// function of the program named `f` (no function's name has a dot).
+pub const QUALIFIED: &str = "np.";
+
+/// `name` as the name of a call that always calls the builtin `name` ([`QUALIFIED`]).
+pub fn qualified(name: &str) -> String {
+    format!("{QUALIFIED}{name}")
+}
+
+/// Whether a call's name may name a function of the program: a plain identifier, not a qualified
+/// or method spelling (`np.sum`, `.sum`, `linalg.norm`, `@`), which only builtins take.
+pub fn may_name_a_function(name: &str) -> bool {
+    !name.contains('.') && name != "@"
+}
 
 /// What a call calls, as the checker resolved it (see [`crate::Checked::callee`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -244,6 +265,9 @@ impl Builtin {
     /// builtin `transpose`) or `a @ b` (`@`, the builtin `dot`), which no function can take, and
     /// of the method calls `x.m(...)` (`.m`, [`crate::methods`]).
     pub fn from_name(name: &str) -> Option<Builtin> {
+        if let Some(plain) = name.strip_prefix(QUALIFIED) {
+            return Builtin::from_name(plain);
+        }
         match name {
             ".T" => Some(Builtin::Transpose),
             "@" => Some(Builtin::Dot),

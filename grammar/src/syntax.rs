@@ -1,6 +1,7 @@
 //! Small helpers used by the generated parser.
 
-use crate::ast::{BinOp, Block, BoolOp, Expr, ExprId, ExprKind, Function, Ident, Index, Span, Stmt};
+use crate::ast::{BinOp, Block, BoolOp, Expr, ExprId, ExprKind, Function, Ident, Index, Program, Span, Stmt};
+use crate::builtin::{may_name_a_function, qualified, QUALIFIED};
 use crate::lexer::LexError;
 use std::cell::Cell;
 
@@ -91,7 +92,7 @@ pub fn subscript(ids: &Cell<u32>, base: Expr, mut index: Vec<Index>, span: Span)
         };
         let axis = Ident { name: "axis".to_string(), span: k.span.clone() };
         let kind = ExprKind::Call {
-            func: Ident { name: "size".to_string(), span: func.span },
+            func: Ident { name: qualified("size"), span: func.span },
             args: vec![args.remove(0)],
             kwargs: vec![(axis, k)],
         };
@@ -122,7 +123,7 @@ fn keyword_positional(name: &str, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ident,
 /// `take(x, idx, 0)`) passes that last argument as `axis=` (`func` is the builtin's name, or a
 /// method's `.name`). Any other call is left as it is, for the checker's arity error.
 pub fn positional_axis(func: &Ident, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ident, Expr)>) {
-    let name = func.name.strip_prefix('.').unwrap_or(&func.name);
+    let name = func.name.strip_prefix('.').or_else(|| func.name.strip_prefix(QUALIFIED)).unwrap_or(&func.name);
     keyword_positional(name, args, kwargs);
     let Some(row) = crate::builtin::Builtin::from_name(name).map(|b| b.row()) else { return };
     let takes_axis = row.keywords.contains(&"axis") && !kwargs.iter().any(|(k, _)| k.name == "axis");
@@ -143,6 +144,23 @@ pub fn positional_axis(func: &Ident, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ide
     }
 }
 
+/// NumPy's positional spellings ([`positional_axis`]) in the calls of plain names, once the whole
+/// program is parsed: a call of a function of the program keeps its arguments as written (the
+/// function shadows the builtin of its name, [`crate::builtin`]), any other is a builtin's. (The
+/// qualified spellings, `np.sum(x, 0)` and `x.sum(0)`, were rewritten as they were parsed.)
+pub fn bare_calls(program: &mut Program) {
+    let functions: std::collections::HashSet<String> = program.functions.iter().map(|f| f.name.name.clone()).collect();
+    for f in &mut program.functions {
+        f.for_each_expr_mut(&mut |e| {
+            if let ExprKind::Call { func, args, kwargs } = &mut e.kind {
+                if may_name_a_function(&func.name) && !functions.contains(&func.name) {
+                    positional_axis(func, args, kwargs);
+                }
+            }
+        });
+    }
+}
+
 /// `base.name`, an attribute ([`crate::methods`]): `x.ndim` and `x.size` are calls of the builtins
 /// `ndim` and `size`, `x.T` of `transpose` (`.T`), `x.shape` a call of `.shape` (which only
 /// [`subscript`] makes something of); any other name is an error.
@@ -151,7 +169,7 @@ pub fn attribute(ids: &Cell<u32>, base: Expr, name: Ident, span: Span) -> Result
         return numpy_attribute(base, name, span);
     }
     let func = match name.name.as_str() {
-        "ndim" | "size" => name,
+        "ndim" | "size" => Ident { name: qualified(&name.name), span: name.span },
         "shape" | "T" => Ident { name: format!(".{}", name.name), span: name.span },
         _ => return Err(LexError::Attribute { name: name.name, span: name.span }),
     };
@@ -218,7 +236,7 @@ fn ufunc_method(
     let Some(&(_, _, builtin)) = UFUNC_METHODS.iter().find(|(u, m, _)| *u == ufunc.name && *m == method.name) else {
         return Err(LexError::UfuncMethod { ufunc: ufunc.name.clone(), method: method.name.clone(), span });
     };
-    let func = Ident { name: builtin.to_string(), span: ufunc.span.start..method.span.end };
+    let func = Ident { name: qualified(builtin), span: ufunc.span.start..method.span.end };
     if method.name != "at" {
         positional_axis(&func, &mut args, &mut kwargs);
         if !kwargs.iter().any(|(k, _)| k.name == "axis") {
@@ -243,9 +261,11 @@ pub fn method_call(
 ) -> Result<Expr, LexError> {
     let (mut args, mut kwargs) = split_args(all);
     if is_numpy(&base) {
-        // `np.f(args)` is the call `f(args)`, under the id of `np` (ids stay dense).
-        positional_axis(&name, &mut args, &mut kwargs);
-        return Ok(Expr { id: base.id, kind: ExprKind::Call { func: name, args, kwargs }, span });
+        // `np.f(args)` is the call `np.f(args)` of the builtin `f` ([`QUALIFIED`]), under the id
+        // of `np` (ids stay dense).
+        let func = Ident { name: qualified(&name.name), span: name.span };
+        positional_axis(&func, &mut args, &mut kwargs);
+        return Ok(Expr { id: base.id, kind: ExprKind::Call { func, args, kwargs }, span });
     }
     if let ExprKind::Var(m) = &base.kind {
         if m.name == LINALG {
@@ -393,7 +413,7 @@ fn array_for(ids: &Cell<u32>, var: Ident, x: Expr, mut body: Block, span: Span) 
     let index = Ident { name: format!("index.{}", span.start), span: var.span.clone() };
     let var_of = |ids: &Cell<u32>, name: &Ident| mk(ids, ExprKind::Var(name.clone()), at.clone());
     let start = mk(ids, ExprKind::Int(0), at.clone());
-    let len = Ident { name: "len".to_string(), span: at.clone() };
+    let len = Ident { name: qualified("len"), span: at.clone() };
     let args = vec![var_of(ids, &iter)];
     let end = mk(ids, ExprKind::Call { func: len, args, kwargs: vec![] }, at.clone());
     let item = ExprKind::Subscript { base: Box::new(var_of(ids, &iter)), index: vec![Index::At(var_of(ids, &index))] };

@@ -24,19 +24,26 @@ fn position(a: &Analysis, needle: &str) -> Position {
     a.lines.position(&a.text, off)
 }
 
-/// A function named like a builtin is an error (E0203), and its name still calls the builtin:
-/// the checker types `sum(zeros(3))` as the builtin's `f64`, so hover shows the builtin and go to
-/// definition finds no function. (The index used to resolve the name to the function itself,
-/// against the checker.)
+/// A function of the program shadows the builtin of its name, as the checker resolves it (and
+/// the lowering follows): hover on the bare call `sum(..)` shows the program's function and go to
+/// definition finds it; `np.sum(..)` and the method `x.sum()` still show the builtin.
 #[test]
-fn a_builtin_name_calls_the_builtin_even_beside_a_function_of_that_name() {
-    let a = analyse("fn sum(x: f64[N]) -> f64[N] { return x; }\nfn main() -> f64 {\n    return sum(zeros(3));\n}\n");
-    assert!(a.diagnostics.iter().any(|d| d.code == "E0203"), "{:?}", a.diagnostics);
+fn a_function_of_the_program_shadows_the_builtin_in_hover_and_definition() {
+    let a = analyse(
+        "fn sum(x: f64[N]) -> f64[N] { return x; }\n\
+         fn main() -> f64 {\n    let y = sum(zeros(3));\n    return np.sum(y) + y.sum();\n}\n",
+    );
+    assert!(a.clean, "{:?}", a.diagnostics);
     let h = hover_text(&a, "sum(zeros");
-    assert!(h.starts_with("builtin `sum prod min max mean (x)`"), "{h}");
-    assert!(h.contains("here: `f64`") && !h.contains("fn sum"), "{h}");
+    assert!(h.contains("fn sum(x: f64[N]) -> f64[N]") && !h.starts_with("builtin"), "{h}");
     let uri: Uri = "file:///t.arr".parse().expect("a URI");
-    assert_eq!(definition(&a, &uri, position(&a, "sum(zeros")), None);
+    let def = definition(&a, &uri, position(&a, "sum(zeros")).expect("the program's `sum`");
+    assert_eq!(def.range.start, Position { line: 0, character: 3 });
+    for builtin in ["sum(y)", "sum();"] {
+        let h = hover_text(&a, builtin);
+        assert!(h.starts_with("builtin `sum prod min max mean (x)`"), "{builtin}: {h}");
+        assert_eq!(definition(&a, &uri, position(&a, builtin)), None, "{builtin}");
+    }
 }
 
 /// Hover on every spelling of a builtin call shows its documentation: a name, `x.T` (transpose)

@@ -111,7 +111,7 @@ def clip_minus_1_2(a):
 
 
 # NumPy's ufuncs that are compositions of the op table's functions in the lowering
-# (`passes/src/lower_ast/expr.rs`, `composed_ufunc`), run on the CPU and on `--target gpu-emulated`.
+# (`passes/src/lower_ast/expr/ufuncs.rs`, `composed_ufunc`), run on the CPU and on `--target gpu-emulated`.
 COMPOSED_UNARY = [
     ("sign({a})", np.sign, True),
     ("square({a})", np.square, True),

@@ -6,7 +6,7 @@ use super::shape::shape_str;
 use super::sig::{bind_dim, subst};
 use super::Checker;
 use crate::ast::{BinOp, BoolOp, DType, Expr, ExprKind, Ident, Span, UnOp};
-use crate::builtin::{Builtin, Callee};
+use crate::builtin::{may_name_a_function, Builtin, Callee, QUALIFIED};
 use crate::diag::Diagnostic;
 use crate::types::{Size, Ty};
 use std::collections::HashMap;
@@ -377,12 +377,14 @@ impl Checker {
         }
     }
 
-    /// What a call of `name` calls: the builtin of that name (builtin names are reserved, see
-    /// [`crate::builtin`]), else the program's function of that name, else nothing.
+    /// What a call of `name` calls: the program's function of that name (it shadows the builtin
+    /// of that name, as in Python, [`crate::builtin`]), else the builtin of that name, else
+    /// nothing. A qualified spelling (`np.sum`, a method's `.sum`) names only the builtin.
     fn resolve(&self, name: &str) -> Option<Callee> {
-        match Builtin::from_name(name) {
-            Some(b) => Some(Callee::Builtin(b)),
-            None => self.fn_index.get(name).map(|&fi| Callee::User(fi)),
+        let user = if may_name_a_function(name) { self.fn_index.get(name) } else { None };
+        match user {
+            Some(&fi) => Some(Callee::User(fi)),
+            None => Builtin::from_name(name).map(Callee::Builtin),
         }
     }
 
@@ -418,7 +420,7 @@ impl Checker {
         );
         let user: Vec<String> = self.fn_index.keys().cloned().collect();
         let cands = Builtin::all().map(|b| b.name()).chain(user.iter().map(|s| s.as_str()));
-        if let Some(s) = suggest(&func.name, cands) {
+        if let Some(s) = suggest(func.name.strip_prefix(QUALIFIED).unwrap_or(&func.name), cands) {
             d = d.with_help(format!("did you mean `{s}`?"));
         }
         self.err(d);

@@ -2,7 +2,6 @@
 
 use super::{Checker, FnInfo};
 use crate::ast::{Block, DimExpr, Function, Program, Stmt, TypeExpr};
-use crate::builtin::Builtin;
 use crate::diag::Diagnostic;
 use crate::types::{Size, SizeSym, Ty};
 use crate::FnSig;
@@ -100,14 +99,18 @@ impl Checker {
                 self.generic_asts.insert(i, f.clone());
             }
             let name = f.name.name.as_str();
-            // Builtin names are reserved (`docs/language.md`): a call of one calls the builtin.
-            if Builtin::from_name(name).is_some() {
+            // A function may shadow a builtin (`docs/language.md`), but not `range`, the syntax
+            // of `for` loops, which no call reaches.
+            if name == "range" {
                 self.err(
                     Diagnostic::error(
                         "E0203",
-                        format!("function `{name}` redefines a builtin"),
+                        "function `range` redefines the `for` loop's `range`".to_string(),
                         f.name.span.clone(),
-                        "builtin name",
+                        "`range` is syntax",
+                    )
+                    .with_note(
+                        "`for i in range(a, b, step)` is a loop, not a call, so this function could never be called",
                     )
                     .with_help("rename the function"),
                 );

@@ -1,5 +1,5 @@
 //! NumPy's everyday functions composed of existing operations (their types:
-//! `grammar/src/check/numpy_funcs.rs` and, for the reductions, `check/builtins.rs`): `diff`
+//! `grammar/src/check/numpy_funcs.rs` and, for the reductions, `check/builtins/reductions.rs`): `diff`
 //! (shifted views and one elementwise operation per difference), `outer` (two broadcast views),
 //! `eye` and `identity` (two `arange`s compared), the views `swapaxes` and `moveaxis`
 //! (`arr.transpose`), `trace` (a sum of the diagonal view), the NaN-ignoring reductions (masks

@@ -1,0 +1,198 @@
+//! Array creation: `zeros`/`ones`/`empty`, the `*_like` forms, `full`, `arange` (its length as a
+//! symbolic size), `linspace`, and `copy` and the views that keep a shape.
+
+use super::Call;
+use crate::ast::{DType, Expr};
+use crate::builtin::Builtin;
+use crate::check::Checker;
+use crate::types::{Size, Ty};
+
+impl Checker {
+    /// Constructors: `zeros`, `ones`, `empty`, `random`, `full`, `arange`, `linspace`.
+    pub(super) fn constructor(&mut self, c: &Call) -> Ty {
+        match c.b {
+            Builtin::Full => self.full(c),
+            Builtin::Arange => self.arange(c),
+            Builtin::Linspace => self.linspace(c),
+            _ => match self.dims(c.args) {
+                Some(s) if !c.bad => {
+                    Ty::Array(if c.b == Builtin::Random { DType::F64 } else { c.dtype.unwrap_or(DType::F64) }, s)
+                }
+                _ => Ty::Error,
+            },
+        }
+    }
+
+    /// `zeros_like(x)`, `ones_like(x)`, `empty_like(x)`, `full_like(x, value)`: a new array of the
+    /// array `x`'s shape, of its dtype or `dtype=`; `value` a scalar.
+    pub(super) fn like(&mut self, c: &Call) -> Ty {
+        let t = self.value(&c.args[0]);
+        let vt = c.args.get(1).map(|v| self.value(v));
+        let Ty::Array(d, shape) = t else {
+            if t != Ty::Error {
+                let what = format!("`{}` needs an array, found {t}", c.b.name());
+                self.error("E0503", what, c.args[0].span.clone(), "not an array");
+            }
+            return Ty::Error;
+        };
+        match vt {
+            None | Some(Ty::Scalar(_)) if !c.bad => Ty::Array(c.dtype.unwrap_or(d), shape),
+            None | Some(Ty::Scalar(_) | Ty::Error) => Ty::Error,
+            Some(t) => {
+                let what = format!("`full_like` needs a scalar fill value, found {t}");
+                self.error("E0503", what, c.args[1].span.clone(), "not a scalar");
+                Ty::Error
+            }
+        }
+    }
+
+    /// `full(d0, ..., value)`: the sizes, then a scalar fill value.
+    pub(super) fn full(&mut self, c: &Call) -> Ty {
+        let (dims, value) = c.args.split_at(c.args.len() - 1);
+        let shape = self.dims(dims);
+        let vt = self.value(&value[0]);
+        let vd = match vt {
+            Ty::Scalar(d) => Some(d),
+            Ty::Error => None,
+            other => {
+                self.error(
+                    "E0503",
+                    format!("`full` needs a scalar fill value, found {other}"),
+                    value[0].span.clone(),
+                    "not a scalar",
+                );
+                None
+            }
+        };
+        match (shape, vd) {
+            (Some(s), Some(d)) if !c.bad => Ty::Array(c.dtype.unwrap_or(d), s),
+            _ => Ty::Error,
+        }
+    }
+
+    /// `arange(stop)`, `arange(start, stop)`, `arange(start, stop, step)`: `i64` when every
+    /// argument is an integer (NumPy gives `int64` for `int32` arguments too), else `f64`.
+    pub(super) fn arange(&mut self, c: &Call) -> Ty {
+        let mut all_int = true;
+        let mut ok = true;
+        for a in c.args {
+            match self.value(a) {
+                // NumPy's `arange` of a uint64 is float64.
+                Ty::Scalar(DType::U64) => {
+                    self.refuse_u64("E0503", a, "an argument of `arange`");
+                    ok = false;
+                }
+                Ty::Scalar(d) if d.is_int() => {}
+                Ty::Scalar(DType::F64 | DType::F32) => all_int = false,
+                Ty::Error => ok = false,
+                other => {
+                    self.error(
+                        "E0503",
+                        format!("`arange` needs numeric scalars, found {other}"),
+                        a.span.clone(),
+                        "not a numeric scalar",
+                    );
+                    ok = false;
+                }
+            }
+        }
+        if c.dtype == Some(DType::Bool) {
+            let span = c.e.span.clone();
+            self.error("E0503", "`arange` with `dtype=bool` (NumPy's works for lengths up to 2)", span, "bool");
+            return Ty::Error;
+        }
+        if !ok {
+            return Ty::Error;
+        }
+        if all_int {
+            let len = self.arange_len(c.args);
+            Ty::Array(c.dtype.unwrap_or(DType::I64), vec![len])
+        } else {
+            let f = self.fresh();
+            Ty::Array(c.dtype.unwrap_or(DType::F64), vec![f])
+        }
+    }
+
+    /// `linspace(start, stop, num)`: `f64[num]`.
+    pub(super) fn linspace(&mut self, c: &Call) -> Ty {
+        let mut ok = true;
+        for a in &c.args[..2] {
+            match self.value(a) {
+                Ty::Scalar(d) if d.is_int() || d.is_float() => {}
+                Ty::Error => ok = false,
+                other => {
+                    self.error(
+                        "E0503",
+                        format!("`linspace` needs numeric scalar bounds, found {other}"),
+                        a.span.clone(),
+                        "not a numeric scalar",
+                    );
+                    ok = false;
+                }
+            }
+        }
+        let n = match self.int_operand(&c.args[2], "`num`") {
+            Ok(v) => v.unwrap_or_else(|| self.fresh()),
+            Err(()) => return Ty::Error,
+        };
+        if !ok {
+            return Ty::Error;
+        }
+        Ty::Array(DType::F64, vec![n])
+    }
+
+    /// Copies and views: `copy(x)`, `transpose(x)` (`x.T`), `diagonal(x)`.
+    pub(super) fn copy_or_view(&mut self, c: &Call) -> Ty {
+        let t = self.value(&c.args[0]);
+        match (c.b, t) {
+            (Builtin::Copy, t) => t,
+            (_, Ty::Error) => Ty::Error,
+            (Builtin::Transpose, Ty::Array(d, s)) => Ty::Array(d, s.into_iter().rev().collect()),
+            (Builtin::Diagonal, Ty::Array(d, s)) if s.len() == 2 => {
+                let n = match (s[0].as_const(), s[1].as_const()) {
+                    (Some(a), Some(b)) => Size::lit(a.min(b)),
+                    _ if s[0].provably_eq(&s[1]) == Some(true) => s[0].clone(),
+                    _ => self.fresh(),
+                };
+                Ty::Array(d, vec![n])
+            }
+            (b, other) => {
+                let (what, label) = if b == Builtin::Diagonal {
+                    ("a 2-d array", "not a 2-d array")
+                } else {
+                    ("an array", "not an array")
+                };
+                self.error(
+                    "E0503",
+                    format!("`{}` needs {what}, found {other}", b.name()),
+                    c.args[0].span.clone(),
+                    label,
+                );
+                Ty::Error
+            }
+        }
+    }
+
+    pub(super) fn arange_len(&mut self, args: &[Expr]) -> Size {
+        let vals: Vec<Option<Size>> = args.iter().map(|a| self.affine(a)).collect();
+        let (start, stop, step) = match vals.as_slice() {
+            [b] => (Some(Size::lit(0)), b.clone(), Some(1)),
+            [a, b] => (a.clone(), b.clone(), Some(1)),
+            [a, b, c] => (a.clone(), b.clone(), c.as_ref().and_then(|c| c.as_const())),
+            _ => (None, None, None),
+        };
+        let (Some(a), Some(b), Some(st)) = (start, stop, step) else { return self.fresh() };
+        if st == 0 {
+            return self.fresh();
+        }
+        let len = b.sub(&a);
+        match len.as_const() {
+            Some(l) => {
+                let n = if st > 0 { (l + st - 1).div_euclid(st) } else { (l + st + 1).div_euclid(st) };
+                Size::lit(n.max(0))
+            }
+            None if st == 1 => len,
+            None => self.fresh(),
+        }
+    }
+}

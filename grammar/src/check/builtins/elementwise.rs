@@ -1,0 +1,163 @@
+//! Elementwise builtins: the math functions and NumPy's unary and binary ufuncs (their result
+//! dtypes), `clip`, `where`/`maximum`-style selection, and the casts.
+
+use super::with_dtype;
+use super::Call;
+use crate::ast::{BinOp, DType};
+use crate::builtin::Builtin;
+use crate::check::promote::{promote, weak_of, Weak};
+use crate::check::Checker;
+use crate::diag::Diagnostic;
+use crate::types::Ty;
+
+impl Checker {
+    /// Elementwise math of one argument: `abs`, `sqrt`, `exp`, `log`, `sin`, `cos`, `tanh`; all
+    /// but `abs` give a float.
+    pub(super) fn math(&mut self, c: &Call) -> Ty {
+        let t = self.value(&c.args[0]);
+        let Some(d) = t.dtype() else { return Ty::Error };
+        let keeps = matches!(c.b, Builtin::Abs | Builtin::Floor | Builtin::Ceil | Builtin::Trunc);
+        let rd = if keeps || d.is_float() { d } else { DType::F64 };
+        with_dtype(&t, rd)
+    }
+
+    /// NumPy's ufuncs of one value that are compositions in the lowering: `sign` (not of a bool,
+    /// as NumPy), `square` (as `x * x`), `reciprocal` (of a float only: NumPy's integer reciprocal
+    /// is integer division), `round` (`rint`, integers kept; `decimals=` of a float, or a
+    /// non-negative one of an integer), `logical_not` (a bool).
+    pub(super) fn ufunc1(&mut self, c: &Call) -> Ty {
+        let arg = &c.args[0];
+        let t = self.value(arg);
+        let Some(d) = t.dtype() else { return Ty::Error };
+        let refused = match c.b {
+            Builtin::Sign if d == DType::Bool => {
+                Some(("`sign` of a bool is not defined (NumPy raises too)", "convert first: `sign(i64(x))`"))
+            }
+            Builtin::Reciprocal if !d.is_float() => Some((
+                "`reciprocal` of an integer or bool is NumPy's integer division `1 // x`, which arrayc refuses",
+                "for a float reciprocal write `1.0 / x` (or `reciprocal(f64(x))`)",
+            )),
+            Builtin::Round if d == DType::Bool && c.decimals.is_some_and(|k| k != 0) => Some((
+                "`round` of a bool with `decimals=` is not defined (NumPy raises too)",
+                "convert first: `f64(x)`",
+            )),
+            Builtin::Round if d.is_int() && c.decimals.is_some_and(|k| k < 0) => Some((
+                "`round` of an integer with negative `decimals=` is not supported (NumPy rounds it in f64 and \
+                 casts back, wrapping near the ends of the i64 range)",
+                "round in f64 and convert: `i64(round(f64(x), decimals=-2))`",
+            )),
+            _ => None,
+        };
+        if let Some((msg, help)) = refused {
+            self.err(
+                Diagnostic::error("E0503", format!("{msg}; found {t}"), arg.span.clone(), "not defined on this dtype")
+                    .with_help(help),
+            );
+            return Ty::Error;
+        }
+        match c.b {
+            Builtin::Square => self.binary(BinOp::Mul, (&t, weak_of(arg)), (&t, weak_of(arg)), &c.e.span),
+            Builtin::LogicalNot => with_dtype(&t, DType::Bool),
+            Builtin::Round if !d.is_float() && d != DType::Bool => t,
+            Builtin::Round => with_dtype(&t, if d.is_float() { d } else { DType::F64 }),
+            _ => t,
+        }
+    }
+
+    /// NumPy's ufuncs of two values that are compositions in the lowering, broadcast: `power`
+    /// (`**`) and `fmod` (promoted as `%`), `hypot` (a float), `logical_and`, `logical_or`,
+    /// `logical_xor` (a bool, of any dtypes).
+    pub(super) fn ufunc2(&mut self, c: &Call) -> Ty {
+        let (a, b) = (&c.args[0], &c.args[1]);
+        let op = match c.b {
+            Builtin::Power => BinOp::Pow,
+            Builtin::Fmod => BinOp::Rem,
+            Builtin::Hypot => return self.float_binary(c),
+            _ => {
+                let ta = self.value(a);
+                let tb = self.value(b);
+                if ta.dtype().is_none() || tb.dtype().is_none() {
+                    return Ty::Error;
+                }
+                return self.broadcast_all(&[&ta, &tb], DType::Bool, c.e);
+            }
+        };
+        let ta = self.value(a);
+        let tb = self.value(b);
+        if let (Some(da), Some(db)) = (ta.dtype(), tb.dtype()) {
+            self.check_int_literals(&[a, b], promote(da, weak_of(a), db, weak_of(b)));
+        }
+        self.binary(op, (&ta, weak_of(a)), (&tb, weak_of(b)), &c.e.span)
+    }
+
+    /// `clip(x, lo, hi)`: NumPy's `minimum(maximum(x, lo), hi)`, the three broadcast and promoted
+    /// together.
+    pub(super) fn clip(&mut self, c: &Call) -> Ty {
+        let ts: Vec<Ty> = c.args.iter().map(|a| self.value(a)).collect();
+        let (Some(dx), Some(dl), Some(dh)) = (ts[0].dtype(), ts[1].dtype(), ts[2].dtype()) else {
+            return Ty::Error;
+        };
+        let [wx, wl, wh] = [0, 1, 2].map(|k| weak_of(&c.args[k]));
+        let d1 = promote(dx, wx, dl, wl);
+        // Two literals promote to a literal of their kind: a float if either is.
+        let w1 = match (wx, wl) {
+            (Some(_), Some(_)) => Some(if d1.is_float() { Weak::Float } else { Weak::Int }),
+            _ => None,
+        };
+        let d = promote(d1, w1, dh, wh);
+        self.check_int_literals(&[&c.args[0], &c.args[1], &c.args[2]], d);
+        self.broadcast_all(&[&ts[0], &ts[1], &ts[2]], d, c.e)
+    }
+
+    /// Elementwise float functions of two values, broadcast and promoted, then computed in a float
+    /// (`f64` for integers and bools): `arctan2(y, x)`, `copysign(x, y)`.
+    pub(super) fn float_binary(&mut self, c: &Call) -> Ty {
+        let ta = self.value(&c.args[0]);
+        let tb = self.value(&c.args[1]);
+        let (Some(da), Some(db)) = (ta.dtype(), tb.dtype()) else { return Ty::Error };
+        let d = promote(da, weak_of(&c.args[0]), db, weak_of(&c.args[1]));
+        self.broadcast_all(&[&ta, &tb], if d.is_float() { d } else { DType::F64 }, c.e)
+    }
+
+    /// Elementwise selections, broadcast and promoted: `minimum(a, b)`, `maximum(a, b)`,
+    /// `where(cond, a, b)`.
+    pub(super) fn selection(&mut self, c: &Call) -> Ty {
+        if c.b != Builtin::Where {
+            let ta = self.value(&c.args[0]);
+            let tb = self.value(&c.args[1]);
+            let (Some(da), Some(db)) = (ta.dtype(), tb.dtype()) else { return Ty::Error };
+            let d = promote(da, weak_of(&c.args[0]), db, weak_of(&c.args[1]));
+            self.check_int_literals(&[&c.args[0], &c.args[1]], d);
+            return self.broadcast_all(&[&ta, &tb], d, c.e);
+        }
+        let tc = self.value(&c.args[0]);
+        let ta = self.value(&c.args[1]);
+        let tb = self.value(&c.args[2]);
+        if let Some(dc) = tc.dtype() {
+            if dc != DType::Bool {
+                self.error(
+                    "E0503",
+                    format!("`where` needs a bool condition, found {tc}"),
+                    c.args[0].span.clone(),
+                    "not bool",
+                );
+                return Ty::Error;
+            }
+        }
+        let (Some(_), Some(da), Some(db)) = (tc.dtype(), ta.dtype(), tb.dtype()) else {
+            return Ty::Error;
+        };
+        let d = promote(da, weak_of(&c.args[1]), db, weak_of(&c.args[2]));
+        self.check_int_literals(&[&c.args[1], &c.args[2]], d);
+        self.broadcast_all(&[&tc, &ta, &tb], d, c.e)
+    }
+
+    /// Casts: `f64(x)`, `f32(x)`, `i64(x)`, `bool(x)`.
+    pub(super) fn cast(&mut self, c: &Call) -> Ty {
+        let t = self.value(&c.args[0]);
+        match c.b.conversion_dtype() {
+            Some(d) if t.dtype().is_some() => with_dtype(&t, d),
+            _ => Ty::Error,
+        }
+    }
+}

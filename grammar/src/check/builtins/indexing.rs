@@ -1,0 +1,223 @@
+//! Gathers, scatters and filters as builtins: `take`, `bincount`, `compress` and `add_at`-style
+//! unbuffered scatters.
+
+use super::Call;
+use crate::ast::{DType, ExprKind};
+use crate::check::promote::{promote, weak_of};
+use crate::check::shape::shape_str;
+use crate::check::Checker;
+use crate::diag::Diagnostic;
+use crate::types::{Size, Ty};
+
+impl Checker {
+    /// `take(x, idx, axis=k)`: a gather along axis `k` (which a 1-d `x` may leave out).
+    pub(super) fn take(&mut self, c: &Call) -> Ty {
+        let t = self.value(&c.args[0]);
+        let ti = self.value(&c.args[1]);
+        if c.bad || t == Ty::Error || ti == Ty::Error {
+            return Ty::Error;
+        }
+        let Ty::Array(d, shape) = t else {
+            self.error("E0408", format!("`take` needs an array, found {t}"), c.args[0].span.clone(), "not an array");
+            return Ty::Error;
+        };
+        let Ty::Array(DType::I64, ishape) = ti else {
+            self.err(
+                Diagnostic::error(
+                    "E0406",
+                    format!("the indices of `take` must be an i64 array, found {ti}"),
+                    c.args[1].span.clone(),
+                    format!("has type {ti}"),
+                )
+                .with_help("index with a scalar as `x[i]`, or convert with `i64(...)`"),
+            );
+            return Ty::Error;
+        };
+        let r = shape.len() as i64;
+        let (a, ae) = match c.axis {
+            Some((a, ae)) => (a, &ae.span),
+            None if r == 1 => (0, &c.e.span),
+            None => {
+                self.err(
+                    Diagnostic::error(
+                        "E0405",
+                        format!("`take` of a rank-{r} array needs `axis=`"),
+                        c.e.span.clone(),
+                        "no axis",
+                    )
+                    .with_note(
+                        "NumPy's `take` without an axis takes from the flattened array, which arrayc does not do",
+                    ),
+                );
+                return Ty::Error;
+            }
+        };
+        let Some(k) = self.axis_in_range(a, &shape, ae) else { return Ty::Error };
+        let out = shape[..k].iter().chain(&ishape).chain(&shape[k + 1..]).cloned().collect();
+        Ty::Array(d, out)
+    }
+
+    /// NumPy's `bincount(idx)`, `bincount(idx, weights)`: counts (or sums of weights) per
+    /// non-negative index, as many as the largest index + 1 (at least `minlength`): a size known
+    /// only at run time.
+    pub(super) fn bincount(&mut self, c: &Call) -> Ty {
+        let ti = self.value(&c.args[0]);
+        let tw = c.args.get(1).map(|w| self.value(w));
+        if c.bad || ti == Ty::Error || tw.as_ref() == Some(&Ty::Error) {
+            return Ty::Error;
+        }
+        let Ty::Array(DType::I64, ishape) = &ti else {
+            self.error(
+                "E0406",
+                format!("the indices of `bincount` must be a 1-d i64 array, found {ti}"),
+                c.args[0].span.clone(),
+                format!("has type {ti}"),
+            );
+            return Ty::Error;
+        };
+        if ishape.len() != 1 {
+            self.error(
+                "E0409",
+                format!("`bincount` counts a 1-d array, found {ti}"),
+                c.args[0].span.clone(),
+                "not 1-d",
+            );
+            return Ty::Error;
+        }
+        match &tw {
+            None => Ty::Array(DType::I64, vec![self.fresh()]),
+            Some(Ty::Array(d, ws)) if *d != DType::Bool && ws.len() == 1 => {
+                if ws[0].provably_eq(&ishape[0]) == Some(false) {
+                    self.error(
+                        "E0401",
+                        format!("{} weights for {} indices", ws[0], ishape[0]),
+                        c.args[1].span.clone(),
+                        "one weight per index",
+                    );
+                    return Ty::Error;
+                }
+                Ty::Array(DType::F64, vec![self.fresh()])
+            }
+            Some(t) => {
+                self.error(
+                    "E0406",
+                    format!("the weights of `bincount` must be a 1-d numeric array, found {t}"),
+                    c.args[1].span.clone(),
+                    format!("has type {t}"),
+                );
+                Ty::Error
+            }
+        }
+    }
+
+    /// NumPy's `compress(mask, x)` of 1-d arrays: `x[mask]`, a filter.
+    pub(super) fn compress(&mut self, c: &Call) -> Ty {
+        let tm = self.value(&c.args[0]);
+        let t = self.value(&c.args[1]);
+        if c.bad || tm == Ty::Error || t == Ty::Error {
+            return Ty::Error;
+        }
+        match (&tm, &t) {
+            (Ty::Array(DType::Bool, m), Ty::Array(d, s)) if m.len() == 1 && s.len() == 1 => {
+                if m[0].provably_eq(&s[0]) == Some(false) {
+                    self.error(
+                        "E0401",
+                        format!("a boolean mask of size {} cannot filter an array of size {}", m[0], s[0]),
+                        c.args[0].span.clone(),
+                        "mask size differs",
+                    );
+                    return Ty::Error;
+                }
+                Ty::Array(*d, vec![self.fresh()])
+            }
+            _ => {
+                self.error(
+                    "E0409",
+                    format!("`compress` takes a 1-d bool mask and a 1-d array, found {tm} and {t}"),
+                    c.e.span.clone(),
+                    "not a 1-d mask and array",
+                );
+                Ty::Error
+            }
+        }
+    }
+
+    /// NumPy's `np.add.at(x, idx, v)` or `np.add.at(x, (i, j), v)`, a statement: adds `v` at the
+    /// indices, every value (repeated indices accumulate); `v` broadcasts to `B + x.shape[c:]`,
+    /// `B` the broadcast shape of the c index arrays.
+    pub(super) fn add_at(&mut self, c: &Call) -> Ty {
+        let t = self.value(&c.args[0]);
+        // One index array, or a tuple of them, one per leading axis (`(i, j)`).
+        let index = match &c.args[1].kind {
+            ExprKind::Tuple(items) => items.iter().collect::<Vec<_>>(),
+            _ => vec![&c.args[1]],
+        };
+        let tis: Vec<Ty> = index.iter().map(|ix| self.value(ix)).collect();
+        let tv = self.value(&c.args[2]);
+        if c.bad || tis.contains(&Ty::Error) || [&t, &tv].contains(&&Ty::Error) {
+            return Ty::Error;
+        }
+        let Ty::Array(d, shape) = t else {
+            self.error("E0408", format!("`add_at` needs an array, found {t}"), c.args[0].span.clone(), "not an array");
+            return Ty::Error;
+        };
+        let mut shapes = vec![];
+        for (ix, ti) in index.iter().zip(&tis) {
+            let Ty::Array(DType::I64, ishape) = ti else {
+                // The index arrays before this one are checked first, in order.
+                if self.broadcast_index_arrays(std::mem::take(&mut shapes)).is_some() {
+                    self.error(
+                        "E0406",
+                        format!("the indices of `add_at` must be i64 arrays, found {ti}"),
+                        ix.span.clone(),
+                        format!("has type {ti}"),
+                    );
+                }
+                return Ty::Error;
+            };
+            shapes.push((ix.span.clone(), ishape.as_slice()));
+        }
+        let Some(b) = self.broadcast_index_arrays(shapes) else { return Ty::Error };
+        if index.len() > shape.len() {
+            self.error(
+                "E0403",
+                format!("too many index arrays: {} for an array of rank {}", index.len(), shape.len()),
+                c.args[1].span.clone(),
+                "one per leading axis at most",
+            );
+            return Ty::Error;
+        }
+        // A tuple of index arrays is typed as their broadcast shape (the lowering's `B`).
+        self.set_ty(c.args[1].id, Ty::Array(DType::I64, b.clone()));
+        let target: Vec<Size> = b.iter().chain(&shape[index.len()..]).cloned().collect();
+        let vs = match &tv {
+            Ty::Array(_, s) => s.clone(),
+            _ => vec![],
+        };
+        if let Err(be) = self.fits_into(&vs, &target) {
+            self.error(
+                "E0401",
+                format!(
+                    "a value of shape {} cannot be broadcast to the indexed shape {}",
+                    shape_str(&vs),
+                    shape_str(&target)
+                ),
+                c.args[2].span.clone(),
+                format!("size {} vs {}", be.left, be.right),
+            );
+            return Ty::Error;
+        }
+        let Some(vd) = tv.dtype() else { return Ty::Error };
+        let rd = promote(d, None, vd, weak_of(&c.args[2]));
+        if !crate::check::promote::same_kind(rd, d) {
+            self.error(
+                "E0304",
+                format!("cannot add {} values into `add_at`'s {} array", vd.name(), d.name()),
+                c.args[2].span.clone(),
+                format!("has dtype {}", vd.name()),
+            );
+            return Ty::Error;
+        }
+        Ty::Unit
+    }
+}

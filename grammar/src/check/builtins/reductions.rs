@@ -1,0 +1,224 @@
+//! Reductions (`sum`, `min`, ... over an axis, a tuple of axes or all; `keepdims`), the
+//! arg-reductions and scans (`argmin`, `cumsum`, ...), and `dot`, a product reduced over one axis.
+
+use super::Call;
+use crate::ast::DType;
+use crate::builtin::Builtin;
+use crate::check::promote::{promote, weak_of};
+use crate::check::shape::shape_str;
+use crate::check::Checker;
+use crate::diag::Diagnostic;
+use crate::types::{Size, Ty};
+
+impl Checker {
+    /// NumPy's `keepdims=true`: reduction type `t` with a size-1 axis at each reduced position.
+    pub(super) fn keep_dims(&self, c: &Call, t: Ty) -> Ty {
+        let s = match self.types.get(c.args[0].id.0 as usize) {
+            Some(Ty::Array(_, s)) => s.clone(),
+            _ => return t,
+        };
+        let (Some(d), r) = (t.dtype(), s.len() as i64) else { return t };
+        let reduced: Vec<i64> = match (&c.axes, c.axis) {
+            (Some((ks, _)), _) => ks.clone(),
+            (None, Some((k, _))) => vec![k],
+            (None, None) => (0..r).collect(),
+        };
+        let reduced: Vec<i64> = reduced.iter().map(|&k| if k < 0 { k + r } else { k }).collect();
+        let mut kept = match t {
+            Ty::Array(_, ks) => ks.into_iter(),
+            _ => vec![].into_iter(),
+        };
+        let shape =
+            (0..r).map(|k| if reduced.contains(&k) { Size::lit(1) } else { kept.next().unwrap_or(Size::lit(1)) });
+        Ty::Array(d, shape.collect())
+    }
+
+    /// Reductions: `sum`, `prod`, `min`, `max`, `mean` (and those composed like them: `any`,
+    /// `all`, `count_nonzero`, `var`, `std`, the `nan` reductions, `linalg.norm`, `median`), of every
+    /// element or along `axis=`.
+    pub(in crate::check) fn reduction(&mut self, c: &Call) -> Ty {
+        let t = self.value(&c.args[0]);
+        let Some(d) = t.dtype() else { return Ty::Error };
+        if c.bad {
+            return Ty::Error;
+        }
+        if c.ord {
+            let vector = match (&t, c.axis, &c.axes) {
+                (_, Some(_), _) => true,
+                (Ty::Array(_, s), None, None) => s.len() == 1,
+                _ => false,
+            };
+            if !vector {
+                self.err(
+                    Diagnostic::error(
+                        "E0503",
+                        format!("`linalg.norm` with `ord=` of {t} without one `axis=`: a matrix norm"),
+                        c.e.span.clone(),
+                        "not a vector norm",
+                    )
+                    .with_note("only vector norms take `ord=` here (a 1-d array, or `axis=k`); the default is the Frobenius norm"),
+                );
+                return Ty::Error;
+            }
+        }
+        let rd = match c.b {
+            Builtin::Sum | Builtin::Prod | Builtin::NanSum => d.sum_dtype(),
+            Builtin::Any | Builtin::All => DType::Bool,
+            Builtin::CountNonzero => DType::I64,
+            Builtin::Mean
+            | Builtin::Var
+            | Builtin::Std
+            | Builtin::NanMean
+            | Builtin::Norm
+            | Builtin::Median
+            | Builtin::Average => {
+                if d == DType::F32 {
+                    DType::F32
+                } else {
+                    DType::F64
+                }
+            }
+            _ => d,
+        };
+        let (values, ae) = match (c.axis, &c.axes) {
+            (Some((a, ae)), _) => (vec![a], ae),
+            (None, Some((ks, ae))) => (ks.clone(), *ae),
+            (None, None) => return Ty::Scalar(rd),
+        };
+        let shape = match &t {
+            Ty::Array(_, s) => s.clone(),
+            _ => Vec::new(),
+        };
+        let mut axes = vec![];
+        for a in values {
+            let Some(k) = self.axis_in_range(a, &shape, &ae.span) else { return Ty::Error };
+            if axes.contains(&k) {
+                self.error("E0503", format!("duplicate value {a} in `axis=`"), ae.span.clone(), "axis given twice");
+                return Ty::Error;
+            }
+            axes.push(k);
+        }
+        let s: Vec<Size> = shape.into_iter().enumerate().filter(|(k, _)| !axes.contains(k)).map(|(_, s)| s).collect();
+        if s.is_empty() {
+            Ty::Scalar(rd)
+        } else {
+            Ty::Array(rd, s)
+        }
+    }
+
+    /// Arg-reductions and scans along an axis: `argmin`, `argmax` (of every element, or along
+    /// `axis=`), `cumsum`, `cumprod` (along `axis=`, which a 1-d array may leave out).
+    pub(super) fn arg_reduction_or_scan(&mut self, c: &Call) -> Ty {
+        let name = c.b.name();
+        let t = self.value(&c.args[0]);
+        if c.bad || t == Ty::Error {
+            return Ty::Error;
+        }
+        let Ty::Array(d, shape) = t else {
+            self.error("E0408", format!("`{name}` needs an array, found {t}"), c.args[0].span.clone(), "not an array");
+            return Ty::Error;
+        };
+        let r = shape.len() as i64;
+        let axis = match c.axis {
+            None => None,
+            Some((a, ae)) => match self.axis_in_range(a, &shape, &ae.span) {
+                Some(k) => Some(k),
+                None => return Ty::Error,
+            },
+        };
+        let scan = matches!(c.b, Builtin::CumSum | Builtin::CumProd);
+        if scan && axis.is_none() && r > 1 {
+            self.err(
+                Diagnostic::error(
+                    "E0405",
+                    format!("`{name}` of a rank-{r} array needs `axis=`"),
+                    c.e.span.clone(),
+                    "no axis",
+                )
+                .with_note(format!(
+                    "NumPy's `{name}` without an axis scans the flattened array, which arrayc does not do"
+                )),
+            );
+            return Ty::Error;
+        }
+        match (scan, axis) {
+            // NumPy: the flat (row-major) position of the first extreme element.
+            (false, None) => Ty::Scalar(DType::I64),
+            (false, Some(k)) => {
+                let mut s = shape;
+                s.remove(k);
+                if s.is_empty() {
+                    Ty::Scalar(DType::I64)
+                } else {
+                    Ty::Array(DType::I64, s)
+                }
+            }
+            // A scan keeps the shape; it accumulates like `sum`/`prod`: a bool or integer array
+            // gives i64.
+            (true, _) => Ty::Array(d.sum_dtype(), shape),
+        }
+    }
+
+    /// `dot(a, b)` (`a @ b`) of 1-d and 2-d arrays, NumPy's `a @ b`.
+    pub(super) fn dot(&mut self, c: &Call) -> Ty {
+        let ta = self.value(&c.args[0]);
+        let tb = self.value(&c.args[1]);
+        if c.bad || ta == Ty::Error || tb == Ty::Error {
+            return Ty::Error;
+        }
+        let (Ty::Array(da, sa), Ty::Array(db, sb)) = (&ta, &tb) else {
+            let (which, t) = if ta.is_array() { (&c.args[1], &tb) } else { (&c.args[0], &ta) };
+            self.err(
+                Diagnostic::error(
+                    "E0408",
+                    format!("`dot` needs arrays, found {t}"),
+                    which.span.clone(),
+                    "not an array",
+                )
+                .with_help("multiply by a scalar with `*`"),
+            );
+            return Ty::Error;
+        };
+        if *da == DType::Bool || *db == DType::Bool {
+            let which = if *da == DType::Bool { &c.args[0] } else { &c.args[1] };
+            self.err(
+                Diagnostic::error("E0301", "`dot` of bool arrays is not supported", which.span.clone(), "a bool array")
+                    .with_help("convert with `i64(...)` or `f64(...)`"),
+            );
+            return Ty::Error;
+        }
+        let d = promote(*da, weak_of(&c.args[0]), *db, weak_of(&c.args[1]));
+        let (inner_a, out): (&Size, Vec<Size>) = match (sa.len(), sb.len()) {
+            (1, 1) => (&sa[0], vec![]),
+            (2, 1) => (&sa[1], vec![sa[0].clone()]),
+            (1, 2) => (&sa[0], vec![sb[1].clone()]),
+            (2, 2) => (&sa[1], vec![sa[0].clone(), sb[1].clone()]),
+            (ra, rb) => {
+                self.error(
+                    "E0403",
+                    format!("`dot` of a {ra}-d and a {rb}-d array: only 1-d and 2-d operands are supported"),
+                    c.e.span.clone(),
+                    "operand ranks",
+                );
+                return Ty::Error;
+            }
+        };
+        if inner_a.sub(&sb[0]).as_const().is_some_and(|v| v != 0) {
+            self.err(
+                Diagnostic::error(
+                    "E0401",
+                    format!("`dot`: shapes {} and {} are not aligned", shape_str(sa), shape_str(sb)),
+                    c.e.span.clone(),
+                    format!("size {inner_a} vs {}", sb[0]),
+                )
+                .with_note("the last dimension of `a` must equal the first of `b` (no broadcasting)"),
+            );
+            return Ty::Error;
+        }
+        if out.is_empty() {
+            Ty::Scalar(d)
+        } else {
+            Ty::Array(d, out)
+        }
+    }
+}

@@ -1,0 +1,492 @@
+//! Builtin calls: the dispatch of each checked builtin to its lowering (`builtin_call`), and the
+//! families without a file of their own: creation (`zeros`, `arange`, `linspace`, ...), `dot`,
+//! casts, the float tests (`isnan`, ...) and the shape queries.
+
+use super::reductions::reduce_kind;
+use super::ufuncs::elementwise_fn;
+use crate::lower_ast::{LResult, Lowerer, Root};
+use arrayc_core::ops::matmul_by_library;
+use arrayc_dialect::ir::{
+    BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, ScatterKind, ScatterMode, Type, UnFn, ValueId,
+};
+use arrayc_grammar::ast::{self, DType, Expr, ExprKind};
+use arrayc_grammar::builtin::Builtin;
+use arrayc_grammar::types::{Size, Ty};
+
+impl Lowerer<'_> {
+    /// A call of builtin `b`: its `arr` operations (the checker checked its arguments).
+    pub(super) fn builtin_call(
+        &mut self,
+        b: Builtin,
+        args: &[Expr],
+        kwargs: &[(ast::Ident, Expr)],
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<Vec<ValueId>> {
+        use Builtin as B;
+        if let Some(keep) = Self::kwarg(kwargs, "keepdims").filter(|_| b.takes_keepdims()) {
+            let rest: Vec<(ast::Ident, Expr)> = kwargs.iter().filter(|(k, _)| k.name != "keepdims").cloned().collect();
+            if arrayc_grammar::builtin::bool_literal(keep) != Some(true) {
+                return self.builtin_call(b, args, &rest, ty, e);
+            }
+            return Ok(vec![self.keep_dims(b, args, &rest, ty, e)?]);
+        }
+        if let (B::AddAt, Some(ExprKind::Tuple(items))) = (b, args.get(1).map(|a| &a.kind)) {
+            // `add_at(x, (i, j), v)`: one index array per leading axis, broadcast together (as checked).
+            let x = self.expr(&args[0])?;
+            let mut indices = vec![];
+            for item in items {
+                indices.push(self.expr(item)?);
+            }
+            let v = self.expr(&args[2])?;
+            let Ty::Array(_, b) = self.ty_of(&args[1]).clone() else { unreachable!("checked: index arrays") };
+            self.scatter(x, &indices, Some(&b), v, ScatterKind::Add, ScatterMode::Raise);
+            return Ok(vec![]);
+        }
+        if let Some(vs) = self.shape_op(b, args, kwargs, ty)? {
+            return Ok(vs);
+        }
+        if b == B::Nonzero {
+            return self.nonzero(&args[0], ty);
+        }
+        if let Some(v) = self.numpy_func(b, args, kwargs, ty, e)? {
+            return Ok(vec![v]);
+        }
+        match b {
+            B::Array | B::AsArray => return Ok(vec![self.array_call(&args[0], b == B::Array, ty)?]),
+            B::Reshape | B::Ravel | B::Flatten => return Ok(vec![self.reshape_call(b, args, ty)?]),
+            _ => {}
+        }
+        let mut vals = vec![];
+        for a in args {
+            match &a.kind {
+                // NumPy's sizes as one tuple, `zeros((2, 3))` (the checker's `dims`): its items.
+                ExprKind::Tuple(items) => {
+                    for i in items {
+                        vals.push(self.expr(i)?);
+                    }
+                }
+                _ => vals.push(self.expr(a)?),
+            }
+        }
+        let v = match b {
+            B::Flip
+            | B::ExpandDims
+            | B::Squeeze
+            | B::Concatenate
+            | B::Stack
+            | B::Vstack
+            | B::Hstack
+            | B::Dstack
+            | B::ColumnStack
+            | B::Cross
+            | B::Append
+            | B::Roll
+            | B::Meshgrid
+            | B::Tile
+            | B::Repeat
+            | B::Pad => unreachable!("lowered by `shape_op`"),
+            B::Diff
+            | B::Outer
+            | B::Eye
+            | B::Tril
+            | B::Triu
+            | B::NanToNum
+            | B::Identity
+            | B::Swapaxes
+            | B::Moveaxis
+            | B::Trace
+            | B::NanSum
+            | B::NanMax
+            | B::NanMin
+            | B::NanMean
+            | B::Median
+            | B::Norm
+            | B::Isclose
+            | B::Allclose
+            | B::Ptp
+            | B::Average
+            | B::Flatnonzero
+            | B::Argwhere
+            | B::Unique
+            | B::Searchsorted
+            | B::Percentile
+            | B::Quantile => unreachable!("lowered by `numpy_func`"),
+            B::Nonzero => unreachable!("lowered by `nonzero`"),
+            B::Array | B::AsArray | B::Reshape | B::Ravel | B::Flatten => unreachable!("lowered above"),
+            B::Zeros | B::Ones | B::Empty | B::Full | B::Random => self.creation(b, &vals, kwargs, ty)?,
+            B::ZerosLike | B::OnesLike | B::EmptyLike | B::FullLike => self.creation(b, &vals, kwargs, ty)?,
+            B::Arange => self.arange(&vals, ty),
+            B::Normal | B::Integers => self.random_draws(b, &vals, kwargs, ty)?,
+            B::Convolve => self.convolve(&vals, kwargs, ty)?,
+            B::Sort | B::Argsort => {
+                let axis = self.axis_kwarg(kwargs, vals[0])?;
+                self.sort(vals[0], axis, b == B::Argsort, ty)
+            }
+            B::Linspace => {
+                let endpoint = !matches!(Self::kwarg(kwargs, "endpoint").map(|e| &e.kind), Some(ExprKind::Bool(false)));
+                self.linspace(&vals, endpoint)
+            }
+            B::Copy => self.fresh_copy(vals[0]),
+            B::Transpose => {
+                let src = vals[0];
+                let Type::Array(_, rank) = self.f.ty(src) else { unreachable!("checked: an array") };
+                self.transpose(src, (0..rank).rev().collect())
+            }
+            B::Diagonal => self.diagonal(vals[0]),
+            B::Abs
+            | B::Sqrt
+            | B::Exp
+            | B::Log
+            | B::Sin
+            | B::Cos
+            | B::Tanh
+            | B::Minimum
+            | B::Maximum
+            | B::Where
+            | B::Arctan2
+            | B::Copysign
+            | B::Tan
+            | B::Arcsin
+            | B::Arccos
+            | B::Arctan
+            | B::Sinh
+            | B::Cosh
+            | B::Arcsinh
+            | B::Arccosh
+            | B::Arctanh
+            | B::Exp2
+            | B::Expm1
+            | B::Log2
+            | B::Log10
+            | B::Log1p
+            | B::Floor
+            | B::Ceil
+            | B::Trunc
+            | B::Rint => {
+                let Some(f) = elementwise_fn(b) else { return Err(self.not_lowered(b, e)) };
+                self.elementwise(f, vals, ty, e)?
+            }
+            B::IsNan | B::IsInf | B::IsFinite => self.float_test(b, vals[0], &args[0], ty, e)?,
+            B::F64 | B::F32 | B::I64 | B::I32 | B::U64 | B::U8 | B::Bool | B::Float | B::Int => {
+                let Some(d) = b.conversion_dtype() else { return Err(self.not_lowered(b, e)) };
+                match self.f.ty(vals[0]) {
+                    _ if ty.is_array() => self.array_op(ComputeFn::Copy, vals, ty)?,
+                    // `bool(s)` of a number: `s != 0` (Python's truth, NaN true).
+                    Type::Scalar(src)
+                        if d == DType::Bool && src != DType::Bool && !self.consts.contains_key(&vals[0]) =>
+                    {
+                        let zero = self.constant(Scalar::I64(0).cast(src));
+                        self.scalar_binary(BinFn::Ne, vals[0], zero, src)
+                    }
+                    _ => self.cast_scalar(vals[0], d),
+                }
+            }
+            B::Dot => self.dot(vals[0], vals[1], args, ty, e)?,
+            B::Len | B::Ndim | B::Size => self.shape_query(b, vals[0], kwargs)?,
+            B::Take => {
+                let axis = self.axis_kwarg(kwargs, vals[0])?.unwrap_or(0);
+                let (Ty::Array(dt, shape), Type::Array(_, q)) = (ty, self.f.ty(vals[1])) else {
+                    unreachable!("checked: a gather through an index array")
+                };
+                self.gather(vals[0], &vals[1..2], axis, *dt, &shape[axis..axis + q], Some(shape))
+            }
+            B::Compress => self.filter(vals[1], vals[0], ty.shape()),
+            B::Bincount => {
+                let minlength = match Self::kwarg(kwargs, "minlength") {
+                    Some(m) => self.expr(m)?,
+                    None => self.i64_const(0),
+                };
+                self.bincount(vals[0], vals.get(1).copied(), minlength, ty.shape())
+            }
+            B::AddAt => {
+                self.scatter(vals[0], &vals[1..2], None, vals[2], ScatterKind::Add, ScatterMode::Raise);
+                return Ok(vec![]);
+            }
+            B::CumSum | B::CumProd => {
+                let Type::Array(_, r) = self.f.ty(vals[0]) else { unreachable!("checked: an array") };
+                let axis = self.axis_kwarg(kwargs, vals[0])?.unwrap_or(0);
+                let kind = if b == B::CumSum { ReduceKind::Sum } else { ReduceKind::Prod };
+                let Ty::Array(dt, shape) = ty else { unreachable!("checked: a scan gives an array") };
+                let sizes = (0..r).map(|a| self.dim(vals[0], a)).collect();
+                self.compute_new(ComputeFn::Scan(kind, axis), vec![vals[0]], *dt, sizes, Some(shape))
+            }
+            B::ArgMin | B::ArgMax => {
+                let axis = self.axis_kwarg(kwargs, vals[0])?;
+                let kind = if b == B::ArgMin { ReduceKind::Min } else { ReduceKind::Max };
+                self.arg_reduction(kind, vals[0], axis, ty, e)?
+            }
+            B::Sign
+            | B::Square
+            | B::Reciprocal
+            | B::Round
+            | B::LogicalNot
+            | B::Hypot
+            | B::Fmod
+            | B::Power
+            | B::LogicalAnd
+            | B::LogicalOr
+            | B::LogicalXor
+            | B::Fmax
+            | B::Fmin
+            | B::Clip => {
+                let decimals = Self::kwarg(kwargs, "decimals").or(args.get(1).filter(|_| b == B::Round));
+                let decimals = decimals.map(|d| self.const_int(d)).transpose()?;
+                let n = if b == B::Round { 1 } else { vals.len() };
+                self.composed_ufunc(b, &vals[..n], &args[..n], decimals, ty, e)?
+            }
+            B::Any | B::All | B::CountNonzero => {
+                let axes = self.axes_kwarg(kwargs, vals[0])?;
+                self.nonzero_reduction(b, vals[0], &args[0], axes.as_deref(), ty, e)?
+            }
+            B::Var | B::Std => {
+                let axes = self.axes_kwarg(kwargs, vals[0])?;
+                let ddof = match Self::kwarg(kwargs, "ddof") {
+                    Some(d) => Some(self.expr(d)?),
+                    None => None,
+                };
+                self.moment(b, vals[0], &args[0], axes.as_deref(), ddof, ty, e)?
+            }
+            B::Sum | B::Prod | B::Min | B::Max | B::Mean => {
+                let Some(kind) = reduce_kind(b) else { return Err(self.not_lowered(b, e)) };
+                let axes = self.axes_kwarg(kwargs, vals[0])?;
+                self.reduction(b == B::Mean, kind, vals[0], axes.as_deref(), ty, e)?
+            }
+        };
+        Ok(vec![v])
+    }
+
+    /// The error for a builtin that the lowering's tables do not map as its family requires: a
+    /// bug in this file.
+    pub(super) fn not_lowered(&self, b: Builtin, e: &Expr) -> Box<arrayc_grammar::Diagnostic> {
+        let msg = format!("internal error: the lowering does not map the builtin `{}`; please report it", b.name());
+        self.error("E0912", &e.span, &msg, "")
+    }
+
+    /// `zeros`, `ones`, `empty`, `full`, `random`: a new array of the sizes `vals` (and `full`'s
+    /// value after them), filled.
+    pub(super) fn creation(
+        &mut self,
+        b: Builtin,
+        vals: &[ValueId],
+        kwargs: &[(ast::Ident, Expr)],
+        ty: &Ty,
+    ) -> LResult<ValueId> {
+        let Ty::Array(dt, shape) = ty else { unreachable!() };
+        let ndims = shape.len();
+        let like = matches!(b, Builtin::ZerosLike | Builtin::OnesLike | Builtin::EmptyLike | Builtin::FullLike);
+        let sizes: Vec<ValueId> = match like {
+            true => (0..ndims).map(|d| self.dim(vals[0], d)).collect(),
+            false => vals[..ndims].iter().map(|v| self.cast_scalar(*v, DType::I64)).collect(),
+        };
+        let out = self.new_array(*dt, sizes);
+        let fill = match b {
+            Builtin::Zeros | Builtin::ZerosLike => Some(self.constant(Scalar::I64(0).cast(*dt))),
+            Builtin::Ones | Builtin::OnesLike => Some(self.constant(Scalar::I64(1).cast(*dt))),
+            Builtin::Full => Some(vals[ndims]),
+            Builtin::FullLike => Some(self.cast_scalar(vals[1], *dt)),
+            _ => None,
+        };
+        if let Some(f) = fill {
+            self.emit(OpKind::Compute { func: ComputeFn::Fill, out, ins: vec![f] });
+        }
+        if b == Builtin::Random {
+            let seed = match Self::kwarg(kwargs, "seed") {
+                Some(s) => self.expr(s)?,
+                None => self.i64_const(0),
+            };
+            let seed = self.cast_scalar(seed, DType::I64);
+            self.emit(OpKind::Compute { func: ComputeFn::Random, out, ins: vec![seed] });
+        }
+        Ok(out)
+    }
+
+    /// `arange`: size `max(0, ceil((stop - start) / step))` computed on the host in f64, like NumPy;
+    /// a zero step or a length that is not finite is a run-time error, as NumPy raises.
+    pub(super) fn arange(&mut self, vals: &[ValueId], ty: &Ty) -> ValueId {
+        let dt = ty.dtype().unwrap();
+        let (start, stop, step) = match vals {
+            [stop] => (self.constant(Scalar::I64(0)), *stop, self.constant(Scalar::I64(1))),
+            [start, stop] => (*start, *stop, self.constant(Scalar::I64(1))),
+            _ => (vals[0], vals[1], vals[2]),
+        };
+        let f = |l: &mut Self, v| l.cast_scalar(v, DType::F64);
+        let (a, b, s) = (f(self, start), f(self, stop), f(self, step));
+        // NumPy raises for a zero step and for a length that is not finite (a NaN or infinite bound).
+        let zero = self.constant(Scalar::F64(0.0));
+        let nonzero = self.scalar_binary(BinFn::Ne, s, zero, DType::F64);
+        self.emit(OpKind::Assert { cond: nonzero, msg: "arange: the step must not be zero".into() });
+        let span = self.scalar_binary(BinFn::Sub, b, a, DType::F64);
+        let q = self.scalar_binary(BinFn::Div, span, s, DType::F64);
+        let q_minus_q = self.scalar_binary(BinFn::Sub, q, q, DType::F64);
+        let finite = self.scalar_binary(BinFn::Eq, q_minus_q, zero, DType::F64);
+        self.emit(OpKind::Assert {
+            cond: finite,
+            msg: "arange: cannot compute the length: start, stop or step is NaN or infinite".into(),
+        });
+        let c = self.scalar_unary(UnFn::Ceil, q);
+        let c = self.scalar_binary(BinFn::Maximum, c, zero, DType::F64);
+        let n = self.cast_scalar(c, DType::I64);
+        let out = self.new_array(dt, vec![n]);
+        let (start, step) = (self.cast_scalar(start, dt), self.cast_scalar(step, dt));
+        self.emit(OpKind::Compute { func: ComputeFn::Arange, out, ins: vec![start, step] });
+        out
+    }
+
+    /// `linspace(start, stop, num)`: `start + i * step` with `step = (stop - start) / (num - 1)`, and
+    /// the last element set to `stop` exactly, as NumPy does; without the endpoint
+    /// (`endpoint=false`), `step = (stop - start) / num` and no such last element.
+    pub(super) fn linspace(&mut self, vals: &[ValueId], endpoint: bool) -> ValueId {
+        let start = self.cast_scalar(vals[0], DType::F64);
+        let stop = self.cast_scalar(vals[1], DType::F64);
+        let num = self.cast_scalar(vals[2], DType::I64);
+        let one = self.i64_const(1);
+        // The number of steps from `start` to `stop`: `num - 1`, or `num` without the endpoint.
+        let div = if endpoint { self.scalar_binary(BinFn::Sub, num, one, DType::I64) } else { num };
+        let divf = self.cast_scalar(div, DType::F64);
+        let span = self.scalar_binary(BinFn::Sub, stop, start, DType::F64);
+        let step = self.scalar_binary(BinFn::Div, span, divf, DType::F64);
+        // No step (num == 1 with the endpoint, num == 0 without): the step is 0/0 or x/0; NumPy
+        // gives [start] (or nothing), so the step must be 0 (0 * inf is NaN).
+        let zero_i = self.i64_const(0);
+        let several = self.scalar_binary(BinFn::Gt, div, zero_i, DType::I64);
+        let zero = self.constant(Scalar::F64(0.0));
+        let step_or_zero = self.value(Type::Scalar(DType::F64), None);
+        self.emit(OpKind::Select { res: step_or_zero, cond: several, lhs: step, rhs: zero });
+        let step = step_or_zero;
+        let out = self.new_array(DType::F64, vec![num]);
+        self.emit(OpKind::Compute { func: ComputeFn::Arange, out, ins: vec![start, step] });
+        if !endpoint {
+            return out;
+        }
+        // out[num-1:] = stop (empty when num == 1 would make it overwrite start; NumPy keeps start then).
+        let last = self.value(Type::Array(DType::F64, 1), None);
+        let from = self.scalar_binary(BinFn::Maximum, div, one, DType::I64);
+        self.emit(OpKind::View {
+            res: last,
+            src: out,
+            index: vec![IndexEntry::Slice { start: true, stop: false, step: false }],
+            operands: vec![from],
+        });
+        self.roots.insert(last, Root::New(out));
+        self.emit(OpKind::Compute { func: ComputeFn::Fill, out: last, ins: vec![stop] });
+        out
+    }
+
+    /// `dot(a, b)` of 1-d and 2-d operands (NumPy `a @ b`). Where the cost model's rule
+    /// [`matmul_by_library`] says so (two float matrices, unless a literal inner size is small), an `arr.matmul` into a new array, its
+    /// operands first converted to the result's dtype where they differ (as NumPy does before
+    /// calling BLAS). Otherwise the operands' product, broadcast over the output's axes and the
+    /// inner axis, summed along the inner axis (for two matrices
+    /// `sum(a[:, :, newaxis] * b[newaxis, :, :], axis=1)`): fused, one kernel that accumulates each
+    /// output row over the inner axis (`kernel_codegen::loops`, reductions along an axis that is
+    /// not the last). The inner sizes are checked at run time (NumPy raises for unaligned shapes;
+    /// broadcasting would hide a size 1).
+    pub(super) fn dot(&mut self, a: ValueId, b: ValueId, args: &[Expr], ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        use IndexEntry::{Full, NewAxis};
+        let (Ty::Array(_, sa), Ty::Array(_, sb)) = (self.ty_of(&args[0]).clone(), self.ty_of(&args[1]).clone()) else {
+            unreachable!("the checker types `dot`'s operands as arrays")
+        };
+        let d = ty.dtype().expect("`dot` has a dtype");
+        let ka = self.dim(a, sa.len() - 1);
+        let kb = self.dim(b, 0);
+        let aligned = self.scalar_binary(BinFn::Eq, ka, kb, DType::I64);
+        // `{lhs}` and `{rhs}`: the executor puts in the compared sizes (see `cf.assert`).
+        let msg = "dot: shapes not aligned: the last dimension of `a` has size {lhs}, the first of `b` {rhs}".into();
+        self.emit(OpKind::Assert { cond: aligned, msg });
+        let inner = sa.last().and_then(Size::as_const).or_else(|| sb[0].as_const());
+        if matmul_by_library(d, sa.len(), sb.len(), inner) {
+            let Ty::Array(_, shape) = ty else { unreachable!("`dot` of matrices is an array") };
+            let (lhs, rhs) = (self.converted(a, d, &sa)?, self.converted(b, d, &sb)?);
+            let sizes = vec![self.dim(lhs, 0), self.dim(rhs, 1)];
+            let out = self.new_array(d, sizes);
+            self.shapes.insert(out, shape.clone());
+            self.emit(OpKind::MatMul { out, lhs, rhs });
+            return Ok(out);
+        }
+        let (x, y, shape, axis) = match (sa.len(), sb.len()) {
+            (1, 1) => (a, b, sa.clone(), None),
+            (2, 1) => (a, self.expand(b, vec![NewAxis, Full]), sa.clone(), Some(1)),
+            (1, 2) => (self.expand(a, vec![Full, NewAxis]), b, sb.clone(), Some(0)),
+            _ => {
+                let a3 = self.expand(a, vec![Full, Full, NewAxis]);
+                let b3 = self.expand(b, vec![NewAxis, Full, Full]);
+                (a3, b3, vec![sa[0].clone(), sa[1].clone(), sb[1].clone()], Some(1))
+            }
+        };
+        let prod = self.array_op(ComputeFn::Binary(BinFn::Mul), vec![x, y], &Ty::Array(d, shape))?;
+        self.reduction(false, ReduceKind::Sum, prod, axis.as_ref().map(std::slice::from_ref), ty, e)
+    }
+
+    /// `v` (of checked shape `shape`) in dtype `dt`: itself when it has that dtype, else a
+    /// converted copy (`arr.copy` converts).
+    pub(super) fn converted(&mut self, v: ValueId, dt: DType, shape: &[Size]) -> LResult<ValueId> {
+        if self.f.ty(v).dtype() == dt {
+            return Ok(v);
+        }
+        self.array_op(ComputeFn::Copy, vec![v], &Ty::Array(dt, shape.to_vec()))
+    }
+
+    /// `isnan(x)`, `isinf(x)`, `isfinite(x)` (NumPy's): for a float `x`, `x != x`, `abs(x) == inf`
+    /// and `abs(x) < inf`, elementwise (fused like any comparison); for an integer or bool `x`, the
+    /// constant `false`, `false`, `true` of `x`'s shape. `ty`: the (bool) result type.
+    pub(super) fn float_test(&mut self, b: Builtin, x: ValueId, arg: &Expr, ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        let xt = self.ty_of(arg).clone();
+        let dt = xt.dtype().expect("checked: a value with a dtype");
+        if !dt.is_float() {
+            let c = self.constant(Scalar::Bool(b == Builtin::IsFinite));
+            if !ty.is_array() {
+                return Ok(c);
+            }
+            let rank = match self.f.ty(x) {
+                Type::Array(_, r) => r,
+                Type::Scalar(_) => 0,
+            };
+            let sizes = (0..rank).map(|d| self.dim(x, d)).collect();
+            return Ok(self.compute_new(ComputeFn::Fill, vec![c], DType::Bool, sizes, ty.shape()));
+        }
+        let inf = self.constant(if dt == DType::F32 { Scalar::F32(f32::INFINITY) } else { Scalar::F64(f64::INFINITY) });
+        let (cmp, a, b) = match b {
+            Builtin::IsNan => (BinFn::Ne, x, x),
+            Builtin::IsInf => (BinFn::Eq, self.elementwise(ComputeFn::Unary(UnFn::Abs), vec![x], &xt, e)?, inf),
+            _ => (BinFn::Lt, self.elementwise(ComputeFn::Unary(UnFn::Abs), vec![x], &xt, e)?, inf),
+        };
+        if ty.is_array() {
+            self.array_op(ComputeFn::Binary(cmp), vec![a, b], ty)
+        } else {
+            // A comparison in the operand's dtype (`elementwise` would compute in the result's).
+            Ok(self.scalar_binary(cmp, a, b, dt))
+        }
+    }
+
+    /// `len(x)` (the size of axis 0), `ndim(x)` (the rank), `size(x)` (the product of the sizes; 1
+    /// for a scalar) or `size(x, axis=k)`: an `i64` scalar, read from `x`'s sizes at run time
+    /// (constants where the sizes are).
+    pub(super) fn shape_query(&mut self, b: Builtin, x: ValueId, kwargs: &[(ast::Ident, Expr)]) -> LResult<ValueId> {
+        let rank = match self.f.ty(x) {
+            Type::Array(_, r) => r,
+            Type::Scalar(_) => 0,
+        };
+        Ok(match (b, self.axis_kwarg(kwargs, x)?) {
+            (Builtin::Ndim, _) => self.i64_const(rank as i64),
+            (Builtin::Size, Some(axis)) => self.dim(x, axis),
+            (Builtin::Size, None) => {
+                let mut n = self.i64_const(1);
+                for axis in 0..rank {
+                    let d = self.dim(x, axis);
+                    n = self.scalar_binary(BinFn::Mul, n, d, DType::I64);
+                }
+                n
+            }
+            _ => self.dim(x, 0),
+        })
+    }
+
+    pub(super) fn const_int(&self, e: &Expr) -> LResult<i64> {
+        match &e.kind {
+            ExprKind::Int(i) => Ok(*i),
+            ExprKind::Unary(ast::UnOp::Neg, inner) => Ok(-self.const_int(inner)?),
+            _ => Err(self.error("E0910", &e.span, "`axis` must be an integer literal", "")),
+        }
+    }
+}

@@ -1,0 +1,255 @@
+//! Elementwise math: NumPy's ufuncs that map to one `arr.compute` function, and those composed of
+//! several (`fmod`, `hypot`, `round` with decimals, ...) so that they still fuse.
+
+use super::retyped;
+use crate::lower_ast::{LResult, Lowerer};
+use arrayc_dialect::ir::{BinFn, ComputeFn, OpKind, Scalar, Type, UnFn, ValueId};
+use arrayc_grammar::ast::{DType, Expr};
+use arrayc_grammar::builtin::Builtin;
+use arrayc_grammar::types::Ty;
+
+/// The elementwise computation of a builtin that is one (`abs`, ..., `minimum`, `maximum`,
+/// `where`); `None` for the other builtins.
+pub(super) fn elementwise_fn(b: Builtin) -> Option<ComputeFn> {
+    use Builtin as B;
+    Some(match b {
+        B::Abs => ComputeFn::Unary(UnFn::Abs),
+        B::Sqrt => ComputeFn::Unary(UnFn::Sqrt),
+        B::Exp => ComputeFn::Unary(UnFn::Exp),
+        B::Log => ComputeFn::Unary(UnFn::Log),
+        B::Sin => ComputeFn::Unary(UnFn::Sin),
+        B::Cos => ComputeFn::Unary(UnFn::Cos),
+        B::Tanh => ComputeFn::Unary(UnFn::Tanh),
+        B::Tan => ComputeFn::Unary(UnFn::Tan),
+        B::Arcsin => ComputeFn::Unary(UnFn::Arcsin),
+        B::Arccos => ComputeFn::Unary(UnFn::Arccos),
+        B::Arctan => ComputeFn::Unary(UnFn::Arctan),
+        B::Sinh => ComputeFn::Unary(UnFn::Sinh),
+        B::Cosh => ComputeFn::Unary(UnFn::Cosh),
+        B::Arcsinh => ComputeFn::Unary(UnFn::Arcsinh),
+        B::Arccosh => ComputeFn::Unary(UnFn::Arccosh),
+        B::Arctanh => ComputeFn::Unary(UnFn::Arctanh),
+        B::Exp2 => ComputeFn::Unary(UnFn::Exp2),
+        B::Expm1 => ComputeFn::Unary(UnFn::Expm1),
+        B::Log2 => ComputeFn::Unary(UnFn::Log2),
+        B::Log10 => ComputeFn::Unary(UnFn::Log10),
+        B::Log1p => ComputeFn::Unary(UnFn::Log1p),
+        B::Floor => ComputeFn::Unary(UnFn::Floor),
+        B::Ceil => ComputeFn::Unary(UnFn::Ceil),
+        B::Trunc => ComputeFn::Unary(UnFn::Trunc),
+        B::Rint => ComputeFn::Unary(UnFn::Rint),
+        B::Minimum => ComputeFn::Binary(BinFn::Minimum),
+        B::Maximum => ComputeFn::Binary(BinFn::Maximum),
+        B::Arctan2 => ComputeFn::Binary(BinFn::Arctan2),
+        B::Copysign => ComputeFn::Binary(BinFn::Copysign),
+        B::Where => ComputeFn::Where,
+        _ => return None,
+    })
+}
+
+/// `10**n` as NumPy's `round` computes it (`power_of_ten` in `multiarray/calculation.c`): exact
+/// below `10**9`, then `1e9` times 10, rounding at each step (infinite from `n = 309`).
+pub(super) fn numpy_power_of_ten(n: u64) -> f64 {
+    if n < 9 {
+        return 10f64.powi(n as i32);
+    }
+    let mut r = 1e9;
+    for _ in 9..n.min(400) {
+        r *= 10.0;
+    }
+    r
+}
+
+impl Lowerer<'_> {
+    /// An elementwise builtin (`f`: `abs`, ..., `minimum`, `maximum`, `where`): an array operation
+    /// when its result is an array, else host arithmetic.
+    pub(crate) fn elementwise(&mut self, f: ComputeFn, vals: Vec<ValueId>, ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        if ty.is_array() {
+            return self.array_op(f, vals, ty);
+        }
+        let dt = ty.dtype().unwrap();
+        Ok(match f {
+            ComputeFn::Where => {
+                let (a, b) = (self.cast_scalar(vals[1], dt), self.cast_scalar(vals[2], dt));
+                let c = self.cast_scalar(vals[0], DType::Bool);
+                let r = self.value(Type::Scalar(dt), None);
+                self.emit(OpKind::Select { res: r, cond: c, lhs: a, rhs: b });
+                r
+            }
+            ComputeFn::Binary(b) => self.scalar_bin_promoted(b, vals[0], vals[1], dt),
+            ComputeFn::Unary(u) => {
+                let x = self.cast_scalar(vals[0], dt);
+                self.scalar_unary(u, x)
+            }
+            other => {
+                let msg = format!("internal error: `{}` is not elementwise; please report it", other.name());
+                return Err(self.error("E0912", &e.span, &msg, ""));
+            }
+        })
+    }
+
+    /// NumPy's elementwise ufuncs that are compositions of the op table's functions, not
+    /// functions of their own (fused like any elementwise operation; on the host, scalar
+    /// arithmetic): `power` (`**`), `square` (`x * x`), `reciprocal` (`1 / x`), `round` (`rint`),
+    /// `sign` (selections), `logical_*` (comparisons with 0, then `&`, `|`, `!=`, or `x == 0`),
+    /// `clip` (`minimum(maximum(x, lo), hi)`), `fmod` and `hypot` (see below). `vals`: the
+    /// arguments' values, `args` their expressions, `decimals` `round`'s `decimals=`, `ty` the
+    /// checked result type.
+    pub(super) fn composed_ufunc(
+        &mut self,
+        b: Builtin,
+        vals: &[ValueId],
+        args: &[Expr],
+        decimals: Option<i64>,
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<ValueId> {
+        use Builtin as B;
+        let dt = ty.dtype().expect("checked: a value");
+        let bty = retyped(ty, DType::Bool);
+        let zero_of = |l: &mut Self, v: ValueId| {
+            let d = l.f.ty(v).dtype();
+            l.constant(Scalar::I64(0).cast(d))
+        };
+        Ok(match b {
+            B::Power => self.binary(BinFn::Pow, vals[0], vals[1], ty)?,
+            B::Square => self.binary(BinFn::Mul, vals[0], vals[0], ty)?,
+            B::Reciprocal => {
+                let one = self.constant(Scalar::F64(1.0).cast(dt));
+                self.binary(BinFn::Div, one, vals[0], ty)?
+            }
+            B::Round if !dt.is_float() => vals[0],
+            B::Round => match decimals.filter(|&d| d != 0) {
+                None => self.elementwise(ComputeFn::Unary(UnFn::Rint), vals.to_vec(), ty, e)?,
+                Some(d) => {
+                    // NumPy's `round`: scale by its `power_of_ten`, `rint`, scale back.
+                    let f = self.constant(Scalar::F64(numpy_power_of_ten(d.unsigned_abs())).cast(dt));
+                    let (there, back) = if d > 0 { (BinFn::Mul, BinFn::Div) } else { (BinFn::Div, BinFn::Mul) };
+                    let y = self.array_or_scalar(there, vals[0], f, ty)?;
+                    let y = self.elementwise(ComputeFn::Unary(UnFn::Rint), vec![y], ty, e)?;
+                    self.array_or_scalar(back, y, f, ty)?
+                }
+            },
+            B::Sign => {
+                // NumPy: 1 above 0, -1 below, else 0 (`sign(-0.0)` is `+0.0`), NaN stays NaN.
+                let x = vals[0];
+                let [zero, one, minus_one] = [0.0, 1.0, -1.0].map(|c| self.constant(Scalar::F64(c).cast(dt)));
+                let pos = self.binary(BinFn::Gt, x, zero, &bty)?;
+                let neg = self.binary(BinFn::Lt, x, zero, &bty)?;
+                let r = self.elementwise(ComputeFn::Where, vec![neg, minus_one, zero], ty, e)?;
+                let r = self.elementwise(ComputeFn::Where, vec![pos, one, r], ty, e)?;
+                if !dt.is_float() {
+                    return Ok(r);
+                }
+                let nan = self.binary(BinFn::Ne, x, x, &bty)?;
+                self.elementwise(ComputeFn::Where, vec![nan, x, r], ty, e)?
+            }
+            B::LogicalNot => {
+                let zero = zero_of(self, vals[0]);
+                self.binary(BinFn::Eq, vals[0], zero, ty)?
+            }
+            B::LogicalAnd | B::LogicalOr | B::LogicalXor => {
+                let mut truth = vec![];
+                for (v, a) in vals.iter().zip(args) {
+                    let zero = zero_of(self, *v);
+                    let aty = retyped(self.ty_of(a), DType::Bool);
+                    truth.push(self.binary(BinFn::Ne, *v, zero, &aty)?);
+                }
+                let f = match b {
+                    B::LogicalAnd => BinFn::And,
+                    B::LogicalOr => BinFn::Or,
+                    _ => BinFn::Ne,
+                };
+                self.binary(f, truth[0], truth[1], ty)?
+            }
+            B::Clip => {
+                let v = self.broadcast_operands(vals, ty);
+                let m = self.binary(BinFn::Maximum, v[0], v[1], ty)?;
+                self.binary(BinFn::Minimum, m, v[2], ty)?
+            }
+            B::Fmax | B::Fmin => {
+                // NumPy's `fmax`/`fmin`: `maximum`/`minimum`, but the other operand where one is
+                // NaN (so NaN only where both are).
+                let v = self.broadcast_operands(vals, ty);
+                let f = if b == B::Fmax { BinFn::Maximum } else { BinFn::Minimum };
+                let m = self.binary(f, v[0], v[1], ty)?;
+                if !dt.is_float() {
+                    m
+                } else {
+                    let a_nan = self.binary(BinFn::Ne, v[0], v[0], &bty)?;
+                    let b_nan = self.binary(BinFn::Ne, v[1], v[1], &bty)?;
+                    let r = self.elementwise(ComputeFn::Where, vec![b_nan, v[0], m], ty, e)?;
+                    self.elementwise(ComputeFn::Where, vec![a_nan, v[1], r], ty, e)?
+                }
+            }
+            B::Fmod => {
+                let v = self.broadcast_operands(vals, ty);
+                self.fmod(v[0], v[1], ty, e)?
+            }
+            B::Hypot => {
+                let v = self.broadcast_operands(vals, ty);
+                self.hypot(v[0], v[1], ty, e)?
+            }
+            _ => return Err(self.not_lowered(b, e)),
+        })
+    }
+
+    /// NumPy's `fmod(a, b)` (C's: the sign of the dividend) from NumPy's remainder `%` (the sign of
+    /// the divisor), exactly: for floats `copysign(|a| % |b|, a)` (of non-negative operands the two
+    /// agree); for integers `r = a % b`, then `r - b` where `r != 0` and `r`'s sign differs from
+    /// `a`'s (where `%` added `b` to C's remainder); `fmod(a, 0)` is `0`, as `%` gives. `a`, `b`
+    /// already broadcast to `ty`'s shape.
+    pub(super) fn fmod(&mut self, a: ValueId, b: ValueId, ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        let dt = ty.dtype().expect("checked: a value");
+        if dt.is_float() {
+            let abs = ComputeFn::Unary(UnFn::Abs);
+            let (aa, ab) = (self.elementwise(abs, vec![a], ty, e)?, self.elementwise(abs, vec![b], ty, e)?);
+            let r = self.binary(BinFn::Rem, aa, ab, ty)?;
+            return self.elementwise(ComputeFn::Binary(BinFn::Copysign), vec![r, a], ty, e);
+        }
+        let bty = retyped(ty, DType::Bool);
+        let r = self.binary(BinFn::Rem, a, b, ty)?;
+        let zero = self.i64_const(0);
+        let nonzero = self.binary(BinFn::Ne, r, zero, &bty)?;
+        let r_neg = self.binary(BinFn::Lt, r, zero, &bty)?;
+        let a_neg = self.binary(BinFn::Lt, a, zero, &bty)?;
+        let differ = self.binary(BinFn::Ne, r_neg, a_neg, &bty)?;
+        let fix = self.binary(BinFn::And, nonzero, differ, &bty)?;
+        let back = self.binary(BinFn::Sub, r, b, ty)?;
+        self.elementwise(ComputeFn::Where, vec![fix, back, r], ty, e)
+    }
+
+    /// NumPy's `hypot(a, b)` without overflow or underflow: with `m = max(|a|, |b|)` and
+    /// `n = min(|a|, |b|)`, `m * sqrt(1 + (n / m)**2)` (within 2 ulps), `m` where `n == 0`, and
+    /// `inf` where either is infinite (NaN or not: C's `hypot`); NaN otherwise propagates through
+    /// `maximum`/`minimum`. `a`, `b` already broadcast to `ty`'s shape.
+    pub(super) fn hypot(&mut self, a: ValueId, b: ValueId, ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        let dt = ty.dtype().expect("checked: a float");
+        let bty = retyped(ty, DType::Bool);
+        let abs = ComputeFn::Unary(UnFn::Abs);
+        let (aa, ab) = (self.elementwise(abs, vec![a], ty, e)?, self.elementwise(abs, vec![b], ty, e)?);
+        let m = self.binary(BinFn::Maximum, aa, ab, ty)?;
+        let n = self.binary(BinFn::Minimum, aa, ab, ty)?;
+        let q = self.binary(BinFn::Div, n, m, ty)?;
+        let qq = self.array_or_scalar(BinFn::Mul, q, q, ty)?;
+        let [zero, one, inf] = [0.0, 1.0, f64::INFINITY].map(|c| self.constant(Scalar::F64(c).cast(dt)));
+        let s = self.binary(BinFn::Add, qq, one, ty)?;
+        let s = self.elementwise(ComputeFn::Unary(UnFn::Sqrt), vec![s], ty, e)?;
+        let r = self.array_or_scalar(BinFn::Mul, m, s, ty)?;
+        let n_zero = self.binary(BinFn::Eq, n, zero, &bty)?;
+        let r = self.elementwise(ComputeFn::Where, vec![n_zero, m, r], ty, e)?;
+        let a_inf = self.binary(BinFn::Eq, aa, inf, &bty)?;
+        let b_inf = self.binary(BinFn::Eq, ab, inf, &bty)?;
+        let either = self.binary(BinFn::Or, a_inf, b_inf, &bty)?;
+        self.elementwise(ComputeFn::Where, vec![either, inf, r], ty, e)
+    }
+
+    /// `a op b` of checked type `ty` as the operation itself (no rewrite of `**` or `*`).
+    pub(super) fn array_or_scalar(&mut self, op: BinFn, a: ValueId, b: ValueId, ty: &Ty) -> LResult<ValueId> {
+        if ty.is_array() {
+            self.array_op(ComputeFn::Binary(op), vec![a, b], ty)
+        } else {
+            Ok(self.scalar_bin_promoted(op, a, b, ty.dtype().expect("checked: a value")))
+        }
+    }
+}
