@@ -227,6 +227,19 @@ pub enum Stmt {
     Expr(Expr),
 }
 
+/// Whether a block always returns (Python's rule, which the checker's E0313 and the lowering of
+/// early returns, `passes/src/lower_ast/returns.rs`, share): one of its statements is a `return`,
+/// or an `if` with an `else` both of whose blocks always return. Statements after it never run.
+pub fn always_returns(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Return { .. } => true,
+        Stmt::If { then_block, else_block: Some(e), .. } => {
+            always_returns(&then_block.stmts) && always_returns(&e.stmts)
+        }
+        _ => false,
+    })
+}
+
 impl Stmt {
     /// The statement's source span (bytes), an expression statement's being its expression's.
     pub fn span(&self) -> &Span {

@@ -593,3 +593,86 @@ def test_string_keyword_values_match_numpy(target, tmp_path):
                               ('print(np.convolve(a, a, mode="nope"));', "E0503", "`mode=`")]:
         bad = check_source(f"fn main(a: f64[3]) {{\n    {body}\n}}\n", tmp_path)
         assert bad.returncode == 1 and code in bad.stderr and words in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_early_return_matches_python(target, tmp_path):
+    """Python's early `return` in `if` branches: `if` without `else` followed by more statements,
+    `elif` chains that return, nested `if`s, a `return` with several values, arrays of run-time
+    sizes, `return;` in a function without results, statements after a `return` that never run;
+    the same functions run by Python. A `return` inside a loop is E0905."""
+    src = """fn clamp_abs(x: f64) -> f64 {
+    if x > 10.0 { return 10.0; }
+    if x < -10.0 {
+        return -10.0;
+    } elif x < 0.0 {
+        return -x;
+    }
+    let y = x * 0.5;
+    if y > 2.0 {
+        if y > 4.0 { return y * 100.0; }
+        return y * 10.0;
+    }
+    return y;
+    print(555);
+}
+
+fn diffs(v: f64[?]) -> (f64[?], i64) {
+    if len(v) < 3 { return (v * 0.0, 0); }
+    let w = v[1:] - v[:-1];
+    for i in range(2) { w += 1.0; }
+    return (w, 1);
+}
+
+fn report(k: i64) {
+    if k < 0 {
+        print(-1);
+        return;
+    }
+    print(k * 2);
+}
+
+fn main(xs: f64[9], a: f64[5], b: f64[2]) -> (f64[9], f64[4], i64, f64[2], i64) {
+    let out = zeros(9);
+    for i in range(9) { out[i] = clamp_abs(xs[i]); }
+    let (w1, k1) = diffs(a);
+    let (w2, k2) = diffs(b);
+    report(-3);
+    report(4);
+    return (out, w1, k1, w2, k2);
+}
+"""
+
+    def clamp_abs(x):
+        if x > 10.0:
+            return 10.0
+        if x < -10.0:
+            return -10.0
+        elif x < 0.0:
+            return -x
+        y = x * 0.5
+        if y > 2.0:
+            if y > 4.0:
+                return y * 100.0
+            return y * 10.0
+        return y
+
+    def diffs(v):
+        if len(v) < 3:
+            return v * 0.0, 0
+        w = v[1:] - v[:-1]
+        for _ in range(2):
+            w += 1.0
+        return w, 1
+
+    xs = np.array([12.0, -11.0, -3.5, 0.0, 1.5, 5.0, 9.0, 3.0, 7.5])
+    a = np.array([1.0, 4.0, 9.0, 16.0, 25.0])
+    b = np.array([1.0, 2.0])
+    proc, res = run_source(src, {"xs": xs, "a": a, "b": b}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split()[:2] == ["-1", "8"] and "555" not in proc.stdout, proc.stdout
+    want = [np.array([clamp_abs(x) for x in xs]), *diffs(a), *diffs(b)]
+    for got, w in zip(res, want):
+        np.testing.assert_array_equal(got, np.asarray(w))
+    bad = check_source("fn f(x: f64) -> f64 {\n    while x > 0.0 { return x; }\n    return 0.0;\n}\n", tmp_path)
+    assert bad.returncode == 1 and "E0905" in bad.stderr and "inside a loop" in bad.stderr, bad.stderr

@@ -10,16 +10,6 @@ use crate::diag::Diagnostic;
 use crate::types::{Size, SizeSym, Ty};
 use std::collections::BTreeSet;
 
-/// Whether a block always ends in `return` (last statement returns, or an `if`/`else` whose
-/// branches both always return).
-pub fn always_returns(b: &Block) -> bool {
-    match b.stmts.last() {
-        Some(Stmt::Return { .. }) => true,
-        Some(Stmt::If { then_block, else_block: Some(e), .. }) => always_returns(then_block) && always_returns(e),
-        _ => false,
-    }
-}
-
 impl Checker {
     /// Checks one function's parameters, defaults and body.
     pub fn check_function(&mut self, f: &Function) {
@@ -50,7 +40,7 @@ impl Checker {
             self.declare(&p.name.name, Var { ty: ty.clone(), size });
         }
         self.block_stmts(&f.body);
-        if !sig.results.is_empty() && !always_returns(&f.body) {
+        if !sig.results.is_empty() && !crate::ast::always_returns(&f.body.stmts) {
             let end = f.body.span.end;
             self.err(
                 Diagnostic::error(

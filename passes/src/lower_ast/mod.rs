@@ -18,6 +18,7 @@ mod jumps;
 mod literals;
 mod numpy_funcs;
 mod random_sort;
+mod returns;
 mod shape_ops;
 mod stmt;
 
@@ -244,7 +245,30 @@ impl<'a> Lowerer<'a> {
             };
             self.result_sizes.push(declared);
         }
-        self.block_stmts(&f.body.stmts)?;
+        let implicit = ast::Stmt::Return { values: vec![], span: f.body.span.end..f.body.span.end };
+        let implicit = self.f.results.is_empty().then_some(&implicit);
+        match returns::tail_form(&f.body.stmts, implicit) {
+            Ok(None) => self.block_stmts(&f.body.stmts)?,
+            Ok(Some(stmts)) => {
+                let values = self.tail_block(&stmts)?;
+                self.emit(OpKind::Return { values });
+            }
+            Err(returns::NotTail { span, in_loop }) => {
+                let (msg, help) = if in_loop {
+                    (
+                        "`return` inside a loop is not supported yet",
+                        "set a variable and `break` out of the loop, then return after it",
+                    )
+                } else {
+                    (
+                        "this `return` is in a branch that may fall through, and the statements after \
+                         the `if` would have to run on both sides",
+                        "give the `if` an `else` that returns, or return at the end of both branches",
+                    )
+                };
+                return Err(self.error("E0905", &span, msg, help));
+            }
+        }
         self.f.body = self.bodies.pop().unwrap();
         if !matches!(self.f.body.last().map(|o| &o.kind), Some(OpKind::Return { .. })) {
             if !self.f.results.is_empty() {

@@ -106,33 +106,18 @@ impl Lowerer<'_> {
             Stmt::Return { values, span } => {
                 self.set_loc(span);
                 if self.bodies.len() > 1 {
-                    return Err(self.error(
-                        "E0905",
-                        span,
-                        "`return` inside a loop or branch is not supported yet",
-                        "assign the value to a variable and return it at the end of the function",
-                    ));
+                    unreachable!("a return inside a block is lowered by tail_block (returns.rs)");
                 }
-                let mut vals = vec![];
-                for (i, e) in values.iter().enumerate() {
-                    let v = self.expr(e)?;
-                    let want = self.f.results.get(i).copied();
-                    vals.push(match want {
-                        Some(Type::Scalar(d)) if self.f.ty(v) != Type::Scalar(d) => self.cast_scalar(v, d),
-                        _ => v,
-                    });
-                }
-                for (i, &v) in vals.iter().enumerate() {
-                    self.check_result_shape(i, v, span);
-                }
+                let vals = self.return_values(values, span)?;
                 self.emit(OpKind::Return { values: vals });
             }
             Stmt::Print { args, span } => {
                 self.set_loc(span);
+                // Python evaluates every argument, then prints.
                 let n = args.len();
-                for (i, a) in args.iter().enumerate() {
-                    let v = self.expr(a)?;
-                    self.emit(OpKind::Print { value: v, newline: i + 1 == n });
+                let values = args.iter().map(|a| self.expr(a)).collect::<LResult<Vec<_>>>()?;
+                for (i, value) in values.into_iter().enumerate() {
+                    self.emit(OpKind::Print { value, newline: i + 1 == n });
                 }
             }
             Stmt::Expr(e) => {
@@ -597,6 +582,24 @@ impl Lowerer<'_> {
     /// Checks at run time that result `i`, array `v`, has the shape the signature declares, where
     /// the checker could not prove it (`-> f64[m]` returning an `f64[N]`): a function never returns
     /// an array whose size differs from its signature's.
+    /// The values of `return values;` at `span`: scalars cast to the function's result dtypes, the
+    /// shapes checked against the declared ones.
+    pub(crate) fn return_values(&mut self, values: &[ast::Expr], span: &Span) -> LResult<Vec<ValueId>> {
+        let mut vals = vec![];
+        for (i, e) in values.iter().enumerate() {
+            let v = self.expr(e)?;
+            let want = self.f.results.get(i).copied();
+            vals.push(match want {
+                Some(Type::Scalar(d)) if self.f.ty(v) != Type::Scalar(d) => self.cast_scalar(v, d),
+                _ => v,
+            });
+        }
+        for (i, &v) in vals.iter().enumerate() {
+            self.check_result_shape(i, v, span);
+        }
+        Ok(vals)
+    }
+
     fn check_result_shape(&mut self, i: usize, v: ValueId, span: &Span) {
         let Some(Some(declared)) = self.result_sizes.get(i) else { return };
         if self.same_static_shape(v, &declared.shape) {
