@@ -349,9 +349,8 @@ pub fn reduce_identity(kind: ReduceKind, d: DType) -> Scalar {
 
 /// Combines two partial results of a reduction (same dtype), `a` from the elements before `b`'s;
 /// min/max of floats are IEEE 754's `minimum`/`maximum`: NaN if either is NaN, and -0.0 below 0.0
-/// (the kernels' `arith.minimumf`, or in a carried reduction loop `minnum` with a NaN flag and a
-/// zero-sign flag, `arrayc_codegen`'s `Gen::min_max_result`; LLVM vectorises both with the vector
-/// width the CPU target fixes: `MIN_MAX_OPS`). NumPy's own reductions give either zero
+/// (the kernels' `arith.minimumf`, which LLVM vectorises with the vector width the CPU target fixes:
+/// `arrayc_codegen`'s `MIN_MAX_OPS`). NumPy's own reductions give either zero
 /// of a -0.0 and a 0.0, depending on their length (its SIMD and scalar loops differ).
 pub fn reduce_combine(kind: ReduceKind, a: Scalar, b: Scalar) -> Scalar {
     use ReduceKind::*;

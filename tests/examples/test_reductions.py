@@ -341,14 +341,14 @@ def assert_same_floats(got, want, what):
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("dt", ["f64", "f32"])
 @pytest.mark.parametrize("n", [9, 33, 70_001])
-def test_min_max_flags_nans_and_zeros_at_any_position(n, dt, target, tmp_path):
-    """Float min/max carry a value without NaN and sign of zero, and flags for both, combined at the
-    end (`codegen/src/kernel_codegen/loops.rs`, `Gen::min_max_result`): NaNs first, in the middle,
-    last and several; a -0.0 (or 0.0) among zeros of the other sign at the first, a middle and the
-    last position (the vector lanes and the launcher's chunks); all -0.0; zeros beside negative
-    values; infinities; NaN beside -0.0. Over everything, along the last axis, along axis 0 (the
-    form that accumulates in the output), and with a sum of the same input in the block (the form
-    with eight accumulators). Against NumPy with the documented sign of a zero (`ieee_min_max`)."""
+def test_min_max_nans_and_zeros_at_any_position(n, dt, target, tmp_path):
+    """Float min/max (vectorised loops, `MIN_MAX_OPS` of `codegen/src/kernel_codegen/builder.rs`):
+    NaNs first, in the middle, last and several; a -0.0 (or 0.0) among zeros of the other sign at
+    the first, a middle and the last position (the vector lanes and the launcher's chunks); all
+    -0.0; zeros beside positive values; infinities; NaN beside -0.0. Over everything, along the
+    last axis, along axis 0 (the form that accumulates in the output), and with a sum of the same
+    input in the block (the form with eight accumulators). Against NumPy with the documented sign
+    of a zero (`ieee_min_max`)."""
     rng = np.random.default_rng(n + len(dt))
     rows = []
     for pos in sorted({0, n // 2, n - 1}):

@@ -95,19 +95,10 @@ pub const HEAVY_BODY_OPS: usize = 64;
 /// NaN-propagating `llvm.minimum` becomes a compare, blends and a NaN test; `i64` has no vector
 /// min before AVX-512), although vectorised they run several times faster; with the vector width
 /// fixed by `super::cpu::lower_to_chunks` it vectorises them, with the same semantics (each lane
-/// is the same `llvm.minimum`, and the lanes are combined by it). Carried float min and max are
-/// `arith.minnumf`/`arith.maxnumf` with a NaN flag (`super::loops`, `Gen::min_max_unordered`).
-/// Measured in `benchmarks/REPORT.md`, "Reductions (issue 32)".
-pub const MIN_MAX_OPS: [&str; 8] = [
-    "arith.minimumf",
-    "arith.maximumf",
-    "arith.minnumf",
-    "arith.maxnumf",
-    "arith.minsi",
-    "arith.maxsi",
-    "arith.minui",
-    "arith.maxui",
-];
+/// is the same `llvm.minimum`, and the lanes are combined by it). Measured in
+/// `benchmarks/REPORT.md`, "Reductions (issue 32)".
+pub const MIN_MAX_OPS: [&str; 6] =
+    ["arith.minimumf", "arith.maximumf", "arith.minsi", "arith.maxsi", "arith.minui", "arith.maxui"];
 
 /// The loop metadata of an `scf.for` whose accumulator is a float sum or product (`arith.addf` or
 /// `arith.mulf` yielded; reductions and scans keep NumPy's order, so LLVM cannot reassociate them):

@@ -14,14 +14,8 @@ use melior::{
         arith::{self, CmpiPredicate},
         memref,
     },
-    ir::{attribute::Attribute, operation::OperationBuilder, Identifier, Value, ValueLike},
+    ir::Value,
 };
-
-/// Whether a reduction of `kind` accumulating in dtype `d` is a float min or max, which
-/// [`Gen::accumulate`] carries as a value and two flags (`Gen::min_max_flags`).
-fn is_float_min_max(kind: ReduceKind, d: DType) -> bool {
-    d.is_float() && matches!(kind, ReduceKind::Min | ReduceKind::Max)
-}
 
 /// The block's reductions in order: the first, then the further ones along the same axis.
 pub(super) fn reductions(l: &KernelLayout) -> impl Iterator<Item = &Reduction> {
@@ -353,9 +347,7 @@ impl<'c> Gen<'c, '_> {
     /// `minimum`/`maximum` (`arith.minimumf`, NaN propagates, -0.0 below 0.0), as
     /// `arrayc_core::semantics::reduce_combine`: LLVM vectorises that reduction (with the width fixed,
     /// `super::builder::MIN_MAX_OPS`), and not NumPy's elementwise `a < b ? a : b` with its NaN test.
-    /// Order does not matter to it, so it is the same for any partition too. The last loop of
-    /// [`accumulate`](Self::accumulate) computes the same float min/max more cheaply, as a value and
-    /// two flags ([`min_max_result`](Self::min_max_result)).
+    /// Order does not matter to it, so it is the same for any partition too.
     pub(super) fn combine(&self, kind: ReduceKind, acc: TypedValue<'c>, x: TypedValue<'c>) -> TypedValue<'c> {
         if acc.d.is_float() {
             match kind {
@@ -464,101 +456,14 @@ impl<'c> Gen<'c, '_> {
                 .collect();
             start = end;
         }
-        // Float min and max carry their value and two flags each ([`Self::min_max_flags`]),
-        // after the other accumulators, in order.
-        let flagged: Vec<bool> = reds.iter().zip(&accs).map(|(red, a)| is_float_min_max(red.kind, a.d)).collect();
-        let mut inits = accs.clone();
-        for ((red, a), _) in reds.iter().zip(&accs).zip(&flagged).filter(|(_, &f)| f) {
-            let (nan, zero) = self.min_max_flags(red.kind, *a);
-            inits.extend([nan, zero]);
-        }
-        let (i, carried) = self.open_for(start, hi, &inits, ForChunk::Whole);
+        let (i, carried) = self.open_for(start, hi, &accs, ForChunk::Whole);
         if r > 0 {
             idx[d] = Some(i);
         }
         let xs = self.iteration(l, &at(idx, 0..r));
-        let nr = reds.len();
-        let (mut ys, mut flags, mut f) = (vec![], vec![], nr);
-        for (q, (red, x)) in reds.iter().zip(xs).enumerate() {
-            if flagged[q] {
-                ys.push(self.min_max_unordered(red.kind, carried[q], x));
-                let (nan, zero) = self.min_max_flags(red.kind, x);
-                flags.push(self.arith2(arith::ori, carried[f], nan));
-                flags.push(self.arith2(arith::ori, carried[f + 1], zero));
-                f += 2;
-            } else {
-                ys.push(self.combine(red.kind, carried[q], x));
-            }
-        }
-        ys.extend(flags);
-        let out = self.close_for(&ys);
-        let mut f = nr;
-        (0..nr)
-            .map(|q| {
-                if !flagged[q] {
-                    return out[q];
-                }
-                f += 2;
-                self.min_max_result(reds[q].kind, out[q], out[f - 2], out[f - 1])
-            })
-            .collect()
-    }
-
-    /// The two flags of a float min or max reduction (`kind`) that [`accumulate`](Self::accumulate)
-    /// carries beside [`min_max_unordered`](Self::min_max_unordered)'s value, for element `x`
-    /// (`i1`s, OR-ed over the elements): whether `x` is NaN, and whether `x` is the zero that wins a
-    /// tie of zeros (`-0.0` for min, `+0.0` for max, compared bit for bit). An OR of `i1`s is a
-    /// reduction LLVM vectorises, so the loop reads `x` once at vector speed.
-    fn min_max_flags(&self, kind: ReduceKind, x: TypedValue<'c>) -> (TypedValue<'c>, TypedValue<'c>) {
-        let nan = self.cmpf(arith::CmpfPredicate::Uno, x, x);
-        let int = if x.d == DType::F64 { DType::I64 } else { DType::I32 };
-        let zero_bits = if kind == ReduceKind::Min { self.sign_bit(int) } else { self.consti(int, 0) };
-        (nan, self.cmpi(CmpiPredicate::Eq, self.bitcast(x, int), zero_bits))
-    }
-
-    /// The sign bit alone in integer dtype `int` (`I64` or `I32`): the bits of `-0.0`.
-    fn sign_bit(&self, int: DType) -> TypedValue<'c> {
-        self.consti(int, if int == DType::I64 { i64::MIN } else { i32::MIN.into() })
-    }
-
-    /// `minnum(acc, x)` (`maxnum`) with the fast-math flags `nnan nsz`: LLVM recognises it as a
-    /// min/max reduction and vectorises it to one `vminpd` per vector (what its NaN-propagating
-    /// `llvm.minimum` is not: a compare, two blends and a NaN test per vector on AVX2). Neither a
-    /// NaN nor the sign of a zero result is meaningful in the value (`nnan`: an `x` that is NaN
-    /// makes it poison); [`min_max_result`](Self::min_max_result) replaces both from the flags of
-    /// [`min_max_flags`](Self::min_max_flags).
-    fn min_max_unordered(&self, kind: ReduceKind, acc: TypedValue<'c>, x: TypedValue<'c>) -> TypedValue<'c> {
-        let name = if kind == ReduceKind::Min { "arith.minnumf" } else { "arith.maxnumf" };
-        let flags = Attribute::parse(self.ctx, "#arith.fastmath<nnan,nsz>").expect("valid fast-math flags");
-        let op = OperationBuilder::new(name, self.loc)
-            .add_operands(&[acc.v, x.v])
-            .add_attributes(&[(Identifier::new(self.ctx, "fastmath"), flags)])
-            .add_results(&[acc.v.r#type()])
-            .build()
-            .expect("a valid operation");
-        self.typed(op, acc.d)
-    }
-
-    /// The result of a float min or max reduction from [`min_max_unordered`](Self::min_max_unordered)'s
-    /// value `v` and the OR-ed [`min_max_flags`](Self::min_max_flags) `nan` and `zero`: NaN if any
-    /// element was NaN (NumPy's), else `v`, a zero result taking the sign of the winning zero if
-    /// there was one (`-0.0` for min, `+0.0` for max) and the other sign otherwise. That is IEEE
-    /// 754's `minimum`/`maximum` of the elements, as [`combine`](Self::combine) and
-    /// `arrayc_core::semantics::reduce_combine`, so the result does not depend on the partition, the
-    /// chunks or the vector width.
-    fn min_max_result(
-        &self,
-        kind: ReduceKind,
-        v: TypedValue<'c>,
-        nan: TypedValue<'c>,
-        zero: TypedValue<'c>,
-    ) -> TypedValue<'c> {
-        let z = self.constf(v.d, 0.0);
-        let (win, lose) = if kind == ReduceKind::Min { (-0.0, 0.0) } else { (0.0, -0.0) };
-        let signed = self.select(zero, self.constf(v.d, win), self.constf(v.d, lose));
-        let is_zero = self.cmpf(arith::CmpfPredicate::Oeq, v, z);
-        let v = self.select(is_zero, signed, v);
-        self.select(nan, self.constf(v.d, f64::NAN), v)
+        let ys: Vec<TypedValue<'c>> =
+            reds.iter().zip(carried).zip(xs).map(|((red, acc), x)| self.combine(red.kind, acc, x)).collect();
+        self.close_for(&ys)
     }
 
     /// One iteration of the block at full iteration index `idx`: every elementwise op in order (on

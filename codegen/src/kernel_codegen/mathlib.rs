@@ -17,8 +17,7 @@ impl<'c> Gen<'c, '_> {
     fn fma(&self, a: TypedValue<'c>, b: TypedValue<'c>, c: TypedValue<'c>) -> TypedValue<'c> {
         self.same_type("math.fma", &[a, b, c])
     }
-    /// The bits of `v` reinterpreted as dtype `to` of the same width (`arith.bitcast`).
-    pub(super) fn bitcast(&self, v: TypedValue<'c>, to: arrayc_core::DType) -> TypedValue<'c> {
+    fn bitcast(&self, v: TypedValue<'c>, to: arrayc_core::DType) -> TypedValue<'c> {
         self.typed(arith::bitcast(v.v, self.ty(to), self.loc), to)
     }
 
