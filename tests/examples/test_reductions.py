@@ -388,3 +388,24 @@ def test_min_max_nans_and_zeros_at_any_position(n, dt, target, tmp_path):
     for k, (g, w) in enumerate(zip(got, wants)):
         if w is not None:
             assert_same_floats(g, w, f"result {k}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("n", [2, 9, 70_001])
+def test_sum_of_negative_zeros_is_numpys(n, target, tmp_path):
+    """A float `sum` of nothing but -0.0 is 0.0, as NumPy's (`np.sum([-0.0, -0.0])` is 0.0: its
+    identity is 0.0), over everything, along the last axis and along axis 0, f64 and f32, through
+    the split loop's eight accumulators (n >= 8) and the launcher's chunks; `prod` keeps the sign
+    rule of a product. The signs of the zeros must be NumPy's."""
+    x = np.full((3, n), -0.0)
+    src = ("fn main(x: f64[R, N]) -> (f64, f64[R], f64[N], f32, f32[R], f64[R]) {\n"
+           "    return (sum(x), sum(x, axis=1), sum(x, axis=0), sum(f32(x)), sum(f32(x), axis=1), "
+           "prod(x[:, :3], axis=1));\n}\n")
+    env = dict(os.environ, ARRAYC_GPU_EMULATION_GRID="2,3,32")
+    proc, got = run_source(src, {"x": x}, tmp_path, flags=("--target", target), env=env)
+    assert proc.returncode == 0, proc.stderr
+    x32 = x.astype(np.float32)
+    wants = [np.sum(x), np.sum(x, axis=1), np.sum(x, axis=0), np.sum(x32), np.sum(x32, axis=1),
+             np.prod(x[:, :3], axis=1)]
+    for k, (g, w) in enumerate(zip(got, wants)):
+        assert_same_floats(g, w, f"result {k}")
