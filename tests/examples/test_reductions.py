@@ -314,3 +314,98 @@ def test_integer_min_max_at_every_position(dt, tmp_path):
     wants = [np.min(x, axis=1), np.max(x, axis=1), np.min(x), np.max(x[:, 1:])]
     for g, w in zip(got, wants):
         np.testing.assert_array_equal(g, w)
+
+
+def ieee_min_max(x, axis, is_min):
+    """The documented min/max of floats (docs/language.md), built from NumPy's: NaN where the extent
+    holds a NaN, else NumPy's extreme value, a zero result being -0.0 for `min` when a -0.0 is in the
+    extent (else 0.0), and 0.0 for `max` when a 0.0 is (else -0.0). NumPy's own sign of a zero
+    depends on its SIMD layout, so it is not the reference for the sign."""
+    m = (np.min if is_min else np.max)(x, axis=axis)
+    zero = x == 0
+    winner = zero & (np.signbit(x) if is_min else ~np.signbit(x))
+    signed = np.where(np.any(winner, axis=axis), -0.0 if is_min else 0.0, 0.0 if is_min else -0.0)
+    m = np.where(m == 0, signed.astype(x.dtype), m)
+    return np.where(np.any(np.isnan(x), axis=axis), np.nan, m).astype(x.dtype)
+
+
+def assert_same_floats(got, want, what):
+    """Equal values, NaN where `want` has NaN, and the same sign of every zero."""
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.dtype == want.dtype and got.shape == want.shape, what
+    np.testing.assert_array_equal(got, want, err_msg=what)
+    zeros = want == 0
+    assert np.array_equal(np.signbit(got[zeros]), np.signbit(want[zeros])), f"{what}: signs of zeros differ"
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", ["f64", "f32"])
+@pytest.mark.parametrize("n", [9, 33, 70_001])
+def test_min_max_nans_and_zeros_at_any_position(n, dt, target, tmp_path):
+    """Float min/max (vectorised loops, `MIN_MAX_OPS` of `codegen/src/kernel_codegen/builder.rs`):
+    NaNs first, in the middle, last and several; a -0.0 (or 0.0) among zeros of the other sign at
+    the first, a middle and the last position (the vector lanes and the launcher's chunks); all
+    -0.0; zeros beside positive values; infinities; NaN beside -0.0. Over everything, along the
+    last axis, along axis 0 (the form that accumulates in the output), and with a sum of the same
+    input in the block (the form with eight accumulators). Against NumPy with the documented sign
+    of a zero (`ieee_min_max`)."""
+    rng = np.random.default_rng(n + len(dt))
+    rows = []
+    for pos in sorted({0, n // 2, n - 1}):
+        for zero, other in ((-0.0, 0.0), (0.0, -0.0)):
+            r = np.full(n, other)
+            r[pos] = zero
+            rows.append(r)
+            r = np.abs(rng.standard_normal(n)) + 1.0
+            r[pos] = zero
+            rows.append(r)
+        r = rng.standard_normal(n)
+        r[pos] = np.nan
+        rows.append(r)
+    rows.append(np.full(n, -0.0))
+    r = rng.standard_normal(n)
+    r[[0, n - 1]] = np.nan
+    rows.append(r)
+    r = np.full(n, -0.0)
+    r[n // 3] = np.nan
+    rows.append(r)
+    r = rng.standard_normal(n)
+    r[n // 4], r[(3 * n) // 4] = np.inf, -np.inf
+    rows.append(r)
+    r = np.full(n, np.inf)
+    rows.append(r)
+    x = np.stack(rows).astype(DTYPES[dt])
+    syms = "R, N"
+    src = (f"fn main(x: {dt}[{syms}]) -> ({dt}[R], {dt}[R], {dt}[N], {dt}[N], {dt}, {dt}, {dt}[R], {dt}[R]) {{\n"
+           "    return (min(x, axis=1), max(x, axis=1), min(x, axis=0), max(x, axis=0), min(x[1:, :]), "
+           "max(x[:3, ::-1]), sum(x, axis=1), min(x, axis=1));\n}\n")
+    env = dict(os.environ, ARRAYC_GPU_EMULATION_GRID="2,3,32")
+    proc, got = run_source(src, {"x": x}, tmp_path, flags=("--target", target), env=env)
+    assert proc.returncode == 0, proc.stderr
+    wants = [ieee_min_max(x, 1, True), ieee_min_max(x, 1, False), ieee_min_max(x, 0, True),
+             ieee_min_max(x, 0, False), ieee_min_max(x[1:], None, True), ieee_min_max(x[:3, ::-1], None, False),
+             None, ieee_min_max(x, 1, True)]
+    for k, (g, w) in enumerate(zip(got, wants)):
+        if w is not None:
+            assert_same_floats(g, w, f"result {k}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("n", [2, 9, 70_001])
+def test_sum_of_negative_zeros_is_numpys(n, target, tmp_path):
+    """A float `sum` of nothing but -0.0 is 0.0, as NumPy's (`np.sum([-0.0, -0.0])` is 0.0: its
+    identity is 0.0), over everything, along the last axis and along axis 0, f64 and f32, through
+    the split loop's eight accumulators (n >= 8) and the launcher's chunks; `prod` keeps the sign
+    rule of a product. The signs of the zeros must be NumPy's."""
+    x = np.full((3, n), -0.0)
+    src = ("fn main(x: f64[R, N]) -> (f64, f64[R], f64[N], f32, f32[R], f64[R]) {\n"
+           "    return (sum(x), sum(x, axis=1), sum(x, axis=0), sum(f32(x)), sum(f32(x), axis=1), "
+           "prod(x[:, :3], axis=1));\n}\n")
+    env = dict(os.environ, ARRAYC_GPU_EMULATION_GRID="2,3,32")
+    proc, got = run_source(src, {"x": x}, tmp_path, flags=("--target", target), env=env)
+    assert proc.returncode == 0, proc.stderr
+    x32 = x.astype(np.float32)
+    wants = [np.sum(x), np.sum(x, axis=1), np.sum(x, axis=0), np.sum(x32), np.sum(x32, axis=1),
+             np.prod(x[:, :3], axis=1)]
+    for k, (g, w) in enumerate(zip(got, wants)):
+        assert_same_floats(g, w, f"result {k}")

@@ -135,3 +135,28 @@ def test_checker_errors(src, code, tmp_path):
     proc = check_source(src, tmp_path)
     assert proc.returncode != 0
     assert code in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", ["f64", "f32"])
+def test_cumsum_keeps_the_sign_of_zeros(dt, target, tmp_path):
+    """A float `cumsum` starts from -0.0, the identity that keeps every element's sign, as NumPy's
+    starts from the first element: `cumsum([-0.0, -0.0])` is `[-0.0, -0.0]`, a 0.0 then makes the
+    sums 0.0. 1-d (one short and one longer than a launch chunk) and along both axes; the signs of
+    the zeros must be NumPy's."""
+    short = np.array([-0.0, -0.0, 0.0, -0.0, -1.0, 1.0, -0.0])
+    long = np.full(300_001, -0.0)
+    long[200_000] = 0.0
+    m = np.full((4, 5), -0.0)
+    m[2, 3] = 0.0
+    xs = {"a": short.astype(DTYPES[dt]), "b": long.astype(DTYPES[dt]), "m": m.astype(DTYPES[dt])}
+    src = (f"fn main(a: {dt}[N], b: {dt}[K], m: {dt}[R, C]) -> ({dt}[N], {dt}[K], {dt}[R, C], {dt}[R, C]) {{\n"
+           "    return (cumsum(a), cumsum(b), cumsum(m, axis=0), cumsum(m, axis=1));\n}\n")
+    env = dict(os.environ, ARRAYC_GPU_EMULATION_GRID="2,3,32")
+    proc, res = run_source(src, xs, tmp_path, flags=("--target", target), env=env)
+    assert proc.returncode == 0, proc.stderr
+    wants = [np.cumsum(xs["a"]), np.cumsum(xs["b"]), np.cumsum(xs["m"], axis=0), np.cumsum(xs["m"], axis=1)]
+    for k, (got, want) in enumerate(zip(res, wants)):
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+        assert np.array_equal(np.signbit(got), np.signbit(want)), f"result {k}: signs of zeros differ"

@@ -487,12 +487,23 @@ impl<'c> Gen<'c, '_> {
     }
 
     /// The initial accumulators of the block's scans, in op order: each scan's identity in its
-    /// accumulator dtype.
+    /// accumulator dtype, except that a float cumulative sum starts from `-0.0`, the additive
+    /// identity that keeps every element's sign (`-0.0 + x == x` for every `x`, where `0.0 + -0.0`
+    /// is `0.0`): NumPy's `cumsum` starts from the first element, so `cumsum([-0.0, -0.0])` is
+    /// `[-0.0, -0.0]`. (NumPy's `sum` starts from `0.0`: `sum([-0.0])` is `0.0`, as the
+    /// reductions' [`identity`](Self::identity) gives.) The CPU and GPU kernels both start their
+    /// scans here; chunked scans, whose carries the launcher adds, are of integers only.
     pub(super) fn scan_inits(&self, l: &KernelLayout) -> Vec<TypedValue<'c>> {
         l.ops
             .iter()
             .filter_map(|(func, out, _)| match func {
-                ComputeFn::Scan(kind, _) => Some(self.identity(*kind, acc_dtype(*kind, self.ir_ty(*out).dtype()))),
+                ComputeFn::Scan(kind, _) => {
+                    let d = acc_dtype(*kind, self.ir_ty(*out).dtype());
+                    Some(match kind {
+                        ReduceKind::Sum if d.is_float() => self.constf(d, -0.0),
+                        _ => self.identity(*kind, d),
+                    })
+                }
                 _ => None,
             })
             .collect()
