@@ -664,6 +664,19 @@ impl FuncImporter<'_> {
                 };
                 OpKind::Print { value: ops[0], newline }
             }
+            "print_text" => {
+                want(0)?;
+                no_results()?;
+                let newline = o
+                    .attribute("newline")
+                    .ok()
+                    .and_then(|a| BoolAttribute::try_from(a).ok())
+                    .ok_or_else(|| unsupported(o, "no bool `newline`"))?
+                    .value();
+                let text =
+                    o.attribute("text").ok().and_then(string_attr).ok_or_else(|| unsupported(o, "no UTF-8 text"))?;
+                OpKind::PrintText { text, newline }
+            }
             "exchange" => {
                 want(1)?;
                 no_results()?;

@@ -122,6 +122,9 @@ pub enum OpKind {
     Sync { base: ValueId },
     /// `arr.print` of a scalar or a view, followed by a newline (`newline`) or a space.
     Print { value: ValueId, newline: bool },
+    /// `arr.print_text`: the text of a string literal of `print("...", ..)`, followed by a newline
+    /// (`newline`) or a space.
+    PrintText { text: String, newline: bool },
     /// An array computation writing `out` (destination-passing).
     Compute { func: ComputeFn, out: ValueId, ins: Vec<ValueId> },
     /// `arr.matmul`: the matrix product `out = lhs @ rhs` of materialised 2-d views (`lhs` `n x k`,
@@ -220,6 +223,7 @@ impl OpKind {
             | Del { .. }
             | Sync { .. }
             | Print { .. }
+            | PrintText { .. }
             | Compute { .. }
             | MatMul { .. }
             | Sort { .. }
@@ -255,6 +259,7 @@ impl OpKind {
             Dim { src, .. } | Load { src, .. } => vec![*src],
             Del { base } | Sync { base } => vec![*base],
             Print { value, .. } => vec![*value],
+            PrintText { .. } => vec![],
             Compute { out, ins, .. } => [vec![*out], ins.clone()].concat(),
             MatMul { out, lhs, rhs } => vec![*out, *lhs, *rhs],
             Sort { out, src, .. } => vec![*out, *src],

@@ -328,6 +328,9 @@ impl Printer<'_> {
             Del { base } => self.generic("del", &[], &[*base], ""),
             Sync { base } => self.generic("sync", &[], &[*base], ""),
             Print { value, newline } => self.generic("print", &[], &[*value], &format!(" {{newline = {newline}}}")),
+            PrintText { text, newline } => {
+                self.generic("print_text", &[], &[], &format!(" {{newline = {newline}, text = {text:?}}}"))
+            }
             MatMul { out, lhs, rhs } => self.generic("matmul", &[], &[*out, *lhs, *rhs], ""),
             Sort { out, src, axis, indices } => {
                 self.generic("sort", &[], &[*out, *src], &format!(" {{axis = {axis} : i64, indices = {indices}}}"))

@@ -403,7 +403,7 @@ impl Verifier<'_> {
             AllReduce { view, .. } => {
                 self.array(*view, "view")?;
             }
-            Print { .. } => {}
+            Print { .. } | PrintText { .. } => {}
             Sort { out, src, axis, indices } => {
                 let ranks = [self.array(*out, "out")?, self.array(*src, "src")?];
                 if ranks[0] != ranks[1] || *axis >= ranks[0] {
@@ -566,6 +566,7 @@ fn op_name(k: &OpKind) -> String {
         Del { .. } => "arr.del".into(),
         Sync { .. } => "arr.sync".into(),
         Print { .. } => "arr.print".into(),
+        PrintText { .. } => "arr.print_text".into(),
         MatMul { .. } => "arr.matmul".into(),
         Sort { .. } => "arr.sort".into(),
         Convolve { .. } => "arr.convolve".into(),

@@ -271,6 +271,10 @@ impl<'a> Executor<'a> {
                 self.kernels.finish()?;
                 let _ = write!(self.out, "{text}{}", if *newline { "\n" } else { " " });
             }
+            Inst::PrintText { text, newline } => {
+                self.kernels.finish()?;
+                let _ = write!(self.out, "{text}{}", if *newline { "\n" } else { " " });
+            }
             Inst::MatMul { out, lhs, rhs } => {
                 let (out, lhs, rhs) = (fr.vw(*out)?, fr.vw(*lhs)?, fr.vw(*rhs)?);
                 if self.device {
@@ -674,6 +678,11 @@ enum Inst {
         value: Slot,
         newline: bool,
     },
+    /// `arr.print_text`.
+    PrintText {
+        text: String,
+        newline: bool,
+    },
     /// `arr.matmul`: `out = lhs @ rhs` by the library (`arrayc_runtime::matmul`).
     MatMul {
         out: u32,
@@ -1033,6 +1042,7 @@ impl Translator<'_> {
             }
             Sync { .. } => return,
             Print { value, newline } => Inst::Print { value: self.slot(*value), newline: *newline },
+            PrintText { text, newline } => Inst::PrintText { text: text.clone(), newline: *newline },
             Exchange { view } => Inst::Exchange { view: self.view_reg(*view) },
             AllReduce { view, kind } => Inst::AllReduce { view: self.view_reg(*view), kind: *kind },
             Sort { out, src, axis, indices } => {

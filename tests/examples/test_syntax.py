@@ -589,7 +589,7 @@ def test_string_keyword_values_match_numpy(target, tmp_path):
     for got, w in zip(res, want):
         assert got.dtype == np.asarray(w).dtype
         np.testing.assert_allclose(got, w, rtol=1e-15)
-    for body, code, words in [('print("x =", a);', "E0317", "a string literal"),
+    for body, code, words in [('let s = "x =";', "E0317", "a string literal"),
                               ('print(np.convolve(a, a, mode="nope"));', "E0503", "`mode=`")]:
         bad = check_source(f"fn main(a: f64[3]) {{\n    {body}\n}}\n", tmp_path)
         assert bad.returncode == 1 and code in bad.stderr and words in bad.stderr, bad.stderr
@@ -676,3 +676,26 @@ fn main(xs: f64[9], a: f64[5], b: f64[2]) -> (f64[9], f64[4], i64, f64[2], i64) 
         np.testing.assert_array_equal(got, np.asarray(w))
     bad = check_source("fn f(x: f64) -> f64 {\n    while x > 0.0 { return x; }\n    return 0.0;\n}\n", tmp_path)
     assert bad.returncode == 1 and "E0905" in bad.stderr and "inside a loop" in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_print_of_strings_matches_python(target, tmp_path):
+    """`print` of string literals among values, as Python prints them (separated by spaces, both
+    quote styles, non-ASCII text), every argument evaluated before anything is printed."""
+    src = """fn noisy(x: f64) -> f64 {
+    print("inside");
+    return x * 2.0;
+}
+
+fn main(v: f64[3]) {
+    let it = 3;
+    print("iteration", it, "error:", v[0], 'say "hi"');
+    print("done");
+    print(v, "é ünï", noisy(v[1]));
+}
+"""
+    v = np.array([0.25, -1.5, 2.0])
+    proc, _ = run_source(src, {"v": v}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["iteration 3 error: 0.25 say \"hi\"", "done", "inside",
+                                        f"{v} é ünï {v[1] * 2.0}"], proc.stdout

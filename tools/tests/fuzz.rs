@@ -99,6 +99,7 @@ const TOKENS: &[&str] = &[
     " **= ",
     "enumerate(",
     "mode=\"same\"",
+    "print(\"x\", ",
     "\"",
     "zip(",
     ", ",

@@ -215,7 +215,7 @@ impl Checker {
                     )
                     .with_help(
                         "arrayc has strings only as keyword arguments' values, NumPy's spellings such as \
-                         `mode=\"same\"`, `method=\"linear\"` or `dtype=\"float32\"`; `print` takes arrays and scalars",
+                         `mode=\"same\"`, `method=\"linear\"` or `dtype=\"float32\"`, and as arguments of `print`",
                     ),
                 );
                 Ty::Error

@@ -160,7 +160,8 @@ impl Checker {
             }
             Stmt::Return { values, span } => self.ret(values, span),
             Stmt::Print { args, .. } => {
-                for a in args {
+                // A string literal is printed as its text (Python's `print("x =", x)`).
+                for a in args.iter().filter(|a| !matches!(a.kind, ExprKind::Str(_))) {
                     self.value(a);
                 }
             }

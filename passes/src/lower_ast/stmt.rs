@@ -113,11 +113,21 @@ impl Lowerer<'_> {
             }
             Stmt::Print { args, span } => {
                 self.set_loc(span);
-                // Python evaluates every argument, then prints.
+                // Python evaluates every argument, then prints; a string literal prints its text.
                 let n = args.len();
-                let values = args.iter().map(|a| self.expr(a)).collect::<LResult<Vec<_>>>()?;
+                let values = args
+                    .iter()
+                    .map(|a| match &a.kind {
+                        ast::ExprKind::Str(text) => Ok(Err(text.clone())),
+                        _ => self.expr(a).map(Ok),
+                    })
+                    .collect::<LResult<Vec<_>>>()?;
                 for (i, value) in values.into_iter().enumerate() {
-                    self.emit(OpKind::Print { value, newline: i + 1 == n });
+                    let newline = i + 1 == n;
+                    self.emit(match value {
+                        Ok(value) => OpKind::Print { value, newline },
+                        Err(text) => OpKind::PrintText { text, newline },
+                    });
                 }
             }
             Stmt::Expr(e) => {
