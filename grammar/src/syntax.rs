@@ -118,6 +118,20 @@ fn keyword_positional(name: &str, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ident,
     }
 }
 
+/// The builtins whose first argument is a sequence of arrays, a tuple `(a, b)` in arrayc.
+const SEQUENCE_FUNCS: [&str; 6] = ["concatenate", "stack", "vstack", "hstack", "dstack", "column_stack"];
+
+/// NumPy's list of arrays, `concatenate([a, b])`, `stack([a, b], axis=1)`: the first argument of
+/// a [`SEQUENCE_FUNCS`] builtin written as a list is the tuple `(a, b)` (an array literal's items
+/// must be scalars, and these take a sequence of arrays), under the list's id.
+fn sequence_of_arrays(name: &str, args: &mut [Expr]) {
+    if let (true, Some(first)) = (SEQUENCE_FUNCS.contains(&name), args.first_mut()) {
+        if let ExprKind::List(items) = &mut first.kind {
+            first.kind = ExprKind::Tuple(std::mem::take(items));
+        }
+    }
+}
+
 /// NumPy's positional `axis`: a call of a builtin that takes `axis=` with one positional argument
 /// more than it takes otherwise (`sum(x, -1)`, `x.sum(0)`, `concatenate((a, b), 1)`,
 /// `take(x, idx, 0)`) passes that last argument as `axis=` (`func` is the builtin's name, or a
@@ -125,6 +139,7 @@ fn keyword_positional(name: &str, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ident,
 pub fn positional_axis(func: &Ident, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ident, Expr)>) {
     let name = func.name.strip_prefix('.').or_else(|| func.name.strip_prefix(QUALIFIED)).unwrap_or(&func.name);
     keyword_positional(name, args, kwargs);
+    sequence_of_arrays(name, args);
     let Some(row) = crate::builtin::Builtin::from_name(name).map(|b| b.row()) else { return };
     let takes_axis = row.keywords.contains(&"axis") && !kwargs.iter().any(|(k, _)| k.name == "axis");
     // arrayc's axes are integer literals; anything else stays an argument, for the arity error
@@ -263,7 +278,9 @@ pub fn method_call(
     if is_numpy(&base) {
         // `np.f(args)` is the call `np.f(args)` of the builtin `f` ([`QUALIFIED`]), under the id
         // of `np` (ids stay dense).
-        let func = Ident { name: qualified(&name.name), span: name.span };
+        // `np.float64(x)`, NumPy's scalar types as functions: the cast `f64(x)`.
+        let cast = arrayc_core::dtype::DType::from_numpy_name(&name.name).map(|d| d.name());
+        let func = Ident { name: qualified(cast.unwrap_or(&name.name)), span: name.span };
         positional_axis(&func, &mut args, &mut kwargs);
         return Ok(Expr { id: base.id, kind: ExprKind::Call { func, args, kwargs }, span });
     }
@@ -281,6 +298,11 @@ pub fn method_call(
             return ufunc_method(ids, ufunc, &name, args, kwargs, span);
         }
     }
+    if name.name == "astype" && args.len() == 1 {
+        // `x.astype("float32")`: the string spells the type, as a keyword value's does.
+        let arg = args.remove(0);
+        args.push(keyword_value(arg));
+    }
     if let ("astype", [Expr { kind: ExprKind::DTypeName(d), .. }], true) =
         (name.name.as_str(), args.as_slice(), kwargs.is_empty())
     {
@@ -292,6 +314,25 @@ pub fn method_call(
     let func = Ident { name: format!(".{}", name.name), span: name.span };
     positional_axis(&func, &mut args, &mut kwargs);
     Ok(mk(ids, ExprKind::Call { func, args, kwargs }, span))
+}
+
+/// The statement `base.name(args);`: NumPy's in-place `x.fill(v)` is `x[...] = v;` (it returns
+/// None), any other the method call [`method_call`] for its effect.
+pub fn method_stmt(
+    ids: &Cell<u32>,
+    base: Ident,
+    name: Ident,
+    mut all: Vec<(Option<Ident>, Expr)>,
+    span: Span,
+) -> Result<Stmt, LexError> {
+    if name.name == "fill" && all.len() == 1 && all[0].0.is_none() && !NUMPY_MODULES.contains(&base.name.as_str()) {
+        let (_, value) = all.remove(0);
+        let index = vec![Index::Ellipsis(name.span)];
+        return Ok(Stmt::SetItem { target: base, index, value, span });
+    }
+    let at = base.span.clone();
+    let base = mk(ids, ExprKind::Var(base), at);
+    method_call(ids, base, name, all, span).map(Stmt::Expr)
 }
 
 /// The number of expressions of `functions` after renumbering their ids densely from 0, in the

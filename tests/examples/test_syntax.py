@@ -699,3 +699,28 @@ fn main(v: f64[3]) {
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == ["iteration 3 error: 0.25 say \"hi\"", "done", "inside",
                                         f"{v} é ünï {v[1] * 2.0}"], proc.stdout
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_scalar_types_lists_of_arrays_and_fill_match_numpy(target, tmp_path):
+    """`np.float64(3)`, `np.int32(x)`, `np.float32(1) / 3` as casts, `x.astype("float32")`,
+    `np.concatenate([a, b], axis=1)`, `np.stack([v, v], 1)`, `np.vstack([..])` with lists, and
+    `x.fill(v);`, against NumPy."""
+    src = """fn main(x: f64[2, 3], v: f64[3]) -> (f64, i32, f32, f32[2, 3], f64[2, 6], f64[3, 2], f64[2, 3], f64[4]) {
+    let a = np.empty(4);
+    a.fill(2.5);
+    return (np.float64(3) / 2, np.int32(v[2]), np.float32(1) / 3, x.astype("float32"),
+            np.concatenate([x, x], axis=1), np.stack([v, v], 1), np.vstack([v, v]), a);
+}
+"""
+    x = np.array([[0.5, -1.0, 2.0], [3.5, -2.25, 1.0]])
+    v = np.array([1.0, -2.0, 7.75])
+    proc, res = run_source(src, {"x": x, "v": v}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    a = np.empty(4)
+    a.fill(2.5)
+    want = [np.float64(3) / 2, np.int32(v[2]), np.float32(1) / 3, x.astype("float32"), np.concatenate([x, x], axis=1),
+            np.stack([v, v], 1), np.vstack([v, v]), a]
+    for got, w in zip(res, want):
+        assert got.dtype == np.asarray(w).dtype, (got.dtype, w)
+        np.testing.assert_array_equal(got, w)
