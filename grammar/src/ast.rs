@@ -116,7 +116,9 @@ impl Function {
 fn block_walk_mut(b: &mut Block, visit: &mut impl FnMut(&mut Expr)) {
     for s in &mut b.stmts {
         match s {
-            Stmt::Let { value, .. } | Stmt::Assign { value, .. } => expr_walk_mut(value, visit),
+            Stmt::Let { value, .. } | Stmt::Assign { value, .. } | Stmt::Assert { cond: value, .. } => {
+                expr_walk_mut(value, visit)
+            }
             Stmt::SetItem { index, value, .. } | Stmt::AugAssign { index, value, .. } => {
                 index.iter_mut().for_each(|ix| index_walk_mut(ix, visit));
                 expr_walk_mut(value, visit);
@@ -218,6 +220,9 @@ pub enum Stmt {
     Return { values: Vec<Expr>, span: Span },
     /// `print(e, ...);`
     Print { args: Vec<Expr>, span: Span },
+    /// `assert cond;` and `assert cond, "message";` (Python's): a run-time error naming the line
+    /// (`AssertionError: message`) where the bool scalar `cond` is false.
+    Assert { cond: Expr, msg: Option<String>, span: Span },
     /// `break;`: leaves the innermost enclosing `for` or `while` loop (Python's; outside a loop
     /// E0109).
     Break { span: Span },
@@ -253,6 +258,7 @@ impl Stmt {
             | Stmt::If { span, .. }
             | Stmt::Return { span, .. }
             | Stmt::Print { span, .. }
+            | Stmt::Assert { span, .. }
             | Stmt::Break { span }
             | Stmt::Continue { span } => span,
             Stmt::Expr(e) => &e.span,

@@ -73,7 +73,7 @@ impl Scopes {
                     self.declare(&n.name);
                 }
             }
-            Stmt::Assign { value, .. } => self.expr(value),
+            Stmt::Assign { value, .. } | Stmt::Assert { cond: value, .. } => self.expr(value),
             Stmt::SetItem { index, value, .. } | Stmt::AugAssign { index, value, .. } => {
                 index.iter_mut().for_each(|i| self.index(i));
                 self.expr(value);

@@ -46,6 +46,9 @@ pub enum Tok {
     KwNot,
     #[token("print")]
     Print,
+    /// `assert cond;`, `assert cond, "message";` (Python's).
+    #[token("assert")]
+    Assert,
     /// `true`, also in Python's spelling `True`.
     #[token("true")]
     #[token("True")]
@@ -226,6 +229,7 @@ impl Tok {
             KwOr => "or",
             KwNot => "not",
             Print => "print",
+            Assert => "assert",
             True => "true",
             False => "false",
             NewAxis => "newaxis",

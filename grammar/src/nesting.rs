@@ -122,9 +122,10 @@ pub fn dismantle(program: Program) {
             Owned::Block(b) => {
                 for s in b.stmts {
                     match s {
-                        Stmt::Let { value, .. } | Stmt::Assign { value, .. } | Stmt::Expr(value) => {
-                            work.push(Owned::Expr(value))
-                        }
+                        Stmt::Let { value, .. }
+                        | Stmt::Assign { value, .. }
+                        | Stmt::Expr(value)
+                        | Stmt::Assert { cond: value, .. } => work.push(Owned::Expr(value)),
                         Stmt::SetItem { index, value, .. } | Stmt::AugAssign { index, value, .. } => {
                             work.extend(index_exprs(index).map(Owned::Expr));
                             work.push(Owned::Expr(value));
@@ -194,7 +195,7 @@ fn push_index<'a>(stack: &mut Vec<(Node<'a>, usize)>, index: &'a [Index], depth:
 /// A statement's expressions and blocks, at `depth` (the statement itself is not a level).
 fn push_stmt<'a>(stack: &mut Vec<(Node<'a>, usize)>, s: &'a Stmt, depth: usize) {
     match s {
-        Stmt::Let { value, .. } | Stmt::Assign { value, .. } | Stmt::Expr(value) => {
+        Stmt::Let { value, .. } | Stmt::Assign { value, .. } | Stmt::Expr(value) | Stmt::Assert { cond: value, .. } => {
             stack.push((Node::Expr(value), depth))
         }
         Stmt::SetItem { index, value, .. } | Stmt::AugAssign { index, value, .. } => {

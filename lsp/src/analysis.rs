@@ -373,7 +373,7 @@ impl Indexer<'_> {
                     self.expr(a);
                 }
             }
-            Stmt::Expr(e) => self.expr(e),
+            Stmt::Expr(e) | Stmt::Assert { cond: e, .. } => self.expr(e),
             Stmt::Break { .. } | Stmt::Continue { .. } => {}
         }
     }

@@ -208,7 +208,7 @@ fn stmt_exprs(s: &Stmt) -> Vec<&Expr> {
             v
         }
         Stmt::For { start, end, step, .. } => [start, end].into_iter().chain(step.as_deref()).collect(),
-        Stmt::While { cond, .. } | Stmt::If { cond, .. } => vec![cond],
+        Stmt::While { cond, .. } | Stmt::If { cond, .. } | Stmt::Assert { cond, .. } => vec![cond],
         Stmt::Return { values: v, .. } | Stmt::Print { args: v, .. } => v.iter().collect(),
         Stmt::Expr(e) => vec![e],
         Stmt::Break { .. } | Stmt::Continue { .. } => vec![],

@@ -7,7 +7,7 @@ are combined as a NumPy user writes them (precedence, fusion, in-place forms).""
 import numpy as np
 import pytest
 
-from arrayc_examples import TARGETS, check_source, run_source
+from arrayc_examples import TARGETS, assert_run_time_error, check_source, run_source
 from test_ops import BINARY, UNARY, run_cases
 
 NEW_BINARY = [row for row in BINARY if row[0].split()[1] in ("//", "^", "<<", ">>", "&", "|")]
@@ -724,3 +724,25 @@ def test_scalar_types_lists_of_arrays_and_fill_match_numpy(target, tmp_path):
     for got, w in zip(res, want):
         assert got.dtype == np.asarray(w).dtype, (got.dtype, w)
         np.testing.assert_array_equal(got, w)
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_assert_matches_python(target, tmp_path):
+    """`assert c;` and `assert c, "message";`: passing asserts change nothing, a failing one stops
+    the run with Python's `AssertionError: message` naming its line (no result files); an array
+    condition is E0302 naming `all`."""
+    ok = """fn main(v: f64[3]) -> f64 {
+    assert len(v) == 3;
+    assert all(abs(v) < 100.0), "values too large";
+    return sum(v);
+}
+"""
+    v = np.array([0.5, -1.0, 2.0])
+    proc, res = run_source(ok, {"v": v}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    np.testing.assert_array_equal(res[0], v.sum())
+    bad = 'fn main(v: f64[3]) -> f64 {\n    assert v[0] > 5.0, "first value must exceed 5";\n    return sum(v);\n}\n'
+    (tmp_path / "bad").mkdir()
+    assert_run_time_error(bad, {"v": v}, "AssertionError: first value must exceed 5", tmp_path / "bad")
+    arr = check_source("fn main(v: f64[3]) {\n    assert v > 0.0;\n}\n", tmp_path)
+    assert arr.returncode == 1 and "E0302" in arr.stderr and "assert all(" in arr.stderr, arr.stderr

@@ -45,7 +45,7 @@ HELPERS = ["numpy", "np", "ctypes", "os", "len", "range", "zip", "tuple", "any",
            "x_shape", "x_strides", "lo", "hi", "keep", "values"]
 PLAIN = [f"{c}{k}" for c in "abcdxyz" for k in range(4)]
 # arrayc's own keywords (docs/language.md, "Lexical structure") cannot name anything in a program.
-ARRAYC_KEYWORDS = {"None", "True", "False", "not", "and", "or", "elif", "break", "continue"}
+ARRAYC_KEYWORDS = {"None", "True", "False", "not", "and", "or", "elif", "break", "continue", "assert"}
 POOL = [n for n in PY_KEYWORDS + C_NAMES + HELPERS + PLAIN if n not in ARRAYC_KEYWORDS]
 DTYPES = {"f64": "float64", "f32": "float32", "i64": "int64", "bool": "bool_"}
 DIMS = ["N", "M", "K"]

@@ -98,6 +98,7 @@ const TOKENS: &[&str] = &[
     "True",
     " **= ",
     "enumerate(",
+    "assert ",
     "mode=\"same\"",
     "print(\"x\", ",
     "\"",

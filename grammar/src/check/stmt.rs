@@ -149,6 +149,11 @@ impl Checker {
                 self.condition(cond, "reduce the array first, e.g. `max(x) > 0` or `sum(mask) > 0`");
                 self.loop_body(body);
             }
+            Stmt::Assert { cond, .. } => self.condition(
+                cond,
+                "`assert` needs one bool (NumPy: \"the truth value of an array is ambiguous\"): reduce it, \
+                 e.g. `assert all(x > 0);`",
+            ),
             Stmt::Break { span } => self.loop_jump("break", span),
             Stmt::Continue { span } => self.loop_jump("continue", span),
             Stmt::If { cond, then_block, else_block, .. } => {

@@ -111,6 +111,16 @@ impl Lowerer<'_> {
                 let vals = self.return_values(values, span)?;
                 self.emit(OpKind::Return { values: vals });
             }
+            Stmt::Assert { cond, msg, span } => {
+                self.set_loc(span);
+                let c = self.expr(cond)?;
+                let cond = self.cast_scalar(c, DType::Bool);
+                let msg = match msg {
+                    Some(m) => format!("AssertionError: {m}"),
+                    None => "AssertionError".to_string(),
+                };
+                self.emit(OpKind::Assert { cond, msg });
+            }
             Stmt::Print { args, span } => {
                 self.set_loc(span);
                 // Python evaluates every argument, then prints; a string literal prints its text.
