@@ -151,9 +151,10 @@ def test_numpy_functions_match_numpy(shape, dt, target, tmp_path):
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_eye_and_identity_match_numpy(target, tmp_path):
-    src = """fn main(n: i64, m: i64, k: i64) -> (f64[n, n], f64[n, m], f32[n, m], i64[3, 5], bool[n, m], u8[4, 2], f64[n, n], i32[n, n], f64[0, 3], f64[n, m]) {
+    src = """fn main(n: i64, m: i64, k: i64) -> (f64[n, n], f64[n, m], f32[n, m], i64[3, 5], bool[n, m], u8[4, 2], f64[n, n], i32[n, n], f64[0, 3], f64[n, m], f64[n, n], f32[n, n]) {
     return (eye(n), eye(n, m), eye(n, m, k, dtype=f32), np.eye(3, 5, k=-1, dtype=np.int64), eye(n, m, k=-k, dtype=bool),
-            eye(4, 2, 7, dtype=u8), identity(n), np.identity(n, dtype=np.int32), eye(0, 3), eye(n, m, k=m));
+            eye(4, 2, 7, dtype=u8), identity(n), np.identity(n, dtype=np.int32), eye(0, 3), eye(n, m, k=m),
+            np.eye(n, k=k), eye(n, k=-1, dtype=f32));
 }
 """
     for n, m, k in [(4, 6, 2), (5, 3, 1), (0, 2, 0), (1, 1, 0)]:
@@ -162,7 +163,8 @@ def test_eye_and_identity_match_numpy(target, tmp_path):
         assert proc.returncode == 0, proc.stderr
         want = [np.eye(n), np.eye(n, m), np.eye(n, m, k, dtype=np.float32), np.eye(3, 5, k=-1, dtype=np.int64),
                 np.eye(n, m, k=-k, dtype=bool), np.eye(4, 2, 7, dtype=np.uint8), np.identity(n),
-                np.identity(n, dtype=np.int32), np.eye(0, 3), np.eye(n, m, k=m)]
+                np.identity(n, dtype=np.int32), np.eye(0, 3), np.eye(n, m, k=m), np.eye(n, k=k),
+                np.eye(n, k=-1, dtype=np.float32)]
         for i, (g, w) in enumerate(zip(got, want)):
             assert g.dtype == w.dtype and g.shape == w.shape, f"result {i}: {g.dtype}{g.shape}, NumPy {w.dtype}{w.shape}"
             np.testing.assert_array_equal(g, w, err_msg=f"result {i}")

@@ -231,8 +231,9 @@ impl Lowerer<'_> {
             let v = self.expr(a)?;
             vals.push(self.cast_scalar(v, DType::I64));
         }
+        // `vals`: the positional `n`, `m`, `k` as given, then `k=`; `eye(n, k=j)` has no `m`.
         let (n, m) = (vals[0], if args.len() > 1 { vals[1] } else { vals[0] });
-        let k = match vals.get(2) {
+        let k = match vals.get(args.len().min(2)) {
             Some(&k) => k,
             None => self.i64_const(0),
         };
