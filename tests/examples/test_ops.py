@@ -15,7 +15,8 @@ logical_not`, `hypot fmod power logical_and logical_or logical_xor`, `clip`) are
 way, on the CPU and on `--target gpu-emulated`, and must fuse into one kernel and compile to PTX.
 
 Where the language deliberately differs from NumPy, the reference applies the language's rule
-(docs/language.md): arithmetic on bool promotes to i64 (NumPy keeps bool), float functions of a bool
+(docs/language.md): arithmetic on bool other than NumPy's `+` (`|`) and `*` (`&`) promotes to i64
+(NumPy keeps bool or gives int8), float functions of a bool
 or a u8 compute in f64 (NumPy uses f16), and integer `**` is tested with non-negative exponents only (NumPy
 raises for negative ones: `test_integer_power_with_a_negative_exponent_raises_like_numpy`
 checks that arrayc raises too).
@@ -145,7 +146,7 @@ REFUSED = {
     (clip_minus_1_2, "u64"), (clip_minus_1_2, "u8"),
 }
 # Which (function, dtype) pairs the language has: `&`, `|`, `^`, `~`, `<<`, `>>` on integers and
-# bools only (NumPy raises TypeError for floats), no `-` on bool (NumPy raises too).
+# bools only (NumPy raises TypeError for floats), no `-` on bool (NumPy raises too: unary and binary).
 NO_FLOATS = {np.bitwise_and, np.bitwise_or, np.bitwise_xor, np.invert, np.left_shift, np.right_shift}
 ARITHMETIC = {np.add, np.subtract, np.multiply, np.remainder, np.power, np.square, np.fmod, np.floor_divide, np.left_shift, np.right_shift}
 FLOAT_FUNCS = {np.hypot, np.round, np.arctan2, np.copysign, np.sqrt, np.exp, np.log, np.sin, np.cos, np.tanh, np.rint, np.tan, np.arcsin, np.arccos, np.arctan, np.sinh, np.cosh, np.arcsinh, np.arccosh, np.arctanh, np.exp2, np.expm1, np.log2, np.log10, np.log1p}
@@ -166,7 +167,7 @@ VALUES = {"f64": F_VALUES, "f32": F_VALUES, "i64": I_VALUES, "i32": I32_VALUES, 
 def defined(fn, dt):
     if fn in NO_FLOATS:
         return dt in (*INTS, "bool")
-    return not (fn is np.negative and dt == "bool")
+    return not (fn in (np.negative, np.subtract) and dt == "bool")
 
 
 def composed_defined(fn, dt):
@@ -175,7 +176,7 @@ def composed_defined(fn, dt):
 
 def reference(fn, dt, *args):
     """NumPy's result, with the language's documented differences applied (module docstring)."""
-    if dt == "bool" and fn in ARITHMETIC:
+    if dt == "bool" and fn in ARITHMETIC and fn not in (np.add, np.multiply):
         args = [x.astype(np.int64) for x in args]
     if dt == "bool" and (fn in FLOAT_FUNCS or fn is np.true_divide):
         args = [x.astype(np.float64) for x in args]

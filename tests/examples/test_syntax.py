@@ -746,3 +746,33 @@ def test_assert_matches_python(target, tmp_path):
     assert_run_time_error(bad, {"v": v}, "AssertionError: first value must exceed 5", tmp_path / "bad")
     arr = check_source("fn main(v: f64[3]) {\n    assert v > 0.0;\n}\n", tmp_path)
     assert arr.returncode == 1 and "E0302" in arr.stderr and "assert all(" in arr.stderr, arr.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_bool_arithmetic_matches_numpy(target, tmp_path):
+    """NumPy's `+` and `*` of bools are logical or and and (bool results, so a sum of masks is a
+    mask, not an index array), in place too, of arrays and of scalars; `mask + 1` is an integer;
+    `-` of bools is E0301 as NumPy's TypeError."""
+    src = """fn main(a: bool[6], b: bool[6], x: f64[6]) -> (bool[6], bool[6], bool, bool[6], bool[6], i64[6], f64[?]) {
+    let m = copy(a);
+    m += b;
+    let n = copy(a);
+    n *= b;
+    return (a + b, a * b, a[0] + b[1], m, n, a + 1, x[a + b]);
+}
+"""
+    a = np.array([True, False, True, False, False, True])
+    b = np.array([False, False, True, True, False, False])
+    x = np.arange(6.0) * 1.5
+    proc, res = run_source(src, {"a": a, "b": b, "x": x}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    m = a.copy()
+    m += b
+    n = a.copy()
+    n *= b
+    want = [a + b, a * b, a[0] + b[1], m, n, a + 1, x[a + b]]
+    for got, w in zip(res, want):
+        assert got.dtype == np.asarray(w).dtype, (got.dtype, w)
+        np.testing.assert_array_equal(got, w)
+    bad = check_source("fn main(a: bool[3]) -> bool[3] {\n    return a - a;\n}\n", tmp_path)
+    assert bad.returncode == 1 and "E0301" in bad.stderr and "a ^ b" in bad.stderr, bad.stderr

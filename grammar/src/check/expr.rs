@@ -340,6 +340,19 @@ impl Checker {
         let (Some(da), Some(db)) = (a.0.dtype(), b.0.dtype()) else { return Ty::Error };
         let p = promote(da, a.1, db, b.1);
         let Some(rd) = binop_result(op, p) else {
+            if op == BinOp::Sub {
+                // NumPy's TypeError "numpy boolean subtract, the `-` operator, is not supported".
+                self.err(
+                    Diagnostic::error(
+                        "E0301",
+                        format!("operator `-` of two bools ({} and {}) is not supported, as in NumPy", a.0, b.0),
+                        span.clone(),
+                        "bool subtract",
+                    )
+                    .with_help("write `a ^ b` (NumPy's logical_xor), or cast first: `i64(a) - i64(b)`"),
+                );
+                return Ty::Error;
+            }
             let needs = binop_operands(op).unwrap_or("bool");
             let help = match op {
                 BinOp::And | BinOp::Or => "compare first, e.g. `(x > 0) & (y < 1)`".to_string(),

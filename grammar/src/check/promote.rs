@@ -58,6 +58,9 @@ pub fn binop_result(op: BinOp, promoted: DType) -> Option<DType> {
         And | Or | Xor => (!promoted.is_float()).then_some(promoted),
         Shl | Shr => (!promoted.is_float()).then_some(if promoted == DType::Bool { DType::I64 } else { promoted }),
         Div => Some(if promoted.is_float() { promoted } else { DType::F64 }),
+        // NumPy's bools: `+` is `|` and `*` is `&` (bool), `-` a TypeError; the rest compute in `i64`.
+        Add | Mul if promoted == DType::Bool => Some(DType::Bool),
+        Sub if promoted == DType::Bool => None,
         Add | Sub | Mul | Rem | FloorDiv | Pow => Some(if promoted == DType::Bool { DType::I64 } else { promoted }),
     }
 }

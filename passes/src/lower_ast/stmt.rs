@@ -63,7 +63,7 @@ impl Lowerer<'_> {
                     // Scalar: `x op= e` rebinds `x = x op e`.
                     let rhs = self.expr(value)?;
                     let rd = self.in_place_dtype(self.f.ty(var).dtype(), value);
-                    let r = self.scalar_bin_promoted(super::expr::bin_fn(*op), var, rhs, rd);
+                    let r = self.scalar_bin_promoted(super::expr::bin_fn_in(*op, rd), var, rhs, rd);
                     let r = self.coerce_scalar_to_var(&target.name, r);
                     self.name_value(r, &target.name);
                     self.rebind(&target.name, r);
@@ -76,7 +76,7 @@ impl Lowerer<'_> {
                             let v = self.expr(value)?;
                             let Type::Array(dd, _) = self.f.ty(var) else { unreachable!("checked: an array") };
                             let rd = self.in_place_dtype(dd, value);
-                            self.masked_update(var, mask, super::expr::bin_fn(*op), v, rd);
+                            self.masked_update(var, mask, super::expr::bin_fn_in(*op, rd), v, rd);
                             return Ok(());
                         }
                     }
@@ -279,9 +279,9 @@ impl Lowerer<'_> {
         } else {
             rhs
         };
-        let func = ComputeFn::Binary(super::expr::bin_fn(op));
         let Type::Array(dd, r) = self.f.ty(dest) else { unreachable!("checked: an array target") };
         let rd = self.in_place_dtype(dd, value);
+        let func = ComputeFn::Binary(super::expr::bin_fn_in(op, rd));
         if rd == dd {
             self.emit(OpKind::Compute { func, out: dest, ins: vec![dest, rhs] });
         } else {

@@ -56,6 +56,8 @@ impl Checker {
             return Ty::Error;
         }
         match c.b {
+            // NumPy's `square` of a bool is an integer (int8; `i64` here), unlike its `*` (`&`).
+            Builtin::Square if d == DType::Bool => with_dtype(&t, DType::I64),
             Builtin::Square => self.binary(BinOp::Mul, (&t, weak_of(arg)), (&t, weak_of(arg)), &c.e.span),
             Builtin::LogicalNot => with_dtype(&t, DType::Bool),
             Builtin::Round if !d.is_float() && d != DType::Bool => t,

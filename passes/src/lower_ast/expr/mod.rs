@@ -21,6 +21,16 @@ use arrayc_grammar::builtin::Callee;
 use arrayc_grammar::types::{Size, Ty};
 
 /// The elementwise function of a binary operator.
+/// [`bin_fn`] of `op` computed in dtype `dt`: on bools NumPy's `+` is `|` and `*` is `&`
+/// (`True + True` is `True`), which the checker types as `bool` (`check::promote::binop_result`).
+pub(crate) fn bin_fn_in(op: BinOp, dt: DType) -> BinFn {
+    match (op, dt) {
+        (BinOp::Add, DType::Bool) => BinFn::Or,
+        (BinOp::Mul, DType::Bool) => BinFn::And,
+        _ => bin_fn(op),
+    }
+}
+
 pub(crate) fn bin_fn(op: BinOp) -> BinFn {
     match op {
         BinOp::Add => BinFn::Add,
@@ -92,7 +102,7 @@ impl Lowerer<'_> {
             ExprKind::IfElse(parts) | ExprKind::BoolOp(_, parts) => self.lower_if_else(parts, &ty)?,
             ExprKind::Binary(op, a, b) => {
                 let (x, y) = (self.expr(a)?, self.expr(b)?);
-                self.binary(bin_fn(*op), x, y, &ty)?
+                self.binary(bin_fn_in(*op, ty.dtype().unwrap_or(DType::F64)), x, y, &ty)?
             }
             ExprKind::Unary(op, a) => {
                 let x = self.expr(a)?;
