@@ -223,6 +223,14 @@ builtins! {
     Diff: "diff", (1, 2), &["n", "axis"],
         "diff(x) | diff(x, n) | diff(x, n=k, axis=a) (n a non-negative integer literal, axis default -1)";
     Outer: "outer", (2, 2), &[], "outer(a, b) (a and b arrays, flattened, or scalars)";
+    Inner: "inner", (2, 2), &[], "inner(a, b) (a, b 1-d or 2-d)";
+    Vdot: "vdot", (2, 2), &[], "vdot(a, b) (a, b arrays of one size, flattened)";
+    Kron: "kron", (2, 2), &[], "kron(a, b) (a, b both 1-d or both 2-d)";
+    Logspace: "logspace", (2, 3), &["num", "endpoint", "base"],
+        "logspace(start, stop) | logspace(start, stop, num) | logspace(start, stop, num=n, endpoint=false, base=b)";
+    Diag: "diag", (1, 2), &["k"], "diag(v) | diag(v, k) | diag(v, k=j) (v 1-d or 2-d, k an integer literal)";
+    Trapezoid: "trapezoid", (1, 3), &["x", "dx", "axis"],
+        "trapezoid(y) | trapezoid(y, x) | trapezoid(y, x=x, axis=k) | trapezoid(y, dx=d, axis=k)";
     Eye: "eye", (1, 3), &["k", "dtype"], "eye(n) | eye(n, m) | eye(n, m, k) | eye(n, k=j), dtype=f64";
     Identity: "identity", (1, 1), DTYPE, "identity(n, dtype=f64)";
     Swapaxes: "swapaxes", (3, 3), &[], "swapaxes(x, a, b) | x.swapaxes(a, b) (a, b integer literals)";
@@ -871,6 +879,54 @@ pub const DOCS: &[DocRow] = {
                 `(size(a), size(b))` (a scalar is one element), dtypes promoted as NumPy's arrays (a Python \
                 scalar's too: `outer(2.5, i)` of an `i64` `i` is `f64`; bools: their `&`); fused",
             builtins: &[B::Outer],
+        },
+        DocRow {
+            calls: "`inner(a, b)`",
+            result: "NumPy's `inner`: the products of `a` and `b` summed over the last axis of each, of shape \
+                `a.shape[:-1] + b.shape[:-1]` (1-d and 2-d operands: `inner(a, b)` of two vectors is their \
+                scalar product, of two matrices `a @ b.T`), dtypes promoted as NumPy's; the last sizes must be \
+                equal (E0401, or a run-time error naming the line). Bool operands are E0301 (convert with \
+                `i64(...)`); fused: one product and one sum",
+            builtins: &[B::Inner],
+        },
+        DocRow {
+            calls: "`vdot(a, b)`",
+            result: "NumPy's `vdot` of real arrays: `sum(ravel(a) * ravel(b))`, a scalar, dtypes promoted as \
+                NumPy's; `a` and `b` of any ranks but one size (a run-time error naming the line otherwise, \
+                NumPy's ValueError). Bool operands are E0301; fused",
+            builtins: &[B::Vdot],
+        },
+        DocRow {
+            calls: "`kron(a, b)`",
+            result: "NumPy's `kron`, the Kronecker product of two 1-d (shape `(n * m,)`) or two 2-d arrays \
+                (shape `(n * p, m * q)`): `a[i, j] * b[k, l]` at `(i * p + k, j * q + l)`, dtypes promoted as \
+                NumPy's (bools: their `&`); fused, one product written through a 4-d view of the result. \
+                Operands of other or mixed ranks are E0503 (write `kron(a[newaxis, :], b)` for a 1-d `a` \
+                and a 2-d `b`)",
+            builtins: &[B::Kron],
+        },
+        DocRow {
+            calls: "`logspace(start, stop)`, `logspace(start, stop, num)`, `num=n`, `endpoint=false`, `base=b`",
+            result: "NumPy's `logspace`: `power(base, linspace(start, stop, num, endpoint=endpoint))`, an \
+                `f64` array of `num` (default 50) numbers from `base ** start` to `base ** stop` (default \
+                `base` 10.0, a numeric scalar); fused",
+            builtins: &[B::Logspace],
+        },
+        DocRow {
+            calls: "`diag(v)`, `diag(v, k)`, `diag(v, k=j)`",
+            result: "NumPy's `diag`: of a 1-d `v` of size `n`, a new `(n + |k|, n + |k|)` array of `v`'s dtype \
+                with `v` on diagonal `k` (default 0, positive above the main diagonal; an integer literal) and \
+                zeros elsewhere; of a 2-d `v`, a new 1-d copy of its diagonal `k` (empty past the edge). \
+                Other ranks are E0503",
+            builtins: &[B::Diag],
+        },
+        DocRow {
+            calls: "`trapezoid(y)`, `trapezoid(y, x)`, `trapezoid(y, x=x)`, `trapezoid(y, dx=d)`, `axis=k`",
+            result: "NumPy's `trapezoid` (the trapezoidal rule): `sum((y[1:] + y[:-1]) * d / 2)` along axis `k` \
+                (default `-1`), where `d` is `diff(x)` (`x` 1-d of `y`'s size along `k`, or of `y`'s shape) or \
+                the scalar `dx` (default 1.0); the result has `y`'s shape without axis `k` (a scalar for a 1-d \
+                `y`), a float (`f64`, or `f32` for `f32` operands); fused",
+            builtins: &[B::Trapezoid],
         },
         DocRow {
             calls: "`eye(n)`, `eye(n, m)`, `eye(n, m, k)`, `eye(n, k=j)`, `identity(n)`, `dtype=d`",

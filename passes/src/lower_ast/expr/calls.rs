@@ -52,6 +52,9 @@ impl Lowerer<'_> {
         if let Some(v) = self.numpy_func(b, args, kwargs, ty, e)? {
             return Ok(vec![v]);
         }
+        if let Some(v) = self.numpy_more(b, args, kwargs, ty, e)? {
+            return Ok(vec![v]);
+        }
         match b {
             B::Array | B::AsArray => return Ok(vec![self.array_call(&args[0], b == B::Array, ty)?]),
             B::Reshape | B::Ravel | B::Flatten => return Ok(vec![self.reshape_call(b, args, ty)?]),
@@ -112,6 +115,7 @@ impl Lowerer<'_> {
             | B::Searchsorted
             | B::Percentile
             | B::Quantile => unreachable!("lowered by `numpy_func`"),
+            B::Inner | B::Vdot | B::Kron | B::Diag | B::Trapezoid => unreachable!("lowered by `numpy_more`"),
             B::Nonzero => unreachable!("lowered by `nonzero`"),
             B::Array | B::AsArray | B::Reshape | B::Ravel | B::Flatten => unreachable!("lowered above"),
             B::Zeros | B::Ones | B::Empty | B::Full | B::Random => self.creation(b, &vals, kwargs, ty)?,
@@ -126,6 +130,23 @@ impl Lowerer<'_> {
             B::Linspace => {
                 let endpoint = !matches!(Self::kwarg(kwargs, "endpoint").map(|e| &e.kind), Some(ExprKind::Bool(false)));
                 self.linspace(&vals, endpoint)
+            }
+            B::Logspace => {
+                // `power(base, linspace(start, stop, num, endpoint))`, NumPy's definition.
+                let endpoint = !matches!(Self::kwarg(kwargs, "endpoint").map(|e| &e.kind), Some(ExprKind::Bool(false)));
+                let num = match vals.get(2) {
+                    Some(&num) => num,
+                    None => self.i64_const(50),
+                };
+                let exponents = self.linspace(&[vals[0], vals[1], num], endpoint);
+                let base = match Self::kwarg(kwargs, "base") {
+                    Some(b) => {
+                        let b = self.expr(b)?;
+                        self.cast_scalar(b, DType::F64)
+                    }
+                    None => self.constant(Scalar::F64(10.0)),
+                };
+                self.array_op(ComputeFn::Binary(BinFn::Pow), vec![base, exponents], ty)?
             }
             B::Copy => self.fresh_copy(vals[0]),
             B::Transpose => {
