@@ -229,6 +229,8 @@ builtins! {
     Logspace: "logspace", (2, 3), &["num", "endpoint", "base"],
         "logspace(start, stop) | logspace(start, stop, num) | logspace(start, stop, num=n, endpoint=false, base=b)";
     Diag: "diag", (1, 2), &["k"], "diag(v) | diag(v, k) | diag(v, k=j) (v 1-d or 2-d, k an integer literal)";
+    Cov: "cov", (1, 1), &["rowvar", "ddof"], "cov(m) | cov(m, rowvar=false, ddof=k) (m 1-d or 2-d)";
+    Corrcoef: "corrcoef", (1, 1), &["rowvar"], "corrcoef(m) | corrcoef(m, rowvar=false) (m 1-d or 2-d)";
     Trapezoid: "trapezoid", (1, 3), &["x", "dx", "axis"],
         "trapezoid(y) | trapezoid(y, x) | trapezoid(y, x=x, axis=k) | trapezoid(y, dx=d, axis=k)";
     Eye: "eye", (1, 3), &["k", "dtype"], "eye(n) | eye(n, m) | eye(n, m, k) | eye(n, k=j), dtype=f64";
@@ -919,6 +921,16 @@ pub const DOCS: &[DocRow] = {
                 zeros elsewhere; of a 2-d `v`, a new 1-d copy of its diagonal `k` (empty past the edge). \
                 Other ranks are E0503",
             builtins: &[B::Diag],
+        },
+        DocRow {
+            calls: "`cov(m)`, `cov(m, rowvar=false, ddof=k)`, `corrcoef(m)`, `corrcoef(m, rowvar=false)`",
+            result: "NumPy's `cov` and `corrcoef`: each row of a 2-d `m` a variable and each column an \
+                observation (`rowvar=false`: the other way round), the `(v, v)` `f64` covariance matrix \
+                `inner(c, c) * (1 / (n - ddof))` of the rows `c` less their means (`ddof` default 1, an \
+                integer); a 1-d `m` is one variable and gives a scalar. `corrcoef` divides by the outer \
+                product of the standard deviations and clips to `[-1, 1]` (a 1-d `m`: `c / c`). Other \
+                ranks are E0503; fused",
+            builtins: &[B::Cov, B::Corrcoef],
         },
         DocRow {
             calls: "`trapezoid(y)`, `trapezoid(y, x)`, `trapezoid(y, x=x)`, `trapezoid(y, dx=d)`, `axis=k`",

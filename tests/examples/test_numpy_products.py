@@ -1,4 +1,4 @@
-"""NumPy's `inner`, `vdot`, `kron`, `logspace`, `diag` and `trapezoid`, composed of arrayc's
+"""NumPy's `inner`, `vdot`, `kron`, `logspace`, `diag`, `trapezoid`, `cov` and `corrcoef`, composed of arrayc's
 operations (docs/language.md, "Builtin functions"), against NumPy on several dtypes and shapes
 (empty ones included), on the CPU and on the GPU kernels (emulated, and the GPU where there is
 one). Then the checker's and the run time's errors, each naming the place and the fix."""
@@ -135,6 +135,7 @@ def test_trapezoid_matches_numpy(n, dt, target, tmp_path):
         ("return kron(a, zeros(2, 2))[0];", "E0503", "`kron(a[newaxis, :], b)`"),
         ("return diag(a, n)[0];", "E0503", "`diag`'s `k` must be an integer literal"),
         ("return diag(zeros(2, 2, 2))[0];", "E0503", "`diag` needs a 1-d or 2-d array"),
+        ("return cov(zeros(2, 2, 2))[0, 0];", "E0503", "`cov` needs a 1-d or 2-d array"),
         ("return trapezoid(a, zeros(4));", "E0503", "`trapezoid`'s `x` must be 1-d of `y`'s size along the axis"),
     ],
 )
@@ -151,3 +152,24 @@ def test_run_time_size_mismatches_are_errors(tmp_path):
         src = f"fn main(a: f64[n], b: f64[m]) -> f64 {{\n    return {call};\n}}\n"
         proc, _ = run_source(src, {"a": np.ones(3), "b": np.ones(4)}, tmp_path)
         assert proc.returncode != 0 and words in proc.stderr and "prog.arr:2" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", ["f64", "f32", "i64"])
+@pytest.mark.parametrize("n", [2, 5])
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's, for a constant variable (NaN both)
+def test_cov_and_corrcoef_match_numpy(n, dt, target, tmp_path):
+    """`cov` (rows as variables, `rowvar=false`, `ddof=`) and `corrcoef` of a matrix and of a
+    vector, against NumPy (always `f64`)."""
+    t = dt
+    src = f"""fn main(m: {t}[3, n], v: {t}[n]) -> (f64[3, 3], f64[n, n], f64[3, 3], f64, f64[3, 3], f64[n, n], f64) {{
+    return (cov(m), np.cov(m, rowvar=false), cov(m, ddof=0), cov(v), corrcoef(m), corrcoef(m, rowvar=false), corrcoef(v));
+}}
+"""
+    m, v = data(dt, (3, n), 12), data(dt, (n,), 13)
+    m[0, 0] += 1  # no constant column or row in the small cases
+    got = run(src, {"m": m, "v": v}, tmp_path, target)
+    want = [np.cov(m), np.cov(m, rowvar=False), np.cov(m, ddof=0), np.cov(v), np.corrcoef(m),
+            np.corrcoef(m, rowvar=False), np.corrcoef(v)]
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert_close(g, w, f"result {i}")

@@ -1,5 +1,6 @@
 //! More of NumPy's composed functions (`docs/language.md`, "Builtin functions"): the products
-//! `inner`, `vdot` and `kron`, `diag`, and `trapezoid` (the trapezoidal rule), with NumPy's
+//! `inner`, `vdot` and `kron`, `diag`, `trapezoid` (the trapezoidal rule), and the statistics
+//! `cov` and `corrcoef`, with NumPy's
 //! dtypes, shapes and errors. Their lowering composes views, elementwise products and sums
 //! (`passes/src/lower_ast/numpy_more.rs`); `logspace` is checked with `linspace`
 //! (`builtins/creation.rs`).
@@ -22,6 +23,7 @@ impl Checker {
             Builtin::Kron => self.kron(c),
             Builtin::Diag => self.diag(c),
             Builtin::Trapezoid => self.trapezoid(c),
+            Builtin::Cov | Builtin::Corrcoef => self.cov(c),
             _ => unreachable!("numpy_more is called for its builtins"),
         }
     }
@@ -260,6 +262,33 @@ impl Checker {
             Ty::Scalar(d)
         } else {
             Ty::Array(d, rest)
+        }
+    }
+
+    /// `cov(m)` and `corrcoef(m)`: an `f64` `(v, v)` matrix of the `v` variables of a 2-d `m`
+    /// (its rows, or with `rowvar=false` its columns), a scalar for a 1-d `m`; other ranks E0503.
+    fn cov(&mut self, c: &Call) -> Ty {
+        let t = self.array_arg(c, &c.args[0]);
+        let Ty::Array(_, s) = t else { return Ty::Error };
+        if c.bad {
+            return Ty::Error;
+        }
+        let rowvar = !matches!(c.kwarg("rowvar").map(|v| &v.kind), Some(crate::ast::ExprKind::Bool(false)));
+        match s.as_slice() {
+            [_] => Ty::Scalar(DType::F64),
+            [rows, cols] => {
+                let v = if rowvar { rows } else { cols };
+                Ty::Array(DType::F64, vec![v.clone(), v.clone()])
+            }
+            _ => {
+                self.error(
+                    "E0503",
+                    format!("`{}` needs a 1-d or 2-d array, found a {}-d one", c.b.name(), s.len()),
+                    c.args[0].span.clone(),
+                    "not 1-d or 2-d",
+                );
+                Ty::Error
+            }
         }
     }
 }

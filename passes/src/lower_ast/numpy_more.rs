@@ -3,10 +3,11 @@
 //! axis, as `dot`'s fused form), `kron` (one product of two broadcast 4-d views, read back as the
 //! 2-d result: a reshape of contiguous data), `diag` (a diagonal view, of a zero matrix to write
 //! into or of the operand to copy), and `trapezoid` (the shifted views of `diff`, added, scaled
-//! and summed). `logspace` is `linspace` raised (`expr/calls.rs`). Elementwise parts fuse.
+//! and summed), `cov` and `corrcoef` (rows less their means, then `inner`'s sum of products).
+//! `logspace` is `linspace` raised (`expr/calls.rs`). Elementwise parts fuse.
 
 use super::{LResult, Lowerer};
-use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, ValueId};
+use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, UnFn, ValueId};
 use arrayc_grammar::ast::{self, DType, Expr};
 use arrayc_grammar::builtin::Builtin;
 use arrayc_grammar::check::literal_int;
@@ -30,6 +31,7 @@ impl Lowerer<'_> {
             Builtin::Kron => self.kron(args, ty)?,
             Builtin::Diag => self.diag(args, kwargs, ty)?,
             Builtin::Trapezoid => self.trapezoid(args, kwargs, ty, e)?,
+            Builtin::Cov | Builtin::Corrcoef => self.cov(b, args, kwargs, ty, e)?,
             _ => return Ok(None),
         };
         Ok(Some(v))
@@ -200,5 +202,64 @@ impl Lowerer<'_> {
         let halves = self.array_op(ComputeFn::Binary(BinFn::Div), vec![scaled, two], &step_ty)?;
         let axes = (r > 1).then(|| vec![k]);
         self.reduction(false, ReduceKind::Sum, halves, axes.as_deref(), ty, e)
+    }
+
+    /// `cov(m)`, as NumPy's: `m` in `f64`, as rows of variables (transposed for `rowvar=false`),
+    /// less each row's mean, then `inner(c, c) * (1 / (n - ddof))` (`ddof` default 1); a 1-d `m`
+    /// is one variable (a scalar). `corrcoef(m)`: that matrix divided by `stddev[:, newaxis]` and
+    /// `stddev[newaxis, :]` (`stddev` the square roots of its diagonal), clipped to `[-1, 1]`;
+    /// of a 1-d `m`, `c / c`.
+    fn cov(&mut self, b: Builtin, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        let x = self.expr(&args[0])?;
+        let Ty::Array(_, shape) = self.ty_of(&args[0]).clone() else { unreachable!("checked: an array") };
+        let f64_ty = |s: Vec<Size>| Ty::Array(DType::F64, s);
+        let rowvar = !matches!(Self::kwarg(kwargs, "rowvar").map(|v| &v.kind), Some(ast::ExprKind::Bool(false)));
+        let (x, shape) = if shape.len() == 2 && !rowvar {
+            (self.transpose(x, vec![1, 0]), vec![shape[1].clone(), shape[0].clone()])
+        } else {
+            (x, shape)
+        };
+        let x = self.converted(x, DType::F64, &shape)?;
+        let r = shape.len();
+        let obs = self.dim(x, r - 1);
+        // Each row's mean, standing along the observations.
+        let mean_ty = if r == 1 { Ty::Scalar(DType::F64) } else { f64_ty(shape[..1].to_vec()) };
+        let axes = (r > 1).then(|| vec![r - 1]);
+        let mean = self.reduction(true, ReduceKind::Sum, x, axes.as_deref(), &mean_ty, e)?;
+        let mean = if r == 1 { mean } else { self.expand(mean, vec![Full, NewAxis]) };
+        let centred = self.array_op(ComputeFn::Binary(BinFn::Sub), vec![x, mean], &f64_ty(shape.clone()))?;
+        let ddof = match Self::kwarg(kwargs, "ddof") {
+            Some(d) => self.expr(d)?,
+            None => self.i64_const(1),
+        };
+        let fact = self.scalar_binary(BinFn::Sub, obs, ddof, DType::I64);
+        let fact = self.cast_scalar(fact, DType::F64);
+        let one = self.constant(Scalar::F64(1.0));
+        let scale = self.scalar_binary(BinFn::Div, one, fact, DType::F64);
+        let cov_ty = if r == 1 { Ty::Scalar(DType::F64) } else { ty.clone() };
+        let products = if r == 1 {
+            self.sum_of_products(centred, centred, shape.clone(), &cov_ty, e)?
+        } else {
+            let a = self.expand(centred, vec![Full, NewAxis, Full]);
+            let c = self.expand(centred, vec![NewAxis, Full, Full]);
+            let s3 = vec![shape[0].clone(), shape[0].clone(), shape[1].clone()];
+            self.sum_of_products(a, c, s3, &cov_ty, e)?
+        };
+        let cov = self.binary(BinFn::Mul, products, scale, &cov_ty)?;
+        if b == Builtin::Cov {
+            return Ok(cov);
+        }
+        if r == 1 {
+            return self.binary(BinFn::Div, cov, cov, ty);
+        }
+        let diagonal = self.diagonal(cov);
+        let stddev = self.array_op(ComputeFn::Unary(UnFn::Sqrt), vec![diagonal], &f64_ty(shape[..1].to_vec()))?;
+        let rows = self.expand(stddev, vec![Full, NewAxis]);
+        let cols = self.expand(stddev, vec![NewAxis, Full]);
+        let c = self.array_op(ComputeFn::Binary(BinFn::Div), vec![cov, rows], ty)?;
+        let c = self.array_op(ComputeFn::Binary(BinFn::Div), vec![c, cols], ty)?;
+        let (lo, hi) = (self.constant(Scalar::F64(-1.0)), self.constant(Scalar::F64(1.0)));
+        let c = self.array_op(ComputeFn::Binary(BinFn::Maximum), vec![c, lo], ty)?;
+        self.array_op(ComputeFn::Binary(BinFn::Minimum), vec![c, hi], ty)
     }
 }

@@ -197,7 +197,7 @@ impl Checker {
                         c.bad = true;
                     }
                 }
-                "endpoint" | "equal_nan" => {
+                "endpoint" | "equal_nan" | "rowvar" => {
                     if matches!(v.kind, ExprKind::Bool(_)) {
                         self.set_ty(v.id, Ty::Scalar(DType::Bool));
                     } else {

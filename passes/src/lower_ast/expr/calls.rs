@@ -115,7 +115,9 @@ impl Lowerer<'_> {
             | B::Searchsorted
             | B::Percentile
             | B::Quantile => unreachable!("lowered by `numpy_func`"),
-            B::Inner | B::Vdot | B::Kron | B::Diag | B::Trapezoid => unreachable!("lowered by `numpy_more`"),
+            B::Inner | B::Vdot | B::Kron | B::Diag | B::Trapezoid | B::Cov | B::Corrcoef => {
+                unreachable!("lowered by `numpy_more`")
+            }
             B::Nonzero => unreachable!("lowered by `nonzero`"),
             B::Array | B::AsArray | B::Reshape | B::Ravel | B::Flatten => unreachable!("lowered above"),
             B::Zeros | B::Ones | B::Empty | B::Full | B::Random => self.creation(b, &vals, kwargs, ty)?,
@@ -441,7 +443,7 @@ impl Lowerer<'_> {
 
     /// `v` (of checked shape `shape`) in dtype `dt`: itself when it has that dtype, else a
     /// converted copy (`arr.copy` converts).
-    pub(super) fn converted(&mut self, v: ValueId, dt: DType, shape: &[Size]) -> LResult<ValueId> {
+    pub(crate) fn converted(&mut self, v: ValueId, dt: DType, shape: &[Size]) -> LResult<ValueId> {
         if self.f.ty(v).dtype() == dt {
             return Ok(v);
         }
