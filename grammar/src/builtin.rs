@@ -162,10 +162,10 @@ builtins! {
     LogicalXor: "logical_xor", (2, 2), &[], UFUNC2;
     Clip: "clip", (3, 3), &[], "clip(x, lo, hi) | clip(x, a_min=lo, a_max=hi) (or min=, max=)";
     Where: "where", (1, 3), &[], "where(cond, a, b) | where(cond) (nonzero(cond))";
-    Sum: "sum", (1, 1), AXIS, REDUCTION;
+    Sum: "sum", (1, 1), &["axis", "where"], REDUCTION;
     Prod: "prod", (1, 1), AXIS, REDUCTION;
-    Min: "min", (1, 1), AXIS, REDUCTION;
-    Max: "max", (1, 1), AXIS, REDUCTION;
+    Min: "min", (1, 1), &["axis", "initial"], REDUCTION;
+    Max: "max", (1, 1), &["axis", "initial"], REDUCTION;
     Mean: "mean", (1, 1), AXIS, REDUCTION;
     Any: "any", (1, 1), AXIS, TEST_REDUCTION;
     All: "all", (1, 1), AXIS, TEST_REDUCTION;
@@ -605,6 +605,13 @@ pub const DOCS: &[DocRow] = {
                 literals), along all of them, as NumPy (one reduction per axis, the highest first); every \
                 axis gives a scalar",
             builtins: &[B::Sum, B::Prod, B::Min, B::Max, B::Mean],
+        },
+        DocRow {
+            calls: "`sum(x, where=m)`, `min(x, initial=v)`, `max(x, initial=v)` (with `axis=` too)",
+            result: "NumPy's: `sum` of the elements where the bool `m` (broadcast to `x`'s shape) is true, \
+                `sum(where(m, x, 0))`; `min`/`max` of the elements and the numeric scalar `v` (converted to \
+                the result's dtype), so an empty `x` or axis gives `v` instead of an error",
+            builtins: &[B::Sum, B::Min, B::Max],
         },
         DocRow {
             calls: "`keepdims=true` (Python's `keepdims=True`) of `sum prod min max mean any all count_nonzero var std \

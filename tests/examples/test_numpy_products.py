@@ -1,4 +1,5 @@
-"""NumPy's `inner`, `vdot`, `kron`, `logspace`, `diag`, `trapezoid`, `cov` and `corrcoef`, composed of arrayc's
+"""NumPy's `inner`, `vdot`, `kron`, `logspace`, `diag`, `trapezoid`, `cov`, `corrcoef`, and `sum(where=)`,
+`min`/`max(initial=)`, composed of arrayc's
 operations (docs/language.md, "Builtin functions"), against NumPy on several dtypes and shapes
 (empty ones included), on the CPU and on the GPU kernels (emulated, and the GPU where there is
 one). Then the checker's and the run time's errors, each naming the place and the fix."""
@@ -136,6 +137,8 @@ def test_trapezoid_matches_numpy(n, dt, target, tmp_path):
         ("return diag(a, n)[0];", "E0503", "`diag`'s `k` must be an integer literal"),
         ("return diag(zeros(2, 2, 2))[0];", "E0503", "`diag` needs a 1-d or 2-d array"),
         ("return cov(zeros(2, 2, 2))[0, 0];", "E0503", "`cov` needs a 1-d or 2-d array"),
+        ("return sum(a, where=zeros(2) > 0.0);", "E0503", "`sum`'s `where=` must be a bool array that broadcasts to"),
+        ("return prod(a, initial=1.0);", "E0502", "`prod` has no keyword argument `initial`"),
         ("return trapezoid(a, zeros(4));", "E0503", "`trapezoid`'s `x` must be 1-d of `y`'s size along the axis"),
     ],
 )
@@ -171,5 +174,29 @@ def test_cov_and_corrcoef_match_numpy(n, dt, target, tmp_path):
     got = run(src, {"m": m, "v": v}, tmp_path, target)
     want = [np.cov(m), np.cov(m, rowvar=False), np.cov(m, ddof=0), np.cov(v), np.corrcoef(m),
             np.corrcoef(m, rowvar=False), np.corrcoef(v)]
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert_close(g, w, f"result {i}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", ["f64", "f32", "i64", "bool"])
+@pytest.mark.parametrize("n", [0, 1, 4])
+def test_sum_where_and_min_max_initial_match_numpy(n, dt, target, tmp_path):
+    """`sum(x, where=m)` (a mask of `x`'s shape, a broadcast row, with `axis=`) and
+    `min`/`max(x, initial=v)` (empty arrays and axes give `v`), against NumPy."""
+    t = dt
+    s = "i64" if dt == "bool" else dt
+    src = f"""fn main(x: {t}[n, 3], m: bool[n, 3], r: bool[3]) -> ({s}, {s}[3], {s}[n], {t}, {t}[3], {t}[n], {t}) {{
+    return (sum(x, where=m), np.sum(x, axis=0, where=r), sum(x, axis=1, where=m), min(x, initial=2), max(x, axis=0, initial=-1),
+            min(x, axis=1, initial=0), max(x[:0], initial=1));
+}}
+"""
+    x = data(dt, (n, 3), 14)
+    rng = np.random.default_rng(15)
+    m, r = rng.random((n, 3)) < 0.5, np.array([True, False, True])
+    got = run(src, {"x": x, "m": m, "r": r}, tmp_path, target)
+    init = (lambda v: bool(v)) if dt == "bool" else (lambda v: v)
+    want = [np.sum(x, where=m), np.sum(x, axis=0, where=r), np.sum(x, axis=1, where=m), np.min(x, initial=init(2)),
+            np.max(x, axis=0, initial=init(-1)), np.min(x, axis=1, initial=init(0)), np.max(x[:0], initial=init(1))]
     for i, (g, w) in enumerate(zip(got, want)):
         assert_close(g, w, f"result {i}")

@@ -185,7 +185,7 @@ impl Checker {
                         c.bad = true;
                     }
                 }
-                "loc" | "scale" | "rtol" | "atol" | "nan" | "posinf" | "neginf" | "base" | "dx" => {
+                "loc" | "scale" | "rtol" | "atol" | "nan" | "posinf" | "neginf" | "base" | "dx" | "initial" => {
                     let t = self.value(v);
                     if !matches!(t, Ty::Scalar(d) if d.is_int() || d.is_float()) && t != Ty::Error {
                         self.error(
@@ -212,7 +212,7 @@ impl Checker {
                     }
                 }
                 // `average`'s and `trapezoid`'s, checked with them.
-                "weights" | "x" => {}
+                "weights" | "x" | "where" => {}
                 _ => {
                     // seed, minlength
                     if self.int_operand(v, &format!("`{}`", k.name)).is_err() {

@@ -273,7 +273,27 @@ impl Lowerer<'_> {
             B::Sum | B::Prod | B::Min | B::Max | B::Mean => {
                 let Some(kind) = reduce_kind(b) else { return Err(self.not_lowered(b, e)) };
                 let axes = self.axes_kwarg(kwargs, vals[0])?;
-                self.reduction(b == B::Mean, kind, vals[0], axes.as_deref(), ty, e)?
+                let mut x = vals[0];
+                if let Some(mask) = Self::kwarg(kwargs, "where") {
+                    // `sum(x, where=m)`: `sum(where(m, x, 0))`, NumPy's result.
+                    let m = self.expr(mask)?;
+                    let xty = self.ty_of(&args[0]).clone();
+                    let zero = self.constant(Scalar::I64(0).cast(xty.dtype().expect("checked: an array")));
+                    x = self.array_op(ComputeFn::Where, vec![m, x, zero], &xty)?;
+                }
+                match Self::kwarg(kwargs, "initial") {
+                    // `min(x, initial=v)`: the reduction's identity where it has no element, so no
+                    // emptiness check, then `minimum` with `v` (NumPy's `initial` takes part).
+                    Some(v) => {
+                        let v = self.expr(v)?;
+                        let v = self.cast_scalar(v, ty.dtype().expect("checked: numeric"));
+                        let r = self.reduction_of(kind, x, axes.as_deref(), ty, e, false)?;
+                        let r = if ty.is_array() { r } else { self.load_element(r) };
+                        let f = if kind == ReduceKind::Min { BinFn::Minimum } else { BinFn::Maximum };
+                        self.binary(f, r, v, ty)?
+                    }
+                    None => self.reduction(b == B::Mean, kind, x, axes.as_deref(), ty, e)?,
+                }
             }
         };
         Ok(vec![v])
