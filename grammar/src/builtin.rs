@@ -229,6 +229,8 @@ builtins! {
     Logspace: "logspace", (2, 3), &["num", "endpoint", "base"],
         "logspace(start, stop) | logspace(start, stop, num) | logspace(start, stop, num=n, endpoint=false, base=b)";
     Diag: "diag", (1, 2), &["k"], "diag(v) | diag(v, k) | diag(v, k=j) (v 1-d or 2-d, k an integer literal)";
+    UnravelIndex: "unravel_index", (2, 2), &[],
+        "unravel_index(i, (d0, d1, ...)) | let (r, c) = unravel_index(idx, (n, m)); (i an integer or integer array)";
     Cov: "cov", (1, 1), &["rowvar", "ddof"], "cov(m) | cov(m, rowvar=false, ddof=k) (m 1-d or 2-d)";
     Corrcoef: "corrcoef", (1, 1), &["rowvar"], "corrcoef(m) | corrcoef(m, rowvar=false) (m 1-d or 2-d)";
     Trapezoid: "trapezoid", (1, 3), &["x", "dx", "axis"],
@@ -928,6 +930,14 @@ pub const DOCS: &[DocRow] = {
                 zeros elsewhere; of a 2-d `v`, a new 1-d copy of its diagonal `k` (empty past the edge). \
                 Other ranks are E0503",
             builtins: &[B::Diag],
+        },
+        DocRow {
+            calls: "`unravel_index(i, (d0, d1, ...))`",
+            result: "NumPy's `unravel_index` (C order): a tuple of `i64` coordinates, one per size, each of `i`'s \
+                shape (a scalar for a scalar `i`), taken as `nonzero`'s are (`let (r, c) = unravel_index(i, (n, m));` \
+                or `unravel_index(i, s)[k]`); `i` an integer or integer array, `(i // stride) % d` per axis. An \
+                index outside `[0, d0 * d1 * ...)` is a run-time error naming the line (NumPy's ValueError)",
+            builtins: &[B::UnravelIndex],
         },
         DocRow {
             calls: "`cov(m)`, `cov(m, rowvar=false, ddof=k)`, `corrcoef(m)`, `corrcoef(m, rowvar=false)`",

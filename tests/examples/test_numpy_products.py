@@ -1,5 +1,5 @@
 """NumPy's `inner`, `vdot`, `kron`, `logspace`, `diag`, `trapezoid`, `cov`, `corrcoef`, and `sum(where=)`,
-`min`/`max(initial=)`, composed of arrayc's
+`min`/`max(initial=)` and `unravel_index`, composed of arrayc's
 operations (docs/language.md, "Builtin functions"), against NumPy on several dtypes and shapes
 (empty ones included), on the CPU and on the GPU kernels (emulated, and the GPU where there is
 one). Then the checker's and the run time's errors, each naming the place and the fix."""
@@ -137,6 +137,7 @@ def test_trapezoid_matches_numpy(n, dt, target, tmp_path):
         ("return diag(a, n)[0];", "E0503", "`diag`'s `k` must be an integer literal"),
         ("return diag(zeros(2, 2, 2))[0];", "E0503", "`diag` needs a 1-d or 2-d array"),
         ("return cov(zeros(2, 2, 2))[0, 0];", "E0503", "`cov` needs a 1-d or 2-d array"),
+        ("return f64(unravel_index(a, (2, 2))[0][0]);", "E0503", "`unravel_index` needs integer indices"),
         ("return sum(a, where=zeros(2) > 0.0);", "E0503", "`sum`'s `where=` must be a bool array that broadcasts to"),
         ("return prod(a, initial=1.0);", "E0502", "`prod` has no keyword argument `initial`"),
         ("return trapezoid(a, zeros(4));", "E0503", "`trapezoid`'s `x` must be 1-d of `y`'s size along the axis"),
@@ -200,3 +201,26 @@ def test_sum_where_and_min_max_initial_match_numpy(n, dt, target, tmp_path):
             np.max(x, axis=0, initial=init(-1)), np.min(x, axis=1, initial=init(0)), np.max(x[:0], initial=init(1))]
     for i, (g, w) in enumerate(zip(got, want)):
         assert_close(g, w, f"result {i}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("n", [0, 1, 6])
+def test_unravel_index_matches_numpy(n, target, tmp_path):
+    """`unravel_index` of an index array (taken apart, and one coordinate by `[k]`), of a
+    scalar, and with one size, against NumPy; an index out of range is NumPy's ValueError."""
+    src = """fn main(idx: i64[n]) -> (i64[n], i64[n], i64[n], i64, i64, i64) {
+    let (r, c) = unravel_index(idx, (3, 4));
+    let (a, b, d) = unravel_index(17, (2, 3, 4));
+    return (r, c, np.unravel_index(idx, (2, 6))[1], a, b * 10 + d, unravel_index(5, 6)[0]);
+}
+"""
+    idx = np.random.default_rng(n).integers(0, 12, size=n)
+    got = run(src, {"idx": idx}, tmp_path, target)
+    r, c = np.unravel_index(idx, (3, 4))
+    a, b, d = np.unravel_index(17, (2, 3, 4))
+    want = [r, c, np.unravel_index(idx, (2, 6))[1], a, b * 10 + d, np.unravel_index(5, 6)[0]]
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert_close(g, np.asarray(w, dtype=np.int64), f"result {i}", exact=True)
+    for bad in ([0, 12], [-1]):
+        proc, _ = run_source(src, {"idx": np.array(bad)}, tmp_path, flags=["--target", target])
+        assert proc.returncode != 0 and "unravel_index: an index is out of bounds" in proc.stderr, proc.stderr

@@ -1,6 +1,6 @@
 //! More of NumPy's composed functions (`docs/language.md`, "Builtin functions"): the products
 //! `inner`, `vdot` and `kron`, `diag`, `trapezoid` (the trapezoidal rule), and the statistics
-//! `cov` and `corrcoef`, with NumPy's
+//! `cov` and `corrcoef`, and `unravel_index` (a tuple, as `nonzero`'s), with NumPy's
 //! dtypes, shapes and errors. Their lowering composes views, elementwise products and sums
 //! (`passes/src/lower_ast/numpy_more.rs`); `logspace` is checked with `linspace`
 //! (`builtins/creation.rs`).
@@ -24,6 +24,7 @@ impl Checker {
             Builtin::Diag => self.diag(c),
             Builtin::Trapezoid => self.trapezoid(c),
             Builtin::Cov | Builtin::Corrcoef => self.cov(c),
+            Builtin::UnravelIndex => self.unravel_index(c),
             _ => unreachable!("numpy_more is called for its builtins"),
         }
     }
@@ -289,6 +290,35 @@ impl Checker {
                 );
                 Ty::Error
             }
+        }
+    }
+
+    /// `unravel_index(i, dims)`: a tuple of one `i64` coordinate per size of `dims` (one tuple or
+    /// one integer, as `zeros`'s), each of `i`'s shape; `i` an integer scalar or array.
+    fn unravel_index(&mut self, c: &Call) -> Ty {
+        let t = self.value(&c.args[0]);
+        let dims = self.dims(&c.args[1..2]);
+        let at = match &t {
+            Ty::Scalar(d) if d.is_int() => Ty::Scalar(DType::I64),
+            Ty::Array(d, s) if d.is_int() => Ty::Array(DType::I64, s.clone()),
+            Ty::Error => return Ty::Error,
+            other => {
+                self.error(
+                    "E0503",
+                    format!("`unravel_index` needs integer indices, found {other}"),
+                    c.args[0].span.clone(),
+                    "not integers",
+                );
+                return Ty::Error;
+            }
+        };
+        match dims {
+            Some(dims) if !dims.is_empty() => Ty::Tuple(vec![at; dims.len()]),
+            Some(_) => {
+                self.error("E0503", "`unravel_index` needs at least one size", c.args[1].span.clone(), "no sizes");
+                Ty::Error
+            }
+            None => Ty::Error,
         }
     }
 }

@@ -138,11 +138,19 @@ impl Lowerer<'_> {
         let Ty::Tuple(tys) = ty else { unreachable!("checked: a tuple of index arrays") };
         let Ty::Array(_, shape) = &tys[0] else { unreachable!("checked: index arrays") };
         let p = self.flat_nonzero(x, shape);
+        let sizes: Vec<ValueId> = (0..tys.len()).map(|a| self.dim(x, a)).collect();
+        self.unravel(p, &sizes, tys)
+    }
+
+    /// The coordinates of the flat (row-major) positions `p` in an array of `sizes`, one of type
+    /// `tys[a]` per axis `a`: `(p // stride) % size` (no `//` on axis `r - 1`, no `%` on axis 0),
+    /// for `nonzero` and `unravel_index`.
+    pub(crate) fn unravel(&mut self, p: ValueId, sizes: &[ValueId], tys: &[Ty]) -> LResult<Vec<ValueId>> {
         let r = tys.len();
         let mut out = vec![p; r];
         let mut stride = self.i64_const(1);
         for a in (0..r).rev() {
-            let n = self.dim(x, a);
+            let n = sizes[a];
             if a + 1 < r {
                 out[a] = self.binary(BinFn::FloorDiv, p, stride, &tys[a])?;
             }

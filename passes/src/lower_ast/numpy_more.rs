@@ -262,4 +262,40 @@ impl Lowerer<'_> {
         let c = self.array_op(ComputeFn::Binary(BinFn::Maximum), vec![c, lo], ty)?;
         self.array_op(ComputeFn::Binary(BinFn::Minimum), vec![c, hi], ty)
     }
+
+    /// `unravel_index(i, dims)`: after a run-time check that every index is in
+    /// `[0, d0 * d1 * ...)` (NumPy's ValueError), `nonzero`'s per-axis `(i // stride) % d`.
+    pub(crate) fn unravel_index(&mut self, args: &[Expr], ty: &Ty, e: &Expr) -> LResult<Vec<ValueId>> {
+        let Ty::Tuple(tys) = ty else { unreachable!("checked: a tuple of coordinates") };
+        let p = self.expr(&args[0])?;
+        let dims: Vec<&Expr> = match &args[1].kind {
+            ast::ExprKind::Tuple(items) => items.iter().collect(),
+            _ => vec![&args[1]],
+        };
+        let mut sizes = vec![];
+        for d in dims {
+            let v = self.expr(d)?;
+            sizes.push(self.cast_scalar(v, DType::I64));
+        }
+        let one = self.i64_const(1);
+        let total = sizes.iter().fold(one, |t, &n| self.scalar_binary(BinFn::Mul, t, n, DType::I64));
+        let zero = self.i64_const(0);
+        let at = &tys[0];
+        let in_range = if let Ty::Array(_, shape) = at {
+            let bool_ty = Ty::Array(DType::Bool, shape.clone());
+            let below = self.binary(BinFn::Lt, p, zero, &bool_ty)?;
+            let above = self.binary(BinFn::Ge, p, total, &bool_ty)?;
+            let out = self.binary(BinFn::Or, below, above, &bool_ty)?;
+            let count = self.reduction(false, ReduceKind::Sum, out, None, &Ty::Scalar(DType::I64), e)?;
+            self.scalar_binary(BinFn::Eq, count, zero, DType::I64)
+        } else {
+            let p = self.cast_scalar(p, DType::I64);
+            let low = self.scalar_binary(BinFn::Ge, p, zero, DType::I64);
+            let high = self.scalar_binary(BinFn::Lt, p, total, DType::I64);
+            self.scalar_binary(BinFn::And, low, high, DType::Bool)
+        };
+        let msg = "unravel_index: an index is out of bounds for an array of the given shape".into();
+        self.emit(OpKind::Assert { cond: in_range, msg });
+        self.unravel(p, &sizes, tys)
+    }
 }

@@ -52,6 +52,9 @@ impl Lowerer<'_> {
         if let Some(v) = self.numpy_func(b, args, kwargs, ty, e)? {
             return Ok(vec![v]);
         }
+        if b == B::UnravelIndex {
+            return self.unravel_index(args, ty, e);
+        }
         if let Some(v) = self.numpy_more(b, args, kwargs, ty, e)? {
             return Ok(vec![v]);
         }
@@ -115,7 +118,7 @@ impl Lowerer<'_> {
             | B::Searchsorted
             | B::Percentile
             | B::Quantile => unreachable!("lowered by `numpy_func`"),
-            B::Inner | B::Vdot | B::Kron | B::Diag | B::Trapezoid | B::Cov | B::Corrcoef => {
+            B::Inner | B::Vdot | B::Kron | B::Diag | B::Trapezoid | B::Cov | B::Corrcoef | B::UnravelIndex => {
                 unreachable!("lowered by `numpy_more`")
             }
             B::Nonzero => unreachable!("lowered by `nonzero`"),
