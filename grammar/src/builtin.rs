@@ -229,6 +229,7 @@ builtins! {
     Logspace: "logspace", (2, 3), &["num", "endpoint", "base"],
         "logspace(start, stop) | logspace(start, stop, num) | logspace(start, stop, num=n, endpoint=false, base=b)";
     Diag: "diag", (1, 2), &["k"], "diag(v) | diag(v, k) | diag(v, k=j) (v 1-d or 2-d, k an integer literal)";
+    Gradient: "gradient", (1, 1), AXIS, "gradient(f) (f 1-d) | gradient(f, axis=k)";
     UnravelIndex: "unravel_index", (2, 2), &[],
         "unravel_index(i, (d0, d1, ...)) | let (r, c) = unravel_index(idx, (n, m)); (i an integer or integer array)";
     Cov: "cov", (1, 1), &["rowvar", "ddof"], "cov(m) | cov(m, rowvar=false, ddof=k) (m 1-d or 2-d)";
@@ -930,6 +931,16 @@ pub const DOCS: &[DocRow] = {
                 zeros elsewhere; of a 2-d `v`, a new 1-d copy of its diagonal `k` (empty past the edge). \
                 Other ranks are E0503",
             builtins: &[B::Diag],
+        },
+        DocRow {
+            calls: "`gradient(f)`, `gradient(f, axis=k)`",
+            result: "NumPy's `gradient` with unit spacing: along axis `k` (a 1-d `f` needs none), second-order \
+                central differences `(f[2:] - f[:-2]) / 2` inside and first-order ones `f[1] - f[0]`, \
+                `f[-1] - f[-2]` at the edges, of `f`'s shape, in `f`'s float dtype (`f64` for integers); \
+                at least 2 elements along the axis (E0503, or a run-time error naming the line, NumPy's \
+                ValueError). An n-d `f` without `axis=` is E0503 (NumPy's list of gradients: write one \
+                `gradient(f, axis=k)` per axis); spacings other than 1 and `edge_order=2` are not supported",
+            builtins: &[B::Gradient],
         },
         DocRow {
             calls: "`unravel_index(i, (d0, d1, ...))`",

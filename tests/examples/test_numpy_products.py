@@ -1,5 +1,5 @@
 """NumPy's `inner`, `vdot`, `kron`, `logspace`, `diag`, `trapezoid`, `cov`, `corrcoef`, and `sum(where=)`,
-`min`/`max(initial=)` and `unravel_index`, composed of arrayc's
+`min`/`max(initial=)`, `gradient` and `unravel_index`, composed of arrayc's
 operations (docs/language.md, "Builtin functions"), against NumPy on several dtypes and shapes
 (empty ones included), on the CPU and on the GPU kernels (emulated, and the GPU where there is
 one). Then the checker's and the run time's errors, each naming the place and the fix."""
@@ -137,6 +137,8 @@ def test_trapezoid_matches_numpy(n, dt, target, tmp_path):
         ("return diag(a, n)[0];", "E0503", "`diag`'s `k` must be an integer literal"),
         ("return diag(zeros(2, 2, 2))[0];", "E0503", "`diag` needs a 1-d or 2-d array"),
         ("return cov(zeros(2, 2, 2))[0, 0];", "E0503", "`cov` needs a 1-d or 2-d array"),
+        ("return gradient(zeros(2, 2))[0, 0];", "E0503", "write one `gradient(f, axis=k)` per axis `k`"),
+        ("return gradient(zeros(1))[0];", "E0503", "`gradient` needs at least 2 elements along axis 0"),
         ("return f64(unravel_index(a, (2, 2))[0][0]);", "E0503", "`unravel_index` needs integer indices"),
         ("return sum(a, where=zeros(2) > 0.0);", "E0503", "`sum`'s `where=` must be a bool array that broadcasts to"),
         ("return prod(a, initial=1.0);", "E0502", "`prod` has no keyword argument `initial`"),
@@ -224,3 +226,24 @@ def test_unravel_index_matches_numpy(n, target, tmp_path):
     for bad in ([0, 12], [-1]):
         proc, _ = run_source(src, {"idx": np.array(bad)}, tmp_path, flags=["--target", target])
         assert proc.returncode != 0 and "unravel_index: an index is out of bounds" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", ["f64", "f32", "i64"])
+@pytest.mark.parametrize("n", [2, 3, 6])
+def test_gradient_matches_numpy(n, dt, target, tmp_path):
+    """`gradient` of a vector and of a matrix along either axis (NumPy's default: second-order
+    inside, first-order edges, unit spacing), against NumPy; too few elements is an error."""
+    t = dt
+    r = "f32" if dt == "f32" else "f64"
+    src = f"""fn main(f: {t}[n], m: {t}[n, 3]) -> ({r}[n], {r}[n, 3], {r}[n, 3], {r}[n]) {{
+    return (gradient(f), gradient(m, axis=0), np.gradient(m, axis=-1), gradient(f * f));
+}}
+"""
+    f, m = data(dt, (n,), 16), data(dt, (n, 3), 17)
+    got = run(src, {"f": f, "m": m}, tmp_path, target)
+    want = [np.gradient(f), np.gradient(m, axis=0), np.gradient(m, axis=-1), np.gradient(f * f)]
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert_close(g, w, f"result {i}")
+    proc, _ = run_source(src, {"f": f[:1], "m": m[:1]}, tmp_path, flags=["--target", target])
+    assert proc.returncode != 0 and "gradient: at least 2 elements" in proc.stderr, proc.stderr

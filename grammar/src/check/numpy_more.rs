@@ -1,6 +1,6 @@
 //! More of NumPy's composed functions (`docs/language.md`, "Builtin functions"): the products
 //! `inner`, `vdot` and `kron`, `diag`, `trapezoid` (the trapezoidal rule), and the statistics
-//! `cov` and `corrcoef`, and `unravel_index` (a tuple, as `nonzero`'s), with NumPy's
+//! `cov` and `corrcoef`, `gradient`, and `unravel_index` (a tuple, as `nonzero`'s), with NumPy's
 //! dtypes, shapes and errors. Their lowering composes views, elementwise products and sums
 //! (`passes/src/lower_ast/numpy_more.rs`); `logspace` is checked with `linspace`
 //! (`builtins/creation.rs`).
@@ -25,6 +25,7 @@ impl Checker {
             Builtin::Trapezoid => self.trapezoid(c),
             Builtin::Cov | Builtin::Corrcoef => self.cov(c),
             Builtin::UnravelIndex => self.unravel_index(c),
+            Builtin::Gradient => self.gradient(c),
             _ => unreachable!("numpy_more is called for its builtins"),
         }
     }
@@ -320,5 +321,53 @@ impl Checker {
             }
             None => Ty::Error,
         }
+    }
+
+    /// `gradient(f, axis=k)`: `f`'s shape in `f`'s float dtype (`f64` for integers); a 1-d `f`
+    /// needs no axis, an n-d one does (E0503 names the way); at least 2 elements along it.
+    fn gradient(&mut self, c: &Call) -> Ty {
+        let t = self.array_arg(c, &c.args[0]);
+        let Ty::Array(d, s) = t else { return Ty::Error };
+        if c.bad {
+            return Ty::Error;
+        }
+        if d == DType::Bool {
+            self.error(
+                "E0301",
+                "`gradient` of a bool array is not supported (NumPy's TypeError)",
+                c.args[0].span.clone(),
+                "a bool array",
+            );
+            return Ty::Error;
+        }
+        let axis = match (c.axis, s.len()) {
+            (Some((a, e)), _) => match self.axis_in_range(a, &s, &e.span) {
+                Some(a) => a,
+                None => return Ty::Error,
+            },
+            (None, 1) => 0,
+            (None, r) => {
+                self.err(
+                    Diagnostic::error(
+                        "E0503",
+                        format!("`gradient` of a {r}-d array without `axis=`: NumPy's list of one gradient per axis"),
+                        c.e.span.clone(),
+                        "no axis",
+                    )
+                    .with_help("write one `gradient(f, axis=k)` per axis `k`"),
+                );
+                return Ty::Error;
+            }
+        };
+        if s[axis].as_const().is_some_and(|n| n < 2) {
+            self.error(
+                "E0503",
+                format!("`gradient` needs at least 2 elements along axis {axis}, found {}", s[axis]),
+                c.args[0].span.clone(),
+                "too few elements",
+            );
+            return Ty::Error;
+        }
+        Ty::Array(if d.is_float() { d } else { DType::F64 }, s)
     }
 }

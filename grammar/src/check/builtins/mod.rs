@@ -208,9 +208,15 @@ impl Checker {
             | B::Tril
             | B::Triu
             | B::NanToNum => self.numpy_func(&c),
-            B::Inner | B::Vdot | B::Kron | B::Diag | B::Trapezoid | B::Cov | B::Corrcoef | B::UnravelIndex => {
-                self.numpy_more(&c)
-            }
+            B::Inner
+            | B::Vdot
+            | B::Kron
+            | B::Diag
+            | B::Trapezoid
+            | B::Cov
+            | B::Corrcoef
+            | B::UnravelIndex
+            | B::Gradient => self.numpy_more(&c),
             B::NanSum | B::NanMax | B::NanMin | B::NanMean | B::Norm | B::Median => self.reduction(&c),
             B::Isclose
             | B::Allclose

@@ -118,7 +118,15 @@ impl Lowerer<'_> {
             | B::Searchsorted
             | B::Percentile
             | B::Quantile => unreachable!("lowered by `numpy_func`"),
-            B::Inner | B::Vdot | B::Kron | B::Diag | B::Trapezoid | B::Cov | B::Corrcoef | B::UnravelIndex => {
+            B::Inner
+            | B::Vdot
+            | B::Kron
+            | B::Diag
+            | B::Trapezoid
+            | B::Cov
+            | B::Corrcoef
+            | B::UnravelIndex
+            | B::Gradient => {
                 unreachable!("lowered by `numpy_more`")
             }
             B::Nonzero => unreachable!("lowered by `nonzero`"),
