@@ -162,10 +162,10 @@ builtins! {
     LogicalXor: "logical_xor", (2, 2), &[], UFUNC2;
     Clip: "clip", (3, 3), &[], "clip(x, lo, hi) | clip(x, a_min=lo, a_max=hi) (or min=, max=)";
     Where: "where", (1, 3), &[], "where(cond, a, b) | where(cond) (nonzero(cond))";
-    Sum: "sum", (1, 1), AXIS, REDUCTION;
+    Sum: "sum", (1, 1), &["axis", "where"], REDUCTION;
     Prod: "prod", (1, 1), AXIS, REDUCTION;
-    Min: "min", (1, 1), AXIS, REDUCTION;
-    Max: "max", (1, 1), AXIS, REDUCTION;
+    Min: "min", (1, 1), &["axis", "initial"], REDUCTION;
+    Max: "max", (1, 1), &["axis", "initial"], REDUCTION;
     Mean: "mean", (1, 1), AXIS, REDUCTION;
     Any: "any", (1, 1), AXIS, TEST_REDUCTION;
     All: "all", (1, 1), AXIS, TEST_REDUCTION;
@@ -223,6 +223,19 @@ builtins! {
     Diff: "diff", (1, 2), &["n", "axis"],
         "diff(x) | diff(x, n) | diff(x, n=k, axis=a) (n a non-negative integer literal, axis default -1)";
     Outer: "outer", (2, 2), &[], "outer(a, b) (a and b arrays, flattened, or scalars)";
+    Inner: "inner", (2, 2), &[], "inner(a, b) (a, b 1-d or 2-d)";
+    Vdot: "vdot", (2, 2), &[], "vdot(a, b) (a, b arrays of one size, flattened)";
+    Kron: "kron", (2, 2), &[], "kron(a, b) (a, b both 1-d or both 2-d)";
+    Logspace: "logspace", (2, 3), &["num", "endpoint", "base"],
+        "logspace(start, stop) | logspace(start, stop, num) | logspace(start, stop, num=n, endpoint=false, base=b)";
+    Diag: "diag", (1, 2), &["k"], "diag(v) | diag(v, k) | diag(v, k=j) (v 1-d or 2-d, k an integer literal)";
+    Gradient: "gradient", (1, 1), AXIS, "gradient(f) (f 1-d) | gradient(f, axis=k)";
+    UnravelIndex: "unravel_index", (2, 2), &[],
+        "unravel_index(i, (d0, d1, ...)) | let (r, c) = unravel_index(idx, (n, m)); (i an integer or integer array)";
+    Cov: "cov", (1, 1), &["rowvar", "ddof"], "cov(m) | cov(m, rowvar=false, ddof=k) (m 1-d or 2-d)";
+    Corrcoef: "corrcoef", (1, 1), &["rowvar"], "corrcoef(m) | corrcoef(m, rowvar=false) (m 1-d or 2-d)";
+    Trapezoid: "trapezoid", (1, 3), &["x", "dx", "axis"],
+        "trapezoid(y) | trapezoid(y, x) | trapezoid(y, x=x, axis=k) | trapezoid(y, dx=d, axis=k)";
     Eye: "eye", (1, 3), &["k", "dtype"], "eye(n) | eye(n, m) | eye(n, m, k) | eye(n, k=j), dtype=f64";
     Identity: "identity", (1, 1), DTYPE, "identity(n, dtype=f64)";
     Swapaxes: "swapaxes", (3, 3), &[], "swapaxes(x, a, b) | x.swapaxes(a, b) (a, b integer literals)";
@@ -597,6 +610,13 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Sum, B::Prod, B::Min, B::Max, B::Mean],
         },
         DocRow {
+            calls: "`sum(x, where=m)`, `min(x, initial=v)`, `max(x, initial=v)` (with `axis=` too)",
+            result: "NumPy's: `sum` of the elements where the bool `m` (broadcast to `x`'s shape) is true, \
+                `sum(where(m, x, 0))`; `min`/`max` of the elements and the numeric scalar `v` (converted to \
+                the result's dtype), so an empty `x` or axis gives `v` instead of an error",
+            builtins: &[B::Sum, B::Min, B::Max],
+        },
+        DocRow {
             calls: "`keepdims=true` (Python's `keepdims=True`) of `sum prod min max mean any all count_nonzero var std \
                 argmin argmax nansum nanmax nanmin nanmean median` (also as methods)",
             result: "NumPy's `keepdims`: the reduced axes (`axis=k`, a tuple, or every axis without `axis=`) stay, \
@@ -871,6 +891,82 @@ pub const DOCS: &[DocRow] = {
                 `(size(a), size(b))` (a scalar is one element), dtypes promoted as NumPy's arrays (a Python \
                 scalar's too: `outer(2.5, i)` of an `i64` `i` is `f64`; bools: their `&`); fused",
             builtins: &[B::Outer],
+        },
+        DocRow {
+            calls: "`inner(a, b)`",
+            result: "NumPy's `inner`: the products of `a` and `b` summed over the last axis of each, of shape \
+                `a.shape[:-1] + b.shape[:-1]` (1-d and 2-d operands: `inner(a, b)` of two vectors is their \
+                scalar product, of two matrices `a @ b.T`), dtypes promoted as NumPy's; the last sizes must be \
+                equal (E0401, or a run-time error naming the line). Bool operands are E0301 (convert with \
+                `i64(...)`); fused: one product and one sum",
+            builtins: &[B::Inner],
+        },
+        DocRow {
+            calls: "`vdot(a, b)`",
+            result: "NumPy's `vdot` of real arrays: `sum(ravel(a) * ravel(b))`, a scalar, dtypes promoted as \
+                NumPy's; `a` and `b` of any ranks but one size (a run-time error naming the line otherwise, \
+                NumPy's ValueError). Bool operands are E0301; fused",
+            builtins: &[B::Vdot],
+        },
+        DocRow {
+            calls: "`kron(a, b)`",
+            result: "NumPy's `kron`, the Kronecker product of two 1-d (shape `(n * m,)`) or two 2-d arrays \
+                (shape `(n * p, m * q)`): `a[i, j] * b[k, l]` at `(i * p + k, j * q + l)`, dtypes promoted as \
+                NumPy's (bools: their `&`); fused, one product written through a 4-d view of the result. \
+                Operands of other or mixed ranks are E0503 (write `kron(a[newaxis, :], b)` for a 1-d `a` \
+                and a 2-d `b`)",
+            builtins: &[B::Kron],
+        },
+        DocRow {
+            calls: "`logspace(start, stop)`, `logspace(start, stop, num)`, `num=n`, `endpoint=false`, `base=b`",
+            result: "NumPy's `logspace`: `power(base, linspace(start, stop, num, endpoint=endpoint))`, an \
+                `f64` array of `num` (default 50) numbers from `base ** start` to `base ** stop` (default \
+                `base` 10.0, a numeric scalar); fused",
+            builtins: &[B::Logspace],
+        },
+        DocRow {
+            calls: "`diag(v)`, `diag(v, k)`, `diag(v, k=j)`",
+            result: "NumPy's `diag`: of a 1-d `v` of size `n`, a new `(n + |k|, n + |k|)` array of `v`'s dtype \
+                with `v` on diagonal `k` (default 0, positive above the main diagonal; an integer literal) and \
+                zeros elsewhere; of a 2-d `v`, a new 1-d copy of its diagonal `k` (empty past the edge). \
+                Other ranks are E0503",
+            builtins: &[B::Diag],
+        },
+        DocRow {
+            calls: "`gradient(f)`, `gradient(f, axis=k)`",
+            result: "NumPy's `gradient` with unit spacing: along axis `k` (a 1-d `f` needs none), second-order \
+                central differences `(f[2:] - f[:-2]) / 2` inside and first-order ones `f[1] - f[0]`, \
+                `f[-1] - f[-2]` at the edges, of `f`'s shape, in `f`'s float dtype (`f64` for integers); \
+                at least 2 elements along the axis (E0503, or a run-time error naming the line, NumPy's \
+                ValueError). An n-d `f` without `axis=` is E0503 (NumPy's list of gradients: write one \
+                `gradient(f, axis=k)` per axis); spacings other than 1 and `edge_order=2` are not supported",
+            builtins: &[B::Gradient],
+        },
+        DocRow {
+            calls: "`unravel_index(i, (d0, d1, ...))`",
+            result: "NumPy's `unravel_index` (C order): a tuple of `i64` coordinates, one per size, each of `i`'s \
+                shape (a scalar for a scalar `i`), taken as `nonzero`'s are (`let (r, c) = unravel_index(i, (n, m));` \
+                or `unravel_index(i, s)[k]`); `i` an integer or integer array, `(i // stride) % d` per axis. An \
+                index outside `[0, d0 * d1 * ...)` is a run-time error naming the line (NumPy's ValueError)",
+            builtins: &[B::UnravelIndex],
+        },
+        DocRow {
+            calls: "`cov(m)`, `cov(m, rowvar=false, ddof=k)`, `corrcoef(m)`, `corrcoef(m, rowvar=false)`",
+            result: "NumPy's `cov` and `corrcoef`: each row of a 2-d `m` a variable and each column an \
+                observation (`rowvar=false`: the other way round), the `(v, v)` `f64` covariance matrix \
+                `inner(c, c) * (1 / (n - ddof))` of the rows `c` less their means (`ddof` default 1, an \
+                integer); a 1-d `m` is one variable and gives a scalar. `corrcoef` divides by the outer \
+                product of the standard deviations and clips to `[-1, 1]` (a 1-d `m`: `c / c`). Other \
+                ranks are E0503; fused",
+            builtins: &[B::Cov, B::Corrcoef],
+        },
+        DocRow {
+            calls: "`trapezoid(y)`, `trapezoid(y, x)`, `trapezoid(y, x=x)`, `trapezoid(y, dx=d)`, `axis=k`",
+            result: "NumPy's `trapezoid` (the trapezoidal rule): `sum((y[1:] + y[:-1]) * d / 2)` along axis `k` \
+                (default `-1`), where `d` is `diff(x)` (`x` 1-d of `y`'s size along `k`, or of `y`'s shape) or \
+                the scalar `dx` (default 1.0); the result has `y`'s shape without axis `k` (a scalar for a 1-d \
+                `y`), a float (`f64`, or `f32` for `f32` operands); fused",
+            builtins: &[B::Trapezoid],
         },
         DocRow {
             calls: "`eye(n)`, `eye(n, m)`, `eye(n, m, k)`, `eye(n, k=j)`, `identity(n)`, `dtype=d`",

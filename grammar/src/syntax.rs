@@ -101,13 +101,15 @@ pub fn subscript(ids: &Cell<u32>, base: Expr, mut index: Vec<Index>, span: Span)
     mk(ids, ExprKind::Subscript { base: Box::new(base), index }, span)
 }
 
-/// NumPy's keyword spellings of positional arguments: `linspace(start, stop, num=n)`,
+/// NumPy's keyword spellings of positional arguments: `linspace(start, stop, num=n)` (and
+/// `logspace`'s), `trapezoid(y, x=x, dx=d)`,
 /// `clip(x, a_min=lo, a_max=hi)` (NumPy 2's `min=`/`max=` too) pass the keyword's value as the
 /// positional argument at its place, when the arguments before it are given positionally. Any other
 /// use stays a keyword, for the checker's unknown-keyword error (E0502).
 fn keyword_positional(name: &str, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ident, Expr)>) {
     let places: &[&[&str]] = match name {
-        "linspace" => &[&[], &[], &["num"]],
+        "linspace" | "logspace" => &[&[], &[], &["num"]],
+        "trapezoid" => &[&[], &["x"], &["dx"]],
         "clip" => &[&[], &["a_min", "min"], &["a_max", "max"]],
         _ => return,
     };

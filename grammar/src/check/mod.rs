@@ -21,6 +21,7 @@ pub mod generic;
 mod literals;
 mod names;
 mod numpy_funcs;
+mod numpy_more;
 pub mod promote;
 mod random_sort;
 pub mod shape;

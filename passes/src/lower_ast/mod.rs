@@ -17,6 +17,7 @@ mod expr;
 mod jumps;
 mod literals;
 mod numpy_funcs;
+mod numpy_more;
 mod random_sort;
 mod returns;
 mod shape_ops;

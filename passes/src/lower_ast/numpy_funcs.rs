@@ -138,11 +138,19 @@ impl Lowerer<'_> {
         let Ty::Tuple(tys) = ty else { unreachable!("checked: a tuple of index arrays") };
         let Ty::Array(_, shape) = &tys[0] else { unreachable!("checked: index arrays") };
         let p = self.flat_nonzero(x, shape);
+        let sizes: Vec<ValueId> = (0..tys.len()).map(|a| self.dim(x, a)).collect();
+        self.unravel(p, &sizes, tys)
+    }
+
+    /// The coordinates of the flat (row-major) positions `p` in an array of `sizes`, one of type
+    /// `tys[a]` per axis `a`: `(p // stride) % size` (no `//` on axis `r - 1`, no `%` on axis 0),
+    /// for `nonzero` and `unravel_index`.
+    pub(crate) fn unravel(&mut self, p: ValueId, sizes: &[ValueId], tys: &[Ty]) -> LResult<Vec<ValueId>> {
         let r = tys.len();
         let mut out = vec![p; r];
         let mut stride = self.i64_const(1);
         for a in (0..r).rev() {
-            let n = self.dim(x, a);
+            let n = sizes[a];
             if a + 1 < r {
                 out[a] = self.binary(BinFn::FloorDiv, p, stride, &tys[a])?;
             }
@@ -174,16 +182,23 @@ impl Lowerer<'_> {
                 None => shape[k].sub(&Size::lit(1)),
             };
             let step_ty = if i == n { ty.clone() } else { Ty::Array(d, shape.clone()) };
-            let mut entries = vec![IndexEntry::Full; r];
-            entries[k] = IndexEntry::Slice { start: true, stop: false, step: false };
-            let one = self.i64_const(1);
-            let hi = self.view_with(x, entries.clone(), vec![one]);
-            entries[k] = IndexEntry::Slice { start: false, stop: true, step: false };
-            let minus_one = self.i64_const(-1);
-            let lo = self.view_with(x, entries, vec![minus_one]);
+            let (hi, lo) = self.shifted_pair(x, r, k);
             x = self.array_op(ComputeFn::Binary(f), vec![hi, lo], &step_ty)?;
         }
         Ok(x)
+    }
+
+    /// The views `x[..., 1:, ...]` and `x[..., :-1, ...]` of the `r`-d array `x` along axis `k`:
+    /// each element and the one before it, for `diff` and `trapezoid`.
+    pub(crate) fn shifted_pair(&mut self, x: ValueId, r: usize, k: usize) -> (ValueId, ValueId) {
+        let mut entries = vec![IndexEntry::Full; r];
+        entries[k] = IndexEntry::Slice { start: true, stop: false, step: false };
+        let one = self.i64_const(1);
+        let hi = self.view_with(x, entries.clone(), vec![one]);
+        entries[k] = IndexEntry::Slice { start: false, stop: true, step: false };
+        let minus_one = self.i64_const(-1);
+        let lo = self.view_with(x, entries, vec![minus_one]);
+        (hi, lo)
     }
 
     /// `outer(a, b)`: `a` and `b` flattened (1-d ones as they are, others copied in row-major
@@ -200,7 +215,7 @@ impl Lowerer<'_> {
 
     /// Array `v` as a 1-d array of its elements in row-major order: `v` itself when 1-d, else a
     /// new array, a copy (of a scalar, one element).
-    fn flat(&mut self, v: ValueId) -> ValueId {
+    pub(crate) fn flat(&mut self, v: ValueId) -> ValueId {
         let (d, r) = match self.f.ty(v) {
             Type::Array(d, r) => (d, r),
             Type::Scalar(d) => {

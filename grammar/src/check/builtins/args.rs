@@ -185,7 +185,7 @@ impl Checker {
                         c.bad = true;
                     }
                 }
-                "loc" | "scale" | "rtol" | "atol" | "nan" | "posinf" | "neginf" => {
+                "loc" | "scale" | "rtol" | "atol" | "nan" | "posinf" | "neginf" | "base" | "dx" | "initial" => {
                     let t = self.value(v);
                     if !matches!(t, Ty::Scalar(d) if d.is_int() || d.is_float()) && t != Ty::Error {
                         self.error(
@@ -197,7 +197,7 @@ impl Checker {
                         c.bad = true;
                     }
                 }
-                "endpoint" | "equal_nan" => {
+                "endpoint" | "equal_nan" | "rowvar" => {
                     if matches!(v.kind, ExprKind::Bool(_)) {
                         self.set_ty(v.id, Ty::Scalar(DType::Bool));
                     } else {
@@ -211,8 +211,8 @@ impl Checker {
                         c.bad = true;
                     }
                 }
-                // `average`'s, checked with it.
-                "weights" => {}
+                // `average`'s and `trapezoid`'s, checked with them.
+                "weights" | "x" | "where" => {}
                 _ => {
                     // seed, minlength
                     if self.int_operand(v, &format!("`{}`", k.name)).is_err() {

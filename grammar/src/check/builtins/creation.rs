@@ -13,7 +13,7 @@ impl Checker {
         match c.b {
             Builtin::Full => self.full(c),
             Builtin::Arange => self.arange(c),
-            Builtin::Linspace => self.linspace(c),
+            Builtin::Linspace | Builtin::Logspace => self.linspace(c),
             _ => match self.dims(c.args) {
                 Some(s) if !c.bad => {
                     Ty::Array(if c.b == Builtin::Random { DType::F64 } else { c.dtype.unwrap_or(DType::F64) }, s)
@@ -113,7 +113,7 @@ impl Checker {
         }
     }
 
-    /// `linspace(start, stop, num)`: `f64[num]`.
+    /// `linspace(start, stop, num)` and `logspace(start, stop, num=50)`: `f64[num]`.
     pub(super) fn linspace(&mut self, c: &Call) -> Ty {
         let mut ok = true;
         for a in &c.args[..2] {
@@ -131,9 +131,11 @@ impl Checker {
                 }
             }
         }
-        let n = match self.int_operand(&c.args[2], "`num`") {
-            Ok(v) => v.unwrap_or_else(|| self.fresh()),
-            Err(()) => return Ty::Error,
+        let n = match c.args.get(2).map(|num| self.int_operand(num, "`num`")) {
+            Some(Ok(v)) => v.unwrap_or_else(|| self.fresh()),
+            Some(Err(())) => return Ty::Error,
+            // `logspace`'s default.
+            None => Size::lit(50),
         };
         if !ok {
             return Ty::Error;

@@ -44,6 +44,15 @@ pub(super) struct Call<'a> {
     pub(super) keepdims: bool,
 }
 
+impl Call<'_> {
+    /// The value of keyword argument `name` of the call, when given (checked with the keywords,
+    /// [`Checker::keywords`], unless its builtin checks it).
+    pub(super) fn kwarg(&self, name: &str) -> Option<&Expr> {
+        let ExprKind::Call { kwargs, .. } = &self.e.kind else { return None };
+        kwargs.iter().find(|(k, _)| k.name == name).map(|(_, v)| v)
+    }
+}
+
 impl Checker {
     /// Checks a call of builtin `b` (`e`, with `args` and `kwargs`) and returns its type.
     pub fn builtin(&mut self, b: Builtin, args: &[Expr], kwargs: &[(Ident, Expr)], e: &Expr) -> Ty {
@@ -85,7 +94,9 @@ impl Checker {
             return Ty::Error;
         }
         let t = match b {
-            B::Zeros | B::Ones | B::Empty | B::Random | B::Full | B::Arange | B::Linspace => self.constructor(&c),
+            B::Zeros | B::Ones | B::Empty | B::Random | B::Full | B::Arange | B::Linspace | B::Logspace => {
+                self.constructor(&c)
+            }
             B::ZerosLike | B::OnesLike | B::EmptyLike | B::FullLike => self.like(&c),
             B::Copy | B::Transpose | B::Diagonal => self.copy_or_view(&c),
             B::Abs | B::Sqrt | B::Exp | B::Log | B::Sin | B::Cos | B::Tanh => self.math(&c),
@@ -197,6 +208,15 @@ impl Checker {
             | B::Tril
             | B::Triu
             | B::NanToNum => self.numpy_func(&c),
+            B::Inner
+            | B::Vdot
+            | B::Kron
+            | B::Diag
+            | B::Trapezoid
+            | B::Cov
+            | B::Corrcoef
+            | B::UnravelIndex
+            | B::Gradient => self.numpy_more(&c),
             B::NanSum | B::NanMax | B::NanMin | B::NanMean | B::Norm | B::Median => self.reduction(&c),
             B::Isclose
             | B::Allclose

@@ -38,6 +38,25 @@ impl Checker {
     /// element or along `axis=`.
     pub(in crate::check) fn reduction(&mut self, c: &Call) -> Ty {
         let t = self.value(&c.args[0]);
+        if let Some(mask) = c.kwarg("where") {
+            // `sum(x, where=m)`: a bool `m` that broadcasts to `x`'s shape.
+            let tm = self.value(mask);
+            let fits = match (&t, &tm) {
+                (Ty::Array(_, s), Ty::Array(DType::Bool, _) | Ty::Scalar(DType::Bool)) => {
+                    matches!(self.broadcast_all(&[&t, &tm], DType::Bool, c.e), Ty::Array(_, b) if b == *s)
+                }
+                _ => false,
+            };
+            if !fits && t != Ty::Error && tm != Ty::Error {
+                self.error(
+                    "E0503",
+                    format!("`sum`'s `where=` must be a bool array that broadcasts to {t}, found {tm}"),
+                    mask.span.clone(),
+                    "not a mask of `x`",
+                );
+                return Ty::Error;
+            }
+        }
         let Some(d) = t.dtype() else { return Ty::Error };
         if c.bad {
             return Ty::Error;

@@ -52,6 +52,12 @@ impl Lowerer<'_> {
         if let Some(v) = self.numpy_func(b, args, kwargs, ty, e)? {
             return Ok(vec![v]);
         }
+        if b == B::UnravelIndex {
+            return self.unravel_index(args, ty, e);
+        }
+        if let Some(v) = self.numpy_more(b, args, kwargs, ty, e)? {
+            return Ok(vec![v]);
+        }
         match b {
             B::Array | B::AsArray => return Ok(vec![self.array_call(&args[0], b == B::Array, ty)?]),
             B::Reshape | B::Ravel | B::Flatten => return Ok(vec![self.reshape_call(b, args, ty)?]),
@@ -112,6 +118,17 @@ impl Lowerer<'_> {
             | B::Searchsorted
             | B::Percentile
             | B::Quantile => unreachable!("lowered by `numpy_func`"),
+            B::Inner
+            | B::Vdot
+            | B::Kron
+            | B::Diag
+            | B::Trapezoid
+            | B::Cov
+            | B::Corrcoef
+            | B::UnravelIndex
+            | B::Gradient => {
+                unreachable!("lowered by `numpy_more`")
+            }
             B::Nonzero => unreachable!("lowered by `nonzero`"),
             B::Array | B::AsArray | B::Reshape | B::Ravel | B::Flatten => unreachable!("lowered above"),
             B::Zeros | B::Ones | B::Empty | B::Full | B::Random => self.creation(b, &vals, kwargs, ty)?,
@@ -126,6 +143,23 @@ impl Lowerer<'_> {
             B::Linspace => {
                 let endpoint = !matches!(Self::kwarg(kwargs, "endpoint").map(|e| &e.kind), Some(ExprKind::Bool(false)));
                 self.linspace(&vals, endpoint)
+            }
+            B::Logspace => {
+                // `power(base, linspace(start, stop, num, endpoint))`, NumPy's definition.
+                let endpoint = !matches!(Self::kwarg(kwargs, "endpoint").map(|e| &e.kind), Some(ExprKind::Bool(false)));
+                let num = match vals.get(2) {
+                    Some(&num) => num,
+                    None => self.i64_const(50),
+                };
+                let exponents = self.linspace(&[vals[0], vals[1], num], endpoint);
+                let base = match Self::kwarg(kwargs, "base") {
+                    Some(b) => {
+                        let b = self.expr(b)?;
+                        self.cast_scalar(b, DType::F64)
+                    }
+                    None => self.constant(Scalar::F64(10.0)),
+                };
+                self.array_op(ComputeFn::Binary(BinFn::Pow), vec![base, exponents], ty)?
             }
             B::Copy => self.fresh_copy(vals[0]),
             B::Transpose => {
@@ -250,7 +284,27 @@ impl Lowerer<'_> {
             B::Sum | B::Prod | B::Min | B::Max | B::Mean => {
                 let Some(kind) = reduce_kind(b) else { return Err(self.not_lowered(b, e)) };
                 let axes = self.axes_kwarg(kwargs, vals[0])?;
-                self.reduction(b == B::Mean, kind, vals[0], axes.as_deref(), ty, e)?
+                let mut x = vals[0];
+                if let Some(mask) = Self::kwarg(kwargs, "where") {
+                    // `sum(x, where=m)`: `sum(where(m, x, 0))`, NumPy's result.
+                    let m = self.expr(mask)?;
+                    let xty = self.ty_of(&args[0]).clone();
+                    let zero = self.constant(Scalar::I64(0).cast(xty.dtype().expect("checked: an array")));
+                    x = self.array_op(ComputeFn::Where, vec![m, x, zero], &xty)?;
+                }
+                match Self::kwarg(kwargs, "initial") {
+                    // `min(x, initial=v)`: the reduction's identity where it has no element, so no
+                    // emptiness check, then `minimum` with `v` (NumPy's `initial` takes part).
+                    Some(v) => {
+                        let v = self.expr(v)?;
+                        let v = self.cast_scalar(v, ty.dtype().expect("checked: numeric"));
+                        let r = self.reduction_of(kind, x, axes.as_deref(), ty, e, false)?;
+                        let r = if ty.is_array() { r } else { self.load_element(r) };
+                        let f = if kind == ReduceKind::Min { BinFn::Minimum } else { BinFn::Maximum };
+                        self.binary(f, r, v, ty)?
+                    }
+                    None => self.reduction(b == B::Mean, kind, x, axes.as_deref(), ty, e)?,
+                }
             }
         };
         Ok(vec![v])
@@ -420,7 +474,7 @@ impl Lowerer<'_> {
 
     /// `v` (of checked shape `shape`) in dtype `dt`: itself when it has that dtype, else a
     /// converted copy (`arr.copy` converts).
-    pub(super) fn converted(&mut self, v: ValueId, dt: DType, shape: &[Size]) -> LResult<ValueId> {
+    pub(crate) fn converted(&mut self, v: ValueId, dt: DType, shape: &[Size]) -> LResult<ValueId> {
         if self.f.ty(v).dtype() == dt {
             return Ok(v);
         }

@@ -98,11 +98,44 @@ impl Lowerer<'_> {
         ty: &Ty,
         e: &Expr,
     ) -> LResult<ValueId> {
+        let out = self.reduction_of(kind, x, axes, ty, e, true)?;
+        let dt = ty.dtype().unwrap();
+        let count = if mean {
+            let n = self.reduced_count(x, axes);
+            Some(self.cast_scalar(n, dt))
+        } else {
+            None
+        };
+        if ty.is_array() {
+            if let Some(n) = count {
+                self.emit(OpKind::Compute { func: ComputeFn::Binary(BinFn::Div), out, ins: vec![out, n] });
+            }
+            return Ok(out);
+        }
+        let s = self.load_element(out);
+        Ok(match count {
+            Some(n) => self.scalar_binary(BinFn::Div, s, n, dt),
+            None => s,
+        })
+    }
+
+    /// The reduction `kind` of `x` as [`reduction`](Self::reduction) describes it, without the
+    /// mean's division, as an array (0-d for a reduction of every element); `nonempty`: a `min`/`max` first checks at run time that it reduces some
+    /// element (NumPy's ValueError), else (an `initial=` follows) an empty one gives the identity.
+    pub(crate) fn reduction_of(
+        &mut self,
+        kind: ReduceKind,
+        x: ValueId,
+        axes: Option<&[usize]>,
+        ty: &Ty,
+        e: &Expr,
+        nonempty: bool,
+    ) -> LResult<ValueId> {
         if !self.f.ty(x).is_array() {
             return Err(self.error("E0911", &e.span, "reduction of a scalar", "reductions take an array"));
         }
         let dt = ty.dtype().unwrap();
-        if matches!(kind, ReduceKind::Min | ReduceKind::Max) {
+        if nonempty && matches!(kind, ReduceKind::Min | ReduceKind::Max) {
             // NumPy raises when `min`/`max` (no identity) reduce an empty axis or array.
             let n = self.reduced_count(x, axes);
             let zero = self.i64_const(0);
@@ -145,23 +178,7 @@ impl Lowerer<'_> {
             self.emit(OpKind::Compute { func: ComputeFn::Reduce(kind, step), out: next, ins: vec![out] });
             out = next;
         }
-        let count = if mean {
-            let n = self.reduced_count(x, axes);
-            Some(self.cast_scalar(n, dt))
-        } else {
-            None
-        };
-        if ty.is_array() {
-            if let Some(n) = count {
-                self.emit(OpKind::Compute { func: ComputeFn::Binary(BinFn::Div), out, ins: vec![out, n] });
-            }
-            return Ok(out);
-        }
-        let s = self.load_element(out);
-        Ok(match count {
-            Some(n) => self.scalar_binary(BinFn::Div, s, n, dt),
-            None => s,
-        })
+        Ok(out)
     }
 
     /// `(src, perm, a)` when `v` is `arr.transpose(src, perm)` of the current body and `a` is its
