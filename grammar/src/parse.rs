@@ -98,14 +98,11 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
                     span,
                     "not part of any token",
                 );
-                if text.starts_with('.') {
-                    // NumPy's `np.sum(x)`: the language has no modules.
-                    d.with_help("arrayc has no modules: write `sum(x)` for `np.sum(x)`")
-                } else if text.starts_with(['"', '\'']) {
-                    // NumPy's `side="right"`: keyword values are bare words.
+                if text.starts_with(['"', '\'']) {
+                    // A string literal that does not end on its line (the lexer's `Tok::Str`).
                     d.with_help(
-                        "arrayc has no string literals: a keyword's value is written bare, as `side=right` \
-                         for NumPy's `side=\"right\"` and `mode=same` for `mode='same'`",
+                        "a string literal ends on its line with the quote it starts with, and has no escapes: \
+                         `mode=\"same\"`, `'say \"hi\"'`",
                     )
                 } else {
                     d
@@ -119,7 +116,7 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
             )
             .with_help(
                 "the attributes are `x.T`, `x.shape[k]`, `x.ndim` and `x.size`; methods are called `x.sum()`; \
-                 arrayc has no modules: `np.add.reduce(x)` is `add.reduce(x)`",
+                 NumPy's ufunc methods are `np.add.reduce(x)` or `add.reduce(x)`",
             ),
             LexError::TupleLength { targets, values, span } => Diagnostic::error(
                 "E0106",

@@ -228,7 +228,6 @@ fn main(a: f64[4, 6]) -> (f64, f64, f64[4, 6]) {
         ("fn f(x: f64[n]) -> f64[2, 2] { return x.reshape(-1, -1); }", "E0412", "only specify one unknown"),
         ("fn f(x: f64[n]) -> f64[2, 2] { return x.reshape(-2, 2); }", "E0412", "negative size"),
         ("fn f(x: f64[n]) -> f64[2, 2] { return x.reshape(2.0, 2); }", "E0406", "must be an integer"),
-        ("fn ravel(x: f64) -> f64 { return x; }", "E0203", "ravel"),
         ("fn f(x: f64[n]) -> f64 { return x.sort()[0]; }", "E0207", "not supported yet"),
     ],
 )

@@ -179,7 +179,6 @@ def test_convolve_of_a_large_array_with_a_kernel(tmp_path):
         ("fn f(x: bool[n], v: f64[k]) -> f64[?] { return convolve(x, v); }", "E0503", "1-d numeric arrays"),
         ("fn f(x: f64[n], v: f64[k]) -> f64[?] { return convolve(x, v, mode=middle); }", "E0503", "`full`, `same` or"),
         ("fn f(x: f64[n], v: f64[0]) -> f64[?] { return convolve(x, v); }", "E0503", "empty"),
-        ("fn normal(x: f64) -> f64 { return x; }", "E0203", "normal"),
     ],
 )
 def test_checker_errors(src, code, words, tmp_path):
@@ -293,8 +292,6 @@ def test_argsort_of_distinct_keys_is_numpys_default(tmp_path):
         ("fn f(x: f64[n, m]) -> f64[n, m] { return sort(x, axis=2); }", "E0405", "axis 2 is out of range"),
         ("fn f(x: f64[n]) -> i64[n] { return argsort(x, axis=-2); }", "E0405", "out of range"),
         ("fn f(x: f64[n]) -> f64[n] { return x.sort(); }", "E0207", "sorts in place"),
-        ("fn sort(x: f64) -> f64 { return x; }", "E0203", "sort"),
-        ("fn argsort(x: f64) -> f64 { return x; }", "E0203", "argsort"),
     ],
 )
 def test_sort_checker_errors(src, code, words, tmp_path):
