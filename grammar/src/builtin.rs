@@ -286,6 +286,9 @@ impl Builtin {
             "@" => Some(Builtin::Dot),
             _ if name.starts_with('.') => crate::methods::method_builtin(&name[1..]),
             "around" => Some(Builtin::Round),
+            "amax" => Some(Builtin::Max),
+            "amin" => Some(Builtin::Min),
+            "absolute" => Some(Builtin::Abs),
             _ => TABLE.iter().find(|r| r.name == name).map(|r| r.builtin),
         }
     }

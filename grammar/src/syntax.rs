@@ -161,6 +161,50 @@ pub fn positional_axis(func: &Ident, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ide
     }
 }
 
+/// NumPy's ufuncs that are Python's operators, called as functions: `np.add(a, b)` is `a + b`,
+/// `np.negative(x)` is `-x`, and so on (same dtypes, broadcasting and errors as the operator). The
+/// call's kind when `name` (without `np.`) is one of them, with its operands and no keyword.
+fn operator_ufunc(name: &str, args: &mut Vec<Expr>, kwargs: &[(Ident, Expr)]) -> Option<ExprKind> {
+    use crate::ast::UnOp;
+    let binary = match name {
+        "add" => Some(BinOp::Add),
+        "subtract" => Some(BinOp::Sub),
+        "multiply" => Some(BinOp::Mul),
+        "divide" | "true_divide" => Some(BinOp::Div),
+        "floor_divide" => Some(BinOp::FloorDiv),
+        "mod" | "remainder" => Some(BinOp::Rem),
+        "equal" => Some(BinOp::Eq),
+        "not_equal" => Some(BinOp::Ne),
+        "less" => Some(BinOp::Lt),
+        "less_equal" => Some(BinOp::Le),
+        "greater" => Some(BinOp::Gt),
+        "greater_equal" => Some(BinOp::Ge),
+        "bitwise_and" => Some(BinOp::And),
+        "bitwise_or" => Some(BinOp::Or),
+        "bitwise_xor" => Some(BinOp::Xor),
+        "left_shift" => Some(BinOp::Shl),
+        "right_shift" => Some(BinOp::Shr),
+        _ => None,
+    };
+    let unary = match name {
+        "negative" => Some(UnOp::Neg),
+        "invert" | "bitwise_not" => Some(UnOp::Not),
+        _ => None,
+    };
+    if !kwargs.is_empty() {
+        return None;
+    }
+    match (binary, unary, args.len()) {
+        (Some(op), _, 2) => {
+            let b = args.pop()?;
+            let a = args.pop()?;
+            Some(ExprKind::Binary(op, Box::new(a), Box::new(b)))
+        }
+        (_, Some(op), 1) => Some(ExprKind::Unary(op, Box::new(args.pop()?))),
+        _ => None,
+    }
+}
+
 /// NumPy's positional spellings ([`positional_axis`]) in the calls of plain names, once the whole
 /// program is parsed: a call of a function of the program keeps its arguments as written (the
 /// function shadows the builtin of its name, [`crate::builtin`]), any other is a builtin's. (The
@@ -172,6 +216,9 @@ pub fn bare_calls(program: &mut Program) {
             if let ExprKind::Call { func, args, kwargs } = &mut e.kind {
                 if may_name_a_function(&func.name) && !functions.contains(&func.name) {
                     positional_axis(func, args, kwargs);
+                    if let Some(kind) = operator_ufunc(&func.name, args, kwargs) {
+                        e.kind = kind;
+                    }
                 }
             }
         });
@@ -284,7 +331,11 @@ pub fn method_call(
         let cast = arrayc_core::dtype::DType::from_numpy_name(&name.name).map(|d| d.name());
         let func = Ident { name: qualified(cast.unwrap_or(&name.name)), span: name.span };
         positional_axis(&func, &mut args, &mut kwargs);
-        return Ok(Expr { id: base.id, kind: ExprKind::Call { func, args, kwargs }, span });
+        let kind = match operator_ufunc(&name.name, &mut args, &kwargs) {
+            Some(kind) => kind,
+            None => ExprKind::Call { func, args, kwargs },
+        };
+        return Ok(Expr { id: base.id, kind, span });
     }
     if let ExprKind::Var(m) = &base.kind {
         if m.name == LINALG {

@@ -776,3 +776,27 @@ def test_bool_arithmetic_matches_numpy(target, tmp_path):
         np.testing.assert_array_equal(got, w)
     bad = check_source("fn main(a: bool[3]) -> bool[3] {\n    return a - a;\n}\n", tmp_path)
     assert bad.returncode == 1 and "E0301" in bad.stderr and "a ^ b" in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_operator_ufuncs_as_functions_match_numpy(target, tmp_path):
+    """NumPy's operator ufuncs called as functions (`np.add`, `np.true_divide`, `np.remainder`,
+    `np.greater_equal`, `np.left_shift`, `np.invert`, ...), bare or with `np.`, and `amax`, `amin`,
+    `absolute`, against NumPy: values and dtypes."""
+    exprs = ["np.add(v, 1.0)", "np.subtract(i, 1)", "np.multiply(v, 2)", "np.divide(i, 2)", "np.true_divide(i, 4)",
+             "np.floor_divide(i, 3)", "np.mod(i, 3)", "np.remainder(v, -0.75)", "np.negative(v)", "np.invert(i)",
+             "np.equal(i, 3)", "np.not_equal(i, 3)", "np.less(v, 0)", "np.less_equal(v, 0)", "np.greater(v, 0)",
+             "np.greater_equal(v, 0)", "np.bitwise_and(i, 6)", "np.bitwise_or(i, 6)", "np.bitwise_xor(i, 6)",
+             "np.left_shift(i, 2)", "np.right_shift(i, 1)", "np.amax(v)", "np.amin(i)", "np.absolute(v)"]
+    v = np.array([1.5, -2.25, 0.0, 3.0])
+    i = np.array([-7, 3, 0, 5])
+    want = [eval(e, {"np": np, "v": v, "i": i}) for e in exprs]
+    types = [("bool" if w.dtype == bool else {"float64": "f64", "int64": "i64"}[str(w.dtype)]) + ("[4]" if w.ndim else "")
+             for w in map(np.asarray, want)]
+    body = ", ".join(e if k % 2 else e.removeprefix("np.") for k, e in enumerate(exprs))
+    src = f"fn main(v: f64[4], i: i64[4]) -> ({', '.join(types)}) {{\n    return ({body});\n}}\n"
+    proc, res = run_source(src, {"v": v, "i": i}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    for got, w, e in zip(res, want, exprs):
+        assert got.dtype == np.asarray(w).dtype, e
+        np.testing.assert_array_equal(got, w, err_msg=e)
