@@ -8,12 +8,16 @@ The specialised partition is chosen for the argument values (`arrayc run --arg .
 one with sizes as symbols (`--generic`: `arrayc build` executables and `--lib`).
 
 Usage: python3 benchmarks/generic_kernels.py [--quick] [--only NAME ...] [--binary PATH ...]
+                                             [--time ROUNDS]
 Each `--binary` (default: `target/release/arrayc`, or `$ARRAYC`) adds a column pair, so an old
 binary copy and the new one are compared in one run. Prints a Markdown table; `--json` prints
-the counts as JSON instead.
+the counts as JSON instead. `--time ROUNDS` also times the run phase (`arrayc run --time`,
+JIT excluded) of each binary, specialised (`--arg ...`) and `--generic`, interleaved in
+rounds (every configuration once per round), and reports medians in milliseconds.
 """
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -46,9 +50,12 @@ def main():
     ap.add_argument("--only", nargs="*", help="benchmark names (default: suite.corpus())")
     ap.add_argument("--binary", action="append", help="arrayc binaries to compare (default: $ARRAYC)")
     ap.add_argument("--json", action="store_true", help="print JSON instead of a Markdown table")
+    ap.add_argument("--time", type=int, default=0, metavar="ROUNDS", help="also time the run phase")
     opts = ap.parse_args()
     binaries = opts.binary or [str(harness.ARRAYC)]
     names = opts.only or suite.corpus()
+    if opts.time:
+        return time_runs(binaries, names, opts)
     rows = {}
     for name in names:
         bench = suite.load(name)
@@ -63,6 +70,24 @@ def main():
     print("|---|" + "---|---|" * len(binaries))
     for name, counts in rows.items():
         print(f"| {name} | " + " | ".join(f"{s} | {g}" for s, g in counts) + " |")
+
+
+def time_runs(binaries, names, opts):
+    """Median run-phase milliseconds per benchmark, binary and partition, interleaved."""
+    configs = [(b, g) for b in binaries for g in (False, True)]
+    print("| benchmark | " + " | ".join(f"{'generic' if g else 'specialised'} ({b}) ms" for b, g in configs) + " |")
+    print("|---|" + "---|" * len(configs))
+    for name in names:
+        bench = suite.load(name)
+        args = dict(bench.SMALL if opts.quick else bench.LARGE)
+        times = {c: [] for c in configs}
+        for r in range(opts.time):
+            for b, g in configs:
+                harness.ARRAYC = type(harness.ARRAYC)(b)
+                t = harness.run_arrayc(bench.PROGRAM, bench.ENTRY, args, extra=("--generic",) if g else ())
+                times[(b, g)].append(t["time_s"] * 1e3)
+                print(f"  {name} {b} generic={g} round {r + 1}: {times[(b, g)][-1]:.0f} ms", file=sys.stderr, flush=True)
+        print(f"| {name} | " + " | ".join(f"{statistics.median(times[c]):.0f}" for c in configs) + " |", flush=True)
 
 
 if __name__ == "__main__":
