@@ -133,7 +133,13 @@ pub fn darte() -> Region {
     }
     let v = |nm: &str| View::range(ids[nm], 0, n.clone());
     let e = |off: i64| View::range(ids["E"], off, n.clone());
-    let arev = View { base: ids["A"], offset: &n - &one, shape: vec![n.clone()], strides: vec![SymExpr::constant(-1)] };
+    let arev = View {
+        base: ids["A"],
+        offset: &n - &one,
+        shape: vec![n.clone()],
+        strides: vec![SymExpr::constant(-1)],
+        facts: Default::default(),
+    };
     r.push(Op::elementwise("A=E(0:N-1)", vec![v("A")], vec![e(0)]));
     r.push(Op::elementwise("B=A*2+3", vec![v("B")], vec![v("A")]).with_new(&[ids["B"]]));
     r.push(Op::elementwise("C=B+99", vec![v("C")], vec![v("B")]).with_new(&[ids["C"]]));
@@ -815,6 +821,7 @@ fn cview(offset: i64, shape: &[i64], strides: &[i64]) -> region::View {
         offset: c(&offset),
         shape: shape.iter().map(c).collect(),
         strides: strides.iter().map(c).collect(),
+        facts: Default::default(),
     }
 }
 

@@ -42,12 +42,14 @@ fn hash_structure<H: Hasher>(region: &Region, h: &mut H) {
     let mut bindings: Vec<(&String, &i64)> = region.bindings.iter().collect();
     bindings.sort();
     bindings.hash(h);
+    region.facts.hash(h);
     let hv = |v: &View, canon: &mut HashMap<BaseId, u32>, h: &mut H| {
         id(v.base, canon).hash(h);
         region.base_sizes.get(&v.base).hash(h);
         v.offset.hash(h);
         v.shape.hash(h);
         v.strides.hash(h);
+        v.facts.hash(h);
     };
     region.ops.len().hash(h);
     for op in &region.ops {

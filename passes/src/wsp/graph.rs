@@ -3,7 +3,7 @@
 //! edges `E_f` (Def. 12 plus iteration-space and reduction rules).
 use super::bitset::BitSet;
 use super::region::{OpKind, Region};
-use super::view::{relation, same_space, Relation};
+use super::view::{relation_in, same_space, Relation};
 use petgraph::graph::{DiGraph, NodeIndex};
 
 /// Why a dependency edge exists.
@@ -32,6 +32,7 @@ impl WspGraph {
     pub fn build(region: &Region) -> WspGraph {
         let n = region.ops.len();
         let b = &region.bindings;
+        let facts = &region.facts;
         let mut dag = DiGraph::new();
         let nodes: Vec<NodeIndex> = (0..n).map(|i| dag.add_node(i)).collect();
         let mut succ = vec![BitSet::new(n); n];
@@ -43,7 +44,7 @@ impl WspGraph {
             for i in 0..j {
                 let (a, c) = (&ops[i], &ops[j]);
                 let ov = |xs: &[super::View], ys: &[super::View]| {
-                    xs.iter().any(|x| ys.iter().any(|y| relation(x, y, b) != Relation::Disjoint))
+                    xs.iter().any(|x| ys.iter().any(|y| relation_in(x, y, b, facts) != Relation::Disjoint))
                 };
                 // Data dependencies: RAW, WAR, WAW.
                 let data = ov(&a.outs, &c.ins)
@@ -107,9 +108,10 @@ impl WspGraph {
 /// results and any op that does not touch them.
 pub fn fusible(region: &Region, i: usize, j: usize) -> bool {
     let b = &region.bindings;
+    let facts = &region.facts;
     let (f, g) = (&region.ops[i], &region.ops[j]);
     let touches = |x: &[super::View], y: &[super::View]| {
-        x.iter().any(|v| y.iter().any(|w| relation(v, w, b) != Relation::Disjoint))
+        x.iter().any(|v| y.iter().any(|w| relation_in(v, w, b, facts) != Relation::Disjoint))
     };
     match (&f.kind, &g.kind) {
         // An exchange announces, before its block's kernel, the reads of other ranks' rows that
@@ -137,7 +139,7 @@ pub fn fusible(region: &Region, i: usize, j: usize) -> bool {
         (OpKind::Scan { axis: af }, OpKind::Scan { axis: ag }) if af != ag => return false,
         _ => {}
     }
-    let bad = |o: &super::View, x: &super::View| relation(o, x, b) == Relation::Overlap;
+    let bad = |o: &super::View, x: &super::View| relation_in(o, x, b, facts) == Relation::Overlap;
     // Def. 12: a written view may only meet an identical view in the other op.
     for o in &f.outs {
         if g.ins.iter().chain(&g.outs).any(|x| bad(o, x)) {
@@ -156,16 +158,16 @@ pub fn fusible(region: &Region, i: usize, j: usize) -> bool {
     }
     let consumes = |r: &super::Op, c: &super::Op| {
         matches!(r.kind, OpKind::Reduction { .. })
-            && r.outs.iter().any(|o| c.ins.iter().any(|x| relation(o, x, b) != Relation::Disjoint))
+            && r.outs.iter().any(|o| c.ins.iter().any(|x| relation_in(o, x, b, facts) != Relation::Disjoint))
     };
     // A scatter writes its target anywhere: never in one block with another use of it.
     let scatters_used = |x: &super::Op, u: &super::Op| {
         x.kind == OpKind::Scatter
-            && u.ins.iter().chain(&u.outs).any(|v| relation(&x.outs[0], v, b) != Relation::Disjoint)
+            && u.ins.iter().chain(&u.outs).any(|v| relation_in(&x.outs[0], v, b, facts) != Relation::Disjoint)
     };
     // A gather reads its gathered array anywhere: never in one block with a write to it.
     let gathers_written = |x: &super::Op, w: &super::Op| {
-        x.kind == OpKind::Gather && w.outs.iter().any(|o| relation(o, &x.ins[0], b) != Relation::Disjoint)
+        x.kind == OpKind::Gather && w.outs.iter().any(|o| relation_in(o, &x.ins[0], b, facts) != Relation::Disjoint)
     };
     !(consumes(f, g)
         || consumes(g, f)

@@ -15,6 +15,7 @@ pub mod bitset;
 pub mod cache;
 pub mod cost;
 pub mod graph;
+pub mod prove;
 pub mod region;
 pub mod sym;
 pub mod view;
@@ -23,5 +24,5 @@ pub use algo::{solve, solve_problem, Algorithm, Budget, Problem, Solution, Stats
 pub use cache::{disk_key, structural_hash, PartitionCache};
 pub use cost::{model_by_name, Bohrium, Cost, CostModel, Gpu, MaxContract, MaxLocality, Robinson, MODEL_NAMES};
 pub use graph::WspGraph;
-pub use region::{BaseId, Op, OpKind, Region, View};
+pub use region::{BaseId, Op, OpKind, Region, View, ViewFacts};
 pub use sym::SymExpr;

@@ -16,20 +16,55 @@ pub struct View {
     pub offset: SymExpr,
     pub shape: Vec<SymExpr>,
     pub strides: Vec<SymExpr>,
+    /// What [`super::view::relation`] may assume of the symbols, and must prove, to decide two
+    /// symbolic views disjoint (empty for a view that is exactly its form, as a whole base).
+    pub facts: ViewFacts,
+}
+
+/// Conditions on the symbols of a symbolic [`View`], each a polynomial meaning `p >= 0`.
+///
+/// The form of a view made by indexing assumes in-range bounds (the checker's rule); NumPy clips
+/// slice bounds and wraps negative indices, so where a bound is out of range the form and the
+/// real view differ. Identity of two forms is safe without these conditions (equal forms are the
+/// same view); a claim of disjointness is not.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct ViewFacts {
+    /// True whenever the view exists: the program made it without an index error (an integer
+    /// index `i` of an axis of `d`: `d - 1 - i >= 0` and `d + i >= 0`).
+    pub valid: Vec<SymExpr>,
+    /// Sufficient for the form to be the real view, as a set of elements (a slice bound inside
+    /// its axis, a symbolic index non-negative). A constant `-1` here: never known exact (an
+    /// opaque view).
+    pub exact_if: Vec<SymExpr>,
+}
+
+impl ViewFacts {
+    /// The conditions of a view never known to be exact (opaque layouts).
+    pub fn never_exact() -> ViewFacts {
+        ViewFacts { valid: vec![], exact_if: vec![SymExpr::constant(-1)] }
+    }
 }
 
 impl View {
     /// Contiguous 1-d view `base[offset .. offset+len]`.
     pub fn range(base: BaseId, offset: impl Into<SymExpr>, len: impl Into<SymExpr>) -> View {
-        View { base, offset: offset.into(), shape: vec![len.into()], strides: vec![SymExpr::constant(1)] }
+        View {
+            base,
+            offset: offset.into(),
+            shape: vec![len.into()],
+            strides: vec![SymExpr::constant(1)],
+            facts: ViewFacts::default(),
+        }
     }
-    /// Row-major contiguous view of a whole base of the given shape.
+    /// Row-major contiguous view of a whole base of the given shape; its facts: every size is
+    /// non-negative (an array of a negative size is an error where it is made).
     pub fn full(base: BaseId, shape: Vec<SymExpr>) -> View {
         let mut strides = vec![SymExpr::constant(1); shape.len()];
         for d in (0..shape.len().saturating_sub(1)).rev() {
             strides[d] = &strides[d + 1] * &shape[d + 1];
         }
-        View { base, offset: SymExpr::constant(0), shape, strides }
+        let valid = shape.iter().filter(|d| !d.is_const()).cloned().collect();
+        View { base, offset: SymExpr::constant(0), shape, strides, facts: ViewFacts { valid, exact_if: vec![] } }
     }
     /// Number of elements (product of the shape).
     pub fn elems(&self) -> SymExpr {
@@ -231,6 +266,12 @@ pub struct Region {
     pub base_sizes: HashMap<BaseId, SymExpr>,
     pub base_names: HashMap<BaseId, String>,
     pub bindings: HashMap<String, i64>,
+    /// Facts of the symbols (each `p >= 0`) that hold wherever the region runs to its end: the
+    /// [`ViewFacts::valid`] of every view of its operations. A region is straight-line code, so
+    /// where one of its views cannot be made (an index out of range) the run stops there with an
+    /// error, and what its earlier kernels computed is not a result (as when fusion moves an
+    /// operation past a failing one today). [`super::view::relation_in`] may assume them.
+    pub facts: Vec<SymExpr>,
 }
 
 impl Region {

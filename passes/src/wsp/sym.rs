@@ -17,7 +17,7 @@ use std::ops::{Add, Mul, Neg, Sub};
 pub const MAX_WEIGHT: usize = 64;
 
 /// A factor of a monomial.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Atom {
     /// A named symbol (`n_0`, `dim(x_0,1)`).
     Sym(String),
@@ -166,6 +166,41 @@ impl SymExpr {
             all.insert(m.clone(), default);
         }
         (sub.eval(&all).unwrap_or(0), missing)
+    }
+    /// The terms: each monomial (sorted atoms, `[]` for the constant) with its non-zero coefficient.
+    pub fn terms(&self) -> impl Iterator<Item = (&Monomial, i64)> {
+        self.terms.iter().map(|(m, &c)| (m, c))
+    }
+    /// The coefficient of `mono` (0 where it does not occur).
+    pub fn coefficient(&self, mono: &Monomial) -> i64 {
+        self.terms.get(mono).copied().unwrap_or(0)
+    }
+    /// The distinct atoms of the top-level monomials (a ceiling division counts as one atom; its
+    /// numerator is not entered), sorted.
+    pub fn atoms(&self) -> Vec<Atom> {
+        let mut out: Vec<Atom> = self.terms.keys().flatten().cloned().collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+    /// The polynomial with every top-level atom `x` replaced by `f(x)` where that is `Some`
+    /// (products expanded; a ceiling division is replaced whole, its numerator not entered).
+    pub fn map_atoms(&self, f: &mut impl FnMut(&Atom) -> Option<SymExpr>) -> SymExpr {
+        let mut out = SymExpr::default();
+        for (mono, &c) in &self.terms {
+            let mut term = SymExpr::constant(c);
+            let mut rest = vec![];
+            for a in mono {
+                match f(a) {
+                    Some(e) => term = &term * &e,
+                    None => rest.push(a.clone()),
+                }
+            }
+            let mut kept = SymExpr::default();
+            kept.add_term(rest, 1);
+            out = out + &term * &kept;
+        }
+        out
     }
     fn add_term(&mut self, mono: Monomial, c: i64) {
         if c == 0 {

@@ -4,7 +4,7 @@
 //! Exact when offsets/shapes/strides are constant after substituting the region's `bindings`
 //! (element enumeration up to [`ENUM_LIMIT`] elements, interval reasoning beyond); conservative
 //! (overlap assumed) when symbolic and not provably identical.
-use super::region::View;
+use super::region::{View, ViewFacts};
 use super::sym::SymExpr;
 use arrayc_core::shape::element_range;
 use std::collections::HashMap;
@@ -174,6 +174,173 @@ fn same_strides_disjoint(diff: i64, sa: &[i64], sb: &[i64], strides: &[i64]) -> 
     solve(0, diff, &dims, &reach, &mut nodes, NODE_LIMIT).map(|shared| !shared)
 }
 
+/// The largest number of small values of a view pair's one symbol that [`symbolic_disjoint`]
+/// checks one by one, below the value from which its proof holds.
+pub const SYMBOLIC_ENUM_VALUES: i64 = 16;
+
+/// Are two symbolic views of one base disjoint for every value of the symbols? `true` only when
+/// proven ([`super::prove::Prover`]); `false` means "maybe not".
+///
+/// Hypotheses: `facts` and that both views exist ([`ViewFacts::valid`]). Under them alone the
+/// forms must be the real views ([`ViewFacts::exact_if`]); then an empty form is an empty view,
+/// which touches nothing, and under the further hypothesis that every extent is at least 1 the
+/// proof needs one of:
+/// * *intervals*: with every stride's sign proven, the first element of one view comes after the
+///   last of the other (rows `[0, n)` and `[n, 2n)`; `H[0, :]` and `H[1:, 1:-1]`);
+/// * *columns*: for a modulus `P = x + c` (a stride that is a symbol plus a constant, the row length
+///   of a row-major base), every stride of both views is a constant multiple of `P` (rows) or a
+///   constant (columns), the offsets' remainders `r` (the offset at `x = -c`), plus a whole number of rows
+///   and the column dimensions, stay within `[0, P - 1]` in both views, and those column ranges are disjoint
+///   intervals. Every element `e` of either view is then `row * P + col` with `col = e mod P`, so
+///   disjoint columns are disjoint elements (`H[:, 0]`, `H[:, 1]`, `H[:, n + 1]` and
+///   `H[1:, 1:-1]` of an `(n+2) x (n+2)` grid).
+///
+/// Where the proof fails and the pair has one symbol `s` with a lower bound `lo`, it is retried
+/// under `s >= t` for `t` up to `lo + SYMBOLIC_ENUM_VALUES`, and the values `lo .. t` are checked
+/// one by one with the concrete [`relation`] (`H[:, 0]` and `H[:, 1]` at `n = -1`: a 1 x 1 grid).
+pub fn symbolic_disjoint(a: &View, b: &View, facts: &[SymExpr]) -> bool {
+    if a.base != b.base {
+        return true;
+    }
+    let hyps: Vec<SymExpr> = a.facts.valid.iter().chain(&b.facts.valid).chain(facts).cloned().collect();
+    let nonempty: Vec<SymExpr> = a.shape.iter().chain(&b.shape).map(|d| d - &SymExpr::constant(1)).collect();
+    if decide(a, b, &hyps, &nonempty) {
+        return true;
+    }
+    let mut syms: Vec<String> = [a, b]
+        .iter()
+        .flat_map(|v| v.shape.iter().chain(&v.strides).chain(std::iter::once(&v.offset)).chain(&v.facts.exact_if))
+        .flat_map(|e| e.symbols())
+        .collect();
+    syms.sort();
+    syms.dedup();
+    let [s] = syms.as_slice() else { return false };
+    let x = SymExpr::sym(s);
+    // From the hypotheses alone: below it a view's form may be empty where the view is not.
+    let Some(lo) = super::prove::Prover::new(&hyps).lower_bound(&super::sym::Atom::Sym(s.clone())) else {
+        return false;
+    };
+    let at = |v: i64| {
+        let b1 = HashMap::from([(s.clone(), v)]);
+        let val = |e: &SymExpr| e.eval(&b1);
+        // No such pair at this value (a view that cannot exist, or an empty one): nothing to
+        // check. (A fact of other symbols cannot be evaluated: left out, which only checks more.)
+        if hyps.iter().filter_map(val).any(|h| h < 0) {
+            return true;
+        }
+        a.facts.exact_if.iter().chain(&b.facts.exact_if).all(|g| val(g).is_some_and(|g| g >= 0))
+            && relation(a, b, &b1) == Relation::Disjoint
+    };
+    let mut checked = lo;
+    for t in lo.saturating_add(1)..=lo.saturating_add(SYMBOLIC_ENUM_VALUES) {
+        if !at(checked) {
+            return false;
+        }
+        checked = t;
+        let mut h = hyps.clone();
+        h.push(&x - &SymExpr::constant(t));
+        if decide(a, b, &h, &nonempty) {
+            return true;
+        }
+    }
+    false
+}
+
+/// [`symbolic_disjoint`]'s proof under `hyps`, without the enumeration: the forms are the views
+/// under `hyps` alone (a form may be empty where the view is not), and disjoint where moreover
+/// both are `nonempty` (where the forms are the views, an empty form is an empty view).
+fn decide(a: &View, b: &View, hyps: &[SymExpr], nonempty: &[SymExpr]) -> bool {
+    if !super::prove::Prover::new(hyps).all_nonneg(a.facts.exact_if.iter().chain(&b.facts.exact_if)) {
+        return false;
+    }
+    let all: Vec<SymExpr> = hyps.iter().chain(nonempty).cloned().collect();
+    let p = super::prove::Prover::new(&all);
+    let one = SymExpr::constant(1);
+    let apart = |lo_a: &SymExpr, hi_a: &SymExpr, lo_b: &SymExpr, hi_b: &SymExpr| {
+        p.nonneg(&(&(lo_b - hi_a) - &one)) || p.nonneg(&(&(lo_a - hi_b) - &one))
+    };
+    // The first and last element of a view along the dimensions `dims` (extent, stride) from `start`.
+    let span = |start: &SymExpr, dims: &[(SymExpr, SymExpr)]| -> Option<(SymExpr, SymExpr)> {
+        let (mut lo, mut hi) = (start.clone(), start.clone());
+        for (n, st) in dims {
+            let reach = &(n - &one) * st;
+            if p.nonneg(st) {
+                hi = hi + reach;
+            } else if p.nonneg(&-st.clone()) {
+                lo = lo + reach;
+            } else {
+                return None;
+            }
+        }
+        Some((lo, hi))
+    };
+    let dims = |v: &'_ View| -> Vec<(SymExpr, SymExpr)> {
+        v.shape
+            .iter()
+            .zip(&v.strides)
+            .filter(|(n, st)| n.as_const() != Some(1) && st.as_const() != Some(0))
+            .map(|(n, st)| (n.clone(), st.clone()))
+            .collect()
+    };
+    let (da, db) = (dims(a), dims(b));
+    if let (Some((la, ha)), Some((lb, hb))) = (span(&a.offset, &da), span(&b.offset, &db)) {
+        if apart(&la, &ha, &lb, &hb) {
+            return true;
+        }
+    }
+    // Columns modulo a row length P = x + c.
+    let mut moduli: Vec<(SymExpr, super::sym::Atom, SymExpr)> = vec![];
+    for (_, st) in da.iter().chain(&db) {
+        let atoms = st.atoms();
+        if let [x] = atoms.as_slice() {
+            let c = st.coefficient(&vec![]);
+            if st.coefficient(&vec![x.clone()]) == 1 && st.terms().count() == 1 + usize::from(c != 0) {
+                let m = (st.clone(), x.clone(), SymExpr::constant(c));
+                if !moduli.contains(&m) {
+                    moduli.push(m);
+                }
+            }
+        }
+    }
+    for (modulus, x, c) in moduli {
+        if !p.nonneg(&(&modulus - &one)) {
+            continue;
+        }
+        // A view's column dimensions and remainder, or None if a stride is neither a constant
+        // multiple of P nor a constant.
+        let columns = |v: &View, d: &[(SymExpr, SymExpr)]| -> Option<(SymExpr, Vec<(SymExpr, SymExpr)>)> {
+            let mut cols = vec![];
+            for (n, st) in d {
+                if st.is_const() {
+                    cols.push((n.clone(), st.clone()));
+                    continue;
+                }
+                let k = st.coefficient(&vec![x.clone()]);
+                if st != &(&modulus * &SymExpr::constant(k)) {
+                    return None;
+                }
+            }
+            let r = v.offset.map_atoms(&mut |y| (y == &x).then(|| -c.clone()));
+            Some((r, cols))
+        };
+        let (Some((ra, ca)), Some((rb, cb))) = (columns(a, &da), columns(b, &db)) else { continue };
+        // The column range of a view: its remainder plus a whole number of rows (`H[:, n]`:
+        // remainder -2, column n = -2 + P), within [0, P - 1].
+        let last = &modulus - &one;
+        let within = |r: &SymExpr, cols: &[(SymExpr, SymExpr)]| {
+            [0, 1, -1, 2, -2].into_iter().find_map(|k| {
+                let (lo, hi) = span(&(r + &(&modulus * &SymExpr::constant(k))), cols)?;
+                p.all_nonneg([&lo, &(&last - &hi)]).then_some((lo, hi))
+            })
+        };
+        let (Some((la, ha)), Some((lb, hb))) = (within(&ra, &ca), within(&rb, &cb)) else { continue };
+        if apart(&la, &ha, &lb, &hb) {
+            return true;
+        }
+    }
+    false
+}
+
 /// Symbolic identity: same base and equal offset/shape/strides after substitution.
 pub fn identical(a: &View, b: &View, bindings: &HashMap<String, i64>) -> bool {
     if a.base != b.base || a.shape.len() != b.shape.len() {
@@ -187,6 +354,12 @@ pub fn identical(a: &View, b: &View, bindings: &HashMap<String, i64>) -> bool {
 
 /// Classify two views (Def. 11: "overlapping arrays ... point to some of the same elements").
 pub fn relation(a: &View, b: &View, bindings: &HashMap<String, i64>) -> Relation {
+    relation_in(a, b, bindings, &[])
+}
+
+/// [`relation`] where `facts` (each `p >= 0`, [`super::Region::facts`]) hold: symbolic views
+/// are decided by [`symbolic_disjoint`] under them.
+pub fn relation_in(a: &View, b: &View, bindings: &HashMap<String, i64>, facts: &[SymExpr]) -> Relation {
     if a.base != b.base {
         return Relation::Disjoint;
     }
@@ -194,7 +367,18 @@ pub fn relation(a: &View, b: &View, bindings: &HashMap<String, i64>) -> Relation
         return Relation::Identical;
     }
     let (Some(ca), Some(cb)) = (concrete(a, bindings), concrete(b, bindings)) else {
-        return Relation::Overlap; // conservative
+        let sub = |v: &View| View {
+            base: v.base,
+            offset: v.offset.substitute(bindings),
+            shape: v.shape.iter().map(|e| e.substitute(bindings)).collect(),
+            strides: v.strides.iter().map(|e| e.substitute(bindings)).collect(),
+            facts: ViewFacts {
+                valid: v.facts.valid.iter().map(|e| e.substitute(bindings)).collect(),
+                exact_if: v.facts.exact_if.iter().map(|e| e.substitute(bindings)).collect(),
+            },
+        };
+        let facts: Vec<SymExpr> = facts.iter().map(|e| e.substitute(bindings)).collect();
+        return if symbolic_disjoint(&sub(a), &sub(b), &facts) { Relation::Disjoint } else { Relation::Overlap };
     };
     let (Some(ia), Some(ib)) = (element_range(ca.0, &ca.1, &ca.2), element_range(cb.0, &cb.1, &cb.2)) else {
         return Relation::Disjoint; // an empty view touches nothing

@@ -17,7 +17,7 @@
 //! constants too.
 
 use super::KnownArg;
-use crate::wsp::{self, BaseId, SymExpr};
+use crate::wsp::{self, BaseId, SymExpr, ViewFacts};
 use arrayc_core::semantics::{scalar_binary, scalar_unary};
 use arrayc_core::shape::SymbolicSize;
 use arrayc_dialect::ir::{BinFn, Body, ComputeFn, Func, IndexEntry, OpKind, Scalar, Type, ValueId};
@@ -34,6 +34,9 @@ pub struct Symbols {
     base_names: HashMap<BaseId, String>,
     /// Scalar values known at compile time.
     consts: HashMap<ValueId, Scalar>,
+    /// Booleans that are an equality of two sizes, `x == y` (the lowering's run-time broadcast
+    /// `select(x == 1, y, x)`).
+    eqs: HashMap<ValueId, (SymExpr, SymExpr)>,
     fresh: u32,
     /// The one base of every array from outside the function's own allocations (see [`Symbols::base`]).
     outside: Option<BaseId>,
@@ -121,11 +124,7 @@ impl Symbols {
     fn set_whole_base(&mut self, v: ValueId, base: BaseId, shape: Vec<SymExpr>) {
         let total = shape.iter().fold(SymExpr::constant(1), |acc, s| acc * s.clone());
         self.base_sizes.insert(base, total);
-        let mut strides = vec![SymExpr::constant(1); shape.len()];
-        for d in (0..shape.len().saturating_sub(1)).rev() {
-            strides[d] = strides[d + 1].clone() * shape[d + 1].clone();
-        }
-        self.views.insert(v, wsp::View { base, offset: SymExpr::constant(0), shape, strides });
+        self.views.insert(v, wsp::View::full(base, shape));
     }
 
     fn record(&mut self, f: &Func, v: ValueId, s: Scalar) {
@@ -190,6 +189,7 @@ impl Symbols {
             offset: SymExpr::sym(&format!("off({n})")),
             shape: (0..rank).map(|k| SymExpr::sym(&format!("dim({n},{k})"))).collect(),
             strides: (0..rank).map(|k| SymExpr::sym(&format!("stride({n},{k})"))).collect(),
+            facts: ViewFacts::default(),
         };
         self.views.insert(v, w.clone());
         w
@@ -201,6 +201,7 @@ impl Symbols {
             offset: self.fresh_sym("off"),
             shape: (0..rank).map(|_| self.fresh_sym("dim")).collect(),
             strides: (0..rank).map(|_| self.fresh_sym("stride")).collect(),
+            facts: ViewFacts::never_exact(),
         }
     }
 
@@ -235,12 +236,21 @@ impl Symbols {
                     self.ints.insert(*res, e);
                 }
             }
-            // Either way the same size (the lowering's broadcast of two provably equal sizes).
-            OpKind::Select { res, lhs, rhs, .. } if f.ty(*res) == Type::Scalar(DType::I64) => {
+            // Either way the same size (the lowering's broadcast of two provably equal sizes),
+            // or `select(x == y, l, r)` with `l` and `r` each `x` or `y`: `r` either way (the
+            // broadcast of a size with 1, `select(x == 1, 1, x)`, is `x`).
+            OpKind::Select { res, cond, lhs, rhs } if f.ty(*res) == Type::Scalar(DType::I64) => {
                 let (a, b) = (self.int(f, *lhs), self.int(f, *rhs));
-                if a == b {
-                    self.ints.insert(*res, a);
+                let either = |(x, y): &(SymExpr, SymExpr)| [&a, &b].iter().all(|e| *e == x || *e == y);
+                if a == b || self.eqs.get(cond).is_some_and(either) {
+                    self.ints.insert(*res, b);
                 }
+            }
+            OpKind::Binary { res, op: BinFn::Eq, lhs, rhs }
+                if f.ty(*lhs) == Type::Scalar(DType::I64) && f.ty(*rhs) == Type::Scalar(DType::I64) =>
+            {
+                let e = (self.int(f, *lhs), self.int(f, *rhs));
+                self.eqs.insert(*res, e);
             }
             OpKind::Binary { res, op, lhs, rhs } if f.ty(*res) == Type::Scalar(DType::I64) => {
                 let (a, b) = (self.int(f, *lhs), self.int(f, *rhs));
@@ -277,7 +287,13 @@ impl Symbols {
                     let strides = (0..shape.len()).map(|k| SymExpr::sym(&format!("stride({n},{k})"))).collect();
                     self.views.insert(
                         *res,
-                        wsp::View { base: b, offset: SymExpr::sym(&format!("off({n})")), shape, strides },
+                        wsp::View {
+                            base: b,
+                            offset: SymExpr::sym(&format!("off({n})")),
+                            shape,
+                            strides,
+                            facts: ViewFacts::default(),
+                        },
                     );
                 }
             }
@@ -303,7 +319,7 @@ impl Symbols {
                     }
                 }
                 let v = if ok {
-                    wsp::View { base: w.base, offset: w.offset, shape: target, strides }
+                    wsp::View { base: w.base, offset: w.offset, shape: target, strides, facts: w.facts }
                 } else {
                     self.opaque_view(w.base, k)
                 };
@@ -314,7 +330,7 @@ impl Symbols {
                 self.bases.insert(*res, w.base);
                 let shape = perm.iter().map(|&a| w.shape[a].clone()).collect();
                 let strides = perm.iter().map(|&a| w.strides[a].clone()).collect();
-                self.views.insert(*res, wsp::View { base: w.base, offset: w.offset, shape, strides });
+                self.views.insert(*res, wsp::View { base: w.base, offset: w.offset, shape, strides, facts: w.facts });
             }
             OpKind::Reshape { res, src, sizes } => {
                 // Row-major (every stride the next one times its size, the last 1) stays row-major.
@@ -332,7 +348,7 @@ impl Symbols {
                     for k in (0..shape.len().saturating_sub(1)).rev() {
                         strides[k] = strides[k + 1].clone() * shape[k + 1].clone();
                     }
-                    wsp::View { base: w.base, offset: w.offset, shape, strides }
+                    wsp::View { base: w.base, offset: w.offset, shape, strides, facts: w.facts }
                 } else {
                     self.opaque_view(w.base, sizes.len())
                 };
@@ -353,6 +369,7 @@ impl Symbols {
                         offset: w.offset,
                         shape: vec![n],
                         strides: vec![w.strides[0].clone() + w.strides[1].clone()],
+                        facts: w.facts,
                     },
                     None => self.opaque_view(w.base, 1),
                 };
@@ -364,78 +381,154 @@ impl Symbols {
 
     fn index_view(&mut self, f: &Func, src: ValueId, index: &[IndexEntry], operands: &[ValueId]) -> wsp::View {
         let w = self.view(f, src);
-        let mut out = wsp::View { base: w.base, offset: w.offset.clone(), shape: vec![], strides: vec![] };
-        let mut ops = operands.iter();
-        let mut d = 0;
-        for e in index {
-            match *e {
-                IndexEntry::Full => {
-                    out.shape.push(w.shape[d].clone());
-                    out.strides.push(w.strides[d].clone());
-                    d += 1;
-                }
-                IndexEntry::NewAxis => {
-                    out.shape.push(SymExpr::constant(1));
-                    out.strides.push(SymExpr::constant(0));
-                }
-                IndexEntry::At => {
-                    let i = self.int(f, *ops.next().unwrap());
-                    let i = match i.as_const() {
-                        Some(c) if c < 0 => w.shape[d].clone() + SymExpr::constant(c),
-                        _ => i,
-                    };
-                    out.offset = out.offset + i * w.strides[d].clone();
-                    d += 1;
-                }
-                IndexEntry::Slice { start, stop, step } => {
-                    let n = w.shape[d].clone();
-                    let a = if start { Some(self.int(f, *ops.next().unwrap())) } else { None };
-                    let b = if stop { Some(self.int(f, *ops.next().unwrap())) } else { None };
-                    let s = if step { Some(self.int(f, *ops.next().unwrap())) } else { None };
-                    let step_c = match &s {
-                        None => Some(1),
-                        Some(e) => e.as_const(),
-                    };
-                    let bounds = match (n.as_const(), step_c) {
-                        // Everything known: NumPy's exact clipping.
-                        (Some(nc), Some(sc))
-                            if a.as_ref().is_none_or(|x| x.is_const())
-                                && b.as_ref().is_none_or(|x| x.is_const())
-                                && sc != 0 =>
-                        {
-                            let (first, len) = arrayc_core::shape::slice_indices(
-                                nc,
-                                a.and_then(|x| x.as_const()),
-                                b.and_then(|x| x.as_const()),
-                                sc,
-                            );
-                            Some((SymExpr::constant(first), SymExpr::constant(len), sc))
-                        }
-                        // A constant step over a symbolic size: bounds assumed in range, the
-                        // checker's rule (lengths `ceil((stop - start) / step)`).
-                        (_, Some(sc)) => arrayc_core::shape::symbolic_slice(&n, a, b, sc)
-                            .filter(|(f, l)| f.weight() <= wsp::sym::MAX_WEIGHT && l.weight() <= wsp::sym::MAX_WEIGHT)
-                            .map(|(f, l)| (f, l, sc)),
-                        _ => None,
-                    };
-                    match bounds {
-                        Some((first, len, sc)) => {
-                            out.offset = out.offset + first * w.strides[d].clone();
-                            out.shape.push(len);
-                            out.strides.push(w.strides[d].clone() * SymExpr::constant(sc));
-                        }
-                        None => return self.opaque_view(w.base, count_rank(index, w.shape.len())),
+        let operands: Vec<SymExpr> = operands.iter().map(|&o| self.int(f, o)).collect();
+        match index_view_of(&w, index, &operands) {
+            Some(v) => v,
+            None => self.opaque_view(w.base, count_rank(index, w.shape.len())),
+        }
+    }
+}
+
+/// The view `w[index]`, with the index's integer operands (in order: an `At`'s index, a slice's
+/// present start, stop and step) as symbolic sizes; `None` where the result is not a strided
+/// view of known form (a symbolic step, or a step slice's length past [`wsp::sym::MAX_WEIGHT`]).
+///
+/// Bounds are resolved as the checker does (in range; a negative constant counts from the end),
+/// and [`ViewFacts`] records when that is NumPy's view: `valid` gains each integer index's range
+/// (when `w` is its form without conditions, so that the facts are of the real axis), `exact_if`
+/// each bound that NumPy would clip or wrap outside it (a constant stop past a symbolic axis, a
+/// symbolic bound or index that may be negative).
+pub fn index_view_of(w: &wsp::View, index: &[IndexEntry], operands: &[SymExpr]) -> Option<wsp::View> {
+    let mut out =
+        wsp::View { base: w.base, offset: w.offset.clone(), shape: vec![], strides: vec![], facts: w.facts.clone() };
+    // Facts of the axes of `w` hold where `w` exists only if `w` is exactly its form.
+    let axes_exact = w.facts.exact_if.is_empty();
+    let c = SymExpr::constant;
+    let mut ops = operands.iter();
+    let mut d = 0;
+    for e in index {
+        match *e {
+            IndexEntry::Full => {
+                out.shape.push(w.shape[d].clone());
+                out.strides.push(w.strides[d].clone());
+                d += 1;
+            }
+            IndexEntry::NewAxis => {
+                out.shape.push(c(1));
+                out.strides.push(c(0));
+            }
+            IndexEntry::At => {
+                let dim = &w.shape[d];
+                let i = ops.next()?.clone();
+                // A constant is NumPy's index (a negative one from the end); so is a symbolic
+                // `d - 1`, negative only where the axis is empty. Any other symbolic index is
+                // wrapped by NumPy where negative: the form is the view only for i >= 0.
+                let (i, resolved) = match i.as_const() {
+                    Some(k) if k < 0 => (dim + &c(k), true),
+                    Some(_) => (i, true),
+                    None => {
+                        let last = (dim - &i).as_const().is_some_and(|k| k <= 1);
+                        (i, last)
                     }
-                    d += 1;
+                };
+                if !resolved {
+                    out.facts.exact_if.push(i.clone());
                 }
+                if axes_exact {
+                    // In range: 0 <= i < d after resolution, -d <= i < d before.
+                    out.facts.valid.push(&(dim - &c(1)) - &i);
+                    out.facts.valid.push(if resolved { i.clone() } else { dim + &i });
+                }
+                out.offset = out.offset + &i * &w.strides[d];
+                d += 1;
+            }
+            IndexEntry::Slice { start, stop, step } => {
+                let n = w.shape[d].clone();
+                let a = if start { Some(ops.next()?.clone()) } else { None };
+                let b = if stop { Some(ops.next()?.clone()) } else { None };
+                let s = if step { Some(ops.next()?.clone()) } else { None };
+                let step_c = match &s {
+                    None => 1,
+                    Some(e) => e.as_const()?,
+                };
+                let bounds = match n.as_const() {
+                    // Everything known: NumPy's exact clipping.
+                    Some(nc)
+                        if a.as_ref().is_none_or(|x| x.is_const())
+                            && b.as_ref().is_none_or(|x| x.is_const())
+                            && step_c != 0 =>
+                    {
+                        let (first, len) = arrayc_core::shape::slice_indices(
+                            nc,
+                            a.and_then(|x| x.as_const()),
+                            b.and_then(|x| x.as_const()),
+                            step_c,
+                        );
+                        Some((c(first), c(len)))
+                    }
+                    // A constant step over a symbolic size: bounds assumed in range, the
+                    // checker's rule (lengths `ceil((stop - start) / step)`).
+                    _ => {
+                        out.facts.exact_if.extend(slice_exact_if(&n, a.as_ref(), b.as_ref(), step_c));
+                        arrayc_core::shape::symbolic_slice(&n, a, b, step_c)
+                            .filter(|(f, l)| f.weight() <= wsp::sym::MAX_WEIGHT && l.weight() <= wsp::sym::MAX_WEIGHT)
+                    }
+                };
+                let (first, len) = bounds?;
+                out.offset = out.offset + first * w.strides[d].clone();
+                out.shape.push(len);
+                out.strides.push(w.strides[d].clone() * c(step_c));
+                d += 1;
             }
         }
-        for k in d..w.shape.len() {
-            out.shape.push(w.shape[k].clone());
-            out.strides.push(w.strides[k].clone());
-        }
-        out
     }
+    for k in d..w.shape.len() {
+        out.shape.push(w.shape[k].clone());
+        out.strides.push(w.strides[k].clone());
+    }
+    Some(out)
+}
+
+/// Conditions (each `>= 0`) under which NumPy's slice `start:stop:step` of an axis of `n` is the
+/// in-range form of [`arrayc_core::shape::symbolic_slice`], as a set of indices. With `step > 0`:
+/// a start that is absent or a constant `>= 0` needs none (past the end both are empty), a
+/// negative constant start `n + start >= 0`, a symbolic one `0 <= start <= n`; a stop that is
+/// absent or a negative constant needs none (before the start both are empty), a constant
+/// `n - stop >= 0`, a symbolic one `0 <= stop <= n`. With `step < 0` (first `n - 1`, stop `-1` by
+/// default), every present bound `-1 <= bound <= n - 1` after resolution (start: `>= 0`).
+fn slice_exact_if(n: &SymExpr, start: Option<&SymExpr>, stop: Option<&SymExpr>, step: i64) -> Vec<SymExpr> {
+    let c = SymExpr::constant;
+    let resolve = |b: &SymExpr| match b.as_const() {
+        Some(k) if k < 0 => n + &c(k),
+        _ => b.clone(),
+    };
+    let mut out = vec![];
+    if step > 0 {
+        if let Some(s) = start {
+            match s.as_const() {
+                Some(k) if k >= 0 => {}
+                Some(k) => out.push(n + &c(k)),
+                None => out.extend([s.clone(), n - s]),
+            }
+        }
+        if let Some(e) = stop {
+            match e.as_const() {
+                Some(k) if k < 0 => {}
+                Some(k) => out.push(n - &c(k)),
+                None => out.extend([e.clone(), n - e]),
+            }
+        }
+    } else {
+        if let Some(s) = start {
+            let s = resolve(s);
+            out.extend([s.clone(), &(n - &c(1)) - &s]);
+        }
+        if let Some(e) = stop {
+            let e = resolve(e);
+            out.extend([&e + &c(1), &(n - &c(1)) - &e]);
+        }
+    }
+    out
 }
 
 /// Rank of the result of indexing a `rank`-d array with `index`.
@@ -558,11 +651,17 @@ pub fn build_region(
             ops[k].kind = wsp::OpKind::Communication { partner };
         }
     }
+    let mut facts: Vec<SymExpr> =
+        ops.iter().flat_map(|o| o.ins.iter().chain(&o.outs)).flat_map(|v| v.facts.valid.iter().cloned()).collect();
+    facts.retain(|e| e.as_const().is_none_or(|c| c < 0));
+    facts.sort();
+    facts.dedup();
     let region = wsp::Region {
         ops,
         base_sizes: syms.base_sizes.clone(),
         base_names: syms.base_names.clone(),
         bindings: HashMap::new(),
+        facts,
     };
     (region, index)
 }
