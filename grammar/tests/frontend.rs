@@ -88,7 +88,7 @@ fn walk_block(b: &Block, f: &mut dyn FnMut(&Expr)) {
             Stmt::Return { values, .. } | Stmt::Print { args: values, .. } => {
                 values.iter().for_each(|v| walk_expr(v, f))
             }
-            Stmt::Expr(e) => walk_expr(e, f),
+            Stmt::Expr(e) | Stmt::Assert { cond: e, .. } => walk_expr(e, f),
             Stmt::Break { .. } | Stmt::Continue { .. } => {}
         }
     }
