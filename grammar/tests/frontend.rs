@@ -302,7 +302,7 @@ fn promotion_rules() {
     assert_eq!(t("a + b"), "f64[N]");
     assert_eq!(t("b / b"), "f64[N]");
     assert_eq!(t("b ** 2"), "i64[N]");
-    assert_eq!(t("c + c"), "i64[N]");
+    assert_eq!(t("c + c"), "bool[N]"); // NumPy: `+` of bools is logical or
     assert_eq!(t("a * y"), "f32[N]");
     assert_eq!(t("x + y"), "f64");
     assert_eq!(t("a < 1.0"), "bool[N]");
