@@ -141,7 +141,6 @@ def test_argmin_along_an_empty_other_axis(tmp_path):
     ("fn main() -> i64 { return argmax(2.0); }", "E0408"),
     ("fn main() -> i64 { return argmax(zeros(3), zeros(3)); }", "E0501"),
     ("fn main() -> i64 { return argmax(zeros(3), dtype=f64); }", "E0502"),
-    ("fn argmin(x: f64) -> f64 { return x; }\nfn main() -> f64 { return 1.0; }", "E0203"),
 ])
 def test_checker_errors(src, code, tmp_path):
     proc = check_source(src, tmp_path)

@@ -129,7 +129,6 @@ def test_threads_and_emulated_gpu(threads, target, tmp_path):
     ("fn main() -> f64[3] { return cumsum(zeros(3), axis=1); }", "E0405"),
     ("fn main() -> f64 { return cumsum(2.0); }", "E0408"),
     ("fn main() -> f64[3] { return cumprod(zeros(3), zeros(3)); }", "E0501"),
-    ("fn cumsum(x: f64) -> f64 { return x; }\nfn main() -> f64 { return 1.0; }", "E0203"),
 ])
 def test_checker_errors(src, code, tmp_path):
     proc = check_source(src, tmp_path)
