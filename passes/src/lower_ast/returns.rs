@@ -27,14 +27,7 @@ use std::collections::BTreeSet;
 
 /// Whether `stmts` have a `return`, in nested `if`s and loops too.
 fn has_return(stmts: &[Stmt]) -> bool {
-    stmts.iter().any(|s| match s {
-        Stmt::Return { .. } => true,
-        Stmt::If { then_block, else_block, .. } => {
-            has_return(&then_block.stmts) || else_block.as_ref().is_some_and(|b| has_return(&b.stmts))
-        }
-        Stmt::For { body, .. } | Stmt::While { body, .. } => has_return(&body.stmts),
-        _ => false,
-    })
+    first_return(stmts).is_some()
 }
 
 /// The first `return` of `stmts` (in source order), for errors.
