@@ -17,7 +17,8 @@ pub mod output;
 /// where the results go.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct RunArgs {
-    /// An argument of the entry function: NAME=VALUE for scalars, NAME=@file.npy for arrays.
+    /// An argument of the entry function: NAME=VALUE for scalars (or NAME=@file.npy of a 0-d array:
+    /// `numpy.save(path, numpy.int32(5))`), NAME=@file.npy for arrays.
     /// Parameters not given take their defaults.
     #[arg(long = "arg", value_name = "NAME=VALUE")]
     pub args: Vec<String>,
@@ -142,6 +143,22 @@ fn parse_arg(name: &str, value: &str, ty: Type) -> Result<RtValue, UserError> {
                 )));
             }
             Ok(RtValue::View(v))
+        }
+        Type::Scalar(d) if value.starts_with('@') => {
+            // `numpy.save(path, numpy.int32(5))`: a 0-d `.npy` of the parameter's dtype.
+            let path = &value[1..];
+            let v = npy::read_npy(Path::new(path)).map_err(|e| UserError(format!("error: --arg {name}: {e}")))?;
+            if v.dtype != d || v.rank() != 0 {
+                return Err(UserError(format!(
+                    "error: --arg {name}: `{path}` holds a {}-d {} array but `{name}` is a {} scalar; pass the value \
+                     (--arg {name}=VALUE) or save a 0-d array (numpy.save(path, numpy.{}(value)))",
+                    v.rank(),
+                    v.dtype.name(),
+                    d.name(),
+                    numpy_name(d)
+                )));
+            }
+            Ok(RtValue::Scalar(v.read_at(v.offset)))
         }
         Type::Scalar(d) => {
             let bad = || UserError(format!("error: --arg {name}={value}: `{value}` is not a valid {} value", d.name()));

@@ -33,6 +33,47 @@ pub fn may_name_a_function(name: &str) -> bool {
     !name.contains('.') && name != "@"
 }
 
+/// Python's builtin `min(a, b, ...)` / `max(a, b, ...)`: a call of the bare name `min` or `max`
+/// with two or more positional arguments, as a NumPy program writes them (`k = min(n, 3)`). It
+/// compares scalars, keeping the first argument unless a later one is smaller (larger), so NaN and
+/// ties resolve as Python's do; an array argument is an error (E0318, Python's "truth value of an
+/// array is ambiguous"). One exception keeps arrayc's bare NumPy names: `min(x, 1)` of an array
+/// `x` and an integer literal is NumPy's reduction along that axis ([`MinMaxCall::Axis`]). The
+/// checker and the lowering both ask this one rule, given whether the first argument is an
+/// array; `None` for any other call.
+pub fn python_min_max(name: &str, args: &[crate::ast::Expr], first_is_array: bool) -> Option<MinMaxCall> {
+    let b = match name {
+        "min" => Builtin::Min,
+        "max" => Builtin::Max,
+        _ => return None,
+    };
+    match args {
+        [_, axis] if first_is_array && crate::syntax::literal_axis(axis) => Some(MinMaxCall::Axis(b)),
+        [_, _, ..] => Some(MinMaxCall::Python(b)),
+        _ => None,
+    }
+}
+
+/// The two meanings of a bare `min`/`max` call of several arguments ([`python_min_max`]); each
+/// carries the reduction's builtin, [`Builtin::Min`] or [`Builtin::Max`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MinMaxCall {
+    /// Python's `min(a, b, ...)` of scalars.
+    Python(Builtin),
+    /// NumPy's `min(x, k)`: the reduction along axis `k`, as `min(x, axis=k)` ([`axis_by_position`]).
+    Axis(Builtin),
+}
+
+/// The keyword arguments of `f(x, k)` read as `f(x, axis=k)`: `kwargs` with `("axis", k)` added.
+pub fn axis_by_position(
+    axis: &crate::ast::Expr,
+    kwargs: &[(crate::ast::Ident, crate::ast::Expr)],
+) -> Vec<(crate::ast::Ident, crate::ast::Expr)> {
+    let mut kw = kwargs.to_vec();
+    kw.push((crate::ast::Ident { name: "axis".to_string(), span: axis.span.clone() }, axis.clone()));
+    kw
+}
+
 /// What a call calls, as the checker resolved it (see [`crate::Checked::callee`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Callee {
@@ -56,6 +97,20 @@ pub struct Row {
     pub keywords: &'static [&'static str],
     /// Its calling forms on one line, the note of the checker's arity and keyword errors.
     pub usage: &'static str,
+}
+
+impl Row {
+    /// Its usage line for messages: a family's shared line (`sum(x) | sum(x, axis=k) | ..`) names
+    /// this builtin (`min(x) | min(x, axis=k) | ..`); a line listing several functions (`a / b`)
+    /// stays as it is.
+    pub fn usage_note(&self) -> String {
+        match self.usage.split_once('(') {
+            Some((example, _)) if !self.usage.contains(" / ") && example != self.name => {
+                self.usage.replace(&format!("{example}("), &format!("{}(", self.name))
+            }
+            _ => self.usage.to_string(),
+        }
+    }
 }
 
 /// Any number of positional arguments.

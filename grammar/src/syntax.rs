@@ -144,20 +144,22 @@ pub fn positional_axis(func: &Ident, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ide
     sequence_of_arrays(name, args);
     let Some(row) = crate::builtin::Builtin::from_name(name).map(|b| b.row()) else { return };
     let takes_axis = row.keywords.contains(&"axis") && !kwargs.iter().any(|(k, _)| k.name == "axis");
-    // arrayc's axes are integer literals; anything else stays an argument, for the arity error
-    // (`min(a, b)` of two scalars is Python's `min`, arrayc's `minimum`).
-    fn literal_axis(e: &Expr) -> bool {
-        match &e.kind {
-            ExprKind::Int(_) => true,
-            ExprKind::Unary(crate::ast::UnOp::Neg, x) => matches!(x.kind, ExprKind::Int(_)),
-            ExprKind::Tuple(items) => items.iter().all(literal_axis),
-            _ => false,
-        }
-    }
+    // arrayc's axes are integer literals; anything else stays an argument, for the arity error.
     let literal = args.last().is_some_and(literal_axis);
     if takes_axis && literal && row.arity.1 != usize::MAX && args.len() == row.arity.1 + 1 {
         let axis = args.pop().unwrap_or_else(|| unreachable!("one argument more than the most"));
         kwargs.push((Ident { name: "axis".to_string(), span: axis.span.clone() }, axis));
+    }
+}
+
+/// Whether `e` can be an axis given by position: arrayc's axes are integer literals (`1`, `-1`)
+/// or tuples of them.
+pub fn literal_axis(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Int(_) => true,
+        ExprKind::Unary(crate::ast::UnOp::Neg, x) => matches!(x.kind, ExprKind::Int(_)),
+        ExprKind::Tuple(items) => items.iter().all(literal_axis),
+        _ => false,
     }
 }
 
@@ -215,7 +217,11 @@ pub fn bare_calls(program: &mut Program) {
         f.for_each_expr_mut(&mut |e| {
             if let ExprKind::Call { func, args, kwargs } = &mut e.kind {
                 if may_name_a_function(&func.name) && !functions.contains(&func.name) {
-                    positional_axis(func, args, kwargs);
+                    // A bare `min`/`max` of several arguments is decided by the checker, which
+                    // knows whether the first is an array ([`crate::builtin::python_min_max`]).
+                    if !matches!(func.name.as_str(), "min" | "max") || args.len() < 2 {
+                        positional_axis(func, args, kwargs);
+                    }
                     if let Some(kind) = operator_ufunc(&func.name, args, kwargs) {
                         e.kind = kind;
                     }

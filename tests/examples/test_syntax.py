@@ -800,3 +800,40 @@ def test_operator_ufuncs_as_functions_match_numpy(target, tmp_path):
     for got, w, e in zip(res, want, exprs):
         assert got.dtype == np.asarray(w).dtype, e
         np.testing.assert_array_equal(got, w, err_msg=e)
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_pythons_min_and_max_of_scalars_match_python(target, tmp_path):
+    """A bare `min(a, b, ...)` / `max(a, b, ...)` of scalars is Python's builtin: the first value
+    unless a later one is smaller (larger), so NaN and signed zeros resolve as Python's; the
+    arguments' promoted dtype (an `i32` with a literal stays `i32`); in `range`; `max(x, 1)` of an
+    array stays NumPy's axis reduction. An array argument is E0318, a keyword E0502."""
+    src = """fn main(x: f64[3, 2], k: i32, n: i64) -> (i64, f64, i32, f64[3], f64, f64, f64, f64, i64, i64) {
+    let nan = np.nan;
+    let g = 0;
+    for i in range(min(n, 4)) { g += i; }
+    return (min(n, 3), max(0.5, n - 10, -2.0), min(k, 3), max(x, 1), min(nan, 1.0), min(1.0, nan),
+            max(-0.0, 0.0), min(0.0, -0.0), g, max(n - 9, -n, 0 - 3));
+}
+"""
+    x = np.arange(6.0).reshape(3, 2) - 2.5
+    proc, res = run_source(src, {"x": x, "k": np.int32(5), "n": 7}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    k, n, nan = np.int32(5), 7, float("nan")
+    want = [min(n, 3), max(0.5, n - 10, -2.0), np.int32(min(k, 3)), np.max(x, 1), min(nan, 1.0), min(1.0, nan),
+            max(-0.0, 0.0), min(0.0, -0.0), sum(range(min(n, 4))), max(n - 9, -n, 0 - 3)]
+    dtypes = [np.int64, np.float64, np.int32, np.float64, np.float64, np.float64, np.float64, np.float64, np.int64,
+              np.int64]
+    for got, w, d in zip(res, want, dtypes):
+        assert got.dtype == d, (got.dtype, d)
+        np.testing.assert_array_equal(got, w)
+        assert np.signbit(got).tolist() == np.signbit(w).tolist()
+    # A scalar parameter's `.npy` is 0-d and of its dtype, else the error names both and the fix.
+    proc, _ = run_source(src, {"x": x, "k": np.int64(5), "n": 7}, tmp_path / "wrong", flags=("--target", target))
+    assert proc.returncode == 1 and "holds a 0-d i64 array but `k` is a i32 scalar" in proc.stderr, proc.stderr
+    assert "numpy.int32(value)" in proc.stderr, proc.stderr
+    for body, code, words in [("let a = min(x, x);", "E0318", "np.minimum(a, b)"),
+                              ("let a = max(1.0, x);", "E0318", "np.max(x, axis=k)"),
+                              ("let a = min(1.0, 2.0, key=3);", "E0502", "no keyword `key`")]:
+        bad = check_source(f"fn main(x: f64[3]) -> f64 {{\n    {body}\n    return 0.0;\n}}\n", tmp_path)
+        assert bad.returncode == 1 and code in bad.stderr and words in bad.stderr, bad.stderr

@@ -6,7 +6,7 @@ use super::shape::shape_str;
 use super::sig::{bind_dim, subst};
 use super::Checker;
 use crate::ast::{BinOp, BoolOp, DType, Expr, ExprKind, Ident, Span, UnOp};
-use crate::builtin::{may_name_a_function, Builtin, Callee, QUALIFIED};
+use crate::builtin::{axis_by_position, may_name_a_function, python_min_max, Builtin, Callee, MinMaxCall, QUALIFIED};
 use crate::diag::Diagnostic;
 use crate::types::{Size, Ty};
 use std::collections::HashMap;
@@ -409,6 +409,17 @@ impl Checker {
             callee = Some(Callee::Builtin(Builtin::Nonzero));
         }
         self.set_callee(e.id, callee);
+        if let (Some(Callee::Builtin(_)), ["min" | "max"], [first, _, ..]) = (callee, [func.name.as_str()], args) {
+            let first_is_array = self.expr(first).is_array();
+            match python_min_max(&func.name, args, first_is_array) {
+                Some(MinMaxCall::Python(b)) => return self.python_min_max(b, args, kwargs),
+                // Checks `first` again: it is an array, checked without error.
+                Some(MinMaxCall::Axis(b)) => {
+                    return self.builtin(b, &args[..1], &axis_by_position(&args[1], kwargs), e)
+                }
+                None => {}
+            }
+        }
         match callee {
             Some(Callee::Builtin(b)) => return self.builtin(b, args, kwargs, e),
             Some(Callee::User(fi)) => return self.user_call(fi, args, kwargs, e),

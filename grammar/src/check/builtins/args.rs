@@ -23,7 +23,7 @@ impl Checker {
                         k.span.clone(),
                         "unknown keyword argument",
                     )
-                    .with_note(format!("usage: {}", row.usage)),
+                    .with_note(format!("usage: {}", row.usage_note())),
                 );
                 self.expr(v);
                 c.bad = true;
@@ -246,7 +246,7 @@ impl Checker {
                 c.e.span.clone(),
                 "wrong number of arguments",
             )
-            .with_note(format!("usage: {}", row.usage)),
+            .with_note(format!("usage: {}", row.usage_note())),
         );
         for a in c.args {
             self.expr(a);

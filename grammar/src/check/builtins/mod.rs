@@ -303,11 +303,11 @@ impl Checker {
                 span.clone(),
                 "bad axis",
             )
-            .with_note(format!(
-                "the argument has shape {}; valid axes are -{r} ..= {}",
-                shape_str(shape),
-                r - 1
-            )),
+            .with_note(if r == 0 {
+                "the argument is a scalar (rank 0): it has no axis".to_string()
+            } else {
+                format!("the argument has shape {}; valid axes are -{r} ..= {}", shape_str(shape), r - 1)
+            }),
         );
         None
     }

@@ -33,6 +33,70 @@ impl Checker {
         Ty::Array(d, shape.collect())
     }
 
+    /// Python's builtin `min(a, b, ...)` / `max(a, b, ...)` ([`crate::builtin::python_min_max`];
+    /// `b` is [`Builtin::Min`] or [`Builtin::Max`]): every argument a numeric or bool scalar (an
+    /// array is E0318), no keyword (Python's `key=`/`default=` are E0502). The type is the scalars'
+    /// promoted dtype (NumPy 2's rules with weak literals: `min(k, 3)` of an `i32` is `i32`; Python
+    /// would keep each argument's own type, a static type cannot), and each literal takes it.
+    pub(in crate::check) fn python_min_max(
+        &mut self,
+        b: Builtin,
+        args: &[crate::ast::Expr],
+        kwargs: &[(crate::ast::Ident, crate::ast::Expr)],
+    ) -> Ty {
+        let name = b.name();
+        for (k, v) in kwargs {
+            self.error(
+                "E0502",
+                format!("Python's `{name}` of several values takes no keyword `{}` in arrayc", k.name),
+                k.span.clone(),
+                "unknown keyword argument",
+            );
+            self.expr(v);
+        }
+        let mut acc: Option<(DType, Option<crate::check::promote::Weak>)> = None;
+        let mut ok = kwargs.is_empty();
+        for (k, a) in args.iter().enumerate() {
+            // The caller checked the first argument.
+            let t = if k == 0 { self.types[a.id.0 as usize].clone() } else { self.expr(a) };
+            match t {
+                Ty::Scalar(d) => {
+                    let w = weak_of(a);
+                    acc = Some(match acc {
+                        None => (d, w),
+                        Some((ad, aw)) => {
+                            let p = promote(ad, aw, d, w);
+                            (p, aw.and(w).map(|_| weak_of_dtype(p)))
+                        }
+                    });
+                }
+                Ty::Error => ok = false,
+                t => {
+                    ok = false;
+                    let elementwise = if b == Builtin::Min { "minimum" } else { "maximum" };
+                    self.err(
+                        Diagnostic::error(
+                            "E0318",
+                            format!("Python's `{name}` of several values compares scalars, but this is a `{t}`"),
+                            a.span.clone(),
+                            "an array",
+                        )
+                        .with_help(format!(
+                            "for the elementwise {elementwise} of arrays write `np.{elementwise}(a, b)`; for the \
+                             {name} along an axis `np.{name}(x, axis=k)` (NumPy: \"the truth value of an array \
+                             is ambiguous\")"
+                        )),
+                    );
+                }
+            }
+        }
+        let (Some((d, _)), true) = (acc, ok) else { return Ty::Error };
+        for a in args.iter().filter(|a| weak_of(a).is_some()) {
+            self.retype_literal(a, Ty::Scalar(d));
+        }
+        Ty::Scalar(d)
+    }
+
     /// Reductions: `sum`, `prod`, `min`, `max`, `mean` (and those composed like them: `any`,
     /// `all`, `count_nonzero`, `var`, `std`, the `nan` reductions, `linalg.norm`, `median`), of every
     /// element or along `axis=`.
@@ -239,5 +303,14 @@ impl Checker {
         } else {
             Ty::Array(d, out)
         }
+    }
+}
+
+/// The weak kind of a promoted dtype of two literals (float or integer).
+fn weak_of_dtype(d: DType) -> crate::check::promote::Weak {
+    if d.is_float() {
+        crate::check::promote::Weak::Float
+    } else {
+        crate::check::promote::Weak::Int
     }
 }

@@ -17,7 +17,7 @@ use ufuncs::elementwise_fn;
 use super::{LResult, Lowerer, Root};
 use arrayc_dialect::ir::{BinFn, ComputeFn, OpKind, Scalar, Type, UnFn, ValueId};
 use arrayc_grammar::ast::{self, BinOp, DType, Expr, ExprKind, Index};
-use arrayc_grammar::builtin::Callee;
+use arrayc_grammar::builtin::{axis_by_position, python_min_max, Callee, MinMaxCall};
 use arrayc_grammar::types::{Size, Ty};
 
 /// The elementwise function of a binary operator.
@@ -413,7 +413,16 @@ impl Lowerer<'_> {
         e: &Expr,
     ) -> LResult<Vec<ValueId>> {
         match self.checked.callee(e.id) {
-            Some(Callee::Builtin(b)) => self.builtin_call(b, args, kwargs, ty, e),
+            Some(Callee::Builtin(b)) => {
+                let first_is_array = args.first().is_some_and(|a| self.ty_of(a).is_array());
+                match python_min_max(&func.name, args, first_is_array) {
+                    Some(MinMaxCall::Python(b)) => Ok(vec![self.python_min_max(b, args, ty)?]),
+                    Some(MinMaxCall::Axis(b)) => {
+                        self.builtin_call(b, &args[..1], &axis_by_position(&args[1], kwargs), ty, e)
+                    }
+                    None => self.builtin_call(b, args, kwargs, ty, e),
+                }
+            }
             Some(Callee::User(fi)) => {
                 let mut vals = vec![];
                 for a in args {

@@ -287,6 +287,31 @@ impl Lowerer<'_> {
         Ok(var)
     }
 
+    /// Python's builtin `min(a, b, ...)` / `max(a, b, ...)` of scalars (`b` is `Min` or `Max`;
+    /// [`arrayc_grammar::builtin::python_min_max`]): each argument evaluated once, in order, and
+    /// cast to the checked dtype; then, as Python's, the running result is replaced only by a
+    /// later argument that is smaller (`min`) or larger (`max`): `acc = v < acc ? v : acc`. So the
+    /// first of equal values wins, and a NaN is kept only when it comes first, as in Python.
+    pub(super) fn python_min_max(&mut self, b: Builtin, args: &[Expr], ty: &Ty) -> LResult<ValueId> {
+        let dt = ty.dtype().expect("checked: a scalar");
+        let better = if b == Builtin::Min { BinFn::Lt } else { BinFn::Gt };
+        let mut acc: Option<ValueId> = None;
+        for a in args {
+            let v = self.expr(a)?;
+            let v = self.cast_scalar(v, dt);
+            acc = Some(match acc {
+                None => v,
+                Some(acc) => {
+                    let cond = self.scalar_binary(better, v, acc, dt);
+                    let res = self.value(Type::Scalar(dt), None);
+                    self.emit(OpKind::Select { res, cond, lhs: v, rhs: acc });
+                    res
+                }
+            });
+        }
+        Ok(acc.expect("checked: two or more arguments"))
+    }
+
     /// `argmin(x)` / `argmax(x)` (`kind` Min or Max), along `axis` or over the flattened `x`
     /// (the row-major position), with NumPy's rules: the first occurrence of the extreme value
     /// wins, a NaN is the extreme value (the first NaN wins), and an empty extent is a run-time
