@@ -102,6 +102,12 @@ irdl.dialect @arr {
     %v = irdl.any
     %k = irdl.any
     irdl.operands(out: %o, a: %a, v: %v, off: %k) }
+  // arr.linalg(out, a[, b]) {func = "solve" | "det"} : NumPy's linalg.solve(a, b) or linalg.det(a)
+  // of a 2-d square a, a host operation (dialect/README.md).
+  irdl.operation @linalg { %o = irdl.any
+    %a = irdl.any
+    %b = irdl.any
+    irdl.operands(out: %o, a: %a, b: optional %b) }
   // arr.exchange(view) : in a distributed run, each rank receives the elements of view that the
   // next computation reads there and another rank owns (a halo exchange; dialect/README.md).
   irdl.operation @exchange { %v = irdl.any

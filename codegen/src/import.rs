@@ -648,6 +648,20 @@ impl FuncImporter<'_> {
                 no_results()?;
                 OpKind::Convolve { out: ops[0], a: ops[1], v: ops[2], off: ops[3] }
             }
+            "linalg" => {
+                let func = o
+                    .attribute("func")
+                    .ok()
+                    .and_then(string_attr)
+                    .and_then(|a| LinAlgFn::from_name(&a))
+                    .ok_or_else(|| unsupported(o, "`func` must be \"solve\" or \"det\""))?;
+                no_results()?;
+                match (func, ops.len()) {
+                    (LinAlgFn::Solve, 3) => OpKind::LinAlg { func, out: ops[0], a: ops[1], b: Some(ops[2]) },
+                    (LinAlgFn::Det, 2) => OpKind::LinAlg { func, out: ops[0], a: ops[1], b: None },
+                    _ => return Err(unsupported(o, "`solve` takes (out, a, b), `det` (out, a)")),
+                }
+            }
             "matmul" => {
                 want(3)?;
                 no_results()?;

@@ -147,6 +147,16 @@ pub enum OpKind {
     /// operation like `arr.sort` (`arrayc_runtime::convolve`): it reads `a` and `v` and writes
     /// `out`, so it ends a WSP region.
     Convolve { out: ValueId, a: ValueId, v: ValueId, off: ValueId },
+    /// `arr.linalg`: a dense linear-algebra function of the 2-d square view `a` (`n x n`, `f64` or
+    /// `f32`), computed on the host by an LU factorisation with partial pivoting (`faer`; LAPACK's
+    /// `getrf`, which NumPy calls): with [`LinAlgFn::Solve`], `out = a^-1 b` for `b` of shape
+    /// `(n,)` or `(n, k)` (NumPy's `linalg.solve`; `out` has `b`'s shape); with [`LinAlgFn::Det`],
+    /// the 0-d `out` is `det(a)` (NumPy's `linalg.det`; `b` is absent). `a`, `b` and `out` have one
+    /// dtype and `out` is a new array. A pivot that is exactly zero makes `Solve` fail with NumPy's
+    /// `LinAlgError: Singular matrix`, a run-time error naming the line. A host operation like
+    /// `arr.convolve` (`arrayc_runtime::linalg`): it reads `a` and `b` and writes `out`, so it ends
+    /// a WSP region.
+    LinAlg { func: LinAlgFn, out: ValueId, a: ValueId, b: Option<ValueId> },
     /// `arr.exchange`: in a distributed run (`arrayc run --distributed`, docs/distributed.md), the
     /// elements of `view` that the computation following it reads on a rank, where another rank
     /// owns them, are brought up to date on that rank before it runs (a halo exchange: DistNumPy's
@@ -228,6 +238,7 @@ impl OpKind {
             | MatMul { .. }
             | Sort { .. }
             | Convolve { .. }
+            | LinAlg { .. }
             | Exchange { .. }
             | AllReduce { .. } => {
                 vec![]
@@ -264,8 +275,32 @@ impl OpKind {
             MatMul { out, lhs, rhs } => vec![*out, *lhs, *rhs],
             Sort { out, src, .. } => vec![*out, *src],
             Convolve { out, a, v, off } => vec![*out, *a, *v, *off],
+            LinAlg { out, a, b, .. } => [vec![*out, *a], b.iter().copied().collect()].concat(),
             Exchange { view } | AllReduce { view, .. } => vec![*view],
         }
+    }
+}
+
+/// The function of an `arr.linalg` ([`OpKind::LinAlg`]), named in the op's `func` attribute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum LinAlgFn {
+    /// `out = a^-1 b` (NumPy's `linalg.solve`; `linalg.inv(a)` is `solve(a, eye(n))`).
+    Solve,
+    /// `out = det(a)`, 0-d (NumPy's `linalg.det`).
+    Det,
+}
+
+impl LinAlgFn {
+    /// Its name in the `func` attribute of `arr.linalg`.
+    pub fn name(self) -> &'static str {
+        match self {
+            LinAlgFn::Solve => "solve",
+            LinAlgFn::Det => "det",
+        }
+    }
+    /// The function named `name` ([`LinAlgFn::name`]).
+    pub fn from_name(name: &str) -> Option<LinAlgFn> {
+        [LinAlgFn::Solve, LinAlgFn::Det].into_iter().find(|f| f.name() == name)
     }
 }
 

@@ -336,6 +336,10 @@ impl Printer<'_> {
                 self.generic("sort", &[], &[*out, *src], &format!(" {{axis = {axis} : i64, indices = {indices}}}"))
             }
             Convolve { out, a, v, off } => self.generic("convolve", &[], &[*out, *a, *v, *off], ""),
+            LinAlg { func, out, a, b } => {
+                let operands: Vec<ValueId> = [*out, *a].into_iter().chain(*b).collect();
+                self.generic("linalg", &[], &operands, &format!(" {{func = \"{}\"}}", func.name()))
+            }
             Exchange { view } => self.generic("exchange", &[], &[*view], ""),
             AllReduce { view, kind } => {
                 self.generic("allreduce", &[], &[*view], &format!(" {{kind = \"{}\"}}", kind.name()))

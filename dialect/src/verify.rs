@@ -8,7 +8,7 @@
 //! index entries) are stated in `dialect/README.md` and checked here. The importer runs it on every
 //! module it reads (`arrayc-opt`), and the lowering's output satisfies it by construction.
 
-use crate::ir::{Body, ComputeFn, Func, IndexEntry, Loc, Module, Op, OpKind, Type, ValueId};
+use crate::ir::{Body, ComputeFn, Func, IndexEntry, LinAlgFn, Loc, Module, Op, OpKind, Type, ValueId};
 use crate::ops::{self, Spelling};
 use arrayc_core::DType;
 
@@ -430,6 +430,31 @@ impl Verifier<'_> {
                     return Err("takes an `i64` offset".into());
                 }
             }
+            LinAlg { func, out, a, b } => {
+                let ranks = [self.array(*out, "out")?, self.array(*a, "a")?];
+                let b_rank = b.map(|b| self.array(b, "b")).transpose()?;
+                let fits = match (func, b_rank) {
+                    (LinAlgFn::Solve, Some(r)) => ranks[1] == 2 && (1..=2).contains(&r) && ranks[0] == r,
+                    (LinAlgFn::Det, None) => ranks == [0, 2],
+                    _ => false,
+                };
+                if !fits {
+                    return Err(format!(
+                        "`{}` takes a 2-d `a` and {}",
+                        func.name(),
+                        if *func == LinAlgFn::Solve {
+                            "a 1-d or 2-d `b` and `out` of its rank"
+                        } else {
+                            "a 0-d `out`, no `b`"
+                        }
+                    )
+                    .into());
+                }
+                let dtypes: Vec<DType> = [*out, *a].into_iter().chain(*b).map(|x| self.f.ty(x).dtype()).collect();
+                if dtypes.iter().any(|d| *d != dtypes[0]) || !dtypes[0].is_float() {
+                    return Err("takes float views of one dtype".into());
+                }
+            }
             MatMul { out, lhs, rhs } => {
                 let ranks = [self.array(*out, "out")?, self.array(*lhs, "lhs")?, self.array(*rhs, "rhs")?];
                 if ranks != [2, 2, 2] {
@@ -570,6 +595,7 @@ fn op_name(k: &OpKind) -> String {
         MatMul { .. } => "arr.matmul".into(),
         Sort { .. } => "arr.sort".into(),
         Convolve { .. } => "arr.convolve".into(),
+        LinAlg { .. } => "arr.linalg".into(),
         Exchange { .. } => "arr.exchange".into(),
         AllReduce { .. } => "arr.allreduce".into(),
         Compute { func, .. } => format!("arr.{}", func.name()),

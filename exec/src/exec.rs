@@ -19,7 +19,7 @@
 
 use arrayc_core::error::{InternalError, ScalarError};
 use arrayc_core::ir::{
-    BinFn, Body, ComputeFn, Func, IndexEntry, Loc, Module, Op, OpKind, ReduceKind, Type, UnFn, ValueId,
+    BinFn, Body, ComputeFn, Func, IndexEntry, LinAlgFn, Loc, Module, Op, OpKind, ReduceKind, Type, UnFn, ValueId,
 };
 use arrayc_core::semantics::{scalar_binary, scalar_unary};
 use arrayc_core::{DType, Scalar};
@@ -302,6 +302,18 @@ impl<'a> Executor<'a> {
                     self.kernels.host_write(out)?;
                 }
                 arrayc_runtime::convolve::convolve(out, a, v, fr.int(*off))?
+            }
+            Inst::LinAlg { func, out, a, b } => {
+                let (out, a) = (fr.vw(*out)?, fr.vw(*a)?);
+                let b = b.map(|b| fr.vw(b)).transpose()?;
+                if self.device {
+                    self.kernels.host_read(a)?;
+                    if let Some(b) = b {
+                        self.kernels.host_read(b)?;
+                    }
+                    self.kernels.host_write(out)?;
+                }
+                arrayc_runtime::linalg::linalg(*func, out, a, b)?
             }
             Inst::Fail(e) => return Err(OpError::Msg(e.to_string())),
         }
@@ -713,6 +725,14 @@ enum Inst {
         v: u32,
         off: u32,
     },
+    /// `arr.linalg`: `out` is NumPy's `linalg.solve(a, b)` or `linalg.det(a)`
+    /// (`arrayc_runtime::linalg`).
+    LinAlg {
+        func: LinAlgFn,
+        out: u32,
+        a: u32,
+        b: Option<u32>,
+    },
     /// An internal error found by the translation, reported if the operation is reached.
     Fail(InternalError),
 }
@@ -1053,6 +1073,12 @@ impl Translator<'_> {
                 a: self.view_reg(*a),
                 v: self.view_reg(*v),
                 off: self.scalar_reg(*off),
+            },
+            LinAlg { func, out, a, b } => Inst::LinAlg {
+                func: *func,
+                out: self.view_reg(*out),
+                a: self.view_reg(*a),
+                b: b.map(|b| self.view_reg(b)),
             },
             MatMul { out, lhs, rhs } => {
                 Inst::MatMul { out: self.view_reg(*out), lhs: self.view_reg(*lhs), rhs: self.view_reg(*rhs) }

@@ -304,6 +304,9 @@ builtins! {
     Median: "median", (1, 1), AXIS, "median(x) | median(x, axis=k)";
     Norm: "linalg.norm", (1, 1), &["axis", "ord"],
         "linalg.norm(x) | linalg.norm(x, axis=k) | linalg.norm(x, axis=(j, k)) | linalg.norm(v, ord=1|2|inf|-inf) (or np.linalg.norm)";
+    Solve: "linalg.solve", (2, 2), &[], "linalg.solve(a, b) (or np.linalg.solve; a one square matrix, b 1-d or 2-d)";
+    Inv: "linalg.inv", (1, 1), &[], "linalg.inv(a) (or np.linalg.inv; a one square matrix)";
+    Det: "linalg.det", (1, 1), &[], "linalg.det(a) (or np.linalg.det; a one square matrix)";
     Isclose: "isclose", (2, 2), CLOSE, "isclose(a, b) | isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)";
     Allclose: "allclose", (2, 2), CLOSE, "allclose(a, b) | allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)";
     Ptp: "ptp", (1, 1), AXIS, "ptp(x) | ptp(x, axis=k) | ptp(x, axis=(j, k)) (x not bool)";

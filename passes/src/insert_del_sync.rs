@@ -41,6 +41,7 @@ fn insert_syncs(body: &mut Body, f: &Func, bases: &HashMap<ValueId, ValueId>, is
             OpKind::MatMul { lhs, rhs, .. } => vec![*lhs, *rhs],
             OpKind::Sort { src, .. } => vec![*src],
             OpKind::Convolve { a, v, .. } => vec![*a, *v],
+            OpKind::LinAlg { a, b, .. } => [*a].into_iter().chain(*b).collect(),
             OpKind::Return { values } if is_entry => values.iter().copied().filter(|v| f.ty(*v).is_array()).collect(),
             _ => vec![],
         };

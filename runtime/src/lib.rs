@@ -6,6 +6,7 @@ pub mod array;
 pub mod convolve;
 pub mod gpu;
 pub mod launch;
+pub mod linalg;
 pub mod matmul;
 pub mod npy;
 pub mod print;

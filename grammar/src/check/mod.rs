@@ -18,6 +18,7 @@
 mod builtins;
 mod expr;
 pub mod generic;
+mod linalg;
 mod literals;
 mod names;
 mod numpy_funcs;

@@ -15,6 +15,7 @@ pub const NAME: &str = "lower-ast";
 
 mod expr;
 mod jumps;
+mod linalg;
 mod literals;
 mod numpy_funcs;
 mod numpy_more;

@@ -271,7 +271,7 @@ impl Lowerer<'_> {
     /// The `(n, m)` `i64` array of each position's diagonal, `arange(m)[newaxis, :] -
     /// arange(n)[:, newaxis]` (`shape`: its two sizes as the checker types them), for `eye`, `tril`
     /// and `triu`; `n` and `m` are not negative.
-    fn diagonal_offsets(&mut self, n: ValueId, m: ValueId, shape: Vec<Size>) -> LResult<ValueId> {
+    pub(super) fn diagonal_offsets(&mut self, n: ValueId, m: ValueId, shape: Vec<Size>) -> LResult<ValueId> {
         let iota = |l: &mut Self, size: ValueId| {
             let out = l.new_array(DType::I64, vec![size]);
             let (start, step) = (l.i64_const(0), l.i64_const(1));
@@ -397,7 +397,7 @@ impl Lowerer<'_> {
 
     /// `v` (of checked type `t`) converted to dtype `d`: `v` itself when of `d`, else a cast
     /// scalar or a converted copy of the array.
-    fn as_dtype(&mut self, v: ValueId, t: &Ty, d: DType) -> LResult<ValueId> {
+    pub(super) fn as_dtype(&mut self, v: ValueId, t: &Ty, d: DType) -> LResult<ValueId> {
         match self.f.ty(v) {
             Type::Scalar(vd) if vd == d => Ok(v),
             Type::Array(vd, _) if vd == d => Ok(v),

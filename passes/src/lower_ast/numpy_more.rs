@@ -48,7 +48,7 @@ impl Lowerer<'_> {
 
     /// A run-time check that the sizes `a` and `b` are equal; `msg` names them `{lhs}` and
     /// `{rhs}` (the executor puts them in, see `cf.assert`).
-    fn assert_same_size(&mut self, a: ValueId, b: ValueId, msg: &str) {
+    pub(super) fn assert_same_size(&mut self, a: ValueId, b: ValueId, msg: &str) {
         let same = self.scalar_binary(BinFn::Eq, a, b, DType::I64);
         self.emit(OpKind::Assert { cond: same, msg: msg.into() });
     }

@@ -58,6 +58,9 @@ impl Lowerer<'_> {
         if let Some(v) = self.numpy_more(b, args, kwargs, ty, e)? {
             return Ok(vec![v]);
         }
+        if let Some(v) = self.linalg(b, args, ty)? {
+            return Ok(vec![v]);
+        }
         match b {
             B::Array | B::AsArray => return Ok(vec![self.array_call(&args[0], b == B::Array, ty)?]),
             B::Reshape | B::Ravel | B::Flatten => return Ok(vec![self.reshape_call(b, args, ty)?]),
@@ -92,6 +95,7 @@ impl Lowerer<'_> {
             | B::Tile
             | B::Repeat
             | B::Pad => unreachable!("lowered by `shape_op`"),
+            B::Solve | B::Inv | B::Det => unreachable!("lowered by `linalg`"),
             B::Diff
             | B::Outer
             | B::Eye

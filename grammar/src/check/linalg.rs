@@ -1,0 +1,70 @@
+//! NumPy's `linalg.solve(a, b)`, `linalg.inv(a)` and `linalg.det(a)` of one square matrix: the
+//! operands' ranks, sizes and the result's type. The lowering (`passes/src/lower_ast/linalg.rs`)
+//! emits the host operation `arr.linalg`.
+
+use super::builtins::Call;
+use crate::ast::DType;
+use crate::builtin::Builtin;
+use crate::check::Checker;
+use crate::types::{Size, Ty};
+
+impl Checker {
+    /// `linalg.solve(a, b)` (`b`'s shape), `linalg.inv(a)` (`a`'s shape), `linalg.det(a)` (a
+    /// scalar): `a` a 2-d numeric array, square where both sizes are known (NumPy's `LinAlgError`;
+    /// sizes known only at run time are checked then), `b` 1-d or 2-d with `a`'s size first. The
+    /// dtype is NumPy's: `f32` when every operand is `f32`, else `f64` (integers and bools become
+    /// `f64`). A stack of matrices (rank above 2) or a rank below is E0503.
+    pub(super) fn linalg(&mut self, c: &Call) -> Ty {
+        let name = c.b.name();
+        let mut dtypes = vec![];
+        let mut shapes = vec![];
+        for (k, a) in c.args.iter().enumerate() {
+            let ranks: &[usize] = if k == 0 { &[2] } else { &[1, 2] };
+            match self.value(a) {
+                Ty::Array(d, s) if ranks.contains(&s.len()) => {
+                    dtypes.push(d);
+                    shapes.push(s);
+                }
+                Ty::Error => return Ty::Error,
+                other => {
+                    let want = if k == 0 { "a 2-d array (one matrix)" } else { "a 1-d or 2-d array" };
+                    self.error("E0503", format!("`{name}` takes {want}, found {other}"), a.span.clone(), "wrong rank");
+                    return Ty::Error;
+                }
+            }
+        }
+        let sa = &shapes[0];
+        if let (Some(n), Some(m)) = (sa[0].as_const(), sa[1].as_const()) {
+            if n != m {
+                self.error(
+                    "E0503",
+                    format!("`{name}` of a {n}x{m} matrix: NumPy's LinAlgError, the last 2 dimensions must be square"),
+                    c.args[0].span.clone(),
+                    "not square",
+                );
+                return Ty::Error;
+            }
+        }
+        if let Some(sb) = shapes.get(1) {
+            if let (Some(n), Some(k)) = (sa[0].as_const(), sb[0].as_const()) {
+                if n != k {
+                    self.error(
+                        "E0503",
+                        format!(
+                            "`linalg.solve` of a {n}x{n} matrix and a right-hand side of {k} rows (NumPy's ValueError)"
+                        ),
+                        c.args[1].span.clone(),
+                        "rows do not match",
+                    );
+                    return Ty::Error;
+                }
+            }
+        }
+        let d = if dtypes.iter().all(|d| *d == DType::F32) { DType::F32 } else { DType::F64 };
+        match c.b {
+            Builtin::Det => Ty::Scalar(d),
+            Builtin::Inv => Ty::Array(d, vec![sa[0].clone(), sa[0].clone()]),
+            _ => Ty::Array(d, shapes[1].iter().map(Size::clone).collect()),
+        }
+    }
+}

@@ -1,0 +1,54 @@
+// arr.linalg: a hand-written module that solves with a filled matrix and adds to the result;
+// insert-del-sync syncs the matrix's and the right-hand side's base arrays before the solve (host
+// reads), fusion and outlining leave it in the host function (a region ends at it), and the
+// printer keeps its `func` attribute. Then the verifier's rules: ranks of `det`, and a known `func`.
+// RUN: sed -n '/^\/\/ MAIN-BEGIN/,/^\/\/ MAIN-END/p' %s | %arrayc-opt - --pass insert-del-sync --pass wsp-fusion --pass outline-kernels --pass dce | FileCheck %s
+// RUN: sed -n '/^\/\/ RANK-BEGIN/,/^\/\/ RANK-END/p' %s | not %arrayc-opt - 2>&1 | FileCheck %s --check-prefix=RANK
+// RUN: sed -n '/^\/\/ FUNC-BEGIN/,/^\/\/ FUNC-END/p' %s | not %arrayc-opt - 2>&1 | FileCheck %s --check-prefix=FUNC
+// MAIN-BEGIN
+module {
+  func.func @main(%n: i64) -> memref<?xf64, strided<[?], offset: ?>> {
+    %one = arith.constant 1.0 : f64
+    %a = "arr.new"(%n, %n) : (i64, i64) -> (memref<?x?xf64, strided<[?, ?], offset: ?>>)
+    "arr.fill"(%a, %one) : (memref<?x?xf64, strided<[?, ?], offset: ?>>, f64) -> ()
+    %b = "arr.new"(%n) : (i64) -> (memref<?xf64, strided<[?], offset: ?>>)
+    "arr.fill"(%b, %one) : (memref<?xf64, strided<[?], offset: ?>>, f64) -> ()
+    %x = "arr.new"(%n) : (i64) -> (memref<?xf64, strided<[?], offset: ?>>)
+    "arr.linalg"(%x, %a, %b) {func = "solve"} : (memref<?xf64, strided<[?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>) -> ()
+    %d = "arr.new"(%n) : (i64) -> (memref<?xf64, strided<[?], offset: ?>>)
+    "arr.add"(%d, %x, %one) : (memref<?xf64, strided<[?], offset: ?>>, memref<?xf64, strided<[?], offset: ?>>, f64) -> ()
+    func.return %d : memref<?xf64, strided<[?], offset: ?>>
+  }
+}
+// MAIN-END
+
+// CHECK-LABEL: func.func @main(
+// CHECK-DAG: "arr.sync"(%[[A:[0-9a-z_]+]])
+// CHECK-DAG: "arr.sync"(%[[B:[0-9a-z_]+]])
+// CHECK: "arr.linalg"(%[[X:[0-9a-z_]+]], %[[A]], %[[B]]) {func = "solve"}
+// CHECK: func.call @{{[a-z_0-9]+}}(%{{[0-9]+}}, %[[X]],
+// CHECK-NOT: arr.linalg
+
+// RANK-BEGIN
+module {
+  func.func @f(%n: i64) {
+    %a = "arr.new"(%n, %n) : (i64, i64) -> (memref<?x?xf64, strided<[?, ?], offset: ?>>)
+    %d = "arr.new"(%n) : (i64) -> (memref<?xf64, strided<[?], offset: ?>>)
+    "arr.linalg"(%d, %a) {func = "det"} : (memref<?xf64, strided<[?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
+    return
+  }
+}
+// RANK-END
+// RANK: error: `<stdin>`: invalid arr module: @f: arr.linalg: `det` takes a 2-d `a` and a 0-d `out`, no `b`
+
+// FUNC-BEGIN
+module {
+  func.func @f(%n: i64) {
+    %a = "arr.new"(%n, %n) : (i64, i64) -> (memref<?x?xf64, strided<[?, ?], offset: ?>>)
+    %d = "arr.new"() : () -> (memref<f64, strided<[], offset: ?>>)
+    "arr.linalg"(%d, %a) {func = "eig"} : (memref<f64, strided<[], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
+    return
+  }
+}
+// FUNC-END
+// FUNC: error: {{.*}}`func` must be "solve" or "det"

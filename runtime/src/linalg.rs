@@ -1,0 +1,167 @@
+//! `arr.linalg`: NumPy's `linalg.solve` and `linalg.det` of a materialised 2-d square view, on the
+//! host, by `faer`'s LU factorisation with partial (row) pivoting: the factorisation LAPACK's
+//! `getrf` computes, which NumPy's `solve`, `inv` and `det` call. The lowering makes `linalg.inv(a)`
+//! a `solve` of the identity. The semantics are in `dialect/README.md` (`arr.linalg`); the lowering
+//! is `passes/src/lower_ast/numpy_more.rs`.
+
+use crate::array::View;
+use crate::launch::{check_in_bounds, LaunchError};
+use arrayc_core::ir::LinAlgFn;
+use arrayc_core::shape::shape_str;
+use arrayc_core::DType;
+use faer::linalg::solvers::Solve;
+use std::sync::Arc;
+
+/// NumPy's message for a matrix whose LU factorisation has a pivot exactly zero (LAPACK's `getrf`
+/// returning `info > 0`), which `numpy.linalg.solve` and `inv` raise as `LinAlgError`.
+pub const SINGULAR: &str = "LinAlgError: Singular matrix (numpy.linalg.solve/inv: an LU pivot is exactly zero)";
+
+/// `arr.linalg` of function `func`: with [`LinAlgFn::Solve`], `out = a^-1 b`, `a` an `n x n` view,
+/// `b` and `out` of shape `(n,)` or `(n, k)`; with [`LinAlgFn::Det`], the 0-d `out` is `det(a)`
+/// (`1.0` for `n = 0`, as NumPy). All views of one dtype, `f64` or `f32`, with any strides (the
+/// factorisation works on a copy of `a`); `out` is a new array that shares no base array with an
+/// input. Runs on rayon's pool (`faer`'s global parallelism).
+///
+/// Errors ([`LaunchError::Invalid`], which the executor locates at the operation's line): `Solve`
+/// of an `a` whose factorisation has a pivot exactly zero is [`SINGULAR`], NumPy's `LinAlgError`
+/// (`det` of such an `a` is `0.0`, as NumPy's). Anything else (ranks, sizes, dtypes, a view outside
+/// its base array) is a compiler bug's message: the lowering emits `arr.linalg` on checked arrays.
+pub fn linalg(func: LinAlgFn, out: &View, a: &View, b: Option<&View>) -> Result<(), LaunchError> {
+    let mut views = vec![(out, "linalg out"), (a, "linalg a")];
+    views.extend(b.map(|b| (b, "linalg b")));
+    for (v, what) in &views {
+        if v.dtype != a.dtype || !matches!(v.dtype, DType::F64 | DType::F32) {
+            return Err(format!(
+                "{what}: expected an f64 or f32 view like a ({}), got {}",
+                a.dtype.name(),
+                v.dtype.name()
+            )
+            .into());
+        }
+        check_in_bounds(v, what)?;
+    }
+    let n = a.shape.first().copied().unwrap_or(0);
+    if a.shape != [n, n] {
+        return Err(format!("linalg: a has shape {}, not a square matrix", shape_str(&a.shape)).into());
+    }
+    let shapes_fit = match (func, b) {
+        (LinAlgFn::Solve, Some(b)) => b.shape.first() == Some(&n) && b.rank() <= 2 && out.shape == b.shape,
+        (LinAlgFn::Det, None) => out.rank() == 0,
+        _ => false,
+    };
+    if !shapes_fit || b.is_some_and(|b| Arc::ptr_eq(&out.base, &b.base)) || Arc::ptr_eq(&out.base, &a.base) {
+        return Err(format!("linalg {}: operands do not fit (a {})", func.name(), shape_str(&a.shape)).into());
+    }
+    match a.dtype {
+        DType::F64 => apply::<f64>(func, out, a, b),
+        DType::F32 => apply::<f32>(func, out, a, b),
+        _ => unreachable!("checked to be a float dtype above"),
+    }
+}
+
+/// A checked view as a `faer` matrix of `T`: 1-d views are one column.
+///
+/// # Safety
+/// `v` was checked by [`linalg`]: in bounds of its base array, of dtype `T`, and nothing writes it
+/// while the result lives (the executor runs one operation at a time).
+unsafe fn mat<'a, T: faer::traits::ComplexField>(v: &'a View) -> faer::MatRef<'a, T> {
+    let (rows, cols) = (v.shape.first().copied().unwrap_or(1), v.shape.get(1).copied().unwrap_or(1));
+    let (rs, cs) = (v.strides.first().copied().unwrap_or(1), v.strides.get(1).copied().unwrap_or(1));
+    let p = (v.base.as_ptr() as *const T).wrapping_offset(v.offset as isize);
+    faer::MatRef::from_raw_parts(p, rows as usize, cols as usize, rs as isize, cs as isize)
+}
+
+/// A float that [`det_as_numpy`] takes the logarithm and exponential of, in its own precision.
+trait LogExp: Copy {
+    fn ln_abs(self) -> Self;
+    fn exp(self) -> Self;
+    fn negative(self) -> bool;
+    fn from_sign(s: i8) -> Self;
+}
+
+macro_rules! log_exp {
+    ($($t:ty),*) => {$(
+        impl LogExp for $t {
+            fn ln_abs(self) -> Self { self.abs().ln() }
+            fn exp(self) -> Self { <$t>::exp(self) }
+            fn negative(self) -> bool { self < 0.0 }
+            fn from_sign(s: i8) -> Self { s as $t }
+        }
+    )*};
+}
+log_exp!(f64, f32);
+
+/// `det(a)` of a non-empty square `a` as NumPy computes it (`umath_linalg`'s `det`, from
+/// `slogdet`): the LU factorisation with partial pivoting, then `sign * exp(sum(log|u_ii|))`,
+/// `sign` the permutation's parity times the pivots' signs; `0.0` when a pivot is zero. So the last
+/// bits are NumPy's, not those of the product of the pivots (`det([[2, 1, 0], [1, 3, 1], [0, 1, 4]])`
+/// is NumPy's `17.999999999999996`, not `18.0`).
+fn det_as_numpy<T: faer::traits::ComplexField + LogExp + PartialEq>(a: faer::MatRef<'_, T>) -> T {
+    let lu = a.partial_piv_lu();
+    let u = lu.U();
+    let n = a.nrows();
+    if (0..n).any(|i| u[(i, i)] == T::zero_impl()) {
+        return T::zero_impl();
+    }
+    // The parity of the row permutation: `n` less its number of cycles.
+    let (fwd, _) = lu.P().arrays();
+    let mut seen = vec![false; n];
+    let mut cycles = 0;
+    for s in 0..n {
+        if !seen[s] {
+            cycles += 1;
+            let mut i = s;
+            while !seen[i] {
+                seen[i] = true;
+                i = fwd[i];
+            }
+        }
+    }
+    let mut negative = (n - cycles) % 2 == 1;
+    let mut logdet = T::zero_impl();
+    for i in 0..n {
+        negative ^= u[(i, i)].negative();
+        logdet += u[(i, i)].ln_abs();
+    }
+    T::from_sign(if negative { -1 } else { 1 }) * logdet.exp()
+}
+
+/// [`linalg`] on views it has checked, with elements of type `T`.
+fn apply<T: faer::traits::ComplexField + Copy + PartialEq + LogExp>(
+    func: LinAlgFn,
+    out: &View,
+    a: &View,
+    b: Option<&View>,
+) -> Result<(), LaunchError> {
+    // SAFETY: `linalg` checked `a` (and `b`): in bounds, of dtype `T`, not written meanwhile.
+    let am = unsafe { mat::<T>(a) };
+    let n = am.nrows();
+    let out_ptr = (out.base.as_ptr() as *mut T).wrapping_offset(out.offset as isize);
+    match func {
+        LinAlgFn::Det => {
+            let d = if n == 0 { T::one_impl() } else { det_as_numpy(am) };
+            // SAFETY: `out` is a 0-d view checked in bounds of its own base array.
+            unsafe { *out_ptr = d };
+        }
+        LinAlgFn::Solve => {
+            let lu = am.partial_piv_lu();
+            let u = lu.U();
+            if (0..n).any(|i| u[(i, i)] == T::zero_impl()) {
+                return Err(SINGULAR.to_string().into());
+            }
+            let b = b.expect("checked: solve has b");
+            // SAFETY: as for `a`.
+            let bm = unsafe { mat::<T>(b) };
+            let (rs, cs) = (out.strides.first().copied().unwrap_or(1), out.strides.get(1).copied().unwrap_or(1));
+            // SAFETY: `out` is checked in bounds of a base array shared with no input, a new array
+            // whose elements have distinct addresses, and nothing else touches it meanwhile.
+            let mut x =
+                unsafe { faer::MatMut::from_raw_parts_mut(out_ptr, bm.nrows(), bm.ncols(), rs as isize, cs as isize) };
+            x.copy_from(bm);
+            if n > 0 && bm.ncols() > 0 {
+                lu.solve_in_place(x);
+            }
+        }
+    }
+    Ok(())
+}
