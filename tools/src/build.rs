@@ -116,8 +116,8 @@ pub fn build(
             })
         })
         .collect();
-    let mut options = FuseArgs { generic: args.is_empty(), ..fuse.clone() }.options(&entry, &explicit);
-    options.distribute = distributed;
+    let options =
+        FuseArgs { generic: args.is_empty(), ..fuse.clone() }.options(&entry, &explicit).distributed(distributed);
     pipeline::to_kernels(&mut m, &entry, &options)?;
     let (object, plans) = jit::object_code(&m).map_err(InternalError::new)?;
     let names: Vec<String> = plans.iter().map(|p| p.name.clone()).collect();

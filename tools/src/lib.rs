@@ -187,7 +187,8 @@ pub struct FuseArgs {
     pub cost: Option<String>,
     /// Time budget per region, in milliseconds, for the whole partitioning (graph, cost model,
     /// preconditioning, greedy, search) under every algorithm; past it the best legal partition
-    /// found is used and the report says optimality was not proven.
+    /// found is used and the report says optimality was not proven. Not with --distributed: every
+    /// rank must choose the same partition, so there only the node budget bounds the search.
     #[arg(long, default_value_t = Budget::DEFAULT_MS, value_name = "MS")]
     pub fuse_budget_ms: u64,
     /// Search budget of `optimal` per region, in branch-and-bound nodes.

@@ -47,8 +47,25 @@ pub struct PassOptions {
     pub verify_each: bool,
     /// Run `expand-matmul` first ([`prepare`]): the target has no matrix-product library.
     pub expand_matmul: bool,
-    /// Run `distribute` ([`prepare`]): a distributed run (`--distributed`).
+    /// Run `distribute` ([`prepare`]): a distributed run (`--distributed`). Set it with
+    /// [`PassOptions::distributed`].
     pub distribute: bool,
+}
+
+impl PassOptions {
+    /// These options for a distributed run (`--distributed`) when `on`: the `distribute` pass, and a
+    /// partition that is the same on every rank. Every rank compiles the program itself (SPMD, no
+    /// master), and the ranks' collectives (halo exchanges, all-gathers of partial results) follow
+    /// the kernels, so a rank that chose another partition would call other collectives (MPI's
+    /// `MPI_ERR_TRUNCATE`, or a hang). A search stopped by its time budget depends on the machine's
+    /// load; so, distributed, only the node budget (`--fuse-budget-nodes`, deterministic) bounds it.
+    pub fn distributed(mut self, on: bool) -> PassOptions {
+        self.distribute = on;
+        if on {
+            self.fusion.budget.max_ms = None;
+        }
+        self
+    }
 }
 
 /// Front end and `lower-ast`: source text to an `arr` module, verified.

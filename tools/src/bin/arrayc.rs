@@ -434,8 +434,7 @@ fn fuse_report(
             _ => None,
         })
         .collect();
-    let mut options = fuse.options(&entry, &argv);
-    options.distribute = distributed;
+    let options = fuse.options(&entry, &argv).distributed(distributed);
     let reports = pipeline::to_kernels(&mut m, &entry, &options)?;
     let text = match format {
         Format::Text => report::to_text(&reports),
@@ -597,9 +596,8 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
     let given: Vec<Option<RtValue>> = argv.iter().cloned().map(Some).collect();
     let cache =
         if use_cache { Some(DiskCache::from_env().map_err(|e| UserError(format!("error: {e}")))?) } else { None };
-    let mut options = fuse.options(&entry, &given);
+    let mut options = fuse.options(&entry, &given).distributed(distributed);
     options.fusion.decisions = cache.clone();
-    options.distribute = distributed;
     let regions = pipeline::to_kernels(&mut m, &entry, &options)?;
     lap("passes (fusion included)", &mut clock);
     let mut emulation = None;
