@@ -837,3 +837,40 @@ def test_pythons_min_and_max_of_scalars_match_python(target, tmp_path):
                               ("let a = min(1.0, 2.0, key=3);", "E0502", "no keyword `key`")]:
         bad = check_source(f"fn main(x: f64[3]) -> f64 {{\n    {body}\n    return 0.0;\n}}\n", tmp_path)
         assert bad.returncode == 1 and code in bad.stderr and words in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_a_boolean_index_beside_slices_and_integers_matches_numpy(target, tmp_path):
+    """A 1-d mask beside other entries selects along its own axis, as NumPy's `nonzero(mask)[0]`
+    there: `x[:, k]`, `x[1, k]`, `m[:, k, :]`, a filter then a column mask, and as a target
+    (`y[:, k] = v`, `y[1:, k] = y[1:, k] + v`). A mask whose size is not its axis's is NumPy's
+    IndexError (at run time) or E0401 (known sizes); `+=` through it E0410; a 2-d mask beside
+    other entries E0409."""
+    src = """fn main(x: f64[4, 5], m: f64[3, 3, 2]) -> (f64[4, ?], f64[?, ?], f64[?], f64[3, ?, 2], f64[4, 5]) {
+    let k = x[0] > 0.0;
+    let y = x * 1.0;
+    y[:, k] = -1.0;
+    y[1:, k] = y[1:, k] + 10.0;
+    return (x[:, k], x[x[:, 0] > 0.0][:, k], x[1, k], m[:, m[0, :, 0] > 0.0, :], y);
+}
+"""
+    rng = np.random.default_rng(7)
+    x, m = rng.standard_normal((4, 5)), rng.standard_normal((3, 3, 2))
+    proc, res = run_source(src, {"x": x, "m": m}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    k = x[0] > 0
+    y = x * 1.0
+    y[:, k] = -1.0
+    y[1:, k] = y[1:, k] + 10.0
+    for got, w in zip(res, [x[:, k], x[x[:, 0] > 0][:, k], x[1, k], m[:, m[0, :, 0] > 0, :], y]):
+        assert got.shape == w.shape
+        np.testing.assert_array_equal(got, w)
+    bad = "fn main(x: f64[?, ?], k: bool[?]) -> f64[?, ?] {\n    return x[:, k];\n}\n"
+    with pytest.raises(IndexError, match="boolean index did not match"):
+        np.ones((4, 5))[:, np.ones(3, bool)]
+    assert_run_time_error(bad, {"x": np.ones((4, 5)), "k": np.ones(3, bool)},
+                          "boolean index did not match indexed array along axis 1; size of axis is 5", tmp_path / "bad")
+    for body, code in [("return x[:, x[:, 0] > 0.0];", "E0401"), ("x[:, x[0] > 0.0] += 1.0; return x;", "E0410"),
+                       ("return x[x > 0.0, 0];", "E0409")]:
+        proc = check_source(f"fn main(x: f64[4, 5]) -> f64[4, 5] {{\n    {body}\n}}\n", tmp_path)
+        assert proc.returncode == 1 and code in proc.stderr and "panicked" not in proc.stderr, proc.stderr

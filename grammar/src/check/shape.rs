@@ -154,6 +154,33 @@ impl Checker {
                 return Ty::Error;
             }
         };
+        // A 1-d mask beside other entries (`x[:, mask]`, `x[0, mask]`) is, as in NumPy, the index
+        // array of its `true` positions, `nonzero(mask)[0]` (of a size known at run time), at its
+        // axis: a gather. Its size must be the axis's (NumPy's IndexError; checked at run time
+        // where not known here).
+        if index.len() > 1 {
+            for (k, ix) in index.iter().enumerate() {
+                let (Index::At(e), Some(Part::Mask(m))) = (ix, parts.get(k)) else { continue };
+                if m.len() != 1 {
+                    continue;
+                }
+                if let Some(xs) = shape.get(k) {
+                    if m[0].provably_eq(xs) == Some(false) {
+                        self.error(
+                            "E0401",
+                            format!(
+                                "a boolean index of size {} along axis {k} cannot index an array of size {xs} there",
+                                m[0]
+                            ),
+                            e.span.clone(),
+                            "mask size differs",
+                        );
+                        return Ty::Error;
+                    }
+                }
+                parts[k] = Part::Gather(vec![self.fresh()]);
+            }
+        }
         if let Some(k) = parts.iter().position(|p| matches!(p, Part::Mask(_))) {
             let Index::At(e) = &index[k] else { unreachable!("a mask part comes from an `At` entry") };
             let Some(Part::Mask(m)) = parts.get(k) else { unreachable!("checked above") };
@@ -162,7 +189,7 @@ impl Checker {
                 self.err(
                     Diagnostic::error(
                         "E0409",
-                        "a boolean mask must be the only index, of rank 1 up to the array's rank",
+                        "a boolean mask must be the only index (of rank 1 up to the array's rank), or 1-d beside integers and slices",
                         e.span.clone(),
                         "a boolean mask",
                     )

@@ -475,8 +475,12 @@ impl Checker {
 
     fn aug_assign(&mut self, target: &Ident, index: &[Index], op: BinOp, value: &Expr, span: &Span) {
         let view = self.target_view(target, index, value.id, span);
+        // A mask beside other entries (`x[:, mask]`) is the index array of its positions.
         let index_array = |ix: &&Index| match ix {
-            Index::At(e) => self.types.get(e.id.0 as usize).is_some_and(|t| matches!(t, Ty::Array(d, _) if d.is_int())),
+            Index::At(e) => self
+                .types
+                .get(e.id.0 as usize)
+                .is_some_and(|t| matches!(t, Ty::Array(d, _) if d.is_int() || (*d == DType::Bool && index.len() > 1))),
             _ => false,
         };
         if let Some(Index::At(e)) = index.iter().find(index_array) {

@@ -77,7 +77,7 @@ impl Lowerer<'_> {
             B::Flatnonzero | B::Argwhere => {
                 let x = self.expr(&args[0])?;
                 let Ty::Array(_, shape) = ty else { unreachable!("checked: an array") };
-                let at = self.flat_nonzero(x, &shape[..1]);
+                let at = self.flat_nonzero(x, Some(&shape[..1]));
                 if b == B::Flatnonzero {
                     at
                 } else {
@@ -116,8 +116,9 @@ impl Lowerer<'_> {
 
     /// The `i64` positions of the nonzero elements of `x` flattened (row-major), in order:
     /// `flatnonzero(x)`, a filter of `arange(size(x))` by `ravel(x) != 0`, a new 1-d array of the
-    /// checked shape `shape` (its size known only at run time).
-    fn flat_nonzero(&mut self, x: ValueId, shape: &[Size]) -> ValueId {
+    /// checked shape `shape` (its size known only at run time; `None` where the checker gave the
+    /// array no type of its own, as for a mask's positions inside an index).
+    pub(super) fn flat_nonzero(&mut self, x: ValueId, shape: Option<&[Size]>) -> ValueId {
         let flat = self.flat(x);
         let Type::Array(xd, _) = self.f.ty(flat) else { unreachable!("an array") };
         let n = self.dim(flat, 0);
@@ -126,7 +127,7 @@ impl Lowerer<'_> {
         let iota = self.new_array(DType::I64, vec![n]);
         let (start, step) = (self.i64_const(0), self.i64_const(1));
         self.emit(OpKind::Compute { func: ComputeFn::Arange, out: iota, ins: vec![start, step] });
-        self.filter(iota, mask, Some(shape))
+        self.filter(iota, mask, shape)
     }
 
     /// `nonzero(x)` (checked: `ty` is a tuple of one `i64[?]` per axis of `x`): NumPy's index
@@ -137,7 +138,7 @@ impl Lowerer<'_> {
         let x = self.expr(arg)?;
         let Ty::Tuple(tys) = ty else { unreachable!("checked: a tuple of index arrays") };
         let Ty::Array(_, shape) = &tys[0] else { unreachable!("checked: index arrays") };
-        let p = self.flat_nonzero(x, shape);
+        let p = self.flat_nonzero(x, Some(shape));
         let sizes: Vec<ValueId> = (0..tys.len()).map(|a| self.dim(x, a)).collect();
         self.unravel(p, &sizes, tys)
     }

@@ -134,12 +134,30 @@ impl Lowerer<'_> {
             }
         }
         let mut indices = vec![];
-        for (ix, &a) in index.iter().zip(&arrays) {
+        for (k, (ix, &a)) in index.iter().zip(&arrays).enumerate() {
             if let (Index::At(e), true) = (ix, a) {
-                // An index array of another integer dtype is converted (fused into its reader).
-                let Ty::Array(_, shape) = self.ty_of(e).clone() else { unreachable!("checked: an index array") };
                 let idx = self.expr(e)?;
-                indices.push(self.converted(idx, DType::I64, &shape)?);
+                match self.ty_of(e).clone() {
+                    // A 1-d mask beside other entries: the index array of its `true` positions
+                    // (NumPy's `nonzero(mask)[0]`), after a run-time check that its size is the
+                    // size of the axis it indexes (NumPy's IndexError; axis `k` of `base`, as the
+                    // checker requires every entry beside an index array to take one axis).
+                    Ty::Array(DType::Bool, _) => {
+                        let (len, axis_len) = (self.dim(idx, 0), self.dim(base, k));
+                        self.assert_same_size(
+                            axis_len,
+                            len,
+                            &format!(
+                                "IndexError: boolean index did not match indexed array along axis {k}; size of axis \
+                                 is {{lhs}} but size of corresponding boolean axis is {{rhs}}"
+                            ),
+                        );
+                        indices.push(self.flat_nonzero(idx, None));
+                    }
+                    // An index array of another integer dtype is converted (fused into its reader).
+                    Ty::Array(_, shape) => indices.push(self.converted(idx, DType::I64, &shape)?),
+                    _ => unreachable!("checked: an index array"),
+                }
             }
         }
         if arrayc_grammar::check::shape::advanced_run(index).is_some() {
