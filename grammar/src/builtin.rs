@@ -1080,6 +1080,20 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Norm],
         },
         DocRow {
+            calls: "`linalg.solve(a, b)`, `linalg.inv(a)`, `linalg.det(a)` (also `np.linalg.`)",
+            result: "NumPy's, of one square matrix `a` (`n x n`; NumPy's stacks of matrices, rank above 2, \
+                are E0503) and `b` of shape `(n,)` or `(n, k)`: `solve` has `b`'s shape, `inv` `a`'s, `det` \
+                is a scalar. `f32` when every operand is `f32`, else `f64` (integers convert, as NumPy). An \
+                LU factorisation with partial pivoting (LAPACK's `getrf`, which NumPy calls; `faer` on the \
+                host, every target), so results agree with NumPy's to rounding; `det` is NumPy's \
+                `sign * exp(sum(log|u_ii|))` (`0.0` for a singular `a`, `1.0` for `0 x 0`). A pivot exactly \
+                zero in `solve`/`inv` is NumPy's `LinAlgError: Singular matrix`, a run-time error naming the \
+                line; a matrix that is not square, or a `b` whose rows differ from `n`, is E0503 where the \
+                sizes are known and a run-time error otherwise. A host operation (`arr.linalg`): it ends a \
+                fusion region",
+            builtins: &[B::Solve, B::Inv, B::Det],
+        },
+        DocRow {
             calls: "`isclose(a, b)`, `allclose(a, b)`, `rtol=r`, `atol=t`, `equal_nan=true`",
             result: "NumPy's `isclose`: elementwise `abs(a - b) <= atol + rtol * abs(b)` where `b` is finite, or \
                 `a == b` (so equal infinities are close), a bool array of the broadcast shape (a bool of two \
