@@ -307,6 +307,7 @@ builtins! {
     Solve: "linalg.solve", (2, 2), &[], "linalg.solve(a, b) (or np.linalg.solve; a one square matrix, b 1-d or 2-d)";
     Inv: "linalg.inv", (1, 1), &[], "linalg.inv(a) (or np.linalg.inv; a one square matrix)";
     Det: "linalg.det", (1, 1), &[], "linalg.det(a) (or np.linalg.det; a one square matrix)";
+    MatrixPower: "linalg.matrix_power", (2, 2), &[], "linalg.matrix_power(a, k) (or np.linalg.matrix_power; k an integer literal)";
     Isclose: "isclose", (2, 2), CLOSE, "isclose(a, b) | isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)";
     Allclose: "allclose", (2, 2), CLOSE, "allclose(a, b) | allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)";
     Ptp: "ptp", (1, 1), AXIS, "ptp(x) | ptp(x, axis=k) | ptp(x, axis=(j, k)) (x not bool)";
@@ -1092,6 +1093,14 @@ pub const DOCS: &[DocRow] = {
                 sizes are known and a run-time error otherwise. A host operation (`arr.linalg`): it ends a \
                 fusion region",
             builtins: &[B::Solve, B::Inv, B::Det],
+        },
+        DocRow {
+            calls: "`linalg.matrix_power(a, k)` (also `np.linalg.`)",
+            result: "NumPy's: `a @ a @ ... @ a` (`k` times) of one square matrix `a`, `k` an integer literal, \
+                by repeated squaring as NumPy (each product a matrix product, `a @ b`); `k = 0` the identity \
+                of `a`'s dtype; `k < 0` the power of `linalg.inv(a)` (a float result). Of `a`'s dtype for \
+                `k >= 0`",
+            builtins: &[B::MatrixPower],
         },
         DocRow {
             calls: "`isclose(a, b)`, `allclose(a, b)`, `rtol=r`, `atol=t`, `equal_nan=true`",

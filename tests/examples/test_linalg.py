@@ -88,3 +88,35 @@ def test_a_matrix_not_square_is_an_error_at_check_or_run_time(tmp_path):
 ])
 def test_wrong_ranks_and_sizes_are_check_errors(body, words, tmp_path):
     assert_check_error(f"fn main(x: f64[3, 3], s: f64[2, 3, 3]) -> f64 {{\n    {body}\n}}\n", "E0503", words, tmp_path)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", ["f64", "i64"])
+def test_matrix_power_matches_numpy(dt, target, tmp_path):
+    """`linalg.matrix_power(a, k)` for k = 0, 1 (a copy: writing it leaves `a` alone), 2, 5, 6 and -2
+    (of `inv(a)`, a float result), against NumPy; integers exactly."""
+    src = f"""fn main(a: {dt}[4, 4]) -> ({dt}[4, 4], {dt}[4, 4], {dt}[4, 4], {dt}[4, 4], {dt}[4, 4], f64[4, 4], {dt}[4, 4]) {{
+    let c = np.linalg.matrix_power(a, 1);
+    c[0, 0] = 100;
+    return (np.linalg.matrix_power(a, 0), c, np.linalg.matrix_power(a, 2), np.linalg.matrix_power(a, 5),
+            np.linalg.matrix_power(a, 6), np.linalg.matrix_power(a, -2), a);
+}}
+"""
+    a = matrix(dt, 4, 5) // (1 if dt == "f64" else 4)
+    proc, got = run_source(src, {"a": a}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    c = a.copy()
+    c[0, 0] = 100
+    mp = np.linalg.matrix_power
+    want = [mp(a, 0), c, mp(a, 2), mp(a, 5), mp(a, 6), mp(a, -2), a]
+    for k, (g, w) in enumerate(zip(got, want)):
+        if dt == "i64" and w.dtype == np.int64:
+            assert g.dtype == w.dtype
+            np.testing.assert_array_equal(g, w, err_msg=f"result {k}")
+        else:
+            assert_close(g, w, f"result {k}")
+
+
+def test_matrix_power_needs_a_literal_exponent(tmp_path):
+    assert_check_error("fn main(a: f64[3, 3], k: i64) -> f64[3, 3] {\n    return np.linalg.matrix_power(a, k);\n}\n",
+                       "E0503", "exponent must be an integer literal", tmp_path)

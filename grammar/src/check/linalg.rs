@@ -1,5 +1,5 @@
-//! NumPy's `linalg.solve(a, b)`, `linalg.inv(a)` and `linalg.det(a)` of one square matrix: the
-//! operands' ranks, sizes and the result's type. The lowering (`passes/src/lower_ast/linalg.rs`)
+//! NumPy's `linalg.solve(a, b)`, `linalg.inv(a)`, `linalg.det(a)` and `linalg.matrix_power(a, k)`
+//! of one square matrix: the operands' ranks, sizes and the result's type. The lowering (`passes/src/lower_ast/linalg.rs`)
 //! emits the host operation `arr.linalg`.
 
 use super::builtins::Call;
@@ -14,11 +14,32 @@ impl Checker {
     /// sizes known only at run time are checked then), `b` 1-d or 2-d with `a`'s size first. The
     /// dtype is NumPy's: `f32` when every operand is `f32`, else `f64` (integers and bools become
     /// `f64`). A stack of matrices (rank above 2) or a rank below is E0503.
+    ///
+    /// `linalg.matrix_power(a, k)`: `k` an integer literal; `a`'s type for `k >= 0` (products of
+    /// `a`), the float type of `inv(a)` for `k < 0`.
     pub(super) fn linalg(&mut self, c: &Call) -> Ty {
         let name = c.b.name();
+        let mut c_args = c.args;
+        let mut power = None;
+        if c.b == Builtin::MatrixPower {
+            self.expr(&c.args[1]);
+            match super::builtins::literal_int(&c.args[1]) {
+                Some(k) => power = Some(k),
+                None => {
+                    self.error(
+                        "E0503",
+                        "`linalg.matrix_power`'s exponent must be an integer literal in arrayc",
+                        c.args[1].span.clone(),
+                        "not an integer literal",
+                    );
+                    return Ty::Error;
+                }
+            }
+            c_args = &c.args[..1];
+        }
         let mut dtypes = vec![];
         let mut shapes = vec![];
-        for (k, a) in c.args.iter().enumerate() {
+        for (k, a) in c_args.iter().enumerate() {
             let ranks: &[usize] = if k == 0 { &[2] } else { &[1, 2] };
             match self.value(a) {
                 Ty::Array(d, s) if ranks.contains(&s.len()) => {
@@ -61,6 +82,10 @@ impl Checker {
             }
         }
         let d = if dtypes.iter().all(|d| *d == DType::F32) { DType::F32 } else { DType::F64 };
+        if let Some(k) = power {
+            let d = if k >= 0 { dtypes[0] } else { d };
+            return Ty::Array(d, vec![sa[0].clone(), sa[0].clone()]);
+        }
         match c.b {
             Builtin::Det => Ty::Scalar(d),
             Builtin::Inv => Ty::Array(d, vec![sa[0].clone(), sa[0].clone()]),

@@ -58,7 +58,7 @@ impl Lowerer<'_> {
         if let Some(v) = self.numpy_more(b, args, kwargs, ty, e)? {
             return Ok(vec![v]);
         }
-        if let Some(v) = self.linalg(b, args, ty)? {
+        if let Some(v) = self.linalg(b, args, ty, e)? {
             return Ok(vec![v]);
         }
         match b {
@@ -95,7 +95,7 @@ impl Lowerer<'_> {
             | B::Tile
             | B::Repeat
             | B::Pad => unreachable!("lowered by `shape_op`"),
-            B::Solve | B::Inv | B::Det => unreachable!("lowered by `linalg`"),
+            B::Solve | B::Inv | B::Det | B::MatrixPower => unreachable!("lowered by `linalg`"),
             B::Diff
             | B::Outer
             | B::Eye
@@ -440,7 +440,7 @@ impl Lowerer<'_> {
     /// output row over the inner axis (`kernel_codegen::loops`, reductions along an axis that is
     /// not the last). The inner sizes are checked at run time (NumPy raises for unaligned shapes;
     /// broadcasting would hide a size 1).
-    pub(super) fn dot(&mut self, a: ValueId, b: ValueId, args: &[Expr], ty: &Ty, e: &Expr) -> LResult<ValueId> {
+    pub(crate) fn dot(&mut self, a: ValueId, b: ValueId, args: &[Expr], ty: &Ty, e: &Expr) -> LResult<ValueId> {
         use IndexEntry::{Full, NewAxis};
         let (Ty::Array(_, sa), Ty::Array(_, sb)) = (self.ty_of(&args[0]).clone(), self.ty_of(&args[1]).clone()) else {
             unreachable!("the checker types `dot`'s operands as arrays")
