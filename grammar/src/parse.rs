@@ -17,6 +17,7 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
             None => {
                 // After the nesting check: the walk recurses.
                 p.num_exprs = crate::syntax::dense_ids(&mut p.functions, p.num_exprs);
+                crate::syntax::python_assignments(&mut p);
                 crate::constants::resolve_constants(&mut p);
                 crate::syntax::bare_calls(&mut p);
                 (Some(p), Vec::new())

@@ -580,6 +580,62 @@ pub fn is_synthesized(name: &str) -> bool {
     name.contains('.')
 }
 
+/// Python's assignment that declares: `x = e;` where no `x` is in scope (a parameter, a `let`, a
+/// `for` variable, an earlier such assignment, in this block or one around it) is `let x = e;`, as
+/// Python binds a name at its first assignment (`y = v * 2.0`, `a, b = np.meshgrid(u, v)`). Later
+/// assignments to `x` rebind it. arrayc's scopes are blocks, so a name first assigned inside an
+/// `if` branch or a loop body lives in that block (Python's live in the whole function): using it
+/// after the block is E0201, whose help says to assign it before. Runs on the parsed program
+/// before anything resolves names ([`crate::constants`] included), so every later phase sees a
+/// `let`.
+pub fn python_assignments(program: &mut Program) {
+    for f in &mut program.functions {
+        let params = f.params.iter().map(|p| p.name.name.clone()).collect();
+        declare_first_assignments(&mut f.body, &mut vec![params]);
+    }
+}
+
+/// [`python_assignments`] in `b`, the names in scope around it in `scopes` (innermost last).
+fn declare_first_assignments(b: &mut Block, scopes: &mut Vec<std::collections::HashSet<String>>) {
+    scopes.push(Default::default());
+    for s in &mut b.stmts {
+        let declared =
+            |scopes: &Vec<std::collections::HashSet<String>>, n: &str| scopes.iter().any(|sc| sc.contains(n));
+        match s {
+            Stmt::Let { names, .. } => {
+                scopes.last_mut().expect("pushed above").extend(names.iter().map(|n| n.name.clone()))
+            }
+            Stmt::Assign { name, value, span } if !declared(scopes, &name.name) => {
+                scopes.last_mut().expect("pushed above").insert(name.name.clone());
+                let value = std::mem::replace(value, Expr { kind: ExprKind::Bool(false), span: 0..0, id: ExprId(0) });
+                *s = Stmt::Let { names: vec![name.clone()], value, span: span.clone() };
+            }
+            Stmt::For { var, body, .. } => {
+                scopes.push([var.name.clone()].into());
+                declare_first_assignments(body, scopes);
+                scopes.pop();
+            }
+            Stmt::While { body, .. } => declare_first_assignments(body, scopes),
+            Stmt::If { then_block, else_block, .. } => {
+                declare_first_assignments(then_block, scopes);
+                if let Some(e) = else_block {
+                    declare_first_assignments(e, scopes);
+                }
+            }
+            Stmt::Assign { .. }
+            | Stmt::SetItem { .. }
+            | Stmt::AugAssign { .. }
+            | Stmt::Return { .. }
+            | Stmt::Print { .. }
+            | Stmt::Assert { .. }
+            | Stmt::Break { .. }
+            | Stmt::Continue { .. }
+            | Stmt::Expr(_) => {}
+        }
+    }
+    scopes.pop();
+}
+
 /// A target of a tuple assignment: a variable, with the subscript and its span when it is `x[...]`.
 pub type Target = (Ident, Option<(Vec<Index>, Span)>);
 

@@ -874,3 +874,49 @@ def test_a_boolean_index_beside_slices_and_integers_matches_numpy(target, tmp_pa
                        ("return x[x > 0.0, 0];", "E0409")]:
         proc = check_source(f"fn main(x: f64[4, 5]) -> f64[4, 5] {{\n    {body}\n}}\n", tmp_path)
         assert proc.returncode == 1 and code in proc.stderr and "panicked" not in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_assignment_declares_as_in_python(target, tmp_path):
+    """`x = e` of a name not in scope declares it, as Python's first assignment does (no `let`):
+    arrays and scalars, rebinding after it, tuple targets (`a, b = np.meshgrid(..)`, `q, r = ..`,
+    `idx, = np.nonzero(..)`), a name local to a loop body, and a name shadowing a constant (`e`);
+    the same code run by Python. A name first assigned inside a block and used after it is E0201,
+    whose note says why and whose help says to assign it before."""
+    src = """fn main(v: f64[5]) -> (f64[5], f64, i64, f64[3, 5], f64) {
+    y = v * 2.0;
+    y = y + 1.0;
+    idx, = np.nonzero(v > 0.0);
+    q, r = 7.5, 2.0;
+    a, b = np.meshgrid(v, v[:3]);
+    s = 0.0;
+    for i in range(5) {
+        t = v[i] * 2.0;
+        s = s + t;
+    }
+    e = 3.0;
+    return (y, s + q + r, len(idx), a + b, e);
+}
+"""
+    v = np.array([0.5, -1.0, 2.0, 0.0, 3.5])
+
+    def main(v):
+        y = v * 2.0
+        y = y + 1.0
+        idx, = np.nonzero(v > 0.0)
+        q, r = 7.5, 2.0
+        a, b = np.meshgrid(v, v[:3])
+        s = 0.0
+        for i in range(5):
+            t = v[i] * 2.0
+            s = s + t
+        e = 3.0
+        return (y, s + q + r, len(idx), a + b, e)
+
+    proc, res = run_source(src, {"v": v}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    for got, w in zip(res, main(v)):
+        np.testing.assert_array_equal(got, w)
+    bad = "fn main(c: bool) -> f64 {\n    if c {\n        y = 1.0;\n    } else {\n        y = 2.0;\n    }\n    return y;\n}\n"
+    proc = check_source(bad, tmp_path)
+    assert proc.returncode == 1 and "E0201" in proc.stderr and "assign it before that block too" in proc.stderr, proc.stderr

@@ -285,24 +285,7 @@ impl Checker {
         if let Some(v) = self.lookup(&i.name) {
             return v.ty.clone();
         }
-        let mut d = Diagnostic::error(
-            "E0201",
-            format!("undefined variable `{}`", i.name),
-            i.span.clone(),
-            "not found in this scope",
-        );
-        let names = self.names_in_scope();
-        if i.name == "np" || i.name == "numpy" {
-            // `np.f(..)` and `np.name` are taken as `f(..)` and `name` (`syntax::NUMPY_MODULES`).
-            d = d.with_help(
-                "`np` is NumPy's module, not a value: `np.sum(x)` is taken as `sum(x)` for `np.sum(x)`, `np.pi` as `pi`",
-            );
-        } else if let Some(s) = suggest(&i.name, names.iter().map(|s| s.as_str())) {
-            d = d.with_help(format!("did you mean `{s}`?"));
-        } else if self.resolve(&i.name).is_some() {
-            d = d.with_note(format!("`{}` is a function; call it with `{}(...)`", i.name, i.name));
-        }
-        self.err(d);
+        self.undefined(i);
         Ty::Error
     }
 
@@ -393,7 +376,7 @@ impl Checker {
     /// What a call of `name` calls: the program's function of that name (it shadows the builtin
     /// of that name, as in Python, [`crate::builtin`]), else the builtin of that name, else
     /// nothing. A qualified spelling (`np.sum`, a method's `.sum`) names only the builtin.
-    fn resolve(&self, name: &str) -> Option<Callee> {
+    pub(super) fn resolve(&self, name: &str) -> Option<Callee> {
         let user = if may_name_a_function(name) { self.fn_index.get(name) } else { None };
         match user {
             Some(&fi) => Some(Callee::User(fi)),

@@ -72,6 +72,9 @@ pub(crate) struct Checker {
     pub infos: Vec<FnInfo>,
     pub fn_index: HashMap<String, usize>,
     pub scopes: Vec<HashMap<String, Var>>,
+    /// Names declared in a block that has ended (an `if` branch, a loop body), for the help of
+    /// E0201 when one is used after its block (Python's names live in the whole function).
+    pub ended_block_names: std::collections::HashSet<String>,
     /// Index of the function whose body is being checked.
     pub cur_fn: usize,
     /// Type of the view written by each `x[...] = e` / `x[...] op= e`, by the id of `e`.
@@ -124,6 +127,7 @@ pub fn check_program_for(mut program: Program, entry: Option<(&str, &[usize])>) 
         infos: Vec::new(),
         fn_index: HashMap::new(),
         scopes: Vec::new(),
+        ended_block_names: Default::default(),
         cur_fn: 0,
         target_types: HashMap::new(),
         callees: vec![None; program.num_exprs as usize],
@@ -193,7 +197,12 @@ impl Checker {
     }
 
     pub fn pop_scope(&mut self) {
-        self.scopes.pop();
+        if let Some(scope) = self.scopes.pop() {
+            // The function's outermost scope (its parameters) ends with the function.
+            if !self.scopes.is_empty() {
+                self.ended_block_names.extend(scope.into_keys());
+            }
+        }
     }
 
     pub fn declare(&mut self, name: &str, var: Var) {

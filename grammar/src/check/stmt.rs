@@ -16,6 +16,7 @@ impl Checker {
         self.scopes.clear();
         // An instance of a rank-generic function is checked where a call of it is, maybe in a loop.
         let caller_loops = std::mem::take(&mut self.loop_depth);
+        let caller_ended = std::mem::take(&mut self.ended_block_names);
         self.push_scope();
         let sig = self.sigs[self.cur_fn].clone();
         // Size symbols from parameter array types are i64 values in the body.
@@ -55,6 +56,7 @@ impl Checker {
         }
         self.scopes.clear();
         self.loop_depth = caller_loops;
+        self.ended_block_names = caller_ended;
     }
 
     fn check_default(&mut self, d: &Expr, ty: &Ty) {
@@ -319,7 +321,8 @@ impl Checker {
         }
     }
 
-    fn undefined(&mut self, name: &Ident) {
+    /// E0201 for a use of `name`, which no scope declares, with the likeliest fix.
+    pub(super) fn undefined(&mut self, name: &Ident) {
         let mut d = Diagnostic::error(
             "E0201",
             format!("undefined variable `{}`", name.name),
@@ -327,10 +330,25 @@ impl Checker {
             "not found in this scope",
         );
         let names = self.names_in_scope();
-        if let Some(s) = suggest(&name.name, names.iter().map(|s| s.as_str())) {
+        if self.ended_block_names.contains(&name.name) {
+            d = d
+                .with_note(format!(
+                    "`{0}` is assigned inside a block that has ended (an `if` branch or a loop body); an arrayc \
+                     variable lives in the block where it is first assigned, where Python's lives in the whole function",
+                    name.name
+                ))
+                .with_help(format!("assign it before that block too (`{} = ...;`), then the block's assignment rebinds it", name.name));
+        } else if name.name == "np" || name.name == "numpy" {
+            // `np.f(..)` and `np.name` are taken as `f(..)` and `name` (`syntax::NUMPY_MODULES`).
+            d = d.with_help(
+                "`np` is NumPy's module, not a value: `np.sum(x)` is taken as `sum(x)` for `np.sum(x)`, `np.pi` as `pi`",
+            );
+        } else if let Some(s) = suggest(&name.name, names.iter().map(|s| s.as_str())) {
             d = d.with_help(format!("did you mean `{s}`?"));
+        } else if self.resolve(&name.name).is_some() {
+            d = d.with_note(format!("`{0}` is a function; call it with `{0}(...)`", name.name));
         } else {
-            d = d.with_help(format!("declare it first: `let {} = ...;`", name.name));
+            d = d.with_help(format!("assign it first: `{} = ...;`", name.name));
         }
         self.err(d);
     }
@@ -338,25 +356,6 @@ impl Checker {
     fn assign(&mut self, name: &Ident, value: &Expr) {
         let t = self.value(value);
         let Some(var) = self.lookup(&name.name).cloned() else {
-            if matches!(&value.kind, ExprKind::Var(v) if v.name.starts_with("tuple.")) {
-                // A target of a tuple assignment (`idx, = nonzero(x);`, `a, b = f(x);`), which
-                // Python declares and arrayc only assigns: declared now, so that one error is reported.
-                self.err(
-                    Diagnostic::error(
-                        "E0201",
-                        format!("undefined variable `{}`", name.name),
-                        name.span.clone(),
-                        "not found in this scope",
-                    )
-                    .with_note("a tuple assignment assigns declared variables")
-                    .with_help(format!(
-                        "declare it with `let`: `let ({},) = ...;` for one name, `let (a, b) = ...;` for two",
-                        name.name
-                    )),
-                );
-                self.declare(&name.name, Var { ty: t, size: None });
-                return;
-            }
             self.undefined(name);
             return;
         };
