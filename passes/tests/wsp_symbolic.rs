@@ -250,3 +250,92 @@ fn grid_boundaries_of_a_symbolic_size_are_disjoint() {
     let hi = sym_index(&v, &[Entry::Slice(Some(Bound::NPlus(0)), None, 1)]).unwrap();
     assert!(disjoint(&lo, &hi));
 }
+
+/// The parity proofs of `symbolic_disjoint`: residues of rows and columns modulo the gcd of their
+/// steps. sor's sub-grids and neighbours (`benchmarks/programs/sor.arr`) of an `(s+2) x (s+2)`
+/// grid, `s` either `n` or `2h` (row stride `2 (2h+2)`: the row length is a divisor of the
+/// stride): every pair is claimed disjoint exactly when it is disjoint at every size `s` in 0..=12
+/// by NumPy's indexing (computed independently), so none stays split that the specialised
+/// partition fuses, and none is fused that shares an element.
+#[test]
+fn red_black_sub_grids_of_a_symbolic_size_are_disjoint_by_parity() {
+    let c = |k: i64| Some(Bound::Const(k));
+    let s = |a: Option<Bound>, b: Option<Bound>| Entry::Slice(a, b, 2);
+    // (rows, columns) of r1, r2, b1, b2 and the eight neighbours of sor.arr.
+    let views = [
+        [s(c(1), c(-1)), s(c(1), c(-1))],
+        [s(c(2), c(-1)), s(c(2), c(-1))],
+        [s(c(1), c(-1)), s(c(2), c(-1))],
+        [s(c(2), c(-1)), s(c(1), c(-1))],
+        [s(None, c(-2)), s(c(1), c(-1))],
+        [s(c(1), c(-1)), s(None, c(-2))],
+        [s(c(3), None), s(c(2), c(-1))],
+        [s(c(2), c(-1)), s(c(3), None)],
+        [s(None, c(-2)), s(c(2), c(-1))],
+        [s(c(1), c(-1)), s(c(3), None)],
+        [s(c(3), None), s(c(1), c(-1))],
+        [s(c(2), c(-1)), s(None, c(-2))],
+    ];
+    let none = HashMap::new();
+    let (mut disjoint_pairs, mut overlapping_pairs) = (0, 0);
+    for (side, step) in [(SymExpr::sym("n"), 1), (&SymExpr::sym("n") * &SymExpr::constant(2), 2)] {
+        let d = &side + &SymExpr::constant(2);
+        let grid = View::full(BaseId(0), vec![d.clone(), d.clone()]);
+        for (i, ia) in views.iter().enumerate() {
+            for ib in &views[i + 1..] {
+                let (va, vb) = (sym_index(&grid, ia).unwrap(), sym_index(&grid, ib).unwrap());
+                let claimed = relation(&va, &vb, &none) == Relation::Disjoint;
+                let real = (0..=12).step_by(step).all(|sv| {
+                    let dv = sv + 2;
+                    let base = Real { off: 0, axes: vec![(0..dv).map(|r| r * dv).collect(), (0..dv).collect()] };
+                    let (ra, rb) = (real_index(&base, ia, 0).unwrap(), real_index(&base, ib, 0).unwrap());
+                    elements(&ra).is_disjoint(&elements(&rb))
+                });
+                assert_eq!(claimed, real, "s = {side:?}: {ia:?} and {ib:?}\n{va:?}\n{vb:?}");
+                if real {
+                    disjoint_pairs += 1;
+                } else {
+                    overlapping_pairs += 1;
+                }
+            }
+        }
+    }
+    assert!(disjoint_pairs > 40 && overlapping_pairs > 10, "{disjoint_pairs} disjoint, {overlapping_pairs} not");
+}
+
+#[test]
+fn step_slices_of_a_vector_of_symbolic_length_are_disjoint_by_parity() {
+    let n = SymExpr::sym("n");
+    let v = View::full(BaseId(0), vec![&n * &SymExpr::constant(2)]);
+    let step = |start: i64, k: i64| sym_index(&v, &[Entry::Slice(Some(Bound::Const(start)), None, k)]).unwrap();
+    let disjoint = |a: &View, b: &View| relation(a, b, &HashMap::new()) == Relation::Disjoint;
+    assert!(disjoint(&step(0, 2), &step(1, 2)));
+    assert!(disjoint(&step(1, 4), &step(2, 2)));
+    // Shared elements: 2, 4, .. (both even); 0 and 3 of steps 3 and 1 (gcd 1).
+    assert!(!disjoint(&step(0, 2), &step(2, 2)));
+    assert!(!disjoint(&step(0, 3), &step(1, 1)));
+}
+
+/// A row length that divides a stride: the halves `x[:, :n]` and `x[:, n:]` of an `m x 2n` base
+/// (lmm_swaption_vec's `concatenate((eps_tmp, -eps_tmp), axis=1)`) are disjoint, as rows of
+/// length `n` of which each takes every other; `x[:, :n+1]` and `x[:, n:]` share column `n`.
+#[test]
+fn halves_of_rows_of_a_symbolic_length_are_disjoint() {
+    let (n, m) = (SymExpr::sym("n"), SymExpr::sym("m"));
+    let base = View::full(BaseId(0), vec![m.clone(), &n * &SymExpr::constant(2)]);
+    let cols = |a: Option<Bound>, b: Option<Bound>| sym_index(&base, &[Entry::Full, Entry::Slice(a, b, 1)]).unwrap();
+    let none = HashMap::new();
+    let disjoint = |a: &View, b: &View| relation(a, b, &none) == Relation::Disjoint;
+    let (lo, hi) = (cols(None, Some(Bound::NPlus(0))), cols(Some(Bound::NPlus(0)), None));
+    assert!(disjoint(&lo, &hi));
+    assert!(!disjoint(&cols(None, Some(Bound::NPlus(1))), &hi));
+    // At every m, n in 0..=6, by NumPy's indexing: the halves share nothing.
+    for (mv, nv) in (0..=6).flat_map(|a| (0..=6).map(move |b| (a, b))) {
+        let row = 2 * nv;
+        let real = Real { off: 0, axes: vec![(0..mv).map(|r| r * row).collect(), (0..row).collect()] };
+        let half = |e: Entry| elements(&real_index(&real, &[Entry::Full, e], nv).unwrap());
+        let (a, b) =
+            (half(Entry::Slice(None, Some(Bound::NPlus(0)), 1)), half(Entry::Slice(Some(Bound::NPlus(0)), None, 1)));
+        assert!(a.is_disjoint(&b), "m = {mv}, n = {nv}");
+    }
+}

@@ -5,7 +5,8 @@
 //! The method is sound and simple, not complete: every atom (a symbol, or a ceiling division taken
 //! as one unknown) gets a bound from the hypotheses that are affine in it alone (`c*x + d >= 0`:
 //! a lower bound for `c > 0`, an upper one for `c < 0`; a ceiling division, whose canonical
-//! numerator has non-negative coefficients, is at least its value at its symbols' lower bounds).
+//! numerator has non-negative coefficients, is at least its value at its symbols' lower bounds,
+//! and its definition `d C - num` in `0..d` is tried as a joint hypothesis).
 //! The goal is rewritten with `x = lo + t` (or `x = hi - t`), `t >= 0`, and expanded; it is proven
 //! when every coefficient of the result is non-negative, since a sum of such monomials of
 //! non-negative unknowns is. An atom with no bound in the goal fails the proof.
@@ -21,6 +22,22 @@ pub struct Prover {
     upper: BTreeMap<Atom, i64>,
     /// A hypothesis that is a negative constant: nothing satisfies them all, every goal holds.
     contradiction: bool,
+}
+
+/// What defines each ceiling division `C = ceil(num / d)` among `goal`'s atoms, as two facts
+/// `d C - num >= 0` and `num + d - 1 - d C >= 0` (`num` is integer-valued), which
+/// [`Prover::nonneg`] tries as joint hypotheses: `n + 2 - 2 ceil(n / 2) >= 0`, the last column of a
+/// step-2 slice of a row of `n + 2`.
+fn ceil_definitions(goal: &SymExpr) -> Vec<SymExpr> {
+    let mut out = vec![];
+    for a in goal.atoms() {
+        if let Atom::Ceil(num, d) = &a {
+            let dc = &SymExpr::atom(a.clone()) * &SymExpr::constant(*d);
+            out.push(&dc - num);
+            out.push(&(num.as_ref() + &SymExpr::constant(d - 1)) - &dc);
+        }
+    }
+    out
 }
 
 /// `ceil(p / q)` and `floor(p / q)` for `q > 0`, in i128 so that no bound overflows.
@@ -100,7 +117,8 @@ impl Prover {
         if self.contradiction {
             return true;
         }
-        self.nonneg_by_bounds(goal) || self.joint.iter().any(|h| self.nonneg_by_bounds(&(goal - h)))
+        self.nonneg_by_bounds(goal)
+            || self.joint.iter().chain(&ceil_definitions(goal)).any(|h| self.nonneg_by_bounds(&(goal - h)))
     }
 
     /// `goal >= 0` from the atoms' bounds alone.
@@ -185,5 +203,11 @@ mod tests {
         assert!(p.nonneg(&(&n + &c(1))));
         assert!(p.nonneg(&(&(&n * &n) + &(&n * &c(2)))) == holds(&(&(&n * &n) + &(&n * &c(2))), &[&n + &c(1)]));
         assert!(!Prover::new(&[]).nonneg(&n));
+        // A ceiling division's definition: 2 ceil(n / 2) is at most n + 1 (the last column of a
+        // step-2 slice of a row of n + 2 is at most n + 1), not at most n.
+        let half = n.ceil_div(2).unwrap();
+        let last = &(&n + &c(2)) - &(&half * &c(2));
+        assert!(Prover::new(&[]).nonneg(&last) && holds(&last, &[]));
+        assert!(!Prover::new(&[]).nonneg(&(&last - &c(2))) && !holds(&(&last - &c(2)), &[]));
     }
 }

@@ -48,7 +48,8 @@ impl SymExpr {
     pub fn sym(name: &str) -> Self {
         SymExpr::atom(Atom::Sym(name.to_string()))
     }
-    fn atom(a: Atom) -> Self {
+    /// The polynomial `a` (one atom, coefficient 1).
+    pub fn atom(a: Atom) -> Self {
         let mut terms = BTreeMap::new();
         terms.insert(vec![a], 1);
         SymExpr { terms }

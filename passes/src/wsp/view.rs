@@ -59,22 +59,36 @@ fn elems(off: i64, sh: &[i64], st: &[i64]) -> Vec<i128> {
     }
 }
 
+/// The greatest common divisor of `|x|` and `|y|` (`gcd(0, 0) = 0`), saturating at `i64::MAX`.
+fn gcd(mut x: i64, mut y: i64) -> i64 {
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    x.saturating_abs()
+}
+
+/// Are two index sets `{a + g k}` and `{b + g k}` (over integers `k`) apart, given `d = a - b`?
+/// For `g >= 2` when `d` is not a multiple of `g`; for `g = 0` (each set a single index) when
+/// `d != 0`; never for `g = 1`. Shared by the concrete [`lattice_disjoint`] and the parity proof of
+/// [`symbolic_disjoint`].
+fn residues_apart(d: i128, g: i64) -> bool {
+    match g {
+        0 => d != 0,
+        1 => false,
+        g => d.rem_euclid(g as i128) != 0,
+    }
+}
+
 /// Do two views lie on disjoint residue classes? Every element of a view is its offset plus a
 /// combination of its strides, so with `g` the gcd of all strides of both views (of dimensions with
 /// more than one element), the views are disjoint when their offsets differ modulo `g`: the red and
 /// black points of a red-black sweep (step-2 slices one element apart), at any size.
 fn lattice_disjoint(a: (i64, &[i64], &[i64]), b: (i64, &[i64], &[i64])) -> bool {
-    let gcd = |mut x: i64, mut y: i64| {
-        while y != 0 {
-            (x, y) = (y, x % y);
-        }
-        x.saturating_abs()
-    };
     let g = [a, b]
         .iter()
         .flat_map(|(_, sh, st)| sh.iter().zip(st.iter()).filter(|(n, _)| **n > 1).map(|(_, s)| *s))
         .fold(0, gcd);
-    g > 1 && (a.0 as i128 - b.0 as i128).rem_euclid(g as i128) != 0
+    g > 1 && residues_apart(a.0 as i128 - b.0 as i128, g)
 }
 
 /// [`elems`] of a concrete view `(offset, shape, strides)`, remembered per thread: building a region's
@@ -187,13 +201,20 @@ pub const SYMBOLIC_ENUM_VALUES: i64 = 16;
 /// proof needs one of:
 /// * *intervals*: with every stride's sign proven, the first element of one view comes after the
 ///   last of the other (rows `[0, n)` and `[n, 2n)`; `H[0, :]` and `H[1:, 1:-1]`);
-/// * *columns*: for a modulus `P = x + c` (a stride that is a symbol plus a constant, the row length
-///   of a row-major base), every stride of both views is a constant multiple of `P` (rows) or a
-///   constant (columns), the offsets' remainders `r` (the offset at `x = -c`), plus a whole number of rows
-///   and the column dimensions, stay within `[0, P - 1]` in both views, and those column ranges are disjoint
-///   intervals. Every element `e` of either view is then `row * P + col` with `col = e mod P`, so
-///   disjoint columns are disjoint elements (`H[:, 0]`, `H[:, 1]`, `H[:, n + 1]` and
-///   `H[1:, 1:-1]` of an `(n+2) x (n+2)` grid).
+/// * *residues*: every stride a constant, and the offsets a constant apart that is not a multiple
+///   of the strides' gcd (`x[::2]` and `x[1::2]` of a vector of `2n`);
+/// * *columns*: for a modulus `P = q x + c` (a stride `k x + e` with one atom `x`, divided by a
+///   common divisor of `k` and `e`: the row length of a row-major base, also where the stride is
+///   a step-2 slice's `2 (n + 2)`), every stride of both views is a constant multiple of `P` (rows)
+///   or a constant (columns), the offsets' remainders `r` (`off = Q P + r`, `r` free of `x`), plus
+///   a whole number of rows and the column dimensions, stay within `[0, P - 1]` in both views.
+///   Every element `e` of either view is then `row * P + col` with `col = e mod P`, one way only,
+///   so the views are disjoint when their columns are: disjoint intervals (`H[:, 0]`, `H[:, 1]`,
+///   `H[:, n + 1]` and `H[1:, 1:-1]` of an `(n+2) x (n+2)` grid) or first columns a constant
+///   apart that is not a multiple of the gcd of the column strides (`H[:, 1::2]`, `H[:, 2::2]`);
+///   or when their rows are: first rows a constant apart that is not a multiple of the gcd of the
+///   row multiples (sor's red and black sub-grids `H[1:-1:2, 1:-1:2]` and `H[2:-1:2, 1:-1:2]`,
+///   at every size, odd or even).
 ///
 /// Where the proof fails and the pair has one symbol `s` with a lower bound `lo`, it is retried
 /// under `s >= t` for `t` up to `lo + SYMBOLIC_ENUM_VALUES`, and the values `lo .. t` are checked
@@ -228,8 +249,12 @@ pub fn symbolic_disjoint(a: &View, b: &View, facts: &[SymExpr]) -> bool {
         if hyps.iter().filter_map(val).any(|h| h < 0) {
             return true;
         }
+        // Where the forms are the views, an empty form (an extent <= 0) touches nothing: two
+        // empty forms of one place are not "identical" for this purpose (a step slice of a
+        // 0 x 0 grid).
+        let empty = |v: &View| v.shape.iter().any(|d| val(d).is_some_and(|d| d <= 0));
         a.facts.exact_if.iter().chain(&b.facts.exact_if).all(|g| val(g).is_some_and(|g| g >= 0))
-            && relation(a, b, &b1) == Relation::Disjoint
+            && (empty(a) || empty(b) || relation(a, b, &b1) == Relation::Disjoint)
     };
     let mut checked = lo;
     for t in lo.saturating_add(1)..=lo.saturating_add(SYMBOLIC_ENUM_VALUES) {
@@ -288,58 +313,113 @@ fn decide(a: &View, b: &View, hyps: &[SymExpr], nonempty: &[SymExpr]) -> bool {
             return true;
         }
     }
-    // Columns modulo a row length P = x + c.
-    let mut moduli: Vec<(SymExpr, super::sym::Atom, SymExpr)> = vec![];
+    // Parity: every stride a constant, the offsets a constant apart (`x[::2]` and `x[1::2]` of
+    // a vector of symbolic length).
+    let const_gcd = |d: &[(SymExpr, SymExpr)]| d.iter().try_fold(0, |g, (_, st)| Some(gcd(g, st.as_const()?)));
+    if let (Some(ga), Some(gb), Some(diff)) = (const_gcd(&da), const_gcd(&db), (&a.offset - &b.offset).as_const()) {
+        if residues_apart(diff as i128, gcd(ga, gb)) {
+            return true;
+        }
+    }
+    // Rows and columns modulo a row length P = q x + c (q >= 1): every stride `k x + e` with a
+    // single atom `x` offers P = (k x + e) / j for each common divisor j of k and e (a step-2 row
+    // stride `2n + 4` offers `n + 2`, the row length).
+    let mut moduli: Vec<(SymExpr, super::sym::Atom, i64)> = vec![];
     for (_, st) in da.iter().chain(&db) {
         let atoms = st.atoms();
-        if let [x] = atoms.as_slice() {
-            let c = st.coefficient(&vec![]);
-            if st.coefficient(&vec![x.clone()]) == 1 && st.terms().count() == 1 + usize::from(c != 0) {
-                let m = (st.clone(), x.clone(), SymExpr::constant(c));
-                if !moduli.contains(&m) {
-                    moduli.push(m);
-                }
+        let [x] = atoms.as_slice() else { continue };
+        let (k, e) = (st.coefficient(&vec![x.clone()]), st.coefficient(&vec![]));
+        if k == 0 || st.terms().count() != 1 + usize::from(e != 0) {
+            continue;
+        }
+        let g = gcd(k, e);
+        for j in (1..=g.min(MODULUS_DIVISORS)).filter(|j| g % j == 0) {
+            let q = k.abs() / j;
+            let modulus = &(&SymExpr::atom(x.clone()) * &SymExpr::constant(q)) + &SymExpr::constant(k.signum() * e / j);
+            let m = (modulus, x.clone(), q);
+            if !moduli.contains(&m) {
+                moduli.push(m);
             }
         }
     }
-    for (modulus, x, c) in moduli {
+    for (modulus, x, q) in moduli {
         if !p.nonneg(&(&modulus - &one)) {
             continue;
         }
-        // A view's column dimensions and remainder, or None if a stride is neither a constant
-        // multiple of P nor a constant.
-        let columns = |v: &View, d: &[(SymExpr, SymExpr)]| -> Option<(SymExpr, Vec<(SymExpr, SymExpr)>)> {
-            let mut cols = vec![];
+        let xm: super::sym::Monomial = vec![x.clone()];
+        // `off = Q P + r` as polynomials, `r` free of `x`: for q = 1 the offset at `x = -c`
+        // (any polynomial in `x`); otherwise the offset must be linear in `x` with a coefficient
+        // divisible by q.
+        let remainder = |off: &SymExpr| -> Option<SymExpr> {
+            if q == 1 {
+                let c = modulus.coefficient(&vec![]);
+                return Some(off.map_atoms(&mut |y| (y == &x).then(|| SymExpr::constant(-c))));
+            }
+            let b = off.coefficient(&xm);
+            let r = off - &(&modulus * &SymExpr::constant(b / q));
+            (b % q == 0 && !r.atoms().contains(&x)).then_some(r)
+        };
+        // A view's column dimensions (constant strides), row multiples (strides `m P`) and
+        // remainder, or None if a stride is neither.
+        let columns = |v: &View, d: &[(SymExpr, SymExpr)]| -> Option<(SymExpr, Vec<Dim>, Vec<i64>)> {
+            let (mut cols, mut rows) = (vec![], vec![]);
             for (n, st) in d {
                 if st.is_const() {
                     cols.push((n.clone(), st.clone()));
                     continue;
                 }
-                let k = st.coefficient(&vec![x.clone()]);
-                if st != &(&modulus * &SymExpr::constant(k)) {
+                let k = st.coefficient(&xm);
+                if k % q != 0 || st != &(&modulus * &SymExpr::constant(k / q)) {
                     return None;
                 }
+                rows.push(k / q);
             }
-            let r = v.offset.map_atoms(&mut |y| (y == &x).then(|| -c.clone()));
-            Some((r, cols))
+            Some((remainder(&v.offset)?, cols, rows))
         };
-        let (Some((ra, ca)), Some((rb, cb))) = (columns(a, &da), columns(b, &db)) else { continue };
-        // The column range of a view: its remainder plus a whole number of rows (`H[:, n]`:
-        // remainder -2, column n = -2 + P), within [0, P - 1].
+        let (Some((ra, ca, rows_a)), Some((rb, cb, rows_b))) = (columns(a, &da), columns(b, &db)) else { continue };
+        // The column range of a view: its remainder plus a whole number `k` of rows (`H[:, n]`:
+        // remainder -2, column n = -2 + P), within [0, P - 1]; then its first column is `r + k P`.
         let last = &modulus - &one;
         let within = |r: &SymExpr, cols: &[(SymExpr, SymExpr)]| {
             [0, 1, -1, 2, -2].into_iter().find_map(|k| {
-                let (lo, hi) = span(&(r + &(&modulus * &SymExpr::constant(k))), cols)?;
-                p.all_nonneg([&lo, &(&last - &hi)]).then_some((lo, hi))
+                let first = r + &(&modulus * &SymExpr::constant(k));
+                let (lo, hi) = span(&first, cols)?;
+                p.all_nonneg([&lo, &(&last - &hi)]).then_some((first, lo, hi))
             })
         };
-        let (Some((la, ha)), Some((lb, hb))) = (within(&ra, &ca), within(&rb, &cb)) else { continue };
+        let (Some((fa, la, ha)), Some((fb, lb, hb))) = (within(&ra, &ca), within(&rb, &cb)) else { continue };
+        // Every element `e` of either view is now `row * P + col` with `0 <= col < P`, one way
+        // only: the views are disjoint when their columns are, or their rows. Columns: disjoint
+        // intervals, or residues modulo the gcd of the column strides (`H[:, 1::2]` and
+        // `H[:, 2::2]`). Rows: the first rows are `(off - first column) / P`, whose difference
+        // `t` must be a constant; residues modulo the gcd of the row multiples (`H[1::2, :]` and
+        // `H[2::2, :]`: red and black rows of a grid of any size).
         if apart(&la, &ha, &lb, &hb) {
+            return true;
+        }
+        let col_gcd = ca.iter().chain(&cb).filter_map(|(_, st)| st.as_const()).fold(0, gcd);
+        if let Some(d) = (&fa - &fb).as_const() {
+            if col_gcd >= 2 && residues_apart(d as i128, col_gcd) {
+                return true;
+            }
+        }
+        let rows_diff = &(&a.offset - &fa) - &(&b.offset - &fb);
+        let t = rows_diff.coefficient(&xm) / q;
+        if rows_diff == &modulus * &SymExpr::constant(t)
+            && residues_apart(t as i128, rows_a.iter().chain(&rows_b).fold(0, |g, &m| gcd(g, m)))
+        {
             return true;
         }
     }
     false
 }
+
+/// One dimension of a view: `(extent, stride)`.
+type Dim = (SymExpr, SymExpr);
+
+/// The most divisors `j` of a stride `k x + e` that [`symbolic_disjoint`] tries as row lengths
+/// `(k x + e) / j` (a step-`j` slice of rows of length `(k x + e) / j`).
+const MODULUS_DIVISORS: i64 = 16;
 
 /// Symbolic identity: same base and equal offset/shape/strides after substitution.
 pub fn identical(a: &View, b: &View, bindings: &HashMap<String, i64>) -> bool {
