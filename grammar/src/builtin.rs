@@ -162,11 +162,11 @@ builtins! {
     LogicalXor: "logical_xor", (2, 2), &[], UFUNC2;
     Clip: "clip", (3, 3), &[], "clip(x, lo, hi) | clip(x, a_min=lo, a_max=hi) (or min=, max=)";
     Where: "where", (1, 3), &[], "where(cond, a, b) | where(cond) (nonzero(cond))";
-    Sum: "sum", (1, 1), &["axis", "where"], REDUCTION;
-    Prod: "prod", (1, 1), AXIS, REDUCTION;
+    Sum: "sum", (1, 1), &["axis", "where", "dtype"], REDUCTION;
+    Prod: "prod", (1, 1), &["axis", "dtype"], REDUCTION;
     Min: "min", (1, 1), &["axis", "initial"], REDUCTION;
     Max: "max", (1, 1), &["axis", "initial"], REDUCTION;
-    Mean: "mean", (1, 1), AXIS, REDUCTION;
+    Mean: "mean", (1, 1), &["axis", "dtype"], REDUCTION;
     Any: "any", (1, 1), AXIS, TEST_REDUCTION;
     All: "all", (1, 1), AXIS, TEST_REDUCTION;
     CountNonzero: "count_nonzero", (1, 1), AXIS, "count_nonzero(x) | count_nonzero(x, axis=k) | count_nonzero(x, axis=(j, k))";
@@ -179,7 +179,8 @@ builtins! {
     U64: "u64", (1, 1), &[], CAST;
     U8: "u8", (1, 1), &[], CAST;
     Bool: "bool", (1, 1), &[], CAST;
-    Transpose: "transpose", (1, 1), &[], "transpose(x) (or x.T)";
+    Transpose: "transpose", (1, ANY), &["axes"],
+        "transpose(x) (or x.T) | transpose(x, (a0, a1, ...)) | transpose(x, axes=...) | x.transpose(a0, a1, ...) (integer literals)";
     Diagonal: "diagonal", (1, 1), &[], "diagonal(x)";
     Len: "len", (1, 1), &[], "len(x) (x an array)";
     Ndim: "ndim", (1, 1), &[], "ndim(x) (or x.ndim)";
@@ -192,8 +193,8 @@ builtins! {
     CumProd: "cumprod", (1, 1), AXIS, SCAN;
     AddAt: "add_at", (3, 3), &[], "add_at(x, idx, v) (x an array, idx an i64 array)";
     Compress: "compress", (2, 2), &[], "compress(mask, x) (x and mask 1-d, mask bool)";
-    Bincount: "bincount", (1, 2), &["minlength"],
-        "bincount(idx, minlength=0) | bincount(idx, weights, minlength=0) (idx 1-d i64)";
+    Bincount: "bincount", (1, 2), &["minlength", "weights"],
+        "bincount(idx, minlength=0) | bincount(idx, weights, minlength=0) | bincount(idx, weights=w) (idx 1-d i64)";
     Flip: "flip", (1, 1), AXIS, "flip(x) | flip(x, axis=k)";
     ExpandDims: "expand_dims", (1, 1), AXIS, "expand_dims(x, axis=k)";
     Squeeze: "squeeze", (1, 1), AXIS, "squeeze(x) | squeeze(x, axis=k)";
@@ -205,12 +206,12 @@ builtins! {
     ColumnStack: "column_stack", (1, 1), &[], "column_stack((a, b, ...))";
     Cross: "cross", (2, 2), &[], "cross(a, b) (2 or 3 components along the last axis)";
     Append: "append", (2, 2), &[], "append(x, values) (x 1-d, values a scalar or 1-d)";
-    Roll: "roll", (2, 2), AXIS, "roll(x, shift) (x 1-d) | roll(x, shift, axis=k)";
-    Meshgrid: "meshgrid", (2, ANY), &[], "meshgrid(x1, x2, ...) (1-d arrays)";
+    Roll: "roll", (2, 2), AXIS, "roll(x, shift) | roll(x, shift=s, axis=k) (without axis: of x flattened)";
+    Meshgrid: "meshgrid", (2, ANY), &["indexing"], "meshgrid(x1, x2, ...) | meshgrid(x1, x2, ..., indexing=\"ij\") (1-d arrays)";
     Tile: "tile", (2, 2), &[], "tile(x, reps) (reps an integer)";
-    Repeat: "repeat", (2, 2), AXIS, "repeat(x, k) (x 1-d) | repeat(x, k, axis=a) (k an integer)";
-    Pad: "pad", (2, 2), &["constant_values"],
-        "pad(x, w) | pad(x, (before, after)) | pad(x, ((b0, a0), (b1, a1), ...)), constant_values=0";
+    Repeat: "repeat", (2, 2), AXIS, "repeat(x, k) (of x flattened) | repeat(x, k, axis=a) (k an integer)";
+    Pad: "pad", (2, 2), &["constant_values", "mode"],
+        "pad(x, w) | pad(x, (before, after)) | pad(x, ((b0, a0), (b1, a1), ...)), constant_values=0 | mode=\"constant\"|\"edge\"|\"wrap\"|\"reflect\"|\"symmetric\"";
     Array: "array", (1, 1), DTYPE, "array([a, b, ...], dtype=...) | array(x, dtype=...)";
     AsArray: "asarray", (1, 1), DTYPE, "asarray([a, b, ...], dtype=...) | asarray(x, dtype=...)";
     Reshape: "reshape", (2, ANY), &[],
@@ -255,7 +256,7 @@ builtins! {
     Average: "average", (1, 1), &["axis", "weights"],
         "average(x) | average(x, axis=k) | average(x, weights=w) | average(x, axis=k, weights=w) (w of x's shape)";
     Flatnonzero: "flatnonzero", (1, 1), &[], "flatnonzero(x)";
-    Argwhere: "argwhere", (1, 1), &[], "argwhere(x) (x 1-d)";
+    Argwhere: "argwhere", (1, 1), &[], "argwhere(x)";
     Unique: "unique", (1, 1), &[], "unique(x)";
     Searchsorted: "searchsorted", (2, 2), &["side"], "searchsorted(a, v) | searchsorted(a, v, side=left|right) (a sorted, 1-d)";
     Percentile: "percentile", (2, 2), &["axis", "method"],
@@ -271,6 +272,16 @@ builtins! {
     Triu: "triu", (1, 2), &["k"], "triu(x) | triu(x, k) | triu(x, k=j) (x an array, k an integer)";
     NanToNum: "nan_to_num", (1, 1), &["nan", "posinf", "neginf"],
         "nan_to_num(x) | nan_to_num(x, nan=0.0, posinf=big, neginf=-big) (numeric scalars)";
+    // NumPy's everyday shape and indexing idioms (`crate::numpy_shapes`).
+    Fliplr: "fliplr", (1, 1), &[], "fliplr(x) (x at least 2-d) / flipud(x) (x at least 1-d)";
+    Flipud: "flipud", (1, 1), &[], "fliplr(x) (x at least 2-d) / flipud(x) (x at least 1-d)";
+    Rot90: "rot90", (1, 3), &["k", "axes"], "rot90(x) | rot90(x, k) | rot90(x, k=1, axes=(0, 1)) (integer literals)";
+    TriuIndices: "triu_indices", (1, 3), &["k", "m"], "triu_indices(n) | triu_indices(n, k) | triu_indices(n, k=0, m=n)";
+    TrilIndices: "tril_indices", (1, 3), &["k", "m"], "tril_indices(n) | tril_indices(n, k) | tril_indices(n, k=0, m=n)";
+    Digitize: "digitize", (2, 3), &["right"], "digitize(x, bins) | digitize(x, bins, right=true) (bins 1-d, increasing)";
+    Interp: "interp", (3, 3), &["left", "right"], "interp(x, xp, fp) | interp(x, xp, fp, left=l, right=r) (xp 1-d, increasing)";
+    Histogram: "histogram", (1, 2), &["bins", "range"], "histogram(x) | histogram(x, bins=10, range=(lo, hi)) (bins an integer)";
+    Ix: "ix_", (1, ANY), &[], "ix_(i0, i1, ...) (1-d integer arrays or lists), as an index: x[ix_(i, j)]";
 }
 
 impl Builtin {
@@ -395,6 +406,9 @@ impl Builtin {
                 | Builtin::Squeeze
                 | Builtin::Swapaxes
                 | Builtin::Moveaxis
+                | Builtin::Fliplr
+                | Builtin::Flipud
+                | Builtin::Rot90
         )
     }
 

@@ -9,6 +9,7 @@ use super::Checker;
 use crate::ast::{DType, Expr, ExprKind};
 use crate::builtin::{cross_components, join_axis, join_unit_axes, pad_width_pairs, Builtin};
 use crate::diag::Diagnostic;
+use crate::numpy_shapes::meshgrid_ij;
 use crate::types::{Size, Ty};
 
 impl Checker {
@@ -22,12 +23,9 @@ impl Checker {
                     return Ty::Error;
                 }
                 let Ty::Array(_, s) = &t else { return Ty::Error };
+                // Without `axis=`, `roll` rolls `x` flattened (NumPy's), keeping its shape.
                 match c.axis {
                     Some((a, ae)) if self.axis_in_range(a, s, &ae.span).is_none() => Ty::Error,
-                    None if c.b == B::Roll && s.len() != 1 => {
-                        self.needs_axis(c, s.len());
-                        Ty::Error
-                    }
                     _ => t,
                 }
             }
@@ -317,7 +315,8 @@ impl Checker {
     }
 
     /// `meshgrid(x1, x2, ...)` of 1-d arrays: one array per input, each of its dtype and of shape
-    /// `(n2, n1, n3, ...)` (NumPy's `indexing='xy'`).
+    /// `(n2, n1, n3, ...)` (NumPy's default `indexing='xy'`), or `(n1, n2, n3, ...)` with
+    /// `indexing="ij"`.
     fn meshgrid(&mut self, c: &Call) -> Ty {
         let mut inputs = vec![];
         for e in c.args {
@@ -336,7 +335,9 @@ impl Checker {
             }
         }
         let mut shape: Vec<Size> = inputs.iter().map(|(_, n)| n.clone()).collect();
-        shape.swap(0, 1);
+        if !c.kwarg("indexing").and_then(meshgrid_ij).unwrap_or(false) {
+            shape.swap(0, 1);
+        }
         Ty::Tuple(inputs.iter().map(|(d, _)| Ty::Array(*d, shape.clone())).collect())
     }
 

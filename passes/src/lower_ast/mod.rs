@@ -18,6 +18,7 @@ mod jumps;
 mod literals;
 mod numpy_funcs;
 mod numpy_more;
+mod numpy_shapes;
 mod random_sort;
 mod returns;
 mod shape_ops;

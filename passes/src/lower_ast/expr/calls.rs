@@ -43,6 +43,9 @@ impl Lowerer<'_> {
             self.scatter(x, &indices, Some(&b), v, ScatterKind::Add, ScatterMode::Raise);
             return Ok(vec![]);
         }
+        if let Some(vs) = self.numpy_shape(b, args, kwargs, ty, e)? {
+            return Ok(vs);
+        }
         if let Some(vs) = self.shape_op(b, args, kwargs, ty)? {
             return Ok(vs);
         }
@@ -130,6 +133,15 @@ impl Lowerer<'_> {
                 unreachable!("lowered by `numpy_more`")
             }
             B::Nonzero => unreachable!("lowered by `nonzero`"),
+            B::Fliplr
+            | B::Flipud
+            | B::Rot90
+            | B::TriuIndices
+            | B::TrilIndices
+            | B::Digitize
+            | B::Interp
+            | B::Histogram
+            | B::Ix => unreachable!("lowered by `numpy_shape`"),
             B::Array | B::AsArray | B::Reshape | B::Ravel | B::Flatten => unreachable!("lowered above"),
             B::Zeros | B::Ones | B::Empty | B::Full | B::Random => self.creation(b, &vals, kwargs, ty)?,
             B::ZerosLike | B::OnesLike | B::EmptyLike | B::FullLike => self.creation(b, &vals, kwargs, ty)?,
