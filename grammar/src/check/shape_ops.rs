@@ -58,22 +58,6 @@ impl Checker {
         }
     }
 
-    /// E0405: call `c` of a rank-`r` array needs `axis=` (NumPy would flatten it).
-    fn needs_axis(&mut self, c: &Call, r: usize) {
-        self.err(
-            Diagnostic::error(
-                "E0405",
-                format!("`{}` of a rank-{r} array needs `axis=`", c.b.name()),
-                c.e.span.clone(),
-                "no axis",
-            )
-            .with_note(format!(
-                "NumPy's `{}` without an axis works on the flattened array, which arrayc does not do",
-                c.b.name()
-            )),
-        );
-    }
-
     /// `expand_dims(x, axis=k)`: `x`'s shape with a size 1 inserted at `k` in `-(r+1) ..= r`.
     fn expand_dims(&mut self, c: &Call) -> Ty {
         let t = self.array_arg(c, &c.args[0]);
@@ -291,8 +275,8 @@ impl Checker {
         Ty::Array(promote(dx, None, dv, None), vec![n.add(&m)])
     }
 
-    /// `tile(x, reps)` (along the last axis) and `repeat(x, k, axis=a)` (without `axis=`, of a 1-d
-    /// `x` only): `x`'s shape with the size along that axis multiplied by the integer.
+    /// `tile(x, reps)` (along the last axis) and `repeat(x, k, axis=a)` (without `axis=`, of `x`
+    /// flattened): `x`'s shape with the size along that axis multiplied by the integer.
     fn tile_or_repeat(&mut self, c: &Call) -> Ty {
         let t = self.array_arg(c, &c.args[0]);
         let what = if c.b == Builtin::Tile { "the repetitions of `tile`" } else { "the repetitions of `repeat`" };
@@ -306,8 +290,10 @@ impl Checker {
             },
             (_, None) if s.len() == 1 => 0,
             (_, None) => {
-                self.needs_axis(c, s.len());
-                return Ty::Error;
+                // NumPy's `repeat` without an axis: of `x` flattened, 1-d.
+                let n = s.iter().try_fold(Size::lit(1), |p, z| p.mul(z)).unwrap_or_else(|| self.fresh());
+                s = vec![n];
+                0
             }
         };
         s[a] = k.and_then(|k| s[a].mul(&k)).unwrap_or_else(|| self.fresh());

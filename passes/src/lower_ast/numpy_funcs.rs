@@ -78,10 +78,20 @@ impl Lowerer<'_> {
                 let x = self.expr(&args[0])?;
                 let Ty::Array(_, shape) = ty else { unreachable!("checked: an array") };
                 let at = self.flat_nonzero(x, &shape[..1]);
+                let r = match self.f.ty(x) {
+                    Type::Array(_, r) => r,
+                    Type::Scalar(_) => 0,
+                };
                 if b == B::Flatnonzero {
                     at
-                } else {
+                } else if r == 1 {
                     self.view_with(at, vec![IndexEntry::Full, IndexEntry::NewAxis], vec![])
+                } else {
+                    // `argwhere` of an n-d `x`: `nonzero`'s index arrays stacked as columns.
+                    let sizes: Vec<ValueId> = (0..r).map(|a| self.dim(x, a)).collect();
+                    let tys = vec![Ty::Array(DType::I64, shape[..1].to_vec()); r];
+                    let coords = self.unravel(at, &sizes, &tys)?;
+                    self.stack_columns(&coords, ty)
                 }
             }
             B::Unique => self.unique(&args[0], ty)?,
@@ -397,7 +407,7 @@ impl Lowerer<'_> {
 
     /// `v` (of checked type `t`) converted to dtype `d`: `v` itself when of `d`, else a cast
     /// scalar or a converted copy of the array.
-    fn as_dtype(&mut self, v: ValueId, t: &Ty, d: DType) -> LResult<ValueId> {
+    pub(crate) fn as_dtype(&mut self, v: ValueId, t: &Ty, d: DType) -> LResult<ValueId> {
         match self.f.ty(v) {
             Type::Scalar(vd) if vd == d => Ok(v),
             Type::Array(vd, _) if vd == d => Ok(v),

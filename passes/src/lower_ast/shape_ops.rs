@@ -122,6 +122,8 @@ impl Lowerer<'_> {
             }
             B::Tile | B::Repeat => {
                 let x = self.expr(&args[0])?;
+                // NumPy's `repeat` without an axis repeats `x` flattened.
+                let x = if b == B::Repeat && axis.is_none() { self.flat(x) } else { x };
                 let k = self.expr(&args[1])?;
                 let k = self.cast_scalar(k, DType::I64);
                 let r = self.rank(x);
@@ -198,6 +200,11 @@ impl Lowerer<'_> {
         let minus_one = self.i64_const(-1);
         let operands = (0..r).filter(|d| axes.contains(d)).map(|_| minus_one).collect();
         self.view_with(x, entries, operands)
+    }
+
+    /// The 1-d arrays `cols` (of one size) as the columns of a new 2-d array of type `ty`.
+    pub(crate) fn stack_columns(&mut self, cols: &[ValueId], ty: &Ty) -> ValueId {
+        self.join(Builtin::Stack, cols, 1, true, ty)
     }
 
     /// An `arr.view` of `src` through `entries` with i64 `operands` (NumPy basic indexing).

@@ -250,6 +250,10 @@ impl Lowerer<'_> {
                 return Ok(vec![]);
             }
             B::CumSum | B::CumProd => {
+                if Self::kwarg(kwargs, "axis").is_none() {
+                    // NumPy's scan without an axis: of the array flattened (1-d already: itself).
+                    vals[0] = self.flat(vals[0]);
+                }
                 let Type::Array(_, r) = self.f.ty(vals[0]) else { unreachable!("checked: an array") };
                 let axis = self.axis_kwarg(kwargs, vals[0])?.unwrap_or(0);
                 let kind = if b == B::CumSum { ReduceKind::Sum } else { ReduceKind::Prod };
@@ -297,6 +301,11 @@ impl Lowerer<'_> {
                 let Some(kind) = reduce_kind(b) else { return Err(self.not_lowered(b, e)) };
                 let axes = self.axes_kwarg(kwargs, vals[0])?;
                 let mut x = vals[0];
+                if let (Some(_), Some(d)) = (Self::kwarg(kwargs, "dtype"), ty.dtype()) {
+                    // `sum(x, dtype=d)`: `x` converted to `d` (fused), then reduced in `d`.
+                    let xty = self.ty_of(&args[0]).clone();
+                    x = self.as_dtype(x, &xty, d)?;
+                }
                 if let Some(mask) = Self::kwarg(kwargs, "where") {
                     // `sum(x, where=m)`: `sum(where(m, x, 0))`, NumPy's result.
                     let m = self.expr(mask)?;
