@@ -83,9 +83,48 @@ pub fn shape_base(e: &Expr) -> Option<&Expr> {
     }
 }
 
+/// How many index arrays NumPy's call `e` gives when it is written as a whole index,
+/// `x[np.triu_indices(n)]`, `x[np.ix_(i, j)]`: 2 for `np.triu_indices` and `np.tril_indices`, one
+/// per argument for `np.ix_`; `None` for any other expression.
+fn index_tuple_len(e: &Expr) -> Option<usize> {
+    let ExprKind::Call { func, args, .. } = &e.kind else { return None };
+    match func.name.strip_prefix(QUALIFIED)? {
+        "triu_indices" | "tril_indices" => Some(2),
+        "ix_" => Some(args.len()),
+        _ => None,
+    }
+}
+
+/// A copy of `e` under fresh ids from `ids`.
+fn fresh_copy(ids: &Cell<u32>, e: &Expr) -> Expr {
+    let mut c = e.clone();
+    c.for_each_mut(&mut |x| {
+        x.id = crate::ast::ExprId(ids.get());
+        ids.set(ids.get() + 1);
+    });
+    c
+}
+
 /// `base[index]`; `x.shape[k]` (the call `.shape` of [`attribute`] with one integer entry) is
-/// `size(x, axis=k)`, which takes over the id of the `.shape` call (ids stay dense).
+/// `size(x, axis=k)`, which takes over the id of the `.shape` call (ids stay dense). NumPy's tuple
+/// of index arrays written as the whole index, `x[np.triu_indices(n)]` or `x[np.ix_(i, j)]`
+/// ([`index_tuple_len`]), is `x[t[0], t[1], ...]` with the call `t` repeated (each copy under
+/// fresh ids): a gather through the index arrays.
 pub fn subscript(ids: &Cell<u32>, base: Expr, mut index: Vec<Index>, span: Span) -> Expr {
+    if let [Index::At(t)] = index.as_slice() {
+        if let Some(n) = index_tuple_len(t) {
+            let t = t.clone();
+            let items = (0..n)
+                .map(|k| {
+                    let call = if k == 0 { t.clone() } else { fresh_copy(ids, &t) };
+                    let at = mk(ids, ExprKind::Int(k as i64), t.span.clone());
+                    let kind = ExprKind::Subscript { base: Box::new(call), index: vec![Index::At(at)] };
+                    Index::At(mk(ids, kind, t.span.clone()))
+                })
+                .collect();
+            return mk(ids, ExprKind::Subscript { base: Box::new(base), index: items }, span);
+        }
+    }
     if let (Some(_), [Index::At(_)]) = (shape_base(&base), index.as_slice()) {
         let (Some(Index::At(k)), ExprKind::Call { func, mut args, .. }) = (index.pop(), base.kind) else {
             unreachable!("matched above")

@@ -127,7 +127,7 @@ impl Lowerer<'_> {
     /// The `i64` positions of the nonzero elements of `x` flattened (row-major), in order:
     /// `flatnonzero(x)`, a filter of `arange(size(x))` by `ravel(x) != 0`, a new 1-d array of the
     /// checked shape `shape` (its size known only at run time).
-    fn flat_nonzero(&mut self, x: ValueId, shape: &[Size]) -> ValueId {
+    pub(crate) fn flat_nonzero(&mut self, x: ValueId, shape: &[Size]) -> ValueId {
         let flat = self.flat(x);
         let Type::Array(xd, _) = self.f.ty(flat) else { unreachable!("an array") };
         let n = self.dim(flat, 0);
@@ -600,6 +600,25 @@ impl Lowerer<'_> {
             Ty::Array(_, s) => s.clone(),
             _ => vec![],
         };
+        self.search_sorted(a, &sa[0], v, &vs, p, right, ty, e)
+    }
+
+    /// The lowering of `searchsorted` ([`Lowerer::searchsorted`]) of the sorted 1-d `a` (checked
+    /// size `n`) and `v` (checked shape `vs`, `[]` for a scalar), both of dtype `p`, into the `i64`
+    /// result of type `ty`; `digitize` and `interp` read it too.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn search_sorted(
+        &mut self,
+        a: ValueId,
+        n: &Size,
+        v: ValueId,
+        vs: &[Size],
+        p: DType,
+        right: bool,
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<ValueId> {
+        let vs = vs.to_vec();
         let r = vs.len();
         let (a, v) = if r == 0 {
             (a, v)
@@ -611,11 +630,11 @@ impl Lowerer<'_> {
             (self.view_with(a, ae, vec![]), self.view_with(v, ve, vec![]))
         };
         let mut pair = vs.clone();
-        pair.push(sa[0].clone());
+        pair.push(n.clone());
         let bty = Ty::Array(DType::Bool, pair);
         // The operands' own shapes: `a` as `(1, ..., 1, n)`, `v` as `(..., 1)` (a scalar `v`: `a`'s).
         let mut a_shape = vec![Size::lit(1); r];
-        a_shape.push(sa[0].clone());
+        a_shape.push(n.clone());
         let aty = Ty::Array(DType::Bool, a_shape);
         let mut v_shape = vs.clone();
         v_shape.push(Size::lit(1));

@@ -208,7 +208,11 @@ impl Checker {
                         c.bad = true;
                     }
                 }
-                "loc" | "scale" | "rtol" | "atol" | "nan" | "posinf" | "neginf" | "base" | "dx" | "initial" => {
+                // `right=` of `interp` is a number, of `digitize` a bool (below).
+                "loc" | "scale" | "rtol" | "atol" | "nan" | "posinf" | "neginf" | "base" | "dx" | "initial"
+                | "left" | "right"
+                    if k.name != "right" || c.b != crate::builtin::Builtin::Digitize =>
+                {
                     let t = self.value(v);
                     if !matches!(t, Ty::Scalar(d) if d.is_int() || d.is_float()) && t != Ty::Error {
                         self.error(
@@ -220,7 +224,7 @@ impl Checker {
                         c.bad = true;
                     }
                 }
-                "endpoint" | "equal_nan" | "rowvar" => {
+                "endpoint" | "equal_nan" | "rowvar" | "right" => {
                     if matches!(v.kind, ExprKind::Bool(_)) {
                         self.set_ty(v.id, Ty::Scalar(DType::Bool));
                     } else {

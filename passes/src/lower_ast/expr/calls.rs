@@ -411,7 +411,7 @@ impl Lowerer<'_> {
     /// `linspace(start, stop, num)`: `start + i * step` with `step = (stop - start) / (num - 1)`, and
     /// the last element set to `stop` exactly, as NumPy does; without the endpoint
     /// (`endpoint=false`), `step = (stop - start) / num` and no such last element.
-    pub(super) fn linspace(&mut self, vals: &[ValueId], endpoint: bool) -> ValueId {
+    pub(crate) fn linspace(&mut self, vals: &[ValueId], endpoint: bool) -> ValueId {
         let start = self.cast_scalar(vals[0], DType::F64);
         let stop = self.cast_scalar(vals[1], DType::F64);
         let num = self.cast_scalar(vals[2], DType::I64);
