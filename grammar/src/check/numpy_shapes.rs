@@ -202,7 +202,7 @@ impl Checker {
     }
 
     /// `histogram(x, bins=10, range=(lo, hi))`: NumPy's `(hist, bin_edges)`, `i64[bins]` counts
-    /// and `f64[bins + 1]` edges; `bins` an integer (positive when a literal), `range` two numbers.
+    /// and `f64[bins + 1]` edges (`f32` for `f32` data); `bins` an integer (positive when a literal), `range` two numbers.
     fn histogram(&mut self, c: &Call) -> Ty {
         let tx = self.value(&c.args[0]);
         let bins = match c.args.get(1) {
@@ -267,7 +267,9 @@ impl Checker {
         }
         let n = bins.unwrap_or_else(|| self.fresh());
         let edges = n.add(&Size::lit(1));
-        Ty::Tuple(vec![Ty::Array(DType::I64, vec![n]), Ty::Array(DType::F64, vec![edges])])
+        // NumPy's edges are of the data's float dtype (`f32` stays), else `f64`.
+        let fd = if tx.dtype() == Some(DType::F32) { DType::F32 } else { DType::F64 };
+        Ty::Tuple(vec![Ty::Array(DType::I64, vec![n]), Ty::Array(fd, vec![edges])])
     }
 
     /// Types the integer literals of axes argument `e` (one, or a tuple or list of them) as `i64`,

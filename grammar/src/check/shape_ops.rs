@@ -336,6 +336,22 @@ impl Checker {
             return Ty::Error;
         };
         let Some(widths) = self.pad_widths(&c.args[1], s.len()) else { return Ty::Error };
+        let mode = c.kwarg("mode").and_then(crate::numpy_shapes::pad_mode);
+        if let (Some(m), Some(v)) =
+            (mode.filter(|&m| m != crate::numpy_shapes::PadMode::Constant), c.kwarg("constant_values"))
+        {
+            let name = format!("{m:?}").to_lowercase();
+            self.err(
+                Diagnostic::error(
+                    "E0502",
+                    format!("`constant_values` of `pad` with `mode={name}` (NumPy's ValueError: unsupported keyword arguments)"),
+                    v.span.clone(),
+                    "only with mode=\"constant\"",
+                )
+                .with_help("leave `constant_values=` out, or pad with `mode=\"constant\"`"),
+            );
+            return Ty::Error;
+        }
         let shape = s
             .iter()
             .zip(&widths)

@@ -289,7 +289,8 @@ impl Lowerer<'_> {
         Ok(self.load_element(view))
     }
 
-    /// NumPy's `histogram(x, bins, range=(lo, hi))` (its equal-width path): `x` flattened in `f64`;
+    /// NumPy's `histogram(x, bins, range=(lo, hi))` (its equal-width path): `x` flattened in `f64`
+    /// (`f32` data in `f32`, NumPy's edge dtype);
     /// without `range`, `(min(x), max(x))`; equal bounds widened by 0.5 each way; the edges
     /// `linspace(lo, hi, bins + 1)`; the values in `[lo, hi]` kept (a filter); each one's bin
     /// `i64(((v - lo) / (hi - lo)) * bins)`, the last edge in the last bin, corrected by one
@@ -297,23 +298,29 @@ impl Lowerer<'_> {
     /// `minlength=bins`. `bins < 1` and `lo > hi` are run-time errors naming the line.
     fn histogram(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty, e: &Expr) -> LResult<Vec<ValueId>> {
         let Ty::Tuple(tys) = ty else { unreachable!("checked: (hist, bin_edges)") };
+        // The edges' dtype (`f32` for `f32` data), in which NumPy bins (its Python-float bounds
+        // weak).
+        let ft = tys[1].dtype().expect("checked: float edges");
         let tx = self.ty_of(&args[0]).clone();
         let x = self.expr(&args[0])?;
-        let x = self.as_dtype(x, &tx, DType::F64)?;
+        let x = self.as_dtype(x, &tx, ft)?;
         let x = self.flat(x);
         let ten = self.i64_const(10);
         let nb = self.int_arg(args.get(1).or(Self::kwarg(kwargs, "bins")), ten)?;
         self.assert_at_least(nb, 1, "histogram: `bins` must be positive, when an integer");
+        // NumPy's bounds are Python floats with `range=` (edges computed in `f64`), else the data's
+        // extremes (edges computed in its dtype).
+        let given = Self::kwarg(kwargs, "range").is_some();
         let (lo, hi) = match Self::kwarg(kwargs, "range").map(|r| &r.kind) {
             Some(ast::ExprKind::Tuple(items)) => {
                 let (lo, hi) = (self.expr(&items[0])?, self.expr(&items[1])?);
                 (self.cast_scalar(lo, DType::F64), self.cast_scalar(hi, DType::F64))
             }
             _ => {
-                let sty = Ty::Scalar(DType::F64);
+                let sty = Ty::Scalar(ft);
                 let lo = self.reduction(false, ReduceKind::Min, x, None, &sty, e)?;
                 let hi = self.reduction(false, ReduceKind::Max, x, None, &sty, e)?;
-                (lo, hi)
+                (self.cast_scalar(lo, DType::F64), self.cast_scalar(hi, DType::F64))
             }
         };
         let ordered = self.scalar_binary(BinFn::Le, lo, hi, DType::F64);
@@ -329,10 +336,31 @@ impl Lowerer<'_> {
         let hi = self.scalar_binary(BinFn::Add, hi, widen, DType::F64);
         let one = self.i64_const(1);
         let n_edges = self.scalar_binary(BinFn::Add, nb, one, DType::I64);
-        let edges = self.linspace(&[lo, hi, n_edges], true);
+        let edges = if given || ft == DType::F64 {
+            let edges = self.linspace(&[lo, hi, n_edges], true);
+            self.as_dtype(edges, &tys[1], ft)?
+        } else {
+            // NumPy's `linspace` in `f32`: `arange(b + 1) * ((hi - lo) / b) + lo`, the last `hi`.
+            let (lo, hi) = (self.cast_scalar(lo, ft), self.cast_scalar(hi, ft));
+            let delta = self.scalar_binary(BinFn::Sub, hi, lo, ft);
+            let div = self.cast_scalar(nb, ft);
+            let step = self.scalar_binary(BinFn::Div, delta, div, ft);
+            let (zero, one_f) = (
+                self.constant(arrayc_dialect::ir::Scalar::F64(0.0).cast(ft)),
+                self.constant(arrayc_dialect::ir::Scalar::F64(1.0).cast(ft)),
+            );
+            let y = self.compute_new(ComputeFn::Arange, vec![zero, one_f], ft, vec![n_edges], None);
+            let y = self.compute_new(ComputeFn::Binary(BinFn::Mul), vec![y, step], ft, vec![n_edges], None);
+            let y = self.compute_new(ComputeFn::Binary(BinFn::Add), vec![y, lo], ft, vec![n_edges], None);
+            let end = self.view_with(y, vec![IndexEntry::At], vec![nb]);
+            self.emit(OpKind::Compute { func: ComputeFn::Fill, out: end, ins: vec![hi] });
+            y
+        };
         if let Ty::Array(_, s) = &tys[1] {
             self.shapes.insert(edges, s.clone());
         }
+        let width = self.scalar_binary(BinFn::Sub, hi, lo, DType::F64);
+        let (lo, hi, width) = (self.cast_scalar(lo, ft), self.cast_scalar(hi, ft), self.cast_scalar(width, ft));
         // The values in `[lo, hi]`.
         let len = self.dim(x, 0);
         let op = |l: &mut Self, f: BinFn, a: ValueId, b: ValueId, d: DType, len: ValueId| {
@@ -343,11 +371,10 @@ impl Lowerer<'_> {
         let keep = op(self, BinFn::And, above, below, DType::Bool, len);
         let a = self.filter(x, keep, None);
         let len = self.dim(a, 0);
-        let width = self.scalar_binary(BinFn::Sub, hi, lo, DType::F64);
-        let nbf = self.cast_scalar(nb, DType::F64);
-        let f = op(self, BinFn::Sub, a, lo, DType::F64, len);
-        let f = op(self, BinFn::Div, f, width, DType::F64, len);
-        let f = op(self, BinFn::Mul, f, nbf, DType::F64, len);
+        let nbf = self.cast_scalar(nb, ft);
+        let f = op(self, BinFn::Sub, a, lo, ft, len);
+        let f = op(self, BinFn::Div, f, width, ft, len);
+        let f = op(self, BinFn::Mul, f, nbf, ft, len);
         let idx = self.compute_new(ComputeFn::Copy, vec![f], DType::I64, vec![len], None);
         let last = self.scalar_binary(BinFn::Sub, nb, one, DType::I64);
         let select = |l: &mut Self, c: ValueId, a: ValueId, b: ValueId, len: ValueId| {
@@ -356,12 +383,12 @@ impl Lowerer<'_> {
         let at_end = op(self, BinFn::Eq, idx, nb, DType::Bool, len);
         let idx = select(self, at_end, last, idx, len);
         let probe = [Size::lit(0)];
-        let lower = self.gather(edges, &[idx], 0, DType::F64, &probe, None);
+        let lower = self.gather(edges, &[idx], 0, ft, &probe, None);
         let dec = op(self, BinFn::Lt, a, lower, DType::Bool, len);
         let down = op(self, BinFn::Sub, idx, one, DType::I64, len);
         let idx = select(self, dec, down, idx, len);
         let up = op(self, BinFn::Add, idx, one, DType::I64, len);
-        let upper = self.gather(edges, &[up], 0, DType::F64, &probe, None);
+        let upper = self.gather(edges, &[up], 0, ft, &probe, None);
         let past = op(self, BinFn::Ge, a, upper, DType::Bool, len);
         let inner = op(self, BinFn::Ne, idx, last, DType::Bool, len);
         let inc = op(self, BinFn::And, past, inner, DType::Bool, len);
