@@ -278,7 +278,7 @@ builtins! {
     Rot90: "rot90", (1, 3), &["k", "axes"], "rot90(x) | rot90(x, k) | rot90(x, k=1, axes=(0, 1)) (integer literals)";
     TriuIndices: "triu_indices", (1, 3), &["k", "m"], "triu_indices(n) | triu_indices(n, k) | triu_indices(n, k=0, m=n)";
     TrilIndices: "tril_indices", (1, 3), &["k", "m"], "tril_indices(n) | tril_indices(n, k) | tril_indices(n, k=0, m=n)";
-    Digitize: "digitize", (2, 3), &["right"], "digitize(x, bins) | digitize(x, bins, right=true) (bins 1-d, increasing)";
+    Digitize: "digitize", (2, 3), &["right"], "digitize(x, bins) | digitize(x, bins, right=true) (bins 1-d, monotonic)";
     Interp: "interp", (3, 3), &["left", "right"], "interp(x, xp, fp) | interp(x, xp, fp, left=l, right=r) (xp 1-d, increasing)";
     Histogram: "histogram", (1, 2), &["bins", "range"], "histogram(x) | histogram(x, bins=10, range=(lo, hi)) (bins an integer)";
     Ix: "ix_", (1, ANY), &[], "ix_(i0, i1, ...) (1-d integer arrays or lists), as an index: x[ix_(i, j)]";
@@ -1198,9 +1198,10 @@ pub const DOCS: &[DocRow] = {
         },
         DocRow {
             calls: "`digitize(x, bins)`, `digitize(x, bins, right=true)`",
-            result: "NumPy's `digitize` for increasing 1-d `bins`: the `i64` index of each element's bin, \
-                `searchsorted(bins, x, side=right)` (`right=true`: `side=left`), of `x`'s shape; decreasing \
-                bins are not detected (NumPy reverses them) and give the increasing rule's answer",
+            result: "NumPy's `digitize` of monotonic 1-d `bins`: the `i64` index of each element's bin, of `x`'s \
+                shape: `searchsorted(bins, x, side=right)` (`right=true`: `side=left`) for increasing bins, \
+                `n - searchsorted(bins[::-1], x, side)` for decreasing ones (told apart at run time, both \
+                computed); bins neither are a run-time error naming the line (NumPy's ValueError)",
             builtins: &[B::Digitize],
         },
         DocRow {

@@ -528,7 +528,7 @@ def test_run_time_errors_name_the_line(src, args, message, tmp_path):
 @pytest.mark.parametrize("dt", ["f64", "f32", "i64", "i32", "u8"])
 @pytest.mark.parametrize("n", [0, 1, 9, 40])
 def test_digitize_interp_histogram_match_numpy(n, dt, target, tmp_path):
-    """NumPy's `digitize` (both sides, list and array bins, values on the edges), `interp` (samples
+    """NumPy's `digitize` (both sides, list and array bins, increasing and decreasing, values on the edges), `interp` (samples
     hit exactly, both ends clamped, `left=`/`right=`, one sample, a scalar `x`) and `histogram`
     (`bins=`, `range=`, positional bins, the default range, values outside the range and on the
     last edge), on numbers of several dtypes, an empty array included."""
@@ -537,13 +537,13 @@ def test_digitize_interp_histogram_match_numpy(n, dt, target, tmp_path):
     x = (x / 4).astype(DTYPES[dt]) if dt in ("f64", "f32") else (x + 12 if dt == "u8" else x).astype(DTYPES[dt])
     m = rng.integers(-9, 10, (3, 4)).astype(DTYPES[dt]) if dt != "u8" else rng.integers(0, 9, (3, 4)).astype(np.uint8)
     ft = "f32" if dt == "f32" else "f64"  # NumPy's edges: the data's float dtype
-    src = f"""fn main(x: {dt}[n], m: {dt}[3, 4], xp: f64[5], fp: f64[5]) -> (i64[n], i64[n], i64[3, 4], i64, f64[n], f64[n], f64[3, 4], f64, f64[n], i64[4], {ft}[5], i64[3], i64[10], {ft}[11]) {{
+    src = f"""fn main(x: {dt}[n], m: {dt}[3, 4], xp: f64[5], fp: f64[5]) -> (i64[n], i64[n], i64[3, 4], i64, f64[n], f64[n], f64[3, 4], f64, f64[n], i64[4], {ft}[5], i64[3], i64[10], {ft}[11], i64[n], i64[n]) {{
     let (h, e) = np.histogram(m, bins=4, range=(-2.0, 2.5));
     let (d, de) = histogram(m);
     return (np.digitize(x, [-1.0, 0.0, 0.75, 2.0]), digitize(x, xp, right=true), np.digitize(m, [0, 1, 5], True),
             digitize(1.0, xp), np.interp(x, xp, fp), interp(x, [-1.0, 0.0, 2.0], [3.0, -1.0, 5.0], left=-9.0, right=9),
             np.interp(m, xp, fp), interp(0.3, xp, fp), interp(x, [0.5], [2.0]),
-            h, e, np.histogram(m, 3)[0], d, de);
+            h, e, np.histogram(m, 3)[0], d, de, np.digitize(x, [2.0, 0.0, 0.0, -1.5]), digitize(x, [2.0, 0.0, 0.0, -1.5], right=True));
 }}
 """
     xp = np.array([-2.0, -0.5, 0.0, 1.25, 3.0])
@@ -553,7 +553,8 @@ def test_digitize_interp_histogram_match_numpy(n, dt, target, tmp_path):
     want = [np.digitize(x, [-1.0, 0.0, 0.75, 2.0]), np.digitize(x, xp, right=True), np.digitize(m, [0, 1, 5], True),
             np.digitize(1.0, xp), np.interp(x, xp, fp), np.interp(x, [-1.0, 0.0, 2.0], [3.0, -1.0, 5.0], left=-9.0, right=9),
             np.interp(m, xp, fp), np.interp(0.3, xp, fp), np.interp(x, [0.5], [2.0]),
-            *np.histogram(m, bins=4, range=(-2.0, 2.5)), np.histogram(m, 3)[0], *np.histogram(m)]
+            *np.histogram(m, bins=4, range=(-2.0, 2.5)), np.histogram(m, 3)[0], *np.histogram(m),
+            np.digitize(x, [2.0, 0.0, 0.0, -1.5]), np.digitize(x, [2.0, 0.0, 0.0, -1.5], right=True)]
     for k, (g, w) in enumerate(zip(got, want)):
         w = np.asarray(w)
         w = w.astype(np.int64) if w.dtype.kind == "i" else w
@@ -651,6 +652,8 @@ def test_idiom_checker_errors(src, code, words, tmp_path):
          {"x": np.zeros(3), "lo": 1.0}, "max must be larger than min"),
         ("fn f(n: i64) -> i64[?] {\n    return triu_indices(n)[0];\n}",
          {"n": -1}, "negative dimensions are not allowed"),
+        ("fn f(x: f64[n], b: f64[k]) -> i64[n] {\n    return digitize(x, b);\n}",
+         {"x": np.zeros(3), "b": np.array([1.0, 2.0, 0.0])}, "bins must be monotonically increasing or decreasing"),
     ],
 )
 def test_idiom_run_time_errors_name_the_line(src, args, message, tmp_path):

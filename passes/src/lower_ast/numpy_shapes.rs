@@ -40,19 +40,7 @@ impl Lowerer<'_> {
                 }
                 return Ok(Some(out));
             }
-            B::Digitize => {
-                // Increasing bins: `right=false` counts the bins `<= x` (`searchsorted(bins, x,
-                // side=right)`), `right=true` those `< x` (`side=left`).
-                let right = args.get(2).or(Self::kwarg(kwargs, "right")).and_then(bool_literal).unwrap_or(false);
-                let (tx, tb) = (self.ty_of(&args[0]).clone(), self.ty_of(&args[1]).clone());
-                let Ty::Array(db, sb) = &tb else { unreachable!("checked: 1-d bins") };
-                let p = promote(*db, None, tx.dtype().expect("checked: numeric"), weak_of(&args[0]));
-                let x = self.expr(&args[0])?;
-                let bins = self.expr(&args[1])?;
-                let (x, bins) = (self.as_dtype(x, &tx, p)?, self.as_dtype(bins, &tb, p)?);
-                let xs = tx.shape().map(<[_]>::to_vec).unwrap_or_default();
-                self.search_sorted(bins, &sb[0], x, &xs, p, !right, ty, e)?
-            }
+            B::Digitize => self.digitize(args, kwargs, ty, e)?,
             B::Interp => self.interp(args, kwargs, e)?,
             B::Fliplr | B::Flipud => {
                 let x = self.expr(&args[0])?;
@@ -161,6 +149,50 @@ impl Lowerer<'_> {
 }
 
 impl Lowerer<'_> {
+    /// NumPy's `digitize(x, bins, right)`: for increasing bins `searchsorted(bins, x, side)` with
+    /// `side=right` unless `right` (`<= x` counted, else `< x`); for decreasing ones (some
+    /// `bins[i + 1] < bins[i]`, found by a reduction) `n - searchsorted(bins[::-1], x, side)`,
+    /// selected at run time (both computed, fused); bins neither increasing nor decreasing are a
+    /// run-time error naming the line (NumPy's ValueError).
+    fn digitize(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        let right = args.get(2).or(Self::kwarg(kwargs, "right")).and_then(bool_literal).unwrap_or(false);
+        let (tx, tb) = (self.ty_of(&args[0]).clone(), self.ty_of(&args[1]).clone());
+        let Ty::Array(db, sb) = &tb else { unreachable!("checked: 1-d bins") };
+        let p = promote(*db, None, tx.dtype().expect("checked: numeric"), weak_of(&args[0]));
+        let x = self.expr(&args[0])?;
+        let bins = self.expr(&args[1])?;
+        let (x, bins) = (self.as_dtype(x, &tx, p)?, self.as_dtype(bins, &tb, p)?);
+        let xs = tx.shape().map(<[_]>::to_vec).unwrap_or_default();
+        let up = self.search_sorted(bins, &sb[0], x, &xs, p, !right, ty, e)?;
+        // Whether any step of the bins goes down, and any up.
+        let (hi, lo) = self.shifted_pair(bins, 1, 0);
+        let steps = self.dim(hi, 0);
+        let i64_ty = Ty::Scalar(DType::I64);
+        let count = |l: &mut Self, f: BinFn| -> LResult<ValueId> {
+            let c = l.compute_new(ComputeFn::Binary(f), vec![hi, lo], DType::Bool, vec![steps], None);
+            let c = l.compute_new(ComputeFn::Copy, vec![c], DType::I64, vec![steps], None);
+            l.reduction(false, ReduceKind::Sum, c, None, &i64_ty, e)
+        };
+        let (downs, ups) = (count(self, BinFn::Lt)?, count(self, BinFn::Gt)?);
+        let zero = self.i64_const(0);
+        let (no_down, no_up) = (
+            self.scalar_binary(BinFn::Eq, downs, zero, DType::I64),
+            self.scalar_binary(BinFn::Eq, ups, zero, DType::I64),
+        );
+        let monotonic = self.scalar_binary(BinFn::Or, no_down, no_up, DType::Bool);
+        let msg = "digitize: bins must be monotonically increasing or decreasing".to_string();
+        self.emit(OpKind::Assert { cond: monotonic, msg });
+        let reversed = self.flip_axes(bins, &[0]);
+        let down = self.search_sorted(reversed, &sb[0], x, &xs, p, !right, ty, e)?;
+        let n = self.dim(bins, 0);
+        let down = self.binary(BinFn::Sub, n, down, ty)?;
+        if ty.is_array() {
+            self.array_op(ComputeFn::Where, vec![no_down, up, down], ty)
+        } else {
+            Ok(self.scalar_select(no_down, up, down, DType::I64))
+        }
+    }
+
     /// The `i64` scalar of argument `e` (any integer dtype), or `default` when it is absent.
     fn int_arg(&mut self, e: Option<&Expr>, default: ValueId) -> LResult<ValueId> {
         Ok(match e {
