@@ -105,26 +105,28 @@ fn fresh_copy(ids: &Cell<u32>, e: &Expr) -> Expr {
     c
 }
 
-/// `base[index]`; `x.shape[k]` (the call `.shape` of [`attribute`] with one integer entry) is
-/// `size(x, axis=k)`, which takes over the id of the `.shape` call (ids stay dense). NumPy's tuple
-/// of index arrays written as the whole index, `x[np.triu_indices(n)]` or `x[np.ix_(i, j)]`
-/// ([`index_tuple_len`]), is `x[t[0], t[1], ...]` with the call `t` repeated (each copy under
-/// fresh ids): a gather through the index arrays.
-pub fn subscript(ids: &Cell<u32>, base: Expr, mut index: Vec<Index>, span: Span) -> Expr {
-    if let [Index::At(t)] = index.as_slice() {
-        if let Some(n) = index_tuple_len(t) {
-            let t = t.clone();
-            let items = (0..n)
-                .map(|k| {
-                    let call = if k == 0 { t.clone() } else { fresh_copy(ids, &t) };
-                    let at = mk(ids, ExprKind::Int(k as i64), t.span.clone());
-                    let kind = ExprKind::Subscript { base: Box::new(call), index: vec![Index::At(at)] };
-                    Index::At(mk(ids, kind, t.span.clone()))
-                })
-                .collect();
-            return mk(ids, ExprKind::Subscript { base: Box::new(base), index: items }, span);
-        }
-    }
+/// An index as written: NumPy's tuple of index arrays written as the whole index,
+/// `x[np.triu_indices(n)]` or `x[np.ix_(i, j)]` ([`index_tuple_len`]), is `x[t[0], t[1], ...]`
+/// with the call `t` repeated (each copy under fresh ids): a gather (or, assigned to, a scatter)
+/// through the index arrays. Any other index is itself.
+pub fn index_tuple(ids: &Cell<u32>, index: Vec<Index>) -> Vec<Index> {
+    let [Index::At(t)] = index.as_slice() else { return index };
+    let Some(n) = index_tuple_len(t) else { return index };
+    (0..n)
+        .map(|k| {
+            let call = if k == 0 { t.clone() } else { fresh_copy(ids, t) };
+            let at = mk(ids, ExprKind::Int(k as i64), t.span.clone());
+            let kind = ExprKind::Subscript { base: Box::new(call), index: vec![Index::At(at)] };
+            Index::At(mk(ids, kind, t.span.clone()))
+        })
+        .collect()
+}
+
+/// `base[index]` ([`index_tuple`]); `x.shape[k]` (the call `.shape` of [`attribute`] with one
+/// integer entry) is `size(x, axis=k)`, which takes over the id of the `.shape` call (ids stay
+/// dense).
+pub fn subscript(ids: &Cell<u32>, base: Expr, index: Vec<Index>, span: Span) -> Expr {
+    let mut index = index_tuple(ids, index);
     if let (Some(_), [Index::At(_)]) = (shape_base(&base), index.as_slice()) {
         let (Some(Index::At(k)), ExprKind::Call { func, mut args, .. }) = (index.pop(), base.kind) else {
             unreachable!("matched above")

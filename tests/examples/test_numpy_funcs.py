@@ -587,6 +587,19 @@ def test_tri_indices_and_ix_match_numpy(target, tmp_path):
         wv = wv.astype(np.int64) if wv.dtype.kind == "i" else wv
         assert g.dtype == wv.dtype and g.shape == wv.shape, f"result {k}: {g.dtype}{g.shape}, NumPy {wv.dtype}{wv.shape}"
         np.testing.assert_array_equal(g, wv, err_msg=f"result {k}")
+    # Assigned to: a scatter through the index arrays.
+    src = """fn main(x: f64[4, 5]) -> f64[4, 5] {
+    x[np.triu_indices(4, 1)] = 0.0;
+    x[np.ix_([0, 2], [1, 3])] = -1.0;
+    return x;
+}
+"""
+    proc, got = run_source(src, {"x": x}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    want = x.copy()
+    want[np.triu_indices(4, 1)] = 0.0
+    want[np.ix_([0, 2], [1, 3])] = -1.0
+    np.testing.assert_array_equal(got[0], want)
 
 
 @pytest.mark.parametrize("target", TARGETS)
