@@ -163,6 +163,13 @@ fn index_walk_mut(ix: &mut Index, visit: &mut impl FnMut(&mut Expr)) {
     }
 }
 
+impl Expr {
+    /// Calls `visit` on this expression and every expression inside it, outermost first.
+    pub fn for_each_mut(&mut self, visit: &mut impl FnMut(&mut Expr)) {
+        expr_walk_mut(self, visit);
+    }
+}
+
 fn expr_walk_mut(e: &mut Expr, visit: &mut impl FnMut(&mut Expr)) {
     visit(e);
     match &mut e.kind {

@@ -217,11 +217,11 @@ builtins! {
     LogicalXor: "logical_xor", (2, 2), &[], UFUNC2;
     Clip: "clip", (3, 3), &[], "clip(x, lo, hi) | clip(x, a_min=lo, a_max=hi) (or min=, max=)";
     Where: "where", (1, 3), &[], "where(cond, a, b) | where(cond) (nonzero(cond))";
-    Sum: "sum", (1, 1), &["axis", "where"], REDUCTION;
-    Prod: "prod", (1, 1), AXIS, REDUCTION;
+    Sum: "sum", (1, 1), &["axis", "where", "dtype"], REDUCTION;
+    Prod: "prod", (1, 1), &["axis", "dtype"], REDUCTION;
     Min: "min", (1, 1), &["axis", "initial"], REDUCTION;
     Max: "max", (1, 1), &["axis", "initial"], REDUCTION;
-    Mean: "mean", (1, 1), AXIS, REDUCTION;
+    Mean: "mean", (1, 1), &["axis", "dtype"], REDUCTION;
     Any: "any", (1, 1), AXIS, TEST_REDUCTION;
     All: "all", (1, 1), AXIS, TEST_REDUCTION;
     CountNonzero: "count_nonzero", (1, 1), AXIS, "count_nonzero(x) | count_nonzero(x, axis=k) | count_nonzero(x, axis=(j, k))";
@@ -234,7 +234,8 @@ builtins! {
     U64: "u64", (1, 1), &[], CAST;
     U8: "u8", (1, 1), &[], CAST;
     Bool: "bool", (1, 1), &[], CAST;
-    Transpose: "transpose", (1, 1), &[], "transpose(x) (or x.T)";
+    Transpose: "transpose", (1, ANY), &["axes"],
+        "transpose(x) (or x.T) | transpose(x, (a0, a1, ...)) | transpose(x, axes=...) | x.transpose(a0, a1, ...) (integer literals)";
     Diagonal: "diagonal", (1, 1), &[], "diagonal(x)";
     Len: "len", (1, 1), &[], "len(x) (x an array)";
     Ndim: "ndim", (1, 1), &[], "ndim(x) (or x.ndim)";
@@ -247,8 +248,8 @@ builtins! {
     CumProd: "cumprod", (1, 1), AXIS, SCAN;
     AddAt: "add_at", (3, 3), &[], "add_at(x, idx, v) (x an array, idx an i64 array)";
     Compress: "compress", (2, 2), &[], "compress(mask, x) (x and mask 1-d, mask bool)";
-    Bincount: "bincount", (1, 2), &["minlength"],
-        "bincount(idx, minlength=0) | bincount(idx, weights, minlength=0) (idx 1-d i64)";
+    Bincount: "bincount", (1, 2), &["minlength", "weights"],
+        "bincount(idx, minlength=0) | bincount(idx, weights, minlength=0) | bincount(idx, weights=w) (idx 1-d i64)";
     Flip: "flip", (1, 1), AXIS, "flip(x) | flip(x, axis=k)";
     ExpandDims: "expand_dims", (1, 1), AXIS, "expand_dims(x, axis=k)";
     Squeeze: "squeeze", (1, 1), AXIS, "squeeze(x) | squeeze(x, axis=k)";
@@ -260,12 +261,12 @@ builtins! {
     ColumnStack: "column_stack", (1, 1), &[], "column_stack((a, b, ...))";
     Cross: "cross", (2, 2), &[], "cross(a, b) (2 or 3 components along the last axis)";
     Append: "append", (2, 2), &[], "append(x, values) (x 1-d, values a scalar or 1-d)";
-    Roll: "roll", (2, 2), AXIS, "roll(x, shift) (x 1-d) | roll(x, shift, axis=k)";
-    Meshgrid: "meshgrid", (2, ANY), &[], "meshgrid(x1, x2, ...) (1-d arrays)";
+    Roll: "roll", (2, 2), AXIS, "roll(x, shift) | roll(x, shift=s, axis=k) (without axis: of x flattened)";
+    Meshgrid: "meshgrid", (2, ANY), &["indexing"], "meshgrid(x1, x2, ...) | meshgrid(x1, x2, ..., indexing=\"ij\") (1-d arrays)";
     Tile: "tile", (2, 2), &[], "tile(x, reps) (reps an integer)";
-    Repeat: "repeat", (2, 2), AXIS, "repeat(x, k) (x 1-d) | repeat(x, k, axis=a) (k an integer)";
-    Pad: "pad", (2, 2), &["constant_values"],
-        "pad(x, w) | pad(x, (before, after)) | pad(x, ((b0, a0), (b1, a1), ...)), constant_values=0";
+    Repeat: "repeat", (2, 2), AXIS, "repeat(x, k) (of x flattened) | repeat(x, k, axis=a) (k an integer)";
+    Pad: "pad", (2, 2), &["constant_values", "mode"],
+        "pad(x, w) | pad(x, (before, after)) | pad(x, ((b0, a0), (b1, a1), ...)), constant_values=0 | mode=\"constant\"|\"edge\"|\"wrap\"|\"reflect\"|\"symmetric\"";
     Array: "array", (1, 1), DTYPE, "array([a, b, ...], dtype=...) | array(x, dtype=...)";
     AsArray: "asarray", (1, 1), DTYPE, "asarray([a, b, ...], dtype=...) | asarray(x, dtype=...)";
     Reshape: "reshape", (2, ANY), &[],
@@ -314,7 +315,7 @@ builtins! {
     Average: "average", (1, 1), &["axis", "weights"],
         "average(x) | average(x, axis=k) | average(x, weights=w) | average(x, axis=k, weights=w) (w of x's shape)";
     Flatnonzero: "flatnonzero", (1, 1), &[], "flatnonzero(x)";
-    Argwhere: "argwhere", (1, 1), &[], "argwhere(x) (x 1-d)";
+    Argwhere: "argwhere", (1, 1), &[], "argwhere(x)";
     Unique: "unique", (1, 1), &[], "unique(x)";
     Searchsorted: "searchsorted", (2, 2), &["side"], "searchsorted(a, v) | searchsorted(a, v, side=left|right) (a sorted, 1-d)";
     Percentile: "percentile", (2, 2), &["axis", "method"],
@@ -330,6 +331,16 @@ builtins! {
     Triu: "triu", (1, 2), &["k"], "triu(x) | triu(x, k) | triu(x, k=j) (x an array, k an integer)";
     NanToNum: "nan_to_num", (1, 1), &["nan", "posinf", "neginf"],
         "nan_to_num(x) | nan_to_num(x, nan=0.0, posinf=big, neginf=-big) (numeric scalars)";
+    // NumPy's everyday shape and indexing idioms (`crate::numpy_shapes`).
+    Fliplr: "fliplr", (1, 1), &[], "fliplr(x) (x at least 2-d) / flipud(x) (x at least 1-d)";
+    Flipud: "flipud", (1, 1), &[], "fliplr(x) (x at least 2-d) / flipud(x) (x at least 1-d)";
+    Rot90: "rot90", (1, 3), &["k", "axes"], "rot90(x) | rot90(x, k) | rot90(x, k=1, axes=(0, 1)) (integer literals)";
+    TriuIndices: "triu_indices", (1, 3), &["k", "m"], "triu_indices(n) | triu_indices(n, k) | triu_indices(n, k=0, m=n)";
+    TrilIndices: "tril_indices", (1, 3), &["k", "m"], "tril_indices(n) | tril_indices(n, k) | tril_indices(n, k=0, m=n)";
+    Digitize: "digitize", (2, 3), &["right"], "digitize(x, bins) | digitize(x, bins, right=true) (bins 1-d, monotonic)";
+    Interp: "interp", (3, 3), &["left", "right"], "interp(x, xp, fp) | interp(x, xp, fp, left=l, right=r) (xp 1-d, increasing)";
+    Histogram: "histogram", (1, 2), &["bins", "range"], "histogram(x) | histogram(x, bins=10, range=(lo, hi)) (bins an integer)";
+    Ix: "ix_", (1, ANY), &[], "ix_(i0, i1, ...) (1-d integer arrays or lists), as an index: x[ix_(i, j)]";
 }
 
 impl Builtin {
@@ -454,6 +465,9 @@ impl Builtin {
                 | Builtin::Squeeze
                 | Builtin::Swapaxes
                 | Builtin::Moveaxis
+                | Builtin::Fliplr
+                | Builtin::Flipud
+                | Builtin::Rot90
         )
     }
 
@@ -533,8 +547,11 @@ pub const DOCS: &[DocRow] = {
         },
         DocRow { calls: "`copy(x)`", result: "a new array with the same values", builtins: &[B::Copy] },
         DocRow {
-            calls: "`transpose(x)`, `x.T`",
-            result: "a view of `x` with its axes reversed (shape `(d0, .., dk)` becomes `(dk, .., d0)`); aliases `x`",
+            calls: "`transpose(x)`, `x.T`, `transpose(x, (a0, a1, ...))`, `transpose(x, axes=...)`, \
+                `x.transpose(a0, a1, ...)`, `x.transpose((a0, ...))`",
+            result: "a view of `x` with its axes reversed (shape `(d0, .., dk)` becomes `(dk, .., d0)`), or with \
+                the axes given (integer literals, negative from the end): result axis `i` is `x`'s axis `ai`, \
+                NumPy's; axes that are not a permutation of `x`'s are E0503 (NumPy's ValueError); aliases `x`",
             builtins: &[B::Transpose],
         },
         DocRow {
@@ -672,6 +689,12 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Sum, B::Prod, B::Min, B::Max, B::Mean],
         },
         DocRow {
+            calls: "`sum(x, dtype=d)`, `prod(x, dtype=d)`, `mean(x, dtype=d)` (with `axis=` too; `x.sum(dtype=d)`)",
+            result: "NumPy's accumulator dtype: `x` converted to `d` (fused), reduced in `d`, a result of `d`; \
+                `bool` (and for `mean` an integer `d`) is E0503",
+            builtins: &[B::Sum, B::Prod, B::Mean],
+        },
+        DocRow {
             calls: "`sum(x, where=m)`, `min(x, initial=v)`, `max(x, initial=v)` (with `axis=` too)",
             result: "NumPy's: `sum` of the elements where the bool `m` (broadcast to `x`'s shape) is true, \
                 `sum(where(m, x, 0))`; `min`/`max` of the elements and the numeric scalar `v` (converted to \
@@ -721,7 +744,7 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Var, B::Std],
         },
         DocRow {
-            calls: "`bincount(idx)`, `bincount(idx, weights)`, `minlength=m`",
+            calls: "`bincount(idx)`, `bincount(idx, weights)`, `weights=w`, `minlength=m`",
             result: "NumPy's `bincount` of a 1-d `i64` array: `i64` counts (with weights: `f64` sums of the weights, \
                 added in index order) per index `0 .. max(max(idx) + 1, m)`, an existential size `?`; a \
                 negative index is a run-time ValueError naming the line. Of no indices, NumPy gives an \
@@ -758,9 +781,8 @@ pub const DOCS: &[DocRow] = {
         },
         DocRow {
             calls: "`cumsum(x)`, `cumprod(x)`",
-            result: "the running sum (product) of a 1-d `x`; `bool`, `i32` and `i64` give `i64` (NumPy's upcast to its \
-                default integer), `u8` and `u64` give `u64`. Of a rank-2 or higher `x` \
-                it is E0405: give `axis=` (NumPy would scan the flattened array, which arrayc does not do)",
+            result: "the running sum (product) of `x` flattened (row-major; a copy unless 1-d), 1-d, as NumPy's; \
+                `bool`, `i32` and `i64` give `i64` (NumPy's upcast to its default integer), `u8` and `u64` give `u64`",
             builtins: &[B::CumSum, B::CumProd],
         },
         DocRow {
@@ -851,18 +873,22 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Append],
         },
         DocRow {
-            calls: "`roll(x, shift)`, `roll(x, shift, axis=k)`",
+            calls: "`roll(x, shift)`, `roll(x, shift, axis=k)`, `shift=s`",
             result: "a new array of `x`'s elements shifted by `shift` (an integer, negative to the left) along \
-                axis `k`, those pushed out at one end coming back at the other; without `axis=` only of a \
-                1-d `x` (NumPy rolls the flattened array)",
+                axis `k`, those pushed out at one end coming back at the other; without `axis=`, NumPy's \
+                roll of `x` flattened, in `x`'s shape (a view of the rolled copy)",
             builtins: &[B::Roll],
         },
         DocRow {
             calls: "`pad(x, w)`, `pad(x, (before, after))`, `pad(x, ((b0, a0), (b1, a1), ...))`, \
-                `constant_values=c`",
-            result: "NumPy's `pad` in its default mode (constant): a new array with `before` and `after` \
+                `constant_values=c`, `mode=\"edge\"`, `\"wrap\"`, `\"reflect\"`, `\"symmetric\"`",
+            result: "NumPy's `pad`: in its default mode (constant) a new array with `before` and `after` \
                 elements of `c` (default 0, cast to `x`'s dtype) around `x` along every axis (along axis `i`: \
-                `bi` and `ai`); the widths are non-negative integers (checked at run time unless literal)",
+                `bi` and `ai`); the widths are non-negative integers (checked at run time unless literal). \
+                The other modes are one gather per axis through NumPy's positions (`edge`: the edge \
+                repeated; `wrap`: periodic; `reflect`: mirrored without repeating the edge; `symmetric`: \
+                with it; widths beyond the size continue periodically, as NumPy's), fused index arithmetic; \
+                padding an empty axis is a run-time error naming the line (NumPy's ValueError)",
             builtins: &[B::Pad],
         },
         DocRow {
@@ -875,15 +901,15 @@ pub const DOCS: &[DocRow] = {
         DocRow {
             calls: "`repeat(x, k)`, `repeat(x, k, axis=a)`",
             result: "NumPy's `repeat` with an integer `k`: each element repeated `k` times along axis `a` (shape \
-                `n * k` there); without `axis=` only of a 1-d `x` (NumPy flattens); a gather through \
+                `n * k` there); without `axis=`, of `x` flattened (1-d, NumPy's); a gather through \
                 `arange(n * k) // k`, fused; a negative `k` is a run-time error naming the line",
             builtins: &[B::Repeat],
         },
         DocRow {
-            calls: "`meshgrid(x1, x2, ...)`",
+            calls: "`meshgrid(x1, x2, ...)`, `indexing=\"ij\"`",
             result: "NumPy's `meshgrid` of 1-d arrays (its default `indexing='xy'`, copies): a tuple of \
-                new arrays, each of its input's dtype and of shape `(n2, n1, n3, ...)`, array `i` varying \
-                along its input's axis (`let (xx, yy) = meshgrid(x, y);`)",
+                new arrays, each of its input's dtype and of shape `(n2, n1, n3, ...)` (with `indexing=\"ij\"`: \
+                `(n1, n2, n3, ...)`), array `i` varying along its input's axis (`let (xx, yy) = meshgrid(x, y);`)",
             builtins: &[B::Meshgrid],
         },
         DocRow {
@@ -1134,9 +1160,9 @@ pub const DOCS: &[DocRow] = {
             calls: "`flatnonzero(x)`, `argwhere(x)`",
             result: "NumPy's `flatnonzero`: the `i64` positions of the nonzero elements of `x` flattened \
                 (row-major; NaN is nonzero), in order, a new 1-d array whose size is known only at run \
-                time: a filter (see Filters) of `arange(size(x))` by `ravel(x) != 0`. `argwhere(x)` of a \
-                1-d `x` is the same positions as a `(k, 1)` array; of a higher rank E0503 (NumPy's `(k, \
-                ndim)` array of index tuples is not supported)",
+                time: a filter (see Filters) of `arange(size(x))` by `ravel(x) != 0`. `argwhere(x)`: NumPy's `(k, \
+                ndim)` `i64` array of the index tuples of the nonzero elements, row-major: `nonzero(x)`'s \
+                index arrays as its columns",
             builtins: &[B::Flatnonzero, B::Argwhere],
         },
         DocRow {
@@ -1220,6 +1246,63 @@ pub const DOCS: &[DocRow] = {
                 (`int` truncates toward zero: `int(-2.7)` is `-2`); `bool(s)` is the cast above. Of an array \
                 E0503, whose help names `x.astype(f64)` (NumPy raises for a size other than 1)",
             builtins: &[B::Float, B::Int],
+        },
+        DocRow {
+            calls: "`fliplr(x)`, `flipud(x)`",
+            result: "NumPy's: views of `x` reversed along axis 1 (`x` at least 2-d) and along axis 0; a lower \
+                rank is E0503 (NumPy's ValueError); alias `x`",
+            builtins: &[B::Fliplr, B::Flipud],
+        },
+        DocRow {
+            calls: "`rot90(x)`, `rot90(x, k)`, `rot90(x, k=1, axes=(0, 1))`",
+            result: "NumPy's `rot90`: `x` turned `k` quarter turns (an integer literal, any sign) from axis `a` \
+                towards axis `b` of `axes=(a, b)` (two different axes, integer literals; `x` at least 2-d, \
+                else E0503), a view: step -1 along `b` (`k = 1`), both (`k = 2`) or `a` (`k = 3`), and for odd \
+                `k` the two axes swapped; aliases `x`",
+            builtins: &[B::Rot90],
+        },
+        DocRow {
+            calls: "`triu_indices(n, k=0, m=n)`, `tril_indices(n, k=0, m=n)`",
+            result: "NumPy's: a tuple of two `i64` index arrays, the rows and the columns of the positions on \
+                and above (`tril`: on and below) diagonal `k` of an `(n, m)` matrix, row-major; their length \
+                is known when `n`, `k`, `m` are literals, else `?`. A filter of the mask `j - i >= k` (`<=`). \
+                `x[triu_indices(n)]` (and `x[np.ix_(...)]`) index with the whole tuple: the parser writes \
+                `x[t[0], t[1]]`, repeating the call, a gather; `let (r, c) = triu_indices(n);` destructures",
+            builtins: &[B::TriuIndices, B::TrilIndices],
+        },
+        DocRow {
+            calls: "`ix_(i0, i1, ...)`",
+            result: "NumPy's `ix_` of 1-d integer index arrays (or lists): a tuple of views, `ik` along axis `k` \
+                and size 1 elsewhere, so that `x[np.ix_(i, j)]` is the gather of the cross product \
+                `x[i[:, newaxis], j[newaxis, :]]`; bool masks are E0503 (take `nonzero(m)[0]`)",
+            builtins: &[B::Ix],
+        },
+        DocRow {
+            calls: "`digitize(x, bins)`, `digitize(x, bins, right=true)`",
+            result: "NumPy's `digitize` of monotonic 1-d `bins`: the `i64` index of each element's bin, of `x`'s \
+                shape: `searchsorted(bins, x, side=right)` (`right=true`: `side=left`) for increasing bins, \
+                `n - searchsorted(bins[::-1], x, side)` for decreasing ones (told apart at run time, both \
+                computed); bins neither are a run-time error naming the line (NumPy's ValueError)",
+            builtins: &[B::Digitize],
+        },
+        DocRow {
+            calls: "`interp(x, xp, fp)`, `left=l`, `right=r`",
+            result: "NumPy's `interp` (its C loop, elementwise) for increasing 1-d `xp`: `f64` of `x`'s shape, \
+                the line through the samples on each side of `x` (searchsorted, gathers of `xp` and `fp`, \
+                `slope * (x - xp[j]) + fp[j]`), `fp[0]` (or `l`) left of `xp[0]`, `fp[-1]` (or `r`) right of \
+                `xp[-1]`, exact at the samples; an empty `xp` or `fp` of another length is a run-time error \
+                naming the line (E0401 at compile time when the lengths are known)",
+            builtins: &[B::Interp],
+        },
+        DocRow {
+            calls: "`histogram(x)`, `histogram(x, bins=b, range=(lo, hi))`",
+            result: "NumPy's `histogram` with an integer `bins` (default 10): the tuple `(hist, bin_edges)`, \
+                `i64[b]` counts of `x` flattened in `b` equal bins of `[lo, hi]` (default `[min(x), max(x)]`, \
+                equal ends widened by 0.5; the last bin closed, values outside left out) and the `f64[b + \
+                1]` edges `linspace(lo, hi, b + 1)`; NumPy's binning (arithmetic, then one correction \
+                against the edges), a filter and a `bincount`. `bins < 1` and `lo > hi` are E0503 when \
+                literal, else run-time errors naming the line",
+            builtins: &[B::Histogram],
         },
     ]
 };

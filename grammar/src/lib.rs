@@ -14,6 +14,7 @@ pub mod dump;
 pub mod lexer;
 pub mod methods;
 pub mod nesting;
+pub mod numpy_shapes;
 mod parse;
 #[doc(hidden)]
 pub mod syntax;

@@ -83,9 +83,50 @@ pub fn shape_base(e: &Expr) -> Option<&Expr> {
     }
 }
 
-/// `base[index]`; `x.shape[k]` (the call `.shape` of [`attribute`] with one integer entry) is
-/// `size(x, axis=k)`, which takes over the id of the `.shape` call (ids stay dense).
-pub fn subscript(ids: &Cell<u32>, base: Expr, mut index: Vec<Index>, span: Span) -> Expr {
+/// How many index arrays NumPy's call `e` gives when it is written as a whole index,
+/// `x[np.triu_indices(n)]`, `x[np.ix_(i, j)]`: 2 for `np.triu_indices` and `np.tril_indices`, one
+/// per argument for `np.ix_`; `None` for any other expression.
+fn index_tuple_len(e: &Expr) -> Option<usize> {
+    let ExprKind::Call { func, args, .. } = &e.kind else { return None };
+    match func.name.strip_prefix(QUALIFIED)? {
+        "triu_indices" | "tril_indices" => Some(2),
+        "ix_" => Some(args.len()),
+        _ => None,
+    }
+}
+
+/// A copy of `e` under fresh ids from `ids`.
+fn fresh_copy(ids: &Cell<u32>, e: &Expr) -> Expr {
+    let mut c = e.clone();
+    c.for_each_mut(&mut |x| {
+        x.id = crate::ast::ExprId(ids.get());
+        ids.set(ids.get() + 1);
+    });
+    c
+}
+
+/// An index as written: NumPy's tuple of index arrays written as the whole index,
+/// `x[np.triu_indices(n)]` or `x[np.ix_(i, j)]` ([`index_tuple_len`]), is `x[t[0], t[1], ...]`
+/// with the call `t` repeated (each copy under fresh ids): a gather (or, assigned to, a scatter)
+/// through the index arrays. Any other index is itself.
+pub fn index_tuple(ids: &Cell<u32>, index: Vec<Index>) -> Vec<Index> {
+    let [Index::At(t)] = index.as_slice() else { return index };
+    let Some(n) = index_tuple_len(t) else { return index };
+    (0..n)
+        .map(|k| {
+            let call = if k == 0 { t.clone() } else { fresh_copy(ids, t) };
+            let at = mk(ids, ExprKind::Int(k as i64), t.span.clone());
+            let kind = ExprKind::Subscript { base: Box::new(call), index: vec![Index::At(at)] };
+            Index::At(mk(ids, kind, t.span.clone()))
+        })
+        .collect()
+}
+
+/// `base[index]` ([`index_tuple`]); `x.shape[k]` (the call `.shape` of [`attribute`] with one
+/// integer entry) is `size(x, axis=k)`, which takes over the id of the `.shape` call (ids stay
+/// dense).
+pub fn subscript(ids: &Cell<u32>, base: Expr, index: Vec<Index>, span: Span) -> Expr {
+    let mut index = index_tuple(ids, index);
     if let (Some(_), [Index::At(_)]) = (shape_base(&base), index.as_slice()) {
         let (Some(Index::At(k)), ExprKind::Call { func, mut args, .. }) = (index.pop(), base.kind) else {
             unreachable!("matched above")
@@ -102,7 +143,7 @@ pub fn subscript(ids: &Cell<u32>, base: Expr, mut index: Vec<Index>, span: Span)
 }
 
 /// NumPy's keyword spellings of positional arguments: `linspace(start, stop, num=n)` (and
-/// `logspace`'s), `trapezoid(y, x=x, dx=d)`,
+/// `logspace`'s), `trapezoid(y, x=x, dx=d)`, `roll(x, shift=s)`, `bincount(idx, weights=w)`,
 /// `clip(x, a_min=lo, a_max=hi)` (NumPy 2's `min=`/`max=` too) pass the keyword's value as the
 /// positional argument at its place, when the arguments before it are given positionally. Any other
 /// use stays a keyword, for the checker's unknown-keyword error (E0502).
@@ -111,6 +152,8 @@ fn keyword_positional(name: &str, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ident,
         "linspace" | "logspace" => &[&[], &[], &["num"]],
         "trapezoid" => &[&[], &["x"], &["dx"]],
         "clip" => &[&[], &["a_min", "min"], &["a_max", "max"]],
+        "roll" => &[&[], &["shift"]],
+        "bincount" => &[&[], &["weights"]],
         _ => return,
     };
     while let Some(names) = places.get(args.len()) {

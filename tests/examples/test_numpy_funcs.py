@@ -2,7 +2,8 @@
 "Builtin functions"): `diff`, `outer`, `eye`, `identity`, the views `swapaxes` and `moveaxis`,
 `trace`, the NaN-ignoring reductions `nansum`, `nanmax`, `nanmin`, `nanmean`, `median` and
 `linalg.norm` (also spelled `np.linalg.norm`), `isclose`, `allclose`, `ptp`, `average`, `flatnonzero`,
-`argwhere`, `unique`, `searchsorted`, `percentile`, `quantile` and `nonzero`, on several dtypes and shapes (empty ones and sizes known only at
+`argwhere`, `unique`, `searchsorted`, `percentile`, `quantile` and `nonzero`, and NumPy's everyday idioms
+`digitize`, `interp`, `histogram`, `triu_indices`, `tril_indices`, `ix_` (issue 31), on several dtypes and shapes (empty ones and sizes known only at
 run time), on the CPU and on the GPU kernels (emulated, and the GPU where there is one). Then the
 checker's errors, each naming the place, and the run time's."""
 import warnings
@@ -50,6 +51,8 @@ CASES = [
     ("flatnonzero(a)", lambda a, c, v: np.flatnonzero(a), "I[?]"),
     ("np.flatnonzero(c > 0)", lambda a, c, v: np.flatnonzero(c > 0), "I[?]"),
     ("argwhere(v)", lambda a, c, v: np.argwhere(v), "I[?, 1]"),
+    ("argwhere(a)", lambda a, c, v: np.argwhere(a), "I[?, 2]"),
+    ("np.argwhere(c)", lambda a, c, v: np.argwhere(c), "I[?, 3]"),
     ("unique(a)", lambda a, c, v: np.unique(a), "T[?]"),
     ("np.unique(v)", lambda a, c, v: np.unique(v), "T[?]"),
     ("unique(c[:, 1, :])", lambda a, c, v: np.unique(c[:, 1, :]), "T[?]"),
@@ -452,7 +455,6 @@ def test_result_shapes_in_the_signature(target, tmp_path):
         ("fn f(x: f64[n], y: f64[n]) -> bool { return allclose(x, y, 1e-3); }", "E0501", "takes 2 arguments"),
         ("fn f(x: f64[n], y: f64[n]) -> bool[n] { return isclose(x, y, tol=1e-3); }", "E0502", "no keyword argument `tol`"),
         ("fn f(x: bool[n, m]) -> bool { return ptp(x); }", "E0503", "`ptp` of a bool array"),
-        ("fn f(x: f64[n, m]) -> i64[?, 2] { return argwhere(x); }", "E0503", "`argwhere` of a rank-2 array"),
         ("fn f(x: f64) -> f64[?] { return unique(x); }", "E0503", "`unique` needs an array"),
         ("fn f(x: f64[n, m], v: f64) -> i64 { return searchsorted(x, v); }", "E0503", "needs a sorted 1-d array first"),
         ("fn f(x: f64[n], v: f64) -> i64 { return searchsorted(x, v, side=middle); }", "E0503", "`side=` must be `left` or `right`"),
@@ -518,4 +520,153 @@ def test_checker_errors(src, code, words, tmp_path):
     ],
 )
 def test_run_time_errors_name_the_line(src, args, message, tmp_path):
+    assert_run_time_error(src, args, message, tmp_path)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", ["f64", "f32", "i64", "i32", "u8"])
+@pytest.mark.parametrize("n", [0, 1, 9, 40])
+def test_digitize_interp_histogram_match_numpy(n, dt, target, tmp_path):
+    """NumPy's `digitize` (both sides, list and array bins, increasing and decreasing, values on the edges), `interp` (samples
+    hit exactly, both ends clamped, `left=`/`right=`, one sample, a scalar `x`) and `histogram`
+    (`bins=`, `range=`, positional bins, the default range, values outside the range and on the
+    last edge), on numbers of several dtypes, an empty array included."""
+    rng = np.random.default_rng(n + len(dt))
+    x = rng.integers(-12, 13, n)
+    x = (x / 4).astype(DTYPES[dt]) if dt in ("f64", "f32") else (x + 12 if dt == "u8" else x).astype(DTYPES[dt])
+    m = rng.integers(-9, 10, (3, 4)).astype(DTYPES[dt]) if dt != "u8" else rng.integers(0, 9, (3, 4)).astype(np.uint8)
+    ft = "f32" if dt == "f32" else "f64"  # NumPy's edges: the data's float dtype
+    src = f"""fn main(x: {dt}[n], m: {dt}[3, 4], xp: f64[5], fp: f64[5]) -> (i64[n], i64[n], i64[3, 4], i64, f64[n], f64[n], f64[3, 4], f64, f64[n], i64[4], {ft}[5], i64[3], i64[10], {ft}[11], i64[n], i64[n]) {{
+    let (h, e) = np.histogram(m, bins=4, range=(-2.0, 2.5));
+    let (d, de) = histogram(m);
+    return (np.digitize(x, [-1.0, 0.0, 0.75, 2.0]), digitize(x, xp, right=true), np.digitize(m, [0, 1, 5], True),
+            digitize(1.0, xp), np.interp(x, xp, fp), interp(x, [-1.0, 0.0, 2.0], [3.0, -1.0, 5.0], left=-9.0, right=9),
+            np.interp(m, xp, fp), interp(0.3, xp, fp), interp(x, [0.5], [2.0]),
+            h, e, np.histogram(m, 3)[0], d, de, np.digitize(x, [2.0, 0.0, 0.0, -1.5]), digitize(x, [2.0, 0.0, 0.0, -1.5], right=True));
+}}
+"""
+    xp = np.array([-2.0, -0.5, 0.0, 1.25, 3.0])
+    fp = np.array([1.0, -2.0, 4.0, 0.5, 7.0])
+    proc, got = run_source(src, {"x": x, "m": m, "xp": xp, "fp": fp}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    want = [np.digitize(x, [-1.0, 0.0, 0.75, 2.0]), np.digitize(x, xp, right=True), np.digitize(m, [0, 1, 5], True),
+            np.digitize(1.0, xp), np.interp(x, xp, fp), np.interp(x, [-1.0, 0.0, 2.0], [3.0, -1.0, 5.0], left=-9.0, right=9),
+            np.interp(m, xp, fp), np.interp(0.3, xp, fp), np.interp(x, [0.5], [2.0]),
+            *np.histogram(m, bins=4, range=(-2.0, 2.5)), np.histogram(m, 3)[0], *np.histogram(m),
+            np.digitize(x, [2.0, 0.0, 0.0, -1.5]), np.digitize(x, [2.0, 0.0, 0.0, -1.5], right=True)]
+    for k, (g, w) in enumerate(zip(got, want)):
+        w = np.asarray(w)
+        w = w.astype(np.int64) if w.dtype.kind == "i" else w
+        assert g.dtype == w.dtype and g.shape == w.shape, f"result {k}: {g.dtype}{g.shape}, NumPy {w.dtype}{w.shape}"
+        np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-12, err_msg=f"result {k}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_tri_indices_and_ix_match_numpy(target, tmp_path):
+    """`triu_indices`/`tril_indices` with `k` (positional, keyword, negative, past the corner), `m=`
+    and at run time, destructured and as a whole index `x[np.triu_indices(n)]`; `ix_` of lists and
+    arrays as a whole index (a gather of the cross product), and its views."""
+    src = """fn main(x: f64[4, 5], c: i64[3, 3, 2], j: i64, w: i64[2]) -> (i64[10], i64[10], f64[10], f64[?], i64[?], f64[6], f64[?, ?], i64[2, 1, 2], i64[1, 2], f64[?], i64[0]) {
+    let (r, q) = np.triu_indices(4);
+    return (r, q, x[np.triu_indices(4)], x[np.tril_indices(4, -1, 5)], triu_indices(j, k=1, m=5)[1],
+            x[np.tril_indices(3, k=0)], x[np.ix_([3, 1, 1], w)], c[np.ix_([2, 0], [1], [1, 0])], np.ix_([0, 1], [2, 3])[1],
+            x[np.triu_indices(j, j - 1, 5)], triu_indices(3, k=5)[0]);
+}
+"""
+    rng = np.random.default_rng(3)
+    x, c, w = rng.standard_normal((4, 5)), rng.integers(-9, 10, (3, 3, 2)), np.array([4, 0])
+    j = 3
+    proc, got = run_source(src, {"x": x, "c": c, "w": w}, tmp_path, flags=["--target", target, "--arg", f"j={j}"])
+    assert proc.returncode == 0, proc.stderr
+    want = [*np.triu_indices(4), x[np.triu_indices(4)], x[np.tril_indices(4, -1, 5)], np.triu_indices(j, k=1, m=5)[1],
+            x[np.tril_indices(3, k=0)], x[np.ix_([3, 1, 1], w)], c[np.ix_([2, 0], [1], [1, 0])], np.ix_([0, 1], [2, 3])[1],
+            x[np.triu_indices(j, j - 1, 5)], np.triu_indices(3, k=5)[0]]
+    for k, (g, wv) in enumerate(zip(got, want)):
+        wv = np.asarray(wv)
+        wv = wv.astype(np.int64) if wv.dtype.kind == "i" else wv
+        assert g.dtype == wv.dtype and g.shape == wv.shape, f"result {k}: {g.dtype}{g.shape}, NumPy {wv.dtype}{wv.shape}"
+        np.testing.assert_array_equal(g, wv, err_msg=f"result {k}")
+    # Assigned to: a scatter through the index arrays.
+    src = """fn main(x: f64[4, 5]) -> f64[4, 5] {
+    x[np.triu_indices(4, 1)] = 0.0;
+    x[np.ix_([0, 2], [1, 3])] = -1.0;
+    return x;
+}
+"""
+    proc, got = run_source(src, {"x": x}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    want = x.copy()
+    want[np.triu_indices(4, 1)] = 0.0
+    want[np.ix_([0, 2], [1, 3])] = -1.0
+    np.testing.assert_array_equal(got[0], want)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_reduction_dtype_and_bincount_weights_match_numpy(target, tmp_path):
+    """`sum(x, dtype=d)` (function, method, with `axis=`), `prod` and `mean` with `dtype=`, and
+    `bincount(i, weights=w)`: NumPy's dtypes and values."""
+    src = """fn main(x: f64[4, 5], i: i64[8], v: f64[8], u: u8[6]) -> (f32, f32, f64[5], f32, f32[4], f64, i32, f64[?], u64, i64) {
+    return (x.sum(dtype=np.float32), np.sum(x, dtype="float32"), np.sum(i.reshape(2, 4), axis=0, dtype=np.float64)[:4].sum() + x.sum(axis=0) * 0.0,
+            np.mean(x, dtype=np.float32), x.mean(axis=1, dtype=f32), i.prod(dtype=np.float64), np.sum(i, dtype=np.int32),
+            np.bincount(i, weights=v), u.sum(dtype=np.uint64), np.sum(u, dtype=np.int64));
+}
+"""
+    rng = np.random.default_rng(5)
+    x, i, v, u = rng.standard_normal((4, 5)), rng.integers(0, 6, 8), rng.standard_normal(8), rng.integers(0, 255, 6).astype(np.uint8)
+    proc, got = run_source(src, {"x": x, "i": i, "v": v, "u": u}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    want = [x.sum(dtype=np.float32), np.sum(x, dtype="float32"),
+            np.sum(i.reshape(2, 4), axis=0, dtype=np.float64)[:4].sum() + x.sum(axis=0) * 0.0,
+            np.mean(x, dtype=np.float32), x.mean(axis=1, dtype=np.float32), i.prod(dtype=np.float64), np.sum(i, dtype=np.int32),
+            np.bincount(i, weights=v), u.sum(dtype=np.uint64), np.sum(u, dtype=np.int64)]
+    for k, (g, w) in enumerate(zip(got, want)):
+        w = np.asarray(w)
+        assert g.dtype == w.dtype and g.shape == w.shape, f"result {k}: {g.dtype}{g.shape}, NumPy {w.dtype}{w.shape}"
+        np.testing.assert_allclose(g, w, rtol=1e-5 if w.dtype == np.float32 else 1e-12, err_msg=f"result {k}")
+
+
+@pytest.mark.parametrize(
+    "src,code,words",
+    [
+        ("fn f(x: f64[n], b: f64[k, 2]) -> i64[n] { return digitize(x, b); }", "E0503", "bins of `digitize` must be a 1-d"),
+        ("fn f(x: f64[n], b: f64[k]) -> i64[n] { return digitize(x, b, right=1); }", "E0503", "must be `true` or `false`"),
+        ("fn f(x: f64[n], b: f64[k]) -> i64[n] { return digitize(x, b, 2); }", "E0503", "`right` of `digitize`"),
+        ("fn f(x: bool[n], b: f64[k]) -> i64[n] { return digitize(x, b); }", "E0503", "needs numbers"),
+        ("fn f(x: f64[n]) -> f64[n] { return interp(x, [1.0, 2.0], [1.0, 2.0, 3.0]); }", "E0401", "not of the same length"),
+        ("fn f(x: f64[n], p: f64[k, 2]) -> f64[n] { return interp(x, p, p); }", "E0503", "sample points `xp`"),
+        ("fn f(x: f64[n], p: f64[k]) -> f64[n] { return interp(x, p, p, left=p); }", "E0503", "numeric scalar"),
+        ("fn f(x: f64[n]) -> i64[?] { return histogram(x, bins=0)[0]; }", "E0503", "must be positive"),
+        ("fn f(x: f64[n]) -> i64[?] { return histogram(x, range=(2.0, 1.0))[0]; }", "E0503", "max must be larger than min"),
+        ("fn f(x: f64[n]) -> i64[?] { return histogram(x, range=1.0)[0]; }", "E0503", "a pair `(lo, hi)`"),
+        ("fn f(x: f64[n]) -> i64[?] { return histogram(x, bins=4, density=true)[0]; }", "E0502", "no keyword argument `density`"),
+        ("fn f(x: f64) -> i64[?] { return histogram(x)[0]; }", "E0503", "needs an array"),
+        ("fn f(n: f64) -> i64[?] { return triu_indices(n)[0]; }", "E0", "the size `n` of `triu_indices`"),
+        ("fn f(n: i64) -> i64[?] { return tril_indices(n, k=0.5)[0]; }", "E0", "`k`"),
+        ("fn f(x: f64[n, m]) -> f64[?, ?] { return x[np.ix_([0.5], [1])]; }", "E0503", "`ix_` needs 1-d integer index arrays"),
+        ("fn f(x: f64[n, m]) -> f64 { return x.sum(dtype=bool); }", "E0503", "`dtype=` of `sum` must be a numeric dtype"),
+        ("fn f(x: f64[n, m]) -> i64 { return x.mean(dtype=np.int64); }", "E0503", "`dtype=` of `mean` must be a float dtype"),
+    ],
+)
+def test_idiom_checker_errors(src, code, words, tmp_path):
+    assert_check_error(src, code, words, tmp_path)
+
+
+@pytest.mark.parametrize(
+    "src,args,message",
+    [
+        ("fn f(x: f64[n], p: f64[k]) -> f64[n] {\n    return interp(x, p, p);\n}",
+         {"x": np.zeros(3), "p": np.zeros(0)}, "array of sample points is empty"),
+        ("fn f(x: f64[n], p: f64[k], q: f64[j]) -> f64[n] {\n    return interp(x, p, q);\n}",
+         {"x": np.zeros(3), "p": np.zeros(2), "q": np.zeros(3)}, "fp and xp are not of the same length"),
+        ("fn f(x: f64[n], b: i64) -> i64[?] {\n    return histogram(x, b)[0];\n}",
+         {"x": np.zeros(3), "b": 0}, "`bins` must be positive"),
+        ("fn f(x: f64[n], lo: f64) -> i64[?] {\n    return histogram(x, range=(lo, 0.0))[0];\n}",
+         {"x": np.zeros(3), "lo": 1.0}, "max must be larger than min"),
+        ("fn f(n: i64) -> i64[?] {\n    return triu_indices(n)[0];\n}",
+         {"n": -1}, "negative dimensions are not allowed"),
+        ("fn f(x: f64[n], b: f64[k]) -> i64[n] {\n    return digitize(x, b);\n}",
+         {"x": np.zeros(3), "b": np.array([1.0, 2.0, 0.0])}, "bins must be monotonically increasing or decreasing"),
+    ],
+)
+def test_idiom_run_time_errors_name_the_line(src, args, message, tmp_path):
     assert_run_time_error(src, args, message, tmp_path)

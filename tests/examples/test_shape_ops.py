@@ -1,7 +1,9 @@
 """Shape operations against NumPy (docs/language.md, "Builtin functions"): the views `flip`,
 `expand_dims`, `squeeze` (writes through them change the argument, as NumPy's views do) and the new
 arrays `concatenate`, `stack`, `vstack`, `hstack`, `dstack`, `column_stack`, `cross`, `append`, `roll`, `pad`, `tile`, `repeat`,
-`meshgrid` (and `linspace(endpoint=false)`), on every dtype, with
+`meshgrid` (and `linspace(endpoint=false)`), NumPy's everyday idioms (issue 31): the views `fliplr`,
+`flipud`, `rot90`, `transpose(x, axes)`, `roll` and `repeat` without an axis (flattened), `pad`'s
+modes, `cumsum` of an n-d array, `argwhere`, `meshgrid(indexing="ij")`; on every dtype, with
 mixed dtypes (NumPy's promotion), empty arrays and sizes known only at run time; on the CPU and on
 the GPU kernels (emulated, and the GPU where there is one). Then the checker's errors and the run
 time's, each naming the place."""
@@ -53,6 +55,39 @@ CASES = [
     ("repeat(v, s)", lambda a, b, v, w, s: np.repeat(v, s), "T[?]"),
     ("repeat(a, 3, axis=0)", lambda a, b, v, w, s: np.repeat(a, 3, axis=0), "T[?, m]"),
     ("a.repeat(0, axis=-1)", lambda a, b, v, w, s: np.repeat(a, 0, axis=-1), "T[n, 0]"),
+    # NumPy's everyday idioms (issue 31).
+    ("fliplr(a)", lambda a, b, v, w, s: np.fliplr(a), "T[n, m]"),
+    ("np.flipud(a)", lambda a, b, v, w, s: np.flipud(a), "T[n, m]"),
+    ("flipud(v)", lambda a, b, v, w, s: np.flipud(v), "T[n]"),
+    ("rot90(a)", lambda a, b, v, w, s: np.rot90(a), "T[m, n]"),
+    ("np.rot90(a, 2)", lambda a, b, v, w, s: np.rot90(a, 2), "T[n, m]"),
+    ("rot90(a, k=-1, axes=(1, 0))", lambda a, b, v, w, s: np.rot90(a, k=-1, axes=(1, 0)), "T[m, n]"),
+    ("rot90(a, 7)", lambda a, b, v, w, s: np.rot90(a, 7), "T[m, n]"),
+    ("np.transpose(a, (1, 0))", lambda a, b, v, w, s: np.transpose(a, (1, 0)), "T[m, n]"),
+    ("a.transpose(-1, 0)", lambda a, b, v, w, s: a.transpose(-1, 0), "T[m, n]"),
+    ("transpose(expand_dims(a, axis=0), axes=(2, 0, 1))", lambda a, b, v, w, s: np.transpose(a[None], axes=(2, 0, 1)),
+     "T[m, 1, n]"),
+    ("expand_dims(a, axis=1).transpose((1, 2, 0))", lambda a, b, v, w, s: a[:, None].transpose((1, 2, 0)), "T[1, m, n]"),
+    ("roll(a, s)", lambda a, b, v, w, s: np.roll(a, s), "T[n, m]"),
+    ("np.roll(a, shift=-7)", lambda a, b, v, w, s: np.roll(a, shift=-7), "T[n, m]"),
+    ("roll(v, shift=-3)", lambda a, b, v, w, s: np.roll(v, shift=-3), "T[n]"),
+    ("roll(a, shift=-s, axis=1)", lambda a, b, v, w, s: np.roll(a, shift=-s, axis=1), "T[n, m]"),
+    ("pad(v, 3, mode=\"edge\")", lambda a, b, v, w, s: np.pad(v, 3, mode="edge"), "T[?]"),
+    ("pad(v, (s, 5), mode=\"wrap\")", lambda a, b, v, w, s: np.pad(v, (s, 5), mode="wrap"), "T[?]"),
+    ("pad(v, (7, 1), mode=\"reflect\")", lambda a, b, v, w, s: np.pad(v, (7, 1), mode="reflect"), "T[?]"),
+    ("np.pad(v, 4, mode=\"symmetric\")", lambda a, b, v, w, s: np.pad(v, 4, mode="symmetric"), "T[?]"),
+    ("pad(a, ((2, 1), (0, 0)), mode=\"symmetric\")", lambda a, b, v, w, s: np.pad(a, ((2, 1), (0, 0)), mode="symmetric"),
+     "T[?, ?]"),
+    ("pad(a, ((1, s), (0, 0)), mode=\"edge\")", lambda a, b, v, w, s: np.pad(a, ((1, s), (0, 0)), mode="edge"), "T[?, ?]"),
+    ("pad(a, ((5, 0), (0, 0)), mode=\"reflect\")", lambda a, b, v, w, s: np.pad(a, ((5, 0), (0, 0)), mode="reflect"),
+     "T[?, ?]"),
+    ("pad(a, 0, mode=\"wrap\")", lambda a, b, v, w, s: np.pad(a, 0, mode="wrap"), "T[?, ?]"),
+    ("repeat(a, 2)", lambda a, b, v, w, s: np.repeat(a, 2), "T[?]"),
+    ("a.repeat(s)", lambda a, b, v, w, s: a.repeat(s), "T[?]"),
+    ("argwhere(a)", lambda a, b, v, w, s: np.argwhere(a), "I[?, 2]"),
+    ("np.argwhere(expand_dims(a, axis=1))", lambda a, b, v, w, s: np.argwhere(a[:, None]), "I[?, 3]"),
+    ("np.cumsum(a)", lambda a, b, v, w, s: np.cumsum(a), "R[?]"),
+    ("a.cumprod()", lambda a, b, v, w, s: a.cumprod(), "R[?]"),
     # A fused consumer of each kind of result.
     ("concatenate((a, b)) * 2 + 1", lambda a, b, v, w, s: np.concatenate((a, b)) * 2 + 1, "Q[?, m]"),
     ("sum(pad(a, 1), axis=0)", lambda a, b, v, w, s: np.sum(np.pad(a, 1), axis=0), "R[?]"),
@@ -65,7 +100,7 @@ def names(dt):
     """The result dtypes the cases name: T the input's, P promoted with i64, Q of `* 2 + 1`, R of a sum."""
     p = {v: k for k, v in DTYPES.items()}[np.result_type(DTYPES[dt], np.int64).type]
     q = "i64" if dt == "bool" else dt
-    return {"T": dt, "P": p, "Q": q, "R": sum_dtype(q)}
+    return {"T": dt, "P": p, "Q": q, "R": sum_dtype(q), "I": "i64"}
 
 
 def inputs(dt, shape, rng):
@@ -86,7 +121,7 @@ def test_shape_operations_match_numpy(shape, dt, target, tmp_path):
     ins = inputs(dt, shape, rng)
     s = 2
     nm = names(dt)
-    cases = [(e, f, t) for e, f, t in CASES if not (dt == "bool" and ("* 2" in e or "sum(" in e))]
+    cases = [(e, f, t) for e, f, t in CASES if not (dt == "bool" and ("* 2" in e or "sum(" in e or "cumprod" in e))]
     types = [nm[t[0]] + t[1:] for _, _, t in cases]
     src = (
         f"fn main(a: {dt}[n, m], b: {dt}[k, m], v: {dt}[n], w: i64[n], s: i64) -> ({', '.join(types)}) {{\n"
@@ -141,7 +176,6 @@ def test_writes_through_view_operations_change_the_argument(target, tmp_path):
         ("fn f(x: f64[3, 2], y: f64[3, 4]) -> f64[?, 2] { return concatenate((x, y)); }", "E0401", "along axis 1"),
         ("fn f(x: f64[n]) -> f64[?] { return concatenate(x); }", "E0503", "needs a tuple of arrays"),
         ("fn f(x: f64[n], y: f64[m]) -> f64[?] { return stack((x, y), axis=2); }", "E0405", "axis 2 is out of range"),
-        ("fn f(x: f64[n, m]) -> f64[n, m] { return roll(x, 1); }", "E0405", "needs `axis=`"),
         ("fn f(x: f64[n], s: f64) -> f64[n] { return roll(x, s); }", "E0", "shift"),
         ("fn f(x: f64[n, m]) -> f64[?] { return append(x, 1.0); }", "E0503", "flattens"),
         ("fn f(x: f64[n, m]) -> f64[?, ?] { return pad(x, (1, 2, 3)); }", "E0503", "pad` widths"),
@@ -153,9 +187,25 @@ def test_writes_through_view_operations_change_the_argument(target, tmp_path):
         ("fn f(x: bool[3]) -> bool[3] { return cross(x, x); }", "E0503", "bool vectors"),
         ("fn f(x: f64[n]) -> f64[n, 1] { return expand_dims(x); }", "E0405", "needs `axis=`"),
         ("fn f(x: f64[n, m]) -> f64[?] { let (a, b) = meshgrid(x, x); return a; }", "E0503", "needs 1-d arrays"),
-        ("fn f(x: f64[n, m]) -> f64[?] { return repeat(x, 2); }", "E0405", "needs `axis=`"),
         ("fn f(x: f64[n]) -> f64[?] { return tile(x, 1.5); }", "E0", "repetitions of `tile`"),
         ("fn f() -> f64[3] { return linspace(0, 1, 3, endpoint=1); }", "E0503", "must be `true` or `false`"),
+        ("fn f(x: f64[n, m, k]) -> f64[?, ?, ?] { return transpose(x, (0, 0, 1)); }", "E0503", "axes (0, 0, 1) don't match"),
+        ("fn f(x: f64[n, m, k]) -> f64[?, ?] { return np.transpose(x, (1, 0)); }", "E0503", "needs a permutation"),
+        ("fn f(x: f64[n, m, k]) -> f64[?, ?, ?] { return x.transpose(2, 0, 3); }", "E0503", "don't match array"),
+        ("fn f(x: f64[n, m], j: i64) -> f64[?, ?] { return transpose(x, (j, 0)); }", "E0503", "must be integer literals"),
+        ("fn f(x: f64[n]) -> f64[n] { return fliplr(x); }", "E0503", "at least 2 dimensions"),
+        ("fn f(x: f64) -> f64 { return flipud(x); }", "E0503", "needs an array"),
+        ("fn f(x: f64[n, m]) -> f64[n, m] { return rot90(x, axes=(1, 1)); }", "E0503", "must be different"),
+        ("fn f(x: f64[n, m]) -> f64[n, m] { return rot90(x, axes=(0, 2)); }", "E0405", "axis 2 is out of range"),
+        ("fn f(x: f64[n, m]) -> f64[n, m] { return rot90(x, axes=(0, 1, 2)); }", "E0503", "a pair of integer literals"),
+        ("fn f(x: f64[n]) -> f64[n] { return rot90(x); }", "E0503", "at least 2 dimensions"),
+        ("fn f(x: f64[n, m], k: i64) -> f64[?, ?] { return rot90(x, k); }", "E0503", "must be integer literals"),
+        ("fn f(x: f64[n]) -> f64[?] { return pad(x, 2, mode=\"median\"); }", "E0503", "`mode=` of `pad`"),
+        ("fn f(x: f64[n]) -> f64[?] { return pad(x, 2, mode=\"edge\", constant_values=1.0); }", "E0502",
+         "`constant_values` of `pad` with `mode=edge`"),
+        ("fn f(x: f64[n]) -> f64[?, ?] { let (a, b) = meshgrid(x, x, indexing=\"ji\"); return a; }", "E0503",
+         "`indexing=` must be"),
+        ("fn f(x: f64[n]) -> f64[?] { return roll(x, shift=1.5); }", "E0", "shift"),
     ],
 )
 def test_checker_errors(src, code, words, tmp_path):
@@ -175,6 +225,8 @@ def test_checker_errors(src, code, words, tmp_path):
          {"x": np.zeros(3), "y": np.zeros(4)}, "must match"),
         ("fn f(x: f64[n], k: i64) -> f64[?] {\n    return tile(x, k);\n}",
          {"x": np.zeros(3), "k": -1}, "tile: negative dimensions are not allowed"),
+        ("fn f(x: f64[n, m]) -> f64[?, ?] {\n    return pad(x, ((0, 0), (1, 1)), mode=\"reflect\");\n}",
+         {"x": np.zeros((3, 0))}, "out of bounds"),
     ],
 )
 def test_run_time_errors_name_the_line(src, args, message, tmp_path):
@@ -193,6 +245,23 @@ def test_meshgrid_matches_numpy(target, tmp_path):
     proc, got = run_source(src, ins, tmp_path, flags=["--target", target])
     assert proc.returncode == 0, proc.stderr
     want = list(np.meshgrid(ins["x"], ins["y"])) + list(np.meshgrid(ins["x"], ins["y"], ins["z"]))
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype
+        np.testing.assert_array_equal(g, w)
+    # NumPy's `indexing="ij"` (and the default spelled out, "xy").
+    src = """fn main(x: f64[n], y: i64[m], z: bool[k]) -> (f64[n, m], i64[n, m], f64[n, m, k], bool[n, m, k], f64[m, n]) {
+    let (xx, yy) = np.meshgrid(x, y, indexing="ij");
+    let (a, b, c) = meshgrid(x, y, z, indexing="ij");
+    let (p, q) = meshgrid(x, y, indexing="xy");
+    return (xx, yy, a, c, p * 2.0 + q);
+}
+"""
+    proc, got = run_source(src, ins, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    ij2 = np.meshgrid(ins["x"], ins["y"], indexing="ij")
+    ij3 = np.meshgrid(ins["x"], ins["y"], ins["z"], indexing="ij")
+    p, q = np.meshgrid(ins["x"], ins["y"], indexing="xy")
+    want = [ij2[0], ij2[1], ij3[0], ij3[2], p * 2.0 + q]
     for g, w in zip(got, want):
         assert g.dtype == w.dtype
         np.testing.assert_array_equal(g, w)

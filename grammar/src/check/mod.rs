@@ -8,6 +8,7 @@
 //!   one function per family (the builtins themselves: [`crate::builtin`]);
 //! - [`literals`]: array literals `[a, b]`, `array`, `asarray`, and `reshape`, `ravel`, `flatten`;
 //! - [`numpy_funcs`]: `diff`, `outer`, `eye`, `swapaxes`, `trace`, the `nan` reductions, `linalg.norm`;
+//! - [`numpy_shapes`]: `fliplr`, `rot90`, `transpose(x, axes)` and NumPy's other everyday shape idioms;
 //! - [`stmt`]: statements, assignments, control flow, returns;
 //! - [`generic`]: rank-generic functions (`f64[...]` parameters), one instance per tuple of ranks;
 //! - [`names`]: "did you mean" suggestions.
@@ -23,6 +24,7 @@ mod literals;
 mod names;
 mod numpy_funcs;
 mod numpy_more;
+mod numpy_shapes;
 pub mod promote;
 mod random_sort;
 pub mod shape;

@@ -59,19 +59,8 @@ impl Checker {
                 match c.b {
                     B::Unique => Ty::Array(d, vec![n]),
                     B::Flatnonzero => Ty::Array(DType::I64, vec![n]),
-                    _ if s.len() == 1 => Ty::Array(DType::I64, vec![n, Size::lit(1)]),
-                    _ => {
-                        self.err(
-                            Diagnostic::error(
-                                "E0503",
-                                format!("`argwhere` of a rank-{} array: only 1-d arrays are supported", s.len()),
-                                c.args[0].span.clone(),
-                                "not 1-d",
-                            )
-                            .with_help("`flatnonzero(x)` gives the flat positions of the nonzero elements"),
-                        );
-                        Ty::Error
-                    }
+                    // NumPy's `(k, ndim)` array of the index tuples of the nonzero elements.
+                    _ => Ty::Array(DType::I64, vec![n, Size::lit(s.len() as i64)]),
                 }
             }
             B::Searchsorted => {

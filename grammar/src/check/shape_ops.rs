@@ -9,6 +9,7 @@ use super::Checker;
 use crate::ast::{DType, Expr, ExprKind};
 use crate::builtin::{cross_components, join_axis, join_unit_axes, pad_width_pairs, Builtin};
 use crate::diag::Diagnostic;
+use crate::numpy_shapes::meshgrid_ij;
 use crate::types::{Size, Ty};
 
 impl Checker {
@@ -22,12 +23,9 @@ impl Checker {
                     return Ty::Error;
                 }
                 let Ty::Array(_, s) = &t else { return Ty::Error };
+                // Without `axis=`, `roll` rolls `x` flattened (NumPy's), keeping its shape.
                 match c.axis {
                     Some((a, ae)) if self.axis_in_range(a, s, &ae.span).is_none() => Ty::Error,
-                    None if c.b == B::Roll && s.len() != 1 => {
-                        self.needs_axis(c, s.len());
-                        Ty::Error
-                    }
                     _ => t,
                 }
             }
@@ -58,22 +56,6 @@ impl Checker {
                 Ty::Error
             }
         }
-    }
-
-    /// E0405: call `c` of a rank-`r` array needs `axis=` (NumPy would flatten it).
-    fn needs_axis(&mut self, c: &Call, r: usize) {
-        self.err(
-            Diagnostic::error(
-                "E0405",
-                format!("`{}` of a rank-{r} array needs `axis=`", c.b.name()),
-                c.e.span.clone(),
-                "no axis",
-            )
-            .with_note(format!(
-                "NumPy's `{}` without an axis works on the flattened array, which arrayc does not do",
-                c.b.name()
-            )),
-        );
     }
 
     /// `expand_dims(x, axis=k)`: `x`'s shape with a size 1 inserted at `k` in `-(r+1) ..= r`.
@@ -293,8 +275,8 @@ impl Checker {
         Ty::Array(promote(dx, None, dv, None), vec![n.add(&m)])
     }
 
-    /// `tile(x, reps)` (along the last axis) and `repeat(x, k, axis=a)` (without `axis=`, of a 1-d
-    /// `x` only): `x`'s shape with the size along that axis multiplied by the integer.
+    /// `tile(x, reps)` (along the last axis) and `repeat(x, k, axis=a)` (without `axis=`, of `x`
+    /// flattened): `x`'s shape with the size along that axis multiplied by the integer.
     fn tile_or_repeat(&mut self, c: &Call) -> Ty {
         let t = self.array_arg(c, &c.args[0]);
         let what = if c.b == Builtin::Tile { "the repetitions of `tile`" } else { "the repetitions of `repeat`" };
@@ -308,8 +290,10 @@ impl Checker {
             },
             (_, None) if s.len() == 1 => 0,
             (_, None) => {
-                self.needs_axis(c, s.len());
-                return Ty::Error;
+                // NumPy's `repeat` without an axis: of `x` flattened, 1-d.
+                let n = s.iter().try_fold(Size::lit(1), |p, z| p.mul(z)).unwrap_or_else(|| self.fresh());
+                s = vec![n];
+                0
             }
         };
         s[a] = k.and_then(|k| s[a].mul(&k)).unwrap_or_else(|| self.fresh());
@@ -317,7 +301,8 @@ impl Checker {
     }
 
     /// `meshgrid(x1, x2, ...)` of 1-d arrays: one array per input, each of its dtype and of shape
-    /// `(n2, n1, n3, ...)` (NumPy's `indexing='xy'`).
+    /// `(n2, n1, n3, ...)` (NumPy's default `indexing='xy'`), or `(n1, n2, n3, ...)` with
+    /// `indexing="ij"`.
     fn meshgrid(&mut self, c: &Call) -> Ty {
         let mut inputs = vec![];
         for e in c.args {
@@ -336,7 +321,9 @@ impl Checker {
             }
         }
         let mut shape: Vec<Size> = inputs.iter().map(|(_, n)| n.clone()).collect();
-        shape.swap(0, 1);
+        if !c.kwarg("indexing").and_then(meshgrid_ij).unwrap_or(false) {
+            shape.swap(0, 1);
+        }
         Ty::Tuple(inputs.iter().map(|(d, _)| Ty::Array(*d, shape.clone())).collect())
     }
 
@@ -349,6 +336,22 @@ impl Checker {
             return Ty::Error;
         };
         let Some(widths) = self.pad_widths(&c.args[1], s.len()) else { return Ty::Error };
+        let mode = c.kwarg("mode").and_then(crate::numpy_shapes::pad_mode);
+        if let (Some(m), Some(v)) =
+            (mode.filter(|&m| m != crate::numpy_shapes::PadMode::Constant), c.kwarg("constant_values"))
+        {
+            let name = format!("{m:?}").to_lowercase();
+            self.err(
+                Diagnostic::error(
+                    "E0502",
+                    format!("`constant_values` of `pad` with `mode={name}` (NumPy's ValueError: unsupported keyword arguments)"),
+                    v.span.clone(),
+                    "only with mode=\"constant\"",
+                )
+                .with_help("leave `constant_values=` out, or pad with `mode=\"constant\"`"),
+            );
+            return Ty::Error;
+        }
         let shape = s
             .iter()
             .zip(&widths)

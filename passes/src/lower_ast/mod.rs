@@ -19,6 +19,7 @@ mod linalg;
 mod literals;
 mod numpy_funcs;
 mod numpy_more;
+mod numpy_shapes;
 mod random_sort;
 mod returns;
 mod shape_ops;

@@ -78,10 +78,20 @@ impl Lowerer<'_> {
                 let x = self.expr(&args[0])?;
                 let Ty::Array(_, shape) = ty else { unreachable!("checked: an array") };
                 let at = self.flat_nonzero(x, Some(&shape[..1]));
+                let r = match self.f.ty(x) {
+                    Type::Array(_, r) => r,
+                    Type::Scalar(_) => 0,
+                };
                 if b == B::Flatnonzero {
                     at
-                } else {
+                } else if r == 1 {
                     self.view_with(at, vec![IndexEntry::Full, IndexEntry::NewAxis], vec![])
+                } else {
+                    // `argwhere` of an n-d `x`: `nonzero`'s index arrays stacked as columns.
+                    let sizes: Vec<ValueId> = (0..r).map(|a| self.dim(x, a)).collect();
+                    let tys = vec![Ty::Array(DType::I64, shape[..1].to_vec()); r];
+                    let coords = self.unravel(at, &sizes, &tys)?;
+                    self.stack_columns(&coords, ty)
                 }
             }
             B::Unique => self.unique(&args[0], ty)?,
@@ -118,7 +128,7 @@ impl Lowerer<'_> {
     /// `flatnonzero(x)`, a filter of `arange(size(x))` by `ravel(x) != 0`, a new 1-d array of the
     /// checked shape `shape` (its size known only at run time; `None` where the checker gave the
     /// array no type of its own, as for a mask's positions inside an index).
-    pub(super) fn flat_nonzero(&mut self, x: ValueId, shape: Option<&[Size]>) -> ValueId {
+    pub(crate) fn flat_nonzero(&mut self, x: ValueId, shape: Option<&[Size]>) -> ValueId {
         let flat = self.flat(x);
         let Type::Array(xd, _) = self.f.ty(flat) else { unreachable!("an array") };
         let n = self.dim(flat, 0);
@@ -398,7 +408,7 @@ impl Lowerer<'_> {
 
     /// `v` (of checked type `t`) converted to dtype `d`: `v` itself when of `d`, else a cast
     /// scalar or a converted copy of the array.
-    pub(super) fn as_dtype(&mut self, v: ValueId, t: &Ty, d: DType) -> LResult<ValueId> {
+    pub(crate) fn as_dtype(&mut self, v: ValueId, t: &Ty, d: DType) -> LResult<ValueId> {
         match self.f.ty(v) {
             Type::Scalar(vd) if vd == d => Ok(v),
             Type::Array(vd, _) if vd == d => Ok(v),
@@ -591,6 +601,25 @@ impl Lowerer<'_> {
             Ty::Array(_, s) => s.clone(),
             _ => vec![],
         };
+        self.search_sorted(a, &sa[0], v, &vs, p, right, ty, e)
+    }
+
+    /// The lowering of `searchsorted` ([`Lowerer::searchsorted`]) of the sorted 1-d `a` (checked
+    /// size `n`) and `v` (checked shape `vs`, `[]` for a scalar), both of dtype `p`, into the `i64`
+    /// result of type `ty`; `digitize` and `interp` read it too.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn search_sorted(
+        &mut self,
+        a: ValueId,
+        n: &Size,
+        v: ValueId,
+        vs: &[Size],
+        p: DType,
+        right: bool,
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<ValueId> {
+        let vs = vs.to_vec();
         let r = vs.len();
         let (a, v) = if r == 0 {
             (a, v)
@@ -602,11 +631,11 @@ impl Lowerer<'_> {
             (self.view_with(a, ae, vec![]), self.view_with(v, ve, vec![]))
         };
         let mut pair = vs.clone();
-        pair.push(sa[0].clone());
+        pair.push(n.clone());
         let bty = Ty::Array(DType::Bool, pair);
         // The operands' own shapes: `a` as `(1, ..., 1, n)`, `v` as `(..., 1)` (a scalar `v`: `a`'s).
         let mut a_shape = vec![Size::lit(1); r];
-        a_shape.push(sa[0].clone());
+        a_shape.push(n.clone());
         let aty = Ty::Array(DType::Bool, a_shape);
         let mut v_shape = vs.clone();
         v_shape.push(Size::lit(1));

@@ -9,6 +9,7 @@ use super::{LResult, Lowerer};
 use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, Scalar, Type, ValueId};
 use arrayc_grammar::ast::{self, DType, Expr, ExprKind};
 use arrayc_grammar::builtin::{cross_components, join_axis, join_unit_axes, pad_width_pairs, Builtin};
+use arrayc_grammar::numpy_shapes::{meshgrid_ij, pad_mode, PadMode};
 use arrayc_grammar::types::Ty;
 use std::collections::HashMap;
 
@@ -44,19 +45,11 @@ impl Lowerer<'_> {
             B::Flip => {
                 let x = self.expr(&args[0])?;
                 let r = self.rank(x);
-                let flip = |d: usize| axis.is_none_or(|a| a.rem_euclid(r as i64) as usize == d);
-                let entries = (0..r)
-                    .map(|d| {
-                        if flip(d) {
-                            IndexEntry::Slice { start: false, stop: false, step: true }
-                        } else {
-                            IndexEntry::Full
-                        }
-                    })
-                    .collect();
-                let minus_one = self.i64_const(-1);
-                let operands = (0..r).filter(|&d| flip(d)).map(|_| minus_one).collect();
-                self.view_with(x, entries, operands)
+                let axes: Vec<usize> = match axis {
+                    Some(a) => vec![a.rem_euclid(r as i64) as usize],
+                    None => (0..r).collect(),
+                };
+                self.flip_axes(x, &axes)
             }
             B::ExpandDims => {
                 let x = self.expr(&args[0])?;
@@ -100,14 +93,37 @@ impl Lowerer<'_> {
                 let x = self.expr(&args[0])?;
                 let shift = self.expr(&args[1])?;
                 let shift = self.cast_scalar(shift, DType::I64);
-                let k = axis.unwrap_or(0).rem_euclid(self.rank(x) as i64) as usize;
-                self.roll(x, shift, k, ty)
+                match axis {
+                    Some(a) => {
+                        let k = a.rem_euclid(self.rank(x) as i64) as usize;
+                        self.roll(x, shift, k, ty)
+                    }
+                    None => {
+                        // NumPy's `roll` without an axis: of `x` flattened, then `x`'s shape again.
+                        let sizes: Vec<ValueId> = (0..self.rank(x)).map(|d| self.dim(x, d)).collect();
+                        let flat = self.flat(x);
+                        let rolled = self.roll(flat, shift, 0, ty);
+                        if sizes.len() == 1 {
+                            rolled
+                        } else {
+                            self.reshape_view(rolled, sizes)
+                        }
+                    }
+                }
             }
-            B::Pad => self.pad(&args[0], &args[1], Self::kwarg(kwargs, "constant_values"), ty)?,
+            B::Pad => {
+                let mode = Self::kwarg(kwargs, "mode").and_then(pad_mode).unwrap_or(PadMode::Constant);
+                self.pad(&args[0], &args[1], Self::kwarg(kwargs, "constant_values"), mode, ty)?
+            }
             B::Cross => self.cross(&args[0], &args[1], ty)?,
-            B::Meshgrid => return self.meshgrid(args, ty).map(Some),
+            B::Meshgrid => {
+                let ij = Self::kwarg(kwargs, "indexing").and_then(meshgrid_ij).unwrap_or(false);
+                return self.meshgrid(args, ij, ty).map(Some);
+            }
             B::Tile | B::Repeat => {
                 let x = self.expr(&args[0])?;
+                // NumPy's `repeat` without an axis repeats `x` flattened.
+                let x = if b == B::Repeat && axis.is_none() { self.flat(x) } else { x };
                 let k = self.expr(&args[1])?;
                 let k = self.cast_scalar(k, DType::I64);
                 let r = self.rank(x);
@@ -162,11 +178,33 @@ impl Lowerer<'_> {
     }
 
     /// The rank of array value `v`.
-    fn rank(&self, v: ValueId) -> usize {
+    pub(crate) fn rank(&self, v: ValueId) -> usize {
         match self.f.ty(v) {
             Type::Array(_, r) => r,
             Type::Scalar(_) => 0,
         }
+    }
+
+    /// `x` reversed along each of `axes`: a view with step -1 along them (NumPy's `flip`).
+    pub(crate) fn flip_axes(&mut self, x: ValueId, axes: &[usize]) -> ValueId {
+        let r = self.rank(x);
+        let entries = (0..r)
+            .map(|d| {
+                if axes.contains(&d) {
+                    IndexEntry::Slice { start: false, stop: false, step: true }
+                } else {
+                    IndexEntry::Full
+                }
+            })
+            .collect();
+        let minus_one = self.i64_const(-1);
+        let operands = (0..r).filter(|d| axes.contains(d)).map(|_| minus_one).collect();
+        self.view_with(x, entries, operands)
+    }
+
+    /// The 1-d arrays `cols` (of one size) as the columns of a new 2-d array of type `ty`.
+    pub(crate) fn stack_columns(&mut self, cols: &[ValueId], ty: &Ty) -> ValueId {
+        self.join(Builtin::Stack, cols, 1, true, ty)
     }
 
     /// An `arr.view` of `src` through `entries` with i64 `operands` (NumPy basic indexing).
@@ -293,9 +331,9 @@ impl Lowerer<'_> {
     }
 
     /// `meshgrid(x1, x2, ...)`: array `i` is `xi` viewed along its axis of the result (axis 1 for
-    /// `x1`, 0 for `x2`, `i` for the others: NumPy's `indexing='xy'`) and size-1 axes elsewhere,
+    /// `x1`, 0 for `x2`, `i` for the others: NumPy's `indexing='xy'`; axis `i` with `ij`) and size-1 axes elsewhere,
     /// copied into a new array of the result's shape (broadcast).
-    fn meshgrid(&mut self, args: &[Expr], ty: &Ty) -> LResult<Vec<ValueId>> {
+    fn meshgrid(&mut self, args: &[Expr], ij: bool, ty: &Ty) -> LResult<Vec<ValueId>> {
         let Ty::Tuple(tys) = ty else { unreachable!("checked: a tuple of arrays") };
         let mut xs = vec![];
         for e in args {
@@ -303,8 +341,8 @@ impl Lowerer<'_> {
         }
         let r = xs.len();
         let axis_of = |i: usize| match i {
-            0 => 1,
-            1 => 0,
+            0 if !ij => 1,
+            1 if !ij => 0,
             i => i,
         };
         let sizes: Vec<ValueId> = (0..r).map(|a| self.dim(xs[axis_of(a)], 0)).collect();
@@ -347,7 +385,12 @@ impl Lowerer<'_> {
         let divisor = self.scalar_binary(BinFn::Maximum, n, one, DType::I64);
         let s = self.numpy_rem(shift, divisor, DType::I64);
         let rest = self.scalar_binary(BinFn::Sub, n, s, DType::I64);
-        let out = self.new_result(ty, sizes);
+        // (Of `x` flattened the checked type is the unflattened result's: no shape to record.)
+        let out = if ty.shape().is_some_and(|s| s.len() == r) {
+            self.new_result(ty, sizes)
+        } else {
+            self.new_array(ty.dtype().expect("checked: an array"), sizes)
+        };
         let (dst, src) = (self.slice_along(out, k, Some(s), None), self.slice_along(x, k, None, Some(rest)));
         self.emit(OpKind::Compute { func: ComputeFn::Copy, out: dst, ins: vec![src] });
         let (dst, src) = (self.slice_along(out, k, None, Some(s)), self.slice_along(x, k, Some(rest), None));
@@ -356,8 +399,9 @@ impl Lowerer<'_> {
     }
 
     /// `pad(x, widths, constant_values=c)`: a new array filled with `c` (default 0, cast to `x`'s
-    /// dtype), then `x` copied into its interior; every width checked to be non-negative.
-    fn pad(&mut self, arg: &Expr, widths: &Expr, value: Option<&Expr>, ty: &Ty) -> LResult<ValueId> {
+    /// dtype), then `x` copied into its interior; every width checked to be non-negative. The other
+    /// modes (`edge`, `wrap`, `reflect`, `symmetric`) are gathers ([`Lowerer::pad_by_gathers`]).
+    fn pad(&mut self, arg: &Expr, widths: &Expr, value: Option<&Expr>, mode: PadMode, ty: &Ty) -> LResult<ValueId> {
         let x = self.expr(arg)?;
         let r = self.rank(x);
         let pairs = pad_width_pairs(widths, r).expect("checked: pad widths");
@@ -383,6 +427,10 @@ impl Lowerer<'_> {
             let n_b = self.scalar_binary(BinFn::Add, n, b, DType::I64);
             sizes.push(self.scalar_binary(BinFn::Add, n_b, a, DType::I64));
             before.push((b, n_b));
+        }
+        if mode != PadMode::Constant {
+            let widths: Vec<ValueId> = before.iter().map(|&(b, _)| b).collect();
+            return Ok(self.pad_by_gathers(x, &widths, &sizes, mode, ty));
         }
         let d = ty.dtype().expect("checked: an array");
         let c = match value {

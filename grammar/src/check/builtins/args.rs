@@ -172,6 +172,29 @@ impl Checker {
                         c.bad = true;
                     }
                 },
+                "indexing" => {
+                    if crate::numpy_shapes::meshgrid_ij(v).is_some() {
+                        self.set_ty(v.id, Ty::Unit);
+                    } else {
+                        self.expr(v);
+                        self.error("E0503", "`indexing=` must be \"xy\" or \"ij\"", v.span.clone(), "not an indexing");
+                        c.bad = true;
+                    }
+                }
+                "mode" if c.b == crate::builtin::Builtin::Pad => {
+                    if crate::numpy_shapes::pad_mode(v).is_some() {
+                        self.set_ty(v.id, Ty::Unit);
+                    } else {
+                        self.expr(v);
+                        self.error(
+                            "E0503",
+                            "`mode=` of `pad` must be \"constant\", \"edge\", \"wrap\", \"reflect\" or \"symmetric\"",
+                            v.span.clone(),
+                            "not a supported mode",
+                        );
+                        c.bad = true;
+                    }
+                }
                 "mode" => {
                     if crate::builtin::convolve_mode(v).is_some() {
                         self.set_ty(v.id, Ty::Unit);
@@ -185,7 +208,11 @@ impl Checker {
                         c.bad = true;
                     }
                 }
-                "loc" | "scale" | "rtol" | "atol" | "nan" | "posinf" | "neginf" | "base" | "dx" | "initial" => {
+                // `right=` of `interp` is a number, of `digitize` a bool (below).
+                "loc" | "scale" | "rtol" | "atol" | "nan" | "posinf" | "neginf" | "base" | "dx" | "initial"
+                | "left" | "right"
+                    if k.name != "right" || c.b != crate::builtin::Builtin::Digitize =>
+                {
                     let t = self.value(v);
                     if !matches!(t, Ty::Scalar(d) if d.is_int() || d.is_float()) && t != Ty::Error {
                         self.error(
@@ -197,7 +224,7 @@ impl Checker {
                         c.bad = true;
                     }
                 }
-                "endpoint" | "equal_nan" | "rowvar" => {
+                "endpoint" | "equal_nan" | "rowvar" | "right" => {
                     if matches!(v.kind, ExprKind::Bool(_)) {
                         self.set_ty(v.id, Ty::Scalar(DType::Bool));
                     } else {
@@ -211,8 +238,9 @@ impl Checker {
                         c.bad = true;
                     }
                 }
-                // `average`'s and `trapezoid`'s, checked with them.
-                "weights" | "x" | "where" => {}
+                // `average`'s and `trapezoid`'s, checked with them; `axes` and `range` of
+                // `transpose`, `rot90` and `histogram` (`check/numpy_shapes.rs`).
+                "weights" | "x" | "where" | "axes" | "range" => {}
                 _ => {
                     // seed, minlength
                     if self.int_operand(v, &format!("`{}`", k.name)).is_err() {

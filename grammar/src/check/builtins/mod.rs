@@ -98,6 +98,7 @@ impl Checker {
                 self.constructor(&c)
             }
             B::ZerosLike | B::OnesLike | B::EmptyLike | B::FullLike => self.like(&c),
+            B::Transpose if args.len() > 1 || c.kwarg("axes").is_some() => self.numpy_shape(&c),
             B::Copy | B::Transpose | B::Diagonal => self.copy_or_view(&c),
             B::Abs | B::Sqrt | B::Exp | B::Log | B::Sin | B::Cos | B::Tanh => self.math(&c),
             B::Tan
@@ -230,6 +231,15 @@ impl Checker {
             | B::Quantile
             | B::Nonzero => self.numpy_func(&c),
             B::Average => self.average(&c, kwargs),
+            B::Fliplr
+            | B::Flipud
+            | B::Rot90
+            | B::TriuIndices
+            | B::TrilIndices
+            | B::Digitize
+            | B::Interp
+            | B::Histogram
+            | B::Ix => self.numpy_shape(&c),
         };
         if c.bad {
             Ty::Error

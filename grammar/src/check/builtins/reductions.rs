@@ -144,7 +144,23 @@ impl Checker {
                 return Ty::Error;
             }
         }
+        if let (Some(want), Builtin::Sum | Builtin::Prod | Builtin::Mean) = (c.dtype, c.b) {
+            // NumPy's `sum(x, dtype=d)`: `x` converted to `d`, accumulated and returned in `d`.
+            let float = want.is_float();
+            if want == DType::Bool || (c.b == Builtin::Mean && !float) {
+                let what = if c.b == Builtin::Mean { "a float dtype (`f64`, `f32`)" } else { "a numeric dtype" };
+                let d = c.kwarg("dtype").expect("given");
+                self.error(
+                    "E0503",
+                    format!("`dtype=` of `{}` must be {what}", c.b.name()),
+                    d.span.clone(),
+                    "not supported",
+                );
+                return Ty::Error;
+            }
+        }
         let rd = match c.b {
+            Builtin::Sum | Builtin::Prod | Builtin::Mean if c.dtype.is_some() => c.dtype.expect("given"),
             Builtin::Sum | Builtin::Prod | Builtin::NanSum => d.sum_dtype(),
             Builtin::Any | Builtin::All => DType::Bool,
             Builtin::CountNonzero => DType::I64,
@@ -211,18 +227,9 @@ impl Checker {
         };
         let scan = matches!(c.b, Builtin::CumSum | Builtin::CumProd);
         if scan && axis.is_none() && r > 1 {
-            self.err(
-                Diagnostic::error(
-                    "E0405",
-                    format!("`{name}` of a rank-{r} array needs `axis=`"),
-                    c.e.span.clone(),
-                    "no axis",
-                )
-                .with_note(format!(
-                    "NumPy's `{name}` without an axis scans the flattened array, which arrayc does not do"
-                )),
-            );
-            return Ty::Error;
+            // NumPy's scan without an axis: of the flattened array (row-major), 1-d.
+            let n = shape.iter().try_fold(Size::lit(1), |p, s| p.mul(s)).unwrap_or_else(|| self.fresh());
+            return Ty::Array(d.sum_dtype(), vec![n]);
         }
         match (scan, axis) {
             // NumPy: the flat (row-major) position of the first extreme element.

@@ -43,6 +43,9 @@ impl Lowerer<'_> {
             self.scatter(x, &indices, Some(&b), v, ScatterKind::Add, ScatterMode::Raise);
             return Ok(vec![]);
         }
+        if let Some(vs) = self.numpy_shape(b, args, kwargs, ty, e)? {
+            return Ok(vs);
+        }
         if let Some(vs) = self.shape_op(b, args, kwargs, ty)? {
             return Ok(vs);
         }
@@ -134,6 +137,15 @@ impl Lowerer<'_> {
                 unreachable!("lowered by `numpy_more`")
             }
             B::Nonzero => unreachable!("lowered by `nonzero`"),
+            B::Fliplr
+            | B::Flipud
+            | B::Rot90
+            | B::TriuIndices
+            | B::TrilIndices
+            | B::Digitize
+            | B::Interp
+            | B::Histogram
+            | B::Ix => unreachable!("lowered by `numpy_shape`"),
             B::Array | B::AsArray | B::Reshape | B::Ravel | B::Flatten => unreachable!("lowered above"),
             B::Zeros | B::Ones | B::Empty | B::Full | B::Random => self.creation(b, &vals, kwargs, ty)?,
             B::ZerosLike | B::OnesLike | B::EmptyLike | B::FullLike => self.creation(b, &vals, kwargs, ty)?,
@@ -242,6 +254,10 @@ impl Lowerer<'_> {
                 return Ok(vec![]);
             }
             B::CumSum | B::CumProd => {
+                if Self::kwarg(kwargs, "axis").is_none() {
+                    // NumPy's scan without an axis: of the array flattened (1-d already: itself).
+                    vals[0] = self.flat(vals[0]);
+                }
                 let Type::Array(_, r) = self.f.ty(vals[0]) else { unreachable!("checked: an array") };
                 let axis = self.axis_kwarg(kwargs, vals[0])?.unwrap_or(0);
                 let kind = if b == B::CumSum { ReduceKind::Sum } else { ReduceKind::Prod };
@@ -289,6 +305,11 @@ impl Lowerer<'_> {
                 let Some(kind) = reduce_kind(b) else { return Err(self.not_lowered(b, e)) };
                 let axes = self.axes_kwarg(kwargs, vals[0])?;
                 let mut x = vals[0];
+                if let (Some(_), Some(d)) = (Self::kwarg(kwargs, "dtype"), ty.dtype()) {
+                    // `sum(x, dtype=d)`: `x` converted to `d` (fused), then reduced in `d`.
+                    let xty = self.ty_of(&args[0]).clone();
+                    x = self.as_dtype(x, &xty, d)?;
+                }
                 if let Some(mask) = Self::kwarg(kwargs, "where") {
                     // `sum(x, where=m)`: `sum(where(m, x, 0))`, NumPy's result.
                     let m = self.expr(mask)?;
@@ -394,7 +415,7 @@ impl Lowerer<'_> {
     /// `linspace(start, stop, num)`: `start + i * step` with `step = (stop - start) / (num - 1)`, and
     /// the last element set to `stop` exactly, as NumPy does; without the endpoint
     /// (`endpoint=false`), `step = (stop - start) / num` and no such last element.
-    pub(super) fn linspace(&mut self, vals: &[ValueId], endpoint: bool) -> ValueId {
+    pub(crate) fn linspace(&mut self, vals: &[ValueId], endpoint: bool) -> ValueId {
         let start = self.cast_scalar(vals[0], DType::F64);
         let stop = self.cast_scalar(vals[1], DType::F64);
         let num = self.cast_scalar(vals[2], DType::I64);

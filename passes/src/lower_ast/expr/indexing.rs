@@ -309,7 +309,7 @@ impl Lowerer<'_> {
     /// index or `m` is NumPy's ValueError, naming the line; so is a largest index of `i64::MAX`,
     /// whose size would overflow. Three kernels: the largest and the
     /// smallest index (two reductions, each read by the host), and the in-order scatter.
-    pub(super) fn bincount(
+    pub(crate) fn bincount(
         &mut self,
         idx: ValueId,
         weights: Option<ValueId>,

@@ -205,7 +205,7 @@ impl Lowerer<'_> {
     }
 
     /// `c ? x : y` on host scalars of dtype `dt`.
-    fn scalar_select(&mut self, cond: ValueId, x: ValueId, y: ValueId, dt: DType) -> ValueId {
+    pub(crate) fn scalar_select(&mut self, cond: ValueId, x: ValueId, y: ValueId, dt: DType) -> ValueId {
         let res = self.value(Type::Scalar(dt), None);
         self.emit(OpKind::Select { res, cond, lhs: x, rhs: y });
         res
