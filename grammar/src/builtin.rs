@@ -75,6 +75,7 @@ const CAST: &str = "f64(x) (a cast)";
 const ARG_REDUCTION: &str = "argmin(x) | argmin(x, axis=k)";
 const SCAN: &str = "cumsum(x) | cumsum(x, axis=k)";
 const UFUNC1: &str = "sign(x) / square(x) / reciprocal(x) / logical_not(x)";
+const ANGLE: &str = "deg2rad(x) / rad2deg(x) / radians(x) / degrees(x)";
 const UFUNC2: &str =
     "hypot(a, b) / fmod(a, b) / power(a, b) / logical_and(a, b) / logical_or(a, b) / logical_xor(a, b)";
 const TEST_REDUCTION: &str = "any(x) | any(x, axis=k) | any(x, axis=(j, k))";
@@ -271,7 +272,60 @@ builtins! {
     Triu: "triu", (1, 2), &["k"], "triu(x) | triu(x, k) | triu(x, k=j) (x an array, k an integer)";
     NanToNum: "nan_to_num", (1, 1), &["nan", "posinf", "neginf"],
         "nan_to_num(x) | nan_to_num(x, nan=0.0, posinf=big, neginf=-big) (numeric scalars)";
+    Cbrt: "cbrt", (1, 1), &[], UFUNC1;
+    Deg2rad: "deg2rad", (1, 1), &[], ANGLE;
+    Rad2deg: "rad2deg", (1, 1), &[], ANGLE;
+    Radians: "radians", (1, 1), &[], ANGLE;
+    Degrees: "degrees", (1, 1), &[], ANGLE;
+    Sinc: "sinc", (1, 1), &[], "sinc(x) (normalised: sin(pi x) / (pi x), sinc(0) = 1)";
+    Fabs: "fabs", (1, 1), &[], UFUNC1;
+    Positive: "positive", (1, 1), &[], UFUNC1;
+    Signbit: "signbit", (1, 1), &[], UFUNC1;
+    Heaviside: "heaviside", (2, 2), &[], "heaviside(x, h0)";
+    Logaddexp: "logaddexp", (2, 2), &[], "logaddexp(a, b) / logaddexp2(a, b)";
+    Logaddexp2: "logaddexp2", (2, 2), &[], "logaddexp(a, b) / logaddexp2(a, b)";
+    FloatPower: "float_power", (2, 2), &[], "float_power(a, b) (in f64)";
+    Divmod: "divmod", (2, 2), &[], "divmod(a, b)[0] | let (q, r) = divmod(a, b);";
+    ArrayEqual: "array_equal", (2, 2), &["equal_nan"], "array_equal(a, b) | array_equal(a, b, equal_nan=true)";
+    ArrayEquiv: "array_equiv", (2, 2), &[], "array_equiv(a, b) (a and b broadcast)";
 }
+
+/// The pattern of the elementwise math functions of one value that map to one `arr.compute`
+/// function each (`abs`, `sqrt`, ..., `rint`), the one list of them: the checker types them alike
+/// (`check/builtins/elementwise.rs`'s `math`) and the lowering computes them alike
+/// (`lower_ast/expr/ufuncs.rs`'s `elementwise_fn`); a macro so that both `match`es stay
+/// exhaustive (`Builtin::is_elementwise_math` is the test).
+#[macro_export]
+macro_rules! elementwise_math {
+    () => {
+        $crate::builtin::Builtin::Abs
+            | $crate::builtin::Builtin::Sqrt
+            | $crate::builtin::Builtin::Exp
+            | $crate::builtin::Builtin::Log
+            | $crate::builtin::Builtin::Sin
+            | $crate::builtin::Builtin::Cos
+            | $crate::builtin::Builtin::Tanh
+            | $crate::builtin::Builtin::Tan
+            | $crate::builtin::Builtin::Arcsin
+            | $crate::builtin::Builtin::Arccos
+            | $crate::builtin::Builtin::Arctan
+            | $crate::builtin::Builtin::Sinh
+            | $crate::builtin::Builtin::Cosh
+            | $crate::builtin::Builtin::Arcsinh
+            | $crate::builtin::Builtin::Arccosh
+            | $crate::builtin::Builtin::Arctanh
+            | $crate::builtin::Builtin::Exp2
+            | $crate::builtin::Builtin::Expm1
+            | $crate::builtin::Builtin::Log2
+            | $crate::builtin::Builtin::Log10
+            | $crate::builtin::Builtin::Log1p
+            | $crate::builtin::Builtin::Floor
+            | $crate::builtin::Builtin::Ceil
+            | $crate::builtin::Builtin::Trunc
+            | $crate::builtin::Builtin::Rint
+    };
+}
+pub use elementwise_math;
 
 impl Builtin {
     /// The builtin a call names: a builtin's name, or the parser's name for `x.T` (`.T`, the
@@ -330,6 +384,12 @@ impl Builtin {
             Builtin::Int => Some(DType::I64),
             _ => self.cast_dtype(),
         }
+    }
+
+    /// Whether it is one of the elementwise math functions of one value that map to one
+    /// `arr.compute` function each ([`elementwise_math`]).
+    pub fn is_elementwise_math(self) -> bool {
+        matches!(self, elementwise_math!())
     }
 
     /// Whether it reduces over a tuple of axes as well as one (`sum(x, axis=(0, 1))`): the
@@ -583,6 +643,68 @@ pub const DOCS: &[DocRow] = {
             calls: "`arctan2(y, x)`, `copysign(x, y)`",
             result: "elementwise, broadcast, NumPy's ufuncs; a float (`i64 -> f64`)",
             builtins: &[B::Arctan2, B::Copysign],
+        },
+        DocRow {
+            calls: "`cbrt(x)`, `fabs(x)`",
+            result: "elementwise cube root (of any sign; `cbrt(-8.0)` is `-2.0`, `-0.0`, infinities and NaN kept), \
+                absolute value; a float (`i64 -> f64`, `bool -> f64` where NumPy gives `float16`)",
+            builtins: &[B::Cbrt, B::Fabs],
+        },
+        DocRow {
+            calls: "`deg2rad radians rad2deg degrees (x)`",
+            result: "elementwise `x * (pi / 180)` (`deg2rad`, `radians`) and `x * (180 / pi)` (`rad2deg`, `degrees`), \
+                NumPy's; a float (`i64 -> f64`)",
+            builtins: &[B::Deg2rad, B::Radians, B::Rad2deg, B::Degrees],
+        },
+        DocRow {
+            calls: "`sinc(x)`",
+            result: "NumPy's normalised sinc, elementwise: `sin(pi y) / (pi y)` with `y = where(x == 0, 1e-20, x)`, so \
+                `sinc(0)` is `1.0`; a float (`i64 -> f64`)",
+            builtins: &[B::Sinc],
+        },
+        DocRow {
+            calls: "`positive(x)`",
+            result: "`+x`: a copy of `x` in its dtype; a bool `x` is E0503 (NumPy raises too)",
+            builtins: &[B::Positive],
+        },
+        DocRow {
+            calls: "`signbit(x)`",
+            result: "elementwise whether the sign bit is set, a bool: `true` for `-0.0` and a negative NaN, `x < 0` \
+                for integers, `false` for bools",
+            builtins: &[B::Signbit],
+        },
+        DocRow {
+            calls: "`heaviside(x, h0)`",
+            result: "elementwise, broadcast: `0` where `x < 0`, `1` where `x > 0`, `h0` where `x == 0`, NaN where `x` \
+                is NaN; a float (`i64 -> f64`)",
+            builtins: &[B::Heaviside],
+        },
+        DocRow {
+            calls: "`logaddexp(a, b)`, `logaddexp2(a, b)`",
+            result: "`log(exp(a) + exp(b))` and `log2(2**a + 2**b)` elementwise, broadcast, without overflow as \
+                NumPy computes them: `max(a, b) + log1p(exp(-|a - b|))` (base 2 alike), `a + log(2)` (`a + 1`) \
+                where `a == b` (two equal infinities stay), NaN propagates; a float (`i64 -> f64`)",
+            builtins: &[B::Logaddexp, B::Logaddexp2],
+        },
+        DocRow {
+            calls: "`float_power(a, b)`",
+            result: "`a ** b` computed in `f64` (`f32` and integers too, as NumPy), broadcast; a negative base with a \
+                non-integer exponent is NaN",
+            builtins: &[B::FloatPower],
+        },
+        DocRow {
+            calls: "`divmod(a, b)`",
+            result: "NumPy's `divmod`: the pair `(a // b, a % b)`, the same operations (promotion, broadcasting, \
+                division by zero); `divmod(a, b)[0]`, `let (q, r) = divmod(a, b);`",
+            builtins: &[B::Divmod],
+        },
+        DocRow {
+            calls: "`array_equal(a, b)`, `array_equal(a, b, equal_nan=true)`, `array_equiv(a, b)`",
+            result: "a bool scalar: whether `a` and `b` have one shape and equal elements (compared promoted; two NaNs \
+                are equal with `equal_nan=true`), `false` for different shapes; their sizes must be known equal or \
+                different when checked (E0503 otherwise: compare `a.shape` first). `array_equiv`: `a == b` \
+                broadcast, all true",
+            builtins: &[B::ArrayEqual, B::ArrayEquiv],
         },
         DocRow {
             calls: "`isnan isinf isfinite (x)`",
@@ -1149,6 +1271,30 @@ pub fn bool_literal(e: &Expr) -> Option<bool> {
         ExprKind::Bool(b) => Some(*b),
         _ => None,
     }
+}
+
+/// Whether the shapes of `a` and `b` differ (`array_equal`'s `false`): `Some(true)` where their
+/// ranks or two constant sizes differ, `Some(false)` where every size is the same (a scalar has
+/// shape `()`), `None` where that is known only at run time.
+pub fn shapes_differ(a: &crate::types::Ty, b: &crate::types::Ty) -> Option<bool> {
+    use crate::types::Ty;
+    let shape = |t: &Ty| match t {
+        Ty::Array(_, s) => s.clone(),
+        _ => vec![],
+    };
+    let (sa, sb) = (shape(a), shape(b));
+    if sa.len() != sb.len() {
+        return Some(true);
+    }
+    let mut known = true;
+    for (x, y) in sa.iter().zip(&sb) {
+        match (x.as_const(), y.as_const()) {
+            (Some(p), Some(q)) if p != q => return Some(true),
+            _ if x == y => {}
+            _ => known = false,
+        }
+    }
+    known.then_some(false)
 }
 
 /// The table of builtin functions of `docs/language.md` (under "## Builtin functions"), as

@@ -99,25 +99,7 @@ impl Checker {
             }
             B::ZerosLike | B::OnesLike | B::EmptyLike | B::FullLike => self.like(&c),
             B::Copy | B::Transpose | B::Diagonal => self.copy_or_view(&c),
-            B::Abs | B::Sqrt | B::Exp | B::Log | B::Sin | B::Cos | B::Tanh => self.math(&c),
-            B::Tan
-            | B::Arcsin
-            | B::Arccos
-            | B::Arctan
-            | B::Sinh
-            | B::Cosh
-            | B::Arcsinh
-            | B::Arccosh
-            | B::Arctanh
-            | B::Exp2
-            | B::Expm1
-            | B::Log2
-            | B::Log10
-            | B::Log1p
-            | B::Floor
-            | B::Ceil
-            | B::Trunc
-            | B::Rint => self.math(&c),
+            crate::builtin::elementwise_math!() => self.math(&c),
             B::IsNan | B::IsInf | B::IsFinite => {
                 let t = self.value(&c.args[0]);
                 if t.dtype().is_none() {
@@ -128,6 +110,21 @@ impl Checker {
             }
             B::Sign | B::Square | B::Reciprocal | B::Round | B::LogicalNot => self.ufunc1(&c),
             B::Hypot | B::Fmod | B::Power | B::LogicalAnd | B::LogicalOr | B::LogicalXor => self.ufunc2(&c),
+            B::Cbrt | B::Deg2rad | B::Rad2deg | B::Radians | B::Degrees | B::Sinc | B::Fabs => self.math(&c),
+            B::Positive | B::Signbit => self.ufunc1(&c),
+            B::Heaviside | B::Logaddexp | B::Logaddexp2 => self.float_binary(&c),
+            B::FloatPower => {
+                let (ta, tb) = (self.value(&c.args[0]), self.value(&c.args[1]));
+                if ta.dtype().is_none() || tb.dtype().is_none() {
+                    return Ty::Error;
+                }
+                self.broadcast_all(&[&ta, &tb], DType::F64, c.e)
+            }
+            B::Divmod => match self.ufunc2(&c) {
+                Ty::Error => Ty::Error,
+                t => Ty::Tuple(vec![t.clone(), t]),
+            },
+            B::ArrayEqual | B::ArrayEquiv => self.array_equal(&c),
             B::Clip => self.clip(&c),
             B::Minimum | B::Maximum | B::Fmax | B::Fmin => self.selection(&c),
             B::Where if args.len() == 3 => self.selection(&c),

@@ -75,6 +75,14 @@ impl Lowerer<'_> {
                 _ => vals.push(self.expr(a)?),
             }
         }
+        if b == B::Divmod {
+            // NumPy's `divmod`: `(a // b, a % b)`, the operations themselves.
+            let Ty::Tuple(ts) = ty else { unreachable!("checked: a pair") };
+            let dt = ts[0].dtype().expect("checked: a value");
+            let q = self.binary(super::bin_fn_in(ast::BinOp::FloorDiv, dt), vals[0], vals[1], &ts[0])?;
+            let r = self.binary(BinFn::Rem, vals[0], vals[1], &ts[1])?;
+            return Ok(vec![q, r]);
+        }
         let v = match b {
             B::Flip
             | B::ExpandDims
@@ -117,7 +125,10 @@ impl Lowerer<'_> {
             | B::Unique
             | B::Searchsorted
             | B::Percentile
+            | B::ArrayEqual
+            | B::ArrayEquiv
             | B::Quantile => unreachable!("lowered by `numpy_func`"),
+            B::Divmod => unreachable!("lowered above"),
             B::Inner
             | B::Vdot
             | B::Kron
@@ -168,36 +179,12 @@ impl Lowerer<'_> {
                 self.transpose(src, (0..rank).rev().collect())
             }
             B::Diagonal => self.diagonal(vals[0]),
-            B::Abs
-            | B::Sqrt
-            | B::Exp
-            | B::Log
-            | B::Sin
-            | B::Cos
-            | B::Tanh
+            arrayc_grammar::builtin::elementwise_math!()
             | B::Minimum
             | B::Maximum
             | B::Where
             | B::Arctan2
-            | B::Copysign
-            | B::Tan
-            | B::Arcsin
-            | B::Arccos
-            | B::Arctan
-            | B::Sinh
-            | B::Cosh
-            | B::Arcsinh
-            | B::Arccosh
-            | B::Arctanh
-            | B::Exp2
-            | B::Expm1
-            | B::Log2
-            | B::Log10
-            | B::Log1p
-            | B::Floor
-            | B::Ceil
-            | B::Trunc
-            | B::Rint => {
+            | B::Copysign => {
                 let Some(f) = elementwise_fn(b) else { return Err(self.not_lowered(b, e)) };
                 self.elementwise(f, vals, ty, e)?
             }
@@ -263,6 +250,19 @@ impl Lowerer<'_> {
             | B::LogicalXor
             | B::Fmax
             | B::Fmin
+            | B::Cbrt
+            | B::Deg2rad
+            | B::Rad2deg
+            | B::Radians
+            | B::Degrees
+            | B::Sinc
+            | B::Fabs
+            | B::Positive
+            | B::Signbit
+            | B::Heaviside
+            | B::Logaddexp
+            | B::Logaddexp2
+            | B::FloatPower
             | B::Clip => {
                 let decimals = Self::kwarg(kwargs, "decimals").or(args.get(1).filter(|_| b == B::Round));
                 let decimals = decimals.map(|d| self.const_int(d)).transpose()?;
