@@ -185,12 +185,16 @@ builtins! {
     Len: "len", (1, 1), &[], "len(x) (x an array)";
     Ndim: "ndim", (1, 1), &[], "ndim(x) (or x.ndim)";
     Size: "size", (1, 1), AXIS, "size(x) | size(x, axis=k) (or x.size, x.shape[k])";
+    Itemsize: "itemsize", (1, 1), &[], "x.itemsize / x.nbytes (attributes)";
+    Nbytes: "nbytes", (1, 1), &[], "x.itemsize / x.nbytes (attributes)";
     Take: "take", (2, 2), AXIS, "take(x, idx) (x 1-d) | take(x, idx, axis=k) (idx an i64 array)";
     Dot: "dot", (2, 2), &[], "dot(a, b) or a @ b (a and b 1-d or 2-d)";
     ArgMin: "argmin", (1, 1), AXIS, ARG_REDUCTION;
     ArgMax: "argmax", (1, 1), AXIS, ARG_REDUCTION;
     CumSum: "cumsum", (1, 1), AXIS, SCAN;
     CumProd: "cumprod", (1, 1), AXIS, SCAN;
+    MaximumAccumulate: "maximum.accumulate", (1, 1), AXIS, "maximum.accumulate(x) | maximum.accumulate(x, axis=k) (default axis 0)";
+    MinimumAccumulate: "minimum.accumulate", (1, 1), AXIS, "minimum.accumulate(x) | minimum.accumulate(x, axis=k) (default axis 0)";
     AddAt: "add_at", (3, 3), &[], "add_at(x, idx, v) (x an array, idx an i64 array)";
     Compress: "compress", (2, 2), &[], "compress(mask, x) (x and mask 1-d, mask bool)";
     Bincount: "bincount", (1, 2), &["minlength"],
@@ -285,6 +289,7 @@ builtins! {
     Logaddexp: "logaddexp", (2, 2), &[], "logaddexp(a, b) / logaddexp2(a, b)";
     Logaddexp2: "logaddexp2", (2, 2), &[], "logaddexp(a, b) / logaddexp2(a, b)";
     FloatPower: "float_power", (2, 2), &[], "float_power(a, b) (in f64)";
+    UfuncOuter: "ufunc.outer", (2, 2), &[], "add.outer(a, b) / subtract.outer(a, b) / ... (any binary ufunc)";
     Divmod: "divmod", (2, 2), &[], "divmod(a, b)[0] | let (q, r) = divmod(a, b);";
     ArrayEqual: "array_equal", (2, 2), &["equal_nan"], "array_equal(a, b) | array_equal(a, b, equal_nan=true)";
     ArrayEquiv: "array_equiv", (2, 2), &[], "array_equiv(a, b) (a and b broadcast)";
@@ -691,6 +696,25 @@ pub const DOCS: &[DocRow] = {
             result: "`a ** b` computed in `f64` (`f32` and integers too, as NumPy), broadcast; a negative base with a \
                 non-integer exponent is NaN",
             builtins: &[B::FloatPower],
+        },
+        DocRow {
+            calls: "`ufunc.outer(a, b)`: `add.outer(a, b)`, `subtract.outer`, `multiply.outer`, `maximum.outer`, ...",
+            result: "NumPy's outer method of every binary ufunc (operators and functions of two arguments): the ufunc of \
+                every pair of elements, of shape `a.shape + b.shape`, as `ufunc(a[..., newaxis, ...], b)` with one \
+                new axis per axis of `b` (promotion, errors and fusion those of the ufunc)",
+            builtins: &[B::UfuncOuter],
+        },
+        DocRow {
+            calls: "`maximum.accumulate(x)`, `minimum.accumulate(x)`, `axis=k`",
+            result: "NumPy's running maximum and minimum along axis `k` (default 0, as NumPy's ufunc methods): a scan, \
+                of `x`'s dtype and shape, fused as `cumsum` is; a NaN propagates from where it occurs, as `maximum`'s",
+            builtins: &[B::MaximumAccumulate, B::MinimumAccumulate],
+        },
+        DocRow {
+            calls: "`x.itemsize`, `x.nbytes`, `itemsize(x)`, `nbytes(x)`",
+            result: "`i64` scalars, NumPy's attributes: the bytes of one element of `x`'s dtype (8 for `f64`, `i64`, \
+                `u64`; 4 for `f32`, `i32`; 1 for `u8`, `bool`) and `x.size * x.itemsize`",
+            builtins: &[B::Itemsize, B::Nbytes],
         },
         DocRow {
             calls: "`divmod(a, b)`",

@@ -224,6 +224,37 @@ def test_isclose_of_infinities_nans_and_tolerances(target, tmp_path):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+def test_ufunc_outer_accumulate_and_byte_attributes_match_numpy(target, tmp_path):
+    """Binary ufuncs' `outer` (operators and functions, ranks 0 to 2, an expression as `b`),
+    `maximum.accumulate`/`minimum.accumulate` (default axis 0, `axis=1`, integers, a NaN that
+    propagates) and `x.itemsize`, `x.nbytes`."""
+    src = """fn main(x: f64[4, 5], v: f64[n], k: i64[n], f: f32[3]) -> (f64[4, 5, 3], f64[n, n], bool[n, 4, 5], f64[n, n], f64[3], i64[n, n], f64[n, n], f64[4, 5], f64[4, 5], i64[n], f64[n], i64, i64, i64) {
+    let w = v.copy();
+    w[2] = nan;
+    return (np.add.outer(x, v[:3] * 2.0), np.maximum.outer(v, v), np.less.outer(v, x), np.hypot.outer(v, k),
+            np.subtract.outer(1.0, v[:3]), np.multiply.outer(k, k), np.logaddexp.outer(v, w),
+            np.minimum.accumulate(x), np.maximum.accumulate(x, axis=1), np.maximum.accumulate(k),
+            np.minimum.accumulate(w), x.nbytes, f.itemsize, k.nbytes + f.nbytes);
+}
+"""
+    rng = np.random.default_rng(5)
+    x, v = rng.standard_normal((4, 5)), rng.standard_normal(6)
+    k, f = rng.integers(-9, 9, 6), rng.standard_normal(3).astype(np.float32)
+    proc, got = run_source(src, {"x": x, "v": v, "k": k, "f": f}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    w = v.copy()
+    w[2] = np.nan
+    want = [np.add.outer(x, v[:3] * 2.0), np.maximum.outer(v, v), np.less.outer(v, x), np.hypot.outer(v, k),
+            np.subtract.outer(1.0, v[:3]), np.multiply.outer(k, k), np.logaddexp.outer(v, w),
+            np.minimum.accumulate(x), np.maximum.accumulate(x, axis=1), np.maximum.accumulate(k),
+            np.minimum.accumulate(w), x.nbytes, f.itemsize, k.nbytes + f.nbytes]
+    for i, (g, wt) in enumerate(zip(got, want)):
+        wt = np.asarray(wt)
+        assert g.dtype == wt.dtype and g.shape == wt.shape, f"result {i}: {g.dtype}{g.shape}, NumPy {wt.dtype}{wt.shape}"
+        np.testing.assert_allclose(g, wt, rtol=1e-15, atol=0, err_msg=f"result {i}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
 def test_array_equal_divmod_and_tuple_forms_match_numpy(target, tmp_path):
     """`array_equal` (shapes that differ at compile time give `false`; `equal_nan=true`; mixed
     dtypes compared promoted), `array_equiv` (broadcast), and `divmod`'s pair taken apart by
@@ -516,6 +547,12 @@ def test_result_shapes_in_the_signature(target, tmp_path):
         ("fn f(x: f64) -> i64[?] { return nonzero(x)[0]; }", "E0503", "`nonzero` needs an array"),
         ("fn f(x: f64[n]) -> i64[?] { return nonzero(x, 0)[0]; }", "E0501", "takes 1 argument"),
         ("fn f(x: f64[n], y: f64[m]) -> bool { return array_equal(x, y); }", "E0503", "compare `a.shape` first"),
+        ("fn f(x: f64[n]) -> f64 { return np.subtract.reduce(x); }", "E0108", "`maximum.accumulate`"),
+        ("fn f(x: f64[n]) -> f64[n, n] { return np.add.outer(x); }", "E0501", "takes 2 arguments"),
+        ("fn f(x: f64) -> f64 { return np.maximum.accumulate(x); }", "E0408", "needs an array"),
+        ("fn f(x: f64[n, m]) -> f64[n, m] { return np.minimum.accumulate(x, axis=2); }", "E0405", "out of range"),
+        ("fn f(x: f64[n]) -> i64 { return x.bytes; }", "E0003", "`x.nbytes`"),
+        ("fn f(x: f64[2], y: f64[3]) -> bool[2, 3] { return np.logical_and.outer(x, y, x); }", "E0501", "takes 2 arguments"),
         ("fn f(x: f64[2], y: f64[3]) -> bool { return array_equiv(x, y); }", "E0401", "cannot be broadcast together"),
         ("fn f(x: f64[n]) -> bool { return array_equal(x, x, 1); }", "E0501", "takes 2 arguments"),
         ("fn f(x: bool[n]) -> bool[n] { return np.positive(x); }", "E0503", "`positive` of a bool"),

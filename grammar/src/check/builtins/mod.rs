@@ -125,6 +125,23 @@ impl Checker {
                 t => Ty::Tuple(vec![t.clone(), t]),
             },
             B::ArrayEqual | B::ArrayEquiv => self.array_equal(&c),
+            B::Itemsize | B::Nbytes => match self.value(&c.args[0]).dtype() {
+                Some(_) => Ty::Scalar(DType::I64),
+                None => Ty::Error,
+            },
+            B::UfuncOuter => {
+                // `a` with `b`'s axes appended (size 1), `b` read for its rank only.
+                let ta = self.value(&c.args[0]);
+                let tb = self.value(&c.args[1]);
+                match (ta, tb) {
+                    (Ty::Array(d, mut s), Ty::Array(_, sb)) => {
+                        s.extend(sb.iter().map(|_| Size::lit(1)));
+                        Ty::Array(d, s)
+                    }
+                    (ta @ (Ty::Array(..) | Ty::Scalar(_)), Ty::Array(..) | Ty::Scalar(_)) => ta,
+                    _ => Ty::Error,
+                }
+            }
             B::Clip => self.clip(&c),
             B::Minimum | B::Maximum | B::Fmax | B::Fmin => self.selection(&c),
             B::Where if args.len() == 3 => self.selection(&c),
@@ -167,7 +184,9 @@ impl Checker {
             B::Sum | B::Prod | B::Min | B::Max | B::Mean | B::Any | B::All | B::CountNonzero | B::Var | B::Std => {
                 self.reduction(&c)
             }
-            B::ArgMin | B::ArgMax | B::CumSum | B::CumProd => self.arg_reduction_or_scan(&c),
+            B::ArgMin | B::ArgMax | B::CumSum | B::CumProd | B::MaximumAccumulate | B::MinimumAccumulate => {
+                self.arg_reduction_or_scan(&c)
+            }
             B::Take => self.take(&c),
             B::Bincount => self.bincount(&c),
             B::Compress => self.compress(&c),

@@ -46,6 +46,13 @@ impl Lowerer<'_> {
         if let Some(vs) = self.shape_op(b, args, kwargs, ty)? {
             return Ok(vs);
         }
+        if b == B::UfuncOuter {
+            // `a` viewed with `b`'s axes appended (size 1); `b` (a copy the parser made) is not computed.
+            let x = self.expr(&args[0])?;
+            let (Type::Array(_, ra), Ty::Array(_, s)) = (self.f.ty(x), ty) else { return Ok(vec![x]) };
+            let entries = (0..s.len()).map(|k| if k < ra { IndexEntry::Full } else { IndexEntry::NewAxis }).collect();
+            return Ok(vec![self.view_with(x, entries, vec![])]);
+        }
         if b == B::Nonzero {
             return self.nonzero(&args[0], ty);
         }
@@ -128,7 +135,7 @@ impl Lowerer<'_> {
             | B::ArrayEqual
             | B::ArrayEquiv
             | B::Quantile => unreachable!("lowered by `numpy_func`"),
-            B::Divmod => unreachable!("lowered above"),
+            B::Divmod | B::UfuncOuter => unreachable!("lowered above"),
             B::Inner
             | B::Vdot
             | B::Kron
@@ -205,6 +212,16 @@ impl Lowerer<'_> {
             }
             B::Dot => self.dot(vals[0], vals[1], args, ty, e)?,
             B::Len | B::Ndim | B::Size => self.shape_query(b, vals[0], kwargs)?,
+            B::Itemsize | B::Nbytes => {
+                // NumPy's attributes: the element's bytes, times the element count for `nbytes`.
+                let item = self.i64_const(self.f.ty(vals[0]).dtype().size_bytes() as i64);
+                if b == B::Itemsize {
+                    item
+                } else {
+                    let n = self.shape_query(B::Size, vals[0], &[])?;
+                    self.scalar_binary(BinFn::Mul, n, item, DType::I64)
+                }
+            }
             B::Take => {
                 let axis = self.axis_kwarg(kwargs, vals[0])?.unwrap_or(0);
                 let (Ty::Array(dt, shape), Type::Array(_, q)) = (ty, self.f.ty(vals[1])) else {
@@ -224,10 +241,15 @@ impl Lowerer<'_> {
                 self.scatter(vals[0], &vals[1..2], None, vals[2], ScatterKind::Add, ScatterMode::Raise);
                 return Ok(vec![]);
             }
-            B::CumSum | B::CumProd => {
+            B::CumSum | B::CumProd | B::MaximumAccumulate | B::MinimumAccumulate => {
                 let Type::Array(_, r) = self.f.ty(vals[0]) else { unreachable!("checked: an array") };
                 let axis = self.axis_kwarg(kwargs, vals[0])?.unwrap_or(0);
-                let kind = if b == B::CumSum { ReduceKind::Sum } else { ReduceKind::Prod };
+                let kind = match b {
+                    B::CumSum => ReduceKind::Sum,
+                    B::CumProd => ReduceKind::Prod,
+                    B::MaximumAccumulate => ReduceKind::Max,
+                    _ => ReduceKind::Min,
+                };
                 let Ty::Array(dt, shape) = ty else { unreachable!("checked: a scan gives an array") };
                 let sizes = (0..r).map(|a| self.dim(vals[0], a)).collect();
                 self.compute_new(ComputeFn::Scan(kind, axis), vec![vals[0]], *dt, sizes, Some(shape))
