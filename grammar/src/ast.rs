@@ -113,6 +113,13 @@ impl Function {
     }
 }
 
+impl Expr {
+    /// Calls `visit` on this expression and every one it contains, outer ones first.
+    pub fn walk_mut(&mut self, visit: &mut impl FnMut(&mut Expr)) {
+        expr_walk_mut(self, visit);
+    }
+}
+
 fn block_walk_mut(b: &mut Block, visit: &mut impl FnMut(&mut Expr)) {
     for s in &mut b.stmts {
         match s {

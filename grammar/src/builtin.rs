@@ -130,6 +130,7 @@ const CAST: &str = "f64(x) (a cast)";
 const ARG_REDUCTION: &str = "argmin(x) | argmin(x, axis=k)";
 const SCAN: &str = "cumsum(x) | cumsum(x, axis=k)";
 const UFUNC1: &str = "sign(x) / square(x) / reciprocal(x) / logical_not(x)";
+const ANGLE: &str = "deg2rad(x) / rad2deg(x) / radians(x) / degrees(x)";
 const UFUNC2: &str =
     "hypot(a, b) / fmod(a, b) / power(a, b) / logical_and(a, b) / logical_or(a, b) / logical_xor(a, b)";
 const TEST_REDUCTION: &str = "any(x) | any(x, axis=k) | any(x, axis=(j, k))";
@@ -240,12 +241,16 @@ builtins! {
     Len: "len", (1, 1), &[], "len(x) (x an array)";
     Ndim: "ndim", (1, 1), &[], "ndim(x) (or x.ndim)";
     Size: "size", (1, 1), AXIS, "size(x) | size(x, axis=k) (or x.size, x.shape[k])";
+    Itemsize: "itemsize", (1, 1), &[], "x.itemsize / x.nbytes (attributes)";
+    Nbytes: "nbytes", (1, 1), &[], "x.itemsize / x.nbytes (attributes)";
     Take: "take", (2, 2), AXIS, "take(x, idx) (x 1-d) | take(x, idx, axis=k) (idx an i64 array)";
     Dot: "dot", (2, 2), &[], "dot(a, b) or a @ b (a and b 1-d or 2-d)";
     ArgMin: "argmin", (1, 1), AXIS, ARG_REDUCTION;
     ArgMax: "argmax", (1, 1), AXIS, ARG_REDUCTION;
     CumSum: "cumsum", (1, 1), AXIS, SCAN;
     CumProd: "cumprod", (1, 1), AXIS, SCAN;
+    MaximumAccumulate: "maximum.accumulate", (1, 1), AXIS, "maximum.accumulate(x) | maximum.accumulate(x, axis=k) (default axis 0)";
+    MinimumAccumulate: "minimum.accumulate", (1, 1), AXIS, "minimum.accumulate(x) | minimum.accumulate(x, axis=k) (default axis 0)";
     AddAt: "add_at", (3, 3), &[], "add_at(x, idx, v) (x an array, idx an i64 array)";
     Compress: "compress", (2, 2), &[], "compress(mask, x) (x and mask 1-d, mask bool)";
     Bincount: "bincount", (1, 2), &["minlength", "weights"],
@@ -341,7 +346,61 @@ builtins! {
     Interp: "interp", (3, 3), &["left", "right"], "interp(x, xp, fp) | interp(x, xp, fp, left=l, right=r) (xp 1-d, increasing)";
     Histogram: "histogram", (1, 2), &["bins", "range"], "histogram(x) | histogram(x, bins=10, range=(lo, hi)) (bins an integer)";
     Ix: "ix_", (1, ANY), &[], "ix_(i0, i1, ...) (1-d integer arrays or lists), as an index: x[ix_(i, j)]";
+    Cbrt: "cbrt", (1, 1), &[], UFUNC1;
+    Deg2rad: "deg2rad", (1, 1), &[], ANGLE;
+    Rad2deg: "rad2deg", (1, 1), &[], ANGLE;
+    Radians: "radians", (1, 1), &[], ANGLE;
+    Degrees: "degrees", (1, 1), &[], ANGLE;
+    Sinc: "sinc", (1, 1), &[], "sinc(x) (normalised: sin(pi x) / (pi x), sinc(0) = 1)";
+    Fabs: "fabs", (1, 1), &[], UFUNC1;
+    Positive: "positive", (1, 1), &[], UFUNC1;
+    Signbit: "signbit", (1, 1), &[], UFUNC1;
+    Heaviside: "heaviside", (2, 2), &[], "heaviside(x, h0)";
+    Logaddexp: "logaddexp", (2, 2), &[], "logaddexp(a, b) / logaddexp2(a, b)";
+    Logaddexp2: "logaddexp2", (2, 2), &[], "logaddexp(a, b) / logaddexp2(a, b)";
+    FloatPower: "float_power", (2, 2), &[], "float_power(a, b) (in f64)";
+    UfuncOuter: "ufunc.outer", (2, 2), &[], "add.outer(a, b) / subtract.outer(a, b) / ... (any binary ufunc)";
+    Divmod: "divmod", (2, 2), &[], "divmod(a, b)[0] | let (q, r) = divmod(a, b);";
+    ArrayEqual: "array_equal", (2, 2), &["equal_nan"], "array_equal(a, b) | array_equal(a, b, equal_nan=true)";
+    ArrayEquiv: "array_equiv", (2, 2), &[], "array_equiv(a, b) (a and b broadcast)";
 }
+
+/// The pattern of the elementwise math functions of one value that map to one `arr.compute`
+/// function each (`abs`, `sqrt`, ..., `rint`), the one list of them: the checker types them alike
+/// (`check/builtins/elementwise.rs`'s `math`) and the lowering computes them alike
+/// (`lower_ast/expr/ufuncs.rs`'s `elementwise_fn`); a macro so that both `match`es stay
+/// exhaustive (`Builtin::is_elementwise_math` is the test).
+#[macro_export]
+macro_rules! elementwise_math {
+    () => {
+        $crate::builtin::Builtin::Abs
+            | $crate::builtin::Builtin::Sqrt
+            | $crate::builtin::Builtin::Exp
+            | $crate::builtin::Builtin::Log
+            | $crate::builtin::Builtin::Sin
+            | $crate::builtin::Builtin::Cos
+            | $crate::builtin::Builtin::Tanh
+            | $crate::builtin::Builtin::Tan
+            | $crate::builtin::Builtin::Arcsin
+            | $crate::builtin::Builtin::Arccos
+            | $crate::builtin::Builtin::Arctan
+            | $crate::builtin::Builtin::Sinh
+            | $crate::builtin::Builtin::Cosh
+            | $crate::builtin::Builtin::Arcsinh
+            | $crate::builtin::Builtin::Arccosh
+            | $crate::builtin::Builtin::Arctanh
+            | $crate::builtin::Builtin::Exp2
+            | $crate::builtin::Builtin::Expm1
+            | $crate::builtin::Builtin::Log2
+            | $crate::builtin::Builtin::Log10
+            | $crate::builtin::Builtin::Log1p
+            | $crate::builtin::Builtin::Floor
+            | $crate::builtin::Builtin::Ceil
+            | $crate::builtin::Builtin::Trunc
+            | $crate::builtin::Builtin::Rint
+    };
+}
+pub use elementwise_math;
 
 impl Builtin {
     /// The builtin a call names: a builtin's name, or the parser's name for `x.T` (`.T`, the
@@ -400,6 +459,12 @@ impl Builtin {
             Builtin::Int => Some(DType::I64),
             _ => self.cast_dtype(),
         }
+    }
+
+    /// Whether it is one of the elementwise math functions of one value that map to one
+    /// `arr.compute` function each ([`elementwise_math`]).
+    pub fn is_elementwise_math(self) -> bool {
+        matches!(self, elementwise_math!())
     }
 
     /// Whether it reduces over a tuple of axes as well as one (`sum(x, axis=(0, 1))`): the
@@ -659,6 +724,87 @@ pub const DOCS: &[DocRow] = {
             calls: "`arctan2(y, x)`, `copysign(x, y)`",
             result: "elementwise, broadcast, NumPy's ufuncs; a float (`i64 -> f64`)",
             builtins: &[B::Arctan2, B::Copysign],
+        },
+        DocRow {
+            calls: "`cbrt(x)`, `fabs(x)`",
+            result: "elementwise cube root (of any sign; `cbrt(-8.0)` is `-2.0`, `-0.0`, infinities and NaN kept), \
+                absolute value; a float (`i64 -> f64`, `bool -> f64` where NumPy gives `float16`)",
+            builtins: &[B::Cbrt, B::Fabs],
+        },
+        DocRow {
+            calls: "`deg2rad radians rad2deg degrees (x)`",
+            result: "elementwise `x * (pi / 180)` (`deg2rad`, `radians`) and `x * (180 / pi)` (`rad2deg`, `degrees`), \
+                NumPy's; a float (`i64 -> f64`)",
+            builtins: &[B::Deg2rad, B::Radians, B::Rad2deg, B::Degrees],
+        },
+        DocRow {
+            calls: "`sinc(x)`",
+            result: "NumPy's normalised sinc, elementwise: `sin(pi y) / (pi y)` with `y = where(x == 0, 1e-20, x)`, so \
+                `sinc(0)` is `1.0`; a float (`i64 -> f64`)",
+            builtins: &[B::Sinc],
+        },
+        DocRow {
+            calls: "`positive(x)`",
+            result: "`+x`: a copy of `x` in its dtype; a bool `x` is E0503 (NumPy raises too)",
+            builtins: &[B::Positive],
+        },
+        DocRow {
+            calls: "`signbit(x)`",
+            result: "elementwise whether the sign bit is set, a bool: `true` for `-0.0` and a negative NaN, `x < 0` \
+                for integers, `false` for bools",
+            builtins: &[B::Signbit],
+        },
+        DocRow {
+            calls: "`heaviside(x, h0)`",
+            result: "elementwise, broadcast: `0` where `x < 0`, `1` where `x > 0`, `h0` where `x == 0`, NaN where `x` \
+                is NaN; a float (`i64 -> f64`)",
+            builtins: &[B::Heaviside],
+        },
+        DocRow {
+            calls: "`logaddexp(a, b)`, `logaddexp2(a, b)`",
+            result: "`log(exp(a) + exp(b))` and `log2(2**a + 2**b)` elementwise, broadcast, without overflow as \
+                NumPy computes them: `max(a, b) + log1p(exp(-|a - b|))` (base 2 alike), `a + log(2)` (`a + 1`) \
+                where `a == b` (two equal infinities stay), NaN propagates; a float (`i64 -> f64`)",
+            builtins: &[B::Logaddexp, B::Logaddexp2],
+        },
+        DocRow {
+            calls: "`float_power(a, b)`",
+            result: "`a ** b` computed in `f64` (`f32` and integers too, as NumPy), broadcast; a negative base with a \
+                non-integer exponent is NaN",
+            builtins: &[B::FloatPower],
+        },
+        DocRow {
+            calls: "`ufunc.outer(a, b)`: `add.outer(a, b)`, `subtract.outer`, `multiply.outer`, `maximum.outer`, ...",
+            result: "NumPy's outer method of every binary ufunc (operators and functions of two arguments): the ufunc of \
+                every pair of elements, of shape `a.shape + b.shape`, as `ufunc(a[..., newaxis, ...], b)` with one \
+                new axis per axis of `b` (promotion, errors and fusion those of the ufunc)",
+            builtins: &[B::UfuncOuter],
+        },
+        DocRow {
+            calls: "`maximum.accumulate(x)`, `minimum.accumulate(x)`, `axis=k`",
+            result: "NumPy's running maximum and minimum along axis `k` (default 0, as NumPy's ufunc methods): a scan, \
+                of `x`'s dtype and shape, fused as `cumsum` is; a NaN propagates from where it occurs, as `maximum`'s",
+            builtins: &[B::MaximumAccumulate, B::MinimumAccumulate],
+        },
+        DocRow {
+            calls: "`x.itemsize`, `x.nbytes`, `itemsize(x)`, `nbytes(x)`",
+            result: "`i64` scalars, NumPy's attributes: the bytes of one element of `x`'s dtype (8 for `f64`, `i64`, \
+                `u64`; 4 for `f32`, `i32`; 1 for `u8`, `bool`) and `x.size * x.itemsize`",
+            builtins: &[B::Itemsize, B::Nbytes],
+        },
+        DocRow {
+            calls: "`divmod(a, b)`",
+            result: "NumPy's `divmod`: the pair `(a // b, a % b)`, the same operations (promotion, broadcasting, \
+                division by zero); `divmod(a, b)[0]`, `let (q, r) = divmod(a, b);`",
+            builtins: &[B::Divmod],
+        },
+        DocRow {
+            calls: "`array_equal(a, b)`, `array_equal(a, b, equal_nan=true)`, `array_equiv(a, b)`",
+            result: "a bool scalar: whether `a` and `b` have one shape and equal elements (compared promoted; two NaNs \
+                are equal with `equal_nan=true`), `false` for different shapes; their sizes must be known equal or \
+                different when checked (E0503 otherwise: compare `a.shape` first). `array_equiv`: `a == b` \
+                broadcast, all true",
+            builtins: &[B::ArrayEqual, B::ArrayEquiv],
         },
         DocRow {
             calls: "`isnan isinf isfinite (x)`",
@@ -1313,6 +1459,30 @@ pub fn bool_literal(e: &Expr) -> Option<bool> {
         ExprKind::Bool(b) => Some(*b),
         _ => None,
     }
+}
+
+/// Whether the shapes of `a` and `b` differ (`array_equal`'s `false`): `Some(true)` where their
+/// ranks or two constant sizes differ, `Some(false)` where every size is the same (a scalar has
+/// shape `()`), `None` where that is known only at run time.
+pub fn shapes_differ(a: &crate::types::Ty, b: &crate::types::Ty) -> Option<bool> {
+    use crate::types::Ty;
+    let shape = |t: &Ty| match t {
+        Ty::Array(_, s) => s.clone(),
+        _ => vec![],
+    };
+    let (sa, sb) = (shape(a), shape(b));
+    if sa.len() != sb.len() {
+        return Some(true);
+    }
+    let mut known = true;
+    for (x, y) in sa.iter().zip(&sb) {
+        match (x.as_const(), y.as_const()) {
+            (Some(p), Some(q)) if p != q => return Some(true),
+            _ if x == y => {}
+            _ => known = false,
+        }
+    }
+    known.then_some(false)
 }
 
 /// The table of builtin functions of `docs/language.md` (under "## Builtin functions"), as

@@ -116,7 +116,7 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
                 "unknown attribute",
             )
             .with_help(
-                "the attributes are `x.T`, `x.shape[k]`, `x.ndim` and `x.size`; methods are called `x.sum()`; \
+                "the attributes are `x.T`, `x.shape[k]`, `x.ndim`, `x.size`, `x.itemsize` and `x.nbytes`; methods are called `x.sum()`; \
                  NumPy's ufunc methods are `np.add.reduce(x)` or `add.reduce(x)`",
             ),
             LexError::TupleLength { targets, values, span } => Diagnostic::error(
@@ -152,7 +152,8 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
             .with_help(
                 "arrayc has `add.reduce` (`sum(x, axis=0)`), `multiply.reduce` (`prod`), `maximum.reduce` (`max`), \
                  `minimum.reduce` (`min`), `logical_and.reduce` (`all`), `logical_or.reduce` (`any`), \
-                 `add.accumulate` (`cumsum`), `multiply.accumulate` (`cumprod`) and `add.at` (`add_at`): \
+                 `add.accumulate` (`cumsum`), `multiply.accumulate` (`cumprod`), `maximum.accumulate`, \
+                 `minimum.accumulate`, `add.at` (`add_at`) and every binary ufunc's `outer(a, b)`: \
                  write the reduction as a loop or with these",
             ),
             LexError::NotARange { span } => {

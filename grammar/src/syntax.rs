@@ -274,15 +274,15 @@ pub fn bare_calls(program: &mut Program) {
     }
 }
 
-/// `base.name`, an attribute ([`crate::methods`]): `x.ndim` and `x.size` are calls of the builtins
-/// `ndim` and `size`, `x.T` of `transpose` (`.T`), `x.shape` a call of `.shape` (which only
+/// `base.name`, an attribute ([`crate::methods`]): `x.ndim`, `x.size`, `x.itemsize` and `x.nbytes`
+/// are calls of the builtins of these names, `x.T` of `transpose` (`.T`), `x.shape` a call of `.shape` (which only
 /// [`subscript`] makes something of); any other name is an error.
 pub fn attribute(ids: &Cell<u32>, base: Expr, name: Ident, span: Span) -> Result<Expr, LexError> {
     if is_numpy(&base) {
         return numpy_attribute(base, name, span);
     }
     let func = match name.name.as_str() {
-        "ndim" | "size" => Ident { name: qualified(&name.name), span: name.span },
+        "ndim" | "size" | "itemsize" | "nbytes" => Ident { name: qualified(&name.name), span: name.span },
         "shape" | "T" => Ident { name: format!(".{}", name.name), span: name.span },
         _ => return Err(LexError::Attribute { name: name.name, span: name.span }),
     };
@@ -325,6 +325,8 @@ const UFUNC_METHODS: &[(&str, &str, &str)] = &[
     ("logical_or", "reduce", "any"),
     ("add", "accumulate", "cumsum"),
     ("multiply", "accumulate", "cumprod"),
+    ("maximum", "accumulate", "maximum.accumulate"),
+    ("minimum", "accumulate", "minimum.accumulate"),
     ("add", "at", "add_at"),
 ];
 
@@ -336,8 +338,8 @@ const UFUNC_METHOD_NAMES: &[&str] = &["reduce", "accumulate", "reduceat", "outer
 /// `sum(x, axis=0)`; `add.reduce(x, 1)` and `add.accumulate(x, axis=1)` pass the axis.
 /// `add.at(x, idx, v)` is `add_at(x, idx, v)`. `method` is one of [`UFUNC_METHOD_NAMES`], and
 /// the name `ufunc` is NumPy's ufunc whatever variables are in scope (an array has no such
-/// method). A ufunc method that arrayc does not have (`subtract.reduce`, `maximum.accumulate`,
-/// `add.outer`) is an error.
+/// method). `ufunc.outer(a, b)` is [`ufunc_outer`]. A ufunc method that arrayc does not have
+/// (`subtract.reduce`, `add.reduceat`) is an error.
 fn ufunc_method(
     ids: &Cell<u32>,
     ufunc: &Ident,
@@ -346,6 +348,14 @@ fn ufunc_method(
     mut kwargs: Vec<(Ident, Expr)>,
     span: Span,
 ) -> Result<Expr, LexError> {
+    if method.name == "outer" {
+        if args.len() == 2 && kwargs.is_empty() {
+            return Ok(ufunc_outer(ids, ufunc, args, span));
+        }
+        // Other arguments: the checker's arity or keyword error (E0501, E0502) for `ufunc.outer`.
+        let func = Ident { name: qualified(OUTER_OPERAND), span: ufunc.span.start..method.span.end };
+        return Ok(mk(ids, ExprKind::Call { func, args, kwargs }, span));
+    }
     let Some(&(_, _, builtin)) = UFUNC_METHODS.iter().find(|(u, m, _)| *u == ufunc.name && *m == method.name) else {
         return Err(LexError::UfuncMethod { ufunc: ufunc.name.clone(), method: method.name.clone(), span });
     };
@@ -358,6 +368,37 @@ fn ufunc_method(
         }
     }
     Ok(mk(ids, ExprKind::Call { func, args, kwargs }, span))
+}
+
+/// The builtin that puts `b`'s axes after `a`'s: `ufunc.outer(a, b)` (`a` of shape `a.shape +
+/// (1,) * b.ndim`, a view), the left operand of [`ufunc_outer`]'s broadcast.
+pub const OUTER_OPERAND: &str = "ufunc.outer";
+
+/// `ufunc.outer(a, b)`, NumPy's outer method of a binary ufunc (`subtract.outer(a, b)`): the ufunc
+/// of `a` with `b`'s axes appended (the builtin [`OUTER_OPERAND`]) and `b`, broadcast, so of
+/// shape `a.shape + b.shape`: `np.ufunc(ufunc.outer(a, b), b)`, an operator for the operator
+/// ufuncs ([`operator_ufunc`]). `ufunc.outer`'s second argument is a copy of `b` with fresh ids,
+/// which the checker reads for its rank only and the lowering never computes.
+fn ufunc_outer(ids: &Cell<u32>, ufunc: &Ident, mut args: Vec<Expr>, span: Span) -> Expr {
+    let b = args.pop().expect("two arguments");
+    let a = args.pop().expect("two arguments");
+    let mut rank_of = b.clone();
+    rank_of.walk_mut(&mut |e| {
+        e.id = ExprId(ids.get());
+        ids.set(ids.get() + 1);
+    });
+    let func = Ident { name: qualified(OUTER_OPERAND), span: ufunc.span.clone() };
+    let left = mk(ids, ExprKind::Call { func, args: vec![a, rank_of], kwargs: vec![] }, span.clone());
+    let mut args = vec![left, b];
+    let kind = match operator_ufunc(&ufunc.name, &mut args, &[]) {
+        Some(kind) => kind,
+        None => ExprKind::Call {
+            func: Ident { name: qualified(&ufunc.name), span: ufunc.span.clone() },
+            args,
+            kwargs: vec![],
+        },
+    };
+    mk(ids, kind, span)
 }
 
 /// `base.name(args)`, a method call ([`crate::methods`]): the call of `.name` with `base` first,

@@ -227,6 +227,70 @@ def test_isclose_of_infinities_nans_and_tolerances(target, tmp_path):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+def test_ufunc_outer_accumulate_and_byte_attributes_match_numpy(target, tmp_path):
+    """Binary ufuncs' `outer` (operators and functions, ranks 0 to 2, an expression as `b`),
+    `maximum.accumulate`/`minimum.accumulate` (default axis 0, `axis=1`, integers, a NaN that
+    propagates) and `x.itemsize`, `x.nbytes`."""
+    src = """fn main(x: f64[4, 5], v: f64[n], k: i64[n], f: f32[3]) -> (f64[4, 5, 3], f64[n, n], bool[n, 4, 5], f64[n, n], f64[3], i64[n, n], f64[n, n], f64[4, 5], f64[4, 5], i64[n], f64[n], i64, i64, i64) {
+    let w = v.copy();
+    w[2] = nan;
+    return (np.add.outer(x, v[:3] * 2.0), np.maximum.outer(v, v), np.less.outer(v, x), np.hypot.outer(v, k),
+            np.subtract.outer(1.0, v[:3]), np.multiply.outer(k, k), np.logaddexp.outer(v, w),
+            np.minimum.accumulate(x), np.maximum.accumulate(x, axis=1), np.maximum.accumulate(k),
+            np.minimum.accumulate(w), x.nbytes, f.itemsize, k.nbytes + f.nbytes);
+}
+"""
+    rng = np.random.default_rng(5)
+    x, v = rng.standard_normal((4, 5)), rng.standard_normal(6)
+    k, f = rng.integers(-9, 9, 6), rng.standard_normal(3).astype(np.float32)
+    proc, got = run_source(src, {"x": x, "v": v, "k": k, "f": f}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    w = v.copy()
+    w[2] = np.nan
+    want = [np.add.outer(x, v[:3] * 2.0), np.maximum.outer(v, v), np.less.outer(v, x), np.hypot.outer(v, k),
+            np.subtract.outer(1.0, v[:3]), np.multiply.outer(k, k), np.logaddexp.outer(v, w),
+            np.minimum.accumulate(x), np.maximum.accumulate(x, axis=1), np.maximum.accumulate(k),
+            np.minimum.accumulate(w), x.nbytes, f.itemsize, k.nbytes + f.nbytes]
+    for i, (g, wt) in enumerate(zip(got, want)):
+        wt = np.asarray(wt)
+        assert g.dtype == wt.dtype and g.shape == wt.shape, f"result {i}: {g.dtype}{g.shape}, NumPy {wt.dtype}{wt.shape}"
+        np.testing.assert_allclose(g, wt, rtol=1e-15, atol=0, err_msg=f"result {i}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_array_equal_divmod_and_tuple_forms_match_numpy(target, tmp_path):
+    """`array_equal` (shapes that differ at compile time give `false`; `equal_nan=true`; mixed
+    dtypes compared promoted), `array_equiv` (broadcast), and `divmod`'s pair taken apart by
+    `let (q, r) = ...` and by `[0]`, `[1]`, on arrays and scalars."""
+    src = """fn main(x: f64[n], y: f64[n], k: i64[n], m: f64[2, n]) -> (bool, bool, bool, bool, bool, bool, bool, bool, f64[n], f64[n], i64[n], i64, f64) {
+    let (q, r) = np.divmod(x, 0.75);
+    let (a, b) = divmod(7, -2);
+    return (np.array_equal(x, x), np.array_equal(x, y), np.array_equal(x, m), np.array_equal(x, x, equal_nan=true),
+            np.array_equal(k, np.floor(x)), array_equiv(m, x), array_equiv(x, x[0]), np.array_equal(1.0, 1),
+            q, r, np.divmod(k, 3)[0], a * 10 + b, divmod(x[1], -0.5)[1]);
+}
+"""
+    x = np.array([1.0, -2.5, np.nan, 3.0, -0.0, 7.25])
+    y = x.copy()
+    y[3] = 3.5
+    k = np.floor(np.nan_to_num(x)).astype(np.int64)
+    m = np.stack([x, x])
+    proc, got = run_source(src, {"x": x, "y": y, "k": k, "m": m}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        qw, rw = np.divmod(x, 0.75)
+        a, b = np.divmod(7, -2)
+        want = [np.array_equal(x, x), np.array_equal(x, y), np.array_equal(x, m), np.array_equal(x, x, equal_nan=True),
+                np.array_equal(k, np.floor(x)), np.array_equiv(m, x), np.array_equiv(x, x[0]), np.array_equal(1.0, 1),
+                qw, rw, np.divmod(k, 3)[0], np.int64(a * 10 + b), np.divmod(x[1], -0.5)[1]]
+    for i, (g, w) in enumerate(zip(got, want)):
+        w = np.asarray(w)
+        assert g.dtype == w.dtype and g.shape == w.shape, f"result {i}: {g.dtype}{g.shape}, NumPy {w.dtype}{w.shape}"
+        np.testing.assert_array_equal(g, w, err_msg=f"result {i}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("dt", ["f64", "f32", "i64", "u8"])
 @pytest.mark.parametrize("n,m", [(10, 9), (0, 4), (6, 0), (1, 1), (300, 57)])
 def test_searchsorted_matches_numpy(n, m, dt, target, tmp_path):
@@ -483,6 +547,21 @@ def test_result_shapes_in_the_signature(target, tmp_path):
         ("fn f(x: f64[n, m]) -> i64[?] { let (i,) = nonzero(x); return i; }", "E0309", "cannot destructure 2 values into 1 name"),
         ("fn f(x: f64) -> i64[?] { return nonzero(x)[0]; }", "E0503", "`nonzero` needs an array"),
         ("fn f(x: f64[n]) -> i64[?] { return nonzero(x, 0)[0]; }", "E0501", "takes 1 argument"),
+        ("fn f(x: f64[n], y: f64[m]) -> bool { return array_equal(x, y); }", "E0503", "compare `a.shape` first"),
+        ("fn f(x: f64[n]) -> f64 { return np.subtract.reduce(x); }", "E0108", "`maximum.accumulate`"),
+        ("fn f(x: f64[n]) -> f64[n, n] { return np.add.outer(x); }", "E0501", "takes 2 arguments"),
+        ("fn f(x: f64) -> f64 { return np.maximum.accumulate(x); }", "E0408", "needs an array"),
+        ("fn f(x: f64[n, m]) -> f64[n, m] { return np.minimum.accumulate(x, axis=2); }", "E0405", "out of range"),
+        ("fn f(x: f64[n]) -> i64 { return x.bytes; }", "E0003", "`x.nbytes`"),
+        ("fn f(x: f64[2], y: f64[3]) -> bool[2, 3] { return np.logical_and.outer(x, y, x); }", "E0501", "takes 2 arguments"),
+        ("fn f(x: f64[2], y: f64[3]) -> bool { return array_equiv(x, y); }", "E0401", "cannot be broadcast together"),
+        ("fn f(x: f64[n]) -> bool { return array_equal(x, x, 1); }", "E0501", "takes 2 arguments"),
+        ("fn f(x: bool[n]) -> bool[n] { return np.positive(x); }", "E0503", "`positive` of a bool"),
+        ("fn f(x: f64[n]) -> f64[n] { return np.cbrt(x, x); }", "E0501", "takes 1 argument"),
+        ("fn f(x: f64[n]) -> f64[n] { return np.heaviside(x); }", "E0501", "takes 2 arguments"),
+        ("fn f(x: f64[2], y: f64[3]) -> f64[2] { return np.logaddexp(x, y); }", "E0401", "cannot be broadcast together"),
+        ("fn f(x: f64[n]) -> f64[n] { let q = np.divmod(x, 2.0); return q; }", "E0309", "2 results used as a single value"),
+        ("fn f(x: f64[n]) -> f64[n] { return np.divmod(x, 2.0)[2]; }", "E0309", "in range"),
     ],
 )
 def test_checker_errors(src, code, words, tmp_path):

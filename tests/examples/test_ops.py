@@ -111,6 +111,14 @@ def clip_minus_1_2(a):
     return np.clip(a, -1, 2)
 
 
+def divmod_q(a, b):
+    return np.divmod(a, b)[0]
+
+
+def divmod_r(a, b):
+    return np.divmod(a, b)[1]
+
+
 # NumPy's ufuncs that are compositions of the op table's functions in the lowering
 # (`passes/src/lower_ast/expr/ufuncs.rs`, `composed_ufunc`), run on the CPU and on `--target gpu-emulated`.
 COMPOSED_UNARY = [
@@ -124,6 +132,15 @@ COMPOSED_UNARY = [
     ("logical_not({a})", np.logical_not, True),
     ("clip({a}, -1, 2)", clip_minus_1_2, True),
     ("clip({a}, 0.5, 1e300)", lambda a: np.clip(a, 0.5, 1e300), True),
+    ("cbrt({a})", np.cbrt, False),
+    ("np.deg2rad({a})", np.deg2rad, False),
+    ("radians({a})", np.radians, False),
+    ("np.rad2deg({a})", np.rad2deg, False),
+    ("degrees({a})", np.degrees, False),
+    ("np.sinc({a})", np.sinc, False),
+    ("fabs({a})", np.fabs, True),
+    ("positive({a})", np.positive, True),
+    ("np.signbit({a})", np.signbit, True),
 ]
 COMPOSED_BINARY = [
     ("hypot({a}, {b})", np.hypot, False),
@@ -133,6 +150,12 @@ COMPOSED_BINARY = [
     ("logical_or({a}, {b})", np.logical_or, True),
     ("logical_xor({a}, {b})", np.logical_xor, True),
     ("clip({a}, {b}, {e})", np.clip, True),
+    ("np.heaviside({a}, {b})", np.heaviside, True),
+    ("logaddexp({a}, {b})", np.logaddexp, False),
+    ("np.logaddexp2({a}, {b})", np.logaddexp2, False),
+    ("float_power({a}, {e})", np.float_power, False),
+    ("np.divmod({a}, {b})[0]", divmod_q, True),
+    ("divmod({a}, {b})[1]", divmod_r, True),
 ]
 # Refused at compile time (E0503, `test_refused_ufuncs_say_why`): NumPy raises for `sign` of a
 # bool and for `round` of a bool with decimals; its integer `reciprocal` is integer division and
@@ -144,12 +167,16 @@ REFUSED = {
     (np.reciprocal, "u64"), (round_minus_1, "u64"), (np.reciprocal, "u8"), (round_minus_1, "u8"),
     # The literal -1 does not fit an unsigned dtype: E0315, as NumPy 2's OverflowError.
     (clip_minus_1_2, "u64"), (clip_minus_1_2, "u8"),
+    # NumPy's `positive` has no bool loop (its TypeError).
+    (np.positive, "bool"),
 }
 # Which (function, dtype) pairs the language has: `&`, `|`, `^`, `~`, `<<`, `>>` on integers and
 # bools only (NumPy raises TypeError for floats), no `-` on bool (NumPy raises too: unary and binary).
 NO_FLOATS = {np.bitwise_and, np.bitwise_or, np.bitwise_xor, np.invert, np.left_shift, np.right_shift}
-ARITHMETIC = {np.add, np.subtract, np.multiply, np.remainder, np.power, np.square, np.fmod, np.floor_divide, np.left_shift, np.right_shift}
-FLOAT_FUNCS = {np.hypot, np.round, np.arctan2, np.copysign, np.sqrt, np.exp, np.log, np.sin, np.cos, np.tanh, np.rint, np.tan, np.arcsin, np.arccos, np.arctan, np.sinh, np.cosh, np.arcsinh, np.arccosh, np.arctanh, np.exp2, np.expm1, np.log2, np.log10, np.log1p}
+ARITHMETIC = {np.add, np.subtract, np.multiply, np.remainder, divmod_q, divmod_r, np.power, np.square, np.fmod, np.floor_divide, np.left_shift, np.right_shift}
+FLOAT_FUNCS = {np.hypot, np.round, np.arctan2, np.copysign, np.sqrt, np.exp, np.log, np.sin, np.cos, np.tanh, np.rint, np.tan, np.arcsin, np.arccos, np.arctan, np.sinh, np.cosh, np.arcsinh, np.arccosh, np.arctanh, np.exp2, np.expm1, np.log2, np.log10, np.log1p,
+               np.cbrt, np.deg2rad, np.radians, np.rad2deg, np.degrees, np.fabs, np.heaviside, np.logaddexp,
+               np.logaddexp2, np.signbit}
 
 F_VALUES = [0.0, -0.0, 1.0, -1.0, 0.5, 2.5, -3.5, 7.0, 3.0, 1e300, -1e-300, np.inf, -np.inf, np.nan]
 # Shift counts among them: negative, 0..63, 64 and more (NumPy: 0, or the sign for `>>`).
@@ -252,7 +279,7 @@ def run_cases(dt, table, unary, tmp_path, flags=(), defined=defined):
         elif fn is np.clip:
             want = reference(fn, dt, a, b, e)
         else:
-            want = reference(fn, dt, a, e if fn is np.power else b)
+            want = reference(fn, dt, a, e if fn in (np.power, np.float_power) else b)
         cases.append((spelling, NP_NAME[want.dtype.type]))
         wants.append((spelling, want, exact))
     src = tmp_path / f"ops_{dt}.arr"

@@ -571,7 +571,15 @@ impl<'c, 'f> Gen<'c, 'f> {
                 .is_ok_and(|r| matches!(r.owner().name().as_string_ref().as_str(), Ok("arith.addf" | "arith.mulf")))
         });
         let ops = || std::iter::successors(body.first_operation(), |op| op.next_in_block());
-        let min_max = ops().any(|op| op.name().as_string_ref().as_str().is_ok_and(|n| MIN_MAX_OPS.contains(&n)));
+        // A scan (`maximum.accumulate`) stores the value it carries at every step: LLVM cannot
+        // vectorise that, and the fixed width would only make it report so on stderr.
+        let stored: Vec<Value> = ops()
+            .filter(|op| op.name().as_string_ref().as_str() == Ok("memref.store"))
+            .filter_map(|op| op.operand(0).ok())
+            .collect();
+        let scan = yields.iter().any(|y| stored.contains(&y.v));
+        let min_max =
+            !scan && ops().any(|op| op.name().as_string_ref().as_str().is_ok_and(|n| MIN_MAX_OPS.contains(&n)));
         let heavy = min_max || !inits.is_empty() && ops().count() >= HEAVY_BODY_OPS;
         let annotation = if strict { Some(STRICT_LOOP_ANNOTATION) } else { heavy.then_some(HEAVY_LOOP_ANNOTATION) };
         let ys: Vec<Value> = yields.iter().map(|y| y.v).collect();

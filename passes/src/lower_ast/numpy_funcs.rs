@@ -66,6 +66,7 @@ impl Lowerer<'_> {
             B::Median => self.median(args, kwargs, ty, e)?,
             B::Percentile | B::Quantile => self.quantile(b, args, kwargs, ty, e)?,
             B::Isclose | B::Allclose => self.isclose(b, args, kwargs, ty, e)?,
+            B::ArrayEqual | B::ArrayEquiv => self.array_equal(b, args, kwargs, e)?,
             B::Ptp => {
                 let x = self.expr(&args[0])?;
                 let axes = self.axes_kwarg(kwargs, x)?;
@@ -486,6 +487,41 @@ impl Lowerer<'_> {
         let count = self.reduction(false, ReduceKind::Sum, far, None, &Ty::Scalar(DType::I64), e)?;
         let zero = self.i64_const(0);
         self.binary(BinFn::Eq, count, zero, ty)
+    }
+
+    /// `array_equal(a, b)` (`false` where the shapes differ, known at compile time: the checker's
+    /// `builtin::shapes_differ`) and `array_equiv(a, b)` (broadcast): no element of `a == b`
+    /// (compared in their promoted dtype, as NumPy) is `false`; with `equal_nan=true` two NaNs
+    /// are equal too. A count of the unequal elements compared with 0, as `allclose`.
+    fn array_equal(&mut self, b: Builtin, args: &[Expr], kwargs: &[(ast::Ident, Expr)], e: &Expr) -> LResult<ValueId> {
+        let (ta, tb) = (self.ty_of(&args[0]).clone(), self.ty_of(&args[1]).clone());
+        let x = self.expr(&args[0])?;
+        let y = self.expr(&args[1])?;
+        if b == Builtin::ArrayEqual && arrayc_grammar::builtin::shapes_differ(&ta, &tb) == Some(true) {
+            return Ok(self.constant(Scalar::Bool(false)));
+        }
+        let (da, db) = (ta.dtype().expect("checked: a value"), tb.dtype().expect("checked: a value"));
+        let p = promote(da, weak_of(&args[0]), db, weak_of(&args[1]));
+        let rty = |d: DType| match Self::broadcast_shape(&ta, &tb, e) {
+            Some(s) => Ty::Array(d, s),
+            None => Ty::Scalar(d),
+        };
+        let (xp, yp) = (self.as_dtype(x, &ta, p)?, self.as_dtype(y, &tb, p)?);
+        let mut r = self.binary(BinFn::Eq, xp, yp, &rty(DType::Bool))?;
+        if matches!(Self::kwarg(kwargs, "equal_nan").map(|v| &v.kind), Some(ast::ExprKind::Bool(true))) {
+            let nx = self.binary(BinFn::Ne, xp, xp, &retyped(&ta, DType::Bool))?;
+            let ny = self.binary(BinFn::Ne, yp, yp, &retyped(&tb, DType::Bool))?;
+            let both = self.binary(BinFn::And, nx, ny, &rty(DType::Bool))?;
+            r = self.binary(BinFn::Or, r, both, &rty(DType::Bool))?;
+        }
+        if !self.f.ty(r).is_array() {
+            return Ok(r);
+        }
+        let no = self.constant(Scalar::Bool(false));
+        let unequal = self.binary(BinFn::Eq, r, no, &rty(DType::Bool))?;
+        let count = self.reduction(false, ReduceKind::Sum, unequal, None, &Ty::Scalar(DType::I64), e)?;
+        let zero = self.i64_const(0);
+        self.binary(BinFn::Eq, count, zero, &Ty::Scalar(DType::Bool))
     }
 
     /// The broadcast shape of `a` and `b` (`None` for two scalars) as far as it is known: a size

@@ -41,6 +41,9 @@ impl Checker {
                 "`round` of a bool with `decimals=` is not defined (NumPy raises too)",
                 "convert first: `f64(x)`",
             )),
+            Builtin::Positive if d == DType::Bool => {
+                Some(("`positive` of a bool is not defined (NumPy raises too)", "convert first: `positive(i64(x))`"))
+            }
             Builtin::Round if d.is_int() && c.decimals.is_some_and(|k| k < 0) => Some((
                 "`round` of an integer with negative `decimals=` is not supported (NumPy rounds it in f64 and \
                  casts back, wrapping near the ends of the i64 range)",
@@ -59,7 +62,7 @@ impl Checker {
             // NumPy's `square` of a bool is an integer (int8; `i64` here), unlike its `*` (`&`).
             Builtin::Square if d == DType::Bool => with_dtype(&t, DType::I64),
             Builtin::Square => self.binary(BinOp::Mul, (&t, weak_of(arg)), (&t, weak_of(arg)), &c.e.span),
-            Builtin::LogicalNot => with_dtype(&t, DType::Bool),
+            Builtin::LogicalNot | Builtin::Signbit => with_dtype(&t, DType::Bool),
             Builtin::Round if !d.is_float() && d != DType::Bool => t,
             Builtin::Round => with_dtype(&t, if d.is_float() { d } else { DType::F64 }),
             _ => t,
@@ -74,6 +77,7 @@ impl Checker {
         let op = match c.b {
             Builtin::Power => BinOp::Pow,
             Builtin::Fmod => BinOp::Rem,
+            Builtin::Divmod => BinOp::FloorDiv,
             Builtin::Hypot => return self.float_binary(c),
             _ => {
                 let ta = self.value(a);
@@ -90,6 +94,37 @@ impl Checker {
             self.check_int_literals(&[a, b], promote(da, weak_of(a), db, weak_of(b)));
         }
         self.binary(op, (&ta, weak_of(a)), (&tb, weak_of(b)), &c.e.span)
+    }
+
+    /// `array_equal(a, b)`, `array_equiv(a, b)`: a bool scalar. `array_equal` is `false` for
+    /// shapes that differ, so their sizes must be known equal or known different here (E0503
+    /// otherwise, naming the way: compare `a.shape` first); `array_equiv` needs shapes that
+    /// broadcast (as `a == b`).
+    pub(super) fn array_equal(&mut self, c: &Call) -> Ty {
+        let ta = self.value(&c.args[0]);
+        let tb = self.value(&c.args[1]);
+        if ta.dtype().is_none() || tb.dtype().is_none() {
+            return Ty::Error;
+        }
+        if c.b == Builtin::ArrayEquiv {
+            return match self.broadcast_all(&[&ta, &tb], DType::Bool, c.e) {
+                Ty::Error => Ty::Error,
+                _ => Ty::Scalar(DType::Bool),
+            };
+        }
+        if crate::builtin::shapes_differ(&ta, &tb).is_none() {
+            self.err(
+                Diagnostic::error(
+                    "E0503",
+                    format!("`array_equal` of {ta} and {tb}: whether their shapes are equal is not known here"),
+                    c.e.span.clone(),
+                    "shapes not known equal or different",
+                )
+                .with_help("give both arrays the same size names, or compare `a.shape` first"),
+            );
+            return Ty::Error;
+        }
+        Ty::Scalar(DType::Bool)
     }
 
     /// `clip(x, lo, hi)`: NumPy's `minimum(maximum(x, lo), hi)`, the three broadcast and promoted

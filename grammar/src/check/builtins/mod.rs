@@ -100,25 +100,7 @@ impl Checker {
             B::ZerosLike | B::OnesLike | B::EmptyLike | B::FullLike => self.like(&c),
             B::Transpose if args.len() > 1 || c.kwarg("axes").is_some() => self.numpy_shape(&c),
             B::Copy | B::Transpose | B::Diagonal => self.copy_or_view(&c),
-            B::Abs | B::Sqrt | B::Exp | B::Log | B::Sin | B::Cos | B::Tanh => self.math(&c),
-            B::Tan
-            | B::Arcsin
-            | B::Arccos
-            | B::Arctan
-            | B::Sinh
-            | B::Cosh
-            | B::Arcsinh
-            | B::Arccosh
-            | B::Arctanh
-            | B::Exp2
-            | B::Expm1
-            | B::Log2
-            | B::Log10
-            | B::Log1p
-            | B::Floor
-            | B::Ceil
-            | B::Trunc
-            | B::Rint => self.math(&c),
+            crate::builtin::elementwise_math!() => self.math(&c),
             B::IsNan | B::IsInf | B::IsFinite => {
                 let t = self.value(&c.args[0]);
                 if t.dtype().is_none() {
@@ -129,6 +111,38 @@ impl Checker {
             }
             B::Sign | B::Square | B::Reciprocal | B::Round | B::LogicalNot => self.ufunc1(&c),
             B::Hypot | B::Fmod | B::Power | B::LogicalAnd | B::LogicalOr | B::LogicalXor => self.ufunc2(&c),
+            B::Cbrt | B::Deg2rad | B::Rad2deg | B::Radians | B::Degrees | B::Sinc | B::Fabs => self.math(&c),
+            B::Positive | B::Signbit => self.ufunc1(&c),
+            B::Heaviside | B::Logaddexp | B::Logaddexp2 => self.float_binary(&c),
+            B::FloatPower => {
+                let (ta, tb) = (self.value(&c.args[0]), self.value(&c.args[1]));
+                if ta.dtype().is_none() || tb.dtype().is_none() {
+                    return Ty::Error;
+                }
+                self.broadcast_all(&[&ta, &tb], DType::F64, c.e)
+            }
+            B::Divmod => match self.ufunc2(&c) {
+                Ty::Error => Ty::Error,
+                t => Ty::Tuple(vec![t.clone(), t]),
+            },
+            B::ArrayEqual | B::ArrayEquiv => self.array_equal(&c),
+            B::Itemsize | B::Nbytes => match self.value(&c.args[0]).dtype() {
+                Some(_) => Ty::Scalar(DType::I64),
+                None => Ty::Error,
+            },
+            B::UfuncOuter => {
+                // `a` with `b`'s axes appended (size 1), `b` read for its rank only.
+                let ta = self.value(&c.args[0]);
+                let tb = self.value(&c.args[1]);
+                match (ta, tb) {
+                    (Ty::Array(d, mut s), Ty::Array(_, sb)) => {
+                        s.extend(sb.iter().map(|_| Size::lit(1)));
+                        Ty::Array(d, s)
+                    }
+                    (ta @ (Ty::Array(..) | Ty::Scalar(_)), Ty::Array(..) | Ty::Scalar(_)) => ta,
+                    _ => Ty::Error,
+                }
+            }
             B::Clip => self.clip(&c),
             B::Minimum | B::Maximum | B::Fmax | B::Fmin => self.selection(&c),
             B::Where if args.len() == 3 => self.selection(&c),
@@ -171,7 +185,9 @@ impl Checker {
             B::Sum | B::Prod | B::Min | B::Max | B::Mean | B::Any | B::All | B::CountNonzero | B::Var | B::Std => {
                 self.reduction(&c)
             }
-            B::ArgMin | B::ArgMax | B::CumSum | B::CumProd => self.arg_reduction_or_scan(&c),
+            B::ArgMin | B::ArgMax | B::CumSum | B::CumProd | B::MaximumAccumulate | B::MinimumAccumulate => {
+                self.arg_reduction_or_scan(&c)
+            }
             B::Take => self.take(&c),
             B::Bincount => self.bincount(&c),
             B::Compress => self.compress(&c),

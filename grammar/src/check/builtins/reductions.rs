@@ -225,7 +225,8 @@ impl Checker {
                 None => return Ty::Error,
             },
         };
-        let scan = matches!(c.b, Builtin::CumSum | Builtin::CumProd);
+        let running = matches!(c.b, Builtin::MaximumAccumulate | Builtin::MinimumAccumulate);
+        let scan = running || matches!(c.b, Builtin::CumSum | Builtin::CumProd);
         if scan && axis.is_none() && r > 1 {
             // NumPy's scan without an axis: of the flattened array (row-major), 1-d.
             let n = shape.iter().try_fold(Size::lit(1), |p, s| p.mul(s)).unwrap_or_else(|| self.fresh());
@@ -245,6 +246,8 @@ impl Checker {
             }
             // A scan keeps the shape; it accumulates like `sum`/`prod`: a bool or integer array
             // gives i64.
+            // A running maximum or minimum keeps the dtype.
+            (true, _) if running => Ty::Array(d, shape),
             (true, _) => Ty::Array(d.sum_dtype(), shape),
         }
     }

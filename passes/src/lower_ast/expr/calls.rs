@@ -49,6 +49,13 @@ impl Lowerer<'_> {
         if let Some(vs) = self.shape_op(b, args, kwargs, ty)? {
             return Ok(vs);
         }
+        if b == B::UfuncOuter {
+            // `a` viewed with `b`'s axes appended (size 1); `b` (a copy the parser made) is not computed.
+            let x = self.expr(&args[0])?;
+            let (Type::Array(_, ra), Ty::Array(_, s)) = (self.f.ty(x), ty) else { return Ok(vec![x]) };
+            let entries = (0..s.len()).map(|k| if k < ra { IndexEntry::Full } else { IndexEntry::NewAxis }).collect();
+            return Ok(vec![self.view_with(x, entries, vec![])]);
+        }
         if b == B::Nonzero {
             return self.nonzero(&args[0], ty);
         }
@@ -80,6 +87,14 @@ impl Lowerer<'_> {
                 }
                 _ => vals.push(self.expr(a)?),
             }
+        }
+        if b == B::Divmod {
+            // NumPy's `divmod`: `(a // b, a % b)`, the operations themselves.
+            let Ty::Tuple(ts) = ty else { unreachable!("checked: a pair") };
+            let dt = ts[0].dtype().expect("checked: a value");
+            let q = self.binary(super::bin_fn_in(ast::BinOp::FloorDiv, dt), vals[0], vals[1], &ts[0])?;
+            let r = self.binary(BinFn::Rem, vals[0], vals[1], &ts[1])?;
+            return Ok(vec![q, r]);
         }
         let v = match b {
             B::Flip
@@ -124,7 +139,10 @@ impl Lowerer<'_> {
             | B::Unique
             | B::Searchsorted
             | B::Percentile
+            | B::ArrayEqual
+            | B::ArrayEquiv
             | B::Quantile => unreachable!("lowered by `numpy_func`"),
+            B::Divmod | B::UfuncOuter => unreachable!("lowered above"),
             B::Inner
             | B::Vdot
             | B::Kron
@@ -184,36 +202,12 @@ impl Lowerer<'_> {
                 self.transpose(src, (0..rank).rev().collect())
             }
             B::Diagonal => self.diagonal(vals[0]),
-            B::Abs
-            | B::Sqrt
-            | B::Exp
-            | B::Log
-            | B::Sin
-            | B::Cos
-            | B::Tanh
+            arrayc_grammar::builtin::elementwise_math!()
             | B::Minimum
             | B::Maximum
             | B::Where
             | B::Arctan2
-            | B::Copysign
-            | B::Tan
-            | B::Arcsin
-            | B::Arccos
-            | B::Arctan
-            | B::Sinh
-            | B::Cosh
-            | B::Arcsinh
-            | B::Arccosh
-            | B::Arctanh
-            | B::Exp2
-            | B::Expm1
-            | B::Log2
-            | B::Log10
-            | B::Log1p
-            | B::Floor
-            | B::Ceil
-            | B::Trunc
-            | B::Rint => {
+            | B::Copysign => {
                 let Some(f) = elementwise_fn(b) else { return Err(self.not_lowered(b, e)) };
                 self.elementwise(f, vals, ty, e)?
             }
@@ -234,6 +228,16 @@ impl Lowerer<'_> {
             }
             B::Dot => self.dot(vals[0], vals[1], args, ty, e)?,
             B::Len | B::Ndim | B::Size => self.shape_query(b, vals[0], kwargs)?,
+            B::Itemsize | B::Nbytes => {
+                // NumPy's attributes: the element's bytes, times the element count for `nbytes`.
+                let item = self.i64_const(self.f.ty(vals[0]).dtype().size_bytes() as i64);
+                if b == B::Itemsize {
+                    item
+                } else {
+                    let n = self.shape_query(B::Size, vals[0], &[])?;
+                    self.scalar_binary(BinFn::Mul, n, item, DType::I64)
+                }
+            }
             B::Take => {
                 let axis = self.axis_kwarg(kwargs, vals[0])?.unwrap_or(0);
                 let (Ty::Array(dt, shape), Type::Array(_, q)) = (ty, self.f.ty(vals[1])) else {
@@ -253,14 +257,20 @@ impl Lowerer<'_> {
                 self.scatter(vals[0], &vals[1..2], None, vals[2], ScatterKind::Add, ScatterMode::Raise);
                 return Ok(vec![]);
             }
-            B::CumSum | B::CumProd => {
-                if Self::kwarg(kwargs, "axis").is_none() {
+            B::CumSum | B::CumProd | B::MaximumAccumulate | B::MinimumAccumulate => {
+                if matches!(b, B::CumSum | B::CumProd) && Self::kwarg(kwargs, "axis").is_none() {
                     // NumPy's scan without an axis: of the array flattened (1-d already: itself).
+                    // A ufunc's `accumulate` goes along axis 0 instead.
                     vals[0] = self.flat(vals[0]);
                 }
                 let Type::Array(_, r) = self.f.ty(vals[0]) else { unreachable!("checked: an array") };
                 let axis = self.axis_kwarg(kwargs, vals[0])?.unwrap_or(0);
-                let kind = if b == B::CumSum { ReduceKind::Sum } else { ReduceKind::Prod };
+                let kind = match b {
+                    B::CumSum => ReduceKind::Sum,
+                    B::CumProd => ReduceKind::Prod,
+                    B::MaximumAccumulate => ReduceKind::Max,
+                    _ => ReduceKind::Min,
+                };
                 let Ty::Array(dt, shape) = ty else { unreachable!("checked: a scan gives an array") };
                 let sizes = (0..r).map(|a| self.dim(vals[0], a)).collect();
                 self.compute_new(ComputeFn::Scan(kind, axis), vec![vals[0]], *dt, sizes, Some(shape))
@@ -283,6 +293,19 @@ impl Lowerer<'_> {
             | B::LogicalXor
             | B::Fmax
             | B::Fmin
+            | B::Cbrt
+            | B::Deg2rad
+            | B::Rad2deg
+            | B::Radians
+            | B::Degrees
+            | B::Sinc
+            | B::Fabs
+            | B::Positive
+            | B::Signbit
+            | B::Heaviside
+            | B::Logaddexp
+            | B::Logaddexp2
+            | B::FloatPower
             | B::Clip => {
                 let decimals = Self::kwarg(kwargs, "decimals").or(args.get(1).filter(|_| b == B::Round));
                 let decimals = decimals.map(|d| self.const_int(d)).transpose()?;

@@ -190,8 +190,132 @@ impl Lowerer<'_> {
                 let v = self.broadcast_operands(vals, ty);
                 self.hypot(v[0], v[1], ty, e)?
             }
+            B::Fabs => {
+                let x = self.as_dtype(vals[0], &self.ty_of(&args[0]).clone(), dt)?;
+                self.elementwise(ComputeFn::Unary(UnFn::Abs), vec![x], ty, e)?
+            }
+            B::Positive => match ty {
+                Ty::Array(..) => self.array_op(ComputeFn::Copy, vals.to_vec(), ty)?,
+                _ => vals[0],
+            },
+            B::Signbit => {
+                // The sign bit: `copysign(1, x) < 0` of a float (true for -0.0 and a negative NaN);
+                // `x < 0` of an integer.
+                let x = vals[0];
+                let xd = self.f.ty(x).dtype();
+                let zero = self.constant(Scalar::I64(0).cast(xd));
+                if xd.is_float() {
+                    let one = self.constant(Scalar::F64(1.0).cast(xd));
+                    let xty = retyped(ty, xd);
+                    let s = self.elementwise(ComputeFn::Binary(BinFn::Copysign), vec![one, x], &xty, e)?;
+                    self.binary(BinFn::Lt, s, zero, ty)?
+                } else {
+                    self.binary(BinFn::Lt, x, zero, ty)?
+                }
+            }
+            B::Deg2rad | B::Radians | B::Rad2deg | B::Degrees => {
+                // NumPy's `x * (pi / 180)` and `x * (180 / pi)`.
+                let x = self.as_dtype(vals[0], &self.ty_of(&args[0]).clone(), dt)?;
+                let k = if matches!(b, B::Deg2rad | B::Radians) {
+                    std::f64::consts::PI / 180.0
+                } else {
+                    180.0 / std::f64::consts::PI
+                };
+                let k = self.constant(Scalar::F64(k).cast(dt));
+                self.array_or_scalar(BinFn::Mul, x, k, ty)?
+            }
+            B::Sinc => {
+                // NumPy's `sinc`: `y = pi * where(x == 0, 1e-20, x)`, then `sin(y) / y`.
+                let x = self.as_dtype(vals[0], &self.ty_of(&args[0]).clone(), dt)?;
+                let [zero, tiny, pi] =
+                    [0.0, 1.0e-20, std::f64::consts::PI].map(|c| self.constant(Scalar::F64(c).cast(dt)));
+                let is_zero = self.binary(BinFn::Eq, x, zero, &bty)?;
+                let x = self.elementwise(ComputeFn::Where, vec![is_zero, tiny, x], ty, e)?;
+                let y = self.array_or_scalar(BinFn::Mul, pi, x, ty)?;
+                let s = self.elementwise(ComputeFn::Unary(UnFn::Sin), vec![y], ty, e)?;
+                self.array_or_scalar(BinFn::Div, s, y, ty)?
+            }
+            B::Cbrt => {
+                let x = self.as_dtype(vals[0], &self.ty_of(&args[0]).clone(), dt)?;
+                self.cbrt(x, ty, e)?
+            }
+            B::Heaviside => {
+                // NumPy: 0 below 0, 1 above, `h0` at 0, NaN where `x` is NaN.
+                let v = self.broadcast_operands(vals, ty);
+                let tys: Vec<Ty> = args.iter().map(|a| self.ty_of(a).clone()).collect();
+                let (x, h0) = (self.as_dtype(v[0], &tys[0], dt)?, self.as_dtype(v[1], &tys[1], dt)?);
+                let [zero, one] = [0.0, 1.0].map(|c| self.constant(Scalar::F64(c).cast(dt)));
+                let at_zero = self.binary(BinFn::Eq, x, zero, &bty)?;
+                let r = self.elementwise(ComputeFn::Where, vec![at_zero, h0, x], ty, e)?;
+                let above = self.binary(BinFn::Gt, x, zero, &bty)?;
+                let r = self.elementwise(ComputeFn::Where, vec![above, one, r], ty, e)?;
+                let below = self.binary(BinFn::Lt, x, zero, &bty)?;
+                self.elementwise(ComputeFn::Where, vec![below, zero, r], ty, e)?
+            }
+            B::Logaddexp | B::Logaddexp2 => {
+                let v = self.broadcast_operands(vals, ty);
+                let tys: Vec<Ty> = args.iter().map(|a| self.ty_of(a).clone()).collect();
+                let (x, y) = (self.as_dtype(v[0], &tys[0], dt)?, self.as_dtype(v[1], &tys[1], dt)?);
+                self.logaddexp(b == B::Logaddexp2, x, y, ty, e)?
+            }
+            B::FloatPower => {
+                let v = self.broadcast_operands(vals, ty);
+                let tys: Vec<Ty> = args.iter().map(|a| self.ty_of(a).clone()).collect();
+                let (x, y) = (self.as_dtype(v[0], &tys[0], dt)?, self.as_dtype(v[1], &tys[1], dt)?);
+                self.binary(BinFn::Pow, x, y, ty)?
+            }
             _ => return Err(self.not_lowered(b, e)),
         })
+    }
+
+    /// NumPy's `cbrt(x)` (C's `cbrt`) of a float `x` in `ty`'s dtype, composed: `y = |x| ** (1/3)`,
+    /// one Newton step `y - (y**3 - |x|) / (3 y**2)` (to within an ulp of the correctly rounded
+    /// root; `cbrt(27.0)` is `3.0`), kept `y` where it is 0, inf or NaN, then `x`'s sign
+    /// (`cbrt(-0.0)` is `-0.0`).
+    fn cbrt(&mut self, x: ValueId, ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        let dt = ty.dtype().expect("checked: a float");
+        let bty = retyped(ty, DType::Bool);
+        let ax = self.elementwise(ComputeFn::Unary(UnFn::Abs), vec![x], ty, e)?;
+        let [third, three, zero, inf] =
+            [1.0 / 3.0, 3.0, 0.0, f64::INFINITY].map(|c| self.constant(Scalar::F64(c).cast(dt)));
+        let y = self.array_or_scalar(BinFn::Pow, ax, third, ty)?;
+        let yy = self.array_or_scalar(BinFn::Mul, y, y, ty)?;
+        let yyy = self.array_or_scalar(BinFn::Mul, yy, y, ty)?;
+        let num = self.array_or_scalar(BinFn::Sub, yyy, ax, ty)?;
+        let den = self.array_or_scalar(BinFn::Mul, three, yy, ty)?;
+        let step = self.array_or_scalar(BinFn::Div, num, den, ty)?;
+        let better = self.array_or_scalar(BinFn::Sub, y, step, ty)?;
+        let is_zero = self.binary(BinFn::Eq, y, zero, &bty)?;
+        let is_inf = self.binary(BinFn::Eq, y, inf, &bty)?;
+        let keep = self.binary(BinFn::Or, is_zero, is_inf, &bty)?;
+        let r = self.elementwise(ComputeFn::Where, vec![keep, y, better], ty, e)?;
+        self.elementwise(ComputeFn::Binary(BinFn::Copysign), vec![r, x], ty, e)
+    }
+
+    /// NumPy's `logaddexp(x, y)` (`log(exp(x) + exp(y))`, `npy_logaddexp`) and, with `base2`,
+    /// `logaddexp2` (`log2(2**x + 2**y)`), without overflow: `max(x, y) + log1p(exp(-|x - y|))`
+    /// (base 2: `max + log1p(exp2(-|d|)) / ln 2`); `x + log(2)` (base 2: `x + 1`) where `x == y`,
+    /// which also gives `inf` and `-inf` for two equal infinities; NaN propagates through `max`.
+    /// `x`, `y` of `ty`'s float dtype and shape.
+    fn logaddexp(&mut self, base2: bool, x: ValueId, y: ValueId, ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        let dt = ty.dtype().expect("checked: a float");
+        let bty = retyped(ty, DType::Bool);
+        let d = self.array_or_scalar(BinFn::Sub, x, y, ty)?;
+        let ad = self.elementwise(ComputeFn::Unary(UnFn::Abs), vec![d], ty, e)?;
+        let nd = self.elementwise(ComputeFn::Unary(UnFn::Neg), vec![ad], ty, e)?;
+        let m = self.binary(BinFn::Maximum, x, y, ty)?;
+        let (exp, same) = if base2 { (UnFn::Exp2, 1.0) } else { (UnFn::Exp, std::f64::consts::LN_2) };
+        let t = self.elementwise(ComputeFn::Unary(exp), vec![nd], ty, e)?;
+        let mut l = self.elementwise(ComputeFn::Unary(UnFn::Log1p), vec![t], ty, e)?;
+        if base2 {
+            let log2e = self.constant(Scalar::F64(std::f64::consts::LOG2_E).cast(dt));
+            l = self.array_or_scalar(BinFn::Mul, l, log2e, ty)?;
+        }
+        let r = self.array_or_scalar(BinFn::Add, m, l, ty)?;
+        let same = self.constant(Scalar::F64(same).cast(dt));
+        let xs = self.array_or_scalar(BinFn::Add, x, same, ty)?;
+        let eq = self.binary(BinFn::Eq, x, y, &bty)?;
+        self.elementwise(ComputeFn::Where, vec![eq, xs, r], ty, e)
     }
 
     /// NumPy's `fmod(a, b)` (C's: the sign of the dividend) from NumPy's remainder `%` (the sign of
