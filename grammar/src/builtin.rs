@@ -418,6 +418,7 @@ impl Builtin {
             "amax" => Some(Builtin::Max),
             "amin" => Some(Builtin::Min),
             "absolute" => Some(Builtin::Abs),
+            "matmul" => Some(Builtin::Dot),
             _ => TABLE.iter().find(|r| r.name == name).map(|r| r.builtin),
         }
     }
@@ -515,6 +516,7 @@ impl Builtin {
                 | B::NanMin
                 | B::NanMean
                 | B::Median
+                | B::Norm
         )
     }
 
@@ -849,7 +851,7 @@ pub const DOCS: &[DocRow] = {
         },
         DocRow {
             calls: "`keepdims=true` (Python's `keepdims=True`) of `sum prod min max mean any all count_nonzero var std \
-                argmin argmax nansum nanmax nanmin nanmean median` (also as methods)",
+                argmin argmax nansum nanmax nanmin nanmean median linalg.norm` (also as methods)",
             result: "NumPy's `keepdims`: the reduced axes (`axis=k`, a tuple, or every axis without `axis=`) stay, \
                 of size 1, so `x - x.mean(axis=1, keepdims=true)` broadcasts as in NumPy; `keepdims=false` is the \
                 plain reduction. The reduction, then a view with a new axis at each reduced position (without \

@@ -26,9 +26,11 @@ pub fn bool_op(ids: &Cell<u32>, op: BoolOp, a: Expr, b: Option<Expr>, span: Span
 
 /// A keyword argument's value: a string literal is the word it spells, NumPy's spelling of
 /// arrayc's names (`mode="same"` is `mode=same`, `method="linear"` is `method=linear`), or a
-/// dtype's name (`dtype="float32"` and `dtype="f32"` are `dtype=f32`); it keeps the literal's id. Any other
+/// dtype's name (`dtype="float32"` and `dtype="f32"` are `dtype=f32`); it keeps the literal's id. The
+/// value of `dtype=` may also be Python's type ([`python_type_as_dtype`]: `dtype=int`). Any other
 /// value is itself.
-pub fn keyword_value(e: Expr) -> Expr {
+pub fn keyword_value(keyword: &Ident, e: Expr) -> Expr {
+    let e = if keyword.name == "dtype" { python_type_as_dtype(e) } else { e };
     let ExprKind::Str(text) = &e.kind else { return e };
     let word = text.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
@@ -40,6 +42,20 @@ pub fn keyword_value(e: Expr) -> Expr {
         None => return e,
     };
     Expr { kind, ..e }
+}
+
+/// Python's types where NumPy takes a dtype (`dtype=int`, `x.astype(float)`), as NumPy reads them on
+/// Linux: `int` is `i64`, `float` `f64`, `bool` `bool`; any other expression is itself. (Called as
+/// functions, `int(s)` and `float(s)` stay Python's conversions.)
+pub fn python_type_as_dtype(e: Expr) -> Expr {
+    use arrayc_core::dtype::DType;
+    let d = match &e.kind {
+        ExprKind::Var(v) if v.name == "int" => DType::I64,
+        ExprKind::Var(v) if v.name == "float" => DType::F64,
+        ExprKind::Var(v) if v.name == "bool" => DType::Bool,
+        _ => return e,
+    };
+    Expr { kind: ExprKind::DTypeName(d), ..e }
 }
 
 /// The values of `return e;`: the items of a tuple `e` (`return (a, b);`), else `e` alone. The
@@ -442,9 +458,10 @@ pub fn method_call(
         }
     }
     if name.name == "astype" && args.len() == 1 {
-        // `x.astype("float32")`: the string spells the type, as a keyword value's does.
+        // `x.astype("float32")`, `x.astype(int)`: the string or Python's type spells the dtype, as
+        // `dtype=`'s value does.
         let arg = args.remove(0);
-        args.push(keyword_value(arg));
+        args.push(keyword_value(&Ident { name: "dtype".to_string(), span: arg.span.clone() }, arg));
     }
     if let ("astype", [Expr { kind: ExprKind::DTypeName(d), .. }], true) =
         (name.name.as_str(), args.as_slice(), kwargs.is_empty())

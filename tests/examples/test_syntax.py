@@ -920,3 +920,23 @@ def test_assignment_declares_as_in_python(target, tmp_path):
     bad = "fn main(c: bool) -> f64 {\n    if c {\n        y = 1.0;\n    } else {\n        y = 2.0;\n    }\n    return y;\n}\n"
     proc = check_source(bad, tmp_path)
     assert proc.returncode == 1 and "E0201" in proc.stderr and "assign it before that block too" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_python_types_as_dtypes_matmul_and_norm_keepdims_match_numpy(target, tmp_path):
+    """`dtype=int`, `dtype=float`, `x.astype(int)` (Python's types, as NumPy reads them), `np.matmul`
+    (`dot` of 1-d and 2-d operands), and `linalg.norm(..., keepdims=True)`, against NumPy."""
+    src = """fn main(x: f64[4, 5], v: f64[5]) -> (i64[3, 2], f64[2], i64[4, 5], f64[4, 4], f64[4], f64[4, 5], f64[1, 1]) {
+    return (np.zeros((3, 2), dtype=int), np.ones(2, dtype=float), x.astype(int), np.matmul(x, x.T), np.matmul(x, v),
+            x / np.linalg.norm(x, axis=1, keepdims=True), np.linalg.norm(x, keepdims=True));
+}
+"""
+    rng = np.random.default_rng(3)
+    x, v = rng.standard_normal((4, 5)) * 3, rng.standard_normal(5)
+    proc, res = run_source(src, {"x": x, "v": v}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    want = [np.zeros((3, 2), dtype=int), np.ones(2, dtype=float), x.astype(int), np.matmul(x, x.T), np.matmul(x, v),
+            x / np.linalg.norm(x, axis=1, keepdims=True), np.linalg.norm(x, keepdims=True)]
+    for got, w in zip(res, want):
+        assert got.dtype == w.dtype and got.shape == w.shape, (got.dtype, w.dtype, got.shape, w.shape)
+        np.testing.assert_allclose(got, w, rtol=1e-13)
