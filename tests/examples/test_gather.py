@@ -156,7 +156,7 @@ def test_take_out_of_range_names_the_axis(tmp_path):
     ("let y = x[idx, newaxis];", "E0409", "only integers and slices beside them"),
     ("let y = x[idx, idx, idx];", "E0409", "at most one index per axis"),
     ("let y = x[arange(2), arange(3)];", "E0401", "do not broadcast"),
-    ("let y = x[x[:, 0] > 0.0, 0];", "E0409", "the only index"),
+    ("let y = x[x > 0.0, 0];", "E0409", "the only index"),  # a 2-d mask beside an integer (1-d: a gather)
     ("let y = x[x];", "E0406", "an integer dtype"),
 ])
 def test_checker_errors(body, code, hint, tmp_path):
