@@ -504,7 +504,7 @@ def test_result_shapes_in_the_signature(target, tmp_path):
         ("fn f(x: f64[n, m, k]) -> f64 { return x.trace(); }", "E0503", "`trace` needs a 2-d array"),
         ("fn f(x: f64[n, m]) -> f64[n] { return nansum(x, axis=2); }", "E0405", "axis 2 is out of range"),
         ("fn f(x: f64[n, m]) -> f64 { return nanmax(x, axis=(0, 0)); }", "E0503", "duplicate value 0"),
-        ("fn f(x: f64[n, m]) -> f64 { return np.linalg.norm(x, keepdims=true); }", "E0502", "no keyword argument `keepdims`"),
+        ("fn f(x: f64[n, m]) -> f64 { return np.trace(x, keepdims=true); }", "E0502", "no keyword argument `keepdims`"),
         ("fn f(x: f64[n, m]) -> f64[m] { return linalg.norm(x, axis=-3); }", "E0405", "axis -3 is out of range"),
         ("fn f(x: f64[n, n]) -> f64[n, n] { return np.linalg.eig(x); }", "E0202", "linalg.eig"),
         ("fn f(x: f64[n]) -> f64 { return linalg.norm(x, ord=3); }", "E0503", "must be `1`, `2`, `inf` or `-inf`"),
