@@ -100,7 +100,7 @@ fn det_as_numpy<T: faer::traits::ComplexField + LogExp + PartialEq>(a: faer::Mat
     let lu = a.partial_piv_lu();
     let u = lu.U();
     let n = a.nrows();
-    if (0..n).any(|i| u[(i, i)] == T::zero_impl()) {
+    if has_zero_pivot(u) {
         return T::zero_impl();
     }
     // The parity of the row permutation: `n` less its number of cycles.
@@ -126,6 +126,12 @@ fn det_as_numpy<T: faer::traits::ComplexField + LogExp + PartialEq>(a: faer::Mat
     T::from_sign(if negative { -1 } else { 1 }) * logdet.exp()
 }
 
+/// Whether the `U` factor of an LU factorisation has a pivot exactly zero (LAPACK's `getrf`
+/// `info > 0`): NumPy's singular matrix.
+fn has_zero_pivot<T: faer::traits::ComplexField + PartialEq>(u: faer::MatRef<'_, T>) -> bool {
+    (0..u.nrows()).any(|i| u[(i, i)] == T::zero_impl())
+}
+
 /// [`linalg`] on views it has checked, with elements of type `T`.
 fn apply<T: faer::traits::ComplexField + Copy + PartialEq + LogExp>(
     func: LinAlgFn,
@@ -145,8 +151,7 @@ fn apply<T: faer::traits::ComplexField + Copy + PartialEq + LogExp>(
         }
         LinAlgFn::Solve => {
             let lu = am.partial_piv_lu();
-            let u = lu.U();
-            if (0..n).any(|i| u[(i, i)] == T::zero_impl()) {
+            if has_zero_pivot(lu.U()) {
                 return Err(SINGULAR.to_string().into());
             }
             let b = b.expect("checked: solve has b");
