@@ -184,6 +184,7 @@ fn expr_walk_mut(e: &mut Expr, visit: &mut impl FnMut(&mut Expr)) {
         | ExprKind::Float(_)
         | ExprKind::Bool(_)
         | ExprKind::Str(_)
+        | ExprKind::NoneLit
         | ExprKind::Var(_)
         | ExprKind::DTypeName(_) => {}
         ExprKind::Binary(_, a, b) => {
@@ -387,6 +388,11 @@ pub enum ExprKind {
     /// A string literal, `"same"`: only a keyword argument's value, where
     /// [`crate::syntax::keyword_value`] makes it the name or type name it spells; anywhere else E0317.
     Str(String),
+    /// Python's `None` (also `newaxis`, `np.newaxis`): in a subscript a new axis
+    /// ([`crate::syntax::index_at`]); as an argument where NumPy's default is `None` (`axis=None`,
+    /// `dtype=None`, `out=None`, `clip(x, None, hi)`), the argument left out
+    /// ([`crate::syntax::positional_axis`]); anywhere else E0319.
+    NoneLit,
     Var(Ident),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     Unary(UnOp, Box<Expr>),

@@ -120,7 +120,12 @@ impl Scopes {
                     e.kind = ExprKind::Float(v);
                 }
             }
-            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::DTypeName(_) => {}
+            ExprKind::Int(_)
+            | ExprKind::Float(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Str(_)
+            | ExprKind::NoneLit
+            | ExprKind::DTypeName(_) => {}
             ExprKind::Binary(_, a, b) => {
                 self.expr(a);
                 self.expr(b);

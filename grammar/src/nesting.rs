@@ -64,6 +64,7 @@ pub fn check_nesting(program: &Program) -> Option<Diagnostic> {
                 ExprKind::Int(_)
                 | ExprKind::Float(_)
                 | ExprKind::Str(_)
+                | ExprKind::NoneLit
                 | ExprKind::Bool(_)
                 | ExprKind::Var(_)
                 | ExprKind::DTypeName(_) => {}
@@ -168,6 +169,7 @@ pub fn dismantle(program: Program) {
                 ExprKind::Int(_)
                 | ExprKind::Float(_)
                 | ExprKind::Str(_)
+                | ExprKind::NoneLit
                 | ExprKind::Bool(_)
                 | ExprKind::Var(_)
                 | ExprKind::DTypeName(_) => {}

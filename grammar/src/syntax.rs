@@ -24,6 +24,30 @@ pub fn bool_op(ids: &Cell<u32>, op: BoolOp, a: Expr, b: Option<Expr>, span: Span
     mk(ids, ExprKind::BoolOp(op, Box::new(parts)), span)
 }
 
+/// Python's chained comparison `a op1 b op2 c ...`: `a op1 b and b op2 c and ...`, each middle
+/// operand written twice (the second copy under fresh ids; arrayc's expressions have no effects, so
+/// computing it twice gives Python's value). Of arrays it is NumPy's error, as `and` of arrays is
+/// (E0318's rule for `and`).
+pub fn chained_comparison(ids: &Cell<u32>, a: Expr, op: BinOp, b: Expr, rest: Vec<(BinOp, Expr)>, span: Span) -> Expr {
+    let pair = |ids: &Cell<u32>, l: Expr, op: BinOp, r: Expr| {
+        let s = l.span.start..r.span.end;
+        mk(ids, ExprKind::Binary(op, Box::new(l), Box::new(r)), s)
+    };
+    let mut left = b;
+    let mut out = pair(ids, a, op, fresh_copy(ids, &left));
+    let last = rest.len() - 1;
+    for (k, (op, right)) in rest.into_iter().enumerate() {
+        let next_left = (k < last).then(|| fresh_copy(ids, &right));
+        let cmp = pair(ids, left, op, right);
+        out = bool_op(ids, BoolOp::And, out, Some(cmp), span.clone());
+        match next_left {
+            Some(l) => left = l,
+            None => break,
+        }
+    }
+    out
+}
+
 /// A keyword argument's value: a string literal is the word it spells, NumPy's spelling of
 /// arrayc's names (`mode="same"` is `mode=same`, `method="linear"` is `method=linear`), or a
 /// dtype's name (`dtype="float32"` and `dtype="f32"` are `dtype=f32`); it keeps the literal's id. The
@@ -85,6 +109,84 @@ pub fn split_args(all: Vec<(Option<Ident>, Expr)>) -> (Vec<Expr>, Vec<(Ident, Ex
         }
     }
     (args, kwargs)
+}
+
+/// An index written as an expression: `None` (and `newaxis`, [`ExprKind::NoneLit`]) is a new axis,
+/// NumPy's `x[:, None]`; any other expression is itself.
+pub fn index_at(e: Expr) -> Index {
+    match e.kind {
+        ExprKind::NoneLit => Index::NewAxis(e.span),
+        _ => Index::At(e),
+    }
+}
+
+/// The builtins whose `axis` is not `None` by default, so that `axis=None` is not the argument
+/// left out: NumPy's `sort`/`argsort` flatten first (arrayc: `sort(ravel(x))`, [`none_arguments`]);
+/// for the others `None` is NumPy's error, and arrayc's E0319.
+const AXIS_NOT_NONE_BY_DEFAULT: [&str; 11] = [
+    "sort",
+    "argsort",
+    "concatenate",
+    "stack",
+    "diff",
+    "cross",
+    "trapezoid",
+    "expand_dims",
+    "take_along_axis",
+    "split",
+    "array_split",
+];
+
+/// Python's `None` as an argument of builtin `name` ([`ExprKind::NoneLit`]), where it is NumPy's
+/// default: a keyword `k=None` (`axis=None`, `dtype=None`, `out=None`, `ord=None`, `weights=None`)
+/// is the keyword left out, except `axis` of the [`AXIS_NOT_NONE_BY_DEFAULT`] builtins: of `sort`
+/// and `argsort` it sorts the flattened array (`sort(ravel(x))`, under the `None`'s id: ids stay
+/// dense), of the others it stays, for the checker's E0319. `clip(x, None, hi)` is
+/// `minimum(x, hi)`, `clip(x, lo, None)` `maximum(x, lo)` and `clip(x, None, None)` `copy(x)`, as
+/// NumPy 2 computes them (same promotion and broadcasting). Any other `None` stays, for E0319.
+/// Returns whether an `axis=None` was left out (a ufunc's `reduce` then reduces every axis).
+fn none_arguments(func: &mut Ident, name: &str, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ident, Expr)>) -> bool {
+    let is_none = |e: &Expr| matches!(e.kind, ExprKind::NoneLit);
+    let mut axis_none = false;
+    let mut k = 0;
+    while k < kwargs.len() {
+        let (key, value) = &kwargs[k];
+        let keeps_axis = key.name == "axis" && AXIS_NOT_NONE_BY_DEFAULT.contains(&name);
+        if !is_none(value) || keeps_axis && !matches!(name, "sort" | "argsort") {
+            k += 1;
+            continue;
+        }
+        let (key, none) = kwargs.remove(k);
+        axis_none |= key.name == "axis";
+        if keeps_axis && !args.is_empty() {
+            let x = args.remove(0);
+            let ravel = ExprKind::Call {
+                func: Ident { name: qualified("ravel"), span: none.span.clone() },
+                args: vec![x],
+                kwargs: vec![],
+            };
+            args.insert(0, Expr { id: none.id, kind: ravel, span: none.span });
+        }
+    }
+    if name == "clip" && args.len() == 3 && kwargs.is_empty() && (is_none(&args[1]) || is_none(&args[2])) {
+        let (lo, hi) = (is_none(&args[1]), is_none(&args[2]));
+        let keep = match (lo, hi) {
+            (true, true) => {
+                args.truncate(1);
+                "copy"
+            }
+            (true, false) => {
+                args.remove(1);
+                "minimum"
+            }
+            _ => {
+                args.truncate(2);
+                "maximum"
+            }
+        };
+        func.name = qualified(keep);
+    }
+    axis_none
 }
 
 /// The array `x` of `x.shape`, NumPy's tuple of sizes (the call `.shape` of [`attribute`]): arrayc
@@ -197,14 +299,23 @@ fn sequence_of_arrays(name: &str, args: &mut [Expr]) {
 /// more than it takes otherwise (`sum(x, -1)`, `x.sum(0)`, `concatenate((a, b), 1)`,
 /// `take(x, idx, 0)`) passes that last argument as `axis=` (`func` is the builtin's name, or a
 /// method's `.name`). Any other call is left as it is, for the checker's arity error.
-pub fn positional_axis(func: &Ident, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ident, Expr)>) {
+pub fn positional_axis(func: &mut Ident, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ident, Expr)>) -> bool {
     let name = func.name.strip_prefix('.').or_else(|| func.name.strip_prefix(QUALIFIED)).unwrap_or(&func.name);
-    keyword_positional(name, args, kwargs);
-    sequence_of_arrays(name, args);
+    let name = name.to_string();
+    keyword_positional(&name, args, kwargs);
+    sequence_of_arrays(&name, args);
+    move_positional_axis(&name, args, kwargs);
+    none_arguments(func, &name, args, kwargs)
+}
+
+/// The move of [`positional_axis`]: a last positional argument one more than builtin `name` takes
+/// otherwise, an axis literal (or `None`), becomes `axis=`.
+fn move_positional_axis(name: &str, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ident, Expr)>) {
     let Some(row) = crate::builtin::Builtin::from_name(name).map(|b| b.row()) else { return };
     let takes_axis = row.keywords.contains(&"axis") && !kwargs.iter().any(|(k, _)| k.name == "axis");
-    // arrayc's axes are integer literals; anything else stays an argument, for the arity error.
-    let literal = args.last().is_some_and(literal_axis);
+    // arrayc's axes are integer literals (or `None`); anything else stays an argument, for the
+    // arity error.
+    let literal = args.last().is_some_and(|a| literal_axis(a) || matches!(a.kind, ExprKind::NoneLit));
     if takes_axis && literal && row.arity.1 != usize::MAX && args.len() == row.arity.1 + 1 {
         let axis = args.pop().unwrap_or_else(|| unreachable!("one argument more than the most"));
         kwargs.push((Ident { name: "axis".to_string(), span: axis.span.clone() }, axis));
@@ -375,10 +486,11 @@ fn ufunc_method(
     let Some(&(_, _, builtin)) = UFUNC_METHODS.iter().find(|(u, m, _)| *u == ufunc.name && *m == method.name) else {
         return Err(LexError::UfuncMethod { ufunc: ufunc.name.clone(), method: method.name.clone(), span });
     };
-    let func = Ident { name: qualified(builtin), span: ufunc.span.start..method.span.end };
+    let mut func = Ident { name: qualified(builtin), span: ufunc.span.start..method.span.end };
     if method.name != "at" {
-        positional_axis(&func, &mut args, &mut kwargs);
-        if !kwargs.iter().any(|(k, _)| k.name == "axis") {
+        // NumPy's ufunc methods reduce axis 0 by default; `axis=None` reduces every axis.
+        let axis_none = positional_axis(&mut func, &mut args, &mut kwargs);
+        if !axis_none && !kwargs.iter().any(|(k, _)| k.name == "axis") {
             let zero = mk(ids, ExprKind::Int(0), method.span.clone());
             kwargs.push((Ident { name: "axis".to_string(), span: method.span.clone() }, zero));
         }
@@ -435,8 +547,8 @@ pub fn method_call(
         // of `np` (ids stay dense).
         // `np.float64(x)`, NumPy's scalar types as functions: the cast `f64(x)`.
         let cast = arrayc_core::dtype::DType::from_numpy_name(&name.name).map(|d| d.name());
-        let func = Ident { name: qualified(cast.unwrap_or(&name.name)), span: name.span };
-        positional_axis(&func, &mut args, &mut kwargs);
+        let mut func = Ident { name: qualified(cast.unwrap_or(&name.name)), span: name.span };
+        positional_axis(&mut func, &mut args, &mut kwargs);
         let kind = match operator_ufunc(&name.name, &mut args, &kwargs) {
             Some(kind) => kind,
             None => ExprKind::Call { func, args, kwargs },
@@ -448,7 +560,9 @@ pub fn method_call(
             // `np.linalg.norm(x)` (`np.linalg` is the name `linalg`) or `linalg.norm(x)`: the
             // builtin `linalg.norm`, under the id of `linalg` (ids stay dense). No positional
             // axis: NumPy's second argument of `norm` is `ord`.
-            let func = Ident { name: format!("{LINALG}.{}", name.name), span: m.span.start..name.span.end };
+            let mut func = Ident { name: format!("{LINALG}.{}", name.name), span: m.span.start..name.span.end };
+            let linalg_name = func.name.clone();
+            none_arguments(&mut func, &linalg_name, &mut args, &mut kwargs);
             return Ok(Expr { id: base.id, kind: ExprKind::Call { func, args, kwargs }, span });
         }
     }
@@ -471,8 +585,8 @@ pub fn method_call(
         return Ok(Expr { id, kind: ExprKind::Call { func, args: vec![base], kwargs }, span });
     }
     args.insert(0, base);
-    let func = Ident { name: format!(".{}", name.name), span: name.span };
-    positional_axis(&func, &mut args, &mut kwargs);
+    let mut func = Ident { name: format!(".{}", name.name), span: name.span };
+    positional_axis(&mut func, &mut args, &mut kwargs);
     Ok(mk(ids, ExprKind::Call { func, args, kwargs }, span))
 }
 

@@ -416,7 +416,12 @@ impl Indexer<'_> {
     fn expr(&mut self, e: &Expr) {
         self.exprs.push((e.span.clone(), e.id.0));
         match &e.kind {
-            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Str(_) | ExprKind::DTypeName(_) => {}
+            ExprKind::Int(_)
+            | ExprKind::Float(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Str(_)
+            | ExprKind::NoneLit
+            | ExprKind::DTypeName(_) => {}
             ExprKind::Var(id) => self.use_name(id, Some(e.id.0)),
             ExprKind::Binary(_, a, b) => {
                 self.expr(a);

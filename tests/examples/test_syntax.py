@@ -940,3 +940,60 @@ def test_python_types_as_dtypes_matmul_and_norm_keepdims_match_numpy(target, tmp
     for got, w in zip(res, want):
         assert got.dtype == w.dtype and got.shape == w.shape, (got.dtype, w.dtype, got.shape, w.shape)
         np.testing.assert_allclose(got, w, rtol=1e-13)
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_none_arguments_and_shape_tuples_match_numpy(target, tmp_path):
+    """Python's `None` where NumPy's default is `None` (`axis=None` given by keyword or position,
+    `dtype=None`, `out=None`, `ord=None`), `axis=None` of `sort` and `argsort` (the flattened
+    array) and of a ufunc's `reduce` (every axis, where the default is axis 0), `clip` with `None`
+    for a bound, and `x.shape` as the sizes of a new array; anywhere else `None` is E0319."""
+    src = """fn main(x: f64[3, 4], i: i64[5]) -> (f64, f64, f64[12], i64[12], f64, f64[4], f64[5], f64[3, 4], i64[5], i64, f64, f32[3, 4], f64[3, 4], f64[4], f64[3]) {
+    return (np.sum(x, None), x.sum(axis=None, out=None), np.sort(x, axis=None), np.argsort(x, axis=None),
+            np.add.reduce(x, axis=None), np.add.reduce(x), np.clip(i, None, 2.5), np.clip(x, 0.5, None),
+            np.clip(i, None, None), np.argmax(x, None), np.linalg.norm(x[0], ord=None, axis=None),
+            np.ones(x.shape, dtype=np.float32), np.full(x.shape, 2.0) + x, np.zeros(x[0].shape, dtype=None),
+            np.mean(x, axis=1, dtype=None));
+}
+"""
+    x = np.array([[0.3, -1.5, 2.0, 0.1], [4.0, 0.6, -0.2, 1.1], [2.5, 0.7, 3.3, -0.9]])
+    i = np.arange(5) - 1
+    proc, res = run_source(src, {"x": x, "i": i}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    want = [np.sum(x, None), x.sum(axis=None, out=None), np.sort(x, axis=None), np.argsort(x, axis=None),
+            np.add.reduce(x, axis=None), np.add.reduce(x), np.clip(i, None, 2.5), np.clip(x, 0.5, None),
+            np.clip(i, None, None), np.argmax(x, None), np.linalg.norm(x[0], ord=None, axis=None),
+            np.ones(x.shape, dtype=np.float32), np.full(x.shape, 2.0) + x, np.zeros(x[0].shape, dtype=None),
+            np.mean(x, axis=1, dtype=None)]
+    for got, w in zip(res, want):
+        assert got.dtype == w.dtype and got.shape == np.shape(w), (got.dtype, w.dtype, got.shape, np.shape(w))
+        np.testing.assert_allclose(got, w, rtol=1e-14)
+    for body in ["let y = None; return x;", "return np.diff(x, axis=None);", "return x + None;",
+                 "return np.concatenate((x, x), axis=None);"]:
+        bad = check_source(f"fn main(x: f64[3]) -> f64[3] {{\n    {body}\n}}\n", tmp_path)
+        assert bad.returncode == 1 and "E0319" in bad.stderr and "`None` is not a value" in bad.stderr, bad.stderr
+        assert "E0503" not in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_chained_comparisons_match_python(target, tmp_path):
+    """Python's chained comparison `a < b < c` is `a < b and b < c` (of scalars; of arrays it is
+    NumPy's error, E0302 as `and`)."""
+    src = """fn main(v: f64[4], k: i64) -> (bool, bool, bool, bool, bool, i64) {
+    let n = 0;
+    for j in range(4) {
+        if 0.0 <= v[j] < 1.0 {
+            n += 1;
+        }
+    }
+    return (0 < v[0] < 1, v[0] < v[1] <= v[2] != v[3], 0 <= k < 8, -1.0 < v[1] > 0.5, v[3] < v[2] < v[1], n);
+}
+"""
+    for v, k in [(np.array([0.5, 0.7, 0.7, 0.1]), 3), (np.array([1.5, -0.7, 0.2, 0.1]), 8), (np.array([0.5, 0.7, 0.9, 0.9]), -1)]:
+        proc, res = run_source(src, {"v": v, "k": np.int64(k)}, tmp_path, flags=("--target", target))
+        assert proc.returncode == 0, proc.stderr
+        want = [0 < v[0] < 1, v[0] < v[1] <= v[2] != v[3], 0 <= k < 8, -1.0 < v[1] > 0.5, v[3] < v[2] < v[1],
+                sum(1 for j in range(4) if 0.0 <= v[j] < 1.0)]
+        assert [r.item() for r in res] == [bool(w) if isinstance(w, (bool, np.bool_)) else w for w in want], (res, want)
+    bad = check_source("fn main(v: f64[8]) -> bool[8] {\n    return 0 < v < 1;\n}\n", tmp_path)
+    assert bad.returncode == 1 and "E0302" in bad.stderr and "ambiguous" in bad.stderr, bad.stderr

@@ -220,6 +220,17 @@ impl Checker {
                 );
                 Ty::Error
             }
+            ExprKind::NoneLit => {
+                self.err(
+                    Diagnostic::error("E0319", "`None` is not a value in arrayc", e.span.clone(), "`None` here")
+                        .with_help(
+                            "arrayc takes `None` where it is NumPy's default argument (`axis=None`, `dtype=None`, \
+                             `out=None`, `clip(x, None, hi)`) and as a new axis in a subscript (`x[:, None]`); \
+                             leave the argument out, or give its value",
+                        ),
+                );
+                Ty::Error
+            }
             ExprKind::Var(i) => self.var(i),
             ExprKind::DTypeName(d) => {
                 self.err(
@@ -747,7 +758,9 @@ fn method_error(m: &str, span: &Span) -> Diagnostic {
     let (msg, help, label) = match m {
         "shape" => (
             "`x.shape` is a tuple, which arrayc has not".to_string(),
-            "write `x.shape[k]` (`k` an integer literal), `let (n, m) = x.shape;`, `x.ndim` or `x.size`".to_string(),
+            "write `x.shape[k]` (`k` an integer literal), `let (n, m) = x.shape;`, `zeros(x.shape)`, `x.ndim` \
+             or `x.size`"
+                .to_string(),
             "a tuple",
         ),
         "astype" => (

@@ -103,6 +103,8 @@ impl Checker {
                                 _ => c.decimals = Some(a),
                             }
                         }
+                        // E0319, given by `expr`.
+                        None if matches!(v.kind, ExprKind::NoneLit) => c.bad = true,
                         None => {
                             self.error(
                                 "E0503",

@@ -341,6 +341,21 @@ impl Checker {
 
     /// Checks dimension arguments (`i64` scalars) and returns their sizes.
     pub(super) fn dims(&mut self, args: &[Expr]) -> Option<Vec<Size>> {
+        if let [shape @ Expr { id, .. }] = args {
+            if let Some(x) = crate::syntax::shape_base(shape) {
+                // NumPy's `zeros(x.shape)`: `x`'s sizes (the lowering takes its dimensions).
+                self.set_ty(*id, Ty::Unit);
+                return match self.value(x) {
+                    Ty::Array(_, sizes) => Some(sizes),
+                    Ty::Error => None,
+                    t => {
+                        let what = format!("`x.shape` needs an array `x`, found {t}");
+                        self.error("E0503", what, x.span.clone(), "not an array");
+                        None
+                    }
+                };
+            }
+        }
         if let [Expr { kind: ExprKind::Tuple(items), id, .. }] = args {
             // NumPy's `zeros((2, 3))`: the sizes as one tuple (the lowering takes its items).
             self.set_ty(*id, Ty::Unit);

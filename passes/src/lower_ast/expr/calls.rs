@@ -78,6 +78,14 @@ impl Lowerer<'_> {
         }
         let mut vals = vec![];
         for a in args {
+            if let Some(x) = arrayc_grammar::syntax::shape_base(a) {
+                // NumPy's sizes as another array's, `zeros(x.shape)` (the checker's `dims`).
+                let x = self.expr(x)?;
+                for d in 0..self.rank(x) {
+                    vals.push(self.dim(x, d));
+                }
+                continue;
+            }
             match &a.kind {
                 // NumPy's sizes as one tuple, `zeros((2, 3))` (the checker's `dims`): its items.
                 ExprKind::Tuple(items) => {

@@ -96,6 +96,7 @@ impl Lowerer<'_> {
             ExprKind::Bool(b) => self.constant(Scalar::Bool(*b)),
             ExprKind::Var(id) => self.var(id)?,
             ExprKind::DTypeName(_) => return Err(self.error("E0908", &e.span, "a type name is not a value here", "")),
+            ExprKind::NoneLit => return Err(self.error("E0908", &e.span, "`None` is not a value here", "")),
             ExprKind::Tuple(_) => return Err(self.error("E0908", &e.span, "a tuple is not a value here", "")),
             ExprKind::Str(_) => return Err(self.error("E0908", &e.span, "a string is not a value here", "")),
             ExprKind::List(_) => self.list_literal(e, &ty)?,
