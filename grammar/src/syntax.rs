@@ -804,18 +804,22 @@ pub fn is_synthesized(name: &str) -> bool {
 /// before anything resolves names ([`crate::constants`] included), so every later phase sees a
 /// `let`.
 pub fn python_assignments(program: &mut Program) {
+    let ids = Cell::new(program.num_exprs);
     for f in &mut program.functions {
         let params = f.params.iter().map(|p| p.name.name.clone()).collect();
-        declare_first_assignments(&mut f.body, &mut vec![params]);
+        declare_first_assignments(&ids, &mut f.body, &mut vec![params]);
     }
+    program.num_exprs = ids.get();
 }
 
 /// [`python_assignments`] in `b`, the names in scope around it in `scopes` (innermost last).
-fn declare_first_assignments(b: &mut Block, scopes: &mut Vec<std::collections::HashSet<String>>) {
+fn declare_first_assignments(ids: &Cell<u32>, b: &mut Block, scopes: &mut Vec<std::collections::HashSet<String>>) {
     scopes.push(Default::default());
-    for s in &mut b.stmts {
+    let mut k = 0;
+    while k < b.stmts.len() {
         let declared =
             |scopes: &Vec<std::collections::HashSet<String>>, n: &str| scopes.iter().any(|sc| sc.contains(n));
+        let s = &mut b.stmts[k];
         match s {
             Stmt::Let { names, .. } => {
                 scopes.last_mut().expect("pushed above").extend(names.iter().map(|n| n.name.clone()))
@@ -827,14 +831,25 @@ fn declare_first_assignments(b: &mut Block, scopes: &mut Vec<std::collections::H
             }
             Stmt::For { var, body, .. } => {
                 scopes.push([var.name.clone()].into());
-                declare_first_assignments(body, scopes);
+                declare_first_assignments(ids, body, scopes);
                 scopes.pop();
             }
-            Stmt::While { body, .. } => declare_first_assignments(body, scopes),
+            Stmt::While { body, .. } => declare_first_assignments(ids, body, scopes),
             Stmt::If { then_block, else_block, .. } => {
-                declare_first_assignments(then_block, scopes);
+                declare_first_assignments(ids, then_block, scopes);
                 if let Some(e) = else_block {
-                    declare_first_assignments(e, scopes);
+                    declare_first_assignments(ids, e, scopes);
+                }
+                if let Some(lets) = branch_declarations(ids, s, scopes) {
+                    let names = lets.iter().filter_map(|l| match l {
+                        Stmt::Let { names, .. } if !is_branch_flag(l) => Some(names[0].name.clone()),
+                        _ => None,
+                    });
+                    scopes.last_mut().expect("pushed above").extend(names);
+                    let n = lets.len();
+                    b.stmts.splice(k..=k, lets);
+                    k += n;
+                    continue;
                 }
             }
             Stmt::Assign { .. }
@@ -847,8 +862,84 @@ fn declare_first_assignments(b: &mut Block, scopes: &mut Vec<std::collections::H
             | Stmt::Continue { .. }
             | Stmt::Expr(_) => {}
         }
+        k += 1;
     }
     scopes.pop();
+}
+
+/// The prefix of the name of an `if`'s condition in [`branch_declarations`] (`if.K`).
+const BRANCH_FLAG: &str = "if.";
+
+/// Whether `s` is the `let` of an `if`'s condition made by [`branch_declarations`].
+fn is_branch_flag(s: &Stmt) -> bool {
+    matches!(s, Stmt::Let { names, .. } if names.len() == 1 && names[0].name.starts_with(BRANCH_FLAG))
+}
+
+/// Python's names first assigned in both branches of an `if`/`else`, used after it:
+/// `if c { y = a; z = b; } else { y = p; z = q; }`, where every statement of each branch is the
+/// declaration of one new name ([`declare_first_assignments`] made them `let`s) and both branches
+/// declare the same names in the same order (an `elif` chain is one such `if` in the `else` block,
+/// already rewritten). It becomes `let if.K = c; let y = a if if.K else p; let z = b if if.K else
+/// q;` (`if.K`, `K` the statement's offset, a name no program can write): the condition is
+/// evaluated once, each value only in its branch, and a later value may read an earlier name, whose
+/// value is its branch's. Of branches of different types the conditional expression gives E0316.
+/// Any other `if` stays, and a name it declares is local to its branch (E0201 after it); so does an
+/// `if` whose branches declare a name of the scopes around it (`scopes`: arrayc's `let` in a block
+/// shadows it there).
+fn branch_declarations(
+    ids: &Cell<u32>,
+    s: &mut Stmt,
+    scopes: &[std::collections::HashSet<String>],
+) -> Option<Vec<Stmt>> {
+    let Stmt::If { cond, then_block, else_block: Some(else_block), span } = s else { return None };
+    let single_lets = |b: &Block| -> Option<Vec<String>> {
+        b.stmts
+            .iter()
+            .filter(|s| !is_branch_flag(s))
+            .map(|s| match s {
+                Stmt::Let { names, .. } if names.len() == 1 => Some(names[0].name.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let names = single_lets(then_block)?;
+    let shadows = names.iter().any(|n| scopes.iter().any(|sc| sc.contains(n)));
+    if names.is_empty() || shadows || single_lets(else_block)? != names {
+        return None;
+    }
+    let flag = Ident { name: format!("{BRANCH_FLAG}{}", span.start), span: cond.span.clone() };
+    let cond = std::mem::replace(cond, Expr { kind: ExprKind::Bool(false), span: 0..0, id: ExprId(0) });
+    let mut out = vec![Stmt::Let { names: vec![flag.clone()], value: cond, span: span.clone() }];
+    // A branch that was itself such an `if` (an `elif`) starts with its flag: its condition is
+    // written into each value instead, so that it is evaluated only where Python evaluates it.
+    let values = |b: &mut Block| -> Vec<(Ident, Expr, Span)> {
+        let mut flags: Vec<(String, Expr)> = vec![];
+        let mut out = vec![];
+        for s in std::mem::take(&mut b.stmts) {
+            let Stmt::Let { mut names, mut value, span } = s else { continue };
+            let name = names.remove(0);
+            if name.name.starts_with(BRANCH_FLAG) {
+                flags.push((name.name, value));
+                continue;
+            }
+            value.for_each_mut(&mut |x| {
+                if let ExprKind::Var(v) = &x.kind {
+                    if let Some((_, c)) = flags.iter().find(|(f, _)| *f == v.name) {
+                        *x = fresh_copy(ids, c);
+                    }
+                }
+            });
+            out.push((name, value, span));
+        }
+        out
+    };
+    for ((name, a, at), (_, b, _)) in values(then_block).into_iter().zip(values(else_block)) {
+        let c = mk(ids, ExprKind::Var(flag.clone()), flag.span.clone());
+        let value_span = a.span.start.min(b.span.start)..a.span.end.max(b.span.end);
+        let value = mk(ids, ExprKind::IfElse(Box::new([c, a, b])), value_span);
+        out.push(Stmt::Let { names: vec![name], value, span: at });
+    }
+    Some(out)
 }
 
 /// A target of a tuple assignment: a variable, with the subscript and its span when it is `x[...]`.

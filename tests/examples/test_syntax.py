@@ -997,3 +997,55 @@ def test_chained_comparisons_match_python(target, tmp_path):
         assert [r.item() for r in res] == [bool(w) if isinstance(w, (bool, np.bool_)) else w for w in want], (res, want)
     bad = check_source("fn main(v: f64[8]) -> bool[8] {\n    return 0 < v < 1;\n}\n", tmp_path)
     assert bad.returncode == 1 and "E0302" in bad.stderr and "ambiguous" in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_names_assigned_in_every_branch_match_python(target, tmp_path):
+    """Python's function scope for names first assigned in every branch of an `if`/`elif`/`else`
+    whose branches only assign them: declared after the `if`, each branch's value (a later value
+    reads an earlier name's value of its branch); an arrayc `let` in a block still shadows only
+    there; a name assigned in one branch only is still E0201."""
+    src = """fn main(v: f64[8], k: i64) -> (f64[8], f64, i64, f64) {
+    if k > 2 {
+        y = v * 2.0;
+        s = sum(y);
+    } elif k == 2 {
+        y = v[::-1] * 1.0;
+        s = 1.5;
+    } else {
+        y = v + 1.0;
+        s = y[0];
+    }
+    let t = 0;
+    if k > 0 {
+        let t = 5;
+    } else {
+        let t = 6;
+    }
+    if v[0] > 0.0 {
+        m = 3;
+    } else {
+        m = 4;
+    }
+    return (y, s, t + m, s * 2.0);
+}
+"""
+    v = np.array([0.5, 0.7, 0.7, 0.1, 2.0, 3.0, 4.0, 5.0])
+    for k in (1, 2, 3):
+        proc, res = run_source(src, {"v": v, "k": np.int64(k)}, tmp_path, flags=("--target", target))
+        assert proc.returncode == 0, proc.stderr
+        if k > 2:
+            y = v * 2.0
+            s = np.sum(y)
+        elif k == 2:
+            y = v[::-1] * 1.0
+            s = 1.5
+        else:
+            y = v + 1.0
+            s = y[0]
+        np.testing.assert_array_equal(res[0], y)
+        assert res[1] == s and res[2] == 0 + 3 and res[3] == s * 2.0, (res, s)
+    bad = check_source("fn main(v: f64[8]) -> f64 {\n    if v[0] > 0.0 {\n        y = 1.0;\n    }\n    return y;\n}\n", tmp_path)
+    assert bad.returncode == 1 and "E0201" in bad.stderr and "assigned inside a block" in bad.stderr, bad.stderr
+    bad = check_source("fn main(v: f64[8]) -> f64 {\n    if v[0] > 0.0 {\n        y = 1.0;\n    } else {\n        y = v;\n    }\n    return y;\n}\n", tmp_path)
+    assert bad.returncode == 1 and "E0316" in bad.stderr, bad.stderr
