@@ -212,7 +212,7 @@ def test_run_time_errors_name_the_line(src, args, message, tmp_path):
     ("fn main() -> f64[?] { return compress(zeros(3), zeros(3)); }", "E0409"),
     ("fn main() -> i64[?] { return bincount(zeros(3)); }", "E0406"),
     ("fn main() -> f64[?] { return bincount(arange(3), arange(3) > 1); }", "E0406"),
-    ("fn main() -> f64[3] { let x = zeros(3); x[arange(2)] += 1.0; return x; }", "E0410"),
+    ("fn main() -> i64[3] { let x = zeros(3, dtype=i64); x[arange(2)] += 1.5; return x; }", "E0304"),
     ("fn main() -> i64[3] { let x = arange(3); x[x > 0] *= 1.5; return x; }", "E0304"),
     ("fn main() -> f64[? + 1] { return zeros(3); }", "E0101"),
 ])

@@ -473,29 +473,9 @@ impl Checker {
     }
 
     fn aug_assign(&mut self, target: &Ident, index: &[Index], op: BinOp, value: &Expr, span: &Span) {
+        // Through index arrays (`x[idx] += v`) `view` is the gathered elements' type: NumPy's
+        // `x[idx] = x[idx] + v` (the lowering's `aug_assign_indexed`).
         let view = self.target_view(target, index, value.id, span);
-        // A mask beside other entries (`x[:, mask]`) is the index array of its positions.
-        let index_array = |ix: &&Index| match ix {
-            Index::At(e) => self
-                .types
-                .get(e.id.0 as usize)
-                .is_some_and(|t| matches!(t, Ty::Array(d, _) if d.is_int() || (*d == DType::Bool && index.len() > 1))),
-            _ => false,
-        };
-        if let Some(Index::At(e)) = index.iter().find(index_array) {
-            self.err(
-                Diagnostic::error(
-                    "E0410",
-                    format!("`{}=` through an index array is not supported", super::expr::op_str(op)),
-                    e.span.clone(),
-                    "an index array",
-                )
-                .with_note("NumPy's `x[idx] += v` adds once per distinct index (repeated indices: the last wins)")
-                .with_help("write `x[idx] = x[idx] + v` for that, or `add_at(x, idx, v)` to add every value"),
-            );
-            self.value(value);
-            return;
-        }
         let vt = self.value(value);
         let Some(view) = view else { return };
         if vt == Ty::Error || view == Ty::Error {

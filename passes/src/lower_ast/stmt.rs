@@ -80,6 +80,9 @@ impl Lowerer<'_> {
                             return Ok(());
                         }
                     }
+                    if index.iter().any(|ix| self.is_index_array(ix)) {
+                        return self.aug_assign_indexed(var, index, *op, value);
+                    }
                     let dest = self.target_view(target, index, value.id)?;
                     self.aug_assign(dest, *op, value)?;
                 }
@@ -290,6 +293,29 @@ impl Lowerer<'_> {
             self.emit(OpKind::Compute { func: ComputeFn::Copy, out: dest, ins: vec![t] });
         }
         Ok(())
+    }
+
+    /// `x[index] op= value` through index arrays (NumPy's advanced indexing): NumPy's buffered
+    /// `x[index] = x[index] op value`, a gather of the elements, the operation in the in-place
+    /// dtype ([`Self::in_place_dtype`]), and a scatter back. An element that several indices name is
+    /// updated once, from its old value: the last index's result wins, as in NumPy (`add_at` adds
+    /// every one).
+    fn aug_assign_indexed(
+        &mut self,
+        x: ValueId,
+        index: &[ast::Index],
+        op: ast::BinOp,
+        value: &ast::Expr,
+    ) -> LResult<()> {
+        let Some(Ty::Array(_, shape)) = self.checked.target_types.get(&value.id).cloned() else {
+            unreachable!("the checker typed the scatter's target")
+        };
+        let Type::Array(dd, _) = self.f.ty(x) else { unreachable!("checked: an array") };
+        let old = self.gather_subscript(x, index, &Ty::Array(dd, shape.clone()))?;
+        let rhs = self.expr(value)?;
+        let rd = self.in_place_dtype(dd, value);
+        let new = self.binary(super::expr::bin_fn_in(op, rd), old, rhs, &Ty::Array(rd, shape.clone()))?;
+        self.scatter_subscript(x, index, &shape, new)
     }
 
     /// The dtype NumPy computes `target op= value` in, for a target (array or scalar variable) of

@@ -171,7 +171,7 @@ impl Lowerer<'_> {
     /// `x[index]` with index arrays, integers and slices (NumPy's advanced indexing, see
     /// [`Self::advanced_index`]): a gather of the view. `ty` is the checked type of the whole
     /// subscript.
-    pub(super) fn gather_subscript(&mut self, base: ValueId, index: &[Index], ty: &Ty) -> LResult<ValueId> {
+    pub(crate) fn gather_subscript(&mut self, base: ValueId, index: &[Index], ty: &Ty) -> LResult<ValueId> {
         let Ty::Array(dt, shape) = ty else { unreachable!("the checker types a gather as an array") };
         let (src, indices, axis) = self.advanced_index(base, index)?;
         let Type::Array(_, rs) = self.f.ty(src) else { unreachable!("checked: an array") };
