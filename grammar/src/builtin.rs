@@ -54,6 +54,16 @@ pub fn python_min_max(name: &str, args: &[crate::ast::Expr], first_is_array: boo
     }
 }
 
+/// Python's `round(s)`: a bare call `round` (not `np.round`, `around` or a method) of one scalar
+/// and no keyword is Python's built-in, whose result is an `int` (`i64`): the value rounded half to
+/// even (the rule of NumPy's `round`), converted; NaN, an infinity or a result beyond `i64` is a
+/// run-time error (Python's ValueError and OverflowError). With `ndigits` (`round(s, 2)`), or of an
+/// array, it is NumPy's `round`, whose result keeps the dtype. The checker and the lowering both ask
+/// this one rule, given whether the argument is a scalar.
+pub fn python_round(name: &str, args: &[crate::ast::Expr], no_keywords: bool, arg_is_scalar: bool) -> bool {
+    name == "round" && args.len() == 1 && no_keywords && arg_is_scalar
+}
+
 /// The two meanings of a bare `min`/`max` call of several arguments ([`python_min_max`]); each
 /// carries the reduction's builtin, [`Builtin::Min`] or [`Builtin::Max`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

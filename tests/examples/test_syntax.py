@@ -1050,3 +1050,26 @@ def test_names_assigned_in_every_branch_match_python(target, tmp_path):
     assert bad.returncode == 1 and "E0201" in bad.stderr and "assigned inside a block" in bad.stderr, bad.stderr
     bad = check_source("fn main(v: f64[8]) -> f64 {\n    if v[0] > 0.0 {\n        y = 1.0;\n    } else {\n        y = v;\n    }\n    return y;\n}\n", tmp_path)
     assert bad.returncode == 1 and "E0316" in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_pythons_round_of_a_scalar_matches_python(target, tmp_path):
+    """A bare `round(s)` of one scalar is Python's: an int, half to even; with `ndigits`, of an
+    array, or as `np.round` it is NumPy's (the dtype kept); NaN and infinity are run-time errors."""
+    src = """fn main(v: f64[8], k: i64, f: f32) -> (i64, i64, i64, f64, f64[8], f64, i64, i64, i64) {
+    return (round(v[0] * 10.0), round(2.5), round(-3.5), round(v[1], 1), round(v), np.round(v[2]), round(k),
+            round(f), round(v[2]) * 3);
+}
+"""
+    v = np.array([0.55, 0.77, 2.5, -1.5, 3.5, 0.5, 1.5, -0.5])
+    proc, res = run_source(src, {"v": v, "k": np.int64(7), "f": np.float32(-2.5)}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    want = [round(v[0] * 10.0), round(2.5), round(-3.5), round(v[1], 1), np.round(v), np.round(v[2]), round(7),
+            round(float(np.float32(-2.5))), round(v[2]) * 3]
+    for got, w in zip(res, want):
+        assert got.dtype == np.asarray(w).dtype and np.array_equal(got, w), (got, w)
+    for value in [np.nan, np.inf, 1e19]:
+        with pytest.raises((ValueError, OverflowError)):
+            int(round(value)) if value < 1e19 else np.int64(round(value))
+        assert_run_time_error("fn main(s: f64) -> i64 {\n    return round(s);\n}\n", {"s": np.float64(value)},
+                              "round: cannot convert float NaN or infinity", tmp_path / f"bad{value}")

@@ -6,7 +6,9 @@ use super::shape::shape_str;
 use super::sig::{bind_dim, subst};
 use super::Checker;
 use crate::ast::{BinOp, BoolOp, DType, Expr, ExprKind, Ident, Span, UnOp};
-use crate::builtin::{axis_by_position, may_name_a_function, python_min_max, Builtin, Callee, MinMaxCall, QUALIFIED};
+use crate::builtin::{
+    axis_by_position, may_name_a_function, python_min_max, python_round, Builtin, Callee, MinMaxCall, QUALIFIED,
+};
 use crate::diag::Diagnostic;
 use crate::types::{Size, Ty};
 use std::collections::HashMap;
@@ -412,6 +414,12 @@ impl Checker {
                     return self.builtin(b, &args[..1], &axis_by_position(&args[1], kwargs), e)
                 }
                 None => {}
+            }
+        }
+        if let (Some(Callee::Builtin(Builtin::Round)), [x]) = (callee, args) {
+            let t = self.expr(x);
+            if python_round(&func.name, args, kwargs.is_empty(), matches!(t, Ty::Scalar(_))) {
+                return Ty::Scalar(DType::I64);
             }
         }
         match callee {

@@ -17,7 +17,7 @@ use ufuncs::elementwise_fn;
 use super::{LResult, Lowerer, Root};
 use arrayc_dialect::ir::{BinFn, ComputeFn, OpKind, Scalar, Type, UnFn, ValueId};
 use arrayc_grammar::ast::{self, BinOp, DType, Expr, ExprKind, Index};
-use arrayc_grammar::builtin::{axis_by_position, python_min_max, Callee, MinMaxCall};
+use arrayc_grammar::builtin::{axis_by_position, python_min_max, python_round, Builtin, Callee, MinMaxCall};
 use arrayc_grammar::types::{Size, Ty};
 
 /// The elementwise function of a binary operator.
@@ -416,6 +416,9 @@ impl Lowerer<'_> {
         match self.checked.callee(e.id) {
             Some(Callee::Builtin(b)) => {
                 let first_is_array = args.first().is_some_and(|a| self.ty_of(a).is_array());
+                if b == Builtin::Round && python_round(&func.name, args, kwargs.is_empty(), !first_is_array) {
+                    return Ok(vec![self.python_round(&args[0])?]);
+                }
                 match python_min_max(&func.name, args, first_is_array) {
                     Some(MinMaxCall::Python(b)) => Ok(vec![self.python_min_max(b, args, ty)?]),
                     Some(MinMaxCall::Axis(b)) => {

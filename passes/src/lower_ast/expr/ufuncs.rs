@@ -61,6 +61,26 @@ pub(super) fn numpy_power_of_ten(n: u64) -> f64 {
 }
 
 impl Lowerer<'_> {
+    /// Python's `round(s)` of scalar `x` ([`arrayc_grammar::builtin::python_round`]): an `i64`, the
+    /// float rounded half to even (`rint`, as NumPy's `round`) and converted; an integer or bool
+    /// converted. A NaN, an infinity or a result of magnitude `2**63` or more is a run-time error
+    /// naming the line (Python's ValueError / OverflowError; Python's int has no bound, `i64` has).
+    pub(super) fn python_round(&mut self, x: &Expr) -> LResult<ValueId> {
+        let v = self.expr(x)?;
+        let d = self.f.ty(v).dtype();
+        if !d.is_float() {
+            return Ok(self.cast_scalar(v, DType::I64));
+        }
+        let r = self.scalar_unary(UnFn::Rint, v);
+        // False for a NaN and for the infinities too.
+        let magnitude = self.scalar_unary(UnFn::Abs, r);
+        let limit = self.constant(Scalar::F64(9_223_372_036_854_775_808.0).cast(d));
+        let fits = self.scalar_binary(BinFn::Lt, magnitude, limit, d);
+        let msg = "round: cannot convert float NaN or infinity, or a value beyond i64, to an integer".into();
+        self.emit(OpKind::Assert { cond: fits, msg });
+        Ok(self.cast_scalar(r, DType::I64))
+    }
+
     /// An elementwise builtin (`f`: `abs`, ..., `minimum`, `maximum`, `where`): an array operation
     /// when its result is an array, else host arithmetic.
     pub(crate) fn elementwise(&mut self, f: ComputeFn, vals: Vec<ValueId>, ty: &Ty, e: &Expr) -> LResult<ValueId> {
