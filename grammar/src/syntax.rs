@@ -213,6 +213,14 @@ fn index_tuple_len(e: &Expr) -> Option<usize> {
     }
 }
 
+/// Whether `e` is NumPy's `nonzero(m)` of one array as a call that always means it: `np.nonzero(m)`,
+/// `np.where(m)` (of one argument, NumPy's alias) or the method `m.nonzero()`.
+fn nonzero_of_one(e: &Expr) -> bool {
+    let ExprKind::Call { func, args, kwargs } = &e.kind else { return false };
+    let name = func.name.strip_prefix(QUALIFIED).or_else(|| func.name.strip_prefix('.'));
+    matches!(name, Some("nonzero" | "where")) && args.len() == 1 && kwargs.is_empty()
+}
+
 /// A copy of `e` under fresh ids from `ids`.
 fn fresh_copy(ids: &Cell<u32>, e: &Expr) -> Expr {
     let mut c = e.clone();
@@ -227,8 +235,19 @@ fn fresh_copy(ids: &Cell<u32>, e: &Expr) -> Expr {
 /// `x[np.triu_indices(n)]` or `x[np.ix_(i, j)]` ([`index_tuple_len`]), is `x[t[0], t[1], ...]`
 /// with the call `t` repeated (each copy under fresh ids): a gather (or, assigned to, a scatter)
 /// through the index arrays. Any other index is itself.
-pub fn index_tuple(ids: &Cell<u32>, index: Vec<Index>) -> Vec<Index> {
+pub fn index_tuple(ids: &Cell<u32>, mut index: Vec<Index>) -> Vec<Index> {
     let [Index::At(t)] = index.as_slice() else { return index };
+    if nonzero_of_one(t) {
+        // `x[np.nonzero(m)]`, `x[np.where(m)]`, `x[m.nonzero()]`: the index arrays of `m`'s
+        // nonzero elements along `x`'s leading axes, which is the mask `x[bool(m)]` (NumPy's
+        // boolean indexing is defined as that tuple): a filter, or as a target a masked write.
+        let Some(Index::At(Expr { id, kind: ExprKind::Call { func, mut args, .. }, span })) = index.pop() else {
+            unreachable!("matched above")
+        };
+        let func = Ident { name: "bool".to_string(), span: func.span };
+        let kind = ExprKind::Call { func, args: vec![args.remove(0)], kwargs: vec![] };
+        return vec![Index::At(Expr { id, kind, span })];
+    }
     let Some(n) = index_tuple_len(t) else { return index };
     (0..n)
         .map(|k| {

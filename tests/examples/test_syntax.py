@@ -1073,3 +1073,29 @@ def test_pythons_round_of_a_scalar_matches_python(target, tmp_path):
             int(round(value)) if value < 1e19 else np.int64(round(value))
         assert_run_time_error("fn main(s: f64) -> i64 {\n    return round(s);\n}\n", {"s": np.float64(value)},
                               "round: cannot convert float NaN or infinity", tmp_path / f"bad{value}")
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_nonzero_tuples_as_indices_match_numpy(target, tmp_path):
+    """`x[np.where(m)]`, `x[np.nonzero(m)]`, `x[m.nonzero()]` (the whole index) are `x[m]` for a
+    mask over `x`'s leading axes: a filter, and as a target a masked write or update."""
+    src = """fn main(x: f64[4, 5], v: f64[8]) -> (f64[?], f64[?], f64[?], f64[?, 5], f64[4, 5], f64[?]) {
+    let y = x.copy();
+    y[np.where(y > 0.5)] = 0.0;
+    y[np.nonzero(x < 0.2)] *= 2.0;
+    return (v[np.where(v > 0)], x[np.nonzero(x > 1.0)], v[(v > 0).nonzero()], x[np.where(x[:, 0] > 0.2)], y,
+            v[np.nonzero(v)]);
+}
+"""
+    x = np.arange(20.0).reshape(4, 5) * 0.1
+    v = np.array([0.5, -0.7, 0.7, 0.0, 2.0, -3.0, 4.0, 5.0])
+    proc, res = run_source(src, {"x": x, "v": v}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    y = x.copy()
+    y[np.where(y > 0.5)] = 0.0
+    y[np.nonzero(x < 0.2)] *= 2.0
+    want = [v[np.where(v > 0)], x[np.nonzero(x > 1.0)], v[(v > 0).nonzero()], x[np.where(x[:, 0] > 0.2)], y,
+            v[np.nonzero(v)]]
+    for got, w in zip(res, want):
+        assert got.shape == w.shape
+        np.testing.assert_array_equal(got, w)
