@@ -110,26 +110,28 @@ impl Lowerer<'_> {
             _ => Size::sym(SizeSym::Named(format!("?einsum{}.{i}", e.id.0))),
         };
         // Each operand as a view over `labels`: its axes in that order, new axes for the others.
-        let mut product: Option<(ValueId, Vec<bool>)> = None;
+        let mut views = vec![];
         for (k, &v) in vals.iter().enumerate() {
             let mine = &inputs[k];
             let mut perm: Vec<usize> = (0..mine.len()).collect();
             perm.sort_by_key(|&a| labels.iter().position(|l| *l == mine[a]));
             let v = if perm.iter().enumerate().all(|(i, &p)| i == p) { v } else { self.transpose(v, perm) };
-            let has: Vec<bool> = labels.iter().map(|l| mine.contains(l)).collect();
-            let entries = has.iter().map(|&h| if h { IndexEntry::Full } else { IndexEntry::NewAxis }).collect();
-            let view = self.expand(v, entries);
-            product = Some(match product {
-                None => (view, has),
-                Some((p, had)) => {
-                    let has: Vec<bool> = had.iter().zip(&has).map(|(a, b)| *a || *b).collect();
-                    let shape =
-                        has.iter().enumerate().map(|(i, &h)| if h { size_of(i) } else { Size::lit(1) }).collect();
-                    (self.array_op(ComputeFn::Binary(BinFn::Mul), vec![p, view], &Ty::Array(d, shape))?, has)
-                }
-            });
+            let entries = labels.iter().map(|l| if mine.contains(l) { IndexEntry::Full } else { IndexEntry::NewAxis });
+            views.push(self.expand(v, entries.collect()));
         }
-        let (p, _) = product.expect("checked: one operand or more");
+        // Their product, each factor of the full shape (the first broadcast to it), so that the
+        // products of three or more operands fuse with each other and with the sum.
+        let shape: Vec<Size> = (0..labels.len()).map(size_of).collect();
+        let p = if views.len() == 1 {
+            views[0]
+        } else {
+            let sizes = self.broadcast_sizes(&views, &shape);
+            let mut p = self.broadcast_to_sizes(views[0], &sizes);
+            for &v in &views[1..] {
+                p = self.compute_new(ComputeFn::Binary(BinFn::Mul), vec![p, v], d, sizes.clone(), Some(&shape));
+            }
+            p
+        };
         let summed: Vec<usize> = (out_rank..labels.len()).collect();
         if summed.is_empty() && ty.is_array() {
             // A product of several operands is a new array already; one operand is copied.
