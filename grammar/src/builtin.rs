@@ -278,7 +278,7 @@ builtins! {
     Append: "append", (2, 2), &[], "append(x, values) (x 1-d, values a scalar or 1-d)";
     Roll: "roll", (2, 2), AXIS, "roll(x, shift) | roll(x, shift=s, axis=k) (without axis: of x flattened)";
     Meshgrid: "meshgrid", (2, ANY), &["indexing"], "meshgrid(x1, x2, ...) | meshgrid(x1, x2, ..., indexing=\"ij\") (1-d arrays)";
-    Tile: "tile", (2, 2), &[], "tile(x, reps) (reps an integer)";
+    Tile: "tile", (2, 2), &[], "tile(x, reps) | tile(x, (r0, r1, ...)) (integers)";
     Repeat: "repeat", (2, 2), AXIS, "repeat(x, k) (of x flattened) | repeat(x, k, axis=a) (k an integer)";
     Pad: "pad", (2, 2), &["constant_values", "mode"],
         "pad(x, w) | pad(x, (before, after)) | pad(x, ((b0, a0), (b1, a1), ...)), constant_values=0 | mode=\"constant\"|\"edge\"|\"wrap\"|\"reflect\"|\"symmetric\"";
@@ -297,6 +297,9 @@ builtins! {
     Inner: "inner", (2, 2), &[], "inner(a, b) (a, b 1-d or 2-d)";
     Vdot: "vdot", (2, 2), &[], "vdot(a, b) (a, b arrays of one size, flattened)";
     Kron: "kron", (2, 2), &[], "kron(a, b) (a, b both 1-d or both 2-d)";
+    Einsum: "einsum", (2, ANY), &[], "einsum(\"ij,jk->ik\", a, b, ...) (the subscripts a string literal)";
+    Tensordot: "tensordot", (2, 3), &["axes"],
+        "tensordot(a, b) | tensordot(a, b, axes=n) | tensordot(a, b, axes=((a0, ...), (b0, ...))) (integer literals)";
     Logspace: "logspace", (2, 3), &["num", "endpoint", "base"],
         "logspace(start, stop) | logspace(start, stop, num) | logspace(start, stop, num=n, endpoint=false, base=b)";
     Diag: "diag", (1, 2), &["k"], "diag(v) | diag(v, k) | diag(v, k=j) (v 1-d or 2-d, k an integer literal)";
@@ -331,7 +334,8 @@ builtins! {
         "average(x) | average(x, axis=k) | average(x, weights=w) | average(x, axis=k, weights=w) (w of x's shape)";
     Flatnonzero: "flatnonzero", (1, 1), &[], "flatnonzero(x)";
     Argwhere: "argwhere", (1, 1), &[], "argwhere(x)";
-    Unique: "unique", (1, 1), &[], "unique(x)";
+    Unique: "unique", (1, 1), &["return_index", "return_inverse", "return_counts"],
+        "unique(x) | let (v, c) = unique(x, return_counts=true); (also return_index=, return_inverse=)";
     Searchsorted: "searchsorted", (2, 2), &["side"], "searchsorted(a, v) | searchsorted(a, v, side=left|right) (a sorted, 1-d)";
     Percentile: "percentile", (2, 2), &["axis", "method"],
         "percentile(x, q) | percentile(x, q, axis=k) (q in [0, 100], a scalar or 1-d; method=linear)";
@@ -1050,10 +1054,14 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Pad],
         },
         DocRow {
-            calls: "`tile(x, reps)`",
-            result: "NumPy's `tile` with an integer `reps`: `x` repeated `reps` times along its last axis \
-                (shape `(..., n * reps)`); a gather through `arange(n * reps) % n`, fused; a negative `reps` \
-                is a run-time error naming the line (a tuple of repetitions is not supported)",
+            calls: "`tile(x, reps)`, `tile(x, (r0, r1, ...))`",
+            result: "NumPy's `tile`: with an integer `reps`, `x` repeated `reps` times along its last axis \
+                (shape `(..., n * reps)`), a gather through `arange(n * reps) % n`, fused; with a tuple (or \
+                list) of integers, `x` repeated `ri` times along axis `i`, 1s prepended to `x`'s shape or to \
+                the repetitions to make them one length (NumPy's rule: `tile(v, (2, 2))` of a 1-d `v` is \
+                2-d), shape `(r0 * n0, r1 * n1, ...)`: `x` with a new axis before each axis, broadcast to \
+                `(r0, n0, r1, n1, ...)` and copied (one fused kernel), read as the result (a reshape of \
+                contiguous data). A negative repetition is a run-time error naming the line",
             builtins: &[B::Tile],
         },
         DocRow {
@@ -1162,6 +1170,33 @@ pub const DOCS: &[DocRow] = {
                 Operands of other or mixed ranks are E0503 (write `kron(a[newaxis, :], b)` for a 1-d `a` \
                 and a 2-d `b`)",
             builtins: &[B::Kron],
+        },
+        DocRow {
+            calls: "`einsum(subscripts, a, b, ...)`",
+            result: "NumPy's `einsum` of one or more arrays, `subscripts` a string literal (`\"ij,jk->ik\"`): a \
+                letter per axis of each operand (spaces ignored, `...` for the axes no letter names, aligned \
+                from the right and broadcast); after `->` the output's letters, else (implicit) the letters \
+                that appear once, in ASCII order, after the `...` axes. A letter repeated in one operand takes \
+                its diagonal (`\"ii->i\"`, `\"ii\"` the trace; 2-d operands only, E0503 otherwise); letters \
+                missing from the output are summed over. Dtypes promoted as NumPy's; a size 1 broadcasts. \
+                Lowered to views (diagonal, transpose, new axes), one broadcast product and a sum over the \
+                summed axes, fused; exactly a matrix product of two 2-d operands (`\"ij,jk\"`, `\"ij,kj->ik\"`, \
+                ...) is `dot` of (transposed) views, the BLAS path. A new array (NumPy's is a view for a pure \
+                transpose or diagonal). Malformed subscripts are E0503 with NumPy's words, another number \
+                of operands than terms E0501, sizes of one letter that differ (not 1) E0401 where known, \
+                else a run-time error naming the line; bool operands are E0301; `optimize=` and NumPy's \
+                interleaved form (`einsum(a, [0, 1], ...)`) are not supported",
+            builtins: &[B::Einsum],
+        },
+        DocRow {
+            calls: "`tensordot(a, b)`, `tensordot(a, b, axes=n)`, `tensordot(a, b, axes=((a0, ...), (b0, ...)))`",
+            result: "NumPy's `tensordot`: the products of `a` and `b` summed over pairs of axes, the last `n` of \
+                `a` with the first `n` of `b` (default 2), or axis `ai` of `a` with `bi` of `b` (integer \
+                literals, or one each: `axes=(1, 0)`; negative from the end); shape `a`'s other axes then \
+                `b`'s. The einsum it is (`tensordot(a, b, axes=1)` of matrices is `dot`, the BLAS path); paired \
+                sizes must be equal (E0401, or a run-time error naming the line); axes out of range or twice, \
+                and pairs of other lengths, are E0503",
+            builtins: &[B::Tensordot],
         },
         DocRow {
             calls: "`logspace(start, stop)`, `logspace(start, stop, num)`, `num=n`, `endpoint=false`, `base=b`",
@@ -1324,11 +1359,16 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Flatnonzero, B::Argwhere],
         },
         DocRow {
-            calls: "`unique(x)`",
-            result: "NumPy's `unique` (no keywords): the sorted distinct elements of `x` flattened, a new 1-d \
-                array of `x`'s dtype whose size is known only at run time; NaNs, sorted last, count as one \
-                (NumPy 2's `equal_nan=True`). `sort` of a copy, then a filter keeping each element that \
-                differs from the one before it",
+            calls: "`unique(x)`, `return_index=true`, `return_inverse=true`, `return_counts=true`",
+            result: "NumPy's `unique`: the sorted distinct elements of `x` flattened, a new 1-d array of `x`'s \
+                dtype whose size is known only at run time; NaNs, sorted last, count as one (NumPy 2's \
+                `equal_nan=True`). `sort` of a copy, then a filter keeping each element that differs from the \
+                one before it. With any of the keywords `true` (bool literals), NumPy's tuple of the values \
+                and the parts asked for, in its order, taken apart by `let (v, c) = unique(x, \
+                return_counts=True);`: `index`, the `i64` position in `x` flattened of each value's first \
+                occurrence (the sort is then a stable `argsort`); `inverse`, for each element of `x` the `i64` \
+                position of its value, in `x`'s shape (NumPy 2); `counts`, the `i64` number of each value's \
+                occurrences (the differences of the runs' starts). Filters, a scan and a scatter",
             builtins: &[B::Unique],
         },
         DocRow {
@@ -1505,6 +1545,14 @@ pub fn docs_table() -> String {
         s += &format!("| {} | {} |\n", r.calls, r.result);
     }
     s
+}
+
+/// Which of NumPy's optional results `unique(x, return_index=, return_inverse=, return_counts=)`
+/// asks for, in NumPy's order (index, inverse, counts), from its keyword arguments (`kwarg`, the
+/// value of a keyword; each a bool literal, checked with the keywords): the checker's tuple type
+/// and the lowering's results follow this one reading.
+pub fn unique_parts<'a>(kwarg: impl Fn(&str) -> Option<&'a Expr>) -> [bool; 3] {
+    ["return_index", "return_inverse", "return_counts"].map(|k| kwarg(k).and_then(bool_literal).unwrap_or(false))
 }
 
 /// How `vstack`, `dstack` and `column_stack` (`b`) take an array of rank `rank` before joining

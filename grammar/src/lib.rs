@@ -11,6 +11,7 @@ pub mod check;
 pub mod constants;
 pub mod diag;
 pub mod dump;
+pub mod einsum;
 pub mod lexer;
 pub mod methods;
 pub mod nesting;

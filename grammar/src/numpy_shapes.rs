@@ -98,3 +98,15 @@ pub fn meshgrid_ij(e: &Expr) -> Option<bool> {
         _ => None,
     }
 }
+
+/// NumPy's `tile(x, reps)` of a tuple of repetitions: `x`'s shape and `reps` brought to one
+/// length by prepending 1s to the shorter (`one` and `rep_one`, each side's 1), so that result
+/// axis `a` is `shape[a] * reps[a]`. The checker (sizes) and the lowering (run-time sizes) both
+/// align them with this one rule.
+pub fn tile_axes<S: Clone, R: Clone>(shape: Vec<S>, reps: Vec<R>, one: S, rep_one: R) -> (Vec<S>, Vec<R>) {
+    fn pad<T: Clone>(v: Vec<T>, one: T, r: usize) -> Vec<T> {
+        std::iter::repeat_n(one, r - v.len()).chain(v).collect()
+    }
+    let r = shape.len().max(reps.len());
+    (pad(shape, one, r), pad(reps, rep_one, r))
+}

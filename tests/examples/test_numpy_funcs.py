@@ -526,7 +526,8 @@ def test_result_shapes_in_the_signature(target, tmp_path):
         ("fn f(x: f64[n], v: f64) -> i64 { return searchsorted(x, v, side=middle); }", "E0503", "`side=` must be `left` or `right`"),
         ("fn f(x: f64[n], v: f64) -> i64 { return searchsorted(x, v, sorter=x); }", "E0502", "no keyword argument `sorter`"),
         ("fn f(x: f64[n]) -> i64[?] { return flatnonzero(x, 0); }", "E0501", "takes 1 argument"),
-        ("fn f(x: f64[n]) -> f64[?] { return unique(x, return_counts=true); }", "E0502", "no keyword argument `return_counts`"),
+        ("fn f(x: f64[n]) -> f64[?] { return unique(x, return_counts=1); }", "E0503", "`return_counts=` must be `true` or `false`"),
+        ("fn f(x: f64[n]) -> f64[?] { return unique(x, equal_nan=false); }", "E0502", "no keyword argument `equal_nan`"),
         ("fn f(x: f64[n, m]) -> f64[n] { return ptp(x, axis=2); }", "E0405", "axis 2 is out of range"),
         ("fn f(x: f64[n, m], w: f64[m]) -> f64[n] { return average(x, axis=1, weights=w); }", "E0503", "must have `x`'s shape"),
         ("fn f(x: f64[n], w: f64) -> f64 { return average(x, weights=w); }", "E0503", "`weights=` of `average` must be an array"),
@@ -751,3 +752,27 @@ def test_idiom_checker_errors(src, code, words, tmp_path):
 )
 def test_idiom_run_time_errors_name_the_line(src, args, message, tmp_path):
     assert_run_time_error(src, args, message, tmp_path)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", ["f64", "f32", "i64", "u8", "bool"])
+@pytest.mark.parametrize("shape", [(5, 4, 3), (1, 6, 2), (0, 4, 2)], ids=lambda s: "x".join(map(str, s)))
+def test_unique_parts_match_numpy(shape, dt, target, tmp_path):
+    """`unique(x, return_index=, return_inverse=, return_counts=)`: NumPy 2's tuple of the parts
+    asked for (the inverse in `x`'s shape), NaNs counted as one, against NumPy."""
+    rng = np.random.default_rng(sum(shape) * 3 + len(dt))
+    ins = inputs(dt, shape, rng)
+    a, v = ins["a"], ins["v"]
+    src = f"""fn main(a: {dt}[n, m], v: {dt}[n]) -> ({dt}[?], i64[?], i64[n, m], i64[?], {dt}[?], i64[?], {dt}[?], i64[n]) {{
+    let (u, i, inv, c) = unique(a, return_index=True, return_inverse=True, return_counts=True);
+    let (w, cw) = np.unique(v, return_counts=True);
+    let (x, ix) = unique(v, return_inverse=true);
+    return (u, i, inv, c, w, cw, x, ix);
+}}
+"""
+    proc, got = run_source(src, {"a": a, "v": v}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    want = [*np.unique(a, return_index=True, return_inverse=True, return_counts=True),
+            *np.unique(v, return_counts=True), *np.unique(v, return_inverse=True)]
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert_matches(np.asarray(g), np.asarray(w), dt, f"result {k}")

@@ -17,6 +17,7 @@
 //! [`Ty::Error`], which silently propagates.
 
 mod builtins;
+mod einsum;
 mod expr;
 pub mod generic;
 mod linalg;

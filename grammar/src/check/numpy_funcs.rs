@@ -57,7 +57,24 @@ impl Checker {
                 let Ty::Array(d, s) = t else { return Ty::Error };
                 let n = self.fresh();
                 match c.b {
-                    B::Unique => Ty::Array(d, vec![n]),
+                    B::Unique => {
+                        // NumPy's tuple `(values, index, inverse, counts)` of the parts asked for.
+                        let parts = crate::builtin::unique_parts(|k| c.kwarg(k));
+                        if parts == [false; 3] {
+                            return Ty::Array(d, vec![n]);
+                        }
+                        let mut tys = vec![Ty::Array(d, vec![n.clone()])];
+                        if parts[0] {
+                            tys.push(Ty::Array(DType::I64, vec![n.clone()]));
+                        }
+                        if parts[1] {
+                            tys.push(Ty::Array(DType::I64, s.clone()));
+                        }
+                        if parts[2] {
+                            tys.push(Ty::Array(DType::I64, vec![n]));
+                        }
+                        Ty::Tuple(tys)
+                    }
                     B::Flatnonzero => Ty::Array(DType::I64, vec![n]),
                     // NumPy's `(k, ndim)` array of the index tuples of the nonzero elements.
                     _ => Ty::Array(DType::I64, vec![n, Size::lit(s.len() as i64)]),

@@ -278,6 +278,9 @@ impl Checker {
     /// `tile(x, reps)` (along the last axis) and `repeat(x, k, axis=a)` (without `axis=`, of `x`
     /// flattened): `x`'s shape with the size along that axis multiplied by the integer.
     fn tile_or_repeat(&mut self, c: &Call) -> Ty {
+        if let (Builtin::Tile, ExprKind::Tuple(items) | ExprKind::List(items)) = (c.b, &c.args[1].kind) {
+            return self.tile_reps(c, items);
+        }
         let t = self.array_arg(c, &c.args[0]);
         let what = if c.b == Builtin::Tile { "the repetitions of `tile`" } else { "the repetitions of `repeat`" };
         let Ok(k) = self.int_operand(&c.args[1], what) else { return Ty::Error };
@@ -298,6 +301,23 @@ impl Checker {
         };
         s[a] = k.and_then(|k| s[a].mul(&k)).unwrap_or_else(|| self.fresh());
         Ty::Array(d, s)
+    }
+
+    /// `tile(x, (r0, r1, ...))`, NumPy's: `x`'s shape and the repetitions (integers), the shorter
+    /// of the two with 1s prepended ([`crate::numpy_shapes::tile_axes`]), multiplied axis by axis.
+    fn tile_reps(&mut self, c: &Call, items: &[Expr]) -> Ty {
+        let t = self.array_arg(c, &c.args[0]);
+        self.set_ty(c.args[1].id, Ty::Unit);
+        let mut reps = vec![];
+        for item in items {
+            let Ok(k) = self.int_operand(item, "a repetition of `tile`") else { return Ty::Error };
+            reps.push(k);
+        }
+        let Ty::Array(d, s) = t else { return Ty::Error };
+        let (s, reps) = crate::numpy_shapes::tile_axes(s, reps, Size::lit(1), Some(Size::lit(1)));
+        let shape =
+            s.iter().zip(reps).map(|(n, k)| k.and_then(|k| n.mul(&k)).unwrap_or_else(|| self.fresh())).collect();
+        Ty::Array(d, shape)
     }
 
     /// `meshgrid(x1, x2, ...)` of 1-d arrays: one array per input, each of its dtype and of shape

@@ -13,7 +13,9 @@
 
 use super::expr::retyped;
 use super::{LResult, Lowerer};
-use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
+use arrayc_dialect::ir::{
+    BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, ScatterKind, ScatterMode, Type, UnFn, ValueId,
+};
 use arrayc_grammar::ast::{self, DType, Expr};
 use arrayc_grammar::builtin::{
     moveaxis_axes, moveaxis_perm, norm_ord, quantile_dtypes, searchsorted_right, Builtin, NormOrd,
@@ -588,8 +590,7 @@ impl Lowerer<'_> {
     }
 
     /// `unique(x)`: `x` flattened and sorted (`arr.sort`, NaN last), then a filter of the sorted
-    /// elements by a mask true at the first and wherever `s[1:] != s[:-1]` (for floats, not where
-    /// both are NaN: the NaNs count as one, NumPy 2's `equal_nan=True`).
+    /// elements by [`unique_mask`](Self::unique_mask).
     fn unique(&mut self, arg: &Expr, ty: &Ty) -> LResult<ValueId> {
         let x = self.expr(arg)?;
         let src = self.flat(x);
@@ -597,6 +598,14 @@ impl Lowerer<'_> {
         let n = self.dim(src, 0);
         let sorted = self.new_array(xd, vec![n]);
         self.emit(OpKind::Sort { out: sorted, src, axis: 0, indices: false });
+        let mask = self.unique_mask(sorted, xd, n);
+        Ok(self.filter(sorted, mask, ty.shape()))
+    }
+
+    /// The mask of the first of each run of equal elements of the sorted 1-d `sorted` (dtype
+    /// `xd`, `n` elements): true at the first and wherever `s[1:] != s[:-1]` (for floats, not
+    /// where both are NaN: the NaNs count as one, NumPy 2's `equal_nan=True`).
+    fn unique_mask(&mut self, sorted: ValueId, xd: DType, n: ValueId) -> ValueId {
         let one = self.i64_const(1);
         let hi = self.view_with(sorted, vec![IndexEntry::Slice { start: true, stop: false, step: false }], vec![one]);
         let minus_one = self.i64_const(-1);
@@ -617,7 +626,86 @@ impl Lowerer<'_> {
         self.emit(OpKind::Compute { func: ComputeFn::Fill, out: mask, ins: vec![yes] });
         let rest = self.view_with(mask, vec![IndexEntry::Slice { start: true, stop: false, step: false }], vec![one]);
         self.emit(OpKind::Compute { func: ComputeFn::Copy, out: rest, ins: vec![differs] });
-        Ok(self.filter(sorted, mask, ty.shape()))
+        mask
+    }
+
+    /// `unique(x, return_index=, return_inverse=, return_counts=)` (checked: `ty` the tuple of
+    /// the parts asked for, `builtin::unique_parts`): the values as [`unique`](Self::unique)'s,
+    /// but sorted through a stable `argsort` `p` when the index or the inverse is asked for (a
+    /// gather of `x` flattened through `p`). With `m` the mask of first elements of runs:
+    /// `index` the filter of `p` by `m` (the first occurrence of each value, as NumPy's stable
+    /// sort gives); `inverse` each sorted element's run number, `cumsum(m) - 1`, scattered to its
+    /// place `p` and read in `x`'s shape (NumPy 2); `counts` the differences of the runs' starts
+    /// (the filter of `arange(n)` by `m`) and their ends (the next start, `n` for the last).
+    pub(crate) fn unique_with_parts(
+        &mut self,
+        arg: &Expr,
+        kwargs: &[(ast::Ident, Expr)],
+        ty: &Ty,
+    ) -> LResult<Vec<ValueId>> {
+        let [index, inverse, counts] = arrayc_grammar::builtin::unique_parts(|k| Self::kwarg(kwargs, k));
+        let Ty::Tuple(tys) = ty else { unreachable!("checked: a tuple") };
+        let k_shape = tys[0].shape().expect("checked: 1-d values").to_vec();
+        let Ty::Array(_, x_shape) = self.ty_of(arg).clone() else { unreachable!("checked: an array") };
+        let x = self.expr(arg)?;
+        let r = self.rank(x);
+        let x_sizes: Vec<ValueId> = (0..r).map(|a| self.dim(x, a)).collect();
+        let src = self.flat(x);
+        let Type::Array(xd, _) = self.f.ty(src) else { unreachable!("an array") };
+        let n = self.dim(src, 0);
+        let zero = self.i64_const(0);
+        let one = self.i64_const(1);
+        let flat_size = Size::sym(SizeSym::Named(format!("?unique{}", arg.id.0)));
+        let (sorted, perm) = if index || inverse {
+            let perm = self.new_array(DType::I64, vec![n]);
+            self.emit(OpKind::Sort { out: perm, src, axis: 0, indices: true });
+            (self.gather(src, &[perm], 0, xd, std::slice::from_ref(&flat_size), None), Some(perm))
+        } else {
+            let sorted = self.new_array(xd, vec![n]);
+            self.emit(OpKind::Sort { out: sorted, src, axis: 0, indices: false });
+            (sorted, None)
+        };
+        let mask = self.unique_mask(sorted, xd, n);
+        let mut out = vec![self.filter(sorted, mask, Some(&k_shape))];
+        if index {
+            out.push(self.filter(perm.expect("sorted through argsort"), mask, Some(&k_shape)));
+        }
+        if inverse {
+            let runs = self.compute_new(ComputeFn::Scan(ReduceKind::Sum, 0), vec![mask], DType::I64, vec![n], None);
+            let ids = self.compute_new(ComputeFn::Binary(BinFn::Sub), vec![runs, one], DType::I64, vec![n], None);
+            let inv = self.new_array(DType::I64, vec![n]);
+            let perm = perm.expect("sorted through argsort");
+            self.scatter(
+                inv,
+                &[perm],
+                Some(std::slice::from_ref(&flat_size)),
+                ids,
+                ScatterKind::Set,
+                ScatterMode::Raise,
+            );
+            let shaped = self.reshape_view(inv, x_sizes);
+            self.shapes.insert(shaped, x_shape);
+            out.push(shaped);
+        }
+        if counts {
+            let at = self.compute_new(ComputeFn::Arange, vec![zero, one], DType::I64, vec![n], None);
+            let starts = self.filter(at, mask, Some(&k_shape));
+            let k = self.dim(starts, 0);
+            let ends = self.new_array(DType::I64, vec![k]);
+            self.emit(OpKind::Compute { func: ComputeFn::Fill, out: ends, ins: vec![n] });
+            let minus_one = self.i64_const(-1);
+            let head = self.view_with(
+                ends,
+                vec![IndexEntry::Slice { start: false, stop: true, step: false }],
+                vec![minus_one],
+            );
+            let next =
+                self.view_with(starts, vec![IndexEntry::Slice { start: true, stop: false, step: false }], vec![one]);
+            self.emit(OpKind::Compute { func: ComputeFn::Copy, out: head, ins: vec![next] });
+            let last = tys.last().expect("checked: counts");
+            out.push(self.array_op(ComputeFn::Binary(BinFn::Sub), vec![ends, starts], last)?);
+        }
+        Ok(out)
     }
 
     /// `searchsorted(a, v, side=s)`: `a` and `v` converted to their promoted dtype, viewed as

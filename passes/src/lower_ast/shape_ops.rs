@@ -9,7 +9,7 @@ use super::{LResult, Lowerer};
 use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, Scalar, Type, ValueId};
 use arrayc_grammar::ast::{self, DType, Expr, ExprKind};
 use arrayc_grammar::builtin::{cross_components, join_axis, join_unit_axes, pad_width_pairs, Builtin};
-use arrayc_grammar::numpy_shapes::{meshgrid_ij, pad_mode, PadMode};
+use arrayc_grammar::numpy_shapes::{meshgrid_ij, pad_mode, tile_axes, PadMode};
 use arrayc_grammar::types::Ty;
 use std::collections::HashMap;
 
@@ -119,6 +119,9 @@ impl Lowerer<'_> {
             B::Meshgrid => {
                 let ij = Self::kwarg(kwargs, "indexing").and_then(meshgrid_ij).unwrap_or(false);
                 return self.meshgrid(args, ij, ty).map(Some);
+            }
+            B::Tile if matches!(args[1].kind, ExprKind::Tuple(_) | ExprKind::List(_)) => {
+                self.tile_reps(&args[0], &args[1], ty)?
             }
             B::Tile | B::Repeat => {
                 let x = self.expr(&args[0])?;
@@ -372,6 +375,41 @@ impl Lowerer<'_> {
         let (f, by) = if b == Builtin::Tile { (BinFn::Rem, n) } else { (BinFn::FloorDiv, k) };
         let idx = self.compute_new(ComputeFn::Binary(f), vec![at, by], DType::I64, vec![len], None);
         self.gather(x, &[idx], a, *d, &shape[a..a + 1], Some(shape))
+    }
+
+    /// NumPy's `tile(x, (r0, r1, ...))` of checked type `ty`: `x` with 1s prepended to its
+    /// shape or to the repetitions (`numpy_shapes::tile_axes`), viewed with a new axis before each
+    /// of its axes, `(1, n0, 1, n1, ...)`, and copied broadcast to `(r0, n0, r1, n1, ...)` (one
+    /// fused kernel writing a new array), which is then read as `(r0 * n0, r1 * n1, ...)`: a
+    /// reshape of contiguous data, as `kron`'s. Each repetition is checked to be non-negative at
+    /// run time (NumPy's ValueError).
+    fn tile_reps(&mut self, x: &Expr, reps: &Expr, ty: &Ty) -> LResult<ValueId> {
+        let (ExprKind::Tuple(items) | ExprKind::List(items)) = &reps.kind else { unreachable!("a tuple of reps") };
+        let Ty::Array(d, shape) = ty else { unreachable!("checked: an array") };
+        let x = self.expr(x)?;
+        let mut ks = vec![];
+        for item in items {
+            let k = self.expr(item)?;
+            ks.push(self.cast_scalar(k, DType::I64));
+        }
+        let zero = self.i64_const(0);
+        for &k in &ks {
+            let ok = self.scalar_binary(BinFn::Ge, k, zero, DType::I64);
+            self.emit(OpKind::Assert { cond: ok, msg: "tile: negative dimensions are not allowed".into() });
+        }
+        let r = self.rank(x);
+        let one = self.i64_const(1);
+        let ns: Vec<ValueId> = (0..r).map(|a| self.dim(x, a)).collect();
+        let (ns, ks) = tile_axes(ns, ks, one, one);
+        let mut entries = vec![IndexEntry::NewAxis; 2 * (ns.len() - r)];
+        entries.extend((0..r).flat_map(|_| [IndexEntry::NewAxis, IndexEntry::Full]));
+        let x = self.expand(x, entries);
+        let pairs: Vec<ValueId> = ks.iter().zip(&ns).flat_map(|(&k, &n)| [k, n]).collect();
+        let copy = self.compute_new(ComputeFn::Copy, vec![x], *d, pairs, None);
+        let sizes = ks.iter().zip(&ns).map(|(&k, &n)| self.scalar_binary(BinFn::Mul, k, n, DType::I64)).collect();
+        let out = self.reshape_view(copy, sizes);
+        self.shapes.insert(out, shape.clone());
+        Ok(out)
     }
 
     /// `roll(x, shift, axis=k)`: `s = shift mod n` (`n` the size along `k`; 0 when `n` is 0), then

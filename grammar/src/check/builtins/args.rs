@@ -226,7 +226,7 @@ impl Checker {
                         c.bad = true;
                     }
                 }
-                "endpoint" | "equal_nan" | "rowvar" | "right" => {
+                "endpoint" | "equal_nan" | "rowvar" | "right" | "return_index" | "return_inverse" | "return_counts" => {
                     if matches!(v.kind, ExprKind::Bool(_)) {
                         self.set_ty(v.id, Ty::Scalar(DType::Bool));
                     } else {

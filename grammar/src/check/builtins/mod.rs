@@ -247,6 +247,7 @@ impl Checker {
             | B::Quantile
             | B::Nonzero => self.numpy_func(&c),
             B::Average => self.average(&c, kwargs),
+            B::Einsum | B::Tensordot => self.einsum(&c),
             B::Fliplr
             | B::Flipud
             | B::Rot90

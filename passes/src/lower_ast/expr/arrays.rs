@@ -29,7 +29,7 @@ impl Lowerer<'_> {
 
     /// Run-time sizes of the broadcast of `ins` (NumPy rules; arrays right-aligned, a size 1 yields
     /// to the other). Incompatible sizes are caught by `arr.broadcast` at run time.
-    pub(super) fn broadcast_sizes(&mut self, ins: &[ValueId], shape: &[Size]) -> Vec<ValueId> {
+    pub(crate) fn broadcast_sizes(&mut self, ins: &[ValueId], shape: &[Size]) -> Vec<ValueId> {
         // An input with the result's static shape gives every size directly.
         if let Some(&v) = ins.iter().find(|v| self.same_static_shape(**v, shape)) {
             return (0..shape.len()).map(|a| self.dim(v, a)).collect();

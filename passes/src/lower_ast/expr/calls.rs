@@ -59,6 +59,9 @@ impl Lowerer<'_> {
         if b == B::Nonzero {
             return self.nonzero(&args[0], ty);
         }
+        if b == B::Unique && matches!(ty, Ty::Tuple(_)) {
+            return self.unique_with_parts(&args[0], kwargs, ty);
+        }
         if let Some(v) = self.numpy_func(b, args, kwargs, ty, e)? {
             return Ok(vec![v]);
         }
@@ -66,6 +69,9 @@ impl Lowerer<'_> {
             return self.unravel_index(args, ty, e);
         }
         if let Some(v) = self.numpy_more(b, args, kwargs, ty, e)? {
+            return Ok(vec![v]);
+        }
+        if let Some(v) = self.einsum(b, args, kwargs, ty, e)? {
             return Ok(vec![v]);
         }
         if let Some(v) = self.linalg(b, args, ty, e)? {
@@ -163,6 +169,7 @@ impl Lowerer<'_> {
                 unreachable!("lowered by `numpy_more`")
             }
             B::Nonzero => unreachable!("lowered by `nonzero`"),
+            B::Einsum | B::Tensordot => unreachable!("lowered by `einsum`"),
             B::Fliplr
             | B::Flipud
             | B::Rot90
@@ -493,10 +500,23 @@ impl Lowerer<'_> {
     /// not the last). The inner sizes are checked at run time (NumPy raises for unaligned shapes;
     /// broadcasting would hide a size 1).
     pub(crate) fn dot(&mut self, a: ValueId, b: ValueId, args: &[Expr], ty: &Ty, e: &Expr) -> LResult<ValueId> {
-        use IndexEntry::{Full, NewAxis};
         let (Ty::Array(_, sa), Ty::Array(_, sb)) = (self.ty_of(&args[0]).clone(), self.ty_of(&args[1]).clone()) else {
             unreachable!("the checker types `dot`'s operands as arrays")
         };
+        self.dot_of(a, b, sa, sb, ty, e)
+    }
+
+    /// [`dot`](Self::dot) of `a` and `b` of checked shapes `sa` and `sb` (1-d or 2-d).
+    pub(crate) fn dot_of(
+        &mut self,
+        a: ValueId,
+        b: ValueId,
+        sa: Vec<Size>,
+        sb: Vec<Size>,
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<ValueId> {
+        use IndexEntry::{Full, NewAxis};
         let d = ty.dtype().expect("`dot` has a dtype");
         let ka = self.dim(a, sa.len() - 1);
         let kb = self.dim(b, 0);
