@@ -1,9 +1,13 @@
 // arr.linalg: a hand-written module that solves with a filled matrix and adds to the result;
 // insert-del-sync syncs the matrix's and the right-hand side's base arrays before the solve (host
 // reads), fusion and outlining leave it in the host function (a region ends at it), and the
-// printer keeps its `func` attribute. Then the verifier's rules: ranks of `det`, and a known `func`.
+// printer keeps its `func` attribute; a `cholesky`, an `eigvalsh` and an `svdvals` (one operand
+// besides `out`) round-trip too. Then the verifier's rules: ranks of `det` and `svdvals`, and a known
+// `func`.
 // RUN: sed -n '/^\/\/ MAIN-BEGIN/,/^\/\/ MAIN-END/p' %s | %arrayc-opt - --pass insert-del-sync --pass wsp-fusion --pass outline-kernels --pass dce | FileCheck %s
 // RUN: sed -n '/^\/\/ RANK-BEGIN/,/^\/\/ RANK-END/p' %s | not %arrayc-opt - 2>&1 | FileCheck %s --check-prefix=RANK
+// RUN: sed -n '/^\/\/ FACT-BEGIN/,/^\/\/ FACT-END/p' %s | %arrayc-opt - | FileCheck %s --check-prefix=FACT
+// RUN: sed -n '/^\/\/ SVRANK-BEGIN/,/^\/\/ SVRANK-END/p' %s | not %arrayc-opt - 2>&1 | FileCheck %s --check-prefix=SVRANK
 // RUN: sed -n '/^\/\/ FUNC-BEGIN/,/^\/\/ FUNC-END/p' %s | not %arrayc-opt - 2>&1 | FileCheck %s --check-prefix=FUNC
 // MAIN-BEGIN
 module {
@@ -41,6 +45,37 @@ module {
 // RANK-END
 // RANK: error: `<stdin>`: invalid arr module: @f: arr.linalg: `det` takes a 2-d `a` and a 0-d `out`, no `b`
 
+// FACT-BEGIN
+module {
+  func.func @f(%n: i64, %m: i64, %k: i64) {
+    %a = "arr.new"(%n, %n) : (i64, i64) -> (memref<?x?xf32, strided<[?, ?], offset: ?>>)
+    %l = "arr.new"(%n, %n) : (i64, i64) -> (memref<?x?xf32, strided<[?, ?], offset: ?>>)
+    "arr.linalg"(%l, %a) {func = "cholesky"} : (memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>) -> ()
+    %w = "arr.new"(%n) : (i64) -> (memref<?xf32, strided<[?], offset: ?>>)
+    "arr.linalg"(%w, %a) {func = "eigvalsh"} : (memref<?xf32, strided<[?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>) -> ()
+    %r = "arr.new"(%n, %m) : (i64, i64) -> (memref<?x?xf64, strided<[?, ?], offset: ?>>)
+    %s = "arr.new"(%k) : (i64) -> (memref<?xf64, strided<[?], offset: ?>>)
+    "arr.linalg"(%s, %r) {func = "svdvals"} : (memref<?xf64, strided<[?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
+    return
+  }
+}
+// FACT-END
+// FACT: "arr.linalg"(%{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}) {func = "cholesky"} : (memref<?x?xf32
+// FACT: "arr.linalg"(%{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}) {func = "eigvalsh"} : (memref<?xf32
+// FACT: "arr.linalg"(%{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}) {func = "svdvals"} : (memref<?xf64
+
+// SVRANK-BEGIN
+module {
+  func.func @f(%n: i64) {
+    %a = "arr.new"(%n, %n) : (i64, i64) -> (memref<?x?xf64, strided<[?, ?], offset: ?>>)
+    %s = "arr.new"(%n, %n) : (i64, i64) -> (memref<?x?xf64, strided<[?, ?], offset: ?>>)
+    "arr.linalg"(%s, %a) {func = "svdvals"} : (memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
+    return
+  }
+}
+// SVRANK-END
+// SVRANK: error: `<stdin>`: invalid arr module: @f: arr.linalg: `svdvals` takes a 2-d `a` and a 1-d `out`, no `b`
+
 // FUNC-BEGIN
 module {
   func.func @f(%n: i64) {
@@ -51,4 +86,4 @@ module {
   }
 }
 // FUNC-END
-// FUNC: error: {{.*}}`func` must be "solve" or "det"
+// FUNC: error: {{.*}}`func` must name a `LinAlgFn` ("solve", "det", ...)

@@ -654,12 +654,12 @@ impl FuncImporter<'_> {
                     .ok()
                     .and_then(string_attr)
                     .and_then(|a| LinAlgFn::from_name(&a))
-                    .ok_or_else(|| unsupported(o, "`func` must be \"solve\" or \"det\""))?;
+                    .ok_or_else(|| unsupported(o, "`func` must name a `LinAlgFn` (\"solve\", \"det\", ...)"))?;
                 no_results()?;
                 match (func, ops.len()) {
                     (LinAlgFn::Solve, 3) => OpKind::LinAlg { func, out: ops[0], a: ops[1], b: Some(ops[2]) },
-                    (LinAlgFn::Det, 2) => OpKind::LinAlg { func, out: ops[0], a: ops[1], b: None },
-                    _ => return Err(unsupported(o, "`solve` takes (out, a, b), `det` (out, a)")),
+                    (_, 2) if func != LinAlgFn::Solve => OpKind::LinAlg { func, out: ops[0], a: ops[1], b: None },
+                    _ => return Err(unsupported(o, "`solve` takes (out, a, b), the other functions (out, a)")),
                 }
             }
             "matmul" => {

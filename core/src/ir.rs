@@ -147,14 +147,17 @@ pub enum OpKind {
     /// operation like `arr.sort` (`arrayc_runtime::convolve`): it reads `a` and `v` and writes
     /// `out`, so it ends a WSP region.
     Convolve { out: ValueId, a: ValueId, v: ValueId, off: ValueId },
-    /// `arr.linalg`: a dense linear-algebra function of the 2-d square view `a` (`n x n`, `f64` or
-    /// `f32`), computed on the host by an LU factorisation with partial pivoting (`faer`; LAPACK's
-    /// `getrf`, which NumPy calls): with [`LinAlgFn::Solve`], `out = a^-1 b` for `b` of shape
-    /// `(n,)` or `(n, k)` (NumPy's `linalg.solve`; `out` has `b`'s shape); with [`LinAlgFn::Det`],
-    /// the 0-d `out` is `det(a)` (NumPy's `linalg.det`; `b` is absent). `a`, `b` and `out` have one
+    /// `arr.linalg`: a dense linear-algebra function of the 2-d view `a` (`f64` or `f32`; square,
+    /// `n x n`, but for `svdvals`), computed on the host by `faer`'s factorisations (those LAPACK
+    /// routines that NumPy calls compute): with [`LinAlgFn::Solve`], `out = a^-1 b` for `b` of
+    /// shape `(n,)` or `(n, k)` (NumPy's `linalg.solve`; `out` has `b`'s shape; an LU
+    /// factorisation with partial pivoting, `getrf`); with [`LinAlgFn::Det`], the 0-d `out` is
+    /// `det(a)` (NumPy's `linalg.det`; `b` is absent); [`LinAlgFn::Cholesky`],
+    /// [`LinAlgFn::Eigvalsh`] and [`LinAlgFn::Svdvals`] as their docs say (no `b`). `a`, `b` and `out` have one
     /// dtype and `out` is a new array. A pivot that is exactly zero makes `Solve` fail with NumPy's
-    /// `LinAlgError: Singular matrix`, a run-time error naming the line. A host operation like
-    /// `arr.convolve` (`arrayc_runtime::linalg`): it reads `a` and `b` and writes `out`, so it ends
+    /// `LinAlgError: Singular matrix`, `Cholesky` of an `a` that is not positive definite with
+    /// `LinAlgError: Matrix is not positive definite`, run-time errors naming the line. A host
+    /// operation like `arr.convolve` (`arrayc_runtime::linalg`): it reads `a` and `b` and writes `out`, so it ends
     /// a WSP region.
     LinAlg { func: LinAlgFn, out: ValueId, a: ValueId, b: Option<ValueId> },
     /// `arr.exchange`: in a distributed run (`arrayc run --distributed`, docs/distributed.md), the
@@ -288,6 +291,15 @@ pub enum LinAlgFn {
     Solve,
     /// `out = det(a)`, 0-d (NumPy's `linalg.det`).
     Det,
+    /// `out = L`, the lower-triangular Cholesky factor of `a = L L^T` (NumPy's `linalg.cholesky`,
+    /// LAPACK's `potrf` with `UPLO='L'`): reads only `a`'s lower triangle; zeros above the diagonal.
+    Cholesky,
+    /// `out` (1-d, `n`): the eigenvalues of the symmetric `a` in ascending order (NumPy's
+    /// `linalg.eigvalsh`, `UPLO='L'`): reads only `a`'s lower triangle.
+    Eigvalsh,
+    /// `out` (1-d, `min(m, n)`): the singular values of the `m x n` `a` (not necessarily square)
+    /// in descending order (NumPy's `linalg.svd(a, compute_uv=False)`).
+    Svdvals,
 }
 
 impl LinAlgFn {
@@ -296,11 +308,34 @@ impl LinAlgFn {
         match self {
             LinAlgFn::Solve => "solve",
             LinAlgFn::Det => "det",
+            LinAlgFn::Cholesky => "cholesky",
+            LinAlgFn::Eigvalsh => "eigvalsh",
+            LinAlgFn::Svdvals => "svdvals",
         }
     }
     /// The function named `name` ([`LinAlgFn::name`]).
     pub fn from_name(name: &str) -> Option<LinAlgFn> {
-        [LinAlgFn::Solve, LinAlgFn::Det].into_iter().find(|f| f.name() == name)
+        LinAlgFn::ALL.into_iter().find(|f| f.name() == name)
+    }
+    /// Every function, in declaration order.
+    pub const ALL: [LinAlgFn; 5] =
+        [LinAlgFn::Solve, LinAlgFn::Det, LinAlgFn::Cholesky, LinAlgFn::Eigvalsh, LinAlgFn::Svdvals];
+    /// The rank of `out` for an `a` of rank 2 and a `b` of rank `b_rank` (`None`: no `b`), or
+    /// `None` where the operands do not fit: `solve` takes a 1-d or 2-d `b` and gives its rank;
+    /// the others take no `b`; `det` gives a 0-d `out`, `cholesky` a 2-d one, `eigvalsh` and
+    /// `svdvals` a 1-d one.
+    pub fn out_rank(self, b_rank: Option<usize>) -> Option<usize> {
+        match (self, b_rank) {
+            (LinAlgFn::Solve, Some(r)) if (1..=2).contains(&r) => Some(r),
+            (LinAlgFn::Det, None) => Some(0),
+            (LinAlgFn::Cholesky, None) => Some(2),
+            (LinAlgFn::Eigvalsh | LinAlgFn::Svdvals, None) => Some(1),
+            _ => None,
+        }
+    }
+    /// Whether `a` must be square (all but `svdvals`).
+    pub fn square(self) -> bool {
+        self != LinAlgFn::Svdvals
     }
 }
 

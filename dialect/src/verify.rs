@@ -433,19 +433,15 @@ impl Verifier<'_> {
             LinAlg { func, out, a, b } => {
                 let ranks = [self.array(*out, "out")?, self.array(*a, "a")?];
                 let b_rank = b.map(|b| self.array(b, "b")).transpose()?;
-                let fits = match (func, b_rank) {
-                    (LinAlgFn::Solve, Some(r)) => ranks[1] == 2 && (1..=2).contains(&r) && ranks[0] == r,
-                    (LinAlgFn::Det, None) => ranks == [0, 2],
-                    _ => false,
-                };
-                if !fits {
+                if ranks[1] != 2 || func.out_rank(b_rank) != Some(ranks[0]) {
                     return Err(format!(
                         "`{}` takes a 2-d `a` and {}",
                         func.name(),
-                        if *func == LinAlgFn::Solve {
-                            "a 1-d or 2-d `b` and `out` of its rank"
-                        } else {
-                            "a 0-d `out`, no `b`"
+                        match func {
+                            LinAlgFn::Solve => "a 1-d or 2-d `b` and `out` of its rank",
+                            LinAlgFn::Det => "a 0-d `out`, no `b`",
+                            LinAlgFn::Cholesky => "a 2-d `out`, no `b`",
+                            LinAlgFn::Eigvalsh | LinAlgFn::Svdvals => "a 1-d `out`, no `b`",
                         }
                     )
                     .into());

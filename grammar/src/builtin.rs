@@ -322,11 +322,16 @@ builtins! {
     NanMean: "nanmean", (1, 1), AXIS, NAN_REDUCTION;
     Median: "median", (1, 1), AXIS, "median(x) | median(x, axis=k)";
     Norm: "linalg.norm", (1, 1), &["axis", "ord"],
-        "linalg.norm(x) | linalg.norm(x, axis=k) | linalg.norm(x, axis=(j, k)) | linalg.norm(v, ord=1|2|inf|-inf) (or np.linalg.norm)";
+        "linalg.norm(x) | linalg.norm(x, axis=k) | linalg.norm(x, axis=(j, k)) | linalg.norm(v, ord) (ord 1|2|inf|-inf) | linalg.norm(a, ord) (a 2-d; ord 'fro'|'nuc'|1|-1|2|-2|inf|-inf) (or np.linalg.norm)";
     Solve: "linalg.solve", (2, 2), &[], "linalg.solve(a, b) (or np.linalg.solve; a one square matrix, b 1-d or 2-d)";
     Inv: "linalg.inv", (1, 1), &[], "linalg.inv(a) (or np.linalg.inv; a one square matrix)";
     Det: "linalg.det", (1, 1), &[], "linalg.det(a) (or np.linalg.det; a one square matrix)";
     MatrixPower: "linalg.matrix_power", (2, 2), &[], "linalg.matrix_power(a, k) (or np.linalg.matrix_power; k an integer literal)";
+    Cholesky: "linalg.cholesky", (1, 1), &[], "linalg.cholesky(a) (or np.linalg.cholesky; a one square matrix)";
+    Eigvalsh: "linalg.eigvalsh", (1, 1), &["UPLO"], "linalg.eigvalsh(a) | linalg.eigvalsh(a, UPLO='U') (or np.linalg.eigvalsh; a one square matrix)";
+    Svd: "linalg.svd", (1, 1), &["compute_uv"], "linalg.svd(a, compute_uv=False) (or np.linalg.svd; the singular values of one matrix)";
+    MatrixRank: "linalg.matrix_rank", (1, 1), &[], "linalg.matrix_rank(a) (or np.linalg.matrix_rank; a one matrix)";
+    Cond: "linalg.cond", (1, 1), &[], "linalg.cond(a) (or np.linalg.cond; the 2-norm condition number of one matrix)";
     Isclose: "isclose", (2, 2), CLOSE, "isclose(a, b) | isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)";
     Allclose: "allclose", (2, 2), CLOSE, "allclose(a, b) | allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)";
     Ptp: "ptp", (1, 1), AXIS, "ptp(x) | ptp(x, axis=k) | ptp(x, axis=(j, k)) (x not bool)";
@@ -1296,7 +1301,12 @@ pub const DOCS: &[DocRow] = {
                 per line; a pair of axes, the Frobenius norm of each matrix); `f32` stays `f32`, other \
                 dtypes give `f64`. `ord=` of vector norms (a 1-d `x`, or one `axis=k`): `1` (`sum(abs(x))`), \
                 `2` (the default), `inf` and `-inf` (`max(abs(x))`, `min(abs(x))`; of an empty vector a \
-                run-time error, as NumPy's); NumPy's other orders and matrix norms with `ord=` are E0503",
+                run-time error, as NumPy's). Matrix norms of a 2-d `x` without `axis=`, NumPy's: `ord='fro'` \
+                (the default's Frobenius norm), `'nuc'` (the sum of the singular values), `1` and `-1` (the \
+                largest and smallest column sum of `abs(x)`), `inf` and `-inf` (row sums), `2` and `-2` (the \
+                largest and smallest singular value, `linalg.svd`); `ord` also by position \
+                (`linalg.norm(v, 1)`, `linalg.norm(a, 'fro')`). Vector norms of other orders, matrix norms \
+                with `axis=(j, k)` and of other ranks are E0503",
             builtins: &[B::Norm],
         },
         DocRow {
@@ -1320,6 +1330,30 @@ pub const DOCS: &[DocRow] = {
                 of `a`'s dtype; `k < 0` the power of `linalg.inv(a)` (a float result). Of `a`'s dtype for \
                 `k >= 0`",
             builtins: &[B::MatrixPower],
+        },
+        DocRow {
+            calls: "`linalg.cholesky(a)`, `linalg.eigvalsh(a)`, `UPLO='U'`, `linalg.svd(a, compute_uv=False)` \
+                (also `np.linalg.`)",
+            result: "NumPy's, of one matrix `a` (square but for `svd`; stacks of matrices are E0503), `f32` when \
+                `a` is `f32`, else `f64`: `cholesky` the lower-triangular `L` of `a = L @ L.T` (LAPACK's \
+                `potrf`; `faer`'s `llt`), reading only the lower triangle of `a` as NumPy; a matrix that is not \
+                positive definite is NumPy's `LinAlgError: Matrix is not positive definite`, a run-time error \
+                naming the line. `eigvalsh` the eigenvalues of the symmetric `a`, ascending, reading only its \
+                lower triangle (`UPLO='L'`, NumPy's default) or with `UPLO='U'` its upper one. `svd(a, \
+                compute_uv=False)` the `min(m, n)` singular values of the `m x n` `a`, descending; the factors \
+                `u`, `vh` (`compute_uv=True`, NumPy's default) are E0503. Host operations (`arr.linalg`): \
+                results agree with NumPy's LAPACK to rounding, not bit for bit",
+            builtins: &[B::Cholesky, B::Eigvalsh, B::Svd],
+        },
+        DocRow {
+            calls: "`linalg.matrix_rank(a)`, `linalg.cond(a)` (also `np.linalg.`)",
+            result: "NumPy's, of one matrix `a` (any `m x n`), from its singular values `s` (`linalg.svd(a, \
+                compute_uv=False)`): `matrix_rank` the `i64` count of `s > s.max() * max(m, n) * eps` (NumPy's \
+                default tolerance, `eps` of `a`'s float dtype; `0` for an empty `a`); `cond` the 2-norm \
+                condition number `s[0] / s[-1]` (`inf` for a singular `a`, as NumPy; of an empty `a` NumPy's \
+                `LinAlgError: cond is not defined on empty arrays`, a run-time error). NumPy's `tol=`, \
+                `rtol=` and `cond`'s `p` are E0502",
+            builtins: &[B::MatrixRank, B::Cond],
         },
         DocRow {
             calls: "`isclose(a, b)`, `allclose(a, b)`, `rtol=r`, `atol=t`, `equal_nan=true`",
@@ -1685,30 +1719,60 @@ pub fn moveaxis_perm(r: usize, source: &[usize], destination: &[usize]) -> Vec<u
     perm
 }
 
-/// The vector norm that `linalg.norm`'s `ord=` names (NumPy's `ord`).
+/// The norm that `linalg.norm`'s `ord` names (NumPy's `ord`): of a vector (`x` 1-d, or one
+/// `axis=`) the sum of `abs(x)` (`One`), the Euclidean norm (`Two`, the default), the largest and
+/// smallest `abs(x)` (`Inf`, `NegInf`); of a matrix (`x` 2-d, no `axis=`), NumPy's matrix norms:
+/// the largest column sum of `abs(x)` (`One`; `NegOne` the smallest), the largest row sum (`Inf`;
+/// `NegInf` the smallest), the largest singular value (`Two`; `NegTwo` the smallest), the
+/// Frobenius norm (`Fro`, the default) and the sum of the singular values (`Nuc`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NormOrd {
-    /// `ord=1`: the sum of the absolute values.
+    /// `1`.
     One,
-    /// `ord=2`: the Euclidean norm, the default.
+    /// `2`.
     Two,
-    /// `ord=inf`: the largest absolute value.
+    /// `inf`.
     Inf,
-    /// `ord=-inf`: the smallest absolute value.
+    /// `-inf`.
     NegInf,
+    /// `-1` (matrices only here).
+    NegOne,
+    /// `-2` (matrices only here).
+    NegTwo,
+    /// `'fro'` (matrices only, as NumPy).
+    Fro,
+    /// `'nuc'` (matrices only, as NumPy).
+    Nuc,
 }
 
-/// The order that `ord=`'s value `e` names (`1`, `2`, `inf`, `-inf`: `inf` is a float literal by
-/// then, `crate::constants`), else `None`; the checker and the lowering read it through this one
-/// function.
+impl NormOrd {
+    /// Whether arrayc has it as a vector norm (NumPy's `-1`, `-2` of vectors are not here, and
+    /// NumPy has no vector `'fro'` or `'nuc'`).
+    pub fn of_vectors(self) -> bool {
+        matches!(self, NormOrd::One | NormOrd::Two | NormOrd::Inf | NormOrd::NegInf)
+    }
+}
+
+/// The order that `ord`'s value `e` names (`1`, `2`, `-1`, `-2`, `inf`, `-inf`: `inf` is a float
+/// literal by then, `crate::constants`; `'fro'`, `'nuc'`: names by then,
+/// `crate::syntax::keyword_value`), else `None`; the checker and the lowering read it through this
+/// one function.
 pub fn norm_ord(e: &Expr) -> Option<NormOrd> {
+    use crate::ast::UnOp::Neg;
     match &e.kind {
         ExprKind::Int(1) => Some(NormOrd::One),
         ExprKind::Int(2) => Some(NormOrd::Two),
+        ExprKind::Int(-1) => Some(NormOrd::NegOne),
+        ExprKind::Int(-2) => Some(NormOrd::NegTwo),
         ExprKind::Float(v) if *v == f64::INFINITY => Some(NormOrd::Inf),
-        ExprKind::Unary(crate::ast::UnOp::Neg, x) if matches!(x.kind, ExprKind::Float(v) if v == f64::INFINITY) => {
-            Some(NormOrd::NegInf)
-        }
+        ExprKind::Var(v) if v.name == "fro" => Some(NormOrd::Fro),
+        ExprKind::Var(v) if v.name == "nuc" => Some(NormOrd::Nuc),
+        ExprKind::Unary(Neg, x) => match norm_ord(x)? {
+            NormOrd::Inf => Some(NormOrd::NegInf),
+            NormOrd::One if matches!(x.kind, ExprKind::Int(_)) => Some(NormOrd::NegOne),
+            NormOrd::Two if matches!(x.kind, ExprKind::Int(_)) => Some(NormOrd::NegTwo),
+            _ => None,
+        },
         _ => None,
     }
 }

@@ -578,7 +578,13 @@ pub fn method_call(
         if m.name == LINALG {
             // `np.linalg.norm(x)` (`np.linalg` is the name `linalg`) or `linalg.norm(x)`: the
             // builtin `linalg.norm`, under the id of `linalg` (ids stay dense). No positional
-            // axis: NumPy's second argument of `norm` is `ord`.
+            // axis: NumPy's second argument of `norm` is `ord`, passed as `ord=` (a string, `'fro'`,
+            // the word it spells, as `keyword_value` makes it).
+            if name.name == "norm" && args.len() == 2 && !kwargs.iter().any(|(k, _)| k.name == "ord") {
+                let ord = Ident { name: "ord".to_string(), span: args[1].span.clone() };
+                let v = keyword_value(&ord, args.remove(1));
+                kwargs.push((ord, v));
+            }
             let mut func = Ident { name: format!("{LINALG}.{}", name.name), span: m.span.start..name.span.end };
             let linalg_name = func.name.clone();
             none_arguments(&mut func, &linalg_name, &mut args, &mut kwargs);

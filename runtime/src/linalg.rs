@@ -1,7 +1,11 @@
 //! `arr.linalg`: NumPy's `linalg.solve` and `linalg.det` of a materialised 2-d square view, on the
 //! host, by `faer`'s LU factorisation with partial (row) pivoting: the factorisation LAPACK's
 //! `getrf` computes, which NumPy's `solve`, `inv` and `det` call. The lowering makes `linalg.inv(a)`
-//! a `solve` of the identity. The semantics are in `dialect/README.md` (`arr.linalg`); the lowering
+//! a `solve` of the identity. Also `linalg.cholesky` (`faer`'s `llt`, LAPACK's `potrf`),
+//! `linalg.eigvalsh` (`faer`'s self-adjoint eigenvalues: a tridiagonal reduction and divide and
+//! conquer, as LAPACK's `syevd` that NumPy calls) and the singular values of
+//! `linalg.svd(a, compute_uv=False)` (`faer`'s bidiagonal SVD; NumPy calls `gesdd`); the lowering
+//! composes `matrix_rank`, `cond` and the matrix norms of `linalg.norm` from them. The semantics are in `dialect/README.md` (`arr.linalg`); the lowering
 //! is `passes/src/lower_ast/numpy_more.rs`.
 
 use crate::array::View;
@@ -16,15 +20,31 @@ use std::sync::Arc;
 /// returning `info > 0`), which `numpy.linalg.solve` and `inv` raise as `LinAlgError`.
 pub const SINGULAR: &str = "LinAlgError: Singular matrix (numpy.linalg.solve/inv: an LU pivot is exactly zero)";
 
+/// NumPy's message for a matrix whose Cholesky factorisation meets a pivot that is not positive
+/// (LAPACK's `potrf` returning `info > 0`), which `numpy.linalg.cholesky` raises as `LinAlgError`.
+pub const NOT_POSITIVE_DEFINITE: &str =
+    "LinAlgError: Matrix is not positive definite (numpy.linalg.cholesky: a pivot is not positive)";
+
+/// NumPy's message for an SVD iteration that does not converge (a matrix holding NaN or
+/// infinity), raised by `numpy.linalg.svd` (and `matrix_rank`, `cond`, `norm`) as `LinAlgError`.
+pub const SVD_NO_CONVERGENCE: &str = "LinAlgError: SVD did not converge (numpy.linalg.svd)";
+
 /// `arr.linalg` of function `func`: with [`LinAlgFn::Solve`], `out = a^-1 b`, `a` an `n x n` view,
 /// `b` and `out` of shape `(n,)` or `(n, k)`; with [`LinAlgFn::Det`], the 0-d `out` is `det(a)`
-/// (`1.0` for `n = 0`, as NumPy). All views of one dtype, `f64` or `f32`, with any strides (the
+/// (`1.0` for `n = 0`, as NumPy); with [`LinAlgFn::Cholesky`], the `n x n` `out` is the lower
+/// factor `L` of `a = L L^T` (zeros above the diagonal); with [`LinAlgFn::Eigvalsh`], the `(n,)`
+/// `out` holds the eigenvalues of the symmetric `a`, ascending (both read only the lower triangle
+/// of `a`, as NumPy's default `UPLO='L'`); with [`LinAlgFn::Svdvals`], `a` is `m x n` (any sizes)
+/// and the `(min(m, n),)` `out` holds its singular values, descending. All views of one dtype, `f64` or `f32`, with any strides (the
 /// factorisation works on a copy of `a`); `out` is a new array that shares no base array with an
 /// input. Runs on rayon's pool (`faer`'s global parallelism).
 ///
 /// Errors ([`LaunchError::Invalid`], which the executor locates at the operation's line): `Solve`
 /// of an `a` whose factorisation has a pivot exactly zero is [`SINGULAR`], NumPy's `LinAlgError`
-/// (`det` of such an `a` is `0.0`, as NumPy's). Anything else (ranks, sizes, dtypes, a view outside
+/// (`det` of such an `a` is `0.0`, as NumPy's); `Cholesky` of an `a` that is not positive definite
+/// is [`NOT_POSITIVE_DEFINITE`]; an SVD iteration that does not converge (NaN or infinite
+/// elements) is [`SVD_NO_CONVERGENCE`], while `Eigvalsh`'s gives NaN eigenvalues, as NumPy's
+/// `eigvalsh` (which returns NaN there, not an error). Anything else (ranks, sizes, dtypes, a view outside
 /// its base array) is a compiler bug's message: the lowering emits `arr.linalg` on checked arrays.
 pub fn linalg(func: LinAlgFn, out: &View, a: &View, b: Option<&View>) -> Result<(), LaunchError> {
     let mut views = vec![(out, "linalg out"), (a, "linalg a")];
@@ -41,12 +61,16 @@ pub fn linalg(func: LinAlgFn, out: &View, a: &View, b: Option<&View>) -> Result<
         check_in_bounds(v, what)?;
     }
     let n = a.shape.first().copied().unwrap_or(0);
-    if a.shape != [n, n] {
+    let m = a.shape.get(1).copied().unwrap_or(0);
+    if a.rank() != 2 || (func.square() && n != m) {
         return Err(format!("linalg: a has shape {}, not a square matrix", shape_str(&a.shape)).into());
     }
     let shapes_fit = match (func, b) {
         (LinAlgFn::Solve, Some(b)) => b.shape.first() == Some(&n) && b.rank() <= 2 && out.shape == b.shape,
         (LinAlgFn::Det, None) => out.rank() == 0,
+        (LinAlgFn::Cholesky, None) => out.shape == [n, n],
+        (LinAlgFn::Eigvalsh, None) => out.shape == [n],
+        (LinAlgFn::Svdvals, None) => out.shape == [n.min(m)],
         _ => false,
     };
     if !shapes_fit || b.is_some_and(|b| Arc::ptr_eq(&out.base, &b.base)) || Arc::ptr_eq(&out.base, &a.base) {
@@ -132,8 +156,14 @@ fn has_zero_pivot<T: faer::traits::ComplexField + PartialEq>(u: faer::MatRef<'_,
     (0..u.nrows()).any(|i| u[(i, i)] == T::zero_impl())
 }
 
+/// Whether every element of `a` (with `lower`, of its lower triangle, the diagonal included) is
+/// finite: NumPy's `eigvalsh` gives NaN eigenvalues, and its `svd` fails, where one is not.
+fn all_finite<T: faer::traits::ComplexField>(a: faer::MatRef<'_, T>, lower: bool) -> bool {
+    (0..a.ncols()).all(|j| (if lower { j } else { 0 }..a.nrows()).all(|i| T::is_finite_impl(&a[(i, j)])))
+}
+
 /// [`linalg`] on views it has checked, with elements of type `T`.
-fn apply<T: faer::traits::ComplexField + Copy + PartialEq + LogExp>(
+fn apply<T: faer::traits::ComplexField<Real = T> + Copy + PartialEq + LogExp>(
     func: LinAlgFn,
     out: &View,
     a: &View,
@@ -143,6 +173,13 @@ fn apply<T: faer::traits::ComplexField + Copy + PartialEq + LogExp>(
     let am = unsafe { mat::<T>(a) };
     let n = am.nrows();
     let out_ptr = (out.base.as_ptr() as *mut T).wrapping_offset(out.offset as isize);
+    let (rs, cs) = (out.strides.first().copied().unwrap_or(1), out.strides.get(1).copied().unwrap_or(1));
+    let (out_rows, out_cols) = (out.shape.first().copied().unwrap_or(1), out.shape.get(1).copied().unwrap_or(1));
+    // SAFETY: `out` is checked in bounds of a base array shared with no input, a new array whose
+    // elements have distinct addresses, and nothing else touches it meanwhile.
+    let mut x = unsafe {
+        faer::MatMut::from_raw_parts_mut(out_ptr, out_rows as usize, out_cols as usize, rs as isize, cs as isize)
+    };
     match func {
         LinAlgFn::Det => {
             let d = if n == 0 { T::one_impl() } else { det_as_numpy(am) };
@@ -157,16 +194,28 @@ fn apply<T: faer::traits::ComplexField + Copy + PartialEq + LogExp>(
             let b = b.expect("checked: solve has b");
             // SAFETY: as for `a`.
             let bm = unsafe { mat::<T>(b) };
-            let (rs, cs) = (out.strides.first().copied().unwrap_or(1), out.strides.get(1).copied().unwrap_or(1));
-            // SAFETY: `out` is checked in bounds of a base array shared with no input, a new array
-            // whose elements have distinct addresses, and nothing else touches it meanwhile.
-            let mut x =
-                unsafe { faer::MatMut::from_raw_parts_mut(out_ptr, bm.nrows(), bm.ncols(), rs as isize, cs as isize) };
             x.copy_from(bm);
             if n > 0 && bm.ncols() > 0 {
                 lu.solve_in_place(x);
             }
         }
+        LinAlgFn::Cholesky if n > 0 => {
+            let llt = am.llt(faer::Side::Lower).map_err(|_| NOT_POSITIVE_DEFINITE.to_string())?;
+            x.copy_from(llt.L());
+        }
+        LinAlgFn::Eigvalsh if n > 0 => match am.self_adjoint_eigenvalues(faer::Side::Lower) {
+            Ok(w) if all_finite(am, true) => x.col_mut(0).iter_mut().zip(w).for_each(|(o, w)| *o = w),
+            _ => x.col_mut(0).iter_mut().for_each(|o| *o = T::nan_impl()),
+        },
+        LinAlgFn::Svdvals if n.min(am.ncols()) > 0 => {
+            if !all_finite(am, false) {
+                return Err(SVD_NO_CONVERGENCE.to_string().into());
+            }
+            let s = am.singular_values().map_err(|_| SVD_NO_CONVERGENCE.to_string())?;
+            x.col_mut(0).iter_mut().zip(s).for_each(|(o, s)| *o = s);
+        }
+        // Empty: nothing to write.
+        LinAlgFn::Cholesky | LinAlgFn::Eigvalsh | LinAlgFn::Svdvals => {}
     }
     Ok(())
 }

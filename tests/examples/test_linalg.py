@@ -120,3 +120,153 @@ def test_matrix_power_matches_numpy(dt, target, tmp_path):
 def test_matrix_power_needs_a_literal_exponent(tmp_path):
     assert_check_error("fn main(a: f64[3, 3], k: i64) -> f64[3, 3] {\n    return np.linalg.matrix_power(a, k);\n}\n",
                        "E0503", "exponent must be an integer literal", tmp_path)
+
+
+def spd(dt, n, seed):
+    """A symmetric positive definite matrix of dtype `dt` (integers: diagonally dominant)."""
+    a = matrix(dt, n, seed)
+    if dt == "i64":
+        return a @ a.T + np.eye(n, dtype=np.int64)
+    return (a @ a.T + np.eye(n)).astype(NP[dt])
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", ["f64", "f32", "i64"])
+@pytest.mark.parametrize("n", [1, 5, 40])
+def test_cholesky_eigvalsh_svdvals_match_numpy(n, dt, target, tmp_path):
+    """`cholesky` (lower, reading only the lower triangle: the upper one is spoiled), `eigvalsh`
+    (ascending; `UPLO='U'` reads the upper triangle), `svd(compute_uv=False)` of square and
+    non-square matrices (descending), `matrix_rank` and `cond`, against NumPy; the result dtype is
+    NumPy's (`f32` stays, integers become `f64`)."""
+    r = "f32" if dt == "f32" else "f64"
+    src = f"""fn main(s: {dt}[n, n], w: {dt}[n, 7], d: {dt}[?, ?]) -> ({r}[n, n], {r}[n], {r}[n], {r}[?], {r}[?], i64, i64, {r}, {r}) {{
+    let low = np.tril(s) + np.triu(s, 1) * 3;
+    let up = np.triu(s) + np.tril(s, -1) * 5;
+    return (np.linalg.cholesky(low), np.linalg.eigvalsh(low), np.linalg.eigvalsh(up, UPLO='U'),
+            np.linalg.svd(w, compute_uv=False), linalg.svd(d.T, compute_uv=False),
+            np.linalg.matrix_rank(w), np.linalg.matrix_rank(d[:, :2] @ d[:2, :]), np.linalg.cond(s), linalg.cond(w));
+}}
+"""
+    s, d = spd(dt, n, 1), matrix(dt, n + 2, 2)[:, : n + 1]
+    w = (np.random.default_rng(4).standard_normal((n, 7)) * 3).astype(NP[dt])
+    proc, got = run_source(src, {"s": s, "w": w, "d": d}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    low = np.tril(s) + np.triu(s, 1) * 3
+    up = np.triu(s) + np.tril(s, -1) * 5
+    la = np.linalg
+    want = [la.cholesky(low), la.eigvalsh(low), la.eigvalsh(up, UPLO="U"), la.svd(w, compute_uv=False),
+            la.svd(d.T, compute_uv=False), la.matrix_rank(w), la.matrix_rank(d[:, :2] @ d[:2, :]), la.cond(s),
+            la.cond(w)]
+    for k, (g, w_) in enumerate(zip(got, want)):
+        if k in (5, 6):
+            assert g == w_, f"result {k}: {g} vs {w_}"
+            continue
+        w_ = np.asarray(w_)
+        # Eigen- and singular values agree to rounding relative to the largest.
+        scale = max(1.0, float(np.abs(w_).max(initial=0)))
+        rtol = 2e-5 if w_.dtype == np.float32 else 1e-11
+        assert g.dtype == w_.dtype and g.shape == w_.shape, f"result {k}: {g.dtype}{g.shape} vs {w_.dtype}{w_.shape}"
+        np.testing.assert_allclose(g, w_, rtol=rtol, atol=rtol * scale, err_msg=f"result {k}")
+
+
+def test_empty_and_singular_factorisations_are_numpys(tmp_path):
+    src = """fn main(e: f64[0, 0], z: f64[0, 3], s: f64[3, 3]) -> (f64[0, 0], f64[0], f64[?], i64, i64, f64, f64) {
+    return (np.linalg.cholesky(e), np.linalg.eigvalsh(e), np.linalg.svd(z, compute_uv=False),
+            np.linalg.matrix_rank(z), np.linalg.matrix_rank(s), np.linalg.cond(s), np.linalg.cond(s * 0.0));
+}
+"""
+    e, z = np.zeros((0, 0)), np.zeros((0, 3))
+    s = np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 1.0, 1.0]])
+    proc, got = run_source(src, {"e": e, "z": z, "s": s}, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    la = np.linalg
+    with np.errstate(all="ignore"):
+        want = [la.cholesky(e), la.eigvalsh(e), la.svd(z, compute_uv=False), la.matrix_rank(z), la.matrix_rank(s),
+                la.cond(s), la.cond(s * 0.0)]
+    for k, (g, w) in enumerate(zip(got, want)):
+        if k == 5:
+            # Singular: a huge number or inf in NumPy, from the rounding of the smallest value.
+            assert g > 1e15 and w > 1e15, (g, w)
+            continue
+        np.testing.assert_array_equal(g, w, err_msg=f"result {k}")
+
+
+@pytest.mark.parametrize("call, result, arg, words", [
+    ("np.linalg.cholesky(a)", "f64[?, ?]", np.array([[1.0, 2.0], [2.0, 1.0]]), "Matrix is not positive definite"),
+    ("np.linalg.cond(a)", "f64", np.zeros((0, 2)), "cond is not defined on empty arrays"),
+    ("np.linalg.svd(a, compute_uv=False)", "f64[?]", np.array([[1.0, np.nan], [np.nan, 1.0]]), "SVD did not converge"),
+])
+def test_factorisation_failures_are_numpys_linalgerror(call, result, arg, words, tmp_path):
+    with pytest.raises(np.linalg.LinAlgError, match=words):
+        eval(call, {"np": np, "a": arg})
+    src = f"fn main(a: f64[?, ?]) -> {result} {{\n    let r = {call};\n    return r * 1.0;\n}}\n"
+    assert_run_time_error(src, {"a": arg}, words, tmp_path)
+
+
+def test_eigvalsh_of_nan_is_nan_as_numpys(tmp_path):
+    """NumPy's `eigvalsh` of a matrix holding NaN (or inf) returns NaN eigenvalues, no error."""
+    src = "fn main(a: f64[2, 2], b: f64[2, 2]) -> (f64[2], f64[2]) {\n    return (np.linalg.eigvalsh(a), np.linalg.eigvalsh(b));\n}\n"
+    a, b = np.array([[1.0, np.nan], [np.nan, 1.0]]), np.array([[1.0, np.inf], [np.inf, 1.0]])
+    proc, got = run_source(src, {"a": a, "b": b}, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    for g, w in zip(got, [np.linalg.eigvalsh(a), np.linalg.eigvalsh(b)]):
+        np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("body, code, words", [
+    ("return np.linalg.cholesky(x)[0, 0];", "E0503", "the last 2 dimensions must be square"),
+    ("return np.linalg.eigvalsh(s)[0];", "E0503", "takes a 2-d array (one matrix)"),
+    ("return np.linalg.svd(x)[0, 0];", "E0503", "compute_uv=False"),
+    ("return np.linalg.eigvalsh(x, UPLO='X')[0];", "E0503", "`UPLO=` must be 'L' or 'U'"),
+    ("return np.linalg.matrix_rank(x, tol=1.0);", "E0502", "has no keyword argument `tol`"),
+    ("return np.linalg.norm(x[0], 'fro');", "E0503", "not supported"),
+    ("return np.linalg.norm(s, 1);", "E0503", "not supported"),
+    ("return np.linalg.norm(x, 3);", "E0503", "must be `1`, `2`"),
+])
+def test_factorisation_misuse_is_a_check_error(body, code, words, tmp_path):
+    assert_check_error(f"fn main(x: f64[2, 3], s: f64[2, 3, 3]) -> f64 {{\n    {body}\n}}\n", code, words, tmp_path)
+
+
+ORDS = ["'fro'", "'nuc'", "1", "-1", "2", "-2", "np.inf", "-np.inf"]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", ["f64", "f32", "i64"])
+@pytest.mark.parametrize("shape", [(5, 5), (4, 9), (40, 3)])
+def test_matrix_norms_match_numpy(shape, dt, target, tmp_path):
+    """`linalg.norm(a, ord)` of a 2-d `a` for each of NumPy's matrix orders, by position and as
+    `ord=`; then vector norms with a positional `ord`."""
+    r = "f32" if dt == "f32" else "f64"
+    calls = [f"np.linalg.norm(a, {o})" for o in ORDS] + ["np.linalg.norm(a, ord='nuc')", "linalg.norm(a, ord=-2)",
+                                                          "np.linalg.norm(a[0], 1)", "np.linalg.norm(a[0], -np.inf)"]
+    src = f"fn main(a: {dt}[{shape[0]}, {shape[1]}]) -> ({', '.join([r] * len(calls))}) {{\n    return ({', '.join(calls)});\n}}\n"
+    a = (np.random.default_rng(7).standard_normal(shape) * 4).astype(NP[dt])
+    proc, got = run_source(src, {"a": a}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    for c, g in zip(calls, got):
+        w = eval(c.replace("linalg.norm", "np.linalg.norm").replace("np.np.", "np."), {"np": np, "a": a})
+        rtol = 2e-5 if r == "f32" else 1e-11
+        assert np.asarray(g).dtype == np.asarray(w).dtype, (c, g, w)
+        np.testing.assert_allclose(g, w, rtol=rtol, err_msg=c)
+
+
+def test_matrix_norms_of_empty_matrices_are_numpys(tmp_path):
+    """NumPy 2: a largest column or row sum or singular value of an empty matrix is 0 (a maximum
+    with `initial=0`); a smallest one is a ValueError (a run-time error here)."""
+    calls = [f"np.linalg.norm(a, {o})" for o in ORDS]
+    for shape in [(0, 3), (3, 0)]:
+        a = np.zeros(shape)
+        ok = []
+        for k, c in enumerate(calls):
+            try:
+                ok.append((c, eval(c, {"np": np, "a": a})))
+            except ValueError:
+                src = f"fn main(a: f64[?, ?]) -> f64 {{\n    return {c};\n}}\n"
+                (tmp_path / f"{shape[0]}{k}").mkdir()
+                assert_run_time_error(src, {"a": a}, "zero-size array", tmp_path / f"{shape[0]}{k}")
+        assert len(ok) >= 5
+        src = f"fn main(a: f64[{shape[0]}, {shape[1]}]) -> ({', '.join(['f64'] * len(ok))}) {{\n    return ({', '.join(c for c, _ in ok)});\n}}\n"
+        (tmp_path / f"ok{shape[0]}").mkdir()
+        proc, got = run_source(src, {"a": a}, tmp_path / f"ok{shape[0]}")
+        assert proc.returncode == 0, proc.stderr
+        assert [float(g) for g in got] == [w for _, w in ok], shape

@@ -1,5 +1,7 @@
-//! NumPy's `linalg.solve(a, b)`, `linalg.inv(a)`, `linalg.det(a)` and `linalg.matrix_power(a, k)`
-//! of one square matrix: the operands' ranks, sizes and the result's type. The lowering (`passes/src/lower_ast/linalg.rs`)
+//! NumPy's `linalg.solve(a, b)`, `linalg.inv(a)`, `linalg.det(a)`, `linalg.matrix_power(a, k)`,
+//! `linalg.cholesky(a)` and `linalg.eigvalsh(a)` of one square matrix, and `linalg.svd(a,
+//! compute_uv=False)`, `linalg.matrix_rank(a)` and `linalg.cond(a)` of one matrix: the operands'
+//! ranks, sizes and the result's type. The lowering (`passes/src/lower_ast/linalg.rs`)
 //! emits the host operation `arr.linalg`.
 
 use super::builtins::Call;
@@ -17,6 +19,11 @@ impl Checker {
     ///
     /// `linalg.matrix_power(a, k)`: `k` an integer literal; `a`'s type for `k >= 0` (products of
     /// `a`), the float type of `inv(a)` for `k < 0`.
+    ///
+    /// `linalg.cholesky(a)` (`a`'s shape) and `linalg.eigvalsh(a)` (`(n,)`) of a square `a`;
+    /// `linalg.svd(a, compute_uv=False)` (`(min(m, n),)`), `linalg.cond(a)` (a float scalar) and
+    /// `linalg.matrix_rank(a)` (an `i64` scalar) of any `m x n` `a`; `svd` without
+    /// `compute_uv=False` is E0503 (the factors `u`, `vh` are not here).
     pub(super) fn linalg(&mut self, c: &Call) -> Ty {
         let name = c.b.name();
         let mut c_args = c.args;
@@ -55,7 +62,18 @@ impl Checker {
             }
         }
         let sa = &shapes[0];
-        if let (Some(n), Some(m)) = (sa[0].as_const(), sa[1].as_const()) {
+        let square = !matches!(c.b, Builtin::Svd | Builtin::MatrixRank | Builtin::Cond);
+        if c.b == Builtin::Svd && c.kwarg("compute_uv").is_none_or(|v| crate::builtin::bool_literal(v) != Some(false)) {
+            self.error(
+                "E0503",
+                "`linalg.svd` with the factors `u`, `vh` is not supported: write `linalg.svd(a, compute_uv=False)` \
+                 for the singular values",
+                c.e.span.clone(),
+                "not supported",
+            );
+            return Ty::Error;
+        }
+        if let (Some(n), Some(m), true) = (sa[0].as_const(), sa[1].as_const(), square) {
             if n != m {
                 self.error(
                     "E0503",
@@ -87,8 +105,18 @@ impl Checker {
             return Ty::Array(d, vec![sa[0].clone(), sa[0].clone()]);
         }
         match c.b {
-            Builtin::Det => Ty::Scalar(d),
-            Builtin::Inv => Ty::Array(d, vec![sa[0].clone(), sa[0].clone()]),
+            Builtin::Det | Builtin::Cond => Ty::Scalar(d),
+            Builtin::MatrixRank => Ty::Scalar(DType::I64),
+            Builtin::Inv | Builtin::Cholesky => Ty::Array(d, vec![sa[0].clone(), sa[0].clone()]),
+            Builtin::Eigvalsh => Ty::Array(d, vec![sa[0].clone()]),
+            Builtin::Svd => {
+                let k = match (sa[0].as_const(), sa[1].as_const()) {
+                    (Some(m), Some(n)) => Size::lit(m.min(n)),
+                    _ if sa[0] == sa[1] => sa[0].clone(),
+                    _ => self.fresh(),
+                };
+                Ty::Array(d, vec![k])
+            }
             _ => Ty::Array(d, shapes[1].iter().map(Size::clone).collect()),
         }
     }

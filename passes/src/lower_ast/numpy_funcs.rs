@@ -108,8 +108,13 @@ impl Lowerer<'_> {
                 let dt = ty.dtype().expect("checked: a float");
                 let xty = retyped(self.ty_of(&args[0]), dt);
                 let xf = if xd == dt { x } else { self.array_op(ComputeFn::Copy, vec![x], &xty)? };
-                let ord = Self::kwarg(kwargs, "ord").and_then(norm_ord).unwrap_or(NormOrd::Two);
-                if ord != NormOrd::Two {
+                let matrix = axes.is_none() && self.rank(x) == 2;
+                let default = if matrix { NormOrd::Fro } else { NormOrd::Two };
+                let ord = Self::kwarg(kwargs, "ord").and_then(norm_ord).unwrap_or(default);
+                if matrix && ord != NormOrd::Fro {
+                    return Ok(Some(self.matrix_norm(ord, xf, &xty, ty, e)?));
+                }
+                if ord != NormOrd::Two && ord != NormOrd::Fro {
                     let kind = match ord {
                         NormOrd::Inf => ReduceKind::Max,
                         NormOrd::NegInf => ReduceKind::Min,

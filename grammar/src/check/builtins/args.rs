@@ -128,20 +128,37 @@ impl Checker {
                         c.bad = true;
                     }
                 }
-                "ord" => {
-                    self.expr(v);
-                    if crate::builtin::norm_ord(v).is_some() {
+                "ord" => match crate::builtin::norm_ord(v) {
+                    Some(_) if matches!(v.kind, ExprKind::Var(_)) => {
+                        // `'fro'`, `'nuc'`: NumPy's strings, words here, not variables.
+                        self.set_ty(v.id, Ty::Unit);
                         c.ord = true;
-                    } else {
+                    }
+                    Some(_) => {
+                        self.expr(v);
+                        c.ord = true;
+                    }
+                    None => {
+                        self.expr(v);
                         self.err(
                             Diagnostic::error(
                                 "E0503",
-                                "`ord=` of `linalg.norm` must be `1`, `2`, `inf` or `-inf` (vector norms)",
+                                "`ord` of `linalg.norm` must be `1`, `2`, `inf` or `-inf` (vector norms), or \
+                                 `'fro'`, `'nuc'`, `1`, `-1`, `2`, `-2`, `inf`, `-inf` (matrix norms)",
                                 v.span.clone(),
                                 "not supported",
                             )
-                            .with_note("NumPy's other orders (`0`, `-1`, `'fro'`, `'nuc'`, ...) are not supported"),
+                            .with_note("NumPy's other orders (`0`, `3`, ...) are not supported"),
                         );
+                        c.bad = true;
+                    }
+                },
+                "UPLO" => {
+                    if matches!(&v.kind, ExprKind::Var(w) if w.name == "L" || w.name == "U") {
+                        self.set_ty(v.id, Ty::Unit);
+                    } else {
+                        self.expr(v);
+                        self.error("E0503", "`UPLO=` must be 'L' or 'U'", v.span.clone(), "not 'L' or 'U'");
                         c.bad = true;
                     }
                 }
@@ -226,7 +243,8 @@ impl Checker {
                         c.bad = true;
                     }
                 }
-                "endpoint" | "equal_nan" | "rowvar" | "right" | "return_index" | "return_inverse" | "return_counts" => {
+                "endpoint" | "equal_nan" | "rowvar" | "right" | "return_index" | "return_inverse" | "return_counts"
+                | "compute_uv" => {
                     if matches!(v.kind, ExprKind::Bool(_)) {
                         self.set_ty(v.id, Ty::Scalar(DType::Bool));
                     } else {

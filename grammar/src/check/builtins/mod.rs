@@ -214,7 +214,15 @@ impl Checker {
             B::Reshape | B::Ravel | B::Flatten => self.reshape(&c),
             B::Normal | B::Integers => self.random_draws(&c),
             B::Convolve => self.convolve(&c, kwargs),
-            B::Solve | B::Inv | B::Det | B::MatrixPower => self.linalg(&c),
+            B::Solve
+            | B::Inv
+            | B::Det
+            | B::MatrixPower
+            | B::Cholesky
+            | B::Eigvalsh
+            | B::Svd
+            | B::MatrixRank
+            | B::Cond => self.linalg(&c),
             B::Sort | B::Argsort => self.sort(&c),
             B::Diff
             | B::Outer

@@ -126,20 +126,27 @@ impl Checker {
             return Ty::Error;
         }
         if c.ord {
+            let ord = c.kwarg("ord").and_then(crate::builtin::norm_ord).expect("checked with the keywords");
             let vector = match (&t, c.axis, &c.axes) {
                 (_, Some(_), _) => true,
                 (Ty::Array(_, s), None, None) => s.len() == 1,
                 _ => false,
             };
-            if !vector {
+            let matrix = matches!((&t, c.axis, &c.axes), (Ty::Array(_, s), None, None) if s.len() == 2);
+            if !(vector && ord.of_vectors() || matrix) {
+                let why = if vector {
+                    "NumPy's vector norms of this order are not supported (`1`, `2`, `inf`, `-inf` are)"
+                } else {
+                    "matrix norms take a 2-d array without `axis=`; vector norms a 1-d array or one `axis=k`"
+                };
                 self.err(
                     Diagnostic::error(
                         "E0503",
-                        format!("`linalg.norm` with `ord=` of {t} without one `axis=`: a matrix norm"),
+                        format!("`linalg.norm` of {t} with this `ord`: not supported"),
                         c.e.span.clone(),
-                        "not a vector norm",
+                        "not supported",
                     )
-                    .with_note("only vector norms take `ord=` here (a 1-d array, or `axis=k`); the default is the Frobenius norm"),
+                    .with_note(why),
                 );
                 return Ty::Error;
             }

@@ -74,7 +74,7 @@ impl Lowerer<'_> {
         if let Some(v) = self.einsum(b, args, kwargs, ty, e)? {
             return Ok(vec![v]);
         }
-        if let Some(v) = self.linalg(b, args, ty, e)? {
+        if let Some(v) = self.linalg(b, args, kwargs, ty, e)? {
             return Ok(vec![v]);
         }
         match b {
@@ -127,7 +127,17 @@ impl Lowerer<'_> {
             | B::Tile
             | B::Repeat
             | B::Pad => unreachable!("lowered by `shape_op`"),
-            B::Solve | B::Inv | B::Det | B::MatrixPower => unreachable!("lowered by `linalg`"),
+            B::Solve
+            | B::Inv
+            | B::Det
+            | B::MatrixPower
+            | B::Cholesky
+            | B::Eigvalsh
+            | B::Svd
+            | B::MatrixRank
+            | B::Cond => {
+                unreachable!("lowered by `linalg`")
+            }
             B::Diff
             | B::Outer
             | B::Eye
