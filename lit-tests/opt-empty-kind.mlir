@@ -1,7 +1,7 @@
 // An `arr.reduce` whose `kind` is the empty string is an unsupported operation, not a panic in
 // melior (its StringRef::as_str indexes the last byte of the string; issue 34).
 // RUN: not %arrayc-opt %s 2>&1 | FileCheck %s
-// CHECK: error: `{{.*}}opt-empty-kind.mlir`: v.arr:4:5: unsupported operation `arr.reduce`: `kind` must be "sum", "prod", "min" or "max"
+// CHECK: error: `{{.*}}opt-empty-kind.mlir`: v.arr:4:5: unsupported operation `arr.reduce`: `kind` must be "sum", "prod", "min", "max", "argmin" or "argmax"
 // CHECK-NOT: panicked
 module {
   func.func @main() -> (f64) {

@@ -141,13 +141,17 @@ fn compute_fn(name: &str) -> Option<ComputeFn> {
     simple.into_iter().chain(bins).chain(uns).find(|f| f.name() == name)
 }
 
-/// The `kind` attribute of a reduction, a scan or an all-reduce.
-fn reduce_kind<'c, 'a>(o: &OperationRef<'c, 'a>) -> Result<ReduceKind, ImportError> {
+/// The `kind` attribute of a reduction (`args`: the arg-reductions too), a scan or an all-reduce.
+fn reduce_kind<'c, 'a>(o: &OperationRef<'c, 'a>, args: bool) -> Result<ReduceKind, ImportError> {
     let name = o.attribute("kind").ok().and_then(string_attr);
-    [ReduceKind::Sum, ReduceKind::Prod, ReduceKind::Min, ReduceKind::Max]
-        .into_iter()
-        .find(|k| name.as_deref() == Some(k.name()))
-        .ok_or_else(|| unsupported(o, "`kind` must be \"sum\", \"prod\", \"min\" or \"max\""))
+    ReduceKind::ALL.into_iter().filter(|k| args || !k.is_arg()).find(|k| name.as_deref() == Some(k.name())).ok_or_else(
+        || {
+            let more = if args { ", \"argmin\" or \"argmax\"" } else { "" };
+            let kinds =
+                if args { "\"sum\", \"prod\", \"min\", \"max\"" } else { "\"sum\", \"prod\", \"min\" or \"max\"" };
+            unsupported(o, &format!("`kind` must be {kinds}{more}"))
+        },
+    )
 }
 
 /// The operation that bridges an unsigned value and the signless integer type `arith` takes, in
@@ -699,13 +703,13 @@ impl FuncImporter<'_> {
             "allreduce" => {
                 want(1)?;
                 no_results()?;
-                let kind = reduce_kind(o)?;
+                let kind = reduce_kind(o, false)?;
                 OpKind::AllReduce { view: ops[0], kind }
             }
             "reduce" | "scan" => {
                 want(2)?;
                 no_results()?;
-                let kind = reduce_kind(o)?;
+                let kind = reduce_kind(o, name == "reduce")?;
                 let axis = if o.has_attribute("axis") { Some(self.int_attr(o, "axis")?) } else { None };
                 let axis = axis
                     .map(|a| usize::try_from(a).map_err(|_| unsupported(o, "`axis` must not be negative")))

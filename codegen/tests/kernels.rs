@@ -756,6 +756,7 @@ fn ref_reduce(kind: ReduceKind, xs: &[f64]) -> f64 {
         ReduceKind::Prod => 1.0,
         ReduceKind::Min => f64::INFINITY,
         ReduceKind::Max => f64::NEG_INFINITY,
+        ReduceKind::ArgMin | ReduceKind::ArgMax => unreachable!("a value reduction"),
     };
     for &x in xs {
         acc = match kind {
@@ -763,6 +764,7 @@ fn ref_reduce(kind: ReduceKind, xs: &[f64]) -> f64 {
             ReduceKind::Prod => acc * x,
             ReduceKind::Min => fmin_nan(acc, x),
             ReduceKind::Max => fmax_nan(acc, x),
+            ReduceKind::ArgMin | ReduceKind::ArgMax => unreachable!("a value reduction"),
         };
     }
     acc
@@ -2026,6 +2028,7 @@ fn integer_scans_run_chunked() {
                     (ReduceKind::Prod, Some(a)) => a.wrapping_mul(x),
                     (ReduceKind::Min, Some(a)) => a.min(x),
                     (ReduceKind::Max, Some(a)) => a.max(x),
+                    (ReduceKind::ArgMin | ReduceKind::ArgMax, Some(_)) => unreachable!("scans are of values"),
                 };
                 acc = Some(y);
                 Scalar::I64(y)

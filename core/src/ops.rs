@@ -415,22 +415,93 @@ impl UnFn {
     }
 }
 
+/// What a reduction (`arr.reduce`), a scan (`arr.scan`) or an all-reduce (`arr.allreduce`)
+/// combines its elements with. `ArgMin`/`ArgMax` are reductions only: NumPy's `argmin`/`argmax`
+/// in one pass, an `i64` output holding the position (along the axis, or row-major over every
+/// axis) of the first NaN, else of the first minimum (maximum); see [`arg_key`] for how partial
+/// results of chunks are combined.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ReduceKind {
     Sum,
     Prod,
     Min,
     Max,
+    ArgMin,
+    ArgMax,
 }
 
 impl ReduceKind {
+    /// Every kind, in the order the importer tries their names.
+    pub const ALL: [ReduceKind; 6] =
+        [ReduceKind::Sum, ReduceKind::Prod, ReduceKind::Min, ReduceKind::Max, ReduceKind::ArgMin, ReduceKind::ArgMax];
+
+    /// The kind's name in the `kind` attribute (`arr.reduce {kind = "argmin"}`).
     pub fn name(self) -> &'static str {
         match self {
             ReduceKind::Sum => "sum",
             ReduceKind::Prod => "prod",
             ReduceKind::Min => "min",
             ReduceKind::Max => "max",
+            ReduceKind::ArgMin => "argmin",
+            ReduceKind::ArgMax => "argmax",
         }
+    }
+
+    /// Whether this is an arg-reduction (`ArgMin`, `ArgMax`): its output is a position.
+    pub fn is_arg(self) -> bool {
+        matches!(self, ReduceKind::ArgMin | ReduceKind::ArgMax)
+    }
+
+    /// The value reduction an arg-reduction finds the position of (`Min` for `ArgMin`); `self`
+    /// otherwise.
+    pub fn value_kind(self) -> ReduceKind {
+        match self {
+            ReduceKind::ArgMin => ReduceKind::Min,
+            ReduceKind::ArgMax => ReduceKind::Max,
+            k => k,
+        }
+    }
+}
+
+/// How many `i64` words a chunk's partial result of an arg-reduction takes
+/// (`arrayc_runtime::launch`): the position, then the [`arg_key`] of the value there.
+pub const ARG_PARTIAL_WORDS: usize = 2;
+
+/// The key of an arg-reduction's value `bits` (the value's bits, zero- or sign-extended to 64 as
+/// its dtype `d` is unsigned or signed, a float's IEEE bits; `is_nan` for a NaN float): an `i64`
+/// whose signed order is the values' order, with `-0.0` and `0.0` equal and NaN below every other
+/// key for `ArgMin` (above for `ArgMax`), so that chunks' partial results combine as the elements
+/// do (the later chunk's position wins only with a key strictly better: [`arg_better`]). The
+/// kernels compute it once per chunk from their best value (`arrayc_codegen`'s `loops.rs`,
+/// `Gen::arg_key`, the same formula).
+pub fn arg_key(kind: ReduceKind, d: DType, bits: i64, is_nan: bool) -> i64 {
+    if is_nan {
+        return if kind == ReduceKind::ArgMax { i64::MAX } else { i64::MIN };
+    }
+    match d {
+        // Monotone: a negative float's magnitude bits are flipped; -0.0 is first made 0.0.
+        DType::F64 | DType::F32 => {
+            let bits = if d == DType::F32 { (bits as u32 as i32) as i64 } else { bits };
+            let bits = if bits == i64::MIN || (d == DType::F32 && bits == i32::MIN as i64) { 0 } else { bits };
+            if bits < 0 {
+                bits ^ i64::MAX
+            } else {
+                bits
+            }
+        }
+        // Unsigned 64-bit order as signed order.
+        DType::U64 => bits ^ i64::MIN,
+        _ => bits,
+    }
+}
+
+/// Whether a later partial result of key `later` replaces an earlier one of key `earlier` in
+/// arg-reduction `kind` ([`arg_key`]): only when strictly better, so the first position wins ties.
+pub fn arg_better(kind: ReduceKind, later: i64, earlier: i64) -> bool {
+    if kind == ReduceKind::ArgMax {
+        later > earlier
+    } else {
+        later < earlier
     }
 }
 
@@ -632,4 +703,41 @@ pub const FUSED_MATMUL_MAX_INNER: i64 = 8;
 /// `expand-matmul`; cuBLAS is not wired in).
 pub fn matmul_by_library(dtype: DType, lhs_rank: usize, rhs_rank: usize, inner: Option<i64>) -> bool {
     dtype.is_float() && lhs_rank == 2 && rhs_rank == 2 && inner.is_none_or(|k| k > FUSED_MATMUL_MAX_INNER)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`arg_key`] orders values as their dtype does (checked against Rust's own comparisons of
+    /// every pair), with `-0.0 == 0.0` and NaN below (`ArgMin`) or above (`ArgMax`) every value.
+    #[test]
+    fn arg_keys_order_values() {
+        let f64s = [f64::NEG_INFINITY, -1e300, -1.5, -f64::MIN_POSITIVE, -0.0, 0.0, 5e-324, 2.0, 1e300, f64::INFINITY];
+        for &a in &f64s {
+            for &b in &f64s {
+                let key = |x: f64| arg_key(ReduceKind::ArgMin, DType::F64, x.to_bits() as i64, false);
+                assert_eq!(key(a).cmp(&key(b)), a.partial_cmp(&b).unwrap(), "{a} against {b}");
+                let key32 = |x: f64| arg_key(ReduceKind::ArgMin, DType::F32, (x as f32).to_bits() as i64, false);
+                assert_eq!(
+                    key32(a).cmp(&key32(b)),
+                    (a as f32).partial_cmp(&(b as f32)).unwrap(),
+                    "f32 {a} against {b}"
+                );
+                let nan = arg_key(ReduceKind::ArgMin, DType::F64, f64::NAN.to_bits() as i64, true);
+                assert!(nan < key(a) && arg_better(ReduceKind::ArgMin, nan, key(a)));
+                let nan = arg_key(ReduceKind::ArgMax, DType::F64, f64::NAN.to_bits() as i64, true);
+                assert!(nan > key(a) && arg_better(ReduceKind::ArgMax, nan, key(a)));
+            }
+        }
+        let u64s = [0u64, 1, i64::MAX as u64, 1 << 63, u64::MAX];
+        for &a in &u64s {
+            for &b in &u64s {
+                let key = |x: u64| arg_key(ReduceKind::ArgMax, DType::U64, x as i64, false);
+                assert_eq!(key(a).cmp(&key(b)), a.cmp(&b), "{a} against {b}");
+            }
+        }
+        // A tie keeps the earlier position.
+        assert!(!arg_better(ReduceKind::ArgMin, 3, 3) && !arg_better(ReduceKind::ArgMax, 3, 3));
+    }
 }

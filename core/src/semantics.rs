@@ -324,8 +324,11 @@ pub fn scalar_unary(op: UnFn, a: Scalar) -> Scalar {
 }
 
 /// Identity of a reduction in dtype `d`.
+/// An arg-reduction has no identity (NumPy raises on an empty extent, and so does the lowering,
+/// ahead of the kernel): position 0 stands for one.
 pub fn reduce_identity(kind: ReduceKind, d: DType) -> Scalar {
     let s = match kind {
+        ReduceKind::ArgMin | ReduceKind::ArgMax => Scalar::I64(0),
         ReduceKind::Sum => Scalar::I64(0),
         ReduceKind::Prod => Scalar::I64(1),
         ReduceKind::Min => match d {
@@ -352,48 +355,52 @@ pub fn reduce_identity(kind: ReduceKind, d: DType) -> Scalar {
 /// (the kernels' `arith.minimumf`, which LLVM vectorises with the vector width the CPU target fixes:
 /// `arrayc_codegen`'s `MIN_MAX_OPS`). NumPy's own reductions give either zero
 /// of a -0.0 and a 0.0, depending on their length (its SIMD and scalar loops differ).
+///
+/// Arg-reductions are combined from their positions and keys, not from results
+/// (`arrayc_core::ops::arg_better`); here they are the value reduction they find the position of.
 pub fn reduce_combine(kind: ReduceKind, a: Scalar, b: Scalar) -> Scalar {
     use ReduceKind::*;
+    let kind = kind.value_kind();
     match (a, b) {
         (Scalar::F64(x), Scalar::F64(y)) => Scalar::F64(match kind {
             Sum => x + y,
             Prod => x * y,
-            Min => ieee_min_max(x, y, true),
-            Max => ieee_min_max(x, y, false),
+            Min | ArgMin => ieee_min_max(x, y, true),
+            Max | ArgMax => ieee_min_max(x, y, false),
         }),
         (Scalar::F32(x), Scalar::F32(y)) => Scalar::F32(match kind {
             Sum => x + y,
             Prod => x * y,
-            Min => ieee_min_max(x as f64, y as f64, true) as f32,
-            Max => ieee_min_max(x as f64, y as f64, false) as f32,
+            Min | ArgMin => ieee_min_max(x as f64, y as f64, true) as f32,
+            Max | ArgMax => ieee_min_max(x as f64, y as f64, false) as f32,
         }),
         (Scalar::I64(x), Scalar::I64(y)) => Scalar::I64(match kind {
             Sum => x.wrapping_add(y),
             Prod => x.wrapping_mul(y),
-            Min => x.min(y),
-            Max => x.max(y),
+            Min | ArgMin => x.min(y),
+            Max | ArgMax => x.max(y),
         }),
         (Scalar::I32(x), Scalar::I32(y)) => Scalar::I32(match kind {
             Sum => x.wrapping_add(y),
             Prod => x.wrapping_mul(y),
-            Min => x.min(y),
-            Max => x.max(y),
+            Min | ArgMin => x.min(y),
+            Max | ArgMax => x.max(y),
         }),
         (Scalar::U64(x), Scalar::U64(y)) => Scalar::U64(match kind {
             Sum => x.wrapping_add(y),
             Prod => x.wrapping_mul(y),
-            Min => x.min(y),
-            Max => x.max(y),
+            Min | ArgMin => x.min(y),
+            Max | ArgMax => x.max(y),
         }),
         (Scalar::U8(x), Scalar::U8(y)) => Scalar::U8(match kind {
             Sum => x.wrapping_add(y),
             Prod => x.wrapping_mul(y),
-            Min => x.min(y),
-            Max => x.max(y),
+            Min | ArgMin => x.min(y),
+            Max | ArgMax => x.max(y),
         }),
         (Scalar::Bool(x), Scalar::Bool(y)) => Scalar::Bool(match kind {
-            Sum | Max => x | y,
-            Prod | Min => x & y,
+            Sum | Max | ArgMax => x | y,
+            Prod | Min | ArgMin => x & y,
         }),
         (a, b) => reduce_combine(kind, a, b.cast(a.dtype())),
     }

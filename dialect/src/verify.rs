@@ -506,8 +506,11 @@ impl Verifier<'_> {
             }
             return Ok(());
         }
-        if let ComputeFn::Reduce(_, axis) = func {
+        if let ComputeFn::Reduce(kind, axis) = func {
             let ri = self.array(ins[0], "input")?;
+            if kind.is_arg() && self.ty(out)?.dtype() != DType::I64 {
+                return Err(format!("an {} writes positions: its out must be an i64 array", kind.name()).into());
+            }
             return match axis {
                 Some(a) if a < ri && r + 1 == ri => Ok(()),
                 None if r == 0 => Ok(()),

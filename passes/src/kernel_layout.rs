@@ -62,7 +62,8 @@ pub fn kernel_layout(kernel: &ir::Func) -> Result<KernelLayout, UnsupportedKerne
         && reduce.is_some_and(|r| r.axis.is_some())
         && a.reductions().all(|r| {
             let od = f.ty(r.out).dtype();
-            acc_dtype(r.kind, od) == od
+            // An arg-reduction's partial positions do not combine like its input.
+            acc_dtype(r.kind, od) == od && !r.kind.is_arg()
         });
     let scatters = || ops.iter().filter(|(func, ..)| func.own_shape_output());
     let atomic_scatters =

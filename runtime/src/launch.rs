@@ -24,6 +24,7 @@ use arrayc_core::abi::{
     DESC_OFFSET,
 };
 pub use arrayc_core::abi::{KernelFault, KernelLayout, LaunchPlan, Reduction, NO_FAULT};
+use arrayc_core::ops::{arg_better, ARG_PARTIAL_WORDS};
 use arrayc_core::semantics::{reduce_combine, reduce_identity};
 use arrayc_core::shape::{element_range, shape_str};
 use arrayc_core::{ComputeFn, DType, ReduceKind, Type, ValueId};
@@ -503,7 +504,10 @@ fn partial_outputs(
         let op = out_param(plan, r);
         let o =
             args[op].view().ok_or_else(|| format!("kernel @{}: a reduction's output must be an array", plan.name))?;
-        let shape: Vec<i64> = std::iter::once(count).chain(o.shape.iter().copied()).collect();
+        // An arg-reduction (over everything: `KernelLayout::axis_split` never splits one) stores
+        // its position and the key of its value (`ARG_PARTIAL_WORDS`).
+        let per_chunk = if r.kind.is_arg() { ARG_PARTIAL_WORDS as i64 } else { 1 };
+        let shape: Vec<i64> = std::iter::once(count * per_chunk).chain(o.shape.iter().copied()).collect();
         let buf = View::uninitialised(o.dtype, &shape)
             .map_err(|e| LaunchError::Invalid(format!("kernel @{}: partial results of a reduction: {e}", plan.name)))?;
         abi.put(
@@ -517,9 +521,25 @@ fn partial_outputs(
 }
 
 /// Combines the partial outputs `partials` of `count` chunks ([`partial_outputs`]) into the outputs
-/// among `args`: each output element over the chunks in chunk order.
+/// among `args`: each output element over the chunks in chunk order; an arg-reduction's 0-d
+/// output from each chunk's position and key, a later chunk's position only where its key is
+/// strictly better ([`arg_better`]: the first position wins).
 fn combine_partials(partials: &[(ReduceKind, usize, View)], count: i64, args: &[RtValue]) {
     for (kind, op, buf) in partials {
+        if kind.is_arg() {
+            let words = ARG_PARTIAL_WORDS as i64;
+            let at = |c: i64, w: i64| buf.read_at(c * words + w).as_i64();
+            let (mut pos, mut key) = (at(0, 0), at(0, 1));
+            for c in 1..count {
+                if arg_better(*kind, at(c, 1), key) {
+                    (pos, key) = (at(c, 0), at(c, 1));
+                }
+            }
+            if let Some(o) = args[*op].view() {
+                o.for_each_offset(|off| o.write_at(off, Scalar::I64(pos)));
+            }
+            continue;
+        }
         let slot = buf.strides.first().copied().unwrap_or(1);
         let mut acc: Vec<Scalar> = (0..slot).map(|j| buf.read_at(j)).collect();
         for c in 1..count {
@@ -597,7 +617,12 @@ fn run(
     let (lo_arg, hi_arg) =
         if chunks.split { (KernelArg::AxisLo, KernelArg::AxisHi) } else { (KernelArg::ChunkLo, KernelArg::ChunkHi) };
     let partials = if chunks.partial { partial_outputs(plan, &abi, args, &mut words, chunks.count)? } else { vec![] };
-    let slot = partials.first().map_or(0, |(_, _, b)| b.strides.first().copied().unwrap_or(1));
+    // Each partial buffer's chunk slot: its stride along the chunks (an arg-reduction's holds
+    // `ARG_PARTIAL_WORDS` per chunk).
+    let slot = |b: &View, kind: ReduceKind| {
+        let words = if kind.is_arg() { ARG_PARTIAL_WORDS as i64 } else { 1 };
+        b.strides.first().copied().unwrap_or(1) * words
+    };
     // Outputs that write one element many times (zero strides), and blocks that must run in order
     // (scatters), run sequentially in chunk order.
     let aliased_out = written
@@ -610,9 +635,9 @@ fn run(
         let (lo, hi) = chunks.bounds(c);
         abi.put(&mut w, lo_arg, &[lo as u64]);
         abi.put(&mut w, hi_arg, &[hi as u64]);
-        for &(_, op, _) in &partials {
-            if let Some(s) = abi.slot(KernelArg::Param(op)) {
-                w[s.start + DESC_OFFSET] = (c * slot) as u64;
+        for (kind, op, buf) in &partials {
+            if let Some(s) = abi.slot(KernelArg::Param(*op)) {
+                w[s.start + DESC_OFFSET] = (c * slot(buf, *kind)) as u64;
             }
         }
         abi.set_scan_pass(&mut w, c as u64 * scan_kinds.len() as u64, totals);

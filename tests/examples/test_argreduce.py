@@ -3,6 +3,8 @@ to 3, ties (NumPy's first-occurrence rule), NaNs (the first NaN wins), sizes tha
 chunks, every fusion algorithm; and the errors: an empty extent (NumPy's ValueError, naming the
 line) and the checker's axis and argument errors.
 """
+import os
+
 import numpy as np
 import pytest
 
@@ -146,3 +148,68 @@ def test_checker_errors(src, code, tmp_path):
     proc = check_source(src, tmp_path)
     assert proc.returncode != 0
     assert code in proc.stderr, proc.stderr
+
+
+def one_pass_inputs(n, rng):
+    """Arrays of length `n` per dtype whose extremes, ties, NaNs and zeros sit at lane and chunk
+    positions of the one-pass kernel (8 lanes, chunks of about 2^16 elements): `(name, array)`."""
+    out = []
+    f = rng.integers(-3, 4, n).astype(np.float64)
+    for p in (n - 1, (n // 2 + 3) % n, 65_537 % n):
+        f[p] = -9.0                                 # ties of the minimum: the first wins
+    f[(n * 3) // 4] = 9.0
+    out.append(("f64", f))
+    g = f.copy()
+    for p in sorted({n - 1, (n // 3 + 5) % n, 65_536 % n}, reverse=True):
+        g[p] = np.nan                               # the first NaN wins
+    out.append(("f64", g))
+    z = np.full(n, 1.0)
+    z[n // 2] = 0.0
+    z[n // 5] = -0.0                                # -0.0 == 0.0: the first zero wins
+    out.append(("f64", z))
+    out.append(("f64", np.full(n, np.inf)))         # only the min's identity: position 0
+    out.append(("f64", np.full(n, -np.inf)))
+    out.append(("f32", g.astype(np.float32)))
+    out.append(("f32", (-z).astype(np.float32)))
+    i = rng.integers(-2**62, 2**62, n)
+    i[n // 2] = np.iinfo(np.int64).min
+    i[n - 1] = np.iinfo(np.int64).max
+    out.append(("i64", i))
+    out.append(("i64", np.full(n, np.iinfo(np.int64).max)))
+    out.append(("i32", rng.integers(-3, 3, n).astype(np.int32)))
+    u = rng.integers(0, 2**63, n, dtype=np.uint64) * np.uint64(2)
+    u[n // 3] = np.uint64(2**64 - 1)                # above every signed i64: unsigned order
+    out.append(("u64", u))
+    out.append(("u8", rng.integers(0, 256, n).astype(np.uint8)))
+    out.append(("bool", rng.random(n) < 0.999))
+    return out
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+@pytest.mark.parametrize("n", [1, 7, 8, 9, 17, 131_075])
+def test_one_pass_lanes_chunks_and_threads(n, target, tmp_path):
+    """The one-pass arg-reductions (over everything and along the last axis: per-lane best values
+    and positions, the lanes and the chunks combined in a fixed order) against NumPy, for lengths
+    below, at and above the 8 lanes and across chunks, every dtype, NaNs, ties, signed zeros and
+    arrays of the value reduction's identity; with 1 and 2 threads, bit for bit the same. Also in a
+    kernel with other reductions of the same input (`min`, `sum`), and on `gpu-emulated`, where
+    `expand-arg-reductions` composes them."""
+    rng = np.random.default_rng(n)
+    for k, (dt, x) in enumerate(one_pass_inputs(n, rng)):
+        m = x[: (n // 3) * 3].reshape(3, -1) if n >= 3 else x.reshape(1, -1)
+        src = (f"fn main(x: {dt}[N], m: {dt}[R, C]) -> (i64, i64, i64, i64[R], i64[R], {dt}) {{\n"
+               f"    return (argmin(x), argmax(x), argmin(m), argmin(m, axis=1), argmax(m, axis=-1), min(x));\n}}\n")
+        wants = [np.argmin(x), np.argmax(x), np.argmin(m), np.argmin(m, axis=1), np.argmax(m, axis=-1)]
+        if dt not in ("f64", "f32"):
+            wants.append(np.min(x))                 # (floats: IEEE's signed-zero rule, elsewhere)
+        by_threads = []
+        for threads in ("1", "2"):
+            env = dict(os.environ, RAYON_NUM_THREADS=threads)
+            proc, res = run_source(src, {"x": x, "m": m}, tmp_path / f"{k}-{threads}",
+                                   flags=("--target", target), env=env)
+            assert proc.returncode == 0, proc.stderr
+            for got, want in zip(res, wants):
+                np.testing.assert_array_equal(got, want, err_msg=f"{dt} case {k}, {threads} threads")
+            by_threads.append(res)
+        for one, two in zip(*by_threads):
+            assert one.tobytes() == two.tobytes(), f"{dt} case {k}: 1 and 2 threads differ"

@@ -12,7 +12,10 @@ use arrayc_codegen::mlir;
 use arrayc_core::error::InternalError;
 use arrayc_dialect::{ir::Module, print, verify};
 use arrayc_passes::wsp_fusion::{self, FusionOptions, RegionReport};
-use arrayc_passes::{dce, distribute, expand_matmul, fold_filters, insert_del_sync, lower_ast, outline, sink_loads};
+use arrayc_passes::{
+    dce, distribute, expand_arg_reductions, expand_matmul, fold_filters, insert_del_sync, lower_ast, outline,
+    sink_loads,
+};
 
 /// Every pass of the pipeline, in pipeline order, with a one-line description. `lower-ast` reads
 /// source text (`arrayc-opt` accepts it only as the first pass, on a `.arr` file); every other pass
@@ -22,6 +25,10 @@ pub const PASSES: &[(&str, &str)] = &[
     (
         expand_matmul::NAME,
         "turn each arr.matmul into the fused kernel's form (targets without a matrix-product library)",
+    ),
+    (
+        expand_arg_reductions::NAME,
+        "compose argmin/argmax of a min and a position search where kernels do not run them in one pass",
     ),
     (fold_filters::NAME, "reduce a filter's input under its mask where the filter's result is only reduced"),
     (sink_loads::NAME, "move each host read of a reduction's value down to its first use (regions grow)"),
@@ -53,6 +60,13 @@ pub struct PassOptions {
 }
 
 impl PassOptions {
+    /// Whether `expand-arg-reductions` composes every arg-reduction: on the GPU targets (those
+    /// that also expand matrix products) and in distributed runs, whose reductions combine single
+    /// values; on the CPU only those the kernels cannot run in one pass.
+    pub fn all_arg_reductions_composed(&self) -> bool {
+        self.expand_matmul || self.distribute
+    }
+
     /// These options for a distributed run (`--distributed`) when `on`: the `distribute` pass, and a
     /// partition that is the same on every rank. Every rank compiles the program itself (SPMD, no
     /// master), and the ranks' collectives (halo exchanges, all-gathers of partial results) follow
@@ -149,6 +163,10 @@ pub fn run_pass_with(
             expand_matmul::run(m);
             vec![]
         }
+        expand_arg_reductions::NAME => {
+            expand_arg_reductions::run(m, opts.all_arg_reductions_composed());
+            vec![]
+        }
         fold_filters::NAME => {
             fold_filters::run(m);
             vec![]
@@ -192,11 +210,12 @@ pub fn run_pass_with(
 }
 
 /// The passes from the lowering to `emit --stage=arr`: `expand-matmul` where `opts` asks for it,
-/// then `fold-filters`, `sink-loads`, `distribute` where `opts` asks for it, and `insert-del-sync`.
+/// `expand-arg-reductions`, then `fold-filters`, `sink-loads`, `distribute` where `opts` asks for it, and `insert-del-sync`.
 pub fn prepare(m: &mut Module, entry: &str, opts: &PassOptions) -> Result<(), UserError> {
     if opts.expand_matmul {
         run_pass_with(m, expand_matmul::NAME, entry, opts)?;
     }
+    run_pass_with(m, expand_arg_reductions::NAME, entry, opts)?;
     run_pass_with(m, fold_filters::NAME, entry, opts)?;
     run_pass_with(m, sink_loads::NAME, entry, opts)?;
     if opts.distribute {

@@ -239,6 +239,11 @@ pub(super) struct Gen<'c, 'f> {
     /// Whether the iterations being built store nothing (the totals pass of a chunked scan): no
     /// written parameter, no scatter.
     pub no_stores: bool,
+    /// Whether the loops being closed carry an arg-reduction's values and positions: they get
+    /// [`STRICT_LOOP_ANNOTATION`] (LLVM's loop vectoriser does not take their select recurrences,
+    /// and a fixed vector width would only make it report so on stderr; the SLP vectoriser packs
+    /// the unrolled lanes of `loops::SUM_ACCUMULATORS`).
+    pub arg_loops: bool,
 }
 
 /// `memref.atomic_rmw`'s `kind`s: cases of `arith::AtomicRMWKind`, an `I64EnumAttr` of MLIR 22's
@@ -269,6 +274,7 @@ impl<'c, 'f> Gen<'c, 'f> {
             target: TargetMode::default(),
             carries,
             no_stores: false,
+            arg_loops: false,
         }
     }
 
@@ -503,6 +509,38 @@ impl<'c, 'f> Gen<'c, 'f> {
         self.val(op)
     }
 
+    /// The element after the one 0-d view parameter `v` points at, as a 0-d view of it: a
+    /// `memref.reinterpret_cast` of `v`'s base to its offset plus one. Where an arg-reduction over
+    /// everything stores its key after its position (`arrayc_core::ops::ARG_PARTIAL_WORDS`: the
+    /// launcher gives it room).
+    pub fn next_element(&self, v: ValueId) -> Value<'c, 'c> {
+        let IrType::Array(d, 0) = self.ir_ty(v) else { unreachable!("the next element of a 0-d view") };
+        let src = self.params[&v];
+        let meta = self.push(
+            OperationBuilder::new("memref.extract_strided_metadata", self.loc)
+                .add_operands(&[src])
+                .enable_result_type_inference()
+                .build()
+                .expect("a valid memref.extract_strided_metadata"),
+        );
+        let offset: Value<'c, 'c> = meta.result(1).expect("the offset").into();
+        let next = self.val(arith::addi(offset, self.idx_const(1), self.loc));
+        let dynamic = super::abi::dynamic();
+        let attr = |name: &str, a: Attribute<'c>| (Identifier::new(self.ctx, name), a);
+        let op = OperationBuilder::new("memref.reinterpret_cast", self.loc)
+            .add_operands(&[src, next])
+            .add_attributes(&[
+                attr("operandSegmentSizes", DenseI32ArrayAttribute::new(self.ctx, &[1, 1, 0, 0]).into()),
+                attr("static_offsets", DenseI64ArrayAttribute::new(self.ctx, &[dynamic]).into()),
+                attr("static_sizes", DenseI64ArrayAttribute::new(self.ctx, &[]).into()),
+                attr("static_strides", DenseI64ArrayAttribute::new(self.ctx, &[]).into()),
+            ])
+            .add_results(&[view_type(self.ctx, d, 0, None).into()])
+            .build()
+            .expect("a valid memref.reinterpret_cast");
+        self.val(op)
+    }
+
     /// Opens an `scf.for` from `lo` to `hi` by 1 carrying `inits`; returns its induction variable and
     /// iteration arguments. `chunk`: whether, and how, the CPU target splits its range into the
     /// launch's chunks. Closed by [`close_for`](Self::close_for).
@@ -566,10 +604,11 @@ impl<'c, 'f> Gen<'c, 'f> {
     pub fn close_for(&mut self, yields: &[TypedValue<'c>]) -> Vec<TypedValue<'c>> {
         let (body, frame) = self.blocks.pop().expect("an open loop");
         let Frame::For { lo, hi, step, inits } = frame else { panic!("closing a loop that is not open") };
-        let strict = yields.iter().any(|y| {
-            OperationResult::try_from(y.v)
-                .is_ok_and(|r| matches!(r.owner().name().as_string_ref().as_str(), Ok("arith.addf" | "arith.mulf")))
-        });
+        let strict = self.arg_loops
+            || yields.iter().any(|y| {
+                OperationResult::try_from(y.v)
+                    .is_ok_and(|r| matches!(r.owner().name().as_string_ref().as_str(), Ok("arith.addf" | "arith.mulf")))
+            });
         let ops = || std::iter::successors(body.first_operation(), |op| op.next_in_block());
         // A scan (`maximum.accumulate`) stores the value it carries at every step: LLVM cannot
         // vectorise that, and the fixed width would only make it report so on stderr.

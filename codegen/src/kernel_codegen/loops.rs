@@ -11,7 +11,7 @@ use arrayc_dialect::ir::{BinFn, ComputeFn, ReduceKind, ScatterKind, ScatterMode,
 use arrayc_passes::kernel_layout::{acc_dtype, atomic_scatter_add, KernelLayout, Reduction};
 use melior::{
     dialect::{
-        arith::{self, CmpiPredicate},
+        arith::{self, CmpfPredicate, CmpiPredicate},
         memref,
     },
     ir::Value,
@@ -325,6 +325,8 @@ impl<'c> Gen<'c, '_> {
     /// The identity of reduction `kind` in dtype `d`.
     pub(super) fn identity(&self, kind: ReduceKind, d: DType) -> TypedValue<'c> {
         match (kind, d) {
+            // An arg-reduction's position (its value starts from `value_kind`'s identity).
+            (ReduceKind::ArgMin | ReduceKind::ArgMax, _) => self.consti(DType::I64, 0),
             (ReduceKind::Sum, _) => self.consti(d, 0),
             (ReduceKind::Prod, _) => self.consti(d, 1),
             (ReduceKind::Min, DType::I64) => self.consti(d, i64::MAX),
@@ -361,8 +363,150 @@ impl<'c> Gen<'c, '_> {
             ReduceKind::Prod => BinFn::Mul,
             ReduceKind::Min => BinFn::Minimum,
             ReduceKind::Max => BinFn::Maximum,
+            ReduceKind::ArgMin | ReduceKind::ArgMax => unreachable!("arg-reductions combine pairs: Gen::acc_step"),
         };
         self.binary(op, acc, x)
+    }
+
+    /// The accumulators of reduction `red` before any element (`value_dt`: its input's dtype): its
+    /// identity in its accumulator dtype; for an arg-reduction, the best value so far (the value
+    /// reduction's identity) and its position (0: with the identity as best value, only an extent
+    /// of identities keeps it, whose first position is the answer).
+    pub(super) fn acc_inits(&self, red: &Reduction) -> Vec<TypedValue<'c>> {
+        let od = self.ir_ty(red.out).dtype();
+        if red.kind.is_arg() {
+            let vd = self.ir_ty(red.input).dtype();
+            vec![self.identity(red.kind.value_kind(), vd), self.identity(red.kind, od)]
+        } else {
+            vec![self.identity(red.kind, acc_dtype(red.kind, od))]
+        }
+    }
+
+    /// `x` (an arg-reduction's value in its input dtype) is a better candidate than `best`: strictly
+    /// below it for `ArgMin` (above for `ArgMax`; unsigned dtypes compare unsigned), or NaN where
+    /// `best` is not. A tie keeps `best`, so the first position wins, and a NaN is kept once found:
+    /// NumPy's rules. For floats, `x < best` unordered (true when either is NaN) and `best` not
+    /// NaN: two compares and an `and` per element; LLVM's SLP vectoriser packs the
+    /// [`SUM_ACCUMULATORS`] lanes of them.
+    fn arg_better(&self, kind: ReduceKind, x: TypedValue<'c>, best: TypedValue<'c>) -> TypedValue<'c> {
+        let max = kind == ReduceKind::ArgMax;
+        if x.d.is_float() {
+            let pred = if max { CmpfPredicate::Ugt } else { CmpfPredicate::Ult };
+            let below = self.cmpf(pred, x, best);
+            let best_num = self.cmpf(CmpfPredicate::Ord, best, best);
+            return self.arith2(arith::andi, below, best_num);
+        }
+        let unsigned = matches!(x.d, DType::U64 | DType::U8 | DType::Bool);
+        let pred = match (max, unsigned) {
+            (false, false) => CmpiPredicate::Slt,
+            (false, true) => CmpiPredicate::Ult,
+            (true, false) => CmpiPredicate::Sgt,
+            (true, true) => CmpiPredicate::Ugt,
+        };
+        self.cmpi(pred, x, best)
+    }
+
+    /// Reduction `red`'s accumulators `acc` ([`acc_inits`](Self::acc_inits)) after element `x` (in
+    /// its accumulator dtype; an arg-reduction's in its input dtype) at position `pos` (an `i64`,
+    /// used by arg-reductions only), the elements coming in increasing positions.
+    fn acc_step(
+        &self,
+        red: &Reduction,
+        acc: &[TypedValue<'c>],
+        x: TypedValue<'c>,
+        pos: Option<TypedValue<'c>>,
+    ) -> Vec<TypedValue<'c>> {
+        if !red.kind.is_arg() {
+            return vec![self.combine(red.kind, acc[0], x)];
+        }
+        let pos = pos.expect("an arg-reduction's element position");
+        let better = self.arg_better(red.kind, x, acc[0]);
+        vec![self.select(better, x, acc[0]), self.select(better, pos, acc[1])]
+    }
+
+    /// Two lanes' accumulators of reduction `red` combined: `a` holds the earlier elements for a
+    /// value reduction; an arg-reduction's lanes interleave, so the better value wins and, of
+    /// equal values (or two NaNs), the smaller position: the first position of the best value in
+    /// any order of combination, so the result is the same for any grouping of the lanes.
+    fn acc_merge(&self, red: &Reduction, a: &[TypedValue<'c>], b: &[TypedValue<'c>]) -> Vec<TypedValue<'c>> {
+        if !red.kind.is_arg() {
+            return vec![self.combine(red.kind, a[0], b[0])];
+        }
+        let better = self.arg_better(red.kind, b[0], a[0]);
+        let earlier = self.cmpi(CmpiPredicate::Slt, b[1], a[1]);
+        let same = if b[0].d.is_float() {
+            // Equal numbers, or both NaN (one NaN alone is `better`, or worse).
+            let eq = self.cmpf(CmpfPredicate::Oeq, b[0], a[0]);
+            let a_nan = self.cmpf(CmpfPredicate::Uno, a[0], a[0]);
+            let b_nan = self.cmpf(CmpfPredicate::Uno, b[0], b[0]);
+            let nans = self.arith2(arith::andi, a_nan, b_nan);
+            self.arith2(arith::ori, eq, nans)
+        } else {
+            self.cmpi(CmpiPredicate::Eq, b[0], a[0])
+        };
+        let tie = self.arith2(arith::andi, same, earlier);
+        let take = self.arith2(arith::ori, better, tie);
+        vec![self.select(take, b[0], a[0]), self.select(take, b[1], a[1])]
+    }
+
+    /// The key of an arg-reduction's best value `v` (`arrayc_core::ops::arg_key`, the same
+    /// formula): its bits as an `i64` whose signed order is the values' (floats: `-0.0` made `0.0`
+    /// by adding `0.0`, a negative's magnitude bits flipped; unsigned 64-bit: the sign bit
+    /// flipped), NaN the lowest key for `ArgMin`, the highest for `ArgMax`.
+    fn arg_key(&self, kind: ReduceKind, v: TypedValue<'c>) -> TypedValue<'c> {
+        let i64t = self.ty(DType::I64);
+        match v.d {
+            DType::F64 | DType::F32 => {
+                let zeroed = self.arith2(arith::addf, v, self.constf(v.d, 0.0));
+                let int = if v.d == DType::F64 { DType::I64 } else { DType::I32 };
+                let bits = self.typed(arith::bitcast(zeroed.v, self.ty(int), self.loc), int);
+                let bits =
+                    if int == DType::I32 { self.typed(arith::extsi(bits.v, i64t, self.loc), DType::I64) } else { bits };
+                let neg = self.cmpi(CmpiPredicate::Slt, bits, self.consti(DType::I64, 0));
+                let flipped = self.arith2(arith::xori, bits, self.consti(DType::I64, i64::MAX));
+                let key = self.select(neg, flipped, bits);
+                let nan = self.cmpf(CmpfPredicate::Uno, v, v);
+                let nan_key = self.consti(DType::I64, if kind == ReduceKind::ArgMax { i64::MAX } else { i64::MIN });
+                self.select(nan, nan_key, key)
+            }
+            DType::U64 => self.arith2(arith::xori, v, self.consti(DType::U64, i64::MIN)),
+            DType::U8 | DType::Bool => self.typed(arith::extui(v.v, i64t, self.loc), DType::I64),
+            DType::I32 => self.typed(arith::extsi(v.v, i64t, self.loc), DType::I64),
+            DType::I64 => v,
+        }
+    }
+
+    /// Stores reduction `red`'s final accumulators `acc` at `oidx` of its output: the value, or an
+    /// arg-reduction's position; over everything (`all`) also the position's key after it, for the
+    /// launcher's combination of the chunks (`arrayc_core::ops::ARG_PARTIAL_WORDS`).
+    fn store_result(&self, red: &Reduction, oidx: &[Value<'c, 'c>], acc: &[TypedValue<'c>], all: bool) {
+        if !red.kind.is_arg() {
+            self.store(red.out, oidx, acc[0]);
+            return;
+        }
+        self.store(red.out, oidx, acc[1]);
+        if all && !self.no_stores {
+            let key = self.arg_key(red.kind, acc[0]);
+            let key = TypedValue { v: key.v, d: DType::I64 };
+            self.push(memref::store(key.v, self.next_element(red.out), &[], self.loc));
+        }
+    }
+
+    /// The position an arg-reduction gives the element at `idx`: along the reduced dimension `d`,
+    /// or (over everything: `all`) row-major over the whole space.
+    fn arg_position(&self, idx: &Idx<'c>, d: usize, r: usize, all: bool) -> TypedValue<'c> {
+        if r == 0 {
+            return self.consti(DType::I64, 0);
+        }
+        if !all || r == 1 {
+            return self.index_to_i64(idx[d].expect("the reduced dimension's index"));
+        }
+        let mut k = idx[0].expect("an open loop's index");
+        for (j, i) in idx.iter().enumerate().take(r).skip(1) {
+            let i = i.expect("an open loop's index");
+            k = self.val(arith::addi(self.val(arith::muli(k, self.dims[j], self.loc)), i, self.loc));
+        }
+        self.index_to_i64(k)
     }
 
     /// Whether [`accumulate`](Self::accumulate) builds the [`SUM_ACCUMULATORS`] chains of block `l`
@@ -401,34 +545,50 @@ impl<'c> Gen<'c, '_> {
     ) -> Vec<TypedValue<'c>> {
         let r = l.rank;
         let reds: Vec<Reduction> = reductions(l).copied().collect();
+        // Each reduction's accumulators are `accs[offs[q]..offs[q + 1]]` (two for an arg-reduction).
+        let mut offs = vec![0];
+        for red in &reds {
+            offs.push(offs.last().copied().unwrap_or(0) + if red.kind.is_arg() { 2 } else { 1 });
+        }
+        let w = *offs.last().unwrap_or(&0);
+        let any_arg = reds.iter().any(|red| red.kind.is_arg());
+        // One iteration's accumulators `carried` (a chain) after the element at `idx`.
+        let step = |g: &mut Self, idx: &Idx<'c>, carried: &[TypedValue<'c>]| -> Vec<TypedValue<'c>> {
+            let xs = g.iteration(l, &at(idx, 0..r));
+            let pos = any_arg.then(|| g.arg_position(idx, d, r, l.reduces_all));
+            let mut ys = vec![];
+            for (q, (red, x)) in reds.iter().zip(xs).enumerate() {
+                ys.extend(g.acc_step(red, &carried[offs[q]..offs[q + 1]], x, pos));
+            }
+            ys
+        };
         let c0 = self.idx_const(0);
         let (lo, hi) = self.chunk_bounds(c0, ub, chunk);
-        let strict = accs
-            .iter()
-            .zip(&reds)
-            .any(|(a, red)| a.d.is_float() && matches!(red.kind, ReduceKind::Sum | ReduceKind::Prod));
+        let strict = any_arg
+            || accs
+                .iter()
+                .zip(&reds)
+                .any(|(a, red)| a.d.is_float() && matches!(red.kind, ReduceKind::Sum | ReduceKind::Prod));
         let (mut start, mut accs) = (lo, accs);
+        self.arg_loops = any_arg;
         if strict && r > 0 {
             let k = SUM_ACCUMULATORS;
-            let step = self.idx_const(k as i64);
+            let stride = self.idx_const(k as i64);
             let n = self.val(arith::subi(hi, lo, self.loc));
-            let whole = self.val(arith::divui(n, step, self.loc));
-            let whole = self.val(arith::muli(whole, step, self.loc));
+            let whole = self.val(arith::divui(n, stride, self.loc));
+            let whole = self.val(arith::muli(whole, stride, self.loc));
             let end = self.val(arith::addi(lo, whole, self.loc));
             let mut inits = accs.clone();
             for _ in 1..k {
-                inits.extend(reds.iter().zip(&accs).map(|(red, a)| self.identity(red.kind, a.d)));
+                inits.extend(reds.iter().flat_map(|red| self.acc_inits(red)));
             }
-            let nr = reds.len();
             let partials = if self.unrolled_split(l) {
                 // Unrolled: one copy of the block per chain, which LLVM's SLP vectoriser packs.
-                let (i, carried) = self.open_for_step(lo, end, step, &inits, ForChunk::Whole);
+                let (i, carried) = self.open_for_step(lo, end, stride, &inits, ForChunk::Whole);
                 let mut ys = vec![];
                 for j in 0..k {
                     idx[d] = Some(self.val(arith::addi(i, self.idx_const(j as i64), self.loc)));
-                    let xs = self.iteration(l, &at(idx, 0..r));
-                    let part = &carried[j * nr..(j + 1) * nr];
-                    ys.extend(reds.iter().zip(part).zip(xs).map(|((red, &acc), x)| self.combine(red.kind, acc, x)));
+                    ys.extend(step(self, idx, &carried[j * w..(j + 1) * w]));
                 }
                 self.close_for(&ys)
             } else {
@@ -438,20 +598,20 @@ impl<'c> Gen<'c, '_> {
                 // in place `j` and got the elements `j` modulo `k`, as unrolled.
                 let (i, carried) = self.open_for(lo, end, &inits, ForChunk::Whole);
                 idx[d] = Some(i);
-                let xs = self.iteration(l, &at(idx, 0..r));
-                let mut ys = carried[nr..].to_vec();
-                ys.extend(
-                    reds.iter().zip(&carried[..nr]).zip(xs).map(|((red, &acc), x)| self.combine(red.kind, acc, x)),
-                );
+                let mut ys = carried[w..].to_vec();
+                ys.extend(step(self, idx, &carried[..w]));
                 self.close_for(&ys)
             };
-            accs = (0..reds.len())
-                .map(|q| {
-                    let mut level: Vec<TypedValue<'c>> = (0..k).map(|j| partials[j * reds.len() + q]).collect();
+            accs = reds
+                .iter()
+                .enumerate()
+                .flat_map(|(q, red)| {
+                    let mut level: Vec<Vec<TypedValue<'c>>> =
+                        (0..k).map(|j| partials[j * w + offs[q]..j * w + offs[q + 1]].to_vec()).collect();
                     while level.len() > 1 {
-                        level = level.chunks(2).map(|p| self.combine(reds[q].kind, p[0], p[1])).collect();
+                        level = level.chunks(2).map(|p| self.acc_merge(red, &p[0], &p[1])).collect();
                     }
-                    level[0]
+                    level.swap_remove(0)
                 })
                 .collect();
             start = end;
@@ -460,10 +620,10 @@ impl<'c> Gen<'c, '_> {
         if r > 0 {
             idx[d] = Some(i);
         }
-        let xs = self.iteration(l, &at(idx, 0..r));
-        let ys: Vec<TypedValue<'c>> =
-            reds.iter().zip(carried).zip(xs).map(|((red, acc), x)| self.combine(red.kind, acc, x)).collect();
-        self.close_for(&ys)
+        let ys = step(self, idx, &carried);
+        let res = self.close_for(&ys);
+        self.arg_loops = false;
+        res
     }
 
     /// One iteration of the block at full iteration index `idx`: every elementwise op in order (on
@@ -480,7 +640,8 @@ impl<'c> Gen<'c, '_> {
         let mut xs = vec![];
         for r in reductions(l) {
             let x = self.read(r.input, idx);
-            xs.push(self.convert(x, acc_dtype(r.kind, self.ir_ty(r.out).dtype())));
+            // An arg-reduction compares values in its input's dtype.
+            xs.push(if r.kind.is_arg() { x } else { self.convert(x, acc_dtype(r.kind, self.ir_ty(r.out).dtype())) });
         }
         self.flush(idx);
         xs
@@ -653,10 +814,7 @@ impl<'c> Gen<'c, '_> {
                 // chunk order). A nest, not an `scf.parallel` with `scf.reduce`, which lowers to
                 // the same loops.
                 let reds: Vec<Reduction> = reductions(l).copied().collect();
-                let mut accs: Vec<TypedValue<'c>> = reds
-                    .iter()
-                    .map(|red| self.identity(red.kind, acc_dtype(red.kind, self.ir_ty(red.out).dtype())))
-                    .collect();
+                let mut accs: Vec<TypedValue<'c>> = reds.iter().flat_map(|red| self.acc_inits(red)).collect();
                 // A rank-0 space is one iteration.
                 let ubs = if r == 0 { vec![self.idx_const(1)] } else { self.dims.clone() };
                 let chunk = |d: usize| if d == 0 { ForChunk::Space } else { ForChunk::Whole };
@@ -671,8 +829,11 @@ impl<'c> Gen<'c, '_> {
                 for _ in &ubs[..last] {
                     ys = self.close_for(&ys);
                 }
-                for (red, y) in reds.iter().zip(ys) {
-                    self.store(red.out, &[], y);
+                let mut ys = ys.as_slice();
+                for red in &reds {
+                    let (acc, rest) = ys.split_at(if red.kind.is_arg() { 2 } else { 1 });
+                    self.store_result(red, &[], acc, true);
+                    ys = rest;
                 }
             }
             (Some(_), Some(a)) if l.axis_split && a + 1 < r => {
@@ -728,15 +889,15 @@ impl<'c> Gen<'c, '_> {
                 let reds: Vec<Reduction> = reductions(l).copied().collect();
                 let odims: Vec<usize> = (0..r).filter(|&d| d != a).collect();
                 self.open_space(&odims, true, &mut idx);
-                let inits: Vec<TypedValue<'c>> = reds
-                    .iter()
-                    .map(|red| self.identity(red.kind, acc_dtype(red.kind, self.ir_ty(red.out).dtype())))
-                    .collect();
+                let inits: Vec<TypedValue<'c>> = reds.iter().flat_map(|red| self.acc_inits(red)).collect();
                 let chunk = if l.axis_split { ForChunk::Axis } else { ForChunk::Whole };
                 let res = self.accumulate(l, &mut idx, a, self.dims[a], chunk, inits);
                 let oidx = at(&idx, odims.iter().copied());
-                for (red, y) in reds.iter().zip(res) {
-                    self.store(red.out, &oidx, y);
+                let mut ys = res.as_slice();
+                for red in &reds {
+                    let (acc, rest) = ys.split_at(if red.kind.is_arg() { 2 } else { 1 });
+                    self.store_result(red, &oidx, acc, false);
+                    ys = rest;
                 }
                 self.close_space();
             }

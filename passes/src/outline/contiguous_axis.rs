@@ -76,7 +76,12 @@ fn last_axis_reduction_rank(k: &Func) -> Option<usize> {
             ComputeFn::Reduce(kind, Some(axis)) => {
                 let Type::Array(_, r) = k.ty(ins[0]) else { return None };
                 let od = k.ty(*out).dtype();
-                if r < 2 || *axis != r - 1 || acc_dtype(*kind, od) != od || rank.is_some_and(|q| q != r) {
+                if r < 2
+                    || *axis != r - 1
+                    || acc_dtype(*kind, od) != od
+                    || kind.is_arg()
+                    || rank.is_some_and(|q| q != r)
+                {
                     return None;
                 }
                 rank = Some(r);

@@ -315,10 +315,9 @@ impl Lowerer<'_> {
     /// `argmin(x)` / `argmax(x)` (`kind` Min or Max), along `axis` or over the flattened `x`
     /// (the row-major position), with NumPy's rules: the first occurrence of the extreme value
     /// wins, a NaN is the extreme value (the first NaN wins), and an empty extent is a run-time
-    /// error. Composed of existing operations, not an op of its own: `m = min(x, axis)`, then the
-    /// smallest position `p` (along `axis`, or row-major) with `x[p] == m` or `x[p]` NaN, as
-    /// `min(where(match, p, n), axis)`. The second reduction fuses with the match and the positions
-    /// into one kernel, so `x` is read twice.
+    /// error (checked here). One arg-reduction, [`ReduceKind::ArgMin`]/[`ReduceKind::ArgMax`]:
+    /// the CPU kernels run it in one pass over everything and along the last axis; the pass
+    /// `expand-arg-reductions` composes it elsewhere (`crate::expand_arg_reductions`).
     pub(super) fn arg_reduction(
         &mut self,
         kind: ReduceKind,
@@ -327,8 +326,7 @@ impl Lowerer<'_> {
         ty: &Ty,
         e: &Expr,
     ) -> LResult<ValueId> {
-        use IndexEntry::{Full, NewAxis};
-        let (Type::Array(d, r), Some(res_dt)) = (self.f.ty(x), ty.dtype()) else {
+        let (Type::Array(_, r), Some(res_dt)) = (self.f.ty(x), ty.dtype()) else {
             unreachable!("the checker types an arg-reduction of an array as i64")
         };
         let sizes: Vec<ValueId> = (0..r).map(|a| self.dim(x, a)).collect();
@@ -343,66 +341,13 @@ impl Lowerer<'_> {
         let nonempty = self.scalar_binary(BinFn::Gt, n, zero, DType::I64);
         let name = if kind == ReduceKind::Min { "argmin" } else { "argmax" };
         self.emit(OpKind::Assert { cond: nonempty, msg: format!("attempt to get {name} of an empty sequence") });
-        // The extreme value, broadcast back over `axis`.
-        let red_ty = match ty {
-            Ty::Array(_, s) => Ty::Array(d, s.clone()),
-            _ => Ty::Scalar(d),
-        };
-        let m = self.reduction(false, kind, x, axis.as_ref().map(std::slice::from_ref), &red_ty, e)?;
-        let m = match (axis, self.f.ty(m)) {
-            (Some(a), Type::Array(..)) => {
-                let entries = (0..r).map(|k| if k == a { NewAxis } else { Full }).collect();
-                self.expand(m, entries)
-            }
-            _ => m,
-        };
-        let bool_op = |l: &mut Self, f: BinFn, a: ValueId, b: ValueId| {
-            l.compute_new(ComputeFn::Binary(f), vec![a, b], DType::Bool, sizes.clone(), None)
-        };
-        // `m` is NaN exactly when its extent holds a NaN (min/max propagate NaN), so a NaN element
-        // is an extreme one, and no other element is then equal to `m`.
-        let mut found = bool_op(self, BinFn::Eq, x, m);
-        if d.is_float() {
-            let nan = bool_op(self, BinFn::Ne, x, x);
-            found = bool_op(self, BinFn::Or, found, nan);
-        }
-        // Each element's position: along `axis`, or row-major over every axis.
-        let mut pos: Option<ValueId> = None;
-        let mut stride: Option<ValueId> = None;
-        for a in (0..r).rev() {
-            if axis.is_some_and(|k| k != a) {
-                continue;
-            }
-            let one = self.i64_const(1);
-            let iota = self.compute_new(ComputeFn::Arange, vec![zero, one], DType::I64, vec![sizes[a]], None);
-            let along = if r == 1 {
-                iota
-            } else {
-                self.expand(iota, (0..r).map(|k| if k == a { Full } else { NewAxis }).collect())
-            };
-            let term = match stride {
-                Some(s) => {
-                    self.compute_new(ComputeFn::Binary(BinFn::Mul), vec![along, s], DType::I64, sizes.clone(), None)
-                }
-                None => along,
-            };
-            pos = Some(match pos {
-                Some(p) => {
-                    self.compute_new(ComputeFn::Binary(BinFn::Add), vec![p, term], DType::I64, sizes.clone(), None)
-                }
-                None => term,
-            });
-            stride = Some(match stride {
-                Some(s) => self.scalar_binary(BinFn::Mul, s, sizes[a], DType::I64),
-                None => sizes[a],
-            });
-        }
-        let pos = pos.expect("an array has an axis");
-        let cand = self.compute_new(ComputeFn::Where, vec![found, pos, n], DType::I64, sizes.clone(), None);
+        // One `arr.reduce {kind = "argmin"}`: the CPU kernels run it in one pass where they can;
+        // `expand-arg-reductions` composes it of a `min` and a position search elsewhere.
+        let arg = if kind == ReduceKind::Min { ReduceKind::ArgMin } else { ReduceKind::ArgMax };
         let res_ty = match ty {
             Ty::Array(_, s) => Ty::Array(res_dt, s.clone()),
             _ => Ty::Scalar(res_dt),
         };
-        self.reduction(false, ReduceKind::Min, cand, axis.as_ref().map(std::slice::from_ref), &res_ty, e)
+        self.reduction(false, arg, x, axis.as_ref().map(std::slice::from_ref), &res_ty, e)
     }
 }
