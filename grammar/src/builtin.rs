@@ -137,6 +137,8 @@ const TEST_REDUCTION: &str = "any(x) | any(x, axis=k) | any(x, axis=(j, k))";
 const NAN_REDUCTION: &str = "nansum(x) | nansum(x, axis=k) | nansum(x, axis=(j, k))";
 const MOMENT: &str = "var(x) | var(x, axis=k) | var(x, axis=(j, k)) | var(x, axis=k, ddof=1)";
 
+const SET_OP: &str = "union1d(a, b) / intersect1d(a, b) / setdiff1d(a, b) / setxor1d(a, b) (arrays, flattened)";
+
 /// Defines [`Builtin`] and [`TABLE`] from one list, so that `TABLE[b as usize]` is `b`'s row.
 macro_rules! builtins {
     ($($variant:ident: $name:literal, ($lo:expr, $hi:expr), $keywords:expr, $usage:expr;)*) => {
@@ -363,6 +365,12 @@ builtins! {
     Divmod: "divmod", (2, 2), &[], "divmod(a, b)[0] | let (q, r) = divmod(a, b);";
     ArrayEqual: "array_equal", (2, 2), &["equal_nan"], "array_equal(a, b) | array_equal(a, b, equal_nan=true)";
     ArrayEquiv: "array_equiv", (2, 2), &[], "array_equiv(a, b) (a and b broadcast)";
+    // NumPy's set routines (`check/set_ops.rs`, `lower_ast/set_ops.rs`).
+    Isin: "isin", (2, 2), &["invert"], "isin(a, b) | isin(a, b, invert=true) (a an array, b an array or a scalar)";
+    Union1d: "union1d", (2, 2), &[], SET_OP;
+    Intersect1d: "intersect1d", (2, 2), &[], SET_OP;
+    Setdiff1d: "setdiff1d", (2, 2), &[], SET_OP;
+    Setxor1d: "setxor1d", (2, 2), &[], SET_OP;
 }
 
 /// The pattern of the elementwise math functions of one value that map to one `arr.compute`
@@ -1331,6 +1339,30 @@ pub const DOCS: &[DocRow] = {
                 shape. Computed as counts of a fused comparison of every pair, `len(a) * size(v)` of them \
                 (NumPy's binary search is `log(len(a))` per element: a gather-based search is future work)",
             builtins: &[B::Searchsorted],
+        },
+        DocRow {
+            calls: "`isin(a, b)`, `isin(a, b, invert=true)`",
+            result: "NumPy's `isin`: a bool array of `a`'s shape, true where the element of `a` equals some \
+                element of `b` (an array of any shape, or a scalar), compared in the dtypes promoted as \
+                NumPy's arrays (a scalar `b` is not weak: `isin(x32, 0.1)` compares in `f64`); NaN is in \
+                nothing; `invert=true` negates. A fused comparison of every pair and a count per element of \
+                `a`, `size(a) * size(b)` of them (NumPy's small-`b` path; its sorting path is future work). \
+                `a` must be an array (E0503: `isin(array([v]), b)`); NumPy 2.4 has no `in1d`: `isin` is \
+                its spelling",
+            builtins: &[B::Isin],
+        },
+        DocRow {
+            calls: "`union1d(a, b)`, `intersect1d(a, b)`, `setdiff1d(a, b)`, `setxor1d(a, b)`",
+            result: "NumPy's set routines of two arrays (flattened; E0503 for a scalar: `array([v])`): sorted, \
+                distinct elements, a new 1-d array whose size is known only at run time. `union1d`: \
+                `unique(concatenate((a, b)))`; `intersect1d`: the elements of `unique(a)` in `b`; \
+                `setdiff1d`: those of `unique(a)` not in `b`, of `a`'s dtype; `setxor1d`: those in exactly \
+                one, NumPy's formula (the sorted uniques of both, each kept when it differs from both \
+                neighbours). The others promote the two dtypes as NumPy's arrays. NaN as NumPy: \
+                `union1d` keeps one (as `unique`), `intersect1d` none, `setdiff1d` `a`'s, `setxor1d` one \
+                from each side. Built of `unique` (a sort and a filter), `isin`'s comparison and filters; \
+                `assume_unique=` is not taken",
+            builtins: &[B::Union1d, B::Intersect1d, B::Setdiff1d, B::Setxor1d],
         },
         DocRow {
             calls: "`percentile(x, q)`, `quantile(x, q)`, `axis=k`, `method=linear`",

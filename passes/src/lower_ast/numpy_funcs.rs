@@ -593,15 +593,18 @@ impl Lowerer<'_> {
     fn unique(&mut self, arg: &Expr, ty: &Ty) -> LResult<ValueId> {
         let x = self.expr(arg)?;
         let src = self.flat(x);
+        Ok(self.unique_of(src, ty.shape()))
+    }
+
+    /// The lowering of `unique` ([`Lowerer::unique`]) of the 1-d `src`: a new 1-d array of its
+    /// sorted distinct elements, of checked shape `shape` when the checker typed it; the set
+    /// routines read it too (`set_ops.rs`).
+    pub(crate) fn unique_of(&mut self, src: ValueId, shape: Option<&[Size]>) -> ValueId {
         let Type::Array(xd, _) = self.f.ty(src) else { unreachable!("an array") };
         let n = self.dim(src, 0);
         let sorted = self.new_array(xd, vec![n]);
         self.emit(OpKind::Sort { out: sorted, src, axis: 0, indices: false });
-        let one = self.i64_const(1);
-        let hi = self.view_with(sorted, vec![IndexEntry::Slice { start: true, stop: false, step: false }], vec![one]);
-        let minus_one = self.i64_const(-1);
-        let lo =
-            self.view_with(sorted, vec![IndexEntry::Slice { start: false, stop: true, step: false }], vec![minus_one]);
+        let (hi, lo) = (self.drop_first(sorted), self.drop_last(sorted));
         let m = self.dim(hi, 0);
         let bool_op = |l: &mut Self, f: BinFn, a: ValueId, b: ValueId| {
             l.compute_new(ComputeFn::Binary(f), vec![a, b], DType::Bool, vec![m], None)
@@ -615,9 +618,9 @@ impl Lowerer<'_> {
         let mask = self.new_array(DType::Bool, vec![n]);
         let yes = self.constant(Scalar::Bool(true));
         self.emit(OpKind::Compute { func: ComputeFn::Fill, out: mask, ins: vec![yes] });
-        let rest = self.view_with(mask, vec![IndexEntry::Slice { start: true, stop: false, step: false }], vec![one]);
+        let rest = self.drop_first(mask);
         self.emit(OpKind::Compute { func: ComputeFn::Copy, out: rest, ins: vec![differs] });
-        Ok(self.filter(sorted, mask, ty.shape()))
+        self.filter(sorted, mask, shape)
     }
 
     /// `searchsorted(a, v, side=s)`: `a` and `v` converted to their promoted dtype, viewed as

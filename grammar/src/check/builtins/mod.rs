@@ -256,6 +256,7 @@ impl Checker {
             | B::Interp
             | B::Histogram
             | B::Ix => self.numpy_shape(&c),
+            B::Isin | B::Union1d | B::Intersect1d | B::Setdiff1d | B::Setxor1d => self.set_op(&c),
         };
         if c.bad {
             Ty::Error

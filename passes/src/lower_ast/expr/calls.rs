@@ -59,6 +59,9 @@ impl Lowerer<'_> {
         if b == B::Nonzero {
             return self.nonzero(&args[0], ty);
         }
+        if let Some(v) = self.set_op(b, args, kwargs, ty)? {
+            return Ok(vec![v]);
+        }
         if let Some(v) = self.numpy_func(b, args, kwargs, ty, e)? {
             return Ok(vec![v]);
         }
@@ -164,6 +167,7 @@ impl Lowerer<'_> {
             | B::Interp
             | B::Histogram
             | B::Ix => unreachable!("lowered by `numpy_shape`"),
+            B::Isin | B::Union1d | B::Intersect1d | B::Setdiff1d | B::Setxor1d => unreachable!("lowered by `set_op`"),
             B::Array | B::AsArray | B::Reshape | B::Ravel | B::Flatten => unreachable!("lowered above"),
             B::Zeros | B::Ones | B::Empty | B::Full | B::Random => self.creation(b, &vals, kwargs, ty)?,
             B::ZerosLike | B::OnesLike | B::EmptyLike | B::FullLike => self.creation(b, &vals, kwargs, ty)?,

@@ -1,0 +1,51 @@
+//! NumPy's set routines (`docs/language.md`, "Builtin functions"): `isin`, `union1d`,
+//! `intersect1d`, `setdiff1d` and `setxor1d`, with NumPy's dtypes, shapes and errors. Their
+//! lowering (`passes/src/lower_ast/set_ops.rs`) composes `unique` (a sort and a filter), a fused
+//! comparison of every pair and filters.
+
+use super::builtins::Call;
+use super::promote::promote;
+use super::Checker;
+use crate::ast::DType;
+use crate::builtin::Builtin;
+use crate::diag::Diagnostic;
+use crate::types::Ty;
+
+/// The dtype in which a set routine compares `a` and `b` (of dtypes `da` and `db`): the two
+/// promoted as NumPy promotes arrays, a Python scalar `b` included (NumPy's set routines call
+/// `asarray` first, so no operand is weak). One rule for the checker and the lowering.
+pub fn set_dtype(da: DType, db: DType) -> DType {
+    promote(da, None, db, None)
+}
+
+impl Checker {
+    /// Checks a call of a set routine and returns its type: `isin(a, b)` a bool array of `a`'s
+    /// shape; `setdiff1d(a, b)` a 1-d array of `a`'s dtype; `union1d`, `intersect1d` and `setxor1d`
+    /// a 1-d array of the dtypes promoted ([`set_dtype`]); the 1-d results' sizes are known only
+    /// at run time. `a` must be an array (E0503), and `b` too except for `isin`.
+    pub(super) fn set_op(&mut self, c: &Call) -> Ty {
+        let ta = self.value(&c.args[0]);
+        let tb = self.value(&c.args[1]);
+        let scalar_ok = [false, c.b == Builtin::Isin];
+        for ((t, e), ok) in [&ta, &tb].into_iter().zip(c.args).zip(scalar_ok) {
+            if let (Ty::Scalar(_), false) = (t, ok) {
+                self.err(
+                    Diagnostic::error(
+                        "E0503",
+                        format!("`{}` needs an array here, found {t}", c.b.name()),
+                        e.span.clone(),
+                        "not an array",
+                    )
+                    .with_help("make it a 1-element array, `array([v])`, as NumPy's `asarray` does"),
+                );
+                return Ty::Error;
+            }
+        }
+        let (Ty::Array(da, sa), Some(db)) = (&ta, tb.dtype()) else { return Ty::Error };
+        match c.b {
+            Builtin::Isin => Ty::Array(DType::Bool, sa.clone()),
+            Builtin::Setdiff1d => Ty::Array(*da, vec![self.fresh()]),
+            _ => Ty::Array(set_dtype(*da, db), vec![self.fresh()]),
+        }
+    }
+}
