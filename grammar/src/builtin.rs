@@ -371,6 +371,9 @@ builtins! {
     Intersect1d: "intersect1d", (2, 2), &[], SET_OP;
     Setdiff1d: "setdiff1d", (2, 2), &[], SET_OP;
     Setxor1d: "setxor1d", (2, 2), &[], SET_OP;
+    NanArgMin: "nanargmin", (1, 1), AXIS, "nanargmin(x) | nanargmin(x, axis=k)";
+    NanArgMax: "nanargmax", (1, 1), AXIS, "nanargmax(x) | nanargmax(x, axis=k)";
+    Tri: "tri", (1, 3), &["k", "dtype"], "tri(n) | tri(n, m) | tri(n, m, k) | tri(n, k=j), dtype=f64";
 }
 
 /// The pattern of the elementwise math functions of one value that map to one `arr.compute`
@@ -1221,6 +1224,14 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Eye, B::Identity],
         },
         DocRow {
+            calls: "`tri(n)`, `tri(n, m)`, `tri(n, m, k)`, `tri(n, k=j)`, `dtype=d`",
+            result: "NumPy's `tri`: a new `(n, m)` array (`m` defaults to `n`) of `d` (default `f64`), one at \
+                and below diagonal `k` (where `j - i <= k`), zero above: `eye`'s diagonal offsets compared \
+                with `<=`, fused. A negative size is `eye`'s error (E0503 when literal, else at run time); \
+                NumPy gives an empty array there",
+            builtins: &[B::Tri],
+        },
+        DocRow {
             calls: "`swapaxes(x, a, b)`, `x.swapaxes(a, b)`, `moveaxis(x, source, destination)`",
             result: "views of `x` with its axes permuted (aliasing `x`, as NumPy's): `swapaxes` exchanges axes \
                 `a` and `b`; `moveaxis` moves axis `source` to position `destination` (both integer \
@@ -1363,6 +1374,16 @@ pub const DOCS: &[DocRow] = {
                 from each side. Built of `unique` (a sort and a filter), `isin`'s comparison and filters; \
                 `assume_unique=` is not taken",
             builtins: &[B::Union1d, B::Intersect1d, B::Setdiff1d, B::Setxor1d],
+        },
+        DocRow {
+            calls: "`nanargmin(x)`, `nanargmax(x)`, `axis=k`",
+            result: "NumPy's `nanargmin`/`nanargmax`: `argmin`/`argmax` (flat position, or along axis `k`) \
+                ignoring NaNs, of `x` with NaN replaced by `inf` (`-inf`), so the first extreme number \
+                wins; where `x` is not empty and a slice (all of `x` without `axis=`) is all NaN, a \
+                run-time error naming the line (NumPy's ValueError \"All-NaN slice encountered\"); of an \
+                empty `x` `argmin`'s error. Integer and bool `x`: `argmin`/`argmax`. A fused `where`, the \
+                arg-reduction, and a count of NaN-free elements per slice",
+            builtins: &[B::NanArgMin, B::NanArgMax],
         },
         DocRow {
             calls: "`percentile(x, q)`, `quantile(x, q)`, `axis=k`, `method=linear`",

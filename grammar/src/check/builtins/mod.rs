@@ -185,9 +185,14 @@ impl Checker {
             B::Sum | B::Prod | B::Min | B::Max | B::Mean | B::Any | B::All | B::CountNonzero | B::Var | B::Std => {
                 self.reduction(&c)
             }
-            B::ArgMin | B::ArgMax | B::CumSum | B::CumProd | B::MaximumAccumulate | B::MinimumAccumulate => {
-                self.arg_reduction_or_scan(&c)
-            }
+            B::ArgMin
+            | B::ArgMax
+            | B::NanArgMin
+            | B::NanArgMax
+            | B::CumSum
+            | B::CumProd
+            | B::MaximumAccumulate
+            | B::MinimumAccumulate => self.arg_reduction_or_scan(&c),
             B::Take => self.take(&c),
             B::Bincount => self.bincount(&c),
             B::Compress => self.compress(&c),
@@ -220,6 +225,7 @@ impl Checker {
             | B::Outer
             | B::Eye
             | B::Identity
+            | B::Tri
             | B::Swapaxes
             | B::Moveaxis
             | B::Trace

@@ -120,6 +120,9 @@ impl Lowerer<'_> {
             B::Diff
             | B::Outer
             | B::Eye
+            | B::Tri
+            | B::NanArgMin
+            | B::NanArgMax
             | B::Tril
             | B::Triu
             | B::NanToNum

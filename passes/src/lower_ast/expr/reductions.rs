@@ -195,7 +195,7 @@ impl Lowerer<'_> {
 
     /// The number of elements of array `x` that each result of a reduction along `axes` (of every
     /// element: `None`) reduces, an `i64` on the host.
-    pub(super) fn reduced_count(&mut self, x: ValueId, axes: Option<&[usize]>) -> ValueId {
+    pub(crate) fn reduced_count(&mut self, x: ValueId, axes: Option<&[usize]>) -> ValueId {
         let rank = match self.f.ty(x) {
             Type::Array(_, r) => r,
             Type::Scalar(_) => 0,
@@ -319,7 +319,7 @@ impl Lowerer<'_> {
     /// smallest position `p` (along `axis`, or row-major) with `x[p] == m` or `x[p]` NaN, as
     /// `min(where(match, p, n), axis)`. The second reduction fuses with the match and the positions
     /// into one kernel, so `x` is read twice.
-    pub(super) fn arg_reduction(
+    pub(crate) fn arg_reduction(
         &mut self,
         kind: ReduceKind,
         x: ValueId,
