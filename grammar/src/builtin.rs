@@ -374,6 +374,9 @@ builtins! {
     NanArgMin: "nanargmin", (1, 1), AXIS, "nanargmin(x) | nanargmin(x, axis=k)";
     NanArgMax: "nanargmax", (1, 1), AXIS, "nanargmax(x) | nanargmax(x, axis=k)";
     Tri: "tri", (1, 3), &["k", "dtype"], "tri(n) | tri(n, m) | tri(n, m, k) | tri(n, k=j), dtype=f64";
+    Geomspace: "geomspace", (2, 3), &["num", "endpoint"],
+        "geomspace(start, stop) | geomspace(start, stop, num) | geomspace(start, stop, num=n, endpoint=false) (nonzero scalars)";
+    Vander: "vander", (1, 2), &["increasing"], "vander(x) | vander(x, N) | vander(x, N=n, increasing=true) (x 1-d)";
 }
 
 /// The pattern of the elementwise math functions of one value that map to one `arr.compute`
@@ -1230,6 +1233,27 @@ pub const DOCS: &[DocRow] = {
                 with `<=`, fused. A negative size is `eye`'s error (E0503 when literal, else at run time); \
                 NumPy gives an empty array there",
             builtins: &[B::Tri],
+        },
+        DocRow {
+            calls: "`geomspace(start, stop)`, `geomspace(start, stop, num)`, `num=n`, `endpoint=false`",
+            result: "NumPy's `geomspace` of two nonzero numeric scalars: `num` (default 50) `f64` numbers \
+                spaced evenly on a log scale, by NumPy's formula: with `s` the sign of `start`, \
+                `s * logspace(log10(start / s), log10(stop / s), num, endpoint)`, its first element \
+                `start` and (with the endpoint) its last `stop` exactly; a sign change gives NaNs, as \
+                NumPy's. A zero bound is a run-time error naming the line (NumPy's ValueError \
+                \"Geometric sequence cannot include zero\"). `linspace`, one fused `power`",
+            builtins: &[B::Geomspace],
+        },
+        DocRow {
+            calls: "`vander(x)`, `vander(x, N)`, `N=n`, `increasing=true`",
+            result: "NumPy's `vander` of a 1-d `x`: the `(len(x), N)` matrix (`N` default `len(x)`) of the \
+                powers of `x`, decreasing from `x ** (N - 1)` to `x ** 0` along each row (`increasing=true`: \
+                the other way), of `x`'s dtype promoted with `i64` (bool and integers `i64`, `f32` `f64`). \
+                As NumPy computes it: ones, then a running product (`cumprod` along the row) of `x` \
+                repeated, written through a reversed view unless increasing. `x` not 1-d is E0503; a \
+                negative `N` E0503 when literal, else a run-time error naming the line (NumPy's \
+                ValueError)",
+            builtins: &[B::Vander],
         },
         DocRow {
             calls: "`swapaxes(x, a, b)`, `x.swapaxes(a, b)`, `moveaxis(x, source, destination)`",

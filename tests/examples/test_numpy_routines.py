@@ -1,5 +1,5 @@
 """NumPy's everyday routines of issue 31 against NumPy (docs/language.md, "Builtin functions"):
-`tri`, `nanargmin`/`nanargmax`, on several dtypes and shapes (empty ones, all-NaN slices), on the
+`tri`, `nanargmin`/`nanargmax`, `geomspace` (bit for bit), `vander`, on several dtypes and shapes (empty ones, all-NaN slices), on the
 CPU and on the GPU kernels (emulated, and the GPU where there is one); then the checker's errors
 and the run time's, each naming the line."""
 import numpy as np
@@ -110,4 +110,79 @@ def test_all_nan_slices_are_value_errors_in_numpy():
     ],
 )
 def test_checker_errors(src, code, words, tmp_path):
+    assert_check_error(src, code, words, tmp_path)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_geomspace_matches_numpy_bit_for_bit(target, tmp_path):
+    """NumPy's formula (log10, linspace, power, the exact endpoints, the sign of `start`): every
+    element equal to NumPy's, bit for bit, over random bounds of both signs and sizes."""
+    src = """fn main(a: f64, b: f64, n: i64) -> (f64[n], f64[n], f64[50]) {
+    return (geomspace(a, b, n), np.geomspace(a, b, num=n, endpoint=false), geomspace(a, b));
+}
+"""
+    rng = np.random.default_rng(3)
+    bounds = [(1.0, 1000.0, 4), (-2.5, -1e5, 7), (3.0, 7.0, 5), (2.0, 8.0, 1), (1.0, 2.0, 0), (1e-300, 1e300, 9),
+              (0.1, 0.7, 33), (5.0, -8.0, 3)]
+    bounds += [(float(s1 * 10 ** rng.uniform(-5, 5)), float(s1 * 10 ** rng.uniform(-5, 5)), int(rng.integers(2, 60)))
+               for s1 in (1, -1) for _ in range(6)]
+    for k, (a, b, n) in enumerate(bounds):
+        flags = ["--target", target] + [x for p, v in (("a", repr(a)), ("b", repr(b)), ("n", n)) for x in ("--arg", f"{p}={v}")]
+        proc, got = run_source(src, {}, tmp_path / str(k), flags=flags)
+        assert proc.returncode == 0, proc.stderr
+        with np.errstate(invalid="ignore"):
+            want = [np.geomspace(a, b, n), np.geomspace(a, b, num=n, endpoint=False), np.geomspace(a, b)]
+        for i, (g, w) in enumerate(zip(got, want)):
+            assert_same(g, w, f"result {i} of geomspace({a!r}, {b!r}, {n})")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", ["f64", "f32", "i64", "i32", "u8", "bool"])
+def test_vander_matches_numpy(dt, target, tmp_path):
+    """NumPy's dtypes (`promote_types(dtype, int)`), its running products (exact floats), `N`
+    given or not, 0 and 1 columns, increasing or not, an empty `x`."""
+    src = f"""fn main(x: {dt}[n], k: i64) -> (R[n, n], R[n, 3], R[n, k], R[n, 0], R[n, 1], R[n, 5]) {{
+    return (vander(x), vander(x, 3, increasing=true), np.vander(x, N=k), vander(x, 0), vander(x, 1), vander(x, 5, increasing=false));
+}}
+"""
+    r = np.promote_types(DTYPES[dt], np.int64)
+    src = src.replace("R[", next(k for k, v in DTYPES.items() if v == r) + "[")
+    rng = np.random.default_rng(len(dt))
+    for n in (4, 0, 1, 9):
+        x = rng.integers(-3, 4, n)
+        x = x > 0 if dt == "bool" else (x + 3).astype(np.uint8) if dt == "u8" else (x * 0.75).astype(DTYPES[dt]) if dt[0] == "f" else x.astype(DTYPES[dt])
+        proc, got = run_source(src, {"x": x}, tmp_path / str(n), flags=["--target", target, "--arg", "k=6"])
+        assert proc.returncode == 0, f"{src}\n{proc.stderr}"
+        want = [np.vander(x), np.vander(x, 3, increasing=True), np.vander(x, N=6), np.vander(x, 0), np.vander(x, 1),
+                np.vander(x, 5, increasing=False)]
+        for i, (g, w) in enumerate(zip(got, want)):
+            assert_same(g, w, f"result {i} of n={n}")
+
+
+@pytest.mark.parametrize(
+    "src, args, message",
+    [
+        ("fn f(a: f64) -> f64[50] {\n    return geomspace(a, 10.0);\n}\n", {"a": 0.0}, "Geometric sequence cannot include zero"),
+        ("fn f(a: f64) -> f64[5] {\n    return geomspace(1.0, a, 5);\n}\n", {"a": -0.0}, "Geometric sequence cannot include zero"),
+        ("fn f(x: f64[n], k: i64) -> f64[n, k] {\n    return vander(x, k);\n}\n", {"x": np.ones(2), "k": -1},
+         "vander: negative dimensions are not allowed"),
+    ],
+)
+def test_geomspace_vander_run_time_errors(src, args, message, tmp_path):
+    assert_run_time_error(src, args, message, tmp_path)
+
+
+@pytest.mark.parametrize(
+    "src, code, words",
+    [
+        ("fn f(x: f64[n, m]) -> f64[n, n] { return vander(x); }", "E0503", "`vander` needs a 1-d array"),
+        ("fn f(x: f64) -> f64[1, 1] { return vander(x); }", "E0503", "`vander` needs a 1-d array"),
+        ("fn f(x: f64[n]) -> f64[n, 2] { return vander(x, -2); }", "E0503", "negative dimensions"),
+        ("fn f(x: f64[n]) -> f64[n, 2] { return vander(x, 2.0); }", "E0", "`N` of `vander`"),
+        ("fn f(x: f64[n]) -> f64[n, n] { return vander(x, increasing=1); }", "E0503", "`increasing=` must be `true` or `false`"),
+        ("fn f(x: f64[n]) -> f64[50] { return geomspace(x, 2.0); }", "E0503", "`geomspace` needs numeric scalar bounds"),
+        ("fn f() -> f64[50] { return geomspace(1.0, 2.0, base=2.0); }", "E0502", "base"),
+    ],
+)
+def test_geomspace_vander_checker_errors(src, code, words, tmp_path):
     assert_check_error(src, code, words, tmp_path)

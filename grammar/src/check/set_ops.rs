@@ -1,5 +1,5 @@
 //! NumPy's set routines (`docs/language.md`, "Builtin functions"): `isin`, `union1d`,
-//! `intersect1d`, `setdiff1d` and `setxor1d`, with NumPy's dtypes, shapes and errors. Their
+//! `intersect1d`, `setdiff1d` and `setxor1d`, with NumPy's dtypes, shapes and errors; and `vander`. Their
 //! lowering (`passes/src/lower_ast/set_ops.rs`) composes `unique` (a sort and a filter), a fused
 //! comparison of every pair and filters.
 
@@ -47,5 +47,56 @@ impl Checker {
             Builtin::Setdiff1d => Ty::Array(*da, vec![self.fresh()]),
             _ => Ty::Array(set_dtype(*da, db), vec![self.fresh()]),
         }
+    }
+}
+
+/// `vander`'s dtype for an `x` of dtype `d`: NumPy's `promote_types(x.dtype, int)`. One rule for
+/// the checker and the lowering.
+pub fn vander_dtype(d: DType) -> DType {
+    promote(d, None, DType::I64, None)
+}
+
+impl Checker {
+    /// `vander(x, N)`: `x` a 1-d array (E0503 otherwise, NumPy's ValueError), `N` an integer
+    /// scalar (default `len(x)`; a negative literal is E0503); the `(len(x), N)` array of
+    /// [`vander_dtype`].
+    pub(super) fn vander(&mut self, c: &Call) -> Ty {
+        let t = self.value(&c.args[0]);
+        let (d, n) = match &t {
+            Ty::Array(d, s) if s.len() == 1 => (*d, s[0].clone()),
+            Ty::Error => return Ty::Error,
+            other => {
+                self.err(
+                    Diagnostic::error(
+                        "E0503",
+                        format!("`vander` needs a 1-d array, found {other} (NumPy's ValueError)"),
+                        c.args[0].span.clone(),
+                        "not 1-d",
+                    )
+                    .with_help("flatten it first, `vander(ravel(x))`, or make a scalar an array, `array([v])`"),
+                );
+                return Ty::Error;
+            }
+        };
+        let m = match c.args.get(1) {
+            None => n.clone(),
+            Some(a) => {
+                let Ok(v) = self.int_operand(a, "the number of columns `N` of `vander`") else { return Ty::Error };
+                if let Some(z) = v.as_ref().and_then(|v| v.as_const()).filter(|&z| z < 0) {
+                    self.error(
+                        "E0503",
+                        format!("negative dimensions are not allowed ({z})"),
+                        a.span.clone(),
+                        "negative",
+                    );
+                    return Ty::Error;
+                }
+                v.unwrap_or_else(|| self.fresh())
+            }
+        };
+        if c.bad {
+            return Ty::Error;
+        }
+        Ty::Array(vander_dtype(d), vec![n, m])
     }
 }

@@ -3,10 +3,11 @@
 //! `union1d` (`unique` of the concatenation), `intersect1d` and `setdiff1d` (filters of `unique(a)`
 //! by `isin`) and `setxor1d` (NumPy's formula: the sorted concatenation of both uniques, each
 //! element kept when it differs from both neighbours, a filter). Every 1-d result's size is known
-//! only at run time (a filter's existential size, as `unique`'s).
+//! only at run time (a filter's existential size, as `unique`'s). Also `vander` (a running product
+//! written through a reversed view) and `geomspace` (NumPy's formula on `linspace`).
 
 use super::{LResult, Lowerer};
-use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, Type, ValueId};
+use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
 use arrayc_grammar::ast::{self, DType, Expr};
 use arrayc_grammar::builtin::{bool_literal, Builtin};
 use arrayc_grammar::check::set_ops::set_dtype;
@@ -95,7 +96,7 @@ impl Lowerer<'_> {
 
     /// Array `v` (of any sizes, known or not when checked) in dtype `d`: `v` itself when of `d`, else
     /// a converted copy.
-    fn in_dtype(&mut self, v: ValueId, d: DType) -> ValueId {
+    pub(crate) fn in_dtype(&mut self, v: ValueId, d: DType) -> ValueId {
         let Type::Array(vd, r) = self.f.ty(v) else { unreachable!("an array") };
         if vd == d {
             return v;
@@ -142,5 +143,89 @@ impl Lowerer<'_> {
     pub(crate) fn drop_last(&mut self, v: ValueId) -> ValueId {
         let minus_one = self.i64_const(-1);
         self.view_with(v, vec![IndexEntry::Slice { start: false, stop: true, step: false }], vec![minus_one])
+    }
+
+    /// `vander(x, N, increasing)` (NumPy's, the checked type `ty`): a new `(len(x), N)` array
+    /// (`N` default `len(x)`; a negative one a run-time error), viewed reversed along its rows
+    /// unless `increasing`; through that view, column 0 is 1 and columns `1..` the running product
+    /// along the row of `x` repeated (NumPy's `multiply.accumulate`, so the same multiplications
+    /// in the same order), in the result's dtype.
+    pub(crate) fn vander(&mut self, x: ValueId, cols: Option<ValueId>, increasing: bool, ty: &Ty) -> ValueId {
+        let Ty::Array(p, shape) = ty else { unreachable!("checked: an array") };
+        let n = self.dim(x, 0);
+        let m = match cols {
+            Some(c) => {
+                let c = self.cast_scalar(c, DType::I64);
+                if !self.consts.contains_key(&c) {
+                    let zero = self.i64_const(0);
+                    let ok = self.scalar_binary(BinFn::Ge, c, zero, DType::I64);
+                    self.emit(OpKind::Assert { cond: ok, msg: "vander: negative dimensions are not allowed".into() });
+                }
+                c
+            }
+            None => n,
+        };
+        let out = self.new_array(*p, vec![n, m]);
+        self.shapes.insert(out, shape.clone());
+        let tmp = if increasing { out } else { self.flip_axes(out, &[1]) };
+        let one = self.constant(Scalar::I64(1).cast(*p));
+        self.emit(OpKind::Compute { func: ComputeFn::Fill, out: tmp, ins: vec![one] });
+        let first = self.i64_const(1);
+        let rest = self.view_with(
+            tmp,
+            vec![IndexEntry::Full, IndexEntry::Slice { start: true, stop: false, step: false }],
+            vec![first],
+        );
+        let w = self.dim(rest, 1);
+        let xp = self.in_dtype(x, *p);
+        let column = self.view_with(xp, vec![IndexEntry::Full, IndexEntry::NewAxis], vec![]);
+        let powers = self.compute_new(ComputeFn::Scan(ReduceKind::Prod, 1), vec![column], *p, vec![n, w], None);
+        self.emit(OpKind::Compute { func: ComputeFn::Copy, out: rest, ins: vec![powers] });
+        out
+    }
+
+    /// `geomspace(start, stop, num, endpoint)` by NumPy's formula (the checked type `ty`, `f64`):
+    /// both bounds nonzero (else a run-time error, NumPy's ValueError), `s` the sign of `start`,
+    /// `r = power(10.0, linspace(log10(start / s), log10(stop / s), num, endpoint))`, then
+    /// `r[0] = start / s`, with the endpoint `r[-1] = stop / s` (for `num > 1`), and `s * r`.
+    pub(crate) fn geomspace(&mut self, vals: &[ValueId], endpoint: bool, ty: &Ty) -> LResult<ValueId> {
+        let start = self.cast_scalar(vals[0], DType::F64);
+        let stop = self.cast_scalar(vals[1], DType::F64);
+        let num = match vals.get(2) {
+            Some(&num) => self.cast_scalar(num, DType::I64),
+            None => self.i64_const(50),
+        };
+        let zero = self.constant(Scalar::F64(0.0));
+        let (a_ok, b_ok) = (
+            self.scalar_binary(BinFn::Ne, start, zero, DType::F64),
+            self.scalar_binary(BinFn::Ne, stop, zero, DType::F64),
+        );
+        let ok = self.scalar_binary(BinFn::And, a_ok, b_ok, DType::Bool);
+        self.emit(OpKind::Assert {
+            cond: ok,
+            msg: "Geometric sequence cannot include zero (NumPy's ValueError)".into(),
+        });
+        // NumPy's `sign(start)`: -1 or 1 here (NaN for a NaN start, which makes every element NaN
+        // either way).
+        let negative = self.scalar_binary(BinFn::Lt, start, zero, DType::F64);
+        let (minus, plus) = (self.constant(Scalar::F64(-1.0)), self.constant(Scalar::F64(1.0)));
+        let sign = self.scalar_select(negative, minus, plus, DType::F64);
+        let a = self.scalar_binary(BinFn::Div, start, sign, DType::F64);
+        let b = self.scalar_binary(BinFn::Div, stop, sign, DType::F64);
+        let (la, lb) = (self.scalar_unary(UnFn::Log10, a), self.scalar_unary(UnFn::Log10, b));
+        let exponents = self.linspace(&[la, lb, num], endpoint);
+        let ten = self.constant(Scalar::F64(10.0));
+        let r = self.array_op(ComputeFn::Binary(BinFn::Pow), vec![ten, exponents], ty)?;
+        let one = self.i64_const(1);
+        let head = self.view_with(r, vec![IndexEntry::Slice { start: false, stop: true, step: false }], vec![one]);
+        self.emit(OpKind::Compute { func: ComputeFn::Fill, out: head, ins: vec![a] });
+        if endpoint {
+            // `r[max(num - 1, 1):]`: empty for `num <= 1`, where NumPy keeps `start`.
+            let last = self.scalar_binary(BinFn::Sub, num, one, DType::I64);
+            let from = self.scalar_binary(BinFn::Maximum, last, one, DType::I64);
+            let tail = self.view_with(r, vec![IndexEntry::Slice { start: true, stop: false, step: false }], vec![from]);
+            self.emit(OpKind::Compute { func: ComputeFn::Fill, out: tail, ins: vec![b] });
+        }
+        self.array_op(ComputeFn::Binary(BinFn::Mul), vec![sign, r], ty)
     }
 }

@@ -224,7 +224,7 @@ impl Checker {
                         c.bad = true;
                     }
                 }
-                "endpoint" | "equal_nan" | "rowvar" | "right" | "invert" => {
+                "endpoint" | "equal_nan" | "rowvar" | "right" | "invert" | "increasing" => {
                     if matches!(v.kind, ExprKind::Bool(_)) {
                         self.set_ty(v.id, Ty::Scalar(DType::Bool));
                     } else {

@@ -94,9 +94,15 @@ impl Checker {
             return Ty::Error;
         }
         let t = match b {
-            B::Zeros | B::Ones | B::Empty | B::Random | B::Full | B::Arange | B::Linspace | B::Logspace => {
-                self.constructor(&c)
-            }
+            B::Zeros
+            | B::Ones
+            | B::Empty
+            | B::Random
+            | B::Full
+            | B::Arange
+            | B::Linspace
+            | B::Logspace
+            | B::Geomspace => self.constructor(&c),
             B::ZerosLike | B::OnesLike | B::EmptyLike | B::FullLike => self.like(&c),
             B::Transpose if args.len() > 1 || c.kwarg("axes").is_some() => self.numpy_shape(&c),
             B::Copy | B::Transpose | B::Diagonal => self.copy_or_view(&c),
@@ -262,6 +268,7 @@ impl Checker {
             | B::Interp
             | B::Histogram
             | B::Ix => self.numpy_shape(&c),
+            B::Vander => self.vander(&c),
             B::Isin | B::Union1d | B::Intersect1d | B::Setdiff1d | B::Setxor1d => self.set_op(&c),
         };
         if c.bad {

@@ -202,6 +202,14 @@ impl Lowerer<'_> {
                 };
                 self.array_op(ComputeFn::Binary(BinFn::Pow), vec![base, exponents], ty)?
             }
+            B::Geomspace => {
+                let endpoint = !matches!(Self::kwarg(kwargs, "endpoint").map(|e| &e.kind), Some(ExprKind::Bool(false)));
+                self.geomspace(&vals, endpoint, ty)?
+            }
+            B::Vander => {
+                let increasing = Self::kwarg(kwargs, "increasing").and_then(arrayc_grammar::builtin::bool_literal);
+                self.vander(vals[0], vals.get(1).copied(), increasing == Some(true), ty)
+            }
             B::Copy => self.fresh_copy(vals[0]),
             B::Transpose => {
                 let src = vals[0];
