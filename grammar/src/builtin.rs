@@ -376,6 +376,7 @@ builtins! {
     Tri: "tri", (1, 3), &["k", "dtype"], "tri(n) | tri(n, m) | tri(n, m, k) | tri(n, k=j), dtype=f64";
     Geomspace: "geomspace", (2, 3), &["num", "endpoint"],
         "geomspace(start, stop) | geomspace(start, stop, num) | geomspace(start, stop, num=n, endpoint=false) (nonzero scalars)";
+    Polyval: "polyval", (2, 2), &[], "polyval(p, x) (p 1-d of a size known when checked, x an array or a scalar)";
     Vander: "vander", (1, 2), &["increasing"], "vander(x) | vander(x, N) | vander(x, N=n, increasing=true) (x 1-d)";
 }
 
@@ -1254,6 +1255,16 @@ pub const DOCS: &[DocRow] = {
                 negative `N` E0503 when literal, else a run-time error naming the line (NumPy's \
                 ValueError)",
             builtins: &[B::Vander],
+        },
+        DocRow {
+            calls: "`polyval(p, x)`",
+            result: "NumPy's `polyval`: the polynomial with coefficients `p` (highest power first) at each \
+                element of `x` (an array, or a scalar for a scalar), by NumPy's Horner loop `y = 0; y = y * x \
+                + p[j]` for each `j` (so the same roundings, and `polyval(p, inf)` NaN as NumPy's), of the \
+                dtypes of `p` and `x` promoted as arrays. `p` must be a 1-d array of a size known when \
+                checked, 1 to 256 of them (a literal `[3.0, 0.0, 1.0]` or a parameter `f64[3]`; E0503 \
+                otherwise, also for NumPy's empty `p`, zeros): the loop is unrolled into one fused elementwise kernel",
+            builtins: &[B::Polyval],
         },
         DocRow {
             calls: "`swapaxes(x, a, b)`, `x.swapaxes(a, b)`, `moveaxis(x, source, destination)`",

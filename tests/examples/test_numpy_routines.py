@@ -1,5 +1,5 @@
 """NumPy's everyday routines of issue 31 against NumPy (docs/language.md, "Builtin functions"):
-`tri`, `nanargmin`/`nanargmax`, `geomspace` (bit for bit), `vander`, on several dtypes and shapes (empty ones, all-NaN slices), on the
+`tri`, `nanargmin`/`nanargmax`, `geomspace` (bit for bit), `vander`, `polyval`, on several dtypes and shapes (empty ones, all-NaN slices), on the
 CPU and on the GPU kernels (emulated, and the GPU where there is one); then the checker's errors
 and the run time's, each naming the line."""
 import numpy as np
@@ -186,3 +186,45 @@ def test_geomspace_vander_run_time_errors(src, args, message, tmp_path):
 )
 def test_geomspace_vander_checker_errors(src, code, words, tmp_path):
     assert_check_error(src, code, words, tmp_path)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_polyval_matches_numpy_bit_for_bit(target, tmp_path):
+    """NumPy's Horner loop (`y = 0; y = y * x + p[j]`): the same roundings, so every element equal
+    to NumPy's; NaN at infinities (`0 * inf`) as NumPy's; the dtypes promoted as arrays; literal
+    and parameter coefficients, array and scalar `x`, an empty `x`."""
+    src = """fn main(x: f64[n], i: i32[n], f: f32[n], p: f64[4], q: i64[3]) -> (f64[n], f64[n], i64[n], f64[n], f64, f32[n], f64[n], i64, u8[n]) {
+    return (polyval(p, x), polyval([3.0, 0.0, 1.0], x), np.polyval(q, i), polyval(q, x), polyval(p, 2.5), polyval(f32(p), f),
+            polyval(p, f), polyval([1, 2], 3), polyval(u8([2, 1]), u8(i)));
+}
+"""
+    rng = np.random.default_rng(5)
+    p = rng.normal(size=4)
+    q = np.array([2, -3, 7])
+    for n in (0, 5, 40):
+        x = rng.normal(size=n) * 3
+        if n:
+            x[0], x[-1] = np.inf, np.nan
+        i = rng.integers(-1000, 1000, n).astype(np.int32)
+        f = rng.normal(size=n).astype(np.float32)
+        proc, got = run_source(src, {"x": x, "i": i, "f": f, "p": p, "q": q}, tmp_path / str(n), flags=["--target", target])
+        assert proc.returncode == 0, proc.stderr
+        with np.errstate(invalid="ignore", over="ignore"):
+            want = [np.polyval(p, x), np.polyval([3.0, 0.0, 1.0], x), np.polyval(q, i), np.polyval(q, x), np.polyval(p, 2.5),
+                    np.polyval(p.astype(np.float32), f), np.polyval(p, f), np.polyval([1, 2], 3),
+                    np.polyval(np.array([2, 1], np.uint8), i.astype(np.uint8))]
+        for k, (g, w) in enumerate(zip(got, want)):
+            assert_same(g, w, f"result {k} of n={n}")
+
+
+@pytest.mark.parametrize(
+    "src, words",
+    [
+        ("fn f(p: f64[n], x: f64[m]) -> f64[m] { return polyval(p, x); }", "`polyval` needs a 1-d array of 1 to 256"),
+        ("fn f(p: f64[2, 2], x: f64[m]) -> f64[m] { return polyval(p, x); }", "`polyval` needs a 1-d array"),
+        ("fn f(p: f64[0], x: f64[m]) -> f64[m] { return polyval(p, x); }", "`polyval` needs a 1-d array of 1 to 256"),
+        ("fn f(p: f64, x: f64[m]) -> f64[m] { return polyval(p, x); }", "`polyval` needs a 1-d array"),
+    ],
+)
+def test_polyval_checker_errors(src, words, tmp_path):
+    assert_check_error(src, "E0503", words, tmp_path)

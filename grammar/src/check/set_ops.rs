@@ -1,5 +1,5 @@
 //! NumPy's set routines (`docs/language.md`, "Builtin functions"): `isin`, `union1d`,
-//! `intersect1d`, `setdiff1d` and `setxor1d`, with NumPy's dtypes, shapes and errors; and `vander`. Their
+//! `intersect1d`, `setdiff1d` and `setxor1d`, with NumPy's dtypes, shapes and errors; and `vander` and `polyval`. Their
 //! lowering (`passes/src/lower_ast/set_ops.rs`) composes `unique` (a sort and a filter), a fused
 //! comparison of every pair and filters.
 
@@ -98,5 +98,41 @@ impl Checker {
             return Ty::Error;
         }
         Ty::Array(vander_dtype(d), vec![n, m])
+    }
+}
+
+/// The most coefficients `polyval` takes: its Horner loop is unrolled.
+pub const POLYVAL_MAX: i64 = 256;
+
+impl Checker {
+    /// `polyval(p, x)`: `p` a 1-d array of a size known when checked (1 to [`POLYVAL_MAX`]; NumPy's
+    /// empty `p` gives zeros of `x`'s dtype, not supported),
+    /// `x` a numeric value; `x`'s shape, of the dtypes promoted as arrays (NumPy's `asarray` of
+    /// both, so no operand is weak).
+    pub(super) fn polyval(&mut self, c: &Call) -> Ty {
+        let tp = self.value(&c.args[0]);
+        let tx = self.value(&c.args[1]);
+        let (Some(dp), Some(dx)) = (tp.dtype(), tx.dtype()) else { return Ty::Error };
+        let known = match &tp {
+            Ty::Array(_, s) if s.len() == 1 => s[0].as_const().filter(|&k| (1..=POLYVAL_MAX).contains(&k)),
+            _ => None,
+        };
+        if known.is_none() {
+            self.err(
+                Diagnostic::error(
+                    "E0503",
+                    format!("`polyval` needs a 1-d array of 1 to {POLYVAL_MAX} coefficients, its size known when checked, found {tp}"),
+                    c.args[0].span.clone(),
+                    "not 1-d of a known size",
+                )
+                .with_help("give the coefficients as a literal, `polyval([3.0, 0.0, 1.0], x)`, or a parameter of a literal size, `p: f64[3]`"),
+            );
+            return Ty::Error;
+        }
+        let d = set_dtype(dp, dx);
+        match tx {
+            Ty::Array(_, s) => Ty::Array(d, s),
+            _ => Ty::Scalar(d),
+        }
     }
 }

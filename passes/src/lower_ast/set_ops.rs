@@ -4,7 +4,8 @@
 //! by `isin`) and `setxor1d` (NumPy's formula: the sorted concatenation of both uniques, each
 //! element kept when it differs from both neighbours, a filter). Every 1-d result's size is known
 //! only at run time (a filter's existential size, as `unique`'s). Also `vander` (a running product
-//! written through a reversed view) and `geomspace` (NumPy's formula on `linspace`).
+//! written through a reversed view), `geomspace` (NumPy's formula on `linspace`) and `polyval`
+//! (NumPy's Horner loop, unrolled).
 
 use super::{LResult, Lowerer};
 use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
@@ -227,5 +228,30 @@ impl Lowerer<'_> {
             self.emit(OpKind::Compute { func: ComputeFn::Fill, out: tail, ins: vec![b] });
         }
         self.array_op(ComputeFn::Binary(BinFn::Mul), vec![sign, r], ty)
+    }
+
+    /// `polyval(p, x)` (checked: `p` 1-d of `count` elements, the result's type `ty`): NumPy's Horner
+    /// loop `y = 0; for pv in p: y = y * x + pv`, unrolled, in the result's dtype (`x` and each
+    /// coefficient converted first, which rounds as NumPy's promotion does), each coefficient read
+    /// on the host; elementwise, so it fuses into one kernel.
+    pub(crate) fn polyval(&mut self, p: ValueId, x: ValueId, count: i64, ty: &Ty) -> LResult<ValueId> {
+        let d = match ty {
+            Ty::Array(d, _) | Ty::Scalar(d) => *d,
+            _ => unreachable!("checked: a value"),
+        };
+        let x = match self.f.ty(x) {
+            Type::Scalar(_) => self.cast_scalar(x, d),
+            Type::Array(..) => self.in_dtype(x, d),
+        };
+        let mut y = self.constant(Scalar::I64(0).cast(d));
+        for j in 0..count {
+            let at = self.i64_const(j);
+            let pv = self.view_with(p, vec![IndexEntry::At], vec![at]);
+            let pv = self.load_element(pv);
+            let pv = self.cast_scalar(pv, d);
+            let yx = self.binary(BinFn::Mul, y, x, ty)?;
+            y = self.binary(BinFn::Add, yx, pv, ty)?;
+        }
+        Ok(y)
     }
 }

@@ -269,6 +269,7 @@ impl Checker {
             | B::Histogram
             | B::Ix => self.numpy_shape(&c),
             B::Vander => self.vander(&c),
+            B::Polyval => self.polyval(&c),
             B::Isin | B::Union1d | B::Intersect1d | B::Setdiff1d | B::Setxor1d => self.set_op(&c),
         };
         if c.bad {

@@ -206,6 +206,11 @@ impl Lowerer<'_> {
                 let endpoint = !matches!(Self::kwarg(kwargs, "endpoint").map(|e| &e.kind), Some(ExprKind::Bool(false)));
                 self.geomspace(&vals, endpoint, ty)?
             }
+            B::Polyval => {
+                let Ty::Array(_, s) = self.ty_of(&args[0]) else { unreachable!("checked: 1-d") };
+                let count = s[0].as_const().expect("checked: a literal size");
+                self.polyval(vals[0], vals[1], count, ty)?
+            }
             B::Vander => {
                 let increasing = Self::kwarg(kwargs, "increasing").and_then(arrayc_grammar::builtin::bool_literal);
                 self.vander(vals[0], vals.get(1).copied(), increasing == Some(true), ty)
