@@ -380,6 +380,11 @@ builtins! {
     Vander: "vander", (1, 2), &["increasing"], "vander(x) | vander(x, N) | vander(x, N=n, increasing=true) (x 1-d)";
 }
 
+/// NumPy's names that are not builtins because NumPy itself removed them, each with the help an
+/// unknown-function error (E0202) gives: the spelling that replaces it.
+pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] =
+    &[("in1d", "NumPy 2.4 removed `in1d`: write `isin(a, b)` (`ravel(isin(a, b))` for `in1d`'s flattened result)")];
+
 /// The pattern of the elementwise math functions of one value that map to one `arr.compute`
 /// function each (`abs`, `sqrt`, ..., `rint`), the one list of them: the checker types them alike
 /// (`check/builtins/elementwise.rs`'s `math`) and the lowering computes them alike

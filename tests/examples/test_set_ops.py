@@ -115,7 +115,8 @@ def test_set_routines_of_nans_signed_zeros_and_mixed_dtypes(target, tmp_path):
         ("fn f(x: f64[n]) -> bool[n] { return isin(x, x, invert=1); }", "E0503", "`invert=` must be `true` or `false`"),
         ("fn f(x: f64[n]) -> f64[?] { return intersect1d(x, x, assume_unique=true); }", "E0502", "assume_unique"),
         ("fn f(x: f64[n]) -> f64[?] { return setxor1d(x); }", "E0501", "setxor1d"),
-        ("fn f(x: f64[n]) -> bool[n] { return in1d(x, x); }", "E0202", "in1d"),
+        ("fn f(x: f64[n]) -> bool[n] { return in1d(x, x); }", "E0202", "NumPy 2.4 removed `in1d`: write `isin(a, b)`"),
+        ("fn f(x: f64[n]) -> bool[n] { return np.in1d(x, x); }", "E0202", "write `isin(a, b)`"),
     ],
 )
 def test_set_routine_errors(src, code, words, tmp_path):
