@@ -147,6 +147,8 @@ const TEST_REDUCTION: &str = "any(x) | any(x, axis=k) | any(x, axis=(j, k))";
 const NAN_REDUCTION: &str = "nansum(x) | nansum(x, axis=k) | nansum(x, axis=(j, k))";
 const MOMENT: &str = "var(x) | var(x, axis=k) | var(x, axis=(j, k)) | var(x, axis=k, ddof=1)";
 
+const SET_OP: &str = "union1d(a, b) / intersect1d(a, b) / setdiff1d(a, b) / setxor1d(a, b) (arrays, flattened)";
+
 /// Defines [`Builtin`] and [`TABLE`] from one list, so that `TABLE[b as usize]` is `b`'s row.
 macro_rules! builtins {
     ($($variant:ident: $name:literal, ($lo:expr, $hi:expr), $keywords:expr, $usage:expr;)*) => {
@@ -382,7 +384,25 @@ builtins! {
     Divmod: "divmod", (2, 2), &[], "divmod(a, b)[0] | let (q, r) = divmod(a, b);";
     ArrayEqual: "array_equal", (2, 2), &["equal_nan"], "array_equal(a, b) | array_equal(a, b, equal_nan=true)";
     ArrayEquiv: "array_equiv", (2, 2), &[], "array_equiv(a, b) (a and b broadcast)";
+    // NumPy's set routines (`check/set_ops.rs`, `lower_ast/set_ops.rs`).
+    Isin: "isin", (2, 2), &["invert"], "isin(a, b) | isin(a, b, invert=true) (a an array, b an array or a scalar)";
+    Union1d: "union1d", (2, 2), &[], SET_OP;
+    Intersect1d: "intersect1d", (2, 2), &[], SET_OP;
+    Setdiff1d: "setdiff1d", (2, 2), &[], SET_OP;
+    Setxor1d: "setxor1d", (2, 2), &[], SET_OP;
+    NanArgMin: "nanargmin", (1, 1), AXIS, "nanargmin(x) | nanargmin(x, axis=k)";
+    NanArgMax: "nanargmax", (1, 1), AXIS, "nanargmax(x) | nanargmax(x, axis=k)";
+    Tri: "tri", (1, 3), &["k", "dtype"], "tri(n) | tri(n, m) | tri(n, m, k) | tri(n, k=j), dtype=f64";
+    Geomspace: "geomspace", (2, 3), &["num", "endpoint"],
+        "geomspace(start, stop) | geomspace(start, stop, num) | geomspace(start, stop, num=n, endpoint=false) (nonzero scalars)";
+    Polyval: "polyval", (2, 2), &[], "polyval(p, x) (p 1-d of a size known when checked, x an array or a scalar)";
+    Vander: "vander", (1, 2), &["increasing"], "vander(x) | vander(x, N) | vander(x, N=n, increasing=true) (x 1-d)";
 }
+
+/// NumPy's names that are not builtins because NumPy itself removed them, each with the help an
+/// unknown-function error (E0202) gives: the spelling that replaces it.
+pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] =
+    &[("in1d", "NumPy 2.4 removed `in1d`: write `isin(a, b)` (`ravel(isin(a, b))` for `in1d`'s flattened result)")];
 
 /// The pattern of the elementwise math functions of one value that map to one `arr.compute`
 /// function each (`abs`, `sqrt`, ..., `rint`), the one list of them: the checker types them alike
@@ -1263,6 +1283,45 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Eye, B::Identity],
         },
         DocRow {
+            calls: "`tri(n)`, `tri(n, m)`, `tri(n, m, k)`, `tri(n, k=j)`, `dtype=d`",
+            result: "NumPy's `tri`: a new `(n, m)` array (`m` defaults to `n`) of `d` (default `f64`), one at \
+                and below diagonal `k` (where `j - i <= k`), zero above: `eye`'s diagonal offsets compared \
+                with `<=`, fused. A negative size is `eye`'s error (E0503 when literal, else at run time); \
+                NumPy gives an empty array there",
+            builtins: &[B::Tri],
+        },
+        DocRow {
+            calls: "`geomspace(start, stop)`, `geomspace(start, stop, num)`, `num=n`, `endpoint=false`",
+            result: "NumPy's `geomspace` of two nonzero numeric scalars: `num` (default 50) `f64` numbers \
+                spaced evenly on a log scale, by NumPy's formula: with `s` the sign of `start`, \
+                `s * logspace(log10(start / s), log10(stop / s), num, endpoint)`, its first element \
+                `start` and (with the endpoint) its last `stop` exactly; a sign change gives NaNs, as \
+                NumPy's. A zero bound is a run-time error naming the line (NumPy's ValueError \
+                \"Geometric sequence cannot include zero\"). `linspace`, one fused `power`",
+            builtins: &[B::Geomspace],
+        },
+        DocRow {
+            calls: "`vander(x)`, `vander(x, N)`, `N=n`, `increasing=true`",
+            result: "NumPy's `vander` of a 1-d `x`: the `(len(x), N)` matrix (`N` default `len(x)`) of the \
+                powers of `x`, decreasing from `x ** (N - 1)` to `x ** 0` along each row (`increasing=true`: \
+                the other way), of `x`'s dtype promoted with `i64` (bool and integers `i64`, `f32` `f64`). \
+                As NumPy computes it: ones, then a running product (`cumprod` along the row) of `x` \
+                repeated, written through a reversed view unless increasing. `x` not 1-d is E0503; a \
+                negative `N` E0503 when literal, else a run-time error naming the line (NumPy's \
+                ValueError)",
+            builtins: &[B::Vander],
+        },
+        DocRow {
+            calls: "`polyval(p, x)`",
+            result: "NumPy's `polyval`: the polynomial with coefficients `p` (highest power first) at each \
+                element of `x` (an array, or a scalar for a scalar), by NumPy's Horner loop `y = 0; y = y * x \
+                + p[j]` for each `j` (so the same roundings, and `polyval(p, inf)` NaN as NumPy's), of the \
+                dtypes of `p` and `x` promoted as arrays. `p` must be a 1-d array of a size known when \
+                checked, 1 to 256 of them (a literal `[3.0, 0.0, 1.0]` or a parameter `f64[3]`; E0503 \
+                otherwise, also for NumPy's empty `p`, zeros): the loop is unrolled into one fused elementwise kernel",
+            builtins: &[B::Polyval],
+        },
+        DocRow {
             calls: "`swapaxes(x, a, b)`, `x.swapaxes(a, b)`, `moveaxis(x, source, destination)`",
             result: "views of `x` with its axes permuted (aliasing `x`, as NumPy's): `swapaxes` exchanges axes \
                 `a` and `b`; `moveaxis` moves axis `source` to position `destination` (both integer \
@@ -1415,6 +1474,40 @@ pub const DOCS: &[DocRow] = {
                 shape. Computed as counts of a fused comparison of every pair, `len(a) * size(v)` of them \
                 (NumPy's binary search is `log(len(a))` per element: a gather-based search is future work)",
             builtins: &[B::Searchsorted],
+        },
+        DocRow {
+            calls: "`isin(a, b)`, `isin(a, b, invert=true)`",
+            result: "NumPy's `isin`: a bool array of `a`'s shape, true where the element of `a` equals some \
+                element of `b` (an array of any shape, or a scalar), compared in the dtypes promoted as \
+                NumPy's arrays (a scalar `b` is not weak: `isin(x32, 0.1)` compares in `f64`); NaN is in \
+                nothing; `invert=true` negates. A fused comparison of every pair and a count per element of \
+                `a`, `size(a) * size(b)` of them (NumPy's small-`b` path; its sorting path is future work). \
+                `a` must be an array (E0503: `isin(array([v]), b)`); NumPy 2.4 has no `in1d`: `isin` is \
+                its spelling",
+            builtins: &[B::Isin],
+        },
+        DocRow {
+            calls: "`union1d(a, b)`, `intersect1d(a, b)`, `setdiff1d(a, b)`, `setxor1d(a, b)`",
+            result: "NumPy's set routines of two arrays (flattened; E0503 for a scalar: `array([v])`): sorted, \
+                distinct elements, a new 1-d array whose size is known only at run time. `union1d`: \
+                `unique(concatenate((a, b)))`; `intersect1d`: the elements of `unique(a)` in `b`; \
+                `setdiff1d`: those of `unique(a)` not in `b`, of `a`'s dtype; `setxor1d`: those in exactly \
+                one, NumPy's formula (the sorted uniques of both, each kept when it differs from both \
+                neighbours). The others promote the two dtypes as NumPy's arrays. NaN as NumPy: \
+                `union1d` keeps one (as `unique`), `intersect1d` none, `setdiff1d` `a`'s, `setxor1d` one \
+                from each side. Built of `unique` (a sort and a filter), `isin`'s comparison and filters; \
+                `assume_unique=` is not taken",
+            builtins: &[B::Union1d, B::Intersect1d, B::Setdiff1d, B::Setxor1d],
+        },
+        DocRow {
+            calls: "`nanargmin(x)`, `nanargmax(x)`, `axis=k`",
+            result: "NumPy's `nanargmin`/`nanargmax`: `argmin`/`argmax` (flat position, or along axis `k`) \
+                ignoring NaNs, of `x` with NaN replaced by `inf` (`-inf`), so the first extreme number \
+                wins; where `x` is not empty and a slice (all of `x` without `axis=`) is all NaN, a \
+                run-time error naming the line (NumPy's ValueError \"All-NaN slice encountered\"); of an \
+                empty `x` `argmin`'s error. Integer and bool `x`: `argmin`/`argmax`. A fused `where`, the \
+                arg-reduction, and a count of NaN-free elements per slice",
+            builtins: &[B::NanArgMin, B::NanArgMax],
         },
         DocRow {
             calls: "`percentile(x, q)`, `quantile(x, q)`, `axis=k`, `method=linear`",

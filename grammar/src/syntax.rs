@@ -280,13 +280,14 @@ pub fn subscript(ids: &Cell<u32>, base: Expr, index: Vec<Index>, span: Span) -> 
 }
 
 /// NumPy's keyword spellings of positional arguments: `linspace(start, stop, num=n)` (and
-/// `logspace`'s), `trapezoid(y, x=x, dx=d)`, `roll(x, shift=s)`, `bincount(idx, weights=w)`,
+/// `logspace`'s and `geomspace`'s), `vander(x, N=n)`, `trapezoid(y, x=x, dx=d)`, `roll(x, shift=s)`, `bincount(idx, weights=w)`,
 /// `clip(x, a_min=lo, a_max=hi)` (NumPy 2's `min=`/`max=` too) pass the keyword's value as the
 /// positional argument at its place, when the arguments before it are given positionally. Any other
 /// use stays a keyword, for the checker's unknown-keyword error (E0502).
 fn keyword_positional(name: &str, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ident, Expr)>) {
     let places: &[&[&str]] = match name {
-        "linspace" | "logspace" => &[&[], &[], &["num"]],
+        "linspace" | "logspace" | "geomspace" => &[&[], &[], &["num"]],
+        "vander" => &[&[], &["N"]],
         "trapezoid" => &[&[], &["x"], &["dx"]],
         "clip" => &[&[], &["a_min", "min"], &["a_max", "max"]],
         "roll" => &[&[], &["shift"]],

@@ -28,6 +28,7 @@ mod numpy_more;
 mod numpy_shapes;
 pub mod promote;
 mod random_sort;
+pub mod set_ops;
 pub mod shape;
 mod shape_ops;
 pub(crate) mod sig;

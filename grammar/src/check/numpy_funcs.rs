@@ -30,7 +30,7 @@ impl Checker {
         match c.b {
             B::Diff => self.diff(c),
             B::Outer => self.outer(c),
-            B::Eye | B::Identity => self.eye(c),
+            B::Eye | B::Identity | B::Tri => self.eye(c),
             B::Tril | B::Triu => self.tri(c),
             B::NanToNum => {
                 let t = self.value(&c.args[0]);
@@ -362,9 +362,8 @@ impl Checker {
     fn eye(&mut self, c: &Call) -> Ty {
         let mut sizes = vec![];
         for (i, a) in c.args.iter().enumerate() {
-            let what =
-                ["the number of rows of `eye`", "the number of columns of `eye`", "the diagonal `k` of `eye`"][i];
-            let Ok(v) = self.int_operand(a, what) else { return Ty::Error };
+            let what = ["the number of rows", "the number of columns", "the diagonal `k`"][i];
+            let Ok(v) = self.int_operand(a, &format!("{what} of `{}`", c.b.name())) else { return Ty::Error };
             if i == 2 {
                 continue;
             }

@@ -23,6 +23,7 @@ mod numpy_more;
 mod numpy_shapes;
 mod random_sort;
 mod returns;
+mod set_ops;
 mod shape_ops;
 mod stmt;
 

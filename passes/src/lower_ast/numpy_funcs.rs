@@ -39,7 +39,7 @@ impl Lowerer<'_> {
         let v = match b {
             B::Diff => self.diff(args, kwargs, ty)?,
             B::Outer => self.outer(args, ty)?,
-            B::Eye | B::Identity => self.eye(args, kwargs, ty)?,
+            B::Eye | B::Identity | B::Tri => self.eye(b, args, kwargs, ty)?,
             B::Tril | B::Triu => self.tri(b, args, kwargs, ty, e)?,
             B::NanToNum => self.nan_to_num(args, kwargs, ty, e)?,
             B::Swapaxes | B::Moveaxis => {
@@ -65,6 +65,7 @@ impl Lowerer<'_> {
                 self.reduction(false, ReduceKind::Sum, d, None, ty, e)?
             }
             B::NanSum | B::NanMax | B::NanMin | B::NanMean => self.nan_reduction(b, args, kwargs, ty, e)?,
+            B::NanArgMin | B::NanArgMax => self.nan_arg_reduction(b, args, kwargs, ty, e)?,
             B::Median => self.median(args, kwargs, ty, e)?,
             B::Percentile | B::Quantile => self.quantile(b, args, kwargs, ty, e)?,
             B::Isclose | B::Allclose => self.isclose(b, args, kwargs, ty, e)?,
@@ -257,8 +258,10 @@ impl Lowerer<'_> {
     }
 
     /// `eye(n, m, k)` and `identity(n)`: `arange(m)[newaxis, :] - arange(n)[:, newaxis] == k`,
-    /// converted to the result's dtype; negative sizes are run-time errors (NumPy's ValueError).
-    fn eye(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty) -> LResult<ValueId> {
+    /// converted to the result's dtype; `tri(n, m, k)` the same with `<= k` (NumPy's
+    /// `greater_equal.outer(arange(n), arange(-k, m - k))`); negative sizes are run-time errors
+    /// (NumPy's ValueError for `eye`; its `tri` gives an empty array).
+    fn eye(&mut self, b: Builtin, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty) -> LResult<ValueId> {
         let Ty::Array(dt, shape) = ty else { unreachable!("checked: an array") };
         let mut vals = vec![];
         for a in args.iter().chain(Self::kwarg(kwargs, "k")) {
@@ -275,12 +278,14 @@ impl Lowerer<'_> {
             if !self.consts.contains_key(&size) {
                 let zero = self.i64_const(0);
                 let ok = self.scalar_binary(BinFn::Ge, size, zero, DType::I64);
-                self.emit(OpKind::Assert { cond: ok, msg: "eye: negative dimensions are not allowed".into() });
+                let msg =
+                    format!("{}: negative dimensions are not allowed", if b == Builtin::Tri { "tri" } else { "eye" });
+                self.emit(OpKind::Assert { cond: ok, msg });
             }
         }
         let offset = self.diagonal_offsets(n, m, shape.clone())?;
-        let on =
-            self.array_op(ComputeFn::Binary(BinFn::Eq), vec![offset, k], &Ty::Array(DType::Bool, shape.clone()))?;
+        let cmp = if b == Builtin::Tri { BinFn::Le } else { BinFn::Eq };
+        let on = self.array_op(ComputeFn::Binary(cmp), vec![offset, k], &Ty::Array(DType::Bool, shape.clone()))?;
         if *dt == DType::Bool {
             return Ok(on);
         }
@@ -362,6 +367,56 @@ impl Lowerer<'_> {
     /// of integers and bools the plain reduction; of floats, with `nan = x != x`, the reduction of
     /// `where(nan, fill, x)` (`fill` 0, or `-inf` for `nanmax`, `inf` for `nanmin`); `nanmean`
     /// divides by the count of `x == x`, and `nanmax`/`nanmin` give NaN where that count is 0.
+    /// `nanargmin(x)` and `nanargmax(x)` (NumPy's), of every element or along `axis=`: for a
+    /// float `x`, a run-time check that no slice is all NaN unless `x` is empty (NumPy's
+    /// ValueError), then `argmin`/`argmax` of `where(x != x, inf, x)` (`-inf` for `nanargmax`);
+    /// for an integer or bool `x`, `argmin`/`argmax`.
+    fn nan_arg_reduction(
+        &mut self,
+        b: Builtin,
+        args: &[Expr],
+        kwargs: &[(ast::Ident, Expr)],
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<ValueId> {
+        let x = self.expr(&args[0])?;
+        let axis = self.axis_kwarg(kwargs, x)?;
+        let (kind, fill) = if b == Builtin::NanArgMin {
+            (ReduceKind::Min, f64::INFINITY)
+        } else {
+            (ReduceKind::Max, f64::NEG_INFINITY)
+        };
+        let xd = self.f.ty(x).dtype();
+        if !xd.is_float() {
+            return self.arg_reduction(kind, x, axis, ty, e);
+        }
+        let axes = axis.map(|a| vec![a]);
+        let xty = self.ty_of(&args[0]).clone();
+        let bty = retyped(&xty, DType::Bool);
+        // NumPy: `if mask.size and all(mask, axis).any(): raise ValueError("All-NaN slice encountered")`.
+        let present = self.binary(BinFn::Eq, x, x, &bty)?;
+        let counts = self.reduction(false, ReduceKind::Sum, present, axes.as_deref(), ty, e)?;
+        let zero = self.i64_const(0);
+        let all_nan = if ty.is_array() {
+            let none = self.binary(BinFn::Eq, counts, zero, &retyped(ty, DType::Bool))?;
+            self.reduction(false, ReduceKind::Sum, none, None, &Ty::Scalar(DType::I64), e)?
+        } else {
+            let none = self.scalar_binary(BinFn::Eq, counts, zero, DType::I64);
+            self.cast_scalar(none, DType::I64)
+        };
+        let size = self.reduced_count(x, None);
+        let (empty, clean_slices) = (
+            self.scalar_binary(BinFn::Eq, size, zero, DType::I64),
+            self.scalar_binary(BinFn::Eq, all_nan, zero, DType::I64),
+        );
+        let ok = self.scalar_binary(BinFn::Or, empty, clean_slices, DType::Bool);
+        self.emit(OpKind::Assert { cond: ok, msg: "All-NaN slice encountered (NumPy's ValueError)".into() });
+        let nan = self.binary(BinFn::Ne, x, x, &bty)?;
+        let fill = self.constant(Scalar::F64(fill).cast(xd));
+        let clean = self.array_op(ComputeFn::Where, vec![nan, fill, x], &xty)?;
+        self.arg_reduction(kind, clean, axis, ty, e)
+    }
+
     fn nan_reduction(
         &mut self,
         b: Builtin,
@@ -599,23 +654,26 @@ impl Lowerer<'_> {
     fn unique(&mut self, arg: &Expr, ty: &Ty) -> LResult<ValueId> {
         let x = self.expr(arg)?;
         let src = self.flat(x);
+        Ok(self.unique_of(src, ty.shape()))
+    }
+
+    /// The lowering of `unique` ([`Lowerer::unique`]) of the 1-d `src`: a new 1-d array of its
+    /// sorted distinct elements, of checked shape `shape` when the checker typed it; the set
+    /// routines read it too (`set_ops.rs`).
+    pub(crate) fn unique_of(&mut self, src: ValueId, shape: Option<&[Size]>) -> ValueId {
         let Type::Array(xd, _) = self.f.ty(src) else { unreachable!("an array") };
         let n = self.dim(src, 0);
         let sorted = self.new_array(xd, vec![n]);
         self.emit(OpKind::Sort { out: sorted, src, axis: 0, indices: false });
         let mask = self.unique_mask(sorted, xd, n);
-        Ok(self.filter(sorted, mask, ty.shape()))
+        self.filter(sorted, mask, shape)
     }
 
     /// The mask of the first of each run of equal elements of the sorted 1-d `sorted` (dtype
     /// `xd`, `n` elements): true at the first and wherever `s[1:] != s[:-1]` (for floats, not
     /// where both are NaN: the NaNs count as one, NumPy 2's `equal_nan=True`).
     fn unique_mask(&mut self, sorted: ValueId, xd: DType, n: ValueId) -> ValueId {
-        let one = self.i64_const(1);
-        let hi = self.view_with(sorted, vec![IndexEntry::Slice { start: true, stop: false, step: false }], vec![one]);
-        let minus_one = self.i64_const(-1);
-        let lo =
-            self.view_with(sorted, vec![IndexEntry::Slice { start: false, stop: true, step: false }], vec![minus_one]);
+        let (hi, lo) = (self.drop_first(sorted), self.drop_last(sorted));
         let m = self.dim(hi, 0);
         let bool_op = |l: &mut Self, f: BinFn, a: ValueId, b: ValueId| {
             l.compute_new(ComputeFn::Binary(f), vec![a, b], DType::Bool, vec![m], None)
@@ -629,7 +687,7 @@ impl Lowerer<'_> {
         let mask = self.new_array(DType::Bool, vec![n]);
         let yes = self.constant(Scalar::Bool(true));
         self.emit(OpKind::Compute { func: ComputeFn::Fill, out: mask, ins: vec![yes] });
-        let rest = self.view_with(mask, vec![IndexEntry::Slice { start: true, stop: false, step: false }], vec![one]);
+        let rest = self.drop_first(mask);
         self.emit(OpKind::Compute { func: ComputeFn::Copy, out: rest, ins: vec![differs] });
         mask
     }

@@ -244,7 +244,7 @@ impl Checker {
                     }
                 }
                 "endpoint" | "equal_nan" | "rowvar" | "right" | "return_index" | "return_inverse" | "return_counts"
-                | "compute_uv" => {
+                | "compute_uv" | "invert" | "increasing" => {
                     if matches!(v.kind, ExprKind::Bool(_)) {
                         self.set_ty(v.id, Ty::Scalar(DType::Bool));
                     } else {

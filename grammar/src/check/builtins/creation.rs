@@ -13,7 +13,7 @@ impl Checker {
         match c.b {
             Builtin::Full => self.full(c),
             Builtin::Arange => self.arange(c),
-            Builtin::Linspace | Builtin::Logspace => self.linspace(c),
+            Builtin::Linspace | Builtin::Logspace | Builtin::Geomspace => self.linspace(c),
             _ => match self.dims(c.args) {
                 Some(s) if !c.bad => {
                     Ty::Array(if c.b == Builtin::Random { DType::F64 } else { c.dtype.unwrap_or(DType::F64) }, s)
@@ -123,7 +123,7 @@ impl Checker {
                 other => {
                     self.error(
                         "E0503",
-                        format!("`linspace` needs numeric scalar bounds, found {other}"),
+                        format!("`{}` needs numeric scalar bounds, found {other}", c.b.name()),
                         a.span.clone(),
                         "not a numeric scalar",
                     );

@@ -94,9 +94,15 @@ impl Checker {
             return Ty::Error;
         }
         let t = match b {
-            B::Zeros | B::Ones | B::Empty | B::Random | B::Full | B::Arange | B::Linspace | B::Logspace => {
-                self.constructor(&c)
-            }
+            B::Zeros
+            | B::Ones
+            | B::Empty
+            | B::Random
+            | B::Full
+            | B::Arange
+            | B::Linspace
+            | B::Logspace
+            | B::Geomspace => self.constructor(&c),
             B::ZerosLike | B::OnesLike | B::EmptyLike | B::FullLike => self.like(&c),
             B::Transpose if args.len() > 1 || c.kwarg("axes").is_some() => self.numpy_shape(&c),
             B::Copy | B::Transpose | B::Diagonal => self.copy_or_view(&c),
@@ -185,9 +191,14 @@ impl Checker {
             B::Sum | B::Prod | B::Min | B::Max | B::Mean | B::Any | B::All | B::CountNonzero | B::Var | B::Std => {
                 self.reduction(&c)
             }
-            B::ArgMin | B::ArgMax | B::CumSum | B::CumProd | B::MaximumAccumulate | B::MinimumAccumulate => {
-                self.arg_reduction_or_scan(&c)
-            }
+            B::ArgMin
+            | B::ArgMax
+            | B::NanArgMin
+            | B::NanArgMax
+            | B::CumSum
+            | B::CumProd
+            | B::MaximumAccumulate
+            | B::MinimumAccumulate => self.arg_reduction_or_scan(&c),
             B::Take => self.take(&c),
             B::Bincount => self.bincount(&c),
             B::Compress => self.compress(&c),
@@ -228,6 +239,7 @@ impl Checker {
             | B::Outer
             | B::Eye
             | B::Identity
+            | B::Tri
             | B::Swapaxes
             | B::Moveaxis
             | B::Trace
@@ -265,6 +277,9 @@ impl Checker {
             | B::Interp
             | B::Histogram
             | B::Ix => self.numpy_shape(&c),
+            B::Vander => self.vander(&c),
+            B::Polyval => self.polyval(&c),
+            B::Isin | B::Union1d | B::Intersect1d | B::Setdiff1d | B::Setxor1d => self.set_op(&c),
         };
         if c.bad {
             Ty::Error

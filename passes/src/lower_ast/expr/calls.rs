@@ -62,6 +62,9 @@ impl Lowerer<'_> {
         if b == B::Unique && matches!(ty, Ty::Tuple(_)) {
             return self.unique_with_parts(&args[0], kwargs, ty);
         }
+        if let Some(v) = self.set_op(b, args, kwargs, ty)? {
+            return Ok(vec![v]);
+        }
         if let Some(v) = self.numpy_func(b, args, kwargs, ty, e)? {
             return Ok(vec![v]);
         }
@@ -141,6 +144,9 @@ impl Lowerer<'_> {
             B::Diff
             | B::Outer
             | B::Eye
+            | B::Tri
+            | B::NanArgMin
+            | B::NanArgMax
             | B::Tril
             | B::Triu
             | B::NanToNum
@@ -189,6 +195,7 @@ impl Lowerer<'_> {
             | B::Interp
             | B::Histogram
             | B::Ix => unreachable!("lowered by `numpy_shape`"),
+            B::Isin | B::Union1d | B::Intersect1d | B::Setdiff1d | B::Setxor1d => unreachable!("lowered by `set_op`"),
             B::Array | B::AsArray | B::Reshape | B::Ravel | B::Flatten => unreachable!("lowered above"),
             B::Zeros | B::Ones | B::Empty | B::Full | B::Random => self.creation(b, &vals, kwargs, ty)?,
             B::ZerosLike | B::OnesLike | B::EmptyLike | B::FullLike => self.creation(b, &vals, kwargs, ty)?,
@@ -219,6 +226,19 @@ impl Lowerer<'_> {
                     None => self.constant(Scalar::F64(10.0)),
                 };
                 self.array_op(ComputeFn::Binary(BinFn::Pow), vec![base, exponents], ty)?
+            }
+            B::Geomspace => {
+                let endpoint = !matches!(Self::kwarg(kwargs, "endpoint").map(|e| &e.kind), Some(ExprKind::Bool(false)));
+                self.geomspace(&vals, endpoint, ty)?
+            }
+            B::Polyval => {
+                let Ty::Array(_, s) = self.ty_of(&args[0]) else { unreachable!("checked: 1-d") };
+                let count = s[0].as_const().expect("checked: a literal size");
+                self.polyval(vals[0], vals[1], count, ty)?
+            }
+            B::Vander => {
+                let increasing = Self::kwarg(kwargs, "increasing").and_then(arrayc_grammar::builtin::bool_literal);
+                self.vander(vals[0], vals.get(1).copied(), increasing == Some(true), ty)
             }
             B::Copy => self.fresh_copy(vals[0]),
             B::Transpose => {

@@ -195,7 +195,7 @@ impl Lowerer<'_> {
 
     /// The number of elements of array `x` that each result of a reduction along `axes` (of every
     /// element: `None`) reduces, an `i64` on the host.
-    pub(super) fn reduced_count(&mut self, x: ValueId, axes: Option<&[usize]>) -> ValueId {
+    pub(crate) fn reduced_count(&mut self, x: ValueId, axes: Option<&[usize]>) -> ValueId {
         let rank = match self.f.ty(x) {
             Type::Array(_, r) => r,
             Type::Scalar(_) => 0,
@@ -318,7 +318,7 @@ impl Lowerer<'_> {
     /// error (checked here). One arg-reduction, [`ReduceKind::ArgMin`]/[`ReduceKind::ArgMax`]:
     /// the CPU kernels run it in one pass over everything and along the last axis; the pass
     /// `expand-arg-reductions` composes it elsewhere (`crate::expand_arg_reductions`).
-    pub(super) fn arg_reduction(
+    pub(crate) fn arg_reduction(
         &mut self,
         kind: ReduceKind,
         x: ValueId,
