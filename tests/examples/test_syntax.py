@@ -1099,3 +1099,25 @@ def test_nonzero_tuples_as_indices_match_numpy(target, tmp_path):
     for got, w in zip(res, want):
         assert got.shape == w.shape
         np.testing.assert_array_equal(got, w)
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_shape_tuples_as_sizes_of_every_builtin_that_takes_sizes(target, tmp_path):
+    """`x.shape` where NumPy takes a shape: `unravel_index(k, x.shape)`, and the sizes of
+    `normal`, `integers`, `random`, `empty` (their values are arrayc's generator's: shapes and
+    ranges checked)."""
+    src = """fn main(x: f64[3, 4]) -> (i64, i64, f64[3, 4], i64[3, 4], f64[3, 4], f64[3, 4]) {
+    let (r, c) = np.unravel_index(np.argmax(x), x.shape);
+    let e = np.empty(x.shape);
+    e[...] = 1.0;
+    return (r, c, normal(x.shape, seed=1), integers(0, 5, x.shape), random(x.shape), e);
+}
+"""
+    x = np.array([[0.3, -1.5, 2.0, 0.1], [4.0, 0.6, -0.2, 1.1], [2.5, 0.7, 9.3, -0.9]])
+    proc, res = run_source(src, {"x": x}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    r, c = np.unravel_index(np.argmax(x), x.shape)
+    assert (res[0], res[1]) == (r, c)
+    assert [a.shape for a in res[2:]] == [x.shape] * 4
+    assert res[3].min() >= 0 and res[3].max() < 5 and 0 <= res[4].min() and res[4].max() < 1
+    np.testing.assert_array_equal(res[5], np.ones(x.shape))
