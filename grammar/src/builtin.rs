@@ -393,6 +393,7 @@ builtins! {
     NanArgMin: "nanargmin", (1, 1), AXIS, "nanargmin(x) | nanargmin(x, axis=k)";
     NanArgMax: "nanargmax", (1, 1), AXIS, "nanargmax(x) | nanargmax(x, axis=k)";
     Tri: "tri", (1, 3), &["k", "dtype"], "tri(n) | tri(n, m) | tri(n, m, k) | tri(n, k=j), dtype=f64";
+    BroadcastTo: "broadcast_to", (2, 2), &[], "broadcast_to(x, shape) (shape a tuple of sizes, an integer or y.shape)";
     Geomspace: "geomspace", (2, 3), &["num", "endpoint"],
         "geomspace(start, stop) | geomspace(start, stop, num) | geomspace(start, stop, num=n, endpoint=false) (nonzero scalars)";
     Polyval: "polyval", (2, 2), &[], "polyval(p, x) (p 1-d of a size known when checked, x an array or a scalar)";
@@ -1289,6 +1290,15 @@ pub const DOCS: &[DocRow] = {
                 with `<=`, fused. A negative size is `eye`'s error (E0503 when literal, else at run time); \
                 NumPy gives an empty array there",
             builtins: &[B::Tri],
+        },
+        DocRow {
+            calls: "`broadcast_to(x, shape)`",
+            result: "NumPy's `broadcast_to`: `x` (an array or a scalar) broadcast to `shape` (a tuple of sizes, \
+                one integer, or another array's `y.shape`) by NumPy's rule (each of `x`'s axes, right-aligned, \
+                is the target's size or 1; `x` may not have more axes), E0401 where sizes are known, else a \
+                run-time error naming the line. NumPy's result is a read-only view; arrayc's is a new array, \
+                which fusion contracts where it is only read",
+            builtins: &[B::BroadcastTo],
         },
         DocRow {
             calls: "`geomspace(start, stop)`, `geomspace(start, stop, num)`, `num=n`, `endpoint=false`",

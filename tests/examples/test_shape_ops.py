@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 import pytest
 
-from arrayc_examples import DTYPES, TARGETS, assert_check_error, assert_run_time_error, run_source, sum_dtype
+from arrayc_examples import DTYPES, TARGETS, assert_check_error, assert_run_time_error, check_source, run_source, sum_dtype
 
 # (arrayc expression, NumPy function of the inputs, arrayc result type): `a` is `T[n, m]`, `b` is
 # `T[k, m]`, `v` is `T[n]`, `w` is `i64[n]`, `s` an i64 scalar (a shift or width known at run time).
@@ -309,3 +309,33 @@ def test_cross_matches_numpy(target, tmp_path):
     for got, w in zip(res, want):
         assert got.shape == np.shape(w) and got.dtype == np.asarray(w).dtype, (got.dtype, np.asarray(w).dtype)
         np.testing.assert_allclose(got, w, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_broadcast_to_matches_numpy(target, tmp_path):
+    """`np.broadcast_to(x, shape)`: an array or a scalar, a tuple, an integer or `y.shape`, sizes
+    known or not; a shape `x` does not broadcast to is E0401 (known sizes) or NumPy's error at run
+    time."""
+    src = """fn main(v: f64[8], x: f64[3, 4], n: i64, k: i32[4]) -> (f64[3, 8], f64[2, 3, 4], f64[3, 4], i64[5], f64[n, 8], i32[2, 4]) {
+    return (np.broadcast_to(v, (3, 8)), np.broadcast_to(x, (2, 3, 4)), np.broadcast_to(x[0:1], x.shape),
+            np.broadcast_to(7, 5), np.broadcast_to(v, (n, 8)) * 2.0, np.broadcast_to(k, (2, 4)));
+}
+"""
+    v = np.arange(8.0) - 2.5
+    x = np.arange(12.0).reshape(3, 4)
+    k = np.arange(4, dtype=np.int32)
+    proc, res = run_source(src, {"v": v, "x": x, "n": np.int64(2), "k": k}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    want = [np.broadcast_to(v, (3, 8)), np.broadcast_to(x, (2, 3, 4)), np.broadcast_to(x[0:1], x.shape),
+            np.broadcast_to(7, 5), np.broadcast_to(v, (2, 8)) * 2.0, np.broadcast_to(k, (2, 4))]
+    for got, w in zip(res, want):
+        assert got.dtype == w.dtype and got.shape == w.shape
+        np.testing.assert_array_equal(got, w)
+    for body in ["return np.broadcast_to(v, 7);", "return np.broadcast_to(v, (2, 1, 9))[0, 0];"]:
+        bad = check_source(f"fn main(v: f64[8]) -> f64[7] {{\n    {body}\n}}\n", tmp_path)
+        assert bad.returncode == 1 and "E0401" in bad.stderr and "cannot broadcast" in bad.stderr, bad.stderr
+    with pytest.raises(ValueError):
+        np.broadcast_to(np.ones(8), (2, 7))
+    proc, _ = run_source("fn main(v: f64[?], n: i64) -> f64[n, 7] {\n    return np.broadcast_to(v, (n, 7));\n}\n",
+                         {"v": v, "n": np.int64(2)}, tmp_path / "late", flags=("--target", target))
+    assert proc.returncode != 0 and ":2:" in proc.stderr, proc.stderr

@@ -1,10 +1,12 @@
 //! Array creation: `zeros`/`ones`/`empty`, the `*_like` forms, `full`, `arange` (its length as a
-//! symbolic size), `linspace`, and `copy` and the views that keep a shape.
+//! symbolic size), `linspace`, `broadcast_to`, and `copy` and the views that keep a shape.
 
 use super::Call;
 use crate::ast::{DType, Expr};
 use crate::builtin::Builtin;
+use crate::check::shape::shape_str;
 use crate::check::Checker;
+use crate::diag::Diagnostic;
 use crate::types::{Size, Ty};
 
 impl Checker {
@@ -44,6 +46,36 @@ impl Checker {
                 Ty::Error
             }
         }
+    }
+
+    /// `broadcast_to(x, shape)`: `x` (an array or a scalar) broadcast to `shape` ([`Self::dims`] of
+    /// the second argument): NumPy's rule, each of `x`'s axes (right-aligned) the target's size or 1,
+    /// and no more axes than the target (E0401 where sizes are known).
+    pub(super) fn broadcast_to(&mut self, c: &Call) -> Ty {
+        let t = self.value(&c.args[0]);
+        let shape = self.dims(&c.args[1..]);
+        let (Some(shape), Some(d)) = (shape, t.dtype()) else { return Ty::Error };
+        let xs = t.shape().unwrap_or(&[]).to_vec();
+        let fits = match xs.len() > shape.len() {
+            true => Err(format!("{} axes into {}", xs.len(), shape.len())),
+            false => self.fits_into(&xs, &shape).map_err(|be| format!("size {} vs {}", be.left, be.right)),
+        };
+        if let Err(label) = fits {
+            self.err(
+                Diagnostic::error(
+                    "E0401",
+                    format!("cannot broadcast an array of shape {} to shape {}", shape_str(&xs), shape_str(&shape)),
+                    c.args[0].span.clone(),
+                    label,
+                )
+                .with_note("NumPy's broadcast_to: each axis of `x` (right-aligned) is the target's size or 1"),
+            );
+            return Ty::Error;
+        }
+        if c.bad {
+            return Ty::Error;
+        }
+        Ty::Array(d, shape)
     }
 
     /// `full(d0, ..., value)`: the sizes, then a scalar fill value.

@@ -278,6 +278,7 @@ impl Checker {
             | B::Histogram
             | B::Ix => self.numpy_shape(&c),
             B::Vander => self.vander(&c),
+            B::BroadcastTo => self.broadcast_to(&c),
             B::Polyval => self.polyval(&c),
             B::Isin | B::Union1d | B::Intersect1d | B::Setdiff1d | B::Setxor1d => self.set_op(&c),
         };

@@ -200,6 +200,7 @@ impl Lowerer<'_> {
             B::Zeros | B::Ones | B::Empty | B::Full | B::Random => self.creation(b, &vals, kwargs, ty)?,
             B::ZerosLike | B::OnesLike | B::EmptyLike | B::FullLike => self.creation(b, &vals, kwargs, ty)?,
             B::Arange => self.arange(&vals, ty),
+            B::BroadcastTo => self.broadcast_to_call(&vals, ty),
             B::Normal | B::Integers => self.random_draws(b, &vals, kwargs, ty)?,
             B::Convolve => self.convolve(&vals, kwargs, ty)?,
             B::Sort | B::Argsort => {
@@ -446,6 +447,22 @@ impl Lowerer<'_> {
             self.emit(OpKind::Compute { func: ComputeFn::Random, out, ins: vec![seed] });
         }
         Ok(out)
+    }
+
+    /// `broadcast_to(x, shape)` (`vals`: `x`, then the sizes, as the checker's `dims` reads them):
+    /// a new array of `x` broadcast (`arr.broadcast`, which checks the sizes at run time) and copied;
+    /// a scalar `x` fills it.
+    pub(super) fn broadcast_to_call(&mut self, vals: &[ValueId], ty: &Ty) -> ValueId {
+        let Ty::Array(dt, _) = ty else { unreachable!("checked: an array") };
+        let sizes: Vec<ValueId> = vals[1..].iter().map(|v| self.cast_scalar(*v, DType::I64)).collect();
+        if !self.f.ty(vals[0]).is_array() {
+            let out = self.new_array(*dt, sizes);
+            let v = self.cast_scalar(vals[0], *dt);
+            self.emit(OpKind::Compute { func: ComputeFn::Fill, out, ins: vec![v] });
+            return out;
+        }
+        let b = self.broadcast_to_sizes(vals[0], &sizes);
+        self.fresh_copy(b)
     }
 
     /// `arange`: size `max(0, ceil((stop - start) / step))` computed on the host in f64, like NumPy;
