@@ -120,6 +120,11 @@ pub fn index_at(e: Expr) -> Index {
     }
 }
 
+/// A slice bound as written: `None` is the bound left out (Python's `x[None:3]` is `x[:3]`).
+pub fn absent_if_none(e: Option<Expr>) -> Option<Expr> {
+    e.filter(|e| !matches!(e.kind, ExprKind::NoneLit))
+}
+
 /// The builtins whose `axis` is not `None` by default, so that `axis=None` is not the argument
 /// left out: NumPy's `sort`/`argsort` flatten first (arrayc: `sort(ravel(x))`, [`none_arguments`]);
 /// for the others `None` is NumPy's error, and arrayc's E0319.

@@ -1121,3 +1121,13 @@ def test_shape_tuples_as_sizes_of_every_builtin_that_takes_sizes(target, tmp_pat
     assert [a.shape for a in res[2:]] == [x.shape] * 4
     assert res[3].min() >= 0 and res[3].max() < 5 and 0 <= res[4].min() and res[4].max() < 1
     np.testing.assert_array_equal(res[5], np.ones(x.shape))
+
+
+def test_none_slice_bounds_are_left_out(tmp_path):
+    """A `None` bound of a slice is the bound left out, as in Python: `v[None:3]`, `v[::None]`."""
+    src = "fn main(v: f64[8]) -> (f64[3], f64[4], f64[8], f64[2]) {\n    return (v[None:3], v[None:None:2], v[::None], v[-2:None]);\n}\n"
+    v = np.arange(8.0) * 1.5
+    proc, res = run_source(src, {"v": v}, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    for got, w in zip(res, [v[None:3], v[None:None:2], v[::None], v[-2:None]]):
+        np.testing.assert_array_equal(got, w)
