@@ -116,7 +116,8 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
                 "unknown attribute",
             )
             .with_help(
-                "the attributes are `x.T`, `x.shape[k]`, `x.ndim`, `x.size`, `x.itemsize` and `x.nbytes`; methods are called `x.sum()`; \
+                "the attributes are `x.T`, `x.shape[k]`, `x.ndim`, `x.size`, `x.itemsize`, `x.nbytes` and `x.dtype` (as `dtype=x.dtype`); \
+                 methods are called `x.sum()`; \
                  NumPy's ufunc methods are `np.add.reduce(x)` or `add.reduce(x)`",
             ),
             LexError::TupleLength { targets, values, span } => Diagnostic::error(

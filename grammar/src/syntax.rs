@@ -428,14 +428,15 @@ pub fn bare_calls(program: &mut Program) {
 
 /// `base.name`, an attribute ([`crate::methods`]): `x.ndim`, `x.size`, `x.itemsize` and `x.nbytes`
 /// are calls of the builtins of these names, `x.T` of `transpose` (`.T`), `x.shape` a call of `.shape` (which only
-/// [`subscript`] makes something of); any other name is an error.
+/// [`subscript`] makes something of), `x.dtype` a call of `.dtype` (which only a `dtype=` argument takes:
+/// `zeros(n, dtype=x.dtype)`); any other name is an error.
 pub fn attribute(ids: &Cell<u32>, base: Expr, name: Ident, span: Span) -> Result<Expr, LexError> {
     if is_numpy(&base) {
         return numpy_attribute(base, name, span);
     }
     let func = match name.name.as_str() {
         "ndim" | "size" | "itemsize" | "nbytes" => Ident { name: qualified(&name.name), span: name.span },
-        "shape" | "T" => Ident { name: format!(".{}", name.name), span: name.span },
+        "shape" | "T" | "dtype" => Ident { name: format!(".{}", name.name), span: name.span },
         _ => return Err(LexError::Attribute { name: name.name, span: name.span }),
     };
     Ok(mk(ids, ExprKind::Call { func, args: vec![base], kwargs: vec![] }, span))
@@ -600,6 +601,17 @@ pub fn method_call(
     if let ExprKind::Var(ufunc) = &base.kind {
         if UFUNC_METHOD_NAMES.contains(&name.name.as_str()) {
             return ufunc_method(ids, ufunc, &name, args, kwargs, span);
+        }
+    }
+    if let ("astype", [Expr { kind: ExprKind::Call { func, .. }, .. }], true) =
+        (name.name.as_str(), args.as_slice(), kwargs.is_empty())
+    {
+        if func.name == ".dtype" {
+            // `x.astype(y.dtype)`: NumPy's copy in `y`'s dtype, `np.array(x, dtype=y.dtype)`.
+            let dtype = Ident { name: "dtype".to_string(), span: args[0].span.clone() };
+            let kwargs = vec![(dtype, args.remove(0))];
+            let func = Ident { name: qualified("array"), span: name.span };
+            return Ok(mk(ids, ExprKind::Call { func, args: vec![base], kwargs }, span));
         }
     }
     if name.name == "astype" && args.len() == 1 {

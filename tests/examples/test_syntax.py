@@ -1131,3 +1131,26 @@ def test_none_slice_bounds_are_left_out(tmp_path):
     assert proc.returncode == 0, proc.stderr
     for got, w in zip(res, [v[None:3], v[None:None:2], v[::None], v[-2:None]]):
         np.testing.assert_array_equal(got, w)
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_dtype_attribute_as_a_dtype_argument_matches_numpy(target, tmp_path):
+    """`x.dtype` where NumPy takes a dtype: `dtype=x.dtype` of constructors and conversions, and
+    `x.astype(y.dtype)`; anywhere else it is E0207, which names `dtype=x.dtype`."""
+    src = """fn main(x: f32[3], k: i32[2]) -> (f32[4], i32[3], f32[3], i32[2, 2], i32[3], f32[2], u8[2]) {
+    return (np.zeros(4, dtype=x.dtype), np.ones_like(x, dtype=k.dtype), np.arange(3, dtype=x.dtype),
+            np.full((2, 2), 7, dtype=k.dtype), x.astype(k.dtype), k.astype(x.dtype), np.array(k, dtype=(k > 0).astype(np.uint8).dtype));
+}
+"""
+    x = np.array([0.5, 1.5, -2.5], dtype=np.float32)
+    k = np.array([3, -4], dtype=np.int32)
+    proc, res = run_source(src, {"x": x, "k": k}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    want = [np.zeros(4, dtype=x.dtype), np.ones_like(x, dtype=k.dtype), np.arange(3, dtype=x.dtype),
+            np.full((2, 2), 7, dtype=k.dtype), x.astype(k.dtype), k.astype(x.dtype),
+            np.array(k, dtype=(k > 0).astype(np.uint8).dtype)]
+    for got, w in zip(res, want):
+        assert got.dtype == w.dtype, (got.dtype, w.dtype)
+        np.testing.assert_array_equal(got, w)
+    bad = check_source("fn main(x: f32[3]) -> bool {\n    return x.dtype == np.float32;\n}\n", tmp_path)
+    assert bad.returncode == 1 and "E0207" in bad.stderr and "dtype=x.dtype" in bad.stderr, bad.stderr

@@ -774,6 +774,12 @@ fn method_error(m: &str, span: &Span) -> Diagnostic {
                 .to_string(),
             "a tuple",
         ),
+        "dtype" => (
+            "`x.dtype` is a type, which arrayc takes only as a `dtype=` argument".to_string(),
+            "write `dtype=x.dtype` (`zeros(n, dtype=x.dtype)`), or the type's name (`f64`, `x.astype(f32)`)"
+                .to_string(),
+            "a type",
+        ),
         "astype" => (
             "`x.astype(...)` takes one type name".to_string(),
             "write `x.astype(f32)`, or the cast `f32(x)`".to_string(),

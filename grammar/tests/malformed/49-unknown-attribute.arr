@@ -1,3 +1,3 @@
 # expect: E0003
-# at: dtype
-fn f(x: f64[N]) -> i64 { return x.dtype; }
+# at: flags
+fn f(x: f64[N]) -> i64 { return x.flags; }

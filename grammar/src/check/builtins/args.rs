@@ -51,6 +51,14 @@ impl Checker {
                         self.set_ty(v.id, Ty::Unit);
                         c.dtype = Some(*d);
                     }
+                    // NumPy's `dtype=x.dtype`: the dtype of `x`.
+                    ExprKind::Call { func, args, .. } if func.name == ".dtype" && args.len() == 1 => {
+                        self.set_ty(v.id, Ty::Unit);
+                        match self.expr(&args[0]).dtype() {
+                            Some(d) => c.dtype = Some(d),
+                            None => c.bad = true,
+                        }
+                    }
                     _ => {
                         self.expr(v);
                         self.error(
