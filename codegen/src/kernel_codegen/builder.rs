@@ -468,6 +468,18 @@ impl<'c, 'f> Gen<'c, 'f> {
         let c = self.idx_const(axis as i64);
         self.val(memref::dim(self.params[&v], c, self.loc))
     }
+    /// `memref.extract_strided_metadata` of the view `src`: its results are the base, the offset,
+    /// the `r` sizes and the `r` strides (elements).
+    fn strided_metadata(&self, src: Value<'c, 'c>) -> OperationRef<'c, 'c> {
+        self.push(
+            OperationBuilder::new("memref.extract_strided_metadata", self.loc)
+                .add_operands(&[src])
+                .enable_result_type_inference()
+                .build()
+                .expect("a valid memref.extract_strided_metadata"),
+        )
+    }
+
     /// View parameter `v` (rank >= 1) as a view with the static last-dimension stride `stride`: a
     /// `memref.reinterpret_cast` to its own offset, sizes and other strides, whose descriptor
     /// carries the constant, so LLVM sees unit-stride (or broadcast) accesses. (A `memref.cast`
@@ -477,13 +489,7 @@ impl<'c, 'f> Gen<'c, 'f> {
         let IrType::Array(d, r) = self.ir_ty(v) else { unreachable!("only views are cast") };
         let src = self.params[&v];
         // Results: base, offset, `r` sizes, `r` strides.
-        let meta = self.push(
-            OperationBuilder::new("memref.extract_strided_metadata", self.loc)
-                .add_operands(&[src])
-                .enable_result_type_inference()
-                .build()
-                .expect("a valid memref.extract_strided_metadata"),
-        );
+        let meta = self.strided_metadata(src);
         let part = |i: usize| -> Value<'c, 'c> { meta.result(i).expect("a strided metadata result").into() };
         let mut operands = vec![src, part(1)];
         operands.extend((0..r).map(|k| part(2 + k)));
@@ -516,13 +522,7 @@ impl<'c, 'f> Gen<'c, 'f> {
     pub fn next_element(&self, v: ValueId) -> Value<'c, 'c> {
         let IrType::Array(d, 0) = self.ir_ty(v) else { unreachable!("the next element of a 0-d view") };
         let src = self.params[&v];
-        let meta = self.push(
-            OperationBuilder::new("memref.extract_strided_metadata", self.loc)
-                .add_operands(&[src])
-                .enable_result_type_inference()
-                .build()
-                .expect("a valid memref.extract_strided_metadata"),
-        );
+        let meta = self.strided_metadata(src);
         let offset: Value<'c, 'c> = meta.result(1).expect("the offset").into();
         let next = self.val(arith::addi(offset, self.idx_const(1), self.loc));
         let dynamic = super::abi::dynamic();
