@@ -409,3 +409,30 @@ def test_sum_of_negative_zeros_is_numpys(n, target, tmp_path):
              np.prod(x[:, :3], axis=1)]
     for k, (g, w) in enumerate(zip(got, wants)):
         assert_same_floats(g, w, f"result {k}")
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+@pytest.mark.parametrize("op", ["sum", "prod", "max", "min", "mean", "argmax"])
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_reductions_of_contracted_temporaries_along_each_axis(op, axis, target, tmp_path):
+    """A reduction whose input is never materialised (every full-rank array of its kernel
+    contracted: `sum(ones(n, m), axis=1)`, `max(full(n, 3, 1.25) * 2.0 + 1.0, axis=-1)`): the
+    kernel's iteration space then comes from a shape parameter. Found by the differential fuzzer
+    (seeds 93005.. of 2026-11-28): along the last axis this was a run-time "shape mismatch", since
+    the contiguous-axis rewrite had swapped the reduction's axis without a view to transpose."""
+    rd = "i64" if op == "argmax" else "f64"
+    out = {0: "m", 1: "n", -1: "n"}[axis]
+    src = f"""fn main(n: i64, m: i64) -> ({rd}[{out}], {rd}[{out}], i64[{out}]) {{
+    return ({op}(ones(n, m), axis={axis}), {op}(full(n, m, 1.25) * 2.0 + arange(m) * 0.5, axis={axis}),
+            sum(ones(n, m, dtype=i64), axis={axis}));
+}}
+"""
+    n, m = 5, 3
+    proc, res = run_source(src, {"n": np.int64(n), "m": np.int64(m)}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    f = getattr(np, op)
+    want = [f(np.ones((n, m)), axis=axis), f(np.full((n, m), 1.25) * 2.0 + np.arange(m) * 0.5, axis=axis),
+            np.sum(np.ones((n, m), dtype=np.int64), axis=axis)]
+    for got, w in zip(res, want):
+        assert got.dtype == w.dtype and got.shape == w.shape
+        np.testing.assert_allclose(got, w, rtol=1e-15)

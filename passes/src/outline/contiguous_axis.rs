@@ -38,6 +38,12 @@ pub(super) fn reduce_along_contiguous_axis(
 ) -> Option<Vec<Option<i64>>> {
     let r = last_axis_reduction_rank(k)?;
     let transposed: Vec<bool> = k.params.iter().map(|&p| matches!(k.ty(p), Type::Array(_, pr) if pr == r)).collect();
+    // No argument of the space's rank (every full-rank array contracted, `sum(ones(n, m), axis=1)`):
+    // the shape parameter added later (`add_shape_param`) has the untransposed sizes, so the
+    // reduction must stay along the last axis.
+    if !transposed.contains(&true) {
+        return None;
+    }
     for (&a, &t) in args.iter().zip(&transposed) {
         if t && syms.view(host, a).strides[r - 2].as_const() != Some(1) {
             return None;
