@@ -279,6 +279,8 @@ builtins! {
     Cross: "cross", (2, 2), &[], "cross(a, b) (2 or 3 components along the last axis)";
     Append: "append", (2, 2), &[], "append(x, values) (x 1-d, values a scalar or 1-d)";
     Roll: "roll", (2, 2), AXIS, "roll(x, shift) | roll(x, shift=s, axis=k) (without axis: of x flattened)";
+    Split: "split", (2, 2), AXIS, "split(x, k) | split(x, k, axis=a) (k an integer literal: k equal sections)";
+    ArraySplit: "array_split", (2, 2), AXIS, "array_split(x, k) | array_split(x, k, axis=a) (k an integer literal)";
     Meshgrid: "meshgrid", (2, ANY), &["indexing"], "meshgrid(x1, x2, ...) | meshgrid(x1, x2, ..., indexing=\"ij\") (1-d arrays)";
     Tile: "tile", (2, 2), &[], "tile(x, reps) | tile(x, (r0, r1, ...)) (integers)";
     Repeat: "repeat", (2, 2), AXIS, "repeat(x, k) (of x flattened) | repeat(x, k, axis=a) (k an integer)";
@@ -1068,6 +1070,16 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Roll],
         },
         DocRow {
+            calls: "`split(x, k)`, `array_split(x, k)`, `axis=a`",
+            result: "NumPy's `split` and `array_split`: a tuple of `k` views of `x` (`k` a positive integer \
+                literal), consecutive sections along axis `a` (default 0), usable as `let (p, q) = split(x, 2);`, \
+                `p, q = split(x, 2)` or `split(x, 2)[0]`. `array_split` gives the first `n % k` sections one \
+                element more than the others (`n` the axis' size); `split` needs `n % k == 0`, else NumPy's \
+                ValueError \"array split does not result in an equal division\" (E0503 when `n` is known, else a \
+                run-time error naming the line). A list of split points is not supported",
+            builtins: &[B::Split, B::ArraySplit],
+        },
+        DocRow {
             calls: "`pad(x, w)`, `pad(x, (before, after))`, `pad(x, ((b0, a0), (b1, a1), ...))`, \
                 `constant_values=c`, `mode=\"edge\"`, `\"wrap\"`, `\"reflect\"`, `\"symmetric\"`",
             result: "NumPy's `pad`: in its default mode (constant) a new array with `before` and `after` \
@@ -1705,6 +1717,14 @@ pub fn join_unit_axes(b: Builtin, rank: usize) -> Option<&'static [bool]> {
         (Builtin::ColumnStack, 1) => Some(&[true, false]),
         _ => None,
     }
+}
+
+/// NumPy's `array_split` section bounds of an axis of size `n` cut into `k >= 1` sections: section
+/// `i` is `[i * (n / k) + min(i, n % k), ...)`, so the first `n % k` sections hold one element more.
+/// (`split` is the same cut when `n % k == 0`.) The lowering computes the same bound at run time
+/// for sizes the checker does not know (`passes/src/lower_ast/shape_ops.rs`, `split`).
+pub fn array_split_start(n: i64, k: i64, i: i64) -> i64 {
+    i * (n / k) + i.min(n % k)
 }
 
 /// The axis along which `vstack` (0), `dstack` (2) and `column_stack` (1) join their arrays, as

@@ -1,5 +1,5 @@
 //! Shape operations (`docs/language.md`, "Builtin functions"): the views `flip`, `expand_dims` and
-//! `squeeze`, and the new arrays `concatenate`, `stack`, `vstack`, `hstack`, `append`, `roll`,
+//! `squeeze` (and the tuples of views `split`, `array_split`), and the new arrays `concatenate`, `stack`, `vstack`, `hstack`, `append`, `roll`,
 //! `pad`, `tile`, `repeat` and `meshgrid`, with NumPy's shapes and dtypes. Sizes the checker cannot compare (symbols) are checked
 //! at run time by the lowering (`passes/src/lower_ast/shape_ops.rs`), naming the line.
 
@@ -7,7 +7,7 @@ use super::builtins::{literal_int, Call};
 use super::promote::promote;
 use super::Checker;
 use crate::ast::{DType, Expr, ExprKind};
-use crate::builtin::{cross_components, join_axis, join_unit_axes, pad_width_pairs, Builtin};
+use crate::builtin::{array_split_start, cross_components, join_axis, join_unit_axes, pad_width_pairs, Builtin};
 use crate::diag::Diagnostic;
 use crate::numpy_shapes::meshgrid_ij;
 use crate::types::{Size, Ty};
@@ -34,6 +34,7 @@ impl Checker {
             B::Concatenate | B::Stack | B::Vstack | B::Hstack | B::Dstack | B::ColumnStack => self.join(c),
             B::Append => self.append(c),
             B::Meshgrid => self.meshgrid(c),
+            B::Split | B::ArraySplit => self.split(c),
             B::Tile | B::Repeat => self.tile_or_repeat(c),
             B::Pad => self.pad(c),
             B::Cross => self.cross(c),
@@ -318,6 +319,58 @@ impl Checker {
         let shape =
             s.iter().zip(reps).map(|(n, k)| k.and_then(|k| n.mul(&k)).unwrap_or_else(|| self.fresh())).collect();
         Ty::Array(d, shape)
+    }
+
+    /// `split(x, k)` / `array_split(x, k, axis=a)`: a tuple of `k` arrays of `x`'s shape, each with
+    /// its section's size along axis `a` ([`array_split_start`]); `k` must be a positive integer
+    /// literal (E0503), and for `split` a known size must divide evenly (E0503, NumPy's ValueError).
+    fn split(&mut self, c: &Call) -> Ty {
+        let t = self.array_arg(c, &c.args[0]);
+        let Some(k) = literal_int(&c.args[1]).filter(|&k| k >= 1) else {
+            self.expr(&c.args[1]);
+            self.err(
+                Diagnostic::error(
+                    "E0503",
+                    format!("`{}` needs the number of sections as a positive integer literal", c.b.name()),
+                    c.args[1].span.clone(),
+                    "not a positive integer literal",
+                )
+                .with_help("write the count, e.g. `split(x, 2)`; split points (a list) are not supported"),
+            );
+            return Ty::Error;
+        };
+        let Ty::Array(d, s) = t else { return Ty::Error };
+        let (a, span) = match c.axis {
+            Some((a, ae)) => (a, ae.span.clone()),
+            None => (0, c.args[0].span.clone()),
+        };
+        let Some(a) = self.axis_in_range(a, &s, &span) else { return Ty::Error };
+        let sizes: Vec<Size> = match s[a].as_const() {
+            Some(n) if c.b == Builtin::Split && n % k != 0 => {
+                self.err(
+                    Diagnostic::error(
+                        "E0503",
+                        format!("array split does not result in an equal division: {n} elements into {k} sections"),
+                        c.e.span.clone(),
+                        "unequal sections",
+                    )
+                    .with_help("`array_split` allows sections of unequal size"),
+                );
+                return Ty::Error;
+            }
+            Some(n) => (0..k).map(|i| Size::lit(array_split_start(n, k, i + 1) - array_split_start(n, k, i))).collect(),
+            None => (0..k).map(|_| self.fresh()).collect(),
+        };
+        Ty::Tuple(
+            sizes
+                .into_iter()
+                .map(|n| {
+                    let mut shape = s.clone();
+                    shape[a] = n;
+                    Ty::Array(d, shape)
+                })
+                .collect(),
+        )
     }
 
     /// `meshgrid(x1, x2, ...)` of 1-d arrays: one array per input, each of its dtype and of shape

@@ -1,6 +1,6 @@
 //! Shape operations (`docs/language.md`, "Builtin functions"; their types:
 //! `grammar/src/check/shape_ops.rs`). `flip`, `expand_dims` and `squeeze` are `arr.view`s of their
-//! argument (NumPy gives views too). `concatenate`, `stack`, `vstack`, `hstack`, `append`, `roll`,
+//! argument (NumPy gives views too), `split` and `array_split` one `arr.view` per section. `concatenate`, `stack`, `vstack`, `hstack`, `append`, `roll`,
 //! `pad` and `meshgrid` allocate the result and copy each part into a view of it (`arr.copy`, `arr.fill`),
 //! which the fusion pass fuses like any elementwise operation. Sizes the checker could not compare
 //! are checked at run time (`cf.assert`, naming the line).
@@ -120,6 +120,10 @@ impl Lowerer<'_> {
                 let ij = Self::kwarg(kwargs, "indexing").and_then(meshgrid_ij).unwrap_or(false);
                 return self.meshgrid(args, ij, ty).map(Some);
             }
+            B::Split | B::ArraySplit => {
+                let x = self.expr(&args[0])?;
+                return Ok(Some(self.split(b, x, axis.unwrap_or(0), ty)));
+            }
             B::Tile if matches!(args[1].kind, ExprKind::Tuple(_) | ExprKind::List(_)) => {
                 self.tile_reps(&args[0], &args[1], ty)?
             }
@@ -136,6 +140,36 @@ impl Lowerer<'_> {
             _ => return Ok(None),
         };
         Ok(Some(vec![v]))
+    }
+
+    /// NumPy's `split(x, k)` / `array_split(x, k)` along axis `a` (checked type `ty`, a tuple of `k`
+    /// arrays): `k` views of `x`, section `i` being `[i * q + min(i, r), (i + 1) * q + min(i + 1, r))`
+    /// with `q = n // k`, `r = n % k` ([`arrayc_grammar::builtin::array_split_start`], here at run time). `split` asserts
+    /// `r == 0` at run time when the checker did not know `n` (NumPy's ValueError).
+    fn split(&mut self, b: Builtin, x: ValueId, a: i64, ty: &Ty) -> Vec<ValueId> {
+        let Ty::Tuple(parts) = ty else { unreachable!("checked: a tuple of sections") };
+        let a = a.rem_euclid(self.rank(x) as i64) as usize;
+        let k = parts.len() as i64;
+        let n = self.dim(x, a);
+        let kc = self.i64_const(k);
+        let q = self.scalar_binary(BinFn::FloorDiv, n, kc, DType::I64);
+        let r = self.scalar_binary(BinFn::Rem, n, kc, DType::I64);
+        let known = matches!(&parts[0], Ty::Array(_, s) if s[a].as_const().is_some());
+        if b == Builtin::Split && !known {
+            let zero = self.i64_const(0);
+            let even = self.scalar_binary(BinFn::Eq, r, zero, DType::I64);
+            let msg = "array split does not result in an equal division".to_string();
+            self.emit(OpKind::Assert { cond: even, msg });
+        }
+        let bounds: Vec<ValueId> = (0..=k)
+            .map(|i| {
+                let i = self.i64_const(i);
+                let whole = self.scalar_binary(BinFn::Mul, i, q, DType::I64);
+                let extra = self.scalar_binary(BinFn::Minimum, i, r, DType::I64);
+                self.scalar_binary(BinFn::Add, whole, extra, DType::I64)
+            })
+            .collect();
+        bounds.windows(2).map(|w| self.slice_along(x, a, Some(w[0]), Some(w[1]))).collect()
     }
 
     /// NumPy's `cross(a, b)` of checked type `ty`: with `u`, `v` the components of `a` and `b` along

@@ -217,6 +217,8 @@ impl Checker {
             | B::Append
             | B::Roll
             | B::Meshgrid
+            | B::Split
+            | B::ArraySplit
             | B::Tile
             | B::Repeat
             | B::Pad => self.shape_op(&c),

@@ -127,6 +127,8 @@ impl Lowerer<'_> {
             | B::Append
             | B::Roll
             | B::Meshgrid
+            | B::Split
+            | B::ArraySplit
             | B::Tile
             | B::Repeat
             | B::Pad => unreachable!("lowered by `shape_op`"),
