@@ -544,7 +544,7 @@ def test_result_shapes_in_the_signature(target, tmp_path):
         ("fn f(x: f64[n, m]) -> f64[n] { return quantile(x, 0.5, axis=2); }", "E0405", "axis 2 is out of range"),
         ("fn f(x: f64[n]) -> f64 { return percentile(x); }", "E0501", "takes 2 arguments"),
         ("fn f(x: f64[n]) -> i64[?] { let idx = nonzero(x); return idx; }", "E0309", "use `flatnonzero(x)`"),
-        ("fn f(x: f64[n]) -> f64[?] { return x[np.nonzero(x)]; }", "E0309", "`nonzero` gives a tuple of 1 index array"),
+        ("fn f(x: f64[n]) -> i64[?] { return np.nonzero(x) + 1; }", "E0309", "`nonzero` gives a tuple of 1 index array"),
         ("fn f(x: f64[n, m]) -> i64 { return len(nonzero(x)); }", "E0309", "let (i, j) = nonzero(x);"),
         ("fn f(x: f64[n]) -> i64[?] { return nonzero(x)[1]; }", "E0309", "indexed other than by one integer literal in range"),
         ("fn f(x: f64[n]) -> i64[?] { return nonzero(x)[:]; }", "E0309", "indexed other than by one integer literal"),

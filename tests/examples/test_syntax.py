@@ -918,7 +918,8 @@ def test_assignment_declares_as_in_python(target, tmp_path):
     assert proc.returncode == 0, proc.stderr
     for got, w in zip(res, main(v)):
         np.testing.assert_array_equal(got, w)
-    bad = "fn main(c: bool) -> f64 {\n    if c {\n        y = 1.0;\n    } else {\n        y = 2.0;\n    }\n    return y;\n}\n"
+    # Assigned in one branch only (both branches: `test_names_assigned_in_every_branch_match_python`).
+    bad = "fn main(c: bool) -> f64 {\n    if c {\n        y = 1.0;\n    } else {\n        print(c);\n    }\n    return y;\n}\n"
     proc = check_source(bad, tmp_path)
     assert proc.returncode == 1 and "E0201" in proc.stderr and "assign it before that block too" in proc.stderr, proc.stderr
 
