@@ -2,12 +2,13 @@
 // insert-del-sync syncs the matrix's and the right-hand side's base arrays before the solve (host
 // reads), fusion and outlining leave it in the host function (a region ends at it), and the
 // printer keeps its `func` attribute; a `cholesky`, an `eigvalsh` and an `svdvals` (one operand
-// besides `out`) round-trip too. Then the verifier's rules: ranks of `det` and `svdvals`, and a known
-// `func`.
+// besides `out`) and a `pinv` (with its 0-d `rtol`) round-trip too. Then the verifier's rules: ranks
+// of `det`, `svdvals` and `pinv`, and a known `func`.
 // RUN: sed -n '/^\/\/ MAIN-BEGIN/,/^\/\/ MAIN-END/p' %s | %arrayc-opt - --pass insert-del-sync --pass wsp-fusion --pass outline-kernels --pass dce | FileCheck %s
 // RUN: sed -n '/^\/\/ RANK-BEGIN/,/^\/\/ RANK-END/p' %s | not %arrayc-opt - 2>&1 | FileCheck %s --check-prefix=RANK
 // RUN: sed -n '/^\/\/ FACT-BEGIN/,/^\/\/ FACT-END/p' %s | %arrayc-opt - | FileCheck %s --check-prefix=FACT
 // RUN: sed -n '/^\/\/ SVRANK-BEGIN/,/^\/\/ SVRANK-END/p' %s | not %arrayc-opt - 2>&1 | FileCheck %s --check-prefix=SVRANK
+// RUN: sed -n '/^\/\/ PINVRANK-BEGIN/,/^\/\/ PINVRANK-END/p' %s | not %arrayc-opt - 2>&1 | FileCheck %s --check-prefix=PINVRANK
 // RUN: sed -n '/^\/\/ FUNC-BEGIN/,/^\/\/ FUNC-END/p' %s | not %arrayc-opt - 2>&1 | FileCheck %s --check-prefix=FUNC
 // MAIN-BEGIN
 module {
@@ -56,6 +57,9 @@ module {
     %r = "arr.new"(%n, %m) : (i64, i64) -> (memref<?x?xf64, strided<[?, ?], offset: ?>>)
     %s = "arr.new"(%k) : (i64) -> (memref<?xf64, strided<[?], offset: ?>>)
     "arr.linalg"(%s, %r) {func = "svdvals"} : (memref<?xf64, strided<[?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
+    %t = "arr.new"() : () -> (memref<f64, strided<[], offset: ?>>)
+    %p = "arr.new"(%m, %n) : (i64, i64) -> (memref<?x?xf64, strided<[?, ?], offset: ?>>)
+    "arr.linalg"(%p, %r, %t) {func = "pinv"} : (memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<f64, strided<[], offset: ?>>) -> ()
     return
   }
 }
@@ -63,6 +67,7 @@ module {
 // FACT: "arr.linalg"(%{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}) {func = "cholesky"} : (memref<?x?xf32
 // FACT: "arr.linalg"(%{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}) {func = "eigvalsh"} : (memref<?xf32
 // FACT: "arr.linalg"(%{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}) {func = "svdvals"} : (memref<?xf64
+// FACT: "arr.linalg"(%{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}) {func = "pinv"} : (memref<?x?xf64
 
 // SVRANK-BEGIN
 module {
@@ -75,6 +80,18 @@ module {
 }
 // SVRANK-END
 // SVRANK: error: `<stdin>`: invalid arr module: @f: arr.linalg: `svdvals` takes a 2-d `a` and a 1-d `out`, no `b`
+
+// PINVRANK-BEGIN
+module {
+  func.func @f(%n: i64) {
+    %a = "arr.new"(%n, %n) : (i64, i64) -> (memref<?x?xf64, strided<[?, ?], offset: ?>>)
+    %p = "arr.new"(%n, %n) : (i64, i64) -> (memref<?x?xf64, strided<[?, ?], offset: ?>>)
+    "arr.linalg"(%p, %a) {func = "pinv"} : (memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
+    return
+  }
+}
+// PINVRANK-END
+// PINVRANK: error: {{.*}}`solve` and `pinv` take (out, a, b), the other functions (out, a)
 
 // FUNC-BEGIN
 module {

@@ -661,9 +661,11 @@ impl FuncImporter<'_> {
                     .ok_or_else(|| unsupported(o, "`func` must name a `LinAlgFn` (\"solve\", \"det\", ...)"))?;
                 no_results()?;
                 match (func, ops.len()) {
-                    (LinAlgFn::Solve, 3) => OpKind::LinAlg { func, out: ops[0], a: ops[1], b: Some(ops[2]) },
-                    (_, 2) if func != LinAlgFn::Solve => OpKind::LinAlg { func, out: ops[0], a: ops[1], b: None },
-                    _ => return Err(unsupported(o, "`solve` takes (out, a, b), the other functions (out, a)")),
+                    (_, 3) if func.takes_b() => OpKind::LinAlg { func, out: ops[0], a: ops[1], b: Some(ops[2]) },
+                    (_, 2) if !func.takes_b() => OpKind::LinAlg { func, out: ops[0], a: ops[1], b: None },
+                    _ => {
+                        return Err(unsupported(o, "`solve` and `pinv` take (out, a, b), the other functions (out, a)"))
+                    }
                 }
             }
             "matmul" => {

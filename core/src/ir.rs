@@ -153,7 +153,8 @@ pub enum OpKind {
     /// shape `(n,)` or `(n, k)` (NumPy's `linalg.solve`; `out` has `b`'s shape; an LU
     /// factorisation with partial pivoting, `getrf`); with [`LinAlgFn::Det`], the 0-d `out` is
     /// `det(a)` (NumPy's `linalg.det`; `b` is absent); [`LinAlgFn::Cholesky`],
-    /// [`LinAlgFn::Eigvalsh`] and [`LinAlgFn::Svdvals`] as their docs say (no `b`). `a`, `b` and `out` have one
+    /// [`LinAlgFn::Eigvalsh`] and [`LinAlgFn::Svdvals`] as their docs say (no `b`), and
+    /// [`LinAlgFn::Pinv`] (`m x n` `a`, a 0-d `b`, `rtol`, and an `n x m` `out`). `a`, `b` and `out` have one
     /// dtype and `out` is a new array. A pivot that is exactly zero makes `Solve` fail with NumPy's
     /// `LinAlgError: Singular matrix`, `Cholesky` of an `a` that is not positive definite with
     /// `LinAlgError: Matrix is not positive definite`, run-time errors naming the line. A host
@@ -300,6 +301,10 @@ pub enum LinAlgFn {
     /// `out` (1-d, `min(m, n)`): the singular values of the `m x n` `a` (not necessarily square)
     /// in descending order (NumPy's `linalg.svd(a, compute_uv=False)`).
     Svdvals,
+    /// `out` (`n x m`): the Moore-Penrose pseudo-inverse of the `m x n` `a` (NumPy's
+    /// `linalg.pinv`), `V diag(1/s) U^T` of `a`'s thin SVD `a = U diag(s) V^T` with the singular
+    /// values `s <= rtol * max(s)` taken as zero, `rtol` the 0-d `b` of `a`'s dtype.
+    Pinv,
 }
 
 impl LinAlgFn {
@@ -311,6 +316,7 @@ impl LinAlgFn {
             LinAlgFn::Cholesky => "cholesky",
             LinAlgFn::Eigvalsh => "eigvalsh",
             LinAlgFn::Svdvals => "svdvals",
+            LinAlgFn::Pinv => "pinv",
         }
     }
     /// The function named `name` ([`LinAlgFn::name`]).
@@ -318,24 +324,29 @@ impl LinAlgFn {
         LinAlgFn::ALL.into_iter().find(|f| f.name() == name)
     }
     /// Every function, in declaration order.
-    pub const ALL: [LinAlgFn; 5] =
-        [LinAlgFn::Solve, LinAlgFn::Det, LinAlgFn::Cholesky, LinAlgFn::Eigvalsh, LinAlgFn::Svdvals];
+    pub const ALL: [LinAlgFn; 6] =
+        [LinAlgFn::Solve, LinAlgFn::Det, LinAlgFn::Cholesky, LinAlgFn::Eigvalsh, LinAlgFn::Svdvals, LinAlgFn::Pinv];
     /// The rank of `out` for an `a` of rank 2 and a `b` of rank `b_rank` (`None`: no `b`), or
     /// `None` where the operands do not fit: `solve` takes a 1-d or 2-d `b` and gives its rank;
-    /// the others take no `b`; `det` gives a 0-d `out`, `cholesky` a 2-d one, `eigvalsh` and
-    /// `svdvals` a 1-d one.
+    /// `pinv` takes a 0-d `b` (its `rtol`) and gives a 2-d `out`; the others take no `b`; `det`
+    /// gives a 0-d `out`, `cholesky` a 2-d one, `eigvalsh` and `svdvals` a 1-d one.
     pub fn out_rank(self, b_rank: Option<usize>) -> Option<usize> {
         match (self, b_rank) {
             (LinAlgFn::Solve, Some(r)) if (1..=2).contains(&r) => Some(r),
             (LinAlgFn::Det, None) => Some(0),
             (LinAlgFn::Cholesky, None) => Some(2),
             (LinAlgFn::Eigvalsh | LinAlgFn::Svdvals, None) => Some(1),
+            (LinAlgFn::Pinv, Some(0)) => Some(2),
             _ => None,
         }
     }
-    /// Whether `a` must be square (all but `svdvals`).
+    /// Whether it takes the operand `b` (`solve` and `pinv`).
+    pub fn takes_b(self) -> bool {
+        matches!(self, LinAlgFn::Solve | LinAlgFn::Pinv)
+    }
+    /// Whether `a` must be square (all but `svdvals` and `pinv`).
     pub fn square(self) -> bool {
-        self != LinAlgFn::Svdvals
+        !matches!(self, LinAlgFn::Svdvals | LinAlgFn::Pinv)
     }
 }
 

@@ -442,6 +442,7 @@ impl Verifier<'_> {
                             LinAlgFn::Det => "a 0-d `out`, no `b`",
                             LinAlgFn::Cholesky => "a 2-d `out`, no `b`",
                             LinAlgFn::Eigvalsh | LinAlgFn::Svdvals => "a 1-d `out`, no `b`",
+                            LinAlgFn::Pinv => "a 0-d `b` (rtol) and a 2-d `out`",
                         }
                     )
                     .into());

@@ -336,6 +336,7 @@ builtins! {
     Svd: "linalg.svd", (1, 1), &["compute_uv"], "linalg.svd(a, compute_uv=False) (or np.linalg.svd; the singular values of one matrix)";
     MatrixRank: "linalg.matrix_rank", (1, 1), &[], "linalg.matrix_rank(a) (or np.linalg.matrix_rank; a one matrix)";
     Cond: "linalg.cond", (1, 1), &[], "linalg.cond(a) (or np.linalg.cond; the 2-norm condition number of one matrix)";
+    Pinv: "linalg.pinv", (1, 2), &["rcond", "rtol"], "linalg.pinv(a) | linalg.pinv(a, rcond) | linalg.pinv(a, rtol=r) | rtol=None (or np.linalg.pinv; a one matrix)";
     Isclose: "isclose", (2, 2), CLOSE, "isclose(a, b) | isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)";
     Allclose: "allclose", (2, 2), CLOSE, "allclose(a, b) | allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)";
     Ptp: "ptp", (1, 1), AXIS, "ptp(x) | ptp(x, axis=k) | ptp(x, axis=(j, k)) (x not bool)";
@@ -1435,6 +1436,19 @@ pub const DOCS: &[DocRow] = {
                 `LinAlgError: cond is not defined on empty arrays`, a run-time error). NumPy's `tol=`, \
                 `rtol=` and `cond`'s `p` are E0502",
             builtins: &[B::MatrixRank, B::Cond],
+        },
+        DocRow {
+            calls: "`linalg.pinv(a)`, `linalg.pinv(a, rcond)`, `rcond=r`, `rtol=r`, `rtol=None` (also `np.linalg.`)",
+            result: "NumPy 2's Moore-Penrose pseudo-inverse of one `m x n` matrix `a` (any sizes; stacks of \
+                matrices are E0503), `n x m`, `f32` when `a` is `f32`, else `f64`: `V @ diag(1/s) @ U.T` of \
+                `a`'s thin SVD (`faer` on the host, every target; NumPy calls LAPACK's `gesdd`, so results \
+                agree to rounding), the singular values `s <= cutoff * s.max()` taken as zero. The cutoff is \
+                `rcond` (positional or keyword) or `rtol` (numeric scalars); as NumPy 2.4, `1e-15` when \
+                neither is given and `max(m, n) * eps` (`eps` of `a`'s float dtype) for `rtol=None`; both \
+                given, or `rtol=None` of an integer `a`, is E0503 (NumPy's ValueError). An empty `a` gives an empty `n x m` result; NaN or \
+                infinite elements are NumPy's `LinAlgError: SVD did not converge`, a run-time error naming \
+                the line. `hermitian=` is E0502. A host operation (`arr.linalg` `pinv`)",
+            builtins: &[B::Pinv],
         },
         DocRow {
             calls: "`isclose(a, b)`, `allclose(a, b)`, `rtol=r`, `atol=t`, `equal_nan=true`",

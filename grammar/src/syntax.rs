@@ -146,7 +146,8 @@ const AXIS_NOT_NONE_BY_DEFAULT: [&str; 11] = [
 /// default: a keyword `k=None` (`axis=None`, `dtype=None`, `out=None`, `ord=None`, `weights=None`)
 /// is the keyword left out, except `axis` of the [`AXIS_NOT_NONE_BY_DEFAULT`] builtins: of `sort`
 /// and `argsort` it sorts the flattened array (`sort(ravel(x))`, under the `None`'s id: ids stay
-/// dense), of the others it stays, for the checker's E0319. `clip(x, None, hi)` is
+/// dense), of the others it stays, for the checker's E0319; `rtol=None` of `linalg.pinv` stays too
+/// (NumPy 2.4's `max(m, n) * eps`, where leaving it out is `1e-15`). `clip(x, None, hi)` is
 /// `minimum(x, hi)`, `clip(x, lo, None)` `maximum(x, lo)` and `clip(x, None, None)` `copy(x)`, as
 /// NumPy 2 computes them (same promotion and broadcasting). Any other `None` stays, for E0319.
 /// Returns whether an `axis=None` was left out (a ufunc's `reduce` then reduces every axis).
@@ -157,7 +158,8 @@ fn none_arguments(func: &mut Ident, name: &str, args: &mut Vec<Expr>, kwargs: &m
     while k < kwargs.len() {
         let (key, value) = &kwargs[k];
         let keeps_axis = key.name == "axis" && AXIS_NOT_NONE_BY_DEFAULT.contains(&name);
-        if !is_none(value) || keeps_axis && !matches!(name, "sort" | "argsort") {
+        let not_default = key.name == "rtol" && name.ends_with("linalg.pinv");
+        if !is_none(value) || keeps_axis && !matches!(name, "sort" | "argsort") || not_default {
             k += 1;
             continue;
         }

@@ -5,7 +5,8 @@
 //! `linalg.eigvalsh` (`faer`'s self-adjoint eigenvalues: a tridiagonal reduction and divide and
 //! conquer, as LAPACK's `syevd` that NumPy calls) and the singular values of
 //! `linalg.svd(a, compute_uv=False)` (`faer`'s bidiagonal SVD; NumPy calls `gesdd`); the lowering
-//! composes `matrix_rank`, `cond` and the matrix norms of `linalg.norm` from them. The semantics are in `dialect/README.md` (`arr.linalg`); the lowering
+//! composes `matrix_rank`, `cond` and the matrix norms of `linalg.norm` from them. `linalg.pinv`
+//! is `faer`'s thin SVD with the small singular values cut off, as NumPy's. The semantics are in `dialect/README.md` (`arr.linalg`); the lowering
 //! is `passes/src/lower_ast/numpy_more.rs`.
 
 use crate::array::View;
@@ -35,14 +36,16 @@ pub const SVD_NO_CONVERGENCE: &str = "LinAlgError: SVD did not converge (numpy.l
 /// factor `L` of `a = L L^T` (zeros above the diagonal); with [`LinAlgFn::Eigvalsh`], the `(n,)`
 /// `out` holds the eigenvalues of the symmetric `a`, ascending (both read only the lower triangle
 /// of `a`, as NumPy's default `UPLO='L'`); with [`LinAlgFn::Svdvals`], `a` is `m x n` (any sizes)
-/// and the `(min(m, n),)` `out` holds its singular values, descending. All views of one dtype, `f64` or `f32`, with any strides (the
+/// and the `(min(m, n),)` `out` holds its singular values, descending; with [`LinAlgFn::Pinv`],
+/// `a` is `m x n` (any sizes), `b` 0-d (`rtol`) and the `n x m` `out` is NumPy's `pinv(a, rtol)`:
+/// `V diag(1/s) U^T` of the thin SVD, where the `s <= rtol * max(s)` count as zero. All views of one dtype, `f64` or `f32`, with any strides (the
 /// factorisation works on a copy of `a`); `out` is a new array that shares no base array with an
 /// input. Runs on rayon's pool (`faer`'s global parallelism).
 ///
 /// Errors ([`LaunchError::Invalid`], which the executor locates at the operation's line): `Solve`
 /// of an `a` whose factorisation has a pivot exactly zero is [`SINGULAR`], NumPy's `LinAlgError`
 /// (`det` of such an `a` is `0.0`, as NumPy's); `Cholesky` of an `a` that is not positive definite
-/// is [`NOT_POSITIVE_DEFINITE`]; an SVD iteration that does not converge (NaN or infinite
+/// is [`NOT_POSITIVE_DEFINITE`]; an SVD iteration (`Svdvals`, `Pinv`) that does not converge (NaN or infinite
 /// elements) is [`SVD_NO_CONVERGENCE`], while `Eigvalsh`'s gives NaN eigenvalues, as NumPy's
 /// `eigvalsh` (which returns NaN there, not an error). Anything else (ranks, sizes, dtypes, a view outside
 /// its base array) is a compiler bug's message: the lowering emits `arr.linalg` on checked arrays.
@@ -71,6 +74,7 @@ pub fn linalg(func: LinAlgFn, out: &View, a: &View, b: Option<&View>) -> Result<
         (LinAlgFn::Cholesky, None) => out.shape == [n, n],
         (LinAlgFn::Eigvalsh, None) => out.shape == [n],
         (LinAlgFn::Svdvals, None) => out.shape == [n.min(m)],
+        (LinAlgFn::Pinv, Some(b)) => b.rank() == 0 && out.shape == [m, n],
         _ => false,
     };
     if !shapes_fit || b.is_some_and(|b| Arc::ptr_eq(&out.base, &b.base)) || Arc::ptr_eq(&out.base, &a.base) {
@@ -163,7 +167,7 @@ fn all_finite<T: faer::traits::ComplexField>(a: faer::MatRef<'_, T>, lower: bool
 }
 
 /// [`linalg`] on views it has checked, with elements of type `T`.
-fn apply<T: faer::traits::ComplexField<Real = T> + Copy + PartialEq + LogExp>(
+fn apply<T: faer::traits::RealField + Copy + PartialEq + PartialOrd + LogExp>(
     func: LinAlgFn,
     out: &View,
     a: &View,
@@ -214,8 +218,28 @@ fn apply<T: faer::traits::ComplexField<Real = T> + Copy + PartialEq + LogExp>(
             let s = am.singular_values().map_err(|_| SVD_NO_CONVERGENCE.to_string())?;
             x.col_mut(0).iter_mut().zip(s).for_each(|(o, s)| *o = s);
         }
+        LinAlgFn::Pinv if n.min(am.ncols()) > 0 => {
+            if !all_finite(am, false) {
+                return Err(SVD_NO_CONVERGENCE.to_string().into());
+            }
+            let svd = am.thin_svd().map_err(|_| SVD_NO_CONVERGENCE.to_string())?;
+            // SAFETY: `linalg` checked `b`: a 0-d view of dtype `T` in bounds of its base array.
+            let rtol = unsafe { mat::<T>(b.expect("checked: pinv has b")) }[(0, 0)];
+            let s = svd.S().column_vector();
+            let cutoff = rtol * s.iter().copied().fold(T::zero_impl(), |m, s| if s > m { s } else { m });
+            // NumPy's `pinv`: `1 / s` where `s > cutoff`, else `0`; then `V diag(1/s) U^T`.
+            let v = svd.V();
+            let vs = faer::Mat::from_fn(v.nrows(), v.ncols(), |i, k| {
+                if s[k] > cutoff {
+                    v[(i, k)] * T::recip_impl(&s[k])
+                } else {
+                    T::zero_impl()
+                }
+            });
+            x.copy_from(vs.as_ref() * svd.U().transpose());
+        }
         // Empty: nothing to write.
-        LinAlgFn::Cholesky | LinAlgFn::Eigvalsh | LinAlgFn::Svdvals => {}
+        LinAlgFn::Cholesky | LinAlgFn::Eigvalsh | LinAlgFn::Svdvals | LinAlgFn::Pinv => {}
     }
     Ok(())
 }

@@ -270,3 +270,71 @@ def test_matrix_norms_of_empty_matrices_are_numpys(tmp_path):
         proc, got = run_source(src, {"a": a}, tmp_path / f"ok{shape[0]}")
         assert proc.returncode == 0, proc.stderr
         assert [float(g) for g in got] == [w for _, w in ok], shape
+
+
+def rank_deficient(dt, shape, seed):
+    """A `shape` matrix of rank 2 (a product of `m x 2` and `2 x n` factors), of dtype `dt`."""
+    rng = np.random.default_rng(seed)
+    if dt == "i64":
+        return rng.integers(-3, 4, size=(shape[0], 2)) @ rng.integers(-3, 4, size=(2, shape[1]))
+    return (rng.standard_normal((shape[0], 2)) @ rng.standard_normal((2, shape[1]))).astype(NP[dt])
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", ["f64", "f32", "i64"])
+@pytest.mark.parametrize("shape", [(5, 5), (9, 4), (3, 8), (1, 1), (40, 30)])
+def test_pinv_matches_numpy(shape, dt, target, tmp_path):
+    """`linalg.pinv` of square, tall and wide matrices and of a rank-deficient one (whose zero
+    singular values the cutoff removes), with NumPy 2.4's default cutoff (`1e-15`), `rtol=None`
+    (`max(m, n) * eps`), a positional `rcond`, `rcond=` and `rtol=`. SVD-based: compared with rtol
+    1e-10 (f64) and 1e-4 (f32) relative to the largest element, as the last bits of the SVD differ
+    from LAPACK's `gesdd`."""
+    r = "f32" if dt == "f32" else "f64"
+    # The default cutoff `1e-15` keeps an f32 matrix's rounding noise as singular values (as
+    # NumPy's does), a result that depends on those last bits: not comparable.
+    default_d = "np.linalg.pinv(d, rcond=1e-5)" if dt == "f32" else "np.linalg.pinv(d)"
+    # NumPy's `rtol=None` of an integer matrix is a ValueError (E0503 here, below).
+    rtol_none = "np.linalg.pinv(d, rtol=1e-3)" if dt == "i64" else "np.linalg.pinv(d, rtol=None)"
+    calls = ["np.linalg.pinv(a)", default_d, rtol_none, "linalg.pinv(a, 0.3)",
+             "np.linalg.pinv(a, rcond=0.3)", "np.linalg.pinv(d, rtol=1e-6)"]
+    m, n = shape
+    src = (f"fn main(a: {dt}[{m}, {n}], d: {dt}[?, ?]) -> ({', '.join([f'{r}[{n}, {m}]', f'{r}[?, ?]', f'{r}[?, ?]'] + [f'{r}[{n}, {m}]'] * 2 + [f'{r}[?, ?]'])}) {{\n"
+           f"    return ({', '.join(calls)});\n}}\n")
+    rng = np.random.default_rng(11)
+    a = (rng.integers(-5, 6, size=shape) if dt == "i64" else rng.standard_normal(shape)).astype(NP[dt])
+    d = rank_deficient(dt, shape, 12)
+    proc, got = run_source(src, {"a": a, "d": d}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    for c, g in zip(calls, got):
+        w = eval(c.replace("linalg.pinv", "np.linalg.pinv").replace("np.np.", "np."), {"np": np, "a": a, "d": d})
+        rtol = 1e-4 if r == "f32" else 1e-10
+        assert g.dtype == w.dtype and g.shape == w.shape, (c, g.dtype, g.shape, w.dtype, w.shape)
+        np.testing.assert_allclose(g, w, rtol=rtol, atol=rtol * max(1.0, np.abs(w).max(initial=0)), err_msg=c)
+
+
+def test_pinv_of_empty_matrices_is_numpys(tmp_path):
+    src = "fn main(a: f64[0, 3], b: f64[?, ?]) -> (f64[3, 0], f64[?, ?]) {\n    return (np.linalg.pinv(a), np.linalg.pinv(b));\n}\n"
+    a, b = np.zeros((0, 3)), np.zeros((2, 0))
+    proc, got = run_source(src, {"a": a, "b": b}, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert [g.shape for g in got] == [np.linalg.pinv(a).shape, np.linalg.pinv(b).shape] == [(3, 0), (0, 2)]
+
+
+def test_pinv_of_nan_is_numpys_linalgerror(tmp_path):
+    arg = np.array([[1.0, np.nan], [0.0, 1.0], [2.0, 3.0]])
+    with pytest.raises(np.linalg.LinAlgError, match="SVD did not converge"):
+        np.linalg.pinv(arg)
+    src = "fn main(a: f64[?, ?]) -> f64[?, ?] {\n    let r = np.linalg.pinv(a);\n    return r * 1.0;\n}\n"
+    assert_run_time_error(src, {"a": arg}, "SVD did not converge", tmp_path)
+
+
+@pytest.mark.parametrize("body, code, words", [
+    ("return np.linalg.pinv(s)[0, 0];", "E0503", "takes a 2-d array (one matrix)"),
+    ("return np.linalg.pinv(x[0])[0, 0];", "E0503", "takes a 2-d array (one matrix)"),
+    ("return np.linalg.pinv(x, 0.1, rtol=0.1)[0, 0];", "E0503", "both `rcond` and `rtol`"),
+    ("return np.linalg.pinv(x, x)[0, 0];", "E0503", "cutoff must be a numeric scalar"),
+    ("return np.linalg.pinv(i, rtol=None)[0, 0];", "E0503", "NumPy's ValueError"),
+    ("return np.linalg.pinv(x, hermitian=true)[0, 0];", "E0502", "has no keyword argument `hermitian`"),
+])
+def test_pinv_misuse_is_a_check_error(body, code, words, tmp_path):
+    assert_check_error(f"fn main(x: f64[2, 3], s: f64[2, 3, 3], i: i64[2, 3]) -> f64 {{\n    {body}\n}}\n", code, words, tmp_path)

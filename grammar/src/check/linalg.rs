@@ -24,10 +24,48 @@ impl Checker {
     /// `linalg.svd(a, compute_uv=False)` (`(min(m, n),)`), `linalg.cond(a)` (a float scalar) and
     /// `linalg.matrix_rank(a)` (an `i64` scalar) of any `m x n` `a`; `svd` without
     /// `compute_uv=False` is E0503 (the factors `u`, `vh` are not here).
+    ///
+    /// `linalg.pinv(a)` (`(n, m)` of an `m x n` `a`): its cutoff `rcond` (the second positional
+    /// argument or keyword) and `rtol` are numeric scalars or `None`; both given is E0503 (NumPy's
+    /// ValueError), and so is `rtol=None` of a matrix that is not float (NumPy's `finfo` error).
     pub(super) fn linalg(&mut self, c: &Call) -> Ty {
         let name = c.b.name();
         let mut c_args = c.args;
         let mut power = None;
+        if c.b == Builtin::Pinv {
+            c_args = &c.args[..1];
+            let rcond = c.args.get(1).or(c.kwarg("rcond"));
+            let rtol = c.kwarg("rtol");
+            for v in rcond.into_iter().chain(rtol) {
+                if matches!(v.kind, crate::ast::ExprKind::NoneLit) {
+                    continue;
+                }
+                match self.value(v) {
+                    Ty::Scalar(d) if d != DType::Bool => {}
+                    Ty::Error => return Ty::Error,
+                    other => {
+                        self.error(
+                            "E0503",
+                            format!("`linalg.pinv`'s cutoff must be a numeric scalar or None, found {other}"),
+                            v.span.clone(),
+                            "not a numeric scalar",
+                        );
+                        return Ty::Error;
+                    }
+                }
+            }
+            if let (Some(r), Some(_)) = (rcond, rtol) {
+                if !matches!(r.kind, crate::ast::ExprKind::NoneLit) {
+                    self.error(
+                        "E0503",
+                        "`linalg.pinv` with both `rcond` and `rtol`: NumPy's ValueError, give one of them",
+                        c.e.span.clone(),
+                        "both cutoffs",
+                    );
+                    return Ty::Error;
+                }
+            }
+        }
         if c.b == Builtin::MatrixPower {
             self.expr(&c.args[1]);
             match super::builtins::literal_int(&c.args[1]) {
@@ -62,7 +100,7 @@ impl Checker {
             }
         }
         let sa = &shapes[0];
-        let square = !matches!(c.b, Builtin::Svd | Builtin::MatrixRank | Builtin::Cond);
+        let square = !matches!(c.b, Builtin::Svd | Builtin::MatrixRank | Builtin::Cond | Builtin::Pinv);
         if c.b == Builtin::Svd && c.kwarg("compute_uv").is_none_or(|v| crate::builtin::bool_literal(v) != Some(false)) {
             self.error(
                 "E0503",
@@ -99,6 +137,20 @@ impl Checker {
                 }
             }
         }
+        let rtol_none = c.kwarg("rtol").is_some_and(|v| matches!(v.kind, crate::ast::ExprKind::NoneLit));
+        if c.b == Builtin::Pinv && rtol_none && !dtypes[0].is_float() {
+            self.error(
+                "E0503",
+                format!(
+                    "`linalg.pinv(a, rtol=None)` of a {} matrix: NumPy's ValueError (`max(m, n) * eps` needs a float \
+                     dtype); convert `a` with `f64(a)`, or leave `rtol` out",
+                    dtypes[0].name()
+                ),
+                c.e.span.clone(),
+                "no eps of an integer dtype",
+            );
+            return Ty::Error;
+        }
         let d = if dtypes.iter().all(|d| *d == DType::F32) { DType::F32 } else { DType::F64 };
         if let Some(k) = power {
             let d = if k >= 0 { dtypes[0] } else { d };
@@ -108,6 +160,7 @@ impl Checker {
             Builtin::Det | Builtin::Cond => Ty::Scalar(d),
             Builtin::MatrixRank => Ty::Scalar(DType::I64),
             Builtin::Inv | Builtin::Cholesky => Ty::Array(d, vec![sa[0].clone(), sa[0].clone()]),
+            Builtin::Pinv => Ty::Array(d, vec![sa[1].clone(), sa[0].clone()]),
             Builtin::Eigvalsh => Ty::Array(d, vec![sa[0].clone()]),
             Builtin::Svd => {
                 let k = match (sa[0].as_const(), sa[1].as_const()) {

@@ -27,6 +27,9 @@ impl Lowerer<'_> {
         ty: &Ty,
         e: &Expr,
     ) -> LResult<Option<ValueId>> {
+        if b == Builtin::Pinv {
+            return self.pinv(args, kwargs, ty).map(Some);
+        }
         if matches!(b, Builtin::Cholesky | Builtin::Eigvalsh | Builtin::Svd | Builtin::MatrixRank | Builtin::Cond) {
             return self.factorisation(b, args, kwargs, ty, e).map(Some);
         }
@@ -211,6 +214,44 @@ impl Lowerer<'_> {
         out
     }
 
+    /// `max(m, n) * eps` of the `m x n` `a` (`eps` of its float dtype `fd`), a scalar of `fd`:
+    /// NumPy's default relative tolerance of `matrix_rank`, `pinv(rtol=None)` and `lstsq`.
+    fn default_rtol(&mut self, a: ValueId, fd: DType) -> ValueId {
+        let (n, m) = (self.dim(a, 0), self.dim(a, 1));
+        let big = self.scalar_binary(BinFn::Maximum, n, m, DType::I64);
+        let big = self.cast_scalar(big, fd);
+        let eps = self.constant(if fd == DType::F32 { Scalar::F32(f32::EPSILON) } else { Scalar::F64(f64::EPSILON) });
+        self.scalar_binary(BinFn::Mul, big, eps, fd)
+    }
+
+    /// NumPy 2.4's `pinv(a, rcond=None, *, rtol=<no value>)` of the `m x n` `a` (checked: of type
+    /// `ty`, `n x m`): `arr.linalg` `pinv` with the 0-d cutoff `rcond` (positional or keyword) or
+    /// `rtol` cast to `a`'s float dtype; `max(m, n) * eps` for `rtol=None`; `1e-15` when neither is
+    /// given (NumPy's deprecated `rcond`'s default, which NumPy 2.4 still applies).
+    fn pinv(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty) -> LResult<ValueId> {
+        let (a, fd, _) = self.float_matrix(&args[0])?;
+        let is_none = |v: &Expr| matches!(v.kind, ExprKind::NoneLit);
+        let rcond = args.get(1).or(Self::kwarg(kwargs, "rcond")).filter(|v| !is_none(v));
+        let rtol = Self::kwarg(kwargs, "rtol");
+        let cutoff = match (rcond, rtol) {
+            (Some(v), _) | (None, Some(v)) if !is_none(v) => {
+                let x = self.expr(v)?;
+                self.cast_scalar(x, fd)
+            }
+            (None, Some(_)) => self.default_rtol(a, fd),
+            _ => self.constant(Scalar::F64(1e-15).cast(fd)),
+        };
+        let b = self.new_array(fd, vec![]);
+        self.emit(OpKind::Compute { func: ComputeFn::Fill, out: b, ins: vec![cutoff] });
+        let (n, m) = (self.dim(a, 0), self.dim(a, 1));
+        let out = self.new_array(fd, vec![m, n]);
+        if let Ty::Array(_, s) = ty {
+            self.shapes.insert(out, s.clone());
+        }
+        self.emit(OpKind::LinAlg { func: LinAlgFn::Pinv, out, a, b: Some(b) });
+        Ok(out)
+    }
+
     /// NumPy's `matrix_rank(a)` of the `m x n` `a` (float dtype `fd`): the number of singular
     /// values `s > s.max(initial=0) * max(m, n) * eps` (`eps` of `fd`), an `i64`.
     fn matrix_rank(&mut self, a: ValueId, fd: DType, e: &Expr) -> LResult<ValueId> {
@@ -222,12 +263,8 @@ impl Lowerer<'_> {
         let smax = self.load_element(smax);
         let zero = self.constant(Scalar::F64(0.0).cast(fd));
         let smax = self.scalar_binary(BinFn::Maximum, smax, zero, fd);
-        let (n, m) = (self.dim(a, 0), self.dim(a, 1));
-        let big = self.scalar_binary(BinFn::Maximum, n, m, DType::I64);
-        let big = self.cast_scalar(big, fd);
-        let eps = self.constant(if fd == DType::F32 { Scalar::F32(f32::EPSILON) } else { Scalar::F64(f64::EPSILON) });
-        let tol = self.scalar_binary(BinFn::Mul, smax, big, fd);
-        let tol = self.scalar_binary(BinFn::Mul, tol, eps, fd);
+        let rtol = self.default_rtol(a, fd);
+        let tol = self.scalar_binary(BinFn::Mul, smax, rtol, fd);
         let above = self.compute_new(ComputeFn::Binary(BinFn::Gt), vec![s, tol], DType::Bool, vec![k], None);
         let ones = self.compute_new(ComputeFn::Copy, vec![above], DType::I64, vec![k], None);
         self.reduction(false, ReduceKind::Sum, ones, None, &Ty::Scalar(DType::I64), e)

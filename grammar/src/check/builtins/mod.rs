@@ -235,7 +235,8 @@ impl Checker {
             | B::Eigvalsh
             | B::Svd
             | B::MatrixRank
-            | B::Cond => self.linalg(&c),
+            | B::Cond
+            | B::Pinv => self.linalg(&c),
             B::Sort | B::Argsort => self.sort(&c),
             B::Diff
             | B::Outer

@@ -140,7 +140,8 @@ impl Lowerer<'_> {
             | B::Eigvalsh
             | B::Svd
             | B::MatrixRank
-            | B::Cond => {
+            | B::Cond
+            | B::Pinv => {
                 unreachable!("lowered by `linalg`")
             }
             B::Diff
