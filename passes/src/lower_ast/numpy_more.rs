@@ -269,22 +269,8 @@ impl Lowerer<'_> {
     pub(crate) fn unravel_index(&mut self, args: &[Expr], ty: &Ty, e: &Expr) -> LResult<Vec<ValueId>> {
         let Ty::Tuple(tys) = ty else { unreachable!("checked: a tuple of coordinates") };
         let p = self.expr(&args[0])?;
-        let mut sizes = vec![];
-        let shape_of = arrayc_grammar::syntax::shape_base(&args[1]);
-        if let Some(x) = shape_of {
-            // `unravel_index(k, x.shape)` (the checker's `dims`): `x`'s sizes.
-            let x = self.expr(x)?;
-            sizes.extend((0..self.rank(x)).map(|d| self.dim(x, d)));
-        }
-        let dims: Vec<&Expr> = match &args[1].kind {
-            _ if shape_of.is_some() => vec![],
-            ast::ExprKind::Tuple(items) => items.iter().collect(),
-            _ => vec![&args[1]],
-        };
-        for d in dims {
-            let v = self.expr(d)?;
-            sizes.push(self.cast_scalar(v, DType::I64));
-        }
+        let sizes: Vec<ValueId> = self.flat_operands(&args[1])?;
+        let sizes: Vec<ValueId> = sizes.into_iter().map(|v| self.cast_scalar(v, DType::I64)).collect();
         let one = self.i64_const(1);
         let total = sizes.iter().fold(one, |t, &n| self.scalar_binary(BinFn::Mul, t, n, DType::I64));
         let zero = self.i64_const(0);

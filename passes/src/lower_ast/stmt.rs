@@ -311,11 +311,14 @@ impl Lowerer<'_> {
             unreachable!("the checker typed the scatter's target")
         };
         let Type::Array(dd, _) = self.f.ty(x) else { unreachable!("checked: an array") };
-        let old = self.gather_subscript(x, index, &Ty::Array(dd, shape.clone()))?;
+        // The index arrays are computed once, for the gather and the scatter.
+        let advanced = self.advanced_index(x, index)?;
+        let old = self.gather_advanced(advanced.clone(), &Ty::Array(dd, shape.clone()));
         let rhs = self.expr(value)?;
         let rd = self.in_place_dtype(dd, value);
         let new = self.binary(super::expr::bin_fn_in(op, rd), old, rhs, &Ty::Array(rd, shape.clone()))?;
-        self.scatter_subscript(x, index, &shape, new)
+        self.scatter_advanced(advanced, &shape, new);
+        Ok(())
     }
 
     /// The dtype NumPy computes `target op= value` in, for a target (array or scalar variable) of

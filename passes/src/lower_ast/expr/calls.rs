@@ -87,23 +87,7 @@ impl Lowerer<'_> {
         }
         let mut vals = vec![];
         for a in args {
-            if let Some(x) = arrayc_grammar::syntax::shape_base(a) {
-                // NumPy's sizes as another array's, `zeros(x.shape)` (the checker's `dims`).
-                let x = self.expr(x)?;
-                for d in 0..self.rank(x) {
-                    vals.push(self.dim(x, d));
-                }
-                continue;
-            }
-            match &a.kind {
-                // NumPy's sizes as one tuple, `zeros((2, 3))` (the checker's `dims`): its items.
-                ExprKind::Tuple(items) => {
-                    for i in items {
-                        vals.push(self.expr(i)?);
-                    }
-                }
-                _ => vals.push(self.expr(a)?),
-            }
+            vals.extend(self.flat_operands(a)?);
         }
         if b == B::Divmod {
             // NumPy's `divmod`: `(a // b, a % b)`, the operations themselves.
@@ -450,6 +434,19 @@ impl Lowerer<'_> {
             self.emit(OpKind::Compute { func: ComputeFn::Random, out, ins: vec![seed] });
         }
         Ok(out)
+    }
+
+    /// The values of argument `a` as the checker's `dims` reads sizes: `x.shape` is `x`'s sizes
+    /// (`zeros(x.shape)`), a tuple its items (`zeros((2, 3))`), any other expression itself.
+    pub(crate) fn flat_operands(&mut self, a: &Expr) -> LResult<Vec<ValueId>> {
+        if let Some(x) = arrayc_grammar::syntax::shape_base(a) {
+            let x = self.expr(x)?;
+            return Ok((0..self.rank(x)).map(|d| self.dim(x, d)).collect());
+        }
+        match &a.kind {
+            ExprKind::Tuple(items) => items.iter().map(|i| self.expr(i)).collect(),
+            _ => Ok(vec![self.expr(a)?]),
+        }
     }
 
     /// `broadcast_to(x, shape)` (`vals`: `x`, then the sizes, as the checker's `dims` reads them):

@@ -10,6 +10,10 @@ use arrayc_dialect::ir::{
 use arrayc_grammar::ast::{DType, Index};
 use arrayc_grammar::types::{Size, Ty};
 
+/// An index with index arrays as [`Lowerer::advanced_index`] reads it: the view they index, the
+/// index arrays (`i64`), and the first axis they index.
+pub(crate) type Advanced = (ValueId, Vec<ValueId>, usize);
+
 impl Lowerer<'_> {
     /// `take(src, idx, axis)` with an `i64` index array (`src[idx]` is axis 0), or `src[i, j, ..]`
     /// with `c` index arrays along axes `axis .. axis + c` (`indices`): a gather
@@ -112,7 +116,7 @@ impl Lowerer<'_> {
     /// the indexed axes come first (`axis = 0`), as NumPy places the broadcast index axes then
     /// ("Combining advanced and basic indexing"). A gather or a scatter of `src` along `axis` then
     /// has NumPy's result (target) shape.
-    pub(super) fn advanced_index(&mut self, base: ValueId, index: &[Index]) -> LResult<(ValueId, Vec<ValueId>, usize)> {
+    pub(crate) fn advanced_index(&mut self, base: ValueId, index: &[Index]) -> LResult<Advanced> {
         let whole = Index::Slice { start: None, stop: None, step: None, span: 0..0 };
         let arrays: Vec<bool> = index.iter().map(|ix| self.is_index_array(ix)).collect();
         let src = if arrays.iter().all(|&a| a) {
@@ -172,12 +176,18 @@ impl Lowerer<'_> {
     /// [`Self::advanced_index`]): a gather of the view. `ty` is the checked type of the whole
     /// subscript.
     pub(crate) fn gather_subscript(&mut self, base: ValueId, index: &[Index], ty: &Ty) -> LResult<ValueId> {
+        let advanced = self.advanced_index(base, index)?;
+        Ok(self.gather_advanced(advanced, ty))
+    }
+
+    /// The gather of [`Self::gather_subscript`] from an index already read by
+    /// [`Self::advanced_index`] (the view, its index arrays, the first indexed axis).
+    pub(crate) fn gather_advanced(&mut self, (src, indices, axis): Advanced, ty: &Ty) -> ValueId {
         let Ty::Array(dt, shape) = ty else { unreachable!("the checker types a gather as an array") };
-        let (src, indices, axis) = self.advanced_index(base, index)?;
         let Type::Array(_, rs) = self.f.ty(src) else { unreachable!("checked: an array") };
         // The rank of the broadcast index arrays: what they add to the other axes.
         let q = shape.len() + indices.len() - rs;
-        Ok(self.gather(src, &indices, axis, *dt, &shape[axis..axis + q], Some(shape)))
+        self.gather(src, &indices, axis, *dt, &shape[axis..axis + q], Some(shape))
     }
 
     /// `x[index] = value` through index arrays, integers and slices (NumPy's advanced indexing, see
@@ -192,7 +202,14 @@ impl Lowerer<'_> {
         shape: &[Size],
         value: ValueId,
     ) -> LResult<()> {
-        let (mut dest, indices, axis) = self.advanced_index(base, index)?;
+        let advanced = self.advanced_index(base, index)?;
+        self.scatter_advanced(advanced, shape, value);
+        Ok(())
+    }
+
+    /// The scatter of [`Self::scatter_subscript`] into an index already read by
+    /// [`Self::advanced_index`].
+    pub(crate) fn scatter_advanced(&mut self, (mut dest, indices, axis): Advanced, shape: &[Size], value: ValueId) {
         let Type::Array(_, r) = self.f.ty(dest) else { unreachable!("checked: an array") };
         let c = indices.len();
         let q = shape.len() + c - r;
@@ -210,7 +227,6 @@ impl Lowerer<'_> {
             }
         }
         self.scatter(dest, &indices, Some(b), value, ScatterKind::Set, ScatterMode::Raise);
-        Ok(())
     }
 
     /// `src` with its axes permuted (`arr.transpose`: result axis `i` is `src`'s axis `perm[i]`), a
