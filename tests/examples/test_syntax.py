@@ -1155,3 +1155,52 @@ def test_dtype_attribute_as_a_dtype_argument_matches_numpy(target, tmp_path):
         np.testing.assert_array_equal(got, w)
     bad = check_source("fn main(x: f32[3]) -> bool {\n    return x.dtype == np.float32;\n}\n", tmp_path)
     assert bad.returncode == 1 and "E0207" in bad.stderr and "dtype=x.dtype" in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_python_int_scalars_rebound_to_floats_match_python(target, tmp_path):
+    """A scalar declared from a Python integer literal and later assigned a float (`total = 0` ...
+    `total += v[k]`, `s = s + v[k]`, `h = 1` ... `h *= x_f32`) has the float dtype from its
+    declaration on, as Python's value has from that assignment on (NumPy 2: a Python int beside a
+    `float32` is `float32`); an integer-only one stays `i64`. `return a, b;` is Python's tuple."""
+    src = """fn main(v: f64[N], w: f32[N]) -> (f64, i64, f32, f64, f64) {
+    s = 0;
+    n = 0;
+    h = 1;
+    for k in range(N) {
+        if v[k] > 0 {
+            s = s + v[k];
+            n += 1;
+        }
+        h *= w[k];
+    }
+    m = s / n;
+    half = 10;
+    half = half / 4;
+    total = 0;
+    total += sum(v * v);
+    return m, n, h, half, total;
+}
+"""
+    rng = np.random.default_rng(7)
+    v = rng.standard_normal(9)
+    w = (rng.standard_normal(9) + 2).astype(np.float32)
+    proc, res = run_source(src, {"v": v, "w": w}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    s, n, h = 0, 0, 1
+    for k in range(len(v)):
+        if v[k] > 0:
+            s = s + v[k]
+            n += 1
+        h *= w[k]
+    half = 10
+    half = half / 4
+    total = 0
+    total += np.sum(v * v)
+    want = [s / n, n, h, half, total]
+    for got, wv in zip(res, want):
+        assert np.asarray(got).dtype == np.asarray(wv).dtype, (got, wv)
+        assert got == wv, (got, wv)
+    # Read as an integer before the float assignment: an error, never a silent change of meaning.
+    bad = check_source("fn main(v: f64[4]) -> f64 {\n    k = 0;\n    let y = v[k];\n    k = 0.5;\n    return y + k;\n}\n", tmp_path)
+    assert bad.returncode == 1 and "v[k]" in bad.stderr, bad.stderr

@@ -36,7 +36,7 @@ mod stmt;
 
 pub use builtins::literal_int;
 
-use crate::ast::{Function, Program, Span};
+use crate::ast::{DType, Function, Program, Span};
 use crate::builtin::Callee;
 use crate::diag::Diagnostic;
 use crate::types::{Size, SizeSym, Ty};
@@ -49,7 +49,15 @@ pub(crate) struct Var {
     pub ty: Ty,
     /// For immutable `i64` scalars: their value as an affine size (size symbols, size parameters).
     pub size: Option<Size>,
+    /// For a scalar declared from a Python integer literal (`total = 0`): the literal's
+    /// [`Widening`] key, so that a later float value widens the declaration
+    /// ([`Checker::request_widening`]).
+    pub weak_int: Option<Widening>,
 }
+
+/// A declaration `let x = <integer literal>;` by function index and the literal's start offset
+/// (bytes): the key of [`Checker::widen`].
+pub(crate) type Widening = (usize, usize);
 
 /// Per-function information gathered before bodies are checked.
 #[derive(Clone, Debug, Default)]
@@ -101,6 +109,14 @@ pub(crate) struct Checker {
     /// How many `for` and `while` loops enclose the statement being checked (in the function
     /// being checked): `break` and `continue` need one.
     pub loop_depth: usize,
+    /// Python's rebinding of a scalar: a variable declared from an integer literal and later
+    /// assigned a float (`total = 0` ... `total += v[k]`) has the float dtype from its
+    /// declaration on (the literal is that float), as Python's value has from the assignment on.
+    /// Filled while a function is checked; the function is then checked again
+    /// ([`Checker::check_function`]).
+    pub widen: HashMap<Widening, DType>,
+    /// Whether the function being checked asked for a widening not yet applied.
+    pub widen_requested: bool,
 }
 
 /// Checks a parsed program; `Some` only without errors.
@@ -142,6 +158,8 @@ pub fn check_program_for(mut program: Program, entry: Option<(&str, &[usize])>) 
         next_expr: program.num_exprs,
         inst_stack: Vec::new(),
         loop_depth: 0,
+        widen: HashMap::new(),
+        widen_requested: false,
     };
     c.collect_signatures(&program);
     for (i, f) in program.functions.iter().enumerate() {

@@ -1,7 +1,7 @@
 //! Function bodies: parameters and defaults, statements, control flow, returns.
 
 use super::names::suggest;
-use super::promote::{same_kind, weak_fits, weak_of};
+use super::promote::{same_kind, weak_fits, weak_of, Weak};
 use super::shape::shape_str;
 use super::sig::dim_symbols;
 use super::{Checker, Var};
@@ -11,8 +11,47 @@ use crate::types::{Size, SizeSym, Ty};
 use std::collections::BTreeSet;
 
 impl Checker {
-    /// Checks one function's parameters, defaults and body.
+    /// Checks one function's parameters, defaults and body; again while the check asks for a
+    /// widening of a scalar declared from an integer literal ([`Checker::widen`]: each round
+    /// widens at least one declaration, so there are at most as many rounds as declarations),
+    /// dropping the diagnostics of the rounds before inside the function.
     pub fn check_function(&mut self, f: &Function) {
+        let outer = std::mem::take(&mut self.widen_requested);
+        loop {
+            let before = self.diags.len();
+            self.check_function_once(f);
+            if !std::mem::take(&mut self.widen_requested) {
+                break;
+            }
+            // Keep what was reported elsewhere meanwhile (the body of an instance of a
+            // rank-generic function, checked once where it was first called).
+            let inside = |d: &Diagnostic| d.primary.span.start >= f.span.start && d.primary.span.end <= f.span.end;
+            let mut i = 0;
+            self.diags.retain(|d| {
+                i += 1;
+                i <= before || !inside(d)
+            });
+        }
+        self.widen_requested = outer;
+    }
+
+    /// Asks that the scalar declared at `key` from an integer literal be declared with the float
+    /// dtype `d` (NumPy's promotion with the dtype it has, if already widened); true when that
+    /// is new, and the function is then checked again.
+    pub(crate) fn request_widening(&mut self, key: super::Widening, d: DType) -> bool {
+        let d = match self.widen.get(&key) {
+            Some(&old) => old.promote(d),
+            None => d,
+        };
+        if self.widen.get(&key) == Some(&d) {
+            return false;
+        }
+        self.widen.insert(key, d);
+        self.widen_requested = true;
+        true
+    }
+
+    fn check_function_once(&mut self, f: &Function) {
         self.scopes.clear();
         // An instance of a rank-generic function is checked where a call of it is, maybe in a loop.
         let caller_loops = std::mem::take(&mut self.loop_depth);
@@ -30,7 +69,7 @@ impl Checker {
         }
         for s in syms {
             let size = (!self.is_mutated(&s)).then(|| Size::sym(SizeSym::Named(s.clone())));
-            self.declare(&s, Var { ty: Ty::Scalar(DType::I64), size });
+            self.declare(&s, Var { ty: Ty::Scalar(DType::I64), size, weak_int: None });
         }
         for (p, (_, ty)) in f.params.iter().zip(&sig.params) {
             if let Some(d) = &p.default {
@@ -38,7 +77,7 @@ impl Checker {
             }
             let size = (*ty == Ty::Scalar(DType::I64) && !self.is_mutated(&p.name.name))
                 .then(|| Size::sym(SizeSym::Named(p.name.name.clone())));
-            self.declare(&p.name.name, Var { ty: ty.clone(), size });
+            self.declare(&p.name.name, Var { ty: ty.clone(), size, weak_int: None });
         }
         self.block_stmts(&f.body);
         if !sig.results.is_empty() && !crate::ast::always_returns(&f.body.stmts) {
@@ -143,7 +182,7 @@ impl Checker {
                     }
                 }
                 self.push_scope();
-                self.declare(&var.name, Var { ty: Ty::Scalar(DType::I64), size: None });
+                self.declare(&var.name, Var { ty: Ty::Scalar(DType::I64), size: None, weak_int: None });
                 self.loop_body(body);
                 self.pop_scope();
             }
@@ -257,14 +296,25 @@ impl Checker {
                         value.span.clone(),
                         format!("this is {t}"),
                     );
-                    self.declare(&names[0].name, Var { ty: Ty::Error, size: None });
+                    self.declare(&names[0].name, Var { ty: Ty::Error, size: None, weak_int: None });
                     return;
                 }
             }
             let t = self.require_value_of(t, value);
             let n = &names[0].name;
+            // `total = 0` that a float is later assigned to is that float ([`Checker::widen`]).
+            let int_literal =
+                weak_of(value) == Some(Weak::Int) && t.dtype().is_some_and(|d| d.is_int()) && !t.is_array();
+            let weak_int = int_literal.then_some((self.cur_fn, value.span.start));
+            let t = match weak_int.and_then(|k| self.widen.get(&k)) {
+                Some(&d) => {
+                    self.retype_literal(value, Ty::Scalar(d));
+                    Ty::Scalar(d)
+                }
+                None => t,
+            };
             let size = if t == Ty::Scalar(DType::I64) && !self.is_mutated(n) { self.affine(value) } else { None };
-            self.declare(n, Var { ty: t, size });
+            self.declare(n, Var { ty: t, size, weak_int });
             return;
         }
         let tys = match t {
@@ -286,7 +336,7 @@ impl Checker {
             }
         };
         for (n, t) in names.iter().zip(tys) {
-            self.declare(&n.name, Var { ty: t, size: None });
+            self.declare(&n.name, Var { ty: t, size: None, weak_int: None });
         }
     }
 
@@ -317,7 +367,7 @@ impl Checker {
         self.set_ty(value.id, ty);
         for (n, size) in names.iter().zip(sizes) {
             let size = size.filter(|_| !self.is_mutated(&n.name));
-            self.declare(&n.name, Var { ty: Ty::Scalar(DType::I64), size });
+            self.declare(&n.name, Var { ty: Ty::Scalar(DType::I64), size, weak_int: None });
         }
     }
 
@@ -369,6 +419,12 @@ impl Checker {
             return;
         }
         if !same {
+            // Python rebinds `total` to the float (`total = 0` ... `total = total + v[k]`).
+            if let (Some(key), Ty::Scalar(td)) = (var.weak_int, &t) {
+                if td.is_float() && !var.ty.is_array() && self.request_widening(key, *td) {
+                    return;
+                }
+            }
             self.err(
                 Diagnostic::error(
                     "E0303",
@@ -488,6 +544,16 @@ impl Checker {
         let r = self.binary(op, (&view, None), (&vt, weak_of(value)), span);
         let (Some(td), Some(rd)) = (view.dtype(), r.dtype()) else { return };
         if !same_kind(rd, td) {
+            // A Python scalar rebinds (`total = 0` ... `total += v[k]`): [`Checker::widen`].
+            // Python's int takes a float operand's dtype (NumPy 2's weak scalar: `h = 1` ...
+            // `h *= x_f32` is `float32`).
+            let key = self.lookup(&target.name).and_then(|v| v.weak_int);
+            let to = vt.dtype().filter(|d| d.is_float()).unwrap_or(rd);
+            if let (Some(key), true, Ty::Scalar(_)) = (key, index.is_empty() && rd.is_float(), &r) {
+                if self.request_widening(key, to) {
+                    return;
+                }
+            }
             self.err(
                 Diagnostic::error(
                     "E0304",
