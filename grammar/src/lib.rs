@@ -8,6 +8,7 @@
 pub mod ast;
 pub mod builtin;
 pub mod check;
+pub mod comprehension;
 pub mod constants;
 pub mod diag;
 pub mod dump;

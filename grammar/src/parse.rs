@@ -16,6 +16,10 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
         Ok(mut p) => match crate::nesting::check_nesting(&p) {
             None => {
                 // After the nesting check: the walk recurses.
+                let diags = crate::comprehension::comprehensions(&mut p);
+                if !diags.is_empty() {
+                    return (None, diags);
+                }
                 p.num_exprs = crate::syntax::dense_ids(&mut p.functions, p.num_exprs);
                 crate::syntax::python_assignments(&mut p);
                 crate::constants::resolve_constants(&mut p);

@@ -1204,3 +1204,58 @@ def test_python_int_scalars_rebound_to_floats_match_python(target, tmp_path):
     # Read as an integer before the float assignment: an error, never a silent change of meaning.
     bad = check_source("fn main(v: f64[4]) -> f64 {\n    k = 0;\n    let y = v[k];\n    k = 0.5;\n    return y + k;\n}\n", tmp_path)
     assert bad.returncode == 1 and "v[k]" in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_comprehensions_match_python(target, tmp_path):
+    """Python's list comprehensions (`np.array([e for k in it if c])`, also of rows and nested) and
+    generators given to `sum`, `any`, `all` (and Python's `sum` of a list comprehension), over
+    `range(..)` with any step and over arrays, in `let`s, `if` conditions and `return`s; compared
+    with Python running the same expressions. An empty list comprehension is a run-time error
+    naming it; a comprehension in a `while` condition is E0111."""
+    src = """fn main(x: f64[4, 5], v: f64[8], n: i64) -> (i64[?], f64, f64[?, 5], f64[?], bool, bool, f64[?], f64, f64[?], f64, i64[?], f64) {
+    let a = np.array([k * k for k in range(5)]);
+    let s = sum(v[k] for k in range(3));
+    let rows = np.array([x[i] * 2 for i in range(1, 4)]);
+    let pos = np.array([t for t in v if t > 0]);
+    let anyneg = any(t < -1 for t in v);
+    let allsmall = all(abs(t) < 5 for t in v);
+    let st = np.array([v[k] for k in range(n, 0, -2)]);
+    let sq = sum([t * t for t in v]);
+    let nested = np.array([sum(x[i, j] for j in range(5)) for i in range(4)]);
+    let m = 0.0;
+    if sum(1 for t in v if t > 0) > 3 {
+        m = np.mean([t for t in v if t > 0]);
+    }
+    let odd = np.array([k for k in range(n) if k % 2 == 1]);
+    return a, s, rows, pos, anyneg, allsmall, st, sq, nested, m, odd, sum(r.max() for r in x);
+}
+"""
+    rng = np.random.default_rng(31)
+    x = rng.standard_normal((4, 5))
+    v = rng.standard_normal(8)
+    n = 7
+    proc, res = run_source(src, {"x": x, "v": v, "n": n}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    m = 0.0
+    if sum(1 for t in v if t > 0) > 3:
+        m = np.mean([t for t in v if t > 0])
+    want = [np.array([k * k for k in range(5)]), sum(v[k] for k in range(3)), np.array([x[i] * 2 for i in range(1, 4)]),
+            np.array([t for t in v if t > 0]), any(t < -1 for t in v), all(abs(t) < 5 for t in v),
+            np.array([v[k] for k in range(n, 0, -2)]), sum([t * t for t in v]),
+            np.array([sum(x[i, j] for j in range(5)) for i in range(4)]), m,
+            np.array([k for k in range(n) if k % 2 == 1]), sum(r.max() for r in x)]
+    for got, w in zip(res, want):
+        assert np.asarray(got).dtype == np.asarray(w).dtype, (got, w)
+        np.testing.assert_allclose(got, w, rtol=1e-15, atol=0)
+    # Steps of both signs and empty ranges, against Python's len(range(..)).
+    for a, b, step in [(0, 5, 2), (5, 0, -2), (3, 3, 1), (1, 10, 3), (10, 1, -3), (-4, 4, 5)]:
+        src2 = f"fn main() -> (f64, i64) {{\n    return sum(k * 0.5 for k in range({a}, {b}, {step})), sum(1 for k in range({a}, {b}, {step}));\n}}\n"
+        proc, res = run_source(src2, {}, tmp_path / f"r{a}_{b}_{step}", flags=("--target", target))
+        assert proc.returncode == 0, proc.stderr
+        assert res[0] == sum(k * 0.5 for k in range(a, b, step)) and res[1] == len(range(a, b, step)), (a, b, step, res)
+    empty = "fn main(n: i64) -> i64[?] {\n    return np.array([k for k in range(n)]);\n}\n"
+    proc, _ = run_source(empty, {"n": 0}, tmp_path / "empty", flags=("--target", target))
+    assert proc.returncode != 0 and "list comprehension over nothing" in proc.stderr and ":2" in proc.stderr, proc.stderr
+    bad = check_source("fn main(v: f64[4]) -> i64 {\n    let k = 0;\n    while sum(t for t in v) > k { k += 1; }\n    return k;\n}\n", tmp_path)
+    assert bad.returncode == 1 and "E0111" in bad.stderr, bad.stderr

@@ -1,0 +1,452 @@
+//! Python's comprehensions, `[e for k in it]`, `[e for k in it if c]`, and a generator as the one
+//! argument of `sum`, `any` or `all` (`sum(v[k] for k in range(n))`), as loops.
+//!
+//! The parser writes a comprehension as a call of [`LIST`] or of [`GENERATOR`]`f` whose arguments
+//! are the element `e` (and the condition `c`) and whose one keyword argument is the loop variable
+//! `k` with the iterable `it` ([`comprehension`]). [`comprehensions`] then moves each out of its
+//! statement into statements before it, evaluated once where the statement is (arrayc's
+//! expressions have no effects, so only where an error is raised can differ from Python's
+//! evaluation order: a comprehension in the branch of `a if c else b` not taken is evaluated
+//! too), and leaves a variable in its place:
+//!
+//! * `sum(e for k in it if c)`: `let gen.S = 0; for k in it { if c { gen.S += e; } }` (Python's
+//!   sum starts at the integer 0, which a float element widens, as Python's rebinding does:
+//!   [`crate::check`]'s `widen`); `sum` of a list comprehension is the same, Python's sum of a
+//!   list. `any`/`all`: `gen.S = gen.S or bool(e)` from `False` (`and`, from `True`).
+//! * `[e for k in it if c]`, an array as NumPy's `np.array([...])`: the number of items `n`
+//!   (`len(range(a, b, s))`, `len(x)` of an array), an array of `n` copies of `e` at the first
+//!   item (its dtype and shape: `e` of any rank), then a loop writing item `i` of it; with `c`, a
+//!   mask of the items kept and the array filtered by it (Robinson et al. 2014, Sec. 3: a size
+//!   known only at run time). An empty `it` is a run-time error (an `assert`): arrayc takes the
+//!   result's dtype and shape from an element, and NumPy's `np.array([])` is `float64`; an empty
+//!   result of a condition has the elements' dtype (NumPy's: `float64`).
+//!
+//! Not here (E0111): a comprehension in a `while` condition (evaluated at every iteration) or a
+//! parameter default, a generator given to another function, several `for` clauses, several
+//! names (`for i, v in enumerate(x)`).
+
+use crate::ast::{BinOp, Block, BoolOp, Expr, ExprKind, Function, Ident, Index, Program, Span, Stmt};
+use crate::builtin::qualified;
+use crate::diag::Diagnostic;
+use crate::syntax::{for_in, mk};
+use std::cell::Cell;
+
+/// The name of a list comprehension's call ([`comprehension`]).
+pub const LIST: &str = "comprehension.list";
+/// The prefix of a generator's call: `comprehension.sum` is `sum(e for k in it)`.
+pub const GENERATOR: &str = "comprehension.";
+
+/// The call the parser writes for `[e for k in it if c]` (`func`: `None`) or `func(e for k in it
+/// if c)`.
+pub fn comprehension(
+    ids: &Cell<u32>,
+    func: Option<Ident>,
+    elt: Expr,
+    var: Ident,
+    it: Expr,
+    cond: Option<Expr>,
+    span: Span,
+) -> Expr {
+    let name = match &func {
+        None => LIST.to_string(),
+        Some(f) => format!("{GENERATOR}{}", f.name),
+    };
+    let at = func.map_or(span.start..span.start + 1, |f| f.span);
+    let mut args = vec![elt];
+    args.extend(cond);
+    mk(ids, ExprKind::Call { func: Ident { name, span: at }, args, kwargs: vec![(var, it)] }, span)
+}
+
+/// Whether `e` is a comprehension's call ([`comprehension`]).
+fn is_comprehension(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Call { func, .. } if func.name.starts_with(GENERATOR))
+}
+
+/// Moves every comprehension of `program` into statements before its statement (see the module
+/// docs); the errors (E0111) of those that cannot be.
+pub fn comprehensions(program: &mut Program) -> Vec<Diagnostic> {
+    let ids = Cell::new(program.num_exprs);
+    let mut diags = Vec::new();
+    for f in &mut program.functions {
+        defaults(f, &mut diags);
+        hoist_block(&ids, &mut f.body, &mut diags);
+    }
+    program.num_exprs = ids.get();
+    diags
+}
+
+fn defaults(f: &mut Function, diags: &mut Vec<Diagnostic>) {
+    for p in &mut f.params {
+        if let Some(d) = &mut p.default {
+            d.walk_mut(&mut |e| {
+                if is_comprehension(e) {
+                    diags.push(refused(e, "a parameter default is a literal"));
+                }
+            });
+        }
+    }
+}
+
+fn refused(e: &Expr, why: &str) -> Diagnostic {
+    let help = match &e.kind {
+        ExprKind::Call { func, .. } if func.name != LIST => {
+            let f = func.name.strip_prefix(GENERATOR).unwrap_or(&func.name);
+            format!("make an array of the items first: `{f}(np.array([e for k in it]))` (NumPy's `{f}` of an array)")
+        }
+        _ => "compute it into a variable first: `let items = np.array([e for k in range(n)]);`".to_string(),
+    };
+    Diagnostic::error("E0111", "arrayc cannot evaluate this comprehension here", e.span.clone(), why.to_string())
+        .with_help(help)
+}
+
+fn hoist_block(ids: &Cell<u32>, b: &mut Block, diags: &mut Vec<Diagnostic>) {
+    let mut out = Vec::with_capacity(b.stmts.len());
+    for mut s in std::mem::take(&mut b.stmts) {
+        match &mut s {
+            Stmt::For { body, .. } => hoist_block(ids, body, diags),
+            Stmt::While { cond, body, .. } => {
+                cond.walk_mut(&mut |e| {
+                    if is_comprehension(e) {
+                        diags.push(refused(e, "a `while` condition is evaluated at every iteration"));
+                    }
+                });
+                hoist_block(ids, body, diags);
+            }
+            Stmt::If { then_block, else_block, .. } => {
+                hoist_block(ids, then_block, diags);
+                if let Some(e) = else_block {
+                    hoist_block(ids, e, diags);
+                }
+            }
+            _ => {}
+        }
+        for e in own_exprs(&mut s) {
+            e.walk_mut(&mut |e| {
+                sum_of_list(e);
+                if is_comprehension(e) {
+                    lower(ids, e, &mut out, diags);
+                }
+            });
+        }
+        out.push(s);
+    }
+    b.stmts = out;
+}
+
+/// `sum([e for k in it])`, Python's sum of a list, as `sum(e for k in it)`.
+fn sum_of_list(e: &mut Expr) {
+    let ExprKind::Call { func, args, kwargs } = &mut e.kind else { return };
+    if func.name != "sum" || args.len() != 1 || !kwargs.is_empty() {
+        return;
+    }
+    let ExprKind::Call { func: inner, args: items, kwargs: var } = &mut args[0].kind else { return };
+    if inner.name != LIST {
+        return;
+    }
+    let (items, var) = (std::mem::take(items), std::mem::take(var));
+    *func = Ident { name: format!("{GENERATOR}sum"), span: func.span.clone() };
+    *args = items;
+    *kwargs = var;
+}
+
+/// The expressions a statement evaluates before (or instead of) its blocks: those a
+/// comprehension can be moved out of.
+fn own_exprs(s: &mut Stmt) -> Vec<&mut Expr> {
+    match s {
+        Stmt::Let { value, .. } | Stmt::Assign { value, .. } | Stmt::Assert { cond: value, .. } => vec![value],
+        Stmt::SetItem { index, value, .. } | Stmt::AugAssign { index, value, .. } => {
+            let mut v: Vec<&mut Expr> = Vec::new();
+            for ix in index.iter_mut() {
+                match ix {
+                    Index::At(e) => v.push(e),
+                    Index::Slice { start, stop, step, .. } => {
+                        v.extend([start, stop, step].into_iter().flatten());
+                    }
+                    Index::NewAxis(_) | Index::Ellipsis(_) => {}
+                }
+            }
+            v.push(value);
+            v
+        }
+        Stmt::For { start, end, step, .. } => {
+            let mut v = vec![start, end];
+            v.extend(step.as_deref_mut());
+            v
+        }
+        Stmt::If { cond, .. } => vec![cond],
+        Stmt::Return { values: es, .. } | Stmt::Print { args: es, .. } => es.iter_mut().collect(),
+        Stmt::Expr(e) => vec![e],
+        Stmt::While { .. } | Stmt::Break { .. } | Stmt::Continue { .. } => vec![],
+    }
+}
+
+/// Replaces the comprehension `e` by a variable that statements pushed on `out` compute.
+fn lower(ids: &Cell<u32>, e: &mut Expr, out: &mut Vec<Stmt>, diags: &mut Vec<Diagnostic>) {
+    let at = e.span.clone();
+    let ExprKind::Call { func, args, kwargs } = std::mem::replace(&mut e.kind, ExprKind::Int(0)) else {
+        unreachable!("is_comprehension")
+    };
+    let mut args = args.into_iter();
+    let elt = args.next().unwrap_or_else(|| unreachable!("an element"));
+    let cond = args.next();
+    let (var, mut it) = kwargs.into_iter().next().unwrap_or_else(|| unreachable!("the loop variable"));
+    // The iterable is evaluated once, before the loop: its own comprehensions go before.
+    it.walk_mut(&mut |x| {
+        if is_comprehension(x) {
+            lower(ids, x, out, diags);
+        }
+    });
+    let name = |what: &str| Ident { name: format!("{what}.{}", at.start), span: at.clone() };
+    let var_of = |ids: &Cell<u32>, n: &Ident| mk(ids, ExprKind::Var(n.clone()), at.clone());
+    let call = |ids: &Cell<u32>, f: &str, args: Vec<Expr>| {
+        mk(
+            ids,
+            ExprKind::Call { func: Ident { name: qualified(f), span: at.clone() }, args, kwargs: vec![] },
+            at.clone(),
+        )
+    };
+    let int = |ids: &Cell<u32>, v: i64| mk(ids, ExprKind::Int(v), at.clone());
+    let kind = func.name.strip_prefix(GENERATOR).unwrap_or_default().to_string();
+    match kind.as_str() {
+        "sum" | "any" | "all" => lower_reduction(ids, e, &kind, elt, var, it, cond, out, diags),
+        "list" => {
+            let acc = name("lc");
+            let count = name("lc.n");
+            let pos = name("lc.i");
+            let mask = name("lc.m");
+            // The iterable's items: `range(..)`'s count, or an array's length (the array once).
+            let (n, first, it) = match &it.kind {
+                ExprKind::Call { func, args, kwargs } if func.name == "range" && kwargs.is_empty() => {
+                    let (n, first) = range_count(ids, args, &at);
+                    (n, first, it)
+                }
+                _ => {
+                    let arr = name("lc.it");
+                    out.push(Stmt::Let { names: vec![arr.clone()], value: it, span: at.clone() });
+                    let n = call(ids, "len", vec![var_of(ids, &arr)]);
+                    let first = Index::At(int(ids, 0));
+                    let first = mk(
+                        ids,
+                        ExprKind::Subscript { base: Box::new(var_of(ids, &arr)), index: vec![first] },
+                        at.clone(),
+                    );
+                    (n, first, var_of(ids, &arr))
+                }
+            };
+            out.push(Stmt::Let { names: vec![count.clone()], value: n, span: at.clone() });
+            let nonempty =
+                mk(ids, ExprKind::Binary(BinOp::Gt, Box::new(var_of(ids, &count)), Box::new(int(ids, 0))), at.clone());
+            let msg = "a list comprehension over nothing: arrayc takes the array's dtype and shape from an element (NumPy's `np.array([])` is float64); give the empty case its own branch";
+            out.push(Stmt::Assert { cond: nonempty, msg: Some(msg.to_string()), span: at.clone() });
+            // `n` copies of the first element (any rank): `repeat(expand_dims(array(e0), 0), n, axis=0)`.
+            // The first item into a variable (a `Var` in its place cannot be substituted again).
+            let item0 = name("lc.first");
+            out.push(Stmt::Let { names: vec![item0.clone()], value: first, span: at.clone() });
+            let e0 = substitute(ids, &elt, &var.name, &item0);
+            let e0 = call(ids, "array", vec![e0]);
+            let axis0 = |ids: &Cell<u32>| (Ident { name: "axis".to_string(), span: at.clone() }, int(ids, 0));
+            let mut expand = call(ids, "expand_dims", vec![e0]);
+            if let ExprKind::Call { kwargs, .. } = &mut expand.kind {
+                kwargs.push(axis0(ids));
+            }
+            let mut rows = call(ids, "repeat", vec![expand, var_of(ids, &count)]);
+            if let ExprKind::Call { kwargs, .. } = &mut rows.kind {
+                kwargs.push(axis0(ids));
+            }
+            // The element's own comprehensions (`[sum(.. for j ..) for i ..]`) go before.
+            let mut alloc = Block {
+                stmts: vec![Stmt::Let { names: vec![acc.clone()], value: rows, span: at.clone() }],
+                span: at.clone(),
+            };
+            hoist_block(ids, &mut alloc, diags);
+            out.extend(alloc.stmts);
+            out.push(Stmt::Let { names: vec![pos.clone()], value: int(ids, 0), span: at.clone() });
+            if cond.is_some() {
+                let zeros = call(ids, "zeros", vec![var_of(ids, &count)]);
+                let zeros = mk(
+                    ids,
+                    ExprKind::Call {
+                        func: Ident { name: "bool".to_string(), span: at.clone() },
+                        args: vec![zeros],
+                        kwargs: vec![],
+                    },
+                    at.clone(),
+                );
+                out.push(Stmt::Let { names: vec![mask.clone()], value: zeros, span: at.clone() });
+            }
+            let at_pos = |ids: &Cell<u32>| vec![Index::At(var_of(ids, &pos))];
+            let mut write =
+                vec![Stmt::SetItem { target: acc.clone(), index: at_pos(ids), value: elt, span: at.clone() }];
+            if cond.is_some() {
+                let yes = mk(ids, ExprKind::Bool(true), at.clone());
+                write.push(Stmt::SetItem { target: mask.clone(), index: at_pos(ids), value: yes, span: at.clone() });
+            }
+            let filtered = cond.is_some();
+            let mut body = guarded(write, cond, &at);
+            body.push(Stmt::AugAssign {
+                target: pos.clone(),
+                index: vec![],
+                op: BinOp::Add,
+                value: int(ids, 1),
+                span: at.clone(),
+            });
+            push_loop(ids, var, it, body, &at, out, diags);
+            e.kind = if filtered {
+                ExprKind::Subscript { base: Box::new(var_of(ids, &acc)), index: vec![Index::At(var_of(ids, &mask))] }
+            } else {
+                ExprKind::Var(acc)
+            };
+        }
+        _ => {
+            diags.push(refused(e, "arrayc takes a generator only as the argument of `sum`, `any` or `all`"));
+            e.kind = ExprKind::Int(0);
+        }
+    }
+}
+
+/// `sum`/`any`/`all` of `elt` over `var in it` (where `cond`): an accumulator, a loop.
+#[allow(clippy::too_many_arguments)]
+fn lower_reduction(
+    ids: &Cell<u32>,
+    e: &mut Expr,
+    kind: &str,
+    elt: Expr,
+    var: Ident,
+    it: Expr,
+    cond: Option<Expr>,
+    out: &mut Vec<Stmt>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let at = e.span.clone();
+    let acc = Ident { name: format!("gen.{}", at.start), span: at.clone() };
+    let acc_var = |ids: &Cell<u32>| mk(ids, ExprKind::Var(acc.clone()), at.clone());
+    let (init, update) = match kind {
+        "sum" => (
+            mk(ids, ExprKind::Int(0), at.clone()),
+            Stmt::AugAssign { target: acc.clone(), index: vec![], op: BinOp::Add, value: elt, span: at.clone() },
+        ),
+        _ => {
+            let op = if kind == "any" { BoolOp::Or } else { BoolOp::And };
+            let truth = mk(
+                ids,
+                ExprKind::Call {
+                    func: Ident { name: "bool".to_string(), span: at.clone() },
+                    args: vec![elt],
+                    kwargs: vec![],
+                },
+                at.clone(),
+            );
+            let value = crate::syntax::bool_op(ids, op, acc_var(ids), Some(truth), at.clone());
+            (
+                mk(ids, ExprKind::Bool(kind == "all"), at.clone()),
+                Stmt::Assign { name: acc.clone(), value, span: at.clone() },
+            )
+        }
+    };
+    out.push(Stmt::Let { names: vec![acc.clone()], value: init, span: at.clone() });
+    let body = guarded(vec![update], cond, &at);
+    push_loop(ids, var, it, body, &at, out, diags);
+    e.kind = ExprKind::Var(acc);
+}
+
+/// `stmts`, inside `if cond { .. }` where there is a condition.
+fn guarded(stmts: Vec<Stmt>, cond: Option<Expr>, at: &Span) -> Vec<Stmt> {
+    match cond {
+        None => stmts,
+        Some(cond) => {
+            vec![Stmt::If { cond, then_block: Block { stmts, span: at.clone() }, else_block: None, span: at.clone() }]
+        }
+    }
+}
+
+/// `for var in it { body }` (Python's `for`: [`for_in`]) on `out`, its own comprehensions (in the
+/// element, the condition) moved into its body.
+fn push_loop(
+    ids: &Cell<u32>,
+    var: Ident,
+    it: Expr,
+    body: Vec<Stmt>,
+    at: &Span,
+    out: &mut Vec<Stmt>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let mut body = Block { stmts: body, span: at.clone() };
+    hoist_block(ids, &mut body, diags);
+    match for_in(ids, var, it, body, at.clone()) {
+        Ok(stmts) => out.extend(stmts),
+        Err(err) => diags.push(Diagnostic::error("E0105", err.to_string(), err.span(), "not a loop arrayc has")),
+    }
+}
+
+/// `len(range(args))` (Python's: `max(0, ceil((stop - start) / step))`) and the first item,
+/// `start`; `args` as `range`'s (1 to 3; others are E0105 when the loop is made).
+fn range_count(ids: &Cell<u32>, args: &[Expr], at: &Span) -> (Expr, Expr) {
+    let int = |v: i64| mk(ids, ExprKind::Int(v), at.clone());
+    let copy = |e: &Expr| fresh(ids, e);
+    let bin = |op: BinOp, a: Expr, b: Expr| mk(ids, ExprKind::Binary(op, Box::new(a), Box::new(b)), at.clone());
+    let (start, stop) = match args {
+        [stop] => (int(0), copy(stop)),
+        [start, stop, ..] => (copy(start), copy(stop)),
+        [] => (int(0), int(0)),
+    };
+    let first = fresh(ids, &start);
+    let span = bin(BinOp::Sub, stop, start);
+    let count = match args.get(2) {
+        None => span,
+        Some(step) => {
+            // `(stop - start + step - sign(step)) // step`, the sign a literal's or `1 if step > 0 else -1`.
+            let sign = match literal_int(step) {
+                Some(s) => int(s.signum()),
+                None => {
+                    let positive = bin(BinOp::Gt, copy(step), int(0));
+                    mk(ids, ExprKind::IfElse(Box::new([positive, int(1), int(-1)])), at.clone())
+                }
+            };
+            let num = bin(BinOp::Sub, bin(BinOp::Add, span, copy(step)), sign);
+            bin(BinOp::FloorDiv, num, copy(step))
+        }
+    };
+    let max = mk(
+        ids,
+        ExprKind::Call {
+            func: Ident { name: qualified("maximum"), span: at.clone() },
+            args: vec![count, int(0)],
+            kwargs: vec![],
+        },
+        at.clone(),
+    );
+    (max, first)
+}
+
+/// The value of an integer literal, optionally negated.
+fn literal_int(e: &Expr) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Int(v) => Some(*v),
+        ExprKind::Unary(crate::ast::UnOp::Neg, a) => literal_int(a).map(|v| -v),
+        _ => None,
+    }
+}
+
+/// A copy of `e` with fresh ids.
+fn fresh(ids: &Cell<u32>, e: &Expr) -> Expr {
+    let mut c = e.clone();
+    c.walk_mut(&mut |x| x.id = crate::ast::ExprId(next(ids)));
+    c
+}
+
+fn next(ids: &Cell<u32>) -> u32 {
+    let id = ids.get();
+    ids.set(id + 1);
+    id
+}
+
+/// A copy of `e` (fresh ids) in which the variable `name` is the variable `value`.
+fn substitute(ids: &Cell<u32>, e: &Expr, name: &str, value: &Ident) -> Expr {
+    let mut c = fresh(ids, e);
+    c.walk_mut(&mut |x| {
+        if matches!(&x.kind, ExprKind::Var(v) if v.name == name) {
+            x.kind = ExprKind::Var(value.clone());
+        }
+    });
+    c
+}
