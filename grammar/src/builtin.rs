@@ -269,6 +269,8 @@ builtins! {
         "bincount(idx, minlength=0) | bincount(idx, weights, minlength=0) | bincount(idx, weights=w) (idx 1-d i64)";
     Flip: "flip", (1, 1), AXIS, "flip(x) | flip(x, axis=k)";
     ExpandDims: "expand_dims", (1, 1), AXIS, "expand_dims(x, axis=k)";
+    ShapeEqual: "shape==", (2, 2), &[], "x.shape == y.shape | x.shape == (n, m) (and `!=`)";
+    DTypeEqual: "dtype==", (2, 2), &[], "x.dtype == y.dtype | x.dtype == f32 (and `!=`)";
     Squeeze: "squeeze", (1, 1), AXIS, "squeeze(x) | squeeze(x, axis=k)";
     Concatenate: "concatenate", (1, 1), AXIS, "concatenate((a, b, ...)) | concatenate((a, b, ...), axis=k)";
     Stack: "stack", (1, 1), AXIS, "stack((a, b, ...)) | stack((a, b, ...), axis=k)";
@@ -677,6 +679,14 @@ pub const DOCS: &[DocRow] = {
                 the size of axis `k` (a literal, negative counts from the end); known at compile time where the \
                 shape is, else read at run time",
             builtins: &[B::Len, B::Ndim, B::Size],
+        },
+        DocRow {
+            calls: "`x.shape == y.shape`, `x.shape == (n, m)`, `x.shape != ...`, `x.dtype == y.dtype`, `x.dtype == f32`",
+            result: "`bool` (Python's comparison of tuples, NumPy's of dtypes): shapes are equal where the ranks and \
+                every size are (sizes read at run time where not known); an operand is `x.shape` or a tuple of \
+                integers (a number is E0503: Python's tuple never equals one), `x.dtype` or a type name \
+                (`np.float32`); decided at compile time for dtypes",
+            builtins: &[B::ShapeEqual, B::DTypeEqual],
         },
         DocRow {
             calls: "`abs sqrt exp log sin cos tanh (x)`",
@@ -1156,8 +1166,8 @@ pub const DOCS: &[DocRow] = {
             calls: "`sort(x)`, `sort(x, axis=k)`",
             result: "NumPy's `np.sort`: a new array, `x` sorted along axis `k` (default `-1`, the last; \
                 negative counts from the end), NaN last as in NumPy; any rank at least 1 (NumPy's `axis=None`, \
-                the flattened array, is `sort(ravel(x))`). The method `x.sort()` sorts in place in NumPy and \
-                is E0207. On the host, a parallel sort (rayon's, `runtime/src/sort.rs`): many lines one per \
+                the flattened array, is `sort(ravel(x))`). The method `x.sort(axis=k)` sorts in place as \
+                NumPy's, as a statement (`x[...] = sort(x, axis=k)`); as a value it is E0207 (NumPy's is None). On the host, a parallel sort (rayon's, `runtime/src/sort.rs`): many lines one per \
                 task, a few long lines each in parallel; on the GPU targets too, after copying `x` to the \
                 host (a device sort is future work)",
             builtins: &[B::Sort],

@@ -53,6 +53,28 @@ pub fn chained_comparison(ids: &Cell<u32>, a: Expr, op: BinOp, b: Expr, rest: Ve
 /// dtype's name (`dtype="float32"` and `dtype="f32"` are `dtype=f32`); it keeps the literal's id. The
 /// value of `dtype=` may also be Python's type ([`python_type_as_dtype`]: `dtype=int`). Any other
 /// value is itself.
+/// `a op b`, a comparison; where `op` is `==` or `!=` and an operand is `x.shape`, Python's
+/// comparison of tuples: a call of the builtin `shape==` (which no program can name) of both
+/// operands, each `x.shape` or a tuple of integers (`x.shape == (n, m)`, `x.shape != y.shape`),
+/// negated for `!=`; where an operand is `x.dtype`, likewise of `dtype==` (`x.dtype == f32`).
+pub fn comparison(ids: &Cell<u32>, a: Expr, op: BinOp, b: Expr, span: Span) -> Expr {
+    let is_dtype = |e: &Expr| matches!(&e.kind, ExprKind::Call { func, .. } if func.name == ".dtype");
+    let builtin = match () {
+        _ if shape_base(&a).is_some() || shape_base(&b).is_some() => Some("shape=="),
+        _ if is_dtype(&a) || is_dtype(&b) => Some("dtype=="),
+        _ => None,
+    };
+    if let (Some(name), BinOp::Eq | BinOp::Ne) = (builtin, op) {
+        let func = Ident { name: name.to_string(), span: span.clone() };
+        let eq = mk(ids, ExprKind::Call { func, args: vec![a, b], kwargs: vec![] }, span.clone());
+        return match op {
+            BinOp::Ne => bool_op(ids, BoolOp::Not, eq, None, span),
+            _ => eq,
+        };
+    }
+    mk(ids, ExprKind::Binary(op, Box::new(a), Box::new(b)), span)
+}
+
 pub fn keyword_value(keyword: &Ident, e: Expr) -> Expr {
     let e = if keyword.name == "dtype" { python_type_as_dtype(e) } else { e };
     let ExprKind::Str(text) = &e.kind else { return e };
@@ -650,6 +672,15 @@ pub fn method_stmt(
         return Ok(Stmt::SetItem { target: base, index, value, span });
     }
     let at = base.span.clone();
+    if name.name == "sort" && !NUMPY_MODULES.contains(&base.name.as_str()) {
+        // NumPy's `x.sort(axis=k)` sorts in place: `x[...] = np.sort(x, axis=k);`.
+        let (mut args, mut kwargs) = split_args(all);
+        args.insert(0, mk(ids, ExprKind::Var(base.clone()), at.clone()));
+        let mut func = Ident { name: qualified("sort"), span: name.span.clone() };
+        positional_axis(&mut func, &mut args, &mut kwargs);
+        let value = mk(ids, ExprKind::Call { func, args, kwargs }, span.clone());
+        return Ok(Stmt::SetItem { target: base, index: vec![Index::Ellipsis(name.span)], value, span });
+    }
     let base = mk(ids, ExprKind::Var(base), at);
     method_call(ids, base, name, all, span).map(Stmt::Expr)
 }

@@ -533,7 +533,7 @@ fn f(x: f64[N, M]) -> (f64[M], i64, f64[N]) { return (x.mean(axis=0), x.shape[1]
     // A static shape gives the size: `zeros(x.shape[0])` has `x`'s first size, symbolically.
     assert_eq!(ty1(&c, src, "zeros(x.shape[0])"), "f64[N]");
     for (src, code, text) in [
-        ("fn f(x: f64[N]) -> f64[N] { return x.sort(); }", "E0207", "`x.sort()` is not supported yet"),
+        ("fn f(x: f64[N]) -> f64[N] { return x.sort(); }", "E0207", "`x.sort()` sorts in place and returns None"),
         ("fn f(x: f64[N]) -> i64 { return x.shape; }", "E0207", "`x.shape` is a tuple"),
         ("fn f(x: f64[N]) -> i64 { return x.frobnicate(); }", "E0207", "not an array method"),
         ("fn f(x: f64[N]) -> i64 { return x.dtype; }", "E0207", "only as a `dtype=` argument"),
@@ -543,7 +543,7 @@ fn f(x: f64[N, M]) -> (f64[M], i64, f64[N]) { return (x.mean(axis=0), x.shape[1]
         (
             "fn sort(x: f64[N]) -> f64[N] { return x; }\nfn f(x: f64[N]) -> f64[N] { return x.sort(); }",
             "E0207",
-            "not supported yet",
+            "a statement, not a value",
         ),
     ] {
         let (_, d) = frontend(src);

@@ -1153,7 +1153,7 @@ def test_dtype_attribute_as_a_dtype_argument_matches_numpy(target, tmp_path):
     for got, w in zip(res, want):
         assert got.dtype == w.dtype, (got.dtype, w.dtype)
         np.testing.assert_array_equal(got, w)
-    bad = check_source("fn main(x: f32[3]) -> bool {\n    return x.dtype == np.float32;\n}\n", tmp_path)
+    bad = check_source("fn main(x: f32[3]) -> f32 {\n    return x.dtype;\n}\n", tmp_path)
     assert bad.returncode == 1 and "E0207" in bad.stderr and "dtype=x.dtype" in bad.stderr, bad.stderr
 
 
@@ -1259,3 +1259,46 @@ def test_comprehensions_match_python(target, tmp_path):
     assert proc.returncode != 0 and "list comprehension over nothing" in proc.stderr and ":2" in proc.stderr, proc.stderr
     bad = check_source("fn main(v: f64[4]) -> i64 {\n    let k = 0;\n    while sum(t for t in v) > k { k += 1; }\n    return k;\n}\n", tmp_path)
     assert bad.returncode == 1 and "E0111" in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_shape_and_dtype_comparisons_and_sort_in_place_match_numpy(target, tmp_path):
+    """`x.shape == (n, m)`, `x.shape != y.shape` (Python's tuple comparison: other ranks are
+    unequal; sizes read at run time), `x.dtype == np.float32` (decided at compile time), in `if`s
+    and `assert`s; NumPy's in-place `x.sort(axis=k)` as a statement; a shape compared with a number
+    is E0503, `x.sort()` as a value E0207."""
+    src = """fn main(x: f64[N, M], v: f64[K], w: f32[K]) -> (bool, bool, bool, bool, bool, bool, bool, f64[N, M], f64[N, M], f64) {
+    assert x.shape == (N, M), "shape";
+    let y = x.copy();
+    y.sort();
+    let z = x.copy();
+    z.sort(axis=0);
+    let s = 0.0;
+    if w.dtype == np.float32 and v.shape != x.shape {
+        s = 1.0;
+    }
+    return x.shape == (4, 5), (5, 4) == x.shape, x.shape != v.shape, v.shape == (K,), x.T.shape == x.shape,
+           v.dtype == w.dtype, np.float64 == v.dtype, y, z, s;
+}
+"""
+    rng = np.random.default_rng(5)
+    for shape in [(4, 5), (5, 5), (3, 2)]:
+        x = rng.standard_normal(shape)
+        v = rng.standard_normal(5)
+        w = v.astype(np.float32)
+        proc, res = run_source(src, {"x": x, "v": v, "w": w}, tmp_path / f"{shape[0]}x{shape[1]}", flags=("--target", target))
+        assert proc.returncode == 0, proc.stderr
+        y = x.copy()
+        y.sort()
+        z = x.copy()
+        z.sort(axis=0)
+        s = 1.0 if w.dtype == np.float32 and v.shape != x.shape else 0.0
+        want = [x.shape == (4, 5), (5, 4) == x.shape, x.shape != v.shape, v.shape == (5,), x.T.shape == x.shape,
+                v.dtype == w.dtype, np.float64 == v.dtype, y, z, s]
+        for got, wv in zip(res, want):
+            np.testing.assert_array_equal(got, wv)
+    for bad_src, code in [("fn main(x: f64[3]) -> bool {\n    return x.shape == 3;\n}\n", "E0503"),
+                          ("fn main(x: f64[3]) -> bool {\n    return x.dtype == 3;\n}\n", "E0503"),
+                          ("fn main(x: f64[3]) -> f64[3] {\n    return x.sort();\n}\n", "E0207")]:
+        bad = check_source(bad_src, tmp_path)
+        assert bad.returncode == 1 and code in bad.stderr, bad.stderr

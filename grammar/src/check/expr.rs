@@ -769,8 +769,8 @@ fn method_error(m: &str, span: &Span) -> Diagnostic {
     let (msg, help, label) = match m {
         "shape" => (
             "`x.shape` is a tuple, which arrayc has not".to_string(),
-            "write `x.shape[k]` (`k` an integer literal), `let (n, m) = x.shape;`, `zeros(x.shape)`, `x.ndim` \
-             or `x.size`"
+            "write `x.shape[k]` (`k` an integer literal), `let (n, m) = x.shape;`, `zeros(x.shape)`, \
+             `x.shape == (n, m)`, `x.ndim` or `x.size`"
                 .to_string(),
             "a tuple",
         ),
@@ -786,8 +786,8 @@ fn method_error(m: &str, span: &Span) -> Diagnostic {
             "not a type name",
         ),
         "sort" => (
-            "`x.sort()` is not supported yet: NumPy's method sorts in place and returns None".to_string(),
-            "write `x = sort(x);` or `x[...] = sort(x)` (`sort(x)` is NumPy's `np.sort`, a sorted copy)".to_string(),
+            "`x.sort()` sorts in place and returns None: it is a statement, not a value".to_string(),
+            "write `x.sort();` as a statement, or use `np.sort(x)` (a sorted copy) as a value".to_string(),
             "sorts in place",
         ),
         _ if crate::methods::METHODS.contains(&m) => (

@@ -223,6 +223,13 @@ impl Checker {
             | B::Repeat
             | B::Pad => self.shape_op(&c),
             B::Len | B::Ndim | B::Size => self.shape_query(&c),
+            B::ShapeEqual => self.shape_equal(&c),
+            B::DTypeEqual => {
+                for a in c.args {
+                    self.dtype_operand(a);
+                }
+                Ty::Scalar(DType::Bool)
+            }
             B::Array | B::AsArray => self.array_call(&c),
             B::Reshape | B::Ravel | B::Flatten => self.reshape(&c),
             B::Normal | B::Integers => self.random_draws(&c),
@@ -321,6 +328,74 @@ impl Checker {
             self.axis_in_range(a, &shape, &ae.span);
         }
         Ty::Scalar(DType::I64)
+    }
+
+    /// `x.shape == y.shape`, `x.shape == (n, m)` ([`crate::syntax::comparison`]): each operand
+    /// `x.shape` of an array or a tuple of integers (E0503 otherwise: Python's tuple is never
+    /// equal to a number); a `bool`, false where the ranks differ.
+    fn shape_equal(&mut self, c: &Call) -> Ty {
+        for a in c.args {
+            if let Some(x) = crate::syntax::shape_base(a) {
+                self.set_ty(a.id, Ty::Unit);
+                match self.value(x) {
+                    Ty::Array(..) | Ty::Error => {}
+                    t => {
+                        let what = format!("`x.shape` needs an array `x`, found {t}");
+                        self.error("E0503", what, x.span.clone(), "not an array");
+                    }
+                }
+            } else if let ExprKind::Tuple(items) = &a.kind {
+                self.set_ty(a.id, Ty::Unit);
+                for i in items {
+                    match self.value(i) {
+                        Ty::Scalar(d) if d.is_int() => {}
+                        Ty::Error => {}
+                        t => self.error(
+                            "E0503",
+                            format!("a size is an integer, found {t}"),
+                            i.span.clone(),
+                            "not an integer",
+                        ),
+                    }
+                }
+            } else {
+                let t = self.expr(a);
+                self.err(
+                    Diagnostic::error(
+                        "E0503",
+                        format!("`x.shape` is a tuple, compared here with {t}"),
+                        a.span.clone(),
+                        "not a tuple",
+                    )
+                    .with_note("Python's tuple is never equal to a number")
+                    .with_help("compare with a tuple, `x.shape == (n,)`, or one size, `x.shape[0] == n`"),
+                );
+            }
+        }
+        Ty::Scalar(DType::Bool)
+    }
+
+    /// An operand of `x.dtype == y` ([`crate::syntax::comparison`]): `x.dtype` or a type name; its
+    /// dtype (E0503 for anything else).
+    pub fn dtype_operand(&mut self, a: &Expr) -> Option<DType> {
+        match &a.kind {
+            ExprKind::DTypeName(d) => {
+                self.set_ty(a.id, Ty::Unit);
+                Some(*d)
+            }
+            ExprKind::Call { func, args, .. } if func.name == ".dtype" && args.len() == 1 => {
+                self.set_ty(a.id, Ty::Unit);
+                self.expr(&args[0]).dtype()
+            }
+            _ => {
+                let t = self.expr(a);
+                self.err(
+                    Diagnostic::error("E0503", format!("`x.dtype` compared with {t}"), a.span.clone(), "not a type")
+                        .with_help("compare with a type name, `x.dtype == f32` (`np.float32`), or another `y.dtype`"),
+                );
+                None
+            }
+        }
     }
 
     /// The value of `len(x)`, `ndim(x)`, `size(x)` or `size(x, axis=k)` (`e`, checked) as an affine

@@ -71,6 +71,19 @@ impl Lowerer<'_> {
         if b == B::UnravelIndex {
             return self.unravel_index(args, ty, e);
         }
+        if b == B::ShapeEqual {
+            return Ok(vec![self.shape_equal(args)?]);
+        }
+        if b == B::DTypeEqual {
+            // `x.dtype == y`: known from the checked types.
+            let dtype = |l: &Self, a: &Expr| match &a.kind {
+                ExprKind::DTypeName(d) => Some(*d),
+                ExprKind::Call { args, .. } => l.ty_of(&args[0]).dtype(),
+                _ => None,
+            };
+            let same = dtype(self, &args[0]) == dtype(self, &args[1]);
+            return Ok(vec![self.constant(Scalar::Bool(same))]);
+        }
         if let Some(v) = self.numpy_more(b, args, kwargs, ty, e)? {
             return Ok(vec![v]);
         }
@@ -159,7 +172,7 @@ impl Lowerer<'_> {
             | B::ArrayEqual
             | B::ArrayEquiv
             | B::Quantile => unreachable!("lowered by `numpy_func`"),
-            B::Divmod | B::UfuncOuter => unreachable!("lowered above"),
+            B::Divmod | B::UfuncOuter | B::ShapeEqual | B::DTypeEqual => unreachable!("lowered above"),
             B::Inner
             | B::Vdot
             | B::Kron
@@ -447,6 +460,22 @@ impl Lowerer<'_> {
             ExprKind::Tuple(items) => items.iter().map(|i| self.expr(i)).collect(),
             _ => Ok(vec![self.expr(a)?]),
         }
+    }
+
+    /// `a.shape == b` (the builtin `shape==`, `args` as the checker's `shape_equal` reads them):
+    /// false for other ranks, else every size equal (host `i64` comparisons).
+    fn shape_equal(&mut self, args: &[Expr]) -> LResult<ValueId> {
+        let a = self.flat_operands(&args[0])?;
+        let b = self.flat_operands(&args[1])?;
+        let mut all = self.constant(Scalar::Bool(a.len() == b.len()));
+        if a.len() == b.len() {
+            for (x, y) in a.into_iter().zip(b) {
+                let (x, y) = (self.cast_scalar(x, DType::I64), self.cast_scalar(y, DType::I64));
+                let eq = self.scalar_binary(BinFn::Eq, x, y, DType::I64);
+                all = self.scalar_binary(BinFn::And, all, eq, DType::Bool);
+            }
+        }
+        Ok(all)
     }
 
     /// `broadcast_to(x, shape)` (`vals`: `x`, then the sizes, as the checker's `dims` reads them):
