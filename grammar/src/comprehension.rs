@@ -14,16 +14,19 @@
 //!   [`crate::check`]'s `widen`); `sum` of a list comprehension is the same, Python's sum of a
 //!   list. `any`/`all`: `gen.S = gen.S or bool(e)` from `False` (`and`, from `True`).
 //! * `[e for k in it if c]`, an array as NumPy's `np.array([...])`: the number of items `n`
-//!   (`len(range(a, b, s))`, `len(x)` of an array), an array of `n` copies of `e` at the first
-//!   item (its dtype and shape: `e` of any rank), then a loop writing item `i` of it; with `c`, a
-//!   mask of the items kept and the array filtered by it (Robinson et al. 2014, Sec. 3: a size
-//!   known only at run time). An empty `it` is a run-time error (an `assert`): arrayc takes the
-//!   result's dtype and shape from an element, and NumPy's `np.array([])` is `float64`; an empty
-//!   result of a condition has the elements' dtype (NumPy's: `float64`).
+//!   (`len(range(a, b, s))`, `len(x)` of an array; with a condition or several clauses a counting
+//!   loop, `sum(1 for ..)`: a size known only at run time, an existential size in Robinson et al.
+//!   2014, Sec. 3), an array of `n` copies of `e` at the first items (its dtype and shape: `e` of
+//!   any rank), then the loops writing item `i` of it. An empty `it` of one clause without a
+//!   condition is a run-time error (an `assert`): arrayc takes the result's dtype and shape from an
+//!   element, and NumPy's `np.array([])` is `float64`; an empty result of a condition has the
+//!   elements' dtype (NumPy's: `float64`).
+//! * Several clauses nest as Python's, the first outermost; each clause's condition guards the
+//!   loops inside it.
 //!
 //! Not here (E0111): a comprehension in a `while` condition (evaluated at every iteration) or a
-//! parameter default, a generator given to another function, several `for` clauses, several
-//! names (`for i, v in enumerate(x)`).
+//! parameter default, a generator given to another function. Not parsed: several names in a
+//! clause (`for i, v in enumerate(x)`).
 
 use crate::ast::{BinOp, Block, BoolOp, Expr, ExprKind, Function, Ident, Index, Program, Span, Stmt};
 use crate::builtin::qualified;
@@ -36,15 +39,21 @@ pub const LIST: &str = "comprehension.list";
 /// The prefix of a generator's call: `comprehension.sum` is `sum(e for k in it)`.
 pub const GENERATOR: &str = "comprehension.";
 
-/// The call the parser writes for `[e for k in it if c]` (`func`: `None`) or `func(e for k in it
-/// if c)`.
+/// One `for var in it if cond` clause.
+struct Clause {
+    var: Ident,
+    it: Expr,
+    cond: Option<Expr>,
+}
+
+/// The call the parser writes for `[e for k in it if c ...]` (`func`: `None`) or `func(e for k in
+/// it if c ...)`: arguments the element, then each clause's condition (`true` where it has none);
+/// keyword arguments each clause's variable with its iterable.
 pub fn comprehension(
     ids: &Cell<u32>,
     func: Option<Ident>,
     elt: Expr,
-    var: Ident,
-    it: Expr,
-    cond: Option<Expr>,
+    clauses: Vec<(Ident, Expr, Option<Expr>)>,
     span: Span,
 ) -> Expr {
     let name = match &func {
@@ -53,8 +62,24 @@ pub fn comprehension(
     };
     let at = func.map_or(span.start..span.start + 1, |f| f.span);
     let mut args = vec![elt];
-    args.extend(cond);
-    mk(ids, ExprKind::Call { func: Ident { name, span: at }, args, kwargs: vec![(var, it)] }, span)
+    let mut kwargs = Vec::new();
+    for (var, it, cond) in clauses {
+        args.push(cond.unwrap_or_else(|| mk(ids, ExprKind::Bool(true), it.span.clone())));
+        kwargs.push((var, it));
+    }
+    mk(ids, ExprKind::Call { func: Ident { name, span: at }, args, kwargs }, span)
+}
+
+/// The element and clauses of a comprehension's call ([`comprehension`]).
+fn parts(args: Vec<Expr>, kwargs: Vec<(Ident, Expr)>) -> (Expr, Vec<Clause>) {
+    let mut args = args.into_iter();
+    let elt = args.next().unwrap_or_else(|| unreachable!("an element"));
+    let clauses = kwargs
+        .into_iter()
+        .zip(args)
+        .map(|((var, it), cond)| Clause { var, it, cond: (!matches!(cond.kind, ExprKind::Bool(true))).then_some(cond) })
+        .collect();
+    (elt, clauses)
 }
 
 /// Whether `e` is a comprehension's call ([`comprehension`]).
@@ -186,16 +211,43 @@ fn lower(ids: &Cell<u32>, e: &mut Expr, out: &mut Vec<Stmt>, diags: &mut Vec<Dia
     let ExprKind::Call { func, args, kwargs } = std::mem::replace(&mut e.kind, ExprKind::Int(0)) else {
         unreachable!("is_comprehension")
     };
-    let mut args = args.into_iter();
-    let elt = args.next().unwrap_or_else(|| unreachable!("an element"));
-    let cond = args.next();
-    let (var, mut it) = kwargs.into_iter().next().unwrap_or_else(|| unreachable!("the loop variable"));
-    // The iterable is evaluated once, before the loop: its own comprehensions go before.
-    it.walk_mut(&mut |x| {
+    let (elt, mut clauses) = parts(args, kwargs);
+    // The first iterable is evaluated once, before the loops: its own comprehensions go before.
+    clauses[0].it.walk_mut(&mut |x| {
+        sum_of_list(x);
         if is_comprehension(x) {
             lower(ids, x, out, diags);
         }
     });
+    let kind = func.name.strip_prefix(GENERATOR).unwrap_or_default().to_string();
+    match kind.as_str() {
+        "sum" | "any" | "all" => {
+            let acc = lower_reduction(ids, &kind, elt, clauses, &at, out, diags);
+            e.kind = ExprKind::Var(acc);
+        }
+        "list" => {
+            let acc = lower_list(ids, elt, clauses, &at, out, diags);
+            e.kind = ExprKind::Var(acc);
+        }
+        _ => {
+            e.kind = ExprKind::Call { func, args: vec![], kwargs: vec![] };
+            diags.push(refused(e, "arrayc takes a generator only as the argument of `sum`, `any` or `all`"));
+            e.kind = ExprKind::Int(0);
+        }
+    }
+}
+
+/// `[elt for .. in .. if ..]` on `out`: the number of items `n` (of one unconditional `range` or
+/// array: its length; else a counting loop, `sum(1 for ..)`), `n` copies of `elt` at the first
+/// items (its dtype and shape), then the loops writing item `i` of it; the array's name.
+fn lower_list(
+    ids: &Cell<u32>,
+    elt: Expr,
+    mut clauses: Vec<Clause>,
+    at: &Span,
+    out: &mut Vec<Stmt>,
+    diags: &mut Vec<Diagnostic>,
+) -> Ident {
     let name = |what: &str| Ident { name: format!("{what}.{}", at.start), span: at.clone() };
     let var_of = |ids: &Cell<u32>, n: &Ident| mk(ids, ExprKind::Var(n.clone()), at.clone());
     let call = |ids: &Cell<u32>, f: &str, args: Vec<Expr>| {
@@ -206,120 +258,105 @@ fn lower(ids: &Cell<u32>, e: &mut Expr, out: &mut Vec<Stmt>, diags: &mut Vec<Dia
         )
     };
     let int = |ids: &Cell<u32>, v: i64| mk(ids, ExprKind::Int(v), at.clone());
-    let kind = func.name.strip_prefix(GENERATOR).unwrap_or_default().to_string();
-    match kind.as_str() {
-        "sum" | "any" | "all" => lower_reduction(ids, e, &kind, elt, var, it, cond, out, diags),
-        "list" => {
-            let acc = name("lc");
-            let count = name("lc.n");
-            let pos = name("lc.i");
-            let mask = name("lc.m");
-            // The iterable's items: `range(..)`'s count, or an array's length (the array once).
-            let (n, first, it) = match &it.kind {
-                ExprKind::Call { func, args, kwargs } if func.name == "range" && kwargs.is_empty() => {
-                    let (n, first) = range_count(ids, args, &at);
-                    (n, first, it)
-                }
-                _ => {
-                    let arr = name("lc.it");
-                    out.push(Stmt::Let { names: vec![arr.clone()], value: it, span: at.clone() });
-                    let n = call(ids, "len", vec![var_of(ids, &arr)]);
-                    let first = Index::At(int(ids, 0));
-                    let first = mk(
-                        ids,
-                        ExprKind::Subscript { base: Box::new(var_of(ids, &arr)), index: vec![first] },
-                        at.clone(),
-                    );
-                    (n, first, var_of(ids, &arr))
-                }
-            };
-            out.push(Stmt::Let { names: vec![count.clone()], value: n, span: at.clone() });
-            let nonempty =
-                mk(ids, ExprKind::Binary(BinOp::Gt, Box::new(var_of(ids, &count)), Box::new(int(ids, 0))), at.clone());
-            let msg = "a list comprehension over nothing: arrayc takes the array's dtype and shape from an element (NumPy's `np.array([])` is float64); give the empty case its own branch";
-            out.push(Stmt::Assert { cond: nonempty, msg: Some(msg.to_string()), span: at.clone() });
-            // `n` copies of the first element (any rank): `repeat(expand_dims(array(e0), 0), n, axis=0)`.
-            // The first item into a variable (a `Var` in its place cannot be substituted again).
-            let item0 = name("lc.first");
-            out.push(Stmt::Let { names: vec![item0.clone()], value: first, span: at.clone() });
-            let e0 = substitute(ids, &elt, &var.name, &item0);
-            let e0 = call(ids, "array", vec![e0]);
-            let axis0 = |ids: &Cell<u32>| (Ident { name: "axis".to_string(), span: at.clone() }, int(ids, 0));
-            let mut expand = call(ids, "expand_dims", vec![e0]);
-            if let ExprKind::Call { kwargs, .. } = &mut expand.kind {
-                kwargs.push(axis0(ids));
-            }
-            let mut rows = call(ids, "repeat", vec![expand, var_of(ids, &count)]);
-            if let ExprKind::Call { kwargs, .. } = &mut rows.kind {
-                kwargs.push(axis0(ids));
-            }
-            // The element's own comprehensions (`[sum(.. for j ..) for i ..]`) go before.
-            let mut alloc = Block {
-                stmts: vec![Stmt::Let { names: vec![acc.clone()], value: rows, span: at.clone() }],
-                span: at.clone(),
-            };
-            hoist_block(ids, &mut alloc, diags);
-            out.extend(alloc.stmts);
-            out.push(Stmt::Let { names: vec![pos.clone()], value: int(ids, 0), span: at.clone() });
-            if cond.is_some() {
-                let zeros = call(ids, "zeros", vec![var_of(ids, &count)]);
-                let zeros = mk(
-                    ids,
-                    ExprKind::Call {
-                        func: Ident { name: "bool".to_string(), span: at.clone() },
-                        args: vec![zeros],
-                        kwargs: vec![],
-                    },
-                    at.clone(),
-                );
-                out.push(Stmt::Let { names: vec![mask.clone()], value: zeros, span: at.clone() });
-            }
-            let at_pos = |ids: &Cell<u32>| vec![Index::At(var_of(ids, &pos))];
-            let mut write =
-                vec![Stmt::SetItem { target: acc.clone(), index: at_pos(ids), value: elt, span: at.clone() }];
-            if cond.is_some() {
-                let yes = mk(ids, ExprKind::Bool(true), at.clone());
-                write.push(Stmt::SetItem { target: mask.clone(), index: at_pos(ids), value: yes, span: at.clone() });
-            }
-            let filtered = cond.is_some();
-            let mut body = guarded(write, cond, &at);
-            body.push(Stmt::AugAssign {
-                target: pos.clone(),
-                index: vec![],
-                op: BinOp::Add,
-                value: int(ids, 1),
-                span: at.clone(),
-            });
-            push_loop(ids, var, it, body, &at, out, diags);
-            e.kind = if filtered {
-                ExprKind::Subscript { base: Box::new(var_of(ids, &acc)), index: vec![Index::At(var_of(ids, &mask))] }
-            } else {
-                ExprKind::Var(acc)
-            };
-        }
-        _ => {
-            diags.push(refused(e, "arrayc takes a generator only as the argument of `sum`, `any` or `all`"));
-            e.kind = ExprKind::Int(0);
-        }
+    let (acc, count, pos) = (name("lc"), name("lc.n"), name("lc.i"));
+    // One unconditional clause over an array: the array once, into `lc.it`.
+    let simple = clauses.len() == 1 && clauses[0].cond.is_none();
+    let range_args = |c: &Clause| match &c.it.kind {
+        ExprKind::Call { func, args, kwargs } if func.name == "range" && kwargs.is_empty() => Some(args.clone()),
+        _ => None,
+    };
+    if simple && range_args(&clauses[0]).is_none() {
+        let arr = name("lc.it");
+        let it = std::mem::replace(&mut clauses[0].it, var_of(ids, &arr));
+        out.push(Stmt::Let { names: vec![arr], value: it, span: at.clone() });
     }
+    let n = match (simple, range_args(&clauses[0])) {
+        (true, Some(args)) => range_count(ids, &args, at).0,
+        (true, None) => call(ids, "len", vec![fresh(ids, &clauses[0].it)]),
+        (false, _) => {
+            // `sum(1 for ..)` over copies of the clauses.
+            let copies = clauses
+                .iter()
+                .map(|c| Clause {
+                    var: c.var.clone(),
+                    it: fresh(ids, &c.it),
+                    cond: c.cond.as_ref().map(|x| fresh(ids, x)),
+                })
+                .collect();
+            let counted = lower_reduction(ids, "sum", int(ids, 1), copies, at, out, diags);
+            var_of(ids, &counted)
+        }
+    };
+    out.push(Stmt::Let { names: vec![count.clone()], value: n, span: at.clone() });
+    if simple {
+        let nonempty =
+            mk(ids, ExprKind::Binary(BinOp::Gt, Box::new(var_of(ids, &count)), Box::new(int(ids, 0))), at.clone());
+        let msg = "a list comprehension over nothing: arrayc takes the array's dtype and shape from an element (NumPy's `np.array([])` is float64); give the empty case its own branch";
+        out.push(Stmt::Assert { cond: nonempty, msg: Some(msg.to_string()), span: at.clone() });
+    }
+    // The first items, each clause's from the ones before (a `Var` in their place cannot be
+    // substituted again), then `n` copies of the element there:
+    // `repeat(expand_dims(array(e0), 0), n, axis=0)`, any rank.
+    let mut firsts: Vec<(String, Ident)> = Vec::new();
+    for (k, c) in clauses.iter().enumerate() {
+        let mut it = fresh(ids, &c.it);
+        for (v, first) in &firsts {
+            it = substitute(ids, &it, v, first);
+        }
+        let first = match range_args(c) {
+            Some(args) => {
+                let it_args = match it.kind {
+                    ExprKind::Call { args, .. } => args,
+                    _ => args,
+                };
+                range_count(ids, &it_args, at).1
+            }
+            None => {
+                mk(ids, ExprKind::Subscript { base: Box::new(it), index: vec![Index::At(int(ids, 0))] }, at.clone())
+            }
+        };
+        let item = name(&format!("lc.first{k}"));
+        out.push(Stmt::Let { names: vec![item.clone()], value: first, span: at.clone() });
+        firsts.push((c.var.name.clone(), item));
+    }
+    let mut e0 = fresh(ids, &elt);
+    for (v, first) in &firsts {
+        e0 = substitute(ids, &e0, v, first);
+    }
+    let axis0 = |ids: &Cell<u32>| (Ident { name: "axis".to_string(), span: at.clone() }, int(ids, 0));
+    let mut expand = call(ids, "expand_dims", vec![call(ids, "array", vec![e0])]);
+    if let ExprKind::Call { kwargs, .. } = &mut expand.kind {
+        kwargs.push(axis0(ids));
+    }
+    let mut rows = call(ids, "repeat", vec![expand, var_of(ids, &count)]);
+    if let ExprKind::Call { kwargs, .. } = &mut rows.kind {
+        kwargs.push(axis0(ids));
+    }
+    // The element's own comprehensions (`[sum(.. for j ..) for i ..]`) go before.
+    let mut alloc =
+        Block { stmts: vec![Stmt::Let { names: vec![acc.clone()], value: rows, span: at.clone() }], span: at.clone() };
+    hoist_block(ids, &mut alloc, diags);
+    out.extend(alloc.stmts);
+    out.push(Stmt::Let { names: vec![pos.clone()], value: int(ids, 0), span: at.clone() });
+    let write = vec![
+        Stmt::SetItem { target: acc.clone(), index: vec![Index::At(var_of(ids, &pos))], value: elt, span: at.clone() },
+        Stmt::AugAssign { target: pos, index: vec![], op: BinOp::Add, value: int(ids, 1), span: at.clone() },
+    ];
+    push_loops(ids, clauses, write, at, out, diags);
+    acc
 }
 
-/// `sum`/`any`/`all` of `elt` over `var in it` (where `cond`): an accumulator, a loop.
-#[allow(clippy::too_many_arguments)]
+/// `sum`/`any`/`all` of `elt` over the clauses on `out`: an accumulator, the loops; its name.
 fn lower_reduction(
     ids: &Cell<u32>,
-    e: &mut Expr,
     kind: &str,
     elt: Expr,
-    var: Ident,
-    it: Expr,
-    cond: Option<Expr>,
+    clauses: Vec<Clause>,
+    at: &Span,
     out: &mut Vec<Stmt>,
     diags: &mut Vec<Diagnostic>,
-) {
-    let at = e.span.clone();
-    let acc = Ident { name: format!("gen.{}", at.start), span: at.clone() };
-    let acc_var = |ids: &Cell<u32>| mk(ids, ExprKind::Var(acc.clone()), at.clone());
+) -> Ident {
+    let acc = Ident { name: format!("gen.{}.{}", at.start, ids.get()), span: at.clone() };
     let (init, update) = match kind {
         "sum" => (
             mk(ids, ExprKind::Int(0), at.clone()),
@@ -327,16 +364,10 @@ fn lower_reduction(
         ),
         _ => {
             let op = if kind == "any" { BoolOp::Or } else { BoolOp::And };
-            let truth = mk(
-                ids,
-                ExprKind::Call {
-                    func: Ident { name: "bool".to_string(), span: at.clone() },
-                    args: vec![elt],
-                    kwargs: vec![],
-                },
-                at.clone(),
-            );
-            let value = crate::syntax::bool_op(ids, op, acc_var(ids), Some(truth), at.clone());
+            let bool_name = Ident { name: "bool".to_string(), span: at.clone() };
+            let truth = mk(ids, ExprKind::Call { func: bool_name, args: vec![elt], kwargs: vec![] }, at.clone());
+            let before = mk(ids, ExprKind::Var(acc.clone()), at.clone());
+            let value = crate::syntax::bool_op(ids, op, before, Some(truth), at.clone());
             (
                 mk(ids, ExprKind::Bool(kind == "all"), at.clone()),
                 Stmt::Assign { name: acc.clone(), value, span: at.clone() },
@@ -344,9 +375,35 @@ fn lower_reduction(
         }
     };
     out.push(Stmt::Let { names: vec![acc.clone()], value: init, span: at.clone() });
-    let body = guarded(vec![update], cond, &at);
-    push_loop(ids, var, it, body, &at, out, diags);
-    e.kind = ExprKind::Var(acc);
+    push_loops(ids, clauses, vec![update], at, out, diags);
+    acc
+}
+
+/// The nested loops of `clauses` (the first outermost), each body inside its clause's condition,
+/// `body` innermost, on `out`; their own comprehensions (in the element, the conditions, the inner
+/// iterables) moved into their bodies.
+fn push_loops(
+    ids: &Cell<u32>,
+    clauses: Vec<Clause>,
+    body: Vec<Stmt>,
+    at: &Span,
+    out: &mut Vec<Stmt>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let mut body = body;
+    for c in clauses.into_iter().rev() {
+        let inner = Block { stmts: guarded(body, c.cond, at), span: at.clone() };
+        body = match for_in(ids, c.var, c.it, inner, at.clone()) {
+            Ok(stmts) => stmts,
+            Err(err) => {
+                diags.push(Diagnostic::error("E0105", err.to_string(), err.span(), "not a loop arrayc has"));
+                return;
+            }
+        };
+    }
+    let mut block = Block { stmts: body, span: at.clone() };
+    hoist_block(ids, &mut block, diags);
+    out.extend(block.stmts);
 }
 
 /// `stmts`, inside `if cond { .. }` where there is a condition.
@@ -356,25 +413,6 @@ fn guarded(stmts: Vec<Stmt>, cond: Option<Expr>, at: &Span) -> Vec<Stmt> {
         Some(cond) => {
             vec![Stmt::If { cond, then_block: Block { stmts, span: at.clone() }, else_block: None, span: at.clone() }]
         }
-    }
-}
-
-/// `for var in it { body }` (Python's `for`: [`for_in`]) on `out`, its own comprehensions (in the
-/// element, the condition) moved into its body.
-fn push_loop(
-    ids: &Cell<u32>,
-    var: Ident,
-    it: Expr,
-    body: Vec<Stmt>,
-    at: &Span,
-    out: &mut Vec<Stmt>,
-    diags: &mut Vec<Diagnostic>,
-) {
-    let mut body = Block { stmts: body, span: at.clone() };
-    hoist_block(ids, &mut body, diags);
-    match for_in(ids, var, it, body, at.clone()) {
-        Ok(stmts) => out.extend(stmts),
-        Err(err) => diags.push(Diagnostic::error("E0105", err.to_string(), err.span(), "not a loop arrayc has")),
     }
 }
 

@@ -1254,6 +1254,27 @@ def test_comprehensions_match_python(target, tmp_path):
         proc, res = run_source(src2, {}, tmp_path / f"r{a}_{b}_{step}", flags=("--target", target))
         assert proc.returncode == 0, proc.stderr
         assert res[0] == sum(k * 0.5 for k in range(a, b, step)) and res[1] == len(range(a, b, step)), (a, b, step, res)
+    # Several `for` clauses, each with or without a condition, inner iterables of outer names.
+    src3 = """fn main(x: f64[4, 5], v: f64[8]) -> (f64[?], i64[?], f64, f64[?, 5], f64[?]) {
+    let flat = np.array([x[i, j] for i in range(4) for j in range(5) if x[i, j] > 0]);
+    let tri = np.array([i * 10 + j for i in range(4) for j in range(i)]);
+    let s = sum(x[i, j] * v[j] for i in range(4) if i != 2 for j in range(5));
+    let big = np.array([r for r in x if r.sum() > -100]);
+    let none = np.array([t for t in v if t > 100]);
+    return flat, tri, s, big, none;
+}
+"""
+    proc, res = run_source(src3, {"x": x, "v": v}, tmp_path / "clauses", flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    want = [np.array([x[i, j] for i in range(4) for j in range(5) if x[i, j] > 0]),
+            np.array([i * 10 + j for i in range(4) for j in range(i)]),
+            sum(x[i, j] * v[j] for i in range(4) if i != 2 for j in range(5)),
+            np.array([r for r in x if r.sum() > -100]), np.array([t for t in v if t > 100])]
+    for k, (got, w) in enumerate(zip(res, want)):
+        assert got.shape == w.shape, (k, got, w)
+        if k < 4:  # an empty result has the element's dtype (NumPy's: float64, here the same)
+            assert got.dtype == w.dtype, (k, got.dtype, w.dtype)
+        np.testing.assert_allclose(got, w, rtol=1e-15, atol=0)
     empty = "fn main(n: i64) -> i64[?] {\n    return np.array([k for k in range(n)]);\n}\n"
     proc, _ = run_source(empty, {"n": 0}, tmp_path / "empty", flags=("--target", target))
     assert proc.returncode != 0 and "list comprehension over nothing" in proc.stderr and ":2" in proc.stderr, proc.stderr
