@@ -113,18 +113,25 @@ fn emit_block(
     st: &mut State,
     out: &mut Body,
 ) {
+    let computes: Vec<&Op> =
+        block.iter().map(|&j| &old[j]).filter(|o| matches!(o.kind, OpKind::Compute { .. })).collect();
+    let canon = canonical_views(&computes, host, syms);
+    // A base is contracted into one kernel-local value per iteration only where the block reaches
+    // it through one view; one written and read through several (`w[0]`, `w[1]`, `w[2]` of a
+    // literal `w`) is materialised: its `arr.new` stays where it is (`outline_body` keeps every
+    // `arr.new`; the dead ones of contracted bases go later), its `arr.del` after the kernel.
+    let several = several_views(&computes, bases, &canon);
+    let contracted: Vec<ValueId> = contracted.iter().copied().filter(|b| !several.contains(b)).collect();
+    let contracted = contracted.as_slice();
     // A block's exchanges precede its kernel.
     for &j in block.iter().filter(|&&j| matches!(old[j].kind, OpKind::Exchange { .. })) {
         out.push(Op { block: None, ..old[j].clone() });
     }
-    let computes: Vec<&Op> =
-        block.iter().map(|&j| &old[j]).filter(|o| matches!(o.kind, OpKind::Compute { .. })).collect();
     let on_host = matches!(computes.as_slice(), [c] if contracted.is_empty() && is_element_write(&c.kind, host));
     if on_host {
         out.push(Op { block: None, ..computes[0].clone() });
     } else if !computes.is_empty() {
         let contracted_set: HashSet<ValueId> = contracted.iter().copied().collect();
-        let canon = canonical_views(&computes, host, syms);
         let (mut kernel, mut args) = make_kernel(&computes, host, bases, &contracted_set, &canon);
         kernel.inner_strides =
             contiguous_axis::reduce_along_contiguous_axis(&mut kernel, &mut args, host, syms, st, computes[0].loc, out)
@@ -263,6 +270,28 @@ fn kernel_label(k: &Func) -> String {
     } else {
         names.join("_")
     }
+}
+
+/// The bases that `ops` reach through more than one view (`canon`: [`canonical_views`]), which
+/// cannot be contracted into one value per iteration.
+fn several_views(
+    ops: &[&Op],
+    bases: &HashMap<ValueId, ValueId>,
+    canon: &HashMap<ValueId, ValueId>,
+) -> HashSet<ValueId> {
+    let mut view_of: HashMap<ValueId, ValueId> = HashMap::new();
+    let mut several = HashSet::new();
+    for op in ops {
+        let OpKind::Compute { out, ins, .. } = &op.kind else { continue };
+        for v in std::iter::once(out).chain(ins) {
+            let Some(&c) = canon.get(v) else { continue };
+            let base = base_of(bases, c);
+            if *view_of.entry(base).or_insert(c) != c {
+                several.insert(base);
+            }
+        }
+    }
+    several
 }
 
 /// For each array operand of `ops`, the first operand with the identical view (same base, offset,
