@@ -19,6 +19,7 @@ pub mod nesting;
 pub mod numpy_shapes;
 mod parse;
 #[doc(hidden)]
+pub mod spellings;
 pub mod syntax;
 pub mod types;
 

@@ -432,6 +432,7 @@ fn operator_ufunc(name: &str, args: &mut Vec<Expr>, kwargs: &[(Ident, Expr)]) ->
 /// qualified spellings, `np.sum(x, 0)` and `x.sum(0)`, were rewritten as they were parsed.)
 pub fn bare_calls(program: &mut Program) {
     let functions: std::collections::HashSet<String> = program.functions.iter().map(|f| f.name.name.clone()).collect();
+    let ids = Cell::new(program.num_exprs);
     for f in &mut program.functions {
         f.for_each_expr_mut(&mut |e| {
             if let ExprKind::Call { func, args, kwargs } = &mut e.kind {
@@ -441,13 +442,17 @@ pub fn bare_calls(program: &mut Program) {
                     if !matches!(func.name.as_str(), "min" | "max") || args.len() < 2 {
                         positional_axis(func, args, kwargs);
                     }
+                    let name = func.name.clone();
                     if let Some(kind) = operator_ufunc(&func.name, args, kwargs) {
                         e.kind = kind;
+                    } else {
+                        crate::spellings::rewrite_call(&ids, &name, e);
                     }
                 }
             }
         });
     }
+    program.num_exprs = ids.get();
 }
 
 /// `base.name`, an attribute ([`crate::methods`]): `x.ndim`, `x.size`, `x.itemsize` and `x.nbytes`
@@ -455,6 +460,9 @@ pub fn bare_calls(program: &mut Program) {
 /// [`subscript`] makes something of), `x.dtype` a call of `.dtype` (which only a `dtype=` argument takes:
 /// `zeros(n, dtype=x.dtype)`); any other name is an error.
 pub fn attribute(ids: &Cell<u32>, base: Expr, name: Ident, span: Span) -> Result<Expr, LexError> {
+    if let Some(literal) = crate::spellings::limit_or_constant(&base, &name, &span) {
+        return Ok(literal);
+    }
     if is_numpy(&base) {
         return numpy_attribute(base, name, span);
     }
@@ -603,7 +611,18 @@ pub fn method_call(
             Some(kind) => kind,
             None => ExprKind::Call { func, args, kwargs },
         };
-        return Ok(Expr { id: base.id, kind, span });
+        let mut e = Expr { id: base.id, kind, span };
+        crate::spellings::rewrite_call(ids, &name.name, &mut e);
+        return Ok(e);
+    }
+    if let ExprKind::Var(m) = &base.kind {
+        if m.name == crate::spellings::MATH {
+            // Python's `math.f(s)` on scalars ([`crate::spellings::math_call`]).
+            let Some(kind) = crate::spellings::math_call(ids, &name, args, &span) else {
+                return Err(LexError::Attribute { name: format!("math.{}", name.name), span: name.span });
+            };
+            return Ok(Expr { id: base.id, kind, span });
+        }
     }
     if let ExprKind::Var(m) = &base.kind {
         if m.name == LINALG {

@@ -1,0 +1,221 @@
+//! NumPy and Python spellings that are other calls of builtins, rewritten as the program is
+//! parsed: `np.finfo(T).eps` and `np.iinfo(T).max` (constants), Python's `math` module on
+//! scalars (`math.sqrt(s)` is `np.sqrt(s)`, `math.pi` is `pi`, `math.floor(s)` Python's `int`),
+//! `float('inf')`, `np.correlate(a, v, mode)` (`convolve(a, v[::-1], mode)`, of real arrays),
+//! `np.select(conds, choices, default)` (nested `where`s, the first true condition's choice),
+//! `np.corrcoef(x, y)` and `np.cov(x, y)` (of `vstack((x, y))`), `np.gradient(f, h)` of a literal
+//! spacing (`gradient(f) / h`), a dtype given by position (`np.zeros(5, int)`,
+//! `np.array(x, np.float32)`) and `convolve`'s mode by position.
+
+use crate::ast::{BinOp, Expr, ExprKind, Ident, Index, Span};
+use crate::builtin::qualified;
+use crate::syntax::mk;
+use arrayc_core::dtype::DType;
+use std::cell::Cell;
+
+/// Python's `math` module: its functions and constants that arrayc has, on scalars.
+pub const MATH: &str = "math";
+
+/// The dtype a type argument names: a type name (`np.float32`, `f32`) or Python's `int`,
+/// `float`, `bool`.
+fn dtype_named(e: &Expr) -> Option<DType> {
+    match &e.kind {
+        ExprKind::DTypeName(d) => Some(*d),
+        ExprKind::Var(v) => match v.name.as_str() {
+            "int" => Some(DType::I64),
+            "float" => Some(DType::F64),
+            "bool" => Some(DType::Bool),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `base.name` where `base` is `np.finfo(T)` or `np.iinfo(T)` (NumPy's machine limits, a literal
+/// of `T`'s), or the module `math` (its constants): the literal; `None` for any other attribute.
+pub fn limit_or_constant(base: &Expr, name: &Ident, span: &Span) -> Option<Expr> {
+    let kind = match &base.kind {
+        ExprKind::Var(m) if m.name == MATH => match name.name.as_str() {
+            "pi" => ExprKind::Float(std::f64::consts::PI),
+            "e" => ExprKind::Float(std::f64::consts::E),
+            "tau" => ExprKind::Float(std::f64::consts::TAU),
+            "inf" => ExprKind::Float(f64::INFINITY),
+            "nan" => ExprKind::Float(f64::NAN),
+            _ => return None,
+        },
+        ExprKind::Call { func, args, kwargs } if kwargs.is_empty() && args.len() == 1 => {
+            let d = dtype_named(&args[0])?;
+            match (func.name.strip_prefix("np.")?, d, name.name.as_str()) {
+                ("finfo", DType::F64, "eps") => ExprKind::Float(f64::EPSILON),
+                ("finfo", DType::F64, "max") => ExprKind::Float(f64::MAX),
+                ("finfo", DType::F64, "min") => ExprKind::Float(f64::MIN),
+                ("finfo", DType::F64, "tiny" | "smallest_normal") => ExprKind::Float(f64::MIN_POSITIVE),
+                ("finfo", DType::F64, "resolution") => ExprKind::Float(1e-15),
+                ("finfo", DType::F32, "eps") => ExprKind::Float(f32::EPSILON as f64),
+                ("finfo", DType::F32, "max") => ExprKind::Float(f32::MAX as f64),
+                ("finfo", DType::F32, "min") => ExprKind::Float(f32::MIN as f64),
+                ("finfo", DType::F32, "tiny" | "smallest_normal") => ExprKind::Float(f32::MIN_POSITIVE as f64),
+                ("finfo", DType::F32, "resolution") => ExprKind::Float(1e-6),
+                ("iinfo", d, "max" | "min") if d.is_int() => {
+                    let (lo, hi) = d.int_range()?;
+                    // `np.iinfo(np.uint64).max` is beyond arrayc's integer literals (`i64`).
+                    ExprKind::Int(i64::try_from(if name.name == "max" { hi } else { lo }).ok()?)
+                }
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    Some(Expr { id: base.id, kind, span: span.clone() })
+}
+
+/// `math.f(args)`: the builtin of NumPy's name for `f` (`math.asin` is `arcsin`), on scalars;
+/// `math.floor`, `math.ceil` and `math.trunc` give Python's `int`, so they are `int(np.floor(s))`
+/// and so on; `math.log(x, b)` is `log(x) / log(b)`. `None` for a function `math` has that arrayc
+/// does not.
+pub fn math_call(ids: &Cell<u32>, name: &Ident, mut args: Vec<Expr>, span: &Span) -> Option<ExprKind> {
+    let call = |ids: &Cell<u32>, f: &str, args: Vec<Expr>| {
+        mk(
+            ids,
+            ExprKind::Call { func: Ident { name: qualified(f), span: name.span.clone() }, args, kwargs: vec![] },
+            span.clone(),
+        )
+    };
+    let numpy = match name.name.as_str() {
+        "sqrt" | "exp" | "log2" | "log10" | "sin" | "cos" | "tan" | "sinh" | "cosh" | "tanh" | "hypot" | "fabs"
+        | "isnan" | "isinf" | "isfinite" | "copysign" | "expm1" | "log1p" | "degrees" | "radians" | "fmod" => {
+            name.name.as_str()
+        }
+        "asin" => "arcsin",
+        "acos" => "arccos",
+        "atan" => "arctan",
+        "atan2" => "arctan2",
+        "asinh" => "arcsinh",
+        "acosh" => "arccosh",
+        "atanh" => "arctanh",
+        "pow" => "power",
+        "log" if args.len() == 2 => {
+            let base = args.pop()?;
+            let num = call(ids, "log", args);
+            let den = call(ids, "log", vec![base]);
+            return Some(ExprKind::Binary(BinOp::Div, Box::new(num), Box::new(den)));
+        }
+        "log" => "log",
+        "floor" | "ceil" | "trunc" => {
+            let rounded = call(ids, &name.name, args);
+            return Some(ExprKind::Call {
+                func: Ident { name: "int".to_string(), span: name.span.clone() },
+                args: vec![rounded],
+                kwargs: vec![],
+            });
+        }
+        _ => return None,
+    };
+    Some(ExprKind::Call { func: Ident { name: qualified(numpy), span: name.span.clone() }, args, kwargs: vec![] })
+}
+
+/// The rewrites of a call of the builtin `name` (without `np.`) listed in the module docs, in
+/// place; `args`/`kwargs` as written.
+pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
+    let span = e.span.clone();
+    let ExprKind::Call { func, args, kwargs } = &mut e.kind else { return };
+    let kw = |k: &str, at: &Span| Ident { name: k.to_string(), span: at.clone() };
+    // A dtype by position: after the sizes (`zeros`, `ones`, `empty`, `*_like`, `array`,
+    // `asarray`) or the fill value (`full`, `full_like`).
+    let dtype_at = match name {
+        "zeros" | "ones" | "empty" | "zeros_like" | "ones_like" | "empty_like" | "array" | "asarray" => Some(1),
+        "full" | "full_like" => Some(2),
+        _ => None,
+    };
+    if let Some(k) = dtype_at {
+        if args.len() == k + 1 && dtype_named(&args[k]).is_some() && !kwargs.iter().any(|(n, _)| n.name == "dtype") {
+            let d = args.pop().unwrap_or_else(|| unreachable!("k + 1 arguments"));
+            let d = crate::syntax::python_type_as_dtype(d);
+            kwargs.push((kw("dtype", &d.span), d));
+        }
+    }
+    match name {
+        // `mode` by position, a string (`np.convolve(a, v, 'same')`).
+        "convolve" | "correlate" if args.len() == 3 && matches!(args[2].kind, ExprKind::Str(_)) => {
+            let m = args.pop().unwrap_or_else(|| unreachable!("3 arguments"));
+            let key = kw("mode", &m.span);
+            let m = crate::syntax::keyword_value(&key, m);
+            kwargs.push((key, m));
+        }
+        _ => {}
+    }
+    match name {
+        "correlate" if args.len() == 2 => {
+            // NumPy's `correlate(a, v, mode='valid')` of real arrays: `convolve(a, v[::-1], mode)`.
+            let v = args.pop().unwrap_or_else(|| unreachable!("2 arguments"));
+            let at = v.span.clone();
+            let minus_one = mk(ids, ExprKind::Int(-1), at.clone());
+            let slice = Index::Slice { start: None, stop: None, step: Some(minus_one), span: at.clone() };
+            args.push(mk(ids, ExprKind::Subscript { base: Box::new(v), index: vec![slice] }, at.clone()));
+            if !kwargs.iter().any(|(n, _)| n.name == "mode") {
+                let key = kw("mode", &at);
+                let valid = crate::syntax::keyword_value(&key, mk(ids, ExprKind::Str("valid".to_string()), at));
+                kwargs.push((key, valid));
+            }
+            *func = Ident { name: qualified("convolve"), span: func.span.clone() };
+        }
+        "corrcoef" | "cov" if args.len() == 2 => {
+            // `corrcoef(x, y)`: `y`'s rows (a 1-d `y`: one row) after `x`'s, NumPy's `vstack`.
+            let y = args.pop().unwrap_or_else(|| unreachable!("2 arguments"));
+            let x = args.pop().unwrap_or_else(|| unreachable!("2 arguments"));
+            let at = x.span.start..y.span.end;
+            let pair = mk(ids, ExprKind::Tuple(vec![x, y]), at.clone());
+            let stacked = ExprKind::Call { func: kw(&qualified("vstack"), &at), args: vec![pair], kwargs: vec![] };
+            args.push(mk(ids, stacked, at));
+        }
+        "gradient" if args.len() == 2 && matches!(args[1].kind, ExprKind::Int(_) | ExprKind::Float(_)) => {
+            // A uniform spacing `h`: NumPy's differences divided by `h`.
+            let h = args.pop().unwrap_or_else(|| unreachable!("2 arguments"));
+            let inner = std::mem::replace(&mut e.kind, ExprKind::Int(0));
+            let g = Expr { id: crate::ast::ExprId(next(ids)), kind: inner, span: span.clone() };
+            e.kind = ExprKind::Binary(BinOp::Div, Box::new(g), Box::new(h));
+        }
+        "select" if (2..=3).contains(&args.len()) && kwargs.iter().all(|(n, _)| n.name == "default") => {
+            // `select([c0, c1], [a0, a1], d)`: `where(c0, a0, where(c1, a1, d))`.
+            let (ExprKind::List(_), ExprKind::List(_)) = (&args[0].kind, &args[1].kind) else { return };
+            let default = match (args.len(), kwargs.pop()) {
+                (3, _) => args.pop().unwrap_or_else(|| unreachable!("3 arguments")),
+                (_, Some((_, d))) => d,
+                _ => mk(ids, ExprKind::Int(0), span.clone()),
+            };
+            let (ExprKind::List(choices), ExprKind::List(conds)) = (
+                args.pop().map(|a| a.kind).unwrap_or(ExprKind::Int(0)),
+                args.pop().map(|a| a.kind).unwrap_or(ExprKind::Int(0)),
+            ) else {
+                unreachable!("matched lists")
+            };
+            if conds.len() != choices.len() || conds.is_empty() {
+                return;
+            }
+            let mut out = default;
+            for (c, a) in conds.into_iter().zip(choices).rev() {
+                let w = ExprKind::Call { func: kw(&qualified("where"), &span), args: vec![c, a, out], kwargs: vec![] };
+                out = mk(ids, w, span.clone());
+            }
+            e.kind = out.kind;
+        }
+        "float" if args.len() == 1 && kwargs.is_empty() => {
+            // Python's `float('inf')`, `float('-inf')`, `float('nan')`.
+            let ExprKind::Str(s) = &args[0].kind else { return };
+            let v = match s.trim().to_ascii_lowercase().as_str() {
+                "inf" | "+inf" | "infinity" | "+infinity" => f64::INFINITY,
+                "-inf" | "-infinity" => f64::NEG_INFINITY,
+                "nan" | "+nan" | "-nan" => f64::NAN,
+                _ => return,
+            };
+            e.kind = ExprKind::Float(v);
+        }
+        _ => {}
+    }
+}
+
+fn next(ids: &Cell<u32>) -> u32 {
+    let id = ids.get();
+    ids.set(id + 1);
+    id
+}
