@@ -11,7 +11,7 @@
 //! generator is preceded by `G.draws += k;`, and its `j`-th draw (Python's evaluation order,
 //! arguments first) takes the Philox key `G.key ^ ((G.draws - k + j) << 32)`: each draw is the
 //! stream of its own key, as Random123 makes independent streams (Salmon et al., "Parallel random
-//! numbers: as easy as 1, 2, 3", SC'11, Sec. 4: the key selects the stream). For seeds below
+//! numbers: as easy as 1, 2, 3", SC'11: the key selects one of many independent streams). For seeds below
 //! `2**32` (all of `np.random.seed`'s) and fewer than `2**31` draws, no two draws share a key. The
 //! first draw after seeding with `s` is the builtin's `seed=s` stream, so `np.random.seed(s);
 //! a = np.random.rand(n);` is `random(n, seed=s)`. A draw in a loop body is a fresh draw each
@@ -120,6 +120,7 @@ impl Desugar<'_> {
         c
     }
 
+    /// Rewrites every statement of `b`, in order.
     fn block(&mut self, b: &mut Block) {
         let stmts = std::mem::take(&mut b.stmts);
         for s in stmts {
@@ -155,11 +156,9 @@ impl Desugar<'_> {
         }
         // The statement's own expressions (not those of nested blocks), in evaluation order.
         let mut counts: HashMap<String, i64> = HashMap::new();
-        let mut own = own_exprs(&mut s);
-        for e in own.iter_mut() {
+        for e in own_exprs(&mut s) {
             count_draws(e, &self.generators, &mut counts);
         }
-        drop(own);
         if let Stmt::While { cond, .. } = &s {
             if !counts.is_empty() {
                 self.errors.push(
