@@ -313,10 +313,29 @@ impl Desugar<'_> {
 
     /// Rewrites the draws in `e` (arguments first), numbering each generator's from `next`.
     fn rewrite(&mut self, e: &mut Expr, counts: &HashMap<String, i64>, next: &mut HashMap<String, i64>) {
+        let generator_call = draw_of(e, &self.generators).is_some_and(|(g, _)| !g.is_empty());
         match &mut e.kind {
             ExprKind::Call { args, kwargs, .. } => {
-                args.iter_mut().for_each(|a| self.rewrite(a, counts, next));
+                // A generator's method call: its first argument is the generator's name.
+                let skip = usize::from(generator_call);
+                args.iter_mut().skip(skip).for_each(|a| self.rewrite(a, counts, next));
                 kwargs.iter_mut().for_each(|(_, a)| self.rewrite(a, counts, next));
+            }
+            ExprKind::Var(v) if self.generators.contains(&v.name) => {
+                self.errors.push(
+                    Diagnostic::error(
+                        "E0503",
+                        format!("the generator `{}` is not a value in arrayc", v.name),
+                        v.span.clone(),
+                        "a generator",
+                    )
+                    .with_help(format!(
+                        "call its methods where it is made (`{0}.random(n)`, `{0}.normal(0, 1, n)`); to draw in another \
+                         function, pass a seed and make a generator there",
+                        v.name
+                    )),
+                );
+                return;
             }
             _ => {
                 let mut children = vec![];
@@ -367,6 +386,18 @@ impl Desugar<'_> {
     ) -> Option<Expr> {
         let name = if g.is_empty() { format!("np.random.{method}") } else { format!("{g}.{method}") };
         let known = if g.is_empty() { LEGACY } else { GENERATOR };
+        if g.is_empty() && (method == "default_rng" || method == "seed") {
+            let (msg, help) = if method == "seed" {
+                ("`np.random.seed(s)` is a statement of its own", "write `np.random.seed(s);` before the draws")
+            } else {
+                (
+                    "`np.random.default_rng(s)` is assigned to a name",
+                    "write `rng = np.random.default_rng(s);`, then draw with `rng.random(n)`",
+                )
+            };
+            self.errors.push(Diagnostic::error("E0503", msg, span.clone(), "in an expression").with_help(help));
+            return None;
+        }
         if !known.contains(&method) {
             let (what, list) = if g.is_empty() {
                 ("NumPy's legacy random function", "np.random.seed, default_rng, ".to_string() + &LEGACY.join(", "))

@@ -251,6 +251,9 @@ def test_deterministic_across_runs_and_thread_counts_and_the_seed_changes_values
         ("fn f() -> f32[3] { rng = np.random.default_rng(0); return rng.random(3, dtype=np.float32); }", "E0503",
          "draws `f64` only"),
         ("fn f() -> i64 { i = 0; while np.random.rand() < 0.9 { i += 1; } return i; }", "E0503", "`while` condition"),
+        ("fn f() -> f64 { return np.random.default_rng(1).random(); }", "E0503", "`rng = np.random.default_rng(s);`"),
+        ("fn f() -> f64 { x = np.random.seed(1); return 1.0; }", "E0503", "a statement of its own"),
+        ("fn f() -> f64 { rng = np.random.default_rng(1); r = rng; return 1.0; }", "E0503", "generator `rng` is not a value"),
     ],
 )
 def test_checker_errors(src, code, words, tmp_path):
