@@ -646,7 +646,8 @@ pub const DOCS: &[DocRow] = {
                 generator of `random` by Box–Muller: element `k` in row-major order is `loc + scale * sqrt(-2 * \
                 log(1 - u(2k))) * cos(2π * u(2k + 1))`, `u(i)` the `i`-th uniform of `random(..., seed=seed)` \
                 (`examples/reference/arrayc_random.py` models it): two kernels, the `2 * size` uniforms, then the \
-                transform fused. The values differ from NumPy's (another generator), the distribution is the same",
+                transform fused. The values differ from NumPy's (another generator), the distribution is the same. \
+                `scale < 0` is E0503 for a literal, else a run-time error naming the line (NumPy's ValueError)",
             builtins: &[B::Normal],
         },
         DocRow {
@@ -656,6 +657,15 @@ pub const DOCS: &[DocRow] = {
                 `high - low <= 2**53`; one fused kernel. `high <= low` is E0503 when both are literals, else a run-time error \
                 naming the line (NumPy's ValueError `low >= high`)",
             builtins: &[B::Integers],
+        },
+        DocRow {
+            calls: "`np.random.seed(s)`, `np.random.rand(d0, ..)`, `randn`, `random(size)`, `random_sample`, `uniform`, \
+                `normal`, `randint`, `standard_normal`; `rng = np.random.default_rng(s)`, `rng.random(size)`, \
+                `rng.normal`, `rng.integers`, `rng.uniform`, `rng.standard_normal`",
+            result: "NumPy's random API, with NumPy's parameters, dtypes, shapes (`size=None`: a scalar) and \
+                distributions, drawn with `random`, `normal` and `integers` (values differ from NumPy's): each draw \
+                of a generator is a new, independent stream, also in a loop (see \"NumPy's random API\")",
+            builtins: &[B::Random, B::Normal, B::Integers],
         },
         DocRow { calls: "`copy(x)`", result: "a new array with the same values", builtins: &[B::Copy] },
         DocRow {

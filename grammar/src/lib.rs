@@ -18,6 +18,7 @@ pub mod methods;
 pub mod nesting;
 pub mod numpy_shapes;
 mod parse;
+pub mod random_api;
 #[doc(hidden)]
 pub mod spellings;
 pub mod syntax;

@@ -21,6 +21,10 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                     return (None, diags);
                 }
                 p.num_exprs = crate::syntax::dense_ids(&mut p.functions, p.num_exprs);
+                let errors = crate::random_api::desugar(&mut p);
+                if !errors.is_empty() {
+                    return (None, errors);
+                }
                 crate::syntax::python_assignments(&mut p);
                 crate::constants::resolve_constants(&mut p);
                 crate::syntax::bare_calls(&mut p);

@@ -494,6 +494,11 @@ fn is_numpy(e: &Expr) -> bool {
 fn numpy_attribute(np: Expr, name: Ident, span: Span) -> Result<Expr, LexError> {
     let kind = match arrayc_core::dtype::DType::from_numpy_name(&name.name) {
         Some(d) => ExprKind::DTypeName(d),
+        // `np.random`, NumPy's random module: the name `np.random`, whose methods
+        // `np.random.rand(..)` are the calls `np.random.rand` ([`method_call`], [`crate::random_api`]).
+        None if name.name == "random" => {
+            ExprKind::Var(Ident { name: crate::random_api::NP_RANDOM.to_string(), span: name.span })
+        }
         None => ExprKind::Var(name),
     };
     Ok(Expr { id: np.id, kind, span })
@@ -625,6 +630,11 @@ pub fn method_call(
         }
     }
     if let ExprKind::Var(m) = &base.kind {
+        if m.name == crate::random_api::NP_RANDOM {
+            // `np.random.rand(n)`: the call `np.random.rand`, which `crate::random_api` rewrites.
+            let func = Ident { name: format!("{}.{}", m.name, name.name), span: m.span.start..name.span.end };
+            return Ok(Expr { id: base.id, kind: ExprKind::Call { func, args, kwargs }, span });
+        }
         if m.name == LINALG {
             // `np.linalg.norm(x)` (`np.linalg` is the name `linalg`) or `linalg.norm(x)`: the
             // builtin `linalg.norm`, under the id of `linalg` (ids stay dense). No positional

@@ -16,7 +16,7 @@
 //! The checker reports as many errors as it can: after an error the offending expression gets
 //! [`Ty::Error`], which silently propagates.
 
-mod builtins;
+pub(crate) mod builtins;
 mod einsum;
 mod expr;
 pub mod generic;

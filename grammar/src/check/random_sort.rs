@@ -15,6 +15,24 @@ impl Checker {
     /// are literals (NumPy's ValueError `low >= high`), else at run time by the lowering.
     pub(super) fn random_draws(&mut self, c: &Call) -> Ty {
         if c.b == Builtin::Normal {
+            let scale = match &c.e.kind {
+                crate::ast::ExprKind::Call { kwargs, .. } => {
+                    kwargs.iter().find(|(k, _)| k.name == "scale").map(|(_, v)| v)
+                }
+                _ => None,
+            };
+            if let Some(v) = scale.and_then(literal_number).filter(|v| *v < 0.0) {
+                self.err(
+                    crate::diag::Diagnostic::error(
+                        "E0503",
+                        format!("`normal` needs `scale >= 0`, found {v}"),
+                        scale.map_or(c.e.span.clone(), |e| e.span.clone()),
+                        "negative scale",
+                    )
+                    .with_note("NumPy's `normal` raises ValueError: scale < 0"),
+                );
+                return Ty::Error;
+            }
             return match self.dims(c.args) {
                 Some(s) => Ty::Array(DType::F64, s),
                 None => Ty::Error,
@@ -116,5 +134,15 @@ impl Checker {
             }
         }
         Ty::Array(if c.b == Builtin::Argsort { DType::I64 } else { d }, s)
+    }
+}
+
+/// The value of a numeric literal, `-` applied or not (`-1.0`, `2`).
+fn literal_number(e: &Expr) -> Option<f64> {
+    match &e.kind {
+        crate::ast::ExprKind::Float(v) => Some(*v),
+        crate::ast::ExprKind::Int(v) => Some(*v as f64),
+        crate::ast::ExprKind::Unary(crate::ast::UnOp::Neg, a) => literal_number(a).map(|v| -v),
+        _ => None,
     }
 }

@@ -71,6 +71,9 @@ impl Lowerer<'_> {
         if let Some(s) = Self::kwarg(kwargs, "scale") {
             let s = self.expr(s)?;
             let s = self.cast_scalar(s, DType::F64);
+            let zero = f64c(self, 0.0);
+            let ok = self.scalar_binary(BinFn::Ge, s, zero, DType::F64);
+            self.emit(OpKind::Assert { cond: ok, msg: "normal: scale < 0 (NumPy's ValueError)".into() });
             z = self.array_op(ComputeFn::Binary(BinFn::Mul), vec![s, z], &fty)?;
         }
         if let Some(l) = Self::kwarg(kwargs, "loc") {
