@@ -139,6 +139,7 @@ const REDUCTION: &str = "sum(x) | sum(x, axis=k) | sum(x, axis=(j, k))";
 const CAST: &str = "f64(x) (a cast)";
 const ARG_REDUCTION: &str = "argmin(x) | argmin(x, axis=k)";
 const SCAN: &str = "cumsum(x) | cumsum(x, axis=k)";
+const CUMULATIVE: &str = "cumulative_sum(x) (x 1-d) | cumulative_sum(x, axis=k, include_initial=false)";
 const UFUNC1: &str = "sign(x) / square(x) / reciprocal(x) / logical_not(x)";
 const ANGLE: &str = "deg2rad(x) / rad2deg(x) / radians(x) / degrees(x)";
 const UFUNC2: &str =
@@ -261,6 +262,8 @@ builtins! {
     ArgMax: "argmax", (1, 1), AXIS, ARG_REDUCTION;
     CumSum: "cumsum", (1, 1), AXIS, SCAN;
     CumProd: "cumprod", (1, 1), AXIS, SCAN;
+    CumulativeSum: "cumulative_sum", (1, 1), &["axis", "include_initial"], CUMULATIVE;
+    CumulativeProd: "cumulative_prod", (1, 1), &["axis", "include_initial"], CUMULATIVE;
     MaximumAccumulate: "maximum.accumulate", (1, 1), AXIS, "maximum.accumulate(x) | maximum.accumulate(x, axis=k) (default axis 0)";
     MinimumAccumulate: "minimum.accumulate", (1, 1), AXIS, "minimum.accumulate(x) | minimum.accumulate(x, axis=k) (default axis 0)";
     AddAt: "add_at", (3, 3), &[], "add_at(x, idx, v) (x an array, idx an i64 array)";
@@ -370,7 +373,10 @@ builtins! {
     TrilIndices: "tril_indices", (1, 3), &["k", "m"], "tril_indices(n) | tril_indices(n, k) | tril_indices(n, k=0, m=n)";
     Digitize: "digitize", (2, 3), &["right"], "digitize(x, bins) | digitize(x, bins, right=true) (bins 1-d, monotonic)";
     Interp: "interp", (3, 3), &["left", "right"], "interp(x, xp, fp) | interp(x, xp, fp, left=l, right=r) (xp 1-d, increasing)";
-    Histogram: "histogram", (1, 2), &["bins", "range"], "histogram(x) | histogram(x, bins=10, range=(lo, hi)) (bins an integer)";
+    Histogram: "histogram", (1, 2), &["bins", "range", "weights", "density"],
+        "histogram(x) | histogram(x, bins=10, range=(lo, hi), weights=w, density=false) (bins an integer or 1-d edges)";
+    HistogramBinEdges: "histogram_bin_edges", (1, 2), &["bins", "range", "weights"],
+        "histogram_bin_edges(x) | histogram_bin_edges(x, bins=10, range=(lo, hi)) (bins an integer or 1-d edges)";
     Ix: "ix_", (1, ANY), &[], "ix_(i0, i1, ...) (1-d integer arrays or lists), as an index: x[ix_(i, j)]";
     Cbrt: "cbrt", (1, 1), &[], UFUNC1;
     Deg2rad: "deg2rad", (1, 1), &[], ANGLE;
@@ -1001,6 +1007,14 @@ pub const DOCS: &[DocRow] = {
             result: "the running sum (product) along axis `k` (negative counts from the end): `x`'s shape, \
                 accumulated in order along the axis (see Scans)",
             builtins: &[B::CumSum, B::CumProd],
+        },
+        DocRow {
+            calls: "`cumulative_sum(x, axis=k, include_initial=b)`, `cumulative_prod(x, axis=k, include_initial=b)`",
+            result: "NumPy 2.1's `cumulative_sum` (`cumulative_prod`): the scan of `cumsum(x, axis=k)` (dtype as \
+                `cumsum`'s), `axis` optional only for a 1-d `x` (else E0503, NumPy's ValueError); with \
+                `include_initial=true` one longer along the axis, the identity (0, or 1) first. A scalar `x` \
+                is E0408 (NumPy treats it as 1-d)",
+            builtins: &[B::CumulativeSum, B::CumulativeProd],
         },
         DocRow {
             calls: "`dot(a, b)`, `a @ b`",
@@ -1676,14 +1690,28 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Interp],
         },
         DocRow {
-            calls: "`histogram(x)`, `histogram(x, bins=b, range=(lo, hi))`",
-            result: "NumPy's `histogram` with an integer `bins` (default 10): the tuple `(hist, bin_edges)`, \
-                `i64[b]` counts of `x` flattened in `b` equal bins of `[lo, hi]` (default `[min(x), max(x)]`, \
-                equal ends widened by 0.5; the last bin closed, values outside left out) and the `f64[b + \
-                1]` edges `linspace(lo, hi, b + 1)`; NumPy's binning (arithmetic, then one correction \
-                against the edges), a filter and a `bincount`. `bins < 1` and `lo > hi` are E0503 when \
-                literal, else run-time errors naming the line",
+            calls: "`histogram(x)`, `histogram(x, bins=b, range=(lo, hi))`, `weights=w`, `density=true`",
+            result: "NumPy's `histogram` of `x` flattened: the tuple `(hist, bin_edges)`. `bins` an integer \
+                (default 10): `b` equal bins of `[lo, hi]` (default `[min(x), max(x)]`, `[0, 1]` of no data, \
+                equal ends widened by 0.5), the `f64[b + 1]` edges `linspace(lo, hi, b + 1)` (`f32` for \
+                `f32` data), each value's bin by NumPy's arithmetic and its one correction against the \
+                edges; `bins` a 1-d array or list of `m` edges: `m - 1` bins, the edges as given (their \
+                dtype; `range=` not read), each value's bin `searchsorted(edges, v, side=right) - 1`. The \
+                last bin closed, values outside (and NaN) left out (a filter), then a `bincount`: `i64` \
+                counts; with `weights=w` (an array of `x`'s shape, not bool) the sums of the weights in \
+                `f64`, in data order, cast to `w`'s dtype as NumPy's (with edges NumPy differences a \
+                cumulative sum of the sorted weights: float sums may differ in the last bits); with \
+                `density=true` `f64` `hist / diff(edges) / sum(hist)`. `bins < 1`, `lo > hi` and bounds \
+                not finite are E0503 when literal, else run-time errors naming the line, as are \
+                decreasing edges, no edges, and weights of another shape (NumPy's ValueErrors)",
             builtins: &[B::Histogram],
+        },
+        DocRow {
+            calls: "`histogram_bin_edges(x, bins=b, range=(lo, hi))`",
+            result: "NumPy's `histogram_bin_edges`: the edges `histogram` gives for these arguments (`weights=` \
+                accepted and not read, as NumPy's with a count or edges); NumPy's strings (`bins='auto'`) \
+                are not supported: give a count",
+            builtins: &[B::HistogramBinEdges],
         },
     ]
 };

@@ -721,7 +721,7 @@ def test_reduction_dtype_and_bincount_weights_match_numpy(target, tmp_path):
         ("fn f(x: f64[n]) -> i64[?] { return histogram(x, bins=0)[0]; }", "E0503", "must be positive"),
         ("fn f(x: f64[n]) -> i64[?] { return histogram(x, range=(2.0, 1.0))[0]; }", "E0503", "max must be larger than min"),
         ("fn f(x: f64[n]) -> i64[?] { return histogram(x, range=1.0)[0]; }", "E0503", "a pair `(lo, hi)`"),
-        ("fn f(x: f64[n]) -> i64[?] { return histogram(x, bins=4, density=true)[0]; }", "E0502", "no keyword argument `density`"),
+        ("fn f(x: f64[n]) -> i64[?] { return histogram(x, bins=4, normed=true)[0]; }", "E0502", "no keyword argument `normed`"),
         ("fn f(x: f64) -> i64[?] { return histogram(x)[0]; }", "E0503", "needs an array"),
         ("fn f(n: f64) -> i64[?] { return triu_indices(n)[0]; }", "E0", "the size `n` of `triu_indices`"),
         ("fn f(n: i64) -> i64[?] { return tril_indices(n, k=0.5)[0]; }", "E0", "`k`"),

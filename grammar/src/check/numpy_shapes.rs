@@ -100,7 +100,7 @@ impl Checker {
                     _ => Ty::Scalar(DType::F64),
                 }
             }
-            B::Histogram => self.histogram(c),
+            B::Histogram | B::HistogramBinEdges => self.histogram(c),
             B::Ix => {
                 let n = c.args.len();
                 let mut out = vec![];
@@ -201,21 +201,41 @@ impl Checker {
         Ty::Tuple(vec![Ty::Array(DType::I64, vec![len.clone()]), Ty::Array(DType::I64, vec![len])])
     }
 
-    /// `histogram(x, bins=10, range=(lo, hi))`: NumPy's `(hist, bin_edges)`, `i64[bins]` counts
-    /// and `f64[bins + 1]` edges (`f32` for `f32` data); `bins` an integer (positive when a literal), `range` two numbers.
+    /// `histogram(x, bins=10, range=(lo, hi), weights=w, density=b)`: NumPy's `(hist, bin_edges)`;
+    /// `histogram_bin_edges` the edges alone. `bins` an integer (positive when a literal: `f64[bins
+    /// + 1]` edges, `f32` for `f32` data) or 1-d numeric edges (kept as given, of their dtype; `m`
+    /// edges give `m - 1` bins, and `range=` is not read, as NumPy's); `range` two numbers;
+    /// `weights` an array of `x`'s rank (its sizes checked at run time), not bool. The counts are
+    /// `i64`, the weights' dtype with `weights=`, `f64` with `density=true`.
     fn histogram(&mut self, c: &Call) -> Ty {
+        let name = c.b.name();
         let tx = self.value(&c.args[0]);
-        let bins = match c.args.get(1) {
-            Some(b) => match self.int_operand(b, "the bin count of `histogram`") {
-                Ok(s) => s,
-                Err(()) => return Ty::Error,
+        let bin_expr = c.args.get(1).or(c.kwarg("bins"));
+        // `Ok(count)` (a size when affine) or `Err(edges)`: the edges' type.
+        let bins: Result<Option<Size>, Ty> = match bin_expr {
+            None => Ok(Some(Size::lit(10))),
+            Some(b) => match self.value(b) {
+                t @ Ty::Array(..) => {
+                    if !self.sorted_line(c, &t, b, "bins") {
+                        return Ty::Error;
+                    }
+                    Err(t)
+                }
+                t => match self.int_typed(b, t, &format!("the bin count of `{name}`")) {
+                    Ok(s) => Ok(s),
+                    Err(()) => return Ty::Error,
+                },
             },
-            None => c.kwarg("bins").map_or(Some(Size::lit(10)), |b| self.affine(b)),
         };
         if let Some(r) = c.kwarg("range") {
             let ExprKind::Tuple(items) = &r.kind else {
                 self.expr(r);
-                self.error("E0503", "`range=` of `histogram` must be a pair `(lo, hi)`", r.span.clone(), "not a pair");
+                self.error(
+                    "E0503",
+                    format!("`range=` of `{name}` must be a pair `(lo, hi)`"),
+                    r.span.clone(),
+                    "not a pair",
+                );
                 return Ty::Error;
             };
             self.set_ty(r.id, Ty::Unit);
@@ -232,44 +252,85 @@ impl Checker {
                 }
             }
             if items.len() != 2 {
-                self.error("E0503", "`range=` of `histogram` must be a pair `(lo, hi)`", r.span.clone(), "not a pair");
+                self.error(
+                    "E0503",
+                    format!("`range=` of `{name}` must be a pair `(lo, hi)`"),
+                    r.span.clone(),
+                    "not a pair",
+                );
                 return Ty::Error;
             }
             if let (Some(lo), Some(hi)) = (literal_number(&items[0]), literal_number(&items[1])) {
                 if lo > hi {
                     self.error(
                         "E0503",
-                        "max must be larger than min in `range=` of `histogram`",
+                        format!("max must be larger than min in `range=` of `{name}`"),
                         r.span.clone(),
                         "lo > hi",
                     );
                     return Ty::Error;
                 }
+                if !(lo.is_finite() && hi.is_finite()) {
+                    self.error(
+                        "E0503",
+                        format!("supplied range of [{lo}, {hi}] is not finite"),
+                        r.span.clone(),
+                        "not finite",
+                    );
+                    return Ty::Error;
+                }
             }
         }
-        let bin_expr = c.args.get(1).or(c.kwarg("bins"));
         if let Some(b) = bin_expr.and_then(literal_int).filter(|&b| b < 1) {
             let at = bin_expr.expect("given").span.clone();
-            self.error("E0503", format!("`bins` of `histogram` must be positive, found {b}"), at, "not positive");
+            self.error("E0503", format!("`bins` of `{name}` must be positive, found {b}"), at, "not positive");
             return Ty::Error;
         }
+        let weights = match c.kwarg("weights") {
+            None => None,
+            Some(w) => match (self.value(w), &tx) {
+                (Ty::Error, _) => return Ty::Error,
+                (Ty::Array(d, s), Ty::Array(_, sx)) if d != DType::Bool && s.len() == sx.len() => Some(d),
+                (t, _) => {
+                    self.err(
+                        Diagnostic::error(
+                            "E0503",
+                            format!("`weights=` of `{name}` must be a numeric array of the data's shape, found {t}"),
+                            w.span.clone(),
+                            "not weights",
+                        )
+                        .with_note("NumPy's ValueError: weights should have the same shape as a")
+                        .with_help("of bool weights (NumPy's bool counts), pass `weights=i64(w)`"),
+                    );
+                    return Ty::Error;
+                }
+            },
+        };
+        let density = c.kwarg("density").and_then(bool_literal) == Some(true);
         if c.bad || !self.numeric(c, &tx, &c.args[0]) {
             return Ty::Error;
         }
         if !tx.is_array() {
-            self.error(
-                "E0503",
-                format!("`histogram` needs an array, found {tx}"),
-                c.args[0].span.clone(),
-                "not an array",
-            );
+            self.error("E0503", format!("`{name}` needs an array, found {tx}"), c.args[0].span.clone(), "not an array");
             return Ty::Error;
         }
-        let n = bins.unwrap_or_else(|| self.fresh());
-        let edges = n.add(&Size::lit(1));
-        // NumPy's edges are of the data's float dtype (`f32` stays), else `f64`.
-        let fd = if tx.dtype() == Some(DType::F32) { DType::F32 } else { DType::F64 };
-        Ty::Tuple(vec![Ty::Array(DType::I64, vec![n]), Ty::Array(fd, vec![edges])])
+        let (n, edges) = match bins {
+            Ok(n) => {
+                let n = n.unwrap_or_else(|| self.fresh());
+                // NumPy's edges are of the data's float dtype (`f32` stays), else `f64`.
+                let fd = if tx.dtype() == Some(DType::F32) { DType::F32 } else { DType::F64 };
+                (n.clone(), Ty::Array(fd, vec![n.add(&Size::lit(1))]))
+            }
+            Err(t) => {
+                let m = t.shape().expect("an array")[0].clone();
+                (m.sub(&Size::lit(1)), t)
+            }
+        };
+        if c.b == Builtin::HistogramBinEdges {
+            return edges;
+        }
+        let hd = if density { DType::F64 } else { weights.unwrap_or(DType::I64) };
+        Ty::Tuple(vec![Ty::Array(hd, vec![n]), edges])
     }
 
     /// Types the integer literals of axes argument `e` (one, or a tuple or list of them) as `i64`,

@@ -441,7 +441,7 @@ impl Checker {
     }
 
     /// [`Checker::int_operand`] for an expression already checked, of type `t`.
-    fn int_typed(&mut self, e: &Expr, t: Ty, what: &str) -> Result<Option<Size>, ()> {
+    pub(super) fn int_typed(&mut self, e: &Expr, t: Ty, what: &str) -> Result<Option<Size>, ()> {
         match t {
             Ty::Scalar(DType::I64) => Ok(self.affine(e)),
             Ty::Scalar(DType::U64) => {

@@ -5,7 +5,7 @@
 //! `constant` are gathers along each axis through fused index arithmetic.
 
 use super::{LResult, Lowerer};
-use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, ValueId};
+use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, ValueId};
 use arrayc_grammar::ast::{self, DType, Expr};
 use arrayc_grammar::builtin::bool_literal;
 use arrayc_grammar::builtin::Builtin;
@@ -30,6 +30,7 @@ impl Lowerer<'_> {
         let v = match b {
             B::TriuIndices | B::TrilIndices => return self.tri_indices(b, args, kwargs, ty).map(Some),
             B::Histogram => return self.histogram(args, kwargs, ty, e).map(Some),
+            B::HistogramBinEdges => return Ok(Some(vec![self.histogram_bin_edges(args, kwargs, ty, e)?.edges])),
             B::Ix => {
                 let r = args.len();
                 let mut out = vec![];
@@ -321,111 +322,266 @@ impl Lowerer<'_> {
         Ok(self.load_element(view))
     }
 
-    /// NumPy's `histogram(x, bins, range=(lo, hi))` (its equal-width path): `x` flattened in `f64`
-    /// (`f32` data in `f32`, NumPy's edge dtype);
-    /// without `range`, `(min(x), max(x))`; equal bounds widened by 0.5 each way; the edges
-    /// `linspace(lo, hi, bins + 1)`; the values in `[lo, hi]` kept (a filter); each one's bin
-    /// `i64(((v - lo) / (hi - lo)) * bins)`, the last edge in the last bin, corrected by one
-    /// against the edges (gathers) as NumPy corrects it; the counts a `bincount` of the bins with
-    /// `minlength=bins`. `bins < 1` and `lo > hi` are run-time errors naming the line.
-    fn histogram(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty, e: &Expr) -> LResult<Vec<ValueId>> {
-        let Ty::Tuple(tys) = ty else { unreachable!("checked: (hist, bin_edges)") };
-        // The edges' dtype (`f32` for `f32` data), in which NumPy bins (its Python-float bounds
-        // weak).
-        let ft = tys[1].dtype().expect("checked: float edges");
+    /// NumPy's `histogram_bin_edges(x, bins, range=(lo, hi))` (`_get_bin_edges`), the edges of
+    /// type `edges_ty`, and `x` flattened in the dtype in which `histogram` bins it.
+    ///
+    /// With an integer `bins` (default 10): `x` in `f64` (`f32` data in `f32`, NumPy's edge dtype);
+    /// the bounds `range`, else `(min(x), max(x))` (`(0, 1)` of no data); equal bounds widened by
+    /// 0.5 each way; the edges `linspace(lo, hi, bins + 1)`. `bins < 1`, `lo > hi` and bounds not
+    /// finite are run-time errors naming the line (NumPy's ValueErrors). With edges (1-d): the
+    /// edges as given, which must not decrease (else a run-time error, NumPy's ValueError), and
+    /// `x` in the dtype of `x` and the edges promoted (NumPy's `searchsorted`).
+    fn histogram_bin_edges(
+        &mut self,
+        args: &[Expr],
+        kwargs: &[(ast::Ident, Expr)],
+        edges_ty: &Ty,
+        e: &Expr,
+    ) -> LResult<BinEdges> {
+        let ft = edges_ty.dtype().expect("checked: edges");
         let tx = self.ty_of(&args[0]).clone();
-        let x = self.expr(&args[0])?;
-        let x = self.as_dtype(x, &tx, ft)?;
+        let bin_expr = args.get(1).or(Self::kwarg(kwargs, "bins"));
+        if let Some(b) = bin_expr.filter(|b| self.ty_of(b).is_array()) {
+            let tb = self.ty_of(b).clone();
+            let p = promote(ft, weak_of(b), tx.dtype().expect("checked: numeric"), None);
+            let edges = self.expr(b)?;
+            let m = self.dim(edges, 0);
+            self.assert_at_least(m, 1, "histogram: `bins` as an array needs at least one edge");
+            let (hi, lo) = self.shifted_pair(edges, 1, 0);
+            let steps = self.dim(hi, 0);
+            let down = self.compute_new(ComputeFn::Binary(BinFn::Lt), vec![hi, lo], DType::Bool, vec![steps], None);
+            let down = self.compute_new(ComputeFn::Copy, vec![down], DType::I64, vec![steps], None);
+            let downs = self.reduction(false, ReduceKind::Sum, down, None, &Ty::Scalar(DType::I64), e)?;
+            let zero = self.i64_const(0);
+            let ok = self.scalar_binary(BinFn::Eq, downs, zero, DType::I64);
+            self.emit(OpKind::Assert {
+                cond: ok,
+                msg: "histogram: `bins` must increase monotonically, when an array".into(),
+            });
+            let data = self.expr(&args[0])?;
+            let x = self.as_dtype(data, &tx, p)?;
+            let x = self.flat(x);
+            let one = self.i64_const(1);
+            let nb = self.scalar_binary(BinFn::Sub, m, one, DType::I64);
+            let n = tb.shape().expect("an array")[0].clone();
+            return Ok(BinEdges { data, x, edges, nb, bins: Bins::Edges(n, p) });
+        }
+        let data = self.expr(&args[0])?;
+        let x = self.as_dtype(data, &tx, ft)?;
         let x = self.flat(x);
         let ten = self.i64_const(10);
-        let nb = self.int_arg(args.get(1).or(Self::kwarg(kwargs, "bins")), ten)?;
+        let nb = self.int_arg(bin_expr, ten)?;
         self.assert_at_least(nb, 1, "histogram: `bins` must be positive, when an integer");
         // NumPy's bounds are Python floats with `range=` (edges computed in `f64`), else the data's
         // extremes (edges computed in its dtype).
         let given = Self::kwarg(kwargs, "range").is_some();
+        // Of no data (`empty`), NumPy's bounds are the Python ints `(0, 1)`, whose edges it computes
+        // in `f64` (as with `range=`).
+        let mut empty = None;
         let (lo, hi) = match Self::kwarg(kwargs, "range").map(|r| &r.kind) {
             Some(ast::ExprKind::Tuple(items)) => {
                 let (lo, hi) = (self.expr(&items[0])?, self.expr(&items[1])?);
                 (self.cast_scalar(lo, DType::F64), self.cast_scalar(hi, DType::F64))
             }
             _ => {
-                let sty = Ty::Scalar(ft);
-                let lo = self.reduction(false, ReduceKind::Min, x, None, &sty, e)?;
-                let hi = self.reduction(false, ReduceKind::Max, x, None, &sty, e)?;
-                (self.cast_scalar(lo, DType::F64), self.cast_scalar(hi, DType::F64))
+                // Reduced directly: of no data NumPy's bounds are `(0, 1)` (below), no error.
+                let extreme = |l: &mut Self, kind: ReduceKind| {
+                    let r = l.new_array(ft, vec![]);
+                    l.emit(OpKind::Compute { func: ComputeFn::Reduce(kind, None), out: r, ins: vec![x] });
+                    let v = l.load_element(r);
+                    l.cast_scalar(v, DType::F64)
+                };
+                let (lo, hi) = (extreme(self, ReduceKind::Min), extreme(self, ReduceKind::Max));
+                let len = self.dim(x, 0);
+                let zero = self.i64_const(0);
+                let none = self.scalar_binary(BinFn::Eq, len, zero, DType::I64);
+                empty = Some(none);
+                let (f0, f1) = (self.constant(Scalar::F64(0.0)), self.constant(Scalar::F64(1.0)));
+                (self.scalar_select(none, f0, lo, DType::F64), self.scalar_select(none, f1, hi, DType::F64))
             }
         };
+        // Finite bounds: `(lo - lo) + (hi - hi)` is 0, else NaN.
+        let (dl, dh) =
+            (self.scalar_binary(BinFn::Sub, lo, lo, DType::F64), self.scalar_binary(BinFn::Sub, hi, hi, DType::F64));
+        let d = self.scalar_binary(BinFn::Add, dl, dh, DType::F64);
+        let f0 = self.constant(Scalar::F64(0.0));
+        let finite = self.scalar_binary(BinFn::Eq, d, f0, DType::F64);
+        let which = if given { "supplied" } else { "autodetected" };
+        self.emit(OpKind::Assert { cond: finite, msg: format!("histogram: {which} range is not finite") });
         let ordered = self.scalar_binary(BinFn::Le, lo, hi, DType::F64);
         self.emit(OpKind::Assert {
             cond: ordered,
             msg: "histogram: max must be larger than min in range parameter".into(),
         });
         let equal = self.scalar_binary(BinFn::Eq, lo, hi, DType::F64);
-        let (half, none) =
-            (self.constant(arrayc_dialect::ir::Scalar::F64(0.5)), self.constant(arrayc_dialect::ir::Scalar::F64(0.0)));
+        let (half, none) = (self.constant(Scalar::F64(0.5)), self.constant(Scalar::F64(0.0)));
         let widen = self.scalar_select(equal, half, none, DType::F64);
         let lo = self.scalar_binary(BinFn::Sub, lo, widen, DType::F64);
         let hi = self.scalar_binary(BinFn::Add, hi, widen, DType::F64);
         let one = self.i64_const(1);
         let n_edges = self.scalar_binary(BinFn::Add, nb, one, DType::I64);
+        let wide = self.linspace(&[lo, hi, n_edges], true);
+        let wide = self.as_dtype(wide, edges_ty, ft)?;
         let edges = if given || ft == DType::F64 {
-            let edges = self.linspace(&[lo, hi, n_edges], true);
-            self.as_dtype(edges, &tys[1], ft)?
+            wide
         } else {
             // NumPy's `linspace` in `f32`: `arange(b + 1) * ((hi - lo) / b) + lo`, the last `hi`.
             let (lo, hi) = (self.cast_scalar(lo, ft), self.cast_scalar(hi, ft));
             let delta = self.scalar_binary(BinFn::Sub, hi, lo, ft);
             let div = self.cast_scalar(nb, ft);
             let step = self.scalar_binary(BinFn::Div, delta, div, ft);
-            let (zero, one_f) = (
-                self.constant(arrayc_dialect::ir::Scalar::F64(0.0).cast(ft)),
-                self.constant(arrayc_dialect::ir::Scalar::F64(1.0).cast(ft)),
-            );
+            let (zero, one_f) = (self.constant(Scalar::F64(0.0).cast(ft)), self.constant(Scalar::F64(1.0).cast(ft)));
             let y = self.compute_new(ComputeFn::Arange, vec![zero, one_f], ft, vec![n_edges], None);
             let y = self.compute_new(ComputeFn::Binary(BinFn::Mul), vec![y, step], ft, vec![n_edges], None);
             let y = self.compute_new(ComputeFn::Binary(BinFn::Add), vec![y, lo], ft, vec![n_edges], None);
             let end = self.view_with(y, vec![IndexEntry::At], vec![nb]);
             self.emit(OpKind::Compute { func: ComputeFn::Fill, out: end, ins: vec![hi] });
-            y
+            let empty = empty.expect("bounds from the data");
+            self.compute_new(ComputeFn::Where, vec![empty, wide, y], ft, vec![n_edges], None)
         };
-        if let Ty::Array(_, s) = &tys[1] {
+        if let Ty::Array(_, s) = edges_ty {
             self.shapes.insert(edges, s.clone());
         }
         let width = self.scalar_binary(BinFn::Sub, hi, lo, DType::F64);
         let (lo, hi, width) = (self.cast_scalar(lo, ft), self.cast_scalar(hi, ft), self.cast_scalar(width, ft));
-        // The values in `[lo, hi]`.
+        Ok(BinEdges { data, x, edges, nb, bins: Bins::Equal { lo, hi, width, ft } })
+    }
+
+    /// NumPy's `histogram(x, bins, range=(lo, hi), weights=w, density=d)`: the edges and the data
+    /// of [`Lowerer::histogram_bin_edges`]; the values within the edges kept (a filter, of the
+    /// weights too); each one's bin by NumPy's rule (the last bin closed): with equal bins
+    /// `i64(((v - lo) / (hi - lo)) * bins)`, the last edge in the last bin, corrected by one
+    /// against the edges (gathers) as NumPy corrects it; with given edges `searchsorted(edges, v,
+    /// side=right) - 1` (at most `m - 2`). The counts are a `bincount` of the bins with
+    /// `minlength=bins` (with weights: their sums in `f64`, in data order, cast to the weights'
+    /// dtype as NumPy's; with given edges NumPy sums sorted weights by a cumulative sum, so float
+    /// sums may differ in the last bits). `density`: `counts / diff(edges) / sum(counts)` in `f64`.
+    fn histogram(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty, e: &Expr) -> LResult<Vec<ValueId>> {
+        let Ty::Tuple(tys) = ty else { unreachable!("checked: (hist, bin_edges)") };
+        let BinEdges { data, x, edges, nb, bins } = self.histogram_bin_edges(args, kwargs, &tys[1], e)?;
         let len = self.dim(x, 0);
         let op = |l: &mut Self, f: BinFn, a: ValueId, b: ValueId, d: DType, len: ValueId| {
             l.compute_new(ComputeFn::Binary(f), vec![a, b], d, vec![len], None)
         };
+        let zero = self.i64_const(0);
+        let one = self.i64_const(1);
+        let last = self.scalar_binary(BinFn::Sub, nb, one, DType::I64);
+        let (lo, hi) = match bins {
+            Bins::Equal { lo, hi, .. } => (lo, hi),
+            Bins::Edges(..) => {
+                let first = self.view_with(edges, vec![IndexEntry::At], vec![zero]);
+                let end = self.view_with(edges, vec![IndexEntry::At], vec![nb]);
+                (self.load_element(first), self.load_element(end))
+            }
+        };
+        // The values in `[lo, hi]` (and none without bins).
         let above = op(self, BinFn::Ge, x, lo, DType::Bool, len);
         let below = op(self, BinFn::Le, x, hi, DType::Bool, len);
-        let keep = op(self, BinFn::And, above, below, DType::Bool, len);
+        let mut keep = op(self, BinFn::And, above, below, DType::Bool, len);
+        if let Bins::Edges(..) = bins {
+            let some = self.scalar_binary(BinFn::Ge, nb, one, DType::I64);
+            keep = op(self, BinFn::And, keep, some, DType::Bool, len);
+        }
+        let weights = match Self::kwarg(kwargs, "weights") {
+            Some(w) => {
+                let tw = self.ty_of(w).clone();
+                let wv = self.expr(w)?;
+                if let Some(sw) = tw.shape() {
+                    for d in 0..sw.len() {
+                        let (a, b) = (self.dim(data, d), self.dim(wv, d));
+                        let same = self.scalar_binary(BinFn::Eq, a, b, DType::I64);
+                        self.emit(OpKind::Assert {
+                            cond: same,
+                            msg: "histogram: weights should have the same shape as a".into(),
+                        });
+                    }
+                }
+                let wv = self.as_dtype(wv, &tw, DType::F64)?;
+                let wv = self.flat(wv);
+                Some((self.filter(wv, keep, None), tw.dtype().expect("checked: numeric weights")))
+            }
+            None => None,
+        };
         let a = self.filter(x, keep, None);
         let len = self.dim(a, 0);
-        let nbf = self.cast_scalar(nb, ft);
-        let f = op(self, BinFn::Sub, a, lo, ft, len);
-        let f = op(self, BinFn::Div, f, width, ft, len);
-        let f = op(self, BinFn::Mul, f, nbf, ft, len);
-        let idx = self.compute_new(ComputeFn::Copy, vec![f], DType::I64, vec![len], None);
-        let last = self.scalar_binary(BinFn::Sub, nb, one, DType::I64);
         let select = |l: &mut Self, c: ValueId, a: ValueId, b: ValueId, len: ValueId| {
             l.compute_new(ComputeFn::Where, vec![c, a, b], DType::I64, vec![len], None)
         };
-        let at_end = op(self, BinFn::Eq, idx, nb, DType::Bool, len);
-        let idx = select(self, at_end, last, idx, len);
-        let probe = [Size::lit(0)];
-        let lower = self.gather(edges, &[idx], 0, ft, &probe, None);
-        let dec = op(self, BinFn::Lt, a, lower, DType::Bool, len);
-        let down = op(self, BinFn::Sub, idx, one, DType::I64, len);
-        let idx = select(self, dec, down, idx, len);
-        let up = op(self, BinFn::Add, idx, one, DType::I64, len);
-        let upper = self.gather(edges, &[up], 0, ft, &probe, None);
-        let past = op(self, BinFn::Ge, a, upper, DType::Bool, len);
-        let inner = op(self, BinFn::Ne, idx, last, DType::Bool, len);
-        let inc = op(self, BinFn::And, past, inner, DType::Bool, len);
-        let idx = select(self, inc, up, idx, len);
-        let counts = self.bincount(idx, None, nb, tys[0].shape());
-        Ok(vec![counts, edges])
+        let idx = match bins {
+            Bins::Equal { lo, width, ft, .. } => {
+                let nbf = self.cast_scalar(nb, ft);
+                let f = op(self, BinFn::Sub, a, lo, ft, len);
+                let f = op(self, BinFn::Div, f, width, ft, len);
+                let f = op(self, BinFn::Mul, f, nbf, ft, len);
+                let idx = self.compute_new(ComputeFn::Copy, vec![f], DType::I64, vec![len], None);
+                let at_end = op(self, BinFn::Eq, idx, nb, DType::Bool, len);
+                let idx = select(self, at_end, last, idx, len);
+                let probe = [Size::lit(0)];
+                let lower = self.gather(edges, &[idx], 0, ft, &probe, None);
+                let dec = op(self, BinFn::Lt, a, lower, DType::Bool, len);
+                let down = op(self, BinFn::Sub, idx, one, DType::I64, len);
+                let idx = select(self, dec, down, idx, len);
+                let up = op(self, BinFn::Add, idx, one, DType::I64, len);
+                let upper = self.gather(edges, &[up], 0, ft, &probe, None);
+                let past = op(self, BinFn::Ge, a, upper, DType::Bool, len);
+                let inner = op(self, BinFn::Ne, idx, last, DType::Bool, len);
+                let inc = op(self, BinFn::And, past, inner, DType::Bool, len);
+                select(self, inc, up, idx, len)
+            }
+            Bins::Edges(ref n, p) => {
+                let tb = self.f.ty(edges);
+                let e_ty = Ty::Array(tb.dtype(), vec![n.clone()]);
+                let edges = self.as_dtype(edges, &e_ty, p)?;
+                // The kept values' number, known only at run time: an unknown no checked size is.
+                let a_size = Size::sym(arrayc_grammar::types::SizeSym::Unknown(u32::MAX));
+                let ity = Ty::Array(DType::I64, vec![a_size.clone()]);
+                let ss = self.search_sorted(edges, n, a, &[a_size], p, true, &ity, e)?;
+                let j = op(self, BinFn::Sub, ss, one, DType::I64, len);
+                op(self, BinFn::Minimum, j, last, DType::I64, len)
+            }
+        };
+        let counts = match weights {
+            None => self.bincount(idx, None, nb, tys[0].shape()),
+            Some((w, wd)) => {
+                let sums = self.bincount(idx, Some(w), nb, tys[0].shape());
+                let hty = Ty::Array(wd, tys[0].shape().expect("an array").to_vec());
+                self.as_dtype(sums, &hty, wd)?
+            }
+        };
+        if Self::kwarg(kwargs, "density").and_then(bool_literal) != Some(true) {
+            return Ok(vec![counts, edges]);
+        }
+        // NumPy's `n / db / n.sum()`, `db` the widths in `f64`.
+        let fty = Ty::Array(DType::F64, tys[0].shape().expect("an array").to_vec());
+        let cd = self.f.ty(counts).dtype().sum_dtype();
+        let total = self.reduction(false, ReduceKind::Sum, counts, None, &Ty::Scalar(cd), e)?;
+        let total = self.cast_scalar(total, DType::F64);
+        let counts = self.as_dtype(counts, &fty, DType::F64)?;
+        let (hi, lo) = self.shifted_pair(edges, 1, 0);
+        let ety = Ty::Array(self.f.ty(edges).dtype(), tys[0].shape().expect("an array").to_vec());
+        let (hi, lo) = (self.as_dtype(hi, &ety, DType::F64)?, self.as_dtype(lo, &ety, DType::F64)?);
+        let widths = self.binary(BinFn::Sub, hi, lo, &fty)?;
+        let h = self.binary(BinFn::Div, counts, widths, &fty)?;
+        let h = self.binary(BinFn::Div, h, total, &fty)?;
+        Ok(vec![h, edges])
     }
+}
+
+/// How [`Lowerer::histogram_bin_edges`] made the edges.
+enum Bins {
+    /// `bins` equal bins of `[lo, hi]` (`width = hi - lo`), in dtype `ft`.
+    Equal { lo: ValueId, hi: ValueId, width: ValueId, ft: DType },
+    /// Given edges, of checked size `n`, compared with the data in dtype `p`.
+    Edges(Size, DType),
+}
+
+/// The edges of a histogram, the data flattened in the dtype in which it is binned, and the number
+/// of bins (an `i64` scalar).
+struct BinEdges {
+    /// The data as given (`x` of any shape).
+    data: ValueId,
+    x: ValueId,
+    edges: ValueId,
+    nb: ValueId,
+    bins: Bins,
 }

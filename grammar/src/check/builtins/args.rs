@@ -255,7 +255,7 @@ impl Checker {
                     }
                 }
                 "endpoint" | "equal_nan" | "rowvar" | "right" | "return_index" | "return_inverse" | "return_counts"
-                | "compute_uv" | "invert" | "increasing" => {
+                | "compute_uv" | "invert" | "increasing" | "density" | "include_initial" => {
                     if matches!(v.kind, ExprKind::Bool(_)) {
                         self.set_ty(v.id, Ty::Scalar(DType::Bool));
                     } else {
@@ -270,8 +270,9 @@ impl Checker {
                     }
                 }
                 // `average`'s and `trapezoid`'s, checked with them; `axes` and `range` of
-                // `transpose`, `rot90` and `histogram` (`check/numpy_shapes.rs`).
-                "weights" | "x" | "where" | "axes" | "range" => {}
+                // `transpose`, `rot90` and `histogram` (`check/numpy_shapes.rs`), and `bins` of
+                // `histogram` (a count or edges).
+                "weights" | "x" | "where" | "axes" | "range" | "bins" => {}
                 _ => {
                     // seed, minlength
                     if self.int_operand(v, &format!("`{}`", k.name)).is_err() {

@@ -197,6 +197,8 @@ impl Checker {
             | B::NanArgMax
             | B::CumSum
             | B::CumProd
+            | B::CumulativeSum
+            | B::CumulativeProd
             | B::MaximumAccumulate
             | B::MinimumAccumulate => self.arg_reduction_or_scan(&c),
             B::Take => self.take(&c),
@@ -286,6 +288,7 @@ impl Checker {
             | B::Digitize
             | B::Interp
             | B::Histogram
+            | B::HistogramBinEdges
             | B::Ix => self.numpy_shape(&c),
             B::Vander => self.vander(&c),
             B::BroadcastTo => self.broadcast_to(&c),

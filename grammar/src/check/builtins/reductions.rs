@@ -233,6 +233,9 @@ impl Checker {
             },
         };
         let running = matches!(c.b, Builtin::MaximumAccumulate | Builtin::MinimumAccumulate);
+        if matches!(c.b, Builtin::CumulativeSum | Builtin::CumulativeProd) {
+            return self.cumulative(c, d, shape, axis);
+        }
         let scan = running || matches!(c.b, Builtin::CumSum | Builtin::CumProd);
         if scan && axis.is_none() && r > 1 {
             // NumPy's scan without an axis: of the flattened array (row-major), 1-d.
@@ -257,6 +260,35 @@ impl Checker {
             (true, _) if running => Ty::Array(d, shape),
             (true, _) => Ty::Array(d.sum_dtype(), shape),
         }
+    }
+
+    /// NumPy 2.1's `cumulative_sum(x, axis=k, include_initial=b)` (`cumulative_prod`) of the array
+    /// `x` (dtype `d`, `shape`; `axis` checked): `cumsum`'s dtype and `x`'s shape, one longer
+    /// along the axis with `include_initial=true`. Without `axis=`, an `x` of more than one
+    /// dimension is E0503 (NumPy's ValueError).
+    fn cumulative(&mut self, c: &Call, d: DType, mut shape: Vec<Size>, axis: Option<usize>) -> Ty {
+        let name = c.b.name();
+        let k = match axis {
+            Some(k) => k,
+            None if shape.len() == 1 => 0,
+            None => {
+                self.err(
+                    Diagnostic::error(
+                        "E0503",
+                        format!("`{name}` of an array of more than one dimension needs `axis=`"),
+                        c.args[0].span.clone(),
+                        format!("{}-d, no axis", shape.len()),
+                    )
+                    .with_note("NumPy's ValueError: ``axis`` argument is required")
+                    .with_help(format!("name the axis, `{name}(x, axis=0)`, or flatten first: `{name}(ravel(x))`")),
+                );
+                return Ty::Error;
+            }
+        };
+        if c.kwarg("include_initial").and_then(crate::builtin::bool_literal) == Some(true) {
+            shape[k] = shape[k].add(&Size::lit(1));
+        }
+        Ty::Array(d.sum_dtype(), shape)
     }
 
     /// `dot(a, b)` (`a @ b`) of 1-d and 2-d arrays, NumPy's `a @ b`.

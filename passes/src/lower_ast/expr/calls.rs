@@ -10,7 +10,7 @@ use arrayc_dialect::ir::{
     BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, ScatterKind, ScatterMode, Type, UnFn, ValueId,
 };
 use arrayc_grammar::ast::{self, DType, Expr, ExprKind};
-use arrayc_grammar::builtin::Builtin;
+use arrayc_grammar::builtin::{bool_literal, Builtin};
 use arrayc_grammar::types::{Size, Ty};
 
 impl Lowerer<'_> {
@@ -194,6 +194,7 @@ impl Lowerer<'_> {
             | B::Digitize
             | B::Interp
             | B::Histogram
+            | B::HistogramBinEdges
             | B::Ix => unreachable!("lowered by `numpy_shape`"),
             B::Isin | B::Union1d | B::Intersect1d | B::Setdiff1d | B::Setxor1d => unreachable!("lowered by `set_op`"),
             B::Array | B::AsArray | B::Reshape | B::Ravel | B::Flatten => unreachable!("lowered above"),
@@ -321,6 +322,7 @@ impl Lowerer<'_> {
                 let sizes = (0..r).map(|a| self.dim(vals[0], a)).collect();
                 self.compute_new(ComputeFn::Scan(kind, axis), vec![vals[0]], *dt, sizes, Some(shape))
             }
+            B::CumulativeSum | B::CumulativeProd => self.cumulative(b, vals[0], kwargs, ty)?,
             B::ArgMin | B::ArgMax => {
                 let axis = self.axis_kwarg(kwargs, vals[0])?;
                 let kind = if b == B::ArgMin { ReduceKind::Min } else { ReduceKind::Max };
@@ -524,6 +526,34 @@ impl Lowerer<'_> {
         let (start, step) = (self.cast_scalar(start, dt), self.cast_scalar(step, dt));
         self.emit(OpKind::Compute { func: ComputeFn::Arange, out, ins: vec![start, step] });
         out
+    }
+
+    /// NumPy 2.1's `cumulative_sum(x, axis=k, include_initial=b)` (`cumulative_prod`) of array
+    /// `x`, of checked type `ty`: the scan along the axis (0 for a 1-d `x`), `cumsum`'s; with
+    /// `include_initial`, written into the view `[1:]` along the axis of a new array whose first
+    /// index along it holds the identity (0, or 1 for the product), so that signs of zeros stay
+    /// as NumPy's.
+    fn cumulative(&mut self, b: Builtin, x: ValueId, kwargs: &[(ast::Ident, Expr)], ty: &Ty) -> LResult<ValueId> {
+        let Type::Array(_, r) = self.f.ty(x) else { unreachable!("checked: an array") };
+        let axis = self.axis_kwarg(kwargs, x)?.unwrap_or(0);
+        let kind = if b == Builtin::CumulativeSum { ReduceKind::Sum } else { ReduceKind::Prod };
+        let Ty::Array(dt, shape) = ty else { unreachable!("checked: a scan gives an array") };
+        let mut sizes: Vec<ValueId> = (0..r).map(|a| self.dim(x, a)).collect();
+        if Self::kwarg(kwargs, "include_initial").and_then(bool_literal) != Some(true) {
+            return Ok(self.compute_new(ComputeFn::Scan(kind, axis), vec![x], *dt, sizes, Some(shape)));
+        }
+        let one = self.i64_const(1);
+        sizes[axis] = self.scalar_binary(BinFn::Add, sizes[axis], one, DType::I64);
+        let out = self.new_array(*dt, sizes);
+        self.shapes.insert(out, shape.clone());
+        let identity = if kind == ReduceKind::Sum { Scalar::I64(0) } else { Scalar::I64(1) };
+        let identity = self.constant(identity.cast(*dt));
+        self.emit(OpKind::Compute { func: ComputeFn::Fill, out, ins: vec![identity] });
+        let mut entries = vec![IndexEntry::Full; r];
+        entries[axis] = IndexEntry::Slice { start: true, stop: false, step: false };
+        let rest = self.view_with(out, entries, vec![one]);
+        self.emit(OpKind::Compute { func: ComputeFn::Scan(kind, axis), out: rest, ins: vec![x] });
+        Ok(out)
     }
 
     /// `linspace(start, stop, num)`: `start + i * step` with `step = (stop - start) / (num - 1)`, and
