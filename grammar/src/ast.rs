@@ -113,6 +113,43 @@ impl Function {
     }
 }
 
+impl Index {
+    /// The expressions of the index: a position, a slice's bounds and step.
+    pub fn exprs_mut(&mut self) -> Vec<&mut Expr> {
+        match self {
+            Index::At(e) => vec![e],
+            Index::Slice { start, stop, step, .. } => [start, stop, step].into_iter().flatten().collect(),
+            Index::NewAxis(_) | Index::Ellipsis(_) => vec![],
+        }
+    }
+}
+
+impl Stmt {
+    /// The statement's own expressions, not those of its nested blocks, in Python's evaluation
+    /// order (an assignment's value before its target's index).
+    pub fn own_exprs_mut(&mut self) -> Vec<&mut Expr> {
+        match self {
+            Stmt::Let { value, .. } | Stmt::Assign { value, .. } => vec![value],
+            Stmt::Assert { cond, .. } | Stmt::While { cond, .. } | Stmt::If { cond, .. } => vec![cond],
+            Stmt::SetItem { index, value, .. } | Stmt::AugAssign { index, value, .. } => {
+                let mut v: Vec<&mut Expr> = vec![value];
+                for ix in index {
+                    v.extend(ix.exprs_mut());
+                }
+                v
+            }
+            Stmt::For { start, end, step, .. } => {
+                let mut v: Vec<&mut Expr> = vec![start, end];
+                v.extend(step.as_deref_mut());
+                v
+            }
+            Stmt::Return { values, .. } | Stmt::Print { args: values, .. } => values.iter_mut().collect(),
+            Stmt::Expr(e) => vec![e],
+            Stmt::Break { .. } | Stmt::Continue { .. } => vec![],
+        }
+    }
+}
+
 impl Expr {
     /// Calls `visit` on this expression and every one it contains, outer ones first.
     pub fn walk_mut(&mut self, visit: &mut impl FnMut(&mut Expr)) {

@@ -145,7 +145,9 @@ fn hoist_block(ids: &Cell<u32>, b: &mut Block, diags: &mut Vec<Diagnostic>) {
             }
             _ => {}
         }
-        for e in own_exprs(&mut s) {
+        // A `while` condition's were refused above.
+        let own = if matches!(s, Stmt::While { .. }) { vec![] } else { s.own_exprs_mut() };
+        for e in own {
             e.walk_mut(&mut |e| {
                 sum_of_list(e);
                 if is_comprehension(e) {
@@ -172,37 +174,6 @@ fn sum_of_list(e: &mut Expr) {
     *func = Ident { name: format!("{GENERATOR}sum"), span: func.span.clone() };
     *args = items;
     *kwargs = var;
-}
-
-/// The expressions a statement evaluates before (or instead of) its blocks: those a
-/// comprehension can be moved out of.
-fn own_exprs(s: &mut Stmt) -> Vec<&mut Expr> {
-    match s {
-        Stmt::Let { value, .. } | Stmt::Assign { value, .. } | Stmt::Assert { cond: value, .. } => vec![value],
-        Stmt::SetItem { index, value, .. } | Stmt::AugAssign { index, value, .. } => {
-            let mut v: Vec<&mut Expr> = Vec::new();
-            for ix in index.iter_mut() {
-                match ix {
-                    Index::At(e) => v.push(e),
-                    Index::Slice { start, stop, step, .. } => {
-                        v.extend([start, stop, step].into_iter().flatten());
-                    }
-                    Index::NewAxis(_) | Index::Ellipsis(_) => {}
-                }
-            }
-            v.push(value);
-            v
-        }
-        Stmt::For { start, end, step, .. } => {
-            let mut v = vec![start, end];
-            v.extend(step.as_deref_mut());
-            v
-        }
-        Stmt::If { cond, .. } => vec![cond],
-        Stmt::Return { values: es, .. } | Stmt::Print { args: es, .. } => es.iter_mut().collect(),
-        Stmt::Expr(e) => vec![e],
-        Stmt::While { .. } | Stmt::Break { .. } | Stmt::Continue { .. } => vec![],
-    }
 }
 
 /// Replaces the comprehension `e` by a variable that statements pushed on `out` compute.

@@ -17,8 +17,9 @@
 //! a = np.random.rand(n);` is `random(n, seed=s)`. A draw in a loop body is a fresh draw each
 //! iteration, since `G.draws` grows. Unseeded, the legacy functions and `default_rng()` use seed 0.
 //!
-//! The state is a function's: each function's legacy generator starts at seed 0, and a generator
-//! cannot be passed to another function.
+//! The state is a function's: each function's legacy generator starts at seed 0, so legacy draws
+//! in a function that another function calls are an error (every call would repeat them), and a
+//! generator cannot be passed to another function.
 
 use crate::ast::{BinOp, Block, DType, Expr, ExprId, ExprKind, Ident, Program, Span, Stmt, UnOp};
 use crate::builtin::qualified;
@@ -50,9 +51,25 @@ fn state_name(g: &str, part: &str) -> String {
 pub fn desugar(program: &mut Program) -> Vec<Diagnostic> {
     let ids = Cell::new(program.num_exprs);
     let mut errors = vec![];
+    let called = called_functions(program);
     for f in &mut program.functions {
-        let mut d = Desugar { ids: &ids, generators: HashSet::new(), legacy: false, errors: vec![] };
+        let mut d = Desugar { ids: &ids, generators: HashSet::new(), legacy: false, unseeded: false, errors: vec![] };
         d.block(&mut f.body);
+        if (d.legacy || d.unseeded) && called.contains(&f.name.name) {
+            // NumPy's legacy functions share one state across calls; here each function starts its
+            // own at seed 0, so every call of this one would draw the same values.
+            errors.push(
+                Diagnostic::error(
+                    "E0503",
+                    format!("`np.random` draws in `{}`, which another function calls, would repeat on every call", f.name.name),
+                    f.name.span.clone(),
+                    "called elsewhere",
+                )
+                .with_note("arrayc's legacy generator state is each function's, seeded 0 at its start; NumPy's is global")
+                .with_help("draw in the calling function and pass the values, or pass a seed and draw from `rng = np.random.default_rng(seed)`"),
+            );
+            continue;
+        }
         if d.legacy && d.errors.is_empty() {
             // The legacy generator's state, declared at the top of the function: seed 0.
             let at = f.body.span.start..f.body.span.start;
@@ -69,12 +86,30 @@ pub fn desugar(program: &mut Program) -> Vec<Diagnostic> {
     errors
 }
 
+/// The functions of `program` that a function of it calls (by a bare name).
+fn called_functions(program: &mut Program) -> HashSet<String> {
+    let names: HashSet<String> = program.functions.iter().map(|f| f.name.name.clone()).collect();
+    let mut called = HashSet::new();
+    for f in &mut program.functions {
+        f.for_each_expr_mut(&mut |e| {
+            if let ExprKind::Call { func, .. } = &e.kind {
+                if names.contains(&func.name) {
+                    called.insert(func.name.clone());
+                }
+            }
+        });
+    }
+    called
+}
+
 struct Desugar<'a> {
     ids: &'a Cell<u32>,
     /// The names bound to `np.random.default_rng(..)` so far.
     generators: HashSet<String>,
     /// Whether a legacy function or `np.random.seed` occurs.
     legacy: bool,
+    /// Whether a `np.random.default_rng()` has no seed (NumPy's takes fresh entropy, arrayc's 0).
+    unseeded: bool,
     errors: Vec<Diagnostic>,
 }
 
@@ -140,6 +175,8 @@ impl Desugar<'_> {
             if let ExprKind::Call { func, args, kwargs } = &mut value.kind {
                 if func.name == format!("{NP_RANDOM}.default_rng") {
                     let (args, kwargs) = (std::mem::take(args), std::mem::take(kwargs));
+                    let none = |e: &Expr| matches!(e.kind, ExprKind::NoneLit);
+                    self.unseeded |= args.iter().all(none) && kwargs.iter().all(|(_, v)| none(v));
                     self.seed(&name.name, "default_rng", args, kwargs, &span, out);
                     self.generators.insert(name.name);
                     return;
@@ -156,7 +193,7 @@ impl Desugar<'_> {
         }
         // The statement's own expressions (not those of nested blocks), in evaluation order.
         let mut counts: HashMap<String, i64> = HashMap::new();
-        for e in own_exprs(&mut s) {
+        for e in s.own_exprs_mut() {
             count_draws(e, &self.generators, &mut counts);
         }
         if let Stmt::While { cond, .. } = &s {
@@ -174,7 +211,7 @@ impl Desugar<'_> {
             }
         }
         let mut next: HashMap<String, i64> = HashMap::new();
-        for e in own_exprs(&mut s) {
+        for e in s.own_exprs_mut() {
             self.rewrite(e, &counts, &mut next);
         }
         let at = s.span().start..s.span().start;
@@ -583,41 +620,6 @@ impl Desugar<'_> {
     }
 }
 
-/// The statement's own expressions, not those of its nested blocks, in evaluation order.
-fn own_exprs(s: &mut Stmt) -> Vec<&mut Expr> {
-    match s {
-        Stmt::Let { value, .. } | Stmt::Assign { value, .. } => vec![value],
-        Stmt::Assert { cond, .. } | Stmt::While { cond, .. } | Stmt::If { cond, .. } => vec![cond],
-        Stmt::SetItem { index, value, .. } | Stmt::AugAssign { index, value, .. } => {
-            let mut v: Vec<&mut Expr> = vec![value];
-            for ix in index {
-                index_exprs(ix, &mut v);
-            }
-            v
-        }
-        Stmt::For { start, end, step, .. } => {
-            let mut v: Vec<&mut Expr> = vec![start, end];
-            if let Some(st) = step {
-                v.push(st);
-            }
-            v
-        }
-        Stmt::Return { values, .. } | Stmt::Print { args: values, .. } => values.iter_mut().collect(),
-        Stmt::Expr(e) => vec![e],
-        Stmt::Break { .. } | Stmt::Continue { .. } => vec![],
-    }
-}
-
-fn index_exprs<'a>(ix: &'a mut crate::ast::Index, v: &mut Vec<&'a mut Expr>) {
-    match ix {
-        crate::ast::Index::At(e) => v.push(e),
-        crate::ast::Index::Slice { start, stop, step, .. } => {
-            v.extend([start, stop, step].into_iter().flatten());
-        }
-        crate::ast::Index::NewAxis(_) | crate::ast::Index::Ellipsis(_) => {}
-    }
-}
-
 /// The direct sub-expressions of `e` that are not a call's arguments.
 fn direct_children<'a>(e: &'a mut Expr, v: &mut Vec<&'a mut Expr>) {
     match &mut e.kind {
@@ -629,7 +631,7 @@ fn direct_children<'a>(e: &'a mut Expr, v: &mut Vec<&'a mut Expr>) {
         ExprKind::Subscript { base, index } => {
             v.push(base);
             for ix in index {
-                index_exprs(ix, v);
+                v.extend(ix.exprs_mut());
             }
         }
         ExprKind::Tuple(items) | ExprKind::List(items) => v.extend(items.iter_mut()),

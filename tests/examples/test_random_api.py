@@ -246,6 +246,8 @@ def test_deterministic_across_runs_and_thread_counts_and_the_seed_changes_values
          "random, standard_normal, uniform, normal, integers"),
         ("fn f() -> f64[3] { rng = np.random.default_rng(0); return rng.exponential(1.0, 3); }", "E0202", "argsort(random(n))"),
         ("fn f() -> f64[3] { return np.random.rand(3, foo=1); }", "E0502", "takes no keywords"),
+        ("fn g() -> f64[3] { return np.random.rand(3); }\nfn f() -> f64[3] { return g() + g(); }", "E0503", "would repeat on every call"),
+        ("fn g() -> f64[3] { rng = np.random.default_rng(); return rng.random(3); }\nfn f() -> f64[3] { return g(); }", "E0503", "would repeat"),
         ("fn f() -> f64[3] { return np.random.uniform(0.0, 1.0, 3, 4); }", "E0501", "at most 3"),
         ("fn f() -> f64[3] { return np.random.normal(0.0, 1.0, sizes=3); }", "E0502", "no argument `sizes`"),
         ("fn f() -> f32[3] { rng = np.random.default_rng(0); return rng.random(3, dtype=np.float32); }", "E0503",
