@@ -256,6 +256,10 @@ builtins! {
     Itemsize: "itemsize", (1, 1), &[], "x.itemsize / x.nbytes (attributes)";
     Nbytes: "nbytes", (1, 1), &[], "x.itemsize / x.nbytes (attributes)";
     Take: "take", (2, 2), AXIS, "take(x, idx) (x 1-d) | take(x, idx, axis=k) (idx an i64 array)";
+    TakeAlongAxis: "take_along_axis", (2, 2), AXIS,
+        "take_along_axis(x, idx) | take_along_axis(x, idx, axis=k) (idx an integer array of x's rank; default axis -1) | take_along_axis(x, idx, axis=None) (idx 1-d)";
+    PutAlongAxis: "put_along_axis", (3, 3), AXIS, "put_along_axis(x, idx, v, axis=k) (a statement; idx an integer array of x's rank)";
+    RavelMultiIndex: "ravel_multi_index", (2, 2), &[], "ravel_multi_index((i, j, ..), (d0, d1, ..)) (integer arrays or scalars, one per size)";
     Dot: "dot", (2, 2), &[], "dot(a, b) or a @ b (a and b 1-d or 2-d)";
     ArgMin: "argmin", (1, 1), AXIS, ARG_REDUCTION;
     ArgMax: "argmax", (1, 1), AXIS, ARG_REDUCTION;
@@ -1000,6 +1004,28 @@ pub const DOCS: &[DocRow] = {
                 idx.shape + x.shape[k+1:]`; `axis=` may be left out for a 1-d `x` only (NumPy's `take` \
                 without it flattens `x`); `take(x, idx)` of a 1-d `x` is `x[idx]` (see Gathers)",
             builtins: &[B::Take],
+        },
+        DocRow {
+            calls: "`take_along_axis(x, idx, axis=k)`, `put_along_axis(x, idx, v, axis=k)`",
+            result: "NumPy's `take_along_axis` (default axis `-1`): a gather from `x` through `idx`, an integer array \
+                of `x`'s rank (E0409 else), along axis `k`, broadcast against `x` on the other axes: shape \
+                `broadcast(x.shape with 1 at k, idx.shape)`, so `take_along_axis(x, argsort(x, axis=1), axis=1)` \
+                is `sort(x, axis=1)` and `take_along_axis(x, argmax(x, axis=1, keepdims=true), axis=1)` the \
+                maxima, as a column. `axis=None` takes from `x` flattened (`idx` 1-d). The statement \
+                `put_along_axis(x, idx, v, axis=k)` (axis required, as NumPy's; `axis=None` is E0319) scatters \
+                `v` (broadcast to that shape, converted to `x`'s dtype) into `x` in place. Negative indices \
+                count from the end; an index out of range is a run-time IndexError naming the line. One \
+                gather (scatter) kernel, through `idx` and an `arange` per other axis (see Gathers)",
+            builtins: &[B::TakeAlongAxis, B::PutAlongAxis],
+        },
+        DocRow {
+            calls: "`ravel_multi_index((i, j, ..), (d0, d1, ..))`",
+            result: "NumPy's `ravel_multi_index` (C order, `mode='raise'`): the `i64` flat index \
+                `(i * d1 + j) * d2 + ..` of the integer indices (arrays or scalars, one per size, broadcast \
+                together; a scalar for scalars); an index outside `[0, d)` (negative too) is NumPy's \
+                ValueError \"invalid entry in coordinates array\" at run time, naming the line. The inverse \
+                of `unravel_index`",
+            builtins: &[B::RavelMultiIndex],
         },
         DocRow {
             calls: "`flip(x)`, `flip(x, axis=k)`",

@@ -71,6 +71,9 @@ impl Lowerer<'_> {
         if b == B::UnravelIndex {
             return self.unravel_index(args, ty, e);
         }
+        if let Some(vs) = self.along_axis(b, args, kwargs, ty, e)? {
+            return Ok(vs);
+        }
         if let Some(v) = self.numpy_more(b, args, kwargs, ty, e)? {
             return Ok(vec![v]);
         }
@@ -172,6 +175,7 @@ impl Lowerer<'_> {
                 unreachable!("lowered by `numpy_more`")
             }
             B::Nonzero => unreachable!("lowered by `nonzero`"),
+            B::TakeAlongAxis | B::PutAlongAxis | B::RavelMultiIndex => unreachable!("lowered by `along_axis`"),
             B::Einsum | B::Tensordot => unreachable!("lowered by `einsum`"),
             B::Fliplr
             | B::Flipud
