@@ -257,6 +257,10 @@ builtins! {
     Itemsize: "itemsize", (1, 1), &[], "x.itemsize / x.nbytes (attributes)";
     Nbytes: "nbytes", (1, 1), &[], "x.itemsize / x.nbytes (attributes)";
     Take: "take", (2, 2), AXIS, "take(x, idx) (x 1-d) | take(x, idx, axis=k) (idx an i64 array)";
+    TakeAlongAxis: "take_along_axis", (2, 2), AXIS,
+        "take_along_axis(x, idx) | take_along_axis(x, idx, axis=k) (idx an integer array of x's rank; default axis -1) | take_along_axis(x, idx, axis=None) (idx 1-d)";
+    PutAlongAxis: "put_along_axis", (3, 3), AXIS, "put_along_axis(x, idx, v, axis=k) (a statement; idx an integer array of x's rank)";
+    RavelMultiIndex: "ravel_multi_index", (2, 2), &[], "ravel_multi_index((i, j, ..), (d0, d1, ..)) (integer arrays or scalars, one per size)";
     Dot: "dot", (2, 2), &[], "dot(a, b) or a @ b (a and b 1-d or 2-d)";
     ArgMin: "argmin", (1, 1), AXIS, ARG_REDUCTION;
     ArgMax: "argmax", (1, 1), AXIS, ARG_REDUCTION;
@@ -411,10 +415,22 @@ builtins! {
     Vander: "vander", (1, 2), &["increasing"], "vander(x) | vander(x, N) | vander(x, N=n, increasing=true) (x 1-d)";
 }
 
-/// NumPy's names that are not builtins because NumPy itself removed them, each with the help an
-/// unknown-function error (E0202) gives: the spelling that replaces it.
-pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] =
-    &[("in1d", "NumPy 2.4 removed `in1d`: write `isin(a, b)` (`ravel(isin(a, b))` for `in1d`'s flattened result)")];
+/// NumPy's names that are not builtins, because NumPy itself removed them (`in1d`) or arrayc does
+/// not have them yet (`insert`, `delete`), each with the help an unknown-function error (E0202)
+/// gives: the arrayc spelling that replaces it.
+pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] = &[
+    ("in1d", "NumPy 2.4 removed `in1d`: write `isin(a, b)` (`ravel(isin(a, b))` for `in1d`'s flattened result)"),
+    (
+        "insert",
+        "arrayc has no `np.insert` yet: join the parts, `concatenate((x[:i], values, x[i:]))` (along axis `k`: \
+         `concatenate((x[:, :i], v, x[:, i:]), axis=1)`; `append(x, v)` at the end)",
+    ),
+    (
+        "delete",
+        "arrayc has no `np.delete` yet: join the rest, `concatenate((x[:i], x[i + 1:]))`, or keep it through a mask, \
+         `x[arange(len(x)) != i]` (`x[~isin(arange(len(x)), idx)]` for several indices)",
+    ),
+];
 
 /// The pattern of the elementwise math functions of one value that map to one `arr.compute`
 /// function each (`abs`, `sqrt`, ..., `rint`), the one list of them: the checker types them alike
@@ -1036,6 +1052,28 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Take],
         },
         DocRow {
+            calls: "`take_along_axis(x, idx, axis=k)`, `put_along_axis(x, idx, v, axis=k)`",
+            result: "NumPy's `take_along_axis` (default axis `-1`): a gather from `x` through `idx`, an integer array \
+                of `x`'s rank (E0409 else), along axis `k`, broadcast against `x` on the other axes: shape \
+                `broadcast(x.shape with 1 at k, idx.shape)`, so `take_along_axis(x, argsort(x, axis=1), axis=1)` \
+                is `sort(x, axis=1)` and `take_along_axis(x, argmax(x, axis=1, keepdims=true), axis=1)` the \
+                maxima, as a column. `axis=None` takes from `x` flattened (`idx` 1-d). The statement \
+                `put_along_axis(x, idx, v, axis=k)` (axis required, as NumPy's; `axis=None` is E0319) scatters \
+                `v` (broadcast to that shape, converted to `x`'s dtype) into `x` in place. Negative indices \
+                count from the end; an index out of range is a run-time IndexError naming the line. One \
+                gather (scatter) kernel, through `idx` and an `arange` per other axis (see Gathers)",
+            builtins: &[B::TakeAlongAxis, B::PutAlongAxis],
+        },
+        DocRow {
+            calls: "`ravel_multi_index((i, j, ..), (d0, d1, ..))`",
+            result: "NumPy's `ravel_multi_index` (C order, `mode='raise'`): the `i64` flat index \
+                `(i * d1 + j) * d2 + ..` of the integer indices (arrays or scalars, one per size, broadcast \
+                together; a scalar for scalars); an index outside `[0, d)` (negative too) is NumPy's \
+                ValueError \"invalid entry in coordinates array\" at run time, naming the line. The inverse \
+                of `unravel_index`",
+            builtins: &[B::RavelMultiIndex],
+        },
+        DocRow {
             calls: "`flip(x)`, `flip(x, axis=k)`",
             result: "a view of `x` reversed along every axis (along axis `k`); aliases `x`, as NumPy's",
             builtins: &[B::Flip],
@@ -1105,13 +1143,16 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Roll],
         },
         DocRow {
-            calls: "`split(x, k)`, `array_split(x, k)`, `axis=a`",
+            calls: "`split(x, k)`, `array_split(x, k)`, `split(x, [p0, p1, ..])`, `axis=a`",
             result: "NumPy's `split` and `array_split`: a tuple of `k` views of `x` (`k` a positive integer \
                 literal), consecutive sections along axis `a` (default 0), usable as `let (p, q) = split(x, 2);`, \
                 `p, q = split(x, 2)` or `split(x, 2)[0]`. `array_split` gives the first `n % k` sections one \
                 element more than the others (`n` the axis' size); `split` needs `n % k == 0`, else NumPy's \
                 ValueError \"array split does not result in an equal division\" (E0503 when `n` is known, else a \
-                run-time error naming the line). A list of split points is not supported",
+                run-time error naming the line). With a list (or tuple) of split points, integer literals, both \
+                give one more section than points, section `i` the view `x[p(i-1):p(i)]` along the axis (the \
+                first from the start, the last to the end; negative points count from the end, points beyond \
+                it give empty sections, as NumPy's)",
             builtins: &[B::Split, B::ArraySplit],
         },
         DocRow {
@@ -1777,6 +1818,19 @@ pub fn join_unit_axes(b: Builtin, rank: usize) -> Option<&'static [bool]> {
         (Builtin::Dstack, 1) => Some(&[false, true, false]),
         (Builtin::Dstack, 2) => Some(&[true, true, false]),
         (Builtin::ColumnStack, 1) => Some(&[true, false]),
+        _ => None,
+    }
+}
+
+/// The split points of `split(x, [p0, p1, ..])` / `array_split(x, (p0, ..))` (a list or tuple of
+/// integer literals, negative counting from the end, as slice bounds): `Some(points)`; `None` when
+/// the argument is not one (a section count, or anything else). Section `i` is `x[p(i-1):p(i)]`
+/// along the axis, the first from the start and the last to the end (NumPy's `array_split`).
+pub fn split_points(e: &crate::ast::Expr) -> Option<Vec<i64>> {
+    match &e.kind {
+        crate::ast::ExprKind::List(items) | crate::ast::ExprKind::Tuple(items) => {
+            items.iter().map(crate::check::literal_int).collect()
+        }
         _ => None,
     }
 }

@@ -148,9 +148,10 @@ pub fn absent_if_none(e: Option<Expr>) -> Option<Expr> {
 }
 
 /// The builtins whose `axis` is not `None` by default, so that `axis=None` is not the argument
-/// left out: NumPy's `sort`/`argsort` flatten first (arrayc: `sort(ravel(x))`, [`none_arguments`]);
+/// left out: NumPy's `sort`/`argsort`/`take_along_axis` flatten first (arrayc: `sort(ravel(x))`,
+/// [`none_arguments`]);
 /// for the others `None` is NumPy's error, and arrayc's E0319.
-const AXIS_NOT_NONE_BY_DEFAULT: [&str; 11] = [
+const AXIS_NOT_NONE_BY_DEFAULT: [&str; 12] = [
     "sort",
     "argsort",
     "concatenate",
@@ -160,14 +161,15 @@ const AXIS_NOT_NONE_BY_DEFAULT: [&str; 11] = [
     "trapezoid",
     "expand_dims",
     "take_along_axis",
+    "put_along_axis",
     "split",
     "array_split",
 ];
 
 /// Python's `None` as an argument of builtin `name` ([`ExprKind::NoneLit`]), where it is NumPy's
 /// default: a keyword `k=None` (`axis=None`, `dtype=None`, `out=None`, `ord=None`, `weights=None`)
-/// is the keyword left out, except `axis` of the [`AXIS_NOT_NONE_BY_DEFAULT`] builtins: of `sort`
-/// and `argsort` it sorts the flattened array (`sort(ravel(x))`, under the `None`'s id: ids stay
+/// is the keyword left out, except `axis` of the [`AXIS_NOT_NONE_BY_DEFAULT`] builtins: of `sort`,
+/// `argsort` and `take_along_axis` it takes the flattened array (`sort(ravel(x))`, under the `None`'s id: ids stay
 /// dense), of the others it stays, for the checker's E0319; `rtol=None` of `linalg.pinv` stays too
 /// (NumPy 2.4's `max(m, n) * eps`, where leaving it out is `1e-15`). `clip(x, None, hi)` is
 /// `minimum(x, hi)`, `clip(x, lo, None)` `maximum(x, lo)` and `clip(x, None, None)` `copy(x)`, as
@@ -181,7 +183,7 @@ fn none_arguments(func: &mut Ident, name: &str, args: &mut Vec<Expr>, kwargs: &m
         let (key, value) = &kwargs[k];
         let keeps_axis = key.name == "axis" && AXIS_NOT_NONE_BY_DEFAULT.contains(&name);
         let not_default = key.name == "rtol" && name.ends_with("linalg.pinv");
-        if !is_none(value) || keeps_axis && !matches!(name, "sort" | "argsort") || not_default {
+        if !is_none(value) || keeps_axis && !matches!(name, "sort" | "argsort" | "take_along_axis") || not_default {
             k += 1;
             continue;
         }

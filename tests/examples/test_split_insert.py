@@ -1,5 +1,5 @@
 """NumPy's `split` and `array_split` against NumPy (docs/language.md, "Builtin functions"; issue
-31): integer section counts, along axis 0 and `axis=`, on f64/f32/i64 with empty and uneven sizes,
+31): integer section counts and lists of split points, along axis 0 and `axis=`, on f64/f32/i64 with empty and uneven sizes,
 through `let (p, q) = ...`, `p, q = ...` and indexing, on the CPU and the GPU kernels (emulated, and
 the GPU where there is one); then the checker's errors and `split`'s run-time error."""
 import numpy as np
@@ -80,7 +80,7 @@ def test_split_of_an_unequal_division_is_a_run_time_error(tmp_path):
         ("fn f(x: f64[n]) -> f64[?] { return split(x, 0)[0]; }", "E0503", "positive integer literal"),
         ("fn f(x: f64[n]) -> f64[?] { return array_split(x, -2)[0]; }", "E0503", "positive integer literal"),
         ("fn f(x: f64[n], k: i64) -> f64[?] { return array_split(x, k)[0]; }", "E0503", "positive integer literal"),
-        ("fn f(x: f64[n]) -> f64[?] { return split(x, [2, 5])[0]; }", "E0503", "positive integer literal"),
+        ("fn f(x: f64[n], k: i64) -> f64[?] { return split(x, [2, k])[0]; }", "E0503", "split points as a list"),
         ("fn f(x: f64) -> f64[?] { return split(x, 2)[0]; }", "E0503", "`split` needs an array"),
         ("fn f(x: f64[n]) -> f64[?] { return split(x, 2, axis=1)[0]; }", "E0", "axis"),
         ("fn f(x: f64[n]) -> f64[?] { return split(x); }", "E0501", "split"),
@@ -88,6 +88,35 @@ def test_split_of_an_unequal_division_is_a_run_time_error(tmp_path):
 )
 def test_split_errors(src, code, words, tmp_path):
     assert_check_error(src, code, words, tmp_path)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", TESTED_DTYPES)
+@pytest.mark.parametrize("size", [(7, 4), (0, 3), (3, 9), (1, 1)], ids=lambda s: "x".join(map(str, s)))
+def test_split_points_match_numpy(size, dt, target, tmp_path):
+    """`split(x, [p0, p1, ..])` and `array_split` (alike): slice bounds, negative from the end, beyond
+    it empty sections; sizes known (literal shapes) and symbolic."""
+    n, m = size
+    rng = np.random.default_rng(n * 7 + m)
+    v = (rng.standard_normal(n) * 10).astype(DTYPES[dt])
+    a = (rng.standard_normal((n, m)) * 10).astype(DTYPES[dt])
+    for shapes in (("n", "m"), (str(n), str(m))):
+        src = f"""fn main(v: {dt}[{shapes[0]}], a: {dt}[{shapes[0]}, {shapes[1]}]) -> ({dt}[?], {dt}[?], {dt}[?], {dt}[?, {shapes[1]}], {dt}[{shapes[0]}, ?], {dt}[{shapes[0]}, ?], {dt}[?], {dt}[?]) {{
+    let (p, q, r) = np.split(v, [2, 5]);
+    x, y = np.array_split(a, [-1], axis=1);
+    let (s,) = split(v, []);
+    return (p, q, r * 2, array_split(a, (1, 9))[2], x, y, s, split(v, [3, 1, -2, 8])[2]);
+}}
+"""
+        proc, got = run_source(src, {"v": v, "a": a}, tmp_path / shapes[0], flags=["--target", target])
+        assert proc.returncode == 0, f"{src}\n{proc.stderr}"
+        p, q, r = np.split(v, [2, 5])
+        x, y = np.array_split(a, [-1], axis=1)
+        want = [p, q, r * 2, np.array_split(a, (1, 9))[2], x, y, np.split(v, [])[0], np.split(v, [3, 1, -2, 8])[2]]
+        for k, (g, w) in enumerate(zip(got, want)):
+            g = np.asarray(g)
+            assert g.dtype == w.dtype and g.shape == w.shape, f"result {k}: {g.dtype}{g.shape}, NumPy {w.dtype}{w.shape}"
+            np.testing.assert_array_equal(g, w, err_msg=f"result {k}")
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -99,6 +128,8 @@ def test_sections_are_views(target, tmp_path):
     q[0] = 100.0;
     r, s, t = array_split(w, 3);
     t[:] = -1.0;
+    let (head, tail) = split(w, [1]);
+    head[0] = 50.0;
     return (w, p);
 }
 """
@@ -109,5 +140,6 @@ def test_sections_are_views(target, tmp_path):
     p, q = np.split(w, 2)
     q[0] = 100.0
     np.array_split(w, 3)[2][:] = -1.0
+    np.split(w, [1])[0][0] = 50.0
     np.testing.assert_array_equal(got[0], w)
     np.testing.assert_array_equal(got[1], p)

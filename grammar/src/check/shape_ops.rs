@@ -7,7 +7,10 @@ use super::builtins::{literal_int, Call};
 use super::promote::promote;
 use super::Checker;
 use crate::ast::{DType, Expr, ExprKind};
-use crate::builtin::{array_split_start, cross_components, join_axis, join_unit_axes, pad_width_pairs, Builtin};
+use crate::builtin::{
+    array_split_start, cross_components, join_axis, join_unit_axes, pad_width_pairs, split_points, Builtin,
+};
+use crate::check::shape::const_slice_len;
 use crate::diag::Diagnostic;
 use crate::numpy_shapes::meshgrid_ij;
 use crate::types::{Size, Ty};
@@ -321,11 +324,49 @@ impl Checker {
         Ty::Array(d, shape)
     }
 
+    /// `split(x, [p0, p1, ..])` / `array_split(x, [p0, ..], axis=a)` (both alike, as NumPy's): a
+    /// tuple of one more section than points, section `i` of the size of `x[p(i-1):p(i)]` along
+    /// axis `a` (Python's slice rules: negative points count from the end, points beyond it give
+    /// empty sections); a size known only at run time when the axis' size is a symbol.
+    fn split_at_points(&mut self, c: &Call, t: Ty, points: &[i64]) -> Ty {
+        let Ty::Array(d, s) = t else { return Ty::Error };
+        let (a, span) = match c.axis {
+            Some((a, ae)) => (a, ae.span.clone()),
+            None => (0, c.args[0].span.clone()),
+        };
+        let Some(a) = self.axis_in_range(a, &s, &span) else { return Ty::Error };
+        // Type the list's items (as integers), not the list: it is not an array value.
+        for item in match &c.args[1].kind {
+            ExprKind::List(items) | ExprKind::Tuple(items) => items.as_slice(),
+            _ => &[],
+        } {
+            self.expr(item);
+        }
+        self.set_ty(c.args[1].id, Ty::Unit);
+        let bounds: Vec<Option<i64>> =
+            std::iter::once(None).chain(points.iter().map(|&p| Some(p))).chain([None]).collect();
+        let parts = bounds
+            .windows(2)
+            .map(|w| {
+                let mut shape = s.clone();
+                shape[a] = match s[a].as_const() {
+                    Some(n) => Size::lit(const_slice_len(n, w[0], w[1], 1)),
+                    None => self.fresh(),
+                };
+                Ty::Array(d, shape)
+            })
+            .collect();
+        Ty::Tuple(parts)
+    }
+
     /// `split(x, k)` / `array_split(x, k, axis=a)`: a tuple of `k` arrays of `x`'s shape, each with
     /// its section's size along axis `a` ([`array_split_start`]); `k` must be a positive integer
     /// literal (E0503), and for `split` a known size must divide evenly (E0503, NumPy's ValueError).
     fn split(&mut self, c: &Call) -> Ty {
         let t = self.array_arg(c, &c.args[0]);
+        if let Some(points) = split_points(&c.args[1]) {
+            return self.split_at_points(c, t, &points);
+        }
         let Some(k) = literal_int(&c.args[1]).filter(|&k| k >= 1) else {
             self.expr(&c.args[1]);
             self.err(
@@ -335,7 +376,7 @@ impl Checker {
                     c.args[1].span.clone(),
                     "not a positive integer literal",
                 )
-                .with_help("write the count, e.g. `split(x, 2)`; split points (a list) are not supported"),
+                .with_help("write the count, e.g. `split(x, 2)`, or the split points as a list of integer literals, `split(x, [2, 5])`"),
             );
             return Ty::Error;
         };

@@ -13,6 +13,7 @@
 /// The pass's name: its `arrayc-opt --pass` flag.
 pub const NAME: &str = "lower-ast";
 
+mod along_axis;
 mod einsum;
 mod expr;
 mod jumps;

@@ -122,6 +122,14 @@ impl Lowerer<'_> {
             }
             B::Split | B::ArraySplit => {
                 let x = self.expr(&args[0])?;
+                if let Some(points) = arrayc_grammar::builtin::split_points(&args[1]) {
+                    // Section `i` is the view `x[p(i-1):p(i)]` along the axis (slice rules).
+                    let a = axis.unwrap_or(0).rem_euclid(self.rank(x) as i64) as usize;
+                    let mut bounds = vec![None];
+                    bounds.extend(points.iter().map(|&p| Some(self.i64_const(p))));
+                    bounds.push(None);
+                    return Ok(Some(bounds.windows(2).map(|w| self.slice_along(x, a, w[0], w[1])).collect()));
+                }
                 return Ok(Some(self.split(b, x, axis.unwrap_or(0), ty)));
             }
             B::Tile if matches!(args[1].kind, ExprKind::Tuple(_) | ExprKind::List(_)) => {

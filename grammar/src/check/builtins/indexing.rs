@@ -2,7 +2,8 @@
 //! unbuffered scatters.
 
 use super::Call;
-use crate::ast::{DType, ExprKind};
+use crate::ast::{DType, Expr, ExprKind};
+use crate::builtin::Builtin;
 use crate::check::promote::{promote, weak_of};
 use crate::check::shape::shape_str;
 use crate::check::Checker;
@@ -219,5 +220,170 @@ impl Checker {
             return Ty::Error;
         }
         Ty::Unit
+    }
+}
+
+impl Checker {
+    /// NumPy's `take_along_axis(x, idx, axis=k)` (default axis `-1`) and the statement
+    /// `put_along_axis(x, idx, v, axis=k)`: `idx` an integer array of `x`'s rank, which broadcasts
+    /// against `x` on every axis but `k` (NumPy's `_make_along_axis_idx`). The gather's result (the
+    /// scatter's target) has shape `broadcast(x.shape with 1 at k, idx.shape)`; `put_along_axis`'s
+    /// `v` broadcasts to it and is converted to `x`'s dtype, as `x[idx] = v`. `take_along_axis(x,
+    /// idx, axis=None)` arrives as `take_along_axis(ravel(x), idx)` (`syntax::none_arguments`), so
+    /// `idx` is 1-d there as NumPy requires.
+    pub(super) fn along_axis(&mut self, c: &Call) -> Ty {
+        let put = c.b == Builtin::PutAlongAxis;
+        let name = c.b.name();
+        let t = self.value(&c.args[0]);
+        let ti = self.value(&c.args[1]);
+        let tv = if put { self.value(&c.args[2]) } else { Ty::Unit };
+        if c.bad || [&t, &ti, &tv].contains(&&Ty::Error) {
+            return Ty::Error;
+        }
+        let Ty::Array(d, shape) = t else {
+            self.error("E0408", format!("`{name}` needs an array, found {t}"), c.args[0].span.clone(), "not an array");
+            return Ty::Error;
+        };
+        let ishape = match ti {
+            Ty::Array(id, s) if id.is_int() => s,
+            _ => {
+                self.err(
+                    Diagnostic::error(
+                        "E0406",
+                        format!("the indices of `{name}` must be an integer array, found {ti}"),
+                        c.args[1].span.clone(),
+                        format!("has type {ti}"),
+                    )
+                    .with_note("NumPy's IndexError: `indices` must be an integer array"),
+                );
+                return Ty::Error;
+            }
+        };
+        if ishape.len() != shape.len() {
+            self.err(
+                Diagnostic::error(
+                    "E0409",
+                    format!(
+                        "the indices of `{name}` have rank {}, the array rank {}: they must have the same number of \
+                         dimensions (NumPy's ValueError)",
+                        ishape.len(),
+                        shape.len()
+                    ),
+                    c.args[1].span.clone(),
+                    format!("rank {}", ishape.len()),
+                )
+                .with_help(
+                    "add size-1 axes with `idx[:, None]` or `expand_dims(idx, axis=k)` (`argmax(x, axis=k, \
+                     keepdims=true)` keeps them); with `axis=None` the indices are 1-d",
+                ),
+            );
+            return Ty::Error;
+        }
+        let (a, ae) = match c.axis {
+            Some((a, ae)) => (a, &ae.span),
+            None if !put => (-1, &c.e.span),
+            None => {
+                self.error("E0405", "`put_along_axis` needs `axis=`", c.e.span.clone(), "no axis");
+                return Ty::Error;
+            }
+        };
+        let Some(k) = self.axis_in_range(a, &shape, ae) else { return Ty::Error };
+        let mut along = shape.clone();
+        along[k] = Size::lit(1);
+        let out = match self.broadcast(&along, &ishape) {
+            Ok(out) => out,
+            Err(be) => {
+                self.error(
+                    "E0401",
+                    format!(
+                        "the indices of shape {} do not broadcast against the array's shape {} off axis {k}",
+                        shape_str(&ishape),
+                        shape_str(&shape)
+                    ),
+                    c.args[1].span.clone(),
+                    format!("size {} vs {}", be.left, be.right),
+                );
+                return Ty::Error;
+            }
+        };
+        if !put {
+            return Ty::Array(d, out);
+        }
+        let vs = match &tv {
+            Ty::Array(_, s) => s.clone(),
+            _ => vec![],
+        };
+        if let Err(be) = self.fits_into(&vs, &out) {
+            self.error(
+                "E0401",
+                format!(
+                    "a value of shape {} cannot be broadcast to the indexed shape {}",
+                    shape_str(&vs),
+                    shape_str(&out)
+                ),
+                c.args[2].span.clone(),
+                format!("size {} vs {}", be.left, be.right),
+            );
+            return Ty::Error;
+        }
+        // The scatter's target type, for the lowering (the call itself is a statement).
+        self.target_types.insert(c.args[2].id, Ty::Array(d, out));
+        Ty::Unit
+    }
+
+    /// NumPy's `ravel_multi_index((i, j, ..), (d0, d1, ..))` (C order, `mode='raise'`): the flat
+    /// `i64` index `i * d1 * .. + j * .. + ..`, of the index arrays' broadcast shape (a scalar
+    /// for scalars); one integer index per size; an index outside `[0, d)` is a run-time error.
+    pub(super) fn ravel_multi_index(&mut self, c: &Call) -> Ty {
+        let index: Vec<&Expr> = match &c.args[0].kind {
+            ExprKind::Tuple(items) => items.iter().collect(),
+            _ => vec![&c.args[0]],
+        };
+        let tis: Vec<Ty> = index.iter().map(|ix| self.value(ix)).collect();
+        let dims = self.dims(&c.args[1..2]);
+        if c.bad || tis.contains(&Ty::Error) {
+            return Ty::Error;
+        }
+        let Some(dims) = dims else { return Ty::Error };
+        let mut shapes = vec![];
+        for (ix, ti) in index.iter().zip(&tis) {
+            match ti {
+                Ty::Scalar(d) | Ty::Array(d, _) if d.is_int() => {}
+                _ => {
+                    self.error(
+                        "E0406",
+                        format!("the indices of `ravel_multi_index` must be integers, found {ti}"),
+                        ix.span.clone(),
+                        format!("has type {ti}"),
+                    );
+                    return Ty::Error;
+                }
+            }
+            shapes.push((ix.span.clone(), ti.shape().unwrap_or(&[])));
+        }
+        if index.len() != dims.len() {
+            self.err(
+                Diagnostic::error(
+                    "E0503",
+                    format!(
+                        "`ravel_multi_index` has {} index arrays for {} sizes: it needs one per size (NumPy's \
+                         ValueError)",
+                        index.len(),
+                        dims.len()
+                    ),
+                    c.args[0].span.clone(),
+                    format!("{} index arrays", index.len()),
+                )
+                .with_help("pass the indices as a tuple, `ravel_multi_index((i, j), (n, m))`"),
+            );
+            return Ty::Error;
+        }
+        let Some(b) = self.broadcast_index_arrays(shapes) else { return Ty::Error };
+        let t = if b.is_empty() { Ty::Scalar(DType::I64) } else { Ty::Array(DType::I64, b) };
+        if matches!(c.args[0].kind, ExprKind::Tuple(_)) {
+            // A tuple of index arrays is typed as their broadcast (`add_at`'s are too).
+            self.set_ty(c.args[0].id, t.clone());
+        }
+        t
     }
 }

@@ -202,6 +202,8 @@ impl Checker {
             | B::MaximumAccumulate
             | B::MinimumAccumulate => self.arg_reduction_or_scan(&c),
             B::Take => self.take(&c),
+            B::TakeAlongAxis | B::PutAlongAxis => self.along_axis(&c),
+            B::RavelMultiIndex => self.ravel_multi_index(&c),
             B::Bincount => self.bincount(&c),
             B::Compress => self.compress(&c),
             B::AddAt => self.add_at(&c),

@@ -84,6 +84,9 @@ impl Lowerer<'_> {
             let same = dtype(self, &args[0]) == dtype(self, &args[1]);
             return Ok(vec![self.constant(Scalar::Bool(same))]);
         }
+        if let Some(vs) = self.along_axis(b, args, kwargs, ty, e)? {
+            return Ok(vs);
+        }
         if let Some(v) = self.numpy_more(b, args, kwargs, ty, e)? {
             return Ok(vec![v]);
         }
@@ -185,6 +188,7 @@ impl Lowerer<'_> {
                 unreachable!("lowered by `numpy_more`")
             }
             B::Nonzero => unreachable!("lowered by `nonzero`"),
+            B::TakeAlongAxis | B::PutAlongAxis | B::RavelMultiIndex => unreachable!("lowered by `along_axis`"),
             B::Einsum | B::Tensordot => unreachable!("lowered by `einsum`"),
             B::Fliplr
             | B::Flipud
