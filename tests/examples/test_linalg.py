@@ -195,6 +195,8 @@ def test_empty_and_singular_factorisations_are_numpys(tmp_path):
     ("np.linalg.cholesky(a)", "f64[?, ?]", np.array([[1.0, 2.0], [2.0, 1.0]]), "Matrix is not positive definite"),
     ("np.linalg.cond(a)", "f64", np.zeros((0, 2)), "cond is not defined on empty arrays"),
     ("np.linalg.svd(a, compute_uv=False)", "f64[?]", np.array([[1.0, np.nan], [np.nan, 1.0]]), "SVD did not converge"),
+    ("np.linalg.svd(a)[1]", "f64[?]", np.array([[1.0, np.nan], [np.nan, 1.0]]), "SVD did not converge"),
+    ("np.linalg.lstsq(a, a[:, 0])[0]", "f64[?]", np.array([[1.0, np.inf], [0.0, 1.0]]), "SVD did not converge"),
 ])
 def test_factorisation_failures_are_numpys_linalgerror(call, result, arg, words, tmp_path):
     with pytest.raises(np.linalg.LinAlgError, match=words):
