@@ -2,7 +2,7 @@
 // insert-del-sync syncs the matrix's and the right-hand side's base arrays before the solve (host
 // reads), fusion and outlining leave it in the host function (a region ends at it), and the
 // printer keeps its `func` attribute; a `cholesky`, an `eigvalsh` and an `svdvals` (one operand
-// besides `out`) and a `pinv` (with its 0-d `rtol`) round-trip too. Then the verifier's rules: ranks
+// besides `out`), a `pinv` (with its 0-d `rtol`) and the packed `eigh`, `qr`, `svd` round-trip too. Then the verifier's rules: ranks
 // of `det`, `svdvals` and `pinv`, and a known `func`.
 // RUN: sed -n '/^\/\/ MAIN-BEGIN/,/^\/\/ MAIN-END/p' %s | %arrayc-opt - --pass insert-del-sync --pass wsp-fusion --pass outline-kernels --pass dce | FileCheck %s
 // RUN: sed -n '/^\/\/ RANK-BEGIN/,/^\/\/ RANK-END/p' %s | not %arrayc-opt - 2>&1 | FileCheck %s --check-prefix=RANK
@@ -60,6 +60,10 @@ module {
     %t = "arr.new"() : () -> (memref<f64, strided<[], offset: ?>>)
     %p = "arr.new"(%m, %n) : (i64, i64) -> (memref<?x?xf64, strided<[?, ?], offset: ?>>)
     "arr.linalg"(%p, %r, %t) {func = "pinv"} : (memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<f64, strided<[], offset: ?>>) -> ()
+    %e = "arr.new"(%n, %m) : (i64, i64) -> (memref<?x?xf64, strided<[?, ?], offset: ?>>)
+    "arr.linalg"(%e, %r) {func = "eigh"} : (memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
+    "arr.linalg"(%e, %r) {func = "qr"} : (memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
+    "arr.linalg"(%e, %r) {func = "svd"} : (memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<?x?xf64, strided<[?, ?], offset: ?>>) -> ()
     return
   }
 }
@@ -68,6 +72,9 @@ module {
 // FACT: "arr.linalg"(%{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}) {func = "eigvalsh"} : (memref<?xf32
 // FACT: "arr.linalg"(%{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}) {func = "svdvals"} : (memref<?xf64
 // FACT: "arr.linalg"(%{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}) {func = "pinv"} : (memref<?x?xf64
+// FACT: "arr.linalg"(%{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}) {func = "eigh"} : (memref<?x?xf64
+// FACT: "arr.linalg"(%{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}) {func = "qr"} : (memref<?x?xf64
+// FACT: "arr.linalg"(%{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}) {func = "svd"} : (memref<?x?xf64
 
 // SVRANK-BEGIN
 module {

@@ -305,6 +305,24 @@ pub enum LinAlgFn {
     /// `linalg.pinv`), `V diag(1/s) U^T` of `a`'s thin SVD `a = U diag(s) V^T` with the singular
     /// values `s <= rtol * max(s)` taken as zero, `rtol` the 0-d `b` of `a`'s dtype.
     Pinv,
+    /// NumPy's `linalg.eigh(a)` (`UPLO='L'`) of the symmetric `n x n` `a`, packed in the `(n + 1) x n`
+    /// `out`: row 0 the eigenvalues `w`, ascending; rows `1..=n` the matrix `v` whose columns are
+    /// the unit eigenvectors (`a @ v = v * w`). Reads only `a`'s lower triangle. The lowering's
+    /// results are views of `out`.
+    Eigh,
+    /// NumPy's `linalg.qr(a)` of the `m x n` `a`, packed in the `(m + p) x max(p, n)` `out`, `p`
+    /// `min(m, n)` (`mode='reduced'`) or `m` (`mode='complete'`): rows `0..m`, columns `0..p` the
+    /// orthonormal `q` (`m x p`), rows `m..m + p`, columns `0..n` the upper-triangular `r` (`p x n`),
+    /// `a = q @ r`. The rest of `out` is zero. The lowering's results are views of `out`.
+    Qr,
+    /// NumPy's `linalg.svd(a)` (`compute_uv=True`) of the `m x n` `a`, packed in the
+    /// `(m + 1 + q) x max(p, n)` `out`, `k = min(m, n)`, `(p, q)` `(k, k)` (`full_matrices=False`) or
+    /// `(m, n)` (`full_matrices=True`): rows `0..m`, columns `0..p` `u`; row `m`, columns `0..k`
+    /// the singular values `s`, descending; rows `m + 1..`, columns `0..n` `vh`, so that
+    /// `a = u[:, :k] @ diag(s) @ vh[:k]`. Full matrices where `q == n` and `max(p, n) >= m` (for
+    /// `m == n` both modes are one). The rest of `out` is zero. The lowering's results are views of
+    /// `out`.
+    Svd,
 }
 
 impl LinAlgFn {
@@ -317,6 +335,9 @@ impl LinAlgFn {
             LinAlgFn::Eigvalsh => "eigvalsh",
             LinAlgFn::Svdvals => "svdvals",
             LinAlgFn::Pinv => "pinv",
+            LinAlgFn::Eigh => "eigh",
+            LinAlgFn::Qr => "qr",
+            LinAlgFn::Svd => "svd",
         }
     }
     /// The function named `name` ([`LinAlgFn::name`]).
@@ -324,17 +345,27 @@ impl LinAlgFn {
         LinAlgFn::ALL.into_iter().find(|f| f.name() == name)
     }
     /// Every function, in declaration order.
-    pub const ALL: [LinAlgFn; 6] =
-        [LinAlgFn::Solve, LinAlgFn::Det, LinAlgFn::Cholesky, LinAlgFn::Eigvalsh, LinAlgFn::Svdvals, LinAlgFn::Pinv];
+    pub const ALL: [LinAlgFn; 9] = [
+        LinAlgFn::Solve,
+        LinAlgFn::Det,
+        LinAlgFn::Cholesky,
+        LinAlgFn::Eigvalsh,
+        LinAlgFn::Svdvals,
+        LinAlgFn::Pinv,
+        LinAlgFn::Eigh,
+        LinAlgFn::Qr,
+        LinAlgFn::Svd,
+    ];
     /// The rank of `out` for an `a` of rank 2 and a `b` of rank `b_rank` (`None`: no `b`), or
     /// `None` where the operands do not fit: `solve` takes a 1-d or 2-d `b` and gives its rank;
     /// `pinv` takes a 0-d `b` (its `rtol`) and gives a 2-d `out`; the others take no `b`; `det`
-    /// gives a 0-d `out`, `cholesky` a 2-d one, `eigvalsh` and `svdvals` a 1-d one.
+    /// gives a 0-d `out`, `cholesky` and the packed `eigh`, `qr`, `svd` a 2-d one, `eigvalsh` and
+    /// `svdvals` a 1-d one.
     pub fn out_rank(self, b_rank: Option<usize>) -> Option<usize> {
         match (self, b_rank) {
             (LinAlgFn::Solve, Some(r)) if (1..=2).contains(&r) => Some(r),
             (LinAlgFn::Det, None) => Some(0),
-            (LinAlgFn::Cholesky, None) => Some(2),
+            (LinAlgFn::Cholesky | LinAlgFn::Eigh | LinAlgFn::Qr | LinAlgFn::Svd, None) => Some(2),
             (LinAlgFn::Eigvalsh | LinAlgFn::Svdvals, None) => Some(1),
             (LinAlgFn::Pinv, Some(0)) => Some(2),
             _ => None,
@@ -344,9 +375,9 @@ impl LinAlgFn {
     pub fn takes_b(self) -> bool {
         matches!(self, LinAlgFn::Solve | LinAlgFn::Pinv)
     }
-    /// Whether `a` must be square (all but `svdvals` and `pinv`).
+    /// Whether `a` must be square (all but `svdvals`, `pinv`, `qr` and `svd`).
     pub fn square(self) -> bool {
-        !matches!(self, LinAlgFn::Svdvals | LinAlgFn::Pinv)
+        !matches!(self, LinAlgFn::Svdvals | LinAlgFn::Pinv | LinAlgFn::Qr | LinAlgFn::Svd)
     }
 }
 

@@ -440,7 +440,9 @@ impl Verifier<'_> {
                         match func {
                             LinAlgFn::Solve => "a 1-d or 2-d `b` and `out` of its rank",
                             LinAlgFn::Det => "a 0-d `out`, no `b`",
-                            LinAlgFn::Cholesky => "a 2-d `out`, no `b`",
+                            LinAlgFn::Cholesky | LinAlgFn::Eigh | LinAlgFn::Qr | LinAlgFn::Svd => {
+                                "a 2-d `out`, no `b`"
+                            }
                             LinAlgFn::Eigvalsh | LinAlgFn::Svdvals => "a 1-d `out`, no `b`",
                             LinAlgFn::Pinv => "a 0-d `b` (rtol) and a 2-d `out`",
                         }

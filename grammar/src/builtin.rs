@@ -342,7 +342,11 @@ builtins! {
     MatrixPower: "linalg.matrix_power", (2, 2), &[], "linalg.matrix_power(a, k) (or np.linalg.matrix_power; k an integer literal)";
     Cholesky: "linalg.cholesky", (1, 1), &[], "linalg.cholesky(a) (or np.linalg.cholesky; a one square matrix)";
     Eigvalsh: "linalg.eigvalsh", (1, 1), &["UPLO"], "linalg.eigvalsh(a) | linalg.eigvalsh(a, UPLO='U') (or np.linalg.eigvalsh; a one square matrix)";
-    Svd: "linalg.svd", (1, 1), &["compute_uv"], "linalg.svd(a, compute_uv=False) (or np.linalg.svd; the singular values of one matrix)";
+    Svd: "linalg.svd", (1, 1), &["full_matrices", "compute_uv"], "let (u, s, vh) = linalg.svd(a); | linalg.svd(a, full_matrices=False) | linalg.svd(a, compute_uv=False) (or np.linalg.svd; one matrix)";
+    Eigh: "linalg.eigh", (1, 1), &["UPLO"], "let (w, v) = linalg.eigh(a); | linalg.eigh(a, UPLO='U') (or np.linalg.eigh; a one square matrix)";
+    Qr: "linalg.qr", (1, 1), &["mode"], "let (q, r) = linalg.qr(a); | linalg.qr(a, mode='complete') | linalg.qr(a, mode='r') (or np.linalg.qr; one matrix)";
+    Lstsq: "linalg.lstsq", (2, 3), &["rcond"], "let (x, residuals, rank, s) = linalg.lstsq(a, b, rcond=None); | linalg.lstsq(a, b)[0] (or np.linalg.lstsq; a one matrix, b 1-d or 2-d)";
+    Polyfit: "polyfit", (3, 3), &[], "polyfit(x, y, deg) (x 1-d, y 1-d or 2-d, deg an integer literal)";
     MatrixRank: "linalg.matrix_rank", (1, 1), &[], "linalg.matrix_rank(a) (or np.linalg.matrix_rank; a one matrix)";
     Cond: "linalg.cond", (1, 1), &[], "linalg.cond(a) (or np.linalg.cond; the 2-norm condition number of one matrix)";
     Pinv: "linalg.pinv", (1, 2), &["rcond", "rtol"], "linalg.pinv(a) | linalg.pinv(a, rcond) | linalg.pinv(a, rtol=r) | rtol=None (or np.linalg.pinv; a one matrix)";
@@ -1497,8 +1501,8 @@ pub const DOCS: &[DocRow] = {
                 positive definite is NumPy's `LinAlgError: Matrix is not positive definite`, a run-time error \
                 naming the line. `eigvalsh` the eigenvalues of the symmetric `a`, ascending, reading only its \
                 lower triangle (`UPLO='L'`, NumPy's default) or with `UPLO='U'` its upper one. `svd(a, \
-                compute_uv=False)` the `min(m, n)` singular values of the `m x n` `a`, descending; the factors \
-                `u`, `vh` (`compute_uv=True`, NumPy's default) are E0503. Host operations (`arr.linalg`): \
+                compute_uv=False)` the `min(m, n)` singular values of the `m x n` `a`, descending (the factors: \
+                the next rows). Host operations (`arr.linalg`): \
                 results agree with NumPy's LAPACK to rounding, not bit for bit",
             builtins: &[B::Cholesky, B::Eigvalsh, B::Svd],
         },
@@ -1524,6 +1528,49 @@ pub const DOCS: &[DocRow] = {
                 infinite elements are NumPy's `LinAlgError: SVD did not converge`, a run-time error naming \
                 the line. `hermitian=` is E0502. A host operation (`arr.linalg` `pinv`)",
             builtins: &[B::Pinv],
+        },
+        DocRow {
+            calls: "`let (w, v) = linalg.eigh(a)`, `UPLO='U'`; `let (q, r) = linalg.qr(a)`, \
+                `mode='reduced'`, `'complete'`, `'r'`; `let (u, s, vh) = linalg.svd(a)`, `full_matrices=False` \
+                (also `np.linalg.`)",
+            result: "NumPy's factorisations of one matrix `a` (stacks of matrices are E0503), `f32` when `a` is \
+                `f32`, else `f64`. `eigh` of a square `a`: the eigenvalues `w` ascending and the unit eigenvectors \
+                as the columns of `v` (`a @ v = v * w`), reading only `a`'s lower triangle (`UPLO='L'`) or its \
+                upper one; a non-square `a` is NumPy's `LinAlgError` (E0503, or a run-time error where the sizes \
+                are known only then). `qr` of an `m x n` `a`: `q` with orthonormal columns and upper-triangular \
+                `r`, `a = q @ r`; `mode='reduced'` (default) `q` `m x k`, `r` `k x n` (`k = min(m, n)`), \
+                `'complete'` `q` `m x m`, `r` `m x n`, `'r'` only `r` (`k x n`); `'raw'` is E0503. `svd` of an \
+                `m x n` `a`: `u` `m x m`, `s` the `k` singular values descending, `vh` `n x n` \
+                (`full_matrices=False`: `m x k`, `k x n`), `a = u[:, :k] @ diag(s) @ vh[:k]`. The signs of \
+                eigenvectors, of `q`'s columns with `r`'s rows and of singular vectors are `faer`'s, which \
+                may differ from NumPy's LAPACK (both are valid factorisations); values agree to rounding. \
+                One host operation (`arr.linalg` `eigh`, `qr`, `svd`) writes one packed array and the results \
+                are views of it. An empty `a` gives NumPy's empty factors (identity `q`, `u`, `vh`); NaN or \
+                infinite elements give NaN from `eigh` and NumPy's `LinAlgError: SVD did not converge` from `svd`",
+            builtins: &[B::Eigh, B::Qr, B::Svd],
+        },
+        DocRow {
+            calls: "`let (x, residuals, rank, s) = linalg.lstsq(a, b, rcond=None)`, `linalg.lstsq(a, b)[0]`, \
+                `rcond=r` (also `np.linalg.`)",
+            result: "NumPy 2's least-squares solution of `a @ x = b` for one `m x n` matrix `a` and `b` of shape \
+                `(m,)` or `(m, k)`: `x` (`(n,)` or `(n, k)`) the minimum-norm solution `pinv(a, rcond) @ b` from \
+                `a`'s SVD (NumPy calls LAPACK's `gelsd`; results agree to rounding), the singular values \
+                `s <= rcond * s.max()` taken as zero; `rcond=None` or omitted is `max(m, n) * eps` (NumPy 2's \
+                default); `rank` (`i64`) the count of the others; `s` `a`'s `min(m, n)` singular values, \
+                descending; `residuals` the squared 2-norms of the columns of `b - a @ x` (shape `(k,)`, `(1,)` \
+                for a 1-d `b`) where `rank == n` and `m > n`, else empty (shape `(0,)`), as NumPy",
+            builtins: &[B::Lstsq],
+        },
+        DocRow {
+            calls: "`polyfit(x, y, deg)`",
+            result: "NumPy's least-squares polynomial fit: the `deg + 1` coefficients, highest power first \
+                (`(deg + 1, k)` for a 2-d `y` of `k` columns), of `x` (1-d, `m` points) and `y` (`(m,)` or \
+                `(m, k)`), `deg` an integer literal; as NumPy's, `lstsq` of the Vandermonde matrix with its \
+                columns scaled to unit 2-norm and `rcond = m * eps`, the solution scaled back, so results \
+                agree with NumPy's to rounding. `f64` (as NumPy's, whose `vander` promotes an `f32` `x`; the \
+                cutoff's `eps` is `x`'s float dtype's). NumPy's \
+                `w=`, `full=`, `cov=` are E0502",
+            builtins: &[B::Polyfit],
         },
         DocRow {
             calls: "`isclose(a, b)`, `allclose(a, b)`, `rtol=r`, `atol=t`, `equal_nan=true`",
@@ -1929,6 +1976,32 @@ pub fn convolve_mode(e: &Expr) -> Option<ConvolveMode> {
             "full" => Some(ConvolveMode::Full),
             "same" => Some(ConvolveMode::Same),
             "valid" => Some(ConvolveMode::Valid),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The modes of NumPy's `linalg.qr(a, mode=...)` that arrayc has ([`qr_mode`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QrMode {
+    /// `q` `m x k`, `r` `k x n` (NumPy's default).
+    Reduced,
+    /// `q` `m x m`, `r` `m x n`.
+    Complete,
+    /// `r` alone, `k x n`.
+    R,
+}
+
+/// The mode that `qr`'s `mode=` keyword names (`None`: absent, NumPy's `'reduced'`); `None`
+/// also for a value that is not one of [`QrMode`]'s, which the checker reports. The checker and
+/// the lowering both read this one rule.
+pub fn qr_mode(e: Option<&Expr>) -> Option<QrMode> {
+    match &e?.kind {
+        ExprKind::Var(id) => match id.name.as_str() {
+            "reduced" => Some(QrMode::Reduced),
+            "complete" => Some(QrMode::Complete),
+            "r" => Some(QrMode::R),
             _ => None,
         },
         _ => None,

@@ -38,7 +38,9 @@ pub const SVD_NO_CONVERGENCE: &str = "LinAlgError: SVD did not converge (numpy.l
 /// of `a`, as NumPy's default `UPLO='L'`); with [`LinAlgFn::Svdvals`], `a` is `m x n` (any sizes)
 /// and the `(min(m, n),)` `out` holds its singular values, descending; with [`LinAlgFn::Pinv`],
 /// `a` is `m x n` (any sizes), `b` 0-d (`rtol`) and the `n x m` `out` is NumPy's `pinv(a, rtol)`:
-/// `V diag(1/s) U^T` of the thin SVD, where the `s <= rtol * max(s)` count as zero. All views of one dtype, `f64` or `f32`, with any strides (the
+/// `V diag(1/s) U^T` of the thin SVD, where the `s <= rtol * max(s)` count as zero; with
+/// [`LinAlgFn::Eigh`], [`LinAlgFn::Qr`] and [`LinAlgFn::Svd`], `out` packs NumPy's factors as
+/// their docs say (`Qr` and `Svd` tell their mode from `out`'s shape). All views of one dtype, `f64` or `f32`, with any strides (the
 /// factorisation works on a copy of `a`); `out` is a new array that shares no base array with an
 /// input. Runs on rayon's pool (`faer`'s global parallelism).
 ///
@@ -75,6 +77,15 @@ pub fn linalg(func: LinAlgFn, out: &View, a: &View, b: Option<&View>) -> Result<
         (LinAlgFn::Eigvalsh, None) => out.shape == [n],
         (LinAlgFn::Svdvals, None) => out.shape == [n.min(m)],
         (LinAlgFn::Pinv, Some(b)) => b.rank() == 0 && out.shape == [m, n],
+        (LinAlgFn::Eigh, None) => out.shape == [n + 1, n],
+        (LinAlgFn::Qr, None) => {
+            let p = out.shape.first().map_or(0, |r| r - n);
+            (p == n.min(m) || p == n) && out.shape == [n + p, p.max(m)]
+        }
+        (LinAlgFn::Svd, None) => {
+            let k = n.min(m);
+            out.shape == [n + 1 + k, k.max(m)] || out.shape == [n + 1 + m, n.max(m)]
+        }
         _ => false,
     };
     if !shapes_fit || b.is_some_and(|b| Arc::ptr_eq(&out.base, &b.base)) || Arc::ptr_eq(&out.base, &a.base) {
@@ -240,6 +251,62 @@ fn apply<T: faer::traits::RealField + Copy + PartialEq + PartialOrd + LogExp>(
         }
         // Empty: nothing to write.
         LinAlgFn::Cholesky | LinAlgFn::Eigvalsh | LinAlgFn::Svdvals | LinAlgFn::Pinv => {}
+        LinAlgFn::Eigh | LinAlgFn::Qr | LinAlgFn::Svd => packed_factors(func, am, x)?,
+    }
+    Ok(())
+}
+
+/// The packed results of [`LinAlgFn::Eigh`], [`LinAlgFn::Qr`] and [`LinAlgFn::Svd`] (their docs give
+/// the layouts) of the checked `m x n` `a`, written into `x`, `out`'s matrix. An empty `a` gives
+/// NumPy's empty factors: identity `q`, `u` and `vh` (of their full sizes), no `w`, `s` or `r`
+/// elements.
+fn packed_factors<T: faer::traits::RealField + Copy + PartialEq + PartialOrd>(
+    func: LinAlgFn,
+    am: faer::MatRef<'_, T>,
+    mut x: faer::MatMut<'_, T>,
+) -> Result<(), LaunchError> {
+    let (m, n) = (am.nrows(), am.ncols());
+    let k = m.min(n);
+    x.fill(T::zero_impl());
+    match func {
+        LinAlgFn::Eigh if n > 0 => match am.self_adjoint_eigen(faer::Side::Lower) {
+            Ok(e) if all_finite(am, true) => {
+                x.as_mut().row_mut(0).iter_mut().zip(e.S().column_vector().iter()).for_each(|(o, w)| *o = *w);
+                x.as_mut().subrows_mut(1, n).copy_from(e.U());
+            }
+            _ => x.fill(T::nan_impl()),
+        },
+        LinAlgFn::Qr => {
+            let p = x.nrows() - m;
+            if k == 0 {
+                (0..p.min(m)).for_each(|i| x[(i, i)] = T::one_impl());
+                return Ok(());
+            }
+            let qr = am.qr();
+            let q = if p == k { qr.compute_thin_Q() } else { qr.compute_Q() };
+            x.as_mut().submatrix_mut(0, 0, m, p).copy_from(q);
+            // `r`'s first `k` rows; `faer` stores zeros below the diagonal and `complete`'s rows
+            // below `k` are zero.
+            x.as_mut().submatrix_mut(m, 0, k, n).copy_from(qr.thin_R());
+        }
+        LinAlgFn::Svd => {
+            let q = x.nrows() - m - 1;
+            let full = q == n && x.ncols() >= m;
+            let p = if full { m } else { k };
+            if k == 0 {
+                (0..p).for_each(|i| x[(i, i)] = T::one_impl());
+                (0..q).for_each(|i| x[(m + 1 + i, i)] = T::one_impl());
+                return Ok(());
+            }
+            if !all_finite(am, false) {
+                return Err(SVD_NO_CONVERGENCE.to_string().into());
+            }
+            let svd = if full { am.svd() } else { am.thin_svd() }.map_err(|_| SVD_NO_CONVERGENCE.to_string())?;
+            x.as_mut().submatrix_mut(0, 0, m, p).copy_from(svd.U());
+            x.as_mut().row_mut(m).iter_mut().zip(svd.S().column_vector().iter()).for_each(|(o, s)| *o = *s);
+            x.as_mut().submatrix_mut(m + 1, 0, q, n).copy_from(svd.V().transpose());
+        }
+        _ => {}
     }
     Ok(())
 }

@@ -195,6 +195,8 @@ def test_empty_and_singular_factorisations_are_numpys(tmp_path):
     ("np.linalg.cholesky(a)", "f64[?, ?]", np.array([[1.0, 2.0], [2.0, 1.0]]), "Matrix is not positive definite"),
     ("np.linalg.cond(a)", "f64", np.zeros((0, 2)), "cond is not defined on empty arrays"),
     ("np.linalg.svd(a, compute_uv=False)", "f64[?]", np.array([[1.0, np.nan], [np.nan, 1.0]]), "SVD did not converge"),
+    ("np.linalg.svd(a)[1]", "f64[?]", np.array([[1.0, np.nan], [np.nan, 1.0]]), "SVD did not converge"),
+    ("np.linalg.lstsq(a, a[:, 0])[0]", "f64[?]", np.array([[1.0, np.inf], [0.0, 1.0]]), "SVD did not converge"),
 ])
 def test_factorisation_failures_are_numpys_linalgerror(call, result, arg, words, tmp_path):
     with pytest.raises(np.linalg.LinAlgError, match=words):
@@ -216,7 +218,7 @@ def test_eigvalsh_of_nan_is_nan_as_numpys(tmp_path):
 @pytest.mark.parametrize("body, code, words", [
     ("return np.linalg.cholesky(x)[0, 0];", "E0503", "the last 2 dimensions must be square"),
     ("return np.linalg.eigvalsh(s)[0];", "E0503", "takes a 2-d array (one matrix)"),
-    ("return np.linalg.svd(x)[0, 0];", "E0503", "compute_uv=False"),
+    ("return np.linalg.svd(x)[0, 0];", "E0309", "indexed other than by one integer literal"),
     ("return np.linalg.eigvalsh(x, UPLO='X')[0];", "E0503", "`UPLO=` must be 'L' or 'U'"),
     ("return np.linalg.matrix_rank(x, tol=1.0);", "E0502", "has no keyword argument `tol`"),
     ("return np.linalg.norm(x[0], 'fro');", "E0503", "not supported"),
@@ -338,3 +340,173 @@ def test_pinv_of_nan_is_numpys_linalgerror(tmp_path):
 ])
 def test_pinv_misuse_is_a_check_error(body, code, words, tmp_path):
     assert_check_error(f"fn main(x: f64[2, 3], s: f64[2, 3, 3], i: i64[2, 3]) -> f64 {{\n    {body}\n}}\n", code, words, tmp_path)
+
+
+def fro_tol(r):
+    """The tolerance of a factor that `faer` and LAPACK compute by different iterations."""
+    return 1e-4 if r == "f32" else 1e-10
+
+
+def assert_orthonormal_columns(q, what, tol):
+    np.testing.assert_allclose(q.T @ q, np.eye(q.shape[1]), atol=tol * max(1, q.shape[0]), err_msg=what)
+
+
+def assert_same_up_to_column_sign(got, want, what, tol):
+    """`got` and `want` agree column by column, each up to its sign (eigen- and singular vectors)."""
+    for j in range(want.shape[1]):
+        g, w = got[:, j], want[:, j]
+        sign = -1.0 if np.dot(g, w) < 0 else 1.0
+        np.testing.assert_allclose(sign * g, w, atol=tol * 10, err_msg=f"{what} column {j}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", ["f64", "f32"])
+@pytest.mark.parametrize("shape", [(5, 5), (9, 4), (3, 8), (1, 1)])
+def test_eigh_qr_svd_factors_match_numpy(shape, dt, target, tmp_path):
+    """`eigh`, `qr` (reduced, complete, `r`) and `svd` (full and reduced matrices) as NumPy's:
+    the shapes and dtypes, the values (`w`, `s`, `|r|`'s diagonal) to rounding, the vectors up to
+    sign (eigenvectors of distinct eigenvalues, singular vectors), and the invariants of each
+    factorisation (`a = q @ r` with orthonormal `q`, `a = u[:, :k] @ diag(s) @ vh[:k]` with
+    orthogonal `u`, `vh`; `a @ v = v * w`)."""
+    m, n = shape
+    k = min(m, n)
+    rng = np.random.default_rng(21)
+    a = rng.standard_normal(shape).astype(NP[dt])
+    h = rng.standard_normal((n, n))
+    h = (h + h.T).astype(NP[dt])
+    src = f"""fn main(a: {dt}[{m}, {n}], h: {dt}[{n}, {n}], d: {dt}[?, ?]) -> ({dt}[{n}], {dt}[{n}, {n}], {dt}[{m}, {k}], {dt}[{k}, {n}], {dt}[{m}, {m}], {dt}[{m}, {n}], {dt}[{k}, {n}], {dt}[{m}, {m}], {dt}[{k}], {dt}[{n}, {n}], {dt}[?, ?], {dt}[?], {dt}[?, ?], {dt}[{n}], {dt}[{n}, {n}]) {{
+    let (w, v) = np.linalg.eigh(h);
+    let (q, r) = np.linalg.qr(a);
+    let (qc, rc) = np.linalg.qr(a, mode='complete');
+    let (u, s, vh) = np.linalg.svd(a);
+    let (ur, sr, vhr) = np.linalg.svd(d, full_matrices=False);
+    let (wu, vu) = linalg.eigh(h, UPLO='U');
+    return (w, v, q, r, qc, rc, np.linalg.qr(a, mode='r'), u, s, vh, ur, sr, vhr, wu, vu);
+}}
+"""
+    proc, got = run_source(src, {"a": a, "h": h, "d": a}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    w, v, q, r, qc, rc, r_only, u, s, vh, ur, sr, vhr, wu, vu = got
+    tol = fro_tol(dt)
+    scale = max(1.0, np.abs(a).max())
+    for g in got:
+        assert g.dtype == NP[dt]
+    # eigh: NumPy's eigenvalues, eigenvectors up to sign.
+    nw, nv = np.linalg.eigh(h)
+    np.testing.assert_allclose(w, nw, atol=tol * 10)
+    assert_same_up_to_column_sign(v, nv, "eigh v", tol)
+    np.testing.assert_allclose(h @ v, v * w, atol=tol * 10)
+    nwu, nvu = np.linalg.eigh(h, UPLO='U')
+    np.testing.assert_allclose(wu, nwu, atol=tol * 10)
+    assert_same_up_to_column_sign(vu, nvu, "eigh UPLO=U v", tol)
+    # qr: shapes as NumPy's, a = q @ r, q orthonormal, r upper triangular, |diag r| as NumPy's.
+    for mode, (gq, gr) in [("reduced", (q, r)), ("complete", (qc, rc))]:
+        nq, nr = np.linalg.qr(a, mode=mode)
+        assert gq.shape == nq.shape and gr.shape == nr.shape, mode
+        np.testing.assert_allclose(gq @ gr, a, atol=tol * scale * 10, err_msg=mode)
+        assert_orthonormal_columns(gq, mode, tol)
+        np.testing.assert_array_equal(np.tril(gr, -1), 0)
+        np.testing.assert_allclose(np.abs(gr), np.abs(nr), atol=tol * scale * 10, err_msg=mode)
+    np.testing.assert_array_equal(r_only, r)
+    # svd: NumPy's singular values, the reconstruction, orthogonal factors.
+    for full, (gu, gs, gvh) in [(True, (u, s, vh)), (False, (ur, sr, vhr))]:
+        nu, ns, nvh = np.linalg.svd(a, full_matrices=full)
+        assert (gu.shape, gs.shape, gvh.shape) == (nu.shape, ns.shape, nvh.shape), full
+        np.testing.assert_allclose(gs, ns, atol=tol * scale * 10, rtol=tol)
+        np.testing.assert_allclose(gu[:, :k] @ np.diag(gs) @ gvh[:k], a, atol=tol * scale * 10)
+        assert_orthonormal_columns(gu, "u", tol)
+        assert_orthonormal_columns(gvh.T, "vh", tol)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", ["f64", "f32"])
+@pytest.mark.parametrize("shape", [(9, 4), (5, 5), (3, 8), (12, 3)])
+def test_lstsq_matches_numpy(shape, dt, target, tmp_path):
+    """`lstsq` of tall, square and wide matrices, of full rank and rank-deficient ones, with 1-d and
+    2-d right-hand sides, the default cutoff and `rcond=`: all four results as NumPy 2's
+    (residuals empty where the rank is below `n` or `m <= n`), and `lstsq(a, b)[0]`."""
+    m, n = shape
+    k = min(m, n)
+    rng = np.random.default_rng(31)
+    a = rng.standard_normal(shape).astype(NP[dt])
+    d = rank_deficient(dt, shape, 32)
+    b = rng.standard_normal(m).astype(NP[dt])
+    c = rng.standard_normal((m, 3)).astype(NP[dt])
+    # NumPy's default cutoff keeps the rounding noise of a rank-deficient f32 matrix as singular
+    # values, a result that depends on those last bits: not comparable (as for `pinv`).
+    cut = ", rcond=1e-4" if dt == "f32" else ""
+    src = f"""fn main(a: {dt}[{m}, {n}], d: {dt}[?, ?], b: {dt}[{m}], c: {dt}[?, ?]) -> ({dt}[{n}], {dt}[?], i64, {dt}[{k}], {dt}[?, ?], {dt}[?], i64, {dt}[?], {dt}[{n}], {dt}[?, ?], {dt}[?], i64) {{
+    let (x, res, rank, s) = np.linalg.lstsq(a, b, rcond=None);
+    let (xd, resd, rankd, sd) = np.linalg.lstsq(d, c{cut});
+    let (xr, resr, rankr, sr) = linalg.lstsq(a, c, rcond=0.5);
+    return (x, res, rank, s, xd, resd, rankd, sd, np.linalg.lstsq(a, b)[0], xr, resr, rankr);
+}}
+"""
+    proc, got = run_source(src, {"a": a, "d": d, "b": b, "c": c}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    want = [*np.linalg.lstsq(a, b, rcond=None), *np.linalg.lstsq(d, c, rcond=1e-4 if cut else None),
+            np.linalg.lstsq(a, b)[0],
+            *np.linalg.lstsq(a, c, rcond=0.5)[:3]]
+    tol = fro_tol(dt)
+    for j, (g, w) in enumerate(zip(got, want)):
+        w = np.asarray(w)
+        assert np.asarray(g).shape == w.shape, (j, np.asarray(g).shape, w.shape)
+        if w.dtype.kind == "i":
+            assert int(g) == int(w), j
+            continue
+        assert g.dtype == w.dtype, (j, g.dtype, w.dtype)
+        np.testing.assert_allclose(g, w, rtol=tol * 10, atol=tol * 10 * max(1.0, np.abs(w).max(initial=0)), err_msg=str(j))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", ["f64", "f32"])
+@pytest.mark.parametrize("deg", [0, 1, 3])
+def test_polyfit_matches_numpy(deg, dt, target, tmp_path):
+    """`polyfit` of noisy samples of a cubic (1-d `y`) and of two columns (2-d `y`), as NumPy's."""
+    x = np.linspace(-2, 3, 20).astype(NP[dt])
+    rng = np.random.default_rng(41)
+    y = (x**3 - 2 * x + 1 + 0.1 * rng.standard_normal(20)).astype(NP[dt])
+    y2 = np.stack([y, 2 * x + 0.05 * rng.standard_normal(20).astype(NP[dt])], axis=1).astype(NP[dt])
+    src = f"""fn main(x: {dt}[20], y: {dt}[20], y2: {dt}[?, ?]) -> (f64[{deg + 1}], f64[{deg + 1}, ?]) {{
+    return (np.polyfit(x, y, {deg}), polyfit(x, y2, {deg}));
+}}
+"""
+    proc, got = run_source(src, {"x": x, "y": y, "y2": y2}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    tol = fro_tol(dt)
+    for g, w in zip(got, [np.polyfit(x, y, deg), np.polyfit(x, y2, deg)]):
+        assert g.dtype == w.dtype and g.shape == w.shape, (g.dtype, g.shape, w.dtype, w.shape)
+        np.testing.assert_allclose(g, w, rtol=tol * 10, atol=tol * 10 * max(1.0, np.abs(w).max()))
+
+
+def test_factors_of_empty_matrices_are_numpys(tmp_path):
+    src = """fn main(a: f64[0, 3], e: f64[0, 0]) -> (f64[0, 0], f64[0], f64[3, 3], f64[0, 0], f64[0, 3], f64[0], f64[0, 0]) {
+    let (u, s, vh) = np.linalg.svd(a);
+    let (q, r) = np.linalg.qr(a);
+    let (w, v) = np.linalg.eigh(e);
+    return (u, s, vh, q, r, w, v);
+}
+"""
+    a, e = np.zeros((0, 3)), np.zeros((0, 0))
+    proc, got = run_source(src, {"a": a, "e": e}, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    for g, w in zip(got, [*np.linalg.svd(a), *np.linalg.qr(a), *np.linalg.eigh(e)]):
+        np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("body, code, words", [
+    ("let (w, v) = np.linalg.eigh(x);\n    return w[0];", "E0503", "the last 2 dimensions must be square"),
+    ("let (w, v) = np.linalg.eigh(s);\n    return w[0];", "E0503", "takes a 2-d array (one matrix)"),
+    ("let (q, r) = np.linalg.qr(x, mode='raw');\n    return r[0, 0];", "E0503", "'raw'"),
+    ("let (x1, r, k, s1) = np.linalg.lstsq(x, x[0]);\n    return x1[0];", "E0503", "right-hand side of 3 rows"),
+    ("return np.linalg.lstsq(x, v, rtol=1e-3)[0][0];", "E0502", "has no keyword argument `rtol`"),
+    ("return np.polyfit(v, v, -1)[0];", "E0503", "non-negative integer literal"),
+    ("return np.polyfit(x, v, 1)[0];", "E0503", "1-d `x`"),
+])
+def test_factor_misuse_is_a_check_error(body, code, words, tmp_path):
+    assert_check_error(f"fn main(x: f64[2, 3], s: f64[2, 3, 3], v: f64[2]) -> f64 {{\n    {body}\n}}\n", code, words, tmp_path)
+
+
+def test_eigh_of_a_matrix_not_square_is_numpys_linalgerror_at_run_time(tmp_path):
+    src = "fn main(a: f64[?, ?]) -> f64[?] {\n    let (w, v) = np.linalg.eigh(a);\n    return w * 1.0;\n}\n"
+    assert_run_time_error(src, {"a": np.ones((2, 3))}, "LinAlgError: the last 2 dimensions of a must be square", tmp_path)

@@ -32,9 +32,15 @@ impl Checker {
         let name = c.b.name();
         let mut c_args = c.args;
         let mut power = None;
-        if c.b == Builtin::Pinv {
-            c_args = &c.args[..1];
-            let rcond = c.args.get(1).or(c.kwarg("rcond"));
+        if c.b == Builtin::Lstsq {
+            c_args = &c.args[..2];
+        }
+        if matches!(c.b, Builtin::Pinv | Builtin::Lstsq) {
+            if c.b == Builtin::Pinv {
+                c_args = &c.args[..1];
+            }
+            let cut_pos = if c.b == Builtin::Pinv { 1 } else { 2 };
+            let rcond = c.args.get(cut_pos).or(c.kwarg("rcond"));
             let rtol = c.kwarg("rtol");
             for v in rcond.into_iter().chain(rtol) {
                 if matches!(v.kind, crate::ast::ExprKind::NoneLit) {
@@ -46,7 +52,7 @@ impl Checker {
                     other => {
                         self.error(
                             "E0503",
-                            format!("`linalg.pinv`'s cutoff must be a numeric scalar or None, found {other}"),
+                            format!("`{name}`'s cutoff must be a numeric scalar or None, found {other}"),
                             v.span.clone(),
                             "not a numeric scalar",
                         );
@@ -100,17 +106,10 @@ impl Checker {
             }
         }
         let sa = &shapes[0];
-        let square = !matches!(c.b, Builtin::Svd | Builtin::MatrixRank | Builtin::Cond | Builtin::Pinv);
-        if c.b == Builtin::Svd && c.kwarg("compute_uv").is_none_or(|v| crate::builtin::bool_literal(v) != Some(false)) {
-            self.error(
-                "E0503",
-                "`linalg.svd` with the factors `u`, `vh` is not supported: write `linalg.svd(a, compute_uv=False)` \
-                 for the singular values",
-                c.e.span.clone(),
-                "not supported",
-            );
-            return Ty::Error;
-        }
+        let square = !matches!(
+            c.b,
+            Builtin::Svd | Builtin::MatrixRank | Builtin::Cond | Builtin::Pinv | Builtin::Qr | Builtin::Lstsq
+        );
         if let (Some(n), Some(m), true) = (sa[0].as_const(), sa[1].as_const(), square) {
             if n != m {
                 self.error(
@@ -128,7 +127,7 @@ impl Checker {
                     self.error(
                         "E0503",
                         format!(
-                            "`linalg.solve` of a {n}x{n} matrix and a right-hand side of {k} rows (NumPy's ValueError)"
+                            "`{name}` of a matrix of {n} rows and a right-hand side of {k} rows (NumPy's ValueError)"
                         ),
                         c.args[1].span.clone(),
                         "rows do not match",
@@ -162,15 +161,110 @@ impl Checker {
             Builtin::Inv | Builtin::Cholesky => Ty::Array(d, vec![sa[0].clone(), sa[0].clone()]),
             Builtin::Pinv => Ty::Array(d, vec![sa[1].clone(), sa[0].clone()]),
             Builtin::Eigvalsh => Ty::Array(d, vec![sa[0].clone()]),
-            Builtin::Svd => {
-                let k = match (sa[0].as_const(), sa[1].as_const()) {
-                    (Some(m), Some(n)) => Size::lit(m.min(n)),
-                    _ if sa[0] == sa[1] => sa[0].clone(),
-                    _ => self.fresh(),
-                };
-                Ty::Array(d, vec![k])
-            }
+            Builtin::Svd | Builtin::Qr | Builtin::Eigh | Builtin::Lstsq => self.factors(c, d, sa, shapes.get(1)),
             _ => Ty::Array(d, shapes[1].iter().map(Size::clone).collect()),
         }
+    }
+}
+
+impl Checker {
+    /// `min(m, n)` of the sizes `m`, `n`: a literal where both are, `m` where they are one size,
+    /// else a size known only at run time.
+    fn min_size(&mut self, m: &Size, n: &Size) -> Size {
+        match (m.as_const(), n.as_const()) {
+            (Some(m), Some(n)) => Size::lit(m.min(n)),
+            _ if m == n => m.clone(),
+            _ => self.fresh(),
+        }
+    }
+
+    /// The results of the factorisations of the `m x n` matrix `sa` (dtype `d`): `svd`'s `(u, s,
+    /// vh)` (its `s` alone with `compute_uv=False`; `full_matrices` a bool literal, default true),
+    /// `eigh`'s `(w, v)`, `qr`'s `(q, r)` (`mode`: `reduced`, `complete` or `r`, which gives `r`
+    /// alone), `lstsq`'s `(x, residuals, rank, s)` with `sb` the shape of `b` (residuals of a size
+    /// known at run time: `k` or 0). The `mode` and bool keywords are checked with the keywords.
+    fn factors(&mut self, c: &Call, d: DType, sa: &[Size], sb: Option<&Vec<Size>>) -> Ty {
+        let (m, n) = (sa[0].clone(), sa[1].clone());
+        let k = self.min_size(&m, &n);
+        let flag = |name: &str| c.kwarg(name).and_then(crate::builtin::bool_literal).unwrap_or(true);
+        match c.b {
+            Builtin::Svd if !flag("compute_uv") => Ty::Array(d, vec![k]),
+            Builtin::Svd => {
+                let (p, q) = if flag("full_matrices") { (m.clone(), n.clone()) } else { (k.clone(), k.clone()) };
+                Ty::Tuple(vec![Ty::Array(d, vec![m, p]), Ty::Array(d, vec![k]), Ty::Array(d, vec![q, n])])
+            }
+            Builtin::Eigh => Ty::Tuple(vec![Ty::Array(d, vec![n.clone()]), Ty::Array(d, vec![n.clone(), n])]),
+            Builtin::Qr => match crate::builtin::qr_mode(c.kwarg("mode")) {
+                Some(crate::builtin::QrMode::R) => Ty::Array(d, vec![k, n]),
+                Some(crate::builtin::QrMode::Complete) => {
+                    Ty::Tuple(vec![Ty::Array(d, vec![m.clone(), m.clone()]), Ty::Array(d, vec![m, n])])
+                }
+                _ => Ty::Tuple(vec![Ty::Array(d, vec![m, k.clone()]), Ty::Array(d, vec![k, n])]),
+            },
+            _ => {
+                let sb = sb.expect("checked: lstsq has b");
+                let mut sx = vec![n];
+                sx.extend(sb.get(1).cloned());
+                let residuals = self.fresh();
+                Ty::Tuple(vec![
+                    Ty::Array(d, sx),
+                    Ty::Array(d, vec![residuals]),
+                    Ty::Scalar(DType::I64),
+                    Ty::Array(d, vec![k]),
+                ])
+            }
+        }
+    }
+
+    /// `polyfit(x, y, deg)`: `x` a 1-d array, `y` 1-d or 2-d with `x`'s size first, `deg` a
+    /// non-negative integer literal; the `f64` coefficients, `(deg + 1,)` or `(deg + 1, k)` (NumPy's
+    /// `vander` promotes an `f32` `x` to `f64`, so its `lstsq` is of `f64`).
+    pub(super) fn polyfit(&mut self, c: &Call) -> Ty {
+        let (tx, ty) = (self.value(&c.args[0]), self.value(&c.args[1]));
+        self.expr(&c.args[2]);
+        let deg = super::builtins::literal_int(&c.args[2]);
+        let (Ty::Array(_, sx), Ty::Array(_, sy)) = (&tx, &ty) else {
+            if tx != Ty::Error && ty != Ty::Error {
+                self.error(
+                    "E0503",
+                    format!("`polyfit` takes a 1-d `x` and a 1-d or 2-d `y`, found {tx} and {ty}"),
+                    c.e.span.clone(),
+                    "not arrays",
+                );
+            }
+            return Ty::Error;
+        };
+        if sx.len() != 1 || !(1..=2).contains(&sy.len()) {
+            self.error(
+                "E0503",
+                format!("`polyfit` takes a 1-d `x` and a 1-d or 2-d `y`, found {tx} and {ty} (NumPy's TypeError)"),
+                c.e.span.clone(),
+                "wrong rank",
+            );
+            return Ty::Error;
+        }
+        if let (Some(a), Some(b)) = (sx[0].as_const(), sy[0].as_const()) {
+            if a != b {
+                self.error(
+                    "E0503",
+                    format!("`polyfit` of {a} points `x` and {b} values `y`: NumPy's TypeError, expected x and y to have the same length"),
+                    c.args[1].span.clone(),
+                    "sizes differ",
+                );
+                return Ty::Error;
+            }
+        }
+        let Some(deg) = deg.filter(|&d| d >= 0) else {
+            self.error(
+                "E0503",
+                "`polyfit`'s degree must be a non-negative integer literal in arrayc (NumPy's ValueError below 0)",
+                c.args[2].span.clone(),
+                "not a non-negative integer literal",
+            );
+            return Ty::Error;
+        };
+        let mut s = vec![Size::lit(deg + 1)];
+        s.extend(sy.get(1).cloned());
+        Ty::Array(DType::F64, s)
     }
 }

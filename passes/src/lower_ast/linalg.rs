@@ -10,7 +10,7 @@
 //! are composed from the singular values as NumPy composes them (`numpy/linalg/_linalg.py`).
 
 use super::{LResult, Lowerer};
-use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, LinAlgFn, OpKind, ReduceKind, Scalar, Type, ValueId};
+use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, LinAlgFn, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
 use arrayc_grammar::ast::{self, DType, Expr, ExprKind};
 use arrayc_grammar::builtin::{Builtin, NormOrd};
 use arrayc_grammar::check::literal_int;
@@ -241,21 +241,35 @@ impl Lowerer<'_> {
             (None, Some(_)) => self.default_rtol(a, fd),
             _ => self.constant(Scalar::F64(1e-15).cast(fd)),
         };
+        Ok(self.pinv_of(a, cutoff, fd, ty.shape()))
+    }
+
+    /// `arr.linalg` `pinv` of the `m x n` `a` (float dtype `fd`) with the scalar cutoff `rtol`
+    /// (of `fd`): a new `n x m` array, of checked shape `shape` where known.
+    fn pinv_of(&mut self, a: ValueId, rtol: ValueId, fd: DType, shape: Option<&[Size]>) -> ValueId {
         let b = self.new_array(fd, vec![]);
-        self.emit(OpKind::Compute { func: ComputeFn::Fill, out: b, ins: vec![cutoff] });
+        self.emit(OpKind::Compute { func: ComputeFn::Fill, out: b, ins: vec![rtol] });
         let (n, m) = (self.dim(a, 0), self.dim(a, 1));
         let out = self.new_array(fd, vec![m, n]);
-        if let Ty::Array(_, s) = ty {
-            self.shapes.insert(out, s.clone());
+        if let Some(s) = shape {
+            self.shapes.insert(out, s.to_vec());
         }
         self.emit(OpKind::LinAlg { func: LinAlgFn::Pinv, out, a, b: Some(b) });
-        Ok(out)
+        out
     }
 
     /// NumPy's `matrix_rank(a)` of the `m x n` `a` (float dtype `fd`): the number of singular
     /// values `s > s.max(initial=0) * max(m, n) * eps` (`eps` of `fd`), an `i64`.
     fn matrix_rank(&mut self, a: ValueId, fd: DType, e: &Expr) -> LResult<ValueId> {
         let s = self.singular_values(a, fd, None);
+        let rtol = self.default_rtol(a, fd);
+        self.rank_above(s, rtol, fd, e)
+    }
+
+    /// The number of the singular values `s` (1-d, descending, of float dtype `fd`) that are
+    /// `> s.max(initial=0) * rtol` (`rtol` a scalar of `fd`), an `i64`: NumPy's `matrix_rank`
+    /// and the `rank` of `lstsq` (the values `pinv` keeps).
+    fn rank_above(&mut self, s: ValueId, rtol: ValueId, fd: DType, e: &Expr) -> LResult<ValueId> {
         let k = self.dim(s, 0);
         // `s.max(initial=0)`: the singular values are not negative, so the maximum of `0` and
         // the largest; `0` for an empty `a`.
@@ -263,7 +277,6 @@ impl Lowerer<'_> {
         let smax = self.load_element(smax);
         let zero = self.constant(Scalar::F64(0.0).cast(fd));
         let smax = self.scalar_binary(BinFn::Maximum, smax, zero, fd);
-        let rtol = self.default_rtol(a, fd);
         let tol = self.scalar_binary(BinFn::Mul, smax, rtol, fd);
         let above = self.compute_new(ComputeFn::Binary(BinFn::Gt), vec![s, tol], DType::Bool, vec![k], None);
         let ones = self.compute_new(ComputeFn::Copy, vec![above], DType::I64, vec![k], None);
@@ -332,5 +345,204 @@ impl Lowerer<'_> {
         let top = self.load_element(top);
         let zero = self.constant(Scalar::F64(0.0).cast(fd));
         Ok(self.scalar_binary(BinFn::Maximum, top, zero, fd))
+    }
+}
+
+impl Lowerer<'_> {
+    /// The calls with several results: `eigh`, `qr`, `svd` (`compute_uv=True`) and `lstsq`
+    /// (checked: their type is `ty`), and `polyfit`; `None` for the other builtins.
+    pub(crate) fn linalg_results(
+        &mut self,
+        b: Builtin,
+        args: &[Expr],
+        kwargs: &[(ast::Ident, Expr)],
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<Option<Vec<ValueId>>> {
+        let factors = matches!(b, Builtin::Eigh | Builtin::Qr) || (b == Builtin::Svd && matches!(ty, Ty::Tuple(_)));
+        Ok(Some(match b {
+            _ if factors => self.packed_factors(b, args, kwargs, ty)?,
+            Builtin::Lstsq => self.lstsq(args, kwargs, ty, e)?,
+            Builtin::Polyfit => vec![self.polyfit(args, ty, e)?],
+            _ => return Ok(None),
+        }))
+    }
+
+    /// `eigh(a)` `(w, v)`, `qr(a)` `(q, r)` (or `r` alone) and `svd(a)` `(u, s, vh)`: one
+    /// `arr.linalg` (`eigh`, `qr`, `svd`) writes a new packed array (the layouts of
+    /// [`LinAlgFn::Eigh`], [`LinAlgFn::Qr`], [`LinAlgFn::Svd`]) and the results are views of it.
+    fn packed_factors(
+        &mut self,
+        b: Builtin,
+        args: &[Expr],
+        kwargs: &[(ast::Ident, Expr)],
+        ty: &Ty,
+    ) -> LResult<Vec<ValueId>> {
+        use IndexEntry::{At, Full};
+        let (a, fd, shape) = self.float_matrix(&args[0])?;
+        let (m, n) = (self.dim(a, 0), self.dim(a, 1));
+        let k = self.scalar_binary(BinFn::Minimum, m, n, DType::I64);
+        let one = self.i64_const(1);
+        let zero = self.i64_const(0);
+        let span = |l: &mut Self, src: ValueId, r0: ValueId, r1: ValueId, c1: ValueId| {
+            let sl = IndexEntry::Slice { start: true, stop: true, step: false };
+            l.view_with(src, vec![sl, sl], vec![r0, r1, zero, c1])
+        };
+        let results: Vec<Ty> = match ty {
+            Ty::Tuple(ts) => ts.clone(),
+            t => vec![t.clone()],
+        };
+        let vs = match b {
+            Builtin::Eigh => {
+                if shape[0] != shape[1] {
+                    self.assert_same_size(m, n, "linalg.eigh: LinAlgError: the last 2 dimensions of a must be square");
+                }
+                let upper =
+                    Self::kwarg(kwargs, "UPLO").is_some_and(|u| matches!(&u.kind, ExprKind::Var(w) if w.name == "U"));
+                let a = if upper { self.transpose(a, vec![1, 0]) } else { a };
+                let rows = self.scalar_binary(BinFn::Add, n, one, DType::I64);
+                let out = self.new_array(fd, vec![rows, n]);
+                self.emit(OpKind::LinAlg { func: LinAlgFn::Eigh, out, a, b: None });
+                let w = self.view_with(out, vec![At, Full], vec![zero]);
+                let v = span(self, out, one, rows, n);
+                vec![w, v]
+            }
+            Builtin::Qr => {
+                let mode = arrayc_grammar::builtin::qr_mode(Self::kwarg(kwargs, "mode"));
+                let p = if mode == Some(arrayc_grammar::builtin::QrMode::Complete) { m } else { k };
+                let rows = self.scalar_binary(BinFn::Add, m, p, DType::I64);
+                let cols = self.scalar_binary(BinFn::Maximum, p, n, DType::I64);
+                let out = self.new_array(fd, vec![rows, cols]);
+                self.emit(OpKind::LinAlg { func: LinAlgFn::Qr, out, a, b: None });
+                let q = span(self, out, zero, m, p);
+                let r = span(self, out, m, rows, n);
+                if mode == Some(arrayc_grammar::builtin::QrMode::R) {
+                    vec![r]
+                } else {
+                    vec![q, r]
+                }
+            }
+            _ => {
+                let full = Self::kwarg(kwargs, "full_matrices")
+                    .and_then(arrayc_grammar::builtin::bool_literal)
+                    .unwrap_or(true);
+                let (p, q) = if full { (m, n) } else { (k, k) };
+                let m1 = self.scalar_binary(BinFn::Add, m, one, DType::I64);
+                let rows = self.scalar_binary(BinFn::Add, m1, q, DType::I64);
+                let cols = self.scalar_binary(BinFn::Maximum, p, n, DType::I64);
+                let out = self.new_array(fd, vec![rows, cols]);
+                self.emit(OpKind::LinAlg { func: LinAlgFn::Svd, out, a, b: None });
+                let u = span(self, out, zero, m, p);
+                let sl = IndexEntry::Slice { start: true, stop: true, step: false };
+                let s = self.view_with(out, vec![At, sl], vec![m, zero, k]);
+                let vh = span(self, out, m1, rows, n);
+                vec![u, s, vh]
+            }
+        };
+        for (v, t) in vs.iter().zip(&results) {
+            if let Ty::Array(_, s) = t {
+                self.shapes.insert(*v, s.clone());
+            }
+        }
+        Ok(vs)
+    }
+
+    /// NumPy 2's `lstsq(a, b, rcond=None)` of the `m x n` `a` and `b` (`(m,)` or `(m, k)`),
+    /// checked: of type `ty`, `(x, residuals, rank, s)`. `x = pinv(a, rcond) @ b` (the
+    /// minimum-norm solution that LAPACK's `gelsd` computes, by the same SVD cutoff), `rank` the
+    /// singular values above the cutoff, `s` `a`'s singular values, `residuals` the column sums of
+    /// `(b - a @ x)**2` (`(1,)` for a 1-d `b`) where `rank == n` and `m > n`, else an empty view.
+    fn lstsq(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty, e: &Expr) -> LResult<Vec<ValueId>> {
+        use IndexEntry::{Full, NewAxis};
+        let Ty::Tuple(ts) = ty else { unreachable!("checked: lstsq's four results") };
+        let (a, fd, sa) = self.float_matrix(&args[0])?;
+        let tb = self.ty_of(&args[1]).clone();
+        let Ty::Array(_, sb) = &tb else { unreachable!("checked: b an array") };
+        let bv = self.expr(&args[1])?;
+        let bv = self.as_dtype(bv, &tb, fd)?;
+        let (m, n) = (self.dim(a, 0), self.dim(a, 1));
+        if sb[0] != sa[0] {
+            let rows = self.dim(bv, 0);
+            self.assert_same_size(m, rows, "linalg.lstsq: b has {rhs} rows where a has {lhs} (NumPy's LinAlgError)");
+        }
+        let is_none = |v: &Expr| matches!(v.kind, ExprKind::NoneLit);
+        let rtol = match args.get(2).or(Self::kwarg(kwargs, "rcond")).filter(|v| !is_none(v)) {
+            Some(v) => {
+                let x = self.expr(v)?;
+                self.cast_scalar(x, fd)
+            }
+            None => self.default_rtol(a, fd),
+        };
+        let s = self.singular_values(a, fd, Some(&ts[3]));
+        let rank = self.rank_above(s, rtol, fd, e)?;
+        let pinv = self.pinv_of(a, rtol, fd, None);
+        let p_shape = vec![sa[1].clone(), sa[0].clone()];
+        let x = self.dot_of(pinv, bv, p_shape, sb.clone(), &ts[0], e)?;
+        // The residuals, of `b` and `x` as matrices (a 1-d `b` one column).
+        let one_col = |l: &mut Self, v: ValueId, s: &[Size]| match s.len() {
+            1 => (l.view_with(v, vec![Full, NewAxis], vec![]), vec![s[0].clone(), Size::lit(1)]),
+            _ => (v, s.to_vec()),
+        };
+        let (b2, sb2) = one_col(self, bv, sb);
+        let Ty::Array(_, sx) = &ts[0] else { unreachable!("checked: x an array") };
+        let (x2, sx2) = one_col(self, x, sx);
+        let ax_ty = Ty::Array(fd, sb2.clone());
+        let ax = self.dot_of(a, x2, sa.clone(), sx2, &ax_ty, e)?;
+        let r = self.array_op(ComputeFn::Binary(BinFn::Sub), vec![b2, ax], &ax_ty)?;
+        let r2 = self.array_op(ComputeFn::Binary(BinFn::Mul), vec![r, r], &ax_ty)?;
+        let all = self.reduction(false, ReduceKind::Sum, r2, Some(&[0]), &Ty::Array(fd, vec![sb2[1].clone()]), e)?;
+        let cols = self.dim(all, 0);
+        let full_rank = self.scalar_binary(BinFn::Eq, rank, n, DType::I64);
+        let tall = self.scalar_binary(BinFn::Gt, m, n, DType::I64);
+        let zero = self.i64_const(0);
+        let some = self.scalar_select(tall, cols, zero, DType::I64);
+        let count = self.scalar_select(full_rank, some, zero, DType::I64);
+        let residuals =
+            self.view_with(all, vec![IndexEntry::Slice { start: false, stop: true, step: false }], vec![count]);
+        Ok(vec![x, residuals, rank, s])
+    }
+
+    /// NumPy's `polyfit(x, y, deg)` (checked: of type `ty`, `f64`, `deg` a literal): `lstsq` of the
+    /// (`f64`) Vandermonde matrix `vander(x, deg + 1)` with its columns divided by their 2-norms, `rcond =
+    /// len(x) * eps` (of `x`'s float dtype), and the solution divided by the same norms
+    /// (`numpy/lib/_polynomial_impl.py`).
+    fn polyfit(&mut self, args: &[Expr], ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        use IndexEntry::{Full, NewAxis};
+        let Ty::Array(fd, sc) = ty else { unreachable!("checked: the coefficients") };
+        let fd = *fd;
+        let deg = literal_int(&args[2]).expect("checked: an integer literal");
+        let tx = self.ty_of(&args[0]).clone();
+        let Ty::Array(xd, sx) = &tx else { unreachable!("checked: x 1-d") };
+        let xf = if *xd == DType::F32 { DType::F32 } else { DType::F64 };
+        let x = self.expr(&args[0])?;
+        let x = self.as_dtype(x, &tx, xf)?;
+        let ty_y = self.ty_of(&args[1]).clone();
+        let Ty::Array(_, sy) = &ty_y else { unreachable!("checked: y an array") };
+        let y = self.expr(&args[1])?;
+        let y = self.as_dtype(y, &ty_y, fd)?;
+        let (npts, rows) = (self.dim(x, 0), self.dim(y, 0));
+        if sx[0] != sy[0] {
+            self.assert_same_size(npts, rows, "polyfit: expected x and y to have the same length ({lhs} and {rhs})");
+        }
+        let order = self.i64_const(deg + 1);
+        let vshape = vec![sx[0].clone(), sc[0].clone()];
+        // NumPy's `vander` of an `f32` `x` is `f64` (its dtype promoted with `int`), as `fd`.
+        let lhs = self.vander(x, Some(order), false, &Ty::Array(fd, vshape.clone()));
+        let vty = Ty::Array(fd, vshape.clone());
+        let sq = self.array_op(ComputeFn::Binary(BinFn::Mul), vec![lhs, lhs], &vty)?;
+        let cty = Ty::Array(fd, vec![sc[0].clone()]);
+        let sums = self.reduction(false, ReduceKind::Sum, sq, Some(&[0]), &cty, e)?;
+        let scale = self.array_op(ComputeFn::Unary(UnFn::Sqrt), vec![sums], &cty)?;
+        let scale_row = self.view_with(scale, vec![NewAxis, Full], vec![]);
+        let scaled = self.array_op(ComputeFn::Binary(BinFn::Div), vec![lhs, scale_row], &vty)?;
+        // `rcond = len(x) * eps` of `x`'s float dtype, in the result's.
+        let eps = self.constant(if xf == DType::F32 { Scalar::F32(f32::EPSILON) } else { Scalar::F64(f64::EPSILON) });
+        let len = self.cast_scalar(npts, xf);
+        let rcond = self.scalar_binary(BinFn::Mul, len, eps, xf);
+        let rcond = self.cast_scalar(rcond, fd);
+        let pinv = self.pinv_of(scaled, rcond, fd, None);
+        let c = self.dot_of(pinv, y, vec![sc[0].clone(), sx[0].clone()], sy.clone(), ty, e)?;
+        let scale_b = if sc.len() == 2 { self.view_with(scale, vec![Full, NewAxis], vec![]) } else { scale };
+        self.array_op(ComputeFn::Binary(BinFn::Div), vec![c, scale_b], ty)
     }
 }

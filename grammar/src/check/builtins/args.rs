@@ -222,6 +222,20 @@ impl Checker {
                         c.bad = true;
                     }
                 }
+                "mode" if c.b == crate::builtin::Builtin::Qr => {
+                    if crate::builtin::qr_mode(Some(v)).is_some() {
+                        self.set_ty(v.id, Ty::Unit);
+                    } else {
+                        self.error(
+                            "E0503",
+                            "`mode=` of `linalg.qr` must be 'reduced', 'complete' or 'r' ('raw' gives LAPACK's \
+                             Householder reflectors, not in arrayc: use 'reduced' and `q`)",
+                            v.span.clone(),
+                            "not a supported mode",
+                        );
+                        c.bad = true;
+                    }
+                }
                 "mode" => {
                     if crate::builtin::convolve_mode(v).is_some() {
                         self.set_ty(v.id, Ty::Unit);
@@ -255,7 +269,7 @@ impl Checker {
                     }
                 }
                 "endpoint" | "equal_nan" | "rowvar" | "right" | "return_index" | "return_inverse" | "return_counts"
-                | "compute_uv" | "invert" | "increasing" | "density" | "include_initial" => {
+                | "compute_uv" | "full_matrices" | "invert" | "increasing" | "density" | "include_initial" => {
                     if matches!(v.kind, ExprKind::Bool(_)) {
                         self.set_ty(v.id, Ty::Scalar(DType::Bool));
                     } else {

@@ -247,7 +247,11 @@ impl Checker {
             | B::Svd
             | B::MatrixRank
             | B::Cond
-            | B::Pinv => self.linalg(&c),
+            | B::Pinv
+            | B::Eigh
+            | B::Qr
+            | B::Lstsq => self.linalg(&c),
+            B::Polyfit => self.polyfit(&c),
             B::Sort | B::Argsort => self.sort(&c),
             B::Diff
             | B::Outer

@@ -93,6 +93,9 @@ impl Lowerer<'_> {
         if let Some(v) = self.einsum(b, args, kwargs, ty, e)? {
             return Ok(vec![v]);
         }
+        if let Some(vs) = self.linalg_results(b, args, kwargs, ty, e)? {
+            return Ok(vs);
+        }
         if let Some(v) = self.linalg(b, args, kwargs, ty, e)? {
             return Ok(vec![v]);
         }
@@ -141,8 +144,12 @@ impl Lowerer<'_> {
             | B::Svd
             | B::MatrixRank
             | B::Cond
-            | B::Pinv => {
-                unreachable!("lowered by `linalg`")
+            | B::Pinv
+            | B::Eigh
+            | B::Qr
+            | B::Lstsq
+            | B::Polyfit => {
+                unreachable!("lowered by `linalg` and `linalg_results`")
             }
             B::Diff
             | B::Outer
