@@ -165,6 +165,33 @@ impl Desugar<'_> {
 
     /// `s` rewritten, appended to `out` (with the statements before it that advance the state).
     fn stmt(&mut self, mut s: Stmt, out: &mut Vec<Stmt>) {
+        // A generator used where it is made, `np.random.default_rng(0).random(3)`: a generator of
+        // its own, `let rng.OFFSET = np.random.default_rng(0);` before the statement (made again
+        // wherever the statement runs again, as NumPy's is).
+        if !matches!(s, Stmt::While { .. }) {
+            let mut inline = Vec::new();
+            for e in s.own_exprs_mut() {
+                e.walk_mut(&mut |x| {
+                    let ExprKind::Call { func, args, .. } = &mut x.kind else { return };
+                    let made_here = matches!(args.first().map(|a| &a.kind),
+                        Some(ExprKind::Call { func: f, .. }) if f.name == format!("{NP_RANDOM}.default_rng"));
+                    if func.name.starts_with('.') && made_here {
+                        let at = args[0].span.clone();
+                        let name = Ident { name: format!("rng.{}", at.start), span: at.clone() };
+                        let id = ExprId(self.ids.get());
+                        self.ids.set(id.0 + 1);
+                        let rng = std::mem::replace(
+                            &mut args[0],
+                            Expr { id, kind: ExprKind::Var(name.clone()), span: at.clone() },
+                        );
+                        inline.push(Stmt::Let { names: vec![name], value: rng, span: at });
+                    }
+                });
+            }
+            for made in inline {
+                self.stmt(made, out);
+            }
+        }
         // `rng = np.random.default_rng(s);` and `np.random.seed(s);`
         let binding = match &mut s {
             Stmt::Assign { name, value, span } => Some((name.clone(), value, span.clone())),

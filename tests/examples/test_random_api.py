@@ -226,6 +226,26 @@ def test_deterministic_across_runs_and_thread_counts_and_the_seed_changes_values
         assert np.mean(g == w) < 0.01
 
 
+def test_a_generator_used_where_it_is_made_is_a_fresh_one(tmp_path):
+    """`np.random.default_rng(s).random(n)` is a generator of its own, seeded `s`: its values are
+    those of `rng = np.random.default_rng(s); rng.random(n)`, and made again in each iteration of a
+    loop it repeats them (as NumPy's fresh generator does)."""
+    src = """fn main() -> (f64[3], f64[3], f64[2]) {
+    let a = np.random.default_rng(5).random(3);
+    rng = np.random.default_rng(5);
+    let b = rng.random(3);
+    let c = np.zeros(2);
+    for k in range(2) { c[k] = np.random.default_rng(1).normal(); }
+    return a, b, c;
+}
+"""
+    proc, (a, b, c) = run_source(src, {}, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    np.testing.assert_array_equal(a, b)
+    assert c[0] == c[1]
+    assert len(set(a.tolist())) == 3
+
+
 # ---------------------------------------------------------------------------------------------
 # errors
 
@@ -253,7 +273,7 @@ def test_deterministic_across_runs_and_thread_counts_and_the_seed_changes_values
         ("fn f() -> f32[3] { rng = np.random.default_rng(0); return rng.random(3, dtype=np.float32); }", "E0503",
          "draws `f64` only"),
         ("fn f() -> i64 { i = 0; while np.random.rand() < 0.9 { i += 1; } return i; }", "E0503", "`while` condition"),
-        ("fn f() -> f64 { return np.random.default_rng(1).random(); }", "E0503", "`rng = np.random.default_rng(s);`"),
+        ("fn f() -> f64 { return np.random.default_rng(1) + 1.0; }", "E0503", "`rng = np.random.default_rng(s);`"),
         ("fn f() -> f64 { x = np.random.seed(1); return 1.0; }", "E0503", "a statement of its own"),
         ("fn f() -> f64 { rng = np.random.default_rng(1); r = rng; return 1.0; }", "E0503", "generator `rng` is not a value"),
     ],
