@@ -375,7 +375,7 @@ impl<'c> Gen<'c, '_> {
 
     /// In the loop nest of reductions along a non-last axis `a` (accumulating in the outputs, at
     /// axis index `idx[a]`, before the last dimension's loop, chunked as `last`): on the CPU, for
-    /// each reduction whose input is a float view parameter read whole, a loop that prefetches
+    /// each float `min`/`max` whose input is a view parameter read whole, a loop that prefetches
     /// (`memref.prefetch`, one per 64-byte cache line) the part of the input that the next index
     /// of the axis will read (the last index clamped, so that no address lies past the view).
     ///
@@ -384,9 +384,8 @@ impl<'c> Gen<'c, '_> {
     /// before it moves to the next row, a page further on, where the hardware prefetcher starts
     /// anew; the loads in flight are then what the out-of-order window holds, and `llvm.minimum`'s
     /// compare, blends and NaN test per vector (8 operations per 4 elements against a sum's 3)
-    /// leave fewer of them than a sum's loop does. Measured on the JIT's object code
-    /// (`benchmarks/REPORT.md`, "Reductions (issue 32)"): min 19.1 -> 15.2 ms, max 19.6 -> 15.2,
-    /// sum 14.5 -> 13.6 (CPU time, 4000x4000, one thread).
+    /// leave fewer of them than a sum's loop does. Measured: `benchmarks/REPORT.md`, "Reductions
+    /// (issue 32)".
     fn prefetch_next_slab(&mut self, reds: &[Reduction], idx: &[Option<Value<'c, 'c>>], a: usize, last: ForChunk) {
         if self.target.atomic_adds {
             return; // A GPU kernel (emulated or not): no prefetch there.
@@ -394,6 +393,7 @@ impl<'c> Gen<'c, '_> {
         let r = idx.len();
         let inputs: Vec<(ValueId, DType)> = reds
             .iter()
+            .filter(|red| matches!(red.kind, ReduceKind::Min | ReduceKind::Max))
             .filter(|red| self.params.contains_key(&red.input))
             .filter_map(|red| match self.ir_ty(red.input) {
                 Type::Array(d, k) if k == r && d.is_float() => Some((red.input, d)),
