@@ -132,6 +132,19 @@ def test_elements_of_a_literal_read_in_the_kernel_that_writes_them(target, tmp_p
     want = [np.cross(a, [0, 0, 1]), np.cross(a, w), w[0] * a[0] + w[1] * a[1] + w[2] * a[2], p[0] - p[1] * p[2], p * w]
     for got, wv in zip(res, want):
         np.testing.assert_array_equal(got, wv)
+    # The same for a temporary written and read through its two disjoint halves in one kernel.
+    halves = """fn main(a: f64[N], b: f64[N]) -> f64[N] {
+    let c = a * 2.0;
+    let t = np.empty(2 * N);
+    t[:N] = c;
+    t[N:] = b;
+    return t[:N] + t[N:] * 10.0;
+}
+"""
+    a5, b5 = np.arange(5.0), np.arange(5.0) + 100
+    proc, res = run_source(halves, {"a": a5, "b": b5}, tmp_path / "halves", flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    np.testing.assert_array_equal(res[0], 2 * a5 + 10 * b5)
 
 
 @pytest.mark.parametrize("target", TARGETS)
