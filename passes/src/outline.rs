@@ -120,7 +120,7 @@ fn emit_block(
     // it through one view; one written and read through several (`w[0]`, `w[1]`, `w[2]` of a
     // literal `w`) is materialised: its `arr.new` stays where it is (`outline_body` keeps every
     // `arr.new`; the dead ones of contracted bases go later), its `arr.del` after the kernel.
-    let several = several_views(&computes, bases, &canon);
+    let several = several_views(&computes, host, syms, bases);
     let contracted: Vec<ValueId> = contracted.iter().copied().filter(|b| !several.contains(b)).collect();
     let contracted = contracted.as_slice();
     // A block's exchanges precede its kernel.
@@ -272,21 +272,23 @@ fn kernel_label(k: &Func) -> String {
     }
 }
 
-/// The bases that `ops` reach through more than one view (`canon`: [`canonical_views`]), which
-/// cannot be contracted into one value per iteration.
-fn several_views(
-    ops: &[&Op],
-    bases: &HashMap<ValueId, ValueId>,
-    canon: &HashMap<ValueId, ValueId>,
-) -> HashSet<ValueId> {
-    let mut view_of: HashMap<ValueId, ValueId> = HashMap::new();
+/// The bases that `ops` reach through views of more than one offset or stride (their shapes may
+/// differ as symbols: the partition fused them, so they are equal where it runs, as under the
+/// residue assumption of a versioned entry), which cannot be contracted into one value per
+/// iteration.
+fn several_views(ops: &[&Op], host: &Func, syms: &mut Symbols, bases: &HashMap<ValueId, ValueId>) -> HashSet<ValueId> {
+    type Place = (crate::wsp::sym::SymExpr, Vec<crate::wsp::sym::SymExpr>);
+    let mut place_of: HashMap<ValueId, Place> = HashMap::new();
     let mut several = HashSet::new();
     for op in ops {
         let OpKind::Compute { out, ins, .. } = &op.kind else { continue };
-        for v in std::iter::once(out).chain(ins) {
-            let Some(&c) = canon.get(v) else { continue };
-            let base = base_of(bases, c);
-            if *view_of.entry(base).or_insert(c) != c {
+        for &v in std::iter::once(out).chain(ins) {
+            if !host.ty(v).is_array() {
+                continue;
+            }
+            let w = syms.view(host, v);
+            let base = base_of(bases, v);
+            if *place_of.entry(base).or_insert_with(|| (w.offset.clone(), w.strides.clone())) != (w.offset, w.strides) {
                 several.insert(base);
             }
         }
