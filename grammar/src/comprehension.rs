@@ -31,7 +31,7 @@
 use crate::ast::{BinOp, Block, BoolOp, Expr, ExprKind, Function, Ident, Index, Program, Span, Stmt};
 use crate::builtin::qualified;
 use crate::diag::Diagnostic;
-use crate::syntax::{for_in, mk};
+use crate::syntax::{for_in, fresh_copy, mk};
 use std::cell::Cell;
 
 /// The name of a list comprehension's call ([`comprehension`]).
@@ -242,16 +242,16 @@ fn lower_list(
         out.push(Stmt::Let { names: vec![arr], value: it, span: at.clone() });
     }
     let n = match (simple, range_args(&clauses[0])) {
-        (true, Some(args)) => range_count(ids, &args, at).0,
-        (true, None) => call(ids, "len", vec![fresh(ids, &clauses[0].it)]),
+        (true, Some(args)) => range_count(ids, &args, at),
+        (true, None) => call(ids, "len", vec![fresh_copy(ids, &clauses[0].it)]),
         (false, _) => {
             // `sum(1 for ..)` over copies of the clauses.
             let copies = clauses
                 .iter()
                 .map(|c| Clause {
                     var: c.var.clone(),
-                    it: fresh(ids, &c.it),
-                    cond: c.cond.as_ref().map(|x| fresh(ids, x)),
+                    it: fresh_copy(ids, &c.it),
+                    cond: c.cond.as_ref().map(|x| fresh_copy(ids, x)),
                 })
                 .collect();
             let counted = lower_reduction(ids, "sum", int(ids, 1), copies, at, out, diags);
@@ -270,7 +270,7 @@ fn lower_list(
     // `repeat(expand_dims(array(e0), 0), n, axis=0)`, any rank.
     let mut firsts: Vec<(String, Ident)> = Vec::new();
     for (k, c) in clauses.iter().enumerate() {
-        let mut it = fresh(ids, &c.it);
+        let mut it = fresh_copy(ids, &c.it);
         for (v, first) in &firsts {
             it = substitute(ids, &it, v, first);
         }
@@ -280,7 +280,7 @@ fn lower_list(
                     ExprKind::Call { args, .. } => args,
                     _ => args,
                 };
-                range_count(ids, &it_args, at).1
+                range_start(ids, &it_args, at)
             }
             None => {
                 mk(ids, ExprKind::Subscript { base: Box::new(it), index: vec![Index::At(int(ids, 0))] }, at.clone())
@@ -290,7 +290,7 @@ fn lower_list(
         out.push(Stmt::Let { names: vec![item.clone()], value: first, span: at.clone() });
         firsts.push((c.var.name.clone(), item));
     }
-    let mut e0 = fresh(ids, &elt);
+    let mut e0 = fresh_copy(ids, &elt);
     for (v, first) in &firsts {
         e0 = substitute(ids, &e0, v, first);
     }
@@ -387,24 +387,23 @@ fn guarded(stmts: Vec<Stmt>, cond: Option<Expr>, at: &Span) -> Vec<Stmt> {
     }
 }
 
-/// `len(range(args))` (Python's: `max(0, ceil((stop - start) / step))`) and the first item,
-/// `start`; `args` as `range`'s (1 to 3; others are E0105 when the loop is made).
-fn range_count(ids: &Cell<u32>, args: &[Expr], at: &Span) -> (Expr, Expr) {
+/// `len(range(args))`, Python's `max(0, ceil((stop - start) / step))`; `args` as `range`'s (1 to
+/// 3; others are E0105 when the loop is made).
+fn range_count(ids: &Cell<u32>, args: &[Expr], at: &Span) -> Expr {
     let int = |v: i64| mk(ids, ExprKind::Int(v), at.clone());
-    let copy = |e: &Expr| fresh(ids, e);
+    let copy = |e: &Expr| fresh_copy(ids, e);
     let bin = |op: BinOp, a: Expr, b: Expr| mk(ids, ExprKind::Binary(op, Box::new(a), Box::new(b)), at.clone());
     let (start, stop) = match args {
         [stop] => (int(0), copy(stop)),
         [start, stop, ..] => (copy(start), copy(stop)),
         [] => (int(0), int(0)),
     };
-    let first = fresh(ids, &start);
     let span = bin(BinOp::Sub, stop, start);
     let count = match args.get(2) {
         None => span,
         Some(step) => {
             // `(stop - start + step - sign(step)) // step`, the sign a literal's or `1 if step > 0 else -1`.
-            let sign = match literal_int(step) {
+            let sign = match crate::check::builtins::literal_int(step) {
                 Some(s) => int(s.signum()),
                 None => {
                     let positive = bin(BinOp::Gt, copy(step), int(0));
@@ -415,7 +414,7 @@ fn range_count(ids: &Cell<u32>, args: &[Expr], at: &Span) -> (Expr, Expr) {
             bin(BinOp::FloorDiv, num, copy(step))
         }
     };
-    let max = mk(
+    mk(
         ids,
         ExprKind::Call {
             func: Ident { name: qualified("maximum"), span: at.clone() },
@@ -423,35 +422,20 @@ fn range_count(ids: &Cell<u32>, args: &[Expr], at: &Span) -> (Expr, Expr) {
             kwargs: vec![],
         },
         at.clone(),
-    );
-    (max, first)
+    )
 }
 
-/// The value of an integer literal, optionally negated.
-fn literal_int(e: &Expr) -> Option<i64> {
-    match &e.kind {
-        ExprKind::Int(v) => Some(*v),
-        ExprKind::Unary(crate::ast::UnOp::Neg, a) => literal_int(a).map(|v| -v),
-        _ => None,
+/// The first item of `range(args)`: `start`, or 0 for `range(stop)`.
+fn range_start(ids: &Cell<u32>, args: &[Expr], at: &Span) -> Expr {
+    match args {
+        [_] | [] => mk(ids, ExprKind::Int(0), at.clone()),
+        [start, ..] => fresh_copy(ids, start),
     }
-}
-
-/// A copy of `e` with fresh ids.
-fn fresh(ids: &Cell<u32>, e: &Expr) -> Expr {
-    let mut c = e.clone();
-    c.walk_mut(&mut |x| x.id = crate::ast::ExprId(next(ids)));
-    c
-}
-
-fn next(ids: &Cell<u32>) -> u32 {
-    let id = ids.get();
-    ids.set(id + 1);
-    id
 }
 
 /// A copy of `e` (fresh ids) in which the variable `name` is the variable `value`.
 fn substitute(ids: &Cell<u32>, e: &Expr, name: &str, value: &Ident) -> Expr {
-    let mut c = fresh(ids, e);
+    let mut c = fresh_copy(ids, e);
     c.walk_mut(&mut |x| {
         if matches!(&x.kind, ExprKind::Var(v) if v.name == name) {
             x.kind = ExprKind::Var(value.clone());

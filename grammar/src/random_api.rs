@@ -147,12 +147,7 @@ impl Desugar<'_> {
 
     /// A copy of `e` with fresh ids (an operand used twice).
     fn fresh(&self, e: &Expr) -> Expr {
-        let mut c = e.clone();
-        c.walk_mut(&mut |x| {
-            x.id = ExprId(self.ids.get());
-            self.ids.set(self.ids.get() + 1);
-        });
-        c
+        crate::syntax::fresh_copy(self.ids, e)
     }
 
     /// Rewrites every statement of `b`, in order.

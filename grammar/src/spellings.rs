@@ -172,7 +172,7 @@ pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
             // A uniform spacing `h`: NumPy's differences divided by `h`.
             let h = args.pop().unwrap_or_else(|| unreachable!("2 arguments"));
             let inner = std::mem::replace(&mut e.kind, ExprKind::Int(0));
-            let g = Expr { id: crate::ast::ExprId(next(ids)), kind: inner, span: span.clone() };
+            let g = mk(ids, inner, span.clone());
             e.kind = ExprKind::Binary(BinOp::Div, Box::new(g), Box::new(h));
         }
         "select" if (2..=3).contains(&args.len()) && kwargs.iter().all(|(n, _)| n.name == "default") => {
@@ -212,10 +212,4 @@ pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
         }
         _ => {}
     }
-}
-
-fn next(ids: &Cell<u32>) -> u32 {
-    let id = ids.get();
-    ids.set(id + 1);
-    id
 }

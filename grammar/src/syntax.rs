@@ -253,7 +253,7 @@ fn nonzero_of_one(e: &Expr) -> bool {
 }
 
 /// A copy of `e` under fresh ids from `ids`.
-fn fresh_copy(ids: &Cell<u32>, e: &Expr) -> Expr {
+pub fn fresh_copy(ids: &Cell<u32>, e: &Expr) -> Expr {
     let mut c = e.clone();
     c.for_each_mut(&mut |x| {
         x.id = crate::ast::ExprId(ids.get());

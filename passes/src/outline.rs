@@ -115,7 +115,6 @@ fn emit_block(
 ) {
     let computes: Vec<&Op> =
         block.iter().map(|&j| &old[j]).filter(|o| matches!(o.kind, OpKind::Compute { .. })).collect();
-    let canon = canonical_views(&computes, host, syms);
     // A base is contracted into one kernel-local value per iteration only where the block reaches
     // it through one view; one written and read through several (`w[0]`, `w[1]`, `w[2]` of a
     // literal `w`) is materialised: its `arr.new` stays where it is (`outline_body` keeps every
@@ -132,6 +131,7 @@ fn emit_block(
         out.push(Op { block: None, ..computes[0].clone() });
     } else if !computes.is_empty() {
         let contracted_set: HashSet<ValueId> = contracted.iter().copied().collect();
+        let canon = canonical_views(&computes, host, syms);
         let (mut kernel, mut args) = make_kernel(&computes, host, bases, &contracted_set, &canon);
         kernel.inner_strides =
             contiguous_axis::reduce_along_contiguous_axis(&mut kernel, &mut args, host, syms, st, computes[0].loc, out)

@@ -39,16 +39,10 @@ impl Checker {
     /// dtype `d` (NumPy's promotion with the dtype it has, if already widened); true when that
     /// is new, and the function is then checked again.
     pub(crate) fn request_widening(&mut self, key: super::Widening, d: DType) -> bool {
-        let d = match self.widen.get(&key) {
-            Some(&old) => old.promote(d),
-            None => d,
-        };
-        if self.widen.get(&key) == Some(&d) {
-            return false;
-        }
-        self.widen.insert(key, d);
-        self.widen_requested = true;
-        true
+        let d = self.widen.get(&key).map_or(d, |&old| old.promote(d));
+        let new = self.widen.insert(key, d) != Some(d);
+        self.widen_requested |= new;
+        new
     }
 
     fn check_function_once(&mut self, f: &Function) {
@@ -548,8 +542,8 @@ impl Checker {
             // Python's int takes a float operand's dtype (NumPy 2's weak scalar: `h = 1` ...
             // `h *= x_f32` is `float32`).
             let key = self.lookup(&target.name).and_then(|v| v.weak_int);
-            let to = vt.dtype().filter(|d| d.is_float()).unwrap_or(rd);
-            if let (Some(key), true, Ty::Scalar(_)) = (key, index.is_empty() && rd.is_float(), &r) {
+            if let Some(key) = key.filter(|_| index.is_empty() && rd.is_float() && !r.is_array()) {
+                let to = vt.dtype().filter(|d| d.is_float()).unwrap_or(rd);
                 if self.request_widening(key, to) {
                     return;
                 }
