@@ -45,6 +45,30 @@ pub struct Program {
     /// Per parameter of the entry, what the partition was specialised to (`arrayc build --arg`):
     /// every run must pass exactly that ([`Program::check_fixed`]); empty or `None`: anything.
     pub fixed: Vec<Option<Fixed>>,
+    /// Copies of the entry partitioned under assumptions about its arguments
+    /// (`arrayc_passes::wsp_fusion::versions`, `--generic` executables): the run calls the first
+    /// whose assumption the arguments satisfy ([`Program::entry_for`]), else [`Program::entry`].
+    pub versions: Vec<Version>,
+}
+
+/// A copy of the entry function whose partition assumes `when` of the arguments.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Version {
+    /// The host function (same parameters and results as the entry).
+    pub func: String,
+    /// Per parameter of the entry, what the partition assumes (`None`: nothing).
+    pub when: Vec<Option<Fixed>>,
+}
+
+impl Version {
+    /// The function to run for the entry's arguments `args`: the first of `versions` whose
+    /// assumptions all hold, else `entry`.
+    pub fn choose<'a>(versions: &'a [Version], entry: &'a str, args: &[arrayc_runtime::value::RtValue]) -> &'a str {
+        versions
+            .iter()
+            .find(|v| v.when.iter().zip(args).all(|(w, a)| w.as_ref().is_none_or(|w| w.holds(a))))
+            .map_or(entry, |v| &v.func)
+    }
 }
 
 /// A parameter value an executable's partition assumes: a scalar's value, or the shape of an array
@@ -53,6 +77,31 @@ pub struct Program {
 pub enum Fixed {
     Scalar(arrayc_core::Scalar),
     Shape(Vec<i64>),
+    /// An i64 scalar equal to `residue` modulo `modulus` (a [`Version`]'s assumption only).
+    Residue {
+        modulus: i64,
+        residue: i64,
+    },
+}
+
+impl Fixed {
+    /// Whether the argument `arg` satisfies this assumption.
+    pub fn holds(&self, arg: &arrayc_runtime::value::RtValue) -> bool {
+        use arrayc_runtime::value::RtValue;
+        match (self, arg) {
+            (Fixed::Scalar(want), RtValue::Scalar(got)) => want.to_bits() == got.cast(want.dtype()).to_bits(),
+            (Fixed::Shape(want), RtValue::View(v)) => {
+                &v.shape == want
+                    && v.offset == 0
+                    && v.strides == arrayc_core::shape::row_major_strides(&v.shape)
+                    && v.len() as usize * v.dtype.size_bytes() == v.base.len_bytes()
+            }
+            (Fixed::Residue { modulus, residue }, RtValue::Scalar(arrayc_core::Scalar::I64(x))) => {
+                *modulus > 0 && x.rem_euclid(*modulus) == *residue
+            }
+            _ => false,
+        }
+    }
 }
 
 impl Program {
@@ -68,24 +117,13 @@ impl Program {
     /// Checks the entry's arguments `args` against [`Program::fixed`]. Errors: the first argument
     /// that differs, with the value the executable was built for and the fix.
     pub fn check_fixed(&self, args: &[arrayc_runtime::value::RtValue]) -> Result<(), crate::UserError> {
-        use arrayc_runtime::value::RtValue;
         let f = self.module.func(&self.entry).ok_or_else(|| crate::UserError("error: no entry function".into()))?;
         for ((fixed, arg), name) in self.fixed.iter().zip(args).zip(&f.param_names) {
-            let ok = match (fixed, arg) {
-                (None, _) => true,
-                (Some(Fixed::Scalar(want)), RtValue::Scalar(got)) => want.to_bits() == got.cast(want.dtype()).to_bits(),
-                (Some(Fixed::Shape(want)), RtValue::View(v)) => {
-                    &v.shape == want
-                        && v.offset == 0
-                        && v.strides == arrayc_core::shape::row_major_strides(&v.shape)
-                        && v.len() as usize * v.dtype.size_bytes() == v.base.len_bytes()
-                }
-                _ => false,
-            };
-            if !ok {
+            if !fixed.as_ref().is_none_or(|f| f.holds(arg)) {
                 let built = match fixed {
                     Some(Fixed::Scalar(s)) => format!("{name}={}", arrayc_runtime::print::format_scalar(*s)),
                     Some(Fixed::Shape(sh)) => format!("{name} of shape {sh:?}"),
+                    Some(Fixed::Residue { modulus, residue }) => format!("{name} % {modulus} == {residue}"),
                     None => unreachable!("a free parameter always matches"),
                 };
                 return Err(crate::UserError(format!(
@@ -95,6 +133,12 @@ impl Program {
             }
         }
         Ok(())
+    }
+
+    /// The function to run for the entry's arguments `args`: the first [`Program::versions`] whose
+    /// assumptions all hold, else the entry.
+    pub fn entry_for(&self, args: &[arrayc_runtime::value::RtValue]) -> &str {
+        Version::choose(&self.versions, &self.entry, args)
     }
 
     /// Reads a payload made by [`Program::encode`]. Errors: not a payload of this arrayc; written by
@@ -154,7 +198,7 @@ mod tests {
     use super::*;
 
     fn program() -> Program {
-        Program { module: Module::default(), entry: "main".into(), plans: vec![], fixed: vec![] }
+        Program { module: Module::default(), entry: "main".into(), plans: vec![], fixed: vec![], versions: vec![] }
     }
 
     #[test]

@@ -145,22 +145,23 @@ def assert_run_time_error(src, args, message, tmp_path):
     assert not (tmp_path / "out").exists(), "an error left result files"
 
 
-def assert_benchmark_matches(name, actual):
+def assert_benchmark_matches(name, actual, args=None):
     """Asserts that `actual` (a benchmark's results, one array or scalar each) are the results of its
-    NumPy reference at its SMALL arguments: exact shapes and dtypes, i64/bool equal, floats allclose
-    with the module's RTOL/ATOL (defaults 1e-9 and 0)."""
+    NumPy reference at `args` (default: its SMALL arguments): exact shapes and dtypes, i64/bool
+    equal, floats allclose with the module's RTOL/ATOL (defaults 1e-9 and 0)."""
     if str(REPO / "benchmarks") not in sys.path:
         sys.path.insert(0, str(REPO / "benchmarks"))
     import suite
 
     bench = suite.load(name)
-    expected = suite.reference(bench)(**bench.SMALL)
+    args = bench.SMALL if args is None else args
+    expected = suite.reference(bench)(**args)
     expected = expected if isinstance(expected, tuple) else (expected,)
     assert len(actual) == len(expected), f"{len(actual)} results, expected {len(expected)}"
     rtol, atol = getattr(bench, "RTOL", 1e-9), getattr(bench, "ATOL", 0.0)
     for i, (a, e) in enumerate(zip(actual, expected)):
         a, e = np.asarray(a), np.asarray(e)
-        label = f"{name}{bench.SMALL} result {i}"
+        label = f"{name}{args} result {i}"
         assert a.shape == e.shape, f"{label}: shape {a.shape}, expected {e.shape}"
         assert a.dtype == e.dtype, f"{label}: dtype {a.dtype}, expected {e.dtype}"
         if e.dtype.kind == "f":

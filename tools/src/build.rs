@@ -32,7 +32,6 @@ use arrayc_codegen::jit;
 use arrayc_core::error::InternalError;
 use arrayc_core::{DType, Scalar, Type};
 use arrayc_exec::aot::{Fixed, Program, DTYPE_CODES};
-use arrayc_passes::wsp_fusion::KnownArg;
 use arrayc_runtime::value::RtValue;
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -106,25 +105,24 @@ pub fn build(
         .map(|(n, g)| g.filter(|_| args.iter().any(|a| a.split_once('=').is_some_and(|(k, _)| k == n))))
         .collect();
     let spec = specialization(&entry, &explicit);
-    let fixed: Vec<Option<Fixed>> = spec
-        .args
-        .iter()
-        .map(|k| {
-            k.as_ref().map(|k| match k {
-                KnownArg::Scalar(s) => Fixed::Scalar(*s),
-                KnownArg::Shape(sh) => Fixed::Shape(sh.clone()),
-            })
-        })
-        .collect();
+    let fixed: Vec<Option<Fixed>> = spec.args.iter().map(|k| k.as_ref().map(crate::fixed)).collect();
     let options =
         FuseArgs { generic: args.is_empty(), ..fuse.clone() }.options(&entry, &explicit).distributed(distributed);
-    pipeline::to_kernels(&mut m, &entry, &options)?;
+    // A generic executable may carry versions of its entry partitioned under assumptions about
+    // its arguments (`n % 2 == 0`), checked when it starts; a library exports every function as is.
+    let versions = if args.is_empty() && !lib && !distributed {
+        pipeline::to_kernels_versioned(&mut m, &entry, &options)?.1
+    } else {
+        pipeline::to_kernels(&mut m, &entry, &options)?;
+        vec![]
+    };
+    let versions = crate::versions(versions);
     let (object, plans) = jit::object_code(&m).map_err(InternalError::new)?;
     let names: Vec<String> = plans.iter().map(|p| p.name.clone()).collect();
     if let Some(bad) = names.iter().find(|n| !is_c_identifier(n)) {
         return Err(InternalError::new(format!("kernel name `{bad}` is not a C identifier")).into());
     }
-    let program = Program { module: m, entry, plans, fixed };
+    let program = Program { module: m, entry, plans, fixed, versions };
     let payload = program.encode();
     let archive = aot_library(distributed)?;
     let mpi_flags = if distributed { mpi_link_flags()? } else { vec![] };

@@ -59,7 +59,7 @@ impl arrayc_lsp::Compiler for Driver {
             algorithm,
             cost_model: settings.cost_model.clone(),
             budget: Budget { max_nodes: Some(Budget::DEFAULT_NODES), max_ms: Some(settings.budget_ms) },
-            specialize: Some(specialization(&entry, &given)),
+            specialize: vec![specialization(&entry, &given)],
             decisions: None,
         };
         let options = PassOptions { fusion, ..PassOptions::default() };

@@ -158,6 +158,28 @@ pub fn specialization(entry: &str, given: &[Option<RtValue>]) -> Specialization 
     Specialization { func: entry.to_string(), args }
 }
 
+/// What a run checks of an argument that a partition assumes ([`arrayc_exec::aot::Fixed`]).
+pub fn fixed(k: &KnownArg) -> arrayc_exec::aot::Fixed {
+    use arrayc_exec::aot::Fixed;
+    match k {
+        KnownArg::Scalar(s) => Fixed::Scalar(*s),
+        KnownArg::Shape(sh) => Fixed::Shape(sh.clone()),
+        KnownArg::Residue { modulus, residue } => Fixed::Residue { modulus: *modulus, residue: *residue },
+    }
+}
+
+/// The versions of a `--generic` entry ([`pipeline::to_kernels_versioned`]) as a run chooses among
+/// them ([`arrayc_exec::aot::Version::choose`]).
+pub fn versions(specs: Vec<Specialization>) -> Vec<arrayc_exec::aot::Version> {
+    specs
+        .into_iter()
+        .map(|s| arrayc_exec::aot::Version {
+            func: s.func,
+            when: s.args.iter().map(|a| a.as_ref().map(fixed)).collect(),
+        })
+        .collect()
+}
+
 /// Where kernels run: `arrayc run`, `emit` and `fuse-report` take `--target`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Target {
@@ -231,7 +253,7 @@ impl FuseArgs {
             algorithm: Algorithm::by_name(&self.fuse).expect("clap checked the name"),
             cost_model: self.cost.clone().unwrap_or_else(|| "bohrium".into()),
             budget: Budget { max_nodes: Some(self.fuse_budget_nodes), max_ms: Some(self.fuse_budget_ms) },
-            specialize: (!self.generic).then(|| specialization(entry, given)),
+            specialize: (!self.generic).then(|| specialization(entry, given)).into_iter().collect(),
             decisions: None,
         };
         PassOptions {

@@ -10,8 +10,11 @@
 use crate::{check_source, render_diagnostics, UserError};
 use arrayc_codegen::mlir;
 use arrayc_core::error::InternalError;
-use arrayc_dialect::{ir::Module, print, verify};
-use arrayc_passes::wsp_fusion::{self, FusionOptions, RegionReport};
+use arrayc_dialect::{
+    ir::{Func, Module},
+    print, verify,
+};
+use arrayc_passes::wsp_fusion::{self, versions, FusionOptions, RegionReport, Specialization};
 use arrayc_passes::{
     dce, distribute, expand_arg_reductions, expand_matmul, fold_filters, insert_del_sync, lower_ast, outline,
     sink_loads,
@@ -232,6 +235,50 @@ pub fn to_kernels(m: &mut Module, entry: &str, opts: &PassOptions) -> Result<Vec
     run_pass_with(m, outline::NAME, entry, opts)?;
     run_pass_with(m, dce::NAME, entry, opts)?;
     Ok(reports)
+}
+
+/// [`to_kernels`] for a `--generic` entry, with versions of it partitioned under assumptions about
+/// its integer parameters (`wsp_fusion::versions`: `n % 2 == 0` where sizes such as `ceil(n / 2)`
+/// and `ceil((n - 1) / 2)` keep the generic partition apart). Each candidate is a copy of the
+/// prepared entry, partitioned with its assumption (in a second fusion of the module, made only
+/// when there are candidates); the copies with fewer kernels than the generic entry stay in `m`
+/// (named by [`versions::version_name`]) and are returned with their assumptions, in the order the
+/// run should try them. Returns the fusion reports too (the kept versions' regions last).
+pub fn to_kernels_versioned(
+    m: &mut Module,
+    entry: &str,
+    opts: &PassOptions,
+) -> Result<(Vec<RegionReport>, Vec<Specialization>), UserError> {
+    prepare(m, entry, opts)?;
+    let prepared = m.clone();
+    let mut reports = run_pass_with(m, wsp_fusion::NAME, entry, opts)?;
+    let f = prepared.func(entry).expect("the entry exists");
+    let candidates = versions::candidates(f, &reports);
+    let mut kept = vec![];
+    if !candidates.is_empty() {
+        let mut trial = prepared.clone();
+        let mut trial_opts = opts.clone();
+        for args in candidates {
+            let name = versions::version_name(f, &args, &|n| trial.func(n).is_some());
+            trial.funcs.push(Func { name: name.clone(), ..f.clone() });
+            trial_opts.fusion.specialize.push(Specialization { func: name, args });
+        }
+        let trial_reports = run_pass_with(&mut trial, wsp_fusion::NAME, entry, &trial_opts)?;
+        let generic = versions::kernel_count(&reports, entry);
+        for spec in trial_opts.fusion.specialize.into_iter().filter(|s| s.func != entry) {
+            if versions::kernel_count(&trial_reports, &spec.func) < generic {
+                let func = trial.func(&spec.func).expect("the version exists").clone();
+                m.funcs.push(func);
+                reports.extend(trial_reports.iter().filter(|r| r.function == spec.func).cloned());
+                kept.push(spec);
+            }
+        }
+    }
+    let mut opts = opts.clone();
+    opts.fusion.specialize.extend(kept.iter().cloned());
+    run_pass_with(m, outline::NAME, entry, &opts)?;
+    run_pass_with(m, dce::NAME, entry, &opts)?;
+    Ok((reports, kept))
 }
 
 /// The `arr` module as MLIR text, after MLIR has parsed and verified it against the IRDL dialect.

@@ -286,7 +286,7 @@ fn pipeline_target() -> Target<'static> {
         let Ok(given) = given_arguments(&m, &entry, &[]) else { return false };
         let fusion = FusionOptions {
             budget: Budget { max_nodes: Some(20_000), max_ms: Some(200) },
-            specialize: Some(specialization(&entry, &given)),
+            specialize: vec![specialization(&entry, &given)],
             decisions: None,
             ..FusionOptions::default()
         };

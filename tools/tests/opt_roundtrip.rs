@@ -103,7 +103,7 @@ fn run_options(m: &Module, entry: &str) -> PassOptions {
     let given = given_arguments(m, entry, &[]).unwrap();
     let d = FusionOptions::default();
     let fusion = FusionOptions {
-        specialize: Some(specialization(entry, &given)),
+        specialize: vec![specialization(entry, &given)],
         decisions: None,
         budget: Budget { max_ms: None, ..d.budget },
         ..d

@@ -16,6 +16,7 @@
 //! are created and deleted inside one block, and not synced there, are contracted (Sec. IV-A2).
 
 pub mod region;
+pub mod versions;
 
 use crate::roots::base_arrays;
 use crate::wsp::{self, Algorithm, Budget, PartitionCache};
@@ -87,7 +88,7 @@ pub(crate) fn function_symbols(
     called: &HashSet<String>,
 ) -> Symbols {
     let mut syms = Symbols::for_function(f, bases);
-    if let Some(spec) = opts.specialize.as_ref().filter(|s| s.func == f.name && !called.contains(&f.name)) {
+    if let Some(spec) = opts.specialize.iter().find(|s| s.func == f.name && !called.contains(&f.name)) {
         syms.specialize(f, &spec.args);
     }
     syms
@@ -162,8 +163,9 @@ pub struct FusionOptions {
     pub algorithm: Algorithm,
     pub cost_model: String,
     pub budget: Budget,
-    /// What is known of the entry function's arguments, if anything (see [`Specialization`]).
-    pub specialize: Option<Specialization>,
+    /// What is known of the arguments of some functions (the entry, and the versions of it that
+    /// [`versions`] makes), if anything (see [`Specialization`]).
+    pub specialize: Vec<Specialization>,
     /// Where partitions persist across compilations (the merge cache on disk, `wsp::cache`); `None`:
     /// only within this compilation.
     pub decisions: Option<crate::disk_cache::DiskCache>,
@@ -176,7 +178,7 @@ impl Default for FusionOptions {
             algorithm: Algorithm::Optimal,
             cost_model: "bohrium".into(),
             budget: Budget::default(),
-            specialize: None,
+            specialize: vec![],
             decisions: None,
         }
     }
@@ -205,6 +207,12 @@ pub struct Specialization {
 pub enum KnownArg {
     Scalar(arrayc_dialect::ir::Scalar),
     Shape(Vec<i64>),
+    /// An i64 scalar known only modulo `modulus` (`>= 2`): it is `residue` (in `0..modulus`) plus a
+    /// multiple of `modulus`, for the partitions of [`versions`] (`n % 2 == 0`).
+    Residue {
+        modulus: i64,
+        residue: i64,
+    },
 }
 
 /// One operation of a region, for reports: views as `(base, offset, shape, strides)` in elements.

@@ -46,7 +46,7 @@ pub struct Symbols {
 }
 
 impl Symbols {
-    fn name(f: &Func, v: ValueId) -> String {
+    pub(crate) fn name(f: &Func, v: ValueId) -> String {
         match &f.value_names[v as usize] {
             Some(n) => format!("{n}_{v}"),
             None => format!("%{v}"),
@@ -110,6 +110,12 @@ impl Symbols {
         for (&p, a) in f.params.iter().zip(args) {
             match a {
                 Some(KnownArg::Scalar(s)) if f.ty(p) == Type::Scalar(s.dtype()) => self.record(f, p, *s),
+                Some(KnownArg::Residue { modulus, residue })
+                    if f.ty(p) == Type::Scalar(DType::I64) && *modulus >= 2 && (0..*modulus).contains(residue) =>
+                {
+                    let q = SymExpr::sym(&quotient_symbol(&Self::name(f, p), *modulus));
+                    self.ints.insert(p, SymExpr::constant(*modulus) * q + SymExpr::constant(*residue));
+                }
                 Some(KnownArg::Shape(shape)) if matches!(f.ty(p), Type::Array(_, r) if r == shape.len()) => {
                     self.own.insert(p);
                     let b = self.base(f, p);
@@ -664,4 +670,11 @@ pub fn build_region(
         facts,
     };
     (region, index)
+}
+
+/// The symbol `q` of an i64 parameter known only modulo `modulus` ([`KnownArg::Residue`]): the
+/// parameter is `modulus * q + residue`, so sizes such as `ceil(n / 2)` and `ceil((n - 1) / 2)`
+/// become polynomials in `q` and compare exactly.
+pub fn quotient_symbol(param: &str, modulus: i64) -> String {
+    format!("({param} div {modulus})")
 }

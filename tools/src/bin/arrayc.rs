@@ -435,7 +435,22 @@ fn fuse_report(
         })
         .collect();
     let options = fuse.options(&entry, &argv).distributed(distributed);
-    let reports = pipeline::to_kernels(&mut m, &entry, &options)?;
+    // `--generic`: the partitions `arrayc build` makes; of the entry and its versions, those of the
+    // function that runs for these arguments (the others' regions are left out).
+    let reports = if fuse.generic && !distributed {
+        let (reports, specs) = pipeline::to_kernels_versioned(&mut m, &entry, &options)?;
+        let versions = arrayc_tools::versions(specs);
+        let given: Option<Vec<RtValue>> = argv.iter().cloned().collect();
+        let runs =
+            given.map_or(entry.clone(), |a| arrayc_exec::aot::Version::choose(&versions, &entry, &a).to_string());
+        let skipped: Vec<&str> = std::iter::once(entry.as_str())
+            .chain(versions.iter().map(|v| v.func.as_str()))
+            .filter(|f| *f != runs)
+            .collect();
+        reports.into_iter().filter(|r| !skipped.contains(&r.function.as_str())).collect()
+    } else {
+        pipeline::to_kernels(&mut m, &entry, &options)?
+    };
     let text = match format {
         Format::Text => report::to_text(&reports),
         Format::Json => format!("{:#}\n", report::to_json(&reports, &bindings)),
@@ -598,7 +613,14 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
         if use_cache { Some(DiskCache::from_env().map_err(|e| UserError(format!("error: {e}")))?) } else { None };
     let mut options = fuse.options(&entry, &given).distributed(distributed);
     options.fusion.decisions = cache.clone();
-    let regions = pipeline::to_kernels(&mut m, &entry, &options)?;
+    // `--generic`: the partitions `arrayc build` makes, versions included, and the one it would run.
+    let (regions, versions) = if fuse.generic && !distributed {
+        pipeline::to_kernels_versioned(&mut m, &entry, &options)?
+    } else {
+        (pipeline::to_kernels(&mut m, &entry, &options)?, vec![])
+    };
+    let versions = arrayc_tools::versions(versions);
+    let func = arrayc_exec::aot::Version::choose(&versions, &entry, &argv).to_string();
     lap("passes (fusion included)", &mut clock);
     let mut emulation = None;
     let mut ptx_cache = None;
@@ -645,7 +667,7 @@ fn run(file: &Path, entry: Option<&str>, args: &[String], opts: RunOptions, fuse
     let mut program_out: Box<dyn Write> = if rank0 { Box::new(std::io::stdout()) } else { Box::new(std::io::sink()) };
     let arg_values = argv.clone();
     let body = |launcher: &dyn KernelLauncher| {
-        Executor::new(&m, launcher, &mut program_out).call(&entry, argv).map_err(|e| e.to_string())
+        Executor::new(&m, launcher, &mut program_out).call(&func, argv).map_err(|e| e.to_string())
     };
     let (results, dist_lines) = match (&session, &kernels) {
         (Some(session), Some(k)) => {
