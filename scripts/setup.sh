@@ -34,7 +34,6 @@ APT_PACKAGES=(
     pkg-config          # how -sys crates find system libraries (and the mpi crate finds OpenMPI)
     libopenmpi-dev      # MPI for distributed runs (`--distributed`): the mpi crate (rsmpi) links OpenMPI
     openmpi-bin         # mpirun: the launcher of distributed runs and of their tests
-    libopenblas0-pthread # OpenBLAS: large matrix products (runtime/src/blas.rs opens it at run time)
     ca-certificates     # HTTPS to crates.io (cargo) and PyPI (pip)
     python3             # lit, the example tests (pytest) and the NumPy references
     python3-pip         # installs the Python packages below for $PYTHON

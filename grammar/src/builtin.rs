@@ -1042,10 +1042,9 @@ pub const DOCS: &[DocRow] = {
                 scalar; matrix·vector, vector·matrix, matrix·matrix); numeric dtypes, promoted; the inner \
                 sizes must be equal (no broadcasting; checked at compile time when constant, else at run \
                 time naming the line). Two `f64` or `f32` matrices (but an inner size of at most 8 written in \
-                the program): one call of a matrix-product library on the CPU, on the operands as they \
-                lie (transposed and sliced views too): OpenBLAS where the system has `libopenblas.so.0` \
-                and the product is large (at least 2^27 multiply-adds; `ARRAYC_BLAS=faer` turns it off), \
-                else faer (timings against NumPy's OpenBLAS `@` in `benchmarks/REPORT-e2e.md`); otherwise, and on the GPU, \
+                the program): one call of a matrix-product library \
+                (faer) on the CPU, on the operands as they lie (transposed and sliced views too; timings \
+                against NumPy's OpenBLAS `@` in `benchmarks/REPORT-e2e.md`); otherwise, and on the GPU, \
                 the fused product summed along the inner axis, one kernel",
             builtins: &[B::Dot],
         },

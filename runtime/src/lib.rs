@@ -3,7 +3,6 @@
 //! It holds no IR and links no MLIR: kernels arrive compiled, with a [`LaunchPlan`](arrayc_core::abi::LaunchPlan)
 //! computed once at compile time; what it shares with the compiler is in `arrayc-core`.
 pub mod array;
-pub mod blas;
 pub mod convolve;
 pub mod gpu;
 pub mod launch;

@@ -1,8 +1,6 @@
-//! `arr.matmul`: the matrix product of two materialised 2-d views, computed on the views' memory as
-//! it lies, without copies: by OpenBLAS's `cblas_?gemm` where the system has OpenBLAS and it can
-//! describe the views (`crate::blas`: NumPy's library, about 1.1-1.4x faster than faer here), else by
-//! `faer` (a maintained, pure-Rust BLAS-like library: blocked and packed kernels, parallel on
-//! rayon's pool), which takes any strides. Which products take this form instead of a fused
+//! `arr.matmul`: the matrix product of two materialised 2-d views, computed by `faer` (a maintained,
+//! pure-Rust BLAS-like library: blocked and packed kernels, parallel on rayon's pool) on the views'
+//! memory as it lies, strided, without copies. Which products take this form instead of a fused
 //! kernel is `arrayc_core::ops::matmul_by_library`; the semantics are in `dialect/README.md`.
 
 use crate::array::View;
@@ -14,9 +12,9 @@ use std::sync::Arc;
 /// `out = lhs @ rhs` (NumPy's `matmul` of 2-d arrays): `lhs` is `n x k`, `rhs` `k x m`, `out`
 /// `n x m`, all of one dtype, `f64` or `f32`; strides (in elements) may be anything, negative and
 /// zero included, except that `out` must not repeat an element (a zero stride along a dimension of
-/// more than one element). `k = 0` gives zeros, as in NumPy. Runs on as many threads as rayon's
-/// current pool has (OpenBLAS's own threads, or `faer::Par::rayon(0)`); the sums are blocked, so
-/// the last bits of a float result may differ from NumPy's where faer computes it.
+/// more than one element). `k = 0` gives zeros, as in NumPy. Runs on rayon's current pool with all
+/// its threads (`faer::Par::rayon(0)`); the sums are blocked, so the last bits of a float result
+/// may differ from NumPy's (OpenBLAS also blocks, differently).
 ///
 /// Errors ([`LaunchError::Invalid`], messages for a compiler bug: the lowering emits `arr.matmul`
 /// only on arrays it has checked): a rank other than 2, sizes that do not match, a dtype that is not
@@ -62,7 +60,7 @@ pub fn matmul(out: &View, lhs: &View, rhs: &View) -> Result<(), LaunchError> {
 }
 
 /// The product of views that [`matmul`] has checked, with elements of type `T` (`out` non-empty).
-fn product<T: faer::traits::ComplexField + crate::blas::Gemmable>(out: &View, lhs: &View, rhs: &View, k: i64) {
+fn product<T: faer::traits::ComplexField + Copy>(out: &View, lhs: &View, rhs: &View, k: i64) {
     let at = |v: &View| -> *mut T {
         // SAFETY: `offset` is the element `[0, 0]` of a non-empty view checked against its base
         // array, so the address lies inside the buffer.
@@ -82,18 +80,6 @@ fn product<T: faer::traits::ComplexField + crate::blas::Gemmable>(out: &View, lh
             )
         }
     };
-    let operand = |v: &View| crate::blas::Operand {
-        ptr: at(v) as *const T,
-        rows: v.shape[0],
-        cols: v.shape[1],
-        strides: (v.strides[0], v.strides[1]),
-    };
-    // SAFETY: as for faer below: the views were checked to lie in their base arrays, `out` in one
-    // of its own with distinct elements, and nothing else accesses them during the product.
-    if k > 0 && unsafe { crate::blas::gemm((at(out), (out.strides[0], out.strides[1])), &operand(lhs), &operand(rhs)) }
-    {
-        return;
-    }
     let (a, b) = (mat(lhs), mat(rhs));
     // SAFETY: as for the inputs; `out` lies in a base array of its own (checked against both
     // inputs), no two of its elements share an address (no zero stride along a dimension of more

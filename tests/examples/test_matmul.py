@@ -28,10 +28,7 @@ def assert_product_close(actual, a, b, want):
 
 # (rows of a, inner size, columns of b)
 SIZES = [(1, 1, 1), (1, 37, 1), (37, 1, 41), (1, 300, 257), (257, 300, 1), (0, 5, 3), (5, 0, 3), (5, 3, 0),
-         (129, 67, 251), (403, 397, 401),
-         # 512 * 520 * 530 multiply-adds, above `arrayc_runtime::blas::MIN_MULTIPLY_ADDS` (2^27):
-         # OpenBLAS where the system has it (and the views let it), faer otherwise
-         (512, 520, 530)]
+         (129, 67, 251), (403, 397, 401)]
 
 # The operand views, in the language and in NumPy alike, and the shapes of the arrays passed in for
 # an (n, k) @ (k, m) product.
@@ -39,8 +36,6 @@ VIEWS = {
     "plain": ("a", "b", lambda n, k, m: ((n, k), (k, m))),
     "transposed": ("a.T", "b.T", lambda n, k, m: ((k, n), (m, k))),
     "stepped": ("a[::2, 1::3]", "b[::-2, ::3]", lambda n, k, m: ((2 * n, 3 * k + 1), (2 * k, 3 * m))),
-    # rows longer than the view's (a leading dimension above the column count)
-    "columns": ("a[:, 2:]", "b[1:, :m]", lambda n, k, m: ((n, k + 2), (k + 1, m + 3))),
 }
 
 
@@ -52,13 +47,12 @@ def test_matmul_matches_numpy(n, k, m, view, dt, tmp_path):
     va, vb, shapes = VIEWS[view]
     sa, sb = shapes(n, k, m)
     a, b = rng.standard_normal(sa).astype(NP[dt]), rng.standard_normal(sb).astype(NP[dt])
-    env = {"a": a, "b": b, "m": m}
-    want = eval(va, env) @ eval(vb, env)
+    want = eval(va, {"a": a}) @ eval(vb, {"b": b})
     assert want.shape == (n, m)
-    src = f"fn main(a: {dt}[P, Q], b: {dt}[R, S]) -> {dt}[{n}, {m}] {{\n    return {va} @ {vb.replace(':m]', f':{m}]')};\n}}\n"
+    src = f"fn main(a: {dt}[P, Q], b: {dt}[R, S]) -> {dt}[{n}, {m}] {{\n    return {va} @ {vb};\n}}\n"
     proc, res = run_source(src, {"a": a, "b": b}, tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert_product_close(res[0], eval(va, env), eval(vb, env), want)
+    assert_product_close(res[0], eval(va, {"a": a}), eval(vb, {"b": b}), want)
 
 
 LOOP = """fn main(a: f64[N, N], x: f64[N, M], steps: i64) -> (f64[N, M], f64[N, M], f64) {
@@ -127,24 +121,3 @@ def test_unaligned_matrices_are_an_error(tmp_path):
     assert proc.returncode == 1
     assert "prog.arr:2:5: error: dot: shapes not aligned: the last dimension of `a` has size 3, the first of `b` 4" \
         in proc.stderr, proc.stderr
-
-
-def test_openblas_and_faer_both_match_numpy(tmp_path):
-    """A product above `MIN_MULTIPLY_ADDS` through OpenBLAS (row-major, transposed and sliced
-    operands) and, with `ARRAYC_BLAS=faer`, through faer: both within the rounding bound of NumPy.
-    Skips, naming the package, where the system has no OpenBLAS (the faer path then runs in
-    `test_matmul_matches_numpy`)."""
-    import ctypes
-    import os
-    try:
-        ctypes.CDLL("libopenblas.so.0")
-    except OSError:
-        pytest.skip("no libopenblas.so.0: install Debian's libopenblas0-pthread (scripts/setup.sh does)")
-    rng = np.random.default_rng(5)
-    a, b = rng.standard_normal((600, 530)), rng.standard_normal((610, 520))
-    src = "fn main(a: f64[P, Q], b: f64[R, S]) -> f64[P, 600] {\n    return a[:, 2:522] @ b[:600, :520].T;\n}\n"
-    want = a[:, 2:522] @ b[:600, :520].T
-    for env in ({}, {"ARRAYC_BLAS": "faer"}):
-        proc, res = run_source(src, {"a": a, "b": b}, tmp_path, env=dict(os.environ, **env))
-        assert proc.returncode == 0, proc.stderr
-        assert_product_close(res[0], a[:, 2:522], b[:600, :520].T, want)
