@@ -28,7 +28,9 @@ def assert_product_close(actual, a, b, want):
 
 # (rows of a, inner size, columns of b)
 SIZES = [(1, 1, 1), (1, 37, 1), (37, 1, 41), (1, 300, 257), (257, 300, 1), (0, 5, 3), (5, 0, 3), (5, 3, 0),
-         (129, 67, 251), (403, 397, 401)]
+         (129, 67, 251), (403, 397, 401),
+         # above 2^27 multiply-adds: faer's parallel blocking at a size that needs it
+         (512, 520, 530)]
 
 # The operand views, in the language and in NumPy alike, and the shapes of the arrays passed in for
 # an (n, k) @ (k, m) product.
@@ -36,6 +38,8 @@ VIEWS = {
     "plain": ("a", "b", lambda n, k, m: ((n, k), (k, m))),
     "transposed": ("a.T", "b.T", lambda n, k, m: ((k, n), (m, k))),
     "stepped": ("a[::2, 1::3]", "b[::-2, ::3]", lambda n, k, m: ((2 * n, 3 * k + 1), (2 * k, 3 * m))),
+    # rows longer than the view's (a leading dimension above the column count)
+    "columns": ("a[:, 2:]", "b[1:, :m]", lambda n, k, m: ((n, k + 2), (k + 1, m + 3))),
 }
 
 
@@ -47,12 +51,13 @@ def test_matmul_matches_numpy(n, k, m, view, dt, tmp_path):
     va, vb, shapes = VIEWS[view]
     sa, sb = shapes(n, k, m)
     a, b = rng.standard_normal(sa).astype(NP[dt]), rng.standard_normal(sb).astype(NP[dt])
-    want = eval(va, {"a": a}) @ eval(vb, {"b": b})
+    env = {"a": a, "b": b, "m": m}
+    want = eval(va, env) @ eval(vb, env)
     assert want.shape == (n, m)
-    src = f"fn main(a: {dt}[P, Q], b: {dt}[R, S]) -> {dt}[{n}, {m}] {{\n    return {va} @ {vb};\n}}\n"
+    src = f"fn main(a: {dt}[P, Q], b: {dt}[R, S]) -> {dt}[{n}, {m}] {{\n    return {va} @ {vb.replace(':m]', f':{m}]')};\n}}\n"
     proc, res = run_source(src, {"a": a, "b": b}, tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert_product_close(res[0], eval(va, {"a": a}), eval(vb, {"b": b}), want)
+    assert_product_close(res[0], eval(va, env), eval(vb, env), want)
 
 
 LOOP = """fn main(a: f64[N, N], x: f64[N, M], steps: i64) -> (f64[N, M], f64[N, M], f64) {
