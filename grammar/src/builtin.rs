@@ -1196,7 +1196,7 @@ pub const DOCS: &[DocRow] = {
                 `[-n, n)` NumPy's IndexError at run time, naming the line), Python's `slice(a, b, c)` (`None` \
                 parts allowed), a list or 1-d integer array of indices (negative ones count from the end, \
                 repeated ones delete once, out of range is the IndexError), or a bool mask of the axis' length. \
-                An integer joins the two views before and after it; the others keep the items through a mask, \
+                An integer is one gather through `p + (p >= i)`, fused with what reads the result; the others keep the items through a mask, \
                 a filter (axis 0) or a gather through its positions. A float `obj` is E0406, an array of \
                 another rank E0503",
             builtins: &[B::Delete],

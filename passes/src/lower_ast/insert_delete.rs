@@ -2,7 +2,7 @@
 //! views, copies, filters, gathers and scatters (NumPy's own algorithm,
 //! `numpy/lib/_function_base_impl.py`):
 //!
-//! * `delete(x, i)`: the views before and after `i` copied into the result (fused).
+//! * `delete(x, i)`: a gather through `p + (p >= i)`, fused with its index arithmetic and readers.
 //! * `delete(x, obj)` for a slice, indices or a mask: a bool mask `keep` along the axis (`true`,
 //!   then `false` written through the slice's view or scattered through the indices; a mask's
 //!   negation), then `x` filtered by it (axis 0) or gathered through `flatnonzero(keep)`.
@@ -75,17 +75,16 @@ impl Lowerer<'_> {
                 let i = self.expr(obj)?;
                 let i = self.cast_scalar(i, DType::I64);
                 let i = self.index_in_range(i, n, false, a);
-                let one = self.i64_const(1);
-                let after = self.scalar_binary(BinFn::Add, i, one, DType::I64);
+                // A gather through `p + (p >= i)` for each position `p` of the result: one kernel
+                // with the index arithmetic, fused with what reads the result (copies of the two
+                // views into a new array would not be).
+                let (zero, one) = (self.i64_const(0), self.i64_const(1));
                 let size = self.scalar_binary(BinFn::Sub, n, one, DType::I64);
-                let sizes = self.sizes_along(x, a, size);
-                let out = self.new_result(ty, sizes);
-                let (before, rest) = (self.slice_along(x, a, None, Some(i)), self.slice_along(x, a, Some(after), None));
-                let (to_before, to_rest) =
-                    (self.slice_along(out, a, None, Some(i)), self.slice_along(out, a, Some(i), None));
-                self.emit(OpKind::Compute { func: ComputeFn::Copy, out: to_before, ins: vec![before] });
-                self.emit(OpKind::Compute { func: ComputeFn::Copy, out: to_rest, ins: vec![rest] });
-                return Ok(out);
+                let p = self.compute_new(ComputeFn::Arange, vec![zero, one], DType::I64, vec![size], None);
+                let past = self.compute_new(ComputeFn::Binary(BinFn::Ge), vec![p, i], DType::Bool, vec![size], None);
+                let next = self.compute_new(ComputeFn::Binary(BinFn::Add), vec![p, one], DType::I64, vec![size], None);
+                let at = self.compute_new(ComputeFn::Where, vec![past, next, p], DType::I64, vec![size], None);
+                return Ok(self.gather(x, &[at], a, *d, &shape[a..a + 1], Some(shape)));
             }
             IndexObject::Mask => {
                 let mask = self.expr(obj)?;
