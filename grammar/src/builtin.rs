@@ -287,6 +287,8 @@ builtins! {
     ColumnStack: "column_stack", (1, 1), &[], "column_stack((a, b, ...))";
     Cross: "cross", (2, 2), &[], "cross(a, b) (2 or 3 components along the last axis)";
     Append: "append", (2, 2), &[], "append(x, values) (x 1-d, values a scalar or 1-d)";
+    Delete: "delete", (2, 2), AXIS, "delete(x, obj) | delete(x, obj, axis=k) (obj an integer, slice(a, b, c), a list or 1-d integer array of indices, or a bool mask)";
+    Insert: "insert", (3, 3), AXIS, "insert(x, obj, values) | insert(x, obj, values, axis=k) (obj an integer, slice(a, b, c), a list or 1-d integer array of indices, or a bool mask)";
     Roll: "roll", (2, 2), AXIS, "roll(x, shift) | roll(x, shift=s, axis=k) (without axis: of x flattened)";
     Split: "split", (2, 2), AXIS, "split(x, k) | split(x, k, axis=a) (k an integer literal: k equal sections)";
     ArraySplit: "array_split", (2, 2), AXIS, "array_split(x, k) | array_split(x, k, axis=a) (k an integer literal)";
@@ -419,22 +421,70 @@ builtins! {
     Vander: "vander", (1, 2), &["increasing"], "vander(x) | vander(x, N) | vander(x, N=n, increasing=true) (x 1-d)";
 }
 
-/// NumPy's names that are not builtins, because NumPy itself removed them (`in1d`) or arrayc does
-/// not have them yet (`insert`, `delete`), each with the help an unknown-function error (E0202)
-/// gives: the arrayc spelling that replaces it.
-pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] = &[
-    ("in1d", "NumPy 2.4 removed `in1d`: write `isin(a, b)` (`ravel(isin(a, b))` for `in1d`'s flattened result)"),
-    (
-        "insert",
-        "arrayc has no `np.insert` yet: join the parts, `concatenate((x[:i], values, x[i:]))` (along axis `k`: \
-         `concatenate((x[:, :i], v, x[:, i:]), axis=1)`; `append(x, v)` at the end)",
-    ),
-    (
-        "delete",
-        "arrayc has no `np.delete` yet: join the rest, `concatenate((x[:i], x[i + 1:]))`, or keep it through a mask, \
-         `x[arange(len(x)) != i]` (`x[~isin(arange(len(x)), idx)]` for several indices)",
-    ),
-];
+/// NumPy's names that are not builtins, because NumPy itself removed them (`in1d`), each with the
+/// help an unknown-function error (E0202) gives: the arrayc spelling that replaces it.
+pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] =
+    &[("in1d", "NumPy 2.4 removed `in1d`: write `isin(a, b)` (`ravel(isin(a, b))` for `in1d`'s flattened result)")];
+
+/// What the argument `obj` of NumPy's `delete(x, obj)` and `insert(x, obj, values)` is, as the
+/// checker typed it ([`index_object`]); the checker and the lowering both ask this one rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexObject {
+    /// An integer scalar (a literal or a run-time value; negative counts from the end).
+    Single,
+    /// Python's `slice(stop)`, `slice(start, stop)` or `slice(start, stop, step)` ([`slice_object`]).
+    Slice,
+    /// A list or 1-d array of integer indices.
+    Indices,
+    /// A 1-d bool array: a mask along the axis (`delete`), or `flatnonzero(mask)` (`insert`, NumPy
+    /// 2.1.2 on).
+    Mask,
+}
+
+/// The parts `(start, stop, step)` of `obj` when it is Python's `slice(..)` (one to three
+/// arguments, `stop` alone for one; a part `None` where absent or written `None`), else `None`.
+pub fn slice_object(e: &Expr) -> Option<[Option<&Expr>; 3]> {
+    let ExprKind::Call { func, args, kwargs } = &e.kind else { return None };
+    if func.name != "slice" || !kwargs.is_empty() {
+        return None;
+    }
+    let part = |k: usize| args.get(k).filter(|a| !matches!(a.kind, ExprKind::NoneLit));
+    match args.len() {
+        1 => Some([None, part(0), None]),
+        2 | 3 => Some([part(0), part(1), part(2)]),
+        _ => None,
+    }
+}
+
+/// The kind of `obj` (the expression `e`, of checked type `ty`; a slice's type is not asked), or
+/// `None` where it is none of them: a float, a `u64`, an array of another rank.
+pub fn index_object(e: &Expr, ty: &crate::types::Ty) -> Option<IndexObject> {
+    use crate::types::Ty;
+    if slice_object(e).is_some() {
+        return Some(IndexObject::Slice);
+    }
+    match ty {
+        Ty::Scalar(d) if d.is_int() && *d != DType::U64 => Some(IndexObject::Single),
+        Ty::Array(DType::Bool, s) if s.len() == 1 => Some(IndexObject::Mask),
+        Ty::Array(d, s) if d.is_int() && *d != DType::U64 && s.len() == 1 => Some(IndexObject::Indices),
+        _ => None,
+    }
+}
+
+/// NumPy's `insert` at one place (its `indices.size == 1` case), where `values` gives the count
+/// of new items along the axis: `Some(true)` for an integer `obj` (`values`' first axis is moved to
+/// the axis, as `x[:, i]` takes a value), `Some(false)` for a list or index array of one index known
+/// when checked (`values` broadcast as it is, as `x[:, [i]]` does); `None` for the others, which
+/// insert one item per index (a slice, a mask, and arrays whose size only the run time knows;
+/// NumPy's rule for one index at run time differs only where `values` has several items along the
+/// axis, where arrayc's broadcast fails).
+pub fn insert_at_one(kind: IndexObject, ty: &crate::types::Ty) -> Option<bool> {
+    match kind {
+        IndexObject::Single => Some(true),
+        IndexObject::Indices if ty.shape().is_some_and(|s| s[0].as_const() == Some(1)) => Some(false),
+        _ => None,
+    }
+}
 
 /// The pattern of the elementwise math functions of one value that map to one `arr.compute`
 /// function each (`abs`, `sqrt`, ..., `rint`), the one list of them: the checker types them alike
@@ -1138,6 +1188,34 @@ pub const DOCS: &[DocRow] = {
                 NumPy's arrays (`append(i64 array, 1.5)` is `f64`); NumPy flattens arrays of other ranks, \
                 which arrayc refuses (E0503)",
             builtins: &[B::Append],
+        },
+        DocRow {
+            calls: "`delete(x, obj)`, `delete(x, obj, axis=k)`",
+            result: "NumPy 2's `delete`: a new array of `x`'s dtype without the items along axis `k` that `obj` \
+                names (without `axis=`, of `x` flattened): an integer (negative counts from the end; outside \
+                `[-n, n)` NumPy's IndexError at run time, naming the line), Python's `slice(a, b, c)` (`None` \
+                parts allowed), a list or 1-d integer array of indices (negative ones count from the end, \
+                repeated ones delete once, out of range is the IndexError), or a bool mask of the axis' length. \
+                An integer is one gather through `p + (p >= i)`, fused with what reads the result; the others keep the items through a mask, \
+                a filter (axis 0) or a gather through its positions. A float `obj` is E0406, an array of \
+                another rank E0503",
+            builtins: &[B::Delete],
+        },
+        DocRow {
+            calls: "`insert(x, obj, values)`, `insert(x, obj, values, axis=k)`",
+            result: "NumPy 2's `insert`: a new array of `x`'s dtype with `values` (converted to it, as NumPy \
+                does, unsafely) inserted along axis `k` before the indices `obj` names (without `axis=`, into \
+                `x` flattened); `obj` an integer in `[-n, n]` (its own values' first axis, moved to axis `k`, \
+                gives the count: `insert(v, 1, [7, 8])` inserts two items), a list or 1-d integer array of \
+                indices of the original array (one item each, `values` broadcast to their block, equal indices \
+                keeping their order as NumPy's stable sort does; a list of one index inserts `values`' items \
+                along the axis, as NumPy's), `slice(a, b, c)` (its indices) or a bool mask (`flatnonzero` of \
+                it, NumPy 2.1.2's rule). An index outside `[-n, n]` is NumPy's IndexError at run time, naming \
+                the line (NumPy's case of several indices lets some of those wrap around silently). An integer `obj` joins views of `x` and the values; the others scatter both into \
+                the result (positions from a stable `argsort`). NumPy treats an index array of one index at \
+                run time as an integer list of one; arrayc inserts one item there (the same result unless \
+                `values` has several items along the axis, where arrayc's broadcast is an error)",
+            builtins: &[B::Insert],
         },
         DocRow {
             calls: "`roll(x, shift)`, `roll(x, shift, axis=k)`, `shift=s`",

@@ -173,15 +173,3 @@ def test_out_of_range_indices_are_run_time_errors(tmp_path):
 )
 def test_along_axis_errors(src, code, words, tmp_path):
     assert_check_error(src, code, words, tmp_path)
-
-
-@pytest.mark.parametrize(
-    "src, words",
-    [
-        ("fn f(x: f64[n]) -> f64[?] { return np.insert(x, 1, 2.0); }", "concatenate((x[:i], values, x[i:]))"),
-        ("fn f(x: f64[n]) -> f64[?] { return np.delete(x, 1); }", "x[arange(len(x)) != i]"),
-    ],
-)
-def test_missing_functions_name_the_arrayc_way(src, words, tmp_path):
-    """`np.insert` and `np.delete` are not builtins yet: E0202 names the arrayc spelling."""
-    assert_check_error(src, "E0202", words, tmp_path)

@@ -20,6 +20,7 @@ pub(crate) mod builtins;
 mod einsum;
 mod expr;
 pub mod generic;
+mod insert_delete;
 mod linalg;
 mod literals;
 mod names;

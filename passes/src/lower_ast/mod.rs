@@ -16,6 +16,7 @@ pub const NAME: &str = "lower-ast";
 mod along_axis;
 mod einsum;
 mod expr;
+mod insert_delete;
 mod jumps;
 mod linalg;
 mod literals;

@@ -116,6 +116,7 @@ impl Lowerer<'_> {
                 self.pad(&args[0], &args[1], Self::kwarg(kwargs, "constant_values"), mode, ty)?
             }
             B::Cross => self.cross(&args[0], &args[1], ty)?,
+            B::Delete | B::Insert => self.insert_delete(b, args, axis, ty)?,
             B::Meshgrid => {
                 let ij = Self::kwarg(kwargs, "indexing").and_then(meshgrid_ij).unwrap_or(false);
                 return self.meshgrid(args, ij, ty).map(Some);
@@ -265,7 +266,13 @@ impl Lowerer<'_> {
     }
 
     /// A view of `v` (rank `r`) sliced along axis `k` to `[start, stop)` (`None`: that end open).
-    fn slice_along(&mut self, v: ValueId, k: usize, start: Option<ValueId>, stop: Option<ValueId>) -> ValueId {
+    pub(crate) fn slice_along(
+        &mut self,
+        v: ValueId,
+        k: usize,
+        start: Option<ValueId>,
+        stop: Option<ValueId>,
+    ) -> ValueId {
         let r = self.rank(v);
         let mut entries = vec![IndexEntry::Full; r];
         entries[k] = slice(start.is_some(), stop.is_some());
@@ -273,7 +280,7 @@ impl Lowerer<'_> {
     }
 
     /// A new array of the checked type `ty` (its sizes `sizes`).
-    fn new_result(&mut self, ty: &Ty, sizes: Vec<ValueId>) -> ValueId {
+    pub(crate) fn new_result(&mut self, ty: &Ty, sizes: Vec<ValueId>) -> ValueId {
         let Ty::Array(d, shape) = ty else { unreachable!("checked: an array result") };
         let out = self.new_array(*d, sizes);
         self.shapes.insert(out, shape.clone());

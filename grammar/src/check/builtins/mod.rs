@@ -226,6 +226,7 @@ impl Checker {
             | B::Tile
             | B::Repeat
             | B::Pad => self.shape_op(&c),
+            B::Delete | B::Insert => self.insert_delete(&c),
             B::Len | B::Ndim | B::Size => self.shape_query(&c),
             B::ShapeEqual => self.shape_equal(&c),
             B::DTypeEqual => {

@@ -134,7 +134,9 @@ impl Lowerer<'_> {
             | B::ArraySplit
             | B::Tile
             | B::Repeat
-            | B::Pad => unreachable!("lowered by `shape_op`"),
+            | B::Pad
+            | B::Delete
+            | B::Insert => unreachable!("lowered by `shape_op`"),
             B::Solve
             | B::Inv
             | B::Det
