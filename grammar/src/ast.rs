@@ -27,6 +27,10 @@ pub struct Ident {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Program {
     pub functions: Vec<Function>,
+    /// Module-level constants, `NAME = value;` (Python's globals), with each statement's span, in
+    /// the file's order; `syntax::module_globals` moves them into the functions that read them
+    /// right after parsing, and leaves this empty.
+    pub globals: Vec<(Ident, Expr, Span)>,
     /// Number of expressions; every [`ExprId`] in the tree is below this.
     pub num_exprs: u32,
 }

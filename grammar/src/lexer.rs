@@ -81,9 +81,13 @@ pub enum Tok {
 
     #[regex(r"[A-Za-z_][A-Za-z0-9_]*", |lex| lex.slice().to_string())]
     Ident(String),
-    /// A string literal, `"same"` or `'same'` (no escapes, one line): its text without the quotes.
-    /// arrayc has strings only as keyword arguments' values (`syntax::keyword_value`).
+    /// A string literal, `"same"` or `'same'` (no escapes, one line): its text without the quotes;
+    /// or Python's triple-quoted string, `"""..."""` or `'''...'''` (any lines, no escapes), a
+    /// docstring. arrayc has strings only as keyword arguments' values (`syntax::keyword_value`),
+    /// `print`'s arguments and statements of their own (a docstring, which does nothing).
     #[regex(r#""[^"\\\n]*"|'[^'\\\n]*'"#, |lex| { let s = lex.slice(); s[1..s.len() - 1].to_string() })]
+    #[regex(r#""""([^"]|"[^"]|""[^"])*""""#, |lex| { let s = lex.slice(); s[3..s.len() - 3].to_string() })]
+    #[regex(r#"'''([^']|'[^']|''[^'])*'''"#, |lex| { let s = lex.slice(); s[3..s.len() - 3].to_string() })]
     Str(String),
     /// Integer literal; `None` when it does not fit an `i64` (reported by the parser front).
     #[regex(r"[0-9]+", |lex| lex.slice().parse::<i64>().ok())]
@@ -326,6 +330,14 @@ pub enum LexError {
     /// parser; see `syntax::ufunc_method`).
     #[error("NumPy's `{ufunc}.{method}` is not in arrayc")]
     UfuncMethod { ufunc: String, method: String, span: Span },
+    /// A statement of a name alone other than Python's `pass` (`x;`), reported by the parser
+    /// (`syntax::bare_name`).
+    #[error("`{name};` is no statement")]
+    BareName { name: String, span: Span },
+    /// A module-level statement arrayc does not take, or a use of a module-level constant it
+    /// cannot give Python's meaning (`syntax::module`).
+    #[error("{message}")]
+    Module { message: String, help: String, span: Span },
 }
 
 impl LexError {
@@ -339,7 +351,9 @@ impl LexError {
             | LexError::ForTargets { span, .. }
             | LexError::TupleLength { span, .. }
             | LexError::NotATarget { span, .. }
-            | LexError::UfuncMethod { span, .. } => span.clone(),
+            | LexError::UfuncMethod { span, .. }
+            | LexError::BareName { span, .. }
+            | LexError::Module { span, .. } => span.clone(),
         }
     }
 }

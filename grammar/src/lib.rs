@@ -14,6 +14,7 @@ pub mod diag;
 pub mod dump;
 pub mod einsum;
 pub mod lexer;
+pub mod loop_returns;
 pub mod methods;
 pub mod nesting;
 pub mod numpy_shapes;

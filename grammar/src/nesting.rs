@@ -29,7 +29,7 @@ enum Node<'a> {
 /// `Some(E0104)` at the first node (in source order of the walk) nested deeper than
 /// [`MAX_NESTING`], else `None`.
 pub fn check_nesting(program: &Program) -> Option<Diagnostic> {
-    let mut stack: Vec<(Node, usize)> = vec![];
+    let mut stack: Vec<(Node, usize)> = program.globals.iter().map(|(_, e, _)| (Node::Expr(e), 1)).collect();
     for f in &program.functions {
         stack.push((Node::Block(&f.body), 1));
         for p in &f.params {
@@ -102,7 +102,7 @@ pub fn dismantle(program: Program) {
         Block(Block),
         Dim(DimExpr),
     }
-    let mut work: Vec<Owned> = vec![];
+    let mut work: Vec<Owned> = program.globals.into_iter().map(|(_, e, _)| Owned::Expr(e)).collect();
     for f in program.functions {
         work.push(Owned::Block(f.body));
         for p in f.params {

@@ -15,7 +15,10 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
     match parser.parse(&ids, Lexer::new(src)) {
         Ok(mut p) => match crate::nesting::check_nesting(&p) {
             None => {
-                // After the nesting check: the walk recurses.
+                // After the nesting check: the walks recurse.
+                if let Err(error) = crate::syntax::module_globals(&mut p) {
+                    return (None, vec![to_diag(ParseError::User { error }, src)]);
+                }
                 let diags = crate::comprehension::comprehensions(&mut p);
                 if !diags.is_empty() {
                     return (None, diags);
@@ -26,6 +29,7 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                     return (None, errors);
                 }
                 crate::syntax::python_assignments(&mut p);
+                crate::loop_returns::loop_returns(&mut p);
                 crate::constants::resolve_constants(&mut p);
                 crate::syntax::bare_calls(&mut p);
                 (Some(p), Vec::new())
@@ -179,6 +183,18 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
                 "write `for k, v in enumerate(x)` (two names), `for a, b in zip(x, y)` (one name per array), or \
                  `for v in x` and index the row `v[k]`; here {names} names"
             )),
+            LexError::BareName { name, span } => Diagnostic::error(
+                "E0112",
+                format!("`{name};` is no statement: a name alone does nothing"),
+                span,
+                "a name alone",
+            )
+            .with_help(format!(
+                "Python's `pass` is `pass;`; to give the value back write `return {name};`, to print it `print({name});`"
+            )),
+            LexError::Module { message, help, span } => {
+                Diagnostic::error("E0113", message, span, "at module level").with_help(help)
+            }
             LexError::IntOverflow { text, span } => Diagnostic::error(
                 "E0002",
                 format!("integer literal `{text}` is too large for i64"),

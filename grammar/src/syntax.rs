@@ -4,6 +4,7 @@ use crate::ast::{BinOp, Block, BoolOp, Expr, ExprId, ExprKind, Function, Ident, 
 use crate::builtin::{may_name_a_function, qualified, QUALIFIED};
 use crate::lexer::LexError;
 use std::cell::Cell;
+use std::collections::HashSet;
 
 /// Builds an expression with the next dense [`ExprId`] from the counter `ids`.
 pub fn mk(ids: &Cell<u32>, kind: ExprKind, span: Span) -> Expr {
@@ -748,11 +749,70 @@ pub fn dense_ids(functions: &mut [Function], num_exprs: u32) -> u32 {
 /// `let iter.OFFSET = x; for index.OFFSET in 0..len(iter.OFFSET) { let v = iter.OFFSET[index.OFFSET]; body }`
 /// ([`is_synthesized`] names): `x` is evaluated once, and `v` is a scalar of a 1-d array, a view
 /// (a row) of an n-d one, so writing into it writes into `x`, as in NumPy.
+/// Python's `reversed(range(..))` and `reversed(x)` are [`reversed_range`] and `x[::-1]`.
 pub fn for_in(ids: &Cell<u32>, var: Ident, range: Expr, body: Block, span: Span) -> Result<Vec<Stmt>, LexError> {
+    let range = match range.kind {
+        ExprKind::Call { func, mut args, kwargs }
+            if func.name == "reversed" && args.len() == 1 && kwargs.is_empty() =>
+        {
+            let inner = args.pop().unwrap_or_else(|| unreachable!("one argument"));
+            match &inner.kind {
+                ExprKind::Call { func, .. } if func.name == "range" => reversed_range(ids, inner)?,
+                _ => {
+                    let step = mk(ids, ExprKind::Int(-1), range.span.clone());
+                    let slice = Index::Slice { start: None, stop: None, step: Some(step), span: range.span.clone() };
+                    mk(ids, ExprKind::Subscript { base: Box::new(inner), index: vec![slice] }, range.span)
+                }
+            }
+        }
+        kind => Expr { kind, ..range },
+    };
     match &range.kind {
         ExprKind::Call { func, .. } if func.name == "range" => Ok(vec![range_for(ids, var, range, body, span)?]),
         _ => Ok(array_for(ids, var, range, body, span)),
     }
+}
+
+/// Python's `reversed(range(start, stop, step))` as a `range` (`range(stop)` starts at 0, `step`
+/// is 1 when left out): the same values, last first. With `s = step` an integer literal (else
+/// [`LexError::NotARange`]), the last value of the range is `start + (stop - start - 1) // s * s`
+/// for `s > 0` and `start - (start - stop - 1) // -s * -s` for `s < 0`, and the reversed range
+/// runs from it by `-s` to `start - s` (exclusive); empty where the range is empty (the last value
+/// then lies at or beyond `start - s`). `start` and `stop` are written twice (the copies under
+/// fresh ids), which computes them twice; arrayc's expressions have no effects.
+fn reversed_range(ids: &Cell<u32>, range: Expr) -> Result<Expr, LexError> {
+    let at = range.span.clone();
+    let ExprKind::Call { func, mut args, kwargs } = range.kind else { unreachable!("a call of range") };
+    if !kwargs.is_empty() || !(1..=3).contains(&args.len()) {
+        return Err(LexError::NotARange { span: at });
+    }
+    let step = match args.get(2).map(|e| &e.kind) {
+        None => 1,
+        Some(ExprKind::Int(s)) if *s != 0 => *s,
+        Some(ExprKind::Unary(crate::ast::UnOp::Neg, a)) if matches!(a.kind, ExprKind::Int(s) if s != 0) => {
+            let ExprKind::Int(s) = a.kind else { unreachable!("matched") };
+            -s
+        }
+        Some(_) => return Err(LexError::NotARange { span: args[2].span.clone() }),
+    };
+    args.truncate(2);
+    if args.len() == 1 {
+        args.insert(0, mk(ids, ExprKind::Int(0), at.clone()));
+    }
+    let stop = args.pop().unwrap_or_else(|| unreachable!("two bounds"));
+    let start = args.pop().unwrap_or_else(|| unreachable!("two bounds"));
+    let int = |ids: &Cell<u32>, v: i64| mk(ids, ExprKind::Int(v), at.clone());
+    let bin = |ids: &Cell<u32>, op: BinOp, a: Expr, b: Expr| {
+        mk(ids, ExprKind::Binary(op, Box::new(a), Box::new(b)), at.clone())
+    };
+    // `(a - b - 1) // |s| * |s|`, with (a, b) = (stop, start) for s > 0 and (start, stop) for s < 0.
+    let (a, b) = if step > 0 { (stop, fresh_copy(ids, &start)) } else { (fresh_copy(ids, &start), stop) };
+    let diff = bin(ids, BinOp::Sub, bin(ids, BinOp::Sub, a, b), int(ids, 1));
+    let span_of = bin(ids, BinOp::Mul, bin(ids, BinOp::FloorDiv, diff, int(ids, step.abs())), int(ids, step.abs()));
+    let last = bin(ids, if step > 0 { BinOp::Add } else { BinOp::Sub }, fresh_copy(ids, &start), span_of);
+    let end = bin(ids, BinOp::Sub, start, int(ids, step));
+    let kind = ExprKind::Call { func, args: vec![last, end, int(ids, -step)], kwargs: vec![] };
+    Ok(mk(ids, kind, at))
 }
 
 /// `for k, v in enumerate(x)` and `for a, b in zip(x, y)` (also parenthesised, `for (k, v) in ..`),
@@ -1173,4 +1233,208 @@ pub fn chain_assign(
         out.push(assign_to(target, value, declare));
     }
     Ok(out)
+}
+
+/// A statement of a name alone, `name;`: Python's `pass`, a statement that does nothing (none is
+/// made: `if c { pass; } else { .. }` has an empty first block). `pass` is no keyword, so a
+/// variable may still be called `pass`. Any other name alone is [`LexError::BareName`]: Python
+/// evaluates the name and drops it, which does nothing either, but a port that writes it meant
+/// something else (`x;` for `return x;`).
+pub fn bare_name(name: Ident) -> Result<Vec<Stmt>, LexError> {
+    match name.name.as_str() {
+        "pass" => Ok(vec![]),
+        _ => Err(LexError::BareName { name: name.name, span: name.span }),
+    }
+}
+
+/// One item of a source file as the parser reads it: a function, or one of the module-level
+/// statements of a Python script that [`module`] takes.
+pub enum TopItem {
+    Function(Function),
+    /// `NAME = value;`, a module-level constant (Python's global), with the statement's span.
+    Global(Ident, Expr, Span),
+    /// `import numpy as np;` and the like: the words after the first (`import`), which must be
+    /// [`IMPORTS`]' (checked by [`module`]).
+    Import(Ident, Vec<Ident>, Span),
+    /// A string statement: a module's docstring, which does nothing.
+    Doc,
+}
+
+/// The imports a ported script may keep, as the words after `import`: NumPy's module under its
+/// usual names, and `math` (arrayc knows both without them: `np.` and `math.` name its builtins).
+pub const IMPORTS: [&[&str]; 4] = [&["numpy", "as", "np"], &["numpy"], &["math"], &["numpy", "as", "numpy"]];
+
+/// The program of a source file's items ([`TopItem`]). Imports are checked ([`IMPORTS`]) and
+/// dropped; docstrings dropped. A module-level constant `NAME = value;` is Python's global, read
+/// by the functions that do not assign `NAME` themselves (Python's rule: a name a function
+/// assigns anywhere in its body is its own local variable): a literal value (`EPS = 1e-9`,
+/// `SCALE = 2`, `-1`, `True`) replaces each use of `NAME` in such a function, parameter defaults
+/// included, so it stays weak as Python's number is (`x_f32 * EPS` is `f32`); any other value
+/// (`W = np.array([0.25, 0.5, 0.25])`, `H = N // 2`) is a `let NAME = value;` at the top of the
+/// function (with the constants it reads, in the file's order), evaluated at each call where
+/// Python evaluates it once on import: the same value, since arrayc's expressions have no
+/// effects. Python's module-level arrays are shared, mutable state; arrayc's are constants, so a
+/// function that writes into one (`W[0] = 1.0`, `W += 1`) is [`LexError::Module`], as is a
+/// constant that reads a name the function has as its own (which the `let` would shadow). The
+/// constants go into the functions later, [`module_globals`].
+pub fn module(ids: &Cell<u32>, items: Vec<TopItem>) -> Result<Program, LexError> {
+    let mut functions = Vec::new();
+    let mut globals: Vec<(Ident, Expr, Span)> = Vec::new();
+    for item in items {
+        match item {
+            TopItem::Function(f) => functions.push(f),
+            TopItem::Global(name, value, span) => globals.push((name, value, span)),
+            TopItem::Import(first, words, span) => {
+                let words: Vec<&str> = words.iter().map(|w| w.name.as_str()).collect();
+                if first.name != "import" || !IMPORTS.contains(&words.as_slice()) {
+                    return Err(LexError::Module {
+                        message: format!(
+                            "`{} {}` is not a module-level statement of arrayc",
+                            first.name,
+                            words.join(" ")
+                        ),
+                        help: "a module may hold functions, constants `NAME = value;`, docstrings and \
+                               `import numpy as np;` or `import math;` (arrayc knows `np.` and `math.` without them)"
+                            .to_string(),
+                        span,
+                    });
+                }
+            }
+            TopItem::Doc => {}
+        }
+    }
+    Ok(Program { functions, globals, num_exprs: ids.get() })
+}
+
+/// Moves the program's module-level constants into the functions that read them ([`module`]), and
+/// empties [`Program::globals`]. Runs after the nesting check (E0104), since its walks recurse.
+pub fn module_globals(program: &mut Program) -> Result<(), LexError> {
+    let globals = std::mem::take(&mut program.globals);
+    if globals.is_empty() {
+        return Ok(());
+    }
+    let ids = Cell::new(program.num_exprs);
+    for f in &mut program.functions {
+        module_constants(&ids, f, &globals)?;
+    }
+    program.num_exprs = ids.get();
+    Ok(())
+}
+
+/// The names `b` reads (variables), assigns (`let`, `=`, `for` variables) and writes into
+/// (`x[i] = ..`, `x op= ..`), nested blocks included.
+fn block_names(b: &Block, read: &mut HashSet<String>, assigned: &mut HashSet<String>, written: &mut HashSet<String>) {
+    for s in &b.stmts {
+        let mut s = s.clone();
+        for e in s.own_exprs_mut() {
+            expr_names(e, read);
+        }
+        match &s {
+            Stmt::Let { names, .. } => assigned.extend(names.iter().map(|n| n.name.clone())),
+            Stmt::Assign { name, .. } => {
+                assigned.insert(name.name.clone());
+            }
+            Stmt::SetItem { target, .. } | Stmt::AugAssign { target, .. } => {
+                written.insert(target.name.clone());
+                read.insert(target.name.clone());
+            }
+            Stmt::For { var, body, .. } => {
+                assigned.insert(var.name.clone());
+                block_names(body, read, assigned, written);
+            }
+            Stmt::While { body, .. } => block_names(body, read, assigned, written),
+            Stmt::If { then_block, else_block, .. } => {
+                block_names(then_block, read, assigned, written);
+                if let Some(e) = else_block {
+                    block_names(e, read, assigned, written);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The variables `e` reads.
+fn expr_names(e: &mut Expr, read: &mut HashSet<String>) {
+    e.walk_mut(&mut |x| {
+        if let ExprKind::Var(v) = &x.kind {
+            read.insert(v.name.clone());
+        }
+    });
+}
+
+/// [`module`]'s constants in the function `f`.
+fn module_constants(ids: &Cell<u32>, f: &mut Function, globals: &[(Ident, Expr, Span)]) -> Result<(), LexError> {
+    let (mut read, mut assigned, mut written) = (HashSet::new(), HashSet::new(), HashSet::new());
+    block_names(&f.body, &mut read, &mut assigned, &mut written);
+    for p in &f.params {
+        if let Some(d) = &p.default {
+            expr_names(&mut d.clone(), &mut read);
+        }
+        let mut symbols = std::collections::BTreeSet::new();
+        for d in p.ty.dims.iter().flatten() {
+            crate::check::sig::dim_symbols(d, &mut symbols);
+        }
+        assigned.extend(symbols);
+        assigned.insert(p.name.name.clone());
+    }
+    // The constants the function reads, and those their values read (later ones first).
+    let mut needed: HashSet<String> = HashSet::new();
+    let mut by_value: HashSet<String> = HashSet::new();
+    for (name, value, _) in globals.iter().rev() {
+        let direct = read.contains(&name.name) && !assigned.contains(&name.name);
+        let through = by_value.contains(&name.name);
+        if !(direct || through) {
+            continue;
+        }
+        if assigned.contains(&name.name) {
+            return Err(LexError::Module {
+                message: format!(
+                    "a module-level constant reads `{}`, which function `{}` has as a name of its own",
+                    name.name, f.name.name
+                ),
+                help: format!("rename one of them: arrayc gives each function the constants it reads, and its `{}` would hide the module's", name.name),
+                span: name.span.clone(),
+            });
+        }
+        needed.insert(name.name.clone());
+        expr_names(&mut value.clone(), &mut by_value);
+    }
+    if let Some(w) = written.iter().find(|w| needed.contains(*w)) {
+        return Err(LexError::Module {
+            message: format!(
+                "function `{}` writes into the module-level `{w}`: arrayc's module-level names are constants",
+                f.name.name
+            ),
+            help: format!("pass the array as a parameter, or write into a copy: `{w}_ = {w}.copy()`"),
+            span: f.name.span.clone(),
+        });
+    }
+    // A constant defined once by a literal replaces its uses; the others are `let`s, every
+    // definition in the file's order (`N = 8; H = N // 2; N = 16;` gives `H` 4, as Python).
+    let once_literal = |name: &str| {
+        let mut defs = globals.iter().filter(|(n, _, _)| n.name == name);
+        match (defs.next(), defs.next()) {
+            (Some((_, v, _)), None) if is_literal(v) => Some(v.clone()),
+            _ => None,
+        }
+    };
+    let subst: std::collections::HashMap<String, Expr> =
+        needed.iter().filter_map(|n| Some((n.clone(), once_literal(n)?))).collect();
+    let lets: Vec<Stmt> = globals
+        .iter()
+        .filter(|(n, _, _)| needed.contains(&n.name) && !subst.contains_key(&n.name))
+        .map(|(n, v, span)| Stmt::Let { names: vec![n.clone()], value: fresh_copy(ids, v), span: span.clone() })
+        .collect();
+    f.body.stmts.splice(0..0, lets);
+    f.for_each_expr_mut(&mut |e| {
+        if let ExprKind::Var(v) = &e.kind {
+            if let Some(value) = subst.get(&v.name) {
+                let span = e.span.clone();
+                *e = literal_copy(ids, value);
+                e.for_each_mut(&mut |x| x.span = span.clone());
+            }
+        }
+    });
+    Ok(())
 }

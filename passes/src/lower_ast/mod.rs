@@ -263,8 +263,10 @@ impl<'a> Lowerer<'a> {
             Err(returns::NotTail { span, in_loop }) => {
                 let (msg, help) = if in_loop {
                     (
-                        "`return` inside a loop is not supported yet",
-                        "set a variable and `break` out of the loop, then return after it",
+                        "`return` inside a loop of a function whose result has a size `?` or is rank-generic \
+                         (`f64[...]`) is not supported yet",
+                        "declare the result's sizes (`-> f64[N]`), or set a variable and `break` out of the loop, \
+                         then return after it",
                     )
                 } else {
                     (

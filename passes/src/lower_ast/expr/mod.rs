@@ -428,9 +428,38 @@ impl Lowerer<'_> {
                 }
             }
             Some(Callee::User(fi)) => {
+                // Python's binding of arguments to parameters (the checker reported any other
+                // mismatch, E0501/E0502): positional ones in order, keyword ones by name, a
+                // parameter left out takes its default (a literal). Arguments are evaluated as
+                // written: the positional ones, then the keyword ones.
+                let params: Vec<(String, Option<Expr>)> = match self.checked.program.functions.get(fi) {
+                    Some(f) => f.params.iter().map(|p| (p.name.name.clone(), p.default.clone())).collect(),
+                    None => vec![],
+                };
+                let mut slots: Vec<Option<ValueId>> = vec![None; params.len().max(args.len())];
+                for (k, a) in args.iter().enumerate() {
+                    slots[k] = Some(self.expr(a)?);
+                }
+                for (k, v) in kwargs {
+                    let val = self.expr(v)?;
+                    if let Some(p) = params.iter().position(|(n, _)| *n == k.name) {
+                        slots[p] = Some(val);
+                    }
+                }
                 let mut vals = vec![];
-                for a in args {
-                    vals.push(self.expr(a)?);
+                for (k, slot) in slots.into_iter().enumerate() {
+                    match (slot, params.get(k).and_then(|(_, d)| d.as_ref())) {
+                        (Some(v), _) => vals.push(v),
+                        (None, Some(d)) => vals.push(self.expr(d)?),
+                        (None, None) => {
+                            return Err(self.error(
+                                "E0912",
+                                &e.span,
+                                &format!("internal error: argument {k} of `{}` missing; please report it", func.name),
+                                "",
+                            ))
+                        }
+                    }
                 }
                 self.user_call(fi, vals, ty, e)
             }

@@ -1,0 +1,3 @@
+# expect: E0112
+# at: x;
+fn f(x: f64) -> f64 { x; return x; }
