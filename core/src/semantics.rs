@@ -358,6 +358,7 @@ pub fn reduce_identity(kind: ReduceKind, d: DType) -> Scalar {
 ///
 /// Arg-reductions are combined from their positions and keys, not from results
 /// (`arrayc_core::ops::arg_better`); here they are the value reduction they find the position of.
+#[inline]
 pub fn reduce_combine(kind: ReduceKind, a: Scalar, b: Scalar) -> Scalar {
     use ReduceKind::*;
     let kind = kind.value_kind();

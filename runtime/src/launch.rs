@@ -66,6 +66,34 @@ pub const MIN_CHUNK_OUT: i64 = 64;
 /// its chunks are 500 columns (4000 bytes, one page, of each row) instead.
 pub const OUT_CHUNKS_PER_THREAD: i64 = 4;
 
+/// The fewest indices of the reduced axis per chunk when a min or max along a non-last axis with
+/// more than [`SPLIT_MAX_OUT`] outputs is split along its axis ([`splits_min_max`]): each chunk then
+/// streams whole rows of the input (at least this many), contiguous in memory, into partial
+/// outputs of its own, at most 1/512 of the input's size, which the host combines. NumPy reduces
+/// axis 0 the same way in one thread (`np.minimum` of each row into the output row); chunked along
+/// the outputs instead, a chunk of a 4000x4000 `min(x, axis=0)` on 2 threads reads 4000 bytes of
+/// each row and jumps a page on, where the hardware prefetcher starts anew (1.04-1.11x of NumPy's
+/// time even with a software prefetch of the next row; `benchmarks/REPORT.md`, "Reductions (issue
+/// 32)"). Fewer rows per chunk cost more than they balance on 2 cores: each chunk's partial
+/// outputs are fresh pages (page faults) and one more row for the host to combine (in the same
+/// loaded run, 4000x4000 in chunks of 256 rows took 5.7-6.5 ms, of 512 rows 5.7, of 128 rows
+/// 6.5-6.9). Min and max give the same value in any grouping, so the split changes no value.
+pub const MIN_MAX_SPLIT_ROWS: i64 = 512;
+
+/// Whether a launch of `layout` over `space` splits its reduced axis `a` although the outputs
+/// (`out_elems` elements) are larger than [`SPLIT_MAX_OUT`]: every reduction is a min or max
+/// (their partials combine to the same values in any grouping; not sums, which keep NumPy's order
+/// along the axis, nor arg-reductions, which `KernelLayout::axis_split` excludes), the axis is not
+/// the last (along the last, each output's chunk already reads its input contiguously), and the
+/// axis holds at least two chunks of [`MIN_MAX_SPLIT_ROWS`].
+fn splits_min_max(layout: &KernelLayout, a: usize, space: &[i64], out_elems: i64) -> bool {
+    layout.axis_split
+        && a + 1 < space.len()
+        && out_elems > SPLIT_MAX_OUT
+        && space[a] >= 2 * MIN_MAX_SPLIT_ROWS
+        && layout.reduce.iter().chain(&layout.extra).all(|r| matches!(r.kind, ReduceKind::Min | ReduceKind::Max))
+}
+
 /// Checks that every element of `v` lies inside its base buffer.
 pub(crate) fn check_in_bounds(v: &View, what: &str) -> Result<(), LaunchError> {
     if v.shape.len() != v.strides.len() {
@@ -190,7 +218,8 @@ impl KernelLauncher for CpuKernels {
 /// a non-last axis of a [`KernelLayout::axis_split`] kernel, and chunks as wide as leave
 /// [`OUT_CHUNKS_PER_THREAD`] per thread), or the reduced axis itself when the
 /// kernel can split it, the outputs have at most [`SPLIT_MAX_OUT`] elements and the axis spans more
-/// than one chunk.
+/// than one chunk (or, for mins and maxes along a non-last axis, in chunks of at least
+/// [`MIN_MAX_SPLIT_ROWS`] whatever the outputs' size: [`splits_min_max`]).
 /// The chunks run in parallel on rayon's current pool, or inline when there is one chunk (or
 /// sequentially in chunk order when an output has a zero stride, i.e. writes one element many times).
 /// A reduction over everything, and a reduction split along its axis, gives every chunk its own
@@ -453,12 +482,19 @@ impl Chunks {
                 axis_len = space[a];
                 out_rows = expect[0];
                 let out_elems: i64 = expect.iter().product();
+                let min_max = !restricted && splits_min_max(layout, a, space, out_elems);
                 split = if restricted {
                     a == 0
                 } else {
-                    layout.axis_split && (1..=SPLIT_MAX_OUT).contains(&out_elems) && axis_len > CHUNK_ELEMS / out_elems
+                    min_max
+                        || layout.axis_split
+                            && (1..=SPLIT_MAX_OUT).contains(&out_elems)
+                            && axis_len > CHUNK_ELEMS / out_elems
                 };
                 if split {
+                    if min_max {
+                        min_rows = MIN_MAX_SPLIT_ROWS;
+                    }
                     (axis_len, out_elems, true)
                 } else {
                     let inner: i64 = expect[1..].iter().product();
@@ -520,6 +556,10 @@ fn partial_outputs(
     Ok(partials)
 }
 
+/// The fewest output elements per task of rayon's pool when [`combine_partials`] combines the
+/// chunks' partial outputs of a reduction along an axis.
+const COMBINE_BLOCK: usize = 1024;
+
 /// Combines the partial outputs `partials` of `count` chunks ([`partial_outputs`]) into the outputs
 /// among `args`: each output element over the chunks in chunk order; an arg-reduction's 0-d
 /// output from each chunk's position and key, a later chunk's position only where its key is
@@ -541,12 +581,16 @@ fn combine_partials(partials: &[(ReduceKind, usize, View)], count: i64, args: &[
             continue;
         }
         let slot = buf.strides.first().copied().unwrap_or(1);
-        let mut acc: Vec<Scalar> = (0..slot).map(|j| buf.read_at(j)).collect();
-        for c in 1..count {
-            for (j, a) in acc.iter_mut().enumerate() {
-                *a = reduce_combine(*kind, *a, buf.read_at(c * slot + j as i64));
-            }
-        }
+        // Each output element over the chunks in chunk order; blocks of elements in parallel (a
+        // min or max split along its axis has large outputs: `splits_min_max`).
+        let acc: Vec<Scalar> = (0..slot as usize)
+            .into_par_iter()
+            .with_min_len(COMBINE_BLOCK)
+            .map(|j| {
+                let j = j as i64;
+                (1..count).fold(buf.read_at(j), |a, c| reduce_combine(*kind, a, buf.read_at(c * slot + j)))
+            })
+            .collect();
         let Some(o) = args[*op].view() else { continue };
         let mut acc = acc.into_iter();
         o.for_each_offset(|off| o.write_at(off, acc.next().expect("one partial per output element")));

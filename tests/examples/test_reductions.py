@@ -391,6 +391,74 @@ def test_min_max_nans_and_zeros_at_any_position(n, dt, target, tmp_path):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", ["f64", "f32"])
+def test_min_max_split_along_a_non_last_axis(dt, target, tmp_path):
+    """Min and max along a non-last axis with large outputs, which the CPU launcher splits along
+    the axis (`MIN_MAX_SPLIT_ROWS` = 512 rows per chunk, partial outputs combined on the host:
+    `runtime/src/launch.rs`, `splits_min_max`): 1,300 rows (two whole chunks and one of 276 rows)
+    of 1,100 columns along axis 0, and 1,100 along axis 1 of a 3-d array. A NaN in a middle row of
+    a middle chunk, in the last row, in every row of a column (all NaN), beside an infinity; a
+    -0.0 among 0.0 in a later chunk (and a 0.0 among -0.0); the extreme values in the last, short
+    chunk. Against NumPy with the documented sign of a zero (`ieee_min_max`); on the
+    CPU also the same bits for 1 and 2 threads."""
+    rng = np.random.default_rng(32)
+    x = rng.standard_normal((1_300, 1_100))
+    x[700, 5] = np.nan  # a middle row of the second chunk
+    x[:, 7] = np.nan  # a column all NaN
+    x[1_299, 9] = np.nan  # the last row (the short chunk)
+    x[:, 11] = 0.0
+    x[1_100, 11] = -0.0  # min: -0.0, from the third chunk
+    x[:, 13] = -0.0
+    x[600, 13] = 0.0  # max: 0.0, from the second chunk
+    x[900, 15], x[901, 15] = np.inf, np.nan
+    x[1_290, 17], x[1_291, 17] = -1e30, 1e30  # the extremes in the short chunk
+    x[1_099, 1_099] = np.nan  # the last column
+    x = x.astype(DTYPES[dt])
+    y = rng.standard_normal((2, 1_100, 520)).astype(DTYPES[dt])
+    y[1, 600, 4] = np.nan
+    y[1, :, 6] = np.nan
+    y[0, 1_099, 519] = -1e30
+    src = (f"fn main(x: {dt}[R, N], y: {dt}[A, B, C]) -> ({dt}[N], {dt}[N], {dt}[A, C], {dt}[A, C], {dt}[N]) {{\n"
+           "    return (min(x, axis=0), max(x, axis=0), min(y, axis=1), max(y, axis=1), min(x * x, axis=0));\n}\n")
+    with np.errstate(over="ignore"):  # 1e30 squared
+        wants = [ieee_min_max(x, 0, True), ieee_min_max(x, 0, False), ieee_min_max(y, 1, True),
+                 ieee_min_max(y, 1, False), ieee_min_max(x * x, 0, True)]
+    runs = []
+    for threads in ("1", "2") if target == "cpu" else ("2",):
+        env = dict(os.environ, RAYON_NUM_THREADS=threads, ARRAYC_GPU_EMULATION_GRID="2,3,32")
+        proc, got = run_source(src, {"x": x, "y": y}, tmp_path / f"t{threads}", flags=("--target", target), env=env)
+        assert proc.returncode == 0, proc.stderr
+        for k, (g, w) in enumerate(zip(got, wants)):
+            assert_same_floats(g, w, f"result {k} ({threads} threads)")
+        runs.append(got)
+    for one, two in zip(runs[0], runs[-1]):
+        assert one.tobytes() == two.tobytes(), "results differ between 1 and 2 threads"
+
+
+@pytest.mark.parametrize("dt", ["i64", "i32", "u8", "bool"])
+def test_integer_min_max_split_along_axis_0(dt, tmp_path):
+    """Integer and bool min/max along axis 0 of 1,300 x 1,100 (split along the axis in chunks of
+    512 rows, `splits_min_max`), the dtype's extremes in a middle row of a middle chunk and in the
+    last, short chunk, against NumPy."""
+    rng = np.random.default_rng(5)
+    if dt == "bool":
+        x = rng.random((1_300, 1_100)) < 0.999
+        x[:, 3] = True
+        x[700, 3] = False
+    else:
+        info = np.iinfo(DTYPES[dt])
+        x = rng.integers(max(info.min, -100), min(info.max, 100), (1_300, 1_100)).astype(DTYPES[dt])
+        x[700, 3], x[1_299, 3] = info.min, info.max
+        x[1_290, 5], x[520, 5] = info.max, info.min
+    src = tmp_path / "ints.arr"
+    src.write_text(f"fn main(x: {dt}[R, N]) -> ({dt}[N], {dt}[N]) {{\n    return (min(x, axis=0), max(x, axis=0));\n}}\n")
+    got = run(src, {"x": x}, tmp_path)
+    for g, w in zip(got, [np.min(x, axis=0), np.max(x, axis=0)]):
+        assert g.dtype == w.dtype
+        np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("n", [2, 9, 70_001])
 def test_sum_of_negative_zeros_is_numpys(n, target, tmp_path):
     """A float `sum` of nothing but -0.0 is 0.0, as NumPy's (`np.sum([-0.0, -0.0])` is 0.0: its

@@ -385,7 +385,9 @@ impl<'c> Gen<'c, '_> {
     /// anew; the loads in flight are then what the out-of-order window holds, and `llvm.minimum`'s
     /// compare, blends and NaN test per vector (8 operations per 4 elements against a sum's 3)
     /// leave fewer of them than a sum's loop does. Measured: `benchmarks/REPORT.md`, "Reductions
-    /// (issue 32)".
+    /// (issue 32)". Only when the chunk's part of the last dimension is shorter than the whole:
+    /// a min/max that the launcher splits along its axis (`arrayc_runtime::launch::MIN_MAX_SPLIT_ROWS`)
+    /// streams whole rows, which the hardware prefetcher follows.
     fn prefetch_next_slab(&mut self, reds: &[Reduction], idx: &[Option<Value<'c, 'c>>], a: usize, last: ForChunk) {
         if self.target.atomic_adds {
             return; // A GPU kernel (emulated or not): no prefetch there.
@@ -410,11 +412,15 @@ impl<'c> Gen<'c, '_> {
         // A compare and select, not `arith.minsi`, which would give the axis loop min/max metadata.
         let past = self.val(arith::cmpi(self.ctx, CmpiPredicate::Sgt, next, end, self.loc));
         let next = self.val(arith::select(past, end, next, self.loc));
+        let c0 = self.idx_const(0);
+        let (lo, hi) = self.chunk_bounds(c0, self.dims[r - 1], last);
+        let width = self.val(arith::subi(hi, lo, self.loc));
+        let part = self.val(arith::cmpi(self.ctx, CmpiPredicate::Slt, width, self.dims[r - 1], self.loc));
+        self.open_if(TypedValue { v: part, d: DType::Bool });
         for (v, d) in inputs {
             let lanes = if d == DType::F64 { 8 } else { 16 };
-            let c0 = self.idx_const(0);
             let step = self.idx_const(lanes);
-            let (j, _) = self.open_for_step(c0, self.dims[r - 1], step, &[], last);
+            let (j, _) = self.open_for_step(lo, hi, step, &[], ForChunk::Whole);
             let at: Vec<Value<'c, 'c>> = (0..r)
                 .map(|k| {
                     if k == a {
@@ -441,6 +447,7 @@ impl<'c> Gen<'c, '_> {
             self.push(op);
             self.close_for(&[]);
         }
+        self.close_if();
     }
 
     /// The accumulators of reduction `red` before any element (`value_dt`: its input's dtype): its
