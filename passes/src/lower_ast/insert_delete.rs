@@ -121,6 +121,18 @@ impl Lowerer<'_> {
         Ok(self.gather(x, &[kept], a, *d, &shape[a..a + 1], Some(shape)))
     }
 
+    /// NumPy's `array(values, ndmin=r)` of an array `values` of rank at most `r`: a view with new
+    /// axes of size 1 in front (`values` itself when its rank is `r`).
+    fn ndmin(&mut self, values: ValueId, r: usize) -> ValueId {
+        let rv = self.rank(values);
+        if rv == r {
+            return values;
+        }
+        let mut entries = vec![IndexEntry::NewAxis; r - rv];
+        entries.extend(vec![IndexEntry::Full; rv]);
+        self.expand(values, entries)
+    }
+
     /// `insert` at the one index `i` (an `i64` scalar, checked here to lie in `[-n, n]`) along axis
     /// `a` (of run-time size `n`): `values` (of `x`'s dtype) as NumPy's `array(values, ndmin=r)`, its first axis moved to
     /// `a` when `moved` (an integer `obj`), between the views of `x` before and after `i`.
@@ -137,10 +149,8 @@ impl Lowerer<'_> {
         let r = self.rank(x);
         let v = match self.f.ty(values) {
             Type::Scalar(_) => values,
-            Type::Array(_, rv) => {
-                let mut entries = vec![IndexEntry::NewAxis; r - rv];
-                entries.extend(vec![IndexEntry::Full; rv]);
-                let padded = if rv == r { values } else { self.expand(values, entries) };
+            Type::Array(..) => {
+                let padded = self.ndmin(values, r);
                 if moved && a != 0 {
                     self.transpose(padded, (1..=a).chain([0]).chain(a + 1..r).collect())
                 } else {
@@ -237,10 +247,8 @@ impl Lowerer<'_> {
         self.scatter(target, &[old_at], None, xs, ScatterKind::Set, ScatterMode::Drop);
         let v = match self.f.ty(values) {
             Type::Scalar(_) => values,
-            Type::Array(_, rv) => {
-                let mut entries = vec![IndexEntry::NewAxis; r - rv];
-                entries.extend(vec![IndexEntry::Full; rv]);
-                let padded = if rv == r { values } else { self.expand(values, entries) };
+            Type::Array(..) => {
+                let padded = self.ndmin(values, r);
                 to_front(self, padded)
             }
         };
