@@ -359,6 +359,33 @@ def test_composed_ufuncs_broadcast_and_promote_like_numpy(target, tmp_path):
                                    err_msg=f"result {i}")
 
 
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_composed_binary_ufuncs_with_a_python_scalar_match_numpy(target, tmp_path):
+    """Each composed binary ufunc with a Python float on either side (`fmod(v, 2.0)`,
+    `hypot(2.0, v)`, `logaddexp2(1.0, v)`): the composition's steps on the scalar alone (its
+    `abs`, its comparison with inf) are host arithmetic broadcast by the array operations they
+    meet. These were run-time shape errors ("operand has shape (1,)")."""
+    v = np.array([-3.5, -1.0, -0.0, 0.0, 0.5, 2.5, 7.0, 1e300, np.inf, -np.inf, np.nan])
+    calls = []
+    for template, fn, _ in COMPOSED_BINARY:
+        if fn is np.clip:
+            continue
+        for a, b in (("v", "2.5"), ("-2.5", "v")):
+            calls.append((template.format(a=a, b=b, e=b), fn, a, b))
+    wants = []
+    for call, fn, a, b in calls:
+        with np.errstate(all="ignore"):
+            wants.append(np.asarray(fn(*[v if s == "v" else float(s) for s in (a, b)])))
+    outs = ", ".join(("bool" if w.dtype == bool else "f64") + "[N]" for w in wants)
+    body = ", ".join(c for c, *_ in calls)
+    src = f"fn main(v: f64[N]) -> ({outs}) {{\n    return ({body});\n}}\n"
+    proc, res = run_source(src, {"v": v}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    for got, want, (call, *_) in zip(res, wants, calls):
+        assert got.dtype == want.dtype, call
+        np.testing.assert_allclose(got, want, rtol=1e-14, equal_nan=True, err_msg=call)
+
+
 @pytest.mark.parametrize("call, dt, words", [
     ("sign(x)", "bool", ["sign", "bool", "NumPy raises"]),
     ("reciprocal(x)", "i64", ["reciprocal", "integer division", "1.0 / x"]),

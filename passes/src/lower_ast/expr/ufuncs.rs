@@ -85,7 +85,15 @@ impl Lowerer<'_> {
     /// when its result is an array, else host arithmetic.
     pub(crate) fn elementwise(&mut self, f: ComputeFn, vals: Vec<ValueId>, ty: &Ty, e: &Expr) -> LResult<ValueId> {
         if ty.is_array() {
-            return self.array_op(f, vals, ty);
+            if ty.rank() == Some(0) || vals.iter().any(|&v| self.f.ty(v).is_array()) {
+                return self.array_op(f, vals, ty);
+            }
+            // A step of a composition whose operands are all scalars (`|2.0|` of `fmod(v, 2.0)`):
+            // computed once on the host, broadcast by the array operation that meets it; an array
+            // operation over scalars alone would iterate over a one-element array (a 0-d result
+            // keeps its array operation).
+            let dt = ty.dtype().expect("checked: an array has a dtype");
+            return self.elementwise(f, vals, &Ty::Scalar(dt), e);
         }
         let dt = ty.dtype().unwrap();
         Ok(match f {
@@ -388,9 +396,12 @@ impl Lowerer<'_> {
         self.elementwise(ComputeFn::Where, vec![either, inf, r], ty, e)
     }
 
-    /// `a op b` of checked type `ty` as the operation itself (no rewrite of `**` or `*`).
+    /// `a op b` of checked type `ty` as the operation itself (no rewrite of `**` or `*`): host
+    /// arithmetic where both operands are scalars (a step of a composition on its scalar operand
+    /// alone, as in [`Self::elementwise`]).
     pub(super) fn array_or_scalar(&mut self, op: BinFn, a: ValueId, b: ValueId, ty: &Ty) -> LResult<ValueId> {
-        if ty.is_array() {
+        let any_array = self.f.ty(a).is_array() || self.f.ty(b).is_array();
+        if ty.is_array() && (any_array || ty.rank() == Some(0)) {
             self.array_op(ComputeFn::Binary(op), vec![a, b], ty)
         } else {
             Ok(self.scalar_bin_promoted(op, a, b, ty.dtype().expect("checked: a value")))
