@@ -229,7 +229,7 @@ builtins! {
     LogicalAnd: "logical_and", (2, 2), &[], UFUNC2;
     LogicalOr: "logical_or", (2, 2), &[], UFUNC2;
     LogicalXor: "logical_xor", (2, 2), &[], UFUNC2;
-    Clip: "clip", (3, 3), &[], "clip(x, lo, hi) | clip(x, a_min=lo, a_max=hi) (or min=, max=)";
+    Clip: "clip", (3, 3), &[], "clip(x, lo, hi) | clip(x, a_min=lo, a_max=hi) (or min=, max=; a bound None or left out)";
     Where: "where", (1, 3), &[], "where(cond, a, b) | where(cond) (nonzero(cond))";
     Sum: "sum", (1, 1), &["axis", "where", "dtype"], REDUCTION;
     Prod: "prod", (1, 1), &["axis", "dtype"], REDUCTION;
@@ -858,7 +858,8 @@ pub const DOCS: &[DocRow] = {
         DocRow {
             calls: "`clip(x, lo, hi)`, `clip(x, a_min=lo, a_max=hi)`, `min=lo`, `max=hi`",
             result: "NumPy's `clip`: `minimum(maximum(x, lo), hi)`, the three broadcast and promoted together (a \
-                NaN stays NaN)",
+                NaN stays NaN); a bound `None` or left out (`clip(x, lo)`, `x.clip(max=hi)`) is `maximum(x, lo)` or \
+                `minimum(x, hi)`, as NumPy 2 computes it",
             builtins: &[B::Clip],
         },
         DocRow {

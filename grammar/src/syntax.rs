@@ -174,7 +174,9 @@ const AXIS_NOT_NONE_BY_DEFAULT: [&str; 12] = [
 /// dense), of the others it stays, for the checker's E0319; `rtol=None` of `linalg.pinv` stays too
 /// (NumPy 2.4's `max(m, n) * eps`, where leaving it out is `1e-15`). `clip(x, None, hi)` is
 /// `minimum(x, hi)`, `clip(x, lo, None)` `maximum(x, lo)` and `clip(x, None, None)` `copy(x)`, as
-/// NumPy 2 computes them (same promotion and broadcasting). Any other `None` stays, for E0319.
+/// NumPy 2 computes them (same promotion and broadcasting), and so are the calls that leave a bound
+/// out (`clip(x, lo)`, `x.clip(min=lo)`, `clip(x, max=hi)`, `clip(x)`). Any other `None` stays,
+/// for E0319.
 /// Returns whether an `axis=None` was left out (a ufunc's `reduce` then reduces every axis).
 fn none_arguments(func: &mut Ident, name: &str, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ident, Expr)>) -> bool {
     let is_none = |e: &Expr| matches!(e.kind, ExprKind::NoneLit);
@@ -217,6 +219,21 @@ fn none_arguments(func: &mut Ident, name: &str, args: &mut Vec<Expr>, kwargs: &m
             }
         };
         func.name = qualified(keep);
+    } else if name == "clip" && (1..=2).contains(&args.len()) {
+        // A bound left out is `None` (NumPy 2's `clip(x, lo)`, `x.clip(min=lo)`, `clip(x, max=hi)`).
+        let hi = kwargs.iter().position(|(k, _)| matches!(k.name.as_str(), "a_max" | "max"));
+        let keep = match (args.len(), hi) {
+            (1, Some(at)) if kwargs.len() == 1 => {
+                args.push(kwargs.remove(at).1);
+                Some("minimum")
+            }
+            (1, None) if kwargs.is_empty() => Some("copy"),
+            (2, None) if kwargs.is_empty() => Some("maximum"),
+            _ => None,
+        };
+        if let Some(keep) = keep {
+            func.name = qualified(keep);
+        }
     }
     axis_none
 }

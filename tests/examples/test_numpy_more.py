@@ -129,6 +129,26 @@ def test_keyword_spellings_of_linspace_and_clip(target, tmp_path):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+def test_clip_with_a_bound_left_out_matches_numpy(target, tmp_path):
+    """NumPy 2's `clip` with one bound, or none, left out: `x.clip(lo)`, `x.clip(min=lo)`,
+    `clip(x, max=hi)`, `x.clip(max=3)`, `clip(i)` (a copy), integer arrays with a float bound
+    promoted as NumPy does."""
+    src = """fn main(x: f64[n], lo: f64[n], i: i64[n]) -> (f64[n], f64[n], f64[n], f64[n], i64[n], f64[n], f64[n]) {
+    return (x.clip(lo), x.clip(min=0), np.clip(x, max=lo), x.clip(max=3), np.clip(i), i.clip(min=0.5), clip(i, max=2.5));
+}
+"""
+    x = np.array([np.nan, -3.0, 0.25, 1.5, np.inf, -np.inf])
+    lo = np.array([0.0, -4.0, 0.5, 2.0, 1.0, -1.0])
+    i = np.array([-3, 0, 1, 2, 5, 7])
+    proc, got = run_source(src, {"x": x, "lo": lo, "i": i}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    want = [x.clip(lo), x.clip(min=0), np.clip(x, max=lo), x.clip(max=3), np.clip(i), i.clip(min=0.5),
+            np.clip(i, max=2.5)]
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert_same(g, w, f"result {k}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
 def test_nan_to_num_matches_numpy(target, tmp_path):
     """`nan_to_num` with the defaults (the dtype's largest finite values: `f32`'s for `f32`), with
     each replacement given (a literal, a run-time scalar), of integers and bools (unchanged), of an
