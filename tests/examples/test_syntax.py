@@ -166,6 +166,41 @@ def test_for_range_matches_python(target, tmp_path):
 
 
 @pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_unpacking_an_array_matches_numpy(target, tmp_path):
+    """Python's unpacking of an array along its first axis (`x, y = pts.T`, `let (a, b) = m;`):
+    rows of a 2-d array as views (a write through one shows in the array, as in NumPy), the elements
+    of a 1-d array as scalars, a first axis of run-time size checked then (NumPy's ValueError)."""
+    src = """fn main(m: f64[2, 3], pts: f64[N, 2], q: f64[K, 3]) -> (f64[3], f64[N], f64, f64[K, 3], f64[3]) {
+    let (r0, r1) = q;
+    let (a, b) = m;
+    x, y = pts.T;
+    let (s, t) = m[0, :2];
+    r0[0] = 100.0;
+    return (a - b, x * y + 1.0, s + t, q, r1 * 2.0);
+}
+"""
+    m = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    pts = np.arange(8.0).reshape(4, 2)
+    q = np.array([[1.0, -2.0, 3.5], [0.5, 4.0, -1.0]])
+    proc, res = run_source(src, {"m": m, "pts": pts, "q": q}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    a, b = m
+    x, y = pts.T
+    s, t = m[0, :2]
+    w = q.copy()
+    r0, r1 = w
+    r0[0] = 100.0
+    for k, (got, want) in enumerate(zip(res, [a - b, x * y + 1.0, s + t, w, r1 * 2.0])):
+        np.testing.assert_array_equal(got, want, err_msg=f"result {k}")
+    (tmp_path / "err").mkdir()
+    assert_run_time_error(src, {"m": m, "pts": pts, "q": np.zeros((3, 3))},
+                          "cannot unpack an array of 3 items along its first axis into 2 names", tmp_path / "err")
+    proc = check_source("fn main(m: f64[3, 2]) -> f64[2] {\n    let (a, b) = m;\n    return a;\n}\n", tmp_path)
+    assert proc.returncode == 1 and "E0309" in proc.stderr and "an array of 3 along its first axis" in proc.stderr, \
+        proc.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
 def test_tuple_assignment_matches_python(target, tmp_path):
     """Python's tuple assignment: the right side is evaluated first (a swap, a Fibonacci step),
     element swaps through subscripts, a call's results, and NumPy's behaviour when the values are

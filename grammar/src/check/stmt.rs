@@ -314,10 +314,18 @@ impl Checker {
         let tys = match t {
             Ty::Tuple(ts) if ts.len() == names.len() => ts,
             Ty::Error => vec![Ty::Error; names.len()],
+            // Python unpacks an array along its first axis (`x, y = pts.T`): each name a view
+            // `value[k]`; a first axis whose size only the run time knows is checked there
+            // (NumPy's "too many values to unpack").
+            Ty::Array(d, shape) if !shape.is_empty() && shape[0].as_const().is_none_or(|n| n == names.len() as i64) => {
+                let item = if shape.len() == 1 { Ty::Scalar(d) } else { Ty::Array(d, shape[1..].to_vec()) };
+                vec![item; names.len()]
+            }
             other => {
                 let found = match &other {
                     Ty::Tuple(ts) => format!("{} values", ts.len()),
                     Ty::Unit => "no value".to_string(),
+                    Ty::Array(_, s) if !s.is_empty() => format!("an array of {} along its first axis", s[0]),
                     _ => "a single value".to_string(),
                 };
                 self.error(

@@ -17,6 +17,11 @@ impl Lowerer<'_> {
                         let x = self.expr(x)?;
                         (0..names.len()).map(|k| self.dim(x, k)).collect()
                     }
+                    // `a, b = x` of an array: its views `x[0]`, `x[1]` (Python unpacks axis 0).
+                    _ if names.len() > 1 && self.ty_of(value).is_array() => {
+                        let x = self.expr(value)?;
+                        self.unpack_first_axis(x, names.len())
+                    }
                     _ => self.expr_multi(value)?,
                 };
                 if vals.len() != names.len() {
@@ -686,4 +691,35 @@ fn assigned_by_rebinding(stmts: &[Stmt], name: &str) -> bool {
         }
         _ => false,
     })
+}
+
+impl Lowerer<'_> {
+    /// The views `x[0]`, ..., `x[k - 1]` (the elements, of a 1-d `x`) of an array `x` along its first axis (Python's unpacking
+    /// `a, b = x`), after checking at run time that the axis has `k` items where the checker could
+    /// not (NumPy's ValueError "too many values to unpack" / "not enough values to unpack").
+    fn unpack_first_axis(&mut self, x: ValueId, k: usize) -> Vec<ValueId> {
+        let n = self.dim(x, 0);
+        if self.consts.get(&n).map(|c| c.as_f64()) != Some(k as f64) {
+            let want = self.i64_const(k as i64);
+            let same = self.scalar_binary(BinFn::Eq, n, want, DType::I64);
+            let msg = format!(
+                "cannot unpack an array of {{lhs}} items along its first axis into {k} names (NumPy's ValueError)"
+            );
+            self.emit(OpKind::Assert { cond: same, msg });
+        }
+        let Type::Array(_, rank) = self.f.ty(x) else { unreachable!("checked: an array") };
+        (0..k as i64)
+            .map(|j| {
+                let at = self.i64_const(j);
+                let mut entries = vec![IndexEntry::At];
+                entries.extend(std::iter::repeat_n(IndexEntry::Full, rank - 1));
+                let v = self.view_with(x, entries, vec![at]);
+                if rank == 1 {
+                    self.load_element(v)
+                } else {
+                    v
+                }
+            })
+            .collect()
+    }
 }
