@@ -313,6 +313,11 @@ pub fn index_tuple(ids: &Cell<u32>, mut index: Vec<Index>) -> Vec<Index> {
 /// dense).
 pub fn subscript(ids: &Cell<u32>, base: Expr, index: Vec<Index>, span: Span) -> Expr {
     let mut index = index_tuple(ids, index);
+    if let ExprKind::Var(name) = &base.kind {
+        if let Some(e) = index_trick(ids, &name.name, &mut index, &span) {
+            return e;
+        }
+    }
     if let (Some(_), [Index::At(_)]) = (shape_base(&base), index.as_slice()) {
         let (Some(Index::At(k)), ExprKind::Call { func, mut args, .. }) = (index.pop(), base.kind) else {
             unreachable!("matched above")
@@ -326,6 +331,114 @@ pub fn subscript(ids: &Cell<u32>, base: Expr, index: Vec<Index>, span: Span) -> 
         return Expr { id: base.id, kind, span };
     }
     mk(ids, ExprKind::Subscript { base: Box::new(base), index }, span)
+}
+
+/// NumPy's index tricks, `np.r_[..]`, `np.c_[..]`, `np.mgrid[..]` and `np.ogrid[..]` (the base
+/// `name`, with `index` its items), as the calls they stand for; `None` (and `index` untouched)
+/// for any other base or a form arrayc does not have (a string directive, a slice without a stop, a
+/// complex step). A slice `a:b:c` is `arange(a, b, c)` (`a` 0 when left out).
+/// - `r_[a, b, ..]`: `concatenate((a, b, ..))`, a number literal as the 1-element array `[k]`;
+/// - `c_[a, b, ..]`: `column_stack((a, b, ..))`;
+/// - `mgrid[s0, s1, ..]`: `meshgrid(arange.., indexing="ij")`, one grid per slice (destructured,
+///   `x, y = np.mgrid[0:3, 0:4]`), the aranges `f64` where any part is a float literal (NumPy's
+///   common dtype); one slice is its `arange`;
+/// - `ogrid[s0, s1, ..]`: the tuple of aranges, each along its own axis (`arange(..)[:, None]`).
+fn index_trick(ids: &Cell<u32>, name: &str, index: &mut Vec<Index>, span: &Span) -> Option<Expr> {
+    if !matches!(name, "r_" | "c_" | "mgrid" | "ogrid") {
+        return None;
+    }
+    let float = |e: &Option<Expr>| {
+        e.as_ref().is_some_and(|e| match &e.kind {
+            ExprKind::Float(_) => true,
+            ExprKind::Unary(_, a) => matches!(a.kind, ExprKind::Float(_)),
+            _ => false,
+        })
+    };
+    let any_float = index
+        .iter()
+        .any(|i| matches!(i, Index::Slice { start, stop, step, .. } if float(start) || float(stop) || float(step)));
+    let grids = matches!(name, "mgrid" | "ogrid");
+    let usable = |i: &Index| match i {
+        Index::Slice { stop, step, .. } => {
+            stop.is_some() && !step.as_ref().is_some_and(|e| matches!(e.kind, ExprKind::Str(_)))
+        }
+        Index::At(e) => !grids && !matches!(e.kind, ExprKind::Str(_)),
+        _ => false,
+    };
+    if index.is_empty() || !index.iter().all(usable) {
+        return None;
+    }
+    let call = |func: &str, args: Vec<Expr>, kwargs: Vec<(Ident, Expr)>| {
+        let func = Ident { name: qualified(func), span: span.clone() };
+        mk(ids, ExprKind::Call { func, args, kwargs }, span.clone())
+    };
+    let mut items: Vec<Expr> = std::mem::take(index)
+        .into_iter()
+        .map(|i| match i {
+            Index::Slice { start, stop, step, span: at } => {
+                let start = start.unwrap_or_else(|| mk(ids, ExprKind::Int(0), at.clone()));
+                let mut args = vec![start];
+                args.extend(stop);
+                args.extend(step);
+                let dtype = (grids && any_float).then(|| {
+                    let key = Ident { name: "dtype".to_string(), span: at.clone() };
+                    (key, mk(ids, ExprKind::DTypeName(crate::ast::DType::F64), at.clone()))
+                });
+                call("arange", args, dtype.into_iter().collect())
+            }
+            Index::At(e) if name == "r_" && is_number_literal(&e) => {
+                let at = e.span.clone();
+                mk(ids, ExprKind::List(vec![e]), at)
+            }
+            Index::At(e) => e,
+            _ => unreachable!("checked usable"),
+        })
+        .collect();
+    Some(match name {
+        "r_" => {
+            let t = mk(ids, ExprKind::Tuple(items), span.clone());
+            call("concatenate", vec![t], vec![])
+        }
+        "c_" => {
+            let t = mk(ids, ExprKind::Tuple(items), span.clone());
+            call("column_stack", vec![t], vec![])
+        }
+        _ if items.len() == 1 => items.remove(0),
+        "mgrid" => {
+            let key = Ident { name: "indexing".to_string(), span: span.clone() };
+            let ij = mk(ids, ExprKind::Var(Ident { name: "ij".to_string(), span: span.clone() }), span.clone());
+            call("meshgrid", items, vec![(key, ij)])
+        }
+        _ => {
+            let rank = items.len();
+            let axes = items
+                .into_iter()
+                .enumerate()
+                .map(|(d, a)| {
+                    let index = (0..rank)
+                        .map(|k| {
+                            if k == d {
+                                Index::Slice { start: None, stop: None, step: None, span: span.clone() }
+                            } else {
+                                Index::NewAxis(span.clone())
+                            }
+                        })
+                        .collect();
+                    mk(ids, ExprKind::Subscript { base: Box::new(a), index }, span.clone())
+                })
+                .collect();
+            mk(ids, ExprKind::Tuple(axes), span.clone())
+        }
+    })
+}
+
+/// Whether `e` is a number literal (`3`, `-2.5`, `true`).
+fn is_number_literal(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) => true,
+        ExprKind::Unary(crate::ast::UnOp::Neg, a) => matches!(a.kind, ExprKind::Int(_) | ExprKind::Float(_)),
+        _ => false,
+    }
 }
 
 /// NumPy's keyword spellings of positional arguments: `linspace(start, stop, num=n)` (and

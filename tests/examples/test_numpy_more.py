@@ -6,7 +6,7 @@ where there is one). Then the checker's errors, each naming the place."""
 import numpy as np
 import pytest
 
-from arrayc_examples import DTYPES, TARGETS, assert_check_error, run_source
+from arrayc_examples import DTYPES, TARGETS, assert_check_error, check_source, run_source
 
 
 def assert_same(got, want, what):
@@ -146,6 +146,31 @@ def test_clip_with_a_bound_left_out_matches_numpy(target, tmp_path):
             np.clip(i, max=2.5)]
     for k, (g, w) in enumerate(zip(got, want)):
         assert_same(g, w, f"result {k}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_index_tricks_match_numpy(target, tmp_path):
+    """NumPy's `r_` (arrays, number literals, slices), `c_`, `mgrid` (destructured, one slice,
+    a float step making every grid float) and `ogrid`, against NumPy's own."""
+    src = """fn main(v: f64[n], k: i64[m]) -> (f64[?], i64[?], f64[n, 2], i64[3, 4], i64[3, 4], f64[2, 3], i64[5], i64[3, 1], i64[1, 4], f64[?]) {
+    x, y = np.mgrid[0:3, 0:4];
+    g, h = np.mgrid[0:2, 0:1.5:0.5];
+    p, q = np.ogrid[0:3, :4];
+    return (np.r_[v, 0.0, -1, 2:5], np.r_[k, 7], np.c_[v, v * 2], x, y, h, np.mgrid[0:10:2], p, q, np.r_[0:1:0.25]);
+}
+"""
+    v = np.array([0.5, -1.5, 2.25])
+    k = np.array([3, 1, 2, 8])
+    proc, got = run_source(src, {"v": v, "k": k}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    x, y = np.mgrid[0:3, 0:4]
+    g, h = np.mgrid[0:2, 0:1.5:0.5]
+    p, q = np.ogrid[0:3, :4]
+    want = [np.r_[v, 0.0, -1, 2:5], np.r_[k, 7], np.c_[v, v * 2], x, y, h, np.mgrid[0:10:2], p, q, np.r_[0:1:0.25]]
+    for j, (g_, w) in enumerate(zip(got, want)):
+        assert_same(g_, w, f"result {j}")
+    proc = check_source("fn main(v: f64[n]) -> f64[?] {\n    return np.r_['0,2', v];\n}\n", tmp_path)
+    assert proc.returncode == 1 and "np.r_[..]" in proc.stderr and "panicked" not in proc.stderr, proc.stderr
 
 
 @pytest.mark.parametrize("target", TARGETS)

@@ -395,6 +395,14 @@ impl Checker {
             d = d.with_help(
                 "`np` is NumPy's module, not a value: `np.sum(x)` is taken as `sum(x)` for `np.sum(x)`, `np.pi` as `pi`",
             );
+        } else if matches!(name.name.as_str(), "r_" | "c_" | "mgrid" | "ogrid") {
+            // `syntax::index_trick` took every form it has.
+            d = d.with_help(format!(
+                "arrayc has `np.{}[..]` with numbers, arrays and slices `a:b:c` that have a stop (no string \
+                 directive, no complex step): write `concatenate((..))`, `column_stack((..))`, `meshgrid(..)` or \
+                 `linspace(..)` for the rest",
+                name.name
+            ));
         } else if let Some(s) = suggest(&name.name, names.iter().map(|s| s.as_str())) {
             d = d.with_help(format!("did you mean `{s}`?"));
         } else if self.resolve(&name.name).is_some() {
