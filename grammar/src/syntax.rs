@@ -49,16 +49,23 @@ pub fn chained_comparison(ids: &Cell<u32>, a: Expr, op: BinOp, b: Expr, rest: Ve
     out
 }
 
-/// A keyword argument's value: a string literal is the word it spells, NumPy's spelling of
-/// arrayc's names (`mode="same"` is `mode=same`, `method="linear"` is `method=linear`), or a
-/// dtype's name (`dtype="float32"` and `dtype="f32"` are `dtype=f32`); it keeps the literal's id. The
-/// value of `dtype=` may also be Python's type ([`python_type_as_dtype`]: `dtype=int`). Any other
-/// value is itself.
 /// `a op b`, a comparison; where `op` is `==` or `!=` and an operand is `x.shape`, Python's
 /// comparison of tuples: a call of the builtin `shape==` (which no program can name) of both
 /// operands, each `x.shape` or a tuple of integers (`x.shape == (n, m)`, `x.shape != y.shape`),
 /// negated for `!=`; where an operand is `x.dtype`, likewise of `dtype==` (`x.dtype == f32`).
+/// Two tuples written out (`(a, b) != (0, 0)`) compare as Python's: `==` is `a == 0 and b == 0`,
+/// `!=` is `a != 0 or b != 0` (of tuples of different lengths, `false` and `true`).
 pub fn comparison(ids: &Cell<u32>, a: Expr, op: BinOp, b: Expr, span: Span) -> Expr {
+    if let (ExprKind::Tuple(_), ExprKind::Tuple(_), BinOp::Eq | BinOp::Ne) = (&a.kind, &b.kind, op) {
+        let (ExprKind::Tuple(xs), ExprKind::Tuple(ys)) = (a.kind, b.kind) else { unreachable!("matched") };
+        if xs.len() != ys.len() || xs.is_empty() {
+            return mk(ids, ExprKind::Bool((op == BinOp::Ne) ^ (xs.len() == ys.len())), span);
+        }
+        let joint = if op == BinOp::Eq { BoolOp::And } else { BoolOp::Or };
+        let mut pairs = xs.into_iter().zip(ys).map(|(x, y)| comparison(ids, x, op, y, span.clone()));
+        let first = pairs.next().unwrap_or_else(|| unreachable!("not empty"));
+        return pairs.fold(first, |acc, c| bool_op(ids, joint, acc, Some(c), span.clone()));
+    }
     let is_dtype = |e: &Expr| matches!(&e.kind, ExprKind::Call { func, .. } if func.name == ".dtype");
     let builtin = match () {
         _ if shape_base(&a).is_some() || shape_base(&b).is_some() => Some("shape=="),
@@ -76,6 +83,11 @@ pub fn comparison(ids: &Cell<u32>, a: Expr, op: BinOp, b: Expr, span: Span) -> E
     mk(ids, ExprKind::Binary(op, Box::new(a), Box::new(b)), span)
 }
 
+/// A keyword argument's value: a string literal is the word it spells, NumPy's spelling of
+/// arrayc's names (`mode="same"` is `mode=same`, `method="linear"` is `method=linear`), or a
+/// dtype's name (`dtype="float32"` and `dtype="f32"` are `dtype=f32`); it keeps the literal's id. The
+/// value of `dtype=` may also be Python's type ([`python_type_as_dtype`]: `dtype=int`). Any other
+/// value is itself.
 pub fn keyword_value(keyword: &Ident, e: Expr) -> Expr {
     let e = if keyword.name == "dtype" { python_type_as_dtype(e) } else { e };
     let ExprKind::Str(text) = &e.kind else { return e };
@@ -895,6 +907,8 @@ pub fn for_in(ids: &Cell<u32>, var: Ident, range: Expr, body: Block, span: Span)
                 }
             }
         }
+        // `for a in (-1, 0, 1)`: a tuple of number literals is the list of them.
+        ExprKind::Tuple(items) if items.iter().all(is_number_literal) => Expr { kind: ExprKind::List(items), ..range },
         kind => Expr { kind, ..range },
     };
     match &range.kind {

@@ -166,6 +166,34 @@ def test_for_range_matches_python(target, tmp_path):
 
 
 @pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_tuple_loops_and_tuple_comparisons_match_python(target, tmp_path):
+    """`for a in (-1, 0, 1)` (a tuple of number literals, as a list) and Python's comparison of
+    tuples written out: `(a, b) != (0, 0)` is `a != 0 or b != 0`, `==` all equal, tuples of
+    different lengths never equal (Conway's neighbour sum, as NumPy code writes it)."""
+    src = """fn main(g: i64[R, C]) -> (i64[R, C], i64, bool, bool) {
+    let n = zeros_like(g);
+    let hits = 0;
+    for a in (-1, 0, 1) {
+        for b in (-1, 0, 1) {
+            if (a, b) != (0, 0) {
+                n += roll(roll(g, a, 0), b, 1);
+            }
+            if (a, b) == (1, -1) { hits += 10; }
+        }
+    }
+    return (n, hits, (1, 2) == (1, 2, 3), (1, 2) != (1, 2, 3));
+}
+"""
+    g = (np.arange(30).reshape(5, 6) % 3 == 0).astype(np.int64)
+    proc, res = run_source(src, {"g": g}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    n = sum(np.roll(np.roll(g, a, 0), b, 1) for a in (-1, 0, 1) for b in (-1, 0, 1) if (a, b) != (0, 0))
+    hits = sum(10 for a in (-1, 0, 1) for b in (-1, 0, 1) if (a, b) == (1, -1))
+    np.testing.assert_array_equal(res[0], n)
+    assert (int(res[1]), bool(res[2]), bool(res[3])) == (hits, (1, 2) == (1, 2, 3), (1, 2) != (1, 2, 3))
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
 def test_unpacking_an_array_matches_numpy(target, tmp_path):
     """Python's unpacking of an array along its first axis (`x, y = pts.T`, `let (a, b) = m;`):
     rows of a 2-d array as views (a write through one shows in the array, as in NumPy), the elements
