@@ -193,6 +193,16 @@ def test_tuple_loops_and_tuple_comparisons_match_python(target, tmp_path):
     assert (int(res[1]), bool(res[2]), bool(res[3])) == (hits, (1, 2) == (1, 2, 3), (1, 2) != (1, 2, 3))
 
 
+@pytest.mark.parametrize("update", ["total += row;", "total = total + row;"])
+def test_a_scalar_rebound_to_an_array_says_how_to_declare_it(update, tmp_path):
+    """`total = 0` then `total += row` (Python rebinds `total` to an array): E0303 whose help is
+    the declaration to write, of the array's shape and dtype."""
+    src = f"fn main(x: f64[R, C]) -> f64[C] {{\n    let total = 0;\n    for row in x {{\n        {update}\n    }}\n    return total;\n}}\n"
+    proc = check_source(src, tmp_path)
+    assert proc.returncode == 1 and "E0303" in proc.stderr, proc.stderr
+    assert "`total = zeros((C,), dtype=f64)`" in proc.stderr and "panicked" not in proc.stderr, proc.stderr
+
+
 @pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
 def test_unpacking_an_array_matches_numpy(target, tmp_path):
     """Python's unpacking of an array along its first axis (`x, y = pts.T`, `let (a, b) = m;`):

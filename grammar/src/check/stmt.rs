@@ -435,6 +435,12 @@ impl Checker {
                     return;
                 }
             }
+            let help = match (&var.ty, &t) {
+                (Ty::Scalar(_), Ty::Array(d, _)) => {
+                    format!("declare `{0}` as an array of zeros first: `{0} = {1}`", name.name, zeros_of(*d, &t))
+                }
+                _ => format!("declare a new variable with `let {} = ...;` or cast the value", name.name),
+            };
             self.err(
                 Diagnostic::error(
                     "E0303",
@@ -443,7 +449,7 @@ impl Checker {
                     format!("has type {t}"),
                 )
                 .with_note("`x = e` rebinds a variable and keeps its dtype and rank")
-                .with_help(format!("declare a new variable with `let {} = ...;` or cast the value", name.name)),
+                .with_help(help),
             );
             return;
         }
@@ -551,6 +557,26 @@ impl Checker {
             // A weak literal takes the target's dtype (`x_i32 += 3000000000` is NumPy's OverflowError).
             self.check_int_literal(value, d);
         }
+        if let (Ty::Scalar(_), Ty::Array(d, _), true) = (&view, &vt, index.is_empty()) {
+            self.err(
+                Diagnostic::error(
+                    "E0303",
+                    format!("cannot update the scalar `{}` with an array of type {vt}", target.name),
+                    value.span.clone(),
+                    format!("has type {vt}"),
+                )
+                .with_note(format!(
+                    "Python rebinds `{0}` to an array here; an arrayc variable keeps the rank it was declared with",
+                    target.name
+                ))
+                .with_help(format!(
+                    "declare `{0}` as an array of zeros first: `{0} = {1}`",
+                    target.name,
+                    zeros_of(*d, &vt)
+                )),
+            );
+            return;
+        }
         let r = self.binary(op, (&view, None), (&vt, weak_of(value)), span);
         let (Some(td), Some(rd)) = (view.dtype(), r.dtype()) else { return };
         if !same_kind(rd, td) {
@@ -591,17 +617,7 @@ impl Checker {
             );
             return;
         }
-        match (&view, &vt) {
-            (Ty::Scalar(_), Ty::Array(..)) if index.is_empty() => {
-                self.error(
-                    "E0303",
-                    format!("cannot update the scalar `{}` with an array of type {vt}", target.name),
-                    value.span.clone(),
-                    format!("has type {vt}"),
-                );
-            }
-            _ => self.check_fits(&vt, &view, value),
-        }
+        self.check_fits(&vt, &view, value);
     }
 
     fn ret(&mut self, values: &[Expr], span: &Span) {
@@ -663,4 +679,12 @@ fn results_str(r: &[Ty]) -> String {
         1 => v[0].clone(),
         _ => format!("({})", v.join(", ")),
     }
+}
+
+/// `zeros((n, m), dtype=d)` of array type `t`'s sizes, the help's spelling of a declaration that
+/// gives a scalar variable the array type Python rebinds it to.
+fn zeros_of(d: DType, t: &Ty) -> String {
+    let sizes: Vec<String> = t.shape().unwrap_or_default().iter().map(|s| s.to_string()).collect();
+    let shape = if sizes.len() == 1 { format!("({},)", sizes[0]) } else { format!("({})", sizes.join(", ")) };
+    format!("zeros({shape}, dtype={})", d.name())
 }
