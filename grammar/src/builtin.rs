@@ -421,6 +421,15 @@ builtins! {
     Vander: "vander", (1, 2), &["increasing"], "vander(x) | vander(x, N) | vander(x, N=n, increasing=true) (x 1-d)";
 }
 
+/// Whether the call `e` of [`Builtin::Dot`] is spelled `a @ b` or `matmul(a, b)` (NumPy's
+/// `matmul`, which multiplies stacks of matrices) rather than `dot` (whose n-d form differs); the
+/// checker and the lowering both ask this one rule.
+pub fn is_matmul(e: &Expr) -> bool {
+    let ExprKind::Call { func, .. } = &e.kind else { return false };
+    let name = func.name.strip_prefix(QUALIFIED).unwrap_or(&func.name);
+    matches!(name, "@" | "matmul")
+}
+
 /// NumPy's names that are not builtins, because NumPy itself removed them (`in1d`), each with the
 /// help an unknown-function error (E0202) gives: the arrayc spelling that replaces it.
 pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] =
@@ -1096,7 +1105,10 @@ pub const DOCS: &[DocRow] = {
                 the program): one call of a matrix-product library \
                 (faer) on the CPU, on the operands as they lie (transposed and sliced views too; timings \
                 against NumPy's OpenBLAS `@` in `benchmarks/REPORT-e2e.md`); otherwise, and on the GPU, \
-                the fused product summed along the inner axis, one kernel",
+                the fused product summed along the inner axis, one kernel. `a @ b` and `matmul(a, b)` of \
+                stacks of matrices (both at least 2-d, one more: `(..., n, k) @ (..., k, m)`) broadcast the \
+                stacks' leading axes (NumPy's `matmul`), as one fused kernel; n-d `dot` (NumPy's other \
+                product) is E0403",
             builtins: &[B::Dot],
         },
         DocRow {

@@ -126,3 +126,29 @@ def test_unaligned_matrices_are_an_error(tmp_path):
     assert proc.returncode == 1
     assert "prog.arr:2:5: error: dot: shapes not aligned: the last dimension of `a` has size 3, the first of `b` 4" \
         in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_stacks_of_matrices_match_numpy(target, tmp_path):
+    """NumPy's `a @ b` and `matmul(a, b)` of stacks of matrices: 3-d by 3-d, 3-d by 2-d, a stack of
+    one broadcast against several, 4-d against 3-d, mixed dtypes; a run-time inner size that
+    differs is NumPy's error, and n-d `dot` (NumPy's other product) says to write `@`."""
+    rng = np.random.default_rng(5)
+    m = rng.standard_normal((3, 4, 5))
+    w = rng.standard_normal((5, 2))
+    one = rng.integers(-3, 4, (1, 5, 3))
+    q = rng.standard_normal((2, 1, 4, 5))
+    src = """fn main(m: f64[P, Q, S], w: f64[S, 2], one: i64[1, S, 3], q: f64[2, 1, 4, S]) -> (f64[P, Q, Q], f64[P, Q, 2], f64[P, Q, 3], f64[2, P, 4, Q]) {
+    return (m @ m.transpose(0, 2, 1), np.matmul(m, w), m @ one, q @ m.transpose(0, 2, 1));
+}
+"""
+    proc, res = run_source(src, {"m": m, "w": w, "one": one, "q": q}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    want = [m @ m.transpose(0, 2, 1), np.matmul(m, w), m @ one, q @ m.transpose(0, 2, 1)]
+    for k, (got, w_) in enumerate(zip(res, want)):
+        assert got.shape == w_.shape and got.dtype == w_.dtype, f"result {k}"
+        np.testing.assert_allclose(got, w_, rtol=1e-12, atol=1e-12, err_msg=f"result {k}")
+    prog = tmp_path / "dot3.arr"
+    prog.write_text("fn f(a: f64[2, 3, 4], b: f64[2, 4, 3]) -> f64[2, 3, 3] {\n    return dot(a, b);\n}\n")
+    bad = subprocess.run([arrayc_binary(), "check", str(prog)], capture_output=True, text=True)
+    assert bad.returncode == 1 and "E0403" in bad.stderr and "`a @ b`" in bad.stderr, bad.stderr

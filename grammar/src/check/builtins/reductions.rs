@@ -320,17 +320,27 @@ impl Checker {
             return Ty::Error;
         }
         let d = promote(*da, weak_of(&c.args[0]), *db, weak_of(&c.args[1]));
+        if sa.len().max(sb.len()) > 2 && sa.len() >= 2 && sb.len() >= 2 && crate::builtin::is_matmul(c.e) {
+            return self.batched_matmul(c, d, sa, sb);
+        }
         let (inner_a, out): (&Size, Vec<Size>) = match (sa.len(), sb.len()) {
             (1, 1) => (&sa[0], vec![]),
             (2, 1) => (&sa[1], vec![sa[0].clone()]),
             (1, 2) => (&sa[0], vec![sb[1].clone()]),
             (2, 2) => (&sa[1], vec![sa[0].clone(), sb[1].clone()]),
             (ra, rb) => {
-                self.error(
-                    "E0403",
-                    format!("`dot` of a {ra}-d and a {rb}-d array: only 1-d and 2-d operands are supported"),
-                    c.e.span.clone(),
-                    "operand ranks",
+                self.err(
+                    Diagnostic::error(
+                        "E0403",
+                        format!("`dot` of a {ra}-d and a {rb}-d array: only 1-d and 2-d operands are supported"),
+                        c.e.span.clone(),
+                        "operand ranks",
+                    )
+                    .with_help(
+                        "`a @ b` (`matmul`) multiplies stacks of matrices of 2-d or more each; NumPy's n-d `dot` \
+                         (a sum over `a`'s last axis and `b`'s second-to-last, every pair of stacks) is \
+                         `einsum(..)` with the subscripts written out",
+                    ),
                 );
                 return Ty::Error;
             }
@@ -352,6 +362,31 @@ impl Checker {
         } else {
             Ty::Array(d, out)
         }
+    }
+}
+
+impl Checker {
+    /// NumPy's `a @ b` (`matmul`) of stacks of matrices, `a` of shape `(..., n, k)` and `b` of
+    /// `(..., k, m)`, both at least 2-d and one more: the stacks' leading axes broadcast together, the
+    /// result `(..., n, m)` of dtype `d`. A `k` known to differ is E0401.
+    fn batched_matmul(&mut self, c: &Call, d: DType, sa: &[Size], sb: &[Size]) -> Ty {
+        let (ra, rb) = (sa.len(), sb.len());
+        if sa[ra - 1].sub(&sb[rb - 2]).as_const().is_some_and(|v| v != 0) {
+            self.err(
+                Diagnostic::error(
+                    "E0401",
+                    format!("`@`: shapes {} and {} are not aligned", shape_str(sa), shape_str(sb)),
+                    c.e.span.clone(),
+                    format!("size {} vs {}", sa[ra - 1], sb[rb - 2]),
+                )
+                .with_note("the last dimension of `a` must equal the second-to-last of `b`"),
+            );
+            return Ty::Error;
+        }
+        let stacks = [Ty::Array(d, sa[..ra - 2].to_vec()), Ty::Array(d, sb[..rb - 2].to_vec())];
+        let Ty::Array(_, mut out) = self.broadcast_all(&[&stacks[0], &stacks[1]], d, c.e) else { return Ty::Error };
+        out.extend([sa[ra - 2].clone(), sb[rb - 1].clone()]);
+        Ty::Array(d, out)
     }
 }
 

@@ -625,6 +625,41 @@ impl Lowerer<'_> {
         self.dot_of(a, b, sa, sb, ty, e)
     }
 
+    /// NumPy's `a @ b` of stacks of matrices (checked: `a` of shape `(..., n, k)`, `b` of
+    /// `(..., k, m)`, one of them more than 2-d, `ty` the result `(..., n, m)`): the product
+    /// `a[..., :, :, None] * b[..., None, :, :]` over the broadcast stacks, summed over `k`, one
+    /// fused kernel as `dot`'s fused form; a `k` that differs at run time is NumPy's ValueError.
+    fn batched_matmul(
+        &mut self,
+        a: ValueId,
+        b: ValueId,
+        sa: &[Size],
+        sb: &[Size],
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<ValueId> {
+        use IndexEntry::{Full, NewAxis};
+        let Ty::Array(d, out) = ty else { unreachable!("checked: a stack of matrices") };
+        let (ra, rb) = (sa.len(), sb.len());
+        let r = ra.max(rb);
+        let (ka, kb) = (self.dim(a, ra - 1), self.dim(b, rb - 2));
+        let aligned = self.scalar_binary(BinFn::Eq, ka, kb, DType::I64);
+        let msg = "matmul: Input operand 1 has a mismatch in its core dimension 0 (size {rhs} is different from {lhs})"
+            .into();
+        self.emit(OpKind::Assert { cond: aligned, msg });
+        let pad = |n: usize| std::iter::repeat_n(NewAxis, r - n);
+        let a4: Vec<IndexEntry> = pad(ra).chain(std::iter::repeat_n(Full, ra)).chain([NewAxis]).collect();
+        let b4: Vec<IndexEntry> =
+            pad(rb).chain(std::iter::repeat_n(Full, rb - 2)).chain([NewAxis, Full, Full]).collect();
+        let (x, y) = (self.expand(a, a4), self.expand(b, b4));
+        let mut shape = out[..r - 2].to_vec();
+        shape.extend([sa[ra - 2].clone(), sa[ra - 1].clone(), sb[rb - 1].clone()]);
+        let pty = Ty::Array(*d, shape);
+        let v = self.broadcast_operands(&[x, y], &pty);
+        let prod = self.array_op(ComputeFn::Binary(BinFn::Mul), v, &pty)?;
+        self.reduction(false, ReduceKind::Sum, prod, Some(&[r - 1]), ty, e)
+    }
+
     /// [`dot`](Self::dot) of `a` and `b` of checked shapes `sa` and `sb` (1-d or 2-d).
     pub(crate) fn dot_of(
         &mut self,
@@ -637,6 +672,9 @@ impl Lowerer<'_> {
     ) -> LResult<ValueId> {
         use IndexEntry::{Full, NewAxis};
         let d = ty.dtype().expect("`dot` has a dtype");
+        if sa.len() > 2 || sb.len() > 2 {
+            return self.batched_matmul(a, b, &sa, &sb, ty, e);
+        }
         let ka = self.dim(a, sa.len() - 1);
         let kb = self.dim(b, 0);
         let aligned = self.scalar_binary(BinFn::Eq, ka, kb, DType::I64);
