@@ -762,9 +762,11 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Transpose],
         },
         DocRow {
-            calls: "`diagonal(x)`",
+            calls: "`diagonal(x)`, `diagonal(x, k)`, `offset=k`",
             result: "a view of the main diagonal of a 2-d `x`: `min(d0, d1)` elements `x[i, i]`; aliases `x` and, \
-                unlike NumPy's, is writable (`let d = diagonal(l); d[:] = 1.0;` makes an identity)",
+                unlike NumPy's, is writable (`let d = diagonal(l); d[:] = 1.0;` makes an identity). An integer \
+                literal offset `k` is the diagonal of the view `x[:, k:]` (`x[-k:]` below the main one), NumPy's \
+                `offset`",
             builtins: &[B::Diagonal],
         },
         DocRow {

@@ -5,7 +5,7 @@
 //! `np.select(conds, choices, default)` (nested `where`s, the first true condition's choice),
 //! `np.corrcoef(x, y)` and `np.cov(x, y)` (of `vstack((x, y))`), `np.gradient(f, h)` of a literal
 //! spacing (`gradient(f) / h`), a dtype given by position (`np.zeros(5, int)`,
-//! `np.array(x, np.float32)`) and `convolve`'s mode by position.
+//! `np.array(x, np.float32)`) and `convolve`'s mode by position, `np.diagonal(x, k)` of a literal offset (`diagonal(x[:, k:])`).
 
 use crate::ast::{BinOp, Expr, ExprKind, Ident, Index, Span};
 use crate::builtin::qualified;
@@ -198,6 +198,31 @@ pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
                 out = mk(ids, w, span.clone());
             }
             e.kind = out.kind;
+        }
+        "diagonal" => {
+            // `diagonal(x, k)`, `diagonal(x, offset=k)`, `x.diagonal(k)` with an integer literal `k`:
+            // the main diagonal of the view `x[:, k:]` (`x[-k:]` for `k < 0`), NumPy's `offset`.
+            if let Some(at) = kwargs.iter().position(|(n, _)| n.name == "offset") {
+                if args.len() == 1 {
+                    args.push(kwargs.remove(at).1);
+                }
+            }
+            let Some(k) =
+                args.get(1).filter(|_| args.len() == 2 && kwargs.is_empty()).and_then(crate::check::literal_int)
+            else {
+                return;
+            };
+            let off = args.pop().unwrap_or_else(|| unreachable!("2 arguments"));
+            if k == 0 {
+                return;
+            }
+            let x = args.pop().unwrap_or_else(|| unreachable!("2 arguments"));
+            let at = off.span.clone();
+            let from = Some(mk(ids, ExprKind::Int(k.abs()), at.clone()));
+            let all = Index::Slice { start: None, stop: None, step: None, span: at.clone() };
+            let cut = Index::Slice { start: from, stop: None, step: None, span: at.clone() };
+            let index = if k > 0 { vec![all, cut] } else { vec![cut] };
+            args.push(mk(ids, ExprKind::Subscript { base: Box::new(x), index }, at));
         }
         "float" if args.len() == 1 && kwargs.is_empty() => {
             // Python's `float('inf')`, `float('-inf')`, `float('nan')`.

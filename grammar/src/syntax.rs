@@ -828,7 +828,11 @@ pub fn method_call(
     args.insert(0, base);
     let mut func = Ident { name: format!(".{}", name.name), span: name.span };
     positional_axis(&mut func, &mut args, &mut kwargs);
-    Ok(mk(ids, ExprKind::Call { func, args, kwargs }, span))
+    let mut e = mk(ids, ExprKind::Call { func, args, kwargs }, span);
+    if name.name == "diagonal" {
+        crate::spellings::rewrite_call(ids, &name.name, &mut e);
+    }
+    Ok(e)
 }
 
 /// The statement `base.name(args);`: NumPy's in-place `x.fill(v)` is `x[...] = v;` (it returns

@@ -174,6 +174,28 @@ def test_index_tricks_match_numpy(target, tmp_path):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+def test_diagonal_with_an_offset_matches_numpy(target, tmp_path):
+    """`diagonal(x, k)`, `offset=k` and the method, above, below and on the main diagonal of a wide
+    and a tall matrix, an offset past the last column (empty), and a write through the view."""
+    src = """fn main(x: f64[R, C], t: f64[C, R]) -> (f64[?], f64[?], f64[?], f64[?], f64[?], f64[?], f64[R, C]) {
+    let d = x.diagonal(1);
+    d[:] = -1.0;
+    return (np.diagonal(t, offset=1), diagonal(x, -1), x.diagonal(2), t.diagonal(offset=-2), diagonal(x, 0), diagonal(x, 9), x);
+}
+"""
+    x = np.arange(20.0).reshape(4, 5)
+    t = np.arange(20.0).reshape(5, 4) * 0.5
+    proc, got = run_source(src, {"x": x, "t": t}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    y = x.copy()
+    y[np.arange(4), np.arange(1, 5)] = -1.0
+    want = [np.diagonal(t, offset=1), np.diagonal(y, -1), y.diagonal(2), t.diagonal(offset=-2), np.diagonal(y, 0),
+            np.diagonal(y, 9), y]
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert_same(g, w, f"result {k}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
 def test_nan_to_num_matches_numpy(target, tmp_path):
     """`nan_to_num` with the defaults (the dtype's largest finite values: `f32`'s for `f32`), with
     each replacement given (a literal, a run-time scalar), of integers and bools (unchanged), of an
