@@ -338,6 +338,9 @@ pub enum LexError {
     /// cannot give Python's meaning (`syntax::module`).
     #[error("{message}")]
     Module { message: String, help: String, span: Span },
+    /// Python's f-string `f"..."` (any of its prefixes), which arrayc does not have.
+    #[error("f-strings are not in arrayc")]
+    FString { span: Span },
 }
 
 impl LexError {
@@ -353,7 +356,8 @@ impl LexError {
             | LexError::NotATarget { span, .. }
             | LexError::UfuncMethod { span, .. }
             | LexError::BareName { span, .. }
-            | LexError::Module { span, .. } => span.clone(),
+            | LexError::Module { span, .. }
+            | LexError::FString { span } => span.clone(),
         }
     }
 }
@@ -388,6 +392,14 @@ impl Iterator for Lexer<'_> {
                 span.end += 1;
                 text.push('.');
                 tok = Ok(Tok::Float(text.parse().unwrap_or(f64::INFINITY)));
+            }
+        }
+        if let Ok(Tok::Ident(prefix)) = &tok {
+            // Python's f-string: the prefix, then the string right after it.
+            let quoted = self.inner.remainder().starts_with(['"', '\'']);
+            if quoted && matches!(prefix.to_ascii_lowercase().as_str(), "f" | "rf" | "fr") {
+                let _string = self.inner.next();
+                return Some(Err(LexError::FString { span: span.start..self.inner.span().end }));
             }
         }
         Some(match tok {
