@@ -148,6 +148,7 @@ const TEST_REDUCTION: &str = "any(x) | any(x, axis=k) | any(x, axis=(j, k))";
 const NAN_REDUCTION: &str = "nansum(x) | nansum(x, axis=k) | nansum(x, axis=(j, k))";
 const MOMENT: &str = "var(x) | var(x, axis=k) | var(x, axis=(j, k)) | var(x, axis=k, ddof=1)";
 
+const ATLEAST: &str = "atleast_1d(x) / atleast_2d(x) / atleast_3d(x) (x an array or a scalar)";
 const SET_OP: &str = "union1d(a, b) / intersect1d(a, b) / setdiff1d(a, b) / setxor1d(a, b) (arrays, flattened)";
 
 /// Defines [`Builtin`] and [`TABLE`] from one list, so that `TABLE[b as usize]` is `b`'s row.
@@ -419,6 +420,12 @@ builtins! {
         "geomspace(start, stop) | geomspace(start, stop, num) | geomspace(start, stop, num=n, endpoint=false) (nonzero scalars)";
     Polyval: "polyval", (2, 2), &[], "polyval(p, x) (p 1-d of a size known when checked, x an array or a scalar)";
     Vander: "vander", (1, 2), &["increasing"], "vander(x) | vander(x, N) | vander(x, N=n, increasing=true) (x 1-d)";
+    AtLeast1d: "atleast_1d", (1, 1), &[], ATLEAST;
+    AtLeast2d: "atleast_2d", (1, 1), &[], ATLEAST;
+    AtLeast3d: "atleast_3d", (1, 1), &[], ATLEAST;
+    Modf: "modf", (1, 1), &[], "modf(x)[0] | let (frac, whole) = modf(x);";
+    FillDiagonal: "fill_diagonal", (2, 2), &["wrap"],
+        "fill_diagonal(a, val) (a statement; a at least 2-d, every size equal beyond 2-d; val a scalar or an array, cycled)";
 }
 
 /// Whether the call `e` of [`Builtin::Dot`] is spelled `a @ b` or `matmul(a, b)` (NumPy's
@@ -430,10 +437,70 @@ pub fn is_matmul(e: &Expr) -> bool {
     matches!(name, "@" | "matmul")
 }
 
-/// NumPy's names that are not builtins, because NumPy itself removed them (`in1d`), each with the
-/// help an unknown-function error (E0202) gives: the arrayc spelling that replaces it.
-pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] =
-    &[("in1d", "NumPy 2.4 removed `in1d`: write `isin(a, b)` (`ravel(isin(a, b))` for `in1d`'s flattened result)")];
+/// NumPy's names that are not builtins, because NumPy itself removed them (`in1d`, `trapz`) or
+/// arrayc does not have them yet (`nanmedian`, `gcd`, ...), each with the help an
+/// unknown-function error (E0202) gives: the arrayc spelling that replaces it.
+pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] = &[
+    ("trapz", "NumPy 2.4 removed `trapz`: write `trapezoid(y, x)` (the same arguments)"),
+    ("nanmedian", "arrayc has no `np.nanmedian` yet: `median(x[~isnan(x)])` of a 1-d `x` (a filter, then the median)"),
+    (
+        "nanpercentile",
+        "arrayc has no `np.nanpercentile` yet: `percentile(x[~isnan(x)], q)` of a 1-d `x` (`quantile` alike)",
+    ),
+    ("nanquantile", "arrayc has no `np.nanquantile` yet: `quantile(x[~isnan(x)], q)` of a 1-d `x`"),
+    (
+        "nanvar",
+        "arrayc has no `np.nanvar` yet: `var(x[~isnan(x)])` of a 1-d `x`; along axis `k`: \
+         `nansum((x - nanmean(x, axis=k, keepdims=true)) ** 2, axis=k) / count_nonzero(~isnan(x), axis=k)`",
+    ),
+    (
+        "nanstd",
+        "arrayc has no `np.nanstd` yet: `std(x[~isnan(x)])` of a 1-d `x`; along axis `k`: the square root of \
+         `nansum((x - nanmean(x, axis=k, keepdims=true)) ** 2, axis=k) / count_nonzero(~isnan(x), axis=k)`",
+    ),
+    ("ldexp", "arrayc has no `np.ldexp` yet: `x * 2.0 ** i` (the same value unless it overflows or is subnormal)"),
+    ("gcd", "arrayc has no `np.gcd` yet: Euclid's loop on scalars, `while b != 0 { (a, b) = (b, a % b); }` (then `abs(a)`)"),
+    ("lcm", "arrayc has no `np.lcm` yet: `abs(a // g * b)` of the gcd `g` (Euclid's loop, `while b != 0 { (a, b) = (b, a % b); }`)"),
+    ("diag_indices", "arrayc has no `np.diag_indices` yet: index with `x[arange(n), arange(n)]`, or view `diagonal(x)`"),
+    ("diag_indices_from", "arrayc has no `np.diag_indices_from` yet: index with `x[arange(n), arange(n)]`, or view `diagonal(x)`"),
+    ("indices", "arrayc has no `np.indices` yet: `meshgrid(arange(d0), arange(d1), indexing=\"ij\")`, one array per axis"),
+    (
+        "block",
+        "arrayc has no `np.block` yet: join the rows, `vstack((hstack((a, b)), hstack((c, d))))` (or `concatenate` with `axis=`)",
+    ),
+    ("vsplit", "arrayc has no `np.vsplit` yet: `split(x, k, axis=0)`"),
+    ("hsplit", "arrayc has no `np.hsplit` yet: `split(x, k, axis=1)` (of a 1-d `x`: `split(x, k)`)"),
+    ("dsplit", "arrayc has no `np.dsplit` yet: `split(x, k, axis=2)`"),
+    ("rollaxis", "arrayc has no `np.rollaxis` yet: `moveaxis(x, k, start)` (for `start <= k`; NumPy's default `start` is 0)"),
+    ("unstack", "arrayc has no `np.unstack` yet: its views one by one, `let (a, b) = (x[0], x[1]);`"),
+    ("vecdot", "arrayc has no `np.vecdot` yet: `sum(a * b, axis=-1)` of real arrays"),
+    ("matvec", "arrayc has no `np.matvec` yet: `m @ v` (a 2-d `m`, a 1-d `v`), `einsum(\"...ij,...j->...i\", m, v)`"),
+    ("vecmat", "arrayc has no `np.vecmat` yet: `v @ m` (a 1-d `v`, a 2-d `m`), `einsum(\"...i,...ij->...j\", v, m)`"),
+    ("copyto", "arrayc has no `np.copyto` yet: assign into the whole array, `dst[...] = src;`"),
+    ("putmask", "arrayc has no `np.putmask` yet: `x[mask] = v;` (a scalar `v`, or `v[mask]` of `x`'s shape)"),
+    ("place", "arrayc has no `np.place` yet: `x[mask] = v;` (a scalar `v`, or as many values as the mask's `true`s)"),
+    ("choose", "arrayc has no `np.choose` yet: `select([i == 0, i == 1], [a, b])` (nested `where`s)"),
+    ("argpartition", "arrayc has no `np.argpartition` yet: `argsort(x)` (a full sort is a valid partition)"),
+    ("partition", "arrayc has no `np.partition` yet: `sort(x)` (a full sort is a valid partition)"),
+    ("hanning", "arrayc has no `np.hanning` yet: `0.5 - 0.5 * cos(2.0 * pi * arange(m) / (m - 1))` (m > 1)"),
+    ("hamming", "arrayc has no `np.hamming` yet: `0.54 - 0.46 * cos(2.0 * pi * arange(m) / (m - 1))` (m > 1)"),
+    (
+        "blackman",
+        "arrayc has no `np.blackman` yet: `0.42 - 0.5 * cos(2.0 * pi * k / (m - 1)) + 0.08 * cos(4.0 * pi * k / (m - 1))`, \
+         `k = arange(m)` (m > 1)",
+    ),
+    ("bartlett", "arrayc has no `np.bartlett` yet: `1.0 - abs(2.0 * arange(m) / (m - 1) - 1.0)` (m > 1)"),
+    ("broadcast_arrays", "arrayc has no `np.broadcast_arrays` yet: `broadcast_to(a, shape)` of each array"),
+    ("matrix_transpose", "arrayc has no `np.matrix_transpose` yet: `swapaxes(x, -2, -1)`"),
+    (
+        "apply_along_axis",
+        "arrayc has no `np.apply_along_axis`: apply the function to the whole array (reductions take `axis=`), \
+         or loop over the other axes",
+    ),
+    ("vectorize", "arrayc has no `np.vectorize`: write the function on arrays (arithmetic and `where` are elementwise)"),
+    ("piecewise", "arrayc has no `np.piecewise`: `select([c0, c1], [f0, f1], default)` of the values computed on the whole array"),
+    ("in1d", "NumPy 2.4 removed `in1d`: write `isin(a, b)` (`ravel(isin(a, b))` for `in1d`'s flattened result)"),
+];
 
 /// What the argument `obj` of NumPy's `delete(x, obj)` and `insert(x, obj, values)` is, as the
 /// checker typed it ([`index_object`]); the checker and the lowering both ask this one rule.
@@ -549,6 +616,21 @@ impl Builtin {
             "amin" => Some(Builtin::Min),
             "absolute" => Some(Builtin::Abs),
             "matmul" => Some(Builtin::Dot),
+            // NumPy 2's array-API names of existing functions.
+            "acos" => Some(Builtin::Arccos),
+            "asin" => Some(Builtin::Arcsin),
+            "atan" => Some(Builtin::Arctan),
+            "acosh" => Some(Builtin::Arccosh),
+            "asinh" => Some(Builtin::Arcsinh),
+            "atanh" => Some(Builtin::Arctanh),
+            "atan2" => Some(Builtin::Arctan2),
+            "pow" => Some(Builtin::Power),
+            "concat" => Some(Builtin::Concatenate),
+            "permute_dims" => Some(Builtin::Transpose),
+            // NumPy's older name of `vstack` (deprecated since 2.0, still there).
+            "row_stack" => Some(Builtin::Vstack),
+            // NumPy's rounding toward zero: `trunc`'s values and dtypes (integers kept).
+            "fix" => Some(Builtin::Trunc),
             _ => TABLE.iter().find(|r| r.name == name).map(|r| r.builtin),
         }
     }
@@ -665,6 +747,9 @@ impl Builtin {
                 | Builtin::Fliplr
                 | Builtin::Flipud
                 | Builtin::Rot90
+                | Builtin::AtLeast1d
+                | Builtin::AtLeast2d
+                | Builtin::AtLeast3d
         )
     }
 
@@ -950,6 +1035,14 @@ pub const DOCS: &[DocRow] = {
             result: "NumPy's `divmod`: the pair `(a // b, a % b)`, the same operations (promotion, broadcasting, \
                 division by zero); `divmod(a, b)[0]`, `let (q, r) = divmod(a, b);`",
             builtins: &[B::Divmod],
+        },
+        DocRow {
+            calls: "`modf(x)`",
+            result: "NumPy's `modf`: the pair `(fractional, integral)` of `x` in its float dtype (`f32` stays, others \
+                `f64`), `integral` `trunc(x)` and `fractional` `x - trunc(x)`, both with `x`'s sign (`modf(-0.5)` is \
+                `(-0.5, -0.0)`, `modf(-inf)` `(-0.0, -inf)`, `modf(nan)` `(nan, nan)`); `modf(x)[0]`, \
+                `let (f, i) = modf(x);`",
+            builtins: &[B::Modf],
         },
         DocRow {
             calls: "`array_equal(a, b)`, `array_equal(a, b, equal_nan=true)`, `array_equiv(a, b)`",
@@ -1894,6 +1987,24 @@ pub const DOCS: &[DocRow] = {
                 are not supported: give a count",
             builtins: &[B::HistogramBinEdges],
         },
+        DocRow {
+            calls: "`atleast_1d(x)`, `atleast_2d(x)`, `atleast_3d(x)`",
+            result: "NumPy's: `x` with axes of size 1 added until it has 1, 2 or 3 dimensions, a view of `x` (NumPy's \
+                shapes: a 1-d `(n,)` is `(1, n)` in 2-d and `(1, n, 1)` in 3-d, a 2-d `(m, n)` is `(m, n, 1)`; of \
+                an array of that rank or more, a view of all of it); of a scalar a new array of one element",
+            builtins: &[B::AtLeast1d, B::AtLeast2d, B::AtLeast3d],
+        },
+        DocRow {
+            calls: "`fill_diagonal(a, val);`",
+            result: "a statement, NumPy's `fill_diagonal` with `wrap=False`: writes `val` into the main diagonal \
+                of `a` in place, `a[i, i, ..]` for `i` below the smaller size of a 2-d `a` (tall or wide), or \
+                below the common size of a higher-rank `a` (all sizes equal: E0401 where two are known to differ, \
+                else a run-time error naming the line, NumPy's ValueError); `a` of rank 1 or a scalar is E0503. \
+                `val` a scalar or an array (flattened), converted to `a`'s dtype as an assignment converts, its \
+                elements cycled along the diagonal (NumPy's `a.flat[::n + 1] = val`; an empty `val` writes \
+                nothing). `wrap=true` is E0503",
+            builtins: &[B::FillDiagonal],
+        },
     ]
 };
 
@@ -1947,19 +2058,35 @@ pub fn unique_parts<'a>(kwarg: impl Fn(&str) -> Option<&'a Expr>) -> [bool; 3] {
     ["return_index", "return_inverse", "return_counts"].map(|k| kwarg(k).and_then(bool_literal).unwrap_or(false))
 }
 
-/// How `vstack`, `dstack` and `column_stack` (`b`) take an array of rank `rank` before joining
-/// (NumPy's `atleast_2d`, `atleast_3d` and column rule): its axes as joined, `true` for each of
-/// its own axes in order and `false` for a new axis of size 1; `None` where it is joined as it is
-/// (also for every other builtin). The checker (`check/shape_ops.rs`) and the lowering read this
-/// one rule.
+/// How `atleast_1d`, `atleast_2d`, `atleast_3d` (`b`) take an array of rank `rank`, and how
+/// `vstack`, `dstack` and `column_stack` take it before joining (NumPy's `atleast_2d`,
+/// `atleast_3d` and column rule): its axes, `true` for each of its own axes in order and `false`
+/// for a new axis of size 1 (NumPy's shapes: `(n,)` is `(1, n)` in 2-d and `(1, n, 1)` in 3-d,
+/// `(m, n)` is `(m, n, 1)`); `None` where it is taken as it is (also for every other builtin).
+/// The checker (`check/shape_ops.rs`, `check/numpy_shapes.rs`) and the lowering read this one
+/// rule, and [`with_unit_axes`] its shape.
 pub fn join_unit_axes(b: Builtin, rank: usize) -> Option<&'static [bool]> {
     match (b, rank) {
-        (Builtin::Vstack, 1) => Some(&[false, true]),
-        (Builtin::Dstack, 1) => Some(&[false, true, false]),
-        (Builtin::Dstack, 2) => Some(&[true, true, false]),
+        (Builtin::AtLeast1d, 0) => Some(&[false]),
+        (Builtin::AtLeast2d, 0) => Some(&[false, false]),
+        (Builtin::AtLeast3d, 0) => Some(&[false, false, false]),
+        (Builtin::Vstack | Builtin::AtLeast2d, 1) => Some(&[false, true]),
+        (Builtin::Dstack | Builtin::AtLeast3d, 1) => Some(&[false, true, false]),
+        (Builtin::Dstack | Builtin::AtLeast3d, 2) => Some(&[true, true, false]),
         (Builtin::ColumnStack, 1) => Some(&[true, false]),
         _ => None,
     }
+}
+
+/// `shape` with the axes of [`join_unit_axes`] (`axes`): its own sizes in order where `true`, a
+/// size 1 where `false`.
+pub fn with_unit_axes(axes: &[bool], shape: &[crate::types::Size]) -> Vec<crate::types::Size> {
+    let mut own = shape.iter();
+    axes.iter()
+        .map(
+            |&a| if a { own.next().cloned().unwrap_or(crate::types::Size::lit(1)) } else { crate::types::Size::lit(1) },
+        )
+        .collect()
 }
 
 /// The split points of `split(x, [p0, p1, ..])` / `array_split(x, (p0, ..))` (a list or tuple of

@@ -5,7 +5,12 @@
 //! `np.select(conds, choices, default)` (nested `where`s, the first true condition's choice),
 //! `np.corrcoef(x, y)` and `np.cov(x, y)` (of `vstack((x, y))`), `np.gradient(f, h)` of a literal
 //! spacing (`gradient(f) / h`), a dtype given by position (`np.zeros(5, int)`,
-//! `np.array(x, np.float32)`) and `convolve`'s mode by position, `np.diagonal(x, k)` of a literal offset (`diagonal(x[:, k:])`).
+//! `np.array(x, np.float32)`) and `convolve`'s mode by position; NumPy's compositions of builtins
+//! (issue 31): `nanprod`, `nancumsum`, `nancumprod` (NaN read as the identity), `isposinf`,
+//! `isneginf`, `diagflat(v, k)` (`diag(ravel(v), k)`), `ediff1d(x)` (`diff(ravel(x))`),
+//! `triu_indices_from(a, k)`, `tril_indices_from(a, k)`, `extract(c, x)` (`ravel(x)[bool(ravel(c))]`),
+//! NumPy 2's `astype(x, dtype)` (`array(x, dtype=dtype)`), and `np.diagonal(x, k)` of a literal offset
+//! (`diagonal(x[:, k:])`).
 
 use crate::ast::{BinOp, Expr, ExprKind, Ident, Index, Span};
 use crate::builtin::qualified;
@@ -112,6 +117,12 @@ pub fn math_call(ids: &Cell<u32>, name: &Ident, mut args: Vec<Expr>, span: &Span
         _ => return None,
     };
     Some(ExprKind::Call { func: Ident { name: qualified(numpy), span: name.span.clone() }, args, kwargs: vec![] })
+}
+
+/// The call `np.f(args)` under a fresh id, at `at`.
+fn call(ids: &Cell<u32>, f: &str, args: Vec<Expr>, at: &Span) -> Expr {
+    let func = Ident { name: qualified(f), span: at.clone() };
+    mk(ids, ExprKind::Call { func, args, kwargs: vec![] }, at.clone())
 }
 
 /// The rewrites of a call of the builtin `name` (without `np.`) listed in the module docs, in
@@ -223,6 +234,86 @@ pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
             let cut = Index::Slice { start: from, stop: None, step: None, span: at.clone() };
             let index = if k > 0 { vec![all, cut] } else { vec![cut] };
             args.push(mk(ids, ExprKind::Subscript { base: Box::new(x), index }, at));
+        }
+        "nanprod" | "nancumsum" | "nancumprod" if (1..=2).contains(&args.len()) => {
+            // NumPy's NaN-ignoring product and scans: NaN read as the identity, `prod(where(isnan(x),
+            // 1, x))` (of an integer or bool `x`, `x` itself: `prod`'s and `cumsum`'s dtypes); an
+            // axis by position is then `axis=`.
+            let x = args.remove(0);
+            let at = x.span.clone();
+            let identity = if name == "nancumsum" { 0 } else { 1 };
+            let test = call(ids, "isnan", vec![crate::syntax::fresh_copy(ids, &x)], &at);
+            let identity = mk(ids, ExprKind::Int(identity), at.clone());
+            args.insert(0, call(ids, "where", vec![test, identity, x], &at));
+            let plain = match name {
+                "nanprod" => "prod",
+                "nancumsum" => "cumsum",
+                _ => "cumprod",
+            };
+            *func = Ident { name: qualified(plain), span: func.span.clone() };
+            crate::syntax::positional_axis(func, args, kwargs);
+        }
+        "isposinf" | "isneginf" if args.len() == 1 && kwargs.is_empty() => {
+            // NumPy's `isinf(x) & ~signbit(x)`: `isinf(x) & (x > 0)` (`x < 0`), of any real dtype.
+            let x = args.pop().unwrap_or_else(|| unreachable!("1 argument"));
+            let at = x.span.clone();
+            let inf = call(ids, "isinf", vec![crate::syntax::fresh_copy(ids, &x)], &at);
+            let zero = mk(ids, ExprKind::Int(0), at.clone());
+            let op = if name == "isposinf" { BinOp::Gt } else { BinOp::Lt };
+            let side = mk(ids, ExprKind::Binary(op, Box::new(x), Box::new(zero)), at);
+            e.kind = ExprKind::Binary(BinOp::And, Box::new(inf), Box::new(side));
+        }
+        "diagflat" if (1..=2).contains(&args.len()) => {
+            // NumPy's `diag(ravel(v), k)`: `v` flattened on the diagonal `k` of a square array.
+            let v = args.remove(0);
+            let at = v.span.clone();
+            args.insert(0, call(ids, "ravel", vec![v], &at));
+            *func = Ident { name: qualified("diag"), span: func.span.clone() };
+        }
+        "ediff1d" if args.len() == 1 && kwargs.is_empty() => {
+            // NumPy's `ediff1d(x)` (no `to_begin=`, `to_end=`): `diff(ravel(x))`.
+            let x = args.pop().unwrap_or_else(|| unreachable!("1 argument"));
+            let at = x.span.clone();
+            args.push(call(ids, "ravel", vec![x], &at));
+            *func = Ident { name: qualified("diff"), span: func.span.clone() };
+        }
+        "triu_indices_from" | "tril_indices_from" if (1..=2).contains(&args.len()) => {
+            // NumPy's `tril_indices(a.shape[0], k, a.shape[1])` of a 2-d `a`.
+            let a = args.remove(0);
+            let at = a.span.clone();
+            let size = |ids: &Cell<u32>, a: Expr, k: i64| {
+                let axis = mk(ids, ExprKind::Int(k), at.clone());
+                let kw = vec![(Ident { name: "axis".to_string(), span: at.clone() }, axis)];
+                let kind = ExprKind::Call {
+                    func: Ident { name: qualified("size"), span: at.clone() },
+                    args: vec![a],
+                    kwargs: kw,
+                };
+                mk(ids, kind, at.clone())
+            };
+            let cols = size(ids, crate::syntax::fresh_copy(ids, &a), 1);
+            args.insert(0, size(ids, a, 0));
+            kwargs.push((kw("m", &at), cols));
+            let plain = if name == "triu_indices_from" { "triu_indices" } else { "tril_indices" };
+            *func = Ident { name: qualified(plain), span: func.span.clone() };
+        }
+        "extract" if args.len() == 2 && kwargs.is_empty() => {
+            // NumPy's `take(ravel(arr), nonzero(ravel(condition))[0])`: `ravel(arr)[bool(ravel(condition))]`.
+            let arr = args.pop().unwrap_or_else(|| unreachable!("2 arguments"));
+            let cond = args.pop().unwrap_or_else(|| unreachable!("2 arguments"));
+            let at = span.clone();
+            let flat = call(ids, "ravel", vec![arr], &at);
+            let mask = call(ids, "ravel", vec![cond], &at);
+            let mask = mk(ids, ExprKind::Call { func: kw("bool", &at), args: vec![mask], kwargs: vec![] }, at);
+            e.kind = ExprKind::Subscript { base: Box::new(flat), index: vec![Index::At(mask)] };
+        }
+        "astype" if args.len() == 2 && kwargs.is_empty() => {
+            // NumPy 2's `astype(x, dtype)`: a copy in `dtype`, `array(x, dtype=dtype)`.
+            let d = args.pop().unwrap_or_else(|| unreachable!("2 arguments"));
+            let key = kw("dtype", &d.span);
+            let d = crate::syntax::keyword_value(&key, d);
+            kwargs.push((key, d));
+            *func = Ident { name: qualified("array"), span: func.span.clone() };
         }
         "float" if args.len() == 1 && kwargs.is_empty() => {
             // Python's `float('inf')`, `float('-inf')`, `float('nan')`.

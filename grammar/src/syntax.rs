@@ -476,7 +476,8 @@ fn keyword_positional(name: &str, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ident,
 }
 
 /// The builtins whose first argument is a sequence of arrays, a tuple `(a, b)` in arrayc.
-const SEQUENCE_FUNCS: [&str; 6] = ["concatenate", "stack", "vstack", "hstack", "dstack", "column_stack"];
+const SEQUENCE_FUNCS: [&str; 8] =
+    ["concatenate", "concat", "stack", "vstack", "row_stack", "hstack", "dstack", "column_stack"];
 
 /// NumPy's list of arrays, `concatenate([a, b])`, `stack([a, b], axis=1)`: the first argument of
 /// a [`SEQUENCE_FUNCS`] builtin written as a list is the tuple `(a, b)` (an array literal's items
@@ -548,13 +549,13 @@ fn operator_ufunc(name: &str, args: &mut Vec<Expr>, kwargs: &[(Ident, Expr)]) ->
         "bitwise_and" => Some(BinOp::And),
         "bitwise_or" => Some(BinOp::Or),
         "bitwise_xor" => Some(BinOp::Xor),
-        "left_shift" => Some(BinOp::Shl),
-        "right_shift" => Some(BinOp::Shr),
+        "left_shift" | "bitwise_left_shift" => Some(BinOp::Shl),
+        "right_shift" | "bitwise_right_shift" => Some(BinOp::Shr),
         _ => None,
     };
     let unary = match name {
         "negative" => Some(UnOp::Neg),
-        "invert" | "bitwise_not" => Some(UnOp::Not),
+        "invert" | "bitwise_not" | "bitwise_invert" => Some(UnOp::Not),
         _ => None,
     };
     if !kwargs.is_empty() {

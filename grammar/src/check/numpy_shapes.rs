@@ -46,6 +46,18 @@ impl Checker {
                     t => t,
                 }
             }
+            B::AtLeast1d | B::AtLeast2d | B::AtLeast3d => {
+                // An array or a scalar (rank 0), with NumPy's axes of size 1 added.
+                let (d, s) = match self.value(&c.args[0]) {
+                    Ty::Array(d, s) => (d, s),
+                    Ty::Scalar(d) => (d, vec![]),
+                    _ => return Ty::Error,
+                };
+                match crate::builtin::join_unit_axes(c.b, s.len()) {
+                    Some(axes) => Ty::Array(d, crate::builtin::with_unit_axes(axes, &s)),
+                    None => Ty::Array(d, s),
+                }
+            }
             B::Rot90 => self.rot90(c),
             B::Transpose => self.transpose_with_axes(c),
             B::TriuIndices | B::TrilIndices => self.tri_indices(c),

@@ -8,7 +8,8 @@ use super::promote::promote;
 use super::Checker;
 use crate::ast::{DType, Expr, ExprKind};
 use crate::builtin::{
-    array_split_start, cross_components, join_axis, join_unit_axes, pad_width_pairs, split_points, Builtin,
+    array_split_start, cross_components, join_axis, join_unit_axes, pad_width_pairs, split_points, with_unit_axes,
+    Builtin,
 };
 use crate::check::shape::const_slice_len;
 use crate::diag::Diagnostic;
@@ -157,10 +158,7 @@ impl Checker {
             Builtin::Stack => (arrays.iter().map(|(_, s)| s.clone()).collect(), c.axis.map_or(0, |a| a.0), true),
             Builtin::Vstack | Builtin::Dstack | Builtin::ColumnStack => {
                 let joined = arrays.iter().map(|(_, s)| match join_unit_axes(c.b, s.len()) {
-                    Some(axes) => {
-                        let mut own = s.iter();
-                        axes.iter().filter_map(|&a| if a { own.next().cloned() } else { Some(Size::lit(1)) }).collect()
-                    }
+                    Some(axes) => with_unit_axes(axes, s),
                     None => s.clone(),
                 });
                 (joined.collect(), join_axis(c.b) as i64, false)

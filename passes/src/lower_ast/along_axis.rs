@@ -5,7 +5,9 @@
 //! arrays) and `ravel_multi_index` (elementwise, after a bounds check).
 
 use super::{LResult, Lowerer};
-use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, ScatterKind, ScatterMode, ValueId};
+use arrayc_dialect::ir::{
+    BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, ScatterKind, ScatterMode, Type, ValueId,
+};
 use arrayc_grammar::ast::{self, DType, Expr};
 use arrayc_grammar::builtin::Builtin;
 use arrayc_grammar::types::Ty;
@@ -39,8 +41,69 @@ impl Lowerer<'_> {
                 vec![]
             }
             Builtin::RavelMultiIndex => vec![self.ravel_multi_index(args, ty, e)?],
+            Builtin::FillDiagonal => {
+                self.fill_diagonal(args)?;
+                vec![]
+            }
             _ => return Ok(None),
         }))
+    }
+
+    /// NumPy's statement `fill_diagonal(a, val)` (`wrap=False`, NumPy's `a.flat[:end:step] = val`;
+    /// checked: `grammar/src/check/builtins/indexing.rs`): the scatter `a[i, i, ..] = v[i % p]` for
+    /// `i` in `[0, len)`, `len` the smaller size of a 2-d `a` (its diagonal, tall or wide) or the
+    /// common size of a higher-rank `a` (a run-time check that every size is equal, NumPy's
+    /// ValueError). `v` is `val` flattened and converted to `a`'s dtype (`p` elements), gathered
+    /// cyclically (NumPy's flat assignment repeats the value); an empty `v` writes nothing, as
+    /// NumPy's; a scalar is written as it is, converted.
+    fn fill_diagonal(&mut self, args: &[Expr]) -> LResult<()> {
+        let a = self.expr(&args[0])?;
+        let Type::Array(dt, r) = self.f.ty(a) else { unreachable!("checked: an array of rank 2 or more") };
+        let Some(Ty::Array(_, diag)) = self.checked.target_types.get(&args[1].id).cloned() else {
+            unreachable!("the checker typed the diagonal")
+        };
+        let sizes: Vec<ValueId> = (0..r).map(|d| self.dim(a, d)).collect();
+        let mut len = if r == 2 {
+            self.scalar_binary(BinFn::Minimum, sizes[0], sizes[1], DType::I64)
+        } else {
+            for &s in &sizes[1..] {
+                let msg = "fill_diagonal: All dimensions of input must be of equal length".to_string();
+                self.assert_equal_sizes(sizes[0], s, msg);
+            }
+            sizes[0]
+        };
+        let v = self.expr(&args[1])?;
+        let value = if self.f.ty(v).is_array() {
+            let flat = self.flat(v);
+            let p = self.dim(flat, 0);
+            // `len * p` is 0 for an empty `val`, else at least `len`: nothing written, or all.
+            let none_or_all = self.scalar_binary(BinFn::Mul, len, p, DType::I64);
+            len = self.scalar_binary(BinFn::Minimum, len, none_or_all, DType::I64);
+            let flat = self.compute_new(ComputeFn::Copy, vec![flat], dt, vec![p], None);
+            let (zero, one) = (self.i64_const(0), self.i64_const(1));
+            let i = self.compute_new(ComputeFn::Arange, vec![zero, one], DType::I64, vec![len], Some(diag.as_slice()));
+            let cyclic = self.compute_new(
+                ComputeFn::Binary(BinFn::Rem),
+                vec![i, p],
+                DType::I64,
+                vec![len],
+                Some(diag.as_slice()),
+            );
+            self.gather(flat, &[cyclic], 0, dt, &diag, Some(diag.as_slice()))
+        } else {
+            match self.f.ty(v) {
+                // To bool as NumPy converts: nonzero (a scalar cast would reinterpret the bits).
+                Type::Scalar(vd) if dt == DType::Bool && vd != DType::Bool => {
+                    let zero = self.constant(Scalar::I64(0).cast(vd));
+                    self.scalar_binary(BinFn::Ne, v, zero, vd)
+                }
+                _ => self.cast_scalar(v, dt),
+            }
+        };
+        let (zero, one) = (self.i64_const(0), self.i64_const(1));
+        let i = self.compute_new(ComputeFn::Arange, vec![zero, one], DType::I64, vec![len], Some(diag.as_slice()));
+        self.scatter(a, &vec![i; r], Some(diag.as_slice()), value, ScatterKind::Set, ScatterMode::Raise);
+        Ok(())
     }
 
     /// The index arrays of `take_along_axis(x, idx, axis=k)` / `put_along_axis`, one per axis of

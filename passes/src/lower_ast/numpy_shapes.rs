@@ -43,6 +43,31 @@ impl Lowerer<'_> {
             }
             B::Digitize => self.digitize(args, kwargs, ty, e)?,
             B::Interp => self.interp(args, kwargs, e)?,
+            B::AtLeast1d | B::AtLeast2d | B::AtLeast3d => {
+                let x = self.expr(&args[0])?;
+                let Ty::Array(dt, shape) = ty else { unreachable!("checked: an array") };
+                if !self.f.ty(x).is_array() {
+                    // A scalar: a new array of one element (NumPy's `asanyarray`, then the axes).
+                    let ones = vec![self.i64_const(1); shape.len()];
+                    return Ok(Some(vec![self.compute_new(
+                        ComputeFn::Fill,
+                        vec![x],
+                        *dt,
+                        ones,
+                        Some(shape.as_slice()),
+                    )]));
+                }
+                // A view of `x`: its own axes in order, new axes of size 1 where NumPy adds them
+                // (of an array of rank 1, 2 or 3 or more already, a view of all of it).
+                let r = self.rank(x);
+                let entries = match arrayc_grammar::builtin::join_unit_axes(b, r) {
+                    Some(axes) => {
+                        axes.iter().map(|&a| if a { IndexEntry::Full } else { IndexEntry::NewAxis }).collect()
+                    }
+                    None => vec![IndexEntry::Full; r],
+                };
+                self.view_with(x, entries, vec![])
+            }
             B::Fliplr | B::Flipud => {
                 let x = self.expr(&args[0])?;
                 self.flip_axes(x, &[usize::from(b == B::Fliplr)])

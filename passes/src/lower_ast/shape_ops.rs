@@ -288,7 +288,7 @@ impl Lowerer<'_> {
     }
 
     /// Asserts at run time that `a == b` (i64 sizes), else the error `msg`.
-    fn assert_equal_sizes(&mut self, a: ValueId, b: ValueId, msg: String) {
+    pub(crate) fn assert_equal_sizes(&mut self, a: ValueId, b: ValueId, msg: String) {
         if a != b {
             let same = self.scalar_binary(BinFn::Eq, a, b, DType::I64);
             self.emit(OpKind::Assert { cond: same, msg });

@@ -224,6 +224,73 @@ impl Checker {
 }
 
 impl Checker {
+    /// NumPy's statement `fill_diagonal(a, val)` (`wrap=False`; NumPy's `a.flat[:end:step] = val`):
+    /// `a` an array of rank 2 or more (E0503 otherwise, NumPy's ValueError "array must be at least
+    /// 2-d") whose sizes beyond 2-d are all equal (E0401 where two are known to differ, else the
+    /// lowering's run-time check); `val` a scalar or an array of any shape and dtype, converted to
+    /// `a`'s dtype as an assignment converts. The diagonal written (the scatter's target) is typed
+    /// 1-d in `target_types` under `val`'s id: of `a`'s first size where the sizes are known equal
+    /// and `val` is a scalar, else of a size known at run time (the smaller of a 2-d `a`'s sizes, 0
+    /// for an empty `val`).
+    pub(super) fn fill_diagonal(&mut self, c: &Call) -> Ty {
+        let t = self.value(&c.args[0]);
+        let tv = self.value(&c.args[1]);
+        if c.bad || t == Ty::Error || tv == Ty::Error {
+            return Ty::Error;
+        }
+        if let Some(w) = c.kwarg("wrap").filter(|w| crate::builtin::bool_literal(w) == Some(true)) {
+            self.err(
+                Diagnostic::error(
+                    "E0503",
+                    "`fill_diagonal(a, val, wrap=true)` (the diagonal continued below a tall matrix) is not supported",
+                    w.span.clone(),
+                    "wrap=true",
+                )
+                .with_help(
+                    "write each block of rows: `fill_diagonal(a[j:j + m + 1, :], val)` for `j` in \
+                     `range(0, n, m + 1)` (`a` of shape `(n, m)`)",
+                ),
+            );
+            return Ty::Error;
+        }
+        let shape = match &t {
+            Ty::Array(_, s) if s.len() >= 2 => s.clone(),
+            _ => {
+                self.err(
+                    Diagnostic::error(
+                        "E0503",
+                        format!("`fill_diagonal` needs an array of at least 2 dimensions, found {t}"),
+                        c.args[0].span.clone(),
+                        "too few dimensions",
+                    )
+                    .with_note("NumPy's ValueError: array must be at least 2-d"),
+                );
+                return Ty::Error;
+            }
+        };
+        let Some(d) = t.dtype() else { return Ty::Error };
+        let equal = shape[1..].iter().all(|s| shape[0].provably_eq(s) == Some(true));
+        if shape.len() > 2 && shape[1..].iter().any(|s| shape[0].provably_eq(s) == Some(false)) {
+            self.err(
+                Diagnostic::error(
+                    "E0401",
+                    format!(
+                        "`fill_diagonal` of an array of more than 2 dimensions needs all its sizes equal, found shape {}",
+                        shape_str(&shape)
+                    ),
+                    c.args[0].span.clone(),
+                    "sizes differ",
+                )
+                .with_note("NumPy's ValueError: All dimensions of input must be of equal length"),
+            );
+            return Ty::Error;
+        }
+        // An array `val` may be empty, which writes nothing: its diagonal's size is known only then.
+        let len = if equal && !tv.is_array() { shape[0].clone() } else { self.fresh() };
+        self.target_types.insert(c.args[1].id, Ty::Array(d, vec![len]));
+        Ty::Unit
+    }
+
     /// NumPy's `take_along_axis(x, idx, axis=k)` (default axis `-1`) and the statement
     /// `put_along_axis(x, idx, v, axis=k)`: `idx` an integer array of `x`'s rank, which broadcasts
     /// against `x` on every axis but `k` (NumPy's `_make_along_axis_idx`). The gather's result (the

@@ -127,6 +127,11 @@ impl Checker {
                 }
                 self.broadcast_all(&[&ta, &tb], DType::F64, c.e)
             }
+            B::Modf => match self.math(&c) {
+                Ty::Error => Ty::Error,
+                t => Ty::Tuple(vec![t.clone(), t]),
+            },
+            B::FillDiagonal => self.fill_diagonal(&c),
             B::Divmod => match self.ufunc2(&c) {
                 Ty::Error => Ty::Error,
                 t => Ty::Tuple(vec![t.clone(), t]),
@@ -296,7 +301,10 @@ impl Checker {
             | B::Interp
             | B::Histogram
             | B::HistogramBinEdges
-            | B::Ix => self.numpy_shape(&c),
+            | B::Ix
+            | B::AtLeast1d
+            | B::AtLeast2d
+            | B::AtLeast3d => self.numpy_shape(&c),
             B::Vander => self.vander(&c),
             B::BroadcastTo => self.broadcast_to(&c),
             B::Polyval => self.polyval(&c),

@@ -108,6 +108,10 @@ impl Lowerer<'_> {
         for a in args {
             vals.extend(self.flat_operands(a)?);
         }
+        if b == B::Modf {
+            let Ty::Tuple(ts) = ty else { unreachable!("checked: a pair") };
+            return Ok(self.modf(vals[0], &args[0], &ts[0], e)?.to_vec());
+        }
         if b == B::Divmod {
             // NumPy's `divmod`: `(a // b, a % b)`, the operations themselves.
             let Ty::Tuple(ts) = ty else { unreachable!("checked: a pair") };
@@ -184,7 +188,7 @@ impl Lowerer<'_> {
             | B::ArrayEqual
             | B::ArrayEquiv
             | B::Quantile => unreachable!("lowered by `numpy_func`"),
-            B::Divmod | B::UfuncOuter | B::ShapeEqual | B::DTypeEqual => unreachable!("lowered above"),
+            B::Divmod | B::Modf | B::UfuncOuter | B::ShapeEqual | B::DTypeEqual => unreachable!("lowered above"),
             B::Inner
             | B::Vdot
             | B::Kron
@@ -197,7 +201,9 @@ impl Lowerer<'_> {
                 unreachable!("lowered by `numpy_more`")
             }
             B::Nonzero => unreachable!("lowered by `nonzero`"),
-            B::TakeAlongAxis | B::PutAlongAxis | B::RavelMultiIndex => unreachable!("lowered by `along_axis`"),
+            B::TakeAlongAxis | B::PutAlongAxis | B::RavelMultiIndex | B::FillDiagonal => {
+                unreachable!("lowered by `along_axis`")
+            }
             B::Einsum | B::Tensordot => unreachable!("lowered by `einsum`"),
             B::Fliplr
             | B::Flipud
@@ -208,7 +214,10 @@ impl Lowerer<'_> {
             | B::Interp
             | B::Histogram
             | B::HistogramBinEdges
-            | B::Ix => unreachable!("lowered by `numpy_shape`"),
+            | B::Ix
+            | B::AtLeast1d
+            | B::AtLeast2d
+            | B::AtLeast3d => unreachable!("lowered by `numpy_shape`"),
             B::Isin | B::Union1d | B::Intersect1d | B::Setdiff1d | B::Setxor1d => unreachable!("lowered by `set_op`"),
             B::Array | B::AsArray | B::Reshape | B::Ravel | B::Flatten => unreachable!("lowered above"),
             B::Zeros | B::Ones | B::Empty | B::Full | B::Random => self.creation(b, &vals, kwargs, ty)?,

@@ -296,6 +296,25 @@ impl Lowerer<'_> {
         })
     }
 
+    /// NumPy's `modf(x)` (C's `modf`): the pair `(fractional, integral)` of `x` converted to the
+    /// float dtype of `ty` (each result's type): `integral = trunc(x)` and `fractional =
+    /// copysign(where(isinf(x), 0, x - trunc(x)), x)`, both with `x`'s sign (`modf(-0.5)` is
+    /// `(-0.5, -0.0)`, `modf(-inf)` `(-0.0, -inf)`, `modf(nan)` `(nan, nan)`; `x - trunc(x)` is
+    /// exact). `arg`: `x`'s expression.
+    pub(super) fn modf(&mut self, x: ValueId, arg: &Expr, ty: &Ty, e: &Expr) -> LResult<[ValueId; 2]> {
+        let dt = ty.dtype().expect("checked: a float");
+        let bty = retyped(ty, DType::Bool);
+        let x = self.as_dtype(x, &self.ty_of(arg).clone(), dt)?;
+        let whole = self.elementwise(ComputeFn::Unary(UnFn::Trunc), vec![x], ty, e)?;
+        let diff = self.array_or_scalar(BinFn::Sub, x, whole, ty)?;
+        let ax = self.elementwise(ComputeFn::Unary(UnFn::Abs), vec![x], ty, e)?;
+        let [zero, inf] = [0.0, f64::INFINITY].map(|c| self.constant(Scalar::F64(c).cast(dt)));
+        let is_inf = self.binary(BinFn::Eq, ax, inf, &bty)?;
+        let frac = self.elementwise(ComputeFn::Where, vec![is_inf, zero, diff], ty, e)?;
+        let frac = self.elementwise(ComputeFn::Binary(BinFn::Copysign), vec![frac, x], ty, e)?;
+        Ok([frac, whole])
+    }
+
     /// NumPy's `cbrt(x)` (C's `cbrt`) of a float `x` in `ty`'s dtype, composed: `y = |x| ** (1/3)`,
     /// one Newton step `y - (y**3 - |x|) / (3 y**2)` (to within an ulp of the correctly rounded
     /// root; `cbrt(27.0)` is `3.0`), kept `y` where it is 0, inf or NaN, then `x`'s sign
