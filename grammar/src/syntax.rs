@@ -349,7 +349,8 @@ pub fn subscript(ids: &Cell<u32>, base: Expr, index: Vec<Index>, span: Span) -> 
 /// `name`, with `index` its items), as the calls they stand for; `None` (and `index` untouched)
 /// for any other base or a form arrayc does not have (a string directive, a slice without a stop, a
 /// complex step). A slice `a:b:c` is `arange(a, b, c)` (`a` 0 when left out).
-/// - `r_[a, b, ..]`: `concatenate((a, b, ..))`, a number literal as the 1-element array `[k]`;
+/// - `r_[a, b, ..]`: `concatenate((a, b, ..))`, a number literal as the 1-element array `[k]`, any
+///   other item through `atleast_1d` (a scalar variable is one element);
 /// - `c_[a, b, ..]`: `column_stack((a, b, ..))`;
 /// - `mgrid[s0, s1, ..]`: `meshgrid(arange.., indexing="ij")`, one grid per slice (destructured,
 ///   `x, y = np.mgrid[0:3, 0:4]`), the aranges `f64` where any part is a float literal (NumPy's
@@ -401,6 +402,10 @@ fn index_trick(ids: &Cell<u32>, name: &str, index: &mut Vec<Index>, span: &Span)
             Index::At(e) if name == "r_" && is_number_literal(&e) => {
                 let at = e.span.clone();
                 mk(ids, ExprKind::List(vec![e]), at)
+            }
+            Index::At(e) if name == "r_" && !matches!(e.kind, ExprKind::List(_)) => {
+                // A scalar is one element (`np.r_[v, s]`); an array stays itself.
+                call("atleast_1d", vec![e], vec![])
             }
             Index::At(e) => e,
             _ => unreachable!("checked usable"),

@@ -156,7 +156,8 @@ def test_index_tricks_match_numpy(target, tmp_path):
     x, y = np.mgrid[0:3, 0:4];
     g, h = np.mgrid[0:2, 0:1.5:0.5];
     p, q = np.ogrid[0:3, :4];
-    return (np.r_[v, 0.0, -1, 2:5], np.r_[k, 7], np.c_[v, v * 2], x, y, h, np.mgrid[0:10:2], p, q, np.r_[0:1:0.25]);
+    let s = v[1] * 2.0;
+    return (np.r_[v, 0.0, -1, 2:5, s], np.r_[k, 7], np.c_[v, v * 2], x, y, h, np.mgrid[0:10:2], p, q, np.r_[0:1:0.25]);
 }
 """
     v = np.array([0.5, -1.5, 2.25])
@@ -166,7 +167,7 @@ def test_index_tricks_match_numpy(target, tmp_path):
     x, y = np.mgrid[0:3, 0:4]
     g, h = np.mgrid[0:2, 0:1.5:0.5]
     p, q = np.ogrid[0:3, :4]
-    want = [np.r_[v, 0.0, -1, 2:5], np.r_[k, 7], np.c_[v, v * 2], x, y, h, np.mgrid[0:10:2], p, q, np.r_[0:1:0.25]]
+    want = [np.r_[v, 0.0, -1, 2:5, v[1] * 2.0], np.r_[k, 7], np.c_[v, v * 2], x, y, h, np.mgrid[0:10:2], p, q, np.r_[0:1:0.25]]
     for j, (g_, w) in enumerate(zip(got, want)):
         assert_same(g_, w, f"result {j}")
     proc = check_source("fn main(v: f64[n]) -> f64[?] {\n    return np.r_['0,2', v];\n}\n", tmp_path)
