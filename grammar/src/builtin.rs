@@ -801,7 +801,8 @@ pub const DOCS: &[DocRow] = {
         DocRow {
             calls: "`linspace(start, stop, num)`, `num=n`, `endpoint=false`",
             result: "`f64[num]`: `num` evenly spaced values from `start` to `stop`, `stop` included (with \
-                `endpoint=false`: excluded, the step `(stop - start) / num`), as NumPy's",
+                `endpoint=false`: excluded, the step `(stop - start) / num`), as NumPy's; `dtype=d` computes in \
+                `f64`, then casts (an integer `d` floors first, NumPy 2's rounding toward -inf)",
             builtins: &[B::Linspace],
         },
         DocRow {
@@ -1421,7 +1422,8 @@ pub const DOCS: &[DocRow] = {
             calls: "`sort(x)`, `sort(x, axis=k)`",
             result: "NumPy's `np.sort`: a new array, `x` sorted along axis `k` (default `-1`, the last; \
                 negative counts from the end), NaN last as in NumPy; any rank at least 1 (NumPy's `axis=None`, \
-                the flattened array, is `sort(ravel(x))`). The method `x.sort(axis=k)` sorts in place as \
+                the flattened array, is `sort(ravel(x))`; `kind=` and `stable=` are accepted and change nothing: \
+                every sort is stable). The method `x.sort(axis=k)` sorts in place as \
                 NumPy's, as a statement (`x[...] = sort(x, axis=k)`); as a value it is E0207 (NumPy's is None). On the host, a parallel sort (rayon's, `runtime/src/sort.rs`): many lines one per \
                 task, a few long lines each in parallel; on the GPU targets too, after copying `x` to the \
                 host (a device sort is future work)",
@@ -1440,7 +1442,8 @@ pub const DOCS: &[DocRow] = {
                 `a` (default `-1`), `x[..., 1:] - x[..., :-1]` repeated `n` times, of `x`'s dtype (integers \
                 wrap); of a bool `x`, `!=` as NumPy's (a bool); the size along `a` shrinks by `n` (to at \
                 least 0); `n = 0` gives `x` itself. `x` must be an array (NumPy's ValueError for a 0-d one); \
-                fused: one kernel per difference",
+                fused: one kernel per difference. `prepend=p`, `append=q` difference `concatenate((p, x, q), \
+                axis=a)` (a scalar `p` one element, of a 1-d `x`)",
             builtins: &[B::Diff],
         },
         DocRow {

@@ -1,4 +1,5 @@
-//! The named constants `pi`, `e`, `inf`, `nan` (NumPy's `np.pi`, `np.e`, `np.inf`, `np.nan`).
+//! The named constants `pi`, `e`, `inf`, `nan`, `euler_gamma` (NumPy's `np.pi`, `np.e`, `np.inf`,
+//! `np.nan`, `np.euler_gamma`).
 //!
 //! They are not keywords: a variable, parameter or size symbol of the same name shadows the
 //! constant where it is in scope (the checker's scopes: the function, then each block), so existing
@@ -10,8 +11,13 @@ use crate::ast::{Block, Expr, ExprKind, Function, Index, Program, Stmt};
 use std::collections::BTreeSet;
 
 /// Every named constant and its value.
-pub const CONSTANTS: [(&str, f64); 4] =
-    [("pi", std::f64::consts::PI), ("e", std::f64::consts::E), ("inf", f64::INFINITY), ("nan", f64::NAN)];
+pub const CONSTANTS: [(&str, f64); 5] = [
+    ("pi", std::f64::consts::PI),
+    ("e", std::f64::consts::E),
+    ("inf", f64::INFINITY),
+    ("nan", f64::NAN),
+    ("euler_gamma", 0.577_215_664_901_532_9),
+];
 
 /// The value of the constant `name`, if it names one.
 pub fn constant(name: &str) -> Option<f64> {

@@ -9,8 +9,9 @@
 //! (issue 31): `nanprod`, `nancumsum`, `nancumprod` (NaN read as the identity), `isposinf`,
 //! `isneginf`, `diagflat(v, k)` (`diag(ravel(v), k)`), `ediff1d(x)` (`diff(ravel(x))`),
 //! `triu_indices_from(a, k)`, `tril_indices_from(a, k)`, `extract(c, x)` (`ravel(x)[bool(ravel(c))]`),
-//! NumPy 2's `astype(x, dtype)` (`array(x, dtype=dtype)`), and `np.diagonal(x, k)` of a literal offset
-//! (`diagonal(x[:, k:])`).
+//! NumPy 2's `astype(x, dtype)` (`array(x, dtype=dtype)`), `np.diagonal(x, k)` of a literal offset
+//! (`diagonal(x[:, k:])`), `linspace(.., dtype=d)` (`d(floor(linspace(..)))` for an integer `d`) and
+//! `diff(x, prepend=p, append=q)` (`diff(concatenate((p, x, q), axis=-1))`).
 
 use crate::ast::{BinOp, Expr, ExprKind, Ident, Index, Span};
 use crate::builtin::qualified;
@@ -314,6 +315,41 @@ pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
             let d = crate::syntax::keyword_value(&key, d);
             kwargs.push((key, d));
             *func = Ident { name: qualified("array"), span: func.span.clone() };
+        }
+        "linspace" => {
+            // `linspace(.., dtype=d)`: NumPy 2 computes in `f64`, then floors for an integer `d`
+            // (toward -inf) and casts: `d(floor(linspace(..)))`, `d(linspace(..))` for a float.
+            let Some(at) = kwargs.iter().position(|(n, _)| n.name == "dtype") else { return };
+            let ExprKind::DTypeName(d) = kwargs[at].1.kind else { return };
+            kwargs.remove(at);
+            let inner = std::mem::replace(&mut e.kind, ExprKind::Int(0));
+            let mut v = mk(ids, inner, span.clone());
+            if d.is_int() {
+                v = call(ids, "floor", vec![v], &span);
+            }
+            e.kind = ExprKind::Call { func: kw(d.name(), &span), args: vec![v], kwargs: vec![] };
+        }
+        "diff" if kwargs.iter().any(|(n, _)| matches!(n.name.as_str(), "prepend" | "append")) => {
+            // `diff(x, prepend=p, append=q)`: NumPy's `diff` of `concatenate((p, x, q), axis=axis)`
+            // (axis -1 by default), a scalar `p` a one-element array.
+            let axis = kwargs.iter().find(|(n, _)| n.name == "axis").map(|(_, a)| crate::syntax::fresh_copy(ids, a));
+            let mut part = |k: &str| {
+                let at = kwargs.iter().position(|(n, _)| n.name == k)?;
+                let (_, p) = kwargs.remove(at);
+                let at = p.span.clone();
+                // A scalar is one element (NumPy broadcasts it along the other axes; arrayc's
+                // `concatenate` then needs an `x` of one dimension).
+                Some(call(ids, "atleast_1d", vec![p], &at))
+            };
+            let (pre, app) = (part("prepend"), part("append"));
+            let Some(x) = (!args.is_empty()).then(|| args.remove(0)) else { return };
+            let at = x.span.clone();
+            let items: Vec<Expr> = pre.into_iter().chain([x]).chain(app).collect();
+            let tuple = mk(ids, ExprKind::Tuple(items), at.clone());
+            let axis = axis.unwrap_or_else(|| mk(ids, ExprKind::Int(-1), at.clone()));
+            let func = kw(&qualified("concatenate"), &at);
+            let joined = ExprKind::Call { func, args: vec![tuple], kwargs: vec![(kw("axis", &at), axis)] };
+            args.insert(0, mk(ids, joined, at));
         }
         "float" if args.len() == 1 && kwargs.is_empty() => {
             // Python's `float('inf')`, `float('-inf')`, `float('nan')`.

@@ -458,6 +458,19 @@ fn is_number_literal(e: &Expr) -> bool {
     }
 }
 
+/// NumPy's keywords that change nothing arrayc computes, left out: `kind=` and `stable=` of
+/// `sort` and `argsort` (arrayc's sorts are stable, so every kind gives NumPy's values; a stable
+/// `argsort` is one of the orders NumPy's default may give for ties), and `copy=True` of `array`,
+/// `asarray` and `astype` (they give a new array; `copy=False`, whose aliasing differs, stays, for
+/// the checker's E0502).
+fn ignored_keywords(name: &str, kwargs: &mut Vec<(Ident, Expr)>) {
+    kwargs.retain(|(k, v)| match (name, k.name.as_str()) {
+        ("sort" | "argsort", "kind" | "stable") => false,
+        ("array" | "asarray" | "astype", "copy") => !matches!(v.kind, ExprKind::Bool(true)),
+        _ => true,
+    });
+}
+
 /// NumPy's keyword spellings of positional arguments: `linspace(start, stop, num=n)` (and
 /// `logspace`'s and `geomspace`'s), `vander(x, N=n)`, `trapezoid(y, x=x, dx=d)`, `roll(x, shift=s)`, `bincount(idx, weights=w)`,
 /// `clip(x, a_min=lo, a_max=hi)` (NumPy 2's `min=`/`max=` too) pass the keyword's value as the
@@ -502,6 +515,7 @@ fn sequence_of_arrays(name: &str, args: &mut [Expr]) {
 pub fn positional_axis(func: &mut Ident, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ident, Expr)>) -> bool {
     let name = func.name.strip_prefix('.').or_else(|| func.name.strip_prefix(QUALIFIED)).unwrap_or(&func.name);
     let name = name.to_string();
+    ignored_keywords(&name, kwargs);
     keyword_positional(&name, args, kwargs);
     sequence_of_arrays(&name, args);
     move_positional_axis(&name, args, kwargs);
@@ -817,6 +831,9 @@ pub fn method_call(
             let func = Ident { name: qualified("array"), span: name.span };
             return Ok(mk(ids, ExprKind::Call { func, args: vec![base], kwargs }, span));
         }
+    }
+    if name.name == "astype" {
+        ignored_keywords("astype", &mut kwargs);
     }
     if name.name == "astype" && args.len() == 1 {
         // `x.astype("float32")`, `x.astype(int)`: the string or Python's type spells the dtype, as

@@ -197,6 +197,32 @@ def test_diagonal_with_an_offset_matches_numpy(target, tmp_path):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+def test_linspace_dtype_diff_prepend_and_ignored_keywords_match_numpy(target, tmp_path):
+    """`linspace(.., dtype=int)` (NumPy 2 floors), `dtype=np.float32`; `diff` with `prepend=`/`append=`
+    (scalars and arrays, along an axis); keywords that change nothing arrayc computes: `kind=` of
+    `sort`/`argsort` (also the in-place method), `copy=True` of `array` and `astype`; `euler_gamma`."""
+    src = """fn main(v: f64[N], x: f64[R, C]) -> (i64[4], i64[5], f32[3], f64[?], f64[?], f64[R, ?], f64[N], i64[N], f64[N], f64[N], f64) {
+    let w = v.copy();
+    w.sort(kind="stable");
+    return (np.linspace(0, 10, 4, dtype=int), linspace(-3, 1, 5, dtype=np.int64), linspace(-1, 1, 3, dtype=np.float32),
+            np.diff(v, prepend=0.0), diff(v, append=v[0], prepend=1), np.diff(x, axis=1, prepend=x[:, :1]),
+            np.sort(v, kind='mergesort'), np.argsort(v, kind="stable"), np.array(v, copy=True),
+            v.astype(np.float64, copy=True) + w, np.euler_gamma);
+}
+"""
+    v = np.array([0.5, -1.25, 3.0, 0.5, -2.0])
+    x = np.arange(12.0).reshape(3, 4) ** 2
+    proc, got = run_source(src, {"v": v, "x": x}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    want = [np.linspace(0, 10, 4, dtype=int), np.linspace(-3, 1, 5, dtype=np.int64), np.linspace(-1, 1, 3, dtype=np.float32),
+            np.diff(v, prepend=0.0), np.diff(v, append=v[0], prepend=1), np.diff(x, axis=1, prepend=x[:, :1]),
+            np.sort(v, kind="mergesort"), np.argsort(v, kind="stable"), np.array(v, copy=True),
+            v.astype(np.float64, copy=True) + np.sort(v), np.float64(np.euler_gamma)]
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert_same(g, w, f"result {k}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
 def test_nan_to_num_matches_numpy(target, tmp_path):
     """`nan_to_num` with the defaults (the dtype's largest finite values: `f32`'s for `f32`), with
     each replacement given (a literal, a run-time scalar), of integers and bools (unchanged), of an
