@@ -470,8 +470,11 @@ pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] = &[
     ),
     ("vsplit", "arrayc has no `np.vsplit` yet: `split(x, k, axis=0)`"),
     ("hsplit", "arrayc has no `np.hsplit` yet: `split(x, k, axis=1)` (of a 1-d `x`: `split(x, k)`)"),
-    ("dsplit", "arrayc has no `np.dsplit` yet: `split(x, k, axis=2)`"),
-    ("rollaxis", "arrayc has no `np.rollaxis` yet: `moveaxis(x, k, start)` (for `start <= k`; NumPy's default `start` is 0)"),
+    (
+        "rollaxis",
+        "arrayc's `rollaxis(x, k, start)` takes nonnegative integer literals: write `moveaxis(x, k, start)` \
+         (`start - 1` where `k < start`), negative axes counted from the end",
+    ),
     ("unstack", "arrayc has no `np.unstack` yet: its views one by one, `let (a, b) = (x[0], x[1]);`"),
     ("vecdot", "arrayc has no `np.vecdot` yet: `sum(a * b, axis=-1)` of real arrays"),
     ("matvec", "arrayc has no `np.matvec` yet: `m @ v` (a 2-d `m`, a 1-d `v`), `einsum(\"...ij,...j->...i\", m, v)`"),
@@ -491,7 +494,6 @@ pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] = &[
     ),
     ("bartlett", "arrayc has no `np.bartlett` yet: `1.0 - abs(2.0 * arange(m) / (m - 1) - 1.0)` (m > 1)"),
     ("broadcast_arrays", "arrayc has no `np.broadcast_arrays` yet: `broadcast_to(a, shape)` of each array"),
-    ("matrix_transpose", "arrayc has no `np.matrix_transpose` yet: `swapaxes(x, -2, -1)`"),
     (
         "apply_along_axis",
         "arrayc has no `np.apply_along_axis`: apply the function to the whole array (reductions take `axis=`), \

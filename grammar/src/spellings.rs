@@ -9,7 +9,9 @@
 //! (issue 31): `nanprod`, `nancumsum`, `nancumprod` (NaN read as the identity), `isposinf`,
 //! `isneginf`, `diagflat(v, k)` (`diag(ravel(v), k)`), `ediff1d(x)` (`diff(ravel(x))`),
 //! `triu_indices_from(a, k)`, `tril_indices_from(a, k)`, `extract(c, x)` (`ravel(x)[bool(ravel(c))]`),
-//! NumPy 2's `astype(x, dtype)` (`array(x, dtype=dtype)`), `np.diagonal(x, k)` of a literal offset
+//! NumPy 2's `astype(x, dtype)` (`array(x, dtype=dtype)`), `matrix_transpose(x)`
+//! (`swapaxes(x, -2, -1)`), `dsplit(x, k)` (`split(x, k, axis=2)`), `rollaxis(x, k, start)` of
+//! nonnegative literals (`moveaxis`), `np.diagonal(x, k)` of a literal offset
 //! (`diagonal(x[:, k:])`), `linspace(.., dtype=d)` (`d(floor(linspace(..)))` for an integer `d`) and
 //! `diff(x, prepend=p, append=q)` (`diff(concatenate((p, x, q), axis=-1))`).
 
@@ -297,6 +299,40 @@ pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
             kwargs.push((kw("m", &at), cols));
             let plain = if name == "triu_indices_from" { "triu_indices" } else { "tril_indices" };
             *func = Ident { name: qualified(plain), span: func.span.clone() };
+        }
+        "matrix_transpose" if args.len() == 1 && kwargs.is_empty() => {
+            // NumPy 2's `matrix_transpose(x)`: `swapaxes(x, -2, -1)`, a view (E0405 below 2-d, as
+            // NumPy's ValueError).
+            let at = args[0].span.clone();
+            let neg = |ids: &Cell<u32>, k: i64| {
+                let k = mk(ids, ExprKind::Int(k), at.clone());
+                mk(ids, ExprKind::Unary(crate::ast::UnOp::Neg, Box::new(k)), at.clone())
+            };
+            args.push(neg(ids, 2));
+            args.push(neg(ids, 1));
+            *func = Ident { name: qualified("swapaxes"), span: func.span.clone() };
+        }
+        "dsplit" if args.len() == 2 && kwargs.is_empty() => {
+            // NumPy's `dsplit(x, k)`: `split(x, k, axis=2)` (E0405 below 3-d, as NumPy's ValueError).
+            let at = args[1].span.clone();
+            kwargs.push((kw("axis", &at), mk(ids, ExprKind::Int(2), at.clone())));
+            *func = Ident { name: qualified("split"), span: func.span.clone() };
+        }
+        "rollaxis"
+            if (2..=3).contains(&args.len())
+                && kwargs.is_empty()
+                && args[1..].iter().all(|a| matches!(a.kind, ExprKind::Int(_))) =>
+        {
+            // NumPy's `rollaxis(x, k, start)` of nonnegative literals (`start` 0 unless given):
+            // `moveaxis(x, k, start - 1)` where `k < start`, else `moveaxis(x, k, start)`.
+            let at = args[1].span.clone();
+            let int = |a: &Expr| if let ExprKind::Int(v) = a.kind { v } else { unreachable!("matched: literals") };
+            let k = int(&args[1]);
+            let start = args.get(2).map_or(0, int);
+            let to = if k < start { start - 1 } else { start };
+            args.truncate(2);
+            args.push(mk(ids, ExprKind::Int(to), at));
+            *func = Ident { name: qualified("moveaxis"), span: func.span.clone() };
         }
         "extract" if args.len() == 2 && kwargs.is_empty() => {
             // NumPy's `take(ravel(arr), nonzero(ravel(condition))[0])`: `ravel(arr)[bool(ravel(condition))]`.

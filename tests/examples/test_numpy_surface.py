@@ -264,3 +264,46 @@ def test_fill_diagonal_of_unequal_sizes_is_a_run_time_error(tmp_path):
     assert_run_time_error(src, {"x": np.zeros((2, 2, 3))}, "All dimensions of input must be of equal length", tmp_path)
     with pytest.raises(ValueError, match="All dimensions of input must be of equal length"):
         np.fill_diagonal(np.zeros((2, 2, 3)), 1.0)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", ["f64", "i32"])
+def test_matrix_transpose_dsplit_rollaxis_match_numpy(dt, target, tmp_path):
+    """`matrix_transpose` (a view: a write reaches the argument), `dsplit` and `rollaxis` of
+    nonnegative literals (before, at and after the axis) on 2-d, 3-d and 4-d arrays."""
+    src = f"""fn main(m: {dt}[a, b], t: {dt}[a, b, c], q: {dt}[a, b, c, e]) ->
+        ({dt}[b, a], {dt}[a, c, b], {dt}[a, b, 2], {dt}[a, b, 2], {dt}[c, a, b], {dt}[a, c, b], {dt}[b, a, c],
+         {dt}[b, c, a, e], {dt}[a, b, c, e], {dt}[a, b, e, c], {dt}[e, a, b, c], {dt}[a, b]) {{
+    let v = np.matrix_transpose(m);
+    v[0, 1] = {dt}(7);
+    let (d0, d1) = np.dsplit(t, 2);
+    return (v, np.matrix_transpose(t), d0, d1, np.rollaxis(t, 2), np.rollaxis(t, 2, 1), np.rollaxis(t, 0, 2),
+            np.rollaxis(q, 0, 3), np.rollaxis(q, 1, 2), np.rollaxis(q, 3, 2), np.rollaxis(q, 3), m);
+}}
+"""
+    rng = np.random.default_rng(5)
+    m = rng.integers(-9, 9, (2, 3)).astype(DTYPES[dt])
+    t = rng.integers(-9, 9, (2, 3, 4)).astype(DTYPES[dt])
+    q = rng.integers(-9, 9, (2, 3, 4, 5)).astype(DTYPES[dt])
+    got = run_ok(src, {"m": m, "t": t, "q": q}, tmp_path, target)
+    wm = m.copy()
+    v = np.matrix_transpose(wm)
+    v[0, 1] = 7
+    d0, d1 = np.dsplit(t, 2)
+    want = [v, np.matrix_transpose(t), d0, d1, np.rollaxis(t, 2), np.rollaxis(t, 2, 1), np.rollaxis(t, 0, 2),
+            np.rollaxis(q, 0, 3), np.rollaxis(q, 1, 2), np.rollaxis(q, 3, 2), np.rollaxis(q, 3), wm]
+    assert len(got) == len(want)
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert_same(g, w, f"result {i}")
+
+
+@pytest.mark.parametrize(
+    "src, code, words",
+    [
+        ("fn f(x: f64[n]) -> f64[n] { return np.matrix_transpose(x); }", "E0405", ""),
+        ("fn f(x: f64[n, 4]) -> f64[n, 2] { let (a, b) = np.dsplit(x, 2); return a; }", "E0405", ""),
+        ("fn f(x: f64[n, 4]) -> f64[4, n] { return np.rollaxis(x, -1); }", "E0202", "moveaxis"),
+    ],
+)
+def test_matrix_transpose_dsplit_rollaxis_errors(src, code, words, tmp_path):
+    assert_check_error(src, code, words, tmp_path)
