@@ -1437,3 +1437,63 @@ def test_numpy_and_math_spellings_match_numpy(target, tmp_path):
         w = np.asarray(w)
         assert got.shape == w.shape and got.dtype == w.dtype, (k, got, w)
         np.testing.assert_allclose(got, w, rtol=1e-13, atol=1e-15, err_msg=str(k))
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_lists_of_arrays_and_pythons_sum_of_a_list_match_numpy(target, tmp_path):
+    """An array literal of same-shape arrays is NumPy's `np.array([a, b])` (their stack, dtypes
+    promoted), nested too; Python's `sum` of a list literal (or of a name bound to one) adds the
+    items elementwise, `np.sum` of one is NumPy's total. Provably different shapes, or arrays with
+    scalars, are E0411 naming `concatenate`; sizes known only at run time are checked then."""
+    src = """fn main(x: f64[4, 3], v: f32[3], n: i64) -> (f64[3], f64[3], f64[3, 3], f64[2, 2, 3], f64, f64, i64) {
+    let parts = [x[0] * 2, x[1], x[3]];
+    let mixed = [x[2], v, x[0]];
+    return (sum([x[0], x[1], x[2]]), sum(parts), mixed, [[x[0], x[1]], [x[2], x[3]]], np.sum(parts),
+            sum([x[0, 0], x[1, 1]]), sum([n, 2 * n]));
+}
+"""
+    rng = np.random.default_rng(31)
+    x = rng.standard_normal((4, 3))
+    v = rng.standard_normal(3).astype(np.float32)
+    n = 5
+    proc, res = run_source(src, {"x": x, "v": v, "n": n}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    parts = [x[0] * 2, x[1], x[3]]
+    want = [sum([x[0], x[1], x[2]]), sum(parts), np.array([x[2], v, x[0]]), np.array([[x[0], x[1]], [x[2], x[3]]]),
+            np.sum(parts), sum([x[0, 0], x[1, 1]]), sum([n, 2 * n])]
+    for got, w in zip(res, want):
+        assert np.asarray(got).dtype == np.asarray(w).dtype, (got, w)
+        np.testing.assert_allclose(got, w, rtol=1e-15, atol=0)
+    for body, words in [("return [x[0], x[0, :2]];", "concatenate"), ("return [x[0], 1.0];", "inhomogeneous")]:
+        bad = check_source(f"fn main(x: f64[4, 3]) -> f64[2, 3] {{\n    {body}\n}}\n", tmp_path)
+        assert bad.returncode == 1 and "E0411" in bad.stderr and words in bad.stderr, bad.stderr
+    src2 = "fn main(a: f64[N], b: f64[M]) -> f64[2, N] {\n    return [a, b];\n}\n"
+    (tmp_path / "rt").mkdir()
+    assert_run_time_error(src2, {"a": np.ones(3), "b": np.ones(4)}, "stack", tmp_path / "rt")
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_nested_tuple_targets_in_for_match_python(target, tmp_path):
+    """`for k, (lo, hi) in enumerate(zip(e[:-1], e[1:]))` and deeper nesting of `enumerate` and
+    `zip` targets, against Python; a nested tuple over anything else is E0110."""
+    src = """fn main(e: f64[6], y: i64[4]) -> (f64, f64, f64) {
+    let a = 0.0;
+    for k, (lo, hi) in enumerate(zip(e[:-1], e[1:])) { a += k * (hi - lo); }
+    let b = 0.0;
+    for (u, (j, (w, z))) in zip(y, enumerate(zip(e, e[::-1]), 3)) { b += u * j + w * z; }
+    let c = 0.0;
+    for (p, q), r in zip(zip(e, y), e[2:]) { c += p * q - r; }
+    return (a, b, c);
+}
+"""
+    e = np.array([0.5, -1.0, 2.0, 3.5, -2.25, 1.0])
+    y = np.array([3, 9, 4, 7])
+    proc, res = run_source(src, {"e": e, "y": y}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    want = [sum(k * (hi - lo) for k, (lo, hi) in enumerate(zip(e[:-1], e[1:]))),
+            sum(u * j + w * z for (u, (j, (w, z))) in zip(y, enumerate(zip(e, e[::-1]), 3))),
+            sum(p * q - r for (p, q), r in zip(zip(e, y), e[2:]))]
+    for got, w in zip(res, want):
+        np.testing.assert_allclose(got, w, rtol=1e-15)
+    bad = check_source("fn main(x: f64[3]) {\n    for k, (a, b) in enumerate(x) { print(a); }\n}\n", tmp_path)
+    assert bad.returncode == 1 and "E0110" in bad.stderr, bad.stderr
