@@ -8,9 +8,20 @@
 //!   sum(parts)`), is `sum(L, axis=0)`, the sum along the stacking axis (for a list of scalars,
 //!   the same total as NumPy's `np.sum`). A literal of literals (`sum([[1, 2], [3, 4]])`, which
 //!   Python's `sum` rejects) stays NumPy's total.
+//! - `x.item()` (NumPy's: the one element of an array of size 1 as a scalar, else ValueError) is
+//!   `reshape(x, 1)[0]`: the size is checked as a reshape's is (E0412 when known, else at run time,
+//!   naming the line); of a scalar (`v.sum().item()`), the scalar. [`item`], called by
+//!   `syntax::method_call`.
+//! - `x.tolist()` (a Python list of `x`'s items) is `x` itself where the list is only iterated or
+//!   reduced: iterated by a `for` (`for t in v.tolist()`, in `enumerate`/`zip` too), or the one
+//!   argument of `sum` (Python's, as of a list literal: `sum(x, axis=0)`), `np.sum`, `len`, `min`, `max`, `any`, `all`,
+//!   `array` or `asarray`. Anywhere else it stays the method call `.tolist`, E0207 naming these
+//!   ways.
 
 use crate::ast::{Block, Expr, ExprKind, Function, Ident, Program, Stmt};
-use crate::syntax::mk;
+use crate::ast::{Index, Span};
+use crate::builtin::qualified;
+use crate::syntax::{is_synthesized, mk};
 use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 
@@ -23,7 +34,9 @@ pub fn python_lists(program: &mut Program) {
     }
     let ids = Cell::new(program.num_exprs);
     for f in &mut program.functions {
+        tolist_iterated(&mut f.body);
         python_sum(&ids, f);
+        f.for_each_expr_mut(&mut tolist_reduced);
     }
     program.num_exprs = ids.get();
 }
@@ -82,11 +95,73 @@ fn python_sum(ids: &Cell<u32>, f: &mut Function) {
         }
         let list = match &args[0].kind {
             ExprKind::Var(v) => lists.contains(&v.name),
+            ExprKind::Call { func, .. } if func.name == TOLIST => true,
             _ => flat_list(&args[0]),
         };
         if list {
+            if let Some(x) = tolist_of(&mut args[0]) {
+                args[0] = x;
+            }
             let span = args[0].span.clone();
             kwargs.push((Ident { name: "axis".into(), span: span.clone() }, mk(ids, ExprKind::Int(0), span)));
         }
     });
+}
+
+/// The method name of `x.tolist()` as the parser writes it (`syntax::method_call`).
+pub const TOLIST: &str = ".tolist";
+
+/// The calls whose one argument may be `x.tolist()`, taken as `x` (see the module's docs).
+const TAKES_A_LIST: &[&str] = &["sum", "len", "min", "max", "any", "all", "array", "asarray"];
+
+/// `x` when `e` is `x.tolist()`.
+fn tolist_of(e: &mut Expr) -> Option<Expr> {
+    match &mut e.kind {
+        ExprKind::Call { func, args, kwargs } if func.name == TOLIST && args.len() == 1 && kwargs.is_empty() => {
+            args.pop()
+        }
+        _ => None,
+    }
+}
+
+/// `x.tolist()` iterated by a `for` in `b` (the value of the loop's synthesized array `let`): `x`
+/// (see the module's docs).
+fn tolist_iterated(b: &mut Block) {
+    for s in &mut b.stmts {
+        match s {
+            Stmt::Let { names, value, .. } if names.len() == 1 && is_synthesized(&names[0].name) => {
+                if let Some(x) = tolist_of(value) {
+                    *value = x;
+                }
+            }
+            Stmt::For { body, .. } | Stmt::While { body, .. } => tolist_iterated(body),
+            Stmt::If { then_block, else_block, .. } => {
+                tolist_iterated(then_block);
+                if let Some(e) = else_block {
+                    tolist_iterated(e);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `x.tolist()` as the one argument of a [`TAKES_A_LIST`] call `e`: `x`.
+fn tolist_reduced(e: &mut Expr) {
+    let ExprKind::Call { func, args, kwargs } = &mut e.kind else { return };
+    let name = func.name.strip_prefix(crate::builtin::QUALIFIED).unwrap_or(&func.name);
+    if TAKES_A_LIST.contains(&name) && args.len() == 1 && kwargs.is_empty() {
+        if let Some(x) = tolist_of(&mut args[0]) {
+            args[0] = x;
+        }
+    }
+}
+
+/// `x.item()` (`base` is `x`, at `span`): `reshape(x, 1)[0]` (see the module's docs).
+pub fn item(ids: &Cell<u32>, base: Expr, span: Span) -> Expr {
+    let one = mk(ids, ExprKind::Int(1), span.clone());
+    let func = Ident { name: qualified("reshape"), span: span.clone() };
+    let flat = mk(ids, ExprKind::Call { func, args: vec![base, one], kwargs: vec![] }, span.clone());
+    let zero = mk(ids, ExprKind::Int(0), span.clone());
+    mk(ids, ExprKind::Subscript { base: Box::new(flat), index: vec![Index::At(zero)] }, span)
 }

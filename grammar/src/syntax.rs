@@ -825,6 +825,9 @@ pub fn method_call(
         let func = Ident { name: d.name().to_string(), span: name.span };
         return Ok(Expr { id, kind: ExprKind::Call { func, args: vec![base], kwargs }, span });
     }
+    if name.name == "item" && args.is_empty() && kwargs.is_empty() {
+        return Ok(crate::py_lists::item(ids, base, span));
+    }
     args.insert(0, base);
     let mut func = Ident { name: format!(".{}", name.name), span: name.span };
     positional_axis(&mut func, &mut args, &mut kwargs);

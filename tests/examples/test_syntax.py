@@ -1497,3 +1497,38 @@ def test_nested_tuple_targets_in_for_match_python(target, tmp_path):
         np.testing.assert_allclose(got, w, rtol=1e-15)
     bad = check_source("fn main(x: f64[3]) {\n    for k, (a, b) in enumerate(x) { print(a); }\n}\n", tmp_path)
     assert bad.returncode == 1 and "E0110" in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_item_and_tolist_match_numpy(target, tmp_path):
+    """`x.item()` (the scalar of a size-1 array or of a scalar) and `x.tolist()` where the list is
+    iterated or reduced (`for t in v.tolist()`, in `enumerate`, `sum`, `np.sum`, `len`, `max`,
+    `np.array`), against NumPy and Python. `.item()` of an array of another size is E0412 (known
+    size) or a run-time error; `.tolist()` anywhere else is E0207 naming the ways."""
+    src = """fn main(x: f64[4, 3], v: f64[5], i: i64, j: i64) -> (f64, i64, f64, f64, f64, f64, f64, i64, f64, f64[5]) {
+    let a = 0.0;
+    for t in v.tolist() { a += t * t; }
+    let b = 0.0;
+    for k, t in enumerate(v.tolist()) { b += k * t; }
+    return (v.sum().item(), argmax(v).item(), x[i, j].item(), x[1:2, 2].item(), a, b, sum(v.tolist()),
+            len(v.tolist()), max(x[1].tolist()), np.array(v.tolist()));
+}
+"""
+    rng = np.random.default_rng(31)
+    x = rng.standard_normal((4, 3))
+    v = rng.standard_normal(5)
+    i, j = 2, 1
+    proc, res = run_source(src, {"x": x, "v": v, "i": i, "j": j}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    want = [v.sum().item(), np.argmax(v).item(), x[i, j].item(), x[1:2, 2].item(), sum(t * t for t in v.tolist()),
+            sum(k * t for k, t in enumerate(v.tolist())), sum(v.tolist()), len(v.tolist()), max(x[1].tolist()),
+            np.array(v.tolist())]
+    for got, w in zip(res, want):
+        np.testing.assert_allclose(got, w, rtol=1e-13)
+    bad = check_source("fn main(x: f64[3]) -> f64 {\n    return x.item();\n}\n", tmp_path)
+    assert bad.returncode == 1 and "E0412" in bad.stderr, bad.stderr
+    bad = check_source("fn main(x: f64[3]) -> f64[3] {\n    let l = x.tolist();\n    return l;\n}\n", tmp_path)
+    assert bad.returncode == 1 and "E0207" in bad.stderr and "sum(x.tolist())" in bad.stderr, bad.stderr
+    (tmp_path / "rt").mkdir()
+    assert_run_time_error("fn main(x: f64[N]) -> f64 {\n    return x.item();\n}\n", {"x": np.ones(3)}, "reshape",
+                          tmp_path / "rt")
