@@ -17,6 +17,11 @@
 //!   argument of `sum` (Python's, as of a list literal: `sum(x, axis=0)`), `np.sum`, `len`, `min`, `max`, `any`, `all`,
 //!   `array` or `asarray`. Anywhere else it stays the method call `.tolist`, E0207 naming these
 //!   ways.
+//! - `x.flat` (NumPy's flat iterator, read: `x.flat[k]`, `for t in x.flat`) is `ravel(x)`
+//!   (`syntax::attribute`); writing through it (`x.flat[k] = v`) is not parsed (write
+//!   `x[unravel_index(..)]` or into `ravel(x)` of a row-major `x`).
+//! - `out.append(v)` (a list grown in a loop) is E0207 naming a comprehension or a preallocated
+//!   array (`check::expr`'s method error).
 
 use crate::ast::{Block, Expr, ExprKind, Function, Ident, Program, Stmt};
 use crate::ast::{Index, Span};

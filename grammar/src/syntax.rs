@@ -613,6 +613,8 @@ pub fn attribute(ids: &Cell<u32>, base: Expr, name: Ident, span: Span) -> Result
     }
     let func = match name.name.as_str() {
         "ndim" | "size" | "itemsize" | "nbytes" => Ident { name: qualified(&name.name), span: name.span },
+        // NumPy's `x.flat` read (`x.flat[k]`, `for t in x.flat`): `ravel(x)`, `crate::py_lists`.
+        "flat" => Ident { name: qualified("ravel"), span: name.span },
         "shape" | "T" | "dtype" => Ident { name: format!(".{}", name.name), span: name.span },
         _ => return Err(LexError::Attribute { name: name.name, span: name.span }),
     };

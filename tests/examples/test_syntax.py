@@ -1532,3 +1532,29 @@ def test_item_and_tolist_match_numpy(target, tmp_path):
     (tmp_path / "rt").mkdir()
     assert_run_time_error("fn main(x: f64[N]) -> f64 {\n    return x.item();\n}\n", {"x": np.ones(3)}, "reshape",
                           tmp_path / "rt")
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_flat_reads_and_list_append_error_match_numpy(target, tmp_path):
+    """`x.flat[k]`, `x.flat[a:b]` and `for t in x.flat` read `x` in row-major order as NumPy's
+    flat iterator does (`ravel(x)`), of a view too; `out.append(v)` is E0207 naming a
+    comprehension and a preallocated array."""
+    src = """fn main(x: f64[3, 4]) -> (f64, f64[3], f64, f64) {
+    let s = 0.0;
+    for t in x.T.flat { s = s * 0.5 + t; }
+    return (x.flat[7], x.flat[2:8:2], x[:, 1:].flat[-1], s);
+}
+"""
+    x = np.random.default_rng(31).standard_normal((3, 4))
+    proc, res = run_source(src, {"x": x}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    s = 0.0
+    for t in x.T.flat:
+        s = s * 0.5 + t
+    want = [x.flat[7], x.flat[2:8:2], x[:, 1:].flat[-1], s]
+    for got, w in zip(res, want):
+        np.testing.assert_allclose(got, w, rtol=1e-15)
+    bad = check_source("fn main(v: f64[5]) -> f64[?] {\n    let out = [];\n    for t in v { if t > 0 { out.append(t * 2); } }\n"
+                       "    return array(out);\n}\n", tmp_path)
+    assert bad.returncode == 1 and "E0207" in bad.stderr and "comprehension" in bad.stderr \
+        and "np.zeros(n)" in bad.stderr, bad.stderr

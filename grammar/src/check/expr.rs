@@ -798,6 +798,13 @@ fn method_error(m: &str, span: &Span) -> Diagnostic {
                 .to_string(),
             "a Python list",
         ),
+        "append" => (
+            "`out.append(v)` grows a Python list, which arrayc has not".to_string(),
+            "build the array with a comprehension, `out = np.array([t * 2 for t in v if t > 0])`, or preallocate \
+             it, `out = np.zeros(n)` then `out[k] = ..` (`np.append(out, v)` is a new array, as NumPy's)"
+                .to_string(),
+            "a list method",
+        ),
         "item" => (
             "`x.item(k)` (NumPy's element `k` of `x` flattened) is not in arrayc".to_string(),
             "write `ravel(x)[k]`; `x.item()` (no argument) is the one element of a size-1 array".to_string(),
