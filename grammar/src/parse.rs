@@ -19,6 +19,7 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                 if let Err(error) = crate::syntax::module_globals(&mut p) {
                     return (None, vec![to_diag(ParseError::User { error }, src)]);
                 }
+                crate::py_lists::appended_lists(&mut p);
                 let diags = crate::comprehension::comprehensions(&mut p);
                 if !diags.is_empty() {
                     return (None, diags);

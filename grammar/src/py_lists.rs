@@ -20,8 +20,11 @@
 //! - `x.flat` (NumPy's flat iterator, read: `x.flat[k]`, `for t in x.flat`) is `ravel(x)`
 //!   (`syntax::attribute`); writing through it (`x.flat[k] = v`) is not parsed (write
 //!   `x[unravel_index(..)]` or into `ravel(x)` of a row-major `x`).
-//! - `out.append(v)` (a list grown in a loop) is E0207 naming a comprehension or a preallocated
-//!   array (`check::expr`'s method error).
+//! - A list grown in one loop, `let out = []; for t in it { if c { out.append(e); } }` (the `if`
+//!   optional; `it` an array or `range(..)`), is the list comprehension `let out = [e for t in it
+//!   if c];` ([`appended_lists`], before `crate::comprehension` lowers it: a counting loop, then
+//!   a filling loop). Any other `out.append(v)` is E0207 naming a comprehension or a
+//!   preallocated array (`check::expr`'s method error).
 
 use crate::ast::{Block, Expr, ExprKind, Function, Ident, Program, Stmt};
 use crate::ast::{Index, Span};
@@ -169,4 +172,102 @@ pub fn item(ids: &Cell<u32>, base: Expr, span: Span) -> Expr {
     let flat = mk(ids, ExprKind::Call { func, args: vec![base, one], kwargs: vec![] }, span.clone());
     let zero = mk(ids, ExprKind::Int(0), span.clone());
     mk(ids, ExprKind::Subscript { base: Box::new(flat), index: vec![Index::At(zero)] }, span)
+}
+
+/// `e` when `s` is `out.append(e);`.
+fn append_of<'a>(s: &'a Stmt, out: &str) -> Option<&'a Expr> {
+    let Stmt::Expr(Expr { kind: ExprKind::Call { func, args, kwargs }, .. }) = s else { return None };
+    match args.as_slice() {
+        [Expr { kind: ExprKind::Var(v), .. }, e] if func.name == ".append" && kwargs.is_empty() && v.name == out => {
+            Some(e)
+        }
+        _ => None,
+    }
+}
+
+/// The element and condition of a loop body that is only `out.append(e);` or `if c {
+/// out.append(e); }`.
+fn appended(stmts: &[Stmt], out: &str) -> Option<(Expr, Option<Expr>)> {
+    match stmts {
+        [s] => match s {
+            Stmt::If { cond, then_block, else_block: None, .. } => match then_block.stmts.as_slice() {
+                [a] => append_of(a, out).map(|e| (e.clone(), Some(cond.clone()))),
+                _ => None,
+            },
+            _ => append_of(s, out).map(|e| (e.clone(), None)),
+        },
+        _ => None,
+    }
+}
+
+/// Lists grown in one loop in every function (see the module's docs); runs before
+/// `crate::comprehension::comprehensions`, on the loops as the parser wrote them.
+pub fn appended_lists(program: &mut Program) {
+    let ids = Cell::new(program.num_exprs);
+    for f in &mut program.functions {
+        appended_block(&ids, &mut f.body);
+    }
+    program.num_exprs = ids.get();
+}
+
+/// [`appended_lists`] in `b` and the blocks inside it.
+fn appended_block(ids: &Cell<u32>, b: &mut Block) {
+    let mut i = 0;
+    while i < b.stmts.len() {
+        if let Some((replace, stmt)) = appended_at(ids, &b.stmts[i..]) {
+            b.stmts.splice(i..i + replace, [stmt]);
+        }
+        match &mut b.stmts[i] {
+            Stmt::For { body, .. } | Stmt::While { body, .. } => appended_block(ids, body),
+            Stmt::If { then_block, else_block, .. } => {
+                appended_block(ids, then_block);
+                if let Some(e) = else_block {
+                    appended_block(ids, e);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// `let out = [];` then a loop that only appends to `out` at the start of `stmts`: how many
+/// statements that is and the `let` of the comprehension that replaces them.
+fn appended_at(ids: &Cell<u32>, stmts: &[Stmt]) -> Option<(usize, Stmt)> {
+    let Stmt::Let { names, value: Expr { kind: ExprKind::List(items), .. }, span } = stmts.first()? else {
+        return None;
+    };
+    let ([out], true) = (names.as_slice(), items.is_empty()) else { return None };
+    let at = span.clone();
+    // `for t in x` as the parser writes it: `let iter.O = x; for index.O in 0..len(iter.O) { let
+    // t = iter.O[index.O]; .. }`.
+    if let [_, Stmt::Let { names: it_names, value: x, .. }, Stmt::For { var: index, body, step: None, .. }, ..] = stmts
+    {
+        if let ([iter], [Stmt::Let { names: t, value: item, .. }, rest @ ..]) =
+            (it_names.as_slice(), body.stmts.as_slice())
+        {
+            let is_item = matches!(&item.kind, ExprKind::Subscript { base, index: ix }
+                if matches!(&base.kind, ExprKind::Var(v) if v.name == iter.name)
+                    && matches!(ix.as_slice(), [Index::At(Expr { kind: ExprKind::Var(k), .. })] if k.name == index.name));
+            if let ([t], true, true, Some((e, c))) =
+                (t.as_slice(), is_synthesized(&iter.name), is_item, appended(rest, &out.name))
+            {
+                let list =
+                    crate::comprehension::comprehension(ids, None, e, vec![(t.clone(), x.clone(), c)], at.clone());
+                return Some((3, Stmt::Let { names: vec![out.clone()], value: list, span: at }));
+            }
+        }
+    }
+    // `for k in range(a, b, s)`: `for k in a..b step s`.
+    if let [_, Stmt::For { var: k, start, end, step, body, .. }, ..] = stmts {
+        if let (false, Some((e, c))) = (is_synthesized(&k.name), appended(&body.stmts, &out.name)) {
+            let mut args = vec![start.clone(), end.clone()];
+            args.extend(step.as_deref().cloned());
+            let func = Ident { name: "range".into(), span: at.clone() };
+            let range = mk(ids, ExprKind::Call { func, args, kwargs: vec![] }, at.clone());
+            let list = crate::comprehension::comprehension(ids, None, e, vec![(k.clone(), range, c)], at.clone());
+            return Some((2, Stmt::Let { names: vec![out.clone()], value: list, span: at }));
+        }
+    }
+    None
 }

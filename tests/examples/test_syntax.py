@@ -1537,8 +1537,8 @@ def test_item_and_tolist_match_numpy(target, tmp_path):
 @pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
 def test_flat_reads_and_list_append_error_match_numpy(target, tmp_path):
     """`x.flat[k]`, `x.flat[a:b]` and `for t in x.flat` read `x` in row-major order as NumPy's
-    flat iterator does (`ravel(x)`), of a view too; `out.append(v)` is E0207 naming a
-    comprehension and a preallocated array."""
+    flat iterator does (`ravel(x)`), of a view too; `out.append(v)` other than a list grown in one
+    loop is E0207 naming a comprehension and a preallocated array."""
     src = """fn main(x: f64[3, 4]) -> (f64, f64[3], f64, f64) {
     let s = 0.0;
     for t in x.T.flat { s = s * 0.5 + t; }
@@ -1554,7 +1554,44 @@ def test_flat_reads_and_list_append_error_match_numpy(target, tmp_path):
     want = [x.flat[7], x.flat[2:8:2], x[:, 1:].flat[-1], s]
     for got, w in zip(res, want):
         np.testing.assert_allclose(got, w, rtol=1e-15)
-    bad = check_source("fn main(v: f64[5]) -> f64[?] {\n    let out = [];\n    for t in v { if t > 0 { out.append(t * 2); } }\n"
+    bad = check_source("fn main(v: f64[5]) -> f64[?] {\n    let out = [];\n    for t in v { out.append(t); out.append(t * 2); }\n"
                        "    return array(out);\n}\n", tmp_path)
     assert bad.returncode == 1 and "E0207" in bad.stderr and "comprehension" in bad.stderr \
         and "np.zeros(n)" in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_a_list_grown_by_append_in_one_loop_matches_python(target, tmp_path):
+    """`let out = []; for t in v { if c { out.append(e); } }` (the `if` optional, over an array or
+    a `range`) is the list comprehension `[e for t in v if c]`, against Python's list; an append
+    anywhere else is E0207 (see test_flat_reads_and_list_append_error_match_numpy)."""
+    src = """fn main(v: f64[6], n: i64) -> (f64[?], i64[?], f64[?], f64[?]) {
+    let out = [];
+    for t in v { if t > 0 { out.append(t * 2); } }
+    let sq = [];
+    for k in range(1, n, 2) { sq.append(k * k); }
+    let every = [];
+    for t in v { every.append(t - 1); }
+    let none = [];
+    for t in v { if t > 100 { none.append(t); } }
+    return (array(out), np.array(sq), every, none);
+}
+"""
+    v = np.array([0.5, -1.0, 2.0, 3.5, -2.25, 1.0])
+    n = 8
+    proc, res = run_source(src, {"v": v, "n": n}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    out, sq, every, none = [], [], [], []
+    for t in v:
+        if t > 0:
+            out.append(t * 2)
+    for k in range(1, n, 2):
+        sq.append(k * k)
+    for t in v:
+        every.append(t - 1)
+    for t in v:
+        if t > 100:
+            none.append(t)
+    for got, w in zip(res, [np.array(out), np.array(sq), np.array(every), np.array(none)]):
+        assert np.asarray(got).dtype == w.dtype, (got, w)
+        np.testing.assert_array_equal(got, w)
