@@ -19,6 +19,7 @@ pub mod methods;
 pub mod nesting;
 pub mod numpy_shapes;
 mod parse;
+pub mod py_lists;
 pub mod random_api;
 #[doc(hidden)]
 pub mod spellings;

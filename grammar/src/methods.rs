@@ -48,7 +48,7 @@ pub const METHODS: &[&str] = &[
 ];
 
 /// The attributes arrayc has besides `x.T` (`x.shape` only as `x.shape[k]`).
-pub const ATTRIBUTES: &[&str] = &["shape", "ndim", "size", "itemsize", "nbytes"];
+pub const ATTRIBUTES: &[&str] = &["shape", "ndim", "size", "itemsize", "nbytes", "flat"];
 
 /// The builtin that the method `name` calls, if `name` is one of [`METHODS`] and the builtin
 /// exists.

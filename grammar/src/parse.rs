@@ -19,6 +19,7 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                 if let Err(error) = crate::syntax::module_globals(&mut p) {
                     return (None, vec![to_diag(ParseError::User { error }, src)]);
                 }
+                crate::py_lists::appended_lists(&mut p);
                 let diags = crate::comprehension::comprehensions(&mut p);
                 if !diags.is_empty() {
                     return (None, diags);
@@ -32,6 +33,7 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                 crate::loop_returns::loop_returns(&mut p);
                 crate::constants::resolve_constants(&mut p);
                 crate::syntax::bare_calls(&mut p);
+                crate::py_lists::python_lists(&mut p);
                 (Some(p), Vec::new())
             }
             Some(d) => {
@@ -128,7 +130,7 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
                 "unknown attribute",
             )
             .with_help(
-                "the attributes are `x.T`, `x.shape[k]`, `x.ndim`, `x.size`, `x.itemsize`, `x.nbytes` and `x.dtype` (as `dtype=x.dtype`); \
+                "the attributes are `x.T`, `x.shape[k]`, `x.ndim`, `x.size`, `x.itemsize`, `x.nbytes`, `x.flat` (read: `ravel(x)`) and `x.dtype` (as `dtype=x.dtype`); \
                  methods are called `x.sum()`; \
                  NumPy's ufunc methods are `np.add.reduce(x)` or `add.reduce(x)`",
             ),

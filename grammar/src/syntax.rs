@@ -633,6 +633,8 @@ pub fn attribute(ids: &Cell<u32>, base: Expr, name: Ident, span: Span) -> Result
     }
     let func = match name.name.as_str() {
         "ndim" | "size" | "itemsize" | "nbytes" => Ident { name: qualified(&name.name), span: name.span },
+        // NumPy's `x.flat` read (`x.flat[k]`, `for t in x.flat`): `ravel(x)`, `crate::py_lists`.
+        "flat" => Ident { name: qualified("ravel"), span: name.span },
         "shape" | "T" | "dtype" => Ident { name: format!(".{}", name.name), span: name.span },
         _ => return Err(LexError::Attribute { name: name.name, span: name.span }),
     };
@@ -848,6 +850,9 @@ pub fn method_call(
         let func = Ident { name: d.name().to_string(), span: name.span };
         return Ok(Expr { id, kind: ExprKind::Call { func, args: vec![base], kwargs }, span });
     }
+    if name.name == "item" && args.is_empty() && kwargs.is_empty() {
+        return Ok(crate::py_lists::item(ids, base, span));
+    }
     args.insert(0, base);
     let mut func = Ident { name: format!(".{}", name.name), span: name.span };
     positional_axis(&mut func, &mut args, &mut kwargs);
@@ -986,77 +991,116 @@ fn reversed_range(ids: &Cell<u32>, range: Expr) -> Result<Expr, LexError> {
     Ok(mk(ids, kind, at))
 }
 
+/// A target of a `for` over several names: a name, or a parenthesised tuple of targets
+/// (`for k, (lo, hi) in enumerate(zip(a, b))`).
+#[derive(Clone, Debug)]
+pub enum ForTarget {
+    Name(Ident),
+    Tuple(Vec<ForTarget>, Span),
+}
+
 /// `for k, v in enumerate(x)` and `for a, b in zip(x, y)` (also parenthesised, `for (k, v) in ..`),
 /// Python's two iterations that give several names, over axis 0 as [`array_for`] does:
 /// `enumerate(x)` (or `enumerate(x, start)`) binds the position (plus `start`) and the item,
-/// `zip(x, y, ..)` one item of each, as many steps as the shortest has (Python's `zip`). Each array
-/// is evaluated once, into `iter.OFFSET.K`; the loop counts `index.OFFSET` ([`is_synthesized`]
-/// names), and the user's names are `let`s at the top of the body. Anything else with several
-/// names, or as many names as `zip` has not arrays, is [`LexError::ForTargets`].
+/// `zip(x, y, ..)` one item of each, as many steps as the shortest has (Python's `zip`). A target
+/// may itself be a parenthesised tuple of the item of a nested `enumerate` or `zip`, to any depth
+/// (`for k, (lo, hi) in enumerate(zip(e[:-1], e[1:]))`). Each array is evaluated once, into
+/// `iter.OFFSET.K`; the loop counts `index.OFFSET` ([`is_synthesized`] names), and the user's
+/// names are `let`s at the top of the body. Anything else with several names, or as many names
+/// as `zip` has not arrays, is [`LexError::ForTargets`].
 pub fn for_in_tuple(
     ids: &Cell<u32>,
-    first: Ident,
-    rest: Vec<Ident>,
+    first: ForTarget,
+    rest: Vec<ForTarget>,
     it: Expr,
     mut body: Block,
     span: Span,
 ) -> Result<Vec<Stmt>, LexError> {
     let mut vars = rest;
     vars.insert(0, first);
-    let bad = |it: &Expr| LexError::ForTargets { names: vars.len(), span: it.span.clone() };
-    let ExprKind::Call { func, args, kwargs } = &it.kind else { return Err(bad(&it)) };
-    let enumerate = func.name == "enumerate" && vars.len() == 2 && (1..=2).contains(&args.len());
-    let zip = func.name == "zip" && vars.len() == args.len();
-    if !kwargs.is_empty() || !(enumerate || zip) {
-        return Err(bad(&it));
-    }
     let at = it.span.clone();
-    let ExprKind::Call { args, .. } = it.kind else { unreachable!("matched above") };
-    let mut args = args.into_iter();
-    let var = |ids: &Cell<u32>, name: &Ident| mk(ids, ExprKind::Var(name.clone()), at.clone());
-    let call = |ids: &Cell<u32>, f: &str, args: Vec<Expr>| {
-        mk(
-            ids,
-            ExprKind::Call { func: Ident { name: f.to_string(), span: at.clone() }, args, kwargs: vec![] },
-            at.clone(),
-        )
-    };
     let index = Ident { name: format!("index.{}", span.start), span: at.clone() };
-    let arrays: Vec<Ident> = (0..if enumerate { 1 } else { vars.len() })
-        .map(|k| Ident { name: format!("iter.{}.{k}", span.start), span: at.clone() })
-        .collect();
+    let mut tuple = TupleFor { ids, index: index.clone(), offset: span.start, arrays: vec![], lets: vec![] };
+    tuple.bind(ForTarget::Tuple(vars, at.clone()), it)?;
+    let TupleFor { arrays, lets, .. } = tuple;
+    let var = |name: &Ident| mk(ids, ExprKind::Var(name.clone()), at.clone());
+    let call = |f: &str, args: Vec<Expr>| {
+        let func = Ident { name: f.to_string(), span: at.clone() };
+        mk(ids, ExprKind::Call { func, args, kwargs: vec![] }, at.clone())
+    };
     let mut out: Vec<Stmt> = Vec::new();
-    for a in &arrays {
-        let value = args.next().unwrap_or_else(|| unreachable!("one argument per array"));
-        out.push(Stmt::Let { names: vec![a.clone()], value, span: at.clone() });
+    let mut end = None;
+    for (a, value) in arrays {
+        let len = call("len", vec![var(&a)]);
+        end = Some(match end {
+            None => len,
+            Some(e) => call("minimum", vec![e, len]),
+        });
+        out.push(Stmt::Let { names: vec![a], value, span: at.clone() });
     }
-    let mut lets = Vec::new();
-    let mut items = vars.into_iter();
-    if enumerate {
-        let k = items.next().unwrap_or_else(|| unreachable!("two names"));
-        let position = match args.next() {
-            Some(start) => {
-                let kind = ExprKind::Binary(BinOp::Add, Box::new(var(ids, &index)), Box::new(start));
-                mk(ids, kind, at.clone())
-            }
-            None => var(ids, &index),
-        };
-        lets.push(Stmt::Let { span: k.span.clone(), names: vec![k], value: position });
-    }
-    for (name, a) in items.zip(arrays.iter().cycle()) {
-        let kind = ExprKind::Subscript { base: Box::new(var(ids, a)), index: vec![Index::At(var(ids, &index))] };
-        let item = mk(ids, kind, at.clone());
-        lets.push(Stmt::Let { span: name.span.clone(), names: vec![name], value: item });
-    }
-    let mut end = call(ids, "len", vec![var(ids, &arrays[0])]);
-    for a in &arrays[1..] {
-        let len = call(ids, "len", vec![var(ids, a)]);
-        end = call(ids, "minimum", vec![end, len]);
-    }
+    let end = end.unwrap_or_else(|| unreachable!("a tuple target binds at least one array"));
     body.stmts.splice(0..0, lets);
     let start = mk(ids, ExprKind::Int(0), at.clone());
     out.push(Stmt::For { var: index, start, end, step: None, body, span });
     Ok(out)
+}
+
+/// The state of [`for_in_tuple`]'s matching of targets to `enumerate`s and `zip`s.
+struct TupleFor<'a> {
+    ids: &'a Cell<u32>,
+    /// The loop's counter.
+    index: Ident,
+    /// The loop's offset in the source, which names its arrays.
+    offset: usize,
+    /// The arrays iterated, each with its value.
+    arrays: Vec<(Ident, Expr)>,
+    /// The `let`s of the user's names, at the top of the body.
+    lets: Vec<Stmt>,
+}
+
+impl TupleFor<'_> {
+    /// Binds `target` to the items of the iterable `it`.
+    fn bind(&mut self, target: ForTarget, it: Expr) -> Result<(), LexError> {
+        let at = it.span.clone();
+        let vars = match target {
+            ForTarget::Name(name) => {
+                let a = Ident { name: format!("iter.{}.{}", self.offset, self.arrays.len()), span: at.clone() };
+                self.arrays.push((a.clone(), it));
+                let base = Box::new(mk(self.ids, ExprKind::Var(a), at.clone()));
+                let i = mk(self.ids, ExprKind::Var(self.index.clone()), at.clone());
+                let item = mk(self.ids, ExprKind::Subscript { base, index: vec![Index::At(i)] }, at);
+                self.lets.push(Stmt::Let { span: name.span.clone(), names: vec![name], value: item });
+                return Ok(());
+            }
+            ForTarget::Tuple(vars, _) => vars,
+        };
+        let bad = LexError::ForTargets { names: vars.len(), span: at.clone() };
+        let ExprKind::Call { func, args, kwargs } = &it.kind else { return Err(bad) };
+        let enumerate = func.name == "enumerate" && vars.len() == 2 && (1..=2).contains(&args.len());
+        let zip = func.name == "zip" && vars.len() == args.len();
+        if !kwargs.is_empty() || !(enumerate || zip) {
+            return Err(bad);
+        }
+        let ExprKind::Call { args, .. } = it.kind else { unreachable!("matched above") };
+        let mut args = args.into_iter();
+        let mut vars = vars.into_iter();
+        if enumerate {
+            let Some(ForTarget::Name(k)) = vars.next() else { return Err(bad) };
+            let x = args.next().unwrap_or_else(|| unreachable!("one or two arguments"));
+            let i = mk(self.ids, ExprKind::Var(self.index.clone()), at.clone());
+            let position = match args.next() {
+                Some(start) => mk(self.ids, ExprKind::Binary(BinOp::Add, Box::new(i), Box::new(start)), at),
+                None => i,
+            };
+            self.lets.push(Stmt::Let { span: k.span.clone(), names: vec![k], value: position });
+            let t = vars.next().unwrap_or_else(|| unreachable!("two targets"));
+            return self.bind(t, x);
+        }
+        for (t, a) in vars.zip(args) {
+            self.bind(t, a)?;
+        }
+        Ok(())
+    }
 }
 
 /// `for var in x body` over the axis 0 of the array `x` (see [`for_in`]).

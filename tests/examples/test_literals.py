@@ -255,7 +255,8 @@ fn main(a: f64[4, 6]) -> (f64, f64, f64[4, 6]) {
     [
         ("fn f() -> f64[2, 2] { return [[1.0, 2.0], [3.0]]; }", "E0411", "item 1 has shape (1,), item 0 has shape (2,)"),
         ("fn f() -> f64[2] { return [1.0, [2.0]]; }", "E0411", "inhomogeneous"),
-        ("fn f(x: f64[n]) -> f64[2] { return [x, x]; }", "E0411", "must be a scalar"),
+        ("fn f(x: f64[n]) -> f64[2, n] { return [x, 1.0]; }", "E0411", "item 1 has shape (), item 0 has shape (n,)"),
+        ("fn f(x: f64[n, 3]) -> f64[2, 3] { return [x[0], x[0, :2]]; }", "E0411", "join arrays of different sizes"),
         ("fn f() -> f64[5, 2] { return reshape(zeros(12), (5, 2)); }", "E0412",
          "cannot reshape array of size 12 into shape (5,2)"),
         ("fn f() -> f64[5, 2] { return zeros(3, 4).reshape(5, -1); }", "E0412", "cannot reshape array of size 12"),

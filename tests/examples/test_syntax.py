@@ -1437,3 +1437,161 @@ def test_numpy_and_math_spellings_match_numpy(target, tmp_path):
         w = np.asarray(w)
         assert got.shape == w.shape and got.dtype == w.dtype, (k, got, w)
         np.testing.assert_allclose(got, w, rtol=1e-13, atol=1e-15, err_msg=str(k))
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_lists_of_arrays_and_pythons_sum_of_a_list_match_numpy(target, tmp_path):
+    """An array literal of same-shape arrays is NumPy's `np.array([a, b])` (their stack, dtypes
+    promoted), nested too; Python's `sum` of a list literal (or of a name bound to one) adds the
+    items elementwise, `np.sum` of one is NumPy's total. Provably different shapes, or arrays with
+    scalars, are E0411 naming `concatenate`; sizes known only at run time are checked then."""
+    src = """fn main(x: f64[4, 3], v: f32[3], n: i64) -> (f64[3], f64[3], f64[3, 3], f64[2, 2, 3], f64, f64, i64) {
+    let parts = [x[0] * 2, x[1], x[3]];
+    let mixed = [x[2], v, x[0]];
+    return (sum([x[0], x[1], x[2]]), sum(parts), mixed, [[x[0], x[1]], [x[2], x[3]]], np.sum(parts),
+            sum([x[0, 0], x[1, 1]]), sum([n, 2 * n]));
+}
+"""
+    rng = np.random.default_rng(31)
+    x = rng.standard_normal((4, 3))
+    v = rng.standard_normal(3).astype(np.float32)
+    n = 5
+    proc, res = run_source(src, {"x": x, "v": v, "n": n}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    parts = [x[0] * 2, x[1], x[3]]
+    want = [sum([x[0], x[1], x[2]]), sum(parts), np.array([x[2], v, x[0]]), np.array([[x[0], x[1]], [x[2], x[3]]]),
+            np.sum(parts), sum([x[0, 0], x[1, 1]]), sum([n, 2 * n])]
+    for got, w in zip(res, want):
+        assert np.asarray(got).dtype == np.asarray(w).dtype, (got, w)
+        np.testing.assert_allclose(got, w, rtol=1e-15, atol=0)
+    for body, words in [("return [x[0], x[0, :2]];", "concatenate"), ("return [x[0], 1.0];", "inhomogeneous")]:
+        bad = check_source(f"fn main(x: f64[4, 3]) -> f64[2, 3] {{\n    {body}\n}}\n", tmp_path)
+        assert bad.returncode == 1 and "E0411" in bad.stderr and words in bad.stderr, bad.stderr
+    src2 = "fn main(a: f64[N], b: f64[M]) -> f64[2, N] {\n    return [a, b];\n}\n"
+    (tmp_path / "rt").mkdir()
+    assert_run_time_error(src2, {"a": np.ones(3), "b": np.ones(4)}, "stack", tmp_path / "rt")
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_nested_tuple_targets_in_for_match_python(target, tmp_path):
+    """`for k, (lo, hi) in enumerate(zip(e[:-1], e[1:]))` and deeper nesting of `enumerate` and
+    `zip` targets, against Python; a nested tuple over anything else is E0110."""
+    src = """fn main(e: f64[6], y: i64[4]) -> (f64, f64, f64) {
+    let a = 0.0;
+    for k, (lo, hi) in enumerate(zip(e[:-1], e[1:])) { a += k * (hi - lo); }
+    let b = 0.0;
+    for (u, (j, (w, z))) in zip(y, enumerate(zip(e, e[::-1]), 3)) { b += u * j + w * z; }
+    let c = 0.0;
+    for (p, q), r in zip(zip(e, y), e[2:]) { c += p * q - r; }
+    return (a, b, c);
+}
+"""
+    e = np.array([0.5, -1.0, 2.0, 3.5, -2.25, 1.0])
+    y = np.array([3, 9, 4, 7])
+    proc, res = run_source(src, {"e": e, "y": y}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    want = [sum(k * (hi - lo) for k, (lo, hi) in enumerate(zip(e[:-1], e[1:]))),
+            sum(u * j + w * z for (u, (j, (w, z))) in zip(y, enumerate(zip(e, e[::-1]), 3))),
+            sum(p * q - r for (p, q), r in zip(zip(e, y), e[2:]))]
+    for got, w in zip(res, want):
+        np.testing.assert_allclose(got, w, rtol=1e-15)
+    bad = check_source("fn main(x: f64[3]) {\n    for k, (a, b) in enumerate(x) { print(a); }\n}\n", tmp_path)
+    assert bad.returncode == 1 and "E0110" in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_item_and_tolist_match_numpy(target, tmp_path):
+    """`x.item()` (the scalar of a size-1 array or of a scalar) and `x.tolist()` where the list is
+    iterated or reduced (`for t in v.tolist()`, in `enumerate`, `sum`, `np.sum`, `len`, `max`,
+    `np.array`), against NumPy and Python. `.item()` of an array of another size is E0412 (known
+    size) or a run-time error; `.tolist()` anywhere else is E0207 naming the ways."""
+    src = """fn main(x: f64[4, 3], v: f64[5], i: i64, j: i64) -> (f64, i64, f64, f64, f64, f64, f64, i64, f64, f64[5]) {
+    let a = 0.0;
+    for t in v.tolist() { a += t * t; }
+    let b = 0.0;
+    for k, t in enumerate(v.tolist()) { b += k * t; }
+    return (v.sum().item(), argmax(v).item(), x[i, j].item(), x[1:2, 2].item(), a, b, sum(v.tolist()),
+            len(v.tolist()), max(x[1].tolist()), np.array(v.tolist()));
+}
+"""
+    rng = np.random.default_rng(31)
+    x = rng.standard_normal((4, 3))
+    v = rng.standard_normal(5)
+    i, j = 2, 1
+    proc, res = run_source(src, {"x": x, "v": v, "i": i, "j": j}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    want = [v.sum().item(), np.argmax(v).item(), x[i, j].item(), x[1:2, 2].item(), sum(t * t for t in v.tolist()),
+            sum(k * t for k, t in enumerate(v.tolist())), sum(v.tolist()), len(v.tolist()), max(x[1].tolist()),
+            np.array(v.tolist())]
+    for got, w in zip(res, want):
+        np.testing.assert_allclose(got, w, rtol=1e-13)
+    bad = check_source("fn main(x: f64[3]) -> f64 {\n    return x.item();\n}\n", tmp_path)
+    assert bad.returncode == 1 and "E0412" in bad.stderr, bad.stderr
+    bad = check_source("fn main(x: f64[3]) -> f64[3] {\n    let l = x.tolist();\n    return l;\n}\n", tmp_path)
+    assert bad.returncode == 1 and "E0207" in bad.stderr and "sum(x.tolist())" in bad.stderr, bad.stderr
+    (tmp_path / "rt").mkdir()
+    assert_run_time_error("fn main(x: f64[N]) -> f64 {\n    return x.item();\n}\n", {"x": np.ones(3)}, "reshape",
+                          tmp_path / "rt")
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_flat_reads_and_list_append_error_match_numpy(target, tmp_path):
+    """`x.flat[k]`, `x.flat[a:b]` and `for t in x.flat` read `x` in row-major order as NumPy's
+    flat iterator does (`ravel(x)`), of a view too; `out.append(v)` other than a list grown in one
+    loop is E0207 naming a comprehension and a preallocated array."""
+    src = """fn main(x: f64[3, 4]) -> (f64, f64[3], f64, f64) {
+    let s = 0.0;
+    for t in x.T.flat { s = s * 0.5 + t; }
+    return (x.flat[7], x.flat[2:8:2], x[:, 1:].flat[-1], s);
+}
+"""
+    x = np.random.default_rng(31).standard_normal((3, 4))
+    proc, res = run_source(src, {"x": x}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    s = 0.0
+    for t in x.T.flat:
+        s = s * 0.5 + t
+    want = [x.flat[7], x.flat[2:8:2], x[:, 1:].flat[-1], s]
+    for got, w in zip(res, want):
+        np.testing.assert_allclose(got, w, rtol=1e-15)
+    bad = check_source("fn main(v: f64[5]) -> f64[?] {\n    let out = [];\n    for t in v { out.append(t); out.append(t * 2); }\n"
+                       "    return array(out);\n}\n", tmp_path)
+    assert bad.returncode == 1 and "E0207" in bad.stderr and "comprehension" in bad.stderr \
+        and "np.zeros(n)" in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
+def test_a_list_grown_by_append_in_one_loop_matches_python(target, tmp_path):
+    """`let out = []; for t in v { if c { out.append(e); } }` (the `if` optional, over an array or
+    a `range`) is the list comprehension `[e for t in v if c]`, against Python's list; an append
+    anywhere else is E0207 (see test_flat_reads_and_list_append_error_match_numpy)."""
+    src = """fn main(v: f64[6], n: i64) -> (f64[?], i64[?], f64[?], f64[?]) {
+    let out = [];
+    for t in v { if t > 0 { out.append(t * 2); } }
+    let sq = [];
+    for k in range(1, n, 2) { sq.append(k * k); }
+    let every = [];
+    for t in v { every.append(t - 1); }
+    let none = [];
+    for t in v { if t > 100 { none.append(t); } }
+    return (array(out), np.array(sq), every, none);
+}
+"""
+    v = np.array([0.5, -1.0, 2.0, 3.5, -2.25, 1.0])
+    n = 8
+    proc, res = run_source(src, {"v": v, "n": n}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    out, sq, every, none = [], [], [], []
+    for t in v:
+        if t > 0:
+            out.append(t * 2)
+    for k in range(1, n, 2):
+        sq.append(k * k)
+    for t in v:
+        every.append(t - 1)
+    for t in v:
+        if t > 100:
+            none.append(t)
+    for got, w in zip(res, [np.array(out), np.array(sq), np.array(every), np.array(none)]):
+        assert np.asarray(got).dtype == w.dtype, (got, w)
+        np.testing.assert_array_equal(got, w)

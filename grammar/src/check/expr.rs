@@ -790,6 +790,26 @@ fn method_error(m: &str, span: &Span) -> Diagnostic {
             "write `x.sort();` as a statement, or use `np.sort(x)` (a sorted copy) as a value".to_string(),
             "sorts in place",
         ),
+        "tolist" => (
+            "`x.tolist()` is a Python list, which arrayc has not".to_string(),
+            "an array is the list where it is iterated or reduced: `for t in x.tolist()`, `sum(x.tolist())`, \
+             `len(..)`, `min(..)`, `max(..)`, `any(..)`, `all(..)`, `np.array(..)` take it; elsewhere use the \
+             array `x` itself"
+                .to_string(),
+            "a Python list",
+        ),
+        "append" => (
+            "`out.append(v)` grows a Python list, which arrayc has not".to_string(),
+            "build the array with a comprehension, `out = np.array([t * 2 for t in v if t > 0])`, or preallocate \
+             it, `out = np.zeros(n)` then `out[k] = ..` (`np.append(out, v)` is a new array, as NumPy's)"
+                .to_string(),
+            "a list method",
+        ),
+        "item" => (
+            "`x.item(k)` (NumPy's element `k` of `x` flattened) is not in arrayc".to_string(),
+            "write `ravel(x)[k]`; `x.item()` (no argument) is the one element of a size-1 array".to_string(),
+            "takes no argument here",
+        ),
         _ if crate::methods::METHODS.contains(&m) => (
             format!("`x.{m}()` is not supported yet"),
             format!("arrayc has no builtin `{m}` yet (NumPy's `np.{m}(x)`, `x.{m}()`)"),

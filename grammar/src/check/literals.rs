@@ -22,25 +22,28 @@ impl Checker {
     /// The type of the array literal `e` (`[a, b, ..]`, nested to any depth): an array of the
     /// nesting's shape whose dtype is `dtype` when given, else the promotion of its items' dtypes
     /// as NumPy's `np.array` promotes them (literals are not weak here: `[x_f32, 1]` is `f64`, as
-    /// `np.array([np.float32(1), 1])`; no item at all gives `f64`). Ragged nesting, or an item that
-    /// is neither a scalar nor a nested literal, is E0411; the expression and every nested literal
-    /// get the type.
+    /// `np.array([np.float32(1), 1])`; no item at all gives `f64`). Its items are scalars, or
+    /// arrays of one shape: NumPy's `np.array([a, b])` of same-shape arrays is `stack((a, b))`,
+    /// the arrays' shape after the nesting's (sizes not provably equal are checked at run time).
+    /// Ragged nesting (items of different shapes) is E0411; the expression and every nested
+    /// literal get the type.
     pub(super) fn list_literal(&mut self, e: &Expr, dtype: Option<DType>) -> Ty {
         let mut leaves = Some(vec![]);
         let Some(shape) = self.literal_shape(e, &mut leaves) else { return Ty::Error };
         let Some(leaves) = leaves else { return Ty::Error };
         let d = dtype.unwrap_or_else(|| leaves.into_iter().reduce(DType::promote).unwrap_or(DType::F64));
-        let t = Ty::Array(d, shape.iter().map(|&n| Size::lit(n)).collect());
+        let t = Ty::Array(d, shape);
         self.set_literal_types(e, &t);
         t
     }
 
-    /// Gives every nested literal of `e` (an array literal of type `t`) its part of `t`.
+    /// Gives every nested literal of `e` (an array literal of type `t`) its part of `t` (an item
+    /// that is no literal keeps its own type).
     fn set_literal_types(&mut self, e: &Expr, t: &Ty) {
         self.set_ty(e.id, t.clone());
         if let (ExprKind::List(items), Ty::Array(d, s)) = (&e.kind, t) {
             let inner = if s.len() > 1 { Ty::Array(*d, s[1..].to_vec()) } else { return };
-            for it in items {
+            for it in items.iter().filter(|it| matches!(it.kind, ExprKind::List(_))) {
                 self.set_literal_types(it, &inner);
             }
         }
@@ -48,27 +51,36 @@ impl Checker {
 
     /// The shape of the array literal or item `e`, checking its items (their dtypes go to
     /// `leaves`, which becomes `None` after an item that has no value); `None` after an error.
-    fn literal_shape(&mut self, e: &Expr, leaves: &mut Option<Vec<DType>>) -> Option<Vec<i64>> {
+    fn literal_shape(&mut self, e: &Expr, leaves: &mut Option<Vec<DType>>) -> Option<Vec<Size>> {
         let ExprKind::List(items) = &e.kind else {
-            match self.value(e) {
-                Ty::Scalar(d) => leaves.iter_mut().for_each(|l| l.push(d)),
-                Ty::Error => *leaves = None,
+            return match self.value(e) {
+                Ty::Scalar(d) => {
+                    leaves.iter_mut().for_each(|l| l.push(d));
+                    Some(vec![])
+                }
+                Ty::Array(d, s) => {
+                    leaves.iter_mut().for_each(|l| l.push(d));
+                    Some(s)
+                }
+                Ty::Error => {
+                    *leaves = None;
+                    Some(vec![])
+                }
                 other => {
                     self.err(
                         Diagnostic::error(
                             "E0411",
-                            format!("an item of an array literal must be a scalar, found {other}"),
+                            format!("an item of an array literal must be a scalar or an array, found {other}"),
                             e.span.clone(),
-                            "an array",
+                            "no array",
                         )
                         .with_help("join arrays with `stack((a, b))` or `concatenate((a, b))`"),
                     );
-                    return None;
+                    None
                 }
-            }
-            return Some(vec![]);
+            };
         };
-        let mut first: Option<Vec<i64>> = None;
+        let mut first: Option<Vec<Size>> = None;
         let mut ok = true;
         for (i, it) in items.iter().enumerate() {
             let Some(s) = self.literal_shape(it, leaves) else {
@@ -77,8 +89,10 @@ impl Checker {
             };
             match &first {
                 None => first = Some(s),
-                Some(f) if *f != s && ok => {
-                    let shown = |s: &[i64]| numpy_shape(&s.iter().map(|n| n.to_string()).collect::<Vec<_>>());
+                Some(f)
+                    if ok && (f.len() != s.len() || f.iter().zip(&s).any(|(a, b)| a.provably_eq(b) == Some(false))) =>
+                {
+                    let shown = |s: &[Size]| numpy_shape(&s.iter().map(|n| n.to_string()).collect::<Vec<_>>());
                     self.err(
                         Diagnostic::error(
                             "E0411",
@@ -92,8 +106,10 @@ impl Checker {
                         )
                         .with_note(
                             "every item of an array literal must have the same shape (NumPy: \"setting an array \
-                             element with a sequence. The requested array has an inhomogeneous shape\")",
-                        ),
+                             element with a sequence. The requested array has an inhomogeneous shape\"); a list \
+                             of arrays is NumPy's `np.stack`, of arrays of one shape",
+                        )
+                        .with_help("join arrays of different sizes with `concatenate((a, b))`"),
                     );
                     ok = false;
                 }
@@ -103,7 +119,7 @@ impl Checker {
         if !ok {
             return None;
         }
-        let mut shape = vec![items.len() as i64];
+        let mut shape = vec![Size::lit(items.len() as i64)];
         shape.extend(first.unwrap_or_default());
         Some(shape)
     }

@@ -38,8 +38,19 @@ fn keeps_row_major(entries: &[IndexEntry]) -> bool {
 
 impl Lowerer<'_> {
     /// The array literal `e` (checked: an array of type `ty`, whose dtype the items are cast to).
+    /// A literal of arrays (NumPy's `np.array([a, b])` of same-shape arrays) is
+    /// `stack((a, b))` of its items (a nested literal of arrays, an array of its own).
     pub(crate) fn list_literal(&mut self, e: &Expr, ty: &Ty) -> LResult<ValueId> {
         let Ty::Array(d, shape) = ty else { unreachable!("checked: an array literal") };
+        if let ExprKind::List(items) = &e.kind {
+            if self.literal_of_arrays(e) {
+                let mut vals = vec![];
+                for it in items {
+                    vals.push(self.expr(it)?);
+                }
+                return Ok(self.join(Builtin::Stack, &vals, 0, true, ty));
+            }
+        }
         let sizes: Vec<i64> = shape.iter().map(|s| s.as_const().expect("checked: literal sizes")).collect();
         let size_values = sizes.iter().map(|&n| self.i64_const(n)).collect();
         let out = self.new_array(*d, size_values);
@@ -47,6 +58,15 @@ impl Lowerer<'_> {
         let mut at = vec![];
         self.fill_items(out, e, *d, &mut at)?;
         Ok(out)
+    }
+
+    /// Whether the literal `e`'s items are arrays (checked: all or none are): its first item that
+    /// is no literal has an array type.
+    fn literal_of_arrays(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::List(items) => items.first().is_some_and(|it| self.literal_of_arrays(it)),
+            _ => matches!(self.ty_of(e), Ty::Array(..)),
+        }
     }
 
     /// Writes the items of literal `e` into `out` at the position `at` (the indices of the

@@ -328,7 +328,7 @@ impl Lowerer<'_> {
 
     /// `concatenate` (`new` false: along axis `k`) or `stack` (`new`: along a new axis `k`) of
     /// `vals` into a new array of type `ty`; a scalar in `vals` (`append`'s) is one element.
-    fn join(&mut self, b: Builtin, vals: &[ValueId], k: usize, new: bool, ty: &Ty) -> ValueId {
+    pub(crate) fn join(&mut self, b: Builtin, vals: &[ValueId], k: usize, new: bool, ty: &Ty) -> ValueId {
         let r = self.rank(vals[0]);
         let name = b.name();
         // The sizes of the first array, checked against every other's (but along `k` when joining

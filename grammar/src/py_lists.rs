@@ -1,0 +1,273 @@
+//! Python lists in NumPy programs, rewritten after parsing (`docs/language.md`, "Array
+//! literals"): a list literal is an array (NumPy's `np.array` of it; a list of same-shape arrays
+//! is their `stack`, `crate::check::literals`), so the list operations NumPy programs use become
+//! array operations:
+//!
+//! - Python's builtin `sum(list)` adds the list's items, `a + b + c` for a list of arrays: the
+//!   bare call `sum(L)` of a list literal `L`, or of a name bound once to one (`let parts = [..];
+//!   sum(parts)`), is `sum(L, axis=0)`, the sum along the stacking axis (for a list of scalars,
+//!   the same total as NumPy's `np.sum`). A literal of literals (`sum([[1, 2], [3, 4]])`, which
+//!   Python's `sum` rejects) stays NumPy's total.
+//! - `x.item()` (NumPy's: the one element of an array of size 1 as a scalar, else ValueError) is
+//!   `reshape(x, 1)[0]`: the size is checked as a reshape's is (E0412 when known, else at run time,
+//!   naming the line); of a scalar (`v.sum().item()`), the scalar. [`item`], called by
+//!   `syntax::method_call`.
+//! - `x.tolist()` (a Python list of `x`'s items) is `x` itself where the list is only iterated or
+//!   reduced: iterated by a `for` (`for t in v.tolist()`, in `enumerate`/`zip` too), or the one
+//!   argument of `sum` (Python's, as of a list literal: `sum(x, axis=0)`), `np.sum`, `len`, `min`, `max`, `any`, `all`,
+//!   `array` or `asarray`. Anywhere else it stays the method call `.tolist`, E0207 naming these
+//!   ways.
+//! - `x.flat` (NumPy's flat iterator, read: `x.flat[k]`, `for t in x.flat`) is `ravel(x)`
+//!   (`syntax::attribute`); writing through it (`x.flat[k] = v`) is not parsed (write
+//!   `x[unravel_index(..)]` or into `ravel(x)` of a row-major `x`).
+//! - A list grown in one loop, `let out = []; for t in it { if c { out.append(e); } }` (the `if`
+//!   optional; `it` an array or `range(..)`), is the list comprehension `let out = [e for t in it
+//!   if c];` ([`appended_lists`], before `crate::comprehension` lowers it: a counting loop, then
+//!   a filling loop). Any other `out.append(v)` is E0207 naming a comprehension or a
+//!   preallocated array (`check::expr`'s method error).
+
+use crate::ast::{Block, Expr, ExprKind, Function, Ident, Program, Stmt};
+use crate::ast::{Index, Span};
+use crate::builtin::qualified;
+use crate::syntax::{is_synthesized, mk};
+use std::cell::Cell;
+use std::collections::{HashMap, HashSet};
+
+/// Rewrites every function's Python list idioms (see the module's docs). Runs after
+/// `syntax::bare_calls` (a program's own function named `sum` keeps its calls).
+pub fn python_lists(program: &mut Program) {
+    let own: HashSet<String> = program.functions.iter().map(|f| f.name.name.clone()).collect();
+    if own.contains("sum") {
+        return;
+    }
+    let ids = Cell::new(program.num_exprs);
+    for f in &mut program.functions {
+        tolist_iterated(&mut f.body);
+        python_sum(&ids, f);
+        f.for_each_expr_mut(&mut tolist_reduced);
+    }
+    program.num_exprs = ids.get();
+}
+
+/// Whether `e` is a list literal none of whose items is a list literal (a list of scalars or of
+/// arrays, not a nested literal).
+fn flat_list(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::List(items) if !items.iter().any(|it| matches!(it.kind, ExprKind::List(_))))
+}
+
+/// Counts the bindings of each name in `b` (`let`, assignment, `for` variable); `lists` gets the
+/// names a `let` binds to a [`flat_list`].
+fn bindings(b: &Block, count: &mut HashMap<String, usize>, lists: &mut HashSet<String>) {
+    for s in &b.stmts {
+        match s {
+            Stmt::Let { names, value, .. } => {
+                for n in names {
+                    *count.entry(n.name.clone()).or_default() += 1;
+                }
+                if let [n] = names.as_slice() {
+                    if flat_list(value) {
+                        lists.insert(n.name.clone());
+                    }
+                }
+            }
+            Stmt::Assign { name, .. } => *count.entry(name.name.clone()).or_default() += 1,
+            Stmt::For { var, body, .. } => {
+                *count.entry(var.name.clone()).or_default() += 1;
+                bindings(body, count, lists);
+            }
+            Stmt::While { body, .. } => bindings(body, count, lists),
+            Stmt::If { then_block, else_block, .. } => {
+                bindings(then_block, count, lists);
+                if let Some(e) = else_block {
+                    bindings(e, count, lists);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Python's `sum(list)` in `f`: `sum(L, axis=0)` (see the module's docs).
+fn python_sum(ids: &Cell<u32>, f: &mut Function) {
+    let mut count = HashMap::new();
+    let mut lists = HashSet::new();
+    bindings(&f.body, &mut count, &mut lists);
+    for p in &f.params {
+        lists.remove(&p.name.name);
+    }
+    lists.retain(|n| count.get(n) == Some(&1));
+    f.for_each_expr_mut(&mut |e| {
+        let ExprKind::Call { func, args, kwargs } = &mut e.kind else { return };
+        if func.name != "sum" || args.len() != 1 || !kwargs.is_empty() {
+            return;
+        }
+        let list = match &args[0].kind {
+            ExprKind::Var(v) => lists.contains(&v.name),
+            ExprKind::Call { func, .. } if func.name == TOLIST => true,
+            _ => flat_list(&args[0]),
+        };
+        if list {
+            if let Some(x) = tolist_of(&mut args[0]) {
+                args[0] = x;
+            }
+            let span = args[0].span.clone();
+            kwargs.push((Ident { name: "axis".into(), span: span.clone() }, mk(ids, ExprKind::Int(0), span)));
+        }
+    });
+}
+
+/// The method name of `x.tolist()` as the parser writes it (`syntax::method_call`).
+pub const TOLIST: &str = ".tolist";
+
+/// The calls whose one argument may be `x.tolist()`, taken as `x` (see the module's docs).
+const TAKES_A_LIST: &[&str] = &["sum", "len", "min", "max", "any", "all", "array", "asarray"];
+
+/// `x` when `e` is `x.tolist()`.
+fn tolist_of(e: &mut Expr) -> Option<Expr> {
+    match &mut e.kind {
+        ExprKind::Call { func, args, kwargs } if func.name == TOLIST && args.len() == 1 && kwargs.is_empty() => {
+            args.pop()
+        }
+        _ => None,
+    }
+}
+
+/// `x.tolist()` iterated by a `for` in `b` (the value of the loop's synthesized array `let`): `x`
+/// (see the module's docs).
+fn tolist_iterated(b: &mut Block) {
+    for s in &mut b.stmts {
+        match s {
+            Stmt::Let { names, value, .. } if names.len() == 1 && is_synthesized(&names[0].name) => {
+                if let Some(x) = tolist_of(value) {
+                    *value = x;
+                }
+            }
+            Stmt::For { body, .. } | Stmt::While { body, .. } => tolist_iterated(body),
+            Stmt::If { then_block, else_block, .. } => {
+                tolist_iterated(then_block);
+                if let Some(e) = else_block {
+                    tolist_iterated(e);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `x.tolist()` as the one argument of a [`TAKES_A_LIST`] call `e`: `x`.
+fn tolist_reduced(e: &mut Expr) {
+    let ExprKind::Call { func, args, kwargs } = &mut e.kind else { return };
+    let name = func.name.strip_prefix(crate::builtin::QUALIFIED).unwrap_or(&func.name);
+    if TAKES_A_LIST.contains(&name) && args.len() == 1 && kwargs.is_empty() {
+        if let Some(x) = tolist_of(&mut args[0]) {
+            args[0] = x;
+        }
+    }
+}
+
+/// `x.item()` (`base` is `x`, at `span`): `reshape(x, 1)[0]` (see the module's docs).
+pub fn item(ids: &Cell<u32>, base: Expr, span: Span) -> Expr {
+    let one = mk(ids, ExprKind::Int(1), span.clone());
+    let func = Ident { name: qualified("reshape"), span: span.clone() };
+    let flat = mk(ids, ExprKind::Call { func, args: vec![base, one], kwargs: vec![] }, span.clone());
+    let zero = mk(ids, ExprKind::Int(0), span.clone());
+    mk(ids, ExprKind::Subscript { base: Box::new(flat), index: vec![Index::At(zero)] }, span)
+}
+
+/// `e` when `s` is `out.append(e);`.
+fn append_of<'a>(s: &'a Stmt, out: &str) -> Option<&'a Expr> {
+    let Stmt::Expr(Expr { kind: ExprKind::Call { func, args, kwargs }, .. }) = s else { return None };
+    match args.as_slice() {
+        [Expr { kind: ExprKind::Var(v), .. }, e] if func.name == ".append" && kwargs.is_empty() && v.name == out => {
+            Some(e)
+        }
+        _ => None,
+    }
+}
+
+/// The element and condition of a loop body that is only `out.append(e);` or `if c {
+/// out.append(e); }`.
+fn appended(stmts: &[Stmt], out: &str) -> Option<(Expr, Option<Expr>)> {
+    match stmts {
+        [s] => match s {
+            Stmt::If { cond, then_block, else_block: None, .. } => match then_block.stmts.as_slice() {
+                [a] => append_of(a, out).map(|e| (e.clone(), Some(cond.clone()))),
+                _ => None,
+            },
+            _ => append_of(s, out).map(|e| (e.clone(), None)),
+        },
+        _ => None,
+    }
+}
+
+/// Lists grown in one loop in every function (see the module's docs); runs before
+/// `crate::comprehension::comprehensions`, on the loops as the parser wrote them.
+pub fn appended_lists(program: &mut Program) {
+    let ids = Cell::new(program.num_exprs);
+    for f in &mut program.functions {
+        appended_block(&ids, &mut f.body);
+    }
+    program.num_exprs = ids.get();
+}
+
+/// [`appended_lists`] in `b` and the blocks inside it.
+fn appended_block(ids: &Cell<u32>, b: &mut Block) {
+    let mut i = 0;
+    while i < b.stmts.len() {
+        if let Some((replace, stmt)) = appended_at(ids, &b.stmts[i..]) {
+            b.stmts.splice(i..i + replace, [stmt]);
+        }
+        match &mut b.stmts[i] {
+            Stmt::For { body, .. } | Stmt::While { body, .. } => appended_block(ids, body),
+            Stmt::If { then_block, else_block, .. } => {
+                appended_block(ids, then_block);
+                if let Some(e) = else_block {
+                    appended_block(ids, e);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// `let out = [];` then a loop that only appends to `out` at the start of `stmts`: how many
+/// statements that is and the `let` of the comprehension that replaces them.
+fn appended_at(ids: &Cell<u32>, stmts: &[Stmt]) -> Option<(usize, Stmt)> {
+    let Stmt::Let { names, value: Expr { kind: ExprKind::List(items), .. }, span } = stmts.first()? else {
+        return None;
+    };
+    let ([out], true) = (names.as_slice(), items.is_empty()) else { return None };
+    let at = span.clone();
+    // `for t in x` as the parser writes it: `let iter.O = x; for index.O in 0..len(iter.O) { let
+    // t = iter.O[index.O]; .. }`.
+    if let [_, Stmt::Let { names: it_names, value: x, .. }, Stmt::For { var: index, body, step: None, .. }, ..] = stmts
+    {
+        if let ([iter], [Stmt::Let { names: t, value: item, .. }, rest @ ..]) =
+            (it_names.as_slice(), body.stmts.as_slice())
+        {
+            let is_item = matches!(&item.kind, ExprKind::Subscript { base, index: ix }
+                if matches!(&base.kind, ExprKind::Var(v) if v.name == iter.name)
+                    && matches!(ix.as_slice(), [Index::At(Expr { kind: ExprKind::Var(k), .. })] if k.name == index.name));
+            if let ([t], true, true, Some((e, c))) =
+                (t.as_slice(), is_synthesized(&iter.name), is_item, appended(rest, &out.name))
+            {
+                let list =
+                    crate::comprehension::comprehension(ids, None, e, vec![(t.clone(), x.clone(), c)], at.clone());
+                return Some((3, Stmt::Let { names: vec![out.clone()], value: list, span: at }));
+            }
+        }
+    }
+    // `for k in range(a, b, s)`: `for k in a..b step s`.
+    if let [_, Stmt::For { var: k, start, end, step, body, .. }, ..] = stmts {
+        if let (false, Some((e, c))) = (is_synthesized(&k.name), appended(&body.stmts, &out.name)) {
+            let mut args = vec![start.clone(), end.clone()];
+            args.extend(step.as_deref().cloned());
+            let func = Ident { name: "range".into(), span: at.clone() };
+            let range = mk(ids, ExprKind::Call { func, args, kwargs: vec![] }, at.clone());
+            let list = crate::comprehension::comprehension(ids, None, e, vec![(k.clone(), range, c)], at.clone());
+            return Some((2, Stmt::Let { names: vec![out.clone()], value: list, span: at }));
+        }
+    }
+    None
+}
