@@ -5,6 +5,42 @@ use super::bitset::BitSet;
 use super::region::{OpKind, Region};
 use super::view::{relation_in, same_space, Relation};
 use petgraph::graph::{DiGraph, NodeIndex};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// [`relation_in`] of pairs of views of one region, each ordered pair decided once.
+///
+/// The graph asks for the relation of every pair of views of every pair of ops, and a region's
+/// ops share few distinct views (a loop body reads the same views of a few bases again and
+/// again); a symbolic pair costs a sign proof ([`super::prove::Prover`]) each time. The relation
+/// depends only on the two views and the region's bindings and facts, which are fixed here, so
+/// the memo changes no answer (xraysim's region of 113 blocks: see benchmarks/REPORT-compile.md).
+struct Relations<'r> {
+    region: &'r Region,
+    memo: RefCell<HashMap<(&'r super::View, &'r super::View), Relation, foldhash::fast::FixedState>>,
+}
+
+impl<'r> Relations<'r> {
+    fn new(region: &'r Region) -> Relations<'r> {
+        Relations { region, memo: RefCell::new(HashMap::with_hasher(foldhash::fast::FixedState::default())) }
+    }
+    /// `relation_in(a, b, bindings, facts)` of the region.
+    fn get(&self, a: &'r super::View, b: &'r super::View) -> Relation {
+        if a.base != b.base {
+            return Relation::Disjoint;
+        }
+        if let Some(&r) = self.memo.borrow().get(&(a, b)) {
+            return r;
+        }
+        let r = relation_in(a, b, &self.region.bindings, &self.region.facts);
+        self.memo.borrow_mut().insert((a, b), r);
+        r
+    }
+    /// Whether a view of `xs` is not disjoint from one of `ys`.
+    fn touches(&self, xs: &'r [super::View], ys: &'r [super::View]) -> bool {
+        xs.iter().any(|x| ys.iter().any(|y| self.get(x, y) != Relation::Disjoint))
+    }
+}
 
 /// Why a dependency edge exists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,8 +67,7 @@ impl WspGraph {
     /// Build the graph (Sec. IV-A3, steps 1-4).
     pub fn build(region: &Region) -> WspGraph {
         let n = region.ops.len();
-        let b = &region.bindings;
-        let facts = &region.facts;
+        let rel = Relations::new(region);
         let mut dag = DiGraph::new();
         let nodes: Vec<NodeIndex> = (0..n).map(|i| dag.add_node(i)).collect();
         let mut succ = vec![BitSet::new(n); n];
@@ -43,9 +78,7 @@ impl WspGraph {
         for j in 0..n {
             for i in 0..j {
                 let (a, c) = (&ops[i], &ops[j]);
-                let ov = |xs: &[super::View], ys: &[super::View]| {
-                    xs.iter().any(|x| ys.iter().any(|y| relation_in(x, y, b, facts) != Relation::Disjoint))
-                };
+                let ov = |xs, ys| rel.touches(xs, ys);
                 // Data dependencies: RAW, WAR, WAW.
                 let data = ov(&a.outs, &c.ins)
                     || ov(&a.ins, &c.outs)
@@ -69,7 +102,7 @@ impl WspGraph {
                     succ[i].insert(j);
                     pred[j].insert(i);
                 }
-                if !fusible(region, i, j) {
+                if !fusible_in(&rel, i, j) {
                     fp[i].insert(j);
                     fp[j].insert(i);
                 }
@@ -107,12 +140,15 @@ impl WspGraph {
 /// with any op; an `arr.allreduce`, which runs after it, with the op that writes its partial
 /// results and any op that does not touch them.
 pub fn fusible(region: &Region, i: usize, j: usize) -> bool {
+    fusible_in(&Relations::new(region), i, j)
+}
+
+/// [`fusible`] with the relations of `rel`'s region memoised.
+fn fusible_in<'r>(rel: &Relations<'r>, i: usize, j: usize) -> bool {
+    let region: &'r Region = rel.region;
     let b = &region.bindings;
-    let facts = &region.facts;
     let (f, g) = (&region.ops[i], &region.ops[j]);
-    let touches = |x: &[super::View], y: &[super::View]| {
-        x.iter().any(|v| y.iter().any(|w| relation_in(v, w, b, facts) != Relation::Disjoint))
-    };
+    let touches = |x, y| rel.touches(x, y);
     match (&f.kind, &g.kind) {
         // An exchange announces, before its block's kernel, the reads of other ranks' rows that
         // the launch then makes; a view its block's kernel also writes is computed on the rows
@@ -139,7 +175,7 @@ pub fn fusible(region: &Region, i: usize, j: usize) -> bool {
         (OpKind::Scan { axis: af }, OpKind::Scan { axis: ag }) if af != ag => return false,
         _ => {}
     }
-    let bad = |o: &super::View, x: &super::View| relation_in(o, x, b, facts) == Relation::Overlap;
+    let bad = |o, x| rel.get(o, x) == Relation::Overlap;
     // Def. 12: a written view may only meet an identical view in the other op.
     for o in &f.outs {
         if g.ins.iter().chain(&g.outs).any(|x| bad(o, x)) {
@@ -156,18 +192,17 @@ pub fn fusible(region: &Region, i: usize, j: usize) -> bool {
             return false;
         }
     }
-    let consumes = |r: &super::Op, c: &super::Op| {
+    let consumes = |r: &'r super::Op, c: &'r super::Op| {
         matches!(r.kind, OpKind::Reduction { .. })
-            && r.outs.iter().any(|o| c.ins.iter().any(|x| relation_in(o, x, b, facts) != Relation::Disjoint))
+            && r.outs.iter().any(|o| c.ins.iter().any(|x| rel.get(o, x) != Relation::Disjoint))
     };
     // A scatter writes its target anywhere: never in one block with another use of it.
-    let scatters_used = |x: &super::Op, u: &super::Op| {
-        x.kind == OpKind::Scatter
-            && u.ins.iter().chain(&u.outs).any(|v| relation_in(&x.outs[0], v, b, facts) != Relation::Disjoint)
+    let scatters_used = |x: &'r super::Op, u: &'r super::Op| {
+        x.kind == OpKind::Scatter && u.ins.iter().chain(&u.outs).any(|v| rel.get(&x.outs[0], v) != Relation::Disjoint)
     };
     // A gather reads its gathered array anywhere: never in one block with a write to it.
-    let gathers_written = |x: &super::Op, w: &super::Op| {
-        x.kind == OpKind::Gather && w.outs.iter().any(|o| relation_in(o, &x.ins[0], b, facts) != Relation::Disjoint)
+    let gathers_written = |x: &'r super::Op, w: &'r super::Op| {
+        x.kind == OpKind::Gather && w.outs.iter().any(|o| rel.get(o, &x.ins[0]) != Relation::Disjoint)
     };
     !(consumes(f, g)
         || consumes(g, f)
