@@ -231,14 +231,28 @@ fn appended_block(ids: &Cell<u32>, b: &mut Block) {
     }
 }
 
-/// `let out = [];` then a loop that only appends to `out` at the start of `stmts`: how many
-/// statements that is and the `let` of the comprehension that replaces them.
+/// `let out = [];` (or `out = [];`) then a loop that only appends to `out` at the start of
+/// `stmts`: how many statements that is and the `let` (the assignment) of the comprehension that
+/// replaces them.
 fn appended_at(ids: &Cell<u32>, stmts: &[Stmt]) -> Option<(usize, Stmt)> {
-    let Stmt::Let { names, value: Expr { kind: ExprKind::List(items), .. }, span } = stmts.first()? else {
-        return None;
+    // `let out = [];`, or Python's `out = [];` (which declares `out` where it is not in scope).
+    let (out, at, declared) = match stmts.first()? {
+        Stmt::Let { names, value: Expr { kind: ExprKind::List(items), .. }, span } if items.is_empty() => {
+            let [out] = names.as_slice() else { return None };
+            (out, span.clone(), true)
+        }
+        Stmt::Assign { name, value: Expr { kind: ExprKind::List(items), .. }, span } if items.is_empty() => {
+            (name, span.clone(), false)
+        }
+        _ => return None,
     };
-    let ([out], true) = (names.as_slice(), items.is_empty()) else { return None };
-    let at = span.clone();
+    let bind = |value: Expr, span: Span| {
+        if declared {
+            Stmt::Let { names: vec![out.clone()], value, span }
+        } else {
+            Stmt::Assign { name: out.clone(), value, span }
+        }
+    };
     // `for t in x` as the parser writes it: `let iter.O = x; for index.O in 0..len(iter.O) { let
     // t = iter.O[index.O]; .. }`.
     if let [_, Stmt::Let { names: it_names, value: x, .. }, Stmt::For { var: index, body, step: None, .. }, ..] = stmts
@@ -254,7 +268,7 @@ fn appended_at(ids: &Cell<u32>, stmts: &[Stmt]) -> Option<(usize, Stmt)> {
             {
                 let list =
                     crate::comprehension::comprehension(ids, None, e, vec![(t.clone(), x.clone(), c)], at.clone());
-                return Some((3, Stmt::Let { names: vec![out.clone()], value: list, span: at }));
+                return Some((3, bind(list, at)));
             }
         }
     }
@@ -266,7 +280,7 @@ fn appended_at(ids: &Cell<u32>, stmts: &[Stmt]) -> Option<(usize, Stmt)> {
             let func = Ident { name: "range".into(), span: at.clone() };
             let range = mk(ids, ExprKind::Call { func, args, kwargs: vec![] }, at.clone());
             let list = crate::comprehension::comprehension(ids, None, e, vec![(k.clone(), range, c)], at.clone());
-            return Some((2, Stmt::Let { names: vec![out.clone()], value: list, span: at }));
+            return Some((2, bind(list, at)));
         }
     }
     None

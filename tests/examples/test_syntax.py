@@ -1562,13 +1562,13 @@ def test_flat_reads_and_list_append_error_match_numpy(target, tmp_path):
 
 @pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
 def test_a_list_grown_by_append_in_one_loop_matches_python(target, tmp_path):
-    """`let out = []; for t in v { if c { out.append(e); } }` (the `if` optional, over an array or
-    a `range`) is the list comprehension `[e for t in v if c]`, against Python's list; an append
+    """`let out = []; for t in v { if c { out.append(e); } }` (also Python's `out = [];`; the `if`
+    optional, over an array or a `range`) is the list comprehension `[e for t in v if c]`, against Python's list; an append
     anywhere else is E0207 (see test_flat_reads_and_list_append_error_match_numpy)."""
     src = """fn main(v: f64[6], n: i64) -> (f64[?], i64[?], f64[?], f64[?]) {
     let out = [];
     for t in v { if t > 0 { out.append(t * 2); } }
-    let sq = [];
+    sq = [];
     for k in range(1, n, 2) { sq.append(k * k); }
     let every = [];
     for t in v { every.append(t - 1); }
