@@ -399,7 +399,7 @@ fn index_trick(ids: &Cell<u32>, name: &str, index: &mut Vec<Index>, span: &Span)
                 });
                 call("arange", args, dtype.into_iter().collect())
             }
-            Index::At(e) if name == "r_" && is_number_literal(&e) => {
+            Index::At(e) if name == "r_" && is_literal(&e) => {
                 let at = e.span.clone();
                 mk(ids, ExprKind::List(vec![e]), at)
             }
@@ -447,15 +447,6 @@ fn index_trick(ids: &Cell<u32>, name: &str, index: &mut Vec<Index>, span: &Span)
             mk(ids, ExprKind::Tuple(axes), span.clone())
         }
     })
-}
-
-/// Whether `e` is a number literal (`3`, `-2.5`, `true`).
-fn is_number_literal(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) => true,
-        ExprKind::Unary(crate::ast::UnOp::Neg, a) => matches!(a.kind, ExprKind::Int(_) | ExprKind::Float(_)),
-        _ => false,
-    }
 }
 
 /// NumPy's keywords that change nothing arrayc computes, left out: `kind=` and `stable=` of
@@ -940,7 +931,7 @@ pub fn for_in(ids: &Cell<u32>, var: Ident, range: Expr, body: Block, span: Span)
             }
         }
         // `for a in (-1, 0, 1)`: a tuple of number literals is the list of them.
-        ExprKind::Tuple(items) if items.iter().all(is_number_literal) => Expr { kind: ExprKind::List(items), ..range },
+        ExprKind::Tuple(items) if items.iter().all(is_literal) => Expr { kind: ExprKind::List(items), ..range },
         kind => Expr { kind, ..range },
     };
     match &range.kind {
