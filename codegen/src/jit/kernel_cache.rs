@@ -3,6 +3,7 @@
 //! file in the cache that holds its code (one per compiled group, [`kernel_entry`]) and its symbol
 //! there; [`load_cached`] loads each such object file once.
 
+use super::strength_reduction::{LSR_PIPELINE, MAX_LOOPS};
 use super::{host, load_object, CacheOutcome, Code, OPT_LEVEL, PIPELINE};
 use arrayc_dialect::ir;
 use arrayc_passes::disk_cache::{compiler_identity, DiskCache, Key, Lookup};
@@ -80,13 +81,15 @@ fn parse_kernel_entry(payload: &[u8]) -> Option<(Key, String)> {
 
 /// The cache key of the object code of one kernel, whatever its name: the kernel itself (its
 /// `ir::Func` as [`code_relevant`] gives it: the code generator's whole input), the settings
-/// that shape the object code ([`PIPELINE`], [`OPT_LEVEL`], position independence), the target
+/// that shape the object code ([`PIPELINE`], [`OPT_LEVEL`], where LSR runs, position independence), the target
 /// triple, host CPU and features, LLVM's version, and [`compiler_identity`] (which changes with the
 /// code generator). Computed without MLIR, so a cache hit builds no MLIR at all. Two fusion
 /// configurations, or two versions of a program, that give a kernel the same code under different
 /// names share its entry.
 pub fn kernel_key(kernel: &ir::Func) -> Key {
-    let settings = format!("default<O{OPT_LEVEL}> codegen O{OPT_LEVEL} pic");
+    let settings = format!(
+        "default<O{OPT_LEVEL}> {LSR_PIPELINE} where at most {MAX_LOOPS} loops, codegen O{OPT_LEVEL} -disable-lsr pic"
+    );
     let kernel = postcard::to_stdvec(&code_relevant(kernel)).expect("kernels always serialise");
     Key::of(&[
         b"arrayc kernel v5",

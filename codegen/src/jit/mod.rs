@@ -15,6 +15,7 @@
 //! et al. 2016, Sec. IV).
 
 mod kernel_cache;
+mod strength_reduction;
 
 pub use kernel_cache::kernel_key;
 use kernel_cache::{kernel_entry, load_cached};
@@ -189,7 +190,7 @@ impl KernelLauncher for JitKernels {
 
 /// The process-wide registrations, once, before any JIT thread needs them (MLIR's pass registry
 /// and LLVM's native target are global and not safe to fill from several threads at once).
-fn register_once() {
+pub(crate) fn register_once() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         register_pipeline_passes();
@@ -617,44 +618,13 @@ pub(crate) fn object_file(module: &Module, diags: &Arc<Mutex<String>>, entries: 
     if let Some(missing) = entries.iter().find(|e| !wrapped.iter().any(|w| w == *e)) {
         return Err(JitError::Lookup(missing.to_string()));
     }
-    // SAFETY: LLVM C API calls in their documented order on the valid `ll`. The target machine,
-    // the pass builder options and every message and buffer are disposed once on every path (the
-    // target machine by `Tm`'s drop).
+    strength_reduction::disable_in_codegen();
+    let tm = host_target_machine().map_err(engine)?;
+    // SAFETY: LLVM C API calls in their documented order on the valid `ll` and `tm`. The pass
+    // builder options and every message and buffer are disposed once on every path.
     unsafe {
-        struct Tm(LLVMTargetMachineRef);
-        impl Drop for Tm {
-            fn drop(&mut self) {
-                // SAFETY: a non-null target machine created below, disposed once.
-                unsafe { LLVMDisposeTargetMachine(self.0) }
-            }
-        }
-        let host = host();
-        let triple = host.triple.as_ptr();
-        let mut target: LLVMTargetRef = std::ptr::null_mut();
         let mut err: *mut std::ffi::c_char = std::ptr::null_mut();
-        if LLVMGetTargetFromTriple(triple, &mut target, &mut err) != 0 {
-            return Err(engine(format!("no LLVM target for this host: {}", take_message(err))));
-        }
-        let level = match OPT_LEVEL {
-            0 => LLVMCodeGenOptLevel::LLVMCodeGenLevelNone,
-            1 => LLVMCodeGenOptLevel::LLVMCodeGenLevelLess,
-            2 => LLVMCodeGenOptLevel::LLVMCodeGenLevelDefault,
-            _ => LLVMCodeGenOptLevel::LLVMCodeGenLevelAggressive,
-        };
-        let tm = LLVMCreateTargetMachine(
-            target,
-            triple,
-            host.cpu.as_ptr(),
-            host.features.as_ptr(),
-            level,
-            LLVMRelocMode::LLVMRelocPIC,
-            LLVMCodeModel::LLVMCodeModelDefault,
-        );
-        LLVMSetTarget(ll.module, triple);
-        if tm.is_null() {
-            return Err(engine("LLVM could not create a target machine for this host".into()));
-        }
-        let tm = Tm(tm);
+        LLVMSetTarget(ll.module, host().triple.as_ptr());
         let layout = LLVMCreateTargetDataLayout(tm.0);
         LLVMSetModuleDataLayout(ll.module, layout);
         LLVMDisposeTargetData(layout);
@@ -665,6 +635,8 @@ pub(crate) fn object_file(module: &Module, diags: &Arc<Mutex<String>>, entries: 
         if let Some(e) = failed {
             return Err(engine(format!("LLVM's optimisation pipeline failed: {e}")));
         }
+        strength_reduction::reduce_where_cheap(ll.module, tm.0)
+            .map_err(|e| engine(format!("LLVM's loop strength reduction failed: {e}")))?;
         let mut buffer: llvm_sys::prelude::LLVMMemoryBufferRef = std::ptr::null_mut();
         if LLVMTargetMachineEmitToMemoryBuffer(
             tm.0,
@@ -683,11 +655,55 @@ pub(crate) fn object_file(module: &Module, diags: &Arc<Mutex<String>>, entries: 
     }
 }
 
+/// An LLVM target machine, disposed on drop.
+pub(crate) struct Tm(pub llvm_sys::target_machine::LLVMTargetMachineRef);
+
+impl Drop for Tm {
+    fn drop(&mut self) {
+        // SAFETY: a non-null target machine created by `host_target_machine`, disposed once.
+        unsafe { llvm_sys::target_machine::LLVMDisposeTargetMachine(self.0) }
+    }
+}
+
+/// A target machine for the [`host`] (its triple, CPU and features) at [`OPT_LEVEL`], generating
+/// position-independent code. Errors: LLVM has no target for the host or could not create one.
+pub(crate) fn host_target_machine() -> Result<Tm, String> {
+    use llvm_sys::target_machine::*;
+    let host = host();
+    let mut target: LLVMTargetRef = std::ptr::null_mut();
+    let mut err: *mut std::ffi::c_char = std::ptr::null_mut();
+    // SAFETY: plain LLVM C API calls on the host's NUL-terminated strings; the message is disposed.
+    unsafe {
+        if LLVMGetTargetFromTriple(host.triple.as_ptr(), &mut target, &mut err) != 0 {
+            return Err(format!("no LLVM target for this host: {}", take_message(err)));
+        }
+        let level = match OPT_LEVEL {
+            0 => LLVMCodeGenOptLevel::LLVMCodeGenLevelNone,
+            1 => LLVMCodeGenOptLevel::LLVMCodeGenLevelLess,
+            2 => LLVMCodeGenOptLevel::LLVMCodeGenLevelDefault,
+            _ => LLVMCodeGenOptLevel::LLVMCodeGenLevelAggressive,
+        };
+        let tm = LLVMCreateTargetMachine(
+            target,
+            host.triple.as_ptr(),
+            host.cpu.as_ptr(),
+            host.features.as_ptr(),
+            level,
+            LLVMRelocMode::LLVMRelocPIC,
+            LLVMCodeModel::LLVMCodeModelDefault,
+        );
+        if tm.is_null() {
+            return Err("LLVM could not create a target machine for this host".into());
+        }
+        Ok(Tm(tm))
+    }
+}
+
 /// The text of an LLVM message (disposed), or a placeholder for none.
 ///
 /// # Safety
 /// `msg` is null or a message LLVM allocated, not used afterwards.
-unsafe fn take_message(msg: *mut std::ffi::c_char) -> String {
+pub(crate) unsafe fn take_message(msg: *mut std::ffi::c_char) -> String {
     if msg.is_null() {
         return "no reason given".into();
     }
