@@ -73,11 +73,16 @@ pub struct FusionSettings {
 }
 
 impl Default for FusionSettings {
-    /// The driver's defaults, with a shorter budget: hints must come quickly.
+    /// The driver's defaults.
     fn default() -> Self {
-        FusionSettings { algorithm: "optimal".into(), cost_model: "bohrium".into(), budget_ms: 300 }
+        FusionSettings { algorithm: "optimal".into(), cost_model: "bohrium".into(), budget_ms: DEFAULT_BUDGET_MS }
     }
 }
+
+/// The default of `fusion.budgetMs`, in milliseconds: the driver's `--fuse-budget-ms`
+/// (`Budget::DEFAULT_MS` of `arrayc-passes`, which this crate does not link; `tools/src/editor.rs`
+/// asserts at compile time that the two agree).
+pub const DEFAULT_BUDGET_MS: u64 = 250;
 
 /// Limits of code-lens runs (`arrayc.run` in the client's settings).
 #[derive(Clone, Debug, PartialEq, serde::Deserialize)]

@@ -6,9 +6,13 @@ use crate::pipeline::{self, PassOptions};
 use crate::{choose_entry, given_arguments, specialization};
 use arrayc_grammar::{Checked, Diagnostic};
 use arrayc_lsp::{FusionBlock, FusionRegion, FusionSettings};
+
 use arrayc_passes::lower_ast;
 use arrayc_passes::wsp::{Algorithm, Budget, MODEL_NAMES};
 use arrayc_passes::wsp_fusion::{FusionOptions, RegionReport};
+
+// The server's default budget is the driver's.
+const _: () = assert!(arrayc_lsp::DEFAULT_BUDGET_MS == Budget::DEFAULT_MS);
 
 /// [`arrayc_lsp::Compiler`] on the passes of this workspace.
 pub struct Driver;
