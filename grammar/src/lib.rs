@@ -15,6 +15,7 @@ pub mod dump;
 pub mod einsum;
 pub mod lexer;
 pub mod loop_returns;
+pub mod membership;
 pub mod methods;
 pub mod nesting;
 pub mod numpy_shapes;

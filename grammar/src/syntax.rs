@@ -3,6 +3,7 @@
 use crate::ast::{BinOp, Block, BoolOp, Expr, ExprId, ExprKind, Function, Ident, Index, Program, Span, Stmt};
 use crate::builtin::{may_name_a_function, qualified, QUALIFIED};
 use crate::lexer::LexError;
+use crate::membership::Cmp;
 use std::cell::Cell;
 use std::collections::HashSet;
 
@@ -29,10 +30,13 @@ pub fn bool_op(ids: &Cell<u32>, op: BoolOp, a: Expr, b: Option<Expr>, span: Span
 /// operand written twice (the second copy under fresh ids; arrayc's expressions have no effects, so
 /// computing it twice gives Python's value). Of arrays it is NumPy's error, as `and` of arrays is
 /// (E0318's rule for `and`).
-pub fn chained_comparison(ids: &Cell<u32>, a: Expr, op: BinOp, b: Expr, rest: Vec<(BinOp, Expr)>, span: Span) -> Expr {
-    let pair = |ids: &Cell<u32>, l: Expr, op: BinOp, r: Expr| {
+pub fn chained_comparison(ids: &Cell<u32>, a: Expr, op: Cmp, b: Expr, rest: Vec<(Cmp, Expr)>, span: Span) -> Expr {
+    let pair = |ids: &Cell<u32>, l: Expr, op: Cmp, r: Expr| {
         let s = l.span.start..r.span.end;
-        mk(ids, ExprKind::Binary(op, Box::new(l), Box::new(r)), s)
+        match op {
+            Cmp::Op(op) => mk(ids, ExprKind::Binary(op, Box::new(l), Box::new(r)), s),
+            _ => crate::membership::compare(ids, l, op, r, s),
+        }
     };
     let mut left = b;
     let mut out = pair(ids, a, op, fresh_copy(ids, &left));
