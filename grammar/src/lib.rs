@@ -20,6 +20,7 @@ pub mod nesting;
 pub mod numpy_shapes;
 mod parse;
 pub mod py_lists;
+pub mod tuple_names;
 pub mod random_api;
 #[doc(hidden)]
 pub mod spellings;
