@@ -20,11 +20,11 @@ pub mod nesting;
 pub mod numpy_shapes;
 mod parse;
 pub mod py_lists;
-pub mod tuple_names;
 pub mod random_api;
 #[doc(hidden)]
 pub mod spellings;
 pub mod syntax;
+pub mod tuple_names;
 pub mod types;
 
 pub use diag::{line_col, Diagnostic, Label, LineIndex, Severity};

@@ -32,7 +32,8 @@ pub fn tuple_names(program: &mut Program) -> Vec<Diagnostic> {
     for f in &mut program.functions {
         let mut count = HashMap::new();
         crate::py_lists::bindings(&f.body, &mut count, &mut Default::default());
-        let mut pass = TupleNames { ids: &ids, results: &results, count, ranks: ranks(f), tuples: HashMap::new(), errors: vec![] };
+        let mut pass =
+            TupleNames { ids: &ids, results: &results, count, ranks: ranks(f), tuples: HashMap::new(), errors: vec![] };
         pass.block(&mut f.body);
         if !pass.tuples.is_empty() {
             let TupleNames { tuples, ids, errors: errs, .. } = &mut pass;
@@ -145,7 +146,11 @@ impl TupleNames<'_> {
                                 if names.len() != k {
                                     self.errors.push(Diagnostic::error(
                                         "E0106",
-                                        format!("{} targets for the {k} elements of the tuple `{}`", names.len(), g.name),
+                                        format!(
+                                            "{} targets for the {k} elements of the tuple `{}`",
+                                            names.len(),
+                                            g.name
+                                        ),
                                         value.span.clone(),
                                         format!("a tuple of {k}"),
                                     ));
@@ -206,15 +211,16 @@ fn uses(ids: &Cell<u32>, tuples: &HashMap<String, usize>, e: &mut Expr, errors: 
                 _ => None,
             };
             match at.map(|i| if i < 0 { i + k as i64 } else { i }) {
-                Some(i) if (0..k as i64).contains(&i) => ExprKind::Var(crate::ast::Ident {
-                    name: element(&g, i as usize),
-                    span: e.span.clone(),
-                }),
+                Some(i) if (0..k as i64).contains(&i) => {
+                    ExprKind::Var(crate::ast::Ident { name: element(&g, i as usize), span: e.span.clone() })
+                }
                 _ => {
                     errors.push(
                         Diagnostic::error(
                             "E0309",
-                            format!("the tuple `{g}` of {k} elements indexed other than by an integer literal in range"),
+                            format!(
+                                "the tuple `{g}` of {k} elements indexed other than by an integer literal in range"
+                            ),
                             e.span.clone(),
                             format!("an index from {} to {}", -(k as i64), k - 1),
                         )
@@ -227,7 +233,9 @@ fn uses(ids: &Cell<u32>, tuples: &HashMap<String, usize>, e: &mut Expr, errors: 
                 }
             }
         }
-        ExprKind::Call { func, args, kwargs } if matches!(func.name.as_str(), "len" | "np.len") && kwargs.is_empty() => {
+        ExprKind::Call { func, args, kwargs }
+            if matches!(func.name.as_str(), "len" | "np.len") && kwargs.is_empty() =>
+        {
             let [x] = args.as_slice() else { return };
             let Some((_, k)) = tuple_of(x) else { return };
             ExprKind::Int(k as i64)
