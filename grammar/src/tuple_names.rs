@@ -111,7 +111,9 @@ impl TupleNames<'_> {
                 }
                 Stmt::Let { names, value, span } => {
                     if let [g] = names.as_slice() {
-                        if self.count.get(&g.name) == Some(&1) {
+                        // The parser's own temporaries (`let (s,) = f(x)`'s `tuple.OFFSET.0`) stay.
+                        let own = !crate::syntax::is_synthesized(&g.name) || g.name.starts_with("iter.");
+                        if own && self.count.get(&g.name) == Some(&1) {
                             if let Some(k) = self.tuple_len(value) {
                                 let names = (0..k)
                                     .map(|i| crate::ast::Ident { name: element(&g.name, i), span: g.span.clone() })
