@@ -25,6 +25,7 @@ pub mod random_api;
 #[doc(hidden)]
 pub mod spellings;
 pub mod syntax;
+pub mod tuple_names;
 pub mod types;
 
 pub use diag::{line_col, Diagnostic, Label, LineIndex, Severity};

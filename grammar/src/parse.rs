@@ -30,6 +30,10 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                     return (None, errors);
                 }
                 crate::syntax::python_assignments(&mut p);
+                let errors = crate::tuple_names::tuple_names(&mut p);
+                if !errors.is_empty() {
+                    return (None, errors);
+                }
                 crate::loop_returns::loop_returns(&mut p);
                 crate::constants::resolve_constants(&mut p);
                 crate::syntax::bare_calls(&mut p);

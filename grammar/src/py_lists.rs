@@ -57,7 +57,7 @@ fn flat_list(e: &Expr) -> bool {
 
 /// Counts the bindings of each name in `b` (`let`, assignment, `for` variable); `lists` gets the
 /// names a `let` binds to a [`flat_list`].
-fn bindings(b: &Block, count: &mut HashMap<String, usize>, lists: &mut HashSet<String>) {
+pub(crate) fn bindings(b: &Block, count: &mut HashMap<String, usize>, lists: &mut HashSet<String>) {
     for s in &b.stmts {
         match s {
             Stmt::Let { names, value, .. } => {

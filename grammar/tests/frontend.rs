@@ -396,7 +396,8 @@ fn defaults_and_literals_get_param_types() {
 }
 
 fn expr_of(src: &str) -> Expr {
-    let prog = format!("fn f(a: f64, b: f64, c: f64, x: f64, p: bool, q: bool) {{ let r = {src}; }}");
+    // `r` bound twice: a tuple bound once would be one name per element (`tuple_names`).
+    let prog = format!("fn f(a: f64, b: f64, c: f64, x: f64, p: bool, q: bool) {{ let r = {src}; r = {src}; }}");
     let (p, d) = parse(&prog);
     assert!(d.is_empty(), "{d:?}");
     match &p.unwrap().functions[0].body.stmts[0] {

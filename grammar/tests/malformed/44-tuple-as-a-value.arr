@@ -1,3 +1,3 @@
 # expect: E0309
 # at: (a, b)
-fn main(a: f64, b: f64) -> f64 { let t = (a, b); return a; }
+fn main(a: f64, b: f64) -> f64 { let t = 2.0 * (a, b); return a; }

@@ -1,0 +1,252 @@
+//! Python's tuple bound to one name (`docs/language.md`, "Tuples bound to a name"), rewritten after
+//! parsing into one name per element: `g = x.shape;`, `parts = np.array_split(x, 3);`,
+//! `r = f(x);` (a function with several results), `qr = divmod(a, b);`, `t = (1, 2.0);`.
+//!
+//! A name bound exactly once in its function (a `let` or its first assignment), to a value whose
+//! number of elements `k` the front end knows ([`tuple_len`]), becomes the `k` names `g.0 .. g.k-1`
+//! (`let (g.0, g.1) = x.shape;`, [`crate::syntax::is_synthesized`] names), and its uses:
+//!
+//! - `g[i]`, `i` an integer literal (negative counts from the end), is `g.i`; out of range, or a
+//!   run-time index, E0309 naming the literal index and `np.array(g)`.
+//! - `len(g)` is `k`.
+//! - `n, m = g` (as many targets as elements, else E0106) binds the elements.
+//! - `for d in g` (and `for d in x.shape`) iterates the elements as the list `[g.0, g.1, ..]`
+//!   (an array: elements of one shape).
+//! - any other use (`zeros(g)`, `reshape(y, g)`) is the tuple `(g.0, g.1, ..)`.
+//!
+//! A name bound more than once keeps today's meaning (a tuple used as one value is E0309).
+
+use crate::ast::{Block, Expr, ExprKind, Function, Index, Program, Stmt, UnOp};
+use crate::builtin::QUALIFIED;
+use crate::diag::Diagnostic;
+use crate::syntax::mk;
+use std::cell::Cell;
+use std::collections::HashMap;
+
+/// Rewrites every function's names bound to a tuple (see the module's docs); returns the errors.
+pub fn tuple_names(program: &mut Program) -> Vec<Diagnostic> {
+    let results: HashMap<String, usize> =
+        program.functions.iter().map(|f| (f.name.name.clone(), f.results.len())).collect();
+    let ids = Cell::new(program.num_exprs);
+    let mut errors = Vec::new();
+    for f in &mut program.functions {
+        let mut count = HashMap::new();
+        crate::py_lists::bindings(&f.body, &mut count, &mut Default::default());
+        let mut pass =
+            TupleNames { ids: &ids, results: &results, count, ranks: ranks(f), tuples: HashMap::new(), errors: vec![] };
+        pass.block(&mut f.body);
+        if !pass.tuples.is_empty() {
+            let TupleNames { tuples, ids, errors: errs, .. } = &mut pass;
+            f.for_each_expr_mut(&mut |e| uses(ids, tuples, e, errs));
+        }
+        errors.append(&mut pass.errors);
+    }
+    program.num_exprs = ids.get();
+    errors
+}
+
+/// The rank of each parameter declared as an array (`x: f64[N, M]` has 2).
+fn ranks(f: &Function) -> HashMap<String, usize> {
+    f.params.iter().filter_map(|p| Some((p.name.name.clone(), p.ty.dims.as_ref()?.len()))).collect()
+}
+
+/// The state of one function's rewrite.
+struct TupleNames<'a> {
+    ids: &'a Cell<u32>,
+    /// The number of results of each of the program's functions.
+    results: &'a HashMap<String, usize>,
+    /// How many times each name is bound in the function.
+    count: HashMap<String, usize>,
+    /// The parameters' ranks.
+    ranks: HashMap<String, usize>,
+    /// The names rewritten, with their number of elements.
+    tuples: HashMap<String, usize>,
+    errors: Vec<Diagnostic>,
+}
+
+/// The name of element `i` of the tuple `g`.
+fn element(g: &str, i: usize) -> String {
+    format!("{g}.{i}")
+}
+
+impl TupleNames<'_> {
+    /// The number of elements of the tuple `e`, where the front end knows it: a tuple literal, a
+    /// call of one of the program's functions with several results, `divmod`, `split` and
+    /// `array_split` of a literal count (or list of points), `x.shape` of a parameter `x` declared
+    /// as an array and never rebound.
+    fn tuple_len(&self, e: &Expr) -> Option<usize> {
+        match &e.kind {
+            ExprKind::Tuple(items) => Some(items.len()),
+            ExprKind::Call { func, args, .. } => {
+                let name = func.name.strip_prefix(QUALIFIED).unwrap_or(&func.name);
+                match name {
+                    ".shape" => match &args[0].kind {
+                        ExprKind::Var(x) if !self.count.contains_key(&x.name) => self.ranks.get(&x.name).copied(),
+                        _ => None,
+                    },
+                    "divmod" => Some(2),
+                    "split" | "array_split" => match &args.get(1)?.kind {
+                        ExprKind::Int(k) if *k > 1 => usize::try_from(*k).ok(),
+                        ExprKind::List(points) | ExprKind::Tuple(points) => Some(points.len() + 1),
+                        _ => None,
+                    },
+                    _ => self.results.get(&func.name).copied().filter(|&k| k > 1),
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Rewrites the bindings in `b` and the blocks inside it.
+    fn block(&mut self, b: &mut Block) {
+        let stmts = std::mem::take(&mut b.stmts);
+        for mut s in stmts {
+            match &mut s {
+                Stmt::For { body, .. } | Stmt::While { body, .. } => self.block(body),
+                Stmt::If { then_block, else_block, .. } => {
+                    self.block(then_block);
+                    if let Some(e) = else_block {
+                        self.block(e);
+                    }
+                }
+                Stmt::Let { names, value, span } => {
+                    if let [g] = names.as_slice() {
+                        // The parser's own temporaries (`let (s,) = f(x)`'s `tuple.OFFSET.0`) stay.
+                        let own = !crate::syntax::is_synthesized(&g.name) || g.name.starts_with("iter.");
+                        if own && self.count.get(&g.name) == Some(&1) {
+                            if let Some(k) = self.tuple_len(value) {
+                                let names = (0..k)
+                                    .map(|i| crate::ast::Ident { name: element(&g.name, i), span: g.span.clone() })
+                                    .collect::<Vec<_>>();
+                                let g = g.clone();
+                                let value = std::mem::replace(value, mk(self.ids, ExprKind::NoneLit, span.clone()));
+                                match value.kind {
+                                    ExprKind::Tuple(items) => {
+                                        for (n, e) in names.into_iter().zip(items) {
+                                            let span = e.span.clone();
+                                            b.stmts.push(Stmt::Let { names: vec![n], value: e, span });
+                                        }
+                                    }
+                                    _ => b.stmts.push(Stmt::Let { names, value, span: span.clone() }),
+                                }
+                                if g.name.starts_with("iter.") {
+                                    // `for d in x.shape`: the loop's array is the list of the elements.
+                                    let items = (0..k).map(|i| self.var(&g.name, i, span)).collect();
+                                    let value = mk(self.ids, ExprKind::List(items), span.clone());
+                                    b.stmts.push(Stmt::Let { names: vec![g], value, span: span.clone() });
+                                } else {
+                                    self.tuples.insert(g.name, k);
+                                }
+                                continue;
+                            }
+                        }
+                    }
+                    // `n, m = g`: the elements, one `let` each.
+                    if let ExprKind::Var(g) = &value.kind {
+                        if let Some(&k) = self.tuples.get(&g.name) {
+                            if names.len() > 1 {
+                                if names.len() != k {
+                                    self.errors.push(Diagnostic::error(
+                                        "E0106",
+                                        format!(
+                                            "{} targets for the {k} elements of the tuple `{}`",
+                                            names.len(),
+                                            g.name
+                                        ),
+                                        value.span.clone(),
+                                        format!("a tuple of {k}"),
+                                    ));
+                                    continue;
+                                }
+                                for (i, n) in names.iter().enumerate() {
+                                    let v = crate::ast::Ident { name: element(&g.name, i), span: value.span.clone() };
+                                    let value = mk(self.ids, ExprKind::Var(v), value.span.clone());
+                                    b.stmts.push(Stmt::Let { names: vec![n.clone()], value, span: span.clone() });
+                                }
+                                continue;
+                            }
+                            // `for d in g`: the loop's array is the list of the elements.
+                            if names.len() == 1 && names[0].name.starts_with("iter.") {
+                                let items = (0..k).map(|i| self.var(&g.name, i, &value.span)).collect();
+                                value.kind = ExprKind::List(items);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+            b.stmts.push(s);
+        }
+    }
+
+    /// The variable `g.i` at `span`.
+    fn var(&self, g: &str, i: usize, span: &crate::ast::Span) -> Expr {
+        var(self.ids, g, i, span)
+    }
+}
+
+/// The variable `g.i` at `span`, under a fresh id.
+fn var(ids: &Cell<u32>, g: &str, i: usize, span: &crate::ast::Span) -> Expr {
+    mk(ids, ExprKind::Var(crate::ast::Ident { name: element(g, i), span: span.clone() }), span.clone())
+}
+
+/// An integer literal's value (`3`, `-1`).
+fn int_literal(e: &Expr) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Int(v) => Some(*v),
+        ExprKind::Unary(UnOp::Neg, a) => int_literal(a).map(|v| -v),
+        _ => None,
+    }
+}
+
+/// Rewrites one use of a tuple name at `e` (see the module's docs); called outer expressions first.
+fn uses(ids: &Cell<u32>, tuples: &HashMap<String, usize>, e: &mut Expr, errors: &mut Vec<Diagnostic>) {
+    let tuple_of = |x: &Expr| match &x.kind {
+        ExprKind::Var(g) => tuples.get(&g.name).map(|&k| (g.name.clone(), k)),
+        _ => None,
+    };
+    let kind = match &e.kind {
+        ExprKind::Subscript { base, index } => {
+            let Some((g, k)) = tuple_of(base) else { return };
+            let at = match index.as_slice() {
+                [Index::At(i)] => int_literal(i),
+                _ => None,
+            };
+            match at.map(|i| if i < 0 { i + k as i64 } else { i }) {
+                Some(i) if (0..k as i64).contains(&i) => {
+                    ExprKind::Var(crate::ast::Ident { name: element(&g, i as usize), span: e.span.clone() })
+                }
+                _ => {
+                    errors.push(
+                        Diagnostic::error(
+                            "E0309",
+                            format!(
+                                "the tuple `{g}` of {k} elements indexed other than by an integer literal in range"
+                            ),
+                            e.span.clone(),
+                            format!("an index from {} to {}", -(k as i64), k - 1),
+                        )
+                        .with_help(format!(
+                            "index it with an integer literal (`{g}[0]`), or make it an array first, \
+                             `a = np.array({g})` (elements of one shape), and index that"
+                        )),
+                    );
+                    return;
+                }
+            }
+        }
+        ExprKind::Call { func, args, kwargs }
+            if matches!(func.name.as_str(), "len" | "np.len") && kwargs.is_empty() =>
+        {
+            let [x] = args.as_slice() else { return };
+            let Some((_, k)) = tuple_of(x) else { return };
+            ExprKind::Int(k as i64)
+        }
+        ExprKind::Var(_) => {
+            let Some((g, k)) = tuple_of(e) else { return };
+            ExprKind::Tuple((0..k).map(|i| var(ids, &g, i, &e.span)).collect())
+        }
+        _ => return,
+    };
+    e.kind = kind;
+}
