@@ -564,7 +564,7 @@ def test_result_shapes_in_the_signature(target, tmp_path):
         ("fn f(x: f64[n]) -> f64[n] { return np.cbrt(x, x); }", "E0501", "takes 1 argument"),
         ("fn f(x: f64[n]) -> f64[n] { return np.heaviside(x); }", "E0501", "takes 2 arguments"),
         ("fn f(x: f64[2], y: f64[3]) -> f64[2] { return np.logaddexp(x, y); }", "E0401", "cannot be broadcast together"),
-        ("fn f(x: f64[n]) -> f64[n] { let q = np.divmod(x, 2.0); return q; }", "E0309", "2 results used as a single value"),
+        ("fn f(x: f64[n]) -> f64[n] { let q = np.divmod(x, 2.0); return q; }", "E0309", "a tuple used as one value"),
         ("fn f(x: f64[n]) -> f64[n] { return np.divmod(x, 2.0)[2]; }", "E0309", "in range"),
     ],
 )

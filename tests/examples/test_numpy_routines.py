@@ -1,11 +1,11 @@
 """NumPy's everyday routines of issue 31 against NumPy (docs/language.md, "Builtin functions"):
-`tri`, `nanargmin`/`nanargmax`, `geomspace` (bit for bit), `vander`, `polyval`, on several dtypes and shapes (empty ones, all-NaN slices), on the
+`tri`, `nanargmin`/`nanargmax`, `geomspace` (within an ulp, exact endpoints), `vander`, `polyval`, on several dtypes and shapes (empty ones, all-NaN slices), on the
 CPU and on the GPU kernels (emulated, and the GPU where there is one); then the checker's errors
 and the run time's, each naming the line."""
 import numpy as np
 import pytest
 
-from arrayc_examples import DTYPES, TARGETS, assert_check_error, assert_run_time_error, run_source
+from arrayc_examples import DTYPES, TARGETS, assert_check_error, assert_run_time_error, run_source, ulps_apart
 
 
 def assert_same(got, want, what):
@@ -114,9 +114,11 @@ def test_checker_errors(src, code, words, tmp_path):
 
 
 @pytest.mark.parametrize("target", TARGETS)
-def test_geomspace_matches_numpy_bit_for_bit(target, tmp_path):
+def test_geomspace_matches_numpy(target, tmp_path):
     """NumPy's formula (log10, linspace, power, the exact endpoints, the sign of `start`): every
-    element equal to NumPy's, bit for bit, over random bounds of both signs and sizes."""
+    element within an ulp of NumPy's (bit for bit with NumPy up to 2.4.5; 2.4.6 computes `power`
+    with its own vectorised code, an ulp from the C library's `pow` that arrayc calls), the
+    endpoints exact, over random bounds of both signs and sizes."""
     src = """fn main(a: f64, b: f64, n: i64) -> (f64[n], f64[n], f64[50]) {
     return (geomspace(a, b, n), np.geomspace(a, b, num=n, endpoint=false), geomspace(a, b));
 }
@@ -133,7 +135,12 @@ def test_geomspace_matches_numpy_bit_for_bit(target, tmp_path):
         with np.errstate(invalid="ignore"):
             want = [np.geomspace(a, b, n), np.geomspace(a, b, num=n, endpoint=False), np.geomspace(a, b)]
         for i, (g, w) in enumerate(zip(got, want)):
-            assert_same(g, w, f"result {i} of geomspace({a!r}, {b!r}, {n})")
+            what = f"result {i} of geomspace({a!r}, {b!r}, {n})"
+            assert g.dtype == w.dtype and g.shape == w.shape, what
+            assert ulps_apart(g, w, 1).all(), f"{what}: {g} vs NumPy's {w}"
+            assert g[:1].tolist() == w[:1].tolist(), f"{what}: first element"
+            if i != 1:
+                assert g[-1:].tolist() == w[-1:].tolist(), f"{what}: last element"
 
 
 @pytest.mark.parametrize("target", TARGETS)

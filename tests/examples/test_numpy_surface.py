@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 import pytest
 
-from arrayc_examples import DTYPES, TARGETS, assert_check_error, assert_run_time_error, run_source
+from arrayc_examples import DTYPES, TARGETS, assert_check_error, assert_run_time_error, run_source, ulps_apart
 
 
 def assert_same(got, want, what, signs=False):
@@ -197,6 +197,10 @@ SPELLINGS = [
     ("np.astype(m, 'int64')", "i64[n, n]", lambda x, m: np.astype(m, "int64")),
 ]
 
+# The spellings computed by the C library's functions: NumPy 2.4.6 computes some of them (`acos`)
+# with its own vectorised code, an ulp from the C library's, so these are compared within an ulp.
+LIBM_SPELLINGS = {e for e, _, _ in SPELLINGS[:7]}
+
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("dt", ["f64", "f32", "i64", "u8"])
@@ -225,7 +229,11 @@ def test_spellings_match_numpy(dt, target, tmp_path):
             want = f(x, m)
             if want.dtype == np.float16:
                 want = want.astype(np.float64)
-            assert_same(g, want, e)
+            if e in LIBM_SPELLINGS:
+                assert g.dtype == want.dtype and g.shape == want.shape, e
+                assert ulps_apart(g, want, 1).all(), f"{e}: {g} vs NumPy's {want}"
+            else:
+                assert_same(g, want, e)
 
 
 @pytest.mark.parametrize("target", TARGETS)

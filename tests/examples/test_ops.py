@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from arrayc_examples import RUN_TIMEOUT_S, arrayc_binary, check_source, run_source
+from arrayc_examples import RUN_TIMEOUT_S, arrayc_binary, check_source, run_source, ulps_apart
 
 DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "u64": np.uint64, "u8": np.uint8,
           "bool": np.bool_}
@@ -242,14 +242,6 @@ def program(dt, cases, unary):
         + "\n".join(lines)
         + f"\n    return ({', '.join(results)});\n}}\n"
     )
-
-
-def ulps_apart(x, y, ulps):
-    """Elementwise: equal NaN/inf/zero positions and values within `ulps` units in the last place."""
-    finfo = np.finfo(x.dtype)
-    same_special = (np.isnan(x) == np.isnan(y)) & (np.isinf(x) == np.isinf(y)) & ((x == 0) == (y == 0))
-    close = np.isnan(x) | (x == y) | (np.abs(x - y) <= ulps * finfo.eps * np.maximum(np.abs(x), np.abs(y)))
-    return same_special & close
 
 
 def check(got, want, exact, what):

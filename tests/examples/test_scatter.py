@@ -212,7 +212,7 @@ def test_index_out_of_range_names_the_line(stmt, n, bad, target, tmp_path):
     ("fn main() -> f64[3, 2] { let x = zeros(3, 2); add_at(x, (arange(2), arange(3)), 1.0); return x; }", "E0401"),
     ("fn main() -> f64[3] { let x = zeros(3); add_at(x, (arange(2), arange(2)), 1.0); return x; }", "E0403"),
     ("fn main() -> f64[3, 2] { let x = zeros(3, 2); add_at(x, (arange(2), 1), 1.0); return x; }", "E0406"),
-    ("fn main() -> f64 { let t = (1.0, 2.0); return 0.0; }", "E0309"),
+    ("fn main() -> f64 { let t = 2.0 * (1.0, 2.0); return 0.0; }", "E0309"),
     ("fn main() -> f64[3, 2] { let x = zeros(3, 2); x[0, arange(2)] += zeros(3); return x; }", "E0401"),
     ("fn main() -> f64[3, 2] { let x = zeros(3, 2); x[arange(2), 1:] = zeros(2); return x; }", "E0401"),
 ])
