@@ -479,7 +479,23 @@ pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] = &[
     ("vecdot", "arrayc has no `np.vecdot` yet: `sum(a * b, axis=-1)` of real arrays"),
     ("matvec", "arrayc has no `np.matvec` yet: `m @ v` (a 2-d `m`, a 1-d `v`), `einsum(\"...ij,...j->...i\", m, v)`"),
     ("vecmat", "arrayc has no `np.vecmat` yet: `v @ m` (a 1-d `v`, a 2-d `m`), `einsum(\"...i,...ij->...j\", v, m)`"),
-    ("copyto", "arrayc has no `np.copyto` yet: assign into the whole array, `dst[...] = src;`"),
+    (
+        "copyto",
+        "arrayc has no `np.copyto` yet: assign into the whole array, `dst[...] = src;`; with `where=m`: \
+         `dst[...] = where(m, src, dst);`",
+    ),
+    (
+        "put",
+        "arrayc has no `np.put` yet: write through the flat view, `let f = x.reshape(-1); f[idx] = v;` (`x` \
+         contiguous), or of a 2-d `x`, `let (i, j) = unravel_index(idx, x.shape); x[i, j] = v;`",
+    ),
+    (
+        "trim_zeros",
+        "arrayc has no `np.trim_zeros` yet: `let nz = flatnonzero(x); x[nz[0]:nz[-1] + 1]` of a 1-d `x` with a \
+         nonzero element",
+    ),
+    ("frexp", "arrayc has no `np.frexp` yet: of `x != 0`, `e = floor(log2(abs(x))) + 1` and `m = x / 2.0 ** e`"),
+    ("kaiser", "arrayc has no `np.kaiser` yet (nor `np.i0`): compute it in NumPy and pass it as an argument"),
     ("putmask", "arrayc has no `np.putmask` yet: `x[mask] = v;` (a scalar `v`, or `v[mask]` of `x`'s shape)"),
     ("place", "arrayc has no `np.place` yet: `x[mask] = v;` (a scalar `v`, or as many values as the mask's `true`s)"),
     ("choose", "arrayc has no `np.choose` yet: `select([i == 0, i == 1], [a, b])` (nested `where`s)"),
