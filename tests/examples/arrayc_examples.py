@@ -284,3 +284,12 @@ def ulps_apart(x, y, ulps):
     same_special = (np.isnan(x) == np.isnan(y)) & (np.isinf(x) == np.isinf(y)) & ((x == 0) == (y == 0))
     close = np.isnan(x) | (x == y) | (np.abs(x - y) <= ulps * finfo.eps * np.maximum(np.abs(x), np.abs(y)))
     return same_special & close
+
+
+def assert_results(res, want):
+    """Each result equals NumPy's: dtype kind, shape and values (to rounding)."""
+    assert len(res) == len(want)
+    for got, w in zip(res, want):
+        w = np.asarray(w)
+        assert got.shape == w.shape and got.dtype.kind == w.dtype.kind, (got, w)
+        np.testing.assert_allclose(got, w, rtol=1e-12, atol=1e-12)

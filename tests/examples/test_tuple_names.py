@@ -5,16 +5,7 @@ with the same Python function run by NumPy, on the CPU and on the emulated GPU t
 import numpy as np
 import pytest
 
-from arrayc_examples import TARGETS, assert_check_error, run_source
-
-
-def assert_results(res, want):
-    """Each result equals NumPy's: dtype kind, shape and values (to rounding)."""
-    assert len(res) == len(want)
-    for got, w in zip(res, want):
-        w = np.asarray(w)
-        assert got.shape == w.shape and got.dtype.kind == w.dtype.kind, (got, w)
-        np.testing.assert_allclose(got, w, rtol=1e-12, atol=1e-12)
+from arrayc_examples import TARGETS, assert_check_error, assert_results, run_source
 
 
 @pytest.mark.parametrize("target", TARGETS)
