@@ -20,6 +20,7 @@ pub mod methods;
 pub mod nesting;
 pub mod numpy_shapes;
 mod parse;
+pub mod print_stmt;
 pub mod py_lists;
 pub mod random_api;
 #[doc(hidden)]
