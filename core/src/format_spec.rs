@@ -9,6 +9,10 @@
 //! align `< > ^ =`, sign `+ - space`, grouping `,` or `_`, and the types `e E f F g G %` and none
 //! for floats, `b d o x X` and none (and the float types, which convert) for integers. Python's
 //! `c` and `n` types are refused by [`FormatSpec::check`].
+//!
+//! A spec that starts with `!s` is Python's `!s` conversion (`f"{x!s:>8}"`, and what `"%8s" % x`
+//! does): the value's `str` (as `print` writes it), then formatted as a string: fill, align (left
+//! by default), width and precision (the first characters), no sign, `#`, `0` or grouping.
 
 use crate::{DType, Scalar};
 
@@ -42,6 +46,8 @@ pub struct FormatSpec {
     /// Digits after the point (`f`, `e`, `%`) or significant digits (`g`, none).
     precision: Option<usize>,
     ty: Option<char>,
+    /// `!s`: format the value's `str` as a string.
+    str_conv: bool,
     /// The spec as written (for messages).
     text: String,
 }
@@ -52,7 +58,11 @@ const INT_TYPES: &str = "bdoxX";
 impl FormatSpec {
     /// Parses `spec` (Python's syntax). Errors: Python's `ValueError` text for a spec that is not
     /// in the mini-language (`Invalid format specifier ...`).
-    pub fn parse(spec: &str) -> Result<FormatSpec, String> {
+    pub fn parse(full: &str) -> Result<FormatSpec, String> {
+        let (str_conv, spec) = match full.strip_prefix("!s") {
+            Some(rest) => (true, rest),
+            None => (false, full),
+        };
         let invalid = || format!("Invalid format specifier '{spec}'");
         let chars: Vec<char> = spec.chars().collect();
         let mut i = 0;
@@ -121,7 +131,8 @@ impl FormatSpec {
             grouping,
             precision,
             ty,
-            text: spec.to_string(),
+            str_conv,
+            text: full.to_string(),
         })
     }
 
@@ -134,6 +145,9 @@ impl FormatSpec {
     /// Checks that a scalar of `dtype` can be formatted with this spec. Errors: Python's
     /// `ValueError` text where Python raises one, or what arrayc does not support (`c`, `n`).
     pub fn check(&self, dtype: DType) -> Result<(), String> {
+        if self.str_conv {
+            return self.check_str();
+        }
         let float = dtype.is_float();
         let (ty, spec) = (self.ty, &self.text);
         let kind = if float { "float" } else { "int" };
@@ -159,10 +173,34 @@ impl FormatSpec {
         Ok(())
     }
 
+    /// Checks a `!s` spec as Python's string format spec.
+    fn check_str(&self) -> Result<(), String> {
+        let what = "in string format specifier";
+        match () {
+            _ if self.ty.is_some_and(|c| c != 's') => {
+                Err(format!("Unknown format code '{}' for object of type 'str'", self.ty.unwrap_or('s')))
+            }
+            _ if self.sign != '-' => Err(format!("Sign not allowed {what}")),
+            _ if self.alternate => Err(format!("Alternate form (#) not allowed {what}")),
+            _ if self.no_neg_zero => Err(format!("Negative zero coercion (z) not allowed {what}")),
+            _ if self.align == Some(Align::AfterSign) => Err(format!("'=' alignment not allowed {what}")),
+            _ if self.grouping.is_some() => Err(format!("Cannot specify '{}' with 's'.", self.grouping.unwrap_or(','))),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether the spec takes an array: empty, or `!s` alone (NumPy's `str` of the array).
+    pub fn takes_arrays(&self) -> bool {
+        self.text.is_empty() || self.text == "!s"
+    }
+
     /// Formats `s` (a spec [`FormatSpec::check`]ed for its dtype) as Python's `format(s, spec)`.
     /// `plain` is the value's `str` for an empty spec and the float repr of the no-type,
     /// no-precision case (`arrayc_runtime::print::format_scalar` of the `f64` value).
     pub fn apply(&self, s: Scalar, plain: &dyn Fn(Scalar) -> String) -> String {
+        if self.str_conv {
+            return self.pad_str(&plain(s));
+        }
         if self.is_empty() {
             return match s {
                 Scalar::F32(v) => plain(Scalar::F64(v as f64)),
@@ -325,6 +363,22 @@ impl FormatSpec {
         self.zero && self.fill.is_none()
     }
 
+    /// A string `t` (a `!s` conversion's) cut to the precision and padded to the width, on the
+    /// left by default.
+    pub fn pad_str(&self, t: &str) -> String {
+        let t: String = match self.precision {
+            Some(p) => t.chars().take(p).collect(),
+            None => t.to_string(),
+        };
+        let n = self.width.saturating_sub(t.chars().count());
+        let run = |k: usize| self.fill.unwrap_or(' ').to_string().repeat(k);
+        match self.align {
+            Some(Align::Right) => format!("{}{t}", run(n)),
+            Some(Align::Center) => format!("{}{t}{}", run(n / 2), run(n - n / 2)),
+            _ => format!("{t}{}", run(n)),
+        }
+    }
+
     /// Pads `sign + prefix + body` to the width.
     fn pad(&self, sign: &str, prefix: &str, body: String) -> String {
         let len = sign.chars().count() + prefix.len() + body.chars().count();
@@ -348,8 +402,12 @@ impl FormatSpec {
 mod tests {
     use super::*;
 
+    /// `str` of a scalar as `print` writes it (the runtime's `format_scalar`, for these values).
     fn plain(s: Scalar) -> String {
-        format!("{:?}", s.as_f64())
+        match s {
+            Scalar::Bool(b) => if b { "True" } else { "False" }.to_string(),
+            _ => format!("{:?}", s.as_f64()),
+        }
     }
 
     /// Expected texts are Python 3.11's `format(value, spec)` (run by hand; the pytest suite
@@ -372,6 +430,8 @@ mod tests {
             (Scalar::I64(1234), "09,", "0,001,234"),
             (Scalar::I64(5), "e", "5.000000e+00"),
             (Scalar::Bool(true), ">6", "     1"),
+            (Scalar::Bool(true), "!s>6", "  True"),
+            (Scalar::F64(1.5), "!s^7.2", "  1.   "),
         ];
         for &(v, spec, want) in cases {
             let f = FormatSpec::parse(spec).unwrap();

@@ -1,14 +1,15 @@
 //! `print` as Python takes it: f-strings (PEP 498, `f"x = {x:.3f}"`: literal text and replacement
-//! fields, each an expression and an optional format spec) and the keywords `sep=`, `end=` and
-//! `flush=`. An f-string is a value only as an argument of `print` (the checker refuses it
+//! fields, each an expression and an optional format spec), Python's two other ways to format an
+//! argument, `"%.3f" % v` and `"{:.3f}".format(v)`, made f-strings ([`formatted`]), and the
+//! keywords `sep=`, `end=` and `flush=`. An f-string is a value only as an argument of `print` (the checker refuses it
 //! elsewhere, E0317); its fields' format specs are Python's mini-language
 //! (`arrayc_core::format_spec`), checked against each value's dtype by the checker and applied by
 //! `arr.print` at run time.
 
-use crate::ast::{Expr, ExprKind, FPart, Ident, Span, Stmt};
+use crate::ast::{BinOp, Expr, ExprKind, FPart, Ident, Span, Stmt};
 use crate::lexer::{unescape, LexError, Lexer};
 use crate::parser::ExprParser;
-use crate::syntax::mk;
+use crate::syntax::{fresh_copy, mk};
 use arrayc_core::format_spec::FormatSpec;
 use lalrpop_util::ParseError;
 use std::cell::Cell;
@@ -150,11 +151,12 @@ fn field(
     if trimmed.trim_start().is_empty() {
         return Err(error("f-string: empty expression not allowed", "put a value between the braces: `{x}`", span));
     }
-    if let Some(bang) = conversion(trimmed) {
+    let conv = conversion(trimmed);
+    if let Some(bang) = conv.filter(|&b| trimmed[b + 1..].trim() != "s") {
         let conv = &trimmed[bang..];
         return Err(error(
             format!("the conversion `{conv}` of an f-string field is not in arrayc"),
-            "leave it out: a field prints as Python's `format(value, spec)`, NumPy's `str` for an empty spec",
+            "leave it out (`!s` is the one conversion arrayc has): a field prints as Python's `format(value, spec)`",
             base + start + bang..base + expr_end,
         ));
     }
@@ -171,6 +173,10 @@ fn field(
             span,
         ));
     }
+    let src = match conv {
+        Some(bang) => &src[..bang],
+        None => src,
+    };
     let value = ExprParser::new().parse(ids, Lexer::at(src, base + start)).map_err(|e| match e {
         ParseError::User { error } => error,
         _ => error(
@@ -190,14 +196,15 @@ fn field(
             spec_span,
         ));
     }
-    FormatSpec::parse(spec).map_err(|m| {
+    let spec = if conv.is_some() { format!("!s{spec}") } else { spec.to_string() };
+    FormatSpec::parse(&spec).map_err(|m| {
         error(
             m,
             "Python's format spec: `[[fill]align][sign][z][#][0][width][,|_][.precision][type]`",
             spec_span.clone(),
         )
     })?;
-    Ok(FPart::Field { value, spec: spec.to_string(), spec_span })
+    Ok(FPart::Field { value, spec, spec_span })
 }
 
 /// Where a conversion `!r`, `!s` or `!a` starts at the end of a field's expression, if it has
@@ -211,7 +218,7 @@ fn conversion(src: &str) -> Option<usize> {
 /// SyntaxError otherwise), `sep` and `end` string literals (or `None`, the default), `flush`
 /// a bool literal (output is flushed at every `print` anyway). Errors (E0119): another keyword
 /// (`file=`), a keyword twice, a value that is not a literal.
-pub fn print_stmt(all: Vec<(Option<Ident>, Expr)>, span: Span) -> Result<Stmt, LexError> {
+pub fn print_stmt(ids: &Cell<u32>, all: Vec<(Option<Ident>, Expr)>, span: Span) -> Result<Stmt, LexError> {
     let (mut sep, mut end) = (" ".to_string(), "\n".to_string());
     let mut seen: Vec<String> = Vec::new();
     let mut args = Vec::new();
@@ -224,7 +231,7 @@ pub fn print_stmt(all: Vec<(Option<Ident>, Expr)>, span: Span) -> Result<Stmt, L
                     value.span,
                 ));
             }
-            args.push(value);
+            args.push(formatted(ids, value)?);
             continue;
         };
         if seen.contains(&key.name) {
@@ -256,4 +263,233 @@ pub fn print_stmt(all: Vec<(Option<Ident>, Expr)>, span: Span) -> Result<Stmt, L
         }
     }
     Ok(Stmt::Print { args, sep, end, span })
+}
+
+/// A `print` argument `"fmt" % values` (printf-style) or `"fmt".format(args)` as the f-string
+/// Python prints for it; any other argument as it is. Errors (E0119): Python's TypeError and
+/// ValueError cases (too few or too many values, mixed field numbering, an index out of range),
+/// and what arrayc does not take (`%r`, `%c`, `%(name)s`, `*` widths, conversions, attribute or
+/// index lookups in a field name).
+fn formatted(ids: &Cell<u32>, e: Expr) -> Result<Expr, LexError> {
+    match e.kind {
+        ExprKind::Binary(BinOp::Rem, fmt, values) if matches!(fmt.kind, ExprKind::Str(_)) => {
+            let ExprKind::Str(text) = fmt.kind else { unreachable!("matched above") };
+            if crate::syntax::shape_base(&values).is_some() {
+                return Err(error(
+                    "a shape on the right of `%` (Python unpacks its elements as the values)",
+                    "write the elements: `\"%d x %d\" % (x.shape[0], x.shape[1])`, or an f-string `f\"{x.shape}\"`",
+                    values.span,
+                ));
+            }
+            let values = match values.kind {
+                ExprKind::Tuple(items) => items,
+                _ => vec![*values],
+            };
+            let parts = percent_format(ids, &text, values, &fmt.span)?;
+            Ok(Expr { id: e.id, kind: ExprKind::FString(parts), span: e.span })
+        }
+        ExprKind::Call { func, mut args, kwargs }
+            if func.name == ".format" && args.first().is_some_and(|a| matches!(a.kind, ExprKind::Str(_))) =>
+        {
+            let fmt = args.remove(0);
+            let ExprKind::Str(text) = &fmt.kind else { unreachable!("matched above") };
+            let parts = str_format(ids, text, args, kwargs, &fmt.span)?;
+            Ok(Expr { id: e.id, kind: ExprKind::FString(parts), span: e.span })
+        }
+        kind => Ok(Expr { kind, ..e }),
+    }
+}
+
+/// Python's `text % values` (printf-style, <https://docs.python.org/3/library/stdtypes.html#printf-style-string-formatting>)
+/// as f-string pieces: `%[flags][width][.precision]type` is the field `{v:spec}` of the same
+/// text (flags `-` `<` align, `0`, `+`, space, `#`); `d i u x X o` convert the value with
+/// `int()` first, as Python's do; `s` is the value's `str`; `%%` a `%`.
+fn percent_format(ids: &Cell<u32>, text: &str, values: Vec<Expr>, at: &Span) -> Result<Vec<FPart>, LexError> {
+    let bad = |m: String, help: &str| error(m, help, at.clone());
+    let n = values.len();
+    let mut values = values.into_iter();
+    let mut parts = Vec::new();
+    let mut lit = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            lit.push(c);
+            continue;
+        }
+        let mut flags = String::new();
+        while let Some(&f @ ('-' | '0' | '+' | ' ' | '#')) = chars.peek() {
+            flags.push(f);
+            chars.next();
+        }
+        let mut width = String::new();
+        while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+            width.push(d);
+            chars.next();
+        }
+        let mut precision = String::new();
+        if chars.peek() == Some(&'.') {
+            chars.next();
+            precision.push('.');
+            while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                precision.push(d);
+                chars.next();
+            }
+        }
+        let ty = chars
+            .next()
+            .ok_or_else(|| bad("incomplete format".into(), "end the conversion with its type: `%d`, `%.3f`, `%s`"))?;
+        if ty == '%' && flags.is_empty() && width.is_empty() && precision.is_empty() {
+            lit.push('%');
+            continue;
+        }
+        let spec_ty =
+            match ty {
+                'd' | 'i' | 'u' => "d".to_string(),
+                'x' | 'X' | 'o' | 'e' | 'E' | 'f' | 'F' | 'g' | 'G' => ty.to_string(),
+                's' => "s".to_string(),
+                _ => return Err(bad(
+                    format!("the conversion `%{flags}{width}{precision}{ty}` is not in arrayc"),
+                    "use `%d`, `%x`, `%o`, `%e`, `%f`, `%g` or `%s` (with flags, width and precision), or an f-string",
+                )),
+            };
+        let value = values
+            .next()
+            .ok_or_else(|| bad("not enough arguments for format string".into(), "give one value per conversion"))?;
+        let value = if spec_ty == "d" || matches!(ty, 'x' | 'X' | 'o') {
+            let span = value.span.clone();
+            mk(
+                ids,
+                ExprKind::Call {
+                    func: Ident { name: "int".to_string(), span: span.clone() },
+                    args: vec![value],
+                    kwargs: vec![],
+                },
+                span,
+            )
+        } else {
+            value
+        };
+        let align = if flags.contains('-') { "<" } else { "" };
+        let sign = if flags.contains('+') {
+            "+"
+        } else if flags.contains(' ') {
+            " "
+        } else {
+            ""
+        };
+        let alt = if flags.contains('#') { "#" } else { "" };
+        let zero = if flags.contains('0') && !flags.contains('-') { "0" } else { "" };
+        let spec = if ty == 's' {
+            // Python's `%s`: the value's `str`, right-aligned unless `-`.
+            let side = match (width.is_empty(), align.is_empty()) {
+                (true, _) => "",
+                (false, true) => ">",
+                (false, false) => "<",
+            };
+            format!("!s{side}{width}{precision}")
+        } else {
+            format!("{align}{sign}{alt}{zero}{width}{precision}{spec_ty}")
+        };
+        FormatSpec::parse(&spec).map_err(|m| bad(m, "a printf-style conversion: `%[flags][width][.precision]type`"))?;
+        if !lit.is_empty() {
+            parts.push(FPart::Text(std::mem::take(&mut lit)));
+        }
+        parts.push(FPart::Field { value, spec, spec_span: at.clone() });
+    }
+    if values.next().is_some() {
+        let used = parts.iter().filter(|p| p.value().is_some()).count();
+        return Err(bad(
+            "not all arguments converted during string formatting".into(),
+            &format!("the string has {used} conversions for {n} values"),
+        ));
+    }
+    if !lit.is_empty() {
+        parts.push(FPart::Text(lit));
+    }
+    Ok(parts)
+}
+
+/// Python's `text.format(args, key=value)` (<https://docs.python.org/3/library/string.html#formatstrings>)
+/// as f-string pieces: `{}` (automatic numbering), `{0}`, `{name}`, each with an optional `:spec`;
+/// `{{` and `}}` braces. A value used by two fields is evaluated for each.
+fn str_format(
+    ids: &Cell<u32>,
+    text: &str,
+    args: Vec<Expr>,
+    kwargs: Vec<(Ident, Expr)>,
+    at: &Span,
+) -> Result<Vec<FPart>, LexError> {
+    let bad = |m: String, help: &str| error(m, help, at.clone());
+    let mut parts = Vec::new();
+    let mut lit = String::new();
+    let (mut auto, mut manual) = (0usize, false);
+    let mut rest = text;
+    while let Some(i) = rest.find(['{', '}']) {
+        lit.push_str(&rest[..i]);
+        let (brace, after) = (rest.as_bytes()[i], &rest[i + 1..]);
+        if after.as_bytes().first() == Some(&brace) {
+            lit.push(brace as char);
+            rest = &after[1..];
+            continue;
+        }
+        if brace == b'}' {
+            return Err(bad("Single '}' encountered in format string".into(), "write `}}` for a `}` in the text"));
+        }
+        let end = after
+            .find('}')
+            .ok_or_else(|| bad("expected '}' before end of string".into(), "close the field with `}`"))?;
+        let field = &after[..end];
+        rest = &after[end + 1..];
+        let (name, spec) = field.split_once(':').unwrap_or((field, ""));
+        let (name, conv) = match name.strip_suffix("!s") {
+            Some(n) => (n, "!s"),
+            None => (name, ""),
+        };
+        if name.contains(['!', '.', '[', '{']) || spec.contains('{') {
+            return Err(bad(
+                format!("the field `{{{field}}}` is not in arrayc"),
+                "a field is `{}`, `{0}` or `{name}` with an optional `:spec`; no conversions, lookups or nested fields",
+            ));
+        }
+        let value = if name.is_empty() {
+            if manual {
+                return Err(bad(
+                    "cannot switch from manual field specification to automatic field numbering".into(),
+                    "number every field or none",
+                ));
+            }
+            auto += 1;
+            args.get(auto - 1)
+        } else if let Ok(k) = name.parse::<usize>() {
+            if auto > 0 {
+                return Err(bad(
+                    "cannot switch from automatic field numbering to manual field specification".into(),
+                    "number every field or none",
+                ));
+            }
+            manual = true;
+            args.get(k)
+        } else {
+            kwargs.iter().find(|(key, _)| key.name == name).map(|(_, v)| v)
+        };
+        let value = value.ok_or_else(|| {
+            bad(
+                format!("Replacement index {name:?} out of range for positional args tuple"),
+                "give a value for every field",
+            )
+        })?;
+        let spec = format!("{conv}{spec}");
+        FormatSpec::parse(&spec).map_err(|m| {
+            bad(m, "Python's format spec: `[[fill]align][sign][z][#][0][width][,|_][.precision][type]`")
+        })?;
+        if !lit.is_empty() {
+            parts.push(FPart::Text(std::mem::take(&mut lit)));
+        }
+        parts.push(FPart::Field { value: fresh_copy(ids, value), spec, spec_span: at.clone() });
+    }
+    lit.push_str(rest);
+    if !lit.is_empty() {
+        parts.push(FPart::Text(lit));
+    }
+    Ok(parts)
 }

@@ -21,7 +21,7 @@
 //! of the elements, `sum(s)` their sum, `np.prod(s)`/`math.prod(s)` their product (`1` of a 0-d
 //! shape, as NumPy's and Python's) ([`TupleNames::shape_reductions`]).
 
-use crate::ast::{BinOp, Block, Expr, ExprKind, Function, Index, Program, Stmt, UnOp};
+use crate::ast::{BinOp, Block, Expr, ExprKind, FPart, Function, Index, Program, Stmt, UnOp};
 use crate::builtin::QUALIFIED;
 use crate::diag::Diagnostic;
 use crate::syntax::mk;
@@ -118,6 +118,14 @@ impl TupleNames<'_> {
         for mut s in stmts {
             match &mut s {
                 Stmt::For { body, .. } | Stmt::While { body, .. } => self.block(body),
+                Stmt::Print { args, .. } => {
+                    // `print(x.shape)`: Python's `str` of the tuple, as the f-string `f"{x.shape}"`.
+                    for a in args.iter_mut().filter(|a| self.is_shape(a)) {
+                        let field = FPart::Field { value: a.clone(), spec: String::new(), spec_span: a.span.clone() };
+                        a.kind = ExprKind::FString(vec![field]);
+                        a.id = mk(self.ids, ExprKind::NoneLit, a.span.clone()).id;
+                    }
+                }
                 Stmt::If { then_block, else_block, .. } => {
                     self.block(then_block);
                     if let Some(e) = else_block {
@@ -228,8 +236,56 @@ impl TupleNames<'_> {
         Some((0..k).map(at).collect())
     }
 
-    /// Python's `len`, `min`, `max`, `sum` and `prod` of a shape (see the module's docs) at `e`.
+    /// Whether `e` is a shape whose elements the front end knows ([`Self::shape_elements`]).
+    fn is_shape(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Var(g) => self.shapes.contains(&g.name),
+            _ => self.shape_of(e).is_some(),
+        }
+    }
+
+    /// An f-string's field `{s}` of a shape `s` (no spec) as Python's `str` of the tuple, the
+    /// text `(4, 6)` (`(4,)` of one element, `()` of none) with a field per element.
+    fn shape_fields(&self, parts: &mut Vec<FPart>) {
+        let mut out = Vec::with_capacity(parts.len());
+        for p in std::mem::take(parts) {
+            let items = match &p {
+                FPart::Field { value, spec, .. } if spec.is_empty() => self.shape_elements(value),
+                _ => None,
+            };
+            let Some(items) = items else {
+                out.push(p);
+                continue;
+            };
+            let k = items.len();
+            out.push(FPart::Text("(".to_string()));
+            for (i, value) in items.into_iter().enumerate() {
+                let span = value.span.clone();
+                out.push(FPart::Field { value, spec: String::new(), spec_span: span });
+                out.push(FPart::Text(
+                    if i + 1 < k {
+                        ", "
+                    } else if k == 1 {
+                        ",)"
+                    } else {
+                        ")"
+                    }
+                    .to_string(),
+                ));
+            }
+            if k == 0 {
+                out.push(FPart::Text(")".to_string()));
+            }
+        }
+        *parts = out;
+    }
+
+    /// Python's `len`, `min`, `max`, `sum` and `prod` of a shape (see the module's docs), and
+    /// an f-string's field of a shape ([`Self::shape_fields`]), at `e`.
     fn shape_reductions(&self, e: &mut Expr) {
+        if let ExprKind::FString(parts) = &mut e.kind {
+            return self.shape_fields(parts);
+        }
         let ExprKind::Call { func, args, kwargs } = &e.kind else { return };
         let ([s], true) = (args.as_slice(), kwargs.is_empty()) else { return };
         let name = func.name.strip_prefix(QUALIFIED).unwrap_or(&func.name);

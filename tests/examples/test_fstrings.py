@@ -77,6 +77,7 @@ fn main(x: f64[N], k: i64, h: f32) {
     print(f"""triple {k}""", rf"raw \\n {k}", f"");
     print(f"{s:.2f}", end="");
     print(" after", flush=True);
+    print(f"{h!s}|{h!s:>6}|{x!s}|{x[0] > 0.0!s:^7}|", "%s/%-5s/%.2s" % (h, x[0] > 0.0, k), "{!s:*>5}".format(k));
 }
 '''
     x = np.array([1.5, -2.25, 3.125, 0.5])
@@ -103,7 +104,58 @@ fn main(x: f64[N], k: i64, h: f32) {
         print(f"""triple {k}""", rf"raw \n {k}", f"")
         print(f"{s:.2f}", end="")
         print(" after", flush=True)
+        print(f"{h!s}|{h!s:>6}|{x!s}|{x[0] > 0.0!s:^7}|", "%s/%-5s/%.2s" % (h, x[0] > 0.0, k), "{!s:*>5}".format(k))
     assert proc.stdout == out.getvalue()
+
+
+PERCENT_SPECS = ["%d", "%5d", "%-5d|", "%05d", "%+d", "% d", "%x", "%#X", "%o", "%.2f", "%8.3f", "%-8.1f|", "%+.2e",
+                 "%E", "%g", "%.3g", "%#g", "%s", "%10s", "%-10s|", "%i", "%u"]
+BRACE_SPECS = ["{}", "{:.2f}", "{:>8}", "{:+.3e}", "{0:^9.1f}", "{:,.2f}", "{:g}"]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_percent_and_format_method_match_python(target, tmp_path):
+    """Python's printf-style `"fmt" % v` / `% (a, b)` (flags, width, precision, `d i u x X o e E f g G
+    s` and `%%`; `%d` of a float truncates, as Python's) and `"fmt".format(args, key=v)` (automatic
+    and manual numbering, a value used twice, keywords, `{{`), as `print` arguments, on floats,
+    integers and f32; a shape printed (`print(x.shape)`, `f"{x.shape}"`, a name bound to it) as
+    Python's tuple, against Python."""
+    lines = ["fn main(xf: f64[A], xi: i64[B], xs: f32[C], m: f64[R, K], v: f64[A]) {"]
+    for s in PERCENT_SPECS:
+        for arr in ("xf", "xi", "xs"):
+            if s in ("%x", "%#X", "%o") and arr != "xi":
+                continue
+            lines.append(f'    for t in {arr} {{ print("[{s}]" % t); }}')
+    for s in BRACE_SPECS:
+        for arr in ("xf", "xi", "xs"):
+            lines.append(f'    for t in {arr} {{ print("[{s}]".format(t)); }}')
+    lines += ['    print("%d of %d: %.2f%%" % (len(xi), xi[0], xf[1]), "{1}-{0}-{1} {k:>4}".format(xi[1], xf[0], k=xi[2]));',
+              '    g = m.shape;',
+              '    print(m.shape, v.shape, g, f"<{m.shape}|{g}>", "{}".format(g[1]));',
+              '}']
+    src = "\n".join(lines) + "\n"
+    xf = np.array([1.5, -2.25, 3.7, 0.0, 1234.5678])
+    xi = np.array([42, -7, 255, 0, 123456], dtype=np.int64)
+    xs = np.array([0.1, -2.5], dtype=np.float32)
+    m, v = np.zeros((4, 6)), np.zeros(5)
+    proc, _ = run_source(src, {"xf": xf, "xi": xi, "xs": xs, "m": m, "v": v}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    want = []
+    for s in PERCENT_SPECS:
+        for arr in (xf, xi, xs):
+            if s in ("%x", "%#X", "%o") and arr is not xi:
+                continue
+            want += [f"[{s}]" % t for t in arr]
+    for s in BRACE_SPECS:
+        for arr in (xf, xi, xs):
+            want += [f"[{s}]".format(t) for t in arr]
+    want.append("%d of %d: %.2f%%" % (len(xi), xi[0], xf[1]) + " " + "{1}-{0}-{1} {k:>4}".format(xi[1], xf[0], k=xi[2]))
+    g = m.shape
+    want.append(" ".join(map(str, [m.shape, v.shape, g, f"<{m.shape}|{g}>", "{}".format(g[1])])))
+    got = proc.stdout.splitlines()
+    assert len(got) == len(want)
+    bad = [(g_, w) for g_, w in zip(got, want) if g_ != w]
+    assert not bad, bad[:20]
 
 
 @pytest.mark.parametrize("src, code, words", [
@@ -126,6 +178,14 @@ fn main(x: f64[N], k: i64, h: f32) {
     ('fn f(k: i64) {\n    print(k, end=k);\n}\n', "E0119", "takes a literal"),
     ('fn f(k: i64) {\n    print(k, end="", end="");\n}\n', "E0119", "keyword argument repeated"),
     ('fn f(k: i64) -> i64 {\n    let t = f"{k}";\n    return k;\n}\n', "E0317", "an f-string is not a value"),
+    ('fn f(k: i64) {\n    print("%d %d" % k);\n}\n', "E0119", "not enough arguments for format string"),
+    ('fn f(k: i64) {\n    print("%d" % (k, k));\n}\n', "E0119", "not all arguments converted"),
+    ('fn f(k: i64) {\n    print("%r" % k);\n}\n', "E0119", "`%r` is not in arrayc"),
+    ('fn f(x: f64[N]) {\n    print("%d x" % x.shape);\n}\n', "E0119", "a shape on the right of `%`"),
+    ('fn f(k: i64) {\n    print("{} {1}".format(k, k));\n}\n', "E0119", "cannot switch from automatic"),
+    ('fn f(k: i64) {\n    print("{} {}".format(k));\n}\n', "E0119", "out of range"),
+    ('fn f(k: i64) {\n    print("{!r}".format(k));\n}\n', "E0119", "is not in arrayc"),
+    ('fn f(s: f64) {\n    print("{:d}".format(s));\n}\n', "E0325", "Unknown format code 'd'"),
 ])
 def test_fstring_errors(src, code, words, tmp_path):
     """What arrayc does not take is an error with its code and Python's words where Python

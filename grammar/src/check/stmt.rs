@@ -221,7 +221,7 @@ impl Checker {
             let FPart::Field { value, spec, spec_span } = part else { continue };
             let problem = match self.value(value) {
                 Ty::Scalar(d) => FormatSpec::parse(spec).and_then(|f| f.check(d)).err().map(|m| (m, "a format spec for an int (`d`, `x`) or float (`f`, `e`, `g`, `%`) as Python's")),
-                Ty::Array(..) if !spec.is_empty() => Some((
+                Ty::Array(..) if !FormatSpec::parse(spec).is_ok_and(|f| f.takes_arrays()) => Some((
                     "unsupported format string passed to numpy.ndarray.__format__".to_string(),
                     "NumPy's arrays take no format spec: format an element (`{x[0]:.3f}`), or round the array (`{np.round(x, 3)}`)",
                 )),
