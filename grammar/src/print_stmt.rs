@@ -493,3 +493,14 @@ fn str_format(
     }
     Ok(parts)
 }
+
+/// The array or scalar `x` of a `print` argument or f-string field `x.dtype`, which prints as
+/// NumPy's name of the dtype (`float64`); `None` for any other expression.
+pub fn printed_dtype(e: &Expr) -> Option<&Expr> {
+    match &e.kind {
+        ExprKind::Call { func, args, kwargs } if func.name == ".dtype" && args.len() == 1 && kwargs.is_empty() => {
+            args.first()
+        }
+        _ => None,
+    }
+}

@@ -78,6 +78,7 @@ fn main(x: f64[N], k: i64, h: f32) {
     print(f"{s:.2f}", end="");
     print(" after", flush=True);
     print(f"{h!s}|{h!s:>6}|{x!s}|{x[0] > 0.0!s:^7}|", "%s/%-5s/%.2s" % (h, x[0] > 0.0, k), "{!s:*>5}".format(k));
+    print(x.dtype, h.dtype, f"<{(x > 0.0).dtype}>", "{}".format(x.astype(np.float32).dtype));
 }
 '''
     x = np.array([1.5, -2.25, 3.125, 0.5])
@@ -105,6 +106,7 @@ fn main(x: f64[N], k: i64, h: f32) {
         print(f"{s:.2f}", end="")
         print(" after", flush=True)
         print(f"{h!s}|{h!s:>6}|{x!s}|{x[0] > 0.0!s:^7}|", "%s/%-5s/%.2s" % (h, x[0] > 0.0, k), "{!s:*>5}".format(k))
+        print(x.dtype, h.dtype, f"<{(x > 0.0).dtype}>", "{}".format(x.astype(np.float32).dtype))
     assert proc.stdout == out.getvalue()
 
 

@@ -7,6 +7,7 @@ use super::sig::dim_symbols;
 use super::{Checker, Var};
 use crate::ast::{BinOp, Block, DType, Expr, ExprId, ExprKind, FPart, Function, Ident, Index, Span, Stmt, UnOp};
 use crate::diag::Diagnostic;
+use crate::print_stmt::printed_dtype;
 use crate::types::{Size, SizeSym, Ty};
 use arrayc_core::format_spec::FormatSpec;
 use std::collections::BTreeSet;
@@ -203,8 +204,9 @@ impl Checker {
             Stmt::Print { args, .. } => {
                 // A string literal is printed as its text (Python's `print("x =", x)`).
                 for a in args.iter().filter(|a| !matches!(a.kind, ExprKind::Str(_))) {
-                    match &a.kind {
-                        ExprKind::FString(parts) => self.fstring(parts),
+                    match (&a.kind, printed_dtype(a)) {
+                        (_, Some(x)) => _ = self.value(x),
+                        (ExprKind::FString(parts), _) => self.fstring(parts),
                         _ => _ = self.value(a),
                     }
                 }
@@ -219,7 +221,14 @@ impl Checker {
     fn fstring(&mut self, parts: &[FPart]) {
         for part in parts {
             let FPart::Field { value, spec, spec_span } = part else { continue };
+            let (value, dtype_name) = match printed_dtype(value) {
+                Some(x) => (x, true),
+                None => (value, false),
+            };
             let problem = match self.value(value) {
+                _ if dtype_name => (!FormatSpec::parse(spec).is_ok_and(|f| f.takes_arrays())).then(|| {
+                    ("a dtype takes no format spec in arrayc".to_string(), "leave the spec out: `{x.dtype}`")
+                }),
                 Ty::Scalar(d) => FormatSpec::parse(spec).and_then(|f| f.check(d)).err().map(|m| (m, "a format spec for an int (`d`, `x`) or float (`f`, `e`, `g`, `%`) as Python's")),
                 Ty::Array(..) if !FormatSpec::parse(spec).is_ok_and(|f| f.takes_arrays()) => Some((
                     "unsupported format string passed to numpy.ndarray.__format__".to_string(),

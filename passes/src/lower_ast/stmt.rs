@@ -3,6 +3,7 @@
 use super::{LResult, Lowerer};
 use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, Scalar, ScatterKind, ScatterMode, Type, ValueId};
 use arrayc_grammar::ast::{self, DType, Span, Stmt};
+use arrayc_grammar::print_stmt::printed_dtype;
 use arrayc_grammar::types::Ty;
 use std::collections::BTreeSet;
 
@@ -134,7 +135,16 @@ impl Lowerer<'_> {
                 // Python evaluates every argument (an f-string's fields in order), then prints: a
                 // string literal its text, each argument followed by `sep`, the last by `end`.
                 let mut pieces: Vec<Vec<OpKind>> = Vec::with_capacity(args.len());
+                let dtype_text = |this: &Self, x: &ast::Expr| OpKind::PrintText {
+                    // A checked value has a dtype.
+                    text: this.ty_of(x).dtype().map_or("", DType::numpy_name).to_string(),
+                    end: String::new(),
+                };
                 for a in args {
+                    if let Some(x) = printed_dtype(a) {
+                        pieces.push(vec![dtype_text(self, x)]);
+                        continue;
+                    }
                     pieces.push(match &a.kind {
                         ast::ExprKind::Str(text) => vec![OpKind::PrintText { text: text.clone(), end: String::new() }],
                         ast::ExprKind::FString(parts) => {
@@ -143,6 +153,9 @@ impl Lowerer<'_> {
                                 ops.push(match p {
                                     ast::FPart::Text(text) => {
                                         OpKind::PrintText { text: text.clone(), end: String::new() }
+                                    }
+                                    ast::FPart::Field { value, .. } if printed_dtype(value).is_some() => {
+                                        dtype_text(self, printed_dtype(value).unwrap_or(value))
                                     }
                                     ast::FPart::Field { value, spec, .. } => OpKind::Print {
                                         value: self.expr(value)?,
