@@ -44,6 +44,9 @@ pub enum Tok {
     KwOr,
     #[token("not")]
     KwNot,
+    /// `lambda`, Python's anonymous function (`crate::lambda`).
+    #[token("lambda")]
+    Lambda,
     #[token("print")]
     Print,
     /// `assert cond;`, `assert cond, "message";` (Python's).
@@ -232,6 +235,7 @@ impl Tok {
             KwAnd => "and",
             KwOr => "or",
             KwNot => "not",
+            Lambda => "lambda",
             Print => "print",
             Assert => "assert",
             True => "true",

@@ -13,6 +13,7 @@ pub mod constants;
 pub mod diag;
 pub mod dump;
 pub mod einsum;
+pub mod lambda;
 pub mod lexer;
 pub mod loop_returns;
 pub mod membership;

@@ -19,6 +19,10 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                 if let Err(error) = crate::syntax::module_globals(&mut p) {
                     return (None, vec![to_diag(ParseError::User { error }, src)]);
                 }
+                let diags = crate::lambda::lambdas(&mut p);
+                if !diags.is_empty() {
+                    return (None, diags);
+                }
                 crate::py_lists::appended_lists(&mut p);
                 let diags = crate::comprehension::comprehensions(&mut p);
                 if !diags.is_empty() {
