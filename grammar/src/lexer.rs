@@ -345,6 +345,9 @@ pub enum LexError {
     /// Python's f-string `f"..."` (any of its prefixes), which arrayc does not have.
     #[error("f-strings are not in arrayc")]
     FString { span: Span },
+    /// Python's identity test with `None`, `x is None`, `x is not None` (`crate::py_refused`).
+    #[error("Python's `is None` is not in arrayc")]
+    IsNone { negated: bool, span: Span },
 }
 
 impl LexError {
@@ -361,7 +364,8 @@ impl LexError {
             | LexError::UfuncMethod { span, .. }
             | LexError::BareName { span, .. }
             | LexError::Module { span, .. }
-            | LexError::FString { span } => span.clone(),
+            | LexError::FString { span }
+            | LexError::IsNone { span, .. } => span.clone(),
         }
     }
 }
@@ -404,6 +408,12 @@ impl Iterator for Lexer<'_> {
             if quoted && matches!(prefix.to_ascii_lowercase().as_str(), "f" | "rf" | "fr") {
                 let _string = self.inner.next();
                 return Some(Err(LexError::FString { span: span.start..self.inner.span().end }));
+            }
+        }
+        if matches!(&tok, Ok(Tok::Ident(name)) if name == "is") {
+            if let Some((negated, len)) = crate::py_refused::is_none(self.inner.remainder()) {
+                self.inner.bump(len);
+                return Some(Err(LexError::IsNone { negated, span: span.start..self.inner.span().end }));
             }
         }
         Some(match tok {
