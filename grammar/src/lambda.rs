@@ -15,6 +15,8 @@
 //! - the names the body reads that are not parameters are read at the call (Python's late
 //!   binding: the value they have when `f` is called, not when it was defined).
 //! - a body may call other lambdas bound before the call.
+//! - a call in a comprehension whose variable has the name of one the body reads (which Python
+//!   reads in the function, not in the comprehension) is E0214.
 //!
 //! Refused: a lambda used as a value (passed as an argument, `sorted(x, key=lambda ..)`,
 //! `map(lambda .., x)`, returned, stored, put in a list, its name read other than called, a name
@@ -74,7 +76,7 @@ pub fn lambdas(program: &mut Program) -> Vec<Diagnostic> {
         }
         let mut count = HashMap::new();
         crate::py_lists::bindings(&f.body, &mut count, &mut Default::default());
-        let mut pass = Inline { ids: &ids, count, fresh: 0, diags: &mut diags };
+        let mut pass = Inline { ids: &ids, count, fresh: 0, shadow: vec![], diags: &mut diags };
         pass.block(&mut f.body, &HashMap::new());
     }
     program.num_exprs = ids.get();
@@ -147,6 +149,8 @@ struct Inline<'a> {
     count: HashMap<String, usize>,
     /// The number of argument names made so far (`lambda.N`).
     fresh: usize,
+    /// The variables of the comprehensions around the expression being rewritten.
+    shadow: Vec<String>,
     diags: &'a mut Vec<Diagnostic>,
 }
 
@@ -231,10 +235,13 @@ impl Inline<'_> {
                 self.diags.push(as_value(&e.span, "a lambda not bound to a name"));
                 return;
             }
-            ExprKind::Call { func, .. } if func.name.starts_with(crate::comprehension::GENERATOR) => {
+            ExprKind::Call { func, kwargs, .. } if func.name.starts_with(crate::comprehension::GENERATOR) => {
+                let n = self.shadow.len();
+                self.shadow.extend(kwargs.iter().map(|(v, _)| v.name.clone()));
                 for c in children(e) {
                     self.expr(c, known, false, before, active);
                 }
+                self.shadow.truncate(n);
                 return;
             }
             ExprKind::Var(v) if known.contains_key(&v.name) => {
@@ -262,6 +269,10 @@ impl Inline<'_> {
                          or, better for arrays, a loop"
                 )),
             );
+            return;
+        }
+        if let Some(v) = self.shadow.iter().find(|v| !l.params.contains(v) && reads(&l.body, v) > 0) {
+            self.diags.push(crate::nested::shadowed(&name, v, &e.span));
             return;
         }
         let Some(values) =

@@ -16,7 +16,7 @@
 //!   `x.shape[k]`, `range`'s variable: `i64`; `zeros`/`ones`/`empty` of a literal dtype and as many
 //!   sizes as written: an array of that rank); any other E0213, whose help says to pass it.
 //!
-//! Refused: writing a captured name, `t += 1` (Python's `nonlocal`) E0117; calling `g` before its
+//! Refused: a call in a comprehension whose variable has a captured name E0214; writing a captured name, `t += 1` (Python's `nonlocal`) E0117; calling `g` before its
 //! definition (in the source's order) E0118.
 
 use crate::ast::{Block, DType, DimExpr, Expr, ExprKind, Function, Ident, Param, Program, Span, Stmt, TypeExpr};
@@ -218,6 +218,21 @@ impl Lift<'_> {
     fn calls(&mut self, b: &mut Block, done: &HashMap<String, Lifted>) {
         let ids = self.ids;
         let diags = &mut self.diags;
+        // A comprehension's variable would take the place of a captured name of the same name.
+        b.for_each_expr_mut(&mut |e| {
+            let ExprKind::Call { func, kwargs, .. } = &e.kind else { return };
+            if !func.name.starts_with(crate::comprehension::GENERATOR) {
+                return;
+            }
+            let vars: Vec<String> = kwargs.iter().map(|(v, _)| v.name.clone()).collect();
+            e.walk_mut(&mut |x| {
+                let ExprKind::Call { func, .. } = &x.kind else { return };
+                let Some(l) = done.get(&func.name) else { return };
+                if let Some(v) = l.captures.iter().find(|c| vars.contains(c)) {
+                    diags.push(shadowed(&func.name, v, &x.span));
+                }
+            });
+        });
         let mut visit = |e: &mut Expr| {
             let span = e.span.clone();
             let ExprKind::Call { func, kwargs, .. } = &mut e.kind else { return };
@@ -245,6 +260,22 @@ impl Lift<'_> {
         };
         b.for_each_expr_mut(&mut visit);
     }
+}
+
+/// E0214: a call of the lambda or nested function `f`, which reads the name `v` of the function
+/// around it, in a comprehension whose variable is `v`.
+pub fn shadowed(f: &str, v: &str, span: &Span) -> Diagnostic {
+    Diagnostic::error(
+        "E0214",
+        format!(
+            "`{f}` reads `{v}` of the function around it, and is called in a comprehension over a `{v}` of its own"
+        ),
+        span.clone(),
+        format!("the comprehension's `{v}` would take the place of the function's"),
+    )
+    .with_help(format!(
+        "rename the comprehension's variable (`for {v}2 in ..`): Python's `{f}` reads the function's `{v}`"
+    ))
 }
 
 /// The name as written of a lifted function (`g` of `f$g`).

@@ -239,3 +239,12 @@ def test_nested_function_is_not_an_entry(tmp_path):
     proc, res = run_source(src, {"x": x}, tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert_results(res, [(x * x).sum()])
+
+
+def test_comprehension_variable_named_like_a_captured_name_refused(tmp_path):
+    """A lambda or nested function reading the function's `c`, called in a comprehension over a
+    `c` of its own (Python reads the function's `c`): E0214 rather than the comprehension's."""
+    assert_check_error("fn main(x: f64[N]) -> f64 {\n    c = 2.0;\n    f = lambda v: v * c;\n"
+                       "    return sum(f(x[c]) for c in range(3));\n}\n", "E0214", "rename", tmp_path)
+    assert_check_error("fn main(x: f64[N]) -> f64 {\n    c = 2.0;\n    fn g(v: f64) -> f64 { return v * c; }\n"
+                       "    return sum(g(x[c]) for c in range(3));\n}\n", "E0214", "rename", tmp_path)
