@@ -1,5 +1,5 @@
 //! Python's `lambda` bound to a name in a function body, `f = lambda x, y: x * y + 1.0;` (or
-//! `let f = ...;`), inlined at each call `f(a, b)` after parsing (`docs/language.md`, "Lambdas").
+//! `let f = ...;`, or at module level, [`module_lambdas`]), inlined at each call `f(a, b)` after parsing (`docs/language.md`, "Lambdas").
 //!
 //! The parser writes `lambda x, y: e` as a call of [`LAMBDA`] whose arguments are the parameters
 //! (as variables) and then the body ([`lambda`]). [`lambdas`] drops each binding statement and
@@ -58,6 +58,30 @@ fn is_lambda(e: &Expr) -> bool {
 struct Lambda {
     params: Vec<String>,
     body: Expr,
+}
+
+/// Python's module-level `f = lambda x: ..;`: a `let` of it at the start of each function that
+/// calls `f` (then inlined there as a function's own; the module's names its body reads are the
+/// module's constants as the function reads them, [`crate::syntax::module_globals`]), and no
+/// longer a constant. Runs before [`crate::syntax::module_globals`].
+pub fn module_lambdas(program: &mut Program) {
+    let (lambdas, constants): (Vec<_>, Vec<_>) =
+        std::mem::take(&mut program.globals).into_iter().partition(|(_, value, _)| is_lambda(value));
+    program.globals = constants;
+    let ids = Cell::new(program.num_exprs);
+    for (name, value, span) in lambdas.iter().rev() {
+        for f in &mut program.functions {
+            let mut called = false;
+            f.for_each_expr_mut(&mut |e| {
+                called |= matches!(&e.kind, ExprKind::Call { func, .. } if func.name == name.name);
+            });
+            if called {
+                let value = fresh_copy(&ids, value);
+                f.body.stmts.insert(0, Stmt::Let { names: vec![name.clone()], value, span: span.clone() });
+            }
+        }
+    }
+    program.num_exprs = ids.get();
 }
 
 /// Inlines the calls of every lambda bound to a name (see the module's docs); the errors.

@@ -21,6 +21,7 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                     return (None, diags);
                 }
                 // After the nesting check: the walks recurse.
+                crate::lambda::module_lambdas(&mut p);
                 if let Err(error) = crate::syntax::module_globals(&mut p) {
                     return (None, vec![to_diag(ParseError::User { error }, src)]);
                 }

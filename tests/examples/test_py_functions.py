@@ -248,3 +248,27 @@ def test_comprehension_variable_named_like_a_captured_name_refused(tmp_path):
                        "    return sum(f(x[c]) for c in range(3));\n}\n", "E0214", "rename", tmp_path)
     assert_check_error("fn main(x: f64[N]) -> f64 {\n    c = 2.0;\n    fn g(v: f64) -> f64 { return v * c; }\n"
                        "    return sum(g(x[c]) for c in range(3));\n}\n", "E0214", "rename", tmp_path)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_module_level_lambda(target, tmp_path):
+    """A module-level `sq = lambda v: v * v + W;` reading a module constant, called in two
+    functions."""
+    src = '''import numpy as np;
+W = 3.0;
+sq = lambda v: v * v + W;
+fn half(x: f64[N]) -> f64[N] { return sq(x) / 2.0; }
+fn main(x: f64[N]) -> (f64[N], f64) {
+    return half(x) - sq(x[::-1]), sq(2.0);
+}
+'''
+    W = 3.0
+    sq = lambda v: v * v + W  # noqa: E731
+
+    def main(x):
+        return sq(x) / 2.0 - sq(x[::-1]), sq(2.0)
+
+    x = np.random.default_rng(10).standard_normal(7)
+    proc, res = run_source(src, {"x": x}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    assert_results(res, main(x))
