@@ -14,7 +14,9 @@
 //! - a captured parameter of `F` has `F`'s declared type; a captured local of `F` the type of its
 //!   first binding where the front end can tell it without the checker (a literal; `len(..)`,
 //!   `x.shape[k]`, `range`'s variable: `i64`; `zeros`/`ones`/`empty` of a literal dtype and as many
-//!   sizes as written: an array of that rank); any other E0213, whose help says to pass it.
+//!   sizes as written: an array of that rank); any other E0213, whose help says to pass it. A
+//!   function nested in a nested one reads the outer function's names through the middle one,
+//!   which takes them too.
 //!
 //! Refused: a call in a comprehension whose variable has a captured name E0214; writing a captured name, `t += 1` (Python's `nonlocal`) E0117; calling `g` before its
 //! definition (in the source's order) E0118.
@@ -43,6 +45,9 @@ pub fn mark(ids: &Cell<u32>, table: &Table, f: Function) -> Stmt {
     Stmt::Expr(mk(ids, ExprKind::Call { func, args: vec![arg], kwargs: vec![] }, span))
 }
 
+/// A function around a nested one: its parameters and body.
+type Scope = (Vec<Param>, Block);
+
 /// A lifted function, as its callers see it.
 struct Lifted {
     /// The name it has in the program.
@@ -62,7 +67,7 @@ pub fn lift(program: &mut Program, table: Table) -> Vec<Diagnostic> {
     let ids = Cell::new(program.num_exprs);
     let mut out = Lift { ids: &ids, table: &mut table, lifted: vec![], diags: vec![] };
     for f in &mut program.functions {
-        out.enclosing(f, &HashSet::new());
+        out.enclosing(f, &HashSet::new(), &[]);
     }
     let Lift { lifted, diags, .. } = out;
     program.functions.extend(lifted);
@@ -81,8 +86,9 @@ struct Lift<'a> {
 
 impl Lift<'_> {
     /// Lifts the functions nested in `f` and rewrites their calls; `outer`: the names the
-    /// functions around `f` bind (a nested function reads them through `f`, which must have them).
-    fn enclosing(&mut self, f: &mut Function, outer: &HashSet<String>) {
+    /// functions around `f` bind (a nested function reads them through `f`, which then takes them
+    /// too), `scopes`: those functions' parameters and bodies, outermost first (for the types).
+    fn enclosing(&mut self, f: &mut Function, outer: &HashSet<String>, scopes: &[Scope]) {
         let mut defs = Vec::new();
         self.take_defs(&mut f.body, &mut defs);
         if defs.is_empty() {
@@ -93,15 +99,17 @@ impl Lift<'_> {
         bound.extend(f.params.iter().map(|p| p.name.name.clone()));
         bound.extend(outer.iter().cloned());
         let mut done: HashMap<String, Lifted> = HashMap::new();
+        let mut inner = scopes.to_vec();
+        inner.push((f.params.clone(), f.body.clone()));
         for mut g in defs {
             let own = g.name.name.clone();
             let start = g.span.start;
             g.name.name = format!("{}${own}", f.name.name);
-            self.enclosing(&mut g, &bound);
+            self.enclosing(&mut g, &bound, &inner);
             self.calls(&mut g.body, &done);
             let captures = self.captures(f, &g, &bound);
             for c in &captures {
-                let Some(ty) = self.capture_type(f, &g, c) else { continue };
+                let Some(ty) = self.capture_type(&inner, &g, c) else { continue };
                 g.params.push(Param {
                     name: Ident { name: c.clone(), span: g.name.span.clone() },
                     ty,
@@ -178,20 +186,23 @@ impl Lift<'_> {
         captures
     }
 
-    /// The type of `f`'s name `c` as a parameter of its nested function `g`, or `None` after E0213.
-    fn capture_type(&mut self, f: &Function, g: &Function, c: &str) -> Option<TypeExpr> {
-        if let Some(p) = f.params.iter().find(|p| p.name.name == c) {
-            return Some(p.ty.clone());
-        }
-        match first_binding(&f.body, c) {
-            Some((None, span)) => return Some(TypeExpr { dtype: DType::I64, dims: None, span: span.clone() }),
-            Some((Some(v), span)) => {
-                if let Some(t) = guess_type(c, v, span) {
-                    return Some(t);
-                }
+    /// The type of the name `c` of the functions around `g` (`scopes`, outermost first) as a
+    /// parameter of `g`, or `None` after E0213.
+    fn capture_type(&mut self, scopes: &[Scope], g: &Function, c: &str) -> Option<TypeExpr> {
+        for (params, body) in scopes.iter().rev() {
+            if let Some(p) = params.iter().find(|p| p.name.name == c) {
+                return Some(p.ty.clone());
             }
-            None => {}
+            match first_binding(body, c) {
+                Some((None, span)) => return Some(TypeExpr { dtype: DType::I64, dims: None, span: span.clone() }),
+                Some((Some(v), span)) => match guess_type(c, v, span) {
+                    Some(t) => return Some(t),
+                    None => break,
+                },
+                None => {}
+            }
         }
+        let f = short(g.name.name.rsplit_once('$').map_or("", |(f, _)| f));
         let span = g.name.span.clone();
         self.diags.push(
             Diagnostic::error(
@@ -199,7 +210,7 @@ impl Lift<'_> {
                 format!(
                     "the nested function `{}` reads `{c}`, a local name of `{}` whose type arrayc cannot tell before checking",
                     short(&g.name.name),
-                    f.name.name
+                    f
                 ),
                 span,
                 format!("reads `{c}`"),

@@ -272,3 +272,39 @@ fn main(x: f64[N]) -> (f64[N], f64) {
     proc, res = run_source(src, {"x": x}, tmp_path, flags=("--target", target))
     assert proc.returncode == 0, proc.stderr
     assert_results(res, main(x))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_function_nested_in_a_nested_function_and_lambda_without_parameters(target, tmp_path):
+    """`fn deep` in `fn middle` reads `a` of `main` through `middle` (Python's closure over two
+    levels, read at the call), and `k = lambda: 3.0`."""
+    src = '''fn main(x: f64[N]) -> (f64, f64[N], f64) {
+    k = lambda: 3.0;
+    a = 1.5;
+    fn middle(v: f64[N]) -> f64[N] {
+        fn deep(w: f64[N]) -> f64[N] { return w * 2.0 + a; }
+        return deep(v) + 1.0;
+    }
+    y = middle(x);
+    a = -2.0;
+    return k(), y + middle(x[::-1]), a;
+}
+'''
+
+    def main(x):
+        k = lambda: 3.0  # noqa: E731
+        a = 1.5
+
+        def middle(v):
+            def deep(w):
+                return w * 2.0 + a
+            return deep(v) + 1.0
+
+        y = middle(x)
+        a = -2.0
+        return k(), y + middle(x[::-1]), a
+
+    x = np.random.default_rng(11).standard_normal(5)
+    proc, res = run_source(src, {"x": x}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    assert_results(res, main(x))
