@@ -676,26 +676,19 @@ impl FuncImporter<'_> {
             "print" => {
                 want(1)?;
                 no_results()?;
-                let newline = match o.attribute("newline") {
-                    Ok(a) => {
-                        BoolAttribute::try_from(a).map_err(|_| unsupported(o, "`newline` must be a bool"))?.value()
-                    }
-                    Err(_) => true,
-                };
-                OpKind::Print { value: ops[0], newline }
+                let end =
+                    o.attribute("end").ok().and_then(string_attr).ok_or_else(|| unsupported(o, "no `end` text"))?;
+                let spec = o.attribute("spec").ok().and_then(string_attr);
+                OpKind::Print { value: ops[0], spec, end }
             }
             "print_text" => {
                 want(0)?;
                 no_results()?;
-                let newline = o
-                    .attribute("newline")
-                    .ok()
-                    .and_then(|a| BoolAttribute::try_from(a).ok())
-                    .ok_or_else(|| unsupported(o, "no bool `newline`"))?
-                    .value();
+                let end =
+                    o.attribute("end").ok().and_then(string_attr).ok_or_else(|| unsupported(o, "no `end` text"))?;
                 let text =
                     o.attribute("text").ok().and_then(string_attr).ok_or_else(|| unsupported(o, "no UTF-8 text"))?;
-                OpKind::PrintText { text, newline }
+                OpKind::PrintText { text, end }
             }
             "exchange" => {
                 want(1)?;

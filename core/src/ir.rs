@@ -120,11 +120,14 @@ pub enum OpKind {
     Del { base: ValueId },
     /// `arr.sync`: the host is about to read the base array (Bohrium's SYNC).
     Sync { base: ValueId },
-    /// `arr.print` of a scalar or a view, followed by a newline (`newline`) or a space.
-    Print { value: ValueId, newline: bool },
-    /// `arr.print_text`: the text of a string literal of `print("...", ..)`, followed by a newline
-    /// (`newline`) or a space.
-    PrintText { text: String, newline: bool },
+    /// `arr.print` of a scalar or a view, then the text `end` (Python's `sep` between the
+    /// arguments of a `print`, its `end` after the last, nothing between an f-string's pieces).
+    /// `spec`: an f-string field's format spec ([`crate::format_spec`], Python's
+    /// `format(value, spec)`; `Some("")` for `f"{x}"`); `None`: `print`'s `str(value)`.
+    Print { value: ValueId, spec: Option<String>, end: String },
+    /// `arr.print_text`: the text of a string literal of `print("...", ..)` (or a literal piece of
+    /// an f-string), then the text `end`.
+    PrintText { text: String, end: String },
     /// An array computation writing `out` (destination-passing).
     Compute { func: ComputeFn, out: ValueId, ins: Vec<ValueId> },
     /// `arr.matmul`: the matrix product `out = lhs @ rhs` of materialised 2-d views (`lhs` `n x k`,

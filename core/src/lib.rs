@@ -9,6 +9,8 @@
 //! * [`semantics`]: NumPy's scalar semantics (the host executor, constant folding in fusion, the
 //!   combination of reduction partials);
 //! * [`shape`]: element counts, strides, element ranges and NumPy slicing;
+//! * [`format_spec`]: Python's format-spec mini-language for f-string fields (checked by the
+//!   front end, applied by `print` at run time);
 //! * [`error`]: compiler bugs ([`error::InternalError`]) and scalar arithmetic's errors;
 //! * [`ir`]: arrayc's typed mirror of an `arr` module (host and kernel functions), which the passes
 //!   transform and the host executor runs (its MLIR form lives in `arrayc-dialect`).
@@ -16,6 +18,7 @@
 pub mod abi;
 pub mod dtype;
 pub mod error;
+pub mod format_spec;
 pub mod ir;
 pub mod ops;
 pub mod semantics;

@@ -327,9 +327,13 @@ impl Printer<'_> {
             Load { res, src } => self.generic("load", &[*res], &[*src], ""),
             Del { base } => self.generic("del", &[], &[*base], ""),
             Sync { base } => self.generic("sync", &[], &[*base], ""),
-            Print { value, newline } => self.generic("print", &[], &[*value], &format!(" {{newline = {newline}}}")),
-            PrintText { text, newline } => {
-                self.generic("print_text", &[], &[], &format!(" {{newline = {newline}, text = {text:?}}}"))
+            Print { value, spec, end } => {
+                let spec = spec.as_ref().map(|s| format!(", spec = {}", mlir_string(s))).unwrap_or_default();
+                self.generic("print", &[], &[*value], &format!(" {{end = {}{spec}}}", mlir_string(end)))
+            }
+            PrintText { text, end } => {
+                let (end, text) = (mlir_string(end), mlir_string(text));
+                self.generic("print_text", &[], &[], &format!(" {{end = {end}, text = {text}}}"))
             }
             MatMul { out, lhs, rhs } => self.generic("matmul", &[], &[*out, *lhs, *rhs], ""),
             Sort { out, src, axis, indices } => {
@@ -418,4 +422,23 @@ pub fn print_func(f: &Func, file: &str) -> String {
     }
     p.line(1, "}");
     p.out
+}
+
+/// `s` as an MLIR string literal: quoted, with `"` and `\` escaped, and newlines, tabs and other
+/// control characters as MLIR's `\n`, `\t` and two-hex-digit escapes (`\1B`).
+fn mlir_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\{:02X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }

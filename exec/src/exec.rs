@@ -18,6 +18,7 @@
 //! and touches no reference count.
 
 use arrayc_core::error::{InternalError, ScalarError};
+use arrayc_core::format_spec::FormatSpec;
 use arrayc_core::ir::{
     BinFn, Body, ComputeFn, Func, IndexEntry, LinAlgFn, Loc, Module, Op, OpKind, ReduceKind, Type, UnFn, ValueId,
 };
@@ -256,9 +257,12 @@ impl<'a> Executor<'a> {
                 v.write_at(off, x)
             }
             Inst::Del { base } => fr.views[*base as usize] = None,
-            Inst::Print { value, newline } => {
+            Inst::Print { value, spec, end } => {
                 let text = match *value {
-                    Slot::S(r, dt) => format_scalar(fr.sc(r, dt)),
+                    Slot::S(r, dt) => match spec {
+                        Some(spec) => spec.apply(fr.sc(r, dt), &format_scalar),
+                        None => format_scalar(fr.sc(r, dt)),
+                    },
                     slot => {
                         let v = fr.vw(slot.view())?;
                         if self.device {
@@ -269,11 +273,11 @@ impl<'a> Executor<'a> {
                 };
                 // What the program printed before a fault stays what it was: wait for the launches.
                 self.kernels.finish()?;
-                let _ = write!(self.out, "{text}{}", if *newline { "\n" } else { " " });
+                let _ = write!(self.out, "{text}{end}");
             }
-            Inst::PrintText { text, newline } => {
+            Inst::PrintText { text, end } => {
                 self.kernels.finish()?;
-                let _ = write!(self.out, "{text}{}", if *newline { "\n" } else { " " });
+                let _ = write!(self.out, "{text}{end}");
             }
             Inst::MatMul { out, lhs, rhs } => {
                 let (out, lhs, rhs) = (fr.vw(*out)?, fr.vw(*lhs)?, fr.vw(*rhs)?);
@@ -686,14 +690,16 @@ enum Inst {
     Del {
         base: u32,
     },
+    /// `arr.print`: `spec` an f-string field's (checked by the front end), `None` for `str`.
     Print {
         value: Slot,
-        newline: bool,
+        spec: Option<FormatSpec>,
+        end: String,
     },
     /// `arr.print_text`.
     PrintText {
         text: String,
-        newline: bool,
+        end: String,
     },
     /// `arr.matmul`: `out = lhs @ rhs` by the library (`arrayc_runtime::matmul`).
     MatMul {
@@ -1061,8 +1067,11 @@ impl Translator<'_> {
                 }
             }
             Sync { .. } => return,
-            Print { value, newline } => Inst::Print { value: self.slot(*value), newline: *newline },
-            PrintText { text, newline } => Inst::PrintText { text: text.clone(), newline: *newline },
+            Print { value, spec, end } => match spec.as_deref().map(FormatSpec::parse).transpose() {
+                Ok(spec) => Inst::Print { value: self.slot(*value), spec, end: end.clone() },
+                Err(e) => Inst::Fail(InternalError::new(format!("print's format spec: {e}"))),
+            },
+            PrintText { text, end } => Inst::PrintText { text: text.clone(), end: end.clone() },
             Exchange { view } => Inst::Exchange { view: self.view_reg(*view) },
             AllReduce { view, kind } => Inst::AllReduce { view: self.view_reg(*view), kind: *kind },
             Sort { out, src, axis, indices } => {

@@ -251,6 +251,31 @@ fn expr_walk_mut(e: &mut Expr, visit: &mut impl FnMut(&mut Expr)) {
         }
         ExprKind::Tuple(items) | ExprKind::List(items) => items.iter_mut().for_each(|a| expr_walk_mut(a, visit)),
         ExprKind::IfElse(parts) | ExprKind::BoolOp(_, parts) => parts.iter_mut().for_each(|a| expr_walk_mut(a, visit)),
+        ExprKind::FString(parts) => parts.iter_mut().for_each(|p| {
+            if let FPart::Field { value, .. } = p {
+                expr_walk_mut(value, visit)
+            }
+        }),
+    }
+}
+
+/// A piece of an f-string ([`ExprKind::FString`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum FPart {
+    /// Literal text (`{{` and `}}` already made `{` and `}`, escapes resolved).
+    Text(String),
+    /// A replacement field `{value:spec}`: `spec` is Python's format spec
+    /// (`arrayc_core::format_spec`), empty for `{value}`; `spec_span` where it is in the source.
+    Field { value: Expr, spec: String, spec_span: Span },
+}
+
+impl FPart {
+    /// The field's value (`None` for text).
+    pub fn value(&self) -> Option<&Expr> {
+        match self {
+            FPart::Field { value, .. } => Some(value),
+            FPart::Text(_) => None,
+        }
     }
 }
 
@@ -282,8 +307,9 @@ pub enum Stmt {
     If { cond: Expr, then_block: Block, else_block: Option<Block>, span: Span },
     /// `return e;`, `return (a, b);`, `return;`
     Return { values: Vec<Expr>, span: Span },
-    /// `print(e, ...);`
-    Print { args: Vec<Expr>, span: Span },
+    /// `print(e, ...);`, `print(e, ..., sep=" ", end="\n")` (Python's keywords; the defaults
+    /// shown): `sep` between the arguments, `end` after the last.
+    Print { args: Vec<Expr>, sep: String, end: String, span: Span },
     /// `assert cond;` and `assert cond, "message";` (Python's): a run-time error naming the line
     /// (`AssertionError: message`) where the bool scalar `cond` is false.
     Assert { cond: Expr, msg: Option<String>, span: Span },
@@ -437,6 +463,9 @@ pub enum ExprKind {
     /// A string literal, `"same"`: only a keyword argument's value, where
     /// [`crate::syntax::keyword_value`] makes it the name or type name it spells; anywhere else E0317.
     Str(String),
+    /// Python's f-string, `f"x = {x:.3f}"`: literal text and fields, in order; only an argument of
+    /// `print` ([`crate::print_stmt`]), anywhere else E0317.
+    FString(Vec<FPart>),
     /// Python's `None` (also `newaxis`, `np.newaxis`): in a subscript a new axis
     /// ([`crate::syntax::index_at`]); as an argument where NumPy's default is `None` (`axis=None`,
     /// `dtype=None`, `out=None`, `clip(x, None, hi)`), the argument left out

@@ -147,6 +147,11 @@ impl Scopes {
             }
             ExprKind::Tuple(items) | ExprKind::List(items) => items.iter_mut().for_each(|a| self.expr(a)),
             ExprKind::IfElse(parts) | ExprKind::BoolOp(_, parts) => parts.iter_mut().for_each(|a| self.expr(a)),
+            ExprKind::FString(parts) => parts.iter_mut().for_each(|p| {
+                if let crate::ast::FPart::Field { value, .. } = p {
+                    self.expr(value)
+                }
+            }),
         }
     }
 }

@@ -84,14 +84,18 @@ pub enum Tok {
 
     #[regex(r"[A-Za-z_][A-Za-z0-9_]*", |lex| lex.slice().to_string())]
     Ident(String),
-    /// A string literal, `"same"` or `'same'` (no escapes, one line): its text without the quotes;
-    /// or Python's triple-quoted string, `"""..."""` or `'''...'''` (any lines, no escapes), a
-    /// docstring. arrayc has strings only as keyword arguments' values (`syntax::keyword_value`),
-    /// `print`'s arguments and statements of their own (a docstring, which does nothing).
-    #[regex(r#""[^"\\\n]*"|'[^'\\\n]*'"#, |lex| { let s = lex.slice(); s[1..s.len() - 1].to_string() })]
+    /// A string literal, `"same"` or `'same'` (one line, Python's backslash escapes: [`unescape`]):
+    /// its text without the quotes; or Python's triple-quoted string, `"""..."""` or `'''...'''`
+    /// (any lines, no escapes), a docstring. arrayc has strings only as keyword arguments' values
+    /// (`syntax::keyword_value`), `print`'s arguments and statements of their own (a docstring,
+    /// which does nothing).
+    #[regex(r#""([^"\\\n]|\\[^\n])*"|'([^'\\\n]|\\[^\n])*'"#, |lex| { let s = lex.slice(); unescape(&s[1..s.len() - 1]) })]
     #[regex(r#""""([^"]|"[^"]|""[^"])*""""#, |lex| { let s = lex.slice(); s[3..s.len() - 3].to_string() })]
     #[regex(r#"'''([^']|'[^']|''[^'])*'''"#, |lex| { let s = lex.slice(); s[3..s.len() - 3].to_string() })]
     Str(String),
+    /// Python's f-string, `f"..."` (prefixes `f`, `rf`, `fr` in any case): its whole source text,
+    /// prefix and quotes included, which [`crate::print_stmt::fstring`] takes apart.
+    FStr(String),
     /// Integer literal; `None` when it does not fit an `i64` (reported by the parser front).
     #[regex(r"[0-9]+", |lex| lex.slice().parse::<i64>().ok())]
     Int(Option<i64>),
@@ -208,6 +212,7 @@ impl fmt::Display for Tok {
         match self {
             Tok::Ident(s) => write!(f, "identifier `{s}`"),
             Tok::Str(s) => write!(f, "string \"{s}\""),
+            Tok::FStr(s) => write!(f, "f-string {s}"),
             Tok::Int(Some(v)) => write!(f, "integer `{v}`"),
             Tok::Int(None) => write!(f, "integer literal"),
             Tok::Float(v) => write!(f, "float `{v}`"),
@@ -248,7 +253,7 @@ impl Tok {
             TU64 => "u64",
             TU8 => "u8",
             TBool => "bool",
-            Ident(_) | Int(_) | Float(_) | Str(_) => "",
+            Ident(_) | Int(_) | Float(_) | Str(_) | FStr(_) => "",
             LParen => "(",
             RParen => ")",
             LBracket => "[",
@@ -342,9 +347,12 @@ pub enum LexError {
     /// cannot give Python's meaning (`syntax::module`).
     #[error("{message}")]
     Module { message: String, help: String, span: Span },
-    /// Python's f-string `f"..."` (any of its prefixes), which arrayc does not have.
-    #[error("f-strings are not in arrayc")]
-    FString { span: Span },
+    /// A `print` arrayc cannot take: an f-string `f"..."` it cannot parse (unterminated, a field
+    /// that is no expression, a conversion `!r`, a nested field in a format spec, ...) or a keyword
+    /// argument other than `sep`, `end`, `flush` ([`crate::print_stmt`]); `message` and `help`
+    /// say which.
+    #[error("{message}")]
+    Print { message: String, help: String, span: Span },
     /// Python's identity test with `None`, `x is None`, `x is not None` (`crate::py_refused`).
     #[error("Python's `is None` is not in arrayc")]
     IsNone { negated: bool, span: Span },
@@ -364,7 +372,7 @@ impl LexError {
             | LexError::UfuncMethod { span, .. }
             | LexError::BareName { span, .. }
             | LexError::Module { span, .. }
-            | LexError::FString { span }
+            | LexError::Print { span, .. }
             | LexError::IsNone { span, .. } => span.clone(),
         }
     }
@@ -373,12 +381,61 @@ impl LexError {
 /// lalrpop-compatible token stream over a source string.
 pub struct Lexer<'s> {
     inner: logos::Lexer<'s, Tok>,
+    /// Added to every span: where `src` starts in the file (an f-string field's expression).
+    offset: usize,
 }
 
 impl<'s> Lexer<'s> {
     pub fn new(src: &'s str) -> Self {
-        Lexer { inner: Tok::lexer(src) }
+        Lexer { inner: Tok::lexer(src), offset: 0 }
     }
+
+    /// The tokens of `src`, a piece of a file that starts at byte `offset` of it.
+    pub fn at(src: &'s str, offset: usize) -> Self {
+        Lexer { inner: Tok::lexer(src), offset }
+    }
+}
+
+/// The text of a one-line string literal's body with Python's backslash escapes resolved: `\\`,
+/// `\'`, `\"`, `\n`, `\t`, `\r`, `\a`, `\b`, `\f`, `\v`, `\0`, `\xhh`, `\uXXXX`; any other
+/// backslash stays, with the character after it (Python's rule for unknown escapes). `None` for
+/// a `\x` or `\u` escape without its hex digits or not a character.
+pub fn unescape(body: &str) -> Option<String> {
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some(e) = chars.next() else {
+            out.push('\\');
+            break;
+        };
+        let hex = |n: usize, chars: &mut std::iter::Peekable<std::str::Chars>| -> Option<char> {
+            let digits: String = (0..n).filter_map(|_| chars.next()).collect();
+            let v = u32::from_str_radix(&digits, 16).ok().filter(|_| digits.len() == n)?;
+            char::from_u32(v)
+        };
+        match e {
+            '\\' | '\'' | '"' => out.push(e),
+            'n' => out.push('\n'),
+            't' => out.push('\t'),
+            'r' => out.push('\r'),
+            'a' => out.push('\x07'),
+            'b' => out.push('\x08'),
+            'f' => out.push('\x0c'),
+            'v' => out.push('\x0b'),
+            '0' if !chars.peek().is_some_and(|d| d.is_ascii_digit()) => out.push('\0'),
+            'x' => out.push(hex(2, &mut chars)?),
+            'u' => out.push(hex(4, &mut chars)?),
+            other => {
+                out.push('\\');
+                out.push(other);
+            }
+        }
+    }
+    Some(out)
 }
 
 /// A token with its byte span, as lalrpop expects: `(start, token, end)`.
@@ -406,20 +463,38 @@ impl Iterator for Lexer<'_> {
             // Python's f-string: the prefix, then the string right after it.
             let quoted = self.inner.remainder().starts_with(['"', '\'']);
             if quoted && matches!(prefix.to_ascii_lowercase().as_str(), "f" | "rf" | "fr") {
-                let _string = self.inner.next();
-                return Some(Err(LexError::FString { span: span.start..self.inner.span().end }));
+                let raw = prefix.to_ascii_lowercase().contains('r');
+                let (o, start) = (self.offset, span.start);
+                return Some(match crate::print_stmt::scan_fstring(self.inner.remainder(), raw) {
+                    Some(len) => {
+                        self.inner.bump(len);
+                        let end = self.inner.span().end;
+                        Ok((o + start, Tok::FStr(self.inner.source()[start..end].to_string()), o + end))
+                    }
+                    None => {
+                        let end = start
+                            + prefix.len()
+                            + self.inner.remainder().find('\n').unwrap_or(self.inner.remainder().len());
+                        Err(LexError::Print {
+                            message: "an unterminated f-string".to_string(),
+                            help: "close the f-string with the quote it opened with, on the same line".to_string(),
+                            span: o + start..o + end,
+                        })
+                    }
+                });
             }
         }
+        let o = self.offset;
         if matches!(&tok, Ok(Tok::Ident(name)) if name == "is") {
             if let Some((negated, len)) = crate::py_refused::is_none(self.inner.remainder()) {
                 self.inner.bump(len);
-                return Some(Err(LexError::IsNone { negated, span: span.start..self.inner.span().end }));
+                return Some(Err(LexError::IsNone { negated, span: o + span.start..o + self.inner.span().end }));
             }
         }
         Some(match tok {
-            Ok(Tok::Int(None)) => Err(LexError::IntOverflow { text, span }),
-            Ok(t) => Ok((span.start, t, span.end)),
-            Err(()) => Err(LexError::Invalid { text, span }),
+            Ok(Tok::Int(None)) => Err(LexError::IntOverflow { text, span: o + span.start..o + span.end }),
+            Ok(t) => Ok((o + span.start, t, o + span.end)),
+            Err(()) => Err(LexError::Invalid { text, span: o + span.start..o + span.end }),
         })
     }
 }

@@ -22,6 +22,7 @@ pub mod nested;
 pub mod nesting;
 pub mod numpy_shapes;
 mod parse;
+pub mod print_stmt;
 pub mod py_lists;
 pub mod py_refused;
 pub mod random_api;

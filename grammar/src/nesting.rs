@@ -11,7 +11,7 @@
 //! drivers run them on a thread with a large stack (`arrayc_tools::on_driver_stack`), and any other
 //! caller (a language server) must too.
 
-use crate::ast::{Block, DimExpr, Expr, ExprKind, Index, Program, Span, Stmt, TypeExpr};
+use crate::ast::{Block, DimExpr, Expr, ExprKind, FPart, Index, Program, Span, Stmt, TypeExpr};
 use crate::diag::Diagnostic;
 
 /// The deepest nesting a program may have: expressions inside expressions (each operand of a
@@ -82,6 +82,9 @@ pub fn check_nesting(program: &Program) -> Option<Diagnostic> {
                 }
                 ExprKind::IfElse(parts) | ExprKind::BoolOp(_, parts) => {
                     stack.extend(parts.iter().map(|a| (Node::Expr(a), d)))
+                }
+                ExprKind::FString(parts) => {
+                    stack.extend(parts.iter().filter_map(FPart::value).map(|a| (Node::Expr(a), d)))
                 }
                 ExprKind::Subscript { base, index } => {
                     stack.push((Node::Expr(base), d));
@@ -162,6 +165,10 @@ pub fn dismantle(program: Program) {
                 ExprKind::IfElse(parts) | ExprKind::BoolOp(_, parts) => {
                     work.extend((*parts).into_iter().map(Owned::Expr))
                 }
+                ExprKind::FString(parts) => work.extend(parts.into_iter().filter_map(|p| match p {
+                    FPart::Field { value, .. } => Some(Owned::Expr(value)),
+                    FPart::Text(_) => None,
+                })),
                 ExprKind::Subscript { base, index } => {
                     work.push(Owned::Expr(*base));
                     work.extend(index_exprs(index).map(Owned::Expr));

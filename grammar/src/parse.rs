@@ -213,16 +213,9 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
             .with_help(format!(
                 "Python's `pass` is `pass;`; to give the value back write `return {name};`, to print it `print({name});`"
             )),
-            LexError::FString { span } => Diagnostic::error(
-                "E0119",
-                "f-strings are not in arrayc",
-                span,
-                "an f-string",
-            )
-            .with_help(
-                "`print` takes several values, each printed as NumPy prints it and separated by spaces: \
-                 write `print(\"sum =\", s, \"n =\", len(v))` for `print(f\"sum = {s}, n = {len(v)}\")`",
-            ),
+            LexError::Print { message, help, span } => {
+                Diagnostic::error("E0119", message, span, "here").with_help(help)
+            }
             LexError::IsNone { negated, span } => crate::py_refused::is_none_diagnostic(negated, span),
             LexError::Module { message, help, span } => {
                 Diagnostic::error("E0113", message, span, "at module level").with_help(help)

@@ -7,7 +7,7 @@
 //! variable in a scope around its body, a `let` visible after its statement.
 
 use crate::text::LineMap;
-use arrayc_grammar::ast::{Block, DimExpr, Expr, ExprId, ExprKind, Function, Ident, Index, Program, Span, Stmt};
+use arrayc_grammar::ast::{Block, DimExpr, Expr, ExprId, ExprKind, FPart, Function, Ident, Index, Program, Span, Stmt};
 use arrayc_grammar::builtin::Callee;
 use arrayc_grammar::types::Ty;
 use arrayc_grammar::{Checked, Diagnostic};
@@ -444,6 +444,7 @@ impl Indexer<'_> {
             }
             ExprKind::Tuple(items) | ExprKind::List(items) => items.iter().for_each(|a| self.expr(a)),
             ExprKind::IfElse(parts) | ExprKind::BoolOp(_, parts) => parts.iter().for_each(|a| self.expr(a)),
+            ExprKind::FString(parts) => parts.iter().filter_map(FPart::value).for_each(|a| self.expr(a)),
         }
     }
 }

@@ -222,6 +222,13 @@ impl Checker {
                 );
                 Ty::Error
             }
+            ExprKind::FString(_) => {
+                self.err(
+                    Diagnostic::error("E0317", "an f-string is not a value in arrayc", e.span.clone(), "an f-string")
+                        .with_help("arrayc has f-strings only as arguments of `print` (`print(f\"sum = {s:.3f}\")`)"),
+                );
+                Ty::Error
+            }
             ExprKind::NoneLit => {
                 self.err(
                     Diagnostic::error("E0319", "`None` is not a value in arrayc", e.span.clone(), "`None` here")

@@ -5,9 +5,10 @@ use super::promote::{same_kind, weak_fits, weak_of, Weak};
 use super::shape::shape_str;
 use super::sig::dim_symbols;
 use super::{Checker, Var};
-use crate::ast::{BinOp, Block, DType, Expr, ExprId, ExprKind, Function, Ident, Index, Span, Stmt, UnOp};
+use crate::ast::{BinOp, Block, DType, Expr, ExprId, ExprKind, FPart, Function, Ident, Index, Span, Stmt, UnOp};
 use crate::diag::Diagnostic;
 use crate::types::{Size, SizeSym, Ty};
+use arrayc_core::format_spec::FormatSpec;
 use std::collections::BTreeSet;
 
 impl Checker {
@@ -202,10 +203,33 @@ impl Checker {
             Stmt::Print { args, .. } => {
                 // A string literal is printed as its text (Python's `print("x =", x)`).
                 for a in args.iter().filter(|a| !matches!(a.kind, ExprKind::Str(_))) {
-                    self.value(a);
+                    match &a.kind {
+                        ExprKind::FString(parts) => self.fstring(parts),
+                        _ => _ = self.value(a),
+                    }
                 }
             }
             Stmt::Expr(e) => if let Ty::Tuple(_) | Ty::Unit | Ty::Error = self.expr(e) {},
+        }
+    }
+
+    /// The fields of an f-string argument of `print`: each a value; a scalar's format spec
+    /// Python's for its dtype (`arrayc_core::format_spec`), an array's empty (NumPy's arrays take
+    /// none: Python's TypeError). Errors E0325.
+    fn fstring(&mut self, parts: &[FPart]) {
+        for part in parts {
+            let FPart::Field { value, spec, spec_span } = part else { continue };
+            let problem = match self.value(value) {
+                Ty::Scalar(d) => FormatSpec::parse(spec).and_then(|f| f.check(d)).err().map(|m| (m, "a format spec for an int (`d`, `x`) or float (`f`, `e`, `g`, `%`) as Python's")),
+                Ty::Array(..) if !FormatSpec::parse(spec).is_ok_and(|f| f.takes_arrays()) => Some((
+                    "unsupported format string passed to numpy.ndarray.__format__".to_string(),
+                    "NumPy's arrays take no format spec: format an element (`{x[0]:.3f}`), or round the array (`{np.round(x, 3)}`)",
+                )),
+                _ => None,
+            };
+            if let Some((message, help)) = problem {
+                self.err(Diagnostic::error("E0325", message, spec_span.clone(), "this format spec").with_help(help));
+            }
         }
     }
 

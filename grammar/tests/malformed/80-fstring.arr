@@ -1,6 +1,6 @@
 # expect: E0119
-# at: f"sum = {s:.3f}"
+# at: !r
 fn main(s: f64) -> f64 {
-    print(f"sum = {s:.3f}");
+    print(f"sum = {s!r}");
     return s;
 }

@@ -129,23 +129,45 @@ impl Lowerer<'_> {
                 };
                 self.emit(OpKind::Assert { cond, msg });
             }
-            Stmt::Print { args, span } => {
+            Stmt::Print { args, sep, end, span } => {
                 self.set_loc(span);
-                // Python evaluates every argument, then prints; a string literal prints its text.
-                let n = args.len();
-                let values = args
-                    .iter()
-                    .map(|a| match &a.kind {
-                        ast::ExprKind::Str(text) => Ok(Err(text.clone())),
-                        _ => self.expr(a).map(Ok),
-                    })
-                    .collect::<LResult<Vec<_>>>()?;
-                for (i, value) in values.into_iter().enumerate() {
-                    let newline = i + 1 == n;
-                    self.emit(match value {
-                        Ok(value) => OpKind::Print { value, newline },
-                        Err(text) => OpKind::PrintText { text, newline },
+                // Python evaluates every argument (an f-string's fields in order), then prints: a
+                // string literal its text, each argument followed by `sep`, the last by `end`.
+                let mut pieces: Vec<Vec<OpKind>> = Vec::with_capacity(args.len());
+                for a in args {
+                    pieces.push(match &a.kind {
+                        ast::ExprKind::Str(text) => vec![OpKind::PrintText { text: text.clone(), end: String::new() }],
+                        ast::ExprKind::FString(parts) => {
+                            let mut ops = Vec::with_capacity(parts.len());
+                            for p in parts {
+                                ops.push(match p {
+                                    ast::FPart::Text(text) => {
+                                        OpKind::PrintText { text: text.clone(), end: String::new() }
+                                    }
+                                    ast::FPart::Field { value, spec, .. } => OpKind::Print {
+                                        value: self.expr(value)?,
+                                        spec: Some(spec.clone()),
+                                        end: String::new(),
+                                    },
+                                });
+                            }
+                            if ops.is_empty() {
+                                ops.push(OpKind::PrintText { text: String::new(), end: String::new() });
+                            }
+                            ops
+                        }
+                        _ => vec![OpKind::Print { value: self.expr(a)?, spec: None, end: String::new() }],
                     });
+                }
+                if pieces.is_empty() {
+                    pieces.push(vec![OpKind::PrintText { text: String::new(), end: String::new() }]);
+                }
+                let n = pieces.len();
+                for (i, mut ops) in pieces.into_iter().enumerate() {
+                    if let Some(OpKind::Print { end: e, .. } | OpKind::PrintText { end: e, .. }) = ops.last_mut() {
+                        *e = if i + 1 == n { end.clone() } else { sep.clone() };
+                    }
+                    ops.into_iter().for_each(|op| self.emit(op));
                 }
             }
             Stmt::Expr(e) => {

@@ -98,7 +98,9 @@ impl Lowerer<'_> {
             ExprKind::DTypeName(_) => return Err(self.error("E0908", &e.span, "a type name is not a value here", "")),
             ExprKind::NoneLit => return Err(self.error("E0908", &e.span, "`None` is not a value here", "")),
             ExprKind::Tuple(_) => return Err(self.error("E0908", &e.span, "a tuple is not a value here", "")),
-            ExprKind::Str(_) => return Err(self.error("E0908", &e.span, "a string is not a value here", "")),
+            ExprKind::Str(_) | ExprKind::FString(_) => {
+                return Err(self.error("E0908", &e.span, "a string is not a value here", ""))
+            }
             ExprKind::List(_) => self.list_literal(e, &ty)?,
             ExprKind::IfElse(parts) | ExprKind::BoolOp(_, parts) => self.lower_if_else(parts, &ty)?,
             ExprKind::Binary(op, a, b) => {
