@@ -46,7 +46,8 @@ impl From<arrayc_core::error::InternalError> for UserError {
 /// rank-generic function (`lap.r2`: named with a dot, which no name a program writes has;
 /// `arrayc_grammar::Checked::instance_of`), which only the program's functions call.
 pub fn is_source_function(f: &arrayc_core::ir::Func) -> bool {
-    !f.kernel && !f.name.contains('.')
+    // `$`: a nested function lifted out of the function around it (`arrayc_grammar::nested`).
+    !f.kernel && !f.name.contains('.') && !f.name.contains('$')
 }
 
 /// The entry function: `requested`, else `main`, else the only function, else the function named

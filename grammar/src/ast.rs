@@ -161,6 +161,14 @@ impl Expr {
     }
 }
 
+impl Block {
+    /// Calls `visit` on every expression of the block and the blocks inside it, outer expressions
+    /// before the ones they contain.
+    pub fn for_each_expr_mut(&mut self, visit: &mut impl FnMut(&mut Expr)) {
+        block_walk_mut(self, visit);
+    }
+}
+
 fn block_walk_mut(b: &mut Block, visit: &mut impl FnMut(&mut Expr)) {
     for s in &mut b.stmts {
         match s {

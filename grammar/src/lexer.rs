@@ -44,6 +44,9 @@ pub enum Tok {
     KwOr,
     #[token("not")]
     KwNot,
+    /// `lambda`, Python's anonymous function (`crate::lambda`).
+    #[token("lambda")]
+    Lambda,
     #[token("print")]
     Print,
     /// `assert cond;`, `assert cond, "message";` (Python's).
@@ -237,6 +240,7 @@ impl Tok {
             KwAnd => "and",
             KwOr => "or",
             KwNot => "not",
+            Lambda => "lambda",
             Print => "print",
             Assert => "assert",
             True => "true",
@@ -349,6 +353,9 @@ pub enum LexError {
     /// say which.
     #[error("{message}")]
     Print { message: String, help: String, span: Span },
+    /// Python's identity test with `None`, `x is None`, `x is not None` (`crate::py_refused`).
+    #[error("Python's `is None` is not in arrayc")]
+    IsNone { negated: bool, span: Span },
 }
 
 impl LexError {
@@ -365,7 +372,8 @@ impl LexError {
             | LexError::UfuncMethod { span, .. }
             | LexError::BareName { span, .. }
             | LexError::Module { span, .. }
-            | LexError::Print { span, .. } => span.clone(),
+            | LexError::Print { span, .. }
+            | LexError::IsNone { span, .. } => span.clone(),
         }
     }
 }
@@ -477,6 +485,12 @@ impl Iterator for Lexer<'_> {
             }
         }
         let o = self.offset;
+        if matches!(&tok, Ok(Tok::Ident(name)) if name == "is") {
+            if let Some((negated, len)) = crate::py_refused::is_none(self.inner.remainder()) {
+                self.inner.bump(len);
+                return Some(Err(LexError::IsNone { negated, span: o + span.start..o + self.inner.span().end }));
+            }
+        }
         Some(match tok {
             Ok(Tok::Int(None)) => Err(LexError::IntOverflow { text, span: o + span.start..o + span.end }),
             Ok(t) => Ok((o + span.start, t, o + span.end)),

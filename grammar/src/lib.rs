@@ -13,15 +13,18 @@ pub mod constants;
 pub mod diag;
 pub mod dump;
 pub mod einsum;
+pub mod lambda;
 pub mod lexer;
 pub mod loop_returns;
 pub mod membership;
 pub mod methods;
+pub mod nested;
 pub mod nesting;
 pub mod numpy_shapes;
 mod parse;
 pub mod print_stmt;
 pub mod py_lists;
+pub mod py_refused;
 pub mod random_api;
 #[doc(hidden)]
 pub mod spellings;

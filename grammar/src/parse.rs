@@ -12,12 +12,27 @@ use std::cell::Cell;
 pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
     let ids = Cell::new(0u32);
     let parser = ProgramParser::new();
-    match parser.parse(&ids, Lexer::new(src)) {
+    let nested = crate::nested::Table::default();
+    match parser.parse(&ids, &nested, Lexer::new(src)) {
         Ok(mut p) => match crate::nesting::check_nesting(&p) {
             None => {
+                let diags = crate::nested::lift(&mut p, nested);
+                if !diags.is_empty() {
+                    return (None, diags);
+                }
                 // After the nesting check: the walks recurse.
+                crate::lambda::module_lambdas(&mut p);
                 if let Err(error) = crate::syntax::module_globals(&mut p) {
                     return (None, vec![to_diag(ParseError::User { error }, src)]);
+                }
+                let mut diags = crate::py_refused::none_defaults(&p);
+                diags.extend(crate::py_refused::axis_parameters(&mut p));
+                if !diags.is_empty() {
+                    return (None, diags);
+                }
+                let diags = crate::lambda::lambdas(&mut p);
+                if !diags.is_empty() {
+                    return (None, diags);
                 }
                 crate::py_lists::appended_lists(&mut p);
                 let diags = crate::comprehension::comprehensions(&mut p);
@@ -201,6 +216,7 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
             LexError::Print { message, help, span } => {
                 Diagnostic::error("E0119", message, span, "here").with_help(help)
             }
+            LexError::IsNone { negated, span } => crate::py_refused::is_none_diagnostic(negated, span),
             LexError::Module { message, help, span } => {
                 Diagnostic::error("E0113", message, span, "at module level").with_help(help)
             }

@@ -177,14 +177,17 @@ fn field(
         Some(bang) => &src[..bang],
         None => src,
     };
-    let value = ExprParser::new().parse(ids, Lexer::at(src, base + start)).map_err(|e| match e {
-        ParseError::User { error } => error,
-        _ => error(
-            format!("`{}` in this f-string field is not an arrayc expression", src.trim()),
-            "a field holds one expression, optionally followed by `:` and a format spec (`{x:.3f}`)",
-            span.clone(),
-        ),
-    })?;
+    let value =
+        ExprParser::new().parse(ids, &crate::nested::Table::default(), Lexer::at(src, base + start)).map_err(|e| {
+            match e {
+                ParseError::User { error } => error,
+                _ => error(
+                    format!("`{}` in this f-string field is not an arrayc expression", src.trim()),
+                    "a field holds one expression, optionally followed by `:` and a format spec (`{x:.3f}`)",
+                    span.clone(),
+                ),
+            }
+        })?;
     let (spec, spec_span) = match colon {
         Some(c) => (&body[c + 1..end], base + c + 1..base + end),
         None => ("", base + end..base + end),

@@ -1545,7 +1545,12 @@ pub fn module_globals(program: &mut Program) -> Result<(), LexError> {
 
 /// The names `b` reads (variables), assigns (`let`, `=`, `for` variables) and writes into
 /// (`x[i] = ..`, `x op= ..`), nested blocks included.
-fn block_names(b: &Block, read: &mut HashSet<String>, assigned: &mut HashSet<String>, written: &mut HashSet<String>) {
+pub(crate) fn block_names(
+    b: &Block,
+    read: &mut HashSet<String>,
+    assigned: &mut HashSet<String>,
+    written: &mut HashSet<String>,
+) {
     for s in &b.stmts {
         let mut s = s.clone();
         for e in s.own_exprs_mut() {
