@@ -82,7 +82,7 @@ irdl.dialect @arr {
     irdl.operands(base: %b) }
   irdl.operation @print { %x = irdl.any
     irdl.operands(value: %x) }
-  // arr.print_text {text, newline} : the text of a string literal of `print("...", ..)`.
+  // arr.print_text {text, end} : the text of a string literal of `print("...", ..)`.
   irdl.operation @print_text { }
   // arr.matmul(out, lhs, rhs) : out = lhs @ rhs of 2-d views, a host operation that calls a
   // matrix-product library (dialect/README.md).

@@ -304,7 +304,7 @@ impl FormatSpec {
             let n = d.len();
             let mut out = String::with_capacity(n + n / every);
             for (k, c) in d.chars().enumerate() {
-                if k > 0 && (n - k) % every == 0 {
+                if k > 0 && (n - k).is_multiple_of(every) {
                     out.push(sep);
                 }
                 out.push(c);

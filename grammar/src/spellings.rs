@@ -91,7 +91,7 @@ pub fn math_call(ids: &Cell<u32>, name: &Ident, mut args: Vec<Expr>, span: &Span
     };
     let numpy = match name.name.as_str() {
         "sqrt" | "exp" | "log2" | "log10" | "sin" | "cos" | "tan" | "sinh" | "cosh" | "tanh" | "hypot" | "fabs"
-        | "isnan" | "isinf" | "isfinite" | "copysign" | "expm1" | "log1p" | "degrees" | "radians" | "fmod" => {
+        | "isnan" | "isinf" | "isfinite" | "copysign" | "expm1" | "log1p" | "degrees" | "radians" | "fmod" | "prod" => {
             name.name.as_str()
         }
         "asin" => "arcsin",

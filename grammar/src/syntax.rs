@@ -1,6 +1,6 @@
 //! Small helpers used by the generated parser.
 
-use crate::ast::{BinOp, Block, BoolOp, Expr, ExprId, ExprKind, Function, Ident, Index, Program, Span, Stmt};
+use crate::ast::{BinOp, Block, BoolOp, Expr, ExprId, ExprKind, Function, Ident, Index, Program, Span, Stmt, UnOp};
 use crate::builtin::{may_name_a_function, qualified, QUALIFIED};
 use crate::lexer::LexError;
 use crate::membership::Cmp;
@@ -12,6 +12,18 @@ pub fn mk(ids: &Cell<u32>, kind: ExprKind, span: Span) -> Expr {
     let id = ids.get();
     ids.set(id + 1);
     Expr { id: ExprId(id), kind, span }
+}
+
+/// `a ** b`; of two integer literals with a negative exponent (`2 ** -1`), Python's `int` power,
+/// the float `float(a) ** float(b)` (`0.5`), where NumPy's integers raise (a base `0`, Python's
+/// ZeroDivisionError, stays the power, a run-time error).
+pub fn power(ids: &Cell<u32>, a: Expr, b: Expr, span: Span) -> Expr {
+    if let (ExprKind::Int(x), ExprKind::Unary(UnOp::Neg, k)) = (&a.kind, &b.kind) {
+        if let (ExprKind::Int(k), true) = (&k.kind, *x != 0) {
+            return mk(ids, ExprKind::Float((*x as f64).powf(-(*k as f64))), span);
+        }
+    }
+    mk(ids, ExprKind::Binary(BinOp::Pow, Box::new(a), Box::new(b)), span)
 }
 
 /// `a and b`, `a or b` (`b` given) or `not a` (`b` none) as [`ExprKind::BoolOp`]: the conditional

@@ -15,8 +15,13 @@
 //! - any other use (`zeros(g)`, `reshape(y, g)`) is the tuple `(g.0, g.1, ..)`.
 //!
 //! A name bound more than once keeps today's meaning (a tuple used as one value is E0309).
+//!
+//! Python's reductions of a shape (`x.shape` of such a parameter, or a name bound to it), whose
+//! elements are integers: `len(s)` is the rank, `min(s)`/`max(s)` (also `np.`) Python's `min`/`max`
+//! of the elements, `sum(s)` their sum, `np.prod(s)`/`math.prod(s)` their product (`1` of a 0-d
+//! shape, as NumPy's and Python's) ([`TupleNames::shape_reductions`]).
 
-use crate::ast::{Block, Expr, ExprKind, Function, Index, Program, Stmt, UnOp};
+use crate::ast::{BinOp, Block, Expr, ExprKind, Function, Index, Program, Stmt, UnOp};
 use crate::builtin::QUALIFIED;
 use crate::diag::Diagnostic;
 use crate::syntax::mk;
@@ -32,9 +37,17 @@ pub fn tuple_names(program: &mut Program) -> Vec<Diagnostic> {
     for f in &mut program.functions {
         let mut count = HashMap::new();
         crate::py_lists::bindings(&f.body, &mut count, &mut Default::default());
-        let mut pass =
-            TupleNames { ids: &ids, results: &results, count, ranks: ranks(f), tuples: HashMap::new(), errors: vec![] };
+        let mut pass = TupleNames {
+            ids: &ids,
+            results: &results,
+            count,
+            ranks: ranks(f),
+            tuples: HashMap::new(),
+            shapes: Default::default(),
+            errors: vec![],
+        };
         pass.block(&mut f.body);
+        f.for_each_expr_mut(&mut |e| pass.shape_reductions(e));
         if !pass.tuples.is_empty() {
             let TupleNames { tuples, ids, errors: errs, .. } = &mut pass;
             f.for_each_expr_mut(&mut |e| uses(ids, tuples, e, errs));
@@ -61,6 +74,8 @@ struct TupleNames<'a> {
     ranks: HashMap<String, usize>,
     /// The names rewritten, with their number of elements.
     tuples: HashMap<String, usize>,
+    /// Those of them bound to a shape (`g = x.shape`), whose elements are integers.
+    shapes: std::collections::HashSet<String>,
     errors: Vec<Diagnostic>,
 }
 
@@ -119,6 +134,7 @@ impl TupleNames<'_> {
                                     .map(|i| crate::ast::Ident { name: element(&g.name, i), span: g.span.clone() })
                                     .collect::<Vec<_>>();
                                 let g = g.clone();
+                                let is_shape = self.shape_of(value).is_some();
                                 let value = std::mem::replace(value, mk(self.ids, ExprKind::NoneLit, span.clone()));
                                 match value.kind {
                                     ExprKind::Tuple(items) => {
@@ -135,6 +151,9 @@ impl TupleNames<'_> {
                                     let value = mk(self.ids, ExprKind::List(items), span.clone());
                                     b.stmts.push(Stmt::Let { names: vec![g], value, span: span.clone() });
                                 } else {
+                                    if is_shape {
+                                        self.shapes.insert(g.name.clone());
+                                    }
                                     self.tuples.insert(g.name, k);
                                 }
                                 continue;
@@ -182,6 +201,68 @@ impl TupleNames<'_> {
     /// The variable `g.i` at `span`.
     fn var(&self, g: &str, i: usize, span: &crate::ast::Span) -> Expr {
         var(self.ids, g, i, span)
+    }
+
+    /// The rank of `x` where `e` is `x.shape` of a parameter `x` declared as an array and never
+    /// rebound.
+    fn shape_of(&self, e: &Expr) -> Option<usize> {
+        let ExprKind::Call { func, .. } = &e.kind else { return None };
+        (func.name.strip_prefix(QUALIFIED).unwrap_or(&func.name) == ".shape").then_some(())?;
+        self.tuple_len(e)
+    }
+
+    /// The integer elements of the shape `e` (`x.shape`: `x.shape[i]`; a name bound to one: its
+    /// element names), if it is one.
+    fn shape_elements(&self, e: &Expr) -> Option<Vec<Expr>> {
+        let span = &e.span;
+        if let ExprKind::Var(g) = &e.kind {
+            let k = *self.tuples.get(&g.name).filter(|_| self.shapes.contains(&g.name))?;
+            return Some((0..k).map(|i| self.var(&g.name, i, span)).collect());
+        }
+        let k = self.shape_of(e)?;
+        let at = |i: usize| {
+            // `x.shape[i]`, as the parser makes it (`size(x, axis=i)`).
+            let index = vec![Index::At(mk(self.ids, ExprKind::Int(i as i64), span.clone()))];
+            crate::syntax::subscript(self.ids, crate::syntax::fresh_copy(self.ids, e), index, span.clone())
+        };
+        Some((0..k).map(at).collect())
+    }
+
+    /// Python's `len`, `min`, `max`, `sum` and `prod` of a shape (see the module's docs) at `e`.
+    fn shape_reductions(&self, e: &mut Expr) {
+        let ExprKind::Call { func, args, kwargs } = &e.kind else { return };
+        let ([s], true) = (args.as_slice(), kwargs.is_empty()) else { return };
+        let name = func.name.strip_prefix(QUALIFIED).unwrap_or(&func.name);
+        if !matches!(name, "len" | "min" | "max" | "amin" | "amax" | "sum" | "prod") {
+            return;
+        }
+        let Some(items) = self.shape_elements(s) else { return };
+        let span = e.span.clone();
+        let fold = |op: BinOp, unit: i64, items: Vec<Expr>| {
+            let first = mk(self.ids, ExprKind::Int(unit), span.clone());
+            items
+                .into_iter()
+                .fold(first, |acc, x| mk(self.ids, ExprKind::Binary(op, Box::new(acc), Box::new(x)), span.clone()))
+        };
+        let kind = match name {
+            "len" => ExprKind::Int(items.len() as i64),
+            "sum" => fold(BinOp::Add, 0, items).kind,
+            "prod" => fold(BinOp::Mul, 1, items).kind,
+            _ if items.len() == 1 => items.into_iter().next().map(|x| x.kind).unwrap_or(ExprKind::Int(0)),
+            // Python's `min(())` is a ValueError: left as it is (E0207 or E0309).
+            _ if items.is_empty() => return,
+            "min" | "amin" => ExprKind::Call {
+                func: crate::ast::Ident { name: "min".into(), span: span.clone() },
+                args: items,
+                kwargs: vec![],
+            },
+            _ => ExprKind::Call {
+                func: crate::ast::Ident { name: "max".into(), span: span.clone() },
+                args: items,
+                kwargs: vec![],
+            },
+        };
+        e.kind = kind;
     }
 }
 

@@ -430,6 +430,13 @@ fn sx(e: &Expr) -> String {
         ExprKind::BoolOp(op, parts) => {
             format!("({} {})", op.name(), op.operands(parts).into_iter().map(sx).collect::<Vec<_>>().join(" "))
         }
+        ExprKind::FString(parts) => {
+            let piece = |p: &FPart| match p {
+                FPart::Text(t) => format!("{t:?}"),
+                FPart::Field { value, spec, .. } => format!("{{{}:{spec}}}", sx(value)),
+            };
+            format!("(f {})", parts.iter().map(piece).collect::<Vec<_>>().join(" "))
+        }
     }
 }
 
@@ -437,6 +444,7 @@ fn sx(e: &Expr) -> String {
 fn precedence() {
     let cases = [
         ("-x**2", "(Neg (Pow x 2))"),
+        (r#"f"a{x + 1:.2f}b{{}}{ c [0] }""#, r#"(f "a" {(Add x 1):.2f} "b{}" {c[1]:})"#),
         ("x**2**3", "(Pow x (Pow 2 3))"),
         ("2**-x", "(Pow 2 (Neg x))"),
         ("a + b * c", "(Add a (Mul b c))"),

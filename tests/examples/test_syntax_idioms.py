@@ -298,3 +298,23 @@ fn main(v: f64[N], m: f64[R, C]) -> (f64[N], f64[R, C], f64[N]) {
     proc, res = run_source(src, {"v": v, "m": m}, tmp_path, flags=("--target", target))
     assert proc.returncode == 0, proc.stderr
     assert_results(res, want)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_python_int_literal_to_a_negative_power(target, tmp_path):
+    """`2 ** -1` of two integer literals is Python's `int` power, a float (NumPy's integers
+    raise); a variable or an array to a negative integer power stays NumPy's."""
+    src = '''fn main(x: f64[N]) -> (f64, f64, f64, i64, f64[N]) {
+    return (x[0] ** 2 + 2 ** -1, 10 ** -2, -2 ** -2, 2 ** 3, x * 4 ** -3);
+}
+'''
+    x = np.array([1.5, -0.25, 3.0])
+    proc, res = run_source(src, {"x": x}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    assert_results(res, (x[0] ** 2 + 2 ** -1, 10 ** -2, -2 ** -2, 2 ** 3, x * 4 ** -3))
+    bad = '''fn main(k: i64) -> i64 {
+    return k ** -1;
+}
+'''
+    proc, _ = run_source(bad, {"k": 3}, tmp_path / "bad", flags=("--target", target))
+    assert proc.returncode != 0 and "negative integer powers" in proc.stderr, proc.stderr

@@ -43,6 +43,30 @@ def test_shape_bound_to_a_name(target, tmp_path):
 
 
 @pytest.mark.parametrize("target", TARGETS)
+def test_reductions_of_a_shape(target, tmp_path):
+    """Python's `len`, `min`, `max`, `sum` and `np.prod`/`math.prod` of `x.shape` and of a name
+    bound to it (integers: a 3-d and a 1-d parameter), `np.prod(x.shape)` as the size."""
+    src = '''import math;
+fn main(x: f64[A, B, C], v: f64[N]) -> (i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, f64) {
+    g = x.shape;
+    return (len(x.shape), min(x.shape), max(x.shape), sum(x.shape), np.prod(x.shape), math.prod(v.shape),
+            min(g), np.max(g), sum(g), np.prod(g), x.sum() / np.prod(x.shape));
+}
+'''
+
+    def main(x, v):
+        g = x.shape
+        return (len(x.shape), min(x.shape), max(x.shape), sum(x.shape), np.prod(x.shape), __import__("math").prod(v.shape),
+                min(g), np.max(g), sum(g), np.prod(g), x.sum() / np.prod(x.shape))
+
+    rng = np.random.default_rng(3)
+    x, v = rng.standard_normal((3, 5, 2)), rng.standard_normal(7)
+    proc, res = run_source(src, {"x": x, "v": v}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    assert_results(res, main(x, v))
+
+
+@pytest.mark.parametrize("target", TARGETS)
 def test_split_results_bound_to_a_name(target, tmp_path):
     """`parts = np.array_split(x, 3)` (sections of unequal lengths) and `np.split(x, [2, 5])`:
     `parts[1]`, `parts[-1]`, `len(parts)`."""
