@@ -453,9 +453,17 @@ pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] = &[
     ("ldexp", "arrayc has no `np.ldexp` yet: `x * 2.0 ** i` (the same value unless it overflows or is subnormal)"),
     ("gcd", "arrayc has no `np.gcd` yet: Euclid's loop on scalars, `while b != 0 { (a, b) = (b, a % b); }` (then `abs(a)`)"),
     ("lcm", "arrayc has no `np.lcm` yet: `abs(a // g * b)` of the gcd `g` (Euclid's loop, `while b != 0 { (a, b) = (b, a % b); }`)"),
-    ("diag_indices", "arrayc has no `np.diag_indices` yet: index with `x[arange(n), arange(n)]`, or view `diagonal(x)`"),
+    (
+        "diag_indices",
+        "arrayc's `np.diag_indices(n, ndim)` takes an integer literal `ndim` and, as an index, the spelling \
+         `np.diag_indices(n)`: `x[np.diag_indices(n)]`, `let (i, j) = diag_indices(n);`, or `x[arange(n), arange(n)]`",
+    ),
     ("diag_indices_from", "arrayc has no `np.diag_indices_from` yet: index with `x[arange(n), arange(n)]`, or view `diagonal(x)`"),
-    ("indices", "arrayc has no `np.indices` yet: `meshgrid(arange(d0), arange(d1), indexing=\"ij\")`, one array per axis"),
+    (
+        "indices",
+        "arrayc's `np.indices` takes a tuple literal of sizes, `indices((d0, d1))`; otherwise \
+         `meshgrid(arange(d0), arange(d1), indexing=\"ij\")`, one array per axis",
+    ),
     (
         "block",
         "arrayc has no `np.block` yet: join the rows, `vstack((hstack((a, b)), hstack((c, d))))` (or `concatenate` with `axis=`)",

@@ -3,9 +3,11 @@
 //! `blackman(M)`, `bartlett(M)` (NumPy's formulas on `n = arange(1 - M, M, 2)`, `M` a literal or
 //! a run-time integer), and `nanvar(x)`, `nanstd(x)` with `axis=`, `ddof=`, `keepdims=` (NumPy's
 //! algorithm: the mean of the numbers, the squared deviations of the numbers summed, divided by
-//! their count less `ddof`, NaN where that is not positive).
+//! their count less `ddof`, NaN where that is not positive), `diag_indices(n, ndim)` (the tuple
+//! `(arange(n),) * ndim`, an index as `x[np.diag_indices(n)]` or bound by `let (i, j) = ..`) and
+//! `indices((d0, d1, ..))` of a tuple literal of sizes (the grids of `arange(dk)` stacked).
 
-use crate::ast::{BinOp, Expr, ExprKind, Ident, Span};
+use crate::ast::{BinOp, Expr, ExprKind, Ident, Span, UnOp};
 use crate::builtin::qualified;
 use crate::syntax::{fresh_copy, mk};
 use std::cell::Cell;
@@ -56,6 +58,14 @@ pub fn rewrite(ids: &Cell<u32>, name: &str, e: &mut Expr) {
     let new = match name {
         "hanning" | "hamming" | "blackman" | "bartlett" if args.len() == 1 && kwargs.is_empty() => {
             window(&b, name, &args[0])
+        }
+        "diag_indices" => {
+            let Some(v) = diag_indices(&b, args, kwargs) else { return };
+            v
+        }
+        "indices" if args.len() == 1 && kwargs.is_empty() => {
+            let Some(v) = indices(&b, &args[0]) else { return };
+            v
         }
         "nanvar" | "nanstd" => {
             let Some(v) = nan_moment(&b, name == "nanstd", args, kwargs) else { return };
@@ -156,4 +166,41 @@ fn nan_moment(b: &Build, std: bool, args: &[Expr], kwargs: &[(Ident, Expr)]) -> 
     let bad = b.bin(BinOp::Le, b.copy(&dof), b.int(0));
     let var = b.call("where", vec![bad, b.float(f64::NAN), b.bin(BinOp::Div, total, dof)], vec![]);
     Some(if std { b.call("sqrt", vec![var], vec![]) } else { var })
+}
+
+/// NumPy's `diag_indices(n, ndim=2)` (`ndim` an integer literal, by position or keyword): the
+/// tuple `(arange(n), arange(n), ..)` of `ndim` copies.
+fn diag_indices(b: &Build, args: &[Expr], kwargs: &[(Ident, Expr)]) -> Option<Expr> {
+    let ndim = match (args, kwargs) {
+        ([_], []) => 2,
+        ([_, k], []) => crate::check::literal_int(k)?,
+        ([_], [(k, v)]) if k.name == "ndim" => crate::check::literal_int(v)?,
+        _ => return None,
+    };
+    if !(1..=32).contains(&ndim) {
+        return None;
+    }
+    let items = (0..ndim).map(|_| b.call("arange", vec![b.copy(&args[0])], vec![])).collect();
+    Some(b.e(ExprKind::Tuple(items)))
+}
+
+/// NumPy's `indices((d0, d1, ..))` of a tuple (or list) literal of sizes: an `i64` array of shape
+/// `(k, d0, d1, ..)` whose `j`-th slice holds each element's index along axis `j`, here
+/// `stack((broadcast_to(reshape(arange(dj), (1, .., -1, .., 1)), (d0, d1, ..)), ..))`.
+fn indices(b: &Build, dims: &Expr) -> Option<Expr> {
+    let (ExprKind::Tuple(ds) | ExprKind::List(ds)) = &dims.kind else { return None };
+    if ds.is_empty() {
+        return None;
+    }
+    let shape = || b.e(ExprKind::Tuple(ds.iter().map(|d| b.copy(d)).collect()));
+    let grids = (0..ds.len())
+        .map(|j| {
+            let minus_one = || b.e(ExprKind::Unary(UnOp::Neg, Box::new(b.int(1))));
+            let along = (0..ds.len()).map(|k| if k == j { minus_one() } else { b.int(1) }).collect();
+            let row = b.call("arange", vec![b.copy(&ds[j])], vec![]);
+            let row = b.call("reshape", vec![row, b.e(ExprKind::Tuple(along))], vec![]);
+            b.call("broadcast_to", vec![row, shape()], vec![])
+        })
+        .collect();
+    Some(b.call("stack", vec![b.e(ExprKind::Tuple(grids))], vec![]))
 }

@@ -127,3 +127,27 @@ def test_nanvar_of_integers_matches_numpy(target, tmp_path):
     want = [np.nanvar(v), np.nanstd(m, axis=0), np.nanvar(m, ddof=1)]
     for i, (g, w) in enumerate(zip(got, want)):
         assert_close(g, w, f"result {i}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_diag_indices_and_indices_match_numpy(target, tmp_path):
+    """`diag_indices` as an index (a gather and a scatter), bound by `let`, of 3 dimensions;
+    `indices` of literal and run-time sizes; a tuple literal as the whole index."""
+    src = """fn main(m: f64[r, c], t: f64[a, a, a], n: i64) -> (f64[?], i64[?], f64[?], i64[?, ?, ?], i64[?, ?],
+        i64[?, ?, ?, ?], f64[r, c], f64[?]) {
+    let (i, j) = np.diag_indices(n);
+    m[np.diag_indices(2)] = -1.0;
+    return (m[np.diag_indices(n)], j, t[np.diag_indices(2, ndim=3)], np.indices((2, n)), np.indices((n,)),
+            np.indices([2, 1, 3]), m, m[(i, j)]);
+}
+"""
+    rng = np.random.default_rng(4)
+    m, t, n = rng.standard_normal((3, 4)), rng.standard_normal((2, 2, 2)), 3
+    got = run_ok(src, {"m": m, "t": t}, tmp_path, target, ["--arg", f"n={n}"])
+    mm = m.copy()
+    i, j = np.diag_indices(n)
+    mm[np.diag_indices(2)] = -1.0
+    want = [mm[np.diag_indices(n)], j, t[np.diag_indices(2, ndim=3)], np.indices((2, n)), np.indices((n,)),
+            np.indices([2, 1, 3]), mm, mm[(i, j)]]
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert_close(g, w, f"result {k}", rtol=0)
