@@ -293,6 +293,8 @@ builtins! {
     Roll: "roll", (2, 2), AXIS, "roll(x, shift) | roll(x, shift=s, axis=k) (without axis: of x flattened)";
     Split: "split", (2, 2), AXIS, "split(x, k) | split(x, k, axis=a) (k an integer literal: k equal sections)";
     ArraySplit: "array_split", (2, 2), AXIS, "array_split(x, k) | array_split(x, k, axis=a) (k an integer literal)";
+    Vsplit: "vsplit", (2, 2), &[], "vsplit(x, k) | vsplit(x, [p0, p1, ..]) (split along axis 0; x at least 2-d)";
+    Hsplit: "hsplit", (2, 2), &[], "hsplit(x, k) | hsplit(x, [p0, p1, ..]) (split along axis 1; of a 1-d x, axis 0)";
     Meshgrid: "meshgrid", (2, ANY), &["indexing"], "meshgrid(x1, x2, ...) | meshgrid(x1, x2, ..., indexing=\"ij\") (1-d arrays)";
     Tile: "tile", (2, 2), &[], "tile(x, reps) | tile(x, (r0, r1, ...)) (integers)";
     Repeat: "repeat", (2, 2), AXIS, "repeat(x, k) (of x flattened) | repeat(x, k, axis=a) (k an integer)";
@@ -448,28 +450,24 @@ pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] = &[
         "arrayc has no `np.nanpercentile` yet: `percentile(x[~isnan(x)], q)` of a 1-d `x` (`quantile` alike)",
     ),
     ("nanquantile", "arrayc has no `np.nanquantile` yet: `quantile(x[~isnan(x)], q)` of a 1-d `x`"),
-    (
-        "nanvar",
-        "arrayc has no `np.nanvar` yet: `var(x[~isnan(x)])` of a 1-d `x`; along axis `k`: \
-         `nansum((x - nanmean(x, axis=k, keepdims=true)) ** 2, axis=k) / count_nonzero(~isnan(x), axis=k)`",
-    ),
-    (
-        "nanstd",
-        "arrayc has no `np.nanstd` yet: `std(x[~isnan(x)])` of a 1-d `x`; along axis `k`: the square root of \
-         `nansum((x - nanmean(x, axis=k, keepdims=true)) ** 2, axis=k) / count_nonzero(~isnan(x), axis=k)`",
-    ),
     ("ldexp", "arrayc has no `np.ldexp` yet: `x * 2.0 ** i` (the same value unless it overflows or is subnormal)"),
     ("gcd", "arrayc has no `np.gcd` yet: Euclid's loop on scalars, `while b != 0 { (a, b) = (b, a % b); }` (then `abs(a)`)"),
     ("lcm", "arrayc has no `np.lcm` yet: `abs(a // g * b)` of the gcd `g` (Euclid's loop, `while b != 0 { (a, b) = (b, a % b); }`)"),
-    ("diag_indices", "arrayc has no `np.diag_indices` yet: index with `x[arange(n), arange(n)]`, or view `diagonal(x)`"),
+    (
+        "diag_indices",
+        "arrayc's `np.diag_indices(n, ndim)` takes an integer literal `ndim` and, as an index, the spelling \
+         `np.diag_indices(n)`: `x[np.diag_indices(n)]`, `let (i, j) = diag_indices(n);`, or `x[arange(n), arange(n)]`",
+    ),
     ("diag_indices_from", "arrayc has no `np.diag_indices_from` yet: index with `x[arange(n), arange(n)]`, or view `diagonal(x)`"),
-    ("indices", "arrayc has no `np.indices` yet: `meshgrid(arange(d0), arange(d1), indexing=\"ij\")`, one array per axis"),
+    (
+        "indices",
+        "arrayc's `np.indices` takes a tuple literal of sizes, `indices((d0, d1))`; otherwise \
+         `meshgrid(arange(d0), arange(d1), indexing=\"ij\")`, one array per axis",
+    ),
     (
         "block",
         "arrayc has no `np.block` yet: join the rows, `vstack((hstack((a, b)), hstack((c, d))))` (or `concatenate` with `axis=`)",
     ),
-    ("vsplit", "arrayc has no `np.vsplit` yet: `split(x, k, axis=0)`"),
-    ("hsplit", "arrayc has no `np.hsplit` yet: `split(x, k, axis=1)` (of a 1-d `x`: `split(x, k)`)"),
     (
         "rollaxis",
         "arrayc's `rollaxis(x, k, start)` takes nonnegative integer literals: write `moveaxis(x, k, start)` \
@@ -1352,9 +1350,10 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Roll],
         },
         DocRow {
-            calls: "`split(x, k)`, `array_split(x, k)`, `split(x, [p0, p1, ..])`, `axis=a`",
+            calls: "`split(x, k)`, `array_split(x, k)`, `split(x, [p0, p1, ..])`, `axis=a`, `vsplit(x, k)`, `hsplit(x, k)`",
             result: "NumPy's `split` and `array_split`: a tuple of `k` views of `x` (`k` a positive integer \
-                literal), consecutive sections along axis `a` (default 0), usable as `let (p, q) = split(x, 2);`, \
+                literal), consecutive sections along axis `a` (default 0; `vsplit` is `split` along axis 0 of an array of 2 or more \
+                dimensions, E0405 otherwise as NumPy's ValueError; `hsplit` along axis 1, of a 1-d array axis 0), usable as `let (p, q) = split(x, 2);`, \
                 `p, q = split(x, 2)` or `split(x, 2)[0]`. `array_split` gives the first `n % k` sections one \
                 element more than the others (`n` the axis' size); `split` needs `n % k == 0`, else NumPy's \
                 ValueError \"array split does not result in an equal division\" (E0503 when `n` is known, else a \
@@ -1362,7 +1361,7 @@ pub const DOCS: &[DocRow] = {
                 give one more section than points, section `i` the view `x[p(i-1):p(i)]` along the axis (the \
                 first from the start, the last to the end; negative points count from the end, points beyond \
                 it give empty sections, as NumPy's)",
-            builtins: &[B::Split, B::ArraySplit],
+            builtins: &[B::Split, B::ArraySplit, B::Vsplit, B::Hsplit],
         },
         DocRow {
             calls: "`pad(x, w)`, `pad(x, (before, after))`, `pad(x, ((b0, a0), (b1, a1), ...))`, \
@@ -2121,6 +2120,18 @@ pub fn split_points(e: &crate::ast::Expr) -> Option<Vec<i64>> {
         }
         _ => None,
     }
+}
+
+/// The axis that `split`-family builtin `b` cuts an array of rank `rank` along when no `axis=`
+/// is given: 0, except NumPy's `hsplit` of an array of 2 or more dimensions, axis 1.
+pub fn split_default_axis(b: Builtin, rank: usize) -> i64 {
+    i64::from(b == Builtin::Hsplit && rank >= 2)
+}
+
+/// Whether `split`-family builtin `b` needs equal sections (NumPy's `split`, `vsplit`, `hsplit`;
+/// not `array_split`).
+pub fn splits_equally(b: Builtin) -> bool {
+    matches!(b, Builtin::Split | Builtin::Vsplit | Builtin::Hsplit)
 }
 
 /// NumPy's `array_split` section bounds of an axis of size `n` cut into `k >= 1` sections: section

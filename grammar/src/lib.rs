@@ -8,6 +8,7 @@
 pub mod ast;
 pub mod builtin;
 pub mod check;
+pub mod compositions;
 pub mod comprehension;
 pub mod constants;
 pub mod diag;

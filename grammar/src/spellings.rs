@@ -398,6 +398,6 @@ pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
             };
             e.kind = ExprKind::Float(v);
         }
-        _ => {}
+        _ => crate::compositions::rewrite(ids, name, e),
     }
 }

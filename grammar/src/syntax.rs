@@ -311,7 +311,7 @@ pub fn fresh_copy(ids: &Cell<u32>, e: &Expr) -> Expr {
 /// An index as written: NumPy's tuple of index arrays written as the whole index,
 /// `x[np.triu_indices(n)]` or `x[np.ix_(i, j)]` ([`index_tuple_len`]), is `x[t[0], t[1], ...]`
 /// with the call `t` repeated (each copy under fresh ids): a gather (or, assigned to, a scatter)
-/// through the index arrays. Any other index is itself.
+/// through the index arrays; a tuple literal `x[(i, j)]` is `x[i, j]`. Any other index is itself.
 pub fn index_tuple(ids: &Cell<u32>, mut index: Vec<Index>) -> Vec<Index> {
     let [Index::At(t)] = index.as_slice() else { return index };
     if nonzero_of_one(t) {
@@ -324,6 +324,11 @@ pub fn index_tuple(ids: &Cell<u32>, mut index: Vec<Index>) -> Vec<Index> {
         let func = Ident { name: "bool".to_string(), span: func.span };
         let kind = ExprKind::Call { func, args: vec![args.remove(0)], kwargs: vec![] };
         return vec![Index::At(Expr { id, kind, span })];
+    }
+    if let ExprKind::Tuple(items) = &t.kind {
+        // `x[(i, j)]`, Python's tuple written as the whole index (`x[np.diag_indices(n)]`), is
+        // `x[i, j]`.
+        return items.iter().cloned().map(Index::At).collect();
     }
     let Some(n) = index_tuple_len(t) else { return index };
     (0..n)

@@ -100,7 +100,7 @@ impl TupleNames<'_> {
                         _ => None,
                     },
                     "divmod" => Some(2),
-                    "split" | "array_split" => match &args.get(1)?.kind {
+                    "split" | "array_split" | "vsplit" | "hsplit" => match &args.get(1)?.kind {
                         ExprKind::Int(k) if *k > 1 => usize::try_from(*k).ok(),
                         ExprKind::List(points) | ExprKind::Tuple(points) => Some(points.len() + 1),
                         _ => None,

@@ -8,8 +8,8 @@ use super::promote::promote;
 use super::Checker;
 use crate::ast::{DType, Expr, ExprKind};
 use crate::builtin::{
-    array_split_start, cross_components, join_axis, join_unit_axes, pad_width_pairs, split_points, with_unit_axes,
-    Builtin,
+    array_split_start, cross_components, join_axis, join_unit_axes, pad_width_pairs, split_default_axis, split_points,
+    splits_equally, with_unit_axes, Builtin,
 };
 use crate::check::shape::const_slice_len;
 use crate::diag::Diagnostic;
@@ -38,7 +38,7 @@ impl Checker {
             B::Concatenate | B::Stack | B::Vstack | B::Hstack | B::Dstack | B::ColumnStack => self.join(c),
             B::Append => self.append(c),
             B::Meshgrid => self.meshgrid(c),
-            B::Split | B::ArraySplit => self.split(c),
+            B::Split | B::ArraySplit | B::Vsplit | B::Hsplit => self.split(c),
             B::Tile | B::Repeat => self.tile_or_repeat(c),
             B::Pad => self.pad(c),
             B::Cross => self.cross(c),
@@ -328,11 +328,7 @@ impl Checker {
     /// empty sections); a size known only at run time when the axis' size is a symbol.
     fn split_at_points(&mut self, c: &Call, t: Ty, points: &[i64]) -> Ty {
         let Ty::Array(d, s) = t else { return Ty::Error };
-        let (a, span) = match c.axis {
-            Some((a, ae)) => (a, ae.span.clone()),
-            None => (0, c.args[0].span.clone()),
-        };
-        let Some(a) = self.axis_in_range(a, &s, &span) else { return Ty::Error };
+        let Some(a) = self.split_axis(c, &s) else { return Ty::Error };
         // Type the list's items (as integers), not the list: it is not an array value.
         for item in match &c.args[1].kind {
             ExprKind::List(items) | ExprKind::Tuple(items) => items.as_slice(),
@@ -357,6 +353,29 @@ impl Checker {
         Ty::Tuple(parts)
     }
 
+    /// The axis a `split`-family call `c` of an array of shape `s` cuts along, in range (E0405
+    /// otherwise), [`split_default_axis`] without `axis=`; `vsplit` of fewer than 2 dimensions is
+    /// NumPy's ValueError (E0405).
+    fn split_axis(&mut self, c: &Call, s: &[Size]) -> Option<usize> {
+        if c.b == Builtin::Vsplit && s.len() < 2 {
+            self.err(
+                Diagnostic::error(
+                    "E0405",
+                    format!("`vsplit` needs an array of 2 or more dimensions, found {}", s.len()),
+                    c.args[0].span.clone(),
+                    "fewer than 2 dimensions",
+                )
+                .with_help("split a 1-d array with `split(x, k)`"),
+            );
+            return None;
+        }
+        let (a, span) = match c.axis {
+            Some((a, ae)) => (a, ae.span.clone()),
+            None => (split_default_axis(c.b, s.len()), c.args[0].span.clone()),
+        };
+        self.axis_in_range(a, s, &span)
+    }
+
     /// `split(x, k)` / `array_split(x, k, axis=a)`: a tuple of `k` arrays of `x`'s shape, each with
     /// its section's size along axis `a` ([`array_split_start`]); `k` must be a positive integer
     /// literal (E0503), and for `split` a known size must divide evenly (E0503, NumPy's ValueError).
@@ -379,13 +398,9 @@ impl Checker {
             return Ty::Error;
         };
         let Ty::Array(d, s) = t else { return Ty::Error };
-        let (a, span) = match c.axis {
-            Some((a, ae)) => (a, ae.span.clone()),
-            None => (0, c.args[0].span.clone()),
-        };
-        let Some(a) = self.axis_in_range(a, &s, &span) else { return Ty::Error };
+        let Some(a) = self.split_axis(c, &s) else { return Ty::Error };
         let sizes: Vec<Size> = match s[a].as_const() {
-            Some(n) if c.b == Builtin::Split && n % k != 0 => {
+            Some(n) if splits_equally(c.b) && n % k != 0 => {
                 self.err(
                     Diagnostic::error(
                         "E0503",

@@ -8,7 +8,9 @@
 use super::{LResult, Lowerer};
 use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, Scalar, Type, ValueId};
 use arrayc_grammar::ast::{self, DType, Expr, ExprKind};
-use arrayc_grammar::builtin::{cross_components, join_axis, join_unit_axes, pad_width_pairs, Builtin};
+use arrayc_grammar::builtin::{
+    cross_components, join_axis, join_unit_axes, pad_width_pairs, split_default_axis, splits_equally, Builtin,
+};
 use arrayc_grammar::numpy_shapes::{meshgrid_ij, pad_mode, tile_axes, PadMode};
 use arrayc_grammar::types::Ty;
 use std::collections::HashMap;
@@ -121,17 +123,19 @@ impl Lowerer<'_> {
                 let ij = Self::kwarg(kwargs, "indexing").and_then(meshgrid_ij).unwrap_or(false);
                 return self.meshgrid(args, ij, ty).map(Some);
             }
-            B::Split | B::ArraySplit => {
+            B::Split | B::ArraySplit | B::Vsplit | B::Hsplit => {
                 let x = self.expr(&args[0])?;
                 if let Some(points) = arrayc_grammar::builtin::split_points(&args[1]) {
                     // Section `i` is the view `x[p(i-1):p(i)]` along the axis (slice rules).
-                    let a = axis.unwrap_or(0).rem_euclid(self.rank(x) as i64) as usize;
+                    let a = axis.unwrap_or_else(|| split_default_axis(b, self.rank(x)));
+                    let a = a.rem_euclid(self.rank(x) as i64) as usize;
                     let mut bounds = vec![None];
                     bounds.extend(points.iter().map(|&p| Some(self.i64_const(p))));
                     bounds.push(None);
                     return Ok(Some(bounds.windows(2).map(|w| self.slice_along(x, a, w[0], w[1])).collect()));
                 }
-                return Ok(Some(self.split(b, x, axis.unwrap_or(0), ty)));
+                let a = axis.unwrap_or_else(|| split_default_axis(b, self.rank(x)));
+                return Ok(Some(self.split(b, x, a, ty)));
             }
             B::Tile if matches!(args[1].kind, ExprKind::Tuple(_) | ExprKind::List(_)) => {
                 self.tile_reps(&args[0], &args[1], ty)?
@@ -164,7 +168,7 @@ impl Lowerer<'_> {
         let q = self.scalar_binary(BinFn::FloorDiv, n, kc, DType::I64);
         let r = self.scalar_binary(BinFn::Rem, n, kc, DType::I64);
         let known = matches!(&parts[0], Ty::Array(_, s) if s[a].as_const().is_some());
-        if b == Builtin::Split && !known {
+        if splits_equally(b) && !known {
             let zero = self.i64_const(0);
             let even = self.scalar_binary(BinFn::Eq, r, zero, DType::I64);
             let msg = "array split does not result in an equal division".to_string();

@@ -228,6 +228,8 @@ impl Checker {
             | B::Meshgrid
             | B::Split
             | B::ArraySplit
+            | B::Vsplit
+            | B::Hsplit
             | B::Tile
             | B::Repeat
             | B::Pad => self.shape_op(&c),

@@ -136,6 +136,8 @@ impl Lowerer<'_> {
             | B::Meshgrid
             | B::Split
             | B::ArraySplit
+            | B::Vsplit
+            | B::Hsplit
             | B::Tile
             | B::Repeat
             | B::Pad

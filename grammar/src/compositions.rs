@@ -1,0 +1,206 @@
+//! NumPy functions that are compositions of builtins, rewritten as the program is parsed (issue
+//! 31, from [`crate::spellings::rewrite_call`]): the window functions `hanning(M)`, `hamming(M)`,
+//! `blackman(M)`, `bartlett(M)` (NumPy's formulas on `n = arange(1 - M, M, 2)`, `M` a literal or
+//! a run-time integer), and `nanvar(x)`, `nanstd(x)` with `axis=`, `ddof=`, `keepdims=` (NumPy's
+//! algorithm: the mean of the numbers, the squared deviations of the numbers summed, divided by
+//! their count less `ddof`, NaN where that is not positive), `diag_indices(n, ndim)` (the tuple
+//! `(arange(n),) * ndim`, an index as `x[np.diag_indices(n)]` or bound by `let (i, j) = ..`) and
+//! `indices((d0, d1, ..))` of a tuple literal of sizes (the grids of `arange(dk)` stacked).
+
+use crate::ast::{BinOp, Expr, ExprKind, Ident, Span, UnOp};
+use crate::builtin::qualified;
+use crate::syntax::{fresh_copy, mk};
+use std::cell::Cell;
+
+/// The builder of the rewritten expressions: fresh ids, one span.
+struct Build<'a> {
+    ids: &'a Cell<u32>,
+    at: Span,
+}
+
+impl Build<'_> {
+    fn e(&self, kind: ExprKind) -> Expr {
+        mk(self.ids, kind, self.at.clone())
+    }
+
+    fn int(&self, v: i64) -> Expr {
+        self.e(ExprKind::Int(v))
+    }
+
+    fn float(&self, v: f64) -> Expr {
+        self.e(ExprKind::Float(v))
+    }
+
+    fn bin(&self, op: BinOp, a: Expr, b: Expr) -> Expr {
+        self.e(ExprKind::Binary(op, Box::new(a), Box::new(b)))
+    }
+
+    fn kw(&self, k: &str) -> Ident {
+        Ident { name: k.to_string(), span: self.at.clone() }
+    }
+
+    /// `np.f(args, kwargs)`.
+    fn call(&self, f: &str, args: Vec<Expr>, kwargs: Vec<(Ident, Expr)>) -> Expr {
+        self.e(ExprKind::Call { func: self.kw(&qualified(f)), args, kwargs })
+    }
+
+    fn copy(&self, e: &Expr) -> Expr {
+        fresh_copy(self.ids, e)
+    }
+}
+
+/// The rewrite of a call of `name` (without `np.`) in place, where `name` is one of this module's
+/// functions called with arguments it takes; any other call stays as it is (for the checker's
+/// errors).
+pub fn rewrite(ids: &Cell<u32>, name: &str, e: &mut Expr) {
+    let ExprKind::Call { args, kwargs, .. } = &e.kind else { return };
+    let b = Build { ids, at: e.span.clone() };
+    let new = match name {
+        "hanning" | "hamming" | "blackman" | "bartlett" if args.len() == 1 && kwargs.is_empty() => {
+            window(&b, name, &args[0])
+        }
+        "diag_indices" => {
+            let Some(v) = diag_indices(&b, args, kwargs) else { return };
+            v
+        }
+        "indices" if args.len() == 1 && kwargs.is_empty() => {
+            let Some(v) = indices(&b, &args[0]) else { return };
+            v
+        }
+        "nanvar" | "nanstd" => {
+            let Some(v) = nan_moment(&b, name == "nanstd", args, kwargs) else { return };
+            v
+        }
+        _ => return,
+    };
+    e.kind = new.kind;
+}
+
+/// NumPy's window of `M` points (`numpy/lib/_function_base_impl.py`): with `n = arange(1 - M, M,
+/// 2)` and `t = pi * n / (M - 1)`, `hanning` is `0.5 + 0.5 cos(t)`, `hamming` `0.54 + 0.46 cos(t)`,
+/// `blackman` `0.42 + 0.5 cos(t) + 0.08 cos(2 t)` and `bartlett` `1 - |n| / (M - 1)`; one point
+/// (`M == 1`) is `[1.0]`, and `M < 1` no points (the `arange` is empty).
+fn window(b: &Build, name: &str, m: &Expr) -> Expr {
+    let n = || {
+        let start = b.bin(BinOp::Sub, b.int(1), b.copy(m));
+        b.call("arange", vec![start, b.copy(m), b.int(2)], vec![])
+    };
+    // `M - 1` as a float, so that one point's `0 / 0` is NaN (replaced below), not an error.
+    let denom = || b.bin(BinOp::Sub, b.copy(m), b.float(1.0));
+    // `pi * n / (M - 1)` times `k` (`2.0 * pi * n / (M - 1)`), NumPy's order of operations.
+    let angle = |k: Option<f64>| {
+        let pi = b.float(std::f64::consts::PI);
+        let pi = match k {
+            Some(k) => b.bin(BinOp::Mul, b.float(k), pi),
+            None => pi,
+        };
+        let t = b.bin(BinOp::Div, b.bin(BinOp::Mul, pi, n()), denom());
+        b.call("cos", vec![t], vec![])
+    };
+    let term = |c: f64, k: Option<f64>| b.bin(BinOp::Mul, b.float(c), angle(k));
+    let body = match name {
+        "hanning" => b.bin(BinOp::Add, b.float(0.5), term(0.5, None)),
+        "hamming" => b.bin(BinOp::Add, b.float(0.54), term(0.46, None)),
+        "blackman" => {
+            let two = b.bin(BinOp::Add, b.float(0.42), term(0.5, None));
+            b.bin(BinOp::Add, two, term(0.08, Some(2.0)))
+        }
+        _ => {
+            // `where(n <= 0, 1 + n / (M - 1), 1 - n / (M - 1))`.
+            let le = b.bin(BinOp::Le, n(), b.int(0));
+            let rise = b.bin(BinOp::Add, b.int(1), b.bin(BinOp::Div, n(), denom()));
+            let fall = b.bin(BinOp::Sub, b.int(1), b.bin(BinOp::Div, n(), denom()));
+            b.call("where", vec![le, rise, fall], vec![])
+        }
+    };
+    let one_point = b.bin(BinOp::Eq, b.copy(m), b.int(1));
+    b.call("where", vec![one_point, b.float(1.0), body], vec![])
+}
+
+/// NumPy's `nanvar(x, axis, ddof=0, keepdims)` (`nanstd`: its square root), as NumPy computes it
+/// (`numpy/lib/_nanfunctions_impl.py`): `m = nanmean(x, axis, keepdims=True)`, the squares
+/// `where(isnan(x), 0, (x - m) ** 2)` summed along `axis` (an infinity's `inf - inf` is NaN, as
+/// NumPy's), divided by `c - ddof` where `c` counts the numbers (in `x`'s dtype, so that an `f32`
+/// `x` gives `f32`), NaN where `c - ddof <= 0`. An axis by position is `axis=`; `None` for
+/// arguments NumPy does not take here (`out=`, `dtype=`, `where=`, `mean=`), left for E0202.
+fn nan_moment(b: &Build, std: bool, args: &[Expr], kwargs: &[(Ident, Expr)]) -> Option<Expr> {
+    let (x, axis_pos) = match args {
+        [x] => (x, None),
+        [x, a] => (x, Some(a)),
+        _ => return None,
+    };
+    let mut axis = axis_pos.cloned();
+    let (mut ddof, mut keepdims) = (None, None);
+    for (k, v) in kwargs {
+        match k.name.as_str() {
+            "axis" if axis.is_none() => axis = Some(v.clone()),
+            "ddof" => ddof = Some(v.clone()),
+            "keepdims" => keepdims = Some(v.clone()),
+            _ => return None,
+        }
+    }
+    let axis = axis.filter(|a| !matches!(a.kind, ExprKind::NoneLit));
+    let reduce = |f: &str, v: Expr, keep: Option<Expr>| {
+        let mut kw = vec![];
+        if let Some(a) = &axis {
+            kw.push((b.kw("axis"), b.copy(a)));
+        }
+        if let Some(k) = keep {
+            kw.push((b.kw("keepdims"), k));
+        }
+        b.call(f, vec![v], kw)
+    };
+    let nan_at = || b.call("isnan", vec![b.copy(x)], vec![]);
+    let mean = reduce("nanmean", b.copy(x), Some(b.e(ExprKind::Bool(true))));
+    let dev = b.bin(BinOp::Sub, b.copy(x), mean);
+    let sq = b.bin(BinOp::Pow, dev, b.int(2));
+    let sq = b.call("where", vec![nan_at(), b.int(0), sq], vec![]);
+    let keep = || keepdims.as_ref().map(|k| b.copy(k));
+    let total = reduce("sum", sq, keep());
+    let ones = b.call("ones_like", vec![b.copy(x)], vec![]);
+    let count = reduce("sum", b.call("where", vec![nan_at(), b.int(0), ones], vec![]), keep());
+    let dof = match ddof {
+        Some(d) => b.bin(BinOp::Sub, count, d),
+        None => count,
+    };
+    let bad = b.bin(BinOp::Le, b.copy(&dof), b.int(0));
+    let var = b.call("where", vec![bad, b.float(f64::NAN), b.bin(BinOp::Div, total, dof)], vec![]);
+    Some(if std { b.call("sqrt", vec![var], vec![]) } else { var })
+}
+
+/// NumPy's `diag_indices(n, ndim=2)` (`ndim` an integer literal, by position or keyword): the
+/// tuple `(arange(n), arange(n), ..)` of `ndim` copies.
+fn diag_indices(b: &Build, args: &[Expr], kwargs: &[(Ident, Expr)]) -> Option<Expr> {
+    let ndim = match (args, kwargs) {
+        ([_], []) => 2,
+        ([_, k], []) => crate::check::literal_int(k)?,
+        ([_], [(k, v)]) if k.name == "ndim" => crate::check::literal_int(v)?,
+        _ => return None,
+    };
+    if !(1..=32).contains(&ndim) {
+        return None;
+    }
+    let items = (0..ndim).map(|_| b.call("arange", vec![b.copy(&args[0])], vec![])).collect();
+    Some(b.e(ExprKind::Tuple(items)))
+}
+
+/// NumPy's `indices((d0, d1, ..))` of a tuple (or list) literal of sizes: an `i64` array of shape
+/// `(k, d0, d1, ..)` whose `j`-th slice holds each element's index along axis `j`, here
+/// `stack((broadcast_to(reshape(arange(dj), (1, .., -1, .., 1)), (d0, d1, ..)), ..))`.
+fn indices(b: &Build, dims: &Expr) -> Option<Expr> {
+    let (ExprKind::Tuple(ds) | ExprKind::List(ds)) = &dims.kind else { return None };
+    if ds.is_empty() {
+        return None;
+    }
+    let shape = || b.e(ExprKind::Tuple(ds.iter().map(|d| b.copy(d)).collect()));
+    let grids = (0..ds.len())
+        .map(|j| {
+            let minus_one = || b.e(ExprKind::Unary(UnOp::Neg, Box::new(b.int(1))));
+            let along = (0..ds.len()).map(|k| if k == j { minus_one() } else { b.int(1) }).collect();
+            let row = b.call("arange", vec![b.copy(&ds[j])], vec![]);
+            let row = b.call("reshape", vec![row, b.e(ExprKind::Tuple(along))], vec![]);
+            b.call("broadcast_to", vec![row, shape()], vec![])
+        })
+        .collect();
+    Some(b.call("stack", vec![b.e(ExprKind::Tuple(grids))], vec![]))
+}
