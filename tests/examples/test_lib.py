@@ -161,10 +161,10 @@ fn ValueError(__arrayc_call: f64[N], x_shape: i64, x: f64[N]) -> f64 {
     return sum(x) + x_shape;
 }
 
-fn def(lambda: f64 = 1.5, pass: bool = true, unix: i64 = 2) -> f64 {
-    let r = 0.0 - lambda;
+fn def(yield: f64 = 1.5, pass: bool = true, unix: i64 = 2) -> f64 {
+    let r = 0.0 - yield;
     if pass {
-        r = lambda * unix;
+        r = yield * unix;
     }
     return r;
 }
@@ -227,7 +227,7 @@ def test_python_keywords_and_helper_names_are_escaped(keywords):
     y = np.zeros(3)
     assert m.ValueError(y, 5, np.ones(3)) == 8.0
     np.testing.assert_array_equal(y, [0.0, 1.0, 1.0])
-    assert m.def_() == 3.0 and m.def_(2.0, False) == -2.0 and m.def_(lambda_=1.0, pass_=True, unix=4) == 4.0
+    assert m.def_() == 3.0 and m.def_(2.0, False) == -2.0 and m.def_(yield_=1.0, pass_=True, unix=4) == 4.0
     # The helpers still work after every user function ran, under their own names.
     np.testing.assert_array_equal(m._call(np.ones(2)), [2.0, 2.0])
 
