@@ -268,6 +268,13 @@ pub fn print_stmt(ids: &Cell<u32>, all: Vec<(Option<Ident>, Expr)>, span: Span) 
     Ok(Stmt::Print { args, sep, end, span })
 }
 
+/// Ends the literal text `lit` gathered so far (if any) as a piece of `parts`.
+fn push_text(parts: &mut Vec<FPart>, lit: &mut String) {
+    if !lit.is_empty() {
+        parts.push(FPart::Text(std::mem::take(lit)));
+    }
+}
+
 /// A `print` argument `"fmt" % values` (printf-style) or `"fmt".format(args)` as the f-string
 /// Python prints for it; any other argument as it is. Errors (E0119): Python's TypeError and
 /// ValueError cases (too few or too many values, mixed field numbering, an index out of range),
@@ -394,9 +401,7 @@ fn percent_format(ids: &Cell<u32>, text: &str, values: Vec<Expr>, at: &Span) -> 
             format!("{align}{sign}{alt}{zero}{width}{precision}{spec_ty}")
         };
         FormatSpec::parse(&spec).map_err(|m| bad(m, "a printf-style conversion: `%[flags][width][.precision]type`"))?;
-        if !lit.is_empty() {
-            parts.push(FPart::Text(std::mem::take(&mut lit)));
-        }
+        push_text(&mut parts, &mut lit);
         parts.push(FPart::Field { value, spec, spec_span: at.clone() });
     }
     if values.next().is_some() {
@@ -406,9 +411,7 @@ fn percent_format(ids: &Cell<u32>, text: &str, values: Vec<Expr>, at: &Span) -> 
             &format!("the string has {used} conversions for {n} values"),
         ));
     }
-    if !lit.is_empty() {
-        parts.push(FPart::Text(lit));
-    }
+    push_text(&mut parts, &mut lit);
     Ok(parts)
 }
 
@@ -485,15 +488,11 @@ fn str_format(
         FormatSpec::parse(&spec).map_err(|m| {
             bad(m, "Python's format spec: `[[fill]align][sign][z][#][0][width][,|_][.precision][type]`")
         })?;
-        if !lit.is_empty() {
-            parts.push(FPart::Text(std::mem::take(&mut lit)));
-        }
+        push_text(&mut parts, &mut lit);
         parts.push(FPart::Field { value: fresh_copy(ids, value), spec, spec_span: at.clone() });
     }
     lit.push_str(rest);
-    if !lit.is_empty() {
-        parts.push(FPart::Text(lit));
-    }
+    push_text(&mut parts, &mut lit);
     Ok(parts)
 }
 

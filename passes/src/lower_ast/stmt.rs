@@ -134,49 +134,38 @@ impl Lowerer<'_> {
                 self.set_loc(span);
                 // Python evaluates every argument (an f-string's fields in order), then prints: a
                 // string literal its text, each argument followed by `sep`, the last by `end`.
-                let mut pieces: Vec<Vec<OpKind>> = Vec::with_capacity(args.len());
-                let dtype_text = |this: &Self, x: &ast::Expr| OpKind::PrintText {
-                    // A checked value has a dtype.
-                    text: this.ty_of(x).dtype().map_or("", DType::numpy_name).to_string(),
-                    end: String::new(),
+                let text = |text: &str| OpKind::PrintText { text: text.to_string(), end: String::new() };
+                // A value printed with `spec` (`None`: `print`'s `str`), or `x.dtype`'s NumPy name.
+                let value = |this: &mut Self, v: &ast::Expr, spec: Option<&String>| -> LResult<OpKind> {
+                    Ok(match printed_dtype(v) {
+                        // A checked value has a dtype.
+                        Some(x) => text(this.ty_of(x).dtype().map_or("", DType::numpy_name)),
+                        None => OpKind::Print { value: this.expr(v)?, spec: spec.cloned(), end: String::new() },
+                    })
                 };
+                let mut pieces: Vec<Vec<OpKind>> = Vec::with_capacity(args.len());
                 for a in args {
-                    if let Some(x) = printed_dtype(a) {
-                        pieces.push(vec![dtype_text(self, x)]);
-                        continue;
-                    }
                     pieces.push(match &a.kind {
-                        ast::ExprKind::Str(text) => vec![OpKind::PrintText { text: text.clone(), end: String::new() }],
-                        ast::ExprKind::FString(parts) => {
-                            let mut ops = Vec::with_capacity(parts.len());
-                            for p in parts {
-                                ops.push(match p {
-                                    ast::FPart::Text(text) => {
-                                        OpKind::PrintText { text: text.clone(), end: String::new() }
-                                    }
-                                    ast::FPart::Field { value, .. } if printed_dtype(value).is_some() => {
-                                        dtype_text(self, printed_dtype(value).unwrap_or(value))
-                                    }
-                                    ast::FPart::Field { value, spec, .. } => OpKind::Print {
-                                        value: self.expr(value)?,
-                                        spec: Some(spec.clone()),
-                                        end: String::new(),
-                                    },
-                                });
-                            }
-                            if ops.is_empty() {
-                                ops.push(OpKind::PrintText { text: String::new(), end: String::new() });
-                            }
-                            ops
-                        }
-                        _ => vec![OpKind::Print { value: self.expr(a)?, spec: None, end: String::new() }],
+                        ast::ExprKind::Str(t) => vec![text(t)],
+                        ast::ExprKind::FString(parts) => parts
+                            .iter()
+                            .map(|p| match p {
+                                ast::FPart::Text(t) => Ok(text(t)),
+                                ast::FPart::Field { value: v, spec, .. } => value(self, v, Some(spec)),
+                            })
+                            .collect::<LResult<_>>()?,
+                        _ => vec![value(self, a, None)?],
                     });
                 }
                 if pieces.is_empty() {
-                    pieces.push(vec![OpKind::PrintText { text: String::new(), end: String::new() }]);
+                    pieces.push(Vec::new());
                 }
                 let n = pieces.len();
                 for (i, mut ops) in pieces.into_iter().enumerate() {
+                    // `print()` and `f""` print nothing but their end.
+                    if ops.is_empty() {
+                        ops.push(text(""));
+                    }
                     if let Some(OpKind::Print { end: e, .. } | OpKind::PrintText { end: e, .. }) = ops.last_mut() {
                         *e = if i + 1 == n { end.clone() } else { sep.clone() };
                     }
