@@ -274,7 +274,7 @@ builtins! {
     AddAt: "add_at", (3, 3), &[], "add_at(x, idx, v) (x an array, idx an i64 array)";
     Compress: "compress", (2, 2), &[], "compress(mask, x) (x and mask 1-d, mask bool)";
     Bincount: "bincount", (1, 2), &["minlength", "weights"],
-        "bincount(idx, minlength=0) | bincount(idx, weights, minlength=0) | bincount(idx, weights=w) (idx 1-d i64)";
+        "bincount(idx, minlength=0) | bincount(idx, weights, minlength=0) | bincount(idx, weights=w) (idx 1-d integer or bool)";
     Flip: "flip", (1, 1), AXIS, "flip(x) | flip(x, axis=k)";
     ExpandDims: "expand_dims", (1, 1), AXIS, "expand_dims(x, axis=k)";
     ShapeEqual: "shape==", (2, 2), &[], "x.shape == y.shape | x.shape == (n, m) (and `!=`)";
@@ -1154,7 +1154,8 @@ pub const DOCS: &[DocRow] = {
         },
         DocRow {
             calls: "`bincount(idx)`, `bincount(idx, weights)`, `weights=w`, `minlength=m`",
-            result: "NumPy's `bincount` of a 1-d `i64` array: `i64` counts (with weights: `f64` sums of the weights, \
+            result: "NumPy's `bincount` of a 1-d integer or `bool` array (`u64` is NumPy's TypeError, E0406; \
+                the indices are counted as their `i64` values): `i64` counts (with weights: `f64` sums of the weights, \
                 added in index order) per index `0 .. max(max(idx) + 1, m)`, an existential size `?`; a \
                 negative index is a run-time ValueError naming the line. Of no indices, NumPy gives an \
                 integer array even with weights, arrayc `f64` (its dtype is static)",

@@ -10,7 +10,7 @@ import os
 import numpy as np
 import pytest
 
-from arrayc_examples import ALGORITHMS, DTYPES, TARGETS, check_source, run_source, sum_dtype
+from arrayc_examples import ALGORITHMS, DTYPES, TARGETS, assert_check_error, check_source, run_source, sum_dtype
 
 
 
@@ -167,6 +167,33 @@ def test_bincount_matches_numpy(k, n, tmp_path):
             assert got.dtype == want.dtype
         assert got.shape == want.shape
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dtype", [np.uint8, np.int32, np.bool_])
+def test_bincount_of_other_index_dtypes_matches_numpy(dtype, target, tmp_path):
+    """NumPy casts the indices to intp by the 'safe' rule: u8, i32 and bool are counted as their
+    values (a histogram of a u8 image, `bincount(img.ravel(), minlength=256)`)."""
+    rng = np.random.default_rng(3)
+    idx = rng.integers(0, 2 if dtype == np.bool_ else 200, 500).astype(dtype)
+    w = rng.standard_normal(500)
+    name = {np.uint8: "u8", np.int32: "i32", np.bool_: "bool"}[dtype]
+    src = f"""fn main(idx: {name}[K], w: f64[K]) -> (i64[?], f64[?]) {{
+    return (np.bincount(idx, minlength=256), np.bincount(idx, weights=w));
+}}
+"""
+    proc, res = run_source(src, {"idx": idx, "w": w}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    for got, want in zip(res, [np.bincount(idx, minlength=256), np.bincount(idx, weights=w)]):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+
+
+def test_bincount_of_u64_is_numpys_type_error(tmp_path):
+    """NumPy: "Cannot cast array data from dtype('uint64') to dtype('int64') according to the
+    rule 'safe'"; arrayc refuses it when checking, naming the conversion."""
+    src = "fn main(idx: u64[K]) -> i64[?] {\n    return np.bincount(idx);\n}\n"
+    assert_check_error(src, "E0406", "idx.astype(i64)", tmp_path)
 
 
 def test_existential_sizes_through_calls(tmp_path):

@@ -322,7 +322,10 @@ impl Lowerer<'_> {
                     Some(m) => self.expr(m)?,
                     None => self.i64_const(0),
                 };
-                self.bincount(vals[0], vals.get(1).copied(), minlength, ty.shape())
+                // The indices as NumPy counts them, `i64` (checked: an integer or bool dtype).
+                let ishape = self.ty_of(&args[0]).shape().expect("checked: an index array").to_vec();
+                let idx = self.converted(vals[0], DType::I64, &ishape)?;
+                self.bincount(idx, vals.get(1).copied(), minlength, ty.shape())
             }
             B::AddAt => {
                 self.scatter(vals[0], &vals[1..2], None, vals[2], ScatterKind::Add, ScatterMode::Raise);
