@@ -65,6 +65,14 @@ pub struct Checked {
     /// which no program can write. The generic function itself is never lowered
     /// ([`ast::Function::is_rank_generic`]); its calls call the instances.
     pub instance_of: Vec<Option<usize>>,
+    /// Python's rebinding of a name to a value of another dtype or rank, `x = x.astype(f64)`,
+    /// `v = v.reshape(-1)`, where the old or the new value is an array and `x` was declared in the
+    /// same block (a parameter: in the function's body): keyed by the id of the value, the
+    /// assignment declares a new `x` from there on, as `let x = e` would (Python's name then
+    /// names the new object; the old array is not written). Elsewhere (a loop body or a branch
+    /// assigning a name declared outside it) such an assignment is E0303: its type would depend
+    /// on the path taken.
+    pub rebinds: std::collections::HashSet<ast::ExprId>,
 }
 
 impl Checked {

@@ -92,6 +92,8 @@ pub(crate) struct Checker {
     pub cur_fn: usize,
     /// Type of the view written by each `x[...] = e` / `x[...] op= e`, by the id of `e`.
     pub target_types: HashMap<crate::ast::ExprId, Ty>,
+    /// Assignments that declare their name anew ([`Checked::rebinds`]), by the value's id.
+    pub rebinds: HashSet<crate::ast::ExprId>,
     /// What each call calls, by `ExprId` ([`Checked::callees`]).
     pub callees: Vec<Option<Callee>>,
     /// The rank-generic functions' trees, by function index: each instance is a copy.
@@ -151,6 +153,7 @@ pub fn check_program_for(mut program: Program, entry: Option<(&str, &[usize])>) 
         ended_block_names: Default::default(),
         cur_fn: 0,
         target_types: HashMap::new(),
+        rebinds: HashSet::new(),
         callees: vec![None; program.num_exprs as usize],
         generic_asts: HashMap::new(),
         instances: HashMap::new(),
@@ -173,13 +176,24 @@ pub fn check_program_for(mut program: Program, entry: Option<(&str, &[usize])>) 
     if let Some((name, ranks)) = entry {
         c.instantiate_entry(name, ranks);
     }
-    let Checker { mut types, diags, sigs, target_types, mut callees, new_functions, instance_of, next_expr, .. } = c;
+    let Checker {
+        mut types,
+        diags,
+        sigs,
+        target_types,
+        mut callees,
+        new_functions,
+        instance_of,
+        next_expr,
+        rebinds,
+        ..
+    } = c;
     program.functions.extend(new_functions.into_iter().flatten());
     program.num_exprs = next_expr;
     types.truncate(program.num_exprs as usize);
     types.resize(program.num_exprs as usize, Ty::Error);
     callees.resize(program.num_exprs as usize, None);
-    (Checked { program, types, signatures: sigs, target_types, callees, instance_of }, diags)
+    (Checked { program, types, signatures: sigs, target_types, callees, instance_of, rebinds }, diags)
 }
 
 impl Checker {

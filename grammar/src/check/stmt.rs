@@ -468,6 +468,14 @@ impl Checker {
                     return;
                 }
             }
+            // Python rebinds `x` to the new array (`x = x.astype(f64)`): in the block that
+            // declared `x`, a new variable from here on ([`crate::Checked::rebinds`]).
+            let here = self.scopes.last().is_some_and(|s| s.contains_key(&name.name));
+            if here && (var.ty.is_array() || t.is_array()) {
+                self.rebinds.insert(value.id);
+                self.declare(&name.name, Var { ty: t, size: None, weak_int: None });
+                return;
+            }
             let help = match (&var.ty, &t) {
                 (Ty::Scalar(_), Ty::Array(d, _)) => {
                     format!("declare `{0}` as an array of zeros first: `{0} = {1}`", name.name, zeros_of(*d, &t))
@@ -481,7 +489,10 @@ impl Checker {
                     value.span.clone(),
                     format!("has type {t}"),
                 )
-                .with_note("`x = e` rebinds a variable and keeps its dtype and rank")
+                .with_note(
+                    "`x = e` in a loop body or a branch keeps the dtype and rank `x` has outside it \
+                     (in the block that declares `x`, it declares a new `x`, as Python rebinds)",
+                )
                 .with_help(help),
             );
             return;

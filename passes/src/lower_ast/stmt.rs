@@ -36,6 +36,13 @@ impl Lowerer<'_> {
             Stmt::Assign { name, value, span } => {
                 self.set_loc(span);
                 let v = self.expr(value)?;
+                if self.checked.rebinds.contains(&value.id) {
+                    // Python's rebinding to another dtype or rank: a new variable (the checker
+                    // allowed it only in the block that declared the old one).
+                    self.name_value(v, &name.name);
+                    self.declare(&name.name, v);
+                    return Ok(());
+                }
                 let v = self.coerce_scalar_to_var(&name.name, v);
                 self.name_value(v, &name.name);
                 self.rebind(&name.name, v);
