@@ -73,6 +73,12 @@ pub struct Checked {
     /// assigning a name declared outside it) such an assignment is E0303: its type would depend
     /// on the path taken.
     pub rebinds: std::collections::HashSet<ast::ExprId>,
+    /// Python's truth value of a number: the conditions (of `if`, `while`, `elif`, `assert`,
+    /// `a if c else b`), the operand of `not`, and the operands of an `and`/`or` that is itself
+    /// one of these, that are integer or float scalars, by id: each is read as `c != 0` (NaN is
+    /// true, as `bool(float('nan'))`). An `and`/`or` whose value is used as a number stays E0302
+    /// (Python's `a or b` gives one of the numbers, not a bool).
+    pub truthy: std::collections::HashSet<ast::ExprId>,
 }
 
 impl Checked {

@@ -750,7 +750,7 @@ fn numpy_spellings_are_taken_or_get_a_help() {
 fn many_errors_reported() {
     let src = "fn f(a: f64[3], b: f64[4]) {
         let x = a + b; let y = x * 2.0; let z = undefined1; let w = z + q;
-        if a { } while 1 { }
+        if a { } while a > 1.0 { }
     }";
     let (_, d) = frontend(src);
     let codes: Vec<&str> = d.iter().map(|d| d.code).collect();

@@ -16,7 +16,11 @@ use std::collections::HashMap;
 impl Checker {
     /// Checks an expression, records and returns its type.
     pub fn expr(&mut self, e: &Expr) -> Ty {
-        let t = self.expr_inner(e);
+        let truth = std::mem::take(&mut self.truth_context);
+        let t = match &e.kind {
+            ExprKind::BoolOp(op, parts) => self.bool_op(*op, parts, truth),
+            _ => self.expr_inner(e),
+        };
         self.set_ty(e.id, t.clone());
         t
     }
@@ -184,8 +188,10 @@ impl Checker {
     }
 
     /// Python's `and`, `or`, `not` ([`ExprKind::BoolOp`]): each operand one bool scalar (E0302,
-    /// naming the elementwise operator for arrays); the result a bool scalar.
-    fn bool_op(&mut self, op: BoolOp, parts: &[Expr; 3]) -> Ty {
+    /// naming the elementwise operator for arrays), or a number read as its truth value
+    /// ([`crate::Checked::truthy`]) where Python's result is a bool too: `not`'s operand, and the
+    /// operands of an `and`/`or` read as a truth value itself (`truth`); the result a bool scalar.
+    fn bool_op(&mut self, op: BoolOp, parts: &[Expr; 3], truth: bool) -> Ty {
         let help = format!(
             "`{}` needs one bool (NumPy: \"the truth value of an array is ambiguous\"): write `{}` to \
              combine arrays elementwise, or reduce with `all(c)` / `any(c)`",
@@ -194,7 +200,11 @@ impl Checker {
         );
         let operands = op.operands(parts);
         for e in &operands {
-            self.condition(e, &help);
+            if truth || op == BoolOp::Not {
+                self.condition(e, &help);
+            } else {
+                self.strict_condition(e, &help, op);
+            }
         }
         for e in parts.iter().filter(|p| !operands.iter().any(|o| std::ptr::eq(*o, *p))) {
             self.expr(e);
@@ -268,7 +278,7 @@ impl Checker {
             }
             ExprKind::List(_) => self.list_literal(e, None),
             ExprKind::IfElse(parts) => self.if_else(parts, e),
-            ExprKind::BoolOp(op, parts) => self.bool_op(*op, parts),
+            ExprKind::BoolOp(..) => unreachable!("checked by `expr`"),
             ExprKind::Unary(op, a) => {
                 let t = self.value(a);
                 self.unary(*op, t, &e.span)

@@ -94,6 +94,11 @@ pub(crate) struct Checker {
     pub target_types: HashMap<crate::ast::ExprId, Ty>,
     /// Assignments that declare their name anew ([`Checked::rebinds`]), by the value's id.
     pub rebinds: HashSet<crate::ast::ExprId>,
+    /// Numbers read as their truth value ([`Checked::truthy`]), by id.
+    pub truthy: HashSet<crate::ast::ExprId>,
+    /// Whether the expression about to be checked is read as a truth value (a condition, the
+    /// operand of `not`): set by [`Checker::condition`], taken by [`Checker::expr`].
+    pub truth_context: bool,
     /// What each call calls, by `ExprId` ([`Checked::callees`]).
     pub callees: Vec<Option<Callee>>,
     /// The rank-generic functions' trees, by function index: each instance is a copy.
@@ -154,6 +159,8 @@ pub fn check_program_for(mut program: Program, entry: Option<(&str, &[usize])>) 
         cur_fn: 0,
         target_types: HashMap::new(),
         rebinds: HashSet::new(),
+        truthy: HashSet::new(),
+        truth_context: false,
         callees: vec![None; program.num_exprs as usize],
         generic_asts: HashMap::new(),
         instances: HashMap::new(),
@@ -186,6 +193,7 @@ pub fn check_program_for(mut program: Program, entry: Option<(&str, &[usize])>) 
         instance_of,
         next_expr,
         rebinds,
+        truthy,
         ..
     } = c;
     program.functions.extend(new_functions.into_iter().flatten());
@@ -193,7 +201,7 @@ pub fn check_program_for(mut program: Program, entry: Option<(&str, &[usize])>) 
     types.truncate(program.num_exprs as usize);
     types.resize(program.num_exprs as usize, Ty::Error);
     callees.resize(program.num_exprs as usize, None);
-    (Checked { program, types, signatures: sigs, target_types, callees, instance_of, rebinds }, diags)
+    (Checked { program, types, signatures: sigs, target_types, callees, instance_of, rebinds, truthy }, diags)
 }
 
 impl Checker {

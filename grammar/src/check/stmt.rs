@@ -277,22 +277,50 @@ impl Checker {
         );
     }
 
-    /// Checks that the condition `c` is a `bool` scalar; `array_help` is the help where it is an
-    /// array.
+    /// Checks that the condition `c` is a `bool` scalar, or a number read as its truth value
+    /// (Python's `if n % 2:`, `while k:`; recorded in [`crate::Checked::truthy`]); `array_help`
+    /// is the help where it is an array.
     pub(super) fn condition(&mut self, c: &Expr, array_help: &str) {
+        self.truth_context = true;
+        match self.value(c) {
+            Ty::Scalar(DType::Bool) | Ty::Error => {}
+            Ty::Scalar(_) => {
+                self.truthy.insert(c.id);
+            }
+            other => {
+                let d = Diagnostic::error(
+                    "E0302",
+                    format!("a condition must be a bool scalar, found {other}"),
+                    c.span.clone(),
+                    format!("has type {other}"),
+                );
+                self.err(d.with_help(array_help));
+            }
+        }
+    }
+
+    /// The operand `c` of an `and`/`or` whose value is used as a value, not a truth value: a `bool`
+    /// scalar (Python's `a or b` of numbers gives one of the numbers, which arrayc's `or` does not).
+    pub(super) fn strict_condition(&mut self, c: &Expr, array_help: &str, op: crate::ast::BoolOp) {
         match self.value(c) {
             Ty::Scalar(DType::Bool) | Ty::Error => {}
             other => {
+                let what = if other.is_array() { "a condition" } else { "a value" };
                 let mut d = Diagnostic::error(
                     "E0302",
-                    format!("a condition must be a bool scalar, found {other}"),
+                    format!("an operand of `{}` used as {what} must be a bool scalar, found {other}", op.name()),
                     c.span.clone(),
                     format!("has type {other}"),
                 );
                 d = if other.is_array() {
                     d.with_help(array_help)
                 } else {
-                    d.with_help("compare the value, e.g. `x != 0`")
+                    d.with_note(format!(
+                        "Python's `{}` of numbers gives one of the numbers, arrayc's a bool: as a value it \
+                         needs bools",
+                        op.name()
+                    ))
+                    .with_help("compare the numbers (`x != 0`), or choose with `a if a != 0 else b`")
                 };
                 self.err(d);
             }

@@ -1,3 +1,3 @@
 # expect: E0302
-# at: n
-fn f(n: i64) { while n { } }
+# at: a or b
+fn f(a: i64, b: i64) -> bool { let v = a or b; return v; }

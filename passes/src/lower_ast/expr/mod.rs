@@ -74,7 +74,14 @@ impl Lowerer<'_> {
 
     /// Lowers an expression with any number of values (calls may have several results).
     pub(crate) fn expr_multi(&mut self, e: &Expr) -> LResult<Vec<ValueId>> {
-        let vs = self.expr_values(e)?;
+        let mut vs = self.expr_values(e)?;
+        if let ([v], Ty::Scalar(d)) = (vs.as_mut_slice(), self.ty_of(e)) {
+            if self.checked.truthy.contains(&e.id) {
+                // Python's truth value of a number (checked: read as a condition).
+                let (d, zero) = (*d, self.constant(Scalar::I64(0).cast(*d)));
+                *v = self.scalar_binary(BinFn::Ne, *v, zero, d);
+            }
+        }
         if let (Ty::Array(_, shape), [v]) = (self.ty_of(e), vs.as_slice()) {
             let shape = shape.clone();
             self.shapes.entry(*v).or_insert(shape);
