@@ -5,11 +5,13 @@
 //! algorithm: the mean of the numbers, the squared deviations of the numbers summed, divided by
 //! their count less `ddof`, NaN where that is not positive), `diag_indices(n, ndim)` (the tuple
 //! `(arange(n),) * ndim`, an index as `x[np.diag_indices(n)]` or bound by `let (i, j) = ..`) and
-//! `indices((d0, d1, ..))` of a tuple literal of sizes (the grids of `arange(dk)` stacked).
+//! `indices((d0, d1, ..))` of a tuple literal of sizes (the grids of `arange(dk)` stacked), and
+//! `sliding_window_view(x, w)` (NumPy's `np.lib.stride_tricks`: the windows gathered, see
+//! [`sliding_window_view`]).
 
-use crate::ast::{BinOp, Expr, ExprKind, Ident, Span, UnOp};
+use crate::ast::{BinOp, DType, Expr, ExprKind, Ident, Index, Span, UnOp};
 use crate::builtin::qualified;
-use crate::syntax::{fresh_copy, mk};
+use crate::syntax::{fresh_copy, int_literal, mk};
 use std::cell::Cell;
 
 /// The builder of the rewritten expressions: fresh ids, one span.
@@ -65,6 +67,10 @@ pub fn rewrite(ids: &Cell<u32>, name: &str, e: &mut Expr) {
         }
         "indices" if args.len() == 1 && kwargs.is_empty() => {
             let Some(v) = indices(&b, &args[0]) else { return };
+            v
+        }
+        "sliding_window_view" => {
+            let Some(v) = sliding_window_view(&b, args, kwargs) else { return };
             v
         }
         "nanvar" | "nanstd" => {
@@ -203,4 +209,59 @@ fn indices(b: &Build, dims: &Expr) -> Option<Expr> {
         })
         .collect();
     Some(b.call("stack", vec![b.e(ExprKind::Tuple(grids))], vec![]))
+}
+
+/// NumPy's `sliding_window_view(x, w)` (`np.lib.stride_tricks`), a read-only view in NumPy, here
+/// the windows gathered into a new array of the same values: of a 1-d `x` and an integer `w`
+/// (or `(w,)`), the `(n - w + 1, w)` array whose row `i` is `x[i:i + w]`; with `axis=k` (an
+/// integer literal) the windows along axis `k` of an n-d `x`, the window axis last; of a 2-d `x`
+/// and `(w0, w1)`, the `(n0 - w0 + 1, n1 - w1 + 1, w0, w1)` array of 2-d windows. Each is
+/// `take(x, idx, axis=k)` with `idx = arange(max(n - w + 1, 1))[:, newaxis] + (cumsum(ones(w,
+/// i64)) - 1)`, then the window axis moved last: a window larger than the axis reads past its
+/// end, a run-time IndexError naming the line, and a negative `w` is the run-time error of
+/// `ones` (NumPy raises ValueErrors for both). Without `axis=`, an integer `w` of an n-d `x` is
+/// `take`'s E0405 (NumPy needs a window size per axis there).
+fn sliding_window_view(b: &Build, args: &[Expr], kwargs: &[(Ident, Expr)]) -> Option<Expr> {
+    let [x, w] = args else { return None };
+    let axis = match kwargs {
+        [] => None,
+        [(k, a)] if k.name == "axis" => Some(int_literal(a)?),
+        _ => return None,
+    };
+    let sizes: Vec<&Expr> = match &w.kind {
+        ExprKind::Tuple(ws) | ExprKind::List(ws) if axis.is_none() => ws.iter().collect(),
+        _ => vec![w],
+    };
+    match (sizes.as_slice(), axis) {
+        ([w], None) => Some(windows(b, b.copy(x), w, None)),
+        ([w], Some(k)) => {
+            let taken = windows(b, b.copy(x), w, Some(k));
+            // `take` put the window axis after axis `k` (counted from the front), or at `k` (from
+            // the back); NumPy's is last.
+            let at = if k >= 0 { k + 1 } else { k };
+            Some(b.call("moveaxis", vec![taken, b.int(at), b.int(-1)], vec![]))
+        }
+        ([w0, w1], None) => {
+            let rows = windows(b, b.copy(x), w0, Some(0));
+            let both = windows(b, rows, w1, Some(2));
+            Some(b.call("moveaxis", vec![both, b.int(1), b.int(2)], vec![]))
+        }
+        _ => None,
+    }
+}
+
+/// `take(x, arange(max(n - w + 1, 1))[:, newaxis] + (cumsum(ones(w, i64)) - 1), axis=k)`, `n` the
+/// size of `x` along axis `k` (of a 1-d `x` without `k`): [`sliding_window_view`]'s gather of the
+/// windows of `w` elements.
+fn windows(b: &Build, x: Expr, w: &Expr, k: Option<i64>) -> Expr {
+    let n = b.call("size", vec![b.copy(&x)], vec![(b.kw("axis"), b.int(k.unwrap_or(0)))]);
+    let count = b.bin(BinOp::Add, b.bin(BinOp::Sub, n, b.copy(w)), b.int(1));
+    let starts = b.call("arange", vec![b.call("maximum", vec![count, b.int(1)], vec![])], vec![]);
+    let all = Index::Slice { start: None, stop: None, step: None, span: b.at.clone() };
+    let column = b.e(ExprKind::Subscript { base: Box::new(starts), index: vec![all, Index::NewAxis(b.at.clone())] });
+    let ones = b.call("ones", vec![b.copy(w)], vec![(b.kw("dtype"), b.e(ExprKind::DTypeName(DType::I64)))]);
+    let offsets = b.bin(BinOp::Sub, b.call("cumsum", vec![ones], vec![]), b.int(1));
+    let idx = b.bin(BinOp::Add, column, offsets);
+    let axis = k.map(|k| (b.kw("axis"), b.int(k))).into_iter().collect();
+    b.call("take", vec![x, idx], axis)
 }

@@ -643,6 +643,10 @@ pub fn attribute(ids: &Cell<u32>, base: Expr, name: Ident, span: Span) -> Result
     if is_numpy(&base) {
         return numpy_attribute(base, name, span);
     }
+    if matches!(&base.kind, ExprKind::Var(v) if v.name == NP_LIB) && name.name == "stride_tricks" {
+        let module = Ident { name: NP_STRIDE_TRICKS.to_string(), span: base.span.start..name.span.end };
+        return Ok(Expr { id: base.id, kind: ExprKind::Var(module), span });
+    }
     let func = match name.name.as_str() {
         "ndim" | "size" | "itemsize" | "nbytes" => Ident { name: qualified(&name.name), span: name.span },
         // NumPy's `x.flat` read (`x.flat[k]`, `for t in x.flat`): `ravel(x)`, `crate::py_lists`.
@@ -661,9 +665,15 @@ pub const NUMPY_MODULES: [&str; 2] = ["np", "numpy"];
 /// (`linalg.norm`): `np.linalg.norm(x)` and `linalg.norm(x)` call them ([`method_call`]).
 pub const LINALG: &str = "linalg";
 
-/// Whether `e` is the name of NumPy's module ([`NUMPY_MODULES`]).
+/// NumPy's `np.lib` and `np.lib.stride_tricks` as names no program can write: the functions of
+/// the second are called as `np.f` ([`method_call`]; `sliding_window_view`).
+const NP_LIB: &str = "np.lib";
+const NP_STRIDE_TRICKS: &str = "np.lib.stride_tricks";
+
+/// Whether `e` is the name of NumPy's module ([`NUMPY_MODULES`]), or of its submodule
+/// `np.lib.stride_tricks`, whose functions are builtins too.
 fn is_numpy(e: &Expr) -> bool {
-    matches!(&e.kind, ExprKind::Var(v) if NUMPY_MODULES.contains(&v.name.as_str()))
+    matches!(&e.kind, ExprKind::Var(v) if NUMPY_MODULES.contains(&v.name.as_str()) || v.name == NP_STRIDE_TRICKS)
 }
 
 /// `np.name`, a name of NumPy's module: a dtype (`np.float64`, `np.int32`, `np.bool_`: the type
@@ -678,6 +688,7 @@ fn numpy_attribute(np: Expr, name: Ident, span: Span) -> Result<Expr, LexError> 
         None if name.name == "random" => {
             ExprKind::Var(Ident { name: crate::random_api::NP_RANDOM.to_string(), span: name.span })
         }
+        None if name.name == "lib" => ExprKind::Var(Ident { name: NP_LIB.to_string(), span: name.span }),
         None => ExprKind::Var(name),
     };
     Ok(Expr { id: np.id, kind, span })
@@ -1669,4 +1680,13 @@ fn module_constants(ids: &Cell<u32>, f: &mut Function, globals: &[(Ident, Expr, 
         }
     });
     Ok(())
+}
+
+/// An integer literal's value (`3`, `-1`).
+pub fn int_literal(e: &Expr) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Int(v) => Some(*v),
+        ExprKind::Unary(UnOp::Neg, a) => int_literal(a).map(|v| -v),
+        _ => None,
+    }
 }

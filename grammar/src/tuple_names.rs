@@ -21,10 +21,10 @@
 //! of the elements, `sum(s)` their sum, `np.prod(s)`/`math.prod(s)` their product (`1` of a 0-d
 //! shape, as NumPy's and Python's) ([`TupleNames::shape_reductions`]).
 
-use crate::ast::{BinOp, Block, Expr, ExprKind, FPart, Function, Index, Program, Stmt, UnOp};
+use crate::ast::{BinOp, Block, Expr, ExprKind, FPart, Function, Index, Program, Stmt};
 use crate::builtin::QUALIFIED;
 use crate::diag::Diagnostic;
-use crate::syntax::mk;
+use crate::syntax::{int_literal, mk};
 use std::cell::Cell;
 use std::collections::HashMap;
 
@@ -325,15 +325,6 @@ impl TupleNames<'_> {
 /// The variable `g.i` at `span`, under a fresh id.
 fn var(ids: &Cell<u32>, g: &str, i: usize, span: &crate::ast::Span) -> Expr {
     mk(ids, ExprKind::Var(crate::ast::Ident { name: element(g, i), span: span.clone() }), span.clone())
-}
-
-/// An integer literal's value (`3`, `-1`).
-fn int_literal(e: &Expr) -> Option<i64> {
-    match &e.kind {
-        ExprKind::Int(v) => Some(*v),
-        ExprKind::Unary(UnOp::Neg, a) => int_literal(a).map(|v| -v),
-        _ => None,
-    }
 }
 
 /// Rewrites one use of a tuple name at `e` (see the module's docs); called outer expressions first.

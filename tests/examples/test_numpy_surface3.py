@@ -151,3 +151,50 @@ def test_diag_indices_and_indices_match_numpy(target, tmp_path):
             np.indices([2, 1, 3]), mm, mm[(i, j)]]
     for k, (g, w) in enumerate(zip(got, want)):
         assert_close(g, w, f"result {k}", rtol=0)
+
+
+SLIDING = """fn main(x: f64[N], m: f64[A, B, C], g: f64[H, W], w: i64) -> (f64[?, ?], f64[?, ?], f64[?, ?, ?, ?], f64[?, ?, ?, ?], f64[?, ?, ?, ?], f64[?], f64[?, ?]) {
+    a = np.lib.stride_tricks.sliding_window_view(x, w);
+    b = sliding_window_view(x, (3,));
+    c = np.lib.stride_tricks.sliding_window_view(m, 2, axis=1);
+    d = np.lib.stride_tricks.sliding_window_view(m, 2, axis=-1);
+    e = np.lib.stride_tricks.sliding_window_view(g, (2, 3));
+    f = np.lib.stride_tricks.sliding_window_view(x, 4).max(axis=1);
+    z = np.lib.stride_tricks.sliding_window_view(x, 0);
+    return a, b, c, d, e, f, z;
+}
+"""
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("w", [1, 3, 7])
+def test_sliding_window_view_matches_numpy(w, target, tmp_path):
+    """NumPy's `np.lib.stride_tricks.sliding_window_view` (a view there, the same values gathered
+    here): 1-d windows, `(w,)`, along an axis of a 3-d array (positive and negative), 2-d windows,
+    a reduction over the windows, zero-sized windows; `w` equal to the length too."""
+    from numpy.lib.stride_tricks import sliding_window_view as swv
+    rng = np.random.default_rng(w)
+    x, m, g = rng.standard_normal(7), rng.standard_normal((2, 4, 3)), rng.standard_normal((4, 5))
+    proc, res = run_source(SLIDING, {"x": x, "m": m, "g": g}, tmp_path, flags=("--target", target, "--arg", f"w={w}"))
+    assert proc.returncode == 0, proc.stderr
+    want = [swv(x, w), swv(x, (3,)), swv(m, 2, axis=1), swv(m, 2, axis=-1), swv(g, (2, 3)), swv(x, 4).max(axis=1),
+            swv(x, 0)]
+    for got, want in zip(res, want):
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("w,words", [(8, "out of bounds"), (-1, "negative")])
+def test_sliding_window_view_of_a_bad_size_is_a_run_time_error(w, words, tmp_path):
+    """NumPy raises ValueError for a window larger than the array or negative; arrayc stops with
+    an error naming the line (a gather past the end, the size of `ones`)."""
+    src = "fn main(x: f64[N], w: i64) -> f64[?, ?] {\n    return np.lib.stride_tricks.sliding_window_view(x, w);\n}\n"
+    proc, _ = run_source(src, {"x": np.zeros(7)}, tmp_path, flags=("--arg", f"w={w}"))
+    assert proc.returncode != 0 and ":2:" in proc.stderr and words in proc.stderr, proc.stderr
+    assert "panicked" not in proc.stderr
+
+
+def test_sliding_window_view_of_2d_needs_a_size_per_axis(tmp_path):
+    """NumPy: "Since axis is `None`, must provide window_shape for all dimensions of `x`"."""
+    src = "fn main(g: f64[H, W]) -> f64[?, ?, ?] {\n    return np.lib.stride_tricks.sliding_window_view(g, 2);\n}\n"
+    assert_check_error(src, "E0405", "axis", tmp_path)
