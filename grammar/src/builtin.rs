@@ -444,6 +444,11 @@ pub fn is_matmul(e: &Expr) -> bool {
 /// unknown-function error (E0202) gives: the arrayc spelling that replaces it.
 pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] = &[
     ("trapz", "NumPy 2.4 removed `trapz`: write `trapezoid(y, x)` (the same arguments)"),
+    (
+        "lexsort",
+        "arrayc's `np.lexsort` takes a tuple or list of 1 to 4 one-dimensional keys, `lexsort((k0, k1))`: \
+         for the rows of a 2-d array of keys write them out, `lexsort((a[0], a[1]))`",
+    ),
     ("nanmedian", "arrayc has no `np.nanmedian` yet: `median(x[~isnan(x)])` of a 1-d `x` (a filter, then the median)"),
     (
         "nanpercentile",

@@ -7,7 +7,8 @@
 //! `(arange(n),) * ndim`, an index as `x[np.diag_indices(n)]` or bound by `let (i, j) = ..`) and
 //! `indices((d0, d1, ..))` of a tuple literal of sizes (the grids of `arange(dk)` stacked), and
 //! `sliding_window_view(x, w)` (NumPy's `np.lib.stride_tricks`: the windows gathered, see
-//! [`sliding_window_view`]).
+//! [`sliding_window_view`]), and `lexsort((k0, k1, ..))` of 1-d keys (stable `argsort`s, see
+//! [`lexsort`]).
 
 use crate::ast::{BinOp, DType, Expr, ExprKind, Ident, Index, Span, UnOp};
 use crate::builtin::qualified;
@@ -67,6 +68,10 @@ pub fn rewrite(ids: &Cell<u32>, name: &str, e: &mut Expr) {
         }
         "indices" if args.len() == 1 && kwargs.is_empty() => {
             let Some(v) = indices(&b, &args[0]) else { return };
+            v
+        }
+        "lexsort" if args.len() == 1 && kwargs.is_empty() => {
+            let Some(v) = lexsort(&b, &args[0]) else { return };
             v
         }
         "sliding_window_view" => {
@@ -264,4 +269,28 @@ fn windows(b: &Build, x: Expr, w: &Expr, k: Option<i64>) -> Expr {
     let idx = b.bin(BinOp::Add, column, offsets);
     let axis = k.map(|k| (b.kw("axis"), b.int(k))).into_iter().collect();
     b.call("take", vec![x, idx], axis)
+}
+
+/// The most keys [`lexsort`] takes: each key doubles the sorts of the first one.
+const LEXSORT_MAX_KEYS: usize = 4;
+
+/// NumPy's `lexsort((k0, k1, .., kl))` (or a list) of 1-d keys of one length: the `i64` positions
+/// that sort by the last key, ties by the one before, and so on, remaining ties in their order.
+/// `argsort` is stable (NumPy's `kind='stable'`, NaN last, as `lexsort`'s), so it is
+/// `p = argsort(k0)`, then for each later key `p = p[argsort(kj[p])]`; the expression repeats `p`,
+/// so at most [`LEXSORT_MAX_KEYS`] keys (more stay the checker's unknown `lexsort`). Keys of
+/// different lengths are a run-time IndexError or a gather's size error, naming the line. A 2-d
+/// array of keys (rows) is not rewritten: E0202.
+fn lexsort(b: &Build, keys: &Expr) -> Option<Expr> {
+    let (ExprKind::Tuple(ks) | ExprKind::List(ks)) = &keys.kind else { return None };
+    if ks.is_empty() || ks.len() > LEXSORT_MAX_KEYS {
+        return None;
+    }
+    let mut order = b.call("argsort", vec![b.copy(&ks[0])], vec![]);
+    for k in &ks[1..] {
+        let gathered = b.e(ExprKind::Subscript { base: Box::new(b.copy(k)), index: vec![Index::At(b.copy(&order))] });
+        let by_key = b.call("argsort", vec![gathered], vec![]);
+        order = b.e(ExprKind::Subscript { base: Box::new(order), index: vec![Index::At(by_key)] });
+    }
+    Some(order)
 }

@@ -198,3 +198,27 @@ def test_sliding_window_view_of_2d_needs_a_size_per_axis(tmp_path):
     """NumPy: "Since axis is `None`, must provide window_shape for all dimensions of `x`"."""
     src = "fn main(g: f64[H, W]) -> f64[?, ?, ?] {\n    return np.lib.stride_tricks.sliding_window_view(g, 2);\n}\n"
     assert_check_error(src, "E0405", "axis", tmp_path)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_lexsort_matches_numpy(target, tmp_path):
+    """NumPy's `lexsort` of 2, 3 and 4 keys (tuple and list), with ties and NaN (sorted last):
+    the last key first, remaining ties in their order."""
+    rng = np.random.default_rng(11)
+    a, b, c = (rng.integers(0, 3, 40).astype(np.float64) for _ in range(3))
+    b[[3, 17]] = np.nan
+    d = rng.integers(0, 2, 40)
+    src = """fn main(a: f64[N], b: f64[N], c: f64[N], d: i64[N]) -> (i64[N], i64[N], i64[N], i64[N]) {
+    return np.lexsort((a, b)), np.lexsort([c, a, b]), np.lexsort((d, c, b, a)), lexsort((a,));
+}
+"""
+    proc, res = run_source(src, {"a": a, "b": b, "c": c, "d": d}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    want = [np.lexsort((a, b)), np.lexsort([c, a, b]), np.lexsort((d, c, b, a)), np.lexsort((a,))]
+    for got, w in zip(res, want):
+        np.testing.assert_array_equal(got, w)
+
+
+def test_lexsort_of_a_2d_array_names_the_arrayc_way(tmp_path):
+    src = "fn main(k: f64[2, N]) -> i64[N] {\n    return np.lexsort(k);\n}\n"
+    assert_check_error(src, "E0202", "lexsort((a[0], a[1]))", tmp_path)
