@@ -12,7 +12,8 @@
 
 use crate::ast::{BinOp, DType, Expr, ExprKind, Ident, Index, Span, UnOp};
 use crate::builtin::qualified;
-use crate::syntax::{fresh_copy, int_literal, mk};
+use crate::check::literal_int;
+use crate::syntax::{fresh_copy, mk};
 use std::cell::Cell;
 
 /// The builder of the rewritten expressions: fresh ids, one span.
@@ -184,8 +185,8 @@ fn nan_moment(b: &Build, std: bool, args: &[Expr], kwargs: &[(Ident, Expr)]) -> 
 fn diag_indices(b: &Build, args: &[Expr], kwargs: &[(Ident, Expr)]) -> Option<Expr> {
     let ndim = match (args, kwargs) {
         ([_], []) => 2,
-        ([_, k], []) => crate::check::literal_int(k)?,
-        ([_], [(k, v)]) if k.name == "ndim" => crate::check::literal_int(v)?,
+        ([_, k], []) => literal_int(k)?,
+        ([_], [(k, v)]) if k.name == "ndim" => literal_int(v)?,
         _ => return None,
     };
     if !(1..=32).contains(&ndim) {
@@ -230,7 +231,7 @@ fn sliding_window_view(b: &Build, args: &[Expr], kwargs: &[(Ident, Expr)]) -> Op
     let [x, w] = args else { return None };
     let axis = match kwargs {
         [] => None,
-        [(k, a)] if k.name == "axis" => Some(int_literal(a)?),
+        [(k, a)] if k.name == "axis" => Some(literal_int(a)?),
         _ => return None,
     };
     let sizes: Vec<&Expr> = match &w.kind {

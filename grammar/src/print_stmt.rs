@@ -27,7 +27,8 @@ pub fn scan_fstring(rest: &str, raw: bool) -> Option<usize> {
     let bytes = rest.as_bytes();
     let mut i = quote.len();
     while i < bytes.len() {
-        if rest[i..].starts_with(quote) {
+        // Bytes, not `str` slices: a backslash skips one byte, which may be inside a character.
+        if bytes[i..].starts_with(quote.as_bytes()) {
             return Some(i + quote.len());
         }
         match bytes[i] {
@@ -95,8 +96,11 @@ pub fn fstring(ids: &Cell<u32>, text: &str, at: usize) -> Result<Expr, LexError>
                 i = end.0 + 1;
             }
             b'\\' if !raw && i + 1 < b.len() => {
-                lit.push_str(&body[i..i + 2]);
-                i += 2;
+                // The backslash and the whole character after it (maybe several bytes).
+                let c = body[i + 1..].chars().next().unwrap_or(' ');
+                lit.push('\\');
+                lit.push(c);
+                i += 1 + c.len_utf8();
             }
             _ => {
                 let c = body[i..].chars().next().unwrap_or(' ');

@@ -1681,12 +1681,3 @@ fn module_constants(ids: &Cell<u32>, f: &mut Function, globals: &[(Ident, Expr, 
     });
     Ok(())
 }
-
-/// An integer literal's value (`3`, `-1`).
-pub fn int_literal(e: &Expr) -> Option<i64> {
-    match &e.kind {
-        ExprKind::Int(v) => Some(*v),
-        ExprKind::Unary(UnOp::Neg, a) => int_literal(a).map(|v| -v),
-        _ => None,
-    }
-}

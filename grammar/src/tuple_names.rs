@@ -23,8 +23,9 @@
 
 use crate::ast::{BinOp, Block, Expr, ExprKind, FPart, Function, Index, Program, Stmt};
 use crate::builtin::QUALIFIED;
+use crate::check::literal_int;
 use crate::diag::Diagnostic;
-use crate::syntax::{int_literal, mk};
+use crate::syntax::mk;
 use std::cell::Cell;
 use std::collections::HashMap;
 
@@ -337,7 +338,7 @@ fn uses(ids: &Cell<u32>, tuples: &HashMap<String, usize>, e: &mut Expr, errors: 
         ExprKind::Subscript { base, index } => {
             let Some((g, k)) = tuple_of(base) else { return };
             let at = match index.as_slice() {
-                [Index::At(i)] => int_literal(i),
+                [Index::At(i)] => literal_int(i),
                 _ => None,
             };
             match at.map(|i| if i < 0 { i + k as i64 } else { i }) {

@@ -746,6 +746,18 @@ fn numpy_spellings_are_taken_or_get_a_help() {
     assert!(d[0].help.as_deref().is_some_and(|h| h.contains("zeros((2, 3))")), "{d:?}");
 }
 
+/// A backslash before a character of several bytes in an f-string (found by
+/// `random_strings_never_panic`): scanned and escaped by characters, never split.
+#[test]
+fn fstring_backslash_before_a_wide_character() {
+    for src in ["print(f\"\\é\");", "fn f() { print(f\"a\\é{1}\\\u{1F600}\"); }", "f\"\\é", "print(f'''\\é''');"] {
+        let (_, d) = frontend(src);
+        for x in &d {
+            let _ = x.render("f.arr", src, false);
+        }
+    }
+}
+
 #[test]
 fn many_errors_reported() {
     let src = "fn f(a: f64[3], b: f64[4]) {

@@ -8,6 +8,7 @@ use super::builtins::Call;
 use crate::ast::DType;
 use crate::builtin::Builtin;
 use crate::check::Checker;
+use crate::diag::Diagnostic;
 use crate::types::{Size, Ty};
 
 impl Checker {
@@ -77,11 +78,16 @@ impl Checker {
             match super::builtins::literal_int(&c.args[1]) {
                 Some(k) => power = Some(k),
                 None => {
-                    self.error(
-                        "E0503",
-                        "`linalg.matrix_power`'s exponent must be an integer literal in arrayc",
-                        c.args[1].span.clone(),
-                        "not an integer literal",
+                    self.err(
+                        Diagnostic::error(
+                            "E0503",
+                            "`linalg.matrix_power`'s exponent must be an integer literal in arrayc",
+                            c.args[1].span.clone(),
+                            "not an integer literal",
+                        )
+                        .with_help(
+                            "for a power known at run time write the loop: `m = np.eye(n); for _ in range(k) { m = m @ a; }`",
+                        ),
                     );
                     return Ty::Error;
                 }
