@@ -5,7 +5,7 @@
 use crate::error::ScalarError;
 use crate::{BinFn, DType, ReduceKind, Scalar, UnFn};
 
-#[inline]
+#[inline(always)]
 fn float_bin(op: BinFn, x: f64, y: f64) -> Result<f64, Scalar> {
     Ok(match op {
         BinFn::Add => x + y,
@@ -142,7 +142,7 @@ fn ipow(x: i64, y: i64) -> Option<i64> {
 /// Scalar binary operation on two scalars of the same dtype (the lowering inserts the casts).
 /// Inlined where `op` is a constant (the host executor's functions per operation and dtype), it
 /// folds to the one case.
-#[inline]
+#[inline(always)]
 pub fn scalar_binary(op: BinFn, a: Scalar, b: Scalar) -> Result<Scalar, ScalarError> {
     use Scalar::*;
     Ok(match (a, b) {
@@ -183,7 +183,7 @@ pub fn scalar_binary(op: BinFn, a: Scalar, b: Scalar) -> Result<Scalar, ScalarEr
 /// range, the caller wrapping an `I64` result to i32: wrapping i64 arithmetic agrees with i32's
 /// modulo 2^32, and `i32::MIN // -1` is 2^31, which wraps to `i32::MIN` as NumPy gives). Shift
 /// counts outside `0..bits` give 0 (left) or the sign (right), as NumPy.
-#[inline]
+#[inline(always)]
 fn int_bin(op: BinFn, x: i64, y: i64, bits: i64) -> Result<Scalar, ScalarError> {
     use Scalar::*;
     Ok(match op {
@@ -216,7 +216,7 @@ fn int_bin(op: BinFn, x: i64, y: i64, bits: i64) -> Result<Scalar, ScalarError> 
 /// caller wrapping a `U64` result to u8: wrapping u64 arithmetic agrees with u8's modulo 2^8, and
 /// a shift by 8 to 63 leaves no low byte). Division and remainder by zero give 0 and shift counts
 /// of 64 or more give 0, as NumPy's `uint64`.
-#[inline]
+#[inline(always)]
 fn uint_bin(op: BinFn, x: u64, y: u64) -> Scalar {
     use Scalar::*;
     match op {

@@ -36,14 +36,19 @@ static MEMORY_LIMIT: AtomicU64 = AtomicU64::new(0);
 /// Bytes of the base arrays alive now (pooled mappings not counted).
 static LIVE_BYTES: AtomicU64 = AtomicU64::new(0);
 
-/// The machine's physical memory in bytes (`sysconf`), or `u64::MAX` when it cannot be read.
+/// The machine's physical memory in bytes (`sysconf`, read once per process: glibc answers
+/// `_SC_PHYS_PAGES` with a `sysinfo` system call, which every allocation would otherwise pay), or
+/// `u64::MAX` when it cannot be read.
 pub fn physical_memory() -> u64 {
-    // SAFETY: sysconf only reads system configuration.
-    let (pages, size) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGE_SIZE)) };
-    if pages <= 0 || size <= 0 {
-        return u64::MAX;
-    }
-    (pages as u64).saturating_mul(size as u64)
+    static PHYSICAL: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *PHYSICAL.get_or_init(|| {
+        // SAFETY: sysconf only reads system configuration.
+        let (pages, size) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGE_SIZE)) };
+        if pages <= 0 || size <= 0 {
+            return u64::MAX;
+        }
+        (pages as u64).saturating_mul(size as u64)
+    })
 }
 
 /// Sets the most bytes that the live base arrays of this process may take together; an allocation
