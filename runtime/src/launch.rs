@@ -95,7 +95,7 @@ fn splits_min_max(layout: &KernelLayout, a: usize, space: &[i64], out_elems: i64
 }
 
 /// Checks that every element of `v` lies inside its base buffer.
-pub(crate) fn check_in_bounds(v: &View, what: &str) -> Result<(), LaunchError> {
+pub(crate) fn check_in_bounds(v: &View, what: impl std::fmt::Display) -> Result<(), LaunchError> {
     if v.shape.len() != v.strides.len() {
         return Err(format!("{what}: view has {} sizes but {} strides", v.shape.len(), v.strides.len()).into());
     }
@@ -327,7 +327,8 @@ pub fn validate(plan: &LaunchPlan, args: &[RtValue]) -> Result<Validated, Launch
                     )
                     .into());
                 }
-                check_in_bounds(v, &format!("kernel @{name}: operand {i}"))?;
+                // `format_args!`: the name is formatted only for an error (this runs per launch).
+                check_in_bounds(v, format_args!("kernel @{name}: operand {i}"))?;
                 check_inner_stride(v, plan.inner_strides.get(i).copied().flatten())
                     .map_err(|e| LaunchError::Invalid(format!("kernel @{name}: operand {i} {e}")))?;
             }
