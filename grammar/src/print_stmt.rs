@@ -27,7 +27,8 @@ pub fn scan_fstring(rest: &str, raw: bool) -> Option<usize> {
     let bytes = rest.as_bytes();
     let mut i = quote.len();
     while i < bytes.len() {
-        if rest[i..].starts_with(quote) {
+        // Bytes, not `rest[i..]`: an escape may skip into the middle of a multi-byte character.
+        if bytes[i..].starts_with(quote.as_bytes()) {
             return Some(i + quote.len());
         }
         match bytes[i] {

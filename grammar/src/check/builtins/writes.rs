@@ -26,9 +26,9 @@ enum Rule {
 
 impl Checker {
     /// A statement `copyto(dst, src, where=m)`, `putmask(a, mask, values)`, `place(arr, mask,
-    /// vals)` or `put(a, ind, v, mode="raise")` (checked: its target is an array, its values
-    /// cast to the target's dtype by the function's rule, E0320; `put` writes a 1-d array with
-    /// `mode="raise"`, `copyto`'s `where=` is a bool mask, E0321). Its type is `Unit`.
+    /// vals)` or `put(a, ind, v)` (checked: its target is an array, its values cast to the
+    /// target's dtype by the function's rule, E0320; `put` writes a 1-d array, `copyto`'s `where=`
+    /// is a bool mask, E0321; `put`'s `mode=` is checked with the keywords). Its type is `Unit`.
     pub(super) fn write_call(&mut self, c: &Call) -> Ty {
         let name = c.b.name();
         let t = self.value(&c.args[0]);
@@ -70,15 +70,6 @@ impl Checker {
             }
         }
         if c.b == Builtin::Put {
-            if let Some(m) =
-                c.kwarg("mode").filter(|m| !matches!(&m.kind, crate::ast::ExprKind::Str(s) if s == "raise"))
-            {
-                self.err(
-                    Diagnostic::error("E0321", "arrayc's `put` takes only `mode=\"raise\"`", m.span.clone(), "another mode")
-                        .with_help("wrap or clip the indices first: `put(a, ind % a.size, v)`, `put(a, clip(ind, 0, a.size - 1), v)`"),
-                );
-                return Ty::Error;
-            }
             if shape.len() != 1 {
                 self.err(
                     Diagnostic::error(
