@@ -483,8 +483,8 @@ pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] = &[
     ("vecmat", "arrayc has no `np.vecmat` yet: `v @ m` (a 1-d `v`, a 2-d `m`), `einsum(\"...i,...ij->...j\", v, m)`"),
     (
         "trim_zeros",
-        "arrayc has no `np.trim_zeros` yet: `let nz = flatnonzero(x); x[nz[0]:nz[-1] + 1]` of a 1-d `x` with a \
-         nonzero element",
+        "arrayc's `np.trim_zeros(x, trim)` takes a 1-d `x` and `trim` \"f\", \"b\" or \"fb\" (a literal); otherwise \
+         `let nz = flatnonzero(x); x[nz[0]:nz[-1] + 1]` of an `x` with a nonzero element",
     ),
     ("frexp", "arrayc has no `np.frexp` yet: of `x != 0`, `e = floor(log2(abs(x))) + 1` and `m = x / 2.0 ** e`"),
     ("kaiser", "arrayc has no `np.kaiser` yet (nor `np.i0`): compute it in NumPy and pass it as an argument"),

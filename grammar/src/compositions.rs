@@ -5,9 +5,10 @@
 //! algorithm: the mean of the numbers, the squared deviations of the numbers summed, divided by
 //! their count less `ddof`, NaN where that is not positive), `diag_indices(n, ndim)` (the tuple
 //! `(arange(n),) * ndim`, an index as `x[np.diag_indices(n)]` or bound by `let (i, j) = ..`) and
-//! `indices((d0, d1, ..))` of a tuple literal of sizes (the grids of `arange(dk)` stacked).
+//! `indices((d0, d1, ..))` of a tuple literal of sizes (the grids of `arange(dk)` stacked), and
+//! `trim_zeros(x, trim)` of a 1-d `x` (a slice of it, a view, its bounds found by `argmax`).
 
-use crate::ast::{BinOp, Expr, ExprKind, Ident, Span, UnOp};
+use crate::ast::{BinOp, Expr, ExprKind, Ident, Index, Span, UnOp};
 use crate::builtin::qualified;
 use crate::syntax::{fresh_copy, mk};
 use std::cell::Cell;
@@ -65,6 +66,10 @@ pub fn rewrite(ids: &Cell<u32>, name: &str, e: &mut Expr) {
         }
         "indices" if args.len() == 1 && kwargs.is_empty() => {
             let Some(v) = indices(&b, &args[0]) else { return };
+            v
+        }
+        "trim_zeros" => {
+            let Some(v) = trim_zeros(&b, args, kwargs) else { return };
             v
         }
         "nanvar" | "nanstd" => {
@@ -203,4 +208,53 @@ fn indices(b: &Build, dims: &Expr) -> Option<Expr> {
         })
         .collect();
     Some(b.call("stack", vec![b.e(ExprKind::Tuple(grids))], vec![]))
+}
+
+/// NumPy's `trim_zeros(x, trim="fb")` of a 1-d `x` (`trim` `"f"`, `"b"` or `"fb"`, by position or
+/// keyword): the slice `x[start:stop]`, a view as NumPy's, where with `nz = x != 0` (NaN is
+/// nonzero, as NumPy's truth) and `n = len(x)`, `start` (front) is the first nonzero position
+/// `argmax(concatenate((nz, [true])), axis=0)` (`n` where there is none), else 0, and `stop`
+/// (back) `n` less the first nonzero position of `nz[::-1]` (0 where there is none), else `n`;
+/// nothing nonzero gives an empty slice. The `axis=0` reductions make an `x` of another rank an
+/// error (E0401 of the `concatenate`) rather than NumPy's n-d trim. `None` for any other
+/// `trim`.
+fn trim_zeros(b: &Build, args: &[Expr], kwargs: &[(Ident, Expr)]) -> Option<Expr> {
+    let trim = match (args, kwargs) {
+        ([_], []) => "fb".to_string(),
+        ([_, t], []) => trim_word(t)?,
+        ([_], [(k, t)]) if k.name == "trim" => trim_word(t)?,
+        _ => return None,
+    };
+    let (front, back) = match trim.to_ascii_lowercase().as_str() {
+        "fb" | "bf" => (true, true),
+        "f" => (true, false),
+        "b" => (false, true),
+        _ => return None,
+    };
+    let x = &args[0];
+    // The first nonzero position of `e`, `len(e)` where there is none (also of an empty `e`).
+    let first = |e: Expr| {
+        let nz = b.bin(BinOp::Ne, e, b.int(0));
+        let end = b.e(ExprKind::List(vec![b.e(ExprKind::Bool(true))]));
+        let nz = b.call("concatenate", vec![b.e(ExprKind::Tuple(vec![nz, end]))], vec![]);
+        b.call("argmax", vec![nz], vec![(b.kw("axis"), b.int(0))])
+    };
+    let start = front.then(|| first(b.copy(x)));
+    let stop = back.then(|| {
+        let minus_one = b.e(ExprKind::Unary(UnOp::Neg, Box::new(b.int(1))));
+        let reversed = Index::Slice { start: None, stop: None, step: Some(minus_one), span: b.at.clone() };
+        let reversed = b.e(ExprKind::Subscript { base: Box::new(b.copy(x)), index: vec![reversed] });
+        b.bin(BinOp::Sub, b.call("len", vec![b.copy(x)], vec![]), first(reversed))
+    });
+    let slice = Index::Slice { start, stop, step: None, span: b.at.clone() };
+    Some(b.e(ExprKind::Subscript { base: Box::new(b.copy(x)), index: vec![slice] }))
+}
+
+/// The text of a `trim=` argument: a string literal, or the name a keyword's string became.
+fn trim_word(t: &Expr) -> Option<String> {
+    match &t.kind {
+        ExprKind::Str(s) => Some(s.clone()),
+        ExprKind::Var(v) => Some(v.name.clone()),
+        _ => None,
+    }
 }

@@ -216,3 +216,36 @@ fn main(x: f64[n]) -> f64[n] {
     assert proc.returncode == 0, proc.stderr
     want = x.copy(); np.put(want, 1, 5.0)
     assert_same(got[0], want, "shadowed put")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_trim_zeros_matches_numpy(target, tmp_path):
+    """`trim_zeros` of a 1-d array of a run-time size, `trim` "fb", "f", "b" (by position and
+    keyword): a view (a write through it reaches the argument), NaN is nonzero, all zeros and an
+    empty array give an empty result."""
+    src = """fn main(x: i64[n], y: f64[k], z: f64[p]) -> (i64[?], i64[?], i64[?], f64[?], f64[?], f64[?], f64[?], i64[n]) {
+    let w = x.copy();
+    let v = np.trim_zeros(w);
+    v[0] = 100;
+    return (np.trim_zeros(x), np.trim_zeros(x, 'f'), trim_zeros(x, trim="b"), np.trim_zeros(y), np.trim_zeros(y, "b"),
+            np.trim_zeros(z), np.trim_zeros(z, "f"), w);
+}
+"""
+    x, y = np.array([0, 0, 3, 0, 5, 0, 0]), np.array([0.0, np.nan, 0.0, 2.0, 0.0])
+    for i, z in enumerate([np.zeros(4), np.zeros(0), np.array([1.0, 0.0])]):
+        got = run_ok(src, {"x": x, "y": y, "z": z}, tmp_path / str(i), target)
+        w = x.copy()
+        np.trim_zeros(w)[0] = 100
+        want = [np.trim_zeros(x), np.trim_zeros(x, 'f'), np.trim_zeros(x, trim="b"), np.trim_zeros(y),
+                np.trim_zeros(y, "b"), np.trim_zeros(z), np.trim_zeros(z, "f"), w]
+        for j, (g, wv) in enumerate(zip(got, want)):
+            assert_same(g, wv, f"input {i}, result {j}")
+
+
+def test_trim_zeros_refusals(tmp_path):
+    """A 2-d array (NumPy 2.4 trims every axis) is an error, not a 1-d trim; an unknown `trim`
+    gets the help naming the spellings arrayc takes."""
+    assert_check_error("fn main(m: f64[r, c]) -> f64[?, ?] {\n    return np.trim_zeros(m);\n}\n",
+                       "E0401", "concatenate", tmp_path)
+    assert_check_error("fn main(x: f64[n]) -> f64[?] {\n    return np.trim_zeros(x, 'x');\n}\n",
+                       "E0202", "\"fb\"", tmp_path)

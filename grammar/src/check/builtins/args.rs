@@ -241,11 +241,16 @@ impl Checker {
                         self.set_ty(v.id, Ty::Unit);
                     } else {
                         self.err(
-                            Diagnostic::error("E0321", "arrayc's `put` takes only `mode=\"raise\"`", v.span.clone(), "another mode")
-                                .with_help(
-                                    "wrap or clip the indices first: `put(a, ind % a.size, v)`, \
+                            Diagnostic::error(
+                                "E0321",
+                                "arrayc's `put` takes only `mode=\"raise\"`",
+                                v.span.clone(),
+                                "another mode",
+                            )
+                            .with_help(
+                                "wrap or clip the indices first: `put(a, ind % a.size, v)`, \
                                      `put(a, clip(ind, -a.size, a.size - 1), v)`",
-                                ),
+                            ),
                         );
                         c.bad = true;
                     }
