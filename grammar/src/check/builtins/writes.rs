@@ -69,20 +69,18 @@ impl Checker {
                 return Ty::Error;
             }
         }
-        if c.b == Builtin::Put {
-            if shape.len() != 1 {
-                self.err(
-                    Diagnostic::error(
-                        "E0321",
-                        format!("arrayc's `put` writes a 1-d array, found {t}"),
-                        c.args[0].span.clone(),
-                        "not 1-d",
-                    )
-                    .with_note("NumPy's `put` writes through flat indices, `a.flat[ind] = v`")
-                    .with_help("write through the index arrays of each axis: `let (i, j) = unravel_index(ind, a.shape); a[i, j] = v;`"),
-                );
-                return Ty::Error;
-            }
+        if c.b == Builtin::Put && shape.len() != 1 {
+            self.err(
+                Diagnostic::error(
+                    "E0321",
+                    format!("arrayc's `put` writes a 1-d array, found {t}"),
+                    c.args[0].span.clone(),
+                    "not 1-d",
+                )
+                .with_note("NumPy's `put` writes through flat indices, `a.flat[ind] = v`")
+                .with_help("write through the index arrays of each axis: `let (i, j) = unravel_index(ind, a.shape); a[i, j] = v;`"),
+            );
+            return Ty::Error;
         }
         let Some(vd) = tv.dtype() else { return Ty::Error };
         let rule = match c.b {
