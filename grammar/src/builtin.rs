@@ -428,6 +428,10 @@ builtins! {
     Modf: "modf", (1, 1), &[], "modf(x)[0] | let (frac, whole) = modf(x);";
     FillDiagonal: "fill_diagonal", (2, 2), &["wrap"],
         "fill_diagonal(a, val) (a statement; a at least 2-d, every size equal beyond 2-d; val a scalar or an array, cycled)";
+    Copyto: "copyto", (2, 2), &["where"], "copyto(dst, src) | copyto(dst, src, where=m) (a statement)";
+    Putmask: "putmask", (3, 3), &[], "putmask(a, mask, values) (a statement)";
+    Place: "place", (3, 3), &[], "place(arr, mask, vals) (a statement)";
+    Put: "put", (3, 3), &["mode"], "put(a, ind, v) | put(a, ind, v, mode=\"raise\") (a statement; a 1-d)";
 }
 
 /// Whether the call `e` of [`Builtin::Dot`] is spelled `a @ b` or `matmul(a, b)` (NumPy's
@@ -483,24 +487,12 @@ pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] = &[
     ("matvec", "arrayc has no `np.matvec` yet: `m @ v` (a 2-d `m`, a 1-d `v`), `einsum(\"...ij,...j->...i\", m, v)`"),
     ("vecmat", "arrayc has no `np.vecmat` yet: `v @ m` (a 1-d `v`, a 2-d `m`), `einsum(\"...i,...ij->...j\", v, m)`"),
     (
-        "copyto",
-        "arrayc has no `np.copyto` yet: assign into the whole array, `dst[...] = src;`; with `where=m`: \
-         `dst[...] = where(m, src, dst);`",
-    ),
-    (
-        "put",
-        "arrayc has no `np.put` yet: write through the flat view, `let f = x.reshape(-1); f[idx] = v;` (`x` \
-         contiguous), or of a 2-d `x`, `let (i, j) = unravel_index(idx, x.shape); x[i, j] = v;`",
-    ),
-    (
         "trim_zeros",
-        "arrayc has no `np.trim_zeros` yet: `let nz = flatnonzero(x); x[nz[0]:nz[-1] + 1]` of a 1-d `x` with a \
-         nonzero element",
+        "arrayc's `np.trim_zeros(x, trim)` takes a 1-d `x` and `trim` \"f\", \"b\" or \"fb\" (a literal); otherwise \
+         `let nz = flatnonzero(x); x[nz[0]:nz[-1] + 1]` of an `x` with a nonzero element",
     ),
     ("frexp", "arrayc has no `np.frexp` yet: of `x != 0`, `e = floor(log2(abs(x))) + 1` and `m = x / 2.0 ** e`"),
     ("kaiser", "arrayc has no `np.kaiser` yet (nor `np.i0`): compute it in NumPy and pass it as an argument"),
-    ("putmask", "arrayc has no `np.putmask` yet: `x[mask] = v;` (a scalar `v`, or `v[mask]` of `x`'s shape)"),
-    ("place", "arrayc has no `np.place` yet: `x[mask] = v;` (a scalar `v`, or as many values as the mask's `true`s)"),
     ("choose", "arrayc has no `np.choose` yet: `select([i == 0, i == 1], [a, b])` (nested `where`s)"),
     ("argpartition", "arrayc has no `np.argpartition` yet: `argsort(x)` (a full sort is a valid partition)"),
     ("partition", "arrayc has no `np.partition` yet: `sort(x)` (a full sort is a valid partition)"),
@@ -2030,6 +2022,45 @@ pub const DOCS: &[DocRow] = {
                 elements cycled along the diagonal (NumPy's `a.flat[::n + 1] = val`; an empty `val` writes \
                 nothing). `wrap=true` is E0503",
             builtins: &[B::FillDiagonal],
+        },
+        DocRow {
+            calls: "`copyto(dst, src);`, `copyto(dst, src, where=m);`",
+            result: "a statement, NumPy's `copyto`: writes `src`, broadcast to `dst`'s shape (E0401 where it cannot \
+                be), into the array `dst` in place (`dst[...] = src;`; `dst` may be any array expression, a view \
+                writes through), with `where=` only where the bool mask `m` (broadcast too) is true \
+                (`dst[...] = where(m, src, dst);`). NumPy's `casting='same_kind'`: a float into an integer or \
+                bool array, a signed integer into an unsigned or bool one is E0320 (NumPy's TypeError), a \
+                Python int a float or integer one; a non-bool `where=` or a scalar `dst` is E0321",
+            builtins: &[B::Copyto],
+        },
+        DocRow {
+            calls: "`putmask(a, mask, values);`",
+            result: "a statement, NumPy's `putmask`: where `mask` (`a`'s shape, any dtype, nonzero as true) is true \
+                at flat position `k` of `a`, writes `values.flat[k % values.size]` (`values` cycled by the \
+                position in `a`; a scalar everywhere; an empty `values` writes nothing). A mask of another size \
+                is a run-time error naming the line (NumPy's ValueError \"putmask: mask and data must be the same \
+                size\"). NumPy's rule for `values`: an array (or a typed scalar but an `f64` one) casts to `a`'s \
+                dtype by `casting='safe'` (else E0320, NumPy's TypeError), a Python scalar converts as an \
+                assignment converts",
+            builtins: &[B::Putmask],
+        },
+        DocRow {
+            calls: "`place(arr, mask, vals);`",
+            result: "a statement, NumPy's `place`: the `j`-th true element of `mask` (`arr`'s shape, nonzero as \
+                true), in row-major order, gets `vals.flat[j % vals.size]` (`vals` cycled by the count of trues \
+                so far; a scalar everywhere); an empty `vals` with a true element is a run-time error naming the \
+                line (NumPy's ValueError \"Cannot insert from an empty array!\"), as is a mask of another \
+                size. Casts as `putmask`'s `values` (E0320)",
+            builtins: &[B::Place],
+        },
+        DocRow {
+            calls: "`put(a, ind, v);`, `put(a, ind, v, mode=\"raise\");`",
+            result: "a statement, NumPy's `put` of a 1-d array `a`: `a[ind[i]] = v.flat[i % v.size]` for each \
+                index of `ind` (a scalar or an integer array, flattened; negative counts from the end; out of \
+                range NumPy's IndexError at run time naming the line; of repeated indices the last wins; an \
+                empty `v` writes nothing), converted as an assignment converts. An `a` of another rank, or \
+                `mode=\"wrap\"`/`\"clip\"`, is E0321 (help: `unravel_index` to one index array per axis)",
+            builtins: &[B::Put],
         },
     ]
 };

@@ -7,8 +7,9 @@
 //! `(arange(n),) * ndim`, an index as `x[np.diag_indices(n)]` or bound by `let (i, j) = ..`) and
 //! `indices((d0, d1, ..))` of a tuple literal of sizes (the grids of `arange(dk)` stacked), and
 //! `sliding_window_view(x, w)` (NumPy's `np.lib.stride_tricks`: the windows gathered, see
-//! [`sliding_window_view`]), and `lexsort((k0, k1, ..))` of 1-d keys (stable `argsort`s, see
-//! [`lexsort`]).
+//! [`sliding_window_view`]), `lexsort((k0, k1, ..))` of 1-d keys (stable `argsort`s, see
+//! [`lexsort`]), and `trim_zeros(x, trim)` of a 1-d `x` (a slice of it, a view, its bounds found
+//! by `argmax`).
 
 use crate::ast::{BinOp, DType, Expr, ExprKind, Ident, Index, Span, UnOp};
 use crate::builtin::qualified;
@@ -77,6 +78,10 @@ pub fn rewrite(ids: &Cell<u32>, name: &str, e: &mut Expr) {
         }
         "sliding_window_view" => {
             let Some(v) = sliding_window_view(&b, args, kwargs) else { return };
+            v
+        }
+        "trim_zeros" => {
+            let Some(v) = trim_zeros(&b, args, kwargs) else { return };
             v
         }
         "nanvar" | "nanstd" => {
@@ -294,4 +299,53 @@ fn lexsort(b: &Build, keys: &Expr) -> Option<Expr> {
         order = b.e(ExprKind::Subscript { base: Box::new(order), index: vec![Index::At(by_key)] });
     }
     Some(order)
+}
+
+/// NumPy's `trim_zeros(x, trim="fb")` of a 1-d `x` (`trim` `"f"`, `"b"` or `"fb"`, by position or
+/// keyword): the slice `x[start:stop]`, a view as NumPy's, where with `nz = x != 0` (NaN is
+/// nonzero, as NumPy's truth) and `n = len(x)`, `start` (front) is the first nonzero position
+/// `argmax(concatenate((nz, [true])), axis=0)` (`n` where there is none), else 0, and `stop`
+/// (back) `n` less the first nonzero position of `nz[::-1]` (0 where there is none), else `n`;
+/// nothing nonzero gives an empty slice. The `axis=0` reductions make an `x` of another rank an
+/// error (E0401 of the `concatenate`) rather than NumPy's n-d trim. `None` for any other
+/// `trim`.
+fn trim_zeros(b: &Build, args: &[Expr], kwargs: &[(Ident, Expr)]) -> Option<Expr> {
+    let trim = match (args, kwargs) {
+        ([_], []) => "fb".to_string(),
+        ([_, t], []) => trim_word(t)?,
+        ([_], [(k, t)]) if k.name == "trim" => trim_word(t)?,
+        _ => return None,
+    };
+    let (front, back) = match trim.to_ascii_lowercase().as_str() {
+        "fb" | "bf" => (true, true),
+        "f" => (true, false),
+        "b" => (false, true),
+        _ => return None,
+    };
+    let x = &args[0];
+    // The first nonzero position of `e`, `len(e)` where there is none (also of an empty `e`).
+    let first = |e: Expr| {
+        let nz = b.bin(BinOp::Ne, e, b.int(0));
+        let end = b.e(ExprKind::List(vec![b.e(ExprKind::Bool(true))]));
+        let nz = b.call("concatenate", vec![b.e(ExprKind::Tuple(vec![nz, end]))], vec![]);
+        b.call("argmax", vec![nz], vec![(b.kw("axis"), b.int(0))])
+    };
+    let start = front.then(|| first(b.copy(x)));
+    let stop = back.then(|| {
+        let minus_one = b.e(ExprKind::Unary(UnOp::Neg, Box::new(b.int(1))));
+        let reversed = Index::Slice { start: None, stop: None, step: Some(minus_one), span: b.at.clone() };
+        let reversed = b.e(ExprKind::Subscript { base: Box::new(b.copy(x)), index: vec![reversed] });
+        b.bin(BinOp::Sub, b.call("len", vec![b.copy(x)], vec![]), first(reversed))
+    });
+    let slice = Index::Slice { start, stop, step: None, span: b.at.clone() };
+    Some(b.e(ExprKind::Subscript { base: Box::new(b.copy(x)), index: vec![slice] }))
+}
+
+/// The text of a `trim=` argument: a string literal, or the name a keyword's string became.
+fn trim_word(t: &Expr) -> Option<String> {
+    match &t.kind {
+        ExprKind::Str(s) => Some(s.clone()),
+        ExprKind::Var(v) => Some(v.name.clone()),
+        _ => None,
+    }
 }

@@ -236,6 +236,25 @@ impl Checker {
                         c.bad = true;
                     }
                 }
+                "mode" if c.b == crate::builtin::Builtin::Put => {
+                    if matches!(&v.kind, crate::ast::ExprKind::Var(m) if m.name == "raise") {
+                        self.set_ty(v.id, Ty::Unit);
+                    } else {
+                        self.err(
+                            Diagnostic::error(
+                                "E0321",
+                                "arrayc's `put` takes only `mode=\"raise\"`",
+                                v.span.clone(),
+                                "another mode",
+                            )
+                            .with_help(
+                                "wrap or clip the indices first: `put(a, ind % a.size, v)`, \
+                                     `put(a, clip(ind, -a.size, a.size - 1), v)`",
+                            ),
+                        );
+                        c.bad = true;
+                    }
+                }
                 "mode" => {
                     if crate::builtin::convolve_mode(v).is_some() {
                         self.set_ty(v.id, Ty::Unit);

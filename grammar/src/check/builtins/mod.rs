@@ -11,6 +11,7 @@ mod creation;
 mod elementwise;
 mod indexing;
 mod reductions;
+mod writes;
 
 use super::shape::shape_str;
 use super::Checker;
@@ -132,6 +133,7 @@ impl Checker {
                 t => Ty::Tuple(vec![t.clone(), t]),
             },
             B::FillDiagonal => self.fill_diagonal(&c),
+            B::Copyto | B::Putmask | B::Place | B::Put => self.write_call(&c),
             B::Divmod => match self.ufunc2(&c) {
                 Ty::Error => Ty::Error,
                 t => Ty::Tuple(vec![t.clone(), t]),

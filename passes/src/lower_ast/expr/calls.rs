@@ -84,6 +84,10 @@ impl Lowerer<'_> {
             let same = dtype(self, &args[0]) == dtype(self, &args[1]);
             return Ok(vec![self.constant(Scalar::Bool(same))]);
         }
+        if matches!(b, B::Copyto | B::Putmask | B::Place | B::Put) {
+            // Checked only: `grammar/src/writes.rs` wrote the statement's assignments after it.
+            return Ok(vec![]);
+        }
         if let Some(vs) = self.along_axis(b, args, kwargs, ty, e)? {
             return Ok(vs);
         }
@@ -206,6 +210,7 @@ impl Lowerer<'_> {
             B::TakeAlongAxis | B::PutAlongAxis | B::RavelMultiIndex | B::FillDiagonal => {
                 unreachable!("lowered by `along_axis`")
             }
+            B::Copyto | B::Putmask | B::Place | B::Put => unreachable!("checked only, lowered to nothing above"),
             B::Einsum | B::Tensordot => unreachable!("lowered by `einsum`"),
             B::Fliplr
             | B::Flipud
