@@ -21,6 +21,7 @@ pub mod membership;
 pub mod methods;
 pub mod nested;
 pub mod nesting;
+pub mod numpy_keywords;
 pub mod numpy_shapes;
 mod parse;
 pub mod print_stmt;

@@ -159,6 +159,14 @@ pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
         _ => {}
     }
     match name {
+        "arange" if args.len() == 1 && kwargs.iter().any(|(n, _)| n.name == "step") => {
+            // NumPy's `arange(stop, step=s)`: the one positional argument is the stop, so the
+            // start is 0 ([`crate::numpy_keywords`] moved the other keyword spellings).
+            let at = kwargs.iter().position(|(n, _)| n.name == "step").unwrap_or_else(|| unreachable!("matched"));
+            let step = kwargs.remove(at).1;
+            args.insert(0, mk(ids, ExprKind::Int(0), args[0].span.clone()));
+            args.push(step);
+        }
         "correlate" if args.len() == 2 => {
             // NumPy's `correlate(a, v, mode='valid')` of real arrays: `convolve(a, v[::-1], mode)`.
             let v = args.pop().unwrap_or_else(|| unreachable!("2 arguments"));

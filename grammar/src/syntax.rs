@@ -483,28 +483,6 @@ fn ignored_keywords(name: &str, kwargs: &mut Vec<(Ident, Expr)>) {
     });
 }
 
-/// NumPy's keyword spellings of positional arguments: `linspace(start, stop, num=n)` (and
-/// `logspace`'s and `geomspace`'s), `vander(x, N=n)`, `trapezoid(y, x=x, dx=d)`, `roll(x, shift=s)`, `bincount(idx, weights=w)`,
-/// `clip(x, a_min=lo, a_max=hi)` (NumPy 2's `min=`/`max=` too) pass the keyword's value as the
-/// positional argument at its place, when the arguments before it are given positionally. Any other
-/// use stays a keyword, for the checker's unknown-keyword error (E0502).
-fn keyword_positional(name: &str, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ident, Expr)>) {
-    let places: &[&[&str]] = match name {
-        "linspace" | "logspace" | "geomspace" => &[&[], &[], &["num"]],
-        "vander" => &[&[], &["N"]],
-        "trapezoid" => &[&[], &["x"], &["dx"]],
-        "clip" => &[&[], &["a_min", "min"], &["a_max", "max"]],
-        "roll" => &[&[], &["shift"]],
-        "bincount" => &[&[], &["weights"]],
-        _ => return,
-    };
-    while let Some(names) = places.get(args.len()) {
-        let Some(at) = kwargs.iter().position(|(k, _)| names.contains(&k.name.as_str())) else { return };
-        let (_, v) = kwargs.remove(at);
-        args.push(v);
-    }
-}
-
 /// The builtins whose first argument is a sequence of arrays, a tuple `(a, b)` in arrayc.
 const SEQUENCE_FUNCS: [&str; 8] =
     ["concatenate", "concat", "stack", "vstack", "row_stack", "hstack", "dstack", "column_stack"];
@@ -528,7 +506,7 @@ pub fn positional_axis(func: &mut Ident, args: &mut Vec<Expr>, kwargs: &mut Vec<
     let name = func.name.strip_prefix('.').or_else(|| func.name.strip_prefix(QUALIFIED)).unwrap_or(&func.name);
     let name = name.to_string();
     ignored_keywords(&name, kwargs);
-    keyword_positional(&name, args, kwargs);
+    crate::numpy_keywords::keyword_positional(&name, args, kwargs);
     sequence_of_arrays(&name, args);
     move_positional_axis(&name, args, kwargs);
     none_arguments(func, &name, args, kwargs)
@@ -826,6 +804,7 @@ pub fn method_call(
             }
             let mut func = Ident { name: format!("{LINALG}.{}", name.name), span: m.span.start..name.span.end };
             let linalg_name = func.name.clone();
+            crate::numpy_keywords::keyword_positional(&linalg_name, &mut args, &mut kwargs);
             none_arguments(&mut func, &linalg_name, &mut args, &mut kwargs);
             return Ok(Expr { id: base.id, kind: ExprKind::Call { func, args, kwargs }, span });
         }
@@ -833,6 +812,12 @@ pub fn method_call(
     if let ExprKind::Var(ufunc) = &base.kind {
         if UFUNC_METHOD_NAMES.contains(&name.name.as_str()) {
             return ufunc_method(ids, ufunc, &name, args, kwargs, span);
+        }
+    }
+    if name.name == "astype" && args.is_empty() {
+        // `x.astype(dtype=np.float32)`: NumPy's name of the one parameter.
+        if let Some(at) = kwargs.iter().position(|(k, _)| k.name == "dtype") {
+            args.push(kwargs.remove(at).1);
         }
     }
     if let ("astype", [Expr { kind: ExprKind::Call { func, .. }, .. }], true) =
@@ -1087,6 +1072,13 @@ impl TupleFor<'_> {
             ForTarget::Tuple(vars, _) => vars,
         };
         let bad = LexError::ForTargets { names: vars.len(), span: at.clone() };
+        let mut it = it;
+        if let ExprKind::Call { func, args, kwargs } = &mut it.kind {
+            // `enumerate(x, start=1)`: Python's name of the second parameter.
+            if func.name == "enumerate" && args.len() == 1 && kwargs.len() == 1 && kwargs[0].0.name == "start" {
+                args.push(kwargs.remove(0).1);
+            }
+        }
         let ExprKind::Call { func, args, kwargs } = &it.kind else { return Err(bad) };
         let enumerate = func.name == "enumerate" && vars.len() == 2 && (1..=2).contains(&args.len());
         let zip = func.name == "zip" && vars.len() == args.len();
