@@ -25,8 +25,8 @@
 //!   loops inside it.
 //!
 //! Not here (E0111): a comprehension in a `while` condition (evaluated at every iteration) or a
-//! parameter default, a generator given to another function. Not parsed: several names in a
-//! clause (`for i, v in enumerate(x)`).
+//! parameter default, a generator given to another function. Several names in a clause
+//! (`for i, v in enumerate(x)`) are one counter's ([`crate::comprehension_targets`]).
 
 use crate::ast::{BinOp, Block, BoolOp, Expr, ExprKind, Function, Ident, Index, Program, Span, Stmt};
 use crate::builtin::qualified;
@@ -49,13 +49,16 @@ struct Clause {
 /// The call the parser writes for `[e for k in it if c ...]` (`func`: `None`) or `func(e for k in
 /// it if c ...)`: arguments the element, then each clause's condition (`true` where it has none);
 /// keyword arguments each clause's variable with its iterable.
+/// A clause with several names (`for i, v in enumerate(x)`) is first one counter's
+/// ([`crate::comprehension_targets`]); its error where it iterates neither `enumerate` nor `zip`.
 pub fn comprehension(
     ids: &Cell<u32>,
     func: Option<Ident>,
-    elt: Expr,
-    clauses: Vec<(Ident, Expr, Option<Expr>)>,
+    mut elt: Expr,
+    clauses: Vec<crate::comprehension_targets::ParsedClause>,
     span: Span,
-) -> Expr {
+) -> Result<Expr, crate::lexer::LexError> {
+    let clauses = crate::comprehension_targets::index_clauses(ids, &mut elt, clauses)?;
     let name = match &func {
         None => LIST.to_string(),
         Some(f) => format!("{GENERATOR}{}", f.name),
@@ -67,7 +70,7 @@ pub fn comprehension(
         args.push(cond.unwrap_or_else(|| mk(ids, ExprKind::Bool(true), it.span.clone())));
         kwargs.push((var, it));
     }
-    mk(ids, ExprKind::Call { func: Ident { name, span: at }, args, kwargs }, span)
+    Ok(mk(ids, ExprKind::Call { func: Ident { name, span: at }, args, kwargs }, span))
 }
 
 /// The element and clauses of a comprehension's call ([`comprehension`]).

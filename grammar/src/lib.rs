@@ -10,6 +10,7 @@ pub mod builtin;
 pub mod check;
 pub mod compositions;
 pub mod comprehension;
+pub mod comprehension_targets;
 pub mod constants;
 pub mod diag;
 pub mod dump;

@@ -266,8 +266,8 @@ fn appended_at(ids: &Cell<u32>, stmts: &[Stmt]) -> Option<(usize, Stmt)> {
             if let ([t], true, true, Some((e, c))) =
                 (t.as_slice(), is_synthesized(&iter.name), is_item, appended(rest, &out.name))
             {
-                let list =
-                    crate::comprehension::comprehension(ids, None, e, vec![(t.clone(), x.clone(), c)], at.clone());
+                let clause = (crate::syntax::ForTarget::Name(t.clone()), x.clone(), c);
+                let list = crate::comprehension::comprehension(ids, None, e, vec![clause], at.clone()).ok()?;
                 return Some((3, bind(list, at)));
             }
         }
@@ -279,7 +279,8 @@ fn appended_at(ids: &Cell<u32>, stmts: &[Stmt]) -> Option<(usize, Stmt)> {
             args.extend(step.as_deref().cloned());
             let func = Ident { name: "range".into(), span: at.clone() };
             let range = mk(ids, ExprKind::Call { func, args, kwargs: vec![] }, at.clone());
-            let list = crate::comprehension::comprehension(ids, None, e, vec![(k.clone(), range, c)], at.clone());
+            let clause = (crate::syntax::ForTarget::Name(k.clone()), range, c);
+            let list = crate::comprehension::comprehension(ids, None, e, vec![clause], at.clone()).ok()?;
             return Some((2, bind(list, at)));
         }
     }
