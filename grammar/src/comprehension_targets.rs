@@ -58,7 +58,11 @@ pub fn index_clauses(
         let n = n.unwrap_or_else(|| unreachable!("a tuple target binds at least one array"));
         let range = mk(
             ids,
-            ExprKind::Call { func: Ident { name: "range".to_string(), span: at.clone() }, args: vec![n], kwargs: vec![] },
+            ExprKind::Call {
+                func: Ident { name: "range".to_string(), span: at.clone() },
+                args: vec![n],
+                kwargs: vec![],
+            },
             at.clone(),
         );
         let mut cond = cond;
