@@ -144,3 +144,67 @@ def test_keyword_errors_name_the_parameters(tmp_path):
     assert_check_error(src, "E0502", "`percentile` has no keyword argument `q`", tmp_path)
     src = "fn main(x: f64[N]) -> f64[?] {\n    return np.linspace(0.0, 1.0, nums=5);\n}\n"
     assert_check_error(src, "E0502", "`linspace` has no keyword argument `nums`", tmp_path)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_comprehension_clauses_of_several_names(target, tmp_path):
+    """Python's `for a, b in zip(..)`, `for i, v in enumerate(..)` (with `start=`) and nested tuples
+    in generators and list comprehensions, with conditions and a second clause."""
+    body = """
+    a = sum(p * q for p, q in zip(x, y));
+    b = [i * v for i, v in enumerate(x) if v > 0];
+    c = sum(1 for k, (p, q) in enumerate(zip(x, y), start=1) if p > q and k % 2 == 0);
+    d = np.array([p - q for (p, q) in zip(x[:-1], x[1:])]);
+    e = any(p > 2 * q for p, q in zip(x, y));
+    f = np.array([[i * j * v for i, v in enumerate(x[:3])] for j, w in enumerate(y[:2]) if w != 0]);
+    g = [r.sum() * k for k, r in enumerate(m)];
+    return a, b, c, d, e, f, g;"""
+
+    def main(x, y, m):
+        a = sum(p * q for p, q in zip(x, y))
+        b = [i * v for i, v in enumerate(x) if v > 0]
+        c = sum(1 for k, (p, q) in enumerate(zip(x, y), start=1) if p > q and k % 2 == 0)
+        d = np.array([p - q for (p, q) in zip(x[:-1], x[1:])])
+        e = any(p > 2 * q for p, q in zip(x, y))
+        f = np.array([[i * j * v for i, v in enumerate(x[:3])] for j, w in enumerate(y[:2]) if w != 0])
+        g = [r.sum() * k for k, r in enumerate(m)]
+        return a, np.array(b), c, d, e, f, np.array(g)
+
+    ret = "(f64, f64[?], i64, f64[?], bool, f64[?, ?], f64[?])"
+    assert_results(run(body, ret, target, tmp_path), main(X, Y, M))
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_max_min_of_a_generator(target, tmp_path):
+    """Python's `max`/`min` of a generator: of floats, of a filtered one, of Python's ints, and
+    with a NaN first (Python keeps it) and later (Python skips it), where NumPy's `max` differs."""
+    body = """
+    z = x.copy(); z[0] = np.nan;
+    w = x.copy(); w[3] = np.nan;
+    return max(abs(p - q) for p, q in zip(x, y)), min(v for v in x if v > 0),
+        max(k * k for k in range(5)), max(v for v in z), max(v for v in w), min(t for t in xi);"""
+
+    def main(x, y, xi):
+        z = x.copy(); z[0] = np.nan
+        w = x.copy(); w[3] = np.nan
+        return (max(abs(p - q) for p, q in zip(x, y)), min(v for v in x if v > 0),
+                max(k * k for k in range(5)), max(v for v in z), max(v for v in w), min(t for t in xi))
+
+    want = main(X, Y, XI)
+    res = run(body, "(f64, f64, i64, f64, f64, i64)", target, tmp_path)
+    assert np.isnan(res[3]) and not np.isnan(res[4])
+    np.testing.assert_equal([np.asarray(r).item() for r in res], [np.asarray(w).item() for w in want])
+
+
+def test_max_of_nothing_is_a_run_time_error(tmp_path):
+    """`max` of an empty generator is Python's ValueError, a run-time error naming the line."""
+    from arrayc_examples import assert_run_time_error
+    src = "fn main(x: f64[N]) -> f64 {\n    return max(v for v in x if v > 100.0);\n}\n"
+    assert_run_time_error(src, {"x": X}, "max() arg is an empty sequence", tmp_path)
+
+
+def test_tuple_clause_over_other_iterables_is_refused(tmp_path):
+    """Several names in a clause over anything but `enumerate`/`zip` is the `for` statement's
+    error (E0110)."""
+    src = "fn main(x: f64[N]) -> f64 {\n    return sum(a * b for a, b in x);\n}\n"
+    assert_check_error(src, "E0110", "iterates `enumerate(x)` or `zip(x, y, ..)`", tmp_path)
