@@ -38,6 +38,9 @@ use std::cell::Cell;
 
 /// The name of a list comprehension's call ([`comprehension`]).
 pub const LIST: &str = "comprehension.list";
+/// The prefix of the name of a generator's accumulator (`gen.OFFSET.ID`), which the checker's
+/// E0303 recognises (Python's `sum` of arrays).
+pub const ACCUMULATOR: &str = "gen.";
 /// The prefix of a generator's call: `comprehension.sum` is `sum(e for k in it)`.
 pub const GENERATOR: &str = "comprehension.";
 
@@ -344,8 +347,8 @@ fn python_extreme(ids: &Cell<u32>, kind: &str, items: Ident, at: &Span, out: &mu
         mk(ids, ExprKind::Subscript { base: Box::new(var_of(ids, &items)), index: vec![Index::At(k)] }, at.clone())
     };
     let (acc, k) = (
-        Ident { name: format!("gen.{}.{kind}", at.start), span: at.clone() },
-        Ident { name: format!("gen.{}.k", at.start), span: at.clone() },
+        Ident { name: format!("{ACCUMULATOR}{}.{kind}", at.start), span: at.clone() },
+        Ident { name: format!("{ACCUMULATOR}{}.k", at.start), span: at.clone() },
     );
     let nonempty = mk(ids, ExprKind::Binary(BinOp::Gt, Box::new(len(ids)), Box::new(int(ids, 0))), at.clone());
     let msg = format!("{kind}() arg is an empty sequence (Python's ValueError)");
@@ -370,7 +373,7 @@ fn lower_reduction(
     out: &mut Vec<Stmt>,
     diags: &mut Vec<Diagnostic>,
 ) -> Ident {
-    let acc = Ident { name: format!("gen.{}.{}", at.start, ids.get()), span: at.clone() };
+    let acc = Ident { name: format!("{ACCUMULATOR}{}.{}", at.start, ids.get()), span: at.clone() };
     let (init, update) = match kind {
         "sum" => (
             mk(ids, ExprKind::Int(0), at.clone()),

@@ -1341,6 +1341,33 @@ pub type Target = (Ident, Option<(Vec<Index>, Span)>);
 /// `idx, = np.nonzero(x)`), which the checker takes from the temporary `tuple.OFFSET.0`.
 /// `declare`: `let (a, b) = ...;`, which declares the targets (the old form, a call's results, is
 /// then one `let`).
+/// NumPy's list of one gradient per axis unpacked, `gy, gx = np.gradient(f)` (one name per axis
+/// of `f`; `np.` or `numpy.`, as a bare `gradient` may be a function of the program): the tuple `(gradient(f, axis=0), gradient(f, axis=1), ..)` of `names` gradients, `f`
+/// written again for each (no effects). The rank of `f` is checked as `gradient`'s axis (E0405).
+/// Any other value as it is.
+fn gradient_per_axis(ids: &Cell<u32>, value: Expr, names: usize) -> Expr {
+    let ExprKind::Call { func, args, kwargs } = &value.kind else { return value };
+    // NumPy's qualified spelling only: a bare `gradient` may be a function of the program.
+    if func.name != qualified("gradient") || args.len() != 1 || !kwargs.is_empty() || names < 2 {
+        return value;
+    }
+    let at = value.span.clone();
+    let items = (0..names)
+        .map(|k| {
+            let f = if k == 0 { args[0].clone() } else { fresh_copy(ids, &args[0]) };
+            let axis =
+                (Ident { name: "axis".to_string(), span: at.clone() }, mk(ids, ExprKind::Int(k as i64), at.clone()));
+            let kind = ExprKind::Call { func: func.clone(), args: vec![f], kwargs: vec![axis] };
+            if k == 0 {
+                Expr { id: value.id, kind, span: at.clone() }
+            } else {
+                mk(ids, kind, at.clone())
+            }
+        })
+        .collect();
+    mk(ids, ExprKind::Tuple(items), at)
+}
+
 pub fn tuple_assign(
     ids: &Cell<u32>,
     targets: Vec<Target>,
@@ -1348,6 +1375,7 @@ pub fn tuple_assign(
     declare: bool,
     span: Span,
 ) -> Result<Vec<Stmt>, LexError> {
+    let value = gradient_per_axis(ids, value, targets.len());
     let is_tuple = match &value.kind {
         ExprKind::Tuple(items) if items.len() == targets.len() => true,
         ExprKind::Tuple(items) => {

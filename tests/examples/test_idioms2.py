@@ -208,3 +208,33 @@ def test_tuple_clause_over_other_iterables_is_refused(tmp_path):
     error (E0110)."""
     src = "fn main(x: f64[N]) -> f64 {\n    return sum(a * b for a, b in x);\n}\n"
     assert_check_error(src, "E0110", "iterates `enumerate(x)` or `zip(x, y, ..)`", tmp_path)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_gradient_unpacked_per_axis(target, tmp_path):
+    """`gy, gx = np.gradient(img)`, NumPy's list of one gradient per axis, unpacked (also by `let`)."""
+    img = RNG.random((5, 7))
+    src = """fn main(img: f64[p, q]) -> (f64[?, ?], f64[?, ?]) {
+    gy, gx = np.gradient(img);
+    let (a, b) = np.gradient(img * 2.0);
+    return gx + 2.0 * gy, a - b;
+}
+"""
+    gy, gx = np.gradient(img)
+    a, b = np.gradient(img * 2.0)
+    proc, res = run_source(src, {"img": img}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    assert_results(res, (gx + 2.0 * gy, a - b))
+
+
+def test_gradient_and_generator_errors_name_the_arrayc_way(tmp_path):
+    """`np.gradient` of a 2-d array as one value names the unpacking; Python's `sum` of a generator
+    of arrays (arrayc's adds scalars) names a loop and NumPy's stacked sum; more names than axes
+    are `gradient`'s axis error."""
+    src = "fn main(img: f64[p, q]) -> f64[?, ?] {\n    return np.gradient(img);\n}\n"
+    assert_check_error(src, "E0503", "gy, gx = np.gradient(f)", tmp_path)
+    src = "fn main(m: f64[r, c]) -> f64[?] {\n    return sum(m[i] for i in range(m.shape[0]));\n}\n"
+    assert_check_error(src, "E0303", "Python's `sum` of a generator of arrays", tmp_path)
+    assert_check_error(src, "E0303", "total += item", tmp_path)
+    src = "fn main(img: f64[p, q]) -> f64[?, ?] {\n    a, b, c = np.gradient(img);\n    return a;\n}\n"
+    assert_check_error(src, "E0405", "axis 2", tmp_path)
