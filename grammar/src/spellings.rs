@@ -159,6 +159,11 @@ pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
         _ => {}
     }
     match name {
+        "histogram" | "histogram_bin_edges" if args.len() == 3 && !kwargs.iter().any(|(n, _)| n.name == "range") => {
+            // NumPy's `histogram(a, bins, range)`: the range by position.
+            let r = args.pop().unwrap_or_else(|| unreachable!("3 arguments"));
+            kwargs.push((kw("range", &r.span), r));
+        }
         "arange" if args.len() == 1 && kwargs.iter().any(|(n, _)| n.name == "step") => {
             // NumPy's `arange(stop, step=s)`: the one positional argument is the stop, so the
             // start is 0 ([`crate::numpy_keywords`] moved the other keyword spellings).

@@ -238,3 +238,32 @@ def test_gradient_and_generator_errors_name_the_arrayc_way(tmp_path):
     assert_check_error(src, "E0303", "total += item", tmp_path)
     src = "fn main(img: f64[p, q]) -> f64[?, ?] {\n    a, b, c = np.gradient(img);\n    return a;\n}\n"
     assert_check_error(src, "E0405", "axis 2", tmp_path)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_reshape_to_another_shape_and_histogram_range(target, tmp_path):
+    """`x.reshape(y.shape)` and `np.reshape(x, y.shape)` (a processed copy back in the image's
+    shape), `np.histogram(x, bins, range)` with the range by position."""
+    img = RNG.random((5, 6))
+    src = """fn main(img: f64[p, q], x: f64[n]) -> (f64[?, ?], i64[?], f64[?], f64[?, ?]) {
+    a = np.sqrt(img.flatten()).reshape(img.shape);
+    c, e = np.histogram(x, 4, (-2, 2));
+    b = np.reshape(x[:6], img[:2, :3].shape);
+    return a, c, e, b;
+}
+"""
+    c, e = np.histogram(X, 4, (-2, 2))
+    want = (np.sqrt(img.flatten()).reshape(img.shape), c, e, np.reshape(X[:6], img[:2, :3].shape))
+    proc, res = run_source(src, {"img": img, "x": X}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    assert_results(res, want)
+
+
+def test_reshape_to_another_shape_checks_the_count(tmp_path):
+    """Another array's shape of another element count: E0412 where both are known, else a run-time
+    error naming the line (NumPy's ValueError)."""
+    from arrayc_examples import assert_run_time_error
+    src = "fn main(x: f64[N], img: f64[P, Q]) -> f64[?, ?] {\n    return x.reshape(img.shape);\n}\n"
+    assert_run_time_error(src, {"x": X, "img": RNG.random((5, 6))}, "cannot reshape array of size 10", tmp_path)
+    src = "fn main(x: f64[4]) -> f64[?, ?] {\n    return x.reshape(np.zeros((2, 3)).shape);\n}\n"
+    assert_check_error(src, "E0412", "cannot reshape array of size 4", tmp_path)
