@@ -267,3 +267,34 @@ def test_reshape_to_another_shape_checks_the_count(tmp_path):
     assert_run_time_error(src, {"x": X, "img": RNG.random((5, 6))}, "cannot reshape array of size 10", tmp_path)
     src = "fn main(x: f64[4]) -> f64[?, ?] {\n    return x.reshape(np.zeros((2, 3)).shape);\n}\n"
     assert_check_error(src, "E0412", "cannot reshape array of size 4", tmp_path)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_range_as_a_value(target, tmp_path):
+    """Python's `range(..)` where NumPy converts it to an integer array: an index (the softmax
+    loss's `probs[range(n), labels]`), a scatter's index, `np.array(range(..))`, `sum`, `len`."""
+    body = """
+    a = m[range(4), np.abs(xi[:4]) % 6];
+    b = np.array(range(2, 10, 3));
+    z = np.zeros((4, 4)); z[range(4), range(4)] = 1;
+    s = sum(range(5)) + len(range(1, 7));
+    return a, b, z, s;"""
+
+    def main(m, xi):
+        z = np.zeros((4, 4)); z[range(4), range(4)] = 1
+        return m[range(4), np.abs(xi[:4]) % 6], np.array(range(2, 10, 3)), z, sum(range(5)) + len(range(1, 7))
+
+    res = run(body, "(f64[?], i64[?], f64[?, ?], i64)", target, tmp_path)
+    assert_results(res, main(M, XI))
+    assert res[1].dtype == np.int64
+
+
+def test_python_builtins_name_the_numpy_spelling(tmp_path):
+    """Python's builtins arrayc has not are E0202 with the NumPy spelling; a float bound of a
+    `range` value is the loop's E0305 (Python's TypeError)."""
+    for call, words in [("np.array(sorted(x))", "np.sort(x)"), ("np.array(list(x))", "the array itself"),
+                        ("np.array(list(map(abs, x)))", "elementwise")]:
+        src = f"fn main(x: f64[N]) -> f64[?] {{\n    return {call};\n}}\n"
+        assert_check_error(src, "E0202", words, tmp_path)
+    src = "fn main(x: f64[N]) -> i64[?] {\n    return np.array(range(0.5, 3));\n}\n"
+    assert_check_error(src, "E0305", "loop bounds must be integer scalars", tmp_path)
