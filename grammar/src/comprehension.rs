@@ -13,6 +13,8 @@
 //!   sum starts at the integer 0, which a float element widens, as Python's rebinding does:
 //!   [`crate::check`]'s `widen`); `sum` of a list comprehension is the same, Python's sum of a
 //!   list. `any`/`all`: `gen.S = gen.S or bool(e)` from `False` (`and`, from `True`).
+//! * `max(e for k in it if c)` (`min`): the list `[e for k in it if c]`, then Python's `max(acc,
+//!   item)` over its items from the first (ties and NaN as Python's); no item is a run-time error.
 //! * `[e for k in it if c]`, an array as NumPy's `np.array([...])`: the number of items `n`
 //!   (`len(range(a, b, s))`, `len(x)` of an array; with a condition or several clauses a counting
 //!   loop, `sum(1 for ..)`: a size known only at run time, an existential size in Robinson et al.
@@ -25,8 +27,8 @@
 //!   loops inside it.
 //!
 //! Not here (E0111): a comprehension in a `while` condition (evaluated at every iteration) or a
-//! parameter default, a generator given to another function. Not parsed: several names in a
-//! clause (`for i, v in enumerate(x)`).
+//! parameter default, a generator given to another function. Several names in a clause
+//! (`for i, v in enumerate(x)`) are one counter's ([`crate::comprehension_targets`]).
 
 use crate::ast::{BinOp, Block, BoolOp, Expr, ExprKind, Function, Ident, Index, Program, Span, Stmt};
 use crate::builtin::qualified;
@@ -36,6 +38,9 @@ use std::cell::Cell;
 
 /// The name of a list comprehension's call ([`comprehension`]).
 pub const LIST: &str = "comprehension.list";
+/// The prefix of the name of a generator's accumulator (`gen.OFFSET.ID`), which the checker's
+/// E0303 recognises (Python's `sum` of arrays).
+pub const ACCUMULATOR: &str = "gen.";
 /// The prefix of a generator's call: `comprehension.sum` is `sum(e for k in it)`.
 pub const GENERATOR: &str = "comprehension.";
 
@@ -49,13 +54,16 @@ struct Clause {
 /// The call the parser writes for `[e for k in it if c ...]` (`func`: `None`) or `func(e for k in
 /// it if c ...)`: arguments the element, then each clause's condition (`true` where it has none);
 /// keyword arguments each clause's variable with its iterable.
+/// A clause with several names (`for i, v in enumerate(x)`) is first one counter's
+/// ([`crate::comprehension_targets`]); its error where it iterates neither `enumerate` nor `zip`.
 pub fn comprehension(
     ids: &Cell<u32>,
     func: Option<Ident>,
-    elt: Expr,
-    clauses: Vec<(Ident, Expr, Option<Expr>)>,
+    mut elt: Expr,
+    clauses: Vec<crate::comprehension_targets::ParsedClause>,
     span: Span,
-) -> Expr {
+) -> Result<Expr, crate::lexer::LexError> {
+    let clauses = crate::comprehension_targets::index_clauses(ids, &mut elt, clauses)?;
     let name = match &func {
         None => LIST.to_string(),
         Some(f) => format!("{GENERATOR}{}", f.name),
@@ -67,7 +75,7 @@ pub fn comprehension(
         args.push(cond.unwrap_or_else(|| mk(ids, ExprKind::Bool(true), it.span.clone())));
         kwargs.push((var, it));
     }
-    mk(ids, ExprKind::Call { func: Ident { name, span: at }, args, kwargs }, span)
+    Ok(mk(ids, ExprKind::Call { func: Ident { name, span: at }, args, kwargs }, span))
 }
 
 /// The element and clauses of a comprehension's call ([`comprehension`]).
@@ -200,9 +208,16 @@ fn lower(ids: &Cell<u32>, e: &mut Expr, out: &mut Vec<Stmt>, diags: &mut Vec<Dia
             let acc = lower_list(ids, elt, clauses, &at, out, diags);
             e.kind = ExprKind::Var(acc);
         }
+        "max" | "min" => {
+            let items = lower_list(ids, elt, clauses, &at, out, diags);
+            e.kind = ExprKind::Var(python_extreme(ids, &kind, items, &at, out));
+        }
         _ => {
             e.kind = ExprKind::Call { func, args: vec![], kwargs: vec![] };
-            diags.push(refused(e, "arrayc takes a generator only as the argument of `sum`, `any` or `all`"));
+            diags.push(refused(
+                e,
+                "arrayc takes a generator only as the argument of `sum`, `any`, `all`, `max` or `min`",
+            ));
             e.kind = ExprKind::Int(0);
         }
     }
@@ -317,6 +332,37 @@ fn lower_list(
     acc
 }
 
+/// Python's `max(e for ..)` (`min`) of the list `items` ([`lower_list`]) on `out`: its first item,
+/// then Python's two-argument `max(acc, item)` of each later one ([`crate::builtin::python_min_max`]:
+/// the first of equal or unordered items is kept, so NaN and ties resolve as Python's do; an array
+/// item is its E0318). No item is a run-time error, Python's ValueError. The accumulator's name.
+fn python_extreme(ids: &Cell<u32>, kind: &str, items: Ident, at: &Span, out: &mut Vec<Stmt>) -> Ident {
+    let var_of = |ids: &Cell<u32>, n: &Ident| mk(ids, ExprKind::Var(n.clone()), at.clone());
+    let int = |ids: &Cell<u32>, v: i64| mk(ids, ExprKind::Int(v), at.clone());
+    let len = |ids: &Cell<u32>| {
+        let func = Ident { name: qualified("len"), span: at.clone() };
+        mk(ids, ExprKind::Call { func, args: vec![var_of(ids, &items)], kwargs: vec![] }, at.clone())
+    };
+    let item = |ids: &Cell<u32>, k: Expr| {
+        mk(ids, ExprKind::Subscript { base: Box::new(var_of(ids, &items)), index: vec![Index::At(k)] }, at.clone())
+    };
+    let (acc, k) = (
+        Ident { name: format!("{ACCUMULATOR}{}.{kind}", at.start), span: at.clone() },
+        Ident { name: format!("{ACCUMULATOR}{}.k", at.start), span: at.clone() },
+    );
+    let nonempty = mk(ids, ExprKind::Binary(BinOp::Gt, Box::new(len(ids)), Box::new(int(ids, 0))), at.clone());
+    let msg = format!("{kind}() arg is an empty sequence (Python's ValueError)");
+    out.push(Stmt::Assert { cond: nonempty, msg: Some(msg), span: at.clone() });
+    let first = item(ids, int(ids, 0));
+    out.push(Stmt::Let { names: vec![acc.clone()], value: first, span: at.clone() });
+    let func = Ident { name: kind.to_string(), span: at.clone() };
+    let next = item(ids, var_of(ids, &k));
+    let value = mk(ids, ExprKind::Call { func, args: vec![var_of(ids, &acc), next], kwargs: vec![] }, at.clone());
+    let body = Block { stmts: vec![Stmt::Assign { name: acc.clone(), value, span: at.clone() }], span: at.clone() };
+    out.push(Stmt::For { var: k, start: int(ids, 1), end: len(ids), step: None, body, span: at.clone() });
+    acc
+}
+
 /// `sum`/`any`/`all` of `elt` over the clauses on `out`: an accumulator, the loops; its name.
 fn lower_reduction(
     ids: &Cell<u32>,
@@ -327,7 +373,7 @@ fn lower_reduction(
     out: &mut Vec<Stmt>,
     diags: &mut Vec<Diagnostic>,
 ) -> Ident {
-    let acc = Ident { name: format!("gen.{}.{}", at.start, ids.get()), span: at.clone() };
+    let acc = Ident { name: format!("{ACCUMULATOR}{}.{}", at.start, ids.get()), span: at.clone() };
     let (init, update) = match kind {
         "sum" => (
             mk(ids, ExprKind::Int(0), at.clone()),

@@ -20,6 +20,8 @@
 //! - `x.flat` (NumPy's flat iterator, read: `x.flat[k]`, `for t in x.flat`) is `ravel(x)`
 //!   (`syntax::attribute`); writing through it (`x.flat[k] = v`) is not parsed (write
 //!   `x[unravel_index(..)]` or into `ravel(x)` of a row-major `x`).
+//! - Python's `range(..)` as a value (`x[range(n), j]`, `np.array(range(5))`) is the list
+//!   `[k for k in range(..)]` ([`range_values`]).
 //! - A list grown in one loop, `let out = []; for t in it { if c { out.append(e); } }` (the `if`
 //!   optional; `it` an array or `range(..)`), is the list comprehension `let out = [e for t in it
 //!   if c];` ([`appended_lists`], before `crate::comprehension` lowers it: a counting loop, then
@@ -200,6 +202,41 @@ fn appended(stmts: &[Stmt], out: &str) -> Option<(Expr, Option<Expr>)> {
     }
 }
 
+/// Python's `range(a, b, s)` as a value, where NumPy converts it to an integer array
+/// (`probs[range(n), labels]`, `np.array(range(5))`, `z[range(4), range(4)] = 1`): the list
+/// comprehension `[k for k in range(a, b, s)]`, so its bounds are checked as a `for` loop's
+/// (integers, E0305) and its items are `i64`. The `range` of a `for` or of a comprehension's clause
+/// stays the loop's. Runs before `crate::comprehension::comprehensions`, which lowers the lists.
+pub fn range_values(program: &mut Program) {
+    let ids = Cell::new(program.num_exprs);
+    for f in &mut program.functions {
+        // The iterables of comprehensions' clauses, loops' ranges.
+        let mut loops: HashSet<crate::ast::ExprId> = HashSet::new();
+        f.for_each_expr_mut(&mut |e| {
+            if let ExprKind::Call { func, kwargs, .. } = &e.kind {
+                if func.name.starts_with(crate::comprehension::GENERATOR) {
+                    loops.extend(kwargs.iter().map(|(_, it)| it.id));
+                }
+            }
+        });
+        f.for_each_expr_mut(&mut |e| {
+            let is_range = matches!(&e.kind, ExprKind::Call { func, .. } if func.name == "range");
+            if !is_range || !loops.insert(e.id) {
+                return;
+            }
+            let at = e.span.clone();
+            let var = Ident { name: format!("range.{}", at.start), span: at.clone() };
+            let range = std::mem::replace(e, mk(&ids, ExprKind::Int(0), at.clone()));
+            let item = mk(&ids, ExprKind::Var(var.clone()), at.clone());
+            let clause = (crate::syntax::ForTarget::Name(var), range, None);
+            if let Ok(list) = crate::comprehension::comprehension(&ids, None, item, vec![clause], at) {
+                *e = list;
+            }
+        });
+    }
+    program.num_exprs = ids.get();
+}
+
 /// Lists grown in one loop in every function (see the module's docs); runs before
 /// `crate::comprehension::comprehensions`, on the loops as the parser wrote them.
 pub fn appended_lists(program: &mut Program) {
@@ -266,8 +303,8 @@ fn appended_at(ids: &Cell<u32>, stmts: &[Stmt]) -> Option<(usize, Stmt)> {
             if let ([t], true, true, Some((e, c))) =
                 (t.as_slice(), is_synthesized(&iter.name), is_item, appended(rest, &out.name))
             {
-                let list =
-                    crate::comprehension::comprehension(ids, None, e, vec![(t.clone(), x.clone(), c)], at.clone());
+                let clause = (crate::syntax::ForTarget::Name(t.clone()), x.clone(), c);
+                let list = crate::comprehension::comprehension(ids, None, e, vec![clause], at.clone()).ok()?;
                 return Some((3, bind(list, at)));
             }
         }
@@ -279,7 +316,8 @@ fn appended_at(ids: &Cell<u32>, stmts: &[Stmt]) -> Option<(usize, Stmt)> {
             args.extend(step.as_deref().cloned());
             let func = Ident { name: "range".into(), span: at.clone() };
             let range = mk(ids, ExprKind::Call { func, args, kwargs: vec![] }, at.clone());
-            let list = crate::comprehension::comprehension(ids, None, e, vec![(k.clone(), range, c)], at.clone());
+            let clause = (crate::syntax::ForTarget::Name(k.clone()), range, c);
+            let list = crate::comprehension::comprehension(ids, None, e, vec![clause], at.clone()).ok()?;
             return Some((2, bind(list, at)));
         }
     }

@@ -7,10 +7,44 @@
 //! - `axis=` given by a parameter of the function (`sum(x, axis=axis)` in `fn f(x: .., axis: i64 =
 //!   0)`) to a builtin: E0212 ([`axis_parameters`]); arrayc's axes are literals (a result's rank
 //!   depends on them).
+//! - a call of one of Python's builtins that arrayc has not (`sorted(x)`, `list(x)`, `map(f, x)`):
+//!   the unknown-function error E0202 with the arrayc way ([`PYTHON_BUILTINS`]).
 
 use crate::ast::{ExprKind, Program, Span};
 use crate::diag::Diagnostic;
 use std::collections::HashSet;
+
+/// Python's builtins that arrayc has not, each with the help of the unknown-function error (E0202)
+/// of a bare call of it: the NumPy or arrayc spelling that does the same on arrays.
+pub const PYTHON_BUILTINS: &[(&str, &str)] = &[
+    (
+        "sorted",
+        "Python's `sorted(x)` is a list; NumPy's `np.sort(x)` gives the same values as an array (NaN sorted last), `np.sort(x)[::-1]` for `reverse=True`",
+    ),
+    (
+        "list",
+        "arrayc has no Python lists as values: the list of an array's items is the array itself (`x`, or `x.copy()`), `np.array([e for v in x])` of a comprehension, `np.arange(a, b)` for `list(range(a, b))`",
+    ),
+    ("tuple", "arrayc has no tuples as values: the tuple of an array's items is the array itself (`x`, or `x.copy()`)"),
+    (
+        "map",
+        "write the function on the whole array (arithmetic, `np.where` and the ufuncs are elementwise), or a list comprehension `np.array([f(v) for v in x])`",
+    ),
+    ("filter", "NumPy's boolean indexing `x[x > 0]` (or `np.array([v for v in x if c])`)"),
+    (
+        "reversed",
+        "`reversed(range(..))` is a `for` loop's; of an array, `x[::-1]` (a view) or `np.flip(x, axis=0)`",
+    ),
+    ("enumerate", "`enumerate(x)` is iterated by a `for` or a comprehension: `for i, v in enumerate(x) { .. }`"),
+    ("zip", "`zip(x, y)` is iterated by a `for` or a comprehension: `for a, b in zip(x, y) { .. }`"),
+    ("dict", "arrayc has no dicts: an array indexed by integer keys, or `np.unique(keys, return_counts=True)` for counts"),
+    ("set", "arrayc has no sets: `np.unique(x)` (sorted distinct values), `np.isin(a, b)` for membership"),
+    (
+        "isinstance",
+        "arrayc's types are known when it compiles: a function's parameters are typed (`x: f64[N]`); compare dtypes with `x.dtype == np.float64`",
+    ),
+    ("str", "arrayc's text is `print`'s: an f-string `print(f\"{x:.3f}\")`"),
+];
 
 /// After the name `is`, the text `rest` of the source: `None` or `not None` (Python's identity
 /// test with `None`), as `(negated, bytes up to the end of None)`; else `None` (a variable `is`).

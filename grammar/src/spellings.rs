@@ -159,6 +159,19 @@ pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
         _ => {}
     }
     match name {
+        "histogram" | "histogram_bin_edges" if args.len() == 3 && !kwargs.iter().any(|(n, _)| n.name == "range") => {
+            // NumPy's `histogram(a, bins, range)`: the range by position.
+            let r = args.pop().unwrap_or_else(|| unreachable!("3 arguments"));
+            kwargs.push((kw("range", &r.span), r));
+        }
+        "arange" if args.len() == 1 && kwargs.iter().any(|(n, _)| n.name == "step") => {
+            // NumPy's `arange(stop, step=s)`: the one positional argument is the stop, so the
+            // start is 0 ([`crate::numpy_keywords`] moved the other keyword spellings).
+            let at = kwargs.iter().position(|(n, _)| n.name == "step").unwrap_or_else(|| unreachable!("matched"));
+            let step = kwargs.remove(at).1;
+            args.insert(0, mk(ids, ExprKind::Int(0), args[0].span.clone()));
+            args.push(step);
+        }
         "correlate" if args.len() == 2 => {
             // NumPy's `correlate(a, v, mode='valid')` of real arrays: `convolve(a, v[::-1], mode)`.
             let v = args.pop().unwrap_or_else(|| unreachable!("2 arguments"));

@@ -483,28 +483,6 @@ fn ignored_keywords(name: &str, kwargs: &mut Vec<(Ident, Expr)>) {
     });
 }
 
-/// NumPy's keyword spellings of positional arguments: `linspace(start, stop, num=n)` (and
-/// `logspace`'s and `geomspace`'s), `vander(x, N=n)`, `trapezoid(y, x=x, dx=d)`, `roll(x, shift=s)`, `bincount(idx, weights=w)`,
-/// `clip(x, a_min=lo, a_max=hi)` (NumPy 2's `min=`/`max=` too) pass the keyword's value as the
-/// positional argument at its place, when the arguments before it are given positionally. Any other
-/// use stays a keyword, for the checker's unknown-keyword error (E0502).
-fn keyword_positional(name: &str, args: &mut Vec<Expr>, kwargs: &mut Vec<(Ident, Expr)>) {
-    let places: &[&[&str]] = match name {
-        "linspace" | "logspace" | "geomspace" => &[&[], &[], &["num"]],
-        "vander" => &[&[], &["N"]],
-        "trapezoid" => &[&[], &["x"], &["dx"]],
-        "clip" => &[&[], &["a_min", "min"], &["a_max", "max"]],
-        "roll" => &[&[], &["shift"]],
-        "bincount" => &[&[], &["weights"]],
-        _ => return,
-    };
-    while let Some(names) = places.get(args.len()) {
-        let Some(at) = kwargs.iter().position(|(k, _)| names.contains(&k.name.as_str())) else { return };
-        let (_, v) = kwargs.remove(at);
-        args.push(v);
-    }
-}
-
 /// The builtins whose first argument is a sequence of arrays, a tuple `(a, b)` in arrayc.
 const SEQUENCE_FUNCS: [&str; 8] =
     ["concatenate", "concat", "stack", "vstack", "row_stack", "hstack", "dstack", "column_stack"];
@@ -528,7 +506,7 @@ pub fn positional_axis(func: &mut Ident, args: &mut Vec<Expr>, kwargs: &mut Vec<
     let name = func.name.strip_prefix('.').or_else(|| func.name.strip_prefix(QUALIFIED)).unwrap_or(&func.name);
     let name = name.to_string();
     ignored_keywords(&name, kwargs);
-    keyword_positional(&name, args, kwargs);
+    crate::numpy_keywords::keyword_positional(&name, args, kwargs);
     sequence_of_arrays(&name, args);
     move_positional_axis(&name, args, kwargs);
     none_arguments(func, &name, args, kwargs)
@@ -837,6 +815,7 @@ pub fn method_call(
             }
             let mut func = Ident { name: format!("{LINALG}.{}", name.name), span: m.span.start..name.span.end };
             let linalg_name = func.name.clone();
+            crate::numpy_keywords::keyword_positional(&linalg_name, &mut args, &mut kwargs);
             none_arguments(&mut func, &linalg_name, &mut args, &mut kwargs);
             return Ok(Expr { id: base.id, kind: ExprKind::Call { func, args, kwargs }, span });
         }
@@ -844,6 +823,12 @@ pub fn method_call(
     if let ExprKind::Var(ufunc) = &base.kind {
         if UFUNC_METHOD_NAMES.contains(&name.name.as_str()) {
             return ufunc_method(ids, ufunc, &name, args, kwargs, span);
+        }
+    }
+    if name.name == "astype" && args.is_empty() {
+        // `x.astype(dtype=np.float32)`: NumPy's name of the one parameter.
+        if let Some(at) = kwargs.iter().position(|(k, _)| k.name == "dtype") {
+            args.push(kwargs.remove(at).1);
         }
     }
     if let ("astype", [Expr { kind: ExprKind::Call { func, .. }, .. }], true) =
@@ -1098,6 +1083,13 @@ impl TupleFor<'_> {
             ForTarget::Tuple(vars, _) => vars,
         };
         let bad = LexError::ForTargets { names: vars.len(), span: at.clone() };
+        let mut it = it;
+        if let ExprKind::Call { func, args, kwargs } = &mut it.kind {
+            // `enumerate(x, start=1)`: Python's name of the second parameter.
+            if func.name == "enumerate" && args.len() == 1 && kwargs.len() == 1 && kwargs[0].0.name == "start" {
+                args.push(kwargs.remove(0).1);
+            }
+        }
         let ExprKind::Call { func, args, kwargs } = &it.kind else { return Err(bad) };
         let enumerate = func.name == "enumerate" && vars.len() == 2 && (1..=2).contains(&args.len());
         let zip = func.name == "zip" && vars.len() == args.len();
@@ -1360,6 +1352,33 @@ pub type Target = (Ident, Option<(Vec<Index>, Span)>);
 /// `idx, = np.nonzero(x)`), which the checker takes from the temporary `tuple.OFFSET.0`.
 /// `declare`: `let (a, b) = ...;`, which declares the targets (the old form, a call's results, is
 /// then one `let`).
+/// NumPy's list of one gradient per axis unpacked, `gy, gx = np.gradient(f)` (one name per axis
+/// of `f`; `np.` or `numpy.`, as a bare `gradient` may be a function of the program): the tuple `(gradient(f, axis=0), gradient(f, axis=1), ..)` of `names` gradients, `f`
+/// written again for each (no effects). The rank of `f` is checked as `gradient`'s axis (E0405).
+/// Any other value as it is.
+fn gradient_per_axis(ids: &Cell<u32>, value: Expr, names: usize) -> Expr {
+    let ExprKind::Call { func, args, kwargs } = &value.kind else { return value };
+    // NumPy's qualified spelling only: a bare `gradient` may be a function of the program.
+    if func.name != qualified("gradient") || args.len() != 1 || !kwargs.is_empty() || names < 2 {
+        return value;
+    }
+    let at = value.span.clone();
+    let items = (0..names)
+        .map(|k| {
+            let f = if k == 0 { args[0].clone() } else { fresh_copy(ids, &args[0]) };
+            let axis =
+                (Ident { name: "axis".to_string(), span: at.clone() }, mk(ids, ExprKind::Int(k as i64), at.clone()));
+            let kind = ExprKind::Call { func: func.clone(), args: vec![f], kwargs: vec![axis] };
+            if k == 0 {
+                Expr { id: value.id, kind, span: at.clone() }
+            } else {
+                mk(ids, kind, at.clone())
+            }
+        })
+        .collect();
+    mk(ids, ExprKind::Tuple(items), at)
+}
+
 pub fn tuple_assign(
     ids: &Cell<u32>,
     targets: Vec<Target>,
@@ -1367,6 +1386,7 @@ pub fn tuple_assign(
     declare: bool,
     span: Span,
 ) -> Result<Vec<Stmt>, LexError> {
+    let value = gradient_per_axis(ids, value, targets.len());
     let is_tuple = match &value.kind {
         ExprKind::Tuple(items) if items.len() == targets.len() => true,
         ExprKind::Tuple(items) => {

@@ -464,7 +464,10 @@ impl Checker {
         let user: Vec<String> = self.fn_index.keys().cloned().collect();
         let cands = Builtin::all().map(|b| b.name()).chain(user.iter().map(|s| s.as_str()));
         let plain = func.name.strip_prefix(QUALIFIED).unwrap_or(&func.name);
+        let python = crate::py_refused::PYTHON_BUILTINS.iter().find(|(n, _)| *n == func.name);
         if let Some((_, help)) = crate::builtin::REMOVED_NUMPY_NAMES.iter().find(|(n, _)| *n == plain) {
+            d = d.with_help(*help);
+        } else if let Some((_, help)) = python {
             d = d.with_help(*help);
         } else if let Some(s) = suggest(plain, cands) {
             d = d.with_help(format!("did you mean `{s}`?"));

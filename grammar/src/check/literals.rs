@@ -139,6 +139,31 @@ impl Checker {
         }
     }
 
+    /// NumPy's `x.reshape(y.shape)` (`reshape(x, y.shape)`): `x`'s elements (of dtype `d`, `count`
+    /// of them) in `y`'s shape, whose element count must be `x`'s: E0412 where both are known here,
+    /// else checked at run time (the lowering's `reshape_call`).
+    fn reshape_like(&mut self, c: &Call, d: DType, count: Option<Size>, shape: &Expr, y: &Expr) -> Ty {
+        self.set_ty(shape.id, Ty::Unit);
+        let ys = match self.value(y) {
+            Ty::Array(_, ys) => ys,
+            Ty::Error => return Ty::Error,
+            t => {
+                let what = format!("`x.shape` needs an array `x`, found {t}");
+                self.error("E0503", what, y.span.clone(), "not an array");
+                return Ty::Error;
+            }
+        };
+        let want = ys.iter().try_fold(Size::lit(1), |p, z| p.mul(z));
+        if let (Some(n), Some(p)) = (count.as_ref().and_then(Size::as_const), want.as_ref().and_then(Size::as_const)) {
+            if n != p {
+                let what = format!("cannot reshape array of size {n} into another array's shape of {p} elements");
+                self.error("E0412", what, c.e.span.clone(), format!("{p} elements"));
+                return Ty::Error;
+            }
+        }
+        Ty::Array(d, ys)
+    }
+
     /// `reshape(x, (d0, d1, ..))`, `reshape(x, d)` and the method's `x.reshape(d0, d1, ..)`, and
     /// `ravel(x)`, `flatten(x)`: `x`'s elements in a shape of as many elements. Each size is an
     /// `i64`; one may be the literal `-1`, inferred from the others. Sizes known here that cannot
@@ -159,6 +184,11 @@ impl Checker {
         let count = s.iter().try_fold(Size::lit(1), |p, z| p.mul(z));
         if c.b != Builtin::Reshape {
             return Ty::Array(d, vec![count.unwrap_or_else(|| self.fresh())]);
+        }
+        if let [_, shape] = c.args {
+            if let Some(y) = crate::syntax::shape_base(shape) {
+                return self.reshape_like(c, d, count, shape, y);
+            }
         }
         let Some(dims) = reshape_dims(&c.args[1..]) else {
             let a = &c.args[1];

@@ -354,7 +354,7 @@ impl Checker {
                         c.e.span.clone(),
                         "no axis",
                     )
-                    .with_help("write one `gradient(f, axis=k)` per axis `k`"),
+                    .with_help("unpack it, one name per axis (`gy, gx = np.gradient(f)`), or write one `gradient(f, axis=k)` per axis `k`"),
                 );
                 return Ty::Error;
             }

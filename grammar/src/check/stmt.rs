@@ -629,6 +629,25 @@ impl Checker {
             // A weak literal takes the target's dtype (`x_i32 += 3000000000` is NumPy's OverflowError).
             self.check_int_literal(value, d);
         }
+        if let (Ty::Scalar(_), Ty::Array(_, _), true) = (&view, &vt, index.is_empty()) {
+            if target.name.starts_with(crate::comprehension::ACCUMULATOR) {
+                // `sum(e for ..)` of arrays: the accumulator of `crate::comprehension` is a scalar.
+                self.err(
+                    Diagnostic::error(
+                        "E0303",
+                        format!("Python's `sum` of a generator of arrays (each item of type {vt})"),
+                        value.span.clone(),
+                        format!("has type {vt}"),
+                    )
+                    .with_note("arrayc's `sum` of a generator adds scalars, from Python's start 0")
+                    .with_help(format!(
+                        "add the arrays in a loop: `total = {}` then `for ..: total += item`, or stack them: `np.sum(np.array([e for ..]), axis=0)`",
+                        zeros_of(vt.dtype().unwrap_or(DType::F64), &vt)
+                    )),
+                );
+                return;
+            }
+        }
         if let (Ty::Scalar(_), Ty::Array(d, _), true) = (&view, &vt, index.is_empty()) {
             self.err(
                 Diagnostic::error(

@@ -143,6 +143,16 @@ impl Lowerer<'_> {
         let count = x_sizes.iter().fold(one, |p, &n| self.scalar_binary(BinFn::Mul, p, n, DType::I64));
         let Ty::Array(_, shape) = ty else { unreachable!("checked: an array") };
         let sizes = match b {
+            Builtin::Reshape if arrayc_grammar::syntax::shape_base(&args[1]).is_some() => {
+                // `x.reshape(y.shape)`: `y`'s sizes, holding as many elements as `x` (checked
+                // here where the checker could not know both counts).
+                let sizes = self.flat_operands(&args[1])?;
+                let total = sizes.iter().fold(one, |p, &n| self.scalar_binary(BinFn::Mul, p, n, DType::I64));
+                let same = self.scalar_binary(BinFn::Eq, count, total, DType::I64);
+                let msg = "cannot reshape array of size {lhs} into another array's shape ({rhs} elements)".to_string();
+                self.emit(OpKind::Assert { cond: same, msg });
+                sizes
+            }
             Builtin::Reshape => {
                 let dims = reshape_dims(&args[1..]).expect("checked: reshape sizes");
                 self.reshape_sizes(&dims, count, ty)?
