@@ -496,14 +496,10 @@ pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] = &[
     ("choose", "arrayc has no `np.choose` yet: `select([i == 0, i == 1], [a, b])` (nested `where`s)"),
     ("argpartition", "arrayc has no `np.argpartition` yet: `argsort(x)` (a full sort is a valid partition)"),
     ("partition", "arrayc has no `np.partition` yet: `sort(x)` (a full sort is a valid partition)"),
-    ("hanning", "arrayc has no `np.hanning` yet: `0.5 - 0.5 * cos(2.0 * pi * arange(m) / (m - 1))` (m > 1)"),
-    ("hamming", "arrayc has no `np.hamming` yet: `0.54 - 0.46 * cos(2.0 * pi * arange(m) / (m - 1))` (m > 1)"),
-    (
-        "blackman",
-        "arrayc has no `np.blackman` yet: `0.42 - 0.5 * cos(2.0 * pi * k / (m - 1)) + 0.08 * cos(4.0 * pi * k / (m - 1))`, \
-         `k = arange(m)` (m > 1)",
-    ),
-    ("bartlett", "arrayc has no `np.bartlett` yet: `1.0 - abs(2.0 * arange(m) / (m - 1) - 1.0)` (m > 1)"),
+    ("hanning", "arrayc's `np.hanning(M)` takes one integer `M`, as NumPy's"),
+    ("hamming", "arrayc's `np.hamming(M)` takes one integer `M`, as NumPy's"),
+    ("blackman", "arrayc's `np.blackman(M)` takes one integer `M`, as NumPy's"),
+    ("bartlett", "arrayc's `np.bartlett(M)` takes one integer `M`, as NumPy's"),
     ("broadcast_arrays", "arrayc has no `np.broadcast_arrays` yet: `broadcast_to(a, shape)` of each array"),
     (
         "apply_along_axis",
