@@ -347,6 +347,10 @@ pub enum LexError {
     /// cannot give Python's meaning (`syntax::module`).
     #[error("{message}")]
     Module { message: String, help: String, span: Span },
+    /// A keyword argument of Python's `math.f(..)`, whose functions arrayc takes by position
+    /// (reported by the parser; `syntax::method_call`): never dropped, which would change the value.
+    #[error("`{func}` has no keyword argument `{keyword}` in arrayc")]
+    MathKeyword { func: String, keyword: String, span: Span },
     /// A `print` arrayc cannot take: an f-string `f"..."` it cannot parse (unterminated, a field
     /// that is no expression, a conversion `!r`, a nested field in a format spec, ...) or a keyword
     /// argument other than `sep`, `end`, `flush` ([`crate::print_stmt`]); `message` and `help`
@@ -372,6 +376,7 @@ impl LexError {
             | LexError::UfuncMethod { span, .. }
             | LexError::BareName { span, .. }
             | LexError::Module { span, .. }
+            | LexError::MathKeyword { span, .. }
             | LexError::Print { span, .. }
             | LexError::IsNone { span, .. } => span.clone(),
         }

@@ -219,6 +219,16 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
                 Diagnostic::error("E0119", message, span, "here").with_help(help)
             }
             LexError::IsNone { negated, span } => crate::py_refused::is_none_diagnostic(negated, span),
+            LexError::MathKeyword { func, keyword, span } => Diagnostic::error(
+                "E0502",
+                format!("`{func}` has no keyword argument `{keyword}` in arrayc"),
+                span,
+                "a keyword argument",
+            )
+            .with_help(
+                "pass Python's `math` functions their arguments by position; for `math.prod(t, start=s)` \
+                 write `s * math.prod(t)`",
+            ),
             LexError::Module { message, help, span } => {
                 Diagnostic::error("E0113", message, span, "at module level").with_help(help)
             }

@@ -790,7 +790,11 @@ pub fn method_call(
     }
     if let ExprKind::Var(m) = &base.kind {
         if m.name == crate::spellings::MATH {
-            // Python's `math.f(s)` on scalars ([`crate::spellings::math_call`]).
+            // Python's `math.f(s)` on scalars ([`crate::spellings::math_call`]), by position.
+            if let Some((k, _)) = kwargs.first() {
+                let func = format!("math.{}", name.name);
+                return Err(LexError::MathKeyword { func, keyword: k.name.clone(), span: k.span.clone() });
+            }
             let Some(kind) = crate::spellings::math_call(ids, &name, args, &span) else {
                 return Err(LexError::Attribute { name: format!("math.{}", name.name), span: name.span });
             };
