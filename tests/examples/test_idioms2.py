@@ -6,7 +6,7 @@ GPU target (and `gpu` where there is one)."""
 import numpy as np
 import pytest
 
-from arrayc_examples import TARGETS, assert_check_error, assert_results, run_source
+from arrayc_examples import TARGETS, assert_check_error, assert_results, check_source, run_source
 
 RNG = np.random.default_rng(31)
 X = RNG.standard_normal(10)
@@ -236,6 +236,8 @@ def test_gradient_and_generator_errors_name_the_arrayc_way(tmp_path):
     src = "fn main(m: f64[r, c]) -> f64[?] {\n    return sum(m[i] for i in range(m.shape[0]));\n}\n"
     assert_check_error(src, "E0303", "Python's `sum` of a generator of arrays", tmp_path)
     assert_check_error(src, "E0303", "total += item", tmp_path)
+    proc = check_source(src, tmp_path)
+    assert "E0306" not in proc.stderr, "the accumulator's error repeated at the return: " + proc.stderr
     src = "fn main(img: f64[p, q]) -> f64[?, ?] {\n    a, b, c = np.gradient(img);\n    return a;\n}\n"
     assert_check_error(src, "E0405", "axis 2", tmp_path)
 

@@ -645,6 +645,10 @@ impl Checker {
                         zeros_of(vt.dtype().unwrap_or(DType::F64), &vt)
                     )),
                 );
+                // Its uses would only repeat the error (a returned scalar for an array, E0306).
+                if let Some(v) = self.lookup_mut(&target.name) {
+                    v.ty = Ty::Error;
+                }
                 return;
             }
         }
