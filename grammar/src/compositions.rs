@@ -17,39 +17,39 @@ use crate::check::literal_int;
 use crate::syntax::{fresh_copy, mk};
 use std::cell::Cell;
 
-/// The builder of the rewritten expressions: fresh ids, one span.
-struct Build<'a> {
-    ids: &'a Cell<u32>,
-    at: Span,
+/// The builder of rewritten expressions: fresh ids, one span (also [`crate::writes`]'s).
+pub(crate) struct Build<'a> {
+    pub ids: &'a Cell<u32>,
+    pub at: Span,
 }
 
 impl Build<'_> {
-    fn e(&self, kind: ExprKind) -> Expr {
+    pub fn e(&self, kind: ExprKind) -> Expr {
         mk(self.ids, kind, self.at.clone())
     }
 
-    fn int(&self, v: i64) -> Expr {
+    pub fn int(&self, v: i64) -> Expr {
         self.e(ExprKind::Int(v))
     }
 
-    fn float(&self, v: f64) -> Expr {
+    pub fn float(&self, v: f64) -> Expr {
         self.e(ExprKind::Float(v))
     }
 
-    fn bin(&self, op: BinOp, a: Expr, b: Expr) -> Expr {
+    pub fn bin(&self, op: BinOp, a: Expr, b: Expr) -> Expr {
         self.e(ExprKind::Binary(op, Box::new(a), Box::new(b)))
     }
 
-    fn kw(&self, k: &str) -> Ident {
+    pub fn kw(&self, k: &str) -> Ident {
         Ident { name: k.to_string(), span: self.at.clone() }
     }
 
     /// `np.f(args, kwargs)`.
-    fn call(&self, f: &str, args: Vec<Expr>, kwargs: Vec<(Ident, Expr)>) -> Expr {
+    pub fn call(&self, f: &str, args: Vec<Expr>, kwargs: Vec<(Ident, Expr)>) -> Expr {
         self.e(ExprKind::Call { func: self.kw(&qualified(f)), args, kwargs })
     }
 
-    fn copy(&self, e: &Expr) -> Expr {
+    pub fn copy(&self, e: &Expr) -> Expr {
         fresh_copy(self.ids, e)
     }
 }

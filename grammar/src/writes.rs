@@ -16,9 +16,9 @@
 //! - `put` (a 1-d `a`, checked): with `i = reshape(atleast_1d(ind), -1)`, `if size(v) > 0 { a[i] =
 //!   v[arange(size(i)) % size(v)]; }` (a scatter: of repeated indices the last wins, as NumPy's).
 
-use crate::ast::{BinOp, Block, Expr, ExprKind, Ident, Index, Program, Span, Stmt};
+use crate::ast::{BinOp, Block, Expr, ExprKind, Index, Program, Stmt};
 use crate::builtin::{qualified, QUALIFIED};
-use crate::syntax::{fresh_copy, mk};
+use crate::compositions::Build;
 use std::cell::Cell;
 use std::collections::HashSet;
 
@@ -73,40 +73,15 @@ fn stmt(ids: &Cell<u32>, functions: &HashSet<String>, mut s: Stmt, out: &mut Vec
     out.extend(written.into_iter().flatten());
 }
 
-/// The builder of one statement's writes: fresh ids, the statement's span.
-struct Build<'a> {
-    ids: &'a Cell<u32>,
-    at: Span,
-}
-
+/// [`crate::compositions::Build`]'s helpers for the write statements: fresh ids, the statement's
+/// span.
 impl Build<'_> {
-    fn e(&self, kind: ExprKind) -> Expr {
-        mk(self.ids, kind, self.at.clone())
-    }
-
-    fn ident(&self, name: &str) -> Ident {
-        Ident { name: name.to_string(), span: self.at.clone() }
-    }
-
     fn var(&self, name: &str) -> Expr {
-        self.e(ExprKind::Var(self.ident(name)))
-    }
-
-    fn int(&self, v: i64) -> Expr {
-        self.e(ExprKind::Int(v))
-    }
-
-    fn bin(&self, op: BinOp, a: Expr, b: Expr) -> Expr {
-        self.e(ExprKind::Binary(op, Box::new(a), Box::new(b)))
-    }
-
-    /// `np.f(args)`.
-    fn call(&self, f: &str, args: Vec<Expr>) -> Expr {
-        self.e(ExprKind::Call { func: self.ident(&qualified(f)), args, kwargs: vec![] })
+        self.e(ExprKind::Var(self.kw(name)))
     }
 
     fn size(&self, name: &str) -> Expr {
-        self.call("size", vec![self.var(name)])
+        self.call("size", vec![self.var(name)], vec![])
     }
 
     /// The synthesized name of part `part` of this statement.
@@ -116,7 +91,7 @@ impl Build<'_> {
 
     /// `let name = e;`
     fn bind(&self, name: &str, e: Expr) -> Stmt {
-        Stmt::Let { names: vec![self.ident(name)], value: e, span: self.at.clone() }
+        Stmt::Let { names: vec![self.kw(name)], value: e, span: self.at.clone() }
     }
 
     /// The target `a` as a name: itself where it is a name, else a view of it bound to a name
@@ -126,19 +101,19 @@ impl Build<'_> {
             return v.name.clone();
         }
         let name = self.name(what, "a");
-        out.push(self.bind(&name, fresh_copy(self.ids, a)));
+        out.push(self.bind(&name, self.copy(a)));
         name
     }
 
     /// `reshape(atleast_1d(e), -1)`, bound to `name` (`e`'s elements, flat).
     fn flat(&self, name: &str, e: &Expr) -> Stmt {
-        let one_d = self.call("atleast_1d", vec![fresh_copy(self.ids, e)]);
+        let one_d = self.call("atleast_1d", vec![self.copy(e)], vec![]);
         let minus_one = self.e(ExprKind::Unary(crate::ast::UnOp::Neg, Box::new(self.int(1))));
-        self.bind(name, self.call("reshape", vec![one_d, minus_one]))
+        self.bind(name, self.call("reshape", vec![one_d, minus_one], vec![]))
     }
 
     fn set(&self, target: &str, index: Index, value: Expr) -> Stmt {
-        Stmt::SetItem { target: self.ident(target), index: vec![index], value, span: self.at.clone() }
+        Stmt::SetItem { target: self.kw(target), index: vec![index], value, span: self.at.clone() }
     }
 
     fn assert(&self, cond: Expr, msg: &str) -> Stmt {
@@ -160,18 +135,18 @@ impl Build<'_> {
     fn copyto(&self, dst: &Expr, src: &Expr, where_: Option<&Expr>) -> Vec<Stmt> {
         let mut out = vec![];
         let d = self.target("copyto", dst, &mut out);
-        let src = fresh_copy(self.ids, src);
+        let src = self.copy(src);
         let value = match where_ {
             None => src,
             Some(m) => {
                 let dtype =
-                    self.e(ExprKind::Call { func: self.ident(".dtype"), args: vec![self.var(&d)], kwargs: vec![] });
+                    self.e(ExprKind::Call { func: self.kw(".dtype"), args: vec![self.var(&d)], kwargs: vec![] });
                 let converted = self.e(ExprKind::Call {
-                    func: self.ident(&qualified("array")),
+                    func: self.kw(&qualified("array")),
                     args: vec![src],
-                    kwargs: vec![(self.ident("dtype"), dtype)],
+                    kwargs: vec![(self.kw("dtype"), dtype)],
                 });
-                self.call("where", vec![fresh_copy(self.ids, m), converted, self.var(&d)])
+                self.call("where", vec![self.copy(m), converted, self.var(&d)], vec![])
             }
         };
         out.push(self.set(&d, Index::Ellipsis(self.at.clone()), value));
@@ -183,16 +158,16 @@ impl Build<'_> {
         let mut out = vec![];
         let a = self.target(what, a, &mut out);
         let (m, v) = (self.name(what, "m"), self.name(what, "v"));
-        out.push(self.bind(&m, self.bin(BinOp::Ne, fresh_copy(self.ids, mask), self.int(0))));
+        out.push(self.bind(&m, self.bin(BinOp::Ne, self.copy(mask), self.int(0))));
         out.push(self.flat(&v, values));
         let same_size = self.bin(BinOp::Eq, self.size(&m), self.size(&a));
         out.push(self.assert(same_size, &format!("{what}: mask and data must be the same size")));
         let (positions, otherwise) = if what == "putmask" {
-            (self.call("flatnonzero", vec![self.var(&m)]), None)
+            (self.call("flatnonzero", vec![self.var(&m)], vec![]), None)
         } else {
-            let count = self.call("sum", vec![self.var(&m)]);
-            let none = self.bin(BinOp::Eq, self.call("sum", vec![self.var(&m)]), self.int(0));
-            (self.call("arange", vec![count]), Some(self.assert(none, "Cannot insert from an empty array!")))
+            let count = self.call("sum", vec![self.var(&m)], vec![]);
+            let none = self.bin(BinOp::Eq, self.call("sum", vec![self.var(&m)], vec![]), self.int(0));
+            (self.call("arange", vec![count], vec![]), Some(self.assert(none, "Cannot insert from an empty array!")))
         };
         let cyclic = self.bin(BinOp::Rem, positions, self.size(&v));
         let value = self.e(ExprKind::Subscript { base: Box::new(self.var(&v)), index: vec![Index::At(cyclic)] });
@@ -207,7 +182,7 @@ impl Build<'_> {
         let (i, v) = (self.name("put", "i"), self.name("put", "v"));
         out.push(self.flat(&i, ind));
         out.push(self.flat(&v, values));
-        let cyclic = self.bin(BinOp::Rem, self.call("arange", vec![self.size(&i)]), self.size(&v));
+        let cyclic = self.bin(BinOp::Rem, self.call("arange", vec![self.size(&i)], vec![]), self.size(&v));
         let value = self.e(ExprKind::Subscript { base: Box::new(self.var(&v)), index: vec![Index::At(cyclic)] });
         out.push(self.if_values(&v, self.set(&a, Index::At(self.var(&i)), value), None));
         out

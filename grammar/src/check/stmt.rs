@@ -287,16 +287,19 @@ impl Checker {
             Ty::Scalar(_) => {
                 self.truthy.insert(c.id);
             }
-            other => {
-                let d = Diagnostic::error(
-                    "E0302",
-                    format!("a condition must be a bool scalar, found {other}"),
-                    c.span.clone(),
-                    format!("has type {other}"),
-                );
-                self.err(d.with_help(array_help));
-            }
+            other => self.array_condition(c, &other, array_help),
         }
+    }
+
+    /// E0302 of an array `other` read as a truth value at `c` (NumPy's ambiguous truth value).
+    fn array_condition(&mut self, c: &Expr, other: &Ty, array_help: &str) {
+        let d = Diagnostic::error(
+            "E0302",
+            format!("a condition must be a bool scalar, found {other}"),
+            c.span.clone(),
+            format!("has type {other}"),
+        );
+        self.err(d.with_help(array_help));
     }
 
     /// The operand `c` of an `and`/`or` whose value is used as a value, not a truth value: a `bool`
@@ -304,26 +307,20 @@ impl Checker {
     pub(super) fn strict_condition(&mut self, c: &Expr, array_help: &str, op: crate::ast::BoolOp) {
         match self.value(c) {
             Ty::Scalar(DType::Bool) | Ty::Error => {}
-            other => {
-                let what = if other.is_array() { "a condition" } else { "a value" };
-                let mut d = Diagnostic::error(
+            other @ Ty::Scalar(_) => self.err(
+                Diagnostic::error(
                     "E0302",
-                    format!("an operand of `{}` used as {what} must be a bool scalar, found {other}", op.name()),
+                    format!("an operand of `{}` used as a value must be a bool scalar, found {other}", op.name()),
                     c.span.clone(),
                     format!("has type {other}"),
-                );
-                d = if other.is_array() {
-                    d.with_help(array_help)
-                } else {
-                    d.with_note(format!(
-                        "Python's `{}` of numbers gives one of the numbers, arrayc's a bool: as a value it \
-                         needs bools",
-                        op.name()
-                    ))
-                    .with_help("compare the numbers (`x != 0`), or choose with `a if a != 0 else b`")
-                };
-                self.err(d);
-            }
+                )
+                .with_note(format!(
+                    "Python's `{}` of numbers gives one of the numbers, arrayc's a bool: as a value it needs bools",
+                    op.name()
+                ))
+                .with_help("compare the numbers (`x != 0`), or choose with `a if a != 0 else b`"),
+            ),
+            other => self.array_condition(c, &other, array_help),
         }
     }
 
