@@ -67,7 +67,12 @@ impl Symbols {
     /// The symbols of function `f`. Every `arr.new` of `f` gets a base of its own unless it
     /// *escapes*: it (or a view of it) is passed to a call, or flows into a loop-carried value or
     /// the result of a branch, from where it may come back under another name (a call may return
-    /// its argument, a carried value aliases what was yielded). Everything else from outside the
+    /// its argument, a carried value aliases what was yielded). An array yielded by the loop body
+    /// or branch that allocates it (at the body's top level) does not escape: the other name (the
+    /// next iteration's carried value, the loop's or branch's result) appears only outside that
+    /// body, and inside it, after the `arr.new`, every other array live there is another
+    /// allocation (so `x = where(c, y, x[idx])` in a loop, which reads the carried `x` and writes
+    /// the new one, is one kernel). Everything else from outside the
     /// function's own allocations (parameters, call results, loop-carried values, branch results)
     /// and every escaping array share one base with opaque layouts, so the overlap test treats
     /// them as possibly overlapping: two names of one array never look disjoint.
@@ -88,9 +93,16 @@ impl Symbols {
                         vec![]
                     }
                     OpKind::Call { args, .. } => args.clone(),
-                    OpKind::For { inits, yields, .. } => [inits.clone(), yields.clone()].concat(),
-                    OpKind::While { inits, yields, .. } => [inits.clone(), yields.clone()].concat(),
-                    OpKind::If { then_yields, else_yields, .. } => [then_yields.clone(), else_yields.clone()].concat(),
+                    OpKind::For { inits, yields, body, .. } => {
+                        [inits.clone(), from_outside(yields, body, bases)].concat()
+                    }
+                    OpKind::While { inits, yields, after, .. } => {
+                        [inits.clone(), from_outside(yields, after, bases)].concat()
+                    }
+                    OpKind::If { then_yields, else_yields, then_body, else_body, .. } => {
+                        [from_outside(then_yields, then_body, bases), from_outside(else_yields, else_body, bases)]
+                            .concat()
+                    }
                     _ => vec![],
                 };
                 escaped.extend(flows.into_iter().map(|v| crate::roots::base_of(bases, v)));
@@ -98,6 +110,16 @@ impl Symbols {
                     walk(b, bases, news, escaped);
                 }
             }
+        }
+        /// The values of `yields` whose base array is not allocated in `body` itself (an `arr.new`
+        /// at its top level): those may be another name of an array used in the region around.
+        fn from_outside(
+            yields: &[ValueId],
+            body: &arrayc_dialect::ir::Body,
+            bases: &HashMap<ValueId, ValueId>,
+        ) -> Vec<ValueId> {
+            let local = |b: ValueId| body.iter().any(|op| matches!(op.kind, OpKind::New { res, .. } if res == b));
+            yields.iter().copied().filter(|&v| !local(crate::roots::base_of(bases, v))).collect()
         }
         walk(&f.body, bases, &mut news, &mut escaped);
         Symbols { own: news.difference(&escaped).copied().collect(), ..Symbols::default() }
