@@ -17,6 +17,7 @@ module {
 // PASS: error: unknown pass `no-such-pass`; available passes:
 // PASS-NEXT: lower-ast
 // PASS-NEXT: expand-matmul
+// PASS-NEXT: expand-sort
 // PASS-NEXT: expand-arg-reductions
 // PASS-NEXT: fold-filters
 // PASS-NEXT: sink-loads

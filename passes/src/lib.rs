@@ -1,5 +1,5 @@
 //! The passes of arrayc that need no MLIR, one module per pass: `lower-ast` ([`lower_ast`]) ->
-//! `expand-matmul` ([`expand_matmul`], on the GPU targets) -> `expand-arg-reductions` ([`expand_arg_reductions`]) -> `fold-filters` ([`fold_filters`]) -> `sink-loads` ([`sink_loads`]) -> `distribute` ([`distribute`], distributed runs only) -> `insert-del-sync` ([`insert_del_sync`]) -> `wsp-fusion` ([`wsp_fusion`]) -> `outline-kernels`
+//! `expand-matmul` ([`expand_matmul`]) and `expand-sort` ([`expand_sort`]), on the GPU targets, -> `expand-arg-reductions` ([`expand_arg_reductions`]) -> `fold-filters` ([`fold_filters`]) -> `sink-loads` ([`sink_loads`]) -> `distribute` ([`distribute`], distributed runs only) -> `insert-del-sync` ([`insert_del_sync`]) -> `wsp-fusion` ([`wsp_fusion`]) -> `outline-kernels`
 //! ([`outline`]) -> `dce` ([`dce`]), with the WSP problem itself ([`wsp`]), the structure of a
 //! kernel's block ([`kernel_layout`]), what a kernel may contain ([`legality`]) and the persistent
 //! compile cache ([`disk_cache`]). Kernel code generation, the JIT and PTX are in `arrayc-codegen`.
@@ -11,6 +11,7 @@ pub mod disk_cache;
 pub mod distribute;
 pub mod expand_arg_reductions;
 pub mod expand_matmul;
+pub mod expand_sort;
 pub mod fold_filters;
 pub mod insert_del_sync;
 pub mod kernel_layout;

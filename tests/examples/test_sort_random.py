@@ -257,6 +257,36 @@ def test_sort_and_argsort_match_numpy(shape, dt, target, tmp_path):
         np.testing.assert_array_equal(g, want, err_msg=e)
 
 
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", ["u8", "u64", "i32", "i64", "f32", "f64"])
+def test_sort_with_the_dtypes_extremes_and_lengths_off_a_power_of_two(dt, target, tmp_path):
+    """The GPU targets' sorting network pads each line to a power of two with the greatest key of
+    its order (the dtype's largest value, or NaN): real keys equal to it (and NaN, infinities,
+    the smallest value) must still come first and in their order, for any line length."""
+    np_dt = np.dtype({"u8": np.uint8, "u64": np.uint64, "i32": np.int32, "i64": np.int64, "f32": np.float32,
+                      "f64": np.float64}[dt])
+    rng = np.random.default_rng(len(dt))
+    if np_dt.kind == "f":
+        special = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, np.finfo(np_dt).max, np.finfo(np_dt).min], np_dt)
+    else:
+        info = np.iinfo(np_dt)
+        special = np.array([info.max, info.min, info.max - 1, 0, 1], np_dt)
+    a = rng.choice(special, 1000).astype(np_dt)
+    b = rng.choice(special, (5, 37)).astype(np_dt)
+    src = f"""fn main(a: {dt}[n], b: {dt}[p, q]) -> ({dt}[n], i64[n], {dt}[p, q], i64[p, q], i64[p, q]) {{
+    return (sort(a), argsort(a), sort(b), argsort(b), argsort(b, axis=0));
+}}
+"""
+    proc, got = run_source(src, {"a": a, "b": b}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    np.testing.assert_array_equal(got[0], np.sort(a))
+    np.testing.assert_array_equal(got[1], np.argsort(a, kind="stable"))
+    np.testing.assert_array_equal(got[2], np.sort(b))
+    np.testing.assert_array_equal(got[3], np.argsort(b, kind="stable"))
+    np.testing.assert_array_equal(got[4], np.argsort(b, axis=0, kind="stable"))
+    assert got[0].dtype == np_dt
+
+
 @pytest.mark.parametrize("threads", ["1", "4"])
 def test_sort_of_long_and_many_lines_is_numpys_at_any_thread_count(threads, tmp_path):
     rng = np.random.default_rng(5)

@@ -226,15 +226,17 @@ pub struct FuseArgs {
     /// when the environment variable ARRAYC_VERIFY_EACH is set (the test suites set it).
     #[arg(long, env = "ARRAYC_VERIFY_EACH", value_parser = clap::builder::FalseyValueParser::new())]
     pub verify_each: bool,
-    /// Whether the target has no matrix-product library, so that `arr.matmul` becomes the fused
-    /// kernel (pass `expand-matmul`): set by [`FuseArgs::for_target`] for the GPU targets.
+    /// Whether the kernels run on a device (the GPU targets), whose arrays stay there: `arr.matmul`
+    /// becomes the fused kernel (pass `expand-matmul`) and `arr.sort` a sorting network of kernels
+    /// (`expand-sort`). Set by [`FuseArgs::for_target`].
     #[arg(skip)]
-    pub expand_matmul: bool,
+    pub device: bool,
 }
 
 impl FuseArgs {
     /// These options for kernels that run on `target`: its default cost model unless `--cost` gave
-    /// one, and on the GPU targets the fused form of every matrix product (cuBLAS is not wired in).
+    /// one, and on the GPU targets the fused form of every matrix product (cuBLAS is not wired in)
+    /// and a sorting network for every sort.
     pub fn for_target(&self, target: Target) -> FuseArgs {
         let default = match target {
             Target::Cpu => "bohrium",
@@ -242,7 +244,7 @@ impl FuseArgs {
         };
         FuseArgs {
             cost: Some(self.cost.clone().unwrap_or_else(|| default.into())),
-            expand_matmul: target != Target::Cpu,
+            device: target != Target::Cpu,
             ..self.clone()
         }
     }
@@ -259,7 +261,7 @@ impl FuseArgs {
         PassOptions {
             fusion,
             verify_each: self.verify_each || cfg!(debug_assertions),
-            expand_matmul: self.expand_matmul,
+            device: self.device,
             distribute: false,
         }
     }

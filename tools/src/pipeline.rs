@@ -2,7 +2,7 @@
 //! which is also its `arrayc-opt --pass` flag), run in order with the project's IR invariants
 //! checked after each (`verify::verify_module`) and, with `--verify-each`, MLIR's verifier too.
 //!
-//! `lower-ast` -> (`expand-matmul`, on the GPU targets) -> `fold-filters` -> `sink-loads` ->
+//! `lower-ast` -> (`expand-matmul` and `expand-sort`, on the GPU targets) -> `fold-filters` -> `sink-loads` ->
 //! (`distribute`, in distributed runs) -> `insert-del-sync` -> `wsp-fusion` -> `outline-kernels` -> `dce`, then kernel code
 //! generation and the JIT (`arrayc_codegen::jit`, not run through this registry: their input is the
 //! outlined kernels, their output machine code).
@@ -16,8 +16,8 @@ use arrayc_dialect::{
 };
 use arrayc_passes::wsp_fusion::{self, versions, FusionOptions, RegionReport, Specialization};
 use arrayc_passes::{
-    dce, distribute, expand_arg_reductions, expand_matmul, fold_filters, insert_del_sync, lower_ast, outline,
-    sink_loads,
+    dce, distribute, expand_arg_reductions, expand_matmul, expand_sort, fold_filters, insert_del_sync, lower_ast,
+    outline, sink_loads,
 };
 
 /// Every pass of the pipeline, in pipeline order, with a one-line description. `lower-ast` reads
@@ -29,6 +29,7 @@ pub const PASSES: &[(&str, &str)] = &[
         expand_matmul::NAME,
         "turn each arr.matmul into the fused kernel's form (targets without a matrix-product library)",
     ),
+    (expand_sort::NAME, "turn each arr.sort into a bitonic sorting network of kernels (the GPU targets)"),
     (
         expand_arg_reductions::NAME,
         "compose argmin/argmax of a min and a position search where kernels do not run them in one pass",
@@ -55,8 +56,9 @@ pub const PASSES: &[(&str, &str)] = &[
 pub struct PassOptions {
     pub fusion: FusionOptions,
     pub verify_each: bool,
-    /// Run `expand-matmul` first ([`prepare`]): the target has no matrix-product library.
-    pub expand_matmul: bool,
+    /// Run `expand-matmul` and `expand-sort` first ([`prepare`]): the kernels run on a device (the
+    /// GPU targets), where the host's matrix-product library and sort do not.
+    pub device: bool,
     /// Run `distribute` ([`prepare`]): a distributed run (`--distributed`). Set it with
     /// [`PassOptions::distributed`].
     pub distribute: bool,
@@ -67,7 +69,7 @@ impl PassOptions {
     /// that also expand matrix products) and in distributed runs, whose reductions combine single
     /// values; on the CPU only those the kernels cannot run in one pass.
     pub fn all_arg_reductions_composed(&self) -> bool {
-        self.expand_matmul || self.distribute
+        self.device || self.distribute
     }
 
     /// These options for a distributed run (`--distributed`) when `on`: the `distribute` pass, and a
@@ -166,6 +168,10 @@ pub fn run_pass_with(
             expand_matmul::run(m);
             vec![]
         }
+        expand_sort::NAME => {
+            expand_sort::run(m);
+            vec![]
+        }
         expand_arg_reductions::NAME => {
             expand_arg_reductions::run(m, opts.all_arg_reductions_composed());
             vec![]
@@ -212,11 +218,12 @@ pub fn run_pass_with(
     Ok(reports)
 }
 
-/// The passes from the lowering to `emit --stage=arr`: `expand-matmul` where `opts` asks for it,
+/// The passes from the lowering to `emit --stage=arr`: `expand-matmul` and `expand-sort` where `opts` asks for them,
 /// `expand-arg-reductions`, then `fold-filters`, `sink-loads`, `distribute` where `opts` asks for it, and `insert-del-sync`.
 pub fn prepare(m: &mut Module, entry: &str, opts: &PassOptions) -> Result<(), UserError> {
-    if opts.expand_matmul {
+    if opts.device {
         run_pass_with(m, expand_matmul::NAME, entry, opts)?;
+        run_pass_with(m, expand_sort::NAME, entry, opts)?;
     }
     run_pass_with(m, expand_arg_reductions::NAME, entry, opts)?;
     run_pass_with(m, fold_filters::NAME, entry, opts)?;

@@ -290,7 +290,7 @@ fn pipeline_target() -> Target<'static> {
             decisions: None,
             ..FusionOptions::default()
         };
-        let opts = PassOptions { fusion, verify_each: false, expand_matmul: false, distribute: false };
+        let opts = PassOptions { fusion, verify_each: false, device: false, distribute: false };
         if pipeline::to_kernels(&mut m, &entry, &opts).is_err() {
             return false;
         }

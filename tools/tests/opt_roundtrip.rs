@@ -108,7 +108,7 @@ fn run_options(m: &Module, entry: &str) -> PassOptions {
         budget: Budget { max_ms: None, ..d.budget },
         ..d
     };
-    PassOptions { fusion, verify_each: true, expand_matmul: false, distribute: false }
+    PassOptions { fusion, verify_each: true, device: false, distribute: false }
 }
 
 fn round_trip(m: &Module, what: &str) {
