@@ -490,9 +490,22 @@ pub const DESC_OFFSET: usize = 2;
 /// offset `offset`, sizes `sizes` and strides `strides` (elements; as many strides as sizes):
 /// [`descriptor_len`]`(sizes.len())` words.
 pub fn view_descriptor(ptr: u64, offset: i64, sizes: &[i64], strides: &[i64]) -> Vec<u64> {
-    let mut words = vec![ptr, ptr, offset as u64];
-    words.extend(sizes.iter().chain(strides).map(|&x| x as u64));
+    let mut words = vec![0; descriptor_len(sizes.len())];
+    write_view_descriptor(&mut words, ptr, offset, sizes, strides);
     words
+}
+
+/// [`view_descriptor`] written into `out`, which must be [`descriptor_len`]`(sizes.len())` words
+/// long (a kernel launch fills its packed call in place, without a vector per view).
+pub fn write_view_descriptor(out: &mut [u64], ptr: u64, offset: i64, sizes: &[i64], strides: &[i64]) {
+    let r = sizes.len();
+    out[0] = ptr;
+    out[1] = ptr;
+    out[2] = offset as u64;
+    for (k, (&s, &t)) in sizes.iter().zip(strides).enumerate() {
+        out[3 + k] = s as u64;
+        out[3 + r + k] = t as u64;
+    }
 }
 
 /// The descriptor words of a contiguous 1-d array of `len` elements at `ptr` (offset 0, stride 1):

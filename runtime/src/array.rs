@@ -459,35 +459,50 @@ impl Traffic {
 /// neighbours) count once, as the caches make them cost once; a sparse view (a diagonal) counts
 /// its elements, not its span. This is the Bohrium cost model's count of a block's external
 /// arrays (Kristensen et al. 2016, Sec. V-A) made exact for overlapping views, in bytes.
-pub fn launch_traffic<'v>(views: impl IntoIterator<Item = &'v View>) -> u64 {
-    /// Per base array: its buffer, its size in bytes, the element intervals seen, the bytes counted.
-    type BaseTraffic = (*const Buffer, usize, Vec<(i128, i128)>, u64);
-    let mut by_base: Vec<BaseTraffic> = vec![];
-    for v in views {
+pub fn launch_traffic<'v, I>(views: I) -> u64
+where
+    I: IntoIterator<Item = &'v View>,
+    I::IntoIter: Clone,
+{
+    let views = views.into_iter();
+    let mut total = 0;
+    for (i, v) in views.clone().enumerate() {
         let key = Arc::as_ptr(&v.base);
-        let i = match by_base.iter().position(|b| b.0 == key) {
-            Some(i) => i,
-            None => {
-                by_base.push((key, v.dtype.size_bytes(), vec![], 0));
-                by_base.len() - 1
-            }
-        };
-        by_base[i].3 += v.distinct_bytes();
-        by_base[i].2.extend(element_range(v.offset, &v.shape, &v.strides).map(|(lo, hi)| (lo, hi + 1)));
+        // Each base once, with all its views, at its first view (no allocation in the common case
+        // of one view per base: this runs on every launch).
+        if views.clone().take(i).any(|w| Arc::as_ptr(&w.base) == key) {
+            continue;
+        }
+        total += base_traffic(views.clone().skip(i).filter(|w| Arc::as_ptr(&w.base) == key), v.dtype.size_bytes());
     }
-    by_base
-        .into_iter()
-        .map(|(_, elem, mut spans, distinct)| {
-            spans.sort_unstable();
-            let (mut total, mut end) = (0i128, i128::MIN);
-            for (lo, hi) in spans {
-                let lo = lo.max(end);
-                if hi > lo {
-                    total += hi - lo;
-                }
-                end = end.max(hi);
-            }
-            (total as u64 * elem as u64).min(distinct)
-        })
-        .sum()
+    total
+}
+
+/// The traffic of the views `views` of one base array, whose elements take `elem` bytes: the
+/// bytes of the union of their element ranges, but no more than the sum of their distinct
+/// elements (see [`launch_traffic`]).
+fn base_traffic<'v>(views: impl Iterator<Item = &'v View> + Clone, elem: usize) -> u64 {
+    let distinct: u64 = views.clone().map(View::distinct_bytes).sum();
+    let range = |v: &View| element_range(v.offset, &v.shape, &v.strides).map(|(lo, hi)| (lo, hi + 1));
+    let mut spans: Vec<(i128, i128)> = match views.clone().nth(1) {
+        // One view: its range, without a vector.
+        None => {
+            return views
+                .clone()
+                .next()
+                .and_then(range)
+                .map_or(0, |(lo, hi)| ((hi - lo) as u64 * elem as u64).min(distinct))
+        }
+        Some(_) => views.filter_map(range).collect(),
+    };
+    spans.sort_unstable();
+    let (mut total, mut end) = (0i128, i128::MIN);
+    for (lo, hi) in spans {
+        let lo = lo.max(end);
+        if hi > lo {
+            total += hi - lo;
+        }
+        end = end.max(hi);
+    }
+    (total as u64 * elem as u64).min(distinct)
 }

@@ -20,8 +20,8 @@
 use crate::array::{Scalar, Traffic, View};
 use crate::value::{KernelLauncher, RtValue};
 use arrayc_core::abi::{
-    fault_cell_descriptor, scalar_word, vector_descriptor, view_descriptor, ArgType, KernelAbi, KernelArg, Target,
-    DESC_OFFSET,
+    descriptor_len, fault_cell_descriptor, scalar_word, vector_descriptor, view_descriptor, write_view_descriptor,
+    ArgType, KernelAbi, KernelArg, Target, DESC_OFFSET,
 };
 pub use arrayc_core::abi::{KernelFault, KernelLayout, LaunchPlan, Reduction, NO_FAULT};
 use arrayc_core::ops::{arg_better, ARG_PARTIAL_WORDS};
@@ -151,18 +151,21 @@ pub fn scan_carries(kinds: &[ReduceKind], carries: &mut [i64]) {
 /// traffic of its launches ([`Traffic`]).
 #[derive(Debug, Default)]
 pub struct CpuKernels {
-    kernels: HashMap<String, (PackedKernel, LaunchPlan)>,
+    /// Per kernel name: its entry, its plan and the plan's CPU arguments (computed once, not per
+    /// launch).
+    kernels: HashMap<String, (PackedKernel, LaunchPlan, KernelAbi)>,
     traffic: Traffic,
 }
 
 impl CpuKernels {
     /// Adds kernel `plan.name`, compiled to `entry`.
     pub fn insert(&mut self, entry: PackedKernel, plan: LaunchPlan) {
-        self.kernels.insert(plan.name.clone(), (entry, plan));
+        let abi = plan.abi(Target::Cpu);
+        self.kernels.insert(plan.name.clone(), (entry, plan, abi));
     }
     /// The packed entry of kernel `name` and its launch plan, if there is such a kernel.
     pub fn get(&self, name: &str) -> Option<(PackedKernel, &LaunchPlan)> {
-        self.kernels.get(name).map(|(k, p)| (*k, p))
+        self.kernels.get(name).map(|(k, p, _)| (*k, p))
     }
     /// Names of the kernels.
     pub fn names(&self) -> impl Iterator<Item = &str> {
@@ -175,8 +178,8 @@ impl CpuKernels {
     /// it succeeds, counts its array arguments' traffic (whole views, even for some rows).
     /// Errors: no such kernel, and those of [`launch_rows`].
     pub fn launch_rows(&self, kernel: &str, args: &[RtValue], rows: Option<(i64, i64)>) -> Result<(), LaunchError> {
-        let (entry, plan) = self.get(kernel).ok_or_else(|| format!("no compiled kernel @{kernel}"))?;
-        launch_rows(entry, plan, args, rows)?;
+        let (entry, plan, abi) = self.kernels.get(kernel).ok_or_else(|| format!("no compiled kernel @{kernel}"))?;
+        launch_with(*entry, plan, abi, args, rows)?;
         // Counted after the launch's checks: only in-bounds views of a launch that ran.
         self.traffic.count(args);
         Ok(())
@@ -252,8 +255,19 @@ pub fn launch_rows(
     args: &[RtValue],
     rows: Option<(i64, i64)>,
 ) -> Result<(), LaunchError> {
+    launch_with(entry, plan, &plan.abi(Target::Cpu), args, rows)
+}
+
+/// [`launch_rows`] with the plan's CPU arguments `abi` (`plan.abi(Target::Cpu)`) given.
+fn launch_with(
+    entry: PackedKernel,
+    plan: &LaunchPlan,
+    abi: &KernelAbi,
+    args: &[RtValue],
+    rows: Option<(i64, i64)>,
+) -> Result<(), LaunchError> {
     let fault_cell = AtomicI64::new(NO_FAULT);
-    run(entry, plan, args, &fault_cell, rows)?;
+    run(entry, plan, abi, args, &fault_cell, rows)?;
     match fault_cell.load(Ordering::Acquire) {
         NO_FAULT => Ok(()),
         k => Err(LaunchError::Fault(plan.layout.faults[k as usize].clone())),
@@ -422,12 +436,14 @@ pub fn packed_words(abi: &KernelAbi, args: &[RtValue], mut base_ptr: impl FnMut(
     let mut words = vec![0; abi.word_count()];
     for a in abi.args() {
         let KernelArg::Param(i) = a.arg else { continue };
-        let value = match (args.get(i), a.ty) {
-            (Some(RtValue::Scalar(s)), ArgType::Scalar(d)) => vec![scalar_word(*s, d)],
-            (Some(RtValue::View(v)), ArgType::View(..)) => view_descriptor(base_ptr(v), v.offset, &v.shape, &v.strides),
-            _ => continue,
-        };
-        abi.put(&mut words, a.arg, &value);
+        let slot = &mut words[a.first_word..a.first_word + a.ty.words()];
+        match (args.get(i), a.ty) {
+            (Some(RtValue::Scalar(s)), ArgType::Scalar(d)) => slot[0] = scalar_word(*s, d),
+            (Some(RtValue::View(v)), ArgType::View(..)) if slot.len() == descriptor_len(v.rank()) => {
+                write_view_descriptor(slot, base_ptr(v), v.offset, &v.shape, &v.strides)
+            }
+            _ => {}
+        }
     }
     words
 }
@@ -616,6 +632,7 @@ pub fn row_restrictable(layout: &KernelLayout) -> bool {
 fn run(
     entry: PackedKernel,
     plan: &LaunchPlan,
+    abi: &KernelAbi,
     args: &[RtValue],
     fault_cell: &AtomicI64,
     rows: Option<(i64, i64)>,
@@ -648,8 +665,7 @@ fn run(
         }
         return Ok(());
     }
-    let abi = plan.abi(Target::Cpu);
-    let mut words = packed_words(&abi, args, |v| v.base.as_ptr() as u64);
+    let mut words = packed_words(abi, args, |v| v.base.as_ptr() as u64);
     abi.put(&mut words, KernelArg::FaultCell, &fault_cell_descriptor(fault_cell.as_ptr() as u64));
     // A chunked scan's carries: one per scan and chunk, at the chunk's offset (`scan_carries`).
     let scan_kinds = if layout.chunked_scan { layout.scan_kinds() } else { vec![] };
@@ -661,7 +677,7 @@ fn run(
     abi.put(&mut words, KernelArg::AxisHi, &[chunks.axis_len as u64]);
     let (lo_arg, hi_arg) =
         if chunks.split { (KernelArg::AxisLo, KernelArg::AxisHi) } else { (KernelArg::ChunkLo, KernelArg::ChunkHi) };
-    let partials = if chunks.partial { partial_outputs(plan, &abi, args, &mut words, chunks.count)? } else { vec![] };
+    let partials = if chunks.partial { partial_outputs(plan, abi, args, &mut words, chunks.count)? } else { vec![] };
     // Each partial buffer's chunk slot: its stride along the chunks (an arg-reduction's holds
     // `ARG_PARTIAL_WORDS` per chunk).
     let slot = |b: &View, kind: ReduceKind| {
