@@ -1,9 +1,10 @@
 #!/bin/bash
-# The GPU checks that need a GPU, in one short run (about 5 to 7 minutes on an H100 with 16 CPU
+# The GPU checks that need a GPU, in one short run (about 6 to 8 minutes on an H100 with 16 CPU
 # cores), each section timed:
 # 1. benchmarks/stream_probe.py: the streaming probe (benchmarks/programs/stream.arr, n = 10^8)
 #    against a CuPy ElementwiseKernel and the device copy, in the same run, and arrayc with the
 #    launches of before issue 33 (--sync-baseline);
+# 1b. benchmarks/sort_probe.py: the device sort against CuPy's and JAX's, n = 10^7;
 # 2. the tests' GPU cases (every example case and benchmark, late kernel faults, and the scatter,
 #    filter, gather, scan, overlap and reduction tests, with --target gpu against NumPy);
 # 3. benchmarks/gpu_check.py: the 19 benchmarks at LARGE with --target cpu and --target gpu (and
@@ -47,6 +48,11 @@ section "stream_probe.py: arrayc vs CuPy vs the device copy, n = 10^8"
 stream=$?
 section
 
+section "sort_probe.py: the device sort (bitonic network) vs CuPy and JAX, n = 10^7"
+(cd benchmarks && cap 120 python3 sort_probe.py 2>&1 | tee "$OUT/sort_probe.txt")
+sort=$?
+section
+
 section "pytest: the GPU cases"
 parallel=()
 python3 -c "import xdist" 2>/dev/null && parallel=(-n "$(nproc)")
@@ -75,5 +81,5 @@ section "gpu_check.py: arrayc cpu / gpu and JAX-GPU at LARGE (budget $BUDGET s)"
 bench=$?
 section
 
-echo "== done in $((SECONDS - START)) s: pytest exit $tests, gpu_check exit $bench, stream_probe exit $stream; logs in $OUT"
-exit $((tests || bench || stream))
+echo "== done in $((SECONDS - START)) s: pytest exit $tests, gpu_check exit $bench, stream_probe exit $stream, sort_probe exit $sort; logs in $OUT"
+exit $((tests || bench || stream || sort))
