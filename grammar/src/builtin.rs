@@ -1436,8 +1436,8 @@ pub const DOCS: &[DocRow] = {
                 the flattened array, is `sort(ravel(x))`; `kind=` and `stable=` are accepted and change nothing: \
                 every sort is stable). The method `x.sort(axis=k)` sorts in place as \
                 NumPy's, as a statement (`x[...] = sort(x, axis=k)`); as a value it is E0207 (NumPy's is None). On the host, a parallel sort (rayon's, `runtime/src/sort.rs`): many lines one per \
-                task, a few long lines each in parallel; on the GPU targets too, after copying `x` to the \
-                host (a device sort is future work)",
+                task, a few long lines each in parallel; on the GPU targets, on the device: a bitonic sorting \
+                network (`docs/gpu.md`, Limits), same results",
             builtins: &[B::Sort],
         },
         DocRow {
