@@ -12,7 +12,8 @@
 //! * `sum(e for k in it if c)`: `let gen.S = 0; for k in it { if c { gen.S += e; } }` (Python's
 //!   sum starts at the integer 0, which a float element widens, as Python's rebinding does:
 //!   [`crate::check`]'s `widen`); `sum` of a list comprehension is the same, Python's sum of a
-//!   list. `any`/`all`: `gen.S = gen.S or bool(e)` from `False` (`and`, from `True`).
+//!   list. Over constants it is unrolled instead, `0 + e1 + e2 + ..` ([`crate::unroll`]), so its
+//!   items may be arrays. `any`/`all`: `gen.S = gen.S or bool(e)` from `False` (`and`, from `True`).
 //! * `max(e for k in it if c)` (`min`): the list `[e for k in it if c]`, then Python's `max(acc,
 //!   item)` over its items from the first (ties and NaN as Python's); no item is a run-time error.
 //! * `[e for k in it if c]`, an array as NumPy's `np.array([...])`: the number of items `n`
@@ -45,10 +46,13 @@ pub const ACCUMULATOR: &str = "gen.";
 pub const GENERATOR: &str = "comprehension.";
 
 /// One `for var in it if cond` clause.
-struct Clause {
-    var: Ident,
-    it: Expr,
-    cond: Option<Expr>,
+pub(crate) struct Clause {
+    /// The loop variable.
+    pub(crate) var: Ident,
+    /// The iterable.
+    pub(crate) it: Expr,
+    /// The condition, where there is one.
+    pub(crate) cond: Option<Expr>,
 }
 
 /// The call the parser writes for `[e for k in it if c ...]` (`func`: `None`) or `func(e for k in
@@ -200,7 +204,15 @@ fn lower(ids: &Cell<u32>, e: &mut Expr, out: &mut Vec<Stmt>, diags: &mut Vec<Dia
     });
     let kind = func.name.strip_prefix(GENERATOR).unwrap_or_default().to_string();
     match kind.as_str() {
-        "sum" | "any" | "all" => {
+        "sum" => match crate::unroll::unrolled_sum(ids, &elt, &clauses, None, &at) {
+            // Its own comprehensions are lowered as the walk goes on into it.
+            Some(total) => *e = total,
+            None => {
+                let acc = lower_reduction(ids, &kind, elt, clauses, &at, out, diags);
+                e.kind = ExprKind::Var(acc);
+            }
+        },
+        "any" | "all" => {
             let acc = lower_reduction(ids, &kind, elt, clauses, &at, out, diags);
             e.kind = ExprKind::Var(acc);
         }
