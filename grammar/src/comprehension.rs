@@ -172,18 +172,29 @@ fn hoist_block(ids: &Cell<u32>, b: &mut Block, diags: &mut Vec<Diagnostic>) {
     b.stmts = out;
 }
 
-/// `sum([e for k in it])`, Python's sum of a list, as `sum(e for k in it)`.
+/// The name of the call of `sum([e for k in it], start)` ([`sum_of_list`]).
+const SUM_FROM: &str = "comprehension.sum_from";
+
+/// `sum([e for k in it])`, Python's sum of a list, as `sum(e for k in it)`; `sum([..], start)`
+/// (`start=s` too) as [`SUM_FROM`], the start its last argument.
 fn sum_of_list(e: &mut Expr) {
     let ExprKind::Call { func, args, kwargs } = &mut e.kind else { return };
-    if func.name != "sum" || args.len() != 1 || !kwargs.is_empty() {
+    let arity = match (args.len(), kwargs.as_slice()) {
+        (1 | 2, []) => true,
+        (1, [(k, _)]) => k.name == "start",
+        _ => false,
+    };
+    let of_list =
+        matches!(args.first().map(|a| &a.kind), Some(ExprKind::Call { func: inner, .. }) if inner.name == LIST);
+    if func.name != "sum" || !arity || !of_list {
         return;
     }
-    let ExprKind::Call { func: inner, args: items, kwargs: var } = &mut args[0].kind else { return };
-    if inner.name != LIST {
-        return;
-    }
-    let (items, var) = (std::mem::take(items), std::mem::take(var));
-    *func = Ident { name: format!("{GENERATOR}sum"), span: func.span.clone() };
+    let start = if args.len() == 2 { args.pop() } else { kwargs.pop().map(|(_, s)| s) };
+    let ExprKind::Call { args: items, kwargs: var, .. } = &mut args[0].kind else { return };
+    let (mut items, var) = (std::mem::take(items), std::mem::take(var));
+    let name = if start.is_some() { SUM_FROM.to_string() } else { format!("{GENERATOR}sum") };
+    items.extend(start);
+    *func = Ident { name, span: func.span.clone() };
     *args = items;
     *kwargs = var;
 }
@@ -191,9 +202,11 @@ fn sum_of_list(e: &mut Expr) {
 /// Replaces the comprehension `e` by a variable that statements pushed on `out` compute.
 fn lower(ids: &Cell<u32>, e: &mut Expr, out: &mut Vec<Stmt>, diags: &mut Vec<Diagnostic>) {
     let at = e.span.clone();
-    let ExprKind::Call { func, args, kwargs } = std::mem::replace(&mut e.kind, ExprKind::Int(0)) else {
+    let ExprKind::Call { func, mut args, kwargs } = std::mem::replace(&mut e.kind, ExprKind::Int(0)) else {
         unreachable!("is_comprehension")
     };
+    // `sum([..], start)` ([`sum_of_list`]): the start is the last argument.
+    let start = if func.name == SUM_FROM { args.pop() } else { None };
     let (elt, mut clauses) = parts(args, kwargs);
     // The first iterable is evaluated once, before the loops: its own comprehensions go before.
     clauses[0].it.walk_mut(&mut |x| {
@@ -204,11 +217,14 @@ fn lower(ids: &Cell<u32>, e: &mut Expr, out: &mut Vec<Stmt>, diags: &mut Vec<Dia
     });
     let kind = func.name.strip_prefix(GENERATOR).unwrap_or_default().to_string();
     match kind.as_str() {
-        "sum" => match crate::unroll::unrolled_sum(ids, &elt, &clauses, None, &at) {
+        "sum" | "sum_from" => match crate::unroll::unrolled_sum(ids, &elt, &clauses, start.clone(), &at) {
             // Its own comprehensions are lowered as the walk goes on into it.
             Some(total) => *e = total,
             None => {
-                let acc = lower_reduction(ids, &kind, elt, clauses, &at, out, diags);
+                let acc = match start {
+                    Some(start) => sum_from(ids, start, elt, clauses, &at, out, diags),
+                    None => lower_reduction(ids, &kind, elt, clauses, &at, out, diags),
+                };
                 e.kind = ExprKind::Var(acc);
             }
         },
@@ -372,6 +388,26 @@ fn python_extreme(ids: &Cell<u32>, kind: &str, items: Ident, at: &Span, out: &mu
     let value = mk(ids, ExprKind::Call { func, args: vec![var_of(ids, &acc), next], kwargs: vec![] }, at.clone());
     let body = Block { stmts: vec![Stmt::Assign { name: acc.clone(), value, span: at.clone() }], span: at.clone() };
     out.push(Stmt::For { var: k, start: int(ids, 1), end: len(ids), step: None, body, span: at.clone() });
+    acc
+}
+
+/// Python's `sum([elt for ..], start)` over the clauses on `out`: `let acc = start;` then `acc =
+/// acc + elt` in the loops (a new array at each item, as Python's `+`: `start` is not written);
+/// the accumulator's name.
+fn sum_from(
+    ids: &Cell<u32>,
+    start: Expr,
+    elt: Expr,
+    clauses: Vec<Clause>,
+    at: &Span,
+    out: &mut Vec<Stmt>,
+    diags: &mut Vec<Diagnostic>,
+) -> Ident {
+    let acc = Ident { name: format!("{ACCUMULATOR}{}.{}", at.start, ids.get()), span: at.clone() };
+    out.push(Stmt::Let { names: vec![acc.clone()], value: start, span: at.clone() });
+    let before = mk(ids, ExprKind::Var(acc.clone()), at.clone());
+    let value = mk(ids, ExprKind::Binary(BinOp::Add, Box::new(before), Box::new(elt)), at.clone());
+    push_loops(ids, clauses, vec![Stmt::Assign { name: acc.clone(), value, span: at.clone() }], at, out, diags);
     acc
 }
 

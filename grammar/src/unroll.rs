@@ -6,8 +6,9 @@
 //! inner clause's maybe computed from the outer variables) and every condition is computed from
 //! them, [`unrolled_sum`] writes that sum as one expression: each item `e` with the clauses'
 //! variables replaced by their values (Python ints and floats, weak literals as NumPy 2 treats
-//! them), so the items may be arrays of any shape and fusion makes the sum one kernel. No item is
-//! Python's `0`, an int. Other generators stay `crate::comprehension`'s accumulator loop.
+//! them), so the items may be arrays of any shape and fusion makes the sum one kernel; an item's
+//! `a if c else b` of a constant `c` is the branch taken. No item is Python's `0` (or the start of
+//! `sum([..], start)`). Other generators stay `crate::comprehension`'s accumulator loop.
 
 use crate::ast::{BinOp, Expr, ExprKind, Span, UnOp};
 use crate::comprehension::Clause;
@@ -230,6 +231,21 @@ pub(crate) fn unrolled_sum(
                 if let Some(&(_, value)) = env.iter().rev().find(|(n, _)| *n == v.name) {
                     *x = value.literal(ids, &x.span);
                 }
+            }
+        });
+        // `a if c else b` of a constant `c` is the branch taken (Python evaluates only it), so
+        // the branches may differ in type (`x_i64 if k == 0 else x * 0.5`).
+        item.walk_mut(&mut |x| {
+            let taken = match &x.kind {
+                ExprKind::IfElse(parts) => eval(&parts[0], &Env::new()).map(Value::truthy),
+                _ => None,
+            };
+            if let Some(taken) = taken {
+                let ExprKind::IfElse(parts) = std::mem::replace(&mut x.kind, ExprKind::Int(0)) else {
+                    unreachable!("matched: a conditional")
+                };
+                let [_, t, f] = *parts;
+                *x = if taken { t } else { f };
             }
         });
         total = mk(ids, ExprKind::Binary(BinOp::Add, Box::new(total), Box::new(item)), at.clone());
