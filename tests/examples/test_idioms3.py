@@ -93,6 +93,24 @@ def test_sum_of_scalars_over_constants(target, tmp_path):
     assert_same(run(body, "(i64, f64, i64, f32)", target, tmp_path), [np.asarray(w) for w in want])
 
 
+@pytest.mark.parametrize("target", TARGETS)
+def test_sum_with_start(target, tmp_path):
+    """Python's `sum(list, start)`: `start + e1 + ...`, unrolled over constants (an int, a float by
+    keyword), and over a run-time count from a start array (a new array at each `+`: the start
+    array is not written); an item's `a if c else b` of a constant `c` is the branch taken."""
+    body = """
+    z = np.zeros(len(x));
+    a = sum([x * k for k in range(3)], 10);
+    c = sum([xi * k for k in range(3)], start=0.5);
+    d = sum([x * k for k in range(len(x))], z);
+    e = sum(xi * k if k < 2 else xi * 0.5 for k in range(3));
+    return a, c, d, e, z;"""
+    z = np.zeros(len(X))
+    want = (sum([X * k for k in range(3)], 10), sum([XI * k for k in range(3)], start=0.5),
+            sum([X * k for k in range(len(X))], z), sum(XI * k if k < 2 else XI * 0.5 for k in range(3)), z)
+    assert_same(run(body, "(f64[?], f64[?], f64[?], f64[?], f64[?])", target, tmp_path), want)
+
+
 def test_sum_of_arrays_run_time_count_is_refused(tmp_path):
     """Arrays over items known only at run time: E0303 naming the ways."""
     src = "fn main(x: f64[n]) -> f64[?] {\n    return sum(x * k for k in range(len(x)));\n}\n"

@@ -642,7 +642,7 @@ impl Checker {
                          and arrayc's accumulator of them is Python's start 0, a scalar",
                     )
                     .with_help(format!(
-                        "add the arrays in a loop: `total = {}` then `for ..: total += item`, or stack them: `np.sum(np.array([e for ..]), axis=0)`",
+                        "give Python's sum a start array: `sum([e for ..], {0})`; or add the arrays in a loop: `total = {0}` then `for ..: total += item`, or stack them: `np.sum(np.array([e for ..]), axis=0)`",
                         zeros_of(vt.dtype().unwrap_or(DType::F64), &vt)
                     )),
                 );
