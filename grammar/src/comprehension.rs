@@ -42,6 +42,10 @@ pub const LIST: &str = "comprehension.list";
 /// The prefix of the name of a generator's accumulator (`gen.OFFSET.ID`), which the checker's
 /// E0303 recognises (Python's `sum` of arrays).
 pub const ACCUMULATOR: &str = "gen.";
+/// The name the parser gives a parenthesised generator, `(e for k in it)`: its call is
+/// `comprehension.generator`, lowered only as the first argument of Python's `sum`
+/// ([`sum_of_list`]; elsewhere E0111).
+pub const PAREN_GENERATOR: &str = "generator";
 /// The prefix of a generator's call: `comprehension.sum` is `sum(e for k in it)`.
 pub const GENERATOR: &str = "comprehension.";
 
@@ -126,7 +130,7 @@ fn defaults(f: &mut Function, diags: &mut Vec<Diagnostic>) {
 
 fn refused(e: &Expr, why: &str) -> Diagnostic {
     let help = match &e.kind {
-        ExprKind::Call { func, .. } if func.name != LIST => {
+        ExprKind::Call { func, .. } if func.name != LIST && !func.name.ends_with(PAREN_GENERATOR) => {
             let f = func.name.strip_prefix(GENERATOR).unwrap_or(&func.name);
             format!("make an array of the items first: `{f}(np.array([e for k in it]))` (NumPy's `{f}` of an array)")
         }
@@ -176,16 +180,28 @@ fn hoist_block(ids: &Cell<u32>, b: &mut Block, diags: &mut Vec<Diagnostic>) {
 const SUM_FROM: &str = "comprehension.sum_from";
 
 /// `sum([e for k in it])`, Python's sum of a list, as `sum(e for k in it)`; `sum([..], start)`
-/// (`start=s` too) as [`SUM_FROM`], the start its last argument.
+/// (`start=s` too) as [`SUM_FROM`], the start its last argument; a parenthesised generator
+/// (`sum((e for k in it), start)`) as the list.
 fn sum_of_list(e: &mut Expr) {
     let ExprKind::Call { func, args, kwargs } = &mut e.kind else { return };
+    // `any((e for ..))` (`all`, `max`, `min`) is `any(e for ..)`.
+    let paren = format!("{GENERATOR}{PAREN_GENERATOR}");
+    if matches!(func.name.as_str(), "any" | "all" | "max" | "min") && args.len() == 1 && kwargs.is_empty() {
+        if let ExprKind::Call { func: inner, .. } = &mut args[0].kind {
+            if inner.name == paren {
+                inner.name = format!("{GENERATOR}{}", func.name);
+                *e = args.pop().unwrap_or_else(|| unreachable!("one argument"));
+            }
+        }
+        return;
+    }
     let arity = match (args.len(), kwargs.as_slice()) {
         (1 | 2, []) => true,
         (1, [(k, _)]) => k.name == "start",
         _ => false,
     };
-    let of_list =
-        matches!(args.first().map(|a| &a.kind), Some(ExprKind::Call { func: inner, .. }) if inner.name == LIST);
+    let of_list = matches!(args.first().map(|a| &a.kind),
+        Some(ExprKind::Call { func: inner, .. }) if inner.name == LIST || inner.name == paren);
     if func.name != "sum" || !arity || !of_list {
         return;
     }

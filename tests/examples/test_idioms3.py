@@ -97,18 +97,24 @@ def test_sum_of_scalars_over_constants(target, tmp_path):
 def test_sum_with_start(target, tmp_path):
     """Python's `sum(list, start)`: `start + e1 + ...`, unrolled over constants (an int, a float by
     keyword), and over a run-time count from a start array (a new array at each `+`: the start
-    array is not written); an item's `a if c else b` of a constant `c` is the branch taken."""
+    array is not written); an item's `a if c else b` of a constant `c` is the branch taken; a
+    parenthesised generator (`sum((e for ..), start)`, `any((e for ..))`, `max((e for ..))`)."""
     body = """
     z = np.zeros(len(x));
     a = sum([x * k for k in range(3)], 10);
     c = sum([xi * k for k in range(3)], start=0.5);
     d = sum([x * k for k in range(len(x))], z);
     e = sum(xi * k if k < 2 else xi * 0.5 for k in range(3));
-    return a, c, d, e, z;"""
+    f = sum((x * k for k in range(len(x))), np.ones(len(x)));
+    h = sum((x * k for k in range(3)));
+    return a, c, d, e, z, f, h, any((t > 0 for t in x)), max((x[k] * 2 for k in range(len(x))));"""
     z = np.zeros(len(X))
     want = (sum([X * k for k in range(3)], 10), sum([XI * k for k in range(3)], start=0.5),
-            sum([X * k for k in range(len(X))], z), sum(XI * k if k < 2 else XI * 0.5 for k in range(3)), z)
-    assert_same(run(body, "(f64[?], f64[?], f64[?], f64[?], f64[?])", target, tmp_path), want)
+            sum([X * k for k in range(len(X))], z), sum(XI * k if k < 2 else XI * 0.5 for k in range(3)), z,
+            sum((X * k for k in range(len(X))), np.ones(len(X))), sum((X * k for k in range(3))),
+            np.bool_(any((t > 0 for t in X))), max((X[k] * 2 for k in range(len(X)))))
+    ret = "(f64[?], f64[?], f64[?], f64[?], f64[?], f64[?], f64[?], bool, f64)"
+    assert_same(run(body, ret, target, tmp_path), [np.asarray(w) for w in want])
 
 
 def test_sum_of_arrays_run_time_count_is_refused(tmp_path):
