@@ -811,7 +811,9 @@ pub const DOCS: &[DocRow] = {
             calls: "`linspace(start, stop, num)`, `num=n`, `endpoint=false`",
             result: "`f64[num]`: `num` evenly spaced values from `start` to `stop`, `stop` included (with \
                 `endpoint=false`: excluded, the step `(stop - start) / num`), as NumPy's; `dtype=d` computes in \
-                `f64`, then casts (an integer `d` floors first, NumPy 2's rounding toward -inf)",
+                `f64`, then casts (an integer `d` floors first, NumPy 2's rounding toward -inf); `retstep=True` gives \
+                NumPy's tuple `(samples, step)`, the step `(stop - start) / (num - 1)` (`/ num` with `endpoint=false`), \
+                NaN where that divisor is 0",
             builtins: &[B::Linspace],
         },
         DocRow {

@@ -12,7 +12,8 @@
 //! * `sum(e for k in it if c)`: `let gen.S = 0; for k in it { if c { gen.S += e; } }` (Python's
 //!   sum starts at the integer 0, which a float element widens, as Python's rebinding does:
 //!   [`crate::check`]'s `widen`); `sum` of a list comprehension is the same, Python's sum of a
-//!   list. `any`/`all`: `gen.S = gen.S or bool(e)` from `False` (`and`, from `True`).
+//!   list. Over constants it is unrolled instead, `0 + e1 + e2 + ..` ([`crate::unroll`]), so its
+//!   items may be arrays. `any`/`all`: `gen.S = gen.S or bool(e)` from `False` (`and`, from `True`).
 //! * `max(e for k in it if c)` (`min`): the list `[e for k in it if c]`, then Python's `max(acc,
 //!   item)` over its items from the first (ties and NaN as Python's); no item is a run-time error.
 //! * `[e for k in it if c]`, an array as NumPy's `np.array([...])`: the number of items `n`
@@ -41,14 +42,21 @@ pub const LIST: &str = "comprehension.list";
 /// The prefix of the name of a generator's accumulator (`gen.OFFSET.ID`), which the checker's
 /// E0303 recognises (Python's `sum` of arrays).
 pub const ACCUMULATOR: &str = "gen.";
+/// The name the parser gives a parenthesised generator, `(e for k in it)`: its call is
+/// `comprehension.generator`, lowered only as the first argument of Python's `sum`
+/// ([`sum_of_list`]; elsewhere E0111).
+pub const PAREN_GENERATOR: &str = "generator";
 /// The prefix of a generator's call: `comprehension.sum` is `sum(e for k in it)`.
 pub const GENERATOR: &str = "comprehension.";
 
 /// One `for var in it if cond` clause.
-struct Clause {
-    var: Ident,
-    it: Expr,
-    cond: Option<Expr>,
+pub(crate) struct Clause {
+    /// The loop variable.
+    pub(crate) var: Ident,
+    /// The iterable.
+    pub(crate) it: Expr,
+    /// The condition, where there is one.
+    pub(crate) cond: Option<Expr>,
 }
 
 /// The call the parser writes for `[e for k in it if c ...]` (`func`: `None`) or `func(e for k in
@@ -122,7 +130,7 @@ fn defaults(f: &mut Function, diags: &mut Vec<Diagnostic>) {
 
 fn refused(e: &Expr, why: &str) -> Diagnostic {
     let help = match &e.kind {
-        ExprKind::Call { func, .. } if func.name != LIST => {
+        ExprKind::Call { func, .. } if func.name != LIST && !func.name.ends_with(PAREN_GENERATOR) => {
             let f = func.name.strip_prefix(GENERATOR).unwrap_or(&func.name);
             format!("make an array of the items first: `{f}(np.array([e for k in it]))` (NumPy's `{f}` of an array)")
         }
@@ -168,18 +176,41 @@ fn hoist_block(ids: &Cell<u32>, b: &mut Block, diags: &mut Vec<Diagnostic>) {
     b.stmts = out;
 }
 
-/// `sum([e for k in it])`, Python's sum of a list, as `sum(e for k in it)`.
+/// The name of the call of `sum([e for k in it], start)` ([`sum_of_list`]).
+const SUM_FROM: &str = "comprehension.sum_from";
+
+/// `sum([e for k in it])`, Python's sum of a list, as `sum(e for k in it)`; `sum([..], start)`
+/// (`start=s` too) as [`SUM_FROM`], the start its last argument; a parenthesised generator
+/// (`sum((e for k in it), start)`) as the list.
 fn sum_of_list(e: &mut Expr) {
     let ExprKind::Call { func, args, kwargs } = &mut e.kind else { return };
-    if func.name != "sum" || args.len() != 1 || !kwargs.is_empty() {
+    // `any((e for ..))` (`all`, `max`, `min`) is `any(e for ..)`.
+    let paren = format!("{GENERATOR}{PAREN_GENERATOR}");
+    if matches!(func.name.as_str(), "any" | "all" | "max" | "min") && args.len() == 1 && kwargs.is_empty() {
+        if let ExprKind::Call { func: inner, .. } = &mut args[0].kind {
+            if inner.name == paren {
+                inner.name = format!("{GENERATOR}{}", func.name);
+                *e = args.pop().unwrap_or_else(|| unreachable!("one argument"));
+            }
+        }
         return;
     }
-    let ExprKind::Call { func: inner, args: items, kwargs: var } = &mut args[0].kind else { return };
-    if inner.name != LIST {
+    let arity = match (args.len(), kwargs.as_slice()) {
+        (1 | 2, []) => true,
+        (1, [(k, _)]) => k.name == "start",
+        _ => false,
+    };
+    let of_list = matches!(args.first().map(|a| &a.kind),
+        Some(ExprKind::Call { func: inner, .. }) if inner.name == LIST || inner.name == paren);
+    if func.name != "sum" || !arity || !of_list {
         return;
     }
-    let (items, var) = (std::mem::take(items), std::mem::take(var));
-    *func = Ident { name: format!("{GENERATOR}sum"), span: func.span.clone() };
+    let start = if args.len() == 2 { args.pop() } else { kwargs.pop().map(|(_, s)| s) };
+    let ExprKind::Call { args: items, kwargs: var, .. } = &mut args[0].kind else { return };
+    let (mut items, var) = (std::mem::take(items), std::mem::take(var));
+    let name = if start.is_some() { SUM_FROM.to_string() } else { format!("{GENERATOR}sum") };
+    items.extend(start);
+    *func = Ident { name, span: func.span.clone() };
     *args = items;
     *kwargs = var;
 }
@@ -187,9 +218,11 @@ fn sum_of_list(e: &mut Expr) {
 /// Replaces the comprehension `e` by a variable that statements pushed on `out` compute.
 fn lower(ids: &Cell<u32>, e: &mut Expr, out: &mut Vec<Stmt>, diags: &mut Vec<Diagnostic>) {
     let at = e.span.clone();
-    let ExprKind::Call { func, args, kwargs } = std::mem::replace(&mut e.kind, ExprKind::Int(0)) else {
+    let ExprKind::Call { func, mut args, kwargs } = std::mem::replace(&mut e.kind, ExprKind::Int(0)) else {
         unreachable!("is_comprehension")
     };
+    // `sum([..], start)` ([`sum_of_list`]): the start is the last argument.
+    let start = if func.name == SUM_FROM { args.pop() } else { None };
     let (elt, mut clauses) = parts(args, kwargs);
     // The first iterable is evaluated once, before the loops: its own comprehensions go before.
     clauses[0].it.walk_mut(&mut |x| {
@@ -200,7 +233,18 @@ fn lower(ids: &Cell<u32>, e: &mut Expr, out: &mut Vec<Stmt>, diags: &mut Vec<Dia
     });
     let kind = func.name.strip_prefix(GENERATOR).unwrap_or_default().to_string();
     match kind.as_str() {
-        "sum" | "any" | "all" => {
+        "sum" | "sum_from" => match crate::unroll::unrolled_sum(ids, &elt, &clauses, start.clone(), &at) {
+            // Its own comprehensions are lowered as the walk goes on into it.
+            Some(total) => *e = total,
+            None => {
+                let acc = match start {
+                    Some(start) => sum_from(ids, start, elt, clauses, &at, out, diags),
+                    None => lower_reduction(ids, &kind, elt, clauses, &at, out, diags),
+                };
+                e.kind = ExprKind::Var(acc);
+            }
+        },
+        "any" | "all" => {
             let acc = lower_reduction(ids, &kind, elt, clauses, &at, out, diags);
             e.kind = ExprKind::Var(acc);
         }
@@ -360,6 +404,26 @@ fn python_extreme(ids: &Cell<u32>, kind: &str, items: Ident, at: &Span, out: &mu
     let value = mk(ids, ExprKind::Call { func, args: vec![var_of(ids, &acc), next], kwargs: vec![] }, at.clone());
     let body = Block { stmts: vec![Stmt::Assign { name: acc.clone(), value, span: at.clone() }], span: at.clone() };
     out.push(Stmt::For { var: k, start: int(ids, 1), end: len(ids), step: None, body, span: at.clone() });
+    acc
+}
+
+/// Python's `sum([elt for ..], start)` over the clauses on `out`: `let acc = start;` then `acc =
+/// acc + elt` in the loops (a new array at each item, as Python's `+`: `start` is not written);
+/// the accumulator's name.
+fn sum_from(
+    ids: &Cell<u32>,
+    start: Expr,
+    elt: Expr,
+    clauses: Vec<Clause>,
+    at: &Span,
+    out: &mut Vec<Stmt>,
+    diags: &mut Vec<Diagnostic>,
+) -> Ident {
+    let acc = Ident { name: format!("{ACCUMULATOR}{}.{}", at.start, ids.get()), span: at.clone() };
+    out.push(Stmt::Let { names: vec![acc.clone()], value: start, span: at.clone() });
+    let before = mk(ids, ExprKind::Var(acc.clone()), at.clone());
+    let value = mk(ids, ExprKind::Binary(BinOp::Add, Box::new(before), Box::new(elt)), at.clone());
+    push_loops(ids, clauses, vec![Stmt::Assign { name: acc.clone(), value, span: at.clone() }], at, out, diags);
     acc
 }
 

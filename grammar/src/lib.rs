@@ -34,6 +34,7 @@ pub mod spellings;
 pub mod syntax;
 pub mod tuple_names;
 pub mod types;
+pub mod unroll;
 pub mod writes;
 
 pub use diag::{line_col, Diagnostic, Label, LineIndex, Severity};

@@ -25,7 +25,9 @@
 //! - A list grown in one loop, `let out = []; for t in it { if c { out.append(e); } }` (the `if`
 //!   optional; `it` an array or `range(..)`), is the list comprehension `let out = [e for t in it
 //!   if c];` ([`appended_lists`], before `crate::comprehension` lowers it: a counting loop, then
-//!   a filling loop). Any other `out.append(v)` is E0207 naming a comprehension or a
+//!   a filling loop). Of an unconditional `for k in range(..)` of integer literals, NumPy's joins
+//!   of the list (`np.vstack(out)`, `hstack`, `stack`, `concatenate`, `column_stack`, `dstack`)
+//!   take the tuple of its items ([`joins_of_list`]). Any other `out.append(v)` is E0207 naming a comprehension or a
 //!   preallocated array (`check::expr`'s method error).
 
 use crate::ast::{Block, Expr, ExprKind, Function, Ident, Program, Stmt};
@@ -252,7 +254,16 @@ fn appended_block(ids: &Cell<u32>, b: &mut Block) {
     let mut i = 0;
     while i < b.stmts.len() {
         if let Some((replace, stmt)) = appended_at(ids, &b.stmts[i..]) {
+            let count = constant_count(&b.stmts[i..i + replace]);
             b.stmts.splice(i..i + replace, [stmt]);
+            let name = match &b.stmts[i] {
+                Stmt::Let { names, .. } => names.first().map(|x| x.name.clone()),
+                Stmt::Assign { name, .. } => Some(name.name.clone()),
+                _ => None,
+            };
+            if let (Some(n), Some(name)) = (count, name) {
+                joins_of_list(ids, &name, n, &mut b.stmts[i + 1..]);
+            }
         }
         match &mut b.stmts[i] {
             Stmt::For { body, .. } | Stmt::While { body, .. } => appended_block(ids, body),
@@ -322,4 +333,60 @@ fn appended_at(ids: &Cell<u32>, stmts: &[Stmt]) -> Option<(usize, Stmt)> {
         }
     }
     None
+}
+
+/// NumPy's functions that join a sequence of arrays: of a list grown in a loop of a constant count,
+/// [`joins_of_list`] gives them the tuple of its items.
+const JOINS: [&str; 6] = ["vstack", "hstack", "stack", "concatenate", "column_stack", "dstack"];
+
+/// The number of items of the list grown by `stmts` ([`appended_at`]'s): the count of an
+/// unconditional `for k in range(a, b, s)` of integer literals, at most
+/// [`crate::unroll::MAX_ITEMS`].
+fn constant_count(stmts: &[Stmt]) -> Option<i64> {
+    let [_, Stmt::For { start, end, step, body, .. }] = stmts else { return None };
+    if !matches!(body.stmts.as_slice(), [s] if matches!(s, Stmt::Expr(_))) {
+        return None;
+    }
+    let lit = crate::check::builtins::literal_int;
+    let (a, b) = (lit(start)?, lit(end)?);
+    let s = step.as_deref().map_or(Some(1), lit).filter(|&s| s != 0)?;
+    let n = if s > 0 { (b - a + s - 1).div_euclid(s) } else { (a - b - s - 1).div_euclid(-s) }.max(0);
+    (n <= crate::unroll::MAX_ITEMS as i64).then_some(n)
+}
+
+/// `np.vstack(out)` (`hstack`, `stack`, `concatenate`, `column_stack`, `dstack`) of the list
+/// `out` of `n` items in `stmts` (until `out` is bound again): NumPy joins the list's items, so
+/// the call takes the tuple `(out[0], .., out[n - 1])` (`crate::comprehension` makes `out` the
+/// array of the items).
+fn joins_of_list(ids: &Cell<u32>, out: &str, n: i64, stmts: &mut [Stmt]) {
+    for s in stmts {
+        for e in s.own_exprs_mut() {
+            e.for_each_mut(&mut |e| {
+                let ExprKind::Call { func, args, .. } = &mut e.kind else { return };
+                let name = func.name.strip_prefix(crate::builtin::QUALIFIED).unwrap_or(&func.name);
+                let Some(first) = args.first_mut().filter(|_| JOINS.contains(&name) && n > 0) else { return };
+                if !matches!(&first.kind, ExprKind::Var(v) if v.name == out) {
+                    return;
+                }
+                let at = first.span.clone();
+                let items = (0..n)
+                    .map(|k| {
+                        let base = mk(ids, first.kind.clone(), at.clone());
+                        let index = vec![Index::At(mk(ids, ExprKind::Int(k), at.clone()))];
+                        mk(ids, ExprKind::Subscript { base: Box::new(base), index }, at.clone())
+                    })
+                    .collect();
+                *first = mk(ids, ExprKind::Tuple(items), at);
+            });
+        }
+        // `out = np.vstack(out)` joins the list, then binds `out` again.
+        let rebound = match s {
+            Stmt::Let { names, .. } => names.iter().any(|x| x.name == out),
+            Stmt::Assign { name, .. } => name.name == out,
+            _ => false,
+        };
+        if rebound {
+            return;
+        }
+    }
 }

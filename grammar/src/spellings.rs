@@ -128,6 +128,43 @@ fn call(ids: &Cell<u32>, f: &str, args: Vec<Expr>, at: &Span) -> Expr {
     mk(ids, ExprKind::Call { func, args, kwargs: vec![] }, at.clone())
 }
 
+/// NumPy's `linspace(start, stop, num, .., retstep=True)` (`e`): the tuple of the samples and
+/// the step, `(stop - start) / div` with `div` NumPy's `num - 1` (`num` where `endpoint=False`),
+/// NaN where `div` is 0. `retstep=False` is the keyword left out; a `retstep` that is not a
+/// literal stays, for the checker's error.
+fn retstep(ids: &Cell<u32>, e: &mut Expr) {
+    let span = e.span.clone();
+    let ExprKind::Call { args, kwargs, .. } = &mut e.kind else { return };
+    let Some(k) = kwargs.iter().position(|(n, _)| n.name == "retstep") else { return };
+    let ExprKind::Bool(on) = kwargs[k].1.kind else { return };
+    kwargs.remove(k);
+    let [start, stop, num] = args.as_slice() else {
+        rewrite_call(ids, "linspace", e);
+        return;
+    };
+    let copy = |x: &Expr| crate::syntax::fresh_copy(ids, x);
+    let bin = |op: BinOp, a: Expr, b: Expr| mk(ids, ExprKind::Binary(op, Box::new(a), Box::new(b)), span.clone());
+    let one = mk(ids, ExprKind::Int(1), span.clone());
+    let endpoint = kwargs.iter().find(|(n, _)| n.name == "endpoint").map(|(_, v)| copy(v));
+    let div = match endpoint {
+        None | Some(Expr { kind: ExprKind::Bool(true), .. }) => bin(BinOp::Sub, copy(num), one),
+        Some(Expr { kind: ExprKind::Bool(false), .. }) => copy(num),
+        Some(v) => {
+            let parts = [v, bin(BinOp::Sub, copy(num), one), copy(num)];
+            mk(ids, ExprKind::IfElse(Box::new(parts)), span.clone())
+        }
+    };
+    let delta = bin(BinOp::Sub, copy(stop), copy(start));
+    let positive = bin(BinOp::Gt, copy(&div), mk(ids, ExprKind::Int(0), span.clone()));
+    let nan = mk(ids, ExprKind::Float(f64::NAN), span.clone());
+    let step = mk(ids, ExprKind::IfElse(Box::new([positive, bin(BinOp::Div, delta, div), nan])), span.clone());
+    rewrite_call(ids, "linspace", e);
+    if on {
+        let samples = std::mem::replace(e, mk(ids, ExprKind::Int(0), span.clone()));
+        *e = mk(ids, ExprKind::Tuple(vec![samples, step]), span);
+    }
+}
+
 /// The rewrites of a call of the builtin `name` (without `np.`) listed in the module docs, in
 /// place; `args`/`kwargs` as written.
 pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
@@ -364,6 +401,20 @@ pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
             let d = crate::syntax::keyword_value(&key, d);
             kwargs.push((key, d));
             *func = Ident { name: qualified("array"), span: func.span.clone() };
+        }
+        "linspace" if kwargs.iter().any(|(n, _)| n.name == "retstep") => retstep(ids, e),
+        "concatenate"
+            if matches!(args.first().map(|a| &a.kind), Some(ExprKind::Tuple(_)))
+                && kwargs.iter().any(|(n, v)| n.name == "axis" && matches!(v.kind, ExprKind::NoneLit)) =>
+        {
+            // NumPy's `concatenate(arrays, axis=None)` ravels each array first.
+            kwargs.retain(|(n, _)| n.name != "axis");
+            let ExprKind::Tuple(items) = &mut args[0].kind else { unreachable!("matched: a tuple") };
+            for it in items {
+                let at = it.span.clone();
+                let x = std::mem::replace(it, mk(ids, ExprKind::Int(0), at.clone()));
+                *it = call(ids, "ravel", vec![x], &at);
+            }
         }
         "linspace" => {
             // `linspace(.., dtype=d)`: NumPy 2 computes in `f64`, then floors for an integer `d`

@@ -124,15 +124,26 @@ impl Checker {
     /// anything else), with their types; `None` after an error.
     fn tuple_of_arrays(&mut self, c: &Call) -> Option<Vec<(DType, Vec<Size>)>> {
         let ExprKind::Tuple(items) = &c.args[0].kind else {
-            self.value(&c.args[0]);
+            let t = self.value(&c.args[0]);
+            let f = c.b.name();
+            let help = match (&c.args[0].kind, t.is_array()) {
+                // NumPy iterates an array (a list grown by `append`, `crate::py_lists`) along axis 0.
+                (ExprKind::Var(v), true) => format!(
+                    "NumPy joins the items of `{0}` along its axis 0; arrayc takes a tuple: `{f}(({0}[0], {0}[1]))`, \
+                     or, for a list grown by `append` in a loop of a run-time count, `np.array({0})` (NumPy's \
+                     `np.stack({0})`) and its reshapes; a loop `for k in range(3)` of a literal count joins the list",
+                    v.name
+                ),
+                _ => format!("write the arrays in parentheses: `{f}((a, b))`"),
+            };
             self.err(
                 Diagnostic::error(
                     "E0503",
-                    format!("`{}` needs a tuple of arrays", c.b.name()),
+                    format!("`{f}` needs a tuple of arrays"),
                     c.args[0].span.clone(),
                     "not a tuple",
                 )
-                .with_help(format!("write the arrays in parentheses: `{}((a, b))`", c.b.name())),
+                .with_help(help),
             );
             return None;
         };

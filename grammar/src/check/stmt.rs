@@ -636,9 +636,13 @@ impl Checker {
                         value.span.clone(),
                         format!("has type {vt}"),
                     )
-                    .with_note("arrayc's `sum` of a generator adds scalars, from Python's start 0")
+                    .with_note(
+                        "arrayc adds the arrays of a generator over constants (a tuple of literals, `range` of \
+                         constants: at most 64 items) as one expression; here the items are known only at run time, \
+                         and arrayc's accumulator of them is Python's start 0, a scalar",
+                    )
                     .with_help(format!(
-                        "add the arrays in a loop: `total = {}` then `for ..: total += item`, or stack them: `np.sum(np.array([e for ..]), axis=0)`",
+                        "give Python's sum a start array: `sum([e for ..], {0})`; or add the arrays in a loop: `total = {0}` then `for ..: total += item`, or stack them: `np.sum(np.array([e for ..]), axis=0)`",
                         zeros_of(vt.dtype().unwrap_or(DType::F64), &vt)
                     )),
                 );

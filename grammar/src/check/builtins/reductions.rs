@@ -74,6 +74,27 @@ impl Checker {
                 t => {
                     ok = false;
                     let elementwise = if b == Builtin::Min { "minimum" } else { "maximum" };
+                    if matches!(&args[0].kind, crate::ast::ExprKind::Var(v) if v.name.starts_with(crate::comprehension::ACCUMULATOR))
+                    {
+                        // `max(e for ..)` of arrays ([`crate::comprehension`]'s `python_extreme`).
+                        self.err(
+                            Diagnostic::error(
+                                "E0318",
+                                format!("Python's `{name}` of a generator of arrays compares the arrays (each item a `{t}`)"),
+                                a.span.clone(),
+                                "an array",
+                            )
+                            .with_note(
+                                "Python's ValueError for arrays of more than one element: \"the truth value of an array \
+                                 with more than one element is ambiguous\"",
+                            )
+                            .with_help(format!(
+                                "for the elementwise {elementwise} of the items write `np.{elementwise}.reduce([e for ..])` \
+                                 or `np.{name}(np.array([e for ..]), axis=0)`"
+                            )),
+                        );
+                        break;
+                    }
                     self.err(
                         Diagnostic::error(
                             "E0318",
