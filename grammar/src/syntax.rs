@@ -177,12 +177,14 @@ pub fn absent_if_none(e: Option<Expr>) -> Option<Expr> {
 }
 
 /// The builtins whose `axis` is not `None` by default, so that `axis=None` is not the argument
-/// left out: NumPy's `sort`/`argsort`/`take_along_axis` flatten first (arrayc: `sort(ravel(x))`,
+/// left out: NumPy's `sort`/`argsort`/`partition`/`argpartition`/`take_along_axis` flatten first (arrayc: `sort(ravel(x))`,
 /// [`none_arguments`]);
 /// for the others `None` is NumPy's error, and arrayc's E0319.
-const AXIS_NOT_NONE_BY_DEFAULT: [&str; 12] = [
+const AXIS_NOT_NONE_BY_DEFAULT: [&str; 14] = [
     "sort",
     "argsort",
+    "partition",
+    "argpartition",
     "concatenate",
     "stack",
     "diff",
@@ -214,7 +216,10 @@ fn none_arguments(func: &mut Ident, name: &str, args: &mut Vec<Expr>, kwargs: &m
         let (key, value) = &kwargs[k];
         let keeps_axis = key.name == "axis" && AXIS_NOT_NONE_BY_DEFAULT.contains(&name);
         let not_default = key.name == "rtol" && name.ends_with("linalg.pinv");
-        if !is_none(value) || keeps_axis && !matches!(name, "sort" | "argsort" | "take_along_axis") || not_default {
+        if !is_none(value)
+            || keeps_axis && !matches!(name, "sort" | "argsort" | "partition" | "argpartition" | "take_along_axis")
+            || not_default
+        {
             k += 1;
             continue;
         }
@@ -471,13 +476,13 @@ fn index_trick(ids: &Cell<u32>, name: &str, index: &mut Vec<Index>, span: &Span)
 }
 
 /// NumPy's keywords that change nothing arrayc computes, left out: `kind=` and `stable=` of
-/// `sort` and `argsort` (arrayc's sorts are stable, so every kind gives NumPy's values; a stable
+/// `sort`, `argsort`, `partition` and `argpartition` (arrayc's sorts are stable, so every kind gives NumPy's values; a stable
 /// `argsort` is one of the orders NumPy's default may give for ties), and `copy=True` of `array`,
 /// `asarray` and `astype` (they give a new array; `copy=False`, whose aliasing differs, stays, for
 /// the checker's E0502).
 fn ignored_keywords(name: &str, kwargs: &mut Vec<(Ident, Expr)>) {
     kwargs.retain(|(k, v)| match (name, k.name.as_str()) {
-        ("sort" | "argsort", "kind" | "stable") => false,
+        ("sort" | "argsort", "kind" | "stable") | ("partition" | "argpartition", "kind") => false,
         ("array" | "asarray" | "astype", "copy") => !matches!(v.kind, ExprKind::Bool(true)),
         _ => true,
     });
