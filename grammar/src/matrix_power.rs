@@ -3,8 +3,8 @@
 //! lowering): binary exponentiation in a `while` loop, NumPy's algorithm,
 //!
 //! ```text
-//! let mp.a = a;  assert mp.a.shape[0] == mp.a.shape[1];
-//! let mp.r = eye(mp.a.shape[0], dtype=mp.a.dtype);  let mp.p = mp.a;  let mp.k = abs(k);
+//! let mp.a = a;  assert size(mp.a, axis=0) == size(mp.a, axis=1);
+//! let mp.r = eye(size(mp.a, axis=0), dtype=mp.a.dtype);  let mp.p = mp.a;  let mp.k = abs(k);
 //! if k < 0 { assert (mp.a.dtype == f64) | (mp.a.dtype == f32); mp.p = array(linalg.inv(mp.a), dtype=mp.a.dtype); }
 //! while mp.k > 0 { if mp.k & 1 == 1 { mp.r = mp.r @ mp.p; } mp.k = mp.k >> 1; if mp.k > 0 { mp.p = mp.p @ mp.p; } }
 //! ```
@@ -92,9 +92,7 @@ fn power(b: &Build, a: Expr, k: Expr) -> (Vec<Stmt>, Expr) {
     let attr = |part: &str, attr: &str| {
         b.e(ExprKind::Call { func: b.kw(&format!(".{attr}")), args: vec![var(part)], kwargs: vec![] })
     };
-    let size = |axis: i64| {
-        b.e(ExprKind::Subscript { base: Box::new(attr("a", "shape")), index: vec![crate::ast::Index::At(b.int(axis))] })
-    };
+    let size = |axis: i64| b.call("size", vec![var("a")], vec![(b.kw("axis"), b.int(axis))]);
     let let_ = |part: &str, value: Expr| Stmt::Let { names: vec![b.kw(&name(part))], value, span: at.clone() };
     let set = |part: &str, value: Expr| Stmt::Assign { name: b.kw(&name(part)), value, span: at.clone() };
     let assert = |cond: Expr, msg: &str| Stmt::Assert { cond, msg: Some(msg.to_string()), span: at.clone() };
@@ -105,7 +103,9 @@ fn power(b: &Build, a: Expr, k: Expr) -> (Vec<Stmt>, Expr) {
         span: at.clone(),
     };
     let matmul = |x: &str, y: &str| b.e(ExprKind::Call { func: b.kw("@"), args: vec![var(x), var(y)], kwargs: vec![] });
-    let dtype_is = |d: crate::ast::DType| b.bin(BinOp::Eq, attr("a", "dtype"), b.e(ExprKind::DTypeName(d)));
+    let dtype_is = |d: crate::ast::DType| {
+        crate::syntax::comparison(b.ids, attr("a", "dtype"), BinOp::Eq, b.e(ExprKind::DTypeName(d)), at.clone())
+    };
     let float = b.bin(BinOp::Or, dtype_is(crate::ast::DType::F64), dtype_is(crate::ast::DType::F32));
     let inverse = b.e(ExprKind::Call {
         func: b.kw(&qualified("array")),

@@ -368,7 +368,24 @@ pub fn subscript(ids: &Cell<u32>, base: Expr, index: Vec<Index>, span: Span) -> 
         };
         return Expr { id: base.id, kind, span };
     }
-    mk(ids, ExprKind::Subscript { base: Box::new(base), index }, span)
+    tuple_item(mk(ids, ExprKind::Subscript { base: Box::new(base), index }, span))
+}
+
+/// Python's item of a tuple, `(a, b, c)[k]` with an integer literal `k` in range (negative from
+/// the end): the item itself (so `np.histogram2d(x, y)[0]`, a tuple of expressions once written
+/// as its composition, is its first array); any other expression as it is.
+pub fn tuple_item(e: Expr) -> Expr {
+    let ExprKind::Subscript { base, index } = &e.kind else { return e };
+    let (ExprKind::Tuple(items), [Index::At(k)]) = (&base.kind, index.as_slice()) else { return e };
+    let Some(k) = crate::check::literal_int(k) else { return e };
+    let n = items.len() as i64;
+    let k = if k < 0 { k + n } else { k };
+    if !(0..n).contains(&k) {
+        return e;
+    }
+    let ExprKind::Subscript { base, .. } = e.kind else { unreachable!("matched above") };
+    let ExprKind::Tuple(mut items) = base.kind else { unreachable!("matched above") };
+    items.swap_remove(k as usize)
 }
 
 /// NumPy's index tricks, `np.r_[..]`, `np.c_[..]`, `np.mgrid[..]` and `np.ogrid[..]` (the base
@@ -610,6 +627,15 @@ pub fn bare_calls(program: &mut Program) {
                     }
                 }
             }
+        });
+        // The item of a tuple a composition wrote (`histogram2d(x, y)[0]`), inner ones first.
+        f.for_each_expr_mut(&mut |e| {
+            e.walk_mut(&mut |x| {
+                if matches!(&x.kind, ExprKind::Subscript { base, .. } if matches!(base.kind, ExprKind::Tuple(_))) {
+                    let taken = std::mem::replace(&mut x.kind, ExprKind::NoneLit);
+                    *x = tuple_item(Expr { kind: taken, ..x.clone() });
+                }
+            })
         });
     }
     program.num_exprs = ids.get();
