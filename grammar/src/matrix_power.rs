@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! let mp.a = a;  assert size(mp.a, axis=0) == size(mp.a, axis=1);
-//! let mp.r = eye(size(mp.a, axis=0), dtype=mp.a.dtype);  let mp.p = mp.a;  let mp.k = abs(k);
+//! let mp.r = eye(size(mp.a, axis=0), dtype=mp.a.dtype);  let mp.p = mp.a;  let mp.k = abs(k) >> 0;
 //! if k < 0 { assert (mp.a.dtype == f64) | (mp.a.dtype == f32); mp.p = array(linalg.inv(mp.a), dtype=mp.a.dtype); }
 //! while mp.k > 0 { if mp.k & 1 == 1 { mp.r = mp.r @ mp.p; } mp.k = mp.k >> 1; if mp.k > 0 { mp.p = mp.p @ mp.p; } }
 //! ```
@@ -12,8 +12,8 @@
 //! and the call replaced by `mp.r` (the names `mp.OFFSET.x`, which no program can write). `k = 0`
 //! is the identity of `a`'s dtype, `k < 0` the power of `inv(a)` for a float `a`; NumPy's
 //! negative power of an integer matrix is a float, a dtype arrayc cannot choose at run time: a
-//! run-time error naming the line. `&` and `>>` take integers only (a float `k`, NumPy's
-//! TypeError, is E0301). A call in a `while` condition is E0503 (it would run once).
+//! run-time error naming the line. `>>` takes integers only (a float `k`, NumPy's TypeError, is
+//! E0301, once). A call in a `while` condition is E0503 (it would run once).
 
 use crate::ast::{BinOp, Block, Expr, ExprKind, Program, Span, Stmt};
 use crate::builtin::qualified;
@@ -128,7 +128,8 @@ fn power(b: &Build, a: Expr, k: Expr) -> (Vec<Stmt>, Expr) {
         ),
         let_("r", eye),
         let_("p", var("a")),
-        let_("k", b.call("abs", vec![k], vec![])),
+        // `>> 0`: an integer, or one E0301 (NumPy's TypeError) for a float `k`.
+        let_("k", b.bin(BinOp::Shr, b.call("abs", vec![k], vec![]), b.int(0))),
         if_(
             negative,
             vec![
