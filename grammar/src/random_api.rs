@@ -837,7 +837,7 @@ fn direct_children<'a>(e: &'a mut Expr, v: &mut Vec<&'a mut Expr>) {
 }
 
 /// Whether `e` is an integer scalar as written: an integer literal, a name of `ints`, `len(..)`,
-/// `x.shape[k]`, `x.size`, `x.ndim`, or `+ - * // %` of these.
+/// `int(..)`, `x.shape[k]`, `x.size`, `x.ndim`, or `+ - * // %` of these.
 fn int_scalar(e: &Expr, ints: &HashSet<String>) -> bool {
     match &e.kind {
         ExprKind::Int(_) => true,
@@ -848,7 +848,7 @@ fn int_scalar(e: &Expr, ints: &HashSet<String>) -> bool {
         }
         ExprKind::Call { func, args, .. } => {
             let plain = func.name.strip_prefix(crate::builtin::QUALIFIED).unwrap_or(&func.name);
-            matches!(plain, "len" | "size" | "ndim") && args.len() == 1
+            matches!(plain, "len" | "size" | "ndim" | "int") && args.len() == 1
         }
         ExprKind::Subscript { base, index } => {
             index.len() == 1 && matches!(&base.kind, ExprKind::Call { func, .. } if func.name == ".shape")
