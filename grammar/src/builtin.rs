@@ -225,6 +225,8 @@ builtins! {
     Arctan2: "arctan2", (2, 2), &[], "arctan2(y, x)";
     Copysign: "copysign", (2, 2), &[], "copysign(x, y)";
     Hypot: "hypot", (2, 2), &[], UFUNC2;
+    Gcd: "gcd", (2, 2), &[], "gcd(a, b) (integers)";
+    Lcm: "lcm", (2, 2), &[], "lcm(a, b) (integers)";
     Fmod: "fmod", (2, 2), &[], UFUNC2;
     Power: "power", (2, 2), &[], UFUNC2;
     LogicalAnd: "logical_and", (2, 2), &[], UFUNC2;
@@ -309,6 +311,9 @@ builtins! {
     Convolve: "convolve", (2, 2), &["mode"], "convolve(a, v) | convolve(a, v, mode=full|same|valid) (a, v 1-d)";
     Sort: "sort", (1, 1), AXIS, "sort(x) | sort(x, axis=k)";
     Argsort: "argsort", (1, 1), AXIS, "argsort(x) | argsort(x, axis=k) (or x.argsort())";
+    Partition: "partition", (2, 2), AXIS, "partition(x, kth) | partition(x, kth, axis=k) (kth an integer)";
+    Argpartition: "argpartition", (2, 2), AXIS,
+        "argpartition(x, kth) | argpartition(x, kth, axis=k) (kth an integer; or x.argpartition(kth))";
     Diff: "diff", (1, 2), &["n", "axis"],
         "diff(x) | diff(x, n) | diff(x, n=k, axis=a) (n a non-negative integer literal, axis default -1)";
     Outer: "outer", (2, 2), &[], "outer(a, b) (a and b arrays, flattened, or scalars)";
@@ -344,7 +349,7 @@ builtins! {
     Solve: "linalg.solve", (2, 2), &[], "linalg.solve(a, b) (or np.linalg.solve; a one square matrix, b 1-d or 2-d)";
     Inv: "linalg.inv", (1, 1), &[], "linalg.inv(a) (or np.linalg.inv; a one square matrix)";
     Det: "linalg.det", (1, 1), &[], "linalg.det(a) (or np.linalg.det; a one square matrix)";
-    MatrixPower: "linalg.matrix_power", (2, 2), &[], "linalg.matrix_power(a, k) (or np.linalg.matrix_power; k an integer literal)";
+    MatrixPower: "linalg.matrix_power", (2, 2), &[], "linalg.matrix_power(a, k) (or np.linalg.matrix_power; k an integer)";
     Cholesky: "linalg.cholesky", (1, 1), &[], "linalg.cholesky(a) (or np.linalg.cholesky; a one square matrix)";
     Eigvalsh: "linalg.eigvalsh", (1, 1), &["UPLO"], "linalg.eigvalsh(a) | linalg.eigvalsh(a, UPLO='U') (or np.linalg.eigvalsh; a one square matrix)";
     Svd: "linalg.svd", (1, 1), &["full_matrices", "compute_uv"], "let (u, s, vh) = linalg.svd(a); | linalg.svd(a, full_matrices=False) | linalg.svd(a, compute_uv=False) (or np.linalg.svd; one matrix)";
@@ -494,8 +499,12 @@ pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] = &[
     ("frexp", "arrayc has no `np.frexp` yet: of `x != 0`, `e = floor(log2(abs(x))) + 1` and `m = x / 2.0 ** e`"),
     ("kaiser", "arrayc has no `np.kaiser` yet (nor `np.i0`): compute it in NumPy and pass it as an argument"),
     ("choose", "arrayc has no `np.choose` yet: `select([i == 0, i == 1], [a, b])` (nested `where`s)"),
-    ("argpartition", "arrayc has no `np.argpartition` yet: `argsort(x)` (a full sort is a valid partition)"),
-    ("partition", "arrayc has no `np.partition` yet: `sort(x)` (a full sort is a valid partition)"),
+    (
+        "histogram2d",
+        "arrayc's `np.histogram2d(x, y, bins, range=)` takes 1-d `x`, `y`, `bins` an integer, a pair of them or of \
+         edge arrays, `range=((xlo, xhi), (ylo, yhi))`; `weights=` and `density=` are not supported: \
+         `histogram` of `x * ny + y` bin indices, or compute it in NumPy",
+    ),
     ("hanning", "arrayc's `np.hanning(M)` takes one integer `M`, as NumPy's"),
     ("hamming", "arrayc's `np.hamming(M)` takes one integer `M`, as NumPy's"),
     ("blackman", "arrayc's `np.blackman(M)` takes one integer `M`, as NumPy's"),
@@ -843,10 +852,10 @@ pub const DOCS: &[DocRow] = {
         DocRow {
             calls: "`np.random.seed(s)`, `np.random.rand(d0, ..)`, `randn`, `random(size)`, `random_sample`, `uniform`, \
                 `normal`, `randint`, `standard_normal`; `rng = np.random.default_rng(s)`, `rng.random(size)`, \
-                `rng.normal`, `rng.integers`, `rng.uniform`, `rng.standard_normal`",
+                `rng.normal`, `rng.integers`, `rng.uniform`, `rng.standard_normal`; `permutation`, `shuffle`, `choice` (both)",
             result: "NumPy's random API, with NumPy's parameters, dtypes, shapes (`size=None`: a scalar) and \
                 distributions, drawn with `random`, `normal` and `integers` (values differ from NumPy's): each draw \
-                of a generator is a new, independent stream, also in a loop (see \"NumPy's random API\")",
+                of a generator is a new, independent stream, also in a loop; permutations and picks by `argsort` of `random` keys (see \"NumPy's random API\")",
             builtins: &[B::Random, B::Normal, B::Integers],
         },
         DocRow { calls: "`copy(x)`", result: "a new array with the same values", builtins: &[B::Copy] },
@@ -957,6 +966,16 @@ pub const DOCS: &[DocRow] = {
             result: "`sqrt(a**2 + b**2)` without overflow or underflow, elementwise, broadcast; a float (`i64 -> \
                 f64`); `inf` when either is infinite, even with a NaN",
             builtins: &[B::Hypot],
+        },
+        DocRow {
+            calls: "`gcd(a, b)`, `lcm(a, b)`",
+            result: "NumPy's greatest common divisor and least common multiple of integers, elementwise, broadcast, \
+                promoted as `&` (a float, a bool, or `u64` with a signed integer is E0301, NumPy's TypeError): \
+                never negative (but `gcd` of `i64`'s most negative value and 0, as NumPy's), `gcd(0, 0)` is 0, \
+                `lcm(0, x)` is 0, `lcm` `|a| // gcd(a, b) * |b|` (wrapping where it overflows, as NumPy's). \
+                Euclid's algorithm unrolled as many remainder steps as the dtype's values can need (Lamé's \
+                bound: 94 for `i64` and `u64`, 47 for `i32`, 14 for `u8`), each a no-op once done; fused",
+            builtins: &[B::Gcd, B::Lcm],
         },
         DocRow {
             calls: "`logical_and logical_or logical_xor (a, b)`, `logical_not(x)`",
@@ -1450,6 +1469,17 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Argsort],
         },
         DocRow {
+            calls: "`partition(x, kth)`, `argpartition(x, kth)`, `axis=k`, `x.argpartition(kth)`",
+            result: "NumPy's `partition` and `argpartition` along axis `k` (default `-1`): the element at position \
+                `kth` (an integer, negative from the end) is the one a sort puts there, smaller or equal ones \
+                before it, larger or equal ones after it. NumPy leaves the order inside the two parts \
+                unspecified; arrayc's is sorted: `sort(x, axis=k)` and `argsort(x, axis=k)` (stable), one of the \
+                results NumPy allows (NumPy's own differs). A `kth` outside `[-n, n)` of the axis' size `n` is \
+                E0503 where both are known, else a run-time error naming the line (NumPy's ValueError); a list \
+                of `kth`s is E0503 (a sort is partitioned at every position: `sort(x)`)",
+            builtins: &[B::Partition, B::Argpartition],
+        },
+        DocRow {
             calls: "`diff(x)`, `diff(x, n)`, `diff(x, n=k, axis=a)`",
             result: "NumPy's `diff`: the `n`-th difference (default 1, a non-negative integer literal) along axis \
                 `a` (default `-1`), `x[..., 1:] - x[..., :-1]` repeated `n` times, of `x`'s dtype (integers \
@@ -1688,10 +1718,12 @@ pub const DOCS: &[DocRow] = {
         },
         DocRow {
             calls: "`linalg.matrix_power(a, k)` (also `np.linalg.`)",
-            result: "NumPy's: `a @ a @ ... @ a` (`k` times) of one square matrix `a`, `k` an integer literal, \
+            result: "NumPy's: `a @ a @ ... @ a` (`k` times) of one square matrix `a`, `k` an integer, \
                 by repeated squaring as NumPy (each product a matrix product, `a @ b`); `k = 0` the identity \
                 of `a`'s dtype; `k < 0` the power of `linalg.inv(a)` (a float result). Of `a`'s dtype for \
-                `k >= 0`",
+                `k >= 0`. A literal `k` is unrolled; a run-time `k` is NumPy's loop over its bits \
+                (`grammar/src/matrix_power.rs`), of `a`'s dtype, so `k < 0` of an integer `a` (a float in \
+                NumPy) is a run-time error naming the line, and a non-square `a` too (NumPy's LinAlgError)",
             builtins: &[B::MatrixPower],
         },
         DocRow {

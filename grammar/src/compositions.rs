@@ -9,7 +9,8 @@
 //! `sliding_window_view(x, w)` (NumPy's `np.lib.stride_tricks`: the windows gathered, see
 //! [`sliding_window_view`]), `lexsort((k0, k1, ..))` of 1-d keys (stable `argsort`s, see
 //! [`lexsort`]), and `trim_zeros(x, trim)` of a 1-d `x` (a slice of it, a view, its bounds found
-//! by `argmax`).
+//! by `argmax`), and `histogram2d(x, y, bins, range)` (NumPy's `histogramdd` algorithm, see
+//! [`histogram2d`]).
 
 use crate::ast::{BinOp, DType, Expr, ExprKind, Ident, Index, Span, UnOp};
 use crate::builtin::qualified;
@@ -82,6 +83,10 @@ pub fn rewrite(ids: &Cell<u32>, name: &str, e: &mut Expr) {
         }
         "trim_zeros" => {
             let Some(v) = trim_zeros(&b, args, kwargs) else { return };
+            v
+        }
+        "histogram2d" => {
+            let Some(v) = histogram2d(&b, args, kwargs) else { return };
             v
         }
         "nanvar" | "nanstd" => {
@@ -348,4 +353,78 @@ fn trim_word(t: &Expr) -> Option<String> {
         ExprKind::Var(v) => Some(v.name.clone()),
         _ => None,
     }
+}
+
+/// NumPy's `histogram2d(x, y, bins=10, range=None)` of 1-d `x` and `y`, the tuple `(H, xedges,
+/// yedges)`, as NumPy's `histogramdd` computes it: each axis' edges are `histogram_bin_edges` of
+/// its values in `f64` (NumPy stacks the samples into one `float64` array) with its `bins` (an
+/// integer or edges; one for both axes, or a pair) and `range` (a pair of pairs); each value's bin
+/// counts from the outlier bin 0, `searchsorted(edges, v, side=right)`, less one where `v` is the
+/// last edge (which the last bin includes); `H` is `bincount` of the flat positions `cx * (ny + 2)
+/// + cy`, with `minlength` of all `(nx + 2) * (ny + 2)` bins, reshaped, without the outlier rows
+/// and columns (`[1:-1, 1:-1]`), as `f64`. `weights=` and `density=` are left for the E0202.
+fn histogram2d(b: &Build, args: &[Expr], kwargs: &[(Ident, Expr)]) -> Option<Expr> {
+    let [x, y, rest @ ..] = args else { return None };
+    let (mut bins, mut range) = (rest.first(), None);
+    if rest.len() > 1 {
+        return None;
+    }
+    for (k, v) in kwargs {
+        match k.name.as_str() {
+            "bins" if bins.is_none() => bins = Some(v),
+            "range" => range = Some(v),
+            _ => return None,
+        }
+    }
+    let pair = |e: &Expr| match &e.kind {
+        ExprKind::Tuple(v) | ExprKind::List(v) if v.len() == 2 => Some((b.copy(&v[0]), b.copy(&v[1]))),
+        _ => None,
+    };
+    let (bx, by) = match bins {
+        None => (b.int(10), b.int(10)),
+        Some(e) => pair(e).unwrap_or_else(|| (b.copy(e), b.copy(e))),
+    };
+    let (rx, ry) = match range {
+        None => (None, None),
+        Some(e) => {
+            let (rx, ry) = pair(e)?;
+            (Some(rx), Some(ry))
+        }
+    };
+    let f64_of = |v: &Expr| b.e(ExprKind::Call { func: b.kw("f64"), args: vec![b.copy(v)], kwargs: vec![] });
+    let edges = |v: &Expr, bins: &Expr, range: &Option<Expr>| {
+        let mut kw = vec![(b.kw("bins"), b.copy(bins))];
+        kw.extend(range.as_ref().map(|r| (b.kw("range"), b.copy(r))));
+        b.call("histogram_bin_edges", vec![f64_of(v)], kw)
+    };
+    // The bin of each value, counting the outlier bin below the first edge as 0.
+    let bin = |v: &Expr, bins: &Expr, range: &Option<Expr>| {
+        let right = b.e(ExprKind::Var(b.kw("right")));
+        let found = b.call("searchsorted", vec![edges(v, bins, range), f64_of(v)], vec![(b.kw("side"), right)]);
+        let last = b.e(ExprKind::Subscript {
+            base: Box::new(edges(v, bins, range)),
+            index: vec![Index::At(b.e(ExprKind::Unary(UnOp::Neg, Box::new(b.int(1)))))],
+        });
+        let on_edge = b.bin(BinOp::Eq, f64_of(v), last);
+        let on_edge = b.e(ExprKind::Call { func: b.kw("i64"), args: vec![on_edge], kwargs: vec![] });
+        b.bin(BinOp::Sub, found, on_edge)
+    };
+    // `size(edges) + 1`: the bins and the two outlier bins.
+    let all = |v: &Expr, bins: &Expr, range: &Option<Expr>| {
+        b.bin(BinOp::Add, b.call("size", vec![edges(v, bins, range)], vec![]), b.int(1))
+    };
+    let flat = b.bin(BinOp::Add, b.bin(BinOp::Mul, bin(x, &bx, &rx), all(y, &by, &ry)), bin(y, &by, &ry));
+    let count = b.bin(BinOp::Mul, all(x, &bx, &rx), all(y, &by, &ry));
+    let counts = b.call("bincount", vec![flat], vec![(b.kw("minlength"), count)]);
+    let shape = b.e(ExprKind::Tuple(vec![all(x, &bx, &rx), all(y, &by, &ry)]));
+    let grid = b.call("reshape", vec![counts, shape], vec![]);
+    let inner = || Index::Slice {
+        start: Some(b.int(1)),
+        stop: Some(b.e(ExprKind::Unary(UnOp::Neg, Box::new(b.int(1))))),
+        step: None,
+        span: b.at.clone(),
+    };
+    let core = b.e(ExprKind::Subscript { base: Box::new(grid), index: vec![inner(), inner()] });
+    let h = b.e(ExprKind::Call { func: b.kw("f64"), args: vec![core], kwargs: vec![] });
+    Some(b.e(ExprKind::Tuple(vec![h, edges(x, &bx, &rx), edges(y, &by, &ry)])))
 }

@@ -19,6 +19,7 @@ pub const METHODS: &[&str] = &[
     "any",
     "argmax",
     "argmin",
+    "argpartition",
     "argsort",
     "clip",
     "copy",

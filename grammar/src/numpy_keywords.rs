@@ -89,6 +89,8 @@ pub const PARAMETERS: &[(&str, &[&[&str]])] = &[
     ("pad", &[&["array"], &["pad_width"]]),
     ("sort", &[&["a"]]),
     ("argsort", &[&["a"]]),
+    ("partition", &[&["a"], &["kth"]]),
+    ("argpartition", &[&["a"], &["kth"]]),
     ("split", &[&["ary"], &["indices_or_sections"]]),
     ("array_split", &[&["ary"], &["indices_or_sections"]]),
     ("vsplit", &[&["ary"], &["indices_or_sections"]]),

@@ -45,6 +45,10 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                 if !errors.is_empty() {
                     return (None, errors);
                 }
+                let errors = crate::matrix_power::run_time_powers(&mut p);
+                if !errors.is_empty() {
+                    return (None, errors);
+                }
                 crate::writes::writes(&mut p);
                 crate::syntax::python_assignments(&mut p);
                 let errors = crate::tuple_names::tuple_names(&mut p);

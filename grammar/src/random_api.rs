@@ -32,11 +32,25 @@ use std::collections::{HashMap, HashSet};
 pub const NP_RANDOM: &str = "np.random";
 
 /// The legacy functions of `np.random` that arrayc has.
-pub const LEGACY: &[&str] =
-    &["rand", "randn", "random", "random_sample", "sample", "ranf", "standard_normal", "uniform", "normal", "randint"];
+pub const LEGACY: &[&str] = &[
+    "rand",
+    "randn",
+    "random",
+    "random_sample",
+    "sample",
+    "ranf",
+    "standard_normal",
+    "uniform",
+    "normal",
+    "randint",
+    "permutation",
+    "shuffle",
+    "choice",
+];
 
 /// The methods of a `np.random.default_rng` generator that arrayc has.
-pub const GENERATOR: &[&str] = &["random", "standard_normal", "uniform", "normal", "integers"];
+pub const GENERATOR: &[&str] =
+    &["random", "standard_normal", "uniform", "normal", "integers", "permutation", "shuffle", "choice"];
 
 /// The name of the hidden state of generator `g` (`""`: the legacy functions').
 fn state_name(g: &str, part: &str) -> String {
@@ -53,7 +67,15 @@ pub fn desugar(program: &mut Program) -> Vec<Diagnostic> {
     let mut errors = vec![];
     let called = called_functions(program);
     for f in &mut program.functions {
-        let mut d = Desugar { ids: &ids, generators: HashSet::new(), legacy: false, unseeded: false, errors: vec![] };
+        let ints = f.params.iter().filter(|p| p.ty.dims.is_none() && p.ty.dtype.is_int()).map(|p| p.name.name.clone());
+        let mut d = Desugar {
+            ids: &ids,
+            generators: HashSet::new(),
+            ints: ints.collect(),
+            legacy: false,
+            unseeded: false,
+            errors: vec![],
+        };
         d.block(&mut f.body);
         if (d.legacy || d.unseeded) && called.contains(&f.name.name) {
             // NumPy's legacy functions share one state across calls; here each function starts its
@@ -106,6 +128,10 @@ struct Desugar<'a> {
     ids: &'a Cell<u32>,
     /// The names bound to `np.random.default_rng(..)` so far.
     generators: HashSet<String>,
+    /// The names known to hold an integer scalar where a statement is rewritten (integer scalar
+    /// parameters, names last bound to [`int_scalar`] expressions): `permutation(n)` of one is
+    /// NumPy's permutation of `arange(n)`, of anything else a permutation of its first axis.
+    ints: HashSet<String>,
     /// Whether a legacy function or `np.random.seed` occurs.
     legacy: bool,
     /// Whether a `np.random.default_rng()` has no seed (NumPy's takes fresh entropy, arrayc's 0).
@@ -260,6 +286,18 @@ impl Desugar<'_> {
                 }
             }
             _ => {}
+        }
+        let bound = match &s {
+            Stmt::Assign { name, value, .. } => Some((name, value)),
+            Stmt::Let { names, value, .. } if names.len() == 1 => Some((&names[0], value)),
+            _ => None,
+        };
+        if let Some((name, value)) = bound {
+            if int_scalar(value, &self.ints) {
+                self.ints.insert(name.name.clone());
+            } else {
+                self.ints.remove(&name.name);
+            }
         }
         out.push(s);
     }
@@ -443,7 +481,14 @@ impl Desugar<'_> {
         span: &Span,
         fspan: &Span,
     ) -> Option<Expr> {
-        let name = if g.is_empty() { format!("np.random.{method}") } else { format!("{g}.{method}") };
+        let name = if g.is_empty() {
+            format!("np.random.{method}")
+        } else if g.strip_prefix("rng.").is_some_and(|o| o.bytes().all(|c| c.is_ascii_digit())) {
+            // A generator drawn from where it is made (its synthesized name).
+            format!("np.random.default_rng(..).{method}")
+        } else {
+            format!("{g}.{method}")
+        };
         let known = if g.is_empty() { LEGACY } else { GENERATOR };
         if g.is_empty() && (method == "default_rng" || method == "seed") {
             let (msg, help) = if method == "seed" {
@@ -464,12 +509,16 @@ impl Desugar<'_> {
                 ("method of a generator", GENERATOR.join(", "))
             };
             self.errors.push(
-                Diagnostic::error("E0202", format!("`{name}`: arrayc has no such {what}"), fspan.clone(), "not supported")
-                    .with_help(format!(
-                        "arrayc has {list} (docs/language.md, \"NumPy's random API\"); `choice`, `shuffle`, `permutation` and \
-                         the other distributions are not supported: index with `integers` draws, or sort by `random` keys \
-                         (`argsort(random(n))` is a random permutation)"
-                    )),
+                Diagnostic::error(
+                    "E0202",
+                    format!("`{name}`: arrayc has no such {what}"),
+                    fspan.clone(),
+                    "not supported",
+                )
+                .with_help(format!(
+                    "arrayc has {list} (docs/language.md, \"NumPy's random API\"); the other distributions are not \
+                         supported"
+                )),
             );
             return None;
         }
@@ -585,7 +634,132 @@ impl Desugar<'_> {
                 let x = self.call("integers", args, vec![("seed", key)], span);
                 Some(if scalar { self.first(x, span) } else { x })
             }
+            "permutation" | "shuffle" | "choice" => self.permute(&name, method, args, kwargs, key, span),
             _ => unreachable!("`known` lists it"),
+        }
+    }
+
+    /// NumPy's `permutation(x)`, `shuffle(x)` and `choice(a, size, replace)` of generator key
+    /// `key`, through random keys: `perm = argsort(random(n, seed=key))` is a permutation of
+    /// `arange(n)` (exactly: the sort is stable, so equal keys still give each position once).
+    /// `permutation(n)` of an integer is `perm`, of an array `x[perm]` (its first axis permuted,
+    /// a copy); `shuffle(x)` is `copyto(x, x[perm])` (a statement, [`crate::writes`]);
+    /// `choice(a, size)` picks `integers(0, n, size)` (`replace=True`, NumPy's default) or the
+    /// first `size` positions of `perm` (`replace=False`; a size above `n` is an index out of
+    /// range at run time, NumPy's ValueError), of `arange(a)` for an integer `a`, else `a[idx]`.
+    fn permute(
+        &mut self,
+        name: &str,
+        method: &str,
+        args: Vec<Expr>,
+        kwargs: Vec<(Ident, Expr)>,
+        key: Expr,
+        span: &Span,
+    ) -> Option<Expr> {
+        let params: &[&str] = match method {
+            "choice" => &["a", "size", "replace", "p", "axis", "shuffle"],
+            _ => &["x"],
+        };
+        let mut p = self.bind(name, params, args, kwargs, span)?;
+        let Some(x) = p[0].take() else {
+            self.errors.push(
+                Diagnostic::error("E0501", format!("`{name}` needs `{}`", params[0]), span.clone(), "missing argument")
+                    .with_note(format!("usage: {name}({})", params.join(", "))),
+            );
+            return None;
+        };
+        let integer = method != "shuffle" && int_scalar(&x, &self.ints);
+        let n = if integer { self.fresh(&x) } else { self.call("len", vec![self.fresh(&x)], vec![], span) };
+        let perm = |d: &Self, n: Expr, key: Expr| {
+            let keys = d.call("random", vec![n], vec![("seed", key)], span);
+            d.call("argsort", vec![keys], vec![], span)
+        };
+        let pick = |d: &Self, idx: Expr| {
+            if integer {
+                idx
+            } else {
+                d.mk(ExprKind::Subscript { base: Box::new(d.fresh(&x)), index: vec![crate::ast::Index::At(idx)] }, span)
+            }
+        };
+        match method {
+            "permutation" => Some(pick(self, perm(self, n, key))),
+            "shuffle" => {
+                let value = pick(self, perm(self, n, key));
+                let dst = self.fresh(&x);
+                Some(self.call("copyto", vec![dst, value], vec![], span))
+            }
+            _ => {
+                let none = |e: &Option<Expr>| e.as_ref().is_none_or(|e| matches!(e.kind, ExprKind::NoneLit));
+                if !none(&p[3]) || p[4].as_ref().is_some_and(|a| crate::check::builtins::literal_int(a) != Some(0)) {
+                    let (what, at) = if !none(&p[3]) { ("p", &p[3]) } else { ("axis", &p[4]) };
+                    let at = at.as_ref().map_or(span.clone(), |e| e.span.clone());
+                    self.errors.push(
+                        Diagnostic::error(
+                            "E0503",
+                            format!("`{name}`'s `{what}=` is not supported"),
+                            at,
+                            "not supported",
+                        )
+                        .with_help(
+                            "draw uniform picks, `a[rng.integers(0, len(a), size)]`, or weighted ones by \
+                                 `searchsorted(cumsum(p), rng.random(size), side=right)`",
+                        ),
+                    );
+                    return None;
+                }
+                let replace = match p[2].take() {
+                    None => true,
+                    Some(Expr { kind: ExprKind::Bool(b), .. }) => b,
+                    Some(e) => {
+                        self.errors.push(Diagnostic::error(
+                            "E0503",
+                            format!("`{name}`'s `replace` must be `True` or `False`"),
+                            e.span.clone(),
+                            "not a literal",
+                        ));
+                        return None;
+                    }
+                };
+                let size = p[1].take().filter(|e| !matches!(e.kind, ExprKind::NoneLit));
+                let idx = match (replace, size) {
+                    (true, Some(sz)) => {
+                        let zero = self.mk(ExprKind::Int(0), span);
+                        self.call("integers", vec![zero, n, sz], vec![("seed", key)], span)
+                    }
+                    (true, None) => {
+                        let (zero, one) = (self.mk(ExprKind::Int(0), span), self.mk(ExprKind::Int(1), span));
+                        let x = self.call("integers", vec![zero, n, one], vec![("seed", key)], span);
+                        self.first(x, span)
+                    }
+                    (false, None) => self.first(perm(self, n, key), span),
+                    (false, Some(sz)) => {
+                        // The first `k` positions of the permutation (`k` the product of a tuple
+                        // `size`, in its shape): an index past `n` is out of range.
+                        let (count, shaped) = match &sz.kind {
+                            ExprKind::Tuple(items) | ExprKind::List(items) => {
+                                let one = self.mk(ExprKind::Int(1), span);
+                                let k = items.iter().fold(one, |k, d| self.bin(BinOp::Mul, k, self.fresh(d), span));
+                                (k, true)
+                            }
+                            _ => (self.fresh(&sz), false),
+                        };
+                        let k = self.call("arange", vec![count], vec![], span);
+                        let first = self.mk(
+                            ExprKind::Subscript {
+                                base: Box::new(perm(self, n, key)),
+                                index: vec![crate::ast::Index::At(k)],
+                            },
+                            span,
+                        );
+                        if shaped {
+                            self.call("reshape", vec![first, sz], vec![], span)
+                        } else {
+                            first
+                        }
+                    }
+                };
+                Some(pick(self, idx))
+            }
         }
     }
 
@@ -659,6 +833,27 @@ fn direct_children<'a>(e: &'a mut Expr, v: &mut Vec<&'a mut Expr>) {
         ExprKind::Tuple(items) | ExprKind::List(items) => v.extend(items.iter_mut()),
         ExprKind::IfElse(parts) | ExprKind::BoolOp(_, parts) => v.extend(parts.iter_mut()),
         _ => {}
+    }
+}
+
+/// Whether `e` is an integer scalar as written: an integer literal, a name of `ints`, `len(..)`,
+/// `int(..)`, `x.shape[k]`, `x.size`, `x.ndim`, or `+ - * // %` of these.
+fn int_scalar(e: &Expr, ints: &HashSet<String>) -> bool {
+    match &e.kind {
+        ExprKind::Int(_) => true,
+        ExprKind::Var(v) => ints.contains(&v.name),
+        ExprKind::Unary(UnOp::Neg, a) => int_scalar(a, ints),
+        ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::FloorDiv | BinOp::Rem, a, b) => {
+            int_scalar(a, ints) && int_scalar(b, ints)
+        }
+        ExprKind::Call { func, args, .. } => {
+            let plain = func.name.strip_prefix(crate::builtin::QUALIFIED).unwrap_or(&func.name);
+            matches!(plain, "len" | "size" | "ndim" | "int") && args.len() == 1
+        }
+        ExprKind::Subscript { base, index } => {
+            index.len() == 1 && matches!(&base.kind, ExprKind::Call { func, .. } if func.name == ".shape")
+        }
+        _ => false,
     }
 }
 

@@ -177,12 +177,14 @@ pub fn absent_if_none(e: Option<Expr>) -> Option<Expr> {
 }
 
 /// The builtins whose `axis` is not `None` by default, so that `axis=None` is not the argument
-/// left out: NumPy's `sort`/`argsort`/`take_along_axis` flatten first (arrayc: `sort(ravel(x))`,
+/// left out: NumPy's `sort`/`argsort`/`partition`/`argpartition`/`take_along_axis` flatten first (arrayc: `sort(ravel(x))`,
 /// [`none_arguments`]);
 /// for the others `None` is NumPy's error, and arrayc's E0319.
-const AXIS_NOT_NONE_BY_DEFAULT: [&str; 12] = [
+const AXIS_NOT_NONE_BY_DEFAULT: [&str; 14] = [
     "sort",
     "argsort",
+    "partition",
+    "argpartition",
     "concatenate",
     "stack",
     "diff",
@@ -214,7 +216,10 @@ fn none_arguments(func: &mut Ident, name: &str, args: &mut Vec<Expr>, kwargs: &m
         let (key, value) = &kwargs[k];
         let keeps_axis = key.name == "axis" && AXIS_NOT_NONE_BY_DEFAULT.contains(&name);
         let not_default = key.name == "rtol" && name.ends_with("linalg.pinv");
-        if !is_none(value) || keeps_axis && !matches!(name, "sort" | "argsort" | "take_along_axis") || not_default {
+        if !is_none(value)
+            || keeps_axis && !matches!(name, "sort" | "argsort" | "partition" | "argpartition" | "take_along_axis")
+            || not_default
+        {
             k += 1;
             continue;
         }
@@ -363,7 +368,24 @@ pub fn subscript(ids: &Cell<u32>, base: Expr, index: Vec<Index>, span: Span) -> 
         };
         return Expr { id: base.id, kind, span };
     }
-    mk(ids, ExprKind::Subscript { base: Box::new(base), index }, span)
+    tuple_item(mk(ids, ExprKind::Subscript { base: Box::new(base), index }, span))
+}
+
+/// Python's item of a tuple, `(a, b, c)[k]` with an integer literal `k` in range (negative from
+/// the end): the item itself (so `np.histogram2d(x, y)[0]`, a tuple of expressions once written
+/// as its composition, is its first array); any other expression as it is.
+pub fn tuple_item(e: Expr) -> Expr {
+    let ExprKind::Subscript { base, index } = &e.kind else { return e };
+    let (ExprKind::Tuple(items), [Index::At(k)]) = (&base.kind, index.as_slice()) else { return e };
+    let Some(k) = crate::check::literal_int(k) else { return e };
+    let n = items.len() as i64;
+    let k = if k < 0 { k + n } else { k };
+    if !(0..n).contains(&k) {
+        return e;
+    }
+    let ExprKind::Subscript { base, .. } = e.kind else { unreachable!("matched above") };
+    let ExprKind::Tuple(mut items) = base.kind else { unreachable!("matched above") };
+    items.swap_remove(k as usize)
 }
 
 /// NumPy's index tricks, `np.r_[..]`, `np.c_[..]`, `np.mgrid[..]` and `np.ogrid[..]` (the base
@@ -471,13 +493,13 @@ fn index_trick(ids: &Cell<u32>, name: &str, index: &mut Vec<Index>, span: &Span)
 }
 
 /// NumPy's keywords that change nothing arrayc computes, left out: `kind=` and `stable=` of
-/// `sort` and `argsort` (arrayc's sorts are stable, so every kind gives NumPy's values; a stable
+/// `sort`, `argsort`, `partition` and `argpartition` (arrayc's sorts are stable, so every kind gives NumPy's values; a stable
 /// `argsort` is one of the orders NumPy's default may give for ties), and `copy=True` of `array`,
 /// `asarray` and `astype` (they give a new array; `copy=False`, whose aliasing differs, stays, for
 /// the checker's E0502).
 fn ignored_keywords(name: &str, kwargs: &mut Vec<(Ident, Expr)>) {
     kwargs.retain(|(k, v)| match (name, k.name.as_str()) {
-        ("sort" | "argsort", "kind" | "stable") => false,
+        ("sort" | "argsort", "kind" | "stable") | ("partition" | "argpartition", "kind") => false,
         ("array" | "asarray" | "astype", "copy") => !matches!(v.kind, ExprKind::Bool(true)),
         _ => true,
     });
@@ -605,6 +627,15 @@ pub fn bare_calls(program: &mut Program) {
                     }
                 }
             }
+        });
+        // The item of a tuple a composition wrote (`histogram2d(x, y)[0]`), inner ones first.
+        f.for_each_expr_mut(&mut |e| {
+            e.walk_mut(&mut |x| {
+                if matches!(&x.kind, ExprKind::Subscript { base, .. } if matches!(base.kind, ExprKind::Tuple(_))) {
+                    let taken = std::mem::replace(&mut x.kind, ExprKind::NoneLit);
+                    *x = tuple_item(Expr { kind: taken, ..x.clone() });
+                }
+            })
         });
     }
     program.num_exprs = ids.get();

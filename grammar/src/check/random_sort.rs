@@ -5,8 +5,9 @@
 use super::builtins::{literal_int, Call};
 use super::promote::promote;
 use super::Checker;
-use crate::ast::{DType, Expr, Ident};
+use crate::ast::{DType, Expr, ExprKind, Ident};
 use crate::builtin::{convolve_mode, Builtin, ConvolveMode};
+use crate::diag::Diagnostic;
 use crate::types::{Size, Ty};
 
 impl Checker {
@@ -128,12 +129,50 @@ impl Checker {
                 return Ty::Error;
             }
         };
-        if let Some((a, ae)) = c.axis {
-            if self.axis_in_range(a, &s, &ae.span).is_none() {
-                return Ty::Error;
+        let axis = match c.axis {
+            Some((a, ae)) => match self.axis_in_range(a, &s, &ae.span) {
+                Some(k) => k,
+                None => return Ty::Error,
+            },
+            None => s.len() - 1,
+        };
+        if matches!(c.b, Builtin::Partition | Builtin::Argpartition) && !self.kth(c, &s[axis]) {
+            return Ty::Error;
+        }
+        Ty::Array(if matches!(c.b, Builtin::Argsort | Builtin::Argpartition) { DType::I64 } else { d }, s)
+    }
+
+    /// The `kth` of `partition` or `argpartition` (`c`), along an axis of size `n`: an integer
+    /// scalar, in `[-n, n)` where both are known (E0503 else, NumPy's ValueError); whether it is.
+    fn kth(&mut self, c: &Call, n: &Size) -> bool {
+        let k = &c.args[1];
+        if matches!(k.kind, ExprKind::List(_) | ExprKind::Tuple(_)) {
+            self.err(
+                Diagnostic::error("E0503", format!("`{}` of several `kth`s", c.b.name()), k.span.clone(), "a sequence")
+                    .with_note("arrayc partitions at one position")
+                    .with_help("a sorted array is partitioned at every position: `np.sort(x)` (or `np.argsort(x)`)"),
+            );
+            return false;
+        }
+        let what = format!("the kth of `{}`", c.b.name());
+        if self.int_operand(k, &what).is_err() {
+            return false;
+        }
+        if let (Some(v), Some(n)) = (literal_int(k), n.as_const()) {
+            if v < -n || v >= n {
+                self.err(
+                    Diagnostic::error(
+                        "E0503",
+                        format!("kth(={v}) out of bounds ({n})"),
+                        k.span.clone(),
+                        "outside the axis",
+                    )
+                    .with_note(format!("NumPy raises ValueError: kth must be in [-{n}, {n}) for an axis of size {n}")),
+                );
+                return false;
             }
         }
-        Ty::Array(if c.b == Builtin::Argsort { DType::I64 } else { d }, s)
+        true
     }
 }
 

@@ -126,6 +126,30 @@ impl Lowerer<'_> {
         Ok(out)
     }
 
+    /// `partition(x, kth, axis=k)` or `argpartition` (`indices`): `kth` checked against the axis'
+    /// size `n` at run time (`-n <= kth < n`, NumPy's ValueError), then [`Self::sort`], whose
+    /// result is one of the partitions NumPy allows.
+    pub(crate) fn partition(
+        &mut self,
+        x: ValueId,
+        kth: ValueId,
+        axis: Option<usize>,
+        indices: bool,
+        ty: &Ty,
+    ) -> ValueId {
+        let Type::Array(_, r) = self.f.ty(x) else { unreachable!("checked: an array") };
+        let n = self.dim(x, axis.unwrap_or(r - 1));
+        let kth = self.cast_scalar(kth, DType::I64);
+        let zero = self.i64_const(0);
+        let low = self.scalar_binary(BinFn::Sub, zero, n, DType::I64);
+        let above = self.scalar_binary(BinFn::Ge, kth, low, DType::I64);
+        let below = self.scalar_binary(BinFn::Lt, kth, n, DType::I64);
+        for cond in [above, below] {
+            self.emit(OpKind::Assert { cond, msg: "partition: kth out of bounds (NumPy's ValueError)".to_string() });
+        }
+        self.sort(x, axis, indices, ty)
+    }
+
     /// `sort(x, axis=k)` or `argsort` (`indices`): an `arr.sort` of `x` along `k` (default the last
     /// axis) into a new array of `x`'s sizes, `x`'s dtype or `i64` (`ty`).
     pub(crate) fn sort(&mut self, x: ValueId, axis: Option<usize>, indices: bool, ty: &Ty) -> ValueId {

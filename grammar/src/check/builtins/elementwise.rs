@@ -96,6 +96,24 @@ impl Checker {
         self.binary(op, (&ta, weak_of(a)), (&tb, weak_of(b)), &c.e.span)
     }
 
+    /// `gcd(a, b)`, `lcm(a, b)`: integers, broadcast and promoted as `a & b` (whose errors a
+    /// float operand or `u64` with a signed integer gets, E0301 as NumPy's TypeError); bools,
+    /// which `&` takes, are E0301 too.
+    pub(super) fn gcd_lcm(&mut self, c: &Call) -> Ty {
+        let (a, b) = (&c.args[0], &c.args[1]);
+        let (ta, tb) = (self.value(a), self.value(b));
+        let t = self.binary(BinOp::And, (&ta, weak_of(a)), (&tb, weak_of(b)), &c.e.span);
+        if t.dtype() == Some(DType::Bool) {
+            self.err(
+                Diagnostic::error("E0301", format!("`{}` of bools", c.b.name()), c.e.span.clone(), "bool operands")
+                    .with_note("NumPy's gcd and lcm take integers only (TypeError)")
+                    .with_help("convert them: `np.gcd(i64(a), i64(b))`"),
+            );
+            return Ty::Error;
+        }
+        t
+    }
+
     /// `array_equal(a, b)`, `array_equiv(a, b)`: a bool scalar. `array_equal` is `false` for
     /// shapes that differ, so their sizes must be known equal or known different here (E0503
     /// otherwise, naming the way: compare `a.shape` first); `array_equiv` needs shapes that

@@ -118,6 +118,7 @@ impl Checker {
             }
             B::Sign | B::Square | B::Reciprocal | B::Round | B::LogicalNot => self.ufunc1(&c),
             B::Hypot | B::Fmod | B::Power | B::LogicalAnd | B::LogicalOr | B::LogicalXor => self.ufunc2(&c),
+            B::Gcd | B::Lcm => self.gcd_lcm(&c),
             B::Cbrt | B::Deg2rad | B::Rad2deg | B::Radians | B::Degrees | B::Sinc | B::Fabs => self.math(&c),
             B::Positive | B::Signbit => self.ufunc1(&c),
             B::Heaviside | B::Logaddexp | B::Logaddexp2 => self.float_binary(&c),
@@ -262,7 +263,7 @@ impl Checker {
             | B::Qr
             | B::Lstsq => self.linalg(&c),
             B::Polyfit => self.polyfit(&c),
-            B::Sort | B::Argsort => self.sort(&c),
+            B::Sort | B::Argsort | B::Partition | B::Argpartition => self.sort(&c),
             B::Diff
             | B::Outer
             | B::Eye

@@ -237,6 +237,10 @@ impl Lowerer<'_> {
                 let axis = self.axis_kwarg(kwargs, vals[0])?;
                 self.sort(vals[0], axis, b == B::Argsort, ty)
             }
+            B::Partition | B::Argpartition => {
+                let axis = self.axis_kwarg(kwargs, vals[0])?;
+                self.partition(vals[0], vals[1], axis, b == B::Argpartition, ty)
+            }
             B::Linspace => {
                 let endpoint = !matches!(Self::kwarg(kwargs, "endpoint").map(|e| &e.kind), Some(ExprKind::Bool(false)));
                 self.linspace(&vals, endpoint)
@@ -366,6 +370,8 @@ impl Lowerer<'_> {
             | B::Round
             | B::LogicalNot
             | B::Hypot
+            | B::Gcd
+            | B::Lcm
             | B::Fmod
             | B::Power
             | B::LogicalAnd

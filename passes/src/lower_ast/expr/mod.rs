@@ -8,6 +8,7 @@
 
 mod arrays;
 mod calls;
+mod gcd;
 mod indexing;
 mod reductions;
 mod ufuncs;

@@ -218,6 +218,10 @@ impl Lowerer<'_> {
                 let v = self.broadcast_operands(vals, ty);
                 self.hypot(v[0], v[1], ty, e)?
             }
+            B::Gcd | B::Lcm => {
+                let v = self.broadcast_operands(vals, ty);
+                self.gcd_lcm(b == B::Lcm, v[0], v[1], ty, e)?
+            }
             B::Fabs => {
                 let x = self.as_dtype(vals[0], &self.ty_of(&args[0]).clone(), dt)?;
                 self.elementwise(ComputeFn::Unary(UnFn::Abs), vec![x], ty, e)?
