@@ -1234,8 +1234,9 @@ pub const DOCS: &[DocRow] = {
                 against NumPy's OpenBLAS `@` in `benchmarks/REPORT-e2e.md`); otherwise, and on the GPU, \
                 the fused product summed along the inner axis, one kernel. `a @ b` and `matmul(a, b)` of \
                 stacks of matrices (both at least 2-d, one more: `(..., n, k) @ (..., k, m)`) broadcast the \
-                stacks' leading axes (NumPy's `matmul`), as one fused kernel; n-d `dot` (NumPy's other \
-                product) is E0403",
+                stacks' leading axes (NumPy's `matmul`), as one fused kernel; an n-d `a` with a 1-d `b` \
+                (`rgb @ weights`, `dot(a, v)`) is the sum over `a`'s last axis, as both of NumPy's products \
+                give; other n-d `dot`s (NumPy's other product) are E0403",
             builtins: &[B::Dot],
         },
         DocRow {

@@ -6,7 +6,7 @@ is exact and results equal NumPy's (BLAS) bit for bit whatever the order of summ
 import numpy as np
 import pytest
 
-from arrayc_examples import check_source, run_source
+from arrayc_examples import TARGETS, check_source, run_source
 
 DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64}
 
@@ -21,7 +21,9 @@ def ty(dt, shape, syms):
 
 # (shape of a, shape of b)
 SHAPES = [((5,), (5,)), ((0,), (0,)), ((3, 4), (4,)), ((4,), (4, 6)), ((3, 4), (4, 2)), ((1, 1), (1, 1)),
-          ((70, 0), (0, 5)), ((300, 200), (200, 90)), ((2, 70_001), (70_001,)), ((70_001, 3), (3, 2))]
+          ((70, 0), (0, 5)), ((300, 200), (200, 90)), ((2, 70_001), (70_001,)), ((70_001, 3), (3, 2)),
+          # An n-d `a` with a 1-d `b`: the sum over `a`'s last axis (both of NumPy's products).
+          ((6, 7, 3), (3,)), ((2, 3, 4, 5), (5,)), ((4, 0, 3), (3,)), ((3, 2, 0), (0,))]
 
 
 @pytest.mark.parametrize("sa,sb", SHAPES)
@@ -32,7 +34,7 @@ def test_dot_matches_numpy(sa, sb, da, db, tmp_path):
     want = a @ b
     rd = {np.dtype(np.float64): "f64", np.dtype(np.float32): "f32", np.dtype(np.int64): "i64"}[want.dtype]
     rt = rd if want.ndim == 0 else f"{rd}[{', '.join(str(d) for d in want.shape)}]"
-    src = f"fn main(a: {ty(da, sa, ['A0', 'A1'])}, b: {ty(db, sb, ['B0', 'B1'])}) -> {rt} {{\n    return dot(a, b);\n}}\n"
+    src = f"fn main(a: {ty(da, sa, ['A0', 'A1', 'A2', 'A3'])}, b: {ty(db, sb, ['B0', 'B1'])}) -> {rt} {{\n    return dot(a, b);\n}}\n"
     proc, res = run_source(src, {"a": a, "b": b}, tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert res[0].dtype == want.dtype and res[0].shape == want.shape
@@ -74,7 +76,8 @@ def test_unaligned_shapes_are_an_error(tmp_path):
     ("let y = dot(x, x > 0.0);", "E0301", "bool"),
     ("let y = dot(x, 2.0);", "E0408", "needs arrays"),
     ("let y = x @ 2.0;", "E0408", "needs arrays"),
-    ("let y = dot(zeros(2, 2, 2), x);", "E0403", "only 1-d and 2-d"),
+    ("let y = dot(x, zeros(2, 2, 2));", "E0403", "only 1-d and 2-d"),
+    ("let y = dot(zeros(2, 2, 3), zeros(4));", "E0401", "not aligned"),
     ("let y = dot(zeros(3), zeros(4));", "E0401", "not aligned"),
 ])
 def test_checker_errors(body, code, hint, tmp_path):
@@ -82,3 +85,21 @@ def test_checker_errors(body, code, hint, tmp_path):
     proc = check_source(f"fn main(x: f64[N]) {{ {body} }}\n", tmp_path)
     assert proc.returncode != 0
     assert code in proc.stderr and hint in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_rgb_at_weights_is_numpys(target, tmp_path):
+    """`rgb @ w` (an image's channels weighted: NumPy's matmul of an n-d and a 1-d array) and the
+    same with `dot`, a method and a sliced view, against NumPy."""
+    rng = np.random.default_rng(9)
+    img = values("f64", (5, 7, 3), rng)
+    w = np.array([0.25, 0.5, 0.25])
+    src = """fn main(img: f64[h, w, c], wt: f64[c]) -> (f64[h, w], f64[h, w], f64[?, w]) {
+    return (img @ wt, np.dot(img, wt), img[::2].dot(wt[::-1]));
+}
+"""
+    proc, res = run_source(src, {"img": img, "wt": w}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    for got, want in zip(res, [img @ w, np.dot(img, w), img[::2].dot(w[::-1])]):
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)

@@ -312,7 +312,8 @@ impl Checker {
         Ty::Array(d.sum_dtype(), shape)
     }
 
-    /// `dot(a, b)` (`a @ b`) of 1-d and 2-d arrays, NumPy's `a @ b`.
+    /// `dot(a, b)` (`a @ b`) of 1-d and 2-d arrays, NumPy's `a @ b`; and of an n-d `a` and a 1-d
+    /// `b`, where NumPy's `dot` and `matmul` both sum over `a`'s last axis (`rgb @ weights`).
     pub(super) fn dot(&mut self, c: &Call) -> Ty {
         let ta = self.value(&c.args[0]);
         let tb = self.value(&c.args[1]);
@@ -346,7 +347,7 @@ impl Checker {
         }
         let (inner_a, out): (&Size, Vec<Size>) = match (sa.len(), sb.len()) {
             (1, 1) => (&sa[0], vec![]),
-            (2, 1) => (&sa[1], vec![sa[0].clone()]),
+            (ra, 1) if ra >= 2 => (&sa[ra - 1], sa[..ra - 1].to_vec()),
             (1, 2) => (&sa[0], vec![sb[1].clone()]),
             (2, 2) => (&sa[1], vec![sa[0].clone(), sb[1].clone()]),
             (ra, rb) => {
@@ -360,7 +361,7 @@ impl Checker {
                     .with_help(
                         "`a @ b` (`matmul`) multiplies stacks of matrices of 2-d or more each; NumPy's n-d `dot` \
                          (a sum over `a`'s last axis and `b`'s second-to-last, every pair of stacks) is \
-                         `einsum(..)` with the subscripts written out",
+                         `einsum(..)` with the subscripts written out; an n-d `a` with a 1-d `b` is supported",
                     ),
                 );
                 return Ty::Error;

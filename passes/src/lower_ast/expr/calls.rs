@@ -685,7 +685,8 @@ impl Lowerer<'_> {
         self.reduction(false, ReduceKind::Sum, prod, Some(&[r - 1]), ty, e)
     }
 
-    /// [`dot`](Self::dot) of `a` and `b` of checked shapes `sa` and `sb` (1-d or 2-d).
+    /// [`dot`](Self::dot) of `a` and `b` of checked shapes `sa` and `sb` (1-d or 2-d, or an n-d `a`
+    /// and a 1-d `b`: a sum over `a`'s last axis).
     pub(crate) fn dot_of(
         &mut self,
         a: ValueId,
@@ -697,7 +698,7 @@ impl Lowerer<'_> {
     ) -> LResult<ValueId> {
         use IndexEntry::{Full, NewAxis};
         let d = ty.dtype().expect("`dot` has a dtype");
-        if sa.len() > 2 || sb.len() > 2 {
+        if (sa.len() > 2 || sb.len() > 2) && sb.len() > 1 {
             return self.batched_matmul(a, b, &sa, &sb, ty, e);
         }
         let ka = self.dim(a, sa.len() - 1);
@@ -718,7 +719,10 @@ impl Lowerer<'_> {
         }
         let (x, y, shape, axis) = match (sa.len(), sb.len()) {
             (1, 1) => (a, b, sa.clone(), None),
-            (2, 1) => (a, self.expand(b, vec![NewAxis, Full]), sa.clone(), Some(1)),
+            (r, 1) => {
+                let index = std::iter::repeat_n(NewAxis, r - 1).chain([Full]).collect();
+                (a, self.expand(b, index), sa.clone(), Some(r - 1))
+            }
             (1, 2) => (self.expand(a, vec![Full, NewAxis]), b, sb.clone(), Some(0)),
             _ => {
                 let a3 = self.expand(a, vec![Full, Full, NewAxis]);
