@@ -458,7 +458,7 @@ pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] = &[
         "arrayc's `np.lexsort` takes a tuple or list of 1 to 4 one-dimensional keys, `lexsort((k0, k1))`: \
          for the rows of a 2-d array of keys write them out, `lexsort((a[0], a[1]))`",
     ),
-    ("nanmedian", "arrayc has no `np.nanmedian` yet: `median(x[~isnan(x)])` of a 1-d `x` (a filter, then the median)"),
+    ("nanmedian", "arrayc's `np.nanmedian` takes `x`, one integer `axis=` (or none) and `keepdims=`; of a tuple of axes, move them together and reshape first"),
     (
         "nanpercentile",
         "arrayc has no `np.nanpercentile` yet: `percentile(x[~isnan(x)], q)` of a 1-d `x` (`quantile` alike)",

@@ -3,7 +3,8 @@
 //! `blackman(M)`, `bartlett(M)` (NumPy's formulas on `n = arange(1 - M, M, 2)`, `M` a literal or
 //! a run-time integer), and `nanvar(x)`, `nanstd(x)` with `axis=`, `ddof=`, `keepdims=` (NumPy's
 //! algorithm: the mean of the numbers, the squared deviations of the numbers summed, divided by
-//! their count less `ddof`, NaN where that is not positive), `diag_indices(n, ndim)` (the tuple
+//! their count less `ddof`, NaN where that is not positive), `nanmedian(x, axis)` (see
+//! [`nan_median`]), `diag_indices(n, ndim)` (the tuple
 //! `(arange(n),) * ndim`, an index as `x[np.diag_indices(n)]` or bound by `let (i, j) = ..`) and
 //! `indices((d0, d1, ..))` of a tuple literal of sizes (the grids of `arange(dk)` stacked), and
 //! `sliding_window_view(x, w)` (NumPy's `np.lib.stride_tricks`: the windows gathered, see
@@ -91,6 +92,10 @@ pub fn rewrite(ids: &Cell<u32>, name: &str, e: &mut Expr) {
         }
         "nanvar" | "nanstd" => {
             let Some(v) = nan_moment(&b, name == "nanstd", args, kwargs) else { return };
+            v
+        }
+        "nanmedian" => {
+            let Some(v) = nan_median(&b, args, kwargs) else { return };
             v
         }
         _ => return,
@@ -188,6 +193,52 @@ fn nan_moment(b: &Build, std: bool, args: &[Expr], kwargs: &[(Ident, Expr)]) -> 
     let bad = b.bin(BinOp::Le, b.copy(&dof), b.int(0));
     let var = b.call("where", vec![bad, b.float(f64::NAN), b.bin(BinOp::Div, total, dof)], vec![]);
     Some(if std { b.call("sqrt", vec![var], vec![]) } else { var })
+}
+
+/// NumPy's `nanmedian(x, axis=k, keepdims=False)` (`k` an integer literal, by position or keyword,
+/// or `None`: the flattened `x`), the median of the numbers of each line along the axis, NaN for a
+/// line without numbers (NumPy warns): the line sorted (NaN last), `c` its numbers, the mean of its
+/// elements at `(c - 1) // 2` and `c // 2` (one gather of both), as NumPy's `median` computes it.
+/// `None` for what arrayc does not take here (a tuple of axes, `keepdims=True` without an axis,
+/// `out=`, `overwrite_input=`), left for E0202's help.
+fn nan_median(b: &Build, args: &[Expr], kwargs: &[(Ident, Expr)]) -> Option<Expr> {
+    let (x, axis_pos) = match args {
+        [x] => (x, None),
+        [x, a] => (x, Some(a)),
+        _ => return None,
+    };
+    let mut axis = axis_pos.cloned();
+    let mut keepdims = false;
+    for (k, v) in kwargs {
+        match (k.name.as_str(), &v.kind) {
+            ("axis", _) if axis.is_none() => axis = Some(v.clone()),
+            ("keepdims", ExprKind::Bool(on)) => keepdims = *on,
+            _ => return None,
+        }
+    }
+    let k = match axis.filter(|a| !matches!(a.kind, ExprKind::NoneLit)) {
+        Some(a) => Some(literal_int(&a)?),
+        None if keepdims => return None,
+        None => None,
+    };
+    let (line, ax) = match k {
+        Some(k) => (b.copy(x), k),
+        None => (b.call("ravel", vec![b.copy(x)], vec![]), 0),
+    };
+    let along = || vec![(b.kw("axis"), b.int(ax))];
+    let kept = || vec![(b.kw("axis"), b.int(ax)), (b.kw("keepdims"), b.e(ExprKind::Bool(true)))];
+    let sorted = b.call("sort", vec![b.copy(&line)], along());
+    let number = b.call("where", vec![b.call("isnan", vec![line], vec![]), b.int(0), b.int(1)], vec![]);
+    let count = b.call("sum", vec![number], kept());
+    let at = |c: Expr| b.call("maximum", vec![c, b.int(0)], vec![]);
+    let lo = at(b.bin(BinOp::FloorDiv, b.bin(BinOp::Sub, b.copy(&count), b.int(1)), b.int(2)));
+    let hi = at(b.bin(BinOp::FloorDiv, b.copy(&count), b.int(2)));
+    let both = b.call("concatenate", vec![b.e(ExprKind::Tuple(vec![lo, hi]))], along());
+    let pair = b.call("take_along_axis", vec![sorted, both], along());
+    let mid = b.call("mean", vec![pair], kept());
+    let none = b.bin(BinOp::Eq, count, b.int(0));
+    let r = b.call("where", vec![none, b.float(f64::NAN), mid], vec![]);
+    Some(if keepdims { r } else { b.call("squeeze", vec![r], along()) })
 }
 
 /// NumPy's `diag_indices(n, ndim=2)` (`ndim` an integer literal, by position or keyword): the

@@ -260,7 +260,7 @@ def test_bitwise_array_api_names(target, tmp_path):
         ("fn f(x: f64[n]) -> f64[n] { return modf(x); }", "E0309", "2 results used as a single value"),
         ("fn f(x: f64[n]) -> f64[n] { return atleast_1d(x, x); }", "E0501", "atleast_1d"),
         ("fn f(x: f64[n]) -> f64[n] { return np.trapz(x); }", "E0202", "trapezoid"),
-        ("fn f(x: f64[n]) -> f64 { return np.nanmedian(x); }", "E0202", "median"),
+        ("fn f(x: f64[n, m]) -> f64 { return np.nanmedian(x, axis=(0, 1)); }", "E0202", "nanmedian"),
     ],
 )
 def test_checker_errors(src, code, words, tmp_path):

@@ -314,3 +314,33 @@ def test_histogram2d_matches_numpy(target, tmp_path):
             np.histogram2d(xi, y, bins=[6, 2])[0]]
     for k, (g, w) in enumerate(zip(got, want)):
         assert_same(g, w, f"result {k}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_nanmedian_matches_numpy(target, tmp_path):
+    """`nanmedian` over everything and along each axis (by keyword and position, negative,
+    `keepdims=True`), with lines of odd and even counts of numbers, a line of NaNs only (NaN, where
+    NumPy warns), infinities, `f32` (kept) and `i64` (`f64`) inputs."""
+    import warnings
+
+    x = np.array([[1.0, np.nan, 3.0, 2.0, np.inf], [np.nan] * 5, [5.0, 4.0, np.nan, np.nan, -1.0],
+                  [0.5, -np.inf, 2.0, 8.0, 1.0]])
+    xf = x.astype(np.float32)
+    xi = np.array([[3, 1, 2], [9, 7, 8]], dtype=np.int64)
+    src = """fn main(x: f64[n, m], xf: f32[n, m], xi: i64[p, q]) -> (f64, f64[m], f64[n], f64[n, 1], f32[n], f64[q], f64) {
+    return (np.nanmedian(x), np.nanmedian(x, axis=0), np.nanmedian(x, -1), np.nanmedian(x, axis=1, keepdims=True),
+            np.nanmedian(xf, axis=1), np.nanmedian(xi, axis=0), np.nanmedian(xi));
+}
+"""
+    got = run_ok(src, dict(x=x, xf=xf, xi=xi), tmp_path, target)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = [np.nanmedian(x), np.nanmedian(x, axis=0), np.nanmedian(x, -1), np.nanmedian(x, axis=1, keepdims=True),
+                np.nanmedian(xf, axis=1), np.nanmedian(xi, axis=0), np.nanmedian(xi)]
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert_same(g, np.asarray(w), f"result {k}")
+
+
+def test_nanmedian_of_a_tuple_of_axes_names_the_way(tmp_path):
+    assert_check_error("fn main(x: f64[n, m]) -> f64 { return np.nanmedian(x, axis=(0, 1)); }", "E0202",
+                       "reshape first", tmp_path)
