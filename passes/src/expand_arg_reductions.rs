@@ -12,18 +12,21 @@
 /// The pass's name: its `arrayc-opt --pass` flag.
 pub const NAME: &str = "expand-arg-reductions";
 
+use crate::expand::{at, expand_ops};
 use arrayc_core::DType;
-use arrayc_dialect::ir::{
-    BinFn, Body, ComputeFn, Func, IndexEntry, Module, Op, OpKind, ReduceKind, Scalar, Type, ValueId,
-};
+use arrayc_dialect::ir::{BinFn, ComputeFn, Func, IndexEntry, Module, OpKind, ReduceKind, Scalar, Type, ValueId};
 
 /// Runs the pass on every host function: expands every arg-reduction when `all` (the GPU targets,
 /// distributed runs), else those along an axis other than the input's last.
 pub fn run(m: &mut Module, all: bool) {
-    for f in m.funcs.iter_mut().filter(|f| !f.kernel) {
-        let body = std::mem::take(&mut f.body);
-        f.body = expand(f, body, all);
-    }
+    expand_ops(m, |f, op, loc| match *op {
+        OpKind::Compute { func: ComputeFn::Reduce(kind, axis), out, ref ins }
+            if kind.is_arg() && (all || !one_pass(axis, rank(f, ins[0]))) =>
+        {
+            Some(at(loc, composed(f, kind, axis, out, ins[0])))
+        }
+        _ => None,
+    });
 }
 
 /// Whether the CPU kernels run an arg-reduction along `axis` of a rank-`rank` input in one pass:
@@ -38,26 +41,6 @@ fn rank(f: &Func, v: ValueId) -> usize {
         Type::Array(_, r) => r,
         Type::Scalar(_) => 0,
     }
-}
-
-fn expand(f: &mut Func, body: Body, all: bool) -> Body {
-    let mut out = Vec::with_capacity(body.len());
-    for mut op in body {
-        for b in op.kind.bodies_mut() {
-            let inner = std::mem::take(b);
-            *b = expand(f, inner, all);
-        }
-        match op.kind {
-            OpKind::Compute { func: ComputeFn::Reduce(kind, axis), out: res, ref ins }
-                if kind.is_arg() && (all || !one_pass(axis, rank(f, ins[0]))) =>
-            {
-                let x = ins[0];
-                out.extend(composed(f, kind, axis, res, x).into_iter().map(|kind| Op::new(kind, op.loc)))
-            }
-            _ => out.push(op),
-        }
-    }
-    out
 }
 
 /// The operations of `res = argmin(x)` (`kind`) along `axis` (`None`: over every element,

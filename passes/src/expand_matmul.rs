@@ -9,32 +9,16 @@
 /// The pass's name: its `arrayc-opt --pass` flag.
 pub const NAME: &str = "expand-matmul";
 
+use crate::expand::{at, expand_ops};
 use arrayc_core::DType;
-use arrayc_dialect::ir::{BinFn, Body, ComputeFn, Func, IndexEntry, Module, Op, OpKind, ReduceKind, Type, ValueId};
+use arrayc_dialect::ir::{BinFn, ComputeFn, Func, IndexEntry, Module, OpKind, ReduceKind, Type, ValueId};
 
 /// Runs the pass on every host function.
 pub fn run(m: &mut Module) {
-    for f in m.funcs.iter_mut().filter(|f| !f.kernel) {
-        let body = std::mem::take(&mut f.body);
-        f.body = expand(f, body);
-    }
-}
-
-fn expand(f: &mut Func, body: Body) -> Body {
-    let mut out = Vec::with_capacity(body.len());
-    for mut op in body {
-        for b in op.kind.bodies_mut() {
-            let inner = std::mem::take(b);
-            *b = expand(f, inner);
-        }
-        match op.kind {
-            OpKind::MatMul { out: res, lhs, rhs } => {
-                out.extend(fused(f, res, lhs, rhs).map(|kind| Op::new(kind, op.loc)))
-            }
-            _ => out.push(op),
-        }
-    }
-    out
+    expand_ops(m, |f, op, loc| match *op {
+        OpKind::MatMul { out, lhs, rhs } => Some(at(loc, fused(f, out, lhs, rhs))),
+        _ => None,
+    });
 }
 
 /// The operations of the fused product `res = lhs @ rhs`.

@@ -16,6 +16,7 @@
 /// The pass's name: its `arrayc-opt --pass` flag.
 pub const NAME: &str = "expand-sort";
 
+use crate::expand::expand_ops;
 use arrayc_core::DType;
 use arrayc_dialect::ir::{
     BinFn, Body, ComputeFn, Func, IndexEntry, Loc, Module, Op, OpKind, Scalar, Type, UnFn, ValueId,
@@ -23,29 +24,14 @@ use arrayc_dialect::ir::{
 
 /// Runs the pass on every host function.
 pub fn run(m: &mut Module) {
-    for f in m.funcs.iter_mut().filter(|f| !f.kernel) {
-        let body = std::mem::take(&mut f.body);
-        f.body = expand(f, body);
-    }
-}
-
-fn expand(f: &mut Func, body: Body) -> Body {
-    let mut out = Vec::with_capacity(body.len());
-    for mut op in body {
-        for b in op.kind.bodies_mut() {
-            let inner = std::mem::take(b);
-            *b = expand(f, inner);
+    expand_ops(m, |f, op, loc| match *op {
+        OpKind::Sort { out, src, axis, indices } => {
+            let mut b = Builder { f, ops: vec![], loc };
+            b.network(out, src, axis, indices);
+            Some(b.ops)
         }
-        match op.kind {
-            OpKind::Sort { out: res, src, axis, indices } => {
-                let mut b = Builder { f, ops: vec![], loc: op.loc };
-                b.network(res, src, axis, indices);
-                out.extend(b.ops)
-            }
-            _ => out.push(op),
-        }
-    }
-    out
+        _ => None,
+    });
 }
 
 /// Appends the operations of the network to `ops`, each at the sort's location.

@@ -9,6 +9,7 @@
 pub mod dce;
 pub mod disk_cache;
 pub mod distribute;
+mod expand;
 pub mod expand_arg_reductions;
 pub mod expand_matmul;
 pub mod expand_sort;
