@@ -27,18 +27,10 @@ import sys
 import time
 
 from harness import arrayc_cmd
+from stream_probe import cupy_time, loud, say
 
 PROGRAM, ENTRY = "benchmarks/programs/sort_probe.arr", "probe"
 WHAT = {"none": 0, "sort": 1, "argsort": 2}
-T0 = time.perf_counter()
-
-
-def say(msg):
-    print(f"[{time.perf_counter() - T0:6.1f} s] {msg}", flush=True)
-
-
-def loud(msg):
-    print(f"!!! NOTE: {msg}", flush=True)
 
 
 def arrayc_run(n, what, target):
@@ -81,20 +73,8 @@ def probe_cupy(n, repeats):
         loud(f"no CuPy ({e}): pip install cupy-cuda12x for its sort column")
         return None
     x = cp.random.default_rng(1).random(n, dtype=cp.float64)
-    out = {}
-    for name, fn in (("sort", lambda: cp.sort(x)), ("argsort", lambda: cp.argsort(x))):
-        fn()
-        cp.cuda.Device().synchronize()
-        times = []
-        for _ in range(repeats):
-            start, end = cp.cuda.Event(), cp.cuda.Event()
-            start.record()
-            fn()
-            end.record()
-            end.synchronize()
-            times.append(cp.cuda.get_elapsed_time(start, end))
-        out[name] = statistics.median(times)
-    return out
+    return {"sort": cupy_time(cp, lambda: cp.sort(x), 1, repeats),
+            "argsort": cupy_time(cp, lambda: cp.argsort(x), 1, repeats)}
 
 
 def probe_jax(n, repeats):

@@ -407,6 +407,11 @@ fn python_extreme(ids: &Cell<u32>, kind: &str, items: Ident, at: &Span, out: &mu
     acc
 }
 
+/// A fresh accumulator's name for a reduction written at `at`.
+fn accumulator(ids: &Cell<u32>, at: &Span) -> Ident {
+    Ident { name: format!("{ACCUMULATOR}{}.{}", at.start, ids.get()), span: at.clone() }
+}
+
 /// Python's `sum([elt for ..], start)` over the clauses on `out`: `let acc = start;` then `acc =
 /// acc + elt` in the loops (a new array at each item, as Python's `+`: `start` is not written);
 /// the accumulator's name.
@@ -419,7 +424,7 @@ fn sum_from(
     out: &mut Vec<Stmt>,
     diags: &mut Vec<Diagnostic>,
 ) -> Ident {
-    let acc = Ident { name: format!("{ACCUMULATOR}{}.{}", at.start, ids.get()), span: at.clone() };
+    let acc = accumulator(ids, at);
     out.push(Stmt::Let { names: vec![acc.clone()], value: start, span: at.clone() });
     let before = mk(ids, ExprKind::Var(acc.clone()), at.clone());
     let value = mk(ids, ExprKind::Binary(BinOp::Add, Box::new(before), Box::new(elt)), at.clone());
@@ -437,7 +442,7 @@ fn lower_reduction(
     out: &mut Vec<Stmt>,
     diags: &mut Vec<Diagnostic>,
 ) -> Ident {
-    let acc = Ident { name: format!("{ACCUMULATOR}{}.{}", at.start, ids.get()), span: at.clone() };
+    let acc = accumulator(ids, at);
     let (init, update) = match kind {
         "sum" => (
             mk(ids, ExprKind::Int(0), at.clone()),
