@@ -117,6 +117,27 @@ def run_source(src, inputs, tmp_path, flags=(), env=None):
     return proc, (load_results(out) if proc.returncode == 0 else None)
 
 
+def run_ok(src, inputs, tmp_path, target="cpu", flags=()):
+    """Runs `src` on `inputs` with `--target target`; its results, asserting it succeeded."""
+    proc, got = run_source(src, inputs, tmp_path, flags=["--target", target, *flags])
+    assert proc.returncode == 0, f"{src}\n{proc.stderr}"
+    return got
+
+
+def run_fails(src, inputs, tmp_path, words):
+    """Runs `src` on `inputs`, asserting it fails with `words` in its errors and no panic."""
+    proc, _ = run_source(src, inputs, tmp_path)
+    assert proc.returncode != 0 and words in proc.stderr, proc.stderr
+    assert "panicked" not in proc.stderr
+
+
+def assert_same(got, want, what):
+    """`got` has NumPy's dtype, shape and values."""
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.dtype == want.dtype and got.shape == want.shape, f"{what}: {got.dtype}{got.shape}, NumPy {want.dtype}{want.shape}"
+    np.testing.assert_array_equal(got, want, err_msg=what)
+
+
 def check_source(src, tmp_path):
     """`arrayc check` of `src` (written to `tmp_path/e.arr`): the completed process."""
     prog = tmp_path / "e.arr"

@@ -6,26 +6,7 @@ on the CPU and on the GPU kernels (emulated, and the GPU where there is one)."""
 import numpy as np
 import pytest
 
-from arrayc_examples import TARGETS, assert_check_error, run_source
-
-
-def run_ok(src, inputs, tmp_path, target, flags=()):
-    proc, got = run_source(src, inputs, tmp_path, flags=["--target", target, *flags])
-    assert proc.returncode == 0, f"{src}\n{proc.stderr}"
-    return got
-
-
-def run_fails(src, inputs, tmp_path, words):
-    proc, _ = run_source(src, inputs, tmp_path)
-    assert proc.returncode != 0 and words in proc.stderr, proc.stderr
-    assert "panicked" not in proc.stderr
-
-
-def assert_same(got, want, what):
-    """`got` has NumPy's dtype, shape and values."""
-    got, want = np.asarray(got), np.asarray(want)
-    assert got.dtype == want.dtype and got.shape == want.shape, f"{what}: {got.dtype}{got.shape}, NumPy {want.dtype}{want.shape}"
-    np.testing.assert_array_equal(got, want, err_msg=what)
+from arrayc_examples import TARGETS, assert_check_error, assert_same, run_fails, run_ok, run_source
 
 
 def raises(f):
