@@ -286,6 +286,9 @@ impl Checker {
             ExprKind::Binary(op, a, b) => {
                 let ta = self.value(a);
                 let tb = self.value(b);
+                if let Some(t) = self.list_repetition(*op, (a, &ta), (b, &tb), e) {
+                    return t;
+                }
                 // A weak integer literal takes the other operand's dtype: it must fit it.
                 if weak_of(b).is_none() {
                     if let Some(d) = tb.dtype() {

@@ -96,6 +96,8 @@ pub(crate) struct Checker {
     pub rebinds: HashSet<crate::ast::ExprId>,
     /// Numbers read as their truth value ([`Checked::truthy`]), by id.
     pub truthy: HashSet<crate::ast::ExprId>,
+    /// Python's list repetitions `[..] * k` ([`Checked::list_repeats`]), by id.
+    pub list_repeats: HashSet<crate::ast::ExprId>,
     /// Whether the expression about to be checked is read as a truth value (a condition, the
     /// operand of `not`): set by [`Checker::condition`], taken by [`Checker::expr`].
     pub truth_context: bool,
@@ -160,6 +162,7 @@ pub fn check_program_for(mut program: Program, entry: Option<(&str, &[usize])>) 
         target_types: HashMap::new(),
         rebinds: HashSet::new(),
         truthy: HashSet::new(),
+        list_repeats: HashSet::new(),
         truth_context: false,
         callees: vec![None; program.num_exprs as usize],
         generic_asts: HashMap::new(),
@@ -194,6 +197,7 @@ pub fn check_program_for(mut program: Program, entry: Option<(&str, &[usize])>) 
         next_expr,
         rebinds,
         truthy,
+        list_repeats,
         ..
     } = c;
     program.functions.extend(new_functions.into_iter().flatten());
@@ -201,7 +205,10 @@ pub fn check_program_for(mut program: Program, entry: Option<(&str, &[usize])>) 
     types.truncate(program.num_exprs as usize);
     types.resize(program.num_exprs as usize, Ty::Error);
     callees.resize(program.num_exprs as usize, None);
-    (Checked { program, types, signatures: sigs, target_types, callees, instance_of, rebinds, truthy }, diags)
+    (
+        Checked { program, types, signatures: sigs, target_types, callees, instance_of, rebinds, truthy, list_repeats },
+        diags,
+    )
 }
 
 impl Checker {
