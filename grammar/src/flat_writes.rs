@@ -5,7 +5,8 @@
 //! `x` only where `x` is contiguous (decided at run time), so the write goes through a flat copy
 //! that is written back: `let t = flatten(x); t[i] = v; x[...] = reshape(t, x.shape);`. `x` is a
 //! name (of an array or of a view, which writes through). Reads of `x.flat` are `ravel(x)`
-//! ([`crate::syntax::attribute`]).
+//! ([`crate::syntax::attribute`]). Writes through `x.T[i]` go through the transpose, a view
+//! ([`transposed_write`]).
 
 use crate::ast::{BinOp, Expr, ExprKind, Ident, Index, Span, Stmt};
 use crate::builtin::qualified;
@@ -60,4 +61,29 @@ pub fn flat_assign(
     let back = call("reshape", vec![e(var(&temp)), shape]);
     let store = Stmt::SetItem { target, index: vec![Index::Ellipsis(at.clone())], value: back, span };
     Ok(vec![copy, write, store])
+}
+
+/// `x.T[index] = value;` (`op=` too): NumPy's write through the transpose, a view of `x`:
+/// `let t = transpose(x); t[index] = value;`.
+pub fn transposed_write(
+    ids: &Cell<u32>,
+    target: Ident,
+    attr: Span,
+    index: Vec<Index>,
+    op: Option<BinOp>,
+    value: Expr,
+    span: Span,
+) -> Vec<Stmt> {
+    let at = target.span.start..attr.end;
+    let x = mk(ids, ExprKind::Var(target), at.clone());
+    let func = Ident { name: qualified("transpose"), span: at.clone() };
+    let view = mk(ids, ExprKind::Call { func, args: vec![x], kwargs: vec![] }, at.clone());
+    let temp = Ident { name: format!("T.{}", span.start), span: at.clone() };
+    let bind = Stmt::Let { names: vec![temp.clone()], value: view, span: at };
+    let index = index_tuple(ids, index);
+    let write = match op {
+        None => Stmt::SetItem { target: temp, index, value, span },
+        Some(op) => Stmt::AugAssign { target: temp, index, op, value, span },
+    };
+    vec![bind, write]
 }

@@ -219,6 +219,32 @@ def test_flat_writes_match_numpy(target, tmp_path):
         assert_same(g, want, f"result {k}")
 
 
+@pytest.mark.parametrize("target", TARGETS)
+def test_transpose_writes_match_numpy(target, tmp_path):
+    """Writes through `x.T[..]` (a view of `x`): an element, a row of the transpose (a column of
+    `x`), `+=` with broadcasting, a mask."""
+    m = np.arange(12.0).reshape(3, 4)
+    src = """fn main(m: f64[r, c]) -> (f64[r, c], f64[r, c]) {
+    a = m.copy();
+    a.T[0, 1] = -1.0;
+    a.T[2] = 9.0;
+    a.T[1:] += np.arange(3.0);
+    b = m.copy();
+    b.T[b.T > 6.0] = 0.0;
+    return (a, b);
+}
+"""
+    got = run_ok(src, dict(m=m), tmp_path, target)
+    a = m.copy()
+    a.T[0, 1] = -1.0
+    a.T[2] = 9.0
+    a.T[1:] += np.arange(3.0)
+    b = m.copy()
+    b.T[b.T > 6.0] = 0.0
+    for k, (g, want) in enumerate(zip(got, [a, b])):
+        assert_same(g, want, f"result {k}")
+
+
 def test_flat_write_errors(tmp_path):
     """Another attribute as a target is E0003; an index out of range is NumPy's IndexError at run
     time."""
