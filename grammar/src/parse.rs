@@ -35,6 +35,7 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                     return (None, diags);
                 }
                 crate::py_lists::appended_lists(&mut p);
+                crate::py_lists::python_builtins(&mut p);
                 crate::py_lists::range_values(&mut p);
                 let diags = crate::comprehension::comprehensions(&mut p);
                 if !diags.is_empty() {

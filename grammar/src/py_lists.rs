@@ -209,6 +209,49 @@ fn appended(stmts: &[Stmt], out: &str) -> Option<(Expr, Option<Expr>)> {
     }
 }
 
+/// Python's `sorted(x)`, `sorted(x, reverse=True)`, `list(x)` and `tuple(x)` of an array (not of
+/// a generator, which `crate::comprehension` lowers), where the list is then used as NumPy uses
+/// it (`np.array(sorted(x))`, `sorted(x)[-3:]`, `for v in sorted(x)`): `sort(x)` (NaN last, as
+/// NumPy's; `[::-1]` of it for `reverse=True`) and `array(x)`, a copy (`list(range(n))` is then
+/// [`range_values`]'s). A function of the program of one of these names keeps its calls; `key=`
+/// and other keywords stay E0202, whose help names `np.sort`.
+pub fn python_builtins(program: &mut Program) {
+    let own: HashSet<String> = program.functions.iter().map(|f| f.name.name.clone()).collect();
+    let ids = Cell::new(program.num_exprs);
+    for f in &mut program.functions {
+        f.for_each_expr_mut(&mut |e| {
+            let ExprKind::Call { func, args, kwargs } = &mut e.kind else { return };
+            let generator = |a: &Expr| {
+                matches!(&a.kind, ExprKind::Call { func, .. } if func.name.starts_with(crate::comprehension::GENERATOR))
+            };
+            if own.contains(&func.name) || args.len() != 1 || generator(&args[0]) {
+                return;
+            }
+            let reverse = match (func.name.as_str(), kwargs.as_slice()) {
+                ("sorted", []) => false,
+                ("sorted", [(k, v)]) if k.name == "reverse" => match v.kind {
+                    ExprKind::Bool(r) => r,
+                    _ => return,
+                },
+                ("list" | "tuple", []) => {
+                    func.name = crate::builtin::qualified("array");
+                    return;
+                }
+                _ => return,
+            };
+            kwargs.clear();
+            func.name = crate::builtin::qualified("sort");
+            if reverse {
+                let at = e.span.clone();
+                let sorted = std::mem::replace(e, mk(&ids, ExprKind::Int(0), at.clone()));
+                let back = Index::Slice { start: None, stop: None, step: Some(mk(&ids, ExprKind::Int(-1), at.clone())), span: at.clone() };
+                *e = mk(&ids, ExprKind::Subscript { base: Box::new(sorted), index: vec![back] }, at);
+            }
+        });
+    }
+    program.num_exprs = ids.get();
+}
+
 /// Python's `range(a, b, s)` as a value, where NumPy converts it to an integer array
 /// (`probs[range(n), labels]`, `np.array(range(5))`, `z[range(4), range(4)] = 1`): the list
 /// comprehension `[k for k in range(a, b, s)]`, so its bounds are checked as a `for` loop's

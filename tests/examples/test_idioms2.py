@@ -292,9 +292,10 @@ def test_range_as_a_value(target, tmp_path):
 
 
 def test_python_builtins_name_the_numpy_spelling(tmp_path):
-    """Python's builtins arrayc has not are E0202 with the NumPy spelling; a float bound of a
+    """Python's builtins arrayc has not (and `sorted` with a `key=`) are E0202 with the NumPy
+    spelling; a float bound of a
     `range` value is the loop's E0305 (Python's TypeError)."""
-    for call, words in [("np.array(sorted(x))", "np.sort(x)"), ("np.array(list(x))", "the array itself"),
+    for call, words in [("np.array(sorted(x, key=abs))", "np.sort(x)"), ("np.array(set(x))", "np.unique(x)"),
                         ("np.array(list(map(abs, x)))", "elementwise")]:
         src = f"fn main(x: f64[N]) -> f64[?] {{\n    return {call};\n}}\n"
         assert_check_error(src, "E0202", words, tmp_path)

@@ -1,6 +1,7 @@
 """Python's list arithmetic on list literals (`grammar/src/list_ops.rs`, `Checked::list_repeats`):
 `[..] * k` repeats the list and `[..] + [..]` joins two lists, where NumPy's operators on arrays
-are elementwise; a list times an array stays NumPy's elementwise product. Each program compared
+are elementwise; a list times an array stays NumPy's elementwise product. Python's `sorted`,
+`list` and `tuple` of an array (`grammar/src/py_lists.rs`). Each program compared
 with the same Python function run by NumPy, on the CPU and on the emulated GPU target. Also an
 array read before anything writes it (`np.empty`, the empty list), which the outliner must not
 contract."""
@@ -69,3 +70,15 @@ def test_read_before_written(target, tmp_path):
     check([("np.concatenate(([], [1.0]))", "f64[?]"),
            ("np.where(e == e, 1.0, 1.0)", "f64[?]"),
            ("np.concatenate((e, [2.0]))[4:]", "f64[?]")], target, tmp_path, "e = np.empty(4);")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_sorted_list_tuple(target, tmp_path):
+    """`sorted` (reversed too, sliced, iterated), `list` and `tuple` of arrays and of `range`; the
+    list is a copy: writing it leaves `x` as it was."""
+    stmts = ("s = 0.0; l = list(x); l[0] = 100.0; ll = list(range(4)); "
+             "t = sorted(x, reverse=True)[:3]; s = t[0] + t[1] + t[2];")
+    check([("np.array(sorted(x))", "f64[?]"), ("np.array(sorted(x, reverse=True))", "f64[?]"),
+           ("s", "f64"), ("np.array(l)", "f64[?]"), ("x", "f64[?]"), ("np.array(ll)", "i64[?]"),
+           ("np.array(tuple(x * 2))", "f64[?]"), ("np.array(sorted(img[0, 0]))", "f64[?]")],
+          target, tmp_path, stmts)
