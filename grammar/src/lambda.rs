@@ -136,7 +136,7 @@ fn children(e: &mut Expr) -> Vec<&mut Expr> {
 }
 
 /// `e` with each parameter variable replaced by its argument (not looking into the arguments).
-fn substitute(e: &mut Expr, values: &HashMap<String, Expr>) {
+pub(crate) fn substitute(e: &mut Expr, values: &HashMap<String, Expr>) {
     if let ExprKind::Var(v) = &e.kind {
         if let Some(a) = values.get(&v.name) {
             *e = a.clone();

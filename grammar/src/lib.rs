@@ -16,6 +16,7 @@ pub mod diag;
 pub mod dump;
 pub mod einsum;
 pub mod flat_writes;
+pub mod fromfunction;
 pub mod lambda;
 pub mod lexer;
 pub mod list_ops;

@@ -337,6 +337,7 @@ pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
                 args.insert(0, call(ids, "transpose", vec![x], &span));
             }
         }
+        "fromfunction" => crate::fromfunction::rewrite(ids, e),
         "nanprod" | "nancumsum" | "nancumprod" if (1..=2).contains(&args.len()) => {
             // NumPy's NaN-ignoring product and scans: NaN read as the identity, `prod(where(isnan(x),
             // 1, x))` (of an integer or bool `x`, `x` itself: `prod`'s and `cumsum`'s dtypes); an

@@ -245,6 +245,29 @@ def test_transpose_writes_match_numpy(target, tmp_path):
         assert_same(g, want, f"result {k}")
 
 
+@pytest.mark.parametrize("target", TARGETS)
+def test_fromfunction_matches_numpy(target, tmp_path):
+    """`np.fromfunction` of a lambda in the call, of a lambda's name and of a function of the
+    program; 1-d, 2-d, 3-d, run-time sizes, `dtype=int`, a function of one coordinate only."""
+    src = """fn g(i: f64[a, b], j: f64[a, b]) -> f64[a, b] { return i - j; }
+fn main(n: i64, m: i64) -> (f64[?, ?], f64[?, ?], i64[?, ?], f64[?, ?], f64[?, ?, ?], f64[?, ?], f64[?]) {
+    f = lambda i, j: i + 2 * j;
+    return (np.fromfunction(f, (3, 4)), np.fromfunction(lambda i, j: i * j, (n, m)),
+            np.fromfunction(lambda i, j: i == j, (3, 3), dtype=int).astype(int),
+            np.fromfunction(lambda i, j: i, (2, 3)), np.fromfunction(lambda i, j, k: i + j * k, (2, 3, 4)),
+            np.fromfunction(g, (2, 2)), np.fromfunction(lambda i: i ** 2, (n,)));
+}
+"""
+    n, m = np.int64(4), np.int64(5)
+    got = run_ok(src, dict(n=n, m=m), tmp_path, target)
+    want = [np.fromfunction(lambda i, j: i + 2 * j, (3, 4)), np.fromfunction(lambda i, j: i * j, (n, m)),
+            np.fromfunction(lambda i, j: i == j, (3, 3), dtype=int).astype(int),
+            np.fromfunction(lambda i, j: i, (2, 3)), np.fromfunction(lambda i, j, k: i + j * k, (2, 3, 4)),
+            np.fromfunction(lambda i, j: i - j, (2, 2)), np.fromfunction(lambda i: i ** 2, (n,))]
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert_same(g, w, f"result {k}")
+
+
 def test_flat_write_errors(tmp_path):
     """Another attribute as a target is E0003; an index out of range is NumPy's IndexError at run
     time."""
