@@ -5,7 +5,7 @@
 //! `arange(dk)` along axis `k` and broadcast over the others (fused: no grid is stored where `f`
 //! is elementwise). `f` is a `lambda` written in the call (its parameters replaced by the grids)
 //! or a name, of a lambda (inlined as its other calls) or of a function of the program. `shape`
-//! is a tuple (or list) literal of sizes. Anything else stays the call, which the checker refuses.
+//! is a tuple (or list) literal of sizes (`shape=` too). Anything else stays the call, which the checker refuses.
 
 use crate::ast::{Expr, ExprKind, Ident, Index};
 use crate::compositions::Build;
@@ -16,13 +16,16 @@ use std::collections::HashMap;
 /// The rewrite of `e`, a call of `fromfunction` (see the module's docs), in place.
 pub fn rewrite(ids: &Cell<u32>, e: &mut Expr) {
     let ExprKind::Call { args, kwargs, .. } = &e.kind else { return };
-    let ([f, shape], extra) = (args.as_slice(), kwargs.as_slice()) else { return };
-    let (ExprKind::Tuple(sizes) | ExprKind::List(sizes)) = &shape.kind else { return };
-    let dtype = match extra {
-        [] => None,
-        [(k, d)] if k.name == "dtype" => Some(d),
+    let keyword = |name: &str| kwargs.iter().find(|(k, _)| k.name == name).map(|(_, v)| v);
+    if kwargs.iter().any(|(k, _)| !matches!(k.name.as_str(), "shape" | "dtype")) {
+        return;
+    }
+    let (f, shape) = match (args.as_slice(), keyword("shape")) {
+        ([f, shape], None) | ([f], Some(shape)) => (f, shape),
         _ => return,
     };
+    let (ExprKind::Tuple(sizes) | ExprKind::List(sizes)) = &shape.kind else { return };
+    let dtype = keyword("dtype");
     let b = Build { ids, at: e.span.clone() };
     let grids: Vec<Expr> = (0..sizes.len()).map(|k| grid(&b, shape, &sizes[k], k, sizes.len(), dtype)).collect();
     let new = match &f.kind {

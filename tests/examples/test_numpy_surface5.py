@@ -255,7 +255,7 @@ fn main(n: i64, m: i64) -> (f64[?, ?], f64[?, ?], i64[?, ?], f64[?, ?], f64[?, ?
     return (np.fromfunction(f, (3, 4)), np.fromfunction(lambda i, j: i * j, (n, m)),
             np.fromfunction(lambda i, j: i == j, (3, 3), dtype=int).astype(int),
             np.fromfunction(lambda i, j: i, (2, 3)), np.fromfunction(lambda i, j, k: i + j * k, (2, 3, 4)),
-            np.fromfunction(g, (2, 2)), np.fromfunction(lambda i: i ** 2, (n,)));
+            np.fromfunction(g, shape=(2, 2)), np.fromfunction(lambda i: i ** 2, (n,)));
 }
 """
     n, m = np.int64(4), np.int64(5)
