@@ -2409,28 +2409,33 @@ pub fn norm_ord(e: &Expr) -> Option<NormOrd> {
     }
 }
 
-/// The dtypes of a `percentile(x, q)` or `quantile(x, q)` (NumPy 2's `_quantile`, method
-/// `linear`), the one rule of the checker and the lowering.
+/// The dtypes of a `percentile(x, q)` or `quantile(x, q)` (NumPy 2's `_quantile`), the one rule
+/// of the checker and the lowering.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct QuantileDtypes {
     /// The dtype the quantiles (`q / 100` for `percentile`), the virtual indices and the fractions
     /// are computed in: `f32` for an `f32` array `q`, `f64` otherwise (a scalar `q` is a Python
-    /// number: `f64`); `i64` for `quantile` of an integer `q` (only `0` and `1` are valid), whose
-    /// virtual indices are integers: no interpolation.
+    /// number: `f64`); `i64` for `quantile` of an integer `q` (only `0` and `1` are valid) with
+    /// method `linear`, whose virtual indices are integers: no interpolation.
     pub q: DType,
-    /// The result's dtype: with an integer `q` of `quantile`, `x`'s; with a scalar `q` (weak, as a
-    /// Python float), `f32` for an `f32` `x`, else `f64`; with an array `q`, `x`'s dtype and
+    /// The result's dtype: of a method that takes elements ([`quantile_method_takes`]) and of an
+    /// integer `q` of `quantile` with `linear`, `x`'s; else with a scalar `q` (weak, as a Python
+    /// float), `f32` for an `f32` `x`, else `f64`; with an array `q`, `x`'s dtype and
     /// [`QuantileDtypes::q`] promoted.
     pub result: DType,
 }
 
-/// [`QuantileDtypes`] of builtin `b` (`percentile` or `quantile`) for an array of dtype `x` and
-/// quantiles `q` of dtype `q` (an array when `q_array`, else a scalar).
-pub fn quantile_dtypes(b: Builtin, x: DType, q: DType, q_array: bool) -> QuantileDtypes {
-    if b == Builtin::Quantile && q.is_int() {
+/// [`QuantileDtypes`] of builtin `b` (`percentile` or `quantile`) with method `method` (one of
+/// [`QUANTILE_METHODS`]) for an array of dtype `x` and quantiles `q` of dtype `q` (an array when
+/// `q_array`, else a scalar).
+pub fn quantile_dtypes(b: Builtin, method: &str, x: DType, q: DType, q_array: bool) -> QuantileDtypes {
+    let qd = if q_array && q == DType::F32 { DType::F32 } else { DType::F64 };
+    if quantile_method_takes(method) {
+        return QuantileDtypes { q: qd, result: x };
+    }
+    if b == Builtin::Quantile && q.is_int() && method == "linear" {
         return QuantileDtypes { q: DType::I64, result: x };
     }
-    let qd = if q_array && q == DType::F32 { DType::F32 } else { DType::F64 };
     let result = match (q_array, x) {
         (false, DType::F32) => DType::F32,
         (false, _) => DType::F64,
@@ -2439,8 +2444,7 @@ pub fn quantile_dtypes(b: Builtin, x: DType, q: DType, q_array: bool) -> Quantil
     QuantileDtypes { q: qd, result }
 }
 
-/// NumPy's methods of `percentile` and `quantile` (`method=`); arrayc computes `linear`, the
-/// default, only.
+/// NumPy's methods of `percentile` and `quantile` (`method=`), all computed.
 pub const QUANTILE_METHODS: &[&str] = &[
     "inverted_cdf",
     "averaged_inverted_cdf",
@@ -2456,6 +2460,13 @@ pub const QUANTILE_METHODS: &[&str] = &[
     "midpoint",
     "nearest",
 ];
+
+/// Whether NumPy's method `method` takes one element of each line (its virtual index an integer:
+/// `inverted_cdf`, `closest_observation`, `lower`, `higher`, `nearest`), so that the result has
+/// the array's dtype, rather than interpolating between two.
+pub fn quantile_method_takes(method: &str) -> bool {
+    matches!(method, "inverted_cdf" | "closest_observation" | "lower" | "higher" | "nearest")
+}
 
 /// The method that `method=`'s value `e` names, one of [`QUANTILE_METHODS`] written as a name
 /// (NumPy's strings), else `None`.

@@ -252,7 +252,8 @@ impl Checker {
                 return Ty::Error;
             }
         };
-        let dtypes = quantile_dtypes(c.b, xd, qd, len.is_some());
+        let method = c.kwarg("method").and_then(crate::builtin::quantile_method).unwrap_or("linear");
+        let dtypes = quantile_dtypes(c.b, method, xd, qd, len.is_some());
         let mut shape: Vec<Size> = len.into_iter().collect();
         match t {
             Ty::Array(_, s) => shape.extend(s),
