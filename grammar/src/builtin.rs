@@ -371,9 +371,13 @@ builtins! {
         "unique(x) | let (v, c) = unique(x, return_counts=true); (also return_index=, return_inverse=)";
     Searchsorted: "searchsorted", (2, 2), &["side"], "searchsorted(a, v) | searchsorted(a, v, side=left|right) (a sorted, 1-d)";
     Percentile: "percentile", (2, 2), &["axis", "method"],
-        "percentile(x, q) | percentile(x, q, axis=k) (q in [0, 100], a scalar or 1-d; method=linear)";
+        "percentile(x, q) | percentile(x, q, axis=k) (q in [0, 100], a scalar or 1-d; method=linear|lower|..)";
     Quantile: "quantile", (2, 2), &["axis", "method"],
-        "quantile(x, q) | quantile(x, q, axis=k) (q in [0, 1], a scalar or 1-d; method=linear)";
+        "quantile(x, q) | quantile(x, q, axis=k) (q in [0, 1], a scalar or 1-d; method=linear|lower|..)";
+    NanPercentile: "nanpercentile", (2, 2), &["axis", "method"],
+        "nanpercentile(x, q) | nanpercentile(x, q, axis=k) (percentile of the numbers; method=)";
+    NanQuantile: "nanquantile", (2, 2), &["axis", "method"],
+        "nanquantile(x, q) | nanquantile(x, q, axis=k) (quantile of the numbers; method=)";
     Nonzero: "nonzero", (1, 1), &[], "nonzero(x)[0] | let (i,) = nonzero(x); | let (i, j) = nonzero(a); (or x.nonzero())";
     Float: "float", (1, 1), &[], "float(s) (Python's, of a scalar)";
     Int: "int", (1, 1), &[], "int(s) (Python's, of a scalar: toward zero)";
@@ -459,11 +463,6 @@ pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] = &[
          for the rows of a 2-d array of keys write them out, `lexsort((a[0], a[1]))`",
     ),
     ("nanmedian", "arrayc's `np.nanmedian` takes `x`, one integer `axis=` (or none) and `keepdims=`; of a tuple of axes, move them together and reshape first"),
-    (
-        "nanpercentile",
-        "arrayc has no `np.nanpercentile` yet: `percentile(x[~isnan(x)], q)` of a 1-d `x` (`quantile` alike)",
-    ),
-    ("nanquantile", "arrayc has no `np.nanquantile` yet: `quantile(x[~isnan(x)], q)` of a 1-d `x`"),
     ("ldexp", "arrayc has no `np.ldexp` yet: `x * 2.0 ** i` (the same value unless it overflows or is subnormal)"),
     ("gcd", "arrayc has no `np.gcd` yet: Euclid's loop on scalars, `while b != 0 { (a, b) = (b, a % b); }` (then `abs(a)`)"),
     ("lcm", "arrayc has no `np.lcm` yet: `abs(a // g * b)` of the gcd `g` (Euclid's loop, `while b != 0 { (a, b) = (b, a % b); }`)"),
@@ -2433,7 +2432,7 @@ pub fn quantile_dtypes(b: Builtin, method: &str, x: DType, q: DType, q_array: bo
     if quantile_method_takes(method) {
         return QuantileDtypes { q: qd, result: x };
     }
-    if b == Builtin::Quantile && q.is_int() && method == "linear" {
+    if !quantile_in_percent(b) && q.is_int() && method == "linear" {
         return QuantileDtypes { q: DType::I64, result: x };
     }
     let result = match (q_array, x) {
@@ -2442,6 +2441,12 @@ pub fn quantile_dtypes(b: Builtin, method: &str, x: DType, q: DType, q_array: bo
         (true, _) => x.promote(qd),
     };
     QuantileDtypes { q: qd, result }
+}
+
+/// Whether builtin `b` (`percentile`, `quantile` or their NaN-ignoring twins) takes `q` in
+/// percent (`[0, 100]`) rather than as a fraction (`[0, 1]`).
+pub fn quantile_in_percent(b: Builtin) -> bool {
+    matches!(b, Builtin::Percentile | Builtin::NanPercentile)
 }
 
 /// NumPy's methods of `percentile` and `quantile` (`method=`), all computed.

@@ -135,7 +135,7 @@ impl Checker {
                     }
                 }
             }
-            B::Percentile | B::Quantile => self.quantile(c),
+            B::Percentile | B::Quantile | B::NanPercentile | B::NanQuantile => self.quantile(c),
             B::Nonzero => {
                 let t = self.array_arg(c, &c.args[0]);
                 let Ty::Array(_, s) = t else { return Ty::Error };
@@ -239,7 +239,7 @@ impl Checker {
             Ty::Array(d, s) if *d != DType::Bool && s.len() == 1 => (*d, Some(s[0].clone())),
             Ty::Error => return Ty::Error,
             other => {
-                let range = if c.b == Builtin::Percentile { "[0, 100]" } else { "[0, 1]" };
+                let range = if crate::builtin::quantile_in_percent(c.b) { "[0, 100]" } else { "[0, 1]" };
                 self.err(
                     Diagnostic::error(
                         "E0503",

@@ -67,7 +67,9 @@ impl Lowerer<'_> {
             B::NanSum | B::NanMax | B::NanMin | B::NanMean => self.nan_reduction(b, args, kwargs, ty, e)?,
             B::NanArgMin | B::NanArgMax => self.nan_arg_reduction(b, args, kwargs, ty, e)?,
             B::Median => self.median(args, kwargs, ty, e)?,
-            B::Percentile | B::Quantile => self.quantile(b, args, kwargs, ty, e)?,
+            B::Percentile | B::Quantile | B::NanPercentile | B::NanQuantile => {
+                self.quantile(b, args, kwargs, ty, e)?
+            }
             B::Isclose | B::Allclose => self.isclose(b, args, kwargs, ty, e)?,
             B::ArrayEqual | B::ArrayEquiv => self.array_equal(b, args, kwargs, e)?,
             B::Ptp => {

@@ -8,8 +8,8 @@ use super::expr::retyped;
 use super::{LResult, Lowerer};
 use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, Type, UnFn, ValueId};
 use arrayc_grammar::ast::{self, DType, Expr};
-use arrayc_grammar::builtin::{quantile_dtypes, quantile_method, quantile_method_takes, Builtin};
-use arrayc_grammar::types::Ty;
+use arrayc_grammar::builtin::{quantile_dtypes, quantile_in_percent, quantile_method, quantile_method_takes, Builtin};
+use arrayc_grammar::types::{Size, Ty};
 
 /// `alpha` and `beta` of NumPy's `_compute_virtual_index(n, q, alpha, beta)` for the continuous
 /// methods that use it (Hyndman and Fan's 4, 5, 6, 8 and 9).
@@ -59,7 +59,7 @@ impl Lowerer<'_> {
         let qty = retyped(&tq, qd);
         let q = self.expr(&args[1])?;
         let mut q = self.as_dtype(q, &tq, qd)?;
-        if b == Builtin::Percentile {
+        if quantile_in_percent(b) {
             let hundred = self.constant(Scalar::F64(100.0).cast(qd));
             q = self.binary(BinFn::Div, q, hundred, &qty)?;
         }
@@ -76,11 +76,11 @@ impl Lowerer<'_> {
             let none = self.i64_const(0);
             ok = self.scalar_binary(BinFn::Eq, count, none, DType::I64);
         }
-        let msg = match b {
-            Builtin::Percentile => "percentile: Percentiles must be in the range [0, 100] (NumPy's ValueError)",
-            _ => "quantile: Quantiles must be in the range [0, 1] (NumPy's ValueError)",
+        let msg = match quantile_in_percent(b) {
+            true => format!("{}: Percentiles must be in the range [0, 100] (NumPy's ValueError)", b.name()),
+            false => format!("{}: Quantiles must be in the range [0, 1] (NumPy's ValueError)", b.name()),
         };
-        self.emit(OpKind::Assert { cond: ok, msg: msg.to_string() });
+        self.emit(OpKind::Assert { cond: ok, msg });
         let (sorted, k, n) = self.sorted_along(x, axis);
         let zero = self.i64_const(0);
         let nonempty = self.scalar_binary(BinFn::Gt, n, zero, DType::I64);
@@ -90,63 +90,119 @@ impl Lowerer<'_> {
         );
         self.emit(OpKind::Assert { cond: nonempty, msg });
         let one = self.i64_const(1);
-        let last = self.scalar_binary(BinFn::Sub, n, one, DType::I64);
         let Type::Array(_, r) = self.f.ty(sorted) else { unreachable!("an array") };
-        // The elements at positions `i` (an `i64` scalar, or a 1-d array of `q`'s length): a view
-        // or element of the other axes, or a gather along the axis moved first.
+        // `nanpercentile` and `nanquantile` of floats: the lines' counts `c` of numbers (sorted
+        // first) stand for `n`, an array of the lines' shape when there are several lines.
+        let nan = matches!(b, Builtin::NanPercentile | Builtin::NanQuantile) && xd.is_float();
+        let per_line = nan && r > 1;
+        let lines: Vec<Size> = match ty {
+            Ty::Array(_, s) => s[usize::from(q_len.is_some())..].to_vec(),
+            _ => vec![],
+        };
+        let nty = if per_line { Ty::Array(DType::I64, lines.clone()) } else { Ty::Scalar(DType::I64) };
+        let count = if nan {
+            let sizes = (0..r).map(|a| self.dim(sorted, a)).collect();
+            let isnan = self.compute_new(ComputeFn::Binary(BinFn::Ne), vec![sorted, sorted], DType::Bool, sizes, None);
+            let nans = self.reduction(false, ReduceKind::Sum, isnan, Some(&[k]), &nty, e)?;
+            self.binary(BinFn::Sub, n, nans, &nty)?
+        } else {
+            n
+        };
+        let last = self.binary(BinFn::Sub, count, one, &nty)?;
+        // The index arithmetic's type: `q`'s, or with a count per line the result's (`q` leading).
+        let jty = if per_line { retyped(ty, qd) } else { qty.clone() };
+        let (q, bty) = match (&q_len, per_line) {
+            (Some(_), true) if !lines.is_empty() => {
+                let mut entries = vec![IndexEntry::Full];
+                entries.extend(vec![IndexEntry::NewAxis; lines.len()]);
+                (self.view_with(q, entries, vec![]), retyped(&jty, DType::Bool))
+            }
+            _ => (q, retyped(&jty, DType::Bool)),
+        };
+        // The elements at positions `i` (an `i64` scalar, or an array of `jty`'s shape): a view or
+        // element of the other axes, or a gather along the axis moved first (with `arange`s of
+        // the other axes for a count per line).
         let xty = retyped(ty, xd);
         let shape = ty.shape().map(|s| s.to_vec());
-        let moved = match &q_len {
-            Some(_) => {
+        let moved = match (&q_len, per_line) {
+            (None, false) => None,
+            _ => {
                 let mut perm = vec![k];
                 perm.extend((0..r).filter(|&a| a != k));
                 Some(self.transpose(sorted, perm))
             }
-            None => None,
+        };
+        let iotas = match (moved, per_line) {
+            (Some(m), true) => self.line_positions(m, ty.rank().unwrap_or(0)),
+            _ => vec![],
         };
         let at = |l: &mut Self, i: ValueId| -> ValueId {
-            match (moved, &q_len) {
-                (Some(m), Some(len)) => l.gather(m, &[i], 0, xd, std::slice::from_ref(len), shape.as_deref()),
+            match (moved, &q_len, per_line) {
+                (Some(m), _, true) => {
+                    let s = shape.as_deref().expect("an array result");
+                    let mut ins = vec![i];
+                    ins.extend(iotas.iter().copied());
+                    l.gather(m, &ins, 0, xd, s, Some(s))
+                }
+                (Some(m), Some(len), false) => {
+                    l.gather(m, &[i], 0, xd, std::slice::from_ref(len), shape.as_deref())
+                }
                 _ => l.along(sorted, k, i, r == 1),
             }
         };
-        let ity = retyped(&qty, DType::I64);
+        let ity = retyped(&jty, DType::I64);
+        let zero = self.i64_const(0);
         let taken = if qd == DType::I64 {
             // `quantile` of integers (0 or 1) with `linear`: the element at `(n - 1) * q`.
-            Some(self.binary(BinFn::Mul, q, last, &qty)?)
+            Some(self.binary(BinFn::Mul, q, last, &ity)?)
         } else if quantile_method_takes(method) {
-            Some(self.quantile_taken(method, q, n, &qty, e)?)
+            Some(self.quantile_taken(method, q, (count, &nty), &jty, e)?)
         } else {
             None
         };
+        let none_left = |l: &mut Self, v: ValueId| -> LResult<ValueId> {
+            if !nan {
+                return l.nan_where_nan(sorted, k, n, v, ty, e);
+            }
+            // A line of NaNs only: NaN (NumPy warns "All-NaN slice encountered").
+            let empty = l.binary(BinFn::Eq, count, zero, &retyped(&nty, DType::Bool))?;
+            let nan_value = l.constant(Scalar::F64(f64::NAN).cast(rd));
+            l.elementwise(ComputeFn::Where, vec![empty, nan_value, v], ty, e)
+        };
         if let Some(i) = taken {
+            let i = if nan { self.binary(BinFn::Maximum, i, zero, &ity)? } else { i };
             let mut v = at(self, i);
-            if ty.is_array() && q_len.is_none() {
+            if ty.is_array() && q_len.is_none() && !per_line {
                 v = self.array_op(ComputeFn::Copy, vec![v], ty)?;
             }
             debug_assert_eq!(ty.dtype(), Some(rd));
-            return self.nan_where_nan(sorted, k, n, v, ty, e);
+            return none_left(self, v);
         }
-        let vi = self.quantile_index(method, q, n, &qty, e)?;
-        let lastq = self.cast_scalar(last, qd);
+        let vi = self.quantile_index(method, q, (count, &nty), &jty, e)?;
+        let lastq = self.as_dtype(last, &nty, qd)?;
         let above = self.binary(BinFn::Ge, vi, lastq, &bty)?;
         let qzero = self.constant(Scalar::F64(0.0).cast(qd));
         let below = self.binary(BinFn::Lt, vi, qzero, &bty)?;
-        let floor = self.elementwise(ComputeFn::Unary(UnFn::Floor), vec![vi], &qty, e)?;
-        let prev = self.as_dtype(floor, &qty, DType::I64)?;
+        let floor = self.elementwise(ComputeFn::Unary(UnFn::Floor), vec![vi], &jty, e)?;
+        let prev = self.as_dtype(floor, &jty, DType::I64)?;
         let next = self.binary(BinFn::Add, prev, one, &ity)?;
         let clamp = |l: &mut Self, i: ValueId| -> LResult<ValueId> {
             let i = l.elementwise(ComputeFn::Where, vec![below, zero, i], &ity, e)?;
-            l.elementwise(ComputeFn::Where, vec![above, last, i], &ity, e)
+            let i = l.elementwise(ComputeFn::Where, vec![above, last, i], &ity, e)?;
+            // A line of NaNs only (its last position `-1`) reads its first element.
+            if nan {
+                return l.binary(BinFn::Maximum, i, zero, &ity);
+            }
+            Ok(i)
         };
         let (prev, next) = (clamp(self, prev)?, clamp(self, next)?);
         // NumPy's `v - previous_indexes`, the latter `-1` above the last index and `0` below the
         // first: in `f64`, then NumPy's `fix_gamma` of the method, then `qd`.
-        let fty = retyped(&qty, DType::F64);
+        let fty = retyped(&jty, DType::F64);
         let (minus_one, fzero) = (self.constant(Scalar::F64(-1.0)), self.constant(Scalar::F64(0.0)));
         let base = self.elementwise(ComputeFn::Where, vec![below, fzero, floor], &fty, e)?;
         let base = self.elementwise(ComputeFn::Where, vec![above, minus_one, base], &fty, e)?;
-        let vf = self.as_dtype(vi, &qty, DType::F64)?;
+        let vf = self.as_dtype(vi, &jty, DType::F64)?;
         let mut t = self.binary(BinFn::Sub, vf, base, &fty)?;
         let half = self.constant(Scalar::F64(0.5));
         match method {
@@ -163,12 +219,12 @@ impl Lowerer<'_> {
         }
         let t = self.as_dtype(t, &fty, qd)?;
         let qone = self.constant(Scalar::F64(1.0).cast(qd));
-        let rest = self.binary(BinFn::Sub, qone, t, &qty)?;
+        let rest = self.binary(BinFn::Sub, qone, t, &jty)?;
         let half = self.constant(Scalar::F64(0.5).cast(qd));
         let upper = self.binary(BinFn::Ge, t, half, &bty)?;
         // A 1-d `q` leads the result: its fractions as `(len(q), 1, ..., 1)`.
         let (t, rest, upper) = match (&q_len, ty) {
-            (Some(_), Ty::Array(_, s)) if s.len() > 1 => {
+            (Some(_), Ty::Array(_, s)) if s.len() > 1 && !per_line => {
                 let mut entries = vec![IndexEntry::Full];
                 entries.extend(vec![IndexEntry::NewAxis; s.len() - 1]);
                 let lead = |l: &mut Self, v: ValueId| l.view_with(v, entries.clone(), vec![]);
@@ -184,19 +240,36 @@ impl Lowerer<'_> {
         let hi = self.binary(BinFn::Sub, bv, down, ty)?;
         let r = self.elementwise(ComputeFn::Where, vec![upper, hi, lo], ty, e)?;
         debug_assert_eq!(ty.dtype(), Some(rd));
-        self.nan_where_nan(sorted, k, n, r, ty, e)
+        none_left(self, r)
+    }
+
+    /// For a gather from `m` (of rank `r`) through an index array along axis 0 into a result of
+    /// rank `rank` whose last `r - 1` axes are `m`'s others: `arange(m.shape[d])` for each axis `d`
+    /// after the first, as an array of rank `rank` (size 1 but along its own axis), as
+    /// `take_along_axis` builds them.
+    fn line_positions(&mut self, m: ValueId, rank: usize) -> Vec<ValueId> {
+        let r = self.rank(m);
+        (1..r)
+            .map(|d| {
+                let n = self.dim(m, d);
+                let (zero, one) = (self.i64_const(0), self.i64_const(1));
+                let iota = self.new_array(DType::I64, vec![n]);
+                self.emit(OpKind::Compute { func: ComputeFn::Arange, out: iota, ins: vec![zero, one] });
+                let at = rank - r + d;
+                let entries = (0..rank).map(|a| if a == at { IndexEntry::Full } else { IndexEntry::NewAxis }).collect();
+                self.expand(iota, entries)
+            })
+            .collect()
     }
 
     /// NumPy's virtual index of an interpolating `method` for quantiles `q` (of type `qty`, a float
     /// dtype) of lines of `n` elements, in `q`'s dtype: `(n - 1) * q` (`linear`), `n * q - 1`
     /// (`averaged_inverted_cdf`), `0.5 * (floor(l) + ceil(l))` of `l = (n - 1) * q` (`midpoint`),
     /// else `_compute_virtual_index`'s `n * q + (alpha + q * (1 - alpha - beta)) - 1`.
-    fn quantile_index(&mut self, method: &str, q: ValueId, n: ValueId, qty: &Ty, e: &Expr) -> LResult<ValueId> {
+    fn quantile_index(&mut self, method: &str, q: ValueId, n: (ValueId, &Ty), qty: &Ty, e: &Expr) -> LResult<ValueId> {
         let qd = qty.dtype().expect("checked: a float");
         let c = |l: &mut Self, v: f64| l.constant(Scalar::F64(v).cast(qd));
-        let one = self.i64_const(1);
-        let last = self.scalar_binary(BinFn::Sub, n, one, DType::I64);
-        let (nq, lastq) = (self.cast_scalar(n, qd), self.cast_scalar(last, qd));
+        let (nq, lastq) = self.counts_as(n, qd)?;
         Ok(match method {
             "averaged_inverted_cdf" => {
                 let nqq = self.binary(BinFn::Mul, nq, q, qty)?;
@@ -232,14 +305,13 @@ impl Lowerer<'_> {
     /// `floor`, `ceil` or `rint` (half to even) of `(n - 1) * q` (`lower`, `higher`, `nearest`);
     /// for `inverted_cdf` of `i = n * q - 1` and `closest_observation` of `i = n * q - 1 - 0.5`,
     /// `floor(i)` where `i` is whole (for the latter also odd), else `floor(i) + 1`, at least 0.
-    fn quantile_taken(&mut self, method: &str, q: ValueId, n: ValueId, qty: &Ty, e: &Expr) -> LResult<ValueId> {
+    fn quantile_taken(&mut self, method: &str, q: ValueId, n: (ValueId, &Ty), qty: &Ty, e: &Expr) -> LResult<ValueId> {
         let qd = qty.dtype().expect("checked: a float");
         let ity = retyped(qty, DType::I64);
         let bty = retyped(qty, DType::Bool);
         let c = |l: &mut Self, v: f64| l.constant(Scalar::F64(v).cast(qd));
         let one = self.i64_const(1);
-        let last = self.scalar_binary(BinFn::Sub, n, one, DType::I64);
-        let lastq = self.cast_scalar(last, qd);
+        let (nq, lastq) = self.counts_as(n, qd)?;
         let rounded = |l: &mut Self, f: UnFn| -> LResult<ValueId> {
             let v = l.binary(BinFn::Mul, lastq, q, qty)?;
             let r = l.elementwise(ComputeFn::Unary(f), vec![v], qty, e)?;
@@ -251,7 +323,6 @@ impl Lowerer<'_> {
             "nearest" => return rounded(self, UnFn::Rint),
             _ => {}
         }
-        let nq = self.cast_scalar(n, qd);
         let nqq = self.binary(BinFn::Mul, nq, q, qty)?;
         let fone = c(self, 1.0);
         let mut i = self.binary(BinFn::Sub, nqq, fone, qty)?;
@@ -274,5 +345,12 @@ impl Lowerer<'_> {
         let idx = self.elementwise(ComputeFn::Where, vec![keep, prev, next], &ity, e)?;
         let zero = self.i64_const(0);
         self.binary(BinFn::Maximum, idx, zero, &ity)
+    }
+
+    /// The lines' sizes `n` (an `i64` scalar or array, of type `n.1`) and `n - 1` in dtype `qd`.
+    fn counts_as(&mut self, (n, nty): (ValueId, &Ty), qd: DType) -> LResult<(ValueId, ValueId)> {
+        let one = self.i64_const(1);
+        let last = self.binary(BinFn::Sub, n, one, nty)?;
+        Ok((self.as_dtype(n, nty, qd)?, self.as_dtype(last, nty, qd)?))
     }
 }

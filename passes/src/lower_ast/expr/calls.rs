@@ -193,7 +193,9 @@ impl Lowerer<'_> {
             | B::Percentile
             | B::ArrayEqual
             | B::ArrayEquiv
-            | B::Quantile => unreachable!("lowered by `numpy_func`"),
+            | B::Quantile
+            | B::NanPercentile
+            | B::NanQuantile => unreachable!("lowered by `numpy_func`"),
             B::Divmod | B::Modf | B::UfuncOuter | B::ShapeEqual | B::DTypeEqual => unreachable!("lowered above"),
             B::Inner
             | B::Vdot
