@@ -111,13 +111,17 @@ impl Lowerer<'_> {
         let last = self.binary(BinFn::Sub, count, one, &nty)?;
         // The index arithmetic's type: `q`'s, or with a count per line the result's (`q` leading).
         let jty = if per_line { retyped(ty, qd) } else { qty.clone() };
-        let (q, bty) = match (&q_len, per_line) {
-            (Some(_), true) if !lines.is_empty() => {
+        let bty = retyped(&jty, DType::Bool);
+        // `q` itself: with a count per line, a 1-d `q` as `(len(q), 1, ..., 1)`.
+        let (q, q_ty) = match (&q_len, per_line) {
+            (Some(len), true) if !lines.is_empty() => {
                 let mut entries = vec![IndexEntry::Full];
                 entries.extend(vec![IndexEntry::NewAxis; lines.len()]);
-                (self.view_with(q, entries, vec![]), retyped(&jty, DType::Bool))
+                let mut s = vec![len.clone()];
+                s.extend(vec![Size::lit(1); lines.len()]);
+                (self.view_with(q, entries, vec![]), Ty::Array(qd, s))
             }
-            _ => (q, retyped(&jty, DType::Bool)),
+            _ => (q, qty.clone()),
         };
         // The elements at positions `i` (an `i64` scalar, or an array of `jty`'s shape): a view or
         // element of the other axes, or a gather along the axis moved first (with `arange`s of
@@ -178,7 +182,7 @@ impl Lowerer<'_> {
             debug_assert_eq!(ty.dtype(), Some(rd));
             return none_left(self, v);
         }
-        let vi = self.quantile_index(method, q, (count, &nty), &jty, e)?;
+        let vi = self.quantile_index(method, (q, &q_ty), (count, &nty), &jty, e)?;
         let lastq = self.as_dtype(last, &nty, qd)?;
         let above = self.binary(BinFn::Ge, vi, lastq, &bty)?;
         let qzero = self.constant(Scalar::F64(0.0).cast(qd));
@@ -262,11 +266,18 @@ impl Lowerer<'_> {
             .collect()
     }
 
-    /// NumPy's virtual index of an interpolating `method` for quantiles `q` (of type `qty`, a float
-    /// dtype) of lines of `n` elements, in `q`'s dtype: `(n - 1) * q` (`linear`), `n * q - 1`
+    /// NumPy's virtual index of an interpolating `method` for quantiles `q` (of type `q.1`, a float
+    /// dtype) of lines of `n` elements, in `q`'s dtype (the result of type `qty`): `(n - 1) * q` (`linear`), `n * q - 1`
     /// (`averaged_inverted_cdf`), `0.5 * (floor(l) + ceil(l))` of `l = (n - 1) * q` (`midpoint`),
     /// else `_compute_virtual_index`'s `n * q + (alpha + q * (1 - alpha - beta)) - 1`.
-    fn quantile_index(&mut self, method: &str, q: ValueId, n: (ValueId, &Ty), qty: &Ty, e: &Expr) -> LResult<ValueId> {
+    fn quantile_index(
+        &mut self,
+        method: &str,
+        (q, q_ty): (ValueId, &Ty),
+        n: (ValueId, &Ty),
+        qty: &Ty,
+        e: &Expr,
+    ) -> LResult<ValueId> {
         let qd = qty.dtype().expect("checked: a float");
         let c = |l: &mut Self, v: f64| l.constant(Scalar::F64(v).cast(qd));
         let (nq, lastq) = self.counts_as(n, qd)?;
@@ -288,9 +299,9 @@ impl Lowerer<'_> {
                 Some((alpha, beta)) => {
                     let nqq = self.binary(BinFn::Mul, nq, q, qty)?;
                     let slope = c(self, 1.0 - alpha - beta);
-                    let qs = self.binary(BinFn::Mul, q, slope, qty)?;
+                    let qs = self.binary(BinFn::Mul, q, slope, q_ty)?;
                     let alpha = c(self, alpha);
-                    let m = self.binary(BinFn::Add, alpha, qs, qty)?;
+                    let m = self.binary(BinFn::Add, alpha, qs, q_ty)?;
                     let s = self.binary(BinFn::Add, nqq, m, qty)?;
                     let one = c(self, 1.0);
                     self.binary(BinFn::Sub, s, one, qty)?
