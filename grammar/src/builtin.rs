@@ -363,8 +363,8 @@ builtins! {
     Isclose: "isclose", (2, 2), CLOSE, "isclose(a, b) | isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)";
     Allclose: "allclose", (2, 2), CLOSE, "allclose(a, b) | allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)";
     Ptp: "ptp", (1, 1), AXIS, "ptp(x) | ptp(x, axis=k) | ptp(x, axis=(j, k)) (x not bool)";
-    Average: "average", (1, 1), &["axis", "weights"],
-        "average(x) | average(x, axis=k) | average(x, weights=w) | average(x, axis=k, weights=w) (w of x's shape)";
+    Average: "average", (1, 1), &["axis", "weights", "returned"],
+        "average(x) | average(x, axis=k) | average(x, weights=w) | average(x, axis=k, weights=w) (w of x's shape, or 1-d along k) | returned=true";
     Flatnonzero: "flatnonzero", (1, 1), &[], "flatnonzero(x)";
     Argwhere: "argwhere", (1, 1), &[], "argwhere(x)";
     Unique: "unique", (1, 1), &["return_index", "return_inverse", "return_counts"],
@@ -1826,12 +1826,14 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Ptp],
         },
         DocRow {
-            calls: "`average(x)`, `average(x, axis=k)`, `weights=w`, `axis=(j, k)`",
-            result: "NumPy's `average`: without `weights=`, `mean`'s (dtype, axes, result); with `weights=w` (an \
-                array of `x`'s shape; NumPy's 1-d weights along one axis are E0503: broadcast them, \
-                `w[newaxis, :] * ones_like(x)`), `sum(x * w) / sum(w)` along the axes, of the dtypes \
-                promoted (with `f64` for integer and bool `x`); where the weights sum to zero a run-time \
-                error naming the line (NumPy's ZeroDivisionError)",
+            calls: "`average(x)`, `average(x, axis=k)`, `weights=w`, `axis=(j, k)`, `returned=true`",
+            result: "NumPy's `average`: without `weights=`, `mean`'s (dtype, axes, result); with `weights=w` (an array of \
+                `x`'s shape, or as NumPy's a 1-d array of `x.shape[k]` with one `axis=k`, the weights along that \
+                axis; other shapes are E0503), `sum(x * w) / sum(w)` along the axes, of the dtypes promoted (with \
+                `f64` for integer and bool `x`); where the weights sum to zero a run-time error naming the line \
+                (NumPy's ZeroDivisionError). With `returned=true` (a bool literal) the pair `(average, sum of the \
+                weights)`, the latter of the average's shape and dtype (without weights, the count of elements \
+                averaged), as `let (avg, sw) = average(x, axis=1, weights=w, returned=true)`",
             builtins: &[B::Average],
         },
         DocRow {
@@ -1902,21 +1904,29 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::NanArgMin, B::NanArgMax],
         },
         DocRow {
-            calls: "`percentile(x, q)`, `quantile(x, q)`, `axis=k`, `method=linear`",
-            result: "NumPy's `percentile` (`q` in `[0, 100]`) and `quantile` (`q` in `[0, 1]`) with its default \
-                method `linear`, of every element (of the flattened array) or along axis `k`: with `x` \
-                sorted along the axis (NaN last) and `n` values, the virtual index `i = (n - 1) * q` (for \
-                `percentile`, `q / 100`) and NumPy's interpolation between the elements at `floor(i)` and \
-                `floor(i) + 1`, `a + (b - a) * t` (`t` the fraction), `b - (b - a) * (1 - t)` where `t >= \
-                0.5`, so results equal NumPy's. `q` a scalar (taken as a Python number: the result is \
-                `f32` for an `f32` `x`, else `f64`) or a 1-d array or list (`[25, 50, 75]`: an array, \
-                NumPy's promotion of `x`'s and `q`'s dtypes, and a leading axis of `len(q)`); `quantile` \
-                of an integer `q` (`0` or `1`) is the element itself, of `x`'s dtype, as NumPy's. NaN where \
-                the values hold a NaN. A `q` out of range (or NaN) is a run-time error naming the line \
-                (NumPy's ValueError), as is an empty array or axis (NumPy's IndexError); a bool `x`, a \
-                `q` of rank 2 and NumPy's other methods (`method=nearest`, ...) are E0503. Through `sort`, \
-                as `median`",
-            builtins: &[B::Percentile, B::Quantile],
+            calls: "`percentile(x, q)`, `quantile(x, q)`, `axis=k`, `method=m`; `nanpercentile(x, q)`, `nanquantile(x, q)`",
+            result: "NumPy's `percentile` (`q` in `[0, 100]`) and `quantile` (`q` in `[0, 1]`), of every element (of the \
+                flattened array) or along axis `k`, with each of NumPy's methods, written as names or strings \
+                (`method=lower`): with `x` sorted along the axis (NaN last) and `n` values, NumPy's virtual index of \
+                the method (`linear`, the default: `i = (n - 1) * q`, for `percentile` `q / 100`; \
+                `interpolated_inverted_cdf`, `hazen`, `weibull`, `median_unbiased`, `normal_unbiased`: `n * q + \
+                (alpha + q * (1 - alpha - beta)) - 1`; `averaged_inverted_cdf`: `n * q - 1`; `midpoint`: the mean of \
+                `floor` and `ceil` of `(n - 1) * q`), then NumPy's interpolation between the elements at `floor(i)` \
+                and `floor(i) + 1` (clipped to the line), `a + (b - a) * t`, `b - (b - a) * (1 - t)` where `t >= \
+                0.5` (`t` the fraction; `averaged_inverted_cdf`: 0.5 where it is 0, else 1; `midpoint`: 0.5 unless \
+                `i` is whole), so results equal NumPy's. The methods that take one element, `lower`, `higher`, \
+                `nearest` (`floor`, `ceil`, `rint` of `(n - 1) * q`: halves to even, as NumPy's), `inverted_cdf` and \
+                `closest_observation`, give `x`'s dtype. `q` a scalar (taken as a Python number: the result is `f32` \
+                for an `f32` `x`, else `f64`) or a 1-d array or list (`[25, 50, 75]`: an array, NumPy's promotion of \
+                `x`'s and `q`'s dtypes, and a leading axis of `len(q)`); `quantile` of an integer `q` (`0` or `1`) \
+                with `linear` is the element itself, of `x`'s dtype, as NumPy's. NaN where the values hold a NaN. \
+                `nanpercentile` and `nanquantile` take the same arguments and ignore NaNs: each line's count of \
+                numbers stands for `n` (NaN for a line of NaNs only, where NumPy warns); of integers they are \
+                `percentile` and `quantile`. A `q` out of range (or NaN) is a run-time error naming the line \
+                (NumPy's ValueError), as is an empty array or axis (NumPy's IndexError); a bool `x`, a `q` of rank \
+                2, a method NumPy does not have, `keepdims=` and `weights=` are E0503 or E0502. Through `sort`, as \
+                `median`",
+            builtins: &[B::Percentile, B::Quantile, B::NanPercentile, B::NanQuantile],
         },
         DocRow {
             calls: "`nonzero(x)`, `x.nonzero()`",

@@ -87,3 +87,47 @@ def test_quantile_errors(tmp_path):
     assert_check_error(src, "E0503", "not one of NumPy's methods", tmp_path)
     src = "fn main(x: f64[n]) -> f64 {\n    return np.nanpercentile(x, 101, method=\"lower\");\n}\n"
     run_fails(src, dict(x=np.ones(4)), tmp_path / "q", "Percentiles must be in the range [0, 100]")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_average_weights_along_axis_and_returned(target, tmp_path):
+    """`average` with NumPy's 1-d weights along `axis=k` (first, last, middle of a 3-d array,
+    negative axis, `i64` data with `f32` weights: `f64`), and `returned=true`: the sum of the
+    weights of the average's shape (without weights the count averaged, of its dtype)."""
+    rng = np.random.default_rng(3)
+    m = rng.standard_normal((4, 5))
+    a = rng.standard_normal((3, 4, 5))
+    mi = rng.integers(-9, 9, (4, 5))
+    w5 = rng.uniform(0.1, 1, 5)
+    w4 = rng.uniform(0.1, 1, 4)
+    w32 = w5.astype(np.float32)
+    m32 = m.astype(np.float32)
+    src = """fn main(m: f64[r, c], a: f64[s, r, c], mi: i64[r, c], w5: f64[c], w4: f64[r], w32: f32[c], m32: f32[r, c]) ->
+        (f64[r], f64[c], f64[s, c], f64[s, r], f64[r], f64[r], f64[r], f64, f64, f32[c], f32[c], f64[s, c], f64[s, c]) {
+    let (avg, sw) = np.average(m, axis=1, weights=w5, returned=true);
+    let (t, ts) = np.average(m, weights=m * 0.0 + 2.0, returned=true);
+    let (u, us) = np.average(m32, axis=0, returned=true);
+    let (v, vs) = np.average(a, axis=1, weights=w4, returned=true);
+    return (np.average(m, axis=-1, weights=w5), np.average(m, axis=0, weights=w4), v,
+            np.average(a, axis=2, weights=w5), np.average(mi, axis=1, weights=w32), avg, sw, t, ts, u, us, vs,
+            np.average(a, axis=1, weights=w4, returned=false));
+}
+"""
+    got = run_ok(src, dict(m=m, a=a, mi=mi, w5=w5, w4=w4, w32=w32, m32=m32), tmp_path, target)
+    avg, sw = np.average(m, axis=1, weights=w5, returned=True)
+    t, ts = np.average(m, weights=m * 0.0 + 2.0, returned=True)
+    u, us = np.average(m32, axis=0, returned=True)
+    v, vs = np.average(a, axis=1, weights=w4, returned=True)
+    want = [np.average(m, axis=-1, weights=w5), np.average(m, axis=0, weights=w4), v, np.average(a, axis=2, weights=w5),
+            np.average(mi, axis=1, weights=w32), avg, sw, t, ts, u, us, vs, np.average(a, axis=1, weights=w4)]
+    for k, (g, w) in enumerate(zip(got, want)):
+        np.testing.assert_allclose(g, w, rtol=1e-14, err_msg=f"result {k}")
+        assert np.asarray(g).dtype == np.asarray(w).dtype and np.shape(g) == np.shape(w), f"result {k}"
+
+
+def test_average_weights_errors(tmp_path):
+    """1-d weights of another size than `x.shape[k]`, or without `axis=`, are E0503 (NumPy's
+    ValueError / TypeError)."""
+    for call in ["np.average(m, axis=0, weights=w)", "np.average(m, weights=w)"]:
+        src = f"fn main(m: f64[r, c], w: f64[c]) -> f64 {{\n    let a = {call};\n    return 0.0;\n}}\n"
+        assert_check_error(src, "E0503", "weights", tmp_path)

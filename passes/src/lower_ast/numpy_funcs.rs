@@ -17,9 +17,7 @@ use arrayc_dialect::ir::{
     BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, ScatterKind, ScatterMode, Type, UnFn, ValueId,
 };
 use arrayc_grammar::ast::{self, DType, Expr};
-use arrayc_grammar::builtin::{
-    moveaxis_axes, moveaxis_perm, norm_ord, searchsorted_right, Builtin, NormOrd,
-};
+use arrayc_grammar::builtin::{moveaxis_axes, moveaxis_perm, norm_ord, searchsorted_right, Builtin, NormOrd};
 use arrayc_grammar::check::literal_int;
 use arrayc_grammar::check::promote::{promote, weak_of, Weak};
 use arrayc_grammar::types::{Size, SizeSym, Ty};
@@ -67,9 +65,7 @@ impl Lowerer<'_> {
             B::NanSum | B::NanMax | B::NanMin | B::NanMean => self.nan_reduction(b, args, kwargs, ty, e)?,
             B::NanArgMin | B::NanArgMax => self.nan_arg_reduction(b, args, kwargs, ty, e)?,
             B::Median => self.median(args, kwargs, ty, e)?,
-            B::Percentile | B::Quantile | B::NanPercentile | B::NanQuantile => {
-                self.quantile(b, args, kwargs, ty, e)?
-            }
+            B::Percentile | B::Quantile | B::NanPercentile | B::NanQuantile => self.quantile(b, args, kwargs, ty, e)?,
             B::Isclose | B::Allclose => self.isclose(b, args, kwargs, ty, e)?,
             B::ArrayEqual | B::ArrayEquiv => self.array_equal(b, args, kwargs, e)?,
             B::Ptp => {
@@ -618,15 +614,56 @@ impl Lowerer<'_> {
         )
     }
 
+    /// `average(x, axis=k)`: its value ([`Lowerer::average_parts`]).
+    fn average(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        Ok(self.average_parts(args, kwargs, ty, e)?.0)
+    }
+
+    /// NumPy's `average(x, .., returned=True)` (checked: `ty` the pair): the average and the sum
+    /// of the weights (without weights, the count of the elements averaged) of its shape and dtype.
+    pub(crate) fn average_returned(
+        &mut self,
+        args: &[Expr],
+        kwargs: &[(ast::Ident, Expr)],
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<Vec<ValueId>> {
+        let Ty::Tuple(ts) = ty else { unreachable!("checked: a pair") };
+        let (avg, scl) = self.average_parts(args, kwargs, &ts[0], e)?;
+        let dt = ts[0].dtype().expect("checked: a float");
+        let scl = match (self.f.ty(avg), self.f.ty(scl)) {
+            (Type::Array(_, r), Type::Scalar(_)) => {
+                let sizes = (0..r).map(|a| self.dim(avg, a)).collect();
+                let out = self.new_array(dt, sizes);
+                let s = self.cast_scalar(scl, dt);
+                self.emit(OpKind::Compute { func: ComputeFn::Fill, out, ins: vec![s] });
+                out
+            }
+            (_, Type::Scalar(_)) => self.cast_scalar(scl, dt),
+            _ => scl,
+        };
+        Ok(vec![avg, scl])
+    }
+
     /// `average(x, axis=k)`: `mean`'s reduction; with `weights=w`, `x` and `w` converted to the
     /// result's dtype, `sum(x * w) / sum(w)` along the axes, after a run-time check that no sum
-    /// of the weights is 0 (NumPy's ZeroDivisionError).
-    fn average(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty, e: &Expr) -> LResult<ValueId> {
+    /// of the weights is 0 (NumPy's ZeroDivisionError). A 1-d `w` with `axis=k` is NumPy's: `w`
+    /// along axis `k` (size 1 elsewhere), its sum one scalar. The value and the sum of the
+    /// weights (without weights, the count of elements averaged, a scalar).
+    fn average_parts(
+        &mut self,
+        args: &[Expr],
+        kwargs: &[(ast::Ident, Expr)],
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<(ValueId, ValueId)> {
         let x = self.expr(&args[0])?;
         let axes = self.axes_kwarg(kwargs, x)?;
         let axes = axes.as_deref();
         let Some(we) = Self::kwarg(kwargs, "weights") else {
-            return self.reduction(true, ReduceKind::Sum, x, axes, ty, e);
+            let avg = self.reduction(true, ReduceKind::Sum, x, axes, ty, e)?;
+            let count = self.reduced_count(x, axes);
+            return Ok((avg, count));
         };
         let w = self.expr(we)?;
         let dt = ty.dtype().expect("checked: a float");
@@ -634,9 +671,19 @@ impl Lowerer<'_> {
         let wty = self.ty_of(we).clone();
         let xf = self.as_dtype(x, &xty, dt)?;
         let wf = self.as_dtype(w, &wty, dt)?;
-        let prod = self.binary(BinFn::Mul, xf, wf, &retyped(&xty, dt))?;
+        let (r, rw) = (self.rank(x), self.rank(w));
+        let (wb, den_axes, den_ty) = match axes {
+            Some(&[k]) if rw == 1 && r > 1 => {
+                let entries = (0..r).map(|a| if a == k { IndexEntry::Full } else { IndexEntry::NewAxis }).collect();
+                (self.expand(wf, entries), None, Ty::Scalar(dt))
+            }
+            _ => (wf, axes, ty.clone()),
+        };
+        let prod = self.binary(BinFn::Mul, xf, wb, &retyped(&xty, dt))?;
         let num = self.reduction(false, ReduceKind::Sum, prod, axes, ty, e)?;
-        let den = self.reduction(false, ReduceKind::Sum, wf, axes, ty, e)?;
+        let den = self.reduction(false, ReduceKind::Sum, wf, den_axes, &den_ty, e)?;
+        let avg_ty = ty.clone();
+        let ty = &den_ty;
         let zero = self.constant(Scalar::F64(0.0).cast(dt));
         let is_zero = self.binary(BinFn::Eq, den, zero, &retyped(ty, DType::Bool))?;
         let zeros = if ty.is_array() {
@@ -648,7 +695,8 @@ impl Lowerer<'_> {
         let ok = self.scalar_binary(BinFn::Eq, zeros, none, DType::I64);
         let msg = "average: weights sum to zero, can't be normalized (NumPy's ZeroDivisionError)".to_string();
         self.emit(OpKind::Assert { cond: ok, msg });
-        self.binary(BinFn::Div, num, den, ty)
+        let avg = self.binary(BinFn::Div, num, den, &avg_ty)?;
+        Ok((avg, den))
     }
 
     /// `unique(x)`: `x` flattened and sorted (`arr.sort`, NaN last), then a filter of the sorted

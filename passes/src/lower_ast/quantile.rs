@@ -148,9 +148,7 @@ impl Lowerer<'_> {
                     ins.extend(iotas.iter().copied());
                     l.gather(m, &ins, 0, xd, s, Some(s))
                 }
-                (Some(m), Some(len), false) => {
-                    l.gather(m, &[i], 0, xd, std::slice::from_ref(len), shape.as_deref())
-                }
+                (Some(m), Some(len), false) => l.gather(m, &[i], 0, xd, std::slice::from_ref(len), shape.as_deref()),
                 _ => l.along(sorted, k, i, r == 1),
             }
         };

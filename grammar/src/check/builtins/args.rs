@@ -292,7 +292,8 @@ impl Checker {
                     }
                 }
                 "endpoint" | "equal_nan" | "rowvar" | "right" | "return_index" | "return_inverse" | "return_counts"
-                | "compute_uv" | "full_matrices" | "invert" | "increasing" | "density" | "include_initial" | "wrap" => {
+                | "compute_uv" | "full_matrices" | "invert" | "increasing" | "density" | "include_initial" | "wrap"
+                | "returned" => {
                     if matches!(v.kind, ExprKind::Bool(_)) {
                         self.set_ty(v.id, Ty::Scalar(DType::Bool));
                     } else {

@@ -65,6 +65,9 @@ impl Lowerer<'_> {
         if let Some(v) = self.set_op(b, args, kwargs, ty)? {
             return Ok(vec![v]);
         }
+        if b == B::Average && matches!(ty, Ty::Tuple(_)) {
+            return self.average_returned(args, kwargs, ty, e);
+        }
         if let Some(v) = self.numpy_func(b, args, kwargs, ty, e)? {
             return Ok(vec![v]);
         }
