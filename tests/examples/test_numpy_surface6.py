@@ -131,3 +131,33 @@ def test_average_weights_errors(tmp_path):
     for call in ["np.average(m, axis=0, weights=w)", "np.average(m, weights=w)"]:
         src = f"fn main(m: f64[r, c], w: f64[c]) -> f64 {{\n    let a = {call};\n    return 0.0;\n}}\n"
         assert_check_error(src, "E0503", "weights", tmp_path)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_vecdot_and_math_isclose_match_numpy(target, tmp_path):
+    """`np.vecdot` of 2-d with 1-d (broadcast), 1-d with 1-d (a scalar), along `axis=0`, of
+    `i32` (stays `i32`) and `np.linalg.vecdot`; `math.isclose` with its defaults and keywords, of
+    equal infinities, an infinity and a number, NaN, and ints, as Python's."""
+    rng = np.random.default_rng(8)
+    m = rng.standard_normal((4, 5))
+    w = rng.standard_normal(5)
+    mi = rng.integers(-100, 100, (3, 4)).astype(np.int32)
+    s = np.array([1.0, 1.0 + 1e-10, np.inf, np.nan, 0.0, 1e-9, 100.0, 100.5])
+    src = """fn main(m: f64[r, c], w: f64[c], mi: i32[a, b], s: f64[k]) ->
+        (f64[r], f64, f64[c], i32[a], f64[r], bool, bool, bool, bool, bool, bool, bool, bool, bool) {
+    return (np.vecdot(m, w), np.vecdot(w, w), np.vecdot(m, m, axis=0), np.vecdot(mi, mi), np.linalg.vecdot(m, w),
+            math.isclose(s[0], s[1]), math.isclose(s[0], s[1], rel_tol=1e-12), math.isclose(s[2], s[2]),
+            math.isclose(s[2], s[6]), math.isclose(s[3], s[3]), math.isclose(s[4], s[5]),
+            math.isclose(s[4], s[5], abs_tol=1e-8), math.isclose(s[6], s[7], rel_tol=0.01), math.isclose(3, 3));
+}
+"""
+    got = run_ok(src, dict(m=m, w=w, mi=mi, s=s), tmp_path, target)
+    import math
+    want = [np.vecdot(m, w), np.vecdot(w, w), np.vecdot(m, m, axis=0), np.vecdot(mi, mi), np.linalg.vecdot(m, w)]
+    for k, (g, v) in enumerate(zip(got[:5], want)):
+        np.testing.assert_allclose(g, v, rtol=1e-13, err_msg=f"result {k}")
+        assert np.asarray(g).dtype == v.dtype and np.shape(g) == np.shape(v), f"result {k}"
+    close = [math.isclose(s[0], s[1]), math.isclose(s[0], s[1], rel_tol=1e-12), math.isclose(s[2], s[2]),
+             math.isclose(s[2], s[6]), math.isclose(s[3], s[3]), math.isclose(s[4], s[5]),
+             math.isclose(s[4], s[5], abs_tol=1e-8), math.isclose(s[6], s[7], rel_tol=0.01), math.isclose(3, 3)]
+    assert [bool(g) for g in got[5:]] == close
