@@ -746,7 +746,18 @@ impl Builtin {
                 | B::NanMean
                 | B::Median
                 | B::Norm
+                | B::Percentile
+                | B::Quantile
+                | B::NanPercentile
+                | B::NanQuantile
         )
+    }
+
+    /// The axes its result has before the reduced array's (for `keepdims=`): one for the
+    /// quantiles of `percentile` and its kin when `q` is an array (`q_array`), else none.
+    pub fn leading_axes(self, q_array: bool) -> usize {
+        use Builtin as B;
+        usize::from(q_array && matches!(self, B::Percentile | B::Quantile | B::NanPercentile | B::NanQuantile))
     }
 
     /// Whether its result is a view of its argument, so that writes through it change the
@@ -1904,7 +1915,7 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::NanArgMin, B::NanArgMax],
         },
         DocRow {
-            calls: "`percentile(x, q)`, `quantile(x, q)`, `axis=k`, `method=m`; `nanpercentile(x, q)`, `nanquantile(x, q)`",
+            calls: "`percentile(x, q)`, `quantile(x, q)`, `axis=k`, `method=m`, `keepdims=true`; `nanpercentile(x, q)`, `nanquantile(x, q)`",
             result: "NumPy's `percentile` (`q` in `[0, 100]`) and `quantile` (`q` in `[0, 1]`), of every element (of the \
                 flattened array) or along axis `k`, with each of NumPy's methods, written as names or strings \
                 (`method=lower`): with `x` sorted along the axis (NaN last) and `n` values, NumPy's virtual index of \
@@ -1924,8 +1935,8 @@ pub const DOCS: &[DocRow] = {
                 numbers stands for `n` (NaN for a line of NaNs only, where NumPy warns); of integers they are \
                 `percentile` and `quantile`. A `q` out of range (or NaN) is a run-time error naming the line \
                 (NumPy's ValueError), as is an empty array or axis (NumPy's IndexError); a bool `x`, a `q` of rank \
-                2, a method NumPy does not have, `keepdims=` and `weights=` are E0503 or E0502. Through `sort`, as \
-                `median`",
+                2, a method NumPy does not have and `weights=` are E0503 or E0502. `keepdims=true` keeps the \
+                reduced axes (size 1), after `q`'s. Through `sort`, as `median`",
             builtins: &[B::Percentile, B::Quantile, B::NanPercentile, B::NanQuantile],
         },
         DocRow {

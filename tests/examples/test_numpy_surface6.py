@@ -161,3 +161,30 @@ def test_vecdot_and_math_isclose_match_numpy(target, tmp_path):
              math.isclose(s[2], s[6]), math.isclose(s[3], s[3]), math.isclose(s[4], s[5]),
              math.isclose(s[4], s[5], abs_tol=1e-8), math.isclose(s[6], s[7], rel_tol=0.01), math.isclose(3, 3)]
     assert [bool(g) for g in got[5:]] == close
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_quantile_keepdims_matches_numpy(target, tmp_path):
+    """`keepdims=true` of `percentile`, `quantile`, `nanpercentile`, `nanquantile`: the reduced
+    axes kept with size 1, after the quantiles' axis of a 1-d `q`; of every axis too."""
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((3, 4, 5))
+    a[1, 2, :] = np.nan
+    a[0, 0, 1] = np.nan
+    m = rng.standard_normal((4, 5))
+    q = np.array([0.2, 0.5, 0.9])
+    src = """fn main(a: f64[s, r, c], m: f64[r, c], q: f64[p]) ->
+        (f64[1, c], f64[p, 1, 1], f64[s, 1, c], f64[p, s, r, 1], f64[1, 1, 1], f64[p, 1, c]) {
+    return (np.percentile(m, 40, axis=0, keepdims=true), np.quantile(m, q, keepdims=true),
+            np.nanpercentile(a, 30, axis=1, keepdims=true), np.nanquantile(a, q, axis=-1, keepdims=true, method="weibull"),
+            np.nanquantile(a, 0.5, keepdims=true), np.quantile(m, q, axis=0, keepdims=true, method="nearest"));
+}
+"""
+    got = run_ok(src, dict(a=a, m=m, q=q), tmp_path, target)
+    with np.testing.suppress_warnings() as sup:
+        sup.filter(RuntimeWarning)
+        want = [np.percentile(m, 40, axis=0, keepdims=True), np.quantile(m, q, keepdims=True),
+                np.nanpercentile(a, 30, axis=1, keepdims=True), np.nanquantile(a, q, axis=-1, keepdims=True, method="weibull"),
+                np.nanquantile(a, 0.5, keepdims=True), np.quantile(m, q, axis=0, keepdims=True, method="nearest")]
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert_same(g, w, f"result {k}")
