@@ -363,17 +363,21 @@ builtins! {
     Isclose: "isclose", (2, 2), CLOSE, "isclose(a, b) | isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)";
     Allclose: "allclose", (2, 2), CLOSE, "allclose(a, b) | allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)";
     Ptp: "ptp", (1, 1), AXIS, "ptp(x) | ptp(x, axis=k) | ptp(x, axis=(j, k)) (x not bool)";
-    Average: "average", (1, 1), &["axis", "weights"],
-        "average(x) | average(x, axis=k) | average(x, weights=w) | average(x, axis=k, weights=w) (w of x's shape)";
+    Average: "average", (1, 1), &["axis", "weights", "returned"],
+        "average(x) | average(x, axis=k) | average(x, weights=w) | average(x, axis=k, weights=w) (w of x's shape, or 1-d along k) | returned=true";
     Flatnonzero: "flatnonzero", (1, 1), &[], "flatnonzero(x)";
     Argwhere: "argwhere", (1, 1), &[], "argwhere(x)";
     Unique: "unique", (1, 1), &["return_index", "return_inverse", "return_counts"],
         "unique(x) | let (v, c) = unique(x, return_counts=true); (also return_index=, return_inverse=)";
     Searchsorted: "searchsorted", (2, 2), &["side"], "searchsorted(a, v) | searchsorted(a, v, side=left|right) (a sorted, 1-d)";
     Percentile: "percentile", (2, 2), &["axis", "method"],
-        "percentile(x, q) | percentile(x, q, axis=k) (q in [0, 100], a scalar or 1-d; method=linear)";
+        "percentile(x, q) | percentile(x, q, axis=k) (q in [0, 100], a scalar or 1-d; method=linear|lower|..)";
     Quantile: "quantile", (2, 2), &["axis", "method"],
-        "quantile(x, q) | quantile(x, q, axis=k) (q in [0, 1], a scalar or 1-d; method=linear)";
+        "quantile(x, q) | quantile(x, q, axis=k) (q in [0, 1], a scalar or 1-d; method=linear|lower|..)";
+    NanPercentile: "nanpercentile", (2, 2), &["axis", "method"],
+        "nanpercentile(x, q) | nanpercentile(x, q, axis=k) (percentile of the numbers; method=)";
+    NanQuantile: "nanquantile", (2, 2), &["axis", "method"],
+        "nanquantile(x, q) | nanquantile(x, q, axis=k) (quantile of the numbers; method=)";
     Nonzero: "nonzero", (1, 1), &[], "nonzero(x)[0] | let (i,) = nonzero(x); | let (i, j) = nonzero(a); (or x.nonzero())";
     Float: "float", (1, 1), &[], "float(s) (Python's, of a scalar)";
     Int: "int", (1, 1), &[], "int(s) (Python's, of a scalar: toward zero)";
@@ -459,11 +463,6 @@ pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] = &[
          for the rows of a 2-d array of keys write them out, `lexsort((a[0], a[1]))`",
     ),
     ("nanmedian", "arrayc's `np.nanmedian` takes `x`, one integer `axis=` (or none) and `keepdims=`; of a tuple of axes, move them together and reshape first"),
-    (
-        "nanpercentile",
-        "arrayc has no `np.nanpercentile` yet: `percentile(x[~isnan(x)], q)` of a 1-d `x` (`quantile` alike)",
-    ),
-    ("nanquantile", "arrayc has no `np.nanquantile` yet: `quantile(x[~isnan(x)], q)` of a 1-d `x`"),
     ("ldexp", "arrayc has no `np.ldexp` yet: `x * 2.0 ** i` (the same value unless it overflows or is subnormal)"),
     ("gcd", "arrayc has no `np.gcd` yet: Euclid's loop on scalars, `while b != 0 { (a, b) = (b, a % b); }` (then `abs(a)`)"),
     ("lcm", "arrayc has no `np.lcm` yet: `abs(a // g * b)` of the gcd `g` (Euclid's loop, `while b != 0 { (a, b) = (b, a % b); }`)"),
@@ -747,7 +746,18 @@ impl Builtin {
                 | B::NanMean
                 | B::Median
                 | B::Norm
+                | B::Percentile
+                | B::Quantile
+                | B::NanPercentile
+                | B::NanQuantile
         )
+    }
+
+    /// The axes its result has before the reduced array's (for `keepdims=`): one for the
+    /// quantiles of `percentile` and its kin when `q` is an array (`q_array`), else none.
+    pub fn leading_axes(self, q_array: bool) -> usize {
+        use Builtin as B;
+        usize::from(q_array && matches!(self, B::Percentile | B::Quantile | B::NanPercentile | B::NanQuantile))
     }
 
     /// Whether its result is a view of its argument, so that writes through it change the
@@ -1838,12 +1848,14 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Ptp],
         },
         DocRow {
-            calls: "`average(x)`, `average(x, axis=k)`, `weights=w`, `axis=(j, k)`",
-            result: "NumPy's `average`: without `weights=`, `mean`'s (dtype, axes, result); with `weights=w` (an \
-                array of `x`'s shape; NumPy's 1-d weights along one axis are E0503: broadcast them, \
-                `w[newaxis, :] * ones_like(x)`), `sum(x * w) / sum(w)` along the axes, of the dtypes \
-                promoted (with `f64` for integer and bool `x`); where the weights sum to zero a run-time \
-                error naming the line (NumPy's ZeroDivisionError)",
+            calls: "`average(x)`, `average(x, axis=k)`, `weights=w`, `axis=(j, k)`, `returned=true`",
+            result: "NumPy's `average`: without `weights=`, `mean`'s (dtype, axes, result); with `weights=w` (an array of \
+                `x`'s shape, or as NumPy's a 1-d array of `x.shape[k]` with one `axis=k`, the weights along that \
+                axis; other shapes are E0503), `sum(x * w) / sum(w)` along the axes, of the dtypes promoted (with \
+                `f64` for integer and bool `x`); where the weights sum to zero a run-time error naming the line \
+                (NumPy's ZeroDivisionError). With `returned=true` (a bool literal) the pair `(average, sum of the \
+                weights)`, the latter of the average's shape and dtype (without weights, the count of elements \
+                averaged), as `let (avg, sw) = average(x, axis=1, weights=w, returned=true)`",
             builtins: &[B::Average],
         },
         DocRow {
@@ -1914,21 +1926,29 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::NanArgMin, B::NanArgMax],
         },
         DocRow {
-            calls: "`percentile(x, q)`, `quantile(x, q)`, `axis=k`, `method=linear`",
-            result: "NumPy's `percentile` (`q` in `[0, 100]`) and `quantile` (`q` in `[0, 1]`) with its default \
-                method `linear`, of every element (of the flattened array) or along axis `k`: with `x` \
-                sorted along the axis (NaN last) and `n` values, the virtual index `i = (n - 1) * q` (for \
-                `percentile`, `q / 100`) and NumPy's interpolation between the elements at `floor(i)` and \
-                `floor(i) + 1`, `a + (b - a) * t` (`t` the fraction), `b - (b - a) * (1 - t)` where `t >= \
-                0.5`, so results equal NumPy's. `q` a scalar (taken as a Python number: the result is \
-                `f32` for an `f32` `x`, else `f64`) or a 1-d array or list (`[25, 50, 75]`: an array, \
-                NumPy's promotion of `x`'s and `q`'s dtypes, and a leading axis of `len(q)`); `quantile` \
-                of an integer `q` (`0` or `1`) is the element itself, of `x`'s dtype, as NumPy's. NaN where \
-                the values hold a NaN. A `q` out of range (or NaN) is a run-time error naming the line \
-                (NumPy's ValueError), as is an empty array or axis (NumPy's IndexError); a bool `x`, a \
-                `q` of rank 2 and NumPy's other methods (`method=nearest`, ...) are E0503. Through `sort`, \
-                as `median`",
-            builtins: &[B::Percentile, B::Quantile],
+            calls: "`percentile(x, q)`, `quantile(x, q)`, `axis=k`, `method=m`, `keepdims=true`; `nanpercentile(x, q)`, `nanquantile(x, q)`",
+            result: "NumPy's `percentile` (`q` in `[0, 100]`) and `quantile` (`q` in `[0, 1]`), of every element (of the \
+                flattened array) or along axis `k`, with each of NumPy's methods, written as names or strings \
+                (`method=lower`): with `x` sorted along the axis (NaN last) and `n` values, NumPy's virtual index of \
+                the method (`linear`, the default: `i = (n - 1) * q`, for `percentile` `q / 100`; \
+                `interpolated_inverted_cdf`, `hazen`, `weibull`, `median_unbiased`, `normal_unbiased`: `n * q + \
+                (alpha + q * (1 - alpha - beta)) - 1`; `averaged_inverted_cdf`: `n * q - 1`; `midpoint`: the mean of \
+                `floor` and `ceil` of `(n - 1) * q`), then NumPy's interpolation between the elements at `floor(i)` \
+                and `floor(i) + 1` (clipped to the line), `a + (b - a) * t`, `b - (b - a) * (1 - t)` where `t >= \
+                0.5` (`t` the fraction; `averaged_inverted_cdf`: 0.5 where it is 0, else 1; `midpoint`: 0.5 unless \
+                `i` is whole), so results equal NumPy's. The methods that take one element, `lower`, `higher`, \
+                `nearest` (`floor`, `ceil`, `rint` of `(n - 1) * q`: halves to even, as NumPy's), `inverted_cdf` and \
+                `closest_observation`, give `x`'s dtype. `q` a scalar (taken as a Python number: the result is `f32` \
+                for an `f32` `x`, else `f64`) or a 1-d array or list (`[25, 50, 75]`: an array, NumPy's promotion of \
+                `x`'s and `q`'s dtypes, and a leading axis of `len(q)`); `quantile` of an integer `q` (`0` or `1`) \
+                with `linear` is the element itself, of `x`'s dtype, as NumPy's. NaN where the values hold a NaN. \
+                `nanpercentile` and `nanquantile` take the same arguments and ignore NaNs: each line's count of \
+                numbers stands for `n` (NaN for a line of NaNs only, where NumPy warns); of integers they are \
+                `percentile` and `quantile`. A `q` out of range (or NaN) is a run-time error naming the line \
+                (NumPy's ValueError), as is an empty array or axis (NumPy's IndexError); a bool `x`, a `q` of rank \
+                2, a method NumPy does not have and `weights=` are E0503 or E0502. `keepdims=true` keeps the \
+                reduced axes (size 1), after `q`'s. Through `sort`, as `median`",
+            builtins: &[B::Percentile, B::Quantile, B::NanPercentile, B::NanQuantile],
         },
         DocRow {
             calls: "`nonzero(x)`, `x.nonzero()`",
@@ -2420,28 +2440,33 @@ pub fn norm_ord(e: &Expr) -> Option<NormOrd> {
     }
 }
 
-/// The dtypes of a `percentile(x, q)` or `quantile(x, q)` (NumPy 2's `_quantile`, method
-/// `linear`), the one rule of the checker and the lowering.
+/// The dtypes of a `percentile(x, q)` or `quantile(x, q)` (NumPy 2's `_quantile`), the one rule
+/// of the checker and the lowering.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct QuantileDtypes {
     /// The dtype the quantiles (`q / 100` for `percentile`), the virtual indices and the fractions
     /// are computed in: `f32` for an `f32` array `q`, `f64` otherwise (a scalar `q` is a Python
-    /// number: `f64`); `i64` for `quantile` of an integer `q` (only `0` and `1` are valid), whose
-    /// virtual indices are integers: no interpolation.
+    /// number: `f64`); `i64` for `quantile` of an integer `q` (only `0` and `1` are valid) with
+    /// method `linear`, whose virtual indices are integers: no interpolation.
     pub q: DType,
-    /// The result's dtype: with an integer `q` of `quantile`, `x`'s; with a scalar `q` (weak, as a
-    /// Python float), `f32` for an `f32` `x`, else `f64`; with an array `q`, `x`'s dtype and
+    /// The result's dtype: of a method that takes elements ([`quantile_method_takes`]) and of an
+    /// integer `q` of `quantile` with `linear`, `x`'s; else with a scalar `q` (weak, as a Python
+    /// float), `f32` for an `f32` `x`, else `f64`; with an array `q`, `x`'s dtype and
     /// [`QuantileDtypes::q`] promoted.
     pub result: DType,
 }
 
-/// [`QuantileDtypes`] of builtin `b` (`percentile` or `quantile`) for an array of dtype `x` and
-/// quantiles `q` of dtype `q` (an array when `q_array`, else a scalar).
-pub fn quantile_dtypes(b: Builtin, x: DType, q: DType, q_array: bool) -> QuantileDtypes {
-    if b == Builtin::Quantile && q.is_int() {
+/// [`QuantileDtypes`] of builtin `b` (`percentile` or `quantile`) with method `method` (one of
+/// [`QUANTILE_METHODS`]) for an array of dtype `x` and quantiles `q` of dtype `q` (an array when
+/// `q_array`, else a scalar).
+pub fn quantile_dtypes(b: Builtin, method: &str, x: DType, q: DType, q_array: bool) -> QuantileDtypes {
+    let qd = if q_array && q == DType::F32 { DType::F32 } else { DType::F64 };
+    if quantile_method_takes(method) {
+        return QuantileDtypes { q: qd, result: x };
+    }
+    if !quantile_in_percent(b) && q.is_int() && method == "linear" {
         return QuantileDtypes { q: DType::I64, result: x };
     }
-    let qd = if q_array && q == DType::F32 { DType::F32 } else { DType::F64 };
     let result = match (q_array, x) {
         (false, DType::F32) => DType::F32,
         (false, _) => DType::F64,
@@ -2450,8 +2475,13 @@ pub fn quantile_dtypes(b: Builtin, x: DType, q: DType, q_array: bool) -> Quantil
     QuantileDtypes { q: qd, result }
 }
 
-/// NumPy's methods of `percentile` and `quantile` (`method=`); arrayc computes `linear`, the
-/// default, only.
+/// Whether builtin `b` (`percentile`, `quantile` or their NaN-ignoring twins) takes `q` in
+/// percent (`[0, 100]`) rather than as a fraction (`[0, 1]`).
+pub fn quantile_in_percent(b: Builtin) -> bool {
+    matches!(b, Builtin::Percentile | Builtin::NanPercentile)
+}
+
+/// NumPy's methods of `percentile` and `quantile` (`method=`), all computed.
 pub const QUANTILE_METHODS: &[&str] = &[
     "inverted_cdf",
     "averaged_inverted_cdf",
@@ -2467,6 +2497,13 @@ pub const QUANTILE_METHODS: &[&str] = &[
     "midpoint",
     "nearest",
 ];
+
+/// Whether NumPy's method `method` takes one element of each line (its virtual index an integer:
+/// `inverted_cdf`, `closest_observation`, `lower`, `higher`, `nearest`), so that the result has
+/// the array's dtype, rather than interpolating between two.
+pub fn quantile_method_takes(method: &str) -> bool {
+    matches!(method, "inverted_cdf" | "closest_observation" | "lower" | "higher" | "nearest")
+}
 
 /// The method that `method=`'s value `e` names, one of [`QUANTILE_METHODS`] written as a name
 /// (NumPy's strings), else `None`.

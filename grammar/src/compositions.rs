@@ -98,6 +98,10 @@ pub fn rewrite(ids: &Cell<u32>, name: &str, e: &mut Expr) {
             let Some(v) = nan_median(&b, args, kwargs) else { return };
             v
         }
+        "vecdot" => {
+            let Some(v) = vecdot(&b, args, kwargs) else { return };
+            v
+        }
         _ => return,
     };
     e.kind = new.kind;
@@ -239,6 +243,56 @@ fn nan_median(b: &Build, args: &[Expr], kwargs: &[(Ident, Expr)]) -> Option<Expr
     let none = b.bin(BinOp::Eq, count, b.int(0));
     let r = b.call("where", vec![none, b.float(f64::NAN), mid], vec![]);
     Some(if keepdims { r } else { b.call("squeeze", vec![r], along()) })
+}
+
+/// NumPy 2's `vecdot(x1, x2, axis=-1)` (also `linalg.vecdot`) of real arrays: the products summed
+/// along axis `axis` (an integer literal) of each, the other axes broadcast, `x1`'s and `x2`'s
+/// dtypes promoted: `einsum("...i,...i->...", x1, x2)` of the axis moved last.
+fn vecdot(b: &Build, args: &[Expr], kwargs: &[(Ident, Expr)]) -> Option<Expr> {
+    let [x1, x2] = args else { return None };
+    let axis = match kwargs {
+        [] => -1,
+        [(k, v)] if k.name == "axis" => literal_int(v)?,
+        _ => return None,
+    };
+    let last = |x: &Expr| match axis {
+        -1 => b.copy(x),
+        k => {
+            let minus_one = b.e(ExprKind::Unary(UnOp::Neg, Box::new(b.int(1))));
+            let k = if k < 0 { b.e(ExprKind::Unary(UnOp::Neg, Box::new(b.int(-k)))) } else { b.int(k) };
+            b.call("moveaxis", vec![b.copy(x), k, minus_one], vec![])
+        }
+    };
+    let subscripts = b.e(ExprKind::Str("...i,...i->...".to_string()));
+    Some(b.call("einsum", vec![subscripts, last(x1), last(x2)], vec![]))
+}
+
+/// Python's `math.isclose(a, b, rel_tol=1e-09, abs_tol=0.0)` of two numbers (its keywords by
+/// name), as CPython computes it: `a == b`, or, where neither is infinite, `d <= |rel_tol * b|`,
+/// `d <= |rel_tol * a|` or `d <= abs_tol` of `d = |b - a|`, in `float`s (NaN is close to nothing).
+/// `None` for other arguments.
+pub(crate) fn math_isclose(b: &Build, args: &[Expr], kwargs: &[(Ident, Expr)]) -> Option<Expr> {
+    let [x, y] = args else { return None };
+    let (mut rel, mut abs_tol) = (b.float(1e-09), b.float(0.0));
+    for (k, v) in kwargs {
+        match k.name.as_str() {
+            "rel_tol" => rel = b.copy(v),
+            "abs_tol" => abs_tol = b.copy(v),
+            _ => return None,
+        }
+    }
+    let float = |v: &Expr| b.e(ExprKind::Call { func: b.kw("float"), args: vec![b.copy(v)], kwargs: vec![] });
+    let (fx, fy) = (|| float(x), || float(y));
+    let d = || b.call("abs", vec![b.bin(BinOp::Sub, fy(), fx())], vec![]);
+    let scaled = |v: Expr| b.call("abs", vec![b.bin(BinOp::Mul, b.copy(&rel), v)], vec![]);
+    let or = |p: Expr, q: Expr| b.call("logical_or", vec![p, q], vec![]);
+    let near = or(
+        or(b.bin(BinOp::Le, d(), scaled(fy())), b.bin(BinOp::Le, d(), scaled(fx()))),
+        b.bin(BinOp::Le, d(), abs_tol),
+    );
+    let infinite = or(b.call("isinf", vec![fx()], vec![]), b.call("isinf", vec![fy()], vec![]));
+    let finite_near = b.call("logical_and", vec![b.call("logical_not", vec![infinite], vec![]), near], vec![]);
+    Some(or(b.bin(BinOp::Eq, fx(), fy()), finite_near))
 }
 
 /// NumPy's `diag_indices(n, ndim=2)` (`ndim` an integer literal, by position or keyword): the

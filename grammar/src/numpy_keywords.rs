@@ -61,6 +61,8 @@ pub const PARAMETERS: &[(&str, &[&[&str]])] = &[
     ("nanmean", &[&["a"]]),
     ("percentile", &[&["a"], &["q"]]),
     ("quantile", &[&["a"], &["q"]]),
+    ("nanpercentile", &[&["a"], &["q"]]),
+    ("nanquantile", &[&["a"], &["q"]]),
     ("diff", &[&["a"]]),
     ("gradient", &[&["f"]]),
     ("trapezoid", &[&["y"], &["x"], &["dx"]]),

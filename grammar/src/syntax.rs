@@ -821,7 +821,14 @@ pub fn method_call(
     }
     if let ExprKind::Var(m) = &base.kind {
         if m.name == crate::spellings::MATH {
-            // Python's `math.f(s)` on scalars ([`crate::spellings::math_call`]), by position.
+            // Python's `math.f(s)` on scalars ([`crate::spellings::math_call`]), by position;
+            // `math.isclose(a, b, rel_tol=.., abs_tol=..)` ([`crate::compositions::math_isclose`]).
+            if name.name == "isclose" {
+                let b = crate::compositions::Build { ids, at: span.clone() };
+                if let Some(e) = crate::compositions::math_isclose(&b, &args, &kwargs) {
+                    return Ok(Expr { id: base.id, kind: e.kind, span });
+                }
+            }
             if let Some((k, _)) = kwargs.first() {
                 let func = format!("math.{}", name.name);
                 return Err(LexError::MathKeyword { func, keyword: k.name.clone(), span: k.span.clone() });
@@ -852,7 +859,11 @@ pub fn method_call(
             let linalg_name = func.name.clone();
             crate::numpy_keywords::keyword_positional(&linalg_name, &mut args, &mut kwargs);
             none_arguments(&mut func, &linalg_name, &mut args, &mut kwargs);
-            return Ok(Expr { id: base.id, kind: ExprKind::Call { func, args, kwargs }, span });
+            let mut e = Expr { id: base.id, kind: ExprKind::Call { func, args, kwargs }, span };
+            if name.name == "vecdot" {
+                crate::compositions::rewrite(ids, "vecdot", &mut e);
+            }
+            return Ok(e);
         }
     }
     if let ExprKind::Var(ufunc) = &base.kind {

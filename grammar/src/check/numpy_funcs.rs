@@ -135,7 +135,7 @@ impl Checker {
                     }
                 }
             }
-            B::Percentile | B::Quantile => self.quantile(c),
+            B::Percentile | B::Quantile | B::NanPercentile | B::NanQuantile => self.quantile(c),
             B::Nonzero => {
                 let t = self.array_arg(c, &c.args[0]);
                 let Ty::Array(_, s) = t else { return Ty::Error };
@@ -163,6 +163,17 @@ impl Checker {
     /// shape), the reduced shape of the dtypes of `x` and `w` promoted (with `f64` for an integer
     /// or bool `x`).
     pub(super) fn average(&mut self, c: &Call, kwargs: &[(Ident, Expr)]) -> Ty {
+        let t = self.average_value(c, kwargs);
+        // NumPy's `returned=True`: the average and the sum of the weights, of its shape and dtype.
+        match kwargs.iter().find(|(k, _)| k.name == "returned") {
+            Some((_, v)) if matches!(v.kind, ExprKind::Bool(true)) && t != Ty::Error => Ty::Tuple(vec![t.clone(), t]),
+            _ => t,
+        }
+    }
+
+    /// The type of `average`'s value: `mean`'s without `weights=`, else of the dtypes promoted
+    /// (at least `f64` for integers); `w` of `x`'s shape, or 1-d of `x.shape[k]` with `axis=k`.
+    fn average_value(&mut self, c: &Call, kwargs: &[(Ident, Expr)]) -> Ty {
         let t = self.reduction(c);
         let Some((_, we)) = kwargs.iter().find(|(k, _)| k.name == "weights") else { return t };
         let tw = self.value(we);
@@ -178,7 +189,15 @@ impl Checker {
             }
             return Ty::Error;
         };
-        if sx != sw {
+        // NumPy's 1-d weights along one axis `k`: of `x.shape[k]`.
+        let along = match (c.axis, sw.as_slice()) {
+            (Some((a, _)), [n]) if sx.len() > 1 => {
+                let k = if a < 0 { a + sx.len() as i64 } else { a };
+                usize::try_from(k).ok().and_then(|k| sx.get(k)).is_some_and(|s| s == n)
+            }
+            _ => false,
+        };
+        if sx != sw && !along {
             self.err(
                 Diagnostic::error(
                     "E0503",
@@ -186,7 +205,7 @@ impl Checker {
                     we.span.clone(),
                     "another shape",
                 )
-                .with_help("NumPy's 1-d weights along `axis=k` are not supported: broadcast them to `x`'s shape"),
+                .with_help("NumPy's weights: of `x`'s shape, or 1-d of `x.shape[k]` with one `axis=k`"),
             );
             return Ty::Error;
         }
@@ -239,7 +258,7 @@ impl Checker {
             Ty::Array(d, s) if *d != DType::Bool && s.len() == 1 => (*d, Some(s[0].clone())),
             Ty::Error => return Ty::Error,
             other => {
-                let range = if c.b == Builtin::Percentile { "[0, 100]" } else { "[0, 1]" };
+                let range = if crate::builtin::quantile_in_percent(c.b) { "[0, 100]" } else { "[0, 1]" };
                 self.err(
                     Diagnostic::error(
                         "E0503",
@@ -252,7 +271,8 @@ impl Checker {
                 return Ty::Error;
             }
         };
-        let dtypes = quantile_dtypes(c.b, xd, qd, len.is_some());
+        let method = c.kwarg("method").and_then(crate::builtin::quantile_method).unwrap_or("linear");
+        let dtypes = quantile_dtypes(c.b, method, xd, qd, len.is_some());
         let mut shape: Vec<Size> = len.into_iter().collect();
         match t {
             Ty::Array(_, s) => shape.extend(s),

@@ -23,6 +23,7 @@ mod literals;
 mod numpy_funcs;
 mod numpy_more;
 mod numpy_shapes;
+mod quantile;
 mod random_sort;
 mod returns;
 mod set_ops;

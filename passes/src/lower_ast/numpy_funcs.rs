@@ -7,8 +7,8 @@
 //! copy's middle elements), `isclose` and `allclose` (NumPy's formula, elementwise), `ptp` (`max`
 //! less `min`), `average` (`mean`, or weighted sums divided), `flatnonzero` and `argwhere` (a
 //! filter of `arange`), `nonzero` (the same positions, then per axis `(p // stride) % size`),
-//! `unique` (a filter of a sorted copy), `searchsorted` (counts of a comparison of every pair) and
-//! `percentile` and `quantile` (a sorted copy, as `median`'s, then NumPy's `_lerp`). Elementwise parts
+//! `unique` (a filter of a sorted copy) and `searchsorted` (counts of a comparison of every pair);
+//! `percentile` and `quantile` are in `quantile.rs` (a sorted copy, as `median`'s). Elementwise parts
 //! fuse like any elementwise operation.
 
 use super::expr::retyped;
@@ -17,9 +17,7 @@ use arrayc_dialect::ir::{
     BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, ScatterKind, ScatterMode, Type, UnFn, ValueId,
 };
 use arrayc_grammar::ast::{self, DType, Expr};
-use arrayc_grammar::builtin::{
-    moveaxis_axes, moveaxis_perm, norm_ord, quantile_dtypes, searchsorted_right, Builtin, NormOrd,
-};
+use arrayc_grammar::builtin::{moveaxis_axes, moveaxis_perm, norm_ord, searchsorted_right, Builtin, NormOrd};
 use arrayc_grammar::check::literal_int;
 use arrayc_grammar::check::promote::{promote, weak_of, Weak};
 use arrayc_grammar::types::{Size, SizeSym, Ty};
@@ -67,7 +65,7 @@ impl Lowerer<'_> {
             B::NanSum | B::NanMax | B::NanMin | B::NanMean => self.nan_reduction(b, args, kwargs, ty, e)?,
             B::NanArgMin | B::NanArgMax => self.nan_arg_reduction(b, args, kwargs, ty, e)?,
             B::Median => self.median(args, kwargs, ty, e)?,
-            B::Percentile | B::Quantile => self.quantile(b, args, kwargs, ty, e)?,
+            B::Percentile | B::Quantile | B::NanPercentile | B::NanQuantile => self.quantile(b, args, kwargs, ty, e)?,
             B::Isclose | B::Allclose => self.isclose(b, args, kwargs, ty, e)?,
             B::ArrayEqual | B::ArrayEquiv => self.array_equal(b, args, kwargs, e)?,
             B::Ptp => {
@@ -616,15 +614,56 @@ impl Lowerer<'_> {
         )
     }
 
+    /// `average(x, axis=k)`: its value ([`Lowerer::average_parts`]).
+    fn average(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        Ok(self.average_parts(args, kwargs, ty, e)?.0)
+    }
+
+    /// NumPy's `average(x, .., returned=True)` (checked: `ty` the pair): the average and the sum
+    /// of the weights (without weights, the count of the elements averaged) of its shape and dtype.
+    pub(crate) fn average_returned(
+        &mut self,
+        args: &[Expr],
+        kwargs: &[(ast::Ident, Expr)],
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<Vec<ValueId>> {
+        let Ty::Tuple(ts) = ty else { unreachable!("checked: a pair") };
+        let (avg, scl) = self.average_parts(args, kwargs, &ts[0], e)?;
+        let dt = ts[0].dtype().expect("checked: a float");
+        let scl = match (self.f.ty(avg), self.f.ty(scl)) {
+            (Type::Array(_, r), Type::Scalar(_)) => {
+                let sizes = (0..r).map(|a| self.dim(avg, a)).collect();
+                let out = self.new_array(dt, sizes);
+                let s = self.cast_scalar(scl, dt);
+                self.emit(OpKind::Compute { func: ComputeFn::Fill, out, ins: vec![s] });
+                out
+            }
+            (_, Type::Scalar(_)) => self.cast_scalar(scl, dt),
+            _ => scl,
+        };
+        Ok(vec![avg, scl])
+    }
+
     /// `average(x, axis=k)`: `mean`'s reduction; with `weights=w`, `x` and `w` converted to the
     /// result's dtype, `sum(x * w) / sum(w)` along the axes, after a run-time check that no sum
-    /// of the weights is 0 (NumPy's ZeroDivisionError).
-    fn average(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty, e: &Expr) -> LResult<ValueId> {
+    /// of the weights is 0 (NumPy's ZeroDivisionError). A 1-d `w` with `axis=k` is NumPy's: `w`
+    /// along axis `k` (size 1 elsewhere), its sum one scalar. The value and the sum of the
+    /// weights (without weights, the count of elements averaged, a scalar).
+    fn average_parts(
+        &mut self,
+        args: &[Expr],
+        kwargs: &[(ast::Ident, Expr)],
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<(ValueId, ValueId)> {
         let x = self.expr(&args[0])?;
         let axes = self.axes_kwarg(kwargs, x)?;
         let axes = axes.as_deref();
         let Some(we) = Self::kwarg(kwargs, "weights") else {
-            return self.reduction(true, ReduceKind::Sum, x, axes, ty, e);
+            let avg = self.reduction(true, ReduceKind::Sum, x, axes, ty, e)?;
+            let count = self.reduced_count(x, axes);
+            return Ok((avg, count));
         };
         let w = self.expr(we)?;
         let dt = ty.dtype().expect("checked: a float");
@@ -632,9 +671,19 @@ impl Lowerer<'_> {
         let wty = self.ty_of(we).clone();
         let xf = self.as_dtype(x, &xty, dt)?;
         let wf = self.as_dtype(w, &wty, dt)?;
-        let prod = self.binary(BinFn::Mul, xf, wf, &retyped(&xty, dt))?;
+        let (r, rw) = (self.rank(x), self.rank(w));
+        let (wb, den_axes, den_ty) = match axes {
+            Some(&[k]) if rw == 1 && r > 1 => {
+                let entries = (0..r).map(|a| if a == k { IndexEntry::Full } else { IndexEntry::NewAxis }).collect();
+                (self.expand(wf, entries), None, Ty::Scalar(dt))
+            }
+            _ => (wf, axes, ty.clone()),
+        };
+        let prod = self.binary(BinFn::Mul, xf, wb, &retyped(&xty, dt))?;
         let num = self.reduction(false, ReduceKind::Sum, prod, axes, ty, e)?;
-        let den = self.reduction(false, ReduceKind::Sum, wf, axes, ty, e)?;
+        let den = self.reduction(false, ReduceKind::Sum, wf, den_axes, &den_ty, e)?;
+        let avg_ty = ty.clone();
+        let ty = &den_ty;
         let zero = self.constant(Scalar::F64(0.0).cast(dt));
         let is_zero = self.binary(BinFn::Eq, den, zero, &retyped(ty, DType::Bool))?;
         let zeros = if ty.is_array() {
@@ -646,7 +695,8 @@ impl Lowerer<'_> {
         let ok = self.scalar_binary(BinFn::Eq, zeros, none, DType::I64);
         let msg = "average: weights sum to zero, can't be normalized (NumPy's ZeroDivisionError)".to_string();
         self.emit(OpKind::Assert { cond: ok, msg });
-        self.binary(BinFn::Div, num, den, ty)
+        let avg = self.binary(BinFn::Div, num, den, &avg_ty)?;
+        Ok((avg, den))
     }
 
     /// `unique(x)`: `x` flattened and sorted (`arr.sort`, NaN last), then a filter of the sorted
@@ -850,7 +900,7 @@ impl Lowerer<'_> {
     /// `x` sorted along axis `axis` into a new array (`arr.sort`, NaN last), or for `None` (NumPy's
     /// `axis=None`) `x` flattened (a copy unless 1-d) and sorted: the sorted array, the axis and
     /// its size. `median`, `percentile` and `quantile` read it.
-    fn sorted_along(&mut self, x: ValueId, axis: Option<usize>) -> (ValueId, usize, ValueId) {
+    pub(super) fn sorted_along(&mut self, x: ValueId, axis: Option<usize>) -> (ValueId, usize, ValueId) {
         let (src, k) = match axis {
             Some(k) => (x, k),
             None => (self.flat(x), 0),
@@ -865,7 +915,7 @@ impl Lowerer<'_> {
 
     /// The elements of `sorted` at position `i` (an `i64` scalar in range) along axis `k`: a view of
     /// the other axes, or with `scalar` (no other axes) the element, read by the host.
-    fn along(&mut self, sorted: ValueId, k: usize, i: ValueId, scalar: bool) -> ValueId {
+    pub(super) fn along(&mut self, sorted: ValueId, k: usize, i: ValueId, scalar: bool) -> ValueId {
         let Type::Array(_, r) = self.f.ty(sorted) else { unreachable!("an array") };
         let mut entries = vec![IndexEntry::Full; r];
         entries[k] = IndexEntry::At;
@@ -880,7 +930,7 @@ impl Lowerer<'_> {
     /// Where the lines of `sorted` (along axis `k`, of `n` elements) hold a NaN, which sorts last:
     /// `r` (of checked type `ty`) with NaN there, as NumPy's `median` and `quantile`; `r` itself
     /// for integers.
-    fn nan_where_nan(
+    pub(super) fn nan_where_nan(
         &mut self,
         sorted: ValueId,
         k: usize,
@@ -973,137 +1023,5 @@ impl Lowerer<'_> {
         let sum = self.binary(BinFn::Add, a, b, ty)?;
         let med = self.binary(BinFn::Mul, sum, half, ty)?;
         self.nan_where_nan(sorted, k, n, med, ty, e)
-    }
-
-    /// `percentile(x, q)` and `quantile(x, q)` (`b`), of every element or along `axis=k`, NumPy 2's
-    /// `_quantile` with method `linear`, in the dtypes of [`quantile_dtypes`]: the quantiles `q`
-    /// (`q / 100` for `percentile`) checked to lie in `[0, 1]` (NumPy's ValueError), `x` sorted
-    /// along the axis ([`Lowerer::sorted_along`]; an empty axis is NumPy's IndexError), the virtual
-    /// index `v = (n - 1) * q` and its neighbours `floor(v)` and `floor(v) + 1` (both `n - 1` where
-    /// `v >= n - 1`), the fraction `t = v - floor(v)` (`v + 1` there, NumPy's `v - (-1)`), then
-    /// NumPy's `_lerp`: `a + (b - a) * t`, or `b - (b - a) * (1 - t)` where `t >= 0.5`, `b - a` in
-    /// `x`'s dtype; NaN where the line holds a NaN. An integer `q` of `quantile` is an integer
-    /// index: the element itself. A 1-d `q` gathers the neighbours along the axis moved first, so
-    /// its axis leads the result.
-    fn quantile(
-        &mut self,
-        b: Builtin,
-        args: &[Expr],
-        kwargs: &[(ast::Ident, Expr)],
-        ty: &Ty,
-        e: &Expr,
-    ) -> LResult<ValueId> {
-        let x = self.expr(&args[0])?;
-        let axis = self.axis_kwarg(kwargs, x)?;
-        let xd = self.f.ty(x).dtype();
-        let tq = self.ty_of(&args[1]).clone();
-        let q_len = match &tq {
-            Ty::Array(_, s) => Some(s[0].clone()),
-            _ => None,
-        };
-        let dtypes = quantile_dtypes(b, xd, tq.dtype().expect("checked: a number"), q_len.is_some());
-        let (qd, rd) = (dtypes.q, dtypes.result);
-        let qty = retyped(&tq, qd);
-        let q = self.expr(&args[1])?;
-        let mut q = self.as_dtype(q, &tq, qd)?;
-        if b == Builtin::Percentile {
-            let hundred = self.constant(Scalar::F64(100.0).cast(qd));
-            q = self.binary(BinFn::Div, q, hundred, &qty)?;
-        }
-        // NumPy's `_quantile_is_valid`: `0 <= q <= 1` (false for NaN).
-        let bty = retyped(&qty, DType::Bool);
-        let (zero, one) = (self.constant(Scalar::I64(0).cast(qd)), self.constant(Scalar::I64(1).cast(qd)));
-        let ge = self.binary(BinFn::Ge, q, zero, &bty)?;
-        let le = self.binary(BinFn::Le, q, one, &bty)?;
-        let mut ok = self.binary(BinFn::And, ge, le, &bty)?;
-        if q_len.is_some() {
-            let no = self.constant(Scalar::Bool(false));
-            let bad = self.binary(BinFn::Eq, ok, no, &bty)?;
-            let count = self.reduction(false, ReduceKind::Sum, bad, None, &Ty::Scalar(DType::I64), e)?;
-            let none = self.i64_const(0);
-            ok = self.scalar_binary(BinFn::Eq, count, none, DType::I64);
-        }
-        let msg = match b {
-            Builtin::Percentile => "percentile: Percentiles must be in the range [0, 100] (NumPy's ValueError)",
-            _ => "quantile: Quantiles must be in the range [0, 1] (NumPy's ValueError)",
-        };
-        self.emit(OpKind::Assert { cond: ok, msg: msg.to_string() });
-        let (sorted, k, n) = self.sorted_along(x, axis);
-        let zero = self.i64_const(0);
-        let nonempty = self.scalar_binary(BinFn::Gt, n, zero, DType::I64);
-        let msg = format!(
-            "{}: of an empty array or axis (NumPy's IndexError: index -1 is out of bounds for axis 0 with size 0)",
-            b.name()
-        );
-        self.emit(OpKind::Assert { cond: nonempty, msg });
-        let one = self.i64_const(1);
-        let last = self.scalar_binary(BinFn::Sub, n, one, DType::I64);
-        let Type::Array(_, r) = self.f.ty(sorted) else { unreachable!("an array") };
-        // The elements at positions `i` (an `i64` scalar, or a 1-d array of `q`'s length): a view
-        // or element of the other axes, or a gather along the axis moved first.
-        let xty = retyped(ty, xd);
-        let shape = ty.shape().map(|s| s.to_vec());
-        let moved = match &q_len {
-            Some(_) => {
-                let mut perm = vec![k];
-                perm.extend((0..r).filter(|&a| a != k));
-                Some(self.transpose(sorted, perm))
-            }
-            None => None,
-        };
-        let at = |l: &mut Self, i: ValueId| -> ValueId {
-            match (moved, &q_len) {
-                (Some(m), Some(len)) => l.gather(m, &[i], 0, xd, std::slice::from_ref(len), shape.as_deref()),
-                _ => l.along(sorted, k, i, r == 1),
-            }
-        };
-        if qd == DType::I64 {
-            // `quantile` of integers (0 or 1): the element at `(n - 1) * q`.
-            let i = self.binary(BinFn::Mul, q, last, &qty)?;
-            let mut v = at(self, i);
-            if ty.is_array() && q_len.is_none() {
-                v = self.array_op(ComputeFn::Copy, vec![v], ty)?;
-            }
-            return self.nan_where_nan(sorted, k, n, v, ty, e);
-        }
-        let lastq = self.cast_scalar(last, qd);
-        let vi = self.binary(BinFn::Mul, lastq, q, &qty)?;
-        let above = self.binary(BinFn::Ge, vi, lastq, &bty)?;
-        let floor = self.elementwise(ComputeFn::Unary(UnFn::Floor), vec![vi], &qty, e)?;
-        let ity = retyped(&qty, DType::I64);
-        let prev = self.as_dtype(floor, &qty, DType::I64)?;
-        let next = self.binary(BinFn::Add, prev, one, &ity)?;
-        let prev = self.elementwise(ComputeFn::Where, vec![above, last, prev], &ity, e)?;
-        let next = self.elementwise(ComputeFn::Where, vec![above, last, next], &ity, e)?;
-        // NumPy's `v - previous_indexes`, the latter `-1` above the last index: in `f64`, then `qd`.
-        let fty = retyped(&qty, DType::F64);
-        let minus_one = self.constant(Scalar::F64(-1.0));
-        let below = self.elementwise(ComputeFn::Where, vec![above, minus_one, floor], &fty, e)?;
-        let vf = self.as_dtype(vi, &qty, DType::F64)?;
-        let t = self.binary(BinFn::Sub, vf, below, &fty)?;
-        let t = self.as_dtype(t, &fty, qd)?;
-        let qone = self.constant(Scalar::F64(1.0).cast(qd));
-        let rest = self.binary(BinFn::Sub, qone, t, &qty)?;
-        let half = self.constant(Scalar::F64(0.5).cast(qd));
-        let upper = self.binary(BinFn::Ge, t, half, &bty)?;
-        // A 1-d `q` leads the result: its fractions as `(len(q), 1, ..., 1)`.
-        let (t, rest, upper) = match (&q_len, ty) {
-            (Some(_), Ty::Array(_, s)) if s.len() > 1 => {
-                let mut entries = vec![IndexEntry::Full];
-                entries.extend(vec![IndexEntry::NewAxis; s.len() - 1]);
-                let lead = |l: &mut Self, v: ValueId| l.view_with(v, entries.clone(), vec![]);
-                (lead(self, t), lead(self, rest), lead(self, upper))
-            }
-            _ => (t, rest, upper),
-        };
-        let (a, bv) = (at(self, prev), at(self, next));
-        let diff = self.binary(BinFn::Sub, bv, a, &xty)?;
-        let up = self.binary(BinFn::Mul, diff, t, ty)?;
-        let lo = self.binary(BinFn::Add, a, up, ty)?;
-        let down = self.binary(BinFn::Mul, diff, rest, ty)?;
-        let hi = self.binary(BinFn::Sub, bv, down, ty)?;
-        let r = self.elementwise(ComputeFn::Where, vec![upper, hi, lo], ty, e)?;
-        debug_assert_eq!(ty.dtype(), Some(rd));
-        self.nan_where_nan(sorted, k, n, r, ty, e)
     }
 }

@@ -183,22 +183,26 @@ impl Checker {
                         c.bad = true;
                     }
                 }
-                "method" => match crate::builtin::quantile_method(v) {
-                    Some("linear") => self.set_ty(v.id, Ty::Unit),
-                    other => {
-                        let what = match other {
-                            Some(m) => format!("`method={m}` of `{}` is not supported", row.name),
-                            None => format!("`method=` of `{}` is not one of NumPy's methods", row.name),
-                        };
-                        let help = "leave `method=` out, or write `method=linear` (NumPy's strings, written as names)";
+                "method" => {
+                    if crate::builtin::quantile_method(v).is_some() {
+                        self.set_ty(v.id, Ty::Unit);
+                    } else {
+                        let help = "write one of NumPy's methods as a name: `method=linear` (the default), `lower`, \
+                                    `higher`, `nearest`, `midpoint`, `inverted_cdf`, `averaged_inverted_cdf`, \
+                                    `closest_observation`, `interpolated_inverted_cdf`, `hazen`, `weibull`, \
+                                    `median_unbiased`, `normal_unbiased`";
                         self.err(
-                            Diagnostic::error("E0503", what, v.span.clone(), "not supported")
-                                .with_note("arrayc computes NumPy's default method, `linear`, only")
-                                .with_help(help),
+                            Diagnostic::error(
+                                "E0503",
+                                format!("`method=` of `{}` is not one of NumPy's methods", row.name),
+                                v.span.clone(),
+                                "not a method",
+                            )
+                            .with_help(help),
                         );
                         c.bad = true;
                     }
-                },
+                }
                 "indexing" => {
                     if crate::numpy_shapes::meshgrid_ij(v).is_some() {
                         self.set_ty(v.id, Ty::Unit);
@@ -288,7 +292,8 @@ impl Checker {
                     }
                 }
                 "endpoint" | "equal_nan" | "rowvar" | "right" | "return_index" | "return_inverse" | "return_counts"
-                | "compute_uv" | "full_matrices" | "invert" | "increasing" | "density" | "include_initial" | "wrap" => {
+                | "compute_uv" | "full_matrices" | "invert" | "increasing" | "density" | "include_initial" | "wrap"
+                | "returned" => {
                     if matches!(v.kind, ExprKind::Bool(_)) {
                         self.set_ty(v.id, Ty::Scalar(DType::Bool));
                     } else {

@@ -294,6 +294,8 @@ impl Checker {
             | B::Searchsorted
             | B::Percentile
             | B::Quantile
+            | B::NanPercentile
+            | B::NanQuantile
             | B::Nonzero => self.numpy_func(&c),
             B::Average => self.average(&c, kwargs),
             B::Einsum | B::Tensordot => self.einsum(&c),

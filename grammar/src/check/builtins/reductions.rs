@@ -28,9 +28,12 @@ impl Checker {
             Ty::Array(_, ks) => ks.into_iter(),
             _ => vec![].into_iter(),
         };
-        let shape =
-            (0..r).map(|k| if reduced.contains(&k) { Size::lit(1) } else { kept.next().unwrap_or(Size::lit(1)) });
-        Ty::Array(d, shape.collect())
+        let q_array = matches!(c.args.get(1).and_then(|q| self.types.get(q.id.0 as usize)), Some(Ty::Array(..)));
+        let mut shape: Vec<Size> = kept.by_ref().take(c.b.leading_axes(q_array)).collect();
+        shape.extend(
+            (0..r).map(|k| if reduced.contains(&k) { Size::lit(1) } else { kept.next().unwrap_or(Size::lit(1)) }),
+        );
+        Ty::Array(d, shape)
     }
 
     /// Python's builtin `min(a, b, ...)` / `max(a, b, ...)` ([`crate::builtin::python_min_max`];

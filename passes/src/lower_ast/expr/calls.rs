@@ -65,6 +65,9 @@ impl Lowerer<'_> {
         if let Some(v) = self.set_op(b, args, kwargs, ty)? {
             return Ok(vec![v]);
         }
+        if b == B::Average && matches!(ty, Ty::Tuple(_)) {
+            return self.average_returned(args, kwargs, ty, e);
+        }
         if let Some(v) = self.numpy_func(b, args, kwargs, ty, e)? {
             return Ok(vec![v]);
         }
@@ -193,7 +196,9 @@ impl Lowerer<'_> {
             | B::Percentile
             | B::ArrayEqual
             | B::ArrayEquiv
-            | B::Quantile => unreachable!("lowered by `numpy_func`"),
+            | B::Quantile
+            | B::NanPercentile
+            | B::NanQuantile => unreachable!("lowered by `numpy_func`"),
             B::Divmod | B::Modf | B::UfuncOuter | B::ShapeEqual | B::DTypeEqual => unreachable!("lowered above"),
             B::Inner
             | B::Vdot

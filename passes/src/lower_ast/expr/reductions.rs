@@ -37,14 +37,20 @@ impl Lowerer<'_> {
         let (Ty::Array(d, shape), Ty::Array(..)) = (ty, self.ty_of(&args[0])) else {
             return Ok(self.builtin_call(b, args, kwargs, ty, e)?[0]);
         };
-        let r = shape.len();
+        let lead = b.leading_axes(args.get(1).is_some_and(|q| self.ty_of(q).is_array()));
+        let r = shape.len() - lead;
         let reduced = self.axes_of_rank(kwargs, r)?.unwrap_or_else(|| (0..r).collect());
-        let kept: Vec<Size> = (0..r).filter(|k| !reduced.contains(k)).map(|k| shape[k].clone()).collect();
+        let kept: Vec<Size> = shape[..lead]
+            .iter()
+            .cloned()
+            .chain((0..r).filter(|k| !reduced.contains(k)).map(|k| shape[lead + k].clone()))
+            .collect();
         let inner_ty = if kept.is_empty() { Ty::Scalar(*d) } else { Ty::Array(*d, kept) };
         let v = self.builtin_call(b, args, kwargs, &inner_ty, e)?[0];
         if let Type::Array(..) = self.f.ty(v) {
-            let entries = (0..r).map(|k| if reduced.contains(&k) { NewAxis } else { Full }).collect();
-            return Ok(self.expand(v, entries));
+            let entries =
+                (0..lead).map(|_| Full).chain((0..r).map(|k| if reduced.contains(&k) { NewAxis } else { Full }));
+            return Ok(self.expand(v, entries.collect()));
         }
         let ones = (0..r).map(|_| self.i64_const(1)).collect();
         let out = self.new_array(*d, ones);
