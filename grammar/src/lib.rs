@@ -85,6 +85,11 @@ pub struct Checked {
     /// true, as `bool(float('nan'))`). An `and`/`or` whose value is used as a number stays E0302
     /// (Python's `a or b` gives one of the numbers, not a bool).
     pub truthy: std::collections::HashSet<ast::ExprId>,
+    /// The expressions other than literals whose value is a Python `int` or `float`, "weak" in
+    /// NumPy 2's promotion (NEP 50; `len(x)`, `x.shape[0]`, a `range` variable, `n - 1`, ...: the
+    /// checker's `weak` module lists them), by id: each takes the other operand's dtype, as a
+    /// literal does, and an integer that does not fit it is NumPy's `OverflowError` at run time.
+    pub weak: std::collections::HashSet<ast::ExprId>,
 }
 
 impl Checked {
@@ -92,6 +97,12 @@ impl Checked {
     /// no function.
     pub fn callee(&self, id: ast::ExprId) -> Option<builtin::Callee> {
         self.callees.get(id.0 as usize).copied().flatten()
+    }
+
+    /// The weak kind of the checked expression `e`: a literal ([`check::promote::weak_of`]) or
+    /// another Python number ([`Checked::weak`]); `None` for a NumPy value.
+    pub fn weak_of(&self, e: &ast::Expr) -> Option<check::promote::Weak> {
+        check::promote::weak_in(e, &self.types, &self.weak)
     }
 }
 

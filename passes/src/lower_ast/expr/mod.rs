@@ -113,6 +113,7 @@ impl Lowerer<'_> {
             ExprKind::IfElse(parts) | ExprKind::BoolOp(_, parts) => self.lower_if_else(parts, &ty)?,
             ExprKind::Binary(op, a, b) => {
                 let (x, y) = (self.expr(a)?, self.expr(b)?);
+                let (x, y) = self.weak_operands(*op, (a, x), (b, y));
                 self.binary(bin_fn_in(*op, ty.dtype().unwrap_or(DType::F64)), x, y, &ty)?
             }
             ExprKind::Unary(op, a) => {
