@@ -9,7 +9,8 @@
 //! - a variable holding one: assigned from one (`m = len(x)`, `total = 0`), a `range` loop
 //!   variable, a name unpacked from `x.shape`, a size symbol of a signature used as a value
 //!   (`n` of `x: f64[n]`, NumPy's `x.shape[0]`);
-//! - `len(x)`, `x.ndim`, `x.size`, `x.shape[k]` (`size`), Python's `int(..)` and `float(..)`;
+//! - `len(x)`, `x.ndim`, `x.size`, `x.shape[k]` (`size`), Python's `int(..)`, `float(..)` and
+//!   `round(s)`;
 //! - Python's arithmetic of Python numbers (`n - 1`, `m // 2`, `-k`, `k / 2`), `abs(k)`,
 //!   Python's `min(k, 3)` and `max(..)`, and `a if c else b` of two of them.
 //!
@@ -23,7 +24,7 @@
 use super::promote::{weak_in, weak_of, Weak};
 use super::{Checker, Widening};
 use crate::ast::{BinOp, DType, Expr, ExprKind, UnOp};
-use crate::builtin::{Builtin, Callee};
+use crate::builtin::{python_min_max, python_round, Builtin, Callee, MinMaxCall};
 use crate::types::Ty;
 
 impl Checker {
@@ -52,11 +53,17 @@ impl Checker {
             ExprKind::Binary(op, a, b) => !is_comparison(*op) && weak(a) && weak(b),
             ExprKind::Unary(UnOp::Neg | UnOp::Not, a) => weak(a),
             ExprKind::IfElse(parts) => weak(&parts[1]) && weak(&parts[2]),
-            ExprKind::Call { args, .. } => match self.callees.get(e.id.0 as usize).copied().flatten() {
+            ExprKind::Call { func, args, kwargs } => match self.callees.get(e.id.0 as usize).copied().flatten() {
                 Some(Callee::Builtin(Builtin::Len | Builtin::Ndim | Builtin::Size | Builtin::Int | Builtin::Float)) => {
                     true
                 }
-                Some(Callee::Builtin(Builtin::Abs | Builtin::Min | Builtin::Max)) => args.iter().all(weak),
+                // Python's `round(s)` is a Python int.
+                Some(Callee::Builtin(Builtin::Round)) => python_round(&func.name, args, kwargs.is_empty(), true),
+                Some(Callee::Builtin(Builtin::Abs)) => args.iter().all(weak),
+                Some(Callee::Builtin(Builtin::Min | Builtin::Max)) => {
+                    matches!(python_min_max(&func.name, args, false), Some(MinMaxCall::Python(_)))
+                        && args.iter().all(weak)
+                }
                 _ => false,
             },
             _ => false,

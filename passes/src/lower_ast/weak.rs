@@ -41,7 +41,9 @@ impl Lowerer<'_> {
         let weak_int = self.checked.weak.contains(&e.id) && self.ty_of(e).dtype() == Some(DType::I64);
         let Some((lo, hi)) = d.int_range().filter(|_| weak_int) else { return };
         let msg = format!("Python integer {{lhs}} out of bounds for {} (NumPy's OverflowError)", d.numpy_name());
-        for (bound, f, outside) in [(lo, BinFn::Ge, lo > i128::from(i64::MIN)), (hi, BinFn::Le, hi < i128::from(i64::MAX))] {
+        for (bound, f, outside) in
+            [(lo, BinFn::Ge, lo > i128::from(i64::MIN)), (hi, BinFn::Le, hi < i128::from(i64::MAX))]
+        {
             if outside {
                 let c = self.i64_const(bound as i64);
                 let cond = self.scalar_binary(f, v, c, DType::I64);
