@@ -75,7 +75,7 @@ impl Lowerer<'_> {
                 if !self.f.ty(var).is_array() {
                     // Scalar: `x op= e` rebinds `x = x op e`.
                     let rhs = self.expr(value)?;
-                    let rd = self.in_place_dtype(self.f.ty(var).dtype(), value, rhs);
+                    let rd = self.in_place_dtype(self.f.ty(var).dtype(), *op, value, rhs);
                     let r = self.scalar_bin_promoted(super::expr::bin_fn_in(*op, rd), var, rhs, rd);
                     let r = self.coerce_scalar_to_var(&target.name, r);
                     self.name_value(r, &target.name);
@@ -88,7 +88,7 @@ impl Lowerer<'_> {
                             let mask = self.expr(e)?;
                             let v = self.expr(value)?;
                             let Type::Array(dd, _) = self.f.ty(var) else { unreachable!("checked: an array") };
-                            let rd = self.in_place_dtype(dd, value, v);
+                            let rd = self.in_place_dtype(dd, *op, value, v);
                             self.masked_update(var, mask, super::expr::bin_fn_in(*op, rd), v, rd);
                             return Ok(());
                         }
@@ -319,7 +319,7 @@ impl Lowerer<'_> {
             rhs
         };
         let Type::Array(dd, r) = self.f.ty(dest) else { unreachable!("checked: an array target") };
-        let rd = self.in_place_dtype(dd, value, rhs);
+        let rd = self.in_place_dtype(dd, op, value, rhs);
         let func = ComputeFn::Binary(super::expr::bin_fn_in(op, rd));
         if rd == dd {
             self.emit(OpKind::Compute { func, out: dest, ins: vec![dest, rhs] });
@@ -351,7 +351,7 @@ impl Lowerer<'_> {
         let advanced = self.advanced_index(x, index)?;
         let old = self.gather_advanced(advanced.clone(), &Ty::Array(dd, shape.clone()));
         let rhs = self.expr(value)?;
-        let rd = self.in_place_dtype(dd, value, rhs);
+        let rd = self.in_place_dtype(dd, op, value, rhs);
         let new = self.binary(super::expr::bin_fn_in(op, rd), old, rhs, &Ty::Array(rd, shape.clone()))?;
         self.scatter_advanced(advanced, &shape, new);
         Ok(())
@@ -361,11 +361,12 @@ impl Lowerer<'_> {
     /// dtype `dd`: the promotion of `dd` and the value's dtype (a weak literal keeps `dd`), so
     /// `f32 -= f64` subtracts in f64 and then casts (computing in `dd` would round the value first,
     /// unlike `op(t, v, out=t)`), while `f32 -= 0.3` subtracts in f32 (as `t = t - 0.3` does), and a
-    /// Python int other than a literal (value `v`) is checked to fit it ([`Self::check_python_int`]).
-    fn in_place_dtype(&mut self, dd: DType, value: &ast::Expr, v: ValueId) -> DType {
+    /// Python int other than a literal (value `v`) is checked to fit what `op` computes in
+    /// ([`Self::check_python_int_in`]).
+    fn in_place_dtype(&mut self, dd: DType, op: ast::BinOp, value: &ast::Expr, v: ValueId) -> DType {
         use arrayc_grammar::check::promote::promote;
         let rd = promote(dd, None, self.ty_of(value).dtype().unwrap_or(dd), self.checked.weak_of(value));
-        self.check_python_int(value, v, rd);
+        self.check_python_int_in(op, value, v, rd);
         rd
     }
 

@@ -10,7 +10,7 @@
 use super::Lowerer;
 use arrayc_dialect::ir::{BinFn, OpKind, Type, ValueId};
 use arrayc_grammar::ast::{BinOp, DType, Expr};
-use arrayc_grammar::check::promote::{promote, Weak};
+use arrayc_grammar::check::promote::{binop_result, promote, Weak};
 
 impl Lowerer<'_> {
     /// The operands of `a op b` (values `x` and `y`) as NumPy 2 takes them: each Python int other
@@ -23,8 +23,8 @@ impl Lowerer<'_> {
         let (wa, wb) = (self.checked.weak_of(a.0), self.checked.weak_of(b.0));
         let p = promote(da, wa, db, wb);
         if !matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) {
-            self.check_python_int(a.0, a.1, p);
-            self.check_python_int(b.0, b.1, p);
+            self.check_python_int_in(op, a.0, a.1, p);
+            self.check_python_int_in(op, b.0, b.1, p);
             return (a.1, b.1);
         }
         let as_p = |s: &mut Self, w: Option<Weak>, v: ValueId| match s.f.ty(v) {
@@ -32,6 +32,12 @@ impl Lowerer<'_> {
             _ => v,
         };
         (as_p(self, wa, a.1), as_p(self, wb, b.1))
+    }
+
+    /// [`Self::check_python_int`] of operand `e` (value `v`) of `op` promoted to `p`, against the
+    /// dtype the operation computes in ([`binop_result`]): `x_u8 / 300` divides in `f64`, no error.
+    pub(crate) fn check_python_int_in(&mut self, op: BinOp, e: &Expr, v: ValueId, p: DType) {
+        self.check_python_int(e, v, binop_result(op, p).unwrap_or(p));
     }
 
     /// When `e` (value `v`) is a Python int other than a literal and `d` an integer dtype whose
