@@ -39,8 +39,13 @@ EXPRS = [
     "x * float(len(x))",
     "x * (len(x) / 4)",
     "x + 2 ** x.ndim",
+    "np.maximum(x, len(x))",
+    "np.minimum(x, x.ndim)",
+    "np.where(x > 3, x, len(x))",
 ]
 SIGNED_EXPRS = ["x * -x.ndim", "x + (x.ndim - len(x))"]
+# NumPy's float functions of `u8` and `bool` give `float16`, arrayc's `f32` (docs/language.md).
+FLOAT_FN_EXPRS = ["np.copysign(x, len(x))", "np.copysign(x, -x.ndim)"]
 
 
 def inputs(dt):
@@ -60,9 +65,11 @@ def arrayc_type(a):
 @pytest.mark.parametrize("target", TARGETS[:2])
 @pytest.mark.parametrize("dt", DTYPES)
 def test_weak_sources_take_the_arrays_dtype(dt, target, tmp_path):
-    """Every source of Python numbers beside an array of each dtype: NumPy's dtype and values."""
+    """Every source of Python numbers beside an array of each dtype, in operators and in NumPy's
+    `maximum`, `minimum`, `where` and `copysign`: NumPy's dtype and values."""
     x = inputs(dt)
     exprs = EXPRS + (SIGNED_EXPRS if dt not in ("u8", "u64") else [])
+    exprs += FLOAT_FN_EXPRS if dt not in ("u8", "bool") else []
     want = [eval(e, {"np": np}, {"x": x, "n": x.shape[0]}) for e in exprs]
     results = ", ".join(arrayc_type(w) for w in want)
     src = f"fn main(x: {dt}[n]) -> ({results}) {{\n    return ({', '.join(exprs)});\n}}\n"
@@ -160,13 +167,14 @@ def test_u8_loops_wrap(target, tmp_path):
     ("u64", "x + (x.ndim - len(x))", -4),
     ("i32", "x + len(x) * 1000000000", 5000000000),
     ("u8", "x[0] + len(x) * 100", 500),
+    ("u8", "np.maximum(x, len(x) * 100)", 500),
 ])
 def test_python_int_out_of_bounds_is_overflow_error(dt, expr, value, tmp_path):
     """A Python int that does not fit the dtype it takes: NumPy's OverflowError, arrayc's run-time
     error naming the line (3) and the value; exit status non-zero."""
     x = inputs(dt)
     with pytest.raises(OverflowError, match=f"Python integer {value} out of bounds"):
-        eval(expr, {}, {"x": x})
+        eval(expr, {"np": np}, {"x": x})
     ret = f"{dt}[n]" if "[0]" not in expr else dt
     src = f"fn main(x: {dt}[n]) -> {ret} {{\n    m = 1;\n    return {expr};\n}}\n"
     proc, _ = run_source(src, {"x": x}, tmp_path)
@@ -206,6 +214,19 @@ def test_comparisons_are_exact(target, tmp_path):
     got = run_ok(src, {"u": u, "x": x}, tmp_path, target)
     for k, (g, w) in enumerate(zip(got, want)):
         assert_same(g, w, f"result {k}")
+
+
+@pytest.mark.parametrize("target", TARGETS[:2])
+def test_where_casts_python_ints_as_numpy(target, tmp_path):
+    """NumPy's `where` casts a Python int to the array's dtype unsafely (no OverflowError:
+    `where(c, x_u8, 300)` holds 44), unlike the operators and `maximum`."""
+    u = np.array([5, 250, 7], dtype=np.uint8)
+    src = """fn main(u: u8[n]) -> u8[n] {
+    return np.where(u > 6, u, len(u) * 100);
+}
+"""
+    got = run_ok(src, {"u": u}, tmp_path, target)
+    assert_same(got[0], np.where(u > 6, u, len(u) * 100), "where")
 
 
 @pytest.mark.parametrize("target", TARGETS[:2])
