@@ -10,7 +10,7 @@ kernels (emulated, and the GPU where there is one)."""
 import numpy as np
 import pytest
 
-from arrayc_examples import TARGETS, assert_same, run_ok, run_source
+from arrayc_examples import TARGETS, assert_check_error, assert_same, run_ok, run_source
 
 DTYPES = ["f32", "f64", "i32", "i64", "u8", "u64", "bool"]
 NP = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64, "u8": np.uint8, "u64": np.uint64,
@@ -195,6 +195,40 @@ def test_in_place_overflow_error(tmp_path):
     proc, _ = run_source(src, {"u": u}, tmp_path)
     assert proc.returncode != 0 and "prog.arr:3:" in proc.stderr, proc.stderr
     assert "Python integer 256 out of bounds for uint8" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("target", TARGETS[:2])
+def test_element_writes_of_python_ints(target, tmp_path):
+    """`u[0] = k`, `u[mask] = k`, `u[idx] = k` of Python ints that fit `u8`: NumPy's values."""
+    u = np.array([5, 250, 7, 9], dtype=np.uint8)
+    src = """fn main(u: u8[n]) -> u8[n] {
+    u[0] = len(u) * 50;
+    u[u > 8] = len(u) + 1;
+    u[np.array([1, 3])] = u.ndim;
+    return u;
+}
+"""
+    want = u.copy()
+    want[0] = len(want) * 50
+    want[want > 8] = len(want) + 1
+    want[np.array([1, 3])] = want.ndim
+    got = run_ok(src, {"u": u}, tmp_path, target)
+    assert_same(got[0], want, "writes")
+
+
+@pytest.mark.parametrize("write", ["u[0] = len(u) * 100;", "u[u > 8] = len(u) * 100;", "u[:] = -len(u);"])
+def test_element_write_overflow_error(write, tmp_path):
+    """Writing a Python int beyond `u8` into a `u8` array: NumPy's OverflowError, a run-time error
+    naming the line; a literal is E0315 at compile time."""
+    u = np.array([5, 250, 7, 9], dtype=np.uint8)
+    with pytest.raises(OverflowError, match="out of bounds for uint8"):
+        exec(write.rstrip(";"), {}, {"u": u.copy()})
+    src = f"fn main(u: u8[n]) -> u8[n] {{\n    {write}\n    return u;\n}}\n"
+    proc, _ = run_source(src, {"u": u}, tmp_path)
+    assert proc.returncode != 0 and "prog.arr:2:" in proc.stderr, proc.stderr
+    assert "out of bounds for uint8" in proc.stderr and "panicked" not in proc.stderr, proc.stderr
+    assert_check_error("fn main(u: u8[n]) -> u8[n] {\n    u[0] = 300;\n    return u;\n}\n", "E0315",
+                       "300", tmp_path)
 
 
 @pytest.mark.parametrize("target", TARGETS[:2])

@@ -152,6 +152,11 @@ impl Checker {
                 let view = self.target_view(target, index, value.id, span);
                 let vt = self.value(value);
                 if let (Some(view), Ty::Scalar(_) | Ty::Array(..)) = (view, &vt) {
+                    if let Some(d) = view.dtype() {
+                        // NumPy's `x_u8[0] = 300` is OverflowError (a Python int other than a
+                        // literal: at run time, `lower_ast/weak.rs`).
+                        self.check_int_literal(value, d);
+                    }
                     self.check_fits(&vt, &view, value);
                 }
             }

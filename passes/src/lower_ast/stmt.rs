@@ -53,6 +53,7 @@ impl Lowerer<'_> {
                     if let Ty::Array(DType::Bool, _) = *self.ty_of(e) {
                         let (x, mask) = (self.var(target)?, self.expr(e)?);
                         let v = self.expr(value)?;
+                        self.check_python_int(value, v, self.f.ty(x).dtype());
                         self.masked_assign(x, mask, v);
                         return Ok(());
                     }
@@ -61,6 +62,7 @@ impl Lowerer<'_> {
                     // `x[i, 0, :, j] = v` with index arrays: a scatter (NumPy's advanced indexing).
                     let x = self.var(target)?;
                     let v = self.expr(value)?;
+                    self.check_python_int(value, v, self.f.ty(x).dtype());
                     let Some(Ty::Array(_, shape)) = self.checked.target_types.get(&value.id).cloned() else {
                         unreachable!("the checker typed the scatter's target")
                     };
@@ -299,6 +301,8 @@ impl Lowerer<'_> {
         }
         let v = self.expr(value)?;
         if !self.f.ty(v).is_array() {
+            // NumPy's `x_u8[0] = k` of a Python int beyond `u8` is OverflowError.
+            self.check_python_int(value, v, self.f.ty(dest).dtype());
             self.emit(OpKind::Compute { func: ComputeFn::Fill, out: dest, ins: vec![v] });
             return Ok(());
         }
