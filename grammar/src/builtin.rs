@@ -235,9 +235,9 @@ builtins! {
     Clip: "clip", (3, 3), &[], "clip(x, lo, hi) | clip(x, a_min=lo, a_max=hi) (or min=, max=; a bound None or left out)";
     Where: "where", (1, 3), &[], "where(cond, a, b) | where(cond) (nonzero(cond))";
     Sum: "sum", (1, 1), &["axis", "where", "dtype"], REDUCTION;
-    Prod: "prod", (1, 1), &["axis", "dtype"], REDUCTION;
-    Min: "min", (1, 1), &["axis", "initial"], REDUCTION;
-    Max: "max", (1, 1), &["axis", "initial"], REDUCTION;
+    Prod: "prod", (1, 1), &["axis", "dtype", "where"], REDUCTION;
+    Min: "min", (1, 1), &["axis", "initial", "where"], REDUCTION;
+    Max: "max", (1, 1), &["axis", "initial", "where"], REDUCTION;
     Mean: "mean", (1, 1), &["axis", "dtype"], REDUCTION;
     Any: "any", (1, 1), AXIS, TEST_REDUCTION;
     All: "all", (1, 1), AXIS, TEST_REDUCTION;
@@ -1118,11 +1118,15 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Sum, B::Prod, B::Mean],
         },
         DocRow {
-            calls: "`sum(x, where=m)`, `min(x, initial=v)`, `max(x, initial=v)` (with `axis=` too)",
-            result: "NumPy's: `sum` of the elements where the bool `m` (broadcast to `x`'s shape) is true, \
-                `sum(where(m, x, 0))`; `min`/`max` of the elements and the numeric scalar `v` (converted to \
-                the result's dtype), so an empty `x` or axis gives `v` instead of an error",
-            builtins: &[B::Sum, B::Min, B::Max],
+            calls: "`sum(x, where=m)`, `prod(x, where=m)`, `min(x, initial=v)`, `max(x, initial=v)`, \
+                `max(x, where=m, initial=v)`, `min(x, where=m, initial=v)` (with `axis=` too)",
+            result: "NumPy's: `sum` (`prod`) of the elements where the bool `m` (broadcast to `x`'s shape) is \
+                true, `sum(where(m, x, 0))` (`prod(where(m, x, 1))`); `min`/`max` of the elements and the \
+                numeric scalar `v` (converted to the result's dtype), so an empty `x` or axis gives `v` \
+                instead of an error, and with `where=m` of the elements where `m` is true and `v` \
+                (`max(where(m, x, v), initial=v)`); `min`/`max` with `where=` but no `initial=` is E0503 \
+                (NumPy's ValueError: no identity)",
+            builtins: &[B::Sum, B::Prod, B::Min, B::Max],
         },
         DocRow {
             calls: "`keepdims=true` (Python's `keepdims=True`) of `sum prod min max mean any all count_nonzero var std \
@@ -1213,6 +1217,11 @@ pub const DOCS: &[DocRow] = {
             calls: "`cumsum(x, axis=k)`, `cumprod(x, axis=k)`",
             result: "the running sum (product) along axis `k` (negative counts from the end): `x`'s shape, \
                 accumulated in order along the axis (see Scans)",
+            builtins: &[B::CumSum, B::CumProd],
+        },
+        DocRow {
+            calls: "`cumsum(x, dtype=d)`, `cumprod(x, dtype=d)` (with `axis=` too)",
+            result: "NumPy's accumulator dtype: the scan of `array(x, dtype=d)`, accumulated in `d`",
             builtins: &[B::CumSum, B::CumProd],
         },
         DocRow {
@@ -1434,9 +1443,11 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Reshape],
         },
         DocRow {
-            calls: "`ravel(x)`, `x.ravel()`, `flatten(x)`, `x.flatten()`",
+            calls: "`ravel(x)`, `x.ravel()`, `flatten(x)`, `x.flatten()`, `order='C'`, `order='F'`",
             result: "`x`'s elements as a 1-d array in row-major order: `ravel` is `reshape(x, -1)` (a view when it \
-                can be), `flatten` always a new array, a copy",
+                can be), `flatten` always a new array, a copy; NumPy's `order='F'` (by keyword or position) \
+                is column-major, the row-major order of `transpose(x)` (so a view of an `x` that is a transpose); \
+                other orders are E0502",
             builtins: &[B::Ravel, B::Flatten],
         },
         DocRow {

@@ -18,6 +18,7 @@ pub mod einsum;
 pub mod flat_writes;
 pub mod lambda;
 pub mod lexer;
+pub mod list_ops;
 pub mod loop_returns;
 pub mod matrix_power;
 pub mod membership;
@@ -85,6 +86,14 @@ pub struct Checked {
     /// true, as `bool(float('nan'))`). An `and`/`or` whose value is used as a number stays E0302
     /// (Python's `a or b` gives one of the numbers, not a bool).
     pub truthy: std::collections::HashSet<ast::ExprId>,
+    /// Python's repetition of a list literal, `[..] * k` or `k * [..]` with `k` an integer or bool
+    /// scalar (`[0.0] * n`, `[True, False] * half`), by id of the product: the literal's items
+    /// repeated `k` times along axis 0 (NumPy's `np.array` of the repeated list), not NumPy's
+    /// elementwise product; a negative `k` is a run-time error (Python's empty list). With an
+    /// array `k` (`img * [0.3, 0.6, 0.1]`) the product is NumPy's, elementwise. Repetitions by
+    /// an integer literal and joins `[..] + [..]` are rewritten as the program is parsed
+    /// ([`list_ops`]).
+    pub list_repeats: std::collections::HashSet<ast::ExprId>,
     /// The expressions other than literals whose value is a Python `int` or `float`, "weak" in
     /// NumPy 2's promotion (NEP 50; `len(x)`, `x.shape[0]`, a `range` variable, `n - 1`, ...: the
     /// checker's `weak` module lists them), by id: each takes the other operand's dtype, as a

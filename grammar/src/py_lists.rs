@@ -60,8 +60,13 @@ fn flat_list(e: &Expr) -> bool {
 }
 
 /// Counts the bindings of each name in `b` (`let`, assignment, `for` variable); `lists` gets the
-/// names a `let` binds to a [`flat_list`].
-pub(crate) fn bindings(b: &Block, count: &mut HashMap<String, usize>, lists: &mut HashSet<String>) {
+/// names a `let` binds to a value `pick` accepts ([`flat_list`] for Python's `sum`).
+pub(crate) fn bindings(
+    b: &Block,
+    count: &mut HashMap<String, usize>,
+    lists: &mut HashSet<String>,
+    pick: fn(&Expr) -> bool,
+) {
     for s in &b.stmts {
         match s {
             Stmt::Let { names, value, .. } => {
@@ -69,7 +74,7 @@ pub(crate) fn bindings(b: &Block, count: &mut HashMap<String, usize>, lists: &mu
                     *count.entry(n.name.clone()).or_default() += 1;
                 }
                 if let [n] = names.as_slice() {
-                    if flat_list(value) {
+                    if pick(value) {
                         lists.insert(n.name.clone());
                     }
                 }
@@ -77,13 +82,13 @@ pub(crate) fn bindings(b: &Block, count: &mut HashMap<String, usize>, lists: &mu
             Stmt::Assign { name, .. } => *count.entry(name.name.clone()).or_default() += 1,
             Stmt::For { var, body, .. } => {
                 *count.entry(var.name.clone()).or_default() += 1;
-                bindings(body, count, lists);
+                bindings(body, count, lists, pick);
             }
-            Stmt::While { body, .. } => bindings(body, count, lists),
+            Stmt::While { body, .. } => bindings(body, count, lists, pick),
             Stmt::If { then_block, else_block, .. } => {
-                bindings(then_block, count, lists);
+                bindings(then_block, count, lists, pick);
                 if let Some(e) = else_block {
-                    bindings(e, count, lists);
+                    bindings(e, count, lists, pick);
                 }
             }
             _ => {}
@@ -95,7 +100,7 @@ pub(crate) fn bindings(b: &Block, count: &mut HashMap<String, usize>, lists: &mu
 fn python_sum(ids: &Cell<u32>, f: &mut Function) {
     let mut count = HashMap::new();
     let mut lists = HashSet::new();
-    bindings(&f.body, &mut count, &mut lists);
+    bindings(&f.body, &mut count, &mut lists, flat_list);
     for p in &f.params {
         lists.remove(&p.name.name);
     }

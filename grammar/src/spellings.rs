@@ -123,6 +123,21 @@ pub fn math_call(ids: &Cell<u32>, name: &Ident, mut args: Vec<Expr>, span: &Span
 }
 
 /// The call `np.f(args)` under a fresh id, at `at`.
+/// The `order` of a call of `ravel`/`flatten`, `'C'` or `'F'` (a string, which the parser reads
+/// as a name), by keyword or as the second argument, if it is one of these.
+fn order_given(args: &[Expr], kwargs: &[(Ident, Expr)]) -> Option<char> {
+    let by_name = kwargs.iter().find(|(k, _)| k.name == "order").map(|(_, v)| v);
+    let v = match (by_name, args) {
+        (Some(v), [_]) => v,
+        (None, [_, v]) => v,
+        _ => return None,
+    };
+    match &v.kind {
+        ExprKind::Str(o) | ExprKind::Var(Ident { name: o, .. }) if o == "C" || o == "F" => o.chars().next(),
+        _ => None,
+    }
+}
+
 fn call(ids: &Cell<u32>, f: &str, args: Vec<Expr>, at: &Span) -> Expr {
     let func = Ident { name: qualified(f), span: at.clone() };
     mk(ids, ExprKind::Call { func, args, kwargs: vec![] }, at.clone())
@@ -287,6 +302,40 @@ pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
             let cut = Index::Slice { start: from, stop: None, step: None, span: at.clone() };
             let index = if k > 0 { vec![all, cut] } else { vec![cut] };
             args.push(mk(ids, ExprKind::Subscript { base: Box::new(x), index }, at));
+        }
+        "cumsum" | "cumprod" if kwargs.iter().any(|(k, _)| k.name == "dtype") && !args.is_empty() => {
+            // NumPy's scan with `dtype=d`, accumulated in `d`: `asarray(scan(asarray(x, dtype=d)),
+            // dtype=d)`. The scan of a `d` narrower than its default accumulator (`u8` into `u64`)
+            // wraps back to the same values: sums and products modulo 2^k do not depend on where
+            // they wrap, and a bool scan (NumPy's running `or`/`and`) is the integer one's `!= 0`.
+            let at = kwargs.iter().position(|(k, _)| k.name == "dtype").unwrap_or_else(|| unreachable!("found"));
+            let dtype = kwargs.remove(at);
+            let cast = |x: Expr, dtype: (Ident, Expr)| {
+                let span = x.span.clone();
+                mk(
+                    ids,
+                    ExprKind::Call { func: kw(&qualified("asarray"), &span), args: vec![x], kwargs: vec![dtype] },
+                    span,
+                )
+            };
+            let x = args.remove(0);
+            let again = (dtype.0.clone(), crate::syntax::fresh_copy(ids, &dtype.1));
+            args.insert(0, cast(x, dtype));
+            let scan = mk(ids, std::mem::replace(&mut e.kind, ExprKind::NoneLit), span.clone());
+            e.kind = cast(scan, again).kind;
+        }
+        "ravel" | "flatten" if order_given(args, kwargs).is_some() => {
+            // NumPy's `order='C'` (row-major, the default) and `order='F'` (column-major: the
+            // row-major order of the transpose, all axes reversed), by keyword or position;
+            // other orders stay E0502.
+            let fortran = order_given(args, kwargs) == Some('F');
+            kwargs.retain(|(k, _)| k.name != "order");
+            args.truncate(1);
+            if fortran && !args.is_empty() {
+                let x = args.remove(0);
+                let span = x.span.clone();
+                args.insert(0, call(ids, "transpose", vec![x], &span));
+            }
         }
         "nanprod" | "nancumsum" | "nancumprod" if (1..=2).contains(&args.len()) => {
             // NumPy's NaN-ignoring product and scans: NaN read as the identity, `prod(where(isnan(x),

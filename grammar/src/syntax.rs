@@ -900,7 +900,7 @@ pub fn method_call(
     let mut func = Ident { name: format!(".{}", name.name), span: name.span };
     positional_axis(&mut func, &mut args, &mut kwargs);
     let mut e = mk(ids, ExprKind::Call { func, args, kwargs }, span);
-    if name.name == "diagonal" {
+    if matches!(name.name.as_str(), "diagonal" | "ravel" | "flatten" | "cumsum" | "cumprod") {
         crate::spellings::rewrite_call(ids, &name.name, &mut e);
     }
     Ok(e)

@@ -37,7 +37,7 @@ pub fn tuple_names(program: &mut Program) -> Vec<Diagnostic> {
     let mut errors = Vec::new();
     for f in &mut program.functions {
         let mut count = HashMap::new();
-        crate::py_lists::bindings(&f.body, &mut count, &mut Default::default());
+        crate::py_lists::bindings(&f.body, &mut count, &mut Default::default(), |_| false);
         let mut pass = TupleNames {
             ids: &ids,
             results: &results,

@@ -119,8 +119,12 @@ fn emit_block(
     // it through one view; one written and read through several (`w[0]`, `w[1]`, `w[2]` of a
     // literal `w`) is materialised: its `arr.new` stays where it is (`outline_body` keeps every
     // `arr.new`; the dead ones of contracted bases go later), its `arr.del` after the kernel.
+    // So is one read before the block writes it (`np.empty(3) * 0.0`: NumPy's uninitialized
+    // contents, which a kernel-local value would not have).
     let several = several_views(&computes, host, syms, bases);
-    let contracted: Vec<ValueId> = contracted.iter().copied().filter(|b| !several.contains(b)).collect();
+    let unwritten = read_before_written(&computes, host, bases);
+    let contracted: Vec<ValueId> =
+        contracted.iter().copied().filter(|b| !several.contains(b) && !unwritten.contains(b)).collect();
     let contracted = contracted.as_slice();
     // A block's exchanges precede its kernel.
     for &j in block.iter().filter(|&&j| matches!(old[j].kind, OpKind::Exchange { .. })) {
@@ -294,6 +298,23 @@ fn several_views(ops: &[&Op], host: &Func, syms: &mut Symbols, bases: &HashMap<V
         }
     }
     several
+}
+
+/// The base arrays an operation of `ops` reads before one of `ops` writes them (in order).
+fn read_before_written(ops: &[&Op], host: &Func, bases: &HashMap<ValueId, ValueId>) -> HashSet<ValueId> {
+    let mut written = HashSet::new();
+    let mut unwritten = HashSet::new();
+    for op in ops {
+        let OpKind::Compute { out, ins, .. } = &op.kind else { continue };
+        for &v in ins.iter().filter(|&&v| host.ty(v).is_array()) {
+            let base = base_of(bases, v);
+            if !written.contains(&base) {
+                unwritten.insert(base);
+            }
+        }
+        written.insert(base_of(bases, *out));
+    }
+    unwritten
 }
 
 /// For each array operand of `ops`, the first operand with the identical view (same base, offset,

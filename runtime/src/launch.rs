@@ -3,8 +3,9 @@
 //! A kernel (an outlined `arr.kernel` function, one per block of fused array operations
 //! as in Bohrium, Kristensen et al. 2016, Sec. IV) is compiled to a function that runs over rows
 //! `[lo, hi)` of dimension 0 of its iteration space (see `arrayc_codegen::kernel_codegen`), and, when
-//! it ends in reductions along an axis, over `[axis_lo, axis_hi)` of that axis. [`launch`] checks the arguments, splits one dimension into chunks and runs the chunks
-//! on rayon's pool.
+//! it ends in reductions along an axis, over `[axis_lo, axis_hi)` of that axis.
+//! [`CpuKernels::launch_rows`] checks the arguments, splits one dimension into chunks and runs the
+//! chunks on rayon's pool.
 //!
 //! The number of chunks depends only on the sizes involved (about [`CHUNK_ELEMS`] elements each),
 //! never on the number of threads, and a reduction whose chunks share outputs (a reduction over
@@ -174,9 +175,19 @@ impl CpuKernels {
 }
 
 impl CpuKernels {
-    /// Runs kernel `kernel` on `args` with [`launch_rows`] (all rows when `rows` is `None`); when
-    /// it succeeds, counts its array arguments' traffic (whole views, even for some rows).
-    /// Errors: no such kernel, and those of [`launch_rows`].
+    /// Runs kernel `kernel` on `args` (checks, chunks and faults as `launch_with` documents),
+    /// restricted to rows `rows = [lo, hi)` of dimension 0 of the iteration space when given: the
+    /// kernel runs only the iterations of those rows, with their global coordinates (so an
+    /// `arange`, a random draw or a gather sees the indices it sees in a whole launch), and a
+    /// reduction over everything writes the combination over those rows only (the identity for
+    /// none). This is the owner-computes launch of a distributed run (`arrayc_dist`): every rank
+    /// runs the rows of the outputs it owns. Only for a kernel [`row_restrictable`]: a reduction
+    /// along axis 0 then writes the combination over those rows (partial results, the identity for
+    /// none), one along another axis the rows' outputs. When it succeeds, counts its array
+    /// arguments' traffic (whole views, even for some rows).
+    ///
+    /// Errors: no such kernel, and those of `launch_with`; a range outside `[0, n)` (`n` the rows
+    /// of the iteration space) is [`LaunchError::Invalid`].
     pub fn launch_rows(&self, kernel: &str, args: &[RtValue], rows: Option<(i64, i64)>) -> Result<(), LaunchError> {
         let (entry, plan, abi) = self.kernels.get(kernel).ok_or_else(|| format!("no compiled kernel @{kernel}"))?;
         launch_with(*entry, plan, abi, args, rows)?;
@@ -187,7 +198,7 @@ impl CpuKernels {
 }
 
 impl KernelLauncher for CpuKernels {
-    /// Runs kernel `kernel` on `args` with [`launch`] (argument and shape checks, chunked parallel
+    /// Runs kernel `kernel` on `args` with `launch_with` (argument and shape checks, chunked parallel
     /// execution on rayon's current pool); when it succeeds, counts its array arguments' traffic.
     fn launch(&self, kernel: &str, args: &[RtValue]) -> Result<(), LaunchError> {
         self.launch_rows(kernel, args, None)
@@ -198,8 +209,9 @@ impl KernelLauncher for CpuKernels {
     }
 }
 
-/// Launches the kernel `plan` describes (compiled to `entry`) on `args` (its parameters in order:
-/// views and scalars).
+/// Launches the kernel `plan` describes (compiled to `entry`, its CPU arguments `abi` =
+/// `plan.abi(Target::Cpu)`) on `args` (its parameters in order: views and scalars), all rows or
+/// only `rows` ([`CpuKernels::launch_rows`]).
 ///
 /// The plan's [`KernelLayout`] (elementwise ops with contracted temporaries, optionally ending in
 /// reductions; Kristensen et al. 2016, Sec. IV-A) was computed when the kernel was compiled. The iteration space is the
@@ -234,31 +246,6 @@ impl KernelLauncher for CpuKernels {
 ///
 /// Errors: [`LaunchError::Invalid`] for the checks above; [`LaunchError::Fault`] when an iteration
 /// faulted (the fault of the smallest index; outputs are then partly written).
-pub fn launch(entry: PackedKernel, plan: &LaunchPlan, args: &[RtValue]) -> Result<(), LaunchError> {
-    launch_rows(entry, plan, args, None)
-}
-
-/// [`launch`], restricted to rows `rows = [lo, hi)` of dimension 0 of the iteration space when
-/// given: the kernel runs only the iterations of those rows, with their global coordinates (so an
-/// `arange`, a random draw or a gather sees the indices it sees in a whole launch), and a reduction
-/// over everything writes the combination over those rows only (the identity for none). This is
-/// the owner-computes launch of a distributed run (`arrayc_dist`): every rank runs the rows of the
-/// outputs it owns. Only for a kernel [`row_restrictable`]: a reduction along axis 0 then writes
-/// the combination over those rows (partial results, the identity for none), one along another
-/// axis the rows' outputs.
-///
-/// Errors: as [`launch`]; a range outside `[0, n)` (`n` the rows of the iteration space) is
-/// [`LaunchError::Invalid`].
-pub fn launch_rows(
-    entry: PackedKernel,
-    plan: &LaunchPlan,
-    args: &[RtValue],
-    rows: Option<(i64, i64)>,
-) -> Result<(), LaunchError> {
-    launch_with(entry, plan, &plan.abi(Target::Cpu), args, rows)
-}
-
-/// [`launch_rows`] with the plan's CPU arguments `abi` (`plan.abi(Target::Cpu)`) given.
 fn launch_with(
     entry: PackedKernel,
     plan: &LaunchPlan,
@@ -448,13 +435,13 @@ pub fn packed_words(abi: &KernelAbi, args: &[RtValue], mut base_ptr: impl FnMut(
     words
 }
 
-/// How a CPU launch splits a kernel's iteration space into chunks (see [`launch`]): `rows` rows of
+/// How a CPU launch splits a kernel's iteration space into chunks (see `launch_with`): `rows` rows of
 /// `per_row` iteration-space elements each, `rows_per_chunk` rows per chunk, `count` chunks. The
 /// rows are those of dimension 0 of the iteration space ([`KernelLayout::chunk_dim`] of a block
 /// without reductions), of dimension 0 of the outputs (a reduction along an axis), or of the
 /// reduced axis (`split`).
 struct Chunks {
-    /// The first row (0 unless [`launch_rows`] restricts the rows).
+    /// The first row (0 unless [`CpuKernels::launch_rows`] restricts the rows).
     first: i64,
     rows: i64,
     per_row: i64,
@@ -474,7 +461,7 @@ struct Chunks {
 impl Chunks {
     /// The chunks of a kernel of layout `layout` over the iteration space `space` (elements per
     /// dimension).
-    /// `restricted`: for [`launch_rows`], which chunks dimension 0 of the space: a reduction along
+    /// `restricted`: for [`CpuKernels::launch_rows`], which chunks dimension 0 of the space: a reduction along
     /// axis 0 is then always split along it, one along another axis never.
     fn of(layout: &KernelLayout, space: &[i64], restricted: bool) -> Chunks {
         let mut split = false;
@@ -528,7 +515,7 @@ impl Chunks {
         Chunks { first: 0, rows, per_row, rows_per_chunk, count, partial, split, out_rows, axis_len }
     }
 
-    /// Keeps rows `[lo, hi)` only ([`launch_rows`]).
+    /// Keeps rows `[lo, hi)` only ([`CpuKernels::launch_rows`]).
     fn restrict(&mut self, lo: i64, hi: i64) {
         self.first = lo;
         self.rows = hi - lo;
@@ -615,7 +602,7 @@ fn combine_partials(partials: &[(ReduceKind, usize, View)], count: i64, args: &[
 }
 
 /// Whether a CPU launch of a kernel of layout `layout` can run some rows of dimension 0 of its
-/// iteration space alone ([`launch_rows`]): a block without reductions whose
+/// iteration space alone ([`CpuKernels::launch_rows`]): a block without reductions whose
 /// [`KernelLayout::chunk_dim`] is 0 (no scan along axis 0), a reduction over everything,
 /// reductions along an axis other than 0 (whose outputs' dimension 0 is the space's), or along
 /// axis 0 when the kernel can split its axis ([`KernelLayout::axis_split`]: the outputs then hold
@@ -628,7 +615,7 @@ pub fn row_restrictable(layout: &KernelLayout) -> bool {
     }
 }
 
-/// [`launch_rows`] with the fault cell `fault_cell` (passed to the kernel when it can fault).
+/// [`CpuKernels::launch_rows`] with the fault cell `fault_cell` (passed to the kernel when it can fault).
 fn run(
     entry: PackedKernel,
     plan: &LaunchPlan,

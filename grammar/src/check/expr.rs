@@ -287,6 +287,9 @@ impl Checker {
             ExprKind::Binary(op, a, b) => {
                 let ta = self.value(a);
                 let tb = self.value(b);
+                if let Some(t) = self.list_repetition(*op, (a, &ta), (b, &tb), e) {
+                    return t;
+                }
                 // A weak integer literal takes the other operand's dtype: it must fit it.
                 let (wa, wb) = (self.weak_of(a), self.weak_of(b));
                 if wb.is_none() {

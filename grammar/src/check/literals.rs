@@ -5,7 +5,7 @@
 
 use super::builtins::{literal_int, Call};
 use super::Checker;
-use crate::ast::{DType, Expr, ExprKind};
+use crate::ast::{BinOp, DType, Expr, ExprKind};
 use crate::builtin::{reshape_dims, Builtin};
 use crate::diag::Diagnostic;
 use crate::types::{Size, Ty};
@@ -19,6 +19,28 @@ fn numpy_shape(s: &[String]) -> String {
 }
 
 impl Checker {
+    /// Python's `[..] * k` (or `k * [..]`) of a list literal and an integer or bool scalar `k`:
+    /// the list repeated `k` times, the literal's shape with axis 0 times `k` (recorded in
+    /// [`crate::Checked::list_repeats`]); `None` for any other product (NumPy's elementwise one).
+    pub(super) fn list_repetition(&mut self, op: BinOp, a: (&Expr, &Ty), b: (&Expr, &Ty), e: &Expr) -> Option<Ty> {
+        let ((_, tl), (k, tk)) = match (&a.0.kind, &b.0.kind) {
+            _ if op != BinOp::Mul => return None,
+            (ExprKind::List(_), ExprKind::List(_)) => return None,
+            (ExprKind::List(_), _) => (a, b),
+            (_, ExprKind::List(_)) => (b, a),
+            _ => return None,
+        };
+        let (Ty::Scalar(d), Ty::Array(dl, s)) = (tk, tl) else { return None };
+        if !d.is_int() && *d != DType::Bool {
+            return None;
+        }
+        let count = if *d == DType::I64 { self.affine(k) } else { None };
+        let mut s = s.clone();
+        s[0] = count.and_then(|c| s[0].mul(&c)).unwrap_or_else(|| self.fresh());
+        self.list_repeats.insert(e.id);
+        Some(Ty::Array(*dl, s))
+    }
+
     /// The type of the array literal `e` (`[a, b, ..]`, nested to any depth): an array of the
     /// nesting's shape whose dtype is `dtype` when given, else the promotion of its items' dtypes
     /// as NumPy's `np.array` promotes them (literals are not weak here: `[x_f32, 1]` is `f64`, as

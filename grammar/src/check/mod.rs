@@ -102,6 +102,8 @@ pub(crate) struct Checker {
     pub rebinds: HashSet<crate::ast::ExprId>,
     /// Numbers read as their truth value ([`Checked::truthy`]), by id.
     pub truthy: HashSet<crate::ast::ExprId>,
+    /// Python's list repetitions `[..] * k` ([`Checked::list_repeats`]), by id.
+    pub list_repeats: HashSet<crate::ast::ExprId>,
     /// Whether the expression about to be checked is read as a truth value (a condition, the
     /// operand of `not`): set by [`Checker::condition`], taken by [`Checker::expr`].
     pub truth_context: bool,
@@ -173,6 +175,7 @@ pub fn check_program_for(mut program: Program, entry: Option<(&str, &[usize])>) 
         target_types: HashMap::new(),
         rebinds: HashSet::new(),
         truthy: HashSet::new(),
+        list_repeats: HashSet::new(),
         truth_context: false,
         callees: vec![None; program.num_exprs as usize],
         generic_asts: HashMap::new(),
@@ -209,6 +212,7 @@ pub fn check_program_for(mut program: Program, entry: Option<(&str, &[usize])>) 
         next_expr,
         rebinds,
         truthy,
+        list_repeats,
         weak,
         ..
     } = c;
@@ -217,7 +221,21 @@ pub fn check_program_for(mut program: Program, entry: Option<(&str, &[usize])>) 
     types.truncate(program.num_exprs as usize);
     types.resize(program.num_exprs as usize, Ty::Error);
     callees.resize(program.num_exprs as usize, None);
-    (Checked { program, types, signatures: sigs, target_types, callees, instance_of, rebinds, truthy, weak }, diags)
+    (
+        Checked {
+            program,
+            types,
+            signatures: sigs,
+            target_types,
+            callees,
+            instance_of,
+            rebinds,
+            truthy,
+            list_repeats,
+            weak,
+        },
+        diags,
+    )
 }
 
 impl Checker {

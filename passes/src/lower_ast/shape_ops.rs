@@ -413,6 +413,18 @@ impl Lowerer<'_> {
         Ok(out)
     }
 
+    /// Python's `[..] * k` of list literal `x` ([`arrayc_grammar::Checked::list_repeats`]): `x`
+    /// repeated `k` times along axis 0 (`tile` along that axis), `k` checked to be non-negative
+    /// (Python's empty list for a negative `k` is refused at run time).
+    pub(crate) fn list_repetition(&mut self, x: ValueId, k: ValueId, ty: &Ty) -> ValueId {
+        let k = self.cast_scalar(k, DType::I64);
+        let zero = self.i64_const(0);
+        let ok = self.scalar_binary(BinFn::Ge, k, zero, DType::I64);
+        let msg = "`[..] * k`: a negative count (Python's empty list; arrayc refuses it)".into();
+        self.emit(OpKind::Assert { cond: ok, msg });
+        self.tile_or_repeat(Builtin::Tile, x, k, 0, ty)
+    }
+
     /// `tile` (`b`) or `repeat` of `x` `k` times along axis `a`: a gather through the positions
     /// `arange(n * k) % n` (`tile`) or `arange(n * k) // k` (`repeat`), `n` the size along `a`;
     /// `k` checked to be non-negative.

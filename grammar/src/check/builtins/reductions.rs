@@ -124,7 +124,24 @@ impl Checker {
     pub(in crate::check) fn reduction(&mut self, c: &Call) -> Ty {
         let t = self.value(&c.args[0]);
         if let Some(mask) = c.kwarg("where") {
-            // `sum(x, where=m)`: a bool `m` that broadcasts to `x`'s shape.
+            // `sum(x, where=m)`: a bool `m` that broadcasts to `x`'s shape; `min`/`max` also need
+            // `initial=` (NumPy's ValueError: the reduction has no identity to put where `m` is false).
+            if matches!(c.b, Builtin::Min | Builtin::Max) && c.kwarg("initial").is_none() {
+                self.err(
+                    Diagnostic::error(
+                        "E0503",
+                        format!("`{}` with `where=` needs `initial=`", c.b.name()),
+                        mask.span.clone(),
+                        "no `initial=`",
+                    )
+                    .with_note("NumPy's ValueError: the reduction has no identity to use where the mask is false")
+                    .with_help(format!(
+                        "give the value of an empty selection: `{}(x, where=m, initial=v)`",
+                        c.b.name()
+                    )),
+                );
+                return Ty::Error;
+            }
             let tm = self.value(mask);
             let fits = match (&t, &tm) {
                 (Ty::Array(_, s), Ty::Array(DType::Bool, _) | Ty::Scalar(DType::Bool)) => {
@@ -135,7 +152,7 @@ impl Checker {
             if !fits && t != Ty::Error && tm != Ty::Error {
                 self.error(
                     "E0503",
-                    format!("`sum`'s `where=` must be a bool array that broadcasts to {t}, found {tm}"),
+                    format!("`{}`'s `where=` must be a bool array that broadcasts to {t}, found {tm}", c.b.name()),
                     mask.span.clone(),
                     "not a mask of `x`",
                 );

@@ -426,11 +426,20 @@ impl Lowerer<'_> {
                     x = self.as_dtype(x, &xty, d)?;
                 }
                 if let Some(mask) = Self::kwarg(kwargs, "where") {
-                    // `sum(x, where=m)`: `sum(where(m, x, 0))`, NumPy's result.
+                    // `sum(x, where=m)`: `sum(where(m, x, 0))`, NumPy's result; `prod` with 1,
+                    // `min`/`max` with their `initial=` (checked to be given).
                     let m = self.expr(mask)?;
                     let xty = self.ty_of(&args[0]).clone();
-                    let zero = self.constant(Scalar::I64(0).cast(xty.dtype().expect("checked: an array")));
-                    x = self.array_op(ComputeFn::Where, vec![m, x, zero], &xty)?;
+                    let d = xty.dtype().expect("checked: an array");
+                    let fill = match (b, Self::kwarg(kwargs, "initial")) {
+                        (B::Min | B::Max, Some(v)) => {
+                            let v = self.expr(v)?;
+                            self.cast_scalar(v, d)
+                        }
+                        (B::Prod, _) => self.constant(Scalar::I64(1).cast(d)),
+                        _ => self.constant(Scalar::I64(0).cast(d)),
+                    };
+                    x = self.array_op(ComputeFn::Where, vec![m, x, fill], &xty)?;
                 }
                 match Self::kwarg(kwargs, "initial") {
                     // `min(x, initial=v)`: the reduction's identity where it has no element, so no

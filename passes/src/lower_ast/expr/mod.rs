@@ -111,6 +111,11 @@ impl Lowerer<'_> {
             }
             ExprKind::List(_) => self.list_literal(e, &ty)?,
             ExprKind::IfElse(parts) | ExprKind::BoolOp(_, parts) => self.lower_if_else(parts, &ty)?,
+            ExprKind::Binary(_, a, b) if self.checked.list_repeats.contains(&e.id) => {
+                let (list, k) = if matches!(a.kind, ExprKind::List(_)) { (a, b) } else { (b, a) };
+                let (x, k) = (self.expr(list)?, self.expr(k)?);
+                self.list_repetition(x, k, &ty)
+            }
             ExprKind::Binary(op, a, b) => {
                 let (x, y) = (self.expr(a)?, self.expr(b)?);
                 let (x, y) = self.weak_operands(*op, (a, x), (b, y));
@@ -385,7 +390,9 @@ impl Lowerer<'_> {
             return Ok(false);
         }
         let (func, operands): (ComputeFn, Vec<&Expr>) = match &value.kind {
-            ExprKind::Binary(op, a, b) => (ComputeFn::Binary(bin_fn(*op)), vec![a, b]),
+            ExprKind::Binary(op, a, b) if !self.checked.list_repeats.contains(&value.id) => {
+                (ComputeFn::Binary(bin_fn(*op)), vec![a, b])
+            }
             ExprKind::Call { args, kwargs, .. } if kwargs.is_empty() => {
                 match self.checked.callee(value.id).and_then(|c| match c {
                     Callee::Builtin(b) => elementwise_fn(b),
