@@ -95,6 +95,11 @@ pub struct Checked {
     /// an integer literal and joins `[..] + [..]` are rewritten as the program is parsed
     /// ([`list_ops`]).
     pub list_repeats: std::collections::HashSet<ast::ExprId>,
+    /// The expressions other than literals whose value is a Python `int` or `float`, "weak" in
+    /// NumPy 2's promotion (NEP 50; `len(x)`, `x.shape[0]`, a `range` variable, `n - 1`, ...: the
+    /// checker's `weak` module lists them), by id: each takes the other operand's dtype, as a
+    /// literal does, and an integer that does not fit it is NumPy's `OverflowError` at run time.
+    pub weak: std::collections::HashSet<ast::ExprId>,
 }
 
 impl Checked {
@@ -102,6 +107,12 @@ impl Checked {
     /// no function.
     pub fn callee(&self, id: ast::ExprId) -> Option<builtin::Callee> {
         self.callees.get(id.0 as usize).copied().flatten()
+    }
+
+    /// The weak kind of the checked expression `e`: a literal ([`check::promote::weak_of`]) or
+    /// another Python number ([`Checked::weak`]); `None` for a NumPy value.
+    pub fn weak_of(&self, e: &ast::Expr) -> Option<check::promote::Weak> {
+        check::promote::weak_in(e, &self.types, &self.weak)
     }
 }
 

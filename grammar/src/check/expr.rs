@@ -22,6 +22,7 @@ impl Checker {
             _ => self.expr_inner(e),
         };
         self.set_ty(e.id, t.clone());
+        self.record_weak(e, &t);
         t
     }
 
@@ -167,7 +168,7 @@ impl Checker {
         let (ta, tb) = (self.value(a), self.value(b));
         match (&ta, &tb) {
             (Ty::Error, _) | (_, Ty::Error) => Ty::Error,
-            (Ty::Scalar(da), Ty::Scalar(db)) => Ty::Scalar(promote(*da, weak_of(a), *db, weak_of(b))),
+            (Ty::Scalar(da), Ty::Scalar(db)) => Ty::Scalar(promote(*da, self.weak_of(a), *db, self.weak_of(b))),
             (Ty::Array(da, sa), Ty::Array(db, sb)) if da == db && sa == sb => ta,
             _ => {
                 self.err(
@@ -290,17 +291,18 @@ impl Checker {
                     return t;
                 }
                 // A weak integer literal takes the other operand's dtype: it must fit it.
-                if weak_of(b).is_none() {
+                let (wa, wb) = (self.weak_of(a), self.weak_of(b));
+                if wb.is_none() {
                     if let Some(d) = tb.dtype() {
                         self.check_int_literal(a, d);
                     }
                 }
-                if weak_of(a).is_none() {
+                if wa.is_none() {
                     if let Some(d) = ta.dtype() {
                         self.check_int_literal(b, d);
                     }
                 }
-                self.binary(*op, (&ta, weak_of(a)), (&tb, weak_of(b)), &e.span)
+                self.binary(*op, (&ta, wa), (&tb, wb), &e.span)
             }
             ExprKind::Subscript { base, index } => {
                 let t = self.expr(base);

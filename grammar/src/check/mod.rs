@@ -3,6 +3,7 @@
 //! Submodules, one concern each:
 //! - [`sig`]: signatures from declared types, size symbols, call-site binding;
 //! - [`promote`]: dtype promotion (NumPy 2, weak literals) and casting rules;
+//! - [`weak`]: which values are Python numbers, weak in promotion (NEP 50);
 //! - [`shape`]: broadcasting, slice sizes, subscripts (views);
 //! - [`expr`]: expressions, call resolution and user-function calls; [`builtins`]: builtin calls,
 //!   one function per family (the builtins themselves: [`crate::builtin`]);
@@ -34,6 +35,7 @@ pub mod shape;
 mod shape_ops;
 pub(crate) mod sig;
 mod stmt;
+mod weak;
 
 pub use builtins::literal_int;
 
@@ -54,10 +56,14 @@ pub(crate) struct Var {
     /// [`Widening`] key, so that a later float value widens the declaration
     /// ([`Checker::request_widening`]).
     pub weak_int: Option<Widening>,
+    /// For a variable holding a Python `int` or `float` (weak in promotion, NEP 50: `m = len(x)`,
+    /// a `range` variable): its declaration's key ([`Checker::strong`]); `None` for a NumPy value.
+    pub py_number: Option<Widening>,
 }
 
 /// A declaration `let x = <integer literal>;` by function index and the literal's start offset
-/// (bytes): the key of [`Checker::widen`].
+/// (bytes): the key of [`Checker::widen`]; likewise of other declarations (the value's or the
+/// name's start) in [`Checker::strong`].
 pub(crate) type Widening = (usize, usize);
 
 /// Per-function information gathered before bodies are checked.
@@ -125,8 +131,15 @@ pub(crate) struct Checker {
     /// Filled while a function is checked; the function is then checked again
     /// ([`Checker::check_function`]).
     pub widen: HashMap<Widening, DType>,
-    /// Whether the function being checked asked for a widening not yet applied.
+    /// Whether the function being checked asked for a widening not yet applied (or a
+    /// declaration new in [`Checker::strong`]).
     pub widen_requested: bool,
+    /// The non-literal expressions whose value is a Python number ([`crate::Checked::weak`]).
+    pub weak: HashSet<crate::ast::ExprId>,
+    /// Declarations of Python numbers that an assignment gives a NumPy scalar (`s = 0` ...
+    /// `s = s + x[i]`): the variable is a NumPy scalar from its declaration on (arrayc's
+    /// variable has one type); filled while a function is checked, which is then checked again.
+    pub strong: HashSet<Widening>,
 }
 
 /// Checks a parsed program; `Some` only without errors.
@@ -174,6 +187,8 @@ pub fn check_program_for(mut program: Program, entry: Option<(&str, &[usize])>) 
         loop_depth: 0,
         widen: HashMap::new(),
         widen_requested: false,
+        weak: HashSet::new(),
+        strong: HashSet::new(),
     };
     c.collect_signatures(&program);
     for (i, f) in program.functions.iter().enumerate() {
@@ -198,6 +213,7 @@ pub fn check_program_for(mut program: Program, entry: Option<(&str, &[usize])>) 
         rebinds,
         truthy,
         list_repeats,
+        weak,
         ..
     } = c;
     program.functions.extend(new_functions.into_iter().flatten());
@@ -206,7 +222,18 @@ pub fn check_program_for(mut program: Program, entry: Option<(&str, &[usize])>) 
     types.resize(program.num_exprs as usize, Ty::Error);
     callees.resize(program.num_exprs as usize, None);
     (
-        Checked { program, types, signatures: sigs, target_types, callees, instance_of, rebinds, truthy, list_repeats },
+        Checked {
+            program,
+            types,
+            signatures: sigs,
+            target_types,
+            callees,
+            instance_of,
+            rebinds,
+            truthy,
+            list_repeats,
+            weak,
+        },
         diags,
     )
 }

@@ -1,12 +1,32 @@
-//! Dtype promotion (NumPy 2 with "weak" Python literals) and casting rules.
+//! Dtype promotion (NumPy 2 with "weak" Python scalars, NEP 50) and casting rules.
+//!
+//! NEP 50: a Python `int` or `float` operand is "weak": it takes the other operand's dtype
+//! (`x_u8 + k` is `uint8`, `x_f32 * k` is `float32`), where a NumPy scalar (`np.int64(3)`,
+//! `x.sum()`, `x[0]`) promotes as its dtype. [`weak_of`] knows the literals from the syntax; the
+//! checker knows the other Python numbers (`len(x)`, `x.shape[0]`, a `range` variable, ...:
+//! [`crate::check`]'s `weak` module lists them) and records them in [`crate::Checked::weak`].
 
-use crate::ast::{BinOp, DType, Expr, ExprKind, UnOp};
+use crate::ast::{BinOp, DType, Expr, ExprId, ExprKind, UnOp};
+use crate::types::Ty;
+use std::collections::HashSet;
 
-/// A literal operand whose dtype adapts to the other operand (NumPy 2 "weak" scalars).
+/// A Python number operand (a literal, or another Python `int` or `float`) whose dtype adapts to
+/// the other operand (NumPy 2's "weak" scalars, NEP 50).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Weak {
     Int,
     Float,
+}
+
+impl Weak {
+    /// The kind of a Python number of dtype `d`: a float for a float dtype, else an integer.
+    pub fn of_dtype(d: DType) -> Weak {
+        if d.is_float() {
+            Weak::Float
+        } else {
+            Weak::Int
+        }
+    }
 }
 
 /// `Some` if `e` is an integer or float literal, optionally negated (or parenthesised).
@@ -19,9 +39,18 @@ pub fn weak_of(e: &Expr) -> Option<Weak> {
     }
 }
 
-/// Common dtype of two operands: [`DType::promote`] (NumPy's `result_type`) of two non-literals;
-/// an integer literal takes the other operand's dtype (bool becomes `i64`), a float literal with
-/// an integer or bool operand gives `f64`.
+/// The weak kind of the checked `e`: a literal ([`weak_of`]) or a Python number in `weak` (by id;
+/// [`crate::Checked::weak`]), of its dtype in `types`; `None` for a NumPy value.
+pub fn weak_in(e: &Expr, types: &[Ty], weak: &HashSet<ExprId>) -> Option<Weak> {
+    weak_of(e).or_else(|| {
+        let d = types.get(e.id.0 as usize)?.dtype()?;
+        weak.contains(&e.id).then(|| Weak::of_dtype(d))
+    })
+}
+
+/// Common dtype of two operands: [`DType::promote`] (NumPy's `result_type`) of two NumPy values;
+/// a weak (Python) integer takes the other operand's dtype (bool becomes `i64`), a weak float with
+/// an integer or bool operand gives `f64` (NEP 50).
 pub fn promote(a: DType, aw: Option<Weak>, b: DType, bw: Option<Weak>) -> DType {
     match (aw, bw) {
         (Some(x), Some(y)) => {

@@ -65,7 +65,9 @@ impl Checker {
         }
         for s in syms {
             let size = (!self.is_mutated(&s)).then(|| Size::sym(SizeSym::Named(s.clone())));
-            self.declare(&s, Var { ty: Ty::Scalar(DType::I64), size, weak_int: None });
+            // NumPy's `x.shape[0]`, a Python int.
+            let py_number = self.py_decl((self.cur_fn, f.span.start));
+            self.declare(&s, Var { ty: Ty::Scalar(DType::I64), size, weak_int: None, py_number });
         }
         for (p, (_, ty)) in f.params.iter().zip(&sig.params) {
             if let Some(d) = &p.default {
@@ -73,7 +75,7 @@ impl Checker {
             }
             let size = (*ty == Ty::Scalar(DType::I64) && !self.is_mutated(&p.name.name))
                 .then(|| Size::sym(SizeSym::Named(p.name.name.clone())));
-            self.declare(&p.name.name, Var { ty: ty.clone(), size, weak_int: None });
+            self.declare(&p.name.name, Var { ty: ty.clone(), size, weak_int: None, py_number: None });
         }
         self.block_stmts(&f.body);
         if !sig.results.is_empty() && !crate::ast::always_returns(&f.body.stmts) {
@@ -150,6 +152,11 @@ impl Checker {
                 let view = self.target_view(target, index, value.id, span);
                 let vt = self.value(value);
                 if let (Some(view), Ty::Scalar(_) | Ty::Array(..)) = (view, &vt) {
+                    if let Some(d) = view.dtype() {
+                        // NumPy's `x_u8[0] = 300` is OverflowError (a Python int other than a
+                        // literal: at run time, `lower_ast/weak.rs`).
+                        self.check_int_literal(value, d);
+                    }
                     self.check_fits(&vt, &view, value);
                 }
             }
@@ -178,7 +185,9 @@ impl Checker {
                     }
                 }
                 self.push_scope();
-                self.declare(&var.name, Var { ty: Ty::Scalar(DType::I64), size: None, weak_int: None });
+                // Python's `range` gives Python ints.
+                let py_number = self.py_decl((self.cur_fn, var.span.start));
+                self.declare(&var.name, Var { ty: Ty::Scalar(DType::I64), size: None, weak_int: None, py_number });
                 self.loop_body(body);
                 self.pop_scope();
             }
@@ -348,7 +357,7 @@ impl Checker {
                         value.span.clone(),
                         format!("this is {t}"),
                     );
-                    self.declare(&names[0].name, Var { ty: Ty::Error, size: None, weak_int: None });
+                    self.declare(&names[0].name, Var { ty: Ty::Error, size: None, weak_int: None, py_number: None });
                     return;
                 }
             }
@@ -366,7 +375,11 @@ impl Checker {
                 None => t,
             };
             let size = if t == Ty::Scalar(DType::I64) && !self.is_mutated(n) { self.affine(value) } else { None };
-            self.declare(n, Var { ty: t, size, weak_int });
+            let py_number = self
+                .weak_of(value)
+                .filter(|_| !t.is_array())
+                .and_then(|_| self.py_decl((self.cur_fn, value.span.start)));
+            self.declare(n, Var { ty: t, size, weak_int, py_number });
             return;
         }
         let tys = match t {
@@ -396,7 +409,7 @@ impl Checker {
             }
         };
         for (n, t) in names.iter().zip(tys) {
-            self.declare(&n.name, Var { ty: t, size: None, weak_int: None });
+            self.declare(&n.name, Var { ty: t, size: None, weak_int: None, py_number: None });
         }
     }
 
@@ -427,7 +440,9 @@ impl Checker {
         self.set_ty(value.id, ty);
         for (n, size) in names.iter().zip(sizes) {
             let size = size.filter(|_| !self.is_mutated(&n.name));
-            self.declare(&n.name, Var { ty: Ty::Scalar(DType::I64), size, weak_int: None });
+            // Python ints, as `x.shape[k]`.
+            let py_number = self.py_decl((self.cur_fn, n.span.start));
+            self.declare(&n.name, Var { ty: Ty::Scalar(DType::I64), size, weak_int: None, py_number });
         }
     }
 
@@ -480,6 +495,7 @@ impl Checker {
         if t == Ty::Error || var.ty == Ty::Error {
             return;
         }
+        self.assign_weak(var.py_number, value);
         let same = var.ty.dtype() == t.dtype() && var.ty.is_array() == t.is_array() && var.ty.rank() == t.rank();
         let literal_ok = matches!((&var.ty, weak_of(value)), (Ty::Scalar(d), Some(w)) if weak_fits(w, *d));
         if literal_ok {
@@ -498,7 +514,7 @@ impl Checker {
             let here = self.scopes.last().is_some_and(|s| s.contains_key(&name.name));
             if here && (var.ty.is_array() || t.is_array()) {
                 self.rebinds.insert(value.id);
-                self.declare(&name.name, Var { ty: t, size: None, weak_int: None });
+                self.declare(&name.name, Var { ty: t, size: None, weak_int: None, py_number: None });
                 return;
             }
             let help = match (&var.ty, &t) {
@@ -673,7 +689,11 @@ impl Checker {
             );
             return;
         }
-        let r = self.binary(op, (&view, None), (&vt, weak_of(value)), span);
+        if index.is_empty() {
+            let key = self.lookup(&target.name).and_then(|v| v.py_number);
+            self.assign_weak(key, value);
+        }
+        let r = self.binary(op, (&view, None), (&vt, self.weak_of(value)), span);
         let (Some(td), Some(rd)) = (view.dtype(), r.dtype()) else { return };
         if !same_kind(rd, td) {
             // A Python scalar rebinds (`total = 0` ... `total += v[k]`): [`Checker::widen`].

@@ -29,6 +29,7 @@ mod returns;
 mod set_ops;
 mod shape_ops;
 mod stmt;
+mod weak;
 
 use arrayc_dialect::ir::{self, Body, Loc, Op, OpKind, Scalar, Type, ValueId};
 use arrayc_grammar::ast::{self, DType, Span};

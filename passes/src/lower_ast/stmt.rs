@@ -53,6 +53,7 @@ impl Lowerer<'_> {
                     if let Ty::Array(DType::Bool, _) = *self.ty_of(e) {
                         let (x, mask) = (self.var(target)?, self.expr(e)?);
                         let v = self.expr(value)?;
+                        self.check_python_int(value, v, self.f.ty(x).dtype());
                         self.masked_assign(x, mask, v);
                         return Ok(());
                     }
@@ -61,6 +62,7 @@ impl Lowerer<'_> {
                     // `x[i, 0, :, j] = v` with index arrays: a scatter (NumPy's advanced indexing).
                     let x = self.var(target)?;
                     let v = self.expr(value)?;
+                    self.check_python_int(value, v, self.f.ty(x).dtype());
                     let Some(Ty::Array(_, shape)) = self.checked.target_types.get(&value.id).cloned() else {
                         unreachable!("the checker typed the scatter's target")
                     };
@@ -75,7 +77,7 @@ impl Lowerer<'_> {
                 if !self.f.ty(var).is_array() {
                     // Scalar: `x op= e` rebinds `x = x op e`.
                     let rhs = self.expr(value)?;
-                    let rd = self.in_place_dtype(self.f.ty(var).dtype(), value);
+                    let rd = self.in_place_dtype(self.f.ty(var).dtype(), *op, value, rhs);
                     let r = self.scalar_bin_promoted(super::expr::bin_fn_in(*op, rd), var, rhs, rd);
                     let r = self.coerce_scalar_to_var(&target.name, r);
                     self.name_value(r, &target.name);
@@ -88,7 +90,7 @@ impl Lowerer<'_> {
                             let mask = self.expr(e)?;
                             let v = self.expr(value)?;
                             let Type::Array(dd, _) = self.f.ty(var) else { unreachable!("checked: an array") };
-                            let rd = self.in_place_dtype(dd, value);
+                            let rd = self.in_place_dtype(dd, *op, value, v);
                             self.masked_update(var, mask, super::expr::bin_fn_in(*op, rd), v, rd);
                             return Ok(());
                         }
@@ -299,6 +301,8 @@ impl Lowerer<'_> {
         }
         let v = self.expr(value)?;
         if !self.f.ty(v).is_array() {
+            // NumPy's `x_u8[0] = k` of a Python int beyond `u8` is OverflowError.
+            self.check_python_int(value, v, self.f.ty(dest).dtype());
             self.emit(OpKind::Compute { func: ComputeFn::Fill, out: dest, ins: vec![v] });
             return Ok(());
         }
@@ -319,7 +323,7 @@ impl Lowerer<'_> {
             rhs
         };
         let Type::Array(dd, r) = self.f.ty(dest) else { unreachable!("checked: an array target") };
-        let rd = self.in_place_dtype(dd, value);
+        let rd = self.in_place_dtype(dd, op, value, rhs);
         let func = ComputeFn::Binary(super::expr::bin_fn_in(op, rd));
         if rd == dd {
             self.emit(OpKind::Compute { func, out: dest, ins: vec![dest, rhs] });
@@ -351,7 +355,7 @@ impl Lowerer<'_> {
         let advanced = self.advanced_index(x, index)?;
         let old = self.gather_advanced(advanced.clone(), &Ty::Array(dd, shape.clone()));
         let rhs = self.expr(value)?;
-        let rd = self.in_place_dtype(dd, value);
+        let rd = self.in_place_dtype(dd, op, value, rhs);
         let new = self.binary(super::expr::bin_fn_in(op, rd), old, rhs, &Ty::Array(rd, shape.clone()))?;
         self.scatter_advanced(advanced, &shape, new);
         Ok(())
@@ -360,10 +364,14 @@ impl Lowerer<'_> {
     /// The dtype NumPy computes `target op= value` in, for a target (array or scalar variable) of
     /// dtype `dd`: the promotion of `dd` and the value's dtype (a weak literal keeps `dd`), so
     /// `f32 -= f64` subtracts in f64 and then casts (computing in `dd` would round the value first,
-    /// unlike `op(t, v, out=t)`), while `f32 -= 0.3` subtracts in f32 (as `t = t - 0.3` does).
-    fn in_place_dtype(&self, dd: DType, value: &ast::Expr) -> DType {
-        use arrayc_grammar::check::promote::{promote, weak_of};
-        promote(dd, None, self.ty_of(value).dtype().unwrap_or(dd), weak_of(value))
+    /// unlike `op(t, v, out=t)`), while `f32 -= 0.3` subtracts in f32 (as `t = t - 0.3` does), and a
+    /// Python int other than a literal (value `v`) is checked to fit what `op` computes in
+    /// ([`Self::check_python_int_in`]).
+    fn in_place_dtype(&mut self, dd: DType, op: ast::BinOp, value: &ast::Expr, v: ValueId) -> DType {
+        use arrayc_grammar::check::promote::promote;
+        let rd = promote(dd, None, self.ty_of(value).dtype().unwrap_or(dd), self.checked.weak_of(value));
+        self.check_python_int_in(op, value, v, rd);
+        rd
     }
 
     /// `v` itself, or a fresh copy of it when it may overlap `dest` without being the identical view.

@@ -164,24 +164,26 @@ impl Checker {
         self.broadcast_all(&[&ts[0], &ts[1], &ts[2]], d, c.e)
     }
 
-    /// Elementwise float functions of two values, broadcast and promoted, then computed in a float
+    /// Elementwise float functions of two values, broadcast and promoted (Python numbers weak),
+    /// then computed in a float
     /// (`f64` for integers and bools): `arctan2(y, x)`, `copysign(x, y)`.
     pub(super) fn float_binary(&mut self, c: &Call) -> Ty {
         let ta = self.value(&c.args[0]);
         let tb = self.value(&c.args[1]);
         let (Some(da), Some(db)) = (ta.dtype(), tb.dtype()) else { return Ty::Error };
-        let d = promote(da, weak_of(&c.args[0]), db, weak_of(&c.args[1]));
+        let d = promote(da, self.weak_of(&c.args[0]), db, self.weak_of(&c.args[1]));
         self.broadcast_all(&[&ta, &tb], if d.is_float() { d } else { DType::F64 }, c.e)
     }
 
-    /// Elementwise selections, broadcast and promoted: `minimum(a, b)`, `maximum(a, b)`,
-    /// `where(cond, a, b)`.
+    /// Elementwise selections, broadcast and promoted (Python numbers weak, NEP 50: the lowering
+    /// checks that a Python int fits `minimum`'s and `maximum`'s dtype, while NumPy's `where`
+    /// casts it unsafely): `minimum(a, b)`, `maximum(a, b)`, `where(cond, a, b)`.
     pub(super) fn selection(&mut self, c: &Call) -> Ty {
         if c.b != Builtin::Where {
             let ta = self.value(&c.args[0]);
             let tb = self.value(&c.args[1]);
             let (Some(da), Some(db)) = (ta.dtype(), tb.dtype()) else { return Ty::Error };
-            let d = promote(da, weak_of(&c.args[0]), db, weak_of(&c.args[1]));
+            let d = promote(da, self.weak_of(&c.args[0]), db, self.weak_of(&c.args[1]));
             self.check_int_literals(&[&c.args[0], &c.args[1]], d);
             return self.broadcast_all(&[&ta, &tb], d, c.e);
         }
@@ -202,7 +204,7 @@ impl Checker {
         let (Some(_), Some(da), Some(db)) = (tc.dtype(), ta.dtype(), tb.dtype()) else {
             return Ty::Error;
         };
-        let d = promote(da, weak_of(&c.args[1]), db, weak_of(&c.args[2]));
+        let d = promote(da, self.weak_of(&c.args[1]), db, self.weak_of(&c.args[2]));
         self.check_int_literals(&[&c.args[1], &c.args[2]], d);
         self.broadcast_all(&[&tc, &ta, &tb], d, c.e)
     }

@@ -69,7 +69,7 @@ impl Checker {
                         None => (d, w),
                         Some((ad, aw)) => {
                             let p = promote(ad, aw, d, w);
-                            (p, aw.and(w).map(|_| weak_of_dtype(p)))
+                            (p, aw.and(w).map(|_| crate::check::promote::Weak::of_dtype(p)))
                         }
                     });
                 }
@@ -429,14 +429,5 @@ impl Checker {
         let Ty::Array(_, mut out) = self.broadcast_all(&[&stacks[0], &stacks[1]], d, c.e) else { return Ty::Error };
         out.extend([sa[ra - 2].clone(), sb[rb - 1].clone()]);
         Ty::Array(d, out)
-    }
-}
-
-/// The weak kind of a promoted dtype of two literals (float or integer).
-fn weak_of_dtype(d: DType) -> crate::check::promote::Weak {
-    if d.is_float() {
-        crate::check::promote::Weak::Float
-    } else {
-        crate::check::promote::Weak::Int
     }
 }

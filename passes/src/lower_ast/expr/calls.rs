@@ -115,6 +115,12 @@ impl Lowerer<'_> {
         for a in args {
             vals.extend(self.flat_operands(a)?);
         }
+        if let (B::Minimum | B::Maximum | B::Fmax | B::Fmin, Some(d)) = (b, ty.dtype()) {
+            // NumPy's OverflowError of a Python int beside a narrower integer (`maximum(x_u8, k)`).
+            for (a, &v) in args.iter().zip(&vals) {
+                self.check_python_int(a, v, d);
+            }
+        }
         if b == B::Modf {
             let Ty::Tuple(ts) = ty else { unreachable!("checked: a pair") };
             return Ok(self.modf(vals[0], &args[0], &ts[0], e)?.to_vec());

@@ -118,6 +118,7 @@ impl Lowerer<'_> {
             }
             ExprKind::Binary(op, a, b) => {
                 let (x, y) = (self.expr(a)?, self.expr(b)?);
+                let (x, y) = self.weak_operands(*op, (a, x), (b, y));
                 self.binary(bin_fn_in(*op, ty.dtype().unwrap_or(DType::F64)), x, y, &ty)?
             }
             ExprKind::Unary(op, a) => {
