@@ -11,7 +11,7 @@
 //! [`sliding_window_view`]), `lexsort((k0, k1, ..))` of 1-d keys (stable `argsort`s, see
 //! [`lexsort`]), and `trim_zeros(x, trim)` of a 1-d `x` (a slice of it, a view, its bounds found
 //! by `argmax`), and `histogram2d(x, y, bins, range)` (NumPy's `histogramdd` algorithm, see
-//! [`histogram2d`]).
+//! [`histogram2d`]), `resize(x, shape)` ([`resize`]) and `unwrap(p)` ([`unwrap`]).
 
 use crate::ast::{BinOp, DType, Expr, ExprKind, Ident, Index, Span, UnOp};
 use crate::builtin::qualified;
@@ -98,6 +98,8 @@ pub fn rewrite(ids: &Cell<u32>, name: &str, e: &mut Expr) {
             let Some(v) = nan_median(&b, args, kwargs) else { return };
             v
         }
+        "resize" if args.len() == 2 && kwargs.is_empty() => resize(&b, &args[0], &args[1]),
+        "unwrap" if args.len() == 1 && kwargs.is_empty() => unwrap(&b, &args[0]),
         "vecdot" => {
             let Some(v) = vecdot(&b, args, kwargs) else { return };
             v
@@ -532,4 +534,53 @@ fn histogram2d(b: &Build, args: &[Expr], kwargs: &[(Ident, Expr)]) -> Option<Exp
     let core = b.e(ExprKind::Subscript { base: Box::new(grid), index: vec![inner(), inner()] });
     let h = b.e(ExprKind::Call { func: b.kw("f64"), args: vec![core], kwargs: vec![] });
     Some(b.e(ExprKind::Tuple(vec![h, edges(x, &bx, &rx), edges(y, &by, &ry)])))
+}
+
+/// NumPy's `resize(x, shape)`: `x` flattened, repeated cyclically to fill `shape` (an integer or
+/// a tuple of sizes): `reshape(ravel(x)[arange(N) % size(x)], shape)`, `N` the product of the
+/// sizes. An empty `x` (NumPy's zeros) is the gather's run-time out-of-range error.
+fn resize(b: &Build, x: &Expr, shape: &Expr) -> Expr {
+    let sizes = match &shape.kind {
+        ExprKind::Tuple(items) | ExprKind::List(items) => items.iter().map(|i| b.copy(i)).collect(),
+        _ => vec![b.copy(shape)],
+    };
+    let count = sizes.into_iter().reduce(|p, s| b.bin(BinOp::Mul, p, s)).unwrap_or_else(|| b.int(1));
+    let flat = b.call("ravel", vec![b.copy(x)], vec![]);
+    let size = b.call("size", vec![b.copy(x)], vec![]);
+    let positions = b.bin(BinOp::Rem, b.call("arange", vec![count], vec![]), size);
+    let items = b.e(ExprKind::Subscript { base: Box::new(flat), index: vec![Index::At(positions)] });
+    b.call("reshape", vec![items, b.copy(shape)], vec![])
+}
+
+/// NumPy's `unwrap(p)` along the last axis (period `2 pi`, `discont` `pi`), its algorithm: with
+/// `dd = diff(p)`, `ddmod = (dd + pi) % (2 pi) - pi`, set to `pi` where it is `-pi` and `dd > 0`,
+/// the correction `ddmod - dd` (0 where `|dd| < pi`) is summed along the axis and added to
+/// `p[..., 1:]`; `p[..., :1]` stays.
+fn unwrap(b: &Build, p: &Expr) -> Expr {
+    let pi = || b.float(std::f64::consts::PI);
+    let all = || Index::Ellipsis(b.at.clone());
+    let from = |k: Option<i64>, to: Option<i64>| Index::Slice {
+        start: k.map(|k| b.int(k)),
+        stop: to.map(|k| b.int(k)),
+        step: None,
+        span: b.at.clone(),
+    };
+    let dd = || b.call("diff", vec![b.copy(p)], vec![(b.kw("axis"), b.int(-1))]);
+    let ddmod =
+        b.bin(BinOp::Sub, b.bin(BinOp::Rem, b.bin(BinOp::Add, dd(), pi()), b.float(2.0 * std::f64::consts::PI)), pi());
+    let at_minus_pi = b.bin(
+        BinOp::And,
+        b.bin(BinOp::Eq, b.copy(&ddmod), b.e(ExprKind::Unary(UnOp::Neg, Box::new(pi())))),
+        b.bin(BinOp::Gt, dd(), b.int(0)),
+    );
+    let ddmod = b.call("where", vec![at_minus_pi, pi(), ddmod], vec![]);
+    let small = b.bin(BinOp::Lt, b.call("abs", vec![dd()], vec![]), pi());
+    let correct = b.call("where", vec![small, b.float(0.0), b.bin(BinOp::Sub, ddmod, dd())], vec![]);
+    let summed = b.call("cumsum", vec![correct], vec![(b.kw("axis"), b.int(-1))]);
+    let part = |k: Option<i64>, to: Option<i64>| {
+        b.e(ExprKind::Subscript { base: Box::new(b.copy(p)), index: vec![all(), from(k, to)] })
+    };
+    let rest = b.bin(BinOp::Add, part(Some(1), None), summed);
+    let pair = b.e(ExprKind::Tuple(vec![part(None, Some(1)), rest]));
+    b.call("concatenate", vec![pair], vec![(b.kw("axis"), b.int(-1))])
 }

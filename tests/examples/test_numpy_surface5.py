@@ -268,6 +268,26 @@ fn main(n: i64, m: i64) -> (f64[?, ?], f64[?, ?], i64[?, ?], f64[?, ?], f64[?, ?
         assert_same(g, w, f"result {k}")
 
 
+@pytest.mark.parametrize("target", TARGETS)
+def test_resize_unwrap_match_numpy(target, tmp_path):
+    """`np.resize` to a larger and a smaller size, 1-d and 2-d targets, a 2-d source; `np.unwrap`
+    of a phase with jumps (both signs, exactly `pi` too), 1-d and along the last axis of 2-d."""
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(5)
+    m = rng.standard_normal((2, 3))
+    p = np.cumsum(rng.uniform(-4, 4, 12))
+    p[3] = p[2] + np.pi
+    q = np.cumsum(rng.uniform(-4, 4, (3, 6)), axis=1)
+    src = """fn main(x: f64[n], m: f64[a, b], p: f64[k], q: f64[r, c]) -> (f64[?], f64[?, ?], f64[?], f64[?, ?], f64[?], f64[?, ?]) {
+    return (np.resize(x, 12), np.resize(x, (3, 4)), np.resize(x, 3), np.resize(m, (4, 2)), np.unwrap(p), np.unwrap(q));
+}
+"""
+    got = run_ok(src, dict(x=x, m=m, p=p, q=q), tmp_path, target)
+    want = [np.resize(x, 12), np.resize(x, (3, 4)), np.resize(x, 3), np.resize(m, (4, 2)), np.unwrap(p), np.unwrap(q)]
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert_same(g, w, f"result {k}")
+
+
 def test_flat_write_errors(tmp_path):
     """Another attribute as a target is E0003; an index out of range is NumPy's IndexError at run
     time."""
