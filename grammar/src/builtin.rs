@@ -1851,7 +1851,8 @@ pub const DOCS: &[DocRow] = {
             calls: "`average(x)`, `average(x, axis=k)`, `weights=w`, `axis=(j, k)`, `returned=true`",
             result: "NumPy's `average`: without `weights=`, `mean`'s (dtype, axes, result); with `weights=w` (an array of \
                 `x`'s shape, or as NumPy's a 1-d array of `x.shape[k]` with one `axis=k`, the weights along that \
-                axis; other shapes are E0503), `sum(x * w) / sum(w)` along the axes, of the dtypes promoted (with \
+                axis, its size checked at run time where it is not known, naming the line; other shapes are \
+                E0503), `sum(x * w) / sum(w)` along the axes, of the dtypes promoted (with \
                 `f64` for integer and bool `x`); where the weights sum to zero a run-time error naming the line \
                 (NumPy's ZeroDivisionError). With `returned=true` (a bool literal) the pair `(average, sum of the \
                 weights)`, the latter of the average's shape and dtype (without weights, the count of elements \

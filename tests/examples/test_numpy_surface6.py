@@ -126,11 +126,17 @@ def test_average_weights_along_axis_and_returned(target, tmp_path):
 
 
 def test_average_weights_errors(tmp_path):
-    """1-d weights of another size than `x.shape[k]`, or without `axis=`, are E0503 (NumPy's
-    ValueError / TypeError)."""
-    for call in ["np.average(m, axis=0, weights=w)", "np.average(m, weights=w)"]:
+    """1-d weights of another size than `x.shape[k]` (known), or without `axis=`, are E0503
+    (NumPy's ValueError / TypeError); sizes known only at run time are checked then, naming the
+    line (a size-1 `w` would otherwise broadcast)."""
+    for call in ["np.average(np.ones((4, 5)), axis=0, weights=np.ones(5))", "np.average(m, weights=w)"]:
         src = f"fn main(m: f64[r, c], w: f64[c]) -> f64 {{\n    let a = {call};\n    return 0.0;\n}}\n"
         assert_check_error(src, "E0503", "weights", tmp_path)
+    src = "fn main(m: f64[r, c], w: f64[k]) -> f64[?] {\n    return np.average(m, axis=0, weights=w);\n}\n"
+    for w in (np.ones(5), np.ones(1)):
+        run_fails(src, dict(m=np.ones((4, 5)), w=w), tmp_path, "Length of weights not compatible")
+    assert_same(run_ok(src, dict(m=np.arange(20.0).reshape(4, 5), w=np.arange(1.0, 5.0)), tmp_path)[0],
+                np.average(np.arange(20.0).reshape(4, 5), axis=0, weights=np.arange(1.0, 5.0)), "run-time sizes")
 
 
 @pytest.mark.parametrize("target", TARGETS)

@@ -189,11 +189,12 @@ impl Checker {
             }
             return Ty::Error;
         };
-        // NumPy's 1-d weights along one axis `k`: of `x.shape[k]`.
+        // NumPy's 1-d weights along one axis `k`: of `x.shape[k]` (checked at run time where the
+        // sizes are not known to be equal).
         let along = match (c.axis, sw.as_slice()) {
             (Some((a, _)), [n]) if sx.len() > 1 => {
                 let k = if a < 0 { a + sx.len() as i64 } else { a };
-                usize::try_from(k).ok().and_then(|k| sx.get(k)).is_some_and(|s| s == n)
+                usize::try_from(k).ok().and_then(|k| sx.get(k)).is_some_and(|s| s.provably_eq(n) != Some(false))
             }
             _ => false,
         };

@@ -674,6 +674,11 @@ impl Lowerer<'_> {
         let (r, rw) = (self.rank(x), self.rank(w));
         let (wb, den_axes, den_ty) = match axes {
             Some(&[k]) if rw == 1 && r > 1 => {
+                // NumPy's ValueError where `w` is not of `x.shape[k]` (a size 1 would broadcast).
+                let (n, m) = (self.dim(x, k), self.dim(w, 0));
+                let ok = self.scalar_binary(BinFn::Eq, n, m, DType::I64);
+                let msg = "average: Length of weights not compatible with specified axis (NumPy's ValueError)".into();
+                self.emit(OpKind::Assert { cond: ok, msg });
                 let entries = (0..r).map(|a| if a == k { IndexEntry::Full } else { IndexEntry::NewAxis }).collect();
                 (self.expand(wf, entries), None, Ty::Scalar(dt))
             }
