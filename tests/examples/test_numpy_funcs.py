@@ -530,7 +530,7 @@ def test_result_shapes_in_the_signature(target, tmp_path):
         ("fn f(x: f64[n]) -> f64[?] { return unique(x, return_counts=1); }", "E0503", "`return_counts=` must be `true` or `false`"),
         ("fn f(x: f64[n]) -> f64[?] { return unique(x, equal_nan=false); }", "E0502", "no keyword argument `equal_nan`"),
         ("fn f(x: f64[n, m]) -> f64[n] { return ptp(x, axis=2); }", "E0405", "axis 2 is out of range"),
-        ("fn f(x: f64[n, m], w: f64[m]) -> f64[m] { return average(x, axis=0, weights=w); }", "E0503", "must have `x`'s shape"),
+        ("fn f(x: f64[4, m], w: f64[3]) -> f64[m] { return average(x, axis=0, weights=w); }", "E0503", "must have `x`'s shape"),
         ("fn f(x: f64[n], w: f64) -> f64 { return average(x, weights=w); }", "E0503", "`weights=` of `average` must be an array"),
         ("fn f(x: f64[n, m]) -> f64[n] { return average(x, axis=(1, 1)); }", "E0503", "duplicate value 1"),
         ("fn f(x: f64[n]) -> f64 { return percentile(x, 50, method=closest); }", "E0503", "not one of NumPy's methods"),
