@@ -16,7 +16,8 @@
 //!   (`img * [0.3, 0.6, 0.1]`).
 //! - A join with such a repetition, `[0] * n + [1]`, is `concatenate(([0] * n, [1]))`.
 
-use crate::ast::{BinOp, Block, Expr, ExprKind, Program, Stmt, UnOp};
+use crate::ast::{BinOp, Block, Expr, ExprKind, Program, Stmt};
+use crate::check::literal_int;
 use crate::compositions::Build;
 use crate::py_lists::bindings;
 use crate::unroll::MAX_ITEMS;
@@ -102,15 +103,6 @@ fn is_list(lists: &HashMap<String, Expr>, e: &Expr) -> bool {
     }
 }
 
-/// An integer literal, `-` one included.
-fn int_literal(e: &Expr) -> Option<i64> {
-    match &e.kind {
-        ExprKind::Int(k) => Some(*k),
-        ExprKind::Unary(UnOp::Neg, a) => int_literal(a).map(|k| -k),
-        _ => None,
-    }
-}
-
 /// The items of list `e` when the syntax gives them (literals, names of literals, repetitions by
 /// an integer literal, joins of these), fresh copies; `None` otherwise or beyond [`MAX_ITEMS`].
 fn items_of(at: &Build, lists: &HashMap<String, Expr>, e: &Expr) -> Option<Vec<Expr>> {
@@ -124,7 +116,7 @@ fn items_of(at: &Build, lists: &HashMap<String, Expr>, e: &Expr) -> Option<Vec<E
         }
         ExprKind::Binary(BinOp::Mul, a, b) => {
             let (list, k) = if is_list(lists, a) { (a, b) } else { (b, a) };
-            let k = int_literal(k)?.max(0) as usize;
+            let k = literal_int(k)?.max(0) as usize;
             let once = items_of(at, lists, list)?;
             if once.len().saturating_mul(k) > MAX_ITEMS {
                 return None;
