@@ -4,8 +4,9 @@
 //! `[1, 2] + [3]` joins two lists, where on arrays both would be elementwise. NumPy code writes
 //! both (`np.array([0] * n)`, `x[[True, False] * 5]`), so reading them as arrays would give a
 //! wrong result. A *list* here is a list literal, a name a `let` binds once to one and nothing
-//! writes (`w = [1, 2]`; no `w[i] = ..`, `w += ..` or call of it for effect), or a repetition or
-//! join of lists.
+//! writes (`w = [1, 2]`; no `w[i] = ..`, `w += ..` or call of it for effect) whose items read no
+//! name that is bound again or written (the list holds the values of when it was made), or a
+//! repetition or join of lists.
 //!
 //! - A list repeated by an integer literal, `[0.0] * 3`, `2 * [[1, 2]]`, and the join of two
 //!   lists, `[1, 2] + [3]`, are the list literal of Python's result (`[]` for a count of 0 or
@@ -19,13 +20,17 @@
 use crate::ast::{BinOp, Block, Expr, ExprKind, Program, Stmt};
 use crate::check::literal_int;
 use crate::compositions::Build;
+use crate::diag::Diagnostic;
 use crate::py_lists::bindings;
 use crate::unroll::MAX_ITEMS;
 use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 
-/// Rewrites every function's list repetitions and joins (see the module's docs).
-pub fn list_arithmetic(program: &mut Program) {
+/// Rewrites every function's list repetitions and joins (see the module's docs); E0322 for a
+/// name of a list whose items read a name bound again or written, used with `*` or `+` as a
+/// list (Python's list holds the old values, which arrayc's array of the name does not repeat).
+pub fn list_arithmetic(program: &mut Program) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
     let ids = Cell::new(program.num_exprs);
     for f in &mut program.functions {
         let mut count = HashMap::new();
@@ -35,9 +40,52 @@ pub fn list_arithmetic(program: &mut Program) {
             names.remove(&p.name.name);
         }
         names.retain(|n| count.get(n) == Some(&1));
-        written(&f.body, &mut names);
+        let mut changed = HashSet::new();
+        written(&f.body, &mut changed);
+        names.retain(|n| !changed.contains(n));
         let mut lists = HashMap::new();
         literals_of(&f.body, &names, &mut lists);
+        // A literal whose items read a name bound again or written is not copied to its uses:
+        // Python's list holds the values of when it was made.
+        let mut unstable = HashMap::new();
+        lists.retain(|name, literal| {
+            let mut stable = true;
+            literal.clone().walk_mut(&mut |e| {
+                if let ExprKind::Var(v) = &e.kind {
+                    stable &= count.get(&v.name).copied().unwrap_or(0) <= 1 && !changed.contains(&v.name);
+                }
+            });
+            if !stable {
+                unstable.insert(name.clone(), literal.clone());
+            }
+            stable
+        });
+        f.for_each_expr_mut(&mut |e| {
+            if let ExprKind::Binary(op @ (BinOp::Mul | BinOp::Add), a, b) = &e.kind {
+                let name_of = |x: &Expr| match &x.kind {
+                    ExprKind::Var(v) if unstable.contains_key(&v.name) => Some(v.name.clone()),
+                    _ => None,
+                };
+                let other_is_list = |x: &Expr| is_list(&lists, x) || name_of(x).is_some();
+                let hit = match (name_of(a), name_of(b)) {
+                    (Some(n), _) if (*op == BinOp::Mul) != other_is_list(b) => Some(n),
+                    (_, Some(n)) if (*op == BinOp::Mul) != other_is_list(a) => Some(n),
+                    _ => None,
+                };
+                if let Some(n) = hit {
+                    diags.push(
+                        Diagnostic::error(
+                            "E0322",
+                            format!("Python's `{}` of the list `{n}`, whose items read a name that changes after it", if *op == BinOp::Mul { "*" } else { "+" }),
+                            e.span.clone(),
+                            "a list operator",
+                        )
+                        .with_note("arrayc repeats a list by copying its literal to the use, which would read the names' new values; as an array, `*` and `+` would be NumPy's elementwise ones")
+                        .with_help(format!("make the list where it is used (`[..] * k`), or bind `{n} = np.array([..])` and use `np.tile({n}, k)` / `np.concatenate(..)`")),
+                    );
+                }
+            }
+        });
         f.for_each_expr_mut(&mut |e| {
             if matches!(e.kind, ExprKind::Binary(..)) && is_list(&lists, e) {
                 let at = Build { ids: &ids, at: e.span.clone() };
@@ -46,19 +94,20 @@ pub fn list_arithmetic(program: &mut Program) {
         });
     }
     program.num_exprs = ids.get();
+    diags
 }
 
-/// Removes from `names` those written in `b`: targets of `x[..] = ..` and `x op= ..`, and the
+/// Adds to `names` the names written in `b`: targets of `x[..] = ..` and `x op= ..`, and the
 /// first argument of a call made for its effect (`np.random.shuffle(x)`).
 fn written(b: &Block, names: &mut HashSet<String>) {
     for s in &b.stmts {
         match s {
             Stmt::SetItem { target, .. } | Stmt::AugAssign { target, .. } => {
-                names.remove(&target.name);
+                names.insert(target.name.clone());
             }
             Stmt::Expr(Expr { kind: ExprKind::Call { args, .. }, .. }) => {
                 if let Some(ExprKind::Var(v)) = args.first().map(|a| &a.kind) {
-                    names.remove(&v.name);
+                    names.insert(v.name.clone());
                 }
             }
             Stmt::For { body, .. } | Stmt::While { body, .. } => written(body, names),

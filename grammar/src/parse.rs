@@ -59,7 +59,10 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                 crate::loop_returns::loop_returns(&mut p);
                 crate::constants::resolve_constants(&mut p);
                 crate::syntax::bare_calls(&mut p);
-                crate::list_ops::list_arithmetic(&mut p);
+                let errors = crate::list_ops::list_arithmetic(&mut p);
+                if !errors.is_empty() {
+                    return (None, errors);
+                }
                 crate::py_lists::python_lists(&mut p);
                 (Some(p), Vec::new())
             }
