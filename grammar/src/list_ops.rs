@@ -34,20 +34,17 @@ pub fn list_arithmetic(program: &mut Program) -> Vec<Diagnostic> {
     let ids = Cell::new(program.num_exprs);
     for f in &mut program.functions {
         let mut count = HashMap::new();
-        let mut names = HashSet::new();
-        bindings(&f.body, &mut count, &mut names, |e| matches!(e.kind, ExprKind::List(_)));
+        let mut lists = HashMap::new();
+        bindings(&f.body, &mut count, &mut lists, |e| matches!(e.kind, ExprKind::List(_)));
         for p in &f.params {
-            names.remove(&p.name.name);
+            lists.remove(&p.name.name);
         }
-        names.retain(|n| count.get(n) == Some(&1));
         let mut changed = HashSet::new();
         written(&f.body, &mut changed);
-        names.retain(|n| !changed.contains(n));
-        let mut lists = HashMap::new();
-        literals_of(&f.body, &names, &mut lists);
+        lists.retain(|n, _| count.get(n) == Some(&1) && !changed.contains(n));
         // A literal whose items read a name bound again or written is not copied to its uses:
         // Python's list holds the values of when it was made.
-        let mut unstable = HashMap::new();
+        let mut unstable = HashSet::new();
         lists.retain(|name, literal| {
             let mut stable = true;
             literal.clone().walk_mut(&mut |e| {
@@ -56,14 +53,14 @@ pub fn list_arithmetic(program: &mut Program) -> Vec<Diagnostic> {
                 }
             });
             if !stable {
-                unstable.insert(name.clone(), literal.clone());
+                unstable.insert(name.clone());
             }
             stable
         });
         f.for_each_expr_mut(&mut |e| {
             if let ExprKind::Binary(op @ (BinOp::Mul | BinOp::Add), a, b) = &e.kind {
                 let name_of = |x: &Expr| match &x.kind {
-                    ExprKind::Var(v) if unstable.contains_key(&v.name) => Some(v.name.clone()),
+                    ExprKind::Var(v) if unstable.contains(&v.name) => Some(v.name.clone()),
                     _ => None,
                 };
                 let other_is_list = |x: &Expr| is_list(&lists, x) || name_of(x).is_some();
@@ -115,25 +112,6 @@ fn written(b: &Block, names: &mut HashSet<String>) {
                 written(then_block, names);
                 if let Some(e) = else_block {
                     written(e, names);
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-/// The list literal each of `names` is bound to.
-fn literals_of(b: &Block, names: &HashSet<String>, out: &mut HashMap<String, Expr>) {
-    for s in &b.stmts {
-        match s {
-            Stmt::Let { names: ns, value, .. } if ns.len() == 1 && names.contains(&ns[0].name) => {
-                out.insert(ns[0].name.clone(), value.clone());
-            }
-            Stmt::For { body, .. } | Stmt::While { body, .. } => literals_of(body, names, out),
-            Stmt::If { then_block, else_block, .. } => {
-                literals_of(then_block, names, out);
-                if let Some(e) = else_block {
-                    literals_of(e, names, out);
                 }
             }
             _ => {}

@@ -60,11 +60,12 @@ fn flat_list(e: &Expr) -> bool {
 }
 
 /// Counts the bindings of each name in `b` (`let`, assignment, `for` variable); `lists` gets the
-/// names a `let` binds to a value `pick` accepts ([`flat_list`] for Python's `sum`).
+/// names a `let` binds to a value `pick` accepts ([`flat_list`] for Python's `sum`), with that
+/// value (the last one, for a name bound several times).
 pub(crate) fn bindings(
     b: &Block,
     count: &mut HashMap<String, usize>,
-    lists: &mut HashSet<String>,
+    lists: &mut HashMap<String, Expr>,
     pick: fn(&Expr) -> bool,
 ) {
     for s in &b.stmts {
@@ -75,7 +76,7 @@ pub(crate) fn bindings(
                 }
                 if let [n] = names.as_slice() {
                     if pick(value) {
-                        lists.insert(n.name.clone());
+                        lists.insert(n.name.clone(), value.clone());
                     }
                 }
             }
@@ -99,19 +100,19 @@ pub(crate) fn bindings(
 /// Python's `sum(list)` in `f`: `sum(L, axis=0)` (see the module's docs).
 fn python_sum(ids: &Cell<u32>, f: &mut Function) {
     let mut count = HashMap::new();
-    let mut lists = HashSet::new();
+    let mut lists = HashMap::new();
     bindings(&f.body, &mut count, &mut lists, flat_list);
     for p in &f.params {
         lists.remove(&p.name.name);
     }
-    lists.retain(|n| count.get(n) == Some(&1));
+    lists.retain(|n, _| count.get(n) == Some(&1));
     f.for_each_expr_mut(&mut |e| {
         let ExprKind::Call { func, args, kwargs } = &mut e.kind else { return };
         if func.name != "sum" || args.len() != 1 || !kwargs.is_empty() {
             return;
         }
         let list = match &args[0].kind {
-            ExprKind::Var(v) => lists.contains(&v.name),
+            ExprKind::Var(v) => lists.contains_key(&v.name),
             ExprKind::Call { func, .. } if func.name == TOLIST => true,
             _ => flat_list(&args[0]),
         };

@@ -148,7 +148,8 @@ impl Lowerer<'_> {
                 let k = self.cast_scalar(k, DType::I64);
                 let r = self.rank(x);
                 let a = if b == B::Tile { r - 1 } else { axis.unwrap_or(0).rem_euclid(r as i64) as usize };
-                self.tile_or_repeat(b, x, k, a, ty)
+                let negative = format!("{}: negative dimensions are not allowed", b.name());
+                self.tile_or_repeat(b, x, k, a, ty, negative)
             }
             _ => return Ok(None),
         };
@@ -418,21 +419,18 @@ impl Lowerer<'_> {
     /// (Python's empty list for a negative `k` is refused at run time).
     pub(crate) fn list_repetition(&mut self, x: ValueId, k: ValueId, ty: &Ty) -> ValueId {
         let k = self.cast_scalar(k, DType::I64);
-        let zero = self.i64_const(0);
-        let ok = self.scalar_binary(BinFn::Ge, k, zero, DType::I64);
-        let msg = "`[..] * k`: a negative count (Python's empty list; arrayc refuses it)".into();
-        self.emit(OpKind::Assert { cond: ok, msg });
-        self.tile_or_repeat(Builtin::Tile, x, k, 0, ty)
+        let negative = "`[..] * k`: a negative count (Python's empty list; arrayc refuses it)".into();
+        self.tile_or_repeat(Builtin::Tile, x, k, 0, ty, negative)
     }
 
     /// `tile` (`b`) or `repeat` of `x` `k` times along axis `a`: a gather through the positions
     /// `arange(n * k) % n` (`tile`) or `arange(n * k) // k` (`repeat`), `n` the size along `a`;
-    /// `k` checked to be non-negative.
-    fn tile_or_repeat(&mut self, b: Builtin, x: ValueId, k: ValueId, a: usize, ty: &Ty) -> ValueId {
+    /// `k` checked to be non-negative (else the run-time error `negative`).
+    fn tile_or_repeat(&mut self, b: Builtin, x: ValueId, k: ValueId, a: usize, ty: &Ty, negative: String) -> ValueId {
         let Ty::Array(d, shape) = ty else { unreachable!("checked: an array") };
         let zero = self.i64_const(0);
         let ok = self.scalar_binary(BinFn::Ge, k, zero, DType::I64);
-        self.emit(OpKind::Assert { cond: ok, msg: format!("{}: negative dimensions are not allowed", b.name()) });
+        self.emit(OpKind::Assert { cond: ok, msg: negative });
         let n = self.dim(x, a);
         let len = self.scalar_binary(BinFn::Mul, n, k, DType::I64);
         let one = self.i64_const(1);
