@@ -1243,7 +1243,7 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::CumulativeSum, B::CumulativeProd],
         },
         DocRow {
-            calls: "`dot(a, b)`, `a @ b`",
+            calls: "`dot(a, b)`, `a @ b`, `linalg.multi_dot([a, b, ..])`",
             result: "NumPy's `a @ b` (`@` has `*`'s precedence) for 1-d and 2-d `a` and `b` (vector·vector: a \
                 scalar; matrix·vector, vector·matrix, matrix·matrix); numeric dtypes, promoted; the inner \
                 sizes must be equal (no broadcasting; checked at compile time when constant, else at run \
@@ -1255,7 +1255,8 @@ pub const DOCS: &[DocRow] = {
                 stacks of matrices (both at least 2-d, one more: `(..., n, k) @ (..., k, m)`) broadcast the \
                 stacks' leading axes (NumPy's `matmul`), as one fused kernel; an n-d `a` with a 1-d `b` \
                 (`rgb @ weights`, `dot(a, v)`) is the sum over `a`'s last axis, as both of NumPy's products \
-                give; other n-d `dot`s (NumPy's other product) are E0403",
+                give; other n-d `dot`s (NumPy's other product) are E0403. `linalg.multi_dot` of a list of two or \
+                more is the products from the left (NumPy picks the cheapest order: the rounding may differ)",
             builtins: &[B::Dot],
         },
         DocRow {
@@ -1378,10 +1379,12 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Insert],
         },
         DocRow {
-            calls: "`roll(x, shift)`, `roll(x, shift, axis=k)`, `shift=s`",
+            calls: "`roll(x, shift)`, `roll(x, shift, axis=k)`, `shift=s`, `roll(x, (s0, s1), axis=(k0, k1))`",
             result: "a new array of `x`'s elements shifted by `shift` (an integer, negative to the left) along \
                 axis `k`, those pushed out at one end coming back at the other; without `axis=`, NumPy's \
-                roll of `x` flattened, in `x`'s shape (a view of the rolled copy)",
+                roll of `x` flattened, in `x`'s shape (a view of the rolled copy). Tuples of shifts and axes \
+                (literals, by keyword or position; one shift for several axes or several for one, as NumPy \
+                broadcasts them) roll each axis in turn",
             builtins: &[B::Roll],
         },
         DocRow {
@@ -1422,10 +1425,14 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Tile],
         },
         DocRow {
-            calls: "`repeat(x, k)`, `repeat(x, k, axis=a)`",
+            calls: "`repeat(x, k)`, `repeat(x, k, axis=a)`, `repeat(x, counts)`",
             result: "NumPy's `repeat` with an integer `k`: each element repeated `k` times along axis `a` (shape \
                 `n * k` there); without `axis=`, of `x` flattened (1-d, NumPy's); a gather through \
-                `arange(n * k) // k`, fused; a negative `k` is a run-time error naming the line",
+                `arange(n * k) // k`, fused; a negative `k` is a run-time error naming the line. With a 1-d \
+                integer or bool array (or list) `counts`, one per item along the axis (or one for all), item \
+                `i` is repeated `counts[i]` times: a size `sum(counts)` known at run time, a gather through the \
+                scan of the marked ends (O(n + sum) work); counts of another size or negative ones are run-time \
+                errors naming the line (NumPy's ValueErrors), float, `u64` or 2-d counts E0406 (NumPy's TypeError)",
             builtins: &[B::Repeat],
         },
         DocRow {
@@ -1443,13 +1450,14 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Array, B::AsArray],
         },
         DocRow {
-            calls: "`reshape(x, (d0, d1, ...))`, `reshape(x, d)`, `x.reshape(d0, d1, ...)`, `x.reshape((d0, d1, ...))`",
+            calls: "`reshape(x, (d0, d1, ...))`, `reshape(x, d)`, `x.reshape(d0, d1, ...)`, `x.reshape((d0, d1, ...))`, `order='F'`",
             result: "NumPy's `reshape` (row-major order): `x`'s elements in shape `(d0, d1, ...)`, of as many \
                 elements; one size may be `-1`, inferred. A view of `x` (aliasing it: writes through either change \
                 both) when `x`'s elements lie in row-major order (a new array, a contiguous view of one: NumPy's rule, \
                 decided at run time), else a new array, a copy. A size that cannot hold `x`'s elements is E0412 when \
                 known at compile time, else a run-time error naming the line (NumPy's \"cannot reshape array of \
-                size 12 into shape (5,2)\")",
+                size 12 into shape (5,2)\"). NumPy's `order='F'` (column-major, by keyword, the sizes written \
+                out) is `transpose(reshape(transpose(x), (.., d1, d0)))`; `order='C'` is the default",
             builtins: &[B::Reshape],
         },
         DocRow {
@@ -1686,9 +1694,10 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Swapaxes, B::Moveaxis],
         },
         DocRow {
-            calls: "`trace(x)`, `x.trace()`",
+            calls: "`trace(x)`, `x.trace()`, `trace(x, k)`, `offset=k`",
             result: "NumPy's `trace` of a 2-d `x`: `sum(diagonal(x))`, of `sum`'s dtype (NumPy's `trace` of a \
-                higher rank, along the first two axes, is not supported: E0503)",
+                higher rank, along the first two axes, is not supported: E0503); with an integer literal offset \
+                `k`, `sum(diagonal(x, k))` (0 beyond the matrix)",
             builtins: &[B::Trace],
         },
         DocRow {

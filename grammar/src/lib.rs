@@ -6,6 +6,7 @@
 //! See `docs/language.md` for the language and `grammar/ERRORS.md` for the error codes.
 
 pub mod ast;
+pub mod axis_compositions;
 pub mod builtin;
 pub mod check;
 pub mod compositions;

@@ -512,6 +512,9 @@ pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
             };
             e.kind = ExprKind::Float(v);
         }
+        "roll" | "reshape" | "trace" | "linalg.multi_dot" => {
+            crate::axis_compositions::rewrite(ids, name, e);
+        }
         _ => crate::compositions::rewrite(ids, name, e),
     }
 }

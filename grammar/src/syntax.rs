@@ -862,6 +862,8 @@ pub fn method_call(
             let mut e = Expr { id: base.id, kind: ExprKind::Call { func, args, kwargs }, span };
             if name.name == "vecdot" {
                 crate::compositions::rewrite(ids, "vecdot", &mut e);
+            } else if name.name == "multi_dot" {
+                crate::axis_compositions::rewrite(ids, &linalg_name, &mut e);
             }
             return Ok(e);
         }
@@ -911,7 +913,7 @@ pub fn method_call(
     let mut func = Ident { name: format!(".{}", name.name), span: name.span };
     positional_axis(&mut func, &mut args, &mut kwargs);
     let mut e = mk(ids, ExprKind::Call { func, args, kwargs }, span);
-    if matches!(name.name.as_str(), "diagonal" | "ravel" | "flatten" | "cumsum" | "cumprod") {
+    if matches!(name.name.as_str(), "diagonal" | "ravel" | "flatten" | "cumsum" | "cumprod" | "reshape" | "trace") {
         crate::spellings::rewrite_call(ids, &name.name, &mut e);
     }
     Ok(e)

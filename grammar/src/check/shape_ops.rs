@@ -295,8 +295,11 @@ impl Checker {
             return self.tile_reps(c, items);
         }
         let t = self.array_arg(c, &c.args[0]);
+        let kt = self.expr(&c.args[1]);
+        let counts = c.b == Builtin::Repeat && matches!(kt, Ty::Array(..));
         let what = if c.b == Builtin::Tile { "the repetitions of `tile`" } else { "the repetitions of `repeat`" };
-        let Ok(k) = self.int_operand(&c.args[1], what) else { return Ty::Error };
+        let k = if counts { Ok(None) } else { self.int_typed(&c.args[1], kt.clone(), what) };
+        let Ok(k) = k else { return Ty::Error };
         let Ty::Array(d, mut s) = t else { return Ty::Error };
         let a = match (c.b, c.axis) {
             (Builtin::Tile, _) => s.len() - 1,
@@ -312,8 +315,44 @@ impl Checker {
                 0
             }
         };
+        if counts && self.repeat_counts(&c.args[1], &kt, &s[a]).is_err() {
+            return Ty::Error;
+        }
         s[a] = k.and_then(|k| s[a].mul(&k)).unwrap_or_else(|| self.fresh());
         Ty::Array(d, s)
+    }
+
+    /// `repeat(x, counts, axis=a)` with an array of counts (NumPy's `repeats` array, cast to
+    /// integers by the `safe` rule): `counts` must be 1-d, of integers or bools, and of `x`'s size
+    /// `n` along `a` or of size 1 (broadcast to `n`); the result's size along `a`, `sum(counts)`,
+    /// is known only at run time. Errors: E0406 (another rank, a float dtype: NumPy's TypeError),
+    /// E0401 (a size provably neither `n` nor 1: NumPy's ValueError). Negative counts are a
+    /// run-time error (the lowering's).
+    fn repeat_counts(&mut self, e: &Expr, kt: &Ty, n: &Size) -> Result<(), ()> {
+        let Ty::Array(kd, ks) = kt else { unreachable!("an array of counts") };
+        if ks.len() != 1 || !(kd.is_int() || *kd == DType::Bool) || *kd == DType::U64 {
+            self.error(
+                "E0406",
+                format!("the repetitions of `repeat` must be an integer scalar or a 1-d integer array, found {kt}"),
+                e.span.clone(),
+                "not integer counts",
+            );
+            return Err(());
+        }
+        let m = &ks[0];
+        if m.provably_eq(n) == Some(false) && m.provably_eq(&Size::lit(1)) == Some(false) {
+            self.err(
+                Diagnostic::error(
+                    "E0401",
+                    format!("`repeat` has {m} counts for an axis of {n} items"),
+                    e.span.clone(),
+                    "one count per item, or one for all",
+                )
+                .with_note("NumPy: operands could not be broadcast together"),
+            );
+            return Err(());
+        }
+        Ok(())
     }
 
     /// `tile(x, (r0, r1, ...))`, NumPy's: `x`'s shape and the repetitions (integers), the shorter

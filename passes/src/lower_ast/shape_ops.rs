@@ -6,7 +6,9 @@
 //! are checked at run time (`cf.assert`, naming the line).
 
 use super::{LResult, Lowerer};
-use arrayc_dialect::ir::{BinFn, ComputeFn, IndexEntry, OpKind, Scalar, Type, ValueId};
+use arrayc_dialect::ir::{
+    BinFn, ComputeFn, IndexEntry, OpKind, ReduceKind, Scalar, ScatterKind, ScatterMode, Type, ValueId,
+};
 use arrayc_grammar::ast::{self, DType, Expr, ExprKind};
 use arrayc_grammar::builtin::{
     cross_components, join_axis, join_unit_axes, pad_width_pairs, split_default_axis, splits_equally, Builtin,
@@ -139,6 +141,13 @@ impl Lowerer<'_> {
             }
             B::Tile if matches!(args[1].kind, ExprKind::Tuple(_) | ExprKind::List(_)) => {
                 self.tile_reps(&args[0], &args[1], ty)?
+            }
+            B::Repeat if self.ty_of(&args[1]).is_array() => {
+                let x = self.expr(&args[0])?;
+                let x = if axis.is_none() { self.flat(x) } else { x };
+                let counts = self.expr(&args[1])?;
+                let a = axis.unwrap_or(0).rem_euclid(self.rank(x) as i64) as usize;
+                self.repeat_counts(x, counts, a, ty)
             }
             B::Tile | B::Repeat => {
                 let x = self.expr(&args[0])?;
@@ -437,6 +446,42 @@ impl Lowerer<'_> {
         let at = self.compute_new(ComputeFn::Arange, vec![zero, one], DType::I64, vec![len], None);
         let (f, by) = if b == Builtin::Tile { (BinFn::Rem, n) } else { (BinFn::FloorDiv, k) };
         let idx = self.compute_new(ComputeFn::Binary(f), vec![at, by], DType::I64, vec![len], None);
+        self.gather(x, &[idx], a, *d, &shape[a..a + 1], Some(shape))
+    }
+
+    /// NumPy's `repeat(x, counts, axis=a)` of a 1-d integer array `counts` (checked: one count per
+    /// item of `x` along `a`, or one for all), of checked type `ty` (an existential size along `a`,
+    /// `sum(counts)`): item `i` of `x` along `a` repeated `counts[i]` times, a gather along `a`
+    /// through `idx[j] = #{i : cumsum(counts)[i] <= j}`, made in O(n + sum) work by scattering 1 to
+    /// each end `cumsum(counts)[i]` inside the result (several at one place for zero counts) and
+    /// scanning. Run-time errors, NumPy's ValueErrors: counts of another size than `x`'s along `a`
+    /// (and not 1), a negative count.
+    fn repeat_counts(&mut self, x: ValueId, counts: ValueId, a: usize, ty: &Ty) -> ValueId {
+        let Ty::Array(d, shape) = ty else { unreachable!("checked: an array") };
+        let counts = self.in_dtype(counts, DType::I64);
+        let (n, m) = (self.dim(x, a), self.dim(counts, 0));
+        let (zero, one) = (self.i64_const(0), self.i64_const(1));
+        let same = self.scalar_binary(BinFn::Eq, m, n, DType::I64);
+        let single = self.scalar_binary(BinFn::Eq, m, one, DType::I64);
+        let fits = self.scalar_binary(BinFn::Or, same, single, DType::Bool);
+        let msg = "repeat: operands could not be broadcast together (one count per item, or one for all)".to_string();
+        self.emit(OpKind::Assert { cond: fits, msg });
+        // One count for all: broadcast to `n` (a view with stride 0).
+        let counts = self.broadcast_to_sizes(counts, &[n]);
+        let reduced = |l: &mut Self, kind: ReduceKind| {
+            let r = l.new_array(DType::I64, vec![]);
+            l.emit(OpKind::Compute { func: ComputeFn::Reduce(kind, None), out: r, ins: vec![counts] });
+            l.load_element(r)
+        };
+        let lowest = reduced(self, ReduceKind::Min);
+        let ok = self.scalar_binary(BinFn::Ge, lowest, zero, DType::I64);
+        self.emit(OpKind::Assert { cond: ok, msg: "repeat: repeats may not contain negative values".into() });
+        let total = reduced(self, ReduceKind::Sum);
+        let ends = self.compute_new(ComputeFn::Scan(ReduceKind::Sum, 0), vec![counts], DType::I64, vec![n], None);
+        let marks = self.new_array(DType::I64, vec![total]);
+        self.emit(OpKind::Compute { func: ComputeFn::Fill, out: marks, ins: vec![zero] });
+        self.scatter(marks, &[ends], None, one, ScatterKind::Add, ScatterMode::Drop);
+        let idx = self.compute_new(ComputeFn::Scan(ReduceKind::Sum, 0), vec![marks], DType::I64, vec![total], None);
         self.gather(x, &[idx], a, *d, &shape[a..a + 1], Some(shape))
     }
 
