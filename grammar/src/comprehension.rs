@@ -80,6 +80,7 @@ pub fn comprehension(
     let mut args = vec![elt];
     let mut kwargs = Vec::new();
     for (var, it, cond) in clauses {
+        let it = crate::syntax::iterable(ids, it)?;
         args.push(cond.unwrap_or_else(|| mk(ids, ExprKind::Bool(true), it.span.clone())));
         kwargs.push((var, it));
     }

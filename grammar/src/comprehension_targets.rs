@@ -114,6 +114,7 @@ impl Bound<'_> {
         let at = it.span.clone();
         let vars = match target {
             ForTarget::Name(name) => {
+                let it = crate::syntax::iterable(self.ids, it)?;
                 let k = mk(self.ids, ExprKind::Var(self.counter.clone()), at.clone());
                 let item = ExprKind::Subscript { base: Box::new(fresh_copy(self.ids, &it)), index: vec![Index::At(k)] };
                 self.names.push((name.name, mk(self.ids, item, at)));

@@ -33,7 +33,7 @@ pub const PYTHON_BUILTINS: &[(&str, &str)] = &[
     ("filter", "NumPy's boolean indexing `x[x > 0]` (or `np.array([v for v in x if c])`)"),
     (
         "reversed",
-        "`reversed(range(..))` is a `for` loop's; of an array, `x[::-1]` (a view) or `np.flip(x, axis=0)`",
+        "`reversed(range(..))` and `reversed(x)` are iterated by a `for` or a comprehension; as an array, `x[::-1]` (a view) or `np.flip(x, axis=0)`",
     ),
     ("enumerate", "`enumerate(x)` is iterated by a `for` or a comprehension: `for i, v in enumerate(x) { .. }`"),
     ("zip", "`zip(x, y)` is iterated by a `for` or a comprehension: `for a, b in zip(x, y) { .. }`"),

@@ -981,7 +981,18 @@ pub fn dense_ids(functions: &mut [Function], num_exprs: u32) -> u32 {
 /// (a row) of an n-d one, so writing into it writes into `x`, as in NumPy.
 /// Python's `reversed(range(..))` and `reversed(x)` are [`reversed_range`] and `x[::-1]`.
 pub fn for_in(ids: &Cell<u32>, var: Ident, range: Expr, body: Block, span: Span) -> Result<Vec<Stmt>, LexError> {
-    let range = match range.kind {
+    let range = iterable(ids, range)?;
+    match &range.kind {
+        ExprKind::Call { func, .. } if func.name == "range" => Ok(vec![range_for(ids, var, range, body, span)?]),
+        _ => Ok(array_for(ids, var, range, body, span)),
+    }
+}
+
+/// The iterable of a `for` loop or a comprehension's clause as arrayc iterates it: Python's
+/// `reversed(range(..))` is [`reversed_range`], `reversed(x)` is `x[::-1]`, and a tuple of number
+/// literals is the list of them; any other stays.
+pub(crate) fn iterable(ids: &Cell<u32>, range: Expr) -> Result<Expr, LexError> {
+    Ok(match range.kind {
         ExprKind::Call { func, mut args, kwargs }
             if func.name == "reversed" && args.len() == 1 && kwargs.is_empty() =>
         {
@@ -998,11 +1009,7 @@ pub fn for_in(ids: &Cell<u32>, var: Ident, range: Expr, body: Block, span: Span)
         // `for a in (-1, 0, 1)`: a tuple of number literals is the list of them.
         ExprKind::Tuple(items) if items.iter().all(is_literal) => Expr { kind: ExprKind::List(items), ..range },
         kind => Expr { kind, ..range },
-    };
-    match &range.kind {
-        ExprKind::Call { func, .. } if func.name == "range" => Ok(vec![range_for(ids, var, range, body, span)?]),
-        _ => Ok(array_for(ids, var, range, body, span)),
-    }
+    })
 }
 
 /// Python's `reversed(range(start, stop, step))` as a `range` (`range(stop)` starts at 0, `step`
@@ -1121,7 +1128,7 @@ impl TupleFor<'_> {
         let vars = match target {
             ForTarget::Name(name) => {
                 let a = Ident { name: format!("iter.{}.{}", self.offset, self.arrays.len()), span: at.clone() };
-                self.arrays.push((a.clone(), it));
+                self.arrays.push((a.clone(), iterable(self.ids, it)?));
                 let base = Box::new(mk(self.ids, ExprKind::Var(a), at.clone()));
                 let i = mk(self.ids, ExprKind::Var(self.index.clone()), at.clone());
                 let item = mk(self.ids, ExprKind::Subscript { base, index: vec![Index::At(i)] }, at);

@@ -1,7 +1,7 @@
 """Python's list arithmetic on list literals (`grammar/src/list_ops.rs`, `Checked::list_repeats`):
 `[..] * k` repeats the list and `[..] + [..]` joins two lists, where NumPy's operators on arrays
 are elementwise; a list times an array stays NumPy's elementwise product. Python's `sorted`,
-`list` and `tuple` of an array (`grammar/src/py_lists.rs`). Each program compared
+`list` and `tuple` of an array (`grammar/src/py_lists.rs`), `reversed` in comprehensions. Each program compared
 with the same Python function run by NumPy, on the CPU and on the emulated GPU target. Also an
 array read before anything writes it (`np.empty`, the empty list), which the outliner must not
 contract."""
@@ -82,3 +82,24 @@ def test_sorted_list_tuple(target, tmp_path):
            ("s", "f64"), ("np.array(l)", "f64[?]"), ("x", "f64[?]"), ("np.array(ll)", "i64[?]"),
            ("np.array(tuple(x * 2))", "f64[?]"), ("np.array(sorted(img[0, 0]))", "f64[?]")],
           target, tmp_path, stmts)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_reversed_in_comprehensions(target, tmp_path):
+    """Python's `reversed(range(..))` (steps and empty ranges too) and `reversed(x)` as a
+    comprehension's iterable, in a list and in a generator, as in a `for` loop."""
+    src = """fn main(x: f64[n]) -> (i64[?], i64[?], f64[?], f64, i64[?, ?]) {
+    return (np.array([i for i in reversed(range(5))]), np.array([i * 2 for i in reversed(range(1, 10, 3))]),
+            np.array([v for v in reversed(x) if v > 0]), sum(v * i for i, v in enumerate(reversed(x))),
+            np.array([[i - j for j in reversed(range(3))] for i in range(2)]));
+}
+"""
+    got = run_ok(src, dict(x=X), tmp_path, target)
+    want = [np.array([i for i in reversed(range(5))]), np.array([i * 2 for i in reversed(range(1, 10, 3))]),
+            np.array([v for v in reversed(X) if v > 0]), sum(v * i for i, v in enumerate(reversed(X))),
+            np.array([[i - j for j in reversed(range(3))] for i in range(2)])]
+    for k, (g, w) in enumerate(zip(got, want)):
+        if k == 3:
+            np.testing.assert_allclose(g, w, rtol=1e-12)
+        else:
+            assert_same(g, w, f"result {k}")
