@@ -2096,13 +2096,18 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::FillDiagonal],
         },
         DocRow {
-            calls: "`copyto(dst, src);`, `copyto(dst, src, where=m);`",
+            calls: "`copyto(dst, src);`, `copyto(dst, src, where=m);`, `f(args, out=d)`",
             result: "a statement, NumPy's `copyto`: writes `src`, broadcast to `dst`'s shape (E0401 where it cannot \
                 be), into the array `dst` in place (`dst[...] = src;`; `dst` may be any array expression, a view \
                 writes through), with `where=` only where the bool mask `m` (broadcast too) is true \
                 (`dst[...] = where(m, src, dst);`). NumPy's `casting='same_kind'`: a float into an integer or \
                 bool array, a signed integer into an unsigned or bool one is E0320 (NumPy's TypeError), a \
-                Python int a float or integer one; a non-bool `where=` or a scalar `dst` is E0321",
+                Python int a float or integer one; a non-bool `where=` or a scalar `dst` is E0321. NumPy's \
+                `out=d` (`out=(d,)`) of any builtin (ufuncs, reductions, scans, `clip`, `matmul`) as a statement, \
+                an assignment's value or a `return`'s: `copyto(d, f(args))` first (so its casting rule), the \
+                value being `d` itself (`w = np.add(a, b, out=d)` aliases `d`); a ufunc's `where=m` with it \
+                writes only where `m` is true (`copyto(d, f(args), where=m)`), a reduction's stays its own. \
+                Elsewhere in an expression `out=` is E0502",
             builtins: &[B::Copyto],
         },
         DocRow {

@@ -29,6 +29,7 @@ pub mod nested;
 pub mod nesting;
 pub mod numpy_keywords;
 pub mod numpy_shapes;
+pub mod out_args;
 mod parse;
 pub mod print_stmt;
 pub mod py_lists;

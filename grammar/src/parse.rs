@@ -50,6 +50,7 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                 if !errors.is_empty() {
                     return (None, errors);
                 }
+                crate::out_args::out_args(&mut p);
                 crate::writes::writes(&mut p);
                 crate::syntax::python_assignments(&mut p);
                 let errors = crate::tuple_names::tuple_names(&mut p);

@@ -39,9 +39,11 @@ fn dtype_named(e: &Expr) -> Option<DType> {
     }
 }
 
-/// `base.name` where `base` is `np.finfo(T)` or `np.iinfo(T)` (NumPy's machine limits, a literal
-/// of `T`'s), or the module `math` (its constants): the literal; `None` for any other attribute.
-pub fn limit_or_constant(base: &Expr, name: &Ident, span: &Span) -> Option<Expr> {
+/// `base.name` where `base` is `np.finfo(T)` or `np.iinfo(T)` (NumPy's machine limits), or the
+/// module `math` (its constants): the value; `None` for any other attribute. `finfo`'s values are
+/// NumPy scalars of `T` (strong in promotion: `x_f32 * np.finfo(np.float64).eps` is `float64`),
+/// so the cast `T(literal)`; `iinfo`'s and `math`'s are Python numbers, literals.
+pub fn limit_or_constant(ids: &Cell<u32>, base: &Expr, name: &Ident, span: &Span) -> Option<Expr> {
     let kind = match &base.kind {
         ExprKind::Var(m) if m.name == MATH => match name.name.as_str() {
             "pi" => ExprKind::Float(std::f64::consts::PI),
@@ -53,7 +55,7 @@ pub fn limit_or_constant(base: &Expr, name: &Ident, span: &Span) -> Option<Expr>
         },
         ExprKind::Call { func, args, kwargs } if kwargs.is_empty() && args.len() == 1 => {
             let d = dtype_named(&args[0])?;
-            match (func.name.strip_prefix("np.")?, d, name.name.as_str()) {
+            let kind = match (func.name.strip_prefix("np.")?, d, name.name.as_str()) {
                 ("finfo", DType::F64, "eps") => ExprKind::Float(f64::EPSILON),
                 ("finfo", DType::F64, "max") => ExprKind::Float(f64::MAX),
                 ("finfo", DType::F64, "min") => ExprKind::Float(f64::MIN),
@@ -70,7 +72,18 @@ pub fn limit_or_constant(base: &Expr, name: &Ident, span: &Span) -> Option<Expr>
                     ExprKind::Int(i64::try_from(if name.name == "max" { hi } else { lo }).ok()?)
                 }
                 _ => return None,
+            };
+            if let ExprKind::Float(_) = kind {
+                // `np.finfo(T).eps` is a NumPy scalar of `T`: the cast `T(literal)`.
+                let value = mk(ids, kind, span.clone());
+                let func = Ident { name: d.name().to_string(), span: span.clone() };
+                return Some(Expr {
+                    id: base.id,
+                    kind: ExprKind::Call { func, args: vec![value], kwargs: vec![] },
+                    span: span.clone(),
+                });
             }
+            kind
         }
         _ => return None,
     };

@@ -562,7 +562,7 @@ pub fn literal_axis(e: &Expr) -> bool {
 /// NumPy's ufuncs that are Python's operators, called as functions: `np.add(a, b)` is `a + b`,
 /// `np.negative(x)` is `-x`, and so on (same dtypes, broadcasting and errors as the operator). The
 /// call's kind when `name` (without `np.`) is one of them, with its operands and no keyword.
-fn operator_ufunc(name: &str, args: &mut Vec<Expr>, kwargs: &[(Ident, Expr)]) -> Option<ExprKind> {
+pub(crate) fn operator_ufunc(name: &str, args: &mut Vec<Expr>, kwargs: &[(Ident, Expr)]) -> Option<ExprKind> {
     use crate::ast::UnOp;
     let binary = match name {
         "add" => Some(BinOp::Add),
@@ -646,7 +646,7 @@ pub fn bare_calls(program: &mut Program) {
 /// [`subscript`] makes something of), `x.dtype` a call of `.dtype` (which only a `dtype=` argument takes:
 /// `zeros(n, dtype=x.dtype)`); any other name is an error.
 pub fn attribute(ids: &Cell<u32>, base: Expr, name: Ident, span: Span) -> Result<Expr, LexError> {
-    if let Some(literal) = crate::spellings::limit_or_constant(&base, &name, &span) {
+    if let Some(literal) = crate::spellings::limit_or_constant(ids, &base, &name, &span) {
         return Ok(literal);
     }
     if is_numpy(&base) {

@@ -1404,13 +1404,14 @@ def test_shape_and_dtype_comparisons_and_sort_in_place_match_numpy(target, tmp_p
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_numpy_and_math_spellings_match_numpy(target, tmp_path):
-    """Other spellings of builtins (`grammar/src/spellings.rs`): `np.finfo(T).eps`/`max`/`tiny`,
+    """Other spellings of builtins (`grammar/src/spellings.rs`): `np.finfo(T).eps`/`max`/`tiny` (NumPy
+    scalars of `T`),
     `np.iinfo(T).max`/`min`, Python's `math` module on scalars (`math.floor` gives an `int`),
     `float('inf')`, `np.correlate` in every mode and both length orders, `np.select`,
     `np.corrcoef(x, y)`/`np.cov(x, y)`, `np.gradient(f, h)`, a dtype and `convolve`'s mode given by
     position; against NumPy and Python."""
     import math
-    src = """fn main(a: f64[7], b: f64[3], s: f64) -> (f64, f64, i64, i64, f64, f64, i64, f64, f64, f64[?], f64[?], f64[?], f64[?], f64[?], f64[?], f64[7], f64[2, 2], f64[2, 2], f64[7], i64[3], f32[2, 2], f64[?], bool[3]) {
+    src = """fn main(a: f64[7], b: f64[3], s: f64) -> (f64, f64, i64, i64, f32, f64, i64, f64, f64, f64[?], f64[?], f64[?], f64[?], f64[?], f64[?], f64[7], f64[2, 2], f64[2, 2], f64[7], i64[3], f32[2, 2], f64[?], bool[3]) {
     return np.finfo(np.float64).eps, np.finfo(float).max, np.iinfo(np.int32).max, np.iinfo(np.int64).min,
            np.finfo(np.float32).tiny, math.sqrt(s) + math.pi + math.log(s, 2) + math.atan2(s, 1.0) + math.e, math.floor(s * 3),
            float('inf'), float('-inf'),
@@ -1427,7 +1428,7 @@ def test_numpy_and_math_spellings_match_numpy(target, tmp_path):
     proc, res = run_source(src, {"a": a, "b": b, "s": s}, tmp_path, flags=("--target", target))
     assert proc.returncode == 0, proc.stderr
     want = [np.finfo(np.float64).eps, np.finfo(float).max, np.int64(np.iinfo(np.int32).max), np.int64(np.iinfo(np.int64).min),
-            np.float64(np.finfo(np.float32).tiny), math.sqrt(s) + math.pi + math.log(s, 2) + math.atan2(s, 1.0) + math.e,
+            np.finfo(np.float32).tiny, math.sqrt(s) + math.pi + math.log(s, 2) + math.atan2(s, 1.0) + math.e,
             np.int64(math.floor(s * 3)), float("inf"), float("-inf"),
             np.correlate(a, b), np.correlate(a, b, "same"), np.correlate(a, b, mode="full"),
             np.correlate(b, a), np.correlate(b, a, "same"), np.correlate(b, a, "full"),
