@@ -1066,9 +1066,12 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::MaximumAccumulate, B::MinimumAccumulate],
         },
         DocRow {
-            calls: "`x.itemsize`, `x.nbytes`, `itemsize(x)`, `nbytes(x)`",
+            calls: "`x.itemsize`, `x.nbytes`, `itemsize(x)`, `nbytes(x)`, `x.real`, `x.imag`, `x.conj()`, `x.item(k)`",
             result: "`i64` scalars, NumPy's attributes: the bytes of one element of `x`'s dtype (8 for `f64`, `i64`, \
-                `u64`; 4 for `f32`, `i32`; 1 for `u8`, `bool`) and `x.size * x.itemsize`",
+                `u64`; 4 for `f32`, `i32`; 1 for `u8`, `bool`) and `x.size * x.itemsize`. arrayc's arrays are \
+                real: `x.real` and `np.real(x)` are `x` itself (a view), `x.imag` and `np.imag(x)` zeros of \
+                `x`'s dtype, `x.conj()`, `x.conjugate()`, `np.conj(x)` a copy. `x.item(k)` is element `k` of \
+                `x` flattened (`ravel(x)[k]`), `x.item(i, j)` is `x[i, j]`, `x.item()` the one element",
             builtins: &[B::Itemsize, B::Nbytes],
         },
         DocRow {
@@ -1612,11 +1615,12 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::UnravelIndex],
         },
         DocRow {
-            calls: "`cov(m)`, `cov(m, rowvar=false, ddof=k)`, `corrcoef(m)`, `corrcoef(m, rowvar=false)`",
+            calls: "`cov(m)`, `cov(m, rowvar=false, ddof=k)`, `bias=True`, `corrcoef(m)`, `corrcoef(m, rowvar=false)`",
             result: "NumPy's `cov` and `corrcoef`: each row of a 2-d `m` a variable and each column an \
                 observation (`rowvar=false`: the other way round), the `(v, v)` `f64` covariance matrix \
                 `inner(c, c) * (1 / (n - ddof))` of the rows `c` less their means (`ddof` default 1, an \
-                integer); a 1-d `m` is one variable and gives a scalar. `corrcoef` divides by the outer \
+                integer; `bias=True` is `ddof=0`, a `ddof=` given wins, as NumPy's); a 1-d `m` is one variable \
+                and gives a scalar. `corrcoef` divides by the outer \
                 product of the standard deviations and clips to `[-1, 1]` (a 1-d `m`: `c / c`). Other \
                 ranks are E0503; fused",
             builtins: &[B::Cov, B::Corrcoef],
@@ -1891,13 +1895,13 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Unique],
         },
         DocRow {
-            calls: "`searchsorted(a, v)`, `side=left`, `side=right`",
+            calls: "`searchsorted(a, v)`, `a.searchsorted(v)`, `side=left`, `side=right`, `sorter=s`",
             result: "NumPy's `searchsorted` of a sorted 1-d `a` (NaN last, as `sort` leaves it; not checked): for \
                 each element of `v` (an array of any shape, or a scalar), the `i64` position where it would \
                 be inserted to keep `a` sorted: before equal elements with `side=left` (the default; the \
                 number of elements less than it), after them with `side=right` (the number not greater); \
                 dtypes promoted, NaN greater than every number as NumPy orders it. The result has `v`'s \
-                shape. Computed as counts of a fused comparison of every pair, `len(a) * size(v)` of them \
+                shape; `sorter=s` (an `argsort` of `a`) searches `a[s]`. Computed as counts of a fused comparison of every pair, `len(a) * size(v)` of them \
                 (NumPy's binary search is `log(len(a))` per element: a gather-based search is future work)",
             builtins: &[B::Searchsorted],
         },

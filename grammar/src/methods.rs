@@ -37,6 +37,7 @@ pub const METHODS: &[&str] = &[
     "repeat",
     "reshape",
     "round",
+    "searchsorted",
     "sort",
     "squeeze",
     "std",

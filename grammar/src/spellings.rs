@@ -213,6 +213,22 @@ pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
             kwargs.push((kw("dtype", &d.span), d));
         }
     }
+    if name == "cov" {
+        // NumPy's `cov(.., bias=True)` divides by `n` (`ddof=0`); `bias=False` is the default,
+        // `n - 1`. A `ddof=` given wins over `bias`, as in NumPy.
+        if let Some(at) = kwargs.iter().position(|(k, _)| k.name == "bias") {
+            let (key, bias) = kwargs.remove(at);
+            let ddof = kwargs.iter().any(|(k, _)| k.name == "ddof");
+            match bias.kind {
+                ExprKind::Bool(_) if ddof => {}
+                ExprKind::Bool(true) => {
+                    kwargs.push((kw("ddof", &key.span), mk(ids, ExprKind::Int(0), key.span.clone())))
+                }
+                ExprKind::Bool(false) => {}
+                _ => kwargs.push((key, bias)),
+            }
+        }
+    }
     match name {
         // `mode` by position, a string (`np.convolve(a, v, 'same')`).
         "convolve" | "correlate" if args.len() == 3 && matches!(args[2].kind, ExprKind::Str(_)) => {
@@ -524,6 +540,24 @@ pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
                 _ => return,
             };
             e.kind = ExprKind::Float(v);
+        }
+        "real" | "imag" | "conj" | "conjugate" if args.len() == 1 && kwargs.is_empty() => {
+            // The parts of a real array (arrayc has no complex dtypes): `real(x)` is `x`, `imag(x)`
+            // zeros, `conj(x)` a copy (NumPy's ufunc).
+            let x = args.pop().unwrap_or_else(|| unreachable!("one argument"));
+            e.kind = match name {
+                "real" => x.kind,
+                "imag" => call(ids, "zeros_like", vec![x], &span).kind,
+                _ => call(ids, "copy", vec![x], &span).kind,
+            };
+        }
+        "searchsorted" if args.len() == 2 && kwargs.iter().any(|(k, _)| k.name == "sorter") => {
+            // NumPy's `searchsorted(a, v, sorter=s)`: the positions in `a[s]`, sorted.
+            let at = kwargs.iter().position(|(k, _)| k.name == "sorter").unwrap_or_else(|| unreachable!("found"));
+            let (_, sorter) = kwargs.remove(at);
+            let a = args.remove(0);
+            let at = a.span.clone();
+            args.insert(0, mk(ids, ExprKind::Subscript { base: Box::new(a), index: vec![Index::At(sorter)] }, at));
         }
         "roll" | "reshape" | "trace" | "linalg.multi_dot" => {
             crate::axis_compositions::rewrite(ids, name, e);

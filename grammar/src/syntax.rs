@@ -657,6 +657,10 @@ pub fn attribute(ids: &Cell<u32>, base: Expr, name: Ident, span: Span) -> Result
         return Ok(Expr { id: base.id, kind: ExprKind::Var(module), span });
     }
     let func = match name.name.as_str() {
+        // NumPy's real and imaginary parts of a real array (arrayc has no complex dtypes): the
+        // array itself (a view, which writes through) and zeros.
+        "real" => return Ok(base),
+        "imag" => Ident { name: qualified("zeros_like"), span: name.span },
         "ndim" | "size" | "itemsize" | "nbytes" => Ident { name: qualified(&name.name), span: name.span },
         // NumPy's `x.flat` read (`x.flat[k]`, `for t in x.flat`): `ravel(x)`, `crate::py_lists`.
         "flat" => Ident { name: qualified("ravel"), span: name.span },
@@ -908,6 +912,28 @@ pub fn method_call(
     }
     if name.name == "item" && args.is_empty() && kwargs.is_empty() {
         return Ok(crate::py_lists::item(ids, base, span));
+    }
+    if name.name == "item" && kwargs.is_empty() {
+        // NumPy's `x.item(k)`: element `k` of `x` flattened; `x.item(i, j)`: `x[i, j]`.
+        let base = match args.len() {
+            1 => mk(
+                ids,
+                ExprKind::Call {
+                    func: Ident { name: qualified("ravel"), span: span.clone() },
+                    args: vec![base],
+                    kwargs: vec![],
+                },
+                span.clone(),
+            ),
+            _ => base,
+        };
+        let index = args.into_iter().map(Index::At).collect();
+        return Ok(mk(ids, ExprKind::Subscript { base: Box::new(base), index }, span));
+    }
+    if matches!(name.name.as_str(), "conj" | "conjugate") && args.is_empty() && kwargs.is_empty() {
+        // The complex conjugate of a real array: a copy (arrayc has no complex dtypes).
+        let func = Ident { name: qualified("copy"), span: name.span };
+        return Ok(mk(ids, ExprKind::Call { func, args: vec![base], kwargs }, span));
     }
     args.insert(0, base);
     let mut func = Ident { name: format!(".{}", name.name), span: name.span };

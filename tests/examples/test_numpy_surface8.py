@@ -1,0 +1,42 @@
+"""NumPy's everyday idioms of issue 31, eighth set, against NumPy (docs/language.md, "Builtin
+functions"): the parts of a real array (`x.real`, `x.imag`, `np.real`, `np.imag`, `x.conj()`),
+`x.item(k)` and `x.item(i, j)`, the method `x.searchsorted(v)` and `sorter=`, `np.cov(bias=True)`;
+on the CPU and on the GPU kernels (emulated, and the GPU where there is one)."""
+import numpy as np
+import pytest
+
+from arrayc_examples import TARGETS, assert_same, run_ok
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_parts_items_search_cov_match_numpy(target, tmp_path):
+    rng = np.random.default_rng(29)
+    x = rng.standard_normal(9)
+    m = rng.standard_normal((3, 5))
+    k = rng.integers(-5, 5, 6)
+    src = """fn main(x: f64[n], m: f64[r, c], k: i64[j]) ->
+        (f64[?], f64[?], f64[?, ?], i64[?], i64[?], f64, f64, i64, i64, i64[?], f64[?, ?], f64[?, ?], f64[?]) {
+    z = x.copy();
+    r = z.real;
+    r[0] = 42.0;
+    s = np.sort(x);
+    return (z, x.imag + np.imag(x), np.real(m), k.conj(), np.conjugate(k), m.item(7), m.item(2, 4), k.item(3),
+            s.searchsorted(0.0), s.searchsorted(x, side='right'), np.cov(m, bias=True), np.cov(m[0], m[1], bias=True, ddof=1),
+            np.array([np.searchsorted(x, v, sorter=np.argsort(x)) * 1.0 for v in [-1.0, 0.0, 0.5]]));
+}
+"""
+    got = run_ok(src, dict(x=x, m=m, k=k), tmp_path, target)
+    z = x.copy()
+    r = z.real
+    r[0] = 42.0
+    s = np.sort(x)
+    want = [z, x.imag + np.imag(x), np.real(m), k.conj(), np.conjugate(k), m.item(7), m.item(2, 4), np.int64(k.item(3)),
+            s.searchsorted(0.0), s.searchsorted(x, side='right'), np.cov(m, bias=True),
+            np.cov(m[0], m[1], bias=True, ddof=1),
+            np.array([np.searchsorted(x, v, sorter=np.argsort(x)) * 1.0 for v in [-1.0, 0.0, 0.5]])]
+    for i, (g, w) in enumerate(zip(got, want)):
+        if i in (10, 11):
+            assert np.asarray(g).shape == np.asarray(w).shape, f"result {i}"
+            np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-14, err_msg=f"result {i}")
+        else:
+            assert_same(g, w, f"result {i}")
