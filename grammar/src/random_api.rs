@@ -75,6 +75,7 @@ pub fn desugar(program: &mut Program) -> Vec<Diagnostic> {
             legacy: false,
             unseeded: false,
             errors: vec![],
+            checks: vec![],
         };
         d.block(&mut f.body);
         if (d.legacy || d.unseeded) && called.contains(&f.name.name) {
@@ -137,6 +138,9 @@ struct Desugar<'a> {
     /// Whether a `np.random.default_rng()` has no seed (NumPy's takes fresh entropy, arrayc's 0).
     unseeded: bool,
     errors: Vec<Diagnostic>,
+    /// Run-time checks of the arguments of the draws of the statement being rewritten (`choice`'s
+    /// `p=`), put before it.
+    checks: Vec<Stmt>,
 }
 
 /// A draw found in an expression: the generator (`""`: legacy) and the method.
@@ -262,6 +266,7 @@ impl Desugar<'_> {
         for e in s.own_exprs_mut() {
             self.rewrite(e, &counts, &mut next);
         }
+        out.append(&mut self.checks);
         let at = s.span().start..s.span().start;
         let mut gens: Vec<_> = counts.into_iter().collect();
         gens.sort();
@@ -690,6 +695,13 @@ impl Desugar<'_> {
             }
             _ => {
                 let none = |e: &Option<Expr>| e.as_ref().is_none_or(|e| matches!(e.kind, ExprKind::NoneLit));
+                let replace_lit = p[2].as_ref().map(|e| matches!(e.kind, ExprKind::Bool(true)));
+                if !none(&p[3]) && replace_lit.is_none_or(|t| t) {
+                    let probs = p[3].take().expect("not none");
+                    let size = p[1].take().filter(|e| !matches!(e.kind, ExprKind::NoneLit));
+                    let idx = self.weighted_picks(name, probs, n, size, key, span);
+                    return Some(pick(self, idx));
+                }
                 if !none(&p[3]) || p[4].as_ref().is_some_and(|a| crate::check::builtins::literal_int(a) != Some(0)) {
                     let (what, at) = if !none(&p[3]) { ("p", &p[3]) } else { ("axis", &p[4]) };
                     let at = at.as_ref().map_or(span.clone(), |e| e.span.clone());
@@ -760,6 +772,44 @@ impl Desugar<'_> {
                 };
                 Some(pick(self, idx))
             }
+        }
+    }
+
+    /// `choice(a, size, p=probs)` with replacement, NumPy's algorithm (`Generator.choice`):
+    /// `cdf = cumsum(p) / cumsum(p)[-1]`, the positions `searchsorted(cdf, random(size), side=right)`
+    /// (values of NumPy's distribution, not its stream). NumPy's checks of `p` come first, at run
+    /// time: as many as `a` has (`n`), none negative, summing to 1 within `sqrt(eps)` (ValueError).
+    fn weighted_picks(&mut self, name: &str, probs: Expr, n: Expr, size: Option<Expr>, key: Expr, span: &Span) -> Expr {
+        let len = self.call("len", vec![self.fresh(&probs)], vec![], span);
+        let zero = self.mk(ExprKind::Float(0.0), span);
+        let nonneg = self.bin(BinOp::Ge, self.fresh(&probs), zero, span);
+        let total = self.call("sum", vec![self.fresh(&probs)], vec![], span);
+        let one = self.mk(ExprKind::Float(1.0), span);
+        let off = self.bin(BinOp::Sub, total, one, span);
+        let off = self.call("abs", vec![off], vec![], span);
+        let tol = self.mk(ExprKind::Float(f64::EPSILON.sqrt()), span);
+        for (cond, msg) in [
+            (self.bin(BinOp::Eq, len, self.fresh(&n), span), "`a` and `p` must have the same size"),
+            (self.call("all", vec![nonneg], vec![], span), "probabilities are not non-negative"),
+            (self.bin(BinOp::Le, off, tol, span), "probabilities do not sum to 1"),
+        ] {
+            let msg = Some(format!("{name}: {msg} (NumPy's ValueError)"));
+            self.checks.push(Stmt::Assert { cond, msg, span: span.clone() });
+        }
+        let cdf = self.call("cumsum", vec![self.fresh(&probs)], vec![], span);
+        let last = self.mk(ExprKind::Int(-1), span);
+        let total = self.call("cumsum", vec![probs], vec![], span);
+        let total =
+            self.mk(ExprKind::Subscript { base: Box::new(total), index: vec![crate::ast::Index::At(last)] }, span);
+        let cdf = self.bin(BinOp::Div, cdf, total, span);
+        let one = self.mk(ExprKind::Int(1), span);
+        let u = self.call("random", vec![size.clone().unwrap_or(one)], vec![("seed", key)], span);
+        let right = self.mk(ExprKind::Var(Ident { name: "right".to_string(), span: span.clone() }), span);
+        let idx = self.call("searchsorted", vec![cdf, u], vec![("side", right)], span);
+        if size.is_some() {
+            idx
+        } else {
+            self.first(idx, span)
         }
     }
 

@@ -359,14 +359,56 @@ impl Checker {
                 return Ty::Error;
             }
         };
-        if s[axis].as_const().is_some_and(|n| n < 2) {
+        let least = match c.kwarg("edge_order").map(|v| (v, literal_int(v))) {
+            None | Some((_, Some(1))) => 2,
+            Some((_, Some(2))) => 3,
+            Some((v, _)) => {
+                self.error("E0503", "`edge_order=` of `gradient` must be 1 or 2", v.span.clone(), "not 1 or 2");
+                return Ty::Error;
+            }
+        };
+        if s[axis].as_const().is_some_and(|n| n < least) {
             self.error(
                 "E0503",
-                format!("`gradient` needs at least 2 elements along axis {axis}, found {}", s[axis]),
+                format!("`gradient` needs at least {least} elements along axis {axis}, found {}", s[axis]),
                 c.args[0].span.clone(),
                 "too few elements",
             );
             return Ty::Error;
+        }
+        if let Some(h) = c.args.get(1) {
+            // The spacing: a number, or 1-d coordinates, one per point of the axis.
+            match self.value(h) {
+                Ty::Scalar(hd) if hd != DType::Bool => {}
+                Ty::Array(hd, hs) if hs.len() == 1 && hd != DType::Bool => {
+                    if let (Some(m), Some(n)) = (hs[0].as_const(), s[axis].as_const()) {
+                        if m != n {
+                            self.error(
+                                "E0503",
+                                format!("`gradient`'s coordinates have {m} values, axis {axis} {n} points"),
+                                h.span.clone(),
+                                "not one per point",
+                            );
+                            return Ty::Error;
+                        }
+                    }
+                }
+                Ty::Error => return Ty::Error,
+                t => {
+                    self.err(
+                        Diagnostic::error(
+                            "E0503",
+                            format!("`gradient`'s spacing must be a number or 1-d coordinates, found {t}"),
+                            h.span.clone(),
+                            "not a spacing",
+                        )
+                        .with_help(
+                            "one spacing per axis (`np.gradient(f, hy, hx)`) is one `gradient(f, h, axis=k)` per axis",
+                        ),
+                    );
+                    return Ty::Error;
+                }
+            }
         }
         Ty::Array(if d.is_float() { d } else { DType::F64 }, s)
     }
