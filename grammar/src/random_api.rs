@@ -694,31 +694,15 @@ impl Desugar<'_> {
                 Some(self.call("copyto", vec![dst, value], vec![], span))
             }
             _ => {
-                let none = |e: &Option<Expr>| e.as_ref().is_none_or(|e| matches!(e.kind, ExprKind::NoneLit));
-                let replace_lit = p[2].as_ref().map(|e| matches!(e.kind, ExprKind::Bool(true)));
-                if !none(&p[3]) && replace_lit.is_none_or(|t| t) {
-                    let probs = p[3].take().expect("not none");
-                    let size = p[1].take().filter(|e| !matches!(e.kind, ExprKind::NoneLit));
-                    let idx = self.weighted_picks(name, probs, n, size, key, span);
-                    return Some(pick(self, idx));
-                }
-                if !none(&p[3]) || p[4].as_ref().is_some_and(|a| crate::check::builtins::literal_int(a) != Some(0)) {
-                    let (what, at) = if !none(&p[3]) { ("p", &p[3]) } else { ("axis", &p[4]) };
-                    let at = at.as_ref().map_or(span.clone(), |e| e.span.clone());
+                if p[4].as_ref().is_some_and(|a| crate::check::builtins::literal_int(a) != Some(0)) {
+                    let at = p[4].as_ref().map_or(span.clone(), |e| e.span.clone());
                     self.errors.push(
-                        Diagnostic::error(
-                            "E0503",
-                            format!("`{name}`'s `{what}=` is not supported"),
-                            at,
-                            "not supported",
-                        )
-                        .with_help(
-                            "draw uniform picks, `a[rng.integers(0, len(a), size)]`, or weighted ones by \
-                                 `searchsorted(cumsum(p), rng.random(size), side=right)`",
-                        ),
+                        Diagnostic::error("E0503", format!("`{name}`'s `axis=` is not supported"), at, "not supported")
+                            .with_help("picks along the first axis only: move the axis first, `np.moveaxis(a, k, 0)`"),
                     );
                     return None;
                 }
+                let weights = p[3].take().filter(|e| !matches!(e.kind, ExprKind::NoneLit));
                 let replace = match p[2].take() {
                     None => true,
                     Some(Expr { kind: ExprKind::Bool(b), .. }) => b,
@@ -733,6 +717,45 @@ impl Desugar<'_> {
                     }
                 };
                 let size = p[1].take().filter(|e| !matches!(e.kind, ExprKind::NoneLit));
+                if let Some(probs) = &weights {
+                    self.p_checks(name, probs, &n, span);
+                }
+                // Without replacement, weighted: the order of the keys `-log(u) / p` (smallest
+                // first), Efraimidis and Spirakis's sampling, whose first `k` are distributed as
+                // NumPy's successive draws of the remaining weights.
+                let perm = |d: &Self, n: Expr, key: Expr| match &weights {
+                    None => perm(d, n, key),
+                    Some(probs) => {
+                        let u = d.call("random", vec![n], vec![("seed", key)], span);
+                        let log = d.call("log", vec![u], vec![], span);
+                        let minus = d.mk(ExprKind::Unary(crate::ast::UnOp::Neg, Box::new(log)), span);
+                        let keys = d.bin(BinOp::Div, minus, d.fresh(probs), span);
+                        d.call("argsort", vec![keys], vec![], span)
+                    }
+                };
+                if let (Some(probs), true) = (&weights, replace) {
+                    let idx = self.weighted_picks(probs, size, key, span);
+                    return Some(pick(self, idx));
+                }
+                if let (Some(probs), false) = (&weights, replace) {
+                    // NumPy's ValueError "Fewer non-zero entries in p than size".
+                    let count = match &size {
+                        None => self.mk(ExprKind::Int(1), span),
+                        Some(sz) => match &sz.kind {
+                            ExprKind::Tuple(items) | ExprKind::List(items) => {
+                                let one = self.mk(ExprKind::Int(1), span);
+                                items.iter().fold(one, |k, d| self.bin(BinOp::Mul, k, self.fresh(d), span))
+                            }
+                            _ => self.fresh(sz),
+                        },
+                    };
+                    let zero = self.mk(ExprKind::Float(0.0), span);
+                    let positive = self.bin(BinOp::Gt, self.fresh(probs), zero, span);
+                    let nonzero = self.call("count_nonzero", vec![positive], vec![], span);
+                    let cond = self.bin(BinOp::Ge, nonzero, count, span);
+                    let msg = Some(format!("{name}: fewer non-zero entries in `p` than `size` (NumPy's ValueError)"));
+                    self.checks.push(Stmt::Assert { cond, msg, span: span.clone() });
+                }
                 let idx = match (replace, size) {
                     (true, Some(sz)) => {
                         let zero = self.mk(ExprKind::Int(0), span);
@@ -775,27 +798,32 @@ impl Desugar<'_> {
         }
     }
 
-    /// `choice(a, size, p=probs)` with replacement, NumPy's algorithm (`Generator.choice`):
-    /// `cdf = cumsum(p) / cumsum(p)[-1]`, the positions `searchsorted(cdf, random(size), side=right)`
-    /// (values of NumPy's distribution, not its stream). NumPy's checks of `p` come first, at run
-    /// time: as many as `a` has (`n`), none negative, summing to 1 within `sqrt(eps)` (ValueError).
-    fn weighted_picks(&mut self, name: &str, probs: Expr, n: Expr, size: Option<Expr>, key: Expr, span: &Span) -> Expr {
-        let len = self.call("len", vec![self.fresh(&probs)], vec![], span);
+    /// NumPy's run-time checks of `choice`'s `p=` (ValueError), put before the statement: as
+    /// many as `a` has (`n`), none negative, summing to 1 within `sqrt(eps)`.
+    fn p_checks(&mut self, name: &str, probs: &Expr, n: &Expr, span: &Span) {
+        let len = self.call("len", vec![self.fresh(probs)], vec![], span);
         let zero = self.mk(ExprKind::Float(0.0), span);
-        let nonneg = self.bin(BinOp::Ge, self.fresh(&probs), zero, span);
-        let total = self.call("sum", vec![self.fresh(&probs)], vec![], span);
+        let nonneg = self.bin(BinOp::Ge, self.fresh(probs), zero, span);
+        let total = self.call("sum", vec![self.fresh(probs)], vec![], span);
         let one = self.mk(ExprKind::Float(1.0), span);
         let off = self.bin(BinOp::Sub, total, one, span);
         let off = self.call("abs", vec![off], vec![], span);
         let tol = self.mk(ExprKind::Float(f64::EPSILON.sqrt()), span);
         for (cond, msg) in [
-            (self.bin(BinOp::Eq, len, self.fresh(&n), span), "`a` and `p` must have the same size"),
+            (self.bin(BinOp::Eq, len, self.fresh(n), span), "`a` and `p` must have the same size"),
             (self.call("all", vec![nonneg], vec![], span), "probabilities are not non-negative"),
             (self.bin(BinOp::Le, off, tol, span), "probabilities do not sum to 1"),
         ] {
             let msg = Some(format!("{name}: {msg} (NumPy's ValueError)"));
             self.checks.push(Stmt::Assert { cond, msg, span: span.clone() });
         }
+    }
+
+    /// `choice(a, size, p=probs)` with replacement, NumPy's algorithm (`Generator.choice`):
+    /// `cdf = cumsum(p) / cumsum(p)[-1]`, the positions `searchsorted(cdf, random(size), side=right)`
+    /// (values of NumPy's distribution, not its stream).
+    fn weighted_picks(&self, probs: &Expr, size: Option<Expr>, key: Expr, span: &Span) -> Expr {
+        let probs = self.fresh(probs);
         let cdf = self.call("cumsum", vec![self.fresh(&probs)], vec![], span);
         let last = self.mk(ExprKind::Int(-1), span);
         let total = self.call("cumsum", vec![probs], vec![], span);

@@ -178,3 +178,54 @@ def test_weak_python_int_out_of_bounds_is_numpy_error(expr, words, tmp_path):
     with pytest.raises(OverflowError):
         eval(expr.replace("len(xu8)", "8"), {"np": np, "xu8": xu8})
     run_fails(f"fn main(xu8: u8[n]) -> u8[n] {{\n    return {expr};\n}}\n", dict(xu8=xu8), tmp_path, words)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_choice_with_weights_has_numpy_distribution(target, tmp_path):
+    """`rng.choice(a, size, p=probs)` (and the legacy `np.random.choice`): values differ from
+    NumPy's stream, so properties are compared: the shape, picks from `a` only, never a zero
+    weight, frequencies of 40000 picks within 0.01 of `p` (as NumPy's own draws are), and
+    `replace=False` distinct picks whose first pick follows `p` too."""
+    p = np.array([0.1, 0.0, 0.4, 0.2, 0.3])
+    x = np.array([1.5, -2.0, 7.0, 3.25, 0.5])
+    src = """fn main(p: f64[n], x: f64[n]) -> (i64[40000], f64[2, 3], i64[3], i64, i64[4000], i64[5]) {
+    let rng = np.random.default_rng(7);
+    let many = rng.choice(5, 40000, p=p);
+    let some = rng.choice(x, size=(2, 3), p=p);
+    let firsts = np.zeros(4000, dtype=np.int64);
+    for i in range(4000) {
+        firsts[i] = rng.choice(5, size=3, replace=False, p=p)[0];
+    }
+    return (many, some, rng.choice(5, 3, replace=False, p=p), np.random.choice(5, p=p), firsts,
+            np.random.choice(5, 5, p=p));
+}
+"""
+    many, some, distinct, one, firsts, legacy = run_ok(src, dict(p=p, x=x), tmp_path, target)
+    assert many.dtype == np.int64 and many.shape == (40000,)
+    assert np.all(np.abs(np.bincount(many, minlength=5) / 40000 - p) < 0.01)
+    assert some.shape == (2, 3) and np.all(np.isin(some, x)) and not np.any(some == -2.0)
+    assert len(set(distinct.tolist())) == 3 and 1 not in distinct.tolist()
+    assert 0 <= int(one) < 5 and int(one) != 1
+    assert np.all(np.abs(np.bincount(firsts, minlength=5) / 4000 - p) < 0.03)
+    assert legacy.shape == (5,) and 1 not in legacy.tolist()
+    # NumPy's own draws have these properties.
+    rng = np.random.default_rng(7)
+    assert np.all(np.abs(np.bincount(rng.choice(5, 40000, p=p), minlength=5) / 40000 - p) < 0.01)
+
+
+@pytest.mark.parametrize("probs, replace, words", [([0.5, 0.6, 0.0], True, "probabilities do not sum to 1"),
+                                                   ([0.5, -0.1, 0.6], True, "probabilities are not non-negative"),
+                                                   ([0.5, 0.5], True, "`a` and `p` must have the same size"),
+                                                   ([0.5, 0.5, 0.0], False, "fewer non-zero entries")])
+def test_choice_bad_weights_are_numpy_errors(probs, replace, words, tmp_path):
+    """NumPy's ValueErrors of `p=`: a run-time error naming the line."""
+    size = 2 if replace else 3
+    with pytest.raises(ValueError):
+        np.random.default_rng(0).choice(3, size, replace=replace, p=np.array(probs))
+    src = f"""fn main(x: f64[n]) -> i64[?] {{
+    let rng = np.random.default_rng(1);
+    let p = np.array({probs});
+    return rng.choice(3, {size}, replace={replace}, p=p);
+}}
+"""
+    run_fails(src, dict(x=np.zeros(3)), tmp_path, words)
