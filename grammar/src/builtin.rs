@@ -1704,9 +1704,10 @@ pub const DOCS: &[DocRow] = {
             result: "NumPy's `polyval`: the polynomial with coefficients `p` (highest power first) at each \
                 element of `x` (an array, or a scalar for a scalar), by NumPy's Horner loop `y = 0; y = y * x \
                 + p[j]` for each `j` (so the same roundings, and `polyval(p, inf)` NaN as NumPy's), of the \
-                dtypes of `p` and `x` promoted as arrays. `p` must be a 1-d array of a size known when \
-                checked, 1 to 256 of them (a literal `[3.0, 0.0, 1.0]` or a parameter `f64[3]`; E0503 \
-                otherwise, also for NumPy's empty `p`, zeros): the loop is unrolled into one fused elementwise kernel",
+                dtypes of `p` and `x` promoted as arrays. `p` is a 1-d array: of a size known when checked, 1 \
+                to 256 of them (a literal `[3.0, 0.0, 1.0]` or a parameter `f64[3]`; E0503 otherwise, also for \
+                NumPy's empty `p`, zeros), the loop is unrolled into one fused elementwise kernel; of a size known \
+                only at run time (`p: f64[d]`), it is a loop over `p` (an empty `p` gives zeros, as NumPy's)",
             builtins: &[B::Polyval],
         },
         DocRow {

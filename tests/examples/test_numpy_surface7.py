@@ -229,3 +229,50 @@ def test_choice_bad_weights_are_numpy_errors(probs, replace, words, tmp_path):
 }}
 """
     run_fails(src, dict(x=np.zeros(3)), tmp_path, words)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_polyval_of_run_time_length_matches_numpy(target, tmp_path):
+    """`polyval(p, x)` of coefficients whose number is known only at run time: NumPy's Horner
+    loop (`polyval(p, inf)` NaN, as NumPy's `0 * inf`), of a 2-d `x`, of a scalar, of integers,
+    of `f32` values with `f64` coefficients, and of no coefficients (zeros)."""
+    rng = np.random.default_rng(9)
+    p = rng.standard_normal(5)
+    x = np.append(rng.standard_normal(6), [np.inf, -2.5])
+    m = rng.standard_normal((3, 4))
+    pi = rng.integers(-5, 5, 4)
+    xi = rng.integers(-9, 9, 7)
+    x32 = x.astype(np.float32)
+    empty = np.zeros(0)
+    src = """fn main(p: f64[d], x: f64[n], m: f64[r, c], pi: i64[k], xi: i64[j], x32: f32[n], empty: f64[z]) ->
+        (f64[n], f64[r, c], f64, i64[j], f64[n], f64[n]) {
+    return (np.polyval(p, x), np.polyval(p, m), np.polyval(p, 1.5), np.polyval(pi, xi), np.polyval(p, x32),
+            np.polyval(empty, x));
+}
+"""
+    got = run_ok(src, dict(p=p, x=x, m=m, pi=pi, xi=xi, x32=x32, empty=empty), tmp_path, target)
+    with np.errstate(invalid="ignore"):
+        want = [np.polyval(p, x), np.polyval(p, m), np.polyval(p, 1.5), np.polyval(pi, xi), np.polyval(p, x32),
+                np.polyval(empty, x)]
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert_same(g, w, f"result {k}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_i0_and_kaiser_match_numpy(target, tmp_path):
+    """`i0` within 2e-15 of NumPy's (its series on either side of 30, large values, negative
+    ones, NaN; `f32` stays `f32`) and `kaiser(M, beta)` of literal and run-time sizes, one
+    point and none."""
+    x = np.array([0.0, 1e-3, 0.5, -2.0, 7.9, 8.1, 29.9, 30.1, -45.0, 200.0, 700.0, np.nan])
+    x32 = np.array([0.5, -3.0, 12.0], dtype=np.float32)
+    src = """fn main(x: f64[n], x32: f32[k], m: i64) -> (f64[n], f32[k], f64[7], f64[?], f64[1], f64[?], f64) {
+    return (np.i0(x), np.i0(x32), np.kaiser(7, 5.0), np.kaiser(m, 14), np.kaiser(1, 3.0), np.kaiser(0, 3.0), np.i0(2.5));
+}
+"""
+    got = run_ok(src, dict(x=x, x32=x32, m=np.int64(12)), tmp_path, target)
+    want = [np.i0(x), np.i0(x32), np.kaiser(7, 5.0), np.kaiser(12, 14), np.kaiser(1, 3.0), np.kaiser(0, 3.0),
+            np.i0(2.5)]
+    for k, (g, w) in enumerate(zip(got, want)):
+        g, w = np.asarray(g), np.asarray(w)
+        assert g.dtype == w.dtype and g.shape == w.shape, f"result {k}: {g.dtype}{g.shape}, NumPy {w.dtype}{w.shape}"
+        np.testing.assert_allclose(g, w, rtol=1e-6 if g.dtype == np.float32 else 2e-15, err_msg=f"result {k}")

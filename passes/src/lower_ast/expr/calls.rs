@@ -310,8 +310,10 @@ impl Lowerer<'_> {
             }
             B::Polyval => {
                 let Ty::Array(_, s) = self.ty_of(&args[0]) else { unreachable!("checked: 1-d") };
-                let count = s[0].as_const().expect("checked: a literal size");
-                self.polyval(vals[0], vals[1], count, ty)?
+                match s[0].as_const() {
+                    Some(count) => self.polyval(vals[0], vals[1], count, ty)?,
+                    None => self.polyval_loop(vals[0], vals[1], ty, e)?,
+                }
             }
             B::Vander => {
                 let increasing = Self::kwarg(kwargs, "increasing").and_then(arrayc_grammar::builtin::bool_literal);
