@@ -327,7 +327,7 @@ builtins! {
     Logspace: "logspace", (2, 3), &["num", "endpoint", "base"],
         "logspace(start, stop) | logspace(start, stop, num) | logspace(start, stop, num=n, endpoint=false, base=b)";
     Diag: "diag", (1, 2), &["k"], "diag(v) | diag(v, k) | diag(v, k=j) (v 1-d or 2-d, k an integer literal)";
-    Gradient: "gradient", (1, 2), &["axis", "edge_order"], "gradient(f) (f 1-d) | gradient(f, h) (h a spacing or coordinates) | gradient(f, axis=k) | gradient(f, edge_order=2)";
+    Gradient: "gradient", (1, ANY), &["axis", "edge_order"], "gradient(f) | gradient(f, h) (h a spacing or coordinates) | gradient(f, hy, hx) | gradient(f, axis=k) | gradient(f, edge_order=2)";
     UnravelIndex: "unravel_index", (2, 2), &[],
         "unravel_index(i, (d0, d1, ...)) | let (r, c) = unravel_index(idx, (n, m)); (i an integer or integer array)";
     Cov: "cov", (1, 1), &["rowvar", "ddof"], "cov(m) | cov(m, rowvar=false, ddof=k) (m 1-d or 2-d)";
@@ -1614,17 +1614,17 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Diag],
         },
         DocRow {
-            calls: "`gradient(f)`, `gradient(f, h)`, `gradient(f, axis=k)`, `gradient(f, edge_order=2)`",
+            calls: "`gradient(f)`, `gradient(f, h)`, `gradient(f, hy, hx)`, `gradient(f, axis=k)`, `gradient(f, edge_order=2)`",
             result: "NumPy's `gradient` (unit spacing unless `h` is given): along axis `k` (a 1-d `f` needs none), second-order \
                 central differences `(f[2:] - f[:-2]) / 2` inside and first-order ones `f[1] - f[0]`, \
                 `f[-1] - f[-2]` at the edges, of `f`'s shape, in `f`'s float dtype (`f64` for integers); \
                 at least 2 elements along the axis (E0503, or a run-time error naming the line, NumPy's \
-                ValueError). An n-d `f` without `axis=` is E0503 (NumPy's list of gradients: write one \
-                `gradient(f, axis=k)` per axis). `gradient(f, h)`: a spacing `h` (a number), or coordinates `h` (1-d, \
+                ValueError). An n-d `f` without `axis=` gives NumPy's gradients along every axis, a tuple \
+                (`np.gradient(m)[1]`, `gy, gx = np.gradient(m)`). `gradient(f, h)`: a spacing `h` (a number), or coordinates `h` (1-d, \
                 one per point of the axis; NumPy's second-order weights of unequal steps inside, its uniform formulas \
                 where the steps are all equal); `edge_order=2`: NumPy's second-order one-sided differences at the \
-                edges (at least 3 elements). One spacing per axis at once (`gradient(f, hy, hx)`) is E0501: one \
-                `gradient(f, h, axis=k)` per axis",
+                edges (at least 3 elements). Without `axis=`, one spacing for every axis (a number) or one per \
+                axis (`gradient(f, hy, hx)`; another count is E0501, NumPy's TypeError)",
             builtins: &[B::Gradient],
         },
         DocRow {

@@ -121,6 +121,31 @@ def test_gradient_spacing_matches_numpy(target, tmp_path):
         assert_same(g, wv, f"result {k}")
 
 
+@pytest.mark.parametrize("target", TARGETS)
+def test_gradient_of_every_axis_matches_numpy(target, tmp_path):
+    """`gradient` of an n-d array without `axis=`: NumPy's gradients along every axis, indexed
+    (`np.gradient(m)[1]`) or unpacked, with one spacing for all the axes or one per axis
+    (numbers or coordinates), `edge_order=2`, of a 3-d array."""
+    rng = np.random.default_rng(12)
+    m = rng.standard_normal((4, 6))
+    w = np.sort(rng.uniform(0, 3, 6))
+    w4 = np.sort(rng.uniform(0, 3, 4))
+    a = rng.standard_normal((3, 4, 5))
+    src = """fn main(m: f64[r, c], w: f64[c], w4: f64[r], a: f64[i, j, k]) ->
+        (f64[r, c], f64[r, c], f64[r, c], f64[r, c], f64[r, c], f64[i, j, k], f64[i, j, k]) {
+    let (gy, gx) = np.gradient(m, w4, w, edge_order=2);
+    return (np.gradient(m)[1], np.gradient(m, 0.5, 2.0)[0], np.gradient(m, 0.25)[1], gy, gx, np.gradient(a)[2],
+            np.gradient(a, 1.0, 2.0, 3.0)[1]);
+}
+"""
+    got = run_ok(src, dict(m=m, w=w, w4=w4, a=a), tmp_path, target)
+    gy, gx = np.gradient(m, w4, w, edge_order=2)
+    want = [np.gradient(m)[1], np.gradient(m, 0.5, 2.0)[0], np.gradient(m, 0.25)[1], gy, gx, np.gradient(a)[2],
+            np.gradient(a, 1.0, 2.0, 3.0)[1]]
+    for k, (g, wv) in enumerate(zip(got, want)):
+        assert_same(g, wv, f"result {k}")
+
+
 def test_gradient_errors_match_numpy(tmp_path):
     """Coordinates of another length and `edge_order=2` of two points are NumPy's ValueError: a
     run-time error naming the line."""

@@ -30,53 +30,66 @@ const FIRST: Stretch = (None, Some(1));
 const LAST: Stretch = (Some(-1), None);
 
 impl Lowerer<'_> {
-    /// `gradient(f)`, `gradient(f, h)` of a scalar `h` or 1-d coordinates `h`, with `axis=` and
-    /// `edge_order=`, of the checked type `ty`.
-    pub(super) fn gradient(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty) -> LResult<ValueId> {
+    /// `gradient(f, *spacings, axis=k, edge_order=e)` of the checked type `ty`: one array, or
+    /// NumPy's gradients along every axis of an n-d `f` without `axis=` (a tuple). `f` and each
+    /// spacing are evaluated once.
+    pub(crate) fn gradients(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty) -> LResult<Vec<ValueId>> {
         let f = self.expr(&args[0])?;
         let fty = self.ty_of(&args[0]).clone();
-        let Ty::Array(dt, shape) = ty else { unreachable!("checked: an array") };
+        let (one, count) = match ty {
+            Ty::Tuple(ts) => (ts[0].clone(), ts.len()),
+            t => (t.clone(), 1),
+        };
+        let Ty::Array(dt, shape) = &one else { unreachable!("checked: an array") };
         let r = shape.len();
-        let k = Self::kwarg(kwargs, "axis").and_then(literal_int).unwrap_or(0).rem_euclid(r as i64) as usize;
+        let axes: Vec<usize> = match Self::kwarg(kwargs, "axis").and_then(literal_int) {
+            Some(k) => vec![k.rem_euclid(r as i64) as usize],
+            None => (0..count).collect(),
+        };
         let edge2 = Self::kwarg(kwargs, "edge_order").and_then(literal_int) == Some(2);
+        let mut spacings = vec![];
+        for h in &args[1..] {
+            spacings.push((self.expr(h)?, self.ty_of(h).clone()));
+        }
         let sizes: Vec<ValueId> = (0..r).map(|a| self.dim(f, a)).collect();
-        let n = sizes[k];
         let least = self.i64_const(if edge2 { 3 } else { 2 });
-        let enough = self.scalar_binary(BinFn::Ge, n, least, DType::I64);
-        let msg = format!(
-            "gradient: at least {} elements are needed along the axis (NumPy's ValueError)",
-            if edge2 { 3 } else { 2 }
-        );
-        self.emit(OpKind::Assert { cond: enough, msg });
         let g = self.as_dtype(f, &fty, *dt)?;
         let g64 = self.as_dtype(f, &fty, DType::F64)?;
-        let at = Along { k, sizes };
-        let out = match args.get(1) {
-            None => {
-                let one = self.constant(Scalar::F64(1.0));
-                self.uniform_gradient(&at, g, g64, one, edge2)
-            }
-            Some(h) if !self.ty_of(h).is_array() => {
-                let h = self.expr(h)?;
-                let dx = self.cast_scalar(h, DType::F64);
-                self.uniform_gradient(&at, g, g64, dx, edge2)
-            }
-            Some(h) => {
-                let hty = self.ty_of(h).clone();
-                let x = self.expr(h)?;
-                let x = self.as_dtype(x, &hty, DType::F64)?;
-                let m = self.dim(x, 0);
-                self.assert_equal_sizes(
-                    m,
-                    n,
-                    "gradient: the coordinates have {lhs} values, the axis {rhs} (NumPy's ValueError)".into(),
-                );
-                self.coordinate_gradient(&at, g, g64, x, edge2)
-            }
-        };
-        let out_ty = Ty::Array(DType::F64, shape.clone());
-        self.shapes.insert(out, shape.clone());
-        self.as_dtype(out, &out_ty, *dt)
+        let mut out = vec![];
+        for (j, &k) in axes.iter().enumerate() {
+            let n = sizes[k];
+            let enough = self.scalar_binary(BinFn::Ge, n, least, DType::I64);
+            let msg = format!(
+                "gradient: at least {} elements are needed along axis {k} (NumPy's ValueError)",
+                if edge2 { 3 } else { 2 }
+            );
+            self.emit(OpKind::Assert { cond: enough, msg });
+            let at = Along { k, sizes: sizes.clone() };
+            let grad = match spacings.get(if spacings.len() == 1 { 0 } else { j }).cloned() {
+                None => {
+                    let one = self.constant(Scalar::F64(1.0));
+                    self.uniform_gradient(&at, g, g64, one, edge2)
+                }
+                Some((h, hty)) if !hty.is_array() => {
+                    let dx = self.cast_scalar(h, DType::F64);
+                    self.uniform_gradient(&at, g, g64, dx, edge2)
+                }
+                Some((h, hty)) => {
+                    let x = self.as_dtype(h, &hty, DType::F64)?;
+                    let m = self.dim(x, 0);
+                    self.assert_equal_sizes(
+                        m,
+                        n,
+                        format!("gradient: the coordinates have {{lhs}} values, axis {k} {{rhs}} (NumPy's ValueError)"),
+                    );
+                    self.coordinate_gradient(&at, g, g64, x, edge2)
+                }
+            };
+            let out_ty = Ty::Array(DType::F64, shape.clone());
+            self.shapes.insert(grad, shape.clone());
+            out.push(self.as_dtype(grad, &out_ty, *dt)?);
+        }
+        Ok(out)
     }
 
     /// The gradient of uniform spacing `dx` (an `f64` scalar) into a new `f64` array.

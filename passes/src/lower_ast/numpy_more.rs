@@ -32,7 +32,6 @@ impl Lowerer<'_> {
             Builtin::Diag => self.diag(args, kwargs, ty)?,
             Builtin::Trapezoid => self.trapezoid(args, kwargs, ty, e)?,
             Builtin::Cov | Builtin::Corrcoef => self.cov(b, args, kwargs, ty, e)?,
-            Builtin::Gradient => self.gradient(args, kwargs, ty)?,
             _ => return Ok(None),
         };
         Ok(Some(v))

@@ -111,6 +111,9 @@ impl Lowerer<'_> {
             B::Reshape | B::Ravel | B::Flatten => return Ok(vec![self.reshape_call(b, args, ty)?]),
             _ => {}
         }
+        if b == B::Gradient {
+            return self.gradients(args, kwargs, ty);
+        }
         if b == B::Choose {
             return Ok(vec![self.choose(args, kwargs, ty, e)?]);
         }
@@ -234,18 +237,11 @@ impl Lowerer<'_> {
             | B::Ldexp
             | B::I0
             | B::Choose
+            | B::Gradient
             | B::UfuncOuter
             | B::ShapeEqual
             | B::DTypeEqual => unreachable!("lowered above"),
-            B::Inner
-            | B::Vdot
-            | B::Kron
-            | B::Diag
-            | B::Trapezoid
-            | B::Cov
-            | B::Corrcoef
-            | B::UnravelIndex
-            | B::Gradient => {
+            B::Inner | B::Vdot | B::Kron | B::Diag | B::Trapezoid | B::Cov | B::Corrcoef | B::UnravelIndex => {
                 unreachable!("lowered by `numpy_more`")
             }
             B::Nonzero => unreachable!("lowered by `nonzero`"),
