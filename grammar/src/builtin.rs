@@ -234,6 +234,7 @@ builtins! {
     LogicalXor: "logical_xor", (2, 2), &[], UFUNC2;
     Clip: "clip", (3, 3), &[], "clip(x, lo, hi) | clip(x, a_min=lo, a_max=hi) (or min=, max=; a bound None or left out)";
     Where: "where", (1, 3), &[], "where(cond, a, b) | where(cond) (nonzero(cond))";
+    Choose: "choose", (2, 2), &["mode"], "choose(a, [c0, c1, ...]) | choose(a, [c0, ...], mode=\"clip\") (or \"wrap\"; \"raise\" by default) | a.choose([c0, ...])";
     Sum: "sum", (1, 1), &["axis", "where", "dtype"], REDUCTION;
     Prod: "prod", (1, 1), &["axis", "dtype", "where"], REDUCTION;
     Min: "min", (1, 1), &["axis", "initial", "where"], REDUCTION;
@@ -326,7 +327,7 @@ builtins! {
     Logspace: "logspace", (2, 3), &["num", "endpoint", "base"],
         "logspace(start, stop) | logspace(start, stop, num) | logspace(start, stop, num=n, endpoint=false, base=b)";
     Diag: "diag", (1, 2), &["k"], "diag(v) | diag(v, k) | diag(v, k=j) (v 1-d or 2-d, k an integer literal)";
-    Gradient: "gradient", (1, 1), AXIS, "gradient(f) (f 1-d) | gradient(f, axis=k)";
+    Gradient: "gradient", (1, ANY), &["axis", "edge_order"], "gradient(f) | gradient(f, h) (h a spacing or coordinates) | gradient(f, hy, hx) | gradient(f, axis=k) | gradient(f, edge_order=2)";
     UnravelIndex: "unravel_index", (2, 2), &[],
         "unravel_index(i, (d0, d1, ...)) | let (r, c) = unravel_index(idx, (n, m)); (i an integer or integer array)";
     Cov: "cov", (1, 1), &["rowvar", "ddof"], "cov(m) | cov(m, rowvar=false, ddof=k) (m 1-d or 2-d)";
@@ -435,6 +436,9 @@ builtins! {
     AtLeast2d: "atleast_2d", (1, 1), &[], ATLEAST;
     AtLeast3d: "atleast_3d", (1, 1), &[], ATLEAST;
     Modf: "modf", (1, 1), &[], "modf(x)[0] | let (frac, whole) = modf(x);";
+    Ldexp: "ldexp", (2, 2), &[], "ldexp(x, i) (i integers)";
+    I0: "i0", (1, 1), &[], "i0(x)";
+    Frexp: "frexp", (1, 1), &[], "frexp(x)[0] | let (mantissa, exponent) = frexp(x);";
     FillDiagonal: "fill_diagonal", (2, 2), &["wrap"],
         "fill_diagonal(a, val) (a statement; a at least 2-d, every size equal beyond 2-d; val a scalar or an array, cycled)";
     Copyto: "copyto", (2, 2), &["where"], "copyto(dst, src) | copyto(dst, src, where=m) (a statement)";
@@ -463,7 +467,6 @@ pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] = &[
          for the rows of a 2-d array of keys write them out, `lexsort((a[0], a[1]))`",
     ),
     ("nanmedian", "arrayc's `np.nanmedian` takes `x`, one integer `axis=` (or none) and `keepdims=`; of a tuple of axes, move them together and reshape first"),
-    ("ldexp", "arrayc has no `np.ldexp` yet: `x * 2.0 ** i` (the same value unless it overflows or is subnormal)"),
     ("gcd", "arrayc has no `np.gcd` yet: Euclid's loop on scalars, `while b != 0 { (a, b) = (b, a % b); }` (then `abs(a)`)"),
     ("lcm", "arrayc has no `np.lcm` yet: `abs(a // g * b)` of the gcd `g` (Euclid's loop, `while b != 0 { (a, b) = (b, a % b); }`)"),
     (
@@ -495,9 +498,6 @@ pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] = &[
         "arrayc's `np.trim_zeros(x, trim)` takes a 1-d `x` and `trim` \"f\", \"b\" or \"fb\" (a literal); otherwise \
          `let nz = flatnonzero(x); x[nz[0]:nz[-1] + 1]` of an `x` with a nonzero element",
     ),
-    ("frexp", "arrayc has no `np.frexp` yet: of `x != 0`, `e = floor(log2(abs(x))) + 1` and `m = x / 2.0 ** e`"),
-    ("kaiser", "arrayc has no `np.kaiser` yet (nor `np.i0`): compute it in NumPy and pass it as an argument"),
-    ("choose", "arrayc has no `np.choose` yet: `select([i == 0, i == 1], [a, b])` (nested `where`s)"),
     (
         "histogram2d",
         "arrayc's `np.histogram2d(x, y, bins, range=)` takes 1-d `x`, `y`, `bins` an integer, a pair of them or of \
@@ -1089,6 +1089,25 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Modf],
         },
         DocRow {
+            calls: "`ldexp(x, i)`, `frexp(x)`",
+            result: "NumPy's `ldexp`: `x * 2**i` of integer exponents `i` (a float `i` is E0301, NumPy's TypeError), \
+                broadcast, in `x`'s float dtype (`f32` stays, others `f64`, where NumPy gives `float16` of `u8` and \
+                `bool`), exactly rounded (a subnormal or overflowing result rounds once, as C's `ldexp`). `frexp`: \
+                the pair `(mantissa, exponent)`, the mantissa in `[0.5, 1)` with `x`'s sign in `x`'s float dtype and \
+                the `i32` exponent, `x == mantissa * 2**exponent` exactly; `(x, 0)` of a zero (`-0.0` kept), an \
+                infinity or NaN; `frexp(x)[1]`, `let (m, e) = frexp(x);`",
+            builtins: &[B::Ldexp, B::Frexp],
+        },
+        DocRow {
+            calls: "`i0(x)`",
+            result: "NumPy's `i0`, the modified Bessel function of the first kind of order 0, elementwise, in `x`'s \
+                float dtype (`f32` stays, computed in `f64`; others `f64`): its power series `sum((x*x/4)**k / \
+                (k!)**2)` (50 terms, Horner's rule) for `|x| <= 30`, its asymptotic series `e**|x| / sqrt(2 pi |x|) \
+                * sum(((2k-1)!!)**2 / (k! (8|x|)**k))` (15 terms) above; within 2e-15 of NumPy's values, `inf` \
+                beyond about 713, NaN of NaN and of infinities (as NumPy's)",
+            builtins: &[B::I0],
+        },
+        DocRow {
             calls: "`array_equal(a, b)`, `array_equal(a, b, equal_nan=true)`, `array_equiv(a, b)`",
             result: "a bool scalar: whether `a` and `b` have one shape and equal elements (compared promoted; two NaNs \
                 are equal with `equal_nan=true`), `false` for different shapes; their sizes must be known equal or \
@@ -1111,6 +1130,15 @@ pub const DOCS: &[DocRow] = {
             result: "`a` where `c` else `b`, broadcast; `where(c)` of one argument is NumPy's: `nonzero(c)` (a tuple of \
                 index arrays; two arguments are E0501)",
             builtins: &[B::Where],
+        },
+        DocRow {
+            calls: "`choose(a, [c0, c1, ...])`, `choose(a, choices, mode=\"clip\")`, `mode=\"wrap\"`, `a.choose(choices)`",
+            result: "NumPy's `choose`: `c[a]` elementwise, `a` (integers or bools) and the choices (a list or tuple \
+                written out, of arrays and numbers) broadcast together, the choices promoted together (Python numbers \
+                weak: `choose(i, [x_f32, 1.5])` is `f32`); an entry of `a` outside `[0, len(choices))` is a run-time \
+                error naming the line (NumPy's ValueError, `mode=\"raise\"`), `mode=\"clip\"` clips it into the range, \
+                `mode=\"wrap\"` takes it modulo `len(choices)`",
+            builtins: &[B::Choose],
         },
         DocRow {
             calls: "`sum prod min max mean (x)`",
@@ -1597,13 +1625,17 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Diag],
         },
         DocRow {
-            calls: "`gradient(f)`, `gradient(f, axis=k)`",
-            result: "NumPy's `gradient` with unit spacing: along axis `k` (a 1-d `f` needs none), second-order \
+            calls: "`gradient(f)`, `gradient(f, h)`, `gradient(f, hy, hx)`, `gradient(f, axis=k)`, `gradient(f, edge_order=2)`",
+            result: "NumPy's `gradient` (unit spacing unless `h` is given): along axis `k` (a 1-d `f` needs none), second-order \
                 central differences `(f[2:] - f[:-2]) / 2` inside and first-order ones `f[1] - f[0]`, \
                 `f[-1] - f[-2]` at the edges, of `f`'s shape, in `f`'s float dtype (`f64` for integers); \
                 at least 2 elements along the axis (E0503, or a run-time error naming the line, NumPy's \
-                ValueError). An n-d `f` without `axis=` is E0503 (NumPy's list of gradients: write one \
-                `gradient(f, axis=k)` per axis); spacings other than 1 and `edge_order=2` are not supported",
+                ValueError). An n-d `f` without `axis=` gives NumPy's gradients along every axis, a tuple \
+                (`np.gradient(m)[1]`, `gy, gx = np.gradient(m)`). `gradient(f, h)`: a spacing `h` (a number), or coordinates `h` (1-d, \
+                one per point of the axis; NumPy's second-order weights of unequal steps inside, its uniform formulas \
+                where the steps are all equal); `edge_order=2`: NumPy's second-order one-sided differences at the \
+                edges (at least 3 elements). Without `axis=`, one spacing for every axis (a number) or one per \
+                axis (`gradient(f, hy, hx)`; another count is E0501, NumPy's TypeError)",
             builtins: &[B::Gradient],
         },
         DocRow {
@@ -1684,9 +1716,10 @@ pub const DOCS: &[DocRow] = {
             result: "NumPy's `polyval`: the polynomial with coefficients `p` (highest power first) at each \
                 element of `x` (an array, or a scalar for a scalar), by NumPy's Horner loop `y = 0; y = y * x \
                 + p[j]` for each `j` (so the same roundings, and `polyval(p, inf)` NaN as NumPy's), of the \
-                dtypes of `p` and `x` promoted as arrays. `p` must be a 1-d array of a size known when \
-                checked, 1 to 256 of them (a literal `[3.0, 0.0, 1.0]` or a parameter `f64[3]`; E0503 \
-                otherwise, also for NumPy's empty `p`, zeros): the loop is unrolled into one fused elementwise kernel",
+                dtypes of `p` and `x` promoted as arrays. `p` is a 1-d array: of a size known when checked, 1 \
+                to 256 of them (a literal `[3.0, 0.0, 1.0]` or a parameter `f64[3]`; E0503 otherwise, also for \
+                NumPy's empty `p`, zeros), the loop is unrolled into one fused elementwise kernel; of a size known \
+                only at run time (`p: f64[d]`), it is a loop over `p` (an empty `p` gives zeros, as NumPy's)",
             builtins: &[B::Polyval],
         },
         DocRow {
@@ -2311,6 +2344,32 @@ pub fn reshape_dims(args: &[Expr]) -> Option<Vec<&Expr>> {
         [Expr { kind: ExprKind::Tuple(items), .. }] => Some(items.iter().collect()),
         _ if args.iter().any(|a| matches!(a.kind, ExprKind::Tuple(_))) => None,
         _ => Some(args.iter().collect()),
+    }
+}
+
+/// `choose`'s `mode=` (NumPy's `'raise'`, `'clip'`, `'wrap'`, written as names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChooseMode {
+    /// An entry outside `[0, n)` is an error (the default).
+    Raise,
+    /// Entries clipped into `[0, n - 1]`.
+    Clip,
+    /// Entries taken modulo `n`.
+    Wrap,
+}
+
+/// `choose`'s `mode=` ([`ChooseMode`]), [`ChooseMode::Raise`] when not given; `None` for any other
+/// value.
+pub fn choose_mode(e: Option<&Expr>) -> Option<ChooseMode> {
+    let Some(e) = e else { return Some(ChooseMode::Raise) };
+    match &e.kind {
+        ExprKind::Var(id) => match id.name.as_str() {
+            "raise" => Some(ChooseMode::Raise),
+            "clip" => Some(ChooseMode::Clip),
+            "wrap" => Some(ChooseMode::Wrap),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

@@ -1,7 +1,7 @@
 //! NumPy functions that are compositions of builtins, rewritten as the program is parsed (issue
 //! 31, from [`crate::spellings::rewrite_call`]): the window functions `hanning(M)`, `hamming(M)`,
 //! `blackman(M)`, `bartlett(M)` (NumPy's formulas on `n = arange(1 - M, M, 2)`, `M` a literal or
-//! a run-time integer), and `nanvar(x)`, `nanstd(x)` with `axis=`, `ddof=`, `keepdims=` (NumPy's
+//! a run-time integer), `kaiser(M, beta)` (see [`kaiser`]), and `nanvar(x)`, `nanstd(x)` with `axis=`, `ddof=`, `keepdims=` (NumPy's
 //! algorithm: the mean of the numbers, the squared deviations of the numbers summed, divided by
 //! their count less `ddof`, NaN where that is not positive), `nanmedian(x, axis)` (see
 //! [`nan_median`]), `diag_indices(n, ndim)` (the tuple
@@ -98,6 +98,7 @@ pub fn rewrite(ids: &Cell<u32>, name: &str, e: &mut Expr) {
             let Some(v) = nan_median(&b, args, kwargs) else { return };
             v
         }
+        "kaiser" if args.len() == 2 && kwargs.is_empty() => kaiser(&b, &args[0], &args[1]),
         "resize" if args.len() == 2 && kwargs.is_empty() => resize(&b, &args[0], &args[1]),
         "unwrap" if args.len() == 1 && kwargs.is_empty() => unwrap(&b, &args[0]),
         "vecdot" => {
@@ -147,6 +148,21 @@ fn window(b: &Build, name: &str, m: &Expr) -> Expr {
         }
     };
     let one_point = b.bin(BinOp::Eq, b.copy(m), b.int(1));
+    b.call("where", vec![one_point, b.float(1.0), body], vec![])
+}
+
+/// NumPy's `kaiser(M, beta)` (`numpy/lib/_function_base_impl.py`): with `n = arange(0, M)` and
+/// `alpha = (M - 1) / 2`, `i0(beta * sqrt(1 - ((n - alpha) / alpha) ** 2)) / i0(f64(beta))`; one
+/// point (`alpha == 0`) is `[1.0]`, `M < 1` no points.
+fn kaiser(b: &Build, m: &Expr, beta: &Expr) -> Expr {
+    let n = b.call("arange", vec![b.int(0), b.copy(m)], vec![]);
+    let alpha = || b.bin(BinOp::Div, b.bin(BinOp::Sub, b.copy(m), b.int(1)), b.float(2.0));
+    let r = b.bin(BinOp::Div, b.bin(BinOp::Sub, n, alpha()), alpha());
+    let root = b.call("sqrt", vec![b.bin(BinOp::Sub, b.int(1), b.bin(BinOp::Pow, r, b.float(2.0)))], vec![]);
+    let top = b.call("i0", vec![b.bin(BinOp::Mul, b.copy(beta), root)], vec![]);
+    let bottom = b.call("i0", vec![b.call("f64", vec![b.copy(beta)], vec![])], vec![]);
+    let body = b.bin(BinOp::Div, top, bottom);
+    let one_point = b.bin(BinOp::Eq, alpha(), b.float(0.0));
     b.call("where", vec![one_point, b.float(1.0), body], vec![])
 }
 

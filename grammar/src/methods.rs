@@ -21,6 +21,7 @@ pub const METHODS: &[&str] = &[
     "argmin",
     "argpartition",
     "argsort",
+    "choose",
     "clip",
     "copy",
     "cumprod",

@@ -75,6 +75,7 @@ pub fn desugar(program: &mut Program) -> Vec<Diagnostic> {
             legacy: false,
             unseeded: false,
             errors: vec![],
+            checks: vec![],
         };
         d.block(&mut f.body);
         if (d.legacy || d.unseeded) && called.contains(&f.name.name) {
@@ -137,6 +138,9 @@ struct Desugar<'a> {
     /// Whether a `np.random.default_rng()` has no seed (NumPy's takes fresh entropy, arrayc's 0).
     unseeded: bool,
     errors: Vec<Diagnostic>,
+    /// Run-time checks of the arguments of the draws of the statement being rewritten (`choice`'s
+    /// `p=`), put before it.
+    checks: Vec<Stmt>,
 }
 
 /// A draw found in an expression: the generator (`""`: legacy) and the method.
@@ -262,6 +266,7 @@ impl Desugar<'_> {
         for e in s.own_exprs_mut() {
             self.rewrite(e, &counts, &mut next);
         }
+        out.append(&mut self.checks);
         let at = s.span().start..s.span().start;
         let mut gens: Vec<_> = counts.into_iter().collect();
         gens.sort();
@@ -689,24 +694,15 @@ impl Desugar<'_> {
                 Some(self.call("copyto", vec![dst, value], vec![], span))
             }
             _ => {
-                let none = |e: &Option<Expr>| e.as_ref().is_none_or(|e| matches!(e.kind, ExprKind::NoneLit));
-                if !none(&p[3]) || p[4].as_ref().is_some_and(|a| crate::check::builtins::literal_int(a) != Some(0)) {
-                    let (what, at) = if !none(&p[3]) { ("p", &p[3]) } else { ("axis", &p[4]) };
-                    let at = at.as_ref().map_or(span.clone(), |e| e.span.clone());
+                if p[4].as_ref().is_some_and(|a| crate::check::builtins::literal_int(a) != Some(0)) {
+                    let at = p[4].as_ref().map_or(span.clone(), |e| e.span.clone());
                     self.errors.push(
-                        Diagnostic::error(
-                            "E0503",
-                            format!("`{name}`'s `{what}=` is not supported"),
-                            at,
-                            "not supported",
-                        )
-                        .with_help(
-                            "draw uniform picks, `a[rng.integers(0, len(a), size)]`, or weighted ones by \
-                                 `searchsorted(cumsum(p), rng.random(size), side=right)`",
-                        ),
+                        Diagnostic::error("E0503", format!("`{name}`'s `axis=` is not supported"), at, "not supported")
+                            .with_help("picks along the first axis only: move the axis first, `np.moveaxis(a, k, 0)`"),
                     );
                     return None;
                 }
+                let weights = p[3].take().filter(|e| !matches!(e.kind, ExprKind::NoneLit));
                 let replace = match p[2].take() {
                     None => true,
                     Some(Expr { kind: ExprKind::Bool(b), .. }) => b,
@@ -721,6 +717,45 @@ impl Desugar<'_> {
                     }
                 };
                 let size = p[1].take().filter(|e| !matches!(e.kind, ExprKind::NoneLit));
+                if let Some(probs) = &weights {
+                    self.p_checks(name, probs, &n, span);
+                }
+                // Without replacement, weighted: the order of the keys `-log(u) / p` (smallest
+                // first), Efraimidis and Spirakis's sampling, whose first `k` are distributed as
+                // NumPy's successive draws of the remaining weights.
+                let perm = |d: &Self, n: Expr, key: Expr| match &weights {
+                    None => perm(d, n, key),
+                    Some(probs) => {
+                        let u = d.call("random", vec![n], vec![("seed", key)], span);
+                        let log = d.call("log", vec![u], vec![], span);
+                        let minus = d.mk(ExprKind::Unary(crate::ast::UnOp::Neg, Box::new(log)), span);
+                        let keys = d.bin(BinOp::Div, minus, d.fresh(probs), span);
+                        d.call("argsort", vec![keys], vec![], span)
+                    }
+                };
+                if let (Some(probs), true) = (&weights, replace) {
+                    let idx = self.weighted_picks(probs, size, key, span);
+                    return Some(pick(self, idx));
+                }
+                if let (Some(probs), false) = (&weights, replace) {
+                    // NumPy's ValueError "Fewer non-zero entries in p than size".
+                    let count = match &size {
+                        None => self.mk(ExprKind::Int(1), span),
+                        Some(sz) => match &sz.kind {
+                            ExprKind::Tuple(items) | ExprKind::List(items) => {
+                                let one = self.mk(ExprKind::Int(1), span);
+                                items.iter().fold(one, |k, d| self.bin(BinOp::Mul, k, self.fresh(d), span))
+                            }
+                            _ => self.fresh(sz),
+                        },
+                    };
+                    let zero = self.mk(ExprKind::Float(0.0), span);
+                    let positive = self.bin(BinOp::Gt, self.fresh(probs), zero, span);
+                    let nonzero = self.call("count_nonzero", vec![positive], vec![], span);
+                    let cond = self.bin(BinOp::Ge, nonzero, count, span);
+                    let msg = Some(format!("{name}: fewer non-zero entries in `p` than `size` (NumPy's ValueError)"));
+                    self.checks.push(Stmt::Assert { cond, msg, span: span.clone() });
+                }
                 let idx = match (replace, size) {
                     (true, Some(sz)) => {
                         let zero = self.mk(ExprKind::Int(0), span);
@@ -760,6 +795,49 @@ impl Desugar<'_> {
                 };
                 Some(pick(self, idx))
             }
+        }
+    }
+
+    /// NumPy's run-time checks of `choice`'s `p=` (ValueError), put before the statement: as
+    /// many as `a` has (`n`), none negative, summing to 1 within `sqrt(eps)`.
+    fn p_checks(&mut self, name: &str, probs: &Expr, n: &Expr, span: &Span) {
+        let len = self.call("len", vec![self.fresh(probs)], vec![], span);
+        let zero = self.mk(ExprKind::Float(0.0), span);
+        let nonneg = self.bin(BinOp::Ge, self.fresh(probs), zero, span);
+        let total = self.call("sum", vec![self.fresh(probs)], vec![], span);
+        let one = self.mk(ExprKind::Float(1.0), span);
+        let off = self.bin(BinOp::Sub, total, one, span);
+        let off = self.call("abs", vec![off], vec![], span);
+        let tol = self.mk(ExprKind::Float(f64::EPSILON.sqrt()), span);
+        for (cond, msg) in [
+            (self.bin(BinOp::Eq, len, self.fresh(n), span), "`a` and `p` must have the same size"),
+            (self.call("all", vec![nonneg], vec![], span), "probabilities are not non-negative"),
+            (self.bin(BinOp::Le, off, tol, span), "probabilities do not sum to 1"),
+        ] {
+            let msg = Some(format!("{name}: {msg} (NumPy's ValueError)"));
+            self.checks.push(Stmt::Assert { cond, msg, span: span.clone() });
+        }
+    }
+
+    /// `choice(a, size, p=probs)` with replacement, NumPy's algorithm (`Generator.choice`):
+    /// `cdf = cumsum(p) / cumsum(p)[-1]`, the positions `searchsorted(cdf, random(size), side=right)`
+    /// (values of NumPy's distribution, not its stream).
+    fn weighted_picks(&self, probs: &Expr, size: Option<Expr>, key: Expr, span: &Span) -> Expr {
+        let probs = self.fresh(probs);
+        let cdf = self.call("cumsum", vec![self.fresh(&probs)], vec![], span);
+        let last = self.mk(ExprKind::Int(-1), span);
+        let total = self.call("cumsum", vec![probs], vec![], span);
+        let total =
+            self.mk(ExprKind::Subscript { base: Box::new(total), index: vec![crate::ast::Index::At(last)] }, span);
+        let cdf = self.bin(BinOp::Div, cdf, total, span);
+        let one = self.mk(ExprKind::Int(1), span);
+        let u = self.call("random", vec![size.clone().unwrap_or(one)], vec![("seed", key)], span);
+        let right = self.mk(ExprKind::Var(Ident { name: "right".to_string(), span: span.clone() }), span);
+        let idx = self.call("searchsorted", vec![cdf, u], vec![("side", right)], span);
+        if size.is_some() {
+            idx
+        } else {
+            self.first(idx, span)
         }
     }
 

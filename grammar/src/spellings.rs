@@ -276,13 +276,6 @@ pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
             let stacked = ExprKind::Call { func: kw(&qualified("vstack"), &at), args: vec![pair], kwargs: vec![] };
             args.push(mk(ids, stacked, at));
         }
-        "gradient" if args.len() == 2 && matches!(args[1].kind, ExprKind::Int(_) | ExprKind::Float(_)) => {
-            // A uniform spacing `h`: NumPy's differences divided by `h`.
-            let h = args.pop().unwrap_or_else(|| unreachable!("2 arguments"));
-            let inner = std::mem::replace(&mut e.kind, ExprKind::Int(0));
-            let g = mk(ids, inner, span.clone());
-            e.kind = ExprKind::Binary(BinOp::Div, Box::new(g), Box::new(h));
-        }
         "select" if (2..=3).contains(&args.len()) && kwargs.iter().all(|(n, _)| n.name == "default") => {
             // `select([c0, c1], [a0, a1], d)`: `where(c0, a0, where(c1, a1, d))`.
             let (ExprKind::List(_), ExprKind::List(_)) = (&args[0].kind, &args[1].kind) else { return };

@@ -228,11 +228,12 @@ def test_gradient_unpacked_per_axis(target, tmp_path):
 
 
 def test_gradient_and_generator_errors_name_the_arrayc_way(tmp_path):
-    """`np.gradient` of a 2-d array as one value names the unpacking; Python's `sum` of a generator
+    """`np.gradient` of a 2-d array (NumPy's gradients along each axis) as one value names the
+    unpacking; Python's `sum` of a generator
     of arrays (arrayc's adds scalars) names a loop and NumPy's stacked sum; more names than axes
     are `gradient`'s axis error."""
     src = "fn main(img: f64[p, q]) -> f64[?, ?] {\n    return np.gradient(img);\n}\n"
-    assert_check_error(src, "E0503", "gy, gx = np.gradient(f)", tmp_path)
+    assert_check_error(src, "E0309", "destructure the results", tmp_path)
     src = "fn main(m: f64[r, c]) -> f64[?] {\n    return sum(m[i] for i in range(m.shape[0]));\n}\n"
     assert_check_error(src, "E0303", "Python's `sum` of a generator of arrays", tmp_path)
     assert_check_error(src, "E0303", "total += item", tmp_path)

@@ -137,7 +137,7 @@ def test_trapezoid_matches_numpy(n, dt, target, tmp_path):
         ("return diag(a, n)[0];", "E0503", "`diag`'s `k` must be an integer literal"),
         ("return diag(zeros(2, 2, 2))[0];", "E0503", "`diag` needs a 1-d or 2-d array"),
         ("return cov(zeros(2, 2, 2))[0, 0];", "E0503", "`cov` needs a 1-d or 2-d array"),
-        ("return gradient(zeros(2, 2))[0, 0];", "E0503", "write one `gradient(f, axis=k)` per axis `k`"),
+        ("return gradient(zeros(2, 2), 1.0, 2.0, 3.0)[0][0, 0];", "E0501", "one spacing or one per axis (2), found 3"),
         ("return gradient(zeros(1))[0];", "E0503", "`gradient` needs at least 2 elements along axis 0"),
         ("return f64(unravel_index(a, (2, 2))[0][0]);", "E0503", "`unravel_index` needs integer indices"),
         ("return sum(a, where=zeros(2) > 0.0);", "E0503", "`sum`'s `where=` must be a bool array that broadcasts to"),

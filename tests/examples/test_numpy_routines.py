@@ -227,9 +227,8 @@ def test_polyval_matches_numpy_bit_for_bit(target, tmp_path):
 @pytest.mark.parametrize(
     "src, words",
     [
-        ("fn f(p: f64[n], x: f64[m]) -> f64[m] { return polyval(p, x); }", "`polyval` needs a 1-d array of 1 to 256"),
         ("fn f(p: f64[2, 2], x: f64[m]) -> f64[m] { return polyval(p, x); }", "`polyval` needs a 1-d array"),
-        ("fn f(p: f64[0], x: f64[m]) -> f64[m] { return polyval(p, x); }", "`polyval` needs a 1-d array of 1 to 256"),
+        ("fn f(p: f64[0], x: f64[m]) -> f64[m] { return polyval(p, x); }", "`polyval` needs a 1-d array of coefficients (1 to 256"),
         ("fn f(p: f64, x: f64[m]) -> f64[m] { return polyval(p, x); }", "`polyval` needs a 1-d array"),
     ],
 )

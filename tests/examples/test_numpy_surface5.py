@@ -160,10 +160,10 @@ def test_random_permutations_and_picks(target, tmp_path):
 
 
 def test_random_errors(tmp_path):
-    """`choice`'s `p=` and a non-literal `replace` are E0503; an unknown method is E0202 naming
-    the generator as written."""
+    """`choice`'s `axis=` other than 0 and a non-literal `replace` are E0503 (`p=` is
+    test_numpy_surface7's); an unknown method is E0202 naming the generator as written."""
     head = "fn main(x: f64[n], w: f64[n], r: bool) -> f64[?] {\n    rng = np.random.default_rng(1);\n"
-    assert_check_error(head + "    return rng.choice(x, 3, p=w);\n}\n", "E0503", "`p=`", tmp_path)
+    assert_check_error(head + "    return rng.choice(x, 3, p=w, axis=1);\n}\n", "E0503", "`axis=`", tmp_path)
     assert_check_error(head + "    return rng.choice(x, 3, replace=r);\n}\n", "E0503", "replace", tmp_path)
     assert_check_error("fn main() -> f64 {\n    return np.random.default_rng(1).gamma(2.0);\n}\n", "E0202",
                        "np.random.default_rng(..).gamma", tmp_path)

@@ -9,7 +9,7 @@ use super::builtins::{literal_int, Call};
 use super::promote::{promote, weak_of, Weak};
 use super::shape::shape_str;
 use super::Checker;
-use crate::ast::DType;
+use crate::ast::{DType, Expr};
 use crate::builtin::Builtin;
 use crate::diag::Diagnostic;
 use crate::types::{Size, Ty};
@@ -323,8 +323,11 @@ impl Checker {
         }
     }
 
-    /// `gradient(f, axis=k)`: `f`'s shape in `f`'s float dtype (`f64` for integers); a 1-d `f`
-    /// needs no axis, an n-d one does (E0503 names the way); at least 2 elements along it.
+    /// `gradient(f, *spacings, axis=k, edge_order=e)`: `f`'s shape in `f`'s float dtype (`f64`
+    /// for integers), along axis `k` (a 1-d `f` needs none); an n-d `f` without `axis=` gives
+    /// NumPy's gradients along every axis, a tuple (`np.gradient(m)[1]`). A spacing is a number or
+    /// 1-d coordinates, one for all the axes or one per axis; at least 2 elements (3 with
+    /// `edge_order=2`) along each axis.
     fn gradient(&mut self, c: &Call) -> Ty {
         let t = self.array_arg(c, &c.args[0]);
         let Ty::Array(d, s) = t else { return Ty::Error };
@@ -340,34 +343,96 @@ impl Checker {
             );
             return Ty::Error;
         }
-        let axis = match (c.axis, s.len()) {
-            (Some((a, e)), _) => match self.axis_in_range(a, &s, &e.span) {
-                Some(a) => a,
+        let axes: Vec<usize> = match c.axis {
+            Some((a, e)) => match self.axis_in_range(a, &s, &e.span) {
+                Some(a) => vec![a],
                 None => return Ty::Error,
             },
-            (None, 1) => 0,
-            (None, r) => {
-                self.err(
-                    Diagnostic::error(
-                        "E0503",
-                        format!("`gradient` of a {r}-d array without `axis=`: NumPy's list of one gradient per axis"),
-                        c.e.span.clone(),
-                        "no axis",
-                    )
-                    .with_help("unpack it, one name per axis (`gy, gx = np.gradient(f)`), or write one `gradient(f, axis=k)` per axis `k`"),
-                );
+            None => (0..s.len()).collect(),
+        };
+        let spacings = &c.args[1..];
+        if !spacings.is_empty() && spacings.len() != 1 && spacings.len() != axes.len() {
+            self.err(
+                Diagnostic::error(
+                    "E0501",
+                    format!("`gradient` takes one spacing or one per axis ({}), found {}", axes.len(), spacings.len()),
+                    spacings[0].span.start..spacings[spacings.len() - 1].span.end,
+                    "wrong number of spacings",
+                )
+                .with_note("NumPy's TypeError: invalid number of arguments"),
+            );
+            for h in spacings {
+                self.expr(h);
+            }
+            return Ty::Error;
+        }
+        let least = match c.kwarg("edge_order").map(|v| (v, literal_int(v))) {
+            None | Some((_, Some(1))) => 2,
+            Some((_, Some(2))) => 3,
+            Some((v, _)) => {
+                self.error("E0503", "`edge_order=` of `gradient` must be 1 or 2", v.span.clone(), "not 1 or 2");
                 return Ty::Error;
             }
         };
-        if s[axis].as_const().is_some_and(|n| n < 2) {
-            self.error(
-                "E0503",
-                format!("`gradient` needs at least 2 elements along axis {axis}, found {}", s[axis]),
-                c.args[0].span.clone(),
-                "too few elements",
-            );
+        let mut ok = true;
+        for (j, &axis) in axes.iter().enumerate() {
+            if s[axis].as_const().is_some_and(|n| n < least) {
+                self.error(
+                    "E0503",
+                    format!("`gradient` needs at least {least} elements along axis {axis}, found {}", s[axis]),
+                    c.args[0].span.clone(),
+                    "too few elements",
+                );
+                return Ty::Error;
+            }
+            // One spacing for all the axes is checked once, against the first.
+            match spacings.get(if spacings.len() == 1 { 0 } else { j }) {
+                Some(h) if spacings.len() > 1 || j == 0 => {
+                    ok &= self.gradient_spacing(h, &s, axis, spacings.len() == 1 && axes.len() > 1)
+                }
+                _ => {}
+            }
+        }
+        if !ok {
             return Ty::Error;
         }
-        Ty::Array(if d.is_float() { d } else { DType::F64 }, s)
+        let one = Ty::Array(if d.is_float() { d } else { DType::F64 }, s);
+        if axes.len() == 1 && (c.axis.is_some() || one.rank() == Some(1)) {
+            one
+        } else {
+            Ty::Tuple(vec![one; axes.len()])
+        }
+    }
+
+    /// `gradient`'s spacing `h` along `axis` of a `f` of shape `s`: a number, or 1-d coordinates
+    /// with one value per point of the axis, unless `shared` by several axes (NumPy's TypeError).
+    fn gradient_spacing(&mut self, h: &Expr, s: &[Size], axis: usize, shared: bool) -> bool {
+        match self.value(h) {
+            Ty::Scalar(hd) if hd != DType::Bool => true,
+            Ty::Array(hd, hs) if hs.len() == 1 && hd != DType::Bool && !shared => {
+                if let (Some(m), Some(n)) = (hs[0].as_const(), s[axis].as_const()) {
+                    if m != n {
+                        self.error(
+                            "E0503",
+                            format!("`gradient`'s coordinates have {m} values, axis {axis} {n} points"),
+                            h.span.clone(),
+                            "not one per point",
+                        );
+                        return false;
+                    }
+                }
+                true
+            }
+            Ty::Error => false,
+            t => {
+                self.err(Diagnostic::error(
+                    "E0503",
+                    format!("`gradient`'s spacing must be a number or 1-d coordinates, found {t}"),
+                    h.span.clone(),
+                    "not a spacing",
+                ));
+                false
+            }
+        }
     }
 }

@@ -113,17 +113,18 @@ impl Checker {
         let tp = self.value(&c.args[0]);
         let tx = self.value(&c.args[1]);
         let (Some(dp), Some(dx)) = (tp.dtype(), tx.dtype()) else { return Ty::Error };
-        let known = match &tp {
-            Ty::Array(_, s) if s.len() == 1 => s[0].as_const().filter(|&k| (1..=POLYVAL_MAX).contains(&k)),
-            _ => None,
+        // A size known when checked is unrolled (up to POLYVAL_MAX), any other is a loop.
+        let one_d = match &tp {
+            Ty::Array(_, s) if s.len() == 1 => s[0].as_const().is_none_or(|k| (1..=POLYVAL_MAX).contains(&k)),
+            _ => false,
         };
-        if known.is_none() {
+        if !one_d {
             self.err(
                 Diagnostic::error(
                     "E0503",
-                    format!("`polyval` needs a 1-d array of 1 to {POLYVAL_MAX} coefficients, its size known when checked, found {tp}"),
+                    format!("`polyval` needs a 1-d array of coefficients (1 to {POLYVAL_MAX} where the size is known when checked), found {tp}"),
                     c.args[0].span.clone(),
-                    "not 1-d of a known size",
+                    "not 1-d coefficients",
                 )
                 .with_help("give the coefficients as a literal, `polyval([3.0, 0.0, 1.0], x)`, or a parameter of a literal size, `p: f64[3]`"),
             );

@@ -16,6 +16,7 @@ pub const NAME: &str = "lower-ast";
 mod along_axis;
 mod einsum;
 mod expr;
+mod gradient;
 mod insert_delete;
 mod jumps;
 mod linalg;

@@ -3,7 +3,7 @@
 //! axis, as `dot`'s fused form), `kron` (one product of two broadcast 4-d views, read back as the
 //! 2-d result: a reshape of contiguous data), `diag` (a diagonal view, of a zero matrix to write
 //! into or of the operand to copy), and `trapezoid` (the shifted views of `diff`, added, scaled
-//! and summed), `gradient` (three differences of slices written into the result), `cov` and `corrcoef` (rows less their means, then `inner`'s sum of products).
+//! and summed), `gradient` (`gradient.rs`), `cov` and `corrcoef` (rows less their means, then `inner`'s sum of products).
 //! `logspace` is `linspace` raised (`expr/calls.rs`). Elementwise parts fuse.
 
 use super::{LResult, Lowerer};
@@ -32,7 +32,6 @@ impl Lowerer<'_> {
             Builtin::Diag => self.diag(args, kwargs, ty)?,
             Builtin::Trapezoid => self.trapezoid(args, kwargs, ty, e)?,
             Builtin::Cov | Builtin::Corrcoef => self.cov(b, args, kwargs, ty, e)?,
-            Builtin::Gradient => self.gradient(args, kwargs, ty)?,
             _ => return Ok(None),
         };
         Ok(Some(v))
@@ -291,44 +290,5 @@ impl Lowerer<'_> {
         let msg = "unravel_index: an index is out of bounds for an array of the given shape".into();
         self.emit(OpKind::Assert { cond: in_range, msg });
         self.unravel(p, &sizes, tys)
-    }
-
-    /// `gradient(f, axis=k)` with unit spacing, as NumPy's: after a run-time check of at least 2
-    /// elements along the axis, a new array of `f`'s shape written in three parts along it,
-    /// `out[1:-1] = (f[2:] - f[:-2]) / 2`, `out[:1] = f[1:2] - f[:1]`, `out[-1:] = f[-1:] - f[-2:-1]`.
-    fn gradient(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty) -> LResult<ValueId> {
-        let f = self.expr(&args[0])?;
-        let Ty::Array(d, shape) = ty else { unreachable!("checked: an array") };
-        let r = shape.len();
-        let k = Self::kwarg(kwargs, "axis").and_then(literal_int).unwrap_or(0).rem_euclid(r as i64) as usize;
-        let n = self.dim(f, k);
-        let two = self.i64_const(2);
-        let enough = self.scalar_binary(BinFn::Ge, n, two, DType::I64);
-        let msg = "gradient: at least 2 elements are needed along the axis (NumPy's ValueError)".into();
-        self.emit(OpKind::Assert { cond: enough, msg });
-        let sizes: Vec<ValueId> = (0..r).map(|a| self.dim(f, a)).collect();
-        let out = self.new_array(*d, sizes);
-        self.shapes.insert(out, shape.clone());
-        // A view of `v` along axis `k` from `start` to `stop` (Python's slice bounds; `None`: open).
-        let part = |l: &mut Self, v: ValueId, start: Option<i64>, stop: Option<i64>| {
-            let mut entries = vec![Full; r];
-            entries[k] = IndexEntry::Slice { start: start.is_some(), stop: stop.is_some(), step: false };
-            let operands = [start, stop].into_iter().flatten().map(|b| l.i64_const(b)).collect();
-            l.view_with(v, entries, operands)
-        };
-        let parts: [(Option<i64>, Option<i64>, ValueId, ValueId); 3] = [
-            (Some(1), Some(-1), part(self, f, Some(2), None), part(self, f, None, Some(-2))),
-            (None, Some(1), part(self, f, Some(1), Some(2)), part(self, f, None, Some(1))),
-            (Some(-1), None, part(self, f, Some(-1), None), part(self, f, Some(-2), Some(-1))),
-        ];
-        for (i, (start, stop, hi, lo)) in parts.into_iter().enumerate() {
-            let dest = part(self, out, start, stop);
-            self.emit(OpKind::Compute { func: ComputeFn::Binary(BinFn::Sub), out: dest, ins: vec![hi, lo] });
-            if i == 0 {
-                let half = self.constant(Scalar::F64(2.0));
-                self.emit(OpKind::Compute { func: ComputeFn::Binary(BinFn::Div), out: dest, ins: vec![dest, half] });
-            }
-        }
-        Ok(out)
     }
 }

@@ -254,4 +254,50 @@ impl Lowerer<'_> {
         }
         Ok(y)
     }
+
+    /// `polyval(p, x)` of a `p` whose size is known only at run time: the same Horner steps as
+    /// [`Self::polyval`], `y = y * x + p[j]` from `y = 0` (zeros of the result's shape), in a loop
+    /// over `p` that carries `y`.
+    pub(crate) fn polyval_loop(&mut self, p: ValueId, x: ValueId, ty: &Ty, e: &Expr) -> LResult<ValueId> {
+        let d = ty.dtype().expect("checked: a value");
+        let x = match self.f.ty(x) {
+            Type::Scalar(_) => self.cast_scalar(x, d),
+            Type::Array(..) => self.in_dtype(x, d),
+        };
+        let zero = self.constant(Scalar::I64(0).cast(d));
+        let y0 = match self.f.ty(x) {
+            Type::Array(..) => {
+                let yes = self.constant(Scalar::Bool(true));
+                self.elementwise(ComputeFn::Where, vec![yes, zero, x], ty, e)?
+            }
+            Type::Scalar(_) => zero,
+        };
+        let (lo, hi, step) = (self.i64_const(0), self.dim(p, 0), self.i64_const(1));
+        let iv = self.value(Type::Scalar(DType::I64), None);
+        let yc = self.value(self.f.ty(y0), None);
+        let yr = self.value(self.f.ty(y0), None);
+        if self.f.ty(y0).is_array() {
+            self.roots.insert(yc, super::Root::Outside(yc));
+            self.roots.insert(yr, super::Root::Outside(yr));
+        }
+        let (body, next) = self.in_body(|l| {
+            let pv = l.view_with(p, vec![IndexEntry::At], vec![iv]);
+            let pv = l.load_element(pv);
+            let pv = l.cast_scalar(pv, d);
+            let yx = l.binary(BinFn::Mul, yc, x, ty)?;
+            l.binary(BinFn::Add, yx, pv, ty)
+        })?;
+        self.emit(OpKind::For {
+            iv,
+            lo,
+            hi,
+            step,
+            inits: vec![y0],
+            carried: vec![yc],
+            body,
+            yields: vec![next],
+            results: vec![yr],
+        });
+        Ok(yr)
+    }
 }

@@ -57,4 +57,36 @@ impl Lowerer<'_> {
             }
         }
     }
+
+    /// `e` (value `v`) as an operand of integer dtype `d` when it is a Python int other than a
+    /// literal and `d`'s range does not hold every `i64`: at each end of the range where `clamp`
+    /// says so (`[low, high]`) the value is clamped into it (NumPy 2's `clip` takes a bound beyond
+    /// the dtype as its end; Python's `min(k, x_u8[0])` never picks a `k` above `255`), at the
+    /// other ends it is checked to lie within ([`Self::check_python_int`]'s error: NumPy's result
+    /// would be that Python int, which `d` cannot hold). Any other `v` is returned as it is.
+    pub(crate) fn fit_python_int(&mut self, e: &Expr, v: ValueId, d: DType, clamp: [bool; 2]) -> ValueId {
+        let weak_int = self.checked.weak.contains(&e.id) && self.ty_of(e).dtype() == Some(DType::I64);
+        let Some((lo, hi)) = d.int_range().filter(|_| weak_int) else { return v };
+        let msg = format!("Python integer {{lhs}} out of bounds for {} (NumPy's OverflowError)", d.numpy_name());
+        let mut v = v;
+        for ((bound, ok, to, outside), clamp) in [
+            (lo, BinFn::Ge, BinFn::Maximum, lo > i128::from(i64::MIN)),
+            (hi, BinFn::Le, BinFn::Minimum, hi < i128::from(i64::MAX)),
+        ]
+        .into_iter()
+        .zip(clamp)
+        {
+            if !outside {
+                continue;
+            }
+            let c = self.i64_const(bound as i64);
+            if clamp {
+                v = self.scalar_binary(to, v, c, DType::I64);
+            } else {
+                let cond = self.scalar_binary(ok, v, c, DType::I64);
+                self.emit(OpKind::Assert { cond, msg: msg.clone() });
+            }
+        }
+        v
+    }
 }

@@ -240,6 +240,20 @@ impl Checker {
                         c.bad = true;
                     }
                 }
+                "mode" if c.b == crate::builtin::Builtin::Choose => {
+                    if crate::builtin::choose_mode(Some(v)).is_some() {
+                        self.set_ty(v.id, Ty::Unit);
+                    } else {
+                        self.expr(v);
+                        self.error(
+                            "E0503",
+                            "`mode=` of `choose` must be \"raise\", \"clip\" or \"wrap\"",
+                            v.span.clone(),
+                            "not a mode",
+                        );
+                        c.bad = true;
+                    }
+                }
                 "mode" if c.b == crate::builtin::Builtin::Put => {
                     if matches!(&v.kind, crate::ast::ExprKind::Var(m) if m.name == "raise") {
                         self.set_ty(v.id, Ty::Unit);

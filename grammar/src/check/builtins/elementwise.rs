@@ -3,7 +3,7 @@
 
 use super::with_dtype;
 use super::Call;
-use crate::ast::{BinOp, DType};
+use crate::ast::{BinOp, DType, ExprKind};
 use crate::builtin::Builtin;
 use crate::check::promote::{promote, weak_of, Weak};
 use crate::check::Checker;
@@ -91,9 +91,10 @@ impl Checker {
         let ta = self.value(a);
         let tb = self.value(b);
         if let (Some(da), Some(db)) = (ta.dtype(), tb.dtype()) {
-            self.check_int_literals(&[a, b], promote(da, weak_of(a), db, weak_of(b)));
+            self.check_int_literals(&[a, b], promote(da, self.weak_of(a), db, self.weak_of(b)));
         }
-        self.binary(op, (&ta, weak_of(a)), (&tb, weak_of(b)), &c.e.span)
+        let (wa, wb) = (self.weak_of(a), self.weak_of(b));
+        self.binary(op, (&ta, wa), (&tb, wb), &c.e.span)
     }
 
     /// `gcd(a, b)`, `lcm(a, b)`: integers, broadcast and promoted as `a & b` (whose errors a
@@ -102,7 +103,8 @@ impl Checker {
     pub(super) fn gcd_lcm(&mut self, c: &Call) -> Ty {
         let (a, b) = (&c.args[0], &c.args[1]);
         let (ta, tb) = (self.value(a), self.value(b));
-        let t = self.binary(BinOp::And, (&ta, weak_of(a)), (&tb, weak_of(b)), &c.e.span);
+        let (wa, wb) = (self.weak_of(a), self.weak_of(b));
+        let t = self.binary(BinOp::And, (&ta, wa), (&tb, wb), &c.e.span);
         if t.dtype() == Some(DType::Bool) {
             self.err(
                 Diagnostic::error("E0301", format!("`{}` of bools", c.b.name()), c.e.span.clone(), "bool operands")
@@ -152,7 +154,7 @@ impl Checker {
         let (Some(dx), Some(dl), Some(dh)) = (ts[0].dtype(), ts[1].dtype(), ts[2].dtype()) else {
             return Ty::Error;
         };
-        let [wx, wl, wh] = [0, 1, 2].map(|k| weak_of(&c.args[k]));
+        let [wx, wl, wh] = [0, 1, 2].map(|k| self.weak_of(&c.args[k]));
         let d1 = promote(dx, wx, dl, wl);
         // Two literals promote to a literal of their kind: a float if either is.
         let w1 = match (wx, wl) {
@@ -207,6 +209,82 @@ impl Checker {
         let d = promote(da, self.weak_of(&c.args[1]), db, self.weak_of(&c.args[2]));
         self.check_int_literals(&[&c.args[1], &c.args[2]], d);
         self.broadcast_all(&[&tc, &ta, &tb], d, c.e)
+    }
+
+    /// `ldexp(x, i)`: `x` and integer exponents `i` broadcast, in `x`'s float dtype (`f32` stays,
+    /// others `f64`); float exponents are E0301 (NumPy's TypeError).
+    pub(super) fn ldexp(&mut self, c: &Call) -> Ty {
+        let (tx, ti) = (self.value(&c.args[0]), self.value(&c.args[1]));
+        let (Some(dx), Some(di)) = (tx.dtype(), ti.dtype()) else { return Ty::Error };
+        if di.is_float() {
+            self.err(
+                Diagnostic::error(
+                    "E0301",
+                    format!("`ldexp`'s exponents must be integers, found {}", di.name()),
+                    c.args[1].span.clone(),
+                    "not integers",
+                )
+                .with_note("NumPy's ldexp takes integer exponents only (TypeError)")
+                .with_help("convert them: `np.ldexp(x, i64(i))`, or write `x * 2.0 ** i`"),
+            );
+            return Ty::Error;
+        }
+        self.broadcast_all(&[&tx, &ti], if dx.is_float() { dx } else { DType::F64 }, c.e)
+    }
+
+    /// `choose(a, [c0, c1, ...])`: `a` of integers (or bools) and the choices, a list or tuple
+    /// written out, broadcast together; the choices promoted together (Python numbers weak, as
+    /// NumPy's `choose` converts them).
+    pub(super) fn choose(&mut self, c: &Call) -> Ty {
+        let ta = self.value(&c.args[0]);
+        let (ExprKind::List(items) | ExprKind::Tuple(items)) = &c.args[1].kind else {
+            self.expr(&c.args[1]);
+            self.err(
+                Diagnostic::error(
+                    "E0503",
+                    "`choose`'s choices must be a list or tuple written out",
+                    c.args[1].span.clone(),
+                    "not a list of choices",
+                )
+                .with_help(
+                    "write them out: `np.choose(a, [c0, c1, c2])` (of an array `cs` of choices: `cs[0], cs[1], ..`)",
+                ),
+            );
+            return Ty::Error;
+        };
+        self.set_ty(c.args[1].id, Ty::Unit);
+        let ts: Vec<Ty> = items.iter().map(|i| self.value(i)).collect();
+        if let Some(da) = ta.dtype().filter(|d| d.is_float()) {
+            self.error(
+                "E0301",
+                format!("`choose`'s `a` must hold integers, found {}", da.name()),
+                c.args[0].span.clone(),
+                "not integers",
+            );
+            return Ty::Error;
+        }
+        let mut acc: Option<(DType, Option<Weak>)> = None;
+        for (t, item) in ts.iter().zip(items) {
+            let Some(d) = t.dtype() else { return Ty::Error };
+            let w = self.weak_of(item);
+            acc = Some(match acc {
+                None => (d, w),
+                Some((ad, aw)) => {
+                    let p = promote(ad, aw, d, w);
+                    (p, aw.and(w).map(|_| Weak::of_dtype(p)))
+                }
+            });
+        }
+        let (Some((d, _)), Some(_)) = (acc, ta.dtype()) else {
+            if items.is_empty() {
+                self.error("E0503", "`choose` needs at least one choice", c.args[1].span.clone(), "no choices");
+            }
+            return Ty::Error;
+        };
+        self.check_int_literals(&items.iter().collect::<Vec<_>>(), d);
+        let mut all = vec![&ta];
+        all.extend(ts.iter());
+        self.broadcast_all(&all, d, c.e)
     }
 
     /// Casts: `f64(x)`, `f32(x)`, `i64(x)`, `bool(x)`.

@@ -119,6 +119,7 @@ impl Checker {
             B::Sign | B::Square | B::Reciprocal | B::Round | B::LogicalNot => self.ufunc1(&c),
             B::Hypot | B::Fmod | B::Power | B::LogicalAnd | B::LogicalOr | B::LogicalXor => self.ufunc2(&c),
             B::Gcd | B::Lcm => self.gcd_lcm(&c),
+            B::Choose => self.choose(&c),
             B::Cbrt | B::Deg2rad | B::Rad2deg | B::Radians | B::Degrees | B::Sinc | B::Fabs => self.math(&c),
             B::Positive | B::Signbit => self.ufunc1(&c),
             B::Heaviside | B::Logaddexp | B::Logaddexp2 => self.float_binary(&c),
@@ -133,6 +134,12 @@ impl Checker {
                 Ty::Error => Ty::Error,
                 t => Ty::Tuple(vec![t.clone(), t]),
             },
+            B::Frexp => match self.math(&c) {
+                Ty::Error => Ty::Error,
+                t => Ty::Tuple(vec![t.clone(), with_dtype(&t, DType::I32)]),
+            },
+            B::Ldexp => self.ldexp(&c),
+            B::I0 => self.math(&c),
             B::FillDiagonal => self.fill_diagonal(&c),
             B::Copyto | B::Putmask | B::Place | B::Put => self.write_call(&c),
             B::Divmod => match self.ufunc2(&c) {

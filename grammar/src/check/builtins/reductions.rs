@@ -64,7 +64,7 @@ impl Checker {
             let t = if k == 0 { self.types[a.id.0 as usize].clone() } else { self.expr(a) };
             match t {
                 Ty::Scalar(d) => {
-                    let w = weak_of(a);
+                    let w = self.weak_of(a);
                     acc = Some(match acc {
                         None => (d, w),
                         Some((ad, aw)) => {

@@ -111,15 +111,38 @@ impl Lowerer<'_> {
             B::Reshape | B::Ravel | B::Flatten => return Ok(vec![self.reshape_call(b, args, ty)?]),
             _ => {}
         }
+        if b == B::Gradient {
+            return self.gradients(args, kwargs, ty);
+        }
+        if b == B::Choose {
+            return Ok(vec![self.choose(args, kwargs, ty, e)?]);
+        }
         let mut vals = vec![];
         for a in args {
             vals.extend(self.flat_operands(a)?);
         }
-        if let (B::Minimum | B::Maximum | B::Fmax | B::Fmin, Some(d)) = (b, ty.dtype()) {
+        if let (B::Minimum | B::Maximum | B::Fmax | B::Fmin | B::Power | B::Fmod | B::Gcd | B::Lcm, Some(d)) =
+            (b, ty.dtype())
+        {
             // NumPy's OverflowError of a Python int beside a narrower integer (`maximum(x_u8, k)`).
             for (a, &v) in args.iter().zip(&vals) {
                 self.check_python_int(a, v, d);
             }
+        }
+        if let (B::Clip, Some(d)) = (b, ty.dtype()) {
+            // NumPy 2's `clip(x_u8, 0, k)`: a Python int bound beyond the dtype is its end.
+            for (a, v) in args.iter().zip(vals.iter_mut()).skip(1) {
+                *v = self.fit_python_int(a, *v, d, [true, true]);
+            }
+        }
+        if b == B::Frexp {
+            return Ok(self.frexp(vals[0], &args[0], ty, e)?.to_vec());
+        }
+        if b == B::I0 {
+            return Ok(vec![self.i0(vals[0], &args[0], ty, e)?]);
+        }
+        if b == B::Ldexp {
+            return Ok(vec![self.ldexp(&vals, args, ty, e)?]);
         }
         if b == B::Modf {
             let Ty::Tuple(ts) = ty else { unreachable!("checked: a pair") };
@@ -129,6 +152,9 @@ impl Lowerer<'_> {
             // NumPy's `divmod`: `(a // b, a % b)`, the operations themselves.
             let Ty::Tuple(ts) = ty else { unreachable!("checked: a pair") };
             let dt = ts[0].dtype().expect("checked: a value");
+            for (a, &v) in args.iter().zip(&vals) {
+                self.check_python_int(a, v, dt);
+            }
             let q = self.binary(super::bin_fn_in(ast::BinOp::FloorDiv, dt), vals[0], vals[1], &ts[0])?;
             let r = self.binary(BinFn::Rem, vals[0], vals[1], &ts[1])?;
             return Ok(vec![q, r]);
@@ -205,16 +231,17 @@ impl Lowerer<'_> {
             | B::Quantile
             | B::NanPercentile
             | B::NanQuantile => unreachable!("lowered by `numpy_func`"),
-            B::Divmod | B::Modf | B::UfuncOuter | B::ShapeEqual | B::DTypeEqual => unreachable!("lowered above"),
-            B::Inner
-            | B::Vdot
-            | B::Kron
-            | B::Diag
-            | B::Trapezoid
-            | B::Cov
-            | B::Corrcoef
-            | B::UnravelIndex
-            | B::Gradient => {
+            B::Divmod
+            | B::Modf
+            | B::Frexp
+            | B::Ldexp
+            | B::I0
+            | B::Choose
+            | B::Gradient
+            | B::UfuncOuter
+            | B::ShapeEqual
+            | B::DTypeEqual => unreachable!("lowered above"),
+            B::Inner | B::Vdot | B::Kron | B::Diag | B::Trapezoid | B::Cov | B::Corrcoef | B::UnravelIndex => {
                 unreachable!("lowered by `numpy_more`")
             }
             B::Nonzero => unreachable!("lowered by `nonzero`"),
@@ -279,8 +306,10 @@ impl Lowerer<'_> {
             }
             B::Polyval => {
                 let Ty::Array(_, s) = self.ty_of(&args[0]) else { unreachable!("checked: 1-d") };
-                let count = s[0].as_const().expect("checked: a literal size");
-                self.polyval(vals[0], vals[1], count, ty)?
+                match s[0].as_const() {
+                    Some(count) => self.polyval(vals[0], vals[1], count, ty)?,
+                    None => self.polyval_loop(vals[0], vals[1], ty, e)?,
+                }
             }
             B::Vander => {
                 let increasing = Self::kwarg(kwargs, "increasing").and_then(arrayc_grammar::builtin::bool_literal);

@@ -8,8 +8,11 @@
 
 mod arrays;
 mod calls;
+mod choose;
 mod gcd;
+mod i0;
 mod indexing;
+mod ldexp;
 mod reductions;
 mod ufuncs;
 

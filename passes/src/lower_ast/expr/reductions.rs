@@ -304,6 +304,9 @@ impl Lowerer<'_> {
         let mut acc: Option<ValueId> = None;
         for a in args {
             let v = self.expr(a)?;
+            // A Python int beside a narrower integer (`min(k, x_u8[0])`): one beyond the side
+            // the extreme is taken from is never picked, one beyond the other is NumPy's own int.
+            let v = self.fit_python_int(a, v, dt, [b == Builtin::Max, b == Builtin::Min]);
             let v = self.cast_scalar(v, dt);
             acc = Some(match acc {
                 None => v,
