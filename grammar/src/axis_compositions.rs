@@ -6,6 +6,9 @@
 //! - `reshape(x, shape, order='F')`: NumPy's column-major reshape, the transpose of the row-major
 //!   reshape of `x`'s transpose to the reversed shape (`order='C'` is the default, dropped);
 //! - `trace(x, offset=k)`: the sum of `diagonal(x, k)`;
+//! - `block([a, b, ..])` and `block([[a, b], [c, d], ..])`: the items joined along the last axis
+//!   (as `atleast_1d`) and, nested, the rows of 2-d items (as `atleast_2d`) joined along the
+//!   second last;
 //! - `linalg.multi_dot([a, b, c, ..])`: the products from the left, `dot(dot(a, b), c)` (NumPy
 //!   chooses the cheapest order, which changes the rounding only).
 //!
@@ -26,6 +29,7 @@ pub fn rewrite(ids: &Cell<u32>, name: &str, e: &mut Expr) -> bool {
         "reshape" => fortran_reshape(&b, args, kwargs),
         "trace" => trace_offset(&b, args, kwargs),
         "linalg.multi_dot" if args.len() == 1 && kwargs.is_empty() => multi_dot(&b, &args[0]),
+        "block" if args.len() == 1 && kwargs.is_empty() => block(&b, &args[0]),
         _ => None,
     };
     let Some(new) = new else { return false };
@@ -123,4 +127,31 @@ fn multi_dot(b: &Build, list: &Expr) -> Option<Expr> {
         return None;
     }
     Some(rest.iter().fold(b.copy(first), |acc, m| b.call("dot", vec![acc, b.copy(m)], vec![])))
+}
+
+/// NumPy's `block` of a list literal of arrays (`concatenate` of `atleast_1d`s along axis -1) or
+/// of a list of such lists (each row the `concatenate` of `atleast_2d`s along -1, the rows along
+/// -2), NumPy's rule for these depths. `None` for other nestings (the checker's error).
+fn block(b: &Build, list: &Expr) -> Option<Expr> {
+    let ExprKind::List(rows) = &list.kind else { return None };
+    let nested = |e: &Expr| matches!(e.kind, ExprKind::List(_));
+    let join = |items: Vec<Expr>, axis: i64| {
+        let axis = b.e(ExprKind::Unary(crate::ast::UnOp::Neg, Box::new(b.int(axis))));
+        b.call("concatenate", vec![b.e(ExprKind::Tuple(items))], vec![(b.kw("axis"), axis)])
+    };
+    if rows.is_empty() {
+        return None;
+    }
+    if !rows.iter().any(nested) {
+        return Some(join(rows.iter().map(|a| b.call("atleast_1d", vec![b.copy(a)], vec![])).collect(), 1));
+    }
+    let mut joined = vec![];
+    for row in rows {
+        let ExprKind::List(items) = &row.kind else { return None };
+        if items.is_empty() || items.iter().any(nested) {
+            return None;
+        }
+        joined.push(join(items.iter().map(|a| b.call("atleast_2d", vec![b.copy(a)], vec![])).collect(), 1));
+    }
+    Some(join(joined, 2))
 }

@@ -482,7 +482,8 @@ pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] = &[
     ),
     (
         "block",
-        "arrayc has no `np.block` yet: join the rows, `vstack((hstack((a, b)), hstack((c, d))))` (or `concatenate` with `axis=`)",
+        "arrayc's `np.block` takes a list literal of arrays or of rows of arrays (two levels); deeper: \
+         `concatenate` with `axis=` level by level",
     ),
     (
         "rollaxis",
@@ -1339,10 +1340,12 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Squeeze],
         },
         DocRow {
-            calls: "`concatenate((a, b, ...), axis=0)`",
+            calls: "`concatenate((a, b, ...), axis=0)`, `block([a, b])`, `block([[a, b], [c, d]])`",
             result: "a new array of the arrays joined along axis `k` (default 0): equal ranks (at least 1) and \
                 sizes but along `k` (checked at compile time where known, else at run time naming the line), \
-                dtypes promoted as NumPy's arrays; one copy per array, fused",
+                dtypes promoted as NumPy's arrays; one copy per array, fused. NumPy's `block` of a list literal \
+                joins its items (as `atleast_1d`) along the last axis; of a list of rows, each row's items (as \
+                `atleast_2d`) along the last axis, then the rows along the second last",
             builtins: &[B::Concatenate],
         },
         DocRow {
@@ -1712,14 +1715,17 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Vander],
         },
         DocRow {
-            calls: "`polyval(p, x)`",
+            calls: "`polyval(p, x)`, `polyder(p, m)`, `polyint(p, m)`",
             result: "NumPy's `polyval`: the polynomial with coefficients `p` (highest power first) at each \
                 element of `x` (an array, or a scalar for a scalar), by NumPy's Horner loop `y = 0; y = y * x \
                 + p[j]` for each `j` (so the same roundings, and `polyval(p, inf)` NaN as NumPy's), of the \
                 dtypes of `p` and `x` promoted as arrays. `p` is a 1-d array: of a size known when checked, 1 \
                 to 256 of them (a literal `[3.0, 0.0, 1.0]` or a parameter `f64[3]`; E0503 otherwise, also for \
                 NumPy's empty `p`, zeros), the loop is unrolled into one fused elementwise kernel; of a size known \
-                only at run time (`p: f64[d]`), it is a loop over `p` (an empty `p` gives zeros, as NumPy's)",
+                only at run time (`p: f64[d]`), it is a loop over `p` (an empty `p` gives zeros, as NumPy's). \
+                `polyder(p, m)` and `polyint(p, m)` (`m` an integer literal, default 1): NumPy's coefficient \
+                arrays of the `m`-th derivative, `p[:-1] * arange(n - 1, 0, -1)` each time (`p`'s dtype), and \
+                antiderivative, `concatenate((p / arange(n, 0, -1), [0.0]))` each time (a float)",
             builtins: &[B::Polyval],
         },
         DocRow {

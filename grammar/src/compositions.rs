@@ -101,6 +101,10 @@ pub fn rewrite(ids: &Cell<u32>, name: &str, e: &mut Expr) {
         "kaiser" if args.len() == 2 && kwargs.is_empty() => kaiser(&b, &args[0], &args[1]),
         "resize" if args.len() == 2 && kwargs.is_empty() => resize(&b, &args[0], &args[1]),
         "unwrap" if args.len() == 1 && kwargs.is_empty() => unwrap(&b, &args[0]),
+        "polyder" | "polyint" => {
+            let Some(v) = poly_calculus(&b, name == "polyder", args, kwargs) else { return };
+            v
+        }
         "vecdot" => {
             let Some(v) = vecdot(&b, args, kwargs) else { return };
             v
@@ -599,4 +603,38 @@ fn unwrap(b: &Build, p: &Expr) -> Expr {
     let rest = b.bin(BinOp::Add, part(Some(1), None), summed);
     let pair = b.e(ExprKind::Tuple(vec![part(None, Some(1)), rest]));
     b.call("concatenate", vec![pair], vec![(b.kw("axis"), b.int(-1))])
+}
+
+/// NumPy's `polyder(p, m)` and `polyint(p, m)` of a 1-d coefficient array `p` (highest power
+/// first) and an integer literal `m` (default 1, by position or `m=`), applied `m` times: the
+/// derivative `p[:-1] * arange(n - 1, 0, -1)` (`n = len(p)`; of one coefficient, empty, as
+/// NumPy's), the antiderivative `concatenate((p / arange(n, 0, -1), [0.0]))` (a float, the
+/// constant 0). `None` for other calls (a run-time `m`, `k=`: the checker's error).
+fn poly_calculus(b: &Build, derivative: bool, args: &[Expr], kwargs: &[(Ident, Expr)]) -> Option<Expr> {
+    let m = match (args, kwargs) {
+        ([_], []) => 1,
+        ([_, m], []) => literal_int(m)?,
+        ([_], [(k, m)]) if k.name == "m" => literal_int(m)?,
+        _ => return None,
+    };
+    if !(0..=crate::unroll::MAX_ITEMS as i64).contains(&m) {
+        return None;
+    }
+    let mut p = b.copy(&args[0]);
+    for _ in 0..m {
+        let n = || b.call("len", vec![b.copy(&p)], vec![]);
+        let minus_one = || b.e(ExprKind::Unary(UnOp::Neg, Box::new(b.int(1))));
+        p = if derivative {
+            let head = Index::Slice { start: None, stop: Some(minus_one()), step: None, span: b.at.clone() };
+            let head = b.e(ExprKind::Subscript { base: Box::new(b.copy(&p)), index: vec![head] });
+            let powers = b.call("arange", vec![b.bin(BinOp::Sub, n(), b.int(1)), b.int(0), minus_one()], vec![]);
+            b.bin(BinOp::Mul, head, powers)
+        } else {
+            let powers = b.call("arange", vec![n(), b.int(0), minus_one()], vec![]);
+            let divided = b.bin(BinOp::Div, b.copy(&p), powers);
+            let zero = b.e(ExprKind::List(vec![b.float(0.0)]));
+            b.call("concatenate", vec![b.e(ExprKind::Tuple(vec![divided, zero]))], vec![])
+        };
+    }
+    Some(p)
 }

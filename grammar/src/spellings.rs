@@ -552,7 +552,7 @@ pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
             let at = a.span.clone();
             args.insert(0, mk(ids, ExprKind::Subscript { base: Box::new(a), index: vec![Index::At(sorter)] }, at));
         }
-        "roll" | "reshape" | "trace" | "linalg.multi_dot" => {
+        "roll" | "reshape" | "trace" | "block" | "linalg.multi_dot" => {
             crate::axis_compositions::rewrite(ids, name, e);
         }
         _ => crate::compositions::rewrite(ids, name, e),

@@ -1,6 +1,7 @@
 """NumPy's everyday idioms of issue 31, eighth set, against NumPy (docs/language.md, "Builtin
 functions"): the parts of a real array (`x.real`, `x.imag`, `np.real`, `np.imag`, `x.conj()`),
-`x.item(k)` and `x.item(i, j)`, the method `x.searchsorted(v)` and `sorter=`, `np.cov(bias=True)`;
+`x.item(k)` and `x.item(i, j)`, the method `x.searchsorted(v)` and `sorter=`, `np.cov(bias=True)`,
+`np.block`, `np.polyder`, `np.polyint`;
 on the CPU and on the GPU kernels (emulated, and the GPU where there is one)."""
 import numpy as np
 import pytest
@@ -40,3 +41,28 @@ def test_parts_items_search_cov_match_numpy(target, tmp_path):
             np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-14, err_msg=f"result {i}")
         else:
             assert_same(g, w, f"result {i}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_block_polyder_polyint_match_numpy(target, tmp_path):
+    """`block` of a list (scalars among the items) and of rows (1-d items as rows, blocks of
+    several shapes); `polyder`/`polyint` once, `m` times by position and keyword, of a list and of
+    a run-time array (one coefficient too)."""
+    rng = np.random.default_rng(31)
+    v = rng.standard_normal(4)
+    m = rng.standard_normal((2, 2))
+    src = """fn main(v: f64[n], m: f64[r, c]) -> (f64[?], f64[?, ?], f64[?, ?], f64[?, ?],
+        f64[?], i64[?], i64[?], f64[?], f64[?], f64[?], f64[?]) {
+    return (np.block([v, 3.0, v]), np.block([[m, m], [m, m]]), np.block([[v], [v]]),
+            np.block([[m, np.zeros((2, 1))], [np.ones((1, 2)), 7.0]]),
+            np.polyder(v, 2), np.polyder([1, 2, 3]), np.polyder([5]), np.polyint(v, m=2), np.polyint([3, 2, 1]),
+            np.polyder(v, 0), np.polyint(v[:1]));
+}
+"""
+    got = run_ok(src, dict(v=v, m=m), tmp_path, target)
+    want = [np.block([v, 3.0, v]), np.block([[m, m], [m, m]]), np.block([[v], [v]]),
+            np.block([[m, np.zeros((2, 1))], [np.ones((1, 2)), 7.0]]),
+            np.polyder(v, 2), np.polyder([1, 2, 3]), np.polyder([5]), np.polyint(v, m=2), np.polyint([3, 2, 1]),
+            np.polyder(v, 0), np.polyint(v[:1])]
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert_same(g, w, f"result {i}")
