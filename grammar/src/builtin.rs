@@ -239,7 +239,7 @@ builtins! {
     Prod: "prod", (1, 1), &["axis", "dtype", "where"], REDUCTION;
     Min: "min", (1, 1), &["axis", "initial", "where"], REDUCTION;
     Max: "max", (1, 1), &["axis", "initial", "where"], REDUCTION;
-    Mean: "mean", (1, 1), &["axis", "dtype"], REDUCTION;
+    Mean: "mean", (1, 1), &["axis", "dtype", "where"], REDUCTION;
     Any: "any", (1, 1), AXIS, TEST_REDUCTION;
     All: "all", (1, 1), AXIS, TEST_REDUCTION;
     CountNonzero: "count_nonzero", (1, 1), AXIS, "count_nonzero(x) | count_nonzero(x, axis=k) | count_nonzero(x, axis=(j, k))";
@@ -1160,15 +1160,16 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Sum, B::Prod, B::Mean],
         },
         DocRow {
-            calls: "`sum(x, where=m)`, `prod(x, where=m)`, `min(x, initial=v)`, `max(x, initial=v)`, \
+            calls: "`sum(x, where=m)`, `prod(x, where=m)`, `mean(x, where=m)`, `min(x, initial=v)`, `max(x, initial=v)`, \
                 `max(x, where=m, initial=v)`, `min(x, where=m, initial=v)` (with `axis=` too)",
             result: "NumPy's: `sum` (`prod`) of the elements where the bool `m` (broadcast to `x`'s shape) is \
-                true, `sum(where(m, x, 0))` (`prod(where(m, x, 1))`); `min`/`max` of the elements and the \
+                true, `sum(where(m, x, 0))` (`prod(where(m, x, 1))`), `mean` that sum divided by the number of \
+                elements selected (NaN where none is, where NumPy warns), in `mean`'s dtype; `min`/`max` of the elements and the \
                 numeric scalar `v` (converted to the result's dtype), so an empty `x` or axis gives `v` \
                 instead of an error, and with `where=m` of the elements where `m` is true and `v` \
                 (`max(where(m, x, v), initial=v)`); `min`/`max` with `where=` but no `initial=` is E0503 \
                 (NumPy's ValueError: no identity)",
-            builtins: &[B::Sum, B::Prod, B::Min, B::Max],
+            builtins: &[B::Sum, B::Prod, B::Mean, B::Min, B::Max],
         },
         DocRow {
             calls: "`keepdims=true` (Python's `keepdims=True`) of `sum prod min max mean any all count_nonzero var std \

@@ -1,4 +1,5 @@
 """NumPy's keyword options of reductions, scans and `ravel`/`flatten` (issue 31): `prod(where=)`,
+`mean(where=)`,
 `min`/`max(where=, initial=)` (and the error without `initial=`), `cumsum`/`cumprod(dtype=)`,
 `ravel`/`flatten(order='C'/'F')` by keyword and position; each compared with NumPy on the same
 inputs (dtype, shape and values), on the CPU and on the emulated GPU target."""
@@ -35,6 +36,29 @@ def test_where_masks(target, tmp_path):
            ("np.max(m, where=m[0] > 0, initial=0.0)", "f64"),
            ("np.min(xi, where=xi > 0, initial=100)", "i64"), ("np.prod(xi, where=xi != 0)", "i64"),
            ("u.max(where=u < 128, initial=0)", "u8")], target, tmp_path)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_mean_where(target, tmp_path):
+    """`mean(where=)`: divided by the number selected (NaN where none is), along an axis, with
+    `keepdims=`, a broadcast row mask, a scalar mask, of integers (a float64 mean) and of `u8`,
+    `dtype=`."""
+    import warnings
+    exprs = [("np.mean(m, where=m > 0)", "f64"), ("np.mean(m, axis=1, where=m > 0.3)", "f64[?]"),
+             ("m.mean(axis=0, keepdims=True, where=m < 0)", "f64[?, ?]"),
+             ("np.mean(m, axis=0, where=m[0] > 0)", "f64[?]"), ("np.mean(m, where=True)", "f64"),
+             ("np.mean(m, axis=1, where=False)", "f64[?]"), ("np.mean(xi, where=xi > 0)", "f64"),
+             ("u.mean(where=u > 100)", "f64"), ("np.mean(m, where=m > 0, dtype=np.float32)", "f32")]
+    ret = ", ".join(r for _, r in exprs)
+    src = f"import numpy as np;\nfn main({SIG}) -> ({ret},) {{\n    return {', '.join(e for e, _ in exprs)};\n}}\n"
+    got = run_ok(src, INPUTS, tmp_path, target)
+    for (e, _), g in zip(exprs, got):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            want = np.asarray(eval(e, dict(INPUTS, np=np)))
+        # A sum's order of additions is not NumPy's pairwise one: equal to rounding.
+        assert g.dtype == want.dtype and g.shape == want.shape, e
+        np.testing.assert_allclose(g, want, rtol=1e-6 if want.dtype == np.float32 else 1e-13, err_msg=e)
 
 
 def test_min_max_where_needs_initial(tmp_path):

@@ -454,6 +454,7 @@ impl Lowerer<'_> {
                 let Some(kind) = reduce_kind(b) else { return Err(self.not_lowered(b, e)) };
                 let axes = self.axes_kwarg(kwargs, vals[0])?;
                 let mut x = vals[0];
+                let mut counted = None;
                 if let (Some(_), Some(d)) = (Self::kwarg(kwargs, "dtype"), ty.dtype()) {
                     // `sum(x, dtype=d)`: `x` converted to `d` (fused), then reduced in `d`.
                     let xty = self.ty_of(&args[0]).clone();
@@ -473,7 +474,17 @@ impl Lowerer<'_> {
                         (B::Prod, _) => self.constant(Scalar::I64(1).cast(d)),
                         _ => self.constant(Scalar::I64(0).cast(d)),
                     };
+                    if b == B::Mean {
+                        // `mean(x, where=m)` divides by the number of elements selected.
+                        let (one, zero) = (self.i64_const(1), self.i64_const(0));
+                        let m = self.broadcast_to(m, x);
+                        let sizes = (0..self.rank(x)).map(|a| self.dim(x, a)).collect();
+                        counted = Some(self.compute_new(ComputeFn::Where, vec![m, one, zero], DType::I64, sizes, None));
+                    }
                     x = self.array_op(ComputeFn::Where, vec![m, x, fill], &xty)?;
+                }
+                if let Some(ones) = counted {
+                    return Ok(vec![self.masked_mean(x, ones, axes.as_deref(), ty, e)?]);
                 }
                 match Self::kwarg(kwargs, "initial") {
                     // `min(x, initial=v)`: the reduction's identity where it has no element, so no

@@ -125,6 +125,30 @@ impl Lowerer<'_> {
         })
     }
 
+    /// NumPy's `mean(x, where=m)` of checked type `ty`: the sum of `x` (already 0 where `m` is
+    /// false) divided by the number of elements selected (`ones`: `i64`, 1 where `m` is true, of
+    /// `x`'s shape), along `axes` (all: `None`), in `ty`'s dtype; NaN where none is (0 / 0, where
+    /// NumPy warns).
+    pub(super) fn masked_mean(
+        &mut self,
+        x: ValueId,
+        ones: ValueId,
+        axes: Option<&[usize]>,
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<ValueId> {
+        let sum = self.reduction(false, ReduceKind::Sum, x, axes, ty, e)?;
+        let cty = retyped(ty, DType::I64);
+        let count = self.reduction(false, ReduceKind::Sum, ones, axes, &cty, e)?;
+        let dt = ty.dtype().expect("checked: a number");
+        if ty.is_array() {
+            let count = self.as_dtype(count, &cty, dt)?;
+            return self.binary(BinFn::Div, sum, count, ty);
+        }
+        let count = self.cast_scalar(count, dt);
+        Ok(self.scalar_binary(BinFn::Div, sum, count, dt))
+    }
+
     /// The reduction `kind` of `x` as [`reduction`](Self::reduction) describes it, without the
     /// mean's division, as an array (0-d for a reduction of every element); `nonempty`: a `min`/`max` first checks at run time that it reduces some
     /// element (NumPy's ValueError), else (an `initial=` follows) an empty one gives the identity.
