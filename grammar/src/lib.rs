@@ -35,6 +35,7 @@ pub mod py_refused;
 pub mod random_api;
 #[doc(hidden)]
 pub mod spellings;
+pub mod star_args;
 pub mod syntax;
 pub mod tuple_names;
 pub mod types;

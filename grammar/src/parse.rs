@@ -56,6 +56,10 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                 if !errors.is_empty() {
                     return (None, errors);
                 }
+                let errors = crate::star_args::star_args(&mut p);
+                if !errors.is_empty() {
+                    return (None, errors);
+                }
                 crate::loop_returns::loop_returns(&mut p);
                 crate::constants::resolve_constants(&mut p);
                 crate::syntax::bare_calls(&mut p);
@@ -73,6 +77,11 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
         },
         Err(e) => (None, vec![to_diag(e, src)]),
     }
+}
+
+/// The diagnostic of an error found while rewriting the parsed program ([`LexError`]).
+pub(crate) fn user_error(error: LexError) -> Diagnostic {
+    to_diag(ParseError::User { error }, "")
 }
 
 /// Pretty list of the expected terminals (`)`, `;`, identifier, ...).

@@ -803,6 +803,11 @@ pub fn method_call(
     all: Vec<(Option<Ident>, Expr)>,
     span: Span,
 ) -> Result<Expr, LexError> {
+    // `x.reshape(*s)`: built once the star is written out (`crate::star_args`).
+    let (base, name, all) = match crate::star_args::defer_method(ids, base, name, all, span.clone()) {
+        Ok(deferred) => return Ok(deferred),
+        Err(call) => call,
+    };
     let (mut args, mut kwargs) = split_args(all);
     if is_numpy(&base) {
         // `np.f(args)` is the call `np.f(args)` of the builtin `f` ([`QUALIFIED`]), under the id
@@ -1402,7 +1407,7 @@ pub type Target = (Ident, Option<(Vec<Index>, Span)>);
 /// of `f`; `np.` or `numpy.`, as a bare `gradient` may be a function of the program): the tuple `(gradient(f, axis=0), gradient(f, axis=1), ..)` of `names` gradients, `f`
 /// written again for each (no effects). The rank of `f` is checked as `gradient`'s axis (E0405).
 /// Any other value as it is.
-fn gradient_per_axis(ids: &Cell<u32>, value: Expr, names: usize) -> Expr {
+pub fn gradient_per_axis(ids: &Cell<u32>, value: Expr, names: usize) -> Expr {
     let ExprKind::Call { func, args, kwargs } = &value.kind else { return value };
     // NumPy's qualified spelling only: a bare `gradient` may be a function of the program.
     if func.name != qualified("gradient") || args.len() != 1 || !kwargs.is_empty() || names < 2 {

@@ -59,8 +59,48 @@ pub fn tuple_names(program: &mut Program) -> Vec<Diagnostic> {
     errors
 }
 
+/// The number of elements of the tuple `e`, where the front end knows it: a tuple literal, a
+/// call of one of the program's functions with several results (`results`), `divmod`, `split` and
+/// `array_split` of a literal count (or list of points), `meshgrid` of `k` arrays, `x.shape` and
+/// NumPy's `np.gradient(x)` (one gradient per axis) of a parameter `x` declared as an array of rank
+/// `ranks[x]` and never rebound (not in `count`, the names bound in the function).
+pub fn tuple_len(
+    e: &Expr,
+    results: &HashMap<String, usize>,
+    count: &HashMap<String, usize>,
+    ranks: &HashMap<String, usize>,
+) -> Option<usize> {
+    let param_rank = |x: &Expr| match &x.kind {
+        ExprKind::Var(x) if !count.contains_key(&x.name) => ranks.get(&x.name).copied(),
+        _ => None,
+    };
+    match &e.kind {
+        ExprKind::Tuple(items) => Some(items.len()),
+        ExprKind::Call { func, args, kwargs } => {
+            let name = func.name.strip_prefix(QUALIFIED).unwrap_or(&func.name);
+            match name {
+                ".shape" => param_rank(&args[0]),
+                "divmod" => Some(2),
+                "split" | "array_split" | "vsplit" | "hsplit" => match &args.get(1)?.kind {
+                    ExprKind::Int(k) if *k > 1 => usize::try_from(*k).ok(),
+                    ExprKind::List(points) | ExprKind::Tuple(points) => Some(points.len() + 1),
+                    _ => None,
+                },
+                // NumPy's list of one gradient per axis (a 1-d `f`'s gradient is one array).
+                "gradient" if func.name == crate::builtin::qualified("gradient") && kwargs.is_empty() => {
+                    let [f] = args.as_slice() else { return None };
+                    param_rank(f).filter(|&r| r > 1)
+                }
+                "meshgrid" if func.name == crate::builtin::qualified("meshgrid") && args.len() > 1 => Some(args.len()),
+                _ => results.get(&func.name).copied().filter(|&k| k > 1),
+            }
+        }
+        _ => None,
+    }
+}
+
 /// The rank of each parameter declared as an array (`x: f64[N, M]` has 2).
-fn ranks(f: &Function) -> HashMap<String, usize> {
+pub fn ranks(f: &Function) -> HashMap<String, usize> {
     f.params.iter().filter_map(|p| Some((p.name.name.clone(), p.ty.dims.as_ref()?.len()))).collect()
 }
 
@@ -86,31 +126,9 @@ fn element(g: &str, i: usize) -> String {
 }
 
 impl TupleNames<'_> {
-    /// The number of elements of the tuple `e`, where the front end knows it: a tuple literal, a
-    /// call of one of the program's functions with several results, `divmod`, `split` and
-    /// `array_split` of a literal count (or list of points), `x.shape` of a parameter `x` declared
-    /// as an array and never rebound.
+    /// The number of elements of the tuple `e`, where the front end knows it ([`tuple_len`]).
     fn tuple_len(&self, e: &Expr) -> Option<usize> {
-        match &e.kind {
-            ExprKind::Tuple(items) => Some(items.len()),
-            ExprKind::Call { func, args, .. } => {
-                let name = func.name.strip_prefix(QUALIFIED).unwrap_or(&func.name);
-                match name {
-                    ".shape" => match &args[0].kind {
-                        ExprKind::Var(x) if !self.count.contains_key(&x.name) => self.ranks.get(&x.name).copied(),
-                        _ => None,
-                    },
-                    "divmod" => Some(2),
-                    "split" | "array_split" | "vsplit" | "hsplit" => match &args.get(1)?.kind {
-                        ExprKind::Int(k) if *k > 1 => usize::try_from(*k).ok(),
-                        ExprKind::List(points) | ExprKind::Tuple(points) => Some(points.len() + 1),
-                        _ => None,
-                    },
-                    _ => self.results.get(&func.name).copied().filter(|&k| k > 1),
-                }
-            }
-            _ => None,
-        }
+        tuple_len(e, self.results, &self.count, &self.ranks)
     }
 
     /// Rewrites the bindings in `b` and the blocks inside it.
@@ -145,6 +163,7 @@ impl TupleNames<'_> {
                                 let g = g.clone();
                                 let is_shape = self.shape_of(value).is_some();
                                 let value = std::mem::replace(value, mk(self.ids, ExprKind::NoneLit, span.clone()));
+                                let value = crate::syntax::gradient_per_axis(self.ids, value, k);
                                 match value.kind {
                                     ExprKind::Tuple(items) => {
                                         for (n, e) in names.into_iter().zip(items) {
