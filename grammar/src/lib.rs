@@ -36,6 +36,7 @@ pub mod random_api;
 #[doc(hidden)]
 pub mod spellings;
 pub mod star_args;
+pub mod starred_targets;
 pub mod syntax;
 pub mod tuple_names;
 pub mod types;

@@ -236,6 +236,9 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
             LexError::Print { message, help, span } => {
                 Diagnostic::error("E0119", message, span, "here").with_help(help)
             }
+            LexError::Starred { message, help, span } => {
+                Diagnostic::error("E0327", message, span, "a starred target").with_help(help)
+            }
             LexError::IsNone { negated, span } => crate::py_refused::is_none_diagnostic(negated, span),
             LexError::MathKeyword { func, keyword, span } => Diagnostic::error(
                 "E0502",

@@ -1437,6 +1437,9 @@ pub fn tuple_assign(
     declare: bool,
     span: Span,
 ) -> Result<Vec<Stmt>, LexError> {
+    if targets.iter().any(|(t, _)| crate::starred_targets::is_starred(&t.name)) {
+        return crate::starred_targets::tuple_assign(ids, targets, value, declare, span);
+    }
     let value = gradient_per_axis(ids, value, targets.len());
     let is_tuple = match &value.kind {
         ExprKind::Tuple(items) if items.len() == targets.len() => true,
@@ -1477,7 +1480,7 @@ pub fn tuple_assign(
 
 /// The statement that assigns `value` to `target`: `x[i] = value;`, `let x = value;` (`declare`) or
 /// `x = value;`.
-fn assign_to((name, index): Target, value: Expr, declare: bool) -> Stmt {
+pub(crate) fn assign_to((name, index): Target, value: Expr, declare: bool) -> Stmt {
     match index {
         Some((index, span)) => Stmt::SetItem { target: name, index, value, span },
         None if declare => Stmt::Let { span: name.span.clone(), names: vec![name], value },

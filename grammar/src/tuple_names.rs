@@ -45,9 +45,12 @@ pub fn tuple_names(program: &mut Program) -> Vec<Diagnostic> {
             ranks: ranks(f),
             tuples: HashMap::new(),
             shapes: Default::default(),
+            rows: Default::default(),
             errors: vec![],
         };
         pass.block(&mut f.body);
+        let rows = &mut pass.rows;
+        pass.errors.extend(crate::starred_targets::list_uses(&mut f.body, rows));
         f.for_each_expr_mut(&mut |e| pass.shape_reductions(e));
         if !pass.tuples.is_empty() {
             let TupleNames { tuples, ids, errors: errs, .. } = &mut pass;
@@ -117,6 +120,9 @@ struct TupleNames<'a> {
     tuples: HashMap<String, usize>,
     /// Those of them bound to a shape (`g = x.shape`), whose elements are integers.
     shapes: std::collections::HashSet<String>,
+    /// The names bound to Python's list of an array's rows by a starred target
+    /// ([`crate::starred_targets::unpack`]).
+    rows: std::collections::HashSet<String>,
     errors: Vec<Diagnostic>,
 }
 
@@ -133,8 +139,14 @@ impl TupleNames<'_> {
 
     /// Rewrites the bindings in `b` and the blocks inside it.
     fn block(&mut self, b: &mut Block) {
-        let stmts = std::mem::take(&mut b.stmts);
-        for mut s in stmts {
+        for s in std::mem::take(&mut b.stmts) {
+            self.stmt(s, b);
+        }
+    }
+
+    /// Rewrites the binding `s` (and the blocks inside it) into `b`.
+    fn stmt(&mut self, mut s: Stmt, b: &mut Block) {
+        {
             match &mut s {
                 Stmt::For { body, .. } | Stmt::While { body, .. } => self.block(body),
                 Stmt::Print { args, .. } => {
@@ -152,6 +164,32 @@ impl TupleNames<'_> {
                     }
                 }
                 Stmt::Let { names, value, span } => {
+                    if names.iter().any(|n| crate::starred_targets::is_starred(&n.name)) {
+                        let value = std::mem::replace(value, mk(self.ids, ExprKind::NoneLit, span.clone()));
+                        let elements = self.elements(&value, span, b);
+                        let (ids, rows, errors) = (self.ids, &mut self.rows, &mut self.errors);
+                        for s in crate::starred_targets::unpack(ids, names, value, elements, span, rows, errors) {
+                            match s {
+                                Stmt::Let { names, value: Expr { kind: ExprKind::Tuple(items), .. }, .. } => {
+                                    self.bind_tuple(&names[0], items, span, b)
+                                }
+                                s => b.stmts.push(s),
+                            }
+                        }
+                        return;
+                    }
+                    // `t2 = t` of a tuple name: a tuple of the same elements.
+                    if let (ExprKind::Var(g), [n]) = (&value.kind, names.as_slice()) {
+                        if let Some(&k) = self.tuples.get(&g.name).filter(|_| self.count.get(&n.name) == Some(&1)) {
+                            let items = (0..k).map(|i| self.var(&g.name, i, span)).collect();
+                            if self.shapes.contains(&g.name) {
+                                self.shapes.insert(n.name.clone());
+                            }
+                            let n = n.clone();
+                            self.bind_tuple(&n, items, span, b);
+                            return;
+                        }
+                    }
                     if let [g] = names.as_slice() {
                         // The parser's own temporaries (`let (s,) = f(x)`'s `tuple.OFFSET.0`) stay.
                         let own = !crate::syntax::is_synthesized(&g.name) || g.name.starts_with("iter.");
@@ -184,7 +222,7 @@ impl TupleNames<'_> {
                                     }
                                     self.tuples.insert(g.name, k);
                                 }
-                                continue;
+                                return;
                             }
                         }
                     }
@@ -203,14 +241,14 @@ impl TupleNames<'_> {
                                         value.span.clone(),
                                         format!("a tuple of {k}"),
                                     ));
-                                    continue;
+                                    return;
                                 }
                                 for (i, n) in names.iter().enumerate() {
                                     let v = crate::ast::Ident { name: element(&g.name, i), span: value.span.clone() };
                                     let value = mk(self.ids, ExprKind::Var(v), value.span.clone());
                                     b.stmts.push(Stmt::Let { names: vec![n.clone()], value, span: span.clone() });
                                 }
-                                continue;
+                                return;
                             }
                             // `for d in g`: the loop's array is the list of the elements.
                             if names.len() == 1 && names[0].name.starts_with("iter.") {
@@ -224,6 +262,44 @@ impl TupleNames<'_> {
             }
             b.stmts.push(s);
         }
+    }
+
+    /// `let g.0 = items[0]; ..`: `g` is the tuple of `items` from here on.
+    fn bind_tuple(&mut self, g: &crate::ast::Ident, items: Vec<Expr>, span: &crate::ast::Span, b: &mut Block) {
+        self.tuples.insert(g.name.clone(), items.len());
+        for (i, e) in items.into_iter().enumerate() {
+            let n = crate::ast::Ident { name: element(&g.name, i), span: g.span.clone() };
+            b.stmts.push(Stmt::Let { names: vec![n], value: e, span: span.clone() });
+        }
+    }
+
+    /// The elements of the tuple `value` where the front end knows them ([`Self::tuple_len`]),
+    /// those of a call bound first to names `star.OFFSET.K` by a `let` in `b`; `None` of anything
+    /// else (an array).
+    fn elements(&mut self, value: &Expr, span: &crate::ast::Span, b: &mut Block) -> Option<Vec<Expr>> {
+        match &value.kind {
+            ExprKind::Tuple(items) => return Some(items.clone()),
+            ExprKind::Var(g) => {
+                let k = *self.tuples.get(&g.name)?;
+                return Some((0..k).map(|i| self.var(&g.name, i, span)).collect());
+            }
+            _ => {}
+        }
+        let k = self.tuple_len(value)?;
+        let names: Vec<crate::ast::Ident> = (0..k)
+            .map(|i| crate::ast::Ident { name: format!("star.{}.{i}", span.start), span: span.clone() })
+            .collect();
+        let vars = names.iter().map(|n| mk(self.ids, ExprKind::Var(n.clone()), span.clone())).collect();
+        let value = crate::syntax::gradient_per_axis(self.ids, crate::syntax::fresh_copy(self.ids, value), k);
+        match value.kind {
+            ExprKind::Tuple(items) => {
+                for (n, e) in names.into_iter().zip(items) {
+                    b.stmts.push(Stmt::Let { names: vec![n], value: e, span: span.clone() });
+                }
+            }
+            _ => b.stmts.push(Stmt::Let { names, value, span: span.clone() }),
+        }
+        Some(vars)
     }
 
     /// The variable `g.i` at `span`.
@@ -312,7 +388,15 @@ impl TupleNames<'_> {
         if !matches!(name, "len" | "min" | "max" | "amin" | "amax" | "sum" | "prod") {
             return;
         }
-        let Some(items) = self.shape_elements(s) else { return };
+        // Python's `sum` of any tuple name, `0 + t[0] + t[1] + ..` (scalars or arrays).
+        let any_tuple = || match &s.kind {
+            ExprKind::Var(g) if func.name == "sum" => {
+                let k = *self.tuples.get(&g.name)?;
+                Some((0..k).map(|i| self.var(&g.name, i, &s.span)).collect())
+            }
+            _ => None,
+        };
+        let Some(items) = self.shape_elements(s).or_else(any_tuple) else { return };
         let span = e.span.clone();
         let fold = |op: BinOp, unit: i64, items: Vec<Expr>| {
             let first = mk(self.ids, ExprKind::Int(unit), span.clone());
