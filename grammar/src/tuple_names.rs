@@ -1,6 +1,7 @@
 //! Python's tuple bound to one name (`docs/language.md`, "Tuples bound to a name"), rewritten after
 //! parsing into one name per element: `g = x.shape;`, `parts = np.array_split(x, 3);`,
-//! `r = f(x);` (a function with several results), `qr = divmod(a, b);`, `t = (1, 2.0);`.
+//! `r = f(x);` (a function with several results), `qr = divmod(a, b);`, `t = (1, 2.0);`,
+//! `g = np.meshgrid(u, v);`, `g = np.gradient(z);` (of a parameter), `t2 = t;` (a tuple name).
 //!
 //! A name bound exactly once in its function (a `let` or its first assignment), to a value whose
 //! number of elements `k` the front end knows ([`tuple_len`]), becomes the `k` names `g.0 .. g.k-1`
@@ -12,7 +13,10 @@
 //! - `n, m = g` (as many targets as elements, else E0106) binds the elements.
 //! - `for d in g` (and `for d in x.shape`) iterates the elements as the list `[g.0, g.1, ..]`
 //!   (an array: elements of one shape).
+//! - Python's `sum(g)` is `0 + g.0 + g.1 + ..`.
 //! - any other use (`zeros(g)`, `reshape(y, g)`) is the tuple `(g.0, g.1, ..)`.
+//!
+//! A `let` with a starred name (`a, *rest = t`) is [`crate::starred_targets::unpack`]'s.
 //!
 //! A name bound more than once keeps today's meaning (a tuple used as one value is E0309).
 //!
