@@ -183,8 +183,10 @@ impl TupleNames<'_> {
                         return;
                     }
                     // `t2 = t` of a tuple name: a tuple of the same elements.
+                    // (A `for` over it, `let iter.N = t;`, iterates the list of the elements, below.)
                     if let (ExprKind::Var(g), [n]) = (&value.kind, names.as_slice()) {
-                        if let Some(&k) = self.tuples.get(&g.name).filter(|_| self.count.get(&n.name) == Some(&1)) {
+                        let alias = self.count.get(&n.name) == Some(&1) && !n.name.starts_with("iter.");
+                        if let Some(&k) = self.tuples.get(&g.name).filter(|_| alias) {
                             let items = (0..k).map(|i| self.var(&g.name, i, span)).collect();
                             if self.shapes.contains(&g.name) {
                                 self.shapes.insert(n.name.clone());
