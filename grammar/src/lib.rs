@@ -41,6 +41,7 @@ pub mod syntax;
 pub mod tuple_names;
 pub mod types;
 pub mod unroll;
+pub mod view_writes;
 pub mod writes;
 
 pub use diag::{line_col, Diagnostic, Label, LineIndex, Severity};

@@ -60,6 +60,10 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                 if !errors.is_empty() {
                     return (None, errors);
                 }
+                let errors = crate::view_writes::reshape_writes(&p);
+                if !errors.is_empty() {
+                    return (None, errors);
+                }
                 crate::loop_returns::loop_returns(&mut p);
                 crate::constants::resolve_constants(&mut p);
                 crate::syntax::bare_calls(&mut p);
@@ -235,6 +239,9 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
             )),
             LexError::Print { message, help, span } => {
                 Diagnostic::error("E0119", message, span, "here").with_help(help)
+            }
+            LexError::ViewWrite { message, help, span } => {
+                Diagnostic::error("E0328", message, span, "written through").with_help(help)
             }
             LexError::Starred { message, help, span } => {
                 Diagnostic::error("E0327", message, span, "a starred target").with_help(help)
