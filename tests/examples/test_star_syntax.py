@@ -1,7 +1,8 @@
-"""Python's star syntax as NumPy users write it (issue 31; docs/language.md, "Star arguments" and
-"Starred targets"): `f(*t)` of tuples written out, named, returned by the program's functions and
-by NumPy (`np.gradient`, `np.meshgrid`, `np.divmod`, `np.percentile` of a list), of `x.shape` and
-of arrays of a known length; `a, *rest = t` of tuples and of arrays (rows). Each program is
+"""Python's star syntax as NumPy users write it (issue 31; docs/language.md, "Star arguments",
+"Starred targets" and "Writes through a method's result"): `f(*t)` of tuples written out, named,
+returned by the program's functions and by NumPy (`np.gradient`, `np.meshgrid`, `np.divmod`,
+`np.percentile` of a list), of `x.shape` and of arrays of a known length; `a, *rest = t` of tuples
+and of arrays (rows); `z.ravel()[i] = v` and the other writes through a view a method returns. Each program is
 compared with the same Python code run by NumPy on the same inputs, dtypes exactly, on the CPU and
 on the GPU kernels (emulated, and the GPU where there is one); the refusals name the fix."""
 import numpy as np
@@ -120,6 +121,48 @@ def test_starred_targets_of_arrays(target, tmp_path):
         assert_same(g, w, f"result {i}")
 
 
+@pytest.mark.parametrize("target", TARGETS)
+def test_writes_through_a_method_result(target, tmp_path):
+    """The base sees the write exactly as in NumPy: through `ravel` and `reshape` of new arrays
+    (views), `np.ravel`, `view()`, `swapaxes`, `np.transpose`, `squeeze(axis=0)` (views), and not
+    through `flatten`/`copy` (copies, the write lost)."""
+    body = """
+    zz = m.copy();
+    zz.ravel()[4] = 90.0;
+    np.ravel(zz)[5] += 10.0;
+    zz.reshape(2, 12)[1, 2] = -1.0;
+    zz.reshape(-1)[3] *= 3.0;
+    zz.ravel()[20:23] = 0.0;
+    zz.view()[0, 0] = 7.0;
+    zz.swapaxes(0, 1)[1, 2] = 5.0;
+    np.transpose(zz)[2] += 100.0;
+    zz.flatten()[1] = 55.0;
+    zz.copy()[2] = 66.0;
+    q = np.zeros(6) + x[:6];
+    q.reshape(2, 3)[1] = 8.0;
+    e = m[None] * 1.0;
+    e.squeeze(axis=0)[3, 1] = 4.0;
+    return zz, q, e;"""
+    got = run_ok(src(body, "(f64[?, ?], f64[?], f64[?, ?, ?])"), INPUTS, tmp_path, target)
+    zz = M.copy()
+    zz.ravel()[4] = 90.0
+    np.ravel(zz)[5] += 10.0
+    zz.reshape(2, 12)[1, 2] = -1.0
+    zz.reshape(-1)[3] *= 3.0
+    zz.ravel()[20:23] = 0.0
+    zz.view()[0, 0] = 7.0
+    zz.swapaxes(0, 1)[1, 2] = 5.0
+    np.transpose(zz)[2] += 100.0
+    zz.flatten()[1] = 55.0
+    zz.copy()[2] = 66.0
+    q = np.zeros(6) + X[:6]
+    q.reshape(2, 3)[1] = 8.0
+    e = M[None] * 1.0
+    e.squeeze(axis=0)[3, 1] = 4.0
+    for i, (g, w) in enumerate(zip(got, (zz, q, e))):
+        assert_same(g, w, f"result {i}")
+
+
 def test_too_few_rows_is_a_run_time_error(tmp_path):
     """Python's ValueError, at run time where the length is known only then."""
     with pytest.raises(ValueError):
@@ -136,6 +179,10 @@ def test_too_few_rows_is_a_run_time_error(tmp_path):
         ("    a, *rest = m;\n    return sum(rest).sum();", "E0327", "np.array(rest)"),
         ("    *a, *b = (1.0, 2.0);\n    return 1.0;", "E0327", "two starred targets"),
         ("    a, b, *c = (1.0,);\n    return a;", "E0106", "not enough values to unpack"),
+        ("    m.reshape(2, -1)[0, 0] = 1.0;\n    return 1.0;", "E0328", "may not be contiguous"),
+        ("    v = m[::2];\n    v.ravel()[0] = 1.0;\n    return 1.0;", "E0328", "may not be contiguous"),
+        ("    z = m.copy();\n    z.diagonal()[0] = 1.0;\n    return 1.0;", "E0328", "read-only"),
+        ("    z = m.copy();\n    z.astype(np.float64)[0] = 1.0;\n    return 1.0;", "E0328", "astype"),
     ],
 )
 def test_refusals_name_the_fix(body, code, words, tmp_path):
