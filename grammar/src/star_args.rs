@@ -48,22 +48,18 @@ pub fn is_star(e: &Expr) -> bool {
     matches!(&e.kind, ExprKind::Call { func, args, .. } if func.name == STAR && args.len() == 1)
 }
 
-/// The method call `base.name(all)` with a star argument, kept as the call `*.name` of `base` and
-/// the arguments until [`star_args`] expands them; `None` (the arguments given back) without one.
-pub fn defer_method(
-    ids: &Cell<u32>,
-    base: Expr,
-    name: Ident,
-    all: Vec<(Option<Ident>, Expr)>,
-    span: Span,
-) -> Result<Expr, (Expr, Ident, Vec<(Option<Ident>, Expr)>)> {
-    if !all.iter().any(|(k, e)| k.is_none() && is_star(e)) {
-        return Err((base, name, all));
-    }
+/// Whether the arguments `all` have a star argument ([`star`]).
+pub fn has_star(all: &[(Option<Ident>, Expr)]) -> bool {
+    all.iter().any(|(k, e)| k.is_none() && is_star(e))
+}
+
+/// The method call `base.name(all)` with a star argument ([`has_star`]), kept as the call
+/// `*.name` of `base` and the arguments until [`star_args`] expands them.
+pub fn defer_method(ids: &Cell<u32>, base: Expr, name: Ident, all: Vec<(Option<Ident>, Expr)>, span: Span) -> Expr {
     let (mut args, kwargs) = crate::syntax::split_args(all);
     args.insert(0, base);
     let func = Ident { name: format!("{DEFERRED}{}", name.name), span: name.span };
-    Ok(mk(ids, ExprKind::Call { func, args, kwargs }, span))
+    mk(ids, ExprKind::Call { func, args, kwargs }, span)
 }
 
 /// Expands every star argument of the program (see the module's docs); returns the errors.

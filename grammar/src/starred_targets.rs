@@ -96,7 +96,10 @@ pub fn unpack(
             errors.push(
                 Diagnostic::error(
                     "E0106",
-                    format!("not enough values to unpack: {} targets besides the starred one, {k} values", names.len() - 1),
+                    format!(
+                        "not enough values to unpack: {} targets besides the starred one, {k} values",
+                        names.len() - 1
+                    ),
                     value.span.clone(),
                     format!("{k} values"),
                 )
@@ -127,10 +130,7 @@ pub fn unpack(
     let least = mk(ids, ExprKind::Int(names.len() as i64 - 1), span.clone());
     out.push(Stmt::Assert {
         cond: mk(ids, ExprKind::Binary(BinOp::Ge, Box::new(len), Box::new(least)), span.clone()),
-        msg: Some(format!(
-            "ValueError: not enough values to unpack (expected at least {})",
-            names.len() - 1
-        )),
+        msg: Some(format!("ValueError: not enough values to unpack (expected at least {})", names.len() - 1)),
         span: span.clone(),
     });
     let sub = |index: Index| mk(ids, ExprKind::Subscript { base: Box::new(var()), index: vec![index] }, span.clone());
@@ -234,9 +234,7 @@ fn for_each_use(b: &mut Block, visit: &mut impl FnMut(&Expr, Option<&str>)) {
             _ => None,
         };
         for e in s.own_exprs_mut() {
-            e.walk_mut(&mut |x| {
-                visit(x, bound.as_ref().filter(|(_, id)| *id == x.id).map(|(n, _)| n.as_str()))
-            });
+            e.walk_mut(&mut |x| visit(x, bound.as_ref().filter(|(_, id)| *id == x.id).map(|(n, _)| n.as_str())));
         }
         match s {
             Stmt::For { body, .. } | Stmt::While { body, .. } => for_each_use(body, visit),

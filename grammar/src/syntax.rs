@@ -804,10 +804,9 @@ pub fn method_call(
     span: Span,
 ) -> Result<Expr, LexError> {
     // `x.reshape(*s)`: built once the star is written out (`crate::star_args`).
-    let (base, name, all) = match crate::star_args::defer_method(ids, base, name, all, span.clone()) {
-        Ok(deferred) => return Ok(deferred),
-        Err(call) => call,
-    };
+    if crate::star_args::has_star(&all) {
+        return Ok(crate::star_args::defer_method(ids, base, name, all, span));
+    }
     let (mut args, mut kwargs) = split_args(all);
     if is_numpy(&base) {
         // `np.f(args)` is the call `np.f(args)` of the builtin `f` ([`QUALIFIED`]), under the id
