@@ -20,7 +20,8 @@
 //!   of `k` numbers, a parameter declared with a literal first size (`p: f64[3, n]`).
 //!
 //! A value evaluated before the statement is evaluated once, as Python evaluates the argument; a
-//! call of the program's functions is evaluated before the rest of the statement. Anything else is
+//! call of the program's functions is evaluated before the rest of the statement, so a call of one
+//! that writes into a parameter is E0326 (the rest of the statement could see the write). Anything else is
 //! E0326, naming the arguments written out (`f(t[0], t[1])`); so is a star inside the branch of a
 //! conditional expression or in a `while` condition, whose value a `let` before the statement
 //! would compute once or where Python does not.
@@ -29,7 +30,7 @@ use crate::ast::{DimExpr, Expr, ExprKind, Function, Ident, Index, Program, Span,
 use crate::diag::Diagnostic;
 use crate::syntax::mk;
 use std::cell::Cell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The name of the call that marks a starred argument `*e` (its one argument is `e`).
 pub const STAR: &str = "*";
@@ -66,12 +67,15 @@ pub fn defer_method(ids: &Cell<u32>, base: Expr, name: Ident, all: Vec<(Option<I
 pub fn star_args(program: &mut Program) -> Vec<Diagnostic> {
     let results: HashMap<String, usize> =
         program.functions.iter().map(|f| (f.name.name.clone(), f.results.len())).collect();
+    let writers: HashSet<String> =
+        program.functions.iter().filter(|f| writes_parameters(f)).map(|f| f.name.name.clone()).collect();
     let ids = Cell::new(program.num_exprs);
     let mut errors = Vec::new();
     for f in &mut program.functions {
         let mut count = HashMap::new();
         crate::py_lists::bindings(&f.body, &mut count, &mut Default::default(), |_| false);
         let mut pass = Stars {
+            writers: &writers,
             ids: &ids,
             results: &results,
             count,
@@ -91,6 +95,22 @@ pub fn star_args(program: &mut Program) -> Vec<Diagnostic> {
     }
     program.num_exprs = ids.get();
     errors
+}
+
+/// Whether `f` writes into one of its parameters (`x[i] = v;`, `x += v;`), which a call of it
+/// evaluated before the rest of its statement could show to that statement.
+fn writes_parameters(f: &Function) -> bool {
+    fn writes(b: &crate::ast::Block, params: &HashSet<&str>) -> bool {
+        b.stmts.iter().any(|s| match s {
+            Stmt::SetItem { target, .. } | Stmt::AugAssign { target, .. } => params.contains(target.name.as_str()),
+            Stmt::For { body, .. } | Stmt::While { body, .. } => writes(body, params),
+            Stmt::If { then_block, else_block, .. } => {
+                writes(then_block, params) || else_block.as_ref().is_some_and(|e| writes(e, params))
+            }
+            _ => false,
+        })
+    }
+    writes(&f.body, &f.params.iter().map(|p| p.name.name.as_str()).collect())
 }
 
 /// The literal first size of each parameter declared as an array with one (`p: f64[3, n]` has 3).
@@ -115,6 +135,8 @@ struct Stars<'a> {
     ranks: HashMap<String, usize>,
     /// The parameters' literal first sizes.
     rows: HashMap<String, usize>,
+    /// The program's functions that write into a parameter (`x[i] = v`, `x += v`).
+    writers: &'a HashSet<String>,
     errors: Vec<Diagnostic>,
 }
 
@@ -229,7 +251,10 @@ impl Stars<'_> {
             match self.values(value, &span, at, pre) {
                 Ok(values) => out.extend(values),
                 Err(value) => {
-                    let why = if at == At::Maybe && self.count_known(&value) {
+                    let why = if self.writer(&value) {
+                        "a call of a function that writes its arguments, which would run before the rest of \
+                         the statement: bind its results to names first"
+                    } else if at == At::Maybe && self.count_known(&value) {
                         "a value computed once before the statement: bind it to a name first"
                     } else {
                         "the number of values is not known at compile time"
@@ -241,6 +266,11 @@ impl Stars<'_> {
             }
         }
         out
+    }
+
+    /// Whether `e` calls one of the program's functions that write their parameters.
+    fn writer(&self, e: &Expr) -> bool {
+        matches!(&e.kind, ExprKind::Call { func, .. } if self.writers.contains(&func.name))
     }
 
     /// Whether the front end knows the number of values of `e` computed before the statement.
@@ -277,7 +307,7 @@ impl Stars<'_> {
             }
             _ => {}
         }
-        if at == At::Maybe {
+        if at == At::Maybe || self.writer(&value) {
             return Err(value);
         }
         let temp = |i: usize| Ident { name: format!("star.{}.{i}", span.start), span: span.clone() };

@@ -23,6 +23,7 @@ FUNCS = """fn pair(a: f64[n]) -> (f64[n], f64[n]) { return a + 1.0, a * 2.0; }
 fn minus(a: f64[n], b: f64[n]) -> f64[n] { return a - b; }
 fn fma(a: f64[n], b: f64[n], c: f64[n]) -> f64[n] { return a * b - c; }
 fn three(a: f64[n]) -> (f64[n], f64[n], f64[n]) { return a, a * 2.0, a * 3.0; }
+fn bump(a: f64[n]) -> (f64[n], f64[n]) { a[0] = 1.0; return a + 1.0, a; }
 """
 
 
@@ -175,6 +176,7 @@ def test_too_few_rows_is_a_run_time_error(tmp_path):
     [
         ("    v = x[x > 0];\n    return np.hypot(*v).sum();", "E0326", "cannot unpack `*v`"),
         ("    return np.sum(x) if true else minus(*pair(x)).sum();", "E0326", "bind it to a name first"),
+        ("    w = x.copy();\n    return fma(w, *bump(w)).sum();", "E0326", "writes its arguments"),
         ("    a, *rest = m;\n    return (rest * 2).sum();", "E0327", "Python's list of an array's rows"),
         ("    a, *rest = m;\n    return sum(rest).sum();", "E0327", "np.array(rest)"),
         ("    *a, *b = (1.0, 2.0);\n    return 1.0;", "E0327", "two starred targets"),
