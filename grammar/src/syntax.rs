@@ -163,11 +163,27 @@ pub fn split_args(all: Vec<(Option<Ident>, Expr)>) -> (Vec<Expr>, Vec<(Ident, Ex
 }
 
 /// An index written as an expression: `None` (and `newaxis`, [`ExprKind::NoneLit`]) is a new axis,
-/// NumPy's `x[:, None]`; any other expression is itself.
+/// NumPy's `x[:, None]`; Python's slice object written there, `slice(stop)`, `slice(start, stop)`,
+/// `slice(start, stop, step)` (`None` a bound left out), is the slice `start:stop:step`; any other
+/// expression is itself.
 pub fn index_at(e: Expr) -> Index {
     match e.kind {
         ExprKind::NoneLit => Index::NewAxis(e.span),
-        _ => Index::At(e),
+        ExprKind::Call { func, args, kwargs }
+            if func.name == "slice" && kwargs.is_empty() && (1..=3).contains(&args.len()) =>
+        {
+            let one = args.len() == 1;
+            let mut parts = args.into_iter();
+            let start = if one { None } else { parts.next() };
+            let (stop, step) = (parts.next(), parts.next());
+            Index::Slice {
+                start: absent_if_none(start),
+                stop: absent_if_none(stop),
+                step: absent_if_none(step),
+                span: e.span,
+            }
+        }
+        kind => Index::At(Expr { id: e.id, kind, span: e.span }),
     }
 }
 

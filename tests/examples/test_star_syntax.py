@@ -2,7 +2,8 @@
 "Starred targets" and "Writes through a method's result"): `f(*t)` of tuples written out, named,
 returned by the program's functions and by NumPy (`np.gradient`, `np.meshgrid`, `np.divmod`,
 `np.percentile` of a list), of `x.shape` and of arrays of a known length; `a, *rest = t` of tuples
-and of arrays (rows); `z.ravel()[i] = v` and the other writes through a view a method returns. Each program is
+and of arrays (rows); `z.ravel()[i] = v` and the other writes through a view a method returns;
+Python's `slice(a, b, s)` written in a subscript. Each program is
 compared with the same Python code run by NumPy on the same inputs, dtypes exactly, on the CPU and
 on the GPU kernels (emulated, and the GPU where there is one); the refusals name the fix."""
 import numpy as np
@@ -161,6 +162,24 @@ def test_writes_through_a_method_result(target, tmp_path):
     e = M[None] * 1.0
     e.squeeze(axis=0)[3, 1] = 4.0
     for i, (g, w) in enumerate(zip(got, (zz, q, e))):
+        assert_same(g, w, f"result {i}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_slice_objects_in_an_index(target, tmp_path):
+    """Python's `slice(stop)`, `slice(a, b)`, `slice(a, b, s)` with `None` bounds, negative steps,
+    beside other index entries, read and written."""
+    body = """
+    zz = m.copy();
+    zz[slice(1, None, 2), slice(2)] = -5.0;
+    return (x[slice(1, 3)], m[slice(None), 0], x[slice(1, None, 2)], x[slice(None, None, -1)],
+            m[slice(-1, 0, -2), slice(1, 5)], x[slice(4)], zz);"""
+    got = run_ok(src(body, "(f64[?], f64[?], f64[?], f64[?], f64[?, ?], f64[?], f64[?, ?])"), INPUTS, tmp_path, target)
+    zz = M.copy()
+    zz[slice(1, None, 2), slice(2)] = -5.0
+    want = (X[slice(1, 3)], M[slice(None), 0], X[slice(1, None, 2)], X[slice(None, None, -1)],
+            M[slice(-1, 0, -2), slice(1, 5)], X[slice(4)], zz)
+    for i, (g, w) in enumerate(zip(got, want)):
         assert_same(g, w, f"result {i}")
 
 
