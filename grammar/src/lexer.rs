@@ -327,6 +327,14 @@ pub enum LexError {
     /// array), reported by the parser (`syntax::for_in_tuple`).
     #[error("`for` with {names} names iterates `enumerate(x)` or `zip(x, y, ..)`")]
     ForTargets { names: usize, span: Span },
+    /// A write through a method's result whose view-or-copy arrayc cannot match with NumPy's
+    /// (`crate::view_writes`).
+    #[error("{message}")]
+    ViewWrite { message: String, help: String, span: Span },
+    /// A tuple assignment with two starred targets, `*a, *b = t` (Python's SyntaxError; reported
+    /// by the parser, `crate::starred_targets`).
+    #[error("{message}")]
+    Starred { message: String, help: String, span: Span },
     /// A tuple assignment with a tuple of another length than its targets' (reported by the
     /// parser).
     #[error("{targets} targets, {values} values")]
@@ -378,6 +386,8 @@ impl LexError {
             | LexError::Module { span, .. }
             | LexError::MathKeyword { span, .. }
             | LexError::Print { span, .. }
+            | LexError::Starred { span, .. }
+            | LexError::ViewWrite { span, .. }
             | LexError::IsNone { span, .. } => span.clone(),
         }
     }

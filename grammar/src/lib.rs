@@ -37,10 +37,13 @@ pub mod py_refused;
 pub mod random_api;
 #[doc(hidden)]
 pub mod spellings;
+pub mod star_args;
+pub mod starred_targets;
 pub mod syntax;
 pub mod tuple_names;
 pub mod types;
 pub mod unroll;
+pub mod view_writes;
 pub mod writes;
 
 pub use diag::{line_col, Diagnostic, Label, LineIndex, Severity};

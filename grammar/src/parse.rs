@@ -57,6 +57,14 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                 if !errors.is_empty() {
                     return (None, errors);
                 }
+                let errors = crate::star_args::star_args(&mut p);
+                if !errors.is_empty() {
+                    return (None, errors);
+                }
+                let errors = crate::view_writes::reshape_writes(&p);
+                if !errors.is_empty() {
+                    return (None, errors);
+                }
                 crate::loop_returns::loop_returns(&mut p);
                 crate::constants::resolve_constants(&mut p);
                 crate::syntax::bare_calls(&mut p);
@@ -74,6 +82,11 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
         },
         Err(e) => (None, vec![to_diag(e, src)]),
     }
+}
+
+/// The diagnostic of an error found while rewriting the parsed program ([`LexError`]).
+pub(crate) fn user_error(error: LexError) -> Diagnostic {
+    to_diag(ParseError::User { error }, "")
 }
 
 /// Pretty list of the expected terminals (`)`, `;`, identifier, ...).
@@ -227,6 +240,12 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
             )),
             LexError::Print { message, help, span } => {
                 Diagnostic::error("E0119", message, span, "here").with_help(help)
+            }
+            LexError::ViewWrite { message, help, span } => {
+                Diagnostic::error("E0328", message, span, "written through").with_help(help)
+            }
+            LexError::Starred { message, help, span } => {
+                Diagnostic::error("E0327", message, span, "a starred target").with_help(help)
             }
             LexError::IsNone { negated, span } => crate::py_refused::is_none_diagnostic(negated, span),
             LexError::MathKeyword { func, keyword, span } => Diagnostic::error(

@@ -163,11 +163,27 @@ pub fn split_args(all: Vec<(Option<Ident>, Expr)>) -> (Vec<Expr>, Vec<(Ident, Ex
 }
 
 /// An index written as an expression: `None` (and `newaxis`, [`ExprKind::NoneLit`]) is a new axis,
-/// NumPy's `x[:, None]`; any other expression is itself.
+/// NumPy's `x[:, None]`; Python's slice object written there, `slice(stop)`, `slice(start, stop)`,
+/// `slice(start, stop, step)` (`None` a bound left out), is the slice `start:stop:step`; any other
+/// expression is itself.
 pub fn index_at(e: Expr) -> Index {
     match e.kind {
         ExprKind::NoneLit => Index::NewAxis(e.span),
-        _ => Index::At(e),
+        ExprKind::Call { func, args, kwargs }
+            if func.name == "slice" && kwargs.is_empty() && (1..=3).contains(&args.len()) =>
+        {
+            let one = args.len() == 1;
+            let mut parts = args.into_iter();
+            let start = if one { None } else { parts.next() };
+            let (stop, step) = (parts.next(), parts.next());
+            Index::Slice {
+                start: absent_if_none(start),
+                stop: absent_if_none(stop),
+                step: absent_if_none(step),
+                span: e.span,
+            }
+        }
+        kind => Index::At(Expr { id: e.id, kind, span: e.span }),
     }
 }
 
@@ -807,6 +823,10 @@ pub fn method_call(
     all: Vec<(Option<Ident>, Expr)>,
     span: Span,
 ) -> Result<Expr, LexError> {
+    // `x.reshape(*s)`: built once the star is written out (`crate::star_args`).
+    if crate::star_args::has_star(&all) {
+        return Ok(crate::star_args::defer_method(ids, base, name, all, span));
+    }
     let (mut args, mut kwargs) = split_args(all);
     if is_numpy(&base) {
         // `np.f(args)` is the call `np.f(args)` of the builtin `f` ([`QUALIFIED`]), under the id
@@ -1437,7 +1457,7 @@ pub type Target = (Ident, Option<(Vec<Index>, Span)>);
 /// of `f`; `np.` or `numpy.`, as a bare `gradient` may be a function of the program): the tuple `(gradient(f, axis=0), gradient(f, axis=1), ..)` of `names` gradients, `f`
 /// written again for each (no effects). The rank of `f` is checked as `gradient`'s axis (E0405).
 /// Any other value as it is.
-fn gradient_per_axis(ids: &Cell<u32>, value: Expr, names: usize) -> Expr {
+pub fn gradient_per_axis(ids: &Cell<u32>, value: Expr, names: usize) -> Expr {
     let ExprKind::Call { func, args, kwargs } = &value.kind else { return value };
     // NumPy's qualified spelling only: a bare `gradient` may be a function of the program.
     if func.name != qualified("gradient") || args.len() != 1 || !kwargs.is_empty() || names < 2 {
@@ -1467,6 +1487,9 @@ pub fn tuple_assign(
     declare: bool,
     span: Span,
 ) -> Result<Vec<Stmt>, LexError> {
+    if targets.iter().any(|(t, _)| crate::starred_targets::is_starred(&t.name)) {
+        return crate::starred_targets::tuple_assign(ids, targets, value, declare, span);
+    }
     let value = gradient_per_axis(ids, value, targets.len());
     let is_tuple = match &value.kind {
         ExprKind::Tuple(items) if items.len() == targets.len() => true,
@@ -1507,7 +1530,7 @@ pub fn tuple_assign(
 
 /// The statement that assigns `value` to `target`: `x[i] = value;`, `let x = value;` (`declare`) or
 /// `x = value;`.
-fn assign_to((name, index): Target, value: Expr, declare: bool) -> Stmt {
+pub(crate) fn assign_to((name, index): Target, value: Expr, declare: bool) -> Stmt {
     match index {
         Some((index, span)) => Stmt::SetItem { target: name, index, value, span },
         None if declare => Stmt::Let { span: name.span.clone(), names: vec![name], value },

@@ -1,6 +1,7 @@
 //! Python's tuple bound to one name (`docs/language.md`, "Tuples bound to a name"), rewritten after
 //! parsing into one name per element: `g = x.shape;`, `parts = np.array_split(x, 3);`,
-//! `r = f(x);` (a function with several results), `qr = divmod(a, b);`, `t = (1, 2.0);`.
+//! `r = f(x);` (a function with several results), `qr = divmod(a, b);`, `t = (1, 2.0);`,
+//! `g = np.meshgrid(u, v);`, `g = np.gradient(z);` (of a parameter), `t2 = t;` (a tuple name).
 //!
 //! A name bound exactly once in its function (a `let` or its first assignment), to a value whose
 //! number of elements `k` the front end knows ([`tuple_len`]), becomes the `k` names `g.0 .. g.k-1`
@@ -12,7 +13,10 @@
 //! - `n, m = g` (as many targets as elements, else E0106) binds the elements.
 //! - `for d in g` (and `for d in x.shape`) iterates the elements as the list `[g.0, g.1, ..]`
 //!   (an array: elements of one shape).
+//! - Python's `sum(g)` is `0 + g.0 + g.1 + ..`.
 //! - any other use (`zeros(g)`, `reshape(y, g)`) is the tuple `(g.0, g.1, ..)`.
+//!
+//! A `let` with a starred name (`a, *rest = t`) is [`crate::starred_targets::unpack`]'s.
 //!
 //! A name bound more than once keeps today's meaning (a tuple used as one value is E0309).
 //!
@@ -45,9 +49,12 @@ pub fn tuple_names(program: &mut Program) -> Vec<Diagnostic> {
             ranks: ranks(f),
             tuples: HashMap::new(),
             shapes: Default::default(),
+            rows: Default::default(),
             errors: vec![],
         };
         pass.block(&mut f.body);
+        let rows = &mut pass.rows;
+        pass.errors.extend(crate::starred_targets::list_uses(&mut f.body, rows));
         f.for_each_expr_mut(&mut |e| pass.shape_reductions(e));
         if !pass.tuples.is_empty() {
             let TupleNames { tuples, ids, errors: errs, .. } = &mut pass;
@@ -59,8 +66,48 @@ pub fn tuple_names(program: &mut Program) -> Vec<Diagnostic> {
     errors
 }
 
+/// The number of elements of the tuple `e`, where the front end knows it: a tuple literal, a
+/// call of one of the program's functions with several results (`results`), `divmod`, `split` and
+/// `array_split` of a literal count (or list of points), `meshgrid` of `k` arrays, `x.shape` and
+/// NumPy's `np.gradient(x)` (one gradient per axis) of a parameter `x` declared as an array of rank
+/// `ranks[x]` and never rebound (not in `count`, the names bound in the function).
+pub fn tuple_len(
+    e: &Expr,
+    results: &HashMap<String, usize>,
+    count: &HashMap<String, usize>,
+    ranks: &HashMap<String, usize>,
+) -> Option<usize> {
+    let param_rank = |x: &Expr| match &x.kind {
+        ExprKind::Var(x) if !count.contains_key(&x.name) => ranks.get(&x.name).copied(),
+        _ => None,
+    };
+    match &e.kind {
+        ExprKind::Tuple(items) => Some(items.len()),
+        ExprKind::Call { func, args, kwargs } => {
+            let name = func.name.strip_prefix(QUALIFIED).unwrap_or(&func.name);
+            match name {
+                ".shape" => param_rank(&args[0]),
+                "divmod" => Some(2),
+                "split" | "array_split" | "vsplit" | "hsplit" => match &args.get(1)?.kind {
+                    ExprKind::Int(k) if *k > 1 => usize::try_from(*k).ok(),
+                    ExprKind::List(points) | ExprKind::Tuple(points) => Some(points.len() + 1),
+                    _ => None,
+                },
+                // NumPy's list of one gradient per axis (a 1-d `f`'s gradient is one array).
+                "gradient" if func.name == crate::builtin::qualified("gradient") && kwargs.is_empty() => {
+                    let [f] = args.as_slice() else { return None };
+                    param_rank(f).filter(|&r| r > 1)
+                }
+                "meshgrid" if func.name == crate::builtin::qualified("meshgrid") && args.len() > 1 => Some(args.len()),
+                _ => results.get(&func.name).copied().filter(|&k| k > 1),
+            }
+        }
+        _ => None,
+    }
+}
+
 /// The rank of each parameter declared as an array (`x: f64[N, M]` has 2).
-fn ranks(f: &Function) -> HashMap<String, usize> {
+pub fn ranks(f: &Function) -> HashMap<String, usize> {
     f.params.iter().filter_map(|p| Some((p.name.name.clone(), p.ty.dims.as_ref()?.len()))).collect()
 }
 
@@ -77,6 +124,9 @@ struct TupleNames<'a> {
     tuples: HashMap<String, usize>,
     /// Those of them bound to a shape (`g = x.shape`), whose elements are integers.
     shapes: std::collections::HashSet<String>,
+    /// The names bound to Python's list of an array's rows by a starred target
+    /// ([`crate::starred_targets::unpack`]).
+    rows: std::collections::HashSet<String>,
     errors: Vec<Diagnostic>,
 }
 
@@ -86,37 +136,21 @@ fn element(g: &str, i: usize) -> String {
 }
 
 impl TupleNames<'_> {
-    /// The number of elements of the tuple `e`, where the front end knows it: a tuple literal, a
-    /// call of one of the program's functions with several results, `divmod`, `split` and
-    /// `array_split` of a literal count (or list of points), `x.shape` of a parameter `x` declared
-    /// as an array and never rebound.
+    /// The number of elements of the tuple `e`, where the front end knows it ([`tuple_len`]).
     fn tuple_len(&self, e: &Expr) -> Option<usize> {
-        match &e.kind {
-            ExprKind::Tuple(items) => Some(items.len()),
-            ExprKind::Call { func, args, .. } => {
-                let name = func.name.strip_prefix(QUALIFIED).unwrap_or(&func.name);
-                match name {
-                    ".shape" => match &args[0].kind {
-                        ExprKind::Var(x) if !self.count.contains_key(&x.name) => self.ranks.get(&x.name).copied(),
-                        _ => None,
-                    },
-                    "divmod" => Some(2),
-                    "split" | "array_split" | "vsplit" | "hsplit" => match &args.get(1)?.kind {
-                        ExprKind::Int(k) if *k > 1 => usize::try_from(*k).ok(),
-                        ExprKind::List(points) | ExprKind::Tuple(points) => Some(points.len() + 1),
-                        _ => None,
-                    },
-                    _ => self.results.get(&func.name).copied().filter(|&k| k > 1),
-                }
-            }
-            _ => None,
-        }
+        tuple_len(e, self.results, &self.count, &self.ranks)
     }
 
     /// Rewrites the bindings in `b` and the blocks inside it.
     fn block(&mut self, b: &mut Block) {
-        let stmts = std::mem::take(&mut b.stmts);
-        for mut s in stmts {
+        for s in std::mem::take(&mut b.stmts) {
+            self.stmt(s, b);
+        }
+    }
+
+    /// Rewrites the binding `s` (and the blocks inside it) into `b`.
+    fn stmt(&mut self, mut s: Stmt, b: &mut Block) {
+        {
             match &mut s {
                 Stmt::For { body, .. } | Stmt::While { body, .. } => self.block(body),
                 Stmt::Print { args, .. } => {
@@ -134,6 +168,34 @@ impl TupleNames<'_> {
                     }
                 }
                 Stmt::Let { names, value, span } => {
+                    if names.iter().any(|n| crate::starred_targets::is_starred(&n.name)) {
+                        let value = std::mem::replace(value, mk(self.ids, ExprKind::NoneLit, span.clone()));
+                        let elements = self.elements(&value, span, b);
+                        let (ids, rows, errors) = (self.ids, &mut self.rows, &mut self.errors);
+                        for s in crate::starred_targets::unpack(ids, names, value, elements, span, rows, errors) {
+                            match s {
+                                Stmt::Let { names, value: Expr { kind: ExprKind::Tuple(items), .. }, .. } => {
+                                    self.bind_tuple(&names[0], items, span, b)
+                                }
+                                s => b.stmts.push(s),
+                            }
+                        }
+                        return;
+                    }
+                    // `t2 = t` of a tuple name: a tuple of the same elements.
+                    // (A `for` over it, `let iter.N = t;`, iterates the list of the elements, below.)
+                    if let (ExprKind::Var(g), [n]) = (&value.kind, names.as_slice()) {
+                        let alias = self.count.get(&n.name) == Some(&1) && !n.name.starts_with("iter.");
+                        if let Some(&k) = self.tuples.get(&g.name).filter(|_| alias) {
+                            let items = (0..k).map(|i| self.var(&g.name, i, span)).collect();
+                            if self.shapes.contains(&g.name) {
+                                self.shapes.insert(n.name.clone());
+                            }
+                            let n = n.clone();
+                            self.bind_tuple(&n, items, span, b);
+                            return;
+                        }
+                    }
                     if let [g] = names.as_slice() {
                         // The parser's own temporaries (`let (s,) = f(x)`'s `tuple.OFFSET.0`) stay.
                         let own = !crate::syntax::is_synthesized(&g.name) || g.name.starts_with("iter.");
@@ -145,6 +207,7 @@ impl TupleNames<'_> {
                                 let g = g.clone();
                                 let is_shape = self.shape_of(value).is_some();
                                 let value = std::mem::replace(value, mk(self.ids, ExprKind::NoneLit, span.clone()));
+                                let value = crate::syntax::gradient_per_axis(self.ids, value, k);
                                 match value.kind {
                                     ExprKind::Tuple(items) => {
                                         for (n, e) in names.into_iter().zip(items) {
@@ -165,7 +228,7 @@ impl TupleNames<'_> {
                                     }
                                     self.tuples.insert(g.name, k);
                                 }
-                                continue;
+                                return;
                             }
                         }
                     }
@@ -184,14 +247,14 @@ impl TupleNames<'_> {
                                         value.span.clone(),
                                         format!("a tuple of {k}"),
                                     ));
-                                    continue;
+                                    return;
                                 }
                                 for (i, n) in names.iter().enumerate() {
                                     let v = crate::ast::Ident { name: element(&g.name, i), span: value.span.clone() };
                                     let value = mk(self.ids, ExprKind::Var(v), value.span.clone());
                                     b.stmts.push(Stmt::Let { names: vec![n.clone()], value, span: span.clone() });
                                 }
-                                continue;
+                                return;
                             }
                             // `for d in g`: the loop's array is the list of the elements.
                             if names.len() == 1 && names[0].name.starts_with("iter.") {
@@ -205,6 +268,44 @@ impl TupleNames<'_> {
             }
             b.stmts.push(s);
         }
+    }
+
+    /// `let g.0 = items[0]; ..`: `g` is the tuple of `items` from here on.
+    fn bind_tuple(&mut self, g: &crate::ast::Ident, items: Vec<Expr>, span: &crate::ast::Span, b: &mut Block) {
+        self.tuples.insert(g.name.clone(), items.len());
+        for (i, e) in items.into_iter().enumerate() {
+            let n = crate::ast::Ident { name: element(&g.name, i), span: g.span.clone() };
+            b.stmts.push(Stmt::Let { names: vec![n], value: e, span: span.clone() });
+        }
+    }
+
+    /// The elements of the tuple `value` where the front end knows them ([`Self::tuple_len`]),
+    /// those of a call bound first to names `star.OFFSET.K` by a `let` in `b`; `None` of anything
+    /// else (an array).
+    fn elements(&mut self, value: &Expr, span: &crate::ast::Span, b: &mut Block) -> Option<Vec<Expr>> {
+        match &value.kind {
+            ExprKind::Tuple(items) => return Some(items.clone()),
+            ExprKind::Var(g) => {
+                let k = *self.tuples.get(&g.name)?;
+                return Some((0..k).map(|i| self.var(&g.name, i, span)).collect());
+            }
+            _ => {}
+        }
+        let k = self.tuple_len(value)?;
+        let names: Vec<crate::ast::Ident> = (0..k)
+            .map(|i| crate::ast::Ident { name: format!("star.{}.{i}", span.start), span: span.clone() })
+            .collect();
+        let vars = names.iter().map(|n| mk(self.ids, ExprKind::Var(n.clone()), span.clone())).collect();
+        let value = crate::syntax::gradient_per_axis(self.ids, crate::syntax::fresh_copy(self.ids, value), k);
+        match value.kind {
+            ExprKind::Tuple(items) => {
+                for (n, e) in names.into_iter().zip(items) {
+                    b.stmts.push(Stmt::Let { names: vec![n], value: e, span: span.clone() });
+                }
+            }
+            _ => b.stmts.push(Stmt::Let { names, value, span: span.clone() }),
+        }
+        Some(vars)
     }
 
     /// The variable `g.i` at `span`.
@@ -293,7 +394,15 @@ impl TupleNames<'_> {
         if !matches!(name, "len" | "min" | "max" | "amin" | "amax" | "sum" | "prod") {
             return;
         }
-        let Some(items) = self.shape_elements(s) else { return };
+        // Python's `sum` of any tuple name, `0 + t[0] + t[1] + ..` (scalars or arrays).
+        let any_tuple = || match &s.kind {
+            ExprKind::Var(g) if func.name == "sum" => {
+                let k = *self.tuples.get(&g.name)?;
+                Some((0..k).map(|i| self.var(&g.name, i, &s.span)).collect())
+            }
+            _ => None,
+        };
+        let Some(items) = self.shape_elements(s).or_else(any_tuple) else { return };
         let span = e.span.clone();
         let fold = |op: BinOp, unit: i64, items: Vec<Expr>| {
             let first = mk(self.ids, ExprKind::Int(unit), span.clone());
