@@ -1490,7 +1490,6 @@ pub fn tuple_assign(
     if targets.iter().any(|(t, _)| crate::starred_targets::is_starred(&t.name)) {
         return crate::starred_targets::tuple_assign(ids, targets, value, declare, span);
     }
-    let value = gradient_per_axis(ids, value, targets.len());
     let is_tuple = match &value.kind {
         ExprKind::Tuple(items) if items.len() == targets.len() => true,
         ExprKind::Tuple(items) => {

@@ -6,7 +6,7 @@ on the CPU and on the GPU kernels (emulated, and the GPU where there is one)."""
 import numpy as np
 import pytest
 
-from arrayc_examples import TARGETS, assert_same, run_ok
+from arrayc_examples import TARGETS, assert_check_error, assert_same, run_ok
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -66,3 +66,10 @@ def test_block_polyder_polyint_match_numpy(target, tmp_path):
             np.polyder(v, 0), np.polyint(v[:1])]
     for i, (g, w) in enumerate(zip(got, want)):
         assert_same(g, w, f"result {i}")
+
+
+def test_gradient_unpacked_into_too_few_names(tmp_path):
+    """`gy, gx = np.gradient(f)` of a 3-d `f` (three gradients) is NumPy's ValueError (too many
+    values to unpack): E0309, where it used to give the first two."""
+    src = "fn main(f: f64[a, b, c]) -> f64[?, ?, ?] {\n    gy, gx = np.gradient(f);\n    return gy + gx;\n}\n"
+    assert_check_error(src, "E0309", "", tmp_path)
