@@ -525,7 +525,7 @@ def test_result_shapes_in_the_signature(target, tmp_path):
         ("fn f(x: f64) -> f64[?] { return unique(x); }", "E0503", "`unique` needs an array"),
         ("fn f(x: f64[n, m], v: f64) -> i64 { return searchsorted(x, v); }", "E0503", "needs a sorted 1-d array first"),
         ("fn f(x: f64[n], v: f64) -> i64 { return searchsorted(x, v, side=middle); }", "E0503", "`side=` must be `left` or `right`"),
-        ("fn f(x: f64[n], v: f64) -> i64 { return searchsorted(x, v, sorter=x); }", "E0502", "no keyword argument `sorter`"),
+        ("fn f(x: f64[n], v: f64) -> i64 { return searchsorted(x, v, sorter=x); }", "E0406", "an index must be an integer"),
         ("fn f(x: f64[n]) -> i64[?] { return flatnonzero(x, 0); }", "E0501", "takes 1 argument"),
         ("fn f(x: f64[n]) -> f64[?] { return unique(x, return_counts=1); }", "E0503", "`return_counts=` must be `true` or `false`"),
         ("fn f(x: f64[n]) -> f64[?] { return unique(x, equal_nan=false); }", "E0502", "no keyword argument `equal_nan`"),
