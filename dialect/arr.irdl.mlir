@@ -56,6 +56,13 @@ irdl.dialect @arr {
     irdl.operands(source: %s, sizes: variadic %i)
     irdl.results(result: %b)
   }
+  // %b = arr.contiguous(source) : whether the view is C-contiguous (NumPy's flag), when ravel is a view (i1).
+  irdl.operation @contiguous {
+    %s = irdl.any
+    %b = irdl.is i1
+    irdl.operands(source: %s)
+    irdl.results(result: %b)
+  }
   // %n = arr.dim(view) {axis} : size of one dimension, in elements.
   irdl.operation @dim {
     %s = irdl.any

@@ -612,6 +612,10 @@ impl FuncImporter<'_> {
                 at_least(1)?;
                 OpKind::Reshape { res: self.result(o)?, src: ops[0], sizes: ops[1..].to_vec() }
             }
+            "contiguous" => {
+                want(1)?;
+                OpKind::Contiguous { res: self.result(o)?, src: ops[0] }
+            }
             "reshapable" => {
                 at_least(1)?;
                 OpKind::Reshapable { res: self.result(o)?, src: ops[0], sizes: ops[1..].to_vec() }

@@ -112,6 +112,10 @@ pub enum OpKind {
     /// `arr.reshapable`: whether `arr.reshape` of `src` to `sizes` can be a view (an `i1`; `false`
     /// also when the element counts differ). Reads only the view's shape and strides.
     Reshapable { res: ValueId, src: ValueId, sizes: Vec<ValueId> },
+    /// `arr.contiguous`: whether the view `src`'s elements lie in row-major order one element
+    /// apart (NumPy's C-contiguous flag: axes of size 1 aside; an empty view is), an `i1`: when
+    /// NumPy's `ravel` is a view. Reads only the view's shape and strides.
+    Contiguous { res: ValueId, src: ValueId },
     /// `arr.dim`: size of dimension `axis` of a view.
     Dim { res: ValueId, src: ValueId, axis: usize },
     /// `arr.load`: the host reads the element of a 0-d view.
@@ -232,6 +236,7 @@ impl OpKind {
             | Diagonal { res, .. }
             | Reshape { res, .. }
             | Reshapable { res, .. }
+            | Contiguous { res, .. }
             | Dim { res, .. }
             | Load { res, .. } => vec![*res],
             Call { results, .. } | For { results, .. } | While { results, .. } | If { results, .. } => results.clone(),
@@ -273,7 +278,7 @@ impl OpKind {
             Broadcast { src, sizes, .. } | Reshape { src, sizes, .. } | Reshapable { src, sizes, .. } => {
                 [vec![*src], sizes.clone()].concat()
             }
-            Transpose { src, .. } | Diagonal { src, .. } => vec![*src],
+            Transpose { src, .. } | Diagonal { src, .. } | Contiguous { src, .. } => vec![*src],
             Dim { src, .. } | Load { src, .. } => vec![*src],
             Del { base } | Sync { base } => vec![*base],
             Print { value, .. } => vec![*value],

@@ -317,6 +317,7 @@ impl Printer<'_> {
                 self.generic("transpose", &[*res], &[*src], &format!(" {{perm = array<i64: {}>}}", p.join(", ")))
             }
             Diagonal { res, src } => self.generic("diagonal", &[*res], &[*src], ""),
+            Contiguous { res, src } => self.generic("contiguous", &[*res], &[*src], ""),
             Reshape { res, src, sizes } | Reshapable { res, src, sizes } => {
                 let name = if matches!(op.kind, Reshape { .. }) { "reshape" } else { "reshapable" };
                 let mut ops = vec![*src];

@@ -381,6 +381,12 @@ impl Verifier<'_> {
                     return Err(format!("result %{res} must be an i1").into());
                 }
             }
+            Contiguous { res, src } => {
+                self.array(*src, "source")?;
+                if self.scalar(*res, "result")? != DType::Bool {
+                    return Err(format!("result %{res} must be an i1").into());
+                }
+            }
             Dim { res, src, axis } => {
                 let r = self.array(*src, "source")?;
                 if *axis >= r {
@@ -588,6 +594,7 @@ fn op_name(k: &OpKind) -> String {
         Diagonal { .. } => "arr.diagonal".into(),
         Reshape { .. } => "arr.reshape".into(),
         Reshapable { .. } => "arr.reshapable".into(),
+        Contiguous { .. } => "arr.contiguous".into(),
         Dim { .. } => "arr.dim".into(),
         Load { .. } => "arr.load".into(),
         Del { .. } => "arr.del".into(),

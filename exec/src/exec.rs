@@ -28,7 +28,9 @@ use arrayc_runtime::array::View;
 use arrayc_runtime::launch::LaunchError;
 use arrayc_runtime::print::{format_scalar, format_view};
 use arrayc_runtime::value::{KernelLauncher, RtValue};
-use arrayc_runtime::views::{apply_index, broadcast, diagonal, element_offset, reshape, reshaped, transpose};
+use arrayc_runtime::views::{
+    apply_index, broadcast, c_contiguous, diagonal, element_offset, reshape, reshaped, transpose,
+};
 use std::io::Write;
 use std::rc::Rc;
 
@@ -233,6 +235,7 @@ impl<'a> Executor<'a> {
                 let shape: Vec<i64> = sizes.iter().map(|s| fr.int(*s)).collect();
                 fr.scalars[*res as usize] = u64::from(reshaped(fr.vw(*src)?, &shape).is_some())
             }
+            Inst::Contiguous { res, src } => fr.scalars[*res as usize] = u64::from(c_contiguous(fr.vw(*src)?)),
             Inst::Dim { res, src, axis } => fr.scalars[*res as usize] = fr.vw(*src)?.shape[*axis] as u64,
             Inst::Load { res, src } => {
                 if self.device {
@@ -674,6 +677,11 @@ enum Inst {
         src: u32,
         sizes: Vec<u32>,
     },
+    /// `arr.contiguous` (into a scalar register).
+    Contiguous {
+        res: u32,
+        src: u32,
+    },
     Dim {
         res: u32,
         src: u32,
@@ -1051,6 +1059,7 @@ impl Translator<'_> {
             Reshapable { res, src, sizes } => {
                 Inst::Reshapable { res: self.scalar_reg(*res), src: self.view_reg(*src), sizes: self.ints(sizes, loc) }
             }
+            Contiguous { res, src } => Inst::Contiguous { res: self.scalar_reg(*res), src: self.view_reg(*src) },
             Dim { res, src, axis } => Inst::Dim { res: self.scalar_reg(*res), src: self.view_reg(*src), axis: *axis },
             Load { res, src } => match self.elem(*src) {
                 Some(e) => Inst::Load { res: self.scalar_reg(*res), src: e },

@@ -1497,8 +1497,9 @@ pub const DOCS: &[DocRow] = {
         },
         DocRow {
             calls: "`ravel(x)`, `x.ravel()`, `flatten(x)`, `x.flatten()`, `order='C'`, `order='F'`",
-            result: "`x`'s elements as a 1-d array in row-major order: `ravel` is `reshape(x, -1)` (a view when it \
-                can be), `flatten` always a new array, a copy; NumPy's `order='F'` (by keyword or position) \
+            result: "`x`'s elements as a 1-d array in row-major order: `ravel` is a view of `x` when `x` is \
+                C-contiguous (NumPy's rule, decided at run time where not known: `x[::2].ravel()` is a copy, \
+                where `reshape(x[::2], -1)` is a view), else a new array, a copy; `flatten` always a copy; NumPy's `order='F'` (by keyword or position) \
                 is column-major, the row-major order of `transpose(x)` (so a view of an `x` that is a transpose); \
                 other orders are E0502",
             builtins: &[B::Ravel, B::Flatten],

@@ -156,6 +156,25 @@ pub fn broadcast(src: &View, shape: &[i64]) -> Result<View, ViewError> {
     Ok(View { base: src.base.clone(), dtype: src.dtype, offset: src.offset, shape: shape.to_vec(), strides })
 }
 
+/// Whether the view's elements lie in row-major order one element apart: NumPy's C-contiguous
+/// flag (axes of size 1 aside, whatever their strides; an empty view is contiguous), when
+/// NumPy's `ravel` is a view (`arr.contiguous`).
+pub fn c_contiguous(v: &View) -> bool {
+    if v.shape.contains(&0) {
+        return true;
+    }
+    let mut expected = 1i64;
+    for (&d, &s) in v.shape.iter().zip(&v.strides).rev() {
+        if d != 1 {
+            if s != expected {
+                return false;
+            }
+            expected = expected.saturating_mul(d);
+        }
+    }
+    true
+}
+
 /// `src` as a view of `shape` with the same elements in row-major order (NumPy's `reshape` when it
 /// gives a view), or `None` when that needs a copy or the element counts differ. NumPy's no-copy
 /// rule: the axes of size 1 of `src` aside, the old and the new shape are cut into the shortest

@@ -73,3 +73,47 @@ def test_gradient_unpacked_into_too_few_names(tmp_path):
     values to unpack): E0309, where it used to give the first two."""
     src = "fn main(f: f64[a, b, c]) -> f64[?, ?, ?] {\n    gy, gx = np.gradient(f);\n    return gy + gx;\n}\n"
     assert_check_error(src, "E0309", "", tmp_path)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_ravel_is_a_view_only_of_contiguous_arrays(target, tmp_path):
+    """NumPy's `ravel` is a view only of a C-contiguous array: writes through it reach the base of
+    a parameter, a copy, rows `m[1:]`, `m.T.ravel(order='F')`; not of `z[::2]`, `z[::-1]`,
+    `m[:, ::2]`, `m.T` (copies, the write is lost), whatever the lowering can tell."""
+    rng = np.random.default_rng(37)
+    x = rng.standard_normal(8)
+    m = rng.standard_normal((3, 4))
+
+    def numpy(x, m):
+        x, m = x.copy(), m.copy()
+        outs = []
+        for view in (lambda: x, lambda: x[::2], lambda: x[::-1], lambda: m[1:], lambda: m[:, ::2], lambda: m.T):
+            v = view()
+            r = v.ravel()
+            r[0] = -100.0
+            outs.append(r.copy())
+        r = m.T.ravel(order='F')
+        r[1] = 55.0
+        return [x, m] + outs
+
+    src = """fn main(x: f64[n], m: f64[r, c]) -> (f64[?], f64[?, ?], f64[?], f64[?], f64[?], f64[?], f64[?], f64[?]) {
+    r0 = x.ravel();
+    r0[0] = -100.0;
+    r1 = x[::2].ravel();
+    r1[0] = -100.0;
+    r2 = np.ravel(x[::-1]);
+    r2[0] = -100.0;
+    r3 = m[1:].ravel();
+    r3[0] = -100.0;
+    r4 = m[:, ::2].ravel();
+    r4[0] = -100.0;
+    r5 = m.T.ravel();
+    r5[0] = -100.0;
+    r6 = m.T.ravel(order='F');
+    r6[1] = 55.0;
+    return x, m, r0.copy(), r1.copy(), r2.copy(), r3.copy(), r4.copy(), r5.copy();
+}
+"""
+    got = run_ok(src, dict(x=x, m=m), tmp_path, target)
+    for i, (g, w) in enumerate(zip(got, numpy(x, m))):
+        assert_same(g, w, f"result {i}")

@@ -172,7 +172,13 @@ impl Lowerer<'_> {
             return Ok(v);
         }
         let can = self.value(Type::Scalar(DType::Bool), None);
-        self.emit(OpKind::Reshapable { res: can, src: x, sizes: sizes.clone() });
+        if b == Builtin::Ravel {
+            // NumPy's `ravel` is a view only of a C-contiguous array (`x[::2].ravel()` is a
+            // copy, where `reshape(x[::2], -1)` is a view).
+            self.emit(OpKind::Contiguous { res: can, src: x });
+        } else {
+            self.emit(OpKind::Reshapable { res: can, src: x, sizes: sizes.clone() });
+        }
         let (then_body, then_yields) = self.in_body(|l| Ok(vec![l.reshape_view(x, sizes.clone())]))?;
         let (else_body, else_yields) = self.in_body(|l| {
             let out = l.new_array(d, sizes.clone());

@@ -591,6 +591,7 @@ pub fn is_pure_host_op(k: &OpKind) -> bool {
             | OpKind::Select { .. }
             | OpKind::Dim { .. }
             | OpKind::Reshapable { .. }
+            | OpKind::Contiguous { .. }
     ) || k.view_of().is_some()
 }
 
