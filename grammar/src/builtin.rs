@@ -512,8 +512,9 @@ pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] = &[
     ("broadcast_arrays", "arrayc has no `np.broadcast_arrays` yet: `broadcast_to(a, shape)` of each array"),
     (
         "apply_along_axis",
-        "arrayc has no `np.apply_along_axis`: apply the function to the whole array (reductions take `axis=`), \
-         or loop over the other axes",
+        "arrayc's `np.apply_along_axis` takes one of NumPy's functions along an axis by name (`np.sum`, \
+         `np.sort`, `np.cumsum`, ..: `f(x, axis=k)`); for another function apply it to the whole array \
+         (arithmetic is elementwise, reductions take `axis=`), or loop over the other axes",
     ),
     ("vectorize", "arrayc has no `np.vectorize`: write the function on arrays (arithmetic and `where` are elementwise)"),
     ("piecewise", "arrayc has no `np.piecewise`: `select([c0, c1], [f0, f1], default)` of the values computed on the whole array"),

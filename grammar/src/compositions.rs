@@ -90,6 +90,10 @@ pub fn rewrite(ids: &Cell<u32>, name: &str, e: &mut Expr) {
             let Some(v) = histogram2d(&b, args, kwargs) else { return };
             v
         }
+        "apply_along_axis" if args.len() == 3 && kwargs.is_empty() => {
+            let Some(v) = apply_along_axis(&b, args) else { return };
+            v
+        }
         "nanvar" | "nanstd" => {
             let Some(v) = nan_moment(&b, name == "nanstd", args, kwargs) else { return };
             v
@@ -637,4 +641,47 @@ fn poly_calculus(b: &Build, derivative: bool, args: &[Expr], kwargs: &[(Ident, E
         };
     }
     Some(p)
+}
+
+/// NumPy's functions that act along one axis given by `axis=`, as `apply_along_axis` calls them:
+/// `apply_along_axis(f, k, x)` of one of them is `f(x, axis=k)` (the same values, dtype and
+/// shape: the function's result along axis `k` in place of it).
+const ALONG_AXIS: &[&str] = &[
+    "sum",
+    "prod",
+    "mean",
+    "std",
+    "var",
+    "max",
+    "min",
+    "amax",
+    "amin",
+    "median",
+    "argmax",
+    "argmin",
+    "sort",
+    "argsort",
+    "cumsum",
+    "cumprod",
+    "diff",
+    "ptp",
+    "any",
+    "all",
+    "count_nonzero",
+    "nansum",
+    "nanmean",
+    "nanmax",
+    "nanmin",
+    "nanstd",
+    "nanvar",
+    "nanmedian",
+];
+
+/// `apply_along_axis(f, k, x)` where `f` names one of NumPy's functions of [`ALONG_AXIS`]
+/// (`np.sum`): `f(x, axis=k)`. `None` for other functions (a lambda, a program's function: the
+/// checker's error, which names the arrayc way).
+fn apply_along_axis(b: &Build, args: &[Expr]) -> Option<Expr> {
+    let ExprKind::Var(f) = &args[0].kind else { return None };
+    let name = f.name.strip_prefix(crate::builtin::QUALIFIED).unwrap_or(&f.name);
+    ALONG_AXIS.contains(&name).then(|| b.call(name, vec![b.copy(&args[2])], vec![(b.kw("axis"), b.copy(&args[1]))]))
 }

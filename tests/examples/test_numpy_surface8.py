@@ -117,3 +117,25 @@ def test_ravel_is_a_view_only_of_contiguous_arrays(target, tmp_path):
     got = run_ok(src, dict(x=x, m=m), tmp_path, target)
     for i, (g, w) in enumerate(zip(got, numpy(x, m))):
         assert_same(g, w, f"result {i}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_apply_along_axis_of_numpy_functions(target, tmp_path):
+    """`np.apply_along_axis(f, k, x)` of NumPy's functions along an axis (reductions, sorts, scans,
+    `diff`): `f(x, axis=k)`, NumPy's values, dtypes and shapes."""
+    rng = np.random.default_rng(41)
+    m = rng.standard_normal((3, 4))
+    k = rng.integers(-9, 9, (3, 4))
+    src = """fn main(m: f64[r, c], k: i64[r, c]) -> (f64[?], f64[?], i64[?], f64[?, ?], i64[?, ?], f64[?, ?], bool[?], f64[?]) {
+    return (np.apply_along_axis(np.sum, 1, m), np.apply_along_axis(np.mean, 0, k), np.apply_along_axis(np.argmax, 1, m),
+            np.apply_along_axis(np.sort, 0, m), np.apply_along_axis(np.cumsum, 1, k), np.apply_along_axis(np.diff, 0, m),
+            np.apply_along_axis(np.any, 1, m > 1.0), np.apply_along_axis(np.median, -1, m));
+}
+"""
+    got = run_ok(src, dict(m=m, k=k), tmp_path, target)
+    want = [np.apply_along_axis(np.sum, 1, m), np.apply_along_axis(np.mean, 0, k), np.apply_along_axis(np.argmax, 1, m),
+            np.apply_along_axis(np.sort, 0, m), np.apply_along_axis(np.cumsum, 1, k), np.apply_along_axis(np.diff, 0, m),
+            np.apply_along_axis(np.any, 1, m > 1.0), np.apply_along_axis(np.median, -1, m)]
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert np.asarray(g).dtype == w.dtype and np.asarray(g).shape == w.shape, f"result {i}"
+        np.testing.assert_allclose(g, w, rtol=1e-13, atol=1e-15, err_msg=f"result {i}")
