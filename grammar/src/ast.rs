@@ -129,6 +129,15 @@ impl Index {
 }
 
 impl Stmt {
+    /// The blocks nested directly in this statement: a loop's body, an `if`'s branches.
+    pub fn blocks_mut(&mut self) -> Vec<&mut Block> {
+        match self {
+            Stmt::For { body, .. } | Stmt::While { body, .. } => vec![body],
+            Stmt::If { then_block, else_block, .. } => std::iter::once(then_block).chain(else_block.as_mut()).collect(),
+            _ => vec![],
+        }
+    }
+
     /// The statement's own expressions, not those of its nested blocks, in Python's evaluation
     /// order (an assignment's value before its target's index).
     pub fn own_exprs_mut(&mut self) -> Vec<&mut Expr> {

@@ -30,15 +30,8 @@ pub fn out_args(program: &mut Program) {
 
 fn block(ids: &Cell<u32>, functions: &HashSet<String>, b: &mut Block) {
     for mut s in std::mem::take(&mut b.stmts) {
-        match &mut s {
-            Stmt::For { body, .. } | Stmt::While { body, .. } => block(ids, functions, body),
-            Stmt::If { then_block, else_block, .. } => {
-                block(ids, functions, then_block);
-                if let Some(e) = else_block {
-                    block(ids, functions, e);
-                }
-            }
-            _ => {}
+        for inner in s.blocks_mut() {
+            block(ids, functions, inner);
         }
         let value = match &mut s {
             Stmt::Expr(e) | Stmt::Let { value: e, .. } | Stmt::Assign { value: e, .. } => Some(e),

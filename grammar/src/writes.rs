@@ -40,15 +40,8 @@ fn block(ids: &Cell<u32>, functions: &HashSet<String>, b: &mut Block) {
 }
 
 fn stmt(ids: &Cell<u32>, functions: &HashSet<String>, mut s: Stmt, out: &mut Vec<Stmt>) {
-    match &mut s {
-        Stmt::For { body, .. } | Stmt::While { body, .. } => block(ids, functions, body),
-        Stmt::If { then_block, else_block, .. } => {
-            block(ids, functions, then_block);
-            if let Some(e) = else_block {
-                block(ids, functions, e);
-            }
-        }
-        _ => {}
+    for inner in s.blocks_mut() {
+        block(ids, functions, inner);
     }
     let written = match &s {
         Stmt::Expr(e @ Expr { kind: ExprKind::Call { func, args, kwargs }, .. }) => {
