@@ -287,3 +287,35 @@ def test_numpy_scalars_stay_strong(target, tmp_path):
     got = run_ok(src, {"x": x, "u": u, "xi": xi, "k": k}, tmp_path, target)
     for i, (g, w) in enumerate(zip(got, want)):
         assert_same(g, w, f"result {i}")
+
+
+@pytest.mark.parametrize("target", TARGETS[:2])
+def test_python_bools(target, tmp_path):
+    """Python's bools (`True`, `len(x) > 3`, `not c`) beside a NumPy value are NumPy's `bool`
+    (`u8 + True` is `uint8`), but arithmetic of two of them is Python's `int`: `True + True` is
+    `2`, where NumPy's `np.True_ + np.True_` is `True` (as `(x[0] > 0) + (x[1] > 0)` stays)."""
+    x = np.array([0.5, -1.5, 2.5, 4.0])
+    u = np.array([1, 2, 250], dtype=np.uint8)
+    src = """fn main(x: f64[n], u: u8[m]) -> (i64, i64, i64, bool, f64, bool, u8[m], i64, f64) {
+    flag = len(x) > 3;
+    return (True + True, flag * (len(u) > 2), (not (x[0] > 0)) + (not (x[1] > 0)),
+            (x[0] > 0) + (x[1] > 0), True / True + flag, flag & (len(x) < 9), u + True,
+            sum([True, flag, len(x) == 4]), (len(x) > 2) + 1.5);
+}
+"""
+    flag = len(x) > 3
+    want = (True + True, flag * (len(u) > 2), (not (x[0] > 0)) + (not (x[1] > 0)),
+            (x[0] > 0) + (x[1] > 0), True / True + flag, flag & (len(x) < 9), u + True,
+            sum([True, flag, len(x) == 4]), (len(x) > 2) + 1.5)
+    got = run_ok(src, {"x": x, "u": u}, tmp_path, target)
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert_same(g, np.asarray(w), f"result {i}")
+
+
+def test_bitwise_not_of_a_python_bool_is_refused(tmp_path):
+    """Python's `~True` is the int -2 (NumPy's `~np.True_` is `False`): refused, naming `not`."""
+    src = """fn main(x: f64[n]) -> bool {
+    return ~(len(x) > 3);
+}
+"""
+    assert_check_error(src, "E0301", "not b", tmp_path)

@@ -1,7 +1,7 @@
 //! Expressions: literals, variables, operators, subscripts, user-function calls.
 
 use super::names::suggest;
-use super::promote::{binop_operands, binop_result, promote, weak_fits, weak_of};
+use super::promote::{binop_operands, binop_result, promote, promote_op, weak_fits, weak_of};
 use super::shape::shape_str;
 use super::sig::{bind_dim, subst};
 use super::Checker;
@@ -282,6 +282,19 @@ impl Checker {
             ExprKind::BoolOp(..) => unreachable!("checked by `expr`"),
             ExprKind::Unary(op, a) => {
                 let t = self.value(a);
+                if *op == UnOp::Not && self.weak_of(a) == Some(super::promote::Weak::Bool) {
+                    // Python's `~True` is the int `-2` (deprecated), NumPy's `~np.True_` is `False`.
+                    self.err(
+                        Diagnostic::error(
+                            "E0301",
+                            "`~` of a Python bool is Python's bitwise not of an int (`~True` is -2)",
+                            e.span.clone(),
+                            "a Python bool",
+                        )
+                        .with_help("write `not b` for the logical not, or `~np.bool_(b)` for NumPy's"),
+                    );
+                    return Ty::Error;
+                }
                 self.unary(*op, t, &e.span)
             }
             ExprKind::Binary(op, a, b) => {
@@ -356,7 +369,7 @@ impl Checker {
         span: &Span,
     ) -> Ty {
         let (Some(da), Some(db)) = (a.0.dtype(), b.0.dtype()) else { return Ty::Error };
-        let p = promote(da, a.1, db, b.1);
+        let p = promote_op(op, da, a.1, db, b.1);
         let Some(rd) = binop_result(op, p) else {
             if op == BinOp::Sub {
                 // NumPy's TypeError "numpy boolean subtract, the `-` operator, is not supported".

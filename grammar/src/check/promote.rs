@@ -10,19 +10,25 @@ use crate::ast::{BinOp, DType, Expr, ExprId, ExprKind, UnOp};
 use crate::types::Ty;
 use std::collections::HashSet;
 
-/// A Python number operand (a literal, or another Python `int` or `float`) whose dtype adapts to
-/// the other operand (NumPy 2's "weak" scalars, NEP 50).
+/// A Python number operand (a literal, or another Python `bool`, `int` or `float`) whose dtype
+/// adapts to the other operand (NumPy 2's "weak" scalars, NEP 50).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Weak {
+    /// Python's `bool` (`True`, `len(x) > 3`): NumPy's `bool` beside a NumPy value, but Python's
+    /// `int` in arithmetic with another Python bool (`True + True` is `2`: [`promote_op`]).
+    Bool,
     Int,
     Float,
 }
 
 impl Weak {
-    /// The kind of a Python number of dtype `d`: a float for a float dtype, else an integer.
+    /// The kind of a Python number of dtype `d`: a float for a float dtype, a bool for `bool`,
+    /// else an integer.
     pub fn of_dtype(d: DType) -> Weak {
         if d.is_float() {
             Weak::Float
+        } else if d == DType::Bool {
+            Weak::Bool
         } else {
             Weak::Int
         }
@@ -32,6 +38,7 @@ impl Weak {
 /// `Some` if `e` is an integer or float literal, optionally negated (or parenthesised).
 pub fn weak_of(e: &Expr) -> Option<Weak> {
     match &e.kind {
+        ExprKind::Bool(_) => Some(Weak::Bool),
         ExprKind::Int(_) => Some(Weak::Int),
         ExprKind::Float(_) => Some(Weak::Float),
         ExprKind::Unary(UnOp::Neg, inner) => weak_of(inner),
@@ -53,6 +60,7 @@ pub fn weak_in(e: &Expr, types: &[Ty], weak: &HashSet<ExprId>) -> Option<Weak> {
 /// an integer or bool operand gives `f64` (NEP 50).
 pub fn promote(a: DType, aw: Option<Weak>, b: DType, bw: Option<Weak>) -> DType {
     match (aw, bw) {
+        (Some(Weak::Bool), Some(Weak::Bool)) => DType::Bool,
         (Some(x), Some(y)) => {
             if x == Weak::Float || y == Weak::Float {
                 DType::F64
@@ -66,8 +74,22 @@ pub fn promote(a: DType, aw: Option<Weak>, b: DType, bw: Option<Weak>) -> DType 
     }
 }
 
+/// The dtype `a op b` computes in: [`promote`], except that Python computes arithmetic of two
+/// Python bools in its `int` (`True + True` is `2`, `True * True` is `1`, `True / True` is
+/// `1.0`), where `&`, `|`, `^` and comparisons keep them bools.
+pub fn promote_op(op: BinOp, a: DType, aw: Option<Weak>, b: DType, bw: Option<Weak>) -> DType {
+    use BinOp::*;
+    let logical = matches!(op, And | Or | Xor | Eq | Ne | Lt | Le | Gt | Ge);
+    if (aw, bw) == (Some(Weak::Bool), Some(Weak::Bool)) && !logical {
+        DType::I64
+    } else {
+        promote(a, aw, b, bw)
+    }
+}
+
 fn weak_with(w: Weak, strong: DType) -> DType {
     match (w, strong) {
+        (Weak::Bool, d) => d,
         (Weak::Int, DType::Bool) => DType::I64,
         (Weak::Int, d) => d,
         (Weak::Float, d) if d.is_float() => d,
@@ -119,6 +141,7 @@ pub fn same_kind(from: DType, to: DType) -> bool {
 /// Whether a weak literal of kind `w` may stand for a value of dtype `to` (argument, default, result).
 pub fn weak_fits(w: Weak, to: DType) -> bool {
     match w {
+        Weak::Bool => true,
         Weak::Int => to != DType::Bool,
         Weak::Float => to.is_float(),
     }

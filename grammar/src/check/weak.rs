@@ -12,7 +12,11 @@
 //! - `len(x)`, `x.ndim`, `x.size`, `x.shape[k]` (`size`), Python's `int(..)`, `float(..)` and
 //!   `round(s)`;
 //! - Python's arithmetic of Python numbers (`n - 1`, `m // 2`, `-k`, `k / 2`), `abs(k)`,
-//!   Python's `min(k, 3)` and `max(..)`, and `a if c else b` of two of them.
+//!   Python's `min(k, 3)` and `max(..)`, and `a if c else b` of two of them;
+//! - Python's bools: `True`, comparisons of Python numbers (`len(x) > 3`), `not`, and `and`/`or`
+//!   of Python bools. Beside a NumPy value a Python bool is NumPy's `bool` (as before NEP 50), but
+//!   arithmetic of two of them is Python's `int` (`True + True` is `2`:
+//!   [`super::promote::promote_op`]), and `~True` (Python's `-2`) is refused.
 //!
 //! A variable that one assignment gives a NumPy scalar (`s = 0` ... `s = s + x[i]`) is a NumPy
 //! scalar at every use (arrayc's variable has one type): the function is checked again with the
@@ -23,7 +27,7 @@
 
 use super::promote::{weak_in, weak_of, Weak};
 use super::{Checker, Widening};
-use crate::ast::{BinOp, DType, Expr, ExprKind, UnOp};
+use crate::ast::{BoolOp, DType, Expr, ExprKind, UnOp};
 use crate::builtin::{python_min_max, python_round, Builtin, Callee, MinMaxCall};
 use crate::types::Ty;
 
@@ -36,7 +40,9 @@ impl Checker {
 
     /// Records whether the checked `e` of type `t` is a Python number other than a literal.
     pub(crate) fn record_weak(&mut self, e: &Expr, t: &Ty) {
-        let weak = matches!(t, Ty::Scalar(DType::I64 | DType::F64)) && weak_of(e).is_none() && self.python_number(e);
+        let weak = matches!(t, Ty::Scalar(DType::I64 | DType::F64 | DType::Bool))
+            && weak_of(e).is_none()
+            && self.python_number(e);
         if weak {
             self.weak.insert(e.id);
         } else {
@@ -50,7 +56,11 @@ impl Checker {
         let weak = |x: &Expr| self.weak_of(x).is_some();
         match &e.kind {
             ExprKind::Var(name) => self.lookup(&name.name).is_some_and(|v| v.py_number.is_some()),
-            ExprKind::Binary(op, a, b) => !is_comparison(*op) && weak(a) && weak(b),
+            // Comparisons of Python numbers are Python bools (`len(x) > 3`).
+            ExprKind::Binary(_, a, b) => weak(a) && weak(b),
+            // Python's `not` is a Python bool whatever its operand; `and`/`or` of Python values one of them.
+            ExprKind::BoolOp(BoolOp::Not, ..) => true,
+            ExprKind::BoolOp(op, parts) => op.operands(parts).into_iter().all(weak),
             ExprKind::Unary(UnOp::Neg | UnOp::Not, a) => weak(a),
             ExprKind::IfElse(parts) => weak(&parts[1]) && weak(&parts[2]),
             ExprKind::Call { func, args, kwargs } => match self.callees.get(e.id.0 as usize).copied().flatten() {
@@ -85,8 +95,4 @@ impl Checker {
             }
         }
     }
-}
-
-fn is_comparison(op: BinOp) -> bool {
-    matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
 }

@@ -10,7 +10,7 @@
 use super::Lowerer;
 use arrayc_dialect::ir::{BinFn, OpKind, Type, ValueId};
 use arrayc_grammar::ast::{BinOp, DType, Expr};
-use arrayc_grammar::check::promote::{binop_result, promote, Weak};
+use arrayc_grammar::check::promote::{binop_result, promote_op, Weak};
 
 impl Lowerer<'_> {
     /// The operands of `a op b` (values `x` and `y`) as NumPy 2 takes them: each Python int other
@@ -21,7 +21,7 @@ impl Lowerer<'_> {
     pub(crate) fn weak_operands(&mut self, op: BinOp, a: (&Expr, ValueId), b: (&Expr, ValueId)) -> (ValueId, ValueId) {
         let (Some(da), Some(db)) = (self.ty_of(a.0).dtype(), self.ty_of(b.0).dtype()) else { return (a.1, b.1) };
         let (wa, wb) = (self.checked.weak_of(a.0), self.checked.weak_of(b.0));
-        let p = promote(da, wa, db, wb);
+        let p = promote_op(op, da, wa, db, wb);
         if !matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) {
             self.check_python_int_in(op, a.0, a.1, p);
             self.check_python_int_in(op, b.0, b.1, p);

@@ -158,7 +158,7 @@ impl Checker {
         let d1 = promote(dx, wx, dl, wl);
         // Two literals promote to a literal of their kind: a float if either is.
         let w1 = match (wx, wl) {
-            (Some(_), Some(_)) => Some(if d1.is_float() { Weak::Float } else { Weak::Int }),
+            (Some(_), Some(_)) => Some(Weak::of_dtype(d1)),
             _ => None,
         };
         let d = promote(d1, w1, dh, wh);

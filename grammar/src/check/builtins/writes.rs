@@ -97,6 +97,7 @@ impl Checker {
         let fits = match (rule, weak) {
             (Rule::Unsafe, _) => true,
             (Rule::SameKind, Some(Weak::Int)) => *d != DType::Bool,
+            (Rule::SameKind, Some(Weak::Bool)) => true,
             (Rule::SameKind, Some(Weak::Float)) => d.is_float(),
             (Rule::SameKind, None) => same_kind(vd, *d),
             (Rule::Safe, Some(_)) => true,
