@@ -7,7 +7,7 @@ are combined as a NumPy user writes them (precedence, fusion, in-place forms).""
 import numpy as np
 import pytest
 
-from arrayc_examples import TARGETS, assert_run_time_error, check_source, run_source
+from arrayc_examples import TARGETS, assert_check_error, assert_run_time_error, assert_same, check_source, run_ok, run_source
 from test_ops import BINARY, UNARY, run_cases
 
 NEW_BINARY = [row for row in BINARY if row[0].split()[1] in ("//", "^", "<<", ">>", "&", "|")]
@@ -1596,3 +1596,25 @@ def test_a_list_grown_by_append_in_one_loop_matches_python(target, tmp_path):
     for got, w in zip(res, [np.array(out), np.array(sq), np.array(every), np.array(none)]):
         assert np.asarray(got).dtype == w.dtype, (got, w)
         np.testing.assert_array_equal(got, w)
+
+
+@pytest.mark.parametrize("target", TARGETS[:2])
+def test_unary_plus(target, tmp_path):
+    """Python's unary `+`: NumPy's `positive`, a copy (`y = +x; y[0] = 9` leaves `x`), and a
+    literal stays a weak Python number (`u8 - +2` is `uint8`); `+` of a bool array is refused as
+    NumPy raises."""
+    x = np.array([0.5, -1.5, 2.5])
+    u = np.array([3, 7, 250], dtype=np.uint8)
+    src = """fn main(x: f64[n], u: u8[n]) -> (f64[n], f64[n], u8[n], f64, i64) {
+    y = +x;
+    y[0] = 9.0;
+    return (x, -(+y), u - +2, +x[1], +len(x));
+}
+"""
+    y = +x
+    y[0] = 9.0
+    want = (x, -(+y), u - +2, +x[1], +len(x))
+    got = run_ok(src, {"x": x, "u": u}, tmp_path, target)
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert_same(g, np.asarray(w), f"result {i}")
+    assert_check_error("fn main(x: f64[n]) -> bool[n] {\n    return +(x > 0);\n}\n", "E0503", "positive", tmp_path)
