@@ -47,10 +47,101 @@ impl DType {
             DType::Bool => "bool",
         }
     }
-    /// The dtype NumPy names `name` (the inverse of [`DType::numpy_name`], and `bool_`).
+    /// The dtype NumPy names `name`: the inverse of [`DType::numpy_name`], and NumPy 2's aliases
+    /// of these on Linux x86-64 (`bool_`; `int_`, `intp`, `longlong` are `int64`; `uint`,
+    /// `uintp`, `ulonglong` `uint64`; `intc` `int32`; `ubyte` `uint8`; `double` `float64`;
+    /// `single` `float32`).
     pub fn from_numpy_name(name: &str) -> Option<DType> {
-        let name = if name == "bool_" { "bool" } else { name };
+        let name = match name {
+            "bool_" => "bool",
+            "int_" | "intp" | "longlong" => "int64",
+            "uint" | "uintp" | "ulonglong" => "uint64",
+            "intc" => "int32",
+            "ubyte" => "uint8",
+            "double" => "float64",
+            "single" => "float32",
+            _ => name,
+        };
         DType::ALL.into_iter().find(|d| d.numpy_name() == name)
+    }
+    /// The dtype a string spells as `np.dtype(text)` reads it: a NumPy name ([`DType::from_numpy_name`]),
+    /// Python's `"int"`, `"float"`, `"bool"`, or an array-protocol code with an optional native or
+    /// "not applicable" byte order (`"f8"`, `"<f4"`, `"i8"`, `"i4"`, `"u8"` is `uint64`, `"u1"`
+    /// `uint8`, `"b1"`, `"?"`) or a one-character code (`"d"`, `"f"`, `"q"`, `"l"`, `"i"`,
+    /// `"Q"`, `"L"`, `"B"`). `None` for anything else (a big-endian `">f8"` too).
+    pub fn from_numpy_string(text: &str) -> Option<DType> {
+        let code = text.strip_prefix(['<', '=', '|']).unwrap_or(text);
+        let d = match code {
+            "int" => DType::I64,
+            "float" => DType::F64,
+            "bool" => DType::Bool,
+            "f8" | "d" => DType::F64,
+            "f4" | "f" => DType::F32,
+            "i8" | "q" | "l" => DType::I64,
+            "i4" | "i" => DType::I32,
+            "u8" | "Q" | "L" => DType::U64,
+            "u1" | "B" => DType::U8,
+            "b1" | "?" => DType::Bool,
+            _ if code.len() == text.len() => return DType::from_numpy_name(text),
+            _ => return None,
+        };
+        Some(d)
+    }
+    /// Whether `name` is one of NumPy's dtypes (a name of NumPy's module, or a string `np.dtype`
+    /// reads) that arrayc has not: the 8- and 16-bit signed, 16- and 32-bit unsigned integers, half
+    /// and extended precision, complex numbers, strings, objects and dates.
+    pub fn numpy_lacks(name: &str) -> bool {
+        let code = name.strip_prefix(['<', '>', '=', '|']).unwrap_or(name);
+        matches!(
+            code,
+            "int8"
+                | "int16"
+                | "uint16"
+                | "uint32"
+                | "float16"
+                | "half"
+                | "byte"
+                | "short"
+                | "ushort"
+                | "uintc"
+                | "longdouble"
+                | "float128"
+                | "complex64"
+                | "complex128"
+                | "complex256"
+                | "csingle"
+                | "cdouble"
+                | "clongdouble"
+                | "complex"
+                | "object_"
+                | "str_"
+                | "bytes_"
+                | "void"
+                | "datetime64"
+                | "timedelta64"
+                | "i1"
+                | "i2"
+                | "u2"
+                | "u4"
+                | "f2"
+                | "f16"
+                | "c8"
+                | "c16"
+                | "b"
+                | "h"
+                | "H"
+                | "I"
+                | "e"
+                | "g"
+                | "F"
+                | "D"
+                | "G"
+                | "O"
+                | "U"
+                | "S"
+                | "M8"
+                | "m8"
+        ) || name.starts_with('>') && DType::from_numpy_string(&name[1..]).is_some()
     }
     /// Size of one element in bytes (NumPy's itemsize; bool is one byte).
     pub fn size_bytes(self) -> usize {
@@ -184,5 +275,24 @@ mod tests {
         assert_eq!(U8.int_range(), Some((0, 255)));
         assert_eq!(U64.int_range(), Some((0, u64::MAX as i128)));
         assert_eq!((U8.sum_dtype(), U64.sum_dtype(), I32.sum_dtype()), (U64, U64, I64));
+    }
+
+    /// `np.dtype(text)` of NumPy 2 on Linux x86-64, printed by `python3 -c "import numpy as np;
+    /// print(np.dtype('u8'), np.dtype(np.intp), ...)"`; `"u8"` is NumPy's `uint64`, not arrayc's `u8`.
+    #[test]
+    fn numpy_strings_and_aliases() {
+        let strings = [("u8", U64), ("<f8", F64), ("f4", F32), ("i8", I64), ("=i4", I32), ("|u1", U8), ("?", Bool)];
+        for (text, d) in strings.into_iter().chain([("d", F64), ("B", U8), ("float32", F32), ("int", I64)]) {
+            assert_eq!(DType::from_numpy_string(text), Some(d), "{text}");
+        }
+        let aliases = [("int_", I64), ("intp", I64), ("uint", U64), ("uintp", U64), ("double", F64), ("single", F32)];
+        for (name, d) in aliases.into_iter().chain([("intc", I32), ("ubyte", U8), ("bool_", Bool)]) {
+            assert_eq!(DType::from_numpy_name(name), Some(d), "{name}");
+        }
+        assert_eq!(DType::from_numpy_string(">f8"), None);
+        for name in ["int16", "uint32", "i2", ">f8", "complex128", "float16"] {
+            assert!(DType::numpy_lacks(name) && DType::from_numpy_string(name).is_none(), "{name}");
+        }
+        assert!(!DType::numpy_lacks("float64") && !DType::numpy_lacks("x"));
     }
 }

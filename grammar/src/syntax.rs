@@ -110,10 +110,12 @@ pub fn keyword_value(keyword: &Ident, e: Expr) -> Expr {
     let word = text.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     use arrayc_core::dtype::DType;
-    let dtype = DType::from_numpy_name(text).or_else(|| DType::ALL.into_iter().find(|d| d.name() == text));
+    // NumPy's reading first: `dtype="u8"` is NumPy's `uint64`, `"f32"` arrayc's name.
+    let dtype = DType::from_numpy_string(text).or_else(|| DType::from_name(text));
     let kind = match dtype {
         Some(d) => ExprKind::DTypeName(d),
-        None if word => ExprKind::Var(Ident { name: text.clone(), span: e.span.clone() }),
+        // `dtype="int16"`, `dtype="<i2"`: the name the checker's error explains (E0216).
+        None if word || DType::numpy_lacks(text) => ExprKind::Var(Ident { name: text.clone(), span: e.span.clone() }),
         None => return e,
     };
     Expr { kind, ..e }

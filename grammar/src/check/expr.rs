@@ -473,6 +473,10 @@ impl Checker {
             self.err(method_error(m, &func.span));
             return Ty::Error;
         }
+        if let Some(d) = super::stmt::missing_dtype(&func.name, &func.span) {
+            self.err(d);
+            return Ty::Error;
+        }
         let mut d = Diagnostic::error(
             "E0202",
             format!("unknown function `{}`", func.name),

@@ -448,6 +448,10 @@ impl Checker {
 
     /// E0201 for a use of `name`, which no scope declares, with the likeliest fix.
     pub(super) fn undefined(&mut self, name: &Ident) {
+        if let Some(d) = missing_dtype(&name.name, &name.span) {
+            self.err(d);
+            return;
+        }
         let mut d = Diagnostic::error(
             "E0201",
             format!("undefined variable `{}`", name.name),
@@ -803,4 +807,18 @@ fn zeros_of(d: DType, t: &Ty) -> String {
     let sizes: Vec<String> = t.shape().unwrap_or_default().iter().map(|s| s.to_string()).collect();
     let shape = if sizes.len() == 1 { format!("({},)", sizes[0]) } else { format!("({})", sizes.join(", ")) };
     format!("zeros({shape}, dtype={})", d.name())
+}
+
+/// E0216 for a NumPy dtype arrayc has not ([`arrayc_core::dtype::DType::numpy_lacks`]), named as
+/// `np.int16`, `np.int16(v)` or `dtype="int16"` (`name` without `np.`); `None` for other names.
+pub(super) fn missing_dtype(name: &str, span: &crate::ast::Span) -> Option<Diagnostic> {
+    let name = name.strip_prefix(crate::builtin::QUALIFIED).unwrap_or(name);
+    arrayc_core::dtype::DType::numpy_lacks(name).then(|| {
+        Diagnostic::error("E0216", format!("NumPy's dtype `{name}` is not in arrayc"), span.clone(), "no such dtype")
+            .with_help(
+                "arrayc's dtypes are float64, float32, int64, int32, uint64, uint8 and bool (`np.float64`, \
+                 `f64`, `dtype=\"float64\"`, ...): take the one whose values hold yours (`np.int32` for `int16` \
+                 data; the results then have that dtype)",
+            )
+    })
 }
