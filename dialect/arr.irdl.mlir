@@ -109,8 +109,8 @@ irdl.dialect @arr {
     %v = irdl.any
     %k = irdl.any
     irdl.operands(out: %o, a: %a, v: %v, off: %k) }
-  // arr.linalg(out, a[, b]) {func = "solve" | "det" | "cholesky" | "eigvalsh" | "svdvals" | "pinv"} :
-  // NumPy's linalg.solve(a, b), det, cholesky, eigvalsh, svd(compute_uv=False) or pinv (b its
+  // arr.linalg(out, a[, b]) {func = "solve" | "det" | "slogdet" | "cholesky" | "eigvalsh" | "svdvals" | "pinv" | ...} :
+  // NumPy's linalg.solve(a, b), det, slogdet, cholesky, eigvalsh, svd(compute_uv=False) or pinv (b its
   // 0-d rtol) of a 2-d a, a host operation (dialect/README.md).
   irdl.operation @linalg { %o = irdl.any
     %a = irdl.any

@@ -300,6 +300,9 @@ pub enum LinAlgFn {
     Solve,
     /// `out = det(a)`, 0-d (NumPy's `linalg.det`).
     Det,
+    /// `out = [sign, logabsdet]`, `(2,)` (NumPy's `linalg.slogdet`: `det(a) = sign * exp(logabsdet)`
+    /// without its overflow; `[0, -inf]` for a singular `a`).
+    Slogdet,
     /// `out = L`, the lower-triangular Cholesky factor of `a = L L^T` (NumPy's `linalg.cholesky`,
     /// LAPACK's `potrf` with `UPLO='L'`): reads only `a`'s lower triangle; zeros above the diagonal.
     Cholesky,
@@ -339,6 +342,7 @@ impl LinAlgFn {
         match self {
             LinAlgFn::Solve => "solve",
             LinAlgFn::Det => "det",
+            LinAlgFn::Slogdet => "slogdet",
             LinAlgFn::Cholesky => "cholesky",
             LinAlgFn::Eigvalsh => "eigvalsh",
             LinAlgFn::Svdvals => "svdvals",
@@ -353,9 +357,10 @@ impl LinAlgFn {
         LinAlgFn::ALL.into_iter().find(|f| f.name() == name)
     }
     /// Every function, in declaration order.
-    pub const ALL: [LinAlgFn; 9] = [
+    pub const ALL: [LinAlgFn; 10] = [
         LinAlgFn::Solve,
         LinAlgFn::Det,
+        LinAlgFn::Slogdet,
         LinAlgFn::Cholesky,
         LinAlgFn::Eigvalsh,
         LinAlgFn::Svdvals,
@@ -367,14 +372,14 @@ impl LinAlgFn {
     /// The rank of `out` for an `a` of rank 2 and a `b` of rank `b_rank` (`None`: no `b`), or
     /// `None` where the operands do not fit: `solve` takes a 1-d or 2-d `b` and gives its rank;
     /// `pinv` takes a 0-d `b` (its `rtol`) and gives a 2-d `out`; the others take no `b`; `det`
-    /// gives a 0-d `out`, `cholesky` and the packed `eigh`, `qr`, `svd` a 2-d one, `eigvalsh` and
-    /// `svdvals` a 1-d one.
+    /// gives a 0-d `out`, `cholesky` and the packed `eigh`, `qr`, `svd` a 2-d one, `eigvalsh`,
+    /// `svdvals` and `slogdet` a 1-d one.
     pub fn out_rank(self, b_rank: Option<usize>) -> Option<usize> {
         match (self, b_rank) {
             (LinAlgFn::Solve, Some(r)) if (1..=2).contains(&r) => Some(r),
             (LinAlgFn::Det, None) => Some(0),
             (LinAlgFn::Cholesky | LinAlgFn::Eigh | LinAlgFn::Qr | LinAlgFn::Svd, None) => Some(2),
-            (LinAlgFn::Eigvalsh | LinAlgFn::Svdvals, None) => Some(1),
+            (LinAlgFn::Eigvalsh | LinAlgFn::Svdvals | LinAlgFn::Slogdet, None) => Some(1),
             (LinAlgFn::Pinv, Some(0)) => Some(2),
             _ => None,
         }

@@ -449,7 +449,7 @@ impl Verifier<'_> {
                             LinAlgFn::Cholesky | LinAlgFn::Eigh | LinAlgFn::Qr | LinAlgFn::Svd => {
                                 "a 2-d `out`, no `b`"
                             }
-                            LinAlgFn::Eigvalsh | LinAlgFn::Svdvals => "a 1-d `out`, no `b`",
+                            LinAlgFn::Eigvalsh | LinAlgFn::Svdvals | LinAlgFn::Slogdet => "a 1-d `out`, no `b`",
                             LinAlgFn::Pinv => "a 0-d `b` (rtol) and a 2-d `out`",
                         }
                     )

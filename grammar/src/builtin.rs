@@ -350,6 +350,7 @@ builtins! {
     Solve: "linalg.solve", (2, 2), &[], "linalg.solve(a, b) (or np.linalg.solve; a one square matrix, b 1-d or 2-d)";
     Inv: "linalg.inv", (1, 1), &[], "linalg.inv(a) (or np.linalg.inv; a one square matrix)";
     Det: "linalg.det", (1, 1), &[], "linalg.det(a) (or np.linalg.det; a one square matrix)";
+    Slogdet: "linalg.slogdet", (1, 1), &[], "let (sign, logabsdet) = linalg.slogdet(a); | linalg.slogdet(a)[1] (or np.linalg.slogdet; a one square matrix)";
     MatrixPower: "linalg.matrix_power", (2, 2), &[], "linalg.matrix_power(a, k) (or np.linalg.matrix_power; k an integer)";
     Cholesky: "linalg.cholesky", (1, 1), &[], "linalg.cholesky(a) (or np.linalg.cholesky; a one square matrix)";
     Eigvalsh: "linalg.eigvalsh", (1, 1), &["UPLO"], "linalg.eigvalsh(a) | linalg.eigvalsh(a, UPLO='U') (or np.linalg.eigvalsh; a one square matrix)";
@@ -1780,7 +1781,7 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Norm],
         },
         DocRow {
-            calls: "`linalg.solve(a, b)`, `linalg.inv(a)`, `linalg.det(a)` (also `np.linalg.`)",
+            calls: "`linalg.solve(a, b)`, `linalg.inv(a)`, `linalg.det(a)`, `sign, logabsdet = linalg.slogdet(a)` (also `np.linalg.`)",
             result: "NumPy's, of one square matrix `a` (`n x n`; NumPy's stacks of matrices, rank above 2, \
                 are E0503) and `b` of shape `(n,)` or `(n, k)`: `solve` has `b`'s shape, `inv` `a`'s, `det` \
                 is a scalar. `f32` when every operand is `f32`, else `f64` (integers convert, as NumPy). An \
@@ -1789,9 +1790,10 @@ pub const DOCS: &[DocRow] = {
                 `sign * exp(sum(log|u_ii|))` (`0.0` for a singular `a`, `1.0` for `0 x 0`). A pivot exactly \
                 zero in `solve`/`inv` is NumPy's `LinAlgError: Singular matrix`, a run-time error naming the \
                 line; a matrix that is not square, or a `b` whose rows differ from `n`, is E0503 where the \
-                sizes are known and a run-time error otherwise. A host operation (`arr.linalg`): it ends a \
-                fusion region",
-            builtins: &[B::Solve, B::Inv, B::Det],
+                sizes are known and a run-time error otherwise. `slogdet` is NumPy's `(sign, logabsdet)`, two \
+                scalars (`det = sign * exp(logabsdet)` without its overflow; `(0.0, -inf)` for a singular \
+                `a`, `(1.0, 0.0)` for `0 x 0`). A host operation (`arr.linalg`): it ends a fusion region",
+            builtins: &[B::Solve, B::Inv, B::Det, B::Slogdet],
         },
         DocRow {
             calls: "`linalg.matrix_power(a, k)` (also `np.linalg.`)",

@@ -32,7 +32,9 @@ pub const SVD_NO_CONVERGENCE: &str = "LinAlgError: SVD did not converge (numpy.l
 
 /// `arr.linalg` of function `func`: with [`LinAlgFn::Solve`], `out = a^-1 b`, `a` an `n x n` view,
 /// `b` and `out` of shape `(n,)` or `(n, k)`; with [`LinAlgFn::Det`], the 0-d `out` is `det(a)`
-/// (`1.0` for `n = 0`, as NumPy); with [`LinAlgFn::Cholesky`], the `n x n` `out` is the lower
+/// (`1.0` for `n = 0`, as NumPy); with [`LinAlgFn::Slogdet`], the `(2,)` `out` is NumPy's
+/// `slogdet(a)`, `[sign, logabsdet]` (`[1, 0]` for `n = 0`, `[0, -inf]` for a zero pivot); with
+/// [`LinAlgFn::Cholesky`], the `n x n` `out` is the lower
 /// factor `L` of `a = L L^T` (zeros above the diagonal); with [`LinAlgFn::Eigvalsh`], the `(n,)`
 /// `out` holds the eigenvalues of the symmetric `a`, ascending (both read only the lower triangle
 /// of `a`, as NumPy's default `UPLO='L'`); with [`LinAlgFn::Svdvals`], `a` is `m x n` (any sizes)
@@ -73,6 +75,7 @@ pub fn linalg(func: LinAlgFn, out: &View, a: &View, b: Option<&View>) -> Result<
     let shapes_fit = match (func, b) {
         (LinAlgFn::Solve, Some(b)) => b.shape.first() == Some(&n) && b.rank() <= 2 && out.shape == b.shape,
         (LinAlgFn::Det, None) => out.rank() == 0,
+        (LinAlgFn::Slogdet, None) => out.shape == [2],
         (LinAlgFn::Cholesky, None) => out.shape == [n, n],
         (LinAlgFn::Eigvalsh, None) => out.shape == [n],
         (LinAlgFn::Svdvals, None) => out.shape == [n.min(m)],
@@ -131,16 +134,26 @@ macro_rules! log_exp {
 log_exp!(f64, f32);
 
 /// `det(a)` of a non-empty square `a` as NumPy computes it (`umath_linalg`'s `det`, from
-/// `slogdet`): the LU factorisation with partial pivoting, then `sign * exp(sum(log|u_ii|))`,
-/// `sign` the permutation's parity times the pivots' signs; `0.0` when a pivot is zero. So the last
-/// bits are NumPy's, not those of the product of the pivots (`det([[2, 1, 0], [1, 3, 1], [0, 1, 4]])`
-/// is NumPy's `17.999999999999996`, not `18.0`).
+/// `slogdet`): `sign * exp(logabsdet)` of [`slogdet_as_numpy`]; `0.0` when a pivot is zero. So the
+/// last bits are NumPy's, not those of the product of the pivots (`det([[2, 1, 0], [1, 3, 1], [0,
+/// 1, 4]])` is NumPy's `17.999999999999996`, not `18.0`).
 fn det_as_numpy<T: faer::traits::ComplexField + LogExp + PartialEq>(a: faer::MatRef<'_, T>) -> T {
+    let (sign, logdet) = slogdet_as_numpy(a);
+    if sign == T::zero_impl() {
+        return sign;
+    }
+    sign * logdet.exp()
+}
+
+/// NumPy's `linalg.slogdet(a)` of a non-empty square `a`, `(sign, logabsdet)`: the LU
+/// factorisation with partial pivoting (LAPACK's `getrf`), `sign` the permutation's parity times
+/// the pivots' signs and `logabsdet = sum(log|u_ii|)`; `(0, -inf)` when a pivot is zero.
+fn slogdet_as_numpy<T: faer::traits::ComplexField + LogExp + PartialEq>(a: faer::MatRef<'_, T>) -> (T, T) {
     let lu = a.partial_piv_lu();
     let u = lu.U();
     let n = a.nrows();
     if has_zero_pivot(u) {
-        return T::zero_impl();
+        return (T::zero_impl(), T::zero_impl().ln_abs());
     }
     // The parity of the row permutation: `n` less its number of cycles.
     let (fwd, _) = lu.P().arrays();
@@ -162,7 +175,7 @@ fn det_as_numpy<T: faer::traits::ComplexField + LogExp + PartialEq>(a: faer::Mat
         negative ^= u[(i, i)].negative();
         logdet += u[(i, i)].ln_abs();
     }
-    T::from_sign(if negative { -1 } else { 1 }) * logdet.exp()
+    (T::from_sign(if negative { -1 } else { 1 }), logdet)
 }
 
 /// Whether the `U` factor of an LU factorisation has a pivot exactly zero (LAPACK's `getrf`
@@ -200,6 +213,11 @@ fn apply<T: faer::traits::RealField + Copy + PartialEq + PartialOrd + LogExp>(
             let d = if n == 0 { T::one_impl() } else { det_as_numpy(am) };
             // SAFETY: `out` is a 0-d view checked in bounds of its own base array.
             unsafe { *out_ptr = d };
+        }
+        LinAlgFn::Slogdet => {
+            let (sign, logdet) = if n == 0 { (T::one_impl(), T::zero_impl()) } else { slogdet_as_numpy(am) };
+            x[(0, 0)] = sign;
+            x[(1, 0)] = logdet;
         }
         LinAlgFn::Solve => {
             let lu = am.partial_piv_lu();

@@ -62,6 +62,32 @@ def test_det_of_singular_and_empty_matrices_is_numpys(tmp_path):
         assert np.signbit(g).tolist() == np.signbit(w).tolist()
 
 
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", ["f64", "f32", "i64"])
+def test_slogdet_matches_numpy(dt, target, tmp_path):
+    """`sign, logabsdet = np.linalg.slogdet(a)`: NumPy's values and dtypes, for a matrix whose
+    determinant overflows a float (`10 * eye(400)`: logabsdet 921.03, det inf), a singular one
+    (`(0, -inf)`), a 0 x 0 one (`(1, 0)`), and `f32` (NumPy factorises it in `f64`)."""
+    r = "f32" if dt == "f32" else "f64"
+    src = f"""fn main(a: {dt}[n, n], big: {dt}[m, m], s: {dt}[3, 3], e: {dt}[0, 0]) -> ({r}, {r}, {r}, {r}, {r}, {r}, {r}) {{
+    sign, logdet = np.linalg.slogdet(a);
+    return (sign, logdet, np.linalg.slogdet(big)[1], np.linalg.slogdet(s)[0], np.linalg.slogdet(s)[1],
+            np.linalg.slogdet(e)[0], np.linalg.slogdet(-a)[0] * np.exp(np.linalg.slogdet(-a)[1]));
+}}
+"""
+    a, big = matrix(dt, 5, 4), (10 * np.eye(400)).astype(NP[dt])
+    s = np.array([[1, 2, 3], [2, 4, 6], [0, 1, 1]]).astype(NP[dt])
+    e = np.zeros((0, 0), dtype=NP[dt])
+    proc, got = run_source(src, {"a": a, "big": big, "s": s, "e": e}, tmp_path, flags=["--target", target])
+    assert proc.returncode == 0, proc.stderr
+    sa, la = np.linalg.slogdet(a)
+    sn, ln = np.linalg.slogdet(-a)
+    want = [sa, la, np.linalg.slogdet(big)[1], np.linalg.slogdet(s)[0], np.linalg.slogdet(s)[1],
+            np.linalg.slogdet(e)[0], sn * np.exp(ln)]
+    for k, (g, w) in enumerate(zip(got, want)):
+        assert_close(g, w, f"result {k}")
+
+
 @pytest.mark.parametrize("call, result", [("np.linalg.inv(a)", "f64[?, ?]"), ("np.linalg.solve(a, a[0])", "f64[?]")])
 def test_a_singular_matrix_is_numpys_linalgerror_at_its_line(call, result, tmp_path):
     src = f"fn main(a: f64[?, ?]) -> {result} {{\n    let r = {call};\n    return r * 1.0;\n}}\n"

@@ -168,6 +168,7 @@ impl Checker {
             Builtin::Pinv => Ty::Array(d, vec![sa[1].clone(), sa[0].clone()]),
             Builtin::Eigvalsh => Ty::Array(d, vec![sa[0].clone()]),
             Builtin::Svd | Builtin::Qr | Builtin::Eigh | Builtin::Lstsq => self.factors(c, d, sa, shapes.get(1)),
+            Builtin::Slogdet => Ty::Tuple(vec![Ty::Scalar(d), Ty::Scalar(d)]),
             _ => Ty::Array(d, shapes[1].iter().map(Size::clone).collect()),
         }
     }

@@ -364,8 +364,33 @@ impl Lowerer<'_> {
             _ if factors => self.packed_factors(b, args, kwargs, ty)?,
             Builtin::Lstsq => self.lstsq(args, kwargs, ty, e)?,
             Builtin::Polyfit => vec![self.polyfit(args, ty, e)?],
+            Builtin::Slogdet => self.slogdet(&args[0])?,
             _ => return Ok(None),
         }))
+    }
+
+    /// `slogdet(a)`, `(sign, logabsdet)`: one `arr.linalg` ([`LinAlgFn::Slogdet`]) writes both
+    /// into a new `(2,)` array, whose elements are the results. As NumPy's `linalg` (its
+    /// `_commonType`), an `f32` `a` is factorised in `f64` and the results rounded to `f32` (the
+    /// sum of `n` logarithms in `f32` would lose digits NumPy keeps).
+    fn slogdet(&mut self, arg: &Expr) -> LResult<Vec<ValueId>> {
+        let (a, fd, shape) = self.float_matrix(arg)?;
+        let a = self.as_dtype(a, &Ty::Array(fd, shape.clone()), DType::F64)?;
+        if shape[0] != shape[1] {
+            let (m, n) = (self.dim(a, 0), self.dim(a, 1));
+            self.assert_same_size(m, n, "linalg.slogdet: LinAlgError: the last 2 dimensions of a must be square");
+        }
+        let two = self.i64_const(2);
+        let out = self.new_array(DType::F64, vec![two]);
+        self.emit(OpKind::LinAlg { func: LinAlgFn::Slogdet, out, a, b: None });
+        Ok((0..2)
+            .map(|k| {
+                let at = self.i64_const(k);
+                let v = self.view_with(out, vec![IndexEntry::At], vec![at]);
+                let x = self.load_element(v);
+                self.cast_scalar(x, fd)
+            })
+            .collect())
     }
 
     /// `eigh(a)` `(w, v)`, `qr(a)` `(q, r)` (or `r` alone) and `svd(a)` `(u, s, vh)`: one

@@ -259,6 +259,7 @@ impl Checker {
             B::Solve
             | B::Inv
             | B::Det
+            | B::Slogdet
             | B::MatrixPower
             | B::Cholesky
             | B::Eigvalsh

@@ -193,6 +193,7 @@ impl Lowerer<'_> {
             | B::Cond
             | B::Pinv
             | B::Eigh
+            | B::Slogdet
             | B::Qr
             | B::Lstsq
             | B::Polyfit => {
