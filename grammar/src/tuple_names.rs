@@ -325,6 +325,17 @@ impl TupleNames<'_> {
     /// element names), if it is one.
     fn shape_elements(&self, e: &Expr) -> Option<Vec<Expr>> {
         let span = &e.span;
+        if let ExprKind::Subscript { base, index } = &e.kind {
+            // Python's slice of a shape with literal bounds, `x.shape[1:]`, `x.shape[::-1]`.
+            let [Index::Slice { start, stop, step, .. }] = index.as_slice() else { return None };
+            let items = self.shape_elements(base)?;
+            let bound = |b: &Option<Expr>| b.as_ref().map(|b| literal_int(b).ok_or(())).transpose();
+            let (Ok(start), Ok(stop), Ok(step)) = (bound(start), bound(stop), bound(step)) else { return None };
+            // An empty slice, NumPy's `()` (a 0-d shape), is left to the checker (E0207).
+            let picked = python_slice(items.len(), start, stop, step.unwrap_or(1)).filter(|p| !p.is_empty())?;
+            let mut items: Vec<Option<Expr>> = items.into_iter().map(Some).collect();
+            return Some(picked.into_iter().filter_map(|i| items[i].take()).collect());
+        }
         if let ExprKind::Var(g) = &e.kind {
             let k = *self.tuples.get(&g.name).filter(|_| self.shapes.contains(&g.name))?;
             return Some((0..k).map(|i| self.var(&g.name, i, span)).collect());
@@ -388,6 +399,13 @@ impl TupleNames<'_> {
         if let ExprKind::FString(parts) = &mut e.kind {
             return self.shape_fields(parts);
         }
+        if let ExprKind::Subscript { .. } = &e.kind {
+            // `x.shape[1:]`, `x.shape[::-1]`: Python's slice of the tuple, a tuple (`zeros(x.shape[::-1])`).
+            if let Some(items) = self.shape_elements(e) {
+                e.kind = ExprKind::Tuple(items);
+            }
+            return;
+        }
         let ExprKind::Call { func, args, kwargs } = &e.kind else { return };
         let ([s], true) = (args.as_slice(), kwargs.is_empty()) else { return };
         let name = func.name.strip_prefix(QUALIFIED).unwrap_or(&func.name);
@@ -430,6 +448,29 @@ impl TupleNames<'_> {
         };
         e.kind = kind;
     }
+}
+
+/// The positions Python's slice `[start:stop:step]` (literal bounds, `None` where absent) takes
+/// from a sequence of `len` items, in order (`slice.indices`: negative bounds count from the end,
+/// bounds clipped); `None` for a zero step (Python's ValueError, left to the checker).
+fn python_slice(len: usize, start: Option<i64>, stop: Option<i64>, step: i64) -> Option<Vec<usize>> {
+    if step == 0 {
+        return None;
+    }
+    let n = len as i64;
+    let clip = |b: i64, lo: i64, hi: i64| if b < 0 { (b + n).max(lo) } else { b.min(hi) };
+    let (first, end) = if step > 0 {
+        (start.map_or(0, |b| clip(b, 0, n)), stop.map_or(n, |b| clip(b, 0, n)))
+    } else {
+        (start.map_or(n - 1, |b| clip(b, -1, n - 1)), stop.map_or(-1, |b| clip(b, -1, n - 1)))
+    };
+    let mut out = vec![];
+    let mut i = first;
+    while (step > 0 && i < end) || (step < 0 && i > end) {
+        out.push(i as usize);
+        i += step;
+    }
+    Some(out)
 }
 
 /// The variable `g.i` at `span`, under a fresh id.

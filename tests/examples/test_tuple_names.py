@@ -67,6 +67,29 @@ fn main(x: f64[A, B, C], v: f64[N]) -> (i64, i64, i64, i64, i64, i64, i64, i64, 
 
 
 @pytest.mark.parametrize("target", TARGETS)
+def test_slices_of_a_shape(target, tmp_path):
+    """Python's slices of `x.shape` with literal bounds are tuples: `np.zeros(x.shape[::-1])`,
+    `x.reshape(-1, np.prod(x.shape[1:]))`, `len(x.shape[1:])`, `x.shape[-2:]`, `x.shape[::2]`,
+    `np.prod(x.shape[5:-9:-2])` (bounds clipped as Python's) and `np.ones(g[:-1])` of a name bound to it."""
+    src = '''fn main(x: f64[A, B, C]) -> (f64[C, B, A], f64[A, ?], i64, i64[B, C], f64[A, C], i64, f64[A, B]) {
+    g = x.shape;
+    return (np.zeros(x.shape[::-1]), x.reshape(-1, np.prod(x.shape[1:])), len(x.shape[1:]),
+            np.zeros(x.shape[-2:], dtype=int), np.ones(x.shape[::2]), np.prod(x.shape[5:-9:-2]), np.ones(g[:-1]));
+}
+'''
+
+    def main(x):
+        g = x.shape
+        return (np.zeros(x.shape[::-1]), x.reshape(-1, np.prod(x.shape[1:])), len(x.shape[1:]),
+                np.zeros(x.shape[-2:], dtype=int), np.ones(x.shape[::2]), np.prod(x.shape[5:-9:-2]), np.ones(g[:-1]))
+
+    x = np.random.default_rng(4).standard_normal((3, 5, 2))
+    proc, res = run_source(src, {"x": x}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    assert_results(res, main(x))
+
+
+@pytest.mark.parametrize("target", TARGETS)
 def test_split_results_bound_to_a_name(target, tmp_path):
     """`parts = np.array_split(x, 3)` (sections of unequal lengths) and `np.split(x, [2, 5])`:
     `parts[1]`, `parts[-1]`, `len(parts)`."""
