@@ -8,6 +8,7 @@
 pub mod ast;
 pub mod axis_compositions;
 pub mod builtin;
+pub mod call_of_call;
 pub mod check;
 pub mod compositions;
 pub mod comprehension;

@@ -244,6 +244,9 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
             LexError::ViewWrite { message, help, span } => {
                 Diagnostic::error("E0328", message, span, "written through").with_help(help)
             }
+            LexError::CallOfCall { message, help, span } => {
+                Diagnostic::error("E0215", message, span, "called here").with_help(help)
+            }
             LexError::Starred { message, help, span } => {
                 Diagnostic::error("E0327", message, span, "a starred target").with_help(help)
             }
