@@ -19,7 +19,8 @@
 //! inlines those whose callee is a lambda. Any other callee is E0215 (at parse time), naming the
 //! arrayc way.
 
-use crate::ast::{DType, Expr, ExprKind, Ident, Span};
+use crate::ast::{Block, DType, Expr, ExprKind, Ident, Program, Span, Stmt};
+use crate::diag::Diagnostic;
 use crate::compositions::Build;
 use crate::lambda::LAMBDA;
 use crate::lexer::LexError;
@@ -55,6 +56,10 @@ pub fn call(ids: &Cell<u32>, callee: Expr, all: Vec<(Option<Ident>, Expr)>, span
                 }
                 let m = m.or_else(|| inner_kw.first().map(|(_, m)| b.copy(m)));
                 poly1d(&b, &inner[0], Some((calculus, m)), args, kwargs)
+            }
+            // `p.deriv()(x)` of a name: [`bound`]'s, where `p = np.poly1d(c)`.
+            Some(ExprKind::Var(_)) => {
+                Ok(b.e(ExprKind::Call { func: b.kw(CALL), args: [vec![b.copy(&callee)], args].concat(), kwargs }))
             }
             _ => Err(not_callable(&span)),
         },
@@ -100,6 +105,7 @@ fn poly1d(
     let mut c = b.copy(c);
     if let Some((f, m)) = calculus {
         c = b.call(f, [vec![c], m.into_iter().collect()].concat(), vec![]);
+        crate::spellings::rewrite_call(b.ids, f, &mut c);
     }
     Ok(b.call("polyval", vec![c, b.copy(x)], vec![]))
 }
@@ -324,4 +330,134 @@ fn mixed_branches(body: &Expr) -> Result<(), LexError> {
             span,
         }),
     }
+}
+
+/// Whether `value` makes a function that [`call`] calls: `np.vectorize(..)`, `np.poly1d(..)`.
+fn factory(value: &Expr) -> Option<&'static str> {
+    let ExprKind::Call { func, .. } = &value.kind else { return None };
+    match func.name.strip_prefix(crate::builtin::QUALIFIED).unwrap_or(&func.name) {
+        "vectorize" => Some("vectorize"),
+        "poly1d" => Some("poly1d"),
+        _ => None,
+    }
+}
+
+/// The name the coefficients of `p = np.poly1d(c)` are bound to (no program can write it).
+fn coefficients(p: &str) -> String {
+    format!("{p}.poly1d")
+}
+
+/// E0215 as a diagnostic (also the parser's, `crate::parse`).
+pub fn diagnostic(message: String, help: String, span: Span) -> Diagnostic {
+    Diagnostic::error("E0215", message, span, "called here").with_help(help)
+}
+
+/// A name bound once to `np.vectorize(f)` or `np.poly1d(c)` and called, `g = np.vectorize(f); g(x)`,
+/// `p = np.poly1d(c); p(x)`, `p.deriv()(x)`: each call is the call of the bound value ([`call`]).
+/// `np.vectorize(f)` is put in place at each call (its binding dropped); `np.poly1d(c)` keeps its
+/// coefficients, `asarray(c)` (an alias, as NumPy's), bound to a name no program can write. Any
+/// other use of the name, and a call of a call left (`q.deriv()(x)` of another `q`), is E0215.
+/// Runs before [`crate::lambda::lambdas`].
+pub fn bound(program: &mut Program) -> Vec<Diagnostic> {
+    let ids = Cell::new(program.num_exprs);
+    let mut diags = Vec::new();
+    for f in &mut program.functions {
+        let mut count = HashMap::new();
+        crate::py_lists::bindings(&f.body, &mut count, &mut HashMap::new(), |_| false);
+        let mut found = HashMap::new();
+        bindings(&ids, &mut f.body, &count, &mut found);
+        f.body.for_each_expr_mut(&mut |e| {
+            if let Err(d) = use_of(&ids, e, &found) {
+                diags.push(d);
+            }
+        });
+    }
+    program.num_exprs = ids.get();
+    diags
+}
+
+/// Records the names of `b` bound once to a factory (in `found`, with the value) and rewrites their
+/// bindings (see [`bound`]).
+fn bindings(ids: &Cell<u32>, b: &mut Block, count: &HashMap<String, usize>, found: &mut HashMap<String, Expr>) {
+    let mut out = Vec::with_capacity(b.stmts.len());
+    for mut s in std::mem::take(&mut b.stmts) {
+        for inner in s.blocks_mut() {
+            bindings(ids, inner, count, found);
+        }
+        let name = match &mut s {
+            Stmt::Let { names, value, .. } if names.len() == 1 => Some((&mut names[0], value)),
+            Stmt::Assign { name, value, .. } => Some((name, value)),
+            _ => None,
+        };
+        if let Some((name, value)) = name.filter(|(n, v)| count.get(&n.name) == Some(&1) && factory(v).is_some()) {
+            found.insert(name.name.clone(), value.clone());
+            if factory(value) == Some("vectorize") {
+                continue;
+            }
+            let ExprKind::Call { args, kwargs, .. } = &mut value.kind else { unreachable!("a call") };
+            if let ([c], true) = (args.as_slice(), kwargs.is_empty()) {
+                let b = Build { ids, at: value.span.clone() };
+                *value = b.call("asarray", vec![c.clone()], vec![]);
+                name.name = coefficients(&name.name);
+            }
+        }
+        out.push(s);
+    }
+    b.stmts = out;
+}
+
+/// The rewrite of `e` where it uses a name of `found` (see [`bound`]).
+fn use_of(ids: &Cell<u32>, e: &mut Expr, found: &HashMap<String, Expr>) -> Result<(), Diagnostic> {
+    let to_diag = |error: LexError| match error {
+        LexError::CallOfCall { message, help, span } => diagnostic(message, help, span),
+        other => Diagnostic::error("E0215", other.to_string(), other.span(), "here"),
+    };
+    let b = Build { ids, at: e.span.clone() };
+    // The callee of a bound name: `vectorize(f)` as bound, `poly1d(p.poly1d)`.
+    let callee = |n: &str| {
+        let value = found.get(n)?;
+        Some(match factory(value) {
+            Some("vectorize") => b.copy(value),
+            _ => b.call("poly1d", vec![b.e(ExprKind::Var(b.kw(&coefficients(n))))], vec![]),
+        })
+    };
+    match &mut e.kind {
+        ExprKind::Call { func, args, kwargs } if found.contains_key(&func.name) => {
+            let Some(f) = callee(&func.name) else { return Ok(()) };
+            let all = args.drain(..).map(|a| (None, a)).chain(kwargs.drain(..).map(|(k, v)| (Some(k), v))).collect();
+            *e = call(ids, f, all, e.span.clone()).map_err(to_diag)?;
+        }
+        ExprKind::Call { func, args, kwargs } if func.name == CALL => {
+            if let Some(ExprKind::Call { func: m, args: base, .. }) = args.first_mut().map(|c| &mut c.kind) {
+                if let (".deriv" | ".integ", Some(ExprKind::Var(p))) = (m.name.as_str(), base.first().map(|p| &p.kind)) {
+                    if let Some(f) = callee(&p.name) {
+                        base[0] = f;
+                        let callee = args.remove(0);
+                        let all =
+                            args.drain(..).map(|a| (None, a)).chain(kwargs.drain(..).map(|(k, v)| (Some(k), v))).collect();
+                        *e = call(ids, callee, all, e.span.clone()).map_err(to_diag)?;
+                        return Ok(());
+                    }
+                }
+            }
+            if !matches!(args.first().map(|c| &c.kind), Some(ExprKind::Call { func, .. }) if func.name == LAMBDA) {
+                return Err(to_diag(not_callable(&e.span)));
+            }
+        }
+        ExprKind::Var(v) if found.contains_key(&v.name) => {
+            return Err(diagnostic(
+                format!("arrayc cannot use `{}` other than by calling it", v.name),
+                format!(
+                    "`{}` is NumPy's `{}(..)`, which arrayc only calls, `{}(x)`; for its coefficients or its \
+                     function, bind those to a name",
+                    v.name,
+                    factory(&found[&v.name]).unwrap_or("vectorize"),
+                    v.name
+                ),
+                e.span.clone(),
+            ));
+        }
+        _ => {}
+    }
+    Ok(())
 }
