@@ -189,7 +189,7 @@ fn vectorize(
         }
     };
     let body = match &lambda {
-        Some((ps, body)) if otypes.is_none() && elementwise(body, ps) => {
+        Some((ps, body)) if otypes.is_none() && elementwise(body, ps, true) => {
             apply(&params.iter().map(var).collect::<Vec<_>>())
         }
         _ => {
@@ -278,9 +278,10 @@ fn otype(v: &Expr) -> Result<DType, LexError> {
     })
 }
 
-/// Whether `body` is only operators on the parameters `ps` and literals, each parameter read: the
-/// lambda applied to the arrays is NumPy's `vectorize` of it.
-fn elementwise(body: &Expr, ps: &[String]) -> bool {
+/// Whether `body` is only operators and NumPy's elementwise math functions (`np.sqrt`, `abs`, ..)
+/// on the parameters `ps` and literals, each parameter read where `all_read`: the lambda applied to
+/// the arrays is its application to each element.
+pub(crate) fn elementwise(body: &Expr, ps: &[String], all_read: bool) -> bool {
     let mut ok = true;
     let mut read = vec![false; ps.len()];
     body.clone().walk_mut(&mut |e| match &e.kind {
@@ -289,9 +290,16 @@ fn elementwise(body: &Expr, ps: &[String]) -> bool {
             None => ok = false,
         },
         ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Binary(..) | ExprKind::Unary(..) => {}
+        ExprKind::Call { func, kwargs, .. } if kwargs.is_empty() && math(&func.name) => {}
         _ => ok = false,
     });
-    ok && read.iter().all(|r| *r)
+    ok && (!all_read || read.iter().all(|r| *r))
+}
+
+/// Whether `name` is NumPy's elementwise math function (`np.sqrt`; Python's `abs`).
+fn math(name: &str) -> bool {
+    let numpy = name.starts_with(crate::builtin::QUALIFIED) || name == "abs";
+    numpy && matches!(crate::builtin::Builtin::from_name(name), Some(crate::builtin::elementwise_math!()))
 }
 
 /// E0215 where a conditional expression of the lambda `body` gives a number literal in one branch

@@ -32,6 +32,7 @@ pub mod numpy_keywords;
 pub mod numpy_shapes;
 pub mod out_args;
 mod parse;
+pub mod piecewise;
 pub mod print_stmt;
 pub mod py_lists;
 pub mod py_refused;
