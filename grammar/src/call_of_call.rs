@@ -20,8 +20,8 @@
 //! arrayc way.
 
 use crate::ast::{Block, DType, Expr, ExprKind, Ident, Program, Span, Stmt};
-use crate::diag::Diagnostic;
 use crate::compositions::Build;
+use crate::diag::Diagnostic;
 use crate::lambda::LAMBDA;
 use crate::lexer::LexError;
 use crate::syntax::{split_args, ForTarget};
@@ -35,7 +35,11 @@ pub const CALL: &str = "call()";
 /// `callee(all)`, parsed at `span` (see the module's docs).
 pub fn call(ids: &Cell<u32>, callee: Expr, all: Vec<(Option<Ident>, Expr)>, span: Span) -> Result<Expr, LexError> {
     if crate::star_args::has_star(&all) {
-        return Err(refused(&span, "a star argument in a call of a call", "write the arguments out, `f(a)(t[0], t[1])`"));
+        return Err(refused(
+            &span,
+            "a star argument in a call of a call",
+            "write the arguments out, `f(a)(t[0], t[1])`",
+        ));
     }
     let (args, kwargs) = split_args(all);
     let b = Build { ids, at: span.clone() };
@@ -48,7 +52,9 @@ pub fn call(ids: &Cell<u32>, callee: Expr, all: Vec<(Option<Ident>, Expr)>, span
         "vectorize" => vectorize(&b, inner, inner_kw, args, kwargs),
         "poly1d" => poly1d(&b, &callee, None, args, kwargs),
         ".deriv" | ".integ" => match inner.first().map(|p| &p.kind) {
-            Some(ExprKind::Call { func: p, .. }) if p.name.trim_start_matches(crate::builtin::QUALIFIED) == "poly1d" => {
+            Some(ExprKind::Call { func: p, .. })
+                if p.name.trim_start_matches(crate::builtin::QUALIFIED) == "poly1d" =>
+            {
                 let calculus = if name == ".deriv" { "polyder" } else { "polyint" };
                 let m = inner.get(1).map(|m| b.copy(m));
                 if inner.len() > 2 || !inner_kw.iter().all(|(k, _)| k.name == "m") {
@@ -69,11 +75,7 @@ pub fn call(ids: &Cell<u32>, callee: Expr, all: Vec<(Option<Ident>, Expr)>, span
 
 /// E0215, the refusal of a call of a call: `what`, and the arrayc way.
 fn refused(span: &Span, what: &str, help: &str) -> LexError {
-    LexError::CallOfCall {
-        message: format!("arrayc cannot call {what}"),
-        help: help.to_string(),
-        span: span.clone(),
-    }
+    LexError::CallOfCall { message: format!("arrayc cannot call {what}"), help: help.to_string(), span: span.clone() }
 }
 
 /// E0215 for a callee that is none of this module's.
@@ -274,7 +276,11 @@ fn otype(v: &Expr) -> Result<DType, LexError> {
         _ => None,
     });
     d.ok_or_else(|| {
-        refused(&v.span, "`np.vectorize` with these `otypes=`", "one output type, `otypes=[np.float64]` (or `[float]`, `[int]`)")
+        refused(
+            &v.span,
+            "`np.vectorize` with these `otypes=`",
+            "one output type, `otypes=[np.float64]` (or `[float]`, `[int]`)",
+        )
     })
 }
 
@@ -437,12 +443,16 @@ fn use_of(ids: &Cell<u32>, e: &mut Expr, found: &HashMap<String, Expr>) -> Resul
         }
         ExprKind::Call { func, args, kwargs } if func.name == CALL => {
             if let Some(ExprKind::Call { func: m, args: base, .. }) = args.first_mut().map(|c| &mut c.kind) {
-                if let (".deriv" | ".integ", Some(ExprKind::Var(p))) = (m.name.as_str(), base.first().map(|p| &p.kind)) {
+                if let (".deriv" | ".integ", Some(ExprKind::Var(p))) = (m.name.as_str(), base.first().map(|p| &p.kind))
+                {
                     if let Some(f) = callee(&p.name) {
                         base[0] = f;
                         let callee = args.remove(0);
-                        let all =
-                            args.drain(..).map(|a| (None, a)).chain(kwargs.drain(..).map(|(k, v)| (Some(k), v))).collect();
+                        let all = args
+                            .drain(..)
+                            .map(|a| (None, a))
+                            .chain(kwargs.drain(..).map(|(k, v)| (Some(k), v)))
+                            .collect();
                         *e = call(ids, callee, all, e.span.clone()).map_err(to_diag)?;
                         return Ok(());
                     }

@@ -68,7 +68,8 @@ pub fn rewrite(ids: &Cell<u32>, e: &mut Expr) {
     let params = [vec![xp], cps].concat();
     let lambda = crate::lambda::lambda(ids, params, y, b.at.clone());
     // NumPy's `asarray(condlist, dtype=bool)`.
-    let bool_of = |c: &Expr| b.call("asarray", vec![b.copy(c)], vec![(b.kw("dtype"), b.e(ExprKind::DTypeName(DType::Bool)))]);
+    let bool_of =
+        |c: &Expr| b.call("asarray", vec![b.copy(c)], vec![(b.kw("dtype"), b.e(ExprKind::DTypeName(DType::Bool)))]);
     let args = [vec![lambda, b.copy(x)], conds.iter().map(|c| bool_of(c)).collect()].concat();
     *e = b.e(ExprKind::Call { func: b.kw(CALL), args, kwargs: vec![] });
 }
