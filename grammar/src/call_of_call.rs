@@ -381,9 +381,7 @@ pub fn bound(program: &mut Program) -> Vec<Diagnostic> {
         let mut found = HashMap::new();
         bindings(&ids, &mut f.body, &count, &mut found);
         f.body.for_each_expr_mut(&mut |e| {
-            if let Err(d) = use_of(&ids, e, &found) {
-                diags.push(d);
-            }
+            diags.extend(use_of(&ids, e, &found));
         });
     }
     program.num_exprs = ids.get();
@@ -421,7 +419,7 @@ fn bindings(ids: &Cell<u32>, b: &mut Block, count: &HashMap<String, usize>, foun
 }
 
 /// The rewrite of `e` where it uses a name of `found` (see [`bound`]).
-fn use_of(ids: &Cell<u32>, e: &mut Expr, found: &HashMap<String, Expr>) -> Result<(), Diagnostic> {
+fn use_of(ids: &Cell<u32>, e: &mut Expr, found: &HashMap<String, Expr>) -> Option<Diagnostic> {
     let to_diag = |error: LexError| match error {
         LexError::CallOfCall { message, help, span } => diagnostic(message, help, span),
         other => Diagnostic::error("E0215", other.to_string(), other.span(), "here"),
@@ -437,9 +435,12 @@ fn use_of(ids: &Cell<u32>, e: &mut Expr, found: &HashMap<String, Expr>) -> Resul
     };
     match &mut e.kind {
         ExprKind::Call { func, args, kwargs } if found.contains_key(&func.name) => {
-            let Some(f) = callee(&func.name) else { return Ok(()) };
+            let f = callee(&func.name)?;
             let all = args.drain(..).map(|a| (None, a)).chain(kwargs.drain(..).map(|(k, v)| (Some(k), v))).collect();
-            *e = call(ids, f, all, e.span.clone()).map_err(to_diag)?;
+            match call(ids, f, all, e.span.clone()) {
+                Ok(new) => *e = new,
+                Err(error) => return Some(to_diag(error)),
+            }
         }
         ExprKind::Call { func, args, kwargs } if func.name == CALL => {
             if let Some(ExprKind::Call { func: m, args: base, .. }) = args.first_mut().map(|c| &mut c.kind) {
@@ -453,17 +454,20 @@ fn use_of(ids: &Cell<u32>, e: &mut Expr, found: &HashMap<String, Expr>) -> Resul
                             .map(|a| (None, a))
                             .chain(kwargs.drain(..).map(|(k, v)| (Some(k), v)))
                             .collect();
-                        *e = call(ids, callee, all, e.span.clone()).map_err(to_diag)?;
-                        return Ok(());
+                        match call(ids, callee, all, e.span.clone()) {
+                            Ok(new) => *e = new,
+                            Err(error) => return Some(to_diag(error)),
+                        }
+                        return None;
                     }
                 }
             }
             if !matches!(args.first().map(|c| &c.kind), Some(ExprKind::Call { func, .. }) if func.name == LAMBDA) {
-                return Err(to_diag(not_callable(&e.span)));
+                return Some(to_diag(not_callable(&e.span)));
             }
         }
         ExprKind::Var(v) if found.contains_key(&v.name) => {
-            return Err(diagnostic(
+            return Some(diagnostic(
                 format!("arrayc cannot use `{}` other than by calling it", v.name),
                 format!(
                     "`{}` is NumPy's `{}(..)`, which arrayc only calls, `{}(x)`; for its coefficients or its \
@@ -477,5 +481,5 @@ fn use_of(ids: &Cell<u32>, e: &mut Expr, found: &HashMap<String, Expr>) -> Resul
         }
         _ => {}
     }
-    Ok(())
+    None
 }
