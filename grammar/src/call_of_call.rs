@@ -378,6 +378,9 @@ pub fn bound(program: &mut Program) -> Vec<Diagnostic> {
     for f in &mut program.functions {
         let mut count = HashMap::new();
         crate::py_lists::bindings(&f.body, &mut count, &mut HashMap::new(), |_| false);
+        for p in &f.params {
+            count.remove(&p.name.name);
+        }
         let mut found = HashMap::new();
         bindings(&ids, &mut f.body, &count, &mut found);
         f.body.for_each_expr_mut(&mut |e| {

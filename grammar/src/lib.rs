@@ -37,6 +37,7 @@ pub mod print_stmt;
 pub mod py_lists;
 pub mod py_refused;
 pub mod random_api;
+pub mod slice_objects;
 #[doc(hidden)]
 pub mod spellings;
 pub mod star_args;

@@ -30,7 +30,8 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                 if !diags.is_empty() {
                     return (None, diags);
                 }
-                let diags = crate::call_of_call::bound(&mut p);
+                let mut diags = crate::slice_objects::slice_objects(&mut p);
+                diags.extend(crate::call_of_call::bound(&mut p));
                 if !diags.is_empty() {
                     return (None, diags);
                 }
