@@ -134,3 +134,48 @@ def test_piecewise_matches_numpy(target, tmp_path):
 ])
 def test_calls_of_calls_arrayc_cannot_do_are_refused(body, words, tmp_path):
     run_fails(f"fn main({SIG}) -> f64[?] {{ {body} }}\n", INPUTS, tmp_path, words)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_slice_objects_match_numpy(target, tmp_path):
+    """Slice objects bound to names (grammar/src/slice_objects.rs): `slice(..)`, a tuple of them,
+    `np.s_[..]`, `np.index_exp[..]`, in reads and writes, also in a loop's body."""
+    t3 = RNG.standard_normal((2, 3, 4))
+    src = f"""fn main({SIG}, t3: f64[a, b, d]) -> (f64[?], f64[?, ?], f64[?], f64[?, ?], f64[?], f64[?, ?], f64[?, ?],
+        f64[?, ?], f64[?, ?], f64[?], f64[?, ?]) {{
+    sl = slice(1, -1);
+    ev = slice(None, None, 2);
+    idx = (slice(None), 0);
+    r = slice(1, 3);
+    c = slice(0, 4, 2);
+    s2 = np.s_[1:, :3];
+    e0 = np.s_[..., 0];
+    z = x.copy();
+    z[r] = 0.0;
+    w = m.copy();
+    for i in range(2) {{
+        w[i, c] = -1.0;
+    }}
+    return (x[sl], m[ev], m[idx], m[r, c], x[np.s_[1:3]], m[np.s_[:, ::2]], m[s2], m[np.index_exp[1:3]], t3[e0], z, w);
+}}
+"""
+    got = run_ok(src, dict(INPUTS, t3=t3), tmp_path, target)
+    x, m = X, M
+    sl, ev, idx, r, c = slice(1, -1), slice(None, None, 2), (slice(None), 0), slice(1, 3), slice(0, 4, 2)
+    z = x.copy()
+    z[r] = 0.0
+    w = m.copy()
+    for i in range(2):
+        w[i, c] = -1.0
+    want = [x[sl], m[ev], m[idx], m[r, c], x[np.s_[1:3]], m[np.s_[:, ::2]], m[np.s_[1:, :3]], m[np.index_exp[1:3]],
+            t3[np.s_[..., 0]], z, w]
+    for i, (g, w_) in enumerate(zip(got, want)):
+        assert_same(g, w_, f"result {i}")
+
+
+@pytest.mark.parametrize("body", [
+    "sl = slice(1, 3); n = len(sl); return x;",
+    "idx = (slice(None), 0); return m[idx, 1];",
+])
+def test_slice_objects_used_as_values_are_refused(body, tmp_path):
+    run_fails(f"fn main({SIG}) -> f64[?] {{ {body} }}\n", INPUTS, tmp_path, "E0329")
