@@ -33,7 +33,8 @@ fn literal(e: &Expr) -> bool {
 }
 
 /// The index entries of a slice object's value `e` whose parts are integer literals or `None`
-/// (a slice, a tuple of them, integers and `None`, `np.s_[..]`), or `None` for anything else.
+/// (a slice, a tuple of integers and `None` with a slice among them, `np.s_[..]`), or `None` for
+/// anything else.
 fn entries(e: &Expr) -> Option<Vec<Index>> {
     if let Some([start, stop, step]) = crate::builtin::slice_object(e) {
         let parts = [start, stop, step];
@@ -62,7 +63,8 @@ fn entries(e: &Expr) -> Option<Vec<Index>> {
             _ => out.extend(entries(item).filter(|v| v.len() == 1 && matches!(v[0], Index::Slice { .. }))?),
         }
     }
-    Some(out)
+    // A tuple of numbers alone (`shape = (2, 3)`) is no slice object.
+    out.iter().any(|ix| matches!(ix, Index::Slice { .. })).then_some(out)
 }
 
 /// Puts the slice objects of every function of `program` in place (see the module's docs); the
