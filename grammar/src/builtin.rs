@@ -517,8 +517,16 @@ pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] = &[
          `np.sort`, `np.cumsum`, ..: `f(x, axis=k)`); for another function apply it to the whole array \
          (arithmetic is elementwise, reductions take `axis=`), or loop over the other axes",
     ),
-    ("vectorize", "arrayc has no `np.vectorize`: write the function on arrays (arithmetic and `where` are elementwise)"),
-    ("piecewise", "arrayc has no `np.piecewise`: `select([c0, c1], [f0, f1], default)` of the values computed on the whole array"),
+    (
+        "vectorize",
+        "arrayc's `np.vectorize(f)` is only called, `np.vectorize(f)(x)` or `g = np.vectorize(f); g(x)`; or write the \
+         function on arrays (arithmetic and `where` are elementwise)",
+    ),
+    (
+        "piecewise",
+        "arrayc's `np.piecewise(x, [c0, c1], [f0, f1, default])` takes lists written out of lambdas of elementwise \
+         operations and numbers; otherwise `select([c0, c1], [f0, f1], default)` of the values computed on the whole array",
+    ),
     ("in1d", "NumPy 2.4 removed `in1d`: write `isin(a, b)` (`ravel(isin(a, b))` for `in1d`'s flattened result)"),
 ];
 

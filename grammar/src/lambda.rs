@@ -25,6 +25,7 @@
 //! once E0116. The fix each names is a `fn`.
 
 use crate::ast::{Block, Expr, ExprKind, Ident, Program, Span, Stmt};
+use crate::call_of_call::CALL;
 use crate::diag::Diagnostic;
 use crate::syntax::{fresh_copy, mk};
 use std::cell::Cell;
@@ -179,6 +180,26 @@ struct Inline<'a> {
 }
 
 impl Inline<'_> {
+    /// The parameters and body of `value`, a lambda ([`lambda`]); E0114 for a lambda in its body.
+    fn of(&mut self, value: &Expr) -> Lambda {
+        let ExprKind::Call { args, .. } = &value.kind else { unreachable!("a lambda") };
+        let (body, params) = args.split_last().unwrap_or_else(|| unreachable!("a body"));
+        let params = params
+            .iter()
+            .map(|p| match &p.kind {
+                ExprKind::Var(v) => v.name.clone(),
+                _ => unreachable!("parameters are names"),
+            })
+            .collect();
+        let mut body = body.clone();
+        body.walk_mut(&mut |e| {
+            if is_lambda(e) {
+                self.diags.push(as_value(&e.span, "a lambda in a lambda"));
+            }
+        });
+        Lambda { params, body }
+    }
+
     /// Rewrites the block `b`, where the lambdas `outer` are known.
     fn block(&mut self, b: &mut Block, outer: &HashMap<String, Lambda>) {
         let mut known = outer.clone();
@@ -195,22 +216,8 @@ impl Inline<'_> {
                         as_value(&value.span, "a name bound to a lambda and to something else")
                             .with_note(format!("`{}` is bound more than once in this function", name.name)),
                     );
-                } else if let ExprKind::Call { args, .. } = &value.kind {
-                    let (body, params) = args.split_last().unwrap_or_else(|| unreachable!("a body"));
-                    let params = params
-                        .iter()
-                        .map(|p| match &p.kind {
-                            ExprKind::Var(v) => v.name.clone(),
-                            _ => unreachable!("parameters are names"),
-                        })
-                        .collect();
-                    let mut body = body.clone();
-                    body.walk_mut(&mut |e| {
-                        if is_lambda(e) {
-                            self.diags.push(as_value(&e.span, "a lambda in a lambda"));
-                        }
-                    });
-                    known.insert(name.name.clone(), Lambda { params, body });
+                } else {
+                    known.insert(name.name.clone(), self.of(value));
                 }
                 continue;
             }
@@ -253,6 +260,17 @@ impl Inline<'_> {
                 self.expr(c, known, once, before, active);
                 self.expr(a, known, false, before, active);
                 self.expr(b, known, false, before, active);
+                return;
+            }
+            ExprKind::Call { func, args, kwargs } if func.name == CALL && args.first().is_some_and(is_lambda) => {
+                // `(lambda v: ..)(x)` ([`crate::call_of_call`]): a lambda bound to a fresh name, called.
+                let lambda = args.remove(0);
+                let name = format!("{LAMBDA}.call.{}", e.id.0);
+                let func = Ident { name: name.clone(), span: lambda.span.clone() };
+                e.kind = ExprKind::Call { func, args: std::mem::take(args), kwargs: std::mem::take(kwargs) };
+                let mut known = known.clone();
+                known.insert(name, self.of(&lambda));
+                self.expr(e, &known, once, before, active);
                 return;
             }
             ExprKind::Call { func, .. } if func.name == LAMBDA => {

@@ -368,6 +368,10 @@ pub enum LexError {
     /// Python's identity test with `None`, `x is None`, `x is not None` (`crate::py_refused`).
     #[error("Python's `is None` is not in arrayc")]
     IsNone { negated: bool, span: Span },
+    /// A call of a call arrayc cannot do, `f(a)(b)` (`crate::call_of_call`, E0215); `message`
+    /// and `help` say which.
+    #[error("{message}")]
+    CallOfCall { message: String, help: String, span: Span },
 }
 
 impl LexError {
@@ -388,7 +392,8 @@ impl LexError {
             | LexError::Print { span, .. }
             | LexError::Starred { span, .. }
             | LexError::ViewWrite { span, .. }
-            | LexError::IsNone { span, .. } => span.clone(),
+            | LexError::IsNone { span, .. }
+            | LexError::CallOfCall { span, .. } => span.clone(),
         }
     }
 }

@@ -8,6 +8,7 @@
 pub mod ast;
 pub mod axis_compositions;
 pub mod builtin;
+pub mod call_of_call;
 pub mod check;
 pub mod compositions;
 pub mod comprehension;
@@ -31,10 +32,12 @@ pub mod numpy_keywords;
 pub mod numpy_shapes;
 pub mod out_args;
 mod parse;
+pub mod piecewise;
 pub mod print_stmt;
 pub mod py_lists;
 pub mod py_refused;
 pub mod random_api;
+pub mod slice_objects;
 #[doc(hidden)]
 pub mod spellings;
 pub mod star_args;

@@ -30,6 +30,11 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                 if !diags.is_empty() {
                     return (None, diags);
                 }
+                let mut diags = crate::slice_objects::slice_objects(&mut p);
+                diags.extend(crate::call_of_call::bound(&mut p));
+                if !diags.is_empty() {
+                    return (None, diags);
+                }
                 let diags = crate::lambda::lambdas(&mut p);
                 if !diags.is_empty() {
                     return (None, diags);
@@ -244,6 +249,7 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
             LexError::ViewWrite { message, help, span } => {
                 Diagnostic::error("E0328", message, span, "written through").with_help(help)
             }
+            LexError::CallOfCall { message, help, span } => crate::call_of_call::diagnostic(message, help, span),
             LexError::Starred { message, help, span } => {
                 Diagnostic::error("E0327", message, span, "a starred target").with_help(help)
             }

@@ -360,6 +360,7 @@ pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
             }
         }
         "fromfunction" => crate::fromfunction::rewrite(ids, e),
+        "piecewise" => crate::piecewise::rewrite(ids, e),
         "nanprod" | "nancumsum" | "nancumprod" if (1..=2).contains(&args.len()) => {
             // NumPy's NaN-ignoring product and scans: NaN read as the identity, `prod(where(isnan(x),
             // 1, x))` (of an integer or bool `x`, `x` itself: `prod`'s and `cumsum`'s dtypes); an
