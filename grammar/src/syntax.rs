@@ -82,7 +82,11 @@ pub fn comparison(ids: &Cell<u32>, a: Expr, op: BinOp, b: Expr, span: Span) -> E
         let first = pairs.next().unwrap_or_else(|| unreachable!("not empty"));
         return pairs.fold(first, |acc, c| bool_op(ids, joint, acc, Some(c), span.clone()));
     }
-    let is_dtype = |e: &Expr| matches!(&e.kind, ExprKind::Call { func, .. } if func.name == ".dtype");
+    let (a, b) = match crate::dtype_queries::kind_comparison(ids, a, op, b, &span) {
+        Ok(test) => return test,
+        Err(operands) => operands,
+    };
+    let is_dtype = crate::dtype_queries::is_dtype_expr;
     let builtin = match () {
         _ if shape_base(&a).is_some() || shape_base(&b).is_some() => Some("shape=="),
         _ if is_dtype(&a) || is_dtype(&b) => Some("dtype=="),
@@ -665,6 +669,10 @@ pub fn attribute(ids: &Cell<u32>, base: Expr, name: Ident, span: Span) -> Result
     if let Some(literal) = crate::spellings::limit_or_constant(ids, &base, &name, &span) {
         return Ok(literal);
     }
+    let base = match crate::dtype_queries::attribute(ids, base, &name, &span) {
+        Ok(query) => return Ok(query),
+        Err(base) => base,
+    };
     if is_numpy(&base) {
         return numpy_attribute(base, name, span);
     }
@@ -903,10 +911,9 @@ pub fn method_call(
             args.push(kwargs.remove(at).1);
         }
     }
-    if let ("astype", [Expr { kind: ExprKind::Call { func, .. }, .. }], true) =
-        (name.name.as_str(), args.as_slice(), kwargs.is_empty())
-    {
-        if func.name == ".dtype" {
+    if let ("astype", [arg], true) = (name.name.as_str(), args.as_slice(), kwargs.is_empty()) {
+        // `y.dtype`, `np.result_type(a, b)`, ... (`crate::dtype_queries`).
+        if crate::dtype_queries::is_dtype_expr(arg) {
             // `x.astype(y.dtype)`: NumPy's copy in `y`'s dtype, `np.array(x, dtype=y.dtype)`.
             let dtype = Ident { name: "dtype".to_string(), span: args[0].span.clone() };
             let kwargs = vec![(dtype, args.remove(0))];

@@ -17,6 +17,7 @@ use super::shape::shape_str;
 use super::Checker;
 use crate::ast::{DType, Expr, ExprKind, Ident, Span, UnOp};
 use crate::builtin::Builtin;
+use crate::dtype_queries;
 use crate::diag::Diagnostic;
 use crate::types::{Size, Ty};
 
@@ -246,6 +247,8 @@ impl Checker {
             B::Delete | B::Insert => self.insert_delete(&c),
             B::Len | B::Ndim | B::Size => self.shape_query(&c),
             B::ShapeEqual => self.shape_equal(&c),
+            B::DTypeRel => self.dtype_relation(&c.args),
+            B::DTypeLimit => self.dtype_limit(&c.args),
             B::DTypeEqual => {
                 for a in c.args {
                     self.dtype_operand(a);
@@ -407,17 +410,17 @@ impl Checker {
         Ty::Scalar(DType::Bool)
     }
 
-    /// An operand of `x.dtype == y` ([`crate::syntax::comparison`]): `x.dtype` or a type name; its
-    /// dtype (E0503 for anything else).
+    /// An operand of `x.dtype == y` ([`crate::syntax::comparison`]): `x.dtype`, a type name or
+    /// another dtype operand ([`dtype_queries::is_dtype_operand`]: `'float32'`, `float`,
+    /// `np.result_type(a, b)`); its dtype (E0503 for anything else).
     pub fn dtype_operand(&mut self, a: &Expr) -> Option<DType> {
         match &a.kind {
             ExprKind::DTypeName(d) => {
                 self.set_ty(a.id, Ty::Unit);
                 Some(*d)
             }
-            ExprKind::Call { func, args, .. } if func.name == ".dtype" && args.len() == 1 => {
-                self.set_ty(a.id, Ty::Unit);
-                self.expr(&args[0]).dtype()
+            ExprKind::Str(_) | ExprKind::Var(_) | ExprKind::Call { .. } if dtype_queries::is_dtype_operand(a) => {
+                self.dtype_operand_of(a)
             }
             _ => {
                 let t = self.expr(a);
