@@ -282,8 +282,8 @@ builtins! {
     ExpandDims: "expand_dims", (1, 1), AXIS, "expand_dims(x, axis=k)";
     ShapeEqual: "shape==", (2, 2), &[], "x.shape == y.shape | x.shape == (n, m) (and `!=`)";
     DTypeEqual: "dtype==", (2, 2), &[], "x.dtype == y.dtype | x.dtype == f32 (and `!=`)";
-    DTypeRel: "dtype.rel", (3, 3), &[], "np.issubdtype(x.dtype, np.floating) | x.dtype.kind == 'f' | np.can_cast(x.dtype, np.int64)";
-    DTypeLimit: "dtype.limit", (2, 2), &[], "np.finfo(x.dtype).eps | np.iinfo(x.dtype).max | x.dtype.itemsize";
+    DTypeRel: "issubdtype", (3, 3), &[], "np.issubdtype(x.dtype, np.floating) | x.dtype.kind == 'f' | np.can_cast(x.dtype, np.int64)";
+    DTypeLimit: "finfo", (2, 2), &[], "np.finfo(x.dtype).eps | np.iinfo(x.dtype).max | x.dtype.itemsize";
     Squeeze: "squeeze", (1, 1), AXIS, "squeeze(x) | squeeze(x, axis=k)";
     Concatenate: "concatenate", (1, 1), AXIS, "concatenate((a, b, ...)) | concatenate((a, b, ...), axis=k)";
     Stack: "stack", (1, 1), AXIS, "stack((a, b, ...)) | stack((a, b, ...), axis=k)";

@@ -25,11 +25,12 @@ use crate::syntax::{bool_op, mk};
 use arrayc_core::dtype::DType;
 use std::cell::Cell;
 
-/// The builtin of a `bool` question about dtypes: `dtype.rel(a, b, "relation")`
-/// ([`relation`]).
-pub const REL: &str = "dtype.rel";
-/// The builtin of a number NumPy reads off a dtype: `dtype.limit(a, "finfo.eps")` ([`limit`]).
-pub const LIMIT: &str = "dtype.limit";
+/// The call of the builtin of a `bool` question about dtypes (`Builtin::DTypeRel`, its three
+/// arguments `a, b, "relation"` only the parser writes; [`relation`]).
+pub const REL: &str = "np.issubdtype";
+/// The call of the builtin of a number NumPy reads off a dtype (`Builtin::DTypeLimit`,
+/// `np.finfo(a, "finfo.eps")` as the parser writes `np.finfo(a).eps`; [`limit`]).
+pub const LIMIT: &str = "np.finfo";
 /// The attribute `x.dtype.kind`, which only a comparison with a string makes something of.
 const KIND: &str = ".dtype.kind";
 
@@ -96,8 +97,10 @@ pub enum Operand {
     DType(DType),
     /// An abstract class (`np.floating`).
     Class(Class),
-    /// A Python number written as a literal (weak in `np.result_type`): `true` for a float.
+    /// A Python number (weak in `np.result_type`): `true` for a float.
     Weak(bool),
+    /// One of NumPy's dtypes that arrayc does not have ([`FOREIGN`]): no value's dtype.
+    Foreign,
 }
 
 /// What the checker and the lowering know of the values an operand names.
@@ -141,20 +144,64 @@ pub fn is_dtype_expr(e: &Expr) -> bool {
 pub fn is_dtype_operand(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Str(_) => true,
-        ExprKind::Var(v) => matches!(v.name.as_str(), "float" | "int" | "bool") || Class::named(&v.name).is_some(),
+        ExprKind::Var(v) => {
+            v.name == "bool"
+                || alias(&v.name).is_some()
+                || Class::named(&v.name).is_some()
+                || FOREIGN.contains(&v.name.as_str())
+        }
         _ => is_dtype_expr(e),
     }
 }
 
-/// The dtype a string names: NumPy's name (`'float32'`, `'bool_'`), arrayc's (`'f32'`) or
-/// Python's type (`'float'`, `'int'`, `'bool'`).
+/// The dtype a string names: NumPy's name (`'float32'`, `'bool_'`), arrayc's (`'f32'`),
+/// Python's type (`'float'`, `'int'`, `'bool'`) or one of NumPy's C names of it (`'double'`,
+/// `'single'`, `'intc'`, ...).
 fn dtype_named(text: &str) -> Option<DType> {
-    DType::from_numpy_name(text).or_else(|| DType::from_name(text)).or(match text {
-        "float" | "double" => Some(DType::F64),
-        "int" | "long" => Some(DType::I64),
-        _ => None,
+    DType::from_numpy_name(text).or_else(|| DType::from_name(text)).or_else(|| alias(text))
+}
+
+/// NumPy's other names of arrayc's dtypes (on Linux), as `np.NAME` or a string.
+fn alias(name: &str) -> Option<DType> {
+    Some(match name {
+        "float" | "double" => DType::F64,
+        "single" => DType::F32,
+        "int" | "int_" | "intp" | "long" | "longlong" => DType::I64,
+        "intc" => DType::I32,
+        "uint" | "uintp" | "ulong" | "ulonglong" => DType::U64,
+        "ubyte" => DType::U8,
+        _ => return None,
     })
 }
+
+/// NumPy's dtypes that arrayc does not have: no array of arrayc is of one, so a comparison with
+/// one is `False` (`x.dtype == np.float16`, `x.dtype in (np.int8, np.int16)`).
+const FOREIGN: &[&str] = &[
+    "int8",
+    "int16",
+    "uint16",
+    "uint32",
+    "float16",
+    "half",
+    "longdouble",
+    "float128",
+    "complex64",
+    "complex128",
+    "complex",
+    "csingle",
+    "cdouble",
+    "clongdouble",
+    "byte",
+    "short",
+    "ushort",
+    "uintc",
+    "str_",
+    "bytes_",
+    "object_",
+    "datetime64",
+    "timedelta64",
+    "void",
+];
 
 /// The meaning of the dtype operand `e` (module docs).
 pub fn operand(e: &Expr, t: &mut dyn Types) -> Result<Operand, QueryError> {
@@ -170,15 +217,16 @@ pub fn operand(e: &Expr, t: &mut dyn Types) -> Result<Operand, QueryError> {
     };
     let found = match &e.kind {
         ExprKind::DTypeName(d) => Operand::DType(*d),
-        ExprKind::Var(v) => match (v.name.as_str(), Class::named(&v.name)) {
-            ("float", _) => Operand::DType(DType::F64),
-            ("int", _) => Operand::DType(DType::I64),
-            ("bool", _) => Operand::DType(DType::Bool),
-            (_, Some(c)) => Operand::Class(c),
+        ExprKind::Var(v) => match (v.name.as_str(), alias(&v.name), Class::named(&v.name)) {
+            ("bool", ..) => Operand::DType(DType::Bool),
+            (_, Some(d), _) => Operand::DType(d),
+            (_, _, Some(c)) if v.name != "complex" => Operand::Class(c),
+            (name, ..) if FOREIGN.contains(&name) => Operand::Foreign,
             _ => return value(e, t),
         },
         ExprKind::Str(s) => match dtype_named(s) {
             Some(d) => Operand::DType(d),
+            None if FOREIGN.contains(&s.as_str()) => Operand::Foreign,
             None => return Err(not_understood(&format!("'{s}'"))),
         },
         ExprKind::Int(_) => Operand::Weak(false),
@@ -215,13 +263,19 @@ fn combine(name: &str, ds: &[Operand], e: &Expr) -> Result<Operand, QueryError> 
     let wrong = |help: &str| error("E0323", format!("`np.{name}` of these arguments"), &e.span, "not dtypes", help);
     match (name, ds) {
         ("dtype", [Operand::DType(d)]) => return Ok(Operand::DType(*d)),
-        ("dtype", _) => return Err(wrong("`np.dtype(T)` takes one dtype: `np.dtype(np.float32)`, `np.dtype('float32')`, `x.dtype`")),
+        ("dtype", _) => {
+            return Err(wrong(
+                "`np.dtype(T)` takes one dtype: `np.dtype(np.float32)`, `np.dtype('float32')`, `x.dtype`",
+            ))
+        }
         ("promote_types", [Operand::DType(a), Operand::DType(b)]) => return Ok(Operand::DType(a.promote(*b))),
-        ("promote_types", _) => return Err(wrong("`np.promote_types(a, b)` takes two dtypes: `np.promote_types(x.dtype, np.float32)`")),
+        ("promote_types", _) => {
+            return Err(wrong("`np.promote_types(a, b)` takes two dtypes: `np.promote_types(x.dtype, np.float32)`"))
+        }
         _ => {}
     }
     let strong = ds.iter().filter_map(|d| if let Operand::DType(d) = d { Some(*d) } else { None });
-    let weak_float = ds.iter().any(|d| *d == Operand::Weak(true));
+    let weak_float = ds.contains(&Operand::Weak(true));
     if ds.is_empty() || ds.iter().any(|d| matches!(d, Operand::Class(_))) {
         return Err(wrong("`np.result_type` takes arrays, dtypes and Python numbers: `np.result_type(x, y)`"));
     }
@@ -241,11 +295,24 @@ fn combine(name: &str, ds: &[Operand], e: &Expr) -> Result<Operand, QueryError> 
 /// `x.dtype == ..`): a class there is an error (NumPy's `np.zeros(3, np.floating)` is deprecated
 /// and means `float64`; arrayc asks for the dtype).
 pub fn dtype_of(e: &Expr, t: &mut dyn Types) -> Result<DType, QueryError> {
-    match operand(e, t)? {
+    let op = operand(e, t)?;
+    as_dtype(op, e)
+}
+
+/// The dtype of the operand `op` of `e` ([`dtype_of`]).
+fn as_dtype(op: Operand, e: &Expr) -> Result<DType, QueryError> {
+    match op {
         Operand::DType(d) => Ok(d),
         Operand::Weak(_) => {
             Err(error("E0323", "a number is not a dtype".to_string(), &e.span, "not a dtype", "name the dtype: `np.float64`, `x.dtype`"))
         }
+        Operand::Foreign => Err(error(
+            "E0323",
+            "a NumPy dtype that arrayc does not have".to_string(),
+            &e.span,
+            "not one of arrayc's dtypes",
+            "arrayc's dtypes are `np.float64`, `np.float32`, `np.int64`, `np.int32`, `np.uint64`, `np.uint8` and `np.bool_`",
+        )),
         Operand::Class(_) => Err(error(
             "E0323",
             "an abstract NumPy type is not a dtype".to_string(),
@@ -285,7 +352,7 @@ pub fn can_cast(from: DType, to: DType, casting: &str) -> Option<bool> {
     })
 }
 
-/// The value of `dtype.rel(a, b, relation)` (module docs): `issubdtype`, `kind==` and `kind_in`
+/// The value of `np.issubdtype(a, b, relation)` ([`REL`]) (module docs): `issubdtype`, `kind==` and `kind_in`
 /// (`b` a string), `can_cast:CASTING`, `isinstance` (`a` a value).
 pub fn relation(args: &[Expr], t: &mut dyn Types) -> Result<bool, QueryError> {
     let [a, b, rel] = args else { unreachable!("the parser writes three arguments") };
@@ -333,6 +400,8 @@ pub fn relation(args: &[Expr], t: &mut dyn Types) -> Result<bool, QueryError> {
         (Operand::DType(x), Operand::Class(c)) => c.contains(x),
         (Operand::Class(x), Operand::Class(c)) => x.within(c),
         (Operand::Class(_), Operand::DType(_)) => false,
+        // No value has a dtype arrayc lacks; a class does not lie within one dtype.
+        (Operand::Foreign, _) | (_, Operand::Foreign) => false,
         (Operand::Weak(_), _) | (_, Operand::Weak(_)) => {
             return Err(error(
                 "E0323",
@@ -381,7 +450,7 @@ fn isinstance(d: DType, array: bool, python: bool, ty: &Expr, t: &mut dyn Types)
     })
 }
 
-/// A number NumPy reads off a dtype, the value of `dtype.limit(a, "info.attr")`: a Python
+/// A number NumPy reads off a dtype, the value of `np.finfo(a, "info.attr")` ([`LIMIT`]): a Python
 /// `int` (`itemsize`, `iinfo`'s, `finfo(..).bits`) or a NumPy scalar of the float dtype
 /// (`finfo`'s others).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -408,7 +477,7 @@ pub fn finfo(d: DType, attr: &str) -> Option<f64> {
     })
 }
 
-/// The value of `dtype.limit(a, what)` (module docs); E0324 where NumPy raises.
+/// The value of `np.finfo(a, what)` ([`LIMIT`]) (module docs); E0324 where NumPy raises.
 pub fn limit(args: &[Expr], t: &mut dyn Types) -> Result<Limit, QueryError> {
     let [a, what] = args else { unreachable!("the parser writes two arguments") };
     let ExprKind::Str(what) = &what.kind else { unreachable!("the parser writes the attribute") };
@@ -463,7 +532,7 @@ pub fn limit(args: &[Expr], t: &mut dyn Types) -> Result<Limit, QueryError> {
 }
 
 /// The value of the condition `c` where it is decided at compile time: a question about dtypes
-/// (`dtype.rel`, `dtype==`), `not` of one, or `and`/`or` whose value the questions decide
+/// ([`REL`], `dtype==`), `not` of one, or `and`/`or` whose value the questions decide
 /// (`np.issubdtype(x.dtype, np.integer) and k > 0` of a float `x` is `False`); `None` for any
 /// other condition (or one with an error).
 pub fn static_truth(c: &Expr, t: &mut dyn Types) -> Option<bool> {
@@ -478,11 +547,34 @@ fn truth(c: &Expr, t: &mut dyn Types, top: bool) -> Option<bool> {
             truth(if first { &parts[1] } else { &parts[2] }, t, false)
         }
         ExprKind::Call { func, args, .. } if func.name == REL => relation(args, t).ok(),
-        ExprKind::Call { func, args, .. } if func.name == "dtype==" => {
-            Some(dtype_of(&args[0], t).ok()? == dtype_of(&args[1], t).ok()?)
-        }
+        ExprKind::Call { func, args, .. } if func.name == "dtype==" => same_dtype(args, t).ok(),
         _ => None,
     }
+}
+
+/// The value of `dtype==(a, b)`, `a.dtype == b` ([`crate::syntax::comparison`]): whether both
+/// name one dtype (one of NumPy's that arrayc lacks, `np.float16`, equals no dtype of a value).
+pub fn same_dtype(args: &[Expr], t: &mut dyn Types) -> Result<bool, QueryError> {
+    let (a, b) = (side(&args[0], t)?, side(&args[1], t)?);
+    Ok(a.is_some() && a == b)
+}
+
+/// A side of `x.dtype == b`: its dtype, `None` for one of NumPy's that arrayc lacks.
+pub fn side(e: &Expr, t: &mut dyn Types) -> Result<Option<DType>, QueryError> {
+    match operand(e, t)? {
+        Operand::Foreign => Ok(None),
+        op => as_dtype(op, e).map(Some),
+    }
+}
+
+/// Whether the condition `c` asks a question about dtypes ([`REL`], `dtype==`) anywhere, which
+/// may decide it at compile time ([`static_truth`]).
+pub fn asks_about_dtypes(c: &Expr) -> bool {
+    let mut found = false;
+    c.clone().for_each_mut(&mut |e| {
+        found |= matches!(&e.kind, ExprKind::Call { func, .. } if func.name == REL || func.name == "dtype==");
+    });
+    found
 }
 
 /// A call of the builtin `name` under a fresh id.
@@ -510,9 +602,19 @@ pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
             _ => return,
         },
         ("isinstance", 2, []) => "isinstance".to_string(),
+        ("isreal" | "iscomplex", 1, []) => {
+            // NumPy's `imag(x) == 0` and `imag(x) != 0`; a real array's `imag` is `zeros_like(x)`.
+            let x = args.pop().unwrap_or_else(|| unreachable!("one argument"));
+            let imag = call(ids, &crate::builtin::qualified("zeros_like"), vec![x], &span);
+            let zero = mk(ids, ExprKind::Int(0), span.clone());
+            let op = if name == "isreal" { BinOp::Eq } else { BinOp::Ne };
+            *e = mk(ids, ExprKind::Binary(op, Box::new(imag), Box::new(zero)), span);
+            return;
+        }
         ("isrealobj" | "iscomplexobj", 1, []) => {
             let x = args.pop().unwrap_or_else(|| unreachable!("one argument"));
-            let complex = mk(ids, ExprKind::Var(Ident { name: "complexfloating".to_string(), span: span.clone() }), span.clone());
+            let complex =
+                mk(ids, ExprKind::Var(Ident { name: "complexfloating".to_string(), span: span.clone() }), span.clone());
             let rel = string(ids, "issubdtype", &span);
             let test = call(ids, REL, vec![x, complex, rel], &span);
             *e = match name {
@@ -559,12 +661,13 @@ pub fn attribute(ids: &Cell<u32>, base: Expr, name: &Ident, span: &Span) -> Resu
 
 /// `x.dtype.kind == 'f'` (or `!=`): [`REL`] `kind==`; `Err` gives the operands back for any other
 /// comparison.
-pub fn kind_comparison(ids: &Cell<u32>, a: Expr, op: BinOp, b: Expr, span: &Span) -> Result<Expr, (Expr, Expr)> {
-    let is_kind = |e: &Expr| matches!(&e.kind, ExprKind::Call { func, args, .. } if func.name == KIND && args.len() == 1);
+pub fn kind_comparison(ids: &Cell<u32>, a: Expr, op: BinOp, b: Expr, span: &Span) -> Result<Expr, Box<(Expr, Expr)>> {
+    let is_kind =
+        |e: &Expr| matches!(&e.kind, ExprKind::Call { func, args, .. } if func.name == KIND && args.len() == 1);
     let (k, s) = match (op, is_kind(&a), is_kind(&b)) {
         (BinOp::Eq | BinOp::Ne, true, _) if matches!(b.kind, ExprKind::Str(_)) => (a, b),
         (BinOp::Eq | BinOp::Ne, _, true) if matches!(a.kind, ExprKind::Str(_)) => (b, a),
-        _ => return Err((a, b)),
+        _ => return Err(Box::new((a, b))),
     };
     let test = kind_test(ids, k, s, "kind==", span);
     Ok(match op {
@@ -575,12 +678,12 @@ pub fn kind_comparison(ids: &Cell<u32>, a: Expr, op: BinOp, b: Expr, span: &Span
 
 /// `x.dtype.kind in 'iu'` (Python's substring test of the one-letter kind): [`REL`] `kind_in`;
 /// `Err` gives the operands back for any other membership test.
-pub fn kind_in(ids: &Cell<u32>, k: Expr, b: Expr, span: &Span) -> Result<Expr, (Expr, Expr)> {
+pub fn kind_in(ids: &Cell<u32>, k: Expr, b: Expr, span: &Span) -> Result<Expr, Box<(Expr, Expr)>> {
     match (&k.kind, &b.kind) {
         (ExprKind::Call { func, args, .. }, ExprKind::Str(_)) if func.name == KIND && args.len() == 1 => {
             Ok(kind_test(ids, k, b, "kind_in", span))
         }
-        _ => Err((k, b)),
+        _ => Err(Box::new((k, b))),
     }
 }
 

@@ -40,7 +40,7 @@ fn contains(ids: &Cell<u32>, k: Expr, b: Expr, span: Span) -> Expr {
     // `x.dtype.kind in 'iu'`: Python's substring test (`crate::dtype_queries`).
     let (k, b) = match crate::dtype_queries::kind_in(ids, k, b, &span) {
         Ok(test) => return test,
-        Err(operands) => operands,
+        Err(operands) => *operands,
     };
     match b.kind {
         ExprKind::Tuple(items) | ExprKind::List(items) => {

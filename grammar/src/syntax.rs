@@ -84,7 +84,7 @@ pub fn comparison(ids: &Cell<u32>, a: Expr, op: BinOp, b: Expr, span: Span) -> E
     }
     let (a, b) = match crate::dtype_queries::kind_comparison(ids, a, op, b, &span) {
         Ok(test) => return test,
-        Err(operands) => operands,
+        Err(operands) => *operands,
     };
     let is_dtype = crate::dtype_queries::is_dtype_expr;
     let builtin = match () {
@@ -1414,7 +1414,13 @@ fn branch_declarations(
     }
     let flag = Ident { name: format!("{BRANCH_FLAG}{}", span.start), span: cond.span.clone() };
     let cond = std::mem::replace(cond, Expr { kind: ExprKind::Bool(false), span: 0..0, id: ExprId(0) });
+    // A question about dtypes is decided at compile time in each value (`crate::dtype_queries`),
+    // so each value reads a copy of it, not a flag.
+    let question = crate::dtype_queries::asks_about_dtypes(&cond).then(|| cond.clone());
     let mut out = vec![Stmt::Let { names: vec![flag.clone()], value: cond, span: span.clone() }];
+    if question.is_some() {
+        out.clear();
+    }
     // A branch that was itself such an `if` (an `elif`) starts with its flag: its condition is
     // written into each value instead, so that it is evaluated only where Python evaluates it.
     let values = |b: &mut Block| -> Vec<(Ident, Expr, Span)> {
@@ -1439,7 +1445,10 @@ fn branch_declarations(
         out
     };
     for ((name, a, at), (_, b, _)) in values(then_block).into_iter().zip(values(else_block)) {
-        let c = mk(ids, ExprKind::Var(flag.clone()), flag.span.clone());
+        let c = match &question {
+            Some(q) => fresh_copy(ids, q),
+            None => mk(ids, ExprKind::Var(flag.clone()), flag.span.clone()),
+        };
         let value_span = a.span.start.min(b.span.start)..a.span.end.max(b.span.end);
         let value = mk(ids, ExprKind::IfElse(Box::new([c, a, b])), value_span);
         out.push(Stmt::Let { names: vec![name], value, span: at });

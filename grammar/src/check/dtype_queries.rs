@@ -4,7 +4,7 @@
 //! ([`Checker::static_truth`]), so that only that branch is checked.
 
 use super::Checker;
-use crate::ast::{DType, Expr};
+use crate::ast::{always_returns, DType, Expr, Stmt};
 use crate::dtype_queries::{self as q, Limit, QueryError, Types};
 use crate::types::Ty;
 
@@ -59,13 +59,13 @@ impl Checker {
         }
     }
 
-    /// `dtype.rel(a, b, relation)`: a `bool` ([`q::relation`]).
+    /// `np.issubdtype(a, b, relation)` (`q::REL`): a `bool` ([`q::relation`]).
     pub(super) fn dtype_relation(&mut self, args: &[Expr]) -> Ty {
         let r = q::relation(args, &mut Checking(self));
         self.answer(r, |_| Ty::Scalar(DType::Bool))
     }
 
-    /// `dtype.limit(a, what)`: a Python `int`, or a scalar of the float dtype ([`q::limit`]).
+    /// `np.finfo(a, what)` (`q::LIMIT`): a Python `int`, or a scalar of the float dtype ([`q::limit`]).
     pub(super) fn dtype_limit(&mut self, args: &[Expr]) -> Ty {
         let r = q::limit(args, &mut Checking(self));
         self.answer(r, |l| match l {
@@ -87,6 +87,24 @@ impl Checker {
                 None
             }
         }
+    }
+
+    /// Whether the (checked) statement `s` is an `if` on a question about dtypes whose branch taken
+    /// returns on every path: Python runs nothing after it, so the rest of its block is not checked
+    /// (`if np.issubdtype(x.dtype, np.integer) { return x // 2; } return x / 2;`).
+    pub(super) fn returns_at_compile_time(&self, s: &Stmt) -> bool {
+        let Stmt::If { cond, then_block, else_block, .. } = s else { return false };
+        match self.static_truth(cond) {
+            Some(true) => always_returns(&then_block.stmts),
+            Some(false) => else_block.as_ref().is_some_and(|e| always_returns(&e.stmts)),
+            None => false,
+        }
+    }
+
+    /// A side of `x.dtype == b` written as a dtype operand ([`q::side`]), checked; errors reported.
+    pub(super) fn dtype_side(&mut self, e: &Expr) {
+        let r = q::side(e, &mut Checking(self));
+        self.answer(r, |_| Ty::Unit);
     }
 
     /// The value of the (checked) condition `c` where it is decided at compile time

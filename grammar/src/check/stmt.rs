@@ -141,6 +141,10 @@ impl Checker {
     fn block_stmts(&mut self, b: &Block) {
         for s in &b.stmts {
             self.stmt(s);
+            if self.returns_at_compile_time(s) {
+                // The rest is never run (an `if` on a dtype whose branch taken returns).
+                break;
+            }
         }
     }
 

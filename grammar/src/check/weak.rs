@@ -60,7 +60,13 @@ impl Checker {
             },
             ExprKind::Call { func, args, kwargs } => match self.callees.get(e.id.0 as usize).copied().flatten() {
                 Some(Callee::Builtin(
-                    Builtin::Len | Builtin::Ndim | Builtin::Size | Builtin::Int | Builtin::Float | Builtin::Itemsize | Builtin::Nbytes,
+                    Builtin::Len
+                    | Builtin::Ndim
+                    | Builtin::Size
+                    | Builtin::Int
+                    | Builtin::Float
+                    | Builtin::Itemsize
+                    | Builtin::Nbytes,
                 )) => true,
                 // `np.iinfo(x.dtype).max`, `x.dtype.itemsize` (`finfo`'s floats are NumPy scalars).
                 Some(Callee::Builtin(Builtin::DTypeLimit)) => {

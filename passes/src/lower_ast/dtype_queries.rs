@@ -33,7 +33,7 @@ impl Lowerer<'_> {
         q::static_truth(c, &mut Lowered(self))
     }
 
-    /// `x.dtype == y` (`dtype==`), `dtype.rel` or `dtype.limit` of `args` (`e` the call): a
+    /// `x.dtype == y` (`dtype==`), `q::REL` or `q::LIMIT` of `args` (`e` the call): a
     /// constant.
     pub(crate) fn dtype_query(&mut self, b: Builtin, args: &[Expr], e: &Expr) -> LResult<ValueId> {
         let failed = |l: &Self, d: QueryError| {
@@ -50,14 +50,10 @@ impl Lowerer<'_> {
                 Ok(v) => Scalar::Bool(v),
                 Err(d) => return Err(failed(self, d)),
             },
-            _ => {
-                let same = q::dtype_of(&args[0], &mut Lowered(self))
-                    .and_then(|a| q::dtype_of(&args[1], &mut Lowered(self)).map(|b| a == b));
-                match same {
-                    Ok(v) => Scalar::Bool(v),
-                    Err(d) => return Err(failed(self, d)),
-                }
-            }
+            _ => match q::same_dtype(args, &mut Lowered(self)) {
+                Ok(v) => Scalar::Bool(v),
+                Err(d) => return Err(failed(self, d)),
+            },
         };
         Ok(self.constant(value))
     }
