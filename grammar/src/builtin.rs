@@ -282,6 +282,8 @@ builtins! {
     ExpandDims: "expand_dims", (1, 1), AXIS, "expand_dims(x, axis=k)";
     ShapeEqual: "shape==", (2, 2), &[], "x.shape == y.shape | x.shape == (n, m) (and `!=`)";
     DTypeEqual: "dtype==", (2, 2), &[], "x.dtype == y.dtype | x.dtype == f32 (and `!=`)";
+    DTypeRel: "issubdtype", (3, 3), &[], "np.issubdtype(x.dtype, np.floating) | x.dtype.kind == 'f' | np.can_cast(x.dtype, np.int64)";
+    DTypeLimit: "finfo", (2, 2), &[], "np.finfo(x.dtype).eps | np.iinfo(x.dtype).max | x.dtype.itemsize";
     Squeeze: "squeeze", (1, 1), AXIS, "squeeze(x) | squeeze(x, axis=k)";
     Concatenate: "concatenate", (1, 1), AXIS, "concatenate((a, b, ...)) | concatenate((a, b, ...), axis=k)";
     Stack: "stack", (1, 1), AXIS, "stack((a, b, ...)) | stack((a, b, ...), axis=k)";
@@ -911,6 +913,24 @@ pub const DOCS: &[DocRow] = {
                 integers (a number is E0503: Python's tuple never equals one), `x.dtype` or a type name \
                 (`np.float32`); decided at compile time for dtypes",
             builtins: &[B::ShapeEqual, B::DTypeEqual],
+        },
+        DocRow {
+            calls: "`np.issubdtype(x.dtype, np.floating)`, `x.dtype.kind == 'f'`, `x.dtype.kind in 'iu'`, \
+                `np.can_cast(x.dtype, T, casting='safe')`, `np.isrealobj(x)`, `np.iscomplexobj(x)`, \
+                `isinstance(v, float)` (`int`, `np.ndarray`, `np.floating`, a tuple of these)",
+            result: "a Python `bool`, decided at compile time (NumPy's dtype hierarchy: `np.number`, `np.integer`, \
+                `np.signedinteger`, `np.unsignedinteger`, `np.inexact`, `np.floating`, `np.generic` or a dtype; \
+                NumPy's `can_cast` rules; Python's classes of arrays, NumPy scalars and Python numbers); an `if` on \
+                it compiles only the branch taken (see Dtype queries)",
+            builtins: &[B::DTypeRel],
+        },
+        DocRow {
+            calls: "`np.finfo(x.dtype).eps` (`max`, `min`, `tiny`, `resolution`, `bits`), `np.iinfo(x.dtype).max` \
+                (`min`, `bits`), `x.dtype.itemsize`",
+            result: "NumPy's machine limits of `x`'s dtype: `finfo`'s a scalar of that float dtype, the others a \
+                Python `int`; `finfo` of a dtype that is not a float, `iinfo` of one that is not an integer E0324 \
+                (NumPy's ValueError)",
+            builtins: &[B::DTypeLimit],
         },
         DocRow {
             calls: "`abs sqrt exp log sin cos tanh (x)`",

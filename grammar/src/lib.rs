@@ -15,6 +15,7 @@ pub mod comprehension;
 pub mod comprehension_targets;
 pub mod constants;
 pub mod diag;
+pub mod dtype_queries;
 pub mod dump;
 pub mod einsum;
 pub mod flat_writes;

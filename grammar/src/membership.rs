@@ -37,6 +37,11 @@ pub fn compare(ids: &Cell<u32>, a: Expr, cmp: Cmp, b: Expr, span: Span) -> Expr 
 
 /// `k in b`: an `or` of `==` over the items of a tuple or list written out, else `any(b == k)`.
 fn contains(ids: &Cell<u32>, k: Expr, b: Expr, span: Span) -> Expr {
+    // `x.dtype.kind in 'iu'`: Python's substring test (`crate::dtype_queries`).
+    let (k, b) = match crate::dtype_queries::kind_in(ids, k, b, &span) {
+        Ok(test) => return test,
+        Err(operands) => *operands,
+    };
     match b.kind {
         ExprKind::Tuple(items) | ExprKind::List(items) => {
             let mut items = items.into_iter();

@@ -179,7 +179,7 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
                 "unknown attribute",
             )
             .with_help(
-                "the attributes are `x.T`, `x.shape[k]`, `x.ndim`, `x.size`, `x.itemsize`, `x.nbytes`, `x.flat` (read: `ravel(x)`) and `x.dtype` (as `dtype=x.dtype`); \
+                "the attributes are `x.T`, `x.shape[k]`, `x.ndim`, `x.size`, `x.itemsize`, `x.nbytes`, `x.flat` (read: `ravel(x)`) and `x.dtype` (as `dtype=x.dtype`, `x.dtype == np.float32`, `x.dtype.kind`, `x.dtype.itemsize`); \
                  methods are called `x.sum()`; \
                  NumPy's ufunc methods are `np.add.reduce(x)` or `add.reduce(x)`",
             ),

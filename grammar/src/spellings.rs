@@ -56,16 +56,7 @@ pub fn limit_or_constant(ids: &Cell<u32>, base: &Expr, name: &Ident, span: &Span
         ExprKind::Call { func, args, kwargs } if kwargs.is_empty() && args.len() == 1 => {
             let d = dtype_named(&args[0])?;
             let kind = match (func.name.strip_prefix("np.")?, d, name.name.as_str()) {
-                ("finfo", DType::F64, "eps") => ExprKind::Float(f64::EPSILON),
-                ("finfo", DType::F64, "max") => ExprKind::Float(f64::MAX),
-                ("finfo", DType::F64, "min") => ExprKind::Float(f64::MIN),
-                ("finfo", DType::F64, "tiny" | "smallest_normal") => ExprKind::Float(f64::MIN_POSITIVE),
-                ("finfo", DType::F64, "resolution") => ExprKind::Float(1e-15),
-                ("finfo", DType::F32, "eps") => ExprKind::Float(f32::EPSILON as f64),
-                ("finfo", DType::F32, "max") => ExprKind::Float(f32::MAX as f64),
-                ("finfo", DType::F32, "min") => ExprKind::Float(f32::MIN as f64),
-                ("finfo", DType::F32, "tiny" | "smallest_normal") => ExprKind::Float(f32::MIN_POSITIVE as f64),
-                ("finfo", DType::F32, "resolution") => ExprKind::Float(1e-6),
+                ("finfo", d, attr) => ExprKind::Float(crate::dtype_queries::finfo(d, attr)?),
                 ("iinfo", d, "max" | "min") if d.is_int() => {
                     let (lo, hi) = d.int_range()?;
                     // `np.iinfo(np.uint64).max` is beyond arrayc's integer literals (`i64`).
@@ -197,6 +188,8 @@ fn retstep(ids: &Cell<u32>, e: &mut Expr) {
 /// place; `args`/`kwargs` as written.
 pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
     let span = e.span.clone();
+    // NumPy's functions of dtypes (`np.issubdtype`, `np.can_cast`, ...).
+    crate::dtype_queries::rewrite_call(ids, name, e);
     let ExprKind::Call { func, args, kwargs } = &mut e.kind else { return };
     let kw = |k: &str, at: &Span| Ident { name: k.to_string(), span: at.clone() };
     // A dtype by position: after the sizes (`zeros`, `ones`, `empty`, `*_like`, `array`,
@@ -207,7 +200,8 @@ pub fn rewrite_call(ids: &Cell<u32>, name: &str, e: &mut Expr) {
         _ => None,
     };
     if let Some(k) = dtype_at {
-        if args.len() == k + 1 && dtype_named(&args[k]).is_some() && !kwargs.iter().any(|(n, _)| n.name == "dtype") {
+        let dtype = |a: &Expr| dtype_named(a).is_some() || crate::dtype_queries::is_dtype_expr(a);
+        if args.len() == k + 1 && dtype(&args[k]) && !kwargs.iter().any(|(n, _)| n.name == "dtype") {
             let d = args.pop().unwrap_or_else(|| unreachable!("k + 1 arguments"));
             let d = crate::syntax::python_type_as_dtype(d);
             kwargs.push((kw("dtype", &d.span), d));

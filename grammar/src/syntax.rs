@@ -82,7 +82,11 @@ pub fn comparison(ids: &Cell<u32>, a: Expr, op: BinOp, b: Expr, span: Span) -> E
         let first = pairs.next().unwrap_or_else(|| unreachable!("not empty"));
         return pairs.fold(first, |acc, c| bool_op(ids, joint, acc, Some(c), span.clone()));
     }
-    let is_dtype = |e: &Expr| matches!(&e.kind, ExprKind::Call { func, .. } if func.name == ".dtype");
+    let (a, b) = match crate::dtype_queries::kind_comparison(ids, a, op, b, &span) {
+        Ok(test) => return test,
+        Err(operands) => *operands,
+    };
+    let is_dtype = crate::dtype_queries::is_dtype_expr;
     let builtin = match () {
         _ if shape_base(&a).is_some() || shape_base(&b).is_some() => Some("shape=="),
         _ if is_dtype(&a) || is_dtype(&b) => Some("dtype=="),
@@ -667,6 +671,10 @@ pub fn attribute(ids: &Cell<u32>, base: Expr, name: Ident, span: Span) -> Result
     if let Some(literal) = crate::spellings::limit_or_constant(ids, &base, &name, &span) {
         return Ok(literal);
     }
+    let base = match crate::dtype_queries::attribute(ids, base, &name, &span) {
+        Ok(query) => return Ok(query),
+        Err(base) => base,
+    };
     if is_numpy(&base) {
         return numpy_attribute(base, name, span);
     }
@@ -905,10 +913,9 @@ pub fn method_call(
             args.push(kwargs.remove(at).1);
         }
     }
-    if let ("astype", [Expr { kind: ExprKind::Call { func, .. }, .. }], true) =
-        (name.name.as_str(), args.as_slice(), kwargs.is_empty())
-    {
-        if func.name == ".dtype" {
+    if let ("astype", [arg], true) = (name.name.as_str(), args.as_slice(), kwargs.is_empty()) {
+        // `y.dtype`, `np.result_type(a, b)`, ... (`crate::dtype_queries`).
+        if crate::dtype_queries::is_dtype_expr(arg) {
             // `x.astype(y.dtype)`: NumPy's copy in `y`'s dtype, `np.array(x, dtype=y.dtype)`.
             let dtype = Ident { name: "dtype".to_string(), span: args[0].span.clone() };
             let kwargs = vec![(dtype, args.remove(0))];
@@ -1409,7 +1416,13 @@ fn branch_declarations(
     }
     let flag = Ident { name: format!("{BRANCH_FLAG}{}", span.start), span: cond.span.clone() };
     let cond = std::mem::replace(cond, Expr { kind: ExprKind::Bool(false), span: 0..0, id: ExprId(0) });
+    // A question about dtypes is decided at compile time in each value (`crate::dtype_queries`),
+    // so each value reads a copy of it, not a flag.
+    let question = crate::dtype_queries::asks_about_dtypes(&cond).then(|| cond.clone());
     let mut out = vec![Stmt::Let { names: vec![flag.clone()], value: cond, span: span.clone() }];
+    if question.is_some() {
+        out.clear();
+    }
     // A branch that was itself such an `if` (an `elif`) starts with its flag: its condition is
     // written into each value instead, so that it is evaluated only where Python evaluates it.
     let values = |b: &mut Block| -> Vec<(Ident, Expr, Span)> {
@@ -1434,7 +1447,10 @@ fn branch_declarations(
         out
     };
     for ((name, a, at), (_, b, _)) in values(then_block).into_iter().zip(values(else_block)) {
-        let c = mk(ids, ExprKind::Var(flag.clone()), flag.span.clone());
+        let c = match &question {
+            Some(q) => fresh_copy(ids, q),
+            None => mk(ids, ExprKind::Var(flag.clone()), flag.span.clone()),
+        };
         let value_span = a.span.start.min(b.span.start)..a.span.end.max(b.span.end);
         let value = mk(ids, ExprKind::IfElse(Box::new([c, a, b])), value_span);
         out.push(Stmt::Let { names: vec![name], value, span: at });

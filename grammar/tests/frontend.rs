@@ -545,7 +545,7 @@ fn f(x: f64[N, M]) -> (f64[M], i64, f64[N]) { return (x.mean(axis=0), x.shape[1]
         ("fn f(x: f64[N]) -> f64[N] { return x.sort(); }", "E0207", "`x.sort()` sorts in place and returns None"),
         ("fn f(x: f64[N]) -> i64 { return x.shape; }", "E0207", "`x.shape` is a tuple"),
         ("fn f(x: f64[N]) -> i64 { return x.frobnicate(); }", "E0207", "not an array method"),
-        ("fn f(x: f64[N]) -> i64 { return x.dtype; }", "E0207", "only as a `dtype=` argument"),
+        ("fn f(x: f64[N]) -> i64 { return x.dtype; }", "E0207", "arrayc has no type values"),
         ("fn f(x: f64[N]) -> i64 { return x.flags; }", "E0003", "no attribute `flags`"),
         ("fn f(x: f64) -> i64 { return len(x); }", "E0503", "`len` of a f64"),
         ("fn f(x: f64[N]) -> i64 { return x.shape[1]; }", "E0405", ""),

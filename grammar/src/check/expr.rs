@@ -165,6 +165,11 @@ impl Checker {
             "`a if c else b` needs one bool (NumPy: \"the truth value of an array is ambiguous\"): \
              write `where(c, a, b)` to choose elementwise, or reduce `c` with `all(c)` / `any(c)`",
         );
+        // A question about dtypes chooses at compile time: the value is the branch taken, as
+        // Python's (`crate::dtype_queries`).
+        if let Some(taken) = self.static_truth(c) {
+            return self.value(if taken { a } else { b });
+        }
         let (ta, tb) = (self.value(a), self.value(b));
         match (&ta, &tb) {
             (Ty::Error, _) | (_, Ty::Error) => Ty::Error,
@@ -817,8 +822,10 @@ fn method_error(m: &str, span: &Span) -> Diagnostic {
             "a tuple",
         ),
         "dtype" => (
-            "`x.dtype` is a type, which arrayc takes only as a `dtype=` argument".to_string(),
-            "write `dtype=x.dtype` (`zeros(n, dtype=x.dtype)`), or the type's name (`f64`, `x.astype(f32)`)"
+            "`x.dtype` is a type, known at compile time; arrayc has no type values".to_string(),
+            "use it where NumPy takes a dtype (`zeros(n, dtype=x.dtype)`, `x.astype(y.dtype)`) or ask about it: \
+             `x.dtype == np.float32`, `np.issubdtype(x.dtype, np.floating)`, `x.dtype.kind == 'f'`, \
+             `np.finfo(x.dtype).eps`, `x.dtype.itemsize`"
                 .to_string(),
             "a type",
         ),

@@ -18,6 +18,7 @@
 //! [`Ty::Error`], which silently propagates.
 
 pub(crate) mod builtins;
+mod dtype_queries;
 mod einsum;
 mod expr;
 pub mod generic;

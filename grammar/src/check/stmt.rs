@@ -141,6 +141,10 @@ impl Checker {
     fn block_stmts(&mut self, b: &Block) {
         for s in &b.stmts {
             self.stmt(s);
+            if self.returns_at_compile_time(s) {
+                // The rest is never run (an `if` on a dtype whose branch taken returns).
+                break;
+            }
         }
     }
 
@@ -204,8 +208,13 @@ impl Checker {
             Stmt::Continue { span } => self.loop_jump("continue", span),
             Stmt::If { cond, then_block, else_block, .. } => {
                 self.condition(cond, "reduce the array first, e.g. `max(x) > 0` or `sum(mask) > 0`");
-                self.block(then_block);
-                if let Some(e) = else_block {
+                // A question about dtypes is decided here: only the branch taken is checked
+                // (`crate::dtype_queries`), as NumPy runs only that one.
+                let taken = self.static_truth(cond);
+                if taken != Some(false) {
+                    self.block(then_block);
+                }
+                if let (Some(e), false) = (else_block, taken == Some(true)) {
                     self.block(e);
                 }
             }

@@ -9,8 +9,9 @@
 //! - a variable holding one: assigned from one (`m = len(x)`, `total = 0`), a `range` loop
 //!   variable, a name unpacked from `x.shape`, a size symbol of a signature used as a value
 //!   (`n` of `x: f64[n]`, NumPy's `x.shape[0]`);
-//! - `len(x)`, `x.ndim`, `x.size`, `x.shape[k]` (`size`), Python's `int(..)`, `float(..)` and
-//!   `round(s)`;
+//! - `len(x)`, `x.ndim`, `x.size`, `x.shape[k]` (`size`), `x.itemsize`, `x.nbytes`, the integers
+//!   NumPy reads off a dtype (`np.iinfo(x.dtype).max`, `x.dtype.itemsize`), Python's `int(..)`,
+//!   `float(..)` and `round(s)`;
 //! - Python's arithmetic of Python numbers (`n - 1`, `m // 2`, `-k`, `k / 2`), `abs(k)`,
 //!   Python's `min(k, 3)` and `max(..)`, and `a if c else b` of two of them;
 //! - Python's bools: `True`, comparisons of Python numbers (`len(x) > 3`), `not`, and `and`/`or`
@@ -62,10 +63,24 @@ impl Checker {
             ExprKind::BoolOp(BoolOp::Not, ..) => true,
             ExprKind::BoolOp(op, parts) => op.operands(parts).into_iter().all(weak),
             ExprKind::Unary(UnOp::Neg | UnOp::Not, a) => weak(a),
-            ExprKind::IfElse(parts) => weak(&parts[1]) && weak(&parts[2]),
+            // A question about dtypes chooses the branch at compile time (`crate::dtype_queries`).
+            ExprKind::IfElse(parts) => match self.static_truth(&parts[0]) {
+                Some(taken) => weak(&parts[if taken { 1 } else { 2 }]),
+                None => weak(&parts[1]) && weak(&parts[2]),
+            },
             ExprKind::Call { func, args, kwargs } => match self.callees.get(e.id.0 as usize).copied().flatten() {
-                Some(Callee::Builtin(Builtin::Len | Builtin::Ndim | Builtin::Size | Builtin::Int | Builtin::Float)) => {
-                    true
+                Some(Callee::Builtin(
+                    Builtin::Len
+                    | Builtin::Ndim
+                    | Builtin::Size
+                    | Builtin::Int
+                    | Builtin::Float
+                    | Builtin::Itemsize
+                    | Builtin::Nbytes,
+                )) => true,
+                // `np.iinfo(x.dtype).max`, `x.dtype.itemsize` (`finfo`'s floats are NumPy scalars).
+                Some(Callee::Builtin(Builtin::DTypeLimit)) => {
+                    matches!(self.types.get(e.id.0 as usize), Some(Ty::Scalar(DType::I64)))
                 }
                 // Python's `round(s)` is a Python int.
                 Some(Callee::Builtin(Builtin::Round)) => python_round(&func.name, args, kwargs.is_empty(), true),

@@ -14,6 +14,7 @@
 pub const NAME: &str = "lower-ast";
 
 mod along_axis;
+mod dtype_queries;
 mod einsum;
 mod expr;
 mod gradient;

@@ -118,6 +118,11 @@ impl Lowerer<'_> {
         self.set_loc(last.span());
         match last {
             Stmt::Return { values, span } => self.return_values(values, span),
+            Stmt::If { cond, then_block, else_block: Some(else_block), .. } if self.static_truth(cond).is_some() => {
+                // A question about dtypes decides the branch at compile time (`dtype_queries`).
+                let taken = if self.static_truth(cond) == Some(true) { then_block } else { else_block };
+                self.tail_block(&taken.stmts)
+            }
             Stmt::If { cond, then_block, else_block: Some(else_block), span } => {
                 let c = self.expr(cond)?;
                 let c = self.cast_scalar(c, DType::Bool);

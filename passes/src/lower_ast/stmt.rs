@@ -591,6 +591,15 @@ impl Lowerer<'_> {
     }
 
     fn lower_if(&mut self, cond: &ast::Expr, then_block: &ast::Block, else_block: Option<&ast::Block>) -> LResult<()> {
+        // A question about dtypes decides the branch at compile time: the other one, which the
+        // checker did not check, is lowered as empty (`dtype_queries`).
+        let empty_then = ast::Block { stmts: vec![], span: then_block.span.clone() };
+        let empty_else = else_block.map(|b| ast::Block { stmts: vec![], span: b.span.clone() });
+        let (then_block, else_block) = match (self.static_truth(cond), else_block) {
+            (Some(false), e) => (&empty_then, e),
+            (Some(true), Some(_)) => (then_block, empty_else.as_ref()),
+            (_, e) => (then_block, e),
+        };
         let c = self.expr(cond)?;
         let c = self.cast_scalar(c, DType::Bool);
         let mut names = vec![];
@@ -621,8 +630,6 @@ impl Lowerer<'_> {
     /// `a` and `b` each (scalars cast to `ty`'s dtype), so only the chosen one is evaluated.
     pub(crate) fn lower_if_else(&mut self, parts: &[ast::Expr; 3], ty: &Ty) -> LResult<ValueId> {
         let [cond, a, b] = parts;
-        let c = self.expr(cond)?;
-        let c = self.cast_scalar(c, DType::Bool);
         let branch = |l: &mut Self, e: &ast::Expr| -> LResult<Vec<ValueId>> {
             let v = l.expr(e)?;
             Ok(vec![match (ty, l.f.ty(v)) {
@@ -630,6 +637,12 @@ impl Lowerer<'_> {
                 _ => v,
             }])
         };
+        // A question about dtypes chooses at compile time (`dtype_queries`).
+        if let Some(taken) = self.static_truth(cond) {
+            return Ok(branch(self, if taken { a } else { b })?[0]);
+        }
+        let c = self.expr(cond)?;
+        let c = self.cast_scalar(c, DType::Bool);
         let (then_body, then_yields) = self.in_body(|l| branch(l, a))?;
         let (else_body, else_yields) = self.in_body(|l| branch(l, b))?;
         if self.f.ty(then_yields[0]) != self.f.ty(else_yields[0]) {

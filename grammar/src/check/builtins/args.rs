@@ -52,13 +52,11 @@ impl Checker {
                         c.dtype = Some(*d);
                     }
                     // NumPy's `dtype=x.dtype`: the dtype of `x`.
-                    ExprKind::Call { func, args, .. } if func.name == ".dtype" && args.len() == 1 => {
-                        self.set_ty(v.id, Ty::Unit);
-                        match self.expr(&args[0]).dtype() {
-                            Some(d) => c.dtype = Some(d),
-                            None => c.bad = true,
-                        }
-                    }
+                    // NumPy's `dtype=x.dtype`, `dtype=np.result_type(x, y)`: the dtype it names.
+                    _ if crate::dtype_queries::is_dtype_expr(v) => match self.dtype_operand_of(v) {
+                        Some(d) => c.dtype = Some(d),
+                        None => c.bad = true,
+                    },
                     _ => {
                         self.expr(v);
                         self.error(

@@ -18,6 +18,7 @@ use super::Checker;
 use crate::ast::{DType, Expr, ExprKind, Ident, Span, UnOp};
 use crate::builtin::Builtin;
 use crate::diag::Diagnostic;
+use crate::dtype_queries;
 use crate::types::{Size, Ty};
 
 /// A builtin call being checked: the builtin, its arguments and its keyword arguments.
@@ -246,6 +247,8 @@ impl Checker {
             B::Delete | B::Insert => self.insert_delete(&c),
             B::Len | B::Ndim | B::Size => self.shape_query(&c),
             B::ShapeEqual => self.shape_equal(&c),
+            B::DTypeRel => self.dtype_relation(c.args),
+            B::DTypeLimit => self.dtype_limit(c.args),
             B::DTypeEqual => {
                 for a in c.args {
                     self.dtype_operand(a);
@@ -408,17 +411,14 @@ impl Checker {
         Ty::Scalar(DType::Bool)
     }
 
-    /// An operand of `x.dtype == y` ([`crate::syntax::comparison`]): `x.dtype` or a type name; its
-    /// dtype (E0503 for anything else).
-    pub fn dtype_operand(&mut self, a: &Expr) -> Option<DType> {
+    /// An operand of `x.dtype == y` ([`crate::syntax::comparison`]): `x.dtype`, a type name or
+    /// another dtype operand ([`dtype_queries::is_dtype_operand`]: `'float32'`, `float`,
+    /// `np.result_type(a, b)`, `np.int8`), checked (E0503 for anything else).
+    pub fn dtype_operand(&mut self, a: &Expr) {
         match &a.kind {
-            ExprKind::DTypeName(d) => {
-                self.set_ty(a.id, Ty::Unit);
-                Some(*d)
-            }
-            ExprKind::Call { func, args, .. } if func.name == ".dtype" && args.len() == 1 => {
-                self.set_ty(a.id, Ty::Unit);
-                self.expr(&args[0]).dtype()
+            ExprKind::DTypeName(_) => self.set_ty(a.id, Ty::Unit),
+            ExprKind::Str(_) | ExprKind::Var(_) | ExprKind::Call { .. } if dtype_queries::is_dtype_operand(a) => {
+                self.dtype_side(a)
             }
             _ => {
                 let t = self.expr(a);
@@ -426,7 +426,6 @@ impl Checker {
                     Diagnostic::error("E0503", format!("`x.dtype` compared with {t}"), a.span.clone(), "not a type")
                         .with_help("compare with a type name, `x.dtype == f32` (`np.float32`), or another `y.dtype`"),
                 );
-                None
             }
         }
     }

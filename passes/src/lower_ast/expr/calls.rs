@@ -77,15 +77,9 @@ impl Lowerer<'_> {
         if b == B::ShapeEqual {
             return Ok(vec![self.shape_equal(args)?]);
         }
-        if b == B::DTypeEqual {
-            // `x.dtype == y`: known from the checked types.
-            let dtype = |l: &Self, a: &Expr| match &a.kind {
-                ExprKind::DTypeName(d) => Some(*d),
-                ExprKind::Call { args, .. } => l.ty_of(&args[0]).dtype(),
-                _ => None,
-            };
-            let same = dtype(self, &args[0]) == dtype(self, &args[1]);
-            return Ok(vec![self.constant(Scalar::Bool(same))]);
+        if matches!(b, B::DTypeEqual | B::DTypeRel | B::DTypeLimit) {
+            // Questions about dtypes: known from the checked types (`dtype_queries`).
+            return Ok(vec![self.dtype_query(b, args, e)?]);
         }
         if matches!(b, B::Copyto | B::Putmask | B::Place | B::Put) {
             // Checked only: `grammar/src/writes.rs` wrote the statement's assignments after it.
@@ -241,7 +235,9 @@ impl Lowerer<'_> {
             | B::Gradient
             | B::UfuncOuter
             | B::ShapeEqual
-            | B::DTypeEqual => unreachable!("lowered above"),
+            | B::DTypeEqual
+            | B::DTypeRel
+            | B::DTypeLimit => unreachable!("lowered above"),
             B::Inner | B::Vdot | B::Kron | B::Diag | B::Trapezoid | B::Cov | B::Corrcoef | B::UnravelIndex => {
                 unreachable!("lowered by `numpy_more`")
             }
