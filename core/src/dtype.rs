@@ -50,12 +50,12 @@ impl DType {
     /// The dtype NumPy names `name`: the inverse of [`DType::numpy_name`], and NumPy 2's aliases
     /// of these on Linux x86-64 (`bool_`; `int_`, `intp`, `longlong` are `int64`; `uint`,
     /// `uintp`, `ulonglong` `uint64`; `intc` `int32`; `ubyte` `uint8`; `double` `float64`;
-    /// `single` `float32`).
+    /// `single` `float32`; `long` and `ulong` as NumPy 2 names them).
     pub fn from_numpy_name(name: &str) -> Option<DType> {
         let name = match name {
             "bool_" => "bool",
-            "int_" | "intp" | "longlong" => "int64",
-            "uint" | "uintp" | "ulonglong" => "uint64",
+            "int_" | "intp" | "long" | "longlong" => "int64",
+            "uint" | "uintp" | "ulong" | "ulonglong" => "uint64",
             "intc" => "int32",
             "ubyte" => "uint8",
             "double" => "float64",
@@ -87,61 +87,51 @@ impl DType {
         };
         Some(d)
     }
-    /// Whether `name` is one of NumPy's dtypes (a name of NumPy's module, or a string `np.dtype`
-    /// reads) that arrayc has not: the 8- and 16-bit signed, 16- and 32-bit unsigned integers, half
-    /// and extended precision, complex numbers, strings, objects and dates.
-    pub fn numpy_lacks(name: &str) -> bool {
-        let code = name.strip_prefix(['<', '>', '=', '|']).unwrap_or(name);
-        matches!(
-            code,
-            "int8"
-                | "int16"
-                | "uint16"
-                | "uint32"
-                | "float16"
-                | "half"
-                | "byte"
-                | "short"
-                | "ushort"
-                | "uintc"
-                | "longdouble"
-                | "float128"
-                | "complex64"
-                | "complex128"
-                | "complex256"
-                | "csingle"
-                | "cdouble"
-                | "clongdouble"
-                | "complex"
-                | "object_"
-                | "str_"
-                | "bytes_"
-                | "void"
-                | "datetime64"
-                | "timedelta64"
-                | "i1"
-                | "i2"
-                | "u2"
-                | "u4"
-                | "f2"
-                | "f16"
-                | "c8"
-                | "c16"
-                | "b"
-                | "h"
-                | "H"
-                | "I"
-                | "e"
-                | "g"
-                | "F"
-                | "D"
-                | "G"
-                | "O"
-                | "U"
-                | "S"
-                | "M8"
-                | "m8"
-        ) || name.starts_with('>') && DType::from_numpy_string(&name[1..]).is_some()
+    /// Whether `name` names one of NumPy's dtypes that arrayc has not, as NumPy's module names it
+    /// (`np.int16`): the 8- and 16-bit signed, 16- and 32-bit unsigned integers, half and extended
+    /// precision, complex numbers, strings, objects and dates.
+    pub fn numpy_lacks_name(name: &str) -> bool {
+        const NAMES: &[&str] = &[
+            "int8",
+            "int16",
+            "uint16",
+            "uint32",
+            "float16",
+            "half",
+            "byte",
+            "short",
+            "ushort",
+            "uintc",
+            "longdouble",
+            "float128",
+            "complex64",
+            "complex128",
+            "complex256",
+            "csingle",
+            "cdouble",
+            "clongdouble",
+            "complex",
+            "object_",
+            "str_",
+            "bytes_",
+            "void",
+            "datetime64",
+            "timedelta64",
+        ];
+        NAMES.contains(&name)
+    }
+    /// Whether the string `text` spells, as `np.dtype(text)` reads it, one of NumPy's dtypes that
+    /// arrayc has not: a name of [`DType::numpy_lacks_name`], an array-protocol code (`"i2"`,
+    /// `"<u4"`, `"f2"`, `"c16"`, ...), or a big-endian spelling of any dtype (`">f8"`).
+    pub fn numpy_lacks(text: &str) -> bool {
+        const CODES: &[&str] = &[
+            "i1", "i2", "u2", "u4", "f2", "f16", "c8", "c16", "b", "h", "H", "I", "e", "g", "F", "D", "G", "O", "U",
+            "S", "M8", "m8",
+        ];
+        let code = text.strip_prefix(['<', '>', '=', '|']).unwrap_or(text);
+        DType::numpy_lacks_name(code)
+            || CODES.contains(&code)
+            || text.starts_with('>') && DType::from_numpy_string(&text[1..]).is_some()
     }
     /// Size of one element in bytes (NumPy's itemsize; bool is one byte).
     pub fn size_bytes(self) -> usize {
@@ -294,5 +284,6 @@ mod tests {
             assert!(DType::numpy_lacks(name) && DType::from_numpy_string(name).is_none(), "{name}");
         }
         assert!(!DType::numpy_lacks("float64") && !DType::numpy_lacks("x"));
+        assert!(DType::numpy_lacks("b") && !DType::numpy_lacks_name("b") && DType::numpy_lacks_name("int8"));
     }
 }

@@ -99,7 +99,7 @@ pub enum Operand {
     Class(Class),
     /// A Python number (weak in `np.result_type`): `true` for a float.
     Weak(bool),
-    /// One of NumPy's dtypes that arrayc does not have ([`FOREIGN`]): no value's dtype.
+    /// One of NumPy's dtypes that arrayc does not have ([`foreign`]): no value's dtype.
     Foreign,
 }
 
@@ -145,63 +145,37 @@ pub fn is_dtype_operand(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Str(_) => true,
         ExprKind::Var(v) => {
-            v.name == "bool"
-                || alias(&v.name).is_some()
-                || Class::named(&v.name).is_some()
-                || FOREIGN.contains(&v.name.as_str())
+            v.name == "bool" || alias(&v.name).is_some() || Class::named(&v.name).is_some() || foreign(&v.name)
         }
         _ => is_dtype_expr(e),
     }
 }
 
-/// The dtype a string names: NumPy's name (`'float32'`, `'bool_'`), arrayc's (`'f32'`),
-/// Python's type (`'float'`, `'int'`, `'bool'`) or one of NumPy's C names of it (`'double'`,
-/// `'single'`, `'intc'`, ...).
+/// The dtype a string names: as `np.dtype` reads it ([`DType::from_numpy_string`]: NumPy's names,
+/// their aliases, codes, Python's types), or arrayc's name (`'f32'`).
 fn dtype_named(text: &str) -> Option<DType> {
-    DType::from_numpy_name(text).or_else(|| DType::from_name(text)).or_else(|| alias(text))
+    DType::from_numpy_string(text).or_else(|| DType::from_name(text))
 }
 
-/// NumPy's other names of arrayc's dtypes (on Linux), as `np.NAME` or a string.
+/// The dtype the name `name` (`np.NAME`, Python's `float`, `int`) stands for: one of NumPy's names
+/// or aliases of arrayc's dtypes ([`DType::from_numpy_name`]), or Python's type.
 fn alias(name: &str) -> Option<DType> {
-    Some(match name {
-        "float" | "double" => DType::F64,
-        "single" => DType::F32,
-        "int" | "int_" | "intp" | "long" | "longlong" => DType::I64,
-        "intc" => DType::I32,
-        "uint" | "uintp" | "ulong" | "ulonglong" => DType::U64,
-        "ubyte" => DType::U8,
-        _ => return None,
-    })
+    match name {
+        "float" => Some(DType::F64),
+        "int" => Some(DType::I64),
+        _ => DType::from_numpy_name(name),
+    }
 }
 
-/// NumPy's dtypes that arrayc does not have: no array of arrayc is of one, so a comparison with
-/// one is `False` (`x.dtype == np.float16`, `x.dtype in (np.int8, np.int16)`).
-const FOREIGN: &[&str] = &[
-    "int8",
-    "int16",
-    "uint16",
-    "uint32",
-    "float16",
-    "half",
-    "longdouble",
-    "float128",
-    "complex64",
-    "complex128",
-    "complex",
-    "csingle",
-    "cdouble",
-    "clongdouble",
-    "byte",
-    "short",
-    "ushort",
-    "uintc",
-    "str_",
-    "bytes_",
-    "object_",
-    "datetime64",
-    "timedelta64",
-    "void",
-];
+/// One of NumPy's dtypes that arrayc does not have, named (`np.float16`) or as a string
+/// (`'int16'`, `'<i2'`, [`crate::syntax::keyword_value`]'s `np.<i2`): no array of arrayc is of
+/// one, so a comparison with one is `False` (`x.dtype == np.float16`, `x.dtype in (np.int8, np.int16)`).
+fn foreign(name: &str) -> bool {
+    match name.strip_prefix(crate::builtin::QUALIFIED) {
+        Some(text) => DType::numpy_lacks(text),
+        None => DType::numpy_lacks_name(name),
+    }
+}
 
 /// The meaning of the dtype operand `e` (module docs).
 pub fn operand(e: &Expr, t: &mut dyn Types) -> Result<Operand, QueryError> {
@@ -221,12 +195,12 @@ pub fn operand(e: &Expr, t: &mut dyn Types) -> Result<Operand, QueryError> {
             ("bool", ..) => Operand::DType(DType::Bool),
             (_, Some(d), _) => Operand::DType(d),
             (_, _, Some(c)) if v.name != "complex" => Operand::Class(c),
-            (name, ..) if FOREIGN.contains(&name) => Operand::Foreign,
+            (name, ..) if foreign(name) => Operand::Foreign,
             _ => return value(e, t),
         },
         ExprKind::Str(s) => match dtype_named(s) {
             Some(d) => Operand::DType(d),
-            None if FOREIGN.contains(&s.as_str()) => Operand::Foreign,
+            None if DType::numpy_lacks(s) => Operand::Foreign,
             None => return Err(not_understood(&format!("'{s}'"))),
         },
         ExprKind::Int(_) => Operand::Weak(false),

@@ -114,12 +114,18 @@ pub fn keyword_value(keyword: &Ident, e: Expr) -> Expr {
     let word = text.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     use arrayc_core::dtype::DType;
-    // NumPy's reading first: `dtype="u8"` is NumPy's `uint64`, `"f32"` arrayc's name.
-    let dtype = DType::from_numpy_string(text).or_else(|| DType::from_name(text));
-    let kind = match dtype {
+    // `dtype=` as `np.dtype` reads it first (`dtype="u8"` is NumPy's `uint64`, `"f32"` arrayc's
+    // name); another keyword's word only as a dtype's name (`UPLO="L"` is no dtype code).
+    let is_dtype = keyword.name == "dtype";
+    let dtype = if is_dtype { DType::from_numpy_string(text) } else { DType::from_numpy_name(text) };
+    let kind = match dtype.or_else(|| DType::from_name(text)) {
         Some(d) => ExprKind::DTypeName(d),
-        // `dtype="int16"`, `dtype="<i2"`: the name the checker's error explains (E0216).
-        None if word || DType::numpy_lacks(text) => ExprKind::Var(Ident { name: text.clone(), span: e.span.clone() }),
+        // `dtype="int16"`, `dtype="<i2"`: a name no program can bind (`np.` is NumPy's), which the
+        // checker's E0216 explains.
+        None if is_dtype && DType::numpy_lacks(text) => {
+            ExprKind::Var(Ident { name: format!("{}{text}", crate::builtin::QUALIFIED), span: e.span.clone() })
+        }
+        None if word => ExprKind::Var(Ident { name: text.clone(), span: e.span.clone() }),
         None => return e,
     };
     Expr { kind, ..e }

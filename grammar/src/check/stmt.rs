@@ -818,11 +818,17 @@ fn zeros_of(d: DType, t: &Ty) -> String {
     format!("zeros({shape}, dtype={})", d.name())
 }
 
-/// E0216 for a NumPy dtype arrayc has not ([`arrayc_core::dtype::DType::numpy_lacks`]), named as
-/// `np.int16`, `np.int16(v)` or `dtype="int16"` (`name` without `np.`); `None` for other names.
+/// E0216 for a NumPy dtype arrayc has not, named as `np.int16` (the name `int16`), `np.int16(v)`
+/// (the function `np.int16`) or `dtype="int16"`, `dtype="<i2"` (the names `np.int16`, `np.<i2`:
+/// [`crate::syntax::keyword_value`]); `None` for other names.
 pub(super) fn missing_dtype(name: &str, span: &crate::ast::Span) -> Option<Diagnostic> {
+    use arrayc_core::dtype::DType;
+    let lacks = match name.strip_prefix(crate::builtin::QUALIFIED) {
+        Some(text) => DType::numpy_lacks(text),
+        None => DType::numpy_lacks_name(name),
+    };
     let name = name.strip_prefix(crate::builtin::QUALIFIED).unwrap_or(name);
-    arrayc_core::dtype::DType::numpy_lacks(name).then(|| {
+    lacks.then(|| {
         Diagnostic::error("E0216", format!("NumPy's dtype `{name}` is not in arrayc"), span.clone(), "no such dtype")
             .with_help(
                 "arrayc's dtypes are float64, float32, int64, int32, uint64, uint8 and bool (`np.float64`, \
