@@ -376,11 +376,7 @@ pub fn bound(program: &mut Program) -> Vec<Diagnostic> {
     let ids = Cell::new(program.num_exprs);
     let mut diags = Vec::new();
     for f in &mut program.functions {
-        let mut count = HashMap::new();
-        crate::py_lists::bindings(&f.body, &mut count, &mut HashMap::new(), |_| false);
-        for p in &f.params {
-            count.remove(&p.name.name);
-        }
+        let count = crate::py_lists::local_binding_counts(f);
         let mut found = HashMap::new();
         bindings(&ids, &mut f.body, &count, &mut found);
         f.body.for_each_expr_mut(&mut |e| {

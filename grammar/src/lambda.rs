@@ -99,8 +99,7 @@ pub fn lambdas(program: &mut Program) -> Vec<Diagnostic> {
                 });
             }
         }
-        let mut count = HashMap::new();
-        crate::py_lists::bindings(&f.body, &mut count, &mut Default::default(), |_| false);
+        let count = crate::py_lists::binding_counts(&f.body);
         let mut pass = Inline { ids: &ids, count, fresh: 0, shadow: vec![], diags: &mut diags };
         pass.block(&mut f.body, &HashMap::new());
     }

@@ -59,6 +59,23 @@ fn flat_list(e: &Expr) -> bool {
     matches!(&e.kind, ExprKind::List(items) if !items.iter().any(|it| matches!(it.kind, ExprKind::List(_))))
 }
 
+/// How many times each name is bound in `b` ([`bindings`]).
+pub(crate) fn binding_counts(b: &Block) -> HashMap<String, usize> {
+    let mut count = HashMap::new();
+    bindings(b, &mut count, &mut HashMap::new(), |_| false);
+    count
+}
+
+/// How many times each name other than a parameter is bound in `f`'s body ([`bindings`]): the
+/// names a pass may take as bound once to what it rewrites (a parameter's value is the caller's).
+pub(crate) fn local_binding_counts(f: &crate::ast::Function) -> HashMap<String, usize> {
+    let mut count = binding_counts(&f.body);
+    for p in &f.params {
+        count.remove(&p.name.name);
+    }
+    count
+}
+
 /// Counts the bindings of each name in `b` (`let`, assignment, `for` variable); `lists` gets the
 /// names a `let` binds to a value `pick` accepts ([`flat_list`] for Python's `sum`), with that
 /// value (the last one, for a name bound several times).

@@ -73,11 +73,7 @@ pub fn slice_objects(program: &mut Program) -> Vec<Diagnostic> {
     let ids = Cell::new(program.num_exprs);
     let mut diags = Vec::new();
     for f in &mut program.functions {
-        let mut count = HashMap::new();
-        crate::py_lists::bindings(&f.body, &mut count, &mut HashMap::new(), |_| false);
-        for p in &f.params {
-            count.remove(&p.name.name);
-        }
+        let count = crate::py_lists::local_binding_counts(f);
         let mut bound = HashMap::new();
         bindings(&mut f.body, &count, &mut bound);
         set_items(&ids, &bound, &mut f.body, &mut diags);

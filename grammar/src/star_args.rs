@@ -72,8 +72,7 @@ pub fn star_args(program: &mut Program) -> Vec<Diagnostic> {
     let ids = Cell::new(program.num_exprs);
     let mut errors = Vec::new();
     for f in &mut program.functions {
-        let mut count = HashMap::new();
-        crate::py_lists::bindings(&f.body, &mut count, &mut Default::default(), |_| false);
+        let count = crate::py_lists::binding_counts(&f.body);
         let mut pass = Stars {
             writers: &writers,
             ids: &ids,
