@@ -257,22 +257,10 @@ fn otype(v: &Expr) -> Result<DType, LexError> {
         ExprKind::List(items) | ExprKind::Tuple(items) if items.len() == 1 => Some(&items[0]),
         _ => None,
     };
-    let d = one.and_then(|e| match &e.kind {
-        ExprKind::DTypeName(d) => Some(*d),
-        ExprKind::Var(t) => match t.name.as_str() {
-            "float" => Some(DType::F64),
-            "int" => Some(DType::I64),
-            "bool" => Some(DType::Bool),
-            _ => None,
-        },
-        ExprKind::Str(s) => match s.as_str() {
-            "d" | "float64" => Some(DType::F64),
-            "f" | "float32" => Some(DType::F32),
-            "l" | "q" | "int64" => Some(DType::I64),
-            "i" | "int32" => Some(DType::I32),
-            "?" | "bool" => Some(DType::Bool),
-            _ => None,
-        },
+    // Each item read as `dtype=`'s value is (Python's types, `np.dtype`'s strings).
+    let dtype = Ident { name: "dtype".to_string(), span: v.span.clone() };
+    let d = one.and_then(|e| match crate::syntax::keyword_value(&dtype, e.clone()).kind {
+        ExprKind::DTypeName(d) => Some(d),
         _ => None,
     });
     d.ok_or_else(|| {

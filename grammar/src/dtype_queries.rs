@@ -170,7 +170,7 @@ fn alias(name: &str) -> Option<DType> {
 /// One of NumPy's dtypes that arrayc does not have, named (`np.float16`) or as a string
 /// (`'int16'`, `'<i2'`, [`crate::syntax::keyword_value`]'s `np.<i2`): no array of arrayc is of
 /// one, so a comparison with one is `False` (`x.dtype == np.float16`, `x.dtype in (np.int8, np.int16)`).
-fn foreign(name: &str) -> bool {
+pub(crate) fn foreign(name: &str) -> bool {
     match name.strip_prefix(crate::builtin::QUALIFIED) {
         Some(text) => DType::numpy_lacks(text),
         None => DType::numpy_lacks_name(name),

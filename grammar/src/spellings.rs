@@ -25,16 +25,10 @@ use std::cell::Cell;
 pub const MATH: &str = "math";
 
 /// The dtype a type argument names: a type name (`np.float32`, `f32`) or Python's `int`,
-/// `float`, `bool`.
+/// `float`, `bool` ([`crate::syntax::python_type_as_dtype`]).
 fn dtype_named(e: &Expr) -> Option<DType> {
-    match &e.kind {
-        ExprKind::DTypeName(d) => Some(*d),
-        ExprKind::Var(v) => match v.name.as_str() {
-            "int" => Some(DType::I64),
-            "float" => Some(DType::F64),
-            "bool" => Some(DType::Bool),
-            _ => None,
-        },
+    match crate::syntax::python_type_as_dtype(e.clone()).kind {
+        ExprKind::DTypeName(d) => Some(d),
         _ => None,
     }
 }

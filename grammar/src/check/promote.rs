@@ -35,7 +35,7 @@ impl Weak {
     }
 }
 
-/// `Some` if `e` is an integer or float literal, optionally negated (or parenthesised).
+/// `Some` if `e` is a bool, integer or float literal, optionally negated (or parenthesised).
 pub fn weak_of(e: &Expr) -> Option<Weak> {
     match &e.kind {
         ExprKind::Bool(_) => Some(Weak::Bool),

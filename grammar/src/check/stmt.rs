@@ -820,13 +820,9 @@ fn zeros_of(d: DType, t: &Ty) -> String {
 
 /// E0216 for a NumPy dtype arrayc has not, named as `np.int16` (the name `int16`), `np.int16(v)`
 /// (the function `np.int16`) or `dtype="int16"`, `dtype="<i2"` (the names `np.int16`, `np.<i2`:
-/// [`crate::syntax::keyword_value`]); `None` for other names.
+/// [`crate::syntax::keyword_value`]; [`crate::dtype_queries::foreign`]); `None` for other names.
 pub(super) fn missing_dtype(name: &str, span: &crate::ast::Span) -> Option<Diagnostic> {
-    use arrayc_core::dtype::DType;
-    let lacks = match name.strip_prefix(crate::builtin::QUALIFIED) {
-        Some(text) => DType::numpy_lacks(text),
-        None => DType::numpy_lacks_name(name),
-    };
+    let lacks = crate::dtype_queries::foreign(name);
     let name = name.strip_prefix(crate::builtin::QUALIFIED).unwrap_or(name);
     lacks.then(|| {
         Diagnostic::error("E0216", format!("NumPy's dtype `{name}` is not in arrayc"), span.clone(), "no such dtype")
