@@ -58,16 +58,16 @@ unsafe fn argument(name: &str, a: &ArraycValue, t: Type) -> Result<RtValue, Stri
             let s = match d {
                 DType::F64 => Scalar::F64(a.f),
                 DType::F32 => Scalar::F32(a.f as f32),
-                DType::I64 => Scalar::I64(a.i),
-                DType::I32 => Scalar::I32(
-                    i32::try_from(a.i).map_err(|_| format!("argument `{name}`: {} is out of int32's range", a.i))?,
-                ),
-                DType::U8 => Scalar::U8(
-                    u8::try_from(a.i).map_err(|_| format!("argument `{name}`: {} is out of uint8's range", a.i))?,
-                ),
+                DType::Bool => Scalar::Bool(a.i != 0),
                 // A uint64 travels as its bits in the int64_t `i` (`(uint64_t)v.i`).
                 DType::U64 => Scalar::U64(a.i as u64),
-                DType::Bool => Scalar::Bool(a.i != 0),
+                d => {
+                    let (lo, hi) = d.int_range().expect("an integer dtype");
+                    if !(lo..=hi).contains(&a.i.into()) {
+                        return Err(format!("argument `{name}`: {} is out of {}'s range", a.i, d.numpy_name()));
+                    }
+                    Scalar::I64(a.i).cast(d)
+                }
             };
             Ok(RtValue::Scalar(s.cast(want)))
         }
@@ -112,13 +112,9 @@ fn result(r: RtValue, out: &mut ArraycValue) {
         RtValue::Scalar(s) => {
             out.dtype = dtype_code(s.dtype());
             match s {
-                Scalar::F64(x) => out.f = x,
-                Scalar::F32(x) => out.f = x as f64,
-                Scalar::I64(x) => out.i = x,
-                Scalar::I32(x) => out.i = x.into(),
-                Scalar::U8(x) => out.i = x.into(),
-                Scalar::U64(x) => out.i = x as i64,
-                Scalar::Bool(x) => out.i = x as i64,
+                Scalar::F64(_) | Scalar::F32(_) => out.f = s.as_f64(),
+                // Integers and bools in `i` (a uint64 as its bits).
+                s => out.i = s.as_i64(),
             }
         }
         RtValue::View(v) => {

@@ -184,7 +184,8 @@ fn scalar_dtype(s: &str) -> Option<DType> {
     DType::ALL.into_iter().find(|&d| arrayc_dialect::print::elem_type(d) == s)
 }
 
-/// arrayc type of an MLIR type: `f64`/`f32`/`i64`/`i32`/`i1` scalars and memrefs of them (any layout).
+/// arrayc type of an MLIR type: scalars of the element types of `arrayc_dialect::print::elem_type`
+/// (`f64`, ..., `ui8`, `i1`) and memrefs of them (any layout).
 fn ir_type(t: MType) -> Option<Type> {
     if let Ok(mr) = MemRefType::try_from(t) {
         return scalar_dtype(&mr.element().to_string()).map(|d| Type::Array(d, mr.rank()));
@@ -209,8 +210,8 @@ impl FuncImporter<'_> {
     }
 
     /// Defines a new value for an MLIR value: of its MLIR type, or where the printer bridged an
-    /// unsigned result from `arith`'s signless type (the value's use is a [`BRIDGE`] to `ui64` or
-    /// `ui8`), of the bridge's result type.
+    /// unsigned result from `arith`'s signless type (the value's use is a [`BRIDGE`] to `ui64`,
+    /// ..., `ui8`), of the bridge's result type.
     fn def<'c, 'a, V: ValueLike<'c>>(&mut self, v: &V, o: &OperationRef<'c, 'a>) -> Result<ValueId, ImportError> {
         let ty = self.ty(bridged_type(v), o)?;
         let id = self.func.new_value(ty, None);
@@ -445,22 +446,17 @@ impl FuncImporter<'_> {
                     Type::Scalar(DType::F32) => Scalar::F32(
                         FloatAttribute::try_from(attr).map_err(|_| unsupported(o, "bad f32"))?.value() as f32,
                     ),
-                    Type::Scalar(DType::I64) => {
-                        Scalar::I64(IntegerAttribute::try_from(attr).map_err(|_| unsupported(o, "bad i64"))?.value())
-                    }
-                    Type::Scalar(DType::I32) => Scalar::I32(
-                        IntegerAttribute::try_from(attr).map_err(|_| unsupported(o, "bad i32"))?.value() as i32,
-                    ),
-                    // Bridged (`arrayc_dialect::print`): the signless attribute holds the bits.
-                    Type::Scalar(DType::U64) => Scalar::U64(
-                        IntegerAttribute::try_from(attr).map_err(|_| unsupported(o, "bad ui64"))?.value() as u64,
-                    ),
-                    Type::Scalar(DType::U8) => Scalar::U8(
-                        IntegerAttribute::try_from(attr).map_err(|_| unsupported(o, "bad ui8"))?.value() as u8,
-                    ),
                     Type::Scalar(DType::Bool) => Scalar::Bool(
                         IntegerAttribute::try_from(attr).map_err(|_| unsupported(o, "bad i1"))?.value() != 0,
                     ),
+                    // The attribute holds the bits (of a signless type where an unsigned value is
+                    // bridged, `arrayc_dialect::print`), which the cast wraps to the dtype.
+                    Type::Scalar(d) => Scalar::I64(
+                        IntegerAttribute::try_from(attr)
+                            .map_err(|_| unsupported(o, &format!("bad {}", arrayc_dialect::print::elem_type(d))))?
+                            .value(),
+                    )
+                    .cast(d),
                     Type::Array(..) => return Err(unsupported(o, "array constants are not supported")),
                 };
                 OpKind::Const { res, value }

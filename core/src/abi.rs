@@ -522,15 +522,7 @@ pub fn fault_cell_descriptor(cell: u64) -> [u64; descriptor_len(0)] {
 /// The word of a scalar argument: `s` cast to dtype `d`, its bits in the low bytes (an `f32` in 4,
 /// a bool in 1).
 pub fn scalar_word(s: Scalar, d: DType) -> u64 {
-    match s.cast(d) {
-        Scalar::F64(x) => x.to_bits(),
-        Scalar::F32(x) => x.to_bits() as u64,
-        Scalar::I64(x) => x as u64,
-        Scalar::I32(x) => x as u32 as u64,
-        Scalar::U64(x) => x,
-        Scalar::U8(x) => x.into(),
-        Scalar::Bool(x) => x as u64,
-    }
+    s.cast(d).to_bits()
 }
 
 #[cfg(test)]

@@ -212,10 +212,8 @@ impl FormatSpec {
             Scalar::F64(_) | Scalar::F32(_) => self.float_body(s.as_f64(), plain),
             _ if float_ty => self.float_body(s.as_f64(), plain),
             Scalar::U64(v) => self.int_body(false, v as u128),
-            Scalar::I64(v) => self.int_body(v < 0, v.unsigned_abs() as u128),
-            Scalar::I32(v) => self.int_body(v < 0, v.unsigned_abs() as u128),
-            Scalar::U8(v) => self.int_body(false, v as u128),
             Scalar::Bool(b) => self.int_body(false, b as u128),
+            s => self.int_body(s.as_i64() < 0, s.as_i64().unsigned_abs() as u128),
         };
         let sign = match (negative, self.sign) {
             (true, _) => "-",

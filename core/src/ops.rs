@@ -32,7 +32,11 @@ pub enum Scalar {
     F32(f32),
     I64(i64),
     I32(i32),
+    I16(i16),
+    I8(i8),
     U64(u64),
+    U32(u32),
+    U16(u16),
     U8(u8),
     Bool(bool),
 }
@@ -45,7 +49,11 @@ impl Scalar {
             Scalar::F32(_) => DType::F32,
             Scalar::I64(_) => DType::I64,
             Scalar::I32(_) => DType::I32,
+            Scalar::I16(_) => DType::I16,
+            Scalar::I8(_) => DType::I8,
             Scalar::U64(_) => DType::U64,
+            Scalar::U32(_) => DType::U32,
+            Scalar::U16(_) => DType::U16,
             Scalar::U8(_) => DType::U8,
             Scalar::Bool(_) => DType::Bool,
         }
@@ -57,9 +65,13 @@ impl Scalar {
             Scalar::F64(v) => v,
             Scalar::F32(v) => v as f64,
             Scalar::I64(v) => v as f64,
-            Scalar::I32(v) => v as f64,
+            Scalar::I32(v) => v.into(),
+            Scalar::I16(v) => v.into(),
+            Scalar::I8(v) => v.into(),
             Scalar::U64(v) => v as f64,
-            Scalar::U8(v) => v as f64,
+            Scalar::U32(v) => v.into(),
+            Scalar::U16(v) => v.into(),
+            Scalar::U8(v) => v.into(),
             Scalar::Bool(v) => v as i64 as f64,
         }
     }
@@ -79,9 +91,13 @@ impl Scalar {
             Scalar::F64(v) => float(v),
             Scalar::F32(v) => float(v as f64),
             Scalar::I64(v) => v,
-            Scalar::I32(v) => v as i64,
+            Scalar::I32(v) => v.into(),
+            Scalar::I16(v) => v.into(),
+            Scalar::I8(v) => v.into(),
             // Wraps, as NumPy's `astype(int64)` of a `uint64`.
             Scalar::U64(v) => v as i64,
+            Scalar::U32(v) => v.into(),
+            Scalar::U16(v) => v.into(),
             Scalar::U8(v) => v.into(),
             Scalar::Bool(v) => v as i64,
         }
@@ -107,14 +123,37 @@ impl Scalar {
             s => s.as_i64() as u64,
         }
     }
-    /// Value as u8 (NumPy's `astype(uint8)`): an integer wraps (keeps its low 8 bits), a float
-    /// converts as to i32 ([`Scalar::as_i32`]) and then wraps (-1.0 gives 255, 300.0 gives 44,
-    /// NaN 0): x86-64's `cvttsd2si` for C's `(uint8_t)x`, as NumPy's cast.
+    /// The low 16 bits of the value as NumPy's `astype` to `int8`, `uint8`, `int16` or `uint16`
+    /// gives them (the caller keeps 8 or 16): an integer wraps (keeps its low bits), a float
+    /// converts as to i32 ([`Scalar::as_i32`]) and then wraps (-1.0 gives 255 as `uint8`, 300.0
+    /// 44, 70000.5 as `int16` 4464, NaN 0): x86-64's `cvttsd2si` for C's `(uint8_t)x`, as NumPy's
+    /// cast (values printed by NumPy 2.4).
     #[inline]
-    pub fn as_u8(self) -> u8 {
+    pub fn as_narrow(self) -> u16 {
         match self {
-            Scalar::F64(_) | Scalar::F32(_) => self.as_i32() as u8,
-            s => s.as_i64() as u8,
+            Scalar::F64(_) | Scalar::F32(_) => self.as_i32() as u16,
+            s => s.as_i64() as u16,
+        }
+    }
+    /// Value as u32 (NumPy's `astype(uint32)`): an integer wraps (keeps its low 32 bits), a float
+    /// below 2^31 converts as to i32 ([`Scalar::as_i32`], then wraps: -1.0 gives 2^32 - 1, NaN and
+    /// -3e9 give 2^31) and one at or above 2^31 as `x - 2^31` to i32 with the top bit set (3e9
+    /// gives 3000000000, 5e9 and 2^32 give 0): the values NumPy 2.4 gives on x86-64, the 32-bit
+    /// twin of [`Scalar::as_u64`].
+    #[inline]
+    pub fn as_u32(self) -> u32 {
+        const TWO_31: f64 = 2_147_483_648.0;
+        let float = |v: f64| {
+            if v >= TWO_31 {
+                (Scalar::F64(v - TWO_31).as_i32() as u32) ^ (1 << 31)
+            } else {
+                Scalar::F64(v).as_i32() as u32
+            }
+        };
+        match self {
+            Scalar::F64(v) => float(v),
+            Scalar::F32(v) => float(v.into()),
+            s => s.as_i64() as u32,
         }
     }
     /// Value as i32 (NumPy's `astype(int32)`): an integer wraps (keeps its low 32 bits), a
@@ -143,16 +182,27 @@ impl Scalar {
             DType::F32 => Scalar::F32(self.as_f64() as f32),
             DType::I64 => Scalar::I64(self.as_i64()),
             DType::I32 => Scalar::I32(self.as_i32()),
+            DType::I16 => Scalar::I16(self.as_narrow() as i16),
+            DType::I8 => Scalar::I8(self.as_narrow() as i8),
             DType::U64 => Scalar::U64(self.as_u64()),
-            DType::U8 => Scalar::U8(self.as_u8()),
+            DType::U32 => Scalar::U32(self.as_u32()),
+            DType::U16 => Scalar::U16(self.as_narrow()),
+            DType::U8 => Scalar::U8(self.as_narrow() as u8),
             DType::Bool => Scalar::Bool(match self {
                 Scalar::Bool(b) => b,
-                Scalar::I64(v) => v != 0,
-                Scalar::I32(v) => v != 0,
-                Scalar::U64(v) => v != 0,
-                Scalar::U8(v) => v != 0,
-                s => s.as_f64() != 0.0,
+                Scalar::F64(_) | Scalar::F32(_) => self.as_f64() != 0.0,
+                s => s.to_bits() != 0,
             }),
+        }
+    }
+    /// `self` wrapped to the integer dtype `d` where it is an `i64` or `u64` (an integer
+    /// operation's result computed wide, as [`crate::semantics`] computes `i8` to `u32`); a bool
+    /// or float result (a comparison, a true division) as it is.
+    #[inline]
+    pub fn cast_int(self, d: DType) -> Scalar {
+        match self {
+            Scalar::I64(_) | Scalar::U64(_) => self.cast(d),
+            s => s,
         }
     }
     /// The value's bits in a 64-bit word (an `f32`'s in the low half, a bool as 0 or 1), which
@@ -165,7 +215,11 @@ impl Scalar {
             Scalar::F32(v) => u64::from(v.to_bits()),
             Scalar::I64(v) => v as u64,
             Scalar::I32(v) => u64::from(v as u32),
+            Scalar::I16(v) => u64::from(v as u16),
+            Scalar::I8(v) => u64::from(v as u8),
             Scalar::U64(v) => v,
+            Scalar::U32(v) => v.into(),
+            Scalar::U16(v) => v.into(),
             Scalar::U8(v) => v.into(),
             Scalar::Bool(v) => u64::from(v),
         }
@@ -178,7 +232,11 @@ impl Scalar {
             DType::F32 => Scalar::F32(f32::from_bits(bits as u32)),
             DType::I64 => Scalar::I64(bits as i64),
             DType::I32 => Scalar::I32(bits as u32 as i32),
+            DType::I16 => Scalar::I16(bits as u16 as i16),
+            DType::I8 => Scalar::I8(bits as u8 as i8),
             DType::U64 => Scalar::U64(bits),
+            DType::U32 => Scalar::U32(bits as u32),
+            DType::U16 => Scalar::U16(bits as u16),
             DType::U8 => Scalar::U8(bits as u8),
             DType::Bool => Scalar::Bool(bits != 0),
         }

@@ -152,17 +152,15 @@ pub fn scalar_binary(op: BinFn, a: Scalar, b: Scalar) -> Result<Scalar, ScalarEr
         }
         (F32(x), F32(y)) => float_bin(op, x as f64, y as f64).map(|v| F32(v as f32)).unwrap_or_else(|s| s),
         (I64(x), I64(y)) => int_bin(op, x, y, 64)?,
-        // Computed in i64 and wrapped to i32: exact for every operation modulo 2^32 (`int_bin`).
-        (I32(x), I32(y)) => match int_bin(op, x.into(), y.into(), 32)? {
-            I64(v) => I32(v as i32),
-            s => s,
-        },
+        // Narrower integers are computed in i64 (u64) and wrapped to their width: exact for every
+        // operation modulo 2^bits (`int_bin`, `uint_bin`).
+        (I32(x), I32(y)) => int_bin(op, x.into(), y.into(), 32)?.cast_int(DType::I32),
+        (I16(x), I16(y)) => int_bin(op, x.into(), y.into(), 16)?.cast_int(DType::I16),
+        (I8(x), I8(y)) => int_bin(op, x.into(), y.into(), 8)?.cast_int(DType::I8),
         (U64(x), U64(y)) => uint_bin(op, x, y),
-        // Computed in u64 and wrapped to u8: exact for every operation modulo 2^8 (`uint_bin`).
-        (U8(x), U8(y)) => match uint_bin(op, x.into(), y.into()) {
-            U64(v) => U8(v as u8),
-            s => s,
-        },
+        (U32(x), U32(y)) => uint_bin(op, x.into(), y.into()).cast_int(DType::U32),
+        (U16(x), U16(y)) => uint_bin(op, x.into(), y.into()).cast_int(DType::U16),
+        (U8(x), U8(y)) => uint_bin(op, x.into(), y.into()).cast_int(DType::U8),
         (Bool(x), Bool(y)) => match op {
             BinFn::And => Bool(x & y),
             BinFn::Or => Bool(x | y),
@@ -179,10 +177,10 @@ pub fn scalar_binary(op: BinFn, a: Scalar, b: Scalar) -> Result<Scalar, ScalarEr
     })
 }
 
-/// Binary operation on two integers of a `bits`-wide dtype (64, or 32 with `x` and `y` in the i32
-/// range, the caller wrapping an `I64` result to i32: wrapping i64 arithmetic agrees with i32's
-/// modulo 2^32, and `i32::MIN // -1` is 2^31, which wraps to `i32::MIN` as NumPy gives). Shift
-/// counts outside `0..bits` give 0 (left) or the sign (right), as NumPy.
+/// Binary operation on two integers of a `bits`-wide dtype (64, or 32, 16, 8 with `x` and `y` in
+/// that dtype's range, the caller wrapping an `I64` result to it: wrapping i64 arithmetic agrees
+/// with i32's modulo 2^32, and `i32::MIN // -1` is 2^31, which wraps to `i32::MIN` as NumPy
+/// gives). Shift counts outside `0..bits` give 0 (left) or the sign (right), as NumPy.
 #[inline(always)]
 fn int_bin(op: BinFn, x: i64, y: i64, bits: i64) -> Result<Scalar, ScalarError> {
     use Scalar::*;
@@ -212,9 +210,9 @@ fn int_bin(op: BinFn, x: i64, y: i64, bits: i64) -> Result<Scalar, ScalarError> 
     })
 }
 
-/// Binary operation on two unsigned integers (`u64`, or `u8` with `x` and `y` below 256, the
-/// caller wrapping a `U64` result to u8: wrapping u64 arithmetic agrees with u8's modulo 2^8, and
-/// a shift by 8 to 63 leaves no low byte). Division and remainder by zero give 0 and shift counts
+/// Binary operation on two unsigned integers (`u64`, or `u32`, `u16`, `u8` with `x` and `y` in
+/// that dtype's range, the caller wrapping a `U64` result to it: wrapping u64 arithmetic agrees
+/// with u8's modulo 2^8, and a shift by 8 to 63 leaves no low byte). Division and remainder by zero give 0 and shift counts
 /// of 64 or more give 0, as NumPy's `uint64`.
 #[inline(always)]
 fn uint_bin(op: BinFn, x: u64, y: u64) -> Scalar {
@@ -298,23 +296,18 @@ pub fn scalar_unary(op: UnFn, a: Scalar) -> Scalar {
             _ if op.rounds() => a,
             _ => Scalar::F64(f(x as f64)),
         },
-        Scalar::I32(x) => match op {
-            UnFn::Abs => Scalar::I32(x.wrapping_abs()),
-            UnFn::Neg => Scalar::I32(x.wrapping_neg()),
+        // Narrower integers: computed in i64 and wrapped to their width (`abs(-128)` of an `i8`
+        // is -128, as NumPy's).
+        Scalar::I32(_) | Scalar::I16(_) | Scalar::I8(_) => match op {
+            UnFn::Abs | UnFn::Neg => scalar_unary(op, Scalar::I64(a.as_i64())).cast_int(a.dtype()),
             _ if op.rounds() => a,
-            _ => Scalar::F64(f(x as f64)),
+            _ => Scalar::F64(f(a.as_f64())).cast(a.dtype().ufunc_float()),
         },
-        Scalar::U64(x) => match op {
+        Scalar::U64(_) | Scalar::U32(_) | Scalar::U16(_) | Scalar::U8(_) => match op {
             UnFn::Abs => a,
-            UnFn::Neg => Scalar::U64(x.wrapping_neg()),
+            UnFn::Neg => Scalar::U64(a.as_u64().wrapping_neg()).cast_int(a.dtype()),
             _ if op.rounds() => a,
-            _ => Scalar::F64(f(x as f64)),
-        },
-        Scalar::U8(x) => match op {
-            UnFn::Abs => a,
-            UnFn::Neg => Scalar::U8(x.wrapping_neg()),
-            _ if op.rounds() => a,
-            _ => Scalar::F64(f(x.into())),
+            _ => Scalar::F64(f(a.as_f64())).cast(a.dtype().ufunc_float()),
         },
         Scalar::Bool(b) => match op {
             UnFn::Not => Scalar::Bool(!b),
@@ -331,20 +324,15 @@ pub fn reduce_identity(kind: ReduceKind, d: DType) -> Scalar {
         ReduceKind::ArgMin | ReduceKind::ArgMax => Scalar::I64(0),
         ReduceKind::Sum => Scalar::I64(0),
         ReduceKind::Prod => Scalar::I64(1),
-        ReduceKind::Min => match d {
-            DType::I64 => Scalar::I64(i64::MAX),
-            DType::I32 => Scalar::I32(i32::MAX),
-            DType::U64 => Scalar::U64(u64::MAX),
-            DType::U8 => Scalar::U8(u8::MAX),
-            DType::Bool => Scalar::Bool(true),
-            DType::F64 | DType::F32 => Scalar::F64(f64::INFINITY),
+        ReduceKind::Min => match d.int_range() {
+            Some((_, hi)) => Scalar::U64(hi as u64),
+            None if d == DType::Bool => Scalar::Bool(true),
+            None => Scalar::F64(f64::INFINITY),
         },
-        ReduceKind::Max => match d {
-            DType::I64 => Scalar::I64(i64::MIN),
-            DType::I32 => Scalar::I32(i32::MIN),
-            DType::U64 | DType::U8 => Scalar::U64(0),
-            DType::Bool => Scalar::Bool(false),
-            DType::F64 | DType::F32 => Scalar::F64(f64::NEG_INFINITY),
+        ReduceKind::Max => match d.int_range() {
+            Some((lo, _)) => Scalar::I64(lo as i64),
+            None if d == DType::Bool => Scalar::Bool(false),
+            None => Scalar::F64(f64::NEG_INFINITY),
         },
     };
     s.cast(d)
@@ -381,24 +369,18 @@ pub fn reduce_combine(kind: ReduceKind, a: Scalar, b: Scalar) -> Scalar {
             Min | ArgMin => x.min(y),
             Max | ArgMax => x.max(y),
         }),
-        (Scalar::I32(x), Scalar::I32(y)) => Scalar::I32(match kind {
-            Sum => x.wrapping_add(y),
-            Prod => x.wrapping_mul(y),
-            Min | ArgMin => x.min(y),
-            Max | ArgMax => x.max(y),
-        }),
         (Scalar::U64(x), Scalar::U64(y)) => Scalar::U64(match kind {
             Sum => x.wrapping_add(y),
             Prod => x.wrapping_mul(y),
             Min | ArgMin => x.min(y),
             Max | ArgMax => x.max(y),
         }),
-        (Scalar::U8(x), Scalar::U8(y)) => Scalar::U8(match kind {
-            Sum => x.wrapping_add(y),
-            Prod => x.wrapping_mul(y),
-            Min | ArgMin => x.min(y),
-            Max | ArgMax => x.max(y),
-        }),
+        // Narrower integers: combined in i64 (u64) and wrapped to their width.
+        (a, b) if a.dtype() == b.dtype() && a.dtype().is_int() => {
+            let wide =
+                |s: Scalar| if a.dtype().is_unsigned() { Scalar::U64(s.as_u64()) } else { Scalar::I64(s.as_i64()) };
+            reduce_combine(kind, wide(a), wide(b)).cast_int(a.dtype())
+        }
         (Scalar::Bool(x), Scalar::Bool(y)) => Scalar::Bool(match kind {
             Sum | Max | ArgMax => x | y,
             Prod | Min | ArgMin => x & y,

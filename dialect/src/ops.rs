@@ -64,10 +64,10 @@ impl<F> OpRow<F> {
     /// The spelling for operands of dtype `dt`.
     pub fn spelling(&self, dt: DType) -> Spelling {
         match dt {
-            DType::F64 | DType::F32 => self.float,
-            DType::I64 | DType::I32 => self.int,
-            DType::U64 | DType::U8 => self.uint,
             DType::Bool => self.bool,
+            d if d.is_float() => self.float,
+            d if d.is_unsigned() => self.uint,
+            _ => self.int,
         }
     }
 }

@@ -8,14 +8,18 @@ use arrayc_core::DType;
 use std::fmt::Write;
 
 /// MLIR element type of a dtype (`bool` is `i1`; the unsigned dtypes are MLIR's unsigned integer
-/// types `ui64` and `ui8`, so the text keeps their signedness and the importer reads it back).
+/// types `ui64` to `ui8`, so the text keeps their signedness and the importer reads it back).
 pub fn elem_type(d: DType) -> &'static str {
     match d {
         DType::F64 => "f64",
         DType::F32 => "f32",
         DType::I64 => "i64",
         DType::I32 => "i32",
+        DType::I16 => "i16",
+        DType::I8 => "i8",
         DType::U64 => "ui64",
+        DType::U32 => "ui32",
+        DType::U16 => "ui16",
         DType::U8 => "ui8",
         DType::Bool => "i1",
     }
@@ -33,6 +37,8 @@ pub const BRIDGE: &str = "builtin.unrealized_conversion_cast";
 fn arith_type(d: DType) -> &'static str {
     match d {
         DType::U64 => "i64",
+        DType::U32 => "i32",
+        DType::U16 => "i16",
         DType::U8 => "i8",
         d => elem_type(d),
     }
@@ -59,11 +65,9 @@ pub fn literal(s: Scalar) -> String {
     match s {
         Scalar::F64(v) => float_lit(v, v.to_bits(), 16),
         Scalar::F32(v) => float_lit(v as f64, v.to_bits() as u64, 8),
-        Scalar::I64(v) => v.to_string(),
-        Scalar::I32(v) => v.to_string(),
         Scalar::U64(v) => v.to_string(),
-        Scalar::U8(v) => v.to_string(),
         Scalar::Bool(b) => b.to_string(),
+        s => s.as_i64().to_string(),
     }
 }
 

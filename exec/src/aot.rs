@@ -173,7 +173,7 @@ pub enum ProgramError {
 /// The dtype codes of the C interface of a library from `arrayc build --lib`
 /// (`arrayc_value.dtype`), with each dtype's C element type and NumPy dtype: the one table the
 /// library, its generated C header and its generated Python module share.
-pub const DTYPE_CODES: [(arrayc_core::DType, i32, &str, &str); 7] = [
+pub const DTYPE_CODES: [(arrayc_core::DType, i32, &str, &str); 11] = [
     (arrayc_core::DType::F64, 0, "double", "float64"),
     (arrayc_core::DType::F32, 1, "float", "float32"),
     (arrayc_core::DType::I64, 2, "int64_t", "int64"),
@@ -181,6 +181,10 @@ pub const DTYPE_CODES: [(arrayc_core::DType, i32, &str, &str); 7] = [
     (arrayc_core::DType::I32, 4, "int32_t", "int32"),
     (arrayc_core::DType::U8, 5, "uint8_t", "uint8"),
     (arrayc_core::DType::U64, 6, "uint64_t", "uint64"),
+    (arrayc_core::DType::I16, 7, "int16_t", "int16"),
+    (arrayc_core::DType::I8, 8, "int8_t", "int8"),
+    (arrayc_core::DType::U32, 9, "uint32_t", "uint32"),
+    (arrayc_core::DType::U16, 10, "uint16_t", "uint16"),
 ];
 
 /// The code of dtype `d` in [`DTYPE_CODES`].

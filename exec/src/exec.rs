@@ -1179,7 +1179,7 @@ fn binary_fn(op: BinFn, dt: DType) -> BinaryFn {
             }
         };
     }
-    by_dtype!(F64 F32 I64 I32 U64 U8 Bool)
+    by_dtype!(F64 F32 I64 I32 I16 I8 U64 U32 U16 U8 Bool)
 }
 
 /// NumPy's cast ([`Scalar::cast`]) from `from` to `to` on the bits, one function per pair.
@@ -1194,9 +1194,9 @@ fn cast_fn(from: DType, to: DType) -> CastFn {
     macro_rules! by_from {
         ($($from:ident)*) => {
             match from {
-                $(DType::$from => by_to!($from: F64 F32 I64 I32 U64 U8 Bool),)*
+                $(DType::$from => by_to!($from: F64 F32 I64 I32 I16 I8 U64 U32 U16 U8 Bool),)*
             }
         };
     }
-    by_from!(F64 F32 I64 I32 U64 U8 Bool)
+    by_from!(F64 F32 I64 I32 I16 I8 U64 U32 U16 U8 Bool)
 }

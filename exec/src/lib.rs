@@ -164,17 +164,22 @@ fn parse_arg(name: &str, value: &str, ty: Type) -> Result<RtValue, UserError> {
         Type::Scalar(d) => {
             let bad = || UserError(format!("error: --arg {name}={value}: `{value}` is not a valid {} value", d.name()));
             let s = match d {
-                DType::I64 => Scalar::I64(value.trim().parse().map_err(|_| bad())?),
-                DType::I32 => Scalar::I32(value.trim().parse().map_err(|_| bad())?),
-                DType::U64 => Scalar::U64(value.trim().parse().map_err(|_| bad())?),
-                DType::U8 => Scalar::U8(value.trim().parse().map_err(|_| bad())?),
-                DType::F64 => Scalar::F64(value.trim().parse().map_err(|_| bad())?),
+                d if d.is_int() => {
+                    let v: i128 = value.trim().parse().map_err(|_| bad())?;
+                    let (lo, hi) = d.int_range().expect("an integer dtype");
+                    if !(lo..=hi).contains(&v) {
+                        return Err(bad());
+                    }
+                    // Within the dtype's range: the cast from the i64 bits is exact.
+                    Scalar::I64(v as i64).cast(d)
+                }
                 DType::F32 => Scalar::F32(value.trim().parse().map_err(|_| bad())?),
                 DType::Bool => Scalar::Bool(match value.trim() {
                     "true" | "True" | "1" => true,
                     "false" | "False" | "0" => false,
                     _ => return Err(bad()),
                 }),
+                _ => Scalar::F64(value.trim().parse().map_err(|_| bad())?),
             };
             Ok(RtValue::Scalar(s))
         }

@@ -249,7 +249,11 @@ builtins! {
     F32: "f32", (1, 1), &[], CAST;
     I64: "i64", (1, 1), &[], CAST;
     I32: "i32", (1, 1), &[], CAST;
+    I16: "i16", (1, 1), &[], CAST;
+    I8: "i8", (1, 1), &[], CAST;
     U64: "u64", (1, 1), &[], CAST;
+    U32: "u32", (1, 1), &[], CAST;
+    U16: "u16", (1, 1), &[], CAST;
     U8: "u8", (1, 1), &[], CAST;
     Bool: "bool", (1, 1), &[], CAST;
     Transpose: "transpose", (1, ANY), &["axes"],
@@ -688,7 +692,11 @@ impl Builtin {
             Builtin::F32 => Some(DType::F32),
             Builtin::I64 => Some(DType::I64),
             Builtin::I32 => Some(DType::I32),
+            Builtin::I16 => Some(DType::I16),
+            Builtin::I8 => Some(DType::I8),
             Builtin::U64 => Some(DType::U64),
+            Builtin::U32 => Some(DType::U32),
+            Builtin::U16 => Some(DType::U16),
             Builtin::U8 => Some(DType::U8),
             Builtin::Bool => Some(DType::Bool),
             _ => None,
@@ -2071,9 +2079,10 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::NanToNum],
         },
         DocRow {
-            calls: "`f64(x) f32(x) i64(x) i32(x) u64(x) u8(x) bool(x)`",
-            result: "casts, NumPy's `astype` (float to int truncates toward zero; integers wrap)",
-            builtins: &[B::F64, B::F32, B::I64, B::I32, B::U64, B::U8, B::Bool],
+            calls: "`f64(x) f32(x) i64(x) i32(x) i16(x) i8(x) u64(x) u32(x) u16(x) u8(x) bool(x)`",
+            result: "casts, NumPy's `astype` (float to int truncates toward zero; integers wrap; a float out of \
+                an integer's range gives what NumPy gives on x86-64)",
+            builtins: &[B::F64, B::F32, B::I64, B::I32, B::I16, B::I8, B::U64, B::U32, B::U16, B::U8, B::Bool],
         },
         DocRow {
             calls: "`float(s)`, `int(s)`",

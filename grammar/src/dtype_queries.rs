@@ -297,20 +297,10 @@ fn as_dtype(op: Operand, e: &Expr) -> Result<DType, QueryError> {
     }
 }
 
-/// NumPy's `dtype.kind` of `d`: `'f'`, `'i'`, `'u'` or `'b'`.
-pub fn kind(d: DType) -> char {
-    match d {
-        DType::F64 | DType::F32 => 'f',
-        DType::I64 | DType::I32 => 'i',
-        DType::U64 | DType::U8 => 'u',
-        DType::Bool => 'b',
-    }
-}
-
 /// NumPy's `np.can_cast(from, to, casting)` of two dtypes; `None` for a `casting` NumPy refuses.
 pub fn can_cast(from: DType, to: DType, casting: &str) -> Option<bool> {
     // NumPy's kinds in the order `same_kind` may cast up: bool, unsigned, signed, float.
-    let rank = |d: DType| match kind(d) {
+    let rank = |d: DType| match d.kind() {
         'b' => 0,
         'u' => 1,
         'i' => 2,
@@ -336,7 +326,7 @@ pub fn relation(args: &[Expr], t: &mut dyn Types) -> Result<bool, QueryError> {
         let d = dtype_of(a, t)?;
         let ExprKind::Str(s) = &b.kind else { unreachable!("the parser writes a string") };
         t.operand(b);
-        let k = kind(d).to_string();
+        let k = d.kind().to_string();
         return Ok(if kinds == "==" { *s == k } else { s.contains(&k) });
     }
     if rel == "isinstance" {
@@ -498,7 +488,7 @@ pub fn limit(args: &[Expr], t: &mut dyn Types) -> Result<Limit, QueryError> {
             })
         }
         _ => Err(refused(
-            format!("Invalid integer data type '{}'.", kind(d)),
+            format!("Invalid integer data type '{}'.", d.kind()),
             "NumPy's ValueError: `np.iinfo` takes an integer dtype; of a float dtype use `np.finfo(T)`, or branch \
              on `np.issubdtype(x.dtype, np.integer)`",
         )),

@@ -75,8 +75,16 @@ pub enum Tok {
     TI64,
     #[token("i32")]
     TI32,
+    #[token("i16")]
+    TI16,
+    #[token("i8")]
+    TI8,
     #[token("u64")]
     TU64,
+    #[token("u32")]
+    TU32,
+    #[token("u16")]
+    TU16,
     #[token("u8")]
     TU8,
     #[token("bool")]
@@ -250,7 +258,11 @@ impl Tok {
             TF32 => "f32",
             TI64 => "i64",
             TI32 => "i32",
+            TI16 => "i16",
+            TI8 => "i8",
             TU64 => "u64",
+            TU32 => "u32",
+            TU16 => "u16",
             TU8 => "u8",
             TBool => "bool",
             Ident(_) | Int(_) | Float(_) | Str(_) | FStr(_) => "",

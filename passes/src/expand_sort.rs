@@ -260,13 +260,9 @@ impl Builder<'_> {
 /// The key of the padding after each line: the greatest of the network's order for dtype `kd`
 /// (NaN for floats; the largest value for integers, after equal real keys by position).
 fn padding(kd: DType) -> Scalar {
-    match kd {
-        DType::F64 => Scalar::F64(f64::NAN),
-        DType::F32 => Scalar::F32(f32::NAN),
-        DType::I64 => Scalar::I64(i64::MAX),
-        DType::I32 => Scalar::I32(i32::MAX),
-        DType::U64 => Scalar::U64(u64::MAX),
-        DType::U8 => Scalar::U8(u8::MAX),
-        DType::Bool => unreachable!("bool keys sort as u8"),
+    match kd.int_range() {
+        Some((_, hi)) => Scalar::U64(hi as u64).cast(kd),
+        None if kd == DType::Bool => unreachable!("bool keys sort as u8"),
+        None => Scalar::F64(f64::NAN).cast(kd),
     }
 }

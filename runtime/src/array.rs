@@ -365,15 +365,13 @@ impl View {
         let p = self.base.as_ptr();
         // SAFETY: views are validated against their base's size when created (see `views::check_in_bounds`).
         unsafe {
-            match self.dtype {
-                DType::F64 => Scalar::F64(*(p as *const f64).offset(off as isize)),
-                DType::F32 => Scalar::F32(*(p as *const f32).offset(off as isize)),
-                DType::I64 => Scalar::I64(*(p as *const i64).offset(off as isize)),
-                DType::I32 => Scalar::I32(*(p as *const i32).offset(off as isize)),
-                DType::U64 => Scalar::U64(*(p as *const u64).offset(off as isize)),
-                DType::U8 => Scalar::U8(*p.offset(off as isize)),
-                DType::Bool => Scalar::Bool(*p.offset(off as isize) != 0),
-            }
+            let bits = match self.dtype.size_bytes() {
+                8 => *(p as *const u64).offset(off as isize),
+                4 => (*(p as *const u32).offset(off as isize)).into(),
+                2 => (*(p as *const u16).offset(off as isize)).into(),
+                _ => (*p.offset(off as isize)).into(),
+            };
+            Scalar::from_bits(self.dtype, bits)
         }
     }
     /// Writes `v` (cast to the view's dtype) at element offset `off` of the base.
@@ -382,14 +380,12 @@ impl View {
         let p = self.base.as_ptr();
         // SAFETY: as in `read_at`.
         unsafe {
-            match v.cast(self.dtype) {
-                Scalar::F64(x) => *(p as *mut f64).offset(off as isize) = x,
-                Scalar::F32(x) => *(p as *mut f32).offset(off as isize) = x,
-                Scalar::I64(x) => *(p as *mut i64).offset(off as isize) = x,
-                Scalar::I32(x) => *(p as *mut i32).offset(off as isize) = x,
-                Scalar::U64(x) => *(p as *mut u64).offset(off as isize) = x,
-                Scalar::U8(x) => *p.offset(off as isize) = x,
-                Scalar::Bool(x) => *p.offset(off as isize) = x as u8,
+            let bits = v.cast(self.dtype).to_bits();
+            match self.dtype.size_bytes() {
+                8 => *(p as *mut u64).offset(off as isize) = bits,
+                4 => *(p as *mut u32).offset(off as isize) = bits as u32,
+                2 => *(p as *mut u16).offset(off as isize) = bits as u16,
+                _ => *p.offset(off as isize) = bits as u8,
             }
         }
     }

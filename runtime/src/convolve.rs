@@ -62,13 +62,13 @@ macro_rules! int_mac {
         }
     )*};
 }
-int_mac!(i64, i32, u64, u8);
+int_mac!(i64, i32, i16, i8, u64, u32, u16, u8);
 
 /// `out[k] = sum_j x[k + off - j] * y[j]` over the `j` in `0 .. ns` with `0 <= k + off - j < nl`,
 /// for `k` in `0 .. out.len()`, where `x` is the longer of `a` and `v` (`a` when their sizes are
 /// equal) and `y` the other: NumPy's `convolve`, whose mode sets `off` (`0` for `full`,
 /// `(ns - 1) // 2` for `same`, `ns - 1` for `valid`) and the output's size. All three views are
-/// 1-d of one dtype (`f64`, `f32`, `i64`, `i32`, `u64` or `u8`), any strides; `out` lies in a base
+/// 1-d of one dtype (a float or an integer, not bool), any strides; `out` lies in a base
 /// array of its own and repeats no element.
 ///
 /// Errors ([`LaunchError::Invalid`], messages for a compiler bug: the lowering emits
@@ -101,14 +101,18 @@ pub fn convolve(out: &View, a: &View, v: &View, off: i64) -> Result<(), LaunchEr
         return Err("convolve: the output repeats an element (a zero stride)".to_string().into());
     }
     let (x, y) = if m > n { (v, a) } else { (a, v) };
-    // `W` (SSE2, AVX2): outputs in 8 vector registers of 16 and 32 bytes (`u8`: 4, its products
-    // taking 16-bit lanes).
+    // `W` (SSE2, AVX2): outputs in 8 vector registers of 16 and 32 bytes (8-bit integers: 4, their
+    // products taking 16-bit lanes).
     match out.dtype {
         DType::F64 => run::<f64, 16, 32>(out, x, y, off),
         DType::F32 => run::<f32, 32, 64>(out, x, y, off),
         DType::I64 => run::<i64, 16, 32>(out, x, y, off),
         DType::I32 => run::<i32, 32, 64>(out, x, y, off),
+        DType::I16 => run::<i16, 64, 128>(out, x, y, off),
+        DType::I8 => run::<i8, 64, 128>(out, x, y, off),
         DType::U64 => run::<u64, 16, 32>(out, x, y, off),
+        DType::U32 => run::<u32, 32, 64>(out, x, y, off),
+        DType::U16 => run::<u16, 64, 128>(out, x, y, off),
         DType::U8 => run::<u8, 64, 128>(out, x, y, off),
         DType::Bool => return Err("convolve: bool arrays are not convolved".to_string().into()),
     }
@@ -350,6 +354,10 @@ mod tests {
     elem!(i32, I32, |z| z as i32, |a, b| a == b);
     elem!(u64, U64, |z| z, |a, b| a == b);
     elem!(u8, U8, |z| z as u8, |a, b| a == b);
+    elem!(i16, I16, |z| z as i16, |a, b| a == b);
+    elem!(i8, I8, |z| z as i8, |a, b| a == b);
+    elem!(u32, U32, |z| z as u32, |a, b| a == b);
+    elem!(u16, U16, |z| z as u16, |a, b| a == b);
 
     /// A 1-d view of `xs` with `stride` (negative: the base holds them backwards), in a base array
     /// with room around it.

@@ -63,16 +63,14 @@ fn not_npy(path: &Path, e: impl std::fmt::Display) -> NpyError {
 fn dtype_of(d: &npyz::DType) -> Option<DType> {
     use npyz::TypeChar;
     let npyz::DType::Plain(ts) = d else { return None };
-    match (ts.type_char(), ts.size_field()) {
-        (TypeChar::Float, 8) => Some(DType::F64),
-        (TypeChar::Float, 4) => Some(DType::F32),
-        (TypeChar::Int, 8) => Some(DType::I64),
-        (TypeChar::Int, 4) => Some(DType::I32),
-        (TypeChar::Uint, 8) => Some(DType::U64),
-        (TypeChar::Uint, 1) => Some(DType::U8),
-        (TypeChar::Bool, 1) => Some(DType::Bool),
-        _ => None,
-    }
+    let kind = match ts.type_char() {
+        TypeChar::Float => 'f',
+        TypeChar::Int => 'i',
+        TypeChar::Uint => 'u',
+        TypeChar::Bool => 'b',
+        _ => return None,
+    };
+    DType::ALL.into_iter().find(|d| d.kind() == kind && d.size_bytes() as u64 == ts.size_field())
 }
 
 fn describe_dtype(d: &npyz::DType) -> String {
@@ -228,7 +226,11 @@ pub fn read_npy(path: &Path) -> Result<View, NpyError> {
         DType::F32 => fill!(f32, Scalar::F32),
         DType::I64 => fill!(i64, Scalar::I64),
         DType::I32 => fill!(i32, Scalar::I32),
+        DType::I16 => fill!(i16, Scalar::I16),
+        DType::I8 => fill!(i8, Scalar::I8),
         DType::U64 => fill!(u64, Scalar::U64),
+        DType::U32 => fill!(u32, Scalar::U32),
+        DType::U16 => fill!(u16, Scalar::U16),
         DType::U8 => fill!(u8, Scalar::U8),
         DType::Bool => fill!(bool, Scalar::Bool),
     }
@@ -275,15 +277,8 @@ fn temp_path(path: &Path) -> PathBuf {
 }
 
 fn npy_dtype(dtype: DType) -> npyz::DType {
-    let s = match dtype {
-        DType::F64 => "<f8",
-        DType::F32 => "<f4",
-        DType::I64 => "<i8",
-        DType::I32 => "<i4",
-        DType::U64 => "<u8",
-        DType::U8 => "|u1",
-        DType::Bool => "|b1",
-    };
+    let order = if dtype.size_bytes() == 1 { '|' } else { '<' };
+    let s = format!("{order}{}{}", dtype.kind(), dtype.size_bytes());
     npyz::DType::Plain(s.parse().expect("valid type string"))
 }
 
@@ -303,7 +298,11 @@ fn header_bytes(view: &View) -> io::Result<Vec<u8>> {
         DType::F32 => begin!(f32),
         DType::I64 => begin!(i64),
         DType::I32 => begin!(i32),
+        DType::I16 => begin!(i16),
+        DType::I8 => begin!(i8),
         DType::U64 => begin!(u64),
+        DType::U32 => begin!(u32),
+        DType::U16 => begin!(u16),
         DType::U8 => begin!(u8),
         DType::Bool => begin!(bool),
     }
@@ -323,15 +322,7 @@ fn write_elements(w: &mut impl Write, view: &View) -> io::Result<()> {
     let mut block = Vec::with_capacity(GATHER_BYTES + 8);
     let mut res = Ok(());
     view.for_each(|s| {
-        match s {
-            Scalar::F64(x) => block.extend_from_slice(&x.to_le_bytes()),
-            Scalar::F32(x) => block.extend_from_slice(&x.to_le_bytes()),
-            Scalar::I64(x) => block.extend_from_slice(&x.to_le_bytes()),
-            Scalar::I32(x) => block.extend_from_slice(&x.to_le_bytes()),
-            Scalar::U64(x) => block.extend_from_slice(&x.to_le_bytes()),
-            Scalar::U8(x) => block.push(x),
-            Scalar::Bool(x) => block.push(x as u8),
-        }
+        block.extend_from_slice(&s.to_bits().to_le_bytes()[..view.dtype.size_bytes()]);
         if block.len() >= GATHER_BYTES {
             if res.is_ok() {
                 res = w.write_all(&block);

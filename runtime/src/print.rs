@@ -123,10 +123,7 @@ fn nonfinite_str(v: f64) -> &'static str {
 pub fn format_scalar(s: Scalar) -> String {
     match s {
         Scalar::Bool(b) => if b { "True" } else { "False" }.to_string(),
-        Scalar::I64(v) => v.to_string(),
-        Scalar::I32(v) => v.to_string(),
         Scalar::U64(v) => v.to_string(),
-        Scalar::U8(v) => v.to_string(),
         Scalar::F64(_) | Scalar::F32(_) => {
             let v = s.as_f64();
             if !v.is_finite() {
@@ -142,6 +139,8 @@ pub fn format_scalar(s: Scalar) -> String {
                 format!("{ip}.{}", if fp.is_empty() { "0" } else { &fp })
             }
         }
+        // The other integers, all within i64.
+        s => s.as_i64().to_string(),
     }
 }
 
@@ -226,11 +225,11 @@ impl ElemFormat {
     fn new(dtype: DType, data: &[Scalar]) -> ElemFormat {
         match dtype {
             DType::Bool => ElemFormat::Bool,
-            DType::I64 | DType::I32 | DType::U64 | DType::U8 => {
+            d if d.is_int() => {
                 let width = data.iter().map(|s| format_scalar(*s).len()).max().unwrap_or(0);
                 ElemFormat::Int { width }
             }
-            DType::F64 | DType::F32 => ElemFormat::Float(FloatFormat::new(data, dtype == DType::F32)),
+            _ => ElemFormat::Float(FloatFormat::new(data, dtype == DType::F32)),
         }
     }
 

@@ -42,7 +42,7 @@ macro_rules! int_key {
         }
     )*};
 }
-int_key!(i64, i32, u64, u8);
+int_key!(i64, i32, i16, i8, u64, u32, u16, u8);
 
 /// `out = sort(src, axis)` (`indices` false) or `out = argsort(src, axis)` (`indices` true: `i64`
 /// positions along `axis`, stable). `out` and `src` have one shape; `out` has `src`'s dtype (or
@@ -80,7 +80,11 @@ pub fn sort(out: &View, src: &View, axis: usize, indices: bool) -> Result<(), La
         DType::F32 => lines::<f32>(out, src, axis, indices),
         DType::I64 => lines::<i64>(out, src, axis, indices),
         DType::I32 => lines::<i32>(out, src, axis, indices),
+        DType::I16 => lines::<i16>(out, src, axis, indices),
+        DType::I8 => lines::<i8>(out, src, axis, indices),
         DType::U64 => lines::<u64>(out, src, axis, indices),
+        DType::U32 => lines::<u32>(out, src, axis, indices),
+        DType::U16 => lines::<u16>(out, src, axis, indices),
         DType::U8 | DType::Bool => lines::<u8>(out, src, axis, indices),
     }
     Ok(())

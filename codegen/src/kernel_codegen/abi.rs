@@ -32,7 +32,7 @@ pub fn elem_type(context: &Context, d: DType) -> Type<'_> {
         DType::F64 => Type::float64(context),
         DType::F32 => Type::float32(context),
         // Signless, as `arith` needs: the unsigned dtypes' operations are chosen by dtype.
-        DType::I64 | DType::I32 | DType::U64 | DType::U8 | DType::Bool => IntegerType::new(context, d.bits()).into(),
+        _ => IntegerType::new(context, d.bits()).into(),
     }
 }
 

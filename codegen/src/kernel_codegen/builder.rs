@@ -382,14 +382,14 @@ impl<'c, 'f> Gen<'c, 'f> {
     /// A constant of dtype `d` from an i64 (bool: `!= 0`; floats: converted).
     pub fn consti(&self, d: DType, x: i64) -> TypedValue<'c> {
         let x = match d {
-            DType::I64 => x,
-            // Wraps, as NumPy's casts of integers do (the attribute keeps the low 32 bits).
-            DType::I32 => x as i32 as i64,
-            // The attribute holds the bits; a signless `i64`/`i8` reads them as unsigned ops do.
-            DType::U64 => x,
-            DType::U8 => x as u8 as i8 as i64,
             DType::Bool => (x != 0) as i64,
             DType::F64 | DType::F32 => return self.constf(d, x as f64),
+            // Wraps, as NumPy's casts of integers do: the attribute holds the low bits, sign-
+            // extended; a signless `i8`..`i64` reads them as the unsigned ops do too.
+            _ => {
+                let shift = 64 - d.bits();
+                (x << shift) >> shift
+            }
         };
         let attr = IntegerAttribute::new(self.ty(d), x);
         self.typed(arith::constant(self.ctx, attr.into(), self.loc), d)
@@ -434,9 +434,10 @@ impl<'c, 'f> Gen<'c, 'f> {
             },
             (f, _) if f.is_unsigned() => arith::uitofp(v.v, t, self.loc),
             (f, _) if f.is_int() => arith::sitofp(v.v, t, self.loc),
-            // Float to unsigned as NumPy's cast on x86-64 (`Scalar::as_u8`, `Scalar::as_u64`).
-            (_, U8) => return self.convert(self.convert(v, I32), U8),
-            (_, U64) => return self.float_to_u64(v),
+            // Float to the narrower integers and to unsigned ones as NumPy's cast on x86-64
+            // (`Scalar::as_narrow`, `as_u32`, `as_u64`).
+            (_, I16 | I8 | U16 | U8) => return self.convert(self.convert(v, I32), to),
+            (_, U64 | U32) => return self.float_to_unsigned(v, to),
             (_, I64 | I32) => arith::fptosi(v.v, t, self.loc),
             (F32, F64) => arith::extf(v.v, t, self.loc),
             (F64, F32) => arith::truncf(v.v, t, self.loc),
@@ -445,17 +446,19 @@ impl<'c, 'f> Gen<'c, 'f> {
         self.typed(op, to)
     }
 
-    /// NumPy's `astype(uint64)` of a float (`Scalar::as_u64`): below 2^63 converted as to `i64`,
-    /// at or above it as `x - 2^63` with the top bit set.
-    fn float_to_u64(&self, v: TypedValue<'c>) -> TypedValue<'c> {
+    /// NumPy's `astype(uint64)` or `astype(uint32)` of a float (`Scalar::as_u64`,
+    /// `Scalar::as_u32`): below 2^63 (2^31) converted as to `i64` (`i32`), at or above it as
+    /// `x - 2^63` (`x - 2^31`) with the top bit set.
+    fn float_to_unsigned(&self, v: TypedValue<'c>, to: DType) -> TypedValue<'c> {
+        let signed = if to == DType::U64 { DType::I64 } else { DType::I32 };
         let x = self.convert(v, DType::F64);
-        let two63 = self.constf(DType::F64, 9_223_372_036_854_775_808.0);
-        let big = self.cmpf(CmpfPredicate::Oge, x, two63);
-        let low = self.convert(x, DType::I64);
-        let high = self.convert(self.typed(arith::subf(x.v, two63.v, self.loc), DType::F64), DType::I64);
-        let high = self.arith2(arith::xori, high, self.consti(DType::I64, i64::MIN));
+        let top = self.constf(DType::F64, 2f64.powi(to.bits() as i32 - 1));
+        let big = self.cmpf(CmpfPredicate::Oge, x, top);
+        let low = self.convert(x, signed);
+        let high = self.convert(self.typed(arith::subf(x.v, top.v, self.loc), DType::F64), signed);
+        let high = self.arith2(arith::xori, high, self.consti(signed, 1 << (to.bits() - 1)));
         let r = self.select(big, high, low);
-        TypedValue { v: r.v, d: DType::U64 }
+        TypedValue { v: r.v, d: to }
     }
 
     /// `i64` value of an index.

@@ -400,12 +400,12 @@ impl<'c> Gen<'c, '_> {
     }
 
     /// `gpu.all_reduce` of `x` over the thread block with the reduction's own combination (NumPy's
-    /// NaN rule for min/max); a bool is reduced as an i64 0 or 1 and a `u8` as a `u64` (shuffles
-    /// move 32 or 64 bits).
+    /// NaN rule for min/max); a bool is reduced as an i64 0 or 1 and an 8- or 16-bit integer as
+    /// an `i64` or `u64` (shuffles move 32 or 64 bits).
     fn all_reduce(&mut self, kind: ir::ReduceKind, x: TypedValue<'c>) -> TypedValue<'c> {
         let wide = match x.d {
             DType::Bool => self.convert(x, DType::I64),
-            DType::U8 => self.convert(x, DType::U64),
+            d if d.bits() < 32 => self.convert(x, if d.is_unsigned() { DType::U64 } else { DType::I64 }),
             _ => x,
         };
         let t = wide.v.r#type();

@@ -334,17 +334,14 @@ impl<'c> Gen<'c, '_> {
             (ReduceKind::ArgMin | ReduceKind::ArgMax, _) => self.consti(DType::I64, 0),
             (ReduceKind::Sum, _) => self.consti(d, 0),
             (ReduceKind::Prod, _) => self.consti(d, 1),
-            (ReduceKind::Min, DType::I64) => self.consti(d, i64::MAX),
-            (ReduceKind::Max, DType::I64) => self.consti(d, i64::MIN),
-            (ReduceKind::Min, DType::I32) => self.consti(d, i32::MAX.into()),
-            (ReduceKind::Max, DType::I32) => self.consti(d, i32::MIN.into()),
-            // All ones: the largest unsigned value.
-            (ReduceKind::Min, DType::U64 | DType::U8) => self.consti(d, -1),
-            (ReduceKind::Max, DType::U64 | DType::U8) => self.consti(d, 0),
             (ReduceKind::Min, DType::Bool) => self.consti(d, 1),
             (ReduceKind::Max, DType::Bool) => self.consti(d, 0),
             (ReduceKind::Min, DType::F64 | DType::F32) => self.constf(d, f64::INFINITY),
             (ReduceKind::Max, DType::F64 | DType::F32) => self.constf(d, f64::NEG_INFINITY),
+            // The dtype's largest (smallest) value; `consti` keeps its low bits (`u64`'s largest
+            // is all ones).
+            (ReduceKind::Min, _) => self.consti(d, d.int_range().expect("an integer").1 as i64),
+            (ReduceKind::Max, _) => self.consti(d, d.int_range().expect("an integer").0 as i64),
         }
     }
 
@@ -478,7 +475,7 @@ impl<'c> Gen<'c, '_> {
             let best_num = self.cmpf(CmpfPredicate::Ord, best, best);
             return self.arith2(arith::andi, below, best_num);
         }
-        let unsigned = matches!(x.d, DType::U64 | DType::U8 | DType::Bool);
+        let unsigned = x.d == DType::Bool || x.d.is_unsigned();
         let pred = match (max, unsigned) {
             (false, false) => CmpiPredicate::Slt,
             (false, true) => CmpiPredicate::Ult,
@@ -552,9 +549,9 @@ impl<'c> Gen<'c, '_> {
                 self.select(nan, nan_key, key)
             }
             DType::U64 => self.arith2(arith::xori, v, self.consti(DType::U64, i64::MIN)),
-            DType::U8 | DType::Bool => self.typed(arith::extui(v.v, i64t, self.loc), DType::I64),
-            DType::I32 => self.typed(arith::extsi(v.v, i64t, self.loc), DType::I64),
             DType::I64 => v,
+            d if d == DType::Bool || d.is_unsigned() => self.typed(arith::extui(v.v, i64t, self.loc), DType::I64),
+            _ => self.typed(arith::extsi(v.v, i64t, self.loc), DType::I64),
         }
     }
 

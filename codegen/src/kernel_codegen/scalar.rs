@@ -85,9 +85,11 @@ impl<'c> Gen<'c, '_> {
     /// as unsigned, integers as signed.
     pub fn min_max(&self, min: bool, a: TypedValue<'c>, b: TypedValue<'c>) -> TypedValue<'c> {
         match a.d {
-            DType::Bool | DType::U64 | DType::U8 => self.arith2(if min { arith::minui } else { arith::maxui }, a, b),
-            DType::I64 | DType::I32 => self.arith2(if min { arith::minsi } else { arith::maxsi }, a, b),
-            DType::F64 | DType::F32 => {
+            d if d == DType::Bool || d.is_unsigned() => {
+                self.arith2(if min { arith::minui } else { arith::maxui }, a, b)
+            }
+            d if d.is_int() => self.arith2(if min { arith::minsi } else { arith::maxsi }, a, b),
+            _ => {
                 let first = self.cmpf(if min { F::Olt } else { F::Ogt }, a, b);
                 let r = self.select(first, a, b);
                 let a_nan = self.cmpf(F::Uno, a, a);
@@ -210,10 +212,10 @@ impl<'c> Gen<'c, '_> {
             return self.same_type("math.powf", &[a, b]);
         }
         assert!(d.is_int(), "power on bool (should have been promoted to i64)");
-        if d == DType::U8 {
-            // Exact modulo 2^8 in u64, where the exponent (below 256) is not negative.
+        if d.is_unsigned() && d != DType::U64 {
+            // Exact modulo 2^bits in u64, where the exponent (below 2^32) is not negative.
             let r = self.pow(self.convert(a, DType::U64), self.convert(b, DType::U64));
-            return self.convert(r, DType::U8);
+            return self.convert(r, d);
         }
         if d == DType::U64 {
             // `ipowi` takes the exponent as signed: one at or above 2^63 becomes
@@ -238,8 +240,8 @@ impl<'c> Gen<'c, '_> {
         match op {
             Neg => match d {
                 DType::F64 | DType::F32 => self.typed(arith::negf(a.v, self.loc), d),
-                DType::I64 | DType::I32 | DType::U64 | DType::U8 => self.arith2(arith::subi, self.consti(d, 0), a),
                 DType::Bool => unreachable!("negation of bool (computed in i64)"),
+                _ => self.arith2(arith::subi, self.consti(d, 0), a),
             },
             Not => {
                 assert!(!d.is_float(), "`~` of a float");
@@ -248,8 +250,8 @@ impl<'c> Gen<'c, '_> {
             }
             Abs => match d {
                 DType::F64 | DType::F32 => self.same_type("math.absf", &[a]),
-                DType::I64 | DType::I32 => self.same_type("math.absi", &[a]),
-                DType::U64 | DType::U8 | DType::Bool => a,
+                d if d == DType::Bool || d.is_unsigned() => a,
+                _ => self.same_type("math.absi", &[a]),
             },
             _ if op.rounds() && !d.is_float() => a,
             Exp if d == DType::F64 => self.exp_f64(a),

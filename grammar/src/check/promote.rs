@@ -127,14 +127,13 @@ pub fn binop_operands(op: BinOp) -> Option<&'static str> {
 
 /// NumPy `same_kind` casting: safe casts plus casts within a kind (`f64 -> f32`).
 pub fn same_kind(from: DType, to: DType) -> bool {
-    use DType::*;
     match from {
-        Bool => true,
+        DType::Bool => true,
         // NumPy: an unsigned integer casts to any integer within the kind, a signed one to the
         // signed ones only (`i64` to `u8` is not `same_kind`).
-        U64 | U8 => to.is_int() || to.is_float(),
-        I64 | I32 => to.is_int() && !to.is_unsigned() || to.is_float(),
-        F32 | F64 => to.is_float(),
+        d if d.is_unsigned() => to.is_int() || to.is_float(),
+        d if d.is_int() => to.is_int() && !to.is_unsigned() || to.is_float(),
+        _ => to.is_float(),
     }
 }
 

@@ -12,12 +12,12 @@ use crate::types::Ty;
 
 impl Checker {
     /// Elementwise math of one argument: `abs`, `sqrt`, `exp`, `log`, `sin`, `cos`, `tanh`; all
-    /// but `abs` give a float.
+    /// but `abs` give a float, NumPy's for the dtype ([`DType::ufunc_float`]: `f32` of `i16`).
     pub(super) fn math(&mut self, c: &Call) -> Ty {
         let t = self.value(&c.args[0]);
         let Some(d) = t.dtype() else { return Ty::Error };
         let keeps = matches!(c.b, Builtin::Abs | Builtin::Floor | Builtin::Ceil | Builtin::Trunc);
-        let rd = if keeps || d.is_float() { d } else { DType::F64 };
+        let rd = if keeps { d } else { d.ufunc_float() };
         with_dtype(&t, rd)
     }
 
@@ -174,7 +174,7 @@ impl Checker {
         let tb = self.value(&c.args[1]);
         let (Some(da), Some(db)) = (ta.dtype(), tb.dtype()) else { return Ty::Error };
         let d = promote(da, self.weak_of(&c.args[0]), db, self.weak_of(&c.args[1]));
-        self.broadcast_all(&[&ta, &tb], if d.is_float() { d } else { DType::F64 }, c.e)
+        self.broadcast_all(&[&ta, &tb], d.ufunc_float(), c.e)
     }
 
     /// Elementwise selections, broadcast and promoted (Python numbers weak, NEP 50: the lowering
@@ -229,7 +229,7 @@ impl Checker {
             );
             return Ty::Error;
         }
-        self.broadcast_all(&[&tx, &ti], if dx.is_float() { dx } else { DType::F64 }, c.e)
+        self.broadcast_all(&[&tx, &ti], dx.ufunc_float(), c.e)
     }
 
     /// `choose(a, [c0, c1, ...])`: `a` of integers (or bools) and the choices, a list or tuple

@@ -169,7 +169,9 @@ impl Checker {
             B::Minimum | B::Maximum | B::Fmax | B::Fmin => self.selection(&c),
             B::Where if args.len() == 3 => self.selection(&c),
             B::Arctan2 | B::Copysign => self.float_binary(&c),
-            B::F64 | B::F32 | B::I64 | B::I32 | B::U64 | B::U8 | B::Bool => self.cast(&c),
+            B::F64 | B::F32 | B::I64 | B::I32 | B::I16 | B::I8 | B::U64 | B::U32 | B::U16 | B::U8 | B::Bool => {
+                self.cast(&c)
+            }
             B::Float | B::Int => match self.cast(&c) {
                 Ty::Array(..) => {
                     let t = self.types[args[0].id.0 as usize].clone();

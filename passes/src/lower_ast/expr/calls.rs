@@ -329,7 +329,19 @@ impl Lowerer<'_> {
                 self.elementwise(f, vals, ty, e)?
             }
             B::IsNan | B::IsInf | B::IsFinite => self.float_test(b, vals[0], &args[0], ty, e)?,
-            B::F64 | B::F32 | B::I64 | B::I32 | B::U64 | B::U8 | B::Bool | B::Float | B::Int => {
+            B::F64
+            | B::F32
+            | B::I64
+            | B::I32
+            | B::I16
+            | B::I8
+            | B::U64
+            | B::U32
+            | B::U16
+            | B::U8
+            | B::Bool
+            | B::Float
+            | B::Int => {
                 let Some(d) = b.conversion_dtype() else { return Err(self.not_lowered(b, e)) };
                 match self.f.ty(vals[0]) {
                     _ if ty.is_array() => self.array_op(ComputeFn::Copy, vals, ty)?,

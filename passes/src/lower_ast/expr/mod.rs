@@ -127,14 +127,10 @@ impl Lowerer<'_> {
             ExprKind::Unary(op, a) => {
                 let x = self.expr(a)?;
                 if let (ast::UnOp::Neg, Some(c)) = (op, self.consts.get(&x).copied()) {
+                    // NumPy's negation (integers wrap); a bool's is an error the checker gave.
                     let folded = match c {
-                        Scalar::F64(v) => Some(Scalar::F64(-v)),
-                        Scalar::F32(v) => Some(Scalar::F32(-v)),
-                        Scalar::I64(v) => Some(Scalar::I64(v.wrapping_neg())),
-                        Scalar::I32(v) => Some(Scalar::I32(v.wrapping_neg())),
-                        Scalar::U64(v) => Some(Scalar::U64(v.wrapping_neg())),
-                        Scalar::U8(v) => Some(Scalar::U8(v.wrapping_neg())),
                         Scalar::Bool(_) => None,
+                        c => Some(arrayc_core::semantics::scalar_unary(UnFn::Neg, c)),
                     };
                     if let Some(f) = folded {
                         return Ok(vec![self.constant(f)]);
