@@ -197,8 +197,11 @@ impl Printer<'_> {
             // `i1` constants print as `true`/`false`, whose type MLIR infers.
             Const { res, value: Scalar::Bool(b) } => format!("{} = arith.constant {b}", self.v(*res)),
             // The signless attribute holds an unsigned constant's bits.
-            Const { res, value: Scalar::U64(x) } => format!("{} = arith.constant {} : i64", self.v(*res), *x as i64),
-            Const { res, value: Scalar::U8(x) } => format!("{} = arith.constant {} : i8", self.v(*res), *x as i8),
+            Const { res, value } if value.dtype().is_unsigned() => {
+                let (d, shift) = (value.dtype(), 64 - value.dtype().bits());
+                let bits = ((value.to_bits() as i64) << shift) >> shift;
+                format!("{} = arith.constant {bits} : {}", self.v(*res), arith_type(d))
+            }
             Const { res, value } => format!("{} = arith.constant {} : {}", self.v(*res), literal(*value), self.t(*res)),
             Binary { res, op: b, lhs, rhs } => {
                 let dt = self.f.ty(*lhs).dtype();

@@ -104,15 +104,20 @@ pub enum Tok {
     /// Python's f-string, `f"..."` (prefixes `f`, `rf`, `fr` in any case): its whole source text,
     /// prefix and quotes included, which [`crate::print_stmt::fstring`] takes apart.
     FStr(String),
-    /// Integer literal; `None` when it does not fit an `i64` (reported by the parser front).
-    #[regex(r"[0-9]+", |lex| lex.slice().parse::<i64>().ok())]
+    /// Integer literal, as Python writes them: decimal, `0x1F`, `0o17`, `0b101`, with `_` between
+    /// digits (`1_000_000`); `None` when it does not fit an `i64` (reported by the parser front).
+    #[regex(r"[0-9](_?[0-9])*", |lex| int_literal(lex.slice()))]
+    #[regex(r"0[xX](_?[0-9a-fA-F])+", |lex| int_literal(lex.slice()))]
+    #[regex(r"0[oO](_?[0-7])+", |lex| int_literal(lex.slice()))]
+    #[regex(r"0[bB](_?[01])+", |lex| int_literal(lex.slice()))]
     Int(Option<i64>),
-    #[regex(r"[0-9]+\.[0-9]+([eE][+-]?[0-9]+)?", |lex| lex.slice().parse::<f64>().ok())]
-    #[regex(r"\.[0-9]+([eE][+-]?[0-9]+)?", |lex| lex.slice().parse::<f64>().ok())]
-    #[regex(r"[0-9]+[eE][+-]?[0-9]+", |lex| lex.slice().parse::<f64>().ok())]
-    #[regex(r"[0-9]+\.[eE][+-]?[0-9]+", |lex| lex.slice().parse::<f64>().ok())]
-    /// Float literal: `1.5`, `.5`, `1e3`, `2.5e-3`, `9.e3`, and `9.` (Python's, made from an integer
-    /// followed by a `.` by [`Lexer`], since a regex cannot tell it from the range `9..n`).
+    #[regex(r"[0-9](_?[0-9])*\.[0-9](_?[0-9])*([eE][+-]?[0-9](_?[0-9])*)?", |lex| float_literal(lex.slice()))]
+    #[regex(r"\.[0-9](_?[0-9])*([eE][+-]?[0-9](_?[0-9])*)?", |lex| float_literal(lex.slice()))]
+    #[regex(r"[0-9](_?[0-9])*[eE][+-]?[0-9](_?[0-9])*", |lex| float_literal(lex.slice()))]
+    #[regex(r"[0-9](_?[0-9])*\.[eE][+-]?[0-9](_?[0-9])*", |lex| float_literal(lex.slice()))]
+    /// Float literal: `1.5`, `.5`, `1e3`, `2.5e-3`, `9.e3`, `1_000.5`, and `9.` (Python's, made
+    /// from an integer followed by a `.` by [`Lexer`], since a regex cannot tell it from the range
+    /// `9..n`).
     Float(f64),
 
     #[token("(")]
@@ -470,6 +475,24 @@ pub fn unescape(body: &str) -> Option<String> {
     Some(out)
 }
 
+/// The value of an integer literal as Python reads it (`1_000`, `0xFF`, `0o17`, `0b101`); `None`
+/// beyond `i64`.
+fn int_literal(text: &str) -> Option<i64> {
+    let digits = text.replace('_', "");
+    let radix = match digits.get(..2).map(str::to_ascii_lowercase).as_deref() {
+        Some("0x") => 16,
+        Some("0o") => 8,
+        Some("0b") => 2,
+        _ => return digits.parse().ok(),
+    };
+    i64::from_str_radix(&digits[2..], radix).ok()
+}
+
+/// The value of a float literal as Python reads it (`1_000.5`).
+fn float_literal(text: &str) -> Option<f64> {
+    text.replace('_', "").parse().ok()
+}
+
 /// A token with its byte span, as lalrpop expects: `(start, token, end)`.
 pub type Spanned = Result<(usize, Tok, usize), LexError>;
 
@@ -488,7 +511,7 @@ impl Iterator for Lexer<'_> {
                 self.inner.bump(1);
                 span.end += 1;
                 text.push('.');
-                tok = Ok(Tok::Float(text.parse().unwrap_or(f64::INFINITY)));
+                tok = Ok(Tok::Float(float_literal(&text).unwrap_or(f64::INFINITY)));
             }
         }
         if let Ok(Tok::Ident(prefix)) = &tok {
@@ -524,6 +547,10 @@ impl Iterator for Lexer<'_> {
             }
         }
         Some(match tok {
+            // `0x` without digits: Python's "invalid hexadecimal literal".
+            Ok(Tok::Int(None)) if text.len() == 2 && text.starts_with('0') => {
+                Err(LexError::Invalid { text, span: o + span.start..o + span.end })
+            }
             Ok(Tok::Int(None)) => Err(LexError::IntOverflow { text, span: o + span.start..o + span.end }),
             Ok(t) => Ok((o + span.start, t, o + span.end)),
             Err(()) => Err(LexError::Invalid { text, span: o + span.start..o + span.end }),

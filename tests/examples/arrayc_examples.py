@@ -22,12 +22,12 @@ if str(REFERENCE) not in sys.path:  # references import `arrayc_random`
 
 
 # The dtypes of the language, as NumPy's.
-DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "u64": np.uint64, "u8": np.uint8,
-          "bool": np.bool_}
+DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "i16": np.int16, "i8": np.int8,
+          "u64": np.uint64, "u32": np.uint32, "u16": np.uint16, "u8": np.uint8, "bool": np.bool_}
 # The integer dtypes, and the dtype NumPy's `sum`, `prod` and `cumsum` give for each dtype (its
 # upcast of bools and narrow integers to its default integer, `u64` for the unsigned ones).
-INTS = ("i64", "i32", "u64", "u8")
-SUM_DTYPE = {"bool": "i64", "i32": "i64", "u8": "u64"}
+INTS = ("i64", "i32", "i16", "i8", "u64", "u32", "u16", "u8")
+SUM_DTYPE = {"bool": "i64", "i32": "i64", "i16": "i64", "i8": "i64", "u32": "u64", "u16": "u64", "u8": "u64"}
 
 
 def sum_dtype(dt):

@@ -17,7 +17,7 @@ way, on the CPU and on `--target gpu-emulated`, and must fuse into one kernel an
 Where the language deliberately differs from NumPy, the reference applies the language's rule
 (docs/language.md): arithmetic on bool other than NumPy's `+` (`|`) and `*` (`&`) promotes to i64
 (NumPy keeps bool or gives int8), float functions of a bool
-or a u8 compute in f64 (NumPy uses f16), and integer `**` is tested with non-negative exponents only (NumPy
+or an 8-bit integer compute in f64 (NumPy uses f16), and integer `**` is tested with non-negative exponents only (NumPy
 raises for negative ones: `test_integer_power_with_a_negative_exponent_raises_like_numpy`
 checks that arrayc raises too).
 """
@@ -30,10 +30,10 @@ import pytest
 
 from arrayc_examples import RUN_TIMEOUT_S, arrayc_binary, check_source, run_source, ulps_apart
 
-DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "u64": np.uint64, "u8": np.uint8,
-          "bool": np.bool_}
+DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "i16": np.int16, "i8": np.int8,
+          "u64": np.uint64, "u32": np.uint32, "u16": np.uint16, "u8": np.uint8, "bool": np.bool_}
 NP_NAME = {v: k for k, v in DTYPES.items()}
-INTS = ("i64", "i32", "u64", "u8")
+INTS = ("i64", "i32", "i16", "i8", "u64", "u32", "u16", "u8")
 
 # language spelling (a format string over the operands) -> NumPy function, exact?
 BINARY = [
@@ -166,8 +166,9 @@ REFUSED = {
     (round_2, "bool"), (round_minus_1, "bool"), (round_12, "bool"), (round_minus_1, "i64"),
     (np.reciprocal, "i32"), (round_minus_1, "i32"),
     (np.reciprocal, "u64"), (round_minus_1, "u64"), (np.reciprocal, "u8"), (round_minus_1, "u8"),
+    *((f, dt) for f in (np.reciprocal, round_minus_1) for dt in ("i16", "i8", "u32", "u16")),
     # The literal -1 does not fit an unsigned dtype: E0315, as NumPy 2's OverflowError.
-    (clip_minus_1_2, "u64"), (clip_minus_1_2, "u8"),
+    (clip_minus_1_2, "u64"), (clip_minus_1_2, "u32"), (clip_minus_1_2, "u16"), (clip_minus_1_2, "u8"),
     # NumPy's `positive` has no bool loop (its TypeError).
     (np.positive, "bool"),
 }
@@ -188,8 +189,13 @@ I32_VALUES = [0, 1, -1, 2, -2, 3, 7, -7, 31, 32, 100, 65536, 2**30, -(2**31), 2*
 # counts at and past the width.
 U64_VALUES = [0, 1, 2, 3, 7, 63, 64, 100, 2**62, 2**63, 2**63 + 1, 2**64 - 2, 2**64 - 1]
 U8_VALUES = [0, 1, 2, 3, 7, 8, 9, 100, 127, 128, 129, 200, 254, 255]
-VALUES = {"f64": F_VALUES, "f32": F_VALUES, "i64": I_VALUES, "i32": I32_VALUES, "u64": U64_VALUES, "u8": U8_VALUES,
-          "bool": [False, True]}
+# i16, i8, u32, u16: the same for their widths.
+I16_VALUES = [0, 1, -1, 2, -2, 3, 7, -7, 15, 16, 100, 256, 2**14, -(2**15), 2**15 - 1]
+I8_VALUES = [0, 1, -1, 2, -2, 3, 7, -7, 8, 9, 100, -100, -128, 127]
+U32_VALUES = [0, 1, 2, 3, 7, 31, 32, 100, 2**30, 2**31, 2**31 + 1, 2**32 - 2, 2**32 - 1]
+U16_VALUES = [0, 1, 2, 3, 7, 15, 16, 100, 2**14, 2**15, 2**15 + 1, 2**16 - 2, 2**16 - 1]
+VALUES = {"f64": F_VALUES, "f32": F_VALUES, "i64": I_VALUES, "i32": I32_VALUES, "i16": I16_VALUES, "i8": I8_VALUES,
+          "u64": U64_VALUES, "u32": U32_VALUES, "u16": U16_VALUES, "u8": U8_VALUES, "bool": [False, True]}
 
 
 def defined(fn, dt):
@@ -208,7 +214,7 @@ def reference(fn, dt, *args):
         args = [x.astype(np.int64) for x in args]
     if dt == "bool" and (fn in FLOAT_FUNCS or fn is np.true_divide):
         args = [x.astype(np.float64) for x in args]
-    if dt == "u8" and fn in FLOAT_FUNCS and fn is not np.round:
+    if dt in ("u8", "i8") and fn in FLOAT_FUNCS and fn is not np.round:
         args = [x.astype(np.float64) for x in args]
     with np.errstate(all="ignore"):
         return fn(*args)

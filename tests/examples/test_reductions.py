@@ -20,10 +20,8 @@ import subprocess
 import numpy as np
 import pytest
 
-from arrayc_examples import INTS, RUN_TIMEOUT_S, TARGETS, arrayc_binary, load_results, run_source, sum_dtype
+from arrayc_examples import DTYPES, INTS, RUN_TIMEOUT_S, TARGETS, arrayc_binary, load_results, run_source, sum_dtype
 
-DTYPES = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "u64": np.uint64, "u8": np.uint8,
-          "bool": np.bool_}
 DTYPES_NAME = {v: k for k, v in DTYPES.items()}
 KINDS = ["sum", "prod", "min", "max", "mean"]
 
@@ -290,7 +288,7 @@ def test_min_max_nan_anywhere_and_infinities(n, tmp_path):
         assert g.dtype == w.dtype
 
 
-@pytest.mark.parametrize("dt", ["i64", "i32", "bool"])
+@pytest.mark.parametrize("dt", ["i64", "i32", "i16", "i8", "u32", "u16", "bool"])
 def test_integer_min_max_at_every_position(dt, tmp_path):
     """Integer and bool min/max loops (vectorised too) against NumPy, the extremes at the first, a
     middle and the last position, with the dtype's own limits."""

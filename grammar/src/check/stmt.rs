@@ -827,9 +827,9 @@ pub(super) fn missing_dtype(name: &str, span: &crate::ast::Span) -> Option<Diagn
     lacks.then(|| {
         Diagnostic::error("E0216", format!("NumPy's dtype `{name}` is not in arrayc"), span.clone(), "no such dtype")
             .with_help(
-                "arrayc's dtypes are float64, float32, int64, int32, uint64, uint8 and bool (`np.float64`, \
-                 `f64`, `dtype=\"float64\"`, ...): take the one whose values hold yours (`np.int32` for `int16` \
-                 data; the results then have that dtype)",
+                "arrayc's dtypes are float64, float32, int64, int32, int16, int8, uint64, uint32, uint16, uint8 \
+                 and bool (`np.float64`, `f64`, `dtype=\"float64\"`, ...): take the one whose values hold yours \
+                 (`np.float32` for `float16` data; the results then have that dtype)",
             )
     })
 }

@@ -1,4 +1,4 @@
 # expect: E0216
-# at: int16)
+# at: float16)
 import numpy as np;
-fn f(x: f64[n]) -> f64[n] { return x.astype(np.int16) * 2.0; }
+fn f(x: f64[n]) -> f64[n] { return x.astype(np.float16) * 2.0; }

@@ -17,7 +17,12 @@ impl Checker {
         let t = self.value(&c.args[0]);
         let Some(d) = t.dtype() else { return Ty::Error };
         let keeps = matches!(c.b, Builtin::Abs | Builtin::Floor | Builtin::Ceil | Builtin::Trunc);
-        let rd = if keeps { d } else { d.ufunc_float() };
+        let rd = match c.b {
+            _ if keeps => d,
+            // NumPy's `sinc` is no ufunc: `pi * x` of an integer is `f64` (`f32` only of `f32`).
+            Builtin::Sinc if !d.is_float() => DType::F64,
+            _ => d.ufunc_float(),
+        };
         with_dtype(&t, rd)
     }
 

@@ -69,19 +69,22 @@ impl Checker {
         }
         // NumPy casts the indices to `intp` by the 'safe' rule: every integer dtype but `u64`, and
         // `bool`, are counted as their `i64` values.
-        let Ty::Array(DType::I64 | DType::I32 | DType::U8 | DType::Bool, ishape) = &ti else {
-            let help = if ti.dtype() == Some(DType::U64) {
-                "NumPy cannot cast u64 to i64 safely: convert first, `bincount(idx.astype(i64))`"
-            } else {
-                "has an integer dtype other than u64, or bool"
-            };
-            self.error(
-                "E0406",
-                format!("the indices of `bincount` must be a 1-d integer (not u64) or bool array, found {ti}"),
-                c.args[0].span.clone(),
-                help,
-            );
-            return Ty::Error;
+        let ishape = match &ti {
+            Ty::Array(d, s) if (d.is_int() || *d == DType::Bool) && *d != DType::U64 => s,
+            _ => {
+                let help = if ti.dtype() == Some(DType::U64) {
+                    "NumPy cannot cast u64 to i64 safely: convert first, `bincount(idx.astype(i64))`"
+                } else {
+                    "has an integer dtype other than u64, or bool"
+                };
+                self.error(
+                    "E0406",
+                    format!("the indices of `bincount` must be a 1-d integer (not u64) or bool array, found {ti}"),
+                    c.args[0].span.clone(),
+                    help,
+                );
+                return Ty::Error;
+            }
         };
         if ishape.len() != 1 {
             self.error(

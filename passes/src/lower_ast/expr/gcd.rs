@@ -9,16 +9,17 @@ use arrayc_grammar::ast::{DType, Expr};
 use arrayc_grammar::types::Ty;
 
 /// The remainder steps that Euclid's algorithm needs at most for two values of dtype `dt`:
-/// Lamé's bound (a chain of `n` steps needs a value of at least the Fibonacci number `F(n + 2)`;
-/// `F(93) > 2**63`, `F(94) > 2**64`, `F(47) > 2**31`, `F(14) > 2**8`), one more for operands
-/// in the other order, and a margin for the one remainder of a negative divisor (`abs` of the
-/// most negative value, which stays negative as NumPy's).
+/// Lamé's bound (a chain of `n` steps needs a value of at least the Fibonacci number `F(n + 2)`),
+/// taken as the first `n` with `F(n) > 2**bits` (94 for 64 bits, 48 for 32, 25 for 16, 14 for 8),
+/// which leaves one step for operands in the other order and a margin for the one remainder of a
+/// negative divisor (`abs` of the most negative value, which stays negative as NumPy's).
 pub(crate) fn euclid_steps(dt: DType) -> usize {
-    match dt {
-        DType::I32 => 47,
-        DType::U8 => 14,
-        _ => 94,
+    let (mut f, mut g, mut n) = (1u128, 1u128, 2);
+    while g <= 1u128 << dt.bits() {
+        (f, g) = (g, f + g);
+        n += 1;
     }
+    n
 }
 
 impl Lowerer<'_> {
