@@ -393,6 +393,35 @@ pub fn reduce_combine(kind: ReduceKind, a: Scalar, b: Scalar) -> Scalar {
 mod tests {
     use super::*;
 
+    /// Floats to `int8`, `int16`, `uint16`, `uint32` as NumPy 2.4's `astype` on x86-64 (the
+    /// values printed by `np.array([...]).astype(np.int8)`, ...), and their arithmetic wrapping:
+    /// `int8(-128) // -1` and `abs(int8(-128))` are -128, as NumPy's.
+    #[test]
+    fn narrow_ints_are_numpys() {
+        let v = [-1.0, 127.9, 128.5, 300.7, -129.2, 70000.5, -70000.5, 3e9, 5e9, -3e9, f64::NAN, f64::INFINITY];
+        let cast = |d: DType| v.map(|x| Scalar::F64(x).cast(d).as_i64());
+        assert_eq!(cast(DType::I8), [-1, 127, -128, 44, 127, 112, -112, 0, 0, 0, 0, 0]);
+        assert_eq!(cast(DType::I16), [-1, 127, 128, 300, -129, 4464, -4464, 0, 0, 0, 0, 0]);
+        assert_eq!(cast(DType::U16), [65535, 127, 128, 300, 65407, 4464, 61072, 0, 0, 0, 0, 0]);
+        let u32s = [4294967295, 127, 128, 300, 4294967167, 70000, 4294897296, 3000000000, 0, 2147483648, 2147483648, 0];
+        assert_eq!(cast(DType::U32), u32s);
+        let b = |op, x: i8, y: i8| scalar_binary(op, Scalar::I8(x), Scalar::I8(y)).unwrap();
+        assert_eq!(b(BinFn::FloorDiv, -128, -1), Scalar::I8(-128));
+        assert_eq!(b(BinFn::Mul, 100, 3), Scalar::I8(44));
+        assert_eq!(b(BinFn::Shr, -100, 9), Scalar::I8(-1));
+        assert_eq!(b(BinFn::Shl, 1, 7), Scalar::I8(-128));
+        assert_eq!(scalar_unary(UnFn::Abs, Scalar::I8(-128)), Scalar::I8(-128));
+        assert_eq!(scalar_unary(UnFn::Neg, Scalar::U16(1)), Scalar::U16(65535));
+        assert_eq!(scalar_unary(UnFn::Sqrt, Scalar::U16(4)), Scalar::F32(2.0));
+        let w = |op, x: u32, y: u32| scalar_binary(op, Scalar::U32(x), Scalar::U32(y)).unwrap();
+        assert_eq!(w(BinFn::Sub, 0, 1), Scalar::U32(u32::MAX));
+        assert_eq!(w(BinFn::Pow, 3, 40), Scalar::U32(3u32.wrapping_pow(40)));
+        assert_eq!(reduce_identity(ReduceKind::Min, DType::I16), Scalar::I16(i16::MAX));
+        assert_eq!(reduce_identity(ReduceKind::Max, DType::U32), Scalar::U32(0));
+        let sum = reduce_combine(ReduceKind::Sum, Scalar::U16(65535), Scalar::U16(2));
+        assert_eq!(sum, Scalar::U16(1));
+    }
+
     /// u8 and u64 arithmetic wraps and divides as NumPy's `uint8`/`uint64` (values from NumPy
     /// 2.4), and floats convert to them as NumPy's `astype` does on x86-64.
     #[test]

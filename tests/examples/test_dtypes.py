@@ -9,10 +9,9 @@ import subprocess
 import numpy as np
 import pytest
 
-from arrayc_examples import RUN_TIMEOUT_S, arrayc_binary, check_source, run_source
+from arrayc_examples import DTYPES, INTS, RUN_TIMEOUT_S, arrayc_binary, check_source, run_source
 
-NP = {"f64": np.float64, "f32": np.float32, "i64": np.int64, "i32": np.int32, "u64": np.uint64, "u8": np.uint8,
-      "bool": np.bool_}
+NP = DTYPES
 NAME = {v: k for k, v in NP.items()}
 TARGETS = ["cpu", "gpu-emulated"]
 
@@ -21,7 +20,7 @@ def sample(dt, n, rng):
     """Values of `dt` that reach its extremes (integers) or mix signs and magnitudes (floats)."""
     if dt == "bool":
         return rng.random(n) < 0.5
-    if dt in ("i64", "i32", "u64", "u8"):
+    if dt in INTS:
         info = np.iinfo(NP[dt])
         v = rng.integers(info.min, info.max, n, endpoint=True, dtype=NP[dt])
         v[:4] = [info.min, info.max, info.max // 2 + 1, 0] if info.min == 0 else [info.min, info.max, -1, 0]
@@ -31,11 +30,12 @@ def sample(dt, n, rng):
 
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("other", list(NP))
-@pytest.mark.parametrize("dt", ["i32", "u8", "u64"])
+@pytest.mark.parametrize("dt", ["i32", "i16", "i8", "u64", "u32", "u16", "u8"])
 def test_int_promotes_with_every_dtype_like_numpy(dt, other, target, tmp_path):
-    """`a op other` and `other op a` for `a` of `i32`, `u8`, `u64` and `+ - * < ==` and `maximum`:
-    the result dtype is `np.result_type`'s (`u64` with `i64` is `f64`, and so is their comparison)
-    and the values NumPy's, integer overflow wrapping, kernel and host path."""
+    """`a op other` and `other op a` for `a` of every integer dtype but `i64` and `+ - * < ==` and
+    `maximum`: the result dtype is `np.result_type`'s (`u64` with `i64` is `f64`, and so is their
+    comparison; `u8` with `i8` is `i16`, `u32` with `i32` `i64`) and the values NumPy's, integer
+    overflow wrapping, kernel and host path."""
     rng = np.random.default_rng(7)
     a, b = sample(dt, 64, rng), sample(other, 64, rng)
     ops = [("+", np.add), ("-", np.subtract), ("*", np.multiply), ("<", np.less), ("==", np.equal)]
@@ -311,10 +311,13 @@ def test_unsigned_wrap_divide_shift_reduce_and_convert_like_numpy(target, tmp_pa
 
 
 @pytest.mark.parametrize("dt,expr", [("u8", "x + 256"), ("u8", "x - -1"), ("u8", "maximum(x, 300)"),
-                                     ("u64", "x + -1"), ("u64", "x * 18446744073709551616")])
+                                     ("u64", "x + -1"), ("u64", "x * 18446744073709551616"), ("i8", "x + 200"),
+                                     ("i8", "x - 129"), ("i16", "x * 40000"), ("u16", "x + 65536"), ("u32", "x - -1"),
+                                     ("u32", "x + 4294967296")])
 def test_an_unsigned_literal_out_of_range_is_numpys_overflow_error(dt, expr, tmp_path):
-    """NumPy 2 raises OverflowError for a Python int outside `uint8`/`uint64`'s range beside such
-    an array (a negative one too); arrayc refuses it at compile time (E0315)."""
+    """NumPy 2 raises OverflowError for a Python int outside an unsigned dtype's range beside such
+    an array (a negative one too), or outside `int8`'s or `int16`'s; arrayc refuses it at compile
+    time (E0315)."""
     env = {"x": np.zeros(2, NP[dt]), "maximum": np.maximum}
     with pytest.raises(OverflowError):
         exec(expr, env)
@@ -325,10 +328,11 @@ def test_an_unsigned_literal_out_of_range_is_numpys_overflow_error(dt, expr, tmp
     assert "E0315" in proc.stderr and "e.arr:2:" in proc.stderr, proc.stderr
 
 
-@pytest.mark.parametrize("dt", ["u8", "u64"])
+@pytest.mark.parametrize("dt", ["u8", "u64", "i16", "i8", "u32", "u16"])
 def test_unsigned_npy_files_round_trip_with_numpy(dt, tmp_path):
-    """A `|u1`/`<u8` file NumPy wrote is read as `u8`/`u64`, and the files arrayc writes (of
-    contiguous, transposed and strided views) load in NumPy with the same dtype, equal."""
+    """A `|u1`/`<u8`/`<i2`/`|i1`/`<u4`/`<u2` file NumPy wrote is read as `u8`/`u64`/`i16`/`i8`/
+    `u32`/`u16`, and the files arrayc writes (of contiguous, transposed and strided views) load in
+    NumPy with the same dtype, equal."""
     info = np.iinfo(NP[dt])
     x = (np.arange(12, dtype=np.uint64) * np.uint64(int(info.max) // 11)).astype(NP[dt]).reshape(3, 4)
     x[0, 0] = info.max
@@ -438,3 +442,74 @@ def test_a_u64_index_bound_or_size_is_refused_naming_the_conversion(use, tmp_pat
     assert proc.returncode == 0, proc.stderr
     want = {"x[k]": x[3], "x[k:]": np.sum(x[3:]), "zeros(k)": 0.0, "arange(k)": 3.0, "range": np.sum(x[:3])}[use]
     assert res[0] == want
+
+
+def test_narrow_ints_python_module_executable_and_prints(tmp_path):
+    """`i16`, `i8`, `u32`, `u16` across the driver's edges: `print` as NumPy's `str`, `--arg`
+    scalars (in range, and out of range refused), an `arrayc build` executable reading their
+    `.npy` files, and a `--lib` Python module (dtype codes 7 to 10) that refuses an out-of-range
+    scalar and a wrong dtype."""
+    from test_lib import build_lib
+
+    a = np.array([-32768, 7, 32767], dtype=np.int16)
+    b = np.array([-128, 0, 127], dtype=np.int8)
+    c = np.array([0, 2**31, 2**32 - 1], dtype=np.uint32)
+    d = np.array([0, 40000, 65535], dtype=np.uint16)
+    src = ("fn main(a: i16[N], b: i8[N], c: u32[N], d: u16[N], k: i8, m: u16) -> (i16[N], i8[N], u32[N], u16[N], i64) {\n"
+           "    print(a);\n    print(b);\n    print(c);\n    print(d[1] + m);\n"
+           "    return (a * 3 + k, b - k, c + 5, d * m, sum(a) + sum(b));\n}\n")
+    (tmp_path / "w.arr").write_text(src)
+    proc, res = run_source(src, {"a": a, "b": b, "c": c, "d": d}, tmp_path, flags=("--arg", "k=-7", "--arg", "m=3"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(f"{a}\n{b}\n{c}\n{d[1] + np.uint16(3)}\n"), proc.stdout
+    with np.errstate(all="ignore"):
+        want = [a * np.int16(3) + np.int8(-7), b - np.int8(-7), c + np.uint32(5), d * np.uint16(3), np.sum(a) + np.sum(b)]
+    for got, w in zip(res, want):
+        assert got.dtype == np.asarray(w).dtype
+        np.testing.assert_array_equal(got, w)
+    bad = subprocess.run([str(arrayc_binary()), "run", str(tmp_path / "w.arr"), "--arg", "k=200"],
+                         capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+    assert bad.returncode != 0 and "k=200" in bad.stderr and "panicked" not in bad.stderr, bad.stderr
+    exe = tmp_path / "w"
+    proc = subprocess.run([str(arrayc_binary()), "build", str(tmp_path / "w.arr"), "-o", str(exe)],
+                          capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+    assert proc.returncode == 0, proc.stderr
+    for name, v in {"a": a, "b": b, "c": c, "d": d}.items():
+        np.save(tmp_path / f"{name}.npy", v)
+    args = [a for n in "abcd" for a in ("--arg", f"{n}=@{tmp_path / (n + '.npy')}")]
+    run = subprocess.run([str(exe), *args, "--arg", "k=-7", "--arg", "m=3", "--out", str(tmp_path / "out")],
+                         capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+    assert run.returncode == 0, run.stderr
+    for k, w in enumerate(want):
+        got = np.load(tmp_path / "out" / f"result_{k}.npy")
+        assert got.dtype == np.asarray(w).dtype
+        np.testing.assert_array_equal(got, w)
+    (tmp_path / "lib.arr").write_text("fn f(a: i16[N], k: i8, c: u32[N]) -> (i16[N], u32, u16) {\n"
+                                      "    return (a + k, max(c), u16(k));\n}\n")
+    m = build_lib(tmp_path / "lib.arr", "widths", tmp_path)
+    y, mx, u = m.f(a[::-1], -3, c)
+    assert y.dtype == np.int16 and mx.dtype == np.uint32 and u.dtype == np.uint16
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(y, a[::-1] + np.int8(-3))
+    assert mx == 2**32 - 1 and u == np.int8(-3).astype(np.uint16)
+    with pytest.raises(Exception, match="int8"):
+        m.f(a, 300, c)
+    with pytest.raises(TypeError, match="int16"):
+        m.f(a.astype(np.int32), 1, c)
+
+
+def test_narrow_int_kernels_compile_to_ptx_that_ptxas_accepts(tmp_path):
+    """The GPU path of `i16`, `i8`, `u32`, `u16` kernels (wrap-around, division, shifts, float
+    conversions both ways, `sum` upcast, min/max through 64-bit shuffles, `sqrt` of `u16` in
+    `f32`): PTX that NVIDIA's ptxas accepts for sm_90."""
+    from test_gpu import emit_ptx
+
+    prog = tmp_path / "widths.arr"
+    prog.write_text("""fn main(a: i16[N], b: i8[N], c: u32[N], d: u16[N], f: f64[N]) -> (i16[N], i8, u32[N], u16, i64, f32[N], u32[N], i8[N]) {
+    return ((a * 3 + 1) // a % 7 << 2 >> a, max(b - b), c // c >> c, min(d), sum(a) + sum(b), sqrt(d), u32(f), i8(f) + b ** b);
+}
+""")
+    nvcc, ptx = emit_ptx(prog, tmp_path)
+    proc = subprocess.run([str(nvcc / "bin" / "ptxas"), "-arch=sm_90", str(ptx), "-o", str(tmp_path / "k.cubin")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, f"ptxas rejected the PTX:\n{proc.stderr}"

@@ -1618,3 +1618,22 @@ def test_unary_plus(target, tmp_path):
     for i, (g, w) in enumerate(zip(got, want)):
         assert_same(g, np.asarray(w), f"result {i}")
     assert_check_error("fn main(x: f64[n]) -> bool[n] {\n    return +(x > 0);\n}\n", "E0503", "positive", tmp_path)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_python_integer_literals(target, tmp_path):
+    """Python's integer literals: hexadecimal, octal and binary (`0xFF`, `0o17`, `0b101`, either
+    case), `_` between digits (`1_000_000`, `1_000.5`), each the value Python reads; a prefix
+    without digits (`0x`) is refused as Python refuses it, a literal beyond `i64` is E0002."""
+    x = np.arange(20, dtype=np.int64)
+    u = np.array([0x12, 0xF0, 0xFF], dtype=np.uint8)
+    src = """fn main(x: i64[n], u: u8[k]) -> (i64[n], u8[k], i64, f64, f64, i64) {
+    return (x & 0x0F | 0b1_0000, u ^ 0XFF, 0o17 + 0B11 + 1_000_000, 1_000.5, 2_5e1_0, 0x7FFF_FFFF_FFFF_FFFF);
+}
+"""
+    want = (x & 0x0F | 0b1_0000, u ^ 0XFF, 0o17 + 0B11 + 1_000_000, 1_000.5, 2_5e1_0, 0x7FFF_FFFF_FFFF_FFFF)
+    got = run_ok(src, {"x": x, "u": u}, tmp_path, target)
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert_same(g, np.asarray(w) if i != 1 else w, f"result {i}")
+    assert_check_error("fn main() -> i64 {\n    return 0x;\n}\n", "E0001", "0x", tmp_path)
+    assert_check_error("fn main() -> i64 {\n    return 0x1_0000_0000_0000_0000;\n}\n", "E0002", "too large", tmp_path)
