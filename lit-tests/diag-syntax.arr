@@ -4,7 +4,7 @@ fn main() -> f64 {
     return x;
 }
 
-# CHECK: [E0101] Error: unexpected `;`, expected one of `true`, `false`, `newaxis`, `f64`, `f32`, `i64`, `i32`, `u64`, `u8`, `bool`, identifier, integer, ...
+# CHECK: [E0101] Error: unexpected `;`, expected one of `true`, `false`, `newaxis`, a dtype (`f64`, `i32`, `u8`, ...), identifier, integer, float, `string`, `fstring`, `(`, `[`, `+`, ...
 # CHECK-NEXT: {{^}}   ,-[ {{.*}}diag-syntax.arr:3:18 ]
 # CHECK: {{^}} 3 |     let x = 1.0 +;
 # CHECK-NEXT: {{^}}   |                  |

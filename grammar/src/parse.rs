@@ -102,6 +102,8 @@ fn expected_list(expected: &[String]) -> String {
             let t = e.trim_matches('"');
             match t {
                 "identifier" | "integer" | "float" => t.to_string(),
+                // The eleven dtype names, one entry (they come in a row: `dedup` merges them).
+                _ if crate::ast::DType::from_name(t).is_some() => "a dtype (`f64`, `i32`, `u8`, ...)".to_string(),
                 _ => format!("`{}`", t.replace("\\\"", "\"")),
             }
         })
