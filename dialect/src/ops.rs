@@ -47,7 +47,7 @@ impl Spelling {
 }
 
 /// One row of the table: a function, the NumPy function it follows, and its spelling for float
-/// (`f64`, `f32`), signed integer (`i64`, `i32`), unsigned integer (`u64`, `u8`: `divui`, `remui`,
+/// (`f64`, `f32`), signed integer (`i64` to `i8`), unsigned integer (`u64` to `u8`: `divui`, `remui`,
 /// `shrui`, `minui`, comparisons `ult`...) and bool (`i1`, compared as unsigned) operands.
 #[derive(Clone, Copy, Debug)]
 pub struct OpRow<F> {

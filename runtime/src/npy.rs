@@ -27,7 +27,7 @@ pub enum NpyError {
     #[error("'{}' is not a valid .npy file ({reason}); create it with numpy.save(path, array)", path.display())]
     NotNpy { path: PathBuf, reason: String },
     /// The file's element type is not one arrayc supports.
-    #[error("'{}' has dtype {dtype}, which arrayc does not support; supported dtypes are float64, float32, int64, int32, uint64, uint8 and bool: convert it, e.g. numpy.save(path, numpy.load(path).astype(numpy.float64))", path.display())]
+    #[error("'{}' has dtype {dtype}, which arrayc does not support; supported dtypes are float64, float32, int64, int32, int16, int8, uint64, uint32, uint16, uint8 and bool: convert it, e.g. numpy.save(path, numpy.load(path).astype(numpy.float64))", path.display())]
     UnsupportedDType { path: PathBuf, dtype: String },
     /// The array the file holds cannot be allocated (too large for the memory limit or the system).
     #[error("cannot load '{}': {source}", path.display())]
@@ -114,7 +114,7 @@ pub fn read_only_part(part: ReadPart) {
 /// Errors: [`NpyError::NotFound`] if `path` does not exist, [`NpyError::NotNpy`] if it is not a valid
 /// `.npy` file (including truncated data, a bool byte other than 0 or 1, and a header whose shape
 /// needs more bytes than the file has, found before anything is allocated),
-/// [`NpyError::UnsupportedDType`] for element types other than float64, float32, int64, int32, uint64, uint8 and bool,
+/// [`NpyError::UnsupportedDType`] for element types arrayc has not (float16, complex, ...),
 /// [`NpyError::Alloc`] when the array passes the memory limit or the system refuses the memory,
 /// [`NpyError::Io`] for other read failures.
 pub fn read_npy(path: &Path) -> Result<View, NpyError> {

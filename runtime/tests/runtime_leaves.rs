@@ -253,20 +253,20 @@ fn npy_errors() {
     let e = read_err(&trunc);
     assert!(matches!(e, NpyError::NotNpy { .. }), "{e:?}");
 
-    // Unsupported dtype: patch '<f8' into '<i2' (same header length) with matching data size.
+    // Unsupported dtype: patch '<f8' into '<f2' (float16; same header length) with matching data size.
     let small = dir.join("small.npy");
     write_npy(&small, &f64s(&[2], &[1.0, 2.0])).unwrap();
     let b = std::fs::read(&small).unwrap();
     let at = b.windows(3).position(|w| w == b"<f8").unwrap();
     let mut patched = b[..b.len() - 16].to_vec();
-    patched[at + 1..at + 3].copy_from_slice(b"i2");
+    patched[at + 1..at + 3].copy_from_slice(b"f2");
     patched.extend_from_slice(&[1, 0, 2, 0]);
-    let i2 = dir.join("i2.npy");
-    std::fs::write(&i2, &patched).unwrap();
-    let e = read_err(&i2);
+    let f2 = dir.join("f2.npy");
+    std::fs::write(&f2, &patched).unwrap();
+    let e = read_err(&f2);
     assert!(matches!(e, NpyError::UnsupportedDType { .. }), "{e:?}");
     let msg = e.to_string();
-    assert!(msg.contains("i2.npy") && msg.contains("<i2") && msg.contains("astype"), "{msg}");
+    assert!(msg.contains("f2.npy") && msg.contains("<f2") && msg.contains("astype"), "{msg}");
 
     // Writing into a missing directory fails cleanly and leaves nothing behind.
     let bad = dir.join("no/such/dir/out.npy");
@@ -290,7 +290,7 @@ np.save(os.path.join(d, 'd.npy'), np.array([True, False, True]))
 np.save(os.path.join(d, 'e.npy'), np.asfortranarray(np.arange(6, dtype=np.float64).reshape(2, 3)))
 np.save(os.path.join(d, 'f.npy'), np.array(3.5))
 np.save(os.path.join(d, 'g.npy'), np.arange(4, dtype='>f8'))
-np.save(os.path.join(d, 'h.npy'), np.arange(4, dtype=np.int16))
+np.save(os.path.join(d, 'h.npy'), np.arange(4, dtype=np.float16))
 "#;
     run_python(script, &[&dir]);
     let a = read_npy(&dir.join("a.npy")).unwrap();
@@ -347,7 +347,7 @@ for p in sys.argv[1:]:
 
 /// The dtypes of `.npy` files, NumPy's names, and the value at row-major index `k` of the arrays
 /// that `npy_every_dtype_and_layout_against_numpy` has NumPy write (the same formulas as its script).
-const LAYOUT_DTYPES: [(DType, &str); 7] = [
+const LAYOUT_DTYPES: [(DType, &str); 11] = [
     (DType::F64, "f8"),
     (DType::F32, "f4"),
     (DType::I64, "i8"),
@@ -355,7 +355,23 @@ const LAYOUT_DTYPES: [(DType, &str); 7] = [
     (DType::U64, "u8"),
     (DType::U8, "u1"),
     (DType::Bool, "b1"),
+    (DType::I16, "i2"),
+    (DType::I8, "i1"),
+    (DType::U32, "u4"),
+    (DType::U16, "u2"),
 ];
+
+/// The arrays of [`layout_value`] as NumPy makes them (`vals`, by type string), the first lines of
+/// the scripts that write and check `.npy` files.
+const LAYOUT_VALUES_PY: &str = r#"
+import numpy as np, sys, os
+k = np.arange(3 * 5 * 7).reshape(3, 5, 7)
+vals = {'f8': k * 0.5 - 20.0, 'f4': (k * 0.25 - 7.0).astype(np.float32),
+        'i8': (k - 50) * 10**15, 'i4': ((k - 50) * 40_000_000).astype(np.int32),
+        'u8': ((k - 50) * 10**15).astype(np.uint64), 'u1': (k * 7 % 256).astype(np.uint8), 'b1': k % 3 == 0,
+        'i2': ((k - 50) * 700).astype(np.int16), 'i1': ((k - 50) * 3).astype(np.int8),
+        'u4': ((k - 50) * 40_000_000).astype(np.uint32), 'u2': (k * 997 % 65536).astype(np.uint16)}
+"#;
 
 fn layout_value(dtype: DType, k: i64) -> Scalar {
     match dtype {
@@ -368,6 +384,11 @@ fn layout_value(dtype: DType, k: i64) -> Scalar {
         DType::U64 => Scalar::U64(((k - 50) * 1_000_000_000_000_000) as u64),
         DType::U8 => Scalar::U8((k * 7 % 256) as u8),
         DType::Bool => Scalar::Bool(k % 3 == 0),
+        // Wrapped past their ranges, as NumPy's `astype`.
+        DType::I16 => Scalar::I16(((k - 50) * 700) as i16),
+        DType::I8 => Scalar::I8(((k - 50) * 3) as i8),
+        DType::U32 => Scalar::U32(((k - 50) * 40_000_000) as u32),
+        DType::U16 => Scalar::U16((k * 997 % 65536) as u16),
     }
 }
 
@@ -379,13 +400,9 @@ fn layout_value(dtype: DType, k: i64) -> Scalar {
 fn npy_every_dtype_and_layout_against_numpy() {
     require_numpy("npy_every_dtype_and_layout_against_numpy");
     let dir = tmp_dir("layouts");
-    let script = r#"
-import numpy as np, sys, os
+    let script = LAYOUT_VALUES_PY.to_string()
+        + r#"
 d = sys.argv[1]
-k = np.arange(3 * 5 * 7).reshape(3, 5, 7)
-vals = {'f8': k * 0.5 - 20.0, 'f4': (k * 0.25 - 7.0).astype(np.float32),
-        'i8': (k - 50) * 10**15, 'i4': ((k - 50) * 40_000_000).astype(np.int32),
-        'u8': ((k - 50) * 10**15).astype(np.uint64), 'u1': (k * 7 % 256).astype(np.uint8), 'b1': k % 3 == 0}
 for dt, v in vals.items():
     np.save(os.path.join(d, f'c_{dt}.npy'), v)
     np.save(os.path.join(d, f'f_{dt}.npy'), np.asfortranarray(v))
@@ -398,7 +415,7 @@ for dt, v in vals.items():
 np.save(os.path.join(d, 'big.npy'), np.arange(400 * 400, dtype=np.float64).reshape(400, 400) * 0.5)
 np.save(os.path.join(d, 'chunks.npy'), np.arange(2_500_000, dtype=np.float64))
 "#;
-    run_python(script, &[&dir]);
+    run_python(&script, &[&dir]);
     // 20 MB: read in several chunks in parallel; cut short, its last chunk ends early.
     let chunks = read_npy(&dir.join("chunks.npy")).unwrap();
     assert_eq!(chunks.to_f64_vec(), (0..2_500_000).map(|k| k as f64).collect::<Vec<_>>());
@@ -449,13 +466,9 @@ np.save(os.path.join(d, 'chunks.npy'), np.arange(2_500_000, dtype=np.float64))
         write_npy(&p, &v).unwrap();
         written.push(p);
     }
-    let check = r#"
-import numpy as np, sys, os
-k = np.arange(3 * 5 * 7).reshape(3, 5, 7)
-vals = {'f8': k * 0.5 - 20.0, 'f4': (k * 0.25 - 7.0).astype(np.float32),
-        'i8': (k - 50) * 10**15, 'i4': ((k - 50) * 40_000_000).astype(np.int32),
-        'u8': ((k - 50) * 10**15).astype(np.uint64), 'u1': (k * 7 % 256).astype(np.uint8), 'b1': k % 3 == 0,
-        'big': np.arange(400 * 400, dtype=np.float64).reshape(400, 400) * 0.5}
+    let check = LAYOUT_VALUES_PY.to_string()
+        + r#"
+vals['big'] = np.arange(400 * 400, dtype=np.float64).reshape(400, 400) * 0.5
 for p in sys.argv[1:]:
     tag, dt = os.path.basename(p)[:-4].split('_')
     want = vals[dt] if tag == 'wc' else vals[dt].T
@@ -465,7 +478,7 @@ for p in sys.argv[1:]:
     print('ok', os.path.basename(p))
 "#;
     let refs: Vec<&Path> = written.iter().map(|p| p.as_path()).collect();
-    let out = run_python(check, &refs);
+    let out = run_python(&check, &refs);
     assert_eq!(out.lines().count(), written.len(), "{out}");
 
     // A bool byte other than 0 or 1 is invalid data (as npyz finds on the converting path).

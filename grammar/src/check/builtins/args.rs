@@ -61,7 +61,7 @@ impl Checker {
                         self.expr(v);
                         self.error(
                             "E0503",
-                            "`dtype=` needs a type name (`f64`, `f32`, `i64`, `i32`, `u64`, `u8`, `bool`)",
+                            "`dtype=` needs a type name (`f64`, `f32`, `i64`, `i32`, `i16`, `i8`, `u64`, `u32`, `u16`, `u8`, `bool`)",
                             v.span.clone(),
                             "not a type name",
                         );
