@@ -145,17 +145,23 @@ def test_apply_along_axis_of_numpy_functions(target, tmp_path):
 def test_numpy_dtype_aliases_and_strings(target, tmp_path):
     """NumPy 2's aliases (`np.int_`, `np.intp`, `np.double`, `np.single`, `np.intc`, `np.uint`,
     `np.ubyte`) and the strings `np.dtype` reads (`"f8"`, `"<f4"`, `"i4"`, `"u8"`: NumPy's
-    `uint64`, `"u1"`, `"?"`) are NumPy's dtypes, compared with NumPy's results, dtypes included."""
+    `uint64`, `"u1"`, `"?"`), the narrow integers' names and codes (`np.int16`, `"int8"`, `"<i2"`,
+    `np.ushort`, `np.byte`, `"H"`) are NumPy's dtypes, compared with NumPy's results, dtypes included."""
     x = np.array([0.5, 1.5, 300.25])
     exprs = ["x.astype(np.int_)", "np.zeros(2, dtype=np.intp)", "x.astype(np.double)", "np.ones(2, np.single)",
              "x.astype(np.intc)", "x.astype(np.uint)", "np.zeros(2, dtype=np.ubyte)", "x.astype('f8')",
              "x.astype('<f4')", "np.array([1, 2], dtype='i4')", "np.zeros(2, dtype='u8')", "x.astype('u1')",
-             "np.zeros(2, dtype='?')", "np.arange(3, dtype='int64')"]
+             "np.zeros(2, dtype='?')", "np.arange(3, dtype='int64')", "x.astype(np.int16)", "x.astype('int8')",
+             "np.zeros(2, dtype='<i2')", "x.astype(np.uint32)", "np.ones(2, dtype=np.ushort)", "x.astype('B')",
+             "np.zeros(2, dtype=np.byte)", "np.zeros(2, dtype='H')"]
     decls = {"x.astype(np.int_)": "i64[n]", "np.zeros(2, dtype=np.intp)": "i64[2]", "x.astype(np.double)": "f64[n]",
              "np.ones(2, np.single)": "f32[2]", "x.astype(np.intc)": "i32[n]", "x.astype(np.uint)": "u64[n]",
              "np.zeros(2, dtype=np.ubyte)": "u8[2]", "x.astype('f8')": "f64[n]", "x.astype('<f4')": "f32[n]",
              "np.array([1, 2], dtype='i4')": "i32[2]", "np.zeros(2, dtype='u8')": "u64[2]", "x.astype('u1')": "u8[n]",
-             "np.zeros(2, dtype='?')": "bool[2]", "np.arange(3, dtype='int64')": "i64[3]"}
+             "np.zeros(2, dtype='?')": "bool[2]", "np.arange(3, dtype='int64')": "i64[3]",
+             "x.astype(np.int16)": "i16[n]", "x.astype('int8')": "i8[n]", "np.zeros(2, dtype='<i2')": "i16[2]",
+             "x.astype(np.uint32)": "u32[n]", "np.ones(2, dtype=np.ushort)": "u16[2]", "x.astype('B')": "u8[n]",
+             "np.zeros(2, dtype=np.byte)": "i8[2]", "np.zeros(2, dtype='H')": "u16[2]"}
     ret = ", ".join(decls[e] for e in exprs)
     src = f"import numpy as np;\nfn main(x: f64[n]) -> ({ret}) {{\n    return ({', '.join(exprs)});\n}}\n"
     got = run_ok(src, {"x": x}, tmp_path, target)
@@ -163,8 +169,8 @@ def test_numpy_dtype_aliases_and_strings(target, tmp_path):
         assert_same(g, eval(e, {"np": np, "x": x}), e)
 
 
-@pytest.mark.parametrize("spelling", ["x.astype(np.int16)", "x.astype('int8')", "np.zeros(2, dtype='<i2')",
-                                      "x.astype(np.uint32)", "np.float16(x[0])", "x.astype(np.complex128)"])
+@pytest.mark.parametrize("spelling", ["x.astype(np.float16)", "x.astype('half')", "np.zeros(2, dtype='<f2')",
+                                      "x.astype('e')", "np.float16(x[0])", "x.astype(np.complex128)"])
 def test_numpy_dtypes_arrayc_lacks(spelling, tmp_path):
     """NumPy's dtypes arrayc has not are E0216, naming the dtype and the arrayc dtypes to use."""
     src = f"import numpy as np;\nfn main(x: f64[n]) -> f64 {{\n    y = {spelling};\n    return 0.0;\n}}\n"
