@@ -1332,7 +1332,7 @@ pub const DOCS: &[DocRow] = {
         },
         DocRow {
             calls: "`take(x, idx, axis=k)`",
-            result: "NumPy's `take`: a gather along axis `k` with the `i64` index array `idx`, shape `x.shape[:k] + \
+            result: "NumPy's `take`: a gather along axis `k` with the integer index array `idx` (any integer dtype but `u64`, as NumPy's safe cast to `intp`), shape `x.shape[:k] + \
                 idx.shape + x.shape[k+1:]`; `axis=` may be left out for a 1-d `x` only (NumPy's `take` \
                 without it flattens `x`); `take(x, idx)` of a 1-d `x` is `x[idx]` (see Gathers)",
             builtins: &[B::Take],

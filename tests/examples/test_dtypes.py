@@ -513,3 +513,30 @@ def test_narrow_int_kernels_compile_to_ptx_that_ptxas_accepts(tmp_path):
     proc = subprocess.run([str(nvcc / "bin" / "ptxas"), "-arch=sm_90", str(ptx), "-o", str(tmp_path / "k.cubin")],
                           capture_output=True, text=True)
     assert proc.returncode == 0, f"ptxas rejected the PTX:\n{proc.stderr}"
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_narrow_int_indices_bounds_and_sizes(target, tmp_path):
+    """`i16`, `i8`, `u32`, `u16` values index as NumPy's: index arrays of a gather, a scatter and
+    `take` (converted to `i64` in the kernel), scalars as an index, slice bounds, a size and a
+    `range` bound."""
+    x = np.arange(20.0)
+    a = np.arange(-10, 10).astype(np.int16)
+    c = (np.arange(20) * 7).astype(np.uint32)
+    src = """fn main(x: f64[n], a: i16[n], c: u32[n], k: i8, m: u16) -> (f64[n], f64[n], f64[?], f64, f64[?], i64, f64[n]) {
+    let y = copy(x);
+    y[c % 10] = 1.5;
+    let s = 0;
+    for i in range(k) { s = s + i; }
+    return (x[abs(a % 10)], y, zeros(m), x[k], x[k:m], s, np.take(x, u16(c % 5)));
+}
+"""
+    k, m = np.int8(3), np.uint16(6)
+    y = x.copy()
+    y[c % 10] = 1.5
+    want = [x[abs(a % 10)], y, np.zeros(m), x[k], x[k:m], sum(range(k)), np.take(x, (c % 5).astype(np.uint16))]
+    proc, res = run_source(src, {"x": x, "a": a, "c": c}, tmp_path,
+                           flags=("--target", target, "--arg", "k=3", "--arg", "m=6"))
+    assert proc.returncode == 0, proc.stderr
+    for i, (g, w) in enumerate(zip(res, want)):
+        np.testing.assert_array_equal(g, w, err_msg=f"result {i}")

@@ -22,17 +22,21 @@ impl Checker {
             self.error("E0408", format!("`take` needs an array, found {t}"), c.args[0].span.clone(), "not an array");
             return Ty::Error;
         };
-        let Ty::Array(DType::I64, ishape) = ti else {
-            self.err(
-                Diagnostic::error(
-                    "E0406",
-                    format!("the indices of `take` must be an i64 array, found {ti}"),
-                    c.args[1].span.clone(),
-                    format!("has type {ti}"),
-                )
-                .with_help("index with a scalar as `x[i]`, or convert with `i64(...)`"),
-            );
-            return Ty::Error;
+        // Any integer dtype NumPy casts to `intp` safely (not `u64`), as an index array.
+        let ishape = match ti {
+            Ty::Array(di, s) if di.is_int() && di != DType::U64 => s,
+            _ => {
+                self.err(
+                    Diagnostic::error(
+                        "E0406",
+                        format!("the indices of `take` must be an integer array (not u64), found {ti}"),
+                        c.args[1].span.clone(),
+                        format!("has type {ti}"),
+                    )
+                    .with_help("index with a scalar as `x[i]`, or convert with `i64(...)`"),
+                );
+                return Ty::Error;
+            }
         };
         let r = shape.len() as i64;
         let (a, ae) = match c.axis {

@@ -372,7 +372,10 @@ impl Lowerer<'_> {
                 let (Ty::Array(dt, shape), Type::Array(_, q)) = (ty, self.f.ty(vals[1])) else {
                     unreachable!("checked: a gather through an index array")
                 };
-                self.gather(vals[0], &vals[1..2], axis, *dt, &shape[axis..axis + q], Some(shape))
+                // The indices as NumPy takes them, `i64` (checked: an integer dtype but `u64`).
+                let ishape = self.ty_of(&args[1]).shape().expect("checked: an index array").to_vec();
+                let idx = self.converted(vals[1], DType::I64, &ishape)?;
+                self.gather(vals[0], &[idx], axis, *dt, &shape[axis..axis + q], Some(shape))
             }
             B::Compress => self.filter(vals[1], vals[0], ty.shape()),
             B::Bincount => {
