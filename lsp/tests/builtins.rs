@@ -63,7 +63,10 @@ fn hover_on_builtin_calls_shows_their_documentation() {
     assert!(ones.starts_with("builtin `zeros(d0, d1, ..., dtype=f64)`, `ones(...)`"), "{ones}");
     // The cast's own row, not `zeros`'s (whose `dtype=f64` names it too).
     let cast = hover_text(&a, "f64(sum");
-    assert!(cast.starts_with("builtin `f64(x) f32(x) i64(x) i32(x) u64(x) u8(x) bool(x)`"), "{cast}");
+    assert!(
+        cast.starts_with("builtin `f64(x) f32(x) i64(x) i32(x) i16(x) i8(x) u64(x) u32(x) u16(x) u8(x) bool(x)`"),
+        "{cast}"
+    );
     let f = hover_text(&a, "f(ones");
     assert!(f.contains("fn f(m: f64[2, 3]) -> f64[3, 3]"), "{f}");
 }
