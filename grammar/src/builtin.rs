@@ -1897,7 +1897,7 @@ pub const DOCS: &[DocRow] = {
                 `(m,)` or `(m, k)`: `x` (`(n,)` or `(n, k)`) the minimum-norm solution `pinv(a, rcond) @ b` from \
                 `a`'s SVD (NumPy calls LAPACK's `gelsd`; results agree to rounding), the singular values \
                 `s <= rcond * s.max()` taken as zero; `rcond=None` or omitted is `max(m, n) * eps` (NumPy 2's \
-                default); `rank` (`i64`) the count of the others; `s` `a`'s `min(m, n)` singular values, \
+                default); `rank` (`i32`, as NumPy's LAPACK rank) the count of the others; `s` `a`'s `min(m, n)` singular values, \
                 descending; `residuals` the squared 2-norms of the columns of `b - a @ x` (shape `(k,)`, `(1,)` \
                 for a 1-d `b`) where `rank == n` and `m > n`, else empty (shape `(0,)`), as NumPy",
             builtins: &[B::Lstsq],

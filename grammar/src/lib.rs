@@ -24,6 +24,7 @@ pub mod lambda;
 pub mod lexer;
 pub mod list_ops;
 pub mod loop_returns;
+pub mod math_more;
 pub mod matrix_power;
 pub mod membership;
 pub mod methods;

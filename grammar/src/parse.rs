@@ -264,6 +264,13 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
                 "pass Python's `math` functions their arguments by position; for `math.prod(t, start=s)` \
                  write `s * math.prod(t)`",
             ),
+            LexError::MathMissing { name, span } => Diagnostic::error(
+                "E0330",
+                format!("Python's `math.{name}` is not in arrayc"),
+                span,
+                "a function of Python's `math`",
+            )
+            .with_help(crate::math_more::missing_help(&name)),
             LexError::Module { message, help, span } => {
                 Diagnostic::error("E0113", message, span, "at module level").with_help(help)
             }
