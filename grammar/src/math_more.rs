@@ -47,6 +47,10 @@ pub fn math_call(ids: &Cell<u32>, name: &str, mut args: Vec<Expr>, at: &Span, sp
     Some(call(ids, "int", vec![value]).kind)
 }
 
+/// How to write the float next to `x` in arrayc, which has not NumPy's `nextafter` or `spacing`.
+pub const NEXT_FLOAT: &str = "for a normal positive `x`, the next float up is `x + np.ldexp(1.0, np.frexp(x)[1] - 53)` \
+                              (one unit in the last place of a `float64`), and `np.finfo(np.float64).eps` is that of 1.0";
+
 /// The help of E0330 for `math.name`, a function of Python's `math` module arrayc has not: the
 /// arrayc way to write it.
 pub fn missing_help(name: &str) -> String {
@@ -63,7 +67,7 @@ pub fn missing_help(name: &str) -> String {
         "gamma" | "lgamma" | "erf" | "erfc" => "NumPy has it not either (SciPy's `scipy.special`): write a series or a table",
         "modf" | "frexp" | "ldexp" => "NumPy's `np.modf(x)`, `np.frexp(x)`, `np.ldexp(x, e)`",
         "remainder" => "`x - np.round(x / y) * y` (Python's IEEE remainder), or `np.remainder` (NumPy's, Python's `%`)",
-        "nextafter" | "ulp" => "NumPy's `np.spacing(x)` is the gap to the next float; `x + np.spacing(x)` the next one up",
+        "nextafter" | "ulp" => NEXT_FLOAT,
         "cbrt" | "exp2" => "NumPy's `np.cbrt(x)`, `np.exp2(x)`",
         _ => "arrayc's `math` functions are `sqrt exp log log2 log10 log1p expm1`, the trigonometric and \
               hyperbolic ones, `atan2 hypot fabs fmod copysign pow prod degrees radians isnan isinf \

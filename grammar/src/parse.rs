@@ -35,7 +35,12 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                 if !diags.is_empty() {
                     return (None, diags);
                 }
+                crate::key_extrema::key_extrema(&mut p);
                 let diags = crate::lambda::lambdas(&mut p);
+                if !diags.is_empty() {
+                    return (None, diags);
+                }
+                let diags = crate::py_calls::python_calls(&mut p);
                 if !diags.is_empty() {
                     return (None, diags);
                 }
