@@ -48,6 +48,7 @@ pub mod star_args;
 pub mod starred_targets;
 pub mod syntax;
 pub mod tuple_names;
+pub mod tuple_returns;
 pub mod types;
 pub mod unroll;
 pub mod view_writes;

@@ -75,6 +75,7 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                 if !errors.is_empty() {
                     return (None, errors);
                 }
+                crate::tuple_returns::tuple_returns(&mut p);
                 crate::loop_returns::loop_returns(&mut p);
                 crate::constants::resolve_constants(&mut p);
                 crate::syntax::bare_calls(&mut p);
