@@ -167,3 +167,20 @@ def test_refused_calls_name_the_arrayc_way(tmp_path):
     assert_check_error("fn f(a: i64, b: i64) -> i64 { return pow(a, b, 7); }\n", "E0331", "a ** b % m", tmp_path)
     assert_check_error("fn f(k: i64[n]) -> i64[?] { return np.unique_values(k); }\n", "E0331", "np.unique(x)", tmp_path)
     assert_check_error("fn f(v: f64) -> f64 { return np.nextafter(v, 2.0); }\n", "E0331", "np.ldexp", tmp_path)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_sorted_of_tolist_and_rank(target, tmp_path):
+    """`sorted(x.tolist())` is `sorted(x)`, an empty `x` too; `sorted` of a 2-d array is Python's
+    error comparing rows (arrayc sorted each row before)."""
+    x = np.random.default_rng(83).standard_normal(7)
+    src = """fn main(x: f64[n]) -> (f64[?], f64[?], f64[?]) {
+    return (np.array(sorted(x.tolist())), np.array(sorted(x, reverse=True)), np.array(sorted(x[:0])));
+}
+"""
+    got = run_ok(src, dict(x=x), tmp_path, target)
+    want = [np.array(sorted(x.tolist())), np.array(sorted(x, reverse=True)), np.array(sorted(x[:0]))]
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert_same(g, w, f"result {i}")
+    assert_check_error("fn f(m: f64[r, c]) -> f64[?, ?] { return np.array(sorted(m)); }\n", "E0302",
+                       "the truth value of an array is ambiguous", tmp_path)
