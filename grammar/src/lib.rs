@@ -23,6 +23,7 @@ pub mod fromfunction;
 pub mod key_extrema;
 pub mod lambda;
 pub mod lexer;
+pub mod list_index;
 pub mod list_ops;
 pub mod loop_returns;
 pub mod math_more;

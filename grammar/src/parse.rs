@@ -83,6 +83,7 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                 if !errors.is_empty() {
                     return (None, errors);
                 }
+                crate::list_index::list_index(&mut p);
                 crate::py_lists::python_lists(&mut p);
                 (Some(p), Vec::new())
             }

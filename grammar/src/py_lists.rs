@@ -147,7 +147,7 @@ fn python_sum(ids: &Cell<u32>, f: &mut Function) {
 pub const TOLIST: &str = ".tolist";
 
 /// The calls whose one argument may be `x.tolist()`, taken as `x` (see the module's docs).
-const TAKES_A_LIST: &[&str] = &["sum", "len", "min", "max", "any", "all", "array", "asarray"];
+pub(crate) const TAKES_A_LIST: &[&str] = &["sum", "len", "min", "max", "any", "all", "array", "asarray"];
 
 /// `x` when `e` is `x.tolist()`.
 fn tolist_of(e: &mut Expr) -> Option<Expr> {

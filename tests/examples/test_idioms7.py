@@ -184,3 +184,35 @@ def test_sorted_of_tolist_and_rank(target, tmp_path):
         assert_same(g, w, f"result {i}")
     assert_check_error("fn f(m: f64[r, c]) -> f64[?, ?] { return np.array(sorted(m)); }\n", "E0302",
                        "the truth value of an array is ambiguous", tmp_path)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("case", ["plain", "nan_first", "nan_middle", "ties"])
+def test_list_index_of_extreme_matches_python(case, target, tmp_path):
+    """`l = x.tolist(); l.index(max(l))` (`min` too) as Python's: the first extreme item, NaN
+    never winning unless first; the list a snapshot (a later write into `x` is not seen)."""
+    rng = np.random.default_rng(89)
+    x = rng.standard_normal(7)
+    k = rng.integers(-2, 3, 7)
+    if case == "nan_first":
+        x[0] = np.nan
+    elif case == "nan_middle":
+        x[[1, 4]] = np.nan
+    elif case == "ties":
+        x[[2, 5]] = x.min() - 1.0
+    src = """fn main(x: f64[n], k: i64[n]) -> (i64, i64, i64, i64, i64) {
+    l = x.tolist();
+    kl = k.tolist();
+    x[0] = 100.0;
+    return (l.index(max(l)), l.index(min(l)), kl.index(max(kl)), kl.index(min(kl)), len(l));
+}
+"""
+    got = run_ok(src, dict(x=x, k=k), tmp_path, target)
+    want = python("""
+l = x.tolist()
+kl = k.tolist()
+x[0] = 100.0
+return (l.index(max(l)), l.index(min(l)), kl.index(max(kl)), kl.index(min(kl)), len(l))
+""", x=x.copy(), k=k)
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert_same(g, np.asarray(w), f"result {i}")
