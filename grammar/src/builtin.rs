@@ -841,9 +841,10 @@ pub const DOCS: &[DocRow] = {
         },
         DocRow {
             calls: "`linspace(start, stop, num)`, `num=n`, `endpoint=false`",
-            result: "`f64[num]`: `num` evenly spaced values from `start` to `stop`, `stop` included (with \
+            result: "`f64[num]` (`f32[num]` of `float32` bounds, NumPy's `result_type(start, stop, float)`, computed \
+                in it): `num` evenly spaced values from `start` to `stop`, `stop` included (with \
                 `endpoint=false`: excluded, the step `(stop - start) / num`), as NumPy's; `dtype=d` computes in \
-                `f64`, then casts (an integer `d` floors first, NumPy 2's rounding toward -inf); `retstep=True` gives \
+                that dtype, then casts (an integer `d` floors first, NumPy 2's rounding toward -inf); `retstep=True` gives \
                 NumPy's tuple `(samples, step)`, the step `(stop - start) / (num - 1)` (`/ num` with `endpoint=false`), \
                 NaN where that divisor is 0",
             builtins: &[B::Linspace],

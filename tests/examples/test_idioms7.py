@@ -216,3 +216,21 @@ return (l.index(max(l)), l.index(min(l)), kl.index(max(kl)), kl.index(min(kl)), 
 """, x=x.copy(), k=k)
     for i, (g, w) in enumerate(zip(got, want)):
         assert_same(g, np.asarray(w), f"result {i}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_linspace_of_float32_bounds_is_float32(target, tmp_path):
+    """NumPy's `linspace` dtype is `result_type(start, stop, float)`: `float32` bounds (with a
+    Python number too) give `float32`, computed in it (arrayc gave `float64` before)."""
+    x32 = np.array([0.1, 2.7, -3.3], np.float32)
+    src = """fn main(x32: f32[n]) -> (f32[?], f32[?], f32[?], f64[?], f32[?], f32[?], f32[?]) {
+    return (np.linspace(x32[0], x32[1], 7), np.linspace(x32[2], 1, 5), np.linspace(x32[0], 1.5, 4), np.linspace(0, 1, 3),
+            np.linspace(x32[0], x32[1], 6, endpoint=False), np.linspace(x32[1], x32[1], 1), np.linspace(x32[0], 2.0 * x32[1] / 1.0, 3) * 1.0);
+}
+"""
+    got = run_ok(src, dict(x32=x32), tmp_path, target)
+    want = [np.linspace(x32[0], x32[1], 7), np.linspace(x32[2], 1, 5), np.linspace(x32[0], 1.5, 4), np.linspace(0, 1, 3),
+            np.linspace(x32[0], x32[1], 6, endpoint=False), np.linspace(x32[1], x32[1], 1),
+            np.linspace(x32[0], 2.0 * x32[1] / 1.0, 3) * 1.0]
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert_same(g, w, f"result {i}")

@@ -172,7 +172,20 @@ impl Checker {
         if !ok {
             return Ty::Error;
         }
-        Ty::Array(DType::F64, vec![n])
+        let dtype = if c.b == Builtin::Linspace { self.linspace_dtype(&c.args[0], &c.args[1]) } else { DType::F64 };
+        Ty::Array(dtype, vec![n])
+    }
+
+    /// NumPy's dtype of `linspace(start, stop, ..)`: `result_type(start, stop, float(num))`, the
+    /// bounds' promotion with a Python float (weak), so `float32` bounds give `float32` (and an
+    /// integer or `float64` one `float64`). Of checked numeric scalars.
+    fn linspace_dtype(&self, start: &Expr, stop: &Expr) -> DType {
+        use crate::check::promote::{promote, Weak};
+        let dtype = |e: &Expr| self.types[e.id.0 as usize].dtype().unwrap_or(DType::F64);
+        let (wa, wb) = (self.weak_of(start), self.weak_of(stop));
+        let bounds = promote(dtype(start), wa, dtype(stop), wb);
+        let weak = wa.and(wb).map(|_| Weak::of_dtype(bounds));
+        promote(bounds, weak, DType::F64, Some(Weak::Float))
     }
 
     /// Copies and views: `copy(x)`, `transpose(x)` (`x.T`), `diagonal(x)`.
