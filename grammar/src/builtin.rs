@@ -846,7 +846,9 @@ pub const DOCS: &[DocRow] = {
                 `endpoint=false`: excluded, the step `(stop - start) / num`), as NumPy's; `dtype=d` computes in \
                 that dtype, then casts (an integer `d` floors first, NumPy 2's rounding toward -inf); `retstep=True` gives \
                 NumPy's tuple `(samples, step)`, the step `(stop - start) / (num - 1)` (`/ num` with `endpoint=false`), \
-                NaN where that divisor is 0",
+                NaN where that divisor is 0; array bounds (broadcast together, of shape `B`) give `num` samples along a \
+                new first axis, `[num, *B]`, by NumPy's arithmetic (where any step is 0, every sample is \
+                `i / div * (stop - start) + start`); `axis=` is not in arrayc",
             builtins: &[B::Linspace],
         },
         DocRow {

@@ -234,3 +234,32 @@ def test_linspace_of_float32_bounds_is_float32(target, tmp_path):
             np.linspace(x32[0], 2.0 * x32[1] / 1.0, 3) * 1.0]
     for i, (g, w) in enumerate(zip(got, want)):
         assert_same(g, w, f"result {i}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_linspace_of_array_bounds_matches_numpy(target, tmp_path):
+    """NumPy's `linspace` of array bounds: the samples along a new first axis, the bounds
+    broadcast, bit for bit (a zero step among others switches every sample to NumPy's
+    `i / div * delta`), without the endpoint, one and no samples, `float32` and integer bounds."""
+    rng = np.random.default_rng(97)
+    a = rng.standard_normal(3)
+    c = rng.standard_normal(3)
+    c[1] = a[1]
+    m = rng.standard_normal((2, 3))
+    a32 = rng.standard_normal(3).astype(np.float32)
+    k = rng.integers(-5, 5, 3)
+    src = """fn main(a: f64[n], c: f64[n], m: f64[r, n], a32: f32[n], k: i64[n]) -> (f64[?, ?], f64[?, ?], f64[?, ?], f64[?, ?],
+        f64[?, ?], f64[?, ?, ?], f32[?, ?], f64[?, ?], f64[?, ?]) {
+    return (np.linspace(a, c, 5), np.linspace(np.zeros(3), np.ones(3) * 2, 5), np.linspace(0, c, 4, endpoint=False),
+            np.linspace(a, 1.0, 1), np.linspace(a, c, 0), np.linspace(m, m[0], 3), np.linspace(a32, 1, 4),
+            np.linspace(k, 2 * k, 3), np.linspace(a, c, 6, endpoint=False));
+}
+"""
+    got = run_ok(src, dict(a=a, c=c, m=m, a32=a32, k=k), tmp_path, target)
+    want = [np.linspace(a, c, 5), np.linspace(np.zeros(3), np.ones(3) * 2, 5), np.linspace(0, c, 4, endpoint=False),
+            np.linspace(a, 1.0, 1), np.linspace(a, c, 0), np.linspace(m, m[0], 3), np.linspace(a32, 1, 4),
+            np.linspace(k, 2 * k, 3), np.linspace(a, c, 6, endpoint=False)]
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert_same(g, w, f"result {i}")
+    assert_check_error("fn f(a: f64[3], b: f64[4]) -> f64[?, ?] { return np.linspace(a, b, 5); }\n", "E0401",
+                       "do not broadcast", tmp_path)

@@ -148,9 +148,25 @@ impl Checker {
     /// `linspace(start, stop, num)` and `logspace(start, stop, num=50)`: `f64[num]`.
     pub(super) fn linspace(&mut self, c: &Call) -> Ty {
         let mut ok = true;
+        // The broadcast shape of array bounds (`linspace`'s: NumPy's samples along a new axis 0).
+        let mut bounds: Vec<Size> = vec![];
         for a in &c.args[..2] {
             match self.value(a) {
                 Ty::Scalar(d) if d.is_int() || d.is_float() => {}
+                Ty::Array(d, s) if c.b == Builtin::Linspace && (d.is_int() || d.is_float()) && !s.is_empty() => {
+                    match self.broadcast(&bounds, &s) {
+                        Ok(b) => bounds = b,
+                        Err(_) => {
+                            self.error(
+                                "E0401",
+                                format!("`linspace`'s bounds do not broadcast together: {} and {}", shape_str(&bounds), shape_str(&s)),
+                                a.span.clone(),
+                                "this bound",
+                            );
+                            ok = false;
+                        }
+                    }
+                }
                 Ty::Error => ok = false,
                 other => {
                     self.error(
@@ -173,7 +189,9 @@ impl Checker {
             return Ty::Error;
         }
         let dtype = if c.b == Builtin::Linspace { self.linspace_dtype(&c.args[0], &c.args[1]) } else { DType::F64 };
-        Ty::Array(dtype, vec![n])
+        let mut shape = vec![n];
+        shape.extend(bounds);
+        Ty::Array(dtype, shape)
     }
 
     /// NumPy's dtype of `linspace(start, stop, ..)`: `result_type(start, stop, float(num))`, the

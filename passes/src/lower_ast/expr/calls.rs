@@ -279,8 +279,12 @@ impl Lowerer<'_> {
             B::Linspace => {
                 let endpoint = !matches!(Self::kwarg(kwargs, "endpoint").map(|e| &e.kind), Some(ExprKind::Bool(false)));
                 // NumPy's dtype of the bounds with a Python float (checked: `f32` or `f64`).
-                let Ty::Array(dt, _) = ty else { unreachable!("checked: linspace is an array") };
-                self.linspace_in(&vals, endpoint, *dt)
+                let Ty::Array(dt, shape) = ty else { unreachable!("checked: linspace is an array") };
+                if shape.len() > 1 {
+                    self.linspace_arrays(args, &vals, endpoint, ty, e)?
+                } else {
+                    self.linspace_in(&vals, endpoint, *dt)
+                }
             }
             B::Logspace => {
                 // `power(base, linspace(start, stop, num, endpoint))`, NumPy's definition.
