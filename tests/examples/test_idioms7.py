@@ -263,3 +263,22 @@ def test_linspace_of_array_bounds_matches_numpy(target, tmp_path):
         assert_same(g, w, f"result {i}")
     assert_check_error("fn f(a: f64[3], b: f64[4]) -> f64[?, ?] { return np.linspace(a, b, 5); }\n", "E0401",
                        "do not broadcast", tmp_path)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_linspace_axis_matches_numpy(target, tmp_path):
+    """`linspace(.., axis=k)`: the samples moved to axis `k` (negative from the end), as NumPy's."""
+    rng = np.random.default_rng(101)
+    a, c, m = rng.standard_normal(3), rng.standard_normal(3), rng.standard_normal((2, 3))
+    src = """fn main(a: f64[n], c: f64[n], m: f64[r, n]) -> (f64[?, ?], f64[?, ?, ?], f64[?, ?, ?], f64[?], f64[?, ?]) {
+    return (np.linspace(a, c, 4, axis=1), np.linspace(m, m[0], 3, axis=-1), np.linspace(m, 0.0, 5, axis=1),
+            np.linspace(0.0, 1.0, 3, axis=-1), np.linspace(a, c, 4, axis=-1) * 2.0);
+}
+"""
+    got = run_ok(src, dict(a=a, c=c, m=m), tmp_path, target)
+    want = [np.linspace(a, c, 4, axis=1), np.linspace(m, m[0], 3, axis=-1), np.linspace(m, 0.0, 5, axis=1),
+            np.linspace(0.0, 1.0, 3, axis=-1), np.linspace(a, c, 4, axis=-1) * 2.0]
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert_same(g, w, f"result {i}")
+    assert_check_error("fn f(a: f64[3]) -> f64[?, ?] { return np.linspace(a, 1.0, 5, axis=2); }\n", "E0405",
+                       "out of range", tmp_path)

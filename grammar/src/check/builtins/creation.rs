@@ -191,6 +191,12 @@ impl Checker {
         let dtype = if c.b == Builtin::Linspace { self.linspace_dtype(&c.args[0], &c.args[1]) } else { DType::F64 };
         let mut shape = vec![n];
         shape.extend(bounds);
+        // `axis=k`: NumPy's samples moved from axis 0 to axis `k` of the result.
+        if let Some((a, ae)) = c.axis {
+            let Some(k) = self.axis_in_range(a, &shape, &ae.span) else { return Ty::Error };
+            let n = shape.remove(0);
+            shape.insert(k, n);
+        }
         Ty::Array(dtype, shape)
     }
 

@@ -280,10 +280,23 @@ impl Lowerer<'_> {
                 let endpoint = !matches!(Self::kwarg(kwargs, "endpoint").map(|e| &e.kind), Some(ExprKind::Bool(false)));
                 // NumPy's dtype of the bounds with a Python float (checked: `f32` or `f64`).
                 let Ty::Array(dt, shape) = ty else { unreachable!("checked: linspace is an array") };
-                if shape.len() > 1 {
-                    self.linspace_arrays(args, &vals, endpoint, ty, e)?
+                // `axis=k` (checked: in range): the samples computed along axis 0, then moved.
+                let k = self.axes_of_rank(kwargs, shape.len())?.and_then(|a| a.first().copied()).unwrap_or(0);
+                let mut samples_shape = shape.clone();
+                let n = samples_shape.remove(k);
+                samples_shape.insert(0, n);
+                let samples_ty = Ty::Array(*dt, samples_shape);
+                let samples = if shape.len() > 1 {
+                    self.linspace_arrays(args, &vals, endpoint, &samples_ty, e)?
                 } else {
                     self.linspace_in(&vals, endpoint, *dt)
+                };
+                if k == 0 {
+                    samples
+                } else {
+                    let mut perm: Vec<usize> = (1..shape.len()).collect();
+                    perm.insert(k, 0);
+                    self.transpose(samples, perm)
                 }
             }
             B::Logspace => {
