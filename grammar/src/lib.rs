@@ -26,6 +26,7 @@ pub mod lexer;
 pub mod list_index;
 pub mod list_ops;
 pub mod loop_returns;
+pub mod loop_vars;
 pub mod math_more;
 pub mod matrix_power;
 pub mod membership;

@@ -44,6 +44,7 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                 if !diags.is_empty() {
                     return (None, diags);
                 }
+                crate::loop_vars::loop_vars(&mut p);
                 crate::py_lists::appended_lists(&mut p);
                 crate::py_lists::python_builtins(&mut p);
                 crate::py_lists::range_values(&mut p);
