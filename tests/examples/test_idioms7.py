@@ -282,3 +282,54 @@ def test_linspace_axis_matches_numpy(target, tmp_path):
         assert_same(g, w, f"result {i}")
     assert_check_error("fn f(a: f64[3]) -> f64[?, ?] { return np.linspace(a, 1.0, 5, axis=2); }\n", "E0405",
                        "out of range", tmp_path)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("n", [0, 4])
+def test_loop_variable_after_the_loop_as_python(n, target, tmp_path):
+    """Python's `for` variable is the function's: bound before, it keeps the last value (arrayc
+    left the old value before: a wrong result), or the old one after no iteration; read after
+    without a binding before, it is the last value (`break` included), a run-time error where the
+    loop ran none; a comprehension's variable stays its own."""
+    x = np.random.default_rng(103).standard_normal(6)
+    src = """fn main(n: i64, x: f64[k]) -> (i64, i64, f64, i64) {
+    i = 5;
+    for i in range(n) {
+        y = 1;
+    }
+    s = 0.0;
+    for m in range(10, 0, -3) {
+        s += m;
+    }
+    t = 7;
+    w = [t for t in range(2)];
+    for j in range(3) {
+        if x[j] > 100.0 {
+            break;
+        }
+    }
+    return (i, m, s + j, t);
+}
+"""
+    got = run_ok(src, dict(n=np.int64(n), x=x), tmp_path, target)
+    want = python("""
+i = 5
+for i in range(n):
+    y = 1
+s = 0.0
+for m in range(10, 0, -3):
+    s += m
+t = 7
+w = [t for t in range(2)]
+for j in range(3):
+    if x[j] > 100.0:
+        break
+return (i, m, s + j, t)
+""", n=n, x=x)
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert_same(g, np.asarray(w), f"result {i}")
+    src = "fn main(n: i64) -> i64 {\n    for it in range(n) {\n        y = 1;\n    }\n    return it;\n}\n"
+    if n == 0:
+        run_fails(src, {"n": np.int64(n)}, tmp_path, "UnboundLocalError")
+    else:
+        assert_same(run_ok(src, {"n": np.int64(n)}, tmp_path, target)[0], np.int64(n - 1), "it")
