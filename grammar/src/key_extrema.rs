@@ -55,10 +55,13 @@ pub fn key_extrema(program: &mut Program) {
 fn iterable(it: &Expr) -> bool {
     match &it.kind {
         ExprKind::Call { func, .. } => {
-            func.name == "range" || !(matches!(func.name.as_str(), "zip" | "enumerate" | "reversed" | "sorted" | "map" | "filter" | "list" | "tuple")
-                || func.name.starts_with(crate::comprehension::GENERATOR)
-                || func.name == crate::comprehension::LIST
-                || func.name == crate::lambda::LAMBDA)
+            func.name == "range"
+                || !(matches!(
+                    func.name.as_str(),
+                    "zip" | "enumerate" | "reversed" | "sorted" | "map" | "filter" | "list" | "tuple"
+                ) || func.name.starts_with(crate::comprehension::GENERATOR)
+                    || func.name == crate::comprehension::LIST
+                    || func.name == crate::lambda::LAMBDA)
         }
         _ => true,
     }
@@ -68,14 +71,20 @@ fn iterable(it: &Expr) -> bool {
 /// one-parameter lambda or name.
 fn rewrite(ids: &Cell<u32>, arg: &str, it: &Expr, key: &Expr, at: &Span) -> Option<Expr> {
     let call = |f: &str, args: Vec<Expr>| {
-        mk(ids, ExprKind::Call { func: Ident { name: f.to_string(), span: at.clone() }, args, kwargs: vec![] }, at.clone())
+        mk(
+            ids,
+            ExprKind::Call { func: Ident { name: f.to_string(), span: at.clone() }, args, kwargs: vec![] },
+            at.clone(),
+        )
     };
     // The key of one item, and the comprehension's variable.
     let (elt, var) = match &key.kind {
-        ExprKind::Call { func, args, kwargs } if func.name == crate::lambda::LAMBDA && kwargs.is_empty() => match args.as_slice() {
-            [Expr { kind: ExprKind::Var(p), .. }, body] => (body.clone(), p.clone()),
-            _ => return None,
-        },
+        ExprKind::Call { func, args, kwargs } if func.name == crate::lambda::LAMBDA && kwargs.is_empty() => {
+            match args.as_slice() {
+                [Expr { kind: ExprKind::Var(p), .. }, body] => (body.clone(), p.clone()),
+                _ => return None,
+            }
+        }
         ExprKind::Var(name) => {
             let var = Ident { name: format!("key.{}", at.start), span: at.clone() };
             let item = mk(ids, ExprKind::Var(var.clone()), at.clone());
@@ -101,13 +110,16 @@ fn rewrite(ids: &Cell<u32>, arg: &str, it: &Expr, key: &Expr, at: &Span) -> Opti
                 [_] => i,
                 [a, _] => mk(ids, ExprKind::Binary(BinOp::Add, Box::new(fresh_copy(ids, a)), Box::new(i)), at.clone()),
                 [a, _, s] => {
-                    let step = mk(ids, ExprKind::Binary(BinOp::Mul, Box::new(fresh_copy(ids, s)), Box::new(i)), at.clone());
+                    let step =
+                        mk(ids, ExprKind::Binary(BinOp::Mul, Box::new(fresh_copy(ids, s)), Box::new(i)), at.clone());
                     mk(ids, ExprKind::Binary(BinOp::Add, Box::new(fresh_copy(ids, a)), Box::new(step)), at.clone())
                 }
                 _ => return None,
             };
             call("int", vec![pos])
         }
-        _ => mk(ids, ExprKind::Subscript { base: Box::new(fresh_copy(ids, it)), index: vec![Index::At(i)] }, at.clone()),
+        _ => {
+            mk(ids, ExprKind::Subscript { base: Box::new(fresh_copy(ids, it)), index: vec![Index::At(i)] }, at.clone())
+        }
     })
 }

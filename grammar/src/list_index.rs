@@ -75,7 +75,10 @@ fn function(ids: &Cell<u32>, f: &mut Function) {
                 taken += 2;
             } else if let ExprKind::Call { func, args, kwargs } = &e.kind {
                 let name = func.name.strip_prefix(crate::builtin::QUALIFIED).unwrap_or(&func.name);
-                if crate::py_lists::TAKES_A_LIST.contains(&name) && kwargs.is_empty() && matches!(args.as_slice(), [v] if is_var(v, &l)) {
+                if crate::py_lists::TAKES_A_LIST.contains(&name)
+                    && kwargs.is_empty()
+                    && matches!(args.as_slice(), [v] if is_var(v, &l))
+                {
                     taken += 1;
                 }
             }
@@ -98,7 +101,9 @@ fn written(b: &Block, l: &str) -> bool {
     b.stmts.iter().any(|s| match s {
         Stmt::SetItem { target, .. } | Stmt::AugAssign { target, .. } => target.name == l,
         Stmt::For { body, .. } | Stmt::While { body, .. } => written(body, l),
-        Stmt::If { then_block, else_block, .. } => written(then_block, l) || else_block.as_ref().is_some_and(|e| written(e, l)),
+        Stmt::If { then_block, else_block, .. } => {
+            written(then_block, l) || else_block.as_ref().is_some_and(|e| written(e, l))
+        }
         _ => false,
     })
 }
@@ -107,7 +112,11 @@ fn written(b: &Block, l: &str) -> bool {
 fn position(ids: &Cell<u32>, arg: &str, l: &str, e: &Expr) -> Expr {
     let at = e.span.clone();
     let call = |ids: &Cell<u32>, f: &str, args: Vec<Expr>| {
-        mk(ids, ExprKind::Call { func: Ident { name: qualified(f), span: at.clone() }, args, kwargs: vec![] }, at.clone())
+        mk(
+            ids,
+            ExprKind::Call { func: Ident { name: qualified(f), span: at.clone() }, args, kwargs: vec![] },
+            at.clone(),
+        )
     };
     let var = |ids: &Cell<u32>| mk(ids, ExprKind::Var(Ident { name: l.to_string(), span: at.clone() }), at.clone());
     let flat = |ids: &Cell<u32>| {

@@ -79,7 +79,11 @@ fn block(ids: &Cell<u32>, b: &mut Block, bound: &HashSet<String>) {
                 *var = fresh;
                 rewritten = Some(name.clone());
                 if read_after {
-                    out.push(Stmt::Assign { name: Ident { name: name.clone(), span: at.clone() }, value: fresh_copy(ids, start), span: at.clone() });
+                    out.push(Stmt::Assign {
+                        name: Ident { name: name.clone(), span: at.clone() },
+                        value: fresh_copy(ids, start),
+                        span: at.clone(),
+                    });
                     let known = match (int_literal(start), int_literal(end), step.as_deref().map(int_literal)) {
                         (Some(a), Some(z), None) => a < z,
                         (Some(a), Some(z), Some(Some(k))) => (k > 0 && a < z) || (k < 0 && a > z),
@@ -89,15 +93,31 @@ fn block(ids: &Cell<u32>, b: &mut Block, bound: &HashSet<String>) {
                         // Non-empty: `start < end` (with a step `s`: `s > 0 and start < end or
                         // s < 0 and start > end`).
                         let less = |ids: &Cell<u32>, a: &Expr, z: &Expr| {
-                            mk(ids, ExprKind::Binary(BinOp::Lt, Box::new(fresh_copy(ids, a)), Box::new(fresh_copy(ids, z))), at.clone())
+                            mk(
+                                ids,
+                                ExprKind::Binary(BinOp::Lt, Box::new(fresh_copy(ids, a)), Box::new(fresh_copy(ids, z))),
+                                at.clone(),
+                            )
                         };
                         let cond = match step.as_deref() {
                             None => less(ids, start, end),
                             Some(k) => {
                                 let zero = mk(ids, ExprKind::Int(0), at.clone());
-                                let up = crate::syntax::bool_op(ids, crate::ast::BoolOp::And, less(ids, &zero, k), Some(less(ids, start, end)), at.clone());
+                                let up = crate::syntax::bool_op(
+                                    ids,
+                                    crate::ast::BoolOp::And,
+                                    less(ids, &zero, k),
+                                    Some(less(ids, start, end)),
+                                    at.clone(),
+                                );
                                 let zero = mk(ids, ExprKind::Int(0), at.clone());
-                                let down = crate::syntax::bool_op(ids, crate::ast::BoolOp::And, less(ids, k, &zero), Some(less(ids, end, start)), at.clone());
+                                let down = crate::syntax::bool_op(
+                                    ids,
+                                    crate::ast::BoolOp::And,
+                                    less(ids, k, &zero),
+                                    Some(less(ids, end, start)),
+                                    at.clone(),
+                                );
                                 crate::syntax::bool_op(ids, crate::ast::BoolOp::Or, up, Some(down), at.clone())
                             }
                         };

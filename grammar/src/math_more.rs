@@ -12,21 +12,26 @@ use std::cell::Cell;
 
 /// The values of `math.factorial(n)` that `int64` holds, `0!` to `20!`.
 fn factorials() -> Vec<i64> {
-    (1..=20i64).scan(1i64, |acc, k| {
-        *acc *= k;
-        Some(*acc)
-    })
-    .fold(vec![1], |mut v, f| {
-        v.push(f);
-        v
-    })
+    (1..=20i64)
+        .scan(1i64, |acc, k| {
+            *acc *= k;
+            Some(*acc)
+        })
+        .fold(vec![1], |mut v, f| {
+            v.push(f);
+            v
+        })
 }
 
 /// `math.name(args)` of the functions of this module, by position (see the module's docs);
 /// `None` for any other (E0330).
 pub fn math_call(ids: &Cell<u32>, name: &str, mut args: Vec<Expr>, at: &Span, span: &Span) -> Option<ExprKind> {
     let call = |ids: &Cell<u32>, f: &str, args: Vec<Expr>| {
-        mk(ids, ExprKind::Call { func: Ident { name: f.to_string(), span: at.clone() }, args, kwargs: vec![] }, span.clone())
+        mk(
+            ids,
+            ExprKind::Call { func: Ident { name: f.to_string(), span: at.clone() }, args, kwargs: vec![] },
+            span.clone(),
+        )
     };
     let value = match (name, args.len()) {
         ("gcd", 2) => call(ids, &crate::builtin::qualified("gcd"), args),
@@ -55,8 +60,10 @@ pub const NEXT_FLOAT: &str = "for a normal positive `x`, the next float up is `x
 /// arrayc way to write it.
 pub fn missing_help(name: &str) -> String {
     let way = match name {
-        "fsum" => "`np.sum(x)` adds with NumPy's pairwise rounding (Python's `fsum` rounds once, exactly); \
-                   where the last bits matter, keep the terms small and sorted",
+        "fsum" => {
+            "`np.sum(x)` adds with NumPy's pairwise rounding (Python's `fsum` rounds once, exactly); \
+                   where the last bits matter, keep the terms small and sorted"
+        }
         "dist" => "`np.linalg.norm(p - q)` (`math.hypot(dx, dy)` of two coordinates)",
         "comb" | "perm" | "lcm" | "isqrt" => {
             "Python's exact integers are unbounded where arrayc's are `int64`: compute it with a loop of \
@@ -64,14 +71,18 @@ pub fn missing_help(name: &str) -> String {
         }
         "factorial" => "`math.factorial(n)` takes one integer, `n` from 0 to 20 in arrayc",
         "gcd" => "`math.gcd(a, b)` takes two integers in arrayc (`math.gcd(math.gcd(a, b), c)` for more)",
-        "gamma" | "lgamma" | "erf" | "erfc" => "NumPy has it not either (SciPy's `scipy.special`): write a series or a table",
+        "gamma" | "lgamma" | "erf" | "erfc" => {
+            "NumPy has it not either (SciPy's `scipy.special`): write a series or a table"
+        }
         "modf" | "frexp" | "ldexp" => "NumPy's `np.modf(x)`, `np.frexp(x)`, `np.ldexp(x, e)`",
         "remainder" => "`x - np.round(x / y) * y` (Python's IEEE remainder), or `np.remainder` (NumPy's, Python's `%`)",
         "nextafter" | "ulp" => NEXT_FLOAT,
         "cbrt" | "exp2" => "NumPy's `np.cbrt(x)`, `np.exp2(x)`",
-        _ => "arrayc's `math` functions are `sqrt exp log log2 log10 log1p expm1`, the trigonometric and \
+        _ => {
+            "arrayc's `math` functions are `sqrt exp log log2 log10 log1p expm1`, the trigonometric and \
               hyperbolic ones, `atan2 hypot fabs fmod copysign pow prod degrees radians isnan isinf \
-              isfinite isclose floor ceil trunc gcd factorial`; NumPy's function of the same name works on scalars",
+              isfinite isclose floor ceil trunc gcd factorial`; NumPy's function of the same name works on scalars"
+        }
     };
     format!("write it with NumPy's functions: {way}")
 }

@@ -95,11 +95,16 @@ pub fn math_call(ids: &Cell<u32>, name: &Ident, mut args: Vec<Expr>, span: &Span
     let python = |ids: &Cell<u32>, ty: &str, e: Expr| {
         mk(
             ids,
-            ExprKind::Call { func: Ident { name: ty.to_string(), span: name.span.clone() }, args: vec![e], kwargs: vec![] },
+            ExprKind::Call {
+                func: Ident { name: ty.to_string(), span: name.span.clone() },
+                args: vec![e],
+                kwargs: vec![],
+            },
             span.clone(),
         )
     };
-    let floats = |ids: &Cell<u32>, args: Vec<Expr>| args.into_iter().map(|a| python(ids, "float", a)).collect::<Vec<_>>();
+    let floats =
+        |ids: &Cell<u32>, args: Vec<Expr>| args.into_iter().map(|a| python(ids, "float", a)).collect::<Vec<_>>();
     let numpy = match name.name.as_str() {
         "sqrt" | "exp" | "log2" | "log10" | "sin" | "cos" | "tan" | "sinh" | "cosh" | "tanh" | "hypot" | "fabs"
         | "copysign" | "expm1" | "log1p" | "degrees" | "radians" | "fmod" => name.name.as_str(),

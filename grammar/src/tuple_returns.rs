@@ -18,7 +18,8 @@ use std::collections::HashMap;
 /// Rewrites every `return f(..);` of a function of the program with as many results as the
 /// function returning it has, when that is two or more (see the module's docs).
 pub fn tuple_returns(program: &mut Program) {
-    let results: HashMap<String, usize> = program.functions.iter().map(|f| (f.name.name.clone(), f.results.len())).collect();
+    let results: HashMap<String, usize> =
+        program.functions.iter().map(|f| (f.name.name.clone(), f.results.len())).collect();
     let ids = Cell::new(program.num_exprs);
     for f in &mut program.functions {
         if f.results.len() >= 2 {

@@ -159,7 +159,11 @@ impl Checker {
                         Err(_) => {
                             self.error(
                                 "E0401",
-                                format!("`linspace`'s bounds do not broadcast together: {} and {}", shape_str(&bounds), shape_str(&s)),
+                                format!(
+                                    "`linspace`'s bounds do not broadcast together: {} and {}",
+                                    shape_str(&bounds),
+                                    shape_str(&s)
+                                ),
                                 a.span.clone(),
                                 "this bound",
                             );

@@ -13,7 +13,14 @@ use arrayc_grammar::types::{Size, Ty};
 impl Lowerer<'_> {
     /// `linspace` of `args` (values `vals`; checked: a bound is an array, `ty` is `dt[num, *B]`
     /// with `B` the bounds' broadcast shape, `dt` a float), see the module's docs.
-    pub(crate) fn linspace_arrays(&mut self, args: &[Expr], vals: &[ValueId], endpoint: bool, ty: &Ty, e: &Expr) -> LResult<ValueId> {
+    pub(crate) fn linspace_arrays(
+        &mut self,
+        args: &[Expr],
+        vals: &[ValueId],
+        endpoint: bool,
+        ty: &Ty,
+        e: &Expr,
+    ) -> LResult<ValueId> {
         let Ty::Array(dt, shape) = ty else { unreachable!("checked: linspace is an array") };
         let (dt, rank) = (*dt, shape.len() - 1);
         let bounds = Ty::Array(dt, shape[1..].to_vec());
@@ -30,7 +37,11 @@ impl Lowerer<'_> {
         // Whether any step is 0: a count of them.
         let zero = self.constant(Scalar::F64(0.0).cast(dt));
         let flat = Ty::Array(DType::I64, shape[1..].to_vec());
-        let is_zero = self.array_op(ComputeFn::Binary(BinFn::Eq), vec![step, zero], &Ty::Array(DType::Bool, shape[1..].to_vec()))?;
+        let is_zero = self.array_op(
+            ComputeFn::Binary(BinFn::Eq),
+            vec![step, zero],
+            &Ty::Array(DType::Bool, shape[1..].to_vec()),
+        )?;
         let as_int = self.array_op(ComputeFn::Copy, vec![is_zero], &flat)?;
         let zeros = self.reduction(false, ReduceKind::Sum, as_int, None, &Ty::Scalar(DType::I64), e)?;
         let any_zero = self.scalar_binary(BinFn::Gt, zeros, zero_i, DType::I64);
@@ -63,7 +74,11 @@ impl Lowerer<'_> {
         let rows = self.new_array(DType::I64, vec![num]);
         let (zero_r, one_r) = (self.i64_const(0), self.i64_const(1));
         self.emit(OpKind::Compute { func: ComputeFn::Arange, out: rows, ins: vec![zero_r, one_r] });
-        let is_last = self.array_op(ComputeFn::Binary(BinFn::Eq), vec![rows, last], &Ty::Array(DType::Bool, vec![shape[0].clone()]))?;
+        let is_last = self.array_op(
+            ComputeFn::Binary(BinFn::Eq),
+            vec![rows, last],
+            &Ty::Array(DType::Bool, vec![shape[0].clone()]),
+        )?;
         let is_last = column(self, is_last);
         self.array_op(ComputeFn::Where, vec![is_last, stop, samples], ty)
     }
