@@ -34,11 +34,15 @@ fn function(ids: &Cell<u32>, f: &mut Function) {
     block(ids, &mut f.body, &bound);
 }
 
-/// Whether `s` reads `name` (an expression, or an in-place update of it).
+/// Whether `s` reads `name` (an expression, or an in-place update of it); the body of a loop
+/// over `name` itself reads its own variable, not this one.
 fn reads(s: &mut Stmt, name: &str) -> bool {
     let mut found = matches!(s, Stmt::AugAssign { target, .. } if target.name == name);
     for e in s.own_exprs_mut() {
         e.walk_mut(&mut |x| found |= matches!(&x.kind, ExprKind::Var(v) if v.name == name));
+    }
+    if matches!(s, Stmt::For { var, .. } if var.name == name) {
+        return found;
     }
     for b in s.blocks_mut() {
         for t in &mut b.stmts {
@@ -46,6 +50,26 @@ fn reads(s: &mut Stmt, name: &str) -> bool {
         }
     }
     found
+}
+
+/// Whether the statements `after` (in order) read `name` before they bind it again at their
+/// level (an assignment, or a loop over it, after which Python's reads are of the new value).
+fn read_after(after: &mut [Stmt], name: &str) -> bool {
+    for t in after {
+        if reads(t, name) {
+            return true;
+        }
+        let rebinds = match t {
+            Stmt::Let { names, .. } => names.iter().any(|n| n.name == name),
+            Stmt::Assign { name: n, .. } => n.name == name,
+            Stmt::For { var, .. } => var.name == name,
+            _ => false,
+        };
+        if rebinds {
+            return false;
+        }
+    }
+    false
 }
 
 /// The integer value of a literal (optionally negated).
@@ -70,15 +94,21 @@ fn block(ids: &Cell<u32>, b: &mut Block, bound: &HashSet<String>) {
         if let Stmt::For { var, start, end, step, body, span } = &mut s {
             let name = var.name.clone();
             let before = bound.contains(&name);
-            let read_after = !is_synthesized(&name) && !before && rest.iter_mut().any(|t| reads(t, &name));
-            if !is_synthesized(&name) && (before || read_after) {
+            // `rest` holds the statements after `s`, last first.
+            let used_after = !is_synthesized(&name) && !before && {
+                rest.reverse();
+                let r = read_after(&mut rest, &name);
+                rest.reverse();
+                r
+            };
+            if !is_synthesized(&name) && (before || used_after) {
                 let at = var.span.clone();
                 let fresh = Ident { name: format!("{name}.loop.{}", at.start), span: at.clone() };
                 let value = mk(ids, ExprKind::Var(fresh.clone()), at.clone());
                 body.stmts.insert(0, Stmt::Assign { name: var.clone(), value, span: at.clone() });
                 *var = fresh;
                 rewritten = Some(name.clone());
-                if read_after {
+                if used_after {
                     out.push(Stmt::Assign {
                         name: Ident { name: name.clone(), span: at.clone() },
                         value: fresh_copy(ids, start),
