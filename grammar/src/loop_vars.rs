@@ -13,7 +13,8 @@
 //!   the first iteration assigns anyway), and where the range is not known to be non-empty
 //!   (integer literals), an `assert` right after the loop that it ran an iteration (Python's
 //!   UnboundLocalError, raised here where the loop ends, also when the read is in a branch not
-//!   taken).
+//!   taken). Not for the names of arrayc's constants (`pi`, `e`, `inf`, `nan`,
+//!   `euler_gamma`), which a loop's variable shadows only in the loop (`crate::constants`).
 
 use crate::ast::{BinOp, Block, Expr, ExprKind, Function, Ident, Program, Stmt};
 use crate::syntax::{fresh_copy, is_synthesized, mk};
@@ -95,7 +96,9 @@ fn block(ids: &Cell<u32>, b: &mut Block, bound: &HashSet<String>) {
             let name = var.name.clone();
             let before = bound.contains(&name);
             // `rest` holds the statements after `s`, last first.
-            let used_after = !is_synthesized(&name) && !before && {
+            // A read after the loop of one of arrayc's named constants (`nan`, `pi`) is the
+            // constant, which the loop's variable shadows only in the loop (`crate::constants`).
+            let used_after = !is_synthesized(&name) && !before && crate::constants::constant(&name).is_none() && {
                 rest.reverse();
                 let r = read_after(&mut rest, &name);
                 rest.reverse();
