@@ -182,7 +182,7 @@ builtins! {
     FullLike: "full_like", (2, 2), DTYPE, "full_like(x, value, dtype=...)";
     Arange: "arange", (1, 3), DTYPE,
         "arange(stop) | arange(start, stop) | arange(start, stop, step), dtype=...";
-    Linspace: "linspace", (3, 3), &["endpoint"], "linspace(start, stop, num) | linspace(start, stop, num=n) | linspace(start, stop, num, endpoint=false)";
+    Linspace: "linspace", (3, 3), &["endpoint", "axis"], "linspace(start, stop, num) | linspace(start, stop, num=n) | linspace(start, stop, num, endpoint=false) | linspace(a, b, num, axis=k)";
     Random: "random", (0, ANY), &["seed"], "random(d0, ..., seed=0)";
     Normal: "normal", (0, ANY), &["seed", "loc", "scale"], "normal(d0, ..., seed=0, loc=0.0, scale=1.0)";
     Integers: "integers", (2, ANY), &["seed"], "integers(low, high, d0, ..., seed=0) (low < high integers)";
@@ -848,12 +848,15 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Arange],
         },
         DocRow {
-            calls: "`linspace(start, stop, num)`, `num=n`, `endpoint=false`",
-            result: "`f64[num]`: `num` evenly spaced values from `start` to `stop`, `stop` included (with \
+            calls: "`linspace(start, stop, num)`, `num=n`, `endpoint=false`, `axis=k`",
+            result: "`f64[num]` (`f32[num]` of `float32` bounds, NumPy's `result_type(start, stop, float)`, computed \
+                in it): `num` evenly spaced values from `start` to `stop`, `stop` included (with \
                 `endpoint=false`: excluded, the step `(stop - start) / num`), as NumPy's; `dtype=d` computes in \
-                `f64`, then casts (an integer `d` floors first, NumPy 2's rounding toward -inf); `retstep=True` gives \
+                that dtype, then casts (an integer `d` floors first, NumPy 2's rounding toward -inf); `retstep=True` gives \
                 NumPy's tuple `(samples, step)`, the step `(stop - start) / (num - 1)` (`/ num` with `endpoint=false`), \
-                NaN where that divisor is 0",
+                NaN where that divisor is 0; array bounds (broadcast together, of shape `B`) give `num` samples along a \
+                new first axis, `[num, *B]`, by NumPy's arithmetic (where any step is 0, every sample is \
+                `i / div * (stop - start) + start`); `axis=k` (an integer literal) moves the samples' axis to `k`, as NumPy's",
             builtins: &[B::Linspace],
         },
         DocRow {
@@ -1905,7 +1908,7 @@ pub const DOCS: &[DocRow] = {
                 `(m,)` or `(m, k)`: `x` (`(n,)` or `(n, k)`) the minimum-norm solution `pinv(a, rcond) @ b` from \
                 `a`'s SVD (NumPy calls LAPACK's `gelsd`; results agree to rounding), the singular values \
                 `s <= rcond * s.max()` taken as zero; `rcond=None` or omitted is `max(m, n) * eps` (NumPy 2's \
-                default); `rank` (`i64`) the count of the others; `s` `a`'s `min(m, n)` singular values, \
+                default); `rank` (`i32`, as NumPy's LAPACK rank) the count of the others; `s` `a`'s `min(m, n)` singular values, \
                 descending; `residuals` the squared 2-norms of the columns of `b - a @ x` (shape `(k,)`, `(1,)` \
                 for a 1-d `b`) where `rank == n` and `m > n`, else empty (shape `(0,)`), as NumPy",
             builtins: &[B::Lstsq],

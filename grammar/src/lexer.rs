@@ -376,6 +376,10 @@ pub enum LexError {
     /// (reported by the parser; `syntax::method_call`): never dropped, which would change the value.
     #[error("`{func}` has no keyword argument `{keyword}` in arrayc")]
     MathKeyword { func: String, keyword: String, span: Span },
+    /// A function of Python's `math` module that arrayc has not, or a call of one of its functions
+    /// with another number of arguments (E0330; `crate::math_more::missing_help`).
+    #[error("Python's `math.{name}` is not in arrayc")]
+    MathMissing { name: String, span: Span },
     /// A `print` arrayc cannot take: an f-string `f"..."` it cannot parse (unterminated, a field
     /// that is no expression, a conversion `!r`, a nested field in a format spec, ...) or a keyword
     /// argument other than `sep`, `end`, `flush` ([`crate::print_stmt`]); `message` and `help`
@@ -406,6 +410,7 @@ impl LexError {
             | LexError::BareName { span, .. }
             | LexError::Module { span, .. }
             | LexError::MathKeyword { span, .. }
+            | LexError::MathMissing { span, .. }
             | LexError::Print { span, .. }
             | LexError::Starred { span, .. }
             | LexError::ViewWrite { span, .. }

@@ -14,7 +14,8 @@
 //! - a captured parameter of `F` has `F`'s declared type; a captured local of `F` the type of its
 //!   first binding where the front end can tell it without the checker (a literal; `len(..)`,
 //!   `x.shape[k]`, `range`'s variable: `i64`; `zeros`/`ones`/`empty` of a literal dtype and as many
-//!   sizes as written: an array of that rank); any other E0213, whose help says to pass it. A
+//!   sizes as written: an array of that rank; a list literal of numbers, or `np.array` of one,
+//!   `xs = np.array([0.0, 1.0, 2.0])`: NumPy's dtype of its items and its nesting's rank); any other E0213, whose help says to pass it. A
 //!   function nested in a nested one reads the outer function's names through the middle one,
 //!   which takes them too.
 //!
@@ -334,6 +335,39 @@ fn first_binding<'a>(b: &'a Block, name: &str) -> Option<(Option<&'a Expr>, &'a 
     None
 }
 
+/// The type of a list literal `v` of number literals (nested: one rank per level, each level's
+/// lists of one length), NumPy's `np.array` of it: `f64` where an item is a float, else `i64`
+/// where one is an integer, else `bool`; its sizes symbols of `c`. `None` for any other list.
+fn literal_list_type(c: &str, v: &Expr, span: &Span) -> Option<TypeExpr> {
+    // The rank of `e` and whether it holds a float, an integer.
+    fn walk(e: &Expr, kinds: &mut (bool, bool)) -> Option<usize> {
+        match &e.kind {
+            ExprKind::Float(_) => kinds.0 = true,
+            ExprKind::Int(_) => kinds.1 = true,
+            ExprKind::Bool(_) => {}
+            ExprKind::Unary(crate::ast::UnOp::Neg, a) if matches!(a.kind, ExprKind::Int(_) | ExprKind::Float(_)) => {
+                return walk(a, kinds);
+            }
+            ExprKind::List(items) if !items.is_empty() => {
+                let ranks: Option<Vec<usize>> = items.iter().map(|i| walk(i, kinds)).collect();
+                let ranks = ranks?;
+                return ranks.iter().all(|r| *r == ranks[0]).then(|| ranks[0] + 1);
+            }
+            _ => return None,
+        }
+        Some(0)
+    }
+    let mut kinds = (false, false);
+    let rank = walk(v, &mut kinds).filter(|r| *r > 0)?;
+    let dtype = match kinds {
+        (true, _) => DType::F64,
+        (false, true) => DType::I64,
+        _ => DType::Bool,
+    };
+    let dims = (0..rank).map(|i| DimExpr::Sym(Ident { name: format!("{c}${i}"), span: span.clone() })).collect();
+    Some(TypeExpr { dtype, dims: Some(dims), span: span.clone() })
+}
+
 /// The type of a name `c` first bound to `v` where the front end can tell it without the checker
 /// (see the module's docs).
 fn guess_type(c: &str, v: &Expr, span: &Span) -> Option<TypeExpr> {
@@ -345,10 +379,15 @@ fn guess_type(c: &str, v: &Expr, span: &Span) -> Option<TypeExpr> {
         ExprKind::Unary(crate::ast::UnOp::Neg, a) if matches!(a.kind, ExprKind::Int(_) | ExprKind::Float(_)) => {
             guess_type(c, a, span)
         }
+        ExprKind::List(_) => literal_list_type(c, v, span),
         ExprKind::Call { func, args, kwargs } => {
             let name = func.name.strip_prefix(QUALIFIED).unwrap_or(&func.name);
             match name {
                 "len" | ".shape" | "size" => scalar(DType::I64),
+                "array" | "asarray" if kwargs.is_empty() => match args.as_slice() {
+                    [list] => literal_list_type(c, list, span),
+                    _ => None,
+                },
                 "zeros" | "ones" | "empty" => {
                     let rank = match args.as_slice() {
                         [Expr { kind: ExprKind::Tuple(items) | ExprKind::List(items), .. }] => items.len(),

@@ -35,10 +35,16 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                 if !diags.is_empty() {
                     return (None, diags);
                 }
+                crate::key_extrema::key_extrema(&mut p);
                 let diags = crate::lambda::lambdas(&mut p);
                 if !diags.is_empty() {
                     return (None, diags);
                 }
+                let diags = crate::py_calls::python_calls(&mut p);
+                if !diags.is_empty() {
+                    return (None, diags);
+                }
+                crate::loop_vars::loop_vars(&mut p);
                 crate::py_lists::appended_lists(&mut p);
                 crate::py_lists::python_builtins(&mut p);
                 crate::py_lists::range_values(&mut p);
@@ -70,6 +76,7 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                 if !errors.is_empty() {
                     return (None, errors);
                 }
+                crate::tuple_returns::tuple_returns(&mut p);
                 crate::loop_returns::loop_returns(&mut p);
                 crate::constants::resolve_constants(&mut p);
                 crate::syntax::bare_calls(&mut p);
@@ -77,6 +84,7 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                 if !errors.is_empty() {
                     return (None, errors);
                 }
+                crate::list_index::list_index(&mut p);
                 crate::py_lists::python_lists(&mut p);
                 (Some(p), Vec::new())
             }
@@ -266,6 +274,13 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
                 "pass Python's `math` functions their arguments by position; for `math.prod(t, start=s)` \
                  write `s * math.prod(t)`",
             ),
+            LexError::MathMissing { name, span } => Diagnostic::error(
+                "E0330",
+                format!("Python's `math.{name}` is not in arrayc"),
+                span,
+                "a function of Python's `math`",
+            )
+            .with_help(crate::math_more::missing_help(&name)),
             LexError::Module { message, help, span } => {
                 Diagnostic::error("E0113", message, span, "at module level").with_help(help)
             }

@@ -147,7 +147,7 @@ fn python_sum(ids: &Cell<u32>, f: &mut Function) {
 pub const TOLIST: &str = ".tolist";
 
 /// The calls whose one argument may be `x.tolist()`, taken as `x` (see the module's docs).
-const TAKES_A_LIST: &[&str] = &["sum", "len", "min", "max", "any", "all", "array", "asarray"];
+pub(crate) const TAKES_A_LIST: &[&str] = &["sum", "len", "min", "max", "any", "all", "array", "asarray"];
 
 /// `x` when `e` is `x.tolist()`.
 fn tolist_of(e: &mut Expr) -> Option<Expr> {
@@ -229,8 +229,10 @@ fn appended(stmts: &[Stmt], out: &str) -> Option<(Expr, Option<Expr>)> {
 
 /// Python's `sorted(x)`, `sorted(x, reverse=True)`, `list(x)` and `tuple(x)` of an array (not of
 /// a generator, which `crate::comprehension` lowers), where the list is then used as NumPy uses
-/// it (`np.array(sorted(x))`, `sorted(x)[-3:]`, `for v in sorted(x)`): `sort(x)` (NaN last, as
-/// NumPy's; `[::-1]` of it for `reverse=True`) and `array(x)`, a copy (`list(range(n))` is then
+/// it (`np.array(sorted(x))`, `sorted(x)[-3:]`, `for v in sorted(x)`): `sort(x)` of a 1-d `x`
+/// (NaN last, as NumPy's; `[::-1]` of it for `reverse=True`; `sorted(x.tolist())` is
+/// `sorted(x)`; an `x` of rank 2 or more, whose rows Python compares as arrays, is refused by
+/// [`items_compared`]) and `array(x)`, a copy (`list(range(n))` is then
 /// [`range_values`]'s). A function of the program of one of these names keeps its calls; `key=`
 /// and other keywords stay E0202, whose help names `np.sort`.
 pub fn python_builtins(program: &mut Program) {
@@ -259,6 +261,12 @@ pub fn python_builtins(program: &mut Program) {
             };
             kwargs.clear();
             func.name = crate::builtin::qualified("sort");
+            // Python sorts the items of `x` along axis 0 (`x.tolist()`'s too): rows of a 2-d
+            // array compare as arrays, Python's error, where `sort` would sort each row.
+            if let Some(x) = tolist_of(&mut args[0]) {
+                args[0] = x;
+            }
+            args[0] = items_compared(&ids, std::mem::replace(&mut args[0], mk(&ids, ExprKind::Int(0), e.span.clone())));
             if reverse {
                 let at = e.span.clone();
                 let sorted = std::mem::replace(e, mk(&ids, ExprKind::Int(0), at.clone()));
@@ -268,6 +276,27 @@ pub fn python_builtins(program: &mut Program) {
         });
     }
     program.num_exprs = ids.get();
+}
+
+/// `x if (True or sum(x, axis=0) < sum(x, axis=0)) else x`: `x`, with a comparison of two
+/// values of the type of its items (`sum` along axis 0: an item's rank, and no error of an empty
+/// `x`) written where it is never evaluated (after `True or`), so that the checker refuses items
+/// that are arrays (E0302, Python's "truth value of an array is ambiguous" comparing them). `x`
+/// has no effects (arrayc's expressions have none), so its copies are its value.
+fn items_compared(ids: &Cell<u32>, x: Expr) -> Expr {
+    let at = x.span.clone();
+    let item = |ids: &Cell<u32>| {
+        let func = Ident { name: qualified("sum"), span: at.clone() };
+        let axis = (Ident { name: "axis".to_string(), span: at.clone() }, mk(ids, ExprKind::Int(0), at.clone()));
+        let args = vec![crate::syntax::fresh_copy(ids, &x)];
+        mk(ids, ExprKind::Call { func, args, kwargs: vec![axis] }, at.clone())
+    };
+    let (a, b) = (item(ids), item(ids));
+    let less = mk(ids, ExprKind::Binary(crate::ast::BinOp::Lt, Box::new(a), Box::new(b)), at.clone());
+    let yes = mk(ids, ExprKind::Bool(true), at.clone());
+    let cond = crate::syntax::bool_op(ids, crate::ast::BoolOp::Or, yes, Some(less), at.clone());
+    let other = crate::syntax::fresh_copy(ids, &x);
+    mk(ids, ExprKind::IfElse(Box::new([cond, x, other])), at)
 }
 
 /// Python's `range(a, b, s)` as a value, where NumPy converts it to an integer array

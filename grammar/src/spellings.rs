@@ -75,10 +75,15 @@ pub fn limit_or_constant(ids: &Cell<u32>, base: &Expr, name: &Ident, span: &Span
     Some(Expr { id: base.id, kind, span: span.clone() })
 }
 
-/// `math.f(args)`: the builtin of NumPy's name for `f` (`math.asin` is `arcsin`), on scalars;
-/// `math.floor`, `math.ceil` and `math.trunc` give Python's `int`, so they are `int(np.floor(s))`
-/// and so on; `math.log(x, b)` is `log(x) / log(b)`. `None` for a function `math` has that arrayc
-/// does not.
+/// `math.f(args)`: the builtin of NumPy's name for `f` (`math.asin` is `arcsin`), on scalars,
+/// with Python's conversions: `math`'s float functions take each argument as Python's `float`
+/// (so an array is refused, as Python's TypeError, and a `float32` or integer scalar is read as
+/// `float64`) and give a Python `float` (weak in NumPy 2's promotion: `math.sqrt(2.0) * x_f32` is
+/// `float32`), so `math.sqrt(s)` is `float(np.sqrt(float(s)))`; the predicates `isnan`, `isinf`,
+/// `isfinite` take `float`s too; `math.floor`, `math.ceil` and `math.trunc` give Python's `int`,
+/// so they are `int(np.floor(s))` and so on; `math.log(x, b)` is `log(x) / log(b)`;
+/// `math.gcd(a, b)` is `int(np.gcd(a, b))` and `math.factorial(n)` Python's value of `n` from 0
+/// to 20 ([`crate::math_more`]). `None` for a function `math` has that arrayc does not.
 pub fn math_call(ids: &Cell<u32>, name: &Ident, mut args: Vec<Expr>, span: &Span) -> Option<ExprKind> {
     let call = |ids: &Cell<u32>, f: &str, args: Vec<Expr>| {
         mk(
@@ -87,11 +92,24 @@ pub fn math_call(ids: &Cell<u32>, name: &Ident, mut args: Vec<Expr>, span: &Span
             span.clone(),
         )
     };
+    let python = |ids: &Cell<u32>, ty: &str, e: Expr| {
+        mk(
+            ids,
+            ExprKind::Call {
+                func: Ident { name: ty.to_string(), span: name.span.clone() },
+                args: vec![e],
+                kwargs: vec![],
+            },
+            span.clone(),
+        )
+    };
+    let floats =
+        |ids: &Cell<u32>, args: Vec<Expr>| args.into_iter().map(|a| python(ids, "float", a)).collect::<Vec<_>>();
     let numpy = match name.name.as_str() {
         "sqrt" | "exp" | "log2" | "log10" | "sin" | "cos" | "tan" | "sinh" | "cosh" | "tanh" | "hypot" | "fabs"
-        | "isnan" | "isinf" | "isfinite" | "copysign" | "expm1" | "log1p" | "degrees" | "radians" | "fmod" | "prod" => {
-            name.name.as_str()
-        }
+        | "copysign" | "expm1" | "log1p" | "degrees" | "radians" | "fmod" => name.name.as_str(),
+        "isnan" | "isinf" | "isfinite" => return Some(call(ids, &name.name, floats(ids, args)).kind),
+        "prod" => return Some(call(ids, "prod", args).kind),
         "asin" => "arcsin",
         "acos" => "arccos",
         "atan" => "arctan",
@@ -102,22 +120,20 @@ pub fn math_call(ids: &Cell<u32>, name: &Ident, mut args: Vec<Expr>, span: &Span
         "pow" => "power",
         "log" if args.len() == 2 => {
             let base = args.pop()?;
-            let num = call(ids, "log", args);
-            let den = call(ids, "log", vec![base]);
-            return Some(ExprKind::Binary(BinOp::Div, Box::new(num), Box::new(den)));
+            let num = call(ids, "log", floats(ids, args));
+            let den = call(ids, "log", floats(ids, vec![base]));
+            let q = mk(ids, ExprKind::Binary(BinOp::Div, Box::new(num), Box::new(den)), span.clone());
+            return Some(python(ids, "float", q).kind);
         }
         "log" => "log",
         "floor" | "ceil" | "trunc" => {
             let rounded = call(ids, &name.name, args);
-            return Some(ExprKind::Call {
-                func: Ident { name: "int".to_string(), span: name.span.clone() },
-                args: vec![rounded],
-                kwargs: vec![],
-            });
+            return Some(python(ids, "int", rounded).kind);
         }
-        _ => return None,
+        other => return crate::math_more::math_call(ids, other, args, &name.span, span),
     };
-    Some(ExprKind::Call { func: Ident { name: qualified(numpy), span: name.span.clone() }, args, kwargs: vec![] })
+    let value = call(ids, numpy, floats(ids, args));
+    Some(python(ids, "float", value).kind)
 }
 
 /// The call `np.f(args)` under a fresh id, at `at`.

@@ -874,7 +874,7 @@ pub fn method_call(
                 return Err(LexError::MathKeyword { func, keyword: k.name.clone(), span: k.span.clone() });
             }
             let Some(kind) = crate::spellings::math_call(ids, &name, args, &span) else {
-                return Err(LexError::Attribute { name: format!("math.{}", name.name), span: name.span });
+                return Err(LexError::MathMissing { name: name.name, span: name.span });
             };
             return Ok(Expr { id: base.id, kind, span });
         }

@@ -463,7 +463,7 @@ def test_lstsq_matches_numpy(shape, dt, target, tmp_path):
     # NumPy's default cutoff keeps the rounding noise of a rank-deficient f32 matrix as singular
     # values, a result that depends on those last bits: not comparable (as for `pinv`).
     cut = ", rcond=1e-4" if dt == "f32" else ""
-    src = f"""fn main(a: {dt}[{m}, {n}], d: {dt}[?, ?], b: {dt}[{m}], c: {dt}[?, ?]) -> ({dt}[{n}], {dt}[?], i64, {dt}[{k}], {dt}[?, ?], {dt}[?], i64, {dt}[?], {dt}[{n}], {dt}[?, ?], {dt}[?], i64) {{
+    src = f"""fn main(a: {dt}[{m}, {n}], d: {dt}[?, ?], b: {dt}[{m}], c: {dt}[?, ?]) -> ({dt}[{n}], {dt}[?], i32, {dt}[{k}], {dt}[?, ?], {dt}[?], i32, {dt}[?], {dt}[{n}], {dt}[?, ?], {dt}[?], i32) {{
     let (x, res, rank, s) = np.linalg.lstsq(a, b, rcond=None);
     let (xd, resd, rankd, sd) = np.linalg.lstsq(d, c{cut});
     let (xr, resr, rankr, sr) = linalg.lstsq(a, c, rcond=0.5);
@@ -480,7 +480,8 @@ def test_lstsq_matches_numpy(shape, dt, target, tmp_path):
         w = np.asarray(w)
         assert np.asarray(g).shape == w.shape, (j, np.asarray(g).shape, w.shape)
         if w.dtype.kind == "i":
-            assert int(g) == int(w), j
+            # NumPy's rank is LAPACK's int32.
+            assert np.asarray(g).dtype == w.dtype == np.int32 and int(g) == int(w), j
             continue
         assert g.dtype == w.dtype, (j, g.dtype, w.dtype)
         np.testing.assert_allclose(g, w, rtol=tol * 10, atol=tol * 10 * max(1.0, np.abs(w).max(initial=0)), err_msg=str(j))

@@ -188,7 +188,7 @@ impl Checker {
     /// The results of the factorisations of the `m x n` matrix `sa` (dtype `d`): `svd`'s `(u, s,
     /// vh)` (its `s` alone with `compute_uv=False`; `full_matrices` a bool literal, default true),
     /// `eigh`'s `(w, v)`, `qr`'s `(q, r)` (`mode`: `reduced`, `complete` or `r`, which gives `r`
-    /// alone), `lstsq`'s `(x, residuals, rank, s)` with `sb` the shape of `b` (residuals of a size
+    /// alone), `lstsq`'s `(x, residuals, rank, s)` (`rank` NumPy's `int32`) with `sb` the shape of `b` (residuals of a size
     /// known at run time: `k` or 0). The `mode` and bool keywords are checked with the keywords.
     fn factors(&mut self, c: &Call, d: DType, sa: &[Size], sb: Option<&Vec<Size>>) -> Ty {
         let (m, n) = (sa[0].clone(), sa[1].clone());
@@ -216,7 +216,8 @@ impl Checker {
                 Ty::Tuple(vec![
                     Ty::Array(d, sx),
                     Ty::Array(d, vec![residuals]),
-                    Ty::Scalar(DType::I64),
+                    // LAPACK's rank, NumPy's `int32` (where `matrix_rank` is `int64`).
+                    Ty::Scalar(DType::I32),
                     Ty::Array(d, vec![k]),
                 ])
             }

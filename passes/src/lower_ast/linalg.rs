@@ -475,7 +475,7 @@ impl Lowerer<'_> {
     /// NumPy 2's `lstsq(a, b, rcond=None)` of the `m x n` `a` and `b` (`(m,)` or `(m, k)`),
     /// checked: of type `ty`, `(x, residuals, rank, s)`. `x = pinv(a, rcond) @ b` (the
     /// minimum-norm solution that LAPACK's `gelsd` computes, by the same SVD cutoff), `rank` the
-    /// singular values above the cutoff, `s` `a`'s singular values, `residuals` the column sums of
+    /// singular values above the cutoff (an `i32`, as NumPy's), `s` `a`'s singular values, `residuals` the column sums of
     /// `(b - a @ x)**2` (`(1,)` for a 1-d `b`) where `rank == n` and `m > n`, else an empty view.
     fn lstsq(&mut self, args: &[Expr], kwargs: &[(ast::Ident, Expr)], ty: &Ty, e: &Expr) -> LResult<Vec<ValueId>> {
         use IndexEntry::{Full, NewAxis};
@@ -524,6 +524,8 @@ impl Lowerer<'_> {
         let count = self.scalar_select(full_rank, some, zero, DType::I64);
         let residuals =
             self.view_with(all, vec![IndexEntry::Slice { start: false, stop: true, step: false }], vec![count]);
+        // NumPy's `rank` is LAPACK's `int32` (checked: `ts[2]`).
+        let rank = self.cast_scalar(rank, DType::I32);
         Ok(vec![x, residuals, rank, s])
     }
 

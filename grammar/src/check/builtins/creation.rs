@@ -148,9 +148,29 @@ impl Checker {
     /// `linspace(start, stop, num)` and `logspace(start, stop, num=50)`: `f64[num]`.
     pub(super) fn linspace(&mut self, c: &Call) -> Ty {
         let mut ok = true;
+        // The broadcast shape of array bounds (`linspace`'s: NumPy's samples along a new axis 0).
+        let mut bounds: Vec<Size> = vec![];
         for a in &c.args[..2] {
             match self.value(a) {
                 Ty::Scalar(d) if d.is_int() || d.is_float() => {}
+                Ty::Array(d, s) if c.b == Builtin::Linspace && (d.is_int() || d.is_float()) && !s.is_empty() => {
+                    match self.broadcast(&bounds, &s) {
+                        Ok(b) => bounds = b,
+                        Err(_) => {
+                            self.error(
+                                "E0401",
+                                format!(
+                                    "`linspace`'s bounds do not broadcast together: {} and {}",
+                                    shape_str(&bounds),
+                                    shape_str(&s)
+                                ),
+                                a.span.clone(),
+                                "this bound",
+                            );
+                            ok = false;
+                        }
+                    }
+                }
                 Ty::Error => ok = false,
                 other => {
                     self.error(
@@ -172,7 +192,28 @@ impl Checker {
         if !ok {
             return Ty::Error;
         }
-        Ty::Array(DType::F64, vec![n])
+        let dtype = if c.b == Builtin::Linspace { self.linspace_dtype(&c.args[0], &c.args[1]) } else { DType::F64 };
+        let mut shape = vec![n];
+        shape.extend(bounds);
+        // `axis=k`: NumPy's samples moved from axis 0 to axis `k` of the result.
+        if let Some((a, ae)) = c.axis {
+            let Some(k) = self.axis_in_range(a, &shape, &ae.span) else { return Ty::Error };
+            let n = shape.remove(0);
+            shape.insert(k, n);
+        }
+        Ty::Array(dtype, shape)
+    }
+
+    /// NumPy's dtype of `linspace(start, stop, ..)`: `result_type(start, stop, float(num))`, the
+    /// bounds' promotion with a Python float (weak), so `float32` bounds give `float32` (and an
+    /// integer or `float64` one `float64`). Of checked numeric scalars.
+    fn linspace_dtype(&self, start: &Expr, stop: &Expr) -> DType {
+        use crate::check::promote::{promote, Weak};
+        let dtype = |e: &Expr| self.types[e.id.0 as usize].dtype().unwrap_or(DType::F64);
+        let (wa, wb) = (self.weak_of(start), self.weak_of(stop));
+        let bounds = promote(dtype(start), wa, dtype(stop), wb);
+        let weak = wa.and(wb).map(|_| Weak::of_dtype(bounds));
+        promote(bounds, weak, DType::F64, Some(Weak::Float))
     }
 
     /// Copies and views: `copy(x)`, `transpose(x)` (`x.T`), `diagonal(x)`.

@@ -278,7 +278,26 @@ impl Lowerer<'_> {
             }
             B::Linspace => {
                 let endpoint = !matches!(Self::kwarg(kwargs, "endpoint").map(|e| &e.kind), Some(ExprKind::Bool(false)));
-                self.linspace(&vals, endpoint)
+                // NumPy's dtype of the bounds with a Python float (checked: `f32` or `f64`).
+                let Ty::Array(dt, shape) = ty else { unreachable!("checked: linspace is an array") };
+                // `axis=k` (checked: in range): the samples computed along axis 0, then moved.
+                let k = self.axes_of_rank(kwargs, shape.len())?.and_then(|a| a.first().copied()).unwrap_or(0);
+                let mut samples_shape = shape.clone();
+                let n = samples_shape.remove(k);
+                samples_shape.insert(0, n);
+                let samples_ty = Ty::Array(*dt, samples_shape);
+                let samples = if shape.len() > 1 {
+                    self.linspace_arrays(args, &vals, endpoint, &samples_ty, e)?
+                } else {
+                    self.linspace_in(&vals, endpoint, *dt)
+                };
+                if k == 0 {
+                    samples
+                } else {
+                    let mut perm: Vec<usize> = (1..shape.len()).collect();
+                    perm.insert(k, 0);
+                    self.transpose(samples, perm)
+                }
             }
             B::Logspace => {
                 // `power(base, linspace(start, stop, num, endpoint))`, NumPy's definition.
@@ -670,30 +689,36 @@ impl Lowerer<'_> {
     /// the last element set to `stop` exactly, as NumPy does; without the endpoint
     /// (`endpoint=false`), `step = (stop - start) / num` and no such last element.
     pub(crate) fn linspace(&mut self, vals: &[ValueId], endpoint: bool) -> ValueId {
-        let start = self.cast_scalar(vals[0], DType::F64);
-        let stop = self.cast_scalar(vals[1], DType::F64);
+        self.linspace_in(vals, endpoint, DType::F64)
+    }
+
+    /// [`Self::linspace`] computed in the float dtype `dt` (NumPy computes `float32` bounds'
+    /// `linspace` in `float32`: the difference, the step and each `start + i * step`).
+    pub(crate) fn linspace_in(&mut self, vals: &[ValueId], endpoint: bool, dt: DType) -> ValueId {
+        let start = self.cast_scalar(vals[0], dt);
+        let stop = self.cast_scalar(vals[1], dt);
         let num = self.cast_scalar(vals[2], DType::I64);
         let one = self.i64_const(1);
         // The number of steps from `start` to `stop`: `num - 1`, or `num` without the endpoint.
         let div = if endpoint { self.scalar_binary(BinFn::Sub, num, one, DType::I64) } else { num };
-        let divf = self.cast_scalar(div, DType::F64);
-        let span = self.scalar_binary(BinFn::Sub, stop, start, DType::F64);
-        let step = self.scalar_binary(BinFn::Div, span, divf, DType::F64);
+        let divf = self.cast_scalar(div, dt);
+        let span = self.scalar_binary(BinFn::Sub, stop, start, dt);
+        let step = self.scalar_binary(BinFn::Div, span, divf, dt);
         // No step (num == 1 with the endpoint, num == 0 without): the step is 0/0 or x/0; NumPy
         // gives [start] (or nothing), so the step must be 0 (0 * inf is NaN).
         let zero_i = self.i64_const(0);
         let several = self.scalar_binary(BinFn::Gt, div, zero_i, DType::I64);
-        let zero = self.constant(Scalar::F64(0.0));
-        let step_or_zero = self.value(Type::Scalar(DType::F64), None);
+        let zero = self.constant(Scalar::F64(0.0).cast(dt));
+        let step_or_zero = self.value(Type::Scalar(dt), None);
         self.emit(OpKind::Select { res: step_or_zero, cond: several, lhs: step, rhs: zero });
         let step = step_or_zero;
-        let out = self.new_array(DType::F64, vec![num]);
+        let out = self.new_array(dt, vec![num]);
         self.emit(OpKind::Compute { func: ComputeFn::Arange, out, ins: vec![start, step] });
         if !endpoint {
             return out;
         }
         // out[num-1:] = stop (empty when num == 1 would make it overwrite start; NumPy keeps start then).
-        let last = self.value(Type::Array(DType::F64, 1), None);
+        let last = self.value(Type::Array(dt, 1), None);
         let from = self.scalar_binary(BinFn::Maximum, div, one, DType::I64);
         self.emit(OpKind::View {
             res: last,

@@ -13,6 +13,7 @@ mod gcd;
 mod i0;
 mod indexing;
 mod ldexp;
+mod linspace_arrays;
 mod reductions;
 mod ufuncs;
 
