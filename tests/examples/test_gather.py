@@ -150,7 +150,7 @@ def test_take_out_of_range_names_the_axis(tmp_path):
 
 @pytest.mark.parametrize("body,code,hint", [
     ("let y = take(x, idx);", "E0405", "needs `axis=`"),
-    ("let y = take(x, 1, axis=0);", "E0406", "i64 array"),
+    ("let y = take(x, 1, axis=0);", "E0406", "integer array"),
     ("let y = take(x, idx, axis=2);", "E0405", "out of range"),
     ("let y = x[idx, newaxis];", "E0409", "only integers and slices beside them"),
     ("let y = x[idx, idx, idx];", "E0409", "at most one index per axis"),
