@@ -540,3 +540,31 @@ def test_narrow_int_indices_bounds_and_sizes(target, tmp_path):
     assert proc.returncode == 0, proc.stderr
     for i, (g, w) in enumerate(zip(res, want)):
         np.testing.assert_array_equal(g, w, err_msg=f"result {i}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("dt", INTS)
+def test_comparisons_with_python_ints_are_exact(dt, target, tmp_path):
+    """NumPy 2 compares an integer array with any Python int exactly: one outside the dtype's
+    range is no OverflowError there (`x_i16 > 40000` is false everywhere, `x_u8 == -1` too), and
+    a `uint64` beside a literal above 2^53 compares in `uint64`, not in `float64` (arrayc's
+    `x_u64 == 9007199254740993` was true for 9007199254740992 as well). Kernel and host path."""
+    info = np.iinfo(DTYPES[dt])
+    x = np.array([info.min, info.max, 0, 1, -1 if info.min < 0 else 2, info.max // 2 + 1], dtype=DTYPES[dt])
+    if dt == "u64":
+        x = np.append(x, np.array([2**53, 2**53 + 1, 2**53 + 2], dtype=np.uint64))
+    lits = [-1, 0, 200, -129, 40000, 3000000000, 9007199254740993, -(2**62)]
+    ops = ["<", "==", ">=", "!="]
+    cases = [(f"x {op} {v}", f"x[i] {op} {v}") for v in lits for op in ops] + [(f"{lits[4]} > x", f"{lits[4]} > x[i]")]
+    lines, rets = [], []
+    for k, (kern, host) in enumerate(cases):
+        lines += [f"    let k{k} = {kern};", f"    let h{k} = zeros(N, dtype=bool);", f"    for i in 0..N {{ h{k}[i] = {host}; }}"]
+        rets += [f"k{k}", f"h{k}"]
+    src = f"fn main(x: {dt}[N]) -> ({', '.join(['bool[N]'] * len(rets))}) {{\n" + "\n".join(lines) + \
+        f"\n    return ({', '.join(rets)});\n}}\n"
+    proc, res = run_source(src, {"x": x}, tmp_path, flags=("--target", target))
+    assert proc.returncode == 0, proc.stderr
+    for k, (kern, _) in enumerate(cases):
+        want = eval(kern, {"x": x})
+        for path, got in (("kernel", res[2 * k]), ("host", res[2 * k + 1])):
+            np.testing.assert_array_equal(got, want, err_msg=f"{kern} on {dt} ({path} path)")

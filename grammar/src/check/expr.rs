@@ -308,14 +308,17 @@ impl Checker {
                 if let Some(t) = self.list_repetition(*op, (a, &ta), (b, &tb), e) {
                     return t;
                 }
-                // A weak integer literal takes the other operand's dtype: it must fit it.
+                // A weak integer literal takes the other operand's dtype: it must fit it, but in a
+                // comparison, which NumPy 2 makes exactly (`x_i16 > 40000` is false everywhere, as
+                // the lowering computes it).
                 let (wa, wb) = (self.weak_of(a), self.weak_of(b));
-                if wb.is_none() {
+                let compares = matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
+                if wb.is_none() && !compares {
                     if let Some(d) = tb.dtype() {
                         self.check_int_literal(a, d);
                     }
                 }
-                if wa.is_none() {
+                if wa.is_none() && !compares {
                     if let Some(d) = ta.dtype() {
                         self.check_int_literal(b, d);
                     }

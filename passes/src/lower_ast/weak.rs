@@ -8,7 +8,7 @@
 //! in the float's dtype (`x_f32 == 0.1` is NumPy's `x_f32 == float32(0.1)`).
 
 use super::Lowerer;
-use arrayc_dialect::ir::{BinFn, OpKind, Type, ValueId};
+use arrayc_dialect::ir::{BinFn, OpKind, Scalar, Type, ValueId};
 use arrayc_grammar::ast::{BinOp, DType, Expr};
 use arrayc_grammar::check::promote::{binop_result, promote_op, Weak};
 
@@ -27,8 +27,17 @@ impl Lowerer<'_> {
             self.check_python_int_in(op, b.0, b.1, p);
             return (a.1, b.1);
         }
+        // A Python int constant within the integer dtype `p` is compared in `p`, exactly (beside
+        // a `u64` an `i64` would compare in `f64`, their promotion, which rounds above 2^53); one
+        // outside it stays an `i64`, compared with the other operand promoted (`x_i16 > 40000`
+        // in `i64`, `x_u64 > -1` in `f64`, exact for a negative one), as NumPy 2 compares it.
+        let fits = |c: Option<&Scalar>| {
+            let range = p.int_range();
+            c.zip(range).is_some_and(|(c, (lo, hi))| (lo..=hi).contains(&i128::from(c.as_i64())))
+        };
         let as_p = |s: &mut Self, w: Option<Weak>, v: ValueId| match s.f.ty(v) {
             Type::Scalar(_) if w.is_some() && p.is_float() => s.cast_scalar(v, p),
+            Type::Scalar(DType::I64) if w == Some(Weak::Int) && fits(s.consts.get(&v)) => s.cast_scalar(v, p),
             _ => v,
         };
         (as_p(self, wa, a.1), as_p(self, wb, b.1))
