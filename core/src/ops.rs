@@ -108,17 +108,9 @@ impl Scalar {
     /// 0): x86-64's conversion sequence for C's `(uint64_t)x`, which NumPy's cast compiles to.
     #[inline]
     pub fn as_u64(self) -> u64 {
-        const TWO_63: f64 = 9_223_372_036_854_775_808.0;
-        let float = |v: f64| {
-            if v >= TWO_63 {
-                (Scalar::F64(v - TWO_63).as_i64() as u64) ^ (1 << 63)
-            } else {
-                Scalar::F64(v).as_i64() as u64
-            }
-        };
         match self {
-            Scalar::F64(v) => float(v),
-            Scalar::F32(v) => float(v.into()),
+            Scalar::F64(v) => float_to_unsigned(v, 64),
+            Scalar::F32(v) => float_to_unsigned(v.into(), 64),
             Scalar::U64(v) => v,
             s => s.as_i64() as u64,
         }
@@ -142,17 +134,9 @@ impl Scalar {
     /// twin of [`Scalar::as_u64`].
     #[inline]
     pub fn as_u32(self) -> u32 {
-        const TWO_31: f64 = 2_147_483_648.0;
-        let float = |v: f64| {
-            if v >= TWO_31 {
-                (Scalar::F64(v - TWO_31).as_i32() as u32) ^ (1 << 31)
-            } else {
-                Scalar::F64(v).as_i32() as u32
-            }
-        };
         match self {
-            Scalar::F64(v) => float(v),
-            Scalar::F32(v) => float(v.into()),
+            Scalar::F64(v) => float_to_unsigned(v, 32) as u32,
+            Scalar::F32(v) => float_to_unsigned(v.into(), 32) as u32,
             s => s.as_i64() as u32,
         }
     }
@@ -240,6 +224,23 @@ impl Scalar {
             DType::U8 => Scalar::U8(bits as u8),
             DType::Bool => Scalar::Bool(bits != 0),
         }
+    }
+}
+
+/// NumPy's cast of the float `v` to the unsigned integer of `bits` (32 or 64) on x86-64
+/// ([`Scalar::as_u32`], [`Scalar::as_u64`]; the kernels' `float_to_unsigned` is the same
+/// sequence): below `2^(bits-1)` converted as to the signed integer of that width, then wrapped;
+/// at or above it as `v - 2^(bits-1)` with the top bit set. The result in the low `bits` bits.
+fn float_to_unsigned(v: f64, bits: u32) -> u64 {
+    let top = 2f64.powi(bits as i32 - 1);
+    let signed = |x: f64| match bits {
+        64 => Scalar::F64(x).as_i64() as u64,
+        _ => u64::from(Scalar::F64(x).as_i32() as u32),
+    };
+    if v >= top {
+        signed(v - top) ^ (1 << (bits - 1))
+    } else {
+        signed(v)
     }
 }
 
