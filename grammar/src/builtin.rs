@@ -288,6 +288,8 @@ builtins! {
     DTypeEqual: "dtype==", (2, 2), &[], "x.dtype == y.dtype | x.dtype == f32 (and `!=`)";
     DTypeRel: "issubdtype", (3, 3), &[], "np.issubdtype(x.dtype, np.floating) | x.dtype.kind == 'f' | np.can_cast(x.dtype, np.int64)";
     DTypeLimit: "finfo", (2, 2), &[], "np.finfo(x.dtype).eps | np.iinfo(x.dtype).max | x.dtype.itemsize";
+    ListBuffer: "list.buffer", (1, 1), &[], "l = []; ... l.append(e) (a list grown by appends: its buffer)";
+    ListItem: "list.item", (2, 2), &[], "l.append(e) (an item of a list grown by appends)";
     Squeeze: "squeeze", (1, 1), AXIS, "squeeze(x) | squeeze(x, axis=k)";
     Concatenate: "concatenate", (1, 1), AXIS, "concatenate((a, b, ...)) | concatenate((a, b, ...), axis=k)";
     Stack: "stack", (1, 1), AXIS, "stack((a, b, ...)) | stack((a, b, ...), axis=k)";
@@ -1387,7 +1389,12 @@ pub const DOCS: &[DocRow] = {
                 sizes but along `k` (checked at compile time where known, else at run time naming the line), \
                 dtypes promoted as NumPy's arrays; one copy per array, fused. NumPy's `block` of a list literal \
                 joins its items (as `atleast_1d`) along the last axis; of a list of rows, each row's items (as \
-                `atleast_2d`) along the last axis, then the rows along the second last",
+                `atleast_2d`) along the last axis, then the rows along the second last. Of one array `x` \
+                instead of a tuple (NumPy iterates it along axis 0, as a list grown by appends is), of its items \
+                `x[0], x[1], ..`: `concatenate(x)` of a 3-d `x` `(n, a, b)` is `(n * a, b)` (of a 1-d `x`, whose \
+                items are scalars, E0401: NumPy's ValueError); likewise `stack(x, axis=k)` (a copy of `x` with \
+                its axis 0 moved to `k`), `vstack(x)`, `hstack(x)`, `dstack(x)`, `column_stack(x)`, their items \
+                made 1-, 2- or 3-d as NumPy's (`vstack` of a 1-d `x` is `(n, 1)`); a new array",
             builtins: &[B::Concatenate],
         },
         DocRow {
@@ -2227,6 +2234,17 @@ pub const DOCS: &[DocRow] = {
                 `mode=\"wrap\"`/`\"clip\"`, is E0321 (help: `unravel_index` to one index array per axis)",
             builtins: &[B::Put],
         },
+        DocRow {
+            calls: "`l = []` then `l.append(e);` in loops that do other work (any loop, branches, `break`; \
+                internally `list.buffer` and `list.item`)",
+            result: "Python's list of the appended items, as an array (`grammar/src/grown_lists.rs`): its reads \
+                (`len(l)`, `l[-1]`, `np.array(l)`, `np.mean(l)`, `for t in l`; Python's `sum(l)` adds the items) \
+                see the items appended so far; the items' dtype and shape are those of the appended values, \
+                promoted as NumPy's `np.array(l)` (items of different ranks are E0207, NumPy's ValueError of an \
+                inhomogeneous shape). The buffer doubles when full (8 items first). Other uses of `l` (another \
+                method, `l[i] = v`, `l + [x]`) are E0207",
+            builtins: &[B::ListBuffer, B::ListItem],
+        },
     ]
 };
 
@@ -2298,6 +2316,31 @@ pub fn join_unit_axes(b: Builtin, rank: usize) -> Option<&'static [bool]> {
         (Builtin::ColumnStack, 1) => Some(&[true, false]),
         _ => None,
     }
+}
+
+/// How the join `b` (`concatenate`, `stack`, `vstack`, `hstack`, `column_stack`, `dstack`) of one
+/// array joins its items, NumPy iterating the array along its axis 0 (`np.vstack(rows)` of a list
+/// grown by appends, `np.concatenate(x)` of a 3-d `x`): the unit axes each item of rank `r` gets
+/// ([`join_unit_axes`]'s form, `None` for none: `vstack` of scalars makes each `(1, 1)`, NumPy's
+/// `atleast_2d`), the join axis `axis` (given, else the builtin's) along the items so made, and
+/// whether it is a new axis (`stack`). `None` where NumPy refuses: `concatenate` of scalars
+/// (its ValueError "zero-dimensional arrays cannot be concatenated").
+pub fn join_of_items(b: Builtin, r: usize, axis: Option<i64>) -> Option<(Option<&'static [bool]>, i64, bool)> {
+    let units = match (b, r) {
+        (Builtin::Concatenate, 0) => return None,
+        (Builtin::Stack | Builtin::Concatenate, _) => None,
+        (Builtin::Hstack, 0) => Some(&[false][..]),
+        (Builtin::Vstack | Builtin::ColumnStack, 0) => Some(&[false, false][..]),
+        (Builtin::Dstack, 0) => Some(&[false, false, false][..]),
+        _ => join_unit_axes(b, r),
+    };
+    let rank = units.map_or(r, <[bool]>::len);
+    let k = match b {
+        Builtin::Hstack => i64::from(rank > 1),
+        Builtin::Vstack | Builtin::ColumnStack | Builtin::Dstack => join_axis(b) as i64,
+        _ => axis.unwrap_or(0),
+    };
+    Some((units, k, b == Builtin::Stack))
 }
 
 /// `shape` with the axes of [`join_unit_axes`] (`axes`): its own sizes in order where `true`, a

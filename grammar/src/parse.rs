@@ -46,6 +46,7 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                 }
                 crate::loop_vars::loop_vars(&mut p);
                 crate::py_lists::appended_lists(&mut p);
+                crate::grown_lists::grown_lists(&mut p);
                 crate::py_lists::python_builtins(&mut p);
                 crate::py_lists::range_values(&mut p);
                 let diags = crate::comprehension::comprehensions(&mut p);

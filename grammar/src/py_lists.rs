@@ -27,8 +27,8 @@
 //!   if c];` ([`appended_lists`], before `crate::comprehension` lowers it: a counting loop, then
 //!   a filling loop). Of an unconditional `for k in range(..)` of integer literals, NumPy's joins
 //!   of the list (`np.vstack(out)`, `hstack`, `stack`, `concatenate`, `column_stack`, `dstack`)
-//!   take the tuple of its items ([`joins_of_list`]). Any other `out.append(v)` is E0207 naming a comprehension or a
-//!   preallocated array (`check::expr`'s method error).
+//!   take the tuple of its items ([`joins_of_list`]). A list appended to in loops that do other
+//!   work is `crate::grown_lists`'s, which runs after this.
 
 use crate::ast::{Block, Expr, ExprKind, Function, Ident, Program, Stmt};
 use crate::ast::{Index, Span};

@@ -851,9 +851,12 @@ fn method_error(m: &str, span: &Span) -> Diagnostic {
             "a Python list",
         ),
         "append" => (
-            "`out.append(v)` grows a Python list, which arrayc has not".to_string(),
-            "build the array with a comprehension, `out = np.array([t * 2 for t in v if t > 0])`, or preallocate \
-             it, `out = np.zeros(n)` then `out[k] = ..` (`np.append(out, v)` is a new array, as NumPy's)"
+            "`out.append(v)` grows a Python list that arrayc cannot follow here".to_string(),
+            "arrayc follows a list made by `out = []` in the same function and then only appended to and read \
+             (`len(out)`, `out[-1]`, `np.array(out)`): not another list method (`pop`, `extend`), `out[i] = ..`, \
+             `out + [..]`, or `out` bound again inside a loop or branch. Else build the array with a \
+             comprehension, `out = np.array([t * 2 for t in v if t > 0])`, or preallocate it, `out = np.zeros(n)` \
+             then `out[k] = ..` (`np.append(out, v)` is a new array, as NumPy's)"
                 .to_string(),
             "a list method",
         ),

@@ -22,6 +22,7 @@ mod dtype_queries;
 mod einsum;
 mod expr;
 pub mod generic;
+mod grown_lists;
 mod insert_delete;
 mod linalg;
 mod literals;
@@ -141,6 +142,9 @@ pub(crate) struct Checker {
     /// `s = s + x[i]`): the variable is a NumPy scalar from its declaration on (arrayc's
     /// variable has one type); filled while a function is checked, which is then checked again.
     pub strong: HashSet<Widening>,
+    /// The item dtype and rank of each list grown by appends, by function index and list number
+    /// ([`crate::grown_lists`]); filled while a function is checked, which is then checked again.
+    pub list_items: HashMap<(usize, i64), (DType, usize)>,
 }
 
 /// Checks a parsed program; `Some` only without errors.
@@ -190,6 +194,7 @@ pub fn check_program_for(mut program: Program, entry: Option<(&str, &[usize])>) 
         widen_requested: false,
         weak: HashSet::new(),
         strong: HashSet::new(),
+        list_items: HashMap::new(),
     };
     c.collect_signatures(&program);
     for (i, f) in program.functions.iter().enumerate() {

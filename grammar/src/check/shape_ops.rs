@@ -8,8 +8,8 @@ use super::promote::promote;
 use super::Checker;
 use crate::ast::{DType, Expr, ExprKind};
 use crate::builtin::{
-    array_split_start, cross_components, join_axis, join_unit_axes, pad_width_pairs, split_default_axis, split_points,
-    splits_equally, with_unit_axes, Builtin,
+    array_split_start, cross_components, join_axis, join_of_items, join_unit_axes, pad_width_pairs, split_default_axis,
+    split_points, splits_equally, with_unit_axes, Builtin,
 };
 use crate::check::shape::const_slice_len;
 use crate::diag::Diagnostic;
@@ -124,18 +124,8 @@ impl Checker {
     /// anything else), with their types; `None` after an error.
     fn tuple_of_arrays(&mut self, c: &Call) -> Option<Vec<(DType, Vec<Size>)>> {
         let ExprKind::Tuple(items) = &c.args[0].kind else {
-            let t = self.value(&c.args[0]);
             let f = c.b.name();
-            let help = match (&c.args[0].kind, t.is_array()) {
-                // NumPy iterates an array (a list grown by `append`, `crate::py_lists`) along axis 0.
-                (ExprKind::Var(v), true) => format!(
-                    "NumPy joins the items of `{0}` along its axis 0; arrayc takes a tuple: `{f}(({0}[0], {0}[1]))`, \
-                     or, for a list grown by `append` in a loop of a run-time count, `np.array({0})` (NumPy's \
-                     `np.stack({0})`) and its reshapes; a loop `for k in range(3)` of a literal count joins the list",
-                    v.name
-                ),
-                _ => format!("write the arrays in parentheses: `{f}((a, b))`"),
-            };
+            let help = format!("write the arrays in parentheses: `{f}((a, b))`, or give one array, whose items along axis 0 are joined");
             self.err(
                 Diagnostic::error(
                     "E0503",
@@ -158,8 +148,14 @@ impl Checker {
         Some(out)
     }
 
-    /// `concatenate`, `stack`, `vstack` and `hstack` of a tuple of arrays.
+    /// `concatenate`, `stack`, `vstack` and `hstack` of a tuple of arrays, or of one array
+    /// ([`Checker::join_of_array`]).
     fn join(&mut self, c: &Call) -> Ty {
+        if !matches!(c.args[0].kind, ExprKind::Tuple(_)) {
+            if let Ty::Array(d, shape) = self.value(&c.args[0]) {
+                return self.join_of_array(c, d, &shape);
+            }
+        }
         let Some(arrays) = self.tuple_of_arrays(c) else { return Ty::Error };
         let d = arrays.iter().map(|(d, _)| *d).reduce(|a, b| promote(a, None, b, None)).expect("a tuple has items");
         let ranks: Vec<usize> = arrays.iter().map(|(_, s)| s.len()).collect();
@@ -218,6 +214,47 @@ impl Checker {
             out_shape[k] = shapes[1..].iter().fold(shapes[0][k].clone(), |acc, s| acc.add(&s[k]));
         }
         Ty::Array(d, out_shape)
+    }
+
+    /// A join of one array `x` of dtype `d` and `shape`: of its items `x[0], x[1], ..` along axis 0,
+    /// as NumPy iterates an array ([`join_of_items`]): `stack(x)` is a copy of `x`, `vstack(x)` of
+    /// a 3-d `x` is `(n * a, b)`, `hstack(x)` of a 2-d `x` is `(n * m,)`.
+    fn join_of_array(&mut self, c: &Call, d: DType, shape: &[Size]) -> Ty {
+        let Some((n, item)) = shape.split_first() else {
+            self.error(
+                "E0503",
+                format!("`{}` of a 0-d array (NumPy's TypeError: not a sequence)", c.b.name()),
+                c.args[0].span.clone(),
+                "a 0-d array",
+            );
+            return Ty::Error;
+        };
+        let Some((units, axis, new)) = join_of_items(c.b, item.len(), c.axis.map(|a| a.0)) else {
+            self.error(
+                "E0401",
+                "`concatenate` of the items of a 1-d array, which are scalars (NumPy's ValueError: \
+                zero-dimensional arrays cannot be concatenated)",
+                c.args[0].span.clone(),
+                "a 1-d array",
+            );
+            return Ty::Error;
+        };
+        let mut out = units.map_or_else(|| item.to_vec(), |u| with_unit_axes(u, item));
+        if new {
+            out.push(Size::lit(0));
+        }
+        let span = c.axis.map_or(c.e.span.clone(), |(_, ae)| ae.span.clone());
+        let Some(k) = self.axis_in_range(axis, &out, &span) else { return Ty::Error };
+        if new {
+            out.pop();
+            out.insert(k, n.clone());
+        } else {
+            out[k] = match n.mul(&out[k]) {
+                Some(s) => s,
+                None => self.fresh(),
+            };
+        }
+        Ty::Array(d, out)
     }
 
     /// `cross(a, b)`: vectors of [`cross_components`] components along the last axis of each, the

@@ -11,7 +11,8 @@ use arrayc_dialect::ir::{
 };
 use arrayc_grammar::ast::{self, DType, Expr, ExprKind};
 use arrayc_grammar::builtin::{
-    cross_components, join_axis, join_unit_axes, pad_width_pairs, split_default_axis, splits_equally, Builtin,
+    cross_components, join_axis, join_of_items, join_unit_axes, pad_width_pairs, split_default_axis, splits_equally,
+    Builtin,
 };
 use arrayc_grammar::numpy_shapes::{meshgrid_ij, pad_mode, tile_axes, PadMode};
 use arrayc_grammar::types::Ty;
@@ -65,7 +66,10 @@ impl Lowerer<'_> {
             }
             B::Squeeze => self.squeeze(&args[0], axis, ty)?,
             B::Concatenate | B::Stack | B::Vstack | B::Hstack | B::Dstack | B::ColumnStack => {
-                let ExprKind::Tuple(items) = &args[0].kind else { unreachable!("checked: a tuple") };
+                let ExprKind::Tuple(items) = &args[0].kind else {
+                    let x = self.expr(&args[0])?;
+                    return Ok(Some(vec![self.join_of_array(b, x, axis)]));
+                };
                 let mut vals = vec![];
                 for e in items {
                     vals.push(self.expr(e)?);
@@ -342,6 +346,52 @@ impl Lowerer<'_> {
 
     /// `concatenate` (`new` false: along axis `k`) or `stack` (`new`: along a new axis `k`) of
     /// `vals` into a new array of type `ty`; a scalar in `vals` (`append`'s) is one element.
+    /// The join `b` of the items of one array `x` along its axis 0 (as checked,
+    /// [`join_of_items`]): each item given its unit axes (a view), the items' axis moved to the
+    /// join axis `k` (a view), copied; for a join along an existing axis, that axis and the next
+    /// then merged (a reshape of the copy: item `j`'s position `i` is `j * size + i`).
+    fn join_of_array(&mut self, b: Builtin, x: ValueId, axis: Option<i64>) -> ValueId {
+        let r = self.rank(x) - 1;
+        let (units, k, new) = join_of_items(b, r, axis).expect("checked: a join NumPy makes");
+        let x = match units {
+            Some(u) => {
+                let entries = std::iter::once(IndexEntry::Full).chain(u.iter().map(|&a| {
+                    if a {
+                        IndexEntry::Full
+                    } else {
+                        IndexEntry::NewAxis
+                    }
+                }));
+                self.view_with(x, entries.collect(), vec![])
+            }
+            None => x,
+        };
+        let rank = self.rank(x) - 1;
+        let k = k.rem_euclid(rank as i64 + i64::from(new)) as usize;
+        let perm = (0..=rank)
+            .map(|i| {
+                if i < k {
+                    i + 1
+                } else if i == k {
+                    0
+                } else {
+                    i
+                }
+            })
+            .collect();
+        let y = self.transpose(x, perm);
+        let Type::Array(dt, _) = self.f.ty(y) else { unreachable!("an array") };
+        let sizes: Vec<ValueId> = (0..=rank).map(|d| self.dim(y, d)).collect();
+        let copy = self.compute_new(ComputeFn::Copy, vec![y], dt, sizes.clone(), None);
+        if new {
+            return copy;
+        }
+        let merged = self.scalar_binary(BinFn::Mul, sizes[k], sizes[k + 1], DType::I64);
+        let mut out = sizes;
+        out.splice(k..k + 2, [merged]);
+        self.reshape_view(copy, out)
+    }
+
     pub(crate) fn join(&mut self, b: Builtin, vals: &[ValueId], k: usize, new: bool, ty: &Ty) -> ValueId {
         let r = self.rank(vals[0]);
         let name = b.name();

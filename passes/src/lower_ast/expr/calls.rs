@@ -77,6 +77,9 @@ impl Lowerer<'_> {
         if b == B::ShapeEqual {
             return Ok(vec![self.shape_equal(args)?]);
         }
+        if matches!(b, B::ListBuffer | B::ListItem) {
+            return Ok(vec![self.grown_list(b, args, ty)?]);
+        }
         if matches!(b, B::DTypeEqual | B::DTypeRel | B::DTypeLimit) {
             // Questions about dtypes: known from the checked types (`dtype_queries`).
             return Ok(vec![self.dtype_query(b, args, e)?]);
@@ -235,6 +238,8 @@ impl Lowerer<'_> {
             | B::Gradient
             | B::UfuncOuter
             | B::ShapeEqual
+            | B::ListBuffer
+            | B::ListItem
             | B::DTypeEqual
             | B::DTypeRel
             | B::DTypeLimit => unreachable!("lowered above"),
@@ -829,6 +834,26 @@ impl Lowerer<'_> {
         };
         let prod = self.array_op(ComputeFn::Binary(BinFn::Mul), vec![x, y], &Ty::Array(d, shape))?;
         self.reduction(false, ReduceKind::Sum, prod, axis.as_ref().map(std::slice::from_ref), ty, e)
+    }
+
+    /// A list grown by appends (`grammar/src/grown_lists.rs`): `list.buffer(K)` an empty array
+    /// (every size 0) of the checked dtype and rank, which the first append replaces;
+    /// `list.item(e, K)` the value `e` in the list's item dtype.
+    fn grown_list(&mut self, b: Builtin, args: &[Expr], ty: &Ty) -> LResult<ValueId> {
+        match (b, ty) {
+            (Builtin::ListBuffer, Ty::Array(dt, shape)) => {
+                let zero = self.i64_const(0);
+                Ok(self.new_array(*dt, vec![zero; shape.len()]))
+            }
+            (_, Ty::Array(dt, shape)) => {
+                let v = self.expr(&args[0])?;
+                self.converted(v, *dt, shape)
+            }
+            (_, t) => {
+                let v = self.expr(&args[0])?;
+                Ok(self.cast_scalar(v, t.dtype().expect("checked: a scalar item")))
+            }
+        }
     }
 
     /// `v` (of checked shape `shape`) in dtype `dt`: itself when it has that dtype, else a
