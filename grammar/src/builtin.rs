@@ -290,6 +290,8 @@ builtins! {
     DTypeLimit: "finfo", (2, 2), &[], "np.finfo(x.dtype).eps | np.iinfo(x.dtype).max | x.dtype.itemsize";
     ListBuffer: "list.buffer", (1, 1), &[], "l = []; ... l.append(e) (a list grown by appends: its buffer)";
     ListItem: "list.item", (2, 2), &[], "l.append(e) (an item of a list grown by appends)";
+    ScopeUnbound: "scope.unbound", (1, 1), &[], "a name first assigned in a loop or branch, read after it";
+    ScopeValue: "scope.value", (2, 2), &[], "name = e (a name first assigned in a loop or branch)";
     Squeeze: "squeeze", (1, 1), AXIS, "squeeze(x) | squeeze(x, axis=k)";
     Concatenate: "concatenate", (1, 1), AXIS, "concatenate((a, b, ...)) | concatenate((a, b, ...), axis=k)";
     Stack: "stack", (1, 1), AXIS, "stack((a, b, ...)) | stack((a, b, ...), axis=k)";
@@ -2244,6 +2246,16 @@ pub const DOCS: &[DocRow] = {
                 inhomogeneous shape). The buffer doubles when full (8 items first). Other uses of `l` (another \
                 method, `l[i] = v`, `l + [x]`) are E0207",
             builtins: &[B::ListBuffer, B::ListItem],
+        },
+        DocRow {
+            calls: "`y = e;` first inside a loop body or an `if` branch, `y` read after it (internally \
+                `scope.unbound` and `scope.value`)",
+            result: "Python's function scope (`grammar/src/function_scope.rs`): `y` is declared before the loop \
+                or `if`, its dtype and rank those of its assigned values there (dtypes promoted as NumPy's; \
+                values of different ranks are E0207), and after it holds the value assigned last. A read of `y` \
+                where the loop or branch assigned it nothing (a loop of no iteration, a branch not taken) is a \
+                run-time error naming the read's line (Python's UnboundLocalError)",
+            builtins: &[B::ScopeUnbound, B::ScopeValue],
         },
     ]
 };

@@ -20,6 +20,7 @@ pub mod dump;
 pub mod einsum;
 pub mod flat_writes;
 pub mod fromfunction;
+pub mod function_scope;
 pub mod grown_lists;
 pub mod key_extrema;
 pub mod lambda;

@@ -55,7 +55,7 @@ fn reads(s: &mut Stmt, name: &str) -> bool {
 
 /// Whether the statements `after` (in order) read `name` before they bind it again at their
 /// level (an assignment, or a loop over it, after which Python's reads are of the new value).
-fn read_after(after: &mut [Stmt], name: &str) -> bool {
+pub(crate) fn read_after(after: &mut [Stmt], name: &str) -> bool {
     for t in after {
         if reads(t, name) {
             return true;

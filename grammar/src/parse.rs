@@ -45,6 +45,7 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                     return (None, diags);
                 }
                 crate::loop_vars::loop_vars(&mut p);
+                crate::function_scope::function_scope(&mut p);
                 crate::py_lists::appended_lists(&mut p);
                 crate::grown_lists::grown_lists(&mut p);
                 crate::py_lists::python_builtins(&mut p);

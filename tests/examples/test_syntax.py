@@ -959,8 +959,9 @@ def test_assignment_declares_as_in_python(target, tmp_path):
     """`x = e` of a name not in scope declares it, as Python's first assignment does (no `let`):
     arrays and scalars, rebinding after it, tuple targets (`a, b = np.meshgrid(..)`, `q, r = ..`,
     `idx, = np.nonzero(..)`), a name local to a loop body, and a name shadowing a constant (`e`);
-    the same code run by Python. A name first assigned inside a block and used after it is E0201,
-    whose note says why and whose help says to assign it before."""
+    the same code run by Python. A name declared by `let` inside a block and used after it is E0201,
+    whose note says why and whose help says to assign it before (a name first assigned by `y = e`
+    there is the function's: test_function_scope.py)."""
     src = """fn main(v: f64[5]) -> (f64[5], f64, i64, f64[3, 5], f64) {
     y = v * 2.0;
     y = y + 1.0;
@@ -996,7 +997,7 @@ def test_assignment_declares_as_in_python(target, tmp_path):
     for got, w in zip(res, main(v)):
         np.testing.assert_array_equal(got, w)
     # Assigned in one branch only (both branches: `test_names_assigned_in_every_branch_match_python`).
-    bad = "fn main(c: bool) -> f64 {\n    if c {\n        y = 1.0;\n    } else {\n        print(c);\n    }\n    return y;\n}\n"
+    bad = "fn main(c: bool) -> f64 {\n    if c {\n        let y = 1.0;\n    } else {\n        print(c);\n    }\n    return y;\n}\n"
     proc = check_source(bad, tmp_path)
     assert proc.returncode == 1 and "E0201" in proc.stderr and "assign it before that block too" in proc.stderr, proc.stderr
 
@@ -1083,7 +1084,8 @@ def test_names_assigned_in_every_branch_match_python(target, tmp_path):
     """Python's function scope for names first assigned in every branch of an `if`/`elif`/`else`
     whose branches only assign them: declared after the `if`, each branch's value (a later value
     reads an earlier name's value of its branch); an arrayc `let` in a block still shadows only
-    there; a name assigned in one branch only is still E0201."""
+    there (E0201 after it); a name assigned in one branch only is the function's, Python's
+    UnboundLocalError where the branch was not taken (test_function_scope.py)."""
     src = """fn main(v: f64[8], k: i64) -> (f64[8], f64, i64, f64) {
     if k > 2 {
         y = v * 2.0;
@@ -1124,7 +1126,7 @@ def test_names_assigned_in_every_branch_match_python(target, tmp_path):
             s = y[0]
         np.testing.assert_array_equal(res[0], y)
         assert res[1] == s and res[2] == 0 + 3 and res[3] == s * 2.0, (res, s)
-    bad = check_source("fn main(v: f64[8]) -> f64 {\n    if v[0] > 0.0 {\n        y = 1.0;\n    }\n    return y;\n}\n", tmp_path)
+    bad = check_source("fn main(v: f64[8]) -> f64 {\n    if v[0] > 0.0 {\n        let y = 1.0;\n    }\n    return y;\n}\n", tmp_path)
     assert bad.returncode == 1 and "E0201" in bad.stderr and "assigned inside a block" in bad.stderr, bad.stderr
     bad = check_source("fn main(v: f64[8]) -> f64 {\n    if v[0] > 0.0 {\n        y = 1.0;\n    } else {\n        y = v;\n    }\n    return y;\n}\n", tmp_path)
     assert bad.returncode == 1 and "E0316" in bad.stderr, bad.stderr
@@ -1538,8 +1540,8 @@ def test_item_and_tolist_match_numpy(target, tmp_path):
 @pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
 def test_flat_reads_and_list_append_error_match_numpy(target, tmp_path):
     """`x.flat[k]`, `x.flat[a:b]` and `for t in x.flat` read `x` in row-major order as NumPy's
-    flat iterator does (`ravel(x)`), of a view too; `out.append(v)` other than a list grown in one
-    loop is E0207 naming a comprehension and a preallocated array."""
+    flat iterator does (`ravel(x)`), of a view too; `out.append(v)` of a list used otherwise (here
+    `extend`) is E0207 naming a comprehension and a preallocated array."""
     src = """fn main(x: f64[3, 4]) -> (f64, f64[3], f64, f64) {
     let s = 0.0;
     for t in x.T.flat { s = s * 0.5 + t; }
@@ -1556,7 +1558,7 @@ def test_flat_reads_and_list_append_error_match_numpy(target, tmp_path):
     for got, w in zip(res, want):
         np.testing.assert_allclose(got, w, rtol=1e-15)
     bad = check_source("fn main(v: f64[5]) -> f64[?] {\n    let out = [];\n    for t in v { out.append(t); out.append(t * 2); }\n"
-                       "    return array(out);\n}\n", tmp_path)
+                       "    out.extend(v);\n    return array(out);\n}\n", tmp_path)
     assert bad.returncode == 1 and "E0207" in bad.stderr and "comprehension" in bad.stderr \
         and "np.zeros(n)" in bad.stderr, bad.stderr
 
@@ -1564,8 +1566,8 @@ def test_flat_reads_and_list_append_error_match_numpy(target, tmp_path):
 @pytest.mark.parametrize("target", ["cpu", "gpu-emulated"])
 def test_a_list_grown_by_append_in_one_loop_matches_python(target, tmp_path):
     """`let out = []; for t in v { if c { out.append(e); } }` (also Python's `out = [];`; the `if`
-    optional, over an array or a `range`) is the list comprehension `[e for t in v if c]`, against Python's list; an append
-    anywhere else is E0207 (see test_flat_reads_and_list_append_error_match_numpy)."""
+    optional, over an array or a `range`) is the list comprehension `[e for t in v if c]`, against Python's list
+    (appends in loops that do other work: test_grown_lists.py)."""
     src = """fn main(v: f64[6], n: i64) -> (f64[?], i64[?], f64[?], f64[?]) {
     let out = [];
     for t in v { if t > 0 { out.append(t * 2); } }

@@ -22,8 +22,8 @@ mod dtype_queries;
 mod einsum;
 mod expr;
 pub mod generic;
-mod grown_lists;
 mod insert_delete;
+mod learnt;
 mod linalg;
 mod literals;
 mod names;
@@ -142,9 +142,11 @@ pub(crate) struct Checker {
     /// `s = s + x[i]`): the variable is a NumPy scalar from its declaration on (arrayc's
     /// variable has one type); filled while a function is checked, which is then checked again.
     pub strong: HashSet<Widening>,
-    /// The item dtype and rank of each list grown by appends, by function index and list number
-    /// ([`crate::grown_lists`]); filled while a function is checked, which is then checked again.
-    pub list_items: HashMap<(usize, i64), (DType, usize)>,
+    /// The dtype and rank learnt at the assignments of each list grown by appends
+    /// ([`crate::grown_lists`]) and each name first assigned in a loop or branch
+    /// ([`crate::function_scope`]), by function index and number; filled while a function is
+    /// checked, which is then checked again.
+    pub learnt: HashMap<(usize, i64), (DType, usize)>,
 }
 
 /// Checks a parsed program; `Some` only without errors.
@@ -194,7 +196,7 @@ pub fn check_program_for(mut program: Program, entry: Option<(&str, &[usize])>) 
         widen_requested: false,
         weak: HashSet::new(),
         strong: HashSet::new(),
-        list_items: HashMap::new(),
+        learnt: HashMap::new(),
     };
     c.collect_signatures(&program);
     for (i, f) in program.functions.iter().enumerate() {

@@ -251,8 +251,8 @@ impl Checker {
             B::ShapeEqual => self.shape_equal(&c),
             B::DTypeRel => self.dtype_relation(c.args),
             B::DTypeLimit => self.dtype_limit(c.args),
-            B::ListBuffer => self.list_buffer(c.args),
-            B::ListItem => self.list_item(c.args),
+            B::ListBuffer | B::ScopeUnbound => self.learnt_placeholder(b, c.args),
+            B::ListItem | B::ScopeValue => self.learn(b, c.args),
             B::DTypeEqual => {
                 for a in c.args {
                     self.dtype_operand(a);

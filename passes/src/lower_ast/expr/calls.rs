@@ -77,8 +77,8 @@ impl Lowerer<'_> {
         if b == B::ShapeEqual {
             return Ok(vec![self.shape_equal(args)?]);
         }
-        if matches!(b, B::ListBuffer | B::ListItem) {
-            return Ok(vec![self.grown_list(b, args, ty)?]);
+        if matches!(b, B::ListBuffer | B::ListItem | B::ScopeUnbound | B::ScopeValue) {
+            return Ok(vec![self.learnt_type(b, args, ty)?]);
         }
         if matches!(b, B::DTypeEqual | B::DTypeRel | B::DTypeLimit) {
             // Questions about dtypes: known from the checked types (`dtype_queries`).
@@ -240,6 +240,8 @@ impl Lowerer<'_> {
             | B::ShapeEqual
             | B::ListBuffer
             | B::ListItem
+            | B::ScopeUnbound
+            | B::ScopeValue
             | B::DTypeEqual
             | B::DTypeRel
             | B::DTypeLimit => unreachable!("lowered above"),
@@ -836,22 +838,25 @@ impl Lowerer<'_> {
         self.reduction(false, ReduceKind::Sum, prod, axis.as_ref().map(std::slice::from_ref), ty, e)
     }
 
-    /// A list grown by appends (`grammar/src/grown_lists.rs`): `list.buffer(K)` an empty array
-    /// (every size 0) of the checked dtype and rank, which the first append replaces;
-    /// `list.item(e, K)` the value `e` in the list's item dtype.
-    fn grown_list(&mut self, b: Builtin, args: &[Expr], ty: &Ty) -> LResult<ValueId> {
-        match (b, ty) {
-            (Builtin::ListBuffer, Ty::Array(dt, shape)) => {
+    /// Types learnt at assignments (`grammar/src/check/learnt.rs`): `list.buffer(K)` (a list grown
+    /// by appends) and `scope.unbound(K)` (a name first assigned in a loop or branch) a value of the
+    /// checked type, an empty array (every size 0) or a scalar 0, which the first assignment
+    /// replaces; `list.item(e, K)` and `scope.value(e, K)` the value `e` in the learnt dtype.
+    fn learnt_type(&mut self, b: Builtin, args: &[Expr], ty: &Ty) -> LResult<ValueId> {
+        let placeholder = matches!(b, Builtin::ListBuffer | Builtin::ScopeUnbound);
+        match (placeholder, ty) {
+            (true, Ty::Array(dt, shape)) => {
                 let zero = self.i64_const(0);
                 Ok(self.new_array(*dt, vec![zero; shape.len()]))
             }
-            (_, Ty::Array(dt, shape)) => {
+            (true, t) => Ok(self.constant(Scalar::I64(0).cast(t.dtype().expect("checked: a scalar")))),
+            (false, Ty::Array(dt, shape)) => {
                 let v = self.expr(&args[0])?;
                 self.converted(v, *dt, shape)
             }
-            (_, t) => {
+            (false, t) => {
                 let v = self.expr(&args[0])?;
-                Ok(self.cast_scalar(v, t.dtype().expect("checked: a scalar item")))
+                Ok(self.cast_scalar(v, t.dtype().expect("checked: a scalar")))
             }
         }
     }
