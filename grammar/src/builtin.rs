@@ -2237,7 +2237,7 @@ pub const DOCS: &[DocRow] = {
             builtins: &[B::Put],
         },
         DocRow {
-            calls: "`l = []` then `l.append(e);` in loops that do other work (any loop, branches, `break`; \
+            calls: "`l = []` (or `l = [a, b]`) then `l.append(e);` in loops that do other work (any loop, branches, `break`; \
                 internally `list.buffer` and `list.item`)",
             result: "Python's list of the appended items, as an array (`grammar/src/grown_lists.rs`): its reads \
                 (`len(l)`, `l[-1]`, `np.array(l)`, `np.mean(l)`, `for t in l`; Python's `sum(l)` adds the items) \

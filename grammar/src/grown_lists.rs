@@ -14,11 +14,12 @@
 //! return np.array(losses);              return np.array(list.K.buf[:list.K.n]);
 //! ```
 //!
+//! A list literal with items, `fib = [0, 1];`, starts the list with them (appended in order).
 //! Every read of the list is the view `list.K.buf[:list.K.n]` of its items, so `len(l)`, `l[-1]`,
 //! `np.mean(l)`, `for t in l` and `np.array(l)` read what Python's list holds at that point;
 //! Python's `sum(l)` adds the items (`sum(.., axis=0)`). Appends may sit anywhere after the
 //! `l = [];` of the same block: in any loop (`for`, `while`, nested), in branches, after `break`.
-//! The items' dtype and shape are the checker's ([`crate::check`]: `list.item` records the type of
+//! The items' dtype and shape are the checker's (`check/learnt.rs`: `list.item` records the type of
 //! each appended value, `list.buffer` is an array of that item type, promoted as NumPy's
 //! `np.array` of the list promotes; items of different ranks are E0207, NumPy's "inhomogeneous
 //! shape"). A list with no append is left alone (NumPy's `np.array([])`), and so is one used
@@ -31,7 +32,9 @@ use crate::builtin::qualified;
 use crate::syntax::mk;
 use std::cell::Cell;
 
-/// The name of the internal builtin that makes a list's empty buffer: `list.buffer(K)`.
+/// The name of the internal builtin that makes a list's empty buffer: `list.buffer(K)`, `K` the
+/// list's number in the program, from 0 (`crate::function_scope`'s keys in the checker's table
+/// are negative).
 pub const BUFFER: &str = "list.buffer";
 /// The name of the internal builtin that gives an appended item the list's item type:
 /// `list.item(e, K)`.
@@ -55,7 +58,7 @@ pub fn grown_lists(program: &mut Program) {
 fn grown_block(ids: &Cell<u32>, next: &mut i64, b: &mut Block, own_sum: bool) {
     let mut i = 0;
     while i < b.stmts.len() {
-        if let Some((out, span)) = empty_list(&b.stmts[i]) {
+        if let Some((out, span, first)) = list_literal(&b.stmts[i]) {
             let end = (i + 1..b.stmts.len()).find(|&j| binds(&b.stmts[j], &out.name)).unwrap_or(b.stmts.len());
             let region = &mut b.stmts[i + 1..end];
             let appended = region.iter_mut().any(|s| has_append(s, &out.name));
@@ -65,7 +68,10 @@ fn grown_block(ids: &Cell<u32>, next: &mut i64, b: &mut Block, own_sum: bool) {
                 let k = *next;
                 *next += 1;
                 let list = GrownList { ids, k, out: out.name.clone(), own_sum, span: span.clone() };
-                let decl = list.declaration();
+                let mut decl = list.declaration();
+                for item in first {
+                    decl.extend(list.append(item, &span));
+                }
                 list.rewrite_stmts(&mut b.stmts, i + 1..end);
                 if let Some(s) = b.stmts.get_mut(end) {
                     for e in s.own_exprs_mut() {
@@ -87,16 +93,15 @@ fn grown_block(ids: &Cell<u32>, next: &mut i64, b: &mut Block, own_sum: bool) {
     }
 }
 
-/// `l` and the statement's span when `s` is `let l = [];` or `l = [];`.
-fn empty_list(s: &Stmt) -> Option<(Ident, Span)> {
+/// `l`, the statement's span and the list's first items when `s` is `let l = [a, b, ..];` or `l =
+/// [a, b, ..];` (often `l = [];`).
+fn list_literal(s: &Stmt) -> Option<(Ident, Span, Vec<Expr>)> {
     match s {
-        Stmt::Let { names, value: Expr { kind: ExprKind::List(items), .. }, span }
-            if items.is_empty() && names.len() == 1 =>
-        {
-            Some((names[0].clone(), span.clone()))
+        Stmt::Let { names, value: Expr { kind: ExprKind::List(items), .. }, span } if names.len() == 1 => {
+            Some((names[0].clone(), span.clone(), items.clone()))
         }
-        Stmt::Assign { name, value: Expr { kind: ExprKind::List(items), .. }, span } if items.is_empty() => {
-            Some((name.clone(), span.clone()))
+        Stmt::Assign { name, value: Expr { kind: ExprKind::List(items), .. }, span } => {
+            Some((name.clone(), span.clone(), items.clone()))
         }
         _ => None,
     }

@@ -265,4 +265,4 @@ def test_values_of_two_ranks_are_refused(tmp_path):
     return y;
 }
 """
-    assert_check_error(src, "E0207", "this value has 1 axes where the name's first value", tmp_path)
+    assert_check_error(src, "E0207", "this value has 0 axes where another value the name is given", tmp_path)

@@ -215,6 +215,54 @@ def ref(x):
     out = np.array(out) * np.float32(2)
     return out
 """, {"x": RNG.standard_normal(10).astype(np.float32)}),
+    # Lists started with items: Python ints (`int64`, read back by the appended values), and one float.
+    "started_with_items": ("""fn main(n: i64, y0: f64) -> (i64[?], i64[?], f64[?]) {
+    fib = [0, 1];
+    for i in range(2, n) {
+        fib.append(fib[-1] + fib[-2]);
+    }
+    k = 27;
+    seq = [k];
+    while k != 1 {
+        if k % 2 == 0 {
+            k = k // 2;
+        } else {
+            k = 3 * k + 1;
+        }
+        seq.append(k);
+    }
+    t = 0.0;
+    y = y0;
+    ys = [y];
+    while t < 1.0 {
+        y = y + 0.1 * (-2.0 * y);
+        t += 0.1;
+        ys.append(y);
+    }
+    return (np.array(fib), np.array(seq), np.array(ys));
+}
+""", """
+def ref(n, y0):
+    fib = [0, 1]
+    for i in range(2, n):
+        fib.append(fib[-1] + fib[-2])
+    k = 27
+    seq = [k]
+    while k != 1:
+        if k % 2 == 0:
+            k = k // 2
+        else:
+            k = 3 * k + 1
+        seq.append(k)
+    t = 0.0
+    y = float(y0)
+    ys = [y]
+    while t < 1.0:
+        y = y + 0.1 * (-2.0 * y)
+        t += 0.1
+        ys.append(y)
+    return np.array(fib), np.array(seq), np.array(ys)
+""", {"n": np.int64(30), "y0": np.float64(1.0)}),
 }
 
 
@@ -231,7 +279,7 @@ def test_grown_list_errors(tmp_path):
     names what arrayc follows."""
     ranks = "fn main(v: f64[n]) -> f64[?] {\n    out = [];\n    for t in v {\n        out.append(t * 2.0);\n" \
             "        out.append(v);\n    }\n    return np.array(out);\n}\n"
-    assert_check_error(ranks, "E0207", "has 1 axes where the list's first item has 0", tmp_path)
+    assert_check_error(ranks, "E0207", "has 0 axes where another item of the list has 1", tmp_path)
     for use in ["x = out.pop();", "x = out + [1.0];"]:
         src = "fn main(v: f64[n]) -> f64 {\n    out = [];\n    for t in v {\n        u = t * 2.0;\n" \
               f"        out.append(u);\n    }}\n    {use}\n    return 0.0;\n}}\n"

@@ -14,11 +14,13 @@ use crate::diag::Diagnostic;
 use crate::types::Ty;
 
 impl Checker {
-    /// The learnt dtype and rank of `K` (the last argument): `f64` scalars before any value is
-    /// checked (NumPy's dtype of `np.array([])`).
+    /// The learnt dtype and rank of `K` (the last argument); before any value is checked `bool`
+    /// scalars, the bottom of NumPy's promotion, so that a value computed from the placeholder
+    /// itself (`fib.append(fib[-1] + fib[-2])` after `fib = [0, 1]`) promotes to the values' own
+    /// dtype once the function is checked again.
     fn learnt_of(&self, k: &Expr) -> ((usize, i64), (DType, usize)) {
         let key = (self.cur_fn, literal_int(k).expect("written by grown_lists or function_scope"));
-        (key, self.learnt.get(&key).copied().unwrap_or((DType::F64, 0)))
+        (key, self.learnt.get(&key).copied().unwrap_or((DType::Bool, 0)))
     }
 
     /// `list.buffer(K)`: an array of the items' dtype whose rank is one more than the items', sizes
@@ -33,8 +35,7 @@ impl Checker {
     }
 
     /// `list.item(e, K)`, `scope.value(e, K)`: `e` with the learnt dtype, NumPy's promotion of
-    /// every value's dtype (`np.array([1, 2.5])` is `f64`); a value of another rank than the first
-    /// is E0207 (for a list NumPy's ValueError of an inhomogeneous shape; for a name, arrayc's
+    /// every value's dtype (`np.array([1, 2.5])` is `f64`); values of two ranks are E0207 (for a list NumPy's ValueError of an inhomogeneous shape; for a name, arrayc's
     /// variable has one rank).
     pub(super) fn learn(&mut self, b: Builtin, args: &[Expr]) -> Ty {
         let t = self.value(&args[0]);
@@ -43,16 +44,19 @@ impl Checker {
         let learnt = match self.learnt.get(&key).copied() {
             None => (d, rank),
             Some((old, r)) if r == rank => (old.promote(d), rank),
+            // A rank learnt in a round that read the placeholder before its rank was known: the
+            // higher rank, once, and the function is checked again.
+            Some((old, r)) if self.relearnt.insert(key) => (old.promote(d), r.max(rank)),
             Some((_, r)) => {
                 let (what, note, help) = match b {
                     Builtin::ListItem => (
-                        format!("this item has {rank} axes where the list's first item has {r}"),
+                        format!("this item has {rank} axes where another item of the list has {r}"),
                         "NumPy's `np.array` of such a list is a ValueError (an inhomogeneous shape)",
                         "append values of one rank (a scalar, or arrays of one shape) to a list",
                     ),
                     _ => (
                         format!(
-                            "this value has {rank} axes where the name's first value in this loop or branch has {r}"
+                            "this value has {rank} axes where another value the name is given in this loop or branch has {r}"
                         ),
                         "a name first assigned inside a loop or branch and read after it has one type, learnt at \
                          its assignments there",

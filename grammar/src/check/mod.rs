@@ -147,6 +147,8 @@ pub(crate) struct Checker {
     /// ([`crate::function_scope`]), by function index and number; filled while a function is
     /// checked, which is then checked again.
     pub learnt: HashMap<(usize, i64), (DType, usize)>,
+    /// The keys of [`Checker::learnt`] whose rank changed once (a second change is E0207).
+    pub relearnt: HashSet<(usize, i64)>,
 }
 
 /// Checks a parsed program; `Some` only without errors.
@@ -197,6 +199,7 @@ pub fn check_program_for(mut program: Program, entry: Option<(&str, &[usize])>) 
         weak: HashSet::new(),
         strong: HashSet::new(),
         learnt: HashMap::new(),
+        relearnt: HashSet::new(),
     };
     c.collect_signatures(&program);
     for (i, f) in program.functions.iter().enumerate() {
