@@ -161,6 +161,14 @@ fn to_diag(e: ParseError<usize, Tok, LexError>, src: &str) -> Diagnostic {
             if expected.iter().any(|e| e == "\";\"") && newline_between && prev_end > 0 {
                 d = d.with_label(prev_end..prev_end, "`;` missing here?").with_help("statements end with `;`");
             }
+            // `counts = {};`, `d = {"a": 1}`: a `{` where a value belongs.
+            if t.to_string() == "`{`" && expected.iter().any(|e| e == "\"(\"") {
+                d = d.with_help(
+                    "`{` opens a block; Python's dict and set literals are not in arrayc: count values with \
+                     `np.unique(x, return_counts=True)` or `np.bincount(x)`, look values up in an array indexed \
+                     by the key (`table[k]`), and test membership with `np.isin(x, values)`",
+                );
+            }
             d
         }
         ParseError::ExtraToken { token: (l, t, r) } => {

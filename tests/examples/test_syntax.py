@@ -1639,3 +1639,12 @@ def test_python_integer_literals(target, tmp_path):
         assert_same(g, np.asarray(w) if i != 1 else w, f"result {i}")
     assert_check_error("fn main() -> i64 {\n    return 0x;\n}\n", "E0001", "0x", tmp_path)
     assert_check_error("fn main() -> i64 {\n    return 0x1_0000_0000_0000_0000;\n}\n", "E0002", "too large", tmp_path)
+
+
+def test_dict_literal_names_the_numpy_ways(tmp_path):
+    """Python's dict (or set) literal where a value belongs is a syntax error whose help names
+    NumPy's ways of counting, looking up and testing membership."""
+    for value in ["{}", '{"a": 1.0}']:
+        proc = check_source(f"fn main() -> f64 {{\n    d = {value};\n    return 1.0;\n}}\n", tmp_path)
+        assert proc.returncode == 1 and "E0101" in proc.stderr and "dict and set literals are not in arrayc" in proc.stderr \
+            and "np.unique(x, return_counts=True)" in proc.stderr, proc.stderr
