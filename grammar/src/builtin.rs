@@ -523,9 +523,10 @@ pub const REMOVED_NUMPY_NAMES: &[(&str, &str)] = &[
     ("broadcast_arrays", "arrayc has no `np.broadcast_arrays` yet: `broadcast_to(a, shape)` of each array"),
     (
         "apply_along_axis",
-        "arrayc's `np.apply_along_axis` takes one of NumPy's functions along an axis by name (`np.sum`, \
-         `np.sort`, `np.cumsum`, ..: `f(x, axis=k)`); for another function apply it to the whole array \
-         (arithmetic is elementwise, reductions take `axis=`), or loop over the other axes",
+        "arrayc's `np.apply_along_axis(f, k, x)` takes one of NumPy's functions along an axis by name (`np.sum`, \
+         `np.sort`, `np.cumsum`, ..: `f(x, axis=k)`), or another function (a lambda, a function of the program) \
+         with a literal axis 0, 1, -1 or -2 of a 2-d `x`; else apply it to the whole array (arithmetic is \
+         elementwise, reductions take `axis=`), or loop over the other axes",
     ),
     (
         "vectorize",

@@ -677,6 +677,11 @@ const ALONG_AXIS: &[&str] = &[
     "nanmedian",
 ];
 
+/// Whether `name` (maybe `np.`-qualified) is one of NumPy's functions of [`ALONG_AXIS`].
+pub(crate) fn along_axis(name: &str) -> bool {
+    ALONG_AXIS.contains(&name.strip_prefix(crate::builtin::QUALIFIED).unwrap_or(name))
+}
+
 /// `apply_along_axis(f, k, x)` where `f` names one of NumPy's functions of [`ALONG_AXIS`]
 /// (`np.sum`): `f(x, axis=k)`. `None` for other functions (a lambda, a program's function: the
 /// checker's error, which names the arrayc way).

@@ -5,6 +5,7 @@
 //! (for the language server), [`dump_ast`].
 //! See `docs/language.md` for the language and `grammar/ERRORS.md` for the error codes.
 
+pub mod apply_along_axis;
 pub mod ast;
 pub mod axis_compositions;
 pub mod builtin;

@@ -35,6 +35,7 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                 if !diags.is_empty() {
                     return (None, diags);
                 }
+                crate::apply_along_axis::apply_along_axis(&mut p);
                 crate::key_extrema::key_extrema(&mut p);
                 let diags = crate::lambda::lambdas(&mut p);
                 if !diags.is_empty() {
