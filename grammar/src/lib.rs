@@ -52,6 +52,7 @@ pub mod spellings;
 pub mod star_args;
 pub mod starred_targets;
 pub mod syntax;
+pub mod tuple_loops;
 pub mod tuple_names;
 pub mod tuple_returns;
 pub mod types;

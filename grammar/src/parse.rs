@@ -45,6 +45,10 @@ pub fn parse_program(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
                 if !diags.is_empty() {
                     return (None, diags);
                 }
+                let diags = crate::tuple_loops::tuple_loops(&mut p);
+                if !diags.is_empty() {
+                    return (None, diags);
+                }
                 crate::loop_vars::loop_vars(&mut p);
                 crate::function_scope::function_scope(&mut p);
                 crate::py_lists::appended_lists(&mut p);
