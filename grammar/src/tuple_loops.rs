@@ -48,8 +48,9 @@ pub fn tuple_loops(program: &mut Program) -> Vec<Diagnostic> {
     let ids = Cell::new(program.num_exprs);
     let mut diags = vec![];
     for f in &mut program.functions {
-        hoist_items(&ids, &mut f.body);
-        let known = known_names(f);
+        let iterated = iterated_names(f);
+        hoist_items(&ids, &mut f.body, &iterated);
+        let known = known_names(f, &iterated);
         block(&ids, &mut f.body, &known, &mut diags);
         f.for_each_expr_mut(&mut |e| comprehension_items(&ids, e, &known));
         for (name, k) in &known {
@@ -62,19 +63,22 @@ pub fn tuple_loops(program: &mut Program) -> Vec<Diagnostic> {
     diags
 }
 
-/// `let l = (a, f(x), ..);` (or `l = [..];`) whose items are not all names or literals:
+/// `let l = (a, f(x), ..);` (or `l = [..];`) of a name a loop iterates (`iterated`) whose items
+/// are not all names or literals:
 /// each other item first bound to a name of its own, `let l.items.K.i = f(x);`, evaluated there as
 /// Python evaluates the literal, so that the items are known ([`known_names`]) and a loop over `l`
 /// aliases them.
-fn hoist_items(ids: &Cell<u32>, b: &mut Block) {
+fn hoist_items(ids: &Cell<u32>, b: &mut Block, iterated: &[String]) {
     let mut i = 0;
     while i < b.stmts.len() {
         let (single, value, span) = match &mut b.stmts[i] {
-            Stmt::Let { names, value, span } => (names.len() == 1, value, span.clone()),
-            Stmt::Assign { value, span, .. } => (true, value, span.clone()),
+            Stmt::Let { names, value, span } => {
+                (names.len() == 1 && iterated.contains(&names[0].name), value, span.clone())
+            }
+            Stmt::Assign { name, value, span } => (iterated.contains(&name.name), value, span.clone()),
             s => {
                 for inner in s.blocks_mut() {
-                    hoist_items(ids, inner);
+                    hoist_items(ids, inner, iterated);
                 }
                 i += 1;
                 continue;
@@ -100,6 +104,43 @@ fn hoist_items(ids: &Cell<u32>, b: &mut Block) {
         b.stmts.splice(i..i, lets);
         i += n + 1;
     }
+}
+
+/// The names a loop or a list comprehension of `f` iterates (`for p in params`, `zip(params, ..)`,
+/// `[e for p in params]`).
+fn iterated_names(f: &mut Function) -> Vec<String> {
+    let mut names = vec![];
+    let var = |e: &Expr| match &e.kind {
+        ExprKind::Var(v) => Some(v.name.clone()),
+        _ => None,
+    };
+    fn lets(b: &Block, names: &mut Vec<String>, var: &dyn Fn(&Expr) -> Option<String>) {
+        for s in &b.stmts {
+            if let Stmt::Let { names: n, value, .. } = s {
+                if n.len() == 1 && n[0].name.starts_with("iter.") {
+                    names.extend(var(value));
+                }
+            }
+            for inner in match s {
+                Stmt::For { body, .. } | Stmt::While { body, .. } => vec![body],
+                Stmt::If { then_block, else_block, .. } => {
+                    std::iter::once(then_block).chain(else_block.as_ref()).collect()
+                }
+                _ => vec![],
+            } {
+                lets(inner, names, var);
+            }
+        }
+    }
+    lets(&f.body, &mut names, &var);
+    f.for_each_expr_mut(&mut |e| {
+        if let ExprKind::Call { func, kwargs, .. } = &e.kind {
+            if func.name == crate::comprehension::LIST {
+                names.extend(kwargs.iter().filter_map(|(_, it)| var(it)));
+            }
+        }
+    });
+    names
 }
 
 /// After the loops: the uses of `name` (bound once to the literal of `items`) that the items
@@ -280,8 +321,9 @@ fn bindings<'a>(b: &'a Block, bound: &mut HashMap<String, (usize, Option<&'a Exp
     }
 }
 
-/// The names of `f` bound exactly once (not parameters) whose items [`items_of`] knows.
-fn known_names(f: &Function) -> HashMap<String, Known> {
+/// The names of `f` a loop iterates (`iterated`), bound exactly once (not parameters), whose items
+/// [`items_of`] knows.
+fn known_names(f: &Function, iterated: &[String]) -> HashMap<String, Known> {
     let mut bound = HashMap::new();
     bindings(&f.body, &mut bound);
     let params: Vec<&str> = f.params.iter().map(|p| p.name.name.as_str()).collect();
@@ -301,7 +343,7 @@ fn known_names(f: &Function) -> HashMap<String, Known> {
     });
     let mut known = HashMap::new();
     for (name, (count, value)) in &bound {
-        let unchanged = !changed.contains(name) && !targets(&f.body, name);
+        let unchanged = iterated.contains(name) && !changed.contains(name) && !targets(&f.body, name);
         let Some(value) = value.filter(|_| *count == 1 && !params.contains(&name.as_str()) && unchanged) else {
             continue;
         };
