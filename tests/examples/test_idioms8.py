@@ -5,7 +5,7 @@ the GPU kernels (emulated, and the GPU where there is one)."""
 import numpy as np
 import pytest
 
-from arrayc_examples import TARGETS, assert_same, run_fails, run_ok
+from arrayc_examples import TARGETS, run_fails, run_ok
 
 M = np.random.default_rng(81).standard_normal((5, 4))
 
