@@ -292,6 +292,7 @@ builtins! {
     ListItem: "list.item", (2, 2), &[], "l.append(e) (an item of a list grown by appends)";
     ScopeUnbound: "scope.unbound", (1, 1), &[], "a name first assigned in a loop or branch, read after it";
     ScopeValue: "scope.value", (2, 2), &[], "name = e (a name first assigned in a loop or branch)";
+    VectorizeBranches: "vectorize.branches", (1, 1), &[], "np.vectorize(lambda t: a if c else b)";
     Squeeze: "squeeze", (1, 1), AXIS, "squeeze(x) | squeeze(x, axis=k)";
     Concatenate: "concatenate", (1, 1), AXIS, "concatenate((a, b, ...)) | concatenate((a, b, ...), axis=k)";
     Stack: "stack", (1, 1), AXIS, "stack((a, b, ...)) | stack((a, b, ...), axis=k)";
@@ -2257,6 +2258,15 @@ pub const DOCS: &[DocRow] = {
                 where the loop or branch assigned it nothing (a loop of no iteration, a branch not taken) is a \
                 run-time error naming the read's line (Python's UnboundLocalError)",
             builtins: &[B::ScopeUnbound, B::ScopeValue],
+        },
+        DocRow {
+            calls: "`np.vectorize(lambda t: a if c else b)(x)` with a number literal in one branch (internally \
+                `vectorize.branches`)",
+            result: "NumPy's `vectorize` takes the dtype from the first element's result, so the branches' dtypes \
+                as NumPy's scalars (a literal `1` is `int64`, `1.0` `float64`) must agree (`t * t if t > 0 else 0.0` \
+                of a `float64` `t`); where they differ the dtype would depend on the data: E0215, whose help gives \
+                `otypes=`",
+            builtins: &[B::VectorizeBranches],
         },
     ]
 };

@@ -163,8 +163,9 @@ fn vectorize(
                     "give one argument per parameter (NumPy's TypeError)",
                 ));
             }
+            let mut body = body.clone();
             if otypes.is_none() {
-                mixed_branches(body)?;
+                mixed_branches(b.ids, &mut body);
             }
             Some((ps, body))
         }
@@ -296,42 +297,40 @@ fn math(name: &str) -> bool {
     numpy && matches!(crate::builtin::Builtin::from_name(name), Some(crate::builtin::elementwise_math!()))
 }
 
-/// E0215 where a conditional expression of the lambda `body` gives a number literal in one branch
-/// and something else in the other: NumPy's `vectorize` takes its dtype from the first element's
-/// result, so it would depend on the data (`1 if v > 0 else v * 0.5` is `int64` where the first
-/// element is positive).
-fn mixed_branches(body: &Expr) -> Result<(), LexError> {
-    let kind = |e: &Expr| match &e.kind {
-        ExprKind::Unary(crate::ast::UnOp::Neg, v) => match v.kind {
-            ExprKind::Int(_) => Some(0),
-            ExprKind::Float(_) => Some(1),
-            _ => None,
-        },
-        ExprKind::Int(_) => Some(0),
-        ExprKind::Float(_) => Some(1),
-        ExprKind::Bool(_) => Some(2),
-        _ => None,
+/// The conditional expressions of the lambda `body` that give a number literal in one branch and
+/// something else in the other, wrapped in `vectorize.branches(..)`: NumPy's `vectorize` takes its
+/// dtype from the first element's result, so the checker refuses them where the branches' dtypes
+/// differ (`check/vectorize.rs`: `1 if v > 0 else v * 0.5` is `int64` where the first element is
+/// positive).
+fn mixed_branches(ids: &Cell<u32>, body: &mut Expr) {
+    let literal = |e: &Expr| match &e.kind {
+        ExprKind::Unary(crate::ast::UnOp::Neg, v) => matches!(v.kind, ExprKind::Int(_) | ExprKind::Float(_)),
+        ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) => true,
+        _ => false,
     };
-    let mut mixed = None;
+    let mut mixed = std::collections::HashSet::new();
     body.clone().walk_mut(&mut |e| {
         if let ExprKind::IfElse(parts) = &e.kind {
-            let (x, y) = (kind(&parts[1]), kind(&parts[2]));
-            if (x.is_some() || y.is_some()) && x != y {
-                mixed = Some(e.span.clone());
+            if literal(&parts[1]) != literal(&parts[2]) {
+                mixed.insert(e.id);
             }
         }
     });
-    match mixed {
-        None => Ok(()),
-        Some(span) => Err(LexError::CallOfCall {
-            message: "NumPy's `np.vectorize` takes its dtype from the result on the first element: here it depends on the data"
-                .to_string(),
-            help: "write both branches of the same type (`1.0` for `1`), or give the dtype, `np.vectorize(f, \
-                   otypes=[np.float64])`"
-                .to_string(),
-            span,
-        }),
-    }
+    body.walk_mut(&mut |e| {
+        if matches!(e.kind, ExprKind::IfElse(_)) && mixed.remove(&e.id) {
+            {
+                let inner = e.clone();
+                let func = Ident { name: "vectorize.branches".into(), span: e.span.clone() };
+                let id = ids.get();
+                ids.set(id + 1);
+                *e = Expr {
+                    id: crate::ast::ExprId(id),
+                    kind: ExprKind::Call { func, args: vec![inner], kwargs: vec![] },
+                    span: e.span.clone(),
+                };
+            }
+        }
+    });
 }
 
 /// Whether `value` makes a function that [`call`] calls: `np.vectorize(..)`, `np.poly1d(..)`.

@@ -5,7 +5,7 @@ the GPU kernels (emulated, and the GPU where there is one)."""
 import numpy as np
 import pytest
 
-from arrayc_examples import TARGETS, run_fails, run_ok
+from arrayc_examples import TARGETS, assert_check_error, run_fails, run_ok
 
 M = np.random.default_rng(81).standard_normal((5, 4))
 
@@ -224,3 +224,18 @@ def test_small_programs(program, target, tmp_path):
     for i, (g, w) in enumerate(zip(got, want)):
         assert g.dtype == w.dtype and g.shape == w.shape, f"result {i}: {g.dtype}{g.shape}, NumPy {w.dtype}{w.shape}"
         np.testing.assert_allclose(g, w, rtol=1e-10, atol=1e-12, err_msg=f"result {i}")
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_vectorize_branch_with_a_literal_of_the_same_dtype(target, tmp_path):
+    """`np.vectorize(lambda t: t * t if t > 0 else 0.0)` of a `float64` array: both branches are
+    `float64` as NumPy's scalars, so NumPy's dtype does not depend on the data; of an `int64`
+    array it would (`int64` or `float64`): E0215."""
+    x = np.random.default_rng(82).standard_normal(9)
+    src = ("fn main(x: f64[n]) -> f64[n] {\n    f = np.vectorize(lambda t: t * t if t > 0 else 0.0);\n"
+           "    return f(x);\n}\n")
+    want = np.vectorize(lambda t: t * t if t > 0 else 0.0)(x)
+    got = run_ok(src, {"x": x}, tmp_path, target)[0]
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+    assert_check_error(src.replace("f64[n]", "i64[n]"), "E0215", "depends on the data (`int64` or `float64`)",
+                       tmp_path)

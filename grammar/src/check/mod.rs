@@ -37,6 +37,7 @@ pub mod shape;
 mod shape_ops;
 pub(crate) mod sig;
 mod stmt;
+mod vectorize;
 mod weak;
 
 pub use builtins::literal_int;

@@ -252,6 +252,7 @@ impl Checker {
             B::DTypeRel => self.dtype_relation(c.args),
             B::DTypeLimit => self.dtype_limit(c.args),
             B::ListBuffer | B::ScopeUnbound => self.learnt_placeholder(b, c.args),
+            B::VectorizeBranches => self.vectorize_branches(c.args),
             B::ListItem | B::ScopeValue => self.learn(b, c.args),
             B::DTypeEqual => {
                 for a in c.args {

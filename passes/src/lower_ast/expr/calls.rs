@@ -77,6 +77,10 @@ impl Lowerer<'_> {
         if b == B::ShapeEqual {
             return Ok(vec![self.shape_equal(args)?]);
         }
+        if b == B::VectorizeBranches {
+            // Checked only: the conditional expression itself.
+            return Ok(vec![self.expr(&args[0])?]);
+        }
         if matches!(b, B::ListBuffer | B::ListItem | B::ScopeUnbound | B::ScopeValue) {
             return Ok(vec![self.learnt_type(b, args, ty)?]);
         }
@@ -242,6 +246,7 @@ impl Lowerer<'_> {
             | B::ListItem
             | B::ScopeUnbound
             | B::ScopeValue
+            | B::VectorizeBranches
             | B::DTypeEqual
             | B::DTypeRel
             | B::DTypeLimit => unreachable!("lowered above"),
