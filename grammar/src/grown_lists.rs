@@ -29,6 +29,7 @@
 
 use crate::ast::{BinOp, Block, Expr, ExprKind, Ident, Index, Program, Span, Stmt};
 use crate::builtin::qualified;
+use crate::py_lists::append_of;
 use crate::syntax::mk;
 use std::cell::Cell;
 
@@ -113,17 +114,6 @@ fn binds(s: &Stmt, name: &str) -> bool {
         Stmt::Let { names, .. } => names.iter().any(|n| n.name == name),
         Stmt::Assign { name: n, .. } | Stmt::For { var: n, .. } => n.name == name,
         _ => false,
-    }
-}
-
-/// `e` when `s` is `out.append(e);`.
-fn append_of<'a>(s: &'a Stmt, out: &str) -> Option<&'a Expr> {
-    let Stmt::Expr(Expr { kind: ExprKind::Call { func, args, kwargs }, .. }) = s else { return None };
-    match args.as_slice() {
-        [Expr { kind: ExprKind::Var(v), .. }, e] if func.name == ".append" && kwargs.is_empty() && v.name == out => {
-            Some(e)
-        }
-        _ => None,
     }
 }
 

@@ -202,7 +202,7 @@ pub fn item(ids: &Cell<u32>, base: Expr, span: Span) -> Expr {
 }
 
 /// `e` when `s` is `out.append(e);`.
-fn append_of<'a>(s: &'a Stmt, out: &str) -> Option<&'a Expr> {
+pub(crate) fn append_of<'a>(s: &'a Stmt, out: &str) -> Option<&'a Expr> {
     let Stmt::Expr(Expr { kind: ExprKind::Call { func, args, kwargs }, .. }) = s else { return None };
     match args.as_slice() {
         [Expr { kind: ExprKind::Var(v), .. }, e] if func.name == ".append" && kwargs.is_empty() && v.name == out => {

@@ -131,6 +131,23 @@ def run_fails(src, inputs, tmp_path, words):
     assert "panicked" not in proc.stderr
 
 
+def python_ref(src, inputs):
+    """Runs the Python function `ref` that `src` defines (with `np` in scope) on copies of
+    `inputs`: its results as a list of arrays (a tuple result is several)."""
+    g = {"np": np}
+    exec(src, g)
+    out = g["ref"](**{k: np.copy(v) for k, v in inputs.items()})
+    return [np.asarray(o) for o in (out if isinstance(out, tuple) else (out,))]
+
+
+def assert_results_close(got, want, rtol=1e-12, atol=1e-14):
+    """`got` has NumPy's dtypes and shapes, and values to rounding (`rtol`, `atol`)."""
+    assert len(got) == len(want), f"{len(got)} results, NumPy {len(want)}"
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert g.dtype == w.dtype and g.shape == w.shape, f"result {i}: {g.dtype}{g.shape}, NumPy {w.dtype}{w.shape}"
+        np.testing.assert_allclose(g, w, rtol=rtol, atol=atol, err_msg=f"result {i}")
+
+
 def assert_same(got, want, what):
     """`got` has NumPy's dtype, shape and values."""
     got, want = np.asarray(got), np.asarray(want)

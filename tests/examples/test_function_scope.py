@@ -6,7 +6,7 @@ and the GPU where there is one)."""
 import numpy as np
 import pytest
 
-from arrayc_examples import TARGETS, assert_check_error, run_fails, run_ok
+from arrayc_examples import TARGETS, assert_check_error, assert_results_close, python_ref, run_fails, run_ok
 
 rng = np.random.default_rng(9)
 x = rng.standard_normal(20)
@@ -212,24 +212,11 @@ def ref(x):
 ]
 
 
-def python(src, inputs):
-    """Runs the Python function `ref` defined by `src` on copies of `inputs`: its results, a list."""
-    g = {"np": np}
-    exec(src, g)
-    out = g["ref"](**{k: np.copy(v) for k, v in inputs.items()})
-    return [np.asarray(o) for o in (out if isinstance(out, tuple) else (out,))]
-
-
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("case", [c for c in CASES if c[0] != "not_found"], ids=lambda c: c[0])
 def test_name_read_after_its_block(case, target, tmp_path):
     name, src, py, inputs = case
-    got = run_ok(src, inputs, tmp_path, target)
-    want = python(py, inputs)
-    assert len(got) == len(want)
-    for i, (g, w) in enumerate(zip(got, want)):
-        assert g.dtype == w.dtype and g.shape == w.shape, f"result {i}: {g.dtype}{g.shape}, NumPy {w.dtype}{w.shape}"
-        np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-14, err_msg=f"result {i}")
+    assert_results_close(run_ok(src, inputs, tmp_path, target), python_ref(py, inputs))
 
 
 def test_unassigned_name_is_unbound_local_error(tmp_path):
@@ -237,7 +224,7 @@ def test_unassigned_name_is_unbound_local_error(tmp_path):
     Python's UnboundLocalError, naming the read's line; a read in a branch not taken raises nothing."""
     name, src, py, inputs = next(c for c in CASES if c[0] == "not_found")
     with pytest.raises(UnboundLocalError):
-        python(py, inputs)
+        python_ref(py, inputs)
     run_fails(src, inputs, tmp_path / "a", "prog.arr:8:5: error: AssertionError: UnboundLocalError: cannot access "
               "local variable 'idx'")
     src = """fn main(v: f64[n], m: i64) -> f64 {

@@ -5,23 +5,7 @@ on the CPU and on the GPU kernels (emulated, and the GPU where there is one)."""
 import numpy as np
 import pytest
 
-from arrayc_examples import TARGETS, assert_check_error, assert_same, run_ok
-
-
-def python(src, **inputs):
-    """Runs the Python function `ref` defined by `src` on copies of `inputs`: its results, a list."""
-    g = {"np": np}
-    exec(src, g)
-    out = g["ref"](**{k: np.copy(v) for k, v in inputs.items()})
-    return [np.asarray(o) for o in (out if isinstance(out, tuple) else (out,))]
-
-
-def assert_close(got, want):
-    """Same dtypes and shapes; floats to rounding (reductions group additions differently)."""
-    assert len(got) == len(want)
-    for i, (g, w) in enumerate(zip(got, want)):
-        assert g.dtype == w.dtype and g.shape == w.shape, f"result {i}: {g.dtype}{g.shape}, NumPy {w.dtype}{w.shape}"
-        np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-14, err_msg=f"result {i}")
+from arrayc_examples import TARGETS, assert_check_error, assert_results_close, assert_same, python_ref, run_ok
 
 
 RNG = np.random.default_rng(31)
@@ -270,7 +254,7 @@ def ref(n, y0):
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_grown_list(case, target, tmp_path):
     src, py, inputs = CASES[case]
-    assert_close(run_ok(src, inputs, tmp_path, target), python(py, **inputs))
+    assert_results_close(run_ok(src, inputs, tmp_path, target), python_ref(py, inputs))
 
 
 def test_grown_list_errors(tmp_path):

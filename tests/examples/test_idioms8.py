@@ -5,7 +5,7 @@ the GPU kernels (emulated, and the GPU where there is one)."""
 import numpy as np
 import pytest
 
-from arrayc_examples import TARGETS, assert_check_error, run_fails, run_ok
+from arrayc_examples import TARGETS, assert_check_error, assert_results_close, python_ref, run_fails, run_ok
 
 M = np.random.default_rng(81).standard_normal((5, 4))
 
@@ -203,14 +203,6 @@ def ref(A, b):
 ]
 
 
-def python_program(src, inputs):
-    """Runs the Python function `ref` defined by `src` on copies of `inputs`: its results, a list."""
-    g = {"np": np}
-    exec(src, g)
-    out = g["ref"](**{k: np.copy(v) for k, v in inputs.items()})
-    return [np.asarray(o) for o in (out if isinstance(out, tuple) else (out,))]
-
-
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p[0])
 def test_small_programs(program, target, tmp_path):
@@ -218,12 +210,7 @@ def test_small_programs(program, target, tmp_path):
     through `zip` with a loss history, k-means keeping every center and stopping early, an n-body
     energy history, Gauss-Seidel with its residuals."""
     name, src, py, inputs = program
-    got = run_ok(src, inputs, tmp_path, target)
-    want = python_program(py, inputs)
-    assert len(got) == len(want)
-    for i, (g, w) in enumerate(zip(got, want)):
-        assert g.dtype == w.dtype and g.shape == w.shape, f"result {i}: {g.dtype}{g.shape}, NumPy {w.dtype}{w.shape}"
-        np.testing.assert_allclose(g, w, rtol=1e-10, atol=1e-12, err_msg=f"result {i}")
+    assert_results_close(run_ok(src, inputs, tmp_path, target), python_ref(py, inputs), rtol=1e-10, atol=1e-12)
 
 
 @pytest.mark.parametrize("target", TARGETS)
