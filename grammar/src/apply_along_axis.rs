@@ -43,7 +43,10 @@ fn block(ids: &Cell<u32>, b: &mut Block) {
             block(ids, inner);
         }
         let n = checks.len();
-        b.stmts.splice(i..i, checks);
+        if n > 0 {
+            // (An empty splice still moves the block's tail: quadratic in a long block.)
+            b.stmts.splice(i..i, checks);
+        }
         i += n + 1;
     }
 }

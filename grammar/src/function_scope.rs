@@ -90,16 +90,15 @@ fn block(ids: &Cell<u32>, b: &mut Block, bound: &HashSet<String>) {
             }
             _ => {}
         }
-        let inner_bound = match &b.stmts[i] {
-            Stmt::For { var, .. } => {
-                let mut with = bound.clone();
-                with.insert(var.name.clone());
-                with
+        // (Cloned only for a compound statement: once per statement is quadratic in a long block.)
+        if matches!(b.stmts[i], Stmt::For { .. } | Stmt::While { .. } | Stmt::If { .. }) {
+            let mut inner_bound = bound.clone();
+            if let Stmt::For { var, .. } = &b.stmts[i] {
+                inner_bound.insert(var.name.clone());
             }
-            _ => bound.clone(),
-        };
-        for inner in b.stmts[i].blocks_mut() {
-            block(ids, inner, &inner_bound);
+            for inner in b.stmts[i].blocks_mut() {
+                block(ids, inner, &inner_bound);
+            }
         }
         i += 1;
     }

@@ -101,7 +101,10 @@ fn hoist_items(ids: &Cell<u32>, b: &mut Block, iterated: &[String]) {
             }
         }
         let n = lets.len();
-        b.stmts.splice(i..i, lets);
+        if n > 0 {
+            // (An empty splice still moves the block's tail: quadratic in a long block.)
+            b.stmts.splice(i..i, lets);
+        }
         i += n + 1;
     }
 }
