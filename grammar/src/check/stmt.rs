@@ -471,8 +471,9 @@ impl Checker {
         if self.ended_block_names.contains(&name.name) {
             d = d
                 .with_note(format!(
-                    "`{0}` is assigned inside a block that has ended (an `if` branch or a loop body); an arrayc \
-                     variable lives in the block where it is first assigned, where Python's lives in the whole function",
+                    "`{0}` is assigned inside a block that has ended (an `if` branch or a loop body) by a `let` (or \
+                     a form arrayc keeps in its block, such as a list grown there); a `let` variable lives in its \
+                     block, where Python's name lives in the whole function (as a plain `{0} = ...;` there does)",
                     name.name
                 ))
                 .with_help(format!("assign it before that block too (`{} = ...;`), then the block's assignment rebinds it", name.name));
