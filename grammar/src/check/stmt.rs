@@ -476,7 +476,10 @@ impl Checker {
                      block, where Python's name lives in the whole function (as a plain `{0} = ...;` there does)",
                     name.name
                 ))
-                .with_help(format!("assign it before that block too (`{} = ...;`), then the block's assignment rebinds it", name.name));
+                .with_help(format!(
+                    "assign it before that block too (`{} = ...;`), then the block's assignment rebinds it",
+                    name.name
+                ));
         } else if name.name == "np" || name.name == "numpy" {
             // `np.f(..)` and `np.name` are taken as `f(..)` and `name` (`syntax::NUMPY_MODULES`).
             d = d.with_help(
