@@ -331,7 +331,12 @@ fn known_names(f: &Function, iterated: &[String]) -> HashMap<String, Known> {
     bindings(&f.body, &mut bound);
     let params: Vec<&str> = f.params.iter().map(|p| p.name.name.as_str()).collect();
     let stable = |e: &Expr| match &e.kind {
-        ExprKind::Var(v) => params.contains(&v.name.as_str()) || bound.get(&v.name).is_some_and(|b| b.0 == 1),
+        // A parameter never bound in the body, or a name bound once (so the list's item is what the
+        // name holds wherever the loop is).
+        ExprKind::Var(v) => match bound.get(&v.name) {
+            None => params.contains(&v.name.as_str()),
+            Some(b) => b.0 == 1 && !params.contains(&v.name.as_str()),
+        },
         _ => number(e),
     };
     // A list grown or changed by its methods (`l.append(v)`, `crate::grown_lists`) or written

@@ -89,3 +89,19 @@ def test_write_through_a_kept_loop_is_refused(tmp_path):
 }
 """
     assert_check_error(src, "E0207", "a write through `p`, which would write into a copy of a list's item", tmp_path)
+
+
+def test_list_of_a_rebound_parameter_is_refused(tmp_path):
+    """A list's item named by a parameter that the body binds again after the list is made is not
+    what the name holds at the loop (Python's list keeps the old array): the loop stays, and its
+    write through `p` is E0207 rather than a write into the wrong array."""
+    src = """fn main(x: f64[n]) -> f64[n] {
+    l = [x, x * 1.0];
+    x = x * 2.0;
+    for p in l {
+        p += 1.0;
+    }
+    return x;
+}
+"""
+    assert_check_error(src, "E0207", "a write through `p`", tmp_path)
