@@ -130,6 +130,15 @@ impl Index {
 
 impl Stmt {
     /// The blocks nested directly in this statement: a loop's body, an `if`'s branches.
+    pub fn blocks(&self) -> Vec<&Block> {
+        match self {
+            Stmt::For { body, .. } | Stmt::While { body, .. } => vec![body],
+            Stmt::If { then_block, else_block, .. } => std::iter::once(then_block).chain(else_block.as_ref()).collect(),
+            _ => vec![],
+        }
+    }
+
+    /// [`Stmt::blocks`], mutable.
     pub fn blocks_mut(&mut self) -> Vec<&mut Block> {
         match self {
             Stmt::For { body, .. } | Stmt::While { body, .. } => vec![body],

@@ -130,12 +130,7 @@ fn only_declarations(s: &Stmt) -> bool {
 /// `s` that are not in `bound`, each with its first assignment's span, in order; not the names
 /// of loops' variables inside `s` (Python's, of `crate::loop_vars`).
 fn first_assignments(s: &Stmt, bound: &HashSet<String>, out: &mut Vec<(String, Span)>) {
-    let blocks: Vec<&Block> = match s {
-        Stmt::For { body, .. } | Stmt::While { body, .. } => vec![body],
-        Stmt::If { then_block, else_block, .. } => std::iter::once(then_block).chain(else_block.as_ref()).collect(),
-        _ => vec![],
-    };
-    for b in blocks {
+    for b in s.blocks() {
         for t in &b.stmts {
             match t {
                 Stmt::Assign { name, value, .. }

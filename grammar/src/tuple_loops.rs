@@ -124,13 +124,7 @@ fn iterated_names(f: &mut Function) -> Vec<String> {
                     names.extend(var(value));
                 }
             }
-            for inner in match s {
-                Stmt::For { body, .. } | Stmt::While { body, .. } => vec![body],
-                Stmt::If { then_block, else_block, .. } => {
-                    std::iter::once(then_block).chain(else_block.as_ref()).collect()
-                }
-                _ => vec![],
-            } {
+            for inner in s.blocks() {
                 lets(inner, names, var);
             }
         }
@@ -171,21 +165,9 @@ fn resolve_uses(ids: &Cell<u32>, f: &mut Function, name: &str, items: &[Expr]) {
     });
     let mut used = false;
     f.for_each_expr_mut(&mut |e| used |= is_name(e));
-    if !used && !targets(&f.body, name) {
+    if !used && write_through(&f.body.stmts, name).is_none() {
         remove_binding(&mut f.body, name);
     }
-}
-
-/// Whether a statement of `b` (or inside it) writes into `name` (`name[..] = v`, `name op= v`).
-fn targets(b: &Block, name: &str) -> bool {
-    b.stmts.iter().any(|s| match s {
-        Stmt::SetItem { target, .. } | Stmt::AugAssign { target, .. } => target.name == name,
-        Stmt::For { body, .. } | Stmt::While { body, .. } => targets(body, name),
-        Stmt::If { then_block, else_block, .. } => {
-            targets(then_block, name) || else_block.as_ref().is_some_and(|e| targets(e, name))
-        }
-        _ => false,
-    })
 }
 
 /// Removes the one binding of `name` (a `let` or an assignment) from `b` or a block inside it.
@@ -314,11 +296,7 @@ fn bindings<'a>(b: &'a Block, bound: &mut HashMap<String, (usize, Option<&'a Exp
             entry.0 += 1;
             entry.1 = value.filter(|_| names.len() == 1);
         }
-        for inner in match s {
-            Stmt::For { body, .. } | Stmt::While { body, .. } => vec![body],
-            Stmt::If { then_block, else_block, .. } => std::iter::once(then_block).chain(else_block.as_ref()).collect(),
-            _ => vec![],
-        } {
+        for inner in s.blocks() {
             bindings(inner, bound);
         }
     }
@@ -351,7 +329,8 @@ fn known_names(f: &Function, iterated: &[String]) -> HashMap<String, Known> {
     });
     let mut known = HashMap::new();
     for (name, (count, value)) in &bound {
-        let unchanged = iterated.contains(name) && !changed.contains(name) && !targets(&f.body, name);
+        let unchanged =
+            iterated.contains(name) && !changed.contains(name) && write_through(&f.body.stmts, name).is_none();
         let Some(value) = value.filter(|_| *count == 1 && !params.contains(&name.as_str()) && unchanged) else {
             continue;
         };
